@@ -1,0 +1,80 @@
+import { nanoid } from 'nanoid';
+import type { Account, Quota, Store } from '../store/port.js';
+import { UniqueViolation } from '../store/errors.js';
+import { generateApiKey, hashApiKey } from './api-keys.js';
+import { HubError, unauthorized } from './errors.js';
+
+export const DEFAULT_ACCOUNT_NAME = 'default';
+
+export type NewAccount = { account: Account; apiKey: string };
+
+/** Creates an account with its first API key. The key is in the answer and nowhere else. */
+export async function createAccount(store: Store, name: string, quota: Quota): Promise<NewAccount> {
+  const account: Account = { id: nanoid(), name, quota, createdAt: new Date() };
+  try {
+    await store.accounts.create(account);
+  } catch (error) {
+    if (error instanceof UniqueViolation) throw new HubError('conflict', `account ${name} exists`);
+    throw error;
+  }
+  return { account, apiKey: await issueApiKey(store, account.id) };
+}
+
+export async function issueApiKey(store: Store, accountId: string): Promise<string> {
+  const apiKey = generateApiKey();
+  await store.accounts.addKey({ hash: hashApiKey(apiKey), accountId, createdAt: new Date() });
+  return apiKey;
+}
+
+export async function authenticate(store: Store, apiKey: string): Promise<Account> {
+  const account = await store.accounts.findByKeyHash(hashApiKey(apiKey));
+  if (!account) throw unauthorized('unknown API key');
+  return account;
+}
+
+/**
+ * Makes sure the `default` account exists and, when a bootstrap key is configured, holds it.
+ * Answers the key of a newly created account (to be printed once), if one was created.
+ */
+export async function ensureDefaultAccount(
+  store: Store,
+  quota: Quota,
+  bootstrapApiKey: string | undefined,
+): Promise<string | undefined> {
+  if (bootstrapApiKey) {
+    const account = await findOrCreateDefault(store, quota);
+    await addKeyOnce(store, account.id, bootstrapApiKey);
+    return undefined;
+  }
+  if ((await store.accounts.count()) > 0) return undefined;
+  return (await createAccount(store, DEFAULT_ACCOUNT_NAME, quota)).apiKey;
+}
+
+async function findOrCreateDefault(store: Store, quota: Quota): Promise<Account> {
+  const existing = await store.accounts.findByName(DEFAULT_ACCOUNT_NAME);
+  if (existing) return existing;
+  const account: Account = { id: nanoid(), name: DEFAULT_ACCOUNT_NAME, quota, createdAt: new Date() };
+  try {
+    await store.accounts.create(account);
+    return account;
+  } catch (error) {
+    // Another instance starting at the same moment created it first.
+    const created = await store.accounts.findByName(DEFAULT_ACCOUNT_NAME);
+    if (error instanceof UniqueViolation && created) return created;
+    throw error;
+  }
+}
+
+async function addKeyOnce(store: Store, accountId: string, apiKey: string): Promise<void> {
+  const hash = hashApiKey(apiKey);
+  const holder = await store.accounts.findByKeyHash(hash);
+  if (holder && holder.id !== accountId) {
+    throw new Error(`BOOTSTRAP_API_KEY already belongs to account ${holder.name}`);
+  }
+  if (holder) return;
+  try {
+    await store.accounts.addKey({ hash, accountId, createdAt: new Date() });
+  } catch (error) {
+    if (!(error instanceof UniqueViolation)) throw error;
+  }
+}

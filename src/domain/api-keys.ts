@@ -1,0 +1,13 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+// API keys are shown once and stored only as a hash, so a leaked database leaks no usable key.
+
+const KEY_PREFIX = 'sb_';
+
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBytes(24).toString('base64url');
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}

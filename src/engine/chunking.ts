@@ -1,0 +1,47 @@
+// Splits training text into passages small enough to retrieve and quote, keeping paragraphs
+// whole where they fit and never cutting inside a word. Linear in the text's length.
+
+export const MAX_CHUNK_CHARS = 1_000;
+
+export function chunkText(text: string, maxChars = MAX_CHUNK_CHARS): string[] {
+  const pieces = text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .flatMap((paragraph) => splitLong(paragraph, maxChars));
+  return packPieces(pieces, maxChars, '\n\n');
+}
+
+function splitLong(paragraph: string, maxChars: number): string[] {
+  if (paragraph.length <= maxChars) return [paragraph];
+  const sentences = paragraph.match(/[^.!?]+(?:[.!?]+|$)/g) ?? [paragraph];
+  const parts = sentences
+    .map((sentence) => sentence.trim())
+    .filter(Boolean)
+    .flatMap((sentence) => (sentence.length <= maxChars ? [sentence] : splitWords(sentence, maxChars)));
+  return packPieces(parts, maxChars, ' ');
+}
+
+function splitWords(sentence: string, maxChars: number): string[] {
+  const words = sentence
+    .split(' ')
+    .flatMap((word) => word.match(new RegExp(`.{1,${maxChars}}`, 'gs')) ?? []);
+  return packPieces(words, maxChars, ' ');
+}
+
+/** Joins consecutive pieces while the result stays within maxChars. */
+function packPieces(pieces: string[], maxChars: number, separator: string): string[] {
+  const packed: string[] = [];
+  let current = '';
+  for (const piece of pieces) {
+    if (current && current.length + separator.length + piece.length > maxChars) {
+      packed.push(current);
+      current = piece;
+    } else {
+      current = current ? current + separator + piece : piece;
+    }
+  }
+  if (current) packed.push(current);
+  return packed;
+}

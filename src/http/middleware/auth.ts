@@ -1,0 +1,18 @@
+import type { Middleware } from 'koa';
+import { authenticate } from '../../domain/accounts.js';
+import { unauthorized } from '../../domain/errors.js';
+import type { Account, Store } from '../../store/port.js';
+
+export type AuthState = { account: Account };
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** Requires `Authorization: Bearer <API key>` and puts the key's account in `ctx.state.account`. */
+export function requireApiKey(store: Store): Middleware<AuthState> {
+  return async (ctx, next) => {
+    const key = BEARER.exec(ctx.get('Authorization'))?.[1];
+    if (!key) throw unauthorized('missing or malformed Authorization header');
+    ctx.state.account = await authenticate(store, key);
+    await next();
+  };
+}

@@ -1,0 +1,78 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import {
+  createChatbot,
+  deleteChatbot,
+  listChatbots,
+  updateChatbotData,
+  updateChatbotSettings,
+} from '../../domain/chatbots.js';
+import { chatbotName, settingsPatchSchema } from '../../domain/settings.js';
+import type { Chatbot, Store } from '../../store/port.js';
+import { chatbotIdFromQueryOrBody } from '../chatbot-ref.js';
+import type { AuthState } from '../middleware/auth.js';
+import { chatbotId, parseInput } from '../validation.js';
+
+// The Chatbots tag of API v1, plus the DELETE /delete-chatbot extension.
+
+const MAX_SOURCE_CHARS = 12_000_000;
+const sourceText = z.string().max(MAX_SOURCE_CHARS);
+
+const createBody = z.object({ chatbotName, sourceText });
+const updateDataBody = z.object({ chatbotId, chatbotName: chatbotName.optional(), sourceText });
+const updateSettingsBody = settingsPatchSchema.extend({ chatbotId, name: chatbotName.optional() }).strict();
+
+/** A list item carries exactly the contract's fields. */
+export function toChatbotItem(chatbot: Chatbot) {
+  return {
+    id: chatbot.id,
+    name: chatbot.name,
+    status: chatbot.status,
+    model: chatbot.settings.model,
+    instructions: chatbot.settings.instructions,
+    visibility: chatbot.settings.visibility,
+    created_at: chatbot.createdAt.toISOString(),
+    updated_at: chatbot.updatedAt.toISOString(),
+  };
+}
+
+export function chatbotRoutes(store: Store): Router<AuthState> {
+  const router = new Router<AuthState>();
+
+  router.post('/create-chatbot', async (ctx) => {
+    const input = parseInput(createBody, ctx.request.body);
+    const chatbot = await createChatbot(store, ctx.state.account, {
+      name: input.chatbotName,
+      sourceText: input.sourceText,
+    });
+    ctx.body = { chatbotId: chatbot.id };
+  });
+
+  router.post('/update-chatbot-data', async (ctx) => {
+    const input = parseInput(updateDataBody, ctx.request.body);
+    const chatbot = await updateChatbotData(store, ctx.state.account, {
+      chatbotId: input.chatbotId,
+      name: input.chatbotName,
+      sourceText: input.sourceText,
+    });
+    ctx.body = { chatbotId: chatbot.id };
+  });
+
+  router.post('/update-chatbot-settings', async (ctx) => {
+    const { chatbotId: id, name, ...settings } = parseInput(updateSettingsBody, ctx.request.body);
+    await updateChatbotSettings(store, ctx.state.account, id, { name, settings });
+    ctx.body = { message: 'Your changes are saved.' };
+  });
+
+  router.get('/get-chatbots', async (ctx) => {
+    const chatbots = await listChatbots(store, ctx.state.account);
+    ctx.body = { chatbots: chatbots.map(toChatbotItem) };
+  });
+
+  router.delete('/delete-chatbot', async (ctx) => {
+    await deleteChatbot(store, ctx.state.account, chatbotIdFromQueryOrBody(ctx));
+    ctx.body = { message: 'Chatbot deleted successfully.' };
+  });
+
+  return router;
+}

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { invalidRequest } from '../domain/errors.js';
+
+/** Parses input at the HTTP boundary; anything that does not fit is the contract's invalid request. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw invalidRequest(z.prettifyError(result.error));
+  return result.data;
+}
+
+export const chatbotId = z.string().trim().min(1).max(64);

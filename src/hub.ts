@@ -1,0 +1,53 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { ensureDefaultAccount } from './domain/accounts.js';
+import { API_PREFIX, createApp } from './http/app.js';
+import { openStore } from './store/index.js';
+import type { Store } from './store/port.js';
+
+export type Hub = {
+  store: Store;
+  server: Server;
+  /** Where the API answers, e.g. http://localhost:3000/api/v1. */
+  apiUrl: string;
+  /** Set only when this start created the first account; shown once, stored nowhere. */
+  firstApiKey: string | undefined;
+  close(): Promise<void>;
+};
+
+const DRAIN_TIMEOUT_MS = 10_000;
+
+/** Opens the store (creating schemas and indexes), ensures the default account, and listens. */
+export async function startHub(config: Config, logger: Logger): Promise<Hub> {
+  const store = await openStore(config.databaseUrl);
+  const firstApiKey = await ensureDefaultAccount(store, config.defaultQuota, config.bootstrapApiKey);
+  const app = createApp({ store, logger });
+  const server = app.listen(config.port);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve).once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
+
+  return {
+    store,
+    server,
+    apiUrl: publicUrl + API_PREFIX,
+    firstApiKey,
+    async close() {
+      await drain(server);
+      await store.close();
+    },
+  };
+}
+
+/** Stops accepting connections and lets requests in flight finish, up to a limit. */
+async function drain(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+  await closed;
+  clearTimeout(timer);
+}

@@ -1,0 +1,68 @@
+import type { Database } from 'better-sqlite3';
+import type { Account, AccountRepository } from '../port.js';
+import { translateUnique } from './unique.js';
+
+type AccountRow = {
+  id: string;
+  name: string;
+  messages_per_month: number;
+  max_chatbots: number;
+  created_at: number;
+};
+
+const toAccount = (row: AccountRow): Account => ({
+  id: row.id,
+  name: row.name,
+  quota: { messagesPerMonth: row.messages_per_month, maxChatbots: row.max_chatbots },
+  createdAt: new Date(row.created_at),
+});
+
+export function sqliteAccounts(db: Database): AccountRepository {
+  const insert = db.prepare(
+    'INSERT INTO accounts (id, name, messages_per_month, max_chatbots, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const byId = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?');
+  const byName = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE name = ?');
+  const all = db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, name');
+  const total = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM accounts');
+  const setQuota = db.prepare(
+    `UPDATE accounts SET messages_per_month = COALESCE(?, messages_per_month),
+       max_chatbots = COALESCE(?, max_chatbots) WHERE id = ?`,
+  );
+  const insertKey = db.prepare('INSERT INTO api_keys (hash, account_id, created_at) VALUES (?, ?, ?)');
+  const byKeyHash = db.prepare<[string], AccountRow>(
+    'SELECT accounts.* FROM api_keys JOIN accounts ON accounts.id = api_keys.account_id WHERE api_keys.hash = ?',
+  );
+  const find = (row: AccountRow | undefined) => (row ? toAccount(row) : undefined);
+
+  return {
+    async create(account) {
+      const { id, name, quota, createdAt } = account;
+      translateUnique(() =>
+        insert.run(id, name, quota.messagesPerMonth, quota.maxChatbots, createdAt.getTime()),
+      );
+    },
+    async findById(id) {
+      return find(byId.get(id));
+    },
+    async findByName(name) {
+      return find(byName.get(name));
+    },
+    async list() {
+      return all.all().map(toAccount);
+    },
+    async count() {
+      return total.get()?.n ?? 0;
+    },
+    async setQuota(id, quota) {
+      setQuota.run(quota.messagesPerMonth ?? null, quota.maxChatbots ?? null, id);
+      return find(byId.get(id));
+    },
+    async addKey(key) {
+      translateUnique(() => insertKey.run(key.hash, key.accountId, key.createdAt.getTime()));
+    },
+    async findByKeyHash(hash) {
+      return find(byKeyHash.get(hash));
+    },
+  };
+}

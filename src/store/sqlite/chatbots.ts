@@ -1,0 +1,94 @@
+import type { Database } from 'better-sqlite3';
+import { applyPatch } from '../../domain/settings.js';
+import type { Chatbot, ChatbotChange, ChatbotRepository, ChatbotStatus } from '../port.js';
+
+type ChatbotRow = {
+  id: string;
+  account_id: string;
+  name: string;
+  status: ChatbotStatus;
+  settings: string;
+  created_at: number;
+  updated_at: number;
+};
+
+const toChatbot = (row: ChatbotRow): Chatbot => ({
+  id: row.id,
+  accountId: row.account_id,
+  name: row.name,
+  status: row.status,
+  settings: JSON.parse(row.settings) as Chatbot['settings'],
+  createdAt: new Date(row.created_at),
+  updatedAt: new Date(row.updated_at),
+});
+
+export function sqliteChatbots(db: Database): ChatbotRepository {
+  const countOwned = db.prepare<[string], { n: number }>(
+    'SELECT COUNT(*) AS n FROM chatbots WHERE account_id = ?',
+  );
+  const insert = db.prepare(
+    `INSERT INTO chatbots (id, account_id, name, status, settings, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const byId = db.prepare<[string, string], ChatbotRow>(
+    'SELECT * FROM chatbots WHERE account_id = ? AND id = ?',
+  );
+  const owned = db.prepare<[string], ChatbotRow>(
+    'SELECT * FROM chatbots WHERE account_id = ? ORDER BY created_at, id',
+  );
+  const write = db.prepare(
+    'UPDATE chatbots SET name = ?, status = ?, settings = ?, updated_at = ? WHERE account_id = ? AND id = ?',
+  );
+  const remove = db.prepare('DELETE FROM chatbots WHERE account_id = ? AND id = ?');
+
+  // IMMEDIATE transactions take the write lock before reading, so a count-then-insert or a
+  // read-merge-write cannot interleave with another writer, even in another process.
+  const insertWithinLimit = db.transaction((chatbot: Chatbot, limit: number) => {
+    if ((countOwned.get(chatbot.accountId)?.n ?? 0) >= limit) return false;
+    insert.run(
+      chatbot.id,
+      chatbot.accountId,
+      chatbot.name,
+      chatbot.status,
+      JSON.stringify(chatbot.settings),
+      chatbot.createdAt.getTime(),
+      chatbot.updatedAt.getTime(),
+    );
+    return true;
+  });
+  const update = db.transaction(
+    (accountId: string, id: string, change: ChatbotChange) => {
+      const row = byId.get(accountId, id);
+      if (!row) return undefined;
+      const current = toChatbot(row);
+      const next: Chatbot = {
+        ...current,
+        name: change.name ?? current.name,
+        status: change.status ?? current.status,
+        settings: change.settings ? applyPatch(current.settings, change.settings) : current.settings,
+        updatedAt: change.updatedAt,
+      };
+      write.run(next.name, next.status, JSON.stringify(next.settings), next.updatedAt.getTime(), accountId, id);
+      return next;
+    },
+  );
+
+  return {
+    async insertWithinLimit(chatbot, limit) {
+      return insertWithinLimit.immediate(chatbot, limit);
+    },
+    async find(accountId, id) {
+      const row = byId.get(accountId, id);
+      return row ? toChatbot(row) : undefined;
+    },
+    async list(accountId) {
+      return owned.all(accountId).map(toChatbot);
+    },
+    async update(accountId, id, change) {
+      return update.immediate(accountId, id, change);
+    },
+    async delete(accountId, id) {
+      return remove.run(accountId, id).changes > 0;
+    },
+  };
+}

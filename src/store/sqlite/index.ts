@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Store } from '../port.js';
+import { sqliteAccounts } from './accounts.js';
+import { sqliteAssets } from './assets.js';
+import { sqliteChatbots } from './chatbots.js';
+import { migrate } from './migrations.js';
+import { sqliteTraining } from './training.js';
+
+/** Opens (creating if needed) a SQLite database file, or `:memory:`, and brings its schema up to date. */
+export function openSqliteStore(filename: string): Store {
+  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+  const db = new Database(filename);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+
+  return {
+    engine: 'sqlite',
+    accounts: sqliteAccounts(db),
+    chatbots: sqliteChatbots(db),
+    training: sqliteTraining(db),
+    assets: sqliteAssets(db),
+    async ping() {
+      db.prepare('SELECT 1').get();
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
