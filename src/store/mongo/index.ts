@@ -1,0 +1,34 @@
+import mongoose from 'mongoose';
+import type { Store } from '../port.js';
+import { mongoAccounts } from './accounts.js';
+import { mongoAssets } from './assets.js';
+import { mongoChatbots } from './chatbots.js';
+import { mongoModels } from './models.js';
+import { mongoTraining } from './training.js';
+
+/** Connects to MongoDB and makes sure every collection's indexes exist. */
+export async function openMongoStore(url: string): Promise<Store> {
+  // A connection of our own, not mongoose's global one, so several stores can coexist (tests).
+  const connection = await mongoose.createConnection(url).asPromise();
+  const models = mongoModels(connection);
+  try {
+    for (const model of Object.values(models)) await model.createIndexes();
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+
+  return {
+    engine: 'mongodb',
+    accounts: mongoAccounts(models),
+    chatbots: mongoChatbots(models),
+    training: mongoTraining(models),
+    assets: mongoAssets(models),
+    async ping() {
+      await connection.getClient().db().admin().ping();
+    },
+    async close() {
+      await connection.close();
+    },
+  };
+}

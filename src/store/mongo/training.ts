@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import type { TrainingRepository } from '../port.js';
+import type { MongoModels, TrainingChunkDoc, TrainingSourceDoc } from './models.js';
+
+const BATCH = 1000;
+
+// Without transactions, material is versioned: chunks are written under a fresh version, then one
+// write to the source document makes that version current, and only then is the superseded version
+// deleted. Readers follow the version the source document names.
+export function mongoTraining(models: MongoModels): TrainingRepository {
+  const { trainingSources, trainingChunks } = models;
+  const currentVersion = async (chatbotId: string) =>
+    (await trainingSources.findById(chatbotId, { version: 1 }).lean<TrainingSourceDoc>())?.version;
+
+  return {
+    async replace(chatbotId, material) {
+      const version = randomUUID();
+      const docs = material.chunks.map(
+        (text, seq): TrainingChunkDoc => ({ chatbotId, version, seq, text }),
+      );
+      try {
+        for (let start = 0; start < docs.length; start += BATCH) {
+          const batch = docs.slice(start, start + BATCH);
+          await trainingChunks.insertMany(batch, { ordered: true, lean: true });
+        }
+      } catch (error) {
+        await trainingChunks.deleteMany({ chatbotId, version });
+        throw error;
+      }
+      const previous = await trainingSources
+        .findOneAndUpdate(
+          { _id: chatbotId },
+          { $set: { sourceText: material.sourceText, version } },
+          { upsert: true, returnDocument: 'before', projection: { version: 1 } },
+        )
+        .lean<TrainingSourceDoc>();
+      // Only the version this write displaced: a concurrent replace may have chunks written but
+      // not yet made current, and those must survive.
+      if (previous) await trainingChunks.deleteMany({ chatbotId, version: previous.version });
+    },
+    async chunks(chatbotId) {
+      // The superseded version's chunks are deleted only after the switch, so if the version still
+      // stands once the chunks are read, none vanished mid-read; otherwise read the new one.
+      let version = await currentVersion(chatbotId);
+      for (;;) {
+        if (version === undefined) return [];
+        const docs = await trainingChunks
+          .find({ chatbotId, version }, { _id: 0, seq: 1, text: 1 })
+          .sort({ seq: 1 })
+          .lean<TrainingChunkDoc[]>();
+        const after = await currentVersion(chatbotId);
+        if (after === version) return docs.map(({ seq, text }) => ({ seq, text }));
+        version = after;
+      }
+    },
+    async sourceText(chatbotId) {
+      const doc = await trainingSources
+        .findById(chatbotId, { sourceText: 1 })
+        .lean<TrainingSourceDoc>();
+      return doc?.sourceText;
+    },
+  };
+}

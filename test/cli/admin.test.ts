@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { runAdmin, startMain, stop, tempDatabaseUrl } from '../support/processes.js';
+
+describe('npm run admin', () => {
+  it('create-account prints a working key alone on the last line, with the quota asked for', async () => {
+    const DATABASE_URL = tempDatabaseUrl();
+    const created = await runAdmin(['create-account', 'acme', '--max-chatbots', '1'], { DATABASE_URL });
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim().split('\n').at(-1) as string;
+    expect(key).toMatch(/^sb_[A-Za-z0-9_-]{32}$/);
+
+    const hub = await startMain({ DATABASE_URL });
+    const create = (name: string) =>
+      fetch(`${hub.apiUrl}/create-chatbot`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ chatbotName: name, sourceText: 'text' }),
+      });
+    expect((await create('one')).status).toBe(200);
+    expect(await (await create('two')).json()).toEqual({ message: 'Access denied or quota exceeded' });
+    expect(await stop(hub.child)).toBe(0);
+
+    const listed = await runAdmin(['list-accounts'], { DATABASE_URL });
+    expect(listed.stdout).toContain('acme\t10000 messages a month, up to 1 chatbots');
+  });
+
+  it('refuses a duplicate name, a bad number and an unknown command with exit 2', async () => {
+    const DATABASE_URL = tempDatabaseUrl();
+    expect((await runAdmin(['create-account', 'acme'], { DATABASE_URL })).code).toBe(0);
+    const duplicate = await runAdmin(['create-account', 'acme'], { DATABASE_URL });
+    expect(duplicate).toMatchObject({ code: 2, stdout: '' });
+    expect(duplicate.stderr).toContain('exists');
+    const badNumber = await runAdmin(['create-account', 'b', '--max-chatbots', '0'], { DATABASE_URL });
+    expect(badNumber.code).toBe(2);
+    expect((await runAdmin(['frobnicate'], { DATABASE_URL })).code).toBe(2);
+  });
+
+  it('create-key issues another key for an existing account', async () => {
+    const DATABASE_URL = tempDatabaseUrl();
+    await runAdmin(['create-account', 'acme'], { DATABASE_URL });
+    const issued = await runAdmin(['create-key', 'acme'], { DATABASE_URL });
+    expect(issued.code).toBe(0);
+    expect(issued.stdout.trim().split('\n').at(-1)).toMatch(/^sb_/);
+    expect((await runAdmin(['create-key', 'nobody'], { DATABASE_URL })).code).toBe(2);
+  });
+});

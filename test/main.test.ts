@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { startMain, stop, tempDatabaseUrl } from './support/processes.js';
+
+const KEY = /sb_[A-Za-z0-9_-]{32}/;
+
+async function listChatbots(apiUrl: string, key: string) {
+  const response = await fetch(`${apiUrl}/get-chatbots`, { headers: { Authorization: `Bearer ${key}` } });
+  return { status: response.status, body: (await response.json()) as unknown };
+}
+
+describe('npm start', () => {
+  it('creates the default account once, prints its key with a curl example, and serves it', async () => {
+    const DATABASE_URL = tempDatabaseUrl();
+    const first = await startMain({ DATABASE_URL });
+    const key = KEY.exec(first.output())?.[0];
+    expect(key).toBeDefined();
+    expect(first.output()).toContain(`curl -H "Authorization: Bearer ${key}" ${first.apiUrl}/get-chatbots`);
+    expect(await listChatbots(first.apiUrl, key as string)).toEqual({ status: 200, body: { chatbots: [] } });
+    expect(await stop(first.child)).toBe(0);
+    // The key appears in the banner only, never in a log line (the request was logged, redacted).
+    const logLines = first.output().split('\n').filter((line) => line.startsWith('{'));
+    expect(logLines.join('\n')).toContain('"authorization":"[redacted]"');
+    expect(logLines.join('\n')).not.toContain(key);
+
+    const second = await startMain({ DATABASE_URL });
+    expect(second.output()).not.toMatch(KEY);
+    expect((await listChatbots(second.apiUrl, key as string)).status).toBe(200);
+    expect(await stop(second.child)).toBe(0);
+  });
+
+  it('honours BOOTSTRAP_API_KEY and prints no key', async () => {
+    const bootstrap = 'sb_bootstrap_key_for_tests_000000000';
+    const started = await startMain({ DATABASE_URL: tempDatabaseUrl(), BOOTSTRAP_API_KEY: bootstrap });
+    expect(started.output()).not.toContain('shown only this once');
+    expect(await listChatbots(started.apiUrl, bootstrap)).toEqual({ status: 200, body: { chatbots: [] } });
+    expect((await listChatbots(started.apiUrl, 'sb_other')).status).toBe(401);
+    expect(await stop(started.child)).toBe(0);
+  });
+
+  it('finishes a request in flight on SIGTERM, then exits 0', async () => {
+    const bootstrap = 'sb_bootstrap_key_for_tests_111111111';
+    const started = await startMain({ DATABASE_URL: tempDatabaseUrl(), BOOTSTRAP_API_KEY: bootstrap });
+    const sourceText = 'A paragraph of training text. '.repeat(200_000);
+    const inFlight = fetch(`${started.apiUrl}/create-chatbot`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${bootstrap}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ chatbotName: 'Big', sourceText }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const exited = stop(started.child);
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses to start on a bad configuration, saying which variable is wrong', async () => {
+    await expect(startMain({ DATABASE_URL: tempDatabaseUrl(), PORT: 'eighty' })).rejects.toThrow(/PORT/);
+  });
+});
