@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 
+const SECRET_HEADERS = ['authorization', 'cookie'];
 const CALLER_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /**
@@ -17,6 +18,14 @@ export function requestLog(logger: Logger): Middleware {
       const id = typeof given === 'string' && CALLER_REQUEST_ID.test(given) ? given : randomUUID();
       res.setHeader('X-Request-Id', id);
       return id;
+    },
+    // Redacted here as well as by the logger, so no caller's logger can leak a key.
+    serializers: {
+      req(req: { headers?: Record<string, unknown> }) {
+        const headers = { ...req.headers };
+        for (const name of SECRET_HEADERS) if (name in headers) headers[name] = '[redacted]';
+        return { ...req, headers };
+      },
     },
     customLogLevel(_req, res, error) {
       if (error || res.statusCode >= 500) return 'error';

@@ -16,6 +16,8 @@ export function publicAssetRoutes(store: Store): Router {
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.set('Cache-Control', 'public, max-age=60, must-revalidate');
       ctx.set('Content-Security-Policy', "default-src 'none'");
+      // Koa counts a request fresh only with a 2xx status, and the default is 404.
+      ctx.status = 200;
       ctx.etag = asset.etag;
       ctx.lastModified = asset.updatedAt;
       if (ctx.fresh) {
