@@ -2,6 +2,9 @@ import { z } from 'zod';
 
 // Every environment variable Switchboard reads, parsed once. Nothing else reads process.env.
 
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/switchboard.db';
+export const DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE = 600;
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalText = z
   .string()
@@ -14,7 +17,7 @@ const envSchema = z.object({
   DATABASE_URL: optionalText,
   MONGODB_URI: optionalText,
   BOOTSTRAP_API_KEY: optionalText,
-  CONTACTS_RATE_LIMIT_PER_MINUTE: positiveInt(600),
+  CONTACTS_RATE_LIMIT_PER_MINUTE: positiveInt(DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE),
   DEFAULT_MESSAGES_PER_MONTH: positiveInt(10_000),
   DEFAULT_MAX_CHATBOTS: positiveInt(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -31,7 +34,6 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 };
 
-export const DEFAULT_DATABASE_URL = 'sqlite:./data/switchboard.db';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);

@@ -23,7 +23,11 @@ const DRAIN_TIMEOUT_MS = 10_000;
 export async function startHub(config: Config, logger: Logger): Promise<Hub> {
   const store = await openStore(config.databaseUrl);
   const firstApiKey = await ensureDefaultAccount(store, config.defaultQuota, config.bootstrapApiKey);
-  const app = createApp({ store, logger });
+  const app = createApp({
+    store,
+    logger,
+    contactsRateLimitPerMinute: config.contactsRateLimitPerMinute,
+  });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve).once('error', reject);

@@ -26,8 +26,9 @@ export async function issueApiKey(store: Store, accountId: string): Promise<stri
   return apiKey;
 }
 
-export async function authenticate(store: Store, apiKey: string): Promise<Account> {
-  const account = await store.accounts.findByKeyHash(hashApiKey(apiKey));
+/** Finds the account holding the key whose hash is given (see hashApiKey). */
+export async function authenticate(store: Store, apiKeyHash: string): Promise<Account> {
+  const account = await store.accounts.findByKeyHash(apiKeyHash);
   if (!account) throw unauthorized('unknown API key');
   return account;
 }

@@ -22,3 +22,4 @@ export const invalidRequest = (detail?: string) => new HubError('invalid', detai
 export const notFound = (detail?: string) => new HubError('notFound', detail);
 export const accessDenied = (detail?: string) => new HubError('denied', detail);
 export const unauthorized = (detail?: string) => new HubError('unauthorized', detail);
+export const conflict = (detail?: string) => new HubError('conflict', detail);

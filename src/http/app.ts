@@ -1,29 +1,57 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
+import { DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE } from '../config.js';
 import type { Store } from '../store/port.js';
 import { requireApiKey, type AuthState } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
+import { perKeyRateLimit } from './middleware/rate-limit.js';
 import { failureBodies } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
 import { assetRoutes } from './routes/assets.js';
 import { chatbotRoutes } from './routes/chatbots.js';
+import { contactRoutes } from './routes/contacts.js';
+import { conversationRoutes } from './routes/conversations.js';
+import { customAttributeRoutes } from './routes/custom-attributes.js';
 import { healthRoutes } from './routes/health.js';
+import { leadRoutes } from './routes/leads.js';
 import { publicAssetRoutes } from './routes/public-assets.js';
 
 export const API_PREFIX = '/api/v1';
 
-export type AppDeps = { store: Store; logger: Logger };
+export type AppDeps = {
+  store: Store;
+  logger: Logger;
+  /** Per API key, on the contact and custom-attribute endpoints. */
+  contactsRateLimitPerMinute?: number;
+};
 
-export function createApp({ store, logger }: AppDeps): Koa {
+export function createApp({
+  store,
+  logger,
+  contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
+}: AppDeps): Koa {
   const app = new Koa();
   app.proxy = true;
   // Failures are logged once, with their request id, by failureBodies().
   app.silent = true;
 
+  // The contract limits the contact and custom-attribute endpoints per key.
+  const rateLimited = new Router<AuthState>();
+  rateLimited.use(perKeyRateLimit(store, { scope: 'contacts', perMinute: contactsRateLimitPerMinute }));
+  for (const feature of [contactRoutes(store), customAttributeRoutes(store)]) {
+    rateLimited.use(feature.routes());
+  }
+
   const api = new Router<AuthState>({ prefix: API_PREFIX });
   api.use(requireApiKey(store), jsonBody());
-  for (const feature of [chatbotRoutes(store), assetRoutes(store)]) {
+  for (const feature of [
+    chatbotRoutes(store),
+    assetRoutes(store),
+    leadRoutes(store),
+    conversationRoutes(store),
+    rateLimited,
+  ]) {
     api.use(feature.routes());
   }
 

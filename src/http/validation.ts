@@ -9,3 +9,6 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 }
 
 export const chatbotId = z.string().trim().min(1).max(64);
+
+/** The caller's id of a saved conversation (adapters use e.g. `slack:{team}:{channel}:{thread_ts}`). */
+export const conversationId = z.string().trim().min(1).max(256);

@@ -76,7 +76,10 @@ export interface ChatbotRepository {
   list(accountId: string): Promise<Chatbot[]>;
   /** Applies the change atomically (omitted fields keep their values) and answers the result. */
   update(accountId: string, id: string, change: ChatbotChange): Promise<Chatbot | undefined>;
-  /** Deletes the chatbot with its training material and assets; answers whether it existed. */
+  /**
+   * Deletes the chatbot with everything that belongs to it (training material, assets, contacts,
+   * attributes, leads, conversations); answers whether it existed.
+   */
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
@@ -96,12 +99,158 @@ export interface AssetRepository {
   delete(chatbotId: string, kind: AssetKind): Promise<boolean>;
 }
 
+export type Page = { page: number; size: number };
+
+export type PaymentAccount = { label: string; payment_id: string; payment_email: string };
+
+export type Contact = {
+  id: string;
+  chatbotId: string;
+  /** The caller's identifier; `{contactId}` in paths. Unique per chatbot. */
+  externalId: string;
+  name: string | null;
+  /** Stored lower-cased; unique per chatbot when set. */
+  email: string | null;
+  phonenumber: string | null;
+  paymentAccounts: PaymentAccount[];
+  customAttributes: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** Fields absent from a change keep their values; `customAttributes` merge by key. */
+export type ContactChange = Partial<
+  Pick<Contact, 'externalId' | 'name' | 'email' | 'phonenumber' | 'paymentAccounts' | 'customAttributes'>
+> & { updatedAt: Date };
+
+export type AttributeType = 'text' | 'number' | 'boolean' | 'date';
+
+export type CustomAttribute = {
+  chatbotId: string;
+  /** The key in a contact's `custom_attributes`. Unique per chatbot. */
+  name: string;
+  label: string;
+  type: AttributeType;
+  description: string;
+  archived: boolean;
+  createdAt: Date;
+};
+
+export type AttributeChange = Partial<Pick<CustomAttribute, 'label' | 'description' | 'archived'>>;
+
+export type Lead = {
+  id: string;
+  chatbotId: string;
+  accountId: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  /** Set when the lead was captured in a conversation: at most one lead per conversation. */
+  conversationId: string | null;
+  createdAt: Date;
+};
+
+/** Inclusive bounds on a creation time. */
+export type TimeRange = { from?: Date; to?: Date };
+
+export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe';
+
+export type ConversationMessage = { role: 'user' | 'assistant'; content: string; createdAt: Date };
+
+export type Conversation = {
+  /** The caller's `conversationId`; unique per chatbot. */
+  id: string;
+  chatbotId: string;
+  accountId: string;
+  source: ConversationSource;
+  contactId: string | null;
+  messages: ConversationMessage[];
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export type ConversationAppend = {
+  chatbotId: string;
+  accountId: string;
+  id: string;
+  /** Used only when the append creates the conversation (as is contactId). */
+  source: ConversationSource;
+  contactId: string | null;
+  messages: ConversationMessage[];
+  /** Becomes createdAt of a new conversation; updatedAt only ever moves forward to it. */
+  at: Date;
+};
+
+export interface ContactRepository {
+  /** All or nothing. @throws UniqueViolation when an external id or email clashes (with stored contacts or within the batch). */
+  insertMany(contacts: Contact[]): Promise<void>;
+  find(chatbotId: string, externalId: string): Promise<Contact | undefined>;
+  /** Oldest first, ties by id: stable across pages. */
+  list(chatbotId: string, page: Page): Promise<Contact[]>;
+  /** Applies the change in one atomic write. @throws UniqueViolation on an external id or email clash. */
+  update(chatbotId: string, externalId: string, change: ContactChange): Promise<Contact | undefined>;
+  /** Answers the deleted contact. */
+  delete(chatbotId: string, externalId: string): Promise<Contact | undefined>;
+}
+
+export interface AttributeRepository {
+  /** @throws UniqueViolation when the chatbot already has an attribute of that name. */
+  create(attribute: CustomAttribute): Promise<void>;
+  /** Oldest first. */
+  list(chatbotId: string): Promise<CustomAttribute[]>;
+  update(chatbotId: string, name: string, change: AttributeChange): Promise<CustomAttribute | undefined>;
+}
+
+export interface LeadRepository {
+  /** @throws UniqueViolation when the lead names a conversation that already has a lead. */
+  insert(lead: Lead): Promise<void>;
+  /**
+   * The one lead of (chatbotId, conversationId), in one atomic write: the first call creates it;
+   * later calls overwrite the name, email and phone they give (non-null) and keep the rest,
+   * id and createdAt included. Answers the lead as stored.
+   */
+  upsertForConversation(lead: Lead & { conversationId: string }): Promise<Lead>;
+  /**
+   * Newest first (ties by id), served by an index on (chatbot, created time): the cost depends
+   * on the page, not on other chatbots' leads or leads outside the range.
+   */
+  list(chatbotId: string, range: TimeRange, page: Page): Promise<Lead[]>;
+}
+
+export interface ConversationRepository {
+  /**
+   * Appends messages, creating the conversation if it does not exist yet. Concurrent appends to one
+   * conversation all land, each batch kept together and in order.
+   */
+  append(input: ConversationAppend): Promise<void>;
+  find(chatbotId: string, id: string): Promise<Conversation | undefined>;
+  /** Newest first by creation time (ties by id); `sources` empty or absent means all. */
+  list(
+    chatbotId: string,
+    filter: TimeRange & { sources?: ConversationSource[] },
+    page: Page,
+  ): Promise<Conversation[]>;
+}
+
+export interface RateLimitRepository {
+  /**
+   * Counts one hit against `key` in the fixed window starting at `windowStart` and answers the
+   * window's count so far, this hit included. Shared by every hub instance on the store.
+   */
+  hit(key: string, windowStart: Date, windowMs: number): Promise<number>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'mongodb';
   readonly accounts: AccountRepository;
   readonly chatbots: ChatbotRepository;
   readonly training: TrainingRepository;
   readonly assets: AssetRepository;
+  readonly contacts: ContactRepository;
+  readonly attributes: AttributeRepository;
+  readonly leads: LeadRepository;
+  readonly conversations: ConversationRepository;
+  readonly rateLimits: RateLimitRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -214,6 +214,25 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
     });
   });
 
+  describe('rate limits', () => {
+    const minute = new Date('2026-06-01T12:00:00Z');
+    const nextMinute = new Date('2026-06-01T12:01:00Z');
+
+    it('counts hits per key and per window', async () => {
+      expect(await store.rateLimits.hit('contacts:a', minute, 60_000)).toBe(1);
+      expect(await store.rateLimits.hit('contacts:a', minute, 60_000)).toBe(2);
+      expect(await store.rateLimits.hit('contacts:b', minute, 60_000)).toBe(1);
+      expect(await store.rateLimits.hit('contacts:a', nextMinute, 60_000)).toBe(1);
+    });
+
+    it('loses no hit when many arrive at once', async () => {
+      const counts = await Promise.all(
+        Array.from({ length: 40 }, () => store.rateLimits.hit('contacts:busy', minute, 60_000)),
+      );
+      expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    });
+  });
+
   describe('assets', () => {
     it('stores, replaces, reads and deletes one asset per kind', async () => {
       const bot = chatbot(owner.id);

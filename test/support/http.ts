@@ -29,6 +29,7 @@ export type StartOptions = {
   logger?: Logger;
   /** Lets a test hand the app a different view of the store (e.g. one that fails on purpose). */
   wrapStore?: (store: Store) => Store;
+  contactsRateLimitPerMinute?: number;
 };
 
 export async function startApp(target: StoreTarget, options: StartOptions = {}): Promise<TestApp> {
@@ -37,6 +38,7 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
   const app = createApp({
     store: options.wrapStore ? options.wrapStore(store) : store,
     logger: options.logger ?? pino({ level: 'silent' }),
+    contactsRateLimitPerMinute: options.contactsRateLimitPerMinute,
   });
   const server = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {

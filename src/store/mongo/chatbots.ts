@@ -15,7 +15,8 @@ const toChatbot = (doc: ChatbotDoc): Chatbot => ({
 const find = (doc: ChatbotDoc | null) => (doc ? toChatbot(doc) : undefined);
 
 export function mongoChatbots(models: MongoModels): ChatbotRepository {
-  const { accounts, chatbots, trainingSources, trainingChunks, assets } = models;
+  const { accounts, chatbots, trainingSources, trainingChunks, assets, contacts, attributes, leads, conversations } =
+    models;
 
   return {
     // No multi-document transactions on a standalone mongod: a counter on the account is reserved
@@ -71,6 +72,10 @@ export function mongoChatbots(models: MongoModels): ChatbotRepository {
       await Promise.all([
         trainingChunks.deleteMany({ chatbotId: id }),
         assets.deleteMany({ chatbotId: id }),
+        contacts.deleteMany({ chatbotId: id }),
+        attributes.deleteMany({ chatbotId: id }),
+        leads.deleteMany({ chatbotId: id }),
+        conversations.deleteMany({ chatbotId: id }),
       ]);
       return true;
     },

@@ -1,8 +1,13 @@
 import mongoose from 'mongoose';
 import type { Store } from '../port.js';
+import { mongoRateLimits } from './rate-limits.js';
 import { mongoAccounts } from './accounts.js';
 import { mongoAssets } from './assets.js';
+import { mongoAttributes } from './attributes.js';
 import { mongoChatbots } from './chatbots.js';
+import { mongoContacts } from './contacts.js';
+import { mongoConversations } from './conversations.js';
+import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
 import { mongoTraining } from './training.js';
 
@@ -24,6 +29,11 @@ export async function openMongoStore(url: string): Promise<Store> {
     chatbots: mongoChatbots(models),
     training: mongoTraining(models),
     assets: mongoAssets(models),
+    leads: mongoLeads(models),
+    conversations: mongoConversations(models),
+    contacts: mongoContacts(models),
+    attributes: mongoAttributes(models),
+    rateLimits: mongoRateLimits(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

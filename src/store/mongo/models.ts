@@ -1,8 +1,19 @@
 import { Schema, type Connection } from 'mongoose';
-import type { ChatbotSettings } from '../../domain/settings.js';
-import type { AssetKind, ChatbotStatus, Quota } from '../port.js';
+import type {
+  Asset,
+  Chatbot,
+  Contact,
+  ConversationSource,
+  CustomAttribute,
+  Lead,
+  PaymentAccount,
+  Quota,
+} from '../port.js';
 
 // Documents as stored. Entities keep their own string id as `_id`.
+
+/** An entity of the port as stored: its `id` becomes `_id`. */
+type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string };
 
 export type AccountDoc = {
   _id: string;
@@ -15,29 +26,14 @@ export type AccountDoc = {
 
 export type ApiKeyDoc = { _id: string; accountId: string; createdAt: Date };
 
-export type ChatbotDoc = {
-  _id: string;
-  accountId: string;
-  name: string;
-  status: ChatbotStatus;
-  settings: ChatbotSettings;
-  createdAt: Date;
-  updatedAt: Date;
-};
+export type ChatbotDoc = Stored<Chatbot>;
 
 /** `version` names the chunk set that goes with `sourceText`. */
 export type TrainingSourceDoc = { _id: string; sourceText: string; version: string };
 
 export type TrainingChunkDoc = { chatbotId: string; version: string; seq: number; text: string };
 
-export type AssetDoc = {
-  chatbotId: string;
-  kind: AssetKind;
-  contentType: string;
-  data: Buffer;
-  etag: string;
-  updatedAt: Date;
-};
+export type AssetDoc = Asset;
 
 // Indexes are built once, explicitly, when the store opens; no __v since nothing uses it.
 const options = { autoIndex: false, autoCreate: false, versionKey: false } as const;
@@ -109,6 +105,124 @@ const assetSchema = new Schema<AssetDoc>(
 );
 assetSchema.index({ chatbotId: 1, kind: 1 }, { unique: true });
 
+export type ContactDoc = Stored<Contact>;
+
+const optionalString = { type: String, default: null };
+
+const contactSchema = new Schema<ContactDoc>(
+  {
+    _id: required(String),
+    chatbotId: required(String),
+    externalId: required(String),
+    name: optionalString,
+    email: optionalString,
+    phonenumber: optionalString,
+    paymentAccounts: [
+      new Schema<PaymentAccount>(
+        // Not `required`: mongoose refuses empty strings there, and the API accepts them.
+        { label: String, payment_id: String, payment_email: String },
+        { _id: false },
+      ),
+    ],
+    // Mixed, so dotted `customAttributes.<key>` $set paths merge single keys.
+    customAttributes: required(Schema.Types.Mixed),
+    createdAt: required(Date),
+    updatedAt: required(Date),
+  },
+  { ...options, collection: 'contacts', minimize: false },
+);
+contactSchema.index({ chatbotId: 1, externalId: 1 }, { unique: true });
+// Only string emails take part, so any number of contacts may have none.
+contactSchema.index(
+  { chatbotId: 1, email: 1 },
+  { unique: true, partialFilterExpression: { email: { $type: 'string' } } },
+);
+contactSchema.index({ chatbotId: 1, createdAt: 1, _id: 1 });
+
+export type AttributeDoc = CustomAttribute;
+
+const attributeSchema = new Schema<AttributeDoc>(
+  {
+    chatbotId: required(String),
+    name: required(String),
+    label: required(String),
+    type: required(String),
+    description: { type: String, default: '' }, // may be empty, which `required` refuses
+    archived: required(Boolean),
+    createdAt: required(Date),
+  },
+  { ...options, collection: 'customAttributes' },
+);
+attributeSchema.index({ chatbotId: 1, name: 1 }, { unique: true });
+
+export type RateLimitDoc = { _id: string; count: number; expiresAt: Date };
+
+const rateLimitSchema = new Schema<RateLimitDoc>(
+  { _id: required(String), count: required(Number), expiresAt: required(Date) },
+  { ...options, collection: 'rateLimits' },
+);
+// MongoDB's TTL monitor removes finished windows.
+rateLimitSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+
+export type LeadDoc = Stored<Lead>;
+
+const leadSchema = new Schema<LeadDoc>(
+  {
+    _id: required(String),
+    chatbotId: required(String),
+    accountId: required(String),
+    name: optionalString,
+    email: optionalString,
+    phone: optionalString,
+    conversationId: optionalString,
+    createdAt: required(Date),
+  },
+  { ...options, collection: 'leads' },
+);
+leadSchema.index({ chatbotId: 1, createdAt: -1, _id: -1 });
+// At most one lead per conversation; leads collected outside one (null) are not limited.
+leadSchema.index(
+  { chatbotId: 1, conversationId: 1 },
+  { unique: true, partialFilterExpression: { conversationId: { $type: 'string' } } },
+);
+
+export type ConversationMessageDoc = { role: 'user' | 'assistant'; content: string; createdAt: Date };
+
+export type ConversationDoc = {
+  /** `${chatbotId}:${conversationId}`: conversation ids are unique per chatbot only. */
+  _id: string;
+  chatbotId: string;
+  conversationId: string;
+  accountId: string;
+  source: ConversationSource;
+  contactId: string | null;
+  messages: ConversationMessageDoc[];
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const conversationSchema = new Schema<ConversationDoc>(
+  {
+    _id: required(String),
+    chatbotId: required(String),
+    conversationId: required(String),
+    accountId: required(String),
+    source: required(String),
+    contactId: optionalString,
+    messages: [
+      new Schema<ConversationMessageDoc>(
+        // Not `required` on content: mongoose refuses empty strings there.
+        { role: required(String), content: String, createdAt: required(Date) },
+        { _id: false },
+      ),
+    ],
+    createdAt: required(Date),
+    updatedAt: required(Date),
+  },
+  { ...options, collection: 'conversations' },
+);
+conversationSchema.index({ chatbotId: 1, createdAt: -1, _id: -1 });
+
 /** The models, bound to one connection (never mongoose's global one). */
 export function mongoModels(connection: Connection) {
   return {
@@ -118,6 +232,11 @@ export function mongoModels(connection: Connection) {
     trainingSources: connection.model('TrainingSource', trainingSourceSchema),
     trainingChunks: connection.model('TrainingChunk', trainingChunkSchema),
     assets: connection.model('Asset', assetSchema),
+    contacts: connection.model('Contact', contactSchema),
+    attributes: connection.model('CustomAttribute', attributeSchema),
+    rateLimits: connection.model('RateLimit', rateLimitSchema),
+    leads: connection.model('Lead', leadSchema),
+    conversations: connection.model('Conversation', conversationSchema),
   };
 }
 

@@ -2,9 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../port.js';
+import { sqliteRateLimits } from './rate-limits.js';
 import { sqliteAccounts } from './accounts.js';
 import { sqliteAssets } from './assets.js';
+import { sqliteAttributes } from './attributes.js';
 import { sqliteChatbots } from './chatbots.js';
+import { sqliteConversations } from './conversations.js';
+import { sqliteLeads } from './leads.js';
+import { sqliteContacts } from './contacts.js';
 import { migrate } from './migrations.js';
 import { sqliteTraining } from './training.js';
 
@@ -24,6 +29,11 @@ export function openSqliteStore(filename: string): Store {
     chatbots: sqliteChatbots(db),
     training: sqliteTraining(db),
     assets: sqliteAssets(db),
+    leads: sqliteLeads(db),
+    conversations: sqliteConversations(db),
+    contacts: sqliteContacts(db),
+    attributes: sqliteAttributes(db),
+    rateLimits: sqliteRateLimits(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

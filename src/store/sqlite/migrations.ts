@@ -47,6 +47,74 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (chatbot_id, kind)
   );
   `,
+  `
+  CREATE TABLE contacts (
+    id TEXT PRIMARY KEY,
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    external_id TEXT NOT NULL,
+    name TEXT,
+    email TEXT,
+    phonenumber TEXT,
+    payment_accounts TEXT NOT NULL,
+    custom_attributes TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (chatbot_id, external_id),
+    UNIQUE (chatbot_id, email)
+  );
+  CREATE INDEX contacts_by_chatbot ON contacts(chatbot_id, created_at, id);
+  CREATE TABLE custom_attributes (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    label TEXT NOT NULL,
+    type TEXT NOT NULL,
+    description TEXT NOT NULL,
+    archived INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (chatbot_id, name)
+  );
+  CREATE TABLE leads (
+    id TEXT PRIMARY KEY,
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    account_id TEXT NOT NULL,
+    name TEXT,
+    email TEXT,
+    phone TEXT,
+    conversation_id TEXT,
+    created_at INTEGER NOT NULL,
+    UNIQUE (chatbot_id, conversation_id)
+  );
+  CREATE INDEX leads_by_chatbot_time ON leads(chatbot_id, created_at DESC, id DESC);
+  CREATE TABLE conversations (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    contact_id TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (chatbot_id, id)
+  );
+  CREATE INDEX conversations_by_chatbot_time ON conversations(chatbot_id, created_at DESC, id DESC);
+  CREATE TABLE conversation_messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    chatbot_id TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    content TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    FOREIGN KEY (chatbot_id, conversation_id) REFERENCES conversations(chatbot_id, id) ON DELETE CASCADE
+  );
+  CREATE INDEX conversation_messages_in_order ON conversation_messages(chatbot_id, conversation_id, seq);
+  CREATE TABLE rate_limits (
+    key TEXT NOT NULL,
+    window_start INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (key, window_start)
+  ) WITHOUT ROWID;
+  CREATE INDEX rate_limits_by_expiry ON rate_limits(expires_at);
+  `,
 ];
 
 export function migrate(db: Database): void {

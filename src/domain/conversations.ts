@@ -1,0 +1,49 @@
+import type {
+  Account,
+  Chatbot,
+  Conversation,
+  ConversationMessage,
+  ConversationSource,
+  Page,
+  Store,
+  TimeRange,
+} from '../store/port.js';
+import { findOwnedChatbot } from './chatbots.js';
+
+// Conversation history: what was said in a saved conversation (one with a conversationId).
+
+/** One turn of a conversation: the messages it added, in order. */
+export type Exchange = {
+  conversationId: string;
+  /** Where the conversation started; kept from its first exchange. */
+  source: ConversationSource;
+  contactId: string | null;
+  messages: ConversationMessage[];
+};
+
+/** Appends an exchange to its conversation, creating the conversation on the first one. */
+export function recordExchange(store: Store, chatbot: Chatbot, exchange: Exchange): Promise<void> {
+  return store.conversations.append({
+    chatbotId: chatbot.id,
+    accountId: chatbot.accountId,
+    id: exchange.conversationId,
+    source: exchange.source,
+    contactId: exchange.contactId,
+    messages: exchange.messages,
+    at: new Date(),
+  });
+}
+
+export type ConversationFilter = TimeRange & { sources?: ConversationSource[] };
+
+/** Newest first. */
+export async function listConversations(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  filter: ConversationFilter,
+  page: Page,
+): Promise<Conversation[]> {
+  await findOwnedChatbot(store, account, chatbotId);
+  return store.conversations.list(chatbotId, filter, page);
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { UniqueViolation } from '../store/errors.js';
+import type { Account, AttributeChange, AttributeType, CustomAttribute, Store } from '../store/port.js';
+import { findOwnedChatbot } from './chatbots.js';
+import { invalidRequest, notFound } from './errors.js';
+
+// The schema of a chatbot's contact attributes: which keys a contact's `custom_attributes` may
+// set, and what type each value must have.
+
+export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'date'] as const satisfies readonly AttributeType[];
+
+/**
+ * A key that is safe as a JSON key and as a MongoDB field name: no dots, no `$`, and no leading
+ * `__`, which would let `__proto__` in.
+ */
+export const ATTRIBUTE_NAME = /^(?!__)[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+const MAX_TEXT_VALUE = 10_000;
+
+const isoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+
+const valueFits: Record<AttributeType, (value: unknown) => boolean> = {
+  text: (value) => typeof value === 'string' && value.length <= MAX_TEXT_VALUE,
+  number: (value) => typeof value === 'number' && Number.isFinite(value),
+  boolean: (value) => typeof value === 'boolean',
+  date: (value) => isoDate.safeParse(value).success,
+};
+
+/** Refuses keys the schema lacks or has archived, and values of the wrong type. */
+export function checkAttributeValues(schema: CustomAttribute[], values: Record<string, unknown>): void {
+  const byName = new Map(schema.map((attribute) => [attribute.name, attribute]));
+  for (const [key, value] of Object.entries(values)) {
+    const attribute = byName.get(key);
+    if (!attribute) throw invalidRequest(`unknown custom attribute ${key}`);
+    if (attribute.archived) throw invalidRequest(`custom attribute ${key} is archived`);
+    if (!valueFits[attribute.type](value)) throw invalidRequest(`custom attribute ${key} must be a ${attribute.type}`);
+  }
+}
+
+export async function listAttributes(store: Store, account: Account, chatbotId: string): Promise<CustomAttribute[]> {
+  await findOwnedChatbot(store, account, chatbotId);
+  return store.attributes.list(chatbotId);
+}
+
+export async function createAttribute(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  input: { name: string; label: string; type: AttributeType; description?: string },
+): Promise<CustomAttribute> {
+  await findOwnedChatbot(store, account, chatbotId);
+  const attribute: CustomAttribute = {
+    chatbotId,
+    name: input.name,
+    label: input.label,
+    type: input.type,
+    description: input.description ?? '',
+    archived: false,
+    createdAt: new Date(),
+  };
+  try {
+    await store.attributes.create(attribute);
+  } catch (error) {
+    // The contract's only conflict body is about contacts, so a taken name is an invalid request.
+    if (error instanceof UniqueViolation) throw invalidRequest(`custom attribute ${input.name} exists`);
+    throw error;
+  }
+  return attribute;
+}
+
+/** Relabels, describes, archives or unarchives; the name and type never change. */
+export async function updateAttribute(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  name: string,
+  change: AttributeChange,
+): Promise<CustomAttribute> {
+  await findOwnedChatbot(store, account, chatbotId);
+  const updated = await store.attributes.update(chatbotId, name, change);
+  if (!updated) throw notFound(`custom attribute ${name}`);
+  return updated;
+}

@@ -1,0 +1,53 @@
+import { nanoid } from 'nanoid';
+import type { Account, Chatbot, Lead, Page, Store, TimeRange } from '../store/port.js';
+import { findOwnedChatbot } from './chatbots.js';
+import { invalidRequest } from './errors.js';
+
+// Leads: the name, email and phone a chatbot collected from a customer.
+
+/** `null` means not given. With a conversation, the conversation's one lead is created or updated. */
+export type LeadInput = {
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  conversationId?: string;
+};
+
+/** Records a lead for one of the account's chatbots (integrations and the widget). */
+export async function collectLead(store: Store, account: Account, chatbotId: string, input: LeadInput): Promise<Lead> {
+  const chatbot = await findOwnedChatbot(store, account, chatbotId);
+  return saveLead(store, chatbot, input);
+}
+
+/** Records a lead for a chatbot the caller already holds (the chat engine). */
+export async function saveLead(store: Store, chatbot: Chatbot, input: LeadInput): Promise<Lead> {
+  // Without a way to reach the customer, a lead is of no use.
+  if (input.email === null && input.phone === null) throw invalidRequest('a lead needs an email or a phone');
+  const lead: Lead = {
+    id: nanoid(),
+    chatbotId: chatbot.id,
+    accountId: chatbot.accountId,
+    name: input.name,
+    email: input.email,
+    phone: input.phone,
+    conversationId: input.conversationId ?? null,
+    createdAt: new Date(),
+  };
+  if (input.conversationId === undefined) {
+    await store.leads.insert(lead);
+    return lead;
+  }
+  return store.leads.upsertForConversation({ ...lead, conversationId: input.conversationId });
+}
+
+/** Newest first. */
+export async function listLeads(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  range: TimeRange,
+  page: Page,
+): Promise<Lead[]> {
+  await findOwnedChatbot(store, account, chatbotId);
+  return store.leads.list(chatbotId, range, page);
+}

@@ -1,0 +1,109 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import {
+  createContacts,
+  deleteContact,
+  findContact,
+  listContacts,
+  updateContact,
+  type ContactPatch,
+} from '../../domain/contacts.js';
+import type { Contact, Store } from '../../store/port.js';
+import type { AuthState } from '../middleware/auth.js';
+import { pageQuery } from '../schemas/listing.js';
+import { success } from '../success.js';
+import { parseInput } from '../validation.js';
+
+// The Contacts tag of API v1, plus the create and list extensions.
+
+const MAX_BATCH = 1_000;
+
+const text = (max: number) => z.string().max(max);
+const externalId = z.string().min(1).max(256);
+const paymentAccount = z.strictObject({ label: text(256), payment_id: text(256), payment_email: text(256) });
+
+// Every field but `external_id` may be absent; `null` clears name, email and phone number.
+const optionalFields = {
+  name: text(256).nullable().optional(),
+  email: z.email().max(254).nullable().optional(),
+  phonenumber: text(64).nullable().optional(),
+  payment_accounts: z.array(paymentAccount).max(50).optional(),
+  // Keys and values are checked against the chatbot's attribute schema by the domain.
+  custom_attributes: z.record(z.string(), z.unknown()).optional(),
+};
+
+const newContact = z.strictObject({ external_id: externalId, ...optionalFields });
+const contactPatch = z.strictObject({ external_id: externalId.optional(), ...optionalFields });
+
+const createBody = z.strictObject({ users: z.array(newContact).min(1).max(MAX_BATCH) });
+const updateBody = z.strictObject({ data: contactPatch });
+
+// Path segments arrive decoded, so an external id may hold any character (sent percent-encoded).
+const chatbotPath = z.object({ chatbotId: z.string() });
+const contactPath = chatbotPath.extend({ contactId: z.string() });
+
+const fromApi = (fields: z.infer<typeof contactPatch>): ContactPatch => ({
+  externalId: fields.external_id,
+  name: fields.name,
+  email: fields.email,
+  phonenumber: fields.phonenumber,
+  paymentAccounts: fields.payment_accounts,
+  customAttributes: fields.custom_attributes,
+});
+
+const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** A contact carries exactly the contract's fields. */
+export function toContactBody(contact: Contact) {
+  return {
+    id: contact.id,
+    external_id: contact.externalId,
+    name: contact.name,
+    email: contact.email,
+    phonenumber: contact.phonenumber,
+    payment_accounts: contact.paymentAccounts,
+    custom_attributes: contact.customAttributes,
+    created_at: unixSeconds(contact.createdAt),
+    updated_at: unixSeconds(contact.updatedAt),
+  };
+}
+
+export function contactRoutes(store: Store): Router<AuthState> {
+  const router = new Router<AuthState>();
+  const one = '/chatbots/:chatbotId/contacts/:contactId';
+  const all = '/chatbots/:chatbotId/contacts';
+
+  router.post(all, async (ctx) => {
+    const { users } = parseInput(createBody, ctx.request.body);
+    const inputs = users.map((user) => ({ ...fromApi(user), externalId: user.external_id }));
+    const { chatbotId } = parseInput(chatbotPath, ctx.params);
+    const contacts = await createContacts(store, ctx.state.account, chatbotId, inputs);
+    ctx.body = success(contacts.map(toContactBody));
+  });
+
+  router.get(all, async (ctx) => {
+    const { chatbotId } = parseInput(chatbotPath, ctx.params);
+    const page = parseInput(pageQuery, ctx.query);
+    const contacts = await listContacts(store, ctx.state.account, chatbotId, page);
+    ctx.body = success(contacts.map(toContactBody));
+  });
+
+  router.get(one, async (ctx) => {
+    const { chatbotId, contactId } = parseInput(contactPath, ctx.params);
+    ctx.body = success(toContactBody(await findContact(store, ctx.state.account, chatbotId, contactId)));
+  });
+
+  router.patch(one, async (ctx) => {
+    const { data } = parseInput(updateBody, ctx.request.body);
+    const { chatbotId, contactId } = parseInput(contactPath, ctx.params);
+    const contact = await updateContact(store, ctx.state.account, chatbotId, contactId, fromApi(data));
+    ctx.body = success(toContactBody(contact));
+  });
+
+  router.delete(one, async (ctx) => {
+    const { chatbotId, contactId } = parseInput(contactPath, ctx.params);
+    ctx.body = success(toContactBody(await deleteContact(store, ctx.state.account, chatbotId, contactId)));
+  });
+
+  return router;
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { Page, TimeRange } from '../../store/port.js';
+import { parseInput } from '../validation.js';
+
+// Query parameters shared by the listing endpoints: `page` and `size`, and the creation-day
+// range `startDate`..`endDate`.
+
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
+/** Deep pages cost an offset scan; past this, a client should narrow the date range instead. */
+const MAX_PAGE = 1_000_000;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Decimal digits only, so "1.5", "-1", "1e2" and " 2" are refused rather than coerced. */
+const wholeNumber = (max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max));
+
+/** `page` (1-based, default 1) and `size` (default 20, at most 100). */
+export const pageQuery = z.object({
+  page: wholeNumber(MAX_PAGE).default(1),
+  size: wholeNumber(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+});
+
+/** A real calendar day written `YYYY-MM-DD`, as the UTC midnight that starts it. */
+const day = z.iso.date().transform((text) => new Date(`${text}T00:00:00.000Z`));
+
+/** `startDate` and `endDate`, both inclusive whole UTC days. */
+const dateRangeQuery = z
+  .object({ startDate: day.optional(), endDate: day.optional() })
+  .refine(({ startDate, endDate }) => !startDate || !endDate || startDate <= endDate, 'startDate is after endDate')
+  .transform(
+    ({ startDate, endDate }): TimeRange => ({
+      from: startDate,
+      to: endDate && new Date(endDate.getTime() + DAY_MS - 1),
+    }),
+  );
+
+/** The time range and page a listing query asks for; anything malformed is an invalid request. */
+export function parseListing(query: unknown): { range: TimeRange; page: Page } {
+  return { range: parseInput(dateRangeQuery, query), page: parseInput(pageQuery, query) };
+}

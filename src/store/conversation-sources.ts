@@ -1,0 +1,9 @@
+import type { ConversationSource } from './port.js';
+
+/** Every value of ConversationSource, in the order documented for `filteredSources`. */
+export const CONVERSATION_SOURCES = [
+  'API',
+  'Slack',
+  'Discord',
+  'Widget or Iframe',
+] as const satisfies readonly ConversationSource[];

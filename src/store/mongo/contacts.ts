@@ -1,0 +1,76 @@
+import { pageOffset } from '../paging.js';
+import type { Contact, ContactChange, ContactRepository } from '../port.js';
+import type { ContactDoc, MongoModels } from './models.js';
+import { translateUnique } from './unique.js';
+
+const toContact = (doc: ContactDoc): Contact => ({
+  id: doc._id,
+  chatbotId: doc.chatbotId,
+  externalId: doc.externalId,
+  name: doc.name,
+  email: doc.email,
+  phonenumber: doc.phonenumber,
+  paymentAccounts: doc.paymentAccounts.map(({ label, payment_id, payment_email }) => ({
+    label,
+    payment_id,
+    payment_email,
+  })),
+  customAttributes: doc.customAttributes,
+  createdAt: doc.createdAt,
+  updatedAt: doc.updatedAt,
+});
+
+const find = (doc: ContactDoc | null) => (doc ? toContact(doc) : undefined);
+
+/** The leaves a change sets: given fields whole, custom attributes one dotted path per key. */
+function setFields(change: ContactChange): Record<string, unknown> {
+  const { customAttributes = {}, ...fields } = change;
+  return Object.fromEntries([
+    ...Object.entries(fields).filter(([, value]) => value !== undefined),
+    ...Object.entries(customAttributes).map(([key, value]) => [`customAttributes.${key}`, value]),
+  ]);
+}
+
+export function mongoContacts(models: MongoModels): ContactRepository {
+  const { contacts } = models;
+
+  return {
+    async insertMany(batch) {
+      const docs = batch.map(({ id, ...fields }): ContactDoc => ({ _id: id, ...fields }));
+      try {
+        await translateUnique('contacts', () => contacts.insertMany(docs, { ordered: true, lean: true }));
+      } catch (error) {
+        // No multi-document transactions on a standalone mongod: undo what this batch wrote. Its
+        // ids are fresh, so nothing else is touched.
+        await contacts.deleteMany({ _id: { $in: docs.map((doc) => doc._id) } });
+        throw error;
+      }
+    },
+    async find(chatbotId, externalId) {
+      return find(await contacts.findOne({ chatbotId, externalId }).lean<ContactDoc>());
+    },
+    async list(chatbotId, page) {
+      const docs = await contacts
+        .find({ chatbotId })
+        .sort({ createdAt: 1, _id: 1 })
+        .skip(pageOffset(page))
+        .limit(page.size)
+        .lean<ContactDoc[]>();
+      return docs.map(toContact);
+    },
+    // One atomic write of only the changed leaves: concurrent updates of different custom
+    // attributes both land, and a unique-index clash leaves the contact untouched.
+    async update(chatbotId, externalId, change) {
+      return find(
+        await translateUnique('contacts', () =>
+          contacts
+            .findOneAndUpdate({ chatbotId, externalId }, { $set: setFields(change) }, { returnDocument: 'after' })
+            .lean<ContactDoc>(),
+        ),
+      );
+    },
+    async delete(chatbotId, externalId) {
+      return find(await contacts.findOneAndDelete({ chatbotId, externalId }).lean<ContactDoc>());
+    },
+  };
+}

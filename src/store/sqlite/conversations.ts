@@ -1,0 +1,123 @@
+import type { Database } from 'better-sqlite3';
+import { pageOffset } from '../paging.js';
+import type {
+  Conversation,
+  ConversationAppend,
+  ConversationMessage,
+  ConversationRepository,
+  ConversationSource,
+} from '../port.js';
+import { CONVERSATION_SOURCES } from '../conversation-sources.js';
+import { timeBounds } from './time-bounds.js';
+
+type ConversationRow = {
+  chatbot_id: string;
+  id: string;
+  account_id: string;
+  source: ConversationSource;
+  contact_id: string | null;
+  created_at: number;
+  updated_at: number;
+};
+
+type MessageRow = { role: ConversationMessage['role']; content: string; created_at: number };
+
+type ListParams = {
+  chatbotId: string;
+  from: number;
+  to: number;
+  limit: number;
+  offset: number;
+  s1: string;
+  s2: string;
+  s3: string;
+  s4: string;
+};
+
+/** Range conditions on conversations_by_chatbot_time, in its order; exported for the plan test. */
+export const LIST_CONVERSATIONS_SQL = `SELECT * FROM conversations
+  WHERE chatbot_id = @chatbotId AND created_at >= @from AND created_at <= @to
+    AND source IN (@s1, @s2, @s3, @s4)
+  ORDER BY created_at DESC, id DESC
+  LIMIT @limit OFFSET @offset`;
+
+/**
+ * The four `source IN` parameters: every source when no filter is given, else the chosen ones,
+ * repeated to fill the slots (a repeated value changes nothing), so one statement serves all.
+ */
+function sourceSlots(sources: ConversationSource[] | undefined) {
+  const chosen = sources?.length ? sources : CONVERSATION_SOURCES;
+  const [s1, s2 = s1, s3 = s1, s4 = s1] = chosen as [ConversationSource, ...ConversationSource[]];
+  return { s1, s2, s3, s4 };
+}
+
+export function sqliteConversations(db: Database): ConversationRepository {
+  // A new conversation takes source and contact from the append that creates it; later appends
+  // only move updated_at forward.
+  const upsertConversation = db.prepare(
+    `INSERT INTO conversations (chatbot_id, id, account_id, source, contact_id, created_at, updated_at)
+     VALUES (@chatbotId, @id, @accountId, @source, @contactId, @at, @at)
+     ON CONFLICT (chatbot_id, id) DO UPDATE SET updated_at = MAX(updated_at, excluded.updated_at)`,
+  );
+  const insertMessage = db.prepare(
+    `INSERT INTO conversation_messages (chatbot_id, conversation_id, role, content, created_at)
+     VALUES (?, ?, ?, ?, ?)`,
+  );
+  const one = db.prepare<[string, string], ConversationRow>(
+    'SELECT * FROM conversations WHERE chatbot_id = ? AND id = ?',
+  );
+  const messages = db.prepare<[string, string], MessageRow>(
+    `SELECT role, content, created_at FROM conversation_messages
+     WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq`,
+  );
+  const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
+
+  const withMessages = (row: ConversationRow): Conversation => ({
+    id: row.id,
+    chatbotId: row.chatbot_id,
+    accountId: row.account_id,
+    source: row.source,
+    contactId: row.contact_id,
+    messages: messages.all(row.chatbot_id, row.id).map((message) => ({
+      role: message.role,
+      content: message.content,
+      createdAt: new Date(message.created_at),
+    })),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  });
+
+  // IMMEDIATE: the write lock is taken first, so each batch's rows get consecutive seq numbers
+  // even when other processes append to the same conversation.
+  const append = db.transaction((input: ConversationAppend) => {
+    const { chatbotId, accountId, id, source, contactId, at } = input;
+    upsertConversation.run({ chatbotId, id, accountId, source, contactId, at: at.getTime() });
+    for (const message of input.messages) {
+      insertMessage.run(chatbotId, id, message.role, message.content, message.createdAt.getTime());
+    }
+  });
+  // One read transaction, so a page and its messages come from the same snapshot.
+  const find = db.transaction((chatbotId: string, id: string) => {
+    const row = one.get(chatbotId, id);
+    return row ? withMessages(row) : undefined;
+  });
+  const list = db.transaction((params: ListParams) => page.all(params).map(withMessages));
+
+  return {
+    async append(input) {
+      append.immediate(input);
+    },
+    async find(chatbotId, id) {
+      return find(chatbotId, id);
+    },
+    async list(chatbotId, filter, window) {
+      return list({
+        chatbotId,
+        ...timeBounds(filter),
+        ...sourceSlots(filter.sources),
+        limit: window.size,
+        offset: pageOffset(window),
+      });
+    },
+  };
+}

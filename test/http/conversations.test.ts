@@ -1,0 +1,203 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordExchange } from '../../src/domain/conversations.js';
+import type { Chatbot, ConversationSource } from '../../src/store/port.js';
+import { call, createChatbotViaApi, INVALID, NO_KEY, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
+import { INVALID_LISTING_PARAMS, queryString, type QueryParams } from '../support/listing.js';
+import { storeTargets } from '../support/stores.js';
+
+const ITEM_KEYS = ['id', 'chatbot_id', 'source', 'contact_id', 'created_at', 'updated_at', 'messages'];
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+type Item = {
+  id: string;
+  chatbot_id: string;
+  source: string;
+  contact_id: string | null;
+  created_at: string;
+  updated_at: string;
+  messages: { role: string; content: string; created_at: string }[];
+};
+
+describe.each(storeTargets.filter((t) => t.available))('$name store', (target) => {
+  let app: TestApp;
+  let bot: string;
+
+  beforeEach(async () => {
+    app = await startApp(target);
+    bot = await createChatbotViaApi(app);
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  // `null` sends no key (an undefined argument would take the default).
+  const getConversations = (params: QueryParams, apiKey: string | null = app.apiKey) =>
+    call('GET', `${app.baseUrl}/get-conversations${queryString(params)}`, apiKey ?? undefined);
+  const ids = async (params: QueryParams = {}) => {
+    const { status, body } = await getConversations({ chatbotId: bot, size: '100', ...params });
+    expect(status).toBe(200);
+    return (body as { data: Item[] }).data.map((item) => item.id);
+  };
+  /** Stores a one-message conversation of `chatbotId` created at an exact time. */
+  const seed = (id: string, createdAt: string, source: ConversationSource = 'API', chatbotId = bot, accountId = app.accountId) =>
+    app.store.conversations.append({
+      chatbotId,
+      accountId,
+      id,
+      source,
+      contactId: null,
+      messages: [{ role: 'user', content: `hello from ${id}`, createdAt: new Date(createdAt) }],
+      at: new Date(createdAt),
+    });
+
+  it('answers an empty list for a chatbot without conversations', async () => {
+    expect(await getConversations({ chatbotId: bot })).toEqual({ status: 200, body: { data: [] } });
+  });
+
+  it('answers recorded exchanges as whole conversations with ISO times', async () => {
+    const chatbot = (await app.store.chatbots.find(app.accountId, bot)) as Chatbot;
+    const asked = new Date('2026-03-10T12:00:00.000Z');
+    const answered = new Date('2026-03-10T12:00:02.500Z');
+    const before = Date.now();
+    await recordExchange(app.store, chatbot, {
+      conversationId: 'slack:T1:C1:1710072000.000100',
+      source: 'Slack',
+      contactId: 'slack:T1:U1',
+      messages: [
+        { role: 'user', content: 'When do you open?', createdAt: asked },
+        { role: 'assistant', content: 'At nine.', createdAt: answered },
+      ],
+    });
+    await recordExchange(app.store, chatbot, {
+      conversationId: 'slack:T1:C1:1710072000.000100',
+      source: 'API',
+      contactId: null,
+      messages: [{ role: 'user', content: 'Thanks!', createdAt: new Date('2026-03-10T12:01:00.000Z') }],
+    });
+
+    const { status, body } = await getConversations({ chatbotId: bot });
+    expect(status).toBe(200);
+    expect(Object.keys(body as object)).toEqual(['data']);
+    const [item, ...rest] = (body as { data: Item[] }).data;
+    expect(rest).toEqual([]);
+    expect(Object.keys(item as Item)).toEqual(ITEM_KEYS);
+    expect(item).toEqual({
+      id: 'slack:T1:C1:1710072000.000100',
+      chatbot_id: bot,
+      source: 'Slack',
+      contact_id: 'slack:T1:U1',
+      created_at: expect.stringMatching(ISO_8601),
+      updated_at: expect.stringMatching(ISO_8601),
+      messages: [
+        { role: 'user', content: 'When do you open?', created_at: '2026-03-10T12:00:00.000Z' },
+        { role: 'assistant', content: 'At nine.', created_at: '2026-03-10T12:00:02.500Z' },
+        { role: 'user', content: 'Thanks!', created_at: '2026-03-10T12:01:00.000Z' },
+      ],
+    });
+    const { created_at: created, updated_at: updated } = item as Item;
+    expect(Date.parse(created)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(updated)).toBeGreaterThanOrEqual(Date.parse(created));
+    expect(Date.parse(updated)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("lists only the chatbot's conversations, newest first", async () => {
+    await seed('older', '2026-03-01T08:00:00.000Z');
+    await seed('newer', '2026-03-02T08:00:00.000Z');
+    const sibling = await createChatbotViaApi(app, 'Sibling');
+    await seed('sibling', '2026-03-03T08:00:00.000Z', 'API', sibling);
+    expect(await ids()).toEqual(['newer', 'older']);
+  });
+
+  it('takes whole UTC days, both ends inclusive', async () => {
+    await seed('last-of-9th', '2026-03-09T23:59:59.999Z');
+    await seed('first-of-10th', '2026-03-10T00:00:00.000Z');
+    await seed('last-of-10th', '2026-03-10T23:59:59.999Z');
+    await seed('first-of-11th', '2026-03-11T00:00:00.000Z');
+    expect(await ids({ startDate: '2026-03-10', endDate: '2026-03-10' })).toEqual(['last-of-10th', 'first-of-10th']);
+    expect(await ids({ startDate: '2026-03-10' })).toEqual(['first-of-11th', 'last-of-10th', 'first-of-10th']);
+    expect(await ids({ endDate: '2026-03-10' })).toEqual(['last-of-10th', 'first-of-10th', 'last-of-9th']);
+  });
+
+  it('pages 20 at a time by default, up to 100 when asked', async () => {
+    const all: string[] = [];
+    for (let i = 0; i < 25; i += 1) {
+      const id = `c${String(i).padStart(2, '0')}`;
+      await seed(id, new Date(Date.UTC(2026, 2, 1, 0, i)).toISOString());
+      all.unshift(id);
+    }
+    const page = async (params: QueryParams) => {
+      const { status, body } = await getConversations({ chatbotId: bot, ...params });
+      expect(status).toBe(200);
+      return (body as { data: Item[] }).data.map((item) => item.id);
+    };
+    expect(await page({})).toEqual(all.slice(0, 20));
+    expect(await page({ page: '2' })).toEqual(all.slice(20));
+    expect(await page({ page: '2', size: '10' })).toEqual(all.slice(10, 20));
+    expect(await page({ size: '100' })).toEqual(all);
+    expect(await page({ page: '4', size: '10' })).toEqual([]);
+  });
+
+  describe('filteredSources', () => {
+    beforeEach(async () => {
+      await seed('api', '2026-03-01T00:00:00.000Z', 'API');
+      await seed('slack', '2026-03-02T00:00:00.000Z', 'Slack');
+      await seed('discord', '2026-03-03T00:00:00.000Z', 'Discord');
+      await seed('widget', '2026-03-04T00:00:00.000Z', 'Widget or Iframe');
+    });
+
+    it.each([
+      ['one source', 'Slack', ['slack']],
+      ['comma-separated sources', 'Slack,Discord', ['discord', 'slack']],
+      ['spaces after commas', 'API, Widget or Iframe', ['widget', 'api']],
+      ['repeated parameters', ['API', 'Widget or Iframe'], ['widget', 'api']],
+      ['repeated and comma-separated at once', ['API,Slack', 'Discord'], ['discord', 'slack', 'api']],
+      ['a source named twice', ['Slack', 'Slack'], ['slack']],
+      ['an empty value (every source)', '', ['widget', 'discord', 'slack', 'api']],
+    ] as [string, string | string[], string[]][])('filters by %s', async (_case, filteredSources, expected) => {
+      expect(await ids({ filteredSources })).toEqual(expected);
+    });
+
+    it('filters together with the dates and pages', async () => {
+      const filteredSources = 'API,Slack,Widget or Iframe';
+      expect(await ids({ filteredSources, startDate: '2026-03-02' })).toEqual(['widget', 'slack']);
+      expect(await ids({ filteredSources, page: '2', size: '2' })).toEqual(['api']);
+    });
+
+    it.each([
+      ['an unknown source', 'Email'],
+      ['a lower-case spelling', 'api'],
+      ['an underscored spelling', 'widget_or_iframe'],
+      ['a known and an unknown source', 'Slack,Teams'],
+      ['an unknown repeated value', ['Slack', 'Teams']],
+    ] as [string, string | string[]][])('answers 400 for %s', async (_case, filteredSources) => {
+      expect(await getConversations({ chatbotId: bot, filteredSources })).toEqual({ status: 400, body: INVALID });
+    });
+  });
+
+  it.each([
+    ['no chatbotId', {}],
+    ['an empty chatbotId', { chatbotId: '' }],
+    ['two chatbotIds', { chatbotId: ['a', 'b'] }],
+  ] as [string, QueryParams][])('answers 400 for %s', async (_case, params) => {
+    expect(await getConversations(params)).toEqual({ status: 400, body: INVALID });
+  });
+
+  it.each(INVALID_LISTING_PARAMS)('answers 400 for %s', async (_case, params) => {
+    await seed('c', '2026-03-10T12:00:00.000Z');
+    expect(await getConversations({ chatbotId: bot, ...params })).toEqual({ status: 400, body: INVALID });
+  });
+
+  it('answers 401 without a key', async () => {
+    expect(await getConversations({ chatbotId: bot }, null)).toEqual({ status: 401, body: NO_KEY });
+  });
+
+  it("answers 404 for an unknown chatbot and for another account's chatbot", async () => {
+    expect(await getConversations({ chatbotId: 'no-such-chatbot' })).toEqual({ status: 404, body: NOT_FOUND });
+    const other = await app.addAccount('other');
+    const theirs = await createChatbotViaApi(app, 'Theirs', 'text', other.apiKey);
+    await seed('theirs', '2026-03-10T12:00:00.000Z', 'API', theirs, other.accountId);
+    expect(await getConversations({ chatbotId: theirs })).toEqual({ status: 404, body: NOT_FOUND });
+    const { body } = await getConversations({ chatbotId: theirs }, other.apiKey);
+    expect((body as { data: Item[] }).data.map((item) => item.id)).toEqual(['theirs']);
+  });
+});

@@ -1,0 +1,196 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type {
+  Account,
+  Chatbot,
+  Conversation,
+  ConversationAppend,
+  ConversationMessage,
+  Store,
+} from '../../src/store/port.js';
+import { seedAccount, seedChatbot } from '../support/seed.js';
+import { storeTargets } from '../support/stores.js';
+
+// Conversation history: one behaviour for every adapter that can be had here.
+
+const ALL = { page: 1, size: 100 };
+const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);
+const at = (seconds: number) => new Date(T0 + seconds * 1000);
+
+const message = (role: ConversationMessage['role'], content: string, seconds = 0): ConversationMessage => ({
+  role,
+  content,
+  createdAt: at(seconds),
+});
+
+describe.each(storeTargets.filter((target) => target.available))('$name store: conversations', (target) => {
+  let store: Store;
+  let owner: Account;
+  let bot: Chatbot;
+
+  const append = (overrides: Partial<ConversationAppend> = {}): ConversationAppend => ({
+    chatbotId: bot.id,
+    accountId: owner.id,
+    id: 'conv-1',
+    source: 'API',
+    contactId: 'contact-1',
+    messages: [message('user', 'Hello?'), message('assistant', 'Hi! How can I help?', 1)],
+    at: at(1),
+    ...overrides,
+  });
+  const ids = (conversations: Conversation[]) => conversations.map((item) => item.id);
+
+  beforeEach(async () => {
+    store = await target.open();
+    owner = await seedAccount(store);
+    bot = await seedChatbot(store, owner);
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('creates a conversation on the first append and reads it back exactly', async () => {
+    const first = append();
+    await store.conversations.append(first);
+    const expected: Conversation = {
+      id: 'conv-1',
+      chatbotId: bot.id,
+      accountId: owner.id,
+      source: 'API',
+      contactId: 'contact-1',
+      messages: first.messages,
+      createdAt: at(1),
+      updatedAt: at(1),
+    };
+    expect(await store.conversations.find(bot.id, 'conv-1')).toEqual(expected);
+    expect(await store.conversations.list(bot.id, {}, ALL)).toEqual([expected]);
+  });
+
+  it('appends later messages in order, keeping source, contact and creation time', async () => {
+    await store.conversations.append(append());
+    const next = [message('user', 'Opening hours?', 60), message('assistant', 'Nine to five.', 61)];
+    await store.conversations.append(
+      append({ source: 'Slack', contactId: 'someone-else', messages: next, at: at(61) }),
+    );
+    const found = await store.conversations.find(bot.id, 'conv-1');
+    expect(found).toMatchObject({ source: 'API', contactId: 'contact-1', createdAt: at(1), updatedAt: at(61) });
+    expect(found?.messages.map((m) => m.content)).toEqual([
+      'Hello?',
+      'Hi! How can I help?',
+      'Opening hours?',
+      'Nine to five.',
+    ]);
+    expect(found?.messages.at(-1)).toEqual(next[1]);
+  });
+
+  it('keeps messages in append order and never moves updatedAt backwards', async () => {
+    await store.conversations.append(append({ at: at(100) }));
+    // A late arrival, stamped before the messages already stored.
+    await store.conversations.append(append({ messages: [message('user', 'late', -50)], at: at(50) }));
+    const found = await store.conversations.find(bot.id, 'conv-1');
+    expect(found?.updatedAt).toEqual(at(100));
+    expect(found?.createdAt).toEqual(at(100));
+    expect(found?.messages.map((m) => m.content)).toEqual(['Hello?', 'Hi! How can I help?', 'late']);
+  });
+
+  it('keeps a conversation without a contact, and one created with no messages', async () => {
+    await store.conversations.append(append({ contactId: null, messages: [] }));
+    expect(await store.conversations.find(bot.id, 'conv-1')).toMatchObject({ contactId: null, messages: [] });
+  });
+
+  it('scopes conversation ids by chatbot', async () => {
+    const other = await seedChatbot(store, owner);
+    await store.conversations.append(append());
+    await store.conversations.append(append({ chatbotId: other.id, messages: [message('user', 'elsewhere')] }));
+    expect((await store.conversations.find(bot.id, 'conv-1'))?.messages).toHaveLength(2);
+    expect((await store.conversations.find(other.id, 'conv-1'))?.messages.map((m) => m.content)).toEqual([
+      'elsewhere',
+    ]);
+    expect(await store.conversations.find(bot.id, 'missing')).toBeUndefined();
+    expect(ids(await store.conversations.list(other.id, {}, ALL))).toEqual(['conv-1']);
+  });
+
+  it('lists newest first by creation time, ties by id (descending)', async () => {
+    await store.conversations.append(append({ id: 'old', at: at(0) }));
+    await store.conversations.append(append({ id: 'tie-a', at: at(10) }));
+    await store.conversations.append(append({ id: 'fresh', at: at(20) }));
+    await store.conversations.append(append({ id: 'tie-b', at: at(10) }));
+    // A later append to the oldest changes its updatedAt, not its place.
+    await store.conversations.append(append({ id: 'old', at: at(30) }));
+    expect(ids(await store.conversations.list(bot.id, {}, ALL))).toEqual(['fresh', 'tie-b', 'tie-a', 'old']);
+  });
+
+  it('includes both bounds of a range to the millisecond', async () => {
+    const from = new Date('2026-03-10T00:00:00.000Z');
+    const to = new Date('2026-03-10T23:59:59.999Z');
+    const cases: [string, Date][] = [
+      ['before', new Date(from.getTime() - 1)],
+      ['first', from],
+      ['last', to],
+      ['after', new Date(to.getTime() + 1)],
+    ];
+    for (const [id, time] of cases) await store.conversations.append(append({ id, at: time }));
+    expect(ids(await store.conversations.list(bot.id, { from, to }, ALL))).toEqual(['last', 'first']);
+    expect(ids(await store.conversations.list(bot.id, { from }, ALL))).toEqual(['after', 'last', 'first']);
+    expect(ids(await store.conversations.list(bot.id, { to }, ALL))).toEqual(['last', 'first', 'before']);
+  });
+
+  it('pages through the list without gaps or repeats', async () => {
+    for (let i = 0; i < 7; i += 1) await store.conversations.append(append({ id: `c${i}`, at: at(i) }));
+    const pages = [];
+    for (let page = 1; page <= 4; page += 1) {
+      pages.push(ids(await store.conversations.list(bot.id, {}, { page, size: 3 })));
+    }
+    expect(pages).toEqual([['c6', 'c5', 'c4'], ['c3', 'c2', 'c1'], ['c0'], []]);
+  });
+
+  it('filters by source, with paging applied after the filter', async () => {
+    const sources = ['API', 'Slack', 'Discord', 'Widget or Iframe'] as const;
+    for (let i = 0; i < 8; i += 1) {
+      await store.conversations.append(append({ id: `c${i}`, source: sources[i % 4], at: at(i) }));
+    }
+    const list = (filter: Parameters<Store['conversations']['list']>[1], page = ALL) =>
+      store.conversations.list(bot.id, filter, page).then(ids);
+    expect(await list({ sources: ['Slack'] })).toEqual(['c5', 'c1']);
+    expect(await list({ sources: ['Discord', 'Widget or Iframe'] })).toEqual(['c7', 'c6', 'c3', 'c2']);
+    expect(await list({ sources: ['API', 'Slack', 'Discord'] })).toEqual(['c6', 'c5', 'c4', 'c2', 'c1', 'c0']);
+    expect(await list({ sources: [...sources] })).toHaveLength(8);
+    expect(await list({ sources: [] })).toHaveLength(8);
+    expect(await list({ sources: ['Widget or Iframe'] }, { page: 2, size: 1 })).toEqual(['c3']);
+    expect(await list({ sources: ['API'], from: at(1), to: at(7) })).toEqual(['c4']);
+  });
+
+  it('keeps all of 20 concurrent appends to one conversation, each batch whole and in order', async () => {
+    const batches = Array.from({ length: 20 }, (_, b) => [
+      message('user', `batch ${b} question`, b),
+      message('assistant', `batch ${b} answer`, b),
+      message('assistant', `batch ${b} follow-up`, b),
+    ]);
+    await Promise.all(
+      batches.map((messages, b) => store.conversations.append(append({ id: 'busy', messages, at: at(b) }))),
+    );
+    const found = await store.conversations.find(bot.id, 'busy');
+    const contents = found?.messages.map((m) => m.content) ?? [];
+    expect(contents).toHaveLength(60);
+    for (let start = 0; start < 60; start += 3) {
+      const batch = /^batch (\d+) /.exec(contents[start] ?? '')?.[1];
+      expect(contents.slice(start, start + 3)).toEqual([
+        `batch ${batch} question`,
+        `batch ${batch} answer`,
+        `batch ${batch} follow-up`,
+      ]);
+    }
+    expect(new Set(contents).size).toBe(60);
+    expect(found?.updatedAt).toEqual(at(19));
+    expect(await store.conversations.list(bot.id, {}, ALL)).toHaveLength(1);
+  });
+
+  it('deletes the conversations with their chatbot', async () => {
+    const other = await seedChatbot(store, owner);
+    await store.conversations.append(append());
+    await store.conversations.append(append({ chatbotId: other.id }));
+    expect(await store.chatbots.delete(owner.id, bot.id)).toBe(true);
+    expect(await store.conversations.find(bot.id, 'conv-1')).toBeUndefined();
+    expect(await store.conversations.list(bot.id, {}, ALL)).toEqual([]);
+    expect(ids(await store.conversations.list(other.id, {}, ALL))).toEqual(['conv-1']);
+  });
+});

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import mongoose from 'mongoose';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { conversationPageQuery } from '../../src/store/mongo/conversations.js';
+import { leadPageQuery, mongoLeads } from '../../src/store/mongo/leads.js';
+import { mongoModels, type MongoModels } from '../../src/store/mongo/models.js';
+import { LIST_CONVERSATIONS_SQL } from '../../src/store/sqlite/conversations.js';
+import { LIST_LEADS_SQL } from '../../src/store/sqlite/leads.js';
+import { migrate } from '../../src/store/sqlite/migrations.js';
+import type { Lead } from '../../src/store/port.js';
+
+// The listing queries must be served by the (chatbot, created time) indexes, so their cost follows
+// the page asked for, not the leads of other chatbots or outside the range.
+
+const DAY = 24 * 60 * 60 * 1000;
+
+describe('sqlite listing query plans', () => {
+  let db: Database.Database;
+
+  beforeAll(() => {
+    db = new Database(':memory:');
+    migrate(db);
+    db.pragma('foreign_keys = OFF'); // rows for the planner's statistics, without owners
+    // Real statistics (20 chatbots, 1000 rows each) for the planner, as a busy database would have.
+    const lead = db.prepare(
+      'INSERT INTO leads (id, chatbot_id, account_id, email, created_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    const conversation = db.prepare(
+      `INSERT INTO conversations (chatbot_id, id, account_id, source, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    db.transaction(() => {
+      for (let i = 0; i < 20_000; i += 1) {
+        const [chatbotId, at] = [`bot-${i % 20}`, Date.UTC(2026, 0, 1) + i * 60_000];
+        lead.run(`lead-${i}`, chatbotId, 'account', 'x@example.com', at);
+        conversation.run(chatbotId, `conv-${i}`, 'account', i % 2 ? 'API' : 'Slack', at, at);
+      }
+    })();
+    db.exec('ANALYZE');
+  });
+  afterAll(() => db.close());
+
+  const plan = (sql: string, params: Record<string, unknown>) =>
+    db
+      .prepare<[Record<string, unknown>], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(params)
+      .map((step) => step.detail)
+      .join('\n');
+  const window = { chatbotId: 'bot-7', from: 0, to: Date.now(), limit: 20, offset: 40 };
+
+  it('finds and orders leads through leads_by_chatbot_time', () => {
+    const steps = plan(LIST_LEADS_SQL, window);
+    expect(steps).toMatch(/SEARCH leads USING (COVERING )?INDEX leads_by_chatbot_time \(chatbot_id=\? AND created_at>\? AND created_at<\?\)/);
+    expect(steps).not.toMatch(/SCAN leads/);
+    expect(steps).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('finds and orders conversations through conversations_by_chatbot_time', () => {
+    const steps = plan(LIST_CONVERSATIONS_SQL, { ...window, s1: 'API', s2: 'Slack', s3: 'API', s4: 'API' });
+    expect(steps).toMatch(/SEARCH conversations USING (COVERING )?INDEX conversations_by_chatbot_time \(chatbot_id=\? AND created_at>\? AND created_at<\?\)/);
+    expect(steps).not.toMatch(/SCAN conversations/);
+    expect(steps).not.toMatch(/TEMP B-TREE/);
+  });
+});
+
+const mongoUri = inject('mongoUri');
+
+// Runs where a mongod can be had (see test/support/global-setup.ts, which prints why not).
+describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb listing query plans', (uri) => {
+  let connection: mongoose.Connection;
+  let models: MongoModels;
+  const bot = 'target-bot';
+  const from = new Date('2026-03-10T00:00:00.000Z');
+  const to = new Date(from.getTime() + 10 * DAY - 1);
+
+  beforeAll(async () => {
+    connection = await mongoose.createConnection(uri, { dbName: `switchboard_plan_${randomUUID().slice(0, 8)}` }).asPromise();
+    models = mongoModels(connection);
+    for (const model of Object.values(models)) await model.createIndexes();
+    const leads = mongoLeads(models);
+    const lead = (chatbotId: string, createdAt: Date): Lead => ({
+      id: randomUUID(),
+      chatbotId,
+      accountId: 'account',
+      name: null,
+      email: 'x@example.com',
+      phone: null,
+      conversationId: null,
+      createdAt,
+    });
+    // 30 days of the target chatbot (10 inside the range) among 300 leads of another.
+    for (let day = 0; day < 30; day += 1) await leads.insert(lead(bot, new Date(from.getTime() + (day - 10) * DAY)));
+    for (let i = 0; i < 300; i += 1) await leads.insert(lead('other-bot', new Date(from.getTime() + (i % 30) * DAY)));
+  });
+  afterAll(async () => {
+    await connection.dropDatabase();
+    await connection.close();
+  });
+
+  it('reads only the keys and documents of the page asked for', async () => {
+    const page = { page: 2, size: 3 };
+    const offset = (page.page - 1) * page.size;
+    const explained = (await leadPageQuery(models, bot, { from, to }, page).explain('executionStats')) as unknown;
+    const stages = collect(explained, 'stage');
+    expect(stages).toContain('IXSCAN');
+    expect(stages).not.toContain('COLLSCAN');
+    expect(stages).not.toContain('SORT');
+    expect(collect(explained, 'indexName')).toContain('chatbotId_1_createdAt_-1__id_-1');
+    const stats = (explained as { executionStats: Record<string, number> }).executionStats;
+    expect(stats.nReturned).toBe(page.size);
+    expect(stats.totalDocsExamined).toBeLessThanOrEqual(page.size + offset);
+    expect(stats.totalKeysExamined).toBeLessThanOrEqual(page.size + offset + 1);
+  });
+
+  it('serves a conversation page from its index too', async () => {
+    const explained = (await conversationPageQuery(models, bot, { from, to }, { page: 1, size: 5 }).explain(
+      'executionStats',
+    )) as unknown;
+    expect(collect(explained, 'stage')).not.toContain('COLLSCAN');
+    expect(collect(explained, 'indexName')).toContain('chatbotId_1_createdAt_-1__id_-1');
+  });
+});
+
+/** Every value of `key` anywhere in an explain document (its shape differs between server versions). */
+function collect(value: unknown, key: string): unknown[] {
+  if (Array.isArray(value)) return value.flatMap((item) => collect(item, key));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([name, inner]) => (name === key ? [inner] : collect(inner, key)));
+}
