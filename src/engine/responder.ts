@@ -1,0 +1,37 @@
+import type { ChatbotSettings } from '../domain/settings.js';
+import type { ModelId } from './models.js';
+
+// A responder turns a conversation and the passages retrieved for it into reply text, as a
+// stream of pieces. The offline responder and every LLM provider share this one shape, so the
+// chat use case neither knows nor cares which one answers.
+
+export type ChatTurn = { role: 'user' | 'assistant'; content: string };
+
+/** What is known of the person chatting, when the request names a contact. */
+export type ContactDetails = {
+  name: string | null;
+  email: string | null;
+  phonenumber: string | null;
+  customAttributes: Record<string, unknown>;
+};
+
+export type ResponderInput = {
+  chatbotName: string;
+  settings: ChatbotSettings;
+  /** The conversation so far, ending with the message to answer. */
+  messages: ChatTurn[];
+  /** Training passages, best match first. */
+  passages: string[];
+  contact: ContactDetails | undefined;
+  model: ModelId;
+  temperature: number;
+  /** Aborted when the client goes away: generation must stop. */
+  signal: AbortSignal;
+};
+
+export type Responder = {
+  /** The whole reply at once (providers use their non-streaming endpoint). */
+  complete(input: ResponderInput): Promise<string>;
+  /** The reply as it is generated; ends early, without error, only if the signal aborts. */
+  stream(input: ResponderInput): AsyncIterable<string>;
+};
