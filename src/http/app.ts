@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE } from '../config.js';
+import { createChatEngine, type ChatEngine } from '../engine/index.js';
 import type { Store } from '../store/port.js';
 import { requireApiKey, type AuthState } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
@@ -9,6 +10,7 @@ import { perKeyRateLimit } from './middleware/rate-limit.js';
 import { failureBodies } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
 import { assetRoutes } from './routes/assets.js';
+import { chatRoutes } from './routes/chat.js';
 import { chatbotRoutes } from './routes/chatbots.js';
 import { contactRoutes } from './routes/contacts.js';
 import { conversationRoutes } from './routes/conversations.js';
@@ -24,12 +26,15 @@ export type AppDeps = {
   logger: Logger;
   /** Per API key, on the contact and custom-attribute endpoints. */
   contactsRateLimitPerMinute?: number;
+  /** Retrieval and responders; the offline responder alone when not given. */
+  engine?: ChatEngine;
 };
 
 export function createApp({
   store,
   logger,
   contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
+  engine = createChatEngine(store),
 }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = true;
@@ -47,6 +52,7 @@ export function createApp({
   api.use(requireApiKey(store), jsonBody());
   for (const feature of [
     chatbotRoutes(store),
+    chatRoutes(store, engine),
     assetRoutes(store),
     leadRoutes(store),
     conversationRoutes(store),

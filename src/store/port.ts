@@ -43,6 +43,9 @@ export type Chunk = { seq: number; text: string };
 
 export type TrainingMaterial = { sourceText: string; chunks: string[] };
 
+/** `version` is undefined, and `chunks` empty, for a chatbot never trained. */
+export type Material = { version: string | undefined; chunks: Chunk[] };
+
 export type AssetKind = 'profile-picture' | 'icon';
 
 export type Asset = {
@@ -86,8 +89,10 @@ export interface ChatbotRepository {
 export interface TrainingRepository {
   /** Replaces a chatbot's material in one step: readers see the old material or the new, never a mix. */
   replace(chatbotId: string, material: TrainingMaterial): Promise<void>;
-  /** In source order. */
-  chunks(chatbotId: string): Promise<Chunk[]>;
+  /** The current material, read as one consistent snapshot; chunks in source order. */
+  material(chatbotId: string): Promise<Material>;
+  /** Changes with every replace: lets a process cache what it builds from the material. */
+  version(chatbotId: string): Promise<string | undefined>;
   sourceText(chatbotId: string): Promise<string | undefined>;
 }
 
@@ -232,6 +237,17 @@ export interface ConversationRepository {
   ): Promise<Conversation[]>;
 }
 
+export interface UsageRepository {
+  /**
+   * Takes one message credit of the account for the period (e.g. `2026-11`) unless `limit`
+   * are already taken; answers whether it did. Atomic across instances.
+   */
+  reserveMessage(accountId: string, period: string, limit: number): Promise<boolean>;
+  /** Gives back a credit whose reply was never delivered. */
+  releaseMessage(accountId: string, period: string): Promise<void>;
+  messagesUsed(accountId: string, period: string): Promise<number>;
+}
+
 export interface RateLimitRepository {
   /**
    * Counts one hit against `key` in the fixed window starting at `windowStart` and answers the
@@ -251,6 +267,7 @@ export interface Store {
   readonly leads: LeadRepository;
   readonly conversations: ConversationRepository;
   readonly rateLimits: RateLimitRepository;
+  readonly usage: UsageRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -178,7 +178,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       await store.assets.put(asset(bot.id, 'icon'));
       expect(await store.chatbots.delete(owner.id, bot.id)).toBe(true);
       expect(await store.chatbots.delete(owner.id, bot.id)).toBe(false);
-      expect(await store.training.chunks(bot.id)).toEqual([]);
+      expect(await store.training.material(bot.id)).toEqual({ version: undefined, chunks: [] });
       expect(await store.training.sourceText(bot.id)).toBeUndefined();
       expect(await store.assets.get(bot.id, 'icon')).toBeUndefined();
     });
@@ -189,11 +189,16 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       const bot = chatbot(owner.id);
       await store.chatbots.insertWithinLimit(bot, 5);
       await store.training.replace(bot.id, { sourceText: 'one two three', chunks: ['one', 'two', 'three'] });
+      const before = await store.training.version(bot.id);
+      expect(before).toBeDefined();
       await store.training.replace(bot.id, { sourceText: 'four five', chunks: ['four', 'five'] });
-      expect(await store.training.chunks(bot.id)).toEqual([
+      const material = await store.training.material(bot.id);
+      expect(material.chunks).toEqual([
         { seq: 0, text: 'four' },
         { seq: 1, text: 'five' },
       ]);
+      expect(material.version).toBe(await store.training.version(bot.id));
+      expect(material.version).not.toBe(before);
       expect(await store.training.sourceText(bot.id)).toBe('four five');
     });
 
@@ -204,9 +209,9 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       await store.training.replace(bot.id, { sourceText: 'old', chunks: material('old') });
       const replacing = store.training.replace(bot.id, { sourceText: 'new', chunks: material('new') });
       const seen: string[][] = [];
-      for (let i = 0; i < 5; i += 1) seen.push((await store.training.chunks(bot.id)).map((c) => c.text));
+      for (let i = 0; i < 5; i += 1) seen.push(((await store.training.material(bot.id)).chunks).map((c) => c.text));
       await replacing;
-      seen.push((await store.training.chunks(bot.id)).map((c) => c.text));
+      seen.push(((await store.training.material(bot.id)).chunks).map((c) => c.text));
       for (const texts of seen) {
         expect([material('old'), material('new')]).toContainEqual(texts);
       }
@@ -230,6 +235,21 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
         Array.from({ length: 40 }, () => store.rateLimits.hit('contacts:busy', minute, 60_000)),
       );
       expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    });
+  });
+
+  describe('message usage', () => {
+    it('takes credits up to the limit, even when requests race, and gives them back', async () => {
+      const taken = await Promise.all(
+        Array.from({ length: 9 }, () => store.usage.reserveMessage(owner.id, '2026-11', 5)),
+      );
+      expect(taken.filter(Boolean)).toHaveLength(5);
+      expect(await store.usage.messagesUsed(owner.id, '2026-11')).toBe(5);
+      await store.usage.releaseMessage(owner.id, '2026-11');
+      expect(await store.usage.reserveMessage(owner.id, '2026-11', 5)).toBe(true);
+      expect(await store.usage.reserveMessage(owner.id, '2026-11', 5)).toBe(false);
+      expect(await store.usage.reserveMessage(owner.id, '2026-12', 5)).toBe(true);
+      expect(await store.usage.reserveMessage(owner.id, '2027-01', 0)).toBe(false);
     });
   });
 

@@ -1,6 +1,5 @@
 import mongoose from 'mongoose';
 import type { Store } from '../port.js';
-import { mongoRateLimits } from './rate-limits.js';
 import { mongoAccounts } from './accounts.js';
 import { mongoAssets } from './assets.js';
 import { mongoAttributes } from './attributes.js';
@@ -9,7 +8,9 @@ import { mongoContacts } from './contacts.js';
 import { mongoConversations } from './conversations.js';
 import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
+import { mongoRateLimits } from './rate-limits.js';
 import { mongoTraining } from './training.js';
+import { mongoUsage } from './usage.js';
 
 /** Connects to MongoDB and makes sure every collection's indexes exist. */
 export async function openMongoStore(url: string): Promise<Store> {
@@ -34,6 +35,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     contacts: mongoContacts(models),
     attributes: mongoAttributes(models),
     rateLimits: mongoRateLimits(models),
+    usage: mongoUsage(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

@@ -223,6 +223,19 @@ const conversationSchema = new Schema<ConversationDoc>(
 );
 conversationSchema.index({ chatbotId: 1, createdAt: -1, _id: -1 });
 
+/** `_id` is `${accountId}:${period}`. */
+export type UsageDoc = { _id: string; accountId: string; period: string; messages: number };
+
+const usageSchema = new Schema<UsageDoc>(
+  {
+    _id: required(String),
+    accountId: required(String),
+    period: required(String),
+    messages: required(Number),
+  },
+  { ...options, collection: 'usage' },
+);
+
 /** The models, bound to one connection (never mongoose's global one). */
 export function mongoModels(connection: Connection) {
   return {
@@ -235,6 +248,7 @@ export function mongoModels(connection: Connection) {
     contacts: connection.model('Contact', contactSchema),
     attributes: connection.model('CustomAttribute', attributeSchema),
     rateLimits: connection.model('RateLimit', rateLimitSchema),
+    usage: connection.model('Usage', usageSchema),
     leads: connection.model('Lead', leadSchema),
     conversations: connection.model('Conversation', conversationSchema),
   };

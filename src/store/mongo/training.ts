@@ -38,21 +38,22 @@ export function mongoTraining(models: MongoModels): TrainingRepository {
       // not yet made current, and those must survive.
       if (previous) await trainingChunks.deleteMany({ chatbotId, version: previous.version });
     },
-    async chunks(chatbotId) {
+    async material(chatbotId) {
       // The superseded version's chunks are deleted only after the switch, so if the version still
       // stands once the chunks are read, none vanished mid-read; otherwise read the new one.
       let version = await currentVersion(chatbotId);
       for (;;) {
-        if (version === undefined) return [];
+        if (version === undefined) return { version: undefined, chunks: [] };
         const docs = await trainingChunks
           .find({ chatbotId, version }, { _id: 0, seq: 1, text: 1 })
           .sort({ seq: 1 })
           .lean<TrainingChunkDoc[]>();
         const after = await currentVersion(chatbotId);
-        if (after === version) return docs.map(({ seq, text }) => ({ seq, text }));
+        if (after === version) return { version, chunks: docs.map(({ seq, text }) => ({ seq, text })) };
         version = after;
       }
     },
+    version: currentVersion,
     async sourceText(chatbotId) {
       const doc = await trainingSources
         .findById(chatbotId, { sourceText: 1 })

@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../port.js';
-import { sqliteRateLimits } from './rate-limits.js';
 import { sqliteAccounts } from './accounts.js';
 import { sqliteAssets } from './assets.js';
 import { sqliteAttributes } from './attributes.js';
@@ -11,7 +10,9 @@ import { sqliteConversations } from './conversations.js';
 import { sqliteLeads } from './leads.js';
 import { sqliteContacts } from './contacts.js';
 import { migrate } from './migrations.js';
+import { sqliteRateLimits } from './rate-limits.js';
 import { sqliteTraining } from './training.js';
+import { sqliteUsage } from './usage.js';
 
 /** Opens (creating if needed) a SQLite database file, or `:memory:`, and brings its schema up to date. */
 export function openSqliteStore(filename: string): Store {
@@ -34,6 +35,7 @@ export function openSqliteStore(filename: string): Store {
     contacts: sqliteContacts(db),
     attributes: sqliteAttributes(db),
     rateLimits: sqliteRateLimits(db),
+    usage: sqliteUsage(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

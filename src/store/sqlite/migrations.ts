@@ -115,6 +115,15 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX rate_limits_by_expiry ON rate_limits(expires_at);
   `,
+  `
+  ALTER TABLE training_sources ADD COLUMN version TEXT NOT NULL DEFAULT '';
+  CREATE TABLE usage (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    period TEXT NOT NULL,
+    messages INTEGER NOT NULL,
+    PRIMARY KEY (account_id, period)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Database): void {

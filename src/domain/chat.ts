@@ -1,0 +1,162 @@
+import type { ChatEngine } from '../engine/index.js';
+import type { ModelId } from '../engine/models.js';
+import type { ChatTurn, ContactDetails, ResponderInput } from '../engine/responder.js';
+import type { Account, Chatbot, ConversationSource, Store } from '../store/port.js';
+import { findOwnedChatbot } from './chatbots.js';
+import { recordExchange } from './conversations.js';
+import { accessDenied } from './errors.js';
+import { alreadyAsked, detailsIn, leadDetails, leadRequest } from './lead-capture.js';
+import { saveLead } from './leads.js';
+
+// POST /chat as a use case: everything that can refuse the request (unknown chatbot, quota)
+// happens in startChat, before a byte of the reply is sent; the reply itself is then produced
+// whole or streamed, and only a reply produced in full is saved and counted.
+
+export type ChatInput = {
+  chatbotId: string;
+  /** The conversation so far, ending with the user's message. */
+  messages: ChatTurn[];
+  conversationId?: string;
+  contactId?: string;
+  model?: ModelId;
+  temperature?: number;
+  source?: ConversationSource;
+};
+
+export type ChatReply = {
+  complete(signal: AbortSignal): Promise<string>;
+  /** Pieces as they are generated. Ends early, saving nothing, when the signal aborts. */
+  stream(signal: AbortSignal): AsyncIterable<string>;
+};
+
+export async function startChat(
+  store: Store,
+  engine: ChatEngine,
+  account: Account,
+  input: ChatInput,
+): Promise<ChatReply> {
+  const chatbot = await findOwnedChatbot(store, account, input.chatbotId);
+  const period = new Date().toISOString().slice(0, 7);
+  if (!(await store.usage.reserveMessage(account.id, period, account.quota.messagesPerMonth))) {
+    throw accessDenied(`account ${account.name} used its ${account.quota.messagesPerMonth} messages for ${period}`);
+  }
+  const refund = () => store.usage.releaseMessage(account.id, period);
+
+  let prepared: Prepared;
+  try {
+    prepared = await prepare(store, engine, chatbot, input);
+  } catch (error) {
+    await refund();
+    throw error;
+  }
+  const { responder, responderInput, newMessages, history } = prepared;
+
+  // The request for contact details rides on the first reply of a conversation that has none.
+  const request = leadRequest(chatbot.settings);
+  const suffix =
+    request && !alreadyAsked(request, history) && !leadDetails(chatbot.settings, history) ? `\n\n${request}` : '';
+
+  async function finish(reply: string): Promise<void> {
+    const at = new Date();
+    if (input.conversationId) {
+      await recordExchange(store, chatbot, {
+        conversationId: input.conversationId,
+        source: input.source ?? 'API',
+        contactId: input.contactId ?? null,
+        messages: [
+          ...newMessages.map((message) => ({ ...message, createdAt: at })),
+          { role: 'assistant', content: reply, createdAt: at },
+        ],
+      });
+    }
+    const details = leadDetails(chatbot.settings, history);
+    const mentioned = detailsIn(newMessages);
+    if (details && (mentioned.email || mentioned.phone || mentioned.name)) {
+      await saveLead(store, chatbot, { ...details, conversationId: input.conversationId });
+    }
+  }
+
+  return {
+    async complete(signal) {
+      try {
+        const reply = (await responder.complete({ ...responderInput, signal })) + suffix;
+        await finish(reply);
+        return reply;
+      } catch (error) {
+        await refund();
+        throw error;
+      }
+    },
+    async *stream(signal) {
+      let reply = '';
+      let finished = false;
+      try {
+        for await (const piece of responder.stream({ ...responderInput, signal })) {
+          reply += piece;
+          yield piece;
+        }
+        if (signal.aborted) return;
+        if (suffix) {
+          reply += suffix;
+          yield suffix;
+        }
+        await finish(reply);
+        finished = true;
+      } finally {
+        if (!finished) await refund();
+      }
+    },
+  };
+}
+
+type Prepared = {
+  responder: ReturnType<ChatEngine['responderFor']>;
+  responderInput: Omit<ResponderInput, 'signal'>;
+  /** The user's messages this request adds to the conversation. */
+  newMessages: ChatTurn[];
+  /** The whole conversation as the responder sees it. */
+  history: ChatTurn[];
+};
+
+async function prepare(store: Store, engine: ChatEngine, chatbot: Chatbot, input: ChatInput): Promise<Prepared> {
+  const lastAssistant = input.messages.map((message) => message.role).lastIndexOf('assistant');
+  const newMessages = input.messages.slice(lastAssistant + 1);
+  // Clients either resend the whole conversation (as the hosted API expects) or, for a saved
+  // conversation, only the new message; then the saved history supplies the context.
+  const saved = input.conversationId && lastAssistant < 0
+    ? await store.conversations.find(chatbot.id, input.conversationId)
+    : undefined;
+  const history: ChatTurn[] = saved
+    ? [...saved.messages.map(({ role, content }) => ({ role, content })), ...newMessages]
+    : input.messages;
+
+  const contact = input.contactId ? await store.contacts.find(chatbot.id, input.contactId) : undefined;
+  const question = newMessages.map((message) => message.content).join('\n');
+  const passages = await engine.retriever.search(chatbot.id, question);
+  const model = input.model ?? chatbot.settings.model;
+
+  return {
+    responder: engine.responderFor(model),
+    newMessages,
+    history,
+    responderInput: {
+      chatbotName: chatbot.name,
+      settings: chatbot.settings,
+      messages: history,
+      passages: passages.map((passage) => passage.text),
+      contact: contact && toContactDetails(contact),
+      model,
+      temperature: input.temperature ?? chatbot.settings.temp,
+    },
+  };
+}
+
+function toContactDetails(contact: {
+  name: string | null;
+  email: string | null;
+  phonenumber: string | null;
+  customAttributes: Record<string, unknown>;
+}): ContactDetails {
+  const { name, email, phonenumber, customAttributes } = contact;
+  return { name, email, phonenumber, customAttributes };
+}

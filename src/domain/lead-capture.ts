@@ -1,0 +1,57 @@
+import type { ChatTurn } from '../engine/responder.js';
+import type { ChatbotSettings } from './settings.js';
+
+// Collecting customer information in chat: the chatbot asks once per conversation for the
+// fields the chatbot's settings mark active, and picks the details out of what the user writes.
+
+export type Details = { name: string | null; email: string | null; phone: string | null };
+
+type Field = keyof Details;
+const FIELDS: Field[] = ['name', 'email', 'phone'];
+
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
+const PHONE = /(?:\+|\b)\d[\d\s().-]{5,}\d\b/;
+const NAME = /\b(?:my name is|my name's|i am|i'm|this is|call me|name:)\s+([\p{Lu}][\p{L}'-]+(?:\s+[\p{Lu}][\p{L}'-]+){0,3})/u;
+
+export function activeFields(settings: ChatbotSettings): Field[] {
+  return FIELDS.filter((field) => settings.collectCustomerInformation[field].active);
+}
+
+/** The request appended to a reply, or undefined when no field is active. */
+export function leadRequest(settings: ChatbotSettings): string | undefined {
+  const labels = activeFields(settings).map((field) => settings.collectCustomerInformation[field].label);
+  if (labels.length === 0) return undefined;
+  const list = labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
+  return `${settings.collectCustomerInformation.title}: please share your ${list}.`;
+}
+
+/** Whether an earlier reply of the conversation already asked. */
+export function alreadyAsked(request: string, history: ChatTurn[]): boolean {
+  return history.some((turn) => turn.role === 'assistant' && turn.content.includes(request));
+}
+
+/** The details the user's messages give, the latest mention of each winning. */
+export function detailsIn(history: ChatTurn[]): Details {
+  const details: Details = { name: null, email: null, phone: null };
+  for (const turn of history) {
+    if (turn.role !== 'user') continue;
+    const email = EMAIL.exec(turn.content)?.[0];
+    const withoutEmail = email ? turn.content.replace(email, ' ') : turn.content;
+    details.email = email?.toLowerCase() ?? details.email;
+    details.phone = PHONE.exec(withoutEmail)?.[0].trim() ?? details.phone;
+    details.name = NAME.exec(turn.content)?.[1] ?? details.name;
+  }
+  return details;
+}
+
+/** The details worth keeping: only the active fields, and only with a way to reach the person. */
+export function leadDetails(settings: ChatbotSettings, history: ChatTurn[]): Details | undefined {
+  const active = new Set(activeFields(settings));
+  const found = detailsIn(history);
+  const kept: Details = {
+    name: active.has('name') ? found.name : null,
+    email: active.has('email') ? found.email : null,
+    phone: active.has('phone') ? found.phone : null,
+  };
+  return kept.email || kept.phone ? kept : undefined;
+}

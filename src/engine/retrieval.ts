@@ -1,0 +1,69 @@
+import MiniSearch from 'minisearch';
+import type { Store } from '../store/port.js';
+import { terms } from './text.js';
+
+// Full-text retrieval over a chatbot's training chunks. Each process builds a MiniSearch index
+// from the store's material and keeps it while the material's version stands, so every hub
+// instance answers from the same material, and a retrain (a new version) is picked up by the
+// next question without a restart. An index is built from one consistent snapshot, so a chat
+// during a retrain sees the old material or the new, never a mix.
+
+export type Passage = { text: string; score: number; seq: number };
+
+type Entry = { version: string; index: MiniSearch<{ id: number; text: string }>; texts: string[] };
+
+export type Retriever = {
+  search(chatbotId: string, query: string, limit?: number): Promise<Passage[]>;
+};
+
+const DEFAULT_CACHED_CHATBOTS = 64;
+
+export function createRetriever(store: Store, maxCached = DEFAULT_CACHED_CHATBOTS): Retriever {
+  const cache = new Map<string, Entry>();
+  const building = new Map<string, Promise<Entry | undefined>>();
+
+  async function entryFor(chatbotId: string): Promise<Entry | undefined> {
+    const version = await store.training.version(chatbotId);
+    if (version === undefined) return undefined;
+    const cached = cache.get(chatbotId);
+    if (cached?.version === version) {
+      // Re-insert: Map order is the least-recently-used order the eviction below relies on.
+      cache.delete(chatbotId);
+      cache.set(chatbotId, cached);
+      return cached;
+    }
+    const key = `${chatbotId}@${version}`;
+    let pending = building.get(key);
+    if (!pending) {
+      pending = build(chatbotId).finally(() => building.delete(key));
+      building.set(key, pending);
+    }
+    return pending;
+  }
+
+  async function build(chatbotId: string): Promise<Entry | undefined> {
+    const material = await store.training.material(chatbotId);
+    if (material.version === undefined) return undefined;
+    const index = new MiniSearch<{ id: number; text: string }>({
+      fields: ['text'],
+      tokenize: (text) => terms(text),
+      processTerm: (term) => term,
+    });
+    index.addAll(material.chunks.map((chunk, id) => ({ id, text: chunk.text })));
+    const entry: Entry = { version: material.version, index, texts: material.chunks.map((chunk) => chunk.text) };
+    cache.set(chatbotId, entry);
+    while (cache.size > maxCached) cache.delete(cache.keys().next().value as string);
+    return entry;
+  }
+
+  return {
+    async search(chatbotId, query, limit = 4) {
+      const entry = await entryFor(chatbotId);
+      if (!entry) return [];
+      return entry.index
+        .search(query, { fuzzy: (term) => (term.length > 5 ? 1 : false), prefix: (term) => term.length > 4 })
+        .slice(0, limit)
+        .map((hit) => ({ text: entry.texts[hit.id as number] ?? '', score: hit.score, seq: hit.id as number }));
+    },
+  };
+}
