@@ -54,7 +54,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       const stored = await app.store.chatbots.find(app.accountId, body.chatbotId);
       expect(stored).toMatchObject({ id: body.chatbotId, name: 'Shop helper', status: 'ready' });
       expect(await app.store.training.sourceText(body.chatbotId)).toBe(sourceText);
-      const chunks = await app.store.training.chunks(body.chatbotId);
+      const chunks = (await app.store.training.material(body.chatbotId)).chunks;
       expect(chunks.map((chunk) => chunk.text)).toEqual(chunkText(sourceText));
     });
 
@@ -177,7 +177,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(after?.updatedAt.getTime()).toBeGreaterThanOrEqual(before?.updatedAt.getTime() ?? Infinity);
       expect(after?.settings).toEqual(before?.settings);
       expect(await app.store.training.sourceText(id)).toBe(sourceText);
-      const chunks = await app.store.training.chunks(id);
+      const chunks = (await app.store.training.material(id)).chunks;
       expect(chunks.map((chunk) => chunk.text)).toEqual(chunkText(sourceText));
       expect(chunks.map((chunk) => chunk.text).join(' ')).not.toContain('cats');
       expect((await listChatbots(app)).map((item) => item.name)).toEqual(['New name']);
@@ -190,7 +190,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       ).toEqual({ status: 200, body: { chatbotId: id } });
       expect((await app.store.chatbots.find(app.accountId, id))?.name).toBe('Keeper');
       expect(await app.store.training.sourceText(id)).toBe('Fresh.');
-      expect((await app.store.training.chunks(id)).map((chunk) => chunk.text)).toEqual(['Fresh.']);
+      expect(((await app.store.training.material(id)).chunks).map((chunk) => chunk.text)).toEqual(['Fresh.']);
     });
 
     it('answers 404 for an unknown chatbot', async () => {
@@ -311,7 +311,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect((await listChatbots(app)).map((item) => item.id)).toEqual([keep]);
       expect(await app.store.chatbots.find(app.accountId, id)).toBeUndefined();
       expect(await app.store.training.sourceText(id)).toBeUndefined();
-      expect(await app.store.training.chunks(id)).toEqual([]);
+      expect((await app.store.training.material(id)).chunks).toEqual([]);
       expect(await app.store.assets.get(id, 'profile-picture')).toBeUndefined();
       expect(await app.store.assets.get(id, 'icon')).toBeUndefined();
       expect((await fetch(`${app.origin}/assets/chatbots/${id}/icon`)).status).toBe(404);
