@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { providerCatalogSchema, resolveApiKeys, type ProviderCatalog } from './engine/providers/catalog.js';
 
 // Every environment variable Switchboard reads, parsed once. Nothing else reads process.env.
 
@@ -21,6 +22,8 @@ const envSchema = z.object({
   DEFAULT_MESSAGES_PER_MONTH: positiveInt(10_000),
   DEFAULT_MAX_CHATBOTS: positiveInt(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MODEL_PROVIDERS: optionalText.pipe(providerCatalogSchema.optional()),
+  MODEL_TIMEOUT_MS: positiveInt(60_000),
 });
 
 export type Config = {
@@ -32,6 +35,10 @@ export type Config = {
   contactsRateLimitPerMinute: number;
   defaultQuota: { messagesPerMonth: number; maxChatbots: number };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** LLM providers by model family (MODEL_PROVIDERS); unset means the offline responder answers. */
+  modelProviders: ProviderCatalog | undefined;
+  /** How long one call to a model provider may take, in milliseconds. */
+  modelTimeoutMs: number;
 };
 
 
@@ -53,5 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxChatbots: vars.DEFAULT_MAX_CHATBOTS,
     },
     logLevel: vars.LOG_LEVEL,
+    modelProviders: vars.MODEL_PROVIDERS && resolveApiKeys(vars.MODEL_PROVIDERS, (name) => env[name]),
+    modelTimeoutMs: vars.MODEL_TIMEOUT_MS,
   };
 }

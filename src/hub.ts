@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { ensureDefaultAccount } from './domain/accounts.js';
+import { createChatEngine } from './engine/index.js';
+import { createProviderResponders } from './engine/providers/index.js';
 import { API_PREFIX, createApp } from './http/app.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/port.js';
@@ -23,10 +25,13 @@ const DRAIN_TIMEOUT_MS = 10_000;
 export async function startHub(config: Config, logger: Logger): Promise<Hub> {
   const store = await openStore(config.databaseUrl);
   const firstApiKey = await ensureDefaultAccount(store, config.defaultQuota, config.bootstrapApiKey);
+  const providerFor =
+    config.modelProviders && createProviderResponders(config.modelProviders, { timeoutMs: config.modelTimeoutMs });
   const app = createApp({
     store,
     logger,
     contactsRateLimitPerMinute: config.contactsRateLimitPerMinute,
+    engine: createChatEngine(store, { providerFor }),
   });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {

@@ -6,6 +6,8 @@ export const MAX_CHUNK_CHARS = 1_000;
 export function chunkText(text: string, maxChars = MAX_CHUNK_CHARS): string[] {
   const pieces = text
     .replace(/\r\n?/g, '\n')
+    // A Markdown heading is a paragraph of its own, not the start of the one below it.
+    .replace(/^(#{1,6}[ \t].*)$/gm, '$1\n')
     .split(/\n\s*\n/)
     .map((paragraph) => paragraph.replace(/\s+/g, ' ').trim())
     .filter(Boolean)
@@ -15,7 +17,8 @@ export function chunkText(text: string, maxChars = MAX_CHUNK_CHARS): string[] {
 
 function splitLong(paragraph: string, maxChars: number): string[] {
   if (paragraph.length <= maxChars) return [paragraph];
-  const sentences = paragraph.match(/[^.!?]+(?:[.!?]+|$)/g) ?? [paragraph];
+  // A sentence ends at . ! or ? followed by a space, so "5.95" and "a.b@c.example" stay whole.
+  const sentences = paragraph.split(/(?<=[.!?])\s+/);
   const parts = sentences
     .map((sentence) => sentence.trim())
     .filter(Boolean)

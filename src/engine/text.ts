@@ -1,3 +1,5 @@
+import { stemmer } from 'stemmer';
+
 // Word handling shared by the index and the offline responder, so that what retrieval matched
 // is what the responder recognises in a sentence.
 
@@ -15,31 +17,9 @@ export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
 }
 
-/**
- * A light English stemmer: folds plurals and common verb endings so "returns", "returned" and
- * "returning" meet "return". Deterministic and cheap; precision beyond that is not needed to
- * rank passages.
- */
-export function stem(word: string): string {
-  const base = word.replace(/['’]s$/, '');
-  if (base.length <= 3) return base;
-  for (const [suffix, replacement] of [
-    ['ies', 'y'],
-    ['ing', ''],
-    ['ed', ''],
-    ['es', ''],
-    ['s', ''],
-  ] as const) {
-    if (base.endsWith(suffix) && base.length - suffix.length >= 3 && !base.endsWith('ss')) {
-      return base.slice(0, -suffix.length) + replacement;
-    }
-  }
-  return base;
-}
-
 /** The terms a text is indexed and searched by: content words, stemmed. */
 export function terms(text: string): string[] {
   return words(text)
     .filter((word) => !STOPWORDS.has(word))
-    .map(stem);
+    .map((word) => stemmer(word.replace(/['’]s$/, '')));
 }

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { createAccount } from '../../src/domain/accounts.js';
+import type { ChatEngine } from '../../src/engine/index.js';
 import { API_PREFIX, createApp } from '../../src/http/app.js';
 import type { Quota, Store } from '../../src/store/port.js';
 import type { StoreTarget } from './stores.js';
@@ -30,6 +31,8 @@ export type StartOptions = {
   /** Lets a test hand the app a different view of the store (e.g. one that fails on purpose). */
   wrapStore?: (store: Store) => Store;
   contactsRateLimitPerMinute?: number;
+  /** The chat engine to use instead of the default (offline responder only). */
+  engine?: (store: Store) => ChatEngine;
 };
 
 export async function startApp(target: StoreTarget, options: StartOptions = {}): Promise<TestApp> {
@@ -39,6 +42,7 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
     store: options.wrapStore ? options.wrapStore(store) : store,
     logger: options.logger ?? pino({ level: 'silent' }),
     contactsRateLimitPerMinute: options.contactsRateLimitPerMinute,
+    engine: options.engine?.(store),
   });
   const server = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {

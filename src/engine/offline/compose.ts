@@ -21,7 +21,7 @@ export function composeAnswer(input: ResponderInput): string {
   const displayName = input.settings.styles.displayName || input.chatbotName;
 
   if (questionWords.length > 0 && questionWords.length <= 4 && questionWords.every((w) => GREETINGS.has(w))) {
-    return input.settings.initialMessages[0] ?? `Hello! I'm ${displayName}. How can I help?`;
+    return input.settings.initialMessages[0] || `Hello! I'm ${displayName}. How can I help?`;
   }
   if (questionWords.length > 0 && questionWords.length <= 4 && questionWords.every((w) => THANKS.has(w))) {
     return "You're welcome! Is there anything else I can help with?";
@@ -83,8 +83,13 @@ function prefixMatch(term: string, present: Set<string>): boolean {
   return false;
 }
 
-function splitSentences(passage: string): string[] {
-  return (passage.match(/[^.!?\n]+(?:[.!?]+["')\]]*|\n|$)/g) ?? [])
+/**
+ * Sentences end at . ! or ? followed by white space, or at a line break; so prices, addresses
+ * and abbreviations inside a sentence stay whole. Markdown headings are labels, not answers.
+ */
+function splitSentences(paragraph: string): string[] {
+  return paragraph
+    .split(/(?<=[.!?]["')\]]*)\s+|\n+/)
     .map((sentence) => sentence.trim())
-    .filter((sentence) => words(sentence).length > 0);
+    .filter((sentence) => words(sentence).length > 0 && !/^#{1,6}\s/.test(sentence));
 }

@@ -15,7 +15,8 @@ export function offlineResponder(): Responder {
       return composeAnswer(input);
     },
     async *stream(input) {
-      const pieces = composeAnswer(input).match(/\S+\s*/g) ?? [];
+      // Split before each word that follows white space: the pieces join back to the exact answer.
+      const pieces = composeAnswer(input).split(/(?<=\s)(?=\S)/);
       for (const [index, piece] of pieces.entries()) {
         if (input.signal.aborted) return;
         yield piece;

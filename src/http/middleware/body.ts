@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { File } from 'formidable';
 import type { Middleware } from 'koa';
 import { koaBody, HttpMethodEnum } from 'koa-body';
+import { invalidRequest } from '../../domain/errors.js';
 
 // JSON bodies may carry a whole training text; 10 MB of text plus JSON escaping fits.
 const JSON_LIMIT = '16mb';
@@ -9,7 +10,7 @@ export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 
 /** JSON bodies, on DELETE too (the contract identifies chatbots in DELETE bodies). */
 export function jsonBody(): Middleware {
-  return koaBody({
+  return refusingUnparsable({
     json: true,
     jsonStrict: true,
     jsonLimit: JSON_LIMIT,
@@ -27,7 +28,7 @@ const uploadedBytes = new WeakMap<object, Buffer[]>();
  * file to clean up). Larger or empty files fail the parse, which answers 400.
  */
 export function multipartBody(): Middleware {
-  return koaBody({
+  return refusingUnparsable({
     json: false,
     urlencoded: false,
     text: false,
@@ -49,6 +50,23 @@ export function multipartBody(): Middleware {
       },
     },
   });
+}
+
+/**
+ * koa-body, with any failure to parse (malformed JSON, an oversized or broken upload) turned
+ * into the contract's invalid request. Parsing runs before, not around, the rest of the chain, so
+ * errors from later middleware are never mistaken for the client's.
+ */
+function refusingUnparsable(options: Parameters<typeof koaBody>[0]): Middleware {
+  const parse = koaBody(options);
+  return async (ctx, next) => {
+    try {
+      await parse(ctx, async () => {});
+    } catch (error) {
+      throw invalidRequest(`unparsable body: ${(error as Error).message}`);
+    }
+    await next();
+  };
 }
 
 /** The bytes of a file parsed by multipartBody(). */

@@ -3,8 +3,7 @@ import { HubError, notFound, type FailureKind } from '../../domain/errors.js';
 import { FAILURES } from '../failures.js';
 
 /**
- * Turns every failure into the contract's `{message}` body. Client errors raised by the body
- * parsers (malformed JSON, oversized or broken uploads) count as invalid requests; anything
+ * Turns every failure into the contract's `{message}` body: a HubError by its kind; anything
  * unexpected is logged with its stack and answered 500 without it.
  */
 export function failureBodies(): Middleware {
@@ -25,15 +24,5 @@ export function failureBodies(): Middleware {
 }
 
 function classify(error: unknown): FailureKind | 'internal' {
-  if (error instanceof HubError) return error.kind;
-  const status = clientStatus(error);
-  return status !== undefined && status >= 400 && status < 500 ? 'invalid' : 'internal';
-}
-
-/** co-body sets `status`, formidable sets `httpCode`. */
-function clientStatus(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { status, httpCode } = error as { status?: unknown; httpCode?: unknown };
-  if (typeof status === 'number') return status;
-  return typeof httpCode === 'number' ? httpCode : undefined;
+  return error instanceof HubError ? error.kind : 'internal';
 }

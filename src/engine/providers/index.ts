@@ -1,0 +1,52 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import { modelFamily, type ModelId } from '../models.js';
+import type { Responder } from '../responder.js';
+import { CONCRETE_MODEL_IDS, modelName, type FamilyProvider, type ProviderCatalog } from './catalog.js';
+import { createLlmResponder } from './llm-responder.js';
+
+// Which responder answers for a model identifier, from the provider catalog. Identifiers whose
+// family is not configured get none, and the caller falls back to the offline responder.
+
+export type { ProviderCatalog } from './catalog.js';
+export { ProviderError } from './errors.js';
+
+export type ProviderResponders = (model: ModelId) => Responder | undefined;
+
+// Given explicitly: left unset, the SDK clients would read OPENAI_BASE_URL or ANTHROPIC_BASE_URL
+// from the environment, which only src/config.ts may read.
+const DEFAULT_BASE_URLS = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+};
+
+export function createProviderResponders(catalog: ProviderCatalog, options: { timeoutMs: number }): ProviderResponders {
+  // Every client and model object is built here, once; answering is a lookup.
+  const responders = new Map<ModelId, Responder>();
+  for (const [family, settings] of Object.entries(catalog.families)) {
+    const languageModel = languageModelFactory(family, settings);
+    for (const id of CONCRETE_MODEL_IDS.filter((candidate) => modelFamily(candidate) === family)) {
+      const name = modelName(catalog.families, id);
+      if (name === undefined) continue;
+      const context = { family, provider: settings.provider, timeoutMs: options.timeoutMs };
+      responders.set(id, createLlmResponder({ ...context, model: languageModel(name) }));
+    }
+  }
+  return (model) => responders.get(model === 'auto' ? catalog.default : model);
+}
+
+/** The AI SDK client of one family; OpenAI's speaks Chat Completions (`.chat`), not Responses. */
+function languageModelFactory(family: string, settings: FamilyProvider): (name: string) => LanguageModel {
+  const apiKey = settings.apiKey?.reveal();
+  switch (settings.provider) {
+    case 'openai':
+      return createOpenAI({ baseURL: settings.baseURL ?? DEFAULT_BASE_URLS.openai, apiKey }).chat;
+    case 'anthropic':
+      return createAnthropic({ baseURL: settings.baseURL ?? DEFAULT_BASE_URLS.anthropic, apiKey });
+    case 'openai-compatible':
+      // The catalog requires a baseURL for this provider.
+      return createOpenAICompatible({ name: family, baseURL: settings.baseURL ?? '', apiKey }).chatModel;
+  }
+}

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { defaultSettings } from '../../src/domain/settings.js';
+import { composeAnswer, NO_ANSWER } from '../../src/engine/offline/compose.js';
+import { offlineResponder } from '../../src/engine/offline/index.js';
+import type { ChatTurn, ResponderInput } from '../../src/engine/responder.js';
+
+// The offline extractive responder: answers composed from the passages alone, the same every time.
+
+const HOURS =
+  'The library opens at nine in the morning from Monday to Saturday. It closes at six in the evening. ' +
+  'On Sundays the reading room stays closed.';
+const CARDS =
+  'A library card is free for residents of the county. Visitors pay ten euros a year for a card.\n\n' +
+  'Lost cards are replaced at the front desk for two euros.';
+const ROOMS =
+  'Study rooms can be booked online up to two weeks ahead. Each booking lasts at most three hours, and ' +
+  'groups of up to six people may share a room. Rooms come with a whiteboard, a projector and fast wireless ' +
+  'internet. Bookings that are not claimed within fifteen minutes are released to the next person waiting. ' +
+  'Noise must be kept low because the rooms share a wall with the quiet reading area.';
+
+function input(question: string | ChatTurn[], passages: string[] = [HOURS, CARDS], extra: Partial<ResponderInput> = {}): ResponderInput {
+  return {
+    chatbotName: 'Library helper',
+    settings: defaultSettings('Library helper'),
+    messages: typeof question === 'string' ? [{ role: 'user', content: question }] : question,
+    passages,
+    contact: undefined,
+    model: 'auto',
+    temperature: 0,
+    signal: new AbortController().signal,
+    ...extra,
+  };
+}
+
+async function collect(stream: AsyncIterable<string>): Promise<string[]> {
+  const pieces: string[] = [];
+  for await (const piece of stream) pieces.push(piece);
+  return pieces;
+}
+
+describe('composeAnswer', () => {
+  it('quotes the sentence that answers the question, with the rest of its paragraph', () => {
+    const answer = composeAnswer(input('When does the library open?'));
+    expect(answer.startsWith('The library opens at nine in the morning from Monday to Saturday.')).toBe(true);
+    expect(answer).toContain('It closes at six in the evening.');
+    expect(answer).not.toContain('card');
+  });
+
+  it('finds the sentence among several passages, whatever their order', () => {
+    const expected = 'Lost cards are replaced at the front desk for two euros.';
+    expect(composeAnswer(input('How do I replace a lost card?'))).toBe(expected);
+    expect(composeAnswer(input('How do I replace a lost card?', [CARDS, HOURS]))).toBe(expected);
+  });
+
+  it('matches plural and verb forms of the question words', () => {
+    expect(composeAnswer(input('Can I book a study room?'))).toBe(NO_ANSWER);
+    const answer = composeAnswer(input('Can I book a study room?', [ROOMS]));
+    expect(answer).toContain('Study rooms can be booked online up to two weeks ahead.');
+    expect(composeAnswer(input('booking length', [ROOMS]))).toContain('Each booking lasts at most three hours');
+  });
+
+  it('keeps an answer to at most three sentences and 700 characters', () => {
+    const answer = composeAnswer(input('Tell me about study rooms', [ROOMS]));
+    expect(answer.startsWith('Study rooms can be booked online up to two weeks ahead.')).toBe(true);
+    expect(answer.match(/[.!?](\s|$)/g)?.length).toBeLessThanOrEqual(3);
+    expect(answer.length).toBeLessThanOrEqual(700);
+  });
+
+  it('answers the same question the same way every time', () => {
+    const answers = new Set(Array.from({ length: 5 }, () => composeAnswer(input('How much is a card for visitors?'))));
+    expect(answers.size).toBe(1);
+    expect([...answers][0]).toContain('Visitors pay ten euros a year for a card.');
+  });
+
+  it('answers the last user message of the conversation', () => {
+    const answer = composeAnswer(
+      input([
+        { role: 'user', content: 'When does the library open?' },
+        { role: 'assistant', content: 'At nine.' },
+        { role: 'user', content: 'How do I replace a lost card?' },
+      ]),
+    );
+    expect(answer).toBe('Lost cards are replaced at the front desk for two euros.');
+  });
+
+  it('greets with the first initial message, or by name when there is none', () => {
+    const settings = { ...defaultSettings('Library helper'), initialMessages: ['Welcome to the library!', 'Ask away.'] };
+    for (const greeting of ['hi', 'Hello!', 'hey there', 'Good morning']) {
+      expect(composeAnswer(input(greeting, [HOURS], { settings }))).toBe('Welcome to the library!');
+    }
+    const silent = { ...defaultSettings('Library helper'), initialMessages: [] };
+    expect(composeAnswer(input('hi', [HOURS], { settings: silent }))).toBe("Hello! I'm Library helper. How can I help?");
+  });
+
+  it('does not take a question that starts with a greeting for a greeting', () => {
+    expect(composeAnswer(input('Hi, when does the library open?'))).toContain('The library opens at nine');
+  });
+
+  it('answers thanks', () => {
+    for (const thanks of ['thanks', 'Thank you!', 'thx', 'ok thanks']) {
+      expect(composeAnswer(input(thanks))).toBe("You're welcome! Is there anything else I can help with?");
+    }
+  });
+
+  it('says who it is, by its display name', () => {
+    const settings = defaultSettings('Library helper');
+    settings.styles.displayName = 'Libby';
+    expect(composeAnswer(input('Who are you?', [HOURS], { settings }))).toMatch(/^I'm Libby\. /);
+    expect(composeAnswer(input("What's your name?", [HOURS]))).toMatch(/^I'm Library helper\. /);
+  });
+
+  it('says it found no answer when the passages do not hold one', () => {
+    expect(composeAnswer(input('Can I bring my dog?'))).toBe(NO_ANSWER);
+    expect(composeAnswer(input('When does the library open?', []))).toBe(NO_ANSWER);
+    expect(composeAnswer(input('???'))).toBe(NO_ANSWER);
+    expect(composeAnswer(input('what is it?'))).toBe(NO_ANSWER);
+    expect(NO_ANSWER).toContain("couldn't find an answer");
+  });
+
+  // Sentences are split at every '.', '!' or '?' (src/engine/offline/compose.ts, splitSentences)
+  // and re-joined with a space, so a quoted price, email or web address comes out altered.
+  it('quotes prices, email addresses and web addresses exactly as the material writes them', () => {
+    const material = [
+      'Delivery costs 5.95 euros in the Netherlands.',
+      'Warranty claims go to support@lumen.example with a photo.',
+      'Manuals are on www.lumen.example for every lamp.',
+    ];
+    expect(composeAnswer(input('How much does delivery cost?', material))).toBe(material[0]);
+    expect(composeAnswer(input('Where do warranty claims go?', material))).toBe(material[1]);
+    expect(composeAnswer(input('Where are the manuals?', material))).toBe(material[2]);
+  });
+
+  // A Markdown heading is a "sentence" of its own paragraph; when it ties with the sentence
+  // below it, the heading alone is the whole answer.
+  it('does not answer with a bare heading', () => {
+    const passage = '## Shipping\n\nShipping is free for orders above 75 euros.';
+    const answer = composeAnswer(input('What are the shipping costs?', [passage]));
+    expect(answer).toContain('Shipping is free for orders above 75 euros.');
+  });
+
+  it('needs at least half of the question terms in one sentence', () => {
+    // "parking" and "bicycles" appear nowhere; "library" alone is not enough of the question.
+    expect(composeAnswer(input('Is there library parking for bicycles?'))).toBe(NO_ANSWER);
+  });
+});
+
+describe('offlineResponder', () => {
+  const responder = offlineResponder();
+
+  it('completes with the composed answer', async () => {
+    const question = input('When does the library open?');
+    expect(await responder.complete(question)).toBe(composeAnswer(question));
+  });
+
+  it('streams pieces that join to the complete answer', async () => {
+    for (const question of ['Tell me about study rooms', 'hi', 'Can I bring my dog?']) {
+      const request = input(question, [HOURS, CARDS, ROOMS]);
+      const pieces = await collect(responder.stream(request));
+      expect(pieces.join('')).toBe(await responder.complete(request));
+      expect(pieces.every((piece) => piece.length > 0)).toBe(true);
+    }
+    const long = await collect(responder.stream(input('Tell me about study rooms', [ROOMS])));
+    expect(long.length).toBeGreaterThan(20);
+  });
+
+  // The stream splits the answer with /\S+\s*/g (src/engine/offline/index.ts), which drops
+  // whitespace before the first word: a greeting that starts with a space or a line break
+  // streams differently from complete().
+  it('streams an initial message that starts with whitespace exactly as complete() answers it', async () => {
+    const settings = { ...defaultSettings('Library helper'), initialMessages: ['\n  Welcome to the library!'] };
+    const request = input('hi', [HOURS], { settings });
+    const complete = await responder.complete(request);
+    expect(complete).toBe('\n  Welcome to the library!');
+    expect((await collect(responder.stream(request))).join('')).toBe(complete);
+  });
+
+  it('streams nothing when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await collect(responder.stream(input('Tell me about study rooms', [ROOMS], { signal: controller.signal })))).toEqual(
+      [],
+    );
+  });
+
+  it('stops streaming, without an error, once the signal aborts', async () => {
+    const controller = new AbortController();
+    const request = input('Tell me about study rooms', [ROOMS], { signal: controller.signal });
+    const all = (await collect(responder.stream({ ...request, signal: new AbortController().signal }))).length;
+    const pieces: string[] = [];
+    for await (const piece of responder.stream(request)) {
+      pieces.push(piece);
+      if (pieces.length === 3) controller.abort();
+    }
+    expect(pieces).toHaveLength(3);
+    expect(all).toBeGreaterThan(3);
+  });
+});
