@@ -13,10 +13,10 @@ import { QUESTIONS } from './eval/questions.js';
 // domain on a real SQLite store, each question answered by retrieval + the offline responder.
 // A hit is an answer quoting the expected sentence, or the no-answer reply where the handbook
 // has no answer. The floor sits just below what the engine achieved when the set was written
-// (14/25): the questions were not fitted to the engine, nor the engine to them, and a lower
+// (15/25): the questions were not fitted to the engine, nor the engine to them, and a lower
 // score than that is a regression.
 
-const FLOOR = 0.55;
+const FLOOR = 0.6;
 
 describe('offline evaluation set', () => {
   let store: Store;

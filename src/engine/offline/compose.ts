@@ -12,6 +12,7 @@ const GREETINGS = new Set(['hi', 'hello', 'hey', 'hiya', 'howdy', 'greetings', '
 const THANKS = new Set(['thanks', 'thank', 'you', 'thx', 'cheers', 'ty', 'much', 'so', 'very', 'great', 'ok', 'okay']);
 const IDENTITY = /\b(who|what) are you\b|\byour name\b/i;
 
+const HEADING = /^#{1,6}\s/;
 const MAX_SENTENCES = 3;
 const MAX_ANSWER_CHARS = 700;
 
@@ -35,24 +36,43 @@ export function composeAnswer(input: ResponderInput): string {
   return chosen.length > 0 ? chosen.join(' ') : NO_ANSWER;
 }
 
-type Candidate = { text: string; matched: number; passage: number; paragraph: number; position: number };
+type Candidate = {
+  text: string;
+  /** The question's terms the sentence holds. */
+  found: string[];
+  weight: number;
+  passage: number;
+  paragraph: number;
+  position: number;
+};
 
 /**
- * The sentence that covers most of the question's terms, then the rest of its paragraph (the
- * material's own context for it), then any equally good sentence elsewhere. The best must cover
- * enough of the terms (half, or the only one) to count as an answer.
+ * The sentence that carries most of the question's weight, with the sentence before it and the
+ * rest of its paragraph (the material's own context for it), then any equally good sentence
+ * elsewhere. A term weighs more
+ * the fewer sentences hold it, so "return" outweighs "bike" in a bike shop's material. The best
+ * sentence must hold at least half the question's terms (or its only one) to count as an answer.
  */
 function bestSentences(passages: string[], wanted: Set<string>): string[] {
   const candidates = passages.flatMap((passage, passageRank) => sentencesOf(passage, passageRank, wanted));
+  const termWeight = new Map(
+    [...wanted].map((term) => {
+      const holding = candidates.filter((candidate) => candidate.found.includes(term)).length;
+      return [term, Math.log(1 + (candidates.length + 1) / (holding + 1))];
+    }),
+  );
+  for (const candidate of candidates) {
+    candidate.weight = candidate.found.reduce((sum, term) => sum + (termWeight.get(term) ?? 0), 0);
+  }
   const best = [...candidates].sort(
-    (a, b) => b.matched - a.matched || a.passage - b.passage || a.position - b.position,
+    (a, b) => b.weight - a.weight || a.passage - b.passage || a.position - b.position,
   )[0];
-  if (!best || best.matched < Math.min(wanted.size, Math.max(1, Math.ceil(wanted.size / 2)))) return [];
+  if (!best || best.found.length < Math.min(wanted.size, Math.max(1, Math.ceil(wanted.size / 2)))) return [];
 
   const sameParagraph = candidates.filter(
-    (c) => c.passage === best.passage && c.paragraph === best.paragraph && c.position > best.position,
+    (c) => c.passage === best.passage && c.paragraph === best.paragraph && c.position >= best.position - 1,
   );
-  const equallyGood = candidates.filter((c) => c !== best && best.matched >= 2 && c.matched === best.matched);
+  const equallyGood = candidates.filter((c) => c !== best && best.found.length >= 2 && c.weight === best.weight);
   const picked: Candidate[] = [];
   let length = 0;
   for (const candidate of [best, ...sameParagraph, ...equallyGood]) {
@@ -66,15 +86,21 @@ function bestSentences(passages: string[], wanted: Set<string>): string[] {
     .map((candidate) => candidate.text);
 }
 
+/** A passage's sentences; each also counts the words of the Markdown heading it stands under. */
 function sentencesOf(passage: string, passageRank: number, wanted: Set<string>): Candidate[] {
   let position = 0;
-  return passage.split(/\n\s*\n/).flatMap((paragraph, paragraphIndex) =>
-    splitSentences(paragraph).map((text) => {
-      const present = new Set(terms(text));
-      const matched = [...wanted].filter((term) => present.has(term) || prefixMatch(term, present)).length;
-      return { text, matched, passage: passageRank, paragraph: paragraphIndex, position: position++ };
-    }),
-  );
+  let heading: string[] = [];
+  return passage.split(/\n\s*\n/).flatMap((paragraph, paragraphIndex) => {
+    if (HEADING.test(paragraph)) {
+      heading = terms(paragraph);
+      return [];
+    }
+    return splitSentences(paragraph).map((text) => {
+      const present = new Set([...terms(text), ...heading]);
+      const found = [...wanted].filter((term) => present.has(term) || prefixMatch(term, present));
+      return { text, found, weight: 0, passage: passageRank, paragraph: paragraphIndex, position: position++ };
+    });
+  });
 }
 
 function prefixMatch(term: string, present: Set<string>): boolean {
@@ -91,5 +117,5 @@ function splitSentences(paragraph: string): string[] {
   return paragraph
     .split(/(?<=[.!?]["')\]]*)\s+|\n+/)
     .map((sentence) => sentence.trim())
-    .filter((sentence) => words(sentence).length > 0 && !/^#{1,6}\s/.test(sentence));
+    .filter((sentence) => words(sentence).length > 0 && !HEADING.test(sentence));
 }
