@@ -1,7 +1,7 @@
 import type { ChatEngine } from '../engine/index.js';
 import type { ModelId } from '../engine/models.js';
 import type { ChatTurn, ContactDetails, ResponderInput } from '../engine/responder.js';
-import type { Account, Chatbot, ConversationSource, Store } from '../store/port.js';
+import type { Account, Chatbot, Contact, ConversationSource, Store } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { recordExchange } from './conversations.js';
 import { accessDenied } from './errors.js';
@@ -151,12 +151,6 @@ async function prepare(store: Store, engine: ChatEngine, chatbot: Chatbot, input
   };
 }
 
-function toContactDetails(contact: {
-  name: string | null;
-  email: string | null;
-  phonenumber: string | null;
-  customAttributes: Record<string, unknown>;
-}): ContactDetails {
-  const { name, email, phonenumber, customAttributes } = contact;
+function toContactDetails({ name, email, phonenumber, customAttributes }: Contact): ContactDetails {
   return { name, email, phonenumber, customAttributes };
 }

@@ -1,34 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultSettings } from '../../src/domain/settings.js';
 import { UniqueViolation } from '../../src/store/errors.js';
 import type { Account, Chatbot, Contact, CustomAttribute, Store } from '../../src/store/port.js';
+import { seedAccount, seedChatbot } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
 
 // Contacts and custom attributes: one behaviour for every adapter that can be had here.
 
 const CREATED = new Date('2026-03-04T05:06:07.089Z');
-
-function account(): Account {
-  return {
-    id: randomUUID(),
-    name: `acct-${randomUUID().slice(0, 8)}`,
-    quota: { messagesPerMonth: 100, maxChatbots: 5 },
-    createdAt: CREATED,
-  };
-}
-
-function chatbot(accountId: string): Chatbot {
-  return {
-    id: randomUUID().replace(/-/g, '').slice(0, 21),
-    accountId,
-    name: 'Helper',
-    status: 'ready',
-    settings: defaultSettings('Helper'),
-    createdAt: CREATED,
-    updatedAt: CREATED,
-  };
-}
 
 function contact(chatbotId: string, overrides: Partial<Contact> = {}): Contact {
   const externalId = `ext-${randomUUID().slice(0, 8)}`;
@@ -68,12 +47,9 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
 
   beforeEach(async () => {
     store = await target.open();
-    owner = account();
-    await store.accounts.create(owner);
-    bot = chatbot(owner.id);
-    otherBot = chatbot(owner.id);
-    await store.chatbots.insertWithinLimit(bot, 5);
-    await store.chatbots.insertWithinLimit(otherBot, 5);
+    owner = await seedAccount(store);
+    bot = await seedChatbot(store, owner);
+    otherBot = await seedChatbot(store, owner);
   });
   afterEach(async () => {
     await store.close();

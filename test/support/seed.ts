@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { defaultSettings } from '../../src/domain/settings.js';
 import type { Account, Chatbot, Store } from '../../src/store/port.js';
 
-// Stored owners for store-level tests of what belongs to a chatbot (leads, conversations).
+// Stored owners for store-level tests of what belongs to a chatbot (contacts, leads, conversations).
 
 const CREATED = new Date('2026-01-02T03:04:05.678Z');
 
