@@ -1,0 +1,146 @@
+// A typed client of the hub's HTTP API (v1 and Switchboard's extensions), used by the chat
+// adapters and the scheduler exactly as any integrator would use the API: base URL plus key.
+
+export type Platform = 'slack' | 'discord';
+export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe';
+export type ChatMessage = { role: 'user' | 'assistant'; content: string };
+
+export type ChatbotItem = {
+  id: string;
+  name: string;
+  status: string;
+  model: string;
+  instructions: string;
+  visibility: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type Lead = {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  created_at: string;
+  chatbot_id: string;
+  account_id: string;
+};
+
+export type Binding = {
+  id: string;
+  platform: Platform;
+  workspaceId: string;
+  channelId: string;
+  chatbotId: string;
+  mode: 'mentions' | 'all';
+};
+
+export type Digest = {
+  id: string;
+  chatbotId: string;
+  platform: Platform;
+  workspaceId: string;
+  channelId: string;
+  time: string;
+  timezone: string;
+  postWhenEmpty: boolean;
+};
+
+export type ContactInput = { external_id: string; name?: string | null; email?: string | null };
+
+export type ChatRequest = {
+  chatbotId: string;
+  messages: ChatMessage[];
+  conversationId?: string;
+  contactId?: string;
+  source?: ConversationSource;
+};
+
+/** A failure the hub answered: its status and the contract's message. */
+export class HubApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly hubMessage: string,
+  ) {
+    super(`hub answered ${status}: ${hubMessage}`);
+    this.name = 'HubApiError';
+  }
+}
+
+export type HubClient = ReturnType<typeof createHubClient>;
+
+type Query = Record<string, string | number | undefined>;
+
+/** `apiUrl` includes the version prefix, e.g. http://localhost:3000/api/v1. */
+export function createHubClient(apiUrl: string, apiKey: string) {
+  const base = apiUrl.replace(/\/+$/, '');
+
+  async function send(
+    method: string,
+    path: string,
+    body?: unknown,
+    query?: Query,
+    signal?: AbortSignal,
+  ): Promise<Response> {
+    const url = new URL(base + path);
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const response = await fetch(url, {
+      method,
+      headers: {
+        Authorization: `Bearer ${apiKey}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+    if (!response.ok) {
+      const failure = (await response.json().catch(() => ({}))) as { message?: unknown };
+      throw new HubApiError(response.status, typeof failure.message === 'string' ? failure.message : response.statusText);
+    }
+    return response;
+  }
+
+  async function json<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
+    return (await (await send(method, path, body, query)).json()) as T;
+  }
+
+  const data = async <T>(method: string, path: string, body?: unknown, query?: Query) =>
+    (await json<{ data: T }>(method, path, body, query)).data;
+
+  const chatbotPath = (chatbotId: string) => `/chatbots/${encodeURIComponent(chatbotId)}`;
+
+  return {
+    /** The reply as it streams; the iterator ends when the reply is complete. */
+    async *chatStream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<string> {
+      const response = await send('POST', '/chat', { ...request, stream: true }, undefined, signal);
+      const decoder = new TextDecoder();
+      for await (const chunk of response.body ?? []) {
+        const text = decoder.decode(chunk, { stream: true });
+        if (text) yield text;
+      }
+      const rest = decoder.decode();
+      if (rest) yield rest;
+    },
+    listChatbots: async () => (await json<{ chatbots: ChatbotItem[] }>('GET', '/get-chatbots')).chatbots,
+    updateSettings: (chatbotId: string, settings: Record<string, unknown>) =>
+      json<{ message: string }>('POST', '/update-chatbot-settings', { chatbotId, ...settings }),
+    listLeads: async (query: { chatbotId: string; startDate?: string; endDate?: string; page?: number; size?: number }) =>
+      (await json<{ collectedCustomers: Lead[] }>('GET', '/get-leads', undefined, query)).collectedCustomers,
+    createContacts: (chatbotId: string, users: ContactInput[]) =>
+      data<unknown[]>('POST', `${chatbotPath(chatbotId)}/contacts`, { users }),
+    updateContact: (chatbotId: string, externalId: string, fields: Omit<ContactInput, 'external_id'>) =>
+      data<unknown>('PATCH', `${chatbotPath(chatbotId)}/contacts/${encodeURIComponent(externalId)}`, { data: fields }),
+    resolveBinding: (query: { platform: Platform; workspaceId: string; channelId: string }) =>
+      data<Binding>('GET', '/integrations/bindings/resolve', undefined, query),
+    listBindings: (query: Partial<Omit<Binding, 'id' | 'mode'>> & { page?: number; size?: number } = {}) =>
+      data<Binding[]>('GET', '/integrations/bindings', undefined, query),
+    bind: (binding: Omit<Binding, 'id'>) => data<Binding>('POST', '/integrations/bindings', binding),
+    unbind: (id: string) => data<Binding>('DELETE', `/integrations/bindings/${encodeURIComponent(id)}`),
+    listDigests: (query: Partial<Omit<Digest, 'id' | 'time' | 'timezone' | 'postWhenEmpty'>> = {}) =>
+      data<Digest[]>('GET', '/integrations/digests', undefined, query),
+    subscribeDigest: (digest: Omit<Digest, 'id'>) => data<Digest>('POST', '/integrations/digests', digest),
+    unsubscribeDigest: (id: string) => data<Digest>('DELETE', `/integrations/digests/${encodeURIComponent(id)}`),
+  };
+}

@@ -1,0 +1,118 @@
+import type { Logger } from 'pino';
+import { HubApiError, type Binding, type ChatMessage, type ConversationSource, type HubClient, type Platform } from './hub-client.js';
+
+// What every chat platform does the same way: decide whether a message is for the bot, make
+// sure its author is a contact, ask the hub, and deliver the reply progressively. A platform
+// adapter supplies the message in neutral terms and a sink that shows text on its platform.
+
+export type InboundMessage = {
+  workspaceId: string;
+  channelId: string;
+  conversationId: string;
+  /** The platform's user, as a contact of the chatbot. */
+  contact: { id: string; name: string | null; email: string | null };
+  /** The conversation as the platform shows it, ending with this message. */
+  history: ChatMessage[];
+  /** A direct message to the bot. */
+  direct: boolean;
+  /** The bot was mentioned. */
+  mentioned: boolean;
+  /** A later message in a thread the bot already answered. */
+  followUp: boolean;
+};
+
+/** Shows a reply on the platform: `update` as it grows (throttled by the relay), `finish` once. */
+export type ReplySink = {
+  update(text: string): Promise<void>;
+  finish(text: string): Promise<void>;
+};
+
+/** Whether to answer a message: with a bound chatbot, with a note that none is bound, or not. */
+export type Routing = { kind: 'answer'; binding: Binding } | { kind: 'unbound' } | { kind: 'ignore' };
+
+export type Relay = {
+  route(message: InboundMessage): Promise<Routing>;
+  answer(message: InboundMessage, binding: Binding, sink: ReplySink): Promise<void>;
+};
+
+export type RelayOptions = {
+  hub: HubClient;
+  platform: Platform;
+  source: ConversationSource;
+  logger: Logger;
+  /** Least time between two progressive updates (platform edit limits). */
+  updateIntervalMs?: number;
+  now?: () => number;
+};
+
+export const HUB_UNAVAILABLE = "Sorry, I can't reach the chatbot right now. Please try again in a moment.";
+export const QUOTA_USED = 'Sorry, this chatbot has used up its messages for this month.';
+export const NOT_BOUND = 'No chatbot is set up for this channel yet. An admin can bind one with `/chatbot use <chatbotId>`.';
+
+export function createRelay(options: RelayOptions): Relay {
+  const { hub, platform, source, logger } = options;
+  const interval = options.updateIntervalMs ?? 1_000;
+  const now = options.now ?? Date.now;
+  const knownContacts = new Set<string>();
+
+  async function resolve(workspaceId: string, channelId: string): Promise<Binding | undefined> {
+    try {
+      return await hub.resolveBinding({ platform, workspaceId, channelId });
+    } catch (error) {
+      if (error instanceof HubApiError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  /** Creates the contact the first time its author writes, or refreshes it if it exists. */
+  async function ensureContact(chatbotId: string, contact: InboundMessage['contact']): Promise<void> {
+    const key = `${chatbotId}\u0000${contact.id}`;
+    if (knownContacts.has(key)) return;
+    const fields = { name: contact.name, email: contact.email };
+    try {
+      await hub.createContacts(chatbotId, [{ external_id: contact.id, ...fields }]);
+    } catch (error) {
+      if (!(error instanceof HubApiError && error.status === 409)) throw error;
+      await hub.updateContact(chatbotId, contact.id, fields).catch((refresh: unknown) => {
+        // Another contact may hold this email; the chat goes on without it.
+        logger.warn({ err: refresh, contactId: contact.id }, 'could not refresh contact');
+      });
+    }
+    knownContacts.add(key);
+  }
+
+  return {
+    async route(message) {
+      const binding = await resolve(message.workspaceId, message.channelId);
+      const addressed = message.direct || message.mentioned || message.followUp;
+      if (!binding) return addressed ? { kind: 'unbound' } : { kind: 'ignore' };
+      return addressed || binding.mode === 'all' ? { kind: 'answer', binding } : { kind: 'ignore' };
+    },
+
+    async answer(message, binding, sink) {
+      let reply = '';
+      try {
+        await ensureContact(binding.chatbotId, message.contact);
+        let lastUpdate = now();
+        for await (const piece of hub.chatStream({
+          chatbotId: binding.chatbotId,
+          messages: message.history,
+          conversationId: message.conversationId,
+          contactId: message.contact.id,
+          source,
+        })) {
+          reply += piece;
+          if (now() - lastUpdate >= interval) {
+            lastUpdate = now();
+            await sink.update(reply);
+          }
+        }
+        await sink.finish(reply);
+      } catch (error) {
+        logger.error({ err: error, conversationId: message.conversationId }, 'could not answer a message');
+        const quota = error instanceof HubApiError && error.status === 403;
+        await sink.finish(quota ? QUOTA_USED : HUB_UNAVAILABLE);
+      }
+    },
+  };
+}
