@@ -12,6 +12,58 @@ const optionalText = z
   .optional()
   .transform((value) => (value?.trim() ? value.trim() : undefined));
 
+/** A Discord id: a decimal snowflake. */
+const snowflake = z.string().regex(/^\d{1,20}$/, 'expected a Discord id (digits)');
+/** Comma- or space-separated Discord ids. */
+const snowflakeList = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? '').split(/[\s,]+/).filter(Boolean))
+  .pipe(z.array(snowflake));
+
+export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
+
+export type DiscordConfig = {
+  token: string;
+  /** Checked against the application the token belongs to, when set. */
+  applicationId: string | undefined;
+  /** Commands are registered in this guild only (instantly) instead of globally. */
+  guildId: string | undefined;
+  /** Discord's REST base, without the version (`https://discord.com/api`). */
+  apiUrl: string;
+  /** Users who may administer besides members with Manage Server. */
+  adminUserIds: string[];
+};
+
+export const DEFAULT_SLACK_COMMAND = '/chatbot';
+
+/** Comma- or space-separated Slack user ids. */
+const slackIdList = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? '').split(/[\s,]+/).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'expected Slack user ids (U…)')));
+/** A slash command's name; the leading `/` may be left out. */
+const slackCommand = z
+  .string()
+  .optional()
+  .transform((value) => (value ? `/${value.replace(/^\/+/, '')}` : DEFAULT_SLACK_COMMAND))
+  .pipe(z.string().regex(/^\/[a-z0-9_-]{1,31}$/, 'expected a slash command such as /chatbot'));
+
+export type SlackConfig = {
+  botToken: string;
+  /** Socket mode (no public URL needed) when set. */
+  appToken: string | undefined;
+  /** Verifies requests to POST /slack/events (HTTP mode). */
+  signingSecret: string | undefined;
+  /** The Web API base (`https://slack.com/api/` when unset). */
+  apiUrl: string | undefined;
+  /** Users who may administer besides workspace admins and owners. */
+  adminUserIds: string[];
+  /** The slash command's name, e.g. `/chatbot`. */
+  command: string;
+};
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   PUBLIC_URL: optionalText,
@@ -24,6 +76,19 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MODEL_PROVIDERS: optionalText.pipe(providerCatalogSchema.optional()),
   MODEL_TIMEOUT_MS: positiveInt(60_000),
+  HUB_URL: optionalText.pipe(z.url().optional()),
+  HUB_API_KEY: optionalText,
+  DISCORD_TOKEN: optionalText,
+  DISCORD_APPLICATION_ID: optionalText.pipe(snowflake.optional()),
+  DISCORD_GUILD_ID: optionalText.pipe(snowflake.optional()),
+  DISCORD_API_URL: optionalText.pipe(z.url().optional()),
+  DISCORD_ADMIN_USER_IDS: optionalText.pipe(snowflakeList),
+  SLACK_BOT_TOKEN: optionalText,
+  SLACK_APP_TOKEN: optionalText,
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_API_URL: optionalText.pipe(z.url().optional()),
+  SLACK_ADMIN_USER_IDS: optionalText.pipe(slackIdList),
+  SLACK_COMMAND: optionalText.pipe(slackCommand),
 });
 
 export type Config = {
@@ -39,6 +104,13 @@ export type Config = {
   modelProviders: ProviderCatalog | undefined;
   /** How long one call to a model provider may take, in milliseconds. */
   modelTimeoutMs: number;
+  /** How a separately run adapter reaches the hub: its base URL and an API key (HUB_URL, HUB_API_KEY). */
+  hubUrl: string | undefined;
+  hubApiKey: string | undefined;
+  /** The Discord adapter; set when DISCORD_TOKEN is. */
+  discord: DiscordConfig | undefined;
+  /** The Slack adapter; set when SLACK_BOT_TOKEN is. */
+  slack: SlackConfig | undefined;
 };
 
 
@@ -62,5 +134,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: vars.LOG_LEVEL,
     modelProviders: vars.MODEL_PROVIDERS && resolveApiKeys(vars.MODEL_PROVIDERS, (name) => env[name]),
     modelTimeoutMs: vars.MODEL_TIMEOUT_MS,
+    hubUrl: vars.HUB_URL?.replace(/\/+$/, ''),
+    hubApiKey: vars.HUB_API_KEY,
+    discord: vars.DISCORD_TOKEN
+      ? {
+          token: vars.DISCORD_TOKEN,
+          applicationId: vars.DISCORD_APPLICATION_ID,
+          guildId: vars.DISCORD_GUILD_ID,
+          apiUrl: (vars.DISCORD_API_URL ?? DEFAULT_DISCORD_API_URL).replace(/\/+$/, ''),
+          adminUserIds: vars.DISCORD_ADMIN_USER_IDS,
+        }
+      : undefined,
+    slack: slackConfig(vars),
+  };
+}
+
+/** Socket mode when SLACK_APP_TOKEN is set; otherwise HTTP, which needs the signing secret. */
+function slackConfig(vars: z.infer<typeof envSchema>): SlackConfig | undefined {
+  if (!vars.SLACK_BOT_TOKEN) return undefined;
+  if (!vars.SLACK_APP_TOKEN && !vars.SLACK_SIGNING_SECRET) {
+    throw new Error(
+      'Invalid configuration:\n  SLACK_SIGNING_SECRET: required with SLACK_BOT_TOKEN unless SLACK_APP_TOKEN (socket mode) is set',
+    );
+  }
+  return {
+    botToken: vars.SLACK_BOT_TOKEN,
+    appToken: vars.SLACK_APP_TOKEN,
+    signingSecret: vars.SLACK_SIGNING_SECRET,
+    apiUrl: vars.SLACK_API_URL,
+    adminUserIds: vars.SLACK_ADMIN_USER_IDS,
+    command: vars.SLACK_COMMAND,
   };
 }

@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { ensureDefaultAccount } from './domain/accounts.js';
 import { createChatEngine } from './engine/index.js';
 import { createProviderResponders } from './engine/providers/index.js';
-import { API_PREFIX, createApp } from './http/app.js';
+import { API_PREFIX, createApp, type NodeListener } from './http/app.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/port.js';
 
@@ -21,8 +21,11 @@ export type Hub = {
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
+/** Listeners served by the hub's own server besides the API (Slack's events in HTTP mode). */
+export type HubMounts = { slack?: NodeListener };
+
 /** Opens the store (creating schemas and indexes), ensures the default account, and listens. */
-export async function startHub(config: Config, logger: Logger): Promise<Hub> {
+export async function startHub(config: Config, logger: Logger, mounts: HubMounts = {}): Promise<Hub> {
   const store = await openStore(config.databaseUrl);
   const firstApiKey = await ensureDefaultAccount(store, config.defaultQuota, config.bootstrapApiKey);
   const providerFor =
@@ -32,6 +35,7 @@ export async function startHub(config: Config, logger: Logger): Promise<Hub> {
     logger,
     contactsRateLimitPerMinute: config.contactsRateLimitPerMinute,
     engine: createChatEngine(store, { providerFor }),
+    slack: mounts.slack,
   });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {

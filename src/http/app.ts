@@ -1,5 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from '@koa/router';
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE } from '../config.js';
 import { createChatEngine, type ChatEngine } from '../engine/index.js';
@@ -16,10 +17,16 @@ import { contactRoutes } from './routes/contacts.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { customAttributeRoutes } from './routes/custom-attributes.js';
 import { healthRoutes } from './routes/health.js';
+import { integrationRoutes } from './routes/integrations.js';
 import { leadRoutes } from './routes/leads.js';
 import { publicAssetRoutes } from './routes/public-assets.js';
 
 export const API_PREFIX = '/api/v1';
+/** Where Slack delivers events and slash commands in HTTP mode. */
+export const SLACK_EVENTS_PATH = '/slack/events';
+
+/** A plain Node request listener (e.g. Bolt's HTTPReceiver `requestListener`). */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 export type AppDeps = {
   store: Store;
@@ -28,6 +35,8 @@ export type AppDeps = {
   contactsRateLimitPerMinute?: number;
   /** Retrieval and responders; the offline responder alone when not given. */
   engine?: ChatEngine;
+  /** Slack's receiver, served at POST /slack/events; it reads the raw body and answers itself. */
+  slack?: NodeListener;
 };
 
 export function createApp({
@@ -35,6 +44,7 @@ export function createApp({
   logger,
   contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
   engine = createChatEngine(store),
+  slack,
 }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = true;
@@ -56,15 +66,26 @@ export function createApp({
     assetRoutes(store),
     leadRoutes(store),
     conversationRoutes(store),
+    integrationRoutes(store),
     rateLimited,
   ]) {
     api.use(feature.routes());
   }
 
   app.use(requestLog(logger));
+  if (slack) app.use(rawMount(SLACK_EVENTS_PATH, slack));
   app.use(failureBodies());
   for (const router of [healthRoutes(store), publicAssetRoutes(store), api]) {
     app.use(router.routes());
   }
   return app;
+}
+
+/** POST `path` goes, unparsed, to a Node listener that answers on its own (Slack checks signatures on the raw body). */
+function rawMount(path: string, listener: NodeListener): Middleware {
+  return async (ctx, next) => {
+    if (ctx.path !== path || ctx.method !== 'POST') return next();
+    ctx.respond = false;
+    listener(ctx.req, ctx.res);
+  };
 }

@@ -81,7 +81,7 @@ export interface ChatbotRepository {
   update(accountId: string, id: string, change: ChatbotChange): Promise<Chatbot | undefined>;
   /**
    * Deletes the chatbot with everything that belongs to it (training material, assets, contacts,
-   * attributes, leads, conversations); answers whether it existed.
+   * attributes, leads, conversations, bindings, digests); answers whether it existed.
    */
   delete(accountId: string, id: string): Promise<boolean>;
 }
@@ -256,6 +256,76 @@ export interface RateLimitRepository {
   hit(key: string, windowStart: Date, windowMs: number): Promise<number>;
 }
 
+export type Platform = 'slack' | 'discord';
+
+/** A channel of a chat platform: `workspaceId` is the Slack team or Discord guild. */
+export type ChannelRef = { platform: Platform; workspaceId: string; channelId: string };
+
+/** `channelId` `*` (WORKSPACE_DEFAULT) binds the whole workspace. */
+export const WORKSPACE_DEFAULT = '*';
+
+export type BindingMode = 'mentions' | 'all';
+
+/** Which chatbot answers in a channel. One per (account, platform, workspaceId, channelId). */
+export type Binding = ChannelRef & {
+  id: string;
+  accountId: string;
+  chatbotId: string;
+  mode: BindingMode;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** Exact matches; absent fields match anything. */
+export type BindingFilter = Partial<ChannelRef & { chatbotId: string }>;
+
+/** A daily summary of a chatbot's activity, posted to a channel at `time` in `timezone`. */
+export type Digest = ChannelRef & {
+  id: string;
+  accountId: string;
+  chatbotId: string;
+  /** `HH:MM`, 24-hour. */
+  time: string;
+  /** IANA time zone name, e.g. `Europe/Oslo`. */
+  timezone: string;
+  postWhenEmpty: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** Exact matches; absent fields match anything. */
+export type DigestFilter = BindingFilter;
+
+export interface BindingRepository {
+  /**
+   * The channel's one binding, in one atomic write: the first call creates it; later calls for the
+   * same (accountId, platform, workspaceId, channelId) replace chatbotId, mode and updatedAt and keep
+   * id and createdAt. Answers the binding as stored.
+   */
+  upsert(binding: Binding): Promise<Binding>;
+  /** Oldest first, ties by id. */
+  list(accountId: string, filter: BindingFilter, page: Page): Promise<Binding[]>;
+  /** The binding of exactly that channel, else the workspace default (`*`), in one read. */
+  resolve(accountId: string, channel: ChannelRef): Promise<Binding | undefined>;
+  /** Answers the deleted binding. */
+  delete(accountId: string, id: string): Promise<Binding | undefined>;
+}
+
+export interface DigestRepository {
+  /**
+   * The one subscription of (accountId, chatbotId, platform, workspaceId, channelId), in one
+   * atomic write: later calls replace time, timezone, postWhenEmpty and updatedAt and keep id and
+   * createdAt. Answers the subscription as stored.
+   */
+  upsert(digest: Digest): Promise<Digest>;
+  /** Oldest first, ties by id. */
+  list(accountId: string, filter: DigestFilter, page: Page): Promise<Digest[]>;
+  /** Answers the deleted subscription. */
+  delete(accountId: string, id: string): Promise<Digest | undefined>;
+  /** Every account's subscriptions, oldest first (for the digest scheduler). */
+  listAll(): Promise<Digest[]>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'mongodb';
   readonly accounts: AccountRepository;
@@ -268,6 +338,8 @@ export interface Store {
   readonly conversations: ConversationRepository;
   readonly rateLimits: RateLimitRepository;
   readonly usage: UsageRepository;
+  readonly bindings: BindingRepository;
+  readonly digests: DigestRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

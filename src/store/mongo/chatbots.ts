@@ -15,8 +15,19 @@ const toChatbot = (doc: ChatbotDoc): Chatbot => ({
 const find = (doc: ChatbotDoc | null) => (doc ? toChatbot(doc) : undefined);
 
 export function mongoChatbots(models: MongoModels): ChatbotRepository {
-  const { accounts, chatbots, trainingSources, trainingChunks, assets, contacts, attributes, leads, conversations } =
-    models;
+  const {
+    accounts,
+    chatbots,
+    trainingSources,
+    trainingChunks,
+    assets,
+    contacts,
+    attributes,
+    leads,
+    conversations,
+    bindings,
+    digests,
+  } = models;
 
   return {
     // No multi-document transactions on a standalone mongod: a counter on the account is reserved
@@ -76,6 +87,8 @@ export function mongoChatbots(models: MongoModels): ChatbotRepository {
         attributes.deleteMany({ chatbotId: id }),
         leads.deleteMany({ chatbotId: id }),
         conversations.deleteMany({ chatbotId: id }),
+        bindings.deleteMany({ chatbotId: id }),
+        digests.deleteMany({ chatbotId: id }),
       ]);
       return true;
     },

@@ -3,9 +3,11 @@ import type { Store } from '../port.js';
 import { mongoAccounts } from './accounts.js';
 import { mongoAssets } from './assets.js';
 import { mongoAttributes } from './attributes.js';
+import { mongoBindings } from './bindings.js';
 import { mongoChatbots } from './chatbots.js';
 import { mongoContacts } from './contacts.js';
 import { mongoConversations } from './conversations.js';
+import { mongoDigests } from './digests.js';
 import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
 import { mongoRateLimits } from './rate-limits.js';
@@ -36,6 +38,8 @@ export async function openMongoStore(url: string): Promise<Store> {
     attributes: mongoAttributes(models),
     rateLimits: mongoRateLimits(models),
     usage: mongoUsage(models),
+    bindings: mongoBindings(models),
+    digests: mongoDigests(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

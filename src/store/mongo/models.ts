@@ -1,10 +1,12 @@
 import { Schema, type Connection } from 'mongoose';
 import type {
   Asset,
+  Binding,
   Chatbot,
   Contact,
   ConversationSource,
   CustomAttribute,
+  Digest,
   Lead,
   PaymentAccount,
   Quota,
@@ -236,6 +238,53 @@ const usageSchema = new Schema<UsageDoc>(
   { ...options, collection: 'usage' },
 );
 
+export type BindingDoc = Stored<Binding>;
+
+const bindingSchema = new Schema<BindingDoc>(
+  {
+    _id: required(String),
+    accountId: required(String),
+    platform: required(String),
+    workspaceId: required(String),
+    channelId: required(String),
+    chatbotId: required(String),
+    mode: required(String),
+    createdAt: required(Date),
+    updatedAt: required(Date),
+  },
+  { ...options, collection: 'bindings' },
+);
+// One binding per channel; also serves resolve (the channel's own, then `*`).
+bindingSchema.index({ accountId: 1, platform: 1, workspaceId: 1, channelId: 1 }, { unique: true });
+bindingSchema.index({ accountId: 1, createdAt: 1, _id: 1 });
+bindingSchema.index({ chatbotId: 1 });
+
+export type DigestDoc = Stored<Digest>;
+
+const digestSchema = new Schema<DigestDoc>(
+  {
+    _id: required(String),
+    accountId: required(String),
+    chatbotId: required(String),
+    platform: required(String),
+    workspaceId: required(String),
+    channelId: required(String),
+    time: required(String),
+    timezone: required(String),
+    postWhenEmpty: required(Boolean),
+    createdAt: required(Date),
+    updatedAt: required(Date),
+  },
+  { ...options, collection: 'digests' },
+);
+// One subscription per chatbot and channel; led by chatbotId so chatbot deletion uses it too.
+digestSchema.index(
+  { chatbotId: 1, accountId: 1, platform: 1, workspaceId: 1, channelId: 1 },
+  { unique: true },
+);
+digestSchema.index({ accountId: 1, createdAt: 1, _id: 1 });
+digestSchema.index({ createdAt: 1, _id: 1 });
+
 /** The models, bound to one connection (never mongoose's global one). */
 export function mongoModels(connection: Connection) {
   return {
@@ -251,6 +300,8 @@ export function mongoModels(connection: Connection) {
     usage: connection.model('Usage', usageSchema),
     leads: connection.model('Lead', leadSchema),
     conversations: connection.model('Conversation', conversationSchema),
+    bindings: connection.model('Binding', bindingSchema),
+    digests: connection.model('Digest', digestSchema),
   };
 }
 

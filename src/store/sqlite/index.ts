@@ -5,8 +5,10 @@ import type { Store } from '../port.js';
 import { sqliteAccounts } from './accounts.js';
 import { sqliteAssets } from './assets.js';
 import { sqliteAttributes } from './attributes.js';
+import { sqliteBindings } from './bindings.js';
 import { sqliteChatbots } from './chatbots.js';
 import { sqliteConversations } from './conversations.js';
+import { sqliteDigests } from './digests.js';
 import { sqliteLeads } from './leads.js';
 import { sqliteContacts } from './contacts.js';
 import { migrate } from './migrations.js';
@@ -36,6 +38,8 @@ export function openSqliteStore(filename: string): Store {
     attributes: sqliteAttributes(db),
     rateLimits: sqliteRateLimits(db),
     usage: sqliteUsage(db),
+    bindings: sqliteBindings(db),
+    digests: sqliteDigests(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

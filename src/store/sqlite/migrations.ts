@@ -124,6 +124,39 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (account_id, period)
   ) WITHOUT ROWID;
   `,
+  `
+  CREATE TABLE bindings (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    platform TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    channel_id TEXT NOT NULL,
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    mode TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (account_id, platform, workspace_id, channel_id)
+  );
+  CREATE INDEX bindings_by_account ON bindings(account_id, created_at, id);
+  CREATE INDEX bindings_by_chatbot ON bindings(chatbot_id);
+  CREATE TABLE digests (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    platform TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    channel_id TEXT NOT NULL,
+    time TEXT NOT NULL,
+    timezone TEXT NOT NULL,
+    post_when_empty INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (account_id, chatbot_id, platform, workspace_id, channel_id)
+  );
+  CREATE INDEX digests_by_account ON digests(account_id, created_at, id);
+  CREATE INDEX digests_by_chatbot ON digests(chatbot_id);
+  CREATE INDEX digests_by_time ON digests(created_at, id);
+  `,
 ];
 
 export function migrate(db: Database): void {

@@ -1,0 +1,145 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import {
+  bindChannel,
+  DIGEST_TIME,
+  isTimeZone,
+  listBindings,
+  listDigests,
+  resolveBinding,
+  subscribeDigest,
+  unbind,
+  unsubscribeDigest,
+} from '../../domain/integrations.js';
+import {
+  WORKSPACE_DEFAULT,
+  type Binding,
+  type BindingFilter,
+  type Digest,
+  type Page,
+  type Store,
+} from '../../store/port.js';
+import type { AuthState } from '../middleware/auth.js';
+import { pageQuery } from '../schemas/listing.js';
+import { success } from '../success.js';
+import { parseInput } from '../validation.js';
+
+// Hub-only resources under /integrations: channel bindings and digest subscriptions, used by the
+// Slack and Discord adapters and the digest scheduler. Key-authenticated and account-scoped.
+
+/** A platform or chatbot id: up to 64 of [A-Za-z0-9_.:-]. */
+const platformId = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
+/** A channel id, or `*` for the workspace default. */
+const bindingChannelId = z.union([platformId, z.literal(WORKSPACE_DEFAULT)]);
+
+const platform = z.enum(['slack', 'discord']);
+const channel = { platform, workspaceId: platformId, chatbotId: platformId };
+
+const bindingBody = z.strictObject({
+  ...channel,
+  channelId: bindingChannelId,
+  mode: z.enum(['mentions', 'all']).default('mentions'),
+});
+
+// A digest is posted into one channel, so `*` is not a channel here.
+const digestBody = z.strictObject({
+  ...channel,
+  channelId: platformId,
+  time: z.string().regex(DIGEST_TIME),
+  timezone: z.string().refine(isTimeZone),
+  postWhenEmpty: z.boolean().default(false),
+});
+
+const filterFields = {
+  platform: platform.optional(),
+  workspaceId: platformId.optional(),
+  channelId: bindingChannelId.optional(),
+  chatbotId: platformId.optional(),
+};
+const listQuery = pageQuery.extend(filterFields);
+
+const resolveQuery = z.object({ platform, workspaceId: platformId, channelId: bindingChannelId });
+
+// Path segments arrive decoded; an id that names nothing is simply not found.
+const idPath = z.object({ id: z.string() });
+
+/** Only the filter's own fields (never page or size), absent ones left out. */
+const toFilter = ({ platform, workspaceId, channelId, chatbotId }: z.infer<typeof listQuery>): BindingFilter => ({
+  platform,
+  workspaceId,
+  channelId,
+  chatbotId,
+});
+
+const toPage = ({ page, size }: z.infer<typeof listQuery>): Page => ({ page, size });
+
+export function toBindingBody(binding: Binding) {
+  return {
+    id: binding.id,
+    platform: binding.platform,
+    workspaceId: binding.workspaceId,
+    channelId: binding.channelId,
+    chatbotId: binding.chatbotId,
+    mode: binding.mode,
+    created_at: binding.createdAt.toISOString(),
+    updated_at: binding.updatedAt.toISOString(),
+  };
+}
+
+export function toDigestBody(digest: Digest) {
+  return {
+    id: digest.id,
+    chatbotId: digest.chatbotId,
+    platform: digest.platform,
+    workspaceId: digest.workspaceId,
+    channelId: digest.channelId,
+    time: digest.time,
+    timezone: digest.timezone,
+    postWhenEmpty: digest.postWhenEmpty,
+    created_at: digest.createdAt.toISOString(),
+    updated_at: digest.updatedAt.toISOString(),
+  };
+}
+
+export function integrationRoutes(store: Store): Router<AuthState> {
+  const router = new Router<AuthState>({ prefix: '/integrations' });
+
+  router.post('/bindings', async (ctx) => {
+    const input = parseInput(bindingBody, ctx.request.body);
+    ctx.body = success(toBindingBody(await bindChannel(store, ctx.state.account, input)));
+  });
+
+  router.get('/bindings', async (ctx) => {
+    const query = parseInput(listQuery, ctx.query);
+    const bindings = await listBindings(store, ctx.state.account, toFilter(query), toPage(query));
+    ctx.body = success(bindings.map(toBindingBody));
+  });
+
+  router.get('/bindings/resolve', async (ctx) => {
+    const channelRef = parseInput(resolveQuery, ctx.query);
+    ctx.body = success(toBindingBody(await resolveBinding(store, ctx.state.account, channelRef)));
+  });
+
+  router.delete('/bindings/:id', async (ctx) => {
+    const { id } = parseInput(idPath, ctx.params);
+    ctx.body = success(toBindingBody(await unbind(store, ctx.state.account, id)));
+  });
+
+  router.post('/digests', async (ctx) => {
+    const input = parseInput(digestBody, ctx.request.body);
+    ctx.body = success(toDigestBody(await subscribeDigest(store, ctx.state.account, input)));
+  });
+
+  router.get('/digests', async (ctx) => {
+    const query = parseInput(listQuery, ctx.query);
+    const digests = await listDigests(store, ctx.state.account, toFilter(query), toPage(query));
+    ctx.body = success(digests.map(toDigestBody));
+  });
+
+  router.delete('/digests/:id', async (ctx) => {
+    const { id } = parseInput(idPath, ctx.params);
+    ctx.body = success(toDigestBody(await unsubscribeDigest(store, ctx.state.account, id)));
+  });
+
+  return router;
+}
