@@ -1,13 +1,29 @@
+import type { AddressInfo } from 'node:net';
+import type { DiscordBot } from '../adapters/discord/bot.js';
+import { createHubClient } from '../adapters/hub-client.js';
+import { createScheduler, digestPlatforms } from '../jobs/scheduler.js';
 import { loadConfig } from './config.js';
+import { API_PREFIX } from './http/app.js';
 import { startHub } from './hub.js';
 import { createLogger } from './logger.js';
+import { onShutdown } from './shutdown.js';
 
-// `npm start`: the API server in one process (chat adapters and the scheduler join it as they land).
+// `npm start`: the API server, the chat adapters whose tokens are set, and the digest scheduler, in one process.
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
-const hub = await startHub(config, logger);
+// The Slack adapter joins when SLACK_BOT_TOKEN is set, unless HUB_URL says adapters run as their
+// own processes (Procfile `slack`). In HTTP mode Slack posts to /slack/events on this server.
+const slack =
+  config.slack && !config.hubUrl
+    ? (await import('../adapters/slack/index.js')).createSlackAdapter({ config: config.slack, logger })
+    : undefined;
+const hub = await startHub(config, logger, { slack: slack?.requestListener });
 logger.info({ url: hub.apiUrl, store: hub.store.engine }, 'Switchboard is listening');
+// The lead digest scheduler runs here too. A Procfile `clock` beside it is safe: the store's run
+// records make each digest post once, whichever process gets there first.
+const scheduler = createScheduler({ store: hub.store, platforms: digestPlatforms(config), logger });
+scheduler.start();
 
 if (hub.firstApiKey) {
   // Printed, not logged: the key is a secret and log pipelines keep everything.
@@ -26,18 +42,42 @@ if (hub.firstApiKey) {
   );
 }
 
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    hub.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
+// The Discord adapter joins when DISCORD_TOKEN is set, unless HUB_URL says adapters run as their
+// own processes (Procfile `discord`). It reaches the API over local HTTP like any client; if
+// Discord cannot be reached the API keeps serving.
+let discordBot: DiscordBot | undefined;
+if (config.discord && config.hubUrl) {
+  logger.info('HUB_URL is set: the Discord adapter runs as its own process');
+} else if (config.discord) {
+  const apiKey = config.hubApiKey ?? config.bootstrapApiKey ?? hub.firstApiKey;
+  const { port } = hub.server.address() as AddressInfo;
+  if (!apiKey) logger.error('the Discord adapter needs an API key of the hub: set HUB_API_KEY (or BOOTSTRAP_API_KEY)');
+  else {
+    const client = createHubClient(`http://127.0.0.1:${port}${API_PREFIX}`, apiKey);
+    // Loaded only when used: discord.js is a large import.
+    const { startDiscordBot } = await import('../adapters/discord/bot.js');
+    startDiscordBot({ config: config.discord, hub: client, logger }).then(
+      (bot) => (discordBot = bot),
+      (error: unknown) => logger.error({ err: error }, 'the Discord adapter could not start'),
     );
-  });
+  }
 }
+
+if (config.slack && config.hubUrl) logger.info('HUB_URL is set: the Slack adapter runs as its own process');
+if (slack) {
+  const apiKey = config.hubApiKey ?? config.bootstrapApiKey ?? hub.firstApiKey;
+  const { port } = hub.server.address() as AddressInfo;
+  if (!apiKey) logger.error('the Slack adapter needs an API key of the hub: set HUB_API_KEY (or BOOTSTRAP_API_KEY)');
+  else {
+    slack
+      .start(createHubClient(`http://127.0.0.1:${port}${API_PREFIX}`, apiKey))
+      .catch((error: unknown) => logger.error({ err: error }, 'the Slack adapter could not start'));
+  }
+}
+
+onShutdown(logger, async () => {
+  await scheduler.stop();
+  await discordBot?.stop();
+  await slack?.stop();
+  await hub.close();
+});

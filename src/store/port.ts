@@ -326,6 +326,58 @@ export interface DigestRepository {
   listAll(): Promise<Digest[]>;
 }
 
+/**
+ * How a digest run ended: `posted` (the message is in the channel), `skipped` (nothing to post:
+ * no leads and postWhenEmpty off), `missed` (no clock ran within the catch-up window, so it was
+ * never posted) or `failed` (posting failed, or the platform is not configured).
+ */
+export type DigestRunStatus = 'posted' | 'skipped' | 'missed' | 'failed';
+
+/**
+ * One scheduled occurrence of a digest, claimed by the clock process that runs it. Unique per
+ * (digestId, localDate), so each subscription posts at most once per local day.
+ */
+export type DigestRun = {
+  digestId: string;
+  /** The subscription's local date of the occurrence, `YYYY-MM-DD` in its timezone. */
+  localDate: string;
+  /** The instant the occurrence was due. */
+  scheduledAt: Date;
+  /** Which process claimed it (host, pid and a random part), for the operator. */
+  claimedBy: string;
+  claimedAt: Date;
+  /** Until when the claimer holds an unfinished run; after it, another process may claim it again. */
+  leaseUntil: Date;
+  /** null while the run is in progress. */
+  status: DigestRunStatus | null;
+  attempts: number;
+  error: string | null;
+  finishedAt: Date | null;
+};
+
+export type DigestRunClaim = Pick<DigestRun, 'digestId' | 'localDate' | 'scheduledAt' | 'claimedBy' | 'claimedAt' | 'leaseUntil'>;
+
+export type DigestRunResult = {
+  status: DigestRunStatus;
+  attempts: number;
+  error?: string;
+  finishedAt: Date;
+};
+
+export interface DigestRunRepository {
+  /**
+   * Takes the run of (digestId, localDate), in one atomic write: inserts it, or, when it exists
+   * unfinished with a lease that ended before `claimedAt` (its claimer crashed), takes it over.
+   * Answers whether the caller now holds it; of racing claimers exactly one does.
+   */
+  claim(run: DigestRunClaim): Promise<boolean>;
+  /** Records how the run ended (the last finish wins). */
+  finish(digestId: string, localDate: string, result: DigestRunResult): Promise<void>;
+  /** The scheduled instant of the digest's latest `posted` or `skipped` run: where the next one starts. */
+  lastPosted(digestId: string): Promise<Date | undefined>;
+  find(digestId: string, localDate: string): Promise<DigestRun | undefined>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'mongodb';
   readonly accounts: AccountRepository;
@@ -340,6 +392,7 @@ export interface Store {
   readonly usage: UsageRepository;
   readonly bindings: BindingRepository;
   readonly digests: DigestRepository;
+  readonly digestRuns: DigestRunRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -27,6 +27,7 @@ export function mongoChatbots(models: MongoModels): ChatbotRepository {
     conversations,
     bindings,
     digests,
+    digestRuns,
   } = models;
 
   return {
@@ -80,7 +81,9 @@ export function mongoChatbots(models: MongoModels): ChatbotRepository {
       await accounts.updateOne({ _id: accountId }, { $inc: { chatbotCount: -1 } });
       // The source first: it names the current chunk set, so readers stop finding chunks at once.
       await trainingSources.deleteOne({ _id: id });
+      const digestIds = (await digests.find({ chatbotId: id }, { _id: 1 }).lean<{ _id: string }[]>()).map((d) => d._id);
       await Promise.all([
+        digestRuns.deleteMany({ digestId: { $in: digestIds } }),
         trainingChunks.deleteMany({ chatbotId: id }),
         assets.deleteMany({ chatbotId: id }),
         contacts.deleteMany({ chatbotId: id }),

@@ -19,7 +19,7 @@ const toDigest = (doc: DigestDoc): Digest => ({
 });
 
 export function mongoDigests(models: MongoModels): DigestRepository {
-  const { digests } = models;
+  const { digests, digestRuns } = models;
 
   return {
     // One write: the filter is exactly the unique index, which decides between insert and update.
@@ -49,7 +49,10 @@ export function mongoDigests(models: MongoModels): DigestRepository {
     },
     async delete(accountId, id) {
       const doc = await digests.findOneAndDelete({ _id: id, accountId }).lean<DigestDoc>();
-      return doc ? toDigest(doc) : undefined;
+      if (!doc) return undefined;
+      // SQLite cascades from the digest; here its run records go explicitly.
+      await digestRuns.deleteMany({ digestId: id });
+      return toDigest(doc);
     },
     async listAll() {
       const docs = await digests.find().sort({ createdAt: 1, _id: 1 }).lean<DigestDoc[]>();

@@ -7,6 +7,7 @@ import { mongoBindings } from './bindings.js';
 import { mongoChatbots } from './chatbots.js';
 import { mongoContacts } from './contacts.js';
 import { mongoConversations } from './conversations.js';
+import { mongoDigestRuns } from './digest-runs.js';
 import { mongoDigests } from './digests.js';
 import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
@@ -40,6 +41,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     usage: mongoUsage(models),
     bindings: mongoBindings(models),
     digests: mongoDigests(models),
+    digestRuns: mongoDigestRuns(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

@@ -7,6 +7,7 @@ import type {
   ConversationSource,
   CustomAttribute,
   Digest,
+  DigestRun,
   Lead,
   PaymentAccount,
   Quota,
@@ -285,6 +286,30 @@ digestSchema.index(
 digestSchema.index({ accountId: 1, createdAt: 1, _id: 1 });
 digestSchema.index({ createdAt: 1, _id: 1 });
 
+/** Keeps MongoDB's own ObjectId as `_id`: the run's key is (digestId, localDate). */
+export type DigestRunDoc = DigestRun;
+
+const optionalDate = { type: Date, default: null };
+
+const digestRunSchema = new Schema<DigestRunDoc>(
+  {
+    digestId: required(String),
+    localDate: required(String),
+    scheduledAt: required(Date),
+    claimedBy: required(String),
+    claimedAt: required(Date),
+    leaseUntil: required(Date),
+    status: optionalString,
+    attempts: required(Number),
+    error: optionalString,
+    finishedAt: optionalDate,
+  },
+  { ...options, collection: 'digestRuns' },
+);
+// One run per subscription and local day: the claim is an insert this index refuses to repeat.
+// It also serves lastPosted (a subscription's runs, newest day first).
+digestRunSchema.index({ digestId: 1, localDate: 1 }, { unique: true });
+
 /** The models, bound to one connection (never mongoose's global one). */
 export function mongoModels(connection: Connection) {
   return {
@@ -302,6 +327,7 @@ export function mongoModels(connection: Connection) {
     conversations: connection.model('Conversation', conversationSchema),
     bindings: connection.model('Binding', bindingSchema),
     digests: connection.model('Digest', digestSchema),
+    digestRuns: connection.model('DigestRun', digestRunSchema),
   };
 }
 

@@ -8,6 +8,7 @@ import { sqliteAttributes } from './attributes.js';
 import { sqliteBindings } from './bindings.js';
 import { sqliteChatbots } from './chatbots.js';
 import { sqliteConversations } from './conversations.js';
+import { sqliteDigestRuns } from './digest-runs.js';
 import { sqliteDigests } from './digests.js';
 import { sqliteLeads } from './leads.js';
 import { sqliteContacts } from './contacts.js';
@@ -40,6 +41,7 @@ export function openSqliteStore(filename: string): Store {
     usage: sqliteUsage(db),
     bindings: sqliteBindings(db),
     digests: sqliteDigests(db),
+    digestRuns: sqliteDigestRuns(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -157,6 +157,21 @@ const MIGRATIONS: string[] = [
   CREATE INDEX digests_by_chatbot ON digests(chatbot_id);
   CREATE INDEX digests_by_time ON digests(created_at, id);
   `,
+  `
+  CREATE TABLE digest_runs (
+    digest_id TEXT NOT NULL REFERENCES digests(id) ON DELETE CASCADE,
+    local_date TEXT NOT NULL,
+    scheduled_at INTEGER NOT NULL,
+    claimed_by TEXT NOT NULL,
+    claimed_at INTEGER NOT NULL,
+    lease_until INTEGER NOT NULL,
+    status TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    error TEXT,
+    finished_at INTEGER,
+    PRIMARY KEY (digest_id, local_date)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Database): void {

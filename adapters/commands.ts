@@ -1,0 +1,432 @@
+import { HubApiError, type Binding, type ChatbotItem, type HubClient, type Lead, type Platform } from './hub-client.js';
+import { NOT_BOUND } from './relay.js';
+
+// The `/chatbot` command, platform-neutral: what each subcommand does, its wording, the parsing
+// of `set` fields and values, the leads summary and CSV, and who may do what. A platform adapter
+// turns its command payload into a CommandInput, says who is asking and where, and shows the
+// CommandReply (privately to the person who asked).
+
+export type CommandName = 'help' | 'list' | 'use' | 'settings' | 'set' | 'leads' | 'digest';
+
+/** `args` as typed: `set` takes [field, value] (the value may hold spaces). */
+export type CommandInput = { name: string; args: string[] };
+
+export type CommandContext = {
+  hub: HubClient;
+  platform: Platform;
+  /** Slack team or Discord guild (Discord DMs use DM_WORKSPACE). */
+  workspaceId: string;
+  /** Where the command was typed: the channel `use` binds and `digest` posts to. */
+  channelId: string;
+  /** May change bindings, settings and digests and read leads. */
+  isAdmin: boolean;
+  /** How the platform names things in replies. */
+  words: PlatformWords;
+};
+
+export type PlatformWords = {
+  /** e.g. `/chatbot` */
+  command: string;
+  /** Who may administer, e.g. "people with the Manage Server permission". */
+  admins: string;
+  /** "server" (Discord) or "workspace" (Slack). */
+  workspace: string;
+};
+
+export type CommandReply = {
+  text: string;
+  /** A file to attach (the lead list as CSV when it is long). */
+  attachment?: { filename: string; contentType: string; content: string };
+};
+
+/** Leads listed in the reply itself; longer lists come as a CSV attachment. */
+export const INLINE_LEADS = 10;
+/** Most leads one `leads` command fetches (pages of 100). */
+export const MAX_LEADS = 10_000;
+const LEADS_PAGE_SIZE = 100;
+
+export const DEFAULT_DIGEST_TIME = '09:00';
+export const DEFAULT_DIGEST_TIMEZONE = 'UTC';
+
+/** Who may run each subcommand: changes and personal data (leads) are for admins only. */
+const ADMIN_ONLY: ReadonlySet<CommandName> = new Set(['use', 'set', 'leads', 'digest']);
+
+export const COMMAND_NAMES: readonly CommandName[] = ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest'];
+
+/** One line per subcommand: usage and what it does (help text and command registration). */
+export const COMMAND_HELP: Record<CommandName, { usage: string; description: string }> = {
+  help: { usage: 'help', description: 'Show what the chatbot command can do' },
+  list: { usage: 'list', description: 'List the chatbots of this hub' },
+  use: {
+    usage: 'use <chatbotId> [mentions|all] [channel|default]',
+    description: 'Answer with a chatbot here: on mentions (default) or every message; `default` sets it for the whole {workspace}',
+  },
+  settings: { usage: 'settings', description: "Show the settings of this channel's chatbot" },
+  set: { usage: 'set <field> <value>', description: "Change a setting of this channel's chatbot" },
+  leads: { usage: 'leads [startDate] [endDate]', description: 'Leads the chatbot collected (dates as YYYY-MM-DD)' },
+  digest: {
+    usage: 'digest on|off [HH:MM] [timezone]',
+    description: 'Post a daily lead digest in this channel (default 09:00 UTC)',
+  },
+};
+
+export const COMMAND_FAILED = "Sorry, I can't reach the chatbot hub right now. Please try again in a moment.";
+export const QUOTA_EXCEEDED = 'Sorry, the hub refused: access denied or the message quota is used up.';
+
+export const refusal = (words: PlatformWords, name: CommandName) =>
+  `Sorry, only ${words.admins} can use \`${words.command} ${name}\`.`;
+
+export const unknownCommand = (words: PlatformWords, name: string) =>
+  `I don't know \`${name}\`. Try \`${words.command} help\`.`;
+
+/** Splits `/chatbot …` text as typed (Slack): the subcommand, then its words; `set` keeps its value whole. */
+export function parseCommandText(text: string): CommandInput {
+  const trimmed = text.trim();
+  const [first = 'help', ...rest] = trimmed.split(/\s+/).filter(Boolean);
+  const name = first.toLowerCase();
+  if (name === 'set') {
+    const afterName = trimmed.slice(first.length).trimStart();
+    const field = afterName.split(/\s+/, 1)[0] ?? '';
+    const value = afterName.slice(field.length).trim();
+    return { name, args: field ? [field, value] : [] };
+  }
+  return { name, args: rest };
+}
+
+const isCommandName = (name: string): name is CommandName => (COMMAND_NAMES as readonly string[]).includes(name);
+
+/** Runs one subcommand and answers what to show; never throws. */
+export async function runCommand(input: CommandInput, context: CommandContext): Promise<CommandReply> {
+  const name = input.name.toLowerCase();
+  if (!isCommandName(name)) return { text: unknownCommand(context.words, input.name) };
+  if (ADMIN_ONLY.has(name) && !context.isAdmin) return { text: refusal(context.words, name) };
+  try {
+    return await handlers[name](input.args.map((arg) => arg.trim()), context);
+  } catch (error) {
+    return { text: failureText(error) };
+  }
+}
+
+function failureText(error: unknown): string {
+  if (error instanceof HubApiError) {
+    if (error.status === 403) return QUOTA_EXCEEDED;
+    if (error.status === 400) return `The hub refused that: ${error.hubMessage}.`;
+    if (error.status === 404) return 'The hub no longer knows that chatbot. Try `list`.';
+  }
+  return COMMAND_FAILED;
+}
+
+type Handler = (args: string[], context: CommandContext) => Promise<CommandReply>;
+
+const handlers: Record<CommandName, Handler> = {
+  async help(_args, { words }) {
+    const lines = COMMAND_NAMES.map((name) => {
+      const { usage, description } = COMMAND_HELP[name];
+      return `\`${words.command} ${usage}\` — ${description.replace('{workspace}', words.workspace)}`;
+    });
+    return {
+      text: [
+        'I answer messages with a chatbot of this hub: mention me, message me directly, or bind a channel to answer every message.',
+        ...lines,
+        `Changing things and reading leads needs ${words.admins}.`,
+      ].join('\n'),
+    };
+  },
+
+  async list(_args, context) {
+    const [chatbots, binding] = await Promise.all([context.hub.listChatbots(), bindingHere(context)]);
+    if (chatbots.length === 0) return { text: 'This hub has no chatbots yet.' };
+    const lines = chatbots.map((chatbot) => {
+      const here = binding?.chatbotId === chatbot.id ? ` ← ${whereText(binding, context.words)}` : '';
+      return `• ${chatbot.name} \`${chatbot.id}\` (${chatbot.model}, ${chatbot.visibility})${here}`;
+    });
+    return { text: [`Chatbots (${chatbots.length}):`, ...lines].join('\n') };
+  },
+
+  async use(args, context) {
+    const [chatbotId, ...options] = args;
+    if (!chatbotId) return { text: usage(context.words, 'use') };
+    let mode: Binding['mode'] = 'mentions';
+    let wholeWorkspace = false;
+    for (const option of options.map((value) => value.toLowerCase())) {
+      if (option === 'mentions' || option === 'all') mode = option;
+      else if (option === 'default' || option === 'server' || option === 'workspace') wholeWorkspace = true;
+      else if (option !== 'channel' && option !== '') return { text: usage(context.words, 'use') };
+    }
+    const chatbot = (await context.hub.listChatbots()).find((item) => item.id === chatbotId);
+    if (!chatbot) return { text: `No chatbot has the id \`${chatbotId}\`. Try \`${context.words.command} list\`.` };
+    const binding = await context.hub.bind({
+      platform: context.platform,
+      workspaceId: context.workspaceId,
+      channelId: wholeWorkspace ? '*' : context.channelId,
+      chatbotId,
+      mode,
+    });
+    const how = mode === 'all' ? 'every message' : 'mentions and direct messages';
+    return { text: `${chatbot.name} now answers ${how} ${whereText(binding, context.words)}.` };
+  },
+
+  async settings(_args, context) {
+    const found = await boundChatbot(context);
+    if ('reply' in found) return found.reply;
+    const { chatbot, binding } = found;
+    return {
+      text: [
+        `${chatbot.name} \`${chatbot.id}\` answers ${binding.mode === 'all' ? 'every message' : 'mentions'} ` +
+          `${whereText(binding, context.words)}.`,
+        `status: ${chatbot.status}`,
+        `model: ${chatbot.model}`,
+        `visibility: ${chatbot.visibility}`,
+        `instructions: ${truncate(chatbot.instructions, 500)}`,
+        `Change one with \`${context.words.command} set <field> <value>\`; fields: ${SETTING_FIELDS.join(', ')}.`,
+      ].join('\n'),
+    };
+  },
+
+  async set(args, context) {
+    const [field = '', value = ''] = args;
+    if (!field) return { text: usage(context.words, 'set') };
+    const parsed = parseSetting(field, value);
+    if (!parsed.ok) return { text: parsed.message };
+    const found = await boundChatbot(context);
+    if ('reply' in found) return found.reply;
+    await context.hub.updateSettings(found.chatbot.id, { [parsed.field]: parsed.value });
+    return { text: `Saved: the ${parsed.field} of ${found.chatbot.name} is now ${describeValue(parsed.value)}.` };
+  },
+
+  async leads(args, context) {
+    const [startDate, endDate] = args.map(orUndefined);
+    for (const date of [startDate, endDate]) {
+      if (date !== undefined && !isCalendarDay(date)) return { text: `\`${date}\` is not a date; write it as YYYY-MM-DD.` };
+    }
+    if (startDate && endDate && startDate > endDate) return { text: 'The start date is after the end date.' };
+    const found = await boundChatbot(context);
+    if ('reply' in found) return found.reply;
+    const leads = await fetchLeads(context.hub, found.chatbot.id, startDate, endDate);
+    return leadsReply(found.chatbot, leads, startDate, endDate);
+  },
+
+  async digest(args, context) {
+    const [switchTo = '', time = DEFAULT_DIGEST_TIME, timezone = DEFAULT_DIGEST_TIMEZONE] = args.map(orUndefined);
+    const onOff = switchTo.toLowerCase();
+    if (onOff !== 'on' && onOff !== 'off') return { text: usage(context.words, 'digest') };
+    const found = await boundChatbot(context);
+    if ('reply' in found) return found.reply;
+    const { chatbot } = found;
+    const here = { platform: context.platform, workspaceId: context.workspaceId, channelId: context.channelId };
+    if (onOff === 'off') {
+      const digests = await context.hub.listDigests({ chatbotId: chatbot.id, ...here });
+      for (const digest of digests) await context.hub.unsubscribeDigest(digest.id);
+      return {
+        text: digests.length
+          ? `The daily lead digest of ${chatbot.name} is off for this channel.`
+          : `No lead digest of ${chatbot.name} was on for this channel.`,
+      };
+    }
+    const hhmm = normaliseTime(time);
+    if (!hhmm) return { text: `\`${time}\` is not a time; write it as HH:MM (24-hour), e.g. 09:00.` };
+    if (!isTimeZone(timezone)) return { text: `\`${timezone}\` is not a time zone; use an IANA name such as Europe/Oslo.` };
+    await context.hub.subscribeDigest({ chatbotId: chatbot.id, ...here, time: hhmm, timezone, postWhenEmpty: false });
+    return { text: `Every day at ${hhmm} (${timezone}) I'll post the new leads of ${chatbot.name} here.` };
+  },
+};
+
+/** An argument left empty counts as not given (platforms with named options pass blanks). */
+const orUndefined = (arg: string) => arg || undefined;
+
+const usage = (words: PlatformWords, name: CommandName) => `Usage: \`${words.command} ${COMMAND_HELP[name].usage}\``;
+
+/** "in this channel", or "across this server (its default)" for a workspace default binding. */
+function whereText(binding: Pick<Binding, 'channelId'>, words: PlatformWords): string {
+  return binding.channelId === '*' ? `across this ${words.workspace} (its default)` : 'in this channel';
+}
+
+async function bindingHere(context: CommandContext): Promise<Binding | undefined> {
+  try {
+    return await context.hub.resolveBinding({
+      platform: context.platform,
+      workspaceId: context.workspaceId,
+      channelId: context.channelId,
+    });
+  } catch (error) {
+    if (error instanceof HubApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+/** The chatbot bound here (or the workspace default), or the reply saying there is none. */
+async function boundChatbot(
+  context: CommandContext,
+): Promise<{ chatbot: ChatbotItem; binding: Binding } | { reply: CommandReply }> {
+  const binding = await bindingHere(context);
+  if (!binding) return { reply: { text: NOT_BOUND } };
+  const chatbot = (await context.hub.listChatbots()).find((item) => item.id === binding.chatbotId);
+  if (!chatbot) return { reply: { text: NOT_BOUND } };
+  return { chatbot, binding };
+}
+
+// ---- `set`: fields and values ----------------------------------------------------------------
+
+type SettingKind = 'text' | 'number' | 'count' | 'boolean' | 'list' | 'visibility';
+
+const SETTING_KINDS: Record<string, SettingKind> = {
+  name: 'text',
+  instructions: 'text',
+  model: 'text',
+  visibility: 'visibility',
+  temp: 'number',
+  initialMessages: 'list',
+  suggestedMessages: 'list',
+  domains: 'list',
+  onlyAllowOnAddedDomains: 'boolean',
+  ipLimit: 'count',
+  ipLimitTimeframe: 'count',
+  ipLimitMessage: 'text',
+};
+
+export const SETTING_FIELDS: readonly string[] = Object.keys(SETTING_KINDS);
+
+export type ParsedSetting =
+  | { ok: true; field: string; value: string | number | boolean | string[] }
+  | { ok: false; message: string };
+
+/** A `set` field (any letter case) and its typed value, or why it cannot be. */
+export function parseSetting(fieldAsTyped: string, raw: string): ParsedSetting {
+  const field = SETTING_FIELDS.find((name) => name.toLowerCase() === fieldAsTyped.toLowerCase());
+  if (!field) return { ok: false, message: `\`${fieldAsTyped}\` is not a setting. Fields: ${SETTING_FIELDS.join(', ')}.` };
+  const value = raw.trim();
+  const kind = SETTING_KINDS[field];
+  const fail = (expected: string): ParsedSetting => ({ ok: false, message: `${field} takes ${expected}.` });
+  switch (kind) {
+    case 'text':
+      return value ? { ok: true, field, value } : fail('some text');
+    case 'visibility':
+      return value === 'public' || value === 'private' ? { ok: true, field, value } : fail('`public` or `private`');
+    case 'number': {
+      const number = Number(value);
+      return value !== '' && Number.isFinite(number) && number >= 0 && number <= 1
+        ? { ok: true, field, value: number }
+        : fail('a number from 0 to 1');
+    }
+    case 'count':
+      return /^\d{1,10}$/.test(value) ? { ok: true, field, value: Number(value) } : fail('a whole number, 0 or more');
+    case 'boolean': {
+      const lowered = value.toLowerCase();
+      if (['true', 'on', 'yes'].includes(lowered)) return { ok: true, field, value: true };
+      if (['false', 'off', 'no'].includes(lowered)) return { ok: true, field, value: false };
+      return fail('`on` or `off`');
+    }
+    case 'list': {
+      // Domains are words; messages are sentences, so they are separated by `|`.
+      const separator = field === 'domains' ? /[\s,]+/ : /\s*\|\s*/;
+      const items = value
+        .split(separator)
+        .map((item) => item.trim())
+        .filter(Boolean);
+      return { ok: true, field, value: items };
+    }
+    default:
+      return fail('a value');
+  }
+}
+
+function describeValue(value: string | number | boolean | string[]): string {
+  if (Array.isArray(value)) return value.length ? value.map((item) => `“${truncate(item, 100)}”`).join(', ') : 'empty';
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  return `“${truncate(String(value), 200)}”`;
+}
+
+// ---- leads ----------------------------------------------------------------------------------
+
+async function fetchLeads(hub: HubClient, chatbotId: string, startDate?: string, endDate?: string): Promise<Lead[]> {
+  const leads: Lead[] = [];
+  for (let page = 1; leads.length < MAX_LEADS; page += 1) {
+    const batch = await hub.listLeads({ chatbotId, startDate, endDate, page, size: LEADS_PAGE_SIZE });
+    leads.push(...batch);
+    if (batch.length < LEADS_PAGE_SIZE) break;
+  }
+  return leads.slice(0, MAX_LEADS);
+}
+
+function period(startDate?: string, endDate?: string): string {
+  if (startDate && endDate) return ` from ${startDate} to ${endDate}`;
+  if (startDate) return ` since ${startDate}`;
+  if (endDate) return ` until ${endDate}`;
+  return '';
+}
+
+/** The leads summary: the leads themselves when few, else a count with the list as CSV. */
+export function leadsReply(
+  chatbot: Pick<ChatbotItem, 'id' | 'name'>,
+  leads: Lead[],
+  startDate?: string,
+  endDate?: string,
+): CommandReply {
+  const when = period(startDate, endDate);
+  if (leads.length === 0) return { text: `${chatbot.name} has no leads${when}.` };
+  const count = leads.length === 1 ? '1 lead' : `${leads.length} leads`;
+  const capped = leads.length >= MAX_LEADS ? ` (the first ${MAX_LEADS})` : '';
+  const heading = `${chatbot.name} has ${count}${when}${capped}`;
+  if (leads.length <= INLINE_LEADS) {
+    return { text: [`${heading}:`, ...leads.map(leadLine)].join('\n') };
+  }
+  return {
+    text: `${heading}; the list is attached as CSV.`,
+    attachment: {
+      filename: `leads-${chatbot.id}${startDate ? `-from-${startDate}` : ''}${endDate ? `-to-${endDate}` : ''}.csv`,
+      contentType: 'text/csv',
+      content: leadsCsv(leads),
+    },
+  };
+}
+
+function leadLine(lead: Lead): string {
+  const parts = [lead.name || '(no name)', lead.email, lead.phone].filter(Boolean);
+  return `• ${parts.join(' · ')} — ${lead.created_at.slice(0, 10)}`;
+}
+
+const CSV_COLUMNS = ['id', 'name', 'email', 'phone', 'created_at'] as const;
+
+/** RFC 4180 CSV with a header row; cells a spreadsheet would run as formulas get a leading `'`. */
+export function leadsCsv(leads: Lead[]): string {
+  const rows = [CSV_COLUMNS.join(','), ...leads.map((lead) => CSV_COLUMNS.map((column) => csvCell(lead[column])).join(','))];
+  return `${rows.join('\r\n')}\r\n`;
+}
+
+function csvCell(value: string): string {
+  // A leading = @ + - makes a spreadsheet run the cell as a formula; numbers (phones) keep + and -.
+  const formula = /^[=@\t\r]/.test(value) || (/^[+-]/.test(value) && !/^[+-][\d ().-]*$/.test(value));
+  const safe = formula ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+// ---- small checks ---------------------------------------------------------------------------
+
+function isCalendarDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+/** `9:05` → `09:05`; anything not a 24-hour time → undefined. */
+export function normaliseTime(text: string): string | undefined {
+  const match = /^(\d{1,2}):(\d{2})$/.exec(text);
+  if (!match) return undefined;
+  const hours = Number(match[1]);
+  const minutes = Number(match[2]);
+  if (hours > 23 || minutes > 59) return undefined;
+  return `${String(hours).padStart(2, '0')}:${match[2]}`;
+}
+
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,123 @@
+import { once } from 'node:events';
+import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
+import type { Logger } from 'pino';
+import type { DiscordConfig } from '../../src/config.js';
+import type { HubClient } from '../hub-client.js';
+import { createRelay } from '../relay.js';
+import { chatbotCommand, createInteractionHandler } from './interactions.js';
+import { createMessageHandler } from './messages.js';
+
+// The Discord adapter: a discord.js client with only the intents it needs, REST pointed at
+// DISCORD_API_URL (the gateway address comes from that REST API's GET /gateway/bot), the
+// `/chatbot` command registered on start, messages routed to the hub through the relay.
+// discord.js queues requests around 429s and resumes dropped gateway sessions by itself.
+
+/**
+ * Guilds: the servers and their channels (routing, thread parents). GuildMessages and
+ * DirectMessages: messages in channels, threads and DMs. MessageContent (privileged, enable it
+ * in the Developer Portal): the text of messages that do not mention the bot.
+ */
+export const DISCORD_INTENTS = [
+  GatewayIntentBits.Guilds,
+  GatewayIntentBits.GuildMessages,
+  GatewayIntentBits.MessageContent,
+  GatewayIntentBits.DirectMessages,
+] as const;
+
+export const DEFAULT_HISTORY_LIMIT = 20;
+
+export type DiscordBotOptions = {
+  config: DiscordConfig;
+  hub: HubClient;
+  logger: Logger;
+  /** Least time between two edits of a streaming reply; Discord's edit limits want ≥ ~1 s. */
+  updateIntervalMs?: number;
+  /** Recent messages of the channel sent along as the conversation. */
+  historyLimit?: number;
+};
+
+export type DiscordBot = {
+  client: Client<true>;
+  applicationId: string;
+  stop(): Promise<void>;
+};
+
+/** Logs in, waits until the client is ready, registers `/chatbot`, and starts answering. */
+export async function startDiscordBot(options: DiscordBotOptions): Promise<DiscordBot> {
+  const { config, hub } = options;
+  const logger = options.logger.child({ adapter: 'discord' });
+  const client = new Client({
+    intents: [...DISCORD_INTENTS],
+    // DM channels are not cached; without this their messages would be dropped.
+    partials: [Partials.Channel],
+    rest: { api: config.apiUrl },
+    // A chatbot's words never ping @everyone, roles or users; replying pings the asker.
+    allowedMentions: { parse: [], repliedUser: true },
+    // Reply even if the question was deleted meanwhile.
+    failIfNotExists: false,
+  });
+
+  client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+  client.on(Events.Warn, (message) => logger.warn({ message }, 'discord client warning'));
+  client.on(Events.ShardError, (error, shardId) => logger.warn({ err: error, shardId }, 'gateway connection error'));
+  client.on(Events.ShardReconnecting, (shardId) => logger.info({ shardId }, 'gateway reconnecting'));
+  client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'gateway session resumed'));
+  client.on(Events.ShardDisconnect, (event, shardId) =>
+    logger.error({ shardId, code: event.code }, 'gateway disconnected for good'),
+  );
+  client.rest.on('rateLimited', (info) =>
+    logger.warn({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'Discord rate limit: waiting'),
+  );
+
+  const ready = once(client, Events.ClientReady) as Promise<[Client<true>]>;
+  ready.catch(() => undefined); // Awaited below only if login succeeds.
+  try {
+    await client.login(config.token);
+    const [readyClient] = await ready;
+    const applicationId = readyClient.application.id;
+    if (config.applicationId && config.applicationId !== applicationId) {
+      throw new Error(
+        `DISCORD_APPLICATION_ID is ${config.applicationId}, but the token belongs to application ${applicationId}`,
+      );
+    }
+
+    // Bulk overwrite: the command set is exactly this one command, wherever it is registered.
+    const commands = readyClient.application.commands;
+    if (config.guildId) await commands.set([chatbotCommand()], config.guildId);
+    else await commands.set([chatbotCommand()]);
+    logger.info(
+      { user: readyClient.user.tag, applicationId, commands: config.guildId ? `guild ${config.guildId}` : 'global' },
+      'Discord adapter ready',
+    );
+
+    const updateIntervalMs = options.updateIntervalMs ?? 1_000;
+    const relay = createRelay({ hub, platform: 'discord', source: 'Discord', logger, updateIntervalMs });
+    const onMessage = createMessageHandler({
+      client: readyClient,
+      relay,
+      logger,
+      historyLimit: options.historyLimit ?? DEFAULT_HISTORY_LIMIT,
+      editIntervalMs: updateIntervalMs,
+    });
+    const onInteraction = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger });
+    // Handlers catch their own failures; these catches are the last line, so the process survives.
+    readyClient.on(Events.MessageCreate, (message) => {
+      onMessage(message).catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
+    });
+    readyClient.on(Events.InteractionCreate, (interaction) => {
+      onInteraction(interaction).catch((error: unknown) => logger.error({ err: error }, 'command handler failed'));
+    });
+
+    return {
+      client: readyClient,
+      applicationId,
+      async stop() {
+        readyClient.removeAllListeners();
+        await readyClient.destroy();
+      },
+    };
+  } catch (error) {
+    await client.destroy();
+    throw error;
+  }
+}

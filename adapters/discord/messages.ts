@@ -1,0 +1,214 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { cleanContent, type Client, type Message, type SendableChannels } from 'discord.js';
+import type { Logger } from 'pino';
+import type { ChatMessage } from '../hub-client.js';
+import { HUB_UNAVAILABLE, NOT_BOUND, QUOTA_USED, type InboundMessage, type Relay, type ReplySink } from '../relay.js';
+import { splitMessage } from './text.js';
+
+// Discord messages in, replies out: decides whether a message is for the bot (a channel bound in
+// `all` mode, a mention, a DM, a thread the bot started or was mentioned in), reads the
+// channel's recent history as the conversation, and shows the reply as it streams — one message
+// edited in place (the relay keeps edits ≥ 1 s apart), more messages past 2000 characters.
+
+/** Bindings of Discord DMs live under this workspace id (there is no guild). */
+export const DM_WORKSPACE = 'dm';
+
+/** Shown when the hub answered with nothing. */
+export const NO_ANSWER = 'Sorry, I have no answer to that.';
+
+/** Said in place of a message that was only a mention of the bot. */
+const BARE_MENTION = 'Hello!';
+
+/** Typing shows for about 10 s; renewed while the first piece of the reply is awaited. */
+const TYPING_RENEW_MS = 8_000;
+
+/** Threads remembered as ones the bot takes part in (older ones are found again from history). */
+const MAX_REMEMBERED_THREADS = 10_000;
+
+/** The bot's own notices: not part of any conversation. */
+const NOTICES = new Set([HUB_UNAVAILABLE, NOT_BOUND, QUOTA_USED, NO_ANSWER]);
+
+export type MessageHandlerOptions = {
+  client: Client<true>;
+  relay: Relay;
+  logger: Logger;
+  /** How many recent messages of the channel make up the conversation. */
+  historyLimit: number;
+  /** Least time between two writes of one reply message (Discord's edit limits). */
+  editIntervalMs: number;
+};
+
+export function createMessageHandler(options: MessageHandlerOptions): (message: Message) => Promise<void> {
+  const { client, relay, logger, historyLimit, editIntervalMs } = options;
+  /** Threads the bot takes part in. */
+  const engagedThreads = new Set<string>();
+  /** Threads whose history was searched for the bot (once per thread and process). */
+  const searchedThreads = new Set<string>();
+
+  const remember = (threads: Set<string>, threadId: string) => {
+    threads.delete(threadId);
+    threads.add(threadId);
+    if (threads.size > MAX_REMEMBERED_THREADS) {
+      const oldest = threads.values().next().value;
+      if (oldest !== undefined) threads.delete(oldest);
+    }
+  };
+
+  const mentionsBot = (message: Message) =>
+    message.mentions.users.has(client.user.id) || mentionPattern(client.user.id).test(message.content);
+
+  /** The channel's recent messages up to this one, oldest first; just this one if they cannot be read. */
+  async function fetchHistory(message: Message): Promise<Message[]> {
+    const fetched = await message.channel.messages.fetch({ limit: historyLimit, cache: false }).catch((error: unknown) => {
+      logger.warn({ err: error, channelId: message.channelId }, 'could not read the channel history');
+      return undefined;
+    });
+    if (!fetched) return [message];
+    // Oldest first, and nothing written after the message being answered.
+    const history = [...fetched.values()]
+      .filter((item) => BigInt(item.id) <= BigInt(message.id))
+      .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+    if (!history.some((item) => item.id === message.id)) history.push(message);
+    return history;
+  }
+
+  function toTurns(history: Message[], message: Message): ChatMessage[] {
+    const botId = client.user.id;
+    const turns: ChatMessage[] = [];
+    for (const item of history) {
+      if (item.system) continue;
+      const own = item.author.id === botId;
+      if (item.author.bot && !own) continue;
+      let content = own ? item.content.trim() : plainText(item);
+      if (own && NOTICES.has(content)) continue;
+      if (!content) {
+        if (item.id !== message.id) continue;
+        content = BARE_MENTION;
+      }
+      // The conversation starts with a person speaking.
+      if (own && turns.length === 0) continue;
+      turns.push({ role: own ? 'assistant' : 'user', content });
+    }
+    return turns;
+  }
+
+  /** The message as a person reads it: mentions of others as @names, the bot's own mention gone. */
+  function plainText(message: Message): string {
+    const withoutBot = message.content.replace(mentionPattern(client.user.id, 'g'), ' ');
+    return cleanContent(withoutBot, message.channel).replace(/\s+\n/g, '\n').trim();
+  }
+
+  return async function onMessage(message: Message): Promise<void> {
+    if (message.author.bot || message.system || message.webhookId) return;
+    const channel = message.channel;
+    if (!channel.isSendable()) return;
+    const botId = client.user.id;
+    const direct = !message.inGuild();
+    const thread = channel.isThread() ? channel : undefined;
+    const mentioned = mentionsBot(message);
+    // Nothing to answer in a sticker or a picture alone, unless it was sent to the bot.
+    if (!mentioned && !direct && !plainText(message)) return;
+
+    let history: Message[] | undefined;
+    let followUp = false;
+    let addressed = direct || mentioned;
+    try {
+      if (thread && !mentioned) {
+        if (thread.ownerId === botId || engagedThreads.has(thread.id)) followUp = true;
+        else if (!searchedThreads.has(thread.id)) {
+          // Mentioned there before this process started? Its history tells, once.
+          remember(searchedThreads, thread.id);
+          history = await fetchHistory(message);
+          followUp = history.some((item) => item.author.id === botId || mentionsBot(item));
+        }
+        addressed ||= followUp;
+      }
+
+      const guildId = message.guildId;
+      const inbound: InboundMessage = {
+        workspaceId: guildId ?? DM_WORKSPACE,
+        // A thread answers with the chatbot of the channel it belongs to.
+        channelId: thread?.parentId ?? channel.id,
+        conversationId: guildId ? `discord:${guildId}:${channel.id}` : `discord:dm:${channel.id}`,
+        contact: { id: `discord:${message.author.id}`, name: message.author.displayName || null, email: null },
+        history: [],
+        direct,
+        mentioned,
+        followUp,
+      };
+
+      const routing = await relay.route(inbound);
+      if (routing.kind === 'ignore') return;
+      if (thread) remember(engagedThreads, thread.id);
+      if (routing.kind === 'unbound') {
+        await message.reply(NOT_BOUND);
+        return;
+      }
+
+      const typing = keepTyping(channel, logger);
+      const sink = replySink(message, channel, { editIntervalMs, onFirstMessage: typing.stop });
+      try {
+        history ??= await fetchHistory(message);
+        inbound.history = toTurns(history, message);
+        await relay.answer(inbound, routing.binding, sink);
+      } finally {
+        typing.stop();
+      }
+    } catch (error) {
+      logger.error({ err: error, channelId: channel.id, messageId: message.id }, 'could not handle a Discord message');
+      if (addressed) await message.reply(HUB_UNAVAILABLE).catch(() => undefined);
+    }
+  };
+}
+
+/** `<@id>` or `<@!id>`. */
+function mentionPattern(userId: string, flags = ''): RegExp {
+  return new RegExp(`<@!?${userId}>`, flags);
+}
+
+/** Shows "typing…" now and every few seconds until stopped. */
+function keepTyping(channel: SendableChannels, logger: Logger): { stop(): void } {
+  const send = () => {
+    channel.sendTyping().catch((error: unknown) => logger.warn({ err: error, channelId: channel.id }, 'typing failed'));
+  };
+  send();
+  const timer = setInterval(send, TYPING_RENEW_MS);
+  return { stop: () => clearInterval(timer) };
+}
+
+/**
+ * The reply as Discord messages: the first a reply to the user's message, edited as the text
+ * grows; past 2000 characters the text goes on in further messages. The relay spaces updates;
+ * the final edit waits here too, so no message is written twice within `editIntervalMs`.
+ */
+function replySink(
+  message: Message,
+  channel: SendableChannels,
+  options: { editIntervalMs: number; onFirstMessage: () => void },
+): ReplySink {
+  const sent: { message: Message; writtenAt: number }[] = [];
+
+  async function show(text: string, final: boolean): Promise<void> {
+    if (!text && !final) return;
+    const pieces = splitMessage(text || NO_ANSWER);
+    for (const [index, piece] of pieces.entries()) {
+      const existing = sent[index];
+      if (!existing) {
+        const created = index === 0 ? await message.reply(piece) : await channel.send(piece);
+        sent.push({ message: created, writtenAt: Date.now() });
+        options.onFirstMessage();
+      } else if (existing.message.content !== piece) {
+        const wait = existing.writtenAt + options.editIntervalMs - Date.now();
+        if (wait > 0) await sleep(wait);
+        sent[index] = { message: await existing.message.edit(piece), writtenAt: Date.now() };
+      }
+    }
+    // A final text shorter than what was shown (an apology after a broken stream) takes its place.
+    for (const extra of sent.splice(pieces.length)) await extra.message.delete();
+  }
+
+  return {
+    update: (text) => show(text, false),
+    finish: (text) => show(text, true),
+  };
+}

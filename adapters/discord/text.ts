@@ -1,0 +1,45 @@
+// Text rules of Discord messages: their length limit and how a long reply is cut into several.
+
+/** Most characters one Discord message may hold. */
+export const DISCORD_MESSAGE_LIMIT = 2_000;
+
+/**
+ * Cuts text into messages of at most `limit` characters, at a paragraph, line or word break
+ * where there is one in the second half of the window, else hard (never inside a surrogate
+ * pair). Cutting depends only on the text before each cut, so a growing reply keeps its
+ * earlier pieces.
+ */
+export function splitMessage(text: string, limit = DISCORD_MESSAGE_LIMIT): string[] {
+  const pieces: string[] = [];
+  let rest = text;
+  while (rest.length > limit) {
+    const window = rest.slice(0, limit + 1);
+    let cut = -1;
+    for (const separator of ['\n\n', '\n', ' ']) {
+      const at = window.lastIndexOf(separator, limit);
+      if (at >= limit / 2) {
+        cut = at;
+        break;
+      }
+    }
+    let piece: string;
+    if (cut === -1) {
+      cut = isHighSurrogate(rest.charCodeAt(limit - 1)) ? limit - 1 : limit;
+      piece = rest.slice(0, cut);
+      rest = rest.slice(cut);
+    } else {
+      piece = rest.slice(0, cut).trimEnd();
+      rest = rest.slice(cut).replace(/^\s+/, '');
+    }
+    if (piece) pieces.push(piece);
+  }
+  if (rest || pieces.length === 0) pieces.push(rest);
+  return pieces;
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/** Text cut to one message, marked as cut. */
+export function truncateMessage(text: string, limit = DISCORD_MESSAGE_LIMIT): string {
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+}

@@ -1,0 +1,74 @@
+import type { App, webApi } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { parseCommandText, runCommand, type CommandReply, type PlatformWords } from '../commands.js';
+import type { HubClient } from '../hub-client.js';
+import { NOT_BOUND } from '../relay.js';
+import { escapeText, unescapeText } from './text.js';
+import type { UserDirectory } from './users.js';
+
+// The slash command (`/chatbot` unless SLACK_COMMAND names another) on Slack: acknowledged at
+// once, run by the platform-neutral command module, answered privately through the command's
+// response_url. A long lead list goes to the asker as a CSV file in a direct message.
+
+export type CommandDeps = {
+  command: string;
+  hub: () => HubClient | undefined;
+  users: UserDirectory;
+  logger: Logger;
+};
+
+export const SLACK_ADMINS = 'workspace admins and owners';
+const FILE_SENT = 'I sent you the file in a direct message.';
+const FILE_FAILED = "I couldn't send you the file; please try again in a moment.";
+
+/** The relay's hint for an unbound channel, naming this app's command. */
+export const notBoundText = (command: string) => NOT_BOUND.replace('/chatbot', command);
+
+export function listenForCommands(app: App, deps: CommandDeps): void {
+  const { command: commandName, users, logger } = deps;
+  const words: PlatformWords = { command: commandName, admins: SLACK_ADMINS, workspace: 'workspace' };
+
+  app.command(commandName, async ({ command, ack, respond, client }) => {
+    await ack();
+    const hub = deps.hub();
+    if (!hub) return;
+    const input = parseCommandText(unescapeText(command.text ?? ''));
+    const isAdmin = await users.isAdmin(command.user_id);
+    const reply = await runCommand(input, {
+      hub,
+      platform: 'slack',
+      workspaceId: command.team_id,
+      channelId: command.channel_id,
+      isAdmin,
+      words,
+    });
+    let text = reply.text.replaceAll(NOT_BOUND, notBoundText(commandName));
+    if (reply.attachment) text = `${text} ${await sendAttachment(client, command.user_id, reply.attachment, logger)}`;
+    logger.info({ subcommand: input.name, user: command.user_id, team: command.team_id }, 'Slack command');
+    await respond({ response_type: 'ephemeral', text: escapeText(text) });
+  });
+}
+
+/** Uploads the file into the asker's direct message with the app (files.uploadV2); answers what to tell them. */
+async function sendAttachment(
+  client: webApi.WebClient,
+  userId: string,
+  attachment: NonNullable<CommandReply['attachment']>,
+  logger: Logger,
+): Promise<string> {
+  try {
+    const opened = await client.conversations.open({ users: userId });
+    const channelId = opened.channel?.id;
+    if (!channelId) throw new Error('conversations.open answered without a channel');
+    await client.filesUploadV2({
+      channel_id: channelId,
+      content: attachment.content,
+      filename: attachment.filename,
+      title: attachment.filename,
+    });
+    return FILE_SENT;
+  } catch (error) {
+    logger.error({ err: error, userId }, 'could not upload a file to Slack');
+    return FILE_FAILED;
+  }
+}

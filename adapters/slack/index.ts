@@ -1,0 +1,163 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { format } from 'node:util';
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger, type webApi } from '@slack/bolt';
+import type { Logger } from 'pino';
+import type { SlackConfig } from '../../src/config.js';
+import type { HubClient } from '../hub-client.js';
+import { createRelay, type Relay } from '../relay.js';
+import { listenForCommands, notBoundText } from './commands.js';
+import { createMessageHandler, listenForMessages } from './messages.js';
+import { createUserDirectory } from './users.js';
+
+// The Slack adapter: Bolt, unmodified, receives events and slash commands (over Socket Mode when
+// an app token is set, else as signed HTTP requests to POST /slack/events) and this adapter turns
+// them into hub API calls through the relay and the command module.
+
+/** As the hub mounts it (src/http/app.ts); the standalone process serves the same path. */
+export const SLACK_EVENTS_PATH = '/slack/events';
+
+export type SlackAdapterOptions = {
+  config: SlackConfig;
+  logger: Logger;
+  /** Least time between two edits of a streaming reply (Slack allows about one a second). */
+  updateIntervalMs?: number;
+  /** How the Web API client retries failed calls; a 429's Retry-After is always waited out. */
+  retryConfig?: webApi.RetryOptions;
+};
+
+export type SlackAdapter = {
+  mode: 'socket' | 'http';
+  /** HTTP mode: serves POST /slack/events (verifying Slack's signature). Undefined in socket mode. */
+  requestListener: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  /** Checks the bot token (auth.test), connects in socket mode, and starts answering through `hub`. */
+  start(hub: HubClient): Promise<void>;
+  /** Resolves once no event or command is being handled. */
+  idle(): Promise<void>;
+  /** Stops receiving and lets the replies in progress finish (up to `graceMs`). */
+  stop(graceMs?: number): Promise<void>;
+};
+
+const WEB_API_TIMEOUT_MS = 30_000;
+
+export function createSlackAdapter({ config, logger, updateIntervalMs, retryConfig }: SlackAdapterOptions): SlackAdapter {
+  const mode = config.appToken ? 'socket' : 'http';
+  const boltLogger = toBoltLogger(logger);
+  const clientOptions: webApi.WebClientOptions = {
+    slackApiUrl: config.apiUrl,
+    timeout: WEB_API_TIMEOUT_MS,
+    ...(retryConfig ? { retryConfig } : {}),
+  };
+  const receiver = config.appToken
+    ? new SocketModeReceiver({ appToken: config.appToken, logger: boltLogger, installerOptions: { clientOptions } })
+    : new HTTPReceiver({
+        signingSecret: config.signingSecret ?? '',
+        endpoints: SLACK_EVENTS_PATH,
+        logger: boltLogger,
+        // Acknowledge first, answer after: Slack wants its 200 within 3 seconds.
+        processBeforeResponse: false,
+      });
+  const app = new App({
+    token: config.botToken,
+    receiver,
+    socketMode: mode === 'socket',
+    logger: boltLogger,
+    clientOptions,
+    ignoreSelf: true,
+    convoStore: false,
+    // auth.test runs in start(), where a bad token is reported instead of thrown at construction.
+    deferInitialization: true,
+  });
+
+  // Count what Bolt is handling, so tests and shutdown can wait for replies in progress.
+  let inFlight = 0;
+  const waiters: (() => void)[] = [];
+  const settle = () => {
+    inFlight -= 1;
+    if (inFlight === 0) for (const wake of waiters.splice(0)) wake();
+  };
+  receiver.init({
+    processEvent: (event: Parameters<App['processEvent']>[0]) => {
+      inFlight += 1;
+      return app.processEvent(event).finally(settle);
+    },
+  } as unknown as App);
+  const idle = () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve)));
+
+  let hub: HubClient | undefined;
+  let relay: Relay | undefined;
+  let ready = false;
+  const users = createUserDirectory(app.client, config.adminUserIds, logger);
+  listenForMessages(
+    app,
+    createMessageHandler({ relay: () => relay, users, logger, notBound: notBoundText(config.command) }),
+  );
+  listenForCommands(app, { command: config.command, hub: () => hub, users, logger });
+  app.error(async (error) => {
+    logger.error({ err: error.original ?? error }, 'a Slack event or command failed');
+  });
+
+  return {
+    mode,
+    requestListener:
+      receiver instanceof HTTPReceiver
+        ? (req, res) => {
+            if (!ready) {
+              // Not started yet, or stopping: Slack retries later.
+              res.writeHead(503).end();
+              return;
+            }
+            receiver.requestListener(req, res);
+          }
+        : undefined,
+
+    async start(client) {
+      hub = client;
+      relay = createRelay({ hub: client, platform: 'slack', source: 'Slack', logger, updateIntervalMs });
+      await app.init();
+      if (mode === 'socket') await app.start();
+      ready = true;
+      logger.info({ mode, command: config.command }, 'Slack adapter is running');
+    },
+
+    idle,
+
+    async stop(graceMs = 10_000) {
+      const wasReady = ready;
+      ready = false;
+      if (wasReady && mode === 'socket') await app.stop();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([idle(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      for (const wake of waiters.splice(0)) wake();
+    },
+  };
+}
+
+/** `HUB_URL` may name the hub's root or its API; the client wants the API (…/api/v1). */
+export function hubApiUrl(hubUrl: string): string {
+  const trimmed = hubUrl.replace(/\/+$/, '');
+  return trimmed.endsWith('/api/v1') ? trimmed : `${trimmed}/api/v1`;
+}
+
+/** Bolt and its Web API client log through pino (which filters by level itself). */
+function toBoltLogger(logger: Logger): BoltLogger {
+  let level = LogLevel.INFO;
+  const child = logger.child({ component: 'bolt' });
+  return {
+    // Formatting is skipped when the level is off: the Web API client logs every request at debug.
+    debug: (...message: unknown[]) => {
+      if (child.isLevelEnabled('debug')) child.debug(format(...message));
+    },
+    info: (...message: unknown[]) => child.info(format(...message)),
+    warn: (...message: unknown[]) => child.warn(format(...message)),
+    error: (...message: unknown[]) => {
+      const err = message.find((part) => part instanceof Error);
+      child.error(err ? { err } : {}, format(...message.filter((part) => part !== err)));
+    },
+    setLevel: (next: LogLevel) => {
+      level = next;
+    },
+    getLevel: () => level,
+    setName: () => undefined,
+  };
+}

@@ -1,0 +1,29 @@
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { openStore } from '../src/store/index.js';
+import { createScheduler, digestPlatforms } from './scheduler.js';
+import { onShutdown } from '../src/shutdown.js';
+
+// `node --import tsx jobs/main.ts` (the Procfile's `clock` process): the scheduler on its own. It
+// reads subscriptions and leads from the store at DATABASE_URL (the hub's own) and posts with
+// SLACK_BOT_TOKEN / DISCORD_TOKEN. Any number may run beside `npm start`, which runs one too:
+// each digest is posted once, whoever's clock gets there first.
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+// A stray failure is logged, never fatal: the next tick goes on.
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
+
+const store = await openStore(config.databaseUrl);
+const platforms = digestPlatforms(config);
+if (!platforms.slack && !platforms.discord) {
+  logger.warn('neither SLACK_BOT_TOKEN nor DISCORD_TOKEN is set: due digests will be recorded as failed');
+}
+const scheduler = createScheduler({ store, platforms, logger });
+scheduler.start();
+logger.info({ store: store.engine }, 'clock started');
+
+onShutdown(logger, async () => {
+  await scheduler.stop();
+  await store.close();
+});

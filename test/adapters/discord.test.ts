@@ -1,0 +1,678 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { COMMAND_FAILED, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
+import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
+import { splitMessage } from '../../adapters/discord/text.js';
+import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
+import { HUB_UNAVAILABLE, NOT_BOUND } from '../../adapters/relay.js';
+import type { DiscordConfig } from '../../src/config.js';
+import type { Responder, ResponderInput } from '../../src/engine/responder.js';
+import { createRetriever } from '../../src/engine/retrieval.js';
+import {
+  INTENTS,
+  PERMISSIONS,
+  startFakeDiscord,
+  user,
+  type ApiMessage,
+  type FakeChannel,
+  type FakeDiscord,
+  type RecordedRequest,
+} from '../fakes/discord.js';
+import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
+import { storeTargets } from '../support/stores.js';
+
+// discord.js, unmodified, against a fake Discord (REST + gateway) and the real hub (Koa app on a
+// fresh SQLite store). Only the model is scripted, so tests can shape replies and their pacing.
+
+const TOKEN = 'fake-discord-token.for-tests.only';
+const sqlite = storeTargets[0];
+if (!sqlite) throw new Error('no sqlite store target');
+
+/** A responder whose replies the test shapes; it records what the hub asked. */
+function scriptedResponder() {
+  const state = {
+    inputs: [] as ResponderInput[],
+    /** The next replies, in order; without one, the reply echoes the question. */
+    queue: [] as { pieces: string[]; delayMs: number }[],
+  };
+  const responder: Responder = {
+    async complete(input) {
+      state.inputs.push(input);
+      return `echo: ${input.messages.at(-1)?.content}`;
+    },
+    async *stream(input) {
+      state.inputs.push(input);
+      const next = state.queue.shift() ?? { pieces: [`echo: ${input.messages.at(-1)?.content}`], delayMs: 0 };
+      for (const piece of next.pieces) {
+        if (next.delayMs) await sleep(next.delayMs);
+        yield piece;
+      }
+    },
+  };
+  return { state, responder };
+}
+
+/** The hub behind a switch: while down, every connection is cut (an outage as the adapter sees it). */
+async function startHubProxy(target: string) {
+  let down = false;
+  const server: Server = createServer(async (request: IncomingMessage, response) => {
+    if (down) {
+      request.socket.destroy();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const name of ['authorization', 'content-type']) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    const upstream = await fetch(target + (request.url ?? '/'), {
+      method: request.method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    response.writeHead(upstream.status, { 'Content-Type': upstream.headers.get('content-type') ?? 'text/plain' });
+    for await (const chunk of upstream.body ?? []) response.write(chunk);
+    response.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    setDown: (value: boolean) => {
+      down = value;
+      if (value) server.closeAllConnections();
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('Discord adapter', () => {
+  const { state: model, responder } = scriptedResponder();
+  const alice = user('alice');
+  const bob = user('bob');
+  const manager = user('manager');
+  const listedAdmin = user('listed');
+  const otherBot = user('otherbot', { bot: true });
+
+  let app: TestApp;
+  let hub: HubClient;
+  let proxy: Awaited<ReturnType<typeof startHubProxy>>;
+  let discord: FakeDiscord;
+  let bot: DiscordBot;
+  let supportBot: string;
+  let salesBot: string;
+
+  const config = (fake: FakeDiscord, extra: Partial<DiscordConfig> = {}): DiscordConfig => ({
+    token: TOKEN,
+    applicationId: fake.applicationId,
+    guildId: undefined,
+    apiUrl: fake.apiUrl,
+    adminUserIds: [listedAdmin.id],
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    app = await startApp(sqlite, { engine: (store) => ({ retriever: createRetriever(store), responderFor: () => responder }) });
+    hub = createHubClient(app.baseUrl, app.apiKey);
+    supportBot = await createChatbotViaApi(app, 'Support bot');
+    salesBot = await createChatbotViaApi(app, 'Sales bot');
+    proxy = await startHubProxy(app.origin);
+    discord = await startFakeDiscord({ token: TOKEN, heartbeatIntervalMs: 300 });
+    bot = await startDiscordBot({
+      config: config(discord),
+      hub: createHubClient(`${proxy.url}/api/v1`, app.apiKey),
+      logger: pino({ level: 'silent' }),
+    });
+  });
+
+  afterAll(async () => {
+    await bot?.stop();
+    await discord?.close();
+    await proxy?.close();
+    await app?.close();
+  });
+
+  afterEach(() => {
+    expect(discord.violations.splice(0)).toEqual([]);
+  });
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  const botMessages = (channel: FakeChannel) => discord.history(channel.id).filter((item) => item.author.id === discord.bot.id);
+  const replyTo = (message: ApiMessage) => () =>
+    discord.history(message.channel_id).find((item) => item.message_reference?.message_id === message.id);
+  /** The bot's reply to `message` once its content is `expected` (or anything, if not given). */
+  const reply = (message: ApiMessage, expected?: string) =>
+    discord.until(`a reply to “${message.content}”`, () => {
+      const found = replyTo(message)();
+      return found && (expected === undefined || found.content === expected) ? found : undefined;
+    });
+  const requestsTo = (method: string, path: RegExp) => discord.requests.filter((item) => item.method === method && path.test(item.path));
+  const mention = (text: string) => `<@${discord.bot.id}> ${text}`;
+  const newChannel = (name: string) => discord.createChannel('text', name);
+  const bind = (channel: FakeChannel | '*', chatbotId: string, mode: 'mentions' | 'all' = 'mentions', workspaceId = discord.guildId) =>
+    hub.bind({ platform: 'discord', workspaceId, channelId: channel === '*' ? '*' : channel.id, chatbotId, mode });
+
+  /** Runs `/chatbot …` and answers the text the invoker saw (the type-4 reply or the edited deferral). */
+  async function command(
+    channel: FakeChannel,
+    invoker: typeof alice,
+    subcommand: string,
+    options: Record<string, string> = {},
+    permissions?: bigint,
+  ): Promise<{ text: string; callback: RecordedRequest; edits: RecordedRequest[] }> {
+    const list = Object.entries(options).map(([name, value]) => ({ name, value }));
+    const token = discord.command(channel, invoker, subcommand, list, permissions);
+    const done = await discord.until(`an answer to /chatbot ${subcommand}`, () => {
+      const response = discord.interactionResponse(token);
+      const type = (response.callback?.body as { type?: number } | undefined)?.type;
+      if (type === 4 || (type === 5 && response.edits.length > 0)) return response;
+      return undefined;
+    });
+    const callback = done.callback as RecordedRequest;
+    const body = callback.body as { type: number; data: { content?: string; flags?: number } };
+    // Every answer is private to the person who asked (flags 64: ephemeral).
+    expect(body.data.flags).toBe(64);
+    const text = body.type === 4 ? (body.data.content ?? '') : ((done.edits.at(-1)?.body as { content: string }).content ?? '');
+    return { text, callback, edits: done.edits };
+  }
+
+  // ---- connection --------------------------------------------------------------------------------
+
+  it('logs in through REST, identifies with only the intents it needs, heartbeats and registers /chatbot', async () => {
+    const gatewayInfo = requestsTo('GET', /^\/gateway\/bot$/);
+    expect(gatewayInfo[0]?.authorization).toBe(`Bot ${TOKEN}`);
+    expect(discord.gateway.connections[0]?.path).toBe('/');
+    expect(discord.gateway.identifies).toHaveLength(1);
+    const identify = discord.gateway.identifies[0] as { token: string; intents: number; properties: Record<string, string> };
+    expect(identify.token).toBe(TOKEN);
+    expect(identify.intents).toBe(INTENTS.Guilds | INTENTS.GuildMessages | INTENTS.MessageContent | INTENTS.DirectMessages);
+    expect(identify.properties.os).toBe(process.platform);
+
+    await discord.until('two acknowledged heartbeats', () => discord.gateway.acks >= 2, 3_000);
+
+    expect(discord.registeredCommands).toHaveLength(1);
+    const [registration] = discord.registeredCommands;
+    expect(registration?.scope).toBe('global');
+    const [chatbot] = registration?.commands as { name: string; options: { name: string; type: number }[] }[];
+    expect(chatbot?.name).toBe('chatbot');
+    expect(chatbot?.options.map((option) => [option.name, option.type])).toEqual(
+      ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest'].map((name) => [name, 1]),
+    );
+  });
+
+  it('registers the command in DISCORD_GUILD_ID only, when set', async () => {
+    const other = await startFakeDiscord({ token: TOKEN });
+    const guildBot = await startDiscordBot({
+      config: config(other, { guildId: other.guildId }),
+      hub,
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      expect(other.registeredCommands.map((item) => item.scope)).toEqual([`guild:${other.guildId}`]);
+      expect(requestsTo('PUT', /commands$/).length).toBe(1); // the main fake saw only its own startup
+    } finally {
+      await guildBot.stop();
+      await other.close();
+    }
+    expect(other.violations).toEqual([]);
+  });
+
+  it('refuses a token the application does not own', async () => {
+    const other = await startFakeDiscord({ token: TOKEN });
+    try {
+      await expect(
+        startDiscordBot({ config: config(other, { applicationId: '12345' }), hub, logger: pino({ level: 'silent' }) }),
+      ).rejects.toThrow(/DISCORD_APPLICATION_ID/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  // ---- routing ------------------------------------------------------------------------------------
+
+  it('says no chatbot is bound when mentioned in an unbound channel', async () => {
+    const channel = newChannel('unbound');
+    const question = discord.say(channel, alice, mention('hello?'));
+    const answer = await reply(question);
+    expect(answer.content).toBe(NOT_BOUND);
+    expect(answer.type).toBe(19);
+  });
+
+  it('answers mentions in a mentions-mode channel with the channel history, as a reply, creating the contact', async () => {
+    const channel = newChannel('support');
+    await bind(channel, supportBot, 'mentions');
+    discord.seed(channel, bob, 'earlier, someone asked about opening hours');
+    discord.seed(channel, discord.bot, 'We open at nine.');
+    const chatter = discord.say(channel, bob, 'just chatting, no mention');
+    const question = discord.say(channel, alice, mention('and when do you close, <@' + bob.id + '>?'));
+
+    const answer = await reply(question, `echo: and when do you close, @${bob.global_name}?`);
+    // Nothing for the chatter: only the mention was answered.
+    expect(replyTo(chatter)()).toBeUndefined();
+    expect(botMessages(channel)).toHaveLength(2);
+
+    const post = requestsTo('POST', new RegExp(`^/channels/${channel.id}/messages$`)).at(-1);
+    const body = post?.body as { message_reference: { message_id: string }; allowed_mentions: { parse: string[] } };
+    expect(body.message_reference.message_id).toBe(question.id);
+    expect(body.allowed_mentions.parse).toEqual([]);
+    // Typing was shown before the answer.
+    const typing = requestsTo('POST', new RegExp(`^/channels/${channel.id}/typing$`));
+    expect(typing.length).toBeGreaterThan(0);
+    expect((typing[0] as RecordedRequest).at).toBeLessThanOrEqual((post as RecordedRequest).at);
+
+    const asked = model.inputs.at(-1) as ResponderInput;
+    expect(asked.chatbotName).toBe('Support bot');
+    expect(asked.messages).toEqual([
+      { role: 'user', content: 'earlier, someone asked about opening hours' },
+      { role: 'assistant', content: 'We open at nine.' },
+      { role: 'user', content: 'just chatting, no mention' },
+      { role: 'user', content: `and when do you close, @${bob.global_name}?` },
+    ]);
+
+    const conversationId = `discord:${discord.guildId}:${channel.id}`;
+    const saved = await app.store.conversations.find(supportBot, conversationId);
+    expect(saved?.source).toBe('Discord');
+    expect(saved?.messages.at(-1)?.content).toBe(answer.content);
+    const contact = await call('GET', `${app.baseUrl}/chatbots/${supportBot}/contacts/discord:${alice.id}`, app.apiKey);
+    expect(contact.status).toBe(200);
+    expect((contact.body as { data: { name: string } }).data.name).toBe('Alice');
+  });
+
+  it('answers every message in an all-mode channel, ignoring bots', async () => {
+    const channel = newChannel('all-mode');
+    await bind(channel, supportBot, 'all');
+    const fromBot = discord.say(channel, otherBot, 'I am another bot');
+    const picture = discord.say(channel, bob, '');
+    const first = discord.say(channel, alice, 'first question');
+    const second = discord.say(channel, bob, 'second question');
+    expect((await reply(first, 'echo: first question')).type).toBe(19);
+    await reply(second, 'echo: second question');
+    expect(replyTo(fromBot)()).toBeUndefined();
+    expect(replyTo(picture)()).toBeUndefined();
+    expect(botMessages(channel)).toHaveLength(2);
+    // Its own replies are not questions: a reply does not make the bot answer itself.
+    await sleep(200);
+    expect(botMessages(channel)).toHaveLength(2);
+  });
+
+  it('falls back to the server default binding', async () => {
+    const channel = newChannel('defaulted');
+    await bind('*', salesBot, 'mentions');
+    try {
+      const question = discord.say(channel, alice, mention('pricing?'));
+      await reply(question, 'echo: pricing?');
+      expect((model.inputs.at(-1) as ResponderInput).chatbotName).toBe('Sales bot');
+      expect(await app.store.conversations.find(salesBot, `discord:${discord.guildId}:${channel.id}`)).toBeDefined();
+    } finally {
+      const [fallback] = await hub.listBindings({ platform: 'discord', workspaceId: discord.guildId, channelId: '*' });
+      if (fallback) await hub.unbind(fallback.id);
+    }
+  });
+
+  it('answers in threads it started or was mentioned in, with the parent channel’s chatbot', async () => {
+    const parent = newChannel('threads-parent');
+    await bind(parent, salesBot, 'mentions');
+    const own = discord.createChannel('thread', 'bot thread', { parentId: parent.id, ownerId: discord.bot.id });
+    const joined = discord.createChannel('thread', 'joined thread', { parentId: parent.id, ownerId: alice.id });
+    const remembered = discord.createChannel('thread', 'from history', { parentId: parent.id, ownerId: alice.id });
+    const foreign = discord.createChannel('thread', 'other thread', { parentId: parent.id, ownerId: bob.id });
+
+    const inOwn = discord.say(own, alice, 'no mention needed here');
+    await reply(inOwn, 'echo: no mention needed here');
+    expect(await app.store.conversations.find(salesBot, `discord:${discord.guildId}:${own.id}`)).toBeDefined();
+
+    await reply(discord.say(joined, alice, mention('joining')), 'echo: joining');
+    await reply(discord.say(joined, bob, 'a follow-up without mention'), 'echo: a follow-up without mention');
+
+    // A thread the bot was mentioned in before this process started: found from its history.
+    discord.seed(remembered, alice, mention('long ago'));
+    await reply(discord.say(remembered, alice, 'still there?'), 'echo: still there?');
+
+    const ignored = discord.say(foreign, bob, 'not for the bot');
+    const alsoIgnored = discord.say(foreign, alice, 'nor this');
+    await reply(discord.say(foreign, bob, mention('now for the bot')), 'echo: now for the bot');
+    expect(replyTo(ignored)()).toBeUndefined();
+    expect(replyTo(alsoIgnored)()).toBeUndefined();
+    // Its history was searched for the bot once, then read once for the answer.
+    expect(requestsTo('GET', new RegExp(`^/channels/${foreign.id}/messages$`))).toHaveLength(2);
+  });
+
+  it('answers direct messages with the DM binding', async () => {
+    const dm = discord.createChannel('dm', 'dm');
+    const unbound = discord.say(dm, alice, 'hi bot');
+    expect((await reply(unbound)).content).toBe(NOT_BOUND);
+
+    await bind('*', supportBot, 'mentions', 'dm');
+    const question = discord.say(dm, alice, 'do you ship abroad?');
+    await reply(question, 'echo: do you ship abroad?');
+    const saved = await app.store.conversations.find(supportBot, `discord:dm:${dm.id}`);
+    expect(saved?.source).toBe('Discord');
+    expect(requestsTo('POST', new RegExp(`^/channels/${dm.id}/typing$`)).length).toBeGreaterThan(0);
+  });
+
+  // ---- replies ----------------------------------------------------------------------------------
+
+  it('edits one message progressively while the reply streams, at most about once a second', async () => {
+    const channel = newChannel('streaming');
+    await bind(channel, supportBot, 'all');
+    const pieces = ['Opening ', 'hours ', 'are ', 'nine ', 'to ', 'five, ', 'every ', 'day ', 'but ', 'Sunday.'];
+    model.queue.push({ pieces, delayMs: 350 });
+    const question = discord.say(channel, alice, 'hours?');
+    const answer = await reply(question, pieces.join(''));
+
+    const path = new RegExp(`^/channels/${channel.id}/messages(/${answer.id})?$`);
+    const writes = discord.requests.filter((item) => (item.method === 'POST' || item.method === 'PATCH') && path.test(item.path));
+    expect(writes[0]?.method).toBe('POST');
+    const edits = writes.slice(1);
+    expect(edits.length).toBeGreaterThanOrEqual(2);
+    expect(edits.every((item) => item.method === 'PATCH')).toBe(true);
+    // Each shown text extends the one before, and the last is the whole reply.
+    const shown = writes.map((item) => (item.body as { content: string }).content);
+    for (let i = 1; i < shown.length; i += 1) expect(shown[i]?.startsWith(shown[i - 1] as string)).toBe(true);
+    for (let i = 0; i < writes.length - 1; i += 1) {
+      expect((writes[i + 1] as RecordedRequest).at - (writes[i] as RecordedRequest).at).toBeGreaterThanOrEqual(950);
+    }
+    expect(botMessages(channel)).toHaveLength(1);
+  });
+
+  it('splits a reply over 2000 characters into several messages', async () => {
+    const channel = newChannel('long');
+    await bind(channel, supportBot, 'all');
+    const paragraph = (n: number) => `Paragraph ${n}. ${'All about returns and refunds. '.repeat(28)}`.trim();
+    const text = [1, 2, 3, 4, 5].map(paragraph).join('\n\n');
+    expect(text.length).toBeGreaterThan(4000);
+    model.queue.push({ pieces: [text.slice(0, 1500), text.slice(1500, 3500), text.slice(3500)], delayMs: 0 });
+    const question = discord.say(channel, alice, 'tell me everything');
+    await reply(question);
+    const sent = await discord.until('three messages', () => (botMessages(channel).length === 3 ? botMessages(channel) : undefined));
+    expect(sent.every((item) => item.content.length <= 2000)).toBe(true);
+    expect(sent[0]?.message_reference?.message_id).toBe(question.id);
+    expect(sent[1]?.message_reference).toBeUndefined();
+    expect(sent.map((item) => item.content).join('\n\n')).toBe(text);
+  });
+
+  it('cuts text at paragraph, line or word breaks, never beyond the limit', () => {
+    expect(splitMessage('short')).toEqual(['short']);
+    expect(splitMessage('')).toEqual(['']);
+    expect(splitMessage('aaaa bbbb cccc', 9)).toEqual(['aaaa bbbb', 'cccc']);
+    expect(splitMessage('aaaa\nbb cc\n\ndd', 12)).toEqual(['aaaa\nbb cc', 'dd']);
+    expect(splitMessage('x'.repeat(25), 10)).toEqual(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]);
+    // A surrogate pair is never cut in two.
+    const emoji = `${'x'.repeat(9)}😀tail`;
+    expect(splitMessage(emoji, 10)).toEqual(['x'.repeat(9), '😀tail']);
+  });
+
+  // ---- faults -------------------------------------------------------------------------------------
+
+  it('waits out a 429 as Discord says, then delivers the reply', async () => {
+    const channel = newChannel('rate-limited');
+    await bind(channel, supportBot, 'all');
+    const path = new RegExp(`^/channels/${channel.id}/messages$`);
+    discord.rateLimitNext('POST', path, 1);
+    const question = discord.say(channel, alice, 'slow down?');
+    await reply(question, 'echo: slow down?');
+    const posts = requestsTo('POST', path);
+    expect(posts.map((item) => item.status)).toEqual([429, 200]);
+    expect((posts[1] as RecordedRequest).at - (posts[0] as RecordedRequest).at).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('answers from the question alone when the channel history cannot be read', async () => {
+    const channel = newChannel('no-history');
+    await bind(channel, supportBot, 'all');
+    discord.seed(channel, bob, 'an older message');
+    discord.failNext('GET', new RegExp(`^/channels/${channel.id}/messages$`), 403, { message: 'Missing Access', code: 50001 });
+    await reply(discord.say(channel, alice, 'still answered?'), 'echo: still answered?');
+    expect((model.inputs.at(-1) as ResponderInput).messages).toEqual([{ role: 'user', content: 'still answered?' }]);
+  });
+
+  it('apologises briefly while the hub is down, and answers again once it is back', async () => {
+    const channel = newChannel('outage');
+    await bind(channel, supportBot, 'mentions');
+    proxy.setDown(true);
+    try {
+      const during = discord.say(channel, alice, mention('anyone there?'));
+      expect((await reply(during)).content).toBe(HUB_UNAVAILABLE);
+      const ignored = discord.say(channel, bob, 'not addressed: no apology');
+      const { text } = await command(channel, manager, 'list');
+      expect(text).toBe(COMMAND_FAILED);
+      expect(replyTo(ignored)()).toBeUndefined();
+    } finally {
+      proxy.setDown(false);
+    }
+    const after = discord.say(channel, alice, mention('back?'));
+    await reply(after, 'echo: back?');
+  });
+
+  it('resumes its gateway session after a dropped connection, receiving what was sent meanwhile', async () => {
+    const channel = newChannel('resume');
+    await bind(channel, supportBot, 'all');
+    const identifies = discord.gateway.identifies.length;
+
+    discord.dropConnection(4000);
+    await discord.until('the drop', () => !discord.connected());
+    const meanwhile = discord.say(channel, alice, 'sent while disconnected');
+    await reply(meanwhile, 'echo: sent while disconnected');
+
+    expect(discord.gateway.identifies).toHaveLength(identifies);
+    const resume = discord.gateway.resumes.at(-1) as { token: string; session_id: string; seq: number };
+    expect(resume.token).toBe(TOKEN);
+    expect(discord.gateway.connections.at(-1)?.path).toBe('/resume');
+
+    // Asked to reconnect (op 7): resumes again.
+    discord.requestReconnect();
+    await discord.until('a second resume', () => discord.gateway.resumes.length >= 2);
+    await discord.until('the connection', () => discord.connected());
+    await reply(discord.say(channel, bob, 'after reconnect'), 'echo: after reconnect');
+    expect(discord.gateway.identifies).toHaveLength(identifies);
+  });
+
+  // ---- /chatbot -----------------------------------------------------------------------------------
+
+  describe('/chatbot', () => {
+    let channel: FakeChannel;
+    const admin = PERMISSIONS.ManageGuild;
+
+    beforeAll(async () => {
+      channel = newChannel('commands');
+    });
+
+    it('help answers at once, privately, listing every subcommand', async () => {
+      const { text, callback, edits } = await command(channel, alice, 'help');
+      expect((callback.body as { type: number }).type).toBe(4);
+      expect(callback.authorization).toBeUndefined();
+      expect(edits).toEqual([]);
+      for (const name of ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest']) expect(text).toContain(`/chatbot ${name}`);
+    });
+
+    it('list defers, then shows the chatbots and which one answers here', async () => {
+      await bind(channel, salesBot, 'mentions');
+      const { text, callback } = await command(channel, alice, 'list');
+      expect((callback.body as { type: number }).type).toBe(5);
+      expect(text).toContain(`Support bot \`${supportBot}\``);
+      expect(text).toMatch(new RegExp(`Sales bot \`${salesBot}\`.*← in this channel`));
+    });
+
+    it('use binds the channel, in mentions or all mode, or as the server default', async () => {
+      const here = newChannel('use-here');
+      const { text } = await command(here, manager, 'use', { chatbot: supportBot, mode: 'all' }, admin);
+      expect(text).toBe('Support bot now answers every message in this channel.');
+      const [binding] = await hub.listBindings({ platform: 'discord', workspaceId: discord.guildId, channelId: here.id });
+      expect(binding).toMatchObject({ chatbotId: supportBot, mode: 'all' });
+      // The binding takes effect at once.
+      await reply(discord.say(here, alice, 'bound now?'), 'echo: bound now?');
+
+      const unknown = await command(here, manager, 'use', { chatbot: 'no-such-bot' }, admin);
+      expect(unknown.text).toBe('No chatbot has the id `no-such-bot`. Try `/chatbot list`.');
+
+      const server = await command(here, manager, 'use', { chatbot: salesBot, scope: 'default' }, admin);
+      expect(server.text).toBe('Sales bot now answers mentions and direct messages across this server (its default).');
+      const [fallback] = await hub.listBindings({ platform: 'discord', workspaceId: discord.guildId, channelId: '*' });
+      expect(fallback).toMatchObject({ chatbotId: salesBot, mode: 'mentions' });
+      await hub.unbind(fallback?.id as string);
+    });
+
+    it('settings shows the bound chatbot; set changes it and refuses bad values', async () => {
+      const here = newChannel('settings');
+      const none = await command(here, manager, 'settings', {}, admin);
+      expect(none.text).toBe(NOT_BOUND);
+
+      await bind(here, supportBot, 'mentions');
+      const shown = await command(here, alice, 'settings');
+      expect(shown.text).toContain(`Support bot \`${supportBot}\` answers mentions in this channel.`);
+      expect(shown.text).toContain('model: auto');
+
+      const renamed = await command(here, manager, 'set', { field: 'name', value: 'Help desk' }, admin);
+      expect(renamed.text).toBe('Saved: the name of Support bot is now “Help desk”.');
+      const temp = await command(here, manager, 'set', { field: 'temp', value: '0.4' }, admin);
+      expect(temp.text).toBe('Saved: the temp of Help desk is now “0.4”.');
+      expect((await hub.listChatbots()).find((item) => item.id === supportBot)?.name).toBe('Help desk');
+
+      const bad = await command(here, manager, 'set', { field: 'temp', value: '3' }, admin);
+      expect(bad.text).toBe('temp takes a number from 0 to 1.');
+      const refused = await command(here, manager, 'set', { field: 'model', value: 'not-a-model' }, admin);
+      expect(refused.text).toBe('The hub refused that: Invalid request data.');
+      await hub.updateSettings(supportBot, { name: 'Support bot', temp: 0 });
+    });
+
+    it('leads lists a few inline and attaches many as CSV, within dates', async () => {
+      const here = newChannel('leads');
+      await bind(here, salesBot, 'mentions');
+      const none = await command(here, manager, 'leads', {}, admin);
+      expect(none.text).toBe('Sales bot has no leads.');
+
+      const addLead = (n: number) =>
+        call('POST', `${app.baseUrl}/chatbots/${salesBot}/leads`, app.apiKey, {
+          name: n === 1 ? '=HYPERLINK("x")' : `Lead ${n}`,
+          email: `lead${n}@example.com`,
+          phone: '+47 555 0000',
+        });
+      for (let n = 1; n <= 3; n += 1) expect((await addLead(n)).status).toBe(200);
+      const few = await command(here, manager, 'leads', {}, admin);
+      expect(few.text.split('\n')).toHaveLength(4);
+      expect(few.text).toContain('Sales bot has 3 leads:');
+      expect(few.text).toContain('• Lead 2 · lead2@example.com · +47 555 0000 — ');
+      expect(few.edits.at(-1)?.files).toEqual([]);
+
+      for (let n = 4; n <= 12; n += 1) expect((await addLead(n)).status).toBe(200);
+      const today = new Date().toISOString().slice(0, 10);
+      const many = await command(here, manager, 'leads', { start_date: today, end_date: today }, admin);
+      expect(many.text).toBe(`Sales bot has 12 leads from ${today} to ${today}; the list is attached as CSV.`);
+      const [file] = many.edits.at(-1)?.files ?? [];
+      expect(file?.field).toBe('files[0]');
+      expect(file?.filename).toBe(`leads-${salesBot}-from-${today}-to-${today}.csv`);
+      const rows = file?.text.trim().split('\r\n') ?? [];
+      expect(rows[0]).toBe('id,name,email,phone,created_at');
+      expect(rows).toHaveLength(13);
+      expect(rows.some((row) => row.includes(`"'=HYPERLINK(""x"")"`))).toBe(true);
+
+      const past = await command(here, manager, 'leads', { end_date: '2001-01-01' }, admin);
+      expect(past.text).toBe('Sales bot has no leads until 2001-01-01.');
+      const badDate = await command(here, manager, 'leads', { start_date: '2024-02-30' }, admin);
+      expect(badDate.text).toBe('`2024-02-30` is not a date; write it as YYYY-MM-DD.');
+    });
+
+    it('digest on subscribes this channel at a time and zone; off removes it', async () => {
+      const here = newChannel('digest');
+      await bind(here, salesBot, 'mentions');
+      const on = await command(here, manager, 'digest', { state: 'on', time: '8:30', timezone: 'Europe/Oslo' }, admin);
+      expect(on.text).toBe("Every day at 08:30 (Europe/Oslo) I'll post the new leads of Sales bot here.");
+      const where = { platform: 'discord' as const, workspaceId: discord.guildId, channelId: here.id };
+      expect(await hub.listDigests(where)).toMatchObject([{ chatbotId: salesBot, time: '08:30', timezone: 'Europe/Oslo' }]);
+
+      const defaults = await command(here, manager, 'digest', { state: 'on' }, admin);
+      expect(defaults.text).toBe("Every day at 09:00 (UTC) I'll post the new leads of Sales bot here.");
+      expect(await hub.listDigests(where)).toMatchObject([{ time: '09:00', timezone: 'UTC' }]);
+
+      const badZone = await command(here, manager, 'digest', { state: 'on', timezone: 'Mars/Olympus' }, admin);
+      expect(badZone.text).toBe('`Mars/Olympus` is not a time zone; use an IANA name such as Europe/Oslo.');
+      const badTime = await command(here, manager, 'digest', { state: 'on', time: '25:00' }, admin);
+      expect(badTime.text).toBe('`25:00` is not a time; write it as HH:MM (24-hour), e.g. 09:00.');
+
+      const off = await command(here, manager, 'digest', { state: 'off' }, admin);
+      expect(off.text).toBe('The daily lead digest of Sales bot is off for this channel.');
+      expect(await hub.listDigests(where)).toEqual([]);
+      const again = await command(here, manager, 'digest', { state: 'off' }, admin);
+      expect(again.text).toBe('No lead digest of Sales bot was on for this channel.');
+    });
+
+    it('changes and leads need Manage Server or DISCORD_ADMIN_USER_IDS', async () => {
+      const here = newChannel('permissions');
+      const refusals = [
+        ['use', { chatbot: supportBot }],
+        ['set', { field: 'name', value: 'Hijacked' }],
+        ['leads', {}],
+        ['digest', { state: 'on' }],
+      ] as const;
+      for (const [name, options] of refusals) {
+        const { text } = await command(here, alice, name, options);
+        expect(text).toBe(`Sorry, only members with the Manage Server permission can use \`/chatbot ${name}\`.`);
+      }
+      expect(await hub.listBindings({ platform: 'discord', workspaceId: discord.guildId, channelId: here.id })).toEqual([]);
+      expect((await hub.listChatbots()).map((item) => item.name)).not.toContain('Hijacked');
+
+      // Administrator implies Manage Server.
+      const administrator = 1n << 3n;
+      expect((await command(here, manager, 'use', { chatbot: supportBot }, administrator)).text).toMatch(/now answers/);
+      // A listed user needs no permission in the server, and may act in DMs too.
+      expect((await command(here, listedAdmin, 'use', { chatbot: salesBot })).text).toMatch(/^Sales bot now answers/);
+      const dm = discord.createChannel('dm', 'admin dm');
+      expect((await command(dm, alice, 'use', { chatbot: salesBot })).text).toMatch(/^Sorry, only/);
+      expect((await command(dm, listedAdmin, 'use', { chatbot: salesBot, scope: 'default' })).text).toMatch(/^Sales bot/);
+      expect(await hub.listBindings({ platform: 'discord', workspaceId: 'dm', channelId: '*' })).toMatchObject([{ chatbotId: salesBot }]);
+    });
+
+    it('waits out a 429 on the interaction callback', async () => {
+      discord.rateLimitNext('POST', /^\/interactions\/\d+\/[^/]+\/callback$/, 1);
+      const started = Date.now();
+      const { text } = await command(channel, alice, 'help');
+      expect(text).toContain('/chatbot help');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    });
+  });
+
+  // ---- shared command logic --------------------------------------------------------------------------
+
+  it('parses typed commands and setting values the same way for every platform', () => {
+    expect(parseCommandText('  set instructions Be brief.  Very brief. ')).toEqual({
+      name: 'set',
+      args: ['instructions', 'Be brief.  Very brief.'],
+    });
+    expect(parseCommandText('use abc all')).toEqual({ name: 'use', args: ['abc', 'all'] });
+    expect(parseCommandText('')).toEqual({ name: 'help', args: [] });
+    expect(parseSetting('initialmessages', 'Hi! | How can I help?')).toEqual({
+      ok: true,
+      field: 'initialMessages',
+      value: ['Hi!', 'How can I help?'],
+    });
+    expect(parseSetting('domains', 'a.com, b.org c.net')).toEqual({ ok: true, field: 'domains', value: ['a.com', 'b.org', 'c.net'] });
+    expect(parseSetting('onlyAllowOnAddedDomains', 'off')).toEqual({ ok: true, field: 'onlyAllowOnAddedDomains', value: false });
+    expect(parseSetting('ipLimit', '-1')).toEqual({ ok: false, message: 'ipLimit takes a whole number, 0 or more.' });
+    expect(parseSetting('colour', 'red')).toMatchObject({ ok: false });
+    const lead = (id: string, name: string, email: string, phone: string, day: string) => ({
+      id,
+      name,
+      email,
+      phone,
+      created_at: `${day}T00:00:00.000Z`,
+      chatbot_id: 'c',
+      account_id: 'x',
+    });
+    const csv = leadsCsv([
+      lead('1', 'A, "B"', 'a@b.c', '+1 (555) 01', '2024-01-01'),
+      lead('2', '+SUM(A1)', '@cmd', '', '2024-01-02'),
+    ]);
+    expect(csv).toBe(
+      'id,name,email,phone,created_at\r\n' +
+        '1,"A, ""B""",a@b.c,+1 (555) 01,2024-01-01T00:00:00.000Z\r\n' +
+        "2,'+SUM(A1),'@cmd,,2024-01-02T00:00:00.000Z\r\n",
+    );
+  });
+});

@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createHubClient } from '../../adapters/hub-client.js';
+import {
+  BOT_TOKEN,
+  BOT_USER,
+  deliver,
+  eventEnvelope,
+  mentionEvent,
+  SIGNING_SECRET,
+  startFakeSlack,
+  TEAM,
+  type FakeSlack,
+} from '../fakes/slack.js';
+import { createChatbotViaApi, startApp } from '../support/http.js';
+import { startMain, stop, tempDatabaseUrl } from '../support/processes.js';
+import { storeTargets } from '../support/stores.js';
+
+// The Slack adapter where it runs for real: inside `npm start` (POST /slack/events on the hub's
+// own port) and as the Procfile's `slack` process, each against fake Slack.
+
+const sqlite = storeTargets.find((target) => target.name === 'sqlite');
+if (!sqlite) throw new Error('the SQLite store target is missing');
+
+const KEY = 'sb_bootstrap_key_for_slack_tests_0001';
+const CHANNEL = 'C0PROCESS1';
+const ALICE = 'U0ALICE001';
+
+/** Env that keeps the child from inheriting adapter settings of the machine running the tests. */
+const CLEAN_ENV = {
+  HUB_URL: '',
+  HUB_API_KEY: '',
+  SLACK_APP_TOKEN: '',
+  DISCORD_TOKEN: '',
+  SLACK_BOT_TOKEN: BOT_TOKEN,
+  SLACK_SIGNING_SECRET: SIGNING_SECRET,
+};
+
+async function until(output: () => string, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpExecArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(output());
+    if (match) return match;
+    if (Date.now() > deadline) throw new Error(`no ${pattern} within ${timeoutMs} ms:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Mentions the bot in CHANNEL and waits for the reply in the thread. */
+async function mentionAndWait(slack: FakeSlack, eventsUrl: string) {
+  slack.addUser({ id: ALICE, name: 'alice', realName: 'Alice Andersen', email: 'alice@example.com' });
+  const message = slack.userMessage({ channel: CHANNEL, user: ALICE, text: `<@${BOT_USER}> When does the shop open?` });
+  const response = await deliver(eventsUrl, JSON.stringify(eventEnvelope(mentionEvent(message))), 'application/json');
+  expect(response.status).toBe(200);
+  return slack.waitFor(() => slack.botReplies(CHANNEL, message.ts)[0], 10_000);
+}
+
+describe('Slack adapter processes', () => {
+  it('`npm start` serves Slack at POST /slack/events on its own port', async () => {
+    const slack = await startFakeSlack();
+    onTestFinished(() => slack.close());
+    const started = await startMain({
+      ...CLEAN_ENV,
+      DATABASE_URL: tempDatabaseUrl(),
+      BOOTSTRAP_API_KEY: KEY,
+      SLACK_API_URL: slack.apiUrl,
+    });
+    onTestFinished(async () => void (await stop(started.child)));
+    await until(started.output, /Slack adapter is running/);
+    const eventsUrl = `${new URL(started.apiUrl).origin}/slack/events`;
+
+    const challenge = JSON.stringify({ token: 'x', challenge: 'abc123', type: 'url_verification' });
+    const verified = await deliver(eventsUrl, challenge, 'application/json');
+    expect(await verified.json()).toEqual({ challenge: 'abc123' });
+    expect((await deliver(eventsUrl, challenge, 'application/json', { secret: 'wrong' })).status).toBe(401);
+
+    const hub = createHubClient(started.apiUrl, KEY);
+    const chatbotId = await createChatbotViaApi({ baseUrl: started.apiUrl, apiKey: KEY });
+    await hub.bind({ platform: 'slack', workspaceId: TEAM, channelId: CHANNEL, chatbotId, mode: 'mentions' });
+    const reply = await mentionAndWait(slack, eventsUrl);
+    expect(reply.text).toMatch(/nine/i);
+    expect(slack.callsTo('auth.test').map((c) => c.token)).toEqual([BOT_TOKEN]);
+    expect(await stop(started.child)).toBe(0);
+  });
+
+  it('`npm start` without Slack settings does not serve /slack/events', async () => {
+    const started = await startMain({ DATABASE_URL: tempDatabaseUrl(), BOOTSTRAP_API_KEY: KEY, SLACK_BOT_TOKEN: '' });
+    onTestFinished(async () => void (await stop(started.child)));
+    const eventsUrl = `${new URL(started.apiUrl).origin}/slack/events`;
+    expect((await deliver(eventsUrl, '{"type":"url_verification","challenge":"x"}', 'application/json')).status).toBe(404);
+  });
+
+  it('runs as its own process (Procfile `slack`), reaching the hub at HUB_URL', async () => {
+    const slack = await startFakeSlack();
+    onTestFinished(() => slack.close());
+    const app = await startApp(sqlite as NonNullable<typeof sqlite>);
+    onTestFinished(() => app.close());
+    const hub = createHubClient(app.baseUrl, app.apiKey);
+    const chatbotId = await createChatbotViaApi(app);
+    await hub.bind({ platform: 'slack', workspaceId: TEAM, channelId: CHANNEL, chatbotId, mode: 'mentions' });
+
+    const child = spawnSlack({ ...CLEAN_ENV, HUB_URL: app.origin, HUB_API_KEY: app.apiKey, SLACK_API_URL: slack.apiUrl });
+    onTestFinished(async () => void (await stop(child.process)));
+    const [, port] = await until(child.output, /"port":(\d+),"path":"\/slack\/events"/);
+    await until(child.output, /Slack adapter is running/);
+    const reply = await mentionAndWait(slack, `http://127.0.0.1:${port}/slack/events`);
+    expect(reply.text).toMatch(/nine/i);
+    expect(await stop(child.process)).toBe(0);
+  });
+
+  it('as its own process stays idle when HUB_URL is unset (npm start runs the adapter then)', async () => {
+    const child = spawnSlack({ ...CLEAN_ENV, SLACK_API_URL: 'http://127.0.0.1:9/api/' });
+    onTestFinished(async () => void (await stop(child.process)));
+    await until(child.output, /HUB_URL is not set: the Slack adapter runs inside `npm start`; this process stays idle/);
+    expect(child.process.exitCode).toBeNull();
+    expect(await stop(child.process)).toBe(0);
+  });
+});
+
+function spawnSlack(env: Record<string, string>): { process: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/slack/main.ts'], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { process: child, output: () => output };
+}

@@ -1,0 +1,793 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { COMMAND_FAILED, refusal } from '../../adapters/commands.js';
+import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
+import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
+import { notBoundText, SLACK_ADMINS } from '../../adapters/slack/commands.js';
+import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/index.js';
+import { EMPTY_REPLY } from '../../adapters/slack/reply.js';
+import { escapeText, MESSAGE_LIMIT } from '../../adapters/slack/text.js';
+import type { Responder, ResponderInput } from '../../src/engine/responder.js';
+import { createRetriever } from '../../src/engine/retrieval.js';
+import { SLACK_EVENTS_PATH as HUB_SLACK_PATH, createApp } from '../../src/http/app.js';
+import {
+  APP_TOKEN,
+  BOT_ID,
+  BOT_TOKEN,
+  BOT_USER,
+  deliver,
+  eventEnvelope,
+  mentionEvent,
+  messageEvent,
+  signature,
+  SIGNING_SECRET,
+  slashCommandBody,
+  slashCommandPayload,
+  startFakeSlack,
+  TEAM,
+  type ApiCall,
+  type ChannelType,
+  type FakeSlack,
+  type SlackMessageRecord,
+} from '../fakes/slack.js';
+import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
+import { storeTargets } from '../support/stores.js';
+
+// The Slack adapter end to end: Bolt, unmodified, behind the hub's Koa app at POST /slack/events;
+// events and slash commands delivered as Slack delivers them (signed HTTP POSTs); the Web API a
+// local fake Slack; the hub a real app on a fresh SQLite store, reached over HTTP.
+
+const sqlite = storeTargets.find((target) => target.name === 'sqlite');
+if (!sqlite) throw new Error('the SQLite store target is missing');
+
+const ALICE = 'U0ALICE001';
+const BOB = 'U0BOB00001';
+const ADMIN = 'U0ADMIN001';
+const OWNER = 'U0OWNER001';
+const LISTED_ADMIN = 'U0LISTED01';
+const ALL_CHANNEL = 'C0ALLMODE1';
+const MENTION_CHANNEL = 'C0MENTION1';
+const OTHER_CHANNEL = 'C0OTHER001';
+const ALICE_DM = 'D0ALICE001';
+
+const WORDS = { command: '/chatbot', admins: SLACK_ADMINS, workspace: 'workspace' };
+
+/** The scope each Web API method the adapter may call needs (checked against the manifest). */
+const METHOD_SCOPES: Record<string, string[]> = {
+  'auth.test': [],
+  'apps.connections.open': [],
+  'chat.postMessage': ['chat:write'],
+  'chat.update': ['chat:write'],
+  'chat.delete': ['chat:write'],
+  'users.info': ['users:read', 'users:read.email'],
+  'conversations.replies': ['channels:history', 'groups:history', 'im:history'],
+  'conversations.open': ['im:write'],
+  'files.getUploadURLExternal': ['files:write'],
+  'files.completeUploadExternal': ['files:write'],
+};
+/** Scopes that come with the subscribed events and the slash command rather than a method. */
+const EVENT_SCOPES = ['app_mentions:read', 'channels:history', 'groups:history', 'im:history', 'commands'];
+
+type Script = { pieces: string[]; delayMs?: number; fail?: boolean };
+
+type Harness = {
+  slack: FakeSlack;
+  app: TestApp;
+  hub: HubClient;
+  adapter: SlackAdapter;
+  eventsUrl: string;
+  /** What the hub's responder was asked, in order. */
+  asked: ResponderInput[];
+  /** Makes the responder answer the next requests this way (else it echoes the question). */
+  script(next: Script | undefined): void;
+  logs: { level: number; msg: string }[];
+  support: string;
+  sales: string;
+  /** Delivers an event (signed, as Slack does) and waits until the adapter has handled it. */
+  event(event: Record<string, unknown>, options?: { eventId?: string; retryNum?: number }): Promise<Response>;
+  /** Records a person's message in fake Slack and delivers its `message` event. */
+  say(
+    channel: string,
+    user: string,
+    text: string,
+    options?: { threadTs?: string; channelType?: ChannelType },
+  ): Promise<SlackMessageRecord>;
+  /** Runs the slash command and answers what it responded (through response_url). */
+  command(text: string, user?: string, channel?: string): Promise<{ response_type?: string; text: string }>;
+  bind(channelId: string, chatbotId: string, mode: 'mentions' | 'all'): Promise<void>;
+};
+
+type HarnessOptions = { updateIntervalMs?: number | null; hubUrl?: string; socket?: boolean };
+
+async function harness(options: HarnessOptions = {}): Promise<Harness> {
+  let script: Script | undefined;
+  const asked: ResponderInput[] = [];
+  const responder: Responder = {
+    async complete(input) {
+      asked.push(input);
+      return `Echo: ${input.messages.at(-1)?.content}`;
+    },
+    async *stream(input) {
+      asked.push(input);
+      const { pieces, delayMs = 0, fail = false } = script ?? { pieces: [`Echo: ${input.messages.at(-1)?.content}`] };
+      if (fail) throw new Error('the model provider is down');
+      for (const piece of pieces) {
+        if (delayMs) await sleep(delayMs);
+        if (input.signal.aborted) return;
+        yield piece;
+      }
+    },
+  };
+  const app = await startApp(sqlite as NonNullable<typeof sqlite>, {
+    engine: (store) => ({ retriever: createRetriever(store), responderFor: () => responder }),
+  });
+  const hub = createHubClient(app.baseUrl, app.apiKey);
+  const slack = await startFakeSlack();
+  slack.addUser({ id: ALICE, name: 'alice', realName: 'Alice Andersen', email: 'alice@example.com' });
+  slack.addUser({ id: BOB, name: 'bob', realName: 'Bob Berg' });
+  slack.addUser({ id: ADMIN, name: 'admin', realName: 'Ada Admin', email: 'ada@example.com', isAdmin: true });
+  slack.addUser({ id: OWNER, name: 'owner', realName: 'Olga Owner', isOwner: true });
+  slack.addUser({ id: LISTED_ADMIN, name: 'lead', realName: 'Lena Lead' });
+
+  const logs: { level: number; msg: string }[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
+  const adapter = createSlackAdapter({
+    config: {
+      botToken: BOT_TOKEN,
+      appToken: options.socket ? APP_TOKEN : undefined,
+      signingSecret: options.socket ? undefined : SIGNING_SECRET,
+      apiUrl: slack.apiUrl,
+      adminUserIds: [LISTED_ADMIN],
+      command: '/chatbot',
+    },
+    logger,
+    ...(options.updateIntervalMs === null ? {} : { updateIntervalMs: options.updateIntervalMs ?? 100 }),
+    retryConfig: { retries: 3, minTimeout: 10, maxTimeout: 50 },
+  });
+  // The hub's own Koa app with the Slack mount, as `npm start` serves it (same store).
+  const mounted = createServer(
+    createApp({ store: app.store, logger: pino({ level: 'silent' }), slack: adapter.requestListener }).callback(),
+  );
+  await new Promise<void>((resolve) => mounted.listen(0, '127.0.0.1', resolve));
+  const eventsUrl = `http://127.0.0.1:${(mounted.address() as AddressInfo).port}${HUB_SLACK_PATH}`;
+  await adapter.start(options.hubUrl ? createHubClient(options.hubUrl, app.apiKey) : hub);
+
+  onTestFinished(async () => {
+    await adapter.stop(1_000);
+    const closed = new Promise<void>((resolve) => mounted.close(() => resolve()));
+    mounted.closeAllConnections();
+    await closed;
+    await slack.close();
+    await app.close();
+    // Every method the adapter called needs a scope the manifest declares.
+    for (const method of new Set(slack.calls.map((c) => c.method))) expect(Object.keys(METHOD_SCOPES)).toContain(method);
+  });
+
+  const support = await createChatbotViaApi(app, 'Support bot');
+  const sales = await createChatbotViaApi(app, 'Sales bot');
+
+  const h: Harness = {
+    slack,
+    app,
+    hub,
+    adapter,
+    eventsUrl,
+    asked,
+    script: (next) => (script = next),
+    logs,
+    support,
+    sales,
+    async event(event, { eventId, retryNum } = {}) {
+      const response = await deliver(eventsUrl, JSON.stringify(eventEnvelope(event, eventId)), 'application/json', {
+        retryNum,
+      });
+      await adapter.idle();
+      return response;
+    },
+    async say(channel, user, text, { threadTs, channelType = channel.startsWith('D') ? 'im' : 'channel' } = {}) {
+      const message = slack.userMessage({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) });
+      const response = await h.event(messageEvent(message, channelType));
+      expect(response.status).toBe(200);
+      return message;
+    },
+    async command(text, user = ADMIN, channel = MENTION_CHANNEL) {
+      const responseUrl = slack.responseUrl();
+      const body = slashCommandBody({ text, userId: user, channelId: channel, responseUrl });
+      const response = await deliver(eventsUrl, body, 'application/x-www-form-urlencoded');
+      expect(response.status).toBe(200);
+      await adapter.idle();
+      const answered = slack.responses.filter((r) => responseUrl.endsWith(r.path));
+      expect(answered).toHaveLength(1);
+      return answered[0]?.body as { response_type?: string; text: string };
+    },
+    async bind(channelId, chatbotId, mode) {
+      await hub.bind({ platform: 'slack', workspaceId: TEAM, channelId, chatbotId, mode });
+    },
+  };
+  return h;
+}
+
+const posts = (calls: ApiCall[]) => calls.filter((c) => c.method === 'chat.postMessage' && c.status === 200);
+const lastUser = (input: ResponderInput | undefined) => input?.messages.at(-1)?.content;
+
+describe('Slack adapter: transport', () => {
+  it('answers url_verification with the challenge', async () => {
+    const h = await harness();
+    const body = JSON.stringify({ token: 'x', challenge: 'c-3po-r2d2', type: 'url_verification' });
+    const response = await deliver(h.eventsUrl, body, 'application/json');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ challenge: 'c-3po-r2d2' });
+  });
+
+  it('refuses forged, stale and unsigned requests with 401 and acts on none of them', async () => {
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const message = h.slack.userMessage({ channel: ALL_CHANNEL, user: ALICE, text: 'When do you open?' });
+    const body = JSON.stringify(eventEnvelope(messageEvent(message)));
+    const sixMinutesAgo = Math.floor(Date.now() / 1000) - 6 * 60;
+
+    const forged = await deliver(h.eventsUrl, body, 'application/json', { secret: 'not-the-signing-secret' });
+    const tampered = await deliver(h.eventsUrl, body, 'application/json', {
+      forgedSignature: signature(SIGNING_SECRET, Math.floor(Date.now() / 1000), body.replace('When', 'Why')),
+    });
+    const stale = await deliver(h.eventsUrl, body, 'application/json', { timestamp: sixMinutesAgo });
+    const unsigned = await fetch(h.eventsUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    const forgedCommand = await deliver(
+      h.eventsUrl,
+      slashCommandBody({ text: `use ${h.sales} all`, userId: ADMIN, channelId: ALL_CHANNEL, responseUrl: h.slack.responseUrl() }),
+      'application/x-www-form-urlencoded',
+      { secret: 'guessed' },
+    );
+    await h.adapter.idle();
+
+    expect([forged.status, tampered.status, stale.status, unsigned.status, forgedCommand.status]).toEqual([
+      401, 401, 401, 401, 401,
+    ]);
+    expect(posts(h.slack.calls)).toEqual([]);
+    expect(h.asked).toEqual([]);
+    expect(h.slack.responses).toEqual([]);
+    expect((await h.hub.resolveBinding({ platform: 'slack', workspaceId: TEAM, channelId: ALL_CHANNEL })).chatbotId).toBe(
+      h.support,
+    );
+
+    // The same request, correctly signed and fresh, is answered.
+    expect((await deliver(h.eventsUrl, body, 'application/json')).status).toBe(200);
+    await h.adapter.idle();
+    expect(posts(h.slack.calls)).toHaveLength(1);
+  });
+
+  it('leaves the rest of the hub alone: other methods and paths, the API and health', async () => {
+    const h = await harness();
+    const origin = new URL(h.eventsUrl).origin;
+    expect((await fetch(h.eventsUrl)).status).toBe(404);
+    expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+    const listed = await call('GET', `${origin}/api/v1/get-chatbots`, h.app.apiKey);
+    expect(listed.status).toBe(200);
+    expect(SLACK_EVENTS_PATH).toBe(HUB_SLACK_PATH);
+  });
+
+  it('over Socket Mode connects with the app token, answers events, skips redeliveries and runs commands', async () => {
+    const h = await harness({ socket: true });
+    expect(h.adapter.mode).toBe('socket');
+    expect(h.adapter.requestListener).toBeUndefined();
+    expect(h.slack.callsTo('apps.connections.open').map((c) => [c.token, c.status])).toEqual([[APP_TOKEN, 200]]);
+    expect(h.slack.socket.connections()).toBe(1);
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    const acked = async (envelopeId: string) => {
+      await h.slack.waitFor(() => h.slack.socket.acks.some((ack) => ack.envelope_id === envelopeId));
+      await h.adapter.idle();
+    };
+
+    const message = h.slack.userMessage({ channel: MENTION_CHANNEL, user: ALICE, text: `<@${BOT_USER}> hello over the socket` });
+    const envelope = eventEnvelope(mentionEvent(message));
+    await acked(h.slack.pushEvent(envelope, 0));
+    expect(h.slack.botReplies(MENTION_CHANNEL, message.ts).map((m) => m.text)).toEqual(['Echo: hello over the socket']);
+    await acked(h.slack.pushEvent(envelope, 1));
+    expect(h.slack.botReplies(MENTION_CHANNEL, message.ts)).toHaveLength(1);
+
+    const responseUrl = h.slack.responseUrl();
+    const command = h.slack.pushCommand(
+      slashCommandPayload({ text: 'list', userId: BOB, channelId: MENTION_CHANNEL, responseUrl }),
+    );
+    await acked(command);
+    const [response] = h.slack.responses.filter((r) => responseUrl.endsWith(r.path));
+    expect(response?.body).toMatchObject({ response_type: 'ephemeral' });
+    expect(String(response?.body.text)).toContain(`Support bot \`${h.support}\``);
+
+    await h.adapter.stop(1_000);
+    await h.slack.waitFor(() => h.slack.socket.connections() === 0);
+  });
+
+  it('the manifest asks for exactly the scopes and events the adapter uses', () => {
+    const manifest = readFileSync(new URL('../../adapters/slack/manifest.yaml', import.meta.url), 'utf8');
+    const listUnder = (key: string) => {
+      const lines = manifest.split('\n');
+      const start = lines.findIndex((line) => line.trim() === `${key}:`);
+      const indent = /^\s*/.exec(lines[start + 1] ?? '')?.[0] ?? '';
+      const items: string[] = [];
+      for (const line of lines.slice(start + 1)) {
+        if (!line.startsWith(`${indent}- `)) break;
+        items.push(line.slice(indent.length + 2).replace(/#.*$/, '').trim());
+      }
+      return items.sort();
+    };
+    const needed = new Set([...Object.values(METHOD_SCOPES).flat(), ...EVENT_SCOPES]);
+    expect(listUnder('bot')).toEqual([...needed].sort());
+    expect(listUnder('bot_events')).toEqual(['app_mention', 'message.channels', 'message.groups', 'message.im']);
+    expect(manifest).toContain('command: /chatbot');
+    expect(manifest.match(/https:\/\/hub\.example\.com\/slack\/events/g)).toHaveLength(2);
+  });
+});
+
+describe('Slack adapter: routing', () => {
+  it('answers every message of a channel bound in `all` mode, in its thread, as a saved Slack conversation', async () => {
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const message = await h.say(ALL_CHANNEL, ALICE, 'When do you open &amp; close?');
+
+    const [reply] = h.slack.botReplies(ALL_CHANNEL, message.ts);
+    expect(reply?.text).toBe(escapeText('Echo: When do you open & close?'));
+    expect(h.slack.botReplies(ALL_CHANNEL, message.ts)).toHaveLength(1);
+    expect(h.asked).toHaveLength(1);
+    expect(h.asked[0]?.chatbotName).toBe('Support bot');
+    expect(h.asked[0]?.messages).toEqual([{ role: 'user', content: 'When do you open & close?' }]);
+
+    const contactId = `slack:${TEAM}:${ALICE}`;
+    const conversations = await call('GET', `${h.app.baseUrl}/get-conversations?chatbotId=${h.support}`, h.app.apiKey);
+    expect(conversations.body).toMatchObject({
+      data: [
+        {
+          id: `slack:${TEAM}:${ALL_CHANNEL}:${message.ts}`,
+          source: 'Slack',
+          contact_id: contactId,
+          messages: [
+            { role: 'user', content: 'When do you open & close?' },
+            { role: 'assistant', content: 'Echo: When do you open & close?' },
+          ],
+        },
+      ],
+    });
+    const contact = await call(
+      'GET',
+      `${h.app.baseUrl}/chatbots/${h.support}/contacts/${encodeURIComponent(contactId)}`,
+      h.app.apiKey,
+    );
+    expect(contact.body).toMatchObject({
+      data: { external_id: contactId, name: 'Alice Andersen', email: 'alice@example.com' },
+    });
+  });
+
+  it('in `mentions` mode ignores unaddressed messages and answers a mention, once though two events arrive', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.sales, 'mentions');
+    const chatter = await h.say(MENTION_CHANNEL, BOB, 'Lunch anyone?');
+    expect(h.slack.callsTo('chat.postMessage')).toEqual([]);
+    expect(h.asked).toEqual([]);
+
+    const mention = h.slack.userMessage({ channel: MENTION_CHANNEL, user: ALICE, text: `<@${BOT_USER}> what does it cost?` });
+    await h.event(mentionEvent(mention));
+    await h.event(messageEvent(mention));
+
+    expect(h.slack.botReplies(MENTION_CHANNEL, chatter.ts)).toEqual([]);
+    expect(h.slack.botReplies(MENTION_CHANNEL, mention.ts).map((m) => m.text)).toEqual(['Echo: what does it cost?']);
+    expect(h.asked).toHaveLength(1);
+    expect(h.asked[0]?.chatbotName).toBe('Sales bot');
+  });
+
+  it('answers a direct message with the workspace default chatbot', async () => {
+    const h = await harness();
+    await h.bind('*', h.support, 'mentions');
+    const message = await h.say(ALICE_DM, ALICE, 'Hello, are you there?');
+    expect(h.slack.botReplies(ALICE_DM, message.ts).map((m) => m.text)).toEqual(['Echo: Hello, are you there?']);
+    const conversations = await call('GET', `${h.app.baseUrl}/get-conversations?chatbotId=${h.support}`, h.app.apiKey);
+    expect(conversations.body).toMatchObject({ data: [{ id: `slack:${TEAM}:${ALICE_DM}:${message.ts}`, source: 'Slack' }] });
+  });
+
+  it('answers later messages of a thread it answered, sending the thread as history', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    const question = h.slack.userMessage({ channel: MENTION_CHANNEL, user: ALICE, text: `<@${BOT_USER}> Do you ship abroad?` });
+    await h.event(messageEvent(question));
+    await h.say(MENTION_CHANNEL, BOB, 'I was wondering too', { threadTs: question.ts });
+    expect(h.asked).toHaveLength(2);
+
+    // Another thread the bot never joined stays the people's own.
+    const unrelated = await h.say(MENTION_CHANNEL, BOB, 'Team meeting at 3');
+    await h.say(MENTION_CHANNEL, ALICE, 'Sure', { threadTs: unrelated.ts });
+    expect(h.asked).toHaveLength(2);
+
+    h.slack.otherBotMessage({ channel: MENTION_CHANNEL, text: 'Reminder: standup', thread_ts: question.ts });
+    await h.say(MENTION_CHANNEL, ALICE, 'And to Norway?', { threadTs: question.ts });
+    expect(h.asked).toHaveLength(3);
+    expect(h.asked[2]?.messages).toEqual([
+      { role: 'user', content: 'Do you ship abroad?' },
+      { role: 'assistant', content: 'Echo: Do you ship abroad?' },
+      { role: 'user', content: 'I was wondering too' },
+      { role: 'assistant', content: 'Echo: I was wondering too' },
+      { role: 'user', content: 'And to Norway?' },
+    ]);
+    expect(h.slack.botReplies(MENTION_CHANNEL, question.ts).map((m) => m.text)).toEqual([
+      'Echo: Do you ship abroad?',
+      'Echo: I was wondering too',
+      'Echo: And to Norway?',
+    ]);
+    const conversations = await call('GET', `${h.app.baseUrl}/get-conversations?chatbotId=${h.support}`, h.app.apiKey);
+    const threads = (conversations.body as { data: { id: string; messages: unknown[] }[] }).data;
+    expect(threads.map((c) => [c.id, c.messages.length])).toEqual([[`slack:${TEAM}:${MENTION_CHANNEL}:${question.ts}`, 6]]);
+  });
+
+  it('in an unbound channel hints at the command on a mention and stays quiet otherwise', async () => {
+    const h = await harness();
+    await h.say(OTHER_CHANNEL, BOB, 'Anyone seen my keys?');
+    const mention = await h.say(OTHER_CHANNEL, ALICE, `<@${BOT_USER}> help me`);
+    expect(h.slack.callsTo('chat.postMessage').map((c) => [c.args.thread_ts, c.args.text])).toEqual([
+      [mention.ts, escapeText(notBoundText('/chatbot'))],
+    ]);
+    expect(notBoundText('/chatbot')).toContain('`/chatbot use <chatbotId>`');
+    expect(h.asked).toEqual([]);
+  });
+
+  it("ignores its own messages, other bots' messages and edits", async () => {
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const own = {
+      type: 'message',
+      channel: ALL_CHANNEL,
+      user: BOT_USER,
+      bot_id: BOT_ID,
+      app_id: 'A0APP00001',
+      text: 'Echo: something',
+      ts: '1700000000.000100',
+      channel_type: 'channel',
+    };
+    const otherBot = {
+      type: 'message',
+      subtype: 'bot_message',
+      channel: ALL_CHANNEL,
+      bot_id: 'B0OTHERBOT',
+      username: 'Deploy bot',
+      text: 'Deployed v2',
+      ts: '1700000000.000200',
+      channel_type: 'channel',
+    };
+    const appUser = { ...otherBot, subtype: undefined, user: 'U0OTHERAPP', ts: '1700000000.000250' };
+    const edit = {
+      type: 'message',
+      subtype: 'message_changed',
+      channel: ALL_CHANNEL,
+      hidden: true,
+      message: { type: 'message', user: ALICE, text: 'edited', ts: '1700000000.000300' },
+      ts: '1700000000.000400',
+      channel_type: 'channel',
+    };
+    for (const event of [own, otherBot, appUser, edit]) expect((await h.event(event)).status).toBe(200);
+    expect(h.slack.callsTo('chat.postMessage')).toEqual([]);
+    expect(h.asked).toEqual([]);
+  });
+
+  it('never answers a delivery twice: Slack retries are skipped and a repeated event id is dropped', async () => {
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const message = h.slack.userMessage({ channel: ALL_CHANNEL, user: ALICE, text: 'Is it raining?' });
+    const event = messageEvent(message);
+    expect((await h.event(event, { eventId: 'Ev0RETRY01' })).status).toBe(200);
+    expect((await h.event(event, { eventId: 'Ev0RETRY01', retryNum: 1 })).status).toBe(200);
+    expect((await h.event(event, { eventId: 'Ev0RETRY01' })).status).toBe(200);
+    expect(h.slack.botReplies(ALL_CHANNEL, message.ts)).toHaveLength(1);
+    expect(h.asked).toHaveLength(1);
+
+    // A retry is skipped even when its first delivery never arrived.
+    const lost = h.slack.userMessage({ channel: ALL_CHANNEL, user: ALICE, text: 'Hello?' });
+    expect((await h.event(messageEvent(lost), { retryNum: 2 })).status).toBe(200);
+    expect(h.slack.botReplies(ALL_CHANNEL, lost.ts)).toEqual([]);
+  });
+});
+
+describe('Slack adapter: replies', () => {
+  it('posts the first text, then edits it as the reply streams, no more often than the interval', async () => {
+    const h = await harness({ updateIntervalMs: 150 });
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const pieces = Array.from({ length: 14 }, (_, i) => `part${i} `);
+    h.script({ pieces, delayMs: 50 });
+    const message = await h.say(ALL_CHANNEL, ALICE, 'Tell me a long story');
+
+    const edits = h.slack.calls.filter((c) => c.method === 'chat.postMessage' || c.method === 'chat.update');
+    expect(edits[0]?.method).toBe('chat.postMessage');
+    const updates = edits.slice(1);
+    expect(updates.length).toBeGreaterThanOrEqual(2);
+    expect(updates.every((c) => c.method === 'chat.update' && c.args.ts === h.slack.botReplies(ALL_CHANNEL, message.ts)[0]?.ts)).toBe(true);
+    // Throttled: the progressive edits (all but the final one) are at least the interval apart.
+    const times = edits.slice(0, -1).map((c) => c.at);
+    // (Pieces arrive every 50 ms; a little under the interval allows for scheduling jitter.)
+    for (let i = 1; i < times.length; i += 1) expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(120);
+    // Each edit shows more of the reply, and the last shows all of it.
+    const shown = edits.map((c) => c.args.text ?? '');
+    for (let i = 1; i < shown.length; i += 1) expect((shown[i] as string).startsWith((shown[i - 1] as string).trim())).toBe(true);
+    expect(h.slack.botReplies(ALL_CHANNEL, message.ts).map((m) => m.text)).toEqual([pieces.join('').trim()]);
+  });
+
+  it('edits at most about once a second by default', async () => {
+    const h = await harness({ updateIntervalMs: null });
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    h.script({ pieces: Array.from({ length: 12 }, (_, i) => `w${i} `), delayMs: 100 });
+    const sent = Date.now();
+    const message = await h.say(ALL_CHANNEL, ALICE, 'Go slowly');
+    const edits = h.slack.calls.filter((c) => c.method === 'chat.postMessage' || c.method === 'chat.update');
+    // About 1.2 s of streaming: the first text after a second, then the final edit (maybe one more
+    // progressive edit if the machine is slow), never sooner than a second apart.
+    expect(edits[0]?.method).toBe('chat.postMessage');
+    expect((edits[0]?.at ?? 0) - sent).toBeGreaterThanOrEqual(1_000);
+    expect(edits.slice(1).every((c) => c.method === 'chat.update')).toBe(true);
+    expect(edits.length).toBeGreaterThanOrEqual(2);
+    expect(edits.length).toBeLessThanOrEqual(3);
+    const progressive = edits.slice(0, -1).map((c) => c.at);
+    for (let i = 1; i < progressive.length; i += 1) {
+      expect((progressive[i] as number) - (progressive[i - 1] as number)).toBeGreaterThanOrEqual(950);
+    }
+    expect(h.slack.botReplies(ALL_CHANNEL, message.ts)).toHaveLength(1);
+  });
+
+  it('splits a long reply into messages within Slack’s limit, closing and reopening a cut code block', async () => {
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const paragraph = (i: number) => `Paragraph ${i}: ${'lorem ipsum dolor sit amet '.repeat(20).trim()}.`;
+    const code = ['```', ...Array.from({ length: 150 }, (_, i) => `const line${i} = ${i} < 10;`), '```'].join('\n');
+    const reply = [...Array.from({ length: 8 }, (_, i) => paragraph(i)), code, paragraph(99)].join('\n\n');
+    h.script({ pieces: [reply] });
+    const message = await h.say(ALL_CHANNEL, ALICE, 'Everything, please');
+
+    const parts = h.slack.botReplies(ALL_CHANNEL, message.ts).map((m) => m.text);
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    for (const part of parts) expect(part.length).toBeLessThanOrEqual(MESSAGE_LIMIT);
+    for (const part of parts) expect(part.split('```').length % 2).toBe(1);
+    const joined = parts.join('\n').replaceAll('```\n```\n', '');
+    expect(joined.replace(/\s+/g, ' ')).toBe(escapeText(reply).replace(/\s+/g, ' '));
+    // Every part is in the thread, and the assistant's turn reads back whole in a follow-up.
+    await h.say(ALL_CHANNEL, ALICE, 'Thanks', { threadTs: message.ts });
+    const history = h.asked.at(-1)?.messages ?? [];
+    expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(history[1]?.content.replaceAll('```\n```\n', '').replace(/\s+/g, ' ')).toBe(reply.replace(/\s+/g, ' '));
+  });
+
+  it('shows a placeholder when the chatbot answers nothing', async () => {
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    h.script({ pieces: [] });
+    const message = await h.say(ALL_CHANNEL, ALICE, 'Say nothing');
+    expect(h.slack.botReplies(ALL_CHANNEL, message.ts).map((m) => m.text)).toEqual([EMPTY_REPLY]);
+  });
+});
+
+describe('Slack adapter: faults', () => {
+  it('waits out a 429 with Retry-After and still replies', async () => {
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    h.slack.rateLimit('chat.postMessage', 1);
+    const message = await h.say(ALL_CHANNEL, ALICE, 'Busy day?');
+    const attempts = h.slack.callsTo('chat.postMessage');
+    expect(attempts.map((c) => c.status)).toEqual([429, 200]);
+    expect((attempts[1]?.at ?? 0) - (attempts[0]?.at ?? 0)).toBeGreaterThanOrEqual(1_000);
+    expect(h.slack.botReplies(ALL_CHANNEL, message.ts).map((m) => m.text)).toEqual(['Echo: Busy day?']);
+  });
+
+  it('apologises in the thread when the hub is unreachable, logs it, and keeps going', async () => {
+    const h = await harness({ hubUrl: 'http://127.0.0.1:9/api/v1' });
+    const first = await h.say(MENTION_CHANNEL, ALICE, `<@${BOT_USER}> are you up?`);
+    const second = await h.say(ALICE_DM, ALICE, 'Hello?');
+    const quiet = await h.say(MENTION_CHANNEL, BOB, 'Not for the bot');
+    expect(h.slack.botReplies(MENTION_CHANNEL, first.ts).map((m) => m.text)).toEqual([HUB_UNAVAILABLE]);
+    expect(h.slack.botReplies(ALICE_DM, second.ts).map((m) => m.text)).toEqual([HUB_UNAVAILABLE]);
+    expect(h.slack.botReplies(MENTION_CHANNEL, quiet.ts)).toEqual([]);
+    expect(h.logs.filter((l) => l.level >= 50).map((l) => l.msg)).toContain('could not look up the binding of a Slack channel');
+  });
+
+  it('apologises in the thread when the hub fails to answer', async () => {
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    h.script({ pieces: [], fail: true });
+    const message = await h.say(ALL_CHANNEL, ALICE, 'Are you broken?');
+    expect(h.slack.botReplies(ALL_CHANNEL, message.ts).map((m) => m.text)).toEqual([HUB_UNAVAILABLE]);
+    expect(h.logs.filter((l) => l.level >= 50).map((l) => l.msg)).toContain('could not answer a message');
+    // The next message is answered normally.
+    h.script(undefined);
+    const next = await h.say(ALL_CHANNEL, ALICE, 'And now?');
+    expect(h.slack.botReplies(ALL_CHANNEL, next.ts).map((m) => m.text)).toEqual(['Echo: And now?']);
+  });
+
+  it('survives Slack refusing to post: logs it and answers the next message', async () => {
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    h.slack.failNext('chat.postMessage', 'not_in_channel', 2);
+    const refused = await h.say(ALL_CHANNEL, ALICE, 'Anyone?');
+    expect(h.slack.callsTo('chat.postMessage').map((c) => c.error)).toEqual(['not_in_channel', 'not_in_channel']);
+    expect(h.slack.botReplies(ALL_CHANNEL, refused.ts)).toEqual([]);
+    expect(h.logs.filter((l) => l.level >= 50).map((l) => l.msg)).toContain('a Slack event or command failed');
+    const next = await h.say(ALL_CHANNEL, ALICE, 'Now?');
+    expect(h.slack.botReplies(ALL_CHANNEL, next.ts).map((m) => m.text)).toEqual(['Echo: Now?']);
+  });
+
+  it('answers when conversations.replies fails: the hub supplies the saved conversation', async () => {
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const first = await h.say(ALL_CHANNEL, ALICE, 'One');
+    h.slack.failNext('conversations.replies', 'missing_scope');
+    await h.say(ALL_CHANNEL, ALICE, 'Two', { threadTs: first.ts });
+    expect(h.slack.callsTo('conversations.replies').map((c) => c.error)).toEqual(['missing_scope']);
+    expect(lastUser(h.asked.at(-1))).toBe('Two');
+    expect(h.asked.at(-1)?.messages).toEqual([
+      { role: 'user', content: 'One' },
+      { role: 'assistant', content: 'Echo: One' },
+      { role: 'user', content: 'Two' },
+    ]);
+    expect(h.logs.filter((l) => l.level === 40).map((l) => l.msg)).toContain(
+      'conversations.replies failed; answering without the thread',
+    );
+    expect(h.slack.botReplies(ALL_CHANNEL, first.ts).map((m) => m.text)).toEqual(['Echo: One', 'Echo: Two']);
+  });
+});
+
+describe('Slack adapter: the /chatbot command', () => {
+  it('help and list answer anyone, privately', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.sales, 'all');
+    const help = await h.command('help', BOB);
+    expect(help.response_type).toBe('ephemeral');
+    for (const usage of ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest']) {
+      expect(help.text).toContain(`/chatbot ${usage}`);
+    }
+    expect((await h.command('', BOB)).text).toBe(help.text);
+
+    const list = await h.command('list', BOB);
+    expect(list.response_type).toBe('ephemeral');
+    expect(list.text).toContain(`Support bot \`${h.support}\``);
+    expect(list.text).toMatch(new RegExp(`Sales bot \`${h.sales}\`.*in this channel`));
+    expect((await h.command('dance', BOB)).text).toContain('/chatbot help');
+  });
+
+  it('use binds the channel (mode and workspace default) for admins, owners and listed users only', async () => {
+    const h = await harness();
+    const resolve = (channelId: string) =>
+      h.hub.resolveBinding({ platform: 'slack', workspaceId: TEAM, channelId }).catch(() => undefined);
+
+    expect((await h.command(`use ${h.sales} all`, BOB)).text).toBe(escapeText(refusal(WORDS, 'use')));
+    expect(await resolve(MENTION_CHANNEL)).toBeUndefined();
+
+    const used = await h.command(`use ${h.sales} all`, ADMIN);
+    expect(used.response_type).toBe('ephemeral');
+    expect(used.text).toMatch(/Sales bot.*every message.*this channel/);
+    expect(await resolve(MENTION_CHANNEL)).toMatchObject({ chatbotId: h.sales, mode: 'all' });
+
+    await h.command(`use ${h.support}`, OWNER);
+    expect(await resolve(MENTION_CHANNEL)).toMatchObject({ chatbotId: h.support, mode: 'mentions' });
+
+    await h.command(`use ${h.sales} default`, LISTED_ADMIN, OTHER_CHANNEL);
+    expect(await resolve('C0ANYWHERE')).toMatchObject({ chatbotId: h.sales, channelId: '*' });
+
+    const unknown = await h.command('use nosuchbot', ADMIN);
+    expect(unknown.text).toContain('nosuchbot');
+    expect(unknown.text).not.toBe(COMMAND_FAILED);
+
+    // The binding takes effect: the channel now answers every message with the chatbot.
+    await h.command(`use ${h.sales} all`, ADMIN);
+    const message = await h.say(MENTION_CHANNEL, BOB, 'What is on offer?');
+    expect(h.slack.botReplies(MENTION_CHANNEL, message.ts).map((m) => m.text)).toEqual(['Echo: What is on offer?']);
+    expect(h.asked.at(-1)?.chatbotName).toBe('Sales bot');
+  });
+
+  it('settings shows and set changes the bound chatbot, for admins only, with readable refusals', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    const settings = await h.command('settings', BOB);
+    expect(settings.text).toContain(`Support bot \`${h.support}\``);
+    expect(settings.text).toContain('model: auto');
+    expect(settings.text).toContain('visibility: private');
+
+    expect((await h.command('set temp 0.5', BOB)).text).toBe(escapeText(refusal(WORDS, 'set')));
+
+    await h.command('set instructions Answer in one short sentence & be kind.', ADMIN);
+    await h.command('set model vendor1-5-mini', ADMIN);
+    await h.command('set visibility public', ADMIN);
+    await h.command('set temp 0.4', ADMIN);
+    await h.command('set initialMessages Hi there! | How can I help?', ADMIN);
+    await h.command('set suggestedMessages Opening hours | Returns | Shipping', ADMIN);
+    await h.command('set ipLimit 7', ADMIN);
+    await h.command('set ipLimitTimeframe 60', ADMIN);
+    await h.command('set ipLimitMessage Slow down, please.', ADMIN);
+    const renamed = await h.command('set name Helpdesk', ADMIN);
+    expect(renamed.text).toContain('Helpdesk');
+
+    const stored = await h.app.store.chatbots.find(h.app.accountId, h.support);
+    expect(stored?.name).toBe('Helpdesk');
+    expect(stored?.settings).toMatchObject({
+      instructions: 'Answer in one short sentence & be kind.',
+      model: 'vendor1-5-mini',
+      visibility: 'public',
+      temp: 0.4,
+      initialMessages: ['Hi there!', 'How can I help?'],
+      suggestedMessages: ['Opening hours', 'Returns', 'Shipping'],
+      ipLimit: 7,
+      ipLimitTimeframe: 60,
+      ipLimitMessage: 'Slow down, please.',
+    });
+
+    // Values the command or the hub refuse come back as sentences; nothing changes.
+    expect((await h.command('set temp 7', ADMIN)).text).toMatch(/temp.*0 to 1/);
+    expect((await h.command('set ipLimit many', ADMIN)).text).toContain('ipLimit takes a whole number');
+    expect((await h.command('set colour red', ADMIN)).text).toContain('`colour` is not a setting');
+    const badModel = await h.command('set model vendor0-imaginary', ADMIN);
+    expect(badModel.text).not.toBe(COMMAND_FAILED);
+    expect(badModel.text).toMatch(/isn't valid|refused/);
+    expect((await h.app.store.chatbots.find(h.app.accountId, h.support))?.settings.model).toBe('vendor1-5-mini');
+
+    // Without a binding there is nothing to change.
+    expect((await h.command('settings', ADMIN, OTHER_CHANNEL)).text).toBe(escapeText(notBoundText('/chatbot')));
+  });
+
+  it('leads lists a few inline and sends many as a CSV file in a direct message', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    const addLead = (i: number) =>
+      call('POST', `${h.app.baseUrl}/chatbots/${h.support}/leads`, h.app.apiKey, {
+        name: i === 0 ? '=HYPERLINK("http://evil")' : `Lead ${i}`,
+        email: `lead${i}@example.com`,
+        phone: `+47 555 00 ${String(i).padStart(3, '0')}`,
+      });
+    for (let i = 0; i < 3; i += 1) expect((await addLead(i)).status).toBe(200);
+
+    expect((await h.command('leads', BOB)).text).toBe(escapeText(refusal(WORDS, 'leads')));
+    const few = await h.command('leads', ADMIN);
+    expect(few.response_type).toBe('ephemeral');
+    expect(few.text).toContain('3 leads');
+    expect(few.text).toContain('lead2@example.com');
+    expect(h.slack.uploads).toEqual([]);
+
+    for (let i = 3; i < 12; i += 1) await addLead(i);
+    const many = await h.command('leads', ADMIN);
+    expect(many.text).toContain('12 leads');
+    expect(many.text).toContain('direct message');
+    expect(many.text).not.toContain('lead5@example.com');
+    expect(h.slack.uploads).toHaveLength(1);
+    const [upload] = h.slack.uploads;
+    expect(upload?.shared?.channelId).toBe(`D${ADMIN.slice(1)}`);
+    expect(upload?.filename).toMatch(/\.csv$/);
+    const rows = (upload?.content ?? '').trim().split('\r\n');
+    expect(rows[0]).toBe('id,name,email,phone,created_at');
+    expect(rows).toHaveLength(13);
+    expect(upload?.content).toContain('lead11@example.com');
+    expect(upload?.content).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(h.slack.callsTo('files.getUploadURLExternal')).toHaveLength(1);
+    expect(h.slack.callsTo('files.completeUploadExternal')).toHaveLength(1);
+
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await h.command(`leads 2000-01-01 2000-12-31`, ADMIN)).text).toContain('no leads');
+    expect((await h.command(`leads ${today} ${today}`, ADMIN)).text).toContain('12 leads');
+    expect((await h.command('leads yesterday', ADMIN)).text).toContain('YYYY-MM-DD');
+  });
+
+  it('digest on and off subscribe and unsubscribe this channel, for admins only', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    const digests = () => h.hub.listDigests({ platform: 'slack', workspaceId: TEAM, channelId: MENTION_CHANNEL });
+
+    expect((await h.command('digest on', BOB)).text).toBe(escapeText(refusal(WORDS, 'digest')));
+    expect(await digests()).toEqual([]);
+
+    const on = await h.command('digest on 08:30 Europe/Oslo', ADMIN);
+    expect(on.text).toContain('08:30');
+    expect(await digests()).toMatchObject([{ chatbotId: h.support, time: '08:30', timezone: 'Europe/Oslo' }]);
+
+    await h.command('digest on', ADMIN);
+    expect(await digests()).toMatchObject([{ time: '09:00', timezone: 'UTC' }]);
+
+    expect((await h.command('digest on 25:00', ADMIN)).text).toContain('HH:MM');
+    expect((await h.command('digest on 10:00 Mars/Olympus', ADMIN)).text).toContain('time zone');
+
+    const off = await h.command('digest off', ADMIN);
+    expect(off.text).toContain('off');
+    expect(await digests()).toEqual([]);
+  });
+});

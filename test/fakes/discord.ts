@@ -1,0 +1,736 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+
+// A local Discord: the REST API v10 (the routes the adapter uses, with 429s on demand) and the
+// gateway (WebSocket, JSON, no compression) on one port, so discord.js runs unmodified against
+// it. Point the client's REST at `apiUrl`; the gateway address comes from GET /gateway/bot, and
+// a resumed session reconnects to READY's `resume_gateway_url`, a different path of this server.
+// Everything the bot does is recorded for assertions; anything off-protocol lands in `violations`.
+
+export type ApiUser = { id: string; username: string; global_name: string | null; discriminator: string; avatar: null; bot?: boolean };
+
+export type ChannelKind = 'text' | 'thread' | 'dm';
+export type FakeChannel = { id: string; kind: ChannelKind; name: string; parentId?: string; ownerId?: string };
+
+export type ApiMessage = {
+  id: string;
+  channel_id: string;
+  guild_id?: string;
+  author: ApiUser;
+  content: string;
+  timestamp: string;
+  edited_timestamp: string | null;
+  tts: boolean;
+  mention_everyone: boolean;
+  mentions: ApiUser[];
+  mention_roles: string[];
+  attachments: unknown[];
+  embeds: unknown[];
+  pinned: boolean;
+  type: number;
+  flags: number;
+  message_reference?: { message_id?: string; channel_id?: string; guild_id?: string; fail_if_not_exists?: boolean };
+};
+
+export type RecordedFile = { field: string; filename: string; contentType: string; text: string };
+
+export type RecordedRequest = {
+  method: string;
+  /** Path under /api/v10, e.g. /channels/123/messages. */
+  path: string;
+  query: URLSearchParams;
+  authorization: string | undefined;
+  /** JSON body, or the `payload_json` part of a multipart body. */
+  body: unknown;
+  files: RecordedFile[];
+  status: number;
+  at: number;
+};
+
+export type InteractionResponse = { callback: RecordedRequest | undefined; edits: RecordedRequest[] };
+
+export type CommandOption = { name: string; value: string };
+
+// Gateway opcodes and intents (discord-api-types names them; spelled out here as on the wire).
+const OP = { DISPATCH: 0, HEARTBEAT: 1, IDENTIFY: 2, RESUME: 6, RECONNECT: 7, INVALID_SESSION: 9, HELLO: 10, HEARTBEAT_ACK: 11 };
+export const INTENTS = { Guilds: 1 << 0, GuildMessages: 1 << 9, DirectMessages: 1 << 12, MessageContent: 1 << 15 };
+export const PERMISSIONS = { ManageGuild: 1n << 5n, SendMessages: 1n << 11n, ViewChannel: 1n << 10n, ReadMessageHistory: 1n << 16n };
+const MEMBER_PERMISSIONS = PERMISSIONS.ViewChannel | PERMISSIONS.SendMessages | PERMISSIONS.ReadMessageHistory;
+
+const CHANNEL_TYPE: Record<ChannelKind, number> = { text: 0, dm: 1, thread: 11 };
+
+const DISCORD_EPOCH = 1_420_070_400_000n;
+let increment = 0n;
+/** Snowflakes that grow with time, as Discord's do. */
+export function snowflake(): string {
+  increment = (increment + 1n) % 4096n;
+  return ((BigInt(Date.now()) - DISCORD_EPOCH) << 22n | increment).toString();
+}
+
+export function user(username: string, extra: Partial<ApiUser> = {}): ApiUser {
+  const globalName = username.charAt(0).toUpperCase() + username.slice(1);
+  return { id: snowflake(), username, global_name: globalName, discriminator: '0', avatar: null, ...extra };
+}
+
+type Session = { id: string; seq: number; events: { s: number; t: string; d: unknown }[]; socket: WebSocket | undefined };
+
+type RateLimitRule = { method: string; path: RegExp; retryAfter: number; global: boolean };
+type FailureRule = { method: string; path: RegExp; status: number; body: { message: string; code: number } };
+
+export type FakeDiscordOptions = {
+  token: string;
+  /** How often the client must heartbeat. */
+  heartbeatIntervalMs?: number;
+};
+
+export type FakeDiscord = Awaited<ReturnType<typeof startFakeDiscord>>;
+
+export async function startFakeDiscord(options: FakeDiscordOptions) {
+  const token = options.token;
+  const bot = user('switchboard', { bot: true, global_name: null });
+  const applicationId = bot.id;
+  const guildId = snowflake();
+  const channels = new Map<string, FakeChannel>();
+  const messages = new Map<string, ApiMessage[]>();
+  const requests: RecordedRequest[] = [];
+  const violations: string[] = [];
+  const interactionTokens = new Map<string, { channelId: string }>();
+  const rateLimits: RateLimitRule[] = [];
+  const failures: FailureRule[] = [];
+  const registeredCommands: { scope: string; commands: unknown[] }[] = [];
+  const gateway = {
+    connections: [] as { path: string; query: URLSearchParams }[],
+    identifies: [] as Record<string, unknown>[],
+    resumes: [] as Record<string, unknown>[],
+    heartbeats: 0,
+    acks: 0,
+  };
+  let session: Session | undefined;
+
+  const addChannel = (kind: ChannelKind, name: string, extra: Partial<FakeChannel> = {}): FakeChannel => {
+    const channel = { id: snowflake(), kind, name, ...extra };
+    channels.set(channel.id, channel);
+    messages.set(channel.id, []);
+    return channel;
+  };
+  const general = addChannel('text', 'general');
+
+  const apiChannel = (channel: FakeChannel) => {
+    if (channel.kind === 'dm') return { id: channel.id, type: 1, last_message_id: null, flags: 0, recipients: [] };
+    return {
+      id: channel.id,
+      type: CHANNEL_TYPE[channel.kind],
+      guild_id: guildId,
+      name: channel.name,
+      position: 0,
+      permission_overwrites: [],
+      nsfw: false,
+      parent_id: channel.parentId ?? null,
+      last_message_id: null,
+      rate_limit_per_user: 0,
+      flags: 0,
+      ...(channel.kind === 'thread'
+        ? {
+            owner_id: channel.ownerId,
+            member_count: 1,
+            message_count: 0,
+            total_message_sent: 0,
+            thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: new Date().toISOString(), locked: false },
+          }
+        : { topic: null }),
+    };
+  };
+
+  const member = (person: ApiUser, permissions = MEMBER_PERMISSIONS) => ({
+    user: person,
+    roles: [],
+    joined_at: new Date().toISOString(),
+    deaf: false,
+    mute: false,
+    flags: 0,
+    nick: null,
+    avatar: null,
+    premium_since: null,
+    pending: false,
+    communication_disabled_until: null,
+    permissions: permissions.toString(),
+  });
+
+  const guildCreate = () => ({
+    id: guildId,
+    name: 'Fake server',
+    icon: null,
+    owner_id: snowflake(),
+    unavailable: false,
+    member_count: 2,
+    large: false,
+    joined_at: new Date().toISOString(),
+    features: [],
+    roles: [
+      {
+        id: guildId,
+        name: '@everyone',
+        permissions: MEMBER_PERMISSIONS.toString(),
+        position: 0,
+        color: 0,
+        hoist: false,
+        managed: false,
+        mentionable: false,
+        flags: 0,
+      },
+    ],
+    emojis: [],
+    stickers: [],
+    members: [member(bot)],
+    channels: [...channels.values()].filter((channel) => channel.kind === 'text').map(apiChannel),
+    threads: [...channels.values()].filter((channel) => channel.kind === 'thread').map(apiChannel),
+    voice_states: [],
+    presences: [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+    soundboard_sounds: [],
+  });
+
+  // ---- gateway --------------------------------------------------------------------------------
+
+  const send = (socket: WebSocket, payload: unknown) => socket.send(JSON.stringify(payload));
+
+  function dispatch(t: string, d: unknown): void {
+    if (!session) throw new Error('no gateway session');
+    session.seq += 1;
+    const event = { s: session.seq, t, d };
+    session.events.push(event);
+    // Events for a dropped connection wait, as Discord's do, and are replayed on resume.
+    if (session.socket) send(session.socket, { op: OP.DISPATCH, ...event });
+  }
+
+  const wss = new WebSocketServer({ noServer: true });
+
+  function onGatewayConnection(socket: WebSocket, path: string, query: URLSearchParams): void {
+    gateway.connections.push({ path, query });
+    if (query.get('v') !== '10') violations.push(`gateway version ${query.get('v')}`);
+    if (query.get('encoding') !== 'json') violations.push(`gateway encoding ${query.get('encoding')}`);
+    if (query.has('compress')) violations.push(`gateway compression ${query.get('compress')}`);
+    let identified = false;
+    send(socket, { op: OP.HELLO, d: { heartbeat_interval: options.heartbeatIntervalMs ?? 41_250 } });
+
+    socket.on('message', (raw: RawData) => {
+      let payload: { op: number; d: Record<string, unknown> | number | null };
+      try {
+        payload = JSON.parse(raw.toString()) as typeof payload;
+      } catch {
+        violations.push('gateway payload is not JSON');
+        socket.close(4002, 'Error while decoding payload.');
+        return;
+      }
+      const d = payload.d as Record<string, unknown>;
+      switch (payload.op) {
+        case OP.HEARTBEAT:
+          gateway.heartbeats += 1;
+          gateway.acks += 1;
+          send(socket, { op: OP.HEARTBEAT_ACK });
+          return;
+        case OP.IDENTIFY: {
+          gateway.identifies.push(d);
+          if (identified) return void socket.close(4005, 'Already authenticated.');
+          if (d.token !== token) return void socket.close(4004, 'Authentication failed.');
+          const properties = d.properties as Record<string, unknown> | undefined;
+          if (!properties?.os || !properties.browser || !properties.device) violations.push('identify without properties');
+          identified = true;
+          if (session?.socket) session.socket.terminate();
+          session = { id: randomBytes(16).toString('hex'), seq: 0, events: [], socket };
+          const { port } = server.address() as AddressInfo;
+          dispatch('READY', {
+            v: 10,
+            user: bot,
+            guilds: [{ id: guildId, unavailable: true }],
+            session_id: session.id,
+            resume_gateway_url: `ws://127.0.0.1:${port}/resume`,
+            shard: [0, 1],
+            application: { id: applicationId, flags: 0 },
+            private_channels: [],
+            presences: [],
+            relationships: [],
+            user_settings: {},
+            geo_ordered_rtc_regions: [],
+            guild_join_requests: [],
+          });
+          dispatch('GUILD_CREATE', guildCreate());
+          return;
+        }
+        case OP.RESUME: {
+          gateway.resumes.push(d);
+          if (d.token !== token) return void socket.close(4004, 'Authentication failed.');
+          if (!session || d.session_id !== session.id) return void send(socket, { op: OP.INVALID_SESSION, d: false });
+          identified = true;
+          session.socket = socket;
+          const replay = session.events.filter((event) => event.s > Number(d.seq));
+          for (const event of replay) send(socket, { op: OP.DISPATCH, ...event });
+          dispatch('RESUMED', {});
+          return;
+        }
+        default:
+          violations.push(`unexpected gateway op ${payload.op}`);
+      }
+    });
+    socket.on('close', () => {
+      if (session?.socket === socket) session.socket = undefined;
+    });
+  }
+
+  // ---- REST -----------------------------------------------------------------------------------
+
+  const json = (response: ServerResponse, status: number, body?: unknown) => {
+    if (body === undefined) {
+      response.writeHead(status).end();
+      return;
+    }
+    response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  };
+
+  async function readBody(request: IncomingMessage): Promise<{ body: unknown; files: RecordedFile[] }> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    const type = request.headers['content-type'] ?? '';
+    if (raw.length === 0) return { body: undefined, files: [] };
+    if (type.startsWith('multipart/form-data')) {
+      const form = await new Response(raw, { headers: { 'Content-Type': type } }).formData();
+      const files: RecordedFile[] = [];
+      let body: unknown;
+      for (const [field, value] of form.entries()) {
+        if (typeof value === 'string') {
+          if (field === 'payload_json') body = JSON.parse(value);
+          else violations.push(`multipart text part ${field}`);
+        } else {
+          files.push({ field, filename: value.name, contentType: value.type, text: await value.text() });
+        }
+      }
+      return { body, files };
+    }
+    if (!type.startsWith('application/json')) violations.push(`request body of type ${type}`);
+    return { body: JSON.parse(raw.toString('utf8')), files: [] };
+  }
+
+  const botMessage = (channelId: string, body: Record<string, unknown>, files: RecordedFile[]): ApiMessage => {
+    const channel = channels.get(channelId);
+    const reference = body.message_reference as ApiMessage['message_reference'];
+    return {
+      id: snowflake(),
+      channel_id: channelId,
+      ...(channel && channel.kind !== 'dm' ? { guild_id: guildId } : {}),
+      author: bot,
+      content: String(body.content ?? ''),
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      attachments: files.map((file, index) => ({
+        id: snowflake(),
+        filename: file.filename,
+        size: Buffer.byteLength(file.text),
+        url: `https://cdn.invalid/${index}/${file.filename}`,
+        proxy_url: `https://cdn.invalid/${index}/${file.filename}`,
+        content_type: file.contentType,
+      })),
+      embeds: [],
+      pinned: false,
+      type: reference ? 19 : 0,
+      flags: Number(body.flags ?? 0),
+      ...(reference ? { message_reference: { channel_id: channelId, ...reference } } : {}),
+    };
+  };
+
+  type Route = {
+    method: string;
+    path: RegExp;
+    /** Interaction routes are authorised by their token, not the bot's. */
+    bot: boolean;
+    handle: (match: RegExpExecArray, recorded: RecordedRequest, response: ServerResponse) => void;
+  };
+
+  const channelOr404 = (id: string | undefined, response: ServerResponse): FakeChannel | undefined => {
+    const channel = id === undefined ? undefined : channels.get(id);
+    if (!channel) json(response, 404, { message: 'Unknown Channel', code: 10003 });
+    return channel;
+  };
+
+  const routes: Route[] = [
+    {
+      method: 'GET',
+      path: /^\/gateway\/bot$/,
+      bot: true,
+      handle: (_match, _recorded, response) => {
+        const { port } = server.address() as AddressInfo;
+        json(response, 200, {
+          url: `ws://127.0.0.1:${port}`,
+          shards: 1,
+          session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+        });
+      },
+    },
+    {
+      method: 'PUT',
+      path: /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/,
+      bot: true,
+      handle: ([, app, guild], recorded, response) => {
+        if (app !== applicationId) return json(response, 403, { message: 'Missing Access', code: 50001 });
+        if (guild !== undefined && guild !== guildId) return json(response, 403, { message: 'Missing Access', code: 50001 });
+        const commands = recorded.body as Record<string, unknown>[];
+        registeredCommands.push({ scope: guild ? `guild:${guild}` : 'global', commands });
+        json(
+          response,
+          200,
+          commands.map((command) => ({
+            id: snowflake(),
+            application_id: applicationId,
+            version: snowflake(),
+            type: 1,
+            default_member_permissions: null,
+            nsfw: false,
+            ...(guild ? { guild_id: guild } : {}),
+            ...command,
+          })),
+        );
+      },
+    },
+    {
+      method: 'GET',
+      path: /^\/channels\/(\d+)\/messages$/,
+      bot: true,
+      handle: ([, channelId], recorded, response) => {
+        if (!channelOr404(channelId, response)) return;
+        const limit = Math.min(Number(recorded.query.get('limit') ?? 50), 100);
+        const before = recorded.query.get('before');
+        const list = (messages.get(channelId as string) ?? [])
+          .filter((message) => !before || BigInt(message.id) < BigInt(before))
+          .slice(-limit)
+          .reverse();
+        json(response, 200, list);
+      },
+    },
+    {
+      method: 'POST',
+      path: /^\/channels\/(\d+)\/messages$/,
+      bot: true,
+      handle: ([, channelId], recorded, response) => {
+        if (!channelOr404(channelId, response)) return;
+        const body = (recorded.body ?? {}) as Record<string, unknown>;
+        if (typeof body.content !== 'string' || body.content.length === 0 || body.content.length > 2000) {
+          violations.push(`message content of ${String(body.content).length} characters`);
+          return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
+        }
+        const message = botMessage(channelId as string, body, recorded.files);
+        messages.get(channelId as string)?.push(message);
+        json(response, 200, message);
+        // Discord tells the bot of its own messages too.
+        const channel = channels.get(channelId as string);
+        if (session && channel) dispatch('MESSAGE_CREATE', { ...message, channel_type: CHANNEL_TYPE[channel.kind] });
+      },
+    },
+    {
+      method: 'PATCH',
+      path: /^\/channels\/(\d+)\/messages\/(\d+)$/,
+      bot: true,
+      handle: ([, channelId, messageId], recorded, response) => {
+        const message = messages.get(channelId as string)?.find((item) => item.id === messageId);
+        if (!message) return json(response, 404, { message: 'Unknown Message', code: 10008 });
+        if (message.author.id !== bot.id) {
+          return json(response, 403, { message: 'Cannot edit a message authored by another user', code: 50005 });
+        }
+        const body = recorded.body as Record<string, unknown>;
+        if (typeof body.content !== 'string' || body.content.length > 2000) {
+          violations.push(`edit content of ${String(body.content).length} characters`);
+          return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
+        }
+        message.content = body.content;
+        message.edited_timestamp = new Date().toISOString();
+        json(response, 200, message);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: /^\/channels\/(\d+)\/messages\/(\d+)$/,
+      bot: true,
+      handle: ([, channelId, messageId], _recorded, response) => {
+        const list = messages.get(channelId as string) ?? [];
+        const index = list.findIndex((item) => item.id === messageId);
+        if (index === -1) return json(response, 404, { message: 'Unknown Message', code: 10008 });
+        list.splice(index, 1);
+        json(response, 204);
+      },
+    },
+    {
+      method: 'POST',
+      path: /^\/channels\/(\d+)\/typing$/,
+      bot: true,
+      handle: ([, channelId], _recorded, response) => {
+        if (channelOr404(channelId, response)) json(response, 204);
+      },
+    },
+    {
+      method: 'POST',
+      path: /^\/interactions\/(\d+)\/([^/]+)\/callback$/,
+      bot: false,
+      handle: ([, , interactionToken], recorded, response) => {
+        if (!interactionTokens.has(interactionToken as string)) return json(response, 404, { message: 'Unknown interaction', code: 10062 });
+        const body = recorded.body as { type?: number; data?: { content?: string } };
+        if (body.type !== 4 && body.type !== 5) violations.push(`interaction callback type ${body.type}`);
+        if ((body.data?.content?.length ?? 0) > 2000) violations.push('interaction reply over 2000 characters');
+        json(response, 204);
+      },
+    },
+    {
+      method: 'PATCH',
+      path: /^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/,
+      bot: false,
+      handle: ([, app, interactionToken], recorded, response) => {
+        const interaction = interactionTokens.get(interactionToken as string);
+        if (app !== applicationId || !interaction) return json(response, 404, { message: 'Unknown Webhook', code: 10015 });
+        const body = (recorded.body ?? {}) as Record<string, unknown>;
+        if (typeof body.content === 'string' && body.content.length > 2000) violations.push('webhook edit over 2000 characters');
+        json(response, 200, { ...botMessage(interaction.channelId, body, recorded.files), webhook_id: applicationId, flags: 64 });
+      },
+    },
+  ];
+
+  async function onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://fake');
+    const prefix = '/api/v10';
+    const { body, files } = await readBody(request);
+    const recorded: RecordedRequest = {
+      method: request.method ?? 'GET',
+      path: decodeURIComponent(url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname),
+      query: url.searchParams,
+      authorization: request.headers.authorization,
+      body,
+      files,
+      status: 0,
+      at: Date.now(),
+    };
+    requests.push(recorded);
+    response.on('finish', () => (recorded.status = response.statusCode));
+    if (!url.pathname.startsWith(prefix)) return json(response, 404, { message: '404: Not Found', code: 0 });
+
+    const limit = rateLimits.findIndex((rule) => rule.method === recorded.method && rule.path.test(recorded.path));
+    if (limit !== -1) {
+      const [rule] = rateLimits.splice(limit, 1) as [RateLimitRule];
+      response.writeHead(429, {
+        'Content-Type': 'application/json',
+        'Retry-After': String(Math.ceil(rule.retryAfter)),
+        'X-RateLimit-Limit': '5',
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset-After': String(rule.retryAfter),
+        'X-RateLimit-Bucket': 'fake-bucket',
+        'X-RateLimit-Scope': rule.global ? 'global' : 'user',
+        ...(rule.global ? { 'X-RateLimit-Global': 'true' } : {}),
+      });
+      response.end(JSON.stringify({ message: 'You are being rate limited.', retry_after: rule.retryAfter, global: rule.global }));
+      return;
+    }
+
+    const failure = failures.findIndex((rule) => rule.method === recorded.method && rule.path.test(recorded.path));
+    if (failure !== -1) {
+      const [rule] = failures.splice(failure, 1) as [FailureRule];
+      return json(response, rule.status, rule.body);
+    }
+
+    for (const route of routes) {
+      const match = route.method === recorded.method ? route.path.exec(recorded.path) : null;
+      if (!match) continue;
+      if (route.bot && recorded.authorization !== `Bot ${token}`) return json(response, 401, { message: '401: Unauthorized', code: 0 });
+      if (!route.bot && recorded.authorization !== undefined) violations.push(`${recorded.path} sent the bot token`);
+      return route.handle(match, recorded, response);
+    }
+    violations.push(`unexpected request ${recorded.method} ${recorded.path}`);
+    json(response, 404, { message: '404: Not Found', code: 0 });
+  }
+
+  const server: Server = createServer((request, response) => {
+    onRequest(request, response).catch((error: unknown) => {
+      violations.push(`fake failed: ${String(error)}`);
+      if (!response.headersSent) json(response, 500, { message: 'fake failure', code: 0 });
+    });
+  });
+  server.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', 'http://fake');
+    if (url.pathname !== '/' && url.pathname !== '/resume') {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => onGatewayConnection(ws, url.pathname, url.searchParams));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  // ---- what a test does -------------------------------------------------------------------------
+
+  /** Waits until `condition` holds (polling), else fails with `what`. */
+  async function until<T>(what: string, condition: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = condition();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await sleep(15);
+    }
+  }
+
+  return {
+    token,
+    bot,
+    applicationId,
+    guildId,
+    general,
+    apiUrl: `http://127.0.0.1:${port}/api`,
+    requests,
+    violations,
+    gateway,
+    registeredCommands,
+    until,
+    /** The messages of a channel, oldest first. */
+    history: (channelId: string) => messages.get(channelId) ?? [],
+
+    /** A new channel, announced to the client as Discord does (CHANNEL_CREATE / THREAD_CREATE). */
+    createChannel(kind: ChannelKind, name: string, extra: Partial<FakeChannel> = {}): FakeChannel {
+      const channel = addChannel(kind, name, extra);
+      if (kind === 'text') dispatch('CHANNEL_CREATE', apiChannel(channel));
+      if (kind === 'thread') dispatch('THREAD_CREATE', { ...apiChannel(channel), newly_created: true });
+      return channel;
+    },
+
+    /** A message already in a channel's history (written while the bot was away): not dispatched. */
+    seed(channel: FakeChannel, author: ApiUser, content: string): ApiMessage {
+      const message = botMessage(channel.id, { content }, []);
+      message.author = author;
+      message.mentions = [bot, author].filter((person) => content.includes(`<@${person.id}>`));
+      messages.get(channel.id)?.push(message);
+      return message;
+    },
+
+    /** A person's message: stored in the channel and dispatched as MESSAGE_CREATE. */
+    say(channel: FakeChannel, author: ApiUser, content: string, extra: { replyTo?: ApiMessage } = {}): ApiMessage {
+      const mentioned = [...content.matchAll(/<@!?(\d+)>/g)].map(([, id]) => id);
+      const known = [bot, author];
+      const message: ApiMessage = {
+        id: snowflake(),
+        channel_id: channel.id,
+        ...(channel.kind === 'dm' ? {} : { guild_id: guildId }),
+        author,
+        content,
+        timestamp: new Date().toISOString(),
+        edited_timestamp: null,
+        tts: false,
+        mention_everyone: false,
+        mentions: known.filter((person) => mentioned.includes(person.id)),
+        mention_roles: [],
+        attachments: [],
+        embeds: [],
+        pinned: false,
+        type: extra.replyTo ? 19 : 0,
+        flags: 0,
+        ...(extra.replyTo ? { message_reference: { message_id: extra.replyTo.id, channel_id: channel.id } } : {}),
+      };
+      messages.get(channel.id)?.push(message);
+      dispatch('MESSAGE_CREATE', {
+        ...message,
+        channel_type: CHANNEL_TYPE[channel.kind],
+        ...(channel.kind === 'dm' ? {} : { member: { ...member(author), user: undefined } }),
+        ...(extra.replyTo ? { referenced_message: extra.replyTo } : {}),
+      });
+      return message;
+    },
+
+    /** A `/chatbot` invocation, dispatched as INTERACTION_CREATE; answers its token. */
+    command(
+      channel: FakeChannel,
+      invoker: ApiUser,
+      subcommand: string,
+      options: CommandOption[] = [],
+      permissions: bigint = MEMBER_PERMISSIONS,
+    ): string {
+      const interactionToken = `itoken-${randomBytes(12).toString('hex')}`;
+      interactionTokens.set(interactionToken, { channelId: channel.id });
+      const inGuild = channel.kind !== 'dm';
+      dispatch('INTERACTION_CREATE', {
+        id: snowflake(),
+        application_id: applicationId,
+        type: 2,
+        token: interactionToken,
+        version: 1,
+        locale: 'en-US',
+        app_permissions: MEMBER_PERMISSIONS.toString(),
+        entitlements: [],
+        attachment_size_limit: 10_485_760,
+        authorizing_integration_owners: inGuild ? { '0': guildId } : { '1': invoker.id },
+        context: inGuild ? 0 : 1,
+        channel_id: channel.id,
+        channel: inGuild ? apiChannel(channel) : { ...apiChannel(channel), recipients: [invoker] },
+        ...(inGuild
+          ? {
+              guild_id: guildId,
+              guild: { id: guildId, locale: 'en-US', features: [] },
+              guild_locale: 'en-US',
+              member: member(invoker, permissions),
+            }
+          : { user: invoker }),
+        data: {
+          id: snowflake(),
+          name: 'chatbot',
+          type: 1,
+          ...(inGuild ? { guild_id: guildId } : {}),
+          options: [{ type: 1, name: subcommand, options: options.map((option) => ({ type: 3, ...option })) }],
+        },
+      });
+      return interactionToken;
+    },
+
+    /** The callback and the `@original` edits recorded for an interaction. */
+    interactionResponse(interactionToken: string): InteractionResponse {
+      return {
+        callback: requests.find(
+          (item) => item.method === 'POST' && item.path.includes(`/${interactionToken}/callback`) && item.status < 300,
+        ),
+        edits: requests.filter(
+          (item) => item.method === 'PATCH' && item.path.includes(`/${interactionToken}/messages/@original`) && item.status < 300,
+        ),
+      };
+    },
+
+    /** The next `method` request whose path matches answers 429 once. */
+    rateLimitNext(method: string, path: RegExp, retryAfterSeconds: number, global = false): void {
+      rateLimits.push({ method, path, retryAfter: retryAfterSeconds, global });
+    },
+
+    /** The next `method` request whose path matches fails once, as Discord fails it. */
+    failNext(method: string, path: RegExp, status: number, body: { message: string; code: number }): void {
+      failures.push({ method, path, status, body });
+    },
+
+    /** Drops the gateway connection from Discord's side (the client should resume). */
+    dropConnection(code = 4000): void {
+      session?.socket?.close(code, 'dropped by the fake');
+    },
+
+    /** Asks the client to reconnect and resume (op 7). */
+    requestReconnect(): void {
+      if (session?.socket) send(session.socket, { op: OP.RECONNECT, d: null });
+    },
+
+    /** Whether a client is connected and identified or resumed. */
+    connected: () => Boolean(session?.socket),
+
+    async close(): Promise<void> {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,598 @@
+import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+// A local stand-in for Slack, speaking its wire formats so Bolt and its Web API client run
+// unmodified: the Web API (`POST /api/{method}`, form-encoded arguments, `{ok: true, …}` or
+// `{ok: false, error}`, HTTP 429 `ratelimited` with Retry-After on demand), the upload URLs
+// files.uploadV2 posts to, and response_url. It keeps channels' messages so threads read back,
+// and records every call. Helpers at the end deliver events and slash commands as Slack does:
+// signed HTTP POSTs. For Socket Mode it also serves apps.connections.open and the WebSocket it
+// names (a minimal RFC 6455 server: text frames, ping/pong, close), pushing envelopes and
+// collecting the app's acknowledgements.
+
+export const TEAM = 'T0TEAM0001';
+export const BOT_USER = 'U0BOT00001';
+export const BOT_ID = 'B0BOT00001';
+export const APP_ID = 'A0APP00001';
+export const BOT_TOKEN = 'xoxb-0000000000-test-bot-token';
+export const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
+export const APP_TOKEN = 'xapp-1-A0APP00001-0000000000-test-app-token';
+
+export type SlackUser = {
+  id: string;
+  name: string;
+  realName: string;
+  email?: string;
+  isAdmin?: boolean;
+  isOwner?: boolean;
+  tz?: string;
+};
+
+export type SlackMessageRecord = {
+  type: 'message';
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  text: string;
+  user?: string;
+  bot_id?: string;
+  app_id?: string;
+  subtype?: string;
+  team: string;
+  edited?: { user: string; ts: string };
+};
+
+export type ApiCall = {
+  method: string;
+  args: Record<string, string>;
+  /** The bearer token the call carried. */
+  token: string | undefined;
+  /** HTTP status the fake answered. */
+  status: number;
+  /** `error` of an `{ok: false}` answer. */
+  error?: string;
+  at: number;
+};
+
+export type Upload = {
+  fileId: string;
+  filename: string;
+  length: number;
+  content?: string;
+  shared?: { channelId: string; title: string | undefined; initialComment: string | undefined };
+};
+
+export type ResponseUrlPost = { path: string; body: Record<string, unknown>; at: number };
+
+/** An acknowledgement the app sent over the socket. */
+export type SocketAck = { envelope_id: string; payload?: Record<string, unknown> };
+
+type Answer = { status: number; body: Record<string, unknown>; headers?: Record<string, string> };
+
+export type FakeSlack = {
+  /** The Web API base, as SLACK_API_URL takes it: http://127.0.0.1:PORT/api/ */
+  apiUrl: string;
+  origin: string;
+  calls: ApiCall[];
+  responses: ResponseUrlPost[];
+  uploads: Upload[];
+  messages: SlackMessageRecord[];
+  addUser(user: SlackUser): void;
+  /** Records a person's message, as Slack would before delivering its event. */
+  userMessage(input: { channel: string; user: string; text: string; thread_ts?: string }): SlackMessageRecord;
+  /** Records a message of another app's bot. */
+  otherBotMessage(input: { channel: string; text: string; thread_ts?: string }): SlackMessageRecord;
+  /** The next `times` calls of `method` answer HTTP 429 `ratelimited` with `Retry-After: seconds`. */
+  rateLimit(method: string, seconds: number, times?: number): void;
+  /** The next `times` calls of `method` answer `{ok: false, error}`. */
+  failNext(method: string, error: string, times?: number): void;
+  /** A fresh response_url of a slash command. */
+  responseUrl(): string;
+  callsTo(method: string): ApiCall[];
+  /** The bot's messages in a thread, oldest first. */
+  botReplies(channel: string, threadTs: string): SlackMessageRecord[];
+  /** Socket Mode: open WebSocket connections, and the acknowledgements received. */
+  socket: { connections(): number; acks: SocketAck[] };
+  /** Socket Mode: sends an Events API envelope to every connection; answers its envelope_id. */
+  pushEvent(envelope: Record<string, unknown>, retryAttempt?: number): string;
+  /** Socket Mode: sends a slash command payload to every connection; answers its envelope_id. */
+  pushCommand(payload: Record<string, string>): string;
+  /** Resolves once `check` holds (polled), or rejects after `timeoutMs`. */
+  waitFor<T>(check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
+  close(): Promise<void>;
+};
+
+export async function startFakeSlack(): Promise<FakeSlack> {
+  const calls: ApiCall[] = [];
+  const responses: ResponseUrlPost[] = [];
+  const uploads: Upload[] = [];
+  const messages: SlackMessageRecord[] = [];
+  const users = new Map<string, SlackUser>();
+  const limits = new Map<string, { seconds: number; times: number }>();
+  const failures = new Map<string, { error: string; times: number }>();
+  const seconds = Math.floor(Date.now() / 1000);
+  let sequence = 0;
+  const nextTs = () => `${seconds}.${String((sequence += 1)).padStart(6, '0')}`;
+  let origin = '';
+
+  const ok = (body: Record<string, unknown> = {}): Answer => ({ status: 200, body: { ok: true, ...body } });
+  const fail = (error: string): Answer => ({ status: 200, body: { ok: false, error } });
+  const find = (channel: string, ts: string) => messages.find((m) => m.channel === channel && m.ts === ts);
+
+  const methods: Record<string, (args: Record<string, string>) => Answer> = {
+    'auth.test': () =>
+      ok({
+        url: 'https://switchboard-test.slack.com/',
+        team: 'Switchboard Test',
+        user: 'switchboard',
+        team_id: TEAM,
+        user_id: BOT_USER,
+        bot_id: BOT_ID,
+        is_enterprise_install: false,
+      }),
+
+    'apps.connections.open': () =>
+      ok({ url: `${origin.replace('http:', 'ws:')}/link/?ticket=${randomUUID()}&app_id=${APP_ID}` }),
+
+    'chat.postMessage': (args) => {
+      if (!args.channel) return fail('channel_not_found');
+      if (!args.text && !args.blocks) return fail('no_text');
+      if ((args.text ?? '').length > 40_000) return fail('msg_too_long');
+      const message: SlackMessageRecord = {
+        type: 'message',
+        channel: args.channel,
+        ts: nextTs(),
+        ...(args.thread_ts ? { thread_ts: args.thread_ts } : {}),
+        text: args.text ?? '',
+        user: BOT_USER,
+        bot_id: BOT_ID,
+        app_id: APP_ID,
+        team: TEAM,
+      };
+      messages.push(message);
+      return ok({ channel: message.channel, ts: message.ts, message });
+    },
+
+    'chat.update': (args) => {
+      const message = find(args.channel ?? '', args.ts ?? '');
+      if (!message) return fail('message_not_found');
+      if (message.user !== BOT_USER) return fail('cant_update_message');
+      if (!args.text) return fail('no_text');
+      if (args.text.length > 40_000) return fail('msg_too_long');
+      message.text = args.text;
+      message.edited = { user: BOT_USER, ts: nextTs() };
+      return ok({ channel: message.channel, ts: message.ts, text: message.text, message });
+    },
+
+    'chat.delete': (args) => {
+      const message = find(args.channel ?? '', args.ts ?? '');
+      if (!message) return fail('message_not_found');
+      if (message.user !== BOT_USER) return fail('cant_delete_message');
+      messages.splice(messages.indexOf(message), 1);
+      return ok({ channel: message.channel, ts: message.ts });
+    },
+
+    'users.info': (args) => {
+      const user = users.get(args.user ?? '');
+      if (!user) return fail('user_not_found');
+      return ok({
+        user: {
+          id: user.id,
+          team_id: TEAM,
+          name: user.name,
+          deleted: false,
+          real_name: user.realName,
+          tz: user.tz ?? 'Europe/Oslo',
+          tz_label: 'Central European Time',
+          tz_offset: 3600,
+          is_admin: user.isAdmin ?? false,
+          is_owner: user.isOwner ?? false,
+          is_primary_owner: false,
+          is_restricted: false,
+          is_ultra_restricted: false,
+          is_bot: false,
+          is_app_user: false,
+          updated: seconds,
+          profile: {
+            real_name: user.realName,
+            real_name_normalized: user.realName,
+            display_name: user.name,
+            display_name_normalized: user.name,
+            ...(user.email ? { email: user.email } : {}),
+            team: TEAM,
+          },
+        },
+      });
+    },
+
+    'conversations.replies': (args) => {
+      const channel = args.channel ?? '';
+      const parent = find(channel, args.ts ?? '');
+      if (!parent) return fail('thread_not_found');
+      const replies = messages.filter((m) => m.channel === channel && m.thread_ts === parent.ts && m.ts !== parent.ts);
+      const thread = [{ ...parent, ...(replies.length ? { thread_ts: parent.ts, reply_count: replies.length } : {}) }, ...replies];
+      const limit = Math.min(Number(args.limit ?? 1000) || 1000, 1000);
+      const start = args.cursor ? Number(Buffer.from(args.cursor, 'base64').toString().replace('next_ts:', '')) : 0;
+      const page = thread.slice(start, start + limit);
+      const more = start + limit < thread.length;
+      return ok({
+        messages: page,
+        has_more: more,
+        response_metadata: { next_cursor: more ? Buffer.from(`next_ts:${start + limit}`).toString('base64') : '' },
+      });
+    },
+
+    'conversations.open': (args) => {
+      const user = args.users ?? '';
+      if (!users.has(user)) return fail('user_not_found');
+      return ok({ channel: { id: `D${user.slice(1)}` } });
+    },
+
+    'files.getUploadURLExternal': (args) => {
+      const length = Number(args.length);
+      if (!args.filename) return fail('invalid_arguments');
+      if (!Number.isInteger(length) || length <= 0) return fail('invalid_arguments');
+      const fileId = `F${String(uploads.length + 1).padStart(9, '0')}`;
+      uploads.push({ fileId, filename: args.filename, length });
+      return ok({ upload_url: `${origin}/upload/v1/${fileId}`, file_id: fileId });
+    },
+
+    'files.completeUploadExternal': (args) => {
+      let files: { id: string; title?: string }[];
+      try {
+        files = JSON.parse(args.files ?? '') as { id: string; title?: string }[];
+      } catch {
+        return fail('invalid_arguments');
+      }
+      const done = [];
+      for (const file of files) {
+        const upload = uploads.find((u) => u.fileId === file.id);
+        if (!upload || upload.content === undefined) return fail('file_not_found');
+        if (args.channel_id) {
+          upload.shared = { channelId: args.channel_id, title: file.title, initialComment: args.initial_comment };
+        }
+        done.push({ id: upload.fileId, name: upload.filename, title: file.title ?? upload.filename });
+      }
+      return ok({ files: done });
+    },
+  };
+
+  async function api(method: string, req: IncomingMessage): Promise<Answer> {
+    const raw = (await readBody(req)).toString();
+    const type = req.headers['content-type'] ?? '';
+    const args: Record<string, string> = type.includes('application/json')
+      ? Object.fromEntries(Object.entries(JSON.parse(raw || '{}') as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
+      : Object.fromEntries(new URLSearchParams(raw));
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? args.token;
+    const call: ApiCall = { method, args, token, status: 200, at: Date.now() };
+    calls.push(call);
+
+    const answer = ((): Answer => {
+      const limit = limits.get(method);
+      if (limit && limit.times > 0) {
+        limit.times -= 1;
+        return { status: 429, body: { ok: false, error: 'ratelimited' }, headers: { 'Retry-After': String(limit.seconds) } };
+      }
+      if (!token) return fail('not_authed');
+      if (token !== (method === 'apps.connections.open' ? APP_TOKEN : BOT_TOKEN)) return fail('invalid_auth');
+      const failure = failures.get(method);
+      if (failure && failure.times > 0) {
+        failure.times -= 1;
+        return fail(failure.error);
+      }
+      const handler = methods[method];
+      return handler ? handler(args) : fail('unknown_method');
+    })();
+    call.status = answer.status;
+    if (answer.body.ok === false) call.error = String(answer.body.error);
+    return answer;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const apiMethod = /^\/api\/([\w.]+)$/.exec(path)?.[1];
+    if (req.method === 'POST' && apiMethod) {
+      const answer = await api(apiMethod, req);
+      res.writeHead(answer.status, { 'Content-Type': 'application/json; charset=utf-8', ...answer.headers });
+      res.end(JSON.stringify(answer.body));
+      return;
+    }
+    const fileId = /^\/upload\/v1\/(F\d+)$/.exec(path)?.[1];
+    if (req.method === 'POST' && fileId) {
+      const upload = uploads.find((u) => u.fileId === fileId);
+      const body = await readBody(req);
+      if (!upload) {
+        res.writeHead(404).end();
+        return;
+      }
+      upload.content = await uploadedContent(body, req.headers['content-type'] ?? '');
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`OK - ${Buffer.byteLength(upload.content)}`);
+      return;
+    }
+    if (req.method === 'POST' && path.startsWith('/commands/')) {
+      const body = JSON.parse((await readBody(req)).toString() || '{}') as Record<string, unknown>;
+      responses.push({ path, body, at: Date.now() });
+      res.writeHead(200, { 'Content-Type': 'text/html' }).end('ok');
+      return;
+    }
+    res.writeHead(404).end();
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.writeHead(500).end(String(error));
+    });
+  });
+  const sockets = new Set<Socket>();
+  const acks: SocketAck[] = [];
+  server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
+    const key = req.headers['sec-websocket-key'];
+    if (!req.url?.startsWith('/link/') || typeof key !== 'string') {
+      socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+      return;
+    }
+    const accept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+    );
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => sockets.delete(socket));
+    readFrames(socket, (opcode, payload) => {
+      if (opcode === 0x1) acks.push(JSON.parse(payload.toString()) as SocketAck);
+      else if (opcode === 0x9) socket.write(frame(0xa, payload));
+      else if (opcode === 0x8) {
+        socket.end(frame(0x8, payload.subarray(0, 2)));
+        sockets.delete(socket);
+      }
+    });
+    const hello = {
+      type: 'hello',
+      num_connections: 1,
+      debug_info: { host: 'applink-fake-1', build_number: 1, approximate_connection_time: 18060 },
+      connection_info: { app_id: APP_ID },
+    };
+    socket.write(frame(0x1, Buffer.from(JSON.stringify(hello))));
+  });
+  const push = (message: Record<string, unknown>) => {
+    for (const socket of sockets) socket.write(frame(0x1, Buffer.from(JSON.stringify(message))));
+  };
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  function record(message: Omit<SlackMessageRecord, 'type' | 'ts' | 'team'>): SlackMessageRecord {
+    const stored: SlackMessageRecord = { type: 'message', ts: nextTs(), team: TEAM, ...message };
+    messages.push(stored);
+    return stored;
+  }
+
+  return {
+    apiUrl: `${origin}/api/`,
+    origin,
+    calls,
+    responses,
+    uploads,
+    messages,
+    addUser: (user) => users.set(user.id, user),
+    userMessage: ({ channel, user, text, thread_ts }) => record({ channel, user, text, ...(thread_ts ? { thread_ts } : {}) }),
+    otherBotMessage: ({ channel, text, thread_ts }) =>
+      record({ channel, text, bot_id: 'B0OTHERBOT', app_id: 'A0OTHERAPP', ...(thread_ts ? { thread_ts } : {}) }),
+    rateLimit: (method, secondsToWait, times = 1) => limits.set(method, { seconds: secondsToWait, times }),
+    failNext: (method, error, times = 1) => failures.set(method, { error, times }),
+    responseUrl: () => `${origin}/commands/${TEAM}/${randomUUID().replaceAll('-', '').slice(0, 13)}/${randomUUID()}`,
+    callsTo: (method) => calls.filter((call) => call.method === method),
+    socket: { connections: () => sockets.size, acks },
+    pushEvent(envelope, retryAttempt = 0) {
+      const envelopeId = randomUUID();
+      push({
+        envelope_id: envelopeId,
+        payload: envelope,
+        type: 'events_api',
+        accepts_response_payload: false,
+        retry_attempt: retryAttempt,
+        retry_reason: retryAttempt ? 'timeout' : '',
+      });
+      return envelopeId;
+    },
+    pushCommand(payload) {
+      const envelopeId = randomUUID();
+      push({ envelope_id: envelopeId, payload, type: 'slash_commands', accepts_response_payload: true });
+      return envelopeId;
+    },
+    botReplies: (channel, threadTs) =>
+      messages.filter((m) => m.channel === channel && m.thread_ts === threadTs && m.user === BOT_USER),
+    async waitFor(check, timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const value = check();
+        if (value !== undefined && value !== false) return value;
+        if (Date.now() > deadline) throw new Error('fake Slack: the awaited condition did not happen in time');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The bytes sent to an upload URL: the file part of a multipart form, or the raw body. */
+async function uploadedContent(body: Buffer, contentType: string): Promise<string> {
+  if (!contentType.startsWith('multipart/form-data')) return body.toString();
+  const form = await new Response(new Uint8Array(body), { headers: { 'Content-Type': contentType } }).formData();
+  for (const value of form.values()) {
+    if (typeof value !== 'string') return value.text();
+  }
+  return '';
+}
+
+/** One unfragmented WebSocket frame from the server (never masked). */
+function frame(opcode: number, payload: Buffer): Buffer {
+  const length = payload.length;
+  const header =
+    length < 126
+      ? Buffer.from([0x80 | opcode, length])
+      : length < 65_536
+        ? Buffer.from([0x80 | opcode, 126, length >> 8, length & 0xff])
+        : Buffer.concat([Buffer.from([0x80 | opcode, 127]), bigEndian64(length)]);
+  return Buffer.concat([header, payload]);
+}
+
+function bigEndian64(value: number): Buffer {
+  const bytes = Buffer.alloc(8);
+  bytes.writeBigUInt64BE(BigInt(value));
+  return bytes;
+}
+
+/** Reads the client's (masked) frames off a socket; fragments are not expected from Slack's SDK. */
+function readFrames(socket: Socket, onFrame: (opcode: number, payload: Buffer) => void): void {
+  let buffered = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    for (;;) {
+      if (buffered.length < 2) return;
+      const opcode = (buffered[0] as number) & 0x0f;
+      const masked = ((buffered[1] as number) & 0x80) !== 0;
+      let length = (buffered[1] as number) & 0x7f;
+      let offset = 2;
+      if (length === 126) {
+        if (buffered.length < 4) return;
+        length = buffered.readUInt16BE(2);
+        offset = 4;
+      } else if (length === 127) {
+        if (buffered.length < 10) return;
+        length = Number(buffered.readBigUInt64BE(2));
+        offset = 10;
+      }
+      const maskLength = masked ? 4 : 0;
+      if (buffered.length < offset + maskLength + length) return;
+      const mask = buffered.subarray(offset, offset + maskLength);
+      const payload = Buffer.from(buffered.subarray(offset + maskLength, offset + maskLength + length));
+      if (masked) for (let i = 0; i < payload.length; i += 1) payload[i] = (payload[i] as number) ^ (mask[i % 4] as number);
+      buffered = buffered.subarray(offset + maskLength + length);
+      onFrame(opcode, payload);
+    }
+  });
+}
+
+// ---- Slack → app: events and slash commands, signed as Slack signs them --------------------
+
+export const signature = (secret: string, timestamp: number | string, body: string) =>
+  `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+
+export type DeliveryOptions = {
+  secret?: string;
+  /** Unix seconds; now unless given (a stale request is older than five minutes). */
+  timestamp?: number;
+  /** Sent instead of the right signature. */
+  forgedSignature?: string;
+  retryNum?: number;
+  retryReason?: string;
+};
+
+/** POSTs a body to the app's Slack endpoint with Slack's headers. */
+export function deliver(url: string, body: string, contentType: string, options: DeliveryOptions = {}): Promise<Response> {
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = {
+    'Content-Type': contentType,
+    'User-Agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
+    'X-Slack-Request-Timestamp': String(timestamp),
+    'X-Slack-Signature': options.forgedSignature ?? signature(options.secret ?? SIGNING_SECRET, timestamp, body),
+  };
+  if (options.retryNum !== undefined) {
+    headers['X-Slack-Retry-Num'] = String(options.retryNum);
+    headers['X-Slack-Retry-Reason'] = options.retryReason ?? 'http_timeout';
+  }
+  return fetch(url, { method: 'POST', headers, body });
+}
+
+let eventSequence = 0;
+
+/** An Events API `event_callback` envelope around `event`. */
+export function eventEnvelope(event: Record<string, unknown>, eventId = `Ev${Date.now()}${(eventSequence += 1)}`) {
+  return {
+    token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
+    team_id: TEAM,
+    context_team_id: TEAM,
+    context_enterprise_id: null,
+    api_app_id: APP_ID,
+    event,
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ enterprise_id: null, team_id: TEAM, user_id: BOT_USER, is_bot: true, is_enterprise_install: false }],
+    is_ext_shared_channel: false,
+    event_context: `4-${Buffer.from(eventId).toString('base64')}`,
+  };
+}
+
+export type ChannelType = 'channel' | 'group' | 'im';
+
+/** The `message` event of a recorded message, as Slack sends it for message.channels/groups/im. */
+export function messageEvent(message: SlackMessageRecord, channelType: ChannelType = 'channel') {
+  return {
+    ...message,
+    ...(message.user && !message.bot_id ? { client_msg_id: randomUUID() } : {}),
+    event_ts: message.ts,
+    channel_type: channelType,
+  };
+}
+
+/** The `app_mention` event of a recorded message. */
+export function mentionEvent(message: SlackMessageRecord) {
+  return {
+    type: 'app_mention',
+    user: message.user,
+    text: message.text,
+    ts: message.ts,
+    ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
+    channel: message.channel,
+    event_ts: message.ts,
+    team: TEAM,
+    client_msg_id: randomUUID(),
+  };
+}
+
+export type SlashCommandInput = {
+  command?: string;
+  text: string;
+  userId: string;
+  userName?: string;
+  channelId: string;
+  responseUrl: string;
+};
+
+/** A slash command's form body, as Slack posts it. */
+export function slashCommandBody(input: SlashCommandInput): string {
+  return new URLSearchParams(slashCommandPayload(input)).toString();
+}
+
+/** A slash command's fields (the form body's, and the payload of a Socket Mode envelope). */
+export function slashCommandPayload(input: SlashCommandInput): Record<string, string> {
+  return {
+    token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
+    team_id: TEAM,
+    team_domain: 'switchboard-test',
+    channel_id: input.channelId,
+    channel_name: input.channelId.startsWith('D') ? 'directmessage' : 'general',
+    user_id: input.userId,
+    user_name: input.userName ?? 'someone',
+    command: input.command ?? '/chatbot',
+    text: input.text,
+    api_app_id: APP_ID,
+    is_enterprise_install: 'false',
+    response_url: input.responseUrl,
+    trigger_id: `${Date.now()}.${TEAM}.${randomUUID().replaceAll('-', '')}`,
+  };
+}

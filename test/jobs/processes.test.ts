@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.js';
+import type { Digest } from '../../src/store/port.js';
+import { BOT_TOKEN, startFakeSlack, type FakeSlack } from '../fakes/slack.js';
+import { seedAccount, seedChatbot } from '../support/seed.js';
+import { startMain, stop, tempDatabaseUrl } from '../support/processes.js';
+import { seedDigest } from './helpers.js';
+
+// The scheduler as it is deployed: the Procfile's `clock` process, and inside `npm start`. Each
+// posts a digest that is due when it starts (the catch-up), and exits 0 on SIGTERM.
+
+let slack: FakeSlack;
+let databaseUrl: string;
+let subscription: Digest;
+/** The local (UTC) date of the occurrence that is due. */
+let dueDate: string;
+
+const slackEnv = () => ({
+  DATABASE_URL: databaseUrl,
+  SLACK_BOT_TOKEN: BOT_TOKEN,
+  SLACK_SIGNING_SECRET: 'digest-test-signing-secret',
+  SLACK_API_URL: slack.apiUrl,
+  // Adapters run as their own processes: `npm start` here is the API and the scheduler only.
+  HUB_URL: 'http://127.0.0.1:9',
+  LOG_LEVEL: 'info',
+});
+
+async function lastRun() {
+  const store = await openStore(databaseUrl);
+  try {
+    return await store.digestRuns.find(subscription.id, dueDate);
+  } finally {
+    await store.close();
+  }
+}
+
+beforeEach(async () => {
+  slack = await startFakeSlack();
+  databaseUrl = tempDatabaseUrl();
+  const store = await openStore(databaseUrl);
+  const account = await seedAccount(store);
+  const chatbot = await seedChatbot(store, account);
+  // Due a minute ago (UTC), so the first tick at start posts it.
+  const minuteAgo = new Date(Date.now() - 60_000).toISOString();
+  dueDate = minuteAgo.slice(0, 10);
+  subscription = await seedDigest(store, account, chatbot, { time: minuteAgo.slice(11, 16), timezone: 'UTC', postWhenEmpty: true });
+  await store.close();
+});
+afterEach(async () => {
+  await slack.close();
+});
+
+describe('deployment', () => {
+  it('the clock process posts what is due at start and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/main.ts'], {
+      env: { ...process.env, ...slackEnv() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await slack.waitFor(() => slack.callsTo('chat.postMessage').length === 1, 15_000);
+      await slack.waitFor(() => output.includes('lead digest posted'), 5_000);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+    expect(output).toContain('clock started');
+    expect(output).not.toContain(BOT_TOKEN);
+    expect(await lastRun()).toMatchObject({ status: 'posted', attempts: 1 });
+  });
+
+  it('`npm start` runs the scheduler too', async () => {
+    const started = await startMain(slackEnv());
+    try {
+      await slack.waitFor(() => slack.callsTo('chat.postMessage').length === 1, 10_000);
+      await slack.waitFor(() => started.output().includes('lead digest posted'), 5_000);
+    } finally {
+      expect(await stop(started.child)).toBe(0);
+    }
+    expect(await lastRun()).toMatchObject({ status: 'posted' });
+  });
+});
