@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { ensureDefaultAccount } from './domain/accounts.js';
 import { createChatEngine } from './engine/index.js';
-import { createProviderResponders } from './engine/providers/index.js';
 import { API_PREFIX, createApp, type NodeListener } from './http/app.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/port.js';
@@ -28,8 +27,12 @@ export type HubMounts = { slack?: NodeListener };
 export async function startHub(config: Config, logger: Logger, mounts: HubMounts = {}): Promise<Hub> {
   const store = await openStore(config.databaseUrl);
   const firstApiKey = await ensureDefaultAccount(store, config.defaultQuota, config.bootstrapApiKey);
-  const providerFor =
-    config.modelProviders && createProviderResponders(config.modelProviders, { timeoutMs: config.modelTimeoutMs });
+  // The AI SDK is loaded only when a provider is configured: the offline responder needs none of it.
+  const providerFor = config.modelProviders
+    ? (await import('./engine/providers/index.js')).createProviderResponders(config.modelProviders, {
+        timeoutMs: config.modelTimeoutMs,
+      })
+    : undefined;
   const app = createApp({
     store,
     logger,

@@ -1,6 +1,6 @@
 import { DiscordAPIError, HTTPError, RateLimitError, REST } from '@discordjs/rest';
 import type { Poster } from './post.js';
-import { withRetry, type FailureKind, type RetryPolicy } from './retry.js';
+import { isPermanentStatus, withRetry, type FailureKind, type RetryPolicy } from './retry.js';
 
 // The digest on Discord: one POST /channels/{id}/messages with the embed, and the CSV, when there
 // is one, as a multipart attachment of the same message.
@@ -15,7 +15,7 @@ export function classifyDiscordError(error: unknown): FailureKind {
   if (error instanceof RateLimitError) return { permanent: false, retryAfterMs: error.retryAfter };
   if (error instanceof DiscordAPIError || error instanceof HTTPError) {
     const { status } = error;
-    return { permanent: status >= 400 && status < 500 && status !== 408 && status !== 429 };
+    return { permanent: isPermanentStatus(status) };
   }
   return { permanent: false };
 }

@@ -1,6 +1,6 @@
 import { ErrorCode, LogLevel, WebClient } from '@slack/web-api';
 import type { Poster } from './post.js';
-import { reasonOf, withRetry, type FailureKind, type RetryPolicy } from './retry.js';
+import { isPermanentStatus, reasonOf, withRetry, type FailureKind, type RetryPolicy } from './retry.js';
 
 // The digest on Slack: chat.postMessage with Block Kit blocks and a text fallback, then, when the
 // digest has a CSV, files.uploadV2 into the message's thread in the same channel.
@@ -42,7 +42,7 @@ export function classifySlackError(error: unknown): FailureKind {
       return { permanent: false, retryAfterMs: (slack.retryAfter ?? 0) * 1000 };
     case ErrorCode.HTTPError: {
       const status = slack.statusCode ?? 500;
-      return { permanent: status >= 400 && status < 500 && status !== 408 && status !== 429 };
+      return { permanent: isPermanentStatus(status) };
     }
     default:
       return { permanent: false };

@@ -19,7 +19,7 @@ export const DEFAULT_RETRY: Omit<RetryPolicy, 'sleep'> = {
 };
 
 /** A platform's Retry-After is honoured up to this; longer waits would outlast the run's lease. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 
 /** How a platform's failure should be treated. */
 export type FailureKind = {
@@ -28,6 +28,10 @@ export type FailureKind = {
   /** The platform asked to wait this long (a rate limit). */
   retryAfterMs?: number;
 };
+
+/** A client error other than a timeout or a rate limit: the same request would fail again. */
+export const isPermanentStatus = (status: number): boolean =>
+  status >= 400 && status < 500 && status !== 408 && status !== 429;
 
 export class RetriesExhausted extends Error {
   constructor(

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Digest, DigestRunStatus, Lead, Platform, Store } from '../../src/store/port.js';
 import { composeDigest } from './compose.js';
 import { CATCH_UP_MS, type DueOccurrence } from './due.js';
-import type { Poster } from './post.js';
+import type { Poster, PostOutcome } from './post.js';
 import type { DiscordTarget } from './post-discord.js';
 import type { SlackTarget } from './post-slack.js';
 import { DEFAULT_RETRY, realSleep, reasonOf, RetriesExhausted, type RetryPolicy, type Sleep } from './retry.js';
@@ -14,9 +14,9 @@ import { DEFAULT_RETRY, realSleep, reasonOf, RetriesExhausted, type RetryPolicy,
 // record how it ended. Every outcome is recorded, including "nothing to post" and "too late".
 
 /** How long a claim holds before another process may take over a run that never finished. */
-export const LEASE_MS = 10 * 60_000;
+const LEASE_MS = 10 * 60_000;
 /** The first digest of a subscription covers this much before its scheduled instant. */
-export const FIRST_WINDOW_MS = 24 * 60 * 60_000;
+const FIRST_WINDOW_MS = 24 * 60 * 60_000;
 const PAGE_SIZE = 500;
 
 /** Where digests can be posted: a platform left out is not configured. */
@@ -32,15 +32,12 @@ export type DigestRunnerOptions = {
   now: () => Date;
   /** How retries wait (tests record instead of waiting). */
   sleep?: Sleep;
-  retry?: Partial<Omit<RetryPolicy, 'sleep'>>;
-  leaseMs?: number;
   /** Names this process in the run records. */
   processId?: string;
 };
 
 export type DigestRunner = {
   readonly processId: string;
-  readonly leaseMs: number;
   run(digest: Digest, occurrence: DueOccurrence): Promise<RunOutcome>;
 };
 
@@ -49,13 +46,12 @@ const NOT_CONFIGURED: Record<Platform, string> = {
   discord: 'Discord is not configured: set DISCORD_TOKEN for the process that posts digests',
 };
 
-export const defaultProcessId = () => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+const defaultProcessId = () => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
 export function createDigestRunner(options: DigestRunnerOptions): DigestRunner {
   const { store, platforms, logger, now } = options;
-  const leaseMs = options.leaseMs ?? LEASE_MS;
   const processId = options.processId ?? defaultProcessId();
-  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry, sleep: options.sleep ?? realSleep };
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, sleep: options.sleep ?? realSleep };
   // Each platform's client is loaded on its first digest: `npm start` does not pay for them otherwise.
   const { slack, discord } = platforms;
   const loaders: Partial<Record<Platform, () => Promise<Poster>>> = {
@@ -63,10 +59,12 @@ export function createDigestRunner(options: DigestRunnerOptions): DigestRunner {
     ...(discord ? { discord: async () => (await import('./post-discord.js')).discordPoster(discord, policy) } : {}),
   };
   const posters = new Map<Platform, Promise<Poster>>();
-  const posterFor = (platform: Platform): Promise<Poster> | undefined => {
+  const posterFor = (platform: Platform): Promise<Poster> => {
     const load = loaders[platform];
-    if (!posters.has(platform) && load) posters.set(platform, load());
-    return posters.get(platform);
+    if (!load) throw new Error(NOT_CONFIGURED[platform]);
+    let poster = posters.get(platform);
+    if (!poster) posters.set(platform, (poster = load()));
+    return poster;
   };
 
   async function run(digest: Digest, occurrence: DueOccurrence): Promise<RunOutcome> {
@@ -78,7 +76,7 @@ export function createDigestRunner(options: DigestRunnerOptions): DigestRunner {
       scheduledAt,
       claimedBy: processId,
       claimedAt,
-      leaseUntil: new Date(claimedAt.getTime() + leaseMs),
+      leaseUntil: new Date(claimedAt.getTime() + LEASE_MS),
     });
     if (!claimed) return 'busy';
 
@@ -97,14 +95,13 @@ export function createDigestRunner(options: DigestRunnerOptions): DigestRunner {
     };
 
     // Set once the message is in the channel: from then on the run can only be recorded as posted.
-    let posted: { attempts: number; warning?: string } | undefined;
+    let posted: PostOutcome | undefined;
     try {
       if (occurrence.missed) {
         const hours = CATCH_UP_MS / 3_600_000;
         return await finish('missed', 0, `no clock process ran within ${hours} hours of ${scheduledAt.toISOString()}`);
       }
-      const poster = await posterFor(digest.platform);
-      if (!poster) return await finish('failed', 0, NOT_CONFIGURED[digest.platform]);
+      if (!loaders[digest.platform]) return await finish('failed', 0, NOT_CONFIGURED[digest.platform]);
       const chatbot = await store.chatbots.find(digest.accountId, digest.chatbotId);
       if (!chatbot) return await finish('failed', 0, `chatbot ${digest.chatbotId} not found`);
 
@@ -122,6 +119,8 @@ export function createDigestRunner(options: DigestRunnerOptions): DigestRunner {
         to: scheduledAt,
         leads,
       });
+      // Loaded only now: a day without leads posts nothing and needs no platform client.
+      const poster = await posterFor(digest.platform);
       try {
         posted = await poster(digest, message);
       } catch (error) {
@@ -140,11 +139,11 @@ export function createDigestRunner(options: DigestRunnerOptions): DigestRunner {
     }
   }
 
-  return { processId, leaseMs, run };
+  return { processId, run };
 }
 
 /** Every lead of the chatbot created in [from, to], newest first, a page at a time. */
-export async function gatherLeads(store: Store, chatbotId: string, from: Date, to: Date): Promise<Lead[]> {
+async function gatherLeads(store: Store, chatbotId: string, from: Date, to: Date): Promise<Lead[]> {
   const leads: Lead[] = [];
   for (let page = 1; ; page += 1) {
     const batch = await store.leads.list(chatbotId, { from, to }, { page, size: PAGE_SIZE });

@@ -1,6 +1,6 @@
 import type { ChatEngine } from '../engine/index.js';
 import type { ModelId } from '../engine/models.js';
-import type { ChatTurn, ContactDetails, ResponderInput } from '../engine/responder.js';
+import type { ChatTurn, ContactDetails, Responder, ResponderInput } from '../engine/responder.js';
 import type { Account, Chatbot, Contact, ConversationSource, Store } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { recordExchange } from './conversations.js';
@@ -52,9 +52,9 @@ export async function startChat(
   const { responder, responderInput, newMessages, history } = prepared;
 
   // The request for contact details rides on the first reply of a conversation that has none.
+  const details = leadDetails(chatbot.settings, history);
   const request = leadRequest(chatbot.settings);
-  const suffix =
-    request && !alreadyAsked(request, history) && !leadDetails(chatbot.settings, history) ? `\n\n${request}` : '';
+  const suffix = request && !alreadyAsked(request, history) && !details ? `\n\n${request}` : '';
 
   async function finish(reply: string): Promise<void> {
     const at = new Date();
@@ -69,7 +69,6 @@ export async function startChat(
         ],
       });
     }
-    const details = leadDetails(chatbot.settings, history);
     const mentioned = detailsIn(newMessages);
     if (details && (mentioned.email || mentioned.phone || mentioned.name)) {
       await saveLead(store, chatbot, { ...details, conversationId: input.conversationId });
@@ -110,7 +109,7 @@ export async function startChat(
 }
 
 type Prepared = {
-  responder: ReturnType<ChatEngine['responderFor']>;
+  responder: Responder;
   responderInput: Omit<ResponderInput, 'signal'>;
   /** The user's messages this request adds to the conversation. */
   newMessages: ChatTurn[];

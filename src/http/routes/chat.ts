@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { startChat } from '../../domain/chat.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { MODEL_IDS } from '../../engine/models.js';
+import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
 import { chatbotId, conversationId, parseInput } from '../validation.js';
@@ -29,7 +30,7 @@ const chatBody = z.object({
   temperature: z.number().min(0).max(1).optional(),
   stream: z.boolean().default(false),
   /** Set by Switchboard's own adapters; API callers are `API`. */
-  source: z.enum(['API', 'Slack', 'Discord', 'Widget or Iframe']).optional(),
+  source: z.enum(CONVERSATION_SOURCES).optional(),
 });
 
 export function chatRoutes(store: Store, engine: ChatEngine): Router<AuthState> {

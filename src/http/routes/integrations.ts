@@ -14,9 +14,7 @@ import {
 import {
   WORKSPACE_DEFAULT,
   type Binding,
-  type BindingFilter,
   type Digest,
-  type Page,
   type Store,
 } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
@@ -63,17 +61,7 @@ const resolveQuery = z.object({ platform, workspaceId: platformId, channelId: bi
 // Path segments arrive decoded; an id that names nothing is simply not found.
 const idPath = z.object({ id: z.string() });
 
-/** Only the filter's own fields (never page or size), absent ones left out. */
-const toFilter = ({ platform, workspaceId, channelId, chatbotId }: z.infer<typeof listQuery>): BindingFilter => ({
-  platform,
-  workspaceId,
-  channelId,
-  chatbotId,
-});
-
-const toPage = ({ page, size }: z.infer<typeof listQuery>): Page => ({ page, size });
-
-export function toBindingBody(binding: Binding) {
+function toBindingBody(binding: Binding) {
   return {
     id: binding.id,
     platform: binding.platform,
@@ -86,7 +74,7 @@ export function toBindingBody(binding: Binding) {
   };
 }
 
-export function toDigestBody(digest: Digest) {
+function toDigestBody(digest: Digest) {
   return {
     id: digest.id,
     chatbotId: digest.chatbotId,
@@ -110,8 +98,8 @@ export function integrationRoutes(store: Store): Router<AuthState> {
   });
 
   router.get('/bindings', async (ctx) => {
-    const query = parseInput(listQuery, ctx.query);
-    const bindings = await listBindings(store, ctx.state.account, toFilter(query), toPage(query));
+    const { page, size, ...filter } = parseInput(listQuery, ctx.query);
+    const bindings = await listBindings(store, ctx.state.account, filter, { page, size });
     ctx.body = success(bindings.map(toBindingBody));
   });
 
@@ -131,8 +119,8 @@ export function integrationRoutes(store: Store): Router<AuthState> {
   });
 
   router.get('/digests', async (ctx) => {
-    const query = parseInput(listQuery, ctx.query);
-    const digests = await listDigests(store, ctx.state.account, toFilter(query), toPage(query));
+    const { page, size, ...filter } = parseInput(listQuery, ctx.query);
+    const digests = await listDigests(store, ctx.state.account, filter, { page, size });
     ctx.body = success(digests.map(toDigestBody));
   });
 

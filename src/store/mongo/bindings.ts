@@ -1,6 +1,7 @@
 import { pageOffset } from '../paging.js';
-import { WORKSPACE_DEFAULT, type Binding, type BindingFilter, type BindingRepository } from '../port.js';
+import { WORKSPACE_DEFAULT, type Binding, type BindingRepository } from '../port.js';
 import type { BindingDoc, MongoModels } from './models.js';
+import { channelListing } from './channel-listing.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 
 const toBinding = (doc: BindingDoc): Binding => ({
@@ -14,14 +15,6 @@ const toBinding = (doc: BindingDoc): Binding => ({
   createdAt: doc.createdAt,
   updatedAt: doc.updatedAt,
 });
-
-/** The given filter fields as equality conditions; absent ones match anything. */
-export function exactMatches(filter: BindingFilter): Record<string, string> {
-  return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as Record<
-    string,
-    string
-  >;
-}
 
 export function mongoBindings(models: MongoModels): BindingRepository {
   const { bindings } = models;
@@ -44,7 +37,7 @@ export function mongoBindings(models: MongoModels): BindingRepository {
     },
     async list(accountId, filter, page) {
       const docs = await bindings
-        .find({ ...exactMatches(filter), accountId })
+        .find(channelListing(accountId, filter))
         .sort({ createdAt: 1, _id: 1 })
         .skip(pageOffset(page))
         .limit(page.size)

@@ -1,6 +1,6 @@
 import { pageOffset } from '../paging.js';
 import type { Digest, DigestRepository } from '../port.js';
-import { exactMatches } from './bindings.js';
+import { channelListing } from './channel-listing.js';
 import type { DigestDoc, MongoModels } from './models.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 
@@ -40,7 +40,7 @@ export function mongoDigests(models: MongoModels): DigestRepository {
     },
     async list(accountId, filter, page) {
       const docs = await digests
-        .find({ ...exactMatches(filter), accountId })
+        .find(channelListing(accountId, filter))
         .sort({ createdAt: 1, _id: 1 })
         .skip(pageOffset(page))
         .limit(page.size)

@@ -1,13 +1,12 @@
 import type { Database } from 'better-sqlite3';
-import { pageOffset } from '../paging.js';
 import {
   WORKSPACE_DEFAULT,
   type Binding,
-  type BindingFilter,
   type BindingMode,
   type BindingRepository,
   type Platform,
 } from '../port.js';
+import { channelListingParams, channelListingSql, type ChannelListingParams } from './channel-listing.js';
 
 type BindingRow = {
   id: string;
@@ -19,16 +18,6 @@ type BindingRow = {
   mode: BindingMode;
   created_at: number;
   updated_at: number;
-};
-
-type FilterParams = {
-  accountId: string;
-  platform: string | null;
-  workspaceId: string | null;
-  channelId: string | null;
-  chatbotId: string | null;
-  limit: number;
-  offset: number;
 };
 
 const toBinding = (row: BindingRow): Binding => ({
@@ -55,14 +44,6 @@ const toRow = (binding: Binding): BindingRow => ({
   updated_at: binding.updatedAt.getTime(),
 });
 
-/** Absent filter fields bind as NULL, which the statement reads as "any". */
-export const filterParams = (filter: BindingFilter) => ({
-  platform: filter.platform ?? null,
-  workspaceId: filter.workspaceId ?? null,
-  channelId: filter.channelId ?? null,
-  chatbotId: filter.chatbotId ?? null,
-});
-
 export function sqliteBindings(db: Database): BindingRepository {
   // One statement: the unique (account, platform, workspace, channel) constraint decides between
   // insert and update, so concurrent binds of one channel leave one binding.
@@ -73,16 +54,7 @@ export function sqliteBindings(db: Database): BindingRepository {
        chatbot_id = excluded.chatbot_id, mode = excluded.mode, updated_at = excluded.updated_at
      RETURNING *`,
   );
-  const list = db.prepare<[FilterParams], BindingRow>(
-    `SELECT * FROM bindings
-     WHERE account_id = @accountId
-       AND (@platform IS NULL OR platform = @platform)
-       AND (@workspaceId IS NULL OR workspace_id = @workspaceId)
-       AND (@channelId IS NULL OR channel_id = @channelId)
-       AND (@chatbotId IS NULL OR chatbot_id = @chatbotId)
-     ORDER BY created_at, id
-     LIMIT @limit OFFSET @offset`,
-  );
+  const list = db.prepare<[ChannelListingParams], BindingRow>(channelListingSql('bindings'));
   // The channel's own binding sorts before the workspace default.
   const resolve = db.prepare<[string, string, string, string, string], BindingRow>(
     `SELECT * FROM bindings
@@ -101,8 +73,7 @@ export function sqliteBindings(db: Database): BindingRepository {
       return toBinding(row);
     },
     async list(accountId, filter, page) {
-      const params = { accountId, ...filterParams(filter), limit: page.size, offset: pageOffset(page) };
-      return list.all(params).map(toBinding);
+      return list.all(channelListingParams(accountId, filter, page)).map(toBinding);
     },
     async resolve(accountId, { platform, workspaceId, channelId }) {
       const row = resolve.get(accountId, platform, workspaceId, channelId, WORKSPACE_DEFAULT);

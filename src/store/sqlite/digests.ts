@@ -1,7 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import { pageOffset } from '../paging.js';
 import type { Digest, DigestRepository, Platform } from '../port.js';
-import { filterParams } from './bindings.js';
+import { channelListingParams, channelListingSql, type ChannelListingParams } from './channel-listing.js';
 
 type DigestRow = {
   id: string;
@@ -16,8 +15,6 @@ type DigestRow = {
   created_at: number;
   updated_at: number;
 };
-
-type FilterParams = ReturnType<typeof filterParams> & { accountId: string; limit: number; offset: number };
 
 const toDigest = (row: DigestRow): Digest => ({
   id: row.id,
@@ -60,16 +57,7 @@ export function sqliteDigests(db: Database): DigestRepository {
        updated_at = excluded.updated_at
      RETURNING *`,
   );
-  const list = db.prepare<[FilterParams], DigestRow>(
-    `SELECT * FROM digests
-     WHERE account_id = @accountId
-       AND (@platform IS NULL OR platform = @platform)
-       AND (@workspaceId IS NULL OR workspace_id = @workspaceId)
-       AND (@channelId IS NULL OR channel_id = @channelId)
-       AND (@chatbotId IS NULL OR chatbot_id = @chatbotId)
-     ORDER BY created_at, id
-     LIMIT @limit OFFSET @offset`,
-  );
+  const list = db.prepare<[ChannelListingParams], DigestRow>(channelListingSql('digests'));
   const all = db.prepare<[], DigestRow>('SELECT * FROM digests ORDER BY created_at, id');
   const remove = db.prepare<[string, string], DigestRow>(
     'DELETE FROM digests WHERE account_id = ? AND id = ? RETURNING *',
@@ -82,8 +70,7 @@ export function sqliteDigests(db: Database): DigestRepository {
       return toDigest(row);
     },
     async list(accountId, filter, page) {
-      const params = { accountId, ...filterParams(filter), limit: page.size, offset: pageOffset(page) };
-      return list.all(params).map(toDigest);
+      return list.all(channelListingParams(accountId, filter, page)).map(toDigest);
     },
     async delete(accountId, id) {
       const row = remove.get(accountId, id);
