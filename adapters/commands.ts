@@ -1,5 +1,5 @@
 import { HubApiError, type Binding, type ChatbotItem, type HubClient, type Lead, type Platform } from './hub-client.js';
-import { NOT_BOUND } from './relay.js';
+import { notBoundText } from './relay.js';
 
 // The `/chatbot` command, platform-neutral: what each subcommand does, its wording, the parsing
 // of `set` fields and values, the leads summary and CSV, and who may do what. A platform adapter
@@ -49,7 +49,10 @@ export const DEFAULT_DIGEST_TIME = '09:00';
 export const DEFAULT_DIGEST_TIMEZONE = 'UTC';
 
 /** Who may run each subcommand: changes and personal data (leads) are for admins only. */
-const ADMIN_ONLY: ReadonlySet<CommandName> = new Set(['use', 'set', 'leads', 'digest']);
+const ADMIN_ONLY: ReadonlySet<string> = new Set<CommandName>(['use', 'set', 'leads', 'digest']);
+
+/** Whether a subcommand is for admins only: the platform need look up the user only then. */
+export const needsAdmin = (name: string): boolean => ADMIN_ONLY.has(name.toLowerCase());
 
 export const COMMAND_NAMES: readonly CommandName[] = ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest'];
 
@@ -241,27 +244,17 @@ function whereText(binding: Pick<Binding, 'channelId'>, words: PlatformWords): s
   return binding.channelId === '*' ? `across this ${words.workspace} (its default)` : 'in this channel';
 }
 
-async function bindingHere(context: CommandContext): Promise<Binding | undefined> {
-  try {
-    return await context.hub.resolveBinding({
-      platform: context.platform,
-      workspaceId: context.workspaceId,
-      channelId: context.channelId,
-    });
-  } catch (error) {
-    if (error instanceof HubApiError && error.status === 404) return undefined;
-    throw error;
-  }
-}
+const bindingHere = ({ hub, platform, workspaceId, channelId }: CommandContext) =>
+  hub.findBinding({ platform, workspaceId, channelId });
 
 /** The chatbot bound here (or the workspace default), or the reply saying there is none. */
 async function boundChatbot(
   context: CommandContext,
 ): Promise<{ chatbot: ChatbotItem; binding: Binding } | { reply: CommandReply }> {
   const binding = await bindingHere(context);
-  if (!binding) return { reply: { text: NOT_BOUND } };
+  if (!binding) return { reply: { text: notBoundText(context.words.command) } };
   const chatbot = (await context.hub.listChatbots()).find((item) => item.id === binding.chatbotId);
-  if (!chatbot) return { reply: { text: NOT_BOUND } };
+  if (!chatbot) return { reply: { text: notBoundText(context.words.command) } };
   return { chatbot, binding };
 }
 

@@ -132,6 +132,15 @@ export function createHubClient(apiUrl: string, apiKey: string) {
       data<unknown[]>('POST', `${chatbotPath(chatbotId)}/contacts`, { users }),
     updateContact: (chatbotId: string, externalId: string, fields: Omit<ContactInput, 'external_id'>) =>
       data<unknown>('PATCH', `${chatbotPath(chatbotId)}/contacts/${encodeURIComponent(externalId)}`, { data: fields }),
+    /** The binding that answers in a channel (its own, else the workspace default), or undefined. */
+    async findBinding(query: { platform: Platform; workspaceId: string; channelId: string }) {
+      try {
+        return await data<Binding>('GET', '/integrations/bindings/resolve', undefined, query);
+      } catch (error) {
+        if (error instanceof HubApiError && error.status === 404) return undefined;
+        throw error;
+      }
+    },
     resolveBinding: (query: { platform: Platform; workspaceId: string; channelId: string }) =>
       data<Binding>('GET', '/integrations/bindings/resolve', undefined, query),
     listBindings: (query: Partial<Omit<Binding, 'id' | 'mode'>> & { page?: number; size?: number } = {}) =>

@@ -47,22 +47,16 @@ export type RelayOptions = {
 
 export const HUB_UNAVAILABLE = "Sorry, I can't reach the chatbot right now. Please try again in a moment.";
 export const QUOTA_USED = 'Sorry, this chatbot has used up its messages for this month.';
-export const NOT_BOUND = 'No chatbot is set up for this channel yet. An admin can bind one with `/chatbot use <chatbotId>`.';
+/** The hint for an unbound channel, naming the platform's command. */
+export const notBoundText = (command = '/chatbot') =>
+  `No chatbot is set up for this channel yet. An admin can bind one with \`${command} use <chatbotId>\`.`;
+export const NOT_BOUND = notBoundText();
 
 export function createRelay(options: RelayOptions): Relay {
   const { hub, platform, source, logger } = options;
   const interval = options.updateIntervalMs ?? 1_000;
   const now = options.now ?? Date.now;
   const knownContacts = new Set<string>();
-
-  async function resolve(workspaceId: string, channelId: string): Promise<Binding | undefined> {
-    try {
-      return await hub.resolveBinding({ platform, workspaceId, channelId });
-    } catch (error) {
-      if (error instanceof HubApiError && error.status === 404) return undefined;
-      throw error;
-    }
-  }
 
   /** Creates the contact the first time its author writes, or refreshes it if it exists. */
   async function ensureContact(chatbotId: string, contact: InboundMessage['contact']): Promise<void> {
@@ -83,7 +77,7 @@ export function createRelay(options: RelayOptions): Relay {
 
   return {
     async route(message) {
-      const binding = await resolve(message.workspaceId, message.channelId);
+      const binding = await hub.findBinding({ platform, workspaceId: message.workspaceId, channelId: message.channelId });
       const addressed = message.direct || message.mentioned || message.followUp;
       if (!binding) return addressed ? { kind: 'unbound' } : { kind: 'ignore' };
       return addressed || binding.mode === 'all' ? { kind: 'answer', binding } : { kind: 'ignore' };

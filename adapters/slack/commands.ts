@@ -1,8 +1,7 @@
 import type { App, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { parseCommandText, runCommand, type CommandReply, type PlatformWords } from '../commands.js';
+import { needsAdmin, parseCommandText, runCommand, type CommandReply, type PlatformWords } from '../commands.js';
 import type { HubClient } from '../hub-client.js';
-import { NOT_BOUND } from '../relay.js';
 import { escapeText, unescapeText } from './text.js';
 import type { UserDirectory } from './users.js';
 
@@ -21,8 +20,6 @@ export const SLACK_ADMINS = 'workspace admins and owners';
 const FILE_SENT = 'I sent you the file in a direct message.';
 const FILE_FAILED = "I couldn't send you the file; please try again in a moment.";
 
-/** The relay's hint for an unbound channel, naming this app's command. */
-export const notBoundText = (command: string) => NOT_BOUND.replace('/chatbot', command);
 
 export function listenForCommands(app: App, deps: CommandDeps): void {
   const { command: commandName, users, logger } = deps;
@@ -33,7 +30,7 @@ export function listenForCommands(app: App, deps: CommandDeps): void {
     const hub = deps.hub();
     if (!hub) return;
     const input = parseCommandText(unescapeText(command.text ?? ''));
-    const isAdmin = await users.isAdmin(command.user_id);
+    const isAdmin = needsAdmin(input.name) && (await users.isAdmin(command.user_id));
     const reply = await runCommand(input, {
       hub,
       platform: 'slack',
@@ -42,7 +39,7 @@ export function listenForCommands(app: App, deps: CommandDeps): void {
       isAdmin,
       words,
     });
-    let text = reply.text.replaceAll(NOT_BOUND, notBoundText(commandName));
+    let text = reply.text;
     if (reply.attachment) text = `${text} ${await sendAttachment(client, command.user_id, reply.attachment, logger)}`;
     logger.info({ subcommand: input.name, user: command.user_id, team: command.team_id }, 'Slack command');
     await respond({ response_type: 'ephemeral', text: escapeText(text) });

@@ -4,8 +4,8 @@ import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLog
 import type { Logger } from 'pino';
 import type { SlackConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
-import { createRelay, type Relay } from '../relay.js';
-import { listenForCommands, notBoundText } from './commands.js';
+import { createRelay, notBoundText, type Relay } from '../relay.js';
+import { listenForCommands } from './commands.js';
 import { createMessageHandler, listenForMessages } from './messages.js';
 import { createUserDirectory } from './users.js';
 
