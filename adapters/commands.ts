@@ -1,3 +1,4 @@
+import { csvField } from '../src/csv.js';
 import { HubApiError, type Binding, type ChatbotItem, type HubClient, type Lead, type Platform } from './hub-client.js';
 import { notBoundText } from './relay.js';
 
@@ -382,15 +383,8 @@ const CSV_COLUMNS = ['id', 'name', 'email', 'phone', 'created_at'] as const;
 
 /** RFC 4180 CSV with a header row; cells a spreadsheet would run as formulas get a leading `'`. */
 export function leadsCsv(leads: Lead[]): string {
-  const rows = [CSV_COLUMNS.join(','), ...leads.map((lead) => CSV_COLUMNS.map((column) => csvCell(lead[column])).join(','))];
+  const rows = [CSV_COLUMNS.join(','), ...leads.map((lead) => CSV_COLUMNS.map((column) => csvField(lead[column])).join(','))];
   return `${rows.join('\r\n')}\r\n`;
-}
-
-function csvCell(value: string): string {
-  // A leading = @ + - makes a spreadsheet run the cell as a formula; numbers (phones) keep + and -.
-  const formula = /^[=@\t\r]/.test(value) || (/^[+-]/.test(value) && !/^[+-][\d ().-]*$/.test(value));
-  const safe = formula ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 // ---- small checks ---------------------------------------------------------------------------

@@ -69,6 +69,14 @@ export class HubApiError extends Error {
 
 export type HubClient = ReturnType<typeof createHubClient>;
 
+const API_PREFIX = '/api/v1';
+
+/** `HUB_URL` may name the hub's root or its API; the client wants the API (…/api/v1). */
+export function hubApiUrl(hubUrl: string): string {
+  const trimmed = hubUrl.replace(/\/+$/, '');
+  return trimmed.endsWith(API_PREFIX) ? trimmed : trimmed + API_PREFIX;
+}
+
 type Query = Record<string, string | number | undefined>;
 
 /** `apiUrl` includes the version prefix, e.g. http://localhost:3000/api/v1. */

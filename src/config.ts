@@ -106,6 +106,7 @@ export type Config = {
   modelTimeoutMs: number;
   /** How a separately run adapter reaches the hub: its base URL and an API key (HUB_URL, HUB_API_KEY). */
   hubUrl: string | undefined;
+  /** HUB_API_KEY, else BOOTSTRAP_API_KEY (a key the hub is known to hold). */
   hubApiKey: string | undefined;
   /** The Discord adapter; set when DISCORD_TOKEN is. */
   discord: DiscordConfig | undefined;
@@ -135,7 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     modelProviders: vars.MODEL_PROVIDERS && resolveApiKeys(vars.MODEL_PROVIDERS, (name) => env[name]),
     modelTimeoutMs: vars.MODEL_TIMEOUT_MS,
     hubUrl: vars.HUB_URL?.replace(/\/+$/, ''),
-    hubApiKey: vars.HUB_API_KEY,
+    hubApiKey: vars.HUB_API_KEY ?? vars.BOOTSTRAP_API_KEY,
     discord: vars.DISCORD_TOKEN
       ? {
           token: vars.DISCORD_TOKEN,

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { ensureDefaultAccount } from './domain/accounts.js';
 import { createChatEngine } from './engine/index.js';
 import { API_PREFIX, createApp, type NodeListener } from './http/app.js';
+import { drain } from './shutdown.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/port.js';
 
@@ -17,8 +18,6 @@ export type Hub = {
   firstApiKey: string | undefined;
   close(): Promise<void>;
 };
-
-const DRAIN_TIMEOUT_MS = 10_000;
 
 /** Listeners served by the hub's own server besides the API (Slack's events in HTTP mode). */
 export type HubMounts = { slack?: NodeListener };
@@ -57,13 +56,4 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
       await store.close();
     },
   };
-}
-
-/** Stops accepting connections and lets requests in flight finish, up to a limit. */
-async function drain(server: Server): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
-  await closed;
-  clearTimeout(timer);
 }

@@ -42,21 +42,24 @@ if (hub.firstApiKey) {
   );
 }
 
+// Adapters inside this process reach the API over local HTTP like any client, with HUB_API_KEY
+// (or BOOTSTRAP_API_KEY, or the key just printed).
+const apiKey = config.hubApiKey ?? hub.firstApiKey;
+const { port } = hub.server.address() as AddressInfo;
+const localHub = apiKey ? createHubClient(`http://127.0.0.1:${port}${API_PREFIX}`, apiKey) : undefined;
+const NEEDS_KEY = 'needs an API key of the hub: set HUB_API_KEY (or BOOTSTRAP_API_KEY)';
+
 // The Discord adapter joins when DISCORD_TOKEN is set, unless HUB_URL says adapters run as their
-// own processes (Procfile `discord`). It reaches the API over local HTTP like any client; if
-// Discord cannot be reached the API keeps serving.
+// own processes (Procfile `discord`). If Discord cannot be reached the API keeps serving.
 let discordBot: DiscordBot | undefined;
 if (config.discord && config.hubUrl) {
   logger.info('HUB_URL is set: the Discord adapter runs as its own process');
 } else if (config.discord) {
-  const apiKey = config.hubApiKey ?? config.bootstrapApiKey ?? hub.firstApiKey;
-  const { port } = hub.server.address() as AddressInfo;
-  if (!apiKey) logger.error('the Discord adapter needs an API key of the hub: set HUB_API_KEY (or BOOTSTRAP_API_KEY)');
+  if (!localHub) logger.error(`the Discord adapter ${NEEDS_KEY}`);
   else {
-    const client = createHubClient(`http://127.0.0.1:${port}${API_PREFIX}`, apiKey);
     // Loaded only when used: discord.js is a large import.
     const { startDiscordBot } = await import('../adapters/discord/bot.js');
-    startDiscordBot({ config: config.discord, hub: client, logger }).then(
+    startDiscordBot({ config: config.discord, hub: localHub, logger }).then(
       (bot) => (discordBot = bot),
       (error: unknown) => logger.error({ err: error }, 'the Discord adapter could not start'),
     );
@@ -65,13 +68,9 @@ if (config.discord && config.hubUrl) {
 
 if (config.slack && config.hubUrl) logger.info('HUB_URL is set: the Slack adapter runs as its own process');
 if (slack) {
-  const apiKey = config.hubApiKey ?? config.bootstrapApiKey ?? hub.firstApiKey;
-  const { port } = hub.server.address() as AddressInfo;
-  if (!apiKey) logger.error('the Slack adapter needs an API key of the hub: set HUB_API_KEY (or BOOTSTRAP_API_KEY)');
+  if (!localHub) logger.error(`the Slack adapter ${NEEDS_KEY}`);
   else {
-    slack
-      .start(createHubClient(`http://127.0.0.1:${port}${API_PREFIX}`, apiKey))
-      .catch((error: unknown) => logger.error({ err: error }, 'the Slack adapter could not start'));
+    slack.start(localHub).catch((error: unknown) => logger.error({ err: error }, 'the Slack adapter could not start'));
   }
 }
 

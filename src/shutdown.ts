@@ -1,4 +1,7 @@
+import type { Server } from 'node:http';
 import type { Logger } from 'pino';
+
+const DRAIN_TIMEOUT_MS = 10_000;
 
 /**
  * Runs `stop` once on the first SIGTERM or SIGINT, then exits 0 (1 if stopping failed). Every
@@ -20,4 +23,13 @@ export function onShutdown(logger: Logger, stop: () => Promise<unknown>): void {
       );
     });
   }
+}
+
+/** Stops accepting connections and lets requests in flight finish, up to a limit. */
+export async function drain(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+  await closed;
+  clearTimeout(timer);
 }

@@ -1,19 +1,11 @@
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { createHubClient } from '../hub-client.js';
+import { createHubClient, hubApiUrl } from '../hub-client.js';
 import { startDiscordBot, type DiscordBot } from './bot.js';
 import { onShutdown } from '../../src/shutdown.js';
 
 // `node --import tsx adapters/discord/main.ts` (the Procfile's `discord` process): the Discord
 // adapter on its own, reaching the hub over HTTP at HUB_URL with HUB_API_KEY.
-
-const API_PREFIX = '/api/v1';
-
-/** The API base under a hub address given with or without the `/api/v1` prefix. */
-function hubApiUrl(hubUrl: string): string {
-  const base = hubUrl.replace(/\/+$/, '');
-  return base.endsWith(API_PREFIX) ? base : base + API_PREFIX;
-}
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
@@ -31,7 +23,7 @@ if (!config.discord || !config.hubUrl) {
   logger.warn(`${why}; this process stays idle`);
   setInterval(() => undefined, 2 ** 30);
 } else {
-  const apiKey = config.hubApiKey ?? config.bootstrapApiKey;
+  const apiKey = config.hubApiKey;
   const apiUrl = hubApiUrl(config.hubUrl);
   try {
     if (!apiKey) throw new Error('HUB_API_KEY is not set: the adapter needs an API key of the hub');

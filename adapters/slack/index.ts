@@ -133,12 +133,6 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
   };
 }
 
-/** `HUB_URL` may name the hub's root or its API; the client wants the API (…/api/v1). */
-export function hubApiUrl(hubUrl: string): string {
-  const trimmed = hubUrl.replace(/\/+$/, '');
-  return trimmed.endsWith('/api/v1') ? trimmed : `${trimmed}/api/v1`;
-}
-
 /** Bolt and its Web API client log through pino (which filters by level itself). */
 function toBoltLogger(logger: Logger): BoltLogger {
   let level = LogLevel.INFO;

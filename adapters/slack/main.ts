@@ -1,25 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { createHubClient } from '../hub-client.js';
-import { createSlackAdapter, hubApiUrl, SLACK_EVENTS_PATH, type SlackAdapter } from './index.js';
-import { onShutdown } from '../../src/shutdown.js';
+import { createHubClient, hubApiUrl } from '../hub-client.js';
+import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from './index.js';
+import { drain, onShutdown } from '../../src/shutdown.js';
 
 // `node --import tsx adapters/slack/main.ts` (the Procfile's `slack` process): the Slack adapter on
 // its own, reaching the hub over HTTP at HUB_URL with HUB_API_KEY. In HTTP mode it serves
 // POST /slack/events on PORT; in socket mode it needs no port.
-
-/**
- * Why this process has nothing to do, if so. It then idles rather than exits: process managers
- * (foreman, Heroku) stop or restart every process of the Procfile when one of them exits.
- */
-function idleReason(config: Config): string | undefined {
-  if (!config.slack) return 'SLACK_BOT_TOKEN is not set: the Slack adapter is off';
-  // Without HUB_URL, `npm start` runs the adapter itself; a second one would answer twice.
-  if (!config.hubUrl) return 'HUB_URL is not set: the Slack adapter runs inside `npm start`';
-  return undefined;
-}
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
@@ -28,12 +17,17 @@ process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unha
 
 let adapter: SlackAdapter | undefined;
 let server: Server | undefined;
-const idle = idleReason(config);
-if (idle || !config.slack || !config.hubUrl) {
-  logger.warn(`${idle}; this process stays idle`);
+if (!config.slack || !config.hubUrl) {
+  // Idle rather than exit: process managers (foreman, Heroku) stop or restart every process of
+  // the Procfile when one exits. Without HUB_URL, `npm start` runs the adapter itself, and a
+  // second one would answer everything twice.
+  const why = config.slack
+    ? 'HUB_URL is not set: the Slack adapter runs inside `npm start`'
+    : 'SLACK_BOT_TOKEN is not set: the Slack adapter is off';
+  logger.warn(`${why}; this process stays idle`);
   setInterval(() => undefined, 2 ** 30);
 } else {
-  const apiKey = config.hubApiKey ?? config.bootstrapApiKey;
+  const apiKey = config.hubApiKey;
   const apiUrl = hubApiUrl(config.hubUrl);
   try {
     if (!apiKey) throw new Error('HUB_API_KEY is not set: the adapter needs an API key of the hub');
@@ -62,7 +56,5 @@ if (idle || !config.slack || !config.hubUrl) {
 }
 
 onShutdown(logger, async () => {
-  const closed = new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  server?.closeIdleConnections();
-  await Promise.all([adapter?.stop(), closed]);
+  await Promise.all([adapter?.stop(), server && drain(server)]);
 });

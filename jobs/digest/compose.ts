@@ -2,6 +2,8 @@ import type { KnownBlock } from '@slack/types';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { DateTime } from 'luxon';
 import type { Lead } from '../../src/store/port.js';
+import { escapeText } from '../../adapters/slack/text.js';
+import { csvField } from '../../src/csv.js';
 
 // The lead digest's message, for each platform, from the leads of one window (pure). Lead fields
 // are typed by strangers (website visitors), so they are escaped for each platform's markup and
@@ -47,8 +49,6 @@ export type DigestMessage = {
 
 const clamp = (text: string, max = MAX_FIELD) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** Slack's mrkdwn: &, < and > must be escaped (they also make mentions and links). */
-export const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Discord markdown: escaped so a visitor's text renders as typed (no masked links, no headings or lists). */
 export const discordEscape = (text: string) => text.replace(/[\\*_~`|<>#[\]]/g, '\\$&').replace(/^-/gm, '\\-');
@@ -81,21 +81,21 @@ export function composeDigest(input: DigestInput): DigestMessage {
 
   const slackBlocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: clamp(`Lead digest: ${input.chatbotName}`, 150), emoji: false } },
-    { type: 'section', text: { type: 'mrkdwn', text: `*${summary}* · ${slackEscape(when)}` } },
+    { type: 'section', text: { type: 'mrkdwn', text: `*${summary}* · ${escapeText(when)}` } },
   ];
   if (shown.length > 0) slackBlocks.push({ type: 'divider' });
   for (const lead of shown) {
     slackBlocks.push({
       type: 'section',
       fields: [
-        { type: 'mrkdwn', text: `*Name*\n${slackEscape(clamp(lead.name ?? '—'))}` },
-        { type: 'mrkdwn', text: `*Email*\n${slackEscape(clamp(lead.email ?? '—'))}` },
-        { type: 'mrkdwn', text: `*Phone*\n${slackEscape(clamp(lead.phone ?? '—'))}` },
+        { type: 'mrkdwn', text: `*Name*\n${escapeText(clamp(lead.name ?? '—'))}` },
+        { type: 'mrkdwn', text: `*Email*\n${escapeText(clamp(lead.email ?? '—'))}` },
+        { type: 'mrkdwn', text: `*Phone*\n${escapeText(clamp(lead.phone ?? '—'))}` },
         { type: 'mrkdwn', text: `*Time*\n${leadTime(lead, input.timezone)}` },
       ],
     });
   }
-  if (more) slackBlocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: slackEscape(more) }] });
+  if (more) slackBlocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapeText(more) }] });
 
   const embed: APIEmbed = {
     title: clamp(`Lead digest: ${input.chatbotName}`, 256),
@@ -119,23 +119,13 @@ export function composeDigest(input: DigestInput): DigestMessage {
 
   return {
     count,
-    slack: { text: slackEscape(`Lead digest for ${name}: ${summary.toLowerCase()}, ${when}`), blocks: slackBlocks },
+    slack: { text: escapeText(`Lead digest for ${name}: ${summary.toLowerCase()}, ${when}`), blocks: slackBlocks },
     discord: { content: `Lead digest for ${discordEscape(name)}: ${summary.toLowerCase()}`, embeds: [embed] },
     csv,
   };
 }
 
 const CSV_HEADER = ['id', 'name', 'email', 'phone', 'created_at', 'conversation_id'];
-
-/**
- * RFC 4180 (CRLF, quoted where needed). A value a spreadsheet would run as a formula (`=`, `+`,
- * `-`, `@` first) gets a leading `'`, except plain phone numbers such as `+47 123 45 678`.
- */
-export function csvField(value: string | null): string {
-  let text = value ?? '';
-  if (/^[=+\-@\t\r]/.test(text) && !/^\+?[\d ().-]+$/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /** Every lead, newest first, up to MAX_CSV_BYTES. */
 export function leadsCsv(leads: Lead[], filename: string): DigestCsv {

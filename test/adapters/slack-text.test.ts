@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hubApiUrl } from '../../adapters/slack/index.js';
+import { hubApiUrl } from '../../adapters/hub-client.js';
 import { compareTs } from '../../adapters/slack/messages.js';
 import { RecentSet } from '../../adapters/slack/recent.js';
 import { escapeText, MESSAGE_LIMIT, plainText, splitMessage, unescapeText } from '../../adapters/slack/text.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { composeDigest, csvField, leadsCsv, MAX_CSV_BYTES, SHOWN_LEADS, type DigestInput } from '../../jobs/digest/compose.js';
+import { csvField } from '../../src/csv.js';
+import { composeDigest, leadsCsv, MAX_CSV_BYTES, SHOWN_LEADS, type DigestInput } from '../../jobs/digest/compose.js';
 import type { Lead } from '../../src/store/port.js';
 
 // The digest message itself (pure): Block Kit and embed from leads, the CSV, and escaping of what
