@@ -41,13 +41,13 @@ export type CommandReply = {
 };
 
 /** Leads listed in the reply itself; longer lists come as a CSV attachment. */
-export const INLINE_LEADS = 10;
+const INLINE_LEADS = 10;
 /** Most leads one `leads` command fetches (pages of 100). */
-export const MAX_LEADS = 10_000;
+const MAX_LEADS = 10_000;
 const LEADS_PAGE_SIZE = 100;
 
-export const DEFAULT_DIGEST_TIME = '09:00';
-export const DEFAULT_DIGEST_TIMEZONE = 'UTC';
+const DEFAULT_DIGEST_TIME = '09:00';
+const DEFAULT_DIGEST_TIMEZONE = 'UTC';
 
 /** Who may run each subcommand: changes and personal data (leads) are for admins only. */
 const ADMIN_ONLY: ReadonlySet<string> = new Set<CommandName>(['use', 'set', 'leads', 'digest']);
@@ -55,10 +55,10 @@ const ADMIN_ONLY: ReadonlySet<string> = new Set<CommandName>(['use', 'set', 'lea
 /** Whether a subcommand is for admins only: the platform need look up the user only then. */
 export const needsAdmin = (name: string): boolean => ADMIN_ONLY.has(name.toLowerCase());
 
-export const COMMAND_NAMES: readonly CommandName[] = ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest'];
+const COMMAND_NAMES: readonly CommandName[] = ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest'];
 
 /** One line per subcommand: usage and what it does (help text and command registration). */
-export const COMMAND_HELP: Record<CommandName, { usage: string; description: string }> = {
+const COMMAND_HELP: Record<CommandName, { usage: string; description: string }> = {
   help: { usage: 'help', description: 'Show what the chatbot command can do' },
   list: { usage: 'list', description: 'List the chatbots of this hub' },
   use: {
@@ -75,12 +75,12 @@ export const COMMAND_HELP: Record<CommandName, { usage: string; description: str
 };
 
 export const COMMAND_FAILED = "Sorry, I can't reach the chatbot hub right now. Please try again in a moment.";
-export const QUOTA_EXCEEDED = 'Sorry, the hub refused: access denied or the message quota is used up.';
+const QUOTA_EXCEEDED = 'Sorry, the hub refused: access denied or the message quota is used up.';
 
 export const refusal = (words: PlatformWords, name: CommandName) =>
   `Sorry, only ${words.admins} can use \`${words.command} ${name}\`.`;
 
-export const unknownCommand = (words: PlatformWords, name: string) =>
+const unknownCommand = (words: PlatformWords, name: string) =>
   `I don't know \`${name}\`. Try \`${words.command} help\`.`;
 
 /** Splits `/chatbot …` text as typed (Slack): the subcommand, then its words; `set` keeps its value whole. */
@@ -350,7 +350,7 @@ function period(startDate?: string, endDate?: string): string {
 }
 
 /** The leads summary: the leads themselves when few, else a count with the list as CSV. */
-export function leadsReply(
+function leadsReply(
   chatbot: Pick<ChatbotItem, 'id' | 'name'>,
   leads: Lead[],
   startDate?: string,
@@ -396,7 +396,7 @@ function isCalendarDay(text: string): boolean {
 }
 
 /** `9:05` → `09:05`; anything not a 24-hour time → undefined. */
-export function normaliseTime(text: string): string | undefined {
+function normaliseTime(text: string): string | undefined {
   const match = /^(\d{1,2}):(\d{2})$/.exec(text);
   if (!match) return undefined;
   const hours = Number(match[1]);

@@ -9,7 +9,7 @@ import { createDigestRunner, type DigestPlatforms, type DigestRunnerOptions, typ
 // scheduler on one store: the run records decide who posts. The clock is injected, so a test
 // ticks at any instant it likes.
 
-export const EVERY_MINUTE = '* * * * *';
+const EVERY_MINUTE = '* * * * *';
 /** Longer than any occurrence stays due (today's or yesterday's), so a settled run is not retried. */
 const SETTLED_MS = 2 * 24 * 3_600_000;
 /** How long stop() lets runs in progress finish (a process manager kills soon after SIGTERM). */

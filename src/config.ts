@@ -3,7 +3,7 @@ import { providerCatalogSchema, resolveApiKeys, type ProviderCatalog } from './e
 
 // Every environment variable Switchboard reads, parsed once. Nothing else reads process.env.
 
-export const DEFAULT_DATABASE_URL = 'sqlite:./data/switchboard.db';
+const DEFAULT_DATABASE_URL = 'sqlite:./data/switchboard.db';
 export const DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE = 600;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -21,7 +21,7 @@ const snowflakeList = z
   .transform((value) => (value ?? '').split(/[\s,]+/).filter(Boolean))
   .pipe(z.array(snowflake));
 
-export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
+const DEFAULT_DISCORD_API_URL = 'https://discord.com/api';
 
 export type DiscordConfig = {
   token: string;
@@ -35,7 +35,7 @@ export type DiscordConfig = {
   adminUserIds: string[];
 };
 
-export const DEFAULT_SLACK_COMMAND = '/chatbot';
+const DEFAULT_SLACK_COMMAND = '/chatbot';
 
 /** Comma- or space-separated Slack user ids. */
 const slackIdList = z

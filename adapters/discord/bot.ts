@@ -17,14 +17,14 @@ import { createMessageHandler } from './messages.js';
  * DirectMessages: messages in channels, threads and DMs. MessageContent (privileged, enable it
  * in the Developer Portal): the text of messages that do not mention the bot.
  */
-export const DISCORD_INTENTS = [
+const DISCORD_INTENTS = [
   GatewayIntentBits.Guilds,
   GatewayIntentBits.GuildMessages,
   GatewayIntentBits.MessageContent,
   GatewayIntentBits.DirectMessages,
 ] as const;
 
-export const DEFAULT_HISTORY_LIMIT = 20;
+const DEFAULT_HISTORY_LIMIT = 20;
 
 export type DiscordBotOptions = {
   config: DiscordConfig;

@@ -25,9 +25,9 @@ import { DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
 // subcommand does and says lives in ../commands.ts, shared with the Slack adapter; here are only
 // Discord's parts: options in, ephemeral replies out, and who counts as an admin.
 
-export const COMMAND_NAME = 'chatbot';
+const COMMAND_NAME = 'chatbot';
 
-export const DISCORD_WORDS: PlatformWords = {
+const DISCORD_WORDS: PlatformWords = {
   command: `/${COMMAND_NAME}`,
   admins: 'members with the Manage Server permission',
   workspace: 'server',

@@ -46,7 +46,7 @@ export type MessageHandlerDeps = {
 /** Subtypes that are still a person writing (files shared with a comment, replies also sent to the channel). */
 const PERSON_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast']);
 /** Most thread messages sent to the hub as history. */
-export const MAX_HISTORY = 100;
+const MAX_HISTORY = 100;
 /** The hub takes messages of at most this many characters. */
 const MAX_CONTENT = 32_000;
 /** What a bare mention (no words) asks. */

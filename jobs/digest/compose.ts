@@ -51,7 +51,7 @@ const clamp = (text: string, max = MAX_FIELD) => (text.length > max ? `${text.sl
 
 
 /** Discord markdown: escaped so a visitor's text renders as typed (no masked links, no headings or lists). */
-export const discordEscape = (text: string) => text.replace(/[\\*_~`|<>#[\]]/g, '\\$&').replace(/^-/gm, '\\-');
+const discordEscape = (text: string) => text.replace(/[\\*_~`|<>#[\]]/g, '\\$&').replace(/^-/gm, '\\-');
 
 const local = (instant: Date, timezone: string, format: string) =>
   DateTime.fromJSDate(instant, { zone: timezone }).setLocale('en-GB').toFormat(format);

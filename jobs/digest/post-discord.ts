@@ -11,7 +11,7 @@ export type DiscordTarget = {
   apiUrl: string;
 };
 
-export function classifyDiscordError(error: unknown): FailureKind {
+function classifyDiscordError(error: unknown): FailureKind {
   if (error instanceof RateLimitError) return { permanent: false, retryAfterMs: error.retryAfter };
   if (error instanceof DiscordAPIError || error instanceof HTTPError) {
     const { status } = error;

@@ -33,7 +33,7 @@ const PERMANENT = new Set([
 
 type SlackError = { code?: string; data?: { error?: string }; retryAfter?: number; statusCode?: number };
 
-export function classifySlackError(error: unknown): FailureKind {
+function classifySlackError(error: unknown): FailureKind {
   const slack = (typeof error === 'object' && error !== null ? error : {}) as SlackError;
   switch (slack.code) {
     case ErrorCode.PlatformError:

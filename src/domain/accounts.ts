@@ -4,7 +4,7 @@ import { UniqueViolation } from '../store/errors.js';
 import { generateApiKey, hashApiKey } from './api-keys.js';
 import { HubError, unauthorized } from './errors.js';
 
-export const DEFAULT_ACCOUNT_NAME = 'default';
+const DEFAULT_ACCOUNT_NAME = 'default';
 
 export type NewAccount = { account: Account; apiKey: string };
 

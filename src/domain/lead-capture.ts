@@ -13,7 +13,7 @@ const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
 const PHONE = /(?:\+|\b)\d[\d\s().-]{5,}\d\b/;
 const NAME = /\b(?:my name is|my name's|i am|i'm|this is|call me|name:)\s+([\p{Lu}][\p{L}'-]+(?:\s+[\p{Lu}][\p{L}'-]+){0,3})/u;
 
-export function activeFields(settings: ChatbotSettings): Field[] {
+function activeFields(settings: ChatbotSettings): Field[] {
   return FIELDS.filter((field) => settings.collectCustomerInformation[field].active);
 }
 

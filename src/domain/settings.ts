@@ -12,7 +12,7 @@ const collectField = z.strictObject({ active: z.boolean(), label: text(200) });
 
 export const chatbotName = z.string().trim().min(1).max(200);
 
-export const stylesSchema = z.strictObject({
+const stylesSchema = z.strictObject({
   theme: z.enum(['light', 'dark']),
   buttonColor: colour,
   displayName: text(200),
@@ -21,14 +21,14 @@ export const stylesSchema = z.strictObject({
   autoOpenChatWindowAfter: z.number().min(0).max(86_400),
 });
 
-export const collectCustomerInformationSchema = z.strictObject({
+const collectCustomerInformationSchema = z.strictObject({
   title: text(500),
   name: collectField,
   email: collectField,
   phone: collectField,
 });
 
-export const settingsSchema = z.strictObject({
+const settingsSchema = z.strictObject({
   instructions: text(50_000),
   initialMessages: messageList,
   suggestedMessages: messageList,

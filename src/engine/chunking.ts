@@ -1,7 +1,7 @@
 // Splits training text into passages small enough to retrieve and quote, keeping paragraphs
 // whole where they fit and never cutting inside a word. Linear in the text's length.
 
-export const MAX_CHUNK_CHARS = 1_000;
+const MAX_CHUNK_CHARS = 1_000;
 
 export function chunkText(text: string, maxChars = MAX_CHUNK_CHARS): string[] {
   const pieces = text

@@ -8,7 +8,7 @@ import { Secret } from './secret.js';
 // docs/model-providers.md); src/config.ts parses it with `providerCatalogSchema` and then reads
 // the keys named by `apiKeyEnv` with `resolveApiKeys`.
 
-export const PROVIDER_KINDS = ['openai', 'anthropic', 'openai-compatible'] as const;
+const PROVIDER_KINDS = ['openai', 'anthropic', 'openai-compatible'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 /** Every identifier but `auto`, which only ever stands for one of these. */

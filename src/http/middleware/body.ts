@@ -6,7 +6,7 @@ import { invalidRequest } from '../../domain/errors.js';
 
 // JSON bodies may carry a whole training text; 10 MB of text plus JSON escaping fits.
 const JSON_LIMIT = '16mb';
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 
 /** JSON bodies, on DELETE too (the contract identifies chatbots in DELETE bodies). */
 export function jsonBody(): Middleware {

@@ -14,7 +14,7 @@ import { chatbotId, parseInput } from '../validation.js';
 
 const uploadFields = z.object({ chatbotId });
 
-export function assetPath(id: string, kind: AssetKind): string {
+function assetPath(id: string, kind: AssetKind): string {
   return `/assets/chatbots/${encodeURIComponent(id)}/${kind}`;
 }
 

@@ -23,7 +23,7 @@ const updateDataBody = z.object({ chatbotId, chatbotName: chatbotName.optional()
 const updateSettingsBody = settingsPatchSchema.extend({ chatbotId, name: chatbotName.optional() }).strict();
 
 /** A list item carries exactly the contract's fields. */
-export function toChatbotItem(chatbot: Chatbot) {
+function toChatbotItem(chatbot: Chatbot) {
   return {
     id: chatbot.id,
     name: chatbot.name,

@@ -54,7 +54,7 @@ const fromApi = (fields: z.infer<typeof contactPatch>): ContactPatch => ({
 const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** A contact carries exactly the contract's fields. */
-export function toContactBody(contact: Contact) {
+function toContactBody(contact: Contact) {
   return {
     id: contact.id,
     external_id: contact.externalId,

@@ -32,7 +32,7 @@ const chatbotPath = z.object({ chatbotId: z.string() });
 const attributePath = chatbotPath.extend({ name: z.string() });
 
 /** An attribute carries exactly the contract's fields. */
-export function toAttributeBody(attribute: CustomAttribute) {
+function toAttributeBody(attribute: CustomAttribute) {
   const { name, label, type, description, archived } = attribute;
   return { name, label, type, description, archived };
 }
