@@ -81,15 +81,6 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       );
     }
 
-    // Bulk overwrite: the command set is exactly this one command, wherever it is registered.
-    const commands = readyClient.application.commands;
-    if (config.guildId) await commands.set([chatbotCommand()], config.guildId);
-    else await commands.set([chatbotCommand()]);
-    logger.info(
-      { user: readyClient.user.tag, applicationId, commands: config.guildId ? `guild ${config.guildId}` : 'global' },
-      'Discord adapter ready',
-    );
-
     const updateIntervalMs = options.updateIntervalMs ?? 1_000;
     const relay = createRelay({ hub, platform: 'discord', source: 'Discord', logger, updateIntervalMs });
     const onMessage = createMessageHandler({
@@ -107,6 +98,16 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     readyClient.on(Events.InteractionCreate, (interaction) => {
       onInteraction(interaction).catch((error: unknown) => logger.error({ err: error }, 'command handler failed'));
     });
+
+    // Registered once the handlers listen, so nothing that arrives meanwhile is dropped.
+    // Bulk overwrite: the command set is exactly this one command, wherever it is registered.
+    const commands = readyClient.application.commands;
+    if (config.guildId) await commands.set([chatbotCommand()], config.guildId);
+    else await commands.set([chatbotCommand()]);
+    logger.info(
+      { user: readyClient.user.tag, applicationId, commands: config.guildId ? `guild ${config.guildId}` : 'global' },
+      'Discord adapter ready',
+    );
 
     return {
       client: readyClient,
