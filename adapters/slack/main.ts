@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { createHubClient, hubApiUrl } from '../hub-client.js';
+import { remoteHub, stayIdle } from '../standalone.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from './index.js';
 import { drain, onShutdown } from '../../src/shutdown.js';
 
@@ -18,19 +18,15 @@ process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unha
 let adapter: SlackAdapter | undefined;
 let server: Server | undefined;
 if (!config.slack || !config.hubUrl) {
-  // Idle rather than exit: process managers (foreman, Heroku) stop or restart every process of
-  // the Procfile when one exits. Without HUB_URL, `npm start` runs the adapter itself, and a
-  // second one would answer everything twice.
-  const why = config.slack
-    ? 'HUB_URL is not set: the Slack adapter runs inside `npm start`'
-    : 'SLACK_BOT_TOKEN is not set: the Slack adapter is off';
-  logger.warn(`${why}; this process stays idle`);
-  setInterval(() => undefined, 2 ** 30);
+  stayIdle(
+    logger,
+    config.slack
+      ? 'HUB_URL is not set: the Slack adapter runs inside `npm start`'
+      : 'SLACK_BOT_TOKEN is not set: the Slack adapter is off',
+  );
 } else {
-  const apiKey = config.hubApiKey;
-  const apiUrl = hubApiUrl(config.hubUrl);
   try {
-    if (!apiKey) throw new Error('HUB_API_KEY is not set: the adapter needs an API key of the hub');
+    const { hub, apiUrl } = remoteHub(config.hubUrl, config.hubApiKey);
     adapter = createSlackAdapter({ config: config.slack, logger });
     const listener = adapter.requestListener;
     if (listener) {
@@ -48,7 +44,7 @@ if (!config.slack || !config.hubUrl) {
       logger.info({ port, path: SLACK_EVENTS_PATH }, 'listening for Slack');
     }
     logger.info({ hub: apiUrl }, 'starting the Slack adapter');
-    await adapter.start(createHubClient(apiUrl, apiKey));
+    await adapter.start(hub);
   } catch (error) {
     logger.fatal({ err: error }, 'the Slack adapter could not start');
     process.exit(1);
