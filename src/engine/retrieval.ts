@@ -1,16 +1,15 @@
-import MiniSearch from 'minisearch';
 import type { Store } from '../store/port.js';
-import { terms } from './text.js';
+import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage } from './lexical-index.js';
 
-// Full-text retrieval over a chatbot's training chunks. Each process builds a MiniSearch index
+// Full-text retrieval over a chatbot's training chunks. Each process builds a lexical index
 // from the store's material and keeps it while the material's version stands, so every hub
 // instance answers from the same material, and a retrain (a new version) is picked up by the
 // next question without a restart. An index is built from one consistent snapshot, so a chat
 // during a retrain sees the old material or the new, never a mix.
 
-export type Passage = { text: string; score: number; seq: number };
+export type { Passage };
 
-type Entry = { version: string; index: MiniSearch<{ id: number; text: string }>; texts: string[] };
+type Entry = { version: string; search: LexicalSearcher };
 
 export type Retriever = {
   search(chatbotId: string, query: string, limit?: number): Promise<Passage[]>;
@@ -44,13 +43,7 @@ export function createRetriever(store: Store, maxCached = DEFAULT_CACHED_CHATBOT
   async function build(chatbotId: string): Promise<Entry | undefined> {
     const material = await store.training.material(chatbotId);
     if (material.version === undefined) return undefined;
-    const index = new MiniSearch<{ id: number; text: string }>({
-      fields: ['text'],
-      tokenize: (text) => terms(text),
-      processTerm: (term) => term,
-    });
-    index.addAll(material.chunks.map((chunk, id) => ({ id, text: chunk.text })));
-    const entry: Entry = { version: material.version, index, texts: material.chunks.map((chunk) => chunk.text) };
+    const entry: Entry = { version: material.version, search: lexicalSearcher(buildLexicalIndex(material.chunks)) };
     cache.set(chatbotId, entry);
     while (cache.size > maxCached) cache.delete(cache.keys().next().value as string);
     return entry;
@@ -60,10 +53,7 @@ export function createRetriever(store: Store, maxCached = DEFAULT_CACHED_CHATBOT
     async search(chatbotId, query, limit = 4) {
       const entry = await entryFor(chatbotId);
       if (!entry) return [];
-      return entry.index
-        .search(query, { fuzzy: (term) => (term.length > 5 ? 1 : false), prefix: (term) => term.length > 4 })
-        .slice(0, limit)
-        .map((hit) => ({ text: entry.texts[hit.id as number] ?? '', score: hit.score, seq: hit.id as number }));
+      return entry.search(query, limit);
     },
   };
 }
