@@ -97,23 +97,28 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       expect(await everyContact(bot.id)).toHaveLength(3);
     });
 
-    const clashes: [string, (stored: Contact) => Partial<Contact>][] = [
-      ['an external id', (stored) => ({ externalId: stored.externalId })],
-      ['an email', (stored) => ({ email: stored.email })],
+    // The violation names the clashing field, which the 409's detail passes on.
+    const clashes: [string, (stored: Contact) => Partial<Contact>, RegExp][] = [
+      ['an external id', (stored) => ({ externalId: stored.externalId }), /external_?id/i],
+      ['an email', (stored) => ({ email: stored.email }), /email/],
     ];
 
-    it.each(clashes)('refuses a batch that repeats %s of a stored contact, inserting none of it', async (_, clash) => {
+    it.each(clashes)('refuses a batch that repeats %s of a stored contact, inserting none of it', async (_, clash, field) => {
       const stored = contact(bot.id);
       await store.contacts.insertMany([stored]);
       const batch = [contact(bot.id), contact(bot.id, clash(stored)), contact(bot.id)];
-      await expect(store.contacts.insertMany(batch)).rejects.toBeInstanceOf(UniqueViolation);
+      const refusal = store.contacts.insertMany(batch);
+      await expect(refusal).rejects.toBeInstanceOf(UniqueViolation);
+      await expect(refusal).rejects.toMatchObject({ index: expect.stringMatching(field) });
       expect(await everyContact(bot.id)).toEqual([stored]);
     });
 
-    it.each(clashes)('refuses a batch that repeats %s within itself, inserting none of it', async (_, clash) => {
+    it.each(clashes)('refuses a batch that repeats %s within itself, inserting none of it', async (_, clash, field) => {
       const first = contact(bot.id);
       const batch = [first, contact(bot.id), contact(bot.id, clash(first))];
-      await expect(store.contacts.insertMany(batch)).rejects.toBeInstanceOf(UniqueViolation);
+      const refusal = store.contacts.insertMany(batch);
+      await expect(refusal).rejects.toBeInstanceOf(UniqueViolation);
+      await expect(refusal).rejects.toMatchObject({ index: expect.stringMatching(field) });
       expect(await everyContact(bot.id)).toEqual([]);
     });
 

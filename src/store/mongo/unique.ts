@@ -14,9 +14,22 @@ export async function translateUnique<T>(collection: string, write: () => Promis
   } catch (error) {
     if (isDuplicateKey(error)) {
       // Named like the SQLite adapter's "accounts.name"; keyPattern holds the index's fields.
-      const fields = Object.keys((error.keyPattern ?? {}) as object).join(', ');
-      throw new UniqueViolation(`${collection}.${fields}`);
+      throw new UniqueViolation(`${collection}.${Object.keys(clashingKeyPattern(error)).join(', ')}`);
     }
     throw error;
   }
+}
+
+/**
+ * A single write's error carries the key pattern itself; a bulk write's (insertMany) carries it
+ * in its first write error, the one that stopped the ordered batch.
+ */
+function clashingKeyPattern(error: mongoose.mongo.MongoServerError): object {
+  if (error.keyPattern) return error.keyPattern as object;
+  if (error instanceof mongoose.mongo.MongoBulkWriteError) {
+    const [first] = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    const pattern: unknown = first?.err?.keyPattern;
+    if (pattern && typeof pattern === 'object') return pattern;
+  }
+  return {};
 }
