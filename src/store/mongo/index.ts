@@ -9,19 +9,20 @@ import { mongoContacts } from './contacts.js';
 import { mongoConversations } from './conversations.js';
 import { mongoDigestRuns } from './digest-runs.js';
 import { mongoDigests } from './digests.js';
+import { migrateIndexes } from './indexes.js';
 import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
 import { mongoRateLimits } from './rate-limits.js';
 import { mongoTraining } from './training.js';
 import { mongoUsage } from './usage.js';
 
-/** Connects to MongoDB and makes sure every collection's indexes exist. */
+/** Connects to MongoDB and migrates every collection's indexes to the declared ones. */
 export async function openMongoStore(url: string): Promise<Store> {
   // A connection of our own, not mongoose's global one, so several stores can coexist (tests).
   const connection = await mongoose.createConnection(url).asPromise();
   const models = mongoModels(connection);
   try {
-    for (const model of Object.values(models)) await model.createIndexes();
+    for (const model of Object.values(models)) await migrateIndexes(model as never);
   } catch (error) {
     await connection.close();
     throw error;

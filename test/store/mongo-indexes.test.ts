@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { indexName } from '../../src/store/mongo/indexes.js';
+import { openStore } from '../../src/store/index.js';
+
+// Opening the store migrates MongoDB's indexes like SQLite's migrations: an index whose options
+// changed is rebuilt under its new name (no IndexOptionsConflict stops the hub), old ones of ours
+// are dropped, and indexes an operator made are left alone.
+
+const mongoUri = inject('mongoUri');
+
+describe('mongodb index names', () => {
+  const keys = { chatbotId: 1, email: 1 } as const;
+
+  it('change with the options, so a changed index is a new one', () => {
+    expect(indexName(keys, { unique: true })).not.toBe(indexName(keys, { unique: false }));
+    expect(indexName(keys, {})).toMatch(/^sb_chatbotId_1_email_1_[0-9a-f]{8}$/);
+  });
+
+  it('do not depend on the order the options are written in', () => {
+    const filter = { email: { $type: 'string' } };
+    expect(indexName(keys, { unique: true, partialFilterExpression: filter })).toBe(
+      indexName(keys, { partialFilterExpression: filter, unique: true }),
+    );
+  });
+});
+
+describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb index migration', (uri) => {
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const handle of opened.splice(0)) await handle.close();
+  });
+
+  async function freshDatabase() {
+    const url = new URL(uri);
+    url.pathname = `/switchboard_indexes_${randomUUID().slice(0, 8)}`;
+    const connection = await mongoose.createConnection(url.toString()).asPromise();
+    opened.push(connection);
+    return { url: url.toString(), contacts: connection.collection('contacts') };
+  }
+
+  const names = async (collection: mongoose.mongo.Collection) =>
+    (await collection.listIndexes().toArray()).map((index) => index.name as string).sort();
+
+  it('names every index after its keys and options', async () => {
+    const { url, contacts } = await freshDatabase();
+    opened.push(await openStore(url));
+    const partialEmail = indexName(
+      { chatbotId: 1, email: 1 },
+      { unique: true, partialFilterExpression: { email: { $type: 'string' } } },
+    );
+    expect(await names(contacts)).toContain(partialEmail);
+    expect((await names(contacts)).filter((name) => name !== '_id_').every((name) => name.startsWith('sb_'))).toBe(true);
+  });
+
+  it('replaces an earlier version of an index whose options changed, and keeps an operator index', async () => {
+    const { url, contacts } = await freshDatabase();
+    // As an earlier hub left it: the email index unique without its partial filter, default-named.
+    await contacts.createIndex({ chatbotId: 1, email: 1 }, { unique: true });
+    await contacts.createIndex({ chatbotId: 1, externalId: 1 }, { unique: true });
+    await contacts.createIndex({ name: 1 }, { name: 'operator_contacts_by_name' });
+
+    opened.push(await openStore(url));
+
+    const after = await names(contacts);
+    expect(after).not.toContain('chatbotId_1_email_1');
+    expect(after).not.toContain('chatbotId_1_externalId_1');
+    expect(after).toContain('operator_contacts_by_name');
+    const email = (await contacts.listIndexes().toArray()).find((index) =>
+      (index.name as string).startsWith('sb_chatbotId_1_email_1'),
+    );
+    expect(email).toMatchObject({ unique: true, partialFilterExpression: { email: { $type: 'string' } } });
+  });
+
+  it('is idempotent: a second start changes nothing', async () => {
+    const { url, contacts } = await freshDatabase();
+    opened.push(await openStore(url));
+    const first = await names(contacts);
+    opened.push(await openStore(url));
+    expect(await names(contacts)).toEqual(first);
+  });
+});
