@@ -1,6 +1,7 @@
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { openStore } from '../src/store/index.js';
+import { startMaintenance } from './maintenance.js';
 import { createScheduler, digestPlatforms } from './scheduler.js';
 import { onShutdown } from '../src/shutdown.js';
 
@@ -21,9 +22,11 @@ if (!platforms.slack && !platforms.discord) {
 }
 const scheduler = createScheduler({ store, platforms, logger });
 scheduler.start();
+const maintenance = startMaintenance(store, logger);
 logger.info({ store: store.engine }, 'clock started');
 
 onShutdown(logger, async () => {
   await scheduler.stop();
+  await maintenance.stop();
   await store.close();
 });

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { DiscordBot } from '../adapters/discord/bot.js';
 import { createHubClient } from '../adapters/hub-client.js';
+import { startMaintenance } from '../jobs/maintenance.js';
 import { createScheduler, digestPlatforms } from '../jobs/scheduler.js';
 import { loadConfig } from './config.js';
 import { API_PREFIX } from './http/app.js';
@@ -24,6 +25,7 @@ logger.info({ url: hub.apiUrl, store: hub.store.engine }, 'Switchboard is listen
 // records make each digest post once, whichever process gets there first.
 const scheduler = createScheduler({ store: hub.store, platforms: digestPlatforms(config), logger });
 scheduler.start();
+const maintenance = startMaintenance(hub.store, logger);
 
 if (hub.firstApiKey) {
   // Printed, not logged: the key is a secret and log pipelines keep everything.
@@ -76,6 +78,7 @@ if (slack) {
 
 onShutdown(logger, async () => {
   await scheduler.stop();
+  await maintenance.stop();
   await discordBot?.stop();
   await slack?.stop();
   await hub.close();

@@ -378,6 +378,17 @@ export interface DigestRunRepository {
   find(digestId: string, localDate: string): Promise<DigestRun | undefined>;
 }
 
+/** What a repair found and fixed (see Store.repair). */
+export type RepairReport = { counters: number; orphans: number };
+
+export type RepairOptions = {
+  /** How long a suspect counter must stay unchanged before it is corrected. */
+  settleMs?: number;
+  /** How old a chunk set that is not current must be before it is removed. */
+  chunkGraceMs?: number;
+  now?: Date;
+};
+
 export interface Store {
   readonly engine: 'sqlite' | 'mongodb';
   readonly accounts: AccountRepository;
@@ -393,6 +404,12 @@ export interface Store {
   readonly bindings: BindingRepository;
   readonly digests: DigestRepository;
   readonly digestRuns: DigestRunRepository;
+  /**
+   * Repairs what a crash between two writes of one operation left behind where the engine has no
+   * transactions to prevent it: counters recomputed, orphaned records removed. Safe to run at any
+   * time, on any number of instances; SQLite writes in transactions and finds nothing.
+   */
+  repair(options?: RepairOptions): Promise<RepairReport>;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,5 +1,6 @@
 import { patchEntries } from '../../domain/settings.js';
 import type { Chatbot, ChatbotRepository } from '../port.js';
+import type { AtomicWrites } from './atomic.js';
 import type { ChatbotDoc, MongoModels } from './models.js';
 
 const toChatbot = (doc: ChatbotDoc): Chatbot => ({
@@ -14,7 +15,7 @@ const toChatbot = (doc: ChatbotDoc): Chatbot => ({
 
 const find = (doc: ChatbotDoc | null) => (doc ? toChatbot(doc) : undefined);
 
-export function mongoChatbots(models: MongoModels): ChatbotRepository {
+export function mongoChatbots(models: MongoModels, { atomic, compensated }: AtomicWrites): ChatbotRepository {
   const {
     accounts,
     chatbots,
@@ -31,22 +32,22 @@ export function mongoChatbots(models: MongoModels): ChatbotRepository {
   } = models;
 
   return {
-    // No multi-document transactions on a standalone mongod: a counter on the account is reserved
-    // in one conditional write, so concurrent inserts cannot both take the last slot.
-    async insertWithinLimit(chatbot, limit) {
-      const reserved = await accounts.updateOne(
-        { _id: chatbot.accountId, chatbotCount: { $lt: limit } },
-        { $inc: { chatbotCount: 1 } },
-      );
-      if (reserved.matchedCount === 0) return false;
+    // A counter on the account is reserved in one conditional write, so concurrent inserts cannot
+    // both take the last slot.
+    insertWithinLimit(chatbot, limit) {
       const { id, ...fields } = chatbot;
-      try {
-        await chatbots.create({ _id: id, ...fields });
-      } catch (error) {
-        await accounts.updateOne({ _id: chatbot.accountId }, { $inc: { chatbotCount: -1 } });
-        throw error;
-      }
-      return true;
+      return atomic(async () => {
+        const reserved = await accounts.updateOne(
+          { _id: chatbot.accountId, chatbotCount: { $lt: limit } },
+          { $inc: { chatbotCount: 1 } },
+        );
+        if (reserved.matchedCount === 0) return false;
+        await compensated(
+          () => chatbots.create({ _id: id, ...fields }),
+          () => accounts.updateOne({ _id: chatbot.accountId }, { $inc: { chatbotCount: -1 } }),
+        );
+        return true;
+      });
     },
     async find(accountId, id) {
       return find(await chatbots.findOne({ _id: id, accountId }).lean<ChatbotDoc>());
@@ -76,11 +77,17 @@ export function mongoChatbots(models: MongoModels): ChatbotRepository {
       );
     },
     async delete(accountId, id) {
-      const { deletedCount } = await chatbots.deleteOne({ _id: id, accountId });
-      if (deletedCount === 0) return false;
-      await accounts.updateOne({ _id: accountId }, { $inc: { chatbotCount: -1 } });
-      // The source first: it names the current chunk set, so readers stop finding chunks at once.
-      await trainingSources.deleteOne({ _id: id });
+      // The chatbot, its counter and its source (which names the current chunk set, so readers stop
+      // finding chunks at once) together; the children after, outside any transaction, since they
+      // may be many. A cascade cut short is finished by the repair.
+      const deleted = await atomic(async () => {
+        const { deletedCount } = await chatbots.deleteOne({ _id: id, accountId });
+        if (deletedCount === 0) return false;
+        await accounts.updateOne({ _id: accountId }, { $inc: { chatbotCount: -1 } });
+        await trainingSources.deleteOne({ _id: id });
+        return true;
+      });
+      if (!deleted) return false;
       const digestIds = (await digests.find({ chatbotId: id }, { _id: 1 }).lean<{ _id: string }[]>()).map((d) => d._id);
       await Promise.all([
         digestRuns.deleteMany({ digestId: { $in: digestIds } }),

@@ -1,5 +1,6 @@
 import { pageOffset } from '../paging.js';
 import type { Contact, ContactChange, ContactRepository } from '../port.js';
+import type { AtomicWrites } from './atomic.js';
 import type { ContactDoc, MongoModels } from './models.js';
 import { translateUnique } from './unique.js';
 
@@ -31,20 +32,21 @@ function setFields(change: ContactChange): Record<string, unknown> {
   ]);
 }
 
-export function mongoContacts(models: MongoModels): ContactRepository {
+export function mongoContacts(models: MongoModels, { atomic, compensated }: AtomicWrites): ContactRepository {
   const { contacts } = models;
 
   return {
+    // All or nothing: one transaction, or else undoing what the batch wrote (its ids are fresh, so
+    // nothing else is touched).
     async insertMany(batch) {
       const docs = batch.map(({ id, ...fields }): ContactDoc => ({ _id: id, ...fields }));
-      try {
-        await translateUnique('contacts', () => contacts.insertMany(docs, { ordered: true, lean: true }));
-      } catch (error) {
-        // No multi-document transactions on a standalone mongod: undo what this batch wrote. Its
-        // ids are fresh, so nothing else is touched.
-        await contacts.deleteMany({ _id: { $in: docs.map((doc) => doc._id) } });
-        throw error;
-      }
+      const chatbotIds = [...new Set(docs.map((doc) => doc.chatbotId))];
+      await atomic(() =>
+        compensated(
+          () => translateUnique('contacts', () => contacts.insertMany(docs, { ordered: true, lean: true })),
+          () => contacts.deleteMany({ chatbotId: { $in: chatbotIds }, _id: { $in: docs.map((doc) => doc._id) } }),
+        ),
+      );
     },
     async find(chatbotId, externalId) {
       return find(await contacts.findOne({ chatbotId, externalId }).lean<ContactDoc>());

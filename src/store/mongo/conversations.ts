@@ -49,9 +49,9 @@ export function mongoConversations(models: MongoModels): ConversationRepository 
       const { chatbotId, accountId, id, source, contactId, at } = input;
       await retryOnceOnDuplicateKey(() =>
         conversations.updateOne(
-          { _id: documentId(chatbotId, id) },
+          { _id: documentId(chatbotId, id), chatbotId },
           {
-            $setOnInsert: { chatbotId, conversationId: id, accountId, source, contactId, createdAt: at },
+            $setOnInsert: { conversationId: id, accountId, source, contactId, createdAt: at },
             $push: { messages: { $each: input.messages } },
             $max: { updatedAt: at },
           },

@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import type { Store } from '../port.js';
 import { mongoAccounts } from './accounts.js';
 import { mongoAssets } from './assets.js';
+import { atomicWrites } from './atomic.js';
 import { mongoAttributes } from './attributes.js';
 import { mongoBindings } from './bindings.js';
 import { mongoChatbots } from './chatbots.js';
@@ -13,16 +14,23 @@ import { migrateIndexes } from './indexes.js';
 import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
 import { mongoRateLimits } from './rate-limits.js';
+import { repairMongo } from './repair.js';
 import { mongoTraining } from './training.js';
 import { mongoUsage } from './usage.js';
+
+const REPAIR_SETTLE_MS = 30_000;
+/** Far longer than writing one version's chunks takes. */
+const CHUNK_GRACE_MS = 60 * 60_000;
 
 /** Connects to MongoDB and migrates every collection's indexes to the declared ones. */
 export async function openMongoStore(url: string): Promise<Store> {
   // A connection of our own, not mongoose's global one, so several stores can coexist (tests).
   const connection = await mongoose.createConnection(url).asPromise();
   const models = mongoModels(connection);
+  let writes;
   try {
     for (const model of Object.values(models)) await migrateIndexes(model as never);
+    writes = await atomicWrites(connection);
   } catch (error) {
     await connection.close();
     throw error;
@@ -31,18 +39,21 @@ export async function openMongoStore(url: string): Promise<Store> {
   return {
     engine: 'mongodb',
     accounts: mongoAccounts(models),
-    chatbots: mongoChatbots(models),
+    chatbots: mongoChatbots(models, writes),
     training: mongoTraining(models),
     assets: mongoAssets(models),
     leads: mongoLeads(models),
     conversations: mongoConversations(models),
-    contacts: mongoContacts(models),
+    contacts: mongoContacts(models, writes),
     attributes: mongoAttributes(models),
     rateLimits: mongoRateLimits(models),
     usage: mongoUsage(models),
     bindings: mongoBindings(models),
     digests: mongoDigests(models),
     digestRuns: mongoDigestRuns(models),
+    repair({ settleMs = REPAIR_SETTLE_MS, chunkGraceMs = CHUNK_GRACE_MS, now = new Date() } = {}) {
+      return repairMongo(models, { settleMs, chunkGraceMs, now });
+    },
     async ping() {
       await connection.getClient().db().admin().ping();
     },

@@ -13,9 +13,9 @@ export function mongoUsage(models: MongoModels): UsageRepository {
     // the plain conditional increment that follows tells apart.
     async reserveMessage(accountId, period, limit) {
       if (limit <= 0) return false;
-      const filter = { _id: idOf(accountId, period), messages: { $lt: limit } };
+      const filter = { _id: idOf(accountId, period), accountId, messages: { $lt: limit } };
       try {
-        await usage.updateOne(filter, { $inc: { messages: 1 }, $setOnInsert: { accountId, period } }, { upsert: true });
+        await usage.updateOne(filter, { $inc: { messages: 1 }, $setOnInsert: { period } }, { upsert: true });
         return true;
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
@@ -24,10 +24,10 @@ export function mongoUsage(models: MongoModels): UsageRepository {
       }
     },
     async releaseMessage(accountId, period) {
-      await usage.updateOne({ _id: idOf(accountId, period), messages: { $gt: 0 } }, { $inc: { messages: -1 } });
+      await usage.updateOne({ _id: idOf(accountId, period), accountId, messages: { $gt: 0 } }, { $inc: { messages: -1 } });
     },
     async messagesUsed(accountId, period) {
-      const doc = await usage.findById(idOf(accountId, period), { messages: 1 }).lean<UsageDoc>();
+      const doc = await usage.findOne({ _id: idOf(accountId, period), accountId }, { messages: 1 }).lean<UsageDoc>();
       return doc?.messages ?? 0;
     },
   };

@@ -1,0 +1,106 @@
+import type { Types } from 'mongoose';
+import type { RepairReport } from '../port.js';
+import type { MongoModels } from './models.js';
+
+// Repairs what a crash between two compensating writes can leave behind on a deployment without
+// transactions: an account's chatbot counter above its real count (a chatbot deleted, the counter
+// not yet lowered), the children of a deleted chatbot (the cascade cut short), and training chunks
+// of a version that never became current or was superseded. Work in flight is never mistaken for
+// debris: a counter is lowered only if it read the same after `settleMs`, and chunk sets are
+// removed only once older than `chunkGraceMs`.
+
+export type RepairOptions = { settleMs: number; chunkGraceMs: number; now: Date };
+
+const CHILDREN = ['trainingChunks', 'assets', 'contacts', 'attributes', 'leads', 'conversations', 'bindings', 'digests'] as const;
+
+export async function repairMongo(models: MongoModels, options: RepairOptions): Promise<RepairReport> {
+  const orphans = await removeChildrenOfDeletedChatbots(models);
+  const chunks = await removeStaleChunkSets(models, options);
+  const counters = await correctChatbotCounters(models, options.settleMs);
+  return { counters, orphans: orphans + chunks };
+}
+
+async function correctChatbotCounters(models: MongoModels, settleMs: number): Promise<number> {
+  const suspects = await inflatedCounters(models);
+  if (suspects.length === 0) return 0;
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const again = new Map((await inflatedCounters(models)).map((suspect) => [suspect.accountId, suspect]));
+  let corrected = 0;
+  for (const { accountId, counter, actual } of suspects) {
+    const now = again.get(accountId);
+    if (now?.counter !== counter || now.actual !== actual) continue;
+    // Conditional on the value read: a reservation made meanwhile keeps its slot.
+    const { modifiedCount } = await models.accounts.updateOne(
+      { _id: accountId, chatbotCount: counter },
+      { $set: { chatbotCount: actual } },
+    );
+    corrected += modifiedCount;
+  }
+  return corrected;
+}
+
+type Inflated = { accountId: string; counter: number; actual: number };
+
+async function inflatedCounters(models: MongoModels): Promise<Inflated[]> {
+  const counts = await models.chatbots.aggregate<{ _id: string; actual: number }>([
+    { $group: { _id: '$accountId', actual: { $sum: 1 } } },
+  ]);
+  const actualOf = new Map(counts.map((count) => [count._id, count.actual]));
+  const accounts = await models.accounts
+    .find({ chatbotCount: { $gt: 0 } }, { chatbotCount: 1 })
+    .lean<{ _id: string; chatbotCount: number }[]>();
+  return accounts
+    .map((account) => ({ accountId: account._id, counter: account.chatbotCount, actual: actualOf.get(account._id) ?? 0 }))
+    .filter((account) => account.counter > account.actual);
+}
+
+async function removeChildrenOfDeletedChatbots(models: MongoModels): Promise<number> {
+  let removed = 0;
+  for (const name of CHILDREN) {
+    const { collection } = models[name];
+    const ids = (await collection.distinct('chatbotId')) as string[];
+    const living = new Set(
+      (await models.chatbots.find({ _id: { $in: ids } }, { _id: 1 }).lean<{ _id: string }[]>()).map((doc) => doc._id),
+    );
+    const gone = ids.filter((id) => !living.has(id));
+    if (gone.length === 0) continue;
+    if (name === 'digests') {
+      const digestIds = (await models.digests.find({ chatbotId: { $in: gone } }, { _id: 1 }).lean<{ _id: string }[]>()).map(
+        (doc) => doc._id,
+      );
+      await models.digestRuns.deleteMany({ digestId: { $in: digestIds } });
+    }
+    removed += (await collection.deleteMany({ chatbotId: { $in: gone } })).deletedCount;
+  }
+  const sources = await models.trainingSources.find({}, { _id: 1 }).lean<{ _id: string }[]>();
+  const living = new Set(
+    (await models.chatbots.find({ _id: { $in: sources.map((s) => s._id) } }, { _id: 1 }).lean<{ _id: string }[]>()).map(
+      (doc) => doc._id,
+    ),
+  );
+  const goneSources = sources.filter((source) => !living.has(source._id)).map((source) => source._id);
+  if (goneSources.length > 0) removed += (await models.trainingSources.deleteMany({ _id: { $in: goneSources } })).deletedCount;
+  return removed;
+}
+
+/** Chunk sets other than the current one, written before the grace period: never to become current. */
+async function removeStaleChunkSets(models: MongoModels, { chunkGraceMs, now }: RepairOptions): Promise<number> {
+  // A chunk's ObjectId holds the time it was written.
+  const sets = await models.trainingChunks.aggregate<{ _id: { chatbotId: string; version: string }; newest: Types.ObjectId }>([
+    { $group: { _id: { chatbotId: '$chatbotId', version: '$version' }, newest: { $max: '$_id' } } },
+  ]);
+  const current = new Map(
+    (
+      await models.trainingSources
+        .find({ _id: { $in: [...new Set(sets.map((set) => set._id.chatbotId))] } }, { version: 1 })
+        .lean<{ _id: string; version: string }[]>()
+    ).map((source) => [source._id, source.version]),
+  );
+  let removed = 0;
+  for (const { _id: set, newest } of sets) {
+    if (current.get(set.chatbotId) === set.version) continue;
+    if (now.getTime() - newest.getTimestamp().getTime() < chunkGraceMs) continue;
+    removed += (await models.trainingChunks.deleteMany({ chatbotId: set.chatbotId, version: set.version })).deletedCount;
+  }
+  return removed;
+}

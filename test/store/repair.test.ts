@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { openStore } from '../../src/store/index.js';
+import type { Account, Chatbot, Store } from '../../src/store/port.js';
+import { seedAccount, seedChatbot } from '../support/seed.js';
+import { storeTargets } from '../support/stores.js';
+
+// Store.repair mends what a crash between two writes of one operation leaves behind where the
+// engine has no transactions. Each crash is simulated by making the first write and not the second.
+
+const lead = (chatbot: Chatbot) => ({
+  id: randomUUID(),
+  chatbotId: chatbot.id,
+  accountId: chatbot.accountId,
+  name: 'Ada',
+  email: 'ada@example.com',
+  phone: null,
+  conversationId: null,
+  createdAt: new Date(),
+});
+
+describe.each(storeTargets.filter((target) => target.available))('$name store: repair', (target) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await target.open();
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('finds nothing to mend in a store whose writes all completed', async () => {
+    const account = await seedAccount(store);
+    const [kept, removed] = [await seedChatbot(store, account), await seedChatbot(store, account)];
+    await store.training.replace(kept.id, { sourceText: 'Hello.', chunks: ['Hello.'] });
+    await store.leads.insert(lead(kept));
+    await store.leads.insert(lead(removed));
+    await store.chatbots.delete(account.id, removed.id);
+
+    expect(await store.repair({ settleMs: 0, chunkGraceMs: 0 })).toEqual({ counters: 0, orphans: 0 });
+    expect(await store.leads.list(kept.id, {}, { page: 1, size: 10 })).toHaveLength(1);
+    expect((await store.training.material(kept.id)).chunks).toHaveLength(1);
+  });
+});
+
+const mongoUri = inject('mongoUri');
+const HOUR = 60 * 60_000;
+
+describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb store: repair after a crash', (uri) => {
+  let store: Store;
+  let db: mongoose.Connection;
+  let account: Account;
+
+  beforeEach(async () => {
+    const url = new URL(uri);
+    url.pathname = `/switchboard_repair_${randomUUID().slice(0, 8)}`;
+    store = await openStore(url.toString());
+    db = await mongoose.createConnection(url.toString()).asPromise();
+    account = await seedAccount(store);
+  });
+  afterEach(async () => {
+    await store.close();
+    await db.close();
+  });
+
+  const counter = async () =>
+    ((await db.collection('accounts').findOne({ _id: account.id as never }))?.chatbotCount as number | undefined) ?? -1;
+
+  it('lowers a chatbot counter left high by a deletion cut short, so the slot can be used again', async () => {
+    const chatbots = [await seedChatbot(store, account), await seedChatbot(store, account)];
+    // The chatbot is gone, but the crash came before its counter was lowered.
+    await db.collection('chatbots').deleteOne({ _id: chatbots[1]!.id as never });
+    expect(await counter()).toBe(2);
+
+    expect(await store.repair({ settleMs: 0 })).toMatchObject({ counters: 1 });
+    expect(await counter()).toBe(1);
+  });
+
+  it('leaves a counter alone while the chatbot that reserved it is still being written', async () => {
+    await seedChatbot(store, account);
+    // A reservation whose chatbot document is written a moment later, while the repair waits.
+    await db.collection('accounts').updateOne({ _id: account.id as never }, { $inc: { chatbotCount: 1 } });
+    const repair = store.repair({ settleMs: 1_000 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await db.collection('chatbots').insertOne({ _id: 'in-flight' as never, accountId: account.id, createdAt: new Date() });
+
+    expect(await repair).toMatchObject({ counters: 0 });
+    expect(await counter()).toBe(2);
+  });
+
+  it('removes what a deleted chatbot left behind when the cascade was cut short, and nothing else', async () => {
+    const [kept, deleted] = [await seedChatbot(store, account), await seedChatbot(store, account)];
+    for (const chatbot of [kept, deleted]) {
+      await store.leads.insert(lead(chatbot));
+      await store.training.replace(chatbot.id, { sourceText: 'Hi.', chunks: ['Hi.'] });
+    }
+    // The chatbot, its counter and its source went in one step; the crash came before its children.
+    await db.collection('chatbots').deleteOne({ _id: deleted.id as never });
+    await db.collection('accounts').updateOne({ _id: account.id as never }, { $inc: { chatbotCount: -1 } });
+    await db.collection('trainingSources').deleteOne({ _id: deleted.id as never });
+
+    const report = await store.repair({ settleMs: 0 });
+    expect(report.orphans).toBe(2);
+    expect(await db.collection('leads').countDocuments({ chatbotId: deleted.id })).toBe(0);
+    expect(await db.collection('trainingChunks').countDocuments({ chatbotId: deleted.id })).toBe(0);
+    expect(await store.leads.list(kept.id, {}, { page: 1, size: 10 })).toHaveLength(1);
+    expect((await store.training.material(kept.id)).chunks).toEqual([{ seq: 0, text: 'Hi.' }]);
+  });
+
+  it('removes a chunk set that never became current once it is old, not one still being written', async () => {
+    const chatbot = await seedChatbot(store, account);
+    await store.training.replace(chatbot.id, { sourceText: 'Current.', chunks: ['Current.'] });
+    const chunk = (version: string, writtenAt: Date) => ({
+      _id: mongoose.Types.ObjectId.createFromTime(Math.floor(writtenAt.getTime() / 1000)),
+      chatbotId: chatbot.id,
+      version,
+      seq: 0,
+      text: version,
+    });
+    const now = new Date();
+    await db.collection('trainingChunks').insertMany([
+      chunk('abandoned', new Date(now.getTime() - 2 * HOUR)),
+      chunk('in-flight', now),
+    ]);
+
+    expect(await store.repair({ settleMs: 0, chunkGraceMs: HOUR, now })).toMatchObject({ orphans: 1 });
+    const versions = await db.collection('trainingChunks').distinct('version', { chatbotId: chatbot.id });
+    expect(versions).not.toContain('abandoned');
+    expect(versions).toContain('in-flight');
+    expect((await store.training.material(chatbot.id)).chunks).toEqual([{ seq: 0, text: 'Current.' }]);
+  });
+});
