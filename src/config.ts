@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_HISTORY_MESSAGES } from './engine/index.js';
 import { providerCatalogSchema, resolveApiKeys, type ProviderCatalog } from './engine/providers/catalog.js';
 
 // Every environment variable Switchboard reads, parsed once. Nothing else reads process.env.
@@ -76,6 +77,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MODEL_PROVIDERS: optionalText.pipe(providerCatalogSchema.optional()),
   MODEL_TIMEOUT_MS: positiveInt(60_000),
+  CHAT_HISTORY_MESSAGES: positiveInt(DEFAULT_HISTORY_MESSAGES),
   HUB_URL: optionalText.pipe(z.url().optional()),
   HUB_API_KEY: optionalText,
   DISCORD_TOKEN: optionalText,
@@ -104,6 +106,8 @@ export type Config = {
   modelProviders: ProviderCatalog | undefined;
   /** How long one call to a model provider may take, in milliseconds. */
   modelTimeoutMs: number;
+  /** How many of a conversation's latest messages a responder sees. */
+  chatHistoryMessages: number;
   /** How a separately run adapter reaches the hub: its base URL and an API key (HUB_URL, HUB_API_KEY). */
   hubUrl: string | undefined;
   /** HUB_API_KEY, else BOOTSTRAP_API_KEY (a key the hub is known to hold). */
@@ -135,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: vars.LOG_LEVEL,
     modelProviders: vars.MODEL_PROVIDERS && resolveApiKeys(vars.MODEL_PROVIDERS, (name) => env[name]),
     modelTimeoutMs: vars.MODEL_TIMEOUT_MS,
+    chatHistoryMessages: vars.CHAT_HISTORY_MESSAGES,
     hubUrl: vars.HUB_URL?.replace(/\/+$/, ''),
     hubApiKey: vars.HUB_API_KEY ?? vars.BOOTSTRAP_API_KEY,
     discord: vars.DISCORD_TOKEN

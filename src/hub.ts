@@ -36,7 +36,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     store,
     logger,
     contactsRateLimitPerMinute: config.contactsRateLimitPerMinute,
-    engine: createChatEngine(store, { providerFor }),
+    engine: createChatEngine(store, { providerFor, historyMessages: config.chatHistoryMessages }),
     slack: mounts.slack,
   });
   const server = app.listen(config.port);

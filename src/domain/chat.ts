@@ -121,13 +121,16 @@ async function prepare(store: Store, engine: ChatEngine, chatbot: Chatbot, input
   const lastAssistant = input.messages.map((message) => message.role).lastIndexOf('assistant');
   const newMessages = input.messages.slice(lastAssistant + 1);
   // Clients either resend the whole conversation (as the hosted API expects) or, for a saved
-  // conversation, only the new message; then the saved history supplies the context.
+  // conversation, only the new message; then the saved history supplies the context. Either way
+  // the responder sees a bounded window of it, so a long conversation costs no more than a short one.
+  const window = engine.historyMessages;
   const saved = input.conversationId && lastAssistant < 0
-    ? await store.conversations.find(chatbot.id, input.conversationId)
-    : undefined;
-  const history: ChatTurn[] = saved
-    ? [...saved.messages.map(({ role, content }) => ({ role, content })), ...newMessages]
-    : input.messages;
+    ? await store.conversations.recentMessages(chatbot.id, input.conversationId, window)
+    : [];
+  const history: ChatTurn[] = [
+    ...saved.map(({ role, content }) => ({ role, content })),
+    ...(saved.length > 0 ? newMessages : input.messages),
+  ].slice(-window);
 
   const contact = input.contactId ? await store.contacts.find(chatbot.id, input.contactId) : undefined;
   const question = newMessages.map((message) => message.content).join('\n');

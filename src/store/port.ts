@@ -229,6 +229,11 @@ export interface ConversationRepository {
    */
   append(input: ConversationAppend): Promise<void>;
   find(chatbotId: string, id: string): Promise<Conversation | undefined>;
+  /**
+   * The conversation's last `limit` messages, oldest first ([] for an unknown conversation). Its
+   * cost follows `limit`, not the conversation's length.
+   */
+  recentMessages(chatbotId: string, id: string, limit: number): Promise<ConversationMessage[]>;
   /** Newest first by creation time (ties by id); `sources` empty or absent means all. */
   list(
     chatbotId: string,

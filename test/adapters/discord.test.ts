@@ -10,7 +10,7 @@ import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { HUB_UNAVAILABLE, NOT_BOUND } from '../../adapters/relay.js';
 import type { DiscordConfig } from '../../src/config.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
-import { createRetriever } from '../../src/engine/retrieval.js';
+import { createChatEngine } from '../../src/engine/index.js';
 import {
   INTENTS,
   PERMISSIONS,
@@ -119,7 +119,7 @@ describe('Discord adapter', () => {
   });
 
   beforeAll(async () => {
-    app = await startApp(sqlite, { engine: (store) => ({ retriever: createRetriever(store), responderFor: () => responder }) });
+    app = await startApp(sqlite, { engine: (store) => createChatEngine(store, { providerFor: () => responder }) });
     hub = createHubClient(app.baseUrl, app.apiKey);
     supportBot = await createChatbotViaApi(app, 'Support bot');
     salesBot = await createChatbotViaApi(app, 'Sales bot');

@@ -13,7 +13,7 @@ import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../
 import { EMPTY_REPLY } from '../../adapters/slack/reply.js';
 import { escapeText, MESSAGE_LIMIT } from '../../adapters/slack/text.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
-import { createRetriever } from '../../src/engine/retrieval.js';
+import { createChatEngine } from '../../src/engine/index.js';
 import { SLACK_EVENTS_PATH as HUB_SLACK_PATH, createApp } from '../../src/http/app.js';
 import {
   APP_TOKEN,
@@ -124,7 +124,7 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
     },
   };
   const app = await startApp(sqlite as NonNullable<typeof sqlite>, {
-    engine: (store) => ({ retriever: createRetriever(store), responderFor: () => responder }),
+    engine: (store) => createChatEngine(store, { providerFor: () => responder }),
   });
   const hub = createHubClient(app.baseUrl, app.apiKey);
   const slack = await startFakeSlack();

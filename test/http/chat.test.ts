@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/domain/accounts.js';
 import { NO_ANSWER } from '../../src/engine/offline/compose.js';
 import type { Responder } from '../../src/engine/responder.js';
-import { createRetriever } from '../../src/engine/retrieval.js';
+import { createChatEngine } from '../../src/engine/index.js';
 import { API_PREFIX, createApp } from '../../src/http/app.js';
 import type { Store } from '../../src/store/port.js';
 import {
@@ -589,7 +589,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store, client disc
     const app = createApp({
       store,
       logger: pino({ level: 'silent' }),
-      engine: { retriever: createRetriever(store), responderFor: () => slow },
+      engine: createChatEngine(store, { providerFor: () => slow }),
     });
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -651,5 +651,60 @@ describe.each(storeTargets.filter((t) => t.available))('$name store, client disc
     await until(async () => (await used()) === 0);
     expect(await used()).toBe(0);
     expect(await store.conversations.find(bot, 'gone-whole')).toBeUndefined();
+  });
+});
+
+describe.each(storeTargets.filter((target) => target.available))('$name: POST /chat history window', (target) => {
+  const WINDOW = 4;
+  let store: Store;
+  let server: Server;
+  let baseUrl: string;
+  let apiKey: string;
+  let seen: string[][];
+  const recording: Responder = {
+    async complete(input) {
+      seen.push(input.messages.map((message) => message.content));
+      return `reply ${seen.length}`;
+    },
+    async *stream(input) {
+      yield await this.complete(input);
+    },
+  };
+
+  beforeEach(async () => {
+    seen = [];
+    store = await target.open();
+    ({ apiKey } = await createAccount(store, 'windowed', { messagesPerMonth: 100, maxChatbots: 5 }));
+    const app = createApp({
+      store,
+      logger: pino({ level: 'silent' }),
+      engine: createChatEngine(store, { providerFor: () => recording, historyMessages: WINDOW }),
+    });
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${API_PREFIX}`;
+  });
+  afterEach(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await store.close();
+  });
+
+  const chat = (chatbotId: string, body: object) =>
+    call('POST', `${baseUrl}/chat`, apiKey, { chatbotId, ...body }).then((response) => response.status);
+
+  it('gives the responder only the latest messages of a long saved conversation, all of which stay saved', async () => {
+    const bot = await createChatbotViaApi({ baseUrl, apiKey }, 'Windowed', SOURCE);
+    for (let turn = 1; turn <= 6; turn += 1) {
+      expect(await chat(bot, { conversationId: 'long', messages: [user(`question ${turn}`)] })).toBe(200);
+    }
+    expect(seen.at(-1)).toEqual(['reply 4', 'question 5', 'reply 5', 'question 6']);
+    expect((await store.conversations.find(bot, 'long'))?.messages).toHaveLength(12);
+  });
+
+  it('bounds a resent history the same way', async () => {
+    const bot = await createChatbotViaApi({ baseUrl, apiKey }, 'Windowed', SOURCE);
+    const history = Array.from({ length: 9 }, (_, i) => (i % 2 ? { role: 'assistant', content: `a${i}` } : user(`q${i}`)));
+    expect(await chat(bot, { messages: history })).toBe(200);
+    expect(seen).toEqual([['q4', 'a5', 'q6', 'a7', 'q8'].slice(-WINDOW)]);
   });
 });

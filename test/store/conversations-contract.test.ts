@@ -82,6 +82,19 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: c
     expect(found?.messages.at(-1)).toEqual(next[1]);
   });
 
+  it('reads back only the last messages asked for, oldest first', async () => {
+    await store.conversations.append(append());
+    const next = [message('user', 'Opening hours?', 60), message('assistant', 'Nine to five.', 61)];
+    await store.conversations.append(append({ messages: next, at: at(61) }));
+
+    expect(await store.conversations.recentMessages(bot.id, 'conv-1', 3)).toEqual([
+      append().messages[1],
+      ...next,
+    ]);
+    expect(await store.conversations.recentMessages(bot.id, 'conv-1', 10)).toHaveLength(4);
+    expect(await store.conversations.recentMessages(bot.id, 'unknown', 3)).toEqual([]);
+  });
+
   it('keeps messages in append order and never moves updatedAt backwards', async () => {
     await store.conversations.append(append({ at: at(100) }));
     // A late arrival, stamped before the messages already stored.

@@ -1,10 +1,20 @@
 import { pageOffset } from '../paging.js';
-import type { Conversation, ConversationRepository, ConversationSource, Page, TimeRange } from '../port.js';
-import type { ConversationDoc, MongoModels } from './models.js';
+import type {
+  Conversation,
+  ConversationMessage,
+  ConversationRepository,
+  ConversationSource,
+  Page,
+  TimeRange,
+} from '../port.js';
+import type { ConversationDoc, ConversationMessageDoc, MongoModels } from './models.js';
 import { createdWithin } from './time-range.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 
 const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
+
+const toMessages = (docs: ConversationMessageDoc[]): ConversationMessage[] =>
+  docs.map(({ role, content, createdAt }) => ({ role, content, createdAt }));
 
 const toConversation = (doc: ConversationDoc): Conversation => ({
   id: doc.conversationId,
@@ -12,7 +22,7 @@ const toConversation = (doc: ConversationDoc): Conversation => ({
   accountId: doc.accountId,
   source: doc.source,
   contactId: doc.contactId,
-  messages: doc.messages.map(({ role, content, createdAt }) => ({ role, content, createdAt })),
+  messages: toMessages(doc.messages),
   createdAt: doc.createdAt,
   updatedAt: doc.updatedAt,
 });
@@ -64,6 +74,12 @@ export function mongoConversations(models: MongoModels): ConversationRepository 
         .findOne({ _id: documentId(chatbotId, id), chatbotId })
         .lean<ConversationDoc>();
       return doc ? toConversation(doc) : undefined;
+    },
+    async recentMessages(chatbotId, id, limit) {
+      const doc = await conversations
+        .findOne({ _id: documentId(chatbotId, id), chatbotId }, { messages: { $slice: -limit } })
+        .lean<Pick<ConversationDoc, 'messages'>>();
+      return doc ? toMessages(doc.messages) : [];
     },
     async list(chatbotId, filter, page) {
       const docs = await conversationPageQuery(models, chatbotId, filter, page).lean<ConversationDoc[]>();

@@ -70,7 +70,16 @@ export function sqliteConversations(db: Database): ConversationRepository {
     `SELECT role, content, created_at FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq`,
   );
+  const recent = db.prepare<[string, string, number], MessageRow>(
+    `SELECT role, content, created_at FROM conversation_messages
+     WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq DESC LIMIT ?`,
+  );
   const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
+  const toMessage = (message: MessageRow): ConversationMessage => ({
+    role: message.role,
+    content: message.content,
+    createdAt: new Date(message.created_at),
+  });
 
   const withMessages = (row: ConversationRow): Conversation => ({
     id: row.id,
@@ -78,11 +87,7 @@ export function sqliteConversations(db: Database): ConversationRepository {
     accountId: row.account_id,
     source: row.source,
     contactId: row.contact_id,
-    messages: messages.all(row.chatbot_id, row.id).map((message) => ({
-      role: message.role,
-      content: message.content,
-      createdAt: new Date(message.created_at),
-    })),
+    messages: messages.all(row.chatbot_id, row.id).map(toMessage),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   });
@@ -109,6 +114,9 @@ export function sqliteConversations(db: Database): ConversationRepository {
     },
     async find(chatbotId, id) {
       return find(chatbotId, id);
+    },
+    async recentMessages(chatbotId, id, limit) {
+      return recent.all(chatbotId, id, limit).reverse().map(toMessage);
     },
     async list(chatbotId, filter, window) {
       return list({
