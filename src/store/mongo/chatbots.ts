@@ -26,6 +26,7 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
     attributes,
     leads,
     conversations,
+    conversationMessages,
     bindings,
     digests,
     digestRuns,
@@ -97,6 +98,7 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
         attributes.deleteMany({ chatbotId: id }),
         leads.deleteMany({ chatbotId: id }),
         conversations.deleteMany({ chatbotId: id }),
+        conversationMessages.deleteMany({ chatbotId: id }),
         bindings.deleteMany({ chatbotId: id }),
         digests.deleteMany({ chatbotId: id }),
       ]);

@@ -7,6 +7,7 @@ import type {
   Page,
   TimeRange,
 } from '../port.js';
+import type { AtomicWrites } from './atomic.js';
 import type { ConversationDoc, ConversationMessageDoc, MongoModels } from './models.js';
 import { createdWithin } from './time-range.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
@@ -16,13 +17,13 @@ const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
 const toMessages = (docs: ConversationMessageDoc[]): ConversationMessage[] =>
   docs.map(({ role, content, createdAt }) => ({ role, content, createdAt }));
 
-const toConversation = (doc: ConversationDoc): Conversation => ({
+const toConversation = (doc: ConversationDoc, messages: ConversationMessageDoc[]): Conversation => ({
   id: doc.conversationId,
   chatbotId: doc.chatbotId,
   accountId: doc.accountId,
   source: doc.source,
   contactId: doc.contactId,
-  messages: toMessages(doc.messages),
+  messages: toMessages(messages),
   createdAt: doc.createdAt,
   updatedAt: doc.updatedAt,
 });
@@ -49,41 +50,74 @@ export function conversationPageQuery(
     .limit(page.size);
 }
 
-export function mongoConversations(models: MongoModels): ConversationRepository {
-  const { conversations } = models;
+export function mongoConversations(models: MongoModels, { atomic }: AtomicWrites): ConversationRepository {
+  const { conversations, conversationMessages } = models;
+
+  /** The messages of the given conversations of one chatbot, each conversation's in order. */
+  async function messagesOf(chatbotId: string, ids: string[]): Promise<Map<string, ConversationMessageDoc[]>> {
+    const docs = await conversationMessages
+      .find({ chatbotId, conversationId: { $in: ids } })
+      .sort({ conversationId: 1, seq: 1 })
+      .lean<ConversationMessageDoc[]>();
+    const byConversation = new Map(ids.map((id): [string, ConversationMessageDoc[]] => [id, []]));
+    for (const doc of docs) byConversation.get(doc.conversationId)?.push(doc);
+    return byConversation;
+  }
 
   return {
-    // One document write, so concurrent appends cannot lose each other's messages, and $push with
-    // $each keeps each batch together and in order.
+    // The conversation's counter reserves a block of sequence numbers in one atomic write, so
+    // concurrent appends never interleave a batch or lose each other's messages; the messages
+    // follow under those numbers. A crash in between leaves a gap in the numbers, never a
+    // misordered or half-visible batch.
     async append(input) {
       const { chatbotId, accountId, id, source, contactId, at } = input;
-      await retryOnceOnDuplicateKey(() =>
-        conversations.updateOne(
-          { _id: documentId(chatbotId, id), chatbotId },
-          {
-            $setOnInsert: { conversationId: id, accountId, source, contactId, createdAt: at },
-            $push: { messages: { $each: input.messages } },
-            $max: { updatedAt: at },
-          },
-          { upsert: true },
-        ),
-      );
+      await atomic(async () => {
+        const doc = await retryOnceOnDuplicateKey(() =>
+          conversations
+            .findOneAndUpdate(
+              { _id: documentId(chatbotId, id), chatbotId },
+              {
+                $setOnInsert: { conversationId: id, accountId, source, contactId, createdAt: at },
+                $inc: { messageCount: input.messages.length },
+                $max: { updatedAt: at },
+              },
+              { upsert: true, returnDocument: 'after', projection: { messageCount: 1 } },
+            )
+            .lean<Pick<ConversationDoc, 'messageCount'>>(),
+        );
+        if (!doc) throw new Error('upsert returned no document');
+        const first = doc.messageCount - input.messages.length;
+        if (input.messages.length === 0) return;
+        await conversationMessages.insertMany(
+          input.messages.map(({ role, content, createdAt }, index) => ({
+            chatbotId,
+            conversationId: id,
+            seq: first + index,
+            role,
+            content,
+            createdAt,
+          })),
+          { ordered: true, lean: true },
+        );
+      });
     },
     async find(chatbotId, id) {
-      const doc = await conversations
-        .findOne({ _id: documentId(chatbotId, id), chatbotId })
-        .lean<ConversationDoc>();
-      return doc ? toConversation(doc) : undefined;
+      const doc = await conversations.findOne({ _id: documentId(chatbotId, id), chatbotId }).lean<ConversationDoc>();
+      if (!doc) return undefined;
+      return toConversation(doc, (await messagesOf(chatbotId, [id])).get(id) ?? []);
     },
     async recentMessages(chatbotId, id, limit) {
-      const doc = await conversations
-        .findOne({ _id: documentId(chatbotId, id), chatbotId }, { messages: { $slice: -limit } })
-        .lean<Pick<ConversationDoc, 'messages'>>();
-      return doc ? toMessages(doc.messages) : [];
+      const docs = await conversationMessages
+        .find({ chatbotId, conversationId: id })
+        .sort({ seq: -1 })
+        .limit(limit)
+        .lean<ConversationMessageDoc[]>();
+      return toMessages(docs.reverse());
     },
     async list(chatbotId, filter, page) {
       const docs = await conversationPageQuery(models, chatbotId, filter, page).lean<ConversationDoc[]>();
-      return docs.map(toConversation);
+      const messages = await messagesOf(chatbotId, docs.map((doc) => doc.conversationId));
+      return docs.map((doc) => toConversation(doc, messages.get(doc.conversationId) ?? []));
     },
   };
 }

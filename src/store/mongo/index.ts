@@ -11,6 +11,7 @@ import { mongoConversations } from './conversations.js';
 import { mongoDigestRuns } from './digest-runs.js';
 import { mongoDigests } from './digests.js';
 import { migrateIndexes } from './indexes.js';
+import { moveEmbeddedMessages } from './legacy-messages.js';
 import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
 import { mongoRateLimits } from './rate-limits.js';
@@ -30,6 +31,7 @@ export async function openMongoStore(url: string): Promise<Store> {
   let writes;
   try {
     for (const model of Object.values(models)) await migrateIndexes(model as never);
+    await moveEmbeddedMessages(models);
     writes = await atomicWrites(connection);
   } catch (error) {
     await connection.close();
@@ -43,7 +45,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     training: mongoTraining(models),
     assets: mongoAssets(models),
     leads: mongoLeads(models),
-    conversations: mongoConversations(models),
+    conversations: mongoConversations(models, writes),
     contacts: mongoContacts(models, writes),
     attributes: mongoAttributes(models),
     rateLimits: mongoRateLimits(models),

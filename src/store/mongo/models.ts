@@ -189,8 +189,6 @@ leadSchema.index(
   { unique: true, partialFilterExpression: { conversationId: { $type: 'string' } } },
 );
 
-export type ConversationMessageDoc = { role: 'user' | 'assistant'; content: string; createdAt: Date };
-
 export type ConversationDoc = {
   /** `${chatbotId}:${conversationId}`: conversation ids are unique per chatbot only. */
   _id: string;
@@ -199,7 +197,8 @@ export type ConversationDoc = {
   accountId: string;
   source: ConversationSource;
   contactId: string | null;
-  messages: ConversationMessageDoc[];
+  /** Sequence numbers handed out to its messages so far: each append reserves a block. */
+  messageCount: number;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -212,19 +211,40 @@ const conversationSchema = new Schema<ConversationDoc>(
     accountId: required(String),
     source: required(String),
     contactId: optionalString,
-    messages: [
-      new Schema<ConversationMessageDoc>(
-        // Not `required` on content: mongoose refuses empty strings there.
-        { role: required(String), content: String, createdAt: required(Date) },
-        { _id: false },
-      ),
-    ],
+    messageCount: required(Number),
     createdAt: required(Date),
     updatedAt: required(Date),
   },
   { ...options, collection: 'conversations' },
 );
 conversationSchema.index({ chatbotId: 1, createdAt: -1, _id: -1 });
+
+/**
+ * One document per message, so a conversation has no size limit (a document has 16 MiB). `seq`
+ * orders a conversation's messages; MongoDB's own ObjectId is the `_id`.
+ */
+export type ConversationMessageDoc = {
+  chatbotId: string;
+  conversationId: string;
+  seq: number;
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: Date;
+};
+
+const conversationMessageSchema = new Schema<ConversationMessageDoc>(
+  {
+    chatbotId: required(String),
+    conversationId: required(String),
+    seq: required(Number),
+    role: required(String),
+    // Not `required` on content: mongoose refuses empty strings there.
+    content: String,
+    createdAt: required(Date),
+  },
+  { ...options, collection: 'conversationMessages' },
+);
+conversationMessageSchema.index({ chatbotId: 1, conversationId: 1, seq: 1 }, { unique: true });
 
 /** `_id` is `${accountId}:${period}`. */
 export type UsageDoc = { _id: string; accountId: string; period: string; messages: number };
@@ -325,6 +345,7 @@ export function mongoModels(connection: Connection) {
     usage: connection.model('Usage', usageSchema),
     leads: connection.model('Lead', leadSchema),
     conversations: connection.model('Conversation', conversationSchema),
+    conversationMessages: connection.model('ConversationMessage', conversationMessageSchema),
     bindings: connection.model('Binding', bindingSchema),
     digests: connection.model('Digest', digestSchema),
     digestRuns: connection.model('DigestRun', digestRunSchema),

@@ -11,7 +11,17 @@ import type { MongoModels } from './models.js';
 
 export type RepairOptions = { settleMs: number; chunkGraceMs: number; now: Date };
 
-const CHILDREN = ['trainingChunks', 'assets', 'contacts', 'attributes', 'leads', 'conversations', 'bindings', 'digests'] as const;
+const CHILDREN = [
+  'trainingChunks',
+  'assets',
+  'contacts',
+  'attributes',
+  'leads',
+  'conversations',
+  'conversationMessages',
+  'bindings',
+  'digests',
+] as const;
 
 export async function repairMongo(models: MongoModels, options: RepairOptions): Promise<RepairReport> {
   const orphans = await removeChildrenOfDeletedChatbots(models);

@@ -81,3 +81,53 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb index migration
     expect(await names(contacts)).toEqual(first);
   });
 });
+
+describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb conversations kept in one document', (uri) => {
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const handle of opened.splice(0)) await handle.close();
+  });
+
+  const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second));
+  const legacy = (chatbotId: string, conversationId: string, contents: string[]) => ({
+    _id: `${chatbotId}:${conversationId}`,
+    chatbotId,
+    conversationId,
+    accountId: 'account',
+    source: 'API',
+    contactId: null,
+    messages: contents.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content, createdAt: at(i) })),
+    createdAt: at(0),
+    updatedAt: at(contents.length),
+  });
+
+  it('moves their messages to one document each at start-up, in order, and appends carry on after them', async () => {
+    const url = new URL(uri);
+    url.pathname = `/switchboard_legacy_${randomUUID().slice(0, 8)}`;
+    const raw = await mongoose.createConnection(url.toString()).asPromise();
+    opened.push(raw);
+    await raw.collection('conversations').insertMany([
+      legacy('bot', 'one', ['Hello?', 'Hi!', 'Open today?']) as never,
+      legacy('bot', 'two', ['Anyone?']) as never,
+    ]);
+    // An earlier start moved one message of "one" before it crashed.
+    await raw.collection('conversationMessages').insertOne({
+      chatbotId: 'bot', conversationId: 'one', seq: 0, role: 'user', content: 'Hello?', createdAt: at(0),
+    });
+
+    const store = await openStore(url.toString());
+    opened.push(store);
+    await store.conversations.append({
+      chatbotId: 'bot', accountId: 'account', id: 'one', source: 'API', contactId: null,
+      messages: [{ role: 'assistant', content: 'Until five.', createdAt: at(9) }], at: at(9),
+    });
+
+    const one = await store.conversations.find('bot', 'one');
+    expect(one?.messages.map((message) => message.content)).toEqual(['Hello?', 'Hi!', 'Open today?', 'Until five.']);
+    expect((await store.conversations.find('bot', 'two'))?.messages).toEqual([
+      { role: 'user', content: 'Anyone?', createdAt: at(0) },
+    ]);
+    expect(await raw.collection('conversations').countDocuments({ messages: { $exists: true } })).toBe(0);
+    expect(await raw.collection('conversationMessages').countDocuments({ conversationId: 'one' })).toBe(4);
+  });
+});
