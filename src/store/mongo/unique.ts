@@ -14,7 +14,8 @@ export async function translateUnique<T>(collection: string, write: () => Promis
   } catch (error) {
     if (isDuplicateKey(error)) {
       // Named like the SQLite adapter's "accounts.name"; keyPattern holds the index's fields.
-      throw new UniqueViolation(`${collection}.${Object.keys(clashingKeyPattern(error)).join(', ')}`);
+      const fields = Object.keys(clashingKeyPattern(error));
+      throw new UniqueViolation(`${collection}.${fields.length > 0 ? fields.join(', ') : clashingIndexName(error)}`);
     }
     throw error;
   }
@@ -32,4 +33,9 @@ function clashingKeyPattern(error: mongoose.mongo.MongoServerError): object {
     if (pattern && typeof pattern === 'object') return pattern;
   }
   return {};
+}
+
+/** Servers that leave the key pattern out still name the index (named after its keys) in the message. */
+function clashingIndexName(error: mongoose.mongo.MongoServerError): string {
+  return /index: (\S+) dup key/.exec(error.message)?.[1] ?? '';
 }
