@@ -79,6 +79,9 @@ export async function startChat(
     async complete(signal) {
       try {
         const reply = (await responder.complete({ ...responderInput, signal })) + suffix;
+        // A responder may finish regardless (the offline one does): a reply nobody received is not
+        // saved or counted.
+        signal.throwIfAborted();
         await finish(reply);
         return reply;
       } catch (error) {

@@ -551,10 +551,17 @@ describe.each(storeTargets.filter((t) => t.available))('$name store, client disc
   let apiKey: string;
   let accountId: string;
   let bot: string;
-  let seen: { pieces: number; aborted: boolean; finished: boolean };
+  let seen: { started: boolean; pieces: number; aborted: boolean; finished: boolean; ignoresAbort?: boolean };
 
   const slow: Responder = {
     async complete(input) {
+      seen.started = true;
+      if (seen.ignoresAbort) {
+        // Like the offline responder: it finishes its reply whether or not anyone is listening.
+        while (!input.signal.aborted) await sleep(5);
+        seen.finished = true;
+        return 'finished anyway';
+      }
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, 10_000);
         input.signal.addEventListener('abort', () => {
@@ -581,7 +588,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store, client disc
   };
 
   beforeEach(async () => {
-    seen = { pieces: 0, aborted: false, finished: false };
+    seen = { started: false, pieces: 0, aborted: false, finished: false };
     store = await target.open();
     const created = await createAccount(store, 'disconnecting', { messagesPerMonth: 100, maxChatbots: 5 });
     apiKey = created.apiKey;
@@ -640,7 +647,8 @@ describe.each(storeTargets.filter((t) => t.available))('$name store, client disc
       body: JSON.stringify({ chatbotId: bot, conversationId: 'gone-whole', messages: [user('Hello?')] }),
       signal: controller.signal,
     });
-    await until(async () => (await used()) === 1);
+    // Disconnect while the reply is being generated.
+    await until(() => seen.started);
     expect(await used()).toBe(1);
     controller.abort();
     await expect(pending).rejects.toThrow();
@@ -651,6 +659,26 @@ describe.each(storeTargets.filter((t) => t.available))('$name store, client disc
     await until(async () => (await used()) === 0);
     expect(await used()).toBe(0);
     expect(await store.conversations.find(bot, 'gone-whole')).toBeUndefined();
+  });
+
+  it('saves and counts nothing when a responder finishes a reply after its client left', async () => {
+    seen.ignoresAbort = true;
+    const controller = new AbortController();
+    const pending = fetch(`${baseUrl}/chat`, {
+      method: 'POST',
+      headers: { ...bearer(apiKey), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ chatbotId: bot, conversationId: 'left', messages: [user('Hello?')] }),
+      signal: controller.signal,
+    });
+    await until(() => seen.started);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+
+    await until(() => seen.finished);
+    expect(seen.finished).toBe(true);
+    await until(async () => (await used()) === 0);
+    expect(await used()).toBe(0);
+    expect(await store.conversations.find(bot, 'left')).toBeUndefined();
   });
 });
 

@@ -22,8 +22,9 @@ export async function translateUnique<T>(collection: string, write: () => Promis
 }
 
 /**
- * A single write's error carries the key pattern itself; a bulk write's (insertMany) carries it
- * in its first write error, the one that stopped the ordered batch.
+ * A single write's error carries the key pattern itself. A bulk write's (insertMany) may carry it
+ * in its first write error, the one that stopped the ordered batch, but driver 7 keeps only the
+ * code and message of each write error, so the message's index name is the fallback.
  */
 function clashingKeyPattern(error: mongoose.mongo.MongoServerError): object {
   if (error.keyPattern) return error.keyPattern as object;
@@ -35,7 +36,7 @@ function clashingKeyPattern(error: mongoose.mongo.MongoServerError): object {
   return {};
 }
 
-/** Servers that leave the key pattern out still name the index (named after its keys) in the message. */
+/** The message names the index, and our index names spell out their keys (indexes.ts). */
 function clashingIndexName(error: mongoose.mongo.MongoServerError): string {
   return /index: (\S+) dup key/.exec(error.message)?.[1] ?? '';
 }
