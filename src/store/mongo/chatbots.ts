@@ -28,6 +28,7 @@ export function mongoChatbots(models: MongoModels): ChatbotRepository {
     bindings,
     digests,
     digestRuns,
+    webhooks,
   } = models;
 
   return {
@@ -92,6 +93,7 @@ export function mongoChatbots(models: MongoModels): ChatbotRepository {
         conversations.deleteMany({ chatbotId: id }),
         bindings.deleteMany({ chatbotId: id }),
         digests.deleteMany({ chatbotId: id }),
+        webhooks.deleteMany({ chatbotId: id }),
       ]);
       return true;
     },

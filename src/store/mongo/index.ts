@@ -14,6 +14,8 @@ import { mongoModels } from './models.js';
 import { mongoRateLimits } from './rate-limits.js';
 import { mongoTraining } from './training.js';
 import { mongoUsage } from './usage.js';
+import { mongoWebhookOutbox } from './webhook-outbox.js';
+import { mongoWebhooks } from './webhooks.js';
 
 /** Connects to MongoDB and makes sure every collection's indexes exist. */
 export async function openMongoStore(url: string): Promise<Store> {
@@ -42,6 +44,8 @@ export async function openMongoStore(url: string): Promise<Store> {
     bindings: mongoBindings(models),
     digests: mongoDigests(models),
     digestRuns: mongoDigestRuns(models),
+    webhooks: mongoWebhooks(models),
+    webhookOutbox: mongoWebhookOutbox(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },
