@@ -3,8 +3,10 @@ import { createLogger } from '../src/logger.js';
 import { openStore } from '../src/store/index.js';
 import { createScheduler, digestPlatforms } from './scheduler.js';
 import { onShutdown } from '../src/shutdown.js';
+import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 
-// `node --import tsx jobs/main.ts` (the Procfile's `clock` process): the scheduler on its own. It
+// `node --import tsx jobs/main.ts` (the Procfile's `clock` process): the scheduler and webhook
+// delivery on their own. It
 // reads subscriptions and leads from the store at DATABASE_URL (the hub's own) and posts with
 // SLACK_BOT_TOKEN / DISCORD_TOKEN. Any number may run beside `npm start`, which runs one too:
 // each digest is posted once, whoever's clock gets there first.
@@ -21,9 +23,11 @@ if (!platforms.slack && !platforms.discord) {
 }
 const scheduler = createScheduler({ store, platforms, logger });
 scheduler.start();
+const webhooks = createWebhookDispatcher({ store, logger, ...config.webhooks });
+webhooks.start();
 logger.info({ store: store.engine }, 'clock started');
 
 onShutdown(logger, async () => {
-  await scheduler.stop();
+  await Promise.all([scheduler.stop(), webhooks.stop()]);
   await store.close();
 });

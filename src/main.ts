@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { DiscordBot } from '../adapters/discord/bot.js';
 import { createHubClient } from '../adapters/hub-client.js';
 import { createScheduler, digestPlatforms } from '../jobs/scheduler.js';
+import { createWebhookDispatcher } from '../jobs/webhooks/dispatcher.js';
 import { loadConfig } from './config.js';
 import { API_PREFIX } from './http/app.js';
 import { startHub } from './hub.js';
@@ -24,6 +25,9 @@ logger.info({ url: hub.apiUrl, store: hub.store.engine }, 'Switchboard is listen
 // records make each digest post once, whichever process gets there first.
 const scheduler = createScheduler({ store: hub.store, platforms: digestPlatforms(config), logger });
 scheduler.start();
+// So does webhook delivery, from the store's outbox; the API only ever enqueues.
+const webhooks = createWebhookDispatcher({ store: hub.store, logger, ...config.webhooks });
+webhooks.start();
 
 if (hub.firstApiKey) {
   // Printed, not logged: the key is a secret and log pipelines keep everything.
@@ -75,7 +79,7 @@ if (slack) {
 }
 
 onShutdown(logger, async () => {
-  await scheduler.stop();
+  await Promise.all([scheduler.stop(), webhooks.stop()]);
   await discordBot?.stop();
   await slack?.stop();
   await hub.close();
