@@ -136,6 +136,22 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     expect(logLines.join('')).not.toContain(webhook.secret);
   });
 
+  it('answers the API while a receiver hangs: requests only enqueue', async () => {
+    const webhook = await create();
+    receiver.answer('hang');
+    await post(`${webhooksUrl()}/${webhook.id}/test`, {});
+    let sending = true;
+    const stuck = deliver().finally(() => (sending = false));
+    while (receiver.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+
+    const lead = await post(`${app.baseUrl}/chatbots/${bot}/leads`, { name: 'Bo', email: 'bo@example.com', phone: null });
+    const again = await post(`${webhooksUrl()}/${webhook.id}/test`, {});
+    const chat = await post(`${app.baseUrl}/chat`, { chatbotId: bot, messages: [{ role: 'user', content: 'When do you open?' }] });
+    expect([lead.status, again.status, chat.status]).toEqual([200, 202, 200]);
+    expect(sending).toBe(true);
+    expect((await stuck).map((outcome) => outcome.status)).toEqual(['pending']);
+  });
+
   it('sends leads.submit for a lead posted to the API', async () => {
     const webhook = await create({ chatbotId: bot });
     const lead = await post(`${app.baseUrl}/chatbots/${bot}/leads`, { name: 'Ada', email: 'ada@example.com', phone: '+47 400 00 001' });
