@@ -152,6 +152,22 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     expect((await stuck).map((outcome) => outcome.status)).toEqual(['pending']);
   });
 
+  it('sends leads.submit once for a lead captured in chat, not again when the lead is updated', async () => {
+    await create();
+    const settings = { chatbotId: bot, collectCustomerInformation: { title: 'Stay in touch', email: { active: true, label: 'Email' } } };
+    expect((await post(`${app.baseUrl}/update-chatbot-settings`, settings)).status).toBe(200);
+    const say = (content: string) =>
+      post(`${app.baseUrl}/chat`, { chatbotId: bot, conversationId: 'web-42', messages: [{ role: 'user', content }] });
+    await say('When do you open?');
+    expect((await say('my email is Ana@Example.com')).status).toBe(200);
+    expect((await deliver()).map((outcome) => outcome.status)).toEqual(['delivered']);
+    expect((await say('Sorry, use ana.lima@work.example instead')).status).toBe(200);
+    expect(await deliver()).toEqual([]);
+    expect(receiver.received.map((request) => JSON.parse(request.body) as unknown)).toMatchObject([
+      { eventType: 'leads.submit', chatbotId: bot, payload: { conversationId: 'web-42', customerEmail: 'ana@example.com' } },
+    ]);
+  });
+
   it('sends leads.submit for a lead posted to the API', async () => {
     const webhook = await create({ chatbotId: bot });
     const lead = await post(`${app.baseUrl}/chatbots/${bot}/leads`, { name: 'Ada', email: 'ada@example.com', phone: '+47 400 00 001' });
