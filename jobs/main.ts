@@ -4,8 +4,10 @@ import { openStore } from '../src/store/index.js';
 import { startMaintenance } from './maintenance.js';
 import { createScheduler, digestPlatforms } from './scheduler.js';
 import { onShutdown } from '../src/shutdown.js';
+import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 
-// `node --import tsx jobs/main.ts` (the Procfile's `clock` process): the scheduler on its own. It
+// `node --import tsx jobs/main.ts` (the Procfile's `clock` process): the scheduler and webhook
+// delivery on their own. It
 // reads subscriptions and leads from the store at DATABASE_URL (the hub's own) and posts with
 // SLACK_BOT_TOKEN / DISCORD_TOKEN. Any number may run beside `npm start`, which runs one too:
 // each digest is posted once, whoever's clock gets there first.
@@ -23,10 +25,11 @@ if (!platforms.slack && !platforms.discord) {
 const scheduler = createScheduler({ store, platforms, logger });
 scheduler.start();
 const maintenance = startMaintenance(store, logger);
+const webhooks = createWebhookDispatcher({ store, logger, ...config.webhooks });
+webhooks.start();
 logger.info({ store: store.engine }, 'clock started');
 
 onShutdown(logger, async () => {
-  await scheduler.stop();
-  await maintenance.stop();
+  await Promise.all([scheduler.stop(), webhooks.stop(), maintenance.stop()]);
   await store.close();
 });

@@ -6,12 +6,21 @@ import { providerCatalogSchema, resolveApiKeys, type ProviderCatalog } from './e
 
 const DEFAULT_DATABASE_URL = 'sqlite:./data/switchboard.db';
 export const DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE = 600;
+const HOUR_MS = 3_600_000;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalText = z
   .string()
   .optional()
   .transform((value) => (value?.trim() ? value.trim() : undefined));
+
+/** On for `1`, `true`, `yes` or `on` (any case); off when unset, empty, `0`, `false`, `no` or `off`. */
+const flag = z
+  .string()
+  .optional()
+  .transform((value) => value?.trim().toLowerCase() ?? '')
+  .pipe(z.enum(['', '0', 'false', 'no', 'off', '1', 'true', 'yes', 'on']))
+  .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
 
 /** A Discord id: a decimal snowflake. */
 const snowflake = z.string().regex(/^\d{1,20}$/, 'expected a Discord id (digits)');
@@ -91,6 +100,10 @@ const envSchema = z.object({
   SLACK_API_URL: optionalText.pipe(z.url().optional()),
   SLACK_ADMIN_USER_IDS: optionalText.pipe(slackIdList),
   SLACK_COMMAND: optionalText.pipe(slackCommand),
+  WEBHOOK_ALLOW_PRIVATE: flag,
+  WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
+  WEBHOOK_RETRY_HOURS: positiveInt(24),
+  WEBHOOK_DISABLE_AFTER_HOURS: positiveInt(72),
 });
 
 export type Config = {
@@ -116,6 +129,18 @@ export type Config = {
   discord: DiscordConfig | undefined;
   /** The Slack adapter; set when SLACK_BOT_TOKEN is. */
   slack: SlackConfig | undefined;
+  webhooks: WebhookConfig;
+};
+
+export type WebhookConfig = {
+  /** Lets webhook URLs name loopback, private and link-local addresses (self-hosted receivers, tests). */
+  allowPrivate: boolean;
+  /** How long a receiver has to answer one delivery. */
+  timeoutMs: number;
+  /** How long an event is retried before it is given up. */
+  retryForMs: number;
+  /** How long a webhook may fail every delivery before it is disabled. */
+  disableAfterMs: number;
 };
 
 
@@ -152,6 +177,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     slack: slackConfig(vars),
+    webhooks: {
+      allowPrivate: vars.WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: vars.WEBHOOK_TIMEOUT_MS,
+      retryForMs: vars.WEBHOOK_RETRY_HOURS * HOUR_MS,
+      disableAfterMs: vars.WEBHOOK_DISABLE_AFTER_HOURS * HOUR_MS,
+    },
   };
 }
 

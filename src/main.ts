@@ -3,6 +3,7 @@ import type { DiscordBot } from '../adapters/discord/bot.js';
 import { createHubClient } from '../adapters/hub-client.js';
 import { startMaintenance } from '../jobs/maintenance.js';
 import { createScheduler, digestPlatforms } from '../jobs/scheduler.js';
+import { createWebhookDispatcher } from '../jobs/webhooks/dispatcher.js';
 import { loadConfig } from './config.js';
 import { API_PREFIX } from './http/app.js';
 import { startHub } from './hub.js';
@@ -26,6 +27,9 @@ logger.info({ url: hub.apiUrl, store: hub.store.engine }, 'Switchboard is listen
 const scheduler = createScheduler({ store: hub.store, platforms: digestPlatforms(config), logger });
 scheduler.start();
 const maintenance = startMaintenance(hub.store, logger);
+// So does webhook delivery, from the store's outbox; the API only ever enqueues.
+const webhooks = createWebhookDispatcher({ store: hub.store, logger, ...config.webhooks });
+webhooks.start();
 
 if (hub.firstApiKey) {
   // Printed, not logged: the key is a secret and log pipelines keep everything.
@@ -77,8 +81,7 @@ if (slack) {
 }
 
 onShutdown(logger, async () => {
-  await scheduler.stop();
-  await maintenance.stop();
+  await Promise.all([scheduler.stop(), webhooks.stop(), maintenance.stop()]);
   await discordBot?.stop();
   await slack?.stop();
   await hub.close();

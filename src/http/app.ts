@@ -20,6 +20,7 @@ import { healthRoutes } from './routes/health.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { leadRoutes } from './routes/leads.js';
 import { publicAssetRoutes } from './routes/public-assets.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export const API_PREFIX = '/api/v1';
 /** Where Slack delivers events and slash commands in HTTP mode. */
@@ -37,6 +38,8 @@ export type AppDeps = {
   engine?: ChatEngine;
   /** Slack's receiver, served at POST /slack/events; it reads the raw body and answers itself. */
   slack?: NodeListener;
+  /** Lets webhook URLs name private and loopback addresses (WEBHOOK_ALLOW_PRIVATE). */
+  webhookAllowPrivate?: boolean;
 };
 
 export function createApp({
@@ -45,6 +48,7 @@ export function createApp({
   contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
   engine = createChatEngine(store),
   slack,
+  webhookAllowPrivate = false,
 }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = true;
@@ -67,6 +71,7 @@ export function createApp({
     leadRoutes(store),
     conversationRoutes(store),
     integrationRoutes(store),
+    webhookRoutes(store, { allowPrivate: webhookAllowPrivate }),
     rateLimited,
   ]) {
     api.use(feature.routes());

@@ -394,6 +394,124 @@ export type RepairOptions = {
   now?: Date;
 };
 
+/** The events a webhook can subscribe to; `ping` is sent only by a test request. */
+export type WebhookEvent = 'leads.submit';
+export type WebhookEventType = WebhookEvent | 'ping';
+
+/** An account's subscription to events, delivered as signed POSTs to `url`. */
+export type Webhook = {
+  id: string;
+  accountId: string;
+  url: string;
+  events: WebhookEvent[];
+  /** Only this chatbot's events; null for every chatbot of the account. */
+  chatbotId: string | null;
+  /** Signs deliveries. Stored as given (it must be usable to sign); never listed or logged. */
+  secret: string;
+  enabled: boolean;
+  /** Why the hub disabled it; null while enabled. */
+  disabledReason: string | null;
+  /** Since when every delivery has failed; null after a success. */
+  failingSince: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** Exact matches; absent fields match anything. `event` matches webhooks subscribed to it. */
+export type WebhookFilter = { chatbotId?: string; event?: WebhookEvent; enabled?: boolean };
+
+export interface WebhookRepository {
+  create(webhook: Webhook): Promise<void>;
+  find(accountId: string, id: string): Promise<Webhook | undefined>;
+  /** Any account's (for the delivery job). */
+  findById(id: string): Promise<Webhook | undefined>;
+  /** Oldest first, ties by id. */
+  list(accountId: string, filter: WebhookFilter, page: Page): Promise<Webhook[]>;
+  /** Answers the deleted webhook; its outbox entries and attempts go with it. */
+  delete(accountId: string, id: string): Promise<Webhook | undefined>;
+  /** The enabled webhooks of the account subscribed to `event` for this chatbot (theirs or every chatbot). */
+  subscribers(accountId: string, chatbotId: string, event: WebhookEvent): Promise<Webhook[]>;
+  /** Clears failingSince after a delivery got through. */
+  noteSuccess(id: string): Promise<void>;
+  /** Sets failingSince unless already set, in one write; answers it as stored. */
+  noteFailure(id: string, at: Date): Promise<Date | undefined>;
+  disable(id: string, reason: string, at: Date): Promise<void>;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event for one webhook, in the outbox until it is delivered or given up. */
+export type WebhookDelivery = {
+  /** Also the event's id (`X-Switchboard-Event-Id`). */
+  id: string;
+  webhookId: string;
+  accountId: string;
+  eventType: WebhookEventType;
+  /** What the event is about (`leads.submit:<leadId>`): unique per webhook, so an event is enqueued once. */
+  eventKey: string;
+  /** The JSON body, fixed at enqueue: every attempt sends, and signs, the same bytes. */
+  body: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date;
+  /** Which process holds it, until when; null when none does. */
+  claimedBy: string | null;
+  leaseUntil: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export type WebhookDeliveryClaim = { now: Date; claimedBy: string; leaseUntil: Date; limit: number };
+
+/** How one attempt ended, and what becomes of its delivery. */
+export type WebhookAttemptOutcome = {
+  at: Date;
+  /** The receiver's HTTP status; null when there was no answer. */
+  responseStatus: number | null;
+  error: string | null;
+  status: WebhookDeliveryStatus;
+  /** When status stays `pending`. */
+  nextAttemptAt: Date;
+};
+
+export type WebhookAttempt = {
+  deliveryId: string;
+  webhookId: string;
+  eventType: WebhookEventType;
+  /** 1 for the first try of the delivery. */
+  attempt: number;
+  /** The delivery's status after this attempt. */
+  status: WebhookDeliveryStatus;
+  responseStatus: number | null;
+  error: string | null;
+  at: Date;
+};
+
+export interface WebhookOutboxRepository {
+  /**
+   * Leads whose leads.submit is not yet enqueued, oldest first. The lead repository marks every
+   * lead it creates so in the same write as the lead, so none is lost to a crash.
+   */
+  unannouncedLeads(limit: number): Promise<Lead[]>;
+  /** Enqueues the lead's deliveries (skipping any already there) and clears its mark. Idempotent. */
+  announceLead(leadId: string, deliveries: WebhookDelivery[]): Promise<void>;
+  /** Adds a delivery unless its (webhookId, eventKey) is already there. */
+  enqueue(delivery: WebhookDelivery): Promise<void>;
+  /**
+   * Takes up to `limit` pending deliveries due at `now` that no live lease holds, oldest due
+   * first, in atomic writes: of racing claimers, each delivery goes to exactly one.
+   */
+  claimDue(claim: WebhookDeliveryClaim): Promise<WebhookDelivery[]>;
+  /**
+   * Records an attempt and what becomes of the delivery, releasing the lease, only while
+   * `claimedBy` still holds it; answers whether it did.
+   */
+  settle(id: string, claimedBy: string, outcome: WebhookAttemptOutcome): Promise<boolean>;
+  find(id: string): Promise<WebhookDelivery | undefined>;
+  /** A webhook's attempts, newest first (ties by delivery and attempt number). */
+  attempts(webhookId: string, page: Page): Promise<WebhookAttempt[]>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'mongodb';
   readonly accounts: AccountRepository;
@@ -415,6 +533,8 @@ export interface Store {
    * time, on any number of instances; SQLite writes in transactions and finds nothing.
    */
   repair(options?: RepairOptions): Promise<RepairReport>;
+  readonly webhooks: WebhookRepository;
+  readonly webhookOutbox: WebhookOutboxRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

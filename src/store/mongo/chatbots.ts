@@ -30,6 +30,7 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
     bindings,
     digests,
     digestRuns,
+    webhooks,
   } = models;
 
   return {
@@ -101,6 +102,7 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
         conversationMessages.deleteMany({ chatbotId: id }),
         bindings.deleteMany({ chatbotId: id }),
         digests.deleteMany({ chatbotId: id }),
+        webhooks.deleteMany({ chatbotId: id }),
       ]);
       return true;
     },

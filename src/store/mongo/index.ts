@@ -18,6 +18,8 @@ import { mongoRateLimits } from './rate-limits.js';
 import { repairMongo } from './repair.js';
 import { mongoTraining } from './training.js';
 import { mongoUsage } from './usage.js';
+import { mongoWebhookOutbox } from './webhook-outbox.js';
+import { mongoWebhooks } from './webhooks.js';
 
 const REPAIR_SETTLE_MS = 30_000;
 /** Far longer than writing one version's chunks takes. */
@@ -56,6 +58,8 @@ export async function openMongoStore(url: string): Promise<Store> {
     repair({ settleMs = REPAIR_SETTLE_MS, chunkGraceMs = CHUNK_GRACE_MS, now = new Date() } = {}) {
       return repairMongo(models, { settleMs, chunkGraceMs, now });
     },
+    webhooks: mongoWebhooks(models),
+    webhookOutbox: mongoWebhookOutbox(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

@@ -5,7 +5,7 @@ import { createdWithin } from './time-range.js';
 import { translateUnique } from './unique.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 
-const toLead = (doc: LeadDoc): Lead => ({
+export const toLead = (doc: LeadDoc): Lead => ({
   id: doc._id,
   chatbotId: doc.chatbotId,
   accountId: doc.accountId,

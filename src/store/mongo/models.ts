@@ -11,6 +11,9 @@ import type {
   Lead,
   PaymentAccount,
   Quota,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
 } from '../port.js';
 
 // Documents as stored. Entities keep their own string id as `_id`.
@@ -167,7 +170,8 @@ const rateLimitSchema = new Schema<RateLimitDoc>(
 // MongoDB's TTL monitor removes finished windows.
 rateLimitSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
-export type LeadDoc = Stored<Lead>;
+/** `webhookPending` is set on every lead created since webhooks exist, until its leads.submit is enqueued. */
+export type LeadDoc = Stored<Lead> & { webhookPending?: boolean };
 
 const leadSchema = new Schema<LeadDoc>(
   {
@@ -179,9 +183,12 @@ const leadSchema = new Schema<LeadDoc>(
     phone: optionalString,
     conversationId: optionalString,
     createdAt: required(Date),
+    // The default marks a lead in the same write that creates it (inserts and upserts alike).
+    webhookPending: { type: Boolean, default: true },
   },
   { ...options, collection: 'leads' },
 );
+leadSchema.index({ createdAt: 1, _id: 1 }, { partialFilterExpression: { webhookPending: true } });
 leadSchema.index({ chatbotId: 1, createdAt: -1, _id: -1 });
 // At most one lead per conversation; leads collected outside one (null) are not limited.
 leadSchema.index(
@@ -330,6 +337,70 @@ const digestRunSchema = new Schema<DigestRunDoc>(
 // It also serves lastPosted (a subscription's runs, newest day first).
 digestRunSchema.index({ digestId: 1, localDate: 1 }, { unique: true });
 
+export type WebhookDoc = Stored<Webhook>;
+
+const webhookSchema = new Schema<WebhookDoc>(
+  {
+    _id: required(String),
+    accountId: required(String),
+    url: required(String),
+    events: required([String]),
+    chatbotId: optionalString,
+    secret: required(String),
+    enabled: required(Boolean),
+    disabledReason: optionalString,
+    failingSince: optionalDate,
+    createdAt: required(Date),
+    updatedAt: required(Date),
+  },
+  { ...options, collection: 'webhooks' },
+);
+webhookSchema.index({ accountId: 1, createdAt: 1, _id: 1 });
+webhookSchema.index({ chatbotId: 1 });
+
+export type WebhookDeliveryDoc = Stored<WebhookDelivery>;
+
+const webhookDeliverySchema = new Schema<WebhookDeliveryDoc>(
+  {
+    _id: required(String),
+    webhookId: required(String),
+    accountId: required(String),
+    eventType: required(String),
+    eventKey: required(String),
+    body: required(String),
+    status: required(String),
+    attempts: required(Number),
+    nextAttemptAt: required(Date),
+    claimedBy: optionalString,
+    leaseUntil: optionalDate,
+    createdAt: required(Date),
+    updatedAt: required(Date),
+  },
+  { ...options, collection: 'webhookDeliveries' },
+);
+// An event is enqueued once per webhook: enqueueing is an upsert this index keeps single.
+webhookDeliverySchema.index({ webhookId: 1, eventKey: 1 }, { unique: true });
+webhookDeliverySchema.index({ status: 1, nextAttemptAt: 1, _id: 1 });
+
+/** Keeps MongoDB's own ObjectId as `_id`: the attempt's key is (deliveryId, attempt). */
+export type WebhookAttemptDoc = WebhookAttempt;
+
+const webhookAttemptSchema = new Schema<WebhookAttemptDoc>(
+  {
+    deliveryId: required(String),
+    webhookId: required(String),
+    eventType: required(String),
+    attempt: required(Number),
+    status: required(String),
+    responseStatus: { type: Number, default: null },
+    error: optionalString,
+    at: required(Date),
+  },
+  { ...options, collection: 'webhookAttempts' },
+);
+webhookAttemptSchema.index({ deliveryId: 1, attempt: 1 }, { unique: true });
+webhookAttemptSchema.index({ webhookId: 1, at: -1, deliveryId: -1, attempt: -1 });
+
 /** The models, bound to one connection (never mongoose's global one). */
 export function mongoModels(connection: Connection) {
   return {
@@ -349,6 +420,9 @@ export function mongoModels(connection: Connection) {
     bindings: connection.model('Binding', bindingSchema),
     digests: connection.model('Digest', digestSchema),
     digestRuns: connection.model('DigestRun', digestRunSchema),
+    webhooks: connection.model('Webhook', webhookSchema),
+    webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
+    webhookAttempts: connection.model('WebhookAttempt', webhookAttemptSchema),
   };
 }
 

@@ -16,6 +16,8 @@ import { migrate } from './migrations.js';
 import { sqliteRateLimits } from './rate-limits.js';
 import { sqliteTraining } from './training.js';
 import { sqliteUsage } from './usage.js';
+import { sqliteWebhookOutbox } from './webhook-outbox.js';
+import { sqliteWebhooks } from './webhooks.js';
 
 /** Opens (creating if needed) a SQLite database file, or `:memory:`, and brings its schema up to date. */
 export function openSqliteStore(filename: string): Store {
@@ -46,6 +48,8 @@ export function openSqliteStore(filename: string): Store {
     async repair() {
       return { counters: 0, orphans: 0 };
     },
+    webhooks: sqliteWebhooks(db),
+    webhookOutbox: sqliteWebhookOutbox(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

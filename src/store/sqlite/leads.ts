@@ -4,7 +4,7 @@ import type { Lead, LeadRepository } from '../port.js';
 import { timeBounds } from './time-bounds.js';
 import { translateUnique } from './unique.js';
 
-type LeadRow = {
+export type LeadRow = {
   id: string;
   chatbot_id: string;
   account_id: string;
@@ -26,7 +26,7 @@ export const LIST_LEADS_SQL = `SELECT * FROM leads
   ORDER BY created_at DESC, id DESC
   LIMIT @limit OFFSET @offset`;
 
-const toLead = (row: LeadRow): Lead => ({
+export const toLead = (row: LeadRow): Lead => ({
   id: row.id,
   chatbotId: row.chatbot_id,
   accountId: row.account_id,

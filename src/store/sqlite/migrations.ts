@@ -172,6 +172,58 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (digest_id, local_date)
   ) WITHOUT ROWID;
   `,
+  `
+  -- Every lead created from now on carries webhook_pending = 1 from its own INSERT (the column's
+  -- default), so its leads.submit event cannot be lost between two writes; the webhook job
+  -- enqueues it and clears the mark. Leads already stored are not announced.
+  ALTER TABLE leads ADD COLUMN webhook_pending INTEGER NOT NULL DEFAULT 1;
+  UPDATE leads SET webhook_pending = 0;
+  CREATE INDEX leads_webhook_pending ON leads(created_at, id) WHERE webhook_pending = 1;
+  CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    chatbot_id TEXT REFERENCES chatbots(id) ON DELETE CASCADE,
+    secret TEXT NOT NULL,
+    enabled INTEGER NOT NULL,
+    disabled_reason TEXT,
+    failing_since INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX webhooks_by_account ON webhooks(account_id, created_at, id);
+  CREATE INDEX webhooks_by_chatbot ON webhooks(chatbot_id);
+  CREATE TABLE webhook_deliveries (
+    id TEXT PRIMARY KEY,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+    account_id TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    event_key TEXT NOT NULL,
+    body TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    next_attempt_at INTEGER NOT NULL,
+    claimed_by TEXT,
+    lease_until INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (webhook_id, event_key)
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at, id) WHERE status = 'pending';
+  CREATE TABLE webhook_attempts (
+    delivery_id TEXT NOT NULL REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
+    attempt INTEGER NOT NULL,
+    webhook_id TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    response_status INTEGER,
+    error TEXT,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (delivery_id, attempt)
+  ) WITHOUT ROWID;
+  CREATE INDEX webhook_attempts_by_webhook ON webhook_attempts(webhook_id, at, delivery_id, attempt);
+  `,
 ];
 
 export function migrate(db: Database): void {

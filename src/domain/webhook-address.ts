@@ -1,0 +1,50 @@
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+
+// Where webhooks may be delivered. A key holder chooses the URL and the hub makes the request, so
+// without this rule a key would let anyone probe the hub's own network. Only public unicast
+// addresses pass; ipaddr.js names every special range (loopback, RFC 1918, CGNAT, link-local with
+// 169.254.169.254, ULA with fd00:ec2::254, unspecified, multicast, reserved, NAT64…), and IPv4
+// inside IPv6 (::ffff:10.0.0.1) is judged as the IPv4 it is. WEBHOOK_ALLOW_PRIVATE lifts it.
+
+/** Cloud metadata services reached by name; their addresses are link-local or ULA anyway. */
+const METADATA_HOSTS = new Set(['metadata.google.internal']);
+
+/** Why an IP address may not receive webhooks (its range's name), or undefined when it may. */
+export function refusedAddress(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return 'not an IP address';
+  const range = ipaddr.process(address).range();
+  return range === 'unicast' ? undefined : range;
+}
+
+/** The URL's host without IPv6 brackets or a trailing dot. */
+export const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+
+/**
+ * Why the URL may not receive webhooks, judged without DNS: its scheme, a metadata host name, or
+ * an address written in it. Undefined when it may (so far).
+ */
+export function refusedUrl(url: URL, allowPrivate: boolean): string | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `scheme ${url.protocol} is not http or https`;
+  if (allowPrivate) return undefined;
+  const host = hostOf(url);
+  if (METADATA_HOSTS.has(host)) return `${host} is a cloud metadata service`;
+  if (!ipaddr.isValid(host)) return undefined;
+  const range = refusedAddress(host);
+  return range && `${host} is a ${range} address`;
+}
+
+/**
+ * Why the URL's host name resolves to an address that may not receive webhooks. A name that does
+ * not resolve (yet) passes: delivery resolves and checks again, and connects only to what passed.
+ */
+export async function refusedResolution(url: URL): Promise<string | undefined> {
+  const host = hostOf(url);
+  if (ipaddr.isValid(host)) return undefined;
+  const addresses = await lookup(host, { all: true }).catch(() => []);
+  for (const { address } of addresses) {
+    const range = refusedAddress(address);
+    if (range) return `${host} resolves to ${address}, a ${range} address`;
+  }
+  return undefined;
+}

@@ -1,0 +1,69 @@
+import { nanoid } from 'nanoid';
+import type { Lead, Webhook, WebhookDelivery, WebhookEventType } from '../store/port.js';
+
+// The events webhooks receive, in the hosted service's shape: `{id, createdAt, eventType,
+// chatbotId, payload}`. The body is fixed when the event enters the outbox, so every attempt
+// sends (and signs) the same bytes, and `id` is the X-Switchboard-Event-Id of all of them.
+
+type EventBody = {
+  id: string;
+  createdAt: string;
+  eventType: WebhookEventType;
+  chatbotId: string | null;
+  payload: Record<string, unknown>;
+};
+
+function delivery(
+  webhook: Webhook,
+  eventKey: string,
+  event: Omit<EventBody, 'id'>,
+  at: Date,
+): WebhookDelivery {
+  const id = nanoid();
+  return {
+    id,
+    webhookId: webhook.id,
+    accountId: webhook.accountId,
+    eventType: event.eventType,
+    eventKey,
+    body: JSON.stringify({ id, ...event }),
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: at,
+    claimedBy: null,
+    leaseUntil: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** `leads.submit` of a new lead, for one webhook; keyed by the lead, so it is enqueued once. */
+export function leadSubmitted(webhook: Webhook, lead: Lead, at: Date): WebhookDelivery {
+  return delivery(
+    webhook,
+    `leads.submit:${lead.id}`,
+    {
+      createdAt: lead.createdAt.toISOString(),
+      eventType: 'leads.submit',
+      chatbotId: lead.chatbotId,
+      payload: {
+        leadId: lead.id,
+        conversationId: lead.conversationId,
+        customerEmail: lead.email,
+        customerName: lead.name,
+        customerPhone: lead.phone,
+      },
+    },
+    at,
+  );
+}
+
+/** A `ping` asked for by a test request; each is its own event. */
+export function ping(webhook: Webhook, at: Date): WebhookDelivery {
+  return delivery(
+    webhook,
+    `ping:${nanoid()}`,
+    { createdAt: at.toISOString(), eventType: 'ping', chatbotId: webhook.chatbotId, payload: { webhookId: webhook.id } },
+    at,
+  );
+}

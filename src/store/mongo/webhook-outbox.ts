@@ -1,0 +1,118 @@
+import { pageOffset } from '../paging.js';
+import type { WebhookAttempt, WebhookDelivery, WebhookOutboxRepository } from '../port.js';
+import { toLead } from './leads.js';
+import type { LeadDoc, MongoModels, WebhookAttemptDoc, WebhookDeliveryDoc } from './models.js';
+import { retryOnceOnDuplicateKey } from './upsert.js';
+
+const toDelivery = (doc: WebhookDeliveryDoc): WebhookDelivery => ({
+  id: doc._id,
+  webhookId: doc.webhookId,
+  accountId: doc.accountId,
+  eventType: doc.eventType,
+  eventKey: doc.eventKey,
+  body: doc.body,
+  status: doc.status,
+  attempts: doc.attempts,
+  nextAttemptAt: doc.nextAttemptAt,
+  claimedBy: doc.claimedBy ?? null,
+  leaseUntil: doc.leaseUntil ?? null,
+  createdAt: doc.createdAt,
+  updatedAt: doc.updatedAt,
+});
+
+const toAttempt = (doc: WebhookAttemptDoc): WebhookAttempt => ({
+  deliveryId: doc.deliveryId,
+  webhookId: doc.webhookId,
+  eventType: doc.eventType,
+  attempt: doc.attempt,
+  status: doc.status,
+  responseStatus: doc.responseStatus ?? null,
+  error: doc.error ?? null,
+  at: doc.at,
+});
+
+export function mongoWebhookOutbox(models: MongoModels): WebhookOutboxRepository {
+  const { leads, webhookDeliveries, webhookAttempts } = models;
+
+  // The unique {webhookId, eventKey} index makes this insert-if-absent, whoever races it.
+  const enqueue = async (delivery: WebhookDelivery) => {
+    const { id, webhookId, eventKey, ...fields } = delivery;
+    await retryOnceOnDuplicateKey(() =>
+      webhookDeliveries.updateOne(
+        { webhookId, eventKey },
+        { $setOnInsert: { _id: id, ...fields } },
+        { upsert: true },
+      ),
+    );
+  };
+
+  return {
+    async unannouncedLeads(limit) {
+      const docs = await leads.find({ webhookPending: true }).sort({ createdAt: 1, _id: 1 }).limit(limit).lean<LeadDoc[]>();
+      return docs.map(toLead);
+    },
+    // Two writes without a transaction (a standalone mongod has none): a crash between them leaves
+    // the mark, and the next pass enqueues again, which the unique index turns into nothing.
+    async announceLead(leadId, deliveries) {
+      for (const delivery of deliveries) await enqueue(delivery);
+      await leads.updateOne({ _id: leadId }, { $unset: { webhookPending: 1 } });
+    },
+    enqueue,
+    // One findOneAndUpdate per delivery: each is atomic, so racing claimers never share one.
+    async claimDue({ now, claimedBy, leaseUntil, limit }) {
+      const claimed: WebhookDelivery[] = [];
+      while (claimed.length < limit) {
+        const doc = await webhookDeliveries
+          .findOneAndUpdate(
+            {
+              status: 'pending',
+              nextAttemptAt: { $lte: now },
+              $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }],
+            },
+            { $set: { claimedBy, leaseUntil, updatedAt: now } },
+            { sort: { nextAttemptAt: 1, _id: 1 }, returnDocument: 'after' },
+          )
+          .lean<WebhookDeliveryDoc>();
+        if (!doc) break;
+        claimed.push(toDelivery(doc));
+      }
+      return claimed;
+    },
+    // The attempt is logged after the delivery is settled: a crash between loses only the log line.
+    async settle(id, claimedBy, outcome) {
+      const { at, status, nextAttemptAt, responseStatus, error } = outcome;
+      const doc = await webhookDeliveries
+        .findOneAndUpdate(
+          { _id: id, claimedBy, status: 'pending' },
+          { $set: { status, nextAttemptAt, claimedBy: null, leaseUntil: null, updatedAt: at }, $inc: { attempts: 1 } },
+          { returnDocument: 'after' },
+        )
+        .lean<WebhookDeliveryDoc>();
+      if (!doc) return false;
+      await webhookAttempts.create({
+        deliveryId: id,
+        webhookId: doc.webhookId,
+        eventType: doc.eventType,
+        attempt: doc.attempts,
+        status,
+        responseStatus,
+        error,
+        at,
+      });
+      return true;
+    },
+    async find(id) {
+      const doc = await webhookDeliveries.findById(id).lean<WebhookDeliveryDoc>();
+      return doc ? toDelivery(doc) : undefined;
+    },
+    async attempts(webhookId, page) {
+      const docs = await webhookAttempts
+        .find({ webhookId })
+        .sort({ at: -1, deliveryId: -1, attempt: -1 })
+        .skip(pageOffset(page))
+        .limit(page.size)
+        .lean<WebhookAttemptDoc[]>();
+      return docs.map(toAttempt);
+    },
+  };
+}

@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { leadSubmitted, ping } from '../../src/domain/webhook-events.js';
+import type { Account, Chatbot, Lead, Store, Webhook, WebhookAttemptOutcome } from '../../src/store/port.js';
+import { seedAccount, seedChatbot } from '../support/seed.js';
+import { storeTargets } from '../support/stores.js';
+
+// Webhooks and their outbox: the subscriptions, the lead marks written with the lead itself, and
+// the claims that put each delivery in one process's hands. One behaviour for every adapter.
+
+const T0 = new Date('2026-03-10T08:00:00.000Z');
+const seconds = (n: number) => new Date(T0.getTime() + n * 1000);
+
+describe.each(storeTargets.filter((target) => target.available))('$name store: webhooks', (target) => {
+  let store: Store;
+  let account: Account;
+  let chatbot: Chatbot;
+  let other: Chatbot;
+
+  const webhook = async (overrides: Partial<Webhook> = {}): Promise<Webhook> => {
+    const created: Webhook = {
+      id: randomUUID(),
+      accountId: account.id,
+      url: 'https://receiver.example.com/hook',
+      events: ['leads.submit'],
+      chatbotId: null,
+      secret: `whsec_${randomUUID()}`,
+      enabled: true,
+      disabledReason: null,
+      failingSince: null,
+      createdAt: T0,
+      updatedAt: T0,
+      ...overrides,
+    };
+    await store.webhooks.create(created);
+    return created;
+  };
+  const lead = async (overrides: Partial<Lead> = {}): Promise<Lead> => {
+    const created: Lead = {
+      id: randomUUID(),
+      chatbotId: chatbot.id,
+      accountId: account.id,
+      name: 'Ada',
+      email: 'ada@example.com',
+      phone: null,
+      conversationId: null,
+      createdAt: T0,
+      ...overrides,
+    };
+    await store.leads.insert(created);
+    return created;
+  };
+  const outcome = (overrides: Partial<WebhookAttemptOutcome> = {}): WebhookAttemptOutcome => ({
+    at: seconds(1),
+    responseStatus: 500,
+    error: 'the receiver answered 500',
+    status: 'pending',
+    nextAttemptAt: seconds(30),
+    ...overrides,
+  });
+  const claim = (claimedBy: string, now = T0, limit = 10) =>
+    store.webhookOutbox.claimDue({ now, claimedBy, leaseUntil: new Date(now.getTime() + 60_000), limit });
+
+  beforeEach(async () => {
+    store = await target.open();
+    account = await seedAccount(store);
+    chatbot = await seedChatbot(store, account);
+    other = await seedChatbot(store, account);
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('stores a webhook as given, finds it only in its account, and deletes it', async () => {
+    const created = await webhook({ chatbotId: chatbot.id });
+    expect(await store.webhooks.find(account.id, created.id)).toEqual(created);
+    expect(await store.webhooks.findById(created.id)).toEqual(created);
+    const stranger = await seedAccount(store);
+    expect(await store.webhooks.find(stranger.id, created.id)).toBeUndefined();
+    expect(await store.webhooks.delete(stranger.id, created.id)).toBeUndefined();
+    expect(await store.webhooks.delete(account.id, created.id)).toEqual(created);
+    expect(await store.webhooks.findById(created.id)).toBeUndefined();
+  });
+
+  it('lists oldest first, filtered by chatbot and enabled, a page at a time', async () => {
+    const first = await webhook({ createdAt: seconds(1) });
+    const second = await webhook({ createdAt: seconds(2), chatbotId: chatbot.id });
+    const third = await webhook({ createdAt: seconds(3), enabled: false, disabledReason: 'failing' });
+    const ids = (list: Webhook[]) => list.map((item) => item.id);
+    expect(ids(await store.webhooks.list(account.id, {}, { page: 1, size: 10 }))).toEqual([first.id, second.id, third.id]);
+    expect(ids(await store.webhooks.list(account.id, {}, { page: 2, size: 2 }))).toEqual([third.id]);
+    expect(ids(await store.webhooks.list(account.id, { chatbotId: chatbot.id }, { page: 1, size: 10 }))).toEqual([second.id]);
+    expect(ids(await store.webhooks.list(account.id, { enabled: false }, { page: 1, size: 10 }))).toEqual([third.id]);
+    expect(ids(await store.webhooks.list(account.id, { event: 'leads.submit', enabled: true }, { page: 1, size: 10 }))).toEqual([
+      first.id,
+      second.id,
+    ]);
+    expect(await store.webhooks.list((await seedAccount(store)).id, {}, { page: 1, size: 10 })).toEqual([]);
+  });
+
+  it("answers the enabled subscribers of a chatbot's event: its own and the account-wide ones", async () => {
+    const everyChatbot = await webhook({ createdAt: seconds(1) });
+    const own = await webhook({ createdAt: seconds(2), chatbotId: chatbot.id });
+    await webhook({ chatbotId: other.id });
+    await webhook({ enabled: false, disabledReason: 'failing' });
+    const subscribers = await store.webhooks.subscribers(account.id, chatbot.id, 'leads.submit');
+    expect(subscribers.map((item) => item.id)).toEqual([everyChatbot.id, own.id]);
+  });
+
+  it('keeps the first failure time until a success, and disables with a reason', async () => {
+    const created = await webhook();
+    expect(await store.webhooks.noteFailure(created.id, seconds(1))).toEqual(seconds(1));
+    expect(await store.webhooks.noteFailure(created.id, seconds(9))).toEqual(seconds(1));
+    await store.webhooks.noteSuccess(created.id);
+    expect(await store.webhooks.noteFailure(created.id, seconds(20))).toEqual(seconds(20));
+    await store.webhooks.disable(created.id, 'failed for 3 days', seconds(30));
+    expect(await store.webhooks.findById(created.id)).toMatchObject({
+      enabled: false,
+      disabledReason: 'failed for 3 days',
+      updatedAt: seconds(30),
+    });
+  });
+
+  it('marks each lead it creates in the same write, and not again when a conversation lead is updated', async () => {
+    const plain = await lead({ createdAt: seconds(1) });
+    const captured = await store.leads.upsertForConversation({
+      id: randomUUID(),
+      chatbotId: chatbot.id,
+      accountId: account.id,
+      name: null,
+      email: 'bo@example.com',
+      phone: null,
+      conversationId: 'conv-1',
+      createdAt: seconds(2),
+    });
+    expect((await store.webhookOutbox.unannouncedLeads(10)).map((item) => item.id)).toEqual([plain.id, captured.id]);
+    expect(await store.webhookOutbox.unannouncedLeads(1)).toEqual([plain]);
+
+    await store.webhookOutbox.announceLead(captured.id, []);
+    await store.leads.upsertForConversation({ ...captured, id: randomUUID(), name: 'Bo', conversationId: 'conv-1' });
+    expect((await store.webhookOutbox.unannouncedLeads(10)).map((item) => item.id)).toEqual([plain.id]);
+  });
+
+  it('enqueues an event once per webhook however often it is announced', async () => {
+    const first = await webhook();
+    const second = await webhook();
+    const created = await lead();
+    await Promise.all(
+      [1, 2, 3].map(() =>
+        store.webhookOutbox.announceLead(created.id, [leadSubmitted(first, created, T0), leadSubmitted(second, created, T0)]),
+      ),
+    );
+    expect(await store.webhookOutbox.unannouncedLeads(10)).toEqual([]);
+    const claimed = await claim('hub-a');
+    expect(claimed.map((delivery) => delivery.webhookId).sort()).toEqual([first.id, second.id].sort());
+    const [delivery] = claimed;
+    expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({ id: delivery?.id, eventType: 'leads.submit' });
+  });
+
+  it('gives each due delivery to exactly one of many racing claimers, and none before it is due', async () => {
+    const target = await webhook();
+    for (let index = 0; index < 8; index += 1) await store.webhookOutbox.enqueue(ping(target, seconds(index)));
+    await store.webhookOutbox.enqueue({ ...ping(target, seconds(100)) });
+    const claims = await Promise.all(Array.from({ length: 6 }, (_, index) => claim(`hub-${index}`, seconds(10), 3)));
+    const ids = claims.flat().map((delivery) => delivery.id);
+    expect(ids).toHaveLength(8);
+    expect(new Set(ids).size).toBe(8);
+    expect(await claim('late', seconds(20))).toEqual([]);
+  });
+
+  it('lets a lease that ran out be taken over, and only the holder settle', async () => {
+    const target = await webhook();
+    const queued = ping(target, T0);
+    await store.webhookOutbox.enqueue(queued);
+    const [held] = await claim('hub-a');
+    expect(held).toMatchObject({ id: queued.id, claimedBy: 'hub-a', status: 'pending' });
+    expect(await claim('hub-b', seconds(30))).toEqual([]);
+    expect((await claim('hub-b', seconds(61))).map((delivery) => delivery.id)).toEqual([queued.id]);
+
+    expect(await store.webhookOutbox.settle(queued.id, 'hub-a', outcome({ status: 'delivered' }))).toBe(false);
+    expect(await store.webhookOutbox.settle(queued.id, 'hub-b', outcome())).toBe(true);
+    expect(await store.webhookOutbox.find(queued.id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      nextAttemptAt: seconds(30),
+      claimedBy: null,
+      leaseUntil: null,
+    });
+    expect(await claim('hub-c', seconds(29))).toEqual([]);
+    expect(await claim('hub-c', seconds(30))).toHaveLength(1);
+    expect(await store.webhookOutbox.settle(queued.id, 'hub-c', outcome({ status: 'delivered', responseStatus: 204, error: null }))).toBe(true);
+    expect(await claim('hub-d', seconds(1000))).toEqual([]);
+    expect(await store.webhookOutbox.settle(queued.id, 'hub-c', outcome())).toBe(false);
+
+    expect(await store.webhookOutbox.attempts(target.id, { page: 1, size: 10 })).toEqual([
+      { deliveryId: queued.id, webhookId: target.id, eventType: 'ping', attempt: 2, status: 'delivered', responseStatus: 204, error: null, at: seconds(1) },
+      {
+        deliveryId: queued.id,
+        webhookId: target.id,
+        eventType: 'ping',
+        attempt: 1,
+        status: 'pending',
+        responseStatus: 500,
+        error: 'the receiver answered 500',
+        at: seconds(1),
+      },
+    ]);
+    expect(await store.webhookOutbox.attempts(target.id, { page: 2, size: 1 })).toHaveLength(1);
+  });
+
+  it('drops the outbox and attempts of a deleted webhook, and a chatbot takes its webhooks along', async () => {
+    const target = await webhook({ chatbotId: other.id });
+    const queued = ping(target, T0);
+    await store.webhookOutbox.enqueue(queued);
+    await claim('hub-a');
+    await store.webhookOutbox.settle(queued.id, 'hub-a', outcome());
+    expect(await store.webhooks.delete(account.id, target.id)).toBeDefined();
+    expect(await store.webhookOutbox.find(queued.id)).toBeUndefined();
+    expect(await store.webhookOutbox.attempts(target.id, { page: 1, size: 10 })).toEqual([]);
+
+    const own = await webhook({ chatbotId: other.id });
+    expect(await store.chatbots.delete(account.id, other.id)).toBe(true);
+    expect(await store.webhooks.findById(own.id)).toBeUndefined();
+  });
+});
