@@ -20,6 +20,7 @@ import { healthRoutes } from './routes/health.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { leadRoutes } from './routes/leads.js';
 import { publicAssetRoutes } from './routes/public-assets.js';
+import { widgetRoutes } from './routes/widget.js';
 
 export const API_PREFIX = '/api/v1';
 /** Where Slack delivers events and slash commands in HTTP mode. */
@@ -37,6 +38,8 @@ export type AppDeps = {
   engine?: ChatEngine;
   /** Slack's receiver, served at POST /slack/events; it reads the raw body and answers itself. */
   slack?: NodeListener;
+  /** Take client IPs (the widget's ipLimit) from X-Forwarded-For: only behind a proxy that sets it. */
+  trustProxy?: boolean;
 };
 
 export function createApp({
@@ -45,9 +48,10 @@ export function createApp({
   contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
   engine = createChatEngine(store),
   slack,
+  trustProxy = false,
 }: AppDeps): Koa {
   const app = new Koa();
-  app.proxy = true;
+  app.proxy = trustProxy;
   // Failures are logged once, with their request id, by failureBodies().
   app.silent = true;
 
@@ -75,7 +79,7 @@ export function createApp({
   app.use(requestLog(logger));
   if (slack) app.use(rawMount(SLACK_EVENTS_PATH, slack));
   app.use(failureBodies());
-  for (const router of [healthRoutes(store), publicAssetRoutes(store), api]) {
+  for (const router of [healthRoutes(store), publicAssetRoutes(store), widgetRoutes(store, engine), api]) {
     app.use(router.routes());
   }
   return app;
