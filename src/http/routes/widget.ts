@@ -66,11 +66,12 @@ export function widgetRoutes(store: Store, engine: ChatEngine): Router {
 
   /** What the embed script needs to draw its button; a private chatbot shows nothing. */
   router.get('/chatbots/:chatbotId/config', async (ctx) => {
+    // Read by the embed script from any site; a refusal too, so the script can tell it apart.
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Cache-Control', 'no-cache');
     const chatbot = await publicChatbot(store, ctx);
     const { host } = parseInput(hostQuery, ctx.query);
     const { styles } = chatbot.settings;
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Cache-Control', 'no-cache');
     ctx.body = {
       allowed: originAllowed(chatbot.settings, host),
       name: styles.displayName || chatbot.name,
@@ -150,7 +151,9 @@ function publicChatbot(store: Store, ctx: Context): Promise<Chatbot> {
  */
 function foreignOrigins(ctx: Context, host: string | undefined): (string | undefined)[] {
   const origin = ctx.get('Origin');
-  return origin && origin !== ctx.origin ? [host, origin] : [host];
+  // Koa's ctx.origin echoes the Origin header; the hub's own comes from the request line.
+  const own = `${ctx.protocol}://${ctx.host}`;
+  return origin && origin !== own ? [host, origin] : [host];
 }
 
 async function imageUrl(store: Store, chatbot: Chatbot, kind: 'icon' | 'profile-picture'): Promise<string | null> {
