@@ -24,8 +24,11 @@ import { widgetAssets, type WidgetAsset } from '../widget-assets.js';
 
 /** Widget conversation ids are made by the visitor's browser: random, and marked as the widget's. */
 const widgetConversationId = z.string().regex(/^wc_[A-Za-z0-9_-]{20,64}$/);
-/** The page that embeds the window, as the window sees it (an origin, or none for the full page). */
-const hostOrigin = z.url({ protocol: /^https?$/ }).max(2_048).optional();
+/**
+ * The page that embeds the window, as the window sees it. None for the full page; an opaque
+ * origin (`null`, a file:// page) counts as none, so only restricted chatbots refuse it.
+ */
+const hostOrigin = z.url({ protocol: /^https?$/ }).max(2_048).optional().catch(undefined);
 const params = z.object({ chatbotId });
 const conversationParams = params.extend({ conversationId: widgetConversationId });
 
@@ -151,9 +154,16 @@ function publicChatbot(store: Store, ctx: Context): Promise<Chatbot> {
  */
 function foreignOrigins(ctx: Context, host: string | undefined): (string | undefined)[] {
   const origin = ctx.get('Origin');
-  // Koa's ctx.origin echoes the Origin header; the hub's own comes from the request line.
-  const own = `${ctx.protocol}://${ctx.host}`;
-  return origin && origin !== own ? [host, origin] : [host];
+  return origin && !isOwnOrigin(ctx, origin) ? [host, origin] : [host];
+}
+
+/** By host alone: behind a TLS proxy without TRUST_PROXY, the request line says http where browsers say https. */
+function isOwnOrigin(ctx: Context, origin: string): boolean {
+  try {
+    return new URL(origin).host === ctx.host;
+  } catch {
+    return false;
+  }
 }
 
 async function imageUrl(store: Store, chatbot: Chatbot, kind: 'icon' | 'profile-picture'): Promise<string | null> {
