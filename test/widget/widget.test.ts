@@ -58,6 +58,14 @@ async function configure(settings: Record<string, unknown>, chatbotId = bot): Pr
   expect(status).toBe(200);
 }
 
+async function upload(path: string, part: string): Promise<void> {
+  const form = new FormData();
+  form.append('chatbotId', bot);
+  form.append(part, new Blob([IMAGES.png]), 'image.png');
+  const response = await fetch(`${app.baseUrl}/${path}`, { method: 'POST', headers: { Authorization: `Bearer ${app.apiKey}` }, body: form });
+  expect(response.status).toBe(200);
+}
+
 const launcher = () => page.getByRole('button', { name: /open chat/i });
 
 async function openWidget(host = ALLOWED_HOST): Promise<Frame> {
@@ -128,8 +136,12 @@ describe('embedding', () => {
 
   it('aligns left and opens by itself after autoOpenChatWindowAfter seconds, once per visitor', async () => {
     await configure({ styles: { alignChatButton: 'left', autoOpenChatWindowAfter: 1 } });
+    await upload('upload-chatbot-icon', 'chatbotIconFile');
     await page.goto(site.pageUrl(ALLOWED_HOST, bot));
-    const box = await launcher().boundingBox();
+    await expect
+      .poll(() => page.locator('switchboard-chat .launcher img').evaluate((node: HTMLImageElement) => node.complete && node.naturalWidth))
+      .toBe(1);
+    const box = await page.locator('switchboard-chat .launcher').boundingBox();
     expect(box && box.x < 100).toBe(true);
     await chatFrame();
     await page.reload();
@@ -169,14 +181,7 @@ describe('embedding', () => {
 
 describe('the window', () => {
   it('shows the profile picture, suggested messages that send themselves, user bubbles in their colour, and a streamed reply', async () => {
-    const upload = new FormData();
-    upload.append('chatbotId', bot);
-    upload.append('profilePictureFile', new Blob([IMAGES.png]), 'me.png');
-    await fetch(`${app.baseUrl}/upload-chatbot-profile-picture`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${app.apiKey}` },
-      body: upload,
-    });
+    await upload('upload-chatbot-profile-picture', 'profilePictureFile');
     const frame = await openWidget();
     expect(await frame.locator('header img.avatar').evaluate((node: HTMLImageElement) => node.complete && node.naturalWidth)).toBe(1);
     await frame.getByRole('button', { name: 'When do you open?' }).click();
@@ -188,8 +193,12 @@ describe('the window', () => {
     await page.screenshot({ path: `${SHOTS}/light.png` });
   });
 
-  it('renders training text as text, with only http(s) links, safely opened', async () => {
+  it('renders training text and names as text, with only http(s) links, safely opened', async () => {
+    const name = '</script><b>Bold</b><img src=x onerror="window.__pwned=1">';
+    await configure({ styles: { displayName: name } });
     const frame = await openWidget();
+    expect(await frame.locator('h1').textContent()).toBe(name);
+    expect(await frame.title()).toBe(name);
     await send(frame, 'Where is the help page to write to?');
     const reply = frame.locator('.message.assistant').last();
     expect(await reply.textContent()).toContain('<img src=x onerror="window.__pwned=1">');
