@@ -88,4 +88,24 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
     expect(await chat('203.0.113.4', { message: '' })).toEqual({ status: 400, text: JSON.stringify(INVALID) });
     expect((await chat('203.0.113.4')).status).toBe(200);
   });
+
+  it('shows only what the button needs, and checks lead details on the server', async () => {
+    const { body } = await call('GET', `${app.origin}/widget/chatbots/${bot}/config`, undefined);
+    expect(Object.keys(body as object).sort()).toEqual(
+      ['alignChatButton', 'allowed', 'autoOpenChatWindowAfter', 'buttonColor', 'iconUrl', 'name'].sort(),
+    );
+    await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, {
+      chatbotId: bot,
+      collectCustomerInformation: { phone: { active: true } },
+    });
+    expect((await chat('203.0.113.5')).status).toBe(200);
+    const lead = (phone: string) =>
+      call('POST', `${app.origin}/widget/chatbots/${bot}/leads`, undefined, { conversationId: 'wc_cccccccccccccccccccccccc', phone });
+    expect(await lead('call me maybe')).toEqual({ status: 400, body: INVALID });
+    expect(await lead('+47 123 45 678')).toEqual({ status: 200, body: { message: 'Success' } });
+    const { body: leads } = await call('GET', `${app.baseUrl}/get-leads?chatbotId=${bot}`, app.apiKey);
+    expect((leads as { collectedCustomers: { phone: string }[] }).collectedCustomers.map(({ phone }) => phone)).toEqual([
+      '+47 123 45 678',
+    ]);
+  });
 });
