@@ -104,6 +104,7 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
   WEBHOOK_RETRY_HOURS: positiveInt(24),
   WEBHOOK_DISABLE_AFTER_HOURS: positiveInt(72),
+  TRUST_PROXY: optionalText.pipe(z.stringbool().default(false)),
 });
 
 export type Config = {
@@ -129,6 +130,8 @@ export type Config = {
   discord: DiscordConfig | undefined;
   /** The Slack adapter; set when SLACK_BOT_TOKEN is. */
   slack: SlackConfig | undefined;
+  /** Client IPs come from X-Forwarded-For (TRUST_PROXY): only behind a proxy that sets it. */
+  trustProxy: boolean;
   webhooks: WebhookConfig;
 };
 
@@ -183,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryForMs: vars.WEBHOOK_RETRY_HOURS * HOUR_MS,
       disableAfterMs: vars.WEBHOOK_DISABLE_AFTER_HOURS * HOUR_MS,
     },
+    trustProxy: vars.TRUST_PROXY,
   };
 }
 

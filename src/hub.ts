@@ -39,6 +39,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     engine: createChatEngine(store, { providerFor, historyMessages: config.chatHistoryMessages }),
     slack: mounts.slack,
     webhookAllowPrivate: config.webhooks.allowPrivate,
+    trustProxy: config.trustProxy,
   });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {

@@ -21,6 +21,8 @@ export type ChatInput = {
   model?: ModelId;
   temperature?: number;
   source?: ConversationSource;
+  /** The client collects details with its own form (the widget), so replies do not ask for them. */
+  leadForm?: boolean;
 };
 
 export type ChatReply = {
@@ -54,7 +56,7 @@ export async function startChat(
   // The request for contact details rides on the first reply of a conversation that has none.
   const details = leadDetails(chatbot.settings, history);
   const request = leadRequest(chatbot.settings);
-  const suffix = request && !alreadyAsked(request, history) && !details ? `\n\n${request}` : '';
+  const suffix = request && !input.leadForm && !alreadyAsked(request, history) && !details ? `\n\n${request}` : '';
 
   async function finish(reply: string): Promise<void> {
     const at = new Date();

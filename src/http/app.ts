@@ -21,6 +21,7 @@ import { integrationRoutes } from './routes/integrations.js';
 import { leadRoutes } from './routes/leads.js';
 import { publicAssetRoutes } from './routes/public-assets.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { widgetRoutes } from './routes/widget.js';
 
 export const API_PREFIX = '/api/v1';
 /** Where Slack delivers events and slash commands in HTTP mode. */
@@ -40,6 +41,8 @@ export type AppDeps = {
   slack?: NodeListener;
   /** Lets webhook URLs name private and loopback addresses (WEBHOOK_ALLOW_PRIVATE). */
   webhookAllowPrivate?: boolean;
+  /** Take client IPs (the widget's ipLimit) from X-Forwarded-For: only behind a proxy that sets it. */
+  trustProxy?: boolean;
 };
 
 export function createApp({
@@ -49,9 +52,10 @@ export function createApp({
   engine = createChatEngine(store),
   slack,
   webhookAllowPrivate = false,
+  trustProxy = false,
 }: AppDeps): Koa {
   const app = new Koa();
-  app.proxy = true;
+  app.proxy = trustProxy;
   // Failures are logged once, with their request id, by failureBodies().
   app.silent = true;
 
@@ -80,7 +84,7 @@ export function createApp({
   app.use(requestLog(logger));
   if (slack) app.use(rawMount(SLACK_EVENTS_PATH, slack));
   app.use(failureBodies());
-  for (const router of [healthRoutes(store), publicAssetRoutes(store), api]) {
+  for (const router of [healthRoutes(store), publicAssetRoutes(store), widgetRoutes(store, engine), api]) {
     app.use(router.routes());
   }
   return app;

@@ -75,6 +75,8 @@ export interface ChatbotRepository {
   /** Inserts unless the account already holds `limit` chatbots; answers whether it did. */
   insertWithinLimit(chatbot: Chatbot, limit: number): Promise<boolean>;
   find(accountId: string, id: string): Promise<Chatbot | undefined>;
+  /** Whichever account holds it: for public routes (the widget), which carry no key. */
+  findPublic(id: string): Promise<Chatbot | undefined>;
   /** Oldest first. */
   list(accountId: string): Promise<Chatbot[]>;
   /** Applies the change atomically (omitted fields keep their values) and answers the result. */

@@ -81,6 +81,13 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       expect(await store.chatbots.list(stranger.id)).toEqual([]);
     });
 
+    it('finds a chatbot by id alone for public routes', async () => {
+      const bot = chatbot(owner.id);
+      await store.chatbots.insertWithinLimit(bot, 5);
+      expect(await store.chatbots.findPublic(bot.id)).toEqual(bot);
+      expect(await store.chatbots.findPublic('no-such-bot')).toBeUndefined();
+    });
+
     it('lists oldest first', async () => {
       const older = chatbot(owner.id, { name: 'older', createdAt: new Date('2026-01-01T00:00:00Z') });
       const newer = chatbot(owner.id, { name: 'newer', createdAt: new Date('2026-03-01T00:00:00Z') });

@@ -34,6 +34,8 @@ export type StartOptions = {
   /** The chat engine to use instead of the default (offline responder only). */
   engine?: (store: Store) => ChatEngine;
   webhookAllowPrivate?: boolean;
+  /** TRUST_PROXY: client IPs from X-Forwarded-For. */
+  trustProxy?: boolean;
 };
 
 export async function startApp(target: StoreTarget, options: StartOptions = {}): Promise<TestApp> {
@@ -45,6 +47,7 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
     contactsRateLimitPerMinute: options.contactsRateLimitPerMinute,
     engine: options.engine?.(store),
     webhookAllowPrivate: options.webhookAllowPrivate,
+    trustProxy: options.trustProxy,
   });
   const server = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {

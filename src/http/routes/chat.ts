@@ -1,6 +1,4 @@
-import { Readable } from 'node:stream';
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { startChat } from '../../domain/chat.js';
 import type { ChatEngine } from '../../engine/index.js';
@@ -8,6 +6,7 @@ import { MODEL_IDS } from '../../engine/models.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
+import { sendReply } from '../reply.js';
 import { chatbotId, conversationId, parseInput } from '../validation.js';
 
 // The Chat tag of API v1: POST /chat, answered whole as {text} or streamed as text/plain.
@@ -38,44 +37,8 @@ export function chatRoutes(store: Store, engine: ChatEngine): Router<AuthState> 
 
   router.post('/chat', async (ctx) => {
     const { stream, ...input } = parseInput(chatBody, ctx.request.body);
-    const reply = await startChat(store, engine, ctx.state.account, input);
-    const signal = abortedOnDisconnect(ctx);
-    if (!stream) {
-      ctx.body = { text: await reply.complete(signal) };
-      return;
-    }
-    // The first piece is awaited before anything is sent, so a provider that fails at once is
-    // still answered with the contract's 500 body rather than an empty 200.
-    const pieces = reply.stream(signal)[Symbol.asyncIterator]();
-    const first = await pieces.next();
-    ctx.type = 'text/plain; charset=utf-8';
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.set('X-Accel-Buffering', 'no');
-    const body = Readable.from(resume(first, pieces), { objectMode: false });
-    // Past the headers a failure cannot become a status: cut the connection so the client sees
-    // an incomplete response, not a clean but truncated reply.
-    body.once('error', (error) => {
-      ctx.req.log.error({ err: error }, 'chat stream failed');
-      ctx.res.destroy();
-    });
-    ctx.body = body;
+    await sendReply(ctx, await startChat(store, engine, ctx.state.account, input), stream);
   });
 
   return router;
-}
-
-async function* resume(first: IteratorResult<string>, rest: AsyncIterator<string>): AsyncGenerator<string> {
-  try {
-    for (let step = first; !step.done; step = await rest.next()) yield step.value;
-  } finally {
-    await rest.return?.();
-  }
-}
-
-function abortedOnDisconnect(ctx: Context): AbortSignal {
-  const controller = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }

@@ -54,6 +54,9 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
     async find(accountId, id) {
       return find(await chatbots.findOne({ _id: id, accountId }).lean<ChatbotDoc>());
     },
+    async findPublic(id) {
+      return find(await chatbots.findOne({ _id: id }).lean<ChatbotDoc>());
+    },
     async list(accountId) {
       const docs = await chatbots
         .find({ accountId })

@@ -33,6 +33,7 @@ export function sqliteChatbots(db: Database): ChatbotRepository {
   const byId = db.prepare<[string, string], ChatbotRow>(
     'SELECT * FROM chatbots WHERE account_id = ? AND id = ?',
   );
+  const anyOwner = db.prepare<[string], ChatbotRow>('SELECT * FROM chatbots WHERE id = ?');
   const owned = db.prepare<[string], ChatbotRow>(
     'SELECT * FROM chatbots WHERE account_id = ? ORDER BY created_at, id',
   );
@@ -79,6 +80,10 @@ export function sqliteChatbots(db: Database): ChatbotRepository {
     },
     async find(accountId, id) {
       const row = byId.get(accountId, id);
+      return row ? toChatbot(row) : undefined;
+    },
+    async findPublic(id) {
+      const row = anyOwner.get(id);
       return row ? toChatbot(row) : undefined;
     },
     async list(accountId) {

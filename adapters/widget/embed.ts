@@ -1,0 +1,137 @@
+import { isConversationId, isWidgetMessage, newConversationId, storage, type WidgetMessage } from './protocol.js';
+
+// The embed script: `<script src="{hub}/widget/embed.js" data-chatbot-id="ID" defer>`. It adds
+// one element to the host page, whose shadow root holds the button and the chat window's iframe,
+// so no CSS crosses in either direction, and it defines no global.
+
+type EmbedConfig = {
+  allowed: boolean;
+  name: string;
+  buttonColor: string;
+  alignChatButton: 'left' | 'right';
+  autoOpenChatWindowAfter: number;
+  iconUrl: string | null;
+};
+
+const STYLES = `
+:host { all: initial; }
+.launcher { position: fixed; bottom: 20px; width: 56px; height: 56px; border: 0; border-radius: 50%;
+  padding: 0; cursor: pointer; background: var(--button-color); color: #fff; z-index: 2147483646;
+  box-shadow: 0 4px 14px rgba(0,0,0,.25); display: grid; place-items: center; }
+.launcher:focus-visible { outline: 3px solid #111; outline-offset: 3px; }
+.launcher img { width: 32px; height: 32px; border-radius: 50%; object-fit: cover; }
+.launcher svg { width: 28px; height: 28px; }
+.panel { position: fixed; bottom: 88px; width: 380px; height: min(640px, calc(100vh - 110px));
+  border-radius: 14px; overflow: hidden; box-shadow: 0 8px 30px rgba(0,0,0,.3); z-index: 2147483647;
+  background: #fff; }
+.panel[hidden] { display: none; }
+.left { left: 20px; } .right { right: 20px; }
+iframe { width: 100%; height: 100%; border: 0; display: block; }
+.refused { font: 15px/1.4 system-ui, sans-serif; color: #222; padding: 24px; }
+@media (max-width: 480px) {
+  .panel { inset: 0; width: 100vw; height: 100vh; height: 100dvh; border-radius: 0; }
+}
+`;
+
+const CHAT_ICON =
+  '<svg viewBox="0 0 24 24" fill="currentColor" aria-hidden="true"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg>';
+
+const script = document.currentScript;
+if (script instanceof HTMLScriptElement && script.dataset.chatbotId) {
+  void mount(new URL(script.src).origin, script.dataset.chatbotId);
+}
+
+async function mount(hub: string, chatbotId: string): Promise<void> {
+  const base = `${hub}/widget/chatbots/${encodeURIComponent(chatbotId)}`;
+  const response = await fetch(`${base}/config?host=${encodeURIComponent(location.origin)}`).catch(() => undefined);
+  // A private or unknown chatbot, or an unreachable hub: the page stays as it was.
+  if (!response?.ok) return;
+  const config = (await response.json()) as EmbedConfig;
+
+  const saved = storage();
+  const conversationKey = `switchboard:${chatbotId}:conversation`;
+  const openedKey = `switchboard:${chatbotId}:opened`;
+  const stored = saved.get(conversationKey);
+  const conversationId = isConversationId(stored) ? stored : newConversationId();
+  saved.set(conversationKey, conversationId);
+
+  const element = document.createElement('switchboard-chat');
+  const root = element.attachShadow({ mode: 'open' });
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(STYLES);
+  root.adoptedStyleSheets = [sheet];
+
+  const side = config.alignChatButton === 'left' ? 'left' : 'right';
+  const launcher = document.createElement('button');
+  launcher.type = 'button';
+  launcher.className = `launcher ${side}`;
+  launcher.setAttribute('aria-label', `Open chat with ${config.name}`);
+  launcher.setAttribute('aria-expanded', 'false');
+  launcher.style.setProperty('--button-color', config.buttonColor);
+  if (config.iconUrl) {
+    const icon = document.createElement('img');
+    icon.src = new URL(config.iconUrl, hub).href;
+    icon.alt = '';
+    launcher.append(icon);
+  } else {
+    launcher.innerHTML = CHAT_ICON;
+  }
+
+  const panel = document.createElement('div');
+  panel.className = `panel ${side}`;
+  panel.hidden = true;
+  panel.setAttribute('role', 'dialog');
+  panel.setAttribute('aria-label', `Chat with ${config.name}`);
+  root.append(launcher, panel);
+  document.body.append(element);
+
+  let frame: HTMLIFrameElement | undefined;
+  const post = (message: WidgetMessage) => frame?.contentWindow?.postMessage(message, hub);
+
+  function open(): void {
+    saved.set(openedKey, '1');
+    panel.hidden = false;
+    launcher.setAttribute('aria-expanded', 'true');
+    launcher.setAttribute('aria-label', `Close chat with ${config.name}`);
+    if (!config.allowed) {
+      if (!panel.firstChild) {
+        const refusal = document.createElement('p');
+        refusal.className = 'refused';
+        refusal.tabIndex = -1;
+        refusal.textContent = 'This chat is not available on this website.';
+        panel.append(refusal);
+      }
+      (panel.firstChild as HTMLElement).focus();
+      return;
+    }
+    if (!frame) {
+      frame = document.createElement('iframe');
+      frame.title = `Chat with ${config.name}`;
+      frame.src = `${base}?host=${encodeURIComponent(location.origin)}#conversation=${conversationId}`;
+      panel.append(frame);
+    }
+    frame.focus();
+    post({ type: 'switchboard:focus' });
+  }
+
+  function close(): void {
+    panel.hidden = true;
+    launcher.setAttribute('aria-expanded', 'false');
+    launcher.setAttribute('aria-label', `Open chat with ${config.name}`);
+    launcher.focus();
+  }
+
+  launcher.addEventListener('click', () => (panel.hidden ? open() : close()));
+  root.addEventListener('keydown', (event) => {
+    if ((event as KeyboardEvent).key === 'Escape' && !panel.hidden) close();
+  });
+  window.addEventListener('message', (event) => {
+    if (event.origin !== hub || !frame || event.source !== frame.contentWindow || !isWidgetMessage(event.data)) return;
+    if (event.data.type === 'switchboard:close') close();
+    if (event.data.type === 'switchboard:conversation') saved.set(conversationKey, event.data.conversationId);
+  });
+
+  if (config.autoOpenChatWindowAfter > 0 && !saved.get(openedKey)) {
+    setTimeout(() => panel.hidden && open(), config.autoOpenChatWindowAfter * 1000);
+  }
+}

@@ -1,0 +1,122 @@
+import type { ChatEngine } from '../engine/index.js';
+import type { Chatbot, Conversation, Lead, Store } from '../store/port.js';
+import { startChat, type ChatReply } from './chat.js';
+import { accessDenied, invalidRequest, notFound } from './errors.js';
+import { saveLead, type LeadInput } from './leads.js';
+import type { ChatbotSettings } from './settings.js';
+
+// The website widget's use cases. Its routes carry no key: the chatbot id is the only handle,
+// so every refusal (private, unknown, wrong site) looks the same from outside where it can.
+
+const SOURCE = 'Widget or Iframe';
+
+/** A public chatbot; a private or unknown one is `Resource not found`. */
+export async function findWidgetChatbot(store: Store, chatbotId: string): Promise<Chatbot> {
+  const chatbot = await store.chatbots.findPublic(chatbotId);
+  if (!chatbot || chatbot.settings.visibility !== 'public') throw notFound(`widget of chatbot ${chatbotId}`);
+  return chatbot;
+}
+
+/**
+ * The host names a `domains` entry stands for. Entries may be written as URLs
+ * (`https://www.example.com/shop`); only the host counts, and a listed host also allows its
+ * subdomains (`example.com` allows `www.example.com`, not `badexample.com`).
+ */
+export function listedHost(entry: string): string | undefined {
+  const host = entry
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/:\d*$/, '')
+    .replace(/^\*\./, '')
+    .replace(/\.$/, '');
+  return /^[a-z0-9.-]+$/.test(host) ? host : undefined;
+}
+
+export function listedHosts(settings: ChatbotSettings): string[] {
+  return settings.domains.flatMap((entry) => listedHost(entry) ?? []);
+}
+
+/** Whether a page at `origin` may show the chatbot. Without the restriction, every page may. */
+export function originAllowed(settings: ChatbotSettings, origin: string | undefined): boolean {
+  if (!settings.onlyAllowOnAddedDomains) return true;
+  if (!origin) return false;
+  let host: string;
+  try {
+    host = new URL(origin).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return listedHosts(settings).some((listed) => host === listed || host.endsWith(`.${listed}`));
+}
+
+/** Refuses unless every origin the caller could show (host page, request Origin) is allowed. */
+export function requireAllowedOrigins(chatbot: Chatbot, origins: (string | undefined)[]): void {
+  for (const origin of origins) {
+    if (!originAllowed(chatbot.settings, origin)) throw accessDenied(`chatbot ${chatbot.id} refuses ${origin ?? 'no origin'}`);
+  }
+}
+
+/**
+ * Counts one message against `ipLimit` per `ipLimitTimeframe` seconds for this visitor IP and
+ * chatbot, in the store so every instance shares the count; answers whether it is within.
+ */
+export async function withinIpLimit(store: Store, chatbot: Chatbot, ip: string, now = Date.now()): Promise<boolean> {
+  const { ipLimit, ipLimitTimeframe } = chatbot.settings;
+  if (ipLimit === 0 || ipLimitTimeframe === 0) return true;
+  const windowMs = ipLimitTimeframe * 1000;
+  const windowStart = now - (now % windowMs);
+  const count = await store.rateLimits.hit(`widget:${chatbot.id}:${ip}`, new Date(windowStart), windowMs);
+  return count <= ipLimit;
+}
+
+/** Whether the window collects details with its own form (and the replies need not ask). */
+export function collectsLeads(settings: ChatbotSettings): boolean {
+  const { name, email, phone } = settings.collectCustomerInformation;
+  return name.active || email.active || phone.active;
+}
+
+/** One visitor message in a saved widget conversation; the owner's account pays the credit. */
+export async function startWidgetChat(
+  store: Store,
+  engine: ChatEngine,
+  chatbot: Chatbot,
+  input: { conversationId: string; message: string },
+): Promise<ChatReply> {
+  const account = await store.accounts.findById(chatbot.accountId);
+  if (!account) throw notFound(`owner of chatbot ${chatbot.id}`);
+  const saved = await store.conversations.find(chatbot.id, input.conversationId);
+  if (saved && saved.source !== SOURCE) throw notFound(`conversation ${input.conversationId} is not the widget's`);
+  return startChat(store, engine, account, {
+    chatbotId: chatbot.id,
+    messages: [{ role: 'user', content: input.message }],
+    conversationId: input.conversationId,
+    source: SOURCE,
+    leadForm: collectsLeads(chatbot.settings),
+  });
+}
+
+/** A widget conversation, to continue it after a reload; other sources' conversations stay hidden. */
+export async function findWidgetConversation(store: Store, chatbot: Chatbot, conversationId: string): Promise<Conversation> {
+  const conversation = await store.conversations.find(chatbot.id, conversationId);
+  if (!conversation || conversation.source !== SOURCE) throw notFound(`conversation ${conversationId}`);
+  return conversation;
+}
+
+/** The lead form of a widget conversation: only the fields the settings make active are kept. */
+export async function submitWidgetLead(
+  store: Store,
+  chatbot: Chatbot,
+  input: Required<LeadInput>,
+): Promise<Lead> {
+  const fields = chatbot.settings.collectCustomerInformation;
+  if (!collectsLeads(chatbot.settings)) throw invalidRequest(`chatbot ${chatbot.id} collects no details`);
+  await findWidgetConversation(store, chatbot, input.conversationId);
+  return saveLead(store, chatbot, {
+    conversationId: input.conversationId,
+    name: fields.name.active ? input.name : null,
+    email: fields.email.active ? input.email : null,
+    phone: fields.phone.active ? input.phone : null,
+  });
+}

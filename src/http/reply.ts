@@ -1,0 +1,43 @@
+import { Readable } from 'node:stream';
+import type { Context } from 'koa';
+import type { ChatReply } from '../domain/chat.js';
+
+/** Answers a chat reply whole as `{text}`, or streamed as text/plain, flushed piece by piece. */
+export async function sendReply(ctx: Context, reply: ChatReply, stream: boolean): Promise<void> {
+  const signal = abortedOnDisconnect(ctx);
+  if (!stream) {
+    ctx.body = { text: await reply.complete(signal) };
+    return;
+  }
+  // The first piece is awaited before anything is sent, so a provider that fails at once is
+  // still answered with the contract's 500 body rather than an empty 200.
+  const pieces = reply.stream(signal)[Symbol.asyncIterator]();
+  const first = await pieces.next();
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.set('X-Accel-Buffering', 'no');
+  const body = Readable.from(resume(first, pieces), { objectMode: false });
+  // Past the headers a failure cannot become a status: cut the connection so the client sees
+  // an incomplete response, not a clean but truncated reply.
+  body.once('error', (error) => {
+    ctx.req.log.error({ err: error }, 'chat stream failed');
+    ctx.res.destroy();
+  });
+  ctx.body = body;
+}
+
+async function* resume(first: IteratorResult<string>, rest: AsyncIterator<string>): AsyncGenerator<string> {
+  try {
+    for (let step = first; !step.done; step = await rest.next()) yield step.value;
+  } finally {
+    await rest.return?.();
+  }
+}
+
+function abortedOnDisconnect(ctx: Context): AbortSignal {
+  const controller = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}

@@ -1,0 +1,232 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import {
+  collectsLeads,
+  findWidgetChatbot,
+  findWidgetConversation,
+  listedHosts,
+  originAllowed,
+  requireAllowedOrigins,
+  startWidgetChat,
+  submitWidgetLead,
+  withinIpLimit,
+} from '../../domain/widget.js';
+import type { ChatEngine } from '../../engine/index.js';
+import type { Chatbot, Store } from '../../store/port.js';
+import { jsonBody } from '../middleware/body.js';
+import { sendReply } from '../reply.js';
+import { chatbotId, parseInput } from '../validation.js';
+import { widgetAssets, type WidgetAsset } from '../widget-assets.js';
+
+// The website widget's public routes: no key, only what a visitor's browser may see. The embed
+// script, the chat window (an iframe, or a full page), and the JSON and stream calls it makes.
+
+/** Widget conversation ids are made by the visitor's browser: random, and marked as the widget's. */
+const widgetConversationId = z.string().regex(/^wc_[A-Za-z0-9_-]{20,64}$/);
+/**
+ * The page that embeds the window, as the window sees it. None for the full page; an opaque
+ * origin (`null`, a file:// page) counts as none, so only restricted chatbots refuse it.
+ */
+const hostOrigin = z.url({ protocol: /^https?$/ }).max(2_048).optional().catch(undefined);
+const params = z.object({ chatbotId });
+const conversationParams = params.extend({ conversationId: widgetConversationId });
+
+const chatBody = z.object({
+  conversationId: widgetConversationId,
+  message: z.string().trim().min(1).max(4_000),
+  host: hostOrigin,
+});
+
+const optionalField = (schema: z.ZodType<string>) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), schema.nullable().default(null));
+const leadBody = z.object({
+  conversationId: widgetConversationId,
+  name: optionalField(z.string().trim().max(200)),
+  email: optionalField(z.email().max(254)),
+  phone: optionalField(z.string().trim().regex(/^\+?[\d\s().-]{6,20}$/)),
+  host: hostOrigin,
+});
+
+const hostQuery = z.object({ host: hostOrigin });
+
+export function widgetRoutes(store: Store, engine: ChatEngine): Router {
+  const router = new Router({ prefix: '/widget' });
+
+  router.get('/embed.js', async (ctx) => {
+    const { embed } = await widgetAssets();
+    // Site owners paste this URL once, so it cannot carry a hash: revalidate by ETag instead.
+    serveAsset(ctx, embed, 'public, max-age=300, must-revalidate');
+    ctx.set('Access-Control-Allow-Origin', '*');
+  });
+
+  router.get('/assets/:name', async (ctx) => {
+    const { windowScript, windowStyles } = await widgetAssets();
+    const asset = [windowScript, windowStyles].find((candidate) => assetName(candidate) === ctx.params.name);
+    if (!asset) return;
+    serveAsset(ctx, asset, 'public, max-age=31536000, immutable');
+  });
+
+  /** What the embed script needs to draw its button; a private chatbot shows nothing. */
+  router.get('/chatbots/:chatbotId/config', async (ctx) => {
+    // Read by the embed script from any site; a refusal too, so the script can tell it apart.
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Cache-Control', 'no-cache');
+    const chatbot = await publicChatbot(store, ctx);
+    const { host } = parseInput(hostQuery, ctx.query);
+    const { styles } = chatbot.settings;
+    ctx.body = {
+      allowed: originAllowed(chatbot.settings, host),
+      name: styles.displayName || chatbot.name,
+      buttonColor: styles.buttonColor,
+      alignChatButton: styles.alignChatButton,
+      autoOpenChatWindowAfter: styles.autoOpenChatWindowAfter,
+      iconUrl: await imageUrl(store, chatbot, 'icon'),
+    };
+  });
+
+  /** The chat window: embedded by the script, or opened directly as a full-page chat. */
+  router.get('/chatbots/:chatbotId', async (ctx) => {
+    const chatbot = await publicChatbot(store, ctx);
+    const { host } = parseInput(hostQuery, ctx.query);
+    // A top-level visit has no embedding page, whatever the query claims.
+    const embedded = ctx.get('Sec-Fetch-Dest') !== 'document';
+    const { settings } = chatbot;
+    const { windowScript, windowStyles } = await widgetAssets();
+    const config = {
+      chatbotId: chatbot.id,
+      allowed: originAllowed(settings, embedded ? host : undefined),
+      name: settings.styles.displayName || chatbot.name,
+      theme: settings.styles.theme,
+      userMessageColor: settings.styles.userMessageColor,
+      initialMessages: settings.initialMessages,
+      suggestedMessages: settings.suggestedMessages,
+      profilePictureUrl: await imageUrl(store, chatbot, 'profile-picture'),
+      leadForm: collectsLeads(settings) ? leadForm(settings.collectCustomerInformation) : null,
+    };
+    ctx.set('Content-Security-Policy', windowPolicy(chatbot));
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = windowPage(config.name, JSON.stringify(config), assetName(windowScript), assetName(windowStyles));
+  });
+
+  router.get('/chatbots/:chatbotId/conversations/:conversationId', async (ctx) => {
+    const { chatbotId: id, conversationId } = parseInput(conversationParams, ctx.params);
+    const chatbot = await findWidgetChatbot(store, id);
+    const conversation = await findWidgetConversation(store, chatbot, conversationId);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { messages: conversation.messages.map(({ role, content }) => ({ role, content })) };
+  });
+
+  router.post('/chatbots/:chatbotId/chat', jsonBody(), async (ctx) => {
+    const chatbot = await publicChatbot(store, ctx);
+    const input = parseInput(chatBody, ctx.request.body);
+    requireAllowedOrigins(chatbot, foreignOrigins(ctx, input.host));
+    if (!(await withinIpLimit(store, chatbot, ctx.ip))) {
+      ctx.status = 429;
+      ctx.body = { message: chatbot.settings.ipLimitMessage };
+      return;
+    }
+    const reply = await startWidgetChat(store, engine, chatbot, { conversationId: input.conversationId, message: input.message });
+    await sendReply(ctx, reply, true);
+  });
+
+  router.post('/chatbots/:chatbotId/leads', jsonBody(), async (ctx) => {
+    const chatbot = await publicChatbot(store, ctx);
+    const { host, ...lead } = parseInput(leadBody, ctx.request.body);
+    requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
+    await submitWidgetLead(store, chatbot, lead);
+    ctx.body = { message: 'Success' };
+  });
+
+  return router;
+}
+
+function publicChatbot(store: Store, ctx: Context): Promise<Chatbot> {
+  return findWidgetChatbot(store, parseInput(params, ctx.params).chatbotId);
+}
+
+/**
+ * The origins a chat call must be allowed for: the embedding page the window reports, and the
+ * request's Origin unless it is the hub's own (the window's fetches carry the hub's origin).
+ */
+function foreignOrigins(ctx: Context, host: string | undefined): (string | undefined)[] {
+  const origin = ctx.get('Origin');
+  return origin && !isOwnOrigin(ctx, origin) ? [host, origin] : [host];
+}
+
+/** By host alone: behind a TLS proxy without TRUST_PROXY, the request line says http where browsers say https. */
+function isOwnOrigin(ctx: Context, origin: string): boolean {
+  try {
+    return new URL(origin).host === ctx.host;
+  } catch {
+    return false;
+  }
+}
+
+async function imageUrl(store: Store, chatbot: Chatbot, kind: 'icon' | 'profile-picture'): Promise<string | null> {
+  const asset = await store.assets.get(chatbot.id, kind);
+  return asset ? `/assets/chatbots/${encodeURIComponent(chatbot.id)}/${kind}?v=${encodeURIComponent(asset.etag.replaceAll('"', ''))}` : null;
+}
+
+function leadForm(fields: Chatbot['settings']['collectCustomerInformation']) {
+  const active = (['name', 'email', 'phone'] as const).filter((field) => fields[field].active);
+  return { title: fields.title, fields: active.map((field) => ({ field, label: fields[field].label })) };
+}
+
+/** frame-ancestors lets browsers render the window only inside listed sites (and their subdomains). */
+function windowPolicy(chatbot: Chatbot): string {
+  const { settings } = chatbot;
+  const ancestors = settings.onlyAllowOnAddedDomains
+    ? listedHosts(settings).flatMap((host) => ['http', 'https'].flatMap((scheme) => [`${scheme}://${host}:*`, `${scheme}://*.${host}:*`]))
+    : ['*'];
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'none'",
+    "base-uri 'none'",
+    `frame-ancestors ${ancestors.length > 0 ? ancestors.join(' ') : "'none'"}`,
+  ].join('; ');
+}
+
+function assetName(asset: WidgetAsset): string {
+  return `window.${asset.hash}.${asset.type.startsWith('text/css') ? 'css' : 'js'}`;
+}
+
+function serveAsset(ctx: Context, asset: WidgetAsset, cacheControl: string): void {
+  ctx.set('Cache-Control', cacheControl);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  // Koa counts a request fresh only with a 2xx status, and the default is 404.
+  ctx.status = 200;
+  ctx.etag = `"${asset.hash}"`;
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.type = asset.type;
+  ctx.body = asset.body;
+}
+
+/** The page shell; the window script builds everything from the JSON config (escaped for a script element). */
+function windowPage(title: string, config: string, script: string, styles: string): string {
+  const escape = (text: string) =>
+    text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)}</title>
+<link rel="stylesheet" href="/widget/assets/${styles}">
+<script id="switchboard-config" type="application/json">${config.replace(/</g, '\\u003c')}</script>
+<script src="/widget/assets/${script}" defer></script>
+</head>
+<body></body>
+</html>
+`;
+}

@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { defaultSettings } from '../../src/domain/settings.js';
+import { listedHost, originAllowed } from '../../src/domain/widget.js';
+import { call, createChatbotViaApi, INVALID, startApp, type TestApp } from '../support/http.js';
+import { storeTargets } from '../support/stores.js';
+
+// The widget's access rules below the browser: the domain rule, TRUST_PROXY and the ipLimit
+// count, on every available store.
+
+describe('the domain rule', () => {
+  const restricted = (domains: string[]) => ({ ...defaultSettings('Bot'), onlyAllowOnAddedDomains: true, domains });
+
+  it.each([
+    ['example.com', 'example.com'],
+    ['https://WWW.Example.com/shop?x=1', 'www.example.com'],
+    ['example.com:8443', 'example.com'],
+    ['*.example.com', 'example.com'],
+    ['not a host', undefined],
+  ])('reads %s as %s', (entry, host) => {
+    expect(listedHost(entry)).toBe(host);
+  });
+
+  it.each([
+    ['https://example.com', true],
+    ['http://example.com:8080', true],
+    ['https://shop.example.com', true],
+    ['https://a.b.example.com', true],
+    ['https://badexample.com', false],
+    ['https://example.com.evil.net', false],
+    ['not a url', false],
+    [undefined, false],
+  ])('a listed example.com lets %s show the widget: %s', (origin, allowed) => {
+    expect(originAllowed(restricted(['example.com']), origin)).toBe(allowed);
+  });
+
+  it('allows every page when the restriction is off, and none when it is on with no domains', () => {
+    expect(originAllowed(defaultSettings('Bot'), 'https://anywhere.net')).toBe(true);
+    expect(originAllowed(restricted([]), 'https://example.com')).toBe(false);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('is off unless set', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe.each(storeTargets.filter((target) => target.available))('$name store', (target) => {
+  let app: TestApp;
+  let bot: string;
+
+  beforeEach(async () => {
+    app = await startApp(target, { trustProxy: true });
+    bot = await createChatbotViaApi(app);
+    await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, {
+      chatbotId: bot,
+      visibility: 'public',
+      ipLimit: 1,
+      ipLimitTimeframe: 3600,
+      ipLimitMessage: 'Enough for now.',
+    });
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  const chat = async (ip: string, body: object = {}) => {
+    const response = await fetch(`${app.origin}/widget/chatbots/${bot}/chat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
+      body: JSON.stringify({ conversationId: 'wc_cccccccccccccccccccccccc', message: 'When do you open?', ...body }),
+    });
+    return { status: response.status, text: await response.text() };
+  };
+
+  it('counts each forwarded client IP on its own behind a trusted proxy', async () => {
+    expect((await chat('203.0.113.1')).status).toBe(200);
+    expect(await chat('203.0.113.1')).toEqual({ status: 429, text: JSON.stringify({ message: 'Enough for now.' }) });
+    expect((await chat('203.0.113.2')).status).toBe(200);
+  });
+
+  it('validates input with the contract’s error body and counts nothing for it', async () => {
+    expect(await chat('203.0.113.4', { conversationId: 'slack:T1:C1:1.2' })).toEqual({ status: 400, text: JSON.stringify(INVALID) });
+    expect(await chat('203.0.113.4', { message: '' })).toEqual({ status: 400, text: JSON.stringify(INVALID) });
+    expect((await chat('203.0.113.4')).status).toBe(200);
+  });
+
+  it('shows only what the button needs, and checks lead details on the server', async () => {
+    const { body } = await call('GET', `${app.origin}/widget/chatbots/${bot}/config`, undefined);
+    expect(Object.keys(body as object).sort()).toEqual(
+      ['alignChatButton', 'allowed', 'autoOpenChatWindowAfter', 'buttonColor', 'iconUrl', 'name'].sort(),
+    );
+    await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, {
+      chatbotId: bot,
+      collectCustomerInformation: { phone: { active: true } },
+    });
+    expect((await chat('203.0.113.5')).status).toBe(200);
+    const lead = (phone: string) =>
+      call('POST', `${app.origin}/widget/chatbots/${bot}/leads`, undefined, { conversationId: 'wc_cccccccccccccccccccccccc', phone });
+    expect(await lead('call me maybe')).toEqual({ status: 400, body: INVALID });
+    expect(await lead('+47 123 45 678')).toEqual({ status: 200, body: { message: 'Success' } });
+    const { body: leads } = await call('GET', `${app.baseUrl}/get-leads?chatbotId=${bot}`, app.apiKey);
+    expect((leads as { collectedCustomers: { phone: string }[] }).collectedCustomers.map(({ phone }) => phone)).toEqual([
+      '+47 123 45 678',
+    ]);
+  });
+});

@@ -1,0 +1,431 @@
+import { mkdir } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, createChatbotViaApi, IMAGES, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
+import { storeTargets } from '../support/stores.js';
+import { ALLOWED_HOST, launchChromium, OTHER_HOST, startHostSite, type HostSite } from './browser.js';
+
+// The website widget end to end: a real hub, host pages on two hostnames, Debian's Chromium.
+
+const SOURCE = [
+  'Harbor Lights Bakery opens at seven in the morning on weekdays.',
+  'Our help page is https://example.org/help and you can also write <img src=x onerror="window.__pwned=1"> to us, not javascript:alert(1).',
+  'Cakes can be delivered anywhere in Portsmouth for a flat fee of 6 pounds.',
+].join('\n\n');
+const SHOTS = 'test-artifacts/widget';
+
+const sqlite = storeTargets[0];
+if (!sqlite) throw new Error('no sqlite target');
+
+let browser: Browser;
+let app: TestApp;
+let site: HostSite;
+let context: BrowserContext;
+let page: Page;
+let bot: string;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  await mkdir(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+beforeEach(async () => {
+  app = await startApp(sqlite);
+  site = await startHostSite(app.origin);
+  bot = await createChatbotViaApi(app, 'Harbor Lights', SOURCE);
+  await configure({
+    visibility: 'public',
+    initialMessages: ['Hello! Ask me about the bakery.'],
+    suggestedMessages: ['When do you open?'],
+    styles: { autoOpenChatWindowAfter: 0, displayName: 'Harbor Helper', buttonColor: '#112233', userMessageColor: '#aa3300' },
+  });
+  context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  page = await context.newPage();
+});
+afterEach(async () => {
+  await context.close();
+  await site.close();
+  await app.close();
+});
+
+async function configure(settings: Record<string, unknown>, chatbotId = bot): Promise<void> {
+  const { status } = await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId, ...settings });
+  expect(status).toBe(200);
+}
+
+async function upload(path: string, part: string): Promise<void> {
+  const form = new FormData();
+  form.append('chatbotId', bot);
+  form.append(part, new Blob([IMAGES.png]), 'image.png');
+  const response = await fetch(`${app.baseUrl}/${path}`, { method: 'POST', headers: { Authorization: `Bearer ${app.apiKey}` }, body: form });
+  expect(response.status).toBe(200);
+}
+
+const launcher = () => page.getByRole('button', { name: /open chat/i });
+
+async function openWidget(host = ALLOWED_HOST): Promise<Frame> {
+  await page.goto(site.pageUrl(host, bot));
+  await launcher().click();
+  return chatFrame();
+}
+
+async function chatFrame(): Promise<Frame> {
+  const handle = await page.locator('switchboard-chat iframe').elementHandle();
+  const frame = await handle?.contentFrame();
+  if (!frame) throw new Error('no chat frame');
+  await frame.getByRole('textbox', { name: 'Message' }).waitFor();
+  return frame;
+}
+
+async function send(frame: Frame, text: string): Promise<void> {
+  await frame.getByRole('textbox', { name: 'Message' }).fill(text);
+  await frame.getByRole('button', { name: 'Send' }).click();
+  await frame.locator('.message.assistant:not([aria-busy]), .message.notice').last().waitFor();
+  await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+}
+
+/** A POST through node:http, which (unlike fetch) sends the Origin header it is given; answers the status. */
+function post(url: string, body: object, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } }, (response) => {
+      response.resume();
+      response.once('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.once('error', reject);
+    request.end(JSON.stringify(body));
+  });
+}
+
+const replies = (frame: Frame) => frame.locator('.message.assistant').allTextContents();
+
+async function conversations(): Promise<{ id: string; source: string; messages: { content: string }[] }[]> {
+  const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+  return (body as { data: { id: string; source: string; messages: { content: string }[] }[] }).data;
+}
+
+describe('embedding', () => {
+  it('adds one button in the chatbot colour, on its side, leaving the page alone; clicking opens the window', async () => {
+    await page.goto(site.pageUrl(ALLOWED_HOST, 'no-script-here'));
+    const globalsBefore = await page.evaluate(() => Object.keys(window));
+    const ownBefore = await page.locator('#own').evaluate((node) => getComputedStyle(node).cssText || getComputedStyle(node).position);
+
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot));
+    const button = launcher();
+    await button.waitFor();
+    const style = await button.evaluate((node) => {
+      const computed = getComputedStyle(node);
+      return { background: computed.backgroundColor, color: computed.color, position: computed.position };
+    });
+    expect(style).toEqual({ background: 'rgb(17, 34, 51)', color: 'rgb(255, 255, 255)', position: 'fixed' });
+    const box = await button.boundingBox();
+    expect(box && box.x > 1200 - 100).toBe(true);
+    expect(await page.evaluate((before) => Object.keys(window).filter((key) => !before.includes(key)), globalsBefore)).toEqual([]);
+    expect(await page.locator('#own').evaluate((node) => getComputedStyle(node).cssText || getComputedStyle(node).position)).toBe(ownBefore);
+    expect(await page.locator('body > *').count()).toBe(4);
+
+    await button.click();
+    const frame = await chatFrame();
+    expect(await frame.locator('h1').textContent()).toBe('Harbor Helper');
+    expect(await replies(frame)).toEqual(['Hello! Ask me about the bakery.']);
+  });
+
+  it('aligns left and opens by itself after autoOpenChatWindowAfter seconds, once per visitor', async () => {
+    await configure({ styles: { alignChatButton: 'left', autoOpenChatWindowAfter: 1 } });
+    await upload('upload-chatbot-icon', 'chatbotIconFile');
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot));
+    await expect
+      .poll(() => page.locator('switchboard-chat .launcher img').evaluate((node: HTMLImageElement) => node.complete && node.naturalWidth))
+      .toBe(1);
+    const box = await page.locator('switchboard-chat .launcher').boundingBox();
+    expect(box && box.x < 100).toBe(true);
+    await chatFrame();
+    await page.reload();
+    await page.getByRole('button', { name: /open chat/i }).waitFor();
+    await page.waitForTimeout(1_500);
+    expect(await page.locator('switchboard-chat iframe').count()).toBe(0);
+  });
+
+  it('serves a small embed script and cached window assets', async () => {
+    const embed = await fetch(`${app.origin}/widget/embed.js`);
+    const script = Buffer.from(await embed.arrayBuffer());
+    expect(gzipSync(script).length).toBeLessThanOrEqual(15 * 1024);
+    const etag = embed.headers.get('etag');
+    expect(etag).toBeTruthy();
+    expect((await fetch(`${app.origin}/widget/embed.js`, { headers: { 'If-None-Match': etag ?? '', 'Cache-Control': 'max-age=0' } })).status).toBe(304);
+
+    const html = await (await fetch(`${app.origin}/widget/chatbots/${bot}`)).text();
+    const assets = [...html.matchAll(/\/widget\/assets\/(window\.[\w-]+\.(?:js|css))/g)].map((match) => match[1]);
+    expect(assets).toHaveLength(2);
+    for (const asset of assets) {
+      const response = await fetch(`${app.origin}/widget/assets/${asset}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toContain('immutable');
+    }
+    expect((await fetch(`${app.origin}/widget/assets/window.nothash.js`)).status).toBe(404);
+  });
+
+  it('is also a full-page chat that continues from its own storage', async () => {
+    await page.goto(`${app.origin}/widget/chatbots/${bot}`);
+    const frame = page.mainFrame();
+    await send(frame, 'When do you open?');
+    await page.reload();
+    await frame.locator('.message.user').waitFor();
+    expect(await frame.locator('.message.user').allTextContents()).toEqual(['When do you open?']);
+  });
+});
+
+describe('the window', () => {
+  it('shows the profile picture, suggested messages that send themselves, user bubbles in their colour, and a streamed reply', async () => {
+    await upload('upload-chatbot-profile-picture', 'profilePictureFile');
+    const frame = await openWidget();
+    expect(await frame.locator('header img.avatar').evaluate((node: HTMLImageElement) => node.complete && node.naturalWidth)).toBe(1);
+    await frame.getByRole('button', { name: 'When do you open?' }).click();
+    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    expect(await frame.locator('.message.user').evaluate((node) => getComputedStyle(node).backgroundColor)).toBe('rgb(170, 51, 0)');
+    expect((await replies(frame)).at(-1)).toContain('seven in the morning');
+    expect(await frame.getByRole('button', { name: 'When do you open?' }).count()).toBe(0);
+    expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+    await page.screenshot({ path: `${SHOTS}/light.png` });
+  });
+
+  it('renders training text and names as text, with only http(s) links, safely opened', async () => {
+    const name = '</script><b>Bold</b><img src=x onerror="window.__pwned=1">';
+    await configure({ styles: { displayName: name } });
+    const frame = await openWidget();
+    expect(await frame.locator('h1').textContent()).toBe(name);
+    expect(await frame.title()).toBe(name);
+    await send(frame, 'Where is the help page to write to?');
+    const reply = frame.locator('.message.assistant').last();
+    expect(await reply.textContent()).toContain('<img src=x onerror="window.__pwned=1">');
+    expect(await frame.locator('.log img').count()).toBe(0);
+    expect(await frame.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    const links = await reply.locator('a').evaluateAll((anchors: HTMLAnchorElement[]) =>
+      anchors.map((anchor) => ({ href: anchor.href, rel: anchor.rel, target: anchor.target })),
+    );
+    expect(links).toEqual([{ href: 'https://example.org/help', rel: 'noopener noreferrer', target: '_blank' }]);
+  });
+
+  it('shows a visible error with a retry when the hub cannot be reached', async () => {
+    const frame = await openWidget();
+    await context.route('**/widget/chatbots/*/chat', (route) => route.abort('connectionrefused'));
+    await send(frame, 'When do you open?');
+    const alert = frame.getByRole('alert');
+    expect(await alert.textContent()).toContain('could not be reached');
+    await context.unroute('**/widget/chatbots/*/chat');
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    expect((await replies(frame)).at(-1)).toContain('seven in the morning');
+    expect(await frame.getByRole('alert').count()).toBe(0);
+  });
+
+  it('uses the dark theme and goes full screen at 360 px', async () => {
+    await configure({ styles: { theme: 'dark' } });
+    let frame = await openWidget();
+    await send(frame, 'When do you open?');
+    expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(22, 24, 29)');
+    expect(await frame.locator('.message.assistant').first().evaluate((node) => getComputedStyle(node).color)).toBe('rgb(238, 240, 243)');
+    await page.screenshot({ path: `${SHOTS}/dark.png` });
+
+    await page.setViewportSize({ width: 360, height: 740 });
+    frame = await chatFrame();
+    const panel = await page.locator('switchboard-chat .panel').boundingBox();
+    expect(panel).toEqual({ x: 0, y: 0, width: 360, height: 740 });
+    const input = await frame.getByRole('textbox', { name: 'Message' }).boundingBox();
+    expect(input && input.x + input.width <= 360).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/narrow-360.png` });
+  });
+});
+
+describe('conversations', () => {
+  it('saves the conversation as Widget or Iframe, continues it after a reload, and starts a new one on request', async () => {
+    let frame = await openWidget();
+    await send(frame, 'When do you open?');
+    await page.reload();
+    await launcher().click();
+    frame = await chatFrame();
+    await frame.locator('.message.user').waitFor();
+    await send(frame, 'Do you deliver cakes?');
+    expect(await frame.locator('.message.user').allTextContents()).toEqual(['When do you open?', 'Do you deliver cakes?']);
+    let saved = await conversations();
+    expect(saved).toHaveLength(1);
+    expect(saved[0]?.source).toBe('Widget or Iframe');
+    expect(saved[0]?.messages.map((message) => message.content)).toHaveLength(4);
+
+    await frame.getByRole('button', { name: 'New conversation' }).click();
+    expect(await frame.locator('.message').allTextContents()).toEqual(['Hello! Ask me about the bakery.']);
+    await send(frame, 'Do you deliver cakes?');
+    await page.reload();
+    await launcher().click();
+    frame = await chatFrame();
+    await frame.locator('.message.user').waitFor();
+    expect(await frame.locator('.message.user').allTextContents()).toEqual(['Do you deliver cakes?']);
+    saved = await conversations();
+    expect(saved).toHaveLength(2);
+    expect(new Set(saved.map((conversation) => conversation.source))).toEqual(new Set(['Widget or Iframe']));
+  });
+
+  it('spends one message credit per reply and says so past the quota', async () => {
+    const owner = await app.addAccount('tight', { messagesPerMonth: 1, maxChatbots: 5 });
+    bot = await createChatbotViaApi(app, 'Tight', SOURCE, owner.apiKey);
+    const { status } = await call('POST', `${app.baseUrl}/update-chatbot-settings`, owner.apiKey, {
+      chatbotId: bot,
+      visibility: 'public',
+      styles: { autoOpenChatWindowAfter: 0 },
+    });
+    expect(status).toBe(200);
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    await send(frame, 'Do you deliver cakes?');
+    expect(await frame.getByRole('alert').textContent()).toContain('cannot answer more messages');
+  });
+
+  it('never shows a conversation of another source', async () => {
+    await call('POST', `${app.baseUrl}/chat`, app.apiKey, {
+      chatbotId: bot,
+      messages: [{ role: 'user', content: 'secret question' }],
+      conversationId: 'wc_aaaaaaaaaaaaaaaaaaaaaaaa',
+    });
+    const response = await fetch(`${app.origin}/widget/chatbots/${bot}/conversations/wc_aaaaaaaaaaaaaaaaaaaaaaaa`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual(NOT_FOUND);
+  });
+});
+
+describe('leads', () => {
+  it('offers the form after the first reply, checks it in the browser and on the server, and stores one lead', async () => {
+    await configure({
+      collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Your name' }, email: { active: true, label: 'Your email' } },
+    });
+    const frame = await openWidget();
+    expect(await frame.getByRole('form', { name: 'Stay in touch' }).count()).toBe(0);
+    await send(frame, 'When do you open?');
+    expect((await replies(frame)).at(-1)).not.toContain('Stay in touch');
+    const form = frame.getByRole('form', { name: 'Stay in touch' });
+    await form.getByLabel('Your name').fill('Ada Lovelace');
+    await form.getByLabel('Your email').fill('not-an-email');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    expect(await form.getByLabel('Your email').evaluate((node: HTMLInputElement) => node.validity.valid)).toBe(false);
+    await form.getByLabel('Your email').fill('ada@example.com');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await frame.getByText('Thank you!').waitFor();
+
+    const { body } = await call('GET', `${app.baseUrl}/get-leads?chatbotId=${bot}`, app.apiKey);
+    const leads = (body as { collectedCustomers: { name: string; email: string }[] }).collectedCustomers;
+    expect(leads.map(({ name, email }) => ({ name, email }))).toEqual([{ name: 'Ada Lovelace', email: 'ada@example.com' }]);
+
+    const [conversation] = await conversations();
+    const bad = await call('POST', `${app.origin}/widget/chatbots/${bot}/leads`, undefined, {
+      conversationId: conversation?.id,
+      email: 'not-an-email',
+    });
+    expect(bad).toEqual({ status: 400, body: INVALID });
+  });
+
+  it('lets the visitor dismiss the form', async () => {
+    await configure({ collectCustomerInformation: { title: 'Stay in touch', phone: { active: true, label: 'Phone' } } });
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    await frame.getByRole('button', { name: 'No thanks' }).click();
+    expect(await frame.getByRole('form', { name: 'Stay in touch' }).count()).toBe(0);
+  });
+});
+
+describe('access rules', () => {
+  it('answers 404 on every widget route of a private chatbot, and the embed shows nothing', async () => {
+    await configure({ visibility: 'private' });
+    const configLoaded = page.waitForResponse((response) => response.url().includes('/config'));
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot));
+    expect((await configLoaded).status()).toBe(404);
+    expect(await page.locator('switchboard-chat').count()).toBe(0);
+    for (const [method, path, body] of [
+      ['GET', `/widget/chatbots/${bot}`],
+      ['GET', `/widget/chatbots/${bot}/config`],
+      ['GET', `/widget/chatbots/${bot}/conversations/wc_aaaaaaaaaaaaaaaaaaaaaaaa`],
+      ['POST', `/widget/chatbots/${bot}/chat`, { conversationId: 'wc_aaaaaaaaaaaaaaaaaaaaaaaa', message: 'hi' }],
+      ['POST', `/widget/chatbots/${bot}/leads`, { conversationId: 'wc_aaaaaaaaaaaaaaaaaaaaaaaa', email: 'a@b.co' }],
+    ] as const) {
+      expect(await call(method, `${app.origin}${path}`, undefined, body)).toEqual({ status: 404, body: NOT_FOUND });
+    }
+  });
+
+  it('chats only on listed domains (and their subdomains), refusing elsewhere with a clear message', async () => {
+    await configure({ onlyAllowOnAddedDomains: true, domains: [`https://${ALLOWED_HOST}/shop`] });
+    const window = await (await fetch(`${app.origin}/widget/chatbots/${bot}`)).headers.get('content-security-policy');
+    const ancestors = window?.split('; ').find((directive) => directive.startsWith('frame-ancestors '))?.split(' ').slice(1);
+    expect(ancestors?.sort()).toEqual(
+      [`http://${ALLOWED_HOST}:*`, `https://${ALLOWED_HOST}:*`, `http://*.${ALLOWED_HOST}:*`, `https://*.${ALLOWED_HOST}:*`].sort(),
+    );
+
+    const frame = await openWidget(ALLOWED_HOST);
+    await send(frame, 'When do you open?');
+    expect((await replies(frame)).at(-1)).toContain('seven in the morning');
+
+    await page.goto(site.pageUrl(OTHER_HOST, bot));
+    await launcher().click();
+    expect(await page.locator('switchboard-chat .refused').textContent()).toBe('This chat is not available on this website.');
+    expect(await page.locator('switchboard-chat iframe').count()).toBe(0);
+
+    // Framed by hand on the other site: the browser refuses to render it (frame-ancestors).
+    await page.goto(site.framingUrl(OTHER_HOST, bot));
+    const framed = await (await page.locator('#direct').elementHandle())?.contentFrame();
+    expect(await framed?.locator('[role="log"]').count()).toBe(0);
+
+    // Opened directly, the page refuses too, and so do calls that claim another site.
+    await page.goto(`${app.origin}/widget/chatbots/${bot}?host=http://${ALLOWED_HOST}`);
+    expect(await page.locator('.refused').textContent()).toBe('This chat is not available on this website.');
+    const chat = (body: object, headers: Record<string, string> = {}) =>
+      post(`${app.origin}/widget/chatbots/${bot}/chat`, { conversationId: 'wc_bbbbbbbbbbbbbbbbbbbbbbbb', message: 'hi', ...body }, headers);
+    expect(await chat({ host: `http://${OTHER_HOST}` })).toBe(403);
+    expect(await chat({})).toBe(403);
+    expect(await chat({ host: `http://${ALLOWED_HOST}` }, { Origin: `http://${OTHER_HOST}` })).toBe(403);
+    expect(await chat({ host: `http://shop.${ALLOWED_HOST}` }, { Origin: app.origin })).toBe(200);
+    expect(await chat({ host: `http://not${ALLOWED_HOST}` })).toBe(403);
+  });
+
+  it('limits messages per visitor IP with ipLimitMessage and 429, counted in the store', async () => {
+    await configure({ ipLimit: 2, ipLimitTimeframe: 3600, ipLimitMessage: 'Slow down, please.' });
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    await send(frame, 'Do you deliver cakes?');
+    const limited = page.waitForResponse((response) => response.url().endsWith('/chat'));
+    await send(frame, 'And on weekends?');
+    expect((await limited).status()).toBe(429);
+    expect(await frame.getByRole('alert').textContent()).toBe('Slow down, please.');
+    const response = await fetch(`${app.origin}/widget/chatbots/${bot}/chat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.9' },
+      body: JSON.stringify({ conversationId: 'wc_bbbbbbbbbbbbbbbbbbbbbbbb', message: 'hi' }),
+    });
+    // Without TRUST_PROXY the header is ignored: still the same visitor.
+    expect(response.status).toBe(429);
+    expect(await response.json()).toEqual({ message: 'Slow down, please.' });
+  });
+});
+
+describe('keyboard and ARIA', () => {
+  it('opens with the keyboard, moves focus in, sends with Enter and closes with Esc', async () => {
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot));
+    await launcher().waitFor();
+    await launcher().focus();
+    await page.keyboard.press('Enter');
+    const frame = await chatFrame();
+    await expect.poll(() => frame.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message');
+    await page.keyboard.type('When do you open?');
+    await page.keyboard.press('Enter');
+    await frame.locator('.message.user').waitFor();
+    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    expect(await frame.getByRole('log').getByText('seven in the morning').count()).toBe(1);
+    expect(await frame.getByRole('button', { name: 'Send' }).count()).toBe(1);
+
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('switchboard-chat .panel').isHidden()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute('aria-label'))).toBe(
+      'Open chat with Harbor Helper',
+    );
+  });
+});
