@@ -1,35 +1,290 @@
-import MiniSearch, { type AsPlainObject } from 'minisearch';
 import type { Chunk } from '../store/port.js';
-import { terms } from './text.js';
+import { isKnown, lemmas, synonyms } from './lexicon.js';
+import { readSections } from './structure.js';
+import { stem, terms, words } from './text.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
-// plain data (structured-clonable), so it can be built in a worker thread, measured in bytes and
-// kept outside the process; what it holds and how it is searched is this module's business alone.
+// plain data (typed arrays and strings, structured-clonable), so it can be built in a worker
+// thread, measured in bytes and kept outside the process. Training does all the reading: the
+// material's sections (heading or FAQ question as key), their sentences and each sentence's
+// terms, and postings from term to sentence and to section key. A query only looks terms up.
 
-export type Passage = { text: string; score: number; seq: number };
-
-export type LexicalIndex = { texts: string[]; miniSearch: AsPlainObject };
-
-const OPTIONS = {
-  fields: ['text'],
-  tokenize: (text: string) => terms(text),
-  processTerm: (term: string) => term,
+export type LexicalIndex = {
+  /** Term id → term (a stem). */
+  vocabulary: string[];
+  /** Per section: its key (heading or question), and where its sentences start (one extra entry at the end). */
+  keys: string[];
+  sectionStart: Int32Array;
+  sentences: string[];
+  sentenceSection: Int32Array;
+  /** Term ids of each sentence (flat) and of each key, with start offsets. */
+  sentenceTerms: Int32Array;
+  sentenceTermStart: Int32Array;
+  keyTerms: Int32Array;
+  keyTermStart: Int32Array;
+  /** Term id → the sentences holding it, ascending (flat), and the sections whose key holds it. */
+  postings: Int32Array;
+  postingStart: Int32Array;
+  keyPostings: Int32Array;
+  keyPostingStart: Int32Array;
 };
 
+/** A sentence of a passage with the weight of the question it carries by its own words. */
+export type PassageSentence = { text: string; weight: number };
+
+/** A retrieved section: its text for a model, and what the offline responder quotes from. */
+export type Passage = {
+  text: string;
+  score: number;
+  seq: number;
+  /** The heading or question the section sits under ('' for none). */
+  key: string;
+  /** The share of the question's weight the section covers (key and sentences), 0–1. */
+  coverage: number;
+  /** The section's sentences (a window of a long one), in reading order. */
+  sentences: PassageSentence[];
+};
+
+/** A question, with the earlier conversation as context for follow-ups ("and on weekends?"). */
+export type Query = string | { question: string; context?: string };
+
+export type LexicalSearcher = (query: Query, limit: number) => Passage[];
+
 export function buildLexicalIndex(chunks: Chunk[]): LexicalIndex {
-  const index = new MiniSearch<{ id: number; text: string }>(OPTIONS);
-  index.addAll(chunks.map((chunk, id) => ({ id, text: chunk.text })));
-  return { texts: chunks.map((chunk) => chunk.text), miniSearch: index.toJSON() };
+  const sections = readSections(chunks.map((chunk) => chunk.text).join('\n\n'));
+  const termIds = new Map<string, number>();
+  const idOf = (term: string) => {
+    let id = termIds.get(term);
+    if (id === undefined) {
+      id = termIds.size;
+      termIds.set(term, id);
+    }
+    return id;
+  };
+  const sentences: string[] = [];
+  const sentenceSection: number[] = [];
+  const sectionStart: number[] = [];
+  const sentenceTerms: number[][] = [];
+  const keyTerms: number[][] = [];
+  for (const [sectionIndex, section] of sections.entries()) {
+    sectionStart.push(sentences.length);
+    keyTerms.push(unique(terms(section.key).map(idOf)));
+    for (const sentence of section.sentences) {
+      sentences.push(sentence);
+      sentenceSection.push(sectionIndex);
+      sentenceTerms.push(unique(terms(sentence).map(idOf)));
+    }
+  }
+  sectionStart.push(sentences.length);
+  const sentenceFlat = flatten(sentenceTerms);
+  const keyFlat = flatten(keyTerms);
+  const postings = invert(sentenceTerms, termIds.size);
+  const keyPostings = invert(keyTerms, termIds.size);
+  return {
+    vocabulary: [...termIds.keys()],
+    keys: sections.map((section) => section.key),
+    sectionStart: Int32Array.from(sectionStart),
+    sentences,
+    sentenceSection: Int32Array.from(sentenceSection),
+    sentenceTerms: sentenceFlat.values,
+    sentenceTermStart: sentenceFlat.starts,
+    keyTerms: keyFlat.values,
+    keyTermStart: keyFlat.starts,
+    postings: postings.values,
+    postingStart: postings.starts,
+    keyPostings: keyPostings.values,
+    keyPostingStart: keyPostings.starts,
+  };
 }
 
-export type LexicalSearcher = (query: string, limit: number) => Passage[];
+function unique(ids: number[]): number[] {
+  return [...new Set(ids)];
+}
 
-/** Prepares an index for queries (done once per cached index, not per query). */
+function flatten(lists: number[][]): { values: Int32Array; starts: Int32Array } {
+  const starts = new Int32Array(lists.length + 1);
+  lists.forEach((list, i) => (starts[i + 1] = (starts[i] as number) + list.length));
+  const values = new Int32Array(starts[lists.length] as number);
+  lists.forEach((list, i) => values.set(list, starts[i]));
+  return { values, starts };
+}
+
+/** Term id → the ids of the lists holding it, ascending. */
+function invert(lists: number[][], termCount: number): { values: Int32Array; starts: Int32Array } {
+  const inverted: number[][] = Array.from({ length: termCount }, () => []);
+  lists.forEach((list, id) => list.forEach((term) => inverted[term]?.push(id)));
+  return flatten(inverted);
+}
+
+// ---- search -----------------------------------------------------------------------------------
+
+/** How much a synonym's match counts against the word's own. */
+const SYNONYM_FACTOR = 0.7;
+/** How much the earlier conversation counts against the question itself. */
+const CONTEXT_FACTOR = 0.5;
+/** Weight of a question word the material lacks but English knows ("last week"): a detail. */
+const MISSING_KNOWN_WEIGHT = 1.2;
+/** Keeps the weights of a tiny material's terms from all tending to zero. */
+const SMOOTHING = 10;
+/** Sentences looked at per query, whatever the material's size: the cost bound of a search. */
+const CANDIDATE_BUDGET = 600;
+/** Sentences of a long section handed on around its best one. */
+const WINDOW = 10;
+
+type Concept = { weight: number; context: boolean; ids: Map<number, number> };
+
 export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
-  const miniSearch = MiniSearch.loadJS<{ id: number; text: string }>(index.miniSearch, OPTIONS);
-  return (query, limit) =>
-    miniSearch
-      .search(query, { fuzzy: (term) => (term.length > 5 ? 1 : false), prefix: (term) => term.length > 4 })
-      .slice(0, limit)
-      .map((hit) => ({ text: index.texts[hit.id as number] ?? '', score: hit.score, seq: hit.id as number }));
+  const termIds = new Map(index.vocabulary.map((term, id) => [term, id]));
+  const documents = index.sentences.length + index.keys.length;
+  const idf = (id: number) => {
+    const frequency =
+      (index.postingStart[id + 1] as number) - (index.postingStart[id] as number) +
+      (index.keyPostingStart[id + 1] as number) - (index.keyPostingStart[id] as number);
+    return Math.log(1 + (documents + SMOOTHING) / Math.max(1, frequency));
+  };
+  const missingUnknownWeight = Math.log(1 + documents + SMOOTHING) + 1;
+
+  /** The informative words of a text, each with the index terms standing for it. */
+  function concepts(text: string, context: boolean): Concept[] {
+    const found: Concept[] = [];
+    const tokens = words(text);
+    for (let i = 0; i < tokens.length; i += 1) {
+      const word = tokens[i] as string;
+      const pair = i + 1 < tokens.length ? `${word} ${tokens[i + 1]}` : '';
+      // A two-word expression ("bring back") is one idea when English has it as one.
+      const phrase = pair && isKnown(pair) && !terms(pair).every((term) => termIds.has(term));
+      const forms = phrase ? [pair] : [word];
+      if (phrase) i += 1;
+      else if (terms(word).length === 0) continue;
+      const ids = new Map<number, number>();
+      const add = (term: string, factor: number) => {
+        const id = termIds.get(term);
+        if (id !== undefined && (ids.get(id) ?? 0) < factor) ids.set(id, factor);
+      };
+      for (const form of forms) {
+        for (const term of terms(form)) add(term, 1);
+        for (const lemma of lemmas(form)) if (!lemma.includes(' ')) add(stem(lemma), 1);
+        for (const synonym of synonyms(form)) if (!synonym.includes(' ')) add(stem(synonym), SYNONYM_FACTOR);
+      }
+      const factor = context ? CONTEXT_FACTOR : 1;
+      const weight =
+        ids.size > 0
+          ? Math.max(...[...ids].map(([id, f]) => idf(id) * f))
+          : /^\d+$/.test(word) || isKnown(forms[0] as string)
+            ? MISSING_KNOWN_WEIGHT
+            : missingUnknownWeight;
+      found.push({ weight: weight * factor, context, ids });
+    }
+    return found;
+  }
+
+  /** The concepts a sentence's or key's terms cover, each with its weight (best factor). */
+  function covered(
+    start: Int32Array,
+    values: Int32Array,
+    item: number,
+    lookup: Map<number, [number, number][]>,
+    into: Map<number, number>,
+  ): void {
+    for (let k = start[item] as number; k < (start[item + 1] as number); k += 1) {
+      for (const [concept, weight] of lookup.get(values[k] as number) ?? []) {
+        if ((into.get(concept) ?? 0) < weight) into.set(concept, weight);
+      }
+    }
+  }
+  const sum = (map: Map<number, number>) => [...map.values()].reduce((a, b) => a + b, 0);
+
+  return (query, limit) => {
+    const { question, context = '' } = typeof query === 'string' ? { question: query } : query;
+    const asked = concepts(question, false);
+    const all = [...asked, ...concepts(context, asked.length === 0 ? false : true)];
+    const judged = asked.length > 0 ? all.filter((concept) => !concept.context) : all;
+    const total = judged.reduce((a, concept) => a + concept.weight, 0);
+    if (total === 0) return [];
+
+    // term id → [concept, weight it brings]
+    const lookup = new Map<number, [number, number][]>();
+    all.forEach((concept, c) => {
+      for (const [id, factor] of concept.ids) {
+        const list = lookup.get(id) ?? [];
+        list.push([c, (concept.weight * factor) / Math.max(...concept.ids.values())]);
+        lookup.set(id, list);
+      }
+    });
+
+    // Candidates: the sentences and keys holding the rarest terms first, within a fixed budget.
+    const ids = [...lookup.keys()].sort((a, b) => idf(b) - idf(a));
+    const perTerm = Math.max(16, Math.floor(CANDIDATE_BUDGET / Math.max(1, ids.length)));
+    const candidateSentences = new Set<number>();
+    const candidateSections = new Set<number>();
+    for (const id of ids) {
+      const start = index.postingStart[id] as number;
+      const end = Math.min(index.postingStart[id + 1] as number, start + perTerm);
+      for (let k = start; k < end; k += 1) candidateSentences.add(index.postings[k] as number);
+      const keyStart = index.keyPostingStart[id] as number;
+      const keyEnd = Math.min(index.keyPostingStart[id + 1] as number, keyStart + perTerm);
+      for (let k = keyStart; k < keyEnd; k += 1) candidateSections.add(index.keyPostings[k] as number);
+    }
+
+    const keyCover = new Map<number, Map<number, number>>();
+    const keyCoverOf = (section: number) => {
+      let map = keyCover.get(section);
+      if (!map) {
+        map = new Map();
+        covered(index.keyTermStart, index.keyTerms, section, lookup, map);
+        keyCover.set(section, map);
+      }
+      return map;
+    };
+    const sentenceCover = (sentence: number) => {
+      const own = new Map<number, number>();
+      covered(index.sentenceTermStart, index.sentenceTerms, sentence, lookup, own);
+      return own;
+    };
+
+    // Each section scores by its best sentence together with its key.
+    const best = new Map<number, { score: number; sentence: number }>();
+    const consider = (section: number, sentence: number, own: Map<number, number>) => {
+      const joint = new Map(keyCoverOf(section));
+      for (const [concept, weight] of own) if ((joint.get(concept) ?? 0) < weight) joint.set(concept, weight);
+      // A heading is the material's own statement of what its section is about.
+      const score = sum(joint) + 0.15 * sum(keyCoverOf(section)) + 0.05 * sum(own);
+      const previous = best.get(section);
+      if (!previous || score > previous.score) best.set(section, { score, sentence });
+    };
+    for (const sentence of candidateSentences) {
+      consider(index.sentenceSection[sentence] as number, sentence, sentenceCover(sentence));
+    }
+    for (const section of candidateSections) {
+      if (!best.has(section)) consider(section, index.sectionStart[section] as number, new Map());
+    }
+
+    const ranked = [...best.entries()]
+      .sort(([a, x], [b, y]) => y.score - x.score || a - b)
+      .slice(0, limit);
+    return ranked.map(([section, { score, sentence }]) => {
+      const first = index.sectionStart[section] as number;
+      const end = index.sectionStart[section + 1] as number;
+      const from = Math.max(first, Math.min(sentence - Math.floor(WINDOW / 3), end - WINDOW));
+      const to = Math.min(end, from + WINDOW);
+      const joint = new Map(keyCoverOf(section));
+      const sentences: PassageSentence[] = [];
+      for (let s = from; s < to; s += 1) {
+        const own = sentenceCover(s);
+        for (const [concept, weight] of own) if ((joint.get(concept) ?? 0) < weight) joint.set(concept, weight);
+        sentences.push({ text: index.sentences[s] as string, weight: sum(own) });
+      }
+      const coveredWeight = [...joint].filter(([concept]) => judged.includes(all[concept] as Concept)).reduce((a, [, w]) => a + w, 0);
+      const key = index.keys[section] as string;
+      const body = sentences.map((s) => s.text).join(' ');
+      return {
+        text: key ? `${key}\n${body}` : body,
+        score,
+        seq: section,
+        key,
+        coverage: Math.min(1, coveredWeight / total),
+        sentences,
+      };
+    });
+  };
 }

@@ -21,5 +21,10 @@ export function words(text: string): string[] {
 export function terms(text: string): string[] {
   return words(text)
     .filter((word) => !STOPWORDS.has(word))
-    .map((word) => stemmer(word.replace(/['’]s$/, '')));
+    .map(stem);
+}
+
+/** A word's stem, the form every inflection of it shares ("returns", "returned" → "return"). */
+export function stem(word: string): string {
+  return stemmer(word.replace(/['’]s$/, ''));
 }

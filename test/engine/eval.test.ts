@@ -54,7 +54,7 @@ describe('offline evaluation set', () => {
         chatbotName: chatbot.name,
         settings: chatbot.settings,
         messages: [{ role: 'user', content: question }],
-        passages: passages.map((passage) => passage.text),
+        passages,
         contact: undefined,
         model: chatbot.settings.model,
         temperature: 0,

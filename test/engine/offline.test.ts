@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../src/domain/settings.js';
+import { chunkText } from '../../src/engine/chunking.js';
+import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
 import { composeAnswer, NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { offlineResponder } from '../../src/engine/offline/index.js';
 import type { ChatTurn, ResponderInput } from '../../src/engine/responder.js';
@@ -18,12 +20,16 @@ const ROOMS =
   'internet. Bookings that are not claimed within fifteen minutes are released to the next person waiting. ' +
   'Noise must be kept low because the rooms share a wall with the quiet reading area.';
 
-function input(question: string | ChatTurn[], passages: string[] = [HOURS, CARDS], extra: Partial<ResponderInput> = {}): ResponderInput {
+/** The conversation, answered from the given material through the real index and search. */
+function input(question: string | ChatTurn[], material: string[] = [HOURS, CARDS], extra: Partial<ResponderInput> = {}): ResponderInput {
+  const messages: ChatTurn[] = typeof question === 'string' ? [{ role: 'user', content: question }] : question;
+  const chunks = material.flatMap((text) => chunkText(text)).map((text, seq) => ({ seq, text }));
+  const asked = messages.findLast((turn) => turn.role === 'user')?.content ?? '';
   return {
     chatbotName: 'Library helper',
     settings: defaultSettings('Library helper'),
-    messages: typeof question === 'string' ? [{ role: 'user', content: question }] : question,
-    passages,
+    messages,
+    passages: lexicalSearcher(buildLexicalIndex(chunks))(asked, 4),
     contact: undefined,
     model: 'auto',
     temperature: 0,
