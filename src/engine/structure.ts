@@ -16,6 +16,8 @@ const LIST_MARKER = /^\s*(?:[-*•+–]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s)|(?:
 const QUESTION = /^(.{3,200}\?)["')\]]*$/;
 const ANSWER_MARKER = /^(?:A|Answer)\s*\d*\s*[.:)-]\s*/i;
 const MAX_TITLE_WORDS = 8;
+/** "**The screen is blank.** Check the batteries.": a troubleshooting entry, keyed by its bold lead. */
+const BOLD_LEAD_IN = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s+(\S.*)$/;
 
 // Words whose period is not a sentence end. A language's abbreviations, not the material's.
 const ABBREVIATIONS = new Set(
@@ -46,6 +48,12 @@ export function readSections(text: string): Section[] {
       if (title !== undefined) {
         heading = title;
         open(title);
+        continue;
+      }
+      const leadIn = BOLD_LEAD_IN.exec(line);
+      if (leadIn) {
+        open(heading ? `${heading} › ${leadIn[1]}` : (leadIn[1] as string));
+        current.sentences.push(...splitSentences(leadIn[2] as string));
         continue;
       }
       const [first = '', ...rest] = splitSentences(line.replace(ANSWER_MARKER, '').replace(LIST_MARKER, ''));

@@ -22,7 +22,7 @@ const TERSE_CHARS = 40;
 
 // The words of small talk, English only like the rest of the offline responder.
 const GREETING = new Set('hi hello hey hiya howdy greetings morning afternoon evening good there yo'.split(' '));
-const THANKS = new Set('thanks thank you thx cheers ty much so very great ok okay awesome perfect'.split(' '));
+const THANKS = new Set('thanks thank you thx cheers ty much so very great ok okay awesome perfect a lot many'.split(' '));
 const GOODBYE = new Set('bye goodbye see you later cya farewell good night ok okay thanks for now take care'.split(' '));
 const IDENTITY = /\b(?:who|what) are you\b|\byour name\b|\bare you (?:a |an )?(?:bot|robot|human|person|real|ai)\b/i;
 const WELLBEING = /^\s*(?:hi|hello|hey)?[\s,!]*how are you(?: doing| today)?\s*[?!.]*\s*$/i;
