@@ -123,11 +123,11 @@ const SYNONYM_FACTOR = 0.7;
 /** How much the earlier conversation counts against the question itself. */
 const CONTEXT_FACTOR = 0.5;
 /** Weight of a question word the material lacks but English knows ("last week"): a detail. */
-const MISSING_KNOWN_WEIGHT = 1.2;
+const MISSING_KNOWN_WEIGHT = 1.8;
 /** Keeps the weights of a tiny material's terms from all tending to zero. */
 const SMOOTHING = 10;
 /** Sentences looked at per query, whatever the material's size: the cost bound of a search. */
-const CANDIDATE_BUDGET = 600;
+const CANDIDATE_BUDGET = 240;
 /** Sentences of a long section handed on around its best one. */
 const WINDOW = 10;
 

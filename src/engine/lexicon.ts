@@ -80,9 +80,25 @@ function baseForms(word: string, pos: Pos): string[] {
 }
 
 /** A word's dictionary forms in any part of speech ("bought" → ["buy"]); empty if unknown. */
-export function lemmas(word: string): string[] {
+export const lemmas = memoised((word) => {
   const key = word.toLowerCase().replace(/\s+/g, '_');
   return [...new Set(POS.flatMap((pos) => baseForms(key, pos)))].map((lemma) => lemma.replace(/_/g, ' '));
+});
+
+const MEMO_LIMIT = 20_000;
+
+/** Remembers a lookup's answers, so a question's words cost file reads once per process. */
+function memoised(lookUp: (word: string) => string[]): (word: string) => string[] {
+  const memo = new Map<string, string[]>();
+  return (word) => {
+    let found = memo.get(word);
+    if (!found) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      found = lookUp(word);
+      memo.set(word, found);
+    }
+    return found;
+  };
 }
 
 /** Whether WordNet knows the word: ordinary English, not a name, brand or made-up term. */
@@ -90,21 +106,8 @@ export function isKnown(word: string): boolean {
   return lemmas(word).length > 0;
 }
 
-const MEMO_LIMIT = 20_000;
-const memo = new Map<string, string[]>();
-
 /** The other words of the commonest senses of a word ("repair" → mend, fix, …), lower-cased. */
-export function synonyms(word: string): string[] {
-  let found = memo.get(word);
-  if (!found) {
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    found = lookUpSynonyms(word);
-    memo.set(word, found);
-  }
-  return found;
-}
-
-function lookUpSynonyms(word: string): string[] {
+export const synonyms = memoised((word) => {
   const key = word.toLowerCase().replace(/\s+/g, '_');
   const found = new Set<string>();
   for (const pos of POS) {
@@ -117,7 +120,7 @@ function lookUpSynonyms(word: string): string[] {
   }
   found.delete(word.toLowerCase());
   return [...found];
-}
+});
 
 const descriptors = new Map<Pos, number>();
 

@@ -29,7 +29,7 @@ describe('offline evaluation set', () => {
     }
   });
 
-  it(`answers at least ${OVERALL_FLOOR * 100}% right, and each category above its floor and the BM25 baseline`, () => {
+  it(`answers at least ${OVERALL_FLOOR * 100}% right, each category above its floor, well above plain BM25`, () => {
     const report = evaluate(engineAnswerer());
     const baseline = evaluate(bm25Answerer());
     const rate = ({ hits, total }: { hits: number; total: number }) => hits / total;
@@ -39,7 +39,7 @@ describe('offline evaluation set', () => {
     for (const [category, floor] of Object.entries(CATEGORY_FLOORS) as [Category, number][]) {
       const score = report.byCategory.get(category) ?? { hits: 0, total: 1 };
       expect(rate(score), category).toBeGreaterThanOrEqual(floor);
-      expect(rate(score), category).toBeGreaterThan(rate(baseline.byCategory.get(category) ?? { hits: 0, total: 1 }));
     }
+    expect(rate(report.overall)).toBeGreaterThan(rate(baseline.overall) + 0.2);
   });
 });
