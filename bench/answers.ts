@@ -19,7 +19,7 @@ const QUESTIONS = [
 function searchMicroseconds(chars: number): number {
   const chunks = chunkText(generateText(chars)).map((text, seq) => ({ seq, text }));
   const search = lexicalSearcher(buildLexicalIndex(chunks));
-  for (const question of QUESTIONS) search(question, 4);
+  for (let i = 0; i < 200; i += 1) search(QUESTIONS[i % QUESTIONS.length] as string, 4);
   const start = performance.now();
   for (let i = 0; i < SEARCHES; i += 1) search(QUESTIONS[i % QUESTIONS.length] as string, 4);
   return ((performance.now() - start) * 1_000) / SEARCHES;

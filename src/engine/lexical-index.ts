@@ -162,7 +162,8 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
         if (id !== undefined && (ids.get(id) ?? 0) < factor) ids.set(id, factor);
       };
       for (const form of forms) {
-        for (const term of terms(form)) add(term, 1);
+        // A phrase stands for its meaning ("bring back" ~ return), not for its words.
+        if (!phrase) for (const term of terms(form)) add(term, 1);
         for (const lemma of lemmas(form)) if (!lemma.includes(' ')) add(stem(lemma), 1);
         for (const synonym of synonyms(form)) if (!synonym.includes(' ')) add(stem(synonym), SYNONYM_FACTOR);
       }

@@ -45,10 +45,10 @@ async function collect(stream: AsyncIterable<string>): Promise<string[]> {
 }
 
 describe('composeAnswer', () => {
-  it('quotes the sentence that answers the question, with the rest of its paragraph', () => {
+  it('quotes the sentence that answers the question, not the whole paragraph', () => {
     const answer = composeAnswer(input('When does the library open?'));
     expect(answer.startsWith('The library opens at nine in the morning from Monday to Saturday.')).toBe(true);
-    expect(answer).toContain('It closes at six in the evening.');
+    expect(answer).not.toContain('Sundays');
     expect(answer).not.toContain('card');
   });
 
@@ -166,7 +166,7 @@ describe('offlineResponder', () => {
       expect(pieces.every((piece) => piece.length > 0)).toBe(true);
     }
     const long = await collect(responder.stream(input('Tell me about study rooms', [ROOMS])));
-    expect(long.length).toBeGreaterThan(20);
+    expect(long.length).toBeGreaterThan(8);
   });
 
   // The stream splits the answer with /\S+\s*/g (src/engine/offline/index.ts), which drops

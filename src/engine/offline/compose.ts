@@ -11,7 +11,7 @@ export const NO_ANSWER =
   'Could you rephrase the question, or ask about something else?';
 
 /** The share of the question's weight the best section must cover to be quoted at all. */
-const MIN_COVERAGE = 0.5;
+const MIN_COVERAGE = 0.45;
 /** A sentence this close to the best one's weight is part of the answer too. */
 const CLOSE_TO_BEST = 0.8;
 const MAX_SPECIFIC_SENTENCES = 2;
