@@ -41,6 +41,8 @@ export type Passage = {
   key: string;
   /** The share of the question's weight the section covers (key and sentences), 0–1. */
   coverage: number;
+  /** The share its key alone covers: near 1 when the question asks what the heading names. */
+  keyCoverage: number;
   /** The section's sentences (a window of a long one), in reading order. */
   sentences: PassageSentence[];
 };
@@ -188,9 +190,9 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
     into: Map<number, number>,
   ): void {
     for (let k = start[item] as number; k < (start[item + 1] as number); k += 1) {
-      for (const [concept, weight] of lookup.get(values[k] as number) ?? []) {
-        if ((into.get(concept) ?? 0) < weight) into.set(concept, weight);
-      }
+      // A word of the text answers one word of the question: "room" is not also "study".
+      const [concept, weight] = lookup.get(values[k] as number)?.[0] ?? [-1, 0];
+      if (concept >= 0 && (into.get(concept) ?? 0) < weight) into.set(concept, weight);
     }
   }
   const sum = (map: Map<number, number>) => [...map.values()].reduce((a, b) => a + b, 0);
@@ -202,6 +204,8 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
     const judged = asked.length > 0 ? all.filter((concept) => !concept.context) : all;
     const total = judged.reduce((a, concept) => a + concept.weight, 0);
     if (total === 0) return [];
+    const judgedWeight = (cover: Map<number, number>) =>
+      [...cover].filter(([concept]) => judged.includes(all[concept] as Concept)).reduce((a, [, w]) => a + w, 0);
 
     // term id → [concept, weight it brings]
     const lookup = new Map<number, [number, number][]>();
@@ -212,6 +216,8 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
         lookup.set(id, list);
       }
     });
+
+    for (const list of lookup.values()) list.sort((a, b) => b[1] - a[1]);
 
     // Candidates: the sentences and keys holding the rarest terms first, within a fixed budget.
     const ids = [...lookup.keys()].sort((a, b) => idf(b) - idf(a));
@@ -275,7 +281,7 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
         for (const [concept, weight] of own) if ((joint.get(concept) ?? 0) < weight) joint.set(concept, weight);
         sentences.push({ text: index.sentences[s] as string, weight: sum(own) });
       }
-      const coveredWeight = [...joint].filter(([concept]) => judged.includes(all[concept] as Concept)).reduce((a, [, w]) => a + w, 0);
+      const coveredWeight = judgedWeight(joint);
       const key = index.keys[section] as string;
       const body = sentences.map((s) => s.text).join(' ');
       return {
@@ -284,6 +290,7 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
         seq: section,
         key,
         coverage: Math.min(1, coveredWeight / total),
+        keyCoverage: Math.min(1, judgedWeight(keyCoverOf(section)) / total),
         sentences,
       };
     });

@@ -26,7 +26,7 @@ const ABBREVIATIONS = new Set(
     'ave blvd rd u.s a.m p.m am pm ext resp').split(' '),
 );
 
-/** The sections of a text, in order; text before the first heading forms a section with no key. */
+/** The sections of a text, in order; each paragraph before the first heading is a section with no key. */
 export function readSections(text: string): Section[] {
   const sections: Section[] = [];
   let heading = '';
@@ -38,6 +38,8 @@ export function readSections(text: string): Section[] {
 
   const blocks = text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/);
   for (const [blockIndex, block] of blocks.entries()) {
+    // Without a heading over it, a paragraph is a unit of its own.
+    if (!current.key) open('');
     const lines = block.split('\n').map((line) => line.trim()).filter(Boolean);
     const nextBlock = blocks[blockIndex + 1]?.trim() ?? '';
     for (const [lineIndex, line] of lines.entries()) {

@@ -11,7 +11,7 @@ export const NO_ANSWER =
   'Could you rephrase the question, or ask about something else?';
 
 /** The share of the question's weight the best section must cover to be quoted at all. */
-const MIN_COVERAGE = 0.45;
+const MIN_COVERAGE = 0.46;
 /** A sentence this close to the best one's weight is part of the answer too. */
 const CLOSE_TO_BEST = 0.8;
 const MAX_SPECIFIC_SENTENCES = 2;
@@ -24,12 +24,16 @@ const TERSE_CHARS = 40;
 const GREETING = new Set('hi hello hey hiya howdy greetings morning afternoon evening good there yo'.split(' '));
 const THANKS = new Set('thanks thank you thx cheers ty much so very great ok okay awesome perfect a lot many'.split(' '));
 const GOODBYE = new Set('bye goodbye see you later cya farewell good night ok okay thanks for now take care'.split(' '));
+/** A request for an overview rather than one fact. */
+const BROAD = /\b(?:tell me (?:more )?about|explain|describe|overview of|information (?:on|about)|details (?:on|about)|more about)\b/i;
+/** A key covering this much of the question is what the question asks about: quote its opening. */
+const KEY_ANSWERS = 0.7;
 const IDENTITY = /\b(?:who|what) are you\b|\byour name\b|\bare you (?:a |an )?(?:bot|robot|human|person|real|ai)\b/i;
 const WELLBEING = /^\s*(?:hi|hello|hey)?[\s,!]*how are you(?: doing| today)?\s*[?!.]*\s*$/i;
 
 export function composeAnswer(input: ResponderInput): string {
   const question = [...input.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
-  return smallTalk(question, input) ?? thanksForDetails(question, input) ?? quote(input.passages);
+  return smallTalk(question, input) ?? thanksForDetails(question, input) ?? quote(input.passages, BROAD.test(question));
 }
 
 function smallTalk(question: string, input: ResponderInput): string | undefined {
@@ -66,14 +70,17 @@ function thanksForDetails(question: string, input: ResponderInput): string | und
  * answers the question ("What is your returns policy?") gives its opening sentences; otherwise
  * the sentences carrying the question's words, with the one after a terse or list-opening answer.
  */
-function quote(passages: Passage[]): string {
+function quote(passages: Passage[], broad: boolean): string {
   const best = passages[0];
   if (!best || best.coverage < MIN_COVERAGE) return NO_ANSWER;
   const sentences = best.sentences.filter((sentence) => !sentence.text.endsWith('?'));
   const top = Math.max(0, ...sentences.map((sentence) => sentence.weight));
   let picked: PassageSentence[];
-  if (top === 0) {
+  if (top === 0 || best.keyCoverage >= KEY_ANSWERS) {
     picked = sentences.slice(0, MAX_BROAD_SENTENCES);
+  } else if (broad) {
+    const first = sentences.findIndex((sentence) => sentence.weight === top);
+    picked = sentences.slice(first, first + MAX_BROAD_SENTENCES);
   } else {
     picked = sentences.filter((sentence) => sentence.weight >= top * CLOSE_TO_BEST).slice(0, MAX_SPECIFIC_SENTENCES);
     const last = picked.at(-1) as PassageSentence;
