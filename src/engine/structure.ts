@@ -97,7 +97,7 @@ function stripEmphasis(text: string): string {
  */
 export function splitSentences(line: string): string[] {
   const sentences: string[] = [];
-  const boundary = /([.!?])["')\]]*\s+(?=["'(\[]?[\p{Lu}\p{N}])/gu;
+  const boundary = /([.!?])["')\]]*\s+(?=["'([]?[\p{Lu}\p{N}])/gu;
   let start = 0;
   for (const match of line.matchAll(boundary)) {
     const end = (match.index ?? 0) + match[0].length;
