@@ -1,5 +1,5 @@
 import type { Chunk } from '../store/port.js';
-import { isKnown, lemmas, synonyms } from './lexicon.js';
+import { lemmas, synonyms } from './lexicon.js';
 import { readSections } from './structure.js';
 import { stem, terms, words } from './text.js';
 
@@ -152,28 +152,26 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
     const tokens = words(text);
     for (let i = 0; i < tokens.length; i += 1) {
       const word = tokens[i] as string;
-      const pair = i + 1 < tokens.length ? `${word} ${tokens[i + 1]}` : '';
-      // A two-word expression ("bring back") is one idea when English has it as one.
-      const phrase = pair && isKnown(pair) && !terms(pair).every((term) => termIds.has(term));
-      const forms = phrase ? [pair] : [word];
+      const pair = i + 1 < tokens.length ? expansion(`${word} ${tokens[i + 1]}`) : undefined;
+      // A two-word expression ("bring back") is one idea when English has it as one, and stands
+      // for its meaning (~ return), not for its words.
+      const phrase = pair?.known && !pair.own.every((term) => termIds.has(term));
+      const form = phrase ? (pair as Expansion) : expansion(word);
       if (phrase) i += 1;
-      else if (terms(word).length === 0) continue;
+      else if (form.own.length === 0) continue;
       const ids = new Map<number, number>();
       const add = (term: string, factor: number) => {
         const id = termIds.get(term);
         if (id !== undefined && (ids.get(id) ?? 0) < factor) ids.set(id, factor);
       };
-      for (const form of forms) {
-        // A phrase stands for its meaning ("bring back" ~ return), not for its words.
-        if (!phrase) for (const term of terms(form)) add(term, 1);
-        for (const lemma of lemmas(form)) if (!lemma.includes(' ')) add(stem(lemma), 1);
-        for (const synonym of synonyms(form)) if (!synonym.includes(' ')) add(stem(synonym), SYNONYM_FACTOR);
-      }
+      if (!phrase) for (const term of form.own) add(term, 1);
+      for (const term of form.lemmas) add(term, 1);
+      for (const term of form.synonyms) add(term, SYNONYM_FACTOR);
       const factor = context ? CONTEXT_FACTOR : 1;
       const weight =
         ids.size > 0
           ? Math.max(...[...ids].map(([id, f]) => idf(id) * f))
-          : /^\d+$/.test(word) || isKnown(forms[0] as string)
+          : /^\d+$/.test(word) || form.known
             ? MISSING_KNOWN_WEIGHT
             : missingUnknownWeight;
       found.push({ weight: weight * factor, context, ids });
@@ -181,46 +179,39 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
     return found;
   }
 
-  /** The concepts a sentence's or key's terms cover, each with its weight (best factor). */
-  function covered(
-    start: Int32Array,
-    values: Int32Array,
-    item: number,
-    lookup: Map<number, [number, number][]>,
-    into: Map<number, number>,
-  ): void {
-    for (let k = start[item] as number; k < (start[item + 1] as number); k += 1) {
-      // A word of the text answers one word of the question: "room" is not also "study".
-      const [concept, weight] = lookup.get(values[k] as number)?.[0] ?? [-1, 0];
-      if (concept >= 0 && (into.get(concept) ?? 0) < weight) into.set(concept, weight);
-    }
-  }
-  const sum = (map: Map<number, number>) => [...map.values()].reduce((a, b) => a + b, 0);
-
   return (query, limit) => {
     const { question, context = '' } = typeof query === 'string' ? { question: query } : query;
     const asked = concepts(question, false);
-    const all = [...asked, ...concepts(context, asked.length === 0 ? false : true)];
-    const judged = asked.length > 0 ? all.filter((concept) => !concept.context) : all;
-    const total = judged.reduce((a, concept) => a + concept.weight, 0);
+    const all = [...asked, ...concepts(context, asked.length > 0)];
+    const judged = all.map((concept) => asked.length === 0 || !concept.context);
+    const total = all.reduce((a, concept, c) => a + (judged[c] ? concept.weight : 0), 0);
     if (total === 0) return [];
-    const judgedWeight = (cover: Map<number, number>) =>
-      [...cover].filter(([concept]) => judged.includes(all[concept] as Concept)).reduce((a, [, w]) => a + w, 0);
 
-    // term id → [concept, weight it brings]
-    const lookup = new Map<number, [number, number][]>();
+    // Term id → the one question word it answers, with the weight it brings: a word of the text
+    // answers one word of the question, the one it matches best ("room" is not also "study").
+    const answers = new Map<number, [number, number]>();
     all.forEach((concept, c) => {
+      const strongest = Math.max(...concept.ids.values());
       for (const [id, factor] of concept.ids) {
-        const list = lookup.get(id) ?? [];
-        list.push([c, (concept.weight * factor) / Math.max(...concept.ids.values())]);
-        lookup.set(id, list);
+        const weight = (concept.weight * factor) / strongest;
+        if ((answers.get(id)?.[1] ?? 0) < weight) answers.set(id, [c, weight]);
       }
     });
-
-    for (const list of lookup.values()) list.sort((a, b) => b[1] - a[1]);
+    const cover = (start: Int32Array, values: Int32Array, item: number, into: Float64Array) => {
+      for (let k = start[item] as number; k < (start[item + 1] as number); k += 1) {
+        const answer = answers.get(values[k] as number);
+        if (answer && (into[answer[0]] as number) < answer[1]) into[answer[0]] = answer[1];
+      }
+    };
+    const sum = (weights: Float64Array, onlyJudged = false) =>
+      weights.reduce((a, w, c) => a + (onlyJudged && !judged[c] ? 0 : w), 0);
+    const merge = (into: Float64Array, from: Float64Array) =>
+      from.forEach((w, c) => {
+        if ((into[c] as number) < w) into[c] = w;
+      });
 
     // Candidates: the sentences and keys holding the rarest terms first, within a fixed budget.
-    const ids = [...lookup.keys()].sort((a, b) => idf(b) - idf(a));
+    const ids = [...answers.keys()].sort((a, b) => idf(b) - idf(a));
     const perTerm = Math.max(16, Math.floor(CANDIDATE_BUDGET / Math.max(1, ids.length)));
     const candidateSentences = new Set<number>();
     const candidateSections = new Set<number>();
@@ -233,29 +224,32 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
       for (let k = keyStart; k < keyEnd; k += 1) candidateSections.add(index.keyPostings[k] as number);
     }
 
-    const keyCover = new Map<number, Map<number, number>>();
+    const keyCover = new Map<number, Float64Array>();
     const keyCoverOf = (section: number) => {
-      let map = keyCover.get(section);
-      if (!map) {
-        map = new Map();
-        covered(index.keyTermStart, index.keyTerms, section, lookup, map);
-        keyCover.set(section, map);
+      let weights = keyCover.get(section);
+      if (!weights) {
+        weights = new Float64Array(all.length);
+        cover(index.keyTermStart, index.keyTerms, section, weights);
+        keyCover.set(section, weights);
       }
-      return map;
+      return weights;
     };
+    const own = new Float64Array(all.length);
+    const joint = new Float64Array(all.length);
     const sentenceCover = (sentence: number) => {
-      const own = new Map<number, number>();
-      covered(index.sentenceTermStart, index.sentenceTerms, sentence, lookup, own);
+      own.fill(0);
+      cover(index.sentenceTermStart, index.sentenceTerms, sentence, own);
       return own;
     };
 
-    // Each section scores by its best sentence together with its key.
+    // Each section scores by its best sentence together with its key; a heading, the material's
+    // own statement of what its section is about, counts a little extra.
     const best = new Map<number, { score: number; sentence: number }>();
-    const consider = (section: number, sentence: number, own: Map<number, number>) => {
-      const joint = new Map(keyCoverOf(section));
-      for (const [concept, weight] of own) if ((joint.get(concept) ?? 0) < weight) joint.set(concept, weight);
-      // A heading is the material's own statement of what its section is about.
-      const score = sum(joint) + 0.15 * sum(keyCoverOf(section)) + 0.05 * sum(own);
+    const consider = (section: number, sentence: number, ownWeights: Float64Array) => {
+      const key = keyCoverOf(section);
+      joint.set(key);
+      merge(joint, ownWeights);
+      const score = sum(joint) + 0.15 * sum(key) + 0.05 * sum(ownWeights);
       const previous = best.get(section);
       if (!previous || score > previous.score) best.set(section, { score, sentence });
     };
@@ -263,7 +257,7 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
       consider(index.sentenceSection[sentence] as number, sentence, sentenceCover(sentence));
     }
     for (const section of candidateSections) {
-      if (!best.has(section)) consider(section, index.sectionStart[section] as number, new Map());
+      if (!best.has(section)) consider(section, index.sectionStart[section] as number, own.fill(0));
     }
 
     const ranked = [...best.entries()]
@@ -274,25 +268,45 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
       const end = index.sectionStart[section + 1] as number;
       const from = Math.max(first, Math.min(sentence - Math.floor(WINDOW / 3), end - WINDOW));
       const to = Math.min(end, from + WINDOW);
-      const joint = new Map(keyCoverOf(section));
+      const key = keyCoverOf(section);
+      const covered = Float64Array.from(key);
       const sentences: PassageSentence[] = [];
       for (let s = from; s < to; s += 1) {
-        const own = sentenceCover(s);
-        for (const [concept, weight] of own) if ((joint.get(concept) ?? 0) < weight) joint.set(concept, weight);
+        merge(covered, sentenceCover(s));
         sentences.push({ text: index.sentences[s] as string, weight: sum(own) });
       }
-      const coveredWeight = judgedWeight(joint);
-      const key = index.keys[section] as string;
+      const heading = index.keys[section] as string;
       const body = sentences.map((s) => s.text).join(' ');
       return {
-        text: key ? `${key}\n${body}` : body,
+        text: heading ? `${heading}\n${body}` : body,
         score,
         seq: section,
-        key,
-        coverage: Math.min(1, coveredWeight / total),
-        keyCoverage: Math.min(1, judgedWeight(keyCoverOf(section)) / total),
+        key: heading,
+        coverage: Math.min(1, sum(covered, true) / total),
+        keyCoverage: Math.min(1, sum(key, true) / total),
         sentences,
       };
     });
   };
+}
+
+type Expansion = { own: string[]; lemmas: string[]; synonyms: string[]; known: boolean };
+
+const EXPANSIONS_KEPT = 20_000;
+const expansions = new Map<string, Expansion>();
+
+/**
+ * A word's (or two-word phrase's) terms, its base forms' and its synonyms' stems, and whether
+ * English knows it. A pure function of the word, so it is remembered across queries and indexes.
+ */
+function expansion(form: string): Expansion {
+  let found = expansions.get(form);
+  if (!found) {
+    if (expansions.size >= EXPANSIONS_KEPT) expansions.clear();
+    const single = (list: string[]) => [...new Set(list.filter((word) => !word.includes(' ')).map(stem))];
+    const known = lemmas(form);
+    found = { own: terms(form), lemmas: single(known), synonyms: single(synonyms(form)), known: known.length > 0 };
+    expansions.set(form, found);
+  }
+  return found;
 }
