@@ -129,7 +129,7 @@ const MISSING_KNOWN_WEIGHT = 1.8;
 /** Keeps the weights of a tiny material's terms from all tending to zero. */
 const SMOOTHING = 10;
 /** Sentences looked at per query, whatever the material's size: the cost bound of a search. */
-const CANDIDATE_BUDGET = 240;
+const CANDIDATE_BUDGET = 160;
 /** Sentences of a long section handed on around its best one. */
 const WINDOW = 10;
 

@@ -24,7 +24,7 @@ const DETACH: Record<Pos, [string, string][]> = {
 };
 
 /** Senses per word and part of speech taken as synonyms: WordNet lists the commonest first. */
-const SENSES_PER_POS = 2;
+const SENSES_PER_POS = 1;
 
 type Files = { index: Record<Pos, string>; exceptions: Record<Pos, Map<string, string>> };
 let files: Files | undefined;
