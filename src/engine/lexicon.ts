@@ -109,14 +109,21 @@ export function isKnown(word: string): boolean {
 /** The other words of the commonest senses of a word ("repair" → mend, fix, …), lower-cased. */
 export const synonyms = memoised((word) => {
   const key = word.toLowerCase().replace(/\s+/g, '_');
-  const found = new Set<string>();
-  for (const pos of POS) {
-    for (const lemma of baseForms(key, pos)) {
+  const entries = POS.flatMap((pos) =>
+    baseForms(key, pos).map((lemma) => {
       const fields = indexLine(pos, lemma)?.trim().split(' ') ?? [];
       const senseCount = Number(fields[2]);
-      const offsets = fields.slice(fields.length - senseCount, fields.length - senseCount + SENSES_PER_POS);
-      for (const offset of offsets) for (const member of synsetWords(pos, Number(offset))) found.add(member);
-    }
+      // tagsense_cnt: how often the senses were seen in WordNet's tagged corpus.
+      const seen = Number(fields[fields.length - senseCount - 1]);
+      return { pos, seen, offsets: fields.slice(fields.length - senseCount, fields.length - senseCount + SENSES_PER_POS) };
+    }),
+  );
+  // A word is read in the parts of speech English uses it in ("take" the verb, not the noun
+  // for proceeds), unless it was never seen in any.
+  const used = entries.some((entry) => entry.seen > 0) ? entries.filter((entry) => entry.seen > 0) : entries;
+  const found = new Set<string>();
+  for (const { pos, offsets } of used) {
+    for (const offset of offsets) for (const member of synsetWords(pos, Number(offset))) found.add(member);
   }
   found.delete(word.toLowerCase());
   return [...found];
