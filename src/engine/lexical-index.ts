@@ -183,7 +183,9 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
     const { question, context = '' } = typeof query === 'string' ? { question: query } : query;
     const asked = concepts(question, false);
     const all = [...asked, ...concepts(context, asked.length > 0)];
-    const judged = all.map((concept) => asked.length === 0 || !concept.context);
+    // A question of one word ("How much is it?", "And on Saturday?") is judged with the words it
+    // leans on; a fuller one stands on its own, so that the context cannot answer for it.
+    const judged = all.map((concept) => asked.length <= 1 || !concept.context);
     const total = all.reduce((a, concept, c) => a + (judged[c] ? concept.weight : 0), 0);
     if (total === 0) return [];
 
