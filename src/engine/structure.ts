@@ -31,6 +31,7 @@ export function readSections(text: string): Section[] {
   const sections: Section[] = [];
   let heading = '';
   let current: Section = { key: '', sentences: [] };
+  let leadInOpen = false;
   const open = (key: string) => {
     if (current.sentences.length > 0) sections.push(current);
     current = { key, sentences: [] };
@@ -38,24 +39,30 @@ export function readSections(text: string): Section[] {
 
   const blocks = text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/);
   for (const [blockIndex, block] of blocks.entries()) {
-    // Without a heading over it, a paragraph is a unit of its own.
-    if (!current.key) open('');
+    // Without a heading over it, a paragraph is a unit of its own; a paragraph after a bold
+    // lead-in entry belongs to the heading again.
+    if (!current.key || leadInOpen) open(heading);
+    leadInOpen = false;
     const lines = block.split('\n').map((line) => line.trim()).filter(Boolean);
     const nextBlock = blocks[blockIndex + 1]?.trim() ?? '';
     for (const [lineIndex, line] of lines.entries()) {
       const next = lines[lineIndex + 1];
       if (UNDERLINE.test(line)) continue;
-      const leadsText = lines.length === 1 ? nextBlock !== '' : lineIndex === 0 && /[.!?:]$/.test(next ?? '');
+      // A short line is a title when text follows it, but not when it introduces a list ("Then:").
+      const leadsText =
+        lines.length === 1 ? nextBlock !== '' : lineIndex === 0 && /[.!?:]$/.test(next ?? '') && !LIST_MARKER.test(next ?? '');
       const title = headingOf(line, next, leadsText);
       if (title !== undefined) {
         heading = title;
         open(title);
+        leadInOpen = false;
         continue;
       }
       const leadIn = BOLD_LEAD_IN.exec(line);
       if (leadIn) {
         open(heading ? `${heading} › ${leadIn[1]}` : (leadIn[1] as string));
         current.sentences.push(...splitSentences(leadIn[2] as string));
+        leadInOpen = true;
         continue;
       }
       const [first = '', ...rest] = splitSentences(line.replace(ANSWER_MARKER, '').replace(LIST_MARKER, ''));
@@ -79,7 +86,7 @@ function headingOf(line: string, next: string | undefined, aloneBeforeText: bool
   if (next !== undefined && UNDERLINE.test(next)) return stripEmphasis(line);
   const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__):?$/.exec(line);
   if (bold) return bold[1]?.replace(/:$/, '');
-  if (!aloneBeforeText && !line.endsWith(':')) return undefined;
+  if (!aloneBeforeText) return undefined;
   const words = line.split(/\s+/);
   const titleLike =
     words.length <= MAX_TITLE_WORDS && !/[.!?;,]$/.test(line) && /^[\p{Lu}\p{N}]/u.test(line) && !LIST_MARKER.test(line);
