@@ -101,11 +101,6 @@ function memoised(lookUp: (word: string) => string[]): (word: string) => string[
   };
 }
 
-/** Whether WordNet knows the word: ordinary English, not a name, brand or made-up term. */
-export function isKnown(word: string): boolean {
-  return lemmas(word).length > 0;
-}
-
 /** The other words of the commonest senses of a word ("repair" → mend, fix, …), lower-cased. */
 export const synonyms = memoised((word) => {
   const key = word.toLowerCase().replace(/\s+/g, '_');
