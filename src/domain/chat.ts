@@ -139,7 +139,9 @@ async function prepare(store: Store, engine: ChatEngine, chatbot: Chatbot, input
 
   const contact = input.contactId ? await store.contacts.find(chatbot.id, input.contactId) : undefined;
   const question = newMessages.map((message) => message.content).join('\n');
-  const passages = await engine.retriever.search(chatbot.id, question);
+  // The user's earlier message is the context a follow-up ("and on weekends?") leans on.
+  const context = history.slice(0, history.length - newMessages.length).findLast((turn) => turn.role === 'user')?.content;
+  const passages = await engine.retriever.search(chatbot.id, { question, context });
   const model = input.model ?? chatbot.settings.model;
 
   return {
@@ -150,8 +152,9 @@ async function prepare(store: Store, engine: ChatEngine, chatbot: Chatbot, input
       chatbotName: chatbot.name,
       settings: chatbot.settings,
       messages: history,
-      passages: passages.map((passage) => passage.text),
+      passages,
       contact: contact && toContactDetails(contact),
+      given: detailsIn(newMessages),
       model,
       temperature: input.temperature ?? chatbot.settings.temp,
     },

@@ -11,7 +11,17 @@ const FIELDS: Field[] = ['name', 'email', 'phone'];
 
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
 const PHONE = /(?:\+|\b)\d[\d\s().-]{5,}\d\b/;
-const NAME = /\b(?:my name is|my name's|i am|i'm|this is|call me|name:)\s+([\p{Lu}][\p{L}'-]+(?:\s+[\p{Lu}][\p{L}'-]+){0,3})/u;
+// The introduction is matched in any case ("I'm", "i’m"), the name only as capitalised words.
+const INTRODUCTION = /\b(?:my name is|my name['’]s|i am|i['’]m|this is|call me|name:)\s+/gi;
+const CAPITALISED_NAME = /^[\p{Lu}][\p{L}'’-]+(?:\s+[\p{Lu}][\p{L}'’-]+){0,3}/u;
+
+function nameIn(text: string): string | undefined {
+  for (const match of text.matchAll(INTRODUCTION)) {
+    const name = CAPITALISED_NAME.exec(text.slice((match.index ?? 0) + match[0].length))?.[0];
+    if (name) return name;
+  }
+  return undefined;
+}
 
 function activeFields(settings: ChatbotSettings): Field[] {
   return FIELDS.filter((field) => settings.collectCustomerInformation[field].active);
@@ -39,7 +49,7 @@ export function detailsIn(history: ChatTurn[]): Details {
     const withoutEmail = email ? turn.content.replace(email, ' ') : turn.content;
     details.email = email?.toLowerCase() ?? details.email;
     details.phone = PHONE.exec(withoutEmail)?.[0].trim() ?? details.phone;
-    details.name = NAME.exec(turn.content)?.[1] ?? details.name;
+    details.name = nameIn(turn.content) ?? details.name;
   }
   return details;
 }

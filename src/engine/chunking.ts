@@ -1,5 +1,6 @@
 // Splits training text into passages small enough to retrieve and quote, keeping paragraphs
-// whole where they fit and never cutting inside a word. Linear in the text's length.
+// whole where they fit (with their line breaks, which carry lists and headings) and never cutting
+// inside a word. Linear in the text's length.
 
 const MAX_CHUNK_CHARS = 1_000;
 
@@ -9,7 +10,7 @@ export function chunkText(text: string, maxChars = MAX_CHUNK_CHARS): string[] {
     // A Markdown heading is a paragraph of its own, not the start of the one below it.
     .replace(/^(#{1,6}[ \t].*)$/gm, '$1\n')
     .split(/\n\s*\n/)
-    .map((paragraph) => paragraph.replace(/\s+/g, ' ').trim())
+    .map((paragraph) => paragraph.replace(/[ \t]+/g, ' ').replace(/ ?\n ?/g, '\n').trim())
     .filter(Boolean)
     .flatMap((paragraph) => splitLong(paragraph, maxChars));
   return packPieces(pieces, maxChars, '\n\n');

@@ -1,35 +1,314 @@
-import MiniSearch, { type AsPlainObject } from 'minisearch';
 import type { Chunk } from '../store/port.js';
-import { terms } from './text.js';
+import { lemmas, synonyms } from './lexicon.js';
+import { readSections } from './structure.js';
+import { stem, terms, words } from './text.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
-// plain data (structured-clonable), so it can be built in a worker thread, measured in bytes and
-// kept outside the process; what it holds and how it is searched is this module's business alone.
+// plain data (typed arrays and strings, structured-clonable), so it can be built in a worker
+// thread, measured in bytes and kept outside the process. Training does all the reading: the
+// material's sections (heading or FAQ question as key), their sentences and each sentence's
+// terms, and postings from term to sentence and to section key. A query only looks terms up.
 
-export type Passage = { text: string; score: number; seq: number };
-
-export type LexicalIndex = { texts: string[]; miniSearch: AsPlainObject };
-
-const OPTIONS = {
-  fields: ['text'],
-  tokenize: (text: string) => terms(text),
-  processTerm: (term: string) => term,
+export type LexicalIndex = {
+  /** Term id → term (a stem). */
+  vocabulary: string[];
+  /** Per section: its key (heading or question), and where its sentences start (one extra entry at the end). */
+  keys: string[];
+  sectionStart: Int32Array;
+  sentences: string[];
+  sentenceSection: Int32Array;
+  /** Term ids of each sentence (flat) and of each key, with start offsets. */
+  sentenceTerms: Int32Array;
+  sentenceTermStart: Int32Array;
+  keyTerms: Int32Array;
+  keyTermStart: Int32Array;
+  /** Term id → the sentences holding it, ascending (flat), and the sections whose key holds it. */
+  postings: Int32Array;
+  postingStart: Int32Array;
+  keyPostings: Int32Array;
+  keyPostingStart: Int32Array;
 };
 
+/** A sentence of a passage with the weight of the question it carries by its own words. */
+export type PassageSentence = { text: string; weight: number };
+
+/** A retrieved section: its text for a model, and what the offline responder quotes from. */
+export type Passage = {
+  text: string;
+  score: number;
+  seq: number;
+  /** The heading or question the section sits under ('' for none). */
+  key: string;
+  /** The share of the question's weight the section covers (key and sentences), 0–1. */
+  coverage: number;
+  /** The share its key alone covers: near 1 when the question asks what the heading names. */
+  keyCoverage: number;
+  /** The section's sentences (a window of a long one), in reading order. */
+  sentences: PassageSentence[];
+};
+
+/** A question, with the earlier conversation as context for follow-ups ("and on weekends?"). */
+export type Query = string | { question: string; context?: string };
+
+export type LexicalSearcher = (query: Query, limit: number) => Passage[];
+
 export function buildLexicalIndex(chunks: Chunk[]): LexicalIndex {
-  const index = new MiniSearch<{ id: number; text: string }>(OPTIONS);
-  index.addAll(chunks.map((chunk, id) => ({ id, text: chunk.text })));
-  return { texts: chunks.map((chunk) => chunk.text), miniSearch: index.toJSON() };
+  const sections = readSections(chunks.map((chunk) => chunk.text).join('\n\n'));
+  const termIds = new Map<string, number>();
+  const idOf = (term: string) => {
+    let id = termIds.get(term);
+    if (id === undefined) {
+      id = termIds.size;
+      termIds.set(term, id);
+    }
+    return id;
+  };
+  const sentences: string[] = [];
+  const sentenceSection: number[] = [];
+  const sectionStart: number[] = [];
+  const sentenceTerms: number[][] = [];
+  const keyTerms: number[][] = [];
+  for (const [sectionIndex, section] of sections.entries()) {
+    sectionStart.push(sentences.length);
+    keyTerms.push(unique(terms(section.key).map(idOf)));
+    for (const sentence of section.sentences) {
+      sentences.push(sentence);
+      sentenceSection.push(sectionIndex);
+      sentenceTerms.push(unique(terms(sentence).map(idOf)));
+    }
+  }
+  sectionStart.push(sentences.length);
+  const sentenceFlat = flatten(sentenceTerms);
+  const keyFlat = flatten(keyTerms);
+  const postings = invert(sentenceTerms, termIds.size);
+  const keyPostings = invert(keyTerms, termIds.size);
+  return {
+    vocabulary: [...termIds.keys()],
+    keys: sections.map((section) => section.key),
+    sectionStart: Int32Array.from(sectionStart),
+    sentences,
+    sentenceSection: Int32Array.from(sentenceSection),
+    sentenceTerms: sentenceFlat.values,
+    sentenceTermStart: sentenceFlat.starts,
+    keyTerms: keyFlat.values,
+    keyTermStart: keyFlat.starts,
+    postings: postings.values,
+    postingStart: postings.starts,
+    keyPostings: keyPostings.values,
+    keyPostingStart: keyPostings.starts,
+  };
 }
 
-export type LexicalSearcher = (query: string, limit: number) => Passage[];
+function unique(ids: number[]): number[] {
+  return [...new Set(ids)];
+}
 
-/** Prepares an index for queries (done once per cached index, not per query). */
+function flatten(lists: number[][]): { values: Int32Array; starts: Int32Array } {
+  const starts = new Int32Array(lists.length + 1);
+  lists.forEach((list, i) => (starts[i + 1] = (starts[i] as number) + list.length));
+  const values = new Int32Array(starts[lists.length] as number);
+  lists.forEach((list, i) => values.set(list, starts[i]));
+  return { values, starts };
+}
+
+/** Term id → the ids of the lists holding it, ascending. */
+function invert(lists: number[][], termCount: number): { values: Int32Array; starts: Int32Array } {
+  const inverted: number[][] = Array.from({ length: termCount }, () => []);
+  lists.forEach((list, id) => list.forEach((term) => inverted[term]?.push(id)));
+  return flatten(inverted);
+}
+
+// ---- search -----------------------------------------------------------------------------------
+
+/** How much a synonym's match counts against the word's own. */
+const SYNONYM_FACTOR = 0.7;
+/** How much the earlier conversation counts against the question itself. */
+const CONTEXT_FACTOR = 0.5;
+/** Weight of a question word the material lacks but English knows ("last week"): a detail. */
+const MISSING_KNOWN_WEIGHT = 1.8;
+/** Keeps the weights of a tiny material's terms from all tending to zero. */
+const SMOOTHING = 10;
+/** Sentences looked at per query, whatever the material's size: the cost bound of a search. */
+const CANDIDATE_BUDGET = 160;
+/** Sentences of a long section handed on around its best one. */
+const WINDOW = 10;
+
+type Concept = { weight: number; context: boolean; ids: Map<number, number> };
+
 export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
-  const miniSearch = MiniSearch.loadJS<{ id: number; text: string }>(index.miniSearch, OPTIONS);
-  return (query, limit) =>
-    miniSearch
-      .search(query, { fuzzy: (term) => (term.length > 5 ? 1 : false), prefix: (term) => term.length > 4 })
-      .slice(0, limit)
-      .map((hit) => ({ text: index.texts[hit.id as number] ?? '', score: hit.score, seq: hit.id as number }));
+  const termIds = new Map(index.vocabulary.map((term, id) => [term, id]));
+  const documents = index.sentences.length + index.keys.length;
+  const idf = (id: number) => {
+    const frequency =
+      (index.postingStart[id + 1] as number) - (index.postingStart[id] as number) +
+      (index.keyPostingStart[id + 1] as number) - (index.keyPostingStart[id] as number);
+    return Math.log(1 + (documents + SMOOTHING) / Math.max(1, frequency));
+  };
+  const missingUnknownWeight = Math.log(1 + documents + SMOOTHING) + 1;
+
+  /** The informative words of a text, each with the index terms standing for it. */
+  function concepts(text: string, context: boolean): Concept[] {
+    const found: Concept[] = [];
+    const tokens = words(text);
+    for (let i = 0; i < tokens.length; i += 1) {
+      const word = tokens[i] as string;
+      const pair = i + 1 < tokens.length ? expansion(`${word} ${tokens[i + 1]}`) : undefined;
+      // A two-word expression ("bring back") is one idea when English has it as one, and stands
+      // for its meaning (~ return), not for its words.
+      const phrase = pair?.known && !pair.own.every((term) => termIds.has(term));
+      const form = phrase ? (pair as Expansion) : expansion(word);
+      if (phrase) i += 1;
+      else if (form.own.length === 0) continue;
+      const ids = new Map<number, number>();
+      const add = (term: string, factor: number) => {
+        const id = termIds.get(term);
+        if (id !== undefined && (ids.get(id) ?? 0) < factor) ids.set(id, factor);
+      };
+      if (!phrase) for (const term of form.own) add(term, 1);
+      for (const term of form.lemmas) add(term, 1);
+      for (const term of form.synonyms) add(term, SYNONYM_FACTOR);
+      const factor = context ? CONTEXT_FACTOR : 1;
+      const weight =
+        ids.size > 0
+          ? Math.max(...[...ids].map(([id, f]) => idf(id) * f))
+          : /^\d+$/.test(word) || form.known
+            ? MISSING_KNOWN_WEIGHT
+            : missingUnknownWeight;
+      found.push({ weight: weight * factor, context, ids });
+    }
+    return found;
+  }
+
+  return (query, limit) => {
+    const { question, context = '' } = typeof query === 'string' ? { question: query } : query;
+    const asked = concepts(question, false);
+    const all = [...asked, ...concepts(context, asked.length > 0)];
+    // A question of one word ("How much is it?", "And on Saturday?") is judged with the words it
+    // leans on; a fuller one stands on its own, so that the context cannot answer for it.
+    const judged = all.map((concept) => asked.length <= 1 || !concept.context);
+    const total = all.reduce((a, concept, c) => a + (judged[c] ? concept.weight : 0), 0);
+    if (total === 0) return [];
+
+    // Term id → the one question word it answers, with the weight it brings: a word of the text
+    // answers one word of the question, the one it matches best ("room" is not also "study").
+    const answers = new Map<number, [number, number]>();
+    all.forEach((concept, c) => {
+      const strongest = Math.max(...concept.ids.values());
+      for (const [id, factor] of concept.ids) {
+        const weight = (concept.weight * factor) / strongest;
+        if ((answers.get(id)?.[1] ?? 0) < weight) answers.set(id, [c, weight]);
+      }
+    });
+    const cover = (start: Int32Array, values: Int32Array, item: number, into: Float64Array) => {
+      for (let k = start[item] as number; k < (start[item + 1] as number); k += 1) {
+        const answer = answers.get(values[k] as number);
+        if (answer && (into[answer[0]] as number) < answer[1]) into[answer[0]] = answer[1];
+      }
+    };
+    const sum = (weights: Float64Array, onlyJudged = false) =>
+      weights.reduce((a, w, c) => a + (onlyJudged && !judged[c] ? 0 : w), 0);
+    const merge = (into: Float64Array, from: Float64Array) =>
+      from.forEach((w, c) => {
+        if ((into[c] as number) < w) into[c] = w;
+      });
+
+    // Candidates: the sentences and keys holding the rarest terms first, within a fixed budget.
+    const ids = [...answers.keys()].sort((a, b) => idf(b) - idf(a));
+    const perTerm = Math.max(16, Math.floor(CANDIDATE_BUDGET / Math.max(1, ids.length)));
+    const candidateSentences = new Set<number>();
+    const candidateSections = new Set<number>();
+    for (const id of ids) {
+      const start = index.postingStart[id] as number;
+      const end = Math.min(index.postingStart[id + 1] as number, start + perTerm);
+      for (let k = start; k < end; k += 1) candidateSentences.add(index.postings[k] as number);
+      const keyStart = index.keyPostingStart[id] as number;
+      const keyEnd = Math.min(index.keyPostingStart[id + 1] as number, keyStart + perTerm);
+      for (let k = keyStart; k < keyEnd; k += 1) candidateSections.add(index.keyPostings[k] as number);
+    }
+
+    const keyCover = new Map<number, Float64Array>();
+    const keyCoverOf = (section: number) => {
+      let weights = keyCover.get(section);
+      if (!weights) {
+        weights = new Float64Array(all.length);
+        cover(index.keyTermStart, index.keyTerms, section, weights);
+        keyCover.set(section, weights);
+      }
+      return weights;
+    };
+    const own = new Float64Array(all.length);
+    const joint = new Float64Array(all.length);
+    const sentenceCover = (sentence: number) => {
+      own.fill(0);
+      cover(index.sentenceTermStart, index.sentenceTerms, sentence, own);
+      return own;
+    };
+
+    // Each section scores by its best sentence together with its key; a heading, the material's
+    // own statement of what its section is about, counts a little extra.
+    const best = new Map<number, { score: number; sentence: number }>();
+    const consider = (section: number, sentence: number, ownWeights: Float64Array) => {
+      const key = keyCoverOf(section);
+      joint.set(key);
+      merge(joint, ownWeights);
+      const score = sum(joint) + 0.15 * sum(key) + 0.05 * sum(ownWeights);
+      const previous = best.get(section);
+      if (!previous || score > previous.score) best.set(section, { score, sentence });
+    };
+    for (const sentence of candidateSentences) {
+      consider(index.sentenceSection[sentence] as number, sentence, sentenceCover(sentence));
+    }
+    for (const section of candidateSections) {
+      if (!best.has(section)) consider(section, index.sectionStart[section] as number, own.fill(0));
+    }
+
+    const ranked = [...best.entries()]
+      .sort(([a, x], [b, y]) => y.score - x.score || a - b)
+      .slice(0, limit);
+    return ranked.map(([section, { score, sentence }]) => {
+      const first = index.sectionStart[section] as number;
+      const end = index.sectionStart[section + 1] as number;
+      const from = Math.max(first, Math.min(sentence - Math.floor(WINDOW / 3), end - WINDOW));
+      const to = Math.min(end, from + WINDOW);
+      const key = keyCoverOf(section);
+      const covered = Float64Array.from(key);
+      const sentences: PassageSentence[] = [];
+      for (let s = from; s < to; s += 1) {
+        merge(covered, sentenceCover(s));
+        sentences.push({ text: index.sentences[s] as string, weight: sum(own) });
+      }
+      const heading = index.keys[section] as string;
+      const body = sentences.map((s) => s.text).join(' ');
+      return {
+        text: heading ? `${heading}\n${body}` : body,
+        score,
+        seq: section,
+        key: heading,
+        coverage: Math.min(1, sum(covered, true) / total),
+        keyCoverage: Math.min(1, sum(key, true) / total),
+        sentences,
+      };
+    });
+  };
+}
+
+type Expansion = { own: string[]; lemmas: string[]; synonyms: string[]; known: boolean };
+
+const EXPANSIONS_KEPT = 20_000;
+const expansions = new Map<string, Expansion>();
+
+/**
+ * A word's (or two-word phrase's) terms, its base forms' and its synonyms' stems, and whether
+ * English knows it. A pure function of the word, so it is remembered across queries and indexes.
+ */
+function expansion(form: string): Expansion {
+  let found = expansions.get(form);
+  if (!found) {
+    if (expansions.size >= EXPANSIONS_KEPT) expansions.clear();
+    const single = (list: string[]) => [...new Set(list.filter((word) => !word.includes(' ')).map(stem))];
+    const known = lemmas(form);
+    found = { own: terms(form), lemmas: single(known), synonyms: single(synonyms(form)), known: known.length > 0 };
+    expansions.set(form, found);
+  }
+  return found;
 }

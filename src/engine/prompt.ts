@@ -11,7 +11,7 @@ export function systemPrompt(input: Pick<ResponderInput, 'settings' | 'passages'
   return sections.filter(Boolean).join('\n\n');
 }
 
-function passagesSection(passages: string[]): string {
+function passagesSection(passages: ResponderInput['passages']): string {
   if (passages.length === 0) {
     return (
       'No training material matched this conversation. If you cannot answer from the ' +
@@ -19,7 +19,7 @@ function passagesSection(passages: string[]): string {
     );
   }
   const numbered = passages.map(
-    (passage, index) => `<passage number="${index + 1}">\n${neutralise(passage.trim())}\n</passage>`,
+    (passage, index) => `<passage number="${index + 1}">\n${neutralise(passage.text.trim())}\n</passage>`,
   );
   return [
     'Training material retrieved for this conversation, best match first:',

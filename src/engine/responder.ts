@@ -1,4 +1,5 @@
 import type { ChatbotSettings } from '../domain/settings.js';
+import type { Passage } from './lexical-index.js';
 import type { ModelId } from './models.js';
 
 // A responder turns a conversation and the passages retrieved for it into reply text, as a
@@ -15,14 +16,18 @@ export type ContactDetails = {
   customAttributes: Record<string, unknown>;
 };
 
+export type GivenDetails = { name: string | null; email: string | null; phone: string | null };
+
 export type ResponderInput = {
   chatbotName: string;
   settings: ChatbotSettings;
   /** The conversation so far, ending with the message to answer. */
   messages: ChatTurn[];
   /** Training passages, best match first. */
-  passages: string[];
+  passages: Passage[];
   contact: ContactDetails | undefined;
+  /** Contact details the user's latest message gives ("I'm Ada, ada@example.com"), if any. */
+  given?: GivenDetails;
   model: ModelId;
   temperature: number;
   /** Aborted when the client goes away: generation must stop. */

@@ -1,5 +1,5 @@
 import type { Store } from '../store/port.js';
-import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage } from './lexical-index.js';
+import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
 
 // Full-text retrieval over a chatbot's training chunks. Each process builds a lexical index
 // from the store's material and keeps it while the material's version stands, so every hub
@@ -7,12 +7,12 @@ import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage 
 // next question without a restart. An index is built from one consistent snapshot, so a chat
 // during a retrain sees the old material or the new, never a mix.
 
-export type { Passage };
+export type { Passage, Query };
 
 type Entry = { version: string; search: LexicalSearcher };
 
 export type Retriever = {
-  search(chatbotId: string, query: string, limit?: number): Promise<Passage[]>;
+  search(chatbotId: string, query: Query, limit?: number): Promise<Passage[]>;
 };
 
 const DEFAULT_CACHED_CHATBOTS = 64;

@@ -21,5 +21,20 @@ export function words(text: string): string[] {
 export function terms(text: string): string[] {
   return words(text)
     .filter((word) => !STOPWORDS.has(word))
-    .map((word) => stemmer(word.replace(/['’]s$/, '')));
+    .map(stem);
+}
+
+const STEMS_KEPT = 100_000;
+const stems = new Map<string, string>();
+
+/** A word's stem, the form every inflection of it shares ("returns", "returned" → "return"). */
+export function stem(word: string): string {
+  // Remembered: a text repeats its words, and training stems every one of them.
+  let found = stems.get(word);
+  if (found === undefined) {
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    found = stemmer(word.replace(/['’]s$/, ''));
+    stems.set(word, found);
+  }
+  return found;
 }

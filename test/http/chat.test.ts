@@ -184,6 +184,13 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(await askOne('Tell me about the sourdough starter')).toBe(NO_ANSWER);
     });
 
+    it('answers a follow-up from the conversation before it', async () => {
+      await askOne('Do you deliver cakes?', { conversationId: 'follow-up' });
+      expect(await askOne('How much is it?', { conversationId: 'follow-up' })).toBe(DELIVERY);
+      expect(await ask({ messages: [user('Do you deliver cakes?'), assistant(DELIVERY), user('How much is it?')] })).toBe(DELIVERY);
+      expect(await ask({ messages: [user('How much is it?')] })).toBe(NO_ANSWER);
+    });
+
     it('answers the last user message of a resent history', async () => {
       const answer = await ask({
         messages: [user('When do you open on weekends?'), assistant(OPENING), user('Do you deliver cakes?')],
@@ -503,6 +510,17 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(found).toHaveLength(1);
       expect(emails).toContain(found[0]?.email);
       expect((await conversation('racing-lead')).messages).toHaveLength(12);
+    });
+
+    it('thanks by name a message that gives contact details, and keeps the name with the lead', async () => {
+      await updateSettings({
+        collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Name' }, email: { active: true, label: 'Email' } },
+      });
+      await askOne('When do you open on weekends?', { conversationId: 'ada' });
+      expect(await askOne("I'm Ada Lovelace, ada@example.com", { conversationId: 'ada' })).toBe(
+        "Thank you, Ada! We'll get back to you at ada@example.com.",
+      );
+      expect(await leads()).toEqual([expect.objectContaining({ name: 'Ada Lovelace', email: 'ada@example.com' })]);
     });
 
     it('does not ask for details in a conversation that already gave them', async () => {

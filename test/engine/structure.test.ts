@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { readSections, splitSentences } from '../../src/engine/structure.js';
+
+// Training text read by its structure: keys from headings and questions, clean sentences.
+
+describe('readSections', () => {
+  it('keys sections by Markdown, underlined and title-like headings, never quoting them', () => {
+    const text = [
+      'Shop guide', '==========', '',
+      'Opening hours', 'We open at nine. We close at six.', '',
+      '## Returns', '', 'Unused items come back within 30 days.', '',
+      '**Payment:**', 'We take cards.',
+    ].join('\n');
+    expect(readSections(text)).toEqual([
+      { key: 'Opening hours', sentences: ['We open at nine.', 'We close at six.'] },
+      { key: 'Returns', sentences: ['Unused items come back within 30 days.'] },
+      { key: 'Payment', sentences: ['We take cards.'] },
+    ]);
+  });
+
+  it('keys FAQ answers by their question, under the heading, without the list markers', () => {
+    const text = 'FAQ\n\nQ1. Can I pay later?\nA: Yes, within 14 days.\n\n2. Do you ship? Only in the EU.';
+    expect(readSections(text)).toEqual([
+      { key: 'FAQ › Can I pay later?', sentences: ['Yes, within 14 days.'] },
+      { key: 'FAQ › Do you ship?', sentences: ['Only in the EU.'] },
+    ]);
+  });
+
+  it('reads list items and troubleshooting lead-ins as sentences and keys', () => {
+    const text = '# Setup\n\nThen:\n1. Open the app.\n- Press Start\n* Wait\n\n**The screen is blank.** Check the batteries.\n\nA reset deletes all settings.';
+    expect(readSections(text)).toEqual([
+      { key: 'Setup', sentences: ['Then:', 'Open the app.', 'Press Start', 'Wait'] },
+      { key: 'Setup › The screen is blank.', sentences: ['Check the batteries.'] },
+      { key: 'Setup', sentences: ['A reset deletes all settings.'] },
+    ]);
+  });
+
+  it('keeps each paragraph without a heading as a section of its own', () => {
+    expect(readSections('One fact here.\n\nAnother fact there.').map((section) => section.sentences)).toEqual([
+      ['One fact here.'],
+      ['Another fact there.'],
+    ]);
+  });
+});
+
+describe('splitSentences', () => {
+  it('does not end a sentence at abbreviations, initials, decimals, addresses or URLs', () => {
+    expect(
+      splitSentences(
+        'Ask Mr. Smith or J. Doe, e.g. by mail at a.b@shop.example. Delivery costs 5.95 euros, see https://shop.example/a.html. Done!',
+      ),
+    ).toEqual([
+      'Ask Mr. Smith or J. Doe, e.g. by mail at a.b@shop.example.',
+      'Delivery costs 5.95 euros, see https://shop.example/a.html.',
+      'Done!',
+    ]);
+  });
+});
