@@ -10,6 +10,7 @@ import { jsonBody } from './middleware/body.js';
 import { perKeyRateLimit } from './middleware/rate-limit.js';
 import { failureBodies } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
+import { adapterClaimRoutes } from './routes/adapter-claims.js';
 import { assetRoutes } from './routes/assets.js';
 import { chatRoutes } from './routes/chat.js';
 import { chatbotRoutes } from './routes/chatbots.js';
@@ -67,6 +68,7 @@ export function createApp({
     leadRoutes(store),
     conversationRoutes(store),
     integrationRoutes(store),
+    adapterClaimRoutes(store),
     rateLimited,
   ]) {
     api.use(feature.routes());

@@ -378,6 +378,20 @@ export interface DigestRunRepository {
   find(digestId: string, localDate: string): Promise<DigestRun | undefined>;
 }
 
+/**
+ * Keys the chat adapters hold once across every instance on the store: a Discord message being
+ * answered, a Slack thread the bot takes part in. Scoped to the account whose key claims them.
+ */
+export interface AdapterClaimRepository {
+  /**
+   * Holds `key` until `expiresAt` unless it is held already (an expired hold is taken over);
+   * answers whether this call took it. Of racing claimers exactly one does.
+   */
+  claim(accountId: string, key: string, now: Date, expiresAt: Date): Promise<boolean>;
+  /** Whether `key` is held at `now`. */
+  held(accountId: string, key: string, now: Date): Promise<boolean>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'mongodb';
   readonly accounts: AccountRepository;
@@ -393,6 +407,7 @@ export interface Store {
   readonly bindings: BindingRepository;
   readonly digests: DigestRepository;
   readonly digestRuns: DigestRunRepository;
+  readonly adapterClaims: AdapterClaimRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

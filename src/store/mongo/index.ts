@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import type { Store } from '../port.js';
 import { mongoAccounts } from './accounts.js';
+import { mongoAdapterClaims } from './adapter-claims.js';
 import { mongoAssets } from './assets.js';
 import { mongoAttributes } from './attributes.js';
 import { mongoBindings } from './bindings.js';
@@ -42,6 +43,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     bindings: mongoBindings(models),
     digests: mongoDigests(models),
     digestRuns: mongoDigestRuns(models),
+    adapterClaims: mongoAdapterClaims(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

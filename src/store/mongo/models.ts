@@ -310,6 +310,15 @@ const digestRunSchema = new Schema<DigestRunDoc>(
 // It also serves lastPosted (a subscription's runs, newest day first).
 digestRunSchema.index({ digestId: 1, localDate: 1 }, { unique: true });
 
+export type AdapterClaimDoc = { _id: string; expiresAt: Date };
+
+const adapterClaimSchema = new Schema<AdapterClaimDoc>(
+  { _id: required(String), expiresAt: required(Date) },
+  { ...options, collection: 'adapterClaims' },
+);
+// MongoDB's TTL monitor removes expired claims; until it runs, claim() takes them over.
+adapterClaimSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+
 /** The models, bound to one connection (never mongoose's global one). */
 export function mongoModels(connection: Connection) {
   return {
@@ -328,6 +337,7 @@ export function mongoModels(connection: Connection) {
     bindings: connection.model('Binding', bindingSchema),
     digests: connection.model('Digest', digestSchema),
     digestRuns: connection.model('DigestRun', digestRunSchema),
+    adapterClaims: connection.model('AdapterClaim', adapterClaimSchema),
   };
 }
 

@@ -172,6 +172,15 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (digest_id, local_date)
   ) WITHOUT ROWID;
   `,
+  `
+  CREATE TABLE adapter_claims (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX adapter_claims_by_expiry ON adapter_claims(expires_at);
+  `,
 ];
 
 export function migrate(db: Database): void {
