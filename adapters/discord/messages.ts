@@ -22,8 +22,8 @@ const BARE_MENTION = 'Hello!';
 /** Typing shows for about 10 s; renewed while the first piece of the reply is awaited. */
 const TYPING_RENEW_MS = 8_000;
 
-/** Threads remembered as ones the bot takes part in (older ones are found again from history). */
-const MAX_REMEMBERED_THREADS = 10_000;
+/** Threads whose history this process searched for the bot (a bound on its memory). */
+const MAX_SEARCHED_THREADS = 10_000;
 
 /** The bot's own notices: not part of any conversation. */
 const NOTICES = new Set([HUB_UNAVAILABLE, NOT_BOUND, QUOTA_USED, NO_ANSWER]);
@@ -40,17 +40,15 @@ export type MessageHandlerOptions = {
 
 export function createMessageHandler(options: MessageHandlerOptions): (message: Message) => Promise<void> {
   const { client, relay, logger, historyLimit, editIntervalMs } = options;
-  /** Threads the bot takes part in. */
-  const engagedThreads = new Set<string>();
   /** Threads whose history was searched for the bot (once per thread and process). */
   const searchedThreads = new Set<string>();
 
-  const remember = (threads: Set<string>, threadId: string) => {
-    threads.delete(threadId);
-    threads.add(threadId);
-    if (threads.size > MAX_REMEMBERED_THREADS) {
-      const oldest = threads.values().next().value;
-      if (oldest !== undefined) threads.delete(oldest);
+  const rememberSearched = (threadId: string) => {
+    searchedThreads.delete(threadId);
+    searchedThreads.add(threadId);
+    if (searchedThreads.size > MAX_SEARCHED_THREADS) {
+      const oldest = searchedThreads.values().next().value;
+      if (oldest !== undefined) searchedThreads.delete(oldest);
     }
   };
 
@@ -114,10 +112,11 @@ export function createMessageHandler(options: MessageHandlerOptions): (message: 
     let addressed = direct || mentioned;
     try {
       if (thread && !mentioned) {
-        if (thread.ownerId === botId || engagedThreads.has(thread.id)) followUp = true;
+        // The threads the bot takes part in live in the hub's store, shared by every instance.
+        if (thread.ownerId === botId || (await relay.inThread(thread.id))) followUp = true;
         else if (!searchedThreads.has(thread.id)) {
-          // Mentioned there before this process started? Its history tells, once.
-          remember(searchedThreads, thread.id);
+          // Mentioned there before threads were recorded? Its history tells, once.
+          rememberSearched(thread.id);
           history = await fetchHistory(message);
           followUp = history.some((item) => item.author.id === botId || mentionsBot(item));
         }
@@ -139,7 +138,9 @@ export function createMessageHandler(options: MessageHandlerOptions): (message: 
 
       const routing = await relay.route(inbound);
       if (routing.kind === 'ignore') return;
-      if (thread) remember(engagedThreads, thread.id);
+      // Every connected instance receives every message: the one that claims it answers.
+      if (!(await relay.claimMessage(message.id))) return;
+      if (thread) await relay.joinThread(thread.id);
       if (routing.kind === 'unbound') {
         await message.reply(NOT_BOUND);
         return;
