@@ -345,6 +345,30 @@ describe('Discord adapter', () => {
     expect(requestsTo('GET', new RegExp(`^/channels/${foreign.id}/messages$`))).toHaveLength(2);
   });
 
+  it('answers each message once when several instances share the hub, and follows threads any of them joined', async () => {
+    const second = await startDiscordBot({
+      config: config(discord),
+      hub: createHubClient(app.baseUrl, app.apiKey),
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      const channel = newChannel('two-instances');
+      await bind(channel, supportBot, 'all');
+      const questions = ['one', 'two', 'three', 'four'].map((text) => discord.say(channel, alice, text));
+      for (const question of questions) await reply(question, `echo: ${question.content}`);
+      const thread = discord.createChannel('thread', 'shared thread', { parentId: channel.id, ownerId: alice.id });
+      await reply(discord.say(thread, alice, mention('in a thread')), 'echo: in a thread');
+      await reply(discord.say(thread, bob, 'a follow-up'), 'echo: a follow-up');
+      await sleep(300);
+      // Both instances received every message; exactly one answered each.
+      expect(botMessages(channel)).toHaveLength(questions.length);
+      expect(botMessages(thread)).toHaveLength(2);
+      expect(await hub.isHeld(`discord:thread:${thread.id}`)).toBe(true);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('answers direct messages with the DM binding', async () => {
     const dm = discord.createChannel('dm', 'dm');
     const unbound = discord.say(dm, alice, 'hi bot');

@@ -108,7 +108,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     heartbeats: 0,
     acks: 0,
   };
-  let session: Session | undefined;
+  // Every identified session receives every event, as Discord sends them to each unsharded connection.
+  const sessions: Session[] = [];
 
   const addChannel = (kind: ChannelKind, name: string, extra: Partial<FakeChannel> = {}): FakeChannel => {
     const channel = { id: snowflake(), kind, name, ...extra };
@@ -198,13 +199,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
 
   const send = (socket: WebSocket, payload: unknown) => socket.send(JSON.stringify(payload));
 
-  function dispatch(t: string, d: unknown): void {
-    if (!session) throw new Error('no gateway session');
-    session.seq += 1;
-    const event = { s: session.seq, t, d };
-    session.events.push(event);
-    // Events for a dropped connection wait, as Discord's do, and are replayed on resume.
-    if (session.socket) send(session.socket, { op: OP.DISPATCH, ...event });
+  function dispatch(t: string, d: unknown, to: Session[] = sessions): void {
+    for (const session of to) {
+      session.seq += 1;
+      const event = { s: session.seq, t, d };
+      session.events.push(event);
+      // Events for a dropped connection wait, as Discord's do, and are replayed on resume.
+      if (session.socket) send(session.socket, { op: OP.DISPATCH, ...event });
+    }
   }
 
   const wss = new WebSocketServer({ noServer: true });
@@ -240,8 +242,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
           const properties = d.properties as Record<string, unknown> | undefined;
           if (!properties?.os || !properties.browser || !properties.device) violations.push('identify without properties');
           identified = true;
-          if (session?.socket) session.socket.terminate();
-          session = { id: randomBytes(16).toString('hex'), seq: 0, events: [], socket };
+          const session: Session = { id: randomBytes(16).toString('hex'), seq: 0, events: [], socket };
+          sessions.push(session);
           const { port } = server.address() as AddressInfo;
           dispatch('READY', {
             v: 10,
@@ -257,19 +259,20 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
             user_settings: {},
             geo_ordered_rtc_regions: [],
             guild_join_requests: [],
-          });
-          dispatch('GUILD_CREATE', guildCreate());
+          }, [session]);
+          dispatch('GUILD_CREATE', guildCreate(), [session]);
           return;
         }
         case OP.RESUME: {
           gateway.resumes.push(d);
           if (d.token !== token) return void socket.close(4004, 'Authentication failed.');
-          if (!session || d.session_id !== session.id) return void send(socket, { op: OP.INVALID_SESSION, d: false });
+          const session = sessions.find((known) => known.id === d.session_id);
+          if (!session) return void send(socket, { op: OP.INVALID_SESSION, d: false });
           identified = true;
           session.socket = socket;
           const replay = session.events.filter((event) => event.s > Number(d.seq));
           for (const event of replay) send(socket, { op: OP.DISPATCH, ...event });
-          dispatch('RESUMED', {});
+          dispatch('RESUMED', {}, [session]);
           return;
         }
         default:
@@ -277,7 +280,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       }
     });
     socket.on('close', () => {
-      if (session?.socket === socket) session.socket = undefined;
+      for (const session of sessions) if (session.socket === socket) session.socket = undefined;
     });
   }
 
@@ -430,7 +433,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
         json(response, 200, message);
         // Discord tells the bot of its own messages too.
         const channel = channels.get(channelId as string);
-        if (session && channel) dispatch('MESSAGE_CREATE', { ...message, channel_type: CHANNEL_TYPE[channel.kind] });
+        if (channel) dispatch('MESSAGE_CREATE', { ...message, channel_type: CHANNEL_TYPE[channel.kind] });
       },
     },
     {
@@ -714,16 +717,16 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
 
     /** Drops the gateway connection from Discord's side (the client should resume). */
     dropConnection(code = 4000): void {
-      session?.socket?.close(code, 'dropped by the fake');
+      for (const session of sessions) session.socket?.close(code, 'dropped by the fake');
     },
 
     /** Asks the client to reconnect and resume (op 7). */
     requestReconnect(): void {
-      if (session?.socket) send(session.socket, { op: OP.RECONNECT, d: null });
+      for (const session of sessions) if (session.socket) send(session.socket, { op: OP.RECONNECT, d: null });
     },
 
     /** Whether a client is connected and identified or resumed. */
-    connected: () => Boolean(session?.socket),
+    connected: () => sessions.some((session) => session.socket),
 
     async close(): Promise<void> {
       for (const client of wss.clients) client.terminate();
