@@ -388,6 +388,40 @@ describe('Slack adapter: routing', () => {
     expect(conversations.body).toMatchObject({ data: [{ id: `slack:${TEAM}:${ALICE_DM}:${message.ts}`, source: 'Slack' }] });
   });
 
+  it('keeps the threads it answered in the hub: a second instance follows up, and a message reaching both is answered once', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    const question = await h.say(MENTION_CHANNEL, ALICE, `<@${BOT_USER}> Do you ship abroad?`);
+    expect(h.slack.botReplies(MENTION_CHANNEL, question.ts)).toHaveLength(1);
+
+    // Another process (or this one restarted): nothing in its memory, the hub remembers.
+    const other = createSlackAdapter({
+      config: {
+        botToken: BOT_TOKEN,
+        appToken: APP_TOKEN,
+        signingSecret: undefined,
+        apiUrl: h.slack.apiUrl,
+        adminUserIds: [],
+        command: '/chatbot',
+      },
+      logger: pino({ level: 'silent' }),
+      updateIntervalMs: 100,
+    });
+    await other.start(createHubClient(h.app.baseUrl, h.app.apiKey));
+    onTestFinished(() => other.stop(1_000));
+    const followUp = h.slack.userMessage({ channel: MENTION_CHANNEL, user: BOB, text: 'And to Norway?', thread_ts: question.ts });
+    const envelope = eventEnvelope(messageEvent(followUp));
+    const envelopeId = h.slack.pushEvent(envelope, 0);
+    await h.slack.waitFor(() => h.slack.socket.acks.some((ack) => ack.envelope_id === envelopeId));
+    await other.idle();
+    // The same message delivered to the first instance as well: already claimed, not answered again.
+    await h.event(messageEvent(followUp), { eventId: 'Ev0SECOND01' });
+    expect(h.slack.botReplies(MENTION_CHANNEL, question.ts).map((m) => m.text)).toEqual([
+      'Echo: Do you ship abroad?',
+      'Echo: And to Norway?',
+    ]);
+  });
+
   it('answers later messages of a thread it answered, sending the thread as history', async () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.support, 'mentions');
