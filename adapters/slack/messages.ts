@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { ChatMessage } from '../hub-client.js';
 import { HUB_UNAVAILABLE, type InboundMessage, type Relay } from '../relay.js';
 import { RecentSet } from './recent.js';
-import { postInThread, threadReply } from './reply.js';
+import { postInThread, streamedReply } from './reply.js';
 import { plainText, unescapeText } from './text.js';
 import type { UserDirectory } from './users.js';
 
@@ -59,6 +59,12 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
   // `app_mention` and `message` both arrive for a mention in a channel: one answer per message.
   // This process drops the second cheaply; the relay's claim settles it across instances.
   const handledMessages = new RecentSet(10_000, 60 * 60_000);
+  let refusalLogged = false;
+  const onStreamingRefused = (error: unknown) => {
+    if (refusalLogged) return;
+    refusalLogged = true;
+    logger.warn({ err: error }, 'Slack refused native streaming: replies it refuses are edited messages instead');
+  };
 
   return async (delivery) => {
     const { message, teamId, client } = delivery;
@@ -112,7 +118,8 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
       threadHistory(client, message, delivery, logger),
     ]);
     const contact = { ...inbound.contact, name: person?.name ?? null, email: person?.email ?? null };
-    await relay.answer({ ...inbound, contact, history }, routing.binding, threadReply(client, message.channel, threadTs));
+    const target = { channel: message.channel, threadTs, teamId, userId: message.user };
+    await relay.answer({ ...inbound, contact, history }, routing.binding, streamedReply(client, target, onStreamingRefused));
   };
 }
 

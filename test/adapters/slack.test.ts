@@ -64,6 +64,9 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'chat.postMessage': ['chat:write'],
   'chat.update': ['chat:write'],
   'chat.delete': ['chat:write'],
+  'chat.startStream': ['chat:write'],
+  'chat.appendStream': ['chat:write'],
+  'chat.stopStream': ['chat:write'],
   'users.info': ['users:read', 'users:read.email'],
   'conversations.replies': ['channels:history', 'groups:history', 'im:history'],
   'conversations.open': ['im:write'],
@@ -102,7 +105,11 @@ type Harness = {
   bind(channelId: string, chatbotId: string, mode: 'mentions' | 'all'): Promise<void>;
 };
 
-type HarnessOptions = { updateIntervalMs?: number | null; hubUrl?: string; socket?: boolean };
+/**
+ * `nativeStreaming`: the workspace allows chat.startStream. Off by default, so most tests watch
+ * the edited-message path every refusal falls back to; the streaming tests turn it on.
+ */
+type HarnessOptions = { updateIntervalMs?: number | null; hubUrl?: string; socket?: boolean; nativeStreaming?: boolean };
 
 async function harness(options: HarnessOptions = {}): Promise<Harness> {
   let script: Script | undefined;
@@ -128,6 +135,7 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
   });
   const hub = createHubClient(app.baseUrl, app.apiKey);
   const slack = await startFakeSlack();
+  if (!options.nativeStreaming) slack.failNext('chat.startStream', 'not_allowed', Number.POSITIVE_INFINITY);
   slack.addUser({ id: ALICE, name: 'alice', realName: 'Alice Andersen', email: 'alice@example.com' });
   slack.addUser({ id: BOB, name: 'bob', realName: 'Bob Berg' });
   slack.addUser({ id: ADMIN, name: 'admin', realName: 'Ada Admin', email: 'ada@example.com', isAdmin: true });
