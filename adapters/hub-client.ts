@@ -155,6 +155,12 @@ export function createHubClient(apiUrl: string, apiKey: string) {
       data<Binding[]>('GET', '/integrations/bindings', undefined, query),
     bind: (binding: Omit<Binding, 'id'>) => data<Binding>('POST', '/integrations/bindings', binding),
     unbind: (id: string) => data<Binding>('DELETE', `/integrations/bindings/${encodeURIComponent(id)}`),
+    /** The chatbot's greeting and suggested questions. */
+    chatbotPrompts: (chatbotId: string) =>
+      data<{ initialMessages: string[]; suggestedMessages: string[] }>(
+        'GET',
+        `/integrations/chatbots/${encodeURIComponent(chatbotId)}/prompts`,
+      ),
     /** Holds `key` for `ttlSeconds` across every adapter instance; true when this call took it. */
     claim: async (key: string, ttlSeconds: number) =>
       (await data<{ claimed: boolean }>('POST', '/integrations/claims', { key, ttlSeconds })).claimed,

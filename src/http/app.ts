@@ -12,6 +12,7 @@ import { failureBodies } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
 import { adapterClaimRoutes } from './routes/adapter-claims.js';
 import { assetRoutes } from './routes/assets.js';
+import { chatbotPromptRoutes } from './routes/chatbot-prompts.js';
 import { chatRoutes } from './routes/chat.js';
 import { chatbotRoutes } from './routes/chatbots.js';
 import { contactRoutes } from './routes/contacts.js';
@@ -69,6 +70,7 @@ export function createApp({
     conversationRoutes(store),
     integrationRoutes(store),
     adapterClaimRoutes(store),
+    chatbotPromptRoutes(store),
     rateLimited,
   ]) {
     api.use(feature.routes());
