@@ -39,6 +39,10 @@ export type Relay = {
   joinThread(threadId: string): Promise<void>;
   /** Whether the bot takes part in a thread (as any instance recorded). */
   inThread(threadId: string): Promise<boolean>;
+  /** The chatbot's suggested questions. */
+  suggestions(chatbotId: string): Promise<string[]>;
+  /** The chatbot's suggested questions for its first reply in a channel (across instances); none after. */
+  firstReplySuggestions(chatbotId: string, channelId: string): Promise<string[]>;
 };
 
 export type RelayOptions = {
@@ -96,6 +100,11 @@ export function createRelay(options: RelayOptions): Relay {
       await hub.claim(threadKey(threadId), THREAD_SECONDS);
     },
     inThread: (threadId) => hub.isHeld(threadKey(threadId)),
+    suggestions: async (chatbotId) => (await hub.chatbotPrompts(chatbotId)).suggestedMessages,
+    async firstReplySuggestions(chatbotId, channelId) {
+      if (!(await hub.claim(`${platform}:greeted:${channelId}`, THREAD_SECONDS))) return [];
+      return (await hub.chatbotPrompts(chatbotId)).suggestedMessages;
+    },
 
     async route(message) {
       const binding = await hub.findBinding({ platform, workspaceId: message.workspaceId, channelId: message.channelId });
