@@ -155,6 +155,18 @@ export function createHubClient(apiUrl: string, apiKey: string) {
       data<Binding[]>('GET', '/integrations/bindings', undefined, query),
     bind: (binding: Omit<Binding, 'id'>) => data<Binding>('POST', '/integrations/bindings', binding),
     unbind: (id: string) => data<Binding>('DELETE', `/integrations/bindings/${encodeURIComponent(id)}`),
+    /** The chatbot's greeting and suggested questions. */
+    chatbotPrompts: (chatbotId: string) =>
+      data<{ initialMessages: string[]; suggestedMessages: string[] }>(
+        'GET',
+        `/integrations/chatbots/${encodeURIComponent(chatbotId)}/prompts`,
+      ),
+    /** Holds `key` for `ttlSeconds` across every adapter instance; true when this call took it. */
+    claim: async (key: string, ttlSeconds: number) =>
+      (await data<{ claimed: boolean }>('POST', '/integrations/claims', { key, ttlSeconds })).claimed,
+    /** Whether some instance holds `key`. */
+    isHeld: async (key: string) =>
+      (await data<{ held: boolean }>('GET', `/integrations/claims/${encodeURIComponent(key)}`)).held,
     listDigests: (query: Partial<Omit<Digest, 'id' | 'time' | 'timezone' | 'postWhenEmpty'>> = {}) =>
       data<Digest[]>('GET', '/integrations/digests', undefined, query),
     subscribeDigest: (digest: Omit<Digest, 'id'>) => data<Digest>('POST', '/integrations/digests', digest),

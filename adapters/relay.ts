@@ -33,6 +33,16 @@ export type Routing = { kind: 'answer'; binding: Binding } | { kind: 'unbound' }
 export type Relay = {
   route(message: InboundMessage): Promise<Routing>;
   answer(message: InboundMessage, binding: Binding, sink: ReplySink): Promise<void>;
+  /** Takes a message for this instance; false when another instance (or event) already has it. */
+  claimMessage(messageId: string): Promise<boolean>;
+  /** Records, for every instance, that the bot takes part in a thread. */
+  joinThread(threadId: string): Promise<void>;
+  /** Whether the bot takes part in a thread (as any instance recorded). */
+  inThread(threadId: string): Promise<boolean>;
+  /** The chatbot's suggested questions. */
+  suggestions(chatbotId: string): Promise<string[]>;
+  /** The chatbot's suggested questions for its first reply in a channel (across instances); none after. */
+  firstReplySuggestions(chatbotId: string, channelId: string): Promise<string[]>;
 };
 
 export type RelayOptions = {
@@ -51,6 +61,11 @@ export const QUOTA_USED = 'Sorry, this chatbot has used up its messages for this
 export const notBoundText = (command = '/chatbot') =>
   `No chatbot is set up for this channel yet. An admin can bind one with \`${command} use <chatbotId>\`.`;
 export const NOT_BOUND = notBoundText();
+
+/** How long a message stays claimed: longer than any redelivery of it. */
+const MESSAGE_CLAIM_SECONDS = 24 * 60 * 60;
+/** How long a thread the bot answered in keeps counting as its own. */
+const THREAD_SECONDS = 30 * 24 * 60 * 60;
 
 export function createRelay(options: RelayOptions): Relay {
   const { hub, platform, source, logger } = options;
@@ -75,7 +90,22 @@ export function createRelay(options: RelayOptions): Relay {
     knownContacts.add(key);
   }
 
+  // The hub's store holds these, so every instance of the adapter shares them and a restart keeps them.
+  const messageKey = (messageId: string) => `${platform}:message:${messageId}`;
+  const threadKey = (threadId: string) => `${platform}:thread:${threadId}`;
+
   return {
+    claimMessage: (messageId) => hub.claim(messageKey(messageId), MESSAGE_CLAIM_SECONDS),
+    async joinThread(threadId) {
+      await hub.claim(threadKey(threadId), THREAD_SECONDS);
+    },
+    inThread: (threadId) => hub.isHeld(threadKey(threadId)),
+    suggestions: async (chatbotId) => (await hub.chatbotPrompts(chatbotId)).suggestedMessages,
+    async firstReplySuggestions(chatbotId, channelId) {
+      if (!(await hub.claim(`${platform}:greeted:${channelId}`, THREAD_SECONDS))) return [];
+      return (await hub.chatbotPrompts(chatbotId)).suggestedMessages;
+    },
+
     async route(message) {
       const binding = await hub.findBinding({ platform, workspaceId: message.workspaceId, channelId: message.channelId });
       const addressed = message.direct || message.mentioned || message.followUp;

@@ -83,20 +83,21 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
 
     const updateIntervalMs = options.updateIntervalMs ?? 1_000;
     const relay = createRelay({ hub, platform: 'discord', source: 'Discord', logger, updateIntervalMs });
-    const onMessage = createMessageHandler({
+    const messages = createMessageHandler({
       client: readyClient,
       relay,
       logger,
       historyLimit: options.historyLimit ?? DEFAULT_HISTORY_LIMIT,
       editIntervalMs: updateIntervalMs,
     });
-    const onInteraction = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger });
+    const onCommand = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger });
     // Handlers catch their own failures; these catches are the last line, so the process survives.
     readyClient.on(Events.MessageCreate, (message) => {
-      onMessage(message).catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
+      messages.onMessage(message).catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
     });
     readyClient.on(Events.InteractionCreate, (interaction) => {
-      onInteraction(interaction).catch((error: unknown) => logger.error({ err: error }, 'command handler failed'));
+      const handled = interaction.isButton() ? messages.onButton(interaction) : onCommand(interaction);
+      handled.catch((error: unknown) => logger.error({ err: error, interactionId: interaction.id }, 'interaction handler failed'));
     });
 
     // Registered once the handlers listen, so nothing that arrives meanwhile is dropped.

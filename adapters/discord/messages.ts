@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cleanContent, type Client, type Message, type SendableChannels } from 'discord.js';
+import { cleanContent, MessageFlags, type ButtonInteraction, type Client, type Message, type SendableChannels } from 'discord.js';
 import type { Logger } from 'pino';
-import type { ChatMessage } from '../hub-client.js';
+import type { Binding, ChatMessage } from '../hub-client.js';
 import { HUB_UNAVAILABLE, NOT_BOUND, QUOTA_USED, type InboundMessage, type Relay, type ReplySink } from '../relay.js';
+import { askedQuestion, askedText, suggestionIndex, suggestionRows } from './suggestions.js';
 import { splitMessage } from './text.js';
 
 // Discord messages in, replies out: decides whether a message is for the bot (a channel bound in
@@ -22,8 +23,8 @@ const BARE_MENTION = 'Hello!';
 /** Typing shows for about 10 s; renewed while the first piece of the reply is awaited. */
 const TYPING_RENEW_MS = 8_000;
 
-/** Threads remembered as ones the bot takes part in (older ones are found again from history). */
-const MAX_REMEMBERED_THREADS = 10_000;
+/** Threads whose history this process searched for the bot (a bound on its memory). */
+const MAX_SEARCHED_THREADS = 10_000;
 
 /** The bot's own notices: not part of any conversation. */
 const NOTICES = new Set([HUB_UNAVAILABLE, NOT_BOUND, QUOTA_USED, NO_ANSWER]);
@@ -38,19 +39,26 @@ export type MessageHandlerOptions = {
   editIntervalMs: number;
 };
 
-export function createMessageHandler(options: MessageHandlerOptions): (message: Message) => Promise<void> {
+/** Said privately when a suggestion button no longer matches the chatbot's questions. */
+export const SUGGESTION_GONE = 'That suggestion is no longer offered. Please ask in your own words.';
+
+export type MessageHandlers = {
+  onMessage(message: Message): Promise<void>;
+  /** A click on a suggested question: asks it in the channel. False if the button is not one. */
+  onButton(interaction: ButtonInteraction): Promise<boolean>;
+};
+
+export function createMessageHandler(options: MessageHandlerOptions): MessageHandlers {
   const { client, relay, logger, historyLimit, editIntervalMs } = options;
-  /** Threads the bot takes part in. */
-  const engagedThreads = new Set<string>();
   /** Threads whose history was searched for the bot (once per thread and process). */
   const searchedThreads = new Set<string>();
 
-  const remember = (threads: Set<string>, threadId: string) => {
-    threads.delete(threadId);
-    threads.add(threadId);
-    if (threads.size > MAX_REMEMBERED_THREADS) {
-      const oldest = threads.values().next().value;
-      if (oldest !== undefined) threads.delete(oldest);
+  const rememberSearched = (threadId: string) => {
+    searchedThreads.delete(threadId);
+    searchedThreads.add(threadId);
+    if (searchedThreads.size > MAX_SEARCHED_THREADS) {
+      const oldest = searchedThreads.values().next().value;
+      if (oldest !== undefined) searchedThreads.delete(oldest);
     }
   };
 
@@ -85,9 +93,12 @@ export function createMessageHandler(options: MessageHandlerOptions): (message: 
         if (item.id !== message.id) continue;
         content = BARE_MENTION;
       }
+      // A suggested question someone clicked is theirs, though the bot wrote it down.
+      const asked = own ? askedQuestion(content) : undefined;
+      const role = own && asked === undefined ? 'assistant' : 'user';
       // The conversation starts with a person speaking.
-      if (own && turns.length === 0) continue;
-      turns.push({ role: own ? 'assistant' : 'user', content });
+      if (role === 'assistant' && turns.length === 0) continue;
+      turns.push({ role, content: asked ?? content });
     }
     return turns;
   }
@@ -98,7 +109,69 @@ export function createMessageHandler(options: MessageHandlerOptions): (message: 
     return cleanContent(withoutBot, message.channel).replace(/\s+\n/g, '\n').trim();
   }
 
-  return async function onMessage(message: Message): Promise<void> {
+  /** The conversation of a channel (thread, DM) as the relay knows it, before routing. */
+  function inboundFor(
+    channel: SendableChannels,
+    guildId: string | null,
+    author: { id: string; displayName: string },
+    flags: Pick<InboundMessage, 'direct' | 'mentioned' | 'followUp'>,
+  ): InboundMessage {
+    const thread = channel.isThread() ? channel : undefined;
+    return {
+      workspaceId: guildId ?? DM_WORKSPACE,
+      // A thread answers with the chatbot of the channel it belongs to.
+      channelId: thread?.parentId ?? channel.id,
+      conversationId: guildId ? `discord:${guildId}:${channel.id}` : `discord:dm:${channel.id}`,
+      contact: { id: `discord:${author.id}`, name: author.displayName || null, email: null },
+      history: [],
+      ...flags,
+    };
+  }
+
+  /**
+   * Answers `message` (a person's, or the bot's note of a clicked question) through the relay,
+   * with the channel's history; the first reply of a chatbot in a channel offers its suggestions.
+   */
+  async function reply(message: Message, channel: SendableChannels, inbound: InboundMessage, binding: Binding, history?: Message[]) {
+    const typing = keepTyping(channel, logger);
+    const sink = replySink(message, channel, { editIntervalMs, onFirstMessage: typing.stop });
+    try {
+      inbound.history = toTurns(history ?? (await fetchHistory(message)), message);
+      await relay.answer(inbound, binding, sink);
+    } finally {
+      typing.stop();
+    }
+    const suggestions = await relay.firstReplySuggestions(binding.chatbotId, channel.id).catch((error: unknown) => {
+      logger.warn({ err: error, channelId: channel.id }, 'could not read the suggested questions');
+      return [];
+    });
+    if (suggestions.length > 0) await sink.last()?.edit({ components: suggestionRows(suggestions) });
+  }
+
+  async function onButton(interaction: ButtonInteraction): Promise<boolean> {
+    const index = suggestionIndex(interaction.customId);
+    const channel = interaction.channel;
+    if (index === undefined || !channel?.isSendable()) return false;
+    // Every instance receives the click too.
+    if (!(await relay.claimMessage(interaction.id))) return true;
+    const author = { id: interaction.user.id, displayName: interaction.user.displayName };
+    const flags = { direct: !interaction.inGuild(), mentioned: true, followUp: false };
+    const inbound = inboundFor(channel, interaction.guildId, author, flags);
+    const routing = await relay.route(inbound);
+    const question = routing.kind === 'answer' ? (await relay.suggestions(routing.binding.chatbotId))[index] : undefined;
+    if (routing.kind !== 'answer' || question === undefined) {
+      await interaction.reply({ content: routing.kind === 'answer' ? SUGGESTION_GONE : NOT_BOUND, flags: MessageFlags.Ephemeral });
+      return true;
+    }
+    // Acknowledged without a message of its own (type 6); the question is written down in the
+    // channel for everyone, and answered as a reply to it.
+    await interaction.deferUpdate();
+    const asked = await channel.send({ content: askedText(author.displayName, question), allowedMentions: { parse: [] } });
+    await reply(asked, channel, inbound, routing.binding);
+    return true;
+  }
+
+  async function onMessage(message: Message): Promise<void> {
     if (message.author.bot || message.system || message.webhookId) return;
     const channel = message.channel;
     if (!channel.isSendable()) return;
@@ -114,51 +187,37 @@ export function createMessageHandler(options: MessageHandlerOptions): (message: 
     let addressed = direct || mentioned;
     try {
       if (thread && !mentioned) {
-        if (thread.ownerId === botId || engagedThreads.has(thread.id)) followUp = true;
+        // The threads the bot takes part in live in the hub's store, shared by every instance.
+        if (thread.ownerId === botId || (await relay.inThread(thread.id))) followUp = true;
         else if (!searchedThreads.has(thread.id)) {
-          // Mentioned there before this process started? Its history tells, once.
-          remember(searchedThreads, thread.id);
+          // Mentioned there before threads were recorded? Its history tells, once.
+          rememberSearched(thread.id);
           history = await fetchHistory(message);
           followUp = history.some((item) => item.author.id === botId || mentionsBot(item));
         }
         addressed ||= followUp;
       }
 
-      const guildId = message.guildId;
-      const inbound: InboundMessage = {
-        workspaceId: guildId ?? DM_WORKSPACE,
-        // A thread answers with the chatbot of the channel it belongs to.
-        channelId: thread?.parentId ?? channel.id,
-        conversationId: guildId ? `discord:${guildId}:${channel.id}` : `discord:dm:${channel.id}`,
-        contact: { id: `discord:${message.author.id}`, name: message.author.displayName || null, email: null },
-        history: [],
-        direct,
-        mentioned,
-        followUp,
-      };
+      const author = { id: message.author.id, displayName: message.author.displayName };
+      const inbound = inboundFor(channel, message.guildId, author, { direct, mentioned, followUp });
 
       const routing = await relay.route(inbound);
       if (routing.kind === 'ignore') return;
-      if (thread) remember(engagedThreads, thread.id);
+      // Every connected instance receives every message: the one that claims it answers.
+      if (!(await relay.claimMessage(message.id))) return;
+      if (thread) await relay.joinThread(thread.id);
       if (routing.kind === 'unbound') {
         await message.reply(NOT_BOUND);
         return;
       }
-
-      const typing = keepTyping(channel, logger);
-      const sink = replySink(message, channel, { editIntervalMs, onFirstMessage: typing.stop });
-      try {
-        history ??= await fetchHistory(message);
-        inbound.history = toTurns(history, message);
-        await relay.answer(inbound, routing.binding, sink);
-      } finally {
-        typing.stop();
-      }
+      await reply(message, channel, inbound, routing.binding, history);
     } catch (error) {
       logger.error({ err: error, channelId: channel.id, messageId: message.id }, 'could not handle a Discord message');
       if (addressed) await message.reply(HUB_UNAVAILABLE).catch(() => undefined);
     }
-  };
+  }
+
+  return { onMessage, onButton };
 }
 
 /** `<@id>` or `<@!id>`. */
@@ -185,7 +244,7 @@ function replySink(
   message: Message,
   channel: SendableChannels,
   options: { editIntervalMs: number; onFirstMessage: () => void },
-): ReplySink {
+): ReplySink & { last(): Message | undefined } {
   const sent: { message: Message; writtenAt: number }[] = [];
 
   async function show(text: string, final: boolean): Promise<void> {
@@ -210,5 +269,6 @@ function replySink(
   return {
     update: (text) => show(text, false),
     finish: (text) => show(text, true),
+    last: () => sent.at(-1)?.message,
   };
 }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { ChatMessage } from '../hub-client.js';
 import { HUB_UNAVAILABLE, type InboundMessage, type Relay } from '../relay.js';
 import { RecentSet } from './recent.js';
-import { postInThread, threadReply } from './reply.js';
+import { postInThread, streamedReply } from './reply.js';
 import { plainText, unescapeText } from './text.js';
 import type { UserDirectory } from './users.js';
 
@@ -57,9 +57,14 @@ export type MessageHandler = (delivery: Delivery) => Promise<void>;
 export function createMessageHandler({ relay: currentRelay, users, logger, notBound }: MessageHandlerDeps): MessageHandler {
   const deliveredEvents = new RecentSet(10_000, 60 * 60_000);
   // `app_mention` and `message` both arrive for a mention in a channel: one answer per message.
+  // This process drops the second cheaply; the relay's claim settles it across instances.
   const handledMessages = new RecentSet(10_000, 60 * 60_000);
-  // Threads the bot answered in: later messages there are for it. Forgotten on restart.
-  const answeredThreads = new RecentSet(50_000, 7 * 24 * 60 * 60_000);
+  let refusalLogged = false;
+  const onStreamingRefused = (error: unknown) => {
+    if (refusalLogged) return;
+    refusalLogged = true;
+    logger.warn({ err: error }, 'Slack refused native streaming: replies it refuses are edited messages instead');
+  };
 
   return async (delivery) => {
     const { message, teamId, client } = delivery;
@@ -78,7 +83,7 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
     const direct = message.channel_type === 'im';
     const mentioned =
       message.type === 'app_mention' || (delivery.botUserId !== undefined && message.text.includes(`<@${delivery.botUserId}`));
-    const followUp = message.thread_ts !== undefined && message.thread_ts !== message.ts && answeredThreads.has(threadKey);
+    const inThread = message.thread_ts !== undefined && message.thread_ts !== message.ts;
     const inbound: InboundMessage = {
       workspaceId: teamId,
       channelId: message.channel,
@@ -87,15 +92,18 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
       history: [],
       direct,
       mentioned,
-      followUp,
+      followUp: false,
     };
 
     let routing: Awaited<ReturnType<Relay['route']>>;
     try {
+      // Threads the bot answered in live in the hub's store: any instance, any restart knows them.
+      inbound.followUp = inThread && !direct && !mentioned && (await relay.inThread(threadKey));
       routing = await relay.route(inbound);
+      if (routing.kind !== 'ignore' && !(await relay.claimMessage(`${teamId}:${message.channel}:${message.ts}`))) return;
     } catch (error) {
       logger.error({ err: error, conversationId: inbound.conversationId }, 'could not look up the binding of a Slack channel');
-      if (direct || mentioned || followUp) await postInThread(client, message.channel, threadTs, HUB_UNAVAILABLE);
+      if (direct || mentioned || inbound.followUp) await postInThread(client, message.channel, threadTs, HUB_UNAVAILABLE);
       return;
     }
     if (routing.kind === 'ignore') return;
@@ -104,13 +112,14 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
       return;
     }
 
-    answeredThreads.add(threadKey);
+    await relay.joinThread(threadKey);
     const [person, history] = await Promise.all([
       users.person(message.user),
       threadHistory(client, message, delivery, logger),
     ]);
     const contact = { ...inbound.contact, name: person?.name ?? null, email: person?.email ?? null };
-    await relay.answer({ ...inbound, contact, history }, routing.binding, threadReply(client, message.channel, threadTs));
+    const target = { channel: message.channel, threadTs, teamId, userId: message.user };
+    await relay.answer({ ...inbound, contact, history }, routing.binding, streamedReply(client, target, onStreamingRefused));
   };
 }
 

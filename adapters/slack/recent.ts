@@ -1,6 +1,6 @@
 /**
- * Keys seen lately, bounded in number and age: remembers delivered events, answered messages and
- * the threads the bot takes part in, without growing for ever.
+ * Keys seen lately, bounded in number and age: remembers delivered events and handled messages in
+ * this process, without growing for ever (what instances share lives in the hub's claims).
  */
 export class RecentSet {
   private readonly seen = new Map<string, number>();

@@ -1,10 +1,11 @@
-import type { webApi } from '@slack/bolt';
+import { webApi } from '@slack/bolt';
 import type { ReplySink } from '../relay.js';
 import { escapeText, splitMessage } from './text.js';
 
-// A reply in a Slack thread that grows as the hub streams it: the first text is posted, later
-// text edits that message (chat.update), and text beyond one message's limit continues in
-// further messages of the thread. The relay decides how often it shows new text.
+// A reply in a Slack thread that grows as the hub streams it: natively streamed where Slack allows
+// it (streamedReply), else posted and then edited (threadReply: chat.update). Text beyond one
+// message's limit continues in further messages of the thread. The relay decides how often it
+// shows new text.
 
 /** What is shown when the chatbot's reply is empty (Slack refuses an empty message). */
 export const EMPTY_REPLY = '(The chatbot had nothing to say.)';
@@ -46,6 +47,97 @@ export function threadReply(client: webApi.WebClient, channel: string, threadTs:
   return {
     update: show,
     finish: (text) => show(text.trim() ? text : EMPTY_REPLY),
+  };
+}
+
+/** Who a streamed reply is for: Slack wants the recipient when streaming outside a DM. */
+export type StreamTarget = { channel: string; threadTs: string; teamId: string; userId: string };
+
+/** Errors with which Slack refuses native streaming for a conversation (or the whole app). */
+const STREAMING_REFUSALS = new Set([
+  'not_allowed',
+  'method_not_supported_for_channel_type',
+  'missing_scope',
+  'not_allowed_token_type',
+  'unknown_method',
+]);
+
+const isStreamingRefusal = (error: unknown) =>
+  error instanceof Error &&
+  (error as webApi.WebAPIPlatformError).code === webApi.ErrorCode.PlatformError &&
+  STREAMING_REFUSALS.has((error as webApi.WebAPIPlatformError).data.error);
+
+type Stream = { streamer: ReturnType<webApi.WebClient['chatStream']>; text: string; stopped: boolean };
+
+/**
+ * A reply streamed with Slack's native methods (the Web API client's chatStream helper over
+ * chat.startStream, chat.appendStream, chat.stopStream): each update appends the new text.
+ * Text beyond one message's limit continues in a further stream. If Slack refuses to start the
+ * stream (the workspace, the channel type or the scopes do not allow it), this reply goes on as
+ * the edited message of threadReply; `onRefused` hears of it.
+ */
+export function streamedReply(client: webApi.WebClient, target: StreamTarget, onRefused: (error: unknown) => void): ReplySink {
+  const { channel, threadTs } = target;
+  const streams: Stream[] = [];
+  let fallback: ReplySink | undefined;
+
+  const stop = async (stream: Stream) => {
+    if (stream.stopped) return;
+    stream.stopped = true;
+    await stream.streamer.stop();
+  };
+
+  async function show(pieces: string[]): Promise<void> {
+    for (const [index, piece] of pieces.entries()) {
+      const shown = streams[index];
+      if (!shown) {
+        // A later piece exists, so the one before is complete.
+        const previous = streams.at(-1);
+        if (previous) await stop(previous);
+        const streamer = client.chatStream({
+          channel,
+          thread_ts: threadTs,
+          recipient_team_id: target.teamId,
+          recipient_user_id: target.userId,
+          // Each update is sent at once: the relay already spaces them.
+          buffer_size: 1,
+        });
+        await streamer.append({ markdown_text: piece });
+        streams.push({ streamer, text: piece, stopped: false });
+      } else if (shown.text !== piece) {
+        if (!shown.stopped && piece.startsWith(shown.text)) {
+          await shown.streamer.append({ markdown_text: piece.slice(shown.text.length) });
+        } else {
+          // Not a continuation (a cut moved, or an apology replaces the reply): rewrite it.
+          await stop(shown);
+          await client.chat.update({ channel, ts: shown.streamer.ts ?? '', text: escapeText(piece) });
+        }
+        shown.text = piece;
+      }
+    }
+    for (const extra of streams.splice(pieces.length)) {
+      await stop(extra);
+      await client.chat.delete({ channel, ts: extra.streamer.ts ?? '' });
+    }
+  }
+
+  async function deliver(text: string, final: boolean): Promise<void> {
+    if (fallback) return final ? fallback.finish(text) : fallback.update(text);
+    const shown = text.trim() || (final ? EMPTY_REPLY : '');
+    try {
+      if (shown) await show(splitMessage(shown));
+      if (final) for (const stream of streams) await stop(stream);
+    } catch (error) {
+      if (streams.length > 0 || !isStreamingRefusal(error)) throw error;
+      onRefused(error);
+      fallback = threadReply(client, channel, threadTs);
+      await deliver(text, final);
+    }
+  }
+
+  return {
+    update: (text) => deliver(text, false),
+    finish: (text) => deliver(text, true),
   };
 }
 

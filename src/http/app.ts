@@ -10,7 +10,9 @@ import { jsonBody } from './middleware/body.js';
 import { perKeyRateLimit } from './middleware/rate-limit.js';
 import { failureBodies } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
+import { adapterClaimRoutes } from './routes/adapter-claims.js';
 import { assetRoutes } from './routes/assets.js';
+import { chatbotPromptRoutes } from './routes/chatbot-prompts.js';
 import { chatRoutes } from './routes/chat.js';
 import { chatbotRoutes } from './routes/chatbots.js';
 import { contactRoutes } from './routes/contacts.js';
@@ -76,6 +78,8 @@ export function createApp({
     conversationRoutes(store),
     integrationRoutes(store),
     webhookRoutes(store, { allowPrivate: webhookAllowPrivate }),
+    adapterClaimRoutes(store),
+    chatbotPromptRoutes(store),
     rateLimited,
   ]) {
     api.use(feature.routes());

@@ -514,6 +514,20 @@ export interface WebhookOutboxRepository {
   attempts(webhookId: string, page: Page): Promise<WebhookAttempt[]>;
 }
 
+/**
+ * Keys the chat adapters hold once across every instance on the store: a Discord message being
+ * answered, a Slack thread the bot takes part in. Scoped to the account whose key claims them.
+ */
+export interface AdapterClaimRepository {
+  /**
+   * Holds `key` until `expiresAt` unless it is held already (an expired hold is taken over);
+   * answers whether this call took it. Of racing claimers exactly one does.
+   */
+  claim(accountId: string, key: string, now: Date, expiresAt: Date): Promise<boolean>;
+  /** Whether `key` is held at `now`. */
+  held(accountId: string, key: string, now: Date): Promise<boolean>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'mongodb';
   readonly accounts: AccountRepository;
@@ -537,6 +551,7 @@ export interface Store {
   repair(options?: RepairOptions): Promise<RepairReport>;
   readonly webhooks: WebhookRepository;
   readonly webhookOutbox: WebhookOutboxRepository;
+  readonly adapterClaims: AdapterClaimRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

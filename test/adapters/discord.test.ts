@@ -345,6 +345,61 @@ describe('Discord adapter', () => {
     expect(requestsTo('GET', new RegExp(`^/channels/${foreign.id}/messages$`))).toHaveLength(2);
   });
 
+  it('answers each message once when several instances share the hub, and follows threads any of them joined', async () => {
+    const second = await startDiscordBot({
+      config: config(discord),
+      hub: createHubClient(app.baseUrl, app.apiKey),
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      const channel = newChannel('two-instances');
+      await bind(channel, supportBot, 'all');
+      const questions = ['one', 'two', 'three', 'four'].map((text) => discord.say(channel, alice, text));
+      for (const question of questions) await reply(question, `echo: ${question.content}`);
+      const thread = discord.createChannel('thread', 'shared thread', { parentId: channel.id, ownerId: alice.id });
+      await reply(discord.say(thread, alice, mention('in a thread')), 'echo: in a thread');
+      await reply(discord.say(thread, bob, 'a follow-up'), 'echo: a follow-up');
+      await sleep(300);
+      // Both instances received every message; exactly one answered each.
+      expect(botMessages(channel)).toHaveLength(questions.length);
+      expect(botMessages(thread)).toHaveLength(2);
+      expect(await hub.isHeld(`discord:thread:${thread.id}`)).toBe(true);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('offers the suggested questions as buttons under its first reply in a channel; a click asks that question', async () => {
+    const guide = await createChatbotViaApi(app, 'Guide bot');
+    const suggestions = ['What are your opening hours?', 'Do you ship abroad?'];
+    await hub.updateSettings(guide, { suggestedMessages: suggestions });
+    const channel = newChannel('suggestions');
+    await bind(channel, guide, 'all');
+
+    const first = await reply(discord.say(channel, alice, 'hi'), 'echo: hi');
+    const offered = await discord.until('buttons under the first reply', () => {
+      const message = discord.history(channel.id).find((item) => item.id === first.id);
+      return message?.components?.length ? message : undefined;
+    });
+    const buttons = offered.components?.flatMap((row) => row.components) ?? [];
+    expect(buttons.map((button) => [button.type, button.label])).toEqual(suggestions.map((label) => [2, label]));
+    const second = await reply(discord.say(channel, alice, 'thanks'), 'echo: thanks');
+    expect(second.components ?? []).toEqual([]);
+
+    const token = discord.click(offered, bob, buttons[1]?.custom_id ?? '');
+    const asked = await discord.until('the clicked question in the channel', () =>
+      discord.history(channel.id).find((item) => item.author.id === discord.bot.id && item.content.endsWith(suggestions[1] ?? '')),
+    );
+    expect(asked.content).toBe(`**${bob.global_name}** asked: Do you ship abroad?`);
+    await reply(asked, 'echo: Do you ship abroad?');
+    expect((discord.interactionResponse(token).callback?.body as { type: number }).type).toBe(6);
+    expect(model.inputs.at(-1)?.messages.slice(-3)).toEqual([
+      { role: 'user', content: 'thanks' },
+      { role: 'assistant', content: 'echo: thanks' },
+      { role: 'user', content: 'Do you ship abroad?' },
+    ]);
+  });
+
   it('answers direct messages with the DM binding', async () => {
     const dm = discord.createChannel('dm', 'dm');
     const unbound = discord.say(dm, alice, 'hi bot');

@@ -64,6 +64,9 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'chat.postMessage': ['chat:write'],
   'chat.update': ['chat:write'],
   'chat.delete': ['chat:write'],
+  'chat.startStream': ['chat:write'],
+  'chat.appendStream': ['chat:write'],
+  'chat.stopStream': ['chat:write'],
   'users.info': ['users:read', 'users:read.email'],
   'conversations.replies': ['channels:history', 'groups:history', 'im:history'],
   'conversations.open': ['im:write'],
@@ -102,7 +105,11 @@ type Harness = {
   bind(channelId: string, chatbotId: string, mode: 'mentions' | 'all'): Promise<void>;
 };
 
-type HarnessOptions = { updateIntervalMs?: number | null; hubUrl?: string; socket?: boolean };
+/**
+ * `nativeStreaming`: the workspace allows chat.startStream. Off by default, so most tests watch
+ * the edited-message path every refusal falls back to; the streaming tests turn it on.
+ */
+type HarnessOptions = { updateIntervalMs?: number | null; hubUrl?: string; socket?: boolean; nativeStreaming?: boolean };
 
 async function harness(options: HarnessOptions = {}): Promise<Harness> {
   let script: Script | undefined;
@@ -128,6 +135,7 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
   });
   const hub = createHubClient(app.baseUrl, app.apiKey);
   const slack = await startFakeSlack();
+  if (!options.nativeStreaming) slack.failNext('chat.startStream', 'not_allowed', Number.POSITIVE_INFINITY);
   slack.addUser({ id: ALICE, name: 'alice', realName: 'Alice Andersen', email: 'alice@example.com' });
   slack.addUser({ id: BOB, name: 'bob', realName: 'Bob Berg' });
   slack.addUser({ id: ADMIN, name: 'admin', realName: 'Ada Admin', email: 'ada@example.com', isAdmin: true });
@@ -388,6 +396,40 @@ describe('Slack adapter: routing', () => {
     expect(conversations.body).toMatchObject({ data: [{ id: `slack:${TEAM}:${ALICE_DM}:${message.ts}`, source: 'Slack' }] });
   });
 
+  it('keeps the threads it answered in the hub: a second instance follows up, and a message reaching both is answered once', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    const question = await h.say(MENTION_CHANNEL, ALICE, `<@${BOT_USER}> Do you ship abroad?`);
+    expect(h.slack.botReplies(MENTION_CHANNEL, question.ts)).toHaveLength(1);
+
+    // Another process (or this one restarted): nothing in its memory, the hub remembers.
+    const other = createSlackAdapter({
+      config: {
+        botToken: BOT_TOKEN,
+        appToken: APP_TOKEN,
+        signingSecret: undefined,
+        apiUrl: h.slack.apiUrl,
+        adminUserIds: [],
+        command: '/chatbot',
+      },
+      logger: pino({ level: 'silent' }),
+      updateIntervalMs: 100,
+    });
+    await other.start(createHubClient(h.app.baseUrl, h.app.apiKey));
+    onTestFinished(() => other.stop(1_000));
+    const followUp = h.slack.userMessage({ channel: MENTION_CHANNEL, user: BOB, text: 'And to Norway?', thread_ts: question.ts });
+    const envelope = eventEnvelope(messageEvent(followUp));
+    const envelopeId = h.slack.pushEvent(envelope, 0);
+    await h.slack.waitFor(() => h.slack.socket.acks.some((ack) => ack.envelope_id === envelopeId));
+    await other.idle();
+    // The same message delivered to the first instance as well: already claimed, not answered again.
+    await h.event(messageEvent(followUp), { eventId: 'Ev0SECOND01' });
+    expect(h.slack.botReplies(MENTION_CHANNEL, question.ts).map((m) => m.text)).toEqual([
+      'Echo: Do you ship abroad?',
+      'Echo: And to Norway?',
+    ]);
+  });
+
   it('answers later messages of a thread it answered, sending the thread as history', async () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.support, 'mentions');
@@ -489,6 +531,80 @@ describe('Slack adapter: routing', () => {
 });
 
 describe('Slack adapter: replies', () => {
+  describe('native streaming', () => {
+    const streamCalls = (h: Harness) => h.slack.calls.filter((c) => c.method.startsWith('chat.') && c.method !== 'chat.postMessage');
+
+    it('streams a reply with chat.startStream, appendStream and stopStream, to the asker, never posting or editing', async () => {
+      const h = await harness({ nativeStreaming: true, updateIntervalMs: 100 });
+      await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+      const pieces = Array.from({ length: 8 }, (_, i) => `part${i} `);
+      h.script({ pieces, delayMs: 40 });
+      const question = await h.say(MENTION_CHANNEL, ALICE, `<@${BOT_USER}> Tell me <a> story & more`);
+
+      const calls = streamCalls(h);
+      expect(calls[0]).toMatchObject({
+        method: 'chat.startStream',
+        status: 200,
+        args: { channel: MENTION_CHANNEL, thread_ts: question.ts, recipient_team_id: TEAM, recipient_user_id: ALICE },
+      });
+      expect(calls.filter((c) => c.method === 'chat.appendStream').length).toBeGreaterThanOrEqual(1);
+      expect(calls.at(-1)?.method).toBe('chat.stopStream');
+      expect(h.slack.callsTo('chat.postMessage')).toEqual([]);
+      expect(h.slack.callsTo('chat.update')).toEqual([]);
+      const [reply] = h.slack.botReplies(MENTION_CHANNEL, question.ts);
+      expect(reply?.text).toBe(pieces.join('').trim());
+      expect(reply?.streaming).toBe(false);
+      expect(h.logs.some((log) => /refused native streaming/.test(log.msg))).toBe(false);
+    });
+
+    it('continues a long reply in a further stream, each message within the limit', async () => {
+      const h = await harness({ nativeStreaming: true, updateIntervalMs: 50 });
+      await h.bind(ALL_CHANNEL, h.support, 'all');
+      const paragraph = `${'word '.repeat(199)}end.\n\n`;
+      h.script({ pieces: Array.from({ length: 8 }, () => paragraph), delayMs: 10 });
+      const question = await h.say(ALL_CHANNEL, ALICE, 'Write a lot');
+      const replies = h.slack.botReplies(ALL_CHANNEL, question.ts);
+      expect(replies.length).toBeGreaterThanOrEqual(2);
+      for (const reply of replies) expect(reply.text.length).toBeLessThanOrEqual(MESSAGE_LIMIT);
+      expect(replies.map((r) => r.text).join('\n\n')).toBe(paragraph.repeat(8).trim());
+      expect(h.slack.callsTo('chat.startStream')).toHaveLength(replies.length);
+      expect(h.slack.callsTo('chat.stopStream')).toHaveLength(replies.length);
+    });
+
+    it('falls back to posting and editing for a reply Slack refuses to stream, decides again for the next, and logs it once', async () => {
+      const h = await harness({ nativeStreaming: true });
+      await h.bind(ALL_CHANNEL, h.support, 'all');
+      h.slack.failNext('chat.startStream', 'method_not_supported_for_channel_type', 1);
+      const refused = await h.say(ALL_CHANNEL, ALICE, 'First?');
+      h.slack.failNext('chat.startStream', 'not_allowed', 1);
+      const refusedAgain = await h.say(ALL_CHANNEL, BOB, 'Second?');
+      const streamed = await h.say(ALL_CHANNEL, ALICE, 'Third?');
+
+      expect(h.slack.callsTo('chat.startStream').map((c) => c.error ?? 'ok')).toEqual([
+        'method_not_supported_for_channel_type',
+        'not_allowed',
+        'ok',
+      ]);
+      expect(h.slack.callsTo('chat.postMessage').map((c) => c.args.thread_ts)).toEqual([refused.ts, refusedAgain.ts]);
+      expect(h.slack.botReplies(ALL_CHANNEL, refused.ts).map((m) => [m.text, m.streaming])).toEqual([['Echo: First?', undefined]]);
+      expect(h.slack.botReplies(ALL_CHANNEL, refusedAgain.ts).map((m) => m.text)).toEqual(['Echo: Second?']);
+      expect(h.slack.botReplies(ALL_CHANNEL, streamed.ts).map((m) => [m.text, m.streaming])).toEqual([['Echo: Third?', false]]);
+      expect(h.logs.filter((log) => /refused native streaming/.test(log.msg))).toHaveLength(1);
+    });
+
+    it('waits out a 429 on appendStream and completes the stream', async () => {
+      const h = await harness({ nativeStreaming: true, updateIntervalMs: 50 });
+      await h.bind(ALL_CHANNEL, h.support, 'all');
+      h.script({ pieces: ['one ', 'two ', 'three'], delayMs: 80 });
+      h.slack.rateLimit('chat.appendStream', 1);
+      const question = await h.say(ALL_CHANNEL, ALICE, 'Count');
+      const attempts = h.slack.callsTo('chat.appendStream');
+      expect(attempts.map((c) => c.status).slice(0, 2)).toEqual([429, 200]);
+      expect((attempts[1]?.at ?? 0) - (attempts[0]?.at ?? 0)).toBeGreaterThanOrEqual(1_000);
+      expect(h.slack.botReplies(ALL_CHANNEL, question.ts).map((m) => m.text)).toEqual(['one two three']);
+    });
+  });
+
   it('posts the first text, then edits it as the reply streams, no more often than the interval', async () => {
     const h = await harness({ updateIntervalMs: 150 });
     await h.bind(ALL_CHANNEL, h.support, 'all');

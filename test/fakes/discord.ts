@@ -33,6 +33,8 @@ export type ApiMessage = {
   type: number;
   flags: number;
   message_reference?: { message_id?: string; channel_id?: string; guild_id?: string; fail_if_not_exists?: boolean };
+  /** Action rows of buttons (type 1 rows of type 2 buttons with a custom_id), when the bot added some. */
+  components?: { type: number; components: { type: number; style: number; label?: string; custom_id?: string }[] }[];
 };
 
 export type RecordedFile = { field: string; filename: string; contentType: string; text: string };
@@ -88,6 +90,27 @@ export type FakeDiscordOptions = {
 
 export type FakeDiscord = Awaited<ReturnType<typeof startFakeDiscord>>;
 
+/** Discord's limits on buttons: at most 5 action rows of at most 5 buttons, labels ≤ 80, custom ids ≤ 100. */
+function validComponents(rows: NonNullable<ApiMessage['components']>): boolean {
+  return (
+    rows.length <= 5 &&
+    rows.every(
+      (row) =>
+        row.type === 1 &&
+        row.components.length >= 1 &&
+        row.components.length <= 5 &&
+        row.components.every(
+          (button) =>
+            button.type === 2 &&
+            (button.label?.length ?? 0) <= 80 &&
+            typeof button.custom_id === 'string' &&
+            button.custom_id.length >= 1 &&
+            button.custom_id.length <= 100,
+        ),
+    )
+  );
+}
+
 export async function startFakeDiscord(options: FakeDiscordOptions) {
   const token = options.token;
   const bot = user('switchboard', { bot: true, global_name: null });
@@ -97,7 +120,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
   const messages = new Map<string, ApiMessage[]>();
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
-  const interactionTokens = new Map<string, { channelId: string }>();
+  /** Live interactions by token: where they happened and whether they are a command (2) or a component (3). */
+  const interactionTokens = new Map<string, { channelId: string; type: 2 | 3 }>();
   const rateLimits: RateLimitRule[] = [];
   const failures: FailureRule[] = [];
   const registeredCommands: { scope: string; commands: unknown[] }[] = [];
@@ -108,7 +132,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     heartbeats: 0,
     acks: 0,
   };
-  let session: Session | undefined;
+  // Every identified session receives every event, as Discord sends them to each unsharded connection.
+  const sessions: Session[] = [];
 
   const addChannel = (kind: ChannelKind, name: string, extra: Partial<FakeChannel> = {}): FakeChannel => {
     const channel = { id: snowflake(), kind, name, ...extra };
@@ -198,13 +223,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
 
   const send = (socket: WebSocket, payload: unknown) => socket.send(JSON.stringify(payload));
 
-  function dispatch(t: string, d: unknown): void {
-    if (!session) throw new Error('no gateway session');
-    session.seq += 1;
-    const event = { s: session.seq, t, d };
-    session.events.push(event);
-    // Events for a dropped connection wait, as Discord's do, and are replayed on resume.
-    if (session.socket) send(session.socket, { op: OP.DISPATCH, ...event });
+  function dispatch(t: string, d: unknown, to: Session[] = sessions): void {
+    for (const session of to) {
+      session.seq += 1;
+      const event = { s: session.seq, t, d };
+      session.events.push(event);
+      // Events for a dropped connection wait, as Discord's do, and are replayed on resume.
+      if (session.socket) send(session.socket, { op: OP.DISPATCH, ...event });
+    }
   }
 
   const wss = new WebSocketServer({ noServer: true });
@@ -240,8 +266,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
           const properties = d.properties as Record<string, unknown> | undefined;
           if (!properties?.os || !properties.browser || !properties.device) violations.push('identify without properties');
           identified = true;
-          if (session?.socket) session.socket.terminate();
-          session = { id: randomBytes(16).toString('hex'), seq: 0, events: [], socket };
+          const session: Session = { id: randomBytes(16).toString('hex'), seq: 0, events: [], socket };
+          sessions.push(session);
           const { port } = server.address() as AddressInfo;
           dispatch('READY', {
             v: 10,
@@ -257,19 +283,20 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
             user_settings: {},
             geo_ordered_rtc_regions: [],
             guild_join_requests: [],
-          });
-          dispatch('GUILD_CREATE', guildCreate());
+          }, [session]);
+          dispatch('GUILD_CREATE', guildCreate(), [session]);
           return;
         }
         case OP.RESUME: {
           gateway.resumes.push(d);
           if (d.token !== token) return void socket.close(4004, 'Authentication failed.');
-          if (!session || d.session_id !== session.id) return void send(socket, { op: OP.INVALID_SESSION, d: false });
+          const session = sessions.find((known) => known.id === d.session_id);
+          if (!session) return void send(socket, { op: OP.INVALID_SESSION, d: false });
           identified = true;
           session.socket = socket;
           const replay = session.events.filter((event) => event.s > Number(d.seq));
           for (const event of replay) send(socket, { op: OP.DISPATCH, ...event });
-          dispatch('RESUMED', {});
+          dispatch('RESUMED', {}, [session]);
           return;
         }
         default:
@@ -277,7 +304,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       }
     });
     socket.on('close', () => {
-      if (session?.socket === socket) session.socket = undefined;
+      for (const session of sessions) if (session.socket === socket) session.socket = undefined;
     });
   }
 
@@ -430,7 +457,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
         json(response, 200, message);
         // Discord tells the bot of its own messages too.
         const channel = channels.get(channelId as string);
-        if (session && channel) dispatch('MESSAGE_CREATE', { ...message, channel_type: CHANNEL_TYPE[channel.kind] });
+        if (channel) dispatch('MESSAGE_CREATE', { ...message, channel_type: CHANNEL_TYPE[channel.kind] });
       },
     },
     {
@@ -444,11 +471,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
           return json(response, 403, { message: 'Cannot edit a message authored by another user', code: 50005 });
         }
         const body = recorded.body as Record<string, unknown>;
-        if (typeof body.content !== 'string' || body.content.length > 2000) {
+        // An edit may change the content, the components, or both.
+        const components = body.components as ApiMessage['components'];
+        if (components !== undefined && !validComponents(components)) {
+          violations.push('edit with invalid components');
+          return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
+        }
+        if ((components === undefined || body.content !== undefined) && (typeof body.content !== 'string' || body.content.length > 2000)) {
           violations.push(`edit content of ${String(body.content).length} characters`);
           return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
         }
-        message.content = body.content;
+        if (typeof body.content === 'string') message.content = body.content;
+        if (components !== undefined) message.components = components;
         message.edited_timestamp = new Date().toISOString();
         json(response, 200, message);
       },
@@ -478,9 +512,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       path: /^\/interactions\/(\d+)\/([^/]+)\/callback$/,
       bot: false,
       handle: ([, , interactionToken], recorded, response) => {
-        if (!interactionTokens.has(interactionToken as string)) return json(response, 404, { message: 'Unknown interaction', code: 10062 });
+        const interaction = interactionTokens.get(interactionToken as string);
+        if (!interaction) return json(response, 404, { message: 'Unknown interaction', code: 10062 });
         const body = recorded.body as { type?: number; data?: { content?: string } };
-        if (body.type !== 4 && body.type !== 5) violations.push(`interaction callback type ${body.type}`);
+        // 4 message, 5 deferred message; for components also 6 deferred update (nothing shown).
+        const allowed = interaction.type === 3 ? [4, 5, 6] : [4, 5];
+        if (!allowed.includes(body.type ?? 0)) violations.push(`interaction callback type ${body.type}`);
         if ((body.data?.content?.length ?? 0) > 2000) violations.push('interaction reply over 2000 characters');
         json(response, 204);
       },
@@ -655,7 +692,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       permissions: bigint = MEMBER_PERMISSIONS,
     ): string {
       const interactionToken = `itoken-${randomBytes(12).toString('hex')}`;
-      interactionTokens.set(interactionToken, { channelId: channel.id });
+      interactionTokens.set(interactionToken, { channelId: channel.id, type: 2 });
       const inGuild = channel.kind !== 'dm';
       dispatch('INTERACTION_CREATE', {
         id: snowflake(),
@@ -690,6 +727,38 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       return interactionToken;
     },
 
+    /** A click on a button of the bot's message, dispatched as INTERACTION_CREATE type 3; answers its token. */
+    click(message: ApiMessage, clicker: ApiUser, customId: string): string {
+      const channel = channels.get(message.channel_id);
+      if (!channel) throw new Error(`no channel ${message.channel_id}`);
+      const button = message.components?.flatMap((row) => row.components).find((item) => item.custom_id === customId);
+      if (!button) throw new Error(`message ${message.id} has no button ${customId}`);
+      const interactionToken = `itoken-${randomBytes(12).toString('hex')}`;
+      interactionTokens.set(interactionToken, { channelId: channel.id, type: 3 });
+      const inGuild = channel.kind !== 'dm';
+      dispatch('INTERACTION_CREATE', {
+        id: snowflake(),
+        application_id: applicationId,
+        type: 3,
+        token: interactionToken,
+        version: 1,
+        locale: 'en-US',
+        app_permissions: MEMBER_PERMISSIONS.toString(),
+        entitlements: [],
+        attachment_size_limit: 10_485_760,
+        authorizing_integration_owners: inGuild ? { '0': guildId } : { '1': clicker.id },
+        context: inGuild ? 0 : 1,
+        channel_id: channel.id,
+        channel: inGuild ? apiChannel(channel) : { ...apiChannel(channel), recipients: [clicker] },
+        message,
+        ...(inGuild
+          ? { guild_id: guildId, guild: { id: guildId, locale: 'en-US', features: [] }, guild_locale: 'en-US', member: member(clicker) }
+          : { user: clicker }),
+        data: { custom_id: customId, component_type: 2 },
+      });
+      return interactionToken;
+    },
+
     /** The callback and the `@original` edits recorded for an interaction. */
     interactionResponse(interactionToken: string): InteractionResponse {
       return {
@@ -714,16 +783,16 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
 
     /** Drops the gateway connection from Discord's side (the client should resume). */
     dropConnection(code = 4000): void {
-      session?.socket?.close(code, 'dropped by the fake');
+      for (const session of sessions) session.socket?.close(code, 'dropped by the fake');
     },
 
     /** Asks the client to reconnect and resume (op 7). */
     requestReconnect(): void {
-      if (session?.socket) send(session.socket, { op: OP.RECONNECT, d: null });
+      for (const session of sessions) if (session.socket) send(session.socket, { op: OP.RECONNECT, d: null });
     },
 
     /** Whether a client is connected and identified or resumed. */
-    connected: () => Boolean(session?.socket),
+    connected: () => sessions.some((session) => session.socket),
 
     async close(): Promise<void> {
       for (const client of wss.clients) client.terminate();

@@ -41,6 +41,8 @@ export type SlackMessageRecord = {
   subtype?: string;
   team: string;
   edited?: { user: string; ts: string };
+  /** A message written through chat.startStream: `true` until chat.stopStream. */
+  streaming?: boolean;
 };
 
 export type ApiCall = {
@@ -103,6 +105,15 @@ export type FakeSlack = {
   close(): Promise<void>;
 };
 
+/** The text a streaming call carries, as Slack shows it in the message (`&`, `<`, `>` escaped); undefined if none. */
+function streamedText(args: Record<string, string>): string | undefined {
+  const chunks = args.chunks ? (JSON.parse(args.chunks) as { type: string; text?: string }[]) : [];
+  const parts = [args.markdown_text, ...chunks.filter((chunk) => chunk.type === 'markdown_text').map((chunk) => chunk.text)];
+  const text = parts.filter((part): part is string => typeof part === 'string').join('');
+  if (!text && !args.markdown_text && chunks.length === 0) return undefined;
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
 export async function startFakeSlack(): Promise<FakeSlack> {
   const calls: ApiCall[] = [];
   const responses: ResponseUrlPost[] = [];
@@ -151,6 +162,54 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         team: TEAM,
       };
       messages.push(message);
+      return ok({ channel: message.channel, ts: message.ts, message });
+    },
+
+    // Native streaming: startStream opens a message in a thread, appendStream adds markdown to
+    // it, stopStream ends it. Text comes as `markdown_text` or as `chunks` (a JSON array of
+    // `{type: "markdown_text", text}`), as the Web API client form-encodes it.
+    'chat.startStream': (args) => {
+      if (!args.channel) return fail('channel_not_found');
+      if (!args.thread_ts) return fail('invalid_arguments');
+      // Outside a DM, Slack needs to know who the stream is for.
+      if (!args.channel.startsWith('D') && (!args.recipient_user_id || !args.recipient_team_id)) {
+        return fail('invalid_arguments');
+      }
+      const text = streamedText(args);
+      if (text === undefined) return fail('no_text');
+      const message: SlackMessageRecord = {
+        type: 'message',
+        channel: args.channel,
+        ts: nextTs(),
+        thread_ts: args.thread_ts,
+        text,
+        user: BOT_USER,
+        bot_id: BOT_ID,
+        app_id: APP_ID,
+        team: TEAM,
+        streaming: true,
+      };
+      messages.push(message);
+      return ok({ channel: message.channel, ts: message.ts });
+    },
+
+    'chat.appendStream': (args) => {
+      const message = find(args.channel ?? '', args.ts ?? '');
+      if (!message) return fail('message_not_found');
+      if (!message.streaming) return fail('message_not_in_streaming_state');
+      const text = streamedText(args);
+      if (text === undefined) return fail('no_text');
+      if (text.length > 12_000) return fail('msg_too_long');
+      message.text += text;
+      return ok({ channel: message.channel, ts: message.ts });
+    },
+
+    'chat.stopStream': (args) => {
+      const message = find(args.channel ?? '', args.ts ?? '');
+      if (!message) return fail('message_not_found');
+      if (!message.streaming) return fail('message_not_in_streaming_state');
+      message.text += streamedText(args) ?? '';
+      message.streaming = false;
       return ok({ channel: message.channel, ts: message.ts, message });
     },
 

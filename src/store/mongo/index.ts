@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import type { Store } from '../port.js';
 import { mongoAccounts } from './accounts.js';
+import { mongoAdapterClaims } from './adapter-claims.js';
 import { mongoAssets } from './assets.js';
 import { atomicWrites } from './atomic.js';
 import { mongoAttributes } from './attributes.js';
@@ -60,6 +61,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     },
     webhooks: mongoWebhooks(models),
     webhookOutbox: mongoWebhookOutbox(models),
+    adapterClaims: mongoAdapterClaims(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

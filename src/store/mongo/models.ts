@@ -400,6 +400,14 @@ const webhookAttemptSchema = new Schema<WebhookAttemptDoc>(
 );
 webhookAttemptSchema.index({ deliveryId: 1, attempt: 1 }, { unique: true });
 webhookAttemptSchema.index({ webhookId: 1, at: -1, deliveryId: -1, attempt: -1 });
+export type AdapterClaimDoc = { _id: string; expiresAt: Date };
+
+const adapterClaimSchema = new Schema<AdapterClaimDoc>(
+  { _id: required(String), expiresAt: required(Date) },
+  { ...options, collection: 'adapterClaims' },
+);
+// MongoDB's TTL monitor removes expired claims; until it runs, claim() takes them over.
+adapterClaimSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
 /** The models, bound to one connection (never mongoose's global one). */
 export function mongoModels(connection: Connection) {
@@ -423,6 +431,7 @@ export function mongoModels(connection: Connection) {
     webhooks: connection.model('Webhook', webhookSchema),
     webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
     webhookAttempts: connection.model('WebhookAttempt', webhookAttemptSchema),
+    adapterClaims: connection.model('AdapterClaim', adapterClaimSchema),
   };
 }
 

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../port.js';
 import { sqliteAccounts } from './accounts.js';
+import { sqliteAdapterClaims } from './adapter-claims.js';
 import { sqliteAssets } from './assets.js';
 import { sqliteAttributes } from './attributes.js';
 import { sqliteBindings } from './bindings.js';
@@ -50,6 +51,7 @@ export function openSqliteStore(filename: string): Store {
     },
     webhooks: sqliteWebhooks(db),
     webhookOutbox: sqliteWebhookOutbox(db),
+    adapterClaims: sqliteAdapterClaims(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -224,6 +224,15 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX webhook_attempts_by_webhook ON webhook_attempts(webhook_id, at, delivery_id, attempt);
   `,
+  `
+  CREATE TABLE adapter_claims (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX adapter_claims_by_expiry ON adapter_claims(expires_at);
+  `,
 ];
 
 export function migrate(db: Database): void {

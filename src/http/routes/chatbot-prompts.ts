@@ -1,0 +1,24 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { findOwnedChatbot } from '../../domain/chatbots.js';
+import type { Store } from '../../store/port.js';
+import type { AuthState } from '../middleware/auth.js';
+import { success } from '../success.js';
+import { chatbotId, parseInput } from '../validation.js';
+
+// GET /integrations/chatbots/{chatbotId}/prompts: what a chat adapter offers before and beside
+// the answers (the greeting and the suggested questions), without the rest of the settings.
+
+const promptsPath = z.object({ chatbotId });
+
+export function chatbotPromptRoutes(store: Store): Router<AuthState> {
+  const router = new Router<AuthState>({ prefix: '/integrations/chatbots' });
+
+  router.get('/:chatbotId/prompts', async (ctx) => {
+    const { chatbotId: id } = parseInput(promptsPath, ctx.params);
+    const { settings } = await findOwnedChatbot(store, ctx.state.account, id);
+    ctx.body = success({ initialMessages: settings.initialMessages, suggestedMessages: settings.suggestedMessages });
+  });
+
+  return router;
+}
