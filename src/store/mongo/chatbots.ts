@@ -20,6 +20,8 @@ export function mongoChatbots(models: MongoModels): ChatbotRepository {
     chatbots,
     trainingSources,
     trainingChunks,
+    retrievalIndexParts,
+    retrievalVectors,
     assets,
     contacts,
     attributes,
@@ -85,6 +87,8 @@ export function mongoChatbots(models: MongoModels): ChatbotRepository {
       await Promise.all([
         digestRuns.deleteMany({ digestId: { $in: digestIds } }),
         trainingChunks.deleteMany({ chatbotId: id }),
+        retrievalIndexParts.deleteMany({ chatbotId: id }),
+        retrievalVectors.deleteMany({ chatbotId: id }),
         assets.deleteMany({ chatbotId: id }),
         contacts.deleteMany({ chatbotId: id }),
         attributes.deleteMany({ chatbotId: id }),

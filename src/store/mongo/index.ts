@@ -12,6 +12,7 @@ import { mongoDigests } from './digests.js';
 import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
 import { mongoRateLimits } from './rate-limits.js';
+import { mongoRetrieval } from './retrieval.js';
 import { mongoTraining } from './training.js';
 import { mongoUsage } from './usage.js';
 
@@ -32,6 +33,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     accounts: mongoAccounts(models),
     chatbots: mongoChatbots(models),
     training: mongoTraining(models),
+    retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
     leads: mongoLeads(models),
     conversations: mongoConversations(models),
