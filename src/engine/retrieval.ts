@@ -1,36 +1,73 @@
-import type { Store } from '../store/port.js';
-import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage } from './lexical-index.js';
+import { createHash } from 'node:crypto';
+import { deserialize } from 'node:v8';
+import type { Material, Store } from '../store/port.js';
+import { contentHash, embedChunks, nearestChunks, normalized, type Embedder, type VectorTable } from './embeddings.js';
+import { fuseRankings } from './fusion.js';
+import { createByteCache } from './index-cache.js';
+import { buildLexicalIndex, lexicalSearcher, type LexicalIndex, type LexicalSearcher, type Passage } from './lexical-index.js';
+import { buildIndexOffThread } from './workers/training-jobs.js';
 
-// Full-text retrieval over a chatbot's training chunks. Each process builds a lexical index
-// from the store's material and keeps it while the material's version stands, so every hub
-// instance answers from the same material, and a retrain (a new version) is picked up by the
-// next question without a restart. An index is built from one consistent snapshot, so a chat
-// during a retrain sees the old material or the new, never a mix.
+// Retrieval over a chatbot's training chunks. Each process keeps a prepared index per chatbot
+// while the material's version stands, so every hub instance answers from the same material and a
+// retrain (a new version) is picked up by the next question without a restart. An index is built
+// from one consistent snapshot, so a chat during a retrain sees the old material or the new.
+//
+// Building is the expensive part, so it happens once: in the training worker thread (never on the
+// event loop), and its result is kept in the store, where a restarted or second instance finds it.
+// Prepared indexes are cached least recently used first within a budget of bytes.
+//
+// With an embedding model the chunks are also embedded, outside any request, and a question is
+// answered from the lexical and the vector ranking fused. Until the vectors are all there, and
+// whenever the provider fails, retrieval is lexical alone.
 
 export type { Passage };
 
-type Entry = { version: string; search: LexicalSearcher };
-
 export type Retriever = {
   search(chatbotId: string, query: string, limit?: number): Promise<Passage[]>;
+  /** Builds (or loads) the chatbot's index and embeds its chunks: called after training. */
+  prepare(chatbotId: string): Promise<void>;
+  /** The bytes the cached indexes weigh (their serialized size, plus vectors and texts). */
+  cachedBytes(): number;
 };
 
-const DEFAULT_CACHED_CHATBOTS = 64;
+export type RetrieverOptions = {
+  /** INDEX_CACHE_MB, in bytes. */
+  cacheBytes?: number;
+  embedder?: Embedder;
+  /** Told about failures that retrieval survives (a provider down while embedding). */
+  onError?: (error: unknown, what: string) => void;
+};
 
-export function createRetriever(store: Store, maxCached = DEFAULT_CACHED_CHATBOTS): Retriever {
-  const cache = new Map<string, Entry>();
+const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
+// How many candidates each ranking brings to the fusion.
+const CANDIDATES = 20;
+
+// Stored indexes are keyed by this as well as by the material version: a change to how the index
+// is built or read makes the stored ones unreadable for the new code, so it builds afresh.
+const INDEX_FORMAT = createHash('sha256')
+  .update(String(buildLexicalIndex) + String(lexicalSearcher))
+  .digest('base64url')
+  .slice(0, 12);
+
+type Entry = {
+  version: string;
+  lexical: LexicalSearcher;
+  texts: string[];
+  /** Set once every chunk has a vector. */
+  vectors?: VectorTable;
+  embedding?: Promise<void>;
+};
+
+export function createRetriever(store: Store, options: RetrieverOptions = {}): Retriever {
+  const { embedder, onError = () => {} } = options;
+  const cache = createByteCache<Entry>(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const building = new Map<string, Promise<Entry | undefined>>();
 
   async function entryFor(chatbotId: string): Promise<Entry | undefined> {
     const version = await store.training.version(chatbotId);
     if (version === undefined) return undefined;
     const cached = cache.get(chatbotId);
-    if (cached?.version === version) {
-      // Re-insert: Map order is the least-recently-used order the eviction below relies on.
-      cache.delete(chatbotId);
-      cache.set(chatbotId, cached);
-      return cached;
-    }
+    if (cached?.version === version) return cached;
     const key = `${chatbotId}@${version}`;
     let pending = building.get(key);
     if (!pending) {
@@ -43,17 +80,67 @@ export function createRetriever(store: Store, maxCached = DEFAULT_CACHED_CHATBOT
   async function build(chatbotId: string): Promise<Entry | undefined> {
     const material = await store.training.material(chatbotId);
     if (material.version === undefined) return undefined;
-    const entry: Entry = { version: material.version, search: lexicalSearcher(buildLexicalIndex(material.chunks)) };
-    cache.set(chatbotId, entry);
-    while (cache.size > maxCached) cache.delete(cache.keys().next().value as string);
+    const { searcher, bytes } = await lexicalFor(chatbotId, material as Material & { version: string });
+    const texts = embedder ? material.chunks.map((chunk) => chunk.text) : [];
+    const entry: Entry = { version: material.version, lexical: searcher, texts };
+    cache.set(chatbotId, entry, bytes + texts.reduce((sum, text) => sum + 2 * text.length, 0));
+    if (embedder) entry.embedding = embed(chatbotId, entry, material, embedder);
     return entry;
+  }
+
+  /** The stored index of this version, else one built off the event loop and then stored. */
+  async function lexicalFor(chatbotId: string, material: Material & { version: string }) {
+    const key = `${material.version}.${INDEX_FORMAT}`;
+    const stored = await store.retrieval.index(chatbotId, key);
+    if (stored) return { searcher: lexicalSearcher(deserialize(stored) as LexicalIndex), bytes: stored.byteLength };
+    const built = await buildIndexOffThread(material.chunks);
+    await store.retrieval.saveIndex(chatbotId, key, built);
+    return { searcher: lexicalSearcher(deserialize(built) as LexicalIndex), bytes: built.byteLength };
+  }
+
+  async function embed(chatbotId: string, entry: Entry, material: Material, model: Embedder) {
+    try {
+      entry.vectors = await embedChunks(store, model, chatbotId, material.chunks);
+      // Pruned only while this material is current: a newer version's vectors must survive.
+      if ((await store.training.version(chatbotId)) === material.version) {
+        await store.retrieval.pruneVectors(chatbotId, material.chunks.map((chunk) => contentHash(chunk.text)));
+      }
+    } catch (error) {
+      onError(error, `embedding the chunks of chatbot ${chatbotId}`);
+    } finally {
+      entry.embedding = undefined;
+    }
+  }
+
+  async function semanticRanking(entry: Entry, model: Embedder, query: string): Promise<number[]> {
+    if (!entry.vectors) return [];
+    try {
+      const [vector] = await model.embed([query]);
+      return vector ? nearestChunks(entry.vectors, normalized(vector), CANDIDATES) : [];
+    } catch (error) {
+      onError(error, 'embedding a question');
+      return [];
+    }
   }
 
   return {
     async search(chatbotId, query, limit = 4) {
       const entry = await entryFor(chatbotId);
       if (!entry) return [];
-      return entry.search(query, limit);
+      if (!embedder) return entry.lexical(query, limit);
+      const lexical = entry.lexical(query, CANDIDATES);
+      const semantic = await semanticRanking(entry, embedder, query);
+      if (semantic.length === 0) return lexical.slice(0, limit);
+      return fuseRankings([lexical.map((passage) => passage.seq), semantic], limit).map(({ seq, score }) => ({
+        text: entry.texts[seq] ?? '',
+        score,
+        seq,
+      }));
     },
+    async prepare(chatbotId) {
+      const entry = await entryFor(chatbotId);
+      if (entry?.embedding) await entry.embedding;
+    },
+    cachedBytes: () => cache.bytes(),
   };
 }
