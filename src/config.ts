@@ -76,6 +76,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MODEL_PROVIDERS: optionalText.pipe(providerCatalogSchema.optional()),
   MODEL_TIMEOUT_MS: positiveInt(60_000),
+  INDEX_CACHE_MB: positiveInt(256),
   HUB_URL: optionalText.pipe(z.url().optional()),
   HUB_API_KEY: optionalText,
   DISCORD_TOKEN: optionalText,
@@ -104,6 +105,8 @@ export type Config = {
   modelProviders: ProviderCatalog | undefined;
   /** How long one call to a model provider may take, in milliseconds. */
   modelTimeoutMs: number;
+  /** The bytes of retrieval indexes a process keeps in memory (INDEX_CACHE_MB). */
+  indexCacheBytes: number;
   /** How a separately run adapter reaches the hub: its base URL and an API key (HUB_URL, HUB_API_KEY). */
   hubUrl: string | undefined;
   /** HUB_API_KEY, else BOOTSTRAP_API_KEY (a key the hub is known to hold). */
@@ -135,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: vars.LOG_LEVEL,
     modelProviders: vars.MODEL_PROVIDERS && resolveApiKeys(vars.MODEL_PROVIDERS, (name) => env[name]),
     modelTimeoutMs: vars.MODEL_TIMEOUT_MS,
+    indexCacheBytes: vars.INDEX_CACHE_MB * 1024 * 1024,
     hubUrl: vars.HUB_URL?.replace(/\/+$/, ''),
     hubApiKey: vars.HUB_API_KEY ?? vars.BOOTSTRAP_API_KEY,
     discord: vars.DISCORD_TOKEN

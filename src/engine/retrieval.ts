@@ -24,7 +24,7 @@ export type { Passage };
 
 export type Retriever = {
   search(chatbotId: string, query: string, limit?: number): Promise<Passage[]>;
-  /** Builds (or loads) the chatbot's index and embeds its chunks: called after training. */
+  /** Builds (or loads) the chatbot's index and embeds its chunks, after training; never rejects. */
   prepare(chatbotId: string): Promise<void>;
   /** The bytes the cached indexes weigh (their serialized size, plus vectors and texts). */
   cachedBytes(): number;
@@ -138,8 +138,13 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
       }));
     },
     async prepare(chatbotId) {
-      const entry = await entryFor(chatbotId);
-      if (entry?.embedding) await entry.embedding;
+      try {
+        const entry = await entryFor(chatbotId);
+        await entry?.embedding;
+      } catch (error) {
+        // The first question retries; a store closing under it is no news either.
+        onError(error, `preparing the index of chatbot ${chatbotId}`);
+      }
     },
     cachedBytes: () => cache.bytes(),
   };

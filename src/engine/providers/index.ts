@@ -1,10 +1,17 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModel } from 'ai';
+import { embedMany, type LanguageModel } from 'ai';
+import type { Embedder } from '../embeddings.js';
 import { modelFamily, type ModelId } from '../models.js';
 import type { Responder } from '../responder.js';
-import { CONCRETE_MODEL_IDS, modelName, type FamilyProvider, type ProviderCatalog } from './catalog.js';
+import {
+  CONCRETE_MODEL_IDS,
+  modelName,
+  type EmbeddingProvider,
+  type FamilyProvider,
+  type ProviderCatalog,
+} from './catalog.js';
 import { createLlmResponder } from './llm-responder.js';
 
 // Which responder answers for a model identifier, from the provider catalog. Identifiers whose
@@ -49,4 +56,30 @@ function languageModelFactory(family: string, settings: FamilyProvider): (name: 
       // The catalog requires a baseURL for this provider.
       return createOpenAICompatible({ name: family, baseURL: settings.baseURL ?? '', apiKey }).chatModel;
   }
+}
+
+// Retried with backoff by the SDK on rate limits and server errors, as training can afford to wait.
+const EMBEDDING_RETRIES = 4;
+
+/** The embedding model of semantic retrieval, through the AI SDK's embedMany. */
+export function createEmbedder(settings: EmbeddingProvider, options: { timeoutMs: number }): Embedder {
+  const apiKey = settings.apiKey?.reveal();
+  const model =
+    settings.provider === 'openai'
+      ? createOpenAI({ baseURL: settings.baseURL ?? DEFAULT_BASE_URLS.openai, apiKey }).embedding(settings.model)
+      : createOpenAICompatible({ name: 'embedding', baseURL: settings.baseURL ?? '', apiKey }).embeddingModel(
+          settings.model,
+        );
+  return {
+    model: settings.model,
+    async embed(values) {
+      const { embeddings } = await embedMany({
+        model,
+        values,
+        maxRetries: EMBEDDING_RETRIES,
+        abortSignal: AbortSignal.timeout(options.timeoutMs),
+      });
+      return embeddings.map((embedding) => Float32Array.from(embedding));
+    },
+  };
 }

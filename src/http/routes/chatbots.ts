@@ -8,6 +8,7 @@ import {
   updateChatbotSettings,
 } from '../../domain/chatbots.js';
 import { chatbotName, settingsPatchSchema } from '../../domain/settings.js';
+import type { ChatEngine } from '../../engine/index.js';
 import type { Chatbot, Store } from '../../store/port.js';
 import { chatbotIdFromQueryOrBody } from '../chatbot-ref.js';
 import type { AuthState } from '../middleware/auth.js';
@@ -36,7 +37,7 @@ function toChatbotItem(chatbot: Chatbot) {
   };
 }
 
-export function chatbotRoutes(store: Store): Router<AuthState> {
+export function chatbotRoutes(store: Store, engine: ChatEngine): Router<AuthState> {
   const router = new Router<AuthState>();
 
   router.post('/create-chatbot', async (ctx) => {
@@ -45,6 +46,8 @@ export function chatbotRoutes(store: Store): Router<AuthState> {
       name: input.chatbotName,
       sourceText: input.sourceText,
     });
+    // The index is built, and the chunks embedded, in the background: the answer does not wait.
+    void engine.retriever.prepare(chatbot.id);
     ctx.body = { chatbotId: chatbot.id };
   });
 
@@ -55,6 +58,7 @@ export function chatbotRoutes(store: Store): Router<AuthState> {
       name: input.chatbotName,
       sourceText: input.sourceText,
     });
+    void engine.retriever.prepare(chatbot.id);
     ctx.body = { chatbotId: chatbot.id };
   });
 
