@@ -9,7 +9,10 @@ import type { Chunk, Store } from '../store/port.js';
 export type Embedder = {
   /** The provider's model name: vectors of different models are never mixed. */
   model: string;
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /** Retried patiently: it runs outside any request. */
+  embedChunks(texts: string[]): Promise<Float32Array[]>;
+  /** One try: a chat waits for it. */
+  embedQuestion(text: string): Promise<Float32Array>;
 };
 
 /** The chunks' unit vectors, one row of `dimensions` numbers per chunk, in chunk order. */
@@ -35,7 +38,7 @@ export async function embedChunks(
   );
   for (let start = 0; start < missing.length; start += BATCH) {
     const batch = missing.slice(start, start + BATCH);
-    const vectors = await embedder.embed(batch.map(([, text]) => text));
+    const vectors = await embedder.embedChunks(batch.map(([, text]) => text));
     const stored = batch.map(([hash], i) => ({ hash, vector: vectors[i] ?? new Float32Array() }));
     await store.retrieval.saveVectors(chatbotId, embedder.model, stored);
     for (const { hash, vector } of stored) known.set(hash, vector);

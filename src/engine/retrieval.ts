@@ -115,8 +115,7 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
   async function semanticRanking(entry: Entry, model: Embedder, query: string): Promise<number[]> {
     if (!entry.vectors) return [];
     try {
-      const [vector] = await model.embed([query]);
-      return vector ? nearestChunks(entry.vectors, normalized(vector), CANDIDATES) : [];
+      return nearestChunks(entry.vectors, normalized(await model.embedQuestion(query)), CANDIDATES);
     } catch (error) {
       onError(error, 'embedding a question');
       return [];

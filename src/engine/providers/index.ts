@@ -58,8 +58,9 @@ function languageModelFactory(family: string, settings: FamilyProvider): (name: 
   }
 }
 
-// Retried with backoff by the SDK on rate limits and server errors, as training can afford to wait.
-const EMBEDDING_RETRIES = 4;
+// Training can afford to wait out rate limits and server errors (the SDK backs off between tries);
+// a question cannot: it is answered lexically instead.
+const CHUNK_RETRIES = 4;
 
 /** The embedding model of semantic retrieval, through the AI SDK's embedMany. */
 export function createEmbedder(settings: EmbeddingProvider, options: { timeoutMs: number }): Embedder {
@@ -70,16 +71,18 @@ export function createEmbedder(settings: EmbeddingProvider, options: { timeoutMs
       : createOpenAICompatible({ name: 'embedding', baseURL: settings.baseURL ?? '', apiKey }).embeddingModel(
           settings.model,
         );
+  const embed = async (values: string[], maxRetries: number) => {
+    const { embeddings } = await embedMany({
+      model,
+      values,
+      maxRetries,
+      abortSignal: AbortSignal.timeout(options.timeoutMs),
+    });
+    return embeddings.map((embedding) => Float32Array.from(embedding));
+  };
   return {
     model: settings.model,
-    async embed(values) {
-      const { embeddings } = await embedMany({
-        model,
-        values,
-        maxRetries: EMBEDDING_RETRIES,
-        abortSignal: AbortSignal.timeout(options.timeoutMs),
-      });
-      return embeddings.map((embedding) => Float32Array.from(embedding));
-    },
+    embedChunks: (texts) => embed(texts, CHUNK_RETRIES),
+    embedQuestion: async (text) => (await embed([text], 0))[0] ?? new Float32Array(),
   };
 }
