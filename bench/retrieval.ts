@@ -54,6 +54,8 @@ export async function benchRetrieval(): Promise<void> {
   const { apiKey } = await createAccount(store, 'bench', { messagesPerMonth: 1_000_000, maxChatbots: 100 });
   const engine = createChatEngine(store);
   const server = createServer(createApp({ store, logger: pino({ level: 'silent' }), engine }).callback());
+  // Longer than the pauses between measurements, so the probe's kept-alive socket stays open.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const healthz = `${origin}/healthz`;

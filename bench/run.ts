@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { createAccount } from '../src/domain/accounts.js';
 import { API_PREFIX, createApp } from '../src/http/app.js';
 import { openStore } from '../src/store/index.js';
+import { benchRetrieval } from './retrieval.js';
 import { generateText, seededRandom } from './text.js';
 
 // `npm run bench`: the chat engine against a real hub over HTTP on a SQLite file database.
@@ -181,3 +182,4 @@ async function main(): Promise<void> {
 }
 
 await main();
+await benchRetrieval();

@@ -41,6 +41,7 @@ export type RetrieverOptions = {
 const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
 // How many candidates each ranking brings to the fusion.
 const CANDIDATES = 20;
+const EMBEDDING_RESUME_MS = 60_000;
 
 // Stored indexes are keyed by this as well as by the material version: a change to how the index
 // is built or read makes the stored ones unreadable for the new code, so it builds afresh.
@@ -52,10 +53,15 @@ const INDEX_FORMAT = createHash('sha256')
 type Entry = {
   version: string;
   lexical: LexicalSearcher;
-  texts: string[];
+  /** Kept only for vector hits, i.e. with an embedding model. */
+  chunks: Material['chunks'];
+  /** What the cache counts, vectors aside. */
+  bytes: number;
   /** Set once every chunk has a vector. */
   vectors?: VectorTable;
   embedding?: Promise<void>;
+  /** When embedding last began: a failed run is resumed by a question, at most once a minute. */
+  embeddingStartedAt: number;
 };
 
 export function createRetriever(store: Store, options: RetrieverOptions = {}): Retriever {
@@ -81,10 +87,16 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     const material = await store.training.material(chatbotId);
     if (material.version === undefined) return undefined;
     const { searcher, bytes } = await lexicalFor(chatbotId, material as Material & { version: string });
-    const texts = embedder ? material.chunks.map((chunk) => chunk.text) : [];
-    const entry: Entry = { version: material.version, lexical: searcher, texts };
-    cache.set(chatbotId, entry, bytes + texts.reduce((sum, text) => sum + 2 * text.length, 0));
-    if (embedder) entry.embedding = embed(chatbotId, entry, material, embedder);
+    const chunks = embedder ? material.chunks : [];
+    const entry: Entry = {
+      version: material.version,
+      lexical: searcher,
+      chunks,
+      bytes: bytes + chunks.reduce((sum, chunk) => sum + 2 * chunk.text.length, 0),
+      embeddingStartedAt: 0,
+    };
+    cache.set(chatbotId, entry, entry.bytes);
+    if (embedder) startEmbedding(chatbotId, entry, embedder);
     return entry;
   }
 
@@ -98,12 +110,19 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     return { searcher: lexicalSearcher(deserialize(built) as LexicalIndex), bytes: built.byteLength };
   }
 
-  async function embed(chatbotId: string, entry: Entry, material: Material, model: Embedder) {
+  function startEmbedding(chatbotId: string, entry: Entry, model: Embedder) {
+    entry.embeddingStartedAt = Date.now();
+    entry.embedding = embed(chatbotId, entry, model);
+  }
+
+  async function embed(chatbotId: string, entry: Entry, model: Embedder) {
     try {
-      entry.vectors = await embedChunks(store, model, chatbotId, material.chunks);
+      entry.vectors = await embedChunks(store, model, chatbotId, entry.chunks);
+      // Re-weighed with its vectors, unless it has left the cache (evicted, or a newer version).
+      if (cache.get(chatbotId) === entry) cache.set(chatbotId, entry, entry.bytes + entry.vectors.rows.byteLength);
       // Pruned only while this material is current: a newer version's vectors must survive.
-      if ((await store.training.version(chatbotId)) === material.version) {
-        await store.retrieval.pruneVectors(chatbotId, material.chunks.map((chunk) => contentHash(chunk.text)));
+      if ((await store.training.version(chatbotId)) === entry.version) {
+        await store.retrieval.pruneVectors(chatbotId, entry.chunks.map((chunk) => contentHash(chunk.text)));
       }
     } catch (error) {
       onError(error, `embedding the chunks of chatbot ${chatbotId}`);
@@ -127,11 +146,14 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
       const entry = await entryFor(chatbotId);
       if (!entry) return [];
       if (!embedder) return entry.lexical(query, limit);
+      if (!entry.vectors && !entry.embedding && Date.now() - entry.embeddingStartedAt > EMBEDDING_RESUME_MS) {
+        startEmbedding(chatbotId, entry, embedder);
+      }
       const lexical = entry.lexical(query, CANDIDATES);
       const semantic = await semanticRanking(entry, embedder, query);
       if (semantic.length === 0) return lexical.slice(0, limit);
       return fuseRankings([lexical.map((passage) => passage.seq), semantic], limit).map(({ seq, score }) => ({
-        text: entry.texts[seq] ?? '',
+        text: entry.chunks[seq]?.text ?? '',
         score,
         seq,
       }));

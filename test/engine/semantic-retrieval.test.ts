@@ -4,6 +4,7 @@ import { createEmbedder } from '../../src/engine/providers/index.js';
 import { Secret } from '../../src/engine/providers/secret.js';
 import { createRetriever } from '../../src/engine/retrieval.js';
 import type { Chatbot, Store } from '../../src/store/port.js';
+import { DIMENSIONS } from '../fakes/embeddings.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeProvider } from '../fakes/provider-server.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
@@ -66,6 +67,12 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     const question = embeddingRequests().at(-1);
     expect(question?.body).toMatchObject({ model: 'text-embedding-3-small', input: [PARAPHRASE] });
     expect(question?.headers.authorization).toBe('Bearer sk-test');
+
+    // The vectors (float32) and the passages' texts count towards the cache's bytes.
+    const lexical = createRetriever(store);
+    await lexical.prepare(bot.id);
+    const texts = FAQ.reduce((sum, text) => sum + 2 * text.length, 0);
+    expect(retriever.cachedBytes() - lexical.cachedBytes()).toBe(texts + FAQ.length * DIMENSIONS * 4);
   });
 
   it('fuses both rankings: a passage both find comes first', async () => {
