@@ -106,7 +106,10 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     const stored = await store.retrieval.index(chatbotId, key);
     if (stored) return { searcher: lexicalSearcher(deserialize(stored) as LexicalIndex), bytes: stored.byteLength };
     const built = await buildIndexOffThread(material.chunks);
-    await store.retrieval.saveIndex(chatbotId, key, built);
+    // Kept for the next process; another instance saving the same version at once is no failure.
+    await store.retrieval.saveIndex(chatbotId, key, built).catch((error: unknown) => {
+      onError(error, `storing the index of chatbot ${chatbotId}`);
+    });
     return { searcher: lexicalSearcher(deserialize(built) as LexicalIndex), bytes: built.byteLength };
   }
 
