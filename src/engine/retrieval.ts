@@ -69,24 +69,26 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
   const cache = createByteCache<Entry>(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const building = new Map<string, Promise<Entry | undefined>>();
 
-  async function entryFor(chatbotId: string): Promise<Entry | undefined> {
+  /** `stale`: while a newer version builds, the cached older one will do. */
+  async function entryFor(chatbotId: string, stale: boolean): Promise<Entry | undefined> {
     const version = await store.training.version(chatbotId);
     if (version === undefined) return undefined;
     const cached = cache.get(chatbotId);
     if (cached?.version === version) return cached;
     const key = `${chatbotId}@${version}`;
-    let pending = building.get(key);
-    if (!pending) {
-      pending = build(chatbotId).finally(() => building.delete(key));
-      building.set(key, pending);
-    }
-    return pending;
+    const pending = building.get(key);
+    // Training starts the new version's build (prepare); questions meanwhile keep the old index,
+    // as a large source takes seconds to index. Without one to keep, they wait for the new.
+    if (pending) return (stale && cached) || pending;
+    const started = build(chatbotId).finally(() => building.delete(key));
+    building.set(key, started);
+    return started;
   }
 
   async function build(chatbotId: string): Promise<Entry | undefined> {
     const material = await store.training.material(chatbotId);
     if (material.version === undefined) return undefined;
-    const { searcher, bytes } = await lexicalFor(chatbotId, material as Material & { version: string });
+    const { searcher, bytes } = await lexicalFor(chatbotId, material.version, material.chunks);
     const chunks = embedder ? material.chunks : [];
     const entry: Entry = {
       version: material.version,
@@ -101,11 +103,11 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
   }
 
   /** The stored index of this version, else one built off the event loop and then stored. */
-  async function lexicalFor(chatbotId: string, material: Material & { version: string }) {
-    const key = `${material.version}.${INDEX_FORMAT}`;
+  async function lexicalFor(chatbotId: string, version: string, chunks: Material['chunks']) {
+    const key = `${version}.${INDEX_FORMAT}`;
     const stored = await store.retrieval.index(chatbotId, key);
     if (stored) return { searcher: lexicalSearcher(deserialize(stored) as LexicalIndex), bytes: stored.byteLength };
-    const built = await buildIndexOffThread(material.chunks);
+    const built = await buildIndexOffThread(chunks);
     // Kept for the next process; another instance saving the same version at once is no failure.
     await store.retrieval.saveIndex(chatbotId, key, built).catch((error: unknown) => {
       onError(error, `storing the index of chatbot ${chatbotId}`);
@@ -146,7 +148,7 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
 
   return {
     async search(chatbotId, query, limit = 4) {
-      const entry = await entryFor(chatbotId);
+      const entry = await entryFor(chatbotId, true);
       if (!entry) return [];
       if (!embedder) return entry.lexical(query, limit);
       if (!entry.vectors && !entry.embedding && Date.now() - entry.embeddingStartedAt > EMBEDDING_RESUME_MS) {
@@ -163,7 +165,7 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     },
     async prepare(chatbotId) {
       try {
-        const entry = await entryFor(chatbotId);
+        const entry = await entryFor(chatbotId, false);
         await entry?.embedding;
       } catch (error) {
         // The first question retries; a store closing under it is no news either.

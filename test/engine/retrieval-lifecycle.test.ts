@@ -104,6 +104,19 @@ describe('retrieval index lifecycle (sqlite)', () => {
     expect(second).toEqual({ index: 2, saveIndex: 1 });
   });
 
+  it('keeps answering from the old material while a retrain\'s index builds', async () => {
+    await train(store, bot.id, ['The warranty lasts two years.']);
+    const retriever = createRetriever(store);
+    await retriever.prepare(bot.id);
+    await train(store, bot.id, ['The warranty lasts three years.']);
+    // As the training route does: the build starts, and a question arrives before it ends.
+    const preparing = retriever.prepare(bot.id);
+    const during = await retriever.search(bot.id, 'warranty');
+    await preparing;
+    const after = await retriever.search(bot.id, 'warranty');
+    expect([during[0]?.text, after[0]?.text]).toEqual(['The warranty lasts two years.', 'The warranty lasts three years.']);
+  });
+
   describe('off the event loop', () => {
     let server: Server;
     let url: string;
