@@ -24,8 +24,11 @@ export type { Passage };
 
 export type Retriever = {
   search(chatbotId: string, query: string, limit?: number): Promise<Passage[]>;
-  /** Builds (or loads) the chatbot's index and embeds its chunks, after training; never rejects. */
-  prepare(chatbotId: string): Promise<void>;
+  /**
+   * After training: builds (or loads) the chatbot's index and starts embedding its chunks, which
+   * `embedded` follows (it never rejects; failures go to onError). Never rejects.
+   */
+  prepare(chatbotId: string): Promise<{ embedded: Promise<void> }>;
   /** The bytes the cached indexes weigh (their serialized size, plus vectors and texts). */
   cachedBytes(): number;
 };
@@ -77,8 +80,8 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     if (cached?.version === version) return cached;
     const key = `${chatbotId}@${version}`;
     const pending = building.get(key);
-    // Training starts the new version's build (prepare); questions meanwhile keep the old index,
-    // as a large source takes seconds to index. Without one to keep, they wait for the new.
+    // Training builds the new version's index before it answers (prepare); questions meanwhile
+    // keep the old index, as a large source takes seconds to index. Without one, they wait.
     if (pending) return (stale && cached) || pending;
     const started = build(chatbotId).finally(() => building.delete(key));
     building.set(key, started);
@@ -166,10 +169,11 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     async prepare(chatbotId) {
       try {
         const entry = await entryFor(chatbotId, false);
-        await entry?.embedding;
+        return { embedded: entry?.embedding ?? Promise.resolve() };
       } catch (error) {
         // The first question retries; a store closing under it is no news either.
         onError(error, `preparing the index of chatbot ${chatbotId}`);
+        return { embedded: Promise.resolve() };
       }
     },
     cachedBytes: () => cache.bytes(),

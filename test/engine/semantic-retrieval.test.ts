@@ -59,7 +59,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await createRetriever(store).search(bot.id, PARAPHRASE)).toEqual([]);
 
     const retriever = createRetriever(store, { embedder });
-    await retriever.prepare(bot.id);
+    await (await retriever.prepare(bot.id)).embedded;
     const passages = await retriever.search(bot.id, PARAPHRASE, 2);
     expect(passages).toHaveLength(2);
     expect(passages[0]).toEqual({ text: FAQ[1], seq: 1, score: expect.any(Number) });
@@ -70,7 +70,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
 
     // The vectors (float32) and the passages' texts count towards the cache's bytes.
     const lexical = createRetriever(store);
-    await lexical.prepare(bot.id);
+    await (await lexical.prepare(bot.id)).embedded;
     const texts = FAQ.reduce((sum, text) => sum + 2 * text.length, 0);
     expect(retriever.cachedBytes() - lexical.cachedBytes()).toBe(texts + FAQ.length * DIMENSIONS * 4);
   });
@@ -78,7 +78,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
   it('fuses both rankings: a passage both find comes first', async () => {
     await train(store, bot.id, FAQ);
     const retriever = createRetriever(store, { embedder });
-    await retriever.prepare(bot.id);
+    await (await retriever.prepare(bot.id)).embedded;
     const passages = await retriever.search(bot.id, 'warranty for a broken lamp');
     expect(passages[0]?.seq).toBe(2);
     const scores = passages.map((passage) => passage.score);
@@ -88,20 +88,20 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
   it('embeds at preparation in batches, and a retrain embeds only the chunks that changed', async () => {
     await train(store, bot.id, FAQ);
     const retriever = createRetriever(store, { embedder });
-    await retriever.prepare(bot.id);
+    await (await retriever.prepare(bot.id)).embedded;
     expect(embeddedInputs().sort()).toEqual([...FAQ].sort());
 
     provider.requests.length = 0;
     const revised = [FAQ[0] ?? '', 'Refunds reach your card within five days.', FAQ[2] ?? '', FAQ[3] ?? ''];
     await train(store, bot.id, revised);
-    await retriever.prepare(bot.id);
+    await (await retriever.prepare(bot.id)).embedded;
     expect(embeddedInputs()).toEqual(['Refunds reach your card within five days.']);
     expect((await retriever.search(bot.id, PARAPHRASE, 1))[0]?.text).toBe(revised[1]);
 
     // A second process finds every vector stored: it embeds only questions.
     provider.requests.length = 0;
     const second = createRetriever(store, { embedder });
-    await second.prepare(bot.id);
+    await (await second.prepare(bot.id)).embedded;
     expect(embeddingRequests()).toHaveLength(0);
     // The replaced chunk's vector is gone from the store.
     expect((await store.retrieval.vectors(bot.id, 'text-embedding-3-small')).length).toBe(4);
@@ -122,14 +122,14 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     };
     const errors: string[] = [];
     const interrupted = createRetriever(store, { embedder: failing, onError: (_, what) => errors.push(what) });
-    await interrupted.prepare(bot.id);
+    await (await interrupted.prepare(bot.id)).embedded;
     expect(errors).toEqual([`embedding the chunks of chatbot ${bot.id}`]);
     expect(await interrupted.search(bot.id, 'gift cards', 2)).toHaveLength(2);
     const storedFirst = (await store.retrieval.vectors(bot.id, embedder.model)).length;
     expect(storedFirst).toBe(64);
 
     provider.requests.length = 0;
-    await createRetriever(store, { embedder }).prepare(bot.id);
+    await (await createRetriever(store, { embedder }).prepare(bot.id)).embedded;
     expect(embeddedInputs()).toHaveLength(150 - 64);
   });
 
@@ -137,7 +137,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     await train(store, bot.id, FAQ);
     const errors: string[] = [];
     const retriever = createRetriever(store, { embedder, onError: (_, what) => errors.push(what) });
-    await retriever.prepare(bot.id);
+    await (await retriever.prepare(bot.id)).embedded;
     provider.script({ type: 'error', status: 500 });
     const passages = await retriever.search(bot.id, 'How long does the warranty last?');
     expect(passages[0]?.text).toBe(FAQ[2]);

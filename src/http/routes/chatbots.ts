@@ -46,8 +46,9 @@ export function chatbotRoutes(store: Store, engine: ChatEngine): Router<AuthStat
       name: input.chatbotName,
       sourceText: input.sourceText,
     });
-    // The index is built, and the chunks embedded, in the background: the answer does not wait.
-    void engine.retriever.prepare(chatbot.id);
+    // Ready means answerable: the index is built (off the event loop) before the answer; the
+    // chunks are embedded after it, in the background.
+    await engine.retriever.prepare(chatbot.id);
     ctx.body = { chatbotId: chatbot.id };
   });
 
@@ -58,7 +59,7 @@ export function chatbotRoutes(store: Store, engine: ChatEngine): Router<AuthStat
       name: input.chatbotName,
       sourceText: input.sourceText,
     });
-    void engine.retriever.prepare(chatbot.id);
+    await engine.retriever.prepare(chatbot.id);
     ctx.body = { chatbotId: chatbot.id };
   });
 
