@@ -9,6 +9,7 @@ import { createAccount } from '../src/domain/accounts.js';
 import { API_PREFIX, createApp } from '../src/http/app.js';
 import { openStore } from '../src/store/index.js';
 import { benchAnswers } from './answers.js';
+import { benchRetrieval } from './retrieval.js';
 import { generateText, seededRandom } from './text.js';
 
 // `npm run bench`: the chat engine against a real hub over HTTP on a SQLite file database.
@@ -183,3 +184,4 @@ async function main(): Promise<void> {
 
 await main();
 benchAnswers();
+await benchRetrieval();

@@ -87,6 +87,7 @@ const envSchema = z.object({
   MODEL_PROVIDERS: optionalText.pipe(providerCatalogSchema.optional()),
   MODEL_TIMEOUT_MS: positiveInt(60_000),
   CHAT_HISTORY_MESSAGES: positiveInt(DEFAULT_HISTORY_MESSAGES),
+  INDEX_CACHE_MB: positiveInt(256),
   HUB_URL: optionalText.pipe(z.url().optional()),
   HUB_API_KEY: optionalText,
   DISCORD_TOKEN: optionalText,
@@ -122,6 +123,8 @@ export type Config = {
   modelTimeoutMs: number;
   /** How many of a conversation's latest messages a responder sees. */
   chatHistoryMessages: number;
+  /** The bytes of retrieval indexes a process keeps in memory (INDEX_CACHE_MB). */
+  indexCacheBytes: number;
   /** How a separately run adapter reaches the hub: its base URL and an API key (HUB_URL, HUB_API_KEY). */
   hubUrl: string | undefined;
   /** HUB_API_KEY, else BOOTSTRAP_API_KEY (a key the hub is known to hold). */
@@ -168,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     modelProviders: vars.MODEL_PROVIDERS && resolveApiKeys(vars.MODEL_PROVIDERS, (name) => env[name]),
     modelTimeoutMs: vars.MODEL_TIMEOUT_MS,
     chatHistoryMessages: vars.CHAT_HISTORY_MESSAGES,
+    indexCacheBytes: vars.INDEX_CACHE_MB * 1024 * 1024,
     hubUrl: vars.HUB_URL?.replace(/\/+$/, ''),
     hubApiKey: vars.HUB_API_KEY ?? vars.BOOTSTRAP_API_KEY,
     discord: vars.DISCORD_TOKEN

@@ -26,17 +26,17 @@ export type HubMounts = { slack?: NodeListener };
 export async function startHub(config: Config, logger: Logger, mounts: HubMounts = {}): Promise<Hub> {
   const store = await openStore(config.databaseUrl);
   const firstApiKey = await ensureDefaultAccount(store, config.defaultQuota, config.bootstrapApiKey);
-  // The AI SDK is loaded only when a provider is configured: the offline responder needs none of it.
-  const providerFor = config.modelProviders
-    ? (await import('./engine/providers/index.js')).createProviderResponders(config.modelProviders, {
-        timeoutMs: config.modelTimeoutMs,
-      })
-    : undefined;
+  const { providerFor, embedder } = await loadProviders(config);
+  const retrieval = {
+    cacheBytes: config.indexCacheBytes,
+    embedder,
+    onError: (error: unknown, what: string) => logger.warn({ err: error }, `retrieval: ${what} failed`),
+  };
   const app = createApp({
     store,
     logger,
     contactsRateLimitPerMinute: config.contactsRateLimitPerMinute,
-    engine: createChatEngine(store, { providerFor, historyMessages: config.chatHistoryMessages }),
+    engine: createChatEngine(store, { providerFor, retrieval, historyMessages: config.chatHistoryMessages }),
     slack: mounts.slack,
     webhookAllowPrivate: config.webhooks.allowPrivate,
     trustProxy: config.trustProxy,
@@ -57,5 +57,17 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
       await drain(server);
       await store.close();
     },
+  };
+}
+
+/** The AI SDK is loaded only when a provider is configured: the offline responder needs none of it. */
+async function loadProviders(config: Config) {
+  const catalog = config.modelProviders;
+  if (!catalog) return { providerFor: undefined, embedder: undefined };
+  const providers = await import('./engine/providers/index.js');
+  const timeout = { timeoutMs: config.modelTimeoutMs };
+  return {
+    providerFor: providers.createProviderResponders(catalog, timeout),
+    embedder: catalog.embedding && providers.createEmbedder(catalog.embedding, timeout),
   };
 }

@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import { chunkText } from '../engine/chunking.js';
+import { chunkOffThread } from '../engine/workers/training-jobs.js';
 import type { Account, Chatbot, Store } from '../store/port.js';
 import { accessDenied, notFound } from './errors.js';
 import { defaultSettings, type SettingsPatch } from './settings.js';
@@ -43,7 +43,8 @@ export async function updateChatbotData(
 }
 
 async function train(store: Store, chatbot: Chatbot, sourceText: string): Promise<Chatbot> {
-  await store.training.replace(chatbot.id, { sourceText, chunks: chunkText(sourceText) });
+  // Chunking a large source takes long enough to stall every other request on the event loop.
+  await store.training.replace(chatbot.id, { sourceText, chunks: await chunkOffThread(sourceText) });
   const trained = await store.chatbots.update(chatbot.accountId, chatbot.id, {
     name: chatbot.name,
     status: 'ready',

@@ -2,7 +2,7 @@ import type { Store } from '../store/port.js';
 import type { ModelId } from './models.js';
 import { offlineResponder } from './offline/index.js';
 import type { Responder } from './responder.js';
-import { createRetriever, type Retriever } from './retrieval.js';
+import { createRetriever, type Retriever, type RetrieverOptions } from './retrieval.js';
 
 /** Everything the chat use case needs from the engine. */
 export type ChatEngine = {
@@ -20,12 +20,14 @@ export type EngineOptions = {
   historyMessages?: number;
   /** Responders of configured providers; undefined for a model whose family has none. */
   providerFor?: (model: ModelId) => Responder | undefined;
+  /** The index cache's budget and, when configured, the embedding model. */
+  retrieval?: RetrieverOptions;
 };
 
 export function createChatEngine(store: Store, options: EngineOptions = {}): ChatEngine {
   const offline = offlineResponder();
   return {
-    retriever: createRetriever(store),
+    retriever: createRetriever(store, options.retrieval),
     historyMessages: options.historyMessages ?? DEFAULT_HISTORY_MESSAGES,
     responderFor: (model) => options.providerFor?.(model) ?? offline,
   };

@@ -1,59 +1,189 @@
-import type { Store } from '../store/port.js';
-import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
+import { createHash } from 'node:crypto';
+import { deserialize } from 'node:v8';
+import type { Material, Store } from '../store/port.js';
+import { contentHash, embedChunks, nearestChunks, normalized, type Embedder, type VectorTable } from './embeddings.js';
+import { fuseRankings } from './fusion.js';
+import { createByteCache } from './index-cache.js';
+import { buildLexicalIndex, lexicalSearcher, type LexicalIndex, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
+import { buildIndexOffThread } from './workers/training-jobs.js';
 
-// Full-text retrieval over a chatbot's training chunks. Each process builds a lexical index
-// from the store's material and keeps it while the material's version stands, so every hub
-// instance answers from the same material, and a retrain (a new version) is picked up by the
-// next question without a restart. An index is built from one consistent snapshot, so a chat
-// during a retrain sees the old material or the new, never a mix.
+// Retrieval over a chatbot's training chunks. Each process keeps a prepared index per chatbot
+// while the material's version stands, so every hub instance answers from the same material and a
+// retrain (a new version) is picked up by the next question without a restart. An index is built
+// from one consistent snapshot, so a chat during a retrain sees the old material or the new.
+//
+// Building is the expensive part, so it happens once: in the training worker thread (never on the
+// event loop), and its result is kept in the store, where a restarted or second instance finds it.
+// Prepared indexes are cached least recently used first within a budget of bytes.
+//
+// With an embedding model the chunks are also embedded, outside any request, and a question is
+// answered from the lexical and the vector ranking fused. Until the vectors are all there, and
+// whenever the provider fails, retrieval is lexical alone.
 
 export type { Passage, Query };
 
-type Entry = { version: string; search: LexicalSearcher };
-
 export type Retriever = {
   search(chatbotId: string, query: Query, limit?: number): Promise<Passage[]>;
+  /**
+   * After training: builds (or loads) the chatbot's index and starts embedding its chunks, which
+   * `embedded` follows (it never rejects; failures go to onError). Never rejects.
+   */
+  prepare(chatbotId: string): Promise<{ embedded: Promise<void> }>;
+  /** The bytes the cached indexes weigh (their serialized size, plus vectors and texts). */
+  cachedBytes(): number;
 };
 
-const DEFAULT_CACHED_CHATBOTS = 64;
+export type RetrieverOptions = {
+  /** INDEX_CACHE_MB, in bytes. */
+  cacheBytes?: number;
+  embedder?: Embedder;
+  /** Told about failures that retrieval survives (a provider down while embedding). */
+  onError?: (error: unknown, what: string) => void;
+};
 
-export function createRetriever(store: Store, maxCached = DEFAULT_CACHED_CHATBOTS): Retriever {
-  const cache = new Map<string, Entry>();
+const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
+// How many candidates each ranking brings to the fusion.
+const CANDIDATES = 20;
+const EMBEDDING_RESUME_MS = 60_000;
+
+// Stored indexes are keyed by this as well as by the material version: a change to how the index
+// is built or read makes the stored ones unreadable for the new code, so it builds afresh.
+const INDEX_FORMAT = createHash('sha256')
+  .update(String(buildLexicalIndex) + String(lexicalSearcher))
+  .digest('base64url')
+  .slice(0, 12);
+
+type Entry = {
+  version: string;
+  lexical: LexicalSearcher;
+  /** Kept only for vector hits, i.e. with an embedding model. */
+  chunks: Material['chunks'];
+  /** What the cache counts, vectors aside. */
+  bytes: number;
+  /** Set once every chunk has a vector. */
+  vectors?: VectorTable;
+  embedding?: Promise<void>;
+  /** When embedding last began: a failed run is resumed by a question, at most once a minute. */
+  embeddingStartedAt: number;
+};
+
+export function createRetriever(store: Store, options: RetrieverOptions = {}): Retriever {
+  const { embedder, onError = () => {} } = options;
+  const cache = createByteCache<Entry>(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const building = new Map<string, Promise<Entry | undefined>>();
 
-  async function entryFor(chatbotId: string): Promise<Entry | undefined> {
+  /** `stale`: while a newer version builds, the cached older one will do. */
+  async function entryFor(chatbotId: string, stale: boolean): Promise<Entry | undefined> {
     const version = await store.training.version(chatbotId);
     if (version === undefined) return undefined;
     const cached = cache.get(chatbotId);
-    if (cached?.version === version) {
-      // Re-insert: Map order is the least-recently-used order the eviction below relies on.
-      cache.delete(chatbotId);
-      cache.set(chatbotId, cached);
-      return cached;
-    }
+    if (cached?.version === version) return cached;
     const key = `${chatbotId}@${version}`;
-    let pending = building.get(key);
-    if (!pending) {
-      pending = build(chatbotId).finally(() => building.delete(key));
-      building.set(key, pending);
-    }
-    return pending;
+    const pending = building.get(key);
+    // Training builds the new version's index before it answers (prepare); questions meanwhile
+    // keep the old index, as a large source takes seconds to index. Without one, they wait.
+    if (pending) return (stale && cached) || pending;
+    const started = build(chatbotId).finally(() => building.delete(key));
+    building.set(key, started);
+    return started;
   }
 
   async function build(chatbotId: string): Promise<Entry | undefined> {
     const material = await store.training.material(chatbotId);
     if (material.version === undefined) return undefined;
-    const entry: Entry = { version: material.version, search: lexicalSearcher(buildLexicalIndex(material.chunks)) };
-    cache.set(chatbotId, entry);
-    while (cache.size > maxCached) cache.delete(cache.keys().next().value as string);
+    const { searcher, bytes } = await lexicalFor(chatbotId, material.version, material.chunks);
+    const chunks = embedder ? material.chunks : [];
+    const entry: Entry = {
+      version: material.version,
+      lexical: searcher,
+      chunks,
+      bytes: bytes + chunks.reduce((sum, chunk) => sum + 2 * chunk.text.length, 0),
+      embeddingStartedAt: 0,
+    };
+    cache.set(chatbotId, entry, entry.bytes);
+    if (embedder) startEmbedding(chatbotId, entry, embedder);
     return entry;
+  }
+
+  /** The stored index of this version, else one built off the event loop and then stored. */
+  async function lexicalFor(chatbotId: string, version: string, chunks: Material['chunks']) {
+    const key = `${version}.${INDEX_FORMAT}`;
+    const stored = await store.retrieval.index(chatbotId, key);
+    if (stored) return { searcher: lexicalSearcher(deserialize(stored) as LexicalIndex), bytes: stored.byteLength };
+    const built = await buildIndexOffThread(chunks);
+    // Kept for the next process; another instance saving the same version at once is no failure.
+    await store.retrieval.saveIndex(chatbotId, key, built).catch((error: unknown) => {
+      onError(error, `storing the index of chatbot ${chatbotId}`);
+    });
+    return { searcher: lexicalSearcher(deserialize(built) as LexicalIndex), bytes: built.byteLength };
+  }
+
+  function startEmbedding(chatbotId: string, entry: Entry, model: Embedder) {
+    entry.embeddingStartedAt = Date.now();
+    entry.embedding = embed(chatbotId, entry, model);
+  }
+
+  async function embed(chatbotId: string, entry: Entry, model: Embedder) {
+    try {
+      entry.vectors = await embedChunks(store, model, chatbotId, entry.chunks);
+      // Re-weighed with its vectors, unless it has left the cache (evicted, or a newer version).
+      if (cache.get(chatbotId) === entry) cache.set(chatbotId, entry, entry.bytes + entry.vectors.rows.byteLength);
+      // Pruned only while this material is current: a newer version's vectors must survive.
+      if ((await store.training.version(chatbotId)) === entry.version) {
+        await store.retrieval.pruneVectors(chatbotId, entry.chunks.map((chunk) => contentHash(chunk.text)));
+      }
+    } catch (error) {
+      onError(error, `embedding the chunks of chatbot ${chatbotId}`);
+    } finally {
+      entry.embedding = undefined;
+    }
+  }
+
+  async function semanticRanking(entry: Entry, model: Embedder, query: string): Promise<number[]> {
+    if (!entry.vectors) return [];
+    try {
+      return nearestChunks(entry.vectors, normalized(await model.embedQuestion(query)), CANDIDATES);
+    } catch (error) {
+      onError(error, 'embedding a question');
+      return [];
+    }
   }
 
   return {
     async search(chatbotId, query, limit = 4) {
-      const entry = await entryFor(chatbotId);
+      const entry = await entryFor(chatbotId, true);
       if (!entry) return [];
-      return entry.search(query, limit);
+      if (!embedder) return entry.lexical(query, limit);
+      if (!entry.vectors && !entry.embedding && Date.now() - entry.embeddingStartedAt > EMBEDDING_RESUME_MS) {
+        startEmbedding(chatbotId, entry, embedder);
+      }
+      const lexical = entry.lexical(query, CANDIDATES);
+      const semantic = await semanticRanking(entry, embedder, typeof query === 'string' ? query : query.question);
+      if (semantic.length === 0) return lexical.slice(0, limit);
+      // Lexical hits are sections, vector hits are chunks: each keeps its own kind of passage. A
+      // chunk found only by meaning has no sentence analysis, so it serves model responders; the
+      // offline responder quotes what its words cover.
+      const found = new Map<string, Passage>([
+        ...lexical.map((passage): [string, Passage] => [`section:${passage.seq}`, passage]),
+        ...semantic.map((seq): [string, Passage] => [`chunk:${seq}`, chunkPassage(entry.chunks[seq]?.text ?? '', seq)]),
+      ]);
+      const ranked = fuseRankings([lexical.map((passage) => `section:${passage.seq}`), semantic.map((seq) => `chunk:${seq}`)], limit);
+      return ranked.map(({ key, score }) => ({ ...(found.get(key) as Passage), score }));
     },
+    async prepare(chatbotId) {
+      try {
+        const entry = await entryFor(chatbotId, false);
+        return { embedded: entry?.embedding ?? Promise.resolve() };
+      } catch (error) {
+        // The first question retries; a store closing under it is no news either.
+        onError(error, `preparing the index of chatbot ${chatbotId}`);
+        return { embedded: Promise.resolve() };
+      }
+    },
+    cachedBytes: () => cache.bytes(),
   };
+}
+
+function chunkPassage(text: string, seq: number): Passage {
+  return { text, score: 0, seq, key: '', coverage: 0, keyCoverage: 0, sentences: [] };
 }

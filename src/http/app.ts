@@ -71,7 +71,7 @@ export function createApp({
   const api = new Router<AuthState>({ prefix: API_PREFIX });
   api.use(requireApiKey(store), jsonBody());
   for (const feature of [
-    chatbotRoutes(store),
+    chatbotRoutes(store, engine),
     chatRoutes(store, engine),
     assetRoutes(store),
     leadRoutes(store),

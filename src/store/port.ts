@@ -98,6 +98,23 @@ export interface TrainingRepository {
   sourceText(chatbotId: string): Promise<string | undefined>;
 }
 
+/** A chunk's embedding, keyed by the hash of the chunk's text (so a retrain reuses it). */
+export type StoredVector = { hash: string; vector: Float32Array };
+
+/** What retrieval computes from a chatbot's material, kept so no process has to compute it again. */
+export interface RetrievalRepository {
+  /** The serialized index kept for this material version, if one was saved. */
+  index(chatbotId: string, version: string): Promise<Uint8Array | undefined>;
+  /** Keeps the index of one material version, replacing the chatbot's earlier one. */
+  saveIndex(chatbotId: string, version: string, index: Uint8Array): Promise<void>;
+  /** Every stored vector of the chatbot made by `model`. */
+  vectors(chatbotId: string, model: string): Promise<StoredVector[]>;
+  /** Adds vectors; one already stored for the same hash and model is replaced. */
+  saveVectors(chatbotId: string, model: string, vectors: StoredVector[]): Promise<void>;
+  /** Drops the chatbot's vectors whose hash is not in `keep` (chunks no longer trained). */
+  pruneVectors(chatbotId: string, keep: string[]): Promise<void>;
+}
+
 export interface AssetRepository {
   /** Stores the asset, replacing any earlier one of the same kind. */
   put(asset: Asset): Promise<void>;
@@ -533,6 +550,7 @@ export interface Store {
   readonly accounts: AccountRepository;
   readonly chatbots: ChatbotRepository;
   readonly training: TrainingRepository;
+  readonly retrieval: RetrievalRepository;
   readonly assets: AssetRepository;
   readonly contacts: ContactRepository;
   readonly attributes: AttributeRepository;

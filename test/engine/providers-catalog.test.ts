@@ -172,6 +172,32 @@ describe('MODEL_PROVIDERS', () => {
     expect(startupError(JSON.stringify(catalog))).toContain('MODEL_PROVIDERS.families.vendor1.apiKeyEnv: the environment variable it names is not set');
   });
 
+  it('takes an optional embedding model, its key read like a family\'s', () => {
+    expect(providersFrom({ families: { vendor6: local } })?.embedding).toBeUndefined();
+    const embedding = { provider: 'openai', apiKeyEnv: 'EMBED_KEY', model: 'text-embedding-3-small' };
+    const catalog = providersFrom({ families: { vendor6: local }, embedding }, { EMBED_KEY: KEY });
+    expect(catalog?.embedding).toMatchObject({ provider: 'openai', baseURL: undefined, model: 'text-embedding-3-small' });
+    expect(catalog?.embedding?.apiKey?.reveal()).toBe(KEY);
+    const ollama = { provider: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text' };
+    expect(providersFrom({ families: { vendor6: local }, embedding: ollama })?.embedding).toMatchObject({ ...ollama, apiKey: undefined });
+  });
+
+  it('stops start-up on an embedding model it cannot reach or does not name', () => {
+    const start = (embedding: unknown, env: Record<string, string> = {}) =>
+      startupError(JSON.stringify({ families: { vendor6: local }, embedding }), env);
+    expect(start({ provider: 'openai', model: 'text-embedding-3-small' })).toContain('MODEL_PROVIDERS.embedding: the openai provider needs apiKey or apiKeyEnv');
+    expect(start({ provider: 'openai-compatible', model: 'nomic-embed-text' })).toContain('MODEL_PROVIDERS.embedding: the openai-compatible provider needs baseURL');
+    expect(start({ provider: 'anthropic', apiKey: KEY, model: 'x' })).toContain('MODEL_PROVIDERS.embedding.provider');
+    expect(start({ provider: 'openai', apiKey: KEY })).toContain('MODEL_PROVIDERS.embedding.model');
+    expect(start({ provider: 'openai', apiKeyEnv: 'MISSING_KEY', model: 'm' })).toContain('MODEL_PROVIDERS.embedding.apiKeyEnv: the environment variable it names is not set');
+  });
+
+  it('reads INDEX_CACHE_MB in megabytes, 256 by default', () => {
+    expect(loadConfig({}).indexCacheBytes).toBe(256 * 1024 * 1024);
+    expect(loadConfig({ INDEX_CACHE_MB: '64' }).indexCacheBytes).toBe(64 * 1024 * 1024);
+    expect(() => loadConfig({ INDEX_CACHE_MB: '0' })).toThrow(/INDEX_CACHE_MB/);
+  });
+
   it('stops start-up on a bad MODEL_TIMEOUT_MS', () => {
     expect(() => loadConfig({ MODEL_TIMEOUT_MS: '0' })).toThrow(/MODEL_TIMEOUT_MS/);
   });

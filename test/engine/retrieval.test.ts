@@ -132,7 +132,7 @@ describe('createRetriever (sqlite)', () => {
     const other = await seedChatbot(store, await seedAccount(store));
     await train(store, bot.id, FAQ);
     await train(store, other.id, ['The warranty of the other shop is six months.']);
-    const retriever = createRetriever(store, 1);
+    const retriever = createRetriever(store, { cacheBytes: 1 });
     for (let round = 0; round < 3; round += 1) {
       expect((await retriever.search(bot.id, 'warranty'))[0]?.text).toBe(FAQ[2]);
       expect((await retriever.search(other.id, 'warranty')).map((p) => p.text)).toEqual([

@@ -1,9 +1,11 @@
+import { embeddingsReply } from './embeddings.js';
 import { sse, startFakeProvider, type Dialect, type FakeProvider } from './provider-server.js';
 
 // OpenAI's Chat Completions API as the AI SDK's `createOpenAI(...).chat(model)` and
 // `createOpenAICompatible(...)` call it: POST {baseURL}/chat/completions, a `chat.completion`
 // JSON body, or with `stream: true` `chat.completion.chunk` SSE data lines ending with the
-// usage chunk (the SDK sends stream_options.include_usage) and `data: [DONE]`.
+// usage chunk (the SDK sends stream_options.include_usage) and `data: [DONE]`. Embeddings are
+// served as well (see embeddings.ts).
 
 const ID = 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT';
 const CREATED = 1741569952;
@@ -54,6 +56,7 @@ const ERRORS: Record<number, { message: string; type: string; code: string | nul
 
 export const openaiDialect: Dialect = {
   path: '/v1/chat/completions',
+  embeddings: { path: '/v1/embeddings', reply: embeddingsReply },
   completion: (model, text) => ({
     id: ID,
     object: 'chat.completion',

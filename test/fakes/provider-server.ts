@@ -41,6 +41,8 @@ export type Dialect = {
   /** A frame whose data is cut off in the middle of its JSON. */
   malformed: Frame;
   error(status: number, request: RecordedRequest): { body: unknown; headers: Record<string, string> };
+  /** An embeddings endpoint besides the completions one: its path and its reply to a request body. */
+  embeddings?: { path: string; reply(body: Record<string, unknown>): unknown };
 };
 
 export type FakeProvider = {
@@ -100,6 +102,15 @@ async function record(req: IncomingMessage, res: ServerResponse): Promise<Record
 }
 
 async function play(dialect: Dialect, behaviour: Behaviour, request: RecordedRequest, res: ServerResponse) {
+  const { embeddings } = dialect;
+  if (request.method === 'POST' && request.path === embeddings?.path) {
+    // Scripted failures and silence apply here too; any other behaviour answers the vectors.
+    if (behaviour.type === 'error' || behaviour.type === 'hang') {
+      return play({ ...dialect, path: embeddings.path, embeddings: undefined }, behaviour, request, res);
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(embeddings.reply(request.body)));
+    return;
+  }
   if (request.method !== 'POST' || request.path !== dialect.path) {
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
     return;

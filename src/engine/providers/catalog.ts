@@ -30,6 +30,13 @@ const familySchema = z.strictObject({
 
 type FamilySpec = z.output<typeof familySchema>;
 
+// The embedding model for semantic retrieval: OpenAI's embeddings API, or a server speaking it.
+const embeddingSchema = familySchema
+  .pick({ baseURL: true, apiKey: true, apiKeyEnv: true })
+  .extend({ provider: z.enum(['openai', 'openai-compatible']), model: z.string().trim().min(1) });
+
+type EmbeddingSpec = z.output<typeof embeddingSchema>;
+
 /** The catalog's JSON as given inline, or the path of a file holding it. */
 const jsonSource = z.string().transform((source, ctx) => {
   let text = source;
@@ -56,6 +63,7 @@ const catalogShape = z
   .strictObject({
     default: z.enum(CONCRETE_MODEL_IDS, { error: 'must be one of the model identifiers (not auto)' }).optional(),
     families: z.record(z.string(), familySchema),
+    embedding: embeddingSchema.optional(),
   })
   .superRefine((catalog, ctx) => {
     const families = Object.entries(catalog.families);
@@ -73,6 +81,9 @@ const catalogShape = z
         }
       }
     }
+    for (const message of catalog.embedding ? connectionProblems(catalog.embedding) : []) {
+      ctx.addIssue({ code: 'custom', path: ['embedding'], message });
+    }
     if (catalog.default !== undefined && modelName(catalog.families, catalog.default) === undefined) {
       ctx.addIssue({ code: 'custom', path: ['default'], message: 'names a model no configured family provides' });
     }
@@ -80,6 +91,7 @@ const catalogShape = z
   .transform((catalog) => ({
     default: catalog.default ?? firstModel(catalog.families),
     families: catalog.families,
+    embedding: catalog.embedding,
   }));
 
 export const providerCatalogSchema = jsonSource.pipe(catalogShape);
@@ -96,10 +108,19 @@ export type FamilyProvider = {
   models: Record<string, string>;
 };
 
+export type EmbeddingProvider = {
+  provider: EmbeddingSpec['provider'];
+  baseURL: string | undefined;
+  apiKey: Secret | undefined;
+  model: string;
+};
+
 export type ProviderCatalog = {
   /** What `auto` means. */
   default: ConcreteModelId;
   families: Record<string, FamilyProvider>;
+  /** The embedding model of semantic retrieval; without one, retrieval is lexical. */
+  embedding: EmbeddingProvider | undefined;
 };
 
 /**
@@ -110,30 +131,52 @@ export function resolveApiKeys(
   spec: ProviderCatalogSpec,
   readEnv: (name: string) => string | undefined,
 ): ProviderCatalog {
-  const families = Object.entries(spec.families).map(([family, { apiKey, apiKeyEnv, ...settings }]) => {
-    const key = apiKeyEnv === undefined ? apiKey : readEnv(apiKeyEnv)?.trim();
+  const apiKey = (path: string, { apiKey: given, apiKeyEnv }: { apiKey?: string; apiKeyEnv?: string }) => {
+    const key = apiKeyEnv === undefined ? given : readEnv(apiKeyEnv)?.trim();
     if (apiKeyEnv !== undefined && !key) {
       throw new Error(
-        `Invalid configuration:\n  MODEL_PROVIDERS.families.${family}.apiKeyEnv: ` +
+        `Invalid configuration:\n  MODEL_PROVIDERS.${path}.apiKeyEnv: ` +
           'the environment variable it names is not set',
       );
     }
+    return key ? new Secret(key) : undefined;
+  };
+  const families = Object.entries(spec.families).map(([family, settings]) => {
     const provider: FamilyProvider = {
       provider: settings.provider,
       baseURL: settings.baseURL,
       model: settings.model,
       models: settings.models ?? {},
-      apiKey: key ? new Secret(key) : undefined,
+      apiKey: apiKey(`families.${family}`, settings),
     };
     return [family, provider] as const;
   });
-  return { default: spec.default, families: Object.fromEntries(families) };
+  const { embedding } = spec;
+  return {
+    default: spec.default,
+    families: Object.fromEntries(families),
+    embedding: embedding && {
+      provider: embedding.provider,
+      baseURL: embedding.baseURL,
+      model: embedding.model,
+      apiKey: apiKey('embedding', embedding),
+    },
+  };
 }
 
 function familyProblems(family: string, spec: FamilySpec): string[] {
   if (!FAMILIES.includes(family)) {
     return [`is not a model family; expected one of ${FAMILIES.join(', ')}`];
   }
+  const problems = connectionProblems(spec);
+  if (spec.model === undefined && Object.keys(spec.models ?? {}).length === 0) {
+    problems.push('give model or models, the real model names to use');
+  }
+  return problems;
+}
+
+/** How a family or the embedding model reaches its provider. */
+function connectionProblems(spec: Pick<FamilySpec, 'provider' | 'baseURL' | 'apiKey' | 'apiKeyEnv'>): string[] {
   const problems: string[] = [];
   if (spec.apiKey !== undefined && spec.apiKeyEnv !== undefined) {
     problems.push('give apiKey or apiKeyEnv, not both');
@@ -145,9 +188,6 @@ function familyProblems(family: string, spec: FamilySpec): string[] {
   }
   if (spec.provider === 'openai-compatible' && spec.baseURL === undefined) {
     problems.push('the openai-compatible provider needs baseURL');
-  }
-  if (spec.model === undefined && Object.keys(spec.models ?? {}).length === 0) {
-    problems.push('give model or models, the real model names to use');
   }
   return problems;
 }

@@ -1,10 +1,17 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModel } from 'ai';
+import { embedMany, type LanguageModel } from 'ai';
+import type { Embedder } from '../embeddings.js';
 import { modelFamily, type ModelId } from '../models.js';
 import type { Responder } from '../responder.js';
-import { CONCRETE_MODEL_IDS, modelName, type FamilyProvider, type ProviderCatalog } from './catalog.js';
+import {
+  CONCRETE_MODEL_IDS,
+  modelName,
+  type EmbeddingProvider,
+  type FamilyProvider,
+  type ProviderCatalog,
+} from './catalog.js';
 import { createLlmResponder } from './llm-responder.js';
 
 // Which responder answers for a model identifier, from the provider catalog. Identifiers whose
@@ -49,4 +56,33 @@ function languageModelFactory(family: string, settings: FamilyProvider): (name: 
       // The catalog requires a baseURL for this provider.
       return createOpenAICompatible({ name: family, baseURL: settings.baseURL ?? '', apiKey }).chatModel;
   }
+}
+
+// Training can afford to wait out rate limits and server errors (the SDK backs off between tries);
+// a question cannot: it is answered lexically instead.
+const CHUNK_RETRIES = 4;
+
+/** The embedding model of semantic retrieval, through the AI SDK's embedMany. */
+export function createEmbedder(settings: EmbeddingProvider, options: { timeoutMs: number }): Embedder {
+  const apiKey = settings.apiKey?.reveal();
+  const model =
+    settings.provider === 'openai'
+      ? createOpenAI({ baseURL: settings.baseURL ?? DEFAULT_BASE_URLS.openai, apiKey }).embedding(settings.model)
+      : createOpenAICompatible({ name: 'embedding', baseURL: settings.baseURL ?? '', apiKey }).embeddingModel(
+          settings.model,
+        );
+  const embed = async (values: string[], maxRetries: number) => {
+    const { embeddings } = await embedMany({
+      model,
+      values,
+      maxRetries,
+      abortSignal: AbortSignal.timeout(options.timeoutMs),
+    });
+    return embeddings.map((embedding) => Float32Array.from(embedding));
+  };
+  return {
+    model: settings.model,
+    embedChunks: (texts) => embed(texts, CHUNK_RETRIES),
+    embedQuestion: async (text) => (await embed([text], 0))[0] ?? new Float32Array(),
+  };
 }

@@ -8,6 +8,7 @@ import {
   updateChatbotSettings,
 } from '../../domain/chatbots.js';
 import { chatbotName, settingsPatchSchema } from '../../domain/settings.js';
+import type { ChatEngine } from '../../engine/index.js';
 import type { Chatbot, Store } from '../../store/port.js';
 import { chatbotIdFromQueryOrBody } from '../chatbot-ref.js';
 import type { AuthState } from '../middleware/auth.js';
@@ -36,7 +37,7 @@ function toChatbotItem(chatbot: Chatbot) {
   };
 }
 
-export function chatbotRoutes(store: Store): Router<AuthState> {
+export function chatbotRoutes(store: Store, engine: ChatEngine): Router<AuthState> {
   const router = new Router<AuthState>();
 
   router.post('/create-chatbot', async (ctx) => {
@@ -45,6 +46,9 @@ export function chatbotRoutes(store: Store): Router<AuthState> {
       name: input.chatbotName,
       sourceText: input.sourceText,
     });
+    // Ready means answerable: the index is built (off the event loop) before the answer; the
+    // chunks are embedded after it, in the background.
+    await engine.retriever.prepare(chatbot.id);
     ctx.body = { chatbotId: chatbot.id };
   });
 
@@ -55,6 +59,7 @@ export function chatbotRoutes(store: Store): Router<AuthState> {
       name: input.chatbotName,
       sourceText: input.sourceText,
     });
+    await engine.retriever.prepare(chatbot.id);
     ctx.body = { chatbotId: chatbot.id };
   });
 

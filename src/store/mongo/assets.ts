@@ -1,12 +1,7 @@
 import type { mongo } from 'mongoose';
 import type { AssetRepository } from '../port.js';
+import { toBuffer } from './binary.js';
 import type { AssetDoc, MongoModels } from './models.js';
-
-// lean() hands binary fields back as BSON Binary; a view over its bytes avoids a copy.
-const toBuffer = (binary: mongo.Binary) => {
-  const bytes = binary.value();
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-};
 
 export function mongoAssets(models: MongoModels): AssetRepository {
   const { assets } = models;

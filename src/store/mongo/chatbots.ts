@@ -21,6 +21,8 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
     chatbots,
     trainingSources,
     trainingChunks,
+    retrievalIndexParts,
+    retrievalVectors,
     assets,
     contacts,
     attributes,
@@ -97,6 +99,8 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
       await Promise.all([
         digestRuns.deleteMany({ digestId: { $in: digestIds } }),
         trainingChunks.deleteMany({ chatbotId: id }),
+        retrievalIndexParts.deleteMany({ chatbotId: id }),
+        retrievalVectors.deleteMany({ chatbotId: id }),
         assets.deleteMany({ chatbotId: id }),
         contacts.deleteMany({ chatbotId: id }),
         attributes.deleteMany({ chatbotId: id }),

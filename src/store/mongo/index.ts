@@ -17,6 +17,7 @@ import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
 import { mongoRateLimits } from './rate-limits.js';
 import { repairMongo } from './repair.js';
+import { mongoRetrieval } from './retrieval.js';
 import { mongoTraining } from './training.js';
 import { mongoUsage } from './usage.js';
 import { mongoWebhookOutbox } from './webhook-outbox.js';
@@ -46,6 +47,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     accounts: mongoAccounts(models),
     chatbots: mongoChatbots(models, writes),
     training: mongoTraining(models),
+    retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
     leads: mongoLeads(models),
     conversations: mongoConversations(models, writes),

@@ -41,6 +41,11 @@ export type TrainingChunkDoc = { chatbotId: string; version: string; seq: number
 
 export type AssetDoc = Asset;
 
+/** One part of a serialized index: split, since a document holds at most 16 MB. */
+export type RetrievalIndexPartDoc = { chatbotId: string; version: string; part: number; parts: number; data: Buffer };
+
+export type RetrievalVectorDoc = { chatbotId: string; hash: string; model: string; vector: Buffer };
+
 // Indexes are built once, explicitly, when the store opens; no __v since nothing uses it.
 const options = { autoIndex: false, autoCreate: false, versionKey: false } as const;
 const required = <T>(type: T) => ({ type, required: true });
@@ -97,6 +102,24 @@ const trainingChunkSchema = new Schema<TrainingChunkDoc>(
   { ...options, collection: 'trainingChunks' },
 );
 trainingChunkSchema.index({ chatbotId: 1, version: 1, seq: 1 }, { unique: true });
+
+const retrievalIndexPartSchema = new Schema<RetrievalIndexPartDoc>(
+  {
+    chatbotId: required(String),
+    version: required(String),
+    part: required(Number),
+    parts: required(Number),
+    data: required(Buffer),
+  },
+  { ...options, collection: 'retrievalIndexParts' },
+);
+retrievalIndexPartSchema.index({ chatbotId: 1, version: 1, part: 1 }, { unique: true });
+
+const retrievalVectorSchema = new Schema<RetrievalVectorDoc>(
+  { chatbotId: required(String), hash: required(String), model: required(String), vector: required(Buffer) },
+  { ...options, collection: 'retrievalVectors' },
+);
+retrievalVectorSchema.index({ chatbotId: 1, model: 1, hash: 1 }, { unique: true });
 
 const assetSchema = new Schema<AssetDoc>(
   {
@@ -417,6 +440,8 @@ export function mongoModels(connection: Connection) {
     chatbots: connection.model('Chatbot', chatbotSchema),
     trainingSources: connection.model('TrainingSource', trainingSourceSchema),
     trainingChunks: connection.model('TrainingChunk', trainingChunkSchema),
+    retrievalIndexParts: connection.model('RetrievalIndexPart', retrievalIndexPartSchema),
+    retrievalVectors: connection.model('RetrievalVector', retrievalVectorSchema),
     assets: connection.model('Asset', assetSchema),
     contacts: connection.model('Contact', contactSchema),
     attributes: connection.model('CustomAttribute', attributeSchema),

@@ -15,6 +15,7 @@ import { sqliteLeads } from './leads.js';
 import { sqliteContacts } from './contacts.js';
 import { migrate } from './migrations.js';
 import { sqliteRateLimits } from './rate-limits.js';
+import { sqliteRetrieval } from './retrieval.js';
 import { sqliteTraining } from './training.js';
 import { sqliteUsage } from './usage.js';
 import { sqliteWebhookOutbox } from './webhook-outbox.js';
@@ -35,6 +36,7 @@ export function openSqliteStore(filename: string): Store {
     accounts: sqliteAccounts(db),
     chatbots: sqliteChatbots(db),
     training: sqliteTraining(db),
+    retrieval: sqliteRetrieval(db),
     assets: sqliteAssets(db),
     leads: sqliteLeads(db),
     conversations: sqliteConversations(db),

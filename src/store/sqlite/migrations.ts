@@ -233,6 +233,20 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX adapter_claims_by_expiry ON adapter_claims(expires_at);
   `,
+  `
+  CREATE TABLE retrieval_indexes (
+    chatbot_id TEXT PRIMARY KEY REFERENCES chatbots(id) ON DELETE CASCADE,
+    version TEXT NOT NULL,
+    data BLOB NOT NULL
+  );
+  CREATE TABLE retrieval_vectors (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    hash TEXT NOT NULL,
+    model TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (chatbot_id, hash, model)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Database): void {
