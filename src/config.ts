@@ -89,6 +89,7 @@ const envSchema = z.object({
   SLACK_API_URL: optionalText.pipe(z.url().optional()),
   SLACK_ADMIN_USER_IDS: optionalText.pipe(slackIdList),
   SLACK_COMMAND: optionalText.pipe(slackCommand),
+  METRICS_TOKEN: optionalText,
 });
 
 export type Config = {
@@ -112,6 +113,8 @@ export type Config = {
   discord: DiscordConfig | undefined;
   /** The Slack adapter; set when SLACK_BOT_TOKEN is. */
   slack: SlackConfig | undefined;
+  /** Bearer token GET /metrics requires; unset leaves it open. */
+  metricsToken: string | undefined;
 };
 
 
@@ -147,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     slack: slackConfig(vars),
+    metricsToken: vars.METRICS_TOKEN,
   };
 }
 

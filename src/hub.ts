@@ -38,6 +38,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     contactsRateLimitPerMinute: config.contactsRateLimitPerMinute,
     engine: createChatEngine(store, { providerFor }),
     slack: mounts.slack,
+    metricsToken: config.metricsToken,
   });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {

@@ -19,6 +19,7 @@ import { customAttributeRoutes } from './routes/custom-attributes.js';
 import { healthRoutes } from './routes/health.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { leadRoutes } from './routes/leads.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { publicAssetRoutes } from './routes/public-assets.js';
 
 export const API_PREFIX = '/api/v1';
@@ -37,6 +38,8 @@ export type AppDeps = {
   engine?: ChatEngine;
   /** Slack's receiver, served at POST /slack/events; it reads the raw body and answers itself. */
   slack?: NodeListener;
+  /** Bearer token GET /metrics requires (METRICS_TOKEN); open when unset. */
+  metricsToken?: string;
 };
 
 export function createApp({
@@ -45,6 +48,7 @@ export function createApp({
   contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
   engine = createChatEngine(store),
   slack,
+  metricsToken,
 }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = true;
@@ -72,10 +76,10 @@ export function createApp({
     api.use(feature.routes());
   }
 
-  app.use(requestLog(logger));
+  app.use(requestLog(app, logger));
   if (slack) app.use(rawMount(SLACK_EVENTS_PATH, slack));
   app.use(failureBodies());
-  for (const router of [healthRoutes(store), publicAssetRoutes(store), api]) {
+  for (const router of [healthRoutes(store), metricsRoutes(metricsToken), publicAssetRoutes(store), api]) {
     app.use(router.routes());
   }
   return app;

@@ -55,7 +55,7 @@ export function chatRoutes(store: Store, engine: ChatEngine): Router<AuthState> 
     // Past the headers a failure cannot become a status: cut the connection so the client sees
     // an incomplete response, not a clean but truncated reply.
     body.once('error', (error) => {
-      ctx.req.log.error({ err: error }, 'chat stream failed');
+      ctx.log.error({ err: error }, 'chat stream failed');
       ctx.res.destroy();
     });
     ctx.body = body;
