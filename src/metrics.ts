@@ -53,7 +53,7 @@ export const retrievalDuration = new Histogram({
   registers: [registry],
 });
 
-export const storeQueryDuration = new Histogram({
+const storeQueryDuration = new Histogram({
   name: 'switchboard_store_query_duration_seconds',
   help: 'Store calls by operation (repository.method)',
   labelNames: ['operation'] as const,
@@ -90,6 +90,17 @@ export const webhookRuns = new Counter({
   labelNames: ['outcome'] as const,
   registers: [registry],
 });
+
+/** Starts timing one store call (for `timedStore`); the answer stops it. */
+export function timeStoreQuery(operation: string): () => void {
+  return storeQueryDuration.startTimer({ operation });
+}
+
+/** Tokens a model call used, as the AI SDK reports them (counts it does not know are left out). */
+export function recordTokens(model: string, usage: { inputTokens?: number; outputTokens?: number }): void {
+  chatTokens.inc({ model, kind: 'input' }, usage.inputTokens ?? 0);
+  chatTokens.inc({ model, kind: 'output' }, usage.outputTokens ?? 0);
+}
 
 /** One webhook delivery attempt; the webhook jobs call this once per attempt. */
 export function recordWebhookRun(outcome: 'delivered' | 'failed'): void {

@@ -33,6 +33,8 @@ export type StartOptions = {
   contactsRateLimitPerMinute?: number;
   /** The chat engine to use instead of the default (offline responder only). */
   engine?: (store: Store) => ChatEngine;
+  /** METRICS_TOKEN: GET /metrics then wants it as a bearer token. */
+  metricsToken?: string;
 };
 
 export async function startApp(target: StoreTarget, options: StartOptions = {}): Promise<TestApp> {
@@ -43,6 +45,7 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
     logger: options.logger ?? pino({ level: 'silent' }),
     contactsRateLimitPerMinute: options.contactsRateLimitPerMinute,
     engine: options.engine?.(store),
+    metricsToken: options.metricsToken,
   });
   const server = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {
