@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { httpRequestDuration } from '../../metrics.js';
+import { recordHttpRequest } from '../../metrics.js';
 
 declare module 'koa' {
   interface DefaultContext {
@@ -38,7 +38,7 @@ export function requestLog(app: Koa, logger: Logger): Middleware {
       // 499 (nginx's "client closed request"): the caller left before any answer was sent.
       const status = ctx.res.headersSent ? ctx.res.statusCode : 499;
       const route = routePattern(ctx);
-      httpRequestDuration.observe({ method: ctx.method, route, status }, ms / 1000);
+      recordHttpRequest(ctx.method, route, status, ms / 1000);
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](

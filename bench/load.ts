@@ -1,0 +1,53 @@
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+
+// Load through autocannon: requests per second at many connections, and per-request latency at one.
+
+export type Request = {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+};
+
+export type LoadResult = {
+  rps: number;
+  /** Raw response times in ms (autocannon's histogram rounds to whole milliseconds). */
+  latencies: number[];
+};
+
+export function load(request: Request, options: { connections: number; seconds: number }): Promise<LoadResult> {
+  return startLoad(request, options).done;
+}
+
+/** Load that runs until `stop()` (or for `seconds`). */
+export function startLoad(request: Request, options: { connections: number; seconds: number }) {
+  const latencies: number[] = [];
+  const started = performance.now();
+  let instance: autocannon.Instance | undefined;
+  const done = new Promise<LoadResult>((resolve, reject) => {
+    instance = autocannon({ ...request, connections: options.connections, duration: options.seconds }, (error, result) => {
+      if (error) return reject(error);
+      if (result.errors || result.timeouts || result.non2xx) {
+        return reject(new Error(`${request.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`));
+      }
+      resolve({ rps: (result.requests.total * 1000) / (performance.now() - started), latencies });
+    });
+    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  });
+  return {
+    done,
+    stop(): Promise<LoadResult> {
+      instance?.stop();
+      return done;
+    },
+  };
+}
+
+export const median = (values: number[]) => quantile(values, 0.5);
+export const max = (values: number[]) => values.reduce((a, b) => Math.max(a, b), 0);
+
+export function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
