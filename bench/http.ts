@@ -73,7 +73,7 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
     for (const bot of bots) {
       const chat = hub.post('/chat', { chatbotId: bot.id, messages: [{ role: 'user', content: QUESTION }] });
       // Long enough for 64 slow replies to complete several times over.
-      chats.push({ bot, rps: (await load(chat, { connections: CONNECTIONS, seconds: seconds * rounds })).rps });
+      chats.push({ bot, rps: (await load(chat, { connections: CONNECTIONS, seconds: seconds * 2, timeoutSeconds: 60 })).rps });
     }
 
     const lists: number[] = [];

@@ -16,17 +16,25 @@ export type LoadResult = {
   latencies: number[];
 };
 
-export function load(request: Request, options: { connections: number; seconds: number }): Promise<LoadResult> {
+export type LoadOptions = {
+  connections: number;
+  seconds: number;
+  /** A request still unanswered after this long is an error (autocannon's default: 10). */
+  timeoutSeconds?: number;
+};
+
+export function load(request: Request, options: LoadOptions): Promise<LoadResult> {
   return startLoad(request, options).done;
 }
 
 /** Load that runs until `stop()` (or for `seconds`). */
-export function startLoad(request: Request, options: { connections: number; seconds: number }) {
+export function startLoad(request: Request, options: LoadOptions) {
   const latencies: number[] = [];
   const started = performance.now();
   let instance: autocannon.Instance | undefined;
   const done = new Promise<LoadResult>((resolve, reject) => {
-    instance = autocannon({ ...request, connections: options.connections, duration: options.seconds }, (error, result) => {
+    const { connections, seconds: duration, timeoutSeconds: timeout } = options;
+    instance = autocannon({ ...request, connections, duration, ...(timeout ? { timeout } : {}) }, (error, result) => {
       if (error) return reject(error);
       if (result.errors || result.timeouts || result.non2xx) {
         return reject(new Error(`${request.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`));

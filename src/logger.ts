@@ -29,7 +29,7 @@ export type LogOutput = {
 export function createLogger(level: string, output: LogOutput = {}): Logger {
   const options = { level, redact: { paths: SECRET_PATHS, censor: '[redacted]' } };
   if (output.pretty ?? Boolean(process.stdout.isTTY)) {
-    return pino(options, PinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l' }));
+    return pino(options, PinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }));
   }
   return pino(options, output.destination ?? pino.destination({ sync: false }));
 }
