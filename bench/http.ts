@@ -47,7 +47,7 @@ async function roundTrip(request: Request): Promise<number> {
 
 async function run({ quick }: BenchOptions): Promise<Figure[]> {
   const rounds = quick ? 3 : 5;
-  const seconds = quick ? 1.5 : 4;
+  const seconds = quick ? 1 : 4;
   const samples = quick ? 10 : 30;
   const node = await serve('node');
   const koa = await serve('koa');

@@ -9,7 +9,7 @@ declare module 'koa' {
   interface DefaultContext {
     /** This request's id, echoed in `X-Request-Id`. */
     requestId: string;
-    /** The app's logger bound to this request's id (made on first use). */
+    /** The app's logger bound to this request's id, made when asked for (failures only). */
     log: Logger;
   }
 }
