@@ -7,23 +7,35 @@ import { serve } from './servers.js';
 import { generateText } from './text.js';
 
 // Throughput at 64 connections of the hub's light and chat routes against bare Koa and bare Node
-// answering the same small JSON (all three servers in their own processes, measured in turns); the first streamed byte of a reply against a get-chatbots round
+// answering the same small JSON (all three servers in their own processes, measured in pairs); the first streamed byte of a reply against a get-chatbots round
 // trip; the hub's memory against bare Koa's after the same load.
 
 const CONNECTIONS = 64;
 const QUESTION = 'Who calibrates the dimmer switches in Tallinn?';
 
 /**
- * Requests per second of each target, runs interleaved round by round so that a change in the
- * machine's load (other processes) touches every target alike; the median of the rounds.
+ * Requests per second of each target against the baseline, in pairs: each run of a target right
+ * after a run of the baseline, so that a change in the machine's load (other processes) touches
+ * both alike. Answers the medians of each, and of the pairs' ratios.
  */
-async function interleaved(targets: Record<string, Request>, rounds: number, seconds: number): Promise<Record<string, number>> {
-  const runs = Object.fromEntries(Object.keys(targets).map((name) => [name, [] as number[]]));
-  for (const request of Object.values(targets)) await load(request, { connections: CONNECTIONS, seconds: 1 });
+async function paired(baseline: Request, targets: Record<string, Request>, rounds: number, seconds: number) {
+  const runs = (request: Request) => load(request, { connections: CONNECTIONS, seconds }).then((result) => result.rps);
+  const base: number[] = [];
+  const results = Object.fromEntries(Object.keys(targets).map((name) => [name, { rps: [] as number[], ratios: [] as number[] }]));
+  for (const request of [baseline, ...Object.values(targets)]) await load(request, { connections: CONNECTIONS, seconds: 1 });
   for (let round = 0; round < rounds; round += 1) {
-    for (const [name, request] of Object.entries(targets)) runs[name]?.push((await load(request, { connections: CONNECTIONS, seconds })).rps);
+    for (const [name, request] of Object.entries(targets)) {
+      const before = await runs(baseline);
+      const rps = await runs(request);
+      base.push(before);
+      results[name]?.rps.push(rps);
+      results[name]?.ratios.push(rps / before);
+    }
   }
-  return Object.fromEntries(Object.entries(runs).map(([name, values]) => [name, median(values)]));
+  return {
+    baseline: median(base),
+    of: (name: string) => ({ rps: median(results[name]?.rps ?? []), ratio: median(results[name]?.ratios ?? []) }),
+  };
 }
 
 /** Milliseconds to the first body byte of a streamed reply (read to the end). */
@@ -63,12 +75,14 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
     for (const bot of bots) await firstByte(hub, bot.id);
 
     const list = hub.get('/get-chatbots');
-    const rps = await interleaved(
-      { node: { url: `${node.origin}/` }, koa: { url: `${koa.origin}/` }, healthz: { url: `${hub.served.origin}/healthz` }, list },
+    const measured = await paired(
+      { url: `${koa.origin}/` },
+      { node: { url: `${node.origin}/` }, healthz: { url: `${hub.served.origin}/healthz` }, list },
       rounds,
       seconds,
     );
-    const koaRps = rps.koa as number;
+    const koaRps = measured.baseline;
+    const nodeRun = measured.of('node');
     const chats = [];
     for (const bot of bots) {
       const chat = hub.post('/chat', { chatbotId: bot.id, messages: [{ role: 'user', content: QUESTION }] });
@@ -83,14 +97,16 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
       for (const bot of bots) streams.get(bot.label)?.push(await firstByte(hub, bot.id));
     }
 
-    const vsKoa = (name: string, value: number, goal?: Figure['goal']): Figure => ({
-      name, value, unit: 'req/s', baseline: 'bare Koa {"status":"ok"}', baselineValue: koaRps, goal,
+    const vsKoa = (name: string, value: number, ratio?: number, goal?: Figure['goal']): Figure => ({
+      name, value, unit: 'req/s', baseline: 'bare Koa {"status":"ok"}', baselineValue: koaRps, ratio, goal,
     });
+    const healthz = measured.of('healthz');
+    const chatbots = measured.of('list');
     return [
-      { name: 'bare Koa {"status":"ok"}', value: koaRps, unit: 'req/s', baseline: 'bare Node {"status":"ok"}', baselineValue: rps.node as number },
-      vsKoa('GET /healthz', rps.healthz as number, { atLeast: 0.6 }),
-      vsKoa('GET /get-chatbots', rps.list as number, { atLeast: 0.4 }),
-      ...chats.map(({ bot, rps: chatRps }) => vsKoa(`POST /chat, ${bot.label} bot`, chatRps)),
+      { name: 'bare Koa {"status":"ok"}', value: koaRps, unit: 'req/s', baseline: 'bare Node {"status":"ok"}', baselineValue: nodeRun.rps, ratio: 1 / nodeRun.ratio },
+      vsKoa('GET /healthz', healthz.rps, healthz.ratio, { atLeast: 0.6 }),
+      vsKoa('GET /get-chatbots', chatbots.rps, chatbots.ratio, { atLeast: 0.4 }),
+      ...chats.map(({ bot, rps }) => vsKoa(`POST /chat, ${bot.label} bot`, rps)),
       ...bots.map((bot): Figure => ({
         name: `first streamed byte, ${bot.label} bot`,
         value: median(streams.get(bot.label) ?? []),

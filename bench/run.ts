@@ -31,8 +31,11 @@ if (failedGoals.length) {
   process.exitCode = 1;
 }
 
-function missesGoal({ value, baselineValue, goal }: Figure): boolean {
-  const ratio = value / baselineValue;
+const ratioOf = (figure: Figure) => figure.ratio ?? figure.value / figure.baselineValue;
+
+function missesGoal(figure: Figure): boolean {
+  const { goal } = figure;
+  const ratio = ratioOf(figure);
   return (goal?.atLeast !== undefined && ratio < goal.atLeast) || (goal?.atMost !== undefined && ratio > goal.atMost);
 }
 
@@ -51,7 +54,7 @@ function printTable(figures: Figure[]): void {
       amount(figure.value, figure.unit),
       figure.baseline,
       amount(figure.baselineValue, figure.unit),
-      `${(figure.value / figure.baselineValue).toFixed(2)}x`,
+      `${ratioOf(figure).toFixed(2)}x`,
       goalText(figure),
     ]),
   ];

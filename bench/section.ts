@@ -13,6 +13,11 @@ export type Figure = {
   baseline: string;
   baselineValue: number;
   unit: 'req/s' | 'ms' | 'MB';
+  /**
+   * value / baselineValue unless measured in pairs (each run of the figure right after one of its
+   * baseline): then the median of the pairs' ratios, which the machine's changing load moves less.
+   */
+  ratio?: number;
   /** The performance goal for value / baselineValue, when there is one. */
   goal?: { atLeast?: number; atMost?: number };
 };
