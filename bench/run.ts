@@ -31,7 +31,9 @@ if (failedGoals.length) {
   process.exitCode = 1;
 }
 
-const ratioOf = (figure: Figure) => figure.ratio ?? figure.value / figure.baselineValue;
+function ratioOf(figure: Figure): number {
+  return figure.ratio ?? figure.value / figure.baselineValue;
+}
 
 function missesGoal(figure: Figure): boolean {
   const { goal } = figure;
