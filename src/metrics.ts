@@ -91,24 +91,36 @@ export const webhookRuns = new Counter({
   registers: [registry],
 });
 
-// One child per label set, found by a string key: cheaper per request than prom-client hashing
-// the labels object. The sets are bounded (route patterns, statuses), so the map is too.
-const httpSeries = new Map<string, { observe(value: number): void }>();
+type Series = ReturnType<Histogram['labels']>;
+
+/**
+ * The child of `histogram` for one label set, found by a string key: on hot paths this is
+ * cheaper than prom-client hashing a labels object on every observation. Label sets are bounded
+ * (route patterns, statuses, store operations), so the cache is too.
+ */
+function seriesCache(histogram: Histogram): (key: string, labels: string[]) => Series {
+  const children = new Map<string, Series>();
+  return (key, labels) => {
+    let child = children.get(key);
+    if (!child) {
+      child = histogram.labels(...labels);
+      children.set(key, child);
+    }
+    return child;
+  };
+}
+
+const httpSeries = seriesCache(httpRequestDuration);
+const storeSeries = seriesCache(storeQueryDuration);
 
 /** One HTTP request, as the request log sees it when the response ends. */
 export function recordHttpRequest(method: string, route: string, status: number, seconds: number): void {
-  const key = `${method} ${status} ${route}`;
-  let series = httpSeries.get(key);
-  if (!series) {
-    series = httpRequestDuration.labels(method, route, String(status));
-    httpSeries.set(key, series);
-  }
-  series.observe(seconds);
+  httpSeries(`${method} ${status} ${route}`, [method, route, String(status)]).observe(seconds);
 }
 
 /** Starts timing one store call (for `timedStore`); the answer stops it. */
 export function timeStoreQuery(operation: string): () => void {
-  return storeQueryDuration.startTimer({ operation });
+  return storeSeries(operation, [operation]).startTimer();
 }
 
 /** Tokens a model call used, as the AI SDK reports them (counts it does not know are left out). */
