@@ -106,6 +106,7 @@ const envSchema = z.object({
   WEBHOOK_RETRY_HOURS: positiveInt(24),
   WEBHOOK_DISABLE_AFTER_HOURS: positiveInt(72),
   TRUST_PROXY: optionalText.pipe(z.stringbool().default(false)),
+  METRICS_TOKEN: optionalText,
 });
 
 export type Config = {
@@ -133,6 +134,8 @@ export type Config = {
   discord: DiscordConfig | undefined;
   /** The Slack adapter; set when SLACK_BOT_TOKEN is. */
   slack: SlackConfig | undefined;
+  /** Bearer token GET /metrics requires; unset leaves it open. */
+  metricsToken: string | undefined;
   /** Client IPs come from X-Forwarded-For (TRUST_PROXY): only behind a proxy that sets it. */
   trustProxy: boolean;
   webhooks: WebhookConfig;
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disableAfterMs: vars.WEBHOOK_DISABLE_AFTER_HOURS * HOUR_MS,
     },
     trustProxy: vars.TRUST_PROXY,
+    metricsToken: vars.METRICS_TOKEN,
   };
 }
 

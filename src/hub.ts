@@ -5,9 +5,11 @@ import type { Config } from './config.js';
 import { ensureDefaultAccount } from './domain/accounts.js';
 import { createChatEngine } from './engine/index.js';
 import { API_PREFIX, createApp, type NodeListener } from './http/app.js';
+import { timeStoreQuery } from './metrics.js';
 import { drain } from './shutdown.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/port.js';
+import { timedStore } from './store/timed.js';
 
 export type Hub = {
   store: Store;
@@ -24,7 +26,7 @@ export type HubMounts = { slack?: NodeListener };
 
 /** Opens the store (creating schemas and indexes), ensures the default account, and listens. */
 export async function startHub(config: Config, logger: Logger, mounts: HubMounts = {}): Promise<Hub> {
-  const store = await openStore(config.databaseUrl);
+  const store = timedStore(await openStore(config.databaseUrl), timeStoreQuery);
   const firstApiKey = await ensureDefaultAccount(store, config.defaultQuota, config.bootstrapApiKey);
   const { providerFor, embedder } = await loadProviders(config);
   const retrieval = {
@@ -40,6 +42,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     slack: mounts.slack,
     webhookAllowPrivate: config.webhooks.allowPrivate,
     trustProxy: config.trustProxy,
+    metricsToken: config.metricsToken,
   });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {

@@ -6,6 +6,7 @@ import type { HubClient } from '../hub-client.js';
 import { createRelay } from '../relay.js';
 import { chatbotCommand, createInteractionHandler } from './interactions.js';
 import { createMessageHandler } from './messages.js';
+import { instrumentDiscord } from './metrics.js';
 
 // The Discord adapter: a discord.js client with only the intents it needs, REST pointed at
 // DISCORD_API_URL (the gateway address comes from that REST API's GET /gateway/bot), the
@@ -65,6 +66,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
   client.on(Events.ShardDisconnect, (event, shardId) =>
     logger.error({ shardId, code: event.code }, 'gateway disconnected for good'),
   );
+  instrumentDiscord(client);
   client.rest.on('rateLimited', (info) =>
     logger.warn({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'Discord rate limit: waiting'),
   );

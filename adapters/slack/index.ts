@@ -7,6 +7,7 @@ import type { HubClient } from '../hub-client.js';
 import { createRelay, notBoundText, type Relay } from '../relay.js';
 import { listenForCommands } from './commands.js';
 import { createMessageHandler, listenForMessages } from './messages.js';
+import { instrumentSlack } from './metrics.js';
 import { createUserDirectory } from './users.js';
 
 // The Slack adapter: Bolt, unmodified, receives events and slash commands (over Socket Mode when
@@ -86,6 +87,7 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
   let hub: HubClient | undefined;
   let relay: Relay | undefined;
   let ready = false;
+  instrumentSlack(app);
   const users = createUserDirectory(app.client, config.adminUserIds, logger);
   listenForMessages(
     app,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { digestRuns } from '../../src/metrics.js';
 import type { Digest, DigestRunStatus, Lead, Platform, Store } from '../../src/store/port.js';
 import { composeDigest } from './compose.js';
 import { CATCH_UP_MS, type DueOccurrence } from './due.js';
@@ -89,6 +90,7 @@ export function createDigestRunner(options: DigestRunnerOptions): DigestRunner {
     });
     const finish = async (status: DigestRunStatus, attempts: number, error?: string): Promise<RunOutcome> => {
       await store.digestRuns.finish(digest.id, localDate, { status, attempts, error, finishedAt: now() });
+      digestRuns.inc({ platform: digest.platform, status });
       if (status === 'failed' || status === 'missed') log.warn({ status, attempts, error }, 'lead digest not posted');
       else log.info({ status, attempts, ...(error ? { error } : {}) }, `lead digest ${status}`);
       return status;

@@ -1,6 +1,7 @@
 import type { ChatEngine } from '../engine/index.js';
 import type { ModelId } from '../engine/models.js';
 import type { ChatTurn, ContactDetails, Responder, ResponderInput } from '../engine/responder.js';
+import { chatCredits, chatFirstToken, chatReplies, retrievalDuration, secondsSince } from '../metrics.js';
 import type { Account, Chatbot, Contact, ConversationSource, Store } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { recordExchange } from './conversations.js';
@@ -58,6 +59,7 @@ export async function startChat(
   const request = leadRequest(chatbot.settings);
   const suffix = request && !input.leadForm && !alreadyAsked(request, history) && !details ? `\n\n${request}` : '';
 
+  const responderName = responder.name ?? 'offline';
   async function finish(reply: string): Promise<void> {
     const at = new Date();
     if (input.conversationId) {
@@ -75,6 +77,8 @@ export async function startChat(
     if (details && (mentioned.email || mentioned.phone || mentioned.name)) {
       await saveLead(store, chatbot, { ...details, conversationId: input.conversationId });
     }
+    chatReplies.inc({ responder: responderName, model: responderInput.model, source: input.source ?? 'API' });
+    chatCredits.inc();
   }
 
   return {
@@ -94,8 +98,10 @@ export async function startChat(
     async *stream(signal) {
       let reply = '';
       let finished = false;
+      const started = performance.now();
       try {
         for await (const piece of responder.stream({ ...responderInput, signal })) {
+          if (!reply) chatFirstToken.observe({ responder: responderName }, secondsSince(started));
           reply += piece;
           yield piece;
         }
@@ -141,7 +147,9 @@ async function prepare(store: Store, engine: ChatEngine, chatbot: Chatbot, input
   const question = newMessages.map((message) => message.content).join('\n');
   // The user's earlier message is the context a follow-up ("and on weekends?") leans on.
   const context = history.slice(0, history.length - newMessages.length).findLast((turn) => turn.role === 'user')?.content;
+  const retrieval = retrievalDuration.startTimer();
   const passages = await engine.retriever.search(chatbot.id, { question, context });
+  retrieval();
   const model = input.model ?? chatbot.settings.model;
 
   return {

@@ -35,6 +35,8 @@ export type ResponderInput = {
 };
 
 export type Responder = {
+  /** Who answers, for metrics: the provider (`openai`, …); unset for the offline responder. */
+  name?: string;
   /** The whole reply at once (providers use their non-streaming endpoint). */
   complete(input: ResponderInput): Promise<string>;
   /** The reply as it is generated; ends early, without error, only if the signal aborts. */

@@ -21,6 +21,7 @@ import { customAttributeRoutes } from './routes/custom-attributes.js';
 import { healthRoutes } from './routes/health.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { leadRoutes } from './routes/leads.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { publicAssetRoutes } from './routes/public-assets.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { widgetRoutes } from './routes/widget.js';
@@ -45,6 +46,8 @@ export type AppDeps = {
   webhookAllowPrivate?: boolean;
   /** Take client IPs (the widget's ipLimit) from X-Forwarded-For: only behind a proxy that sets it. */
   trustProxy?: boolean;
+  /** Bearer token GET /metrics requires (METRICS_TOKEN); open when unset. */
+  metricsToken?: string;
 };
 
 export function createApp({
@@ -55,6 +58,7 @@ export function createApp({
   slack,
   webhookAllowPrivate = false,
   trustProxy = false,
+  metricsToken,
 }: AppDeps): Koa {
   const app = new Koa();
   app.proxy = trustProxy;
@@ -85,10 +89,10 @@ export function createApp({
     api.use(feature.routes());
   }
 
-  app.use(requestLog(logger));
+  app.use(requestLog(app, logger));
   if (slack) app.use(rawMount(SLACK_EVENTS_PATH, slack));
   app.use(failureBodies());
-  for (const router of [healthRoutes(store), publicAssetRoutes(store), widgetRoutes(store, engine), api]) {
+  for (const router of [healthRoutes(store), metricsRoutes(metricsToken), publicAssetRoutes(store), widgetRoutes(store, engine), api]) {
     app.use(router.routes());
   }
   return app;

@@ -20,7 +20,7 @@ export async function sendReply(ctx: Context, reply: ChatReply, stream: boolean)
   // Past the headers a failure cannot become a status: cut the connection so the client sees
   // an incomplete response, not a clean but truncated reply.
   body.once('error', (error) => {
-    ctx.req.log.error({ err: error }, 'chat stream failed');
+    ctx.log.error({ err: error }, 'chat stream failed');
     ctx.res.destroy();
   });
   ctx.body = body;

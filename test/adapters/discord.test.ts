@@ -11,6 +11,7 @@ import { HUB_UNAVAILABLE, NOT_BOUND } from '../../adapters/relay.js';
 import type { DiscordConfig } from '../../src/config.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
 import { createChatEngine } from '../../src/engine/index.js';
+import { platformApiErrors, platformEvents } from '../../src/metrics.js';
 import {
   INTENTS,
   PERMISSIONS,
@@ -467,7 +468,12 @@ describe('Discord adapter', () => {
 
   // ---- faults -------------------------------------------------------------------------------------
 
-  it('waits out a 429 as Discord says, then delivers the reply', async () => {
+  it('waits out a 429 as Discord says, then delivers the reply, counting both in the metrics', async () => {
+    const counted = async () => ({
+      limited: (await platformApiErrors.get()).values.find((v) => v.labels.platform === 'discord' && v.labels.kind === 'rate_limited')?.value ?? 0,
+      messages: (await platformEvents.get()).values.find((v) => v.labels.platform === 'discord' && v.labels.event === 'message')?.value ?? 0,
+    });
+    const before = await counted();
     const channel = newChannel('rate-limited');
     await bind(channel, supportBot, 'all');
     const path = new RegExp(`^/channels/${channel.id}/messages$`);
@@ -477,6 +483,9 @@ describe('Discord adapter', () => {
     const posts = requestsTo('POST', path);
     expect(posts.map((item) => item.status)).toEqual([429, 200]);
     expect((posts[1] as RecordedRequest).at - (posts[0] as RecordedRequest).at).toBeGreaterThanOrEqual(1_000);
+    const after = await counted();
+    expect(after.limited).toBe(before.limited + 1);
+    expect(after.messages).toBeGreaterThan(before.messages);
   });
 
   it('answers from the question alone when the channel history cannot be read', async () => {

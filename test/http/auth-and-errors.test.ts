@@ -1,6 +1,5 @@
 import { Writable } from 'node:stream';
-import { pino, type DestinationStream, type LoggerOptions } from 'pino';
-import type * as PinoModule from 'pino';
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import type { Store } from '../../src/store/port.js';
@@ -19,21 +18,11 @@ import {
 } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 
-// Loggers built without a destination (the production createLogger) write into `captured`, so the
-// log test reads exactly what production would print.
-const captured = vi.hoisted(() => {
+// What the production logger (createLogger) writes, line by line.
+const captured = (() => {
   const lines: string[] = [];
   return { lines, stream: { write: (line: string) => void lines.push(line) } };
-});
-vi.mock('pino', async (importOriginal) => {
-  const actual = await importOriginal<typeof PinoModule>();
-  const capturing = Object.assign(
-    (options?: LoggerOptions, destination?: DestinationStream) =>
-      actual.pino(options ?? {}, destination ?? captured.stream),
-    actual.pino,
-  );
-  return { ...actual, pino: capturing, default: capturing };
-});
+})();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -175,12 +164,15 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     });
 
-    it('answers GET /healthz with 200 while the store answers', async () => {
-      const response = await fetch(`${app.origin}/healthz`);
-      expect(await readJson(response)).toEqual({ status: 200, body: { status: 'ok', store: app.store.engine } });
+    it('answers GET /healthz and /readyz with 200 while the store answers', async () => {
+      expect(await readJson(await fetch(`${app.origin}/healthz`))).toEqual({ status: 200, body: { status: 'ok' } });
+      expect(await readJson(await fetch(`${app.origin}/readyz`))).toEqual({
+        status: 200,
+        body: { status: 'ready', store: app.store.engine },
+      });
     });
 
-    it('answers GET /healthz with 503 when the store does not answer', async () => {
+    it('answers GET /readyz with 503 when the store does not answer; /healthz stays 200', async () => {
       const failing = await startApp(target, {
         wrapStore: (store) =>
           new Proxy(store, {
@@ -192,11 +184,12 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
           }),
       });
       try {
-        const response = await fetch(`${failing.origin}/healthz`);
+        const response = await fetch(`${failing.origin}/readyz`);
         expect(await readJson(response)).toEqual({
           status: 503,
           body: { status: 'unavailable', store: failing.store.engine },
         });
+        expect((await fetch(`${failing.origin}/healthz`)).status).toBe(200);
       } finally {
         await failing.close();
       }
@@ -258,9 +251,9 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
   });
 
   describe('logging', () => {
-    it('never writes an API key into the log, and redacts the Authorization header', async () => {
+    it('never writes an API key or the Authorization header into the log', async () => {
       captured.lines.length = 0;
-      const app = await startApp(target, { logger: createLogger('debug') });
+      const app = await startApp(target, { logger: createLogger('debug', { pretty: false, destination: captured.stream }) });
       let requests = 0;
       const send = async (path: string, init: RequestInit = {}) => {
         requests += 1;
@@ -278,7 +271,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         // A key sent where no key belongs must not be logged either.
         expect(await send('/get-chatbots', { headers: { Authorization: `Basic ${app.apiKey}` } })).toBe(401);
         await vi.waitFor(() => {
-          const completed = captured.lines.filter((line) => /"res":\{/.test(line));
+          const completed = captured.lines.filter((line) => line.includes('"msg":"request"'));
           expect(completed.length).toBeGreaterThanOrEqual(requests);
         });
       } finally {
@@ -287,7 +280,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
 
       const log = captured.lines.join('');
       expect(captured.lines.length).toBeGreaterThanOrEqual(requests);
-      expect(log).toContain('[redacted]');
+      expect(log).not.toMatch(/"headers"|Bearer |Basic /);
       expect(log).toContain('logged-1');
       expect(log).not.toContain(app.apiKey);
       expect(log).not.toContain(app.apiKey.slice(3));
@@ -296,7 +289,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
 
     // createApp is handed its logger; the Authorization header must not depend on that logger's
     // own redaction settings (a plain pino logger is what tests, tools and future adapters pass).
-    it('redacts the Authorization header even with a logger that has no redaction of its own', async () => {
+    it('logs no Authorization header even with a logger that has no redaction of its own', async () => {
       const lines: string[] = [];
       const destination = new Writable({
         write(chunk: Buffer, _encoding, done) {
@@ -313,13 +306,22 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
           statuses.push(response.status);
         }
         expect(statuses).toEqual([200, 401, 401]);
-        await vi.waitFor(() => expect(lines.filter((line) => line.includes('"res":{')).length).toBeGreaterThanOrEqual(3));
+        await vi.waitFor(() => expect(lines.filter((line) => line.includes('"msg":"request"')).length).toBeGreaterThanOrEqual(3));
       } finally {
         await app.close();
       }
       const log = lines.join('');
       expect(log).not.toContain(app.apiKey);
-      expect(log).toContain('[redacted]');
+      expect(log).not.toMatch(/"headers"|Bearer |Basic /);
+    });
+
+    it('redacts secrets in whatever else is logged', () => {
+      captured.lines.length = 0;
+      createLogger('info', { pretty: false, destination: captured.stream }).info({ apiKey: 'sb_secret1', integration: { token: 'xoxb-secret2' } }, 'configured');
+      const log = captured.lines.join('');
+      expect(log).toContain('configured');
+      expect(log).not.toMatch(/secret1|secret2/);
+      expect(log.match(/\[redacted\]/g)).toHaveLength(2);
     });
   });
 });
@@ -337,12 +339,5 @@ describe('test doubles', () => {
     } finally {
       await store.close();
     }
-  });
-
-  it('a logger built without a destination writes into the capture', () => {
-    captured.lines.length = 0;
-    createLogger('info').info({ apiKey: 'sb_secret' }, 'hello');
-    expect(captured.lines).toHaveLength(1);
-    expect(captured.lines[0]).toContain('"apiKey":"[redacted]"');
   });
 });

@@ -36,6 +36,8 @@ export type StartOptions = {
   webhookAllowPrivate?: boolean;
   /** TRUST_PROXY: client IPs from X-Forwarded-For. */
   trustProxy?: boolean;
+  /** METRICS_TOKEN: GET /metrics then wants it as a bearer token. */
+  metricsToken?: string;
 };
 
 export async function startApp(target: StoreTarget, options: StartOptions = {}): Promise<TestApp> {
@@ -48,6 +50,7 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
     engine: options.engine?.(store),
     webhookAllowPrivate: options.webhookAllowPrivate,
     trustProxy: options.trustProxy,
+    metricsToken: options.metricsToken,
   });
   const server = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {

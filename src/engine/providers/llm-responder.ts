@@ -1,4 +1,5 @@
 import { generateText, streamText, type LanguageModel, type ModelMessage } from 'ai';
+import { recordTokens } from '../../metrics.js';
 import { systemPrompt } from '../prompt.js';
 import type { Responder, ResponderInput } from '../responder.js';
 import { providerFailure, timedOut, truncated, type CallContext } from './errors.js';
@@ -19,10 +20,12 @@ export type LlmResponderOptions = CallContext & { model: LanguageModel };
 export function createLlmResponder(options: LlmResponderOptions): Responder {
   const { model, ...context } = options;
   return {
+    name: context.provider,
     async complete(input) {
       const call = startCall(input.signal, context.timeoutMs);
       try {
-        const { text } = await generateText({ ...request(model, input), abortSignal: call.signal });
+        const { text, usage } = await generateText({ ...request(model, input), abortSignal: call.signal });
+        recordTokens(input.model, usage);
         return text;
       } catch (error) {
         if (input.signal.aborted) throw input.signal.reason;
@@ -55,6 +58,7 @@ async function* streamReply(model: LanguageModel, context: CallContext, input: R
       // Every complete reply names why it stopped (OpenAI's finish_reason, Anthropic's
       // stop_reason); a stream that closes without one was cut short.
       if (part.type === 'finish' && part.rawFinishReason === undefined) throw truncated(context);
+      if (part.type === 'finish') recordTokens(input.model, part.totalUsage);
     }
   } catch (error) {
     if (input.signal.aborted) return;

@@ -14,8 +14,8 @@ export function failureBodies(): Middleware {
     } catch (error) {
       const kind = classify(error);
       const { status, message } = FAILURES[kind];
-      if (kind === 'internal') ctx.req.log.error({ err: error }, 'request failed');
-      else ctx.req.log.debug({ reason: (error as Error).message }, `answered ${status}`);
+      if (kind === 'internal') ctx.log.error({ err: error }, 'request failed');
+      else ctx.log.debug({ reason: (error as Error).message }, `answered ${status}`);
       ctx.status = status;
       ctx.body = { message };
       ctx.remove('Content-Disposition');

@@ -1,15 +1,21 @@
 import Router from '@koa/router';
 import type { Store } from '../../store/port.js';
 
-/** Liveness and readiness for load balancers: up only while the store answers. */
+/**
+ * `/healthz`: liveness, the process answers (restart it when this fails). `/readyz`: readiness,
+ * the store answers too (send no traffic while it does not); both name the store's engine.
+ */
 export function healthRoutes(store: Store): Router {
   const router = new Router();
-  router.get('/healthz', async (ctx) => {
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
     try {
       await store.ping();
-      ctx.body = { status: 'ok', store: store.engine };
+      ctx.body = { status: 'ready', store: store.engine };
     } catch (error) {
-      ctx.req.log.error({ err: error }, 'health check: store unreachable');
+      ctx.log.error({ err: error }, 'readiness check: store unreachable');
       ctx.status = 503;
       ctx.body = { status: 'unavailable', store: store.engine };
     }

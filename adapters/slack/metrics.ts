@@ -1,0 +1,28 @@
+import { webApi, type App } from '@slack/bolt';
+import { platformEvents, recordPlatformApiError } from '../../src/metrics.js';
+
+type Body = { type?: string; event?: { type?: string }; command?: string };
+
+/**
+ * Counts the events and commands Bolt handles, the Web API calls that fail in a handler, and
+ * the 429s Bolt's clients wait out (Bolt makes a client per workspace, each watched once).
+ */
+export function instrumentSlack(app: App): void {
+  const watched = new WeakSet<webApi.WebClient>();
+  app.use(async ({ body, client, next }) => {
+    const { type, event, command } = body as Body;
+    platformEvents.inc({ platform: 'slack', event: event?.type ?? (command ? 'command' : (type ?? 'unknown')) });
+    if (!watched.has(client)) {
+      watched.add(client);
+      client.on(webApi.WebClientEvent.RATE_LIMITED, () => recordPlatformApiError('slack', 429));
+    }
+    try {
+      await next();
+    } catch (error) {
+      const { code, statusCode } = error as { code?: unknown; statusCode?: number };
+      if (code === webApi.ErrorCode.RateLimitedError) recordPlatformApiError('slack', 429);
+      else if (typeof code === 'string' && code.startsWith('slack_webapi_')) recordPlatformApiError('slack', statusCode);
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,124 @@
+import { readFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import { startBenchHub, type BenchHub } from './hub.js';
+import { load, median, type Request } from './load.js';
+import type { BenchOptions, Figure, Section } from './section.js';
+import { serve } from './servers.js';
+import { generateText } from './text.js';
+
+// Throughput at 64 connections of the hub's light and chat routes against bare Koa and bare Node
+// answering the same small JSON (all three servers in their own processes, measured in pairs); the first streamed byte of a reply against a get-chatbots round
+// trip; the hub's memory against bare Koa's after the same load.
+
+const CONNECTIONS = 64;
+const QUESTION = 'Who calibrates the dimmer switches in Tallinn?';
+
+/**
+ * Requests per second of each target against the baseline, in pairs: each run of a target right
+ * after a run of the baseline, so that a change in the machine's load (other processes) touches
+ * both alike. Answers the medians of each, and of the pairs' ratios.
+ */
+async function paired(baseline: Request, targets: Record<string, Request>, rounds: number, seconds: number) {
+  const runs = (request: Request) => load(request, { connections: CONNECTIONS, seconds }).then((result) => result.rps);
+  const base: number[] = [];
+  const results = Object.fromEntries(Object.keys(targets).map((name) => [name, { rps: [] as number[], ratios: [] as number[] }]));
+  for (const request of [baseline, ...Object.values(targets)]) await load(request, { connections: CONNECTIONS, seconds: 1 });
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [name, request] of Object.entries(targets)) {
+      const before = await runs(baseline);
+      const rps = await runs(request);
+      base.push(before);
+      results[name]?.rps.push(rps);
+      results[name]?.ratios.push(rps / before);
+    }
+  }
+  return {
+    baseline: median(base),
+    of: (name: string) => ({ rps: median(results[name]?.rps ?? []), ratio: median(results[name]?.ratios ?? []) }),
+  };
+}
+
+/** Milliseconds to the first body byte of a streamed reply (read to the end). */
+async function firstByte(hub: BenchHub, chatbotId: string): Promise<number> {
+  const { url, headers, body } = hub.post('/chat', { chatbotId, stream: true, messages: [{ role: 'user', content: QUESTION }] });
+  const start = performance.now();
+  const response = await fetch(url, { method: 'POST', headers, body });
+  if (response.status !== 200 || !response.body) throw new Error(`stream answered ${response.status}`);
+  let first: number | undefined;
+  for await (const piece of response.body) first ??= piece.length > 0 ? performance.now() - start : undefined;
+  if (first === undefined) throw new Error('empty stream');
+  return first;
+}
+
+async function roundTrip(request: Request): Promise<number> {
+  const start = performance.now();
+  const response = await fetch(request.url, { headers: request.headers });
+  await response.arrayBuffer();
+  return performance.now() - start;
+}
+
+async function run({ quick }: BenchOptions): Promise<Figure[]> {
+  const rounds = quick ? 3 : 5;
+  const seconds = quick ? 1 : 4;
+  const samples = quick ? 10 : 30;
+  const node = await serve('node');
+  const koa = await serve('koa');
+  const hub = await startBenchHub();
+  try {
+    const handbook = await readFile(new URL('../test/engine/eval/handbook.md', import.meta.url), 'utf8');
+    const bots = [
+      { label: '3 KB', id: await hub.createChatbot('Handbook', handbook) },
+      { label: '1 MB', id: await hub.createChatbot('One megabyte', generateText(1024 * 1024)) },
+      { label: '10 MB', id: await hub.createChatbot('Ten megabytes', generateText(10 * 1024 * 1024)) },
+    ];
+    // The first question builds each index; throughput is measured on the steady state.
+    for (const bot of bots) await firstByte(hub, bot.id);
+
+    const list = hub.get('/get-chatbots');
+    const measured = await paired(
+      { url: `${koa.origin}/` },
+      { node: { url: `${node.origin}/` }, healthz: { url: `${hub.served.origin}/healthz` }, list },
+      rounds,
+      seconds,
+    );
+    const koaRps = measured.baseline;
+    const nodeRun = measured.of('node');
+    const chats = [];
+    for (const bot of bots) {
+      const chat = hub.post('/chat', { chatbotId: bot.id, messages: [{ role: 'user', content: QUESTION }] });
+      // Long enough for 64 slow replies to complete several times over.
+      chats.push({ bot, rps: (await load(chat, { connections: CONNECTIONS, seconds: seconds * 2, timeoutSeconds: 60 })).rps });
+    }
+
+    const lists: number[] = [];
+    const streams = new Map<string, number[]>(bots.map((bot) => [bot.label, []]));
+    for (let i = 0; i < samples; i += 1) {
+      lists.push(await roundTrip(list));
+      for (const bot of bots) streams.get(bot.label)?.push(await firstByte(hub, bot.id));
+    }
+
+    const vsKoa = (name: string, value: number, ratio?: number, goal?: Figure['goal']): Figure => ({
+      name, value, unit: 'req/s', baseline: 'bare Koa {"status":"ok"}', baselineValue: koaRps, ratio, goal,
+    });
+    const healthz = measured.of('healthz');
+    const chatbots = measured.of('list');
+    return [
+      { name: 'bare Koa {"status":"ok"}', value: koaRps, unit: 'req/s', baseline: 'bare Node {"status":"ok"}', baselineValue: nodeRun.rps, ratio: 1 / nodeRun.ratio },
+      vsKoa('GET /healthz', healthz.rps, healthz.ratio, { atLeast: 0.6 }),
+      vsKoa('GET /get-chatbots', chatbots.rps, chatbots.ratio, { atLeast: 0.4 }),
+      ...chats.map(({ bot, rps }) => vsKoa(`POST /chat, ${bot.label} bot`, rps)),
+      ...bots.map((bot): Figure => ({
+        name: `first streamed byte, ${bot.label} bot`,
+        value: median(streams.get(bot.label) ?? []),
+        unit: 'ms',
+        baseline: 'GET /get-chatbots round trip',
+        baselineValue: median(lists),
+      })),
+      { name: 'hub RSS after the load above', value: await hub.served.rssMb(), unit: 'MB', baseline: 'bare Koa RSS after its load', baselineValue: await koa.rssMb() },
+    ];
+  } finally {
+    await Promise.all([node.stop(), koa.stop(), hub.dispose()]);
+  }
+}
+
+export const httpSection: Section = { name: `HTTP at ${CONNECTIONS} connections`, run };

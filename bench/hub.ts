@@ -1,0 +1,61 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAccount } from '../src/domain/accounts.js';
+import { API_PREFIX } from '../src/http/app.js';
+import { openStore } from '../src/store/index.js';
+import type { Account, Store } from '../src/store/port.js';
+import type { Request } from './load.js';
+import { serve, type Served } from './servers.js';
+
+export type BenchHub = {
+  served: Served;
+  apiUrl: string;
+  /** The bench account, with a quota no run exhausts. */
+  account: Account;
+  /** The same SQLite file, opened in this process for seeding rows directly. */
+  store: Store;
+  get(path: string): Request;
+  post(path: string, body: unknown): Request;
+  /** POSTs and answers the parsed body; anything but 200 throws. */
+  send(path: string, body: unknown): Promise<unknown>;
+  createChatbot(name: string, sourceText: string): Promise<string>;
+  dispose(): Promise<void>;
+};
+
+/** A hub process on a throwaway SQLite file, configured as `npm start` would be. */
+export async function startBenchHub(): Promise<BenchHub> {
+  const dir = await mkdtemp(join(tmpdir(), 'switchboard-bench-'));
+  const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
+  const store = await openStore(databaseUrl);
+  const { account, apiKey } = await createAccount(store, 'bench', { messagesPerMonth: 1_000_000_000, maxChatbots: 1000 });
+  // Pages of contacts are measured by the thousand: the per-key limit must not answer them.
+  const served = await serve('hub', { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', CONTACTS_RATE_LIMIT_PER_MINUTE: '1000000000' });
+  const apiUrl = served.origin + API_PREFIX;
+  const headers = { Authorization: `Bearer ${apiKey}` };
+  const jsonHeaders = { ...headers, 'Content-Type': 'application/json' };
+
+  const send = async (path: string, body: unknown) => {
+    const response = await fetch(apiUrl + path, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(body) });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${text.slice(0, 200)}`);
+    return JSON.parse(text) as unknown;
+  };
+  return {
+    served,
+    apiUrl,
+    account,
+    store,
+    get: (path) => ({ url: apiUrl + path, headers }),
+    post: (path, body) => ({ url: apiUrl + path, method: 'POST', headers: jsonHeaders, body: JSON.stringify(body) }),
+    send,
+    async createChatbot(name, sourceText) {
+      return ((await send('/create-chatbot', { chatbotName: name, sourceText })) as { chatbotId: string }).chatbotId;
+    },
+    async dispose() {
+      await served.stop();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+
+// Load through autocannon: requests per second at many connections, and per-request latency at one.
+
+export type Request = {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+};
+
+export type LoadResult = {
+  rps: number;
+  /** Raw response times in ms (autocannon's histogram rounds to whole milliseconds). */
+  latencies: number[];
+};
+
+export type LoadOptions = {
+  connections: number;
+  seconds: number;
+  /** A request still unanswered after this long is an error (autocannon's default: 10). */
+  timeoutSeconds?: number;
+};
+
+export function load(request: Request, options: LoadOptions): Promise<LoadResult> {
+  return startLoad(request, options).done;
+}
+
+/** Load that runs until `stop()` (or for `seconds`). */
+export function startLoad(request: Request, options: LoadOptions) {
+  const latencies: number[] = [];
+  const started = performance.now();
+  let instance: autocannon.Instance | undefined;
+  const done = new Promise<LoadResult>((resolve, reject) => {
+    const { connections, seconds: duration, timeoutSeconds: timeout } = options;
+    instance = autocannon({ ...request, connections, duration, ...(timeout ? { timeout } : {}) }, (error, result) => {
+      if (error) return reject(error);
+      // Stopping a run cuts the requests in flight, one per connection: those are not failures.
+      if (result.errors > connections || result.non2xx) {
+        return reject(new Error(`${request.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`));
+      }
+      resolve({ rps: (result.requests.total * 1000) / (performance.now() - started), latencies });
+    });
+    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  });
+  return {
+    done,
+    stop(): Promise<LoadResult> {
+      instance?.stop();
+      return done;
+    },
+  };
+}
+
+export const median = (values: number[]) => quantile(values, 0.5);
+export const max = (values: number[]) => values.reduce((a, b) => Math.max(a, b), 0);
+
+export function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}

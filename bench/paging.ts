@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { Contact, Lead } from '../src/store/port.js';
+import { startBenchHub, type BenchHub } from './hub.js';
+import { load, median } from './load.js';
+import type { BenchOptions, Figure, Section } from './section.js';
+
+// The first against the last page (size 100) of get-leads and of a chatbot's contacts, with
+// 10k, 100k and 1M rows (--quick: 10k and 30k), each size on its own chatbot. Rows are seeded
+// straight through the store into the hub's SQLite file; latencies are medians at one connection.
+
+const PAGE_SIZE = 100;
+const BATCH = 1000;
+
+async function seedLeads(hub: BenchHub, chatbotId: string, rows: number): Promise<void> {
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  for (let i = 0; i < rows; i += 1) {
+    const lead: Lead = {
+      id: randomUUID(),
+      chatbotId,
+      accountId: hub.account.id,
+      name: `Lead ${i}`,
+      email: `lead${i}@example.com`,
+      phone: null,
+      conversationId: null,
+      createdAt: new Date(start + i * 1000),
+    };
+    await hub.store.leads.insert(lead);
+  }
+}
+
+async function seedContacts(hub: BenchHub, chatbotId: string, rows: number): Promise<void> {
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  for (let first = 0; first < rows; first += BATCH) {
+    const batch: Contact[] = [];
+    for (let i = first; i < Math.min(rows, first + BATCH); i += 1) {
+      const at = new Date(start + i * 1000);
+      batch.push({
+        id: randomUUID(),
+        chatbotId,
+        externalId: `contact-${i}`,
+        name: `Contact ${i}`,
+        email: `contact${i}@example.com`,
+        phonenumber: null,
+        paymentAccounts: [],
+        customAttributes: {},
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
+    await hub.store.contacts.insertMany(batch);
+  }
+}
+
+async function run({ quick }: BenchOptions): Promise<Figure[]> {
+  const sizes = quick ? [10_000, 30_000] : [10_000, 100_000, 1_000_000];
+  const seconds = quick ? 0.5 : 3;
+  const hub = await startBenchHub();
+  const figures: Figure[] = [];
+  const latency = async (path: string) => {
+    const request = hub.get(path);
+    await load(request, { connections: 1, seconds: seconds / 2 });
+    return median((await load(request, { connections: 1, seconds })).latencies);
+  };
+  try {
+    for (const rows of sizes) {
+      const chatbotId = await hub.createChatbot(`Paged ${rows}`, 'Rows.');
+      await seedLeads(hub, chatbotId, rows);
+      await seedContacts(hub, chatbotId, rows);
+      const last = Math.ceil(rows / PAGE_SIZE);
+      const label = rows.toLocaleString('en');
+      for (const [name, page] of [
+        ['get-leads', (n: number) => `/get-leads?chatbotId=${chatbotId}&size=${PAGE_SIZE}&page=${n}`],
+        ['contacts', (n: number) => `/chatbots/${chatbotId}/contacts?size=${PAGE_SIZE}&page=${n}`],
+      ] as const) {
+        figures.push({
+          name: `${name}, last page of ${label} rows`,
+          value: await latency(page(last)),
+          unit: 'ms',
+          baseline: `first page of ${label} rows`,
+          baselineValue: await latency(page(1)),
+        });
+      }
+    }
+  } finally {
+    await hub.dispose();
+  }
+  return figures;
+}
+
+export const pagingSection: Section = { name: 'Pages of 100: first against last', run };

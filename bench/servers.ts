@@ -1,0 +1,38 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+
+export type ServerKind = 'hub' | 'koa' | 'node';
+
+export type Served = {
+  origin: string;
+  pid: number;
+  /** Resident memory of the server process, in MB (from /proc). */
+  rssMb(): Promise<number>;
+  stop(): Promise<void>;
+};
+
+/** Starts bench/serve.ts in a child process (its stdout, the hub's log, goes to /dev/null). */
+export async function serve(kind: ServerKind, env: Record<string, string> = {}): Promise<Served> {
+  const child = fork(new URL('./serve.ts', import.meta.url), [kind], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
+  });
+  const exited = once(child, 'exit');
+  const [message] = (await Promise.race([once(child, 'message'), exited.then(() => [undefined])])) as [{ port: number } | undefined];
+  if (!message) throw new Error(`the ${kind} server did not start`);
+  const pid = child.pid as number;
+  return {
+    origin: `http://127.0.0.1:${message.port}`,
+    pid,
+    async rssMb() {
+      const { readFile } = await import('node:fs/promises');
+      const status = await readFile(`/proc/${pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { performance } from 'node:perf_hooks';
+import { startBenchHub } from './hub.js';
+import { max, median, startLoad } from './load.js';
+import type { BenchOptions, Figure, Section } from './section.js';
+import { generateText } from './text.js';
+
+// Training a 10 MB source through POST /create-chatbot and the first question (which builds the
+// index), against JSON parse+stringify of the same body and against a tiny source; and the worst
+// latency of get-chatbots at 4 connections while that runs, against the same load on an idle hub.
+
+const SOURCE_CHARS = 10 * 1024 * 1024;
+const QUESTION = 'Who calibrates the dimmer switches in Tallinn?';
+const BYSTANDERS = 4;
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+async function run({ quick }: BenchOptions): Promise<Figure[]> {
+  const runs = quick ? 1 : 3;
+  const hub = await startBenchHub();
+  try {
+    const body = { chatbotName: 'Ten megabytes', sourceText: generateText(SOURCE_CHARS) };
+    const text = JSON.stringify(body);
+    const ask = (chatbotId: string) => hub.send('/chat', { chatbotId, messages: [{ role: 'user', content: QUESTION }] });
+    const bystander = hub.get('/get-chatbots');
+
+    const json: number[] = [];
+    const tiny: number[] = [];
+    const creates: number[] = [];
+    const firsts: number[] = [];
+    const idleWorst: number[] = [];
+    const busyWorst: number[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      json.push(await timed(async () => JSON.stringify(JSON.parse(text))));
+      tiny.push(await timed(() => hub.createChatbot(`Tiny ${i}`, 'Our shop opens at nine.')));
+
+      const idle = startLoad(bystander, { connections: BYSTANDERS, seconds: 3 });
+      idleWorst.push(max((await idle.done).latencies));
+
+      // A training that blocks the event loop shows here as one long wait, not as a timeout.
+      const busy = startLoad(bystander, { connections: BYSTANDERS, seconds: 600, timeoutSeconds: 300 });
+      let chatbotId = '';
+      creates.push(await timed(async () => (chatbotId = ((await hub.send('/create-chatbot', body)) as { chatbotId: string }).chatbotId)));
+      firsts.push(await timed(() => ask(chatbotId)));
+      busyWorst.push(max((await busy.stop()).latencies));
+    }
+    const trainAndAsk = creates.map((ms, i) => ms + (firsts[i] as number));
+    const jsonMs = median(json);
+    return [
+      { name: 'create-chatbot, 10 MB source', value: median(creates), unit: 'ms', baseline: 'JSON parse+stringify of it', baselineValue: jsonMs },
+      { name: 'first question (index build)', value: median(firsts), unit: 'ms', baseline: 'JSON parse+stringify of it', baselineValue: jsonMs },
+      { name: 'train + first question', value: median(trainAndAsk), unit: 'ms', baseline: 'create-chatbot, tiny source', baselineValue: median(tiny) },
+      {
+        name: `worst get-chatbots latency meanwhile (${BYSTANDERS} connections)`,
+        value: median(busyWorst),
+        unit: 'ms',
+        baseline: 'worst latency, idle hub',
+        baselineValue: median(idleWorst),
+      },
+    ];
+  } finally {
+    await hub.dispose();
+  }
+}
+
+export const trainingSection: Section = { name: `Training a ${SOURCE_CHARS / 1024 / 1024} MB source`, run };
