@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../src/config.js';
 import { leadSubmitted } from '../../src/domain/webhook-events.js';
+import { recordWebhookRun } from '../../src/metrics.js';
 import type { Store, Webhook, WebhookDelivery, WebhookDeliveryStatus } from '../../src/store/port.js';
 import { DEFAULT_BACKOFF, retryDelay, type Backoff } from './backoff.js';
 import { post } from './send.js';
@@ -71,6 +72,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): Dispatcher 
     result: { responseStatus: number | null; error: string | null; nextAttemptAt?: Date },
   ): Promise<DeliveryOutcome> {
     const at = now();
+    recordWebhookRun(status === 'delivered' ? 'delivered' : 'failed');
     const settled = await store.webhookOutbox.settle(delivery.id, processId, {
       at,
       status,
