@@ -99,7 +99,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
   const messagesUsed = () => app.store.usage.messagesUsed(app.accountId, new Date().toISOString().slice(0, 7));
   const updateSettings = async (settings: Record<string, unknown>) => {
     const result = await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, ...settings });
-    expect(result).toEqual({ status: 200, body: { message: 'Your changes are saved.' } });
+    expect(result).toEqual({ status: 202, body: { message: 'Your changes are saved.' } });
   };
 
   /** Streams a reply and answers its response and the chunks as they arrived. */
