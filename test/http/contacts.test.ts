@@ -150,6 +150,17 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(withTime?.custom_attributes).toEqual({ renews: '2026-12-31T10:00:00+01:00' });
     });
 
+    it('coerces values to their attribute types, on create and on update', async () => {
+      const sent = { plan: 3, seats: ' 2.5 ', vip: 'true', renews: '2026-12-31' };
+      const [created] = await createContacts([{ external_id: 'coerced', custom_attributes: sent }]);
+      const expected = { plan: '3', seats: 2.5, vip: true, renews: '2026-12-31' };
+      expect(created?.custom_attributes).toEqual(expected);
+      expect((await getContact('coerced')).custom_attributes).toEqual(expected);
+      const { body } = await call('PATCH', `${contactsUrl()}/coerced`, app.apiKey, { data: { custom_attributes: { vip: 'false', plan: true } } });
+      expect((body as { data: ContactBody }).data.custom_attributes).toEqual({ ...expected, vip: false, plan: 'true' });
+      expect((await getContact('coerced')).custom_attributes).toEqual({ ...expected, vip: false, plan: 'true' });
+    });
+
     it('accepts 1000 contacts in one batch and refuses 1001', async () => {
       const users = (count: number, prefix: string) =>
         Array.from({ length: count }, (_, i) => ({ external_id: `${prefix}-${i}`, email: `${prefix}-${i}@example.com` }));
@@ -198,9 +209,9 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       ['custom_attributes that is a list', { users: [{ external_id: 'a', custom_attributes: ['pro'] }] }],
       ['an unknown custom attribute', { users: [{ external_id: 'a', custom_attributes: { colour: 'red' } }] }],
       ['an archived custom attribute', { users: [{ external_id: 'a', custom_attributes: { legacy: 'yes' } }] }],
-      ['a number for a text attribute', { users: [{ external_id: 'a', custom_attributes: { plan: 3 } }] }],
-      ['a string for a number attribute', { users: [{ external_id: 'a', custom_attributes: { seats: '3' } }] }],
-      ['a string for a boolean attribute', { users: [{ external_id: 'a', custom_attributes: { vip: 'true' } }] }],
+      ['an object for a text attribute', { users: [{ external_id: 'a', custom_attributes: { plan: { a: 1 } } }] }],
+      ['a non-numeric string for a number attribute', { users: [{ external_id: 'a', custom_attributes: { seats: 'three' } }] }],
+      ['a word other than true or false for a boolean', { users: [{ external_id: 'a', custom_attributes: { vip: 'yes' } }] }],
       ['a non-date for a date attribute', { users: [{ external_id: 'a', custom_attributes: { renews: 'tomorrow' } }] }],
       ['an impossible date', { users: [{ external_id: 'a', custom_attributes: { renews: '2026-02-30' } }] }],
       ['a null attribute value', { users: [{ external_id: 'a', custom_attributes: { plan: null } }] }],
