@@ -26,9 +26,9 @@ const CONTACT_KEYS = [
 type ContactBody = {
   id: string;
   external_id: string;
-  name: string | null;
-  email: string | null;
-  phonenumber: string | null;
+  name: string;
+  email: string;
+  phonenumber: string;
   payment_accounts: { label: string; payment_id: string; payment_email: string }[];
   custom_attributes: Record<string, unknown>;
   created_at: number;
@@ -131,9 +131,9 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       });
       expect(data[1]).toMatchObject({
         external_id: 'user-bare',
-        name: null,
-        email: null,
-        phonenumber: null,
+        name: '',
+        email: '',
+        phonenumber: '',
         payment_accounts: [],
         custom_attributes: {},
       });
@@ -202,7 +202,6 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       ['an external_id over 256 characters', { users: [{ external_id: 'x'.repeat(257) }] }],
       ['a malformed email', { users: [{ external_id: 'a', email: 'not-an-email' }] }],
       ['a numeric name', { users: [{ external_id: 'a', name: 7 }] }],
-      ['an unknown field', { users: [{ external_id: 'a', nickname: 'A' }] }],
       ['a payment account without payment_email', { users: [{ external_id: 'a', payment_accounts: [{ label: 'x', payment_id: 'y' }] }] }],
       ['a numeric payment_id', { users: [{ external_id: 'a', payment_accounts: [{ label: 'x', payment_id: 1, payment_email: 'z' }] }] }],
       ['payment_accounts that is an object', { users: [{ external_id: 'a', payment_accounts: { label: 'x' } }] }],
@@ -340,15 +339,29 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect((body as { data: ContactBody }).data).toMatchObject({
         id: created?.id,
         email: 'new@example.com',
-        name: null,
-        phonenumber: null,
+        name: '',
+        phonenumber: '',
         payment_accounts,
         custom_attributes: ada.custom_attributes,
       });
       const cleared = await patch('user-ada', { email: null });
-      expect((cleared.body as { data: ContactBody }).data.email).toBeNull();
+      expect((cleared.body as { data: ContactBody }).data.email).toBe('');
       // A cleared email is free for another contact.
       expect(await createContacts([{ external_id: 'other', email: 'new@example.com' }])).toHaveLength(1);
+    });
+
+    it("takes the hosted reference's example: stripe_accounts as payment_accounts, unknown fields dropped", async () => {
+      await createContacts([ada]);
+      const stripe_accounts = [{ label: 'Main', stripe_id: 'cus_1', stripe_email: 'ada@example.com', extra: 1 }];
+      const { status, body } = await patch('user-ada', { name: 'Ada L', stripe_accounts, nickname: 'A' });
+      expect(status).toBe(200);
+      const data = (body as { data: ContactBody }).data;
+      expect(data).toMatchObject({ name: 'Ada L', payment_accounts: [{ label: 'Main', payment_id: 'cus_1', payment_email: 'ada@example.com' }] });
+      expect(Object.keys(data)).not.toContain('nickname');
+      expect(Object.keys(data)).not.toContain('stripe_accounts');
+      expect(await getContact('user-ada')).toEqual(data);
+      const [created] = await createContacts([{ external_id: 'stripe', stripe_accounts, colour: 'red' }]);
+      expect(created?.payment_accounts).toEqual(data.payment_accounts);
     });
 
     it('moves the contact to a new external id', async () => {
@@ -428,12 +441,10 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
 
     const invalidData: [string, unknown][] = [
       ['data that is not an object', 'Ada'],
-      ['an unknown field', { nickname: 'A' }],
       ['an empty external_id', { external_id: '' }],
       ['a null external_id', { external_id: null }],
       ['a malformed email', { email: 'ada@' }],
       ['a numeric phonenumber', { phonenumber: 12345 }],
-      ['a payment account with an extra field', { payment_accounts: [{ label: 'a', payment_id: 'b', payment_email: 'c', x: 1 }] }],
       ['an unknown custom attribute', { custom_attributes: { colour: 'red' } }],
       ['an archived custom attribute', { custom_attributes: { legacy: 'v2' } }],
       ['a string for a number attribute', { custom_attributes: { seats: 'many' } }],
@@ -449,7 +460,6 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
 
     it.each([
       ['a body without data', { name: 'Ada' }],
-      ['a body with a field beside data', { data: {}, extra: true }],
       ['malformed JSON', '{"data": {"name": "Ada"}'],
     ])('answers 400 for %s and changes nothing', async (_case, body) => {
       const [created] = await createContacts([ada]);
@@ -464,7 +474,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(await patch('user-ada', { name: 'x' }, 'no-such-chatbot')).toEqual({ status: 404, body: NOT_FOUND });
       expect(await patch('user-ada', { name: 'Hijacked' }, stranger.bot)).toEqual({ status: 404, body: NOT_FOUND });
       const theirs = await call('GET', contactUrl('user-ada', stranger.bot), stranger.apiKey);
-      expect((theirs.body as { data: ContactBody }).data.name).toBeNull();
+      expect((theirs.body as { data: ContactBody }).data.name).toBe('');
     });
 
     it('answers 401 without a key', async () => {
