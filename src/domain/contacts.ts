@@ -66,9 +66,16 @@ export async function findContact(
   return found(await store.contacts.find(chatbotId, externalId), externalId);
 }
 
-export async function listContacts(store: Store, account: Account, chatbotId: string, page: Page): Promise<Contact[]> {
+/** One page of a chatbot's contacts, and how many it has in all. */
+export async function listContacts(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  page: Page,
+): Promise<{ contacts: Contact[]; total: number }> {
   await findOwnedChatbot(store, account, chatbotId);
-  return store.contacts.list(chatbotId, page);
+  const [contacts, total] = await Promise.all([store.contacts.list(chatbotId, page), store.contacts.count(chatbotId)]);
+  return { contacts, total };
 }
 
 export async function updateContact(

@@ -192,6 +192,8 @@ export interface ContactRepository {
   find(chatbotId: string, externalId: string): Promise<Contact | undefined>;
   /** Oldest first, ties by id: stable across pages. */
   list(chatbotId: string, page: Page): Promise<Contact[]>;
+  /** How many contacts the chatbot has (the total behind a listing's pages). */
+  count(chatbotId: string): Promise<number>;
   /** Applies the change in one atomic write. @throws UniqueViolation on an external id or email clash. */
   update(chatbotId: string, externalId: string, change: ContactChange): Promise<Contact | undefined>;
   /** Answers the deleted contact. */

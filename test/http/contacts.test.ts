@@ -238,7 +238,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
   });
 
   describe('GET /chatbots/{chatbotId}/contacts', () => {
-    it('pages 20 at a time by default, in a stable order, each contact once', async () => {
+    it('pages in a stable order, each contact once, with the hosted reference\'s total and pages', async () => {
       await createContacts(Array.from({ length: 15 }, (_, i) => ({ external_id: `first-${i}` })));
       await createContacts(Array.from({ length: 10 }, (_, i) => ({ external_id: `second-${i}` })));
       const page = async (query: string) => {
@@ -247,12 +247,20 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         expect((body as { message: string }).message).toBe('Success');
         return (body as { data: ContactBody[] }).data;
       };
-      const first = await page('');
-      const second = await page('?page=2');
+      const first = await page('?per_page=20');
+      const second = await page('?page=2&per_page=20');
       expect(first).toHaveLength(20);
       expect(second).toHaveLength(5);
-      expect(await page('?page=3')).toEqual([]);
+      expect(await page('?page=3&per_page=20')).toEqual([]);
       const everything = [...first, ...second];
+      expect(await page('')).toEqual(everything);
+      const { body } = await call('GET', `${contactsUrl()}?per_page=10&page=2`, app.apiKey);
+      expect(body).toEqual({
+        message: 'Success',
+        data: everything.slice(10, 20),
+        total: 25,
+        pages: { page: 2, per_page: 10, total_pages: 3 },
+      });
       expect(new Set(everything.map((c) => c.external_id)).size).toBe(25);
       const bySevens = [...(await page('?size=7')), ...(await page('?size=7&page=2')), ...(await page('?page=3&size=7')), ...(await page('?page=4&size=7'))];
       expect(bySevens).toEqual(everything);
@@ -263,10 +271,13 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     });
 
     it('answers an empty page for a chatbot without contacts', async () => {
-      expect(await call('GET', contactsUrl(), app.apiKey)).toEqual({ status: 200, body: { message: 'Success', data: [] } });
+      expect(await call('GET', contactsUrl(), app.apiKey)).toEqual({
+        status: 200,
+        body: { message: 'Success', data: [], total: 0, pages: { page: 1, per_page: 100, total_pages: 0 } },
+      });
     });
 
-    it.each(['page=0', 'size=0', 'size=101', 'page=abc', 'size=1.5', 'page=-1'])('answers 400 for %s', async (query) => {
+    it.each(['page=0', 'size=0', 'size=1001', 'per_page=9', 'per_page=1001', 'page=abc', 'size=1.5', 'page=-1'])('answers 400 for %s', async (query) => {
       expect(await call('GET', `${contactsUrl()}?${query}`, app.apiKey)).toEqual({ status: 400, body: INVALID });
     });
 

@@ -10,7 +10,6 @@ import {
 } from '../../domain/contacts.js';
 import type { Contact, Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
-import { pageQuery } from '../schemas/listing.js';
 import { success } from '../success.js';
 import { parseInput } from '../validation.js';
 
@@ -44,6 +43,16 @@ const contactPatch = z.object({ external_id: externalId.optional(), ...optionalF
 
 const createBody = z.object({ users: z.array(newContact).min(1).max(MAX_BATCH) });
 const updateBody = z.object({ data: contactPatch });
+
+const pageNumber = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(1_000_000));
+/** The hosted reference's paging: `page` and `per_page` (10–1000, default 100); `size` is an alias. */
+const contactsPageQuery = z
+  .object({
+    page: pageNumber.default(1),
+    per_page: pageNumber.pipe(z.number().min(10).max(1_000)).optional(),
+    size: pageNumber.pipe(z.number().max(1_000)).optional(),
+  })
+  .transform(({ page, per_page, size }) => ({ page, size: per_page ?? size ?? 100 }));
 
 // Path segments arrive decoded, so an external id may hold any character (sent percent-encoded).
 const chatbotPath = z.object({ chatbotId: z.string() });
@@ -93,9 +102,13 @@ export function contactRoutes(store: Store): Router<AuthState> {
 
   router.get(all, async (ctx) => {
     const { chatbotId } = parseInput(chatbotPath, ctx.params);
-    const page = parseInput(pageQuery, ctx.query);
-    const contacts = await listContacts(store, ctx.state.account, chatbotId, page);
-    ctx.body = success(contacts.map(toContactBody));
+    const page = parseInput(contactsPageQuery, ctx.query);
+    const { contacts, total } = await listContacts(store, ctx.state.account, chatbotId, page);
+    ctx.body = {
+      ...success(contacts.map(toContactBody)),
+      total,
+      pages: { page: page.page, per_page: page.size, total_pages: Math.ceil(total / page.size) },
+    };
   });
 
   router.get(one, async (ctx) => {
