@@ -161,6 +161,8 @@ export type TimeRange = { from?: Date; to?: Date };
 export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe';
 
 export type ConversationMessage = { role: 'user' | 'assistant'; content: string; createdAt: Date };
+/** A saved message: its id is assigned by the store and stays the same across reads. */
+export type StoredMessage = ConversationMessage & { id: string };
 
 export type Conversation = {
   /** The caller's `conversationId`; unique per chatbot. */
@@ -169,7 +171,7 @@ export type Conversation = {
   accountId: string;
   source: ConversationSource;
   contactId: string | null;
-  messages: ConversationMessage[];
+  messages: StoredMessage[];
   createdAt: Date;
   updatedAt: Date;
 };

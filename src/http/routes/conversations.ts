@@ -36,6 +36,7 @@ function toConversationItem(conversation: Conversation) {
     created_at: conversation.createdAt.toISOString(),
     updated_at: conversation.updatedAt.toISOString(),
     messages: conversation.messages.map((message) => ({
+      id: message.id,
       role: message.role,
       content: message.content,
       created_at: message.createdAt.toISOString(),

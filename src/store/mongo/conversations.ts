@@ -1,3 +1,4 @@
+import { nanoid } from 'nanoid';
 import { pageOffset } from '../paging.js';
 import type { Conversation, ConversationRepository, ConversationSource, Page, TimeRange } from '../port.js';
 import type { ConversationDoc, MongoModels } from './models.js';
@@ -12,7 +13,13 @@ const toConversation = (doc: ConversationDoc): Conversation => ({
   accountId: doc.accountId,
   source: doc.source,
   contactId: doc.contactId,
-  messages: doc.messages.map(({ role, content, createdAt }) => ({ role, content, createdAt })),
+  // Messages saved before ids existed get their place, which appends never change.
+  messages: doc.messages.map(({ id, role, content, createdAt }, index) => ({
+    id: id ?? `legacy-${index}`,
+    role,
+    content,
+    createdAt,
+  })),
   createdAt: doc.createdAt,
   updatedAt: doc.updatedAt,
 });
@@ -52,7 +59,7 @@ export function mongoConversations(models: MongoModels): ConversationRepository 
           { _id: documentId(chatbotId, id) },
           {
             $setOnInsert: { chatbotId, conversationId: id, accountId, source, contactId, createdAt: at },
-            $push: { messages: { $each: input.messages } },
+            $push: { messages: { $each: input.messages.map((message) => ({ id: nanoid(), ...message })) } },
             $max: { updatedAt: at },
           },
           { upsert: true },

@@ -189,7 +189,13 @@ leadSchema.index(
   { unique: true, partialFilterExpression: { conversationId: { $type: 'string' } } },
 );
 
-export type ConversationMessageDoc = { role: 'user' | 'assistant'; content: string; createdAt: Date };
+export type ConversationMessageDoc = {
+  /** Absent on messages saved before messages had ids. */
+  id?: string;
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: Date;
+};
 
 export type ConversationDoc = {
   /** `${chatbotId}:${conversationId}`: conversation ids are unique per chatbot only. */
@@ -215,7 +221,7 @@ const conversationSchema = new Schema<ConversationDoc>(
     messages: [
       new Schema<ConversationMessageDoc>(
         // Not `required` on content: mongoose refuses empty strings there.
-        { role: required(String), content: String, createdAt: required(Date) },
+        { id: String, role: required(String), content: String, createdAt: required(Date) },
         { _id: false },
       ),
     ],

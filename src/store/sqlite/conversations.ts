@@ -20,7 +20,7 @@ type ConversationRow = {
   updated_at: number;
 };
 
-type MessageRow = { role: ConversationMessage['role']; content: string; created_at: number };
+type MessageRow = { seq: number; role: ConversationMessage['role']; content: string; created_at: number };
 
 type ListParams = {
   chatbotId: string;
@@ -67,7 +67,7 @@ export function sqliteConversations(db: Database): ConversationRepository {
     'SELECT * FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
   const messages = db.prepare<[string, string], MessageRow>(
-    `SELECT role, content, created_at FROM conversation_messages
+    `SELECT seq, role, content, created_at FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq`,
   );
   const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
@@ -79,6 +79,7 @@ export function sqliteConversations(db: Database): ConversationRepository {
     source: row.source,
     contactId: row.contact_id,
     messages: messages.all(row.chatbot_id, row.id).map((message) => ({
+      id: String(message.seq),
       role: message.role,
       content: message.content,
       createdAt: new Date(message.created_at),
