@@ -6,6 +6,7 @@ import { ensureDefaultAccount } from './domain/accounts.js';
 import { createChatEngine } from './engine/index.js';
 import { API_PREFIX, createApp, type NodeListener } from './http/app.js';
 import { timeStoreQuery } from './metrics.js';
+import { answerParserRefusals } from './http/parser-refusals.js';
 import { drain } from './shutdown.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/port.js';
@@ -45,6 +46,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     metricsToken: config.metricsToken,
   });
   const server = app.listen(config.port);
+  answerParserRefusals(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve).once('error', reject);
   });

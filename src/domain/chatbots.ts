@@ -13,7 +13,7 @@ export async function findOwnedChatbot(store: Store, account: Account, chatbotId
 export async function createChatbot(
   store: Store,
   account: Account,
-  input: { name: string; sourceText: string },
+  input: { name: string; sourceText?: string },
 ): Promise<Chatbot> {
   const now = new Date();
   const chatbot: Chatbot = {
@@ -28,18 +28,18 @@ export async function createChatbot(
   if (!(await store.chatbots.insertWithinLimit(chatbot, account.quota.maxChatbots))) {
     throw accessDenied(`account ${account.name} holds its maximum of ${account.quota.maxChatbots} chatbots`);
   }
-  return train(store, chatbot, input.sourceText);
+  return train(store, chatbot, input.sourceText ?? '');
 }
 
-/** Renames (when a name is given) and retrains a chatbot from new source text. */
+/** Renames and, when new source text is given, retrains a chatbot. */
 export async function updateChatbotData(
   store: Store,
   account: Account,
-  input: { chatbotId: string; name?: string; sourceText: string },
+  input: { chatbotId: string; name: string; sourceText?: string },
 ): Promise<Chatbot> {
   const chatbot = await findOwnedChatbot(store, account, input.chatbotId);
-  const renamed = input.name ? { ...chatbot, name: input.name } : chatbot;
-  return train(store, renamed, input.sourceText);
+  if (input.sourceText === undefined) return updateChatbotSettings(store, account, chatbot.id, { name: input.name, settings: {} });
+  return train(store, { ...chatbot, name: input.name }, input.sourceText);
 }
 
 async function train(store: Store, chatbot: Chatbot, sourceText: string): Promise<Chatbot> {

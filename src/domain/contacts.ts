@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import { UniqueViolation } from '../store/errors.js';
 import type { Account, Contact, ContactChange, Page, PaymentAccount, Store } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
-import { checkAttributeValues } from './custom-attributes.js';
+import { coerceAttributeValues } from './custom-attributes.js';
 import { conflict, notFound } from './errors.js';
 
 // A chatbot's contacts, keyed by the caller's external id. Uniqueness of external ids and emails
@@ -32,10 +32,14 @@ export async function createContacts(
   inputs: ContactFields[],
 ): Promise<Contact[]> {
   await findOwnedChatbot(store, account, chatbotId);
-  await checkCustomAttributes(store, chatbotId, inputs.map((input) => input.customAttributes ?? {}));
+  const attributeSets = await coerceCustomAttributes(
+    store,
+    chatbotId,
+    inputs.map((input) => input.customAttributes ?? {}),
+  );
   const now = new Date();
   const contacts = inputs.map(
-    (input): Contact => ({
+    (input, index): Contact => ({
       id: nanoid(),
       chatbotId,
       externalId: input.externalId,
@@ -43,7 +47,7 @@ export async function createContacts(
       email: normaliseEmail(input.email) ?? null,
       phonenumber: input.phonenumber ?? null,
       paymentAccounts: input.paymentAccounts ?? [],
-      customAttributes: input.customAttributes ?? {},
+      customAttributes: attributeSets[index] ?? {},
       createdAt: now,
       updatedAt: now,
     }),
@@ -62,9 +66,16 @@ export async function findContact(
   return found(await store.contacts.find(chatbotId, externalId), externalId);
 }
 
-export async function listContacts(store: Store, account: Account, chatbotId: string, page: Page): Promise<Contact[]> {
+/** One page of a chatbot's contacts, and how many it has in all. */
+export async function listContacts(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  page: Page,
+): Promise<{ contacts: Contact[]; total: number }> {
   await findOwnedChatbot(store, account, chatbotId);
-  return store.contacts.list(chatbotId, page);
+  const [contacts, total] = await Promise.all([store.contacts.list(chatbotId, page), store.contacts.count(chatbotId)]);
+  return { contacts, total };
 }
 
 export async function updateContact(
@@ -75,8 +86,8 @@ export async function updateContact(
   patch: ContactPatch,
 ): Promise<Contact> {
   await findOwnedChatbot(store, account, chatbotId);
-  if (patch.customAttributes) await checkCustomAttributes(store, chatbotId, [patch.customAttributes]);
   const change: ContactChange = { ...patch, updatedAt: new Date() };
+  if (patch.customAttributes) [change.customAttributes] = await coerceCustomAttributes(store, chatbotId, [patch.customAttributes]);
   if (patch.email !== undefined) change.email = normaliseEmail(patch.email);
   const updated = await refusingClashes(() => store.contacts.update(chatbotId, externalId, change));
   return found(updated, externalId);
@@ -92,10 +103,10 @@ export async function deleteContact(
   return found(await store.contacts.delete(chatbotId, externalId), externalId);
 }
 
-async function checkCustomAttributes(store: Store, chatbotId: string, valueSets: Record<string, unknown>[]) {
-  if (valueSets.every((values) => Object.keys(values).length === 0)) return;
+async function coerceCustomAttributes(store: Store, chatbotId: string, valueSets: Record<string, unknown>[]) {
+  if (valueSets.every((values) => Object.keys(values).length === 0)) return valueSets;
   const schema = await store.attributes.list(chatbotId);
-  for (const values of valueSets) checkAttributeValues(schema, values);
+  return valueSets.map((values) => coerceAttributeValues(schema, values));
 }
 
 function found(contact: Contact | undefined, externalId: string): Contact {

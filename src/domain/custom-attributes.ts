@@ -11,30 +11,46 @@ export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'date'] as const sa
 
 /**
  * A key that is safe as a JSON key and as a MongoDB field name: no dots, no `$`, and no leading
- * `__`, which would let `__proto__` in.
+ * `__`, which would let `__proto__` in. Hyphens are allowed, as in the hosted reference.
  */
-export const ATTRIBUTE_NAME = /^(?!__)[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+export const ATTRIBUTE_NAME = /^(?!__)[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 const MAX_TEXT_VALUE = 10_000;
 
 const isoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
 
-const valueFits: Record<AttributeType, (value: unknown) => boolean> = {
-  text: (value) => typeof value === 'string' && value.length <= MAX_TEXT_VALUE,
-  number: (value) => typeof value === 'number' && Number.isFinite(value),
-  boolean: (value) => typeof value === 'boolean',
-  date: (value) => isoDate.safeParse(value).success,
+const decimal = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/** What a value of each type may be sent as, and the value it is stored as. */
+const valueSchemas: Record<AttributeType, z.ZodType<unknown>> = {
+  text: z
+    .union([z.string(), z.number(), z.boolean()])
+    .transform(String)
+    .pipe(z.string().max(MAX_TEXT_VALUE)),
+  number: z.union([z.number(), z.string().trim().regex(decimal).transform(Number)]).pipe(z.number().finite()),
+  boolean: z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]),
+  date: isoDate,
 };
 
-/** Refuses keys the schema lacks or has archived, and values of the wrong type. */
-export function checkAttributeValues(schema: CustomAttribute[], values: Record<string, unknown>): void {
+/**
+ * Refuses keys the schema lacks or has archived, and values that cannot be read as their type;
+ * answers the values coerced to their types ("42" for a number is 42, "true" for a boolean is true).
+ */
+export function coerceAttributeValues(
+  schema: CustomAttribute[],
+  values: Record<string, unknown>,
+): Record<string, unknown> {
   const byName = new Map(schema.map((attribute) => [attribute.name, attribute]));
+  const coerced: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     const attribute = byName.get(key);
     if (!attribute) throw invalidRequest(`unknown custom attribute ${key}`);
     if (attribute.archived) throw invalidRequest(`custom attribute ${key} is archived`);
-    if (!valueFits[attribute.type](value)) throw invalidRequest(`custom attribute ${key} must be a ${attribute.type}`);
+    const parsed = valueSchemas[attribute.type].safeParse(value);
+    if (!parsed.success) throw invalidRequest(`custom attribute ${key} must be a ${attribute.type}`);
+    coerced[key] = parsed.data;
   }
+  return coerced;
 }
 
 export async function listAttributes(store: Store, account: Account, chatbotId: string): Promise<CustomAttribute[]> {
@@ -46,16 +62,16 @@ export async function createAttribute(
   store: Store,
   account: Account,
   chatbotId: string,
-  input: { name: string; label: string; type: AttributeType; description?: string },
+  input: { name: string; label?: string; type: AttributeType; description?: string; archived?: boolean },
 ): Promise<CustomAttribute> {
   await findOwnedChatbot(store, account, chatbotId);
   const attribute: CustomAttribute = {
     chatbotId,
     name: input.name,
-    label: input.label,
+    label: input.label ?? input.name,
     type: input.type,
     description: input.description ?? '',
-    archived: false,
+    archived: input.archived ?? false,
     createdAt: new Date(),
   };
   try {

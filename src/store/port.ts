@@ -180,6 +180,8 @@ export type TimeRange = { from?: Date; to?: Date };
 export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe';
 
 export type ConversationMessage = { role: 'user' | 'assistant'; content: string; createdAt: Date };
+/** A saved message: its id is assigned by the store and stays the same across reads. */
+export type StoredMessage = ConversationMessage & { id: string };
 
 export type Conversation = {
   /** The caller's `conversationId`; unique per chatbot. */
@@ -188,7 +190,7 @@ export type Conversation = {
   accountId: string;
   source: ConversationSource;
   contactId: string | null;
-  messages: ConversationMessage[];
+  messages: StoredMessage[];
   createdAt: Date;
   updatedAt: Date;
 };
@@ -211,6 +213,8 @@ export interface ContactRepository {
   find(chatbotId: string, externalId: string): Promise<Contact | undefined>;
   /** Oldest first, ties by id: stable across pages. */
   list(chatbotId: string, page: Page): Promise<Contact[]>;
+  /** How many contacts the chatbot has (the total behind a listing's pages). */
+  count(chatbotId: string): Promise<number>;
   /** Applies the change in one atomic write. @throws UniqueViolation on an external id or email clash. */
   update(chatbotId: string, externalId: string, change: ContactChange): Promise<Contact | undefined>;
   /** Answers the deleted contact. */

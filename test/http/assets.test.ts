@@ -268,7 +268,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       const url = `${app.baseUrl}/delete-chatbot-icon?chatbotId=${encodeURIComponent(chatbotId)}`;
       expect(await call('DELETE', url, app.apiKey)).toEqual({
         status: 200,
-        body: { message: 'Chatbot chat icon deleted successfully.' },
+        body: { message: 'Chatbot icon deleted successfully.' },
       });
       expect((await fetch(publicUrl(chatbotId, 'icon'))).status).toBe(404);
       expect((await fetch(publicUrl(chatbotId, 'profile-picture'))).status).toBe(200);

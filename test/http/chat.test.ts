@@ -46,7 +46,7 @@ type ConversationItem = {
   id: string;
   source: string;
   contact_id: string | null;
-  messages: { role: string; content: string; created_at: string }[];
+  messages: { id: string; role: string; content: string; created_at: string }[];
 };
 type LeadItem = { id: string; name: string; email: string; phone: string; chatbot_id: string };
 
@@ -99,7 +99,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
   const messagesUsed = () => app.store.usage.messagesUsed(app.accountId, new Date().toISOString().slice(0, 7));
   const updateSettings = async (settings: Record<string, unknown>) => {
     const result = await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, ...settings });
-    expect(result).toEqual({ status: 200, body: { message: 'Your changes are saved.' } });
+    expect(result).toEqual({ status: 202, body: { message: 'Your changes are saved.' } });
   };
 
   /** Streams a reply and answers its response and the chunks as they arrived. */
@@ -175,6 +175,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(await askOne('When do you open on weekends?')).toBe(OPENING);
       const retrained = await call('POST', `${app.baseUrl}/update-chatbot-data`, app.apiKey, {
         chatbotId: bot,
+        chatbotName: 'Bakery',
         sourceText: 'From March the shop opens at ten on weekends.\n\nWe no longer deliver cakes.',
       });
       expect(retrained).toEqual({ status: 200, body: { chatbotId: bot } });
@@ -329,8 +330,8 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(saved.source).toBe('API');
       expect(saved.contact_id).toBeNull();
       expect(saved.messages).toEqual([
-        { role: 'user', content: 'When do you open on weekends?', created_at: expect.stringMatching(ISO_8601) },
-        { role: 'assistant', content: OPENING, created_at: expect.stringMatching(ISO_8601) },
+        { id: expect.any(String), role: 'user', content: 'When do you open on weekends?', created_at: expect.stringMatching(ISO_8601) },
+        { id: expect.any(String), role: 'assistant', content: OPENING, created_at: expect.stringMatching(ISO_8601) },
       ]);
       for (const message of saved.messages) {
         expect(Date.parse(message.created_at)).toBeGreaterThanOrEqual(before - 1);

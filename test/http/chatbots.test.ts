@@ -67,6 +67,14 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(body).toEqual({ chatbotId: expect.any(String) });
     });
 
+    it('needs only chatbotName, as the hosted reference does, and trains on nothing', async () => {
+      const { status, body } = await call('POST', `${app.baseUrl}/create-chatbot`, app.apiKey, { chatbotName: 'Bare' });
+      expect(status).toBe(200);
+      const { chatbotId } = body as { chatbotId: string };
+      expect(await app.store.chatbots.find(app.accountId, chatbotId)).toMatchObject({ name: 'Bare', status: 'ready' });
+      expect(await app.store.training.sourceText(chatbotId)).toBe('');
+    });
+
     it('gives every chatbot its own id', async () => {
       const first = await createChatbotViaApi(app, 'One');
       const second = await createChatbotViaApi(app, 'Two');
@@ -79,7 +87,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       ['an empty chatbotName', { chatbotName: '', sourceText: 'text' }],
       ['a blank chatbotName', { chatbotName: '   ', sourceText: 'text' }],
       ['a numeric chatbotName', { chatbotName: 42, sourceText: 'text' }],
-      ['a missing sourceText', { chatbotName: 'Bot' }],
+      ['a two-character chatbotName', { chatbotName: 'Bo', sourceText: 'text' }],
       ['a numeric sourceText', { chatbotName: 'Bot', sourceText: 12 }],
       ['an array sourceText', { chatbotName: 'Bot', sourceText: ['a', 'b'] }],
       ['a null sourceText', { chatbotName: 'Bot', sourceText: null }],
@@ -183,20 +191,22 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect((await listChatbots(app)).map((item) => item.name)).toEqual(['New name']);
     });
 
-    it('keeps the name when none is given', async () => {
+    it('renames without retraining when no sourceText is given', async () => {
       const id = await createChatbotViaApi(app, 'Keeper', 'Old material.');
+      const before = await app.store.training.material(id);
       expect(
-        await call('POST', `${app.baseUrl}/update-chatbot-data`, app.apiKey, { chatbotId: id, sourceText: 'Fresh.' }),
+        await call('POST', `${app.baseUrl}/update-chatbot-data`, app.apiKey, { chatbotId: id, chatbotName: 'Renamed' }),
       ).toEqual({ status: 200, body: { chatbotId: id } });
-      expect((await app.store.chatbots.find(app.accountId, id))?.name).toBe('Keeper');
-      expect(await app.store.training.sourceText(id)).toBe('Fresh.');
-      expect(((await app.store.training.material(id)).chunks).map((chunk) => chunk.text)).toEqual(['Fresh.']);
+      expect((await app.store.chatbots.find(app.accountId, id))?.name).toBe('Renamed');
+      expect(await app.store.training.sourceText(id)).toBe('Old material.');
+      expect(await app.store.training.material(id)).toEqual(before);
     });
 
     it('answers 404 for an unknown chatbot', async () => {
       expect(
         await call('POST', `${app.baseUrl}/update-chatbot-data`, app.apiKey, {
           chatbotId: 'no-such-chatbot',
+          chatbotName: 'Name',
           sourceText: 'text',
         }),
       ).toEqual({ status: 404, body: NOT_FOUND });
@@ -217,11 +227,12 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     });
 
     const invalidBodies: [string, (id: string) => unknown][] = [
-      ['a missing chatbotId', () => ({ sourceText: 'text' })],
-      ['an empty chatbotId', () => ({ chatbotId: '', sourceText: 'text' })],
-      ['a numeric chatbotId', () => ({ chatbotId: 7, sourceText: 'text' })],
-      ['a missing sourceText', (id) => ({ chatbotId: id, chatbotName: 'Name' })],
-      ['a numeric sourceText', (id) => ({ chatbotId: id, sourceText: 3 })],
+      ['a missing chatbotId', () => ({ chatbotName: 'Name', sourceText: 'text' })],
+      ['an empty chatbotId', () => ({ chatbotId: '', chatbotName: 'Name', sourceText: 'text' })],
+      ['a numeric chatbotId', () => ({ chatbotId: 7, chatbotName: 'Name', sourceText: 'text' })],
+      ['a missing chatbotName', (id) => ({ chatbotId: id, sourceText: 'text' })],
+      ['a two-character chatbotName', (id) => ({ chatbotId: id, chatbotName: 'Ab' })],
+      ['a numeric sourceText', (id) => ({ chatbotId: id, chatbotName: 'Name', sourceText: 3 })],
       ['an empty chatbotName', (id) => ({ chatbotId: id, chatbotName: '', sourceText: 'text' })],
       ['a numeric chatbotName', (id) => ({ chatbotId: id, chatbotName: 5, sourceText: 'text' })],
       ['malformed JSON', () => '{"chatbotId":'],
@@ -306,7 +317,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
 
       expect(await call('DELETE', `${app.baseUrl}/delete-chatbot`, app.apiKey, { chatbotId: id })).toEqual({
         status: 200,
-        body: { message: expect.any(String) },
+        body: { message: 'Deleted successfully' },
       });
       expect((await listChatbots(app)).map((item) => item.id)).toEqual([keep]);
       expect(await app.store.chatbots.find(app.accountId, id)).toBeUndefined();

@@ -26,9 +26,9 @@ const CONTACT_KEYS = [
 type ContactBody = {
   id: string;
   external_id: string;
-  name: string | null;
-  email: string | null;
-  phonenumber: string | null;
+  name: string;
+  email: string;
+  phonenumber: string;
   payment_accounts: { label: string; payment_id: string; payment_email: string }[];
   custom_attributes: Record<string, unknown>;
   created_at: number;
@@ -131,9 +131,9 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       });
       expect(data[1]).toMatchObject({
         external_id: 'user-bare',
-        name: null,
-        email: null,
-        phonenumber: null,
+        name: '',
+        email: '',
+        phonenumber: '',
         payment_accounts: [],
         custom_attributes: {},
       });
@@ -148,6 +148,17 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(created?.custom_attributes).toEqual(custom_attributes);
       const [withTime] = await createContacts([{ external_id: 'timed', custom_attributes: { renews: '2026-12-31T10:00:00+01:00' } }]);
       expect(withTime?.custom_attributes).toEqual({ renews: '2026-12-31T10:00:00+01:00' });
+    });
+
+    it('coerces values to their attribute types, on create and on update', async () => {
+      const sent = { plan: 3, seats: ' 2.5 ', vip: 'true', renews: '2026-12-31' };
+      const [created] = await createContacts([{ external_id: 'coerced', custom_attributes: sent }]);
+      const expected = { plan: '3', seats: 2.5, vip: true, renews: '2026-12-31' };
+      expect(created?.custom_attributes).toEqual(expected);
+      expect((await getContact('coerced')).custom_attributes).toEqual(expected);
+      const { body } = await call('PATCH', `${contactsUrl()}/coerced`, app.apiKey, { data: { custom_attributes: { vip: 'false', plan: true } } });
+      expect((body as { data: ContactBody }).data.custom_attributes).toEqual({ ...expected, vip: false, plan: 'true' });
+      expect((await getContact('coerced')).custom_attributes).toEqual({ ...expected, vip: false, plan: 'true' });
     });
 
     it('accepts 1000 contacts in one batch and refuses 1001', async () => {
@@ -191,16 +202,15 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       ['an external_id over 256 characters', { users: [{ external_id: 'x'.repeat(257) }] }],
       ['a malformed email', { users: [{ external_id: 'a', email: 'not-an-email' }] }],
       ['a numeric name', { users: [{ external_id: 'a', name: 7 }] }],
-      ['an unknown field', { users: [{ external_id: 'a', nickname: 'A' }] }],
       ['a payment account without payment_email', { users: [{ external_id: 'a', payment_accounts: [{ label: 'x', payment_id: 'y' }] }] }],
       ['a numeric payment_id', { users: [{ external_id: 'a', payment_accounts: [{ label: 'x', payment_id: 1, payment_email: 'z' }] }] }],
       ['payment_accounts that is an object', { users: [{ external_id: 'a', payment_accounts: { label: 'x' } }] }],
       ['custom_attributes that is a list', { users: [{ external_id: 'a', custom_attributes: ['pro'] }] }],
       ['an unknown custom attribute', { users: [{ external_id: 'a', custom_attributes: { colour: 'red' } }] }],
       ['an archived custom attribute', { users: [{ external_id: 'a', custom_attributes: { legacy: 'yes' } }] }],
-      ['a number for a text attribute', { users: [{ external_id: 'a', custom_attributes: { plan: 3 } }] }],
-      ['a string for a number attribute', { users: [{ external_id: 'a', custom_attributes: { seats: '3' } }] }],
-      ['a string for a boolean attribute', { users: [{ external_id: 'a', custom_attributes: { vip: 'true' } }] }],
+      ['an object for a text attribute', { users: [{ external_id: 'a', custom_attributes: { plan: { a: 1 } } }] }],
+      ['a non-numeric string for a number attribute', { users: [{ external_id: 'a', custom_attributes: { seats: 'three' } }] }],
+      ['a word other than true or false for a boolean', { users: [{ external_id: 'a', custom_attributes: { vip: 'yes' } }] }],
       ['a non-date for a date attribute', { users: [{ external_id: 'a', custom_attributes: { renews: 'tomorrow' } }] }],
       ['an impossible date', { users: [{ external_id: 'a', custom_attributes: { renews: '2026-02-30' } }] }],
       ['a null attribute value', { users: [{ external_id: 'a', custom_attributes: { plan: null } }] }],
@@ -228,7 +238,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
   });
 
   describe('GET /chatbots/{chatbotId}/contacts', () => {
-    it('pages 20 at a time by default, in a stable order, each contact once', async () => {
+    it('pages in a stable order, each contact once, with the hosted reference\'s total and pages', async () => {
       await createContacts(Array.from({ length: 15 }, (_, i) => ({ external_id: `first-${i}` })));
       await createContacts(Array.from({ length: 10 }, (_, i) => ({ external_id: `second-${i}` })));
       const page = async (query: string) => {
@@ -237,12 +247,20 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         expect((body as { message: string }).message).toBe('Success');
         return (body as { data: ContactBody[] }).data;
       };
-      const first = await page('');
-      const second = await page('?page=2');
+      const first = await page('?per_page=20');
+      const second = await page('?page=2&per_page=20');
       expect(first).toHaveLength(20);
       expect(second).toHaveLength(5);
-      expect(await page('?page=3')).toEqual([]);
+      expect(await page('?page=3&per_page=20')).toEqual([]);
       const everything = [...first, ...second];
+      expect(await page('')).toEqual(everything);
+      const { body } = await call('GET', `${contactsUrl()}?per_page=10&page=2`, app.apiKey);
+      expect(body).toEqual({
+        message: 'Success',
+        data: everything.slice(10, 20),
+        total: 25,
+        pages: { page: 2, per_page: 10, total_pages: 3 },
+      });
       expect(new Set(everything.map((c) => c.external_id)).size).toBe(25);
       const bySevens = [...(await page('?size=7')), ...(await page('?size=7&page=2')), ...(await page('?page=3&size=7')), ...(await page('?page=4&size=7'))];
       expect(bySevens).toEqual(everything);
@@ -253,10 +271,13 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     });
 
     it('answers an empty page for a chatbot without contacts', async () => {
-      expect(await call('GET', contactsUrl(), app.apiKey)).toEqual({ status: 200, body: { message: 'Success', data: [] } });
+      expect(await call('GET', contactsUrl(), app.apiKey)).toEqual({
+        status: 200,
+        body: { message: 'Success', data: [], total: 0, pages: { page: 1, per_page: 100, total_pages: 0 } },
+      });
     });
 
-    it.each(['page=0', 'size=0', 'size=101', 'page=abc', 'size=1.5', 'page=-1'])('answers 400 for %s', async (query) => {
+    it.each(['page=0', 'size=0', 'size=1001', 'per_page=9', 'per_page=1001', 'page=abc', 'size=1.5', 'page=-1'])('answers 400 for %s', async (query) => {
       expect(await call('GET', `${contactsUrl()}?${query}`, app.apiKey)).toEqual({ status: 400, body: INVALID });
     });
 
@@ -329,15 +350,29 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect((body as { data: ContactBody }).data).toMatchObject({
         id: created?.id,
         email: 'new@example.com',
-        name: null,
-        phonenumber: null,
+        name: '',
+        phonenumber: '',
         payment_accounts,
         custom_attributes: ada.custom_attributes,
       });
       const cleared = await patch('user-ada', { email: null });
-      expect((cleared.body as { data: ContactBody }).data.email).toBeNull();
+      expect((cleared.body as { data: ContactBody }).data.email).toBe('');
       // A cleared email is free for another contact.
       expect(await createContacts([{ external_id: 'other', email: 'new@example.com' }])).toHaveLength(1);
+    });
+
+    it("takes the hosted reference's example: stripe_accounts as payment_accounts, unknown fields dropped", async () => {
+      await createContacts([ada]);
+      const stripe_accounts = [{ label: 'Main', stripe_id: 'cus_1', stripe_email: 'ada@example.com', extra: 1 }];
+      const { status, body } = await patch('user-ada', { name: 'Ada L', stripe_accounts, nickname: 'A' });
+      expect(status).toBe(200);
+      const data = (body as { data: ContactBody }).data;
+      expect(data).toMatchObject({ name: 'Ada L', payment_accounts: [{ label: 'Main', payment_id: 'cus_1', payment_email: 'ada@example.com' }] });
+      expect(Object.keys(data)).not.toContain('nickname');
+      expect(Object.keys(data)).not.toContain('stripe_accounts');
+      expect(await getContact('user-ada')).toEqual(data);
+      const [created] = await createContacts([{ external_id: 'stripe', stripe_accounts, colour: 'red' }]);
+      expect(created?.payment_accounts).toEqual(data.payment_accounts);
     });
 
     it('moves the contact to a new external id', async () => {
@@ -417,12 +452,10 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
 
     const invalidData: [string, unknown][] = [
       ['data that is not an object', 'Ada'],
-      ['an unknown field', { nickname: 'A' }],
       ['an empty external_id', { external_id: '' }],
       ['a null external_id', { external_id: null }],
       ['a malformed email', { email: 'ada@' }],
       ['a numeric phonenumber', { phonenumber: 12345 }],
-      ['a payment account with an extra field', { payment_accounts: [{ label: 'a', payment_id: 'b', payment_email: 'c', x: 1 }] }],
       ['an unknown custom attribute', { custom_attributes: { colour: 'red' } }],
       ['an archived custom attribute', { custom_attributes: { legacy: 'v2' } }],
       ['a string for a number attribute', { custom_attributes: { seats: 'many' } }],
@@ -438,7 +471,6 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
 
     it.each([
       ['a body without data', { name: 'Ada' }],
-      ['a body with a field beside data', { data: {}, extra: true }],
       ['malformed JSON', '{"data": {"name": "Ada"}'],
     ])('answers 400 for %s and changes nothing', async (_case, body) => {
       const [created] = await createContacts([ada]);
@@ -453,7 +485,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(await patch('user-ada', { name: 'x' }, 'no-such-chatbot')).toEqual({ status: 404, body: NOT_FOUND });
       expect(await patch('user-ada', { name: 'Hijacked' }, stranger.bot)).toEqual({ status: 404, body: NOT_FOUND });
       const theirs = await call('GET', contactUrl('user-ada', stranger.bot), stranger.apiKey);
-      expect((theirs.body as { data: ContactBody }).data.name).toBeNull();
+      expect((theirs.body as { data: ContactBody }).data.name).toBe('');
     });
 
     it('answers 401 without a key', async () => {

@@ -11,7 +11,7 @@ import {
 } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 
-const SAVED = { status: 200, body: { message: 'Your changes are saved.' } };
+const SAVED = { status: 202, body: { message: 'Your changes are saved.' } };
 
 describe.each(storeTargets.filter((t) => t.available))('$name store', (target) => {
   let app: TestApp;

@@ -209,6 +209,13 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       expect(await store.contacts.list(bot.id, { page: 2, size: 3 })).toEqual(pages[1]);
     });
 
+    it('counts the contacts of one chatbot', async () => {
+      expect(await store.contacts.count(bot.id)).toBe(0);
+      await store.contacts.insertMany([contact(bot.id), contact(bot.id), contact(otherBot.id)]);
+      expect(await store.contacts.count(bot.id)).toBe(2);
+      expect(await store.contacts.count(otherBot.id)).toBe(1);
+    });
+
     it('deletes a contact and answers it', async () => {
       const [doomed, kept] = [contact(bot.id), contact(bot.id)];
       await store.contacts.insertMany([doomed, kept]);

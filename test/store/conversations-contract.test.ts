@@ -57,7 +57,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: c
       accountId: owner.id,
       source: 'API',
       contactId: 'contact-1',
-      messages: first.messages,
+      messages: first.messages.map((message) => ({ ...message, id: expect.any(String) as string })),
       createdAt: at(1),
       updatedAt: at(1),
     };
@@ -79,7 +79,18 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: c
       'Opening hours?',
       'Nine to five.',
     ]);
-    expect(found?.messages.at(-1)).toEqual(next[1]);
+    expect(found?.messages.at(-1)).toEqual({ ...next[1], id: expect.any(String) });
+  });
+
+  it('gives each message its own id, the same on every read', async () => {
+    await store.conversations.append(append());
+    await store.conversations.append(append({ messages: [message('user', 'More?', 60)], at: at(60) }));
+    const ids = (await store.conversations.find(bot.id, 'conv-1'))?.messages.map((m) => m.id) ?? [];
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids.every((id) => typeof id === 'string' && id !== '')).toBe(true);
+    expect((await store.conversations.find(bot.id, 'conv-1'))?.messages.map((m) => m.id)).toEqual(ids);
+    expect((await store.conversations.list(bot.id, {}, ALL))[0]?.messages.map((m) => m.id)).toEqual(ids);
   });
 
   it('reads back only the last messages asked for, oldest first', async () => {
@@ -87,10 +98,10 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: c
     const next = [message('user', 'Opening hours?', 60), message('assistant', 'Nine to five.', 61)];
     await store.conversations.append(append({ messages: next, at: at(61) }));
 
-    expect(await store.conversations.recentMessages(bot.id, 'conv-1', 3)).toEqual([
-      append().messages[1],
-      ...next,
-    ]);
+    const recent = await store.conversations.recentMessages(bot.id, 'conv-1', 3);
+    expect(recent).toMatchObject([append().messages[1], ...next]);
+    // The same messages, ids included, as a whole read gives.
+    expect(recent).toEqual((await store.conversations.find(bot.id, 'conv-1'))?.messages.slice(-3));
     expect(await store.conversations.recentMessages(bot.id, 'conv-1', 10)).toHaveLength(4);
     expect(await store.conversations.recentMessages(bot.id, 'unknown', 3)).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { pino, type Logger } from 'pino';
 import { createAccount } from '../../src/domain/accounts.js';
 import type { ChatEngine } from '../../src/engine/index.js';
 import { API_PREFIX, createApp } from '../../src/http/app.js';
+import { answerParserRefusals } from '../../src/http/parser-refusals.js';
 import type { Quota, Store } from '../../src/store/port.js';
 import type { StoreTarget } from './stores.js';
 
@@ -53,6 +54,7 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
     metricsToken: options.metricsToken,
   });
   const server = createServer(app.callback());
+  answerParserRefusals(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject).listen(0, '127.0.0.1', () => resolve());
   });

@@ -63,6 +63,9 @@ function refusingUnparsable(options: Parameters<typeof koaBody>[0]): Middleware 
     try {
       await parse(ctx, async () => {});
     } catch (error) {
+      // The unread rest of a refused body (e.g. broken gzip) would corrupt the next request on
+      // this connection, so it is closed once answered.
+      ctx.set('Connection', 'close');
       throw invalidRequest(`unparsable body: ${(error as Error).message}`);
     }
     await next();

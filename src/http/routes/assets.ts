@@ -44,7 +44,7 @@ export function assetRoutes(store: Store): Router<AuthState> {
   });
   router.delete('/delete-chatbot-icon', async (ctx) => {
     await deleteChatbotImage(store, ctx.state.account, chatbotIdFromQueryOrBody(ctx), 'icon');
-    ctx.body = { message: 'Chatbot chat icon deleted successfully.' };
+    ctx.body = { message: 'Chatbot icon deleted successfully.' };
   });
 
   return router;

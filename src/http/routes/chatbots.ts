@@ -19,8 +19,11 @@ import { chatbotId, parseInput } from '../validation.js';
 const MAX_SOURCE_CHARS = 12_000_000;
 const sourceText = z.string().max(MAX_SOURCE_CHARS);
 
-const createBody = z.object({ chatbotName, sourceText });
-const updateDataBody = z.object({ chatbotId, chatbotName: chatbotName.optional(), sourceText });
+// As in the hosted reference: only the name is required, so a chatbot may start (or be renamed)
+// without material; with none it declines politely.
+const newName = chatbotName.min(3);
+const createBody = z.object({ chatbotName: newName, sourceText: sourceText.optional() });
+const updateDataBody = z.object({ chatbotId, chatbotName: newName, sourceText: sourceText.optional() });
 const updateSettingsBody = settingsPatchSchema.extend({ chatbotId, name: chatbotName.optional() }).strict();
 
 /** A list item carries exactly the contract's fields. */
@@ -66,6 +69,8 @@ export function chatbotRoutes(store: Store, engine: ChatEngine): Router<AuthStat
   router.post('/update-chatbot-settings', async (ctx) => {
     const { chatbotId: id, name, ...settings } = parseInput(updateSettingsBody, ctx.request.body);
     await updateChatbotSettings(store, ctx.state.account, id, { name, settings });
+    // The hosted reference answers 202 here; the contract names only the body.
+    ctx.status = 202;
     ctx.body = { message: 'Your changes are saved.' };
   });
 
@@ -76,7 +81,7 @@ export function chatbotRoutes(store: Store, engine: ChatEngine): Router<AuthStat
 
   router.delete('/delete-chatbot', async (ctx) => {
     await deleteChatbot(store, ctx.state.account, chatbotIdFromQueryOrBody(ctx));
-    ctx.body = { message: 'Chatbot deleted successfully.' };
+    ctx.body = { message: 'Deleted successfully' };
   });
 
   return router;

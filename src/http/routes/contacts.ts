@@ -10,7 +10,6 @@ import {
 } from '../../domain/contacts.js';
 import type { Contact, Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
-import { pageQuery } from '../schemas/listing.js';
 import { success } from '../success.js';
 import { parseInput } from '../validation.js';
 
@@ -20,23 +19,40 @@ const MAX_BATCH = 1_000;
 
 const text = (max: number) => z.string().max(max);
 const externalId = z.string().min(1).max(256);
-const paymentAccount = z.strictObject({ label: text(256), payment_id: text(256), payment_email: text(256) });
+const paymentAccount = z.object({ label: text(256), payment_id: text(256), payment_email: text(256) });
+/** The hosted reference's name and shape of a payment account, read as the contract's. */
+const stripeAccount = z
+  .object({ label: text(256), stripe_id: text(256), stripe_email: text(256) })
+  .transform(({ label, stripe_id, stripe_email }) => ({ label, payment_id: stripe_id, payment_email: stripe_email }));
+const paymentAccounts = z.array(paymentAccount).max(50);
 
 // Every field but `external_id` may be absent; `null` clears name, email and phone number.
 const optionalFields = {
   name: text(256).nullable().optional(),
   email: z.email().max(254).nullable().optional(),
   phonenumber: text(64).nullable().optional(),
-  payment_accounts: z.array(paymentAccount).max(50).optional(),
+  payment_accounts: paymentAccounts.optional(),
+  stripe_accounts: z.array(stripeAccount).max(50).optional(),
   // Keys and values are checked against the chatbot's attribute schema by the domain.
   custom_attributes: z.record(z.string(), z.unknown()).optional(),
 };
 
-const newContact = z.strictObject({ external_id: externalId, ...optionalFields });
-const contactPatch = z.strictObject({ external_id: externalId.optional(), ...optionalFields });
+// Unknown fields are dropped, not refused, as the hosted reference documents.
+const newContact = z.object({ external_id: externalId, ...optionalFields });
+const contactPatch = z.object({ external_id: externalId.optional(), ...optionalFields });
 
-const createBody = z.strictObject({ users: z.array(newContact).min(1).max(MAX_BATCH) });
-const updateBody = z.strictObject({ data: contactPatch });
+const createBody = z.object({ users: z.array(newContact).min(1).max(MAX_BATCH) });
+const updateBody = z.object({ data: contactPatch });
+
+const pageNumber = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(1_000_000));
+/** The hosted reference's paging: `page` and `per_page` (10–1000, default 100); `size` is an alias. */
+const contactsPageQuery = z
+  .object({
+    page: pageNumber.default(1),
+    per_page: pageNumber.pipe(z.number().min(10).max(1_000)).optional(),
+    size: pageNumber.pipe(z.number().max(1_000)).optional(),
+  })
+  .transform(({ page, per_page, size }) => ({ page, size: per_page ?? size ?? 100 }));
 
 // Path segments arrive decoded, so an external id may hold any character (sent percent-encoded).
 const chatbotPath = z.object({ chatbotId: z.string() });
@@ -47,20 +63,23 @@ const fromApi = (fields: z.infer<typeof contactPatch>): ContactPatch => ({
   name: fields.name,
   email: fields.email,
   phonenumber: fields.phonenumber,
-  paymentAccounts: fields.payment_accounts,
+  paymentAccounts: fields.payment_accounts ?? fields.stripe_accounts,
   customAttributes: fields.custom_attributes,
 });
 
 const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** A contact carries exactly the contract's fields. */
+/**
+ * A contact carries exactly the contract's fields. Unset name, email and phone number read as
+ * "": the hosted reference types them as non-nullable strings.
+ */
 function toContactBody(contact: Contact) {
   return {
     id: contact.id,
     external_id: contact.externalId,
-    name: contact.name,
-    email: contact.email,
-    phonenumber: contact.phonenumber,
+    name: contact.name ?? '',
+    email: contact.email ?? '',
+    phonenumber: contact.phonenumber ?? '',
     payment_accounts: contact.paymentAccounts,
     custom_attributes: contact.customAttributes,
     created_at: unixSeconds(contact.createdAt),
@@ -83,9 +102,13 @@ export function contactRoutes(store: Store): Router<AuthState> {
 
   router.get(all, async (ctx) => {
     const { chatbotId } = parseInput(chatbotPath, ctx.params);
-    const page = parseInput(pageQuery, ctx.query);
-    const contacts = await listContacts(store, ctx.state.account, chatbotId, page);
-    ctx.body = success(contacts.map(toContactBody));
+    const page = parseInput(contactsPageQuery, ctx.query);
+    const { contacts, total } = await listContacts(store, ctx.state.account, chatbotId, page);
+    ctx.body = {
+      ...success(contacts.map(toContactBody)),
+      total,
+      pages: { page: page.page, per_page: page.size, total_pages: Math.ceil(total / page.size) },
+    };
   });
 
   router.get(one, async (ctx) => {

@@ -9,14 +9,19 @@ import { chatbotId, parseInput } from '../validation.js';
 
 // The Conversations tag: GET /get-conversations, the hosted service's conversation history.
 
+/** A source's name in any case, with `_` or `-` for spaces (`widget_or_iframe`), as the hosted reference spells them. */
+const spelling = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, ' ');
+const sourceBySpelling = new Map<string, string>(CONVERSATION_SOURCES.map((source) => [spelling(source), source]));
+
 /**
- * `filteredSources`, comma-separated and/or repeated, each exactly one of the sources (blank
- * parts are ignored); absent means every source.
+ * `filteredSources`, comma-separated and/or repeated, each one of the sources (blank parts are
+ * ignored); absent means every source. An unknown name is an invalid request.
  */
 const filteredSources = z
   .union([z.string(), z.array(z.string())])
   .transform((given) => [given].flat().flatMap((value) => value.split(',')).map((part) => part.trim()))
-  .transform((parts) => [...new Set(parts.filter((part) => part !== ''))])
+  .transform((parts) => parts.filter((part) => part !== '').map((part) => sourceBySpelling.get(spelling(part)) ?? part))
+  .transform((sources) => [...new Set(sources)])
   .pipe(z.array(z.enum(CONVERSATION_SOURCES)))
   .optional();
 
@@ -31,6 +36,7 @@ function toConversationItem(conversation: Conversation) {
     created_at: conversation.createdAt.toISOString(),
     updated_at: conversation.updatedAt.toISOString(),
     messages: conversation.messages.map((message) => ({
+      id: message.id,
       role: message.role,
       content: message.content,
       created_at: message.createdAt.toISOString(),

@@ -17,15 +17,17 @@ import { parseInput } from '../validation.js';
 const label = z.string().trim().min(1).max(200);
 const description = z.string().max(1_000);
 
-const createBody = z.strictObject({
+// As in the hosted reference: only name and type are required, and unknown fields are dropped.
+const createBody = z.object({
   name: z.string().regex(ATTRIBUTE_NAME),
-  label,
+  label: label.optional(),
   type: z.enum(ATTRIBUTE_TYPES),
   description: description.optional(),
+  archived: z.boolean().optional(),
 });
 // No name or type: an attribute's key and type are fixed once contacts may hold values for it.
 const updateBody = z
-  .strictObject({ label: label.optional(), description: description.optional(), archived: z.boolean().optional() })
+  .object({ label: label.optional(), description: description.optional(), archived: z.boolean().optional() })
   .refine((change) => Object.values(change).some((value) => value !== undefined), 'nothing to change');
 
 const chatbotPath = z.object({ chatbotId: z.string() });

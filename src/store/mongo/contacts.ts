@@ -60,6 +60,9 @@ export function mongoContacts(models: MongoModels, { atomic, compensated }: Atom
         .lean<ContactDoc[]>();
       return docs.map(toContact);
     },
+    async count(chatbotId) {
+      return contacts.countDocuments({ chatbotId });
+    },
     // One atomic write of only the changed leaves: concurrent updates of different custom
     // attributes both land, and a unique-index clash leaves the contact untouched.
     async update(chatbotId, externalId, change) {

@@ -1,12 +1,13 @@
 import { pageOffset } from '../paging.js';
 import type {
   Conversation,
-  ConversationMessage,
   ConversationRepository,
   ConversationSource,
   Page,
+  StoredMessage,
   TimeRange,
 } from '../port.js';
+import type { Types } from 'mongoose';
 import type { AtomicWrites } from './atomic.js';
 import type { ConversationDoc, ConversationMessageDoc, MongoModels } from './models.js';
 import { createdWithin } from './time-range.js';
@@ -14,10 +15,13 @@ import { retryOnceOnDuplicateKey } from './upsert.js';
 
 const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
 
-const toMessages = (docs: ConversationMessageDoc[]): ConversationMessage[] =>
-  docs.map(({ role, content, createdAt }) => ({ role, content, createdAt }));
+/** A message as read: its document's own ObjectId is the message's id. */
+type ReadMessage = ConversationMessageDoc & { _id: Types.ObjectId };
 
-const toConversation = (doc: ConversationDoc, messages: ConversationMessageDoc[]): Conversation => ({
+const toMessages = (docs: ReadMessage[]): StoredMessage[] =>
+  docs.map(({ _id, role, content, createdAt }) => ({ id: _id.toHexString(), role, content, createdAt }));
+
+const toConversation = (doc: ConversationDoc, messages: ReadMessage[]): Conversation => ({
   id: doc.conversationId,
   chatbotId: doc.chatbotId,
   accountId: doc.accountId,
@@ -54,12 +58,12 @@ export function mongoConversations(models: MongoModels, { atomic }: AtomicWrites
   const { conversations, conversationMessages } = models;
 
   /** The messages of the given conversations of one chatbot, each conversation's in order. */
-  async function messagesOf(chatbotId: string, ids: string[]): Promise<Map<string, ConversationMessageDoc[]>> {
+  async function messagesOf(chatbotId: string, ids: string[]): Promise<Map<string, ReadMessage[]>> {
     const docs = await conversationMessages
       .find({ chatbotId, conversationId: { $in: ids } })
       .sort({ conversationId: 1, seq: 1 })
-      .lean<ConversationMessageDoc[]>();
-    const byConversation = new Map(ids.map((id): [string, ConversationMessageDoc[]] => [id, []]));
+      .lean<ReadMessage[]>();
+    const byConversation = new Map(ids.map((id): [string, ReadMessage[]] => [id, []]));
     for (const doc of docs) byConversation.get(doc.conversationId)?.push(doc);
     return byConversation;
   }
@@ -111,7 +115,7 @@ export function mongoConversations(models: MongoModels, { atomic }: AtomicWrites
         .find({ chatbotId, conversationId: id })
         .sort({ seq: -1 })
         .limit(limit)
-        .lean<ConversationMessageDoc[]>();
+        .lean<ReadMessage[]>();
       return toMessages(docs.reverse());
     },
     async list(chatbotId, filter, page) {

@@ -68,6 +68,7 @@ export function sqliteContacts(db: Database): ContactRepository {
   const onePage = db.prepare<[string, number, number], ContactRow>(
     'SELECT * FROM contacts WHERE chatbot_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?',
   );
+  const countAll = db.prepare<[string], { total: number }>('SELECT COUNT(*) AS total FROM contacts WHERE chatbot_id = ?');
   const write = db.prepare<[ContactRow]>(
     `UPDATE contacts SET external_id = @external_id, name = @name, email = @email,
        phonenumber = @phonenumber, payment_accounts = @payment_accounts,
@@ -101,6 +102,9 @@ export function sqliteContacts(db: Database): ContactRepository {
     },
     async list(chatbotId, page) {
       return onePage.all(chatbotId, page.size, pageOffset(page)).map(toContact);
+    },
+    async count(chatbotId) {
+      return countAll.get(chatbotId)?.total ?? 0;
     },
     async update(chatbotId, externalId, change) {
       return translateUnique(() => update.immediate(chatbotId, externalId, change));

@@ -6,6 +6,7 @@ import type {
   ConversationMessage,
   ConversationRepository,
   ConversationSource,
+  StoredMessage,
 } from '../port.js';
 import { CONVERSATION_SOURCES } from '../conversation-sources.js';
 import { timeBounds } from './time-bounds.js';
@@ -20,7 +21,7 @@ type ConversationRow = {
   updated_at: number;
 };
 
-type MessageRow = { role: ConversationMessage['role']; content: string; created_at: number };
+type MessageRow = { seq: number; role: ConversationMessage['role']; content: string; created_at: number };
 
 type ListParams = {
   chatbotId: string;
@@ -67,15 +68,17 @@ export function sqliteConversations(db: Database): ConversationRepository {
     'SELECT * FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
   const messages = db.prepare<[string, string], MessageRow>(
-    `SELECT role, content, created_at FROM conversation_messages
+    `SELECT seq, role, content, created_at FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq`,
   );
   const recent = db.prepare<[string, string, number], MessageRow>(
-    `SELECT role, content, created_at FROM conversation_messages
+    `SELECT seq, role, content, created_at FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq DESC LIMIT ?`,
   );
   const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
-  const toMessage = (message: MessageRow): ConversationMessage => ({
+  // The row's sequence number is the message's id: unique, and the same on every read.
+  const toMessage = (message: MessageRow): StoredMessage => ({
+    id: String(message.seq),
     role: message.role,
     content: message.content,
     createdAt: new Date(message.created_at),
