@@ -21,7 +21,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: /integratio
       initialMessages: ['Hello there!', 'Ask me anything.'],
       suggestedMessages: ['Opening hours?', 'Shipping?'],
     });
-    expect(saved.status).toBe(200);
+    expect(saved.status).toBe(202);
     expect(await prompts(bot)).toEqual({
       status: 200,
       body: {

@@ -155,7 +155,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
   it('sends leads.submit once for a lead captured in chat, not again when the lead is updated', async () => {
     await create();
     const settings = { chatbotId: bot, collectCustomerInformation: { title: 'Stay in touch', email: { active: true, label: 'Email' } } };
-    expect((await post(`${app.baseUrl}/update-chatbot-settings`, settings)).status).toBe(200);
+    expect((await post(`${app.baseUrl}/update-chatbot-settings`, settings)).status).toBe(202);
     const say = (content: string) =>
       post(`${app.baseUrl}/chat`, { chatbotId: bot, conversationId: 'web-42', messages: [{ role: 'user', content }] });
     await say('When do you open?');

@@ -55,7 +55,7 @@ afterEach(async () => {
 
 async function configure(settings: Record<string, unknown>, chatbotId = bot): Promise<void> {
   const { status } = await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId, ...settings });
-  expect(status).toBe(200);
+  expect(status).toBe(202);
 }
 
 async function upload(path: string, part: string): Promise<void> {
@@ -277,7 +277,7 @@ describe('conversations', () => {
       visibility: 'public',
       styles: { autoOpenChatWindowAfter: 0 },
     });
-    expect(status).toBe(200);
+    expect(status).toBe(202);
     const frame = await openWidget();
     await send(frame, 'When do you open?');
     await send(frame, 'Do you deliver cakes?');
