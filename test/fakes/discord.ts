@@ -618,6 +618,42 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     }
   }
 
+  /** Dispatches an interaction (2: command, 3: component) as Discord sends it; answers its token. */
+  function interact(
+    channel: FakeChannel,
+    user: ApiUser,
+    permissions: bigint,
+    specific: { type: 2 | 3; data: object; message?: ApiMessage },
+  ): string {
+    const interactionToken = `itoken-${randomBytes(12).toString('hex')}`;
+    interactionTokens.set(interactionToken, { channelId: channel.id, type: specific.type });
+    const inGuild = channel.kind !== 'dm';
+    dispatch('INTERACTION_CREATE', {
+      id: snowflake(),
+      application_id: applicationId,
+      token: interactionToken,
+      version: 1,
+      locale: 'en-US',
+      app_permissions: MEMBER_PERMISSIONS.toString(),
+      entitlements: [],
+      attachment_size_limit: 10_485_760,
+      authorizing_integration_owners: inGuild ? { '0': guildId } : { '1': user.id },
+      context: inGuild ? 0 : 1,
+      channel_id: channel.id,
+      channel: inGuild ? apiChannel(channel) : { ...apiChannel(channel), recipients: [user] },
+      ...(inGuild
+        ? {
+            guild_id: guildId,
+            guild: { id: guildId, locale: 'en-US', features: [] },
+            guild_locale: 'en-US',
+            member: member(user, permissions),
+          }
+        : { user }),
+      ...specific,
+    });
+    return interactionToken;
+  }
+
   return {
     token,
     bot,
@@ -691,40 +727,16 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       options: CommandOption[] = [],
       permissions: bigint = MEMBER_PERMISSIONS,
     ): string {
-      const interactionToken = `itoken-${randomBytes(12).toString('hex')}`;
-      interactionTokens.set(interactionToken, { channelId: channel.id, type: 2 });
-      const inGuild = channel.kind !== 'dm';
-      dispatch('INTERACTION_CREATE', {
-        id: snowflake(),
-        application_id: applicationId,
+      return interact(channel, invoker, permissions, {
         type: 2,
-        token: interactionToken,
-        version: 1,
-        locale: 'en-US',
-        app_permissions: MEMBER_PERMISSIONS.toString(),
-        entitlements: [],
-        attachment_size_limit: 10_485_760,
-        authorizing_integration_owners: inGuild ? { '0': guildId } : { '1': invoker.id },
-        context: inGuild ? 0 : 1,
-        channel_id: channel.id,
-        channel: inGuild ? apiChannel(channel) : { ...apiChannel(channel), recipients: [invoker] },
-        ...(inGuild
-          ? {
-              guild_id: guildId,
-              guild: { id: guildId, locale: 'en-US', features: [] },
-              guild_locale: 'en-US',
-              member: member(invoker, permissions),
-            }
-          : { user: invoker }),
         data: {
           id: snowflake(),
           name: 'chatbot',
           type: 1,
-          ...(inGuild ? { guild_id: guildId } : {}),
+          ...(channel.kind !== 'dm' ? { guild_id: guildId } : {}),
           options: [{ type: 1, name: subcommand, options: options.map((option) => ({ type: 3, ...option })) }],
         },
       });
-      return interactionToken;
     },
 
     /** A click on a button of the bot's message, dispatched as INTERACTION_CREATE type 3; answers its token. */
@@ -733,30 +745,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       if (!channel) throw new Error(`no channel ${message.channel_id}`);
       const button = message.components?.flatMap((row) => row.components).find((item) => item.custom_id === customId);
       if (!button) throw new Error(`message ${message.id} has no button ${customId}`);
-      const interactionToken = `itoken-${randomBytes(12).toString('hex')}`;
-      interactionTokens.set(interactionToken, { channelId: channel.id, type: 3 });
-      const inGuild = channel.kind !== 'dm';
-      dispatch('INTERACTION_CREATE', {
-        id: snowflake(),
-        application_id: applicationId,
+      return interact(channel, clicker, MEMBER_PERMISSIONS, {
         type: 3,
-        token: interactionToken,
-        version: 1,
-        locale: 'en-US',
-        app_permissions: MEMBER_PERMISSIONS.toString(),
-        entitlements: [],
-        attachment_size_limit: 10_485_760,
-        authorizing_integration_owners: inGuild ? { '0': guildId } : { '1': clicker.id },
-        context: inGuild ? 0 : 1,
-        channel_id: channel.id,
-        channel: inGuild ? apiChannel(channel) : { ...apiChannel(channel), recipients: [clicker] },
         message,
-        ...(inGuild
-          ? { guild_id: guildId, guild: { id: guildId, locale: 'en-US', features: [] }, guild_locale: 'en-US', member: member(clicker) }
-          : { user: clicker }),
         data: { custom_id: customId, component_type: 2 },
       });
-      return interactionToken;
     },
 
     /** The callback and the `@original` edits recorded for an interaction. */
