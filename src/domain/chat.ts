@@ -73,8 +73,8 @@ export async function startChat(
         ],
       });
     }
-    const mentioned = detailsIn(newMessages);
-    if (details && (mentioned.email || mentioned.phone || mentioned.name)) {
+    const mentioned = responderInput.given;
+    if (details && mentioned && (mentioned.email || mentioned.phone || mentioned.name)) {
       await saveLead(store, chatbot, { ...details, conversationId: input.conversationId });
     }
     chatReplies.inc({ responder: responderName, model: responderInput.model, source: input.source ?? 'API' });

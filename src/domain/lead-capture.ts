@@ -1,10 +1,11 @@
-import type { ChatTurn } from '../engine/responder.js';
+import type { ChatTurn, GivenDetails } from '../engine/responder.js';
 import type { ChatbotSettings } from './settings.js';
 
 // Collecting customer information in chat: the chatbot asks once per conversation for the
 // fields the chatbot's settings mark active, and picks the details out of what the user writes.
 
-export type Details = { name: string | null; email: string | null; phone: string | null };
+/** Name, email and phone as found in a conversation; null where not given. */
+export type Details = GivenDetails;
 
 type Field = keyof Details;
 const FIELDS: Field[] = ['name', 'email', 'phone'];
