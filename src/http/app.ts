@@ -10,21 +10,23 @@ import { jsonBody } from './middleware/body.js';
 import { perKeyRateLimit } from './middleware/rate-limit.js';
 import { failureBodies } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
-import { adapterClaimRoutes } from './routes/adapter-claims.js';
-import { assetRoutes } from './routes/assets.js';
-import { chatbotPromptRoutes } from './routes/chatbot-prompts.js';
-import { chatRoutes } from './routes/chat.js';
-import { chatbotRoutes } from './routes/chatbots.js';
-import { contactRoutes } from './routes/contacts.js';
-import { conversationRoutes } from './routes/conversations.js';
-import { customAttributeRoutes } from './routes/custom-attributes.js';
-import { healthRoutes } from './routes/health.js';
-import { integrationRoutes } from './routes/integrations.js';
-import { leadRoutes } from './routes/leads.js';
-import { metricsRoutes } from './routes/metrics.js';
-import { publicAssetRoutes } from './routes/public-assets.js';
-import { webhookRoutes } from './routes/webhooks.js';
-import { widgetRoutes } from './routes/widget.js';
+import { describeApi, type OpenApiDocument } from './openapi.js';
+import { adapterClaimPaths, adapterClaimRoutes } from './routes/adapter-claims.js';
+import { assetPaths, assetRoutes } from './routes/assets.js';
+import { chatbotPromptPaths, chatbotPromptRoutes } from './routes/chatbot-prompts.js';
+import { chatPaths, chatRoutes } from './routes/chat.js';
+import { chatbotPaths, chatbotRoutes } from './routes/chatbots.js';
+import { contactPaths, contactRoutes } from './routes/contacts.js';
+import { conversationPaths, conversationRoutes } from './routes/conversations.js';
+import { customAttributePaths, customAttributeRoutes } from './routes/custom-attributes.js';
+import { docsRoutes, openApiPaths, referencePaths } from './routes/docs.js';
+import { healthPaths, healthRoutes } from './routes/health.js';
+import { integrationPaths, integrationRoutes } from './routes/integrations.js';
+import { leadPaths, leadRoutes } from './routes/leads.js';
+import { metricsPaths, metricsRoutes } from './routes/metrics.js';
+import { publicAssetPaths, publicAssetRoutes } from './routes/public-assets.js';
+import { webhookPaths, webhookRoutes } from './routes/webhooks.js';
+import { widgetPaths, widgetRoutes } from './routes/widget.js';
 
 export const API_PREFIX = '/api/v1';
 /** Where Slack delivers events and slash commands in HTTP mode. */
@@ -50,21 +52,27 @@ export type AppDeps = {
   metricsToken?: string;
 };
 
-export function createApp({
-  store,
-  logger,
-  contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
-  engine = createChatEngine(store),
-  slack,
-  webhookAllowPrivate = false,
-  trustProxy = false,
-  metricsToken,
-}: AppDeps): Koa {
+export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
-  app.proxy = trustProxy;
+  app.proxy = deps.trustProxy ?? false;
   // Failures are logged once, with their request id, by failureBodies().
   app.silent = true;
 
+  app.use(requestLog(app, deps.logger));
+  if (deps.slack) app.use(rawMount(SLACK_EVENTS_PATH, deps.slack));
+  app.use(failureBodies());
+  for (const router of appRouters(deps)) app.use(router.routes());
+  return app;
+}
+
+/** Every router of the app, in the order they are tried. */
+export function appRouters({
+  store,
+  contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
+  engine = createChatEngine(store),
+  webhookAllowPrivate = false,
+  metricsToken,
+}: AppDeps): Router[] {
   // The contract limits the contact and custom-attribute endpoints per key.
   const rateLimited = new Router<AuthState>();
   rateLimited.use(perKeyRateLimit(store, { scope: 'contacts', perMinute: contactsRateLimitPerMinute }));
@@ -89,13 +97,41 @@ export function createApp({
     api.use(feature.routes());
   }
 
-  app.use(requestLog(app, logger));
-  if (slack) app.use(rawMount(SLACK_EVENTS_PATH, slack));
-  app.use(failureBodies());
-  for (const router of [healthRoutes(store), metricsRoutes(metricsToken), publicAssetRoutes(store), widgetRoutes(store, engine), api]) {
-    app.use(router.routes());
-  }
-  return app;
+  return [
+    healthRoutes(store),
+    metricsRoutes(metricsToken),
+    docsRoutes(API_PREFIX, apiDocument),
+    publicAssetRoutes(store),
+    widgetRoutes(store, engine),
+    api as Router,
+  ];
+}
+
+let described: OpenApiDocument | undefined;
+
+/** The OpenAPI document of every route above; built on first use, as it never changes. */
+export function apiDocument(): OpenApiDocument {
+  described ??= describeApi([
+    {
+      prefix: API_PREFIX,
+      paths: [
+        chatbotPaths,
+        chatPaths,
+        assetPaths,
+        leadPaths,
+        conversationPaths,
+        integrationPaths,
+        webhookPaths,
+        adapterClaimPaths,
+        chatbotPromptPaths,
+        contactPaths,
+        customAttributePaths,
+        openApiPaths,
+      ],
+    },
+    { prefix: '', paths: [healthPaths, metricsPaths, referencePaths, publicAssetPaths, widgetPaths] },
+  ]);
+  return described;
 }
 
 /** POST `path` goes, unparsed, to a Node listener that answers on its own (Slack checks signatures on the raw body). */

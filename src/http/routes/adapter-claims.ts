@@ -1,8 +1,10 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { claimKey, isKeyHeld } from '../../domain/adapter-claims.js';
 import type { Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
+import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { parseInput } from '../validation.js';
 
@@ -36,3 +38,32 @@ export function adapterClaimRoutes(store: Store): Router<AuthState> {
 
   return router;
 }
+
+const tags = ['Integrations'];
+
+export const adapterClaimPaths: ZodOpenApiPathsObject = {
+  '/integrations/claims': {
+    post: {
+      operationId: 'claimKey',
+      tags,
+      summary: 'Hold a key for a while unless it is held: one answer per message across adapter instances',
+      requestBody: jsonRequest(claimBody),
+      responses: {
+        200: jsonResponse('Whether this call took the key', successOf(z.object({ key: z.string(), claimed: z.boolean() }))),
+        ...keyedFailures(),
+      },
+    },
+  },
+  '/integrations/claims/{key}': {
+    get: {
+      operationId: 'isKeyHeld',
+      tags,
+      summary: 'Whether a key is held',
+      requestParams: { path: keyPath },
+      responses: {
+        200: jsonResponse('Whether the key is held', successOf(z.object({ key: z.string(), held: z.boolean() }))),
+        ...keyedFailures(),
+      },
+    },
+  },
+};

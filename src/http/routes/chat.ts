@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { startChat } from '../../domain/chat.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { MODEL_IDS } from '../../engine/models.js';
@@ -7,6 +8,7 @@ import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
 import { sendReply } from '../reply.js';
+import { jsonRequest, keyedFailures } from '../schemas/responses.js';
 import { chatbotId, conversationId, parseInput } from '../validation.js';
 
 // The Chat tag of API v1: POST /chat, answered whole as {text} or streamed as text/plain.
@@ -42,3 +44,27 @@ export function chatRoutes(store: Store, engine: ChatEngine): Router<AuthState> 
 
   return router;
 }
+
+export const chatPaths: ZodOpenApiPathsObject = {
+  '/chat': {
+    post: {
+      operationId: 'chat',
+      tags: ['Chat'],
+      summary: 'Send the conversation so far to a chatbot and get its reply',
+      description:
+        'With a `conversationId` the exchange is saved. With `stream: true` the reply is streamed as ' +
+        'plain text, flushed piece by piece.',
+      requestBody: jsonRequest(chatBody),
+      responses: {
+        200: {
+          description: 'The reply: `{text}`, or the streamed text when `stream` is true',
+          content: {
+            'application/json': { schema: z.object({ text: z.string() }) },
+            'text/plain': { schema: z.string() },
+          },
+        },
+        ...keyedFailures('denied'),
+      },
+    },
+  },
+};

@@ -1,8 +1,10 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { findOwnedChatbot } from '../../domain/chatbots.js';
 import type { Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
+import { jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { chatbotId, parseInput } from '../validation.js';
 
@@ -22,3 +24,21 @@ export function chatbotPromptRoutes(store: Store): Router<AuthState> {
 
   return router;
 }
+
+export const chatbotPromptPaths: ZodOpenApiPathsObject = {
+  '/integrations/chatbots/{chatbotId}/prompts': {
+    get: {
+      operationId: 'getChatbotPrompts',
+      tags: ['Integrations'],
+      summary: 'A chatbot’s greeting and suggested questions, for chat adapters',
+      requestParams: { path: promptsPath },
+      responses: {
+        200: jsonResponse(
+          'The prompts',
+          successOf(z.object({ initialMessages: z.array(z.string()), suggestedMessages: z.array(z.string()) })),
+        ),
+        ...keyedFailures(),
+      },
+    },
+  },
+};

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   createChatbot,
   deleteChatbot,
@@ -9,9 +10,11 @@ import {
 } from '../../domain/chatbots.js';
 import { chatbotName, settingsPatchSchema } from '../../domain/settings.js';
 import type { ChatEngine } from '../../engine/index.js';
+import { MODEL_IDS } from '../../engine/models.js';
 import type { Chatbot, Store } from '../../store/port.js';
-import { chatbotIdFromQueryOrBody } from '../chatbot-ref.js';
+import { chatbotIdFromQueryOrBody, chatbotReference } from '../chatbot-ref.js';
 import type { AuthState } from '../middleware/auth.js';
+import { jsonRequest, jsonResponse, keyedFailures, messageOf } from '../schemas/responses.js';
 import { chatbotId, parseInput } from '../validation.js';
 
 // The Chatbots tag of API v1, plus the DELETE /delete-chatbot extension.
@@ -26,8 +29,25 @@ const createBody = z.object({ chatbotName: newName, sourceText: sourceText.optio
 const updateDataBody = z.object({ chatbotId, chatbotName: newName, sourceText: sourceText.optional() });
 const updateSettingsBody = settingsPatchSchema.extend({ chatbotId, name: chatbotName.optional() }).strict();
 
+const chatbotRef = z.object({ chatbotId: z.string() });
+const savedText = 'Your changes are saved.';
+const deletedText = 'Deleted successfully';
+
+const chatbotItem = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z.enum(['training', 'ready']),
+    model: z.enum(MODEL_IDS),
+    instructions: z.string(),
+    visibility: z.enum(['public', 'private']),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Chatbot' });
+
 /** A list item carries exactly the contract's fields. */
-function toChatbotItem(chatbot: Chatbot) {
+function toChatbotItem(chatbot: Chatbot): z.infer<typeof chatbotItem> {
   return {
     id: chatbot.id,
     name: chatbot.name,
@@ -71,7 +91,7 @@ export function chatbotRoutes(store: Store, engine: ChatEngine): Router<AuthStat
     await updateChatbotSettings(store, ctx.state.account, id, { name, settings });
     // The hosted reference answers 202 here; the contract names only the body.
     ctx.status = 202;
-    ctx.body = { message: 'Your changes are saved.' };
+    ctx.body = { message: savedText };
   });
 
   router.get('/get-chatbots', async (ctx) => {
@@ -81,8 +101,56 @@ export function chatbotRoutes(store: Store, engine: ChatEngine): Router<AuthStat
 
   router.delete('/delete-chatbot', async (ctx) => {
     await deleteChatbot(store, ctx.state.account, chatbotIdFromQueryOrBody(ctx));
-    ctx.body = { message: 'Deleted successfully' };
+    ctx.body = { message: deletedText };
   });
 
   return router;
 }
+
+export const chatbotPaths: ZodOpenApiPathsObject = {
+  '/create-chatbot': {
+    post: {
+      operationId: 'createChatbot',
+      tags: ['Chatbots'],
+      summary: 'Create a chatbot, trained on `sourceText` when given',
+      requestBody: jsonRequest(createBody),
+      responses: { 200: jsonResponse('The new chatbot, ready to answer', chatbotRef), ...keyedFailures('denied') },
+    },
+  },
+  '/update-chatbot-data': {
+    post: {
+      operationId: 'updateChatbotData',
+      tags: ['Chatbots'],
+      summary: 'Rename a chatbot, and retrain it when `sourceText` is given',
+      requestBody: jsonRequest(updateDataBody),
+      responses: { 200: jsonResponse('The chatbot, retrained', chatbotRef), ...keyedFailures() },
+    },
+  },
+  '/update-chatbot-settings': {
+    post: {
+      operationId: 'updateChatbotSettings',
+      tags: ['Chatbots'],
+      summary: 'Change some of a chatbot’s settings; the others keep their values',
+      requestBody: jsonRequest(updateSettingsBody),
+      responses: { 202: jsonResponse('Saved', messageOf(savedText)), ...keyedFailures() },
+    },
+  },
+  '/get-chatbots': {
+    get: {
+      operationId: 'getChatbots',
+      tags: ['Chatbots'],
+      summary: 'List the account’s chatbots',
+      responses: { 200: jsonResponse('The chatbots', z.object({ chatbots: z.array(chatbotItem) })), ...keyedFailures() },
+    },
+  },
+  '/delete-chatbot': {
+    delete: {
+      operationId: 'deleteChatbot',
+      tags: ['Chatbots'],
+      summary: 'Delete a chatbot and everything it holds',
+      description: '`chatbotId` may also be given in a JSON body.',
+      requestParams: { query: chatbotReference },
+      responses: { 200: jsonResponse('Deleted', messageOf(deletedText)), ...keyedFailures() },
+    },
+  },
+};

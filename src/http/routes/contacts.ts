@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   createContacts,
   deleteContact,
@@ -10,6 +11,7 @@ import {
 } from '../../domain/contacts.js';
 import type { Contact, Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
+import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { parseInput } from '../validation.js';
 
@@ -69,11 +71,29 @@ const fromApi = (fields: z.infer<typeof contactPatch>): ContactPatch => ({
 
 const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
+const contactBody = z
+  .object({
+    id: z.string(),
+    external_id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    phonenumber: z.string(),
+    payment_accounts: z.array(paymentAccount),
+    custom_attributes: z.record(z.string(), z.unknown()),
+    created_at: z.int().meta({ description: 'Unix time, seconds' }),
+    updated_at: z.int().meta({ description: 'Unix time, seconds' }),
+  })
+  .meta({ id: 'Contact' });
+const contactPage = successOf(z.array(contactBody)).extend({
+  total: z.int(),
+  pages: z.object({ page: z.int(), per_page: z.int(), total_pages: z.int() }),
+});
+
 /**
  * A contact carries exactly the contract's fields. Unset name, email and phone number read as
  * "": the hosted reference types them as non-nullable strings.
  */
-function toContactBody(contact: Contact) {
+function toContactBody(contact: Contact): z.infer<typeof contactBody> {
   return {
     id: contact.id,
     external_id: contact.externalId,
@@ -130,3 +150,51 @@ export function contactRoutes(store: Store): Router<AuthState> {
 
   return router;
 }
+
+const oneContact = successOf(contactBody);
+const contactFailures = () => keyedFailures('rateLimited');
+
+export const contactPaths: ZodOpenApiPathsObject = {
+  '/chatbots/{chatbotId}/contacts': {
+    post: {
+      operationId: 'createContacts',
+      tags: ['Contacts'],
+      summary: 'Create up to 1,000 contacts at once (extension); all or none',
+      description: 'Unknown fields are dropped. `stripe_accounts` is read as `payment_accounts`.',
+      requestParams: { path: chatbotPath },
+      requestBody: jsonRequest(createBody),
+      responses: { 200: jsonResponse('The contacts', successOf(z.array(contactBody))), ...keyedFailures('conflict', 'rateLimited') },
+    },
+    get: {
+      operationId: 'listContacts',
+      tags: ['Contacts'],
+      summary: 'List a chatbot’s contacts, newest first (extension)',
+      requestParams: { path: chatbotPath, query: contactsPageQuery.in },
+      responses: { 200: jsonResponse('A page of contacts', contactPage), ...contactFailures() },
+    },
+  },
+  '/chatbots/{chatbotId}/contacts/{contactId}': {
+    get: {
+      operationId: 'getContact',
+      tags: ['Contacts'],
+      summary: 'Get a contact by its external id',
+      requestParams: { path: contactPath },
+      responses: { 200: jsonResponse('The contact', oneContact), ...contactFailures() },
+    },
+    patch: {
+      operationId: 'updateContact',
+      tags: ['Contacts'],
+      summary: 'Change some of a contact’s fields; `null` clears name, email and phone number',
+      requestParams: { path: contactPath },
+      requestBody: jsonRequest(updateBody),
+      responses: { 200: jsonResponse('The contact, changed', oneContact), ...keyedFailures('conflict', 'rateLimited') },
+    },
+    delete: {
+      operationId: 'deleteContact',
+      tags: ['Contacts'],
+      summary: 'Delete a contact',
+      requestParams: { path: contactPath },
+      responses: { 200: jsonResponse('The deleted contact', oneContact), ...contactFailures() },
+    },
+  },
+};

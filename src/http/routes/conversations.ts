@@ -1,10 +1,12 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { listConversations } from '../../domain/conversations.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Conversation, Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
-import { parseListing } from '../schemas/listing.js';
+import { listingQuery, parseListing } from '../schemas/listing.js';
+import { jsonResponse, keyedFailures } from '../schemas/responses.js';
 import { chatbotId, parseInput } from '../validation.js';
 
 // The Conversations tag: GET /get-conversations, the hosted service's conversation history.
@@ -27,7 +29,26 @@ const filteredSources = z
 
 const conversationsQuery = z.object({ chatbotId, filteredSources });
 
-function toConversationItem(conversation: Conversation) {
+const conversationItem = z
+  .object({
+    id: z.string(),
+    chatbot_id: z.string(),
+    source: z.enum(CONVERSATION_SOURCES),
+    contact_id: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    messages: z.array(
+      z.object({
+        id: z.string(),
+        role: z.enum(['user', 'assistant']),
+        content: z.string(),
+        created_at: z.iso.datetime(),
+      }),
+    ),
+  })
+  .meta({ id: 'Conversation' });
+
+function toConversationItem(conversation: Conversation): z.infer<typeof conversationItem> {
   return {
     id: conversation.id,
     chatbot_id: conversation.chatbotId,
@@ -56,3 +77,21 @@ export function conversationRoutes(store: Store): Router<AuthState> {
 
   return router;
 }
+
+export const conversationPaths: ZodOpenApiPathsObject = {
+  '/get-conversations': {
+    get: {
+      operationId: 'getConversations',
+      tags: ['Conversations'],
+      summary: 'List a chatbot’s saved conversations with their messages, newest first',
+      description:
+        '`filteredSources` names sources comma-separated or repeated, in any case, with `_` or `-` for ' +
+        'spaces; an unknown name is an invalid request.',
+      requestParams: { query: listingQuery.extend({ chatbotId, filteredSources: z.string().optional() }) },
+      responses: {
+        200: jsonResponse('A page of conversations', z.object({ data: z.array(conversationItem) })),
+        ...keyedFailures(),
+      },
+    },
+  },
+};

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   ATTRIBUTE_NAME,
   ATTRIBUTE_TYPES,
@@ -9,6 +10,7 @@ import {
 } from '../../domain/custom-attributes.js';
 import type { CustomAttribute, Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
+import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { parseInput } from '../validation.js';
 
@@ -33,8 +35,18 @@ const updateBody = z
 const chatbotPath = z.object({ chatbotId: z.string() });
 const attributePath = chatbotPath.extend({ name: z.string() });
 
+const attributeBody = z
+  .object({
+    name: z.string(),
+    label: z.string(),
+    type: z.enum(ATTRIBUTE_TYPES),
+    description: z.string(),
+    archived: z.boolean(),
+  })
+  .meta({ id: 'CustomAttribute' });
+
 /** An attribute carries exactly the contract's fields. */
-function toAttributeBody(attribute: CustomAttribute) {
+function toAttributeBody(attribute: CustomAttribute): z.infer<typeof attributeBody> {
   const { name, label, type, description, archived } = attribute;
   return { name, label, type, description, archived };
 }
@@ -63,3 +75,38 @@ export function customAttributeRoutes(store: Store): Router<AuthState> {
 
   return router;
 }
+
+const oneAttribute = jsonResponse('The attribute', successOf(attributeBody));
+
+export const customAttributePaths: ZodOpenApiPathsObject = {
+  '/chatbots/{chatbotId}/custom-attributes': {
+    get: {
+      operationId: 'listCustomAttributes',
+      tags: ['Custom attributes'],
+      summary: 'List the contact attributes a chatbot defines',
+      requestParams: { path: chatbotPath },
+      responses: {
+        200: jsonResponse('The attributes', successOf(z.array(attributeBody))),
+        ...keyedFailures('rateLimited'),
+      },
+    },
+    post: {
+      operationId: 'createCustomAttribute',
+      tags: ['Custom attributes'],
+      summary: 'Define a contact attribute (extension)',
+      requestParams: { path: chatbotPath },
+      requestBody: jsonRequest(createBody),
+      responses: { 200: oneAttribute, ...keyedFailures('rateLimited') },
+    },
+  },
+  '/chatbots/{chatbotId}/custom-attributes/{name}': {
+    put: {
+      operationId: 'updateCustomAttribute',
+      tags: ['Custom attributes'],
+      summary: 'Change an attribute’s label, description or archived flag (extension)',
+      requestParams: { path: attributePath },
+      requestBody: jsonRequest(updateBody),
+      responses: { 200: oneAttribute, ...keyedFailures('rateLimited') },
+    },
+  },
+};

@@ -1,5 +1,8 @@
 import Router from '@koa/router';
+import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Store } from '../../store/port.js';
+import { jsonResponse } from '../schemas/responses.js';
 
 /**
  * `/healthz`: liveness, the process answers (restart it when this fails). `/readyz`: readiness,
@@ -22,3 +25,29 @@ export function healthRoutes(store: Store): Router {
   });
   return router;
 }
+
+const engine = z.enum(['sqlite', 'mongodb']);
+
+export const healthPaths: ZodOpenApiPathsObject = {
+  '/healthz': {
+    get: {
+      operationId: 'liveness',
+      tags: ['Operations'],
+      summary: 'Liveness: the process answers',
+      security: [],
+      responses: { 200: jsonResponse('Alive', z.object({ status: z.literal('ok') })) },
+    },
+  },
+  '/readyz': {
+    get: {
+      operationId: 'readiness',
+      tags: ['Operations'],
+      summary: 'Readiness: the store answers too',
+      security: [],
+      responses: {
+        200: jsonResponse('Ready', z.object({ status: z.literal('ready'), store: engine })),
+        503: jsonResponse('The store does not answer', z.object({ status: z.literal('unavailable'), store: engine })),
+      },
+    },
+  },
+};

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   bindChannel,
   DIGEST_TIME,
@@ -19,6 +20,7 @@ import {
 } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
 import { pageQuery } from '../schemas/listing.js';
+import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { parseInput } from '../validation.js';
 
@@ -61,7 +63,33 @@ const resolveQuery = z.object({ platform, workspaceId: platformId, channelId: bi
 // Path segments arrive decoded; an id that names nothing is simply not found.
 const idPath = z.object({ id: z.string() });
 
-function toBindingBody(binding: Binding) {
+const timestamps = { created_at: z.iso.datetime(), updated_at: z.iso.datetime() };
+const bindingItem = z
+  .object({
+    id: z.string(),
+    platform,
+    workspaceId: z.string(),
+    channelId: z.string(),
+    chatbotId: z.string(),
+    mode: z.enum(['mentions', 'all']),
+    ...timestamps,
+  })
+  .meta({ id: 'Binding' });
+const digestItem = z
+  .object({
+    id: z.string(),
+    chatbotId: z.string(),
+    platform,
+    workspaceId: z.string(),
+    channelId: z.string(),
+    time: z.string(),
+    timezone: z.string(),
+    postWhenEmpty: z.boolean(),
+    ...timestamps,
+  })
+  .meta({ id: 'Digest' });
+
+function toBindingBody(binding: Binding): z.infer<typeof bindingItem> {
   return {
     id: binding.id,
     platform: binding.platform,
@@ -74,7 +102,7 @@ function toBindingBody(binding: Binding) {
   };
 }
 
-function toDigestBody(digest: Digest) {
+function toDigestBody(digest: Digest): z.infer<typeof digestItem> {
   return {
     id: digest.id,
     chatbotId: digest.chatbotId,
@@ -131,3 +159,69 @@ export function integrationRoutes(store: Store): Router<AuthState> {
 
   return router;
 }
+
+const oneBinding = jsonResponse('The binding', successOf(bindingItem));
+const oneDigest = jsonResponse('The digest subscription', successOf(digestItem));
+const tags = ['Integrations'];
+
+export const integrationPaths: ZodOpenApiPathsObject = {
+  '/integrations/bindings': {
+    post: {
+      operationId: 'bindChannel',
+      tags,
+      summary: 'Bind a Slack or Discord channel (or `*`, the workspace default) to a chatbot',
+      requestBody: jsonRequest(bindingBody),
+      responses: { 200: oneBinding, ...keyedFailures() },
+    },
+    get: {
+      operationId: 'listBindings',
+      tags,
+      summary: 'List the account’s channel bindings',
+      requestParams: { query: listQuery },
+      responses: { 200: jsonResponse('A page of bindings', successOf(z.array(bindingItem))), ...keyedFailures() },
+    },
+  },
+  '/integrations/bindings/resolve': {
+    get: {
+      operationId: 'resolveBinding',
+      tags,
+      summary: 'The binding that answers in a channel: its own, else the workspace default',
+      requestParams: { query: resolveQuery },
+      responses: { 200: oneBinding, ...keyedFailures() },
+    },
+  },
+  '/integrations/bindings/{id}': {
+    delete: {
+      operationId: 'unbindChannel',
+      tags,
+      summary: 'Remove a channel binding',
+      requestParams: { path: idPath },
+      responses: { 200: oneBinding, ...keyedFailures() },
+    },
+  },
+  '/integrations/digests': {
+    post: {
+      operationId: 'subscribeDigest',
+      tags,
+      summary: 'Post a daily lead digest of a chatbot into a channel',
+      requestBody: jsonRequest(digestBody),
+      responses: { 200: oneDigest, ...keyedFailures() },
+    },
+    get: {
+      operationId: 'listDigests',
+      tags,
+      summary: 'List the account’s digest subscriptions',
+      requestParams: { query: listQuery },
+      responses: { 200: jsonResponse('A page of digests', successOf(z.array(digestItem))), ...keyedFailures() },
+    },
+  },
+  '/integrations/digests/{id}': {
+    delete: {
+      operationId: 'unsubscribeDigest',
+      tags,
+      summary: 'Stop a digest',
+      requestParams: { path: idPath },
+      responses: { 200: oneDigest, ...keyedFailures() },
+    },
+  },
+};

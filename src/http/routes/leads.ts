@@ -1,9 +1,11 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { collectLead, listLeads } from '../../domain/leads.js';
 import type { Lead, Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
-import { parseListing } from '../schemas/listing.js';
+import { listingQuery, parseListing } from '../schemas/listing.js';
+import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { chatbotId, conversationId, parseInput } from '../validation.js';
 
 // The Leads tag of API v1 (GET /get-leads), plus POST /chatbots/{chatbotId}/leads, the extension
@@ -26,8 +28,20 @@ const leadBody = z.object({
 
 const chatbotRef = z.object({ chatbotId });
 
+const leadItem = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string(),
+    created_at: z.iso.datetime(),
+    chatbot_id: z.string(),
+    account_id: z.string(),
+  })
+  .meta({ id: 'Lead' });
+
 /** An item of `collectedCustomers`: exactly the contract's fields, all strings ("" when not given). */
-function toLeadItem(lead: Lead) {
+function toLeadItem(lead: Lead): z.infer<typeof leadItem> {
   return {
     id: lead.id,
     name: lead.name ?? '',
@@ -58,3 +72,28 @@ export function leadRoutes(store: Store): Router<AuthState> {
 
   return router;
 }
+
+export const leadPaths: ZodOpenApiPathsObject = {
+  '/chatbots/{chatbotId}/leads': {
+    post: {
+      operationId: 'collectLead',
+      tags: ['Leads'],
+      summary: 'Record a lead: the contact details a visitor gave (extension)',
+      requestParams: { path: chatbotRef },
+      requestBody: jsonRequest(leadBody),
+      responses: { 200: jsonResponse('The lead', successOf(leadItem)), ...keyedFailures() },
+    },
+  },
+  '/get-leads': {
+    get: {
+      operationId: 'getLeads',
+      tags: ['Leads'],
+      summary: 'List a chatbot’s leads, newest first',
+      requestParams: { query: listingQuery.extend(chatbotRef.shape) },
+      responses: {
+        200: jsonResponse('A page of leads', z.object({ collectedCustomers: z.array(leadItem) })),
+        ...keyedFailures(),
+      },
+    },
+  },
+};

@@ -1,6 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
+import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { registry } from '../../metrics.js';
+import { jsonResponse, messageOf } from '../schemas/responses.js';
+
+const UNAUTHORIZED = 'Unauthorized';
 
 /** GET /metrics in Prometheus' text format; with a token, only for `Authorization: Bearer <token>`. */
 export function metricsRoutes(token: string | undefined): Router {
@@ -9,7 +14,7 @@ export function metricsRoutes(token: string | undefined): Router {
     if (token && !bearerMatches(ctx.get('Authorization'), token)) {
       ctx.status = 401;
       ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
-      ctx.body = { message: 'Unauthorized' };
+      ctx.body = { message: UNAUTHORIZED };
       return;
     }
     ctx.type = registry.contentType;
@@ -23,3 +28,19 @@ function bearerMatches(header: string, token: string): boolean {
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+export const metricsPaths: ZodOpenApiPathsObject = {
+  '/metrics': {
+    get: {
+      operationId: 'metrics',
+      tags: ['Operations'],
+      summary: 'Prometheus metrics, in its text format',
+      description: 'With `METRICS_TOKEN` set, only for `Authorization: Bearer <METRICS_TOKEN>`.',
+      security: [{}, { metricsToken: [] }],
+      responses: {
+        200: { description: 'The metrics', content: { 'text/plain': { schema: z.string() } } },
+        401: jsonResponse('A token is set and the request does not carry it', messageOf(UNAUTHORIZED)),
+      },
+    },
+  },
+};

@@ -1,6 +1,11 @@
 import Router from '@koa/router';
+import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { findChatbotImage } from '../../domain/assets.js';
 import type { AssetKind, Store } from '../../store/port.js';
+import { failures } from '../schemas/responses.js';
+
+const KINDS: AssetKind[] = ['profile-picture', 'icon'];
 
 /**
  * Chatbot images at stable public URLs (widgets and chat platforms load them without a key).
@@ -8,9 +13,7 @@ import type { AssetKind, Store } from '../../store/port.js';
  */
 export function publicAssetRoutes(store: Store): Router {
   const router = new Router();
-  const kinds: AssetKind[] = ['profile-picture', 'icon'];
-
-  for (const kind of kinds) {
+  for (const kind of KINDS) {
     router.get(`/assets/chatbots/:chatbotId/${kind}`, async (ctx) => {
       const asset = await findChatbotImage(store, ctx.params.chatbotId ?? '', kind);
       ctx.set('X-Content-Type-Options', 'nosniff');
@@ -30,3 +33,23 @@ export function publicAssetRoutes(store: Store): Router {
   }
   return router;
 }
+
+export const publicAssetPaths: ZodOpenApiPathsObject = Object.fromEntries(
+  KINDS.map((kind) => [
+    `/assets/chatbots/{chatbotId}/${kind}`,
+    {
+      get: {
+        operationId: kind === 'icon' ? 'getChatbotIcon' : 'getChatbotProfilePicture',
+        tags: ['Assets'],
+        summary: `The chatbot’s ${kind === 'icon' ? 'chat icon' : 'profile picture'}, public`,
+        security: [],
+        requestParams: { path: z.object({ chatbotId: z.string() }) },
+        responses: {
+          200: { description: 'The image, as uploaded', content: { 'image/*': { schema: z.string().meta({ format: 'binary' }) } } },
+          304: { description: 'Unchanged since the ETag given in `If-None-Match`' },
+          ...failures('notFound'),
+        },
+      },
+    },
+  ]),
+);

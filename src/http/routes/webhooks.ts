@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   createWebhook,
   deleteWebhook,
@@ -12,6 +13,7 @@ import {
 import type { Store, Webhook, WebhookAttempt } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
 import { pageQuery } from '../schemas/listing.js';
+import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { chatbotId, parseInput } from '../validation.js';
 
@@ -38,7 +40,33 @@ const listQuery = pageQuery.extend({
 
 const idPath = z.object({ id: z.string() });
 
-function toWebhookBody(webhook: Webhook) {
+const webhookItem = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(event),
+    chatbotId: z.string().nullable(),
+    enabled: z.boolean(),
+    disabledReason: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Webhook' });
+const deliveryStatus = z.enum(['pending', 'delivered', 'failed']);
+const eventType = z.enum([...WEBHOOK_EVENTS, 'ping']);
+const attemptItem = z
+  .object({
+    eventId: z.string(),
+    event: eventType,
+    attempt: z.int(),
+    status: deliveryStatus,
+    responseCode: z.int().nullable(),
+    error: z.string().nullable(),
+    at: z.iso.datetime(),
+  })
+  .meta({ id: 'WebhookAttempt' });
+
+function toWebhookBody(webhook: Webhook): z.infer<typeof webhookItem> {
   return {
     id: webhook.id,
     url: webhook.url,
@@ -51,7 +79,7 @@ function toWebhookBody(webhook: Webhook) {
   };
 }
 
-function toAttemptBody(attempt: WebhookAttempt) {
+function toAttemptBody(attempt: WebhookAttempt): z.infer<typeof attemptItem> {
   return {
     eventId: attempt.deliveryId,
     event: attempt.eventType,
@@ -99,3 +127,62 @@ export function webhookRoutes(store: Store, rule: AddressRule): Router<AuthState
 
   return router;
 }
+
+const oneWebhook = jsonResponse('The webhook', successOf(webhookItem));
+const tags = ['Webhooks'];
+
+export const webhookPaths: ZodOpenApiPathsObject = {
+  '/integrations/webhooks': {
+    post: {
+      operationId: 'createWebhook',
+      tags,
+      summary: 'Subscribe a receiver to signed event deliveries',
+      description: 'The answer carries the signing `secret`, shown this once.',
+      requestBody: jsonRequest(webhookBody),
+      responses: {
+        200: jsonResponse('The webhook and its secret', successOf(webhookItem.extend({ secret: z.string() }))),
+        ...keyedFailures(),
+      },
+    },
+    get: {
+      operationId: 'listWebhooks',
+      tags,
+      summary: 'List the account’s webhooks',
+      requestParams: { query: listQuery },
+      responses: { 200: jsonResponse('A page of webhooks', successOf(z.array(webhookItem))), ...keyedFailures() },
+    },
+  },
+  '/integrations/webhooks/{id}': {
+    delete: {
+      operationId: 'deleteWebhook',
+      tags,
+      summary: 'Delete a webhook',
+      requestParams: { path: idPath },
+      responses: { 200: oneWebhook, ...keyedFailures() },
+    },
+  },
+  '/integrations/webhooks/{id}/test': {
+    post: {
+      operationId: 'testWebhook',
+      tags,
+      summary: 'Queue a `ping` event to the webhook',
+      requestParams: { path: idPath },
+      responses: {
+        202: jsonResponse(
+          'Queued',
+          successOf(z.object({ eventId: z.string(), event: eventType, status: deliveryStatus })),
+        ),
+        ...keyedFailures(),
+      },
+    },
+  },
+  '/integrations/webhooks/{id}/deliveries': {
+    get: {
+      operationId: 'listWebhookDeliveries',
+      tags,
+      summary: 'The webhook’s delivery attempts, newest first',
+      requestParams: { path: idPath, query: pageQuery },
+      responses: { 200: jsonResponse('A page of attempts', successOf(z.array(attemptItem))), ...keyedFailures() },
+    },
+  },
+};

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   collectsLeads,
   findWidgetChatbot,
@@ -16,6 +17,7 @@ import type { ChatEngine } from '../../engine/index.js';
 import type { Chatbot, Store } from '../../store/port.js';
 import { jsonBody } from '../middleware/body.js';
 import { sendReply } from '../reply.js';
+import { failures, jsonRequest, jsonResponse, messageOf } from '../schemas/responses.js';
 import { chatbotId, parseInput } from '../validation.js';
 import { widgetAssets, type WidgetAsset } from '../widget-assets.js';
 
@@ -50,6 +52,19 @@ const leadBody = z.object({
 
 const hostQuery = z.object({ host: hostOrigin });
 
+const widgetConfig = z.object({
+  allowed: z.boolean(),
+  name: z.string(),
+  buttonColor: z.string(),
+  alignChatButton: z.enum(['left', 'right']),
+  autoOpenChatWindowAfter: z.number(),
+  iconUrl: z.string().nullable(),
+});
+const widgetHistory = z.object({
+  messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() })),
+});
+const LEAD_SAVED = 'Success';
+
 export function widgetRoutes(store: Store, engine: ChatEngine): Router {
   const router = new Router({ prefix: '/widget' });
 
@@ -82,7 +97,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine): Router {
       alignChatButton: styles.alignChatButton,
       autoOpenChatWindowAfter: styles.autoOpenChatWindowAfter,
       iconUrl: await imageUrl(store, chatbot, 'icon'),
-    };
+    } satisfies z.infer<typeof widgetConfig>;
   });
 
   /** The chat window: embedded by the script, or opened directly as a full-page chat. */
@@ -117,7 +132,9 @@ export function widgetRoutes(store: Store, engine: ChatEngine): Router {
     const chatbot = await findWidgetChatbot(store, id);
     const conversation = await findWidgetConversation(store, chatbot, conversationId);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { messages: conversation.messages.map(({ role, content }) => ({ role, content })) };
+    ctx.body = {
+      messages: conversation.messages.map(({ role, content }) => ({ role, content })),
+    } satisfies z.infer<typeof widgetHistory>;
   });
 
   router.post('/chatbots/:chatbotId/chat', jsonBody(), async (ctx) => {
@@ -138,7 +155,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine): Router {
     const { host, ...lead } = parseInput(leadBody, ctx.request.body);
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
     await submitWidgetLead(store, chatbot, lead);
-    ctx.body = { message: 'Success' };
+    ctx.body = { message: LEAD_SAVED };
   });
 
   return router;
@@ -230,3 +247,95 @@ function windowPage(title: string, config: string, script: string, styles: strin
 </html>
 `;
 }
+
+const tags = ['Widget'];
+const script = (description: string) => ({
+  description,
+  content: { 'application/javascript': { schema: z.string() } },
+});
+
+/** Public: no key. A private chatbot, or another account's view of one, is simply not found. */
+export const widgetPaths: ZodOpenApiPathsObject = {
+  '/widget/embed.js': {
+    get: {
+      operationId: 'widgetEmbedScript',
+      tags,
+      summary: 'The script a site pastes to show a chatbot’s button and window',
+      security: [],
+      responses: { 200: script('The embed script'), 304: { description: 'Unchanged (ETag)' } },
+    },
+  },
+  '/widget/assets/{name}': {
+    get: {
+      operationId: 'widgetAsset',
+      tags,
+      summary: 'The chat window’s script or styles, by content hash',
+      security: [],
+      requestParams: { path: z.object({ name: z.string() }) },
+      responses: {
+        200: { description: 'The asset', content: { 'application/javascript': { schema: z.string() }, 'text/css': { schema: z.string() } } },
+        304: { description: 'Unchanged (ETag)' },
+        ...failures('notFound'),
+      },
+    },
+  },
+  '/widget/chatbots/{chatbotId}/config': {
+    get: {
+      operationId: 'widgetConfig',
+      tags,
+      summary: 'What the embed script needs to draw the button',
+      security: [],
+      requestParams: { path: params, query: hostQuery },
+      responses: { 200: jsonResponse('The button', widgetConfig), ...failures('invalid', 'notFound') },
+    },
+  },
+  '/widget/chatbots/{chatbotId}': {
+    get: {
+      operationId: 'widgetWindow',
+      tags,
+      summary: 'The chat window: embedded by the script, or a full-page chat',
+      security: [],
+      requestParams: { path: params, query: hostQuery },
+      responses: {
+        200: { description: 'The window', content: { 'text/html': { schema: z.string() } } },
+        ...failures('invalid', 'notFound'),
+      },
+    },
+  },
+  '/widget/chatbots/{chatbotId}/conversations/{conversationId}': {
+    get: {
+      operationId: 'widgetConversation',
+      tags,
+      summary: 'The visitor’s conversation so far, by the id their browser made',
+      security: [],
+      requestParams: { path: conversationParams },
+      responses: { 200: jsonResponse('The messages', widgetHistory), ...failures('invalid', 'notFound') },
+    },
+  },
+  '/widget/chatbots/{chatbotId}/chat': {
+    post: {
+      operationId: 'widgetChat',
+      tags,
+      summary: 'Ask the chatbot; the reply is streamed as plain text',
+      security: [],
+      requestParams: { path: params },
+      requestBody: jsonRequest(chatBody),
+      responses: {
+        200: { description: 'The streamed reply', content: { 'text/plain': { schema: z.string() } } },
+        ...failures('invalid', 'denied', 'notFound'),
+        429: jsonResponse('Over the chatbot’s `ipLimit`: its `ipLimitMessage`', z.object({ message: z.string() })),
+      },
+    },
+  },
+  '/widget/chatbots/{chatbotId}/leads': {
+    post: {
+      operationId: 'widgetLead',
+      tags,
+      summary: 'Leave contact details from the window’s form',
+      security: [],
+      requestParams: { path: params },
+      requestBody: jsonRequest(leadBody),
+      responses: { 200: jsonResponse('Saved', messageOf(LEAD_SAVED)), ...failures('invalid', 'denied', 'notFound') },
+    },
+  },
+};

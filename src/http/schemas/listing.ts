@@ -29,9 +29,11 @@ export const pageQuery = z.object({
 /** A real calendar day written `YYYY-MM-DD`, as the UTC midnight that starts it. */
 const day = z.iso.date().transform((text) => new Date(`${text}T00:00:00.000Z`));
 
+const dateRangeFields = { startDate: day.optional(), endDate: day.optional() };
+
 /** `startDate` and `endDate`, both inclusive whole UTC days. */
 const dateRangeQuery = z
-  .object({ startDate: day.optional(), endDate: day.optional() })
+  .object(dateRangeFields)
   .refine(({ startDate, endDate }) => !startDate || !endDate || startDate <= endDate, 'startDate is after endDate')
   .transform(
     ({ startDate, endDate }): TimeRange => ({
@@ -39,6 +41,9 @@ const dateRangeQuery = z
       to: endDate && new Date(endDate.getTime() + DAY_MS - 1),
     }),
   );
+
+/** The query parameters of a listing, for the API's description. */
+export const listingQuery = pageQuery.extend(dateRangeFields);
 
 /** The time range and page a listing query asks for; anything malformed is an invalid request. */
 export function parseListing(query: unknown): { range: TimeRange; page: Page } {

@@ -1,0 +1,226 @@
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiDocument, appRouters } from '../../src/http/app.js';
+import { bearer, IMAGES, imageForm, startApp, type TestApp } from '../support/http.js';
+import { responseChecker, type Exchange } from '../support/openapi.js';
+import { storeTargets } from '../support/stores.js';
+
+// The OpenAPI document against the app itself: every route documented, every documented
+// operation served, and every response of a walk through all of them valid by the document.
+
+const document = apiDocument();
+const problemsOf = responseChecker(document);
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+const documentedOperations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+  METHODS.filter((method) => item && method in item).map((method) => `${method.toUpperCase()} ${path}`),
+);
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 with a unique id for every operation', () => {
+    expect(document.openapi).toBe('3.1.0');
+    const ids = Object.values(document.paths ?? {}).flatMap((item) =>
+      METHODS.map((method) => item?.[method]?.operationId).filter((id) => id !== undefined),
+    );
+    expect(ids).toHaveLength(documentedOperations.length);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('documents exactly the routes the app serves', async () => {
+    const target = storeTargets[0];
+    if (!target) throw new Error('no store');
+    const store = await target.open();
+    try {
+      const served = appRouters({ store, logger: pino({ level: 'silent' }) }).flatMap((router) =>
+        router.stack
+          .filter((layer) => layer.methods.length > 0)
+          .flatMap((layer) =>
+            layer.methods
+              .filter((method) => method !== 'HEAD')
+              .map((method) => `${method} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`),
+          ),
+      );
+      expect([...new Set(served)].sort()).toEqual([...documentedOperations].sort());
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.each(storeTargets.filter((t) => t.available))('real responses on the $name store', (target) => {
+  let app: TestApp;
+  const exchanges: Exchange[] = [];
+
+  beforeAll(async () => {
+    app = await startApp(target, { webhookAllowPrivate: true });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  type Request = {
+    params?: Record<string, string>;
+    query?: Record<string, string>;
+    json?: unknown;
+    form?: FormData;
+    key?: string | null;
+  };
+
+  /** Sends a request to a documented path and keeps the exchange; answers its parsed body. */
+  async function send(method: string, path: string, request: Request = {}): Promise<{ status: number; body: unknown; text: string }> {
+    const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(request.params?.[name] ?? ''));
+    const url = new URL(app.origin + filled);
+    for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
+    const headers: Record<string, string> = request.key === null ? {} : bearer(request.key ?? app.apiKey);
+    if (request.json !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch(url, {
+      method,
+      headers,
+      body: request.form ?? (request.json === undefined ? undefined : JSON.stringify(request.json)),
+    });
+    const contentType = response.headers.get('content-type') ?? '';
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const text = contentType.startsWith('image/') ? '' : bytes.toString('utf8');
+    exchanges.push({ method, path, status: response.status, contentType, text });
+    return { status: response.status, body: contentType.includes('json') ? JSON.parse(text) : text, text };
+  }
+
+  /** Sends, and expects `status`. */
+  async function expectStatus(status: number, method: string, path: string, request?: Request) {
+    const answer = await send(method, path, request);
+    expect(answer.status, `${method} ${path}: ${answer.text.slice(0, 300)}`).toBe(status);
+    return answer.body as Record<string, unknown> & { data: Record<string, unknown> };
+  }
+
+  it('answers every documented operation as the document says', async () => {
+    const api = '/api/v1';
+    const created = await expectStatus(200, 'POST', `${api}/create-chatbot`, {
+      json: { chatbotName: 'Documented', sourceText: 'We open at nine.\n\nReturns are accepted within 30 days.' },
+    });
+    const chatbotId = String(created.chatbotId);
+    const bot = { chatbotId };
+
+    // Failures, each with its documented body.
+    await expectStatus(401, 'GET', `${api}/get-chatbots`, { key: null });
+    await expectStatus(400, 'POST', `${api}/create-chatbot`, { json: { chatbotName: 'x' } });
+    await expectStatus(404, 'POST', `${api}/chat`, { json: { chatbotId: 'missing', messages: [{ role: 'user', content: 'hi' }] } });
+    await expectStatus(404, 'GET', `${api}/get-leads`, { query: { chatbotId: 'missing' } });
+
+    // Chatbots.
+    await expectStatus(200, 'POST', `${api}/update-chatbot-data`, { json: { chatbotId, chatbotName: 'Documented bot' } });
+    await expectStatus(202, 'POST', `${api}/update-chatbot-settings`, {
+      json: {
+        chatbotId,
+        visibility: 'public',
+        initialMessages: ['Hello!'],
+        suggestedMessages: ['When do you open?'],
+        collectCustomerInformation: { email: { active: true } },
+      },
+    });
+    await expectStatus(200, 'GET', `${api}/get-chatbots`);
+    const doomed = await expectStatus(200, 'POST', `${api}/create-chatbot`, { json: { chatbotName: 'Doomed' } });
+    await expectStatus(200, 'DELETE', `${api}/delete-chatbot`, { query: { chatbotId: String(doomed.chatbotId) } });
+
+    // Chat, whole and streamed, then the saved conversation.
+    const question = { ...bot, messages: [{ role: 'user', content: 'When do you open?' }], conversationId: 'doc-1' };
+    await expectStatus(200, 'POST', `${api}/chat`, { json: question });
+    await expectStatus(200, 'POST', `${api}/chat`, { json: { ...question, stream: true } });
+    await expectStatus(200, 'GET', `${api}/get-conversations`, { query: bot });
+
+    // Leads.
+    await expectStatus(200, 'POST', `${api}/chatbots/{chatbotId}/leads`, { params: bot, json: { name: 'Ada', email: 'ada@example.com' } });
+    await expectStatus(200, 'GET', `${api}/get-leads`, { query: bot });
+
+    // Assets, uploaded, served publicly, deleted.
+    const png = { bytes: IMAGES.png, name: 'a.png', type: 'image/png' };
+    await expectStatus(200, 'POST', `${api}/upload-chatbot-profile-picture`, { form: imageForm(chatbotId, 'profilePictureFile', png) });
+    await expectStatus(200, 'POST', `${api}/upload-chatbot-icon`, { form: imageForm(chatbotId, 'chatbotIconFile', png) });
+    await expectStatus(200, 'GET', '/assets/chatbots/{chatbotId}/profile-picture', { params: bot, key: null });
+    await expectStatus(200, 'GET', '/assets/chatbots/{chatbotId}/icon', { params: bot, key: null });
+
+    // Contacts and custom attributes.
+    const contacts = `${api}/chatbots/{chatbotId}/contacts`;
+    const contact = { params: { ...bot, contactId: 'c-1' } };
+    await expectStatus(200, 'POST', `${api}/chatbots/{chatbotId}/custom-attributes`, { params: bot, json: { name: 'plan', type: 'text' } });
+    await expectStatus(200, 'GET', `${api}/chatbots/{chatbotId}/custom-attributes`, { params: bot });
+    await expectStatus(200, 'PUT', `${api}/chatbots/{chatbotId}/custom-attributes/{name}`, {
+      params: { ...bot, name: 'plan' },
+      json: { label: 'Plan' },
+    });
+    await expectStatus(200, 'POST', contacts, {
+      params: bot,
+      json: { users: [{ external_id: 'c-1', email: 'c1@example.com', custom_attributes: { plan: 'pro' } }, { external_id: 'c-2' }] },
+    });
+    await expectStatus(409, 'POST', contacts, { params: bot, json: { users: [{ external_id: 'c-1' }] } });
+    await expectStatus(200, 'GET', contacts, { params: bot, query: { per_page: '10' } });
+    await expectStatus(200, 'GET', `${contacts}/{contactId}`, contact);
+    await expectStatus(200, 'PATCH', `${contacts}/{contactId}`, { ...contact, json: { data: { name: 'Grace' } } });
+    await expectStatus(200, 'DELETE', `${contacts}/{contactId}`, contact);
+    await expectStatus(404, 'GET', `${contacts}/{contactId}`, contact);
+
+    // Integrations: bindings, digests, claims, prompts.
+    const channel = { platform: 'slack', workspaceId: 'T1', channelId: 'C1', chatbotId };
+    const binding = await expectStatus(200, 'POST', `${api}/integrations/bindings`, { json: channel });
+    await expectStatus(200, 'GET', `${api}/integrations/bindings`);
+    await expectStatus(200, 'GET', `${api}/integrations/bindings/resolve`, { query: { platform: 'slack', workspaceId: 'T1', channelId: 'C1' } });
+    await expectStatus(200, 'DELETE', `${api}/integrations/bindings/{id}`, { params: { id: String(binding.data.id) } });
+    const digest = await expectStatus(200, 'POST', `${api}/integrations/digests`, {
+      json: { ...channel, time: '09:00', timezone: 'Europe/Oslo' },
+    });
+    await expectStatus(200, 'GET', `${api}/integrations/digests`);
+    await expectStatus(200, 'DELETE', `${api}/integrations/digests/{id}`, { params: { id: String(digest.data.id) } });
+    await expectStatus(200, 'POST', `${api}/integrations/claims`, { json: { key: 'doc:1', ttlSeconds: 60 } });
+    await expectStatus(200, 'GET', `${api}/integrations/claims/{key}`, { params: { key: 'doc:1' } });
+    await expectStatus(200, 'GET', `${api}/integrations/chatbots/{chatbotId}/prompts`, { params: bot });
+
+    // Webhooks.
+    const webhook = await expectStatus(200, 'POST', `${api}/integrations/webhooks`, {
+      json: { url: 'http://127.0.0.1:9/hook', events: ['leads.submit'] },
+    });
+    const hook = { params: { id: String(webhook.data.id) } };
+    await expectStatus(200, 'GET', `${api}/integrations/webhooks`);
+    await expectStatus(202, 'POST', `${api}/integrations/webhooks/{id}/test`, hook);
+    await expectStatus(200, 'GET', `${api}/integrations/webhooks/{id}/deliveries`, hook);
+    await expectStatus(200, 'DELETE', `${api}/integrations/webhooks/{id}`, hook);
+
+    // The widget, as a visitor's browser calls it.
+    const visit = { params: { ...bot, conversationId: `wc_${'d'.repeat(24)}` }, key: null };
+    await expectStatus(200, 'GET', '/widget/embed.js', { key: null });
+    await expectStatus(200, 'GET', '/widget/chatbots/{chatbotId}/config', { params: bot, key: null });
+    const page = String(await expectStatus(200, 'GET', '/widget/chatbots/{chatbotId}', { params: bot, key: null }));
+    for (const [, name] of page.matchAll(/\/widget\/assets\/([^"]+)"/g)) {
+      await expectStatus(200, 'GET', '/widget/assets/{name}', { params: { name: name ?? '' }, key: null });
+    }
+    await expectStatus(200, 'POST', '/widget/chatbots/{chatbotId}/chat', {
+      ...visit,
+      json: { conversationId: visit.params.conversationId, message: 'When do you open?' },
+    });
+    await expectStatus(200, 'GET', '/widget/chatbots/{chatbotId}/conversations/{conversationId}', visit);
+    await expectStatus(200, 'POST', '/widget/chatbots/{chatbotId}/leads', {
+      ...visit,
+      json: { conversationId: visit.params.conversationId, email: 'visitor@example.com' },
+    });
+    await expectStatus(400, 'POST', '/widget/chatbots/{chatbotId}/leads', { ...visit, json: { email: 'not an email' } });
+
+    // Assets deleted once the widget has shown them.
+    await expectStatus(200, 'DELETE', `${api}/delete-chatbot-profile-picture`, { query: bot });
+    await expectStatus(200, 'DELETE', `${api}/delete-chatbot-icon`, { query: bot });
+
+    // Operations and the reference itself.
+    await expectStatus(200, 'GET', '/healthz', { key: null });
+    await expectStatus(200, 'GET', '/readyz', { key: null });
+    await expectStatus(200, 'GET', '/metrics', { key: null });
+    const served = await expectStatus(200, 'GET', `${api}/openapi.json`, { key: null });
+    expect(served).toEqual(JSON.parse(JSON.stringify(document)));
+    await expectStatus(200, 'GET', '/docs', { key: null });
+    await expectStatus(200, 'GET', '/docs/start.js', { key: null });
+    for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png']) {
+      await expectStatus(200, 'GET', '/docs/{file}', { params: { file }, key: null });
+    }
+    await expectStatus(404, 'GET', '/docs/{file}', { params: { file: 'index.html' }, key: null });
+
+    expect(exchanges.flatMap(problemsOf)).toEqual([]);
+    const answered = new Set(exchanges.filter((e) => e.status < 300).map((e) => `${e.method} ${e.path}`));
+    expect(documentedOperations.filter((operation) => !answered.has(operation))).toEqual([]);
+  });
+});
