@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiDocument, appRouters } from '../../src/http/app.js';
 import { bearer, IMAGES, imageForm, startApp, type TestApp } from '../support/http.js';
-import { responseChecker, type Exchange } from '../support/openapi.js';
+import { invalidExamples, responseChecker, type Exchange } from '../support/openapi.js';
 import { storeTargets } from '../support/stores.js';
 
 // The OpenAPI document against the app itself: every route documented, every documented
@@ -24,6 +24,11 @@ describe('the OpenAPI document', () => {
     );
     expect(ids).toHaveLength(documentedOperations.length);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('gives examples that its own schemas accept', () => {
+    expect(JSON.stringify(document)).toContain('"example"');
+    expect(invalidExamples(document)).toEqual([]);
   });
 
   it('documents exactly the routes the app serves', async () => {

@@ -15,10 +15,32 @@ const addFormats = addFormatsPlugin.default;
 
 export type Exchange = { method: string; path: string; status: number; contentType: string; text: string };
 
-export function responseChecker(document: OpenApiDocument) {
+function newAjv(): Ajv2020 {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addFormat('binary', true);
+  return ajv;
+}
+
+/** The examples of request and response bodies that their own schemas refuse. */
+export function invalidExamples(document: OpenApiDocument): string[] {
+  const ajv = newAjv();
+  const problems: string[] = [];
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item ?? {}) as [string, Operation & { requestBody?: DocumentedResponse }][]) {
+      const bodies = [operation.requestBody, ...Object.values(operation.responses ?? {})];
+      for (const media of bodies.flatMap((body) => Object.values(body?.content ?? {})) as { schema?: object; example?: unknown }[]) {
+        if (media.example === undefined) continue;
+        const validate = ajv.compile({ ...media.schema, components: document.components });
+        if (!validate(media.example)) problems.push(`${method} ${path}: ${ajv.errorsText(validate.errors)}`);
+      }
+    }
+  }
+  return problems;
+}
+
+export function responseChecker(document: OpenApiDocument) {
+  const ajv = newAjv();
   const validators = new Map<string, ValidateFunction>();
 
   /** The schema alone does not resolve `#/components/...`: each is compiled with the document's components beside it. */

@@ -54,12 +54,17 @@ export const chatPaths: ZodOpenApiPathsObject = {
       description:
         'With a `conversationId` the exchange is saved. With `stream: true` the reply is streamed as ' +
         'plain text, flushed piece by piece.',
-      requestBody: jsonRequest(chatBody),
+      requestBody: jsonRequest(chatBody, {
+        chatbotId: 'V1StGXR8_Z5jdHi6B-myT',
+        messages: [{ role: 'user', content: 'When are you open?' }],
+        conversationId: 'c-42',
+        stream: false,
+      }),
       responses: {
         200: {
           description: 'The reply: `{text}`, or the streamed text when `stream` is true',
           content: {
-            'application/json': { schema: z.object({ text: z.string() }) },
+            'application/json': { schema: z.object({ text: z.string() }), example: { text: 'We open at 9am and close at 5pm.' } },
             'text/plain': { schema: z.string() },
           },
         },

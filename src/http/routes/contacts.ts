@@ -162,7 +162,9 @@ export const contactPaths: ZodOpenApiPathsObject = {
       summary: 'Create up to 1,000 contacts at once (extension); all or none',
       description: 'Unknown fields are dropped. `stripe_accounts` is read as `payment_accounts`.',
       requestParams: { path: chatbotPath },
-      requestBody: jsonRequest(createBody),
+      requestBody: jsonRequest(createBody, {
+        users: [{ external_id: 'u-1', name: 'Ada Lovelace', email: 'ada@example.com', custom_attributes: { plan: 'pro' } }],
+      }),
       responses: { 200: jsonResponse('The contacts', successOf(z.array(contactBody))), ...keyedFailures('conflict', 'rateLimited') },
     },
     get: {
@@ -186,7 +188,7 @@ export const contactPaths: ZodOpenApiPathsObject = {
       tags: ['Contacts'],
       summary: 'Change some of a contact’s fields; `null` clears name, email and phone number',
       requestParams: { path: contactPath },
-      requestBody: jsonRequest(updateBody),
+      requestBody: jsonRequest(updateBody, { data: { phonenumber: '+44 20 7946 0000' } }),
       responses: { 200: jsonResponse('The contact, changed', oneContact), ...keyedFailures('conflict', 'rateLimited') },
     },
     delete: {

@@ -80,7 +80,7 @@ export const leadPaths: ZodOpenApiPathsObject = {
       tags: ['Leads'],
       summary: 'Record a lead: the contact details a visitor gave (extension)',
       requestParams: { path: chatbotRef },
-      requestBody: jsonRequest(leadBody),
+      requestBody: jsonRequest(leadBody, { name: 'Ada Lovelace', email: 'ada@example.com', conversationId: 'c-42' }),
       responses: { 200: jsonResponse('The lead', successOf(leadItem)), ...keyedFailures() },
     },
   },

@@ -6,16 +6,16 @@ import { FAILURES } from '../failures.js';
 // The pieces every operation of the OpenAPI document is made of: JSON bodies, the contract's
 // failure bodies, and the success wrapper of the contact-style endpoints.
 
-/** A JSON request body, validated by `schema`. */
-export const jsonRequest = (schema: z.ZodType): ZodOpenApiRequestBodyObject => ({
+/** A JSON request body, validated by `schema`, optionally with an example. */
+export const jsonRequest = (schema: z.ZodType, example?: unknown): ZodOpenApiRequestBodyObject => ({
   required: true,
-  content: { 'application/json': { schema } },
+  content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
 });
 
-/** A JSON response described by `schema`. */
-export const jsonResponse = (description: string, schema: z.ZodType) => ({
+/** A JSON response described by `schema`, optionally with an example. */
+export const jsonResponse = (description: string, schema: z.ZodType, example?: unknown) => ({
   description,
-  content: { 'application/json': { schema } },
+  content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
 });
 
 /** `{message: "Success", data}`, the contract's wrapper of contact and custom-attribute results. */
