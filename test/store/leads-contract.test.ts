@@ -54,6 +54,29 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: l
     expect(ids(await store.leads.list(bot.id, {}, ALL))).toEqual([fresh.id, 'tie-b', 'tie-a', old.id]);
   });
 
+  it('pages a range exactly at every depth, whatever order the leads arrived in', async () => {
+    const day = (n: number) => new Date(Date.UTC(2026, 2, 1 + (n % 9), 0, 0, n % 3));
+    const arrivals = Array.from({ length: 40 }, (_, i) => lead({ id: `lead-${String((i * 17) % 40).padStart(2, '0')}`, createdAt: day(i) }));
+    for (const item of arrivals) await store.leads.insert(item);
+    await store.leads.upsertForConversation({ ...lead({ createdAt: day(50) }), conversationId: 'late' });
+    const upserted = await store.leads.upsertForConversation({ ...lead({ createdAt: day(51), name: 'Grace' }), conversationId: 'late' });
+    const everyLead = [...arrivals, upserted];
+
+    const range = { from: day(2), to: new Date(day(6).getTime() + 999) };
+    const expected = ids(
+      everyLead
+        .filter((item) => item.createdAt >= range.from && item.createdAt <= range.to)
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)),
+    );
+    expect(expected.length).toBeGreaterThan(10);
+    const pages: string[][] = [];
+    for (let page = 1; page <= Math.ceil(expected.length / 4) + 1; page += 1) {
+      pages.push(ids(await store.leads.list(bot.id, range, { page, size: 4 })));
+    }
+    expect(pages.flat()).toEqual(expected);
+    expect(pages.at(-1)).toEqual([]);
+  });
+
   it('includes both bounds of a range to the millisecond', async () => {
     const from = new Date('2026-03-10T00:00:00.000Z');
     const to = new Date('2026-03-10T23:59:59.999Z');

@@ -49,9 +49,9 @@ describe('sqlite listing query plans', () => {
       .join('\n');
   const window = { chatbotId: 'bot-7', from: 0, to: Date.now(), limit: 20, offset: 40 };
 
-  it('finds and orders leads through leads_by_chatbot_time', () => {
-    const steps = plan(LIST_LEADS_SQL, window);
-    expect(steps).toMatch(/SEARCH leads USING (COVERING )?INDEX leads_by_chatbot_time \(chatbot_id=\? AND created_at>\? AND created_at<\?\)/);
+  it('seeks a page of leads, at any depth, through leads_by_chatbot_position', () => {
+    const steps = plan(LIST_LEADS_SQL, { chatbotId: 'bot-7', lowest: 1, highest: 960, limit: 20 });
+    expect(steps).toMatch(/SEARCH leads USING INDEX leads_by_chatbot_position \(chatbot_id=\? AND position>\? AND position<\?\)/);
     expect(steps).not.toMatch(/SCAN leads/);
     expect(steps).not.toMatch(/TEMP B-TREE/);
   });

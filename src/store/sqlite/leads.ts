@@ -15,16 +15,17 @@ export type LeadRow = {
   created_at: number;
 };
 
-type ListParams = { chatbotId: string; from: number; to: number; limit: number; offset: number };
+type Bounds = { chatbotId: string; from: number; to: number };
+type PageParams = { chatbotId: string; lowest: number; highest: number; limit: number };
 
 /**
- * Range conditions on the columns of leads_by_chatbot_time, in its order, so the index both
- * finds and sorts the page. Exported for the test that checks the query plan.
+ * A page of leads, newest first: a seek on leads_by_chatbot_position between the positions the
+ * range and the page give. Exported for the test that checks the query plan.
  */
 export const LIST_LEADS_SQL = `SELECT * FROM leads
-  WHERE chatbot_id = @chatbotId AND created_at >= @from AND created_at <= @to
-  ORDER BY created_at DESC, id DESC
-  LIMIT @limit OFFSET @offset`;
+  WHERE chatbot_id = @chatbotId AND position BETWEEN @lowest AND @highest
+  ORDER BY position DESC
+  LIMIT @limit`;
 
 export const toLead = (row: LeadRow): Lead => ({
   id: row.id,
@@ -48,36 +49,71 @@ const toParams = (lead: Lead) => ({
   createdAt: lead.createdAt.getTime(),
 });
 
+// `position` is a lead's 1-based rank in its chatbot's (created_at, id) order, kept exact by
+// every insert (leads are never deleted one by one). A page at any depth is then a seek on
+// (chatbot_id, position), where OFFSET would walk every row before it while all requests wait.
 export function sqliteLeads(db: Database): LeadRepository {
-  const insert = db.prepare(
-    `INSERT INTO leads (id, chatbot_id, account_id, name, email, phone, conversation_id, created_at)
-     VALUES (@id, @chatbotId, @accountId, @name, @email, @phone, @conversationId, @createdAt)`,
+  type Params = ReturnType<typeof toParams>;
+  const rankBefore = db
+    .prepare<[Params], number>(
+      `SELECT position FROM leads WHERE chatbot_id = @chatbotId AND (created_at, id) < (@createdAt, @id)
+       ORDER BY created_at DESC, id DESC LIMIT 1`,
+    )
+    .pluck();
+  // New leads are the newest, so this moves no row; only one dated earlier moves those after it.
+  const makeRoom = db.prepare<[Params]>(
+    `UPDATE leads SET position = position + 1
+     WHERE chatbot_id = @chatbotId AND (created_at, id) > (@createdAt, @id)`,
   );
-  // One statement: the unique (chatbot_id, conversation_id) constraint decides between insert
-  // and update, so concurrent writers cannot create two leads for one conversation.
-  const upsert = db.prepare<[ReturnType<typeof toParams>], LeadRow>(
-    `INSERT INTO leads (id, chatbot_id, account_id, name, email, phone, conversation_id, created_at)
-     VALUES (@id, @chatbotId, @accountId, @name, @email, @phone, @conversationId, @createdAt)
-     ON CONFLICT (chatbot_id, conversation_id) DO UPDATE SET
-       name = COALESCE(excluded.name, leads.name),
-       email = COALESCE(excluded.email, leads.email),
-       phone = COALESCE(excluded.phone, leads.phone)
+  const insertRow = db.prepare<[Params & { position: number }], LeadRow>(
+    `INSERT INTO leads (id, chatbot_id, account_id, name, email, phone, conversation_id, created_at, position)
+     VALUES (@id, @chatbotId, @accountId, @name, @email, @phone, @conversationId, @createdAt, @position)
      RETURNING *`,
   );
-  const list = db.prepare<[ListParams], LeadRow>(LIST_LEADS_SQL);
+  const fillIn = db.prepare<[Params], LeadRow>(
+    `UPDATE leads SET
+       name = COALESCE(@name, name), email = COALESCE(@email, email), phone = COALESCE(@phone, phone)
+     WHERE chatbot_id = @chatbotId AND conversation_id = @conversationId
+     RETURNING *`,
+  );
+  const newest = db
+    .prepare<[Bounds], number>(
+      `SELECT position FROM leads WHERE chatbot_id = @chatbotId AND created_at BETWEEN @from AND @to
+       ORDER BY created_at DESC, id DESC LIMIT 1`,
+    )
+    .pluck();
+  const oldest = db
+    .prepare<[Bounds], number>(
+      `SELECT position FROM leads WHERE chatbot_id = @chatbotId AND created_at BETWEEN @from AND @to
+       ORDER BY created_at, id LIMIT 1`,
+    )
+    .pluck();
+  const onePage = db.prepare<[PageParams], LeadRow>(LIST_LEADS_SQL);
+
+  const insertRanked = (params: Params): LeadRow => {
+    const position = (rankBefore.get(params) ?? 0) + 1;
+    makeRoom.run(params);
+    const row = insertRow.get({ ...params, position });
+    if (!row) throw new Error('insert returned no row');
+    return row;
+  };
+  // IMMEDIATE: the write lock is held from the first read, so ranks and the conversation's one
+  // lead are decided with no other writer in between.
+  const insert = db.transaction(insertRanked);
+  const upsert = db.transaction((params: Params) => fillIn.get(params) ?? insertRanked(params));
 
   return {
     async insert(lead) {
-      translateUnique(() => insert.run(toParams(lead)));
+      translateUnique(() => insert.immediate(toParams(lead)));
     },
     async upsertForConversation(lead) {
-      const row = upsert.get(toParams(lead));
-      if (!row) throw new Error('upsert returned no row');
-      return toLead(row);
+      return toLead(upsert.immediate(toParams(lead)));
     },
     async list(chatbotId, range, page) {
-      const params = { chatbotId, ...timeBounds(range), limit: page.size, offset: pageOffset(page) };
-      return list.all(params).map(toLead);
+      const bounds = { chatbotId, ...timeBounds(range) };
+      const [highest, lowest] = [newest.get(bounds), oldest.get(bounds)];
+      if (highest === undefined || lowest === undefined) return [];
+      return onePage.all({ chatbotId, lowest, highest: highest - pageOffset(page), limit: page.size }).map(toLead);
     },
   };
 }

@@ -2,7 +2,8 @@ import type { Database } from 'better-sqlite3';
 
 // Schema versions, applied in order and recorded in PRAGMA user_version. Append; never edit one
 // that has shipped.
-const MIGRATIONS: string[] = [
+/** A database at user_version N has run the first N. */
+export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE accounts (
     id TEXT PRIMARY KEY,
@@ -246,6 +247,17 @@ const MIGRATIONS: string[] = [
     vector BLOB NOT NULL,
     PRIMARY KEY (chatbot_id, hash, model)
   ) WITHOUT ROWID;
+  `,
+  `
+  -- A lead's rank in its chatbot's (created_at, id) order: deep pages seek instead of skipping.
+  ALTER TABLE leads ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
+  UPDATE leads SET position = ranked.position
+  FROM (
+    SELECT id AS lead_id, ROW_NUMBER() OVER (PARTITION BY chatbot_id ORDER BY created_at, id) AS position
+    FROM leads
+  ) AS ranked
+  WHERE leads.id = ranked.lead_id;
+  CREATE INDEX leads_by_chatbot_position ON leads(chatbot_id, position);
   `,
 ];
 
