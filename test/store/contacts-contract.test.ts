@@ -209,6 +209,30 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       expect(await store.contacts.list(bot.id, { page: 2, size: 3 })).toEqual(pages[1]);
     });
 
+    it('pages and counts exactly at any depth, across deletions and contacts dated earlier', async () => {
+      const day = (n: number) => new Date(Date.UTC(2026, 0, 1 + (n % 40)));
+      const batches = [0, 1, 2].map((batch) =>
+        Array.from({ length: 500 }, (_, i) => contact(bot.id, { createdAt: day(batch * 7 + i), email: null })),
+      );
+      for (const batch of batches) await store.contacts.insertMany(batch);
+      const doomed = batches.flat().filter((_, i) => i % 7 === 3);
+      for (const gone of doomed) await store.contacts.delete(bot.id, gone.externalId);
+      await store.contacts.insertMany([contact(otherBot.id)]);
+
+      const expected = batches
+        .flat()
+        .filter((item) => !doomed.includes(item))
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+        .map((item) => item.id);
+      expect(await store.contacts.count(bot.id)).toBe(expected.length);
+      const pages: string[][] = [];
+      for (let page = 1; page <= Math.ceil(expected.length / 100) + 1; page += 1) {
+        pages.push((await store.contacts.list(bot.id, { page, size: 100 })).map((item) => item.id));
+      }
+      expect(pages.flat()).toEqual(expected);
+      expect(pages.at(-1)).toEqual([]);
+    }, 60_000);
+
     it('counts the contacts of one chatbot', async () => {
       expect(await store.contacts.count(bot.id)).toBe(0);
       await store.contacts.insertMany([contact(bot.id), contact(bot.id), contact(otherBot.id)]);

@@ -258,6 +258,25 @@ export const MIGRATIONS: readonly string[] = [
   ) AS ranked
   WHERE leads.id = ranked.lead_id;
   CREATE INDEX leads_by_chatbot_position ON leads(chatbot_id, position);
+
+  -- The same order for contacts, with gaps where contacts were deleted, and the live contacts
+  -- counted per block of 1024 positions.
+  ALTER TABLE contacts ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
+  UPDATE contacts SET position = ranked.position
+  FROM (
+    SELECT id AS contact_id, ROW_NUMBER() OVER (PARTITION BY chatbot_id ORDER BY created_at, id) AS position
+    FROM contacts
+  ) AS ranked
+  WHERE contacts.id = ranked.contact_id;
+  CREATE INDEX contacts_by_chatbot_position ON contacts(chatbot_id, position);
+  CREATE TABLE contact_buckets (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    bucket INTEGER NOT NULL,
+    live INTEGER NOT NULL,
+    PRIMARY KEY (chatbot_id, bucket)
+  ) WITHOUT ROWID;
+  INSERT INTO contact_buckets (chatbot_id, bucket, live)
+  SELECT chatbot_id, position >> 10, COUNT(*) FROM contacts GROUP BY chatbot_id, position >> 10;
   `,
 ];
 
