@@ -235,9 +235,12 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
 
     it('counts the contacts of one chatbot', async () => {
       expect(await store.contacts.count(bot.id)).toBe(0);
-      await store.contacts.insertMany([contact(bot.id), contact(bot.id), contact(otherBot.id)]);
+      const others = [contact(otherBot.id, { createdAt: new Date(CREATED.getTime() - 1) })];
+      await store.contacts.insertMany([contact(bot.id), contact(bot.id), ...others]);
       expect(await store.contacts.count(bot.id)).toBe(2);
       expect(await store.contacts.count(otherBot.id)).toBe(1);
+      expect(await store.contacts.list(otherBot.id, { page: 1, size: 10 })).toEqual(others);
+      expect(await store.contacts.list(bot.id, { page: 2, size: 1 })).toHaveLength(1);
     });
 
     it('deletes a contact and answers it', async () => {

@@ -132,10 +132,30 @@ export function sqliteContacts(db: Database): ContactRepository {
     }
   };
   // A failing insert or update throws out of the transaction, which rolls it back: all or nothing.
-  // In order, so a batch (which shares its created_at) never moves its own earlier rows.
+  /** Sorted rows of one chatbot that follow every stored contact (the usual case) take the next positions. */
+  const append = (chatbotId: string, rows: ContactRow[], last: number) => {
+    const added = new Map<number, number>();
+    rows.forEach((row, index) => {
+      const position = last + index + 1;
+      insert.run({ ...row, position });
+      added.set(position >> BUCKET_BITS, (added.get(position >> BUCKET_BITS) ?? 0) + 1);
+    });
+    for (const [bucket, live] of added) countIn.run(chatbotId, bucket, live);
+  };
+  // Per chatbot and in order, so a batch (which shares its created_at) never moves its own rows.
   const insertMany = db.transaction((contacts: Contact[]) => {
     const rows = contacts.map(toRow).sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
-    for (const row of rows) insertRanked(row);
+    const byChatbot = new Map<string, ContactRow[]>();
+    for (const row of rows) {
+      const group = byChatbot.get(row.chatbot_id);
+      if (group) group.push(row);
+      else byChatbot.set(row.chatbot_id, [row]);
+    }
+    for (const [chatbotId, ofChatbot] of byChatbot) {
+      const [first] = ofChatbot;
+      if (first && rankAfter.get(first) === undefined) append(chatbotId, ofChatbot, rankBefore.get(first) ?? 0);
+      else for (const row of ofChatbot) insertRanked(row);
+    }
   });
   const removeOne = db.transaction((chatbotId: string, externalId: string) => {
     const row = remove.get(chatbotId, externalId);
