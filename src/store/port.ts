@@ -239,8 +239,8 @@ export interface LeadRepository {
    */
   upsertForConversation(lead: Lead & { conversationId: string }): Promise<Lead>;
   /**
-   * Newest first (ties by id), served by an index on (chatbot, created time): the cost depends
-   * on the page, not on other chatbots' leads or leads outside the range.
+   * Newest first (ties by id), served by indexes: the cost depends on the page's size, not on
+   * other chatbots' leads or leads outside the range (nor, on SQLite, on the page's depth).
    */
   list(chatbotId: string, range: TimeRange, page: Page): Promise<Lead[]>;
 }
