@@ -1,5 +1,5 @@
 import type { Chunk } from '../store/port.js';
-import { lemmas, synonyms } from './lexicon.js';
+import { isCommon, lemmas, synonyms } from './lexicon.js';
 import { readSections } from './structure.js';
 import { stem, terms, words } from './text.js';
 
@@ -171,7 +171,7 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
       const weight =
         ids.size > 0
           ? Math.max(...[...ids].map(([id, f]) => idf(id) * f))
-          : /^\d+$/.test(word) || form.known
+          : /^\d+$/.test(word) || form.common
             ? MISSING_KNOWN_WEIGHT
             : missingUnknownWeight;
       found.push({ weight: weight * factor, context, ids });
@@ -292,7 +292,7 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
   };
 }
 
-type Expansion = { own: string[]; lemmas: string[]; synonyms: string[]; known: boolean };
+type Expansion = { own: string[]; lemmas: string[]; synonyms: string[]; known: boolean; common: boolean };
 
 const EXPANSIONS_KEPT = 20_000;
 const expansions = new Map<string, Expansion>();
@@ -307,7 +307,13 @@ function expansion(form: string): Expansion {
     if (expansions.size >= EXPANSIONS_KEPT) expansions.clear();
     const single = (list: string[]) => [...new Set(list.filter((word) => !word.includes(' ')).map(stem))];
     const known = lemmas(form);
-    found = { own: terms(form), lemmas: single(known), synonyms: single(synonyms(form)), known: known.length > 0 };
+    found = {
+      own: terms(form),
+      lemmas: single(known),
+      synonyms: single(synonyms(form)),
+      known: known.length > 0,
+      common: isCommon(form),
+    };
     expansions.set(form, found);
   }
   return found;

@@ -85,6 +85,24 @@ export const lemmas = memoised((word) => {
   return [...new Set(POS.flatMap((pos) => baseForms(key, pos)))].map((lemma) => lemma.replace(/_/g, ' '));
 });
 
+/**
+ * Whether English uses the word commonly: some sense of one of its base forms was seen in
+ * WordNet's tagged corpus. "week" and "price" are; "skateboard" and "tandem" are known but rare.
+ */
+export const isCommon = (word: string): boolean => commonForms(word).length > 0;
+
+const commonForms = memoised((word) => {
+  const key = word.toLowerCase().replace(/\s+/g, '_');
+  return POS.flatMap((pos) => baseForms(key, pos).filter((lemma) => timesSeen(indexLine(pos, lemma)) > 0));
+});
+
+/** tagsense_cnt of an index line: how often its senses were seen in WordNet's tagged corpus. */
+function timesSeen(line: string | undefined): number {
+  const fields = line?.trim().split(' ') ?? [];
+  const senseCount = Number(fields[2]);
+  return Number(fields[fields.length - senseCount - 1]) || 0;
+}
+
 const MEMO_LIMIT = 20_000;
 
 /** Remembers a lookup's answers, so a question's words cost file reads once per process. */
@@ -106,10 +124,10 @@ export const synonyms = memoised((word) => {
   const key = word.toLowerCase().replace(/\s+/g, '_');
   const entries = POS.flatMap((pos) =>
     baseForms(key, pos).map((lemma) => {
-      const fields = indexLine(pos, lemma)?.trim().split(' ') ?? [];
+      const line = indexLine(pos, lemma);
+      const fields = line?.trim().split(' ') ?? [];
       const senseCount = Number(fields[2]);
-      // tagsense_cnt: how often the senses were seen in WordNet's tagged corpus.
-      const seen = Number(fields[fields.length - senseCount - 1]);
+      const seen = timesSeen(line);
       return { pos, seen, offsets: fields.slice(fields.length - senseCount, fields.length - senseCount + SENSES_PER_POS) };
     }),
   );

@@ -13,7 +13,7 @@ const CATEGORY_FLOORS: Record<Category, number> = {
   verbatim: 0.8,
   paraphrase: 0.6,
   similar: 0.8,
-  unanswerable: 0.45,
+  unanswerable: 0.55,
   'small talk': 0.9,
   'follow-up': 0.7,
 };
