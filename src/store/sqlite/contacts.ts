@@ -131,7 +131,6 @@ export function sqliteContacts(db: Database): ContactRepository {
       countIn.run(row.chatbot_id, bucket, 1);
     }
   };
-  // A failing insert or update throws out of the transaction, which rolls it back: all or nothing.
   /** Sorted rows of one chatbot that follow every stored contact (the usual case) take the next positions. */
   const append = (chatbotId: string, rows: ContactRow[], last: number) => {
     const added = new Map<number, number>();
@@ -143,6 +142,7 @@ export function sqliteContacts(db: Database): ContactRepository {
     for (const [bucket, live] of added) countIn.run(chatbotId, bucket, live);
   };
   // Per chatbot and in order, so a batch (which shares its created_at) never moves its own rows.
+  // A failing insert throws out of the transaction, which rolls it back: all or nothing.
   const insertMany = db.transaction((contacts: Contact[]) => {
     const rows = contacts.map(toRow).sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
     const byChatbot = new Map<string, ContactRow[]>();
