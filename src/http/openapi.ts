@@ -21,7 +21,8 @@ export function describeApi(mounts: MountedPaths[]): OpenApiDocument {
       version: '1.0.0',
       description:
         'The Chatbot Management API v1 as a self-hosted Switchboard hub serves it, with its extensions ' +
-        '(marked so). Every `/api/v1` call but this document takes `Authorization: Bearer <API key>`. ' +
+        '(the Integrations, Webhooks, Widget and Operations tags, and operations marked so). Every ' +
+        '`/api/v1` call but this document takes `Authorization: Bearer <API key>`. ' +
         'Every failure is answered `{message}` with one of the contract’s fixed texts.',
     },
     security: [{ apiKey: [] }],
