@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { deserialize } from 'node:v8';
 import type { Material, Store } from '../store/port.js';
 import { contentHash, embedChunks, nearestChunks, normalized, type Embedder, type VectorTable } from './embeddings.js';
 import { fuseRankings } from './fusion.js';
 import { createByteCache } from './index-cache.js';
-import { buildLexicalIndex, lexicalSearcher, type LexicalIndex, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
+import { packIndex, unpackIndex } from './index-layout.js';
+import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
 import { buildIndexOffThread } from './workers/training-jobs.js';
 
 // Retrieval over a chatbot's training chunks. Each process keeps a prepared index per chatbot
@@ -13,7 +13,8 @@ import { buildIndexOffThread } from './workers/training-jobs.js';
 // from one consistent snapshot, so a chat during a retrain sees the old material or the new.
 //
 // Building is the expensive part, so it happens once: in the training worker thread (never on the
-// event loop), and its result is kept in the store, where a restarted or second instance finds it.
+// event loop), and its result is kept in the store, where a restarted or second instance finds it
+// in a layout it reads in place (index-layout.ts), without a pause of the event loop.
 // Prepared indexes are cached least recently used first within a budget of bytes.
 //
 // With an embedding model the chunks are also embedded, outside any request, and a question is
@@ -49,7 +50,7 @@ const EMBEDDING_RESUME_MS = 60_000;
 // Stored indexes are keyed by this as well as by the material version: a change to how the index
 // is built or read makes the stored ones unreadable for the new code, so it builds afresh.
 const INDEX_FORMAT = createHash('sha256')
-  .update(String(buildLexicalIndex) + String(lexicalSearcher))
+  .update([buildLexicalIndex, lexicalSearcher, packIndex, unpackIndex].map(String).join(''))
   .digest('base64url')
   .slice(0, 12);
 
@@ -109,13 +110,13 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
   async function lexicalFor(chatbotId: string, version: string, chunks: Material['chunks']) {
     const key = `${version}.${INDEX_FORMAT}`;
     const stored = await store.retrieval.index(chatbotId, key);
-    if (stored) return { searcher: lexicalSearcher(deserialize(stored) as LexicalIndex), bytes: stored.byteLength };
+    if (stored) return { searcher: lexicalSearcher(unpackIndex(stored)), bytes: stored.byteLength };
     const built = await buildIndexOffThread(chunks);
     // Kept for the next process; another instance saving the same version at once is no failure.
     await store.retrieval.saveIndex(chatbotId, key, built).catch((error: unknown) => {
       onError(error, `storing the index of chatbot ${chatbotId}`);
     });
-    return { searcher: lexicalSearcher(deserialize(built) as LexicalIndex), bytes: built.byteLength };
+    return { searcher: lexicalSearcher(unpackIndex(built)), bytes: built.byteLength };
   }
 
   function startEmbedding(chatbotId: string, entry: Entry, model: Embedder) {
