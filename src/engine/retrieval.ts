@@ -53,6 +53,7 @@ const INDEX_FORMAT = createHash('sha256')
   .update([buildLexicalIndex, lexicalSearcher, packIndex, unpackIndex].map(String).join(''))
   .digest('base64url')
   .slice(0, 12);
+const indexKey = (version: string) => `${version}.${INDEX_FORMAT}`;
 
 type Entry = {
   version: string;
@@ -84,21 +85,24 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     // Training builds the new version's index before it answers (prepare); questions meanwhile
     // keep the old index, as a large source takes seconds to index. Without one, they wait.
     if (pending) return (stale && cached) || pending;
-    const started = build(chatbotId).finally(() => building.delete(key));
+    const started = build(chatbotId, version).finally(() => building.delete(key));
     building.set(key, started);
     return started;
   }
 
-  async function build(chatbotId: string): Promise<Entry | undefined> {
-    const material = await store.training.material(chatbotId);
+  async function build(chatbotId: string, version: string): Promise<Entry | undefined> {
+    const stored = await store.retrieval.index(chatbotId, indexKey(version));
+    // The chunks (the whole material, 10 MB for a large one) are read only to build the index
+    // or to embed them: a cold start with a stored index reads the index alone.
+    const material: Material = stored && !embedder ? { version, chunks: [] } : await store.training.material(chatbotId);
     if (material.version === undefined) return undefined;
-    const { searcher, bytes } = await lexicalFor(chatbotId, material.version, material.chunks);
+    const index = (material.version === version && stored) || (await indexOf(chatbotId, material.version, material.chunks));
     const chunks = embedder ? material.chunks : [];
     const entry: Entry = {
       version: material.version,
-      lexical: searcher,
+      lexical: lexicalSearcher(unpackIndex(index)),
       chunks,
-      bytes: bytes + chunks.reduce((sum, chunk) => sum + 2 * chunk.text.length, 0),
+      bytes: index.byteLength + chunks.reduce((sum, chunk) => sum + 2 * chunk.text.length, 0),
       embeddingStartedAt: 0,
     };
     cache.set(chatbotId, entry, entry.bytes);
@@ -107,16 +111,16 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
   }
 
   /** The stored index of this version, else one built off the event loop and then stored. */
-  async function lexicalFor(chatbotId: string, version: string, chunks: Material['chunks']) {
-    const key = `${version}.${INDEX_FORMAT}`;
+  async function indexOf(chatbotId: string, version: string, chunks: Material['chunks']): Promise<Uint8Array> {
+    const key = indexKey(version);
     const stored = await store.retrieval.index(chatbotId, key);
-    if (stored) return { searcher: lexicalSearcher(unpackIndex(stored)), bytes: stored.byteLength };
+    if (stored) return stored;
     const built = await buildIndexOffThread(chunks);
     // Kept for the next process; another instance saving the same version at once is no failure.
     await store.retrieval.saveIndex(chatbotId, key, built).catch((error: unknown) => {
       onError(error, `storing the index of chatbot ${chatbotId}`);
     });
-    return { searcher: lexicalSearcher(unpackIndex(built)), bytes: built.byteLength };
+    return built;
   }
 
   function startEmbedding(chatbotId: string, entry: Entry, model: Embedder) {

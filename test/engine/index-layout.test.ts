@@ -18,7 +18,7 @@ describe('packIndex / unpackIndex', () => {
     for (const bytes of [packed, shifted.subarray(3)]) {
       const unpacked = unpackIndex(bytes);
       for (const [field, value] of Object.entries(index)) {
-        expect([...(unpacked[field as keyof typeof index] as ArrayLike<unknown>)], field).toEqual([...(value as ArrayLike<unknown>)]);
+        expect(Array.from(unpacked[field as keyof typeof index] as ArrayLike<unknown>), field).toEqual(Array.from(value as ArrayLike<unknown>));
       }
       expect(unpacked.sentences.length).toBe(index.sentences.length);
       expect(unpacked.sentences.at(-1)).toBe(index.sentences.at(-1));
