@@ -96,7 +96,9 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     // or to embed them: a cold start with a stored index reads the index alone.
     const material: Material = stored && !embedder ? { version, chunks: [] } : await store.training.material(chatbotId);
     if (material.version === undefined) return undefined;
-    const index = (material.version === version && stored) || (await indexOf(chatbotId, material.version, material.chunks));
+    // A retrain since the version was read: the material is newer than the index looked up.
+    const found = material.version === version ? stored : await store.retrieval.index(chatbotId, indexKey(material.version));
+    const index = found ?? (await buildAndStore(chatbotId, material.version, material.chunks));
     const chunks = embedder ? material.chunks : [];
     const entry: Entry = {
       version: material.version,
@@ -110,14 +112,11 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     return entry;
   }
 
-  /** The stored index of this version, else one built off the event loop and then stored. */
-  async function indexOf(chatbotId: string, version: string, chunks: Material['chunks']): Promise<Uint8Array> {
-    const key = indexKey(version);
-    const stored = await store.retrieval.index(chatbotId, key);
-    if (stored) return stored;
+  /** The index built off the event loop, and stored for other processes. */
+  async function buildAndStore(chatbotId: string, version: string, chunks: Material['chunks']): Promise<Uint8Array> {
     const built = await buildIndexOffThread(chunks);
-    // Kept for the next process; another instance saving the same version at once is no failure.
-    await store.retrieval.saveIndex(chatbotId, key, built).catch((error: unknown) => {
+    // Another instance saving the same version at once is no failure.
+    await store.retrieval.saveIndex(chatbotId, indexKey(version), built).catch((error: unknown) => {
       onError(error, `storing the index of chatbot ${chatbotId}`);
     });
     return built;
