@@ -247,6 +247,17 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (chatbot_id, hash, model)
   ) WITHOUT ROWID;
   `,
+  // A stored index is kept in parts, read one at a time, so loading a large one never holds the
+  // event loop for the whole read; retrieval_indexes keeps the version the parts are of.
+  `
+  DELETE FROM retrieval_indexes;
+  CREATE TABLE retrieval_index_parts (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    part INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (chatbot_id, part)
+  );
+  `,
 ];
 
 export function migrate(db: Database): void {
