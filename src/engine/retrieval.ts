@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { deserialize } from 'node:v8';
 import type { Material, Store } from '../store/port.js';
 import { contentHash, embedChunks, nearestChunks, normalized, type Embedder, type VectorTable } from './embeddings.js';
 import { fuseRankings } from './fusion.js';
 import { createByteCache } from './index-cache.js';
-import { buildLexicalIndex, lexicalSearcher, type LexicalIndex, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
+import { packIndex, unpackIndex } from './index-layout.js';
+import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
 import { buildIndexOffThread } from './workers/training-jobs.js';
 
 // Retrieval over a chatbot's training chunks. Each process keeps a prepared index per chatbot
@@ -13,7 +13,8 @@ import { buildIndexOffThread } from './workers/training-jobs.js';
 // from one consistent snapshot, so a chat during a retrain sees the old material or the new.
 //
 // Building is the expensive part, so it happens once: in the training worker thread (never on the
-// event loop), and its result is kept in the store, where a restarted or second instance finds it.
+// event loop), and its result is kept in the store, where a restarted or second instance finds it
+// in a layout it reads in place (index-layout.ts), without a pause of the event loop.
 // Prepared indexes are cached least recently used first within a budget of bytes.
 //
 // With an embedding model the chunks are also embedded, outside any request, and a question is
@@ -49,9 +50,10 @@ const EMBEDDING_RESUME_MS = 60_000;
 // Stored indexes are keyed by this as well as by the material version: a change to how the index
 // is built or read makes the stored ones unreadable for the new code, so it builds afresh.
 const INDEX_FORMAT = createHash('sha256')
-  .update(String(buildLexicalIndex) + String(lexicalSearcher))
+  .update([buildLexicalIndex, lexicalSearcher, packIndex, unpackIndex].map(String).join(''))
   .digest('base64url')
   .slice(0, 12);
+const indexKey = (version: string) => `${version}.${INDEX_FORMAT}`;
 
 type Entry = {
   version: string;
@@ -83,21 +85,26 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     // Training builds the new version's index before it answers (prepare); questions meanwhile
     // keep the old index, as a large source takes seconds to index. Without one, they wait.
     if (pending) return (stale && cached) || pending;
-    const started = build(chatbotId).finally(() => building.delete(key));
+    const started = build(chatbotId, version).finally(() => building.delete(key));
     building.set(key, started);
     return started;
   }
 
-  async function build(chatbotId: string): Promise<Entry | undefined> {
-    const material = await store.training.material(chatbotId);
+  async function build(chatbotId: string, version: string): Promise<Entry | undefined> {
+    const stored = await store.retrieval.index(chatbotId, indexKey(version));
+    // The chunks (the whole material, 10 MB for a large one) are read only to build the index
+    // or to embed them: a cold start with a stored index reads the index alone.
+    const material: Material = stored && !embedder ? { version, chunks: [] } : await store.training.material(chatbotId);
     if (material.version === undefined) return undefined;
-    const { searcher, bytes } = await lexicalFor(chatbotId, material.version, material.chunks);
+    // A retrain since the version was read: the material is newer than the index looked up.
+    const found = material.version === version ? stored : await store.retrieval.index(chatbotId, indexKey(material.version));
+    const index = found ?? (await buildAndStore(chatbotId, material.version, material.chunks));
     const chunks = embedder ? material.chunks : [];
     const entry: Entry = {
       version: material.version,
-      lexical: searcher,
+      lexical: lexicalSearcher(unpackIndex(index)),
       chunks,
-      bytes: bytes + chunks.reduce((sum, chunk) => sum + 2 * chunk.text.length, 0),
+      bytes: index.byteLength + chunks.reduce((sum, chunk) => sum + 2 * chunk.text.length, 0),
       embeddingStartedAt: 0,
     };
     cache.set(chatbotId, entry, entry.bytes);
@@ -105,17 +112,14 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     return entry;
   }
 
-  /** The stored index of this version, else one built off the event loop and then stored. */
-  async function lexicalFor(chatbotId: string, version: string, chunks: Material['chunks']) {
-    const key = `${version}.${INDEX_FORMAT}`;
-    const stored = await store.retrieval.index(chatbotId, key);
-    if (stored) return { searcher: lexicalSearcher(deserialize(stored) as LexicalIndex), bytes: stored.byteLength };
+  /** The index built off the event loop, and stored for other processes. */
+  async function buildAndStore(chatbotId: string, version: string, chunks: Material['chunks']): Promise<Uint8Array> {
     const built = await buildIndexOffThread(chunks);
-    // Kept for the next process; another instance saving the same version at once is no failure.
-    await store.retrieval.saveIndex(chatbotId, key, built).catch((error: unknown) => {
+    // Another instance saving the same version at once is no failure.
+    await store.retrieval.saveIndex(chatbotId, indexKey(version), built).catch((error: unknown) => {
       onError(error, `storing the index of chatbot ${chatbotId}`);
     });
-    return { searcher: lexicalSearcher(deserialize(built) as LexicalIndex), bytes: built.byteLength };
+    return built;
   }
 
   function startEmbedding(chatbotId: string, entry: Entry, model: Embedder) {

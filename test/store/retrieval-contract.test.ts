@@ -42,6 +42,16 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
     expect(Buffer.compare(Buffer.from((await store.retrieval.index(bot.id, 'v1')) ?? []), Buffer.from(large))).toBe(0);
   });
 
+  it('never gives back a mix of two versions when a save lands during a read', async () => {
+    const first = bytes(3 * 1024 * 1024 + 5, 4);
+    await store.retrieval.saveIndex(bot.id, 'v1', first);
+    const reading = store.retrieval.index(bot.id, 'v1');
+    await store.retrieval.saveIndex(bot.id, 'v2', bytes(3 * 1024 * 1024 + 5, 5));
+    const read = await reading;
+    if (read !== undefined) expect(Buffer.compare(Buffer.from(read), Buffer.from(first))).toBe(0);
+    expect(await store.retrieval.index(bot.id, 'v2')).toEqual(bytes(3 * 1024 * 1024 + 5, 5));
+  });
+
   it('stores vectors by chatbot, model and hash, exactly, replacing one saved again', async () => {
     const exact = vector(0.1, -2.5e-7, 3.4028234663852886e38, 1 / 3);
     await store.retrieval.saveVectors(bot.id, 'small', [

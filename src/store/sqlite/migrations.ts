@@ -278,6 +278,17 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO contact_buckets (chatbot_id, bucket, live)
   SELECT chatbot_id, position >> 10, COUNT(*) FROM contacts GROUP BY chatbot_id, position >> 10;
   `,
+  // A stored index is kept in parts, read one at a time, so loading a large one never holds the
+  // event loop for the whole read; retrieval_indexes keeps the version the parts are of.
+  `
+  DELETE FROM retrieval_indexes;
+  CREATE TABLE retrieval_index_parts (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    part INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (chatbot_id, part)
+  );
+  `,
 ];
 
 export function migrate(db: Database): void {

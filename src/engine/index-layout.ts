@@ -1,0 +1,92 @@
+import type { LexicalIndex } from './lexical-index.js';
+
+// The stored form of a lexical index, laid out so that loading it costs next to nothing on the
+// event loop: a header of lengths, the integer arrays as they lie in memory (read in place, not
+// copied), and the strings as UTF-8 with their byte boundaries, decoded one by one when a search
+// quotes them. v8.deserialize rebuilt every string of a 10 MB index up front, holding up the
+// server for a tenth of a second to a second. Integers are in the machine's byte order: every
+// platform Node runs on in practice is little-endian.
+
+const INTEGERS = [
+  'sectionStart',
+  'sentenceSection',
+  'sentenceTerms',
+  'sentenceTermStart',
+  'keyTerms',
+  'keyTermStart',
+  'postings',
+  'postingStart',
+  'keyPostings',
+  'keyPostingStart',
+] as const;
+const TEXTS = ['vocabulary', 'keys', 'sentences'] as const;
+// One length per integer array, one count per string list, the UTF-8 text's byte length.
+const HEADER = INTEGERS.length + TEXTS.length + 1;
+
+/** The index in bytes of their own buffer (from its start), so that they can be transferred. */
+export function packIndex(index: LexicalIndex): Uint8Array<ArrayBuffer> {
+  const lists = TEXTS.map((field) => index[field]);
+  const text = Buffer.from(lists.map((list) => list.join('')).join(''));
+  // Each list's boundaries in bytes of the text: where each string starts, and where the last ends.
+  let position = 0;
+  const boundaries = lists.map((list) => {
+    const starts = new Int32Array(list.length + 1);
+    starts[0] = position;
+    list.forEach((string, k) => (starts[k + 1] = position += Buffer.byteLength(string)));
+    return starts;
+  });
+  const header = Int32Array.from([...INTEGERS.map((field) => index[field].length), ...lists.map((list) => list.length), text.byteLength]);
+  const arrays = [header, ...INTEGERS.map((field) => index[field]), ...boundaries];
+  const bytes = new Uint8Array(arrays.reduce((sum, array) => sum + array.byteLength, 0) + text.byteLength);
+  let offset = 0;
+  for (const array of arrays) {
+    bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offset);
+    offset += array.byteLength;
+  }
+  bytes.set(text, offset);
+  return bytes;
+}
+
+/**
+ * The index in packed bytes. Its integer arrays are views of them and its sentences and keys are
+ * read from them when asked for; only the vocabulary, which every search needs whole, is decoded.
+ */
+export function unpackIndex(packed: Uint8Array): LexicalIndex {
+  // Views need 4-byte alignment; a buffer from a pool may start anywhere.
+  const bytes = packed.byteOffset % 4 === 0 ? packed : packed.slice();
+  const header = new Int32Array(bytes.buffer, bytes.byteOffset, HEADER);
+  let offset = bytes.byteOffset + header.byteLength;
+  const view = (length: number) => {
+    const array = new Int32Array(bytes.buffer, offset, length);
+    offset += array.byteLength;
+    return array;
+  };
+  const integers = INTEGERS.map((_, i) => view(header[i] as number));
+  const [vocabulary, keys, sentences] = TEXTS.map((_, i) => view((header[INTEGERS.length + i] as number) + 1));
+  const text = Buffer.from(bytes.buffer, offset, header[HEADER - 1]);
+  return {
+    ...(Object.fromEntries(INTEGERS.map((field, i) => [field, integers[i]])) as Pick<LexicalIndex, (typeof INTEGERS)[number]>),
+    vocabulary: Array.from({ length: (vocabulary as Int32Array).length - 1 }, (_, k) => stringAt(text, vocabulary as Int32Array, k)),
+    keys: lazyStrings(text, keys as Int32Array),
+    sentences: lazyStrings(text, sentences as Int32Array),
+  };
+}
+
+function stringAt(text: Buffer, starts: Int32Array, k: number): string {
+  return text.toString('utf8', starts[k], starts[k + 1]);
+}
+
+/** A read-only list whose strings are decoded on access (a search reads a few dozen). */
+function lazyStrings(text: Buffer, starts: Int32Array): string[] {
+  const length = starts.length - 1;
+  return new Proxy([] as string[], {
+    get(target, property, receiver) {
+      if (property === 'length') return length;
+      if (typeof property === 'string') {
+        const k = Number(property);
+        if (Number.isInteger(k) && k >= 0 && k < length) return stringAt(text, starts, k);
+      }
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { chunkText } from '../../src/engine/chunking.js';
+import { packIndex, unpackIndex } from '../../src/engine/index-layout.js';
+import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
+import { documentText } from './eval/score.js';
+
+// The stored layout gives back the very index that was packed, strings of any script included,
+// from bytes wherever they start (a store's buffer may sit at any offset of a larger one).
+
+describe('packIndex / unpackIndex', () => {
+  const text = `${documentText('thermostat-manual.md')}\n\n## Ünïcode\nCafé « crème » costs 4 €. 東京の店は9時に開きます 😀. Straße.`;
+  const index = buildLexicalIndex(chunkText(text).map((chunk, seq) => ({ seq, text: chunk })));
+
+  it('unpacks to the packed index, at an aligned or an odd offset', () => {
+    const packed = packIndex(index);
+    const shifted = new Uint8Array(packed.byteLength + 3);
+    shifted.set(packed, 3);
+    for (const bytes of [packed, shifted.subarray(3)]) {
+      const unpacked = unpackIndex(bytes);
+      for (const [field, value] of Object.entries(index)) {
+        expect(Array.from(unpacked[field as keyof typeof index] as ArrayLike<unknown>), field).toEqual(Array.from(value as ArrayLike<unknown>));
+      }
+      expect(unpacked.sentences.length).toBe(index.sentences.length);
+      expect(unpacked.sentences.at(-1)).toBe(index.sentences.at(-1));
+    }
+  });
+
+  it('searches as the index it was packed from', () => {
+    const unpacked = lexicalSearcher(unpackIndex(packIndex(index)));
+    const original = lexicalSearcher(index);
+    for (const question of ['How long do the batteries last?', 'What does the café crème cost?', 'reset', 'Straße']) {
+      expect(unpacked(question, 4)).toEqual(original(question, 4));
+    }
+  });
+});
