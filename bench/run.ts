@@ -40,7 +40,7 @@ for (const section of chosen) {
   const sectionStart = performance.now();
   const figures = await section.run({ quick });
   console.log(`\n${section.name} (${((performance.now() - sectionStart) / 1000).toFixed(0)} s)`);
-  printTable(figures);
+  if (figures.length) printTable(figures);
   for (const figure of figures) if (missesGoal(figure)) failedGoals.push(figure.name);
 }
 

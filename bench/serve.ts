@@ -7,21 +7,23 @@ import { createLogger } from '../src/logger.js';
 
 // A server in its own process, for the load generator in the parent: `hub` is Switchboard as
 // `npm start` wires it (JSON logs at info, metrics, timed store; configured by the environment),
-// `koa` and `node` the bare baselines answering {"status":"ok"}. Tells the parent its port.
+// `koa` and `node` the bare baselines answering {"status":"ok"}, or the JSON in BENCH_JSON (so a
+// hub route is compared with bare Koa serializing the same answer). Tells the parent its port.
 
 const kind = process.argv[2];
+const answer: unknown = JSON.parse(process.env.BENCH_JSON ?? '{"status":"ok"}');
 let server: Server;
 let close = async () => {};
 
 if (kind === 'node') {
   server = createServer((_req, res) => {
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(JSON.stringify({ status: 'ok' }));
+    res.end(JSON.stringify(answer));
   });
 } else if (kind === 'koa') {
   const app = new Koa();
   app.use((ctx) => {
-    ctx.body = { status: 'ok' };
+    ctx.body = answer;
   });
   server = createServer(app.callback());
 } else if (kind === 'hub') {

@@ -11,10 +11,16 @@ export type Served = {
   stop(): Promise<void>;
 };
 
+/** `BENCH_CPU_PROF=DIR npm run bench …` writes the hub's CPU profiles (one per thread) to DIR. */
+function profiling(kind: ServerKind): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir && kind === 'hub' ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
 /** Starts bench/serve.ts in a child process (its stdout, the hub's log, goes to /dev/null). */
 export async function serve(kind: ServerKind, env: Record<string, string> = {}): Promise<Served> {
   const child = fork(new URL('./serve.ts', import.meta.url), [kind], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...profiling(kind)],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...process.env, ...env },
   });

@@ -4,6 +4,7 @@ import { needsAdmin, parseCommandText, runCommand, type CommandReply, type Platf
 import type { HubClient } from '../hub-client.js';
 import { escapeText, unescapeText } from './text.js';
 import type { UserDirectory } from './users.js';
+import { countSlackError } from './metrics.js';
 
 // The slash command (`/chatbot` unless SLACK_COMMAND names another) on Slack: acknowledged at
 // once, run by the platform-neutral command module, answered privately through the command's
@@ -65,6 +66,7 @@ async function sendAttachment(
     });
     return FILE_SENT;
   } catch (error) {
+    countSlackError(error);
     logger.error({ err: error, userId }, 'could not upload a file to Slack');
     return FILE_FAILED;
   }

@@ -6,6 +6,7 @@ import { RecentSet } from './recent.js';
 import { postInThread, streamedReply } from './reply.js';
 import { plainText, unescapeText } from './text.js';
 import type { UserDirectory } from './users.js';
+import { countSlackError } from './metrics.js';
 
 // Slack messages to the relay: which deliveries count (no retries, no repeats, no bots), what the
 // relay needs to decide (DM, mention, follow-up), and, when it answers, who wrote (users.info) and
@@ -166,6 +167,7 @@ async function threadHistory(
       (item) => compareTs(item.ts, message.ts) < 0,
     );
   } catch (error) {
+    countSlackError(error);
     logger.warn({ err: error, channel: message.channel }, 'conversations.replies failed; answering without the thread');
     return [own];
   }

@@ -19,10 +19,24 @@ export function instrumentSlack(app: App): void {
     try {
       await next();
     } catch (error) {
-      const { code, statusCode } = error as { code?: unknown; statusCode?: number };
-      if (code === webApi.ErrorCode.RateLimitedError) recordPlatformApiError('slack', 429);
-      else if (typeof code === 'string' && code.startsWith('slack_webapi_')) recordPlatformApiError('slack', statusCode);
+      countSlackError(error);
       throw error;
     }
   });
+}
+
+const counted = new WeakSet<object>();
+
+/**
+ * Counts a failed Web API call once, wherever it is caught: handlers that carry on without the
+ * call (a thread they cannot read, a user they cannot look up) call this in their catch. Errors
+ * that are not the Web API's (the hub's, say) are left alone.
+ */
+export function countSlackError(error: unknown): void {
+  if (typeof error !== 'object' || error === null || counted.has(error)) return;
+  const { code, statusCode } = error as { code?: unknown; statusCode?: number };
+  if (code === webApi.ErrorCode.RateLimitedError) recordPlatformApiError('slack', 429);
+  else if (typeof code === 'string' && code.startsWith('slack_webapi_')) recordPlatformApiError('slack', statusCode);
+  else return;
+  counted.add(error);
 }

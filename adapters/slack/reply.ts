@@ -1,5 +1,6 @@
 import { webApi } from '@slack/bolt';
 import type { ReplySink } from '../relay.js';
+import { countSlackError } from './metrics.js';
 import { escapeText, splitMessage } from './text.js';
 
 // A reply in a Slack thread that grows as the hub streams it: natively streamed where Slack allows
@@ -128,6 +129,7 @@ export function streamedReply(client: webApi.WebClient, target: StreamTarget, on
       if (shown) await show(splitMessage(shown));
       if (final) for (const stream of streams) await stop(stream);
     } catch (error) {
+      countSlackError(error);
       if (streams.length > 0 || !isStreamingRefusal(error)) throw error;
       onRefused(error);
       fallback = threadReply(client, channel, threadTs);

@@ -1,5 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { countSlackError } from './metrics.js';
 
 // Who a Slack user is (users.info): a contact's name and email, and whether they administer the
 // workspace. Contact details are cached for a while; admin rights are always asked afresh.
@@ -49,6 +50,7 @@ export function createUserDirectory(
       try {
         return await lookUp(userId);
       } catch (error) {
+        countSlackError(error);
         logger.warn({ err: error, userId }, 'users.info failed; the contact has no name or email');
         return undefined;
       }
@@ -58,6 +60,7 @@ export function createUserDirectory(
       try {
         return (await lookUp(userId)).isAdmin;
       } catch (error) {
+        countSlackError(error);
         logger.warn({ err: error, userId }, 'users.info failed; treating the user as no admin');
         return false;
       }

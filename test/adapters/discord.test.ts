@@ -497,6 +497,17 @@ describe('Discord adapter', () => {
     expect((model.inputs.at(-1) as ResponderInput).messages).toEqual([{ role: 'user', content: 'still answered?' }]);
   });
 
+  it('counts a REST failure the message handler catches in the platform API errors', async () => {
+    const errors = async () =>
+      (await platformApiErrors.get()).values.find((v) => v.labels.platform === 'discord' && v.labels.kind === 'error')?.value ?? 0;
+    const channel = newChannel('history-refused');
+    await bind(channel, supportBot, 'all');
+    const before = await errors();
+    discord.failNext('GET', new RegExp(`^/channels/${channel.id}/messages$`), 403, { message: 'Missing Access', code: 50001 });
+    await reply(discord.say(channel, alice, 'counted?'), 'echo: counted?');
+    expect(await errors()).toBe(before + 1);
+  });
+
   it('apologises briefly while the hub is down, and answers again once it is back', async () => {
     const channel = newChannel('outage');
     await bind(channel, supportBot, 'mentions');

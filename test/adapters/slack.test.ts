@@ -14,6 +14,7 @@ import { EMPTY_REPLY } from '../../adapters/slack/reply.js';
 import { escapeText, MESSAGE_LIMIT } from '../../adapters/slack/text.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
 import { createChatEngine } from '../../src/engine/index.js';
+import { platformApiErrors } from '../../src/metrics.js';
 import { SLACK_EVENTS_PATH as HUB_SLACK_PATH, createApp } from '../../src/http/app.js';
 import {
   APP_TOKEN,
@@ -745,6 +746,26 @@ describe('Slack adapter: faults', () => {
     );
     expect(h.slack.botReplies(ALL_CHANNEL, first.ts).map((m) => m.text)).toEqual(['Echo: One', 'Echo: Two']);
   });
+
+  it('counts Web API failures that handlers catch, and the 429s they wait out, once each', async () => {
+    const counted = async (kind: string) =>
+      (await platformApiErrors.get()).values.find((v) => v.labels.platform === 'slack' && v.labels.kind === kind)?.value ?? 0;
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const first = await h.say(ALL_CHANNEL, ALICE, 'One');
+    const before = { calls: h.slack.calls.length, error: await counted('error'), limited: await counted('rate_limited') };
+    h.slack.failNext('conversations.replies', 'missing_scope');
+    h.slack.rateLimit('chat.postMessage', 1);
+    await h.say(ALL_CHANNEL, ALICE, 'Two', { threadTs: first.ts });
+    expect(h.slack.botReplies(ALL_CHANNEL, first.ts).map((m) => m.text)).toEqual(['Echo: One', 'Echo: Two']);
+    // Every refused call of this turn (the failed thread read, and the native stream this fake refuses).
+    const calls = h.slack.calls.slice(before.calls);
+    const failed = calls.filter((call) => call.error !== undefined && call.status !== 429);
+    expect(failed.map((call) => call.method)).toContain('conversations.replies');
+    expect(await counted('error')).toBe(before.error + failed.length);
+    expect(await counted('rate_limited')).toBe(before.limited + calls.filter((call) => call.status === 429).length);
+  });
+
 });
 
 describe('Slack adapter: the /chatbot command', () => {
