@@ -56,8 +56,8 @@ function ratioOf(figure: Figure): number {
 
 function missesGoal(figure: Figure): boolean {
   const { goal } = figure;
-  const ratio = ratioOf(figure);
-  return (goal?.atLeast !== undefined && ratio < goal.atLeast) || (goal?.atMost !== undefined && ratio > goal.atMost);
+  const measured = goal?.of === 'value' ? figure.value : ratioOf(figure);
+  return (goal?.atLeast !== undefined && measured < goal.atLeast) || (goal?.atMost !== undefined && measured > goal.atMost);
 }
 
 function printTable(figures: Figure[]): void {
@@ -65,8 +65,9 @@ function printTable(figures: Figure[]): void {
     `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ${unit}`;
   const goalText = (figure: Figure) => {
     if (!figure.goal) return '';
-    const bound = figure.goal.atLeast !== undefined ? `≥ ${figure.goal.atLeast}` : `≤ ${figure.goal.atMost}`;
-    return `${bound} ${missesGoal(figure) ? 'MISSED' : 'met'}`;
+    const { atLeast, atMost, of } = figure.goal;
+    const bound = atLeast !== undefined ? `≥ ${atLeast}` : `≤ ${atMost}`;
+    return `${bound}${of === 'value' ? ` ${figure.unit}` : ''} ${missesGoal(figure) ? 'MISSED' : 'met'}`;
   };
   const rows = [
     ['figure', 'value', 'baseline', 'baseline value', 'ratio', 'goal'],

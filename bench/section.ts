@@ -18,8 +18,11 @@ export type Figure = {
    * baseline): then the median of the pairs' ratios, which the machine's changing load moves less.
    */
   ratio?: number;
-  /** The performance goal for value / baselineValue, when there is one. */
-  goal?: { atLeast?: number; atMost?: number };
+  /**
+   * The performance goal, when there is one: for value / baselineValue, or for the value itself
+   * (`of: 'value'`) where the goal is absolute (a latency bound).
+   */
+  goal?: { atLeast?: number; atMost?: number; of?: 'ratio' | 'value' };
 };
 
 export type Section = {

@@ -409,6 +409,9 @@ export interface DigestRunRepository {
 /** What a repair found and fixed (see Store.repair). */
 export type RepairReport = { counters: number; orphans: number };
 
+/** Far longer than writing one version of a chatbot's material takes: a repair's default grace. */
+export const CHUNK_GRACE_MS = 60 * 60_000;
+
 export type RepairOptions = {
   /** How long a suspect counter must stay unchanged before it is corrected. */
   settleMs?: number;
@@ -568,7 +571,8 @@ export interface Store {
   /**
    * Repairs what a crash between two writes of one operation left behind where the engine has no
    * transactions to prevent it: counters recomputed, orphaned records removed. Safe to run at any
-   * time, on any number of instances; SQLite writes in transactions and finds nothing.
+   * time, on any number of instances. On SQLite every other multi-row write is one transaction;
+   * material and indexes, written in stages, may leave versions that never became current.
    */
   repair(options?: RepairOptions): Promise<RepairReport>;
   readonly webhooks: WebhookRepository;

@@ -224,6 +224,24 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       }
       expect(seen.at(-1)).toEqual(material('new'));
     });
+
+    it('serves other work while it writes a large material', async () => {
+      const bot = chatbot(owner.id);
+      await store.chatbots.insertWithinLimit(bot, 5);
+      const chunks = Array.from({ length: 5_000 }, (_, i) => `chunk ${i} `.repeat(60));
+      const sourceText = chunks.join('\n') + ' \u{1F6B2}'.repeat(300_000);
+      let turns = 0;
+      const counting = setInterval(() => (turns += 1), 0);
+      try {
+        await store.training.replace(bot.id, { sourceText, chunks });
+      } finally {
+        clearInterval(counting);
+      }
+      // A write that held the event loop until it committed would let no timer run meanwhile.
+      expect(turns).toBeGreaterThan(2);
+      expect(await store.training.sourceText(bot.id)).toBe(sourceText);
+      expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(chunks);
+    });
   });
 
   describe('rate limits', () => {

@@ -65,4 +65,33 @@ describe('sqlite migrations of existing data', () => {
     ]);
     db.close();
   });
+
+  it('keeps trained material under its version, as chunks and a source part', () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = OFF');
+    const staging = MIGRATIONS.findIndex((sql) => sql.includes('training_stages'));
+    for (const sql of MIGRATIONS.slice(0, staging)) db.exec(sql);
+    db.pragma(`user_version = ${staging}`);
+    db.prepare("INSERT INTO training_sources (chatbot_id, source_text, version) VALUES ('bot-a', 'One. Two.', 'v7')").run();
+    const chunk = db.prepare("INSERT INTO training_chunks (chatbot_id, seq, text) VALUES ('bot-a', ?, ?)");
+    chunk.run(1, 'Two.');
+    chunk.run(0, 'One.');
+    db.prepare("INSERT INTO retrieval_indexes (chatbot_id, version, data) VALUES ('bot-a', 'v7', x'')").run();
+    db.prepare("INSERT INTO retrieval_index_parts (chatbot_id, part, data) VALUES ('bot-a', 0, x'0102')").run();
+
+    migrate(db);
+
+    expect(db.prepare('SELECT chatbot_id, version, seq, text FROM training_chunks ORDER BY seq').all()).toEqual([
+      { chatbot_id: 'bot-a', version: 'v7', seq: 0, text: 'One.' },
+      { chatbot_id: 'bot-a', version: 'v7', seq: 1, text: 'Two.' },
+    ]);
+    expect(db.prepare('SELECT chatbot_id, version, part, text FROM training_source_parts').all()).toEqual([
+      { chatbot_id: 'bot-a', version: 'v7', part: 0, text: 'One. Two.' },
+    ]);
+    expect(db.prepare('SELECT * FROM training_sources').all()).toEqual([{ chatbot_id: 'bot-a', version: 'v7' }]);
+    // Indexes are rebuilt from the material on demand.
+    expect(db.prepare('SELECT COUNT(*) FROM retrieval_index_parts').pluck().get()).toBe(0);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    db.close();
+  });
 });

@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import type { Store } from '../port.js';
+import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { mongoAccounts } from './accounts.js';
 import { mongoAdapterClaims } from './adapter-claims.js';
 import { mongoAssets } from './assets.js';
@@ -24,8 +24,6 @@ import { mongoWebhookOutbox } from './webhook-outbox.js';
 import { mongoWebhooks } from './webhooks.js';
 
 const REPAIR_SETTLE_MS = 30_000;
-/** Far longer than writing one version's chunks takes. */
-const CHUNK_GRACE_MS = 60 * 60_000;
 
 /** Connects to MongoDB and migrates every collection's indexes to the declared ones. */
 export async function openMongoStore(url: string): Promise<Store> {

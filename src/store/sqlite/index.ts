@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Store } from '../port.js';
+import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { sqliteAccounts } from './accounts.js';
 import { sqliteAdapterClaims } from './adapter-claims.js';
 import { sqliteAssets } from './assets.js';
@@ -31,12 +31,14 @@ export function openSqliteStore(filename: string): Store {
   db.pragma('busy_timeout = 5000');
   migrate(db);
 
+  const training = sqliteTraining(db);
+  const retrieval = sqliteRetrieval(db);
   return {
     engine: 'sqlite',
     accounts: sqliteAccounts(db),
     chatbots: sqliteChatbots(db),
-    training: sqliteTraining(db),
-    retrieval: sqliteRetrieval(db),
+    training,
+    retrieval,
     assets: sqliteAssets(db),
     leads: sqliteLeads(db),
     conversations: sqliteConversations(db),
@@ -47,9 +49,10 @@ export function openSqliteStore(filename: string): Store {
     bindings: sqliteBindings(db),
     digests: sqliteDigests(db),
     digestRuns: sqliteDigestRuns(db),
-    // Every multi-row write is one SQLite transaction: a crash leaves nothing half done.
-    async repair() {
-      return { counters: 0, orphans: 0 };
+    // Counters and cascades are single transactions; only staged material and indexes can be left.
+    async repair({ chunkGraceMs = CHUNK_GRACE_MS, now = new Date() } = {}) {
+      const orphans = (await training.removeDebris(now.getTime() - chunkGraceMs)) + (await retrieval.removeDebris());
+      return { counters: 0, orphans };
     },
     webhooks: sqliteWebhooks(db),
     webhookOutbox: sqliteWebhookOutbox(db),

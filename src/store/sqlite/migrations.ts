@@ -289,6 +289,48 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (chatbot_id, part)
   );
   `,
+  // Material and indexes are written in stages under a fresh version, made current in one short
+  // transaction (see staging.ts): rows carry their version, and training_stages names the
+  // versions being written. Indexes are rebuilt from the material on demand.
+  `
+  CREATE TABLE training_chunks_by_version (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    version TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (chatbot_id, version, seq)
+  );
+  INSERT INTO training_chunks_by_version (chatbot_id, version, seq, text)
+  SELECT chunk.chatbot_id, source.version, chunk.seq, chunk.text
+  FROM training_chunks chunk JOIN training_sources source ON source.chatbot_id = chunk.chatbot_id;
+  DROP TABLE training_chunks;
+  ALTER TABLE training_chunks_by_version RENAME TO training_chunks;
+  CREATE TABLE training_source_parts (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    version TEXT NOT NULL,
+    part INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (chatbot_id, version, part)
+  );
+  INSERT INTO training_source_parts (chatbot_id, version, part, text)
+  SELECT chatbot_id, version, 0, source_text FROM training_sources;
+  ALTER TABLE training_sources DROP COLUMN source_text;
+  CREATE TABLE training_stages (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    version TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    PRIMARY KEY (chatbot_id, version)
+  ) WITHOUT ROWID;
+  DELETE FROM retrieval_indexes;
+  DROP TABLE retrieval_index_parts;
+  CREATE TABLE retrieval_index_parts (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    version TEXT NOT NULL,
+    part INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (chatbot_id, version, part)
+  );
+  `,
 ];
 
 export function migrate(db: Database): void {

@@ -1,48 +1,139 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Chunk, TrainingMaterial, TrainingRepository } from '../port.js';
+import { betweenRequests, deleteInStages, inStages } from './staging.js';
 
-export function sqliteTraining(db: Database): TrainingRepository {
-  const clearChunks = db.prepare('DELETE FROM training_chunks WHERE chatbot_id = ?');
-  const insertChunk = db.prepare('INSERT INTO training_chunks (chatbot_id, seq, text) VALUES (?, ?, ?)');
-  const upsertSource = db.prepare(
-    `INSERT INTO training_sources (chatbot_id, source_text, version) VALUES (?, ?, ?)
-     ON CONFLICT (chatbot_id) DO UPDATE SET source_text = excluded.source_text, version = excluded.version`,
-  );
-  const chunks = db.prepare<[string], Chunk>(
-    'SELECT seq, text FROM training_chunks WHERE chatbot_id = ? ORDER BY seq',
-  );
-  const source = db.prepare<[string], { source_text: string }>(
-    'SELECT source_text FROM training_sources WHERE chatbot_id = ?',
-  );
-  const version = db.prepare<[string], { version: string }>(
-    'SELECT version FROM training_sources WHERE chatbot_id = ?',
-  );
+// A retrain writes the new material in stages under a fresh version (see staging.ts), then one
+// short transaction makes that version current and only then is the version it displaced deleted,
+// again in stages. Readers follow the version training_sources names, so they see the old material
+// or the new, never a mix. training_stages names the versions being written, so that a repair
+// after a crash can tell a version in flight from debris.
 
-  // One transaction: other connections keep reading the old rows (WAL) until it commits.
-  const replace = db.transaction((chatbotId: string, material: TrainingMaterial) => {
-    clearChunks.run(chatbotId);
-    material.chunks.forEach((text, seq) => insertChunk.run(chatbotId, seq, text));
-    upsertSource.run(chatbotId, material.sourceText, randomUUID());
+// Source text is kept in parts of this many characters, each written in its own transaction.
+const SOURCE_PART_CHARS = 1024 * 1024;
+// Chunks read at once: a few milliseconds' work.
+const READ_ROWS = 1024;
+
+export function sqliteTraining(db: Database) {
+  const beginStage = db.prepare('INSERT INTO training_stages (chatbot_id, version, started_at) VALUES (?, ?, ?)');
+  const endStage = db.prepare('DELETE FROM training_stages WHERE chatbot_id = ? AND version = ?');
+  const insertChunk = db.prepare('INSERT INTO training_chunks (chatbot_id, version, seq, text) VALUES (?, ?, ?, ?)');
+  const insertSourcePart = db.prepare('INSERT INTO training_source_parts (chatbot_id, version, part, text) VALUES (?, ?, ?, ?)');
+  const setVersion = db.prepare(
+    `INSERT INTO training_sources (chatbot_id, version) VALUES (?, ?)
+     ON CONFLICT (chatbot_id) DO UPDATE SET version = excluded.version`,
+  );
+  const version = db.prepare<[string], { version: string }>('SELECT version FROM training_sources WHERE chatbot_id = ?');
+  const chunksFrom = db.prepare<[string, string, number, number], Chunk>(
+    'SELECT seq, text FROM training_chunks WHERE chatbot_id = ? AND version = ? AND seq >= ? ORDER BY seq LIMIT ?',
+  );
+  const sourceParts = db.prepare<[string], { text: string }>(
+    `SELECT part.text FROM training_source_parts part
+     JOIN training_sources source ON source.chatbot_id = part.chatbot_id AND source.version = part.version
+     WHERE part.chatbot_id = ? ORDER BY part.part`,
+  );
+  const deleteChunks = db.prepare(
+    `DELETE FROM training_chunks WHERE rowid IN
+     (SELECT rowid FROM training_chunks WHERE chatbot_id = ? AND version = ? LIMIT ?)`,
+  );
+  const deleteSourceParts = db.prepare(
+    `DELETE FROM training_source_parts WHERE rowid IN
+     (SELECT rowid FROM training_source_parts WHERE chatbot_id = ? AND version = ? LIMIT ?)`,
+  );
+  // Versions with rows that are neither current nor being written (a stage younger than the grace).
+  const debris = db.prepare<[number], { chatbot_id: string; version: string }>(
+    `SELECT DISTINCT kept.chatbot_id, kept.version
+     FROM (SELECT chatbot_id, version FROM training_chunks UNION SELECT chatbot_id, version FROM training_source_parts) AS kept
+     LEFT JOIN training_sources source ON source.chatbot_id = kept.chatbot_id
+     WHERE source.version IS NOT kept.version
+       AND NOT EXISTS (SELECT 1 FROM training_stages stage
+                       WHERE stage.chatbot_id = kept.chatbot_id AND stage.version = kept.version AND stage.started_at > ?)`,
+  );
+  const staleStages = db.prepare('DELETE FROM training_stages WHERE started_at <= ?');
+
+  const writeChunks = db.transaction((chatbotId: string, staged: string, slice: readonly string[], start: number) => {
+    slice.forEach((text, offset) => insertChunk.run(chatbotId, staged, start + offset, text));
   });
-  // A read transaction, so the version and the chunks come from the same commit.
-  const material = db.transaction((chatbotId: string) => ({
-    version: version.get(chatbotId)?.version,
-    chunks: chunks.all(chatbotId),
-  }));
+  /** Makes `staged` current; answers the version it displaced. */
+  const makeCurrent = db.transaction((chatbotId: string, staged: string) => {
+    const previous = version.get(chatbotId)?.version;
+    setVersion.run(chatbotId, staged);
+    endStage.run(chatbotId, staged);
+    return previous;
+  });
+  async function removeVersion(chatbotId: string, removed: string): Promise<number> {
+    const rows = (await deleteInStages(deleteChunks, [chatbotId, removed])) + (await deleteInStages(deleteSourceParts, [chatbotId, removed], 1));
+    endStage.run(chatbotId, removed);
+    return rows;
+  }
 
   return {
-    async replace(chatbotId, input) {
-      replace.immediate(chatbotId, input);
+    async replace(chatbotId, { sourceText, chunks: texts }) {
+      const staged = randomUUID();
+      beginStage.run(chatbotId, staged, Date.now());
+      try {
+        await inStages(texts, (slice, start) => writeChunks.immediate(chatbotId, staged, slice, start));
+        for (const [part, text] of partsOf(sourceText).entries()) {
+          await betweenRequests();
+          insertSourcePart.run(chatbotId, staged, part, text);
+        }
+      } catch (error) {
+        await removeVersion(chatbotId, staged);
+        throw error;
+      }
+      const previous = makeCurrent.immediate(chatbotId, staged);
+      if (previous !== undefined) await removeVersion(chatbotId, previous);
     },
     async material(chatbotId) {
-      return material.deferred(chatbotId);
+      // Read in pages, other requests served between them. A version's rows never change, and
+      // are deleted only once it is displaced: if it is still current after the last page, no
+      // page missed a row; otherwise a retrain landed meanwhile, and its version is read instead.
+      for (let current = version.get(chatbotId)?.version; ; ) {
+        if (current === undefined) return { version: undefined, chunks: [] };
+        const read: Chunk[] = [];
+        for (let page = chunksFrom.all(chatbotId, current, 0, READ_ROWS); page.length > 0; ) {
+          read.push(...page);
+          if (page.length < READ_ROWS) break;
+          await betweenRequests();
+          page = chunksFrom.all(chatbotId, current, (read.at(-1)?.seq ?? 0) + 1, READ_ROWS);
+        }
+        const after = version.get(chatbotId)?.version;
+        if (after === current) return { version: current, chunks: read };
+        current = after;
+      }
     },
     async version(chatbotId) {
       return version.get(chatbotId)?.version;
     },
     async sourceText(chatbotId) {
-      return source.get(chatbotId)?.source_text;
+      const parts = sourceParts.all(chatbotId);
+      return parts.length === 0 ? undefined : parts.map((part) => part.text).join('');
     },
-  };
+    /**
+     * Removes what a crash left: versions never made current (staged before `stagedBefore`, in ms)
+     * and displaced ones not yet deleted. Answers the rows removed.
+     */
+    async removeDebris(stagedBefore: number): Promise<number> {
+      let removed = 0;
+      for (const { chatbot_id: chatbotId, version: stale } of debris.all(stagedBefore)) {
+        removed += await removeVersion(chatbotId, stale);
+      }
+      staleStages.run(stagedBefore);
+      return removed;
+    },
+  } satisfies TrainingRepository & { removeDebris(stagedBefore: number): Promise<number> };
+}
+
+/** The text in parts of about SOURCE_PART_CHARS, never cutting a surrogate pair in two; '' is one part. */
+function partsOf(text: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  do {
+    let end = Math.min(start + SOURCE_PART_CHARS, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    parts.push(text.slice(start, end));
+    start = end;
+  } while (start < text.length);
+  return parts;
 }

@@ -1,0 +1,33 @@
+import { setImmediate as betweenRequests } from 'node:timers/promises';
+import type { Statement } from 'better-sqlite3';
+
+// Large writes (a 10 MB source is about 15,000 chunks) go in as many short transactions, with
+// other requests served between them: better-sqlite3 is synchronous, so one long transaction
+// would hold the event loop, and every other request, until it commits.
+
+/** Rows per transaction: about a millisecond of writing. */
+export const STAGE_ROWS = 256;
+
+/** Runs `step` for each slice of `items`, one transaction per slice, yielding between them. */
+export async function inStages<T>(items: readonly T[], step: (slice: readonly T[], start: number) => void): Promise<void> {
+  for (let start = 0; start < items.length; start += STAGE_ROWS) {
+    if (start > 0) await betweenRequests();
+    step(items.slice(start, start + STAGE_ROWS), start);
+  }
+}
+
+/**
+ * Repeats a `DELETE … LIMIT ?` statement (the limit its last parameter) until it deletes fewer
+ * rows than the limit. Rows of about a megabyte (parts) go one at a time.
+ */
+export async function deleteInStages(statement: Statement, params: unknown[], rowsPerStage = STAGE_ROWS): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const { changes } = statement.run(...params, rowsPerStage);
+    deleted += changes;
+    if (changes < rowsPerStage) return deleted;
+    await betweenRequests();
+  }
+}
+
+export { betweenRequests };
