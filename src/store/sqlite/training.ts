@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
-import type { Chunk, TrainingMaterial, TrainingRepository } from '../port.js';
+import type { Chunk, TrainingRepository } from '../port.js';
 import { betweenRequests, deleteInStages, inStages } from './staging.js';
 
 // A retrain writes the new material in stages under a fresh version (see staging.ts), then one
