@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../src/domain/settings.js';
 import { UniqueViolation } from '../../src/store/errors.js';
 import type { Account, Chatbot, Store } from '../../src/store/port.js';
+import { countTurns } from '../support/event-loop.js';
 import { storeTargets } from '../support/stores.js';
 
 // One behaviour for every adapter: each case runs on each store that can be had here.
@@ -230,15 +231,14 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       await store.chatbots.insertWithinLimit(bot, 5);
       const chunks = Array.from({ length: 5_000 }, (_, i) => `chunk ${i} `.repeat(60));
       const sourceText = chunks.join('\n') + ' \u{1F6B2}'.repeat(300_000);
-      let turns = 0;
-      const counting = setInterval(() => (turns += 1), 0);
+      const turns = countTurns();
       try {
         await store.training.replace(bot.id, { sourceText, chunks });
       } finally {
-        clearInterval(counting);
+        turns.stop();
       }
-      // A write that held the event loop until it committed would let no timer run meanwhile.
-      expect(turns).toBeGreaterThan(2);
+      // A write that held the event loop until it committed would let no other callback run.
+      expect(turns.count).toBeGreaterThan(2);
       expect(await store.training.sourceText(bot.id)).toBe(sourceText);
       expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(chunks);
     });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Chatbot, Store } from '../../src/store/port.js';
+import { countTurns } from '../support/event-loop.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
 
@@ -54,17 +55,16 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
 
   it('serves other work while it saves or reads a large index', async () => {
     const large = bytes(8 * 1024 * 1024, 6);
-    let turns = 0;
-    const counting = setInterval(() => (turns += 1), 0);
+    const turns = countTurns();
     try {
       await store.retrieval.saveIndex(bot.id, 'v1', large);
-      const saving = turns;
-      // A save or read that held the event loop to the end would let no timer run meanwhile.
+      const saving = turns.count;
+      // A save or read that held the event loop to the end would let no other callback run.
       expect(saving).toBeGreaterThan(2);
       await store.retrieval.index(bot.id, 'v1');
-      expect(turns - saving).toBeGreaterThan(2);
+      expect(turns.count - saving).toBeGreaterThan(2);
     } finally {
-      clearInterval(counting);
+      turns.stop();
     }
   });
 
