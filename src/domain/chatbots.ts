@@ -1,6 +1,6 @@
 import { nanoid } from 'nanoid';
 import { chunkOffThread } from '../engine/workers/training-jobs.js';
-import type { Account, Chatbot, Store } from '../store/port.js';
+import type { Account, Chatbot, ChatbotSummary, Store } from '../store/port.js';
 import { accessDenied, notFound } from './errors.js';
 import { defaultSettings, type SettingsPatch } from './settings.js';
 
@@ -65,7 +65,7 @@ export async function updateChatbotSettings(
   return updated;
 }
 
-export function listChatbots(store: Store, account: Account): Promise<Chatbot[]> {
+export function listChatbots(store: Store, account: Account): Promise<ChatbotSummary[]> {
   return store.chatbots.list(account.id);
 }
 

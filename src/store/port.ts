@@ -32,6 +32,11 @@ export type Chatbot = {
   updatedAt: Date;
 };
 
+/** What a list of chatbots shows of each: no need to read (or parse) the rest of the settings. */
+export type ChatbotSummary = Omit<Chatbot, 'accountId' | 'settings'> & {
+  settings: Pick<ChatbotSettings, 'model' | 'instructions' | 'visibility'>;
+};
+
 export type ChatbotChange = {
   name?: string;
   status?: ChatbotStatus;
@@ -78,7 +83,7 @@ export interface ChatbotRepository {
   /** Whichever account holds it: for public routes (the widget), which carry no key. */
   findPublic(id: string): Promise<Chatbot | undefined>;
   /** Oldest first. */
-  list(accountId: string): Promise<Chatbot[]>;
+  list(accountId: string): Promise<ChatbotSummary[]>;
   /** Applies the change atomically (omitted fields keep their values) and answers the result. */
   update(accountId: string, id: string, change: ChatbotChange): Promise<Chatbot | undefined>;
   /**

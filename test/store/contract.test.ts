@@ -95,6 +95,15 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       await store.chatbots.insertWithinLimit(newer, 5);
       await store.chatbots.insertWithinLimit(older, 5);
       expect((await store.chatbots.list(owner.id)).map((c) => c.name)).toEqual(['older', 'newer']);
+      const [listed] = await store.chatbots.list(owner.id);
+      expect(listed).toEqual({
+        id: older.id,
+        name: 'older',
+        status: older.status,
+        settings: { model: older.settings.model, instructions: older.settings.instructions, visibility: older.settings.visibility },
+        createdAt: older.createdAt,
+        updatedAt: older.updatedAt,
+      });
     });
 
     it('never exceeds the limit, even when inserts race', async () => {

@@ -11,7 +11,7 @@ import {
 import { chatbotName, settingsPatchSchema } from '../../domain/settings.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { MODEL_IDS } from '../../engine/models.js';
-import type { Chatbot, Store } from '../../store/port.js';
+import type { ChatbotSummary, Store } from '../../store/port.js';
 import { chatbotIdFromQueryOrBody, chatbotReference } from '../chatbot-ref.js';
 import type { AuthState } from '../middleware/auth.js';
 import { jsonRequest, jsonResponse, keyedFailures, messageOf } from '../schemas/responses.js';
@@ -47,7 +47,7 @@ const chatbotItem = z
   .meta({ id: 'Chatbot' });
 
 /** A list item carries exactly the contract's fields. */
-function toChatbotItem(chatbot: Chatbot): z.infer<typeof chatbotItem> {
+function toChatbotItem(chatbot: ChatbotSummary): z.infer<typeof chatbotItem> {
   return {
     id: chatbot.id,
     name: chatbot.name,

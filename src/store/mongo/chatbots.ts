@@ -15,6 +15,17 @@ const toChatbot = (doc: ChatbotDoc): Chatbot => ({
 
 const find = (doc: ChatbotDoc | null) => (doc ? toChatbot(doc) : undefined);
 
+/** What a list shows of each chatbot (ChatbotSummary). */
+const LISTED = {
+  name: 1,
+  status: 1,
+  'settings.model': 1,
+  'settings.instructions': 1,
+  'settings.visibility': 1,
+  createdAt: 1,
+  updatedAt: 1,
+};
+
 export function mongoChatbots(models: MongoModels, { atomic, compensated }: AtomicWrites): ChatbotRepository {
   const {
     accounts,
@@ -61,10 +72,17 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
     },
     async list(accountId) {
       const docs = await chatbots
-        .find({ accountId })
+        .find({ accountId }, LISTED)
         .sort({ createdAt: 1, _id: 1 })
         .lean<ChatbotDoc[]>();
-      return docs.map(toChatbot);
+      return docs.map(({ _id, name, status, settings, createdAt, updatedAt }) => ({
+        id: _id,
+        name,
+        status,
+        settings: { model: settings.model, instructions: settings.instructions, visibility: settings.visibility },
+        createdAt,
+        updatedAt,
+      }));
     },
     // One write setting only the changed leaves: concurrent updates of different fields both land.
     async update(accountId, id, change) {

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { applyPatch } from '../../domain/settings.js';
-import type { Chatbot, ChatbotChange, ChatbotRepository, ChatbotStatus } from '../port.js';
+import type { Chatbot, ChatbotChange, ChatbotRepository, ChatbotStatus, ChatbotSummary } from '../port.js';
 
 type ChatbotRow = {
   id: string;
@@ -22,6 +22,18 @@ const toChatbot = (row: ChatbotRow): Chatbot => ({
   updatedAt: new Date(row.updated_at),
 });
 
+type SummaryRow = Pick<ChatbotRow, 'id' | 'name' | 'status' | 'created_at' | 'updated_at'> &
+  ChatbotSummary['settings'];
+
+const toSummary = (row: SummaryRow): ChatbotSummary => ({
+  id: row.id,
+  name: row.name,
+  status: row.status,
+  settings: { model: row.model, instructions: row.instructions, visibility: row.visibility },
+  createdAt: new Date(row.created_at),
+  updatedAt: new Date(row.updated_at),
+});
+
 export function sqliteChatbots(db: Database): ChatbotRepository {
   const countOwned = db.prepare<[string], { n: number }>(
     'SELECT COUNT(*) AS n FROM chatbots WHERE account_id = ?',
@@ -34,8 +46,13 @@ export function sqliteChatbots(db: Database): ChatbotRepository {
     'SELECT * FROM chatbots WHERE account_id = ? AND id = ?',
   );
   const anyOwner = db.prepare<[string], ChatbotRow>('SELECT * FROM chatbots WHERE id = ?');
-  const owned = db.prepare<[string], ChatbotRow>(
-    'SELECT * FROM chatbots WHERE account_id = ? ORDER BY created_at, id',
+  // The listed settings are picked out by SQLite: parsing every chatbot's settings costs a list
+  // (the hot path of get-chatbots) about half of its time.
+  const owned = db.prepare<[string], SummaryRow>(
+    `SELECT id, name, status, created_at, updated_at,
+            settings ->> '$.model' AS model, settings ->> '$.instructions' AS instructions,
+            settings ->> '$.visibility' AS visibility
+     FROM chatbots WHERE account_id = ? ORDER BY created_at, id`,
   );
   const write = db.prepare(
     'UPDATE chatbots SET name = ?, status = ?, settings = ?, updated_at = ? WHERE account_id = ? AND id = ?',
@@ -87,7 +104,7 @@ export function sqliteChatbots(db: Database): ChatbotRepository {
       return row ? toChatbot(row) : undefined;
     },
     async list(accountId) {
-      return owned.all(accountId).map(toChatbot);
+      return owned.all(accountId).map(toSummary);
     },
     async update(accountId, id, change) {
       return update.immediate(accountId, id, change);
