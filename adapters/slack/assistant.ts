@@ -37,14 +37,18 @@ export type AssistantDeps = {
 export function createAssistant({ hub: currentHub, handle, logger, command }: AssistantDeps): Assistant {
   const notBound = noDefaultText(command);
 
-  // The status and the title are decoration: where Slack refuses them (a DM thread outside the
-  // assistant view, an app without the feature), the answer goes on.
+  // Status, title and prompts are decoration: where Slack refuses them (a DM thread outside the
+  // assistant view, an app without the feature) the conversation goes on. An app without the
+  // feature is refused every time, so each kind of refusal is a warning once, then debug.
+  const warned = new Set<string>();
   async function decorate(what: string, call: () => Promise<unknown>): Promise<void> {
     try {
       await call();
     } catch (error) {
       countSlackError(error);
-      logger.warn({ err: error }, `could not set the ${what} of a Slack assistant thread`);
+      const level = warned.has(what) ? 'debug' : 'warn';
+      warned.add(what);
+      logger[level]({ err: error }, `could not set the ${what} of a Slack assistant thread`);
     }
   }
 
@@ -53,25 +57,26 @@ export function createAssistant({ hub: currentHub, handle, logger, command }: As
       const hub = currentHub();
       if (!hub || context.retryNum) return;
       const { channel_id: channelId, thread_ts: threadTs } = event.assistant_thread;
-      let prompts: Awaited<ReturnType<HubClient['chatbotPrompts']>>;
+      let chatbot: Awaited<ReturnType<HubClient['chatbotPrompts']>>;
       try {
         const binding = await hub.findBinding({ platform: 'slack', workspaceId: body.team_id ?? context.teamId ?? '', channelId });
         if (!binding) {
           await say(escapeText(notBound));
           return;
         }
-        prompts = await hub.chatbotPrompts(binding.chatbotId);
+        chatbot = await hub.chatbotPrompts(binding.chatbotId);
       } catch (error) {
         logger.error({ err: error, channelId, threadTs }, 'could not greet in a Slack assistant thread');
         await say(escapeText(HUB_UNAVAILABLE));
         return;
       }
-      const [greeting] = prompts.initialMessages;
+      const [greeting] = chatbot.initialMessages;
       if (greeting) await say(escapeText(greeting));
-      const suggested = prompts.suggestedMessages.slice(0, MAX_PROMPTS);
+      const suggested = chatbot.suggestedMessages.slice(0, MAX_PROMPTS);
       // Slack wants at least one prompt: none suggested, none set.
       if (suggested.length > 0) {
-        await setSuggestedPrompts({ prompts: suggested.map((message) => ({ title: label(message), message })) });
+        const prompts = suggested.map((message) => ({ title: label(message), message }));
+        await decorate('suggested prompts', () => setSuggestedPrompts({ prompts }));
       }
     },
 

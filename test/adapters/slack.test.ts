@@ -582,6 +582,13 @@ describe('Slack adapter: the assistant surface', () => {
     await push(h, assistantThreadEvent('assistant_thread_context_changed', thread, OTHER_CHANNEL));
     expect(h.slack.calls.slice(before)).toEqual([]);
     expect(h.asked).toEqual([]);
+
+    // An app without assistant:write still greets; the refusal is logged.
+    h.slack.failNext('assistant.threads.setSuggestedPrompts', 'missing_scope');
+    const next = h.slack.openAssistantThread(BOB);
+    await push(h, assistantThreadEvent('assistant_thread_started', next));
+    expect(texts(h, next)).toEqual([escapeText('Welcome to Support & Co!')]);
+    expect(h.logs.filter((line) => line.msg === 'could not set the suggested prompts of a Slack assistant thread')).toHaveLength(1);
   });
 
   it('answers like a direct message: thinking while the hub works, titled by the first question, one conversation', async () => {
@@ -654,17 +661,23 @@ describe('Slack adapter: the assistant surface', () => {
     expect(h.slack.callsTo('assistant.threads.setSuggestedPrompts')).toEqual([]);
   });
 
-  it('answers a thread reply in an ordinary DM even though Slack refuses the status there', async () => {
+  it('answers thread replies in an ordinary DM though Slack refuses the status there, warning once', async () => {
     const h = await harness({ socket: true });
     await h.bind('*', h.support, 'mentions');
     const top = h.slack.userMessage({ channel: ALICE_DM, user: ALICE, text: 'Hi' });
     await push(h, messageEvent(top, 'im'));
-    const reply = h.slack.userMessage({ channel: ALICE_DM, user: ALICE, text: 'Still there?', thread_ts: top.ts });
-    await push(h, messageEvent(reply, 'im'));
+    for (const text of ['Still there?', 'Hello?']) {
+      const reply = h.slack.userMessage({ channel: ALICE_DM, user: ALICE, text, thread_ts: top.ts });
+      await push(h, messageEvent(reply, 'im'));
+    }
 
-    expect(h.slack.botReplies(ALICE_DM, top.ts).map((m) => m.text)).toEqual(['Echo: Hi', 'Echo: Still there?']);
-    expect(h.slack.callsTo('assistant.threads.setStatus').map((c) => c.error)).toEqual(['invalid_thread_ts']);
-    expect(h.logs.some((line) => line.msg === 'could not set the status of a Slack assistant thread')).toBe(true);
+    expect(h.slack.botReplies(ALICE_DM, top.ts).map((m) => m.text)).toEqual(['Echo: Hi', 'Echo: Still there?', 'Echo: Hello?']);
+    expect(h.slack.callsTo('assistant.threads.setStatus').map((c) => c.error)).toEqual([
+      'invalid_thread_ts',
+      'invalid_thread_ts',
+    ]);
+    const refusals = h.logs.filter((line) => line.msg === 'could not set the status of a Slack assistant thread');
+    expect(refusals.map((line) => line.level)).toEqual([40, 20]);
   });
 
   it('the fake refuses assistant calls as Slack does: unknown thread, missing status, title or prompts', async () => {
