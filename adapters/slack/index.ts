@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { SlackConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
 import { createRelay, notBoundText, type Relay } from '../relay.js';
+import { createAssistant } from './assistant.js';
 import { listenForCommands } from './commands.js';
 import { createMessageHandler, listenForMessages } from './messages.js';
 import { instrumentSlack } from './metrics.js';
@@ -89,10 +90,9 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
   let ready = false;
   instrumentSlack(app);
   const users = createUserDirectory(app.client, config.adminUserIds, logger);
-  listenForMessages(
-    app,
-    createMessageHandler({ relay: () => relay, users, logger, notBound: notBoundText(config.command) }),
-  );
+  const handleMessage = createMessageHandler({ relay: () => relay, users, logger, notBound: notBoundText(config.command) });
+  listenForMessages(app, handleMessage);
+  app.assistant(createAssistant({ hub: () => hub, handle: handleMessage, logger, command: config.command }));
   listenForCommands(app, { command: config.command, hub: () => hub, users, logger });
   app.error(async (error) => {
     logger.error({ err: error.original ?? error }, 'a Slack event or command failed');

@@ -1,4 +1,4 @@
-import type { App, webApi } from '@slack/bolt';
+import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { ChatMessage } from '../hub-client.js';
 import { HUB_UNAVAILABLE, type InboundMessage, type Relay } from '../relay.js';
@@ -53,7 +53,15 @@ const MAX_CONTENT = 32_000;
 /** What a bare mention (no words) asks. */
 const BARE_MENTION = 'Hello!';
 
-export type MessageHandler = (delivery: Delivery) => Promise<void>;
+/** What a surface (the assistant thread) changes in answering a message. */
+export type AnswerHooks = {
+  /** The hint when no chatbot answers, instead of the channel's. */
+  notBound?: string;
+  /** Runs once the message is to be answered, before the hub is asked. */
+  beforeAnswer?: () => Promise<void>;
+};
+
+export type MessageHandler = (delivery: Delivery, hooks?: AnswerHooks) => Promise<void>;
 
 export function createMessageHandler({ relay: currentRelay, users, logger, notBound }: MessageHandlerDeps): MessageHandler {
   const deliveredEvents = new RecentSet(10_000, 60 * 60_000);
@@ -67,7 +75,7 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
     logger.warn({ err: error }, 'Slack refused native streaming: replies it refuses are edited messages instead');
   };
 
-  return async (delivery) => {
+  return async (delivery, hooks = {}) => {
     const { message, teamId, client } = delivery;
     // HTTP marks redeliveries with X-Slack-Retry-Num; socket mode numbers every delivery (0 first).
     if (delivery.retryNum) {
@@ -109,10 +117,11 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
     }
     if (routing.kind === 'ignore') return;
     if (routing.kind === 'unbound') {
-      await postInThread(client, message.channel, threadTs, notBound);
+      await postInThread(client, message.channel, threadTs, hooks.notBound ?? notBound);
       return;
     }
 
+    await hooks.beforeAnswer?.();
     await relay.joinThread(threadKey);
     const [person, history] = await Promise.all([
       users.person(message.user),
@@ -127,18 +136,26 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
 /** Registers the handler for `message` (channels, private channels, DMs) and `app_mention` events. */
 export function listenForMessages(app: App, handle: MessageHandler): void {
   for (const eventName of ['message', 'app_mention'] as const) {
-    app.event(eventName, async ({ event, body, context, client }) => {
-      await handle({
-        message: event as unknown as SlackMessage,
-        teamId: body.team_id ?? context.teamId ?? '',
-        eventId: body.event_id,
-        retryNum: context.retryNum,
-        botUserId: context.botUserId,
-        botId: context.botId,
-        client,
-      });
-    });
+    app.event(eventName, async (args) => handle(toDelivery(args)));
   }
+}
+
+type MessageEventArgs = Pick<
+  SlackEventMiddlewareArgs<'message' | 'app_mention'> & AllMiddlewareArgs,
+  'event' | 'body' | 'context' | 'client'
+>;
+
+/** What the handler needs of a `message` or `app_mention` event as Bolt hands it over. */
+export function toDelivery({ event, body, context, client }: MessageEventArgs): Delivery {
+  return {
+    message: event as unknown as SlackMessage,
+    teamId: body.team_id ?? context.teamId ?? '',
+    eventId: body.event_id,
+    retryNum: context.retryNum,
+    botUserId: context.botUserId,
+    botId: context.botId,
+    client,
+  };
 }
 
 function isFromPerson(message: SlackMessage): message is SlackMessage & { user: string; text: string } {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { COMMAND_FAILED, refusal } from '../../adapters/commands.js';
@@ -9,6 +10,7 @@ import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
 import { notBoundText } from '../../adapters/relay.js';
 import { SLACK_ADMINS } from '../../adapters/slack/commands.js';
+import { noDefaultText, THINKING_STATUS } from '../../adapters/slack/assistant.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/index.js';
 import { EMPTY_REPLY } from '../../adapters/slack/reply.js';
 import { escapeText, MESSAGE_LIMIT } from '../../adapters/slack/text.js';
@@ -18,6 +20,8 @@ import { platformApiErrors } from '../../src/metrics.js';
 import { SLACK_EVENTS_PATH as HUB_SLACK_PATH, createApp } from '../../src/http/app.js';
 import {
   APP_TOKEN,
+  assistantMessageEvent,
+  assistantThreadEvent,
   BOT_ID,
   BOT_TOKEN,
   BOT_USER,
@@ -68,6 +72,9 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'chat.startStream': ['chat:write'],
   'chat.appendStream': ['chat:write'],
   'chat.stopStream': ['chat:write'],
+  'assistant.threads.setStatus': ['chat:write'],
+  'assistant.threads.setSuggestedPrompts': ['assistant:write'],
+  'assistant.threads.setTitle': ['assistant:write'],
   'users.info': ['users:read', 'users:read.email'],
   'conversations.replies': ['channels:history', 'groups:history', 'im:history'],
   'conversations.open': ['im:write'],
@@ -327,7 +334,16 @@ describe('Slack adapter: transport', () => {
     };
     const needed = new Set([...Object.values(METHOD_SCOPES).flat(), ...EVENT_SCOPES]);
     expect(listUnder('bot')).toEqual([...needed].sort());
-    expect(listUnder('bot_events')).toEqual(['app_mention', 'message.channels', 'message.groups', 'message.im']);
+    expect(listUnder('bot_events')).toEqual([
+      'app_mention',
+      'assistant_thread_context_changed',
+      'assistant_thread_started',
+      'message.channels',
+      'message.groups',
+      'message.im',
+    ]);
+    // assistant:write comes only with the assistant view.
+    expect(manifest).toMatch(/^ {2}assistant_view:\n {4}assistant_description: \S/m);
     expect(manifest).toContain('command: /chatbot');
     expect(manifest.match(/https:\/\/hub\.example\.com\/slack\/events/g)).toHaveLength(2);
   });
@@ -528,6 +544,171 @@ describe('Slack adapter: routing', () => {
     const lost = h.slack.userMessage({ channel: ALL_CHANNEL, user: ALICE, text: 'Hello?' });
     expect((await h.event(messageEvent(lost), { retryNum: 2 })).status).toBe(200);
     expect(h.slack.botReplies(ALL_CHANNEL, lost.ts)).toEqual([]);
+  });
+});
+
+describe('Slack adapter: the assistant surface', () => {
+  /** Pushes an event over Socket Mode in its Events API envelope; resolves once it is handled. */
+  const push = async (h: Harness, event: Record<string, unknown>) => {
+    const envelopeId = h.slack.pushEvent(eventEnvelope(event));
+    await h.slack.waitFor(() => h.slack.socket.acks.some((ack) => ack.envelope_id === envelopeId));
+    await h.adapter.idle();
+  };
+  const texts = (h: Harness, thread: { channel: string; threadTs: string }) =>
+    h.slack.botReplies(thread.channel, thread.threadTs).map((m) => m.text);
+
+  it('greets a new thread with the first initialMessage and offers the suggestedMessages as prompts', async () => {
+    const h = await harness({ socket: true });
+    await h.bind('*', h.support, 'mentions');
+    const long = 'Can I return an order after thirty days if the box was never opened at all?';
+    await h.hub.updateSettings(h.support, {
+      initialMessages: ['Welcome to Support & Co!', 'Ask me anything.'],
+      suggestedMessages: ['What are your hours?', long, 'Do you ship abroad?', 'Where is my order?', 'Who are you?'],
+    });
+    const thread = h.slack.openAssistantThread(ALICE);
+    await push(h, assistantThreadEvent('assistant_thread_started', thread, MENTION_CHANNEL));
+
+    expect(texts(h, thread)).toEqual([escapeText('Welcome to Support & Co!')]);
+    // Slack shows four: the first four, each titled by its question (cut short when long).
+    expect(h.slack.assistantThread(thread.channel, thread.threadTs)?.prompts).toEqual([
+      { title: 'What are your hours?', message: 'What are your hours?' },
+      { title: 'Can I return an order after thirty days if the box was…', message: long },
+      { title: 'Do you ship abroad?', message: 'Do you ship abroad?' },
+      { title: 'Where is my order?', message: 'Where is my order?' },
+    ]);
+
+    // Moving to another channel changes nothing: answers do not depend on it.
+    const before = h.slack.calls.length;
+    await push(h, assistantThreadEvent('assistant_thread_context_changed', thread, OTHER_CHANNEL));
+    expect(h.slack.calls.slice(before)).toEqual([]);
+    expect(h.asked).toEqual([]);
+
+    // An app without assistant:write still greets; the refusal is logged.
+    h.slack.failNext('assistant.threads.setSuggestedPrompts', 'missing_scope');
+    const next = h.slack.openAssistantThread(BOB);
+    await push(h, assistantThreadEvent('assistant_thread_started', next));
+    expect(texts(h, next)).toEqual([escapeText('Welcome to Support & Co!')]);
+    expect(h.logs.filter((line) => line.msg === 'could not set the suggested prompts of a Slack assistant thread')).toHaveLength(1);
+  });
+
+  it('answers like a direct message: thinking while the hub works, titled by the first question, one conversation', async () => {
+    const h = await harness({ socket: true, nativeStreaming: true });
+    await h.bind('*', h.support, 'mentions');
+    const thread = h.slack.openAssistantThread(ALICE);
+    await push(h, assistantThreadEvent('assistant_thread_started', thread));
+    // The default greeting; no suggested questions, so no prompts (Slack wants at least one).
+    expect(texts(h, thread)).toEqual(['Hi! What can I help you with?']);
+    expect(h.slack.callsTo('assistant.threads.setSuggestedPrompts')).toEqual([]);
+
+    const first = 'What are your opening hours on weekdays and on public holidays in the summer?';
+    h.script({ pieces: ['We open ', 'at nine.'], delayMs: 150 });
+    const question = h.slack.userMessage({ channel: thread.channel, user: ALICE, text: first, thread_ts: thread.threadTs });
+    const handled = push(h, assistantMessageEvent(question, thread));
+    await h.slack.waitFor(() => h.asked.length === 1);
+    const shown = h.slack.assistantThread(thread.channel, thread.threadTs);
+    expect(shown?.status).toBe(THINKING_STATUS);
+    await handled;
+    // Posting the answer cleared the status, as Slack does.
+    expect(shown?.statuses).toEqual([THINKING_STATUS, '']);
+    expect(shown?.title).toBe('What are your opening hours on weekdays and on public…');
+    expect(h.asked[0]?.messages).toEqual([
+      { role: 'assistant', content: 'Hi! What can I help you with?' },
+      { role: 'user', content: first },
+    ]);
+
+    h.script(undefined);
+    const second = h.slack.userMessage({ channel: thread.channel, user: ALICE, text: 'And on Sundays?', thread_ts: thread.threadTs });
+    await push(h, assistantMessageEvent(second, thread));
+    expect(shown?.statuses).toEqual([THINKING_STATUS, '', THINKING_STATUS, '']);
+    expect(h.slack.callsTo('assistant.threads.setTitle')).toHaveLength(1);
+    expect(shown?.title).toBe('What are your opening hours on weekdays and on public…');
+
+    // Streamed natively, like any reply, in the thread.
+    expect(h.slack.callsTo('chat.startStream').map((c) => c.args.thread_ts)).toEqual([thread.threadTs, thread.threadTs]);
+    expect(texts(h, thread)).toEqual(['Hi! What can I help you with?', 'We open at nine.', 'Echo: And on Sundays?']);
+    const conversations = await call('GET', `${h.app.baseUrl}/get-conversations?chatbotId=${h.support}`, h.app.apiKey);
+    expect(conversations.body).toMatchObject({
+      data: [
+        {
+          id: `slack:${TEAM}:${thread.channel}:${thread.threadTs}`,
+          source: 'Slack',
+          contact_id: `slack:${TEAM}:${ALICE}`,
+          messages: [
+            { role: 'user', content: first },
+            { role: 'assistant', content: 'We open at nine.' },
+            { role: 'user', content: 'And on Sundays?' },
+            { role: 'assistant', content: 'Echo: And on Sundays?' },
+          ],
+        },
+      ],
+    });
+    expect((conversations.body as { data: unknown[] }).data).toHaveLength(1);
+  });
+
+  it('without a workspace default says how to set one, at the start and on a question, and asks nothing', async () => {
+    const h = await harness({ socket: true });
+    await h.bind(MENTION_CHANNEL, h.support, 'all');
+    const thread = h.slack.openAssistantThread(BOB);
+    await push(h, assistantThreadEvent('assistant_thread_started', thread, MENTION_CHANNEL));
+    const question = h.slack.userMessage({ channel: thread.channel, user: BOB, text: 'Hello?', thread_ts: thread.threadTs });
+    await push(h, assistantMessageEvent(question, thread));
+
+    const hint = escapeText(noDefaultText('/chatbot'));
+    expect(texts(h, thread)).toEqual([hint, hint]);
+    expect(hint).toContain('/chatbot use &lt;chatbotId&gt; default');
+    expect(h.asked).toEqual([]);
+    expect(h.slack.callsTo('assistant.threads.setStatus')).toEqual([]);
+    expect(h.slack.callsTo('assistant.threads.setSuggestedPrompts')).toEqual([]);
+  });
+
+  it('answers thread replies in an ordinary DM though Slack refuses the status there, warning once', async () => {
+    const h = await harness({ socket: true });
+    await h.bind('*', h.support, 'mentions');
+    const top = h.slack.userMessage({ channel: ALICE_DM, user: ALICE, text: 'Hi' });
+    await push(h, messageEvent(top, 'im'));
+    for (const text of ['Still there?', 'Hello?']) {
+      const reply = h.slack.userMessage({ channel: ALICE_DM, user: ALICE, text, thread_ts: top.ts });
+      await push(h, messageEvent(reply, 'im'));
+    }
+
+    expect(h.slack.botReplies(ALICE_DM, top.ts).map((m) => m.text)).toEqual(['Echo: Hi', 'Echo: Still there?', 'Echo: Hello?']);
+    expect(h.slack.callsTo('assistant.threads.setStatus').map((c) => c.error)).toEqual([
+      'invalid_thread_ts',
+      'invalid_thread_ts',
+    ]);
+    const refusals = h.logs.filter((line) => line.msg === 'could not set the status of a Slack assistant thread');
+    expect(refusals.map((line) => line.level)).toEqual([40, 20]);
+  });
+
+  it('the fake refuses assistant calls as Slack does: unknown thread, missing status, title or prompts', async () => {
+    const h = await harness({ socket: true });
+    const thread = h.slack.openAssistantThread(ALICE);
+    const client = new webApi.WebClient(BOT_TOKEN, { slackApiUrl: h.slack.apiUrl, retryConfig: { retries: 0 } });
+    const refusal = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'ok',
+        (error: webApi.WebAPIPlatformError) => error.data.error,
+      );
+    const at = { channel_id: thread.channel, thread_ts: thread.threadTs };
+    const prompt = { title: 'Hours?', message: 'What are your hours?' };
+
+    expect(await refusal(client.assistant.threads.setStatus({ ...at, channel_id: '', status: 'x' }))).toBe('channel_not_found');
+    expect(await refusal(client.assistant.threads.setStatus({ ...at, thread_ts: '1.000001', status: 'x' }))).toBe(
+      'invalid_thread_ts',
+    );
+    expect(await refusal(client.apiCall('assistant.threads.setStatus', at))).toBe('invalid_arguments');
+    expect(await refusal(client.assistant.threads.setTitle({ ...at, title: '' }))).toBe('invalid_arguments');
+    expect(await refusal(client.assistant.threads.setSuggestedPrompts({ ...at, prompts: [] }))).toBe('invalid_arguments');
+    expect(
+      await refusal(client.assistant.threads.setSuggestedPrompts({ ...at, prompts: [prompt, prompt, prompt, prompt, prompt] })),
+    ).toBe('invalid_arguments');
+    expect(await refusal(client.assistant.threads.setSuggestedPrompts({ ...at, prompts: [{ ...prompt, message: '' }] }))).toBe(
+      'invalid_arguments',
+    );
+    expect(h.slack.assistantThread(thread.channel, thread.threadTs)).toMatchObject({ status: '', title: '', prompts: [] });
+
+    expect(await refusal(client.assistant.threads.setTitle({ ...at, title: 'Opening hours' }))).toBe('ok');
+    expect(h.slack.messages.find((m) => m.ts === thread.threadTs)?.assistant_app_thread?.title).toBe('Opening hours');
   });
 });
 

@@ -9,7 +9,9 @@ import type { AddressInfo, Socket } from 'node:net';
 // and records every call. Helpers at the end deliver events and slash commands as Slack does:
 // signed HTTP POSTs. For Socket Mode it also serves apps.connections.open and the WebSocket it
 // names (a minimal RFC 6455 server: text frames, ping/pong, close), pushing envelopes and
-// collecting the app's acknowledgements.
+// collecting the app's acknowledgements. Assistant threads (Agents & AI Apps) open as Slack opens
+// them, a root message of subtype `assistant_app_thread` in the user's DM with the app, and keep
+// the status, title and suggested prompts the assistant.threads methods set.
 
 export const TEAM = 'T0TEAM0001';
 export const BOT_USER = 'U0BOT00001';
@@ -43,6 +45,24 @@ export type SlackMessageRecord = {
   edited?: { user: string; ts: string };
   /** A message written through chat.startStream: `true` until chat.stopStream. */
   streaming?: boolean;
+  /** The root of an assistant thread. */
+  assistant_app_thread?: { title: string; title_blocks: unknown[]; artifacts: unknown[] };
+};
+
+export type SuggestedPrompt = { title: string; message: string };
+
+/** An assistant thread: where it is, whose it is, and what the app set on it. */
+export type AssistantThread = {
+  channel: string;
+  threadTs: string;
+  user: string;
+  /** The status in force: set by assistant.threads.setStatus, cleared ('') when the app posts in the thread. */
+  status: string;
+  /** Every status the thread showed, in order, clears included. */
+  statuses: string[];
+  title: string;
+  prompts: SuggestedPrompt[];
+  promptsTitle: string | undefined;
 };
 
 export type ApiCall = {
@@ -94,6 +114,9 @@ export type FakeSlack = {
   callsTo(method: string): ApiCall[];
   /** The bot's messages in a thread, oldest first. */
   botReplies(channel: string, threadTs: string): SlackMessageRecord[];
+  /** Opens an assistant thread in the user's DM with the app (its root message), as Slack does when the user opens the app's assistant view. */
+  openAssistantThread(user: string): AssistantThread;
+  assistantThread(channel: string, threadTs: string): AssistantThread | undefined;
   /** Socket Mode: open WebSocket connections, and the acknowledgements received. */
   socket: { connections(): number; acks: SocketAck[] };
   /** Socket Mode: sends an Events API envelope to every connection; answers its envelope_id. */
@@ -130,6 +153,21 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const ok = (body: Record<string, unknown> = {}): Answer => ({ status: 200, body: { ok: true, ...body } });
   const fail = (error: string): Answer => ({ status: 200, body: { ok: false, error } });
   const find = (channel: string, ts: string) => messages.find((m) => m.channel === channel && m.ts === ts);
+  const assistantThreads = new Map<string, AssistantThread>();
+  const threadOf = (channel: string, threadTs: string | undefined) => assistantThreads.get(`${channel}:${threadTs}`);
+  /** Slack removes a thread's status as soon as the app posts in it. */
+  const clearStatus = (channel: string, threadTs: string | undefined) => {
+    const thread = threadOf(channel, threadTs);
+    if (thread?.status) {
+      thread.status = '';
+      thread.statuses.push('');
+    }
+  };
+  /** The thread an assistant.threads call names, or the error Slack answers. */
+  const assistantTarget = (args: Record<string, string>): AssistantThread | Answer => {
+    if (!args.channel_id) return fail('channel_not_found');
+    return threadOf(args.channel_id, args.thread_ts) ?? fail('invalid_thread_ts');
+  };
 
   const methods: Record<string, (args: Record<string, string>) => Answer> = {
     'auth.test': () =>
@@ -162,6 +200,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         team: TEAM,
       };
       messages.push(message);
+      clearStatus(message.channel, message.thread_ts);
       return ok({ channel: message.channel, ts: message.ts, message });
     },
 
@@ -190,6 +229,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         streaming: true,
       };
       messages.push(message);
+      clearStatus(message.channel, message.thread_ts);
       return ok({ channel: message.channel, ts: message.ts });
     },
 
@@ -230,6 +270,38 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       if (message.user !== BOT_USER) return fail('cant_delete_message');
       messages.splice(messages.indexOf(message), 1);
       return ok({ channel: message.channel, ts: message.ts });
+    },
+
+    // Assistant threads: channel_id and thread_ts name the thread (errors as Slack documents
+    // them); prompts arrive JSON-encoded, at most four, each with a title and a message.
+    'assistant.threads.setStatus': (args) => {
+      const thread = assistantTarget(args);
+      if (!('threadTs' in thread)) return thread;
+      // An empty status is allowed: it clears the status.
+      if (args.status === undefined) return fail('invalid_arguments');
+      thread.status = args.status;
+      thread.statuses.push(args.status);
+      return ok();
+    },
+
+    'assistant.threads.setSuggestedPrompts': (args) => {
+      const thread = assistantTarget(args);
+      if (!('threadTs' in thread)) return thread;
+      const prompts = parsePrompts(args.prompts);
+      if (!prompts) return fail('invalid_arguments');
+      thread.prompts = prompts;
+      thread.promptsTitle = args.title;
+      return ok();
+    },
+
+    'assistant.threads.setTitle': (args) => {
+      const thread = assistantTarget(args);
+      if (!('threadTs' in thread)) return thread;
+      if (!args.title) return fail('invalid_arguments');
+      thread.title = args.title;
+      const root = find(thread.channel, thread.threadTs);
+      if (root?.assistant_app_thread) root.assistant_app_thread.title = args.title;
+      return ok();
     },
 
     'users.info': (args) => {
@@ -462,6 +534,29 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     },
     botReplies: (channel, threadTs) =>
       messages.filter((m) => m.channel === channel && m.thread_ts === threadTs && m.user === BOT_USER),
+    openAssistantThread(user) {
+      // The DM with the app, as conversations.open names it.
+      const root = record({
+        channel: `D${user.slice(1)}`,
+        user,
+        text: 'New chat',
+        subtype: 'assistant_app_thread',
+        assistant_app_thread: { title: '', title_blocks: [], artifacts: [] },
+      });
+      const thread: AssistantThread = {
+        channel: root.channel,
+        threadTs: root.ts,
+        user,
+        status: '',
+        statuses: [],
+        title: '',
+        prompts: [],
+        promptsTitle: undefined,
+      };
+      assistantThreads.set(`${root.channel}:${root.ts}`, thread);
+      return thread;
+    },
+    assistantThread: threadOf,
     async waitFor(check, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -478,6 +573,22 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       await closed;
     },
   };
+}
+
+/** The `prompts` of setSuggestedPrompts: one to four, each with a title and a message; undefined if not that. */
+function parsePrompts(raw: string | undefined): SuggestedPrompt[] | undefined {
+  let prompts: unknown;
+  try {
+    prompts = JSON.parse(raw ?? '');
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(prompts) || prompts.length === 0 || prompts.length > 4) return undefined;
+  const valid = prompts.every(
+    (prompt: { title?: unknown; message?: unknown }) =>
+      typeof prompt?.title === 'string' && prompt.title !== '' && typeof prompt.message === 'string' && prompt.message !== '',
+  );
+  return valid ? (prompts as SuggestedPrompt[]) : undefined;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -605,6 +716,36 @@ export function messageEvent(message: SlackMessageRecord, channelType: ChannelTy
     ...(message.user && !message.bot_id ? { client_msg_id: randomUUID() } : {}),
     event_ts: message.ts,
     channel_type: channelType,
+  };
+}
+
+/** The `message` event of a person's message in an assistant thread (message.im, with the thread's action token). */
+export function assistantMessageEvent(message: SlackMessageRecord, thread: AssistantThread) {
+  return {
+    ...messageEvent(message, 'im'),
+    parent_user_id: thread.user,
+    assistant_thread: { action_token: `${Date.now()}.${TEAM}.${randomUUID().replaceAll('-', '').slice(0, 8)}` },
+  };
+}
+
+/**
+ * `assistant_thread_started` (the user opened the thread) or `assistant_thread_context_changed`
+ * (the user moved to another channel with it open); `contextChannel` is the channel in view, if any.
+ */
+export function assistantThreadEvent(
+  type: 'assistant_thread_started' | 'assistant_thread_context_changed',
+  thread: AssistantThread,
+  contextChannel?: string,
+) {
+  return {
+    type,
+    assistant_thread: {
+      user_id: thread.user,
+      context: contextChannel ? { channel_id: contextChannel, team_id: TEAM, enterprise_id: null } : {},
+      channel_id: thread.channel,
+      thread_ts: thread.threadTs,
+    },
+    event_ts: `${Math.floor(Date.now() / 1000)}.${String(Date.now() % 1_000_000).padStart(6, '0')}`,
   };
 }
 
