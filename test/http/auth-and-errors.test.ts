@@ -117,7 +117,8 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         expect(await readJson(response)).toEqual({ status: 401, body: NO_KEY });
         expect(response.headers.get('x-request-id')).toMatch(UUID);
 
-        expect(await app.store.chatbots.list(app.accountId)).toEqual([before]);
+        expect((await app.store.chatbots.list(app.accountId)).map((listed) => listed.id)).toEqual([chatbotId]);
+        expect(await app.store.chatbots.find(app.accountId, chatbotId)).toEqual(before);
         expect(await app.store.training.sourceText(chatbotId)).toBe('Guarded material.');
         expect((await app.store.assets.get(chatbotId, 'profile-picture'))?.contentType).toBe('image/gif');
         expect(await app.store.assets.get(chatbotId, 'icon')).toBeUndefined();
