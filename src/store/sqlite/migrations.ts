@@ -289,6 +289,10 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (chatbot_id, part)
   );
   `,
+  // A reader's 👍/👎 on an answer.
+  `
+  ALTER TABLE conversation_messages ADD COLUMN feedback TEXT CHECK (feedback IN ('up', 'down'));
+  `,
 ];
 
 export function migrate(db: Database): void {
