@@ -435,6 +435,32 @@ describe('Discord adapter', () => {
     expect(botMessages(channel)).toHaveLength(1);
   });
 
+  it('records a click once when several instances receive it', async () => {
+    const second = await startDiscordBot({
+      config: config(discord),
+      hub: createHubClient(app.baseUrl, app.apiKey),
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      const channel = newChannel('two-instances-feedback');
+      await bind(channel, supportBot, 'all');
+      const question = discord.say(channel, alice, 'rate this once');
+      const answer = await discord.until('buttons under the answer', () => {
+        const found = replyTo(question)();
+        return found?.components?.length ? found : undefined;
+      });
+      const token = discord.click(answer, bob, answer.components?.[0]?.components[1]?.custom_id ?? '');
+      await discord.until('the acknowledgement', () => discord.interactionResponse(token).callback);
+      await sleep(300);
+      // Both instances received the click; one claimed it, recorded it and answered it.
+      expect(requestsTo('POST', new RegExp(`/${token}/callback$`))).toHaveLength(1);
+      const saved = await app.store.conversations.find(supportBot, `discord:${discord.guildId}:${channel.id}`);
+      expect(saved?.messages.map((message) => message.feedback)).toEqual([undefined, 'down']);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('offers no 👍/👎 under an apology, and tells a clicker when the answer is gone', async () => {
     const channel = newChannel('feedback-gone');
     const doomed = await createChatbotViaApi(app, 'Doomed bot');

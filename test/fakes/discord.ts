@@ -125,7 +125,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
   /** Live interactions by token: where they happened and whether they are a command (2) or a component (3). */
-  const interactionTokens = new Map<string, { channelId: string; type: 2 | 3 }>();
+  const interactionTokens = new Map<string, { channelId: string; type: 2 | 3; answered?: boolean }>();
   const rateLimits: RateLimitRule[] = [];
   const failures: FailureRule[] = [];
   const registeredCommands: { scope: string; commands: unknown[] }[] = [];
@@ -523,6 +523,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       handle: ([, , interactionToken], recorded, response) => {
         const interaction = interactionTokens.get(interactionToken as string);
         if (!interaction) return json(response, 404, { message: 'Unknown interaction', code: 10062 });
+        // An interaction is answered once.
+        if (interaction.answered) return json(response, 400, { message: 'Interaction has already been acknowledged.', code: 40060 });
+        interaction.answered = true;
         const body = recorded.body as { type?: number; data?: { content?: string } };
         // 4 message, 5 deferred message; for components also 6 deferred update (nothing shown).
         const allowed = interaction.type === 3 ? [4, 5, 6] : [4, 5];
