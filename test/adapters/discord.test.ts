@@ -160,6 +160,25 @@ describe('Discord adapter', () => {
       const found = replyTo(message)();
       return found && (expected === undefined || found.content === expected) ? found : undefined;
     });
+  /** The bot's reply to `message` once it carries buttons. */
+  const replyWithButtons = (message: ApiMessage) =>
+    discord.until(`buttons under the reply to “${message.content}”`, () => {
+      const found = replyTo(message)();
+      return found?.components?.length ? found : undefined;
+    });
+  /** Runs `check` while a second instance of the bot shares the fake Discord and the hub. */
+  async function withSecondInstance(check: () => Promise<void>): Promise<void> {
+    const second = await startDiscordBot({
+      config: config(discord),
+      hub: createHubClient(app.baseUrl, app.apiKey),
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      await check();
+    } finally {
+      await second.stop();
+    }
+  }
   const requestsTo = (method: string, path: RegExp) => discord.requests.filter((item) => item.method === method && path.test(item.path));
   const mention = (text: string) => `<@${discord.bot.id}> ${text}`;
   const newChannel = (name: string) => discord.createChannel('text', name);
@@ -352,12 +371,7 @@ describe('Discord adapter', () => {
   });
 
   it('answers each message once when several instances share the hub, and follows threads any of them joined', async () => {
-    const second = await startDiscordBot({
-      config: config(discord),
-      hub: createHubClient(app.baseUrl, app.apiKey),
-      logger: pino({ level: 'silent' }),
-    });
-    try {
+    await withSecondInstance(async () => {
       const channel = newChannel('two-instances');
       await bind(channel, supportBot, 'all');
       const questions = ['one', 'two', 'three', 'four'].map((text) => discord.say(channel, alice, text));
@@ -370,9 +384,7 @@ describe('Discord adapter', () => {
       expect(botMessages(channel)).toHaveLength(questions.length);
       expect(botMessages(thread)).toHaveLength(2);
       expect(await hub.isHeld(`discord:thread:${thread.id}`)).toBe(true);
-    } finally {
-      await second.stop();
-    }
+    });
   });
 
   it('offers the suggested questions as buttons under its first reply in a channel; a click asks that question', async () => {
@@ -411,11 +423,7 @@ describe('Discord adapter', () => {
   it('offers 👍/👎 under an answer; a click is recorded on that message, a later one replaces it, and only the clicker is told', async () => {
     const channel = newChannel('feedback');
     await bind(channel, supportBot, 'all');
-    const question = discord.say(channel, alice, 'is this useful?');
-    const answer = await discord.until('buttons under the answer', () => {
-      const found = replyTo(question)();
-      return found?.components?.length ? found : undefined;
-    });
+    const answer = await replyWithButtons(discord.say(channel, alice, 'is this useful?'));
     expect(answer.content).toBe('echo: is this useful?');
     const [up, down] = answer.components?.[0]?.components ?? [];
     expect([up?.emoji?.name, down?.emoji?.name]).toEqual(['👍', '👎']);
@@ -436,19 +444,10 @@ describe('Discord adapter', () => {
   });
 
   it('records a click once when several instances receive it', async () => {
-    const second = await startDiscordBot({
-      config: config(discord),
-      hub: createHubClient(app.baseUrl, app.apiKey),
-      logger: pino({ level: 'silent' }),
-    });
-    try {
+    await withSecondInstance(async () => {
       const channel = newChannel('two-instances-feedback');
       await bind(channel, supportBot, 'all');
-      const question = discord.say(channel, alice, 'rate this once');
-      const answer = await discord.until('buttons under the answer', () => {
-        const found = replyTo(question)();
-        return found?.components?.length ? found : undefined;
-      });
+      const answer = await replyWithButtons(discord.say(channel, alice, 'rate this once'));
       const token = discord.click(answer, bob, answer.components?.[0]?.components[1]?.custom_id ?? '');
       await discord.until('the acknowledgement', () => discord.interactionResponse(token).callback);
       await sleep(300);
@@ -456,20 +455,14 @@ describe('Discord adapter', () => {
       expect(requestsTo('POST', new RegExp(`/${token}/callback$`))).toHaveLength(1);
       const saved = await app.store.conversations.find(supportBot, `discord:${discord.guildId}:${channel.id}`);
       expect(saved?.messages.map((message) => message.feedback)).toEqual([undefined, 'down']);
-    } finally {
-      await second.stop();
-    }
+    });
   });
 
   it('offers no 👍/👎 under an apology, and tells a clicker when the answer is gone', async () => {
     const channel = newChannel('feedback-gone');
     const doomed = await createChatbotViaApi(app, 'Doomed bot');
     await bind(channel, doomed, 'all');
-    const question = discord.say(channel, alice, 'rate me');
-    const answer = await discord.until('buttons under the answer', () => {
-      const found = replyTo(question)();
-      return found?.components?.length ? found : undefined;
-    });
+    const answer = await replyWithButtons(discord.say(channel, alice, 'rate me'));
     await call('DELETE', `${app.baseUrl}/delete-chatbot?chatbotId=${doomed}`, app.apiKey);
     const token = discord.click(answer, bob, answer.components?.[0]?.components[0]?.custom_id ?? '');
     const callback = await discord.until('the acknowledgement', () => discord.interactionResponse(token).callback);
