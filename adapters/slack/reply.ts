@@ -22,12 +22,12 @@ export function threadReply(client: webApi.WebClient, channel: string, threadTs:
     for (const [index, part] of parts.entries()) {
       const blocks = answer && index === parts.length - 1 ? answerBlocks(unescapeText(part), answer) : undefined;
       const shown = posted[index];
-      if (!shown) {
-        posted.push({ ts: await post(part, blocks), text: part });
-      } else if (shown.text !== part || blocks) {
-        await client.chat.update({ channel, ts: shown.ts, text: part, ...(blocks && { blocks }) });
-        shown.text = part;
-      }
+      if (shown?.text === part && !blocks) continue;
+      await withButtons(blocks, async (given) => {
+        if (shown) await client.chat.update({ channel, ts: shown.ts, text: part, ...(given && { blocks: given }) });
+        else posted.push({ ts: await post(part, given), text: part });
+      });
+      if (shown) shown.text = part;
     }
     // Only when a reply is replaced by a shorter one (an apology after a failure mid-stream).
     for (const extra of posted.splice(parts.length)) {
@@ -66,10 +66,27 @@ const STREAMING_REFUSALS = new Set([
   'unknown_method',
 ]);
 
-const isStreamingRefusal = (error: unknown) =>
-  error instanceof Error &&
-  (error as webApi.WebAPIPlatformError).code === webApi.ErrorCode.PlatformError &&
-  STREAMING_REFUSALS.has((error as webApi.WebAPIPlatformError).data.error);
+/** The `error` of an `{ok: false}` answer, or undefined for any other failure. */
+const platformError = (error: unknown) =>
+  error instanceof Error && (error as webApi.WebAPIPlatformError).code === webApi.ErrorCode.PlatformError
+    ? (error as webApi.WebAPIPlatformError).data.error
+    : undefined;
+
+const isStreamingRefusal = (error: unknown) => STREAMING_REFUSALS.has(platformError(error) ?? '');
+
+/**
+ * Writes a message with the 👍/👎 `blocks` of a saved answer; if Slack refuses them
+ * (`invalid_blocks`), the answer is written without them rather than lost.
+ */
+async function withButtons(blocks: types.KnownBlock[] | undefined, write: (given?: types.KnownBlock[]) => Promise<unknown>): Promise<void> {
+  try {
+    await write(blocks);
+  } catch (error) {
+    if (!blocks || platformError(error) !== 'invalid_blocks') throw error;
+    countSlackError(error);
+    await write();
+  }
+}
 
 type Stream = { streamer: ReturnType<webApi.WebClient['chatStream']>; text: string; stopped: boolean };
 
@@ -88,7 +105,7 @@ export function streamedReply(client: webApi.WebClient, target: StreamTarget, on
   const stop = async (stream: Stream, blocks?: types.KnownBlock[]) => {
     if (stream.stopped) return;
     stream.stopped = true;
-    await stream.streamer.stop(blocks && { blocks });
+    await withButtons(blocks, (given) => stream.streamer.stop(given && { blocks: given }));
   };
 
   /** Ends every stream; the last one with the 👍/👎 buttons of a saved answer. */
@@ -98,7 +115,9 @@ export function streamedReply(client: webApi.WebClient, target: StreamTarget, on
     if (!last) return;
     if (!answer || !last.stopped) return stop(last, answer && feedbackBlocks(answer));
     // Already rewritten as a whole message (see show): the buttons come with one more edit.
-    await client.chat.update({ channel, ts: last.streamer.ts ?? '', text: escapeText(last.text), blocks: answerBlocks(last.text, answer) });
+    await withButtons(answerBlocks(last.text, answer), (given) =>
+      client.chat.update({ channel, ts: last.streamer.ts ?? '', text: escapeText(last.text), ...(given && { blocks: given }) }),
+    );
   }
 
   async function show(pieces: string[]): Promise<void> {

@@ -1001,6 +1001,28 @@ describe('Slack adapter: feedback', () => {
     expect(h.slack.ephemerals.map(({ user, text }) => [user, text])).toEqual([[ALICE, feedbackRecorded('down')]]);
   });
 
+  it('keeps an answer without its buttons when Slack refuses them', async () => {
+    const h = await harness({ nativeStreaming: true });
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    h.slack.failNext('chat.stopStream', 'invalid_blocks');
+    const streamed = await h.say(ALL_CHANNEL, ALICE, 'Streamed?');
+    h.slack.failNext('chat.startStream', 'not_allowed');
+    h.slack.failNext('chat.postMessage', 'invalid_blocks');
+    const edited = await h.say(ALL_CHANNEL, ALICE, 'Edited?');
+
+    expect(h.slack.callsTo('chat.stopStream').map((c) => [c.error ?? 'ok', 'blocks' in c.args])).toEqual([
+      ['invalid_blocks', true],
+      ['ok', false],
+    ]);
+    expect(h.slack.callsTo('chat.postMessage').map((c) => [c.error ?? 'ok', 'blocks' in c.args])).toEqual([
+      ['invalid_blocks', true],
+      ['ok', false],
+    ]);
+    for (const [question, text] of [[streamed, 'Echo: Streamed?'], [edited, 'Echo: Edited?']] as const) {
+      expect(h.slack.botReplies(ALL_CHANNEL, question.ts).map((reply) => [reply.text, reply.blocks])).toEqual([[text, undefined]]);
+    }
+  });
+
   it('offers no buttons under an apology, and tells a clicker when the answer is gone', async () => {
     const h = await harness();
     await h.bind(ALL_CHANNEL, h.support, 'all');
