@@ -4,6 +4,7 @@
 export type Platform = 'slack' | 'discord';
 export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe';
 export type ChatMessage = { role: 'user' | 'assistant'; content: string };
+export type Feedback = 'up' | 'down';
 
 export type ChatbotItem = {
   id: string;
@@ -120,16 +121,13 @@ export function createHubClient(apiUrl: string, apiKey: string) {
   const chatbotPath = (chatbotId: string) => `/chatbots/${encodeURIComponent(chatbotId)}`;
 
   return {
-    /** The reply as it streams; the iterator ends when the reply is complete. */
-    async *chatStream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<string> {
+    /**
+     * The reply as it streams (the iterator ends when the reply is complete), and the id of the
+     * message it is saved as (with a `conversationId`; the hub names it before streaming).
+     */
+    async chat(request: ChatRequest, signal?: AbortSignal): Promise<{ messageId: string | undefined; pieces: AsyncIterable<string> }> {
       const response = await send('POST', '/chat', { ...request, stream: true }, undefined, signal);
-      const decoder = new TextDecoder();
-      for await (const chunk of response.body ?? []) {
-        const text = decoder.decode(chunk, { stream: true });
-        if (text) yield text;
-      }
-      const rest = decoder.decode();
-      if (rest) yield rest;
+      return { messageId: response.headers.get('X-Message-Id') ?? undefined, pieces: decoded(response) };
     },
     listChatbots: async () => (await json<{ chatbots: ChatbotItem[] }>('GET', '/get-chatbots')).chatbots,
     updateSettings: (chatbotId: string, settings: Record<string, unknown>) =>
@@ -171,5 +169,23 @@ export function createHubClient(apiUrl: string, apiKey: string) {
       data<Digest[]>('GET', '/integrations/digests', undefined, query),
     subscribeDigest: (digest: Omit<Digest, 'id'>) => data<Digest>('POST', '/integrations/digests', digest),
     unsubscribeDigest: (id: string) => data<Digest>('DELETE', `/integrations/digests/${encodeURIComponent(id)}`),
+    /** Records a reader's 👍 (`up`) or 👎 (`down`) on an answer; a later call replaces it. */
+    sendFeedback: (chatbotId: string, messageId: string, feedback: Feedback) =>
+      data<{ id: string; feedback: Feedback }>(
+        'POST',
+        `${chatbotPath(chatbotId)}/messages/${encodeURIComponent(messageId)}/feedback`,
+        { feedback },
+      ),
   };
+}
+
+/** A streamed text body, piece by piece as it arrives. */
+async function* decoded(response: Response): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body ?? []) {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text) yield text;
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
 }

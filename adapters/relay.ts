@@ -21,10 +21,16 @@ export type InboundMessage = {
   followUp: boolean;
 };
 
-/** Shows a reply on the platform: `update` as it grows (throttled by the relay), `finish` once. */
+/** The saved answer a 👍/👎 is about. */
+export type AnswerRef = { chatbotId: string; messageId: string };
+
+/**
+ * Shows a reply on the platform: `update` as it grows (throttled by the relay), `finish` once;
+ * `answer` names the saved answer, whose last message then offers 👍/👎 (not for an apology).
+ */
 export type ReplySink = {
   update(text: string): Promise<void>;
-  finish(text: string): Promise<void>;
+  finish(text: string, answer?: AnswerRef): Promise<void>;
 };
 
 /** Whether to answer a message: with a bound chatbot, with a note that none is bound, or not. */
@@ -118,20 +124,21 @@ export function createRelay(options: RelayOptions): Relay {
       try {
         await ensureContact(binding.chatbotId, message.contact);
         let lastUpdate = now();
-        for await (const piece of hub.chatStream({
+        const { messageId, pieces } = await hub.chat({
           chatbotId: binding.chatbotId,
           messages: message.history,
           conversationId: message.conversationId,
           contactId: message.contact.id,
           source,
-        })) {
+        });
+        for await (const piece of pieces) {
           reply += piece;
           if (now() - lastUpdate >= interval) {
             lastUpdate = now();
             await sink.update(reply);
           }
         }
-        await sink.finish(reply);
+        await sink.finish(reply, messageId === undefined ? undefined : { chatbotId: binding.chatbotId, messageId });
       } catch (error) {
         logger.error({ err: error, conversationId: message.conversationId }, 'could not answer a message');
         const quota = error instanceof HubApiError && error.status === 403;

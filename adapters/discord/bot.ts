@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { DiscordConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
 import { createRelay } from '../relay.js';
+import { onFeedbackButton } from './feedback.js';
 import { chatbotCommand, createInteractionHandler } from './interactions.js';
 import { createMessageHandler } from './messages.js';
 import { instrumentDiscord } from './metrics.js';
@@ -98,7 +99,9 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       messages.onMessage(message).catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
     });
     readyClient.on(Events.InteractionCreate, (interaction) => {
-      const handled = interaction.isButton() ? messages.onButton(interaction) : onCommand(interaction);
+      const handled = interaction.isButton()
+        ? onFeedbackButton(interaction, { hub, relay, logger }).then((done) => done || messages.onButton(interaction))
+        : onCommand(interaction);
       handled.catch((error: unknown) => logger.error({ err: error, interactionId: interaction.id }, 'interaction handler failed'));
     });
 

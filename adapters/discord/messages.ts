@@ -1,8 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cleanContent, MessageFlags, type ButtonInteraction, type Client, type Message, type SendableChannels } from 'discord.js';
+import {
+  cleanContent,
+  MessageFlags,
+  type ActionRowBuilder,
+  type ButtonBuilder,
+  type ButtonInteraction,
+  type Client,
+  type Message,
+  type SendableChannels,
+} from 'discord.js';
 import type { Logger } from 'pino';
 import type { Binding, ChatMessage } from '../hub-client.js';
 import { HUB_UNAVAILABLE, NOT_BOUND, QUOTA_USED, type InboundMessage, type Relay, type ReplySink } from '../relay.js';
+import { feedbackRows } from './feedback.js';
 import { askedQuestion, askedText, suggestionIndex, suggestionRows } from './suggestions.js';
 import { splitMessage } from './text.js';
 
@@ -145,7 +155,7 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
       logger.warn({ err: error, channelId: channel.id }, 'could not read the suggested questions');
       return [];
     });
-    if (suggestions.length > 0) await sink.last()?.edit({ components: suggestionRows(suggestions) });
+    if (suggestions.length > 0) await sink.offer(suggestionRows(suggestions));
   }
 
   async function onButton(interaction: ButtonInteraction): Promise<boolean> {
@@ -235,31 +245,43 @@ function keepTyping(channel: SendableChannels, logger: Logger): { stop(): void }
   return { stop: () => clearInterval(timer) };
 }
 
+type Rows = ActionRowBuilder<ButtonBuilder>[];
+
 /**
  * The reply as Discord messages: the first a reply to the user's message, edited as the text
- * grows; past 2000 characters the text goes on in further messages. The relay spaces updates;
- * the final edit waits here too, so no message is written twice within `editIntervalMs`.
+ * grows; past 2000 characters the text goes on in further messages, the last of which carries a
+ * saved answer's 👍/👎 buttons. The relay spaces updates; the final edit waits here too, so no
+ * message is written twice within `editIntervalMs`.
  */
 function replySink(
   message: Message,
   channel: SendableChannels,
   options: { editIntervalMs: number; onFirstMessage: () => void },
-): ReplySink & { last(): Message | undefined } {
+): ReplySink & { offer(rows: Rows): Promise<void> } {
   const sent: { message: Message; writtenAt: number }[] = [];
+  let feedback: Rows = [];
+
+  async function write(index: number, edit: Parameters<Message['edit']>[0]): Promise<void> {
+    const existing = sent[index];
+    if (!existing) return;
+    const wait = existing.writtenAt + options.editIntervalMs - Date.now();
+    if (wait > 0) await sleep(wait);
+    sent[index] = { message: await existing.message.edit(edit), writtenAt: Date.now() };
+  }
 
   async function show(text: string, final: boolean): Promise<void> {
     if (!text && !final) return;
     const pieces = splitMessage(text || NO_ANSWER);
     for (const [index, piece] of pieces.entries()) {
+      const components = final && index === pieces.length - 1 && feedback.length > 0 ? { components: feedback } : {};
       const existing = sent[index];
       if (!existing) {
-        const created = index === 0 ? await message.reply(piece) : await channel.send(piece);
+        const body = { content: piece, ...components };
+        const created = index === 0 ? await message.reply(body) : await channel.send(body);
         sent.push({ message: created, writtenAt: Date.now() });
         options.onFirstMessage();
-      } else if (existing.message.content !== piece) {
-        const wait = existing.writtenAt + options.editIntervalMs - Date.now();
-        if (wait > 0) await sleep(wait);
-        sent[index] = { message: await existing.message.edit(piece), writtenAt: Date.now() };
+      } else if (existing.message.content !== piece || components.components) {
+        await write(index, { content: piece, ...components });
       }
     }
     // A final text shorter than what was shown (an apology after a broken stream) takes its place.
@@ -268,7 +290,11 @@ function replySink(
 
   return {
     update: (text) => show(text, false),
-    finish: (text) => show(text, true),
-    last: () => sent.at(-1)?.message,
+    finish(text, answer) {
+      feedback = answer ? feedbackRows(answer) : [];
+      return show(text, true);
+    },
+    /** More buttons on the last message, above its 👍/👎. */
+    offer: (rows) => write(sent.length - 1, { components: [...rows, ...feedback] }),
   };
 }

@@ -4,9 +4,9 @@ import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 // carries the question's position (custom ids are short); the click reads the list again.
 
 const CUSTOM_ID_PREFIX = 'switchboard:suggest:';
-/** Discord allows 5 rows of 5 buttons, labels of 80 characters. */
+/** Discord allows 5 rows of 5 buttons, labels of 80 characters; the fifth row is the answer's 👍/👎. */
 const PER_ROW = 5;
-const MAX_BUTTONS = 25;
+const MAX_BUTTONS = 20;
 const LABEL_LIMIT = 80;
 
 export function suggestionRows(suggestions: readonly string[]): ActionRowBuilder<ButtonBuilder>[] {

@@ -7,6 +7,7 @@ import type { HubClient } from '../hub-client.js';
 import { createRelay, notBoundText, type Relay } from '../relay.js';
 import { createAssistant } from './assistant.js';
 import { listenForCommands } from './commands.js';
+import { listenForFeedback } from './feedback.js';
 import { createMessageHandler, listenForMessages } from './messages.js';
 import { instrumentSlack } from './metrics.js';
 import { createUserDirectory } from './users.js';
@@ -94,6 +95,7 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
   listenForMessages(app, handleMessage);
   app.assistant(createAssistant({ hub: () => hub, handle: handleMessage, logger, command: config.command }));
   listenForCommands(app, { command: config.command, hub: () => hub, users, logger });
+  listenForFeedback(app, { hub: () => hub, logger });
   app.error(async (error) => {
     logger.error({ err: error.original ?? error }, 'a Slack event or command failed');
   });

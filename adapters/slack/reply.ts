@@ -1,12 +1,13 @@
-import { webApi } from '@slack/bolt';
-import type { ReplySink } from '../relay.js';
+import { webApi, type types } from '@slack/bolt';
+import type { AnswerRef, ReplySink } from '../relay.js';
+import { answerBlocks, feedbackBlocks } from './feedback.js';
 import { countSlackError } from './metrics.js';
-import { escapeText, splitMessage } from './text.js';
+import { escapeText, splitMessage, unescapeText } from './text.js';
 
 // A reply in a Slack thread that grows as the hub streams it: natively streamed where Slack allows
 // it (streamedReply), else posted and then edited (threadReply: chat.update). Text beyond one
 // message's limit continues in further messages of the thread. The relay decides how often it
-// shows new text.
+// shows new text. A saved answer's last message ends with the 👍/👎 buttons (./feedback.ts).
 
 /** What is shown when the chatbot's reply is empty (Slack refuses an empty message). */
 export const EMPTY_REPLY = '(The chatbot had nothing to say.)';
@@ -16,16 +17,17 @@ type Posted = { ts: string; text: string };
 export function threadReply(client: webApi.WebClient, channel: string, threadTs: string): ReplySink {
   const posted: Posted[] = [];
 
-  async function show(text: string): Promise<void> {
+  async function show(text: string, answer?: AnswerRef): Promise<void> {
     const parts = splitMessage(escapeText(text.trim()));
     for (const [index, part] of parts.entries()) {
+      const blocks = answer && index === parts.length - 1 ? answerBlocks(unescapeText(part), answer) : undefined;
       const shown = posted[index];
-      if (!shown) {
-        posted.push({ ts: await post(part), text: part });
-      } else if (shown.text !== part) {
-        await client.chat.update({ channel, ts: shown.ts, text: part });
-        shown.text = part;
-      }
+      if (shown?.text === part && !blocks) continue;
+      await withButtons(blocks, async (given) => {
+        if (shown) await client.chat.update({ channel, ts: shown.ts, text: part, ...(given && { blocks: given }) });
+        else posted.push({ ts: await post(part, given), text: part });
+      });
+      if (shown) shown.text = part;
     }
     // Only when a reply is replaced by a shorter one (an apology after a failure mid-stream).
     for (const extra of posted.splice(parts.length)) {
@@ -33,11 +35,12 @@ export function threadReply(client: webApi.WebClient, channel: string, threadTs:
     }
   }
 
-  async function post(text: string): Promise<string> {
+  async function post(text: string, blocks: types.KnownBlock[] | undefined): Promise<string> {
     const result = await client.chat.postMessage({
       channel,
       thread_ts: threadTs,
       text,
+      ...(blocks && { blocks }),
       unfurl_links: false,
       unfurl_media: false,
     });
@@ -46,8 +49,8 @@ export function threadReply(client: webApi.WebClient, channel: string, threadTs:
   }
 
   return {
-    update: show,
-    finish: (text) => show(text.trim() ? text : EMPTY_REPLY),
+    update: (text) => show(text),
+    finish: (text, answer) => show(text.trim() ? text : EMPTY_REPLY, answer),
   };
 }
 
@@ -63,10 +66,27 @@ const STREAMING_REFUSALS = new Set([
   'unknown_method',
 ]);
 
-const isStreamingRefusal = (error: unknown) =>
-  error instanceof Error &&
-  (error as webApi.WebAPIPlatformError).code === webApi.ErrorCode.PlatformError &&
-  STREAMING_REFUSALS.has((error as webApi.WebAPIPlatformError).data.error);
+/** The `error` of an `{ok: false}` answer, or undefined for any other failure. */
+const platformError = (error: unknown) =>
+  error instanceof Error && (error as webApi.WebAPIPlatformError).code === webApi.ErrorCode.PlatformError
+    ? (error as webApi.WebAPIPlatformError).data.error
+    : undefined;
+
+const isStreamingRefusal = (error: unknown) => STREAMING_REFUSALS.has(platformError(error) ?? '');
+
+/**
+ * Writes a message with the 👍/👎 `blocks` of a saved answer; if Slack refuses them
+ * (`invalid_blocks`), the answer is written without them rather than lost.
+ */
+async function withButtons(blocks: types.KnownBlock[] | undefined, write: (given?: types.KnownBlock[]) => Promise<unknown>): Promise<void> {
+  try {
+    await write(blocks);
+  } catch (error) {
+    if (!blocks || platformError(error) !== 'invalid_blocks') throw error;
+    countSlackError(error);
+    await write();
+  }
+}
 
 type Stream = { streamer: ReturnType<webApi.WebClient['chatStream']>; text: string; stopped: boolean };
 
@@ -82,11 +102,23 @@ export function streamedReply(client: webApi.WebClient, target: StreamTarget, on
   const streams: Stream[] = [];
   let fallback: ReplySink | undefined;
 
-  const stop = async (stream: Stream) => {
+  const stop = async (stream: Stream, blocks?: types.KnownBlock[]) => {
     if (stream.stopped) return;
     stream.stopped = true;
-    await stream.streamer.stop();
+    await withButtons(blocks, (given) => stream.streamer.stop(given && { blocks: given }));
   };
+
+  /** Ends every stream; the last one with the 👍/👎 buttons of a saved answer. */
+  async function stopAll(answer: AnswerRef | undefined): Promise<void> {
+    const last = streams.at(-1);
+    for (const stream of streams.slice(0, -1)) await stop(stream);
+    if (!last) return;
+    if (!answer || !last.stopped) return stop(last, answer && feedbackBlocks(answer));
+    // Already rewritten as a whole message (see show): the buttons come with one more edit.
+    await withButtons(answerBlocks(last.text, answer), (given) =>
+      client.chat.update({ channel, ts: last.streamer.ts ?? '', text: escapeText(last.text), ...(given && { blocks: given }) }),
+    );
+  }
 
   async function show(pieces: string[]): Promise<void> {
     for (const [index, piece] of pieces.entries()) {
@@ -122,24 +154,24 @@ export function streamedReply(client: webApi.WebClient, target: StreamTarget, on
     }
   }
 
-  async function deliver(text: string, final: boolean): Promise<void> {
-    if (fallback) return final ? fallback.finish(text) : fallback.update(text);
+  async function deliver(text: string, final: boolean, answer?: AnswerRef): Promise<void> {
+    if (fallback) return final ? fallback.finish(text, answer) : fallback.update(text);
     const shown = text.trim() || (final ? EMPTY_REPLY : '');
     try {
       if (shown) await show(splitMessage(shown));
-      if (final) for (const stream of streams) await stop(stream);
+      if (final) await stopAll(answer);
     } catch (error) {
       countSlackError(error);
       if (streams.length > 0 || !isStreamingRefusal(error)) throw error;
       onRefused(error);
       fallback = threadReply(client, channel, threadTs);
-      await deliver(text, final);
+      await deliver(text, final, answer);
     }
   }
 
   return {
     update: (text) => deliver(text, false),
-    finish: (text) => deliver(text, true),
+    finish: (text, answer) => deliver(text, true, answer),
   };
 }
 

@@ -27,6 +27,8 @@ export type ChatInput = {
 };
 
 export type ChatReply = {
+  /** The id the reply is saved under once complete; undefined when the conversation is not saved. */
+  messageId?: string;
   complete(signal: AbortSignal): Promise<string>;
   /** Pieces as they are generated. Ends early, saving nothing, when the signal aborts. */
   stream(signal: AbortSignal): AsyncIterable<string>;
@@ -46,8 +48,11 @@ export async function startChat(
   const refund = () => store.usage.releaseMessage(account.id, period);
 
   let prepared: Prepared;
+  let ids: string[] = [];
   try {
     prepared = await prepare(store, engine, chatbot, input);
+    // Named before the first piece is sent, so a streamed reply can say where it will be saved.
+    if (input.conversationId) ids = await store.conversations.reserveMessageIds(prepared.newMessages.length + 1);
   } catch (error) {
     await refund();
     throw error;
@@ -67,10 +72,11 @@ export async function startChat(
         conversationId: input.conversationId,
         source: input.source ?? 'API',
         contactId: input.contactId ?? null,
-        messages: [
-          ...newMessages.map((message) => ({ ...message, createdAt: at })),
-          { role: 'assistant', content: reply, createdAt: at },
-        ],
+        messages: [...newMessages, { role: 'assistant' as const, content: reply }].map((message, index) => ({
+          ...message,
+          id: ids[index],
+          createdAt: at,
+        })),
       });
     }
     const mentioned = responderInput.given;
@@ -82,6 +88,7 @@ export async function startChat(
   }
 
   return {
+    messageId: ids.at(-1),
     async complete(signal) {
       try {
         const reply = (await responder.complete({ ...responderInput, signal })) + suffix;

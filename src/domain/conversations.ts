@@ -2,13 +2,15 @@ import type {
   Account,
   Chatbot,
   Conversation,
-  ConversationMessage,
   ConversationSource,
+  Feedback,
+  NewMessage,
   Page,
   Store,
   TimeRange,
 } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
+import { notFound } from './errors.js';
 
 // Conversation history: what was said in a saved conversation (one with a conversationId).
 
@@ -18,7 +20,7 @@ export type Exchange = {
   /** Where the conversation started; kept from its first exchange. */
   source: ConversationSource;
   contactId: string | null;
-  messages: ConversationMessage[];
+  messages: NewMessage[];
 };
 
 /** Appends an exchange to its conversation, creating the conversation on the first one. */
@@ -46,4 +48,18 @@ export async function listConversations(
 ): Promise<Conversation[]> {
   await findOwnedChatbot(store, account, chatbotId);
   return store.conversations.list(chatbotId, filter, page);
+}
+
+/** A reader's 👍/👎 on one of the chatbot's answers; a later rating replaces an earlier one. */
+export async function rateAnswer(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  messageId: string,
+  feedback: Feedback,
+): Promise<void> {
+  await findOwnedChatbot(store, account, chatbotId);
+  if (!(await store.conversations.setFeedback(chatbotId, messageId, feedback))) {
+    throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
+  }
 }

@@ -2,17 +2,23 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { ChatReply } from '../domain/chat.js';
 
-/** Answers a chat reply whole as `{text}`, or streamed as text/plain, flushed piece by piece. */
-export async function sendReply(ctx: Context, reply: ChatReply, stream: boolean): Promise<void> {
+/**
+ * Answers a chat reply whole as `{text}`, or streamed as text/plain, flushed piece by piece;
+ * `headers` go with an answer that starts (never with a failure).
+ */
+export async function sendReply(ctx: Context, reply: ChatReply, stream: boolean, headers: Record<string, string> = {}): Promise<void> {
   const signal = abortedOnDisconnect(ctx);
   if (!stream) {
-    ctx.body = { text: await reply.complete(signal) };
+    const text = await reply.complete(signal);
+    ctx.set(headers);
+    ctx.body = { text };
     return;
   }
   // The first piece is awaited before anything is sent, so a provider that fails at once is
   // still answered with the contract's 500 body rather than an empty 200.
   const pieces = reply.stream(signal)[Symbol.asyncIterator]();
   const first = await pieces.next();
+  ctx.set(headers);
   ctx.type = 'text/plain; charset=utf-8';
   ctx.set('Cache-Control', 'no-cache');
   ctx.set('X-Accel-Buffering', 'no');

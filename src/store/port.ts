@@ -185,8 +185,15 @@ export type TimeRange = { from?: Date; to?: Date };
 export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe';
 
 export type ConversationMessage = { role: 'user' | 'assistant'; content: string; createdAt: Date };
-/** A saved message: its id is assigned by the store and stays the same across reads. */
-export type StoredMessage = ConversationMessage & { id: string };
+/** A reader's rating of an answer (👍/👎). */
+export type Feedback = 'up' | 'down';
+/**
+ * A saved message: its id is assigned by the store (or reserved with reserveMessageIds) and stays
+ * the same across reads; `feedback` once someone rated it.
+ */
+export type StoredMessage = ConversationMessage & { id: string; feedback?: Feedback };
+/** A message to append: `id` given for every message of the batch (reserved ids, in order) or for none. */
+export type NewMessage = ConversationMessage & { id?: string };
 
 export type Conversation = {
   /** The caller's `conversationId`; unique per chatbot. */
@@ -207,7 +214,7 @@ export type ConversationAppend = {
   /** Used only when the append creates the conversation (as is contactId). */
   source: ConversationSource;
   contactId: string | null;
-  messages: ConversationMessage[];
+  messages: NewMessage[];
   /** Becomes createdAt of a new conversation; updatedAt only ever moves forward to it. */
   at: Date;
 };
@@ -268,6 +275,17 @@ export interface ConversationRepository {
     filter: TimeRange & { sources?: ConversationSource[] },
     page: Page,
   ): Promise<Conversation[]>;
+  /**
+   * Ids, in order, for the `count` messages of a later append: a streamed reply names its message
+   * before it is complete. Reservations never repeat, across processes too; an unused one is a gap.
+   * Concurrent batches stay whole and in order, but may sort by reservation rather than by append.
+   */
+  reserveMessageIds(count: number): Promise<string[]>;
+  /**
+   * Sets (or replaces) the feedback on one of the chatbot's assistant messages. False when the
+   * chatbot has no assistant message of that id.
+   */
+  setFeedback(chatbotId: string, messageId: string, feedback: Feedback): Promise<boolean>;
 }
 
 export interface UsageRepository {

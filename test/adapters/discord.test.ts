@@ -7,6 +7,7 @@ import { COMMAND_FAILED, leadsCsv, parseCommandText, parseSetting } from '../../
 import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
 import { splitMessage } from '../../adapters/discord/text.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
+import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE, NOT_BOUND } from '../../adapters/relay.js';
 import type { DiscordConfig } from '../../src/config.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
@@ -76,7 +77,11 @@ async function startHubProxy(target: string) {
       headers,
       body: chunks.length ? Buffer.concat(chunks) : undefined,
     });
-    response.writeHead(upstream.status, { 'Content-Type': upstream.headers.get('content-type') ?? 'text/plain' });
+    const messageId = upstream.headers.get('x-message-id');
+    response.writeHead(upstream.status, {
+      'Content-Type': upstream.headers.get('content-type') ?? 'text/plain',
+      ...(messageId ? { 'X-Message-Id': messageId } : {}),
+    });
     for await (const chunk of upstream.body ?? []) response.write(chunk);
     response.end();
   });
@@ -155,6 +160,25 @@ describe('Discord adapter', () => {
       const found = replyTo(message)();
       return found && (expected === undefined || found.content === expected) ? found : undefined;
     });
+  /** The bot's reply to `message` once it carries buttons. */
+  const replyWithButtons = (message: ApiMessage) =>
+    discord.until(`buttons under the reply to “${message.content}”`, () => {
+      const found = replyTo(message)();
+      return found?.components?.length ? found : undefined;
+    });
+  /** Runs `check` while a second instance of the bot shares the fake Discord and the hub. */
+  async function withSecondInstance(check: () => Promise<void>): Promise<void> {
+    const second = await startDiscordBot({
+      config: config(discord),
+      hub: createHubClient(app.baseUrl, app.apiKey),
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      await check();
+    } finally {
+      await second.stop();
+    }
+  }
   const requestsTo = (method: string, path: RegExp) => discord.requests.filter((item) => item.method === method && path.test(item.path));
   const mention = (text: string) => `<@${discord.bot.id}> ${text}`;
   const newChannel = (name: string) => discord.createChannel('text', name);
@@ -347,12 +371,7 @@ describe('Discord adapter', () => {
   });
 
   it('answers each message once when several instances share the hub, and follows threads any of them joined', async () => {
-    const second = await startDiscordBot({
-      config: config(discord),
-      hub: createHubClient(app.baseUrl, app.apiKey),
-      logger: pino({ level: 'silent' }),
-    });
-    try {
+    await withSecondInstance(async () => {
       const channel = newChannel('two-instances');
       await bind(channel, supportBot, 'all');
       const questions = ['one', 'two', 'three', 'four'].map((text) => discord.say(channel, alice, text));
@@ -365,9 +384,7 @@ describe('Discord adapter', () => {
       expect(botMessages(channel)).toHaveLength(questions.length);
       expect(botMessages(thread)).toHaveLength(2);
       expect(await hub.isHeld(`discord:thread:${thread.id}`)).toBe(true);
-    } finally {
-      await second.stop();
-    }
+    });
   });
 
   it('offers the suggested questions as buttons under its first reply in a channel; a click asks that question', async () => {
@@ -378,14 +395,16 @@ describe('Discord adapter', () => {
     await bind(channel, guide, 'all');
 
     const first = await reply(discord.say(channel, alice, 'hi'), 'echo: hi');
-    const offered = await discord.until('buttons under the first reply', () => {
+    const offered = await discord.until('suggestions under the first reply', () => {
       const message = discord.history(channel.id).find((item) => item.id === first.id);
-      return message?.components?.length ? message : undefined;
+      return (message?.components?.length ?? 0) > 1 ? message : undefined;
     });
-    const buttons = offered.components?.flatMap((row) => row.components) ?? [];
+    // The suggestions, then the row of 👍/👎.
+    const [buttons = [], feedback = []] = (offered.components ?? []).map((row) => row.components);
     expect(buttons.map((button) => [button.type, button.label])).toEqual(suggestions.map((label) => [2, label]));
+    expect(feedback.map((button) => button.emoji?.name)).toEqual(['👍', '👎']);
     const second = await reply(discord.say(channel, alice, 'thanks'), 'echo: thanks');
-    expect(second.components ?? []).toEqual([]);
+    expect(second.components?.map((row) => row.components.map((button) => button.emoji?.name))).toEqual([['👍', '👎']]);
 
     const token = discord.click(offered, bob, buttons[1]?.custom_id ?? '');
     const asked = await discord.until('the clicked question in the channel', () =>
@@ -399,6 +418,65 @@ describe('Discord adapter', () => {
       { role: 'assistant', content: 'echo: thanks' },
       { role: 'user', content: 'Do you ship abroad?' },
     ]);
+  });
+
+  it('offers 👍/👎 under an answer; a click is recorded on that message, a later one replaces it, and only the clicker is told', async () => {
+    const channel = newChannel('feedback');
+    await bind(channel, supportBot, 'all');
+    const answer = await replyWithButtons(discord.say(channel, alice, 'is this useful?'));
+    expect(answer.content).toBe('echo: is this useful?');
+    const [up, down] = answer.components?.[0]?.components ?? [];
+    expect([up?.emoji?.name, down?.emoji?.name]).toEqual(['👍', '👎']);
+    const saved = async () => (await app.store.conversations.find(supportBot, `discord:${discord.guildId}:${channel.id}`))?.messages ?? [];
+
+    /** Clicks; the rating is recorded before the acknowledgement, which only the clicker sees (type 4, flags 64). */
+    const click = async (clicker: typeof alice, customId: string | undefined, feedback: 'up' | 'down') => {
+      const token = discord.click(answer, clicker, customId ?? '');
+      const callback = await discord.until('the feedback acknowledgement', () => discord.interactionResponse(token).callback);
+      expect(callback.body).toMatchObject({ type: 4, data: { content: feedbackRecorded(feedback), flags: 64 } });
+    };
+    await click(alice, up?.custom_id, 'up');
+    expect((await saved())[1]).toMatchObject({ role: 'assistant', content: 'echo: is this useful?', feedback: 'up' });
+    await click(bob, down?.custom_id, 'down');
+    expect((await saved()).map((message) => message.feedback)).toEqual([undefined, 'down']);
+    // Nothing was posted in the channel for the clicks.
+    expect(botMessages(channel)).toHaveLength(1);
+  });
+
+  it('records a click once when several instances receive it', async () => {
+    await withSecondInstance(async () => {
+      const channel = newChannel('two-instances-feedback');
+      await bind(channel, supportBot, 'all');
+      const answer = await replyWithButtons(discord.say(channel, alice, 'rate this once'));
+      const token = discord.click(answer, bob, answer.components?.[0]?.components[1]?.custom_id ?? '');
+      await discord.until('the acknowledgement', () => discord.interactionResponse(token).callback);
+      await sleep(300);
+      // Both instances received the click; one claimed it, recorded it and answered it.
+      expect(requestsTo('POST', new RegExp(`/${token}/callback$`))).toHaveLength(1);
+      const saved = await app.store.conversations.find(supportBot, `discord:${discord.guildId}:${channel.id}`);
+      expect(saved?.messages.map((message) => message.feedback)).toEqual([undefined, 'down']);
+    });
+  });
+
+  it('offers no 👍/👎 under an apology, and tells a clicker when the answer is gone', async () => {
+    const channel = newChannel('feedback-gone');
+    const doomed = await createChatbotViaApi(app, 'Doomed bot');
+    await bind(channel, doomed, 'all');
+    const answer = await replyWithButtons(discord.say(channel, alice, 'rate me'));
+    await call('DELETE', `${app.baseUrl}/delete-chatbot?chatbotId=${doomed}`, app.apiKey);
+    const token = discord.click(answer, bob, answer.components?.[0]?.components[0]?.custom_id ?? '');
+    const callback = await discord.until('the acknowledgement', () => discord.interactionResponse(token).callback);
+    expect(callback.body).toMatchObject({ type: 4, data: { content: FEEDBACK_GONE, flags: 64 } });
+
+    proxy.setDown(true);
+    try {
+      await bind(channel, supportBot, 'all');
+      const unanswered = discord.say(channel, alice, mention('anyone?'));
+      const apology = await reply(unanswered, HUB_UNAVAILABLE);
+      expect(apology.components ?? []).toEqual([]);
+    } finally {
+      proxy.setDown(false);
+    }
   });
 
   it('answers direct messages with the DM binding', async () => {

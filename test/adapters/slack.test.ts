@@ -7,13 +7,15 @@ import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { COMMAND_FAILED, refusal } from '../../adapters/commands.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
+import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
 import { notBoundText } from '../../adapters/relay.js';
 import { SLACK_ADMINS } from '../../adapters/slack/commands.js';
 import { noDefaultText, THINKING_STATUS } from '../../adapters/slack/assistant.js';
+import { FEEDBACK_ACTION_ID } from '../../adapters/slack/feedback.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/index.js';
 import { EMPTY_REPLY } from '../../adapters/slack/reply.js';
-import { escapeText, MESSAGE_LIMIT } from '../../adapters/slack/text.js';
+import { escapeText, MESSAGE_LIMIT, unescapeText } from '../../adapters/slack/text.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
 import { createChatEngine } from '../../src/engine/index.js';
 import { platformApiErrors } from '../../src/metrics.js';
@@ -75,6 +77,7 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'assistant.threads.setStatus': ['chat:write'],
   'assistant.threads.setSuggestedPrompts': ['assistant:write'],
   'assistant.threads.setTitle': ['assistant:write'],
+  'chat.postEphemeral': ['chat:write'],
   'users.info': ['users:read', 'users:read.email'],
   'conversations.replies': ['channels:history', 'groups:history', 'im:history'],
   'conversations.open': ['im:write'],
@@ -345,7 +348,8 @@ describe('Slack adapter: transport', () => {
     // assistant:write comes only with the assistant view.
     expect(manifest).toMatch(/^ {2}assistant_view:\n {4}assistant_description: \S/m);
     expect(manifest).toContain('command: /chatbot');
-    expect(manifest.match(/https:\/\/hub\.example\.com\/slack\/events/g)).toHaveLength(2);
+    // Events, the slash command and interactivity (the feedback buttons).
+    expect(manifest.match(/https:\/\/hub\.example\.com\/slack\/events/g)).toHaveLength(3);
   });
 });
 
@@ -1108,5 +1112,128 @@ describe('Slack adapter: the /chatbot command', () => {
     const off = await h.command('digest off', ADMIN);
     expect(off.text).toContain('off');
     expect(await digests()).toEqual([]);
+  });
+});
+
+describe('Slack adapter: feedback', () => {
+  type Saved = { id: string; role: string; content: string; feedback?: string };
+  const savedMessages = async (h: Harness, chatbotId = h.support): Promise<Saved[]> => {
+    const { body } = await call('GET', `${h.app.baseUrl}/get-conversations?chatbotId=${chatbotId}`, h.app.apiKey);
+    return (body as { data: { messages: Saved[] }[] }).data.flatMap((conversation) => conversation.messages);
+  };
+  /** Clicks a feedback button of a bot message, delivered as Slack posts interactions (a signed form with `payload`). */
+  const click = async (h: Harness, message: SlackMessageRecord | undefined, user: string, button: 'positive' | 'negative') => {
+    if (!message) throw new Error('no message to click');
+    const payload = h.slack.click(message, user, FEEDBACK_ACTION_ID, button);
+    const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+    const response = await deliver(h.eventsUrl, body, 'application/x-www-form-urlencoded');
+    expect(response.status).toBe(200);
+    await h.adapter.idle();
+  };
+  const feedbackElements = (message: SlackMessageRecord | undefined) =>
+    (message?.blocks ?? []).filter((block) => block.type === 'context_actions').flatMap((block) => block.elements as { type: string }[]);
+
+  it('ends a streamed answer with 👍/👎; a click is recorded on that message, a later one replaces it, and only the clicker is told', async () => {
+    const h = await harness({ nativeStreaming: true });
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const question = await h.say(ALL_CHANNEL, ALICE, 'When do you open?');
+    const [reply] = h.slack.botReplies(ALL_CHANNEL, question.ts);
+    expect(reply?.text).toBe('Echo: When do you open?');
+    // The buttons come with chat.stopStream, rendered below the streamed text.
+    expect(JSON.parse(h.slack.callsTo('chat.stopStream')[0]?.args.blocks ?? '[]')).toHaveLength(1);
+    expect(feedbackElements(reply).map((element) => element.type)).toEqual(['feedback_buttons']);
+    expect(h.slack.callsTo('chat.update')).toEqual([]);
+
+    await click(h, reply, ALICE, 'positive');
+    const answer = (await savedMessages(h)).find((message) => message.role === 'assistant');
+    expect(answer).toMatchObject({ content: 'Echo: When do you open?', feedback: 'up' });
+    expect((await savedMessages(h)).filter((message) => 'feedback' in message)).toHaveLength(1);
+    expect(h.slack.ephemerals).toEqual([
+      { channel: ALL_CHANNEL, user: ALICE, text: feedbackRecorded('up'), thread_ts: question.ts, ts: expect.any(String) },
+    ]);
+
+    await click(h, reply, BOB, 'negative');
+    expect((await savedMessages(h)).find((message) => message.id === answer?.id)?.feedback).toBe('down');
+    expect(h.slack.ephemerals.map(({ user, text }) => [user, text])).toEqual([
+      [ALICE, feedbackRecorded('up')],
+      [BOB, feedbackRecorded('down')],
+    ]);
+    // Nothing was posted for everyone to see.
+    expect(h.slack.botReplies(ALL_CHANNEL, question.ts)).toHaveLength(1);
+  });
+
+  it('puts the buttons on the last message of an edited (fallback) reply, as a Markdown block with the text', async () => {
+    const h = await harness({ updateIntervalMs: 50 });
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const paragraph = `${'word '.repeat(199)}end.\n\n`;
+    h.script({ pieces: [...Array.from({ length: 4 }, () => paragraph), 'Last <b> & done.'], delayMs: 10 });
+    const question = await h.say(ALL_CHANNEL, ALICE, 'Write a lot');
+    const replies = h.slack.botReplies(ALL_CHANNEL, question.ts);
+    expect(replies.length).toBeGreaterThanOrEqual(2);
+    expect(replies.slice(0, -1).every((reply) => reply.blocks === undefined)).toBe(true);
+    const last = replies.at(-1);
+    expect(last?.blocks?.map((block) => block.type)).toEqual(['markdown', 'context_actions']);
+    // Slack shows the blocks instead of the text: the Markdown block holds the text, unescaped.
+    expect(last?.blocks?.[0]?.text).toBe(unescapeText(last?.text ?? ''));
+    expect(String(last?.blocks?.[0]?.text).endsWith('Last <b> & done.')).toBe(true);
+
+    await click(h, last, ALICE, 'negative');
+    expect((await savedMessages(h)).find((message) => message.role === 'assistant')?.feedback).toBe('down');
+    expect(h.slack.ephemerals.map(({ user, text }) => [user, text])).toEqual([[ALICE, feedbackRecorded('down')]]);
+  });
+
+  it('keeps an answer without its buttons when Slack refuses them', async () => {
+    const h = await harness({ nativeStreaming: true });
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    h.slack.failNext('chat.stopStream', 'invalid_blocks');
+    const streamed = await h.say(ALL_CHANNEL, ALICE, 'Streamed?');
+    h.slack.failNext('chat.startStream', 'not_allowed');
+    h.slack.failNext('chat.postMessage', 'invalid_blocks');
+    const edited = await h.say(ALL_CHANNEL, ALICE, 'Edited?');
+
+    expect(h.slack.callsTo('chat.stopStream').map((c) => [c.error ?? 'ok', 'blocks' in c.args])).toEqual([
+      ['invalid_blocks', true],
+      ['ok', false],
+    ]);
+    expect(h.slack.callsTo('chat.postMessage').map((c) => [c.error ?? 'ok', 'blocks' in c.args])).toEqual([
+      ['invalid_blocks', true],
+      ['ok', false],
+    ]);
+    for (const [question, text] of [[streamed, 'Echo: Streamed?'], [edited, 'Echo: Edited?']] as const) {
+      expect(h.slack.botReplies(ALL_CHANNEL, question.ts).map((reply) => [reply.text, reply.blocks])).toEqual([[text, undefined]]);
+    }
+  });
+
+  it('offers no buttons under an apology, and tells a clicker when the answer is gone', async () => {
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    h.script({ pieces: [], fail: true });
+    const failed = await h.say(ALL_CHANNEL, ALICE, 'Anyone there?');
+    expect(h.slack.botReplies(ALL_CHANNEL, failed.ts).map((reply) => [reply.text, reply.blocks])).toEqual([[HUB_UNAVAILABLE, undefined]]);
+
+    h.script(undefined);
+    const question = await h.say(ALL_CHANNEL, ALICE, 'Still there?');
+    const [reply] = h.slack.botReplies(ALL_CHANNEL, question.ts);
+    expect(feedbackElements(reply)).toHaveLength(1);
+    await call('DELETE', `${h.app.baseUrl}/delete-chatbot?chatbotId=${h.support}`, h.app.apiKey);
+    await click(h, reply, ALICE, 'positive');
+    expect(h.slack.ephemerals.map(({ user, text }) => [user, text])).toEqual([[ALICE, FEEDBACK_GONE]]);
+  });
+
+  it('takes clicks over Socket Mode too, acknowledging the envelope', async () => {
+    const h = await harness({ socket: true });
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const acked = async (envelopeId: string) => {
+      await h.slack.waitFor(() => h.slack.socket.acks.some((ack) => ack.envelope_id === envelopeId));
+      await h.adapter.idle();
+    };
+    const question = h.slack.userMessage({ channel: ALL_CHANNEL, user: ALICE, text: 'Over the socket?' });
+    await acked(h.slack.pushEvent(eventEnvelope(messageEvent(question))));
+    const [reply] = h.slack.botReplies(ALL_CHANNEL, question.ts);
+    if (!reply) throw new Error('no reply');
+    await acked(h.slack.pushInteractive(h.slack.click(reply, ALICE, FEEDBACK_ACTION_ID, 'positive')));
+    await h.slack.waitFor(() => h.slack.ephemerals.length > 0);
+    expect((await savedMessages(h)).find((message) => message.role === 'assistant')?.feedback).toBe('up');
+    expect(h.slack.ephemerals.map(({ user, text }) => [user, text])).toEqual([[ALICE, feedbackRecorded('up')]]);
   });
 });

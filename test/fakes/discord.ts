@@ -34,7 +34,10 @@ export type ApiMessage = {
   flags: number;
   message_reference?: { message_id?: string; channel_id?: string; guild_id?: string; fail_if_not_exists?: boolean };
   /** Action rows of buttons (type 1 rows of type 2 buttons with a custom_id), when the bot added some. */
-  components?: { type: number; components: { type: number; style: number; label?: string; custom_id?: string }[] }[];
+  components?: {
+    type: number;
+    components: { type: number; style: number; label?: string; emoji?: { name?: string; id?: string }; custom_id?: string }[];
+  }[];
 };
 
 export type RecordedFile = { field: string; filename: string; contentType: string; text: string };
@@ -90,7 +93,7 @@ export type FakeDiscordOptions = {
 
 export type FakeDiscord = Awaited<ReturnType<typeof startFakeDiscord>>;
 
-/** Discord's limits on buttons: at most 5 action rows of at most 5 buttons, labels ≤ 80, custom ids ≤ 100. */
+/** Discord's limits on buttons: at most 5 action rows of at most 5 buttons, each with a label (≤ 80) or an emoji, custom ids ≤ 100. */
 function validComponents(rows: NonNullable<ApiMessage['components']>): boolean {
   return (
     rows.length <= 5 &&
@@ -103,6 +106,7 @@ function validComponents(rows: NonNullable<ApiMessage['components']>): boolean {
           (button) =>
             button.type === 2 &&
             (button.label?.length ?? 0) <= 80 &&
+            (Boolean(button.label) || Boolean(button.emoji?.name ?? button.emoji?.id)) &&
             typeof button.custom_id === 'string' &&
             button.custom_id.length >= 1 &&
             button.custom_id.length <= 100,
@@ -121,7 +125,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
   /** Live interactions by token: where they happened and whether they are a command (2) or a component (3). */
-  const interactionTokens = new Map<string, { channelId: string; type: 2 | 3 }>();
+  const interactionTokens = new Map<string, { channelId: string; type: 2 | 3; answered?: boolean }>();
   const rateLimits: RateLimitRule[] = [];
   const failures: FailureRule[] = [];
   const registeredCommands: { scope: string; commands: unknown[] }[] = [];
@@ -452,7 +456,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
           violations.push(`message content of ${String(body.content).length} characters`);
           return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
         }
-        const message = botMessage(channelId as string, body, recorded.files);
+        const components = body.components as ApiMessage['components'];
+        if (components !== undefined && !validComponents(components)) {
+          violations.push('message with invalid components');
+          return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
+        }
+        const message = { ...botMessage(channelId as string, body, recorded.files), ...(components?.length ? { components } : {}) };
         messages.get(channelId as string)?.push(message);
         json(response, 200, message);
         // Discord tells the bot of its own messages too.
@@ -514,6 +523,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       handle: ([, , interactionToken], recorded, response) => {
         const interaction = interactionTokens.get(interactionToken as string);
         if (!interaction) return json(response, 404, { message: 'Unknown interaction', code: 10062 });
+        // An interaction is answered once.
+        if (interaction.answered) return json(response, 400, { message: 'Interaction has already been acknowledged.', code: 40060 });
+        interaction.answered = true;
         const body = recorded.body as { type?: number; data?: { content?: string } };
         // 4 message, 5 deferred message; for components also 6 deferred update (nothing shown).
         const allowed = interaction.type === 3 ? [4, 5, 6] : [4, 5];

@@ -11,7 +11,9 @@ import type { AddressInfo, Socket } from 'node:net';
 // names (a minimal RFC 6455 server: text frames, ping/pong, close), pushing envelopes and
 // collecting the app's acknowledgements. Assistant threads (Agents & AI Apps) open as Slack opens
 // them, a root message of subtype `assistant_app_thread` in the user's DM with the app, and keep
-// the status, title and suggested prompts the assistant.threads methods set.
+// the status, title and suggested prompts the assistant.threads methods set. Messages keep their
+// Block Kit blocks (checked against Slack's limits for the blocks the adapter sends), and a click
+// on a button of a stored message becomes the `block_actions` payload Slack would send.
 
 export const TEAM = 'T0TEAM0001';
 export const BOT_USER = 'U0BOT00001';
@@ -45,6 +47,8 @@ export type SlackMessageRecord = {
   edited?: { user: string; ts: string };
   /** A message written through chat.startStream: `true` until chat.stopStream. */
   streaming?: boolean;
+  /** Block Kit blocks, each with the block_id Slack gives it when the app gave none. */
+  blocks?: SlackBlock[];
   /** The root of an assistant thread. */
   assistant_app_thread?: { title: string; title_blocks: unknown[]; artifacts: unknown[] };
 };
@@ -64,6 +68,11 @@ export type AssistantThread = {
   prompts: SuggestedPrompt[];
   promptsTitle: string | undefined;
 };
+
+export type SlackBlock = { type: string; block_id?: string; [field: string]: unknown };
+
+/** A message only one user sees (chat.postEphemeral). */
+export type EphemeralRecord = { channel: string; user: string; text: string; thread_ts?: string; ts: string };
 
 export type ApiCall = {
   method: string;
@@ -100,6 +109,7 @@ export type FakeSlack = {
   responses: ResponseUrlPost[];
   uploads: Upload[];
   messages: SlackMessageRecord[];
+  ephemerals: EphemeralRecord[];
   addUser(user: SlackUser): void;
   /** Records a person's message, as Slack would before delivering its event. */
   userMessage(input: { channel: string; user: string; text: string; thread_ts?: string }): SlackMessageRecord;
@@ -123,6 +133,13 @@ export type FakeSlack = {
   pushEvent(envelope: Record<string, unknown>, retryAttempt?: number): string;
   /** Socket Mode: sends a slash command payload to every connection; answers its envelope_id. */
   pushCommand(payload: Record<string, string>): string;
+  /** Socket Mode: sends an interaction payload (e.g. block_actions) to every connection; answers its envelope_id. */
+  pushInteractive(payload: Record<string, unknown>): string;
+  /**
+   * The `block_actions` payload of `user` clicking a button of a stored message: the element with
+   * `actionId` (for feedback buttons, its `positive` or `negative` one). Throws if there is none.
+   */
+  click(message: SlackMessageRecord, user: string, actionId: string, button?: 'positive' | 'negative'): Record<string, unknown>;
   /** Resolves once `check` holds (polled), or rejects after `timeoutMs`. */
   waitFor<T>(check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
@@ -137,11 +154,55 @@ function streamedText(args: Record<string, string>): string | undefined {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
+const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length > 0 && value.length <= max;
+
+/** A feedback button as Block Kit defines it: plain text ≤ 75, a value ≤ 2000, an optional label ≤ 75. */
+function validFeedbackButton(button: unknown): boolean {
+  const { text, value, accessibility_label: label } = (button ?? {}) as Record<string, unknown>;
+  const { type, text: shown } = (text ?? {}) as Record<string, unknown>;
+  return type === 'plain_text' && isText(shown, 75) && isText(value, 2000) && (label === undefined || isText(label, 75));
+}
+
+/**
+ * The blocks of a call, each given a block_id if it has none; undefined when Slack would answer
+ * `invalid_blocks` (checked: at most 50 blocks, `markdown` text ≤ 12,000, `context_actions` with
+ * 1–5 feedback or icon buttons).
+ */
+function parseBlocks(raw: string): SlackBlock[] | undefined {
+  let blocks: unknown;
+  try {
+    blocks = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(blocks) || blocks.length > 50) return undefined;
+  const valid = blocks.every((block: SlackBlock) => {
+    if (typeof block?.type !== 'string') return false;
+    if (block.type === 'markdown') return isText(block.text, 12_000);
+    if (block.type !== 'context_actions') return true;
+    const elements = block.elements as Record<string, unknown>[] | undefined;
+    return (
+      Array.isArray(elements) &&
+      elements.length >= 1 &&
+      elements.length <= 5 &&
+      elements.every((element) =>
+        element.type === 'feedback_buttons'
+          ? (element.action_id === undefined || isText(element.action_id, 255)) &&
+            validFeedbackButton(element.positive_button) &&
+            validFeedbackButton(element.negative_button)
+          : element.type === 'icon_button',
+      )
+    );
+  });
+  return valid ? (blocks as SlackBlock[]).map((block) => ({ block_id: randomUUID().slice(0, 5), ...block })) : undefined;
+}
+
 export async function startFakeSlack(): Promise<FakeSlack> {
   const calls: ApiCall[] = [];
   const responses: ResponseUrlPost[] = [];
   const uploads: Upload[] = [];
   const messages: SlackMessageRecord[] = [];
+  const ephemerals: EphemeralRecord[] = [];
   const users = new Map<string, SlackUser>();
   const limits = new Map<string, { seconds: number; times: number }>();
   const failures = new Map<string, { error: string; times: number }>();
@@ -188,11 +249,14 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       if (!args.channel) return fail('channel_not_found');
       if (!args.text && !args.blocks) return fail('no_text');
       if ((args.text ?? '').length > 40_000) return fail('msg_too_long');
+      const blocks = args.blocks === undefined ? undefined : parseBlocks(args.blocks);
+      if (args.blocks !== undefined && !blocks) return fail('invalid_blocks');
       const message: SlackMessageRecord = {
         type: 'message',
         channel: args.channel,
         ts: nextTs(),
         ...(args.thread_ts ? { thread_ts: args.thread_ts } : {}),
+        ...(blocks ? { blocks } : {}),
         text: args.text ?? '',
         user: BOT_USER,
         bot_id: BOT_ID,
@@ -248,8 +312,12 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       const message = find(args.channel ?? '', args.ts ?? '');
       if (!message) return fail('message_not_found');
       if (!message.streaming) return fail('message_not_in_streaming_state');
+      // Blocks given here are rendered below the streamed text.
+      const blocks = args.blocks === undefined ? [] : parseBlocks(args.blocks);
+      if (!blocks) return fail('invalid_blocks');
       message.text += streamedText(args) ?? '';
       message.streaming = false;
+      if (blocks.length > 0) message.blocks = [...(message.blocks ?? []), ...blocks];
       return ok({ channel: message.channel, ts: message.ts, message });
     },
 
@@ -259,9 +327,29 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       if (message.user !== BOT_USER) return fail('cant_update_message');
       if (!args.text) return fail('no_text');
       if (args.text.length > 40_000) return fail('msg_too_long');
+      const blocks = args.blocks === undefined ? undefined : parseBlocks(args.blocks);
+      if (args.blocks !== undefined && !blocks) return fail('invalid_blocks');
+      // Blocks not given are kept; an empty array removes them.
+      if (blocks?.length === 0) delete message.blocks;
+      else if (blocks) message.blocks = blocks;
       message.text = args.text;
       message.edited = { user: BOT_USER, ts: nextTs() };
       return ok({ channel: message.channel, ts: message.ts, text: message.text, message });
+    },
+
+    'chat.postEphemeral': (args) => {
+      if (!args.channel) return fail('channel_not_found');
+      if (!users.has(args.user ?? '')) return fail('user_not_found');
+      if (!args.text && !args.blocks) return fail('no_text');
+      const ephemeral: EphemeralRecord = {
+        channel: args.channel,
+        user: args.user ?? '',
+        text: args.text ?? '',
+        ...(args.thread_ts ? { thread_ts: args.thread_ts } : {}),
+        ts: nextTs(),
+      };
+      ephemerals.push(ephemeral);
+      return ok({ message_ts: ephemeral.ts });
     },
 
     'chat.delete': (args) => {
@@ -506,6 +594,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     responses,
     uploads,
     messages,
+    ephemerals,
     addUser: (user) => users.set(user.id, user),
     userMessage: ({ channel, user, text, thread_ts }) => record({ channel, user, text, ...(thread_ts ? { thread_ts } : {}) }),
     otherBotMessage: ({ channel, text, thread_ts }) =>
@@ -531,6 +620,53 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       const envelopeId = randomUUID();
       push({ envelope_id: envelopeId, payload, type: 'slash_commands', accepts_response_payload: true });
       return envelopeId;
+    },
+    pushInteractive(payload) {
+      const envelopeId = randomUUID();
+      push({ envelope_id: envelopeId, payload, type: 'interactive', accepts_response_payload: false });
+      return envelopeId;
+    },
+    click(message, userId, actionId, button = 'positive') {
+      const found = (message.blocks ?? []).flatMap((block) =>
+        ((block.elements ?? []) as Record<string, unknown>[])
+          .filter((element) => element.action_id === actionId)
+          .map((element) => ({ block, element })),
+      )[0];
+      if (!found) throw new Error(`fake Slack: message ${message.ts} has no element ${actionId}`);
+      const { block, element } = found;
+      const clicked = (element.type === 'feedback_buttons' ? element[`${button}_button`] : element) as Record<string, unknown>;
+      const person = users.get(userId);
+      return {
+        type: 'block_actions',
+        user: { id: userId, username: person?.name ?? 'someone', name: person?.name ?? 'someone', team_id: TEAM },
+        api_app_id: APP_ID,
+        token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
+        container: {
+          type: 'message',
+          message_ts: message.ts,
+          channel_id: message.channel,
+          is_ephemeral: false,
+          ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
+        },
+        trigger_id: `${Date.now()}.${TEAM}.${randomUUID().replaceAll('-', '')}`,
+        team: { id: TEAM, domain: 'switchboard-test' },
+        enterprise: null,
+        is_enterprise_install: false,
+        channel: { id: message.channel, name: message.channel.startsWith('D') ? 'directmessage' : 'general' },
+        message: { ...message },
+        state: { values: {} },
+        response_url: `${origin}/actions/${TEAM}/${randomUUID()}`,
+        actions: [
+          {
+            type: element.type,
+            action_id: actionId,
+            block_id: block.block_id,
+            ...(clicked.value === undefined ? {} : { value: clicked.value }),
+            ...(clicked.text === undefined ? {} : { text: clicked.text }),
+            action_ts: nextTs(),
+          },
+        ],
+      };
     },
     botReplies: (channel, threadTs) =>
       messages.filter((m) => m.channel === channel && m.thread_ts === threadTs && m.user === BOT_USER),

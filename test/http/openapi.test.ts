@@ -130,6 +130,14 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     const question = { ...bot, messages: [{ role: 'user', content: 'When do you open?' }], conversationId: 'doc-1' };
     await expectStatus(200, 'POST', `${api}/chat`, { json: question });
     await expectStatus(200, 'POST', `${api}/chat`, { json: { ...question, stream: true } });
+    const conversations = await expectStatus(200, 'GET', `${api}/get-conversations`, { query: bot });
+    const [saved] = conversations.data as unknown as { messages: { id: string; role: string }[] }[];
+    const answer = { ...bot, messageId: saved?.messages.find((message) => message.role === 'assistant')?.id ?? '' };
+    const feedback = `${api}/chatbots/{chatbotId}/messages/{messageId}/feedback`;
+    await expectStatus(200, 'POST', feedback, { params: answer, json: { feedback: 'up' } });
+    await expectStatus(400, 'POST', feedback, { params: answer, json: { feedback: 'meh' } });
+    await expectStatus(404, 'POST', feedback, { params: { ...answer, messageId: 'missing' }, json: { feedback: 'down' } });
+    // Shown on the message, as the document says.
     await expectStatus(200, 'GET', `${api}/get-conversations`, { query: bot });
 
     // Leads.

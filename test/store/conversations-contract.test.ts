@@ -208,6 +208,64 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: c
     expect(await store.conversations.list(bot.id, {}, ALL)).toHaveLength(1);
   });
 
+  it('appends under reserved ids, which never repeat, also when reserved at once', async () => {
+    const reserved = await store.conversations.reserveMessageIds(2);
+    // Another exchange lands while the reserved one is still being written.
+    await store.conversations.append(append());
+    const [question, answer] = reserved;
+    await store.conversations.append(
+      append({ messages: [{ ...message('user', 'Streamed?', 5), id: question }, { ...message('assistant', 'Yes.', 6), id: answer }] }),
+    );
+    const messages = (await store.conversations.find(bot.id, 'conv-1'))?.messages ?? [];
+    expect(messages).toHaveLength(4);
+    const streamed = messages.findIndex((item) => item.content === 'Streamed?');
+    expect(messages.slice(streamed, streamed + 2).map(({ id, content }) => [id, content])).toEqual([
+      [question, 'Streamed?'],
+      [answer, 'Yes.'],
+    ]);
+    expect(new Set(messages.map((item) => item.id)).size).toBe(4);
+
+    const batches = await Promise.all(Array.from({ length: 10 }, () => store.conversations.reserveMessageIds(3)));
+    const all = [...reserved, ...messages.map((item) => item.id), ...batches.flat()];
+    expect(new Set(all).size).toBe(2 + 2 + 30);
+  });
+
+  it('records feedback on an assistant message, a later rating replacing the earlier', async () => {
+    await store.conversations.append(append());
+    await store.conversations.append(append({ messages: [message('user', 'More?', 60), message('assistant', 'Sure.', 61)] }));
+    const before = (await store.conversations.find(bot.id, 'conv-1'))?.messages ?? [];
+    const rated = before[1]?.id ?? '';
+    expect(await store.conversations.setFeedback(bot.id, rated, 'up')).toBe(true);
+    const after = (await store.conversations.find(bot.id, 'conv-1'))?.messages ?? [];
+    expect(after).toEqual([before[0], { ...before[1], feedback: 'up' }, before[2], before[3]]);
+    // Unrated messages carry no feedback field at all.
+    expect(after.filter((item) => 'feedback' in item)).toHaveLength(1);
+
+    expect(await store.conversations.setFeedback(bot.id, rated, 'down')).toBe(true);
+    expect((await store.conversations.list(bot.id, {}, ALL))[0]?.messages[1]?.feedback).toBe('down');
+    expect((await store.conversations.recentMessages(bot.id, 'conv-1', 3))[0]).toEqual({ ...before[1], feedback: 'down' });
+  });
+
+  it('finds no message to rate among user messages, other chatbots’ and unknown ids', async () => {
+    const other = await seedChatbot(store, owner);
+    await store.conversations.append(append());
+    const [question, answer] = (await store.conversations.find(bot.id, 'conv-1'))?.messages ?? [];
+    const [unused] = await store.conversations.reserveMessageIds(1);
+    for (const [chatbotId, messageId] of [
+      [bot.id, question?.id ?? ''],
+      [other.id, answer?.id ?? ''],
+      ['no-such-bot', answer?.id ?? ''],
+      [bot.id, unused ?? ''],
+      [bot.id, '0'],
+      [bot.id, 'not-an-id'],
+      [bot.id, 'a'.repeat(24)],
+      [bot.id, ''],
+    ] as const) {
+      expect(await store.conversations.setFeedback(chatbotId, messageId, 'up'), `${chatbotId} ${messageId}`).toBe(false);
+    }
+    expect((await store.conversations.find(bot.id, 'conv-1'))?.messages.some((item) => 'feedback' in item)).toBe(false);
+  });
+
   it('deletes the conversations with their chatbot', async () => {
     const other = await seedChatbot(store, owner);
     await store.conversations.append(append());

@@ -34,12 +34,16 @@ const chatBody = z.object({
   source: z.enum(CONVERSATION_SOURCES).optional(),
 });
 
+/** Names the saved reply (an extension), e.g. for feedback on it. */
+const MESSAGE_ID_HEADER = 'X-Message-Id';
+
 export function chatRoutes(store: Store, engine: ChatEngine): Router<AuthState> {
   const router = new Router<AuthState>();
 
   router.post('/chat', async (ctx) => {
     const { stream, ...input } = parseInput(chatBody, ctx.request.body);
-    await sendReply(ctx, await startChat(store, engine, ctx.state.account, input), stream);
+    const reply = await startChat(store, engine, ctx.state.account, input);
+    await sendReply(ctx, reply, stream, reply.messageId ? { [MESSAGE_ID_HEADER]: reply.messageId } : {});
   });
 
   return router;
@@ -52,8 +56,9 @@ export const chatPaths: ZodOpenApiPathsObject = {
       tags: ['Chat'],
       summary: 'Send the conversation so far to a chatbot and get its reply',
       description:
-        'With a `conversationId` the exchange is saved. With `stream: true` the reply is streamed as ' +
-        'plain text, flushed piece by piece.',
+        'With a `conversationId` the exchange is saved, and the `X-Message-Id` header (an extension) names ' +
+        'the reply’s message, for `POST /chatbots/{chatbotId}/messages/{messageId}/feedback`. With ' +
+        '`stream: true` the reply is streamed as plain text, flushed piece by piece.',
       requestBody: jsonRequest(chatBody, {
         chatbotId: 'V1StGXR8_Z5jdHi6B-myT',
         messages: [{ role: 'user', content: 'When are you open?' }],
@@ -66,6 +71,14 @@ export const chatPaths: ZodOpenApiPathsObject = {
           content: {
             'application/json': { schema: z.object({ text: z.string() }), example: { text: 'We open at 9am and close at 5pm.' } },
             'text/plain': { schema: z.string() },
+          },
+          headers: {
+            [MESSAGE_ID_HEADER]: {
+              description:
+                'With a `conversationId`: the id the reply is saved under (a streamed one once it is complete), ' +
+                'as `get-conversations` shows it. Absent when nothing is saved.',
+              schema: { type: 'string' },
+            },
           },
         },
         ...keyedFailures('denied'),

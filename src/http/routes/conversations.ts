@@ -1,15 +1,17 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { listConversations } from '../../domain/conversations.js';
+import { listConversations, rateAnswer } from '../../domain/conversations.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Conversation, Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
 import { listingQuery, parseListing } from '../schemas/listing.js';
-import { jsonResponse, keyedFailures } from '../schemas/responses.js';
+import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
+import { success } from '../success.js';
 import { chatbotId, parseInput } from '../validation.js';
 
-// The Conversations tag: GET /get-conversations, the hosted service's conversation history.
+// The Conversations tag: GET /get-conversations, the hosted service's conversation history, and
+// POST …/messages/{messageId}/feedback, a reader's 👍/👎 on an answer (an extension).
 
 /** A source's name in any case, with `_` or `-` for spaces (`widget_or_iframe`), as the hosted reference spells them. */
 const spelling = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, ' ');
@@ -29,6 +31,12 @@ const filteredSources = z
 
 const conversationsQuery = z.object({ chatbotId, filteredSources });
 
+const FEEDBACK = ['up', 'down'] as const;
+
+const feedbackPath = z.object({ chatbotId, messageId: z.string().min(1).max(64) });
+const feedbackBody = z.strictObject({ feedback: z.enum(FEEDBACK) });
+const ratedMessage = z.object({ id: z.string(), feedback: z.enum(FEEDBACK) });
+
 const conversationItem = z
   .object({
     id: z.string(),
@@ -43,6 +51,8 @@ const conversationItem = z
         role: z.enum(['user', 'assistant']),
         content: z.string(),
         created_at: z.iso.datetime(),
+        /** An extension: present once someone rated the answer. */
+        feedback: z.enum(FEEDBACK).optional(),
       }),
     ),
   })
@@ -61,6 +71,7 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
       role: message.role,
       content: message.content,
       created_at: message.createdAt.toISOString(),
+      ...(message.feedback && { feedback: message.feedback }),
     })),
   };
 }
@@ -73,6 +84,13 @@ export function conversationRoutes(store: Store): Router<AuthState> {
     const { range, page } = parseListing(ctx.query);
     const conversations = await listConversations(store, ctx.state.account, id, { ...range, sources }, page);
     ctx.body = { data: conversations.map(toConversationItem) };
+  });
+
+  router.post('/chatbots/:chatbotId/messages/:messageId/feedback', async (ctx) => {
+    const { chatbotId: id, messageId } = parseInput(feedbackPath, ctx.params);
+    const { feedback } = parseInput(feedbackBody, ctx.request.body);
+    await rateAnswer(store, ctx.state.account, id, messageId, feedback);
+    ctx.body = success({ id: messageId, feedback });
   });
 
   return router;
@@ -90,6 +108,22 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       requestParams: { query: listingQuery.extend({ chatbotId, filteredSources: z.string().optional() }) },
       responses: {
         200: jsonResponse('A page of conversations', z.object({ data: z.array(conversationItem) })),
+        ...keyedFailures(),
+      },
+    },
+  },
+  '/chatbots/{chatbotId}/messages/{messageId}/feedback': {
+    post: {
+      operationId: 'rateMessage',
+      tags: ['Conversations'],
+      summary: 'Record a reader’s 👍 (`up`) or 👎 (`down`) on an answer of a saved conversation',
+      description:
+        '`messageId` is an assistant message’s `id` as `get-conversations` shows it (and as the `X-Message-Id` ' +
+        'header of a saved chat reply names it). A later rating replaces an earlier one.',
+      requestParams: { path: feedbackPath },
+      requestBody: jsonRequest(feedbackBody, { feedback: 'up' }),
+      responses: {
+        200: jsonResponse('Recorded', successOf(ratedMessage), { message: 'Success', data: { id: '2', feedback: 'up' } }),
         ...keyedFailures(),
       },
     },

@@ -7,7 +7,7 @@ import type {
   StoredMessage,
   TimeRange,
 } from '../port.js';
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import type { AtomicWrites } from './atomic.js';
 import type { ConversationDoc, ConversationMessageDoc, MongoModels } from './models.js';
 import { createdWithin } from './time-range.js';
@@ -19,7 +19,22 @@ const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
 type ReadMessage = ConversationMessageDoc & { _id: Types.ObjectId };
 
 const toMessages = (docs: ReadMessage[]): StoredMessage[] =>
-  docs.map(({ _id, role, content, createdAt }) => ({ id: _id.toHexString(), role, content, createdAt }));
+  docs.map(({ _id, role, content, createdAt, feedback }) => ({
+    id: _id.toHexString(),
+    role,
+    content,
+    createdAt,
+    ...(feedback && { feedback }),
+  }));
+
+/** A message id as this store writes it (an ObjectId's hex), as an ObjectId; undefined for any other string. */
+const objectId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new Types.ObjectId(id) : undefined);
+
+function reservedId(id: string): Types.ObjectId {
+  const _id = objectId(id);
+  if (!_id) throw new Error(`not a reserved message id: ${id}`);
+  return _id;
+}
 
 const toConversation = (doc: ConversationDoc, messages: ReadMessage[]): Conversation => ({
   id: doc.conversationId,
@@ -93,7 +108,8 @@ export function mongoConversations(models: MongoModels, { atomic }: AtomicWrites
         const first = doc.messageCount - input.messages.length;
         if (input.messages.length === 0) return;
         await conversationMessages.insertMany(
-          input.messages.map(({ role, content, createdAt }, index) => ({
+          input.messages.map(({ id: messageId, role, content, createdAt }, index) => ({
+            ...(messageId !== undefined && { _id: reservedId(messageId) }),
             chatbotId,
             conversationId: id,
             seq: first + index,
@@ -122,6 +138,16 @@ export function mongoConversations(models: MongoModels, { atomic }: AtomicWrites
       const docs = await conversationPageQuery(models, chatbotId, filter, page).lean<ConversationDoc[]>();
       const messages = await messagesOf(chatbotId, docs.map((doc) => doc.conversationId));
       return docs.map((doc) => toConversation(doc, messages.get(doc.conversationId) ?? []));
+    },
+    async reserveMessageIds(count) {
+      // ObjectIds are unique wherever they are made: reserving needs no write.
+      return Array.from({ length: count }, () => new Types.ObjectId().toHexString());
+    },
+    async setFeedback(chatbotId, messageId, feedback) {
+      const _id = objectId(messageId);
+      if (!_id) return false;
+      const result = await conversationMessages.updateOne({ _id, chatbotId, role: 'assistant' }, { $set: { feedback } });
+      return result.matchedCount === 1;
     },
   };
 }

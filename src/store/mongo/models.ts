@@ -260,6 +260,7 @@ export type ConversationMessageDoc = {
   role: 'user' | 'assistant';
   content: string;
   createdAt: Date;
+  feedback?: 'up' | 'down';
 };
 
 const conversationMessageSchema = new Schema<ConversationMessageDoc>(
@@ -271,6 +272,7 @@ const conversationMessageSchema = new Schema<ConversationMessageDoc>(
     // Not `required` on content: mongoose refuses empty strings there.
     content: String,
     createdAt: required(Date),
+    feedback: { type: String, enum: ['up', 'down'] },
   },
   { ...options, collection: 'conversationMessages' },
 );

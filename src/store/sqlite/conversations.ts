@@ -6,6 +6,7 @@ import type {
   ConversationMessage,
   ConversationRepository,
   ConversationSource,
+  Feedback,
   StoredMessage,
 } from '../port.js';
 import { CONVERSATION_SOURCES } from '../conversation-sources.js';
@@ -21,7 +22,16 @@ type ConversationRow = {
   updated_at: number;
 };
 
-type MessageRow = { seq: number; role: ConversationMessage['role']; content: string; created_at: number };
+type MessageRow = {
+  seq: number;
+  role: ConversationMessage['role'];
+  content: string;
+  created_at: number;
+  feedback: Feedback | null;
+};
+
+/** A message id as this store writes it (a row's sequence number), as a number; undefined for any other string. */
+const sequenceNumber = (id: string) => (/^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined);
 
 type ListParams = {
   chatbotId: string;
@@ -60,19 +70,32 @@ export function sqliteConversations(db: Database): ConversationRepository {
      VALUES (@chatbotId, @id, @accountId, @source, @contactId, @at, @at)
      ON CONFLICT (chatbot_id, id) DO UPDATE SET updated_at = MAX(updated_at, excluded.updated_at)`,
   );
+  // A null seq takes the next number; a reserved one is written as given.
   const insertMessage = db.prepare(
-    `INSERT INTO conversation_messages (chatbot_id, conversation_id, role, content, created_at)
-     VALUES (?, ?, ?, ?, ?)`,
+    `INSERT INTO conversation_messages (seq, chatbot_id, conversation_id, role, content, created_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  // AUTOINCREMENT keeps the highest seq handed out in sqlite_sequence (a row it creates on the
+  // first insert); moving it forward reserves numbers that no later insert takes.
+  const startSequence = db.prepare(
+    `INSERT INTO sqlite_sequence (name, seq) SELECT 'conversation_messages', 0
+     WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'conversation_messages')`,
+  );
+  const advanceSequence = db.prepare<[number], { seq: number }>(
+    `UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'conversation_messages' RETURNING seq`,
+  );
+  const rate = db.prepare<[Feedback, number, string]>(
+    `UPDATE conversation_messages SET feedback = ? WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
   );
   const one = db.prepare<[string, string], ConversationRow>(
     'SELECT * FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
   const messages = db.prepare<[string, string], MessageRow>(
-    `SELECT seq, role, content, created_at FROM conversation_messages
+    `SELECT seq, role, content, created_at, feedback FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq`,
   );
   const recent = db.prepare<[string, string, number], MessageRow>(
-    `SELECT seq, role, content, created_at FROM conversation_messages
+    `SELECT seq, role, content, created_at, feedback FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq DESC LIMIT ?`,
   );
   const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
@@ -82,6 +105,7 @@ export function sqliteConversations(db: Database): ConversationRepository {
     role: message.role,
     content: message.content,
     createdAt: new Date(message.created_at),
+    ...(message.feedback && { feedback: message.feedback }),
   });
 
   const withMessages = (row: ConversationRow): Conversation => ({
@@ -101,8 +125,15 @@ export function sqliteConversations(db: Database): ConversationRepository {
     const { chatbotId, accountId, id, source, contactId, at } = input;
     upsertConversation.run({ chatbotId, id, accountId, source, contactId, at: at.getTime() });
     for (const message of input.messages) {
-      insertMessage.run(chatbotId, id, message.role, message.content, message.createdAt.getTime());
+      const seq = message.id === undefined ? null : sequenceNumber(message.id);
+      if (seq === undefined) throw new Error(`not a reserved message id: ${message.id}`);
+      insertMessage.run(seq, chatbotId, id, message.role, message.content, message.createdAt.getTime());
     }
+  });
+  const reserve = db.transaction((count: number) => {
+    startSequence.run();
+    const last = advanceSequence.get(count)?.seq ?? 0;
+    return Array.from({ length: count }, (_, index) => String(last - count + 1 + index));
   });
   // One read transaction, so a page and its messages come from the same snapshot.
   const find = db.transaction((chatbotId: string, id: string) => {
@@ -129,6 +160,13 @@ export function sqliteConversations(db: Database): ConversationRepository {
         limit: window.size,
         offset: pageOffset(window),
       });
+    },
+    async reserveMessageIds(count) {
+      return reserve.immediate(count);
+    },
+    async setFeedback(chatbotId, messageId, feedback) {
+      const seq = sequenceNumber(messageId);
+      return seq !== undefined && rate.run(feedback, seq, chatbotId).changes === 1;
     },
   };
 }

@@ -334,6 +334,10 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX chatbots_by_account;
   CREATE INDEX chatbots_by_account ON chatbots(account_id, created_at, id);
   `,
+  // A reader's 👍/👎 on an answer.
+  `
+  ALTER TABLE conversation_messages ADD COLUMN feedback TEXT CHECK (feedback IN ('up', 'down'));
+  `,
 ];
 
 export function migrate(db: Database): void {
