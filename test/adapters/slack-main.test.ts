@@ -7,6 +7,7 @@ import {
   deliver,
   eventEnvelope,
   mentionEvent,
+  messageEvent,
   SIGNING_SECRET,
   startFakeSlack,
   TEAM,
@@ -81,6 +82,33 @@ describe('Slack adapter processes', () => {
     expect(reply.text).toMatch(/nine/i);
     expect(slack.callsTo('auth.test').map((c) => c.token)).toEqual([BOT_TOKEN]);
     expect(await stop(started.child)).toBe(0);
+  });
+
+  it('two `npm start` processes on one database answer a message once, and either follows up its thread', async () => {
+    const slack = await startFakeSlack();
+    onTestFinished(() => slack.close());
+    const env = { ...CLEAN_ENV, DATABASE_URL: tempDatabaseUrl(), BOOTSTRAP_API_KEY: KEY, SLACK_API_URL: slack.apiUrl };
+    const hubs = [await startMain(env), await startMain(env)];
+    for (const started of hubs) onTestFinished(async () => void (await stop(started.child)));
+    for (const started of hubs) await until(started.output, /Slack adapter is running/);
+    const [first, second] = hubs.map((started) => `${new URL(started.apiUrl).origin}/slack/events`) as [string, string];
+    const chatbotId = await createChatbotViaApi({ baseUrl: hubs[0]?.apiUrl ?? '', apiKey: KEY });
+    await createHubClient(hubs[0]?.apiUrl ?? '', KEY).bind({ platform: 'slack', workspaceId: TEAM, channelId: CHANNEL, chatbotId, mode: 'mentions' });
+
+    // Behind a load balancer one event (a retry, say) may reach both processes: one answers it.
+    slack.addUser({ id: ALICE, name: 'alice', realName: 'Alice Andersen', email: 'alice@example.com' });
+    const question = slack.userMessage({ channel: CHANNEL, user: ALICE, text: `<@${BOT_USER}> When does the shop open?` });
+    const mention = JSON.stringify(eventEnvelope(mentionEvent(question)));
+    for (const url of [first, second]) expect((await deliver(url, mention, 'application/json')).status).toBe(200);
+    await slack.waitFor(() => slack.botReplies(CHANNEL, question.ts)[0], 10_000);
+    expect(await stop(hubs[0]?.child as ChildProcess)).toBe(0);
+
+    // The first process is gone; the second knows the thread from the database and follows it up.
+    const followUp = slack.userMessage({ channel: CHANNEL, user: ALICE, text: 'And on Saturdays?', thread_ts: question.ts });
+    expect((await deliver(second, JSON.stringify(eventEnvelope(messageEvent(followUp))), 'application/json')).status).toBe(200);
+    await slack.waitFor(() => slack.botReplies(CHANNEL, question.ts).length >= 2, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(slack.botReplies(CHANNEL, question.ts)).toHaveLength(2);
   });
 
   it('`npm start` without Slack settings does not serve /slack/events', async () => {
