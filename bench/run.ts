@@ -66,7 +66,8 @@ function printTable(figures: Figure[]): void {
   const goalText = (figure: Figure) => {
     if (!figure.goal) return '';
     const { atLeast, atMost, of } = figure.goal;
-    const bound = atLeast !== undefined ? `≥ ${atLeast}` : `≤ ${atMost}`;
+    const shown = (limit: number | undefined) => Number(limit?.toFixed(3));
+    const bound = atLeast !== undefined ? `≥ ${shown(atLeast)}` : `≤ ${shown(atMost)}`;
     return `${bound}${of === 'value' ? ` ${figure.unit}` : ''} ${missesGoal(figure) ? 'MISSED' : 'met'}`;
   };
   const rows = [
