@@ -45,6 +45,8 @@ export type Passage = {
   keyCoverage: number;
   /** The section's sentences (a window of a long one), in reading order. */
   sentences: PassageSentence[];
+  /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
+  unknownWords: string[];
 };
 
 /** A question, with the earlier conversation as context for follow-ups ("and on weekends?"). */
@@ -133,7 +135,7 @@ const CANDIDATE_BUDGET = 160;
 /** Sentences of a long section handed on around its best one. */
 const WINDOW = 10;
 
-type Concept = { weight: number; context: boolean; ids: Map<number, number> };
+type Concept = { weight: number; context: boolean; ids: Map<number, number>; unknown?: string };
 
 export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
   const termIds = new Map(index.vocabulary.map((term, id) => [term, id]));
@@ -174,7 +176,8 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
           : /^\d+$/.test(word) || form.common
             ? MISSING_KNOWN_WEIGHT
             : missingUnknownWeight;
-      found.push({ weight: weight * factor, context, ids });
+      const unknown = ids.size === 0 && !/^\d+$/.test(word) && !form.common;
+      found.push({ weight: weight * factor, context, ids, ...(unknown ? { unknown: word } : {}) });
     }
     return found;
   }
@@ -188,6 +191,7 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
     const judged = all.map((concept) => asked.length <= 1 || !concept.context);
     const total = all.reduce((a, concept, c) => a + (judged[c] ? concept.weight : 0), 0);
     if (total === 0) return [];
+    const unknownWords = asked.flatMap((concept) => concept.unknown ?? []);
 
     // Term id → the one question word it answers, with the weight it brings: a word of the text
     // answers one word of the question, the one it matches best ("room" is not also "study").
@@ -287,6 +291,7 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
         coverage: Math.min(1, sum(covered, true) / total),
         keyCoverage: Math.min(1, sum(key, true) / total),
         sentences,
+        unknownWords,
       };
     });
   };

@@ -189,5 +189,5 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
 }
 
 function chunkPassage(text: string, seq: number): Passage {
-  return { text, score: 0, seq, key: '', coverage: 0, keyCoverage: 0, sentences: [] };
+  return { text, score: 0, seq, key: '', coverage: 0, keyCoverage: 0, sentences: [], unknownWords: [] };
 }

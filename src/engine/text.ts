@@ -8,7 +8,8 @@ const STOPWORDS = new Set(
     'a an and are as at be been but by can could did do does for from had has have how i if in into ' +
     'is it its me my of on or our please so than that the their them then there these they this ' +
     'to us was we were what when where which who whom why will with would you your yours about ' +
-    'any tell know want need get should may might also just some such very'
+    'any tell know want need get should may might also just some such very something anything ' +
+    'everything nothing someone anyone everyone somebody anybody'
   ).split(' '),
 );
 

@@ -40,6 +40,11 @@ describe('the bike shop of issue 12', () => {
     expect(ask('Can I pay with bitcoin?')).toBe(NO_ANSWER);
   });
 
+  it('declines a question naming what the material never mentions, whatever else it shares', () => {
+    expect(ask('Do you repair bikes with Shimano Di2 shifters?')).toBe(NO_ANSWER);
+    expect(ask('Do you repair cargo bikes?')).toContain('We service all brands, including e-bikes and cargo bikes.');
+  });
+
   it('quotes the Saturday sentence alone, without its heading', () => {
     const answer = ask('When are you open on Saturday?');
     expect(answer).toBe('On Saturday we open from 10:00 to 16:00.');

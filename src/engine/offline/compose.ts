@@ -72,7 +72,9 @@ function thanksForDetails(question: string, input: ResponderInput): string | und
  */
 function quote(passages: Passage[], broad: boolean): string {
   const best = passages[0];
-  if (!best || best.coverage < MIN_COVERAGE) return NO_ANSWER;
+  // A question about something the material never names ("HomeKit", "the CEO") is not answered
+  // by what it shares with the rest of the question.
+  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0) return NO_ANSWER;
   const sentences = best.sentences.filter((sentence) => !sentence.text.endsWith('?'));
   const top = Math.max(0, ...sentences.map((sentence) => sentence.weight));
   let picked: PassageSentence[];
