@@ -137,7 +137,10 @@ const WINDOW = 10;
 
 type Concept = { weight: number; context: boolean; ids: Map<number, number>; unknown?: string };
 
-export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
+/** `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet), to measure what they gain. */
+export type SearchOptions = { expand?: boolean };
+
+export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOptions = {}): LexicalSearcher {
   const termIds = new Map(index.vocabulary.map((term, id) => [term, id]));
   const findCompound = compoundFinder(index.vocabulary);
   const documents = index.sentences.length + index.keys.length;
@@ -155,7 +158,7 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
     const tokens = words(text);
     for (let i = 0; i < tokens.length; i += 1) {
       const word = tokens[i] as string;
-      const pair = i + 1 < tokens.length ? expansion(`${word} ${tokens[i + 1]}`) : undefined;
+      const pair = expand && i + 1 < tokens.length ? expansion(`${word} ${tokens[i + 1]}`) : undefined;
       // A two-word expression ("bring back") is one idea when English has it as one, and stands
       // for its meaning (~ return), not for its words.
       const phrase = pair?.known && !pair.own.every((term) => termIds.has(term));
@@ -168,8 +171,8 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
         if (id !== undefined && (ids.get(id) ?? 0) < factor) ids.set(id, factor);
       };
       if (!phrase) for (const term of form.own) add(term, 1);
-      for (const term of form.lemmas) add(term, 1);
-      for (const term of form.synonyms) add(term, SYNONYM_FACTOR);
+      for (const term of expand ? form.lemmas : []) add(term, 1);
+      for (const term of expand ? form.synonyms : []) add(term, SYNONYM_FACTOR);
       // A compound of the material ("e-bikes") is what "electric" means before "bikes", and
       // what "ebikes" is written together.
       const compound = findCompound(word, tokens[i + 1], form.own.every((term) => termIds.has(term)));

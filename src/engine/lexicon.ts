@@ -80,11 +80,27 @@ function baseForms(word: string, pos: Pos): string[] {
   return [...found].filter((base) => indexLine(pos, base));
 }
 
-/** A word's dictionary forms in any part of speech ("bought" → ["buy"]); empty if unknown. */
-export const lemmas = memoised((word) => {
+/**
+ * The dictionary forms of a word, by part of speech. A word English uses as a dictionary form
+ * itself is read as an irregular form only of a noun or verb ("paid" → pay), not as another's
+ * inflection or comparative: "offer" is not "off". Otherwise ("sessions", listed only as a
+ * name) its base forms are found by WordNet's rules.
+ */
+function dictionaryForms(word: string): { pos: Pos; lemma: string }[] {
   const key = word.toLowerCase().replace(/\s+/g, '_');
-  return [...new Set(POS.flatMap((pos) => baseForms(key, pos)))].map((lemma) => lemma.replace(/_/g, ' '));
-});
+  const own = POS.filter((pos) => timesSeen(indexLine(pos, key)) > 0);
+  if (own.length === 0) return POS.flatMap((pos) => baseForms(key, pos).map((lemma) => ({ pos, lemma })));
+  const irregular = (['noun', 'verb'] as const).flatMap((pos) => {
+    const base = load().exceptions[pos].get(key);
+    return base && base !== key && indexLine(pos, base) ? [{ pos, lemma: base }] : [];
+  });
+  return [...own.map((pos) => ({ pos, lemma: key })), ...irregular];
+}
+
+/** A word's dictionary forms in any part of speech ("bought" → ["buy"]); empty if unknown. */
+export const lemmas = memoised((word) =>
+  [...new Set(dictionaryForms(word).map(({ lemma }) => lemma))].map((lemma) => lemma.replace(/_/g, ' ')),
+);
 
 /**
  * The terms a text is indexed by: its own, its compounds (text.ts), and the base forms of its
@@ -139,16 +155,13 @@ function memoised(lookUp: (word: string) => string[]): (word: string) => string[
 
 /** The other words of the commonest senses of a word ("repair" → mend, fix, …), lower-cased. */
 export const synonyms = memoised((word) => {
-  const key = word.toLowerCase().replace(/\s+/g, '_');
-  const entries = POS.flatMap((pos) =>
-    baseForms(key, pos).map((lemma) => {
-      const line = indexLine(pos, lemma);
-      const fields = line?.trim().split(' ') ?? [];
-      const senseCount = Number(fields[2]);
-      const seen = timesSeen(line);
-      return { pos, seen, offsets: fields.slice(fields.length - senseCount, fields.length - senseCount + SENSES_PER_POS) };
-    }),
-  );
+  const entries = dictionaryForms(word).map(({ pos, lemma }) => {
+    const line = indexLine(pos, lemma);
+    const fields = line?.trim().split(' ') ?? [];
+    const senseCount = Number(fields[2]);
+    const seen = timesSeen(line);
+    return { pos, seen, offsets: fields.slice(fields.length - senseCount, fields.length - senseCount + SENSES_PER_POS) };
+  });
   // A word is read in the parts of speech English uses it in ("take" the verb, not the noun
   // for proceeds), unless it was never seen in any.
   const used = entries.some((entry) => entry.seen > 0) ? entries.filter((entry) => entry.seen > 0) : entries;

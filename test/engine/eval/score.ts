@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { defaultSettings } from '../../../src/domain/settings.js';
 import { chunkText } from '../../../src/engine/chunking.js';
-import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher } from '../../../src/engine/lexical-index.js';
+import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type SearchOptions } from '../../../src/engine/lexical-index.js';
 import { composeAnswer, NO_ANSWER } from '../../../src/engine/offline/compose.js';
 import type { ChatTurn } from '../../../src/engine/responder.js';
 import { stem, words } from '../../../src/engine/text.js';
@@ -47,15 +47,18 @@ export function evaluate(answer: Answerer): Report {
   return { overall, heldOut, byCategory, misses };
 }
 
-/** The engine as POST /chat runs it: search with the earlier question as context, then compose. */
-export function engineAnswerer(): Answerer {
+/**
+ * The engine as POST /chat runs it: search with the earlier question as context, then compose.
+ * `{ expand: false }` runs it without the WordNet expansion of the question, to measure its gain.
+ */
+export function engineAnswerer(options: SearchOptions = {}): Answerer {
   const searchers = new Map<string, LexicalSearcher>();
   const settings = defaultSettings(CHATBOT);
   return (document, { question, after }) => {
     let search = searchers.get(document);
     if (!search) {
       const chunks = chunkText(documentText(document)).map((text, seq) => ({ seq, text }));
-      search = lexicalSearcher(buildLexicalIndex(chunks));
+      search = lexicalSearcher(buildLexicalIndex(chunks), options);
       searchers.set(document, search);
     }
     const messages: ChatTurn[] = after
