@@ -135,6 +135,9 @@ const CANDIDATE_BUDGET = 160;
 /** Sentences of a long section handed on around its best one. */
 const WINDOW = 10;
 
+/** "How long", "how much": the question's form, asking for an amount, which the answer states in numbers. */
+const HOW_MUCH = new Set(['long', 'much', 'many', 'often', 'soon', 'far', 'quickly', 'fast']);
+
 type Concept = { weight: number; context: boolean; ids: Map<number, number>; unknown?: string };
 
 /** `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet), to measure what they gain. */
@@ -158,10 +161,15 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
     const tokens = words(text);
     for (let i = 0; i < tokens.length; i += 1) {
       const word = tokens[i] as string;
+      if (tokens[i - 1] === 'how' && HOW_MUCH.has(word)) continue;
       const pair = expand && i + 1 < tokens.length ? expansion(`${word} ${tokens[i + 1]}`) : undefined;
       // A two-word expression ("bring back") is one idea when English has it as one, and stands
-      // for its meaning (~ return), not for its words.
-      const phrase = pair?.known && !pair.own.every((term) => termIds.has(term));
+      // for its meaning (~ return), not for its words, when the material has a word for that
+      // meaning; otherwise ("phone number" ~ number) its words are read one by one.
+      const phrase =
+        pair?.known &&
+        !pair.own.every((term) => termIds.has(term)) &&
+        [...pair.lemmas, ...pair.synonyms].some((term) => termIds.has(term) && !pair.own.includes(term));
       const form = phrase ? (pair as Expansion) : expansion(word);
       if (phrase) i += 1;
       else if (form.own.length === 0) continue;

@@ -56,6 +56,10 @@ describe('the bike shop of issue 12', () => {
     expect(ask('How long is the battery of an ebike covered?')).toContain('Batteries of e-bikes are covered for two years');
   });
 
+  it('reads "how long" as the form of the question, not as a word the answer must hold', () => {
+    expect(ask('How long does a repair take?')).toContain('Most repairs are ready within two working days');
+  });
+
   it('declines a question naming what the material never mentions, whatever else it shares', () => {
     expect(ask('Do you repair bikes with Shimano Di2 shifters?')).toBe(NO_ANSWER);
     expect(ask('Do you repair cargo bikes?')).toContain('We service all brands, including e-bikes and cargo bikes.');
