@@ -126,6 +126,8 @@ function invert(lists: number[][], termCount: number): { values: Int32Array; sta
 const SYNONYM_FACTOR = 0.7;
 /** How much the earlier conversation counts against the question itself. */
 const CONTEXT_FACTOR = 0.5;
+/** How much the earlier conversation's words count when choosing sentences within a section. */
+const CONTEXT_TIE = 0.2;
 /** Weight of a question word the material lacks but English knows ("last week"): a detail. */
 const MISSING_KNOWN_WEIGHT = 1.8;
 /** Keeps the weights of a tiny material's terms from all tending to zero. */
@@ -227,6 +229,9 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
     };
     const sum = (weights: Float64Array, onlyJudged = false) =>
       weights.reduce((a, w, c) => a + (onlyJudged && !judged[c] ? 0 : w), 0);
+    // Within the section found, the sentence holding what the question itself asks is the answer:
+    // the earlier question's words only break ties ("And on Saturdays?" after the weekday hours).
+    const focus = (weights: Float64Array) => weights.reduce((a, w, c) => a + (all[c]?.context ? CONTEXT_TIE * w : w), 0);
     const merge = (into: Float64Array, from: Float64Array) =>
       from.forEach((w, c) => {
         if ((into[c] as number) < w) into[c] = w;
@@ -295,7 +300,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
       const sentences: PassageSentence[] = [];
       for (let s = from; s < to; s += 1) {
         merge(covered, sentenceCover(s));
-        sentences.push({ text: index.sentences[s] as string, weight: sum(own) });
+        sentences.push({ text: index.sentences[s] as string, weight: focus(own) });
       }
       const heading = index.keys[section] as string;
       const body = sentences.map((s) => s.text).join(' ');
