@@ -137,8 +137,8 @@ const CANDIDATE_BUDGET = 160;
 /** Sentences of a long section handed on around its best one. */
 const WINDOW = 10;
 
-/** "How long", "how much": the question's form, asking for an amount, which the answer states in numbers. */
-const HOW_MUCH = new Set(['long', 'much', 'many', 'often', 'soon', 'far', 'quickly', 'fast']);
+/** "How long", "what time": the question's form, asking for an amount, which the answer states in numbers. */
+const ASKS_AMOUNT = /^(?:how (?:long|much|many|often|soon|far|quickly|fast)|what time)$/;
 
 type Concept = { weight: number; context: boolean; ids: Map<number, number>; unknown?: string };
 
@@ -163,7 +163,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
     const tokens = words(text);
     for (let i = 0; i < tokens.length; i += 1) {
       const word = tokens[i] as string;
-      if (tokens[i - 1] === 'how' && HOW_MUCH.has(word)) continue;
+      if (ASKS_AMOUNT.test(`${tokens[i - 1]} ${word}`)) continue;
       const pair = expand && i + 1 < tokens.length ? expansion(`${word} ${tokens[i + 1]}`) : undefined;
       // A two-word expression ("bring back") is one idea when English has it as one, and stands
       // for its meaning (~ return), not for its words, when the material has a word for that
