@@ -1,5 +1,5 @@
 import type { Passage, PassageSentence } from '../lexical-index.js';
-import type { ResponderInput } from '../responder.js';
+import type { GivenDetails, ResponderInput } from '../responder.js';
 import { words } from '../text.js';
 
 // The offline responder's answer, composed from the training text alone: no model, no keys,
@@ -52,14 +52,19 @@ function smallTalk(question: string, input: ResponderInput): string | undefined 
   return undefined;
 }
 
+/** Whether a message only gives the details found in it ("I'm Ada Lovelace, ada@example.com"), asking nothing. */
+export function givesOnlyDetails(message: string, given: GivenDetails | undefined): boolean {
+  if (!given || (!given.email && !given.phone && !given.name)) return false;
+  let rest = message;
+  for (const detail of [given.email, given.phone, given.name]) if (detail) rest = rest.replace(detail, ' ');
+  const remaining = words(rest).filter((w) => !/^(?:i'?m|i|am|my|name|is|this|it|email|phone|number|and|me|at|call|here|s|you|can|reach|on)$/.test(w));
+  return !rest.includes('?') && remaining.length <= 2;
+}
+
 /** A message that only gives contact details is thanked, by name when it gives one. */
 function thanksForDetails(question: string, input: ResponderInput): string | undefined {
   const given = input.given;
-  if (!given || (!given.email && !given.phone && !given.name)) return undefined;
-  let rest = question;
-  for (const detail of [given.email, given.phone, given.name]) if (detail) rest = rest.replace(detail, ' ');
-  const remaining = words(rest).filter((w) => !/^(?:i'?m|i|am|my|name|is|this|it|email|phone|number|and|me|at|call|here|s|you|can|reach|on)$/.test(w));
-  if (rest.includes('?') || remaining.length > 2) return undefined;
+  if (!given || !givesOnlyDetails(question, given)) return undefined;
   const reach = given.email ?? given.phone;
   const greeting = given.name ? `Thank you, ${given.name.split(' ')[0]}!` : 'Thank you!';
   return reach ? `${greeting} We'll get back to you at ${reach}.` : `${greeting} Nice to meet you. How can I help?`;
