@@ -188,13 +188,9 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
       const compound = findCompound(word, tokens[i + 1], form.own.every((term) => termIds.has(term)));
       if (compound) add(compound, 1);
       const factor = context ? CONTEXT_FACTOR : 1;
-      const weight =
-        ids.size > 0
-          ? Math.max(...[...ids].map(([id, f]) => idf(id) * f))
-          : /^\d+$/.test(word) || form.common
-            ? MISSING_KNOWN_WEIGHT
-            : missingUnknownWeight;
       const unknown = ids.size === 0 && !/^\d+$/.test(word) && !form.common;
+      const weight =
+        ids.size > 0 ? Math.max(...[...ids].map(([id, f]) => idf(id) * f)) : unknown ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
       found.push({ weight: weight * factor, context, ids, ...(unknown ? { unknown: word } : {}) });
     }
     return found;
