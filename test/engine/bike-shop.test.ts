@@ -9,11 +9,19 @@ import { documentText } from './eval/score.js';
 
 // The bike-shop conversations of issue 12, replayed against the shop's handbook.
 
-const search = lexicalSearcher(
-  buildLexicalIndex(chunkText(documentText('bike-shop.md')).map((text, seq) => ({ seq, text }))),
-);
+const searcherOf = (material: string) =>
+  lexicalSearcher(buildLexicalIndex(chunkText(material).map((text, seq) => ({ seq, text }))));
+const handbook = searcherOf(documentText('bike-shop.md'));
 
-function ask(question: string, earlier?: string, given?: GivenDetails): string {
+/** The 1 KB handbook of the issue, whose Service section is one sentence. */
+const SHORT_HANDBOOK = [
+  '# Harbour Cycles', '## Opening hours', 'Our shop is open from 9:00 to 18:00, Monday to Friday.',
+  '## Returns', 'You can return any unused bike within 30 days of purchase for a full refund.',
+  '## Service', 'We service all brands, including e-bikes.',
+  '## Delivery', 'We deliver within 25 km. You pay the delivery fee when you order.',
+].join('\n\n');
+
+function ask(question: string, earlier?: string, given?: GivenDetails, search = handbook): string {
   const messages: ChatTurn[] = earlier
     ? [{ role: 'user', content: earlier }, { role: 'assistant', content: '…' }, { role: 'user', content: question }]
     : [{ role: 'user', content: question }];
@@ -38,6 +46,23 @@ describe('the bike shop of issue 12', () => {
 
   it('declines bitcoin instead of quoting the paragraph that shares "pay"', () => {
     expect(ask('Can I pay with bitcoin?')).toBe(NO_ANSWER);
+  });
+
+  it('finds "e-bikes" for "electric bikes", also where the Service section is one sentence', () => {
+    expect(ask('Do you fix electric bikes?')).toContain('We service all brands, including e-bikes');
+    expect(ask('Do you fix electric bikes?', undefined, undefined, searcherOf(SHORT_HANDBOOK))).toBe(
+      'We service all brands, including e-bikes.',
+    );
+    expect(ask('How long is the battery of an ebike covered?')).toContain('Batteries of e-bikes are covered for two years');
+  });
+
+  it('reads "how long" as the form of the question, not as a word the answer must hold', () => {
+    expect(ask('How long does a repair take?')).toContain('Most repairs are ready within two working days');
+  });
+
+  it('declines a question naming what the material never mentions, whatever else it shares', () => {
+    expect(ask('Do you repair bikes with Shimano Di2 shifters?')).toBe(NO_ANSWER);
+    expect(ask('Do you repair cargo bikes?')).toContain('We service all brands, including e-bikes and cargo bikes.');
   });
 
   it('quotes the Saturday sentence alone, without its heading', () => {

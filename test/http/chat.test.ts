@@ -513,15 +513,17 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect((await conversation('racing-lead')).messages).toHaveLength(12);
     });
 
-    it('thanks by name a message that gives contact details, and keeps the name with the lead', async () => {
+    it('thanks by name a message that gives contact details, keeps the name with the lead, and answers a follow-up', async () => {
       await updateSettings({
         collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Name' }, email: { active: true, label: 'Email' } },
       });
-      await askOne('When do you open on weekends?', { conversationId: 'ada' });
+      await askOne('Do you deliver cakes?', { conversationId: 'ada' });
       expect(await askOne("I'm Ada Lovelace, ada@example.com", { conversationId: 'ada' })).toBe(
         "Thank you, Ada! We'll get back to you at ada@example.com.",
       );
       expect(await leads()).toEqual([expect.objectContaining({ name: 'Ada Lovelace', email: 'ada@example.com' })]);
+      // A follow-up leans on the question before the details, not on the details.
+      expect(await askOne('How much is it?', { conversationId: 'ada' })).toBe(DELIVERY);
     });
 
     it('does not ask for details in a conversation that already gave them', async () => {

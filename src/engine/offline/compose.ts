@@ -1,5 +1,5 @@
 import type { Passage, PassageSentence } from '../lexical-index.js';
-import type { ResponderInput } from '../responder.js';
+import type { GivenDetails, ResponderInput } from '../responder.js';
 import { words } from '../text.js';
 
 // The offline responder's answer, composed from the training text alone: no model, no keys,
@@ -52,14 +52,19 @@ function smallTalk(question: string, input: ResponderInput): string | undefined 
   return undefined;
 }
 
+/** Whether a message only gives the details found in it ("I'm Ada Lovelace, ada@example.com"), asking nothing. */
+export function givesOnlyDetails(message: string, given: GivenDetails | undefined): boolean {
+  if (!given || (!given.email && !given.phone && !given.name)) return false;
+  let rest = message;
+  for (const detail of [given.email, given.phone, given.name]) if (detail) rest = rest.replace(detail, ' ');
+  const remaining = words(rest).filter((w) => !/^(?:i'?m|i|am|my|name|is|this|it|email|phone|number|and|me|at|call|here|s|you|can|reach|on)$/.test(w));
+  return !rest.includes('?') && remaining.length <= 2;
+}
+
 /** A message that only gives contact details is thanked, by name when it gives one. */
 function thanksForDetails(question: string, input: ResponderInput): string | undefined {
   const given = input.given;
-  if (!given || (!given.email && !given.phone && !given.name)) return undefined;
-  let rest = question;
-  for (const detail of [given.email, given.phone, given.name]) if (detail) rest = rest.replace(detail, ' ');
-  const remaining = words(rest).filter((w) => !/^(?:i'?m|i|am|my|name|is|this|it|email|phone|number|and|me|at|call|here|s|you|can|reach|on)$/.test(w));
-  if (rest.includes('?') || remaining.length > 2) return undefined;
+  if (!given || !givesOnlyDetails(question, given)) return undefined;
   const reach = given.email ?? given.phone;
   const greeting = given.name ? `Thank you, ${given.name.split(' ')[0]}!` : 'Thank you!';
   return reach ? `${greeting} We'll get back to you at ${reach}.` : `${greeting} Nice to meet you. How can I help?`;
@@ -72,7 +77,9 @@ function thanksForDetails(question: string, input: ResponderInput): string | und
  */
 function quote(passages: Passage[], broad: boolean): string {
   const best = passages[0];
-  if (!best || best.coverage < MIN_COVERAGE) return NO_ANSWER;
+  // A question about something the material never names ("HomeKit", "the CEO") is not answered
+  // by what it shares with the rest of the question.
+  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0) return NO_ANSWER;
   const sentences = best.sentences.filter((sentence) => !sentence.text.endsWith('?'));
   const top = Math.max(0, ...sentences.map((sentence) => sentence.weight));
   let picked: PassageSentence[];

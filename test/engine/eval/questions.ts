@@ -1,20 +1,25 @@
-// Questions a customer might ask about the three documents of this folder, written before the
+// Questions a customer might ask about the documents of this folder, written before the
 // responder was run on them, each with a fragment of the reply a good answer holds. `null`
 // marks a question the document does not answer: the right reply is the no-answer text.
 // Categories: asked with the document's own words; paraphrased; needing the right one of
 // several similar passages; unanswerable but sharing words with the text; small talk; and
 // follow-ups, asked after an earlier question (`after`).
+// The clinic's FAQ is held out: its document and questions were written and committed before
+// the engine was run on them, and the engine is never tuned to them, so its score estimates
+// how the responder does on material nobody tuned it for.
 
 export type Category = 'verbatim' | 'paraphrase' | 'similar' | 'unanswerable' | 'small talk' | 'follow-up';
 
 export type EvalQuestion = {
-  document: 'handbook.md' | 'bike-shop.md' | 'thermostat-manual.md';
+  document: 'handbook.md' | 'bike-shop.md' | 'thermostat-manual.md' | typeof HELD_OUT;
   category: Category;
   question: string;
   /** The user's earlier question, for a follow-up. */
   after?: string;
   expected: string | null;
 };
+
+export const HELD_OUT = 'clinic-faq.md';
 
 type Row = [Category, string, string | null, string?];
 
@@ -137,5 +142,38 @@ export const QUESTIONS: EvalQuestion[] = [
     ['unanswerable', 'Does the app run on a smartwatch?', null],
     ['follow-up', 'And a 5 GHz one?', '5 GHz networks are not supported', 'Does it work with a 2.4 GHz network?'],
     ['follow-up', 'Can I change it?', 'You can change the eco temperature in Settings > Eco', 'What temperature does eco mode use?'],
+  ]),
+  ...rows(HELD_OUT, [
+    ['verbatim', 'How do I book an appointment?', 'You can book online through the patient portal'],
+    ['verbatim', 'How do I cancel an appointment?', 'Please cancel at least 24 hours in advance'],
+    ['verbatim', 'How do I order a repeat prescription?', 'Order repeat prescriptions through the patient portal'],
+    ['verbatim', 'When will I get my blood test results?', 'Most blood test results are ready within five working days'],
+    ['verbatim', 'Do you offer video consultations?', 'video consultations on Tuesday and Thursday afternoons'],
+    ['paraphrase', 'Can I get an appointment today?', 'Same-day appointments are released at 8:00'],
+    ['paraphrase', 'What number do I call at night?', 'call the out-of-hours GP service on 0900 1515'],
+    ['paraphrase', 'Do I have to fast before a blood test?', 'do not eat for eight hours'],
+    ['paraphrase', 'How much does a visit cost without insurance?', 'Patients without Dutch insurance pay 45 euros'],
+    ['paraphrase', 'Can I get a copy of my medical file?', 'You may request a copy of your records'],
+    ['paraphrase', 'How do I move my records from my old doctor?', 'we ask your previous GP to send your records'],
+    ['paraphrase', 'Where can I get vaccines for a trip abroad?', 'Travel vaccinations are given by the municipal health service'],
+    ['similar', 'What are the opening hours on Wednesday evening?', 'On Wednesday evening we hold an extra surgery from 18:00 to 20:00'],
+    ['similar', 'When are blood samples taken?', 'Blood tests are taken at the practice on weekday mornings'],
+    ['similar', 'When is a repeat prescription ready?', 'ready at your pharmacy after two working days'],
+    ['similar', 'How quickly do you reply to emails?', 'we reply within two working days'],
+    ['similar', 'How long does the transfer of my records take?', 'This usually takes two to four weeks'],
+    ['unanswerable', 'Do you offer dental check-ups?', null],
+    ['unanswerable', 'Can I park my car at the practice?', null],
+    ['unanswerable', 'Can I bring my dog to an appointment?', null],
+    ['unanswerable', 'Does the practice have its own pharmacy?', null],
+    ['unanswerable', 'Who is the head doctor of the practice?', null],
+    ['unanswerable', 'Can I get a sick note for my employer?', null],
+    ['unanswerable', 'Do you offer physiotherapy sessions?', null],
+    ['small talk', 'Hi there', 'Hi! What can I help you with?'],
+    ['small talk', 'Thank you!', "You're welcome"],
+    ['small talk', 'Who am I talking to?', "I'm Eval helper"],
+    ['small talk', 'bye for now', 'Goodbye'],
+    ['follow-up', 'And on Wednesday evening?', 'On Wednesday evening we hold an extra surgery from 18:00 to 20:00', 'When is the practice open?'],
+    ['follow-up', 'And how long does it take?', 'ready at your pharmacy after two working days', 'How do I order a repeat prescription?'],
+    ['follow-up', 'What about travel vaccinations?', 'Travel vaccinations are given by the municipal health service', 'Who gets the flu vaccination?'],
   ]),
 ];
