@@ -42,9 +42,11 @@ describe('Discord adapter processes', () => {
     await discord?.close();
   });
 
-  /** Waits for a connected, identified client with /chatbot registered, then checks it answers. */
-  async function expectServing(apiUrl: string, apiKey: string): Promise<void> {
-    const registered = discord.registeredCommands.length;
+  /**
+   * Waits for a connected, identified client with /chatbot registered (more registrations than
+   * `registered`, counted before the process started), then checks it answers.
+   */
+  async function expectServing(apiUrl: string, apiKey: string, registered: number): Promise<void> {
     await discord.until('an identified client', () => discord.connected() && discord.registeredCommands.length > registered, 15_000);
     const channel = discord.createChannel('text', 'process');
     const unbound = discord.say(channel, alice, `<@${discord.bot.id}> hello`);
@@ -62,6 +64,7 @@ describe('Discord adapter processes', () => {
   }
 
   it('runs inside npm start when DISCORD_TOKEN is set, and stops with it', async () => {
+    const registered = discord.registeredCommands.length;
     const started = await startMain({
       DATABASE_URL: tempDatabaseUrl(),
       BOOTSTRAP_API_KEY: BOOTSTRAP,
@@ -70,7 +73,7 @@ describe('Discord adapter processes', () => {
       DISCORD_APPLICATION_ID: discord.applicationId,
     });
     try {
-      await expectServing(started.apiUrl, BOOTSTRAP);
+      await expectServing(started.apiUrl, BOOTSTRAP, registered);
     } finally {
       expect(await stop(started.child)).toBe(0);
     }
@@ -83,6 +86,7 @@ describe('Discord adapter processes', () => {
     const app: TestApp = await startApp(sqlite);
     const gatewayCalls = () => discord.requests.filter((item) => item.path === '/gateway/bot').length;
     const before = gatewayCalls();
+    const registered = discord.registeredCommands.length;
     const web = await startMain({
       DATABASE_URL: tempDatabaseUrl(),
       BOOTSTRAP_API_KEY: BOOTSTRAP,
@@ -97,7 +101,7 @@ describe('Discord adapter processes', () => {
       HUB_API_KEY: app.apiKey,
     });
     try {
-      await expectServing(app.baseUrl, app.apiKey);
+      await expectServing(app.baseUrl, app.apiKey, registered);
       expect(gatewayCalls()).toBe(before + 1);
       expect(web.output()).toContain('HUB_URL is set: the Discord adapter runs as its own process');
     } finally {
