@@ -23,6 +23,19 @@ export type LoadOptions = {
   timeoutSeconds?: number;
 };
 
+/** CPU time the server spends per request (µs), over `amount` requests at `connections`. */
+export async function cpuPerRequest(server: { cpuMicros(): Promise<number> }, request: Request, amount: number, connections: number): Promise<number> {
+  const before = await server.cpuMicros();
+  await new Promise<void>((resolve, reject) => {
+    autocannon({ ...request, connections, amount }, (error, result) => {
+      if (error) return reject(error);
+      if (result.non2xx) return reject(new Error(`${request.url}: ${result.non2xx} non-2xx`));
+      resolve();
+    });
+  });
+  return ((await server.cpuMicros()) - before) / amount;
+}
+
 export function load(request: Request, options: LoadOptions): Promise<LoadResult> {
   return startLoad(request, options).done;
 }

@@ -8,6 +8,8 @@ export type Served = {
   pid: number;
   /** Resident memory of the server process, in MB (from /proc). */
   rssMb(): Promise<number>;
+  /** CPU time (user and system, all threads) the server process has used so far, in µs (from /proc). */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 };
 
@@ -35,6 +37,12 @@ export async function serve(kind: ServerKind, env: Record<string, string> = {}):
       const { readFile } = await import('node:fs/promises');
       const status = await readFile(`/proc/${pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
+    },
+    async cpuMicros() {
+      const { readFile } = await import('node:fs/promises');
+      // Fields 14 and 15 of /proc/PID/stat, after the parenthesized command name: clock ticks of 10 ms.
+      const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+      return (Number(fields[11]) + Number(fields[12])) * 10_000;
     },
     async stop() {
       child.kill('SIGTERM');
