@@ -3,7 +3,8 @@
 // marks a question the document does not answer: the right reply is the no-answer text.
 // Categories: asked with the document's own words; paraphrased; needing the right one of
 // several similar passages; unanswerable but sharing words with the text; small talk; and
-// follow-ups, asked after an earlier question (`after`).
+// follow-ups, asked after an earlier question (`after`), most of them meaningless without it
+// ("How much does it cost?" after asking about delivery).
 // The clinic's FAQ is held out: its document and questions were written and committed before
 // the engine was run on them, and the engine is never tuned to them, so its score estimates
 // how the responder does on material nobody tuned it for.
@@ -63,6 +64,9 @@ export const QUESTIONS: EvalQuestion[] = [
     ['follow-up', 'And on Saturdays?', 'On Saturdays the team answers from 10:00 to 14:00', 'When is customer service available?'],
     ['follow-up', 'What about smart lighting kits?', 'Smart lighting kits carry a three-year warranty', 'How long is the warranty on lamps?'],
     ['follow-up', 'And how long does it take to the rest of the EU?', 'three to five working days', 'How long does delivery in the Netherlands take?'],
+    ['follow-up', 'When is it open?', 'open from Wednesday to Saturday, 11:00 to 17:00', 'Do you have a showroom?'],
+    ['follow-up', 'And when is it free?', 'Shipping is free for orders above 75 euros', 'How much is shipping to Germany?'],
+    ['follow-up', 'How long do I have to pay?', 'Payment by bank transfer must arrive within seven days', 'Can I pay by bank transfer?'],
   ]),
   ...rows('bike-shop.md', [
     ['paraphrase', 'Can I bring back a bike I bought last week?', 'You can return any unused bike'],
@@ -100,6 +104,9 @@ export const QUESTIONS: EvalQuestion[] = [
     ['follow-up', 'And on Saturday?', 'On Saturday we open from 10:00 to 16:00', 'What are your opening hours?'],
     ['follow-up', 'And a full one?', 'A full service costs 119 euros', 'How much does a basic service cost?'],
     ['follow-up', 'What about e-bikes?', 'E-bikes cost 35 euros a day', 'How much is it to rent a city bike?'],
+    ['follow-up', 'How much does it cost?', 'We deliver bikes within 25 km of the shop for 20 euros', 'Do you deliver bikes?'],
+    ['follow-up', 'How long do I have?', 'within 30 days of purchase', 'Can I return a bike I bought?'],
+    ['follow-up', 'Do they come with a warranty?', 'sold with a six-month warranty', 'Do you sell second-hand bikes?'],
     ['small talk', 'Hello!', 'Hi! What can I help you with?'],
     ['small talk', 'Thanks a lot!', "You're welcome"],
     ['small talk', 'Who are you?', "I'm Eval helper"],
@@ -142,6 +149,8 @@ export const QUESTIONS: EvalQuestion[] = [
     ['unanswerable', 'Does the app run on a smartwatch?', null],
     ['follow-up', 'And a 5 GHz one?', '5 GHz networks are not supported', 'Does it work with a 2.4 GHz network?'],
     ['follow-up', 'Can I change it?', 'You can change the eco temperature in Settings > Eco', 'What temperature does eco mode use?'],
+    ['follow-up', 'How long does it take?', 'Installation takes about 30 minutes', 'How do I install the thermostat?'],
+    ['follow-up', 'How does it know nobody is home?', "uses your phone's location", 'What does eco mode do?'],
   ]),
   ...rows(HELD_OUT, [
     ['verbatim', 'How do I book an appointment?', 'You can book online through the patient portal'],
