@@ -124,7 +124,11 @@ function invert(lists: number[][], termCount: number): { values: Int32Array; sta
 
 /** How much a synonym's match counts against the word's own. */
 const SYNONYM_FACTOR = 0.7;
-/** How much the earlier conversation counts against the question itself. */
+/**
+ * How much the earlier conversation counts against a question that says more than one thing. A
+ * question of one word ("How much does it cost?" after asking about delivery) is about what was
+ * asked before, which then counts in full.
+ */
 const CONTEXT_FACTOR = 0.5;
 /** How much the earlier conversation's words count when choosing sentences within a section. */
 const CONTEXT_TIE = 0.2;
@@ -158,7 +162,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
   const missingUnknownWeight = Math.log(1 + documents + SMOOTHING) + 1;
 
   /** The informative words of a text, each with the index terms standing for it. */
-  function concepts(text: string, context: boolean): Concept[] {
+  function concepts(text: string, context: boolean, contextFactor = CONTEXT_FACTOR): Concept[] {
     const found: Concept[] = [];
     const tokens = words(text);
     for (let i = 0; i < tokens.length; i += 1) {
@@ -187,7 +191,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
       // what "ebikes" is written together.
       const compound = findCompound(word, tokens[i + 1], form.own.every((term) => termIds.has(term)));
       if (compound) add(compound, 1);
-      const factor = context ? CONTEXT_FACTOR : 1;
+      const factor = context ? contextFactor : 1;
       const unknown = ids.size === 0 && !/^\d+$/.test(word) && !form.common;
       const weight =
         ids.size > 0 ? Math.max(...[...ids].map(([id, f]) => idf(id) * f)) : unknown ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
@@ -199,7 +203,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
   return (query, limit) => {
     const { question, context = '' } = typeof query === 'string' ? { question: query } : query;
     const asked = concepts(question, false);
-    const all = [...asked, ...concepts(context, asked.length > 0)];
+    const all = [...asked, ...concepts(context, asked.length > 0, asked.length <= 1 ? 1 : CONTEXT_FACTOR)];
     // A question of one word ("How much is it?", "And on Saturday?") is judged with the words it
     // leans on; a fuller one stands on its own, so that the context cannot answer for it.
     const judged = all.map((concept) => asked.length <= 1 || !concept.context);
