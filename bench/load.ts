@@ -18,7 +18,9 @@ export type LoadResult = {
 
 export type LoadOptions = {
   connections: number;
-  seconds: number;
+  /** How long the load runs, or (`amount`) how many requests it sends. */
+  seconds?: number;
+  amount?: number;
   /** A request still unanswered after this long is an error (autocannon's default: 10). */
   timeoutSeconds?: number;
 };
@@ -26,13 +28,7 @@ export type LoadOptions = {
 /** CPU time the server spends per request (µs), over `amount` requests at `connections`. */
 export async function cpuPerRequest(server: { cpuMicros(): Promise<number> }, request: Request, amount: number, connections: number): Promise<number> {
   const before = await server.cpuMicros();
-  await new Promise<void>((resolve, reject) => {
-    autocannon({ ...request, connections, amount }, (error, result) => {
-      if (error) return reject(error);
-      if (result.non2xx) return reject(new Error(`${request.url}: ${result.non2xx} non-2xx`));
-      resolve();
-    });
-  });
+  await load(request, { connections, amount });
   return ((await server.cpuMicros()) - before) / amount;
 }
 
@@ -40,14 +36,15 @@ export function load(request: Request, options: LoadOptions): Promise<LoadResult
   return startLoad(request, options).done;
 }
 
-/** Load that runs until `stop()` (or for `seconds`). */
+/** Load that runs until `stop()` (or for `seconds`, or `amount` requests). */
 export function startLoad(request: Request, options: LoadOptions) {
   const latencies: number[] = [];
   const started = performance.now();
   let instance: autocannon.Instance | undefined;
   const done = new Promise<LoadResult>((resolve, reject) => {
-    const { connections, seconds: duration, timeoutSeconds: timeout } = options;
-    instance = autocannon({ ...request, connections, duration, ...(timeout ? { timeout } : {}) }, (error, result) => {
+    const { connections, seconds: duration, amount, timeoutSeconds: timeout } = options;
+    const length = amount === undefined ? { duration } : { amount };
+    instance = autocannon({ ...request, connections, ...length, ...(timeout ? { timeout } : {}) }, (error, result) => {
       if (error) return reject(error);
       // Stopping a run cuts the requests in flight, one per connection: those are not failures.
       if (result.errors > connections || result.non2xx) {

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 
 export type ServerKind = 'hub' | 'koa' | 'node';
 
@@ -34,12 +35,10 @@ export async function serve(kind: ServerKind, env: Record<string, string> = {}):
     origin: `http://127.0.0.1:${message.port}`,
     pid,
     async rssMb() {
-      const { readFile } = await import('node:fs/promises');
       const status = await readFile(`/proc/${pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
     },
     async cpuMicros() {
-      const { readFile } = await import('node:fs/promises');
       // Fields 14 and 15 of /proc/PID/stat, after the parenthesized command name: clock ticks of 10 ms.
       const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
       return (Number(fields[11]) + Number(fields[12])) * 10_000;

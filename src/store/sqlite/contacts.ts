@@ -80,7 +80,7 @@ export function sqliteContacts(db: Database): ContactRepository {
     `UPDATE contacts SET position = position + 1
      WHERE chatbot_id = @chatbot_id AND (created_at, id) > (@created_at, @id)`,
   );
-  const insert = db.prepare<[ContactRow & { position: number }]>(
+  const insert = db.prepare<[StoredContactRow]>(
     `INSERT INTO contacts (id, chatbot_id, external_id, name, email, phonenumber, payment_accounts,
        custom_attributes, created_at, updated_at, position)
      VALUES (@id, @chatbot_id, @external_id, @name, @email, @phonenumber, @payment_accounts,

@@ -1,7 +1,8 @@
+import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { RetrievalRepository, StoredVector } from '../port.js';
 import { bytesToVector, vectorToBytes } from '../vector-bytes.js';
-import { betweenRequests, deleteInStages } from './staging.js';
+import { deleteInStages, inStages } from './staging.js';
 
 // Parts small enough that reading one is a pause of a millisecond or two.
 const PART_BYTES = 1024 * 1024;
@@ -71,10 +72,10 @@ export function sqliteRetrieval(db: Database) {
     },
     async saveIndex(chatbotId, version, data) {
       const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-      for (let part = 0; part * PART_BYTES < bytes.byteLength || part === 0; part += 1) {
-        if (part > 0) await betweenRequests();
-        savePart.run(chatbotId, version, part, bytes.subarray(part * PART_BYTES, (part + 1) * PART_BYTES));
-      }
+      const parts = Array.from({ length: Math.max(1, Math.ceil(bytes.byteLength / PART_BYTES)) }, (_, part) =>
+        bytes.subarray(part * PART_BYTES, (part + 1) * PART_BYTES),
+      );
+      await inStages(parts, ([piece], part) => savePart.run(chatbotId, version, part, piece), 1);
       const previous = keepVersion.immediate(chatbotId, version);
       if (previous !== undefined && previous !== version) await deleteInStages(removePart, [chatbotId, previous], 1);
     },

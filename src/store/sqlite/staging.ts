@@ -8,11 +8,18 @@ import type { Statement } from 'better-sqlite3';
 /** Rows per transaction: about a millisecond of writing. */
 export const STAGE_ROWS = 256;
 
-/** Runs `step` for each slice of `items`, one transaction per slice, yielding between them. */
-export async function inStages<T>(items: readonly T[], step: (slice: readonly T[], start: number) => void): Promise<void> {
-  for (let start = 0; start < items.length; start += STAGE_ROWS) {
+/**
+ * Runs `step` for each slice of `items`, one transaction per slice, yielding between them. Rows
+ * of about a megabyte (parts) go one at a time.
+ */
+export async function inStages<T>(
+  items: readonly T[],
+  step: (slice: readonly T[], start: number) => void,
+  rowsPerStage = STAGE_ROWS,
+): Promise<void> {
+  for (let start = 0; start < items.length; start += rowsPerStage) {
     if (start > 0) await betweenRequests();
-    step(items.slice(start, start + STAGE_ROWS), start);
+    step(items.slice(start, start + rowsPerStage), start);
   }
 }
 
@@ -30,4 +37,3 @@ export async function deleteInStages(statement: Statement, params: unknown[], ro
   }
 }
 
-export { betweenRequests };

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { Chunk, TrainingRepository } from '../port.js';
-import { betweenRequests, deleteInStages, inStages } from './staging.js';
+import { deleteInStages, inStages } from './staging.js';
 
 // A retrain writes the new material in stages under a fresh version (see staging.ts), then one
 // short transaction makes that version current and only then is the version it displaced deleted,
@@ -73,10 +74,7 @@ export function sqliteTraining(db: Database) {
       beginStage.run(chatbotId, staged, Date.now());
       try {
         await inStages(texts, (slice, start) => writeChunks.immediate(chatbotId, staged, slice, start));
-        for (const [part, text] of partsOf(sourceText).entries()) {
-          await betweenRequests();
-          insertSourcePart.run(chatbotId, staged, part, text);
-        }
+        await inStages(partsOf(sourceText), ([text], part) => insertSourcePart.run(chatbotId, staged, part, text), 1);
       } catch (error) {
         await removeVersion(chatbotId, staged);
         throw error;
