@@ -4,13 +4,22 @@ import { migrate, MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 
 // Migrations applied to a database that already holds data, as an upgrade meets it.
 
+/**
+ * A database as it stood just before the migration that mentions `marker`. Rows without owners
+ * are allowed (foreign keys off): only what the migration does to them is under test.
+ */
+function databaseBefore(marker: string): Database.Database {
+  const db = new Database(':memory:');
+  db.pragma('foreign_keys = OFF');
+  const migration = MIGRATIONS.findIndex((sql) => sql.includes(marker));
+  for (const sql of MIGRATIONS.slice(0, migration)) db.exec(sql);
+  db.pragma(`user_version = ${migration}`);
+  return db;
+}
+
 describe('sqlite migrations of existing data', () => {
   it('ranks the leads already stored, per chatbot, in (created_at, id) order', () => {
-    const db = new Database(':memory:');
-    db.pragma('foreign_keys = OFF'); // leads without owners: only the ranking is under test
-    const ranking = MIGRATIONS.findIndex((sql) => sql.includes('leads_by_chatbot_position'));
-    for (const sql of MIGRATIONS.slice(0, ranking)) db.exec(sql);
-    db.pragma(`user_version = ${ranking}`);
+    const db = databaseBefore('leads_by_chatbot_position');
     const insert = db.prepare('INSERT INTO leads (id, chatbot_id, account_id, created_at) VALUES (?, ?, ?, ?)');
     for (const [id, chatbotId, at] of [
       ['c', 'bot-a', 20],
@@ -37,11 +46,7 @@ describe('sqlite migrations of existing data', () => {
   });
 
   it('ranks the contacts already stored and counts them per block of positions', () => {
-    const db = new Database(':memory:');
-    db.pragma('foreign_keys = OFF');
-    const ranking = MIGRATIONS.findIndex((sql) => sql.includes('contact_buckets'));
-    for (const sql of MIGRATIONS.slice(0, ranking)) db.exec(sql);
-    db.pragma(`user_version = ${ranking}`);
+    const db = databaseBefore('contact_buckets');
     const insert = db.prepare(
       `INSERT INTO contacts (id, chatbot_id, external_id, payment_accounts, custom_attributes, created_at, updated_at)
        VALUES (?, ?, ?, '[]', '{}', ?, ?)`,
@@ -67,11 +72,7 @@ describe('sqlite migrations of existing data', () => {
   });
 
   it('keeps trained material under its version, as chunks and a source part', () => {
-    const db = new Database(':memory:');
-    db.pragma('foreign_keys = OFF');
-    const staging = MIGRATIONS.findIndex((sql) => sql.includes('training_stages'));
-    for (const sql of MIGRATIONS.slice(0, staging)) db.exec(sql);
-    db.pragma(`user_version = ${staging}`);
+    const db = databaseBefore('training_stages');
     db.prepare("INSERT INTO training_sources (chatbot_id, source_text, version) VALUES ('bot-a', 'One. Two.', 'v7')").run();
     const chunk = db.prepare("INSERT INTO training_chunks (chatbot_id, seq, text) VALUES ('bot-a', ?, ?)");
     chunk.run(1, 'Two.');
