@@ -108,6 +108,10 @@ export function streamedReply(client: webApi.WebClient, target: StreamTarget, on
     await withButtons(blocks, (given) => stream.streamer.stop(given && { blocks: given }));
   };
 
+  /** A stopped stream's message written again as a whole: `text`, with `blocks` if given. */
+  const rewrite = (stream: Stream, text: string, blocks?: types.KnownBlock[]) =>
+    client.chat.update({ channel, ts: stream.streamer.ts ?? '', text: escapeText(text), ...(blocks && { blocks }) });
+
   /** Ends every stream; the last one with the 👍/👎 buttons of a saved answer. */
   async function stopAll(answer: AnswerRef | undefined): Promise<void> {
     const last = streams.at(-1);
@@ -115,9 +119,7 @@ export function streamedReply(client: webApi.WebClient, target: StreamTarget, on
     if (!last) return;
     if (!answer || !last.stopped) return stop(last, answer && feedbackBlocks(answer));
     // Already rewritten as a whole message (see show): the buttons come with one more edit.
-    await withButtons(answerBlocks(last.text, answer), (given) =>
-      client.chat.update({ channel, ts: last.streamer.ts ?? '', text: escapeText(last.text), ...(given && { blocks: given }) }),
-    );
+    await withButtons(answerBlocks(last.text, answer), (given) => rewrite(last, last.text, given));
   }
 
   async function show(pieces: string[]): Promise<void> {
@@ -143,7 +145,7 @@ export function streamedReply(client: webApi.WebClient, target: StreamTarget, on
         } else {
           // Not a continuation (a cut moved, or an apology replaces the reply): rewrite it.
           await stop(shown);
-          await client.chat.update({ channel, ts: shown.streamer.ts ?? '', text: escapeText(piece) });
+          await rewrite(shown, piece);
         }
         shown.text = piece;
       }

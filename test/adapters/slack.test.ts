@@ -104,6 +104,8 @@ type Harness = {
   sales: string;
   /** Delivers an event (signed, as Slack does) and waits until the adapter has handled it. */
   event(event: Record<string, unknown>, options?: { eventId?: string; retryNum?: number }): Promise<Response>;
+  /** Socket Mode: waits until the app acknowledged an envelope and has handled what it carried. */
+  acked(envelopeId: string): Promise<void>;
   /** Records a person's message in fake Slack and delivers its `message` event. */
   say(
     channel: string,
@@ -208,6 +210,10 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
       await adapter.idle();
       return response;
     },
+    async acked(envelopeId) {
+      await slack.waitFor(() => slack.socket.acks.some((ack) => ack.envelope_id === envelopeId));
+      await adapter.idle();
+    },
     async say(channel, user, text, { threadTs, channelType = channel.startsWith('D') ? 'im' : 'channel' } = {}) {
       const message = slack.userMessage({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) });
       const response = await h.event(messageEvent(message, channelType));
@@ -297,23 +303,19 @@ describe('Slack adapter: transport', () => {
     expect(h.slack.callsTo('apps.connections.open').map((c) => [c.token, c.status])).toEqual([[APP_TOKEN, 200]]);
     expect(h.slack.socket.connections()).toBe(1);
     await h.bind(MENTION_CHANNEL, h.support, 'mentions');
-    const acked = async (envelopeId: string) => {
-      await h.slack.waitFor(() => h.slack.socket.acks.some((ack) => ack.envelope_id === envelopeId));
-      await h.adapter.idle();
-    };
 
     const message = h.slack.userMessage({ channel: MENTION_CHANNEL, user: ALICE, text: `<@${BOT_USER}> hello over the socket` });
     const envelope = eventEnvelope(mentionEvent(message));
-    await acked(h.slack.pushEvent(envelope, 0));
+    await h.acked(h.slack.pushEvent(envelope, 0));
     expect(h.slack.botReplies(MENTION_CHANNEL, message.ts).map((m) => m.text)).toEqual(['Echo: hello over the socket']);
-    await acked(h.slack.pushEvent(envelope, 1));
+    await h.acked(h.slack.pushEvent(envelope, 1));
     expect(h.slack.botReplies(MENTION_CHANNEL, message.ts)).toHaveLength(1);
 
     const responseUrl = h.slack.responseUrl();
     const command = h.slack.pushCommand(
       slashCommandPayload({ text: 'list', userId: BOB, channelId: MENTION_CHANNEL, responseUrl }),
     );
-    await acked(command);
+    await h.acked(command);
     const [response] = h.slack.responses.filter((r) => responseUrl.endsWith(r.path));
     expect(response?.body).toMatchObject({ response_type: 'ephemeral' });
     expect(String(response?.body.text)).toContain(`Support bot \`${h.support}\``);
@@ -553,11 +555,7 @@ describe('Slack adapter: routing', () => {
 
 describe('Slack adapter: the assistant surface', () => {
   /** Pushes an event over Socket Mode in its Events API envelope; resolves once it is handled. */
-  const push = async (h: Harness, event: Record<string, unknown>) => {
-    const envelopeId = h.slack.pushEvent(eventEnvelope(event));
-    await h.slack.waitFor(() => h.slack.socket.acks.some((ack) => ack.envelope_id === envelopeId));
-    await h.adapter.idle();
-  };
+  const push = (h: Harness, event: Record<string, unknown>) => h.acked(h.slack.pushEvent(eventEnvelope(event)));
   const texts = (h: Harness, thread: { channel: string; threadTs: string }) =>
     h.slack.botReplies(thread.channel, thread.threadTs).map((m) => m.text);
 
@@ -1223,15 +1221,11 @@ describe('Slack adapter: feedback', () => {
   it('takes clicks over Socket Mode too, acknowledging the envelope', async () => {
     const h = await harness({ socket: true });
     await h.bind(ALL_CHANNEL, h.support, 'all');
-    const acked = async (envelopeId: string) => {
-      await h.slack.waitFor(() => h.slack.socket.acks.some((ack) => ack.envelope_id === envelopeId));
-      await h.adapter.idle();
-    };
     const question = h.slack.userMessage({ channel: ALL_CHANNEL, user: ALICE, text: 'Over the socket?' });
-    await acked(h.slack.pushEvent(eventEnvelope(messageEvent(question))));
+    await h.acked(h.slack.pushEvent(eventEnvelope(messageEvent(question))));
     const [reply] = h.slack.botReplies(ALL_CHANNEL, question.ts);
     if (!reply) throw new Error('no reply');
-    await acked(h.slack.pushInteractive(h.slack.click(reply, ALICE, FEEDBACK_ACTION_ID, 'positive')));
+    await h.acked(h.slack.pushInteractive(h.slack.click(reply, ALICE, FEEDBACK_ACTION_ID, 'positive')));
     await h.slack.waitFor(() => h.slack.ephemerals.length > 0);
     expect((await savedMessages(h)).find((message) => message.role === 'assistant')?.feedback).toBe('up');
     expect(h.slack.ephemerals.map(({ user, text }) => [user, text])).toEqual([[ALICE, feedbackRecorded('up')]]);
