@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createHubClient } from '../../adapters/hub-client.js';
 import {
@@ -107,7 +108,7 @@ describe('Slack adapter processes', () => {
     const followUp = slack.userMessage({ channel: CHANNEL, user: ALICE, text: 'And on Saturdays?', thread_ts: question.ts });
     expect((await deliver(second, JSON.stringify(eventEnvelope(messageEvent(followUp))), 'application/json')).status).toBe(200);
     await slack.waitFor(() => slack.botReplies(CHANNEL, question.ts).length >= 2, 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect(slack.botReplies(CHANNEL, question.ts)).toHaveLength(2);
   });
 
