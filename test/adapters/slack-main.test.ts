@@ -44,7 +44,7 @@ async function until(output: () => string, pattern: RegExp, timeoutMs = 15_000):
     const match = pattern.exec(output());
     if (match) return match;
     if (Date.now() > deadline) throw new Error(`no ${pattern} within ${timeoutMs} ms:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await sleep(25);
   }
 }
 
