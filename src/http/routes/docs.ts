@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { jsonResponse, failures } from '../schemas/responses.js';
+import { jsonResponse, failures, textResponse } from '../schemas/responses.js';
 
 // The API's description: GET /api/v1/openapi.json, and a readable reference at /docs drawn by
 // Swagger UI, served from its npm package (swagger-ui-dist), so the page loads nothing from
@@ -88,7 +88,6 @@ export function docsRoutes(apiPrefix: string, document: () => object): Router {
 }
 
 const tags = ['Reference'];
-const text = (type: string, description: string) => ({ description, content: { [type]: { schema: z.string() } } });
 
 /** Under the API's prefix. */
 export const openApiPaths: ZodOpenApiPathsObject = {
@@ -110,7 +109,7 @@ export const referencePaths: ZodOpenApiPathsObject = {
       tags,
       summary: 'This document as a readable page',
       security: [],
-      responses: { 200: text('text/html', 'The page') },
+      responses: { 200: textResponse('The page', 'text/html') },
     },
   },
   '/docs/start.js': {
@@ -119,7 +118,7 @@ export const referencePaths: ZodOpenApiPathsObject = {
       tags,
       summary: 'The page’s start-up script',
       security: [],
-      responses: { 200: text('text/javascript', 'The script') },
+      responses: { 200: textResponse('The script', 'text/javascript') },
     },
   },
   '/docs/{file}': {

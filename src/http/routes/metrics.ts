@@ -1,9 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { registry } from '../../metrics.js';
-import { jsonResponse, messageOf } from '../schemas/responses.js';
+import { jsonResponse, messageOf, textResponse } from '../schemas/responses.js';
 
 const UNAUTHORIZED = 'Unauthorized';
 
@@ -38,7 +37,7 @@ export const metricsPaths: ZodOpenApiPathsObject = {
       description: 'With `METRICS_TOKEN` set, only for `Authorization: Bearer <METRICS_TOKEN>`.',
       security: [{}, { metricsToken: [] }],
       responses: {
-        200: { description: 'The metrics', content: { 'text/plain': { schema: z.string() } } },
+        200: textResponse('The metrics', 'text/plain'),
         401: jsonResponse('A token is set and the request does not carry it', messageOf(UNAUTHORIZED)),
       },
     },

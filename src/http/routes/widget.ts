@@ -17,7 +17,7 @@ import type { ChatEngine } from '../../engine/index.js';
 import type { Chatbot, Store } from '../../store/port.js';
 import { jsonBody } from '../middleware/body.js';
 import { sendReply } from '../reply.js';
-import { failures, jsonRequest, jsonResponse, messageOf } from '../schemas/responses.js';
+import { failures, jsonRequest, jsonResponse, messageOf, textResponse } from '../schemas/responses.js';
 import { chatbotId, parseInput } from '../validation.js';
 import { widgetAssets, type WidgetAsset } from '../widget-assets.js';
 
@@ -249,10 +249,6 @@ function windowPage(title: string, config: string, script: string, styles: strin
 }
 
 const tags = ['Widget'];
-const script = (description: string) => ({
-  description,
-  content: { 'application/javascript': { schema: z.string() } },
-});
 
 /** Public: no key. A private chatbot, or another account's view of one, is simply not found. */
 export const widgetPaths: ZodOpenApiPathsObject = {
@@ -262,7 +258,7 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       tags,
       summary: 'The script a site pastes to show a chatbot’s button and window',
       security: [],
-      responses: { 200: script('The embed script'), 304: { description: 'Unchanged (ETag)' } },
+      responses: { 200: textResponse('The embed script', 'application/javascript'), 304: { description: 'Unchanged (ETag)' } },
     },
   },
   '/widget/assets/{name}': {
@@ -273,7 +269,7 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       security: [],
       requestParams: { path: z.object({ name: z.string() }) },
       responses: {
-        200: { description: 'The asset', content: { 'application/javascript': { schema: z.string() }, 'text/css': { schema: z.string() } } },
+        200: textResponse('The asset', 'application/javascript', 'text/css'),
         304: { description: 'Unchanged (ETag)' },
         ...failures('notFound'),
       },
@@ -297,7 +293,7 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       security: [],
       requestParams: { path: params, query: hostQuery },
       responses: {
-        200: { description: 'The window', content: { 'text/html': { schema: z.string() } } },
+        200: textResponse('The window', 'text/html'),
         ...failures('invalid', 'notFound'),
       },
     },
@@ -321,7 +317,7 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       requestParams: { path: params },
       requestBody: jsonRequest(chatBody),
       responses: {
-        200: { description: 'The streamed reply', content: { 'text/plain': { schema: z.string() } } },
+        200: textResponse('The streamed reply', 'text/plain'),
         ...failures('invalid', 'denied', 'notFound'),
         429: jsonResponse('Over the chatbot’s `ipLimit`: its `ipLimitMessage`', z.object({ message: z.string() })),
       },

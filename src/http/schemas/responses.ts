@@ -18,6 +18,12 @@ export const jsonResponse = (description: string, schema: z.ZodType, example?: u
   content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
 });
 
+/** A text response (a page, a script, a stream) in any of the media `types`. */
+export const textResponse = (description: string, ...types: string[]) => ({
+  description,
+  content: Object.fromEntries(types.map((type) => [type, { schema: z.string() }])),
+});
+
 /** `{message: "Success", data}`, the contract's wrapper of contact and custom-attribute results. */
 export const successOf = <T extends z.ZodType>(data: T) => z.object({ message: z.literal('Success'), data });
 
