@@ -28,7 +28,7 @@ export function describeApi(mounts: MountedPaths[]): OpenApiDocument {
     security: [{ apiKey: [] }],
     components: {
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An API key of the account' },
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of the account (opaque, `sb_…`)' },
         metricsToken: { type: 'http', scheme: 'bearer', description: '`METRICS_TOKEN`, when it is set' },
       },
     },
