@@ -125,11 +125,14 @@ function invert(lists: number[][], termCount: number): { values: Int32Array; sta
 /** How much a synonym's match counts against the word's own. */
 const SYNONYM_FACTOR = 0.7;
 /**
- * How much the earlier conversation counts against a question that says more than one thing. A
- * question of one word ("How much does it cost?" after asking about delivery) is about what was
- * asked before, which then counts in full.
+ * How much the earlier conversation counts against the question itself. A short question that
+ * refers back to it ("How much does it cost?" after asking about delivery) is about what was
+ * asked before, which then counts in full; one that names something new ("And on Saturday?")
+ * keeps to it.
  */
 const CONTEXT_FACTOR = 0.5;
+/** Words by which a question points back at the earlier one's subject. */
+const REFERS_BACK = new Set(['it', 'its', 'they', 'them', 'their', 'that', 'this', 'those', 'these']);
 /** How much the earlier conversation's words count when choosing sentences within a section. */
 const CONTEXT_TIE = 0.2;
 /** Weight of a question word the material lacks but English knows ("last week"): a detail. */
@@ -203,7 +206,8 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
   return (query, limit) => {
     const { question, context = '' } = typeof query === 'string' ? { question: query } : query;
     const asked = concepts(question, false);
-    const all = [...asked, ...concepts(context, asked.length > 0, asked.length <= 1 ? 1 : CONTEXT_FACTOR)];
+    const refersBack = asked.length <= 1 && words(question).some((word) => REFERS_BACK.has(word));
+    const all = [...asked, ...concepts(context, asked.length > 0, refersBack ? 1 : CONTEXT_FACTOR)];
     // A question of one word ("How much is it?", "And on Saturday?") is judged with the words it
     // leans on; a fuller one stands on its own, so that the context cannot answer for it.
     const judged = all.map((concept) => asked.length <= 1 || !concept.context);

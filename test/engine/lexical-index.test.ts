@@ -25,3 +25,26 @@ describe('buildLexicalIndex', () => {
     expect(best?.text.startsWith('6. Batteries\nThe batteries last about one year.')).toBe(true);
   });
 });
+
+describe('follow-ups', () => {
+  const handbook = [
+    '# Harbour Bikes handbook',
+    '## Opening hours',
+    'Our shop is open Monday to Friday from 9:00 to 18:00. On Saturday we open from 10:00 to 16:00.',
+    '## Service',
+    'We service all brands, including e-bikes.',
+    '## Delivery',
+    'We deliver bikes within 25 km of the shop for 20 euros.',
+  ].join('\n\n');
+  const search = lexicalSearcher(buildLexicalIndex(chunkText(handbook).map((text, seq) => ({ seq, text }))));
+
+  it('answers a question that refers back ("it") from the earlier question\'s section', () => {
+    const [best] = search({ question: 'How much does it cost?', context: 'Do you deliver bikes?' }, 4);
+    expect(best?.key).toBe('Delivery');
+  });
+
+  it('does not let the earlier question outweigh a follow-up that names something new', () => {
+    const [best] = search({ question: 'And on Saturday?', context: 'Do you fix electric bikes?' }, 4);
+    expect(best?.key).not.toBe('Service');
+  });
+});
