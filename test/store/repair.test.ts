@@ -158,8 +158,10 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb store: repair a
     await db.collection('trainingSources').deleteOne({ _id: deleted.id as never });
 
     const report = await store.repair({ settleMs: 0 });
-    expect(report.orphans).toBe(2);
+    // The lead, the page block counting it, and the chunk.
+    expect(report.orphans).toBe(3);
     expect(await db.collection('leads').countDocuments({ chatbotId: deleted.id })).toBe(0);
+    expect(await db.collection('pageBlocks').countDocuments({ chatbotId: deleted.id })).toBe(0);
     expect(await db.collection('trainingChunks').countDocuments({ chatbotId: deleted.id })).toBe(0);
     expect(await store.leads.list(kept.id, {}, { page: 1, size: 10 })).toHaveLength(1);
     expect((await store.training.material(kept.id)).chunks).toEqual([{ seq: 0, text: 'Hi.' }]);

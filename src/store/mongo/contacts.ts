@@ -2,6 +2,7 @@ import { pageOffset } from '../paging.js';
 import type { Contact, ContactChange, ContactRepository } from '../port.js';
 import type { AtomicWrites } from './atomic.js';
 import type { ContactDoc, MongoModels } from './models.js';
+import { BLOCK_ROWS, comparedWith, pageBlocks } from './page-blocks.js';
 import { translateUnique } from './unique.js';
 
 const toContact = (doc: ContactDoc): Contact => ({
@@ -32,37 +33,46 @@ function setFields(change: ContactChange): Record<string, unknown> {
   ]);
 }
 
-export function mongoContacts(models: MongoModels, { atomic, compensated }: AtomicWrites): ContactRepository {
+const keyOf = (contact: { createdAt: Date; id: string }) => ({ createdAt: contact.createdAt, id: contact.id });
+
+export function mongoContacts(
+  models: MongoModels,
+  { atomic, compensated }: AtomicWrites,
+  blockRows = BLOCK_ROWS,
+): ContactRepository {
   const { contacts } = models;
+  const blocks = pageBlocks(models, 'contacts', blockRows);
 
   return {
     // All or nothing: one transaction, or else undoing what the batch wrote (its ids are fresh, so
-    // nothing else is touched).
+    // nothing else is touched). Written contacts are then counted.
     async insertMany(batch) {
       const docs = batch.map(({ id, ...fields }): ContactDoc => ({ _id: id, ...fields }));
       const chatbotIds = [...new Set(docs.map((doc) => doc.chatbotId))];
-      await atomic(() =>
-        compensated(
+      await atomic(async () => {
+        await compensated(
           () => translateUnique('contacts', () => contacts.insertMany(docs, { ordered: true, lean: true })),
           () => contacts.deleteMany({ chatbotId: { $in: chatbotIds }, _id: { $in: docs.map((doc) => doc._id) } }),
-        ),
-      );
+        );
+        for (const chatbotId of chatbotIds) {
+          await blocks.added(chatbotId, batch.filter((contact) => contact.chatbotId === chatbotId).map(keyOf));
+        }
+      });
     },
     async find(chatbotId, externalId) {
       return find(await contacts.findOne({ chatbotId, externalId }).lean<ContactDoc>());
     },
     async list(chatbotId, page) {
+      const start = await blocks.oldestFirst(chatbotId, pageOffset(page));
       const docs = await contacts
-        .find({ chatbotId })
+        .find({ chatbotId, ...(start.edge && comparedWith(start.edge, '$gte')) })
         .sort({ createdAt: 1, _id: 1 })
-        .skip(pageOffset(page))
+        .skip(start.skip)
         .limit(page.size)
         .lean<ContactDoc[]>();
       return docs.map(toContact);
     },
-    async count(chatbotId) {
-      return contacts.countDocuments({ chatbotId });
-    },
+    count: (chatbotId) => blocks.total(chatbotId),
     // One atomic write of only the changed leaves: concurrent updates of different custom
     // attributes both land, and a unique-index clash leaves the contact untouched.
     async update(chatbotId, externalId, change) {
@@ -75,7 +85,11 @@ export function mongoContacts(models: MongoModels, { atomic, compensated }: Atom
       );
     },
     async delete(chatbotId, externalId) {
-      return find(await contacts.findOneAndDelete({ chatbotId, externalId }).lean<ContactDoc>());
+      return atomic(async () => {
+        const doc = await contacts.findOneAndDelete({ chatbotId, externalId }).lean<ContactDoc>();
+        if (doc) await blocks.removed(chatbotId, { createdAt: doc.createdAt, id: doc._id });
+        return find(doc);
+      });
     },
   };
 }

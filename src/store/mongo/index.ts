@@ -15,6 +15,7 @@ import { migrateIndexes } from './indexes.js';
 import { moveEmbeddedMessages } from './legacy-messages.js';
 import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
+import { countUncountedLists } from './page-block-repair.js';
 import { mongoRateLimits } from './rate-limits.js';
 import { repairMongo } from './repair.js';
 import { mongoRetrieval } from './retrieval.js';
@@ -34,6 +35,7 @@ export async function openMongoStore(url: string): Promise<Store> {
   try {
     for (const model of Object.values(models)) await migrateIndexes(model as never);
     await moveEmbeddedMessages(models);
+    await countUncountedLists(models);
     writes = await atomicWrites(connection);
   } catch (error) {
     await connection.close();
@@ -47,7 +49,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     training: mongoTraining(models),
     retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
-    leads: mongoLeads(models),
+    leads: mongoLeads(models, writes),
     conversations: mongoConversations(models, writes),
     contacts: mongoContacts(models, writes),
     attributes: mongoAttributes(models),

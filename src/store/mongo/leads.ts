@@ -1,6 +1,8 @@
 import { pageOffset } from '../paging.js';
-import type { Lead, LeadRepository, Page, TimeRange } from '../port.js';
+import type { Lead, LeadRepository, TimeRange } from '../port.js';
+import type { AtomicWrites } from './atomic.js';
 import type { LeadDoc, MongoModels } from './models.js';
+import { BLOCK_ROWS, comparedWith, pageBlocks, type PageStart } from './page-blocks.js';
 import { createdWithin } from './time-range.js';
 import { translateUnique } from './unique.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
@@ -18,23 +20,29 @@ export const toLead = (doc: LeadDoc): Lead => ({
 
 /**
  * A page of a chatbot's leads: equality and range on {chatbotId, createdAt}, sorted in the order
- * of the {chatbotId: 1, createdAt: -1, _id: -1} index. Exported for the test that explains it.
+ * of the {chatbotId: 1, createdAt: -1, _id: -1} index, from where its page block says it starts.
+ * Exported for the test that explains it.
  */
-export function leadPageQuery(models: MongoModels, chatbotId: string, range: TimeRange, page: Page) {
+export function leadPageQuery(models: MongoModels, chatbotId: string, range: TimeRange, start: PageStart, size: number) {
   return models.leads
-    .find({ chatbotId, ...createdWithin(range) })
+    .find({ chatbotId, ...createdWithin(range), ...(start.edge && comparedWith(start.edge, '$lt')) })
     .sort({ createdAt: -1, _id: -1 })
-    .skip(pageOffset(page))
-    .limit(page.size);
+    .skip(start.skip)
+    .limit(size);
 }
 
-export function mongoLeads(models: MongoModels): LeadRepository {
+export function mongoLeads(models: MongoModels, { atomic }: AtomicWrites, blockRows = BLOCK_ROWS): LeadRepository {
   const { leads } = models;
+  const blocks = pageBlocks(models, 'leads', blockRows);
+  const counted = (lead: Lead) => blocks.added(lead.chatbotId, [{ createdAt: lead.createdAt, id: lead.id }]);
 
   return {
     async insert(lead) {
       const { id, ...fields } = lead;
-      await translateUnique('leads', () => leads.create({ _id: id, ...fields }));
+      await atomic(async () => {
+        await translateUnique('leads', () => leads.create({ _id: id, ...fields }));
+        await counted(lead);
+      });
     },
     // One write: the unique {chatbotId, conversationId} index decides between insert and update.
     // Given fields are $set; the rest are only written on insert, so later calls keep them.
@@ -43,23 +51,30 @@ export function mongoLeads(models: MongoModels): LeadRepository {
       const given = { name: lead.name, email: lead.email, phone: lead.phone };
       const set = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null));
       const missing = Object.fromEntries(Object.entries(given).filter(([, value]) => value === null));
+      // The retry wraps the transaction: a duplicate key aborts the one it happens in.
       const doc = await retryOnceOnDuplicateKey(() =>
-        leads
-          .findOneAndUpdate(
-            { chatbotId, conversationId },
-            {
-              $setOnInsert: { _id: id, accountId, createdAt, ...missing },
-              ...(Object.keys(set).length > 0 && { $set: set }),
-            },
-            { upsert: true, returnDocument: 'after' },
-          )
-          .lean<LeadDoc>(),
+        atomic(async () => {
+          const upserted = await leads
+            .findOneAndUpdate(
+              { chatbotId, conversationId },
+              {
+                $setOnInsert: { _id: id, accountId, createdAt, ...missing },
+                ...(Object.keys(set).length > 0 && { $set: set }),
+              },
+              { upsert: true, returnDocument: 'after' },
+            )
+            .lean<LeadDoc>();
+          // Our fresh id on the document: this call inserted it.
+          if (upserted?._id === id) await counted(lead);
+          return upserted;
+        }),
       );
       if (!doc) throw new Error('upsert returned no document');
       return toLead(doc);
     },
     async list(chatbotId, range, page) {
-      return (await leadPageQuery(models, chatbotId, range, page).lean<LeadDoc[]>()).map(toLead);
+      const start = await blocks.newestFirst(chatbotId, range, pageOffset(page));
+      return (await leadPageQuery(models, chatbotId, range, start, page.size).lean<LeadDoc[]>()).map(toLead);
     },
   };
 }

@@ -219,6 +219,33 @@ leadSchema.index(
   { unique: true, partialFilterExpression: { conversationId: { $type: 'string' } } },
 );
 
+/**
+ * A counted block of one chatbot's leads or contacts (page-blocks.ts): the rows from the key
+ * (createdAt, rowId) of its first row up to the next block's first row, in the list's order.
+ * `lastAt` is the newest time counted in it.
+ */
+export type PageBlockDoc = {
+  chatbotId: string;
+  list: 'leads' | 'contacts';
+  createdAt: Date;
+  rowId: string;
+  rows: number;
+  lastAt: Date;
+};
+
+const pageBlockSchema = new Schema<PageBlockDoc>(
+  {
+    chatbotId: required(String),
+    list: required(String),
+    createdAt: required(Date),
+    rowId: required(String),
+    rows: required(Number),
+    lastAt: required(Date),
+  },
+  { ...options, collection: 'pageBlocks' },
+);
+pageBlockSchema.index({ chatbotId: 1, list: 1, createdAt: 1, rowId: 1 }, { unique: true });
+
 export type ConversationDoc = {
   /** `${chatbotId}:${conversationId}`: conversation ids are unique per chatbot only. */
   _id: string;
@@ -450,6 +477,7 @@ export function mongoModels(connection: Connection) {
     rateLimits: connection.model('RateLimit', rateLimitSchema),
     usage: connection.model('Usage', usageSchema),
     leads: connection.model('Lead', leadSchema),
+    pageBlocks: connection.model('PageBlock', pageBlockSchema),
     conversations: connection.model('Conversation', conversationSchema),
     conversationMessages: connection.model('ConversationMessage', conversationMessageSchema),
     bindings: connection.model('Binding', bindingSchema),

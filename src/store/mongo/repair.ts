@@ -1,11 +1,12 @@
 import type { Types } from 'mongoose';
 import type { RepairReport } from '../port.js';
 import type { MongoModels } from './models.js';
+import { recountPageBlocks } from './page-block-repair.js';
 
 // Repairs what a crash between two compensating writes can leave behind on a deployment without
 // transactions: an account's chatbot counter above its real count (a chatbot deleted, the counter
-// not yet lowered), the children of a deleted chatbot (the cascade cut short), and training chunks
-// of a version that never became current or was superseded. Work in flight is never mistaken for
+// not yet lowered), the children of a deleted chatbot (the cascade cut short), training chunks of
+// a version that never became current or was superseded, and page blocks that miscount their rows. Work in flight is never mistaken for
 // debris: a counter is lowered only if it read the same after `settleMs`, and chunk sets are
 // removed only once older than `chunkGraceMs`.
 
@@ -17,6 +18,7 @@ const CHILDREN = [
   'contacts',
   'attributes',
   'leads',
+  'pageBlocks',
   'conversations',
   'conversationMessages',
   'bindings',
@@ -26,8 +28,12 @@ const CHILDREN = [
 export async function repairMongo(models: MongoModels, options: RepairOptions): Promise<RepairReport> {
   const orphans = await removeChildrenOfDeletedChatbots(models);
   const chunks = await removeStaleChunkSets(models, options);
-  const counters = await correctChatbotCounters(models, options.settleMs);
-  return { counters, orphans: orphans + chunks };
+  // Both wait `settleMs` before correcting: side by side, the repair waits once.
+  const [counters, blocks] = await Promise.all([
+    correctChatbotCounters(models, options.settleMs),
+    recountPageBlocks(models, options),
+  ]);
+  return { counters: counters + blocks, orphans: orphans + chunks };
 }
 
 async function correctChatbotCounters(models: MongoModels, settleMs: number): Promise<number> {
