@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mongoose from 'mongoose';
 import { createAccount } from '../src/domain/accounts.js';
 import { API_PREFIX } from '../src/http/app.js';
 import { openStore } from '../src/store/index.js';
@@ -13,7 +15,7 @@ export type BenchHub = {
   apiUrl: string;
   /** The bench account, with a quota no run exhausts. */
   account: Account;
-  /** The same SQLite file, opened in this process for seeding rows directly. */
+  /** The same database, opened in this process for seeding rows directly. */
   store: Store;
   get(path: string): Request;
   post(path: string, body: unknown): Request;
@@ -23,10 +25,30 @@ export type BenchHub = {
   dispose(): Promise<void>;
 };
 
-/** A hub process on a throwaway SQLite file, configured as `npm start` would be. */
-export async function startBenchHub(): Promise<BenchHub> {
+type Database = { url: string; drop(): Promise<void> };
+
+/** A throwaway SQLite file, or a throwaway database on the MongoDB server `mongodbUri` names. */
+async function throwawayDatabase(mongodbUri?: string): Promise<Database> {
+  if (mongodbUri) {
+    const url = new URL(mongodbUri);
+    url.pathname = `/switchboard_bench_${randomUUID().slice(0, 8)}`;
+    return {
+      url: url.toString(),
+      async drop() {
+        const connection = await mongoose.createConnection(url.toString()).asPromise();
+        await connection.dropDatabase();
+        await connection.close();
+      },
+    };
+  }
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-bench-'));
-  const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
+  return { url: `sqlite:${join(dir, 'bench.db')}`, drop: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A hub process on a throwaway database (SQLite unless `mongodbUri` is given), configured as `npm start` would be. */
+export async function startBenchHub(mongodbUri?: string): Promise<BenchHub> {
+  const database = await throwawayDatabase(mongodbUri);
+  const databaseUrl = database.url;
   const store = await openStore(databaseUrl);
   const { account, apiKey } = await createAccount(store, 'bench', { messagesPerMonth: 1_000_000_000, maxChatbots: 1000 });
   // Pages of contacts are measured by the thousand: the per-key limit must not answer them.
@@ -57,7 +79,7 @@ export async function startBenchHub(): Promise<BenchHub> {
     async dispose() {
       await served.stop();
       await store.close();
-      await rm(dir, { recursive: true, force: true });
+      await database.drop();
     },
   };
 }

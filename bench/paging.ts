@@ -5,15 +5,18 @@ import { load, median } from './load.js';
 import type { BenchOptions, Figure, Section } from './section.js';
 
 // The first against the last page (size 100) of get-leads and of a chatbot's contacts, with
-// 10k, 100k and 1M rows (--quick: 10k and 30k), each size on its own chatbot. Rows are seeded
-// straight through the store into the hub's SQLite file; latencies are medians at one connection.
+// 10k, 100k and 1M rows (--quick: 10k and 30k), each size on its own chatbot, on SQLite and, when
+// MONGODB_URI names a server, on MongoDB. Rows are seeded straight through the store into the
+// hub's database; latencies are medians at one connection.
 
 const PAGE_SIZE = 100;
 const BATCH = 1000;
+/** Leads written at once while seeding: a network store's round trips overlap. */
+const SEEDING_WRITES = 32;
 
 async function seedLeads(hub: BenchHub, chatbotId: string, rows: number): Promise<void> {
   const start = Date.parse('2026-01-01T00:00:00Z');
-  for (let i = 0; i < rows; i += 1) {
+  const insert = (i: number) => {
     const lead: Lead = {
       id: randomUUID(),
       chatbotId,
@@ -24,7 +27,10 @@ async function seedLeads(hub: BenchHub, chatbotId: string, rows: number): Promis
       conversationId: null,
       createdAt: new Date(start + i * 1000),
     };
-    await hub.store.leads.insert(lead);
+    return hub.store.leads.insert(lead);
+  };
+  for (let first = 0; first < rows; first += SEEDING_WRITES) {
+    await Promise.all(Array.from({ length: Math.min(SEEDING_WRITES, rows - first) }, (_, i) => insert(first + i)));
   }
 }
 
@@ -51,10 +57,17 @@ async function seedContacts(hub: BenchHub, chatbotId: string, rows: number): Pro
   }
 }
 
-async function run({ quick }: BenchOptions): Promise<Figure[]> {
+async function run(options: BenchOptions): Promise<Figure[]> {
+  const figures = await onEngine(options, 'SQLite');
+  const mongodbUri = process.env.MONGODB_URI;
+  if (mongodbUri) figures.push(...(await onEngine(options, 'MongoDB', mongodbUri)));
+  return figures;
+}
+
+async function onEngine({ quick }: BenchOptions, engine: string, mongodbUri?: string): Promise<Figure[]> {
   const sizes = quick ? [10_000, 30_000] : [10_000, 100_000, 1_000_000];
   const seconds = quick ? 0.5 : 3;
-  const hub = await startBenchHub();
+  const hub = await startBenchHub(mongodbUri);
   const figures: Figure[] = [];
   const latency = async (path: string) => {
     const request = hub.get(path);
@@ -73,7 +86,7 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
         ['contacts', (n: number) => `/chatbots/${chatbotId}/contacts?size=${PAGE_SIZE}&page=${n}`],
       ] as const) {
         figures.push({
-          name: `${name}, last page of ${label} rows`,
+          name: `${engine} ${name}, last page of ${label} rows`,
           value: await latency(page(last)),
           unit: 'ms',
           baseline: `first page of ${label} rows`,
