@@ -33,6 +33,7 @@ export async function countUncountedLists(models: MongoModels, blockRows = BLOCK
   return counted;
 }
 
+/** Makes page blocks true to their rows again; answers how many blocks and rows it changed or counted. */
 export async function recountPageBlocks(
   models: MongoModels,
   { settleMs, now }: { settleMs: number; now: Date },

@@ -6,12 +6,12 @@ import { createdWithin } from './time-range.js';
 // A chatbot's leads, and its contacts, are counted in blocks of rows that follow each other in
 // the list's (createdAt, _id) order, each block named by the key of its first row. A page at any
 // depth is then found by summing block counts and skipping into one block, where skip() alone
-// walks every row before the page (150× the first page's time at a million rows).
+// walks every row before the page.
 //
 // Rows are written first and counted after, in one transaction where the deployment has them.
 // Without transactions, a crash in between leaves a row uncounted, and two instances opening a
 // block at the same moment can count a row in its neighbour: pages near it are a row off until
-// the repair recounts (repairPageBlocks). Rows carry the server's time, so nearly every one lands
+// the repair recounts (page-block-repair.ts). Rows carry the server's time, so nearly every one lands
 // after all others, in the newest block, which closes at `blockRows`: older blocks hardly grow.
 
 export const BLOCK_ROWS = 1024;
@@ -43,14 +43,12 @@ export function comparedWith(key: RowKey, op: Comparison, idField: '_id' | 'rowI
   };
 }
 
-export const byKey = (a: RowKey, b: RowKey): number =>
+const byKey = (a: RowKey, b: RowKey): number =>
   a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export type Block = PageBlockDoc & { _id: unknown };
 
 const startOf = (block: PageBlockDoc): RowKey => ({ createdAt: block.createdAt, id: block.rowId });
-
-export type PageBlocks = ReturnType<typeof pageBlocks>;
 
 export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOCK_ROWS) {
   const blocks = models.pageBlocks;
@@ -142,7 +140,8 @@ export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOC
       let start: PageStart = { skip: offset };
       let before = 0;
       for await (const block of inOrder(chatbotId, 1)) {
-        // The first block is read from the list's start: rows before it, if a crash left any uncounted, still show.
+        // Until a row is counted, pages are read from the list's start: rows a crash left uncounted
+        // before the first block still show.
         if (before > 0) start = { edge: startOf(block), skip: offset - before };
         if (offset - before < block.rows) break;
         before += block.rows;
