@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { atomicWrites } from '../../src/store/mongo/atomic.js';
+import { atomicWrites, type AtomicWrites } from '../../src/store/mongo/atomic.js';
 import { mongoContacts } from '../../src/store/mongo/contacts.js';
 import { migrateIndexes } from '../../src/store/mongo/indexes.js';
 import { mongoLeads } from '../../src/store/mongo/leads.js';
@@ -11,7 +11,8 @@ import type { Contact, ContactRepository, Lead, LeadRepository, TimeRange } from
 
 // MongoDB's page blocks (src/store/mongo/page-blocks.ts) with blocks of a few rows, so that a few
 // hundred rows cross many block edges: pages stay exact at every depth, a deep page skips at most
-// one block, and the start-up count and the repair make blocks true to the rows again.
+// one block, concurrent writers keep every count true, and the repair makes blocks true to the
+// rows again.
 
 const BLOCK = 8;
 const mongoUri = inject('mongoUri');
@@ -48,6 +49,7 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
   let models: MongoModels;
   let leads: LeadRepository;
   let contacts: ContactRepository;
+  let writes: AtomicWrites;
   const bot = 'bot-paged';
   const minute = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 60_000);
 
@@ -77,6 +79,8 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
   const leadPages = (range: TimeRange, size: number) => allPages((page) => leads.list(bot, range, { page, size }));
   const contactPages = (size: number) => allPages((page) => contacts.list(bot, { page, size }));
   const blockCount = () => models.pageBlocks.countDocuments({ chatbotId: bot });
+  const recount = (settleMs = 20) => recountPageBlocks(models, writes, { settleMs, now: new Date(), blockRows: BLOCK });
+  const stored = <T extends { id: string }>(rows: T[]) => rows.map(({ id, ...fields }) => ({ _id: id, ...fields }));
 
   beforeEach(async () => {
     connection = await mongoose
@@ -84,7 +88,7 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
       .asPromise();
     models = mongoModels(connection);
     for (const model of Object.values(models)) await migrateIndexes(model as never);
-    const writes = await atomicWrites(connection);
+    writes = await atomicWrites(connection);
     leads = mongoLeads(models, writes, BLOCK);
     contacts = mongoContacts(models, writes, BLOCK);
   });
@@ -100,17 +104,25 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
     for (const n of [3, 77, 77]) {
       written.push(await leads.upsertForConversation({ ...lead(minute(n), { name: 'Grace' }), conversationId: `conversation-${n}` }));
     }
-    expect(await blockCount()).toBeGreaterThan(2);
 
+    // Read as written (arriving shuffled, most rows land amid those the head block counted), then
+    // after the repair divided the blocks that grew.
     const unique = [...new Map(written.map((item) => [item.id, item])).values()];
-    for (const range of [{}, { from: minute(11), to: minute(37) }, { from: minute(40) }, { to: minute(20) }] as TimeRange[]) {
-      const expected = unique
-        .filter((item) => (!range.from || item.createdAt >= range.from) && (!range.to || item.createdAt <= range.to))
-        .sort(newestFirst)
-        .map((item) => item.id);
-      const pages = await leadPages(range, 7);
-      expect(pages.flat()).toEqual(expected);
-      expect(pages.slice(0, -2).every((page) => page.length === 7)).toBe(true);
+    const ranges: TimeRange[] = [{}, { from: minute(11), to: minute(37) }, { from: minute(40) }, { to: minute(20) }];
+    for (const repaired of [false, true]) {
+      if (repaired) {
+        await recount();
+        expect(await blockCount()).toBeGreaterThan(10);
+      }
+      for (const range of ranges) {
+        const expected = unique
+          .filter((item) => (!range.from || item.createdAt >= range.from) && (!range.to || item.createdAt <= range.to))
+          .sort(newestFirst)
+          .map((item) => item.id);
+        const pages = await leadPages(range, 7);
+        expect(pages.flat()).toEqual(expected);
+        expect(pages.slice(0, -2).every((page) => page.length === 7)).toBe(true);
+      }
     }
   });
 
@@ -147,17 +159,51 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
     expect(Math.max(...skips)).toBeLessThan(BLOCK);
   });
 
-  it('counts, at start-up, lists written before page blocks existed', async () => {
+  it('keeps every count true while writers add rows at once across block edges', async () => {
+    const start = Date.now() - 60_000;
+    // Sixteen writers, each taking the next lead as an instance would: times that mostly rise.
+    const queue = Array.from({ length: 240 }, (_, i) => lead(new Date(start + i * 10 + (i % 3) * 7)));
+    const written = [...queue];
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) await leads.insert(next);
+      }),
+    );
+    expect(await blockCount()).toBeGreaterThan(5);
+    // Each block counts exactly the leads from its first key up to the next block's.
+    const blocks = await models.pageBlocks.find({ chatbotId: bot, list: 'leads' }).sort({ createdAt: 1, rowId: 1 }).lean();
+    const key = (at: Date, id: string) => `${at.toISOString()} ${id}`;
+    const keys = written.map((item) => key(item.createdAt, item.id));
+    const starts = blocks.map((block) => key(block.createdAt, block.rowId));
+    const within = (i: number) => keys.filter((k) => k >= (starts[i] as string) && (i + 1 === starts.length || k < (starts[i + 1] as string)));
+    expect(blocks.map((block) => block.rows)).toEqual(blocks.map((_, i) => within(i).length));
+    expect((await leadPages({}, 9)).flat()).toEqual([...written].sort(newestFirst).map((item) => item.id));
+  });
+
+  it('counts, at start-up, lists written before page blocks existed: once, however many instances start', async () => {
     const early = Array.from({ length: 45 }, (_, i) => lead(minute(i % 20)));
     const old = Array.from({ length: 45 }, (_, i) => contact(minute(i % 20)));
-    await models.leads.insertMany(early.map(({ id, ...fields }) => ({ _id: id, ...fields })));
-    await models.contacts.insertMany(old.map(({ id, ...fields }) => ({ _id: id, ...fields })));
+    await models.leads.insertMany(stored(early));
+    await models.contacts.insertMany(stored(old));
 
-    expect(await countUncountedLists(models, BLOCK)).toBe(90);
-    expect(await countUncountedLists(models, BLOCK)).toBe(0);
+    const counts = await Promise.all([countUncountedLists(models, BLOCK), countUncountedLists(models, BLOCK)]);
+    expect([...counts].sort()).toEqual([0, 90]);
+    expect(await blockCount()).toBeGreaterThan(90 / BLOCK);
     expect((await leadPages({}, 10)).flat()).toEqual([...early].sort(newestFirst).map((item) => item.id));
     expect(await contacts.count(bot)).toBe(45);
     expect((await contactPages(10)).flat()).toEqual([...old].sort(oldestFirst).map((item) => item.id));
+    expect(await recount()).toBe(0);
+  });
+
+  it('counts, in the repair, rows a list holds without any block', async () => {
+    const early = Array.from({ length: 20 }, (_, i) => lead(minute(i)));
+    await models.leads.insertMany(stored(early));
+    // Read as they were before counting: still exact, by skipping.
+    expect((await leadPages({}, 6)).flat()).toEqual([...early].sort(newestFirst).map((item) => item.id));
+
+    expect(await recount()).toBe(20);
+    expect((await leadPages({}, 6)).flat()).toEqual([...early].sort(newestFirst).map((item) => item.id));
+    expect(await recount()).toBe(0);
   });
 
   it('recounts what a crash between a row and its count left, and then finds nothing to do', async () => {
@@ -167,16 +213,26 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
     // than all, and one deletion.
     const amid = contact(new Date(minute(30).getTime() + 1));
     const newer = [contact(minute(70)), contact(minute(71))];
-    await models.contacts.insertMany([amid, ...newer].map(({ id, ...fields }) => ({ _id: id, ...fields })));
+    await models.contacts.insertMany(stored([amid, ...newer]));
     const [gone] = counted.splice(10, 1) as [Contact];
     await models.contacts.deleteOne({ _id: gone.id });
     const expected = [...counted, amid, ...newer].sort(oldestFirst).map((item) => item.id);
     expect(await contacts.count(bot)).not.toBe(expected.length);
 
-    expect(await recountPageBlocks(models, { settleMs: 20, now: new Date() }, BLOCK)).toBe(4);
+    expect(await recount()).toBe(4);
     expect(await contacts.count(bot)).toBe(expected.length);
     expect((await contactPages(7)).flat()).toEqual(expected);
-    expect(await recountPageBlocks(models, { settleMs: 20, now: new Date() }, BLOCK)).toBe(0);
+    expect(await recount()).toBe(0);
+  });
+
+  it('recounts on one instance at a time: two repairs at once count a row left uncounted once', async () => {
+    await contacts.insertMany(Array.from({ length: 12 }, (_, i) => contact(minute(i))));
+    await models.contacts.insertMany(stored([contact(minute(20)), contact(minute(21))]));
+
+    const reports = await Promise.all([recount(), recount()]);
+    expect([...reports].sort()).toEqual([0, 2]);
+    expect(await contacts.count(bot)).toBe(14);
+    expect(await recount()).toBe(0);
   });
 
   it('divides blocks grown past twice their size by rows dated amid those they counted', async () => {
@@ -185,19 +241,19 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
     const largest = async () => (await models.pageBlocks.find({ chatbotId: bot }).lean()).reduce((most, block) => Math.max(most, block.rows), 0);
     expect(await largest()).toBeGreaterThan(2 * BLOCK);
 
-    expect(await recountPageBlocks(models, { settleMs: 20, now: new Date() }, BLOCK)).toBeGreaterThan(0);
+    expect(await recount()).toBeGreaterThan(0);
     expect(await largest()).toBeLessThanOrEqual(2 * BLOCK);
     expect(await blockCount()).toBeGreaterThanOrEqual(120 / BLOCK);
     expect((await leadPages({}, 7)).flat()).toEqual([...written].sort(newestFirst).map((item) => item.id));
-    expect(await recountPageBlocks(models, { settleMs: 20, now: new Date() }, BLOCK)).toBe(0);
+    expect(await recount()).toBe(0);
   });
 
   it('leaves rows newer than the settling time to the writes still counting them', async () => {
     await contacts.insertMany([contact(minute(1))]);
     const justWritten = contact(new Date());
-    await models.contacts.insertMany([justWritten].map(({ id, ...fields }) => ({ _id: id, ...fields })));
+    await models.contacts.insertMany(stored([justWritten]));
 
-    expect(await recountPageBlocks(models, { settleMs: 60_000, now: new Date() }, BLOCK)).toBe(0);
+    expect(await recount(60_000)).toBe(0);
     expect(await contacts.count(bot)).toBe(1);
   });
 });

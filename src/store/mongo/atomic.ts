@@ -11,6 +11,11 @@ export type AtomicWrites = {
   atomic<T>(writes: () => Promise<T>): Promise<T>;
   /** Runs `write`; without transactions, runs `undo` when it fails (a transaction aborts instead). */
   compensated<T>(write: () => Promise<T>, undo: () => Promise<unknown>): Promise<T>;
+  /**
+   * Runs a write of derived data the repair redoes (a page block's count): in a transaction, its
+   * failure aborts it; without, the records it derives from stand, and so does their answer.
+   */
+  repairable(write: () => Promise<unknown>): Promise<void>;
 };
 
 // Operations inside connection.transaction() pick up its session by themselves, so the
@@ -32,11 +37,21 @@ export async function atomicWrites(connection: Connection): Promise<AtomicWrites
           throw error;
         }
       },
+      async repairable(write) {
+        try {
+          await write();
+        } catch {
+          // Left to the periodic repair (repair.ts), which counts what was not counted.
+        }
+      },
     };
   }
   return {
     transactional,
     atomic: (writes) => connection.transaction(() => writes()),
     compensated: (write) => write(),
+    async repairable(write) {
+      await write();
+    },
   };
 }

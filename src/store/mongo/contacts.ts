@@ -33,11 +33,9 @@ function setFields(change: ContactChange): Record<string, unknown> {
   ]);
 }
 
-const keyOf = (contact: { createdAt: Date; id: string }) => ({ createdAt: contact.createdAt, id: contact.id });
-
 export function mongoContacts(
   models: MongoModels,
-  { atomic, compensated }: AtomicWrites,
+  { atomic, compensated, repairable }: AtomicWrites,
   blockRows = BLOCK_ROWS,
 ): ContactRepository {
   const { contacts } = models;
@@ -55,7 +53,8 @@ export function mongoContacts(
           () => contacts.deleteMany({ chatbotId: { $in: chatbotIds }, _id: { $in: docs.map((doc) => doc._id) } }),
         );
         for (const chatbotId of chatbotIds) {
-          await blocks.added(chatbotId, batch.filter((contact) => contact.chatbotId === chatbotId).map(keyOf));
+          // A contact is its own row key: (createdAt, id).
+          await repairable(() => blocks.added(chatbotId, batch.filter((contact) => contact.chatbotId === chatbotId)));
         }
       });
     },
@@ -87,7 +86,7 @@ export function mongoContacts(
     async delete(chatbotId, externalId) {
       return atomic(async () => {
         const doc = await contacts.findOneAndDelete({ chatbotId, externalId }).lean<ContactDoc>();
-        if (doc) await blocks.removed(chatbotId, { createdAt: doc.createdAt, id: doc._id });
+        if (doc) await repairable(() => blocks.removed(chatbotId, { createdAt: doc.createdAt, id: doc._id }));
         return find(doc);
       });
     },

@@ -59,7 +59,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     digests: mongoDigests(models),
     digestRuns: mongoDigestRuns(models),
     repair({ settleMs = REPAIR_SETTLE_MS, chunkGraceMs = CHUNK_GRACE_MS, now = new Date() } = {}) {
-      return repairMongo(models, { settleMs, chunkGraceMs, now });
+      return repairMongo(models, writes, { settleMs, chunkGraceMs, now });
     },
     webhooks: mongoWebhooks(models),
     webhookOutbox: mongoWebhookOutbox(models),

@@ -23,7 +23,13 @@ export const toLead = (doc: LeadDoc): Lead => ({
  * of the {chatbotId: 1, createdAt: -1, _id: -1} index, from where its page block says it starts.
  * Exported for the test that explains it.
  */
-export function leadPageQuery(models: MongoModels, chatbotId: string, range: TimeRange, start: PageStart, size: number) {
+export function leadPageQuery(
+  models: MongoModels,
+  chatbotId: string,
+  range: TimeRange,
+  start: PageStart,
+  size: number,
+) {
   return models.leads
     .find({ chatbotId, ...createdWithin(range), ...(start.edge && comparedWith(start.edge, '$lt')) })
     .sort({ createdAt: -1, _id: -1 })
@@ -31,10 +37,15 @@ export function leadPageQuery(models: MongoModels, chatbotId: string, range: Tim
     .limit(size);
 }
 
-export function mongoLeads(models: MongoModels, { atomic }: AtomicWrites, blockRows = BLOCK_ROWS): LeadRepository {
+export function mongoLeads(
+  models: MongoModels,
+  { atomic, repairable }: AtomicWrites,
+  blockRows = BLOCK_ROWS,
+): LeadRepository {
   const { leads } = models;
   const blocks = pageBlocks(models, 'leads', blockRows);
-  const counted = (lead: Lead) => blocks.added(lead.chatbotId, [{ createdAt: lead.createdAt, id: lead.id }]);
+  // A lead is its own row key: (createdAt, id).
+  const counted = (lead: Lead) => repairable(() => blocks.added(lead.chatbotId, [lead]));
 
   return {
     async insert(lead) {

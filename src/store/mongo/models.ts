@@ -222,7 +222,8 @@ leadSchema.index(
 /**
  * A counted block of one chatbot's leads or contacts (page-blocks.ts): the rows from the key
  * (createdAt, rowId) of its first row up to the next block's first row, in the list's order.
- * `lastAt` is the newest time counted in it.
+ * `lastAt` is the newest time counted in it. A block that takes no newer rows names the first key
+ * of the block that follows it (`nextAt`, `nextId`).
  */
 export type PageBlockDoc = {
   chatbotId: string;
@@ -231,6 +232,8 @@ export type PageBlockDoc = {
   rowId: string;
   rows: number;
   lastAt: Date;
+  nextAt?: Date;
+  nextId?: string;
 };
 
 const pageBlockSchema = new Schema<PageBlockDoc>(
@@ -241,6 +244,8 @@ const pageBlockSchema = new Schema<PageBlockDoc>(
     rowId: required(String),
     rows: required(Number),
     lastAt: required(Date),
+    nextAt: Date,
+    nextId: String,
   },
   { ...options, collection: 'pageBlocks' },
 );

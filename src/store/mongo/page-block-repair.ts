@@ -1,134 +1,156 @@
+import { takeHold } from './adapter-claims.js';
+import type { AtomicWrites } from './atomic.js';
 import type { MongoModels } from './models.js';
-import { BLOCK_ROWS, comparedWith, pageBlocks, type Block, type ListName, type RowKey } from './page-blocks.js';
+import { BLOCK_ROWS, comparedWith, firstKeyOf, pageBlocks, type Block, type ListName, type RowKey } from './page-blocks.js';
 
-// Keeps the page blocks (page-blocks.ts) true to the rows. At start-up, lists written before
-// blocks existed are counted. The periodic repair recounts every block, counts rows a crash left
-// uncounted, and divides blocks grown past twice their size. Work in flight is never mistaken for
-// a miscount: a block is changed only if it read the same after `settleMs`, conditionally on that
-// value, and only rows older than `settleMs` count as left behind.
+// Makes the page blocks (page-blocks.ts) true to the rows. At start-up, lists written before page
+// blocks existed are counted, before the hub serves. The periodic repair recounts every block,
+// counts rows no block counts (a crash between a row and its count on a deployment without
+// transactions), and divides blocks grown past twice their size. Work in flight is never mistaken
+// for a miscount: a finding is acted on only if a second survey, `settleMs` later, finds it again,
+// and then conditionally on the count read; rows newer than `settleMs` are left to the writes
+// still counting them. One instance at a time does either (a hold in the claims collection): two
+// would count the same rows.
 
 const LISTS: ListName[] = ['leads', 'contacts'];
-/** Keys read at a time when counting a whole list. */
+/** Keys read at a time when counting many rows. */
 const KEYS_PER_READ = 64 * BLOCK_ROWS;
+const HOLD_ID = 'store-repair:page-blocks';
+/** Far longer than a recount takes; a recount cut short by a crash frees the hold this late. */
+const HOLD_MS = 30 * 60_000;
 
-type Survey = {
-  /** Blocks whose count differs from their rows, with the count they should have. */
-  miscounted: { block: Block; actual: number }[];
-  /** Blocks counted right but grown past twice their size, with the filter of their rows. */
-  oversized: { block: Block; rows: object }[];
-  /** Rows in no block's range: before the first block, or newer than any the newest one took. */
-  strays: { before?: RowKey; after?: Date; rows: number }[];
-};
+type Finding =
+  /** A block whose count differs from its rows, with the count it should have. */
+  | { miscounted: Block; actual: number }
+  /** A block counted right but grown past twice its size, with the filter of its rows. */
+  | { oversized: Block; filter: object }
+  /** Rows in no block's range: newer than the newest block counted, or in a list without blocks. */
+  | { strays: number; after?: Date };
 
-/** Counts the rows of every list that has none counted yet (hubs before page blocks). */
+export type RecountOptions = { settleMs: number; now: Date; blockRows?: number };
+
+/**
+ * Counts every list that has rows and no blocks: a database written before page blocks existed.
+ * Instances starting together wait for the one counting; stop hubs of the older version first,
+ * since they write rows without counting them.
+ */
 export async function countUncountedLists(models: MongoModels, blockRows = BLOCK_ROWS): Promise<number> {
-  let counted = 0;
-  for (const list of LISTS) {
-    const withRows = (await models[list].collection.distinct('chatbotId')) as string[];
-    const withBlocks = new Set((await models.pageBlocks.distinct('chatbotId', { list })) as string[]);
-    for (const chatbotId of withRows.filter((id) => !withBlocks.has(id))) {
-      counted += await countStrays(models, list, chatbotId, {}, blockRows);
-    }
+  if ((await uncountedLists(models)).length === 0) return 0;
+  for (;;) {
+    const counted = await holding(models, new Date(), async () => {
+      let rows = 0;
+      for (const { list, chatbotId } of await uncountedLists(models)) rows += await countAll(models, list, chatbotId, {}, blockRows);
+      return rows;
+    });
+    if (counted !== undefined) return counted;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  return counted;
 }
 
-/** Makes page blocks true to their rows again; answers how many blocks and rows it changed or counted. */
+/** Runs `work` under the hold; answers undefined, without running it, while another instance has it. */
+async function holding<T>(models: MongoModels, now: Date, work: () => Promise<T>): Promise<T | undefined> {
+  const until = new Date(now.getTime() + HOLD_MS);
+  if (!(await takeHold(models, HOLD_ID, now, until))) return undefined;
+  try {
+    return await work();
+  } finally {
+    await models.adapterClaims.deleteOne({ _id: HOLD_ID, expiresAt: until });
+  }
+}
+
+async function uncountedLists(models: MongoModels): Promise<{ list: ListName; chatbotId: string }[]> {
+  const uncounted = [];
+  for (const list of LISTS) {
+    const counted = await chatbotsWith(models.pageBlocks.collection, { list });
+    for (const chatbotId of await chatbotsWith(models[list].collection)) {
+      if (!counted.has(chatbotId)) uncounted.push({ list, chatbotId });
+    }
+  }
+  return uncounted;
+}
+
+/** Answers how many blocks it corrected or divided, plus the rows it counted. */
 export async function recountPageBlocks(
   models: MongoModels,
-  { settleMs, now }: { settleMs: number; now: Date },
-  blockRows = BLOCK_ROWS,
+  { atomic }: AtomicWrites,
+  { settleMs, now, blockRows = BLOCK_ROWS }: RecountOptions,
 ): Promise<number> {
-  const settled = new Date(now.getTime() - settleMs);
-  const suspects: { list: ListName; chatbotId: string; survey: Survey }[] = [];
-  for (const list of LISTS) {
-    const chatbotIds = new Set([
-      ...((await models[list].collection.distinct('chatbotId')) as string[]),
-      ...((await models.pageBlocks.distinct('chatbotId', { list })) as string[]),
-    ]);
-    for (const chatbotId of chatbotIds) {
-      const survey = await surveyList(models, list, chatbotId, settled, blockRows);
-      if (Object.values(survey).some((found) => found.length > 0)) suspects.push({ list, chatbotId, survey });
+  const recounted = await holding(models, now, async () => {
+    const settled = new Date(now.getTime() - settleMs);
+    const suspects: { list: ListName; chatbotId: string; findings: Finding[] }[] = [];
+    for (const list of LISTS) {
+      const chatbotIds = new Set([
+        ...(await chatbotsWith(models[list].collection)),
+        ...(await chatbotsWith(models.pageBlocks.collection, { list })),
+      ]);
+      for (const chatbotId of chatbotIds) {
+        const findings = await survey(models, list, chatbotId, settled, blockRows);
+        if (findings.length > 0) suspects.push({ list, chatbotId, findings });
+      }
     }
-  }
-  if (suspects.length === 0) return 0;
-  await new Promise((resolve) => setTimeout(resolve, settleMs));
-  let repaired = 0;
-  for (const { list, chatbotId, survey } of suspects) {
-    const again = await surveyList(models, list, chatbotId, settled, blockRows);
-    if (JSON.stringify(again) !== JSON.stringify(survey)) continue;
-    for (const { block, actual } of survey.miscounted) {
-      const { modifiedCount } = await models.pageBlocks.updateOne(
-        { _id: block._id, chatbotId, rows: block.rows },
-        { $set: { rows: actual } },
-      );
-      repaired += modifiedCount;
+    if (suspects.length === 0) return 0;
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    let repaired = 0;
+    for (const { list, chatbotId, findings } of suspects) {
+      const again = new Set((await survey(models, list, chatbotId, settled, blockRows)).map((found) => JSON.stringify(found)));
+      const blocks = pageBlocks(models, list, blockRows);
+      for (const found of findings.filter((finding) => again.has(JSON.stringify(finding)))) {
+        if ('miscounted' in found) {
+          const { _id, rows } = found.miscounted;
+          const { modifiedCount } = await models.pageBlocks.updateOne({ _id, chatbotId, rows }, { $set: { rows: found.actual } });
+          repaired += modifiedCount;
+        } else if ('oversized' in found) {
+          const keys = await keysOf(models, list, { chatbotId, ...found.filter });
+          if (await atomic(() => blocks.divide(found.oversized, keys))) repaired += 1;
+        } else {
+          const stray = { createdAt: { ...(found.after && { $gt: found.after }), $lte: settled } };
+          repaired += await countAll(models, list, chatbotId, stray, blockRows);
+        }
+      }
     }
-    for (const { block, rows } of survey.oversized) {
-      const keys = await keysOf(models, list, { chatbotId, ...rows });
-      if (await pageBlocks(models, list, blockRows).divide(block, keys)) repaired += 1;
-    }
-    for (const { before, after } of survey.strays) {
-      const range = {
-        ...(before && comparedWith(before, '$lt')),
-        createdAt: { ...(after && { $gt: after }), $lte: settled },
-      };
-      repaired += await countStrays(models, list, chatbotId, range, blockRows);
-    }
-  }
-  return repaired;
+    return repaired;
+  });
+  return recounted ?? 0;
 }
 
-async function surveyList(
+/** The chatbots `collection` holds documents of (matching `match`), read as a cursor: they may be many. */
+async function chatbotsWith(collection: MongoModels['leads']['collection'], match: object = {}): Promise<Set<string>> {
+  const ids = new Set<string>();
+  const pipeline = [{ $match: match }, { $sort: { chatbotId: 1 } }, { $group: { _id: '$chatbotId' } }];
+  for await (const { _id } of collection.aggregate<{ _id: string }>(pipeline)) ids.add(_id);
+  return ids;
+}
+
+async function survey(
   models: MongoModels,
   list: ListName,
   chatbotId: string,
   settled: Date,
   blockRows: number,
-): Promise<Survey> {
+): Promise<Finding[]> {
   const rows = models[list].collection;
-  const blocks = await models.pageBlocks
-    .find({ chatbotId, list })
-    .sort({ createdAt: 1, rowId: 1 })
-    .lean<Block[]>();
-  const survey: Survey = { miscounted: [], oversized: [], strays: [] };
-  const keyOf = (block: Block): RowKey => ({ createdAt: block.createdAt, id: block.rowId });
-  const [first, newest] = [blocks[0], blocks.at(-1)];
-  const before = first && keyOf(first);
-  const strayBefore = await rows.countDocuments({
-    chatbotId,
-    createdAt: { $lte: settled },
-    ...(before && comparedWith(before, '$lt')),
-  });
-  if (strayBefore > 0) survey.strays.push({ ...(before && { before }), rows: strayBefore });
+  const blocks = await models.pageBlocks.find({ chatbotId, list }).sort({ createdAt: 1, rowId: 1 }).lean<Block[]>();
+  const findings: Finding[] = [];
   for (const [i, block] of blocks.entries()) {
     const next = blocks[i + 1];
-    const within = {
+    const filter = {
       $and: [
-        comparedWith(keyOf(block), '$gte'),
-        next ? comparedWith(keyOf(next), '$lt') : { createdAt: { $lte: block.lastAt } },
+        comparedWith(firstKeyOf(block), '$gte'),
+        next ? comparedWith(firstKeyOf(next), '$lt') : { createdAt: { $lte: block.lastAt } },
       ],
     };
-    const actual = await rows.countDocuments({ chatbotId, ...within });
-    if (actual !== block.rows) survey.miscounted.push({ block, actual });
-    else if (actual > 2 * blockRows) survey.oversized.push({ block, rows: within });
+    const actual = await rows.countDocuments({ chatbotId, ...filter });
+    if (actual !== block.rows) findings.push({ miscounted: block, actual });
+    else if (actual > 2 * blockRows) findings.push({ oversized: block, filter });
   }
-  if (newest) {
-    const after = newest.lastAt;
-    const strayAfter = await rows.countDocuments({ chatbotId, createdAt: { $gt: after, $lte: settled } });
-    if (strayAfter > 0) survey.strays.push({ after, rows: strayAfter });
-  }
-  return survey;
+  const after = blocks.at(-1)?.lastAt;
+  const strays = await rows.countDocuments({ chatbotId, createdAt: { ...(after && { $gt: after }), $lte: settled } });
+  if (strays > 0) findings.push({ strays, ...(after && { after }) });
+  return findings;
 }
 
-/** Counts the rows `filter` selects (uncounted ones), reading their keys in order. */
-async function countStrays(
-  models: MongoModels,
-  list: ListName,
-  chatbotId: string,
-  filter: object,
-  blockRows: number,
-): Promise<number> {
+/** Counts every row `filter` selects, reading their keys in order. */
+async function countAll(models: MongoModels, list: ListName, chatbotId: string, filter: object, blockRows: number) {
   const blocks = pageBlocks(models, list, blockRows);
   let counted = 0;
   for (let keys = await keysOf(models, list, { chatbotId, ...filter }); keys.length > 0; ) {

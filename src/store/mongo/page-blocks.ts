@@ -2,17 +2,22 @@ import type { QueryFilter } from 'mongoose';
 import type { TimeRange } from '../port.js';
 import type { MongoModels, PageBlockDoc } from './models.js';
 import { createdWithin } from './time-range.js';
+import { isDuplicateKey } from './unique.js';
 
 // A chatbot's leads, and its contacts, are counted in blocks of rows that follow each other in
 // the list's (createdAt, _id) order, each block named by the key of its first row. A page at any
 // depth is then found by summing block counts and skipping into one block, where skip() alone
 // walks every row before the page.
 //
-// Rows are written first and counted after, in one transaction where the deployment has them.
-// Without transactions, a crash in between leaves a row uncounted, and two instances opening a
-// block at the same moment can count a row in its neighbour: pages near it are a row off until
-// the repair recounts (page-block-repair.ts). Rows carry the server's time, so nearly every one lands
-// after all others, in the newest block, which closes at `blockRows`: older blocks hardly grow.
+// Every list starts with a head block from the beginning of time; others are opened only after the
+// newest, whose count and newest time (`lastAt`) every writer reads first. A row amid those the
+// newest block counted is its own. A newer row is taken only if the block still reads as it did,
+// until it holds `blockRows`; then one writer closes it, naming the row that opens the next block,
+// and any writer creates that block, empty, before counting into it. So two instances never count
+// a row in the wrong block: a writer that lost a race reads again (inside a transaction, the two
+// writes conflict and one transaction runs again). Rows are written first and counted after, in
+// one transaction where the deployment has them; without, a crash in between leaves a row
+// uncounted until the repair counts it (page-block-repair.ts).
 
 export const BLOCK_ROWS = 1024;
 
@@ -25,12 +30,14 @@ export type RowKey = { createdAt: Date; id: string };
  * No edge: from the list's start.
  */
 export type PageStart = { edge?: RowKey; skip: number };
+export type Block = PageBlockDoc & { _id: unknown };
 
 type Comparison = '$lt' | '$lte' | '$gt' | '$gte';
 
 /**
  * The documents whose (createdAt, `idField`) compares with `key` as `op` says. The plain bound on
- * createdAt is what the index seeks on; the $or only drops the ties at the bound's time.
+ * createdAt is what the index seeks on; the $or only drops the ties at the bound's time. It is an
+ * `$and`: to combine two, nest them in another `$and` rather than spreading both.
  */
 export function comparedWith(key: RowKey, op: Comparison, idField: '_id' | 'rowId' = '_id') {
   const strictly = op === '$lte' ? '$lt' : op === '$gte' ? '$gt' : op;
@@ -46,9 +53,12 @@ export function comparedWith(key: RowKey, op: Comparison, idField: '_id' | 'rowI
 const byKey = (a: RowKey, b: RowKey): number =>
   a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-export type Block = PageBlockDoc & { _id: unknown };
-
-const startOf = (block: PageBlockDoc): RowKey => ({ createdAt: block.createdAt, id: block.rowId });
+export const firstKeyOf = (block: PageBlockDoc): RowKey => ({ createdAt: block.createdAt, id: block.rowId });
+const keyFields = (key: RowKey) => ({ createdAt: key.createdAt, rowId: key.id });
+const nextFields = (key: RowKey | undefined) => (key ? { nextAt: key.createdAt, nextId: key.id } : {});
+const nextOf = (block: PageBlockDoc) => (block.nextId === undefined ? {} : { nextAt: block.nextAt, nextId: block.nextId });
+/** Where a list's head block starts: before any row. */
+const HEAD: RowKey = { createdAt: new Date(0), id: '' };
 
 export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOCK_ROWS) {
   const blocks = models.pageBlocks;
@@ -65,28 +75,52 @@ export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOC
       .lean<Block>();
   const inOrder = (chatbotId: string, direction: 1 | -1, filter: QueryFilter<PageBlockDoc> = {}) =>
     blocks
-      .find({ ...ofList(chatbotId), ...filter }, { createdAt: 1, rowId: 1, rows: 1, lastAt: 1 })
+      .find({ ...ofList(chatbotId), ...filter }, { createdAt: 1, rowId: 1, rows: 1 })
       .sort({ createdAt: direction, rowId: direction })
       .lean<Block[]>()
       .cursor();
-  /** Blocks of `blockRows` rows for sorted rows no existing block takes. */
-  const open = async (chatbotId: string, keys: RowKey[]) => {
-    const opened: PageBlockDoc[] = [];
-    for (let i = 0; i < keys.length; i += blockRows) {
-      const chunk = keys.slice(i, i + blockRows);
-      const [first, last] = [chunk[0], chunk.at(-1)] as [RowKey, RowKey];
-      opened.push({ ...ofList(chatbotId), createdAt: first.createdAt, rowId: first.id, rows: chunk.length, lastAt: last.createdAt });
+  /** The empty block starting at `key`, unless it exists: several writers may ask at once. */
+  const ensure = async (chatbotId: string, key: RowKey) => {
+    try {
+      await blocks.updateOne(
+        { ...ofList(chatbotId), ...keyFields(key) },
+        { $setOnInsert: { rows: 0, lastAt: key.createdAt } },
+        { upsert: true },
+      );
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
     }
-    if (opened.length === 0) return [];
-    return (await blocks.insertMany(opened, { lean: true })).map((doc) => doc._id);
   };
-  /** How many of the sorted `keys`, all in `block`'s range, it takes: the rest open new blocks. */
-  const takenBy = (block: Block | null, hasNext: boolean, keys: RowKey[]) => {
-    if (!block) return 0;
-    if (hasNext) return keys.length;
-    // The newest block takes every row amid those it counted, and newer ones until it is full.
-    const amid = keys.filter((key) => key.createdAt <= block.lastAt).length;
-    return amid + Math.min(keys.length - amid, Math.max(0, blockRows - block.rows - amid));
+  /** Adds `keys` (sorted) to `block`, if it still reads as `unchanged` says; answers how many it added. */
+  const take = async (block: Block, keys: RowKey[], unchanged: QueryFilter<PageBlockDoc> = {}) => {
+    const lastAt = (keys.at(-1) as RowKey).createdAt;
+    const { modifiedCount } = await blocks.updateOne(
+      { _id: block._id, chatbotId: block.chatbotId, ...unchanged },
+      { $inc: { rows: keys.length }, $max: { lastAt } },
+    );
+    return modifiedCount * keys.length;
+  };
+  /**
+   * Counts some of the sorted `keys`, all of which fall in `block`'s range: answers how many, 0
+   * when it only made way for them (a block created or closed) or lost a race, to read again.
+   */
+  const countSome = async (chatbotId: string, block: Block | null, isNewest: boolean, keys: RowKey[]) => {
+    if (!block) {
+      await ensure(chatbotId, HEAD);
+      return 0;
+    }
+    const amid = isNewest ? keys.filter((key) => key.createdAt <= block.lastAt) : keys;
+    if (amid.length > 0) return take(block, amid);
+    if (block.nextId !== undefined) {
+      // Closed by a writer that has not created the next block yet (or stopped before it could).
+      await ensure(chatbotId, { createdAt: block.nextAt as Date, id: block.nextId });
+      return 0;
+    }
+    const asRead = { nextId: { $exists: false }, lastAt: block.lastAt };
+    if (block.rows < blockRows) return take(block, keys.slice(0, blockRows - block.rows), asRead);
+    const [first] = keys as [RowKey];
+    await blocks.updateOne({ _id: block._id, chatbotId, ...asRead }, { $set: { nextAt: first.createdAt, nextId: first.id } });
+    return 0;
   };
 
   return {
@@ -97,15 +131,8 @@ export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOC
         const first = sorted[from] as RowKey;
         const block = await containing(chatbotId, first);
         const next = await following(chatbotId, first);
-        const end = next ? sorted.findIndex((key) => byKey(key, startOf(next)) >= 0) : -1;
-        const segment = sorted.slice(from, end === -1 ? sorted.length : end);
-        const taken = takenBy(block, next !== null, segment);
-        if (block && taken > 0) {
-          const lastAt = (segment[taken - 1] as RowKey).createdAt;
-          await blocks.updateOne({ _id: block._id, chatbotId }, { $inc: { rows: taken }, $max: { lastAt } });
-        }
-        await open(chatbotId, segment.slice(taken));
-        from += segment.length;
+        const end = next ? sorted.findIndex((key) => byKey(key, firstKeyOf(next)) >= 0) : -1;
+        from += await countSome(chatbotId, block, !next, sorted.slice(from, end === -1 ? sorted.length : end));
       }
     },
     /**
@@ -114,14 +141,28 @@ export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOC
      */
     async divide(block: Block, keys: RowKey[]): Promise<boolean> {
       const { chatbotId } = block;
+      const chunks: RowKey[][] = [];
+      for (let i = blockRows; i < keys.length; i += blockRows) chunks.push(keys.slice(i, i + blockRows));
+      const opened = await blocks.insertMany(
+        chunks.map((chunk, i) => ({
+          ...ofList(chatbotId),
+          ...keyFields(chunk[0] as RowKey),
+          rows: chunk.length,
+          lastAt: (chunk.at(-1) as RowKey).createdAt,
+          // Each but the last is followed by the next; the last takes what the divided block took.
+          ...(chunks[i + 1] ? nextFields(chunks[i + 1]?.[0]) : nextOf(block)),
+        })),
+        { lean: true },
+      );
       const kept = keys.slice(0, blockRows);
-      const opened = await open(chatbotId, keys.slice(blockRows));
       const { modifiedCount } = await blocks.updateOne(
         { _id: block._id, chatbotId, rows: keys.length },
-        { $set: { rows: kept.length, lastAt: (kept.at(-1) as RowKey).createdAt } },
+        { $set: { rows: kept.length, lastAt: (kept.at(-1) as RowKey).createdAt, ...nextFields(chunks[0]?.[0]) } },
       );
-      if (modifiedCount === 0) await blocks.deleteMany({ chatbotId, _id: { $in: opened } });
-      return modifiedCount === 1;
+      if (modifiedCount === 1) return true;
+      // Undone, except where a row was counted in an opened block meanwhile: the next repair recounts those.
+      for (const [i, doc] of opened.entries()) await blocks.deleteOne({ _id: doc._id, chatbotId, rows: chunks[i]?.length });
+      return false;
     },
     /** Uncounts a row just deleted. */
     async removed(chatbotId: string, key: RowKey): Promise<void> {
@@ -142,7 +183,7 @@ export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOC
       for await (const block of inOrder(chatbotId, 1)) {
         // Until a row is counted, pages are read from the list's start: rows a crash left uncounted
         // before the first block still show.
-        if (before > 0) start = { edge: startOf(block), skip: offset - before };
+        if (before > 0) start = { edge: firstKeyOf(block), skip: offset - before };
         if (offset - before < block.rows) break;
         before += block.rows;
       }
@@ -150,22 +191,20 @@ export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOC
     },
     /** Where the page `offset` rows into the range, newest first, starts. */
     async newestFirst(chatbotId: string, range: TimeRange, offset: number): Promise<PageStart> {
+      const rowsInRange = (from: RowKey) =>
+        models[list].collection.countDocuments({ chatbotId, ...createdWithin(range), ...comparedWith(from, '$gte') });
       let start: PageStart = { skip: offset };
       let before = 0;
       let after: RowKey | undefined;
       for await (const block of inOrder(chatbotId, -1, range.to && { createdAt: { $lte: range.to } })) {
         start = { edge: after, skip: offset - before };
         // The newest block in reach may hold rows past the range's end: those are not counted.
-        const counted = !after && range.to ? await rowsInRange(chatbotId, range, startOf(block)) : block.rows;
+        const counted = !after && range.to ? await rowsInRange(firstKeyOf(block)) : block.rows;
         if (offset - before < counted || (range.from && block.createdAt < range.from)) break;
         before += counted;
-        after = startOf(block);
+        after = firstKeyOf(block);
       }
       return start;
     },
   };
-
-  function rowsInRange(chatbotId: string, range: TimeRange, from: RowKey): Promise<number> {
-    return models[list].collection.countDocuments({ chatbotId, ...createdWithin(range), ...comparedWith(from, '$gte') });
-  }
 }

@@ -1,5 +1,6 @@
 import type { Types } from 'mongoose';
 import type { RepairReport } from '../port.js';
+import type { AtomicWrites } from './atomic.js';
 import type { MongoModels } from './models.js';
 import { recountPageBlocks } from './page-block-repair.js';
 
@@ -25,13 +26,13 @@ const CHILDREN = [
   'digests',
 ] as const;
 
-export async function repairMongo(models: MongoModels, options: RepairOptions): Promise<RepairReport> {
+export async function repairMongo(models: MongoModels, writes: AtomicWrites, options: RepairOptions): Promise<RepairReport> {
   const orphans = await removeChildrenOfDeletedChatbots(models);
   const chunks = await removeStaleChunkSets(models, options);
   // Both wait `settleMs` before correcting: side by side, the repair waits once.
   const [counters, blocks] = await Promise.all([
     correctChatbotCounters(models, options.settleMs),
-    recountPageBlocks(models, options),
+    recountPageBlocks(models, writes, options),
   ]);
   return { counters: counters + blocks, orphans: orphans + chunks };
 }
