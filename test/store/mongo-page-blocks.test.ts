@@ -102,7 +102,8 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
     const written = shuffled(Array.from({ length: 150 }, (_, i) => lead(minute(Math.floor(i / 3)))));
     for (const item of written) await leads.insert(item);
     for (const n of [3, 77, 77]) {
-      written.push(await leads.upsertForConversation({ ...lead(minute(n), { name: 'Grace' }), conversationId: `conversation-${n}` }));
+      const upserted = { ...lead(minute(n), { name: 'Grace' }), conversationId: `conversation-${n}` };
+      written.push(await leads.upsertForConversation(upserted));
     }
 
     // Read as written (arriving shuffled, most rows land amid those the head block counted), then
@@ -127,7 +128,9 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
   });
 
   it('pages and counts contacts exactly across batches, deletions and contacts dated earlier', async () => {
-    const batches = [0, 1, 2, 3].map((batch) => Array.from({ length: 40 }, (_, i) => contact(minute((batch * 13 + i) % 50))));
+    const batches = [0, 1, 2, 3].map((batch) =>
+      Array.from({ length: 40 }, (_, i) => contact(minute((batch * 13 + i) % 50))),
+    );
     for (const batch of batches) await contacts.insertMany(batch);
     const doomed = batches.flat().filter((_, i) => i % 5 === 2);
     for (const gone of doomed) await contacts.delete(bot, gone.externalId);
@@ -152,7 +155,8 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
     }
     for (let i = 0; i < 300; i += 1) await leads.insert(lead(minute(i)));
 
-    const [lastContacts, lastLeads] = [await contacts.list(bot, { page: 30, size: 10 }), await leads.list(bot, {}, { page: 30, size: 10 })];
+    const lastContacts = await contacts.list(bot, { page: 30, size: 10 });
+    const lastLeads = await leads.list(bot, {}, { page: 30, size: 10 });
     expect(lastContacts.map((item) => item.createdAt)).toEqual(Array.from({ length: 10 }, (_, i) => minute(290 + i)));
     expect(lastLeads.map((item) => item.createdAt)).toEqual(Array.from({ length: 10 }, (_, i) => minute(9 - i)));
     expect(skips).toHaveLength(2);
@@ -171,11 +175,15 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
     );
     expect(await blockCount()).toBeGreaterThan(5);
     // Each block counts exactly the leads from its first key up to the next block's.
-    const blocks = await models.pageBlocks.find({ chatbotId: bot, list: 'leads' }).sort({ createdAt: 1, rowId: 1 }).lean();
+    const blocks = await models.pageBlocks
+      .find({ chatbotId: bot, list: 'leads' })
+      .sort({ createdAt: 1, rowId: 1 })
+      .lean();
     const key = (at: Date, id: string) => `${at.toISOString()} ${id}`;
     const keys = written.map((item) => key(item.createdAt, item.id));
     const starts = blocks.map((block) => key(block.createdAt, block.rowId));
-    const within = (i: number) => keys.filter((k) => k >= (starts[i] as string) && (i + 1 === starts.length || k < (starts[i + 1] as string)));
+    const within = (i: number) =>
+      keys.filter((k) => k >= (starts[i] as string) && (i + 1 === starts.length || k < (starts[i + 1] as string)));
     expect(blocks.map((block) => block.rows)).toEqual(blocks.map((_, i) => within(i).length));
     expect((await leadPages({}, 9)).flat()).toEqual([...written].sort(newestFirst).map((item) => item.id));
   });
@@ -238,7 +246,8 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
   it('divides blocks grown past twice their size by rows dated amid those they counted', async () => {
     const written = shuffled(Array.from({ length: 120 }, (_, i) => lead(minute(i))));
     for (const item of written) await leads.insert(item);
-    const largest = async () => (await models.pageBlocks.find({ chatbotId: bot }).lean()).reduce((most, block) => Math.max(most, block.rows), 0);
+    const largest = async () =>
+      (await models.pageBlocks.find({ chatbotId: bot }).lean()).reduce((most, block) => Math.max(most, block.rows), 0);
     expect(await largest()).toBeGreaterThan(2 * BLOCK);
 
     expect(await recount()).toBeGreaterThan(0);

@@ -9,7 +9,11 @@ import { isDuplicateKey } from './unique.js';
  */
 export async function takeHold(models: MongoModels, id: string, now: Date, expiresAt: Date): Promise<boolean> {
   try {
-    await models.adapterClaims.updateOne({ _id: id, expiresAt: { $lte: now } }, { $set: { expiresAt } }, { upsert: true });
+    await models.adapterClaims.updateOne(
+      { _id: id, expiresAt: { $lte: now } },
+      { $set: { expiresAt } },
+      { upsert: true },
+    );
     return true;
   } catch (error) {
     if (isDuplicateKey(error)) return false;

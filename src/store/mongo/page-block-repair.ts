@@ -1,7 +1,15 @@
 import { takeHold } from './adapter-claims.js';
 import type { AtomicWrites } from './atomic.js';
 import type { MongoModels } from './models.js';
-import { BLOCK_ROWS, comparedWith, firstKeyOf, pageBlocks, type Block, type ListName, type RowKey } from './page-blocks.js';
+import {
+  BLOCK_ROWS,
+  comparedWith,
+  firstKeyOf,
+  pageBlocks,
+  type Block,
+  type ListName,
+  type RowKey,
+} from './page-blocks.js';
 
 // Makes the page blocks (page-blocks.ts) true to the rows. At start-up, lists written before page
 // blocks existed are counted, before the hub serves. The periodic repair recounts every block,
@@ -39,7 +47,9 @@ export async function countUncountedLists(models: MongoModels, blockRows = BLOCK
   for (;;) {
     const counted = await holding(models, new Date(), async () => {
       let rows = 0;
-      for (const { list, chatbotId } of await uncountedLists(models)) rows += await countAll(models, list, chatbotId, {}, blockRows);
+      for (const { list, chatbotId } of await uncountedLists(models)) {
+        rows += await countAll(models, list, chatbotId, {}, blockRows);
+      }
       return rows;
     });
     if (counted !== undefined) return counted;
@@ -92,12 +102,17 @@ export async function recountPageBlocks(
     await new Promise((resolve) => setTimeout(resolve, settleMs));
     let repaired = 0;
     for (const { list, chatbotId, findings } of suspects) {
-      const again = new Set((await survey(models, list, chatbotId, settled, blockRows)).map((found) => JSON.stringify(found)));
+      const again = new Set(
+        (await survey(models, list, chatbotId, settled, blockRows)).map((found) => JSON.stringify(found)),
+      );
       const blocks = pageBlocks(models, list, blockRows);
       for (const found of findings.filter((finding) => again.has(JSON.stringify(finding)))) {
         if ('miscounted' in found) {
           const { _id, rows } = found.miscounted;
-          const { modifiedCount } = await models.pageBlocks.updateOne({ _id, chatbotId, rows }, { $set: { rows: found.actual } });
+          const { modifiedCount } = await models.pageBlocks.updateOne(
+            { _id, chatbotId, rows },
+            { $set: { rows: found.actual } },
+          );
           repaired += modifiedCount;
         } else if ('oversized' in found) {
           const keys = await keysOf(models, list, { chatbotId, ...found.filter });

@@ -56,7 +56,8 @@ const byKey = (a: RowKey, b: RowKey): number =>
 export const firstKeyOf = (block: PageBlockDoc): RowKey => ({ createdAt: block.createdAt, id: block.rowId });
 const keyFields = (key: RowKey) => ({ createdAt: key.createdAt, rowId: key.id });
 const nextFields = (key: RowKey | undefined) => (key ? { nextAt: key.createdAt, nextId: key.id } : {});
-const nextOf = (block: PageBlockDoc) => (block.nextId === undefined ? {} : { nextAt: block.nextAt, nextId: block.nextId });
+const nextOf = (block: PageBlockDoc) =>
+  block.nextId === undefined ? {} : { nextAt: block.nextAt, nextId: block.nextId };
 /** Where a list's head block starts: before any row. */
 const HEAD: RowKey = { createdAt: new Date(0), id: '' };
 
@@ -119,7 +120,7 @@ export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOC
     const asRead = { nextId: { $exists: false }, lastAt: block.lastAt };
     if (block.rows < blockRows) return take(block, keys.slice(0, blockRows - block.rows), asRead);
     const [first] = keys as [RowKey];
-    await blocks.updateOne({ _id: block._id, chatbotId, ...asRead }, { $set: { nextAt: first.createdAt, nextId: first.id } });
+    await blocks.updateOne({ _id: block._id, chatbotId, ...asRead }, { $set: nextFields(first) });
     return 0;
   };
 
@@ -160,8 +161,11 @@ export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOC
         { $set: { rows: kept.length, lastAt: (kept.at(-1) as RowKey).createdAt, ...nextFields(chunks[0]?.[0]) } },
       );
       if (modifiedCount === 1) return true;
-      // Undone, except where a row was counted in an opened block meanwhile: the next repair recounts those.
-      for (const [i, doc] of opened.entries()) await blocks.deleteOne({ _id: doc._id, chatbotId, rows: chunks[i]?.length });
+      // Undone, except where a row was counted in an opened block meanwhile: the next repair
+      // recounts those.
+      for (const [i, doc] of opened.entries()) {
+        await blocks.deleteOne({ _id: doc._id, chatbotId, rows: chunks[i]?.length });
+      }
       return false;
     },
     /** Uncounts a row just deleted. */

@@ -7,9 +7,10 @@ import { recountPageBlocks } from './page-block-repair.js';
 // Repairs what a crash between two compensating writes can leave behind on a deployment without
 // transactions: an account's chatbot counter above its real count (a chatbot deleted, the counter
 // not yet lowered), the children of a deleted chatbot (the cascade cut short), training chunks of
-// a version that never became current or was superseded, and page blocks that miscount their rows. Work in flight is never mistaken for
-// debris: a counter is lowered only if it read the same after `settleMs`, and chunk sets are
-// removed only once older than `chunkGraceMs`.
+// a version that never became current or was superseded, and page blocks that miscount their rows
+// (page-block-repair.ts). Work in flight is never mistaken for debris: a counter is lowered only
+// if it read the same after `settleMs`, and chunk sets are removed only once older than
+// `chunkGraceMs`.
 
 export type RepairOptions = { settleMs: number; chunkGraceMs: number; now: Date };
 
@@ -26,7 +27,11 @@ const CHILDREN = [
   'digests',
 ] as const;
 
-export async function repairMongo(models: MongoModels, writes: AtomicWrites, options: RepairOptions): Promise<RepairReport> {
+export async function repairMongo(
+  models: MongoModels,
+  writes: AtomicWrites,
+  options: RepairOptions,
+): Promise<RepairReport> {
   const orphans = await removeChildrenOfDeletedChatbots(models);
   const chunks = await removeStaleChunkSets(models, options);
   // Both wait `settleMs` before correcting: side by side, the repair waits once.
