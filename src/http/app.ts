@@ -61,7 +61,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestLog(app, deps.logger));
   if (deps.slack) app.use(rawMount(SLACK_EVENTS_PATH, deps.slack));
   app.use(failureBodies());
-  for (const router of appRouters(deps)) app.use(router.routes());
+  for (const router of appRouters(deps)) app.use(routesOf(router));
   return app;
 }
 
@@ -132,6 +132,19 @@ export function apiDocument(): OpenApiDocument {
     { prefix: '', paths: [healthPaths, metricsPaths, referencePaths, publicAssetPaths, widgetPaths] },
   ]);
   return described;
+}
+
+/**
+ * The router's dispatch, passed over at the cost of one regexp test when none of its routes
+ * can match the path: an API call would otherwise be matched against every layer of the five
+ * routers before the API's, each building its match result and asking for the host.
+ */
+function routesOf(router: Router): Middleware {
+  const dispatch = router.routes() as Middleware;
+  const routePaths = router.stack.filter((layer) => layer.methods.length > 0).map((layer) => layer.regexp.source);
+  // Case-insensitive like the routes' own patterns, so it never passes over a path one matches.
+  const anyRoute = new RegExp(routePaths.join('|'), 'i');
+  return (ctx, next) => (anyRoute.test(ctx.path) ? dispatch(ctx, next) : next());
 }
 
 /** POST `path` goes, unparsed, to a Node listener that answers on its own (Slack checks signatures on the raw body). */

@@ -60,6 +60,8 @@ export function multipartBody(): Middleware {
 function refusingUnparsable(options: Parameters<typeof koaBody>[0]): Middleware {
   const parse = koaBody(options);
   return async (ctx, next) => {
+    // Koa's is() answers null for a request without a body (every GET): nothing to parse.
+    if (ctx.is() === null) return next();
     try {
       await parse(ctx, async () => {});
     } catch (error) {
