@@ -2,16 +2,16 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 
 // Paths whose values must never reach a log line, wherever a request or error object appears.
-const SECRET_PATHS = [
+const NAMED_SECRET_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
   'headers.authorization',
   'apiKey',
-  '*.apiKey',
   'token',
-  '*.token',
 ];
+const SECRET_PATHS = [...NAMED_SECRET_PATHS, '*.apiKey', '*.token'];
+const CENSOR = '[redacted]';
 
 export type LogOutput = {
   /** Coloured, human-readable lines instead of JSON; by default when stdout is a terminal. */
@@ -31,7 +31,7 @@ const FLUSH_MS = 250;
  * light requests a large share of their throughput. pino flushes the batch on exit.
  */
 export function createLogger(level: string, output: LogOutput = {}): Logger {
-  const options = { level, redact: { paths: SECRET_PATHS, censor: '[redacted]' } };
+  const options = { level, redact: { paths: SECRET_PATHS, censor: CENSOR } };
   if (output.pretty ?? Boolean(process.stdout.isTTY)) {
     return pino(options, PinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }));
   }
@@ -43,4 +43,12 @@ function batchedStdout(): DestinationStream {
   // A quiet hub's last lines would otherwise wait for the batch to fill.
   setInterval(() => stdout.flush(), FLUSH_MS).unref();
   return stdout;
+}
+
+/**
+ * For lines of fixed, flat fields (the request line): the same redaction without the wildcard
+ * paths, which make pino pass every value of every line through the redactor.
+ */
+export function flatLineLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: NAMED_SECRET_PATHS, censor: CENSOR } });
 }

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, flatLineLogger } from '../../src/logger.js';
 import type { Store } from '../../src/store/port.js';
 import {
   bearer,
@@ -321,6 +321,15 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       createLogger('info', { pretty: false, destination: captured.stream }).info({ apiKey: 'sb_secret1', integration: { token: 'xoxb-secret2' } }, 'configured');
       const log = captured.lines.join('');
       expect(log).toContain('configured');
+      expect(log).not.toMatch(/secret1|secret2/);
+      expect(log.match(/\[redacted\]/g)).toHaveLength(2);
+    });
+
+    it('redacts named secrets on the request line’s logger too', () => {
+      captured.lines.length = 0;
+      flatLineLogger(createLogger('info', { pretty: false, destination: captured.stream })).info({ apiKey: 'sb_secret1', token: 'secret2' }, 'flat');
+      const log = captured.lines.join('');
+      expect(log).toContain('flat');
       expect(log).not.toMatch(/secret1|secret2/);
       expect(log.match(/\[redacted\]/g)).toHaveLength(2);
     });

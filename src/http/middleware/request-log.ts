@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { flatLineLogger } from '../../logger.js';
 import { recordHttpRequest } from '../../metrics.js';
 
 declare module 'koa' {
@@ -27,6 +28,7 @@ export function requestLog(app: Koa, logger: Logger): Middleware {
       return logger.child({ requestId: this.requestId });
     },
   });
+  const lines = flatLineLogger(logger);
   return async (ctx, next) => {
     const start = performance.now();
     const given = ctx.get('X-Request-Id');
@@ -40,8 +42,8 @@ export function requestLog(app: Koa, logger: Logger): Middleware {
       const route = routePattern(ctx);
       recordHttpRequest(ctx.method, route, status, ms / 1000);
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      logger[level](
+      if (!lines.isLevelEnabled(level)) return;
+      lines[level](
         {
           requestId: ctx.requestId,
           method: ctx.method,
