@@ -56,8 +56,9 @@ const byKey = (a: RowKey, b: RowKey): number =>
 export const firstKeyOf = (block: PageBlockDoc): RowKey => ({ createdAt: block.createdAt, id: block.rowId });
 const keyFields = (key: RowKey) => ({ createdAt: key.createdAt, rowId: key.id });
 const nextFields = (key: RowKey | undefined) => (key ? { nextAt: key.createdAt, nextId: key.id } : {});
-const nextOf = (block: PageBlockDoc) =>
-  block.nextId === undefined ? {} : { nextAt: block.nextAt, nextId: block.nextId };
+/** The first key of the block after this one: every block but the newest names it. */
+const nextKeyOf = (block: PageBlockDoc): RowKey | undefined =>
+  block.nextId === undefined ? undefined : { createdAt: block.nextAt as Date, id: block.nextId };
 /** Where a list's head block starts: before any row. */
 const HEAD: RowKey = { createdAt: new Date(0), id: '' };
 
@@ -68,11 +69,6 @@ export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOC
     blocks
       .findOne({ ...ofList(chatbotId), ...comparedWith(key, '$lte', 'rowId') })
       .sort({ createdAt: -1, rowId: -1 })
-      .lean<Block>();
-  const following = (chatbotId: string, key: RowKey) =>
-    blocks
-      .findOne({ ...ofList(chatbotId), ...comparedWith(key, '$gt', 'rowId') })
-      .sort({ createdAt: 1, rowId: 1 })
       .lean<Block>();
   const inOrder = (chatbotId: string, direction: 1 | -1, filter: QueryFilter<PageBlockDoc> = {}) =>
     blocks
@@ -102,21 +98,25 @@ export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOC
     return modifiedCount * keys.length;
   };
   /**
-   * Counts some of the sorted `keys`, all of which fall in `block`'s range: answers how many, 0
+   * Counts the first of the sorted `keys`, all from `block`'s first key on: answers how many, 0
    * when it only made way for them (a block created or closed) or lost a race, to read again.
    */
-  const countSome = async (chatbotId: string, block: Block | null, isNewest: boolean, keys: RowKey[]) => {
+  const countSome = async (chatbotId: string, block: Block | null, keys: RowKey[]) => {
     if (!block) {
       await ensure(chatbotId, HEAD);
       return 0;
     }
-    const amid = isNewest ? keys.filter((key) => key.createdAt <= block.lastAt) : keys;
-    if (amid.length > 0) return take(block, amid);
-    if (block.nextId !== undefined) {
+    const next = nextKeyOf(block);
+    if (next) {
+      const within = keys.filter((key) => byKey(key, next) < 0);
+      if (within.length > 0) return take(block, within);
       // Closed by a writer that has not created the next block yet (or stopped before it could).
-      await ensure(chatbotId, { createdAt: block.nextAt as Date, id: block.nextId });
+      await ensure(chatbotId, next);
       return 0;
     }
+    // The newest block: rows amid those it counted are its own, whatever else happens to it.
+    const amid = keys.filter((key) => key.createdAt <= block.lastAt);
+    if (amid.length > 0) return take(block, amid);
     const asRead = { nextId: { $exists: false }, lastAt: block.lastAt };
     if (block.rows < blockRows) return take(block, keys.slice(0, blockRows - block.rows), asRead);
     const [first] = keys as [RowKey];
@@ -129,11 +129,8 @@ export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOC
     async added(chatbotId: string, keys: RowKey[]): Promise<void> {
       const sorted = [...keys].sort(byKey);
       for (let from = 0; from < sorted.length; ) {
-        const first = sorted[from] as RowKey;
-        const block = await containing(chatbotId, first);
-        const next = await following(chatbotId, first);
-        const end = next ? sorted.findIndex((key) => byKey(key, firstKeyOf(next)) >= 0) : -1;
-        from += await countSome(chatbotId, block, !next, sorted.slice(from, end === -1 ? sorted.length : end));
+        const block = await containing(chatbotId, sorted[from] as RowKey);
+        from += await countSome(chatbotId, block, sorted.slice(from));
       }
     },
     /**
@@ -151,7 +148,7 @@ export function pageBlocks(models: MongoModels, list: ListName, blockRows = BLOC
           rows: chunk.length,
           lastAt: (chunk.at(-1) as RowKey).createdAt,
           // Each but the last is followed by the next; the last takes what the divided block took.
-          ...(chunks[i + 1] ? nextFields(chunks[i + 1]?.[0]) : nextOf(block)),
+          ...nextFields(chunks[i + 1]?.[0] ?? nextKeyOf(block)),
         })),
         { lean: true },
       );
