@@ -95,4 +95,24 @@ describe('sqlite migrations of existing data', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     db.close();
   });
+
+  it('copies the listed settings of the chatbots already stored into their own columns', () => {
+    const db = databaseBefore('ADD COLUMN visibility');
+    const settings = { model: 'vendor3-2.5-pro', instructions: 'Be brief. Say “thanks”.', visibility: 'public', temp: 0.2 };
+    db.prepare(
+      `INSERT INTO chatbots (id, account_id, name, status, settings, created_at, updated_at)
+       VALUES ('bot-a', 'account', 'Helper', 'ready', ?, 1, 1)`,
+    ).run(JSON.stringify(settings));
+
+    migrate(db);
+
+    expect(db.prepare('SELECT model, instructions, visibility, settings FROM chatbots').get()).toEqual({
+      model: 'vendor3-2.5-pro',
+      instructions: 'Be brief. Say “thanks”.',
+      visibility: 'public',
+      settings: JSON.stringify(settings),
+    });
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    db.close();
+  });
 });

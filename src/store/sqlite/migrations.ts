@@ -338,6 +338,15 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE conversation_messages ADD COLUMN feedback TEXT CHECK (feedback IN ('up', 'down'));
   `,
+  // The three settings get-chatbots lists, copied from the settings JSON into columns of their
+  // own (written with it): picking them out of the JSON was half the cost of the list query.
+  `
+  ALTER TABLE chatbots ADD COLUMN model TEXT;
+  ALTER TABLE chatbots ADD COLUMN instructions TEXT;
+  ALTER TABLE chatbots ADD COLUMN visibility TEXT;
+  UPDATE chatbots SET model = settings ->> '$.model', instructions = settings ->> '$.instructions',
+    visibility = settings ->> '$.visibility';
+  `,
 ];
 
 export function migrate(db: Database): void {
