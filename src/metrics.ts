@@ -1,4 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { atEndOfTurn } from './end-of-turn.js';
 
 // Every Prometheus metric Switchboard exports, in one place: other modules import the function
 // or metric they record to, and GET /metrics serves `registry`. Labels stay few and bounded
@@ -118,9 +120,14 @@ export function recordHttpRequest(method: string, route: string, status: number,
   httpSeries(`${method} ${status} ${route}`, [method, route, String(status)]).observe(seconds);
 }
 
+const observeStoreQuery = atEndOfTurn(({ operation, seconds }: { operation: string; seconds: number }) => {
+  storeSeries(operation, [operation]).observe(seconds);
+});
+
 /** Starts timing one store call (for `timedStore`); the answer stops it. */
 export function timeStoreQuery(operation: string): () => void {
-  return storeSeries(operation, [operation]).startTimer();
+  const start = performance.now();
+  return () => observeStoreQuery({ operation, seconds: (performance.now() - start) / 1000 });
 }
 
 /** Tokens a model call used, as the AI SDK reports them (counts it does not know are left out). */

@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { flatLineLogger } from '../../logger.js';
+import { atEndOfTurn } from '../../end-of-turn.js';
 import { recordHttpRequest } from '../../metrics.js';
 
 declare module 'koa' {
@@ -64,23 +65,6 @@ export function requestLog(app: Koa, logger: Logger): Middleware {
       });
     });
     await next();
-  };
-}
-
-/**
- * Hands `write` what it is given at the end of the event loop's turn, all of a turn's together.
- * Run back to back, the logger's and the metrics' code stays in the CPU's caches; run between
- * requests, it made a light request cost a sixth more CPU time.
- */
-function atEndOfTurn<T>(write: (item: T) => void): (item: T) => void {
-  let batch: T[] = [];
-  const writeBatch = () => {
-    const written = batch;
-    batch = [];
-    written.forEach(write);
-  };
-  return (item) => {
-    if (batch.push(item) === 1) setImmediate(writeBatch);
   };
 }
 
