@@ -18,15 +18,8 @@ declare module 'koa' {
 
 const CALLER_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** What the request line and the HTTP metrics take of a request once it has ended. */
-type EndedRequest = {
-  requestId: string;
-  method: string;
-  route: string;
-  status: number;
-  ms: number;
-  accountId: string | undefined;
-};
+/** A request as it ended: the rest of what its line needs is read from it later. */
+type EndedRequest = { ctx: Context; status: number; ms: number };
 
 /**
  * One compact line per request (method, route pattern, status, duration, request id, account
@@ -40,12 +33,22 @@ export function requestLog(app: Koa, logger: Logger): Middleware {
     },
   });
   const lines = flatLineLogger(logger);
-  const report = atEndOfTurn((ended: EndedRequest) => {
-    recordHttpRequest(ended.method, ended.route, ended.status, ended.ms / 1000);
-    const level = ended.status >= 500 ? 'error' : ended.status >= 400 ? 'warn' : 'info';
+  const report = atEndOfTurn(({ ctx, status, ms }: EndedRequest) => {
+    const route = routePattern(ctx);
+    recordHttpRequest(ctx.method, route, status, ms / 1000);
+    const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
     if (!lines.isLevelEnabled(level)) return;
-    const { requestId, method, route, status, ms, accountId } = ended;
-    lines[level]({ requestId, method, route, status, ms: Math.round(ms * 10) / 10, accountId }, 'request');
+    lines[level](
+      {
+        requestId: ctx.requestId,
+        method: ctx.method,
+        route,
+        status,
+        ms: Math.round(ms * 10) / 10,
+        accountId: (ctx.state as { account?: { id: string } }).account?.id,
+      },
+      'request',
+    );
   });
   return async (ctx, next) => {
     const start = performance.now();
@@ -54,15 +57,8 @@ export function requestLog(app: Koa, logger: Logger): Middleware {
     ctx.set('X-Request-Id', ctx.requestId);
     // Counted when the response ends, so streamed replies include their whole body.
     ctx.res.once('close', () => {
-      report({
-        requestId: ctx.requestId,
-        method: ctx.method,
-        route: routePattern(ctx),
-        // 499 (nginx's "client closed request"): the caller left before any answer was sent.
-        status: ctx.res.headersSent ? ctx.res.statusCode : 499,
-        ms: performance.now() - start,
-        accountId: (ctx.state as { account?: { id: string } }).account?.id,
-      });
+      // 499 (nginx's "client closed request"): the caller left before any answer was sent.
+      report({ ctx, status: ctx.res.headersSent ? ctx.res.statusCode : 499, ms: performance.now() - start });
     });
     await next();
   };
