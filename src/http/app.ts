@@ -73,29 +73,14 @@ export function appRouters({
   webhookAllowPrivate = false,
   metricsToken,
 }: AppDeps): Router[] {
+  // Each API feature is a router of its own behind the same key check and body parser: a request
+  // is matched against its feature's few routes, not against every route of the API.
+  const keyCheck = requireApiKey(store);
+  const body = jsonBody();
+  const api = (feature: Router<AuthState>, ...guards: Middleware<AuthState>[]) =>
+    new Router<AuthState>({ prefix: API_PREFIX }).use(keyCheck, body, ...guards, feature.routes()) as Router;
   // The contract limits the contact and custom-attribute endpoints per key.
-  const rateLimited = new Router<AuthState>();
-  rateLimited.use(perKeyRateLimit(store, { scope: 'contacts', perMinute: contactsRateLimitPerMinute }));
-  for (const feature of [contactRoutes(store), customAttributeRoutes(store)]) {
-    rateLimited.use(feature.routes());
-  }
-
-  const api = new Router<AuthState>({ prefix: API_PREFIX });
-  api.use(requireApiKey(store), jsonBody());
-  for (const feature of [
-    chatbotRoutes(store, engine),
-    chatRoutes(store, engine),
-    assetRoutes(store),
-    leadRoutes(store),
-    conversationRoutes(store),
-    integrationRoutes(store),
-    webhookRoutes(store, { allowPrivate: webhookAllowPrivate }),
-    adapterClaimRoutes(store),
-    chatbotPromptRoutes(store),
-    rateLimited,
-  ]) {
-    api.use(feature.routes());
-  }
+  const contactsLimit = perKeyRateLimit(store, { scope: 'contacts', perMinute: contactsRateLimitPerMinute });
 
   return [
     healthRoutes(store),
@@ -103,7 +88,17 @@ export function appRouters({
     docsRoutes(API_PREFIX, apiDocument),
     publicAssetRoutes(store),
     widgetRoutes(store, engine),
-    api as Router,
+    api(chatbotRoutes(store, engine)),
+    api(chatRoutes(store, engine)),
+    api(assetRoutes(store)),
+    api(leadRoutes(store)),
+    api(conversationRoutes(store)),
+    api(integrationRoutes(store)),
+    api(webhookRoutes(store, { allowPrivate: webhookAllowPrivate })),
+    api(adapterClaimRoutes(store)),
+    api(chatbotPromptRoutes(store)),
+    api(contactRoutes(store), contactsLimit),
+    api(customAttributeRoutes(store), contactsLimit),
   ];
 }
 
