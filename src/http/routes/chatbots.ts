@@ -16,6 +16,7 @@ import { chatbotIdFromQueryOrBody, chatbotReference } from '../chatbot-ref.js';
 import type { AuthState } from '../middleware/auth.js';
 import { jsonRequest, jsonResponse, keyedFailures, messageOf } from '../schemas/responses.js';
 import { chatbotId, parseInput } from '../validation.js';
+import { isoTime } from '../iso-time.js';
 
 // The Chatbots tag of API v1, plus the DELETE /delete-chatbot extension.
 
@@ -55,8 +56,8 @@ function toChatbotItem(chatbot: ChatbotSummary): z.infer<typeof chatbotItem> {
     model: chatbot.settings.model,
     instructions: chatbot.settings.instructions,
     visibility: chatbot.settings.visibility,
-    created_at: chatbot.createdAt.toISOString(),
-    updated_at: chatbot.updatedAt.toISOString(),
+    created_at: isoTime(chatbot.createdAt),
+    updated_at: isoTime(chatbot.updatedAt),
   };
 }
 

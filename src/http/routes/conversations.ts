@@ -9,6 +9,7 @@ import { listingQuery, parseListing } from '../schemas/listing.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { chatbotId, parseInput } from '../validation.js';
+import { isoTime } from '../iso-time.js';
 
 // The Conversations tag: GET /get-conversations, the hosted service's conversation history, and
 // POST …/messages/{messageId}/feedback, a reader's 👍/👎 on an answer (an extension).
@@ -64,13 +65,13 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
     chatbot_id: conversation.chatbotId,
     source: conversation.source,
     contact_id: conversation.contactId,
-    created_at: conversation.createdAt.toISOString(),
-    updated_at: conversation.updatedAt.toISOString(),
+    created_at: isoTime(conversation.createdAt),
+    updated_at: isoTime(conversation.updatedAt),
     messages: conversation.messages.map((message) => ({
       id: message.id,
       role: message.role,
       content: message.content,
-      created_at: message.createdAt.toISOString(),
+      created_at: isoTime(message.createdAt),
       ...(message.feedback && { feedback: message.feedback }),
     })),
   };

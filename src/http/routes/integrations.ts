@@ -23,6 +23,7 @@ import { pageQuery } from '../schemas/listing.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { parseInput } from '../validation.js';
+import { isoTime } from '../iso-time.js';
 
 // Hub-only resources under /integrations: channel bindings and digest subscriptions, used by the
 // Slack and Discord adapters and the digest scheduler. Key-authenticated and account-scoped.
@@ -97,8 +98,8 @@ function toBindingBody(binding: Binding): z.infer<typeof bindingItem> {
     channelId: binding.channelId,
     chatbotId: binding.chatbotId,
     mode: binding.mode,
-    created_at: binding.createdAt.toISOString(),
-    updated_at: binding.updatedAt.toISOString(),
+    created_at: isoTime(binding.createdAt),
+    updated_at: isoTime(binding.updatedAt),
   };
 }
 
@@ -112,8 +113,8 @@ function toDigestBody(digest: Digest): z.infer<typeof digestItem> {
     time: digest.time,
     timezone: digest.timezone,
     postWhenEmpty: digest.postWhenEmpty,
-    created_at: digest.createdAt.toISOString(),
-    updated_at: digest.updatedAt.toISOString(),
+    created_at: isoTime(digest.createdAt),
+    updated_at: isoTime(digest.updatedAt),
   };
 }
 

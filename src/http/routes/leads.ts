@@ -7,6 +7,7 @@ import type { AuthState } from '../middleware/auth.js';
 import { listingQuery, parseListing } from '../schemas/listing.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { chatbotId, conversationId, parseInput } from '../validation.js';
+import { isoTime } from '../iso-time.js';
 
 // The Leads tag of API v1 (GET /get-leads), plus POST /chatbots/{chatbotId}/leads, the extension
 // through which integrations, the widget and the chat engine record leads.
@@ -47,7 +48,7 @@ function toLeadItem(lead: Lead): z.infer<typeof leadItem> {
     name: lead.name ?? '',
     email: lead.email ?? '',
     phone: lead.phone ?? '',
-    created_at: lead.createdAt.toISOString(),
+    created_at: isoTime(lead.createdAt),
     chatbot_id: lead.chatbotId,
     account_id: lead.accountId,
   };

@@ -16,6 +16,7 @@ import { pageQuery } from '../schemas/listing.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { chatbotId, parseInput } from '../validation.js';
+import { isoTime } from '../iso-time.js';
 
 // Webhooks under /integrations: signed event deliveries to the account's own receivers.
 // Key-authenticated and account-scoped like bindings. The secret is answered once, by POST.
@@ -74,8 +75,8 @@ function toWebhookBody(webhook: Webhook): z.infer<typeof webhookItem> {
     chatbotId: webhook.chatbotId,
     enabled: webhook.enabled,
     disabledReason: webhook.disabledReason,
-    created_at: webhook.createdAt.toISOString(),
-    updated_at: webhook.updatedAt.toISOString(),
+    created_at: isoTime(webhook.createdAt),
+    updated_at: isoTime(webhook.updatedAt),
   };
 }
 
@@ -87,7 +88,7 @@ function toAttemptBody(attempt: WebhookAttempt): z.infer<typeof attemptItem> {
     status: attempt.status,
     responseCode: attempt.responseStatus,
     error: attempt.error,
-    at: attempt.at.toISOString(),
+    at: isoTime(attempt.at),
   };
 }
 
