@@ -131,8 +131,8 @@ export function apiDocument(): OpenApiDocument {
 
 /**
  * The router's dispatch, passed over at the cost of one regexp test when none of its routes
- * can match the path: an API call would otherwise be matched against every layer of the five
- * routers before the API's, each building its match result and asking for the host.
+ * can match the path: a request would otherwise be matched against every layer of every router
+ * before its own, each building its match result and asking for the host.
  */
 function routesOf(router: Router): Middleware {
   const dispatch = router.routes() as Middleware;

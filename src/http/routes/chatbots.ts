@@ -13,10 +13,10 @@ import type { ChatEngine } from '../../engine/index.js';
 import { MODEL_IDS } from '../../engine/models.js';
 import type { ChatbotSummary, Store } from '../../store/port.js';
 import { chatbotIdFromQueryOrBody, chatbotReference } from '../chatbot-ref.js';
+import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { jsonRequest, jsonResponse, keyedFailures, messageOf } from '../schemas/responses.js';
 import { chatbotId, parseInput } from '../validation.js';
-import { isoTime } from '../iso-time.js';
 
 // The Chatbots tag of API v1, plus the DELETE /delete-chatbot extension.
 

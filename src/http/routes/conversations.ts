@@ -4,12 +4,12 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { listConversations, rateAnswer } from '../../domain/conversations.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Conversation, Store } from '../../store/port.js';
+import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { listingQuery, parseListing } from '../schemas/listing.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { chatbotId, parseInput } from '../validation.js';
-import { isoTime } from '../iso-time.js';
 
 // The Conversations tag: GET /get-conversations, the hosted service's conversation history, and
 // POST …/messages/{messageId}/feedback, a reader's 👍/👎 on an answer (an extension).

@@ -18,12 +18,12 @@ import {
   type Digest,
   type Store,
 } from '../../store/port.js';
+import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { pageQuery } from '../schemas/listing.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { parseInput } from '../validation.js';
-import { isoTime } from '../iso-time.js';
 
 // Hub-only resources under /integrations: channel bindings and digest subscriptions, used by the
 // Slack and Discord adapters and the digest scheduler. Key-authenticated and account-scoped.

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { collectLead, listLeads } from '../../domain/leads.js';
 import type { Lead, Store } from '../../store/port.js';
+import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { listingQuery, parseListing } from '../schemas/listing.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { chatbotId, conversationId, parseInput } from '../validation.js';
-import { isoTime } from '../iso-time.js';
 
 // The Leads tag of API v1 (GET /get-leads), plus POST /chatbots/{chatbotId}/leads, the extension
 // through which integrations, the widget and the chat engine record leads.

@@ -11,12 +11,12 @@ import {
   type AddressRule,
 } from '../../domain/webhooks.js';
 import type { Store, Webhook, WebhookAttempt } from '../../store/port.js';
+import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { pageQuery } from '../schemas/listing.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { chatbotId, parseInput } from '../validation.js';
-import { isoTime } from '../iso-time.js';
 
 // Webhooks under /integrations: signed event deliveries to the account's own receivers.
 // Key-authenticated and account-scoped like bindings. The secret is answered once, by POST.
