@@ -40,8 +40,8 @@ export function createLogger(level: string, output: LogOutput = {}): Logger {
 
 /**
  * sonic-boom, given bytes: given a string, it measures the byte length of its whole pending batch
- * on every write, which was most of what a request line cost. pino flushes it on exit; lines
- * never wait here.
+ * on every write, which was most of what a request line cost. Lines are handed on at once, so
+ * pino's flush on exit still finds them all.
  */
 function batchedStdout(): DestinationStream {
   const stdout = pino.destination({ sync: false, minLength: BATCH_BYTES, contentMode: 'buffer' });

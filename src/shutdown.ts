@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { setImmediate } from 'node:timers/promises';
+import { setImmediate as turnEnded } from 'node:timers/promises';
 import type { Logger } from 'pino';
 
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -33,6 +33,6 @@ export async function drain(server: Server): Promise<void> {
   const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
   await closed;
   clearTimeout(timer);
-  // The request log writes the lines of a loop turn's requests at the end of that turn.
-  await setImmediate();
+  // What the last requests left to the end of their turn (atEndOfTurn: log lines, metrics).
+  await turnEnded();
 }

@@ -3,8 +3,8 @@ import { performance } from 'node:perf_hooks';
 import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { flatLineLogger } from '../../logger.js';
 import { atEndOfTurn } from '../../end-of-turn.js';
+import { flatLineLogger } from '../../logger.js';
 import { recordHttpRequest } from '../../metrics.js';
 
 declare module 'koa' {
