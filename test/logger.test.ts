@@ -1,11 +1,13 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 
-// JSON lines leave in batches, asynchronously: what a process logs must still all arrive, whole,
-// when it exits right after logging.
+// JSON lines leave in batches: what a process logs must still all arrive, whole, when it exits
+// right after logging, and a quiet process's last line must not wait for the batch to fill.
+const ROOT = new URL('..', import.meta.url);
 const SCRIPT = `
   import { createLogger } from './src/logger.ts';
   const logger = createLogger('info', { pretty: false });
@@ -17,7 +19,7 @@ const SCRIPT = `
 describe('createLogger, JSON to stdout', () => {
   it('writes every line, whole and in order, even when the process exits at once', async () => {
     const outcome = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], {
-      cwd: new URL('..', import.meta.url),
+      cwd: ROOT,
       env: { ...process.env, NODE_ENV: 'production' },
     }).catch((error: { code: number; stdout: string }) => error);
     expect(outcome).toMatchObject({ code: 3 });
@@ -27,4 +29,21 @@ describe('createLogger, JSON to stdout', () => {
     expect(lines.every((line, i) => i === 500 || line.name === 'héllo ✓ 日本')).toBe(true);
     expect(lines[500]).toMatchObject({ level: 60, msg: 'last words' });
   });
+
+  it('writes a lone line while the process lives on', async () => {
+    const quiet = `
+      import { createLogger } from './src/logger.ts';
+      createLogger('info', { pretty: false }).info('alone');
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', quiet], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      // Long past the periodic flush: a line held until the batch fills would never come.
+      const [chunk] = (await once(child.stdout, 'data', { signal: AbortSignal.timeout(10_000) })) as [Buffer];
+      expect(JSON.parse(chunk.toString())).toMatchObject({ level: 30, msg: 'alone' });
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill();
+    }
+  }, 15_000);
 });
