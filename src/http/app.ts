@@ -11,6 +11,7 @@ import { perKeyRateLimit } from './middleware/rate-limit.js';
 import { failureBodies } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
 import { describeApi, type OpenApiDocument } from './openapi.js';
+import { routeLookup } from './route-lookup.js';
 import { adapterClaimPaths, adapterClaimRoutes } from './routes/adapter-claims.js';
 import { assetPaths, assetRoutes } from './routes/assets.js';
 import { chatbotPromptPaths, chatbotPromptRoutes } from './routes/chatbot-prompts.js';
@@ -61,11 +62,11 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestLog(app, deps.logger));
   if (deps.slack) app.use(rawMount(SLACK_EVENTS_PATH, deps.slack));
   app.use(failureBodies());
-  for (const router of appRouters(deps)) app.use(routesOf(router));
+  app.use(routeLookup(appRouters(deps)));
   return app;
 }
 
-/** Every router of the app, in the order they are tried. */
+/** Every router of the app. */
 export function appRouters({
   store,
   contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
@@ -73,8 +74,7 @@ export function appRouters({
   webhookAllowPrivate = false,
   metricsToken,
 }: AppDeps): Router[] {
-  // Each API feature is a router of its own behind the same key check and body parser: a request
-  // is matched against its feature's few routes, not against every route of the API.
+  // Each API feature is a router of its own behind the same key check and body parser.
   const keyCheck = requireApiKey(store);
   const body = jsonBody();
   const api = (feature: Router<AuthState>, ...guards: Middleware<AuthState>[]) =>
@@ -127,19 +127,6 @@ export function apiDocument(): OpenApiDocument {
     { prefix: '', paths: [healthPaths, metricsPaths, referencePaths, publicAssetPaths, widgetPaths] },
   ]);
   return described;
-}
-
-/**
- * The router's dispatch, passed over at the cost of one regexp test when none of its routes
- * can match the path: a request would otherwise be matched against every layer of every router
- * before its own, each building its match result and asking for the host.
- */
-function routesOf(router: Router): Middleware {
-  const dispatch = router.routes() as Middleware;
-  const routePaths = router.stack.filter((layer) => layer.methods.length > 0).map((layer) => layer.regexp.source);
-  // Case-insensitive like the routes' own patterns, so it never passes over a path one matches.
-  const anyRoute = new RegExp(routePaths.join('|'), 'i');
-  return (ctx, next) => (anyRoute.test(ctx.path) ? dispatch(ctx, next) : next());
 }
 
 /** POST `path` goes, unparsed, to a Node listener that answers on its own (Slack checks signatures on the raw body). */

@@ -50,9 +50,10 @@ describe('operations', () => {
     });
     expect(response.status).toBe(200);
     expect((await fetch(`${app.baseUrl}/get-chatbots`, { headers: bearer('sb_wrong') })).status).toBe(401);
+    expect((await fetch(`${app.baseUrl}/no-such-route`, { headers: bearer(app.apiKey) })).status).toBe(404);
 
-    await vi.waitFor(() => expect(lines.filter((line) => line.msg === 'request')).toHaveLength(2));
-    const [listed, refused] = lines.filter((line) => line.msg === 'request');
+    await vi.waitFor(() => expect(lines.filter((line) => line.msg === 'request')).toHaveLength(3));
+    const [listed, refused, unknown] = lines.filter((line) => line.msg === 'request');
     expect(listed).toEqual({
       level: 30,
       time: expect.any(Number),
@@ -66,7 +67,9 @@ describe('operations', () => {
       accountId: app.accountId,
       msg: 'request',
     });
-    expect(refused).toMatchObject({ level: 40, method: 'GET', route: '/api/v1', status: 401 });
+    // Refused by the key check, on its way to a route it found.
+    expect(refused).toMatchObject({ level: 40, method: 'GET', route: '/api/v1/get-chatbots', status: 401 });
+    expect(unknown).toMatchObject({ level: 40, method: 'GET', route: 'unmatched', status: 404 });
     expect(refused).not.toHaveProperty('accountId');
     const text = JSON.stringify(lines);
     expect(text).not.toMatch(/hunter2|sb_wrong|headers/);

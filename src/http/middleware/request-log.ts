@@ -34,7 +34,8 @@ export function requestLog(app: Koa, logger: Logger): Middleware {
   });
   const lines = flatLineLogger(logger);
   const report = atEndOfTurn(({ ctx, status, ms }: EndedRequest) => {
-    const route = routePattern(ctx);
+    // The pattern, never the path, so the metrics' label values stay few.
+    const route = ctx.routePattern ?? 'unmatched';
     recordHttpRequest(ctx.method, route, status, ms / 1000);
     const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
     if (!lines.isLevelEnabled(level)) return;
@@ -62,14 +63,4 @@ export function requestLog(app: Koa, logger: Logger): Middleware {
     });
     await next();
   };
-}
-
-/**
- * The matched route's pattern (`/api/v1/chatbots/:chatbotId/contacts`), never the path, so the
- * metrics' label values stay few. A request refused before it reached a route (no key, bad JSON)
- * carries its router's mount pattern (`/api/v1(?:\/|$)`), kept as the prefix alone.
- */
-function routePattern(ctx: Context): string {
-  const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-  return typeof matched === 'string' ? (matched.split('(?:')[0] as string) : 'unmatched';
 }
