@@ -17,8 +17,8 @@ type Route = { pattern: string; chain: Middleware };
 /**
  * The features declare their routes with @koa/router; requests find them in one find-my-way tree
  * (Fastify's router). @koa/router's own dispatch tested the path against each layer's regexp,
- * then built and composed the route's chain anew, on every request: 0.17x bare Koa's CPU time per
- * /healthz request. Here each route's chain (the middleware of its router that covers it, then its
+ * then built and composed the route's chain anew, on every request: 0.17 of bare Koa's CPU time
+ * per /healthz request. Here each route's chain (the middleware of its router that covers it, then its
  * handlers) is composed once, and paths match by @koa/router's rules: case-insensitive, trailing
  * slash optional, parameters decoded and never empty. A route declared twice fails at start-up
  * instead of one copy going unused.

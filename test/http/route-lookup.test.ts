@@ -8,8 +8,8 @@ import { routeLookup } from '../../src/http/route-lookup.js';
 // Routes declared with @koa/router, found by find-my-way: @koa/router's matching rules must hold.
 
 let server: Server | undefined;
-afterEach(() => {
-  server?.close();
+afterEach(async () => {
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
   server = undefined;
 });
 
