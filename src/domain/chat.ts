@@ -1,5 +1,5 @@
 import type { ChatEngine } from '../engine/index.js';
-import type { ModelId } from '../engine/models.js';
+import type { ModelId } from '../settings/models.js';
 import { givesOnlyDetails } from '../engine/offline/compose.js';
 import type { ChatTurn, ContactDetails, Responder, ResponderInput } from '../engine/responder.js';
 import { chatCredits, chatFirstToken, chatReplies, retrievalDuration, secondsSince } from '../metrics.js';

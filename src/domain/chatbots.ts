@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import { chunkOffThread } from '../engine/workers/training-jobs.js';
 import type { Account, Chatbot, ChatbotSummary, Store } from '../store/port.js';
 import { accessDenied, notFound } from './errors.js';
-import { defaultSettings, type SettingsPatch } from './settings.js';
+import { defaultSettings, type SettingsPatch } from '../settings/chatbot-settings.js';
 
 export async function findOwnedChatbot(store: Store, account: Account, chatbotId: string): Promise<Chatbot> {
   const chatbot = await store.chatbots.find(account.id, chatbotId);

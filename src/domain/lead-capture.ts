@@ -1,5 +1,5 @@
 import type { ChatTurn, GivenDetails } from '../engine/responder.js';
-import type { ChatbotSettings } from './settings.js';
+import type { ChatbotSettings } from '../settings/chatbot-settings.js';
 
 // Collecting customer information in chat: the chatbot asks once per conversation for the
 // fields the chatbot's settings mark active, and picks the details out of what the user writes.

@@ -3,7 +3,7 @@ import type { Chatbot, Conversation, Lead, Store } from '../store/port.js';
 import { startChat, type ChatReply } from './chat.js';
 import { accessDenied, invalidRequest, notFound } from './errors.js';
 import { saveLead, type LeadInput } from './leads.js';
-import type { ChatbotSettings } from './settings.js';
+import type { ChatbotSettings } from '../settings/chatbot-settings.js';
 
 // The website widget's use cases. Its routes carry no key: the chatbot id is the only handle,
 // so every refusal (private, unknown, wrong site) looks the same from outside where it can.

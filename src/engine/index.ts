@@ -1,5 +1,5 @@
 import type { Store } from '../store/port.js';
-import type { ModelId } from './models.js';
+import type { ModelId } from '../settings/models.js';
 import { offlineResponder } from './offline/index.js';
 import type { Responder } from './responder.js';
 import { createRetriever, type Retriever, type RetrieverOptions } from './retrieval.js';

@@ -1,6 +1,6 @@
-import type { ChatbotSettings } from '../domain/settings.js';
+import type { ChatbotSettings } from '../settings/chatbot-settings.js';
 import type { Passage } from './lexical-index.js';
-import type { ModelId } from './models.js';
+import type { ModelId } from '../settings/models.js';
 
 // A responder turns a conversation and the passages retrieved for it into reply text, as a
 // stream of pieces. The offline responder and every LLM provider share this one shape, so the

@@ -1,4 +1,4 @@
-import type { ChatbotSettings, SettingsPatch } from '../domain/settings.js';
+import type { ChatbotSettings, SettingsPatch } from '../settings/chatbot-settings.js';
 
 // The storage port: what the domain needs from a database, and nothing about which one.
 // Every method is scoped and atomic as documented; adapters live in ./sqlite and ./mongo and are

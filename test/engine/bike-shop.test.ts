@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSettings } from '../../src/domain/settings.js';
+import { defaultSettings } from '../../src/settings/chatbot-settings.js';
 import { detailsIn } from '../../src/domain/lead-capture.js';
 import { chunkText } from '../../src/engine/chunking.js';
 import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';

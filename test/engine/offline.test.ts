@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSettings } from '../../src/domain/settings.js';
+import { defaultSettings } from '../../src/settings/chatbot-settings.js';
 import { chunkText } from '../../src/engine/chunking.js';
 import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
 import { composeAnswer, NO_ANSWER } from '../../src/engine/offline/compose.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { defaultSettings } from '../../src/domain/settings.js';
+import { defaultSettings } from '../../src/settings/chatbot-settings.js';
 import type { Passage } from '../../src/engine/lexical-index.js';
-import type { ModelId } from '../../src/engine/models.js';
+import type { ModelId } from '../../src/settings/models.js';
 import { systemPrompt } from '../../src/engine/prompt.js';
 import { createProviderResponders, ProviderError, type ProviderCatalog } from '../../src/engine/providers/index.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultSettings } from '../../src/domain/settings.js';
-import { MODEL_IDS } from '../../src/engine/models.js';
+import { defaultSettings } from '../../src/settings/chatbot-settings.js';
+import { MODEL_IDS } from '../../src/settings/models.js';
 import {
   call,
   createChatbotViaApi,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultSettings } from '../../src/domain/settings.js';
+import { defaultSettings } from '../../src/settings/chatbot-settings.js';
 import { UniqueViolation } from '../../src/store/errors.js';
 import type { Account, Chatbot, Store } from '../../src/store/port.js';
 import { countTurns } from '../support/event-loop.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { defaultSettings } from '../../src/domain/settings.js';
+import { defaultSettings } from '../../src/settings/chatbot-settings.js';
 import type { Account, Chatbot, Store } from '../../src/store/port.js';
 
 // Stored owners for store-level tests of what belongs to a chatbot (contacts, leads, conversations).

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { defaultSettings } from '../../src/domain/settings.js';
+import { defaultSettings } from '../../src/settings/chatbot-settings.js';
 import { listedHost, originAllowed } from '../../src/domain/widget.js';
 import { call, createChatbotViaApi, INVALID, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';

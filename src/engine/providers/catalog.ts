@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { MODEL_IDS, modelFamily, type ModelId } from '../models.js';
+import { MODEL_IDS, modelFamily, type ModelId } from '../../settings/models.js';
 import { Secret } from './secret.js';
 
 // The provider catalog: which LLM provider answers for which model family, and the real model

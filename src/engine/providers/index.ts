@@ -3,7 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { embedMany, type LanguageModel } from 'ai';
 import type { Embedder } from '../embeddings.js';
-import { modelFamily, type ModelId } from '../models.js';
+import { modelFamily, type ModelId } from '../../settings/models.js';
 import type { Responder } from '../responder.js';
 import {
   CONCRETE_MODEL_IDS,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { startChat } from '../../domain/chat.js';
 import type { ChatEngine } from '../../engine/index.js';
-import { MODEL_IDS } from '../../engine/models.js';
+import { MODEL_IDS } from '../../settings/models.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';

@@ -8,9 +8,9 @@ import {
   updateChatbotData,
   updateChatbotSettings,
 } from '../../domain/chatbots.js';
-import { chatbotName, settingsPatchSchema } from '../../domain/settings.js';
+import { chatbotName, settingsPatchSchema } from '../../settings/chatbot-settings.js';
 import type { ChatEngine } from '../../engine/index.js';
-import { MODEL_IDS } from '../../engine/models.js';
+import { MODEL_IDS } from '../../settings/models.js';
 import type { ChatbotSummary, Store } from '../../store/port.js';
 import { chatbotIdFromQueryOrBody, chatbotReference } from '../chatbot-ref.js';
 import { isoTime } from '../iso-time.js';

@@ -1,4 +1,4 @@
-import { patchEntries } from '../../domain/settings.js';
+import { patchEntries } from '../../settings/patch.js';
 import type { Account, AccountRepository } from '../port.js';
 import type { AccountDoc, ApiKeyDoc, MongoModels } from './models.js';
 import { translateUnique } from './unique.js';

@@ -1,4 +1,4 @@
-import { patchEntries } from '../../domain/settings.js';
+import { patchEntries } from '../../settings/patch.js';
 import type { Chatbot, ChatbotRepository } from '../port.js';
 import type { AtomicWrites } from './atomic.js';
 import type { ChatbotDoc, MongoModels } from './models.js';

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { applyPatch } from '../../domain/settings.js';
+import { applyPatch } from '../../settings/patch.js';
 import type { Chatbot, ChatbotChange, ChatbotRepository, ChatbotStatus, ChatbotSummary } from '../port.js';
 
 type ChatbotRow = {

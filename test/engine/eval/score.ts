@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { defaultSettings } from '../../../src/domain/settings.js';
+import { defaultSettings } from '../../../src/settings/chatbot-settings.js';
 import { chunkText } from '../../../src/engine/chunking.js';
 import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type SearchOptions } from '../../../src/engine/lexical-index.js';
 import { composeAnswer, NO_ANSWER } from '../../../src/engine/offline/compose.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MODEL_IDS } from '../engine/models.js';
+import { MODEL_IDS } from './models.js';
 
 // A chatbot's settings: the shape the contract's settings update accepts (less `chatbotId` and
 // `name`, which live on the chatbot itself), its defaults, and how a partial update merges.
@@ -91,32 +91,4 @@ export function defaultSettings(displayName: string): ChatbotSettings {
       phone: { active: false, label: 'Phone' },
     },
   };
-}
-
-export type PatchEntry = { path: string[]; value: unknown };
-
-/**
- * The leaves a patch sets, as paths. Store adapters apply these as one atomic write (MongoDB `$set`
- * with dotted paths, SQLite inside one transaction), so concurrent updates of different fields keep
- * each other's changes.
- */
-export function patchEntries(patch: object, prefix: string[] = []): PatchEntry[] {
-  return Object.entries(patch).flatMap(([key, value]): PatchEntry[] => {
-    if (value === undefined) return [];
-    const path = [...prefix, key];
-    const isBranch = typeof value === 'object' && value !== null && !Array.isArray(value);
-    return isBranch ? patchEntries(value, path) : [{ path, value }];
-  });
-}
-
-export function applyPatch(settings: ChatbotSettings, patch: SettingsPatch): ChatbotSettings {
-  const merged: Record<string, unknown> = structuredClone(settings);
-  for (const { path, value } of patchEntries(patch)) {
-    let node = merged;
-    for (const key of path.slice(0, -1)) {
-      node = node[key] as Record<string, unknown>;
-    }
-    node[path.at(-1) as string] = value;
-  }
-  return merged as ChatbotSettings;
 }
