@@ -12,7 +12,7 @@ import { bm25Answerer, documentText, engineAnswerer, evaluate } from './eval/sco
 // (measured first, before any change of this round, at 21/31 too).
 const OVERALL_FLOOR = 0.82;
 const HELD_OUT_FLOOR = 0.65;
-const CATEGORY_FLOORS: Record<Category, number> = {
+const CATEGORY_FLOORS: Partial<Record<Category, number>> = {
   verbatim: 0.9,
   paraphrase: 0.65,
   similar: 0.9,
@@ -31,7 +31,7 @@ describe('offline evaluation set', () => {
     }
     // Every expected fragment of an answerable question is really in its document.
     for (const { document, expected, category } of QUESTIONS) {
-      if (expected !== null && category !== 'small talk') expect(documentText(document)).toContain(expected);
+      if (expected !== null && category !== 'small talk') for (const fragment of [expected].flat()) expect(documentText(document)).toContain(fragment);
     }
   });
 

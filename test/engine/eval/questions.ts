@@ -2,29 +2,33 @@
 // responder was run on them, each with a fragment of the reply a good answer holds. `null`
 // marks a question the document does not answer: the right reply is the no-answer text.
 // Categories: asked with the document's own words; paraphrased; needing the right one of
-// several similar passages; unanswerable but sharing words with the text; small talk; and
+// several similar passages; unanswerable but sharing words with the text; small talk;
 // follow-ups, asked after an earlier question (`after`), most of them meaningless without it
-// ("How much does it cost?" after asking about delivery).
+// ("How much does it cost?" after asking about delivery); and questions behind a lead-in
+// ("ok, another thing: …"). An expected list of fragments must all be in the reply.
 // The clinic's FAQ is held out: its document and questions were written and committed before
 // the engine was run on them, and the engine is never tuned to them, so its score estimates
 // how the responder does on material nobody tuned it for.
 
-export type Category = 'verbatim' | 'paraphrase' | 'similar' | 'unanswerable' | 'small talk' | 'follow-up';
+export type Category = 'verbatim' | 'paraphrase' | 'similar' | 'unanswerable' | 'small talk' | 'follow-up' | 'lead-in';
 
 export type EvalQuestion = {
-  document: 'handbook.md' | 'bike-shop.md' | 'thermostat-manual.md' | typeof HELD_OUT;
+  /** The document's file name, in the folder of its question set. */
+  document: string;
   category: Category;
   question: string;
   /** The user's earlier question, for a follow-up. */
   after?: string;
-  expected: string | null;
+  expected: string | string[] | null;
 };
+
+type DevDocument = 'handbook.md' | 'bike-shop.md' | 'thermostat-manual.md' | typeof HELD_OUT;
 
 export const HELD_OUT = 'clinic-faq.md';
 
-type Row = [Category, string, string | null, string?];
+export type Row = [Category, string, string | string[] | null, string?];
 
-const rows = (document: EvalQuestion['document'], list: Row[]): EvalQuestion[] =>
+const rows = (document: DevDocument, list: Row[]): EvalQuestion[] =>
   list.map(([category, question, expected, after]) => ({ document, category, question, expected, ...(after ? { after } : {}) }));
 
 export const QUESTIONS: EvalQuestion[] = [
