@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import type { Chunk } from '../../store/port.js';
+import { useVectorTable, type VectorTable } from '../word-vectors.js';
 
 // Training's heavy work (chunking a source, building its lexical index) runs in one worker
 // thread shared by the process: a 10 MB source takes seconds of CPU, which on the event loop
 // would stall every other request. Jobs queue in the worker; it is started on first use and
 // replaced if it dies.
 
-export type TrainingJob = { task: 'chunk'; text: string } | { task: 'index'; chunks: Chunk[] };
+export type TrainingJob = { task: 'chunk'; text: string } | { task: 'index'; chunks: Chunk[] } | { task: 'vectors' };
 
 type Pending = { resolve(result: unknown): void; reject(error: Error): void };
 
@@ -55,6 +56,17 @@ function run(job: TrainingJob): Promise<unknown> {
 /** chunkText, on the worker thread. */
 export function chunkOffThread(text: string): Promise<string[]> {
   return run({ task: 'chunk', text }) as Promise<string[]>;
+}
+
+let vectorsLoaded: Promise<void> | undefined;
+
+/**
+ * Loads the word vectors (word-vectors.ts) on the worker thread, once per process. Never
+ * rejects: without them retrieval matches words and WordNet synonyms only.
+ */
+export function loadWordVectors(): Promise<void> {
+  vectorsLoaded ??= (run({ task: 'vectors' }) as Promise<VectorTable>).then(useVectorTable, () => {});
+  return vectorsLoaded;
 }
 
 /** The serialized lexical index of the chunks, built on the worker thread. */

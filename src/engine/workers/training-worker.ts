@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { chunkText } from '../chunking.js';
 import { packIndex } from '../index-layout.js';
 import { buildLexicalIndex } from '../lexical-index.js';
+import { readVectorTable } from '../word-vectors.js';
 import type { TrainingJob } from './training-jobs.js';
 
 // The thread that does training's CPU-heavy work, so the server's event loop never waits on it.
@@ -12,6 +13,9 @@ parentPort?.on('message', ({ id, job }: { id: number; job: TrainingJob }) => {
   try {
     if (job.task === 'chunk') {
       parentPort?.postMessage({ id, result: chunkText(job.text) });
+    } else if (job.task === 'vectors') {
+      const table = readVectorTable();
+      parentPort?.postMessage({ id, result: table }, [table.values.buffer]);
     } else {
       const bytes = packIndex(buildLexicalIndex(job.chunks));
       parentPort?.postMessage({ id, result: bytes }, [bytes.buffer]);

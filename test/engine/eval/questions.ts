@@ -22,13 +22,12 @@ export type EvalQuestion = {
   expected: string | string[] | null;
 };
 
-type DevDocument = 'handbook.md' | 'bike-shop.md' | 'thermostat-manual.md' | typeof HELD_OUT;
-
 export const HELD_OUT = 'clinic-faq.md';
 
 export type Row = [Category, string, string | string[] | null, string?];
 
-const rows = (document: DevDocument, list: Row[]): EvalQuestion[] =>
+/** The questions of one document, from rows of [category, question, expected, earlier question]. */
+export const rows = <Document extends string>(document: Document, list: Row[]): EvalQuestion[] =>
   list.map(([category, question, expected, after]) => ({ document, category, question, expected, ...(after ? { after } : {}) }));
 
 export const QUESTIONS: EvalQuestion[] = [
@@ -155,6 +154,37 @@ export const QUESTIONS: EvalQuestion[] = [
     ['follow-up', 'Can I change it?', 'You can change the eco temperature in Settings > Eco', 'What temperature does eco mode use?'],
     ['follow-up', 'How long does it take?', 'Installation takes about 30 minutes', 'How do I install the thermostat?'],
     ['follow-up', 'How does it know nobody is home?', "uses your phone's location", 'What does eco mode do?'],
+  ]),
+  // Analogues of the misses issue #27 names (FAQ lines, lists, tables, the answer after the
+  // echo, lead-ins, follow-ups that change the subject, small talk), added to tune on.
+  ...rows('ferry-faq.md', [
+    ['verbatim', 'Can I bring my pram?', 'Prams travel free on every boat'],
+    ['verbatim', 'Do you sell tickets on board?', 'tickets bought on board cost 2 euros more'],
+    ['paraphrase', 'Can I take my buggy on the boat?', 'Prams travel free on every boat'],
+    ['paraphrase', 'Can I take my bicycle?', 'Bikes cost 6 euros each way'],
+    ['paraphrase', 'Can my dog come along?', 'Dogs travel free on a lead'],
+    ['paraphrase', 'How long do you keep the camera footage?', 'We keep the recordings for 14 days'],
+    ['verbatim', 'Do you record CCTV on board?', 'We keep the recordings for 14 days'],
+    ['paraphrase', 'Do I get my money back if the boat is cancelled?', 'get a full refund'],
+    ['similar', 'How much is a return ticket for a child?', ['Return', '10 euros']],
+    ['similar', 'How much is a 10-trip card for an adult?', ['10-trip card', '90 euros']],
+    ['similar', 'Do babies need a ticket?', 'Children under 4 travel free'],
+    ['paraphrase', 'What does the café sell?', ['hot and cold drinks', 'local ice cream']],
+    ['similar', 'When does boarding close?', 'Boarding closes 5 minutes before departure'],
+    ['verbatim', 'Where is lost property kept?', 'kept at the ticket office in Harbour Square'],
+    ['unanswerable', 'Can I bring my car on the ferry?', null],
+    ['unanswerable', 'Is there a discount for seniors?', null],
+    ['unanswerable', 'Do you sail to the mainland at night?', null],
+    ['lead-in', 'ok, another thing: can I bring my bike?', 'Bikes cost 6 euros each way'],
+    ['lead-in', 'Thanks! One more question: are pets allowed?', 'Dogs travel free on a lead'],
+    ['lead-in', 'right, and how early should I be at the pier?', 'Be at the pier 15 minutes before departure'],
+    ['follow-up', 'And how long do refunds take?', 'full refund', 'Do you record CCTV on board?'],
+    ['follow-up', 'And for a child?', ['Single', '6 euros'], 'How much is a single ticket?'],
+    ['follow-up', 'What about cats?', 'Cats and other small pets must stay in a closed basket', 'Can I bring my dog?'],
+    ['small talk', 'good morning!', 'Hi! What can I help you with?'],
+    ['small talk', 'ok thanks, bye', 'Goodbye'],
+    ['small talk', "perfect, that's all I needed", "You're welcome"],
+    ['small talk', 'who am I talking to?', "I'm Eval helper"],
   ]),
   ...rows(HELD_OUT, [
     ['verbatim', 'How do I book an appointment?', 'You can book online through the patient portal'],

@@ -1,4 +1,4 @@
-import type { EvalQuestion, Row } from '../eval/questions.js';
+import { rows as rowsOf, type EvalQuestion, type Row } from '../eval/questions.js';
 
 // The held-out set: five public-style texts of kinds the development set (../eval/) lacks (a
 // product manual with tables, a privacy policy written as plain FAQ lines, an API reference, a
@@ -9,8 +9,7 @@ import type { EvalQuestion, Row } from '../eval/questions.js';
 
 export type HeldOutDocument = 'espresso-manual.md' | 'privacy-policy.md' | 'parcel-api.md' | 'railway-wiki.md' | 'cafe-menu.md';
 
-const rows = (document: HeldOutDocument, list: Row[]): EvalQuestion[] =>
-  list.map(([category, question, expected, after]) => ({ document, category, question, expected, ...(after ? { after } : {}) }));
+const rows = (document: HeldOutDocument, list: Row[]): EvalQuestion[] => rowsOf(document, list);
 
 export const HELD_OUT_QUESTIONS: EvalQuestion[] = [
   ...rows('espresso-manual.md', [
