@@ -49,6 +49,11 @@ export type Passage = {
   sentences: PassageSentence[];
   /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
   unknownWords: string[];
+  /**
+   * The sections next to this one (in reading order), handed to a model with it while the
+   * passages stay short; no part of what the offline responder quotes.
+   */
+  around?: { before: string[]; after: string[] };
   /** The training source the passage comes from, when known; a `qa` one's text is `${question}\n${answer}`. */
   source?: { id: string; title: string; url?: string; type: 'text' | 'file' | 'website' | 'qa' };
 };
@@ -162,6 +167,13 @@ const SMOOTHING = 10;
 const CANDIDATE_BUDGET = 160;
 /** Sentences of a long section handed on around its best one. */
 const WINDOW = 16;
+/**
+ * The characters of passage text a search hands on when its passages are short: 800 tokens at
+ * about four characters a token. Surroundings are sought this many sections away at most, which
+ * bounds the search's cost on a large material.
+ */
+const CONTEXT_CHARS = 3_200;
+const SURROUNDING_SECTIONS = 20;
 
 /** "How long", "what time": the question's form, asking for an amount, which the answer states in numbers. */
 const ASKS_AMOUNT = /^(?:how (?:long|much|many|often|soon|far|quickly|fast)|what time)$/;
@@ -329,7 +341,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
     const ranked = [...best.entries()]
       .sort(([a, x], [b, y]) => y.score - x.score || a - b)
       .slice(0, limit);
-    return ranked.map(([section, { score, sentence }]) => {
+    const passages = ranked.map(([section, { score, sentence }]): Passage => {
       const first = index.sectionStart[section] as number;
       const end = index.sectionStart[section + 1] as number;
       const from = Math.max(first, Math.min(sentence - Math.floor(WINDOW / 3), end - WINDOW));
@@ -354,7 +366,46 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
         unknownWords,
       };
     });
+    return withSurroundings(passages, index);
   };
+}
+
+/** A section's text for a model: its key, then its sentences with their line breaks. */
+function sectionText(index: LexicalIndex, section: number): string {
+  const key = index.keys[section] as string;
+  // Read one by one: a stored index's sentences are decoded as they are read (index-layout.ts).
+  const sentences: string[] = [];
+  for (let s = index.sectionStart[section] as number; s < (index.sectionStart[section + 1] as number); s += 1) {
+    sentences.push(index.sentences[s] as string);
+  }
+  const body = joinSentences(sentences);
+  return key ? `${key}\n${body}` : body;
+}
+
+/**
+ * The passages with the sections around them (`around`, for a model), the best passage's
+ * first, while all of them stay within CONTEXT_CHARS: the answer to a question is often beside
+ * the words it shares with the text (the entry after the one a follow-up names, the paragraph
+ * under a heading the question shares no word with).
+ */
+function withSurroundings(passages: Passage[], index: LexicalIndex): Passage[] {
+  const used = new Set(passages.map((passage) => passage.seq));
+  let room = CONTEXT_CHARS - passages.reduce((sum, passage) => sum + passage.text.length, 0);
+  const grown = passages.map((passage) => ({ before: [] as string[], after: [] as string[], passage }));
+  for (let distance = 1; distance <= SURROUNDING_SECTIONS && room > 0; distance += 1) {
+    for (const entry of grown) {
+      for (const section of [entry.passage.seq + distance, entry.passage.seq - distance]) {
+        if (section < 0 || section >= index.keys.length || used.has(section)) continue;
+        const text = sectionText(index, section);
+        if (text.length + 2 > room) continue;
+        used.add(section);
+        room -= text.length + 2;
+        if (section > entry.passage.seq) entry.after.push(text);
+        else entry.before.unshift(text);
+      }
+    }
+  }
+  return grown.map(({ before, after, passage }) => (before.length + after.length === 0 ? passage : { ...passage, around: { before, after } }));
 }
 
 /**

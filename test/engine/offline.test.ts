@@ -248,6 +248,31 @@ describe('composeAnswer with word vectors', () => {
   });
 });
 
+describe('composeAnswer with Q&A pairs', () => {
+  beforeAll(() => loadWordVectors());
+  const TEXT = 'Shipping abroad\nWe ship abroad to every country with DHL. Parcels abroad take a week.';
+  const PAIR = 'Do you ship abroad?\nNo. Since March we ship within the Netherlands only.';
+  const text = { id: 'src_text', title: 'Shop handbook', type: 'text' as const };
+  const pair = { id: 'src_qa', title: 'Do you ship abroad?', type: 'qa' as const };
+
+  /** Passages found in both sources, each labelled with its source as retrieval labels them. */
+  function withSources(question: string): ResponderInput {
+    const found = input(question, [TEXT, PAIR]);
+    const passages = found.passages.map((passage) => ({ ...passage, source: passage.key.endsWith(pair.title) ? pair : text }));
+    return { ...found, passages };
+  }
+
+  it("answers with the owner's answer as written, asked the same or in other words, and quotes nothing that contradicts it", () => {
+    for (const question of ['Do you ship abroad?', 'Do you ship overseas?']) {
+      expect(composeAnswer(withSources(question))).toBe('No. Since March we ship within the Netherlands only.');
+    }
+  });
+
+  it('answers from the rest of the material when the pair is not the question', () => {
+    expect(composeAnswer(withSources('How long do parcels take?'))).toBe('Parcels abroad take a week.');
+  });
+});
+
 describe('offlineResponder', () => {
   const responder = offlineResponder();
 

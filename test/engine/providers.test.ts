@@ -383,6 +383,18 @@ describe('the system prompt', () => {
     expect(prompt).not.toContain('known about the person');
   });
 
+  it("labels each passage with its source's title, gives the owner's Q&A pairs first as authoritative, and the text around a passage", () => {
+    const handbook = { ...passage('We ship worldwide.'), source: { id: 's1', title: 'Shop "handbook"', type: 'text' as const } };
+    const pair = { ...passage('Do you ship abroad?\nNo, only within the EU.'), source: { id: 's2', title: 'Do you ship abroad?', type: 'qa' as const } };
+    const surrounded = { ...passage('Returns\nWithin 30 days.'), around: { before: ['Shipping\n- DHL\n- UPS'], after: ['| Size: S |'] } };
+    const prompt = systemPrompt({ ...base, passages: [handbook, pair, surrounded] });
+    expect(prompt).toContain(`<passage number="1" source="Do you ship abroad?" type="qa">\nDo you ship abroad?\nNo, only within the EU.\n</passage>`);
+    expect(prompt).toContain(`<passage number="2" source="Shop 'handbook'">\nWe ship worldwide.\n</passage>`);
+    expect(prompt).toContain('<passage number="3">\nShipping\n- DHL\n- UPS\n\nReturns\nWithin 30 days.\n\n| Size: S |\n</passage>');
+    expect(prompt).toContain('it overrides any other passage that disagrees');
+    expect(systemPrompt(base)).not.toContain('type="qa"');
+  });
+
   it('leaves out a contact of whom nothing is known', () => {
     const contact = { name: null, email: null, phonenumber: null, customAttributes: {} };
     expect(systemPrompt({ ...base, contact })).not.toContain('known about the person');

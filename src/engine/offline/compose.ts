@@ -39,6 +39,8 @@ const FILLER = new Set(
 const BROAD = /\b(?:tell me (?:more )?about|explain|describe|overview of|information (?:on|about)|details (?:on|about)|more about)\b/i;
 /** A key covering this much of the question is what the question asks about: quote its opening. */
 const KEY_ANSWERS = 0.7;
+/** A Q&A pair's question covering this much of the question asked is that question. */
+const QA_MATCH = 0.5;
 const IDENTITY =
   /\b(?:who|what) are you\b|\byour name\b|\bwho(?:m)? (?:am i|i am) (?:talking|speaking|chatting) (?:to|with)\b|\bare you (?:a |an )?(?:bot|robot|human|person|real|ai|machine|chatbot)\b|\bam i (?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:bot|robot|human|person|real|machine)\b/i;
 const WELLBEING = /^(?:(?:hi|hello|hey)(?: there)?[\s,!]*)?how(?: are you|'s it going| is it going| are things)(?: doing| today)?$/i;
@@ -46,7 +48,27 @@ const SMALL_TALK_WORDS = 8;
 
 export function composeAnswer(input: ResponderInput): string {
   const question = [...input.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
-  return smallTalk(question, input) ?? thanksForDetails(question, input) ?? quote(input.passages, BROAD.test(withoutLeadIn(question)));
+  return (
+    smallTalk(question, input) ??
+    thanksForDetails(question, input) ??
+    ownersAnswer(input.passages) ??
+    quote(input.passages, BROAD.test(withoutLeadIn(question)))
+  );
+}
+
+/**
+ * The answer of a Q&A pair whose question is the one asked (in other words, too), as its owner
+ * wrote it and alone: it overrides whatever other passages say.
+ */
+function ownersAnswer(passages: Passage[]): string | undefined {
+  const pair = passages.find(
+    (passage) =>
+      passage.source?.type === 'qa' &&
+      passage.keyCoverage >= QA_MATCH &&
+      passage.coverage >= MIN_COVERAGE &&
+      passage.unknownWords.length === 0,
+  );
+  return pair && pair.text.slice(pair.text.indexOf('\n') + 1).trim();
 }
 
 /** A short social reply in the chatbot's name to greetings, thanks, goodbyes and "who are you?". */
