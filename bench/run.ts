@@ -17,7 +17,7 @@ const SECTIONS: Section[] = [
   pagingSection,
   trainingSection,
   extractionSection,
-  printing('answers (eval set against BM25)', benchAnswers),
+  printing('answers (development and held-out sets against BM25)', benchAnswers),
   printing('retrieval (index builds, cold start, cache)', benchRetrieval),
 ];
 
