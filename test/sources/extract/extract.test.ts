@@ -96,6 +96,24 @@ describe('extractFile', () => {
     );
   });
 
+  it('drops Markdown front matter, its title naming the file', async () => {
+    const extracted = await extractFile(utf8('---\ntitle: "Room guide"\nlayout: page\n---\n\n## Rooms\n\nEach room has a screen.\n'));
+    expect(extracted).toMatchObject({ kind: 'markdown', title: 'Room guide', text: '## Rooms\n\nEach room has a screen.' });
+  });
+
+  it('reads a table whose rows are labelled by a header cell as label: values', async () => {
+    const html = '<table><tr><th>Weight</th><td>2 kg</td></tr><tr><th>Colours</th><td>red</td><td>blue</td></tr></table>';
+    expect((await extractFile(utf8(html))).text).toBe('Weight: 2 kg\nColours: red; blue');
+  });
+
+  it('reads text that is not UTF-8: Windows-1252, or the charset an HTML page declares', async () => {
+    const latin = new Uint8Array([...utf8('Caf'), 0xe9, ...utf8(' cr'), 0xe8, ...utf8('me costs 5 '), 0x80, ...utf8('.')]);
+    expect(await extractFile(latin)).toMatchObject({ kind: 'text', text: 'Café crème costs 5 €.' });
+    // 会議室 ("meeting room") in Shift_JIS.
+    const page = [...utf8('<html><head><meta charset="shift_jis"></head><body><p>'), 0x89, 0xef, 0x8b, 0x63, 0x8e, 0xba, ...utf8('</p></body></html>')];
+    expect(await extractFile(new Uint8Array(page))).toMatchObject({ kind: 'html', text: '会議室' });
+  });
+
   it('reads plain text as it is, its line ends tidied', async () => {
     const extracted = await extractFile(utf8('\uFEFFOpening hours\r\nMonday to Friday: 9 to 5.   \r\n\r\n\r\n\r\n- Closed on holidays.\r\n'));
     expect(extracted).toEqual({
