@@ -31,6 +31,8 @@ const BOOKING = [
 ];
 const STEPS = ['1. Ask at the front desk.', '2. Sign the booking sheet.'];
 const ROOMS = ['## Rooms', '', 'Each room has a screen and a door code.', ''];
+/** What htmlOf puts around the content: navigation, header, footer, scripts and styles. */
+const PAGE_CHROME = ['All rooms', 'Contact us', 'Acme home', 'Copyright', 'track', 'margin'];
 /** MEETING_ROOMS from a format that marks its structure (DOCX, HTML). */
 const STRUCTURED = [...BOOKING, '', ...STEPS, '', ...ROOMS, 'Room: Kestrel; Floor: 3; Code: KES-4105', 'Room: Heron; Floor: 2; Code: HER-2201'].join('\n');
 
@@ -57,7 +59,14 @@ describe('extractFile', () => {
     const extracted = await extractFile(utf8(htmlOf(MEETING_ROOMS)));
     expect(extracted).toMatchObject({ kind: 'html', contentType: 'text/html', title: 'Meeting rooms' });
     expect(extracted.text).toBe(STRUCTURED);
-    for (const dropped of ['All rooms', 'Contact us', 'Acme home', 'Copyright', 'track', 'margin']) expect(extracted.text).not.toContain(dropped);
+    for (const dropped of PAGE_CHROME) expect(extracted.text).not.toContain(dropped);
+  });
+
+  it('keeps a short page’s content, not a long header line', async () => {
+    const page = `<html><head><title>Hours - Acme</title></head><body><header><p>Welcome to Acme Corporation, the home of fine
+      widgets and gadgets since 1921, serving customers in every town of the county.</p><nav><a href="/">Home</a></nav></header>
+      <main><h1>Hours</h1><p>Open 9 to 5.</p></main><footer>Copyright Acme</footer></body></html>`;
+    expect(await extractFile(utf8(page))).toMatchObject({ title: 'Hours', text: '# Hours\n\nOpen 9 to 5.' });
   });
 
   it('reads Markdown with a GFM table, its rows naming the headers', async () => {
@@ -183,7 +192,9 @@ describe('extractFile', () => {
     const turns = countTurns();
     const extracted = await extractFile(html);
     turns.stop();
+    // A page this long is an article to Readability, which picks its main content.
     expect(extracted.text.match(/^Room: Kestrel; Floor: 3; Code: KES-4105$/gm)).toHaveLength(2_000);
+    for (const dropped of PAGE_CHROME) expect(extracted.text).not.toContain(dropped);
     expect(turns.count).toBeGreaterThan(10);
   });
 });
