@@ -3,7 +3,8 @@ import type { FileKind } from './index.js';
 
 // The type of a file from its bytes, never its name: PDF and DOCX by their signatures (a DOCX is
 // a zip holding word/document.xml), then text, which must decode, told apart by its structure:
-// HTML by its document tags, Markdown by its headings, fences, tables and links.
+// HTML by its document tags, Markdown by its headings, fences, tables and links; other markup
+// (XML, SVG) is not read.
 
 /** How much of a text file is read to judge it. */
 const TEXT_PREFIX = 64 * 1024;
@@ -16,6 +17,7 @@ const UNICODE = new Set(['utf-8', 'utf8', 'utf-16le', 'utf-16be']);
 const HTML_DOCUMENT = /^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html|<(?:html|head|body)[\s>]/i;
 const HTML_LEADING_TAG =
   /^(?:<!--[\s\S]*?-->\s*)*<(?:div|p|h[1-6]|table|ul|ol|section|article|main|header|nav|meta|link|title|script|style|span|a|form|img)[\s>/]/i;
+const OTHER_MARKUP = /^<(?:\?xml|!doctype|[a-z][\w:-]*[\s>/])/i;
 const MARKDOWN_SIGNS = [
   /^#{1,6}[ \t]+\S/m, // ATX heading
   /^(?:```|~~~)/m, // fenced code
@@ -89,8 +91,12 @@ function encodingOf(start: Uint8Array): string {
   }
 }
 
-function textKind(text: string): FileKind {
+function textKind(text: string): FileKind | undefined {
   const start = text.trimStart();
-  if (HTML_DOCUMENT.test(start.slice(0, 4096)) || HTML_LEADING_TAG.test(start)) return 'html';
-  return MARKDOWN_SIGNS.some((sign) => sign.test(text)) ? 'markdown' : 'text';
+  if (HTML_DOCUMENT.test(start.slice(0, 4096))) return 'html';
+  // Before a leading tag: many a README opens with <p align="center"> and goes on in Markdown.
+  if (MARKDOWN_SIGNS.some((sign) => sign.test(text))) return 'markdown';
+  if (HTML_LEADING_TAG.test(start)) return 'html';
+  // Other markup (an SVG, a feed, any XML) is not a document we read.
+  return OTHER_MARKUP.test(start) ? undefined : 'text';
 }

@@ -206,7 +206,10 @@ describe('sniffFileKind', () => {
     expect(sniffFileKind(utf8('Intro\n\n## Returns\n\nWithin 30 days.'))).toBe('markdown');
     expect(sniffFileKind(utf8('| a | b |\n|---|---|\n| 1 | 2 |'))).toBe('markdown');
     expect(sniffFileKind(utf8('See [the guide](https://example.com/guide).'))).toBe('markdown');
+    expect(sniffFileKind(utf8('<p align="center"><img src="logo.png"></p>\n\n# Widget\n\n| a | b |\n|---|---|\n| 1 | 2 |'))).toBe('markdown');
     expect(sniffFileKind(utf8('Returns: within 30 days.\n- Keep the receipt.\nPrices < 5 EUR ship free.'))).toBe('text');
+    expect(sniffFileKind(utf8('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><text>Hi</text></svg>'))).toBeUndefined();
+    expect(sniffFileKind(utf8('<rss version="2.0"><channel><title>News</title></channel></rss>'))).toBeUndefined();
   });
 
   it('reads a PDF or a DOCX by its signature', async () => {
