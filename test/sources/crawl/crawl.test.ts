@@ -85,7 +85,7 @@ describe('a crawl of a website', () => {
         write(80);
       },
       '/manual.pdf': text('%PDF-1.7 not really', 'application/pdf'),
-      '/latin': text(Buffer.from('<title>Café</title><p>Crème brûlée on Fridays.</p>', 'latin1'), 'text/html; charset=iso-8859-1'),
+      '/latin': text(Buffer.from('<html><head><title>Café</title></head><body><p>Crème brûlée on Fridays.</p></body></html>', 'latin1'), 'text/html; charset=iso-8859-1'),
     }));
   });
 
@@ -129,7 +129,7 @@ describe('a crawl of a website', () => {
     expect(docs?.title).toBe('Docs');
     expect(docs?.text).toContain('Run the installer twice.');
     expect(docs?.text).toMatch(/^## Install$/m);
-    expect(docs?.text).toMatch(/^Step one$/m);
+    expect(docs?.text).toMatch(/^- Step one$/m);
     expect(docs?.chars).toBe(docs?.text.length);
     for (const left of ['Site header', 'Site footer', 'tracking', '/about']) expect(docs?.text).not.toContain(left);
     expect(frontier.page(url('/latin'))).toMatchObject({ title: 'Café', text: expect.stringContaining('Crème brûlée on Fridays.') });

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractFile, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
+import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
 import { docxOf, htmlOf, MEETING_ROOMS, pdfOf } from './documents.js';
 
@@ -58,6 +58,12 @@ describe('extractFile', () => {
     expect(extracted).toMatchObject({ kind: 'html', contentType: 'text/html', title: 'Meeting rooms' });
     expect(extracted.text).toBe(STRUCTURED);
     for (const dropped of ['All rooms', 'Contact us', 'Acme home', 'Copyright', 'track', 'margin']) expect(extracted.text).not.toContain(dropped);
+  });
+
+  it('keeps a short page’s content, where Readability would take its header line for it', () => {
+    const html = `<html><head><title>Hours</title></head><body><header><p>Acme Corporation, since 1920</p></header>
+      <main><h1>Hours</h1><p>Open at nine.</p><ul><li>Closed on Sundays</li></ul></main><footer>Copyright Acme</footer></body></html>`;
+    expect(extractHtml(html, 'https://acme.example/hours')).toEqual({ title: 'Hours', text: '# Hours\n\nOpen at nine.\n\n- Closed on Sundays' });
   });
 
   it('reads Markdown with a GFM table, its rows naming the headers', async () => {
