@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { benchAnswers } from './answers.js';
+import { crawlSection } from './crawl.js';
 import { httpSection } from './http.js';
 import { pagingSection } from './paging.js';
 import type { Figure, Section } from './section.js';
@@ -15,6 +16,7 @@ const SECTIONS: Section[] = [
   httpSection,
   pagingSection,
   trainingSection,
+  crawlSection,
   printing('answers (eval set against BM25)', benchAnswers),
   printing('retrieval (index builds, cold start, cache)', benchRetrieval),
 ];
