@@ -13,9 +13,9 @@ import { sitemapPages } from './sitemap.js';
 // Rules: the crawl stays on the start URL's host (same host name and port; http and https are
 // one). It reads sitemap.xml (and sitemap indexes, and sitemaps robots.txt names), follows every
 // `<a href>` of the raw HTML, and honours robots.txt for the user agent. Only HTML is read; a
-// page's main content is kept (extractHtml), read on a worker thread. A page found under another URL than it was planned
-// under (after a redirect, or by its canonical link) is recorded under that URL, and the planned
-// one is skipped as a duplicate. Each page is bounded in size and time, at most `concurrency`
+// page's main content is kept (extractHtml, on a worker thread). A page found under another URL
+// than it was planned under (after a redirect, or by its canonical link) is recorded under that
+// URL, and the planned one is skipped as a duplicate. Each page is bounded in size and time, at most `concurrency`
 // requests run at once, and the address rule of webhooks applies unless `allowPrivate`.
 
 export { normaliseUrl } from './normalise.js';
@@ -33,7 +33,7 @@ export type CrawlOptions = {
   maxPageBytes?: number;
   /** Requests at once. Default 2. */
   concurrency?: number;
-  /** Stops the crawl: pages in flight are not recorded, and `crawl` rejects with its reason. */
+  /** Stops the crawl: a page whose request it ends is not recorded; `crawl` rejects with its reason. */
   signal?: AbortSignal;
 };
 
