@@ -1,12 +1,15 @@
 import { Worker } from 'node:worker_threads';
-import type { Chunk } from '../../store/port.js';
+import type { Chunk, SourceRef, SourceText } from '../../store/port.js';
 
 // Training's heavy work (chunking a source, building its lexical index) runs in one worker
 // thread shared by the process: a 10 MB source takes seconds of CPU, which on the event loop
 // would stall every other request. Jobs queue in the worker; it is started on first use and
 // replaced if it dies.
 
-export type TrainingJob = { task: 'chunk'; text: string } | { task: 'index'; chunks: Chunk[] };
+export type TrainingJob =
+  | { task: 'chunk'; text: string }
+  | { task: 'chunk-sources'; texts: SourceText[] }
+  | { task: 'index'; chunks: Chunk[] };
 
 type Pending = { resolve(result: unknown): void; reject(error: Error): void };
 
@@ -55,6 +58,11 @@ function run(job: TrainingJob): Promise<unknown> {
 /** chunkText, on the worker thread. */
 export function chunkOffThread(text: string): Promise<string[]> {
   return run({ task: 'chunk', text }) as Promise<string[]>;
+}
+
+/** Each source's text chunked, each chunk naming its source, on the worker thread. */
+export function chunkSourcesOffThread(texts: SourceText[]): Promise<{ text: string; source: SourceRef }[]> {
+  return run({ task: 'chunk-sources', texts }) as Promise<{ text: string; source: SourceRef }[]>;
 }
 
 /** The serialized lexical index of the chunks, built on the worker thread. */

@@ -12,6 +12,9 @@ parentPort?.on('message', ({ id, job }: { id: number; job: TrainingJob }) => {
   try {
     if (job.task === 'chunk') {
       parentPort?.postMessage({ id, result: chunkText(job.text) });
+    } else if (job.task === 'chunk-sources') {
+      const chunks = job.texts.flatMap(({ ref, text }) => chunkText(text).map((chunk) => ({ text: chunk, source: ref })));
+      parentPort?.postMessage({ id, result: chunks });
     } else {
       const bytes = packIndex(buildLexicalIndex(job.chunks));
       parentPort?.postMessage({ id, result: bytes }, [bytes.buffer]);
