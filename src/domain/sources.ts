@@ -18,10 +18,19 @@ import { accessDenied, invalidRequest, notFound } from './errors.js';
 export type SourceLimits = {
   /** SOURCES_MAX_CHARS_PER_CHATBOT: the characters of a chatbot's sources together. */
   maxCharsPerChatbot: number;
+  /** SOURCES_MAX_FILE_MB, in bytes: a larger file is refused up front. */
+  maxFileBytes: number;
 };
 
+/** The sources' settings: their limits, and whether websites may be on private addresses (SOURCES_ALLOW_PRIVATE). */
+export type SourceSettings = SourceLimits & { allowPrivate: boolean };
+
 export const DEFAULT_MAX_CHARS_PER_CHATBOT = 50_000_000;
-export const DEFAULT_SOURCE_LIMITS: SourceLimits = { maxCharsPerChatbot: DEFAULT_MAX_CHARS_PER_CHATBOT };
+export const DEFAULT_MAX_FILE_MB = 20;
+export const DEFAULT_SOURCE_LIMITS: SourceLimits = {
+  maxCharsPerChatbot: DEFAULT_MAX_CHARS_PER_CHATBOT,
+  maxFileBytes: DEFAULT_MAX_FILE_MB * 1024 * 1024,
+};
 
 /** How much of a source's text its detail shows. */
 export const SHOWN_TEXT_CHARS = 200_000;
