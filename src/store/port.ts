@@ -204,6 +204,21 @@ export type SourceChange = Partial<
   Pick<Source, 'title' | 'status' | 'error' | 'chars' | 'question' | 'answer' | 'contentType' | 'pages'>
 > & { text?: string; updatedAt: Date };
 
+export type SourcePageStatus = 'read' | 'failed' | 'skipped';
+
+/** A page of a website source once crawled: what `pageList` shows, and its text for training. */
+export type SourcePage = {
+  url: string;
+  title: string;
+  status: SourcePageStatus;
+  chars: number;
+  text: string;
+  /** Why it failed or was skipped. */
+  reason?: string;
+};
+
+export type SourceClaim = { now: Date; claimedBy: string; leaseUntil: Date };
+
 /** A ready source's text as training reads it: the source's own, or one piece per website page read. */
 export type SourceText = { ref: SourceRef; text: string };
 
@@ -232,6 +247,34 @@ export interface SourceRepository {
    * material built from what is read after it includes the change (TrainingMaterial.revision).
    */
   nextRevision(chatbotId: string): Promise<number>;
+
+  // Processing (files read, websites crawled) is a job leased to one process at a time.
+  /**
+   * Takes the oldest source that is queued, or processing under a lease that ended before `now`
+   * (its process died), in one atomic write: it becomes processing, held by `claimedBy` until
+   * `leaseUntil`. Of racing claimers exactly one gets it.
+   */
+  claimNext(claim: SourceClaim): Promise<Source | undefined>;
+  /** Extends the lease while `claimedBy` holds it; answers whether it does. */
+  renewLease(id: string, claimedBy: string, leaseUntil: Date): Promise<boolean>;
+  /** Applies the change and ends the lease, only while `claimedBy` holds it; answers the source then. */
+  settle(id: string, claimedBy: string, change: SourceChange): Promise<Source | undefined>;
+  /** Ends the lease at once (a process stopping), leaving the source to be claimed again. */
+  release(id: string, claimedBy: string): Promise<void>;
+
+  // A website's pages: its crawl's frontier.
+  /** Adds URLs to the source's pages, in order, skipping known ones; answers how many were new. */
+  planPages(sourceId: string, urls: string[]): Promise<number>;
+  /** The first page planned after `afterSeq` that has no outcome yet. */
+  nextPage(sourceId: string, afterSeq: number): Promise<{ seq: number; url: string } | undefined>;
+  /** Records a planned page's outcome and answers the source's page counts, which its `pages` now shows. */
+  recordPage(sourceId: string, page: SourcePage): Promise<PageCounts>;
+  /** Known (planned) pages, read and failed. */
+  pageCounts(sourceId: string): Promise<PageCounts>;
+  /** The pages with an outcome, in the order planned, without their texts. */
+  pageList(chatbotId: string, sourceId: string): Promise<Omit<SourcePage, 'text'>[]>;
+  /** Forgets the source's pages (before a crawl starts again). */
+  clearPages(sourceId: string): Promise<void>;
 }
 
 export interface AssetRepository {

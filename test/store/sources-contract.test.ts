@@ -172,4 +172,104 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     await store.sources.put(apiTextSource(bot.id, 'We open at nine.', at(1)));
     expect(await store.training.sourceText(bot.id)).toBe('We open at nine.');
   });
+
+  describe('processing', () => {
+    const lease = (claimedBy: string, second: number, leaseSeconds = 60) => ({
+      now: at(second),
+      claimedBy,
+      leaseUntil: at(second + leaseSeconds),
+    });
+
+    it('hands each queued source to one claimer, oldest first, and takes over an ended lease', async () => {
+      const older = source({ type: 'file', status: 'queued' });
+      const newer = source({ type: 'file', status: 'queued' });
+      await store.sources.insert([newer, older]);
+      await store.sources.insert([source()]);
+      const claims = await Promise.all([store.sources.claimNext(lease('a', 0)), store.sources.claimNext(lease('b', 0))]);
+      expect(claims.map((claimed) => claimed?.id).sort()).toEqual([older.id, newer.id].sort());
+      expect(claims.every((claimed) => claimed?.status === 'processing')).toBe(true);
+      expect(await store.sources.claimNext(lease('c', 30))).toBeUndefined();
+      // Both leases end at 60: c takes the older source over, and its first holder lost it.
+      const takenOver = await store.sources.claimNext(lease('c', 61, 1_000));
+      expect(takenOver?.id).toBe(older.id);
+      const lostBy = claims[0]?.id === older.id ? 'a' : 'b';
+      expect(await store.sources.renewLease(older.id, lostBy, at(500))).toBe(false);
+      expect(await store.sources.settle(older.id, lostBy, { status: 'ready', updatedAt: at(62) })).toBeUndefined();
+      expect(await store.sources.renewLease(older.id, 'c', at(500))).toBe(true);
+    });
+
+    it('settles only while the lease is held, and renews it', async () => {
+      const file = source({ type: 'file', status: 'queued', chars: 0, text: '' });
+      await store.sources.insert([file]);
+      await store.sources.claimNext(lease('a', 0));
+      expect(await store.sources.renewLease(file.id, 'a', at(200))).toBe(true);
+      expect(await store.sources.claimNext(lease('b', 100))).toBeUndefined();
+      const settled = await store.sources.settle(file.id, 'a', { status: 'ready', chars: 8, text: 'The text', contentType: 'text/plain', updatedAt: at(101) });
+      expect(settled).toMatchObject({ status: 'ready', chars: 8, contentType: 'text/plain', updatedAt: at(101) });
+      expect(await store.sources.text(bot.id, file.id, 100)).toBe('The text');
+      expect(await store.sources.settle(file.id, 'a', { status: 'failed', updatedAt: at(102) })).toBeUndefined();
+      expect(await store.sources.claimNext(lease('b', 300))).toBeUndefined();
+    });
+
+    it('lets a released source be claimed again at once', async () => {
+      const file = source({ type: 'file', status: 'queued' });
+      await store.sources.insert([file]);
+      await store.sources.claimNext(lease('a', 0));
+      await store.sources.release(file.id, 'a');
+      expect((await store.sources.claimNext(lease('b', 1)))?.id).toBe(file.id);
+    });
+  });
+
+  describe('website pages', () => {
+    const page = (url: string, status: 'read' | 'failed' | 'skipped', text = '') => ({
+      url,
+      title: status === 'read' ? `Title of ${url}` : '',
+      status,
+      chars: text.length,
+      text,
+      ...(status === 'read' ? {} : { reason: 'It is on another host.' }),
+    });
+
+    it('plans URLs once each, in order, and hands out those without an outcome', async () => {
+      const site = source({ type: 'website', status: 'queued', url: 'https://example.com/', maxPages: 5, pages: { done: 0, failed: 0, total: 0 } });
+      await store.sources.insert([site]);
+      expect(await store.sources.planPages(site.id, ['https://example.com/', 'https://example.com/a'])).toBe(2);
+      expect(await store.sources.planPages(site.id, ['https://example.com/a', 'https://example.com/b'])).toBe(1);
+      const first = await store.sources.nextPage(site.id, -1);
+      expect(first?.url).toBe('https://example.com/');
+      const second = await store.sources.nextPage(site.id, first?.seq ?? 0);
+      expect(second?.url).toBe('https://example.com/a');
+      await store.sources.recordPage(site.id, page('https://example.com/', 'read', 'Home page.'));
+      expect((await store.sources.nextPage(site.id, -1))?.url).toBe('https://example.com/a');
+      const counts = await store.sources.recordPage(site.id, page('https://example.com/a', 'failed'));
+      expect(counts).toEqual({ done: 1, failed: 1, total: 3 });
+      expect((await store.sources.find(bot.id, site.id))?.pages).toEqual({ done: 1, failed: 1, total: 3 });
+      // A page found under a URL never planned is recorded under it.
+      await store.sources.recordPage(site.id, page('https://example.com/c', 'read', 'Page C.'));
+      expect(await store.sources.pageCounts(site.id)).toEqual({ done: 2, failed: 1, total: 4 });
+      expect(await store.sources.pageList(bot.id, site.id)).toEqual([
+        { url: 'https://example.com/', title: 'Title of https://example.com/', status: 'read', chars: 10 },
+        { url: 'https://example.com/a', title: '', status: 'failed', chars: 0, reason: 'It is on another host.' },
+        { url: 'https://example.com/c', title: 'Title of https://example.com/c', status: 'read', chars: 7 },
+      ]);
+      expect(await store.sources.pageList((await seedChatbot(store, owner)).id, site.id)).toEqual([]);
+    });
+
+    it('reads a website’s pages as its text, each page naming its URL and title', async () => {
+      const site = source({ type: 'website', title: 'example.com', url: 'https://example.com/', text: '' });
+      await store.sources.insert([site]);
+      await store.sources.planPages(site.id, ['https://example.com/', 'https://example.com/a', 'https://example.com/b']);
+      await store.sources.recordPage(site.id, page('https://example.com/a', 'read', 'Page A.'));
+      await store.sources.recordPage(site.id, page('https://example.com/', 'read', 'Home.'));
+      await store.sources.recordPage(site.id, page('https://example.com/b', 'skipped'));
+      expect(await store.sources.text(bot.id, site.id, 100)).toBe('Home.\n\nPage A.');
+      expect(await store.sources.text(bot.id, site.id, 8)).toBe('Home.\n\nP');
+      expect(await store.sources.readyTexts(bot.id)).toEqual([
+        { ref: { id: site.id, title: 'Title of https://example.com/', url: 'https://example.com/', type: 'website' }, text: 'Home.' },
+        { ref: { id: site.id, title: 'Title of https://example.com/a', url: 'https://example.com/a', type: 'website' }, text: 'Page A.' },
+      ]);
+      await store.sources.clearPages(site.id);
+      expect(await store.sources.pageCounts(site.id)).toEqual({ done: 0, failed: 0, total: 0 });
+    });
+  });
 });

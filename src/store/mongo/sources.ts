@@ -1,4 +1,4 @@
-import type { NewSource, Source, SourceRepository, SourceText } from '../port.js';
+import type { NewSource, Source, SourcePageStatus, SourceRepository, SourceText } from '../port.js';
 import type { AtomicWrites } from './atomic.js';
 import type { MongoModels, SourceDoc, SourcePageDoc } from './models.js';
 
@@ -7,6 +7,7 @@ import type { MongoModels, SourceDoc, SourcePageDoc } from './models.js';
 // holds at most 16 MB, and a list never reads either.
 
 const FILE_PART_BYTES = 8 * 1024 * 1024;
+const DUPLICATE_KEY = 11000;
 /** What a source's document holds besides the source itself. */
 const INTERNAL = { text: 0, claimedBy: 0, leaseUntil: 0 } as const;
 
@@ -31,7 +32,7 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites)
   const removeChildren = (ids: string[]) =>
     Promise.all([sourceFileParts.deleteMany({ sourceId: { $in: ids } }), sourcePages.deleteMany({ sourceId: { $in: ids } })]);
 
-  return {
+  const repository: SourceRepository = {
     async insert(batch) {
       // Undone on failure: only what this call inserted (a clashing id belongs to another source).
       let inserted: string[] = [];
@@ -131,6 +132,93 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites)
       }
       return texts;
     },
+    async claimNext({ now, claimedBy, leaseUntil }) {
+      const doc = await sources
+        .findOneAndUpdate(
+          { $or: [{ status: 'queued' }, { status: 'processing', $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] }] },
+          { $set: { status: 'processing', claimedBy, leaseUntil } },
+          { sort: { createdAt: 1, _id: 1 }, returnDocument: 'after', projection: INTERNAL },
+        )
+        .lean<SourceDoc>();
+      return doc ? toSource(doc) : undefined;
+    },
+    async renewLease(id, claimedBy, leaseUntil) {
+      const { modifiedCount, matchedCount } = await sources.updateOne({ _id: id, claimedBy, status: 'processing' }, { $set: { leaseUntil } });
+      return matchedCount + modifiedCount > 0;
+    },
+    async settle(id, claimedBy, { updatedAt, ...change }) {
+      const fields = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+      const doc = await sources
+        .findOneAndUpdate(
+          { _id: id, claimedBy, status: 'processing' },
+          { $set: { ...fields, updatedAt, claimedBy: null, leaseUntil: null } },
+          { returnDocument: 'after', projection: INTERNAL },
+        )
+        .lean<SourceDoc>();
+      return doc ? toSource(doc) : undefined;
+    },
+    async release(id, claimedBy) {
+      await sources.updateOne({ _id: id, claimedBy }, { $set: { leaseUntil: new Date(0) } });
+    },
+    async planPages(sourceId, urls) {
+      // Sequence numbers follow the last known; a URL already known collides on (sourceId, url).
+      const [last] = await sourcePages.find({ sourceId }, { seq: 1 }).sort({ seq: -1 }).limit(1).lean<SourcePageDoc[]>();
+      let seq = (last?.seq ?? -1) + 1;
+      let added = 0;
+      for (const url of urls) {
+        try {
+          await sourcePages.create({ sourceId, seq, url, title: '', status: 'planned', chars: 0, text: '' });
+          seq += 1;
+          added += 1;
+        } catch (error) {
+          if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+        }
+      }
+      return added;
+    },
+    async nextPage(sourceId, afterSeq) {
+      const doc = await sourcePages
+        .findOne({ sourceId, status: 'planned', seq: { $gt: afterSeq } }, { seq: 1, url: 1 })
+        .sort({ seq: 1 })
+        .lean<SourcePageDoc>();
+      return doc ? { seq: doc.seq, url: doc.url } : undefined;
+    },
+    async recordPage(sourceId, { url, title, status, chars, text, reason }) {
+      const outcome = { title, status, chars, text, reason: reason ?? null };
+      const { matchedCount } = await sourcePages.updateOne({ sourceId, url }, { $set: outcome });
+      if (matchedCount === 0) {
+        await repository.planPages(sourceId, [url]);
+        await sourcePages.updateOne({ sourceId, url }, { $set: outcome });
+      }
+      const pages = await repository.pageCounts(sourceId);
+      await sources.updateOne({ _id: sourceId }, { $set: { pages } });
+      return pages;
+    },
+    async pageCounts(sourceId) {
+      const rows = await sourcePages.aggregate<{ _id: string; n: number }>([
+        { $match: { sourceId } },
+        { $group: { _id: '$status', n: { $sum: 1 } } },
+      ]);
+      const count = (status: string) => rows.find((row) => row._id === status)?.n ?? 0;
+      return { done: count('read'), failed: count('failed'), total: rows.reduce((sum, row) => sum + row.n, 0) };
+    },
+    async pageList(chatbotId, sourceId) {
+      if (!(await sources.exists({ _id: sourceId, chatbotId }))) return [];
+      const docs = await sourcePages
+        .find({ sourceId, status: { $ne: 'planned' } }, { url: 1, title: 1, status: 1, chars: 1, reason: 1 })
+        .sort({ seq: 1 })
+        .lean<SourcePageDoc[]>();
+      return docs.map(({ url, title, status, chars, reason }) => ({
+        url,
+        title,
+        status: status as SourcePageStatus,
+        chars,
+        ...(reason ? { reason } : {}),
+      }));
+    },
+    async clearPages(sourceId) {
+      await sourcePages.deleteMany({ sourceId });
+    },
     async nextRevision(chatbotId) {
       const doc = await sourceRevisions
         .findOneAndUpdate({ _id: chatbotId }, { $inc: { revision: 1 } }, { upsert: true, returnDocument: 'after' })
@@ -138,4 +226,5 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites)
       return (doc as { revision: number }).revision;
     },
   };
+  return repository;
 }

@@ -1,5 +1,16 @@
 import type { Database } from 'better-sqlite3';
-import type { NewSource, Source, SourceChange, SourceRepository, SourceStatus, SourceText, SourceType } from '../port.js';
+import type {
+  NewSource,
+  PageCounts,
+  Source,
+  SourceChange,
+  SourcePage,
+  SourcePageStatus,
+  SourceRepository,
+  SourceStatus,
+  SourceText,
+  SourceType,
+} from '../port.js';
 
 // A chatbot's knowledge sources. A source's extracted text is a column of its row (a website's is
 // in its pages' rows) and a file's bytes are a row of source_files, so a list never reads either.
@@ -124,6 +135,68 @@ export function sqliteSources(db: Database): SourceRepository {
      ON CONFLICT (chatbot_id) DO UPDATE SET revision = revision + 1 RETURNING revision`,
   );
 
+  const claimNext = db.prepare<{ now: number; claimedBy: string; leaseUntil: number }, SourceRow>(
+    `UPDATE sources SET status = 'processing', claimed_by = @claimedBy, lease_until = @leaseUntil
+     WHERE id = (SELECT id FROM sources
+                 WHERE status = 'queued' OR (status = 'processing' AND coalesce(lease_until, 0) < @now)
+                 ORDER BY created_at, id LIMIT 1)
+     RETURNING ${COLUMNS}`,
+  );
+  const renew = db.prepare(
+    `UPDATE sources SET lease_until = ? WHERE id = ? AND claimed_by = ? AND status = 'processing'`,
+  );
+  const held = db.prepare<[string, string], { chatbot_id: string }>(
+    `SELECT chatbot_id FROM sources WHERE id = ? AND claimed_by = ? AND status = 'processing'`,
+  );
+  const endLease = db.prepare('UPDATE sources SET claimed_by = NULL, lease_until = NULL WHERE id = ?');
+  const release = db.prepare('UPDATE sources SET lease_until = 0 WHERE id = ? AND claimed_by = ?');
+  const planPage = db.prepare(
+    `INSERT OR IGNORE INTO source_pages (source_id, seq, url, title, status, chars, text)
+     VALUES (@sourceId, (SELECT coalesce(max(seq), -1) + 1 FROM source_pages WHERE source_id = @sourceId), @url, '', 'planned', 0, '')`,
+  );
+  const nextPage = db.prepare<[string, number], { seq: number; url: string }>(
+    `SELECT seq, url FROM source_pages WHERE source_id = ? AND status = 'planned' AND seq > ? ORDER BY seq LIMIT 1`,
+  );
+  const recordPage = db.prepare(
+    `UPDATE source_pages SET title = @title, status = @status, chars = @chars, text = @text, reason = @reason
+     WHERE source_id = @sourceId AND url = @url`,
+  );
+  const pageCounts = db.prepare<[string], { total: number; done: number | null; failed: number | null }>(
+    `SELECT count(*) AS total, sum(status = 'read') AS done, sum(status = 'failed') AS failed
+     FROM source_pages WHERE source_id = ?`,
+  );
+  const setPageCounts = db.prepare('UPDATE sources SET pages_done = ?, pages_failed = ?, pages_total = ? WHERE id = ?');
+  const pageList = db.prepare<[string, string], { url: string; title: string; status: SourcePageStatus; chars: number; reason: string | null }>(
+    `SELECT page.url, page.title, page.status, page.chars, page.reason FROM source_pages page
+     JOIN sources source ON source.id = page.source_id
+     WHERE source.chatbot_id = ? AND page.source_id = ? AND page.status != 'planned' ORDER BY page.seq`,
+  );
+  const clearPages = db.prepare('DELETE FROM source_pages WHERE source_id = ?');
+
+  const countPages = (sourceId: string): PageCounts => {
+    const { total, done, failed } = pageCounts.get(sourceId) as { total: number; done: number | null; failed: number | null };
+    return { done: done ?? 0, failed: failed ?? 0, total };
+  };
+  const planAll = db.transaction((sourceId: string, urls: string[]) =>
+    urls.reduce((added, url) => added + planPage.run({ sourceId, url }).changes, 0),
+  );
+  const record = db.transaction((sourceId: string, page: SourcePage) => {
+    const values = { sourceId, ...page, reason: page.reason ?? null };
+    if (recordPage.run(values).changes === 0) {
+      planPage.run(values);
+      recordPage.run(values);
+    }
+    const counts = countPages(sourceId);
+    setPageCounts.run(counts.done, counts.failed, counts.total, sourceId);
+    return counts;
+  });
+  const settle = db.transaction((id: string, claimedBy: string, change: SourceChange) => {
+    const holder = held.get(id, claimedBy);
+    if (!holder) return undefined;
+    endLease.run(id);
+    return update(holder.chatbot_id, id, change);
+  });
+
   const insertAll = db.transaction((sources: NewSource[]) => {
     for (const source of sources) {
       insert.run(...rowValues(source));
@@ -198,6 +271,38 @@ export function sqliteSources(db: Database): SourceRepository {
     },
     async nextRevision(chatbotId) {
       return (bumpRevision.get(chatbotId) as { revision: number }).revision;
+    },
+    async claimNext({ now, claimedBy, leaseUntil }) {
+      const row = claimNext.get({ now: now.getTime(), claimedBy, leaseUntil: leaseUntil.getTime() });
+      return row ? toSource(row) : undefined;
+    },
+    async renewLease(id, claimedBy, leaseUntil) {
+      return renew.run(leaseUntil.getTime(), id, claimedBy).changes > 0;
+    },
+    async settle(id, claimedBy, change) {
+      const row = settle.immediate(id, claimedBy, change);
+      return row ? toSource(row) : undefined;
+    },
+    async release(id, claimedBy) {
+      release.run(id, claimedBy);
+    },
+    async planPages(sourceId, urls) {
+      return planAll.immediate(sourceId, urls);
+    },
+    async nextPage(sourceId, afterSeq) {
+      return nextPage.get(sourceId, afterSeq);
+    },
+    async recordPage(sourceId, page) {
+      return record.immediate(sourceId, page);
+    },
+    async pageCounts(sourceId) {
+      return countPages(sourceId);
+    },
+    async pageList(chatbotId, sourceId) {
+      return pageList.all(chatbotId, sourceId).map(({ reason, ...page }) => (reason === null ? page : { ...page, reason }));
+    },
+    async clearPages(sourceId) {
+      clearPages.run(sourceId);
     },
   };
 }
