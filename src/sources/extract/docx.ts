@@ -11,7 +11,7 @@ export async function extractDocx(bytes: Uint8Array): Promise<{ title: string | 
   try {
     ({ value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }));
   } catch {
-    throw new ExtractionError(damaged('a DOCX file'));
+    throw new ExtractionError(damaged('docx'));
   }
   const text = htmlFragmentText(html);
   return { title: firstHeading(text), text };

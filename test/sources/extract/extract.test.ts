@@ -133,6 +133,13 @@ describe('extractFile', () => {
     );
   });
 
+  it('fails text that stops decoding past the part the type is judged from as damaged', async () => {
+    const text = utf8(`${'Opening hours are nine to five. '.repeat(3_000)}\n`);
+    expect(sniffFileKind(text)).toBe('text');
+    const broken = new Uint8Array([...text, 0xff, 0xfe, 0x00, 0x41]);
+    expect(await failure(broken)).toBe('The file looks like a text file but is damaged or incomplete, so it could not be read.');
+  });
+
   it('fails unsupported bytes: a PNG, a zip that is not a DOCX, binary junk', async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
     // The same zip with its Word body renamed: a valid archive, but no document in it.
