@@ -25,6 +25,8 @@ const CHILDREN = [
   'conversationMessages',
   'bindings',
   'digests',
+  'activityHours',
+  'unansweredGroups',
 ] as const;
 
 export async function repairMongo(
