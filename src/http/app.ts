@@ -17,6 +17,7 @@ import { assetPaths, assetRoutes } from './routes/assets.js';
 import { chatbotPromptPaths, chatbotPromptRoutes } from './routes/chatbot-prompts.js';
 import { chatPaths, chatRoutes } from './routes/chat.js';
 import { chatbotPaths, chatbotRoutes } from './routes/chatbots.js';
+import { consolePaths, consoleRoutes } from './routes/console.js';
 import { contactPaths, contactRoutes } from './routes/contacts.js';
 import { conversationPaths, conversationRoutes } from './routes/conversations.js';
 import { customAttributePaths, customAttributeRoutes } from './routes/custom-attributes.js';
@@ -88,6 +89,7 @@ export function appRouters({
     docsRoutes(API_PREFIX, apiDocument),
     publicAssetRoutes(store),
     widgetRoutes(store, engine),
+    consoleRoutes(),
     api(chatbotRoutes(store, engine)),
     api(chatRoutes(store, engine)),
     api(assetRoutes(store)),
@@ -124,7 +126,7 @@ export function apiDocument(): OpenApiDocument {
         openApiPaths,
       ],
     },
-    { prefix: '', paths: [healthPaths, metricsPaths, referencePaths, publicAssetPaths, widgetPaths] },
+    { prefix: '', paths: [healthPaths, metricsPaths, referencePaths, publicAssetPaths, widgetPaths, consolePaths] },
   ]);
   return described;
 }

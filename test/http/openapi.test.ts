@@ -215,6 +215,20 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     });
     await expectStatus(400, 'POST', '/widget/chatbots/{chatbotId}/leads', { ...visit, json: { email: 'not an email' } });
 
+    // The console's page, at each URL shape, and its assets.
+    const consolePage = String(await expectStatus(200, 'GET', '/console', { key: null }));
+    await expectStatus(200, 'GET', '/console/{section}', { params: { section: 'account' }, key: null });
+    await expectStatus(200, 'GET', '/console/chatbots/{chatbotId}', { params: bot, key: null });
+    await expectStatus(200, 'GET', '/console/chatbots/{chatbotId}/{section}', { params: { ...bot, section: 'settings' }, key: null });
+    await expectStatus(200, 'GET', '/console/chatbots/{chatbotId}/{section}/{item}', {
+      params: { ...bot, section: 'activity', item: 'leads' },
+      key: null,
+    });
+    for (const [, name] of consolePage.matchAll(/\/console\/assets\/([^"]+)"/g)) {
+      await expectStatus(200, 'GET', '/console/assets/{name}', { params: { name: name ?? '' }, key: null });
+    }
+    await expectStatus(404, 'GET', '/console/assets/{name}', { params: { name: 'main-UNKNOWN.js' }, key: null });
+
     // Assets deleted once the widget has shown them.
     await expectStatus(200, 'DELETE', `${api}/delete-chatbot-profile-picture`, { query: bot });
     await expectStatus(200, 'DELETE', `${api}/delete-chatbot-icon`, { query: bot });
