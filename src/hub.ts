@@ -44,6 +44,8 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     webhookAllowPrivate: config.webhooks.allowPrivate,
     trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,
+    publicUrl: config.publicUrl,
+    consoleSessionIdleHours: config.consoleSessionIdleHours,
   });
   const server = app.listen(config.port);
   answerParserRefusals(server);

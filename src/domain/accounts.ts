@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
 import type { Account, Quota, Store } from '../store/port.js';
 import { UniqueViolation } from '../store/errors.js';
-import { generateApiKey, hashApiKey } from './api-keys.js';
+import { apiKeyRecord, createApiKey, hashApiKey } from './api-keys.js';
 import { HubError, unauthorized } from './errors.js';
 
 const DEFAULT_ACCOUNT_NAME = 'default';
@@ -17,13 +17,7 @@ export async function createAccount(store: Store, name: string, quota: Quota): P
     if (error instanceof UniqueViolation) throw new HubError('conflict', `account ${name} exists`);
     throw error;
   }
-  return { account, apiKey: await issueApiKey(store, account.id) };
-}
-
-export async function issueApiKey(store: Store, accountId: string): Promise<string> {
-  const apiKey = generateApiKey();
-  await store.accounts.addKey({ hash: hashApiKey(apiKey), accountId, createdAt: new Date() });
-  return apiKey;
+  return { account, apiKey: (await createApiKey(store, account)).apiKey };
 }
 
 /** Finds the account holding the key whose hash is given (see hashApiKey). */
@@ -74,7 +68,7 @@ async function addKeyOnce(store: Store, accountId: string, apiKey: string): Prom
   }
   if (holder) return;
   try {
-    await store.accounts.addKey({ hash, accountId, createdAt: new Date() });
+    await store.accounts.addKey(apiKeyRecord(apiKey, accountId));
   } catch (error) {
     if (!(error instanceof UniqueViolation)) throw error;
   }

@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE } from '../config.js';
+import { DEFAULT_CONSOLE_SESSION_IDLE_HOURS, DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE, HOUR_MS } from '../config.js';
 import { createChatEngine, type ChatEngine } from '../engine/index.js';
 import type { Store } from '../store/port.js';
-import { requireApiKey, type AuthState } from './middleware/auth.js';
+import { keyAccounts, requireCaller, type AuthState } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { perKeyRateLimit } from './middleware/rate-limit.js';
 import { failureBodies } from './middleware/errors.js';
@@ -17,6 +17,7 @@ import { assetPaths, assetRoutes } from './routes/assets.js';
 import { chatbotPromptPaths, chatbotPromptRoutes } from './routes/chatbot-prompts.js';
 import { chatPaths, chatRoutes } from './routes/chat.js';
 import { chatbotPaths, chatbotRoutes } from './routes/chatbots.js';
+import { consoleSessionPaths, consoleSessionRoutes } from './routes/console-session.js';
 import { consolePaths, consoleRoutes } from './routes/console.js';
 import { contactPaths, contactRoutes } from './routes/contacts.js';
 import { conversationPaths, conversationRoutes } from './routes/conversations.js';
@@ -52,6 +53,10 @@ export type AppDeps = {
   trustProxy?: boolean;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); open when unset. */
   metricsToken?: string;
+  /** PUBLIC_URL: the console's origin and whether its cookies are Secure; the request's own when unset. */
+  publicUrl?: string;
+  /** CONSOLE_SESSION_IDLE_HOURS. */
+  consoleSessionIdleHours?: number;
 };
 
 export function createApp(deps: AppDeps): Koa {
@@ -74,12 +79,23 @@ export function appRouters({
   engine = createChatEngine(store),
   webhookAllowPrivate = false,
   metricsToken,
+  publicUrl,
+  consoleSessionIdleHours = DEFAULT_CONSOLE_SESSION_IDLE_HOURS,
 }: AppDeps): Router[] {
-  // Each API feature is a router of its own behind the same key check and body parser.
-  const keyCheck = requireApiKey(store);
+  const sessions = {
+    idleMs: consoleSessionIdleHours * HOUR_MS,
+    publicOrigin: publicUrl && new URL(publicUrl).origin,
+    secureCookies: publicUrl ? publicUrl.startsWith('https:') : undefined,
+  };
+  // Each API feature is a router of its own behind the same key (or console session) check and
+  // body parser; the console's sign-in, which needs neither, has only the parser.
+  const keys = keyAccounts(store);
+  const keyCheck = requireCaller(store, keys, sessions);
   const body = jsonBody();
   const api = (feature: Router<AuthState>, ...guards: Middleware<AuthState>[]) =>
     new Router<AuthState>({ prefix: API_PREFIX }).use(keyCheck, body, ...guards, feature.routes()) as Router;
+  const open = (feature: Router<AuthState>) =>
+    new Router<AuthState>({ prefix: API_PREFIX }).use(body, feature.routes()) as Router;
   // The contract limits the contact and custom-attribute endpoints per key.
   const contactsLimit = perKeyRateLimit(store, { scope: 'contacts', perMinute: contactsRateLimitPerMinute });
 
@@ -90,6 +106,7 @@ export function appRouters({
     publicAssetRoutes(store),
     widgetRoutes(store, engine),
     consoleRoutes(),
+    open(consoleSessionRoutes(store, sessions)),
     api(chatbotRoutes(store, engine)),
     api(chatRoutes(store, engine)),
     api(assetRoutes(store)),
@@ -112,6 +129,7 @@ export function apiDocument(): OpenApiDocument {
     {
       prefix: API_PREFIX,
       paths: [
+        consoleSessionPaths,
         chatbotPaths,
         chatPaths,
         assetPaths,

@@ -39,6 +39,10 @@ export type StartOptions = {
   trustProxy?: boolean;
   /** METRICS_TOKEN: GET /metrics then wants it as a bearer token. */
   metricsToken?: string;
+  /** PUBLIC_URL: the console's origin and whether its cookies are Secure. */
+  publicUrl?: string;
+  /** CONSOLE_SESSION_IDLE_HOURS. */
+  consoleSessionIdleHours?: number;
 };
 
 export async function startApp(target: StoreTarget, options: StartOptions = {}): Promise<TestApp> {
@@ -52,6 +56,8 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
     webhookAllowPrivate: options.webhookAllowPrivate,
     trustProxy: options.trustProxy,
     metricsToken: options.metricsToken,
+    publicUrl: options.publicUrl,
+    consoleSessionIdleHours: options.consoleSessionIdleHours,
   });
   const server = createServer(app.callback());
   answerParserRefusals(server);

@@ -1,12 +1,13 @@
 import mongoose from 'mongoose';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
-import { mongoAccounts } from './accounts.js';
+import { mongoAccounts, nameUnnamedKeys } from './accounts.js';
 import { mongoAdapterClaims } from './adapter-claims.js';
 import { mongoAssets } from './assets.js';
 import { atomicWrites } from './atomic.js';
 import { mongoAttributes } from './attributes.js';
 import { mongoBindings } from './bindings.js';
 import { mongoChatbots } from './chatbots.js';
+import { mongoConsoleSessions } from './console-sessions.js';
 import { mongoContacts } from './contacts.js';
 import { mongoConversations } from './conversations.js';
 import { mongoDigestRuns } from './digest-runs.js';
@@ -36,6 +37,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     for (const model of Object.values(models)) await migrateIndexes(model as never);
     await moveEmbeddedMessages(models);
     await countUncountedLists(models);
+    await nameUnnamedKeys(models);
     writes = await atomicWrites(connection);
   } catch (error) {
     await connection.close();
@@ -64,6 +66,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     webhooks: mongoWebhooks(models),
     webhookOutbox: mongoWebhookOutbox(models),
     adapterClaims: mongoAdapterClaims(models),
+    consoleSessions: mongoConsoleSessions(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },
