@@ -40,11 +40,8 @@ export type Settings = {
   collectCustomerInformation: { title: string; name: CollectField; email: CollectField; phone: CollectField };
 };
 
-export type Chatbot = ChatbotItem & {
-  settings: Settings;
-  iconUrl?: string | null;
-  profilePictureUrl?: string | null;
-};
+/** GET /chatbots/{chatbotId}: one chatbot with every setting. */
+export type Chatbot = Pick<ChatbotItem, 'id' | 'name' | 'status' | 'created_at' | 'updated_at'> & { settings: Settings };
 
 export type Message = { id: string; role: 'user' | 'assistant'; content: string; created_at: string; feedback?: 'up' | 'down' };
 

@@ -40,14 +40,14 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
     setFailure(undefined);
     setMessage('');
     setBusy(true);
-    const history = [...turns.map(({ role, content }) => ({ role, content })), { role: 'user' as const, content: text }];
-    setTurns([...history, { role: 'assistant', content: '' }]);
+    const asked: Turn[] = [...turns, { role: 'user', content: text, done: true }];
+    setTurns([...asked, { role: 'assistant', content: '' }]);
     const answer = (update: (turn: Turn) => Turn) =>
       setTurns((current) => [...current.slice(0, -1), update(current.at(-1) ?? { role: 'assistant', content: '' })]);
     try {
       const response = await call('POST', '/chat', {
         chatbotId: chatbot.id,
-        messages: history,
+        messages: asked.map(({ role, content }) => ({ role, content })),
         conversationId,
         model,
         temperature: temperatureValue,

@@ -33,7 +33,7 @@ export function WidgetPreview({ draft, iconUrl, profilePictureUrl }: { draft: Dr
         )}
       </div>
       <div class="preview-button" data-testid="preview-button" style={{ background: styles.buttonColor }}>
-        {iconUrl ? <img src={iconUrl} alt="" /> : <span style={{ color: readableOn(styles.buttonColor) }}>💬</span>}
+        {iconUrl ? <img src={iconUrl} alt="" /> : <ChatIcon colour={readableOn(styles.buttonColor)} />}
       </div>
       <figcaption class="muted">
         Preview: the button sits on the {styles.alignChatButton}
@@ -43,10 +43,23 @@ export function WidgetPreview({ draft, iconUrl, profilePictureUrl }: { draft: Dr
   );
 }
 
-/** Black or white text, whichever reads better on a `#RGB`/`#RRGGBB` background. */
+function ChatIcon({ colour }: { colour: string }) {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true">
+      <path fill={colour} d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z" />
+    </svg>
+  );
+}
+
+/** Black or white text, whichever contrasts more (WCAG's relative luminance) with a `#RGB`/`#RRGGBB` background. */
 function readableOn(colour: string): string {
   const hex = colour.replace('#', '');
   const full = hex.length <= 4 ? [...hex.slice(0, 3)].map((digit) => digit + digit).join('') : hex.slice(0, 6);
-  const [red = 0, green = 0, blue = 0] = [0, 2, 4].map((start) => parseInt(full.slice(start, start + 2), 16) || 0);
-  return red * 0.299 + green * 0.587 + blue * 0.114 > 150 ? '#000000' : '#ffffff';
+  const [red = 0, green = 0, blue = 0] = [0, 2, 4].map((start) => {
+    const channel = (parseInt(full.slice(start, start + 2), 16) || 0) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue;
+  // Contrast with black is (L + 0.05) / 0.05, with white 1.05 / (L + 0.05): equal at L ≈ 0.179.
+  return luminance > 0.179 ? '#000000' : '#ffffff';
 }
