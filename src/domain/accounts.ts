@@ -20,6 +20,19 @@ export async function createAccount(store: Store, name: string, quota: Quota): P
   return { account, apiKey: (await createApiKey(store, account)).apiKey };
 }
 
+/** The month usage is counted by, e.g. `2026-11` (UTC). */
+export const usagePeriod = (at: Date) => at.toISOString().slice(0, 7);
+
+/** The messages the account used this month, against its quota. */
+export async function accountUsage(
+  store: Store,
+  account: Account,
+  now = new Date(),
+): Promise<{ period: string; messages: number }> {
+  const period = usagePeriod(now);
+  return { period, messages: await store.usage.messagesUsed(account.id, period) };
+}
+
 /** Finds the account holding the key whose hash is given (see hashApiKey). */
 export async function authenticate(store: Store, apiKeyHash: string): Promise<Account> {
   const account = await store.accounts.findByKeyHash(apiKeyHash);

@@ -12,7 +12,9 @@ import { failureBodies } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
 import { describeApi, type OpenApiDocument } from './openapi.js';
 import { routeLookup } from './route-lookup.js';
+import { accountPaths, accountRoutes } from './routes/account.js';
 import { adapterClaimPaths, adapterClaimRoutes } from './routes/adapter-claims.js';
+import { apiKeyPaths, apiKeyRoutes } from './routes/api-keys.js';
 import { assetPaths, assetRoutes } from './routes/assets.js';
 import { chatbotPromptPaths, chatbotPromptRoutes } from './routes/chatbot-prompts.js';
 import { chatPaths, chatRoutes } from './routes/chat.js';
@@ -107,6 +109,8 @@ export function appRouters({
     widgetRoutes(store, engine),
     consoleRoutes(),
     open(consoleSessionRoutes(store, sessions)),
+    api(accountRoutes(store)),
+    api(apiKeyRoutes(store, keys)),
     api(chatbotRoutes(store, engine)),
     api(chatRoutes(store, engine)),
     api(assetRoutes(store)),
@@ -130,6 +134,8 @@ export function apiDocument(): OpenApiDocument {
       prefix: API_PREFIX,
       paths: [
         consoleSessionPaths,
+        accountPaths,
+        apiKeyPaths,
         chatbotPaths,
         chatPaths,
         assetPaths,

@@ -129,6 +129,8 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
       },
     });
     await expectStatus(200, 'GET', `${api}/get-chatbots`);
+    await expectStatus(200, 'GET', `${api}/chatbots/{chatbotId}`, { params: bot });
+    await expectStatus(404, 'GET', `${api}/chatbots/{chatbotId}`, { params: { chatbotId: 'missing' } });
     const doomed = await expectStatus(200, 'POST', `${api}/create-chatbot`, { json: { chatbotName: 'Doomed' } });
     await expectStatus(200, 'DELETE', `${api}/delete-chatbot`, { query: { chatbotId: String(doomed.chatbotId) } });
 
@@ -234,6 +236,14 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
       await expectStatus(200, 'GET', '/console/assets/{name}', { params: { name: name ?? '' }, key: null });
     }
     await expectStatus(404, 'GET', '/console/assets/{name}', { params: { name: 'main-UNKNOWN.js' }, key: null });
+
+    // The account and its keys.
+    await expectStatus(200, 'GET', `${api}/account`);
+    const newKey = await expectStatus(201, 'POST', `${api}/api-keys`, { json: { label: 'Documented' } });
+    await expectStatus(400, 'POST', `${api}/api-keys`, { json: {} });
+    await expectStatus(200, 'GET', `${api}/api-keys`);
+    await expectStatus(200, 'DELETE', `${api}/api-keys/{id}`, { params: { id: String(newKey.data.id) } });
+    await expectStatus(404, 'DELETE', `${api}/api-keys/{id}`, { params: { id: String(newKey.data.id) } });
 
     // The console's session: signed in with the key, used, read back, ended.
     const sameOrigin = { Origin: app.origin };
