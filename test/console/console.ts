@@ -11,12 +11,12 @@ import { launchChromium } from '../widget/browser.js';
 
 export const SHOTS = 'test-artifacts/console';
 
-const sqlite = storeTargets[0];
-if (!sqlite) throw new Error('no sqlite target');
+const [sqlite] = storeTargets;
 
 export type ConsoleRun = { app: TestApp; browser: Browser; close(): Promise<void> };
 
 export async function startConsole(): Promise<ConsoleRun> {
+  if (!sqlite) throw new Error('no sqlite target');
   const [app, browser] = await Promise.all([startApp(sqlite), launchChromium()]);
   await mkdir(SHOTS, { recursive: true });
   return {
