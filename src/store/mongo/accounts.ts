@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import { patchEntries } from '../../settings/patch.js';
 import type { Account, AccountRepository, ApiKeyRecord } from '../port.js';
 import type { AccountDoc, ApiKeyDoc, MongoModels } from './models.js';
-import { translateUnique } from './unique.js';
+import { isDuplicateKey, translateUnique } from './unique.js';
 
 const toAccount = (doc: AccountDoc): Account => ({
   id: doc._id,
@@ -96,7 +96,9 @@ export function mongoAccounts(models: MongoModels): AccountRepository {
       // Without transactions: a racing revocation may have taken the other key meanwhile, so the
       // one to notice the account keyless puts its key back.
       if (keepLast && (await apiKeys.countDocuments({ accountId })) === 0) {
-        await translateUnique('apiKeys', () => apiKeys.create(deleted)).catch(() => undefined);
+        await apiKeys.create(deleted).catch((error: unknown) => {
+          if (!isDuplicateKey(error)) throw error;
+        });
         return 'last';
       }
       return toApiKey(deleted);
