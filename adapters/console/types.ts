@@ -67,9 +67,12 @@ export type Contact = {
   created_at?: string;
 };
 
-export type ApiKey = { id: string; label: string; prefix: string; created_at: string };
+/** `prefix`: the key's first characters; null for keys stored before they were kept. */
+export type ApiKey = { id: string; label: string; prefix: string | null; created_at: string };
 
+/** GET /account: the quota, and the messages used in this month (`period`, UTC). */
 export type AccountUsage = {
+  name: string;
   quota: { messagesPerMonth: number; maxChatbots: number };
-  usage: { messages: number; chatbots: number };
+  usage: { period: string; messages: number };
 };

@@ -2,7 +2,7 @@ import { readFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { startApp, type TestApp } from '../support/http.js';
+import { startApp, type StartOptions, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 import { launchChromium } from '../widget/browser.js';
 
@@ -15,9 +15,9 @@ const [sqlite] = storeTargets;
 
 export type ConsoleRun = { app: TestApp; browser: Browser; close(): Promise<void> };
 
-export async function startConsole(): Promise<ConsoleRun> {
+export async function startConsole(options: StartOptions = {}): Promise<ConsoleRun> {
   if (!sqlite) throw new Error('no sqlite target');
-  const [app, browser] = await Promise.all([startApp(sqlite), launchChromium()]);
+  const [app, browser] = await Promise.all([startApp(sqlite, options), launchChromium()]);
   await mkdir(SHOTS, { recursive: true });
   return {
     app,

@@ -106,41 +106,43 @@ function WebhookRow({ webhook, onRemove }: { webhook: Webhook; onRemove: () => v
 function Deliveries({ webhookId, round }: { webhookId: string; round: number }) {
   const attempts = useLoad(() => callData<Attempt[]>('GET', `/integrations/webhooks/${encodeURIComponent(webhookId)}/deliveries`), [webhookId, round]);
   return (
-    <Show loaded={attempts} label="Loading the deliveries">
-      {(list) =>
-        list.length === 0 ? (
-          <p class="muted">No deliveries yet.</p>
-        ) : (
-          <div class="table-wrap">
-            <table>
-              <caption class="muted">Deliveries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Attempt</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Answer</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((attempt) => (
-                  <tr key={`${attempt.eventId}-${attempt.attempt}`}>
-                    <td>{formatTime(attempt.at)}</td>
-                    <td>{attempt.event}</td>
-                    <td>{attempt.attempt}</td>
-                    <td>{attempt.status}</td>
-                    <td>{attempt.responseCode ?? attempt.error ?? '—'}</td>
+    <>
+      <Show loaded={attempts} label="Loading the deliveries">
+        {(list) =>
+          list.length === 0 ? (
+            <p class="muted">No deliveries yet.</p>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <caption class="muted">Deliveries, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Event</th>
+                    <th scope="col">Attempt</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Answer</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-            <button type="button" class="link" onClick={attempts.reload}>
-              Refresh the log
-            </button>
-          </div>
-        )
-      }
-    </Show>
+                </thead>
+                <tbody>
+                  {list.map((attempt) => (
+                    <tr key={`${attempt.eventId}-${attempt.attempt}`}>
+                      <td>{formatTime(attempt.at)}</td>
+                      <td>{attempt.event}</td>
+                      <td>{attempt.attempt}</td>
+                      <td>{attempt.status}</td>
+                      <td>{attempt.responseCode ?? attempt.error ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Show>
+      <button type="button" class="link" onClick={attempts.reload}>
+        Refresh the log
+      </button>
+    </>
   );
 }

@@ -30,12 +30,10 @@ function Usage() {
         {({ quota, usage: used }) => (
           <>
             <p>
-              Messages: {used.messages} of {quota.messagesPerMonth}
+              Messages in {used.period}: {used.messages} of {quota.messagesPerMonth}
             </p>
             <progress aria-label="Messages used this month" max={quota.messagesPerMonth} value={Math.min(used.messages, quota.messagesPerMonth)} />
-            <p>
-              Chatbots: {used.chatbots} of {quota.maxChatbots}
-            </p>
+            <p>Chatbots: up to {quota.maxChatbots}</p>
           </>
         )}
       </Show>
@@ -85,12 +83,10 @@ function ApiKeys() {
                 {list.map((key) => (
                   <tr key={key.id}>
                     <td>{key.label || '(no label)'}</td>
-                    <td>
-                      <code>{key.prefix}…</code>
-                    </td>
+                    <td>{key.prefix ? <code>{key.prefix}…</code> : <span class="muted">not recorded</span>}</td>
                     <td>{formatTime(key.created_at)}</td>
                     <td>
-                      <button type="button" class="secondary" onClick={() => revoke(key.id)} aria-label={`Revoke ${key.label || key.prefix}`}>
+                      <button type="button" class="secondary" onClick={() => revoke(key.id)} aria-label={`Revoke ${key.label || key.prefix || 'this key'}`}>
                         Revoke
                       </button>
                     </td>
