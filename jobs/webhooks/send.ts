@@ -1,12 +1,10 @@
-import { lookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { refusedAddress, refusedUrl } from '../../src/domain/webhook-address.js';
+import { checkedLookup } from '../../src/domain/checked-lookup.js';
+import { refusedUrl } from '../../src/domain/webhook-address.js';
 
-// One POST to a receiver. Unless private receivers are allowed, the host is resolved here, every
-// address is checked, and the socket connects to the checked addresses themselves: a name that
-// changes its answer between a check and the connection (DNS rebinding) cannot slip through.
+// One POST to a receiver. Unless private receivers are allowed, the socket connects only to
+// addresses the address rule has checked (checked-lookup.ts), whatever the name answers later.
 
 export type SendOptions = { allowPrivate: boolean; timeoutMs: number };
 
@@ -14,21 +12,6 @@ export type SendOptions = { allowPrivate: boolean; timeoutMs: number };
 export class SendFailure extends Error {
   override name = 'SendFailure';
 }
-
-const checkedLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '');
-    const refused = addresses.find(({ address }) => refusedAddress(address));
-    if (refused) {
-      const range = refusedAddress(refused.address);
-      return callback(new SendFailure(`${hostname} resolves to ${refused.address}, a ${range} address`), '');
-    }
-    if (options.all) return callback(null, addresses);
-    const [first] = addresses;
-    if (!first) return callback(new SendFailure(`${hostname} has no address`), '');
-    callback(null, first.address, first.family);
-  });
-};
 
 /** POSTs the body and answers the receiver's status code (the response body is not read). */
 export function post(url: URL, headers: Record<string, string>, body: string, options: SendOptions): Promise<number> {

@@ -1,4 +1,4 @@
-import { parentPort } from 'node:worker_threads';
+import { answerJobs } from '../../worker-thread.js';
 import { chunkText } from '../chunking.js';
 import { packIndex } from '../index-layout.js';
 import { buildLexicalIndex } from '../lexical-index.js';
@@ -8,15 +8,8 @@ import type { TrainingJob } from './training-jobs.js';
 // The index comes back packed (index-layout.ts) in a transferred buffer: its length is the size
 // the cache counts, and the same bytes are what the store keeps.
 
-parentPort?.on('message', ({ id, job }: { id: number; job: TrainingJob }) => {
-  try {
-    if (job.task === 'chunk') {
-      parentPort?.postMessage({ id, result: chunkText(job.text) });
-    } else {
-      const bytes = packIndex(buildLexicalIndex(job.chunks));
-      parentPort?.postMessage({ id, result: bytes }, [bytes.buffer]);
-    }
-  } catch (error) {
-    parentPort?.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
-  }
+answerJobs<TrainingJob>(async (job) => {
+  if (job.task === 'chunk') return { result: chunkText(job.text) };
+  const bytes = packIndex(buildLexicalIndex(job.chunks));
+  return { result: bytes, transfer: [bytes.buffer] };
 });

@@ -1,0 +1,28 @@
+import { lookup, type LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import { refusedAddress } from './webhook-address.js';
+
+// The address rule at connection time, for requests to URLs a key holder chose (webhooks, website
+// sources). Given as a socket's `lookup`, it resolves the host, checks every address, and hands
+// the socket only checked addresses: a name that changes its answer between an earlier check and
+// the connection (DNS rebinding) cannot slip through.
+
+/** A host name resolved to an address the rule refuses, or to none. */
+export class AddressRefused extends Error {
+  override name = 'AddressRefused';
+}
+
+export const checkedLookup: LookupFunction = (hostname, options, callback) => {
+  lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '');
+    const refused = addresses.find(({ address }) => refusedAddress(address));
+    if (refused) {
+      const range = refusedAddress(refused.address);
+      return callback(new AddressRefused(`${hostname} resolves to ${refused.address}, a ${range} address`), '');
+    }
+    if (options.all) return callback(null, addresses);
+    const [first] = addresses;
+    if (!first) return callback(new AddressRefused(`${hostname} has no address`), '');
+    callback(null, first.address, first.family);
+  });
+};

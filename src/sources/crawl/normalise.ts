@@ -1,0 +1,29 @@
+// One spelling per page, so the frontier knows a page it has seen under another spelling. Only
+// rewrites that never change which resource a server answers with: the fragment, the case of the
+// scheme and host, a default port, a host's trailing dot, an empty query, dot segments and
+// percent-encoding of the path (the WHATWG URL parser). Query parameters keep their order, and
+// `/docs/index.html` stays apart from `/docs/`: servers may answer those differently, and a site
+// that serves one page under both names says so with a canonical link.
+
+/** The URL's one spelling (resolved against base), or undefined unless it is http(s). */
+export function normaliseUrl(url: string, base?: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim(), base);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  parsed.hash = '';
+  if (parsed.search === '') parsed.search = '';
+  if (parsed.hostname.endsWith('.')) parsed.hostname = parsed.hostname.slice(0, -1);
+  return parsed.href;
+}
+
+/**
+ * Whether two URLs are on one host, as a crawl counts hosts: the same host name and port, where
+ * http's and https's default ports count as one (so a site that moves to https stays itself).
+ */
+export function sameHost(a: URL, b: URL): boolean {
+  return a.hostname === b.hostname && a.port === b.port;
+}

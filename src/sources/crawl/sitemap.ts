@@ -1,0 +1,85 @@
+import { gunzipSync } from 'node:zlib';
+import { Parser } from 'htmlparser2';
+import { textOf, type Client } from './fetch-bounded.js';
+import { normaliseUrl } from './normalise.js';
+
+// The pages a site's sitemaps list (sitemaps.org): `<urlset>` files give pages, `<sitemapindex>`
+// files give further sitemaps. Gzipped sitemaps are read too. Bounded: at most MAX_SITEMAPS files,
+// each within the crawl's size bound, and no more pages than the caller can use.
+
+const MAX_SITEMAPS = 50;
+
+export type SitemapOptions = {
+  /** Sitemaps to start from: /sitemap.xml and those robots.txt names. */
+  roots: string[];
+  /** Whether a sitemap or page URL may be fetched (the crawl's host). */
+  onHost(url: URL): boolean;
+  /** At most this many pages are answered. */
+  limit: number;
+  /** The size bound of a sitemap unzipped (its bytes are bound by the client). */
+  maxBytes: number;
+};
+
+/** The normalised URLs of the pages listed, in their order, without repeats. */
+export async function sitemapPages(client: Client, { roots, onHost, limit, maxBytes }: SitemapOptions): Promise<string[]> {
+  const pages = new Set<string>();
+  const queue = [...new Set(roots.map((root) => normaliseUrl(root)).filter((url) => url !== undefined))];
+  const read = new Set<string>();
+  while (queue.length && read.size < MAX_SITEMAPS && pages.size < limit) {
+    const url = queue.shift() as string;
+    if (read.has(url) || !onHost(new URL(url))) continue;
+    read.add(url);
+    const fetched = await client.get(new URL(url));
+    if (!fetched.ok) continue;
+    const listed = parseSitemap(xmlOf(fetched, maxBytes));
+    for (const page of listed.pages) {
+      const normalised = normaliseUrl(page);
+      if (normalised && pages.size < limit) pages.add(normalised);
+    }
+    queue.push(...listed.sitemaps.map((sitemap) => normaliseUrl(sitemap)).filter((sitemap) => sitemap !== undefined));
+  }
+  return [...pages];
+}
+
+/** The sitemap's text, unzipped when it is a gzip file (empty when that passes maxBytes). */
+function xmlOf(fetched: { contentType: string; body: Buffer }, maxBytes: number): string {
+  const gzipped = fetched.body[0] === 0x1f && fetched.body[1] === 0x8b;
+  if (!gzipped) return textOf(fetched);
+  try {
+    return gunzipSync(fetched.body, { maxOutputLength: maxBytes }).toString('utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The `<loc>` of each `<url>` (pages) and each `<sitemap>` (further sitemaps). */
+export function parseSitemap(xml: string): { pages: string[]; sitemaps: string[] } {
+  const pages: string[] = [];
+  const sitemaps: string[] = [];
+  const open: string[] = [];
+  let loc = '';
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        open.push(localName(name));
+        if (localName(name) === 'loc') loc = '';
+      },
+      ontext(text) {
+        if (open.at(-1) === 'loc') loc += text;
+      },
+      onclosetag(name) {
+        open.pop();
+        if (localName(name) !== 'loc') return;
+        const parent = open.at(-1);
+        if (parent === 'url') pages.push(loc.trim());
+        if (parent === 'sitemap') sitemaps.push(loc.trim());
+      },
+    },
+    { xmlMode: true },
+  );
+  parser.end(xml);
+  return { pages, sitemaps };
+}
+
+/** An element's name without a namespace prefix (`<sm:loc>` is `<loc>`). */
+const localName = (name: string) => name.slice(name.indexOf(':') + 1).toLowerCase();

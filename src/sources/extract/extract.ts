@@ -1,0 +1,45 @@
+import { extractDocx } from './docx.js';
+import { damaged, ExtractionError, NO_TEXT, UNSUPPORTED } from './errors.js';
+import { extractHtml } from './html.js';
+import type { Extracted, FileKind } from './index.js';
+import { extractMarkdown } from './markdown.js';
+import { extractPdf } from './pdf.js';
+import { decodeText, sniffFileKind } from './sniff.js';
+
+// Extraction itself, on whichever thread calls it (the extraction worker, in the hub).
+
+const CONTENT_TYPES: Record<FileKind, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  markdown: 'text/markdown',
+  html: 'text/html',
+  text: 'text/plain',
+};
+
+export async function extractBytes(bytes: Uint8Array): Promise<Extracted> {
+  const kind = sniffFileKind(bytes);
+  if (!kind) throw new ExtractionError(UNSUPPORTED);
+  const { title, text } = await extractKind(kind, bytes);
+  if (!/[\p{L}\p{N}]/u.test(text)) throw new ExtractionError(NO_TEXT);
+  return { kind, contentType: CONTENT_TYPES[kind], title, text };
+}
+
+async function extractKind(kind: FileKind, bytes: Uint8Array): Promise<{ title: string | undefined; text: string }> {
+  if (kind === 'pdf') return extractPdf(bytes);
+  if (kind === 'docx') return extractDocx(bytes);
+  // The sniffer read the start; the whole must decode too.
+  const text = decodeText(bytes);
+  if (text === undefined) throw new ExtractionError(damaged(kind));
+  if (kind === 'html') return extractHtml(text);
+  if (kind === 'markdown') return extractMarkdown(text);
+  return { title: undefined, text: plainText(text) };
+}
+
+/** Plain text as it is, its line ends and trailing spaces tidied and runs of blank lines made one. */
+function plainText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

@@ -1,0 +1,55 @@
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import { oneLine, structuredText, type DomNode } from './structured-text.js';
+
+// An HTML page's main content as structured text. Readability (Firefox's reader view) picks the
+// main content and drops navigation, headers, footers, sidebars and scripts; a page it finds no
+// article in is read whole, less those parts.
+
+type Page = { title: string | undefined; text: string };
+type ParsedDocument = ReturnType<typeof parseHTML>['document'];
+
+const CHROME = 'script, style, noscript, template, nav, header, footer, aside, form, [role="navigation"], [aria-hidden="true"]';
+
+/** HTML page → its title and main content as structured text. Without a title, the page's address names it, as a browser's tab does. */
+export function extractHtml(html: string, url?: string): Page {
+  const { document } = parsePage(html);
+  const headings = Array.from(document.querySelectorAll('h1') as ArrayLike<DomNode>, (heading) => oneLine(heading.textContent ?? ''));
+  const article = new Readability(document as never, { serializer: (node) => node as DomNode }).parse();
+  let text = article?.content ? structuredText(article.content) : '';
+  if (!text) text = wholePageText(parsePage(html).document);
+  const title = pageTitle(article?.title ?? '', headings) ?? addressTitle(url);
+  // The page's title heads its text unless the content already starts with it.
+  if (title && !text.startsWith(`# ${title}\n`) && text !== `# ${title}`) text = text ? `# ${title}\n\n${text.replace(/^# /gm, '## ')}` : `# ${title}`;
+  return { title, text };
+}
+
+/** An HTML fragment (a converted DOCX or Markdown file: all of it content) as structured text. */
+export function htmlFragmentText(html: string): string {
+  return structuredText(parsePage(html).document.body as unknown as DomNode);
+}
+
+/** linkedom puts a fragment's elements beside an empty body: a fragment is wrapped in a page. */
+function parsePage(html: string) {
+  return parseHTML(/<(?:html|body)[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`);
+}
+
+/**
+ * The page's name: its first-level heading that its <title> holds ("Meeting rooms" of
+ * "Meeting rooms | Acme"), else the title as Readability reads it.
+ */
+function pageTitle(title: string, headings: string[]): string | undefined {
+  const cleaned = oneLine(title);
+  return headings.find((heading) => heading && cleaned.includes(heading)) ?? (cleaned || undefined);
+}
+
+function wholePageText(document: ParsedDocument): string {
+  for (const element of Array.from(document.querySelectorAll(CHROME) as ArrayLike<{ remove(): void }>)) element.remove();
+  return structuredText(document.body as unknown as DomNode);
+}
+
+function addressTitle(url: string | undefined): string | undefined {
+  if (!url || !URL.canParse(url)) return undefined;
+  const { host, pathname } = new URL(url);
+  return `${host}${pathname === '/' ? '' : pathname}`;
+}

@@ -1,0 +1,129 @@
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
+import { damaged, ENCRYPTED_PDF, ExtractionError, NO_TEXT_LAYER } from './errors.js';
+import { firstHeading } from './structured-text.js';
+
+// A PDF's text layer as structured text. A PDF has no structure, only text placed on pages: text
+// items at one height make a line (so a table row stays on one line), a wider gap than the line
+// spacing starts a paragraph, and a line set larger than the body text is a heading, its level by
+// its size. A line that runs to the right margin continues on the next, as wrapped prose does.
+
+type Line = { text: string; y: number; size: number; left: number; right: number; columns: boolean };
+
+/** A paragraph starts where lines are further apart than this many line heights. */
+const PARAGRAPH_GAP = 1.6;
+/** A line this much larger than the body text is a heading. */
+const HEADING_SCALE = 1.15;
+const MAX_HEADING_CHARS = 120;
+/** Text items further apart than this many font sizes are cells of a table row (or columns). */
+const CELL_GAP = 1.5;
+
+export async function extractPdf(bytes: Uint8Array): Promise<{ title: string | undefined; text: string }> {
+  // Without %%EOF near the end the file was cut short: PDF.js would read what is left, but half a
+  // document is not one to train on.
+  if (!Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(-2048).includes('%%EOF')) {
+    throw new ExtractionError(damaged('pdf'));
+  }
+  // PDF.js takes the buffer it is given (detaching it): it gets a copy.
+  const task = getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
+  try {
+    const document = await task.promise.catch((error: unknown) => {
+      const name = (error as { name?: string } | undefined)?.name;
+      throw new ExtractionError(name === 'PasswordException' ? ENCRYPTED_PDF : damaged('pdf'));
+    });
+    const pages: Line[][] = [];
+    for (let number = 1; number <= document.numPages; number += 1) {
+      const page = await document.getPage(number);
+      const content = await page.getTextContent();
+      pages.push(linesOf(content.items.filter((item): item is TextItem => 'str' in item && item.str.trim() !== '')));
+      page.cleanup();
+    }
+    const text = writeLines(pages);
+    if (!/[\p{L}\p{N}]/u.test(text)) throw new ExtractionError(NO_TEXT_LAYER);
+    const { info } = (await document.getMetadata()) as { info: { Title?: unknown } };
+    const metadataTitle = typeof info.Title === 'string' ? info.Title.trim() : '';
+    return { title: metadataTitle || firstHeading(text), text };
+  } catch (error) {
+    throw error instanceof ExtractionError ? error : new ExtractionError(damaged('pdf'));
+  } finally {
+    await task.destroy();
+  }
+}
+
+/** A page's lines, top to bottom: items whose baselines are within half a line of each other. */
+function linesOf(items: TextItem[]): Line[] {
+  const placed = items
+    .map((item) => ({ item, x: item.transform[4] as number, y: item.transform[5] as number, size: Math.abs(item.height) || Math.abs(item.transform[3] as number) }))
+    .sort((a, b) => b.y - a.y || a.x - b.x);
+  const rows: (typeof placed)[] = [];
+  for (const entry of placed) {
+    const row = rows.at(-1);
+    const first = row?.[0];
+    if (row && first && Math.abs(first.y - entry.y) <= Math.max(first.size, entry.size) / 2) row.push(entry);
+    else rows.push([entry]);
+  }
+  return rows.map((row) => {
+    row.sort((a, b) => a.x - b.x);
+    const size = Math.max(...row.map((entry) => entry.size));
+    let text = '';
+    let columns = false;
+    let end = -Infinity;
+    for (const { item, x } of row) {
+      const gap = x - end;
+      if (gap > CELL_GAP * size) columns = text !== '';
+      // Items touching each other are one word split by the PDF's writer.
+      if (text && gap > size * 0.1 && !text.endsWith(' ') && !item.str.startsWith(' ')) text += ' ';
+      text += item.str;
+      end = x + item.width;
+    }
+    return { text: text.replace(/\s+/g, ' ').trim(), y: row[0]?.y ?? 0, size, left: row[0]?.x ?? 0, right: end, columns };
+  });
+}
+
+/** All pages' lines as structured text: headings by size, paragraphs by spacing, wrapped lines joined. */
+function writeLines(pages: Line[][]): string {
+  const lines = pages.flat();
+  const body = bodySize(lines);
+  const headingSizes = [...new Set(lines.filter((line) => isHeading(line, body)).map((line) => Math.round(line.size)))].sort((a, b) => b - a);
+  const blocks: string[] = [];
+  for (const page of pages) {
+    const margin = Math.max(...page.map((line) => line.right));
+    let paragraph: string[] = [];
+    const flush = () => {
+      if (paragraph.length) blocks.push(paragraph.join('\n'));
+      paragraph = [];
+    };
+    for (const [index, line] of page.entries()) {
+      const previous = page[index - 1];
+      if (isHeading(line, body)) {
+        flush();
+        blocks.push(`${'#'.repeat(Math.min(headingSizes.indexOf(Math.round(line.size)) + 1, 6))} ${line.text}`);
+        continue;
+      }
+      if (previous && (isHeading(previous, body) || previous.y - line.y > PARAGRAPH_GAP * Math.max(line.size, previous.size))) flush();
+      const last = paragraph.length - 1;
+      if (previous && last >= 0 && wraps(previous, line, margin)) paragraph[last] += ` ${line.text}`;
+      else paragraph.push(line.text);
+    }
+    flush();
+  }
+  return blocks.join('\n\n');
+}
+
+/** The size most of the text is set in. */
+function bodySize(lines: Line[]): number {
+  const chars = new Map<number, number>();
+  for (const line of lines) chars.set(Math.round(line.size), (chars.get(Math.round(line.size)) ?? 0) + line.text.length);
+  return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+}
+
+function isHeading(line: Line, body: number): boolean {
+  return Math.round(line.size) >= body * HEADING_SCALE && line.text.length <= MAX_HEADING_CHARS && /\p{L}/u.test(line.text);
+}
+
+/** Whether `line` continues `previous`: prose (not table cells) that ran to the right margin, in the same size. */
+function wraps(previous: Line, line: Line, margin: number): boolean {
+  const reachesMargin = previous.right >= margin - previous.size * 4;
+  const startsItem = /^(?:[-*•–]|\d{1,3}[.)])\s/.test(line.text);
+  return reachesMargin && !startsItem && !previous.columns && !line.columns && Math.round(previous.size) === Math.round(line.size);
+}

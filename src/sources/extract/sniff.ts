@@ -1,0 +1,71 @@
+import type { FileKind } from './index.js';
+
+// The type of a file from its bytes, never its name: PDF and DOCX by their signatures (a DOCX is
+// a zip holding word/document.xml), then text, which must decode, told apart by its structure:
+// HTML by its document tags, Markdown by its headings, fences, tables and links.
+
+/** How much of a text file is read to judge it. */
+const TEXT_PREFIX = 64 * 1024;
+const PDF_SIGNATURE = Buffer.from('%PDF-');
+const ZIP_LOCAL = Buffer.from('PK\x03\x04', 'latin1');
+const ZIP_CENTRAL = Buffer.from('PK\x01\x02', 'latin1');
+const DOCX_BODY = 'word/document.xml';
+
+const HTML_DOCUMENT = /^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html|<(?:html|head|body)[\s>]/i;
+const HTML_LEADING_TAG =
+  /^(?:<!--[\s\S]*?-->\s*)*<(?:div|p|h[1-6]|table|ul|ol|section|article|main|header|nav|meta|link|title|script|style|span|a|form|img)[\s>/]/i;
+const MARKDOWN_SIGNS = [
+  /^#{1,6}[ \t]+\S/m, // ATX heading
+  /^(?:```|~~~)/m, // fenced code
+  /^\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$/m, // table delimiter row
+  /^\S.*\n(?:={3,}|-{3,})[ \t]*$/m, // setext heading
+  /\[[^\]\n]+\]\([^)\s]+\)/, // link
+  /(?:\*\*|__)[^*_\n]+(?:\*\*|__)/, // strong emphasis
+];
+// C0 controls other than tab, line feed, form feed and carriage return, and DEL.
+const CONTROL = /[\x00-\x08\x0b\x0e-\x1f\x7f]/g; // eslint-disable-line no-control-regex
+
+export function sniffFileKind(bytes: Uint8Array): FileKind | undefined {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // A PDF's header may follow a little junk (the spec allows it within the first KB).
+  if (buffer.subarray(0, 1024).includes(PDF_SIGNATURE)) return 'pdf';
+  if (buffer.subarray(0, 4).equals(ZIP_LOCAL)) return zipEntryNames(buffer).has(DOCX_BODY) ? 'docx' : undefined;
+  const text = decodeText(buffer.subarray(0, TEXT_PREFIX), buffer.length > TEXT_PREFIX);
+  return text === undefined ? undefined : textKind(text);
+}
+
+/**
+ * The names in a zip's local and central headers. Both are read so that a truncated DOCX, which
+ * has lost its central directory, is still known for one (and then reported as damaged).
+ */
+function zipEntryNames(buffer: Buffer): Set<string> {
+  const names = new Set<string>();
+  for (const [signature, lengthAt, nameAt] of [[ZIP_LOCAL, 26, 30], [ZIP_CENTRAL, 28, 46]] as const) {
+    for (let at = buffer.indexOf(signature); at >= 0; at = buffer.indexOf(signature, at + 4)) {
+      if (at + nameAt > buffer.length) break;
+      const length = buffer.readUInt16LE(at + lengthAt);
+      names.add(buffer.toString('latin1', at + nameAt, Math.min(at + nameAt + length, buffer.length)));
+    }
+  }
+  return names;
+}
+
+/** The file's text, if it is text: UTF-8 (or UTF-16 with a byte-order mark) and no binary controls. */
+export function decodeText(bytes: Uint8Array, truncated = false): string | undefined {
+  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+  let text: string;
+  try {
+    // A cut prefix may end inside a character: `stream` leaves that last one out.
+    text = new TextDecoder(encoding, { fatal: true }).decode(bytes, { stream: truncated });
+  } catch {
+    return undefined;
+  }
+  const controls = text.match(CONTROL)?.length ?? 0;
+  return text.includes('\0') || controls > text.length / 100 ? undefined : text;
+}
+
+function textKind(text: string): FileKind {
+  const start = text.trimStart();
+  if (HTML_DOCUMENT.test(start.slice(0, 4096)) || HTML_LEADING_TAG.test(start)) return 'html';
+  return MARKDOWN_SIGNS.some((sign) => sign.test(text)) ? 'markdown' : 'text';
+}

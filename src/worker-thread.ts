@@ -1,0 +1,65 @@
+import { parentPort, Worker, type Transferable } from 'node:worker_threads';
+
+// CPU-heavy work (training, file extraction) runs in worker threads so the server's event loop
+// never waits on it. Each caller owns one worker, started on first use and replaced if it dies;
+// jobs queue in it. The worker runs TypeScript as the server does, through tsx, whatever loaded
+// this module (node --import tsx, or vitest): a worker's entry is resolved before any --import
+// hook would apply, so a small script registers tsx and then imports the real entry.
+
+const TSX_API = import.meta.resolve('tsx/esm/api');
+
+type Pending = { resolve(result: unknown): void; reject(error: Error): void };
+type Reply = { id: number; result?: unknown; error?: string };
+
+/** A function that runs a job on the worker whose entry (a .ts module calling answerJobs) is given. */
+export function workerJobs(entry: URL, label: string): (job: unknown) => Promise<unknown> {
+  const href = JSON.stringify(entry.href);
+  const bootstrap = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${href}, ${href}))`;
+  let worker: Worker | undefined;
+  const pending = new Map<number, Pending>();
+  let nextId = 0;
+
+  const start = (): Worker => {
+    const started = new Worker(bootstrap, { eval: true, execArgv: [] });
+    started.on('message', ({ id, result, error }: Reply) => {
+      const job = pending.get(id);
+      pending.delete(id);
+      if (pending.size === 0) started.unref();
+      if (error === undefined) job?.resolve(result);
+      else job?.reject(new Error(`${label}: ${error}`));
+    });
+    const fail = (error: Error) => {
+      if (worker === started) worker = undefined;
+      for (const job of pending.values()) job.reject(error);
+      pending.clear();
+    };
+    started.on('error', fail);
+    started.on('exit', (code) => fail(new Error(`${label} exited with code ${code}`)));
+    return started;
+  };
+
+  return (job) => {
+    worker ??= start();
+    const id = (nextId += 1);
+    const running = worker;
+    // Referenced only while it has work, so an idle worker never holds the process open.
+    running.ref();
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      running.postMessage({ id, job });
+    });
+  };
+}
+
+/** In a worker's entry: answers each job with the handler's result, its buffers transferred. */
+export function answerJobs<Job>(
+  handle: (job: Job) => Promise<{ result: unknown; transfer?: Transferable[] }>,
+): void {
+  parentPort?.on('message', ({ id, job }: { id: number; job: Job }) => {
+    handle(job).then(
+      ({ result, transfer }) => parentPort?.postMessage({ id, result } satisfies Reply, transfer),
+      (error: unknown) =>
+        parentPort?.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies Reply),
+    );
+  });
+}

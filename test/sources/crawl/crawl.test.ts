@@ -1,0 +1,259 @@
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { crawl, type CrawlOptions } from '../../../src/sources/crawl/index.js';
+import { memoryFrontier } from '../../support/crawl-frontier.js';
+import { html, page, redirect, serveSite, text, type Route, type Site } from '../../support/website.js';
+
+// Crawls of a website served here on 127.0.0.1 (so private addresses are allowed but where the
+// address rule is the subject), each into an in-memory frontier.
+
+const options = (more: Partial<CrawlOptions> = {}): CrawlOptions => ({
+  maxPages: 50,
+  allowPrivate: true,
+  pageTimeoutMs: 1000,
+  ...more,
+});
+
+let site: Site;
+const url = (path: string) => `${site.origin}${path}`;
+const serve = async (routes: Parameters<typeof serveSite>[0]) => {
+  site = await serveSite(routes);
+};
+afterEach(async () => site.close());
+
+/** Never answers (until the site closes). */
+const hang: Route = () => {};
+
+describe('a crawl of a website', () => {
+  beforeEach(async () => {
+    await serve(({ origin, port }) => ({
+      '/robots.txt': text('User-agent: Switchboard\nDisallow: /private\n\nUser-agent: *\nDisallow: /\n'),
+      '/sitemap.xml': text(
+        `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+          <sitemap><loc>${origin}/sitemap-pages.xml.gz</loc></sitemap></sitemapindex>`,
+        'application/xml',
+      ),
+      '/sitemap-pages.xml.gz': text(
+        gzipSync(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+          <url><loc>${origin}/orphan</loc></url><url><loc>${origin}/about#team</loc></url></urlset>`),
+        'application/gzip',
+      ),
+      '/': html(
+        page('Acme Handbook', '<p>Welcome to the handbook of Acme.</p>', {
+          links: [
+            '/about',
+            '/docs#install',
+            '/private/secret',
+            '/loop-a',
+            `http://localhost:${port}/elsewhere`,
+            '/away',
+            '/docs?ref=nav',
+            '/moved',
+            '/slow',
+            '/huge',
+            '/huge-stream',
+            '/manual.pdf',
+            '/missing',
+            '/latin',
+            'mailto:team@acme.test',
+          ],
+        }),
+      ),
+      '/about': html(page('About us', '<p>Acme makes dimmer switches in Tallinn.</p>', { links: ['/'] })),
+      '/docs': (_request, response) =>
+        response
+          .writeHead(200, { 'Content-Type': 'text/html', 'Content-Encoding': 'gzip' })
+          .end(gzipSync(page('Docs', '<h2>Install</h2><p>Run the installer twice.</p><ul><li>Step one</li><li>Step two</li></ul>'))),
+      '/docs?ref=nav': html(page('Docs (from the menu)', '<p>Same docs.</p>', { head: '<link rel="canonical" href="/docs">' })),
+      '/orphan': html(page('Orphan', '<p>Only the sitemap knows this page.</p>')),
+      '/private/secret': html(page('Secret', '<p>Robots keep this out.</p>')),
+      '/loop-a': redirect('/loop-b'),
+      '/loop-b': redirect('/loop-a'),
+      '/elsewhere': html(page('Elsewhere', '<p>Another host.</p>')),
+      '/away': redirect('http://localhost:1/gone'),
+      '/moved': redirect('/docs', 301),
+      '/slow': hang,
+      '/huge': html(page('Huge', `<p>${'x'.repeat(5 * 1024 * 1024)}</p>`)),
+      '/huge-stream': (_request, response) => {
+        response.writeHead(200, { 'Content-Type': 'text/html' });
+        const chunk = `<p>${'y'.repeat(64 * 1024)}</p>`;
+        const write = (left: number) => {
+          if (left === 0 || response.destroyed) return response.end();
+          if (response.write(chunk)) write(left - 1);
+          else response.once('drain', () => write(left - 1));
+        };
+        write(80);
+      },
+      '/manual.pdf': text('%PDF-1.7 not really', 'application/pdf'),
+      '/latin': text(Buffer.from('<title>Café</title><p>Crème brûlée on Fridays.</p>', 'latin1'), 'text/html; charset=iso-8859-1'),
+    }));
+  });
+
+  it('reads every page it may once, and says why it read no other', async () => {
+    const frontier = memoryFrontier();
+    await crawl(url('/'), frontier, options());
+
+    const outcome = (path: string) => {
+      const found = frontier.page(path.startsWith('http') ? path : url(path));
+      return found && [found.status, found.reason];
+    };
+    expect(outcome('/')).toEqual(['read', undefined]);
+    expect(outcome('/about')).toEqual(['read', undefined]);
+    expect(outcome('/docs')).toEqual(['read', undefined]);
+    expect(outcome('/orphan')).toEqual(['read', undefined]);
+    expect(outcome('/latin')).toEqual(['read', undefined]);
+    expect(outcome('/private/secret')).toEqual(['skipped', 'robots.txt disallows it for Switchboard.']);
+    expect(outcome('/loop-a')).toEqual(['failed', 'It redirects in a loop.']);
+    expect(outcome(`http://localhost:${site.port}/elsewhere`)).toEqual(['skipped', `It is on another host (localhost:${site.port}).`]);
+    expect(outcome('/away')).toEqual(['skipped', 'It redirects to another host (http://localhost:1/gone).']);
+    expect(outcome('/docs?ref=nav')).toEqual(['skipped', `It is a duplicate of ${url('/docs')}.`]);
+    expect(outcome('/moved')).toEqual(['skipped', `It is a duplicate of ${url('/docs')}.`]);
+    expect(outcome('/slow')).toEqual(['failed', 'It did not answer within 1 s.']);
+    expect(outcome('/huge')).toEqual(['failed', 'It is larger than 2 MB.']);
+    expect(outcome('/huge-stream')).toEqual(['failed', 'It is larger than 2 MB.']);
+    expect(outcome('/manual.pdf')).toEqual(['skipped', 'It is not HTML (application/pdf).']);
+    expect(outcome('/missing')).toEqual(['failed', 'The server answered 404 Not Found.']);
+
+    expect(frontier.pages()).toHaveLength(frontier.state.planned.length);
+    expect(await frontier.counts()).toEqual({ total: frontier.state.planned.length, done: 5, failed: 5 });
+    for (const path of ['/private/secret', '/elsewhere', '/loop-b?', '/docs?ref=nav?']) expect(site.hits.get(path)).toBeUndefined();
+    for (const path of ['/', '/about', '/orphan', '/latin', '/docs?ref=nav', '/manual.pdf']) expect(site.hits.get(path)).toBe(1);
+    expect(site.busiest()).toBeLessThanOrEqual(2);
+  });
+
+  it('keeps each page’s title and main content, without navigation, header, footer or scripts', async () => {
+    const frontier = memoryFrontier();
+    await crawl(url('/'), frontier, options());
+
+    const docs = frontier.page(url('/docs'));
+    expect(docs?.title).toBe('Docs');
+    expect(docs?.text).toContain('Run the installer twice.');
+    expect(docs?.text).toMatch(/^## Install$/m);
+    expect(docs?.text).toMatch(/^Step one$/m);
+    expect(docs?.chars).toBe(docs?.text.length);
+    for (const left of ['Site header', 'Site footer', 'tracking', '/about']) expect(docs?.text).not.toContain(left);
+    expect(frontier.page(url('/latin'))).toMatchObject({ title: 'Café', text: expect.stringContaining('Crème brûlée on Fridays.') });
+  });
+});
+
+describe('maxPages', () => {
+  const pages = Array.from({ length: 8 }, (_, index) => `/page-${index + 1}`);
+  beforeEach(async () => {
+    await serve({
+      '/': html(page('Home', '<p>Home.</p>', { links: pages })),
+      ...Object.fromEntries(pages.map((path) => [path, html(page(path, `<p>${path}</p>`))])),
+    });
+  });
+
+  it('reads no more pages than maxPages, and skips the rest', async () => {
+    const frontier = memoryFrontier();
+    await crawl(url('/'), frontier, options({ maxPages: 3 }));
+
+    const read = frontier.pages().filter((found) => found.status === 'read');
+    expect(read.map((found) => found.url)).toEqual([url('/'), url('/page-1'), url('/page-2')]);
+    const skipped = frontier.pages().filter((found) => found.status === 'skipped');
+    expect(skipped.map((found) => found.url)).toEqual(pages.slice(2).map(url));
+    expect(new Set(skipped.map((found) => found.reason))).toEqual(new Set(["It is past the crawl's limit of 3 pages (maxPages)."]));
+    for (const path of pages.slice(2)) expect(site.hits.get(path)).toBeUndefined();
+  });
+
+  it('has two requests in flight when it can', async () => {
+    // Each page waits for a second request before it answers: one at a time, the crawl would time out.
+    let waiting: (() => void) | undefined;
+    const paired: Route = (request, response) => {
+      const answer = () => html(page(request.url ?? '', '<p>Paired.</p>'))(request, response);
+      if (waiting) {
+        waiting();
+        waiting = undefined;
+        answer();
+      } else waiting = answer;
+    };
+    await site.close();
+    await serve({
+      '/': html(page('Home', '<p>Home.</p>', { links: pages })),
+      ...Object.fromEntries(pages.map((path) => [path, paired])),
+    });
+    const frontier = memoryFrontier();
+    await crawl(url('/'), frontier, options({ pageTimeoutMs: 5000 }));
+    expect((await frontier.counts()).done).toBe(9);
+    expect(site.busiest()).toBe(2);
+  });
+});
+
+describe('a crawl stopped part-way', () => {
+  const pages = Array.from({ length: 6 }, (_, index) => `/chapter-${index + 1}`);
+  beforeEach(async () => {
+    await serve({
+      '/': html(page('Book', '<p>Contents.</p>', { links: pages })),
+      ...Object.fromEntries(pages.map((path, index) => [path, html(page(path, '<p>A chapter.</p>', { links: [pages[index + 1] ?? '/'] }))])),
+    });
+  });
+
+  /** A frontier whose crawl is stopped (as a restart would) once it has recorded that many pages. */
+  const stoppedAfter = (recorded: number) => {
+    const frontier = memoryFrontier();
+    const stop = new AbortController();
+    const record = frontier.record;
+    frontier.record = async (found) => {
+      await record(found);
+      if (frontier.pages().length === recorded) stop.abort(new Error('the hub restarts'));
+    };
+    return { frontier, signal: stop.signal };
+  };
+
+  it('continues where it stopped when run again, and reads each page once', async () => {
+    const { frontier: first, signal } = stoppedAfter(3);
+    await expect(crawl(url('/'), first, options({ concurrency: 1, signal }))).rejects.toThrow('the hub restarts');
+    expect(first.pages()).toHaveLength(3);
+
+    const second = memoryFrontier(first.state);
+    await crawl(url('/'), second, options({ concurrency: 1 }));
+    expect(second.pages().map((found) => found.status)).toEqual(Array(7).fill('read'));
+    for (const path of ['/', ...pages]) expect(site.hits.get(path)).toBe(1);
+  });
+
+  it('stops as soon as its signal aborts, and a second run reads the rest', async () => {
+    const { frontier: first, signal } = stoppedAfter(1);
+    await expect(crawl(url('/'), first, options({ signal }))).rejects.toThrow('the hub restarts');
+    expect(first.pages().map((found) => found.url)).toEqual([url('/')]);
+
+    const second = memoryFrontier(first.state);
+    await crawl(url('/'), second, options());
+    expect(second.pages().map((found) => found.status)).toEqual(Array(7).fill('read'));
+  });
+});
+
+describe('the address rule', () => {
+  beforeEach(async () => {
+    await serve({ '/': html(page('Intranet', '<p>Private.</p>')) });
+  });
+
+  it.each([
+    ['a loopback address', () => url('/'), 'Its address is refused: 127.0.0.1 is a loopback address.'],
+    ['a name that resolves to loopback', () => `http://localhost:${site.port}/`, /^Its address is refused: localhost resolves to .*, a loopback address\.$/],
+  ])('refuses %s unless private addresses are allowed', async (_name, start, reason) => {
+    const frontier = memoryFrontier();
+    await crawl(start(), frontier, options({ allowPrivate: false }));
+    expect(frontier.pages()).toEqual([expect.objectContaining({ status: 'failed', reason: expect.stringMatching(reason) })]);
+    expect(site.hits.size).toBe(0);
+
+    const allowed = memoryFrontier();
+    await crawl(start(), allowed, options({ allowPrivate: true }));
+    expect(allowed.pages()).toEqual([expect.objectContaining({ status: 'read', title: 'Intranet' })]);
+  });
+});
+
+describe('robots.txt', () => {
+  it('keeps the crawl from every page while the server fails to answer it', async () => {
+    await serve({
+      '/robots.txt': (_request, response) => response.writeHead(503).end(),
+      '/': html(page('Home', '<p>Home.</p>')),
+    });
+    const frontier = memoryFrontier();
+    await crawl(url('/'), frontier, options());
+    expect(frontier.pages()).toEqual([
+      expect.objectContaining({ status: 'skipped', reason: 'robots.txt could not be read (the server answered 503), so no page may be.' }),
+    ]);
+    expect(site.hits.get('/')).toBeUndefined();
+  });
+});

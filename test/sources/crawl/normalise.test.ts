@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseUrl } from '../../../src/sources/crawl/index.js';
+
+describe('normaliseUrl', () => {
+  it.each([
+    ['HTTP://Example.COM:80/a#part', 'http://example.com/a'],
+    ['https://example.com:443', 'https://example.com/'],
+    ['http://example.com./docs?', 'http://example.com/docs'],
+    ['http://example.com/a/./b/../c', 'http://example.com/a/c'],
+    ['http://example.com/search?b=2&a=1', 'http://example.com/search?b=2&a=1'],
+    ['http://example.com/docs/index.html', 'http://example.com/docs/index.html'],
+    ['http://example.com:8080/', 'http://example.com:8080/'],
+  ])('spells %s as %s', (url, expected) => {
+    expect(normaliseUrl(url)).toBe(expected);
+  });
+
+  it('resolves a link against its page', () => {
+    expect(normaliseUrl('../guide#setup', 'https://example.com/docs/api/')).toBe('https://example.com/docs/guide');
+    expect(normaliseUrl('//cdn.example.com/x', 'https://example.com/')).toBe('https://cdn.example.com/x');
+  });
+
+  it.each(['mailto:team@example.com', 'javascript:void(0)', 'ftp://example.com/file', 'tel:+3721234', 'not a url', ''])(
+    'answers nothing for %j',
+    (url) => {
+      expect(normaliseUrl(url)).toBeUndefined();
+    },
+  );
+});

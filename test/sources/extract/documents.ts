@@ -1,0 +1,139 @@
+import {
+  AlignmentType,
+  Document,
+  HeadingLevel,
+  LevelFormat,
+  Packer,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+} from 'docx';
+import PDFDocument from 'pdfkit';
+
+// Real files for the extraction tests and bench, written by well-kept libraries from one outline:
+// a title, then sections with a heading, paragraphs, a bulleted and a numbered list and a table.
+
+export type Section = {
+  heading: string;
+  paragraphs: string[];
+  bullets: string[];
+  steps: string[];
+  table?: { headers: string[]; rows: string[][] };
+};
+export type Outline = { title: string; sections: Section[] };
+
+export const MEETING_ROOMS: Outline = {
+  title: 'Meeting rooms',
+  sections: [
+    {
+      heading: 'Booking',
+      paragraphs: ['Book a room at the front desk at least one day ahead. Cancel the booking if your plans change.'],
+      bullets: ['Leave the room tidy.', 'Return the key to reception.'],
+      steps: ['Ask at the front desk.', 'Sign the booking sheet.'],
+    },
+    {
+      heading: 'Rooms',
+      paragraphs: ['Each room has a screen and a door code.'],
+      bullets: [],
+      steps: [],
+      table: {
+        headers: ['Room', 'Floor', 'Code'],
+        rows: [
+          ['Kestrel', '3', 'KES-4105'],
+          ['Heron', '2', 'HER-2201'],
+        ],
+      },
+    },
+  ],
+};
+
+type PdfOptions = { userPassword?: string; textless?: boolean };
+
+export function pdfOf(outline: Outline, options: PdfOptions = {}): Promise<Uint8Array> {
+  const pdf = new PDFDocument({ info: { Title: outline.title }, userPassword: options.userPassword, pdfVersion: options.userPassword ? '1.7' : '1.3' });
+  const done = collect(pdf);
+  if (options.textless) {
+    // A scan's page: a picture of the text and no text layer.
+    pdf.rect(72, 72, 300, 200).fill('#555555');
+  } else {
+    pdf.font('Helvetica-Bold').fontSize(22).text(outline.title).moveDown(0.5);
+    for (const section of outline.sections) {
+      pdf.font('Helvetica-Bold').fontSize(16).text(section.heading).moveDown(0.3);
+      pdf.font('Helvetica').fontSize(11);
+      for (const paragraph of section.paragraphs) pdf.text(paragraph).moveDown();
+      for (const bullet of section.bullets) pdf.text(`- ${bullet}`);
+      for (const [index, step] of section.steps.entries()) pdf.text(`${index + 1}. ${step}`);
+      if (section.table) pdfTable(pdf, section.table);
+      pdf.moveDown();
+    }
+  }
+  pdf.end();
+  return done;
+}
+
+/** A table as a PDF has one: text set in columns, nothing more. */
+function pdfTable(pdf: PDFKit.PDFDocument, { headers, rows }: NonNullable<Section['table']>): void {
+  pdf.moveDown(0.5);
+  for (const row of [headers, ...rows]) {
+    if (pdf.y > pdf.page.height - 100) pdf.addPage();
+    const y = pdf.y;
+    row.forEach((cell, column) => pdf.text(cell, 72 + column * 130, y, { width: 120, lineBreak: false }));
+    pdf.x = 72;
+    pdf.y = y + 16;
+  }
+}
+
+function collect(pdf: PDFKit.PDFDocument): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return new Promise((resolve, reject) => {
+    pdf.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    pdf.on('error', reject);
+  });
+}
+
+export async function docxOf(outline: Outline): Promise<Uint8Array> {
+  const cell = (text: string) => new TableCell({ children: [new Paragraph(text)] });
+  const children = [
+    new Paragraph({ text: outline.title, heading: HeadingLevel.HEADING_1 }),
+    ...outline.sections.flatMap((section) => [
+      new Paragraph({ text: section.heading, heading: HeadingLevel.HEADING_2 }),
+      ...section.paragraphs.map((paragraph) => new Paragraph(paragraph)),
+      ...section.bullets.map((bullet) => new Paragraph({ text: bullet, bullet: { level: 0 } })),
+      ...section.steps.map((step) => new Paragraph({ text: step, numbering: { reference: 'steps', level: 0 } })),
+      ...(section.table
+        ? [
+            new Table({
+              rows: [
+                new TableRow({ tableHeader: true, children: section.table.headers.map(cell) }),
+                ...section.table.rows.map((row) => new TableRow({ children: row.map(cell) })),
+              ],
+            }),
+          ]
+        : []),
+    ]),
+  ];
+  const document = new Document({
+    numbering: { config: [{ reference: 'steps', levels: [{ level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START }] }] },
+    sections: [{ children }],
+  });
+  return new Uint8Array(await Packer.toBuffer(document));
+}
+
+export function htmlOf(outline: Outline): string {
+  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const list = (tag: string, items: string[]) => (items.length ? `<${tag}>${items.map((item) => `<li>${escape(item)}</li>`).join('')}</${tag}>` : '');
+  const sections = outline.sections.map((section) => {
+    const table = section.table
+      ? `<table><thead><tr>${section.table.headers.map((header) => `<th>${escape(header)}</th>`).join('')}</tr></thead><tbody>${section.table.rows
+          .map((row) => `<tr>${row.map((value) => `<td>${escape(value)}</td>`).join('')}</tr>`)
+          .join('')}</tbody></table>`
+      : '';
+    return `<h2>${escape(section.heading)}</h2>${section.paragraphs.map((paragraph) => `<p>${escape(paragraph)}</p>`).join('')}${list('ul', section.bullets)}${list('ol', section.steps)}${table}`;
+  });
+  return `<!doctype html><html><head><title>${escape(outline.title)} | Acme</title><script>window.track("page")</script><style>body { margin: 0 }</style></head>
+<body><header><a href="/">Acme home</a><nav><ul><li><a href="/rooms">All rooms</a></li><li><a href="/contact">Contact us</a></li></ul></nav></header>
+<main><article><h1>${escape(outline.title)}</h1>${sections.join('\n')}</article></main>
+<footer><p>Copyright Acme Corporation. <a href="/privacy">Privacy policy</a></p></footer><script>window.track("end")</script></body></html>`;
+}

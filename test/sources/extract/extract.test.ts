@@ -1,0 +1,187 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { extractFile, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
+import { countTurns } from '../../support/event-loop.js';
+import { docxOf, htmlOf, MEETING_ROOMS, pdfOf } from './documents.js';
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+/** The sentence extraction fails with (and that it fails with an ExtractionError). */
+async function failure(bytes: Uint8Array): Promise<string> {
+  const error: unknown = await extractFile(bytes).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(isExtractionError(error), String(error)).toBe(true);
+  return (error as Error).message;
+}
+
+// The lines of MEETING_ROOMS every format keeps alike.
+const BOOKING = [
+  '# Meeting rooms',
+  '',
+  '## Booking',
+  '',
+  'Book a room at the front desk at least one day ahead. Cancel the booking if your plans change.',
+  '',
+  '- Leave the room tidy.',
+  '- Return the key to reception.',
+];
+const STEPS = ['1. Ask at the front desk.', '2. Sign the booking sheet.'];
+const ROOMS = ['## Rooms', '', 'Each room has a screen and a door code.', ''];
+/** MEETING_ROOMS from a format that marks its structure (DOCX, HTML). */
+const STRUCTURED = [...BOOKING, '', ...STEPS, '', ...ROOMS, 'Room: Kestrel; Floor: 3; Code: KES-4105', 'Room: Heron; Floor: 2; Code: HER-2201'].join('\n');
+
+describe('extractFile', () => {
+  it('reads a PDF: headings by size, one line per list item and table row', async () => {
+    const extracted = await extractFile(await pdfOf(MEETING_ROOMS));
+    expect(extracted).toMatchObject({ kind: 'pdf', contentType: 'application/pdf', title: 'Meeting rooms' });
+    expect(extracted.text).toBe(
+      [...BOOKING, ...STEPS, '', ...ROOMS, 'Room Floor Code', 'Kestrel 3 KES-4105', 'Heron 2 HER-2201'].join('\n'),
+    );
+  });
+
+  it('reads a DOCX: headings, lists, and table rows naming their column headers', async () => {
+    const extracted = await extractFile(await docxOf(MEETING_ROOMS));
+    expect(extracted).toMatchObject({
+      kind: 'docx',
+      contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      title: 'Meeting rooms',
+    });
+    expect(extracted.text).toBe(STRUCTURED);
+  });
+
+  it('keeps an HTML page’s main content and drops its navigation, header, footer and scripts', async () => {
+    const extracted = await extractFile(utf8(htmlOf(MEETING_ROOMS)));
+    expect(extracted).toMatchObject({ kind: 'html', contentType: 'text/html', title: 'Meeting rooms' });
+    expect(extracted.text).toBe(STRUCTURED);
+    for (const dropped of ['All rooms', 'Contact us', 'Acme home', 'Copyright', 'track', 'margin']) expect(extracted.text).not.toContain(dropped);
+  });
+
+  it('reads Markdown with a GFM table, its rows naming the headers', async () => {
+    const markdown = [
+      '# Meeting rooms',
+      '',
+      'Book a room **one day** ahead,',
+      'at the [front desk](https://example.com/desk).',
+      '',
+      '## Rooms',
+      '',
+      '| Room | Floor | Code |',
+      '| --- | ---: | --- |',
+      '| Kestrel | 3 | KES-4105 |',
+      '| Heron | 2 | HER-2201 |',
+      '',
+      '* Leave the room tidy.',
+      '* Return the key.',
+    ].join('\n');
+    const extracted = await extractFile(utf8(markdown));
+    expect(extracted).toMatchObject({ kind: 'markdown', contentType: 'text/markdown', title: 'Meeting rooms' });
+    expect(extracted.text).toBe(
+      [
+        '# Meeting rooms',
+        '',
+        'Book a room one day ahead, at the front desk.',
+        '',
+        '## Rooms',
+        '',
+        'Room: Kestrel; Floor: 3; Code: KES-4105',
+        'Room: Heron; Floor: 2; Code: HER-2201',
+        '',
+        '- Leave the room tidy.',
+        '- Return the key.',
+      ].join('\n'),
+    );
+  });
+
+  it('reads plain text as it is, its line ends tidied', async () => {
+    const extracted = await extractFile(utf8('\uFEFFOpening hours\r\nMonday to Friday: 9 to 5.   \r\n\r\n\r\n\r\n- Closed on holidays.\r\n'));
+    expect(extracted).toEqual({
+      kind: 'text',
+      contentType: 'text/plain',
+      title: undefined,
+      text: 'Opening hours\nMonday to Friday: 9 to 5.\n\n- Closed on holidays.',
+    });
+  });
+
+  it('judges the type from the content, not the name: a .pdf file that is text is read as text', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'extract-')), 'handbook.pdf');
+    await writeFile(path, 'The handbook is in the shared drive.\n');
+    const extracted = await extractFile(new Uint8Array(await readFile(path)));
+    expect(extracted).toMatchObject({ kind: 'text', text: 'The handbook is in the shared drive.' });
+  });
+
+  it('fails an encrypted PDF with a sentence naming the password', async () => {
+    const message = await failure(await pdfOf(MEETING_ROOMS, { userPassword: 'secret' }));
+    expect(message).toBe('The PDF is encrypted with a password; remove the password (the encryption) and upload it again.');
+  });
+
+  it('fails a PDF with no text layer, asking whether it is a scan', async () => {
+    expect(await failure(await pdfOf(MEETING_ROOMS, { textless: true }))).toBe('The PDF has no text layer: no text found; is it a scan?');
+  });
+
+  it('fails a truncated PDF or DOCX as damaged', async () => {
+    const pdf = await pdfOf(MEETING_ROOMS);
+    const docx = await docxOf(MEETING_ROOMS);
+    expect(await failure(pdf.subarray(0, Math.floor(pdf.length * 0.8)))).toBe(
+      'The file looks like a PDF but is damaged or incomplete, so it could not be read.',
+    );
+    expect(await failure(docx.subarray(0, Math.floor(docx.length * 0.8)))).toBe(
+      'The file looks like a DOCX file but is damaged or incomplete, so it could not be read.',
+    );
+  });
+
+  it('fails text that stops decoding past the part the type is judged from as damaged', async () => {
+    const text = utf8(`${'Opening hours are nine to five. '.repeat(3_000)}\n`);
+    expect(sniffFileKind(text)).toBe('text');
+    const broken = new Uint8Array([...text, 0xff, 0xfe, 0x00, 0x41]);
+    expect(await failure(broken)).toBe('The file looks like a text file but is damaged or incomplete, so it could not be read.');
+  });
+
+  it('fails unsupported bytes: a PNG, a zip that is not a DOCX, binary junk', async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1]);
+    // The same zip with its Word body renamed: a valid archive, but no document in it.
+    const docx = Buffer.from(await docxOf(MEETING_ROOMS));
+    const zip = new Uint8Array(Buffer.from(docx.toString('latin1').replaceAll('word/document.xml', 'word/documenT.xml'), 'latin1'));
+    const junk = new Uint8Array(4096).map((_, index) => (index * 7919 + 13) % 251);
+    for (const bytes of [png, zip, junk]) {
+      expect(sniffFileKind(bytes)).toBeUndefined();
+      expect(await failure(bytes)).toBe(
+        'Unsupported file type: upload a PDF, DOCX, Markdown, HTML or plain text file (the type is judged from the content, not the name).',
+      );
+    }
+  });
+
+  it('fails a file with no text', async () => {
+    expect(await failure(utf8(' \n\n '))).toBe('The file contains no text.');
+  });
+
+  it('extracts on a worker thread: the event loop keeps turning meanwhile', async () => {
+    // HTML is read synchronously (linkedom, Readability): on the calling thread, no turn would run.
+    const large = { ...MEETING_ROOMS, sections: Array.from({ length: 2_000 }, () => MEETING_ROOMS.sections).flat() };
+    const html = utf8(htmlOf(large));
+    const turns = countTurns();
+    const extracted = await extractFile(html);
+    turns.stop();
+    expect(extracted.text.match(/^Room: Kestrel; Floor: 3; Code: KES-4105$/gm)).toHaveLength(2_000);
+    expect(turns.count).toBeGreaterThan(10);
+  });
+});
+
+describe('sniffFileKind', () => {
+  it('tells HTML, Markdown and text apart by their structure', () => {
+    expect(sniffFileKind(utf8('<!DOCTYPE html><html><body><p>Hi</p></body></html>'))).toBe('html');
+    expect(sniffFileKind(utf8('  <div class="faq"><p>Hi</p></div>'))).toBe('html');
+    expect(sniffFileKind(utf8('Intro\n\n## Returns\n\nWithin 30 days.'))).toBe('markdown');
+    expect(sniffFileKind(utf8('| a | b |\n|---|---|\n| 1 | 2 |'))).toBe('markdown');
+    expect(sniffFileKind(utf8('See [the guide](https://example.com/guide).'))).toBe('markdown');
+    expect(sniffFileKind(utf8('Returns: within 30 days.\n- Keep the receipt.\nPrices < 5 EUR ship free.'))).toBe('text');
+  });
+
+  it('reads a PDF or a DOCX by its signature', async () => {
+    expect(sniffFileKind(await pdfOf(MEETING_ROOMS))).toBe('pdf');
+    expect(sniffFileKind(await docxOf(MEETING_ROOMS))).toBe('docx');
+  });
+});
