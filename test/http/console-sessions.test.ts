@@ -253,6 +253,35 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: c
       expect(await read()).toBe(401);
     });
 
+    it('writes the last use at most once a minute', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const startedAt = Date.now();
+      let touches = 0;
+      await start({
+        wrapStore: (store) => ({
+          ...store,
+          engine: store.engine,
+          consoleSessions: {
+            ...store.consoleSessions,
+            touch: (...args) => {
+              touches += 1;
+              return store.consoleSessions.touch(...args);
+            },
+          },
+        }),
+      });
+      const cookie = await signedIn();
+      for (const seconds of [1, 20, 59]) {
+        vi.setSystemTime(startedAt + seconds * 1000);
+        expect((await withSession(cookie, 'GET', '/get-chatbots')).status).toBe(200);
+      }
+      expect(touches).toBe(0);
+      vi.setSystemTime(startedAt + 61_000);
+      await withSession(cookie, 'GET', '/get-chatbots');
+      await withSession(cookie, 'GET', '/get-chatbots');
+      expect(touches).toBe(1);
+    });
+
     it('takes fractions of an hour as the idle time', async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       const startedAt = Date.now();
