@@ -99,7 +99,10 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: c
         await withSession(cookie, 'POST', '/create-chatbot', { chatbotName: 'Console bot', sourceText: 'We open at nine.' }),
       );
       expect(created.status).toBe(200);
-      const listed = await readJson(await withSession(cookie, 'GET', '/get-chatbots'));
+      const response = await withSession(cookie, 'GET', '/get-chatbots');
+      // Shared caches may keep answers to requests with cookies unless told not to.
+      expect(response.headers.get('Cache-Control')).toBe('no-store');
+      const listed = await readJson(response);
       expect((listed.body as { chatbots: { name: string }[] }).chatbots.map((bot) => bot.name)).toEqual(['Console bot']);
     });
 

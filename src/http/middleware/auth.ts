@@ -106,4 +106,6 @@ async function useSession(
   ctx.state.account = account;
   ctx.state.consoleSession = session;
   ctx.state.apiKeyHash = session.apiKeyHash ?? session.tokenHash;
+  // Shared caches may keep answers to requests with cookies (not those with Authorization).
+  ctx.set('Cache-Control', 'no-store');
 }
