@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleLink } from '../../src/domain/console-sessions.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createChatbotViaApi } from '../support/http.js';
 import { OTHER_HOST } from '../widget/browser.js';
 import { expectAccessible, newPage, screenshots, signIn, startConsole, type ConsoleRun } from './console.js';
 
@@ -19,6 +20,21 @@ afterAll(async () => {
 });
 
 const FIRST_LOAD_LIMIT = 200 * 1024;
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** A multipart POST, which needs no preflight: a forged form or script can send one. */
+function uploadIcon(from: Page, url: string, chatbotId: string, headers: Record<string, string>): Promise<void> {
+  return from.evaluate(
+    async ({ url, chatbotId, headers, png }) => {
+      const form = new FormData();
+      form.append('chatbotId', chatbotId);
+      form.append('chatbotIconFile', new Blob([Uint8Array.from(atob(png), (char) => char.charCodeAt(0))], { type: 'image/png' }), 'icon.png');
+      // Sent either way; from another origin, the browser then hides the answer (a TypeError).
+      await fetch(url, { method: 'POST', credentials: 'include', body: form, headers }).catch(() => undefined);
+    },
+    { url, chatbotId, headers, png: PNG },
+  );
+}
 
 describe('the page', () => {
   it('answers every console URL with the page, a strict CSP and no framing', async () => {
@@ -110,6 +126,32 @@ describe('signing in', () => {
     expect(cookie?.value).not.toContain(run.app.apiKey);
   });
 
+  it('refuses calls carrying the cookie from other origins, same-site or cross-site', async () => {
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Elsewhere</title>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const chatbotId = await createChatbotViaApi(run.app, 'Target');
+    try {
+      // The same browser profile, so the console's cookie goes wherever the browser sends it.
+      const other = await page.context().newPage();
+      for (const host of ['127.0.0.1', OTHER_HOST]) {
+        await other.goto(`http://${host}:${port}/`);
+        await uploadIcon(other, `${run.app.baseUrl}/upload-chatbot-icon`, chatbotId, {});
+      }
+      await other.close();
+      expect((await fetch(`${run.app.origin}/assets/chatbots/${chatbotId}/icon`)).status).toBe(404);
+      // The same upload from the console's own page goes through, so the refusals above were the guard's.
+      await uploadIcon(page, '/api/v1/upload-chatbot-icon', chatbotId, { 'X-Switchboard-Console': '1' });
+      expect((await fetch(`${run.app.origin}/assets/chatbots/${chatbotId}/icon`)).status).toBe(200);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('shows the sign-in page again, saying why, once the session has ended on the hub', async () => {
     const [cookie] = await page.context().cookies();
     const ended = await fetch(`${run.app.baseUrl}/console/session`, {
@@ -131,6 +173,26 @@ describe('signing in', () => {
     await page.getByLabel('API key', { exact: true }).waitFor();
     const after = await fetch(`${run.app.baseUrl}/console/session`, { headers: { Cookie: `sb_session=${cookie?.value}` } });
     expect(after.status).toBe(401);
+  });
+
+  it('works by keyboard alone, with the focus visible', async () => {
+    const keyboard = await newPage(run);
+    await keyboard.goto(`${run.app.origin}/console`);
+    await keyboard.getByLabel('API key', { exact: true }).waitFor();
+    await keyboard.keyboard.press('Tab');
+    expect(await keyboard.evaluate(() => document.activeElement?.id)).toBe(await keyboard.getByLabel('API key', { exact: true }).getAttribute('id'));
+    await keyboard.keyboard.type(run.app.apiKey);
+    await keyboard.keyboard.press('Enter');
+    await keyboard.getByRole('button', { name: 'Sign out' }).waitFor();
+    await keyboard.keyboard.press('Tab');
+    const focused = await keyboard.evaluate(() => {
+      const element = document.activeElement as HTMLElement;
+      return { text: element.textContent, outline: getComputedStyle(element).outlineStyle };
+    });
+    expect(focused).toEqual({ text: 'Skip to content', outline: 'solid' });
+    for (let step = 0; step < 4; step += 1) await keyboard.keyboard.press('Tab');
+    expect(await keyboard.evaluate(() => document.activeElement?.textContent)).toBe('Sign out');
+    await keyboard.context().close();
   });
 
   it('signs in once with a one-time link, after a click', async () => {

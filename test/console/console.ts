@@ -73,5 +73,8 @@ export async function screenshots(page: Page, name: string, docs = false): Promi
     await page.screenshot({ path: `${SHOTS}/${name}-${colorScheme}.png`, fullPage: true });
   }
   await page.emulateMedia({ colorScheme: 'light' });
-  if (docs) await page.screenshot({ path: `docs/console-${name}.png` });
+  if (docs) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `docs/console-${name}.png` });
+  }
 }

@@ -47,15 +47,24 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
       {message.content}
       {message.role === 'assistant' && (
         <div class="actions" role="group" aria-label="Rate this answer">
-          <button type="button" class="secondary" aria-pressed={rating === 'up'} onClick={() => rate('up')} disabled={action.busy} aria-label="Helpful">
-            👍
+          <button type="button" class="secondary rate" aria-pressed={rating === 'up'} onClick={() => rate('up')} disabled={action.busy}>
+            <Thumb up /> Helpful
           </button>
-          <button type="button" class="secondary" aria-pressed={rating === 'down'} onClick={() => rate('down')} disabled={action.busy} aria-label="Not helpful">
-            👎
+          <button type="button" class="secondary rate" aria-pressed={rating === 'down'} onClick={() => rate('down')} disabled={action.busy}>
+            <Thumb /> Not helpful
           </button>
         </div>
       )}
       {action.failure && <Alert>{action.failure}</Alert>}
     </div>
+  );
+}
+
+/** 👍/👎 drawn, so they show whatever fonts the system has. */
+function Thumb({ up = false }: { up?: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" class={up ? undefined : 'flip'}>
+      <path fill="currentColor" d="M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3c0-.4-.2-.8-.4-1.1L13.2 1 6.6 7.6C6.2 8 6 8.5 6 9v10a2 2 0 0 0 2 2h9c.8 0 1.5-.5 1.8-1.2l3-7.1c.1-.2.2-.5.2-.7v-2z" />
+    </svg>
   );
 }
