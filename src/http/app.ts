@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { DEFAULT_CONSOLE_SESSION_IDLE_HOURS, DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE, HOUR_MS } from '../config.js';
+import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../domain/sources.js';
 import { createChatEngine, type ChatEngine } from '../engine/index.js';
 import type { Store } from '../store/port.js';
 import { keyAccounts, requireCaller, type AuthState } from './middleware/auth.js';
@@ -31,6 +32,7 @@ import { integrationPaths, integrationRoutes } from './routes/integrations.js';
 import { leadPaths, leadRoutes } from './routes/leads.js';
 import { metricsPaths, metricsRoutes } from './routes/metrics.js';
 import { publicAssetPaths, publicAssetRoutes } from './routes/public-assets.js';
+import { sourcePaths, sourceRoutes } from './routes/sources.js';
 import { webhookPaths, webhookRoutes } from './routes/webhooks.js';
 import { widgetPaths, widgetRoutes } from './routes/widget.js';
 
@@ -60,6 +62,8 @@ export type AppDeps = {
   publicUrl?: string;
   /** CONSOLE_SESSION_IDLE_HOURS. */
   consoleSessionIdleHours?: number;
+  /** Knowledge sources' limits (SOURCES_MAX_FILE_MB, SOURCES_MAX_CHARS_PER_CHATBOT). */
+  sourceLimits?: SourceLimits;
 };
 
 export function createApp(deps: AppDeps): Koa {
@@ -85,6 +89,7 @@ export function appRouters({
   metricsToken,
   publicUrl,
   consoleSessionIdleHours = DEFAULT_CONSOLE_SESSION_IDLE_HOURS,
+  sourceLimits = DEFAULT_SOURCE_LIMITS,
 }: AppDeps): Router[] {
   const sessions = {
     idleMs: consoleSessionIdleHours * HOUR_MS,
@@ -113,7 +118,8 @@ export function appRouters({
     open(consoleSessionRoutes(store, sessions)),
     api(accountRoutes(store)),
     api(apiKeyRoutes(store, keys)),
-    api(chatbotRoutes(store, engine)),
+    api(chatbotRoutes(store, engine, sourceLimits)),
+    api(sourceRoutes(store, engine, sourceLimits)),
     api(chatRoutes(store, engine)),
     api(assetRoutes(store)),
     api(leadRoutes(store)),
@@ -139,6 +145,7 @@ export function apiDocument(): OpenApiDocument {
         accountPaths,
         apiKeyPaths,
         chatbotPaths,
+        sourcePaths,
         chatPaths,
         assetPaths,
         leadPaths,
