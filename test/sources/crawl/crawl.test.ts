@@ -170,6 +170,15 @@ describe('maxPages', () => {
     for (const path of pages.slice(2)) expect(site.hits.get(path)).toBeUndefined();
   });
 
+  it('knows at most ten URLs per page of maxPages, those it may read first', async () => {
+    const many = Array.from({ length: 30 }, (_, index) => `/many-${index}`);
+    await site.close();
+    await serve({ '/': html(page('Home', '<p>Home.</p>', { links: ['https://elsewhere.example/', ...many] })) });
+    const frontier = memoryFrontier();
+    await crawl(url('/'), frontier, options({ maxPages: 1 }));
+    expect(frontier.state.planned).toEqual([url('/'), ...many.slice(0, 9).map(url)]);
+  });
+
   it('has two requests in flight when it can', async () => {
     // Each page waits for a second request before it answers: one at a time, the crawl would time out.
     let waiting: (() => void) | undefined;
