@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { benchAnswers } from './answers.js';
 import { crawlSection } from './crawl.js';
+import { extractionSection } from './extraction.js';
 import { httpSection } from './http.js';
 import { pagingSection } from './paging.js';
 import type { Figure, Section } from './section.js';
@@ -16,6 +17,7 @@ const SECTIONS: Section[] = [
   httpSection,
   pagingSection,
   trainingSection,
+  extractionSection,
   crawlSection,
   printing('answers (eval set against BM25)', benchAnswers),
   printing('retrieval (index builds, cold start, cache)', benchRetrieval),
@@ -56,6 +58,11 @@ function ratioOf(figure: Figure): number {
   return figure.ratio ?? figure.value / figure.baselineValue;
 }
 
+/** Two decimals, or two significant digits for a small ratio (extraction against JSON.parse). */
+function ratioText(ratio: number): string {
+  return ratio >= 0.1 ? ratio.toFixed(2) : ratio.toPrecision(2);
+}
+
 function missesGoal(figure: Figure): boolean {
   const { goal } = figure;
   const measured = goal?.of === 'value' ? figure.value : ratioOf(figure);
@@ -79,7 +86,7 @@ function printTable(figures: Figure[]): void {
       amount(figure.value, figure.unit),
       figure.baseline,
       amount(figure.baselineValue, figure.unit),
-      `${ratioOf(figure).toFixed(2)}x`,
+      `${ratioText(ratioOf(figure))}x`,
       goalText(figure),
     ]),
   ];

@@ -10,6 +10,7 @@ import { jsonBody } from './middleware/body.js';
 import { perKeyRateLimit } from './middleware/rate-limit.js';
 import { failureBodies } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
+import { skipRequestsAfterClose } from './lingering-close.js';
 import { describeApi, type OpenApiDocument } from './openapi.js';
 import { routeLookup } from './route-lookup.js';
 import { adapterClaimPaths, adapterClaimRoutes } from './routes/adapter-claims.js';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps): Koa {
   // Failures are logged once, with their request id, by failureBodies().
   app.silent = true;
 
+  app.use(skipRequestsAfterClose());
   app.use(requestLog(app, deps.logger));
   if (deps.slack) app.use(rawMount(SLACK_EVENTS_PATH, deps.slack));
   app.use(failureBodies());

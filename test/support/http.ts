@@ -21,6 +21,8 @@ export type TestApp = {
   apiKey: string;
   accountId: string;
   store: Store;
+  /** How many connections the server still holds (closed ones, however they closed, are gone). */
+  openConnections(): Promise<number>;
   /** Creates another account on the same store and answers its key. */
   addAccount(name: string, quota?: Quota): Promise<{ apiKey: string; accountId: string }>;
   close(): Promise<void>;
@@ -67,6 +69,11 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
     apiKey,
     accountId: account.id,
     store,
+    openConnections() {
+      return new Promise((resolve, reject) => {
+        server.getConnections((error, count) => (error ? reject(error) : resolve(count)));
+      });
+    },
     async addAccount(name, quota = DEFAULT_QUOTA) {
       const created = await createAccount(store, name, quota);
       return { apiKey: created.apiKey, accountId: created.account.id };

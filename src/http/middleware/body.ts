@@ -3,6 +3,7 @@ import type { File } from 'formidable';
 import type { Middleware } from 'koa';
 import { koaBody, HttpMethodEnum } from 'koa-body';
 import { invalidRequest } from '../../domain/errors.js';
+import { closeOnceAnswered } from '../lingering-close.js';
 
 // JSON bodies may carry a whole training text; 10 MB of text plus JSON escaping fits.
 const JSON_LIMIT = '16mb';
@@ -65,9 +66,9 @@ function refusingUnparsable(options: Parameters<typeof koaBody>[0]): Middleware 
     try {
       await parse(ctx, async () => {});
     } catch (error) {
-      // The unread rest of a refused body (e.g. broken gzip) would corrupt the next request on
-      // this connection, so it is closed once answered.
-      ctx.set('Connection', 'close');
+      // The rest of a refused body (too large, broken gzip) is not worth reading in full, so the
+      // connection is closed once answered.
+      closeOnceAnswered(ctx);
       throw invalidRequest(`unparsable body: ${(error as Error).message}`);
     }
     await next();

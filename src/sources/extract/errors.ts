@@ -1,3 +1,5 @@
+import type { FileKind } from './index.js';
+
 // Why a file yielded no text, as one plain sentence the owner can act on: it becomes the source's
 // `error`.
 
@@ -15,6 +17,14 @@ export const ENCRYPTED_PDF = 'The PDF is encrypted with a password; remove the p
 export const NO_TEXT_LAYER = 'The PDF has no text layer: no text found; is it a scan?';
 export const NO_TEXT = 'The file contains no text.';
 
-export function damaged(kind: string): string {
-  return `The file looks like ${kind} but is damaged or incomplete, so it could not be read.`;
+const NAMES: Record<FileKind, string> = {
+  pdf: 'a PDF',
+  docx: 'a DOCX file',
+  markdown: 'a Markdown file',
+  html: 'an HTML file',
+  text: 'a text file',
+};
+
+export function damaged(kind: FileKind): string {
+  return `The file looks like ${NAMES[kind]} but is damaged or incomplete, so it could not be read.`;
 }

@@ -29,7 +29,7 @@ async function extractKind(kind: FileKind, bytes: Uint8Array): Promise<{ title: 
   if (kind === 'docx') return extractDocx(bytes);
   // The sniffer read the start; the whole must decode too.
   const text = decodeText(bytes);
-  if (text === undefined) throw new ExtractionError(damaged(kind === 'text' ? 'a text file' : `a ${kind === 'html' ? 'HTML' : 'Markdown'} file`));
+  if (text === undefined) throw new ExtractionError(damaged(kind));
   if (kind === 'html') return extractHtml(text);
   if (kind === 'markdown') return extractMarkdown(text);
   return { title: undefined, text: plainText(text) };

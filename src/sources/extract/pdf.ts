@@ -22,14 +22,14 @@ export async function extractPdf(bytes: Uint8Array): Promise<{ title: string | u
   // Without %%EOF near the end the file was cut short: PDF.js would read what is left, but half a
   // document is not one to train on.
   if (!Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(-2048).includes('%%EOF')) {
-    throw new ExtractionError(damaged('a PDF'));
+    throw new ExtractionError(damaged('pdf'));
   }
   // PDF.js takes the buffer it is given (detaching it): it gets a copy.
   const task = getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
   try {
     const document = await task.promise.catch((error: unknown) => {
       const name = (error as { name?: string } | undefined)?.name;
-      throw new ExtractionError(name === 'PasswordException' ? ENCRYPTED_PDF : damaged('a PDF'));
+      throw new ExtractionError(name === 'PasswordException' ? ENCRYPTED_PDF : damaged('pdf'));
     });
     const pages: Line[][] = [];
     for (let number = 1; number <= document.numPages; number += 1) {
@@ -44,7 +44,7 @@ export async function extractPdf(bytes: Uint8Array): Promise<{ title: string | u
     const metadataTitle = typeof info.Title === 'string' ? info.Title.trim() : '';
     return { title: metadataTitle || firstHeading(text), text };
   } catch (error) {
-    throw error instanceof ExtractionError ? error : new ExtractionError(damaged('a PDF'));
+    throw error instanceof ExtractionError ? error : new ExtractionError(damaged('pdf'));
   } finally {
     await task.destroy();
   }
