@@ -11,6 +11,7 @@ import { mongoContacts } from './contacts.js';
 import { mongoConversations } from './conversations.js';
 import { mongoDigestRuns } from './digest-runs.js';
 import { mongoDigests } from './digests.js';
+import { moveSourceTexts } from './api-text-sources.js';
 import { migrateIndexes } from './indexes.js';
 import { moveEmbeddedMessages } from './legacy-messages.js';
 import { mongoLeads } from './leads.js';
@@ -19,6 +20,7 @@ import { countUncountedLists } from './page-block-repair.js';
 import { mongoRateLimits } from './rate-limits.js';
 import { repairMongo } from './repair.js';
 import { mongoRetrieval } from './retrieval.js';
+import { mongoSources } from './sources.js';
 import { mongoTraining } from './training.js';
 import { mongoUsage } from './usage.js';
 import { mongoWebhookOutbox } from './webhook-outbox.js';
@@ -36,6 +38,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     for (const model of Object.values(models)) await migrateIndexes(model as never);
     await moveEmbeddedMessages(models);
     await countUncountedLists(models);
+    await moveSourceTexts(models);
     writes = await atomicWrites(connection);
   } catch (error) {
     await connection.close();
@@ -47,6 +50,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     accounts: mongoAccounts(models),
     chatbots: mongoChatbots(models, writes),
     training: mongoTraining(models),
+    sources: mongoSources(models, writes),
     retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
     leads: mongoLeads(models, writes),
