@@ -25,6 +25,8 @@ export type SitemapOptions = {
 export type SitemapJob = { body: Uint8Array; contentType: string; maxBytes: number };
 export type Listed = { pages: string[]; sitemaps: string[] };
 
+const NOTHING_LISTED: Listed = { pages: [], sitemaps: [] };
+
 /** The normalised URLs of the pages listed, in their order, without repeats. */
 export async function sitemapPages(client: Client, { roots, onHost, limit, maxBytes, read }: SitemapOptions): Promise<string[]> {
   const pages = new Set<string>();
@@ -36,7 +38,8 @@ export async function sitemapPages(client: Client, { roots, onHost, limit, maxBy
     fetchedOnce.add(url);
     const fetched = await client.get(new URL(url));
     if (!fetched.ok) continue;
-    const listed = await read({ body: fetched.body, contentType: fetched.contentType, maxBytes });
+    // A sitemap that cannot be read leaves the crawl to the links.
+    const listed = await read({ body: fetched.body, contentType: fetched.contentType, maxBytes }).catch(() => NOTHING_LISTED);
     for (const page of listed.pages) {
       const normalised = normaliseUrl(page);
       if (normalised && pages.size < limit) pages.add(normalised);
@@ -54,7 +57,7 @@ export function readSitemap({ body, contentType, maxBytes }: SitemapJob): Listed
     return parseSitemap(gunzipSync(body, { maxOutputLength: maxBytes }).toString('utf8'));
   } catch {
     // Larger than maxBytes unzipped, or not gzip after all.
-    return { pages: [], sitemaps: [] };
+    return NOTHING_LISTED;
   }
 }
 
