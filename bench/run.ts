@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { benchAnswers } from './answers.js';
+import { crawlSection } from './crawl.js';
 import { extractionSection } from './extraction.js';
 import { httpSection } from './http.js';
 import { pagingSection } from './paging.js';
@@ -17,6 +18,7 @@ const SECTIONS: Section[] = [
   pagingSection,
   trainingSection,
   extractionSection,
+  crawlSection,
   printing('answers (development and held-out sets against BM25)', benchAnswers),
   printing('retrieval (index builds, cold start, cache)', benchRetrieval),
 ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_MAX_CHARS_PER_CHATBOT, DEFAULT_MAX_FILE_MB, type SourceSettings } from './domain/sources.js';
 import { DEFAULT_HISTORY_MESSAGES } from './engine/index.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, providerCatalogSchema, resolveApiKeys, type ProviderCatalog } from './engine/providers/catalog.js';
 
@@ -6,7 +7,8 @@ import { DEFAULT_MAX_OUTPUT_TOKENS, providerCatalogSchema, resolveApiKeys, type 
 
 const DEFAULT_DATABASE_URL = 'sqlite:./data/switchboard.db';
 export const DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE = 600;
-const HOUR_MS = 3_600_000;
+export const DEFAULT_CONSOLE_SESSION_IDLE_HOURS = 12;
+export const HOUR_MS = 3_600_000;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalText = z
@@ -103,11 +105,16 @@ const envSchema = z.object({
   SLACK_ADMIN_USER_IDS: optionalText.pipe(slackIdList),
   SLACK_COMMAND: optionalText.pipe(slackCommand),
   WEBHOOK_ALLOW_PRIVATE: flag,
+  SOURCES_ALLOW_PRIVATE: flag,
+  SOURCES_MAX_FILE_MB: positiveInt(DEFAULT_MAX_FILE_MB),
+  SOURCES_MAX_CHARS_PER_CHATBOT: positiveInt(DEFAULT_MAX_CHARS_PER_CHATBOT),
   WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
   WEBHOOK_RETRY_HOURS: positiveInt(24),
   WEBHOOK_DISABLE_AFTER_HOURS: positiveInt(72),
   TRUST_PROXY: optionalText.pipe(z.stringbool().default(false)),
   METRICS_TOKEN: optionalText,
+  // Fractions allowed: a test may end sessions after a few seconds.
+  CONSOLE_SESSION_IDLE_HOURS: z.coerce.number().positive().max(24 * 365).default(DEFAULT_CONSOLE_SESSION_IDLE_HOURS),
 });
 
 export type Config = {
@@ -142,6 +149,10 @@ export type Config = {
   /** Client IPs come from X-Forwarded-For (TRUST_PROXY): only behind a proxy that sets it. */
   trustProxy: boolean;
   webhooks: WebhookConfig;
+  /** Console sessions end after this many hours unused (CONSOLE_SESSION_IDLE_HOURS). */
+  consoleSessionIdleHours: number;
+  /** Knowledge sources: file size and character limits, private addresses for websites. */
+  sources: SourceSettings;
 };
 
 export type WebhookConfig = {
@@ -197,8 +208,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryForMs: vars.WEBHOOK_RETRY_HOURS * HOUR_MS,
       disableAfterMs: vars.WEBHOOK_DISABLE_AFTER_HOURS * HOUR_MS,
     },
+    sources: {
+      allowPrivate: vars.SOURCES_ALLOW_PRIVATE,
+      maxFileBytes: vars.SOURCES_MAX_FILE_MB * 1024 * 1024,
+      maxCharsPerChatbot: vars.SOURCES_MAX_CHARS_PER_CHATBOT,
+    },
     trustProxy: vars.TRUST_PROXY,
     metricsToken: vars.METRICS_TOKEN,
+    consoleSessionIdleHours: vars.CONSOLE_SESSION_IDLE_HOURS,
   };
 }
 
@@ -218,4 +235,9 @@ function slackConfig(vars: z.infer<typeof envSchema>): SlackConfig | undefined {
     adminUserIds: vars.SLACK_ADMIN_USER_IDS,
     command: vars.SLACK_COMMAND,
   };
+}
+
+/** Where the owners' console answers: `{PUBLIC_URL}/console`, `http://localhost:PORT/console` without one. */
+export function consoleUrl(config: Pick<Config, 'publicUrl' | 'port'>, port = config.port): string {
+  return `${config.publicUrl ?? `http://localhost:${port}`}/console`;
 }

@@ -42,8 +42,11 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     engine: createChatEngine(store, { providerFor, retrieval, historyMessages: config.chatHistoryMessages }),
     slack: mounts.slack,
     webhookAllowPrivate: config.webhooks.allowPrivate,
+    sourceLimits: config.sources,
     trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,
+    publicUrl: config.publicUrl,
+    consoleSessionIdleHours: config.consoleSessionIdleHours,
   });
   const server = app.listen(config.port);
   answerParserRefusals(server);

@@ -1,4 +1,4 @@
-import type { Chunk } from '../store/port.js';
+import type { Chunk, SourceRef } from '../store/port.js';
 import { indexTerms, isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { joinSentences, readSections } from './structure.js';
@@ -29,6 +29,10 @@ export type LexicalIndex = {
   postingStart: Int32Array;
   keyPostings: Int32Array;
   keyPostingStart: Int32Array;
+  /** Per section, the index in `sources` of what it was read from (-1: material without sources). */
+  sectionSource: Int32Array;
+  /** The sources (and website pages) read, as JSON. */
+  sources: string[];
 };
 
 /** A sentence of a passage with the weight of the question it carries by its own words. */
@@ -54,7 +58,7 @@ export type Passage = {
    * passages stay short; no part of what the offline responder quotes.
    */
   around?: { before: string[]; after: string[] };
-  /** The training source the passage comes from, when known; a `qa` one's text is `${question}\n${answer}`. */
+  /** What the section was read from; absent for material trained before sources. A `qa` one's text is `${question}\n${answer}`. */
   source?: { id: string; title: string; url?: string; type: 'text' | 'file' | 'website' | 'qa' };
 };
 
@@ -64,7 +68,15 @@ export type Query = string | { question: string; context?: string };
 export type LexicalSearcher = (query: Query, limit: number) => Passage[];
 
 export function buildLexicalIndex(chunks: Chunk[]): LexicalIndex {
-  const sections = readSections(chunks.map((chunk) => chunk.text).join('\n\n'));
+  // Each source (each page of a website) is read on its own: no section runs from one into the next.
+  const sources: string[] = [];
+  const sectionSource: number[] = [];
+  const sections = runsBySource(chunks).flatMap(({ source, texts }) => {
+    const read = readSections(texts.join('\n\n'));
+    const sourceIndex = source === undefined ? -1 : sources.push(source) - 1;
+    for (let k = 0; k < read.length; k += 1) sectionSource.push(sourceIndex);
+    return read;
+  });
   const termIds = new Map<string, number>();
   const idOf = (term: string) => {
     let id = termIds.get(term);
@@ -107,7 +119,27 @@ export function buildLexicalIndex(chunks: Chunk[]): LexicalIndex {
     postingStart: postings.starts,
     keyPostings: keyPostings.values,
     keyPostingStart: keyPostings.starts,
+    sectionSource: Int32Array.from(sectionSource),
+    sources,
   };
+}
+
+/** Consecutive chunks of one source, with the source as JSON (undefined for chunks without one). */
+function runsBySource(chunks: Chunk[]): { source: string | undefined; texts: string[] }[] {
+  const runs: { source: string | undefined; texts: string[] }[] = [];
+  for (const chunk of chunks) {
+    const source = chunk.source && JSON.stringify(chunk.source);
+    const last = runs.at(-1);
+    if (last && last.source === source) last.texts.push(chunk.text);
+    else runs.push({ source, texts: [chunk.text] });
+  }
+  return runs;
+}
+
+/** The source a section was read from, if the material names one. */
+export function sectionSourceOf(index: LexicalIndex, section: number): SourceRef | undefined {
+  const k = index.sectionSource[section] ?? -1;
+  return k < 0 ? undefined : (JSON.parse(index.sources[k] as string) as SourceRef);
 }
 
 function unique(ids: number[]): number[] {
@@ -355,7 +387,9 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
       }
       const heading = index.keys[section] as string;
       const body = joinSentences(sentences.map((s) => s.text));
+      const source = sectionSourceOf(index, section);
       return {
+        ...(source ? { source } : {}),
         text: heading ? `${heading}\n${body}` : body,
         score,
         seq: section,

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { createAccount } from '../../src/domain/accounts.js';
+import type { SourceLimits } from '../../src/domain/sources.js';
 import type { ChatEngine } from '../../src/engine/index.js';
 import { API_PREFIX, createApp } from '../../src/http/app.js';
 import { answerParserRefusals } from '../../src/http/parser-refusals.js';
@@ -41,6 +42,12 @@ export type StartOptions = {
   trustProxy?: boolean;
   /** METRICS_TOKEN: GET /metrics then wants it as a bearer token. */
   metricsToken?: string;
+  /** PUBLIC_URL: the console's origin and whether its cookies are Secure. */
+  publicUrl?: string;
+  /** CONSOLE_SESSION_IDLE_HOURS. */
+  consoleSessionIdleHours?: number;
+  /** SOURCES_MAX_FILE_MB and SOURCES_MAX_CHARS_PER_CHATBOT. */
+  sourceLimits?: SourceLimits;
 };
 
 export async function startApp(target: StoreTarget, options: StartOptions = {}): Promise<TestApp> {
@@ -54,6 +61,9 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
     webhookAllowPrivate: options.webhookAllowPrivate,
     trustProxy: options.trustProxy,
     metricsToken: options.metricsToken,
+    publicUrl: options.publicUrl,
+    consoleSessionIdleHours: options.consoleSessionIdleHours,
+    sourceLimits: options.sourceLimits,
   });
   const server = createServer(app.callback());
   answerParserRefusals(server);
