@@ -7,6 +7,7 @@ import { firstHeading } from './structured-text.js';
 // items at one height make a line (so a table row stays on one line), a wider gap than the line
 // spacing starts a paragraph, and a line set larger than the body text is a heading, its level by
 // its size. A line that runs to the right margin continues on the next, as wrapped prose does.
+// Running headers and footers are dropped.
 
 type Line = { text: string; y: number; size: number; left: number; right: number; columns: boolean };
 
@@ -81,7 +82,8 @@ function linesOf(items: TextItem[]): Line[] {
 }
 
 /** All pages' lines as structured text: headings by size, paragraphs by spacing, wrapped lines joined. */
-function writeLines(pages: Line[][]): string {
+function writeLines(allPages: Line[][]): string {
+  const pages = withoutFurniture(allPages);
   const lines = pages.flat();
   const body = bodySize(lines);
   const headingSizes = [...new Set(lines.filter((line) => isHeading(line, body)).map((line) => Math.round(line.size)))].sort((a, b) => b - a);
@@ -108,6 +110,21 @@ function writeLines(pages: Line[][]): string {
     flush();
   }
   return blocks.join('\n\n');
+}
+
+/**
+ * The pages without their running headers and footers: a page's first or last line that recurs,
+ * its numbers aside ("Page 3 of 9", a lone "3"), at the edge of at least half of three or more pages.
+ */
+function withoutFurniture(pages: Line[][]): Line[][] {
+  if (pages.length < 3) return pages;
+  const key = (line: Line) => line.text.replace(/\d+/g, '#');
+  const atEdge = (page: Line[], index: number) => index === 0 || index === page.length - 1;
+  const counts = new Map<string, number>();
+  for (const page of pages) {
+    for (const edgeKey of new Set(page.filter((_, index) => atEdge(page, index)).map(key))) counts.set(edgeKey, (counts.get(edgeKey) ?? 0) + 1);
+  }
+  return pages.map((page) => page.filter((line, index) => !(atEdge(page, index) && (counts.get(key(line)) ?? 0) >= pages.length / 2)));
 }
 
 /** The size most of the text is set in. */

@@ -45,6 +45,14 @@ describe('extractFile', () => {
     );
   });
 
+  it('drops a PDF’s running headers and footers', async () => {
+    const long = { ...MEETING_ROOMS, sections: Array.from({ length: 12 }, () => MEETING_ROOMS.sections).flat() };
+    const extracted = await extractFile(await pdfOf(long, { runningHeader: 'Acme staff handbook' }));
+    expect(extracted.text).not.toMatch(/Acme staff handbook|Page \d/);
+    expect(extracted.text.match(/^Kestrel 3 KES-4105$/gm)).toHaveLength(12);
+    expect(extracted.text.split('\n\n').slice(0, 3)).toEqual(['# Meeting rooms', '## Booking', BOOKING[4]]);
+  });
+
   it('reads a DOCX: headings, lists, and table rows naming their column headers', async () => {
     const extracted = await extractFile(await docxOf(MEETING_ROOMS));
     expect(extracted).toMatchObject({
