@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE } from '../config.js';
+import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../domain/sources.js';
 import { createChatEngine, type ChatEngine } from '../engine/index.js';
 import type { Store } from '../store/port.js';
 import { requireApiKey, type AuthState } from './middleware/auth.js';
@@ -20,6 +21,7 @@ import { chatPaths, chatRoutes } from './routes/chat.js';
 import { chatbotPaths, chatbotRoutes } from './routes/chatbots.js';
 import { contactPaths, contactRoutes } from './routes/contacts.js';
 import { conversationPaths, conversationRoutes } from './routes/conversations.js';
+import { reviewPaths, reviewRoutes } from './routes/review.js';
 import { customAttributePaths, customAttributeRoutes } from './routes/custom-attributes.js';
 import { docsRoutes, openApiPaths, referencePaths } from './routes/docs.js';
 import { healthPaths, healthRoutes } from './routes/health.js';
@@ -27,6 +29,7 @@ import { integrationPaths, integrationRoutes } from './routes/integrations.js';
 import { leadPaths, leadRoutes } from './routes/leads.js';
 import { metricsPaths, metricsRoutes } from './routes/metrics.js';
 import { publicAssetPaths, publicAssetRoutes } from './routes/public-assets.js';
+import { sourcePaths, sourceRoutes } from './routes/sources.js';
 import { webhookPaths, webhookRoutes } from './routes/webhooks.js';
 import { widgetPaths, widgetRoutes } from './routes/widget.js';
 
@@ -52,6 +55,8 @@ export type AppDeps = {
   trustProxy?: boolean;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); open when unset. */
   metricsToken?: string;
+  /** Knowledge sources' limits (SOURCES_MAX_FILE_MB, SOURCES_MAX_CHARS_PER_CHATBOT). */
+  sourceLimits?: SourceLimits;
 };
 
 export function createApp(deps: AppDeps): Koa {
@@ -71,10 +76,12 @@ export function createApp(deps: AppDeps): Koa {
 /** Every router of the app. */
 export function appRouters({
   store,
+  logger,
   contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
   engine = createChatEngine(store),
   webhookAllowPrivate = false,
   metricsToken,
+  sourceLimits = DEFAULT_SOURCE_LIMITS,
 }: AppDeps): Router[] {
   // Each API feature is a router of its own behind the same key check and body parser.
   const keyCheck = requireApiKey(store);
@@ -83,18 +90,21 @@ export function appRouters({
     new Router<AuthState>({ prefix: API_PREFIX }).use(keyCheck, body, ...guards, feature.routes()) as Router;
   // The contract limits the contact and custom-attribute endpoints per key.
   const contactsLimit = perKeyRateLimit(store, { scope: 'contacts', perMinute: contactsRateLimitPerMinute });
+  const onError = (error: unknown, what: string) => logger.warn({ err: error }, `${what} failed`);
 
   return [
     healthRoutes(store),
     metricsRoutes(metricsToken),
     docsRoutes(API_PREFIX, apiDocument),
     publicAssetRoutes(store),
-    widgetRoutes(store, engine),
-    api(chatbotRoutes(store, engine)),
-    api(chatRoutes(store, engine)),
+    widgetRoutes(store, engine, onError),
+    api(chatbotRoutes(store, engine, sourceLimits)),
+    api(sourceRoutes(store, engine, sourceLimits)),
+    api(chatRoutes(store, engine, onError)),
     api(assetRoutes(store)),
     api(leadRoutes(store)),
-    api(conversationRoutes(store)),
+    api(conversationRoutes(store, onError)),
+    api(reviewRoutes(store)),
     api(integrationRoutes(store)),
     api(webhookRoutes(store, { allowPrivate: webhookAllowPrivate })),
     api(adapterClaimRoutes(store)),
@@ -113,10 +123,12 @@ export function apiDocument(): OpenApiDocument {
       prefix: API_PREFIX,
       paths: [
         chatbotPaths,
+        sourcePaths,
         chatPaths,
         assetPaths,
         leadPaths,
         conversationPaths,
+        reviewPaths,
         integrationPaths,
         webhookPaths,
         adapterClaimPaths,

@@ -1,4 +1,5 @@
 import type { ChatbotSettings, SettingsPatch } from '../settings/chatbot-settings.js';
+import type { ActivityCounts, ActivityTally } from './activity-counters.js';
 
 // The storage port: what the domain needs from a database, and nothing about which one.
 // Every method is scoped and atomic as documented; adapters live in ./sqlite and ./mongo and are
@@ -44,9 +45,25 @@ export type ChatbotChange = {
   updatedAt: Date;
 };
 
-export type Chunk = { seq: number; text: string };
+/** What a passage was read from: a source, or one page of a website source (its own URL and title). */
+export type SourceRef = { id: string; title: string; url?: string; type: SourceType };
 
-export type TrainingMaterial = { sourceText: string; chunks: string[] };
+/** `source` when the material was trained from sources (not for material trained before them). */
+export type Chunk = { seq: number; text: string; source?: SourceRef };
+
+/** A chunk to train, with its source when known. */
+export type TrainedChunk = string | { text: string; source?: SourceRef };
+
+export type TrainingMaterial = {
+  /** Kept for `sourceText()` when given (material trained before sources). */
+  sourceText?: string;
+  chunks: TrainedChunk[];
+  /**
+   * The source revision the material was built from (SourceRepository.nextRevision): when given,
+   * the material becomes current only if what is current was built from an earlier one.
+   */
+  revision?: number;
+};
 
 /** `version` is undefined, and `chunks` empty, for a chatbot never trained. */
 export type Material = { version: string | undefined; chunks: Chunk[] };
@@ -87,19 +104,26 @@ export interface ChatbotRepository {
   /** Applies the change atomically (omitted fields keep their values) and answers the result. */
   update(accountId: string, id: string, change: ChatbotChange): Promise<Chatbot | undefined>;
   /**
-   * Deletes the chatbot with everything that belongs to it (training material, assets, contacts,
-   * attributes, leads, conversations, bindings, digests); answers whether it existed.
+   * Deletes the chatbot with everything that belongs to it (sources, training material, assets,
+   * contacts, attributes, leads, conversations, bindings, digests); answers whether it existed.
    */
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
 export interface TrainingRepository {
-  /** Replaces a chatbot's material in one step: readers see the old material or the new, never a mix. */
-  replace(chatbotId: string, material: TrainingMaterial): Promise<void>;
+  /**
+   * Replaces a chatbot's material in one step: readers see the old material or the new, never a
+   * mix. Answers whether it did (false: material of a later revision is current already).
+   */
+  replace(chatbotId: string, material: TrainingMaterial): Promise<boolean>;
   /** The current material, read as one consistent snapshot; chunks in source order. */
   material(chatbotId: string): Promise<Material>;
   /** Changes with every replace: lets a process cache what it builds from the material. */
   version(chatbotId: string): Promise<string | undefined>;
+  /**
+   * The chatbot's v1 `sourceText`: its API text source's text, else the text given with the
+   * material, else '' once trained; undefined for a chatbot never trained.
+   */
   sourceText(chatbotId: string): Promise<string | undefined>;
 }
 
@@ -118,6 +142,140 @@ export interface RetrievalRepository {
   saveVectors(chatbotId: string, model: string, vectors: StoredVector[]): Promise<void>;
   /** Drops the chatbot's vectors whose hash is not in `keep` (chunks no longer trained). */
   pruneVectors(chatbotId: string, keep: string[]): Promise<void>;
+}
+
+export type SourceType = 'text' | 'file' | 'website' | 'qa';
+
+/** `queued` and `processing` while a file is read or a website crawled; only `ready` sources train. */
+export type SourceStatus = 'queued' | 'processing' | 'ready' | 'failed';
+
+export type PageCounts = { done: number; failed: number; total: number };
+
+/** Something a chatbot knows: a text, a file, a website or a question with its answer. */
+export type Source = {
+  id: string;
+  chatbotId: string;
+  type: SourceType;
+  title: string;
+  status: SourceStatus;
+  /** One plain sentence when failed, else null. */
+  error: string | null;
+  /** Characters of extracted text. */
+  chars: number;
+  createdAt: Date;
+  updatedAt: Date;
+  /** file */
+  filename?: string;
+  contentType?: string;
+  bytes?: number;
+  /** website */
+  url?: string;
+  maxPages?: number;
+  pages?: PageCounts;
+  /** qa */
+  question?: string;
+  answer?: string;
+};
+
+/** The v1 `sourceText` of a chatbot is its one source of this title, with this id. */
+export const API_TEXT_TITLE = 'API text';
+export const apiTextSourceId = (chatbotId: string) => `api_${chatbotId}`;
+
+/** The chatbot's API text source holding `text`. */
+export function apiTextSource(chatbotId: string, text: string, createdAt: Date, updatedAt = createdAt): NewSource {
+  return {
+    id: apiTextSourceId(chatbotId),
+    chatbotId,
+    type: 'text',
+    title: API_TEXT_TITLE,
+    status: 'ready',
+    error: null,
+    chars: text.length,
+    createdAt,
+    updatedAt,
+    text,
+  };
+}
+
+/** A source to store with its extracted text (text, qa, a file once read) and a file's bytes. */
+export type NewSource = Source & { text?: string; file?: Buffer };
+
+/** Fields absent keep their values; `text` replaces the extracted text. */
+export type SourceChange = Partial<
+  Pick<Source, 'title' | 'status' | 'error' | 'chars' | 'question' | 'answer' | 'contentType' | 'pages'>
+> & { text?: string; updatedAt: Date };
+
+export type SourcePageStatus = 'read' | 'failed' | 'skipped';
+
+/** A page of a website source once crawled: what `pageList` shows, and its text for training. */
+export type SourcePage = {
+  url: string;
+  title: string;
+  status: SourcePageStatus;
+  chars: number;
+  text: string;
+  /** Why it failed or was skipped. */
+  reason?: string;
+};
+
+export type SourceClaim = { now: Date; claimedBy: string; leaseUntil: Date };
+
+/** A ready source's text as training reads it: the source's own, or one piece per website page read. */
+export type SourceText = { ref: SourceRef; text: string };
+
+export interface SourceRepository {
+  /** Stores the sources, with their texts and files, all or none. */
+  insert(sources: NewSource[]): Promise<void>;
+  /** Stores the source, replacing the one of the same id (keeping its createdAt). */
+  put(source: NewSource): Promise<Source>;
+  find(chatbotId: string, id: string): Promise<Source | undefined>;
+  /** Oldest first, ties by id. */
+  list(chatbotId: string): Promise<Source[]>;
+  /** Applies the change in one write and answers the source as stored. */
+  update(chatbotId: string, id: string, change: SourceChange): Promise<Source | undefined>;
+  /** Deletes the source with its text, file and pages; answers whether it existed. */
+  delete(chatbotId: string, id: string): Promise<boolean>;
+  /** The first `limit` characters of the source's text (a website's pages read, in order). */
+  text(chatbotId: string, id: string, limit: number): Promise<string>;
+  /** The bytes of a file source. */
+  file(chatbotId: string, id: string): Promise<Buffer | undefined>;
+  /** The characters of the chatbot's sources together, leaving out `except`. */
+  totalChars(chatbotId: string, except?: string): Promise<number>;
+  /** The texts of the chatbot's ready sources, oldest source first. */
+  readyTexts(chatbotId: string): Promise<SourceText[]>;
+  /**
+   * A number larger than any answered before for the chatbot, taken after a change to its sources:
+   * material built from what is read after it includes the change (TrainingMaterial.revision).
+   */
+  nextRevision(chatbotId: string): Promise<number>;
+
+  // Processing (files read, websites crawled) is a job leased to one process at a time.
+  /**
+   * Takes the oldest source that is queued, or processing under a lease that ended before `now`
+   * (its process died), in one atomic write: it becomes processing, held by `claimedBy` until
+   * `leaseUntil`. Of racing claimers exactly one gets it.
+   */
+  claimNext(claim: SourceClaim): Promise<Source | undefined>;
+  /** Extends the lease while `claimedBy` holds it; answers whether it does. */
+  renewLease(id: string, claimedBy: string, leaseUntil: Date): Promise<boolean>;
+  /** Applies the change and ends the lease, only while `claimedBy` holds it; answers the source then. */
+  settle(id: string, claimedBy: string, change: SourceChange): Promise<Source | undefined>;
+  /** Ends the lease at once (a process stopping), leaving the source to be claimed again. */
+  release(id: string, claimedBy: string): Promise<void>;
+
+  // A website's pages: its crawl's frontier.
+  /** Adds URLs to the source's pages, in order, skipping known ones; answers how many were new. */
+  planPages(sourceId: string, urls: string[]): Promise<number>;
+  /** The first page planned after `afterSeq` that has no outcome yet. */
+  nextPage(sourceId: string, afterSeq: number): Promise<{ seq: number; url: string } | undefined>;
+  /** Records a planned page's outcome and answers the source's page counts, which its `pages` now shows. */
+  recordPage(sourceId: string, page: SourcePage): Promise<PageCounts>;
+  /** Known (planned) pages, read and failed. */
+  pageCounts(sourceId: string): Promise<PageCounts>;
+  /** The pages with an outcome, in the order planned, without their texts. */
+  pageList(chatbotId: string, sourceId: string): Promise<Omit<SourcePage, 'text'>[]>;
+  /** Forgets the source's pages (before a crawl starts again). */
+  clearPages(sourceId: string): Promise<void>;
 }
 
 export interface AssetRepository {
@@ -187,11 +345,22 @@ export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe
 export type ConversationMessage = { role: 'user' | 'assistant'; content: string; createdAt: Date };
 /** A reader's rating of an answer (👍/👎). */
 export type Feedback = 'up' | 'down';
+/** The owner's correction of an answer; the answer's own content stays as it was. */
+export type Revision = { answer: string; createdAt: Date };
 /**
  * A saved message: its id is assigned by the store (or reserved with reserveMessageIds) and stays
- * the same across reads; `feedback` once someone rated it.
+ * the same across reads; `feedback` once someone rated it, `revision` once the owner corrected it.
  */
-export type StoredMessage = ConversationMessage & { id: string; feedback?: Feedback };
+export type StoredMessage = ConversationMessage & { id: string; feedback?: Feedback; revision?: Revision };
+
+/** An assistant message with the conversation it is in and the user's question it answered. */
+export type AnsweredQuestion = {
+  conversationId: string;
+  source: ConversationSource;
+  answer: StoredMessage;
+  /** The user's messages between the previous answer and this one, joined; '' when there were none. */
+  question: string;
+};
 /** A message to append: `id` given for every message of the batch (reserved ids, in order) or for none. */
 export type NewMessage = ConversationMessage & { id?: string };
 
@@ -217,6 +386,11 @@ export type ConversationAppend = {
   messages: NewMessage[];
   /** Becomes createdAt of a new conversation; updatedAt only ever moves forward to it. */
   at: Date;
+  /**
+   * Activity counted with the append, in the same write, at `at` (the reply's credit, a decline);
+   * the append itself counts the conversation it creates and its messages.
+   */
+  tally?: ActivityTally;
 };
 
 export interface ContactRepository {
@@ -286,6 +460,99 @@ export interface ConversationRepository {
    * chatbot has no assistant message of that id.
    */
   setFeedback(chatbotId: string, messageId: string, feedback: Feedback): Promise<boolean>;
+  /** One of the chatbot's assistant messages with the question it answered; undefined for any other id. */
+  answeredQuestion(chatbotId: string, messageId: string): Promise<AnsweredQuestion | undefined>;
+  /** Sets (or replaces) the revision of one of the chatbot's assistant messages; false as setFeedback. */
+  setRevision(chatbotId: string, messageId: string, revision: Revision): Promise<boolean>;
+}
+
+/**
+ * Per-day activity, kept as counters per chatbot and UTC hour so a day of any time zone is a sum of
+ * whole hours (every offset in use is a whole or half hour; half-hour zones are read at the hour
+ * they start in, see the analytics domain). The counters live beside the records they count and
+ * are written in the same write: conversations and messages by ConversationRepository.append,
+ * feedback by setFeedback (at the answer's hour), leads by LeadRepository (at the lead's hour).
+ */
+export interface ActivityRepository {
+  /** Adds to the counters of the chatbot's hour holding `at`, in one atomic write. */
+  add(chatbotId: string, at: Date, tally: ActivityTally): Promise<void>;
+  /**
+   * The hours in [from, to) with anything counted, oldest first, summed over the scope's chatbots.
+   * Its cost follows the number of hours (times chatbots), never the number of messages.
+   */
+  hours(scope: ActivityScope, from: Date, to: Date): Promise<ActivityHour[]>;
+}
+
+export type ActivityScope = { chatbotId: string } | { accountId: string };
+export type ActivityHour = { hour: Date; counts: ActivityCounts };
+
+export type UnansweredStatus = 'open' | 'resolved' | 'dismissed';
+
+/** One time a question went unanswered; ids null for a reply that was not saved. */
+export type UnansweredExample = {
+  conversationId: string | null;
+  /** The reply that declined, or was rated 👎. */
+  messageId: string | null;
+  source: ConversationSource;
+  askedAt: Date;
+};
+
+/** Questions that went unanswered, grouped by meaning; `question` is the first one asked. */
+export type UnansweredGroup = {
+  id: string;
+  chatbotId: string;
+  accountId: string;
+  question: string;
+  /** What the domain compares questions by: distinct, sorted. */
+  terms: string[];
+  count: number;
+  firstAskedAt: Date;
+  lastAskedAt: Date;
+  status: UnansweredStatus;
+  /** The latest UNANSWERED_EXAMPLES, newest first. */
+  examples: UnansweredExample[];
+};
+
+/** How many examples a group shows. */
+export const UNANSWERED_EXAMPLES = 5;
+
+export type UnansweredAsk = {
+  chatbotId: string;
+  accountId: string;
+  /** The group the domain found the question to belong to, if any. */
+  groupId?: string;
+  /** The group to open when there is none to add to. */
+  opening: { id: string; question: string; terms: string[] };
+  example: UnansweredExample;
+};
+
+export type UnansweredFilter = TimeRange & { status?: UnansweredStatus };
+
+/** A new group whose unanswered.created is not yet enqueued, with the example that opened it. */
+export type UnannouncedGroup = { group: UnansweredGroup; opening: UnansweredExample };
+
+export interface UnansweredRepository {
+  /** The chatbot's groups sharing a term with `terms`, most recently asked first, at most `limit`. */
+  candidates(chatbotId: string, terms: string[], limit: number): Promise<Pick<UnansweredGroup, 'id' | 'terms'>[]>;
+  /**
+   * Counts one ask in one atomic write: into `groupId` when given, else into the chatbot's group
+   * of exactly the same terms, else into a new group made of `opening` (marked for its webhook
+   * event in the same write). A resolved or dismissed group it counts into reopens. Answers the
+   * group as stored and whether this call created it; of racing calls with the same terms, one does.
+   */
+  record(ask: UnansweredAsk): Promise<{ group: UnansweredGroup; created: boolean }>;
+  /**
+   * Most asked first, ties by lastAskedAt (newest first), then id; the range bounds lastAskedAt,
+   * an absent status means any.
+   */
+  list(chatbotId: string, filter: UnansweredFilter, page: Page): Promise<UnansweredGroup[]>;
+  count(chatbotId: string, filter: UnansweredFilter): Promise<number>;
+  find(chatbotId: string, id: string): Promise<UnansweredGroup | undefined>;
+  setStatus(chatbotId: string, id: string, status: UnansweredStatus): Promise<UnansweredGroup | undefined>;
+  /** Groups created since webhooks know them whose unanswered.created is not yet enqueued, oldest first. */
+  unannounced(limit: number): Promise<UnannouncedGroup[]>;
+  /** Clears the group's mark once its deliveries are enqueued. */
+  markAnnounced(id: string): Promise<void>;
 }
 
 export interface UsageRepository {
@@ -444,7 +711,7 @@ export type RepairOptions = {
 };
 
 /** The events a webhook can subscribe to; `ping` is sent only by a test request. */
-export type WebhookEvent = 'leads.submit';
+export type WebhookEvent = 'leads.submit' | 'unanswered.created';
 export type WebhookEventType = WebhookEvent | 'ping';
 
 /** An account's subscription to events, delivered as signed POSTs to `url`. */
@@ -580,6 +847,7 @@ export interface Store {
   readonly accounts: AccountRepository;
   readonly chatbots: ChatbotRepository;
   readonly training: TrainingRepository;
+  readonly sources: SourceRepository;
   readonly retrieval: RetrievalRepository;
   readonly assets: AssetRepository;
   readonly contacts: ContactRepository;
@@ -601,6 +869,8 @@ export interface Store {
   readonly webhooks: WebhookRepository;
   readonly webhookOutbox: WebhookOutboxRepository;
   readonly adapterClaims: AdapterClaimRepository;
+  readonly activity: ActivityRepository;
+  readonly unanswered: UnansweredRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -137,8 +137,23 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(200, 'POST', feedback, { params: answer, json: { feedback: 'up' } });
     await expectStatus(400, 'POST', feedback, { params: answer, json: { feedback: 'meh' } });
     await expectStatus(404, 'POST', feedback, { params: { ...answer, messageId: 'missing' }, json: { feedback: 'down' } });
+    await expectStatus(200, 'POST', `${api}/chatbots/{chatbotId}/messages/{messageId}/revision`, {
+      params: answer,
+      json: { answer: 'We open at eight.' },
+    });
     // Shown on the message, as the document says.
     await expectStatus(200, 'GET', `${api}/get-conversations`, { query: bot });
+
+    // Review: a declined question, recorded after its reply; analytics.
+    await expectStatus(200, 'POST', `${api}/chat`, { json: { ...bot, messages: [{ role: 'user', content: 'Do you sell gift cards?' }] } });
+    const unanswered = `${api}/chatbots/{chatbotId}/unanswered`;
+    await expect.poll(async () => (await expectStatus(200, 'GET', unanswered, { params: bot, query: { status: 'open' } })).total).toBe(1);
+    const listed = await expectStatus(200, 'GET', unanswered, { params: bot });
+    const group = { params: { ...bot, id: String((listed.data as unknown as { id: string }[])[0]?.id) } };
+    await expectStatus(200, 'POST', `${unanswered}/{id}/resolve`, { ...group, json: { answer: 'Yes, in the shop.' } });
+    await expectStatus(200, 'POST', `${unanswered}/{id}/dismiss`, group);
+    await expectStatus(200, 'GET', `${api}/chatbots/{chatbotId}/analytics`, { params: bot, query: { timezone: 'Europe/Oslo' } });
+    await expectStatus(200, 'GET', `${api}/analytics`);
 
     // Leads.
     await expectStatus(200, 'POST', `${api}/chatbots/{chatbotId}/leads`, { params: bot, json: { name: 'Ada', email: 'ada@example.com' } });
@@ -170,6 +185,18 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(200, 'PATCH', `${contacts}/{contactId}`, { ...contact, json: { data: { name: 'Grace' } } });
     await expectStatus(200, 'DELETE', `${contacts}/{contactId}`, contact);
     await expectStatus(404, 'GET', `${contacts}/{contactId}`, contact);
+
+    // Knowledge sources.
+    const sources = `${api}/chatbots/{chatbotId}/sources`;
+    const qa = await expectStatus(201, 'POST', sources, { params: bot, json: { type: 'qa', question: 'Dogs?', answer: 'Yes, on a lead.' } });
+    await expectStatus(201, 'POST', sources, { params: bot, json: { type: 'text', title: 'Parking', text: 'Park on Mill Lane.' } });
+    await expectStatus(400, 'POST', sources, { params: bot, json: { type: 'text', text: '' } });
+    await expectStatus(200, 'GET', sources, { params: bot });
+    const source = { params: { ...bot, sourceId: String(qa.data.id) } };
+    await expectStatus(200, 'GET', `${sources}/{sourceId}`, source);
+    await expectStatus(200, 'PATCH', `${sources}/{sourceId}`, { ...source, json: { answer: 'Yes, always on a lead.' } });
+    await expectStatus(200, 'DELETE', `${sources}/{sourceId}`, source);
+    await expectStatus(404, 'GET', `${sources}/{sourceId}`, source);
 
     // Integrations: bindings, digests, claims, prompts.
     const channel = { platform: 'slack', workspaceId: 'T1', channelId: 'C1', chatbotId };

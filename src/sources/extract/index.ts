@@ -12,21 +12,16 @@ export { ExtractionError, isExtractionError } from './errors.js';
 export { extractHtml } from './html.js';
 export { sniffFileKind } from './sniff.js';
 
-export type ExtractionJob = { task: 'file'; bytes: Uint8Array } | { task: 'page'; html: string; url: string | undefined };
 type Outcome = { extracted: Extracted } | { failure: string };
 
 const runOnWorker = workerJobs(new URL('./extract-worker.ts', import.meta.url), 'extraction worker') as (
-  job: ExtractionJob,
-) => Promise<unknown>;
+  bytes: Uint8Array,
+) => Promise<Outcome>;
 
 /** Extracts structured text. Throws ExtractionError whose message is one plain sentence. */
 export async function extractFile(bytes: Uint8Array): Promise<Extracted> {
-  const outcome = (await runOnWorker({ task: 'file', bytes })) as Outcome;
+  const outcome = await runOnWorker(bytes);
   if ('failure' in outcome) throw new ExtractionError(outcome.failure);
   return outcome.extracted;
 }
 
-/** extractHtml, on the extraction worker: a large page takes a second or more of CPU. */
-export function extractHtmlOffThread(html: string, url?: string): Promise<{ title: string | undefined; text: string }> {
-  return runOnWorker({ task: 'page', html, url }) as Promise<{ title: string | undefined; text: string }>;
-}

@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { mongoAccounts } from './accounts.js';
+import { mongoActivity, mongoActivityCount } from './activity.js';
 import { mongoAdapterClaims } from './adapter-claims.js';
 import { mongoAssets } from './assets.js';
 import { atomicWrites } from './atomic.js';
@@ -11,6 +12,7 @@ import { mongoContacts } from './contacts.js';
 import { mongoConversations } from './conversations.js';
 import { mongoDigestRuns } from './digest-runs.js';
 import { mongoDigests } from './digests.js';
+import { moveSourceTexts } from './api-text-sources.js';
 import { migrateIndexes } from './indexes.js';
 import { moveEmbeddedMessages } from './legacy-messages.js';
 import { mongoLeads } from './leads.js';
@@ -19,7 +21,9 @@ import { countUncountedLists } from './page-block-repair.js';
 import { mongoRateLimits } from './rate-limits.js';
 import { repairMongo } from './repair.js';
 import { mongoRetrieval } from './retrieval.js';
+import { mongoSources } from './sources.js';
 import { mongoTraining } from './training.js';
+import { mongoUnanswered } from './unanswered.js';
 import { mongoUsage } from './usage.js';
 import { mongoWebhookOutbox } from './webhook-outbox.js';
 import { mongoWebhooks } from './webhooks.js';
@@ -36,21 +40,24 @@ export async function openMongoStore(url: string): Promise<Store> {
     for (const model of Object.values(models)) await migrateIndexes(model as never);
     await moveEmbeddedMessages(models);
     await countUncountedLists(models);
+    await moveSourceTexts(models);
     writes = await atomicWrites(connection);
   } catch (error) {
     await connection.close();
     throw error;
   }
 
+  const countActivity = mongoActivityCount(models);
   return {
     engine: 'mongodb',
     accounts: mongoAccounts(models),
     chatbots: mongoChatbots(models, writes),
     training: mongoTraining(models),
+    sources: mongoSources(models, writes),
     retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
-    leads: mongoLeads(models, writes),
-    conversations: mongoConversations(models, writes),
+    leads: mongoLeads(models, writes, countActivity),
+    conversations: mongoConversations(models, writes, countActivity),
     contacts: mongoContacts(models, writes),
     attributes: mongoAttributes(models),
     rateLimits: mongoRateLimits(models),
@@ -64,6 +71,8 @@ export async function openMongoStore(url: string): Promise<Store> {
     webhooks: mongoWebhooks(models),
     webhookOutbox: mongoWebhookOutbox(models),
     adapterClaims: mongoAdapterClaims(models),
+    activity: mongoActivity(models, countActivity),
+    unanswered: mongoUnanswered(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

@@ -16,6 +16,7 @@ export type RepairOptions = { settleMs: number; chunkGraceMs: number; now: Date 
 
 const CHILDREN = [
   'trainingChunks',
+  'sources',
   'assets',
   'contacts',
   'attributes',
@@ -25,6 +26,8 @@ const CHILDREN = [
   'conversationMessages',
   'bindings',
   'digests',
+  'activityHours',
+  'unansweredGroups',
 ] as const;
 
 export async function repairMongo(

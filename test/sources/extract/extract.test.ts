@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractFile, extractHtml, extractHtmlOffThread, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
+import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
 import { docxOf, htmlOf, MEETING_ROOMS, pdfOf } from './documents.js';
 
@@ -72,11 +72,10 @@ describe('extractFile', () => {
     for (const dropped of PAGE_CHROME) expect(extracted.text).not.toContain(dropped);
   });
 
-  it('keeps a short page’s content, not a long header line', async () => {
-    const page = `<html><head><title>Hours - Acme</title></head><body><header><p>Welcome to Acme Corporation, the home of fine
-      widgets and gadgets since 1921, serving customers in every town of the county.</p><nav><a href="/">Home</a></nav></header>
-      <main><h1>Hours</h1><p>Open 9 to 5.</p></main><footer>Copyright Acme</footer></body></html>`;
-    expect(await extractFile(utf8(page))).toMatchObject({ title: 'Hours', text: '# Hours\n\nOpen 9 to 5.' });
+  it('keeps a short page’s content, where Readability would take its header line for it', () => {
+    const html = `<html><head><title>Hours</title></head><body><header><p>Acme Corporation, since 1920</p></header>
+      <main><h1>Hours</h1><p>Open at nine.</p><ul><li>Closed on Sundays</li></ul></main><footer>Copyright Acme</footer></body></html>`;
+    expect(extractHtml(html, 'https://acme.example/hours')).toEqual({ title: 'Hours', text: '# Hours\n\nOpen at nine.\n\n- Closed on Sundays' });
   });
 
   it('reads Markdown with a GFM table, its rows naming the headers', async () => {
@@ -207,17 +206,9 @@ describe('extractFile', () => {
   });
 });
 
-describe('extractHtmlOffThread', () => {
-  it('answers what extractHtml does, on the worker: the event loop keeps turning meanwhile', async () => {
-    const turns = countTurns();
-    const page = await extractHtmlOffThread(LONG_PAGE, 'https://acme.example/rooms');
-    turns.stop();
-    expect(turns.count).toBeGreaterThan(10);
-    expect(page).toEqual(extractHtml(LONG_PAGE, 'https://acme.example/rooms'));
-  });
-
-  it('titles a page without a title by its address, as a browser tab does', async () => {
-    expect(await extractHtmlOffThread('<p>Open 9 to 5.</p>', 'https://acme.example/help/hours')).toEqual({
+describe('extractHtml', () => {
+  it('titles a page without a title by its address, as a browser tab does', () => {
+    expect(extractHtml('<p>Open 9 to 5.</p>', 'https://acme.example/help/hours')).toEqual({
       title: 'acme.example/help/hours',
       text: '# acme.example/help/hours\n\nOpen 9 to 5.',
     });
