@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { damaged, ENCRYPTED_PDF, ExtractionError, NO_TEXT_LAYER } from './errors.js';
@@ -19,6 +21,11 @@ const MAX_HEADING_CHARS = 120;
 /** Text items further apart than this many font sizes are cells of a table row (or columns). */
 const CELL_GAP = 1.5;
 
+// PDF.js reads text in CJK fonts through Adobe's predefined CMaps, and measures the 14 standard
+// fonts with their data: in Node it reads both from these folders of its package.
+const PDFJS_ROOT = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+const PDFJS_DATA = { cMaps: join(PDFJS_ROOT, 'cmaps/'), standardFonts: join(PDFJS_ROOT, 'standard_fonts/') };
+
 export async function extractPdf(bytes: Uint8Array): Promise<{ title: string | undefined; text: string }> {
   // Without %%EOF near the end the file was cut short: PDF.js would read what is left, but half a
   // document is not one to train on.
@@ -26,7 +33,15 @@ export async function extractPdf(bytes: Uint8Array): Promise<{ title: string | u
     throw new ExtractionError(damaged('pdf'));
   }
   // PDF.js takes the buffer it is given (detaching it): it gets a copy.
-  const task = getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
+  const task = getDocument({
+    data: bytes.slice(),
+    cMapUrl: PDFJS_DATA.cMaps,
+    standardFontDataUrl: PDFJS_DATA.standardFonts,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+  });
   try {
     const document = await task.promise.catch((error: unknown) => {
       const name = (error as { name?: string } | undefined)?.name;
