@@ -95,6 +95,26 @@ describe('playground', () => {
   });
 });
 
+describe('sources', () => {
+  it('lists the sources, previews their text as text, adds a question and deletes it after a confirmation', async () => {
+    await page.getByRole('navigation', { name: 'Chatbot' }).getByRole('link', { name: 'Sources' }).click();
+    const list = page.getByRole('list', { name: 'Sources' });
+    await expect.poll(() => list.textContent()).toMatch(/ready/);
+    await list.getByRole('button', { name: /^Preview/ }).first().click();
+    await expect.poll(() => list.locator('pre').textContent()).toContain('<img src=x onerror="window.__pwned=1">');
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    await page.getByLabel('Question', { exact: true }).fill('Do you bake gluten-free bread?');
+    await page.getByLabel('Answer', { exact: true }).fill('Yes, every Friday.');
+    await page.getByRole('button', { name: 'Add question' }).click();
+    await list.getByText('Do you bake gluten-free bread?').waitFor();
+    await expectAccessible(page);
+    await screenshots(page, 'sources', true);
+    await list.getByRole('button', { name: 'Delete Do you bake gluten-free bread?' }).click();
+    await list.getByRole('button', { name: /^Yes, delete/ }).click();
+    await expect.poll(() => list.getByText('Do you bake gluten-free bread?').count()).toBe(0);
+  });
+});
+
 describe('settings', () => {
   it('explains invalid input next to its field, and saves nothing', async () => {
     await page.getByRole('link', { name: 'Settings' }).click();

@@ -8,6 +8,7 @@ import { ConnectPage } from './connect.js';
 import { NotFound } from './not-found.js';
 import { PlaygroundPage } from './playground.js';
 import { SettingsPage } from './settings.js';
+import { SourcesPage } from './sources.js';
 
 // One chatbot: its name, its pages' navigation, and the page asked for (Playground by default).
 
@@ -15,6 +16,7 @@ export type ChatbotPageProps = { chatbot: Chatbot; item: string | undefined; rel
 
 const SECTIONS: { path: string; title: string; page: ComponentType<ChatbotPageProps> }[] = [
   { path: 'playground', title: 'Playground', page: PlaygroundPage },
+  { path: 'sources', title: 'Sources', page: SourcesPage },
   { path: 'settings', title: 'Settings', page: SettingsPage },
   { path: 'connect', title: 'Connect', page: ConnectPage },
   { path: 'activity', title: 'Activity', page: ActivityPage },

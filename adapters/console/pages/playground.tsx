@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { Alert } from '../components/feedback.js';
-import { Select, TextInput } from '../components/fields.js';
+import { Select, TemperatureInput, TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
 import { MODEL_IDS, modelOptions } from '../models.js';
 import type { ChatbotPageProps } from './chatbot.js';
@@ -75,17 +75,7 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
     <>
       <div class="row">
         <Select label="Model" value={model} options={modelOptions(MODEL_IDS)} onValue={setModel} hint="For this chat only; Settings keeps the saved one." />
-        <TextInput
-          label="Temperature"
-          type="number"
-          min="0"
-          max="1"
-          step="0.1"
-          inputMode="decimal"
-          value={temperature}
-          onValue={setTemperature}
-          error={temperatureError}
-        />
+        <TemperatureInput value={temperature} onValue={setTemperature} error={temperatureError} />
       </div>
       <div class="card">
         <div class="log" role="log" aria-label="Conversation" aria-live="polite" ref={log}>
