@@ -25,6 +25,7 @@ import { consoleSessionPaths, consoleSessionRoutes } from './routes/console-sess
 import { consolePaths, consoleRoutes } from './routes/console.js';
 import { contactPaths, contactRoutes } from './routes/contacts.js';
 import { conversationPaths, conversationRoutes } from './routes/conversations.js';
+import { reviewPaths, reviewRoutes } from './routes/review.js';
 import { customAttributePaths, customAttributeRoutes } from './routes/custom-attributes.js';
 import { docsRoutes, openApiPaths, referencePaths } from './routes/docs.js';
 import { healthPaths, healthRoutes } from './routes/health.js';
@@ -83,6 +84,7 @@ export function createApp(deps: AppDeps): Koa {
 /** Every router of the app. */
 export function appRouters({
   store,
+  logger,
   contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
   engine = createChatEngine(store),
   webhookAllowPrivate = false,
@@ -107,23 +109,25 @@ export function appRouters({
     new Router<AuthState>({ prefix: API_PREFIX }).use(body, feature.routes()) as Router;
   // The contract limits the contact and custom-attribute endpoints per key.
   const contactsLimit = perKeyRateLimit(store, { scope: 'contacts', perMinute: contactsRateLimitPerMinute });
+  const onError = (error: unknown, what: string) => logger.warn({ err: error }, `${what} failed`);
 
   return [
     healthRoutes(store),
     metricsRoutes(metricsToken),
     docsRoutes(API_PREFIX, apiDocument),
     publicAssetRoutes(store),
-    widgetRoutes(store, engine),
+    widgetRoutes(store, engine, onError),
     consoleRoutes(),
     open(consoleSessionRoutes(store, sessions)),
     api(accountRoutes(store)),
     api(apiKeyRoutes(store, keys)),
     api(chatbotRoutes(store, engine, sourceLimits)),
     api(sourceRoutes(store, engine, sourceLimits)),
-    api(chatRoutes(store, engine)),
+    api(chatRoutes(store, engine, onError)),
     api(assetRoutes(store)),
     api(leadRoutes(store)),
-    api(conversationRoutes(store)),
+    api(conversationRoutes(store, onError)),
+    api(reviewRoutes(store)),
     api(integrationRoutes(store)),
     api(webhookRoutes(store, { allowPrivate: webhookAllowPrivate })),
     api(adapterClaimRoutes(store)),
@@ -150,6 +154,7 @@ export function apiDocument(): OpenApiDocument {
         assetPaths,
         leadPaths,
         conversationPaths,
+        reviewPaths,
         integrationPaths,
         webhookPaths,
         adapterClaimPaths,
