@@ -1,4 +1,5 @@
 import type { ComponentType } from 'preact';
+import lazy from 'preact-iso/lazy';
 import { useRoute } from 'preact-iso/router';
 import { callData } from '../api.js';
 import type { Chatbot } from '../types.js';
@@ -12,6 +13,9 @@ import { SourcesPage } from './sources.js';
 
 // One chatbot: its name, its pages' navigation, and the page asked for (Playground by default).
 
+/** The charts' library loads with the Analytics page, not with the first page. */
+const AnalyticsPage = lazy(() => import('./analytics.js').then((module) => module.AnalyticsPage));
+
 export type ChatbotPageProps = { chatbot: Chatbot; item: string | undefined; reload: () => void };
 
 const SECTIONS: { path: string; title: string; page: ComponentType<ChatbotPageProps> }[] = [
@@ -20,6 +24,7 @@ const SECTIONS: { path: string; title: string; page: ComponentType<ChatbotPagePr
   { path: 'settings', title: 'Settings', page: SettingsPage },
   { path: 'connect', title: 'Connect', page: ConnectPage },
   { path: 'activity', title: 'Activity', page: ActivityPage },
+  { path: 'analytics', title: 'Analytics', page: AnalyticsPage },
 ];
 
 export const chatbotUrl = (chatbotId: string, section: string) => `/console/chatbots/${encodeURIComponent(chatbotId)}/${section}`;
