@@ -910,9 +910,9 @@ export interface Store {
   readonly webhooks: WebhookRepository;
   readonly webhookOutbox: WebhookOutboxRepository;
   readonly adapterClaims: AdapterClaimRepository;
-  readonly consoleSessions: ConsoleSessionRepository;
   readonly activity: ActivityRepository;
   readonly unanswered: UnansweredRepository;
+  readonly consoleSessions: ConsoleSessionRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

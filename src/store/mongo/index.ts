@@ -73,9 +73,9 @@ export async function openMongoStore(url: string): Promise<Store> {
     webhooks: mongoWebhooks(models),
     webhookOutbox: mongoWebhookOutbox(models),
     adapterClaims: mongoAdapterClaims(models),
-    consoleSessions: mongoConsoleSessions(models),
     activity: mongoActivity(models, countActivity),
     unanswered: mongoUnanswered(models),
+    consoleSessions: mongoConsoleSessions(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

@@ -678,10 +678,10 @@ export function mongoModels(connection: Connection) {
     webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
     webhookAttempts: connection.model('WebhookAttempt', webhookAttemptSchema),
     adapterClaims: connection.model('AdapterClaim', adapterClaimSchema),
-    consoleSessions: connection.model('ConsoleSession', consoleSessionSchema),
-    consoleLinks: connection.model('ConsoleLink', consoleLinkSchema),
     activityHours: connection.model('ActivityHour', activityHourSchema),
     unansweredGroups: connection.model('UnansweredGroup', unansweredGroupSchema),
+    consoleSessions: connection.model('ConsoleSession', consoleSessionSchema),
+    consoleLinks: connection.model('ConsoleLink', consoleLinkSchema),
   };
 }
 

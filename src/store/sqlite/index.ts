@@ -63,9 +63,9 @@ export function openSqliteStore(filename: string): Store {
     webhooks: sqliteWebhooks(db),
     webhookOutbox: sqliteWebhookOutbox(db),
     adapterClaims: sqliteAdapterClaims(db),
-    consoleSessions: sqliteConsoleSessions(db),
     activity: sqliteActivity(db, countActivity),
     unanswered: sqliteUnanswered(db),
+    consoleSessions: sqliteConsoleSessions(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -433,6 +433,7 @@ export const MIGRATIONS: readonly string[] = [
     source_slack INTEGER NOT NULL DEFAULT 0,
     source_discord INTEGER NOT NULL DEFAULT 0,
     source_widget INTEGER NOT NULL DEFAULT 0,
+    source_playground INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (chatbot_id, hour)
   ) WITHOUT ROWID;
   ALTER TABLE conversation_messages ADD COLUMN revision_answer TEXT;
@@ -487,10 +488,6 @@ export const MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   CREATE INDEX console_links_by_expiry ON console_links(expires_at);
-  `,
-  // Activity counts the console's Playground conversations apart, like every other source.
-  `
-  ALTER TABLE activity_hours ADD COLUMN source_playground INTEGER NOT NULL DEFAULT 0;
   `,
 ];
 
