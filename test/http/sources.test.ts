@@ -1,23 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, createChatbotViaApi, DENIED, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
+import type { SourceItem } from '../support/sources.js';
 import { storeTargets } from '../support/stores.js';
 
 // Knowledge sources over HTTP: text and Q&A sources end to end, the v1 sourceText as the
 // chatbot's API text source, and answers drawn from several sources.
-
-type SourceItem = {
-  id: string;
-  type: string;
-  title: string;
-  status: string;
-  error: string | null;
-  chars: number;
-  created_at: string;
-  updated_at: string;
-  question?: string;
-  answer?: string;
-  text?: string;
-};
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const HOURS = 'Harbor Lights Bakery opens at seven in the morning on weekdays.';
