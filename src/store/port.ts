@@ -341,7 +341,16 @@ export type TimeRange = { from?: Date; to?: Date };
 
 export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe';
 
-export type ConversationMessage = { role: 'user' | 'assistant'; content: string; createdAt: Date };
+/** A source an answer drew on, as its message cites it. */
+export type MessageSource = { id: string; title: string; url?: string };
+
+/** `sources`: an assistant message's citations, absent when it drew on none (a greeting). */
+export type ConversationMessage = {
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: Date;
+  sources?: MessageSource[];
+};
 /** A reader's rating of an answer (👍/👎). */
 export type Feedback = 'up' | 'down';
 /**

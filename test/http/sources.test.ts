@@ -156,4 +156,19 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (
     expect(await call('DELETE', `${sources()}/${their.id}`, app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
     expect(((await call('GET', sources(theirs), stranger.apiKey)).body as { data: SourceItem[] }).data).toEqual([their]);
   });
+
+  it('cites the sources an answer drew on in get-conversations, and none for a greeting', async () => {
+    const parking = await add({ type: 'text', title: 'Parking', text: PARKING });
+    const say = (content: string) =>
+      call('POST', `${app.baseUrl}/chat`, app.apiKey, { chatbotId: bot, conversationId: 'cited', messages: [{ role: 'user', content }] });
+    await say('Hello!');
+    await say('Where can I park?');
+    const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+    const [conversation] = (body as { data: { messages: { role: string; content: string; sources?: unknown }[] }[] }).data;
+    const [greeting, parkingAnswer] = conversation?.messages.filter((message) => message.role === 'assistant') ?? [];
+    expect(greeting).not.toHaveProperty('sources');
+    expect(parkingAnswer?.content).toContain('Mill Lane');
+    expect(parkingAnswer?.sources).toEqual([{ id: parking.id, title: 'Parking' }]);
+    for (const message of conversation?.messages.filter((item) => item.role === 'user') ?? []) expect(message).not.toHaveProperty('sources');
+  });
 });

@@ -38,6 +38,10 @@ const feedbackPath = z.object({ chatbotId, messageId: z.string().min(1).max(64) 
 const feedbackBody = z.strictObject({ feedback: z.enum(FEEDBACK) });
 const ratedMessage = z.object({ id: z.string(), feedback: z.enum(FEEDBACK) });
 
+export const messageSource = z
+  .object({ id: z.string(), title: z.string(), url: z.string().optional().meta({ description: 'A web page’s address' }) })
+  .meta({ id: 'MessageSource' });
+
 const conversationItem = z
   .object({
     id: z.string(),
@@ -54,6 +58,8 @@ const conversationItem = z
         created_at: z.iso.datetime(),
         /** An extension: present once someone rated the answer. */
         feedback: z.enum(FEEDBACK).optional(),
+        /** An extension: the knowledge sources an answer drew on; absent when none (a greeting). */
+        sources: z.array(messageSource).optional(),
       }),
     ),
   })
@@ -73,6 +79,7 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
       content: message.content,
       created_at: isoTime(message.createdAt),
       ...(message.feedback && { feedback: message.feedback }),
+      ...(message.sources && { sources: message.sources }),
     })),
   };
 }

@@ -19,12 +19,13 @@ const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
 type ReadMessage = ConversationMessageDoc & { _id: Types.ObjectId };
 
 const toMessages = (docs: ReadMessage[]): StoredMessage[] =>
-  docs.map(({ _id, role, content, createdAt, feedback }) => ({
+  docs.map(({ _id, role, content, createdAt, feedback, sources }) => ({
     id: _id.toHexString(),
     role,
     content,
     createdAt,
     ...(feedback && { feedback }),
+    ...(sources?.length && { sources }),
   }));
 
 /** A message id as this store writes it (an ObjectId's hex), as an ObjectId; undefined for any other string. */
@@ -108,7 +109,7 @@ export function mongoConversations(models: MongoModels, { atomic }: AtomicWrites
         const first = doc.messageCount - input.messages.length;
         if (input.messages.length === 0) return;
         await conversationMessages.insertMany(
-          input.messages.map(({ id: messageId, role, content, createdAt }, index) => ({
+          input.messages.map(({ id: messageId, role, content, createdAt, sources }, index) => ({
             ...(messageId !== undefined && { _id: reservedId(messageId) }),
             chatbotId,
             conversationId: id,
@@ -116,6 +117,7 @@ export function mongoConversations(models: MongoModels, { atomic }: AtomicWrites
             role,
             content,
             createdAt,
+            ...(sources?.length && { sources }),
           })),
           { ordered: true, lean: true },
         );

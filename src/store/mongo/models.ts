@@ -9,6 +9,7 @@ import type {
   Digest,
   DigestRun,
   Lead,
+  MessageSource,
   PaymentAccount,
   Quota,
   Source,
@@ -299,6 +300,7 @@ export type ConversationMessageDoc = {
   content: string;
   createdAt: Date;
   feedback?: 'up' | 'down';
+  sources?: MessageSource[];
 };
 
 const conversationMessageSchema = new Schema<ConversationMessageDoc>(
@@ -311,6 +313,7 @@ const conversationMessageSchema = new Schema<ConversationMessageDoc>(
     content: String,
     createdAt: required(Date),
     feedback: { type: String, enum: ['up', 'down'] },
+    sources: { type: [{ id: String, title: String, url: String, _id: false }], default: undefined },
   },
   { ...options, collection: 'conversationMessages' },
 );

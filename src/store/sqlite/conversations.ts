@@ -7,6 +7,7 @@ import type {
   ConversationRepository,
   ConversationSource,
   Feedback,
+  MessageSource,
   StoredMessage,
 } from '../port.js';
 import { CONVERSATION_SOURCES } from '../conversation-sources.js';
@@ -28,6 +29,7 @@ type MessageRow = {
   content: string;
   created_at: number;
   feedback: Feedback | null;
+  sources: string | null;
 };
 
 /** A message id as this store writes it (a row's sequence number), as a number; undefined for any other string. */
@@ -72,8 +74,8 @@ export function sqliteConversations(db: Database): ConversationRepository {
   );
   // A null seq takes the next number; a reserved one is written as given.
   const insertMessage = db.prepare(
-    `INSERT INTO conversation_messages (seq, chatbot_id, conversation_id, role, content, created_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO conversation_messages (seq, chatbot_id, conversation_id, role, content, created_at, sources)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   // AUTOINCREMENT keeps the highest seq handed out in sqlite_sequence (a row it creates on the
   // first insert); moving it forward reserves numbers that no later insert takes.
@@ -91,11 +93,11 @@ export function sqliteConversations(db: Database): ConversationRepository {
     'SELECT * FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
   const messages = db.prepare<[string, string], MessageRow>(
-    `SELECT seq, role, content, created_at, feedback FROM conversation_messages
+    `SELECT seq, role, content, created_at, feedback, sources FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq`,
   );
   const recent = db.prepare<[string, string, number], MessageRow>(
-    `SELECT seq, role, content, created_at, feedback FROM conversation_messages
+    `SELECT seq, role, content, created_at, feedback, sources FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq DESC LIMIT ?`,
   );
   const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
@@ -106,6 +108,7 @@ export function sqliteConversations(db: Database): ConversationRepository {
     content: message.content,
     createdAt: new Date(message.created_at),
     ...(message.feedback && { feedback: message.feedback }),
+    ...(message.sources !== null && { sources: JSON.parse(message.sources) as MessageSource[] }),
   });
 
   const withMessages = (row: ConversationRow): Conversation => ({
@@ -127,7 +130,8 @@ export function sqliteConversations(db: Database): ConversationRepository {
     for (const message of input.messages) {
       const seq = message.id === undefined ? null : sequenceNumber(message.id);
       if (seq === undefined) throw new Error(`not a reserved message id: ${message.id}`);
-      insertMessage.run(seq, chatbotId, id, message.role, message.content, message.createdAt.getTime());
+      const sources = message.sources?.length ? JSON.stringify(message.sources) : null;
+      insertMessage.run(seq, chatbotId, id, message.role, message.content, message.createdAt.getTime(), sources);
     }
   });
   const reserve = db.transaction((count: number) => {

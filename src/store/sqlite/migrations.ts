@@ -415,6 +415,10 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE training_chunks SET source = json_object('id', 'api_' || chatbot_id, 'title', 'API text', 'type', 'text')
   WHERE EXISTS (SELECT 1 FROM sources WHERE sources.id = 'api_' || training_chunks.chatbot_id);
   `,
+  // The sources an answer drew on (JSON), shown with it.
+  `
+  ALTER TABLE conversation_messages ADD COLUMN sources TEXT;
+  `,
 ];
 
 export function migrate(db: Database): void {
