@@ -4,6 +4,7 @@ import type {
   Conversation,
   ConversationSource,
   Feedback,
+  MessageSource,
   NewMessage,
   Page,
   Store,
@@ -62,4 +63,12 @@ export async function rateAnswer(
   if (!(await store.conversations.setFeedback(chatbotId, messageId, feedback))) {
     throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
   }
+}
+
+/** The sources one of the chatbot's answers cites ([] for none). */
+export async function answerSources(store: Store, account: Account, chatbotId: string, messageId: string): Promise<MessageSource[]> {
+  await findOwnedChatbot(store, account, chatbotId);
+  const sources = await store.conversations.messageSources(chatbotId, messageId);
+  if (!sources) throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
+  return sources;
 }

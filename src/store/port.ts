@@ -452,6 +452,8 @@ export interface ConversationRepository {
    * chatbot has no assistant message of that id.
    */
   setFeedback(chatbotId: string, messageId: string, feedback: Feedback): Promise<boolean>;
+  /** The sources one of the chatbot's assistant messages cites ([] for none); undefined for no such message. */
+  messageSources(chatbotId: string, messageId: string): Promise<MessageSource[] | undefined>;
 }
 
 export interface UsageRepository {

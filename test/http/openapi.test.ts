@@ -137,6 +137,8 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(200, 'POST', feedback, { params: answer, json: { feedback: 'up' } });
     await expectStatus(400, 'POST', feedback, { params: answer, json: { feedback: 'meh' } });
     await expectStatus(404, 'POST', feedback, { params: { ...answer, messageId: 'missing' }, json: { feedback: 'down' } });
+    await expectStatus(200, 'GET', `${api}/chatbots/{chatbotId}/messages/{messageId}/sources`, { params: answer });
+    await expectStatus(404, 'GET', `${api}/chatbots/{chatbotId}/messages/{messageId}/sources`, { params: { ...answer, messageId: 'missing' } });
     // Shown on the message, as the document says.
     await expectStatus(200, 'GET', `${api}/get-conversations`, { query: bot });
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { listConversations, rateAnswer } from '../../domain/conversations.js';
+import { answerSources, listConversations, rateAnswer } from '../../domain/conversations.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Conversation, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
@@ -101,6 +101,11 @@ export function conversationRoutes(store: Store): Router<AuthState> {
     ctx.body = success({ id: messageId, feedback });
   });
 
+  router.get('/chatbots/:chatbotId/messages/:messageId/sources', async (ctx) => {
+    const { chatbotId: id, messageId } = parseInput(feedbackPath, ctx.params);
+    ctx.body = success(await answerSources(store, ctx.state.account, id, messageId));
+  });
+
   return router;
 }
 
@@ -132,6 +137,19 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       requestBody: jsonRequest(feedbackBody, { feedback: 'up' }),
       responses: {
         200: jsonResponse('Recorded', successOf(ratedMessage), { message: 'Success', data: { id: '2', feedback: 'up' } }),
+        ...keyedFailures(),
+      },
+    },
+  },
+  '/chatbots/{chatbotId}/messages/{messageId}/sources': {
+    get: {
+      operationId: 'getMessageSources',
+      tags: ['Conversations'],
+      summary: 'The knowledge sources an answer drew on (extension; [] for none)',
+      description: 'As `get-conversations` shows them on the message; the chat adapters read them after a streamed reply.',
+      requestParams: { path: feedbackPath },
+      responses: {
+        200: jsonResponse('The sources', successOf(z.array(messageSource))),
         ...keyedFailures(),
       },
     },

@@ -151,5 +151,13 @@ export function mongoConversations(models: MongoModels, { atomic }: AtomicWrites
       const result = await conversationMessages.updateOne({ _id, chatbotId, role: 'assistant' }, { $set: { feedback } });
       return result.matchedCount === 1;
     },
+    async messageSources(chatbotId, messageId) {
+      const _id = objectId(messageId);
+      if (!_id) return undefined;
+      const doc = await conversationMessages
+        .findOne({ _id, chatbotId, role: 'assistant' }, { sources: 1 })
+        .lean<Pick<ConversationMessageDoc, 'sources'>>();
+      return doc ? (doc.sources ?? []) : undefined;
+    },
   };
 }

@@ -89,6 +89,9 @@ export function sqliteConversations(db: Database): ConversationRepository {
   const rate = db.prepare<[Feedback, number, string]>(
     `UPDATE conversation_messages SET feedback = ? WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
   );
+  const citations = db.prepare<[number, string], { sources: string | null }>(
+    `SELECT sources FROM conversation_messages WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
+  );
   const one = db.prepare<[string, string], ConversationRow>(
     'SELECT * FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
@@ -171,6 +174,12 @@ export function sqliteConversations(db: Database): ConversationRepository {
     async setFeedback(chatbotId, messageId, feedback) {
       const seq = sequenceNumber(messageId);
       return seq !== undefined && rate.run(feedback, seq, chatbotId).changes === 1;
+    },
+    async messageSources(chatbotId, messageId) {
+      const seq = sequenceNumber(messageId);
+      const row = seq === undefined ? undefined : citations.get(seq, chatbotId);
+      if (!row) return undefined;
+      return row.sources === null ? [] : (JSON.parse(row.sources) as MessageSource[]);
     },
   };
 }
