@@ -1,9 +1,10 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { answerSources, listConversations, rateAnswer } from '../../domain/conversations.js';
+import type { OnBackgroundError } from '../../domain/chat.js';
+import { answerSources, listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
-import type { Conversation, Store } from '../../store/port.js';
+import type { Conversation, ConversationSource, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { listingQuery, parseListing } from '../schemas/listing.js';
@@ -14,20 +15,40 @@ import { chatbotId, parseInput } from '../validation.js';
 // The Conversations tag: GET /get-conversations, the hosted service's conversation history, and
 // POST …/messages/{messageId}/feedback, a reader's 👍/👎 on an answer (an extension).
 
+/**
+ * The names `filteredSources` takes: every source of the hosted reference, and Discord. Those this
+ * hub never records (WhatsApp, Messenger, Instagram, Action preview) match no conversation.
+ */
+const FILTERABLE_SOURCES = [
+  'API',
+  'WhatsApp',
+  'Messenger',
+  'Instagram',
+  'Slack',
+  'Playground',
+  'Action preview',
+  'Widget or Iframe',
+  'Discord',
+] as const;
+
+const recorded = new Set<string>(CONVERSATION_SOURCES);
+const isRecorded = (source: string): source is ConversationSource => recorded.has(source);
+
 /** A source's name in any case, with `_` or `-` for spaces (`widget_or_iframe`), as the hosted reference spells them. */
 const spelling = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, ' ');
-const sourceBySpelling = new Map<string, string>(CONVERSATION_SOURCES.map((source) => [spelling(source), source]));
+const sourceBySpelling = new Map<string, string>(FILTERABLE_SOURCES.map((source) => [spelling(source), source]));
 
 /**
- * `filteredSources`, comma-separated and/or repeated, each one of the sources (blank parts are
- * ignored); absent means every source. An unknown name is an invalid request.
+ * `filteredSources`, comma-separated and/or repeated, each one of the filterable sources (blank
+ * parts are ignored), as the recorded sources they can match; absent (or blank) means every
+ * source. An unknown name is an invalid request.
  */
 const filteredSources = z
   .union([z.string(), z.array(z.string())])
   .transform((given) => [given].flat().flatMap((value) => value.split(',')).map((part) => part.trim()))
   .transform((parts) => parts.filter((part) => part !== '').map((part) => sourceBySpelling.get(spelling(part)) ?? part))
-  .transform((sources) => [...new Set(sources)])
-  .pipe(z.array(z.enum(CONVERSATION_SOURCES)))
+  .pipe(z.array(z.enum(FILTERABLE_SOURCES)))
+  .transform((names) => (names.length === 0 ? undefined : [...new Set(names.filter(isRecorded))]))
   .optional();
 
 const conversationsQuery = z.object({ chatbotId, filteredSources });
@@ -41,6 +62,9 @@ const ratedMessage = z.object({ id: z.string(), feedback: z.enum(FEEDBACK) });
 export const messageSource = z
   .object({ id: z.string(), title: z.string(), url: z.string().optional().meta({ description: 'A web page’s address' }) })
   .meta({ id: 'MessageSource' });
+const revisionBody = z.strictObject({ answer: z.string().trim().min(1).max(10_000) });
+const revision = z.object({ answer: z.string(), created_at: z.iso.datetime() });
+const revisedMessage = z.object({ id: z.string(), revision });
 
 const conversationItem = z
   .object({
@@ -60,6 +84,8 @@ const conversationItem = z
         feedback: z.enum(FEEDBACK).optional(),
         /** An extension: the knowledge sources an answer drew on; absent when none (a greeting). */
         sources: z.array(messageSource).optional(),
+        /** An extension: the owner's correction, once there is one; `content` stays as it was. */
+        revision: revision.optional(),
       }),
     ),
   })
@@ -80,11 +106,14 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
       created_at: isoTime(message.createdAt),
       ...(message.feedback && { feedback: message.feedback }),
       ...(message.sources && { sources: message.sources }),
+      ...(message.revision && {
+        revision: { answer: message.revision.answer, created_at: isoTime(message.revision.createdAt) },
+      }),
     })),
   };
 }
 
-export function conversationRoutes(store: Store): Router<AuthState> {
+export function conversationRoutes(store: Store, onError: OnBackgroundError): Router<AuthState> {
   const router = new Router<AuthState>();
 
   router.get('/get-conversations', async (ctx) => {
@@ -97,13 +126,20 @@ export function conversationRoutes(store: Store): Router<AuthState> {
   router.post('/chatbots/:chatbotId/messages/:messageId/feedback', async (ctx) => {
     const { chatbotId: id, messageId } = parseInput(feedbackPath, ctx.params);
     const { feedback } = parseInput(feedbackBody, ctx.request.body);
-    await rateAnswer(store, ctx.state.account, id, messageId, feedback);
+    await rateAnswer(store, ctx.state.account, id, messageId, feedback, onError);
     ctx.body = success({ id: messageId, feedback });
   });
 
   router.get('/chatbots/:chatbotId/messages/:messageId/sources', async (ctx) => {
     const { chatbotId: id, messageId } = parseInput(feedbackPath, ctx.params);
     ctx.body = success(await answerSources(store, ctx.state.account, id, messageId));
+  });
+
+  router.post('/chatbots/:chatbotId/messages/:messageId/revision', async (ctx) => {
+    const { chatbotId: id, messageId } = parseInput(feedbackPath, ctx.params);
+    const { answer } = parseInput(revisionBody, ctx.request.body);
+    const revised = await reviseAnswer(store, ctx.state.account, id, messageId, answer);
+    ctx.body = success({ id: messageId, revision: { answer: revised.answer, created_at: isoTime(revised.createdAt) } });
   });
 
   return router;
@@ -116,8 +152,9 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       tags: ['Conversations'],
       summary: 'List a chatbot’s saved conversations with their messages, newest first',
       description:
-        '`filteredSources` names sources comma-separated or repeated, in any case, with `_` or `-` for ' +
-        'spaces; an unknown name is an invalid request.',
+        `\`filteredSources\` names sources comma-separated or repeated, in any case, with \`_\` or \`-\` for ` +
+        `spaces: ${FILTERABLE_SOURCES.map((source) => `\`${source}\``).join(', ')}. Those Switchboard never ` +
+        'records (WhatsApp, Messenger, Instagram, Action preview) match nothing; an unknown name is an invalid request.',
       requestParams: { query: listingQuery.extend({ chatbotId, filteredSources: z.string().optional() }) },
       responses: {
         200: jsonResponse('A page of conversations', z.object({ data: z.array(conversationItem) })),
@@ -150,6 +187,26 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       requestParams: { path: feedbackPath },
       responses: {
         200: jsonResponse('The sources', successOf(z.array(messageSource))),
+        ...keyedFailures(),
+      },
+    },
+  },
+  '/chatbots/{chatbotId}/messages/{messageId}/revision': {
+    post: {
+      operationId: 'reviseMessage',
+      tags: ['Conversations'],
+      summary: 'Correct an answer: the chatbot answers the question it answered with the revision from then on',
+      description:
+        '`messageId` names an assistant message (as for feedback); a user message or an unknown id is not found. ' +
+        'The revision is shown on the message in `get-conversations`, whose `content` stays as it was; a later ' +
+        'revision replaces an earlier one.',
+      requestParams: { path: feedbackPath },
+      requestBody: jsonRequest(revisionBody, { answer: 'We open at 8am on weekdays.' }),
+      responses: {
+        200: jsonResponse('Revised', successOf(revisedMessage), {
+          message: 'Success',
+          data: { id: '2', revision: { answer: 'We open at 8am on weekdays.', created_at: '2026-03-10T12:00:00.000Z' } },
+        }),
         ...keyedFailures(),
       },
     },

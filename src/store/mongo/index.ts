@@ -1,12 +1,14 @@
 import mongoose from 'mongoose';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
-import { mongoAccounts } from './accounts.js';
+import { mongoAccounts, nameUnnamedKeys } from './accounts.js';
+import { mongoActivity, mongoActivityCount } from './activity.js';
 import { mongoAdapterClaims } from './adapter-claims.js';
 import { mongoAssets } from './assets.js';
 import { atomicWrites } from './atomic.js';
 import { mongoAttributes } from './attributes.js';
 import { mongoBindings } from './bindings.js';
 import { mongoChatbots } from './chatbots.js';
+import { mongoConsoleSessions } from './console-sessions.js';
 import { mongoContacts } from './contacts.js';
 import { mongoConversations } from './conversations.js';
 import { mongoDigestRuns } from './digest-runs.js';
@@ -22,6 +24,7 @@ import { repairMongo } from './repair.js';
 import { mongoRetrieval } from './retrieval.js';
 import { mongoSources } from './sources.js';
 import { mongoTraining } from './training.js';
+import { mongoUnanswered } from './unanswered.js';
 import { mongoUsage } from './usage.js';
 import { mongoWebhookOutbox } from './webhook-outbox.js';
 import { mongoWebhooks } from './webhooks.js';
@@ -38,6 +41,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     for (const model of Object.values(models)) await migrateIndexes(model as never);
     await moveEmbeddedMessages(models);
     await countUncountedLists(models);
+    await nameUnnamedKeys(models);
     await moveSourceTexts(models);
     writes = await atomicWrites(connection);
   } catch (error) {
@@ -45,6 +49,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     throw error;
   }
 
+  const countActivity = mongoActivityCount(models);
   return {
     engine: 'mongodb',
     accounts: mongoAccounts(models),
@@ -53,8 +58,8 @@ export async function openMongoStore(url: string): Promise<Store> {
     sources: mongoSources(models, writes),
     retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
-    leads: mongoLeads(models, writes),
-    conversations: mongoConversations(models, writes),
+    leads: mongoLeads(models, writes, countActivity),
+    conversations: mongoConversations(models, writes, countActivity),
     contacts: mongoContacts(models, writes),
     attributes: mongoAttributes(models),
     rateLimits: mongoRateLimits(models),
@@ -68,6 +73,9 @@ export async function openMongoStore(url: string): Promise<Store> {
     webhooks: mongoWebhooks(models),
     webhookOutbox: mongoWebhookOutbox(models),
     adapterClaims: mongoAdapterClaims(models),
+    activity: mongoActivity(models, countActivity),
+    unanswered: mongoUnanswered(models),
+    consoleSessions: mongoConsoleSessions(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

@@ -1,8 +1,11 @@
 import { Schema, type Connection } from 'mongoose';
+import { ACTIVITY_COUNTERS, type ActivityCounts } from '../activity-counters.js';
 import type {
   Asset,
   Binding,
   Chatbot,
+  ConsoleLink,
+  ConsoleSession,
   Contact,
   ConversationSource,
   CustomAttribute,
@@ -14,6 +17,9 @@ import type {
   Quota,
   Source,
   SourceRef,
+  Revision,
+  UnansweredExample,
+  UnansweredGroup,
   Webhook,
   WebhookAttempt,
   WebhookDelivery,
@@ -33,7 +39,15 @@ export type AccountDoc = {
   createdAt: Date;
 };
 
-export type ApiKeyDoc = { _id: string; accountId: string; createdAt: Date };
+/** `_id` is the key's hash. `keyId` is missing only on keys stored before ids, until nameUnnamedKeys runs. */
+export type ApiKeyDoc = {
+  _id: string;
+  keyId: string;
+  accountId: string;
+  label: string;
+  prefix: string | null;
+  createdAt: Date;
+};
 
 export type ChatbotDoc = Stored<Chatbot>;
 
@@ -72,7 +86,14 @@ const accountSchema = new Schema<AccountDoc>(
 accountSchema.index({ name: 1 }, { unique: true });
 
 const apiKeySchema = new Schema<ApiKeyDoc>(
-  { _id: required(String), accountId: required(String), createdAt: required(Date) },
+  {
+    _id: required(String),
+    keyId: String,
+    accountId: required(String),
+    label: String,
+    prefix: String,
+    createdAt: required(Date),
+  },
   { ...options, collection: 'apiKeys' },
 );
 apiKeySchema.index({ accountId: 1 });
@@ -301,6 +322,7 @@ export type ConversationMessageDoc = {
   createdAt: Date;
   feedback?: 'up' | 'down';
   sources?: MessageSource[];
+  revision?: Revision;
 };
 
 const conversationMessageSchema = new Schema<ConversationMessageDoc>(
@@ -314,6 +336,7 @@ const conversationMessageSchema = new Schema<ConversationMessageDoc>(
     createdAt: required(Date),
     feedback: { type: String, enum: ['up', 'down'] },
     sources: { type: [{ id: String, title: String, url: String, _id: false }], default: undefined },
+    revision: { type: new Schema({ answer: String, createdAt: Date }, { _id: false }), default: undefined },
   },
   { ...options, collection: 'conversationMessages' },
 );
@@ -475,6 +498,32 @@ const adapterClaimSchema = new Schema<AdapterClaimDoc>(
 // MongoDB's TTL monitor removes expired claims; until it runs, claim() takes them over.
 adapterClaimSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
+/** `_id` is the hash of the session's token. */
+export type ConsoleSessionDoc = Omit<ConsoleSession, 'tokenHash'> & { _id: string };
+
+const consoleSessionSchema = new Schema<ConsoleSessionDoc>(
+  {
+    _id: required(String),
+    accountId: required(String),
+    apiKeyHash: String,
+    createdAt: required(Date),
+    lastUsedAt: required(Date),
+    expiresAt: required(Date),
+  },
+  { ...options, collection: 'consoleSessions' },
+);
+consoleSessionSchema.index({ apiKeyHash: 1 });
+// MongoDB's TTL monitor removes ended sessions and links; until it runs, reads skip them.
+consoleSessionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+
+/** `_id` is the hash of the link's token. */
+export type ConsoleLinkDoc = Omit<ConsoleLink, 'tokenHash'> & { _id: string };
+
+const consoleLinkSchema = new Schema<ConsoleLinkDoc>(
+  { _id: required(String), accountId: required(String), expiresAt: required(Date) },
+  { ...options, collection: 'consoleLinks' },
+);
+consoleLinkSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 /** A source as stored, with its extracted text (a website's is in its pages) and its job's lease. */
 export type SourceDoc = Stored<Source> & { text: string; claimedBy?: string | null; leaseUntil?: Date | null };
 
@@ -549,6 +598,58 @@ const sourceRevisionSchema = new Schema<SourceRevisionDoc>(
   { _id: required(String), revision: required(Number) },
   { ...options, collection: 'sourceRevisions' },
 );
+/** `_id` is `${chatbotId}:${hour ms}`; counters absent until first incremented (read as 0). */
+export type ActivityHourDoc = { _id: string; chatbotId: string; hour: Date } & Partial<ActivityCounts>;
+
+const activityHourSchema = new Schema<ActivityHourDoc>(
+  {
+    _id: required(String),
+    chatbotId: required(String),
+    hour: required(Date),
+    ...Object.fromEntries(ACTIVITY_COUNTERS.map((counter) => [counter, Number])),
+  },
+  { ...options, collection: 'activityHours' },
+);
+activityHourSchema.index({ chatbotId: 1, hour: 1 });
+
+/**
+ * `examples` holds the latest UNANSWERED_EXAMPLES, oldest first (as $push $slice keeps them);
+ * `opening` the example that opened the group; `termsKey` the terms joined, unique per chatbot.
+ */
+export type UnansweredGroupDoc = Stored<Omit<UnansweredGroup, 'examples'>> & {
+  termsKey: string;
+  examples: UnansweredExample[];
+  opening: UnansweredExample;
+  webhookPending: boolean;
+};
+
+const exampleSchema = new Schema<UnansweredExample>(
+  { conversationId: optionalString, messageId: optionalString, source: required(String), askedAt: required(Date) },
+  { _id: false },
+);
+
+const unansweredGroupSchema = new Schema<UnansweredGroupDoc>(
+  {
+    _id: required(String),
+    chatbotId: required(String),
+    accountId: required(String),
+    question: required(String),
+    terms: [String],
+    termsKey: { type: String, default: '' },
+    count: required(Number),
+    firstAskedAt: required(Date),
+    lastAskedAt: required(Date),
+    status: required(String),
+    examples: [exampleSchema],
+    opening: exampleSchema,
+    webhookPending: { type: Boolean, default: true },
+  },
+  { ...options, collection: 'unansweredGroups' },
+);
+unansweredGroupSchema.index({ chatbotId: 1, termsKey: 1 }, { unique: true });
+unansweredGroupSchema.index({ chatbotId: 1, terms: 1 });
+unansweredGroupSchema.index({ chatbotId: 1, count: -1, lastAskedAt: -1, _id: 1 });
+unansweredGroupSchema.index({ firstAskedAt: 1, _id: 1 }, { partialFilterExpression: { webhookPending: true } });
 
 /** The models, bound to one connection (never mongoose's global one). */
 export function mongoModels(connection: Connection) {
@@ -580,6 +681,10 @@ export function mongoModels(connection: Connection) {
     webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
     webhookAttempts: connection.model('WebhookAttempt', webhookAttemptSchema),
     adapterClaims: connection.model('AdapterClaim', adapterClaimSchema),
+    activityHours: connection.model('ActivityHour', activityHourSchema),
+    unansweredGroups: connection.model('UnansweredGroup', unansweredGroupSchema),
+    consoleSessions: connection.model('ConsoleSession', consoleSessionSchema),
+    consoleLinks: connection.model('ConsoleLink', consoleLinkSchema),
   };
 }
 

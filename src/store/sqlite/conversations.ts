@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { pageOffset } from '../paging.js';
+import { appendTally } from '../activity-counters.js';
 import type {
+  AnsweredQuestion,
   Conversation,
   ConversationAppend,
   ConversationMessage,
@@ -11,6 +13,7 @@ import type {
   StoredMessage,
 } from '../port.js';
 import { CONVERSATION_SOURCES } from '../conversation-sources.js';
+import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
 
 type ConversationRow = {
@@ -30,7 +33,11 @@ type MessageRow = {
   created_at: number;
   feedback: Feedback | null;
   sources: string | null;
+  revision_answer: string | null;
+  revision_at: number | null;
 };
+
+type AnswerRow = MessageRow & { conversation_id: string; source: ConversationSource };
 
 /** A message id as this store writes it (a row's sequence number), as a number; undefined for any other string. */
 const sequenceNumber = (id: string) => (/^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined);
@@ -41,30 +48,29 @@ type ListParams = {
   to: number;
   limit: number;
   offset: number;
-  s1: string;
-  s2: string;
-  s3: string;
-  s4: string;
-};
+} & Record<`s${number}`, string>;
 
 /** Range conditions on conversations_by_chatbot_time, in its order; exported for the plan test. */
 export const LIST_CONVERSATIONS_SQL = `SELECT * FROM conversations
   WHERE chatbot_id = @chatbotId AND created_at >= @from AND created_at <= @to
-    AND source IN (@s1, @s2, @s3, @s4)
+    AND source IN (${CONVERSATION_SOURCES.map((_, slot) => `@s${slot}`).join(', ')})
   ORDER BY created_at DESC, id DESC
   LIMIT @limit OFFSET @offset`;
 
 /**
- * The four `source IN` parameters: every source when no filter is given, else the chosen ones,
- * repeated to fill the slots (a repeated value changes nothing), so one statement serves all.
+ * The `source IN` parameters, one slot per source: every source when no filter is given, else the
+ * chosen ones, the first repeated to fill the slots (a repeated value changes nothing), so one
+ * statement serves all.
  */
-function sourceSlots(sources: ConversationSource[] | undefined) {
-  const chosen = sources?.length ? sources : CONVERSATION_SOURCES;
-  const [s1, s2 = s1, s3 = s1, s4 = s1] = chosen as [ConversationSource, ...ConversationSource[]];
-  return { s1, s2, s3, s4 };
+function sourceSlots(sources: ConversationSource[] | undefined): Record<`s${number}`, string> {
+  const [first, ...rest] = sources?.length ? sources : CONVERSATION_SOURCES;
+  const chosen = [first, ...rest] as [ConversationSource, ...ConversationSource[]];
+  return Object.fromEntries(CONVERSATION_SOURCES.map((_, slot) => [`s${slot}`, chosen[slot] ?? first]));
 }
 
-export function sqliteConversations(db: Database): ConversationRepository {
+const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at, sources';
+
+export function sqliteConversations(db: Database, count: ActivityCount): ConversationRepository {
   // A new conversation takes source and contact from the append that creates it; later appends
   // only move updated_at forward.
   const upsertConversation = db.prepare(
@@ -86,21 +92,40 @@ export function sqliteConversations(db: Database): ConversationRepository {
   const advanceSequence = db.prepare<[number], { seq: number }>(
     `UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'conversation_messages' RETURNING seq`,
   );
+  const exists = db.prepare<[string, string]>('SELECT 1 FROM conversations WHERE chatbot_id = ? AND id = ?');
+  const answer = db.prepare<[number, string], AnswerRow>(
+    `SELECT m.seq, m.role, m.content, m.created_at, m.feedback, m.revision_answer, m.revision_at,
+       m.conversation_id, c.source
+     FROM conversation_messages m JOIN conversations c ON c.chatbot_id = m.chatbot_id AND c.id = m.conversation_id
+     WHERE m.seq = ? AND m.chatbot_id = ? AND m.role = 'assistant'`,
+  );
+  // The user's messages after the answer before this one.
+  const askedBefore = db.prepare<{ chatbotId: string; conversationId: string; seq: number }, { content: string }>(
+    `SELECT content FROM conversation_messages
+     WHERE chatbot_id = @chatbotId AND conversation_id = @conversationId AND role = 'user' AND seq < @seq
+       AND seq > COALESCE((SELECT MAX(seq) FROM conversation_messages WHERE chatbot_id = @chatbotId
+         AND conversation_id = @conversationId AND role = 'assistant' AND seq < @seq), 0)
+     ORDER BY seq`,
+  );
   const rate = db.prepare<[Feedback, number, string]>(
     `UPDATE conversation_messages SET feedback = ? WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
   );
   const citations = db.prepare<[number, string], { sources: string | null }>(
     `SELECT sources FROM conversation_messages WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
   );
+  const revise = db.prepare<[string, number, number, string]>(
+    `UPDATE conversation_messages SET revision_answer = ?, revision_at = ?
+     WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
+  );
   const one = db.prepare<[string, string], ConversationRow>(
     'SELECT * FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
   const messages = db.prepare<[string, string], MessageRow>(
-    `SELECT seq, role, content, created_at, feedback, sources FROM conversation_messages
+    `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq`,
   );
   const recent = db.prepare<[string, string, number], MessageRow>(
-    `SELECT seq, role, content, created_at, feedback, sources FROM conversation_messages
+    `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq DESC LIMIT ?`,
   );
   const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
@@ -112,6 +137,9 @@ export function sqliteConversations(db: Database): ConversationRepository {
     createdAt: new Date(message.created_at),
     ...(message.feedback && { feedback: message.feedback }),
     ...(message.sources !== null && { sources: JSON.parse(message.sources) as MessageSource[] }),
+    ...(message.revision_answer !== null && {
+      revision: { answer: message.revision_answer, createdAt: new Date(message.revision_at ?? 0) },
+    }),
   });
 
   const withMessages = (row: ConversationRow): Conversation => ({
@@ -129,6 +157,8 @@ export function sqliteConversations(db: Database): ConversationRepository {
   // even when other processes append to the same conversation.
   const append = db.transaction((input: ConversationAppend) => {
     const { chatbotId, accountId, id, source, contactId, at } = input;
+    const created = exists.get(chatbotId, id) === undefined;
+    count(chatbotId, at, appendTally(input.messages, created ? source : undefined, input.tally));
     upsertConversation.run({ chatbotId, id, accountId, source, contactId, at: at.getTime() });
     for (const message of input.messages) {
       const seq = message.id === undefined ? null : sequenceNumber(message.id);
@@ -148,6 +178,26 @@ export function sqliteConversations(db: Database): ConversationRepository {
     return row ? withMessages(row) : undefined;
   });
   const list = db.transaction((params: ListParams) => page.all(params).map(withMessages));
+  // The change of rating is counted at the answer's hour: a day's feedback is on that day's answers.
+  const setFeedback = db.transaction((chatbotId: string, seq: number, feedback: Feedback) => {
+    const before = answer.get(seq, chatbotId);
+    if (!before) return false;
+    rate.run(feedback, seq, chatbotId);
+    const change = (rating: Feedback) => Number(feedback === rating) - Number(before.feedback === rating);
+    count(chatbotId, before.created_at, { feedbackUp: change('up'), feedbackDown: change('down') });
+    return true;
+  });
+  const answeredQuestion = db.transaction((chatbotId: string, seq: number): AnsweredQuestion | undefined => {
+    const row = answer.get(seq, chatbotId);
+    if (!row) return undefined;
+    const asked = askedBefore.all({ chatbotId, conversationId: row.conversation_id, seq });
+    return {
+      conversationId: row.conversation_id,
+      source: row.source,
+      answer: toMessage(row),
+      question: asked.map((message) => message.content).join('\n'),
+    };
+  });
 
   return {
     async append(input) {
@@ -173,7 +223,15 @@ export function sqliteConversations(db: Database): ConversationRepository {
     },
     async setFeedback(chatbotId, messageId, feedback) {
       const seq = sequenceNumber(messageId);
-      return seq !== undefined && rate.run(feedback, seq, chatbotId).changes === 1;
+      return seq !== undefined && setFeedback.immediate(chatbotId, seq, feedback);
+    },
+    async answeredQuestion(chatbotId, messageId) {
+      const seq = sequenceNumber(messageId);
+      return seq === undefined ? undefined : answeredQuestion(chatbotId, seq);
+    },
+    async setRevision(chatbotId, messageId, revision) {
+      const seq = sequenceNumber(messageId);
+      return seq !== undefined && revise.run(revision.answer, revision.createdAt.getTime(), seq, chatbotId).changes === 1;
     },
     async messageSources(chatbotId, messageId) {
       const seq = sequenceNumber(messageId);

@@ -3,11 +3,13 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { sqliteAccounts } from './accounts.js';
+import { sqliteActivity, sqliteActivityCount } from './activity.js';
 import { sqliteAdapterClaims } from './adapter-claims.js';
 import { sqliteAssets } from './assets.js';
 import { sqliteAttributes } from './attributes.js';
 import { sqliteBindings } from './bindings.js';
 import { sqliteChatbots } from './chatbots.js';
+import { sqliteConsoleSessions } from './console-sessions.js';
 import { sqliteConversations } from './conversations.js';
 import { sqliteDigestRuns } from './digest-runs.js';
 import { sqliteDigests } from './digests.js';
@@ -18,6 +20,7 @@ import { sqliteRateLimits } from './rate-limits.js';
 import { sqliteRetrieval } from './retrieval.js';
 import { sqliteSources } from './sources.js';
 import { sqliteTraining } from './training.js';
+import { sqliteUnanswered } from './unanswered.js';
 import { sqliteUsage } from './usage.js';
 import { sqliteWebhookOutbox } from './webhook-outbox.js';
 import { sqliteWebhooks } from './webhooks.js';
@@ -34,6 +37,7 @@ export function openSqliteStore(filename: string): Store {
 
   const training = sqliteTraining(db);
   const retrieval = sqliteRetrieval(db);
+  const countActivity = sqliteActivityCount(db);
   return {
     engine: 'sqlite',
     accounts: sqliteAccounts(db),
@@ -42,8 +46,8 @@ export function openSqliteStore(filename: string): Store {
     sources: sqliteSources(db),
     retrieval,
     assets: sqliteAssets(db),
-    leads: sqliteLeads(db),
-    conversations: sqliteConversations(db),
+    leads: sqliteLeads(db, countActivity),
+    conversations: sqliteConversations(db, countActivity),
     contacts: sqliteContacts(db),
     attributes: sqliteAttributes(db),
     rateLimits: sqliteRateLimits(db),
@@ -59,6 +63,9 @@ export function openSqliteStore(filename: string): Store {
     webhooks: sqliteWebhooks(db),
     webhookOutbox: sqliteWebhookOutbox(db),
     adapterClaims: sqliteAdapterClaims(db),
+    activity: sqliteActivity(db, countActivity),
+    unanswered: sqliteUnanswered(db),
+    consoleSessions: sqliteConsoleSessions(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },
