@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { benchAnswers } from './answers.js';
 import { extractionSection } from './extraction.js';
+import { crawlSection } from './crawl.js';
 import { httpSection } from './http.js';
 import { pagingSection } from './paging.js';
 import type { Figure, Section } from './section.js';
@@ -17,6 +18,7 @@ const SECTIONS: Section[] = [
   pagingSection,
   trainingSection,
   extractionSection,
+  crawlSection,
   printing('answers (eval set against BM25)', benchAnswers),
   printing('retrieval (index builds, cold start, cache)', benchRetrieval),
 ];

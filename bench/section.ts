@@ -12,7 +12,7 @@ export type Figure = {
   /** What `value` is compared with, measured in the same run. */
   baseline: string;
   baselineValue: number;
-  unit: 'req/s' | 'ms' | 'µs' | 'MB' | 'MB/s';
+  unit: 'req/s' | 'pages/s' | 'ms' | 'µs' | 'MB' | 'MB/s';
   /**
    * value / baselineValue unless measured in pairs (each run of the figure right after one of its
    * baseline): then the median of the pairs' ratios, which the machine's changing load moves less.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_MAX_CHARS_PER_CHATBOT, DEFAULT_MAX_FILE_MB, type SourceSettings } from './domain/sources.js';
 import { DEFAULT_HISTORY_MESSAGES } from './engine/index.js';
 import { providerCatalogSchema, resolveApiKeys, type ProviderCatalog } from './engine/providers/catalog.js';
 
@@ -102,6 +103,9 @@ const envSchema = z.object({
   SLACK_ADMIN_USER_IDS: optionalText.pipe(slackIdList),
   SLACK_COMMAND: optionalText.pipe(slackCommand),
   WEBHOOK_ALLOW_PRIVATE: flag,
+  SOURCES_ALLOW_PRIVATE: flag,
+  SOURCES_MAX_FILE_MB: positiveInt(DEFAULT_MAX_FILE_MB),
+  SOURCES_MAX_CHARS_PER_CHATBOT: positiveInt(DEFAULT_MAX_CHARS_PER_CHATBOT),
   WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
   WEBHOOK_RETRY_HOURS: positiveInt(24),
   WEBHOOK_DISABLE_AFTER_HOURS: positiveInt(72),
@@ -139,6 +143,8 @@ export type Config = {
   /** Client IPs come from X-Forwarded-For (TRUST_PROXY): only behind a proxy that sets it. */
   trustProxy: boolean;
   webhooks: WebhookConfig;
+  /** Knowledge sources: file size and character limits, private addresses for websites. */
+  sources: SourceSettings;
 };
 
 export type WebhookConfig = {
@@ -192,6 +198,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: vars.WEBHOOK_TIMEOUT_MS,
       retryForMs: vars.WEBHOOK_RETRY_HOURS * HOUR_MS,
       disableAfterMs: vars.WEBHOOK_DISABLE_AFTER_HOURS * HOUR_MS,
+    },
+    sources: {
+      allowPrivate: vars.SOURCES_ALLOW_PRIVATE,
+      maxFileBytes: vars.SOURCES_MAX_FILE_MB * 1024 * 1024,
+      maxCharsPerChatbot: vars.SOURCES_MAX_CHARS_PER_CHATBOT,
     },
     trustProxy: vars.TRUST_PROXY,
     metricsToken: vars.METRICS_TOKEN,

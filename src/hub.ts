@@ -42,6 +42,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     engine: createChatEngine(store, { providerFor, retrieval, historyMessages: config.chatHistoryMessages }),
     slack: mounts.slack,
     webhookAllowPrivate: config.webhooks.allowPrivate,
+    sourceLimits: config.sources,
     trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,
   });

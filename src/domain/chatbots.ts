@@ -1,8 +1,8 @@
 import { nanoid } from 'nanoid';
-import { chunkOffThread } from '../engine/workers/training-jobs.js';
 import type { Account, Chatbot, ChatbotSummary, Store } from '../store/port.js';
 import { accessDenied, notFound } from './errors.js';
 import { defaultSettings, type SettingsPatch } from '../settings/chatbot-settings.js';
+import { DEFAULT_SOURCE_LIMITS, replaceApiText, type SourceLimits } from './sources.js';
 
 export async function findOwnedChatbot(store: Store, account: Account, chatbotId: string): Promise<Chatbot> {
   const chatbot = await store.chatbots.find(account.id, chatbotId);
@@ -14,6 +14,7 @@ export async function createChatbot(
   store: Store,
   account: Account,
   input: { name: string; sourceText?: string },
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<Chatbot> {
   const now = new Date();
   const chatbot: Chatbot = {
@@ -28,23 +29,32 @@ export async function createChatbot(
   if (!(await store.chatbots.insertWithinLimit(chatbot, account.quota.maxChatbots))) {
     throw accessDenied(`account ${account.name} holds its maximum of ${account.quota.maxChatbots} chatbots`);
   }
-  return train(store, chatbot, input.sourceText ?? '');
+  try {
+    return await train(store, chatbot, input.sourceText ?? '', limits);
+  } catch (error) {
+    // A source text refused (over the character limit) leaves no chatbot behind.
+    await store.chatbots.delete(account.id, chatbot.id);
+    throw error;
+  }
 }
 
-/** Renames and, when new source text is given, retrains a chatbot. */
+/**
+ * Renames and, when new source text is given, retrains a chatbot: the text replaces its `API
+ * text` source, and its other sources stay.
+ */
 export async function updateChatbotData(
   store: Store,
   account: Account,
   input: { chatbotId: string; name: string; sourceText?: string },
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<Chatbot> {
   const chatbot = await findOwnedChatbot(store, account, input.chatbotId);
   if (input.sourceText === undefined) return updateChatbotSettings(store, account, chatbot.id, { name: input.name, settings: {} });
-  return train(store, { ...chatbot, name: input.name }, input.sourceText);
+  return train(store, { ...chatbot, name: input.name }, input.sourceText, limits);
 }
 
-async function train(store: Store, chatbot: Chatbot, sourceText: string): Promise<Chatbot> {
-  // Chunking a large source takes long enough to stall every other request on the event loop.
-  await store.training.replace(chatbot.id, { sourceText, chunks: await chunkOffThread(sourceText) });
+async function train(store: Store, chatbot: Chatbot, sourceText: string, limits: SourceLimits): Promise<Chatbot> {
+  await replaceApiText(store, chatbot.id, sourceText, limits);
   const trained = await store.chatbots.update(chatbot.accountId, chatbot.id, {
     name: chatbot.name,
     status: 'ready',

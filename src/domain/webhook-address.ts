@@ -1,11 +1,12 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
-// Where webhooks may be delivered. A key holder chooses the URL and the hub makes the request, so
-// without this rule a key would let anyone probe the hub's own network. Only public unicast
-// addresses pass; ipaddr.js names every special range (loopback, RFC 1918, CGNAT, link-local with
-// 169.254.169.254, ULA with fd00:ec2::254, unspecified, multicast, reserved, NAT64…), and IPv4
-// inside IPv6 (::ffff:10.0.0.1) is judged as the IPv4 it is. WEBHOOK_ALLOW_PRIVATE lifts it.
+// Where webhooks may be delivered (and website sources crawled). A key holder chooses the URL and
+// the hub makes the request, so without this rule a key would let anyone probe the hub's own
+// network. Only public unicast addresses pass; ipaddr.js names every special range (loopback,
+// RFC 1918, CGNAT, link-local with 169.254.169.254, ULA with fd00:ec2::254, unspecified,
+// multicast, reserved, NAT64…), and IPv4 inside IPv6 (::ffff:10.0.0.1) is judged as the IPv4 it
+// is. WEBHOOK_ALLOW_PRIVATE lifts it for webhooks, SOURCES_ALLOW_PRIVATE for crawls.
 
 /** Cloud metadata services reached by name; their addresses are link-local or ULA anyway. */
 const METADATA_HOSTS = new Set(['metadata.google.internal']);

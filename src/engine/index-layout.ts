@@ -18,8 +18,9 @@ const INTEGERS = [
   'postingStart',
   'keyPostings',
   'keyPostingStart',
+  'sectionSource',
 ] as const;
-const TEXTS = ['vocabulary', 'keys', 'sentences'] as const;
+const TEXTS = ['vocabulary', 'keys', 'sentences', 'sources'] as const;
 // One length per integer array, one count per string list, the UTF-8 text's byte length.
 const HEADER = INTEGERS.length + TEXTS.length + 1;
 
@@ -62,13 +63,14 @@ export function unpackIndex(packed: Uint8Array): LexicalIndex {
     return array;
   };
   const integers = INTEGERS.map((_, i) => view(header[i] as number));
-  const [vocabulary, keys, sentences] = TEXTS.map((_, i) => view((header[INTEGERS.length + i] as number) + 1));
+  const [vocabulary, keys, sentences, sources] = TEXTS.map((_, i) => view((header[INTEGERS.length + i] as number) + 1));
   const text = Buffer.from(bytes.buffer, offset, header[HEADER - 1]);
   return {
     ...(Object.fromEntries(INTEGERS.map((field, i) => [field, integers[i]])) as Pick<LexicalIndex, (typeof INTEGERS)[number]>),
     vocabulary: Array.from({ length: (vocabulary as Int32Array).length - 1 }, (_, k) => stringAt(text, vocabulary as Int32Array, k)),
     keys: lazyStrings(text, keys as Int32Array),
     sentences: lazyStrings(text, sentences as Int32Array),
+    sources: lazyStrings(text, sources as Int32Array),
   };
 }
 

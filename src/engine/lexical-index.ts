@@ -1,4 +1,4 @@
-import type { Chunk } from '../store/port.js';
+import type { Chunk, SourceRef } from '../store/port.js';
 import { indexTerms, isCommon, lemmas, synonyms } from './lexicon.js';
 import { readSections } from './structure.js';
 import { compoundFinder, stem, terms, words } from './text.js';
@@ -27,6 +27,10 @@ export type LexicalIndex = {
   postingStart: Int32Array;
   keyPostings: Int32Array;
   keyPostingStart: Int32Array;
+  /** Per section, the index in `sources` of what it was read from (-1: material without sources). */
+  sectionSource: Int32Array;
+  /** The sources (and website pages) read, as JSON. */
+  sources: string[];
 };
 
 /** A sentence of a passage with the weight of the question it carries by its own words. */
@@ -47,6 +51,8 @@ export type Passage = {
   sentences: PassageSentence[];
   /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
   unknownWords: string[];
+  /** What the section was read from; absent for material trained before sources. */
+  source?: { id: string; title: string; url?: string; type: 'text' | 'file' | 'website' | 'qa' };
 };
 
 /** A question, with the earlier conversation as context for follow-ups ("and on weekends?"). */
@@ -55,7 +61,15 @@ export type Query = string | { question: string; context?: string };
 export type LexicalSearcher = (query: Query, limit: number) => Passage[];
 
 export function buildLexicalIndex(chunks: Chunk[]): LexicalIndex {
-  const sections = readSections(chunks.map((chunk) => chunk.text).join('\n\n'));
+  // Each source (each page of a website) is read on its own: no section runs from one into the next.
+  const sources: string[] = [];
+  const sectionSource: number[] = [];
+  const sections = runsBySource(chunks).flatMap(({ source, texts }) => {
+    const read = readSections(texts.join('\n\n'));
+    const sourceIndex = source === undefined ? -1 : sources.push(source) - 1;
+    for (let k = 0; k < read.length; k += 1) sectionSource.push(sourceIndex);
+    return read;
+  });
   const termIds = new Map<string, number>();
   const idOf = (term: string) => {
     let id = termIds.get(term);
@@ -98,7 +112,27 @@ export function buildLexicalIndex(chunks: Chunk[]): LexicalIndex {
     postingStart: postings.starts,
     keyPostings: keyPostings.values,
     keyPostingStart: keyPostings.starts,
+    sectionSource: Int32Array.from(sectionSource),
+    sources,
   };
+}
+
+/** Consecutive chunks of one source, with the source as JSON (undefined for chunks without one). */
+function runsBySource(chunks: Chunk[]): { source: string | undefined; texts: string[] }[] {
+  const runs: { source: string | undefined; texts: string[] }[] = [];
+  for (const chunk of chunks) {
+    const source = chunk.source && JSON.stringify(chunk.source);
+    const last = runs.at(-1);
+    if (last && last.source === source) last.texts.push(chunk.text);
+    else runs.push({ source, texts: [chunk.text] });
+  }
+  return runs;
+}
+
+/** The source a section was read from, if the material names one. */
+export function sectionSourceOf(index: LexicalIndex, section: number): SourceRef | undefined {
+  const k = index.sectionSource[section] ?? -1;
+  return k < 0 ? undefined : (JSON.parse(index.sources[k] as string) as SourceRef);
 }
 
 function unique(ids: number[]): number[] {
@@ -308,7 +342,9 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
       }
       const heading = index.keys[section] as string;
       const body = sentences.map((s) => s.text).join(' ');
+      const source = sectionSourceOf(index, section);
       return {
+        ...(source ? { source } : {}),
         text: heading ? `${heading}\n${body}` : body,
         score,
         seq: section,

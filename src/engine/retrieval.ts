@@ -172,7 +172,7 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
       // offline responder quotes what its words cover.
       const found = new Map<string, Passage>([
         ...lexical.map((passage): [string, Passage] => [`section:${passage.seq}`, passage]),
-        ...semantic.map((seq): [string, Passage] => [`chunk:${seq}`, chunkPassage(entry.chunks[seq]?.text ?? '', seq)]),
+        ...semantic.map((seq): [string, Passage] => [`chunk:${seq}`, chunkPassage(entry.chunks[seq], seq)]),
       ]);
       const ranked = fuseRankings([lexical.map((passage) => `section:${passage.seq}`), semantic.map((seq) => `chunk:${seq}`)], limit);
       return ranked.map(({ key, score }) => ({ ...(found.get(key) as Passage), score }));
@@ -191,6 +191,7 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
   };
 }
 
-function chunkPassage(text: string, seq: number): Passage {
-  return { text, score: 0, seq, key: '', coverage: 0, keyCoverage: 0, sentences: [], unknownWords: [] };
+function chunkPassage(chunk: Material['chunks'][number] | undefined, seq: number): Passage {
+  const passage: Passage = { text: chunk?.text ?? '', score: 0, seq, key: '', coverage: 0, keyCoverage: 0, sentences: [], unknownWords: [] };
+  return chunk?.source ? { ...passage, source: chunk.source } : passage;
 }

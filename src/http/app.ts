@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE } from '../config.js';
+import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../domain/sources.js';
 import { createChatEngine, type ChatEngine } from '../engine/index.js';
 import type { Store } from '../store/port.js';
 import { requireApiKey, type AuthState } from './middleware/auth.js';
@@ -28,6 +29,7 @@ import { integrationPaths, integrationRoutes } from './routes/integrations.js';
 import { leadPaths, leadRoutes } from './routes/leads.js';
 import { metricsPaths, metricsRoutes } from './routes/metrics.js';
 import { publicAssetPaths, publicAssetRoutes } from './routes/public-assets.js';
+import { sourcePaths, sourceRoutes } from './routes/sources.js';
 import { webhookPaths, webhookRoutes } from './routes/webhooks.js';
 import { widgetPaths, widgetRoutes } from './routes/widget.js';
 
@@ -53,6 +55,8 @@ export type AppDeps = {
   trustProxy?: boolean;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); open when unset. */
   metricsToken?: string;
+  /** Knowledge sources' limits (SOURCES_MAX_FILE_MB, SOURCES_MAX_CHARS_PER_CHATBOT). */
+  sourceLimits?: SourceLimits;
 };
 
 export function createApp(deps: AppDeps): Koa {
@@ -77,6 +81,7 @@ export function appRouters({
   engine = createChatEngine(store),
   webhookAllowPrivate = false,
   metricsToken,
+  sourceLimits = DEFAULT_SOURCE_LIMITS,
 }: AppDeps): Router[] {
   // Each API feature is a router of its own behind the same key check and body parser.
   const keyCheck = requireApiKey(store);
@@ -93,12 +98,13 @@ export function appRouters({
     docsRoutes(API_PREFIX, apiDocument),
     publicAssetRoutes(store),
     widgetRoutes(store, engine, onError),
-    api(chatbotRoutes(store, engine)),
+    api(chatbotRoutes(store, engine, sourceLimits)),
+    api(sourceRoutes(store, engine, sourceLimits)),
     api(chatRoutes(store, engine, onError)),
     api(assetRoutes(store)),
     api(leadRoutes(store)),
-    api(conversationRoutes(store, onError)),
-    api(reviewRoutes(store)),
+    api(conversationRoutes(store, engine, onError, sourceLimits)),
+    api(reviewRoutes(store, engine, sourceLimits)),
     api(integrationRoutes(store)),
     api(webhookRoutes(store, { allowPrivate: webhookAllowPrivate })),
     api(adapterClaimRoutes(store)),
@@ -117,6 +123,7 @@ export function apiDocument(): OpenApiDocument {
       prefix: API_PREFIX,
       paths: [
         chatbotPaths,
+        sourcePaths,
         chatPaths,
         assetPaths,
         leadPaths,

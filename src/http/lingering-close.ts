@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Context, Middleware } from 'koa';
 
-// How much of a refused body's remainder the hub reads and throws away, at most, before closing.
+// How much of what a client still sends after a refusal the hub reads and throws away, at most.
 const DISCARD_MS = 5_000;
 const DISCARD_BYTES = 64 * 1024 * 1024;
 
@@ -21,7 +22,7 @@ export function closeOnceAnswered(ctx: Context): void {
   // Node ends the last response on a connection with destroySoon(): end, then destroy when flushed.
   const { socket } = req;
   socket.destroySoon = () => {
-    socket.end();
+    endThenLinger(socket);
     discardInput(req, socket);
   };
 }
@@ -32,8 +33,6 @@ function discardInput(req: IncomingMessage, socket: Socket): void {
     return;
   }
   const close = () => socket.destroy();
-  const timer = setTimeout(close, DISCARD_MS);
-  socket.once('close', () => clearTimeout(timer));
   let discarded = 0;
   req.on('data', (chunk: Buffer) => {
     discarded += chunk.length;
@@ -41,6 +40,17 @@ function discardInput(req: IncomingMessage, socket: Socket): void {
   });
   req.once('end', close);
   req.resume();
+}
+
+/**
+ * Half-closes the connection after `last` and leaves it to the client to close, or destroys it
+ * after DISCARD_MS; meanwhile what the client sends is read and discarded (by the caller, or by
+ * Node's HTTP parser, which refuses every byte after one it refused).
+ */
+export function endThenLinger(socket: Duplex, last?: string): void {
+  socket.end(last);
+  const timer = setTimeout(() => socket.destroy(), DISCARD_MS);
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /**

@@ -45,9 +45,25 @@ export type ChatbotChange = {
   updatedAt: Date;
 };
 
-export type Chunk = { seq: number; text: string };
+/** What a passage was read from: a source, or one page of a website source (its own URL and title). */
+export type SourceRef = { id: string; title: string; url?: string; type: SourceType };
 
-export type TrainingMaterial = { sourceText: string; chunks: string[] };
+/** `source` when the material was trained from sources (not for material trained before them). */
+export type Chunk = { seq: number; text: string; source?: SourceRef };
+
+/** A chunk to train, with its source when known. */
+export type TrainedChunk = string | { text: string; source?: SourceRef };
+
+export type TrainingMaterial = {
+  /** Kept for `sourceText()` when given (material trained before sources). */
+  sourceText?: string;
+  chunks: TrainedChunk[];
+  /**
+   * The source revision the material was built from (SourceRepository.nextRevision): when given,
+   * the material becomes current only if what is current was built from an earlier one.
+   */
+  revision?: number;
+};
 
 /** `version` is undefined, and `chunks` empty, for a chatbot never trained. */
 export type Material = { version: string | undefined; chunks: Chunk[] };
@@ -88,19 +104,26 @@ export interface ChatbotRepository {
   /** Applies the change atomically (omitted fields keep their values) and answers the result. */
   update(accountId: string, id: string, change: ChatbotChange): Promise<Chatbot | undefined>;
   /**
-   * Deletes the chatbot with everything that belongs to it (training material, assets, contacts,
-   * attributes, leads, conversations, bindings, digests); answers whether it existed.
+   * Deletes the chatbot with everything that belongs to it (sources, training material, assets,
+   * contacts, attributes, leads, conversations, bindings, digests); answers whether it existed.
    */
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
 export interface TrainingRepository {
-  /** Replaces a chatbot's material in one step: readers see the old material or the new, never a mix. */
-  replace(chatbotId: string, material: TrainingMaterial): Promise<void>;
+  /**
+   * Replaces a chatbot's material in one step: readers see the old material or the new, never a
+   * mix. Answers whether it did (false: material of a later revision is current already).
+   */
+  replace(chatbotId: string, material: TrainingMaterial): Promise<boolean>;
   /** The current material, read as one consistent snapshot; chunks in source order. */
   material(chatbotId: string): Promise<Material>;
   /** Changes with every replace: lets a process cache what it builds from the material. */
   version(chatbotId: string): Promise<string | undefined>;
+  /**
+   * The chatbot's v1 `sourceText`: its API text source's text, else the text given with the
+   * material, else '' once trained; undefined for a chatbot never trained.
+   */
   sourceText(chatbotId: string): Promise<string | undefined>;
 }
 
@@ -119,6 +142,140 @@ export interface RetrievalRepository {
   saveVectors(chatbotId: string, model: string, vectors: StoredVector[]): Promise<void>;
   /** Drops the chatbot's vectors whose hash is not in `keep` (chunks no longer trained). */
   pruneVectors(chatbotId: string, keep: string[]): Promise<void>;
+}
+
+export type SourceType = 'text' | 'file' | 'website' | 'qa';
+
+/** `queued` and `processing` while a file is read or a website crawled; only `ready` sources train. */
+export type SourceStatus = 'queued' | 'processing' | 'ready' | 'failed';
+
+export type PageCounts = { done: number; failed: number; total: number };
+
+/** Something a chatbot knows: a text, a file, a website or a question with its answer. */
+export type Source = {
+  id: string;
+  chatbotId: string;
+  type: SourceType;
+  title: string;
+  status: SourceStatus;
+  /** One plain sentence when failed, else null. */
+  error: string | null;
+  /** Characters of extracted text. */
+  chars: number;
+  createdAt: Date;
+  updatedAt: Date;
+  /** file */
+  filename?: string;
+  contentType?: string;
+  bytes?: number;
+  /** website */
+  url?: string;
+  maxPages?: number;
+  pages?: PageCounts;
+  /** qa */
+  question?: string;
+  answer?: string;
+};
+
+/** The v1 `sourceText` of a chatbot is its one source of this title, with this id. */
+export const API_TEXT_TITLE = 'API text';
+export const apiTextSourceId = (chatbotId: string) => `api_${chatbotId}`;
+
+/** The chatbot's API text source holding `text`. */
+export function apiTextSource(chatbotId: string, text: string, createdAt: Date, updatedAt = createdAt): NewSource {
+  return {
+    id: apiTextSourceId(chatbotId),
+    chatbotId,
+    type: 'text',
+    title: API_TEXT_TITLE,
+    status: 'ready',
+    error: null,
+    chars: text.length,
+    createdAt,
+    updatedAt,
+    text,
+  };
+}
+
+/** A source to store with its extracted text (text, qa, a file once read) and a file's bytes. */
+export type NewSource = Source & { text?: string; file?: Buffer };
+
+/** Fields absent keep their values; `text` replaces the extracted text. */
+export type SourceChange = Partial<
+  Pick<Source, 'title' | 'status' | 'error' | 'chars' | 'question' | 'answer' | 'contentType' | 'pages'>
+> & { text?: string; updatedAt: Date };
+
+export type SourcePageStatus = 'read' | 'failed' | 'skipped';
+
+/** A page of a website source once crawled: what `pageList` shows, and its text for training. */
+export type SourcePage = {
+  url: string;
+  title: string;
+  status: SourcePageStatus;
+  chars: number;
+  text: string;
+  /** Why it failed or was skipped. */
+  reason?: string;
+};
+
+export type SourceClaim = { now: Date; claimedBy: string; leaseUntil: Date };
+
+/** A ready source's text as training reads it: the source's own, or one piece per website page read. */
+export type SourceText = { ref: SourceRef; text: string };
+
+export interface SourceRepository {
+  /** Stores the sources, with their texts and files, all or none. */
+  insert(sources: NewSource[]): Promise<void>;
+  /** Stores the source, replacing the one of the same id (keeping its createdAt). */
+  put(source: NewSource): Promise<Source>;
+  find(chatbotId: string, id: string): Promise<Source | undefined>;
+  /** Oldest first, ties by id. */
+  list(chatbotId: string): Promise<Source[]>;
+  /** Applies the change in one write and answers the source as stored. */
+  update(chatbotId: string, id: string, change: SourceChange): Promise<Source | undefined>;
+  /** Deletes the source with its text, file and pages; answers whether it existed. */
+  delete(chatbotId: string, id: string): Promise<boolean>;
+  /** The first `limit` characters of the source's text (a website's pages read, in order). */
+  text(chatbotId: string, id: string, limit: number): Promise<string>;
+  /** The bytes of a file source. */
+  file(chatbotId: string, id: string): Promise<Buffer | undefined>;
+  /** The characters of the chatbot's sources together, leaving out `except`. */
+  totalChars(chatbotId: string, except?: string): Promise<number>;
+  /** The texts of the chatbot's ready sources, oldest source first. */
+  readyTexts(chatbotId: string): Promise<SourceText[]>;
+  /**
+   * A number larger than any answered before for the chatbot, taken after a change to its sources:
+   * material built from what is read after it includes the change (TrainingMaterial.revision).
+   */
+  nextRevision(chatbotId: string): Promise<number>;
+
+  // Processing (files read, websites crawled) is a job leased to one process at a time.
+  /**
+   * Takes the oldest source that is queued, or processing under a lease that ended before `now`
+   * (its process died), in one atomic write: it becomes processing, held by `claimedBy` until
+   * `leaseUntil`. Of racing claimers exactly one gets it.
+   */
+  claimNext(claim: SourceClaim): Promise<Source | undefined>;
+  /** Extends the lease while `claimedBy` holds it; answers whether it does. */
+  renewLease(id: string, claimedBy: string, leaseUntil: Date): Promise<boolean>;
+  /** Applies the change and ends the lease, only while `claimedBy` holds it; answers the source then. */
+  settle(id: string, claimedBy: string, change: SourceChange): Promise<Source | undefined>;
+  /** Ends the lease at once (a process stopping), leaving the source to be claimed again. */
+  release(id: string, claimedBy: string): Promise<void>;
+
+  // A website's pages: its crawl's frontier.
+  /** Adds URLs to the source's pages, in order, skipping known ones; answers how many were new. */
+  planPages(sourceId: string, urls: string[]): Promise<number>;
+  /** The first page planned after `afterSeq` that has no outcome yet. */
+  nextPage(sourceId: string, afterSeq: number): Promise<{ seq: number; url: string } | undefined>;
+  /** Records a planned page's outcome and answers the source's page counts, which its `pages` now shows. */
+  recordPage(sourceId: string, page: SourcePage): Promise<PageCounts>;
+  /** Known (planned) pages, read and failed. */
+  pageCounts(sourceId: string): Promise<PageCounts>;
+  /** The pages with an outcome, in the order planned, without their texts. */
+  pageList(chatbotId: string, sourceId: string): Promise<Omit<SourcePage, 'text'>[]>;
+  /** Forgets the source's pages (before a crawl starts again). */
+  clearPages(sourceId: string): Promise<void>;
 }
 
 export interface AssetRepository {
@@ -690,6 +847,7 @@ export interface Store {
   readonly accounts: AccountRepository;
   readonly chatbots: ChatbotRepository;
   readonly training: TrainingRepository;
+  readonly sources: SourceRepository;
   readonly retrieval: RetrievalRepository;
   readonly assets: AssetRepository;
   readonly contacts: ContactRepository;

@@ -189,7 +189,7 @@ describe('createRetriever (sqlite)', () => {
     const retriever = createRetriever({ ...store, training: slow });
 
     const searches: Promise<string[]>[] = [];
-    const retrains: Promise<void>[] = [];
+    const retrains: Promise<boolean>[] = [];
     for (let i = 0; i < 60; i += 1) {
       searches.push(retriever.search(bot.id, 'warranty lamps').then((passages) => passages.map((p) => p.text)));
       if (i % 10 === 5) retrains.push(slow.replace(bot.id, { sourceText: '', chunks: i % 20 === 5 ? fresh : old }));

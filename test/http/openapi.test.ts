@@ -186,6 +186,18 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(200, 'DELETE', `${contacts}/{contactId}`, contact);
     await expectStatus(404, 'GET', `${contacts}/{contactId}`, contact);
 
+    // Knowledge sources.
+    const sources = `${api}/chatbots/{chatbotId}/sources`;
+    const qa = await expectStatus(201, 'POST', sources, { params: bot, json: { type: 'qa', question: 'Dogs?', answer: 'Yes, on a lead.' } });
+    await expectStatus(201, 'POST', sources, { params: bot, json: { type: 'text', title: 'Parking', text: 'Park on Mill Lane.' } });
+    await expectStatus(400, 'POST', sources, { params: bot, json: { type: 'text', text: '' } });
+    await expectStatus(200, 'GET', sources, { params: bot });
+    const source = { params: { ...bot, sourceId: String(qa.data.id) } };
+    await expectStatus(200, 'GET', `${sources}/{sourceId}`, source);
+    await expectStatus(200, 'PATCH', `${sources}/{sourceId}`, { ...source, json: { answer: 'Yes, always on a lead.' } });
+    await expectStatus(200, 'DELETE', `${sources}/{sourceId}`, source);
+    await expectStatus(404, 'GET', `${sources}/{sourceId}`, source);
+
     // Integrations: bindings, digests, claims, prompts.
     const channel = { platform: 'slack', workspaceId: 'T1', channelId: 'C1', chatbotId };
     const binding = await expectStatus(200, 'POST', `${api}/integrations/bindings`, { json: channel });

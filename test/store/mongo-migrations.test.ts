@@ -131,3 +131,34 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb conversations k
     expect(await raw.collection('conversationMessages').countDocuments({ conversationId: 'one' })).toBe(4);
   });
 });
+
+describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb source texts of chatbots trained before sources', (uri) => {
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const handle of opened.splice(0)) await handle.close();
+  });
+
+  it('become each chatbot’s API text source at start-up, its chunks tagged, once however often it starts', async () => {
+    const url = new URL(uri);
+    url.pathname = `/switchboard_legacy_${randomUUID().slice(0, 8)}`;
+    const raw = await mongoose.createConnection(url.toString()).asPromise();
+    opened.push(raw);
+    const at = new Date(Date.UTC(2026, 0, 1));
+    await raw.collection('chatbots').insertOne({ _id: 'bot' as never, accountId: 'account', name: 'Bot', status: 'ready', settings: {}, createdAt: at, updatedAt: at });
+    await raw.collection('trainingSources').insertOne({ _id: 'bot' as never, sourceText: 'We open at nine.', version: 'v1' });
+    await raw.collection('trainingChunks').insertOne({ chatbotId: 'bot', version: 'v1', seq: 0, text: 'We open at nine.' });
+
+    for (let start = 0; start < 2; start += 1) opened.push(await openStore(url.toString()));
+    const store = await openStore(url.toString());
+    opened.push(store);
+
+    expect(await store.sources.list('bot')).toEqual([
+      { id: 'api_bot', chatbotId: 'bot', type: 'text', title: 'API text', status: 'ready', error: null, chars: 16, createdAt: at, updatedAt: at },
+    ]);
+    expect(await store.training.sourceText('bot')).toBe('We open at nine.');
+    expect((await store.training.material('bot')).chunks).toEqual([
+      { seq: 0, text: 'We open at nine.', source: { id: 'api_bot', title: 'API text', type: 'text' } },
+    ]);
+    expect(await raw.collection('trainingSources').countDocuments({ sourceText: { $exists: true } })).toBe(0);
+  });
+});

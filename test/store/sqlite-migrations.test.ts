@@ -115,4 +115,33 @@ describe('sqlite migrations of existing data', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     db.close();
   });
+
+  it('turns each chatbot’s stored source text into its API text source, tagging its chunks', () => {
+    const db = databaseBefore('CREATE TABLE sources');
+    const chatbot = db.prepare(
+      `INSERT INTO chatbots (id, account_id, name, status, settings, created_at, updated_at) VALUES (?, 'account', 'Bot', 'ready', '{}', 5, 9)`,
+    );
+    chatbot.run('bot-a');
+    chatbot.run('bot-empty');
+    db.prepare("INSERT INTO training_sources (chatbot_id, version) VALUES ('bot-a', 'v2'), ('bot-empty', 'v1')").run();
+    const part = db.prepare('INSERT INTO training_source_parts (chatbot_id, version, part, text) VALUES (?, ?, ?, ?)');
+    part.run('bot-a', 'v2', 1, 'Two.');
+    part.run('bot-a', 'v2', 0, 'One. ');
+    part.run('bot-a', 'v1', 0, 'Displaced.');
+    part.run('bot-empty', 'v1', 0, '');
+    db.prepare("INSERT INTO training_chunks (chatbot_id, version, seq, text) VALUES ('bot-a', 'v2', 0, 'One. Two.')").run();
+
+    migrate(db);
+
+    expect(db.prepare('SELECT id, chatbot_id, type, title, status, chars, text, created_at, updated_at FROM sources').all()).toEqual([
+      { id: 'api_bot-a', chatbot_id: 'bot-a', type: 'text', title: 'API text', status: 'ready', chars: 9, text: 'One. Two.', created_at: 5, updated_at: 9 },
+    ]);
+    expect(JSON.parse(db.prepare('SELECT source FROM training_chunks').pluck().get() as string)).toEqual({
+      id: 'api_bot-a',
+      title: 'API text',
+      type: 'text',
+    });
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    db.close();
+  });
 });

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { createAccount } from '../../src/domain/accounts.js';
+import type { SourceLimits } from '../../src/domain/sources.js';
 import type { ChatEngine } from '../../src/engine/index.js';
 import { API_PREFIX, createApp } from '../../src/http/app.js';
 import { answerParserRefusals } from '../../src/http/parser-refusals.js';
@@ -41,6 +42,8 @@ export type StartOptions = {
   trustProxy?: boolean;
   /** METRICS_TOKEN: GET /metrics then wants it as a bearer token. */
   metricsToken?: string;
+  /** SOURCES_MAX_FILE_MB and SOURCES_MAX_CHARS_PER_CHATBOT. */
+  sourceLimits?: SourceLimits;
 };
 
 export async function startApp(target: StoreTarget, options: StartOptions = {}): Promise<TestApp> {
@@ -54,6 +57,7 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
     webhookAllowPrivate: options.webhookAllowPrivate,
     trustProxy: options.trustProxy,
     metricsToken: options.metricsToken,
+    sourceLimits: options.sourceLimits,
   });
   const server = createServer(app.callback());
   answerParserRefusals(server);

@@ -1,11 +1,14 @@
-import type { Chunk } from '../../store/port.js';
+import type { Chunk, SourceRef, SourceText } from '../../store/port.js';
 import { workerJobs } from '../../worker-thread.js';
 
 // Training's heavy work (chunking a source, building its lexical index) runs in one worker
 // thread shared by the process: a 10 MB source takes seconds of CPU, which on the event loop
 // would stall every other request.
 
-export type TrainingJob = { task: 'chunk'; text: string } | { task: 'index'; chunks: Chunk[] };
+export type TrainingJob =
+  | { task: 'chunk'; text: string }
+  | { task: 'chunk-sources'; texts: SourceText[] }
+  | { task: 'index'; chunks: Chunk[] };
 
 const run = workerJobs(new URL('./training-worker.ts', import.meta.url), 'training worker') as (
   job: TrainingJob,
@@ -14,6 +17,11 @@ const run = workerJobs(new URL('./training-worker.ts', import.meta.url), 'traini
 /** chunkText, on the worker thread. */
 export function chunkOffThread(text: string): Promise<string[]> {
   return run({ task: 'chunk', text }) as Promise<string[]>;
+}
+
+/** Each source's text chunked, each chunk naming its source, on the worker thread. */
+export function chunkSourcesOffThread(texts: SourceText[]): Promise<{ text: string; source: SourceRef }[]> {
+  return run({ task: 'chunk-sources', texts }) as Promise<{ text: string; source: SourceRef }[]>;
 }
 
 /** The serialized lexical index of the chunks, built on the worker thread. */

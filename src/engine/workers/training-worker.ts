@@ -10,6 +10,9 @@ import type { TrainingJob } from './training-jobs.js';
 
 answerJobs<TrainingJob>(async (job) => {
   if (job.task === 'chunk') return { result: chunkText(job.text) };
+  if (job.task === 'chunk-sources') {
+    return { result: job.texts.flatMap(({ ref, text }) => chunkText(text).map((chunk) => ({ text: chunk, source: ref }))) };
+  }
   const bytes = packIndex(buildLexicalIndex(job.chunks));
   return { result: bytes, transfer: [bytes.buffer] };
 });

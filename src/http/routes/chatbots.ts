@@ -8,6 +8,7 @@ import {
   updateChatbotData,
   updateChatbotSettings,
 } from '../../domain/chatbots.js';
+import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../../domain/sources.js';
 import { chatbotName, settingsPatchSchema } from '../../settings/chatbot-settings.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { MODEL_IDS } from '../../settings/models.js';
@@ -61,7 +62,7 @@ function toChatbotItem(chatbot: ChatbotSummary): z.infer<typeof chatbotItem> {
   };
 }
 
-export function chatbotRoutes(store: Store, engine: ChatEngine): Router<AuthState> {
+export function chatbotRoutes(store: Store, engine: ChatEngine, limits: SourceLimits = DEFAULT_SOURCE_LIMITS): Router<AuthState> {
   const router = new Router<AuthState>();
 
   router.post('/create-chatbot', async (ctx) => {
@@ -69,7 +70,7 @@ export function chatbotRoutes(store: Store, engine: ChatEngine): Router<AuthStat
     const chatbot = await createChatbot(store, ctx.state.account, {
       name: input.chatbotName,
       sourceText: input.sourceText,
-    });
+    }, limits);
     // Ready means answerable: the index is built (off the event loop) before the answer; the
     // chunks are embedded after it, in the background.
     await engine.retriever.prepare(chatbot.id);
@@ -82,7 +83,7 @@ export function chatbotRoutes(store: Store, engine: ChatEngine): Router<AuthStat
       chatbotId: input.chatbotId,
       name: input.chatbotName,
       sourceText: input.sourceText,
-    });
+    }, limits);
     await engine.retriever.prepare(chatbot.id);
     ctx.body = { chatbotId: chatbot.id };
   });

@@ -163,7 +163,7 @@ function decode(response: IncomingMessage): Readable {
 }
 
 /** The body as text, in the charset its content type names (UTF-8 when none or unknown). */
-export function textOf(fetched: { contentType: string; body: Buffer }): string {
+export function textOf(fetched: { contentType: string; body: Uint8Array }): string {
   const charset = /charset=["']?([\w.:-]+)/i.exec(fetched.contentType)?.[1];
   try {
     return new TextDecoder(charset ?? 'utf-8').decode(fetched.body);

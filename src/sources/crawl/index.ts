@@ -1,8 +1,8 @@
-import { openClient, textOf, type Client } from './fetch-bounded.js';
+import { workerJobs } from '../../worker-thread.js';
+import { openClient, type Client } from './fetch-bounded.js';
 import { normaliseUrl, sameHost } from './normalise.js';
-import { pageText } from './page-text.js';
+import type { PageJob, ReadPage } from './read-page.js';
 import { readRobots, type Robots } from './robots.js';
-import { scanPage } from './scan.js';
 import { sitemapPages } from './sitemap.js';
 
 // A website crawl as step functions over a frontier the caller keeps: the crawl's state (which
@@ -13,9 +13,9 @@ import { sitemapPages } from './sitemap.js';
 // Rules: the crawl stays on the start URL's host (same host name and port; http and https are
 // one). It reads sitemap.xml (and sitemap indexes, and sitemaps robots.txt names), follows every
 // `<a href>` of the raw HTML, and honours robots.txt for the user agent. Only HTML is read; a
-// page's main content is kept (page-text.ts). A page found under another URL than it was planned
-// under (after a redirect, or by its canonical link) is recorded under that URL, and the planned
-// one is skipped as a duplicate. Each page is bounded in size and time, at most `concurrency`
+// page's main content is kept (extractHtml, on a worker thread). A page found under another URL
+// than it was planned under (after a redirect, or by its canonical link) is recorded under that
+// URL, and the planned one is skipped as a duplicate. Each page is bounded in size and time, at most `concurrency`
 // requests run at once, and the address rule of webhooks applies unless `allowPrivate`.
 
 export { normaliseUrl } from './normalise.js';
@@ -33,7 +33,7 @@ export type CrawlOptions = {
   maxPageBytes?: number;
   /** Requests at once. Default 2. */
   concurrency?: number;
-  /** Stops the crawl: pages in flight are not recorded, and `crawl` rejects with its reason. */
+  /** Stops the crawl: a page whose request it ends is not recorded; `crawl` rejects with its reason. */
   signal?: AbortSignal;
 };
 
@@ -41,7 +41,7 @@ export type PageStatus = 'read' | 'failed' | 'skipped';
 
 export type PageResult = {
   url: string;
-  /** The page's `<title>`, or its URL when it has none; empty unless read. */
+  /** The page's title (extractHtml's: its heading that its `<title>` holds…), empty unless read. */
   title: string;
   status: PageStatus;
   /** Characters of `text`. */
@@ -76,6 +76,10 @@ const DEFAULTS = { userAgent: 'Switchboard', pageTimeoutMs: 10_000, maxPageBytes
 
 /** URLs the frontier may know per page of maxPages: room for skipped ones, yet a bound. */
 const KNOWN_PER_PAGE = 10;
+
+const readOnWorker = workerJobs(new URL('./page-worker.ts', import.meta.url), 'crawl page worker') as (
+  job: PageJob,
+) => Promise<ReadPage>;
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const isHtml = (contentType: string) => HTML_TYPES.has(contentType.split(';')[0]?.trim().toLowerCase() ?? '');
@@ -140,7 +144,7 @@ async function readPages(run: Run): Promise<void> {
   const running = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
   const startPage = (url: string) => {
-    const task = readPage(run, state, url)
+    const task = visit(run, state, url)
       .catch((error: unknown) => {
         failure ??= { error };
         stop.abort(error);
@@ -207,26 +211,28 @@ function hopRefusal(run: Run, url: URL): string | undefined {
   return run.robots.refuses(url) && `It redirects to ${url.href}, which robots.txt disallows for ${run.settings.userAgent}.`;
 }
 
-async function readPage(run: Run, state: RunState, url: string): Promise<void> {
+async function visit(run: Run, state: RunState, url: string): Promise<void> {
   const { frontier, client } = run;
   const fetched = await client.get(new URL(url), { accepts: isHtml, refusedHop: (hop) => hopRefusal(run, hop) });
-  if (!fetched.ok) {
-    if (fetched.outcome === 'failed') state.tried += 1;
-    return frontier.record({ url, title: '', status: fetched.outcome, chars: 0, text: '', reason: fetched.reason });
-  }
-  const html = textOf(fetched);
-  const scan = scanPage(html, fetched.url);
-  const canonical = scan.canonical && !refusal(run, new URL(scan.canonical)) ? scan.canonical : undefined;
+  if (!fetched.ok) return recordUnread(run, state, url, fetched.outcome, fetched.reason);
+  const job = { body: fetched.body, contentType: fetched.contentType, url: fetched.url };
+  const page = await readOnWorker(job).catch(() => undefined);
+  if (!page) return recordUnread(run, state, url, 'failed', 'Its HTML could not be read.');
+  const canonical = page.canonical && !refusal(run, new URL(page.canonical)) ? page.canonical : undefined;
   const home = canonical ?? fetched.url;
   if (home !== url && !(await claim(run, state, home))) {
     return frontier.record(skipped(url, `It is a duplicate of ${home}.`));
   }
   state.tried += 1;
   // Links are planned before the page is recorded: a crawl stopped in between reads it again.
-  await plan(run, scan.links);
-  const text = pageText(html);
-  await frontier.record({ url: home, title: scan.title || home, status: 'read', chars: text.length, text });
+  await plan(run, page.links);
+  await frontier.record({ url: home, title: page.title, status: 'read', chars: page.text.length, text: page.text });
   if (home !== url) await frontier.record(skipped(url, `It is a duplicate of ${home}.`));
+}
+
+function recordUnread(run: Run, state: RunState, url: string, status: 'failed' | 'skipped', reason: string): Promise<void> {
+  if (status === 'failed') state.tried += 1;
+  return run.frontier.record({ url, title: '', status, chars: 0, text: '', reason });
 }
 
 /**

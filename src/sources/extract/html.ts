@@ -1,10 +1,10 @@
-import { Readability } from '@mozilla/readability';
+import { isProbablyReaderable, Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { oneLine, structuredText, type DomNode } from './structured-text.js';
 
 // An HTML page's main content as structured text. Readability (Firefox's reader view) picks the
-// main content and drops navigation, headers, footers, sidebars and scripts; a page it finds no
-// article in is read whole, less those parts.
+// main content and drops navigation, headers, footers, sidebars and scripts; a page too short for
+// its judgement, or that it finds no article in, is read whole, less those parts.
 
 type Page = { title: string | undefined; text: string };
 type ParsedDocument = ReturnType<typeof parseHTML>['document'];
@@ -15,10 +15,15 @@ const CHROME = 'script, style, noscript, template, nav, header, footer, aside, f
 export function extractHtml(html: string, url?: string): Page {
   const { document } = parsePage(html);
   const headings = Array.from(document.querySelectorAll('h1') as ArrayLike<DomNode>, (heading) => oneLine(heading.textContent ?? ''));
-  const article = new Readability(document as never, { serializer: (node) => node as DomNode }).parse();
+  const documentTitle = document.title;
+  // Readability judges only pages with an article's worth of paragraphs; on a short page it may
+  // take a long header line for the content.
+  const article = isProbablyReaderable(document as never)
+    ? new Readability(document as never, { serializer: (node) => node as DomNode }).parse()
+    : null;
   let text = article?.content ? structuredText(article.content) : '';
-  if (!text) text = wholePageText(parsePage(html).document);
-  const title = pageTitle(article?.title ?? '', headings) ?? addressTitle(url);
+  if (!text) text = wholePageText(article ? parsePage(html).document : document);
+  const title = pageTitle(article?.title ?? documentTitle, headings) ?? addressTitle(url);
   // The page's title heads its text unless the content already starts with it.
   if (title && !text.startsWith(`# ${title}\n`) && text !== `# ${title}`) text = text ? `# ${title}\n\n${text.replace(/^# /gm, '## ')}` : `# ${title}`;
   return { title, text };

@@ -1,8 +1,10 @@
+import iconv from 'iconv-lite';
 import type { FileKind } from './index.js';
 
 // The type of a file from its bytes, never its name: PDF and DOCX by their signatures (a DOCX is
 // a zip holding word/document.xml), then text, which must decode, told apart by its structure:
-// HTML by its document tags, Markdown by its headings, fences, tables and links.
+// HTML by its document tags, Markdown by its headings, fences, tables and links; other markup
+// (XML, SVG) is not read.
 
 /** How much of a text file is read to judge it. */
 const TEXT_PREFIX = 64 * 1024;
@@ -10,10 +12,12 @@ const PDF_SIGNATURE = Buffer.from('%PDF-');
 const ZIP_LOCAL = Buffer.from('PK\x03\x04', 'latin1');
 const ZIP_CENTRAL = Buffer.from('PK\x01\x02', 'latin1');
 const DOCX_BODY = 'word/document.xml';
+const UNICODE = new Set(['utf-8', 'utf8', 'utf-16le', 'utf-16be']);
 
 const HTML_DOCUMENT = /^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html|<(?:html|head|body)[\s>]/i;
 const HTML_LEADING_TAG =
   /^(?:<!--[\s\S]*?-->\s*)*<(?:div|p|h[1-6]|table|ul|ol|section|article|main|header|nav|meta|link|title|script|style|span|a|form|img)[\s>/]/i;
+const OTHER_MARKUP = /^<(?:\?xml|!doctype|[a-z][\w:-]*[\s>/])/i;
 const MARKDOWN_SIGNS = [
   /^#{1,6}[ \t]+\S/m, // ATX heading
   /^(?:```|~~~)/m, // fenced code
@@ -22,8 +26,10 @@ const MARKDOWN_SIGNS = [
   /\[[^\]\n]+\]\([^)\s]+\)/, // link
   /(?:\*\*|__)[^*_\n]+(?:\*\*|__)/, // strong emphasis
 ];
-// C0 controls other than tab, line feed, form feed and carriage return, and DEL.
-const CONTROL = /[\x00-\x08\x0b\x0e-\x1f\x7f]/g; // eslint-disable-line no-control-regex
+// C0 controls other than tab, line feed, form feed and carriage return, DEL, and C1 controls.
+const CONTROL = /[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]/g; // eslint-disable-line no-control-regex
+/** `<meta charset="…">` or `<meta http-equiv="Content-Type" content="text/html; charset=…">`. */
+const DECLARED_CHARSET = /<meta[^>]+charset=["']?([\w-]+)/i;
 
 export function sniffFileKind(bytes: Uint8Array): FileKind | undefined {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -50,22 +56,47 @@ function zipEntryNames(buffer: Buffer): Set<string> {
   return names;
 }
 
-/** The file's text, if it is text: UTF-8 (or UTF-16 with a byte-order mark) and no binary controls. */
-export function decodeText(bytes: Uint8Array, truncated = false): string | undefined {
-  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+/**
+ * The file's text, if it is text: decoded by its byte-order mark (UTF-16), else as UTF-8 when its
+ * start is UTF-8, else by the charset an HTML file declares, else as Windows-1252 (Latin-1's
+ * superset); and without binary controls. `prefix`: the bytes are the file's start only.
+ */
+export function decodeText(bytes: Uint8Array, prefix = false): string | undefined {
+  const encoding = encodingOf(bytes.subarray(0, TEXT_PREFIX));
   let text: string;
-  try {
-    // A cut prefix may end inside a character: `stream` leaves that last one out.
-    text = new TextDecoder(encoding, { fatal: true }).decode(bytes, { stream: truncated });
-  } catch {
-    return undefined;
+  if (UNICODE.has(encoding)) {
+    try {
+      // A cut prefix may end inside a character: `stream` leaves that last one out.
+      text = new TextDecoder(encoding, { fatal: true }).decode(bytes, { stream: prefix });
+    } catch {
+      return undefined;
+    }
+  } else {
+    // iconv-lite, not TextDecoder: Node 20's TextDecoder reads Windows-1252 as Latin-1 (no €).
+    text = iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), encoding);
   }
   const controls = text.match(CONTROL)?.length ?? 0;
   return text.includes('\0') || controls > text.length / 100 ? undefined : text;
 }
 
-function textKind(text: string): FileKind {
+function encodingOf(start: Uint8Array): string {
+  if (start[0] === 0xff && start[1] === 0xfe) return 'utf-16le';
+  if (start[0] === 0xfe && start[1] === 0xff) return 'utf-16be';
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(start, { stream: true });
+    return 'utf-8';
+  } catch {
+    const declared = DECLARED_CHARSET.exec(Buffer.from(start).toString('latin1'))?.[1];
+    return declared && iconv.encodingExists(declared) && !UNICODE.has(declared.toLowerCase()) ? declared : 'windows-1252';
+  }
+}
+
+function textKind(text: string): FileKind | undefined {
   const start = text.trimStart();
-  if (HTML_DOCUMENT.test(start.slice(0, 4096)) || HTML_LEADING_TAG.test(start)) return 'html';
-  return MARKDOWN_SIGNS.some((sign) => sign.test(text)) ? 'markdown' : 'text';
+  if (HTML_DOCUMENT.test(start.slice(0, 4096))) return 'html';
+  // Before a leading tag: many a README opens with <p align="center"> and goes on in Markdown.
+  if (MARKDOWN_SIGNS.some((sign) => sign.test(text))) return 'markdown';
+  if (HTML_LEADING_TAG.test(start)) return 'html';
+  // Other markup (an SVG, a feed, any XML) is not a document we read.
+  return OTHER_MARKUP.test(start) ? undefined : 'text';
 }

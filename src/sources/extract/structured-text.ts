@@ -116,8 +116,11 @@ function tableBlocks(table: DomNode): string[] {
   const sections = elementChildren(table, 'THEAD', 'TBODY', 'TFOOT');
   const head = sections.filter((section) => section.nodeName === 'THEAD').flatMap((section) => elementChildren(section, 'TR'));
   const rows = [...elementChildren(table, 'TR'), ...sections.filter((section) => section.nodeName !== 'THEAD').flatMap((section) => elementChildren(section, 'TR'))];
-  // The header row: the head's last row, else a first row of header cells, else (as in most
-  // word-processor tables) the first row.
+  if (!head.length && rows.length > 1 && rows.every(startsWithHeaderCell) && !isHeaderRow(rows[0] as DomNode)) {
+    return [...caption, rows.map(labelledRowLine).filter(Boolean).join('\n')].filter(Boolean);
+  }
+  // The header row: the head's last row, else (header cells or not, as in most word-processor
+  // tables) the first row.
   const headerRow = head.at(-1) ?? rows.shift();
   const headers = headerRow ? cellTexts(headerRow, true) : [];
   const lines = rows
@@ -131,6 +134,21 @@ function tableBlocks(table: DomNode): string[] {
   // A table of headers alone still says what it holds.
   if (!lines.length && headers.some(Boolean)) lines.push(headers.filter(Boolean).join('; '));
   return [...caption, lines.join('\n')].filter(Boolean);
+}
+
+function startsWithHeaderCell(row: DomNode): boolean {
+  return elementChildren(row, 'TD', 'TH')[0]?.nodeName === 'TH';
+}
+
+function isHeaderRow(row: DomNode): boolean {
+  return elementChildren(row, 'TD', 'TH').every((cell) => cell.nodeName === 'TH');
+}
+
+/** A row of a table whose rows are labelled by their first cell ("Weight | 2 kg"): `Weight: 2 kg`. */
+function labelledRowLine(row: DomNode): string {
+  const [label = '', ...values] = cellTexts(row, false);
+  const value = values.filter(Boolean).join('; ');
+  return label && value ? `${label}: ${value}` : label || value;
 }
 
 /** A row's cell texts by column; a cell spanning columns names each of them when it is a header. */

@@ -32,6 +32,10 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
     chatbots,
     trainingSources,
     trainingChunks,
+    sources,
+    sourceFileParts,
+    sourcePages,
+    sourceRevisions,
     retrievalIndexParts,
     retrievalVectors,
     assets,
@@ -117,8 +121,13 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
       });
       if (!deleted) return false;
       const digestIds = (await digests.find({ chatbotId: id }, { _id: 1 }).lean<{ _id: string }[]>()).map((d) => d._id);
+      const sourceIds = (await sources.find({ chatbotId: id }, { _id: 1 }).lean<{ _id: string }[]>()).map((s) => s._id);
       await Promise.all([
         digestRuns.deleteMany({ digestId: { $in: digestIds } }),
+        sourcePages.deleteMany({ sourceId: { $in: sourceIds } }),
+        sourceFileParts.deleteMany({ sourceId: { $in: sourceIds } }),
+        sources.deleteMany({ chatbotId: id }),
+        sourceRevisions.deleteOne({ _id: id }),
         trainingChunks.deleteMany({ chatbotId: id }),
         retrievalIndexParts.deleteMany({ chatbotId: id }),
         retrievalVectors.deleteMany({ chatbotId: id }),

@@ -12,6 +12,7 @@ import { mongoContacts } from './contacts.js';
 import { mongoConversations } from './conversations.js';
 import { mongoDigestRuns } from './digest-runs.js';
 import { mongoDigests } from './digests.js';
+import { moveSourceTexts } from './api-text-sources.js';
 import { migrateIndexes } from './indexes.js';
 import { moveEmbeddedMessages } from './legacy-messages.js';
 import { mongoLeads } from './leads.js';
@@ -20,6 +21,7 @@ import { countUncountedLists } from './page-block-repair.js';
 import { mongoRateLimits } from './rate-limits.js';
 import { repairMongo } from './repair.js';
 import { mongoRetrieval } from './retrieval.js';
+import { mongoSources } from './sources.js';
 import { mongoTraining } from './training.js';
 import { mongoUnanswered } from './unanswered.js';
 import { mongoUsage } from './usage.js';
@@ -38,6 +40,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     for (const model of Object.values(models)) await migrateIndexes(model as never);
     await moveEmbeddedMessages(models);
     await countUncountedLists(models);
+    await moveSourceTexts(models);
     writes = await atomicWrites(connection);
   } catch (error) {
     await connection.close();
@@ -50,6 +53,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     accounts: mongoAccounts(models),
     chatbots: mongoChatbots(models, writes),
     training: mongoTraining(models),
+    sources: mongoSources(models, writes),
     retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
     leads: mongoLeads(models, writes, countActivity),

@@ -13,6 +13,8 @@ import type {
   PaymentAccount,
   Quota,
   Revision,
+  Source,
+  SourceRef,
   UnansweredExample,
   UnansweredGroup,
   Webhook,
@@ -38,10 +40,13 @@ export type ApiKeyDoc = { _id: string; accountId: string; createdAt: Date };
 
 export type ChatbotDoc = Stored<Chatbot>;
 
-/** `version` names the chunk set that goes with `sourceText`. */
-export type TrainingSourceDoc = { _id: string; sourceText: string; version: string };
+/**
+ * `version` names the current chunk set; `revision` the source revision it was built from;
+ * `sourceText` is kept for material trained before sources.
+ */
+export type TrainingSourceDoc = { _id: string; sourceText?: string; version: string; revision?: number };
 
-export type TrainingChunkDoc = { chatbotId: string; version: string; seq: number; text: string };
+export type TrainingChunkDoc = { chatbotId: string; version: string; seq: number; text: string; source?: SourceRef };
 
 export type AssetDoc = Asset;
 
@@ -92,7 +97,7 @@ const chatbotSchema = new Schema<ChatbotDoc>(
 chatbotSchema.index({ accountId: 1, createdAt: 1, _id: 1 });
 
 const trainingSourceSchema = new Schema<TrainingSourceDoc>(
-  { _id: required(String), sourceText: required(String), version: required(String) },
+  { _id: required(String), sourceText: String, version: required(String), revision: Number },
   { ...options, collection: 'trainingSources' },
 );
 
@@ -102,6 +107,7 @@ const trainingChunkSchema = new Schema<TrainingChunkDoc>(
     version: required(String),
     seq: required(Number),
     text: required(String),
+    source: { type: Schema.Types.Mixed, default: undefined },
   },
   { ...options, collection: 'trainingChunks' },
 );
@@ -472,6 +478,80 @@ const adapterClaimSchema = new Schema<AdapterClaimDoc>(
 // MongoDB's TTL monitor removes expired claims; until it runs, claim() takes them over.
 adapterClaimSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
+/** A source as stored, with its extracted text (a website's is in its pages) and its job's lease. */
+export type SourceDoc = Stored<Source> & { text: string; claimedBy?: string | null; leaseUntil?: Date | null };
+
+const sourceSchema = new Schema<SourceDoc>(
+  {
+    _id: required(String),
+    chatbotId: required(String),
+    type: required(String),
+    title: { type: String, default: '' },
+    status: required(String),
+    error: optionalString,
+    chars: required(Number),
+    filename: String,
+    contentType: String,
+    bytes: Number,
+    url: String,
+    maxPages: Number,
+    pages: { type: { done: Number, failed: Number, total: Number, _id: false }, default: undefined },
+    question: String,
+    answer: String,
+    text: { type: String, default: '' },
+    claimedBy: optionalString,
+    leaseUntil: optionalDate,
+    createdAt: required(Date),
+    updatedAt: required(Date),
+  },
+  { ...options, collection: 'sources' },
+);
+sourceSchema.index({ chatbotId: 1, createdAt: 1, _id: 1 });
+sourceSchema.index({ status: 1, leaseUntil: 1 });
+
+/** One part of a file source's bytes: split, since a document holds at most 16 MB. */
+export type SourceFilePartDoc = { sourceId: string; part: number; data: Buffer };
+
+const sourceFilePartSchema = new Schema<SourceFilePartDoc>(
+  { sourceId: required(String), part: required(Number), data: required(Buffer) },
+  { ...options, collection: 'sourceFileParts' },
+);
+sourceFilePartSchema.index({ sourceId: 1, part: 1 }, { unique: true });
+
+export type SourcePageDoc = {
+  sourceId: string;
+  seq: number;
+  url: string;
+  title: string;
+  status: string;
+  chars: number;
+  text: string;
+  reason?: string | null;
+};
+
+const sourcePageSchema = new Schema<SourcePageDoc>(
+  {
+    sourceId: required(String),
+    seq: required(Number),
+    url: required(String),
+    title: { type: String, default: '' },
+    status: required(String),
+    chars: { type: Number, default: 0 },
+    text: { type: String, default: '' },
+    reason: optionalString,
+  },
+  { ...options, collection: 'sourcePages' },
+);
+sourcePageSchema.index({ sourceId: 1, url: 1 }, { unique: true });
+sourcePageSchema.index({ sourceId: 1, status: 1, seq: 1 });
+
+/** Counts changes to a chatbot's sources: material built after reading one includes that change. */
+export type SourceRevisionDoc = { _id: string; revision: number };
+
+const sourceRevisionSchema = new Schema<SourceRevisionDoc>(
+  { _id: required(String), revision: required(Number) },
+  { ...options, collection: 'sourceRevisions' },
+);
 /** `_id` is `${chatbotId}:${hour ms}`; counters absent until first incremented (read as 0). */
 export type ActivityHourDoc = { _id: string; chatbotId: string; hour: Date } & Partial<ActivityCounts>;
 
@@ -533,6 +613,10 @@ export function mongoModels(connection: Connection) {
     chatbots: connection.model('Chatbot', chatbotSchema),
     trainingSources: connection.model('TrainingSource', trainingSourceSchema),
     trainingChunks: connection.model('TrainingChunk', trainingChunkSchema),
+    sources: connection.model('Source', sourceSchema),
+    sourceFileParts: connection.model('SourceFilePart', sourceFilePartSchema),
+    sourcePages: connection.model('SourcePage', sourcePageSchema),
+    sourceRevisions: connection.model('SourceRevision', sourceRevisionSchema),
     retrievalIndexParts: connection.model('RetrievalIndexPart', retrievalIndexPartSchema),
     retrievalVectors: connection.model('RetrievalVector', retrievalVectorSchema),
     assets: connection.model('Asset', assetSchema),

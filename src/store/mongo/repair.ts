@@ -16,6 +16,7 @@ export type RepairOptions = { settleMs: number; chunkGraceMs: number; now: Date 
 
 const CHILDREN = [
   'trainingChunks',
+  'sources',
   'assets',
   'contacts',
   'attributes',

@@ -1,23 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type { TrainingRepository } from '../port.js';
+import { apiTextSourceId, type TrainingRepository } from '../port.js';
 import type { MongoModels, TrainingChunkDoc, TrainingSourceDoc } from './models.js';
 
 const BATCH = 1000;
+const DUPLICATE_KEY = 11000;
 
 // Without transactions, material is versioned: chunks are written under a fresh version, then one
 // write to the source document makes that version current, and only then is the superseded version
 // deleted. Readers follow the version the source document names.
 export function mongoTraining(models: MongoModels): TrainingRepository {
-  const { trainingSources, trainingChunks } = models;
+  const { trainingSources, trainingChunks, sources } = models;
   const currentVersion = async (chatbotId: string) =>
     (await trainingSources.findById(chatbotId, { version: 1 }).lean<TrainingSourceDoc>())?.version;
 
   return {
     async replace(chatbotId, material) {
       const version = randomUUID();
-      const docs = material.chunks.map(
-        (text, seq): TrainingChunkDoc => ({ chatbotId, version, seq, text }),
-      );
+      const docs = material.chunks.map((chunk, seq): TrainingChunkDoc => {
+        if (typeof chunk === 'string') return { chatbotId, version, seq, text: chunk };
+        return { chatbotId, version, seq, text: chunk.text, ...(chunk.source ? { source: chunk.source } : {}) };
+      });
       try {
         for (let start = 0; start < docs.length; start += BATCH) {
           const batch = docs.slice(start, start + BATCH);
@@ -27,16 +29,29 @@ export function mongoTraining(models: MongoModels): TrainingRepository {
         await trainingChunks.deleteMany({ chatbotId, version });
         throw error;
       }
-      const previous = await trainingSources
-        .findOneAndUpdate(
-          { _id: chatbotId },
-          { $set: { sourceText: material.sourceText, version } },
-          { upsert: true, returnDocument: 'before', projection: { version: 1 } },
-        )
-        .lean<TrainingSourceDoc>();
+      const { sourceText, revision } = material;
+      let previous: TrainingSourceDoc | null;
+      try {
+        previous = await trainingSources
+          .findOneAndUpdate(
+            // Material of a later revision stays: the upsert then collides with it on _id.
+            revision === undefined ? { _id: chatbotId } : { _id: chatbotId, revision: { $not: { $gte: revision } } },
+            {
+              $set: { version, ...(sourceText === undefined ? {} : { sourceText }), ...(revision === undefined ? {} : { revision }) },
+              ...(sourceText === undefined ? { $unset: { sourceText: '' } } : {}),
+            },
+            { upsert: true, returnDocument: 'before', projection: { version: 1 } },
+          )
+          .lean<TrainingSourceDoc>();
+      } catch (error) {
+        if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+        await trainingChunks.deleteMany({ chatbotId, version });
+        return false;
+      }
       // Only the version this write displaced: a concurrent replace may have chunks written but
       // not yet made current, and those must survive.
       if (previous) await trainingChunks.deleteMany({ chatbotId, version: previous.version });
+      return true;
     },
     async material(chatbotId) {
       // The superseded version's chunks are deleted only after the switch, so if the version still
@@ -45,20 +60,22 @@ export function mongoTraining(models: MongoModels): TrainingRepository {
       for (;;) {
         if (version === undefined) return { version: undefined, chunks: [] };
         const docs = await trainingChunks
-          .find({ chatbotId, version }, { _id: 0, seq: 1, text: 1 })
+          .find({ chatbotId, version }, { _id: 0, seq: 1, text: 1, source: 1 })
           .sort({ seq: 1 })
           .lean<TrainingChunkDoc[]>();
         const after = await currentVersion(chatbotId);
-        if (after === version) return { version, chunks: docs.map(({ seq, text }) => ({ seq, text })) };
+        if (after === version) {
+          return { version, chunks: docs.map(({ seq, text, source }) => (source ? { seq, text, source } : { seq, text })) };
+        }
         version = after;
       }
     },
     version: currentVersion,
     async sourceText(chatbotId) {
-      const doc = await trainingSources
-        .findById(chatbotId, { sourceText: 1 })
-        .lean<TrainingSourceDoc>();
-      return doc?.sourceText;
+      const source = await sources.findOne({ _id: apiTextSourceId(chatbotId), chatbotId }, { text: 1 }).lean<{ text: string }>();
+      if (source) return source.text;
+      const doc = await trainingSources.findById(chatbotId, { sourceText: 1 }).lean<TrainingSourceDoc>();
+      return doc ? (doc.sourceText ?? '') : undefined;
     },
   };
 }

@@ -17,6 +17,7 @@ import { sqliteContacts } from './contacts.js';
 import { migrate } from './migrations.js';
 import { sqliteRateLimits } from './rate-limits.js';
 import { sqliteRetrieval } from './retrieval.js';
+import { sqliteSources } from './sources.js';
 import { sqliteTraining } from './training.js';
 import { sqliteUnanswered } from './unanswered.js';
 import { sqliteUsage } from './usage.js';
@@ -41,6 +42,7 @@ export function openSqliteStore(filename: string): Store {
     accounts: sqliteAccounts(db),
     chatbots: sqliteChatbots(db),
     training,
+    sources: sqliteSources(db),
     retrieval,
     assets: sqliteAssets(db),
     leads: sqliteLeads(db, countActivity),

@@ -347,6 +347,74 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE chatbots SET model = settings ->> '$.model', instructions = settings ->> '$.instructions',
     visibility = settings ->> '$.visibility';
   `,
+  // Knowledge sources. A chatbot's material is built from its ready sources, each chunk naming the
+  // source it came from; the v1 sourceText becomes the chatbot's `API text` source.
+  `
+  CREATE TABLE sources (
+    id TEXT PRIMARY KEY,
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    type TEXT NOT NULL,
+    title TEXT NOT NULL,
+    status TEXT NOT NULL,
+    error TEXT,
+    chars INTEGER NOT NULL,
+    filename TEXT,
+    content_type TEXT,
+    bytes INTEGER,
+    url TEXT,
+    max_pages INTEGER,
+    pages_done INTEGER,
+    pages_failed INTEGER,
+    pages_total INTEGER,
+    question TEXT,
+    answer TEXT,
+    text TEXT NOT NULL,
+    claimed_by TEXT,
+    lease_until INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX sources_by_chatbot ON sources(chatbot_id, created_at, id);
+  CREATE INDEX sources_by_status ON sources(status, lease_until);
+  CREATE TABLE source_files (
+    source_id TEXT PRIMARY KEY REFERENCES sources(id) ON DELETE CASCADE,
+    data BLOB NOT NULL
+  );
+  CREATE TABLE source_pages (
+    source_id TEXT NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    title TEXT NOT NULL,
+    status TEXT NOT NULL,
+    chars INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    reason TEXT,
+    PRIMARY KEY (source_id, seq),
+    UNIQUE (source_id, url)
+  );
+  CREATE INDEX source_pages_by_status ON source_pages(source_id, status, seq);
+  CREATE TABLE source_revisions (
+    chatbot_id TEXT PRIMARY KEY REFERENCES chatbots(id) ON DELETE CASCADE,
+    revision INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  ALTER TABLE training_chunks ADD COLUMN source TEXT;
+  -- The source revision the current material was built from (see TrainingMaterial.revision).
+  CREATE TABLE training_revisions (
+    chatbot_id TEXT PRIMARY KEY REFERENCES chatbots(id) ON DELETE CASCADE,
+    revision INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO sources (id, chatbot_id, type, title, status, chars, text, created_at, updated_at)
+  SELECT 'api_' || chatbot.id, chatbot.id, 'text', 'API text', 'ready', length(source.text), source.text,
+    chatbot.created_at, chatbot.updated_at
+  FROM chatbots chatbot
+  JOIN training_sources current ON current.chatbot_id = chatbot.id
+  JOIN (SELECT chatbot_id, version, group_concat(text, '' ORDER BY part) AS text
+        FROM training_source_parts GROUP BY chatbot_id, version) source
+    ON source.chatbot_id = chatbot.id AND source.version = current.version
+  WHERE length(source.text) > 0;
+  UPDATE training_chunks SET source = json_object('id', 'api_' || chatbot_id, 'title', 'API text', 'type', 'text')
+  WHERE EXISTS (SELECT 1 FROM sources WHERE sources.id = 'api_' || training_chunks.chatbot_id);
+  `,
   // Review and improve: per-hour activity counters, owners' revisions of answers, and the
   // questions that went unanswered, grouped (unanswered_examples holds each time one was asked).
   `

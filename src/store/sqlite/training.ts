@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import type { Chunk, TrainingRepository } from '../port.js';
+import { apiTextSourceId, type Chunk, type SourceRef, type TrainedChunk, type TrainingRepository } from '../port.js';
 import { deleteInStages, inStages } from './staging.js';
 
 // A retrain writes the new material in stages under a fresh version (see staging.ts), then one
@@ -18,15 +18,24 @@ const READ_ROWS = 1024;
 export function sqliteTraining(db: Database) {
   const beginStage = db.prepare('INSERT INTO training_stages (chatbot_id, version, started_at) VALUES (?, ?, ?)');
   const endStage = db.prepare('DELETE FROM training_stages WHERE chatbot_id = ? AND version = ?');
-  const insertChunk = db.prepare('INSERT INTO training_chunks (chatbot_id, version, seq, text) VALUES (?, ?, ?, ?)');
+  const insertChunk = db.prepare('INSERT INTO training_chunks (chatbot_id, version, seq, text, source) VALUES (?, ?, ?, ?, ?)');
   const insertSourcePart = db.prepare('INSERT INTO training_source_parts (chatbot_id, version, part, text) VALUES (?, ?, ?, ?)');
   const setVersion = db.prepare(
     `INSERT INTO training_sources (chatbot_id, version) VALUES (?, ?)
      ON CONFLICT (chatbot_id) DO UPDATE SET version = excluded.version`,
   );
-  const version = db.prepare<[string], { version: string }>('SELECT version FROM training_sources WHERE chatbot_id = ?');
-  const chunksFrom = db.prepare<[string, string, number, number], Chunk>(
-    'SELECT seq, text FROM training_chunks WHERE chatbot_id = ? AND version = ? AND seq >= ? ORDER BY seq LIMIT ?',
+  const setRevision = db.prepare(
+    `INSERT INTO training_revisions (chatbot_id, revision) VALUES (?, ?)
+     ON CONFLICT (chatbot_id) DO UPDATE SET revision = excluded.revision`,
+  );
+  const version = db.prepare<[string], { version: string; revision: number | null }>(
+    `SELECT source.version, revision.revision FROM training_sources source
+     LEFT JOIN training_revisions revision ON revision.chatbot_id = source.chatbot_id
+     WHERE source.chatbot_id = ?`,
+  );
+  const apiText = db.prepare<[string, string], { text: string }>('SELECT text FROM sources WHERE id = ? AND chatbot_id = ?');
+  const chunksFrom = db.prepare<[string, string, number, number], ChunkRow>(
+    'SELECT seq, text, source FROM training_chunks WHERE chatbot_id = ? AND version = ? AND seq >= ? ORDER BY seq LIMIT ?',
   );
   const sourceParts = db.prepare<[string], { text: string }>(
     `SELECT part.text FROM training_source_parts part
@@ -52,15 +61,23 @@ export function sqliteTraining(db: Database) {
   );
   const staleStages = db.prepare('DELETE FROM training_stages WHERE started_at <= ?');
 
-  const writeChunks = db.transaction((chatbotId: string, staged: string, slice: readonly string[], start: number) => {
-    slice.forEach((text, offset) => insertChunk.run(chatbotId, staged, start + offset, text));
+  const writeChunks = db.transaction((chatbotId: string, staged: string, slice: readonly TrainedChunk[], start: number) => {
+    slice.forEach((chunk, offset) => {
+      const { text, source } = typeof chunk === 'string' ? { text: chunk, source: undefined } : chunk;
+      insertChunk.run(chatbotId, staged, start + offset, text, source ? JSON.stringify(source) : null);
+    });
   });
-  /** Makes `staged` current; answers the version it displaced. */
-  const makeCurrent = db.transaction((chatbotId: string, staged: string) => {
-    const previous = version.get(chatbotId)?.version;
-    setVersion.run(chatbotId, staged);
+  /**
+   * Makes `staged` current unless material of `revision` or later is; answers the version that is
+   * to be deleted: the one displaced, or `staged` itself when refused.
+   */
+  const makeCurrent = db.transaction((chatbotId: string, staged: string, revision: number | undefined) => {
+    const previous = version.get(chatbotId);
     endStage.run(chatbotId, staged);
-    return previous;
+    if (revision !== undefined && (previous?.revision ?? 0) >= revision) return { current: false, remove: staged };
+    setVersion.run(chatbotId, staged);
+    if (revision !== undefined) setRevision.run(chatbotId, revision);
+    return { current: true, remove: previous?.version };
   });
   async function removeVersion(chatbotId: string, removed: string): Promise<number> {
     const rows = (await deleteInStages(deleteChunks, [chatbotId, removed])) + (await deleteInStages(deleteSourceParts, [chatbotId, removed], 1));
@@ -69,18 +86,21 @@ export function sqliteTraining(db: Database) {
   }
 
   return {
-    async replace(chatbotId, { sourceText, chunks: texts }) {
+    async replace(chatbotId, { sourceText, chunks, revision }) {
       const staged = randomUUID();
       beginStage.run(chatbotId, staged, Date.now());
       try {
-        await inStages(texts, (slice, start) => writeChunks.immediate(chatbotId, staged, slice, start));
-        await inStages(partsOf(sourceText), ([text], part) => insertSourcePart.run(chatbotId, staged, part, text), 1);
+        await inStages(chunks, (slice, start) => writeChunks.immediate(chatbotId, staged, slice, start));
+        if (sourceText !== undefined) {
+          await inStages(partsOf(sourceText), ([text], part) => insertSourcePart.run(chatbotId, staged, part, text), 1);
+        }
       } catch (error) {
         await removeVersion(chatbotId, staged);
         throw error;
       }
-      const previous = makeCurrent.immediate(chatbotId, staged);
-      if (previous !== undefined) await removeVersion(chatbotId, previous);
+      const { current, remove } = makeCurrent.immediate(chatbotId, staged, revision);
+      if (remove !== undefined) await removeVersion(chatbotId, remove);
+      return current;
     },
     async material(chatbotId) {
       // Read in pages, other requests served between them. A version's rows never change, and
@@ -90,7 +110,7 @@ export function sqliteTraining(db: Database) {
         if (current === undefined) return { version: undefined, chunks: [] };
         const read: Chunk[] = [];
         for (let page = chunksFrom.all(chatbotId, current, 0, READ_ROWS); page.length > 0; ) {
-          read.push(...page);
+          read.push(...page.map(toChunk));
           if (page.length < READ_ROWS) break;
           await betweenRequests();
           page = chunksFrom.all(chatbotId, current, (read.at(-1)?.seq ?? 0) + 1, READ_ROWS);
@@ -104,8 +124,11 @@ export function sqliteTraining(db: Database) {
       return version.get(chatbotId)?.version;
     },
     async sourceText(chatbotId) {
+      const source = apiText.get(apiTextSourceId(chatbotId), chatbotId);
+      if (source) return source.text;
       const parts = sourceParts.all(chatbotId);
-      return parts.length === 0 ? undefined : parts.map((part) => part.text).join('');
+      if (parts.length > 0) return parts.map((part) => part.text).join('');
+      return version.get(chatbotId) ? '' : undefined;
     },
     /**
      * Removes what a crash left: versions never made current (staged before `stagedBefore`, in ms)
@@ -120,6 +143,12 @@ export function sqliteTraining(db: Database) {
       return removed;
     },
   } satisfies TrainingRepository & { removeDebris(stagedBefore: number): Promise<number> };
+}
+
+type ChunkRow = { seq: number; text: string; source: string | null };
+
+function toChunk({ seq, text, source }: ChunkRow): Chunk {
+  return source === null ? { seq, text } : { seq, text, source: JSON.parse(source) as SourceRef };
 }
 
 /** The text in parts of about SOURCE_PART_CHARS, never cutting a surrogate pair in two; '' is one part. */

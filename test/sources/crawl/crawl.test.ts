@@ -55,6 +55,9 @@ describe('a crawl of a website', () => {
             '/manual.pdf',
             '/missing',
             '/latin',
+            '/renamed',
+            '/print',
+            '/to-private',
             'mailto:team@acme.test',
           ],
         }),
@@ -84,8 +87,13 @@ describe('a crawl of a website', () => {
         };
         write(80);
       },
+      '/renamed': redirect('/fresh', 301),
+      '/fresh': html(page('Fresh', '<p>Only a redirect leads here.</p>')),
+      '/print': html(page('Printable', '<p>The article, printable.</p>', { head: '<link rel="canonical" href="/article">' })),
+      '/article': html(page('Article', '<p>Never fetched: its printable copy is read in its name.</p>')),
+      '/to-private': redirect('/private/other'),
       '/manual.pdf': text('%PDF-1.7 not really', 'application/pdf'),
-      '/latin': text(Buffer.from('<title>Café</title><p>Crème brûlée on Fridays.</p>', 'latin1'), 'text/html; charset=iso-8859-1'),
+      '/latin': text(Buffer.from('<html><head><title>Café</title></head><body><p>Crème brûlée on Fridays.</p></body></html>', 'latin1'), 'text/html; charset=iso-8859-1'),
     }));
   });
 
@@ -112,12 +120,17 @@ describe('a crawl of a website', () => {
     expect(outcome('/huge')).toEqual(['failed', 'It is larger than 2 MB.']);
     expect(outcome('/huge-stream')).toEqual(['failed', 'It is larger than 2 MB.']);
     expect(outcome('/manual.pdf')).toEqual(['skipped', 'It is not HTML (application/pdf).']);
+    expect(outcome('/renamed')).toEqual(['skipped', `It is a duplicate of ${url('/fresh')}.`]);
+    expect(outcome('/fresh')).toEqual(['read', undefined]);
+    expect(outcome('/print')).toEqual(['skipped', `It is a duplicate of ${url('/article')}.`]);
+    expect(frontier.page(url('/article'))).toMatchObject({ status: 'read', title: 'Printable' });
+    expect(outcome('/to-private')).toEqual(['skipped', `It redirects to ${url('/private/other')}, which robots.txt disallows for Switchboard.`]);
     expect(outcome('/missing')).toEqual(['failed', 'The server answered 404 Not Found.']);
 
     expect(frontier.pages()).toHaveLength(frontier.state.planned.length);
-    expect(await frontier.counts()).toEqual({ total: frontier.state.planned.length, done: 5, failed: 5 });
-    for (const path of ['/private/secret', '/elsewhere', '/loop-b?', '/docs?ref=nav?']) expect(site.hits.get(path)).toBeUndefined();
-    for (const path of ['/', '/about', '/orphan', '/latin', '/docs?ref=nav', '/manual.pdf']) expect(site.hits.get(path)).toBe(1);
+    expect(await frontier.counts()).toEqual({ total: frontier.state.planned.length, done: 7, failed: 5 });
+    for (const path of ['/private/secret', '/private/other', '/elsewhere', '/article']) expect(site.hits.get(path)).toBeUndefined();
+    for (const path of ['/', '/about', '/orphan', '/latin', '/docs?ref=nav', '/manual.pdf', '/fresh', '/print']) expect(site.hits.get(path)).toBe(1);
     expect(site.busiest()).toBeLessThanOrEqual(2);
   });
 
@@ -129,7 +142,7 @@ describe('a crawl of a website', () => {
     expect(docs?.title).toBe('Docs');
     expect(docs?.text).toContain('Run the installer twice.');
     expect(docs?.text).toMatch(/^## Install$/m);
-    expect(docs?.text).toMatch(/^Step one$/m);
+    expect(docs?.text).toMatch(/^- Step one$/m);
     expect(docs?.chars).toBe(docs?.text.length);
     for (const left of ['Site header', 'Site footer', 'tracking', '/about']) expect(docs?.text).not.toContain(left);
     expect(frontier.page(url('/latin'))).toMatchObject({ title: 'Café', text: expect.stringContaining('Crème brûlée on Fridays.') });
@@ -220,6 +233,26 @@ describe('a crawl stopped part-way', () => {
     const second = memoryFrontier(first.state);
     await crawl(url('/'), second, options());
     expect(second.pages().map((found) => found.status)).toEqual(Array(7).fill('read'));
+  });
+});
+
+describe('a frontier that fails', () => {
+  it('fails the crawl with its error, ending the requests in flight', async () => {
+    await serve({
+      '/': html(page('Home', '<p>Home.</p>', { links: ['/a', '/b', '/c'] })),
+      '/a': html(page('A', '<p>A.</p>')),
+      '/b': hang,
+      '/c': hang,
+    });
+    const frontier = memoryFrontier();
+    const record = frontier.record;
+    frontier.record = async (found) => {
+      if (found.url === url('/a')) throw new Error('the store is gone');
+      await record(found);
+    };
+    await expect(crawl(url('/'), frontier, options())).rejects.toThrow('the store is gone');
+    // Left to run, /b would have failed its time-out and been recorded.
+    expect(frontier.pages().map((found) => found.url)).toEqual([url('/')]);
   });
 });
 

@@ -96,7 +96,8 @@ function collect(pdf: PDFKit.PDFDocument): Promise<Uint8Array> {
 export async function docxOf(outline: Outline): Promise<Uint8Array> {
   const cell = (text: string) => new TableCell({ children: [new Paragraph(text)] });
   const children = [
-    new Paragraph({ text: outline.title, heading: HeadingLevel.HEADING_1 }),
+    // Word's Title style, as a document's title mostly is.
+    new Paragraph({ text: outline.title, heading: HeadingLevel.TITLE }),
     ...outline.sections.flatMap((section) => [
       new Paragraph({ text: section.heading, heading: HeadingLevel.HEADING_2 }),
       ...section.paragraphs.map((paragraph) => new Paragraph(paragraph)),

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractFile, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
+import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
 import { docxOf, htmlOf, MEETING_ROOMS, pdfOf } from './documents.js';
 
@@ -31,6 +31,8 @@ const BOOKING = [
 ];
 const STEPS = ['1. Ask at the front desk.', '2. Sign the booking sheet.'];
 const ROOMS = ['## Rooms', '', 'Each room has a screen and a door code.', ''];
+/** What htmlOf puts around the content: navigation, header, footer, scripts and styles. */
+const PAGE_CHROME = ['All rooms', 'Contact us', 'Acme home', 'Copyright', 'track', 'margin'];
 /** MEETING_ROOMS from a format that marks its structure (DOCX, HTML). */
 const STRUCTURED = [...BOOKING, '', ...STEPS, '', ...ROOMS, 'Room: Kestrel; Floor: 3; Code: KES-4105', 'Room: Heron; Floor: 2; Code: HER-2201'].join('\n');
 
@@ -57,7 +59,20 @@ describe('extractFile', () => {
     const extracted = await extractFile(utf8(htmlOf(MEETING_ROOMS)));
     expect(extracted).toMatchObject({ kind: 'html', contentType: 'text/html', title: 'Meeting rooms' });
     expect(extracted.text).toBe(STRUCTURED);
-    for (const dropped of ['All rooms', 'Contact us', 'Acme home', 'Copyright', 'track', 'margin']) expect(extracted.text).not.toContain(dropped);
+    for (const dropped of PAGE_CHROME) expect(extracted.text).not.toContain(dropped);
+  });
+
+  it('keeps a short page’s content, not a long header line', async () => {
+    const page = `<html><head><title>Hours - Acme</title></head><body><header><p>Welcome to Acme Corporation, the home of fine
+      widgets and gadgets since 1921, serving customers in every town of the county.</p><nav><a href="/">Home</a></nav></header>
+      <main><h1>Hours</h1><p>Open 9 to 5.</p></main><footer>Copyright Acme</footer></body></html>`;
+    expect(await extractFile(utf8(page))).toMatchObject({ title: 'Hours', text: '# Hours\n\nOpen 9 to 5.' });
+  });
+
+  it('keeps a short page’s content, where Readability would take its header line for it', () => {
+    const html = `<html><head><title>Hours</title></head><body><header><p>Acme Corporation, since 1920</p></header>
+      <main><h1>Hours</h1><p>Open at nine.</p><ul><li>Closed on Sundays</li></ul></main><footer>Copyright Acme</footer></body></html>`;
+    expect(extractHtml(html, 'https://acme.example/hours')).toEqual({ title: 'Hours', text: '# Hours\n\nOpen at nine.\n\n- Closed on Sundays' });
   });
 
   it('reads Markdown with a GFM table, its rows naming the headers', async () => {
@@ -94,6 +109,24 @@ describe('extractFile', () => {
         '- Return the key.',
       ].join('\n'),
     );
+  });
+
+  it('drops Markdown front matter, its title naming the file', async () => {
+    const extracted = await extractFile(utf8('---\ntitle: "Room guide"\nlayout: page\n---\n\n## Rooms\n\nEach room has a screen.\n'));
+    expect(extracted).toMatchObject({ kind: 'markdown', title: 'Room guide', text: '## Rooms\n\nEach room has a screen.' });
+  });
+
+  it('reads a table whose rows are labelled by a header cell as label: values', async () => {
+    const html = '<table><tr><th>Weight</th><td>2 kg</td></tr><tr><th>Colours</th><td>red</td><td>blue</td></tr></table>';
+    expect((await extractFile(utf8(html))).text).toBe('Weight: 2 kg\nColours: red; blue');
+  });
+
+  it('reads text that is not UTF-8: Windows-1252, or the charset an HTML page declares', async () => {
+    const latin = new Uint8Array([...utf8('Caf'), 0xe9, ...utf8(' cr'), 0xe8, ...utf8('me costs 5 '), 0x80, ...utf8('.')]);
+    expect(await extractFile(latin)).toMatchObject({ kind: 'text', text: 'Café crème costs 5 €.' });
+    // 会議室 ("meeting room") in Shift_JIS.
+    const page = [...utf8('<html><head><meta charset="shift_jis"></head><body><p>'), 0x89, 0xef, 0x8b, 0x63, 0x8e, 0xba, ...utf8('</p></body></html>')];
+    expect(await extractFile(new Uint8Array(page))).toMatchObject({ kind: 'html', text: '会議室' });
   });
 
   it('reads plain text as it is, its line ends tidied', async () => {
@@ -165,7 +198,9 @@ describe('extractFile', () => {
     const turns = countTurns();
     const extracted = await extractFile(html);
     turns.stop();
+    // A page this long is an article to Readability, which picks its main content.
     expect(extracted.text.match(/^Room: Kestrel; Floor: 3; Code: KES-4105$/gm)).toHaveLength(2_000);
+    for (const dropped of PAGE_CHROME) expect(extracted.text).not.toContain(dropped);
     expect(turns.count).toBeGreaterThan(10);
   });
 });
@@ -177,7 +212,10 @@ describe('sniffFileKind', () => {
     expect(sniffFileKind(utf8('Intro\n\n## Returns\n\nWithin 30 days.'))).toBe('markdown');
     expect(sniffFileKind(utf8('| a | b |\n|---|---|\n| 1 | 2 |'))).toBe('markdown');
     expect(sniffFileKind(utf8('See [the guide](https://example.com/guide).'))).toBe('markdown');
+    expect(sniffFileKind(utf8('<p align="center"><img src="logo.png"></p>\n\n# Widget\n\n| a | b |\n|---|---|\n| 1 | 2 |'))).toBe('markdown');
     expect(sniffFileKind(utf8('Returns: within 30 days.\n- Keep the receipt.\nPrices < 5 EUR ship free.'))).toBe('text');
+    expect(sniffFileKind(utf8('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><text>Hi</text></svg>'))).toBeUndefined();
+    expect(sniffFileKind(utf8('<rss version="2.0"><channel><title>News</title></channel></rss>'))).toBeUndefined();
   });
 
   it('reads a PDF or a DOCX by its signature', async () => {

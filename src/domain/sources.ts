@@ -1,0 +1,190 @@
+import { nanoid } from 'nanoid';
+import { chunkSourcesOffThread } from '../engine/workers/training-jobs.js';
+import {
+  apiTextSource,
+  apiTextSourceId,
+  type Account,
+  type Source,
+  type SourceChange,
+  type Store,
+} from '../store/port.js';
+import { findOwnedChatbot } from './chatbots.js';
+import { accessDenied, invalidRequest, notFound } from './errors.js';
+
+// A chatbot's knowledge sources, and its material built from them: the union of its ready
+// sources' passages, each tagged with its source. Every change retrains before it answers, so
+// once a call returns, answers use what it added and no longer what it removed.
+
+export type SourceLimits = {
+  /** SOURCES_MAX_CHARS_PER_CHATBOT: the characters of a chatbot's sources together. */
+  maxCharsPerChatbot: number;
+  /** SOURCES_MAX_FILE_MB, in bytes: a larger file is refused up front. */
+  maxFileBytes: number;
+};
+
+/** The sources' settings: their limits, and whether websites may be on private addresses (SOURCES_ALLOW_PRIVATE). */
+export type SourceSettings = SourceLimits & { allowPrivate: boolean };
+
+export const DEFAULT_MAX_CHARS_PER_CHATBOT = 50_000_000;
+export const DEFAULT_MAX_FILE_MB = 20;
+export const DEFAULT_SOURCE_LIMITS: SourceLimits = {
+  maxCharsPerChatbot: DEFAULT_MAX_CHARS_PER_CHATBOT,
+  maxFileBytes: DEFAULT_MAX_FILE_MB * 1024 * 1024,
+};
+
+/** How much of a source's text its detail shows. */
+export const SHOWN_TEXT_CHARS = 200_000;
+
+export const qaText = (question: string, answer: string) => `${question}\n${answer}`;
+
+/**
+ * Rebuilds the chatbot's material from its ready sources. Chunking runs off the event loop. Of
+ * concurrent rebuilds, the one that read the sources last wins: the store refuses older material.
+ */
+export async function trainFromSources(store: Store, chatbotId: string): Promise<void> {
+  const revision = await store.sources.nextRevision(chatbotId);
+  const chunks = await chunkSourcesOffThread(await store.sources.readyTexts(chatbotId));
+  await store.training.replace(chatbotId, { chunks, revision });
+}
+
+export async function listSources(store: Store, account: Account, chatbotId: string): Promise<Source[]> {
+  await findOwnedChatbot(store, account, chatbotId);
+  return store.sources.list(chatbotId);
+}
+
+/** The source with the first SHOWN_TEXT_CHARS characters of its text. */
+export async function findSource(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  sourceId: string,
+): Promise<{ source: Source; text: string }> {
+  const source = await ownedSource(store, account, chatbotId, sourceId);
+  return { source, text: await store.sources.text(chatbotId, sourceId, SHOWN_TEXT_CHARS) };
+}
+
+export async function addTextSource(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  input: { title: string; text: string },
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<Source> {
+  return addReadySource(store, account, chatbotId, { type: 'text', title: input.title }, input.text, limits);
+}
+
+/** A question with its answer, which the chatbot gives when asked that question or one like it. */
+export async function addQaSource(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  input: { question: string; answer: string },
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<Source> {
+  const fields = { type: 'qa' as const, title: input.question, question: input.question, answer: input.answer };
+  return addReadySource(store, account, chatbotId, fields, qaText(input.question, input.answer), limits);
+}
+
+async function addReadySource(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  fields: Pick<Source, 'type' | 'title' | 'question' | 'answer'>,
+  text: string,
+  limits: SourceLimits,
+): Promise<Source> {
+  await findOwnedChatbot(store, account, chatbotId);
+  await withinCharLimit(store, chatbotId, text.length, limits);
+  const now = new Date();
+  const source: Source = {
+    id: nanoid(),
+    chatbotId,
+    ...fields,
+    status: 'ready',
+    error: null,
+    chars: text.length,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await store.sources.insert([{ ...source, text }]);
+  await trainFromSources(store, chatbotId);
+  return source;
+}
+
+export type SourcePatch = { title?: string; text?: string; question?: string; answer?: string };
+
+/** Edits a text source (title, text) or a qa source (question, answer); other types are refused. */
+export async function updateSource(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  sourceId: string,
+  patch: SourcePatch,
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<Source> {
+  const source = await ownedSource(store, account, chatbotId, sourceId);
+  const change: SourceChange = { updatedAt: new Date() };
+  if (source.type === 'text') {
+    if (patch.question !== undefined || patch.answer !== undefined) throw invalidRequest('a text source has no question or answer');
+    change.title = patch.title;
+    change.text = patch.text;
+  } else if (source.type === 'qa') {
+    if (patch.title !== undefined || patch.text !== undefined) throw invalidRequest('a qa source is edited by its question and answer');
+    change.question = patch.question ?? source.question ?? '';
+    change.answer = patch.answer ?? source.answer ?? '';
+    change.title = change.question;
+    change.text = qaText(change.question, change.answer);
+  } else {
+    throw invalidRequest(`a ${source.type} source cannot be edited`);
+  }
+  if (change.text !== undefined) {
+    await withinCharLimit(store, chatbotId, change.text.length, limits, sourceId);
+    change.chars = change.text.length;
+  }
+  const updated = await store.sources.update(chatbotId, sourceId, change);
+  if (!updated) throw notFound(`source ${sourceId}`);
+  await trainFromSources(store, chatbotId);
+  return updated;
+}
+
+/** Removes the source; once this returns, answers no longer use it. */
+export async function deleteSource(store: Store, account: Account, chatbotId: string, sourceId: string): Promise<void> {
+  await findOwnedChatbot(store, account, chatbotId);
+  if (!(await store.sources.delete(chatbotId, sourceId))) throw notFound(`source ${sourceId}`);
+  await trainFromSources(store, chatbotId);
+}
+
+/**
+ * The v1 `sourceText`: the chatbot's one text source titled `API text`, replaced whole (or removed,
+ * when empty); the other sources stay. Retrains.
+ */
+export async function replaceApiText(
+  store: Store,
+  chatbotId: string,
+  text: string,
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<void> {
+  const id = apiTextSourceId(chatbotId);
+  if (text === '') {
+    await store.sources.delete(chatbotId, id);
+  } else {
+    await withinCharLimit(store, chatbotId, text.length, limits, id);
+    await store.sources.put(apiTextSource(chatbotId, text, new Date()));
+  }
+  await trainFromSources(store, chatbotId);
+}
+
+async function ownedSource(store: Store, account: Account, chatbotId: string, sourceId: string): Promise<Source> {
+  await findOwnedChatbot(store, account, chatbotId);
+  const source = await store.sources.find(chatbotId, sourceId);
+  if (!source) throw notFound(`source ${sourceId} of chatbot ${chatbotId}`);
+  return source;
+}
+
+/** Refuses (403) what would take the chatbot's sources past the character limit. */
+async function withinCharLimit(store: Store, chatbotId: string, chars: number, limits: SourceLimits, replacing?: string) {
+  const held = await store.sources.totalChars(chatbotId, replacing);
+  if (held + chars > limits.maxCharsPerChatbot) {
+    throw accessDenied(`chatbot ${chatbotId} would hold ${held + chars} characters of sources, over ${limits.maxCharsPerChatbot}`);
+  }
+}

@@ -1,0 +1,308 @@
+import type { Database } from 'better-sqlite3';
+import type {
+  NewSource,
+  PageCounts,
+  Source,
+  SourceChange,
+  SourcePage,
+  SourcePageStatus,
+  SourceRepository,
+  SourceStatus,
+  SourceText,
+  SourceType,
+} from '../port.js';
+
+// A chatbot's knowledge sources. A source's extracted text is a column of its row (a website's is
+// in its pages' rows) and a file's bytes are a row of source_files, so a list never reads either.
+
+type SourceRow = {
+  id: string;
+  chatbot_id: string;
+  type: SourceType;
+  title: string;
+  status: SourceStatus;
+  error: string | null;
+  chars: number;
+  filename: string | null;
+  content_type: string | null;
+  bytes: number | null;
+  url: string | null;
+  max_pages: number | null;
+  pages_done: number | null;
+  pages_failed: number | null;
+  pages_total: number | null;
+  question: string | null;
+  answer: string | null;
+  created_at: number;
+  updated_at: number;
+};
+
+const COLUMNS = `id, chatbot_id, type, title, status, error, chars, filename, content_type, bytes, url, max_pages,
+  pages_done, pages_failed, pages_total, question, answer, created_at, updated_at`;
+
+export function toSource(row: SourceRow): Source {
+  const source: Source = {
+    id: row.id,
+    chatbotId: row.chatbot_id,
+    type: row.type,
+    title: row.title,
+    status: row.status,
+    error: row.error,
+    chars: row.chars,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+  if (row.filename !== null) source.filename = row.filename;
+  if (row.content_type !== null) source.contentType = row.content_type;
+  if (row.bytes !== null) source.bytes = row.bytes;
+  if (row.url !== null) source.url = row.url;
+  if (row.max_pages !== null) source.maxPages = row.max_pages;
+  if (row.pages_total !== null) {
+    source.pages = { done: row.pages_done ?? 0, failed: row.pages_failed ?? 0, total: row.pages_total };
+  }
+  if (row.question !== null) source.question = row.question;
+  if (row.answer !== null) source.answer = row.answer;
+  return source;
+}
+
+function rowValues(source: NewSource) {
+  return [
+    source.id,
+    source.chatbotId,
+    source.type,
+    source.title,
+    source.status,
+    source.error,
+    source.chars,
+    source.filename ?? null,
+    source.contentType ?? null,
+    source.bytes ?? null,
+    source.url ?? null,
+    source.maxPages ?? null,
+    source.pages?.done ?? null,
+    source.pages?.failed ?? null,
+    source.pages?.total ?? null,
+    source.question ?? null,
+    source.answer ?? null,
+    source.text ?? '',
+    source.createdAt.getTime(),
+    source.updatedAt.getTime(),
+  ];
+}
+
+export function sqliteSources(db: Database): SourceRepository {
+  const insert = db.prepare(
+    `INSERT INTO sources (${COLUMNS.replace('created_at', 'text, created_at')})
+     VALUES (${Array.from({ length: 20 }, () => '?').join(', ')})`,
+  );
+  const replace = db.prepare(
+    `INSERT INTO sources (${COLUMNS.replace('created_at', 'text, created_at')})
+     VALUES (${Array.from({ length: 20 }, () => '?').join(', ')})
+     ON CONFLICT (id) DO UPDATE SET type = excluded.type, title = excluded.title, status = excluded.status,
+       error = excluded.error, chars = excluded.chars, filename = excluded.filename, content_type = excluded.content_type,
+       bytes = excluded.bytes, url = excluded.url, max_pages = excluded.max_pages, pages_done = excluded.pages_done,
+       pages_failed = excluded.pages_failed, pages_total = excluded.pages_total, question = excluded.question,
+       answer = excluded.answer, text = excluded.text, updated_at = excluded.updated_at
+     WHERE sources.chatbot_id = excluded.chatbot_id`,
+  );
+  const insertFile = db.prepare('INSERT OR REPLACE INTO source_files (source_id, data) VALUES (?, ?)');
+  const byId = db.prepare<[string, string], SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? AND id = ?`);
+  const ofChatbot = db.prepare<[string], SourceRow>(
+    `SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? ORDER BY created_at, id`,
+  );
+  const remove = db.prepare('DELETE FROM sources WHERE chatbot_id = ? AND id = ?');
+  const ownText = db.prepare<[number, string, string], { type: SourceType; text: string }>(
+    'SELECT type, substr(text, 1, ?) AS text FROM sources WHERE chatbot_id = ? AND id = ?',
+  );
+  const pageTexts = db.prepare<[string], { text: string }>(
+    `SELECT text FROM source_pages WHERE source_id = ? AND status = 'read' ORDER BY seq`,
+  );
+  const file = db.prepare<[string, string], { data: Buffer }>(
+    `SELECT file.data FROM source_files file JOIN sources source ON source.id = file.source_id
+     WHERE source.chatbot_id = ? AND source.id = ?`,
+  );
+  const totalChars = db.prepare<[string, string], { total: number }>(
+    'SELECT coalesce(sum(chars), 0) AS total FROM sources WHERE chatbot_id = ? AND id != ?',
+  );
+  const ready = db.prepare<[string], { id: string; type: SourceType; title: string; text: string }>(
+    `SELECT id, type, title, text FROM sources WHERE chatbot_id = ? AND status = 'ready' ORDER BY created_at, id`,
+  );
+  const readPages = db.prepare<[string], { url: string; title: string; text: string }>(
+    `SELECT url, title, text FROM source_pages WHERE source_id = ? AND status = 'read' ORDER BY seq`,
+  );
+  const bumpRevision = db.prepare<[string], { revision: number }>(
+    `INSERT INTO source_revisions (chatbot_id, revision) VALUES (?, 1)
+     ON CONFLICT (chatbot_id) DO UPDATE SET revision = revision + 1 RETURNING revision`,
+  );
+
+  const claimNext = db.prepare<{ now: number; claimedBy: string; leaseUntil: number }, SourceRow>(
+    `UPDATE sources SET status = 'processing', claimed_by = @claimedBy, lease_until = @leaseUntil
+     WHERE id = (SELECT id FROM sources
+                 WHERE status = 'queued' OR (status = 'processing' AND coalesce(lease_until, 0) < @now)
+                 ORDER BY created_at, id LIMIT 1)
+     RETURNING ${COLUMNS}`,
+  );
+  const renew = db.prepare(
+    `UPDATE sources SET lease_until = ? WHERE id = ? AND claimed_by = ? AND status = 'processing'`,
+  );
+  const held = db.prepare<[string, string], { chatbot_id: string }>(
+    `SELECT chatbot_id FROM sources WHERE id = ? AND claimed_by = ? AND status = 'processing'`,
+  );
+  const endLease = db.prepare('UPDATE sources SET claimed_by = NULL, lease_until = NULL WHERE id = ?');
+  const release = db.prepare('UPDATE sources SET lease_until = 0 WHERE id = ? AND claimed_by = ?');
+  const planPage = db.prepare(
+    `INSERT OR IGNORE INTO source_pages (source_id, seq, url, title, status, chars, text)
+     VALUES (@sourceId, (SELECT coalesce(max(seq), -1) + 1 FROM source_pages WHERE source_id = @sourceId), @url, '', 'planned', 0, '')`,
+  );
+  const nextPage = db.prepare<[string, number], { seq: number; url: string }>(
+    `SELECT seq, url FROM source_pages WHERE source_id = ? AND status = 'planned' AND seq > ? ORDER BY seq LIMIT 1`,
+  );
+  const recordPage = db.prepare(
+    `UPDATE source_pages SET title = @title, status = @status, chars = @chars, text = @text, reason = @reason
+     WHERE source_id = @sourceId AND url = @url`,
+  );
+  const pageCounts = db.prepare<[string], { total: number; done: number | null; failed: number | null }>(
+    `SELECT count(*) AS total, sum(status = 'read') AS done, sum(status = 'failed') AS failed
+     FROM source_pages WHERE source_id = ?`,
+  );
+  const setPageCounts = db.prepare('UPDATE sources SET pages_done = ?, pages_failed = ?, pages_total = ? WHERE id = ?');
+  const pageList = db.prepare<[string, string], { url: string; title: string; status: SourcePageStatus; chars: number; reason: string | null }>(
+    `SELECT page.url, page.title, page.status, page.chars, page.reason FROM source_pages page
+     JOIN sources source ON source.id = page.source_id
+     WHERE source.chatbot_id = ? AND page.source_id = ? AND page.status != 'planned' ORDER BY page.seq`,
+  );
+  const clearPages = db.prepare('DELETE FROM source_pages WHERE source_id = ?');
+
+  const countPages = (sourceId: string): PageCounts => {
+    const { total, done, failed } = pageCounts.get(sourceId) as { total: number; done: number | null; failed: number | null };
+    return { done: done ?? 0, failed: failed ?? 0, total };
+  };
+  const planAll = db.transaction((sourceId: string, urls: string[]) =>
+    urls.reduce((added, url) => added + planPage.run({ sourceId, url }).changes, 0),
+  );
+  const record = db.transaction((sourceId: string, page: SourcePage) => {
+    const values = { sourceId, ...page, reason: page.reason ?? null };
+    if (recordPage.run(values).changes === 0) {
+      planPage.run(values);
+      recordPage.run(values);
+    }
+    const counts = countPages(sourceId);
+    setPageCounts.run(counts.done, counts.failed, counts.total, sourceId);
+    return counts;
+  });
+  const settle = db.transaction((id: string, claimedBy: string, change: SourceChange) => {
+    const holder = held.get(id, claimedBy);
+    if (!holder) return undefined;
+    endLease.run(id);
+    return update(holder.chatbot_id, id, change);
+  });
+
+  const insertAll = db.transaction((sources: NewSource[]) => {
+    for (const source of sources) {
+      insert.run(...rowValues(source));
+      if (source.file) insertFile.run(source.id, source.file);
+    }
+  });
+  const put = db.transaction((source: NewSource) => {
+    if (replace.run(...rowValues(source)).changes === 0) return undefined;
+    if (source.file) insertFile.run(source.id, source.file);
+    return byId.get(source.chatbotId, source.id);
+  });
+  const update = db.transaction((chatbotId: string, id: string, change: SourceChange) => {
+    const row = byId.get(chatbotId, id);
+    if (!row) return undefined;
+    const { text, pages, contentType, updatedAt, ...fields } = change;
+    const columns: Record<string, unknown> = { ...fields, updated_at: updatedAt.getTime() };
+    if (contentType !== undefined) columns.content_type = contentType;
+    if (text !== undefined) columns.text = text;
+    if (pages !== undefined) Object.assign(columns, { pages_done: pages.done, pages_failed: pages.failed, pages_total: pages.total });
+    const names = Object.keys(columns).filter((name) => columns[name] !== undefined);
+    db.prepare(`UPDATE sources SET ${names.map((name) => `${name} = @${name}`).join(', ')} WHERE chatbot_id = @chatbotId AND id = @id`).run(
+      { ...Object.fromEntries(names.map((name) => [name, columns[name]])), chatbotId, id },
+    );
+    return byId.get(chatbotId, id);
+  });
+
+  return {
+    async insert(sources) {
+      insertAll.immediate(sources);
+    },
+    async put(source) {
+      const stored = put.immediate(source);
+      if (!stored) throw new Error(`source ${source.id} belongs to another chatbot`);
+      return toSource(stored);
+    },
+    async find(chatbotId, id) {
+      const row = byId.get(chatbotId, id);
+      return row ? toSource(row) : undefined;
+    },
+    async list(chatbotId) {
+      return ofChatbot.all(chatbotId).map(toSource);
+    },
+    async update(chatbotId, id, change) {
+      const row = update.immediate(chatbotId, id, change);
+      return row ? toSource(row) : undefined;
+    },
+    async delete(chatbotId, id) {
+      return remove.run(chatbotId, id).changes > 0;
+    },
+    async text(chatbotId, id, limit) {
+      const own = ownText.get(limit, chatbotId, id);
+      if (!own || own.type !== 'website') return own?.text ?? '';
+      let text = '';
+      for (const page of pageTexts.iterate(id)) {
+        text += (text ? '\n\n' : '') + page.text;
+        if (text.length >= limit) break;
+      }
+      return text.slice(0, limit);
+    },
+    async file(chatbotId, id) {
+      return file.get(chatbotId, id)?.data;
+    },
+    async totalChars(chatbotId, except = '') {
+      return totalChars.get(chatbotId, except)?.total ?? 0;
+    },
+    async readyTexts(chatbotId) {
+      return ready.all(chatbotId).flatMap(({ id, type, title, text }): SourceText[] =>
+        type === 'website'
+          ? readPages.all(id).map((page) => ({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text }))
+          : [{ ref: { id, title, type }, text }],
+      );
+    },
+    async nextRevision(chatbotId) {
+      return (bumpRevision.get(chatbotId) as { revision: number }).revision;
+    },
+    async claimNext({ now, claimedBy, leaseUntil }) {
+      const row = claimNext.get({ now: now.getTime(), claimedBy, leaseUntil: leaseUntil.getTime() });
+      return row ? toSource(row) : undefined;
+    },
+    async renewLease(id, claimedBy, leaseUntil) {
+      return renew.run(leaseUntil.getTime(), id, claimedBy).changes > 0;
+    },
+    async settle(id, claimedBy, change) {
+      const row = settle.immediate(id, claimedBy, change);
+      return row ? toSource(row) : undefined;
+    },
+    async release(id, claimedBy) {
+      release.run(id, claimedBy);
+    },
+    async planPages(sourceId, urls) {
+      return planAll.immediate(sourceId, urls);
+    },
+    async nextPage(sourceId, afterSeq) {
+      return nextPage.get(sourceId, afterSeq);
+    },
+    async recordPage(sourceId, page) {
+      return record.immediate(sourceId, page);
+    },
+    async pageCounts(sourceId) {
+      return countPages(sourceId);
+    },
+    async pageList(chatbotId, sourceId) {
+      return pageList.all(chatbotId, sourceId).map(({ reason, ...page }) => (reason === null ? page : { ...page, reason }));
+    },
+    async clearPages(sourceId) {
+      clearPages.run(sourceId);
+    },
+  };
+}

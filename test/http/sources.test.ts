@@ -1,0 +1,172 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, createChatbotViaApi, DENIED, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
+import { storeTargets } from '../support/stores.js';
+
+// Knowledge sources over HTTP: text and Q&A sources end to end, the v1 sourceText as the
+// chatbot's API text source, and answers drawn from several sources.
+
+type SourceItem = {
+  id: string;
+  type: string;
+  title: string;
+  status: string;
+  error: string | null;
+  chars: number;
+  created_at: string;
+  updated_at: string;
+  question?: string;
+  answer?: string;
+  text?: string;
+};
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const HOURS = 'Harbor Lights Bakery opens at seven in the morning on weekdays.';
+const PARKING = 'Parking\nFree parking for customers is behind the bakery on Mill Lane.';
+
+describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (target) => {
+  let app: TestApp;
+  let bot: string;
+
+  beforeEach(async () => {
+    app = await startApp(target, { sourceLimits: { maxCharsPerChatbot: 1_000, maxFileBytes: 1024 } });
+    bot = await createChatbotViaApi(app, 'Harbor Lights', HOURS);
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  const sources = (chatbotId = bot) => `${app.baseUrl}/chatbots/${chatbotId}/sources`;
+  const list = async (chatbotId = bot): Promise<SourceItem[]> => {
+    const { status, body } = await call('GET', sources(chatbotId), app.apiKey);
+    expect(status).toBe(200);
+    return (body as { data: SourceItem[] }).data;
+  };
+  const add = async (input: object): Promise<SourceItem> => {
+    const { status, body } = await call('POST', sources(), app.apiKey, input);
+    expect(status).toBe(201);
+    expect((body as { message: string }).message).toBe('Success');
+    return (body as { data: SourceItem }).data;
+  };
+  const ask = async (question: string): Promise<string> => {
+    const { status, body } = await call('POST', `${app.baseUrl}/chat`, app.apiKey, {
+      chatbotId: bot,
+      messages: [{ role: 'user', content: question }],
+    });
+    expect(status).toBe(200);
+    return (body as { text: string }).text;
+  };
+
+  it('lists the v1 sourceText as the chatbot’s API text source', async () => {
+    const [apiText, ...others] = await list();
+    expect(others).toEqual([]);
+    expect(apiText).toMatchObject({ type: 'text', title: 'API text', status: 'ready', error: null, chars: HOURS.length });
+    expect(apiText?.created_at).toMatch(ISO_8601);
+    const { body } = await call('GET', `${sources()}/${apiText?.id}`, app.apiKey);
+    expect((body as { data: SourceItem }).data.text).toBe(HOURS);
+  });
+
+  it('adds a text source (201) and answers from it beside the others', async () => {
+    const parking = await add({ type: 'text', title: 'Parking', text: PARKING });
+    expect(parking).toMatchObject({ type: 'text', title: 'Parking', status: 'ready', error: null, chars: PARKING.length });
+    expect(await ask('Where can I park?')).toContain('Mill Lane');
+    expect(await ask('When do you open?')).toContain('seven');
+    expect((await list()).map((source) => source.title)).toEqual(['API text', 'Parking']);
+  });
+
+  it('adds a Q&A source (201) whose answer the chatbot gives', async () => {
+    const qa = await add({ type: 'qa', question: 'Do you bake gluten-free bread?', answer: 'Yes, every Friday.' });
+    expect(qa).toMatchObject({ type: 'qa', title: 'Do you bake gluten-free bread?', question: 'Do you bake gluten-free bread?', answer: 'Yes, every Friday.', status: 'ready' });
+    expect(await ask('Do you bake gluten-free bread?')).toContain('every Friday');
+  });
+
+  it('edits a Q&A source and retrains', async () => {
+    const qa = await add({ type: 'qa', question: 'Do you bake gluten-free bread?', answer: 'Yes, every Friday.' });
+    const { status, body } = await call('PATCH', `${sources()}/${qa.id}`, app.apiKey, { answer: 'Yes, on Tuesdays.' });
+    expect(status).toBe(200);
+    expect((body as { data: SourceItem }).data).toMatchObject({ answer: 'Yes, on Tuesdays.', question: qa.question });
+    const answer = await ask('Do you bake gluten-free bread?');
+    expect(answer).toContain('Tuesdays');
+    expect(answer).not.toContain('Friday');
+  });
+
+  it('edits a text source’s title and text', async () => {
+    const parking = await add({ type: 'text', title: 'Parking', text: PARKING });
+    const edited = 'Parking\nFree parking for customers is at the harbour car park.';
+    const { status, body } = await call('PATCH', `${sources()}/${parking.id}`, app.apiKey, { title: 'Car park', text: edited });
+    expect(status).toBe(200);
+    expect((body as { data: SourceItem }).data).toMatchObject({ title: 'Car park', chars: edited.length });
+    expect(await ask('Where can I park?')).toContain('harbour');
+  });
+
+  it('refuses to edit a text source by question or answer, and changes nothing', async () => {
+    const parking = await add({ type: 'text', title: 'Parking', text: PARKING });
+    expect(await call('PATCH', `${sources()}/${parking.id}`, app.apiKey, { answer: 'No.' })).toEqual({ status: 400, body: INVALID });
+    expect(await call('PATCH', `${sources()}/${parking.id}`, app.apiKey, {})).toEqual({ status: 400, body: INVALID });
+    expect((await list())[1]).toEqual(parking);
+  });
+
+  it('deletes a source: answers stop using it once the call returns', async () => {
+    const parking = await add({ type: 'text', title: 'Parking', text: PARKING });
+    expect(await ask('Where can I park?')).toContain('Mill Lane');
+    const { status, body } = await call('DELETE', `${sources()}/${parking.id}`, app.apiKey);
+    expect(status).toBe(200);
+    expect((body as { data: SourceItem }).data.id).toBe(parking.id);
+    expect(await ask('Where can I park?')).not.toContain('Mill Lane');
+    expect(await call('GET', `${sources()}/${parking.id}`, app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await call('DELETE', `${sources()}/${parking.id}`, app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+  });
+
+  it('update-chatbot-data replaces the API text source and leaves the others', async () => {
+    await add({ type: 'text', title: 'Parking', text: PARKING });
+    const newHours = 'Harbor Lights Bakery opens at eight in the morning on weekdays.';
+    const { status } = await call('POST', `${app.baseUrl}/update-chatbot-data`, app.apiKey, {
+      chatbotId: bot,
+      chatbotName: 'Harbor Lights',
+      sourceText: newHours,
+    });
+    expect(status).toBe(200);
+    const [apiText, parking] = await list();
+    expect(apiText).toMatchObject({ title: 'API text', chars: newHours.length });
+    expect(parking?.title).toBe('Parking');
+    const opening = await ask('When do you open?');
+    expect(opening).toContain('eight');
+    expect(opening).not.toContain('seven');
+    expect(await ask('Where can I park?')).toContain('Mill Lane');
+  });
+
+  it('refuses a source over the chatbot’s character limit with 403, and changes nothing', async () => {
+    const { status, body } = await call('POST', sources(), app.apiKey, { type: 'text', title: 'Long', text: 'x'.repeat(1_000) });
+    expect({ status, body }).toEqual({ status: 403, body: DENIED });
+    expect(await list()).toHaveLength(1);
+  });
+
+  it('refuses malformed sources with 400, and changes nothing', async () => {
+    for (const input of [
+      {},
+      { type: 'poem', text: 'Roses' },
+      { type: 'text', title: 'Empty', text: '' },
+      { type: 'qa', question: 'Why?' },
+      { type: 'qa', question: '', answer: 'Because.' },
+      { type: 'text', title: 7, text: 'Seven' },
+    ]) {
+      expect(await call('POST', sources(), app.apiKey, input)).toEqual({ status: 400, body: INVALID });
+    }
+    expect(await list()).toHaveLength(1);
+  });
+
+  it('answers 404 for another account’s chatbot and for another chatbot’s source', async () => {
+    const stranger = await app.addAccount('stranger');
+    const theirs = await createChatbotViaApi({ baseUrl: app.baseUrl, apiKey: stranger.apiKey }, 'Theirs', 'Their secret text.');
+    const [their] = (
+      (await call('GET', sources(theirs), stranger.apiKey)).body as { data: SourceItem[] }
+    ).data as [SourceItem];
+    expect(await call('GET', sources(theirs), app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await call('POST', sources(theirs), app.apiKey, { type: 'qa', question: 'Q?', answer: 'A.' })).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await call('DELETE', `${sources(theirs)}/${their.id}`, app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+    // Their source named under my chatbot is not mine either.
+    expect(await call('GET', `${sources()}/${their.id}`, app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await call('PATCH', `${sources()}/${their.id}`, app.apiKey, { text: 'Mine now.' })).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await call('DELETE', `${sources()}/${their.id}`, app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+    expect(((await call('GET', sources(theirs), stranger.apiKey)).body as { data: SourceItem[] }).data).toEqual([their]);
+  });
+});

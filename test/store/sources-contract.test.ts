@@ -1,0 +1,275 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { apiTextSource, type Account, type Chatbot, type NewSource, type Source, type Store } from '../../src/store/port.js';
+import { seedAccount, seedChatbot } from '../support/seed.js';
+import { storeTargets } from '../support/stores.js';
+
+// Knowledge sources: one behaviour for every adapter that can be had here.
+
+describe.each(storeTargets.filter((target) => target.available))('$name store: sources', (target) => {
+  let store: Store;
+  let owner: Account;
+  let bot: Chatbot;
+  let made = 0;
+
+  const at = (second: number) => new Date(Date.UTC(2026, 10, 1, 12, 0, second));
+  const source = (overrides: Partial<NewSource> = {}): NewSource => {
+    made += 1;
+    return {
+      id: `source-${made}`,
+      chatbotId: bot.id,
+      type: 'text',
+      title: `Text ${made}`,
+      status: 'ready',
+      error: null,
+      chars: 5,
+      createdAt: at(made),
+      updatedAt: at(made),
+      text: 'Hello',
+      ...overrides,
+    };
+  };
+  const stored = ({ text: _text, file: _file, ...rest }: NewSource): Source => rest;
+
+  beforeEach(async () => {
+    store = await target.open();
+    owner = await seedAccount(store);
+    bot = await seedChatbot(store, owner);
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('round-trips every type with its own fields, oldest first', async () => {
+    const text = source();
+    const qa = source({ type: 'qa', title: 'When?', question: 'When?', answer: 'At nine.', text: 'When?\nAt nine.' });
+    const file = source({
+      type: 'file',
+      status: 'queued',
+      chars: 0,
+      title: 'guide.pdf',
+      filename: 'guide.pdf',
+      contentType: 'application/pdf',
+      bytes: 3,
+      text: '',
+      file: Buffer.from([1, 2, 3]),
+    });
+    const website = source({ type: 'website', status: 'failed', error: 'The site could not be reached.', url: 'https://example.com/', maxPages: 50, pages: { done: 0, failed: 1, total: 1 } });
+    await store.sources.insert([website, text]);
+    await store.sources.insert([qa, file]);
+    expect(await store.sources.list(bot.id)).toEqual([text, qa, file, website].sort((a, b) => +a.createdAt - +b.createdAt).map(stored));
+    expect(await store.sources.find(bot.id, qa.id)).toEqual(stored(qa));
+    expect(await store.sources.file(bot.id, file.id)).toEqual(Buffer.from([1, 2, 3]));
+    expect(await store.sources.text(bot.id, qa.id, 7)).toBe('When?\nA');
+  });
+
+  it('keeps file bytes larger than a document holds', async () => {
+    const big = Buffer.alloc(20 * 1024 * 1024, 7);
+    big[big.length - 1] = 9;
+    const file = source({ type: 'file', status: 'queued', file: big, bytes: big.length });
+    await store.sources.insert([file]);
+    expect((await store.sources.file(bot.id, file.id))?.equals(big)).toBe(true);
+  });
+
+  it('inserts a batch all or none', async () => {
+    const first = source();
+    await store.sources.insert([first]);
+    await expect(store.sources.insert([source(), { ...first }])).rejects.toThrow();
+    expect((await store.sources.list(bot.id)).map((item) => item.id)).toEqual([first.id]);
+  });
+
+  it('shows another chatbot nothing of a source', async () => {
+    const other = await seedChatbot(store, owner);
+    const mine = source();
+    await store.sources.insert([mine]);
+    expect(await store.sources.find(other.id, mine.id)).toBeUndefined();
+    expect(await store.sources.update(other.id, mine.id, { title: 'x', updatedAt: at(59) })).toBeUndefined();
+    expect(await store.sources.delete(other.id, mine.id)).toBe(false);
+    expect(await store.sources.text(other.id, mine.id, 100)).toBe('');
+    expect(await store.sources.list(other.id)).toEqual([]);
+    expect(await store.sources.find(bot.id, mine.id)).toEqual(stored(mine));
+  });
+
+  it('updates the fields given and keeps the rest', async () => {
+    const qa = source({ type: 'qa', question: 'When?', answer: 'At nine.' });
+    await store.sources.insert([qa]);
+    const updated = await store.sources.update(bot.id, qa.id, { answer: 'At ten.', text: 'When?\nAt ten.', chars: 13, updatedAt: at(59) });
+    expect(updated).toEqual({ ...stored(qa), answer: 'At ten.', chars: 13, updatedAt: at(59) });
+    expect(await store.sources.text(bot.id, qa.id, 100)).toBe('When?\nAt ten.');
+    const progressed = await store.sources.update(bot.id, qa.id, { status: 'failed', error: 'Broken.', pages: { done: 1, failed: 2, total: 3 }, updatedAt: at(59) });
+    expect(progressed).toMatchObject({ status: 'failed', error: 'Broken.', pages: { done: 1, failed: 2, total: 3 }, answer: 'At ten.' });
+  });
+
+  it('puts a source in place of the one of the same id, keeping its creation time', async () => {
+    const first = apiTextSource(bot.id, 'Old text.', at(1));
+    await store.sources.put(first);
+    const replaced = await store.sources.put(apiTextSource(bot.id, 'New text!', at(30)));
+    expect(replaced).toEqual({ ...stored(first), chars: 9, createdAt: at(1), updatedAt: at(30) });
+    expect(await store.sources.text(bot.id, first.id, 100)).toBe('New text!');
+    expect(await store.sources.list(bot.id)).toHaveLength(1);
+  });
+
+  it('deletes a source with its text and file', async () => {
+    const file = source({ type: 'file', file: Buffer.from('abc') });
+    await store.sources.insert([file]);
+    expect(await store.sources.delete(bot.id, file.id)).toBe(true);
+    expect(await store.sources.delete(bot.id, file.id)).toBe(false);
+    expect(await store.sources.find(bot.id, file.id)).toBeUndefined();
+    expect(await store.sources.file(bot.id, file.id)).toBeUndefined();
+  });
+
+  it('counts the characters of the chatbot’s sources, leaving one out when asked', async () => {
+    const a = source({ chars: 10 });
+    const b = source({ chars: 32 });
+    await store.sources.insert([a, b]);
+    expect(await store.sources.totalChars(bot.id)).toBe(42);
+    expect(await store.sources.totalChars(bot.id, a.id)).toBe(32);
+    expect(await store.sources.totalChars((await seedChatbot(store, owner)).id)).toBe(0);
+  });
+
+  it('reads the texts of ready sources only, oldest first, each naming its source', async () => {
+    const text = source({ title: 'Hours', text: 'We open at nine.' });
+    const queued = source({ status: 'queued', text: '' });
+    const qa = source({ type: 'qa', title: 'Dogs?', question: 'Dogs?', answer: 'Yes.', text: 'Dogs?\nYes.' });
+    await store.sources.insert([qa, queued, text]);
+    expect(await store.sources.readyTexts(bot.id)).toEqual([
+      { ref: { id: text.id, title: 'Hours', type: 'text' }, text: 'We open at nine.' },
+      { ref: { id: qa.id, title: 'Dogs?', type: 'qa' }, text: 'Dogs?\nYes.' },
+    ]);
+  });
+
+  it('answers ever larger revisions, per chatbot', async () => {
+    const other = await seedChatbot(store, owner);
+    const first = await store.sources.nextRevision(bot.id);
+    const [second, third] = await Promise.all([store.sources.nextRevision(bot.id), store.sources.nextRevision(bot.id)]);
+    expect(new Set([first, second, third]).size).toBe(3);
+    expect(Math.min(second as number, third as number)).toBeGreaterThan(first);
+    expect(await store.sources.nextRevision(other.id)).toBe(1);
+  });
+
+  it('makes material current only when built from a later revision than the current one', async () => {
+    expect(await store.training.replace(bot.id, { chunks: ['two'], revision: 2 })).toBe(true);
+    expect(await store.training.replace(bot.id, { chunks: ['one'], revision: 1 })).toBe(false);
+    expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(['two']);
+    const ref = { id: 'source-x', title: 'Hours', url: 'https://example.com/hours', type: 'website' as const };
+    expect(await store.training.replace(bot.id, { chunks: [{ text: 'three', source: ref }, 'four'], revision: 3 })).toBe(true);
+    expect((await store.training.material(bot.id)).chunks).toEqual([
+      { seq: 0, text: 'three', source: ref },
+      { seq: 1, text: 'four' },
+    ]);
+  });
+
+  it('goes with its chatbot', async () => {
+    const file = source({ type: 'file', file: Buffer.from('abc') });
+    await store.sources.insert([file, source()]);
+    expect(await store.chatbots.delete(owner.id, bot.id)).toBe(true);
+    expect(await store.sources.list(bot.id)).toEqual([]);
+    expect(await store.sources.file(bot.id, file.id)).toBeUndefined();
+  });
+
+  it('gives the chatbot’s API text source as its v1 source text', async () => {
+    await store.training.replace(bot.id, { chunks: [] });
+    expect(await store.training.sourceText(bot.id)).toBe('');
+    await store.sources.put(apiTextSource(bot.id, 'We open at nine.', at(1)));
+    expect(await store.training.sourceText(bot.id)).toBe('We open at nine.');
+  });
+
+  describe('processing', () => {
+    const lease = (claimedBy: string, second: number, leaseSeconds = 60) => ({
+      now: at(second),
+      claimedBy,
+      leaseUntil: at(second + leaseSeconds),
+    });
+
+    it('hands each queued source to one claimer, oldest first, and takes over an ended lease', async () => {
+      const older = source({ type: 'file', status: 'queued' });
+      const newer = source({ type: 'file', status: 'queued' });
+      await store.sources.insert([newer, older]);
+      await store.sources.insert([source()]);
+      const claims = await Promise.all([store.sources.claimNext(lease('a', 0)), store.sources.claimNext(lease('b', 0))]);
+      expect(claims.map((claimed) => claimed?.id).sort()).toEqual([older.id, newer.id].sort());
+      expect(claims.every((claimed) => claimed?.status === 'processing')).toBe(true);
+      expect(await store.sources.claimNext(lease('c', 30))).toBeUndefined();
+      // Both leases end at 60: c takes the older source over, and its first holder lost it.
+      const takenOver = await store.sources.claimNext(lease('c', 61, 1_000));
+      expect(takenOver?.id).toBe(older.id);
+      const lostBy = claims[0]?.id === older.id ? 'a' : 'b';
+      expect(await store.sources.renewLease(older.id, lostBy, at(500))).toBe(false);
+      expect(await store.sources.settle(older.id, lostBy, { status: 'ready', updatedAt: at(62) })).toBeUndefined();
+      expect(await store.sources.renewLease(older.id, 'c', at(500))).toBe(true);
+    });
+
+    it('settles only while the lease is held, and renews it', async () => {
+      const file = source({ type: 'file', status: 'queued', chars: 0, text: '' });
+      await store.sources.insert([file]);
+      await store.sources.claimNext(lease('a', 0));
+      expect(await store.sources.renewLease(file.id, 'a', at(200))).toBe(true);
+      expect(await store.sources.claimNext(lease('b', 100))).toBeUndefined();
+      const settled = await store.sources.settle(file.id, 'a', { status: 'ready', chars: 8, text: 'The text', contentType: 'text/plain', updatedAt: at(101) });
+      expect(settled).toMatchObject({ status: 'ready', chars: 8, contentType: 'text/plain', updatedAt: at(101) });
+      expect(await store.sources.text(bot.id, file.id, 100)).toBe('The text');
+      expect(await store.sources.settle(file.id, 'a', { status: 'failed', updatedAt: at(102) })).toBeUndefined();
+      expect(await store.sources.claimNext(lease('b', 300))).toBeUndefined();
+    });
+
+    it('lets a released source be claimed again at once', async () => {
+      const file = source({ type: 'file', status: 'queued' });
+      await store.sources.insert([file]);
+      await store.sources.claimNext(lease('a', 0));
+      await store.sources.release(file.id, 'a');
+      expect((await store.sources.claimNext(lease('b', 1)))?.id).toBe(file.id);
+    });
+  });
+
+  describe('website pages', () => {
+    const page = (url: string, status: 'read' | 'failed' | 'skipped', text = '') => ({
+      url,
+      title: status === 'read' ? `Title of ${url}` : '',
+      status,
+      chars: text.length,
+      text,
+      ...(status === 'read' ? {} : { reason: 'It is on another host.' }),
+    });
+
+    it('plans URLs once each, in order, and hands out those without an outcome', async () => {
+      const site = source({ type: 'website', status: 'queued', url: 'https://example.com/', maxPages: 5, pages: { done: 0, failed: 0, total: 0 } });
+      await store.sources.insert([site]);
+      expect(await store.sources.planPages(site.id, ['https://example.com/', 'https://example.com/a'])).toBe(2);
+      expect(await store.sources.planPages(site.id, ['https://example.com/a', 'https://example.com/b'])).toBe(1);
+      const first = await store.sources.nextPage(site.id, -1);
+      expect(first?.url).toBe('https://example.com/');
+      const second = await store.sources.nextPage(site.id, first?.seq ?? 0);
+      expect(second?.url).toBe('https://example.com/a');
+      await store.sources.recordPage(site.id, page('https://example.com/', 'read', 'Home page.'));
+      expect((await store.sources.nextPage(site.id, -1))?.url).toBe('https://example.com/a');
+      const counts = await store.sources.recordPage(site.id, page('https://example.com/a', 'failed'));
+      expect(counts).toEqual({ done: 1, failed: 1, total: 3 });
+      expect((await store.sources.find(bot.id, site.id))?.pages).toEqual({ done: 1, failed: 1, total: 3 });
+      // A page found under a URL never planned is recorded under it.
+      await store.sources.recordPage(site.id, page('https://example.com/c', 'read', 'Page C.'));
+      expect(await store.sources.pageCounts(site.id)).toEqual({ done: 2, failed: 1, total: 4 });
+      expect(await store.sources.pageList(bot.id, site.id)).toEqual([
+        { url: 'https://example.com/', title: 'Title of https://example.com/', status: 'read', chars: 10 },
+        { url: 'https://example.com/a', title: '', status: 'failed', chars: 0, reason: 'It is on another host.' },
+        { url: 'https://example.com/c', title: 'Title of https://example.com/c', status: 'read', chars: 7 },
+      ]);
+      expect(await store.sources.pageList((await seedChatbot(store, owner)).id, site.id)).toEqual([]);
+    });
+
+    it('reads a website’s pages as its text, each page naming its URL and title', async () => {
+      const site = source({ type: 'website', title: 'example.com', url: 'https://example.com/', text: '' });
+      await store.sources.insert([site]);
+      await store.sources.planPages(site.id, ['https://example.com/', 'https://example.com/a', 'https://example.com/b']);
+      await store.sources.recordPage(site.id, page('https://example.com/a', 'read', 'Page A.'));
+      await store.sources.recordPage(site.id, page('https://example.com/', 'read', 'Home.'));
+      await store.sources.recordPage(site.id, page('https://example.com/b', 'skipped'));
+      expect(await store.sources.text(bot.id, site.id, 100)).toBe('Home.\n\nPage A.');
+      expect(await store.sources.text(bot.id, site.id, 8)).toBe('Home.\n\nP');
+      expect(await store.sources.readyTexts(bot.id)).toEqual([
+        { ref: { id: site.id, title: 'Title of https://example.com/', url: 'https://example.com/', type: 'website' }, text: 'Home.' },
+        { ref: { id: site.id, title: 'Title of https://example.com/a', url: 'https://example.com/a', type: 'website' }, text: 'Page A.' },
+      ]);
+      await store.sources.clearPages(site.id);
+      expect(await store.sources.pageCounts(site.id)).toEqual({ done: 0, failed: 0, total: 0 });
+    });
+  });
+});
