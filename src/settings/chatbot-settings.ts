@@ -28,7 +28,7 @@ const collectCustomerInformationSchema = z.strictObject({
   phone: collectField,
 });
 
-const settingsSchema = z.strictObject({
+export const chatbotSettingsSchema = z.strictObject({
   instructions: text(50_000),
   initialMessages: messageList,
   suggestedMessages: messageList,
@@ -45,7 +45,7 @@ const settingsSchema = z.strictObject({
 });
 
 /** Objects merge key by key, one level deep for `collectCustomerInformation`'s fields; arrays replace. */
-export const settingsPatchSchema = settingsSchema
+export const settingsPatchSchema = chatbotSettingsSchema
   .extend({
     styles: stylesSchema.partial(),
     collectCustomerInformation: collectCustomerInformationSchema
@@ -58,7 +58,7 @@ export const settingsPatchSchema = settingsSchema
   })
   .partial();
 
-export type ChatbotSettings = z.infer<typeof settingsSchema>;
+export type ChatbotSettings = z.infer<typeof chatbotSettingsSchema>;
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
 export function defaultSettings(displayName: string): ChatbotSettings {
