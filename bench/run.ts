@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { analyticsSection } from './analytics.js';
 import { benchAnswers } from './answers.js';
 import { crawlSection } from './crawl.js';
 import { extractionSection } from './extraction.js';
@@ -16,6 +17,7 @@ import { trainingSection } from './training.js';
 const SECTIONS: Section[] = [
   httpSection,
   pagingSection,
+  analyticsSection,
   trainingSection,
   extractionSection,
   crawlSection,
