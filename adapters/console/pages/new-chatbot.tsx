@@ -4,8 +4,12 @@ import { callJson } from '../api.js';
 import { Alert, Busy } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
+import { addWebsite, DEFAULT_MAX_PAGES, sourcesPath, uploadFiles } from '../knowledge/add.js';
+import { FilesField, maxPagesError, WebsiteFields, type Website } from '../knowledge/fields.js';
 
-// A new chatbot: a name, and optionally its first training text. "Create" opens it.
+// A new chatbot: a name, and optionally its first sources (text, files, a website). The text goes
+// with the chatbot; files and the website are added after it, through the sources API. "Create"
+// opens it; if a source is refused, the chatbot stays made and the page says so.
 
 const MIN_NAME = 3;
 
@@ -13,8 +17,11 @@ export function NewChatbotPage() {
   const { route } = useLocation();
   const [name, setName] = useState('');
   const [text, setText] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [website, setWebsite] = useState<Website>({ url: '', maxPages: String(DEFAULT_MAX_PAGES) });
   const [nameError, setNameError] = useState<string>();
   const [failure, setFailure] = useState<string>();
+  const [made, setMade] = useState<string>();
   const [busy, setBusy] = useState(false);
 
   const create = async (event: Event) => {
@@ -25,15 +32,21 @@ export function NewChatbotPage() {
       return;
     }
     setNameError(undefined);
+    if (website.url.trim() && maxPagesError(website.maxPages)) return;
     setBusy(true);
+    let chatbotId: string | undefined;
     try {
-      const { chatbotId } = await callJson<{ chatbotId: string }>('POST', '/create-chatbot', {
+      ({ chatbotId } = await callJson<{ chatbotId: string }>('POST', '/create-chatbot', {
         chatbotName: name.trim(),
         ...(text.trim() && { sourceText: text }),
-      });
+      }));
+      const base = sourcesPath(chatbotId);
+      if (files.length > 0) await uploadFiles(base, files);
+      if (website.url.trim()) await addWebsite(base, website.url.trim(), Number(website.maxPages));
       route(`/console/chatbots/${encodeURIComponent(chatbotId)}/playground`);
     } catch (error) {
-      setFailure(errorText(error));
+      setMade(chatbotId);
+      setFailure(chatbotId ? `The chatbot is made, but a source was refused: ${errorText(error)}` : errorText(error));
       setBusy(false);
     }
   };
@@ -50,8 +63,14 @@ export function NewChatbotPage() {
           rows={10}
           hint="Optional: what the chatbot should know, as plain text. You can add more sources later."
         />
-        {failure && <Alert>{failure}</Alert>}
-        {busy ? <Busy label="Creating the chatbot" /> : <button type="submit">Create</button>}
+        <FilesField files={files} onFiles={setFiles} />
+        <WebsiteFields website={website} onWebsite={setWebsite} />
+        {failure && (
+          <Alert>
+            {failure} {made && <a href={`/console/chatbots/${encodeURIComponent(made)}/sources`}>Open its sources</a>}
+          </Alert>
+        )}
+        {busy ? <Busy label="Creating the chatbot" /> : <button type="submit" disabled={made !== undefined}>Create</button>}
       </form>
     </>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call } from '../api.js';
+import { call, callData } from '../api.js';
 import { Alert } from '../components/feedback.js';
 import { Select, TemperatureInput, TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
@@ -7,9 +7,10 @@ import { MODEL_IDS, modelOptions } from '../models.js';
 import type { ChatbotPageProps } from './chatbot.js';
 
 // Chat with the chatbot as visitors would; "Model" and "Temperature" try other settings for this
-// chat only. The chat is saved with source Playground, under a conversation id of its own.
+// chat only. The chat is saved with source Playground, under a conversation id of its own, so
+// each answer names its saved message (X-Message-Id), whose cited sources are listed under it.
 
-type Turn = { role: 'user' | 'assistant'; content: string; done?: boolean };
+type Turn = { role: 'user' | 'assistant'; content: string; done?: boolean; sources?: string[] };
 
 const newConversationId = () => `playground-${crypto.randomUUID()}`;
 
@@ -52,7 +53,12 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
         source: 'Playground',
       });
       await readStream(response, (piece) => answer((turn) => ({ ...turn, content: turn.content + piece })));
-      answer((turn) => ({ ...turn, done: true }));
+      // The answer stands even when its sources cannot be read.
+      const sources = await usedSources(chatbot.id, response.headers.get('X-Message-Id')).catch((error: unknown) => {
+        setFailure(errorText(error));
+        return [];
+      });
+      answer((turn) => ({ ...turn, done: true, sources }));
     } catch (error) {
       setFailure(errorText(error));
       setTurns((current) => current.slice(0, -1));
@@ -78,6 +84,13 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
           {turns.map((turn, index) => (
             <div key={index} class={`bubble ${turn.role}`} aria-busy={turn.role === 'assistant' && !turn.done ? 'true' : undefined}>
               {turn.content || (turn.role === 'assistant' && !turn.done ? '…' : '')}
+              {turn.sources && turn.sources.length > 0 && (
+                <ul class="used-sources" aria-label="Sources used">
+                  {turn.sources.map((title, at) => (
+                    <li key={at}>{title}</li>
+                  ))}
+                </ul>
+              )}
             </div>
           ))}
         </div>
@@ -96,6 +109,13 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
       </div>
     </>
   );
+}
+
+/** The titles of the sources a saved answer cited; none when it was not saved or cited nothing. */
+async function usedSources(chatbotId: string, messageId: string | null): Promise<string[]> {
+  if (!messageId) return [];
+  const path = `/chatbots/${encodeURIComponent(chatbotId)}/messages/${encodeURIComponent(messageId)}/sources`;
+  return (await callData<{ title: string }[]>('GET', path)).map((source) => source.title);
 }
 
 /** The reply streams as plain text: each piece is shown as it arrives. */

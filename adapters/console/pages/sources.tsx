@@ -4,18 +4,21 @@ import { useAction } from '../components/action.js';
 import { Alert, Busy } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
+import { addWebsite, DEFAULT_MAX_PAGES, refreshSource, sourcesPath, uploadFiles } from '../knowledge/add.js';
+import { FilesField, maxPagesError, WebsiteFields, type Website } from '../knowledge/fields.js';
 import type { Source, SourceDetail } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import type { ChatbotPageProps } from './chatbot.js';
 
 // What the chatbot knows: its sources, with their status (updated while any is being read), a
-// preview of each one's extracted text, and forms to add text or a question and its answer.
+// preview of each one's extracted text, and forms to add files, a website, text or a question
+// and its answer. Files and websites are read by the sources job; "Refresh" reads them again.
 
 /** How often the list asks again while a source is queued or being read. */
 const POLL_MS = 2_000;
 
 export function SourcesPage({ chatbot }: ChatbotPageProps) {
-  const base = `/chatbots/${encodeURIComponent(chatbot.id)}/sources`;
+  const base = sourcesPath(chatbot.id);
   const sources = useLoad(() => callData<Source[]>('GET', base), [base]);
   const working = sources.data?.some((source) => source.status === 'queued' || source.status === 'processing') ?? false;
   useEffect(() => {
@@ -31,7 +34,7 @@ export function SourcesPage({ chatbot }: ChatbotPageProps) {
         <Show loaded={sources} label="Loading the sources">
           {(list) =>
             list.length === 0 ? (
-              <p class="muted">No sources yet: the chatbot declines what it cannot find. Add text or a question below.</p>
+              <p class="muted">No sources yet: the chatbot declines what it cannot find. Add files, a website, text or a question below.</p>
             ) : (
               <ul class="plain" aria-label="Sources">
                 {list.map((source) => (
@@ -45,6 +48,8 @@ export function SourcesPage({ chatbot }: ChatbotPageProps) {
           Refresh
         </button>
       </section>
+      <AddFiles base={base} onAdded={sources.reload} />
+      <AddWebsite base={base} onAdded={sources.reload} />
       <AddText base={base} onAdded={sources.reload} />
       <AddQa base={base} onAdded={sources.reload} />
     </>
@@ -61,6 +66,9 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
   const remove = async () => {
     if (await action.run(() => call('DELETE', url))) onChange();
   };
+  const refresh = async () => {
+    if (await action.run(() => refreshSource(base, source.id))) onChange();
+  };
   return (
     <li>
       <div class="actions">
@@ -72,6 +80,11 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
         <button type="button" class="secondary" aria-expanded={preview} onClick={() => setPreview(!preview)} aria-label={`Preview ${source.title}`}>
           Preview
         </button>
+        {(source.type === 'file' || source.type === 'website') && (
+          <button type="button" class="secondary" onClick={refresh} disabled={action.busy} aria-label={`Refresh ${source.title}`}>
+            Refresh
+          </button>
+        )}
         {confirming ? (
           <>
             <button type="button" class="danger" onClick={remove} disabled={action.busy}>
@@ -101,6 +114,51 @@ function Preview({ url }: { url: string }) {
     <Show loaded={detail} label="Loading the text">
       {(source) => <pre aria-label={`Text of ${source.title}`}>{source.text || '(no text)'}</pre>}
     </Show>
+  );
+}
+
+function AddFiles({ base, onAdded }: { base: string; onAdded: () => void }) {
+  const [files, setFiles] = useState<File[]>([]);
+  const action = useAction();
+  const add = async (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    if (files.length === 0) return;
+    if (await action.run(() => uploadFiles(base, files))) {
+      setFiles([]);
+      form.reset();
+      onAdded();
+    }
+  };
+  return (
+    <form class="card" onSubmit={add} aria-labelledby="add-files-title">
+      <h2 id="add-files-title">Add files</h2>
+      <FilesField files={files} onFiles={setFiles} error={action.failure} />
+      {action.busy ? <Busy label="Uploading the files" /> : <button type="submit">Upload files</button>}
+    </form>
+  );
+}
+
+const NO_WEBSITE: Website = { url: '', maxPages: String(DEFAULT_MAX_PAGES) };
+
+function AddWebsite({ base, onAdded }: { base: string; onAdded: () => void }) {
+  const [website, setWebsite] = useState(NO_WEBSITE);
+  const action = useAction();
+  const add = async (event: Event) => {
+    event.preventDefault();
+    if (maxPagesError(website.maxPages)) return;
+    if (await action.run(() => addWebsite(base, website.url.trim(), Number(website.maxPages)))) {
+      setWebsite(NO_WEBSITE);
+      onAdded();
+    }
+  };
+  return (
+    <form class="card" onSubmit={add} aria-labelledby="add-website-title">
+      <h2 id="add-website-title">Add a website</h2>
+      <WebsiteFields website={website} onWebsite={setWebsite} required />
+      {action.failure && <Alert>{action.failure}</Alert>}
+      {action.busy ? <Busy label="Adding the website" /> : <button type="submit">Add website</button>}
+    </form>
   );
 }
 

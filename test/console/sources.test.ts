@@ -1,0 +1,138 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSourceWorker } from '../../jobs/sources/worker.js';
+import { call, createChatbotViaApi, INVALID } from '../support/http.js';
+import type { SourceItem } from '../support/sources.js';
+import { html, page as sitePage, serveSite, type Site } from '../support/website.js';
+import { expectAccessible, newPage, signIn, startConsole, type ConsoleRun } from './console.js';
+
+// Files and websites from the console: uploaded or named on the Sources page and on "New
+// chatbot", read by the sources job (its passes run by the test, on a site served on 127.0.0.1),
+// followed live in the list, refreshed, and cited under the Playground's answers.
+
+const MAX_FILE_BYTES = 4 * 1024;
+const DELIVERIES = '# Deliveries\n\nParcels are delivered to the loading bay behind building B.\n';
+
+let run: ConsoleRun;
+let page: Page;
+let site: Site;
+let folder: string;
+let chatbotId: string;
+/** Long enough for the Sources list's own polling (every 2 s while a source is being read). */
+const LIST_POLL = { timeout: 10_000 };
+const readSources = () =>
+  createSourceWorker({ store: run.app.store, logger: pino({ level: 'silent' }), allowPrivate: true, maxCharsPerChatbot: 100_000, processId: 'console-test' }).tick();
+
+beforeAll(async () => {
+  run = await startConsole({ sourceLimits: { maxCharsPerChatbot: 100_000, maxFileBytes: MAX_FILE_BYTES } });
+  site = await serveSite({
+    '/': html(sitePage('Handbook', '<p>Welcome to the Acme handbook.</p>', { links: ['/lunch'] })),
+    '/lunch': html(sitePage('Lunch', '<p>Lunch is served in the canteen from noon.</p>')),
+  });
+  folder = await mkdtemp(join(tmpdir(), 'console-sources-'));
+  await writeFile(join(folder, 'deliveries.md'), DELIVERIES);
+  await writeFile(join(folder, 'too-big.txt'), 'x'.repeat(MAX_FILE_BYTES + 1));
+  chatbotId = await createChatbotViaApi(run.app, 'Acme', 'Acme makes anvils.');
+  page = await newPage(run);
+  await signIn(page, run.app);
+});
+afterAll(async () => {
+  await run.close();
+  await site.close();
+  await rm(folder, { recursive: true, force: true });
+});
+
+const sourcesOf = async (id: string) =>
+  ((await call('GET', `${run.app.baseUrl}/chatbots/${id}/sources`, run.app.apiKey)).body as { data: SourceItem[] }).data;
+
+describe('sources page', () => {
+  it('uploads a file, follows it from queued to ready, and refreshes it', async () => {
+    await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/sources`);
+    await page.getByLabel('Files', { exact: true }).setInputFiles(join(folder, 'deliveries.md'));
+    await page.getByRole('list', { name: 'Chosen files' }).getByText('deliveries.md').waitFor();
+    await page.getByRole('button', { name: 'Upload files' }).click();
+    const row = page.getByRole('list', { name: 'Sources' }).getByRole('listitem').filter({ hasText: 'deliveries.md' });
+    await expect.poll(() => row.textContent()).toMatch(/deliveries\.md · file · queued/);
+    expect(await readSources()).toBe(1);
+    await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/deliveries\.md · file · ready · 7\d characters/);
+    await expectAccessible(page);
+
+    await row.getByRole('button', { name: 'Refresh deliveries.md' }).click();
+    await expect.poll(() => row.textContent()).toMatch(/· queued/);
+    expect(await readSources()).toBe(1);
+    await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/· ready/);
+  });
+
+  it('explains a refused file next to the field, and adds nothing', async () => {
+    await page.getByLabel('Files', { exact: true }).setInputFiles(join(folder, 'too-big.txt'));
+    await page.getByRole('button', { name: 'Upload files' }).click();
+    const form = page.getByRole('form', { name: 'Add files' });
+    await expect.poll(() => form.getByRole('alert').textContent()).toMatch(/\S/);
+    expect((await sourcesOf(chatbotId)).map((source) => source.title)).not.toContain('too-big.txt');
+  });
+
+  it('adds a website with its page limit, shows its pages as they are read, and refreshes it', async () => {
+    await page.getByLabel('Website URL').fill('ftp://example.com/');
+    await page.getByRole('button', { name: 'Add website' }).click();
+    const form = page.getByRole('form', { name: 'Add a website' });
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe(INVALID.message);
+
+    await page.getByLabel('Website URL').fill(`${site.origin}/`);
+    await page.getByLabel('Max pages').fill('5');
+    await page.getByRole('button', { name: 'Add website' }).click();
+    const row = page.getByRole('list', { name: 'Sources' }).getByRole('listitem').filter({ hasText: '· website ·' });
+    await expect.poll(() => row.textContent()).toMatch(/website · queued · 0 of 0 pages/);
+    expect(await form.getByRole('alert').count()).toBe(0);
+    const [website] = (await sourcesOf(chatbotId)).filter((source) => source.type === 'website');
+    expect(website).toMatchObject({ url: `${site.origin}/`, maxPages: 5 });
+    await readSources();
+    await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/website · ready · 2 of 2 pages/);
+    await expectAccessible(page);
+
+    await row.getByRole('button', { name: /^Refresh / }).click();
+    await expect.poll(() => row.textContent()).toMatch(/website · queued/);
+    await readSources();
+    await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/website · ready · 2 of 2 pages/);
+  });
+});
+
+describe('playground', () => {
+  it('lists the titles of the sources each answer used, read after the stream ends', async () => {
+    await page.getByRole('navigation', { name: 'Chatbot' }).getByRole('link', { name: 'Playground' }).click();
+    await page.getByLabel('Message').fill('Where are parcels delivered?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const log = page.getByRole('log');
+    await expect.poll(() => log.textContent()).toMatch(/loading bay/);
+    const used = log.getByRole('list', { name: 'Sources used' });
+    await expect.poll(() => used.getByRole('listitem').allTextContents()).toEqual(['deliveries.md']);
+    await expectAccessible(page);
+  });
+});
+
+describe('new chatbot', () => {
+  it('adds files and a website as its first sources, after the chatbot', async () => {
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Chatbots' }).click();
+    await page.getByRole('link', { name: 'New chatbot' }).click();
+    await page.getByLabel('Name').fill('Harbor Lights');
+    await page.getByLabel('Files', { exact: true }).setInputFiles(join(folder, 'deliveries.md'));
+    await page.getByLabel('Website URL').fill(`${site.origin}/`);
+    await page.getByLabel('Max pages').fill('0');
+    await page.getByRole('button', { name: 'Create' }).click();
+    expect(await page.getByLabel('Max pages').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Max pages').fill('3');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('log').waitFor();
+    const id = decodeURIComponent(/\/console\/chatbots\/([^/]+)\/playground$/.exec(new URL(page.url()).pathname)?.[1] ?? '');
+    const made = await sourcesOf(id);
+    expect(made.map(({ type, title, status }) => ({ type, title, status })).sort((a, b) => a.type.localeCompare(b.type))).toEqual([
+      { type: 'file', title: 'deliveries.md', status: 'queued' },
+      { type: 'website', title: expect.any(String), status: 'queued' },
+    ]);
+    expect(made.find((source) => source.type === 'website')).toMatchObject({ url: `${site.origin}/`, maxPages: 3 });
+  });
+});
