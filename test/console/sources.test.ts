@@ -71,8 +71,23 @@ describe('sources page', () => {
     await page.getByLabel('Files', { exact: true }).setInputFiles(join(folder, 'too-big.txt'));
     await page.getByRole('button', { name: 'Upload files' }).click();
     const form = page.getByRole('form', { name: 'Add files' });
-    await expect.poll(() => form.getByRole('alert').textContent()).toMatch(/\S/);
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe(INVALID.message);
     expect((await sourcesOf(chatbotId)).map((source) => source.title)).not.toContain('too-big.txt');
+  });
+
+  it('takes files dropped on the zone', async () => {
+    const form = page.getByRole('form', { name: 'Add files' });
+    const dataTransfer = await page.evaluateHandle((text) => {
+      const dropped = new DataTransfer();
+      dropped.items.add(new File([text], 'dropped.md', { type: 'text/markdown' }));
+      return dropped;
+    }, '# Visitors\n\nVisitors sign in at the front desk and wear a badge.\n');
+    await form.locator('.drop').dispatchEvent('drop', { dataTransfer });
+    await form.getByRole('list', { name: 'Chosen files' }).getByText('dropped.md').waitFor();
+    await page.getByRole('button', { name: 'Upload files' }).click();
+    await expect.poll(async () => (await sourcesOf(chatbotId)).map((source) => source.title)).toContain('dropped.md');
+    expect(await form.getByRole('alert').count()).toBe(0);
+    expect(await readSources()).toBe(1);
   });
 
   it('adds a website with its page limit, shows its pages as they are read, and refreshes it', async () => {

@@ -3,7 +3,7 @@ import { TextInput } from '../components/fields.js';
 import { MAX_PAGES } from './add.js';
 
 // The controls that name file and website sources: files chosen in a file input or dropped on
-// its zone, and a website's address with the most pages to read.
+// its zone (either way they replace the ones chosen before), and a website's address with the most pages to read.
 
 const ACCEPT = '.pdf,.docx,.md,.markdown,.html,.htm,.txt,application/pdf,text/plain,text/markdown,text/html';
 
@@ -13,7 +13,7 @@ export function FilesField({ files, onFiles, error }: { files: File[]; onFiles: 
   const drop = (event: DragEvent) => {
     event.preventDefault();
     setOver(false);
-    onFiles([...files, ...Array.from(event.dataTransfer?.files ?? [])]);
+    onFiles(Array.from(event.dataTransfer?.files ?? []));
   };
   return (
     <div class="field">
