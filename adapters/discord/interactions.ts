@@ -103,6 +103,13 @@ export function chatbotCommand(): RESTPostAPIChatInputApplicationCommandsJSONBod
           option.setName('timezone').setDescription('IANA time zone, e.g. Europe/Oslo (default UTC)'),
         ),
     )
+    .addSubcommand((sub) =>
+      sub
+        .setName('learn')
+        .setDescription("Teach this channel's chatbot a website (read in the background)")
+        .addStringOption((option) => option.setName('url').setDescription('Where the crawl starts, e.g. https://help.example.com/').setRequired(true)),
+    )
+    .addSubcommand((sub) => sub.setName('sources').setDescription("What this channel's chatbot knows, with each source's status"))
     .toJSON();
 }
 
@@ -115,6 +122,7 @@ function commandInput(interaction: ChatInputCommandInteraction): CommandInput {
     set: [text('field'), text('value')],
     leads: [text('start_date'), text('end_date')],
     digest: [text('state'), text('time'), text('timezone')],
+    learn: [text('url')],
   };
   return { name, args: args[name] ?? [] };
 }
