@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { OnBackgroundError } from '../../domain/chat.js';
 import { answerSources, listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
+import type { SourceLimits } from '../../domain/sources.js';
+import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Conversation, ConversationSource, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
@@ -113,7 +115,12 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
   };
 }
 
-export function conversationRoutes(store: Store, onError: OnBackgroundError): Router<AuthState> {
+export function conversationRoutes(
+  store: Store,
+  engine: ChatEngine,
+  onError: OnBackgroundError,
+  limits: SourceLimits,
+): Router<AuthState> {
   const router = new Router<AuthState>();
 
   router.get('/get-conversations', async (ctx) => {
@@ -138,7 +145,8 @@ export function conversationRoutes(store: Store, onError: OnBackgroundError): Ro
   router.post('/chatbots/:chatbotId/messages/:messageId/revision', async (ctx) => {
     const { chatbotId: id, messageId } = parseInput(feedbackPath, ctx.params);
     const { answer } = parseInput(revisionBody, ctx.request.body);
-    const revised = await reviseAnswer(store, ctx.state.account, id, messageId, answer);
+    const revised = await reviseAnswer(store, ctx.state.account, id, messageId, answer, limits);
+    await engine.retriever.prepare(id);
     ctx.body = success({ id: messageId, revision: { answer: revised.answer, created_at: isoTime(revised.createdAt) } });
   });
 
@@ -197,7 +205,8 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       tags: ['Conversations'],
       summary: 'Correct an answer: the chatbot answers the question it answered with the revision from then on',
       description:
-        '`messageId` names an assistant message (as for feedback); a user message or an unknown id is not found. ' +
+        'Adds a Q&A source of the question the answer answered and the revision. `messageId` names an assistant ' +
+        'message (as for feedback); a user message or an unknown id is not found. ' +
         'The revision is shown on the message in `get-conversations`, whose `content` stays as it was; a later ' +
         'revision replaces an earlier one.',
       requestParams: { path: feedbackPath },
