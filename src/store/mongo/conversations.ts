@@ -11,6 +11,7 @@ import { Types } from 'mongoose';
 import type { AtomicWrites } from './atomic.js';
 import type { ConversationDoc, ConversationMessageDoc, MongoModels } from './models.js';
 import { createdWithin } from './time-range.js';
+import { toHandoff } from './handoffs.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 
 const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
@@ -43,6 +44,7 @@ const toConversation = (doc: ConversationDoc, messages: ReadMessage[]): Conversa
   source: doc.source,
   contactId: doc.contactId,
   messages: toMessages(messages),
+  ...(doc.handoff && { handoff: toHandoff(doc.handoff) }),
   createdAt: doc.createdAt,
   updatedAt: doc.updatedAt,
 });

@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { mongoAccounts } from './accounts.js';
+import { mongoHandoffs } from './handoffs.js';
 import { mongoAdapterClaims } from './adapter-claims.js';
 import { mongoAssets } from './assets.js';
 import { atomicWrites } from './atomic.js';
@@ -68,6 +69,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     webhooks: mongoWebhooks(models),
     webhookOutbox: mongoWebhookOutbox(models),
     adapterClaims: mongoAdapterClaims(models),
+    handoffs: mongoHandoffs(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

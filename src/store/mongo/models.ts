@@ -8,6 +8,7 @@ import type {
   CustomAttribute,
   Digest,
   DigestRun,
+  Handoff,
   Lead,
   PaymentAccount,
   Quota,
@@ -267,6 +268,8 @@ export type ConversationDoc = {
   contactId: string | null;
   /** Sequence numbers handed out to its messages so far: each append reserves a block. */
   messageCount: number;
+  /** Once handed to a person; the lease is the timeout job's. */
+  handoff?: Handoff & { claimedBy: string | null; leaseUntil: Date | null };
   createdAt: Date;
   updatedAt: Date;
 };
@@ -280,12 +283,14 @@ const conversationSchema = new Schema<ConversationDoc>(
     source: required(String),
     contactId: optionalString,
     messageCount: required(Number),
+    handoff: { type: Schema.Types.Mixed, default: undefined },
     createdAt: required(Date),
     updatedAt: required(Date),
   },
   { ...options, collection: 'conversations' },
 );
 conversationSchema.index({ chatbotId: 1, createdAt: -1, _id: -1 });
+conversationSchema.index({ 'handoff.dueAt': 1 }, { partialFilterExpression: { 'handoff.dueAt': { $type: 'date' } } });
 
 /**
  * One document per message, so a conversation has no size limit (a document has 16 MiB). `seq`

@@ -11,6 +11,7 @@ import type {
 } from '../port.js';
 import { CONVERSATION_SOURCES } from '../conversation-sources.js';
 import { timeBounds } from './time-bounds.js';
+import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoffs.js';
 
 type ConversationRow = {
   chatbot_id: string;
@@ -99,6 +100,7 @@ export function sqliteConversations(db: Database): ConversationRepository {
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq DESC LIMIT ?`,
   );
   const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
+  const handoff = db.prepare<[string, string], HandoffRow>(HANDOFF_OF_CONVERSATION);
   // The row's sequence number is the message's id: unique, and the same on every read.
   const toMessage = (message: MessageRow): StoredMessage => ({
     id: String(message.seq),
@@ -108,16 +110,20 @@ export function sqliteConversations(db: Database): ConversationRepository {
     ...(message.feedback && { feedback: message.feedback }),
   });
 
-  const withMessages = (row: ConversationRow): Conversation => ({
-    id: row.id,
-    chatbotId: row.chatbot_id,
-    accountId: row.account_id,
-    source: row.source,
-    contactId: row.contact_id,
-    messages: messages.all(row.chatbot_id, row.id).map(toMessage),
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  });
+  const withMessages = (row: ConversationRow): Conversation => {
+    const handedOff = handoff.get(row.chatbot_id, row.id);
+    return {
+      id: row.id,
+      chatbotId: row.chatbot_id,
+      accountId: row.account_id,
+      source: row.source,
+      contactId: row.contact_id,
+      messages: messages.all(row.chatbot_id, row.id).map(toMessage),
+      ...(handedOff && { handoff: toHandoff(handedOff) }),
+      createdAt: new Date(row.created_at),
+      updatedAt: new Date(row.updated_at),
+    };
+  };
 
   // IMMEDIATE: the write lock is taken first, so each batch's rows get consecutive seq numbers
   // even when other processes append to the same conversation.

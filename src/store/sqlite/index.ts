@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { sqliteAccounts } from './accounts.js';
+import { sqliteHandoffs } from './handoffs.js';
 import { sqliteAdapterClaims } from './adapter-claims.js';
 import { sqliteAssets } from './assets.js';
 import { sqliteAttributes } from './attributes.js';
@@ -59,6 +60,7 @@ export function openSqliteStore(filename: string): Store {
     webhooks: sqliteWebhooks(db),
     webhookOutbox: sqliteWebhookOutbox(db),
     adapterClaims: sqliteAdapterClaims(db),
+    handoffs: sqliteHandoffs(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },
