@@ -1,5 +1,13 @@
 import { csvField } from '../src/csv.js';
-import { HubApiError, type Binding, type ChatbotItem, type HubClient, type Lead, type Platform } from './hub-client.js';
+import {
+  HubApiError,
+  type Binding,
+  type ChatbotItem,
+  type HubClient,
+  type Lead,
+  type Platform,
+  type UnansweredQuestion,
+} from './hub-client.js';
 import { notBoundText } from './relay.js';
 
 // The `/chatbot` command, platform-neutral: what each subcommand does, its wording, the parsing
@@ -7,7 +15,7 @@ import { notBoundText } from './relay.js';
 // turns its command payload into a CommandInput, says who is asking and where, and shows the
 // CommandReply (privately to the person who asked).
 
-export type CommandName = 'help' | 'list' | 'use' | 'settings' | 'set' | 'leads' | 'digest';
+export type CommandName = 'help' | 'list' | 'use' | 'settings' | 'set' | 'leads' | 'digest' | 'unanswered';
 
 /** `args` as typed: `set` takes [field, value] (the value may hold spaces). */
 export type CommandInput = { name: string; args: string[] };
@@ -38,7 +46,15 @@ export type CommandReply = {
   text: string;
   /** A file to attach (the lead list as CSV when it is long). */
   attachment?: { filename: string; contentType: string; content: string };
+  /** Questions to offer an "Answer" button for (`unanswered`), in the order listed. */
+  questions?: QuestionToAnswer[];
 };
+
+/** What an "Answer" button carries, and the question its modal shows. */
+export type QuestionToAnswer = { chatbotId: string; groupId: string; question: string };
+
+/** Open unanswered questions `unanswered` lists (each with its button). */
+export const LISTED_QUESTIONS = 5;
 
 /** Leads listed in the reply itself; longer lists come as a CSV attachment. */
 const INLINE_LEADS = 10;
@@ -50,12 +66,12 @@ const DEFAULT_DIGEST_TIME = '09:00';
 const DEFAULT_DIGEST_TIMEZONE = 'UTC';
 
 /** Who may run each subcommand: changes and personal data (leads) are for admins only. */
-const ADMIN_ONLY: ReadonlySet<string> = new Set<CommandName>(['use', 'set', 'leads', 'digest']);
+const ADMIN_ONLY: ReadonlySet<string> = new Set<CommandName>(['use', 'set', 'leads', 'digest', 'unanswered']);
 
 /** Whether a subcommand is for admins only: the platform need look up the user only then. */
 export const needsAdmin = (name: string): boolean => ADMIN_ONLY.has(name.toLowerCase());
 
-const COMMAND_NAMES: readonly CommandName[] = ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest'];
+const COMMAND_NAMES: readonly CommandName[] = ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest', 'unanswered'];
 
 /** One line per subcommand: usage and what it does (help text and command registration). */
 const COMMAND_HELP: Record<CommandName, { usage: string; description: string }> = {
@@ -72,6 +88,7 @@ const COMMAND_HELP: Record<CommandName, { usage: string; description: string }> 
     usage: 'digest on|off [HH:MM] [timezone]',
     description: 'Post a daily lead digest in this channel (default 09:00 UTC)',
   },
+  unanswered: { usage: 'unanswered', description: "The questions this channel's chatbot could not answer, to answer them" },
 };
 
 export const COMMAND_FAILED = "Sorry, I can't reach the chatbot hub right now. Please try again in a moment.";
@@ -233,7 +250,50 @@ const handlers: Record<CommandName, Handler> = {
     await context.hub.subscribeDigest({ chatbotId: chatbot.id, ...here, time: hhmm, timezone, postWhenEmpty: false });
     return { text: `Every day at ${hhmm} (${timezone}) I'll post the new leads of ${chatbot.name} here.` };
   },
+
+  async unanswered(_args, context) {
+    const found = await boundChatbot(context);
+    if ('reply' in found) return found.reply;
+    const { chatbot } = found;
+    const open = await context.hub.listOpenQuestions(chatbot.id, LISTED_QUESTIONS);
+    if (open.length === 0) return { text: `${chatbot.name} has no unanswered questions.` };
+    return {
+      text: [`Questions ${chatbot.name} could not answer, most asked first:`, ...open.map(questionLine)].join('\n'),
+      questions: open.map((group) => ({ chatbotId: chatbot.id, groupId: group.id, question: group.question })),
+    };
+  },
 };
+
+const questionLine = (group: UnansweredQuestion, index: number) =>
+  `${index + 1}. ${truncate(group.question, 200)} (asked ${group.count === 1 ? 'once' : `${group.count} times`})`;
+
+// ---- answering a question from its modal -------------------------------------------------------
+
+export const ANSWER_SAVED = 'Thanks! The chatbot will answer that question with your answer from now on.';
+export const ANSWER_FAILED = "Sorry, your answer couldn't be saved. Please try again in a moment.";
+export const QUESTION_GONE = 'That question is no longer there to answer.';
+
+/** `{chatbotId}:{groupId}`: what a button and its modal carry. Group ids hold no `:`. */
+export const questionToken = (question: Pick<QuestionToAnswer, 'chatbotId' | 'groupId'>) => `${question.chatbotId}:${question.groupId}`;
+
+export function parseQuestionToken(token: string): Pick<QuestionToAnswer, 'chatbotId' | 'groupId'> | undefined {
+  const match = /^(.+):([^:]+)$/.exec(token);
+  return match ? { chatbotId: match[1] ?? '', groupId: match[2] ?? '' } : undefined;
+}
+
+/** Resolves the group a modal was opened for with the text typed in it; answers what to tell the admin. */
+export async function answerQuestion(hub: HubClient, token: string, answer: string, context: Pick<CommandContext, 'isAdmin' | 'words'>): Promise<string> {
+  if (!context.isAdmin) return refusal(context.words, 'unanswered');
+  const target = parseQuestionToken(token);
+  if (!target || !answer.trim()) return QUESTION_GONE;
+  try {
+    await hub.resolveQuestion(target.chatbotId, target.groupId, answer.trim());
+    return ANSWER_SAVED;
+  } catch (error) {
+    if (error instanceof HubApiError && error.status === 404) return QUESTION_GONE;
+    return ANSWER_FAILED;
+  }
+}
 
 /** An argument left empty counts as not given (platforms with named options pass blanks). */
 const orUndefined = (arg: string) => arg || undefined;

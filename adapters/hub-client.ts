@@ -47,6 +47,16 @@ export type Digest = {
   postWhenEmpty: boolean;
 };
 
+/** A group of questions a chatbot could not answer (GET …/unanswered). */
+export type UnansweredQuestion = {
+  id: string;
+  question: string;
+  count: number;
+  first_asked_at: string;
+  last_asked_at: string;
+  status: 'open' | 'resolved' | 'dismissed';
+};
+
 export type ContactInput = { external_id: string; name?: string | null; email?: string | null };
 
 export type ChatRequest = {
@@ -176,6 +186,12 @@ export function createHubClient(apiUrl: string, apiKey: string) {
         `${chatbotPath(chatbotId)}/messages/${encodeURIComponent(messageId)}/feedback`,
         { feedback },
       ),
+    /** The chatbot's open unanswered questions, most asked first. */
+    listOpenQuestions: (chatbotId: string, size: number) =>
+      data<UnansweredQuestion[]>('GET', `${chatbotPath(chatbotId)}/unanswered`, undefined, { status: 'open', size }),
+    /** Answers a group of unanswered questions (the hub resolves it). */
+    resolveQuestion: (chatbotId: string, groupId: string, answer: string) =>
+      data<UnansweredQuestion>('POST', `${chatbotPath(chatbotId)}/unanswered/${encodeURIComponent(groupId)}/resolve`, { answer }),
   };
 }
 

@@ -5,6 +5,7 @@ import type { HubClient } from '../hub-client.js';
 import { escapeText, unescapeText } from './text.js';
 import type { UserDirectory } from './users.js';
 import { countSlackError } from './metrics.js';
+import { questionBlocks } from './unanswered.js';
 
 // The slash command (`/chatbot` unless SLACK_COMMAND names another) on Slack: acknowledged at
 // once, run by the platform-neutral command module, answered privately through the command's
@@ -22,9 +23,11 @@ const FILE_SENT = 'I sent you the file in a direct message.';
 const FILE_FAILED = "I couldn't send you the file; please try again in a moment.";
 
 
+export const slackWords = (command: string): PlatformWords => ({ command, admins: SLACK_ADMINS, workspace: 'workspace' });
+
 export function listenForCommands(app: App, deps: CommandDeps): void {
   const { command: commandName, users, logger } = deps;
-  const words: PlatformWords = { command: commandName, admins: SLACK_ADMINS, workspace: 'workspace' };
+  const words = slackWords(commandName);
 
   app.command(commandName, async ({ command, ack, respond, client }) => {
     await ack();
@@ -43,7 +46,8 @@ export function listenForCommands(app: App, deps: CommandDeps): void {
     let text = reply.text;
     if (reply.attachment) text = `${text} ${await sendAttachment(client, command.user_id, reply.attachment, logger)}`;
     logger.info({ subcommand: input.name, user: command.user_id, team: command.team_id }, 'Slack command');
-    await respond({ response_type: 'ephemeral', text: escapeText(text) });
+    const blocks = reply.questions?.length ? { blocks: questionBlocks(text, reply.questions) } : {};
+    await respond({ response_type: 'ephemeral', text: escapeText(text), ...blocks });
   });
 }
 

@@ -6,8 +6,9 @@ import type { SlackConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
 import { createRelay, notBoundText, type Relay } from '../relay.js';
 import { createAssistant } from './assistant.js';
-import { listenForCommands } from './commands.js';
+import { listenForCommands, slackWords } from './commands.js';
 import { listenForFeedback } from './feedback.js';
+import { listenForAnswers } from './unanswered.js';
 import { createMessageHandler, listenForMessages } from './messages.js';
 import { instrumentSlack } from './metrics.js';
 import { createUserDirectory } from './users.js';
@@ -96,6 +97,7 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
   app.assistant(createAssistant({ hub: () => hub, handle: handleMessage, logger, command: config.command }));
   listenForCommands(app, { command: config.command, hub: () => hub, users, logger });
   listenForFeedback(app, { hub: () => hub, logger });
+  listenForAnswers(app, { hub: () => hub, users, words: slackWords(config.command), logger });
   app.error(async (error) => {
     logger.error({ err: error.original ?? error }, 'a Slack event or command failed');
   });

@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { DateTime } from 'luxon';
-import type { Lead } from '../../src/store/port.js';
+import type { Lead, UnansweredGroup } from '../../src/store/port.js';
 import { escapeText } from '../../adapters/slack/text.js';
 import { csvField } from '../../src/csv.js';
 
@@ -30,6 +30,8 @@ export type DigestInput = {
   to: Date;
   /** Every lead of the window, newest first. */
   leads: Lead[];
+  /** The open groups of unanswered questions asked in the window: how many, and the most asked. */
+  unanswered: { count: number; top: Pick<UnansweredGroup, 'question' | 'count'>[] };
 };
 
 export type DigestCsv = {
@@ -59,6 +61,12 @@ const local = (instant: Date, timezone: string, format: string) =>
 const leadTime = (lead: Lead, timezone: string) => local(lead.createdAt, timezone, 'd LLL HH:mm');
 
 const leadsWord = (count: number) => `${count} new lead${count === 1 ? '' : 's'}`;
+
+/** How many of the most asked unanswered questions the digest names. */
+export const SHOWN_UNANSWERED = 3;
+
+const unansweredLine = (count: number) => `${count} question${count === 1 ? '' : 's'} went unanswered`;
+const timesAsked = (count: number) => (count === 1 ? 'asked once' : `asked ${count} times`);
 
 /** `9 Mar 09:00 – 10 Mar 09:00 (Europe/Oslo)` */
 const period = (input: DigestInput) =>
@@ -96,6 +104,12 @@ export function composeDigest(input: DigestInput): DigestMessage {
     });
   }
   if (more) slackBlocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapeText(more) }] });
+  const { unanswered } = input;
+  const asked = unanswered.top.slice(0, SHOWN_UNANSWERED);
+  if (unanswered.count > 0) {
+    const list = asked.map((group) => `• ${escapeText(clamp(group.question))} (${timesAsked(group.count)})`);
+    slackBlocks.push({ type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: [`*${unansweredLine(unanswered.count)}*`, ...list].join('\n') } });
+  }
 
   const embed: APIEmbed = {
     title: clamp(`Lead digest: ${input.chatbotName}`, 256),
@@ -116,6 +130,15 @@ export function composeDigest(input: DigestInput): DigestMessage {
       : {}),
     ...(more ? { footer: { text: more } } : {}),
   };
+  if (unanswered.count > 0) {
+    embed.fields = [
+      ...(embed.fields ?? []),
+      {
+        name: unansweredLine(unanswered.count),
+        value: asked.map((group) => `• ${clamp(discordEscape(group.question), 150)} (${timesAsked(group.count)})`).join('\n'),
+      },
+    ];
+  }
 
   return {
     count,

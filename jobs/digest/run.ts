@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { digestRuns } from '../../src/metrics.js';
 import type { Digest, DigestRunStatus, Lead, Platform, Store } from '../../src/store/port.js';
-import { composeDigest } from './compose.js';
+import { composeDigest, SHOWN_UNANSWERED } from './compose.js';
 import { CATCH_UP_MS, type DueOccurrence } from './due.js';
 import type { Poster, PostOutcome } from './post.js';
 import type { DiscordTarget } from './post-discord.js';
@@ -111,7 +111,12 @@ export function createDigestRunner(options: DigestRunnerOptions): DigestRunner {
       const previous = await store.digestRuns.lastPosted(digest.id);
       const from = previous ?? new Date(scheduledAt.getTime() - FIRST_WINDOW_MS);
       const leads = await gatherLeads(store, digest.chatbotId, previous ? new Date(from.getTime() + 1) : from, scheduledAt);
-      if (leads.length === 0 && !digest.postWhenEmpty) return await finish('skipped', 0);
+      const window = { from, to: scheduledAt, status: 'open' as const };
+      const unanswered = {
+        count: await store.unanswered.count(digest.chatbotId, window),
+        top: await store.unanswered.list(digest.chatbotId, window, { page: 1, size: SHOWN_UNANSWERED }),
+      };
+      if (leads.length === 0 && unanswered.count === 0 && !digest.postWhenEmpty) return await finish('skipped', 0);
 
       const message = composeDigest({
         chatbotName: chatbot.name,
@@ -120,6 +125,7 @@ export function createDigestRunner(options: DigestRunnerOptions): DigestRunner {
         from,
         to: scheduledAt,
         leads,
+        unanswered,
       });
       // Loaded only now: a day without leads posts nothing and needs no platform client.
       const poster = await posterFor(digest.platform);

@@ -2,19 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../src/config.js';
-import { leadSubmitted } from '../../src/domain/webhook-events.js';
+import { leadSubmitted, unansweredCreated } from '../../src/domain/webhook-events.js';
 import { recordWebhookRun } from '../../src/metrics.js';
 import type { Store, Webhook, WebhookDelivery, WebhookDeliveryStatus } from '../../src/store/port.js';
 import { DEFAULT_BACKOFF, retryDelay, type Backoff } from './backoff.js';
 import { post } from './send.js';
 import { signedHeaders } from './sign.js';
 
-// The webhook job: each pass turns new leads into outbox entries (one per subscribed webhook),
-// then claims the deliveries that are due and sends them. Any number of processes may run it on
+// The webhook job: each pass turns new leads and new groups of unanswered questions into outbox
+// entries (one per subscribed webhook), then claims the deliveries that are due and sends them. Any number of processes may run it on
 // one store: a claim is a lease, so each delivery is in one process's hands at a time, and a
 // process that dies mid-send leaves it to be taken over when the lease ends. Requests to the API
 // only ever write to the store; the sending happens here.
 
+/** New leads, and new groups of unanswered questions, announced per pass. */
 const LEADS_PER_PASS = 100;
 const DELIVERIES_PER_PASS = 20;
 const POLL_MS = 1_000;
@@ -63,6 +64,18 @@ export function createWebhookDispatcher(options: DispatcherOptions): Dispatcher 
         lead.id,
         subscribers.map((webhook) => leadSubmitted(webhook, lead, at)),
       );
+    }
+  }
+
+  // Enqueued first, then the mark cleared: after a crash in between, the next pass enqueues again
+  // and the outbox skips what it already holds (one entry per webhook and group).
+  async function announceNewGroups(): Promise<void> {
+    for (const { group, opening } of await store.unanswered.unannounced(LEADS_PER_PASS)) {
+      const at = now();
+      for (const webhook of await store.webhooks.subscribers(group.accountId, group.chatbotId, 'unanswered.created')) {
+        await store.webhookOutbox.enqueue(unansweredCreated(webhook, group, opening, at));
+      }
+      await store.unanswered.markAnnounced(group.id);
     }
   }
 
@@ -125,6 +138,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): Dispatcher 
 
   async function tick(): Promise<DeliveryOutcome[]> {
     await announceNewLeads();
+    await announceNewGroups();
     const at = now();
     const due = await store.webhookOutbox.claimDue({
       now: at,

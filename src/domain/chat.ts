@@ -9,6 +9,7 @@ import { recordExchange } from './conversations.js';
 import { accessDenied } from './errors.js';
 import { alreadyAsked, detailsIn, leadDetails, leadRequest } from './lead-capture.js';
 import { saveLead } from './leads.js';
+import { isDeclined, recordUnanswered } from './unanswered.js';
 
 // POST /chat as a use case: everything that can refuse the request (unknown chatbot, quota)
 // happens in startChat, before a byte of the reply is sent; the reply itself is then produced
@@ -27,6 +28,9 @@ export type ChatInput = {
   leadForm?: boolean;
 };
 
+/** Told of a failure of work done after a reply was delivered (never the reply's own failure). */
+export type OnBackgroundError = (error: unknown, what: string) => void;
+
 export type ChatReply = {
   /** The id the reply is saved under once complete; undefined when the conversation is not saved. */
   messageId?: string;
@@ -40,6 +44,7 @@ export async function startChat(
   engine: ChatEngine,
   account: Account,
   input: ChatInput,
+  onError: OnBackgroundError,
 ): Promise<ChatReply> {
   const chatbot = await findOwnedChatbot(store, account, input.chatbotId);
   const period = new Date().toISOString().slice(0, 7);
@@ -66,26 +71,38 @@ export async function startChat(
   const suffix = request && !input.leadForm && !alreadyAsked(request, history) && !details ? `\n\n${request}` : '';
 
   const responderName = responder.name ?? 'offline';
+  const source = input.source ?? 'API';
   async function finish(reply: string): Promise<void> {
     const at = new Date();
+    const declined = isDeclined(reply);
+    const tally = { credits: 1, declined: Number(declined) };
     if (input.conversationId) {
       await recordExchange(store, chatbot, {
         conversationId: input.conversationId,
-        source: input.source ?? 'API',
+        source,
         contactId: input.contactId ?? null,
         messages: [...newMessages, { role: 'assistant' as const, content: reply }].map((message, index) => ({
           ...message,
           id: ids[index],
           createdAt: at,
         })),
+        tally,
       });
+    } else {
+      await store.activity.add(chatbot.id, at, tally);
     }
     const mentioned = responderInput.given;
     if (details && mentioned && (mentioned.email || mentioned.phone || mentioned.name)) {
       await saveLead(store, chatbot, { ...details, conversationId: input.conversationId });
     }
-    chatReplies.inc({ responder: responderName, model: responderInput.model, source: input.source ?? 'API' });
+    chatReplies.inc({ responder: responderName, model: responderInput.model, source });
     chatCredits.inc();
+    if (declined) {
+      // After the reply is saved, and not awaited: recording it never delays or fails the reply.
+      const question = newMessages.map((message) => message.content).join('\n');
+      const example = { conversationId: input.conversationId ?? null, messageId: ids.at(-1) ?? null, source, askedAt: at };
+      recordUnanswered(store, chatbot, question, example).catch((error: unknown) => onError(error, 'recording an unanswered question'));
+    }
   }
 
   return {

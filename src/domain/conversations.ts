@@ -1,3 +1,4 @@
+import type { ActivityTally } from '../store/activity-counters.js';
 import type {
   Account,
   Chatbot,
@@ -6,11 +7,14 @@ import type {
   Feedback,
   NewMessage,
   Page,
+  Revision,
   Store,
   TimeRange,
 } from '../store/port.js';
+import type { OnBackgroundError } from './chat.js';
 import { findOwnedChatbot } from './chatbots.js';
-import { notFound } from './errors.js';
+import { invalidRequest, notFound } from './errors.js';
+import { isDeclined, recordUnanswered } from './unanswered.js';
 
 // Conversation history: what was said in a saved conversation (one with a conversationId).
 
@@ -21,6 +25,8 @@ export type Exchange = {
   source: ConversationSource;
   contactId: string | null;
   messages: NewMessage[];
+  /** Counted with the exchange (see ConversationAppend). */
+  tally?: ActivityTally;
 };
 
 /** Appends an exchange to its conversation, creating the conversation on the first one. */
@@ -33,6 +39,7 @@ export function recordExchange(store: Store, chatbot: Chatbot, exchange: Exchang
     contactId: exchange.contactId,
     messages: exchange.messages,
     at: new Date(),
+    tally: exchange.tally,
   });
 }
 
@@ -50,16 +57,47 @@ export async function listConversations(
   return store.conversations.list(chatbotId, filter, page);
 }
 
-/** A reader's 👍/👎 on one of the chatbot's answers; a later rating replaces an earlier one. */
+/**
+ * A reader's 👍/👎 on one of the chatbot's answers; a later rating replaces an earlier one. A new
+ * 👎 counts the question as unanswered (a decline was counted when it was given), after the
+ * rating is saved and without delaying or failing it.
+ */
 export async function rateAnswer(
   store: Store,
   account: Account,
   chatbotId: string,
   messageId: string,
   feedback: Feedback,
+  onError: OnBackgroundError,
 ): Promise<void> {
-  await findOwnedChatbot(store, account, chatbotId);
+  const chatbot = await findOwnedChatbot(store, account, chatbotId);
+  const answered = feedback === 'down' ? await store.conversations.answeredQuestion(chatbotId, messageId) : undefined;
   if (!(await store.conversations.setFeedback(chatbotId, messageId, feedback))) {
     throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
   }
+  if (!answered || answered.answer.feedback === 'down' || isDeclined(answered.answer.content)) return;
+  const example = { conversationId: answered.conversationId, messageId, source: answered.source, askedAt: new Date() };
+  recordUnanswered(store, chatbot, answered.question, example).catch((error: unknown) =>
+    onError(error, 'recording an unanswered question'),
+  );
+}
+
+/**
+ * The owner's correction of one of the chatbot's answers: kept on the answer (whose content stays
+ * as it was) for the history to show.
+ */
+export async function reviseAnswer(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  messageId: string,
+  answer: string,
+): Promise<Revision> {
+  await findOwnedChatbot(store, account, chatbotId);
+  const answered = await store.conversations.answeredQuestion(chatbotId, messageId);
+  if (!answered) throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
+  if (!answered.question) throw invalidRequest(`answer ${messageId} answered no question`);
+  const revision = { answer, createdAt: new Date() };
+  await store.conversations.setRevision(chatbotId, messageId, revision);
+  return revision;
 }

@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import type { Lead, Webhook, WebhookDelivery, WebhookEventType } from '../store/port.js';
+import type { Lead, UnansweredExample, UnansweredGroup, Webhook, WebhookDelivery, WebhookEventType } from '../store/port.js';
 
 // The events webhooks receive, in the hosted service's shape: `{id, createdAt, eventType,
 // chatbotId, payload}`. The body is fixed when the event enters the outbox, so every attempt
@@ -52,6 +52,41 @@ export function leadSubmitted(webhook: Webhook, lead: Lead, at: Date): WebhookDe
         customerEmail: lead.email,
         customerName: lead.name,
         customerPhone: lead.phone,
+      },
+    },
+    at,
+  );
+}
+
+const exampleBody = (example: UnansweredExample) => ({
+  conversationId: example.conversationId,
+  messageId: example.messageId,
+  source: example.source,
+  askedAt: example.askedAt.toISOString(),
+});
+
+/**
+ * `unanswered.created` of a new group of unanswered questions, with the ask that opened it, for
+ * one webhook; keyed by the group, so it is enqueued once.
+ */
+export function unansweredCreated(webhook: Webhook, group: UnansweredGroup, opening: UnansweredExample, at: Date): WebhookDelivery {
+  return delivery(
+    webhook,
+    `unanswered.created:${group.id}`,
+    {
+      createdAt: group.firstAskedAt.toISOString(),
+      eventType: 'unanswered.created',
+      chatbotId: group.chatbotId,
+      payload: {
+        group: {
+          id: group.id,
+          question: group.question,
+          count: group.count,
+          firstAskedAt: group.firstAskedAt.toISOString(),
+          lastAskedAt: group.lastAskedAt.toISOString(),
+          status: group.status,
+        },
+        example: exampleBody(opening),
       },
     },
     at,

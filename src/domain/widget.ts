@@ -1,6 +1,6 @@
 import type { ChatEngine } from '../engine/index.js';
 import type { Chatbot, Conversation, Lead, Store } from '../store/port.js';
-import { startChat, type ChatReply } from './chat.js';
+import { startChat, type ChatReply, type OnBackgroundError } from './chat.js';
 import { accessDenied, invalidRequest, notFound } from './errors.js';
 import { saveLead, type LeadInput } from './leads.js';
 import type { ChatbotSettings } from '../settings/chatbot-settings.js';
@@ -83,6 +83,7 @@ export async function startWidgetChat(
   engine: ChatEngine,
   chatbot: Chatbot,
   input: { conversationId: string; message: string },
+  onError: OnBackgroundError,
 ): Promise<ChatReply> {
   const account = await store.accounts.findById(chatbot.accountId);
   if (!account) throw notFound(`owner of chatbot ${chatbot.id}`);
@@ -94,7 +95,7 @@ export async function startWidgetChat(
     conversationId: input.conversationId,
     source: SOURCE,
     leadForm: collectsLeads(chatbot.settings),
-  });
+  }, onError);
 }
 
 /** A widget conversation, to continue it after a reload; other sources' conversations stay hidden. */

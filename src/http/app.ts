@@ -21,6 +21,7 @@ import { chatPaths, chatRoutes } from './routes/chat.js';
 import { chatbotPaths, chatbotRoutes } from './routes/chatbots.js';
 import { contactPaths, contactRoutes } from './routes/contacts.js';
 import { conversationPaths, conversationRoutes } from './routes/conversations.js';
+import { reviewPaths, reviewRoutes } from './routes/review.js';
 import { customAttributePaths, customAttributeRoutes } from './routes/custom-attributes.js';
 import { docsRoutes, openApiPaths, referencePaths } from './routes/docs.js';
 import { healthPaths, healthRoutes } from './routes/health.js';
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps): Koa {
 /** Every router of the app. */
 export function appRouters({
   store,
+  logger,
   contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
   engine = createChatEngine(store),
   webhookAllowPrivate = false,
@@ -88,19 +90,21 @@ export function appRouters({
     new Router<AuthState>({ prefix: API_PREFIX }).use(keyCheck, body, ...guards, feature.routes()) as Router;
   // The contract limits the contact and custom-attribute endpoints per key.
   const contactsLimit = perKeyRateLimit(store, { scope: 'contacts', perMinute: contactsRateLimitPerMinute });
+  const onError = (error: unknown, what: string) => logger.warn({ err: error }, `${what} failed`);
 
   return [
     healthRoutes(store),
     metricsRoutes(metricsToken),
     docsRoutes(API_PREFIX, apiDocument),
     publicAssetRoutes(store),
-    widgetRoutes(store, engine),
+    widgetRoutes(store, engine, onError),
     api(chatbotRoutes(store, engine, sourceLimits)),
     api(sourceRoutes(store, engine, sourceLimits)),
-    api(chatRoutes(store, engine)),
+    api(chatRoutes(store, engine, onError)),
     api(assetRoutes(store)),
     api(leadRoutes(store)),
-    api(conversationRoutes(store)),
+    api(conversationRoutes(store, onError)),
+    api(reviewRoutes(store)),
     api(integrationRoutes(store)),
     api(webhookRoutes(store, { allowPrivate: webhookAllowPrivate })),
     api(adapterClaimRoutes(store)),
@@ -124,6 +128,7 @@ export function apiDocument(): OpenApiDocument {
         assetPaths,
         leadPaths,
         conversationPaths,
+        reviewPaths,
         integrationPaths,
         webhookPaths,
         adapterClaimPaths,

@@ -1,4 +1,5 @@
 import type { ChatbotSettings, SettingsPatch } from '../settings/chatbot-settings.js';
+import type { ActivityCounts, ActivityTally } from './activity-counters.js';
 
 // The storage port: what the domain needs from a database, and nothing about which one.
 // Every method is scoped and atomic as documented; adapters live in ./sqlite and ./mongo and are
@@ -344,11 +345,22 @@ export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe
 export type ConversationMessage = { role: 'user' | 'assistant'; content: string; createdAt: Date };
 /** A reader's rating of an answer (👍/👎). */
 export type Feedback = 'up' | 'down';
+/** The owner's correction of an answer; the answer's own content stays as it was. */
+export type Revision = { answer: string; createdAt: Date };
 /**
  * A saved message: its id is assigned by the store (or reserved with reserveMessageIds) and stays
- * the same across reads; `feedback` once someone rated it.
+ * the same across reads; `feedback` once someone rated it, `revision` once the owner corrected it.
  */
-export type StoredMessage = ConversationMessage & { id: string; feedback?: Feedback };
+export type StoredMessage = ConversationMessage & { id: string; feedback?: Feedback; revision?: Revision };
+
+/** An assistant message with the conversation it is in and the user's question it answered. */
+export type AnsweredQuestion = {
+  conversationId: string;
+  source: ConversationSource;
+  answer: StoredMessage;
+  /** The user's messages between the previous answer and this one, joined; '' when there were none. */
+  question: string;
+};
 /** A message to append: `id` given for every message of the batch (reserved ids, in order) or for none. */
 export type NewMessage = ConversationMessage & { id?: string };
 
@@ -425,6 +437,11 @@ export type ConversationAppend = {
   messages: NewMessage[];
   /** Becomes createdAt of a new conversation; updatedAt only ever moves forward to it. */
   at: Date;
+  /**
+   * Activity counted with the append, in the same write, at `at` (the reply's credit, a decline);
+   * the append itself counts the conversation it creates and its messages.
+   */
+  tally?: ActivityTally;
 };
 
 export interface ContactRepository {
@@ -494,6 +511,99 @@ export interface ConversationRepository {
    * chatbot has no assistant message of that id.
    */
   setFeedback(chatbotId: string, messageId: string, feedback: Feedback): Promise<boolean>;
+  /** One of the chatbot's assistant messages with the question it answered; undefined for any other id. */
+  answeredQuestion(chatbotId: string, messageId: string): Promise<AnsweredQuestion | undefined>;
+  /** Sets (or replaces) the revision of one of the chatbot's assistant messages; false as setFeedback. */
+  setRevision(chatbotId: string, messageId: string, revision: Revision): Promise<boolean>;
+}
+
+/**
+ * Per-day activity, kept as counters per chatbot and UTC hour so a day of any time zone is a sum of
+ * whole hours (every offset in use is a whole or half hour; half-hour zones are read at the hour
+ * they start in, see the analytics domain). The counters live beside the records they count and
+ * are written in the same write: conversations and messages by ConversationRepository.append,
+ * feedback by setFeedback (at the answer's hour), leads by LeadRepository (at the lead's hour).
+ */
+export interface ActivityRepository {
+  /** Adds to the counters of the chatbot's hour holding `at`, in one atomic write. */
+  add(chatbotId: string, at: Date, tally: ActivityTally): Promise<void>;
+  /**
+   * The hours in [from, to) with anything counted, oldest first, summed over the scope's chatbots.
+   * Its cost follows the number of hours (times chatbots), never the number of messages.
+   */
+  hours(scope: ActivityScope, from: Date, to: Date): Promise<ActivityHour[]>;
+}
+
+export type ActivityScope = { chatbotId: string } | { accountId: string };
+export type ActivityHour = { hour: Date; counts: ActivityCounts };
+
+export type UnansweredStatus = 'open' | 'resolved' | 'dismissed';
+
+/** One time a question went unanswered; ids null for a reply that was not saved. */
+export type UnansweredExample = {
+  conversationId: string | null;
+  /** The reply that declined, or was rated 👎. */
+  messageId: string | null;
+  source: ConversationSource;
+  askedAt: Date;
+};
+
+/** Questions that went unanswered, grouped by meaning; `question` is the first one asked. */
+export type UnansweredGroup = {
+  id: string;
+  chatbotId: string;
+  accountId: string;
+  question: string;
+  /** What the domain compares questions by: distinct, sorted. */
+  terms: string[];
+  count: number;
+  firstAskedAt: Date;
+  lastAskedAt: Date;
+  status: UnansweredStatus;
+  /** The latest UNANSWERED_EXAMPLES, newest first. */
+  examples: UnansweredExample[];
+};
+
+/** How many examples a group shows. */
+export const UNANSWERED_EXAMPLES = 5;
+
+export type UnansweredAsk = {
+  chatbotId: string;
+  accountId: string;
+  /** The group the domain found the question to belong to, if any. */
+  groupId?: string;
+  /** The group to open when there is none to add to. */
+  opening: { id: string; question: string; terms: string[] };
+  example: UnansweredExample;
+};
+
+export type UnansweredFilter = TimeRange & { status?: UnansweredStatus };
+
+/** A new group whose unanswered.created is not yet enqueued, with the example that opened it. */
+export type UnannouncedGroup = { group: UnansweredGroup; opening: UnansweredExample };
+
+export interface UnansweredRepository {
+  /** The chatbot's groups sharing a term with `terms`, most recently asked first, at most `limit`. */
+  candidates(chatbotId: string, terms: string[], limit: number): Promise<Pick<UnansweredGroup, 'id' | 'terms'>[]>;
+  /**
+   * Counts one ask in one atomic write: into `groupId` when given, else into the chatbot's group
+   * of exactly the same terms, else into a new group made of `opening` (marked for its webhook
+   * event in the same write). A resolved or dismissed group it counts into reopens. Answers the
+   * group as stored and whether this call created it; of racing calls with the same terms, one does.
+   */
+  record(ask: UnansweredAsk): Promise<{ group: UnansweredGroup; created: boolean }>;
+  /**
+   * Most asked first, ties by lastAskedAt (newest first), then id; the range bounds lastAskedAt,
+   * an absent status means any.
+   */
+  list(chatbotId: string, filter: UnansweredFilter, page: Page): Promise<UnansweredGroup[]>;
+  count(chatbotId: string, filter: UnansweredFilter): Promise<number>;
+  find(chatbotId: string, id: string): Promise<UnansweredGroup | undefined>;
+  setStatus(chatbotId: string, id: string, status: UnansweredStatus): Promise<UnansweredGroup | undefined>;
+  /** Groups created since webhooks know them whose unanswered.created is not yet enqueued, oldest first. */
+  unannounced(limit: number): Promise<UnannouncedGroup[]>;
+  /** Clears the group's mark once its deliveries are enqueued. */
+  markAnnounced(id: string): Promise<void>;
 }
 
 export interface UsageRepository {
@@ -652,7 +762,7 @@ export type RepairOptions = {
 };
 
 /** The events a webhook can subscribe to; `ping` is sent only by a test request. */
-export type WebhookEvent = 'leads.submit';
+export type WebhookEvent = 'leads.submit' | 'unanswered.created';
 export type WebhookEventType = WebhookEvent | 'ping';
 
 /** An account's subscription to events, delivered as signed POSTs to `url`. */
@@ -810,6 +920,8 @@ export interface Store {
   readonly webhooks: WebhookRepository;
   readonly webhookOutbox: WebhookOutboxRepository;
   readonly adapterClaims: AdapterClaimRepository;
+  readonly activity: ActivityRepository;
+  readonly unanswered: UnansweredRepository;
   readonly handoffs: HandoffRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;

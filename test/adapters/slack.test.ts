@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { COMMAND_FAILED, refusal } from '../../adapters/commands.js';
+import { ANSWER_SAVED, COMMAND_FAILED, refusal } from '../../adapters/commands.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
@@ -15,8 +15,10 @@ import { noDefaultText, THINKING_STATUS } from '../../adapters/slack/assistant.j
 import { FEEDBACK_ACTION_ID } from '../../adapters/slack/feedback.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/index.js';
 import { EMPTY_REPLY } from '../../adapters/slack/reply.js';
+import { ANSWER_ACTION_ID, ANSWER_VIEW_ID } from '../../adapters/slack/unanswered.js';
 import { escapeText, MESSAGE_LIMIT, unescapeText } from '../../adapters/slack/text.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
+import { recordUnanswered } from '../../src/domain/unanswered.js';
 import { createChatEngine } from '../../src/engine/index.js';
 import { platformApiErrors } from '../../src/metrics.js';
 import { SLACK_EVENTS_PATH as HUB_SLACK_PATH, createApp } from '../../src/http/app.js';
@@ -40,6 +42,8 @@ import {
   type ApiCall,
   type ChannelType,
   type FakeSlack,
+  type OpenedView,
+  type SlackBlock,
   type SlackMessageRecord,
 } from '../fakes/slack.js';
 import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
@@ -83,6 +87,8 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'conversations.open': ['im:write'],
   'files.getUploadURLExternal': ['files:write'],
   'files.completeUploadExternal': ['files:write'],
+  // A modal needs only the interaction's trigger_id.
+  'views.open': [],
 };
 /** Scopes that come with the subscribed events and the slash command rather than a method. */
 const EVENT_SCOPES = ['app_mentions:read', 'channels:history', 'groups:history', 'im:history', 'commands'];
@@ -1229,5 +1235,75 @@ describe('Slack adapter: feedback', () => {
     await h.slack.waitFor(() => h.slack.ephemerals.length > 0);
     expect((await savedMessages(h)).find((message) => message.role === 'assistant')?.feedback).toBe('up');
     expect(h.slack.ephemerals.map(({ user, text }) => [user, text])).toEqual([[ALICE, feedbackRecorded('up')]]);
+  });
+});
+
+describe('Slack adapter: unanswered questions', () => {
+  const ask = (h: Harness, question: string) =>
+    recordUnanswered(h.app.store, { id: h.support, accountId: h.app.accountId }, question, {
+      conversationId: null,
+      messageId: null,
+      source: 'Slack',
+      askedAt: new Date(),
+    });
+  const groups = async (h: Harness) => h.app.store.unanswered.list(h.support, {}, { page: 1, size: 10 });
+  /** Sends an interaction payload as Slack posts it (a signed form with `payload`). */
+  const interact = async (h: Harness, payload: Record<string, unknown>) => {
+    const response = await deliver(h.eventsUrl, new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), 'application/x-www-form-urlencoded');
+    expect(response.status).toBe(200);
+    await h.adapter.idle();
+  };
+  /** The command's ephemeral reply as a message the admin can click in. */
+  const listed = async (h: Harness, user = ADMIN) => {
+    const reply = (await h.command('unanswered', user)) as { text: string; blocks?: SlackBlock[] };
+    return { ...reply, message: { channel: MENTION_CHANNEL, ts: '1700000000.000100', text: reply.text, blocks: reply.blocks } as SlackMessageRecord };
+  };
+
+  it('lists the open questions, most asked first, each with an Answer button; whose modal resolves the question', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    for (const question of ['Do you sell <gift> cards?', 'Is there parking nearby?', 'Can I buy a gift card?']) await ask(h, question);
+    const { text, blocks, message } = await listed(h);
+    expect(text).toBe(
+      escapeText('Questions Support bot could not answer, most asked first:\n1. Do you sell <gift> cards? (asked 2 times)\n2. Is there parking nearby? (asked once)'),
+    );
+    const buttons = (blocks ?? []).flatMap((block) => (block.accessory ? [block.accessory as { action_id: string; text: { text: string } }] : []));
+    expect(buttons.map((button) => [button.action_id, button.text.text])).toEqual([
+      [ANSWER_ACTION_ID, 'Answer'],
+      [ANSWER_ACTION_ID, 'Answer'],
+    ]);
+
+    await interact(h, h.slack.click(message, ADMIN, ANSWER_ACTION_ID));
+    expect(h.slack.views).toHaveLength(1);
+    const [opened] = h.slack.views;
+    if (!opened) throw new Error('no modal');
+    expect(opened.view).toMatchObject({ type: 'modal', callback_id: ANSWER_VIEW_ID, title: { type: 'plain_text', text: 'Answer a question' } });
+    expect(JSON.stringify(opened.view.blocks)).toContain(escapeText('Do you sell <gift> cards?'));
+
+    await interact(h, h.slack.submitView(opened, ADMIN, { answer: { answer: 'Yes, at the counter.' } }));
+    const [gift, parking] = await groups(h);
+    expect([gift?.status, parking?.status]).toEqual(['resolved', 'open']);
+    expect(h.slack.ephemerals.map(({ channel, user, text }) => [channel, user, text])).toEqual([[MENTION_CHANNEL, ADMIN, ANSWER_SAVED]]);
+    expect((await listed(h)).text).toContain('1. Is there parking nearby?');
+  });
+
+  it('is for admins only, the command and the modal alike', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    await ask(h, 'Is there parking nearby?');
+    expect((await listed(h, BOB)).text).toBe(escapeText(refusal({ command: '/chatbot', admins: SLACK_ADMINS, workspace: 'workspace' }, 'unanswered')));
+    const { message } = await listed(h);
+    await interact(h, h.slack.click(message, ADMIN, ANSWER_ACTION_ID));
+    await interact(h, h.slack.submitView(h.slack.views[0] as OpenedView, BOB, { answer: { answer: 'Sure.' } }));
+    expect((await groups(h))[0]?.status).toBe('open');
+    expect(h.slack.ephemerals.map(({ user, text }) => [user, text])).toEqual([[BOB, escapeText(refusal({ command: '/chatbot', admins: SLACK_ADMINS, workspace: 'workspace' }, 'unanswered'))]]);
+  });
+
+  it('says so when there is nothing to answer', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    const reply = (await h.command('unanswered')) as { text: string; blocks?: unknown };
+    expect(reply).toMatchObject({ text: 'Support bot has no unanswered questions.' });
+    expect(reply.blocks).toBeUndefined();
   });
 });

@@ -96,6 +96,9 @@ export type Upload = {
 
 export type ResponseUrlPost = { path: string; body: Record<string, unknown>; at: number };
 
+/** A modal opened with views.open: its id, the trigger it answered, and the view as sent. */
+export type OpenedView = { id: string; triggerId: string; view: Record<string, unknown> };
+
 /** An acknowledgement the app sent over the socket. */
 export type SocketAck = { envelope_id: string; payload?: Record<string, unknown> };
 
@@ -108,6 +111,8 @@ export type FakeSlack = {
   calls: ApiCall[];
   responses: ResponseUrlPost[];
   uploads: Upload[];
+  /** Modals opened with views.open, in order. */
+  views: OpenedView[];
   messages: SlackMessageRecord[];
   ephemerals: EphemeralRecord[];
   addUser(user: SlackUser): void;
@@ -140,6 +145,11 @@ export type FakeSlack = {
    * `actionId` (for feedback buttons, its `positive` or `negative` one). Throws if there is none.
    */
   click(message: SlackMessageRecord, user: string, actionId: string, button?: 'positive' | 'negative'): Record<string, unknown>;
+  /**
+   * The `view_submission` payload of `user` submitting an opened modal with `values` typed into
+   * its inputs, by block_id and action_id (plain_text_input values).
+   */
+  submitView(opened: OpenedView, user: string, values: Record<string, Record<string, string>>): Record<string, unknown>;
   /** Resolves once `check` holds (polled), or rejects after `timeoutMs`. */
   waitFor<T>(check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
@@ -200,6 +210,9 @@ function parseBlocks(raw: string): SlackBlock[] | undefined {
 export async function startFakeSlack(): Promise<FakeSlack> {
   const calls: ApiCall[] = [];
   const responses: ResponseUrlPost[] = [];
+  const views: OpenedView[] = [];
+  /** trigger_ids of interactions sent and not yet used to open a view. */
+  const triggers = new Set<string>();
   const uploads: Upload[] = [];
   const messages: SlackMessageRecord[] = [];
   const ephemerals: EphemeralRecord[] = [];
@@ -442,6 +455,34 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       });
     },
 
+    // A modal as Slack checks it: a trigger_id it issued and not yet used (they expire after 3 s),
+    // a title of 1–24 characters, valid blocks, and a submit button when there is an input.
+    'views.open': (args) => {
+      const triggerId = args.trigger_id ?? '';
+      if (!triggers.delete(triggerId)) return fail(triggerId ? 'expired_trigger_id' : 'invalid_arguments');
+      let view: Record<string, unknown>;
+      try {
+        view = JSON.parse(args.view ?? '') as Record<string, unknown>;
+      } catch {
+        return fail('invalid_arguments');
+      }
+      const title = (view.title ?? {}) as Record<string, unknown>;
+      const blocks = parseBlocks(JSON.stringify(view.blocks ?? []));
+      const hasInput = blocks?.some((block) => block.type === 'input');
+      const valid =
+        view.type === 'modal' &&
+        title.type === 'plain_text' &&
+        isText(title.text, 24) &&
+        blocks !== undefined &&
+        (!hasInput || (view.submit as Record<string, unknown> | undefined)?.type === 'plain_text') &&
+        (view.private_metadata === undefined || (typeof view.private_metadata === 'string' && view.private_metadata.length <= 3000)) &&
+        (view.callback_id === undefined || isText(view.callback_id, 255));
+      if (!valid) return fail('invalid_arguments');
+      const opened: OpenedView = { id: `V${randomUUID().replaceAll('-', '').slice(0, 10).toUpperCase()}`, triggerId, view: { ...view, blocks } };
+      views.push(opened);
+      return ok({ view: { id: opened.id, ...opened.view } });
+    },
+
     'conversations.open': (args) => {
       const user = args.users ?? '';
       if (!users.has(user)) return fail('user_not_found');
@@ -592,6 +633,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     origin,
     calls,
     responses,
+    views,
     uploads,
     messages,
     ephemerals,
@@ -627,8 +669,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       return envelopeId;
     },
     click(message, userId, actionId, button = 'positive') {
+      // Buttons sit in a block's elements (actions, context_actions) or as a section's accessory.
       const found = (message.blocks ?? []).flatMap((block) =>
-        ((block.elements ?? []) as Record<string, unknown>[])
+        [...((block.elements ?? []) as Record<string, unknown>[]), ...(block.accessory ? [block.accessory as Record<string, unknown>] : [])]
           .filter((element) => element.action_id === actionId)
           .map((element) => ({ block, element })),
       )[0];
@@ -636,6 +679,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       const { block, element } = found;
       const clicked = (element.type === 'feedback_buttons' ? element[`${button}_button`] : element) as Record<string, unknown>;
       const person = users.get(userId);
+      const triggerId = `${Date.now()}.${TEAM}.${randomUUID().replaceAll('-', '')}`;
+      triggers.add(triggerId);
       return {
         type: 'block_actions',
         user: { id: userId, username: person?.name ?? 'someone', name: person?.name ?? 'someone', team_id: TEAM },
@@ -648,7 +693,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           is_ephemeral: false,
           ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
         },
-        trigger_id: `${Date.now()}.${TEAM}.${randomUUID().replaceAll('-', '')}`,
+        trigger_id: triggerId,
         team: { id: TEAM, domain: 'switchboard-test' },
         enterprise: null,
         is_enterprise_install: false,
@@ -666,6 +711,43 @@ export async function startFakeSlack(): Promise<FakeSlack> {
             action_ts: nextTs(),
           },
         ],
+      };
+    },
+    submitView(opened, userId, values) {
+      const person = users.get(userId);
+      const blocks = (opened.view.blocks ?? []) as SlackBlock[];
+      const state = Object.fromEntries(
+        blocks
+          .filter((block) => block.type === 'input')
+          .map((block) => {
+            const element = block.element as Record<string, unknown>;
+            const actionId = String(element.action_id);
+            const value = values[String(block.block_id)]?.[actionId];
+            return [block.block_id, { [actionId]: { type: element.type, value: value ?? null } }];
+          }),
+      );
+      return {
+        type: 'view_submission',
+        team: { id: TEAM, domain: 'switchboard-test' },
+        user: { id: userId, username: person?.name ?? 'someone', name: person?.name ?? 'someone', team_id: TEAM },
+        api_app_id: APP_ID,
+        token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
+        trigger_id: `${Date.now()}.${TEAM}.${randomUUID().replaceAll('-', '')}`,
+        view: {
+          id: opened.id,
+          team_id: TEAM,
+          type: 'modal',
+          ...opened.view,
+          private_metadata: opened.view.private_metadata ?? '',
+          callback_id: opened.view.callback_id ?? '',
+          state: { values: state },
+          hash: `${Date.now()}.${randomUUID().slice(0, 8)}`,
+          app_id: APP_ID,
+          bot_id: 'B0SWITCHBD',
+        },
+        response_urls: [],
+        is_enterprise_install: false,
+        enterprise: null,
       };
     },
     botReplies: (channel, threadTs) =>

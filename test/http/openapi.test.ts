@@ -137,8 +137,23 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(200, 'POST', feedback, { params: answer, json: { feedback: 'up' } });
     await expectStatus(400, 'POST', feedback, { params: answer, json: { feedback: 'meh' } });
     await expectStatus(404, 'POST', feedback, { params: { ...answer, messageId: 'missing' }, json: { feedback: 'down' } });
+    await expectStatus(200, 'POST', `${api}/chatbots/{chatbotId}/messages/{messageId}/revision`, {
+      params: answer,
+      json: { answer: 'We open at eight.' },
+    });
     // Shown on the message, as the document says.
     await expectStatus(200, 'GET', `${api}/get-conversations`, { query: bot });
+
+    // Review: a declined question, recorded after its reply; analytics.
+    await expectStatus(200, 'POST', `${api}/chat`, { json: { ...bot, messages: [{ role: 'user', content: 'Do you sell gift cards?' }] } });
+    const unanswered = `${api}/chatbots/{chatbotId}/unanswered`;
+    await expect.poll(async () => (await expectStatus(200, 'GET', unanswered, { params: bot, query: { status: 'open' } })).total).toBe(1);
+    const listed = await expectStatus(200, 'GET', unanswered, { params: bot });
+    const group = { params: { ...bot, id: String((listed.data as unknown as { id: string }[])[0]?.id) } };
+    await expectStatus(200, 'POST', `${unanswered}/{id}/resolve`, { ...group, json: { answer: 'Yes, in the shop.' } });
+    await expectStatus(200, 'POST', `${unanswered}/{id}/dismiss`, group);
+    await expectStatus(200, 'GET', `${api}/chatbots/{chatbotId}/analytics`, { params: bot, query: { timezone: 'Europe/Oslo' } });
+    await expectStatus(200, 'GET', `${api}/analytics`);
 
     // Leads.
     await expectStatus(200, 'POST', `${api}/chatbots/{chatbotId}/leads`, { params: bot, json: { name: 'Ada', email: 'ada@example.com' } });

@@ -29,6 +29,7 @@ const input = (items: Lead[], overrides: Partial<DigestInput> = {}): DigestInput
   from: FROM,
   to: TO,
   leads: items,
+  unanswered: { count: 0, top: [] },
   ...overrides,
 });
 
@@ -106,6 +107,33 @@ describe('composeDigest', () => {
     expect(message.discord.content).toBe('Lead digest for Helper: no new leads');
     expect(message.discord.embeds[0]?.description).toMatch(/^\*\*No new leads\*\*/);
     expect(message.discord.embeds[0]?.fields).toBeUndefined();
+  });
+
+  it('adds how many questions went unanswered, with the three most asked, escaped', () => {
+    const top = [
+      { question: 'Do you sell <!here> gift cards?', count: 4 },
+      { question: 'Is there parking?', count: 2 },
+      { question: 'Do you rent *kayaks*?', count: 1 },
+    ];
+    const message = composeDigest(input(leads(1), { unanswered: { count: 5, top } }));
+    expect(message.slack.blocks.slice(-2)).toEqual([
+      { type: 'divider' },
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text:
+            '*5 questions went unanswered*\n• Do you sell &lt;!here&gt; gift cards? (asked 4 times)\n' +
+            '• Is there parking? (asked 2 times)\n• Do you rent *kayaks*? (asked once)',
+        },
+      },
+    ]);
+    expect(message.discord.embeds[0]?.fields?.at(-1)).toEqual({
+      name: '5 questions went unanswered',
+      value: '• Do you sell \\<!here\\> gift cards? (asked 4 times)\n• Is there parking? (asked 2 times)\n• Do you rent \\*kayaks\\*? (asked once)',
+    });
+    const none = composeDigest(input(leads(1)));
+    expect(JSON.stringify(none)).not.toContain('unanswered');
   });
 
   it('escapes what visitors typed, so nobody is mentioned and no link is forged', () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createScheduler, type SchedulerOptions } from '../../jobs/scheduler.js';
+import { recordUnanswered } from '../../src/domain/unanswered.js';
 import { openStore } from '../../src/store/index.js';
 import type { Account, Chatbot, Digest, Store } from '../../src/store/port.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
@@ -177,6 +178,24 @@ describe('the digest message', () => {
     expect(slackPosts().map((call) => call.args.channel)).toEqual(['C0CHATTY01']);
     expect(slackPosts()[0]?.args.text).toContain('no new leads');
     expect(await store.digestRuns.find(quiet.id, '2026-03-10')).toMatchObject({ status: 'skipped', attempts: 0 });
+  });
+
+  it('adds the questions that went unanswered in the window, and posts for them alone', async () => {
+    await digest({ postWhenEmpty: false });
+    const ask = (question: string, minutes: number) =>
+      recordUnanswered(store, chatbot, question, { conversationId: null, messageId: null, source: 'API', askedAt: plusMinutes(NINE_OSLO, minutes) });
+    await ask('Is there parking nearby?', -25 * 60);
+    for (const question of ['Do you sell gift cards?', 'Can I buy a gift card?', 'Do you rent kayaks?', 'Do you have showers?', 'Can I rent a kayak?']) {
+      await ask(question, -60);
+    }
+    await ask('Do you sell gift cards?', -30);
+    await tickAt(NINE_OSLO);
+
+    const blocks = blocksOf(slackPosts()[0] as { args: Record<string, string> });
+    expect(blocks.at(-1)?.text?.text).toBe(
+      '*3 questions went unanswered*\n• Do you sell gift cards? (asked 3 times)\n• Do you rent kayaks? (asked 2 times)\n' +
+        '• Do you have showers? (asked once)',
+    );
   });
 
   it('covers the leads since the previous digest; the first covers the last 24 hours', async () => {

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWebhookDispatcher, type DispatcherOptions } from '../../jobs/webhooks/dispatcher.js';
 import { saveLead } from '../../src/domain/leads.js';
+import { recordUnanswered } from '../../src/domain/unanswered.js';
 import { leadSubmitted } from '../../src/domain/webhook-events.js';
 import { createWebhook } from '../../src/domain/webhooks.js';
 import { openStore } from '../../src/store/index.js';
@@ -101,6 +102,43 @@ describe('delivery', () => {
     advance(60 * 24 * 2);
     expect(await dispatcher().tick()).toEqual([]);
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it('POSTs unanswered.created, signed, once per new group (not when its count grows), with the ask that opened it', async () => {
+    const webhook = await createWebhook(store, account, { url: receiver.url, events: ['unanswered.created'] }, { allowPrivate: true });
+    await subscribe();
+    const opening = { conversationId: 'c-1', messageId: '7', source: 'Slack' as const, askedAt: T0 };
+    await recordUnanswered(store, chatbot, 'Do you sell gift cards?', opening);
+    await recordUnanswered(store, chatbot, 'Can I buy a gift card?', { ...opening, messageId: '9' });
+    const [group] = await store.unanswered.list(chatbot.id, {}, { page: 1, size: 10 });
+    const outcomes = await dispatcher().tick();
+    expect(outcomes).toEqual([{ deliveryId: expect.any(String), webhookId: webhook.id, status: 'delivered' }]);
+    const [request] = receiver.received;
+    if (!request) throw new Error('nothing received');
+    expect(verifies(webhook.secret, request)).toBe(true);
+    expect(JSON.parse(request.body)).toEqual({
+      id: outcomes[0]?.deliveryId,
+      createdAt: T0.toISOString(),
+      eventType: 'unanswered.created',
+      chatbotId: chatbot.id,
+      payload: {
+        group: {
+          id: group?.id,
+          question: 'Do you sell gift cards?',
+          count: 2,
+          firstAskedAt: T0.toISOString(),
+          lastAskedAt: T0.toISOString(),
+          status: 'open',
+        },
+        example: { conversationId: 'c-1', messageId: '7', source: 'Slack', askedAt: T0.toISOString() },
+      },
+    });
+
+    await recordUnanswered(store, chatbot, 'Do you sell gift cards?', opening);
+    await recordUnanswered(store, chatbot, 'Is there parking nearby?', opening);
+    advance(1);
+    expect(await dispatcher().tick()).toHaveLength(1);
+    expect(JSON.parse(receiver.received[1]?.body ?? '{}').payload.group.question).toBe('Is there parking nearby?');
   });
 
   it('sends a lead only to the webhooks of its account that subscribe to its chatbot', async () => {

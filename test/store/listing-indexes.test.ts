@@ -4,6 +4,7 @@ import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { conversationPageQuery } from '../../src/store/mongo/conversations.js';
 import { leadPageQuery, mongoLeads } from '../../src/store/mongo/leads.js';
+import { mongoActivityCount } from '../../src/store/mongo/activity.js';
 import { atomicWrites } from '../../src/store/mongo/atomic.js';
 import { mongoModels, type MongoModels } from '../../src/store/mongo/models.js';
 import { pageBlocks } from '../../src/store/mongo/page-blocks.js';
@@ -84,7 +85,7 @@ describe.each(planReader === undefined ? [] : [planReader])('mongodb listing que
     connection = await mongoose.createConnection(uri, { dbName: `switchboard_plan_${randomUUID().slice(0, 8)}` }).asPromise();
     models = mongoModels(connection);
     for (const model of Object.values(models)) await model.createIndexes();
-    const leads = mongoLeads(models, await atomicWrites(connection), BLOCK);
+    const leads = mongoLeads(models, await atomicWrites(connection), mongoActivityCount(models), BLOCK);
     const lead = (chatbotId: string, createdAt: Date): Lead => ({
       id: randomUUID(),
       chatbotId,

@@ -5,6 +5,7 @@ import { atomicWrites, type AtomicWrites } from '../../src/store/mongo/atomic.js
 import { mongoContacts } from '../../src/store/mongo/contacts.js';
 import { migrateIndexes } from '../../src/store/mongo/indexes.js';
 import { mongoLeads } from '../../src/store/mongo/leads.js';
+import { mongoActivityCount } from '../../src/store/mongo/activity.js';
 import { mongoModels, type MongoModels } from '../../src/store/mongo/models.js';
 import { countUncountedLists, recountPageBlocks } from '../../src/store/mongo/page-block-repair.js';
 import type { Contact, ContactRepository, Lead, LeadRepository, TimeRange } from '../../src/store/port.js';
@@ -89,7 +90,7 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
     models = mongoModels(connection);
     for (const model of Object.values(models)) await migrateIndexes(model as never);
     writes = await atomicWrites(connection);
-    leads = mongoLeads(models, writes, BLOCK);
+    leads = mongoLeads(models, writes, mongoActivityCount(models), BLOCK);
     contacts = mongoContacts(models, writes, BLOCK);
   });
   afterEach(async () => {

@@ -158,11 +158,12 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb store: repair a
     await db.collection('trainingSources').deleteOne({ _id: deleted.id as never });
 
     const report = await store.repair({ settleMs: 0 });
-    // The lead, the page block counting it, and the chunk.
-    expect(report.orphans).toBe(3);
+    // The lead, the page block counting it, the hour counting it, and the chunk.
+    expect(report.orphans).toBe(4);
     expect(await db.collection('leads').countDocuments({ chatbotId: deleted.id })).toBe(0);
     expect(await db.collection('pageBlocks').countDocuments({ chatbotId: deleted.id })).toBe(0);
     expect(await db.collection('trainingChunks').countDocuments({ chatbotId: deleted.id })).toBe(0);
+    expect(await db.collection('activityHours').countDocuments({ chatbotId: deleted.id })).toBe(0);
     expect(await store.leads.list(kept.id, {}, { page: 1, size: 10 })).toHaveLength(1);
     expect((await store.training.material(kept.id)).chunks).toEqual([{ seq: 0, text: 'Hi.' }]);
   });

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { startChat } from '../../domain/chat.js';
+import { startChat, type OnBackgroundError } from '../../domain/chat.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { MODEL_IDS } from '../../settings/models.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
@@ -37,12 +37,12 @@ const chatBody = z.object({
 /** Names the saved reply (an extension), e.g. for feedback on it. */
 const MESSAGE_ID_HEADER = 'X-Message-Id';
 
-export function chatRoutes(store: Store, engine: ChatEngine): Router<AuthState> {
+export function chatRoutes(store: Store, engine: ChatEngine, onError: OnBackgroundError): Router<AuthState> {
   const router = new Router<AuthState>();
 
   router.post('/chat', async (ctx) => {
     const { stream, ...input } = parseInput(chatBody, ctx.request.body);
-    const reply = await startChat(store, engine, ctx.state.account, input);
+    const reply = await startChat(store, engine, ctx.state.account, input, onError);
     await sendReply(ctx, reply, stream, reply.messageId ? { [MESSAGE_ID_HEADER]: reply.messageId } : {});
   });
 

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { listConversations, rateAnswer } from '../../domain/conversations.js';
+import type { OnBackgroundError } from '../../domain/chat.js';
+import { listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Conversation, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
@@ -38,6 +39,10 @@ const feedbackPath = z.object({ chatbotId, messageId: z.string().min(1).max(64) 
 const feedbackBody = z.strictObject({ feedback: z.enum(FEEDBACK) });
 const ratedMessage = z.object({ id: z.string(), feedback: z.enum(FEEDBACK) });
 
+const revisionBody = z.strictObject({ answer: z.string().trim().min(1).max(10_000) });
+const revision = z.object({ answer: z.string(), created_at: z.iso.datetime() });
+const revisedMessage = z.object({ id: z.string(), revision });
+
 const conversationItem = z
   .object({
     id: z.string(),
@@ -54,6 +59,8 @@ const conversationItem = z
         created_at: z.iso.datetime(),
         /** An extension: present once someone rated the answer. */
         feedback: z.enum(FEEDBACK).optional(),
+        /** An extension: the owner's correction, once there is one; `content` stays as it was. */
+        revision: revision.optional(),
       }),
     ),
   })
@@ -73,11 +80,14 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
       content: message.content,
       created_at: isoTime(message.createdAt),
       ...(message.feedback && { feedback: message.feedback }),
+      ...(message.revision && {
+        revision: { answer: message.revision.answer, created_at: isoTime(message.revision.createdAt) },
+      }),
     })),
   };
 }
 
-export function conversationRoutes(store: Store): Router<AuthState> {
+export function conversationRoutes(store: Store, onError: OnBackgroundError): Router<AuthState> {
   const router = new Router<AuthState>();
 
   router.get('/get-conversations', async (ctx) => {
@@ -90,8 +100,15 @@ export function conversationRoutes(store: Store): Router<AuthState> {
   router.post('/chatbots/:chatbotId/messages/:messageId/feedback', async (ctx) => {
     const { chatbotId: id, messageId } = parseInput(feedbackPath, ctx.params);
     const { feedback } = parseInput(feedbackBody, ctx.request.body);
-    await rateAnswer(store, ctx.state.account, id, messageId, feedback);
+    await rateAnswer(store, ctx.state.account, id, messageId, feedback, onError);
     ctx.body = success({ id: messageId, feedback });
+  });
+
+  router.post('/chatbots/:chatbotId/messages/:messageId/revision', async (ctx) => {
+    const { chatbotId: id, messageId } = parseInput(feedbackPath, ctx.params);
+    const { answer } = parseInput(revisionBody, ctx.request.body);
+    const revised = await reviseAnswer(store, ctx.state.account, id, messageId, answer);
+    ctx.body = success({ id: messageId, revision: { answer: revised.answer, created_at: isoTime(revised.createdAt) } });
   });
 
   return router;
@@ -125,6 +142,26 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       requestBody: jsonRequest(feedbackBody, { feedback: 'up' }),
       responses: {
         200: jsonResponse('Recorded', successOf(ratedMessage), { message: 'Success', data: { id: '2', feedback: 'up' } }),
+        ...keyedFailures(),
+      },
+    },
+  },
+  '/chatbots/{chatbotId}/messages/{messageId}/revision': {
+    post: {
+      operationId: 'reviseMessage',
+      tags: ['Conversations'],
+      summary: 'Correct an answer: the chatbot answers the question it answered with the revision from then on',
+      description:
+        '`messageId` names an assistant message (as for feedback); a user message or an unknown id is not found. ' +
+        'The revision is shown on the message in `get-conversations`, whose `content` stays as it was; a later ' +
+        'revision replaces an earlier one.',
+      requestParams: { path: feedbackPath },
+      requestBody: jsonRequest(revisionBody, { answer: 'We open at 8am on weekdays.' }),
+      responses: {
+        200: jsonResponse('Revised', successOf(revisedMessage), {
+          message: 'Success',
+          data: { id: '2', revision: { answer: 'We open at 8am on weekdays.', created_at: '2026-03-10T12:00:00.000Z' } },
+        }),
         ...keyedFailures(),
       },
     },

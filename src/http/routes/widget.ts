@@ -13,6 +13,7 @@ import {
   submitWidgetLead,
   withinIpLimit,
 } from '../../domain/widget.js';
+import type { OnBackgroundError } from '../../domain/chat.js';
 import type { ChatEngine } from '../../engine/index.js';
 import type { Chatbot, Store } from '../../store/port.js';
 import { jsonBody } from '../middleware/body.js';
@@ -65,7 +66,7 @@ const widgetHistory = z.object({
 });
 const LEAD_SAVED = 'Success';
 
-export function widgetRoutes(store: Store, engine: ChatEngine): Router {
+export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgroundError): Router {
   const router = new Router({ prefix: '/widget' });
 
   router.get('/embed.js', async (ctx) => {
@@ -146,7 +147,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine): Router {
       ctx.body = { message: chatbot.settings.ipLimitMessage };
       return;
     }
-    const reply = await startWidgetChat(store, engine, chatbot, { conversationId: input.conversationId, message: input.message });
+    const reply = await startWidgetChat(store, engine, chatbot, { conversationId: input.conversationId, message: input.message }, onError);
     await sendReply(ctx, reply, true);
   });
 

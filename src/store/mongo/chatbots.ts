@@ -50,6 +50,8 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
     digests,
     digestRuns,
     webhooks,
+    activityHours,
+    unansweredGroups,
   } = models;
 
   return {
@@ -140,6 +142,8 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
         bindings.deleteMany({ chatbotId: id }),
         digests.deleteMany({ chatbotId: id }),
         webhooks.deleteMany({ chatbotId: id }),
+        activityHours.deleteMany({ chatbotId: id }),
+        unansweredGroups.deleteMany({ chatbotId: id }),
       ]);
       return true;
     },

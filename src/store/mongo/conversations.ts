@@ -1,5 +1,7 @@
+import { appendTally } from '../activity-counters.js';
 import { pageOffset } from '../paging.js';
 import type {
+  AnsweredQuestion,
   Conversation,
   ConversationRepository,
   ConversationSource,
@@ -8,6 +10,7 @@ import type {
   TimeRange,
 } from '../port.js';
 import { Types } from 'mongoose';
+import type { ActivityCount } from './activity.js';
 import type { AtomicWrites } from './atomic.js';
 import type { ConversationDoc, ConversationMessageDoc, MongoModels } from './models.js';
 import { createdWithin } from './time-range.js';
@@ -20,12 +23,13 @@ const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
 type ReadMessage = ConversationMessageDoc & { _id: Types.ObjectId };
 
 const toMessages = (docs: ReadMessage[]): StoredMessage[] =>
-  docs.map(({ _id, role, content, createdAt, feedback }) => ({
+  docs.map(({ _id, role, content, createdAt, feedback, revision }) => ({
     id: _id.toHexString(),
     role,
     content,
     createdAt,
     ...(feedback && { feedback }),
+    ...(revision && { revision: { answer: revision.answer, createdAt: revision.createdAt } }),
   }));
 
 /** A message id as this store writes it (an ObjectId's hex), as an ObjectId; undefined for any other string. */
@@ -71,7 +75,11 @@ export function conversationPageQuery(
     .limit(page.size);
 }
 
-export function mongoConversations(models: MongoModels, { atomic }: AtomicWrites): ConversationRepository {
+export function mongoConversations(
+  models: MongoModels,
+  { atomic }: AtomicWrites,
+  count: ActivityCount,
+): ConversationRepository {
   const { conversations, conversationMessages } = models;
 
   /** The messages of the given conversations of one chatbot, each conversation's in order. */
@@ -108,6 +116,7 @@ export function mongoConversations(models: MongoModels, { atomic }: AtomicWrites
         );
         if (!doc) throw new Error('upsert returned no document');
         const first = doc.messageCount - input.messages.length;
+        await count(chatbotId, at, appendTally(input.messages, first === 0 ? source : undefined, input.tally));
         if (input.messages.length === 0) return;
         await conversationMessages.insertMany(
           input.messages.map(({ id: messageId, role, content, createdAt }, index) => ({
@@ -145,10 +154,47 @@ export function mongoConversations(models: MongoModels, { atomic }: AtomicWrites
       // ObjectIds are unique wherever they are made: reserving needs no write.
       return Array.from({ length: count }, () => new Types.ObjectId().toHexString());
     },
+    // The change of rating is counted at the answer's hour: a day's feedback is on that day's answers.
     async setFeedback(chatbotId, messageId, feedback) {
       const _id = objectId(messageId);
       if (!_id) return false;
-      const result = await conversationMessages.updateOne({ _id, chatbotId, role: 'assistant' }, { $set: { feedback } });
+      return atomic(async () => {
+        const before = await conversationMessages
+          .findOneAndUpdate({ _id, chatbotId, role: 'assistant' }, { $set: { feedback } }, { returnDocument: 'before' })
+          .lean<ReadMessage>();
+        if (!before) return false;
+        const change = (rating: string) => Number(feedback === rating) - Number(before.feedback === rating);
+        await count(chatbotId, before.createdAt, { feedbackUp: change('up'), feedbackDown: change('down') });
+        return true;
+      });
+    },
+    async answeredQuestion(chatbotId, messageId): Promise<AnsweredQuestion | undefined> {
+      const _id = objectId(messageId);
+      const answer = _id && (await conversationMessages.findOne({ _id, chatbotId, role: 'assistant' }).lean<ReadMessage>());
+      if (!answer) return undefined;
+      const { conversationId, seq } = answer;
+      const previous = await conversationMessages
+        .findOne({ chatbotId, conversationId, role: 'assistant', seq: { $lt: seq } }, { seq: 1 })
+        .sort({ seq: -1 })
+        .lean<Pick<ReadMessage, 'seq'>>();
+      const [asked, conversation] = await Promise.all([
+        conversationMessages
+          .find({ chatbotId, conversationId, role: 'user', seq: { $lt: seq, $gt: previous?.seq ?? -1 } })
+          .sort({ seq: 1 })
+          .lean<ReadMessage[]>(),
+        conversations.findOne({ _id: documentId(chatbotId, conversationId) }, { source: 1 }).lean<ConversationDoc>(),
+      ]);
+      return {
+        conversationId,
+        source: conversation?.source ?? 'API',
+        answer: toMessages([answer])[0] as StoredMessage,
+        question: asked.map((message) => message.content).join('\n'),
+      };
+    },
+    async setRevision(chatbotId, messageId, revision) {
+      const _id = objectId(messageId);
+      if (!_id) return false;
+      const result = await conversationMessages.updateOne({ _id, chatbotId, role: 'assistant' }, { $set: { revision } });
       return result.matchedCount === 1;
     },
   };

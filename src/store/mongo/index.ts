@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { mongoAccounts } from './accounts.js';
+import { mongoActivity, mongoActivityCount } from './activity.js';
 import { mongoHandoffs } from './handoffs.js';
 import { mongoAdapterClaims } from './adapter-claims.js';
 import { mongoAssets } from './assets.js';
@@ -23,6 +24,7 @@ import { repairMongo } from './repair.js';
 import { mongoRetrieval } from './retrieval.js';
 import { mongoSources } from './sources.js';
 import { mongoTraining } from './training.js';
+import { mongoUnanswered } from './unanswered.js';
 import { mongoUsage } from './usage.js';
 import { mongoWebhookOutbox } from './webhook-outbox.js';
 import { mongoWebhooks } from './webhooks.js';
@@ -46,6 +48,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     throw error;
   }
 
+  const countActivity = mongoActivityCount(models);
   return {
     engine: 'mongodb',
     accounts: mongoAccounts(models),
@@ -54,8 +57,8 @@ export async function openMongoStore(url: string): Promise<Store> {
     sources: mongoSources(models, writes),
     retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
-    leads: mongoLeads(models, writes),
-    conversations: mongoConversations(models, writes),
+    leads: mongoLeads(models, writes, countActivity),
+    conversations: mongoConversations(models, writes, countActivity),
     contacts: mongoContacts(models, writes),
     attributes: mongoAttributes(models),
     rateLimits: mongoRateLimits(models),
@@ -69,6 +72,8 @@ export async function openMongoStore(url: string): Promise<Store> {
     webhooks: mongoWebhooks(models),
     webhookOutbox: mongoWebhookOutbox(models),
     adapterClaims: mongoAdapterClaims(models),
+    activity: mongoActivity(models, countActivity),
+    unanswered: mongoUnanswered(models),
     handoffs: mongoHandoffs(models),
     async ping() {
       await connection.getClient().db().admin().ping();

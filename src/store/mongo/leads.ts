@@ -1,5 +1,6 @@
 import { pageOffset } from '../paging.js';
 import type { Lead, LeadRepository, TimeRange } from '../port.js';
+import type { ActivityCount } from './activity.js';
 import type { AtomicWrites } from './atomic.js';
 import type { LeadDoc, MongoModels } from './models.js';
 import { BLOCK_ROWS, comparedWith, pageBlocks, type PageStart } from './page-blocks.js';
@@ -40,12 +41,16 @@ export function leadPageQuery(
 export function mongoLeads(
   models: MongoModels,
   { atomic, repairable }: AtomicWrites,
+  count: ActivityCount,
   blockRows = BLOCK_ROWS,
 ): LeadRepository {
   const { leads } = models;
   const blocks = pageBlocks(models, 'leads', blockRows);
   // A lead is its own row key: (createdAt, id).
-  const counted = (lead: Lead) => repairable(() => blocks.added(lead.chatbotId, [lead]));
+  const counted = async (lead: Lead) => {
+    await count(lead.chatbotId, lead.createdAt, { leads: 1 });
+    await repairable(() => blocks.added(lead.chatbotId, [lead]));
+  };
 
   return {
     async insert(lead) {

@@ -1,4 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
+import { ACTIVITY_COUNTERS, type ActivityCounts } from '../activity-counters.js';
 import type {
   Asset,
   Binding,
@@ -14,6 +15,9 @@ import type {
   Quota,
   Source,
   SourceRef,
+  Revision,
+  UnansweredExample,
+  UnansweredGroup,
   Webhook,
   WebhookAttempt,
   WebhookDelivery,
@@ -304,6 +308,7 @@ export type ConversationMessageDoc = {
   content: string;
   createdAt: Date;
   feedback?: 'up' | 'down';
+  revision?: Revision;
 };
 
 const conversationMessageSchema = new Schema<ConversationMessageDoc>(
@@ -316,6 +321,7 @@ const conversationMessageSchema = new Schema<ConversationMessageDoc>(
     content: String,
     createdAt: required(Date),
     feedback: { type: String, enum: ['up', 'down'] },
+    revision: { type: new Schema({ answer: String, createdAt: Date }, { _id: false }), default: undefined },
   },
   { ...options, collection: 'conversationMessages' },
 );
@@ -551,6 +557,58 @@ const sourceRevisionSchema = new Schema<SourceRevisionDoc>(
   { _id: required(String), revision: required(Number) },
   { ...options, collection: 'sourceRevisions' },
 );
+/** `_id` is `${chatbotId}:${hour ms}`; counters absent until first incremented (read as 0). */
+export type ActivityHourDoc = { _id: string; chatbotId: string; hour: Date } & Partial<ActivityCounts>;
+
+const activityHourSchema = new Schema<ActivityHourDoc>(
+  {
+    _id: required(String),
+    chatbotId: required(String),
+    hour: required(Date),
+    ...Object.fromEntries(ACTIVITY_COUNTERS.map((counter) => [counter, Number])),
+  },
+  { ...options, collection: 'activityHours' },
+);
+activityHourSchema.index({ chatbotId: 1, hour: 1 });
+
+/**
+ * `examples` holds the latest UNANSWERED_EXAMPLES, oldest first (as $push $slice keeps them);
+ * `opening` the example that opened the group; `termsKey` the terms joined, unique per chatbot.
+ */
+export type UnansweredGroupDoc = Stored<Omit<UnansweredGroup, 'examples'>> & {
+  termsKey: string;
+  examples: UnansweredExample[];
+  opening: UnansweredExample;
+  webhookPending: boolean;
+};
+
+const exampleSchema = new Schema<UnansweredExample>(
+  { conversationId: optionalString, messageId: optionalString, source: required(String), askedAt: required(Date) },
+  { _id: false },
+);
+
+const unansweredGroupSchema = new Schema<UnansweredGroupDoc>(
+  {
+    _id: required(String),
+    chatbotId: required(String),
+    accountId: required(String),
+    question: required(String),
+    terms: [String],
+    termsKey: { type: String, default: '' },
+    count: required(Number),
+    firstAskedAt: required(Date),
+    lastAskedAt: required(Date),
+    status: required(String),
+    examples: [exampleSchema],
+    opening: exampleSchema,
+    webhookPending: { type: Boolean, default: true },
+  },
+  { ...options, collection: 'unansweredGroups' },
+);
+unansweredGroupSchema.index({ chatbotId: 1, termsKey: 1 }, { unique: true });
+unansweredGroupSchema.index({ chatbotId: 1, terms: 1 });
+unansweredGroupSchema.index({ chatbotId: 1, count: -1, lastAskedAt: -1, _id: 1 });
+unansweredGroupSchema.index({ firstAskedAt: 1, _id: 1 }, { partialFilterExpression: { webhookPending: true } });
 
 /** The models, bound to one connection (never mongoose's global one). */
 export function mongoModels(connection: Connection) {
@@ -582,6 +640,8 @@ export function mongoModels(connection: Connection) {
     webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
     webhookAttempts: connection.model('WebhookAttempt', webhookAttemptSchema),
     adapterClaims: connection.model('AdapterClaim', adapterClaimSchema),
+    activityHours: connection.model('ActivityHour', activityHourSchema),
+    unansweredGroups: connection.model('UnansweredGroup', unansweredGroupSchema),
   };
 }
 

@@ -26,6 +26,8 @@ const CHILDREN = [
   'conversationMessages',
   'bindings',
   'digests',
+  'activityHours',
+  'unansweredGroups',
 ] as const;
 
 export async function repairMongo(

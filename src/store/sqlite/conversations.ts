@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { pageOffset } from '../paging.js';
+import { appendTally } from '../activity-counters.js';
 import type {
+  AnsweredQuestion,
   Conversation,
   ConversationAppend,
   ConversationMessage,
@@ -10,6 +12,7 @@ import type {
   StoredMessage,
 } from '../port.js';
 import { CONVERSATION_SOURCES } from '../conversation-sources.js';
+import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
 import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoffs.js';
 
@@ -29,7 +32,11 @@ type MessageRow = {
   content: string;
   created_at: number;
   feedback: Feedback | null;
+  revision_answer: string | null;
+  revision_at: number | null;
 };
+
+type AnswerRow = MessageRow & { conversation_id: string; source: ConversationSource };
 
 /** A message id as this store writes it (a row's sequence number), as a number; undefined for any other string. */
 const sequenceNumber = (id: string) => (/^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined);
@@ -63,7 +70,9 @@ function sourceSlots(sources: ConversationSource[] | undefined) {
   return { s1, s2, s3, s4 };
 }
 
-export function sqliteConversations(db: Database): ConversationRepository {
+const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at';
+
+export function sqliteConversations(db: Database, count: ActivityCount): ConversationRepository {
   // A new conversation takes source and contact from the append that creates it; later appends
   // only move updated_at forward.
   const upsertConversation = db.prepare(
@@ -85,18 +94,37 @@ export function sqliteConversations(db: Database): ConversationRepository {
   const advanceSequence = db.prepare<[number], { seq: number }>(
     `UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'conversation_messages' RETURNING seq`,
   );
+  const exists = db.prepare<[string, string]>('SELECT 1 FROM conversations WHERE chatbot_id = ? AND id = ?');
+  const answer = db.prepare<[number, string], AnswerRow>(
+    `SELECT m.seq, m.role, m.content, m.created_at, m.feedback, m.revision_answer, m.revision_at,
+       m.conversation_id, c.source
+     FROM conversation_messages m JOIN conversations c ON c.chatbot_id = m.chatbot_id AND c.id = m.conversation_id
+     WHERE m.seq = ? AND m.chatbot_id = ? AND m.role = 'assistant'`,
+  );
+  // The user's messages after the answer before this one.
+  const askedBefore = db.prepare<{ chatbotId: string; conversationId: string; seq: number }, { content: string }>(
+    `SELECT content FROM conversation_messages
+     WHERE chatbot_id = @chatbotId AND conversation_id = @conversationId AND role = 'user' AND seq < @seq
+       AND seq > COALESCE((SELECT MAX(seq) FROM conversation_messages WHERE chatbot_id = @chatbotId
+         AND conversation_id = @conversationId AND role = 'assistant' AND seq < @seq), 0)
+     ORDER BY seq`,
+  );
   const rate = db.prepare<[Feedback, number, string]>(
     `UPDATE conversation_messages SET feedback = ? WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
+  );
+  const revise = db.prepare<[string, number, number, string]>(
+    `UPDATE conversation_messages SET revision_answer = ?, revision_at = ?
+     WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
   );
   const one = db.prepare<[string, string], ConversationRow>(
     'SELECT * FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
   const messages = db.prepare<[string, string], MessageRow>(
-    `SELECT seq, role, content, created_at, feedback FROM conversation_messages
+    `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq`,
   );
   const recent = db.prepare<[string, string, number], MessageRow>(
-    `SELECT seq, role, content, created_at, feedback FROM conversation_messages
+    `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq DESC LIMIT ?`,
   );
   const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
@@ -108,6 +136,9 @@ export function sqliteConversations(db: Database): ConversationRepository {
     content: message.content,
     createdAt: new Date(message.created_at),
     ...(message.feedback && { feedback: message.feedback }),
+    ...(message.revision_answer !== null && {
+      revision: { answer: message.revision_answer, createdAt: new Date(message.revision_at ?? 0) },
+    }),
   });
 
   const withMessages = (row: ConversationRow): Conversation => {
@@ -129,6 +160,8 @@ export function sqliteConversations(db: Database): ConversationRepository {
   // even when other processes append to the same conversation.
   const append = db.transaction((input: ConversationAppend) => {
     const { chatbotId, accountId, id, source, contactId, at } = input;
+    const created = exists.get(chatbotId, id) === undefined;
+    count(chatbotId, at, appendTally(input.messages, created ? source : undefined, input.tally));
     upsertConversation.run({ chatbotId, id, accountId, source, contactId, at: at.getTime() });
     for (const message of input.messages) {
       const seq = message.id === undefined ? null : sequenceNumber(message.id);
@@ -147,6 +180,26 @@ export function sqliteConversations(db: Database): ConversationRepository {
     return row ? withMessages(row) : undefined;
   });
   const list = db.transaction((params: ListParams) => page.all(params).map(withMessages));
+  // The change of rating is counted at the answer's hour: a day's feedback is on that day's answers.
+  const setFeedback = db.transaction((chatbotId: string, seq: number, feedback: Feedback) => {
+    const before = answer.get(seq, chatbotId);
+    if (!before) return false;
+    rate.run(feedback, seq, chatbotId);
+    const change = (rating: Feedback) => Number(feedback === rating) - Number(before.feedback === rating);
+    count(chatbotId, before.created_at, { feedbackUp: change('up'), feedbackDown: change('down') });
+    return true;
+  });
+  const answeredQuestion = db.transaction((chatbotId: string, seq: number): AnsweredQuestion | undefined => {
+    const row = answer.get(seq, chatbotId);
+    if (!row) return undefined;
+    const asked = askedBefore.all({ chatbotId, conversationId: row.conversation_id, seq });
+    return {
+      conversationId: row.conversation_id,
+      source: row.source,
+      answer: toMessage(row),
+      question: asked.map((message) => message.content).join('\n'),
+    };
+  });
 
   return {
     async append(input) {
@@ -172,7 +225,15 @@ export function sqliteConversations(db: Database): ConversationRepository {
     },
     async setFeedback(chatbotId, messageId, feedback) {
       const seq = sequenceNumber(messageId);
-      return seq !== undefined && rate.run(feedback, seq, chatbotId).changes === 1;
+      return seq !== undefined && setFeedback.immediate(chatbotId, seq, feedback);
+    },
+    async answeredQuestion(chatbotId, messageId) {
+      const seq = sequenceNumber(messageId);
+      return seq === undefined ? undefined : answeredQuestion(chatbotId, seq);
+    },
+    async setRevision(chatbotId, messageId, revision) {
+      const seq = sequenceNumber(messageId);
+      return seq !== undefined && revise.run(revision.answer, revision.createdAt.getTime(), seq, chatbotId).changes === 1;
     },
   };
 }

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { sqliteAccounts } from './accounts.js';
+import { sqliteActivity, sqliteActivityCount } from './activity.js';
 import { sqliteHandoffs } from './handoffs.js';
 import { sqliteAdapterClaims } from './adapter-claims.js';
 import { sqliteAssets } from './assets.js';
@@ -19,6 +20,7 @@ import { sqliteRateLimits } from './rate-limits.js';
 import { sqliteRetrieval } from './retrieval.js';
 import { sqliteSources } from './sources.js';
 import { sqliteTraining } from './training.js';
+import { sqliteUnanswered } from './unanswered.js';
 import { sqliteUsage } from './usage.js';
 import { sqliteWebhookOutbox } from './webhook-outbox.js';
 import { sqliteWebhooks } from './webhooks.js';
@@ -35,6 +37,7 @@ export function openSqliteStore(filename: string): Store {
 
   const training = sqliteTraining(db);
   const retrieval = sqliteRetrieval(db);
+  const countActivity = sqliteActivityCount(db);
   return {
     engine: 'sqlite',
     accounts: sqliteAccounts(db),
@@ -43,8 +46,8 @@ export function openSqliteStore(filename: string): Store {
     sources: sqliteSources(db),
     retrieval,
     assets: sqliteAssets(db),
-    leads: sqliteLeads(db),
-    conversations: sqliteConversations(db),
+    leads: sqliteLeads(db, countActivity),
+    conversations: sqliteConversations(db, countActivity),
     contacts: sqliteContacts(db),
     attributes: sqliteAttributes(db),
     rateLimits: sqliteRateLimits(db),
@@ -60,6 +63,8 @@ export function openSqliteStore(filename: string): Store {
     webhooks: sqliteWebhooks(db),
     webhookOutbox: sqliteWebhookOutbox(db),
     adapterClaims: sqliteAdapterClaims(db),
+    activity: sqliteActivity(db, countActivity),
+    unanswered: sqliteUnanswered(db),
     handoffs: sqliteHandoffs(db),
     async ping() {
       db.prepare('SELECT 1').get();

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { pageOffset } from '../paging.js';
 import type { Lead, LeadRepository } from '../port.js';
+import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
 import { translateUnique } from './unique.js';
 
@@ -52,7 +53,7 @@ const toParams = (lead: Lead) => ({
 // `position` is a lead's 1-based rank in its chatbot's (created_at, id) order, kept exact by
 // every insert (leads are never deleted one by one). A page at any depth is then a seek on
 // (chatbot_id, position), where OFFSET would walk every row before it while all requests wait.
-export function sqliteLeads(db: Database): LeadRepository {
+export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository {
   type Params = ReturnType<typeof toParams>;
   const rankBefore = db
     .prepare<[Params], number>(
@@ -95,6 +96,7 @@ export function sqliteLeads(db: Database): LeadRepository {
     makeRoom.run(params);
     const row = insertRow.get({ ...params, position });
     if (!row) throw new Error('insert returned no row');
+    count(params.chatbotId, params.createdAt, { leads: 1 });
     return row;
   };
   // IMMEDIATE: the write lock is held from the first read, so ranks and the conversation's one

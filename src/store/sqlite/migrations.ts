@@ -415,6 +415,54 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE training_chunks SET source = json_object('id', 'api_' || chatbot_id, 'title', 'API text', 'type', 'text')
   WHERE EXISTS (SELECT 1 FROM sources WHERE sources.id = 'api_' || training_chunks.chatbot_id);
   `,
+  // Review and improve: per-hour activity counters, owners' revisions of answers, and the
+  // questions that went unanswered, grouped (unanswered_examples holds each time one was asked).
+  `
+  CREATE TABLE activity_hours (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    hour INTEGER NOT NULL,
+    conversations INTEGER NOT NULL DEFAULT 0,
+    user_messages INTEGER NOT NULL DEFAULT 0,
+    assistant_messages INTEGER NOT NULL DEFAULT 0,
+    credits INTEGER NOT NULL DEFAULT 0,
+    declined INTEGER NOT NULL DEFAULT 0,
+    leads INTEGER NOT NULL DEFAULT 0,
+    feedback_up INTEGER NOT NULL DEFAULT 0,
+    feedback_down INTEGER NOT NULL DEFAULT 0,
+    source_api INTEGER NOT NULL DEFAULT 0,
+    source_slack INTEGER NOT NULL DEFAULT 0,
+    source_discord INTEGER NOT NULL DEFAULT 0,
+    source_widget INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (chatbot_id, hour)
+  ) WITHOUT ROWID;
+  ALTER TABLE conversation_messages ADD COLUMN revision_answer TEXT;
+  ALTER TABLE conversation_messages ADD COLUMN revision_at INTEGER;
+  CREATE TABLE unanswered_groups (
+    id TEXT PRIMARY KEY,
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    account_id TEXT NOT NULL,
+    question TEXT NOT NULL,
+    terms TEXT NOT NULL,
+    terms_key TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    first_asked_at INTEGER NOT NULL,
+    last_asked_at INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'resolved', 'dismissed')),
+    webhook_pending INTEGER NOT NULL DEFAULT 1,
+    UNIQUE (chatbot_id, terms_key)
+  );
+  CREATE INDEX unanswered_by_rank ON unanswered_groups(chatbot_id, count DESC, last_asked_at DESC, id);
+  CREATE INDEX unanswered_webhook_pending ON unanswered_groups(first_asked_at, id) WHERE webhook_pending = 1;
+  CREATE TABLE unanswered_examples (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    group_id TEXT NOT NULL REFERENCES unanswered_groups(id) ON DELETE CASCADE,
+    conversation_id TEXT,
+    message_id TEXT,
+    source TEXT NOT NULL,
+    asked_at INTEGER NOT NULL
+  );
+  CREATE INDEX unanswered_examples_by_group ON unanswered_examples(group_id, seq);
+  `,
   `
   -- A conversation handed to a person (HandoffRepository); the lease is the timeout job's.
   CREATE TABLE conversation_handoffs (

@@ -1,0 +1,104 @@
+import { pageOffset } from '../paging.js';
+import { UNANSWERED_EXAMPLES, type UnansweredFilter, type UnansweredGroup, type UnansweredRepository } from '../port.js';
+import type { MongoModels, UnansweredGroupDoc } from './models.js';
+import { retryOnceOnDuplicateKey } from './upsert.js';
+
+const toGroup = ({ _id, termsKey: _key, examples, opening: _opening, webhookPending: _pending, ...doc }: UnansweredGroupDoc): UnansweredGroup => ({
+  id: _id,
+  ...doc,
+  examples: [...examples].reverse(),
+});
+
+const matching = (chatbotId: string, filter: UnansweredFilter) => ({
+  chatbotId,
+  ...((filter.from || filter.to) && {
+    lastAskedAt: { ...(filter.from && { $gte: filter.from }), ...(filter.to && { $lte: filter.to }) },
+  }),
+  ...(filter.status && { status: filter.status }),
+});
+
+export function mongoUnanswered({ unansweredGroups }: MongoModels): UnansweredRepository {
+  return {
+    async candidates(chatbotId, terms, limit) {
+      const docs = await unansweredGroups
+        .find({ chatbotId, terms: { $in: terms } }, { terms: 1 })
+        .sort({ lastAskedAt: -1 })
+        .limit(limit)
+        .lean<Pick<UnansweredGroupDoc, '_id' | 'terms'>[]>();
+      return docs.map((doc) => ({ id: doc._id, terms: doc.terms }));
+    },
+    // One write either way: the group found is counted into, or the unique {chatbotId, termsKey}
+    // index decides which of racing asks opens the group.
+    async record({ chatbotId, accountId, groupId, opening, example }) {
+      const ask = {
+        $inc: { count: 1 },
+        $max: { lastAskedAt: example.askedAt },
+        $set: { status: 'open' },
+        $push: { examples: { $each: [example], $slice: -UNANSWERED_EXAMPLES } },
+      };
+      const found =
+        groupId === undefined
+          ? null
+          : await unansweredGroups
+              .findOneAndUpdate({ _id: groupId, chatbotId }, ask, { returnDocument: 'after' })
+              .lean<UnansweredGroupDoc>();
+      if (found) return { group: toGroup(found), created: false };
+      const termsKey = opening.terms.join(' ');
+      const doc = await retryOnceOnDuplicateKey(() =>
+        unansweredGroups
+          .findOneAndUpdate(
+            { chatbotId, termsKey },
+            {
+              ...ask,
+              $setOnInsert: {
+                _id: opening.id,
+                accountId,
+                question: opening.question,
+                terms: opening.terms,
+                firstAskedAt: example.askedAt,
+                opening: example,
+                webhookPending: true,
+              },
+            },
+            { upsert: true, returnDocument: 'after' },
+          )
+          .lean<UnansweredGroupDoc>(),
+      );
+      if (!doc) throw new Error('upsert returned no document');
+      return { group: toGroup(doc), created: doc._id === opening.id };
+    },
+    async list(chatbotId, filter, page) {
+      const docs = await unansweredGroups
+        .find(matching(chatbotId, filter))
+        .sort({ count: -1, lastAskedAt: -1, _id: 1 })
+        .skip(pageOffset(page))
+        .limit(page.size)
+        .lean<UnansweredGroupDoc[]>();
+      return docs.map(toGroup);
+    },
+    count(chatbotId, filter) {
+      return unansweredGroups.countDocuments(matching(chatbotId, filter));
+    },
+    async find(chatbotId, id) {
+      const doc = await unansweredGroups.findOne({ _id: id, chatbotId }).lean<UnansweredGroupDoc>();
+      return doc ? toGroup(doc) : undefined;
+    },
+    async setStatus(chatbotId, id, status) {
+      const doc = await unansweredGroups
+        .findOneAndUpdate({ _id: id, chatbotId }, { $set: { status } }, { returnDocument: 'after' })
+        .lean<UnansweredGroupDoc>();
+      return doc ? toGroup(doc) : undefined;
+    },
+    async unannounced(limit) {
+      const docs = await unansweredGroups
+        .find({ webhookPending: true })
+        .sort({ firstAskedAt: 1, _id: 1 })
+        .limit(limit)
+        .lean<UnansweredGroupDoc[]>();
+      return docs.map((doc) => ({ group: toGroup(doc), opening: doc.opening }));
+    },
+    async markAnnounced(id) {
+      await unansweredGroups.updateOne({ _id: id }, { $set: { webhookPending: false } });
+    },
+  };
+}

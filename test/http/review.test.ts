@@ -1,0 +1,316 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConversationSource } from '../../src/store/port.js';
+import { call, createChatbotViaApi, INVALID, jsonRequest, NO_KEY, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
+import { queryString, type QueryParams } from '../support/listing.js';
+import { storeTargets } from '../support/stores.js';
+
+// Review and improve over HTTP: unanswered questions (declined replies and 👎), resolve, dismiss
+// and reopen; revisions of answers; analytics per day in a time zone.
+
+type Example = { conversationId: string | null; messageId: string | null; source: string; asked_at: string };
+type Group = {
+  id: string;
+  question: string;
+  count: number;
+  first_asked_at: string;
+  last_asked_at: string;
+  status: string;
+  examples: Example[];
+};
+type Day = {
+  date: string;
+  conversations: number;
+  messages: { user: number; assistant: number };
+  credits: number;
+  bySource: Record<string, number>;
+  feedback: { up: number; down: number };
+  declined: number;
+  leads: number;
+};
+
+const ZERO_DAY = {
+  conversations: 0,
+  messages: { user: 0, assistant: 0 },
+  credits: 0,
+  bySource: { API: 0, Slack: 0, Discord: 0, 'Widget or Iframe': 0 },
+  feedback: { up: 0, down: 0 },
+  declined: 0,
+  leads: 0,
+};
+
+describe.each(storeTargets.filter((t) => t.available))('$name store', (target) => {
+  let app: TestApp;
+  let bot: string;
+
+  beforeEach(async () => {
+    app = await startApp(target);
+    bot = await createChatbotViaApi(app);
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  /** Asks one question; answers the reply's text and its X-Message-Id. */
+  const ask = async (content: string, body: Record<string, unknown> = {}, chatbotId = bot, apiKey = app.apiKey) => {
+    const response = await jsonRequest('POST', `${app.baseUrl}/chat`, apiKey, { chatbotId, messages: [{ role: 'user', content }], ...body });
+    expect(response.status).toBe(200);
+    const text = body.stream ? await response.text() : ((await response.json()) as { text: string }).text;
+    return { text, messageId: response.headers.get('x-message-id') };
+  };
+  const unanswered = async (params: QueryParams = {}, chatbotId = bot, apiKey = app.apiKey) =>
+    call('GET', `${app.baseUrl}/chatbots/${chatbotId}/unanswered${queryString(params)}`, apiKey);
+  const groups = async (params: QueryParams = {}) => {
+    const { status, body } = await unanswered(params);
+    expect(status).toBe(200);
+    return body as { message: string; data: Group[]; total: number };
+  };
+  const groupAction = (id: string, action: 'resolve' | 'dismiss', body?: unknown, chatbotId = bot, apiKey = app.apiKey) =>
+    call('POST', `${app.baseUrl}/chatbots/${chatbotId}/unanswered/${id}/${action}`, apiKey, body);
+  /** Recording follows the reply without holding it up: wait until the groups show `count` asks in all. */
+  const settled = async (asks: number) => {
+    await expect.poll(async () => (await groups()).data.reduce((sum, group) => sum + group.count, 0)).toBe(asks);
+    return (await groups()).data;
+  };
+
+  describe('unanswered questions', () => {
+    it('records a declined reply with its conversation, message id, source and time; an unsaved one with null ids', async () => {
+      const before = Date.now();
+      const { text, messageId } = await ask('Do you sell gift cards?', { conversationId: 'c-1', source: 'Slack' });
+      expect(text).toMatch(/couldn't find an answer/);
+      await ask('Do you sell gift cards?', { stream: true });
+      const [group] = await settled(2);
+      expect(group).toMatchObject({ question: 'Do you sell gift cards?', count: 2, status: 'open' });
+      expect(group?.examples).toEqual([
+        { conversationId: null, messageId: null, source: 'API', asked_at: expect.any(String) },
+        { conversationId: 'c-1', messageId, source: 'Slack', asked_at: group?.first_asked_at },
+      ]);
+      expect(Date.parse(group?.first_asked_at ?? '')).toBeGreaterThanOrEqual(before);
+      expect(group?.first_asked_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    });
+
+    it('records nothing for an answered question until its answer is rated 👎, then once', async () => {
+      const { messageId } = await ask('When does the shop open?', { conversationId: 'c-1' });
+      await ask('Do you sell gift cards?', { conversationId: 'c-2' });
+      await settled(1);
+      const rate = (feedback: string) =>
+        call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${messageId}/feedback`, app.apiKey, { feedback });
+      expect((await rate('up')).status).toBe(200);
+      expect((await rate('down')).status).toBe(200);
+      expect((await rate('down')).status).toBe(200);
+      const found = await settled(2);
+      expect(found.map((group) => group.question).sort()).toEqual(['Do you sell gift cards?', 'When does the shop open?']);
+      expect(found.find((group) => group.question.startsWith('When'))?.examples).toEqual([
+        { conversationId: 'c-1', messageId, source: 'API', asked_at: expect.any(String) },
+      ]);
+    });
+
+    it('groups paraphrases under the first question asked and keeps distinct questions apart', async () => {
+      for (const question of ['Can I purchase a gift card?', 'How do I buy a gift card', 'Is there parking nearby?', 'do you sell gift cards?']) {
+        await ask(question, { conversationId: question });
+      }
+      const found = await settled(4);
+      expect(found.map(({ question, count }) => [question, count])).toEqual([
+        ['Can I purchase a gift card?', 3],
+        ['Is there parking nearby?', 1],
+      ]);
+    });
+
+    it('lists most asked first, then the latest asked, pages with a total, and filters by status', async () => {
+      for (const question of ['Is there parking nearby?', 'Do you sell gift cards?', 'Is there parking nearby?', 'Do you rent kayaks?']) {
+        await ask(question);
+      }
+      await settled(4);
+      const { message, data, total } = await groups();
+      expect(message).toBe('Success');
+      expect(total).toBe(3);
+      expect(data.map((group) => group.question)).toEqual(['Is there parking nearby?', 'Do you rent kayaks?', 'Do you sell gift cards?']);
+      const second = await groups({ page: '2', size: '2' });
+      expect([second.total, second.data.map((group) => group.question)]).toEqual([3, ['Do you sell gift cards?']]);
+      const kayaks = data[1]?.id ?? '';
+      const dismissed = await groupAction(kayaks, 'dismiss');
+      expect(dismissed).toEqual({ status: 200, body: { message: 'Success', data: { ...data[1], status: 'dismissed' } } });
+      expect((await groups({ status: 'open' })).data.map((group) => group.id)).not.toContain(kayaks);
+      expect((await groups({ status: 'dismissed' })).data.map((group) => group.id)).toEqual([kayaks]);
+      const today = new Date().toISOString().slice(0, 10);
+      expect((await groups({ startDate: today, endDate: today })).total).toBe(3);
+      expect((await groups({ endDate: '2020-01-01' })).total).toBe(0);
+    });
+
+    it('resolves and dismisses a group; asked again and still declined, it reopens with the same id', async () => {
+      await ask('Do you sell gift cards?');
+      const [group] = await settled(1);
+      const resolved = await groupAction(group?.id ?? '', 'resolve', { answer: 'Yes, in the shop.' });
+      expect(resolved).toEqual({ status: 200, body: { message: 'Success', data: { ...group, status: 'resolved' } } });
+      await ask('Can I purchase a gift card?');
+      const [reopened] = await settled(2);
+      expect(reopened).toMatchObject({ id: group?.id, status: 'open', count: 2, question: 'Do you sell gift cards?' });
+      expect((await groupAction(group?.id ?? '', 'dismiss')).status).toBe(200);
+      await ask('Do you sell gift cards?');
+      expect((await settled(3))[0]).toMatchObject({ id: group?.id, status: 'open', count: 3 });
+    });
+
+    it('refuses bad input with the contract’s body and changes nothing', async () => {
+      await ask('Do you sell gift cards?');
+      const [group] = await settled(1);
+      for (const params of <QueryParams[]>[{ size: '101' }, { page: '0' }, { status: 'closed' }, { startDate: '2026-13-01' }, { startDate: '2026-03-02', endDate: '2026-03-01' }]) {
+        expect(await unanswered(params), JSON.stringify(params)).toEqual({ status: 400, body: INVALID });
+      }
+      for (const body of [{}, { answer: '' }, { answer: '   ' }, { answer: 'x', extra: 1 }, '{"answer":', ['x']]) {
+        expect(await groupAction(group?.id ?? '', 'resolve', body), JSON.stringify(body)).toEqual({ status: 400, body: INVALID });
+      }
+      expect((await groups()).data[0]?.status).toBe('open');
+    });
+
+    it('answers 404 for another chatbot’s or account’s groups and 401 without a key', async () => {
+      await ask('Do you sell gift cards?');
+      const [group] = await settled(1);
+      const mine = await createChatbotViaApi(app, 'Other bot');
+      const other = await app.addAccount('other');
+      const theirs = await createChatbotViaApi(app, 'Theirs', 'We open at ten.', other.apiKey);
+      const id = group?.id ?? '';
+      expect(await groupAction(id, 'dismiss', undefined, mine)).toEqual({ status: 404, body: NOT_FOUND });
+      expect(await groupAction(id, 'resolve', { answer: 'x' }, mine)).toEqual({ status: 404, body: NOT_FOUND });
+      expect(await groupAction(id, 'dismiss', undefined, bot, other.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+      expect(await groupAction('no-such-group', 'dismiss')).toEqual({ status: 404, body: NOT_FOUND });
+      expect(await unanswered({}, theirs)).toEqual({ status: 404, body: NOT_FOUND });
+      expect(await unanswered({}, bot, other.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+      expect(await call('GET', `${app.baseUrl}/chatbots/${bot}/unanswered`, undefined)).toEqual({ status: 401, body: NO_KEY });
+      expect((await groups()).data[0]?.status).toBe('open');
+    });
+  });
+
+  describe('revisions', () => {
+    const revise = (messageId: string, body: unknown, chatbotId = bot, apiKey = app.apiKey) =>
+      call('POST', `${app.baseUrl}/chatbots/${chatbotId}/messages/${encodeURIComponent(messageId)}/revision`, apiKey, body);
+    const messagesOf = async (conversationId: string) => {
+      const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+      return (body as { data: { id: string; messages: Record<string, unknown>[] }[] }).data.find((item) => item.id === conversationId)?.messages ?? [];
+    };
+
+    it('keeps the correction on the answer, shown in get-conversations beside the content as it was', async () => {
+      const { text, messageId } = await ask('When does the shop open?', { conversationId: 'c-1' });
+      const { status, body } = await revise(messageId ?? '', { answer: 'We open at eight on weekdays.' });
+      expect(status).toBe(200);
+      const revision = (body as { data: { revision: { created_at: string } } }).data.revision;
+      expect(body).toEqual({ message: 'Success', data: { id: messageId, revision: { answer: 'We open at eight on weekdays.', created_at: revision.created_at } } });
+      const [, answer] = await messagesOf('c-1');
+      expect(answer).toMatchObject({ id: messageId, content: text, revision: { answer: 'We open at eight on weekdays.', created_at: revision.created_at } });
+    });
+
+    it('answers 404 for a user message, an unknown id, another chatbot or account; 400 for a bad body', async () => {
+      const { messageId } = await ask('When does the shop open?', { conversationId: 'c-1' });
+      const [question] = await messagesOf('c-1');
+      const mine = await createChatbotViaApi(app, 'Other bot');
+      const other = await app.addAccount('other');
+      const good = { answer: 'Eight.' };
+      expect(await revise(String(question?.id), good)).toEqual({ status: 404, body: NOT_FOUND });
+      expect(await revise('987654321', good)).toEqual({ status: 404, body: NOT_FOUND });
+      expect(await revise(messageId ?? '', good, mine)).toEqual({ status: 404, body: NOT_FOUND });
+      expect(await revise(messageId ?? '', good, bot, other.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+      for (const body of [{}, { answer: '' }, { answer: 'x', extra: 1 }, '{']) {
+        expect(await revise(messageId ?? '', body), JSON.stringify(body)).toEqual({ status: 400, body: INVALID });
+      }
+      expect((await messagesOf('c-1')).some((message) => 'revision' in message)).toBe(false);
+    });
+  });
+
+  describe('analytics', () => {
+    const analytics = (params: QueryParams, path = `chatbots/${bot}/analytics`, apiKey = app.apiKey) =>
+      call('GET', `${app.baseUrl}/${path}${queryString(params)}`, apiKey);
+    const days = async (params: QueryParams, path?: string) => {
+      const { status, body } = await analytics(params, path);
+      expect(status).toBe(200);
+      return (body as { data: { days: Day[]; totals: Omit<Day, 'date'> } }).data;
+    };
+    /** A conversation's first exchange at an exact instant, through the store's write path. */
+    const exchange = (id: string, at: string, source: ConversationSource = 'API', chatbotId = bot) =>
+      app.store.conversations.append({
+        chatbotId,
+        accountId: app.accountId,
+        id,
+        source,
+        contactId: null,
+        messages: [
+          { role: 'user', content: 'Hi', createdAt: new Date(at) },
+          { role: 'assistant', content: 'Hello', createdAt: new Date(at) },
+        ],
+        at: new Date(at),
+        tally: { credits: 1 },
+      });
+
+    it('counts what the chat, feedback and leads do today, with every day of the range present', async () => {
+      const { messageId } = await ask('When does the shop open?', { conversationId: 'c-1', source: 'Discord' });
+      await ask('And returns?', { conversationId: 'c-1' });
+      await ask('Do you sell gift cards?');
+      await call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${messageId}/feedback`, app.apiKey, { feedback: 'up' });
+      await call('POST', `${app.baseUrl}/chatbots/${bot}/leads`, app.apiKey, { email: 'a@example.com' });
+      const today = new Date().toISOString().slice(0, 10);
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const { days: found, totals } = await days({ startDate: yesterday, endDate: today });
+      const counted = {
+        conversations: 1,
+        // The unsaved reply is counted as a credit and a decline, not as messages.
+        messages: { user: 2, assistant: 2 },
+        credits: 3,
+        bySource: { ...ZERO_DAY.bySource, Discord: 1 },
+        feedback: { up: 1, down: 0 },
+        declined: 1,
+        leads: 1,
+      };
+      expect(found).toEqual([
+        { date: yesterday, ...ZERO_DAY },
+        { date: today, ...counted },
+      ]);
+      expect(totals).toEqual(counted);
+    });
+
+    it('folds hours into the days of the time zone asked for', async () => {
+      await exchange('late-utc', '2026-03-10T23:30:00Z');
+      await exchange('early-utc', '2026-03-11T00:30:00Z');
+      const conversationsPerDay = async (timezone: string) =>
+        (await days({ startDate: '2026-03-10', endDate: '2026-03-12', timezone })).days.map((day) => [day.date, day.conversations]);
+      expect(await conversationsPerDay('UTC')).toEqual([['2026-03-10', 1], ['2026-03-11', 1], ['2026-03-12', 0]]);
+      // Oslo is an hour ahead in winter: both are the 11th there.
+      expect(await conversationsPerDay('Europe/Oslo')).toEqual([['2026-03-10', 0], ['2026-03-11', 2], ['2026-03-12', 0]]);
+      // New York is five hours behind: both are the 10th there.
+      expect(await conversationsPerDay('America/New_York')).toEqual([['2026-03-10', 2], ['2026-03-11', 0], ['2026-03-12', 0]]);
+    });
+
+    it('follows a daylight-saving change: the day it starts has 23 hours and the next begins an hour earlier', async () => {
+      // Oslo moves to UTC+2 at 01:00Z on 29 March 2026: its 29th runs from 23:00Z on the 28th to 22:00Z.
+      await exchange('first-hour', '2026-03-28T23:10:00Z');
+      await exchange('last-hour', '2026-03-29T21:50:00Z');
+      await exchange('next-day', '2026-03-29T22:10:00Z');
+      await exchange('day-before', '2026-03-28T22:50:00Z');
+      const { days: found } = await days({ startDate: '2026-03-28', endDate: '2026-03-30', timezone: 'Europe/Oslo' });
+      expect(found.map((day) => [day.date, day.conversations])).toEqual([['2026-03-28', 1], ['2026-03-29', 2], ['2026-03-30', 1]]);
+    });
+
+    it('sums the account’s chatbots, never another account’s', async () => {
+      const second = await createChatbotViaApi(app, 'Second');
+      const other = await app.addAccount('other');
+      const theirs = await createChatbotViaApi(app, 'Theirs', 'We open at ten.', other.apiKey);
+      await exchange('a', '2026-03-10T12:00:00Z', 'Slack');
+      await exchange('b', '2026-03-10T13:00:00Z', 'Widget or Iframe', second);
+      await exchange('c', '2026-03-10T13:00:00Z', 'API', theirs);
+      const { days: found, totals } = await days({ startDate: '2026-03-10', endDate: '2026-03-10' }, 'analytics');
+      expect(found).toEqual([{ date: '2026-03-10', ...totals }]);
+      expect(totals).toMatchObject({ conversations: 2, credits: 2, bySource: { API: 0, Slack: 1, Discord: 0, 'Widget or Iframe': 1 } });
+    });
+
+    it('refuses bad input and answers 404 for another account’s chatbot', async () => {
+      for (const params of <QueryParams[]>[{ timezone: 'Mars/Olympus' }, { timezone: '+01:00' }, { startDate: '2026-02-30' }, { startDate: '2026-03-02', endDate: '2026-03-01' }, { startDate: '2020-01-01', endDate: '2026-01-01' }]) {
+        expect(await analytics(params), JSON.stringify(params)).toEqual({ status: 400, body: INVALID });
+      }
+      const other = await app.addAccount('other');
+      expect(await analytics({}, `chatbots/${bot}/analytics`, other.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+      expect(await analytics({}, 'chatbots/no-such-bot/analytics')).toEqual({ status: 404, body: NOT_FOUND });
+    });
+
+    it('defaults to the 30 days ending today in UTC', async () => {
+      const { days: found } = await days({});
+      expect(found).toHaveLength(30);
+      expect(found.at(-1)?.date).toBe(new Date().toISOString().slice(0, 10));
+    });
+  });
+});
