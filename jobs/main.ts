@@ -1,6 +1,7 @@
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { openStore } from '../src/store/index.js';
+import { createHandoffTimer } from './handoffs.js';
 import { startMaintenance } from './maintenance.js';
 import { createScheduler, digestPlatforms } from './scheduler.js';
 import { onShutdown } from '../src/shutdown.js';
@@ -27,9 +28,11 @@ scheduler.start();
 const maintenance = startMaintenance(store, logger);
 const webhooks = createWebhookDispatcher({ store, logger, ...config.webhooks });
 webhooks.start();
+const handoffTimer = createHandoffTimer({ store, logger });
+handoffTimer.start();
 logger.info({ store: store.engine }, 'clock started');
 
 onShutdown(logger, async () => {
-  await Promise.all([scheduler.stop(), webhooks.stop(), maintenance.stop()]);
+  await Promise.all([scheduler.stop(), webhooks.stop(), handoffTimer.stop(), maintenance.stop()]);
   await store.close();
 });

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { DiscordBot } from '../adapters/discord/bot.js';
 import { createHubClient } from '../adapters/hub-client.js';
+import { createHandoffTimer } from '../jobs/handoffs.js';
 import { startMaintenance } from '../jobs/maintenance.js';
 import { createScheduler, digestPlatforms } from '../jobs/scheduler.js';
 import { createWebhookDispatcher } from '../jobs/webhooks/dispatcher.js';
@@ -30,6 +31,9 @@ const maintenance = startMaintenance(hub.store, logger);
 // So does webhook delivery, from the store's outbox; the API only ever enqueues.
 const webhooks = createWebhookDispatcher({ store: hub.store, logger, ...config.webhooks });
 webhooks.start();
+// And handoff timeouts (missed requests, quiet handoffs), leased once across processes.
+const handoffTimer = createHandoffTimer({ store: hub.store, logger });
+handoffTimer.start();
 
 if (hub.firstApiKey) {
   // Printed, not logged: the key is a secret and log pipelines keep everything.
@@ -81,7 +85,7 @@ if (slack) {
 }
 
 onShutdown(logger, async () => {
-  await Promise.all([scheduler.stop(), webhooks.stop(), maintenance.stop()]);
+  await Promise.all([scheduler.stop(), webhooks.stop(), handoffTimer.stop(), maintenance.stop()]);
   await discordBot?.stop();
   await slack?.stop();
   await hub.close();

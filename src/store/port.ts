@@ -762,7 +762,7 @@ export type RepairOptions = {
 };
 
 /** The events a webhook can subscribe to; `ping` is sent only by a test request. */
-export type WebhookEvent = 'leads.submit' | 'unanswered.created';
+export type WebhookEvent = 'leads.submit' | 'unanswered.created' | 'handoff.requested' | 'handoff.resolved';
 export type WebhookEventType = WebhookEvent | 'ping';
 
 /** An account's subscription to events, delivered as signed POSTs to `url`. */

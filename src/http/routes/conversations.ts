@@ -5,6 +5,7 @@ import type { OnBackgroundError } from '../../domain/chat.js';
 import { listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Conversation, Store } from '../../store/port.js';
+import { handoffView } from '../../domain/webhook-events.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { listingQuery, parseListing } from '../schemas/listing.js';
@@ -51,6 +52,14 @@ const conversationItem = z
     contact_id: z.string().nullable(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
+    /** An extension: present once the conversation was handed to a person. */
+    handoff: z
+      .object({
+        status: z.enum(['pending', 'active', 'resolved', 'missed']),
+        requested_at: z.iso.datetime(),
+        taken_by: z.string().nullable().describe('The team member’s display name once someone took it'),
+      })
+      .optional(),
     messages: z.array(
       z.object({
         id: z.string(),
@@ -74,6 +83,7 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
     contact_id: conversation.contactId,
     created_at: isoTime(conversation.createdAt),
     updated_at: isoTime(conversation.updatedAt),
+    ...(conversation.handoff && { handoff: handoffView(conversation.handoff) }),
     messages: conversation.messages.map((message) => ({
       id: message.id,
       role: message.role,
