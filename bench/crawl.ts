@@ -1,7 +1,8 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { crawl } from '../src/sources/crawl/index.js';
+import { extractHtml } from '../src/sources/extract/index.js';
 import { memoryFrontier } from '../test/support/crawl-frontier.js';
-import { html, page, serveSite, text, type Site } from '../test/support/website.js';
+import { html, page, serveSite, text } from '../test/support/website.js';
 import { median } from './load.js';
 import type { BenchOptions, Figure, Section } from './section.js';
 import { generateText } from './text.js';
@@ -10,10 +11,13 @@ import { generateText } from './text.js';
 // listed in a sitemap) at the crawl's two requests at once, against a plain fetch loop of the
 // same pages at two at once in the same run: the crawl's own cost (robots.txt, the sitemap, the
 // address rule's agents, reading each page's content and links on its worker, the frontier) over
-// the bare HTTP. And the event loop's longest wait meanwhile, against the fetch loop's.
+// the bare HTTP. And the event loop's longest wait meanwhile, against the fetch loop's; and while
+// a page just under the 2 MB bound is crawled, against the time reading it would hold the loop if
+// the crawl read pages on the hub's thread.
 
 const PAGES = 200;
 const LINKS_PER_PAGE = 10;
+const BIG_PAGE_CHARS = 1_900_000;
 
 function siteRoutes({ origin }: { origin: string }) {
   const path = (index: number) => `/guide/${index}`;
@@ -48,7 +52,7 @@ async function watched(work: () => Promise<unknown>): Promise<{ ms: number; long
   return { ms, longestWaitMs: delay.max / 1e6 };
 }
 
-async function fetchLoop(site: Site, urls: string[]): Promise<void> {
+async function fetchLoop(urls: string[]): Promise<void> {
   const queue = [...urls];
   const worker = async () => {
     for (let url = queue.shift(); url; url = queue.shift()) await (await fetch(url)).text();
@@ -56,9 +60,17 @@ async function fetchLoop(site: Site, urls: string[]): Promise<void> {
   await Promise.all([worker(), worker()]);
 }
 
+function bigPage(): string {
+  const paragraphs = generateText(BIG_PAGE_CHARS).split('\n\n');
+  const content = paragraphs.map((paragraph, index) => `${index % 5 === 0 ? `<h2>Part ${index}</h2>` : ''}<p>${paragraph}</p>`);
+  return page('Everything', content.join(''), { links: Array.from({ length: 50 }, (_, index) => `/elsewhere/${index}`) });
+}
+
 async function run({ quick }: BenchOptions): Promise<Figure[]> {
   const runs = quick ? 1 : 3;
   const site = await serveSite(siteRoutes);
+  const bigHtml = bigPage();
+  const big = await serveSite({ '/': html(bigHtml) });
   try {
     const urls = ['/', ...Array.from({ length: PAGES }, (_, index) => `/guide/${index}`)].map((path) => `${site.origin}${path}`);
     const crawls: { ms: number; longestWaitMs: number }[] = [];
@@ -66,11 +78,19 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
     // One crawl first, unmeasured: it starts the page worker and warms the code.
     await crawl(site.origin, memoryFrontier(), { maxPages: 20, allowPrivate: true });
     for (let i = 0; i < runs; i += 1) {
-      fetches.push(await watched(() => fetchLoop(site, urls)));
+      fetches.push(await watched(() => fetchLoop(urls)));
       const frontier = memoryFrontier();
       crawls.push(await watched(() => crawl(site.origin, frontier, { maxPages: 1000, allowPrivate: true })));
       const { done } = await frontier.counts();
       if (done !== urls.length) throw new Error(`the crawl read ${done} pages of ${urls.length}`);
+    }
+    const bigCrawls: number[] = [];
+    const onThread: number[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      onThread.push((await watched(async () => extractHtml(bigHtml, big.origin))).ms);
+      const frontier = memoryFrontier();
+      bigCrawls.push((await watched(() => crawl(big.origin, frontier, { maxPages: 1, allowPrivate: true }))).longestWaitMs);
+      if ((await frontier.counts()).done !== 1) throw new Error('the crawl did not read the big page');
     }
     const perSecond = (ms: number) => (urls.length / ms) * 1000;
     return [
@@ -88,9 +108,16 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
         baseline: 'during the fetch loop',
         baselineValue: median(fetches.map(({ longestWaitMs }) => longestWaitMs)),
       },
+      {
+        name: `longest event-loop wait, crawling one ${(BIG_PAGE_CHARS / 1e6).toFixed(1)} MB page`,
+        value: median(bigCrawls),
+        unit: 'ms',
+        baseline: 'reading it on the event loop',
+        baselineValue: median(onThread),
+      },
     ];
   } finally {
-    await site.close();
+    await Promise.all([site.close(), big.close()]);
   }
 }
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { benchAnswers } from './answers.js';
-import { extractionSection } from './extraction.js';
 import { crawlSection } from './crawl.js';
+import { extractionSection } from './extraction.js';
 import { httpSection } from './http.js';
 import { pagingSection } from './paging.js';
 import type { Figure, Section } from './section.js';

@@ -7,7 +7,8 @@ import { providerCatalogSchema, resolveApiKeys, type ProviderCatalog } from './e
 
 const DEFAULT_DATABASE_URL = 'sqlite:./data/switchboard.db';
 export const DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE = 600;
-const HOUR_MS = 3_600_000;
+export const DEFAULT_CONSOLE_SESSION_IDLE_HOURS = 12;
+export const HOUR_MS = 3_600_000;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalText = z
@@ -111,6 +112,8 @@ const envSchema = z.object({
   WEBHOOK_DISABLE_AFTER_HOURS: positiveInt(72),
   TRUST_PROXY: optionalText.pipe(z.stringbool().default(false)),
   METRICS_TOKEN: optionalText,
+  // Fractions allowed: a test may end sessions after a few seconds.
+  CONSOLE_SESSION_IDLE_HOURS: z.coerce.number().positive().max(24 * 365).default(DEFAULT_CONSOLE_SESSION_IDLE_HOURS),
 });
 
 export type Config = {
@@ -143,6 +146,8 @@ export type Config = {
   /** Client IPs come from X-Forwarded-For (TRUST_PROXY): only behind a proxy that sets it. */
   trustProxy: boolean;
   webhooks: WebhookConfig;
+  /** Console sessions end after this many hours unused (CONSOLE_SESSION_IDLE_HOURS). */
+  consoleSessionIdleHours: number;
   /** Knowledge sources: file size and character limits, private addresses for websites. */
   sources: SourceSettings;
 };
@@ -206,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: vars.TRUST_PROXY,
     metricsToken: vars.METRICS_TOKEN,
+    consoleSessionIdleHours: vars.CONSOLE_SESSION_IDLE_HOURS,
   };
 }
 
@@ -225,4 +231,9 @@ function slackConfig(vars: z.infer<typeof envSchema>): SlackConfig | undefined {
     adminUserIds: vars.SLACK_ADMIN_USER_IDS,
     command: vars.SLACK_COMMAND,
   };
+}
+
+/** Where the owners' console answers: `{PUBLIC_URL}/console`, `http://localhost:PORT/console` without one. */
+export function consoleUrl(config: Pick<Config, 'publicUrl' | 'port'>, port = config.port): string {
+  return `${config.publicUrl ?? `http://localhost:${port}`}/console`;
 }

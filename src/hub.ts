@@ -45,6 +45,8 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     sourceLimits: config.sources,
     trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,
+    publicUrl: config.publicUrl,
+    consoleSessionIdleHours: config.consoleSessionIdleHours,
   });
   const server = app.listen(config.port);
   answerParserRefusals(server);

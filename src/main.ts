@@ -5,7 +5,7 @@ import { createHandoffTimer } from '../jobs/handoffs.js';
 import { startMaintenance } from '../jobs/maintenance.js';
 import { createScheduler, digestPlatforms } from '../jobs/scheduler.js';
 import { createWebhookDispatcher } from '../jobs/webhooks/dispatcher.js';
-import { loadConfig } from './config.js';
+import { consoleUrl, loadConfig } from './config.js';
 import { API_PREFIX } from './http/app.js';
 import { startHub } from './hub.js';
 import { createLogger } from './logger.js';
@@ -22,7 +22,8 @@ const slack =
     ? (await import('../adapters/slack/index.js')).createSlackAdapter({ config: config.slack, logger })
     : undefined;
 const hub = await startHub(config, logger, { slack: slack?.requestListener });
-logger.info({ url: hub.apiUrl, store: hub.store.engine }, 'Switchboard is listening');
+const { port } = hub.server.address() as AddressInfo;
+logger.info({ url: hub.apiUrl, console: consoleUrl(config, port), store: hub.store.engine }, 'Switchboard is listening');
 // The lead digest scheduler runs here too. A Procfile `clock` beside it is safe: the store's run
 // records make each digest post once, whichever process gets there first.
 const scheduler = createScheduler({ store: hub.store, platforms: digestPlatforms(config), logger });
@@ -47,6 +48,9 @@ if (hub.firstApiKey) {
       'Try it:',
       `  curl -H "Authorization: Bearer ${hub.firstApiKey}" ${hub.apiUrl}/get-chatbots`,
       '',
+      'Or sign in to the console with it:',
+      `  ${consoleUrl(config, port)}`,
+      '',
       '',
     ].join('\n'),
   );
@@ -55,7 +59,6 @@ if (hub.firstApiKey) {
 // Adapters inside this process reach the API over local HTTP like any client, with HUB_API_KEY
 // (or BOOTSTRAP_API_KEY, or the key just printed).
 const apiKey = config.hubApiKey ?? hub.firstApiKey;
-const { port } = hub.server.address() as AddressInfo;
 const localHub = apiKey ? createHubClient(`http://127.0.0.1:${port}${API_PREFIX}`, apiKey) : undefined;
 const NEEDS_KEY = 'needs an API key of the hub: set HUB_API_KEY (or BOOTSTRAP_API_KEY)';
 

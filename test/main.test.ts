@@ -15,6 +15,7 @@ describe('npm start', () => {
     const key = KEY.exec(first.output())?.[0];
     expect(key).toBeDefined();
     expect(first.output()).toContain(`curl -H "Authorization: Bearer ${key}" ${first.apiUrl}/get-chatbots`);
+    expect(first.output()).toContain(`sign in to the console with it:\n  ${first.apiUrl.replace(/\/api\/v1$/, '')}/console\n`);
     expect(await listChatbots(first.apiUrl, key as string)).toEqual({ status: 200, body: { chatbots: [] } });
     expect(await stop(first.child)).toBe(0);
     // The key appears in the banner only, never in a log line (the request was logged, without headers).

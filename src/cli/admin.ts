@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { loadConfig } from '../config.js';
-import { createAccount, issueApiKey } from '../domain/accounts.js';
+import { consoleUrl, loadConfig } from '../config.js';
+import { createAccount } from '../domain/accounts.js';
+import { apiKeyLabel, createApiKey } from '../domain/api-keys.js';
+import { CONSOLE_LINK_MS, createConsoleLink } from '../domain/console-sessions.js';
 import { HubError } from '../domain/errors.js';
 import { openStore } from '../store/index.js';
 import type { Quota, Store } from '../store/port.js';
@@ -13,27 +15,38 @@ const USAGE = `Usage: npm run admin -- <command>
 
   create-account NAME [--messages-per-month N] [--max-chatbots N]
                        creates an account and prints its API key on the last line
-  create-key NAME      issues another API key for the account NAME
+  create-key NAME [--label TEXT]
+                       issues another API key for the account NAME
+  console-link NAME    prints a one-time console sign-in link for the account NAME,
+                       valid for 15 minutes
   set-quota NAME [--messages-per-month N] [--max-chatbots N]
   list-accounts`;
 
 const quotaNumber = z.coerce.number().int().positive();
 
-type Command = (store: Store, args: string[], quota: Partial<Quota>) => Promise<void>;
+type Options = { quota: Partial<Quota>; label: string | undefined };
+type Command = (store: Store, args: string[], options: Options) => Promise<void>;
 
 const commands: Record<string, Command> = {
-  async 'create-account'(store, [name], quota) {
+  async 'create-account'(store, [name], { quota }) {
     const defaults = loadConfig().defaultQuota;
     const { account, apiKey } = await createAccount(store, requireName(name), { ...defaults, ...quota });
     console.log(`Created account ${account.name} (${describeQuota(account.quota)}). Its API key, shown once:`);
     console.log(apiKey);
   },
-  async 'create-key'(store, [name]) {
+  async 'create-key'(store, [name], { label }) {
     const account = await findAccount(store, requireName(name));
     console.log(`New API key for ${account.name}, shown once:`);
-    console.log(await issueApiKey(store, account.id));
+    console.log((await createApiKey(store, account, requireLabel(label))).apiKey);
   },
-  async 'set-quota'(store, [name], quota) {
+  async 'console-link'(store, [name]) {
+    const account = await findAccount(store, requireName(name));
+    const token = await createConsoleLink(store, account);
+    // The token rides in the fragment, which browsers never send: it stays out of server logs.
+    console.log(`Console sign-in link for ${account.name}, usable once within ${CONSOLE_LINK_MS / 60_000} minutes:`);
+    console.log(`${consoleUrl(loadConfig())}/link#${token}`);
+  },
+  async 'set-quota'(store, [name], { quota }) {
     const account = await findAccount(store, requireName(name));
     const updated = await store.accounts.setQuota(account.id, quota);
     console.log(`${account.name}: ${describeQuota(updated?.quota ?? account.quota)}`);
@@ -48,6 +61,13 @@ const commands: Record<string, Command> = {
 function requireName(name: string | undefined): string {
   if (!name?.trim()) throw new UsageError('an account NAME is required');
   return name.trim();
+}
+
+function requireLabel(label: string | undefined): string | undefined {
+  if (label === undefined) return undefined;
+  const parsed = apiKeyLabel.safeParse(label);
+  if (!parsed.success) throw new UsageError('--label takes 1 to 100 characters');
+  return parsed.data;
 }
 
 async function findAccount(store: Store, name: string) {
@@ -80,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
     options: {
       'messages-per-month': { type: 'string' },
       'max-chatbots': { type: 'string' },
+      label: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -89,10 +110,10 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
-  const quota = parseQuota(values);
+  const options = { quota: parseQuota(values), label: values.label };
   const store = await openStore(loadConfig().databaseUrl);
   try {
-    await command(store, args, quota);
+    await command(store, args, options);
     return 0;
   } finally {
     await store.close();

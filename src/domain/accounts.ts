@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
 import type { Account, Quota, Store } from '../store/port.js';
 import { UniqueViolation } from '../store/errors.js';
-import { generateApiKey, hashApiKey } from './api-keys.js';
+import { apiKeyRecord, createApiKey, hashApiKey } from './api-keys.js';
 import { HubError, unauthorized } from './errors.js';
 
 const DEFAULT_ACCOUNT_NAME = 'default';
@@ -17,13 +17,20 @@ export async function createAccount(store: Store, name: string, quota: Quota): P
     if (error instanceof UniqueViolation) throw new HubError('conflict', `account ${name} exists`);
     throw error;
   }
-  return { account, apiKey: await issueApiKey(store, account.id) };
+  return { account, apiKey: (await createApiKey(store, account)).apiKey };
 }
 
-export async function issueApiKey(store: Store, accountId: string): Promise<string> {
-  const apiKey = generateApiKey();
-  await store.accounts.addKey({ hash: hashApiKey(apiKey), accountId, createdAt: new Date() });
-  return apiKey;
+/** The month usage is counted by, e.g. `2026-11` (UTC). */
+export const usagePeriod = (at: Date) => at.toISOString().slice(0, 7);
+
+/** The messages the account used this month, against its quota. */
+export async function accountUsage(
+  store: Store,
+  account: Account,
+  now = new Date(),
+): Promise<{ period: string; messages: number }> {
+  const period = usagePeriod(now);
+  return { period, messages: await store.usage.messagesUsed(account.id, period) };
 }
 
 /** Finds the account holding the key whose hash is given (see hashApiKey). */
@@ -74,7 +81,7 @@ async function addKeyOnce(store: Store, accountId: string, apiKey: string): Prom
   }
   if (holder) return;
   try {
-    await store.accounts.addKey({ hash, accountId, createdAt: new Date() });
+    await store.accounts.addKey(apiKeyRecord(apiKey, accountId));
   } catch (error) {
     if (!(error instanceof UniqueViolation)) throw error;
   }

@@ -43,6 +43,7 @@ export function recordExchange(store: Store, chatbot: Chatbot, exchange: Exchang
   });
 }
 
+/** `sources` absent means every source; an empty list matches nothing. */
 export type ConversationFilter = TimeRange & { sources?: ConversationSource[] };
 
 /** Newest first. */
@@ -54,6 +55,7 @@ export async function listConversations(
   page: Page,
 ): Promise<Conversation[]> {
   await findOwnedChatbot(store, account, chatbotId);
+  if (filter.sources?.length === 0) return [];
   return store.conversations.list(chatbotId, filter, page);
 }
 

@@ -2,11 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE } from '../config.js';
+import { DEFAULT_CONSOLE_SESSION_IDLE_HOURS, DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE, HOUR_MS } from '../config.js';
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../domain/sources.js';
 import { createChatEngine, type ChatEngine } from '../engine/index.js';
 import type { Store } from '../store/port.js';
-import { requireApiKey, type AuthState } from './middleware/auth.js';
+import { keyAccounts, requireCaller, type AuthState } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { perKeyRateLimit } from './middleware/rate-limit.js';
 import { failureBodies } from './middleware/errors.js';
@@ -14,11 +14,15 @@ import { requestLog } from './middleware/request-log.js';
 import { skipRequestsAfterClose } from './lingering-close.js';
 import { describeApi, type OpenApiDocument } from './openapi.js';
 import { routeLookup } from './route-lookup.js';
+import { accountPaths, accountRoutes } from './routes/account.js';
 import { adapterClaimPaths, adapterClaimRoutes } from './routes/adapter-claims.js';
+import { apiKeyPaths, apiKeyRoutes } from './routes/api-keys.js';
 import { assetPaths, assetRoutes } from './routes/assets.js';
 import { chatbotPromptPaths, chatbotPromptRoutes } from './routes/chatbot-prompts.js';
 import { chatPaths, chatRoutes } from './routes/chat.js';
 import { chatbotPaths, chatbotRoutes } from './routes/chatbots.js';
+import { consoleSessionPaths, consoleSessionRoutes } from './routes/console-session.js';
+import { consolePaths, consoleRoutes } from './routes/console.js';
 import { contactPaths, contactRoutes } from './routes/contacts.js';
 import { conversationPaths, conversationRoutes } from './routes/conversations.js';
 import { reviewPaths, reviewRoutes } from './routes/review.js';
@@ -55,6 +59,10 @@ export type AppDeps = {
   trustProxy?: boolean;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); open when unset. */
   metricsToken?: string;
+  /** PUBLIC_URL: the console's origin and whether its cookies are Secure; the request's own when unset. */
+  publicUrl?: string;
+  /** CONSOLE_SESSION_IDLE_HOURS. */
+  consoleSessionIdleHours?: number;
   /** Knowledge sources' limits (SOURCES_MAX_FILE_MB, SOURCES_MAX_CHARS_PER_CHATBOT). */
   sourceLimits?: SourceLimits;
 };
@@ -81,13 +89,24 @@ export function appRouters({
   engine = createChatEngine(store),
   webhookAllowPrivate = false,
   metricsToken,
+  publicUrl,
+  consoleSessionIdleHours = DEFAULT_CONSOLE_SESSION_IDLE_HOURS,
   sourceLimits = DEFAULT_SOURCE_LIMITS,
 }: AppDeps): Router[] {
-  // Each API feature is a router of its own behind the same key check and body parser.
-  const keyCheck = requireApiKey(store);
+  const sessions = {
+    idleMs: consoleSessionIdleHours * HOUR_MS,
+    publicOrigin: publicUrl && new URL(publicUrl).origin,
+    secureCookies: publicUrl ? publicUrl.startsWith('https:') : undefined,
+  };
+  // Each API feature is a router of its own behind the same key (or console session) check and
+  // body parser; the console's sign-in, which needs neither, has only the parser.
+  const keys = keyAccounts(store);
+  const keyCheck = requireCaller(store, keys, sessions);
   const body = jsonBody();
   const api = (feature: Router<AuthState>, ...guards: Middleware<AuthState>[]) =>
     new Router<AuthState>({ prefix: API_PREFIX }).use(keyCheck, body, ...guards, feature.routes()) as Router;
+  const open = (feature: Router<AuthState>) =>
+    new Router<AuthState>({ prefix: API_PREFIX }).use(body, feature.routes()) as Router;
   // The contract limits the contact and custom-attribute endpoints per key.
   const contactsLimit = perKeyRateLimit(store, { scope: 'contacts', perMinute: contactsRateLimitPerMinute });
   const onError = (error: unknown, what: string) => logger.warn({ err: error }, `${what} failed`);
@@ -98,6 +117,10 @@ export function appRouters({
     docsRoutes(API_PREFIX, apiDocument),
     publicAssetRoutes(store),
     widgetRoutes(store, engine, onError),
+    consoleRoutes(),
+    open(consoleSessionRoutes(store, sessions)),
+    api(accountRoutes(store)),
+    api(apiKeyRoutes(store, keys)),
     api(chatbotRoutes(store, engine, sourceLimits)),
     api(sourceRoutes(store, engine, sourceLimits)),
     api(chatRoutes(store, engine, onError)),
@@ -122,6 +145,9 @@ export function apiDocument(): OpenApiDocument {
     {
       prefix: API_PREFIX,
       paths: [
+        consoleSessionPaths,
+        accountPaths,
+        apiKeyPaths,
         chatbotPaths,
         sourcePaths,
         chatPaths,
@@ -138,7 +164,7 @@ export function apiDocument(): OpenApiDocument {
         openApiPaths,
       ],
     },
-    { prefix: '', paths: [healthPaths, metricsPaths, referencePaths, publicAssetPaths, widgetPaths] },
+    { prefix: '', paths: [healthPaths, metricsPaths, referencePaths, publicAssetPaths, widgetPaths, consolePaths] },
   ]);
   return described;
 }

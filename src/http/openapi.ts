@@ -22,13 +22,22 @@ export function describeApi(mounts: MountedPaths[]): OpenApiDocument {
       description:
         'The Chatbot Management API v1 as a self-hosted Switchboard hub serves it, with its extensions ' +
         '(the Integrations, Webhooks, Widget and Operations tags, and operations marked so). Every ' +
-        '`/api/v1` call but this document takes `Authorization: Bearer <API key>`. ' +
+        '`/api/v1` call but this document and the console’s sign-in takes `Authorization: Bearer <API key>` ' +
+        'or a console session’s cookie. ' +
         'Every failure is answered `{message}` with one of the contract’s fixed texts.',
     },
-    security: [{ apiKey: [] }],
+    security: [{ apiKey: [] }, { consoleSession: [] }],
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of the account (opaque, `sb_…`)' },
+        consoleSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'sb_session',
+          description:
+            'A console session (`POST /api/v1/console/sessions`); state-changing calls also need ' +
+            '`X-Switchboard-Console: 1` and the hub’s own `Origin`',
+        },
         metricsToken: { type: 'http', scheme: 'bearer', description: '`METRICS_TOKEN`, when it is set' },
       },
     },

@@ -52,7 +52,7 @@ const handoffSchema = z.strictObject({
   offlineMessage: text(1_000),
 });
 
-const settingsSchema = z.strictObject({
+export const chatbotSettingsSchema = z.strictObject({
   instructions: text(50_000),
   initialMessages: messageList,
   suggestedMessages: messageList,
@@ -70,7 +70,7 @@ const settingsSchema = z.strictObject({
 });
 
 /** Objects merge key by key, one level deep for `collectCustomerInformation`'s fields; arrays replace. */
-export const settingsPatchSchema = settingsSchema
+export const settingsPatchSchema = chatbotSettingsSchema
   .extend({
     styles: stylesSchema.partial(),
     handoff: handoffSchema.partial(),
@@ -84,7 +84,7 @@ export const settingsPatchSchema = settingsSchema
   })
   .partial();
 
-export type ChatbotSettings = z.infer<typeof settingsSchema>;
+export type ChatbotSettings = z.infer<typeof chatbotSettingsSchema>;
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 export type HandoffSettings = z.infer<typeof handoffSchema>;
 

@@ -15,6 +15,7 @@ export const ACTIVITY_COUNTERS = [
   'sourceSlack',
   'sourceDiscord',
   'sourceWidget',
+  'sourcePlayground',
 ] as const;
 
 export type ActivityCounter = (typeof ACTIVITY_COUNTERS)[number];
@@ -28,6 +29,7 @@ export const SOURCE_COUNTERS = {
   Slack: 'sourceSlack',
   Discord: 'sourceDiscord',
   'Widget or Iframe': 'sourceWidget',
+  Playground: 'sourcePlayground',
 } as const satisfies Record<ConversationSource, ActivityCounter>;
 
 export const noActivity = (): ActivityCounts =>

@@ -6,4 +6,5 @@ export const CONVERSATION_SOURCES = [
   'Slack',
   'Discord',
   'Widget or Iframe',
+  'Playground',
 ] as const satisfies readonly ConversationSource[];

@@ -17,9 +17,29 @@ export type Account = {
 export type ApiKeyRecord = {
   /** SHA-256 of the key, hex. The key itself is never stored. */
   hash: string;
+  /** The key's public handle, for listing and revoking it. */
+  id: string;
   accountId: string;
+  label: string;
+  /** The key's first characters (`sb_AbC1`); null for keys stored before prefixes were kept. */
+  prefix: string | null;
   createdAt: Date;
 };
+
+/** A console sign-in, known by the hash of its cookie's token. */
+export type ConsoleSession = {
+  tokenHash: string;
+  accountId: string;
+  /** The hash of the API key it was signed in with; null when signed in with a console link. */
+  apiKeyHash: string | null;
+  createdAt: Date;
+  lastUsedAt: Date;
+  /** Unused until then, it ends (it moves forward with each recorded use). */
+  expiresAt: Date;
+};
+
+/** A one-time console sign-in link, known by the hash of its token. */
+export type ConsoleLink = { tokenHash: string; accountId: string; expiresAt: Date };
 
 export type ChatbotStatus = 'training' | 'ready';
 
@@ -91,6 +111,27 @@ export interface AccountRepository {
   /** @throws UniqueViolation when the hash is already stored. */
   addKey(key: ApiKeyRecord): Promise<void>;
   findByKeyHash(hash: string): Promise<Account | undefined>;
+  /** The account's keys, oldest first. */
+  listKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  /**
+   * Deletes the account's key `id` and answers it; `'last'` (deleting nothing) when `keepLast` is
+   * set and it is the account's only key, so racing revocations never leave the account keyless.
+   */
+  revokeKey(accountId: string, id: string, keepLast: boolean): Promise<ApiKeyRecord | 'last' | undefined>;
+}
+
+export interface ConsoleSessionRepository {
+  create(session: ConsoleSession): Promise<void>;
+  /** The session, unless it expired by `now`. */
+  find(tokenHash: string, now: Date): Promise<ConsoleSession | undefined>;
+  /** Records a use: moves `lastUsedAt` and `expiresAt` forward, never back. */
+  touch(tokenHash: string, lastUsedAt: Date, expiresAt: Date): Promise<void>;
+  end(tokenHash: string): Promise<void>;
+  /** Ends every session signed in with the key of this hash. */
+  endSignedInWith(apiKeyHash: string): Promise<void>;
+  addLink(link: ConsoleLink): Promise<void>;
+  /** Uses up the link unless it expired by `now` (of racing takers one gets it); answers its account's id. */
+  takeLink(tokenHash: string, now: Date): Promise<string | undefined>;
 }
 
 export interface ChatbotRepository {
@@ -340,7 +381,7 @@ export type Lead = {
 /** Inclusive bounds on a creation time. */
 export type TimeRange = { from?: Date; to?: Date };
 
-export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe';
+export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe' | 'Playground';
 
 export type ConversationMessage = { role: 'user' | 'assistant'; content: string; createdAt: Date };
 /** A reader's rating of an answer (👍/👎). */
@@ -922,6 +963,7 @@ export interface Store {
   readonly adapterClaims: AdapterClaimRepository;
   readonly activity: ActivityRepository;
   readonly unanswered: UnansweredRepository;
+  readonly consoleSessions: ConsoleSessionRepository;
   readonly handoffs: HandoffRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;

@@ -43,4 +43,27 @@ describe('npm run admin', () => {
     expect(issued.stdout.trim().split('\n').at(-1)).toMatch(/^sb_/);
     expect((await runAdmin(['create-key', 'nobody'], { DATABASE_URL })).code).toBe(2);
   });
+
+  it('console-link prints a one-time sign-in link under PUBLIC_URL that signs in once', async () => {
+    const DATABASE_URL = tempDatabaseUrl();
+    await runAdmin(['create-account', 'acme'], { DATABASE_URL });
+    const printed = await runAdmin(['console-link', 'acme'], { DATABASE_URL, PUBLIC_URL: 'https://hub.example.org/' });
+    expect(printed.code).toBe(0);
+    const link = printed.stdout.trim().split('\n').at(-1) as string;
+    expect(link).toMatch(/^https:\/\/hub\.example\.org\/console\/link#[\w-]{43}$/);
+    expect((await runAdmin(['console-link', 'nobody'], { DATABASE_URL })).code).toBe(2);
+
+    const hub = await startMain({ DATABASE_URL });
+    const signIn = async () => {
+      const response = await fetch(`${hub.apiUrl}/console/sessions`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: new URL(hub.apiUrl).origin },
+        body: JSON.stringify({ linkToken: link.split('#')[1] }),
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    expect(await signIn()).toMatchObject({ status: 200, body: { data: { account: { name: 'acme' } } } });
+    expect(await signIn()).toEqual({ status: 401, body: { message: 'No API key provided.' } });
+    expect(await stop(hub.child)).toBe(0);
+  });
 });

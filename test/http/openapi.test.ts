@@ -69,10 +69,15 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     json?: unknown;
     form?: FormData;
     key?: string | null;
+    headers?: Record<string, string>;
   };
 
   /** Sends a request to a documented path and keeps the exchange; answers its parsed body. */
-  async function send(method: string, path: string, request: Request = {}): Promise<{ status: number; body: unknown; text: string }> {
+  async function send(
+    method: string,
+    path: string,
+    request: Request = {},
+  ): Promise<{ status: number; body: unknown; text: string; headers: Headers }> {
     const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(request.params?.[name] ?? ''));
     const url = new URL(app.origin + filled);
     for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
@@ -80,14 +85,15 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     if (request.json !== undefined) headers['Content-Type'] = 'application/json';
     const response = await fetch(url, {
       method,
-      headers,
+      headers: { ...headers, ...request.headers },
       body: request.form ?? (request.json === undefined ? undefined : JSON.stringify(request.json)),
     });
     const contentType = response.headers.get('content-type') ?? '';
     const bytes = Buffer.from(await response.arrayBuffer());
     const text = contentType.startsWith('image/') ? '' : bytes.toString('utf8');
     exchanges.push({ method, path, status: response.status, contentType, text });
-    return { status: response.status, body: contentType.includes('json') ? JSON.parse(text) : text, text };
+    const body: unknown = contentType.includes('json') ? JSON.parse(text) : text;
+    return { status: response.status, body, text, headers: response.headers };
   }
 
   /** Sends, and expects `status`. */
@@ -123,6 +129,8 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
       },
     });
     await expectStatus(200, 'GET', `${api}/get-chatbots`);
+    await expectStatus(200, 'GET', `${api}/chatbots/{chatbotId}`, { params: bot });
+    await expectStatus(404, 'GET', `${api}/chatbots/{chatbotId}`, { params: { chatbotId: 'missing' } });
     const doomed = await expectStatus(200, 'POST', `${api}/create-chatbot`, { json: { chatbotName: 'Doomed' } });
     await expectStatus(200, 'DELETE', `${api}/delete-chatbot`, { query: { chatbotId: String(doomed.chatbotId) } });
 
@@ -241,6 +249,47 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
       json: { conversationId: visit.params.conversationId, email: 'visitor@example.com' },
     });
     await expectStatus(400, 'POST', '/widget/chatbots/{chatbotId}/leads', { ...visit, json: { email: 'not an email' } });
+
+    // The console's page, at each URL shape, and its assets.
+    const consolePage = String(await expectStatus(200, 'GET', '/console', { key: null }));
+    await expectStatus(200, 'GET', '/console/{section}', { params: { section: 'account' }, key: null });
+    await expectStatus(200, 'GET', '/console/chatbots/{chatbotId}', { params: bot, key: null });
+    await expectStatus(200, 'GET', '/console/chatbots/{chatbotId}/{section}', { params: { ...bot, section: 'settings' }, key: null });
+    await expectStatus(200, 'GET', '/console/chatbots/{chatbotId}/{section}/{item}', {
+      params: { ...bot, section: 'activity', item: 'leads' },
+      key: null,
+    });
+    for (const [, name] of consolePage.matchAll(/\/console\/assets\/([^"]+)"/g)) {
+      await expectStatus(200, 'GET', '/console/assets/{name}', { params: { name: name ?? '' }, key: null });
+    }
+    await expectStatus(404, 'GET', '/console/assets/{name}', { params: { name: 'main-UNKNOWN.js' }, key: null });
+
+    // The account and its keys.
+    await expectStatus(200, 'GET', `${api}/account`);
+    const newKey = await expectStatus(201, 'POST', `${api}/api-keys`, { json: { label: 'Documented' } });
+    await expectStatus(400, 'POST', `${api}/api-keys`, { json: {} });
+    await expectStatus(200, 'GET', `${api}/api-keys`);
+    await expectStatus(200, 'DELETE', `${api}/api-keys/{id}`, { params: { id: String(newKey.data.id) } });
+    await expectStatus(404, 'DELETE', `${api}/api-keys/{id}`, { params: { id: String(newKey.data.id) } });
+
+    // The console's session: signed in with the key, used, read back, ended.
+    const sameOrigin = { Origin: app.origin };
+    const signedIn = await send('POST', `${api}/console/sessions`, { key: null, json: { apiKey: app.apiKey }, headers: sameOrigin });
+    expect(signedIn.status).toBe(200);
+    const session = { key: null, headers: { Cookie: (signedIn.headers.get('Set-Cookie') ?? '').split(';')[0] ?? '' } };
+    await expectStatus(401, 'POST', `${api}/console/sessions`, { key: null, json: { apiKey: 'sb_wrong' }, headers: sameOrigin });
+    await expectStatus(403, 'POST', `${api}/console/sessions`, {
+      key: null,
+      json: { apiKey: app.apiKey },
+      headers: { Origin: 'http://other.test' },
+    });
+    await expectStatus(200, 'GET', `${api}/console/session`, session);
+    await expectStatus(403, 'DELETE', `${api}/console/session`, session);
+    await expectStatus(200, 'DELETE', `${api}/console/session`, {
+      ...session,
+      headers: { ...session.headers, ...sameOrigin, 'X-Switchboard-Console': '1' },
+    });
+    await expectStatus(401, 'GET', `${api}/console/session`, session);
 
     // Assets deleted once the widget has shown them.
     await expectStatus(200, 'DELETE', `${api}/delete-chatbot-profile-picture`, { query: bot });

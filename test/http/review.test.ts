@@ -32,7 +32,7 @@ const ZERO_DAY = {
   conversations: 0,
   messages: { user: 0, assistant: 0 },
   credits: 0,
-  bySource: { API: 0, Slack: 0, Discord: 0, 'Widget or Iframe': 0 },
+  bySource: { API: 0, Slack: 0, Discord: 0, 'Widget or Iframe': 0, Playground: 0 },
   feedback: { up: 0, down: 0 },
   declined: 0,
   leads: 0,

@@ -57,7 +57,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
     });
 
     it('finds the account holding a key hash, and refuses a duplicate hash', async () => {
-      const key = { hash: 'a'.repeat(64), accountId: owner.id, createdAt: new Date() };
+      const key = { hash: 'a'.repeat(64), id: 'k1', accountId: owner.id, label: 'CI', prefix: 'sb_AbC1', createdAt: new Date() };
       await store.accounts.addKey(key);
       expect(await store.accounts.findByKeyHash(key.hash)).toEqual(owner);
       expect(await store.accounts.findByKeyHash('b'.repeat(64))).toBeUndefined();

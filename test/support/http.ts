@@ -42,6 +42,10 @@ export type StartOptions = {
   trustProxy?: boolean;
   /** METRICS_TOKEN: GET /metrics then wants it as a bearer token. */
   metricsToken?: string;
+  /** PUBLIC_URL: the console's origin and whether its cookies are Secure. */
+  publicUrl?: string;
+  /** CONSOLE_SESSION_IDLE_HOURS. */
+  consoleSessionIdleHours?: number;
   /** SOURCES_MAX_FILE_MB and SOURCES_MAX_CHARS_PER_CHATBOT. */
   sourceLimits?: SourceLimits;
 };
@@ -57,6 +61,8 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
     webhookAllowPrivate: options.webhookAllowPrivate,
     trustProxy: options.trustProxy,
     metricsToken: options.metricsToken,
+    publicUrl: options.publicUrl,
+    consoleSessionIdleHours: options.consoleSessionIdleHours,
     sourceLimits: options.sourceLimits,
   });
   const server = createServer(app.callback());

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { startChat, type OnBackgroundError } from '../../domain/chat.js';
+import { invalidRequest } from '../../domain/errors.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { MODEL_IDS } from '../../settings/models.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
@@ -30,7 +31,7 @@ const chatBody = z.object({
   model: z.enum(MODEL_IDS).optional(),
   temperature: z.number().min(0).max(1).optional(),
   stream: z.boolean().default(false),
-  /** Set by Switchboard's own adapters; API callers are `API`. */
+  /** Set by Switchboard's own adapters; API callers are `API`; `Playground` only from a console session. */
   source: z.enum(CONVERSATION_SOURCES).optional(),
 });
 
@@ -42,6 +43,9 @@ export function chatRoutes(store: Store, engine: ChatEngine, onError: OnBackgrou
 
   router.post('/chat', async (ctx) => {
     const { stream, ...input } = parseInput(chatBody, ctx.request.body);
+    if (input.source === 'Playground' && !ctx.state.consoleSession) {
+      throw invalidRequest('the Playground source is the console’s');
+    }
     const reply = await startChat(store, engine, ctx.state.account, input, onError);
     await sendReply(ctx, reply, stream, reply.messageId ? { [MESSAGE_ID_HEADER]: reply.messageId } : {});
   });
@@ -57,7 +61,8 @@ export const chatPaths: ZodOpenApiPathsObject = {
       summary: 'Send the conversation so far to a chatbot and get its reply',
       description:
         'With a `conversationId` the exchange is saved, and the `X-Message-Id` header (an extension) names ' +
-        'the reply’s message, for `POST /chatbots/{chatbotId}/messages/{messageId}/feedback`. With ' +
+        'the reply’s message, for `POST /chatbots/{chatbotId}/messages/{messageId}/feedback`. `source` ' +
+        '`Playground` is accepted from a console session only (an invalid request from a key). With ' +
         '`stream: true` the reply is streamed as plain text, flushed piece by piece.',
       requestBody: jsonRequest(chatBody, {
         chatbotId: 'V1StGXR8_Z5jdHi6B-myT',

@@ -4,22 +4,24 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   createChatbot,
   deleteChatbot,
+  findOwnedChatbot,
   listChatbots,
   updateChatbotData,
   updateChatbotSettings,
 } from '../../domain/chatbots.js';
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../../domain/sources.js';
-import { chatbotName, settingsPatchSchema } from '../../settings/chatbot-settings.js';
+import { chatbotName, chatbotSettingsSchema, settingsPatchSchema } from '../../settings/chatbot-settings.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { MODEL_IDS } from '../../settings/models.js';
-import type { ChatbotSummary, Store } from '../../store/port.js';
+import type { Chatbot, ChatbotSummary, Store } from '../../store/port.js';
 import { chatbotIdFromQueryOrBody, chatbotReference } from '../chatbot-ref.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
-import { jsonRequest, jsonResponse, keyedFailures, messageOf } from '../schemas/responses.js';
+import { jsonRequest, jsonResponse, keyedFailures, messageOf, successOf } from '../schemas/responses.js';
+import { success } from '../success.js';
 import { chatbotId, parseInput } from '../validation.js';
 
-// The Chatbots tag of API v1, plus the DELETE /delete-chatbot extension.
+// The Chatbots tag of API v1, plus the DELETE /delete-chatbot and GET /chatbots/{chatbotId} extensions.
 
 const MAX_SOURCE_CHARS = 12_000_000;
 const sourceText = z.string().max(MAX_SOURCE_CHARS);
@@ -35,11 +37,13 @@ const chatbotRef = z.object({ chatbotId: z.string() });
 const savedText = 'Your changes are saved.';
 const deletedText = 'Deleted successfully';
 
+const statuses = z.enum(['training', 'ready']);
+
 const chatbotItem = z
   .object({
     id: z.string(),
     name: z.string(),
-    status: z.enum(['training', 'ready']),
+    status: statuses,
     model: z.enum(MODEL_IDS),
     instructions: z.string(),
     visibility: z.enum(['public', 'private']),
@@ -59,6 +63,31 @@ function toChatbotItem(chatbot: ChatbotSummary): z.infer<typeof chatbotItem> {
     visibility: chatbot.settings.visibility,
     created_at: isoTime(chatbot.createdAt),
     updated_at: isoTime(chatbot.updatedAt),
+  };
+}
+
+const chatbotPath = z.object({ chatbotId });
+
+/** One chatbot with every setting, in the shape update-chatbot-settings takes them. */
+const chatbotDetails = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: statuses,
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    settings: chatbotSettingsSchema,
+  })
+  .meta({ id: 'ChatbotDetails' });
+
+function toChatbotDetails(chatbot: Chatbot): z.infer<typeof chatbotDetails> {
+  return {
+    id: chatbot.id,
+    name: chatbot.name,
+    status: chatbot.status,
+    created_at: isoTime(chatbot.createdAt),
+    updated_at: isoTime(chatbot.updatedAt),
+    settings: chatbot.settings,
   };
 }
 
@@ -99,6 +128,11 @@ export function chatbotRoutes(store: Store, engine: ChatEngine, limits: SourceLi
   router.get('/get-chatbots', async (ctx) => {
     const chatbots = await listChatbots(store, ctx.state.account);
     ctx.body = { chatbots: chatbots.map(toChatbotItem) };
+  });
+
+  router.get('/chatbots/:chatbotId', async (ctx) => {
+    const { chatbotId: id } = parseInput(chatbotPath, ctx.params);
+    ctx.body = success(toChatbotDetails(await findOwnedChatbot(store, ctx.state.account, id)));
   });
 
   router.delete('/delete-chatbot', async (ctx) => {
@@ -151,6 +185,15 @@ export const chatbotPaths: ZodOpenApiPathsObject = {
       tags: ['Chatbots'],
       summary: 'List the account’s chatbots',
       responses: { 200: jsonResponse('The chatbots', z.object({ chatbots: z.array(chatbotItem) })), ...keyedFailures() },
+    },
+  },
+  '/chatbots/{chatbotId}': {
+    get: {
+      operationId: 'getChatbot',
+      tags: ['Chatbots'],
+      summary: 'Read one chatbot with every setting, in the shape `update-chatbot-settings` takes them',
+      requestParams: { path: chatbotPath },
+      responses: { 200: jsonResponse('The chatbot', successOf(chatbotDetails)), ...keyedFailures() },
     },
   },
   '/delete-chatbot': {

@@ -4,8 +4,8 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { OnBackgroundError } from '../../domain/chat.js';
 import { listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
-import type { Conversation, Store } from '../../store/port.js';
 import { handoffView } from '../../domain/webhook-events.js';
+import type { Conversation, ConversationSource, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { listingQuery, parseListing } from '../schemas/listing.js';
@@ -16,20 +16,40 @@ import { chatbotId, parseInput } from '../validation.js';
 // The Conversations tag: GET /get-conversations, the hosted service's conversation history, and
 // POST …/messages/{messageId}/feedback, a reader's 👍/👎 on an answer (an extension).
 
+/**
+ * The names `filteredSources` takes: every source of the hosted reference, and Discord. Those this
+ * hub never records (WhatsApp, Messenger, Instagram, Action preview) match no conversation.
+ */
+const FILTERABLE_SOURCES = [
+  'API',
+  'WhatsApp',
+  'Messenger',
+  'Instagram',
+  'Slack',
+  'Playground',
+  'Action preview',
+  'Widget or Iframe',
+  'Discord',
+] as const;
+
+const recorded = new Set<string>(CONVERSATION_SOURCES);
+const isRecorded = (source: string): source is ConversationSource => recorded.has(source);
+
 /** A source's name in any case, with `_` or `-` for spaces (`widget_or_iframe`), as the hosted reference spells them. */
 const spelling = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, ' ');
-const sourceBySpelling = new Map<string, string>(CONVERSATION_SOURCES.map((source) => [spelling(source), source]));
+const sourceBySpelling = new Map<string, string>(FILTERABLE_SOURCES.map((source) => [spelling(source), source]));
 
 /**
- * `filteredSources`, comma-separated and/or repeated, each one of the sources (blank parts are
- * ignored); absent means every source. An unknown name is an invalid request.
+ * `filteredSources`, comma-separated and/or repeated, each one of the filterable sources (blank
+ * parts are ignored), as the recorded sources they can match; absent (or blank) means every
+ * source. An unknown name is an invalid request.
  */
 const filteredSources = z
   .union([z.string(), z.array(z.string())])
   .transform((given) => [given].flat().flatMap((value) => value.split(',')).map((part) => part.trim()))
   .transform((parts) => parts.filter((part) => part !== '').map((part) => sourceBySpelling.get(spelling(part)) ?? part))
-  .transform((sources) => [...new Set(sources)])
-  .pipe(z.array(z.enum(CONVERSATION_SOURCES)))
+  .pipe(z.array(z.enum(FILTERABLE_SOURCES)))
+  .transform((names) => (names.length === 0 ? undefined : [...new Set(names.filter(isRecorded))]))
   .optional();
 
 const conversationsQuery = z.object({ chatbotId, filteredSources });
@@ -131,8 +151,9 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       tags: ['Conversations'],
       summary: 'List a chatbot’s saved conversations with their messages, newest first',
       description:
-        '`filteredSources` names sources comma-separated or repeated, in any case, with `_` or `-` for ' +
-        'spaces; an unknown name is an invalid request.',
+        `\`filteredSources\` names sources comma-separated or repeated, in any case, with \`_\` or \`-\` for ` +
+        `spaces: ${FILTERABLE_SOURCES.map((source) => `\`${source}\``).join(', ')}. Those Switchboard never ` +
+        'records (WhatsApp, Messenger, Instagram, Action preview) match nothing; an unknown name is an invalid request.',
       requestParams: { query: listingQuery.extend({ chatbotId, filteredSources: z.string().optional() }) },
       responses: {
         200: jsonResponse('A page of conversations', z.object({ data: z.array(conversationItem) })),

@@ -2,8 +2,10 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
+import iconv from 'iconv-lite';
 import { AddressRefused, checkedLookup } from '../../domain/checked-lookup.js';
 import { refusedUrl } from '../../domain/webhook-address.js';
+import { decodeText } from '../extract/sniff.js';
 import { normaliseUrl } from './normalise.js';
 
 // The crawl's GET: one page, robots.txt or sitemap, each within a size bound and a time bound,
@@ -162,14 +164,14 @@ function decode(response: IncomingMessage): Readable {
   return decoder ? pipeline(response, decoder(), () => {}) : response;
 }
 
-/** The body as text, in the charset its content type names (UTF-8 when none or unknown). */
-export function textOf(fetched: { contentType: string; body: Uint8Array }): string {
-  const charset = /charset=["']?([\w.:-]+)/i.exec(fetched.contentType)?.[1];
-  try {
-    return new TextDecoder(charset ?? 'utf-8').decode(fetched.body);
-  } catch {
-    return new TextDecoder('utf-8').decode(fetched.body);
-  }
+/**
+ * The body as text: in the charset its content type names, else as extraction judges a file
+ * (a byte-order mark, UTF-8, the charset an HTML page declares, else Windows-1252).
+ */
+export function textOf({ contentType, body }: { contentType: string; body: Uint8Array }): string {
+  const charset = /charset=["']?([\w.:-]+)/i.exec(contentType)?.[1];
+  if (charset && iconv.encodingExists(charset)) return iconv.decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), charset);
+  return decodeText(body) ?? new TextDecoder().decode(body);
 }
 
 const sizeText = (bytes: number) =>

@@ -1,7 +1,6 @@
-import { workerJobs } from '../../worker-thread.js';
 import { openClient, type Client } from './fetch-bounded.js';
 import { normaliseUrl, sameHost } from './normalise.js';
-import type { PageJob, ReadPage } from './read-page.js';
+import { readPageOffThread, readSitemapOffThread } from './off-thread.js';
 import { readRobots, type Robots } from './robots.js';
 import { sitemapPages } from './sitemap.js';
 
@@ -13,10 +12,11 @@ import { sitemapPages } from './sitemap.js';
 // Rules: the crawl stays on the start URL's host (same host name and port; http and https are
 // one). It reads sitemap.xml (and sitemap indexes, and sitemaps robots.txt names), follows every
 // `<a href>` of the raw HTML, and honours robots.txt for the user agent. Only HTML is read; a
-// page's main content is kept (extractHtml, on a worker thread). A page found under another URL
-// than it was planned under (after a redirect, or by its canonical link) is recorded under that
-// URL, and the planned one is skipped as a duplicate. Each page is bounded in size and time, at most `concurrency`
-// requests run at once, and the address rule of webhooks applies unless `allowPrivate`.
+// page's main content is kept (extractHtml). Pages and sitemaps are parsed on a worker thread. A
+// page found under another URL than it was planned under (after a redirect, or by its canonical
+// link) is recorded under that URL, and the planned one is skipped as a duplicate. Each page is
+// bounded in size and time, at most `concurrency` requests run at once, and the address rule of
+// webhooks applies unless `allowPrivate`.
 
 export { normaliseUrl } from './normalise.js';
 
@@ -77,10 +77,6 @@ const DEFAULTS = { userAgent: 'Switchboard', pageTimeoutMs: 10_000, maxPageBytes
 /** URLs the frontier may know per page of maxPages: room for skipped ones, yet a bound. */
 const KNOWN_PER_PAGE = 10;
 
-const readOnWorker = workerJobs(new URL('./page-worker.ts', import.meta.url), 'crawl page worker') as (
-  job: PageJob,
-) => Promise<ReadPage>;
-
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const isHtml = (contentType: string) => HTML_TYPES.has(contentType.split(';')[0]?.trim().toLowerCase() ?? '');
 
@@ -116,6 +112,7 @@ export async function crawl(startUrl: string, frontier: CrawlFrontier, options: 
         onHost: (url) => sameHost(url, origin),
         limit: knownLimit - 1,
         maxBytes: settings.maxPageBytes,
+        read: readSitemapOffThread,
       });
       await frontier.plan([start, ...pages.filter((page) => page !== start)]);
     }
@@ -216,7 +213,7 @@ async function visit(run: Run, state: RunState, url: string): Promise<void> {
   const fetched = await client.get(new URL(url), { accepts: isHtml, refusedHop: (hop) => hopRefusal(run, hop) });
   if (!fetched.ok) return recordUnread(run, state, url, fetched.outcome, fetched.reason);
   const job = { body: fetched.body, contentType: fetched.contentType, url: fetched.url };
-  const page = await readOnWorker(job).catch(() => undefined);
+  const page = await readPageOffThread(job).catch(() => undefined);
   if (!page) return recordUnread(run, state, url, 'failed', 'Its HTML could not be read.');
   const canonical = page.canonical && !refusal(run, new URL(page.canonical)) ? page.canonical : undefined;
   const home = canonical ?? fetched.url;

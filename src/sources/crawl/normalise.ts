@@ -15,6 +15,7 @@ export function normaliseUrl(url: string, base?: string): string | undefined {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
   parsed.hash = '';
+  // A lone '?' leaves `search` empty yet stays in `href` until `search` is set.
   if (parsed.search === '') parsed.search = '';
   if (parsed.hostname.endsWith('.')) parsed.hostname = parsed.hostname.slice(0, -1);
   return parsed.href;

@@ -18,20 +18,28 @@ export type SitemapOptions = {
   limit: number;
   /** The size bound of a sitemap unzipped (its bytes are bound by the client). */
   maxBytes: number;
+  /** Reads a sitemap fetched (readSitemap, on the crawl's worker thread). */
+  read(job: SitemapJob): Promise<Listed>;
 };
 
+export type SitemapJob = { body: Uint8Array; contentType: string; maxBytes: number };
+export type Listed = { pages: string[]; sitemaps: string[] };
+
+const NOTHING_LISTED: Listed = { pages: [], sitemaps: [] };
+
 /** The normalised URLs of the pages listed, in their order, without repeats. */
-export async function sitemapPages(client: Client, { roots, onHost, limit, maxBytes }: SitemapOptions): Promise<string[]> {
+export async function sitemapPages(client: Client, { roots, onHost, limit, maxBytes, read }: SitemapOptions): Promise<string[]> {
   const pages = new Set<string>();
   const queue = [...new Set(roots.map((root) => normaliseUrl(root)).filter((url) => url !== undefined))];
-  const read = new Set<string>();
-  while (queue.length && read.size < MAX_SITEMAPS && pages.size < limit) {
+  const fetchedOnce = new Set<string>();
+  while (queue.length && fetchedOnce.size < MAX_SITEMAPS && pages.size < limit) {
     const url = queue.shift() as string;
-    if (read.has(url) || !onHost(new URL(url))) continue;
-    read.add(url);
+    if (fetchedOnce.has(url) || !onHost(new URL(url))) continue;
+    fetchedOnce.add(url);
     const fetched = await client.get(new URL(url));
     if (!fetched.ok) continue;
-    const listed = parseSitemap(xmlOf(fetched, maxBytes));
+    // A sitemap that cannot be read leaves the crawl to the links.
+    const listed = await read({ body: fetched.body, contentType: fetched.contentType, maxBytes }).catch(() => NOTHING_LISTED);
     for (const page of listed.pages) {
       const normalised = normaliseUrl(page);
       if (normalised && pages.size < limit) pages.add(normalised);
@@ -41,19 +49,20 @@ export async function sitemapPages(client: Client, { roots, onHost, limit, maxBy
   return [...pages];
 }
 
-/** The sitemap's text, unzipped when it is a gzip file (empty when that passes maxBytes). */
-function xmlOf(fetched: { contentType: string; body: Buffer }, maxBytes: number): string {
-  const gzipped = fetched.body[0] === 0x1f && fetched.body[1] === 0x8b;
-  if (!gzipped) return textOf(fetched);
+/** A sitemap's pages and further sitemaps, from its bytes (unzipped when it is a gzip file). */
+export function readSitemap({ body, contentType, maxBytes }: SitemapJob): Listed {
+  const gzipped = body[0] === 0x1f && body[1] === 0x8b;
+  if (!gzipped) return parseSitemap(textOf({ body, contentType }));
   try {
-    return gunzipSync(fetched.body, { maxOutputLength: maxBytes }).toString('utf8');
+    return parseSitemap(gunzipSync(body, { maxOutputLength: maxBytes }).toString('utf8'));
   } catch {
-    return '';
+    // Larger than maxBytes unzipped, or not gzip after all.
+    return NOTHING_LISTED;
   }
 }
 
 /** The `<loc>` of each `<url>` (pages) and each `<sitemap>` (further sitemaps). */
-export function parseSitemap(xml: string): { pages: string[]; sitemaps: string[] } {
+export function parseSitemap(xml: string): Listed {
   const pages: string[] = [];
   const sitemaps: string[] = [];
   const open: string[] = [];

@@ -1,7 +1,8 @@
+import { nanoid } from 'nanoid';
 import { patchEntries } from '../../settings/patch.js';
-import type { Account, AccountRepository } from '../port.js';
+import type { Account, AccountRepository, ApiKeyRecord } from '../port.js';
 import type { AccountDoc, ApiKeyDoc, MongoModels } from './models.js';
-import { translateUnique } from './unique.js';
+import { isDuplicateKey, translateUnique } from './unique.js';
 
 const toAccount = (doc: AccountDoc): Account => ({
   id: doc._id,
@@ -9,6 +10,38 @@ const toAccount = (doc: AccountDoc): Account => ({
   quota: { messagesPerMonth: doc.quota.messagesPerMonth, maxChatbots: doc.quota.maxChatbots },
   createdAt: doc.createdAt,
 });
+
+const toApiKey = (doc: ApiKeyDoc): ApiKeyRecord => ({
+  hash: doc._id,
+  id: doc.keyId,
+  accountId: doc.accountId,
+  label: doc.label,
+  prefix: doc.prefix,
+  createdAt: doc.createdAt,
+});
+
+const toApiKeyDoc = (key: ApiKeyRecord): ApiKeyDoc => ({
+  _id: key.hash,
+  keyId: key.id,
+  accountId: key.accountId,
+  label: key.label,
+  prefix: key.prefix,
+  createdAt: key.createdAt,
+});
+
+/**
+ * Gives the keys stored before keys had ids an id, the label `Default` and an unknown prefix.
+ * Each key is named once, whichever instance gets there first.
+ */
+export async function nameUnnamedKeys(models: MongoModels): Promise<void> {
+  const unnamed = { keyId: { $exists: false } };
+  for (const key of await models.apiKeys.find(unnamed, { _id: 1 }).lean<Pick<ApiKeyDoc, '_id'>[]>()) {
+    await models.apiKeys.updateOne(
+      { _id: key._id, ...unnamed },
+      { $set: { keyId: nanoid(), label: 'Default', prefix: null } },
+    );
+  }
+}
 
 const find = (doc: AccountDoc | null) => (doc ? toAccount(doc) : undefined);
 
@@ -47,9 +80,28 @@ export function mongoAccounts(models: MongoModels): AccountRepository {
       );
     },
     async addKey(key) {
-      await translateUnique('apiKeys', () =>
-        apiKeys.create({ _id: key.hash, accountId: key.accountId, createdAt: key.createdAt }),
-      );
+      await translateUnique('apiKeys', () => apiKeys.create(toApiKeyDoc(key)));
+    },
+    async listKeys(accountId) {
+      const docs = await apiKeys.find({ accountId }).sort({ createdAt: 1, keyId: 1 }).lean<ApiKeyDoc[]>();
+      return docs.map(toApiKey);
+    },
+    async revokeKey(accountId, id, keepLast) {
+      const mine = { accountId, keyId: id };
+      if (keepLast && (await apiKeys.countDocuments({ accountId })) <= 1) {
+        return (await apiKeys.exists(mine)) ? 'last' : undefined;
+      }
+      const deleted = await apiKeys.findOneAndDelete(mine).lean<ApiKeyDoc>();
+      if (!deleted) return undefined;
+      // Without transactions: a racing revocation may have taken the other key meanwhile, so the
+      // one to notice the account keyless puts its key back.
+      if (keepLast && (await apiKeys.countDocuments({ accountId })) === 0) {
+        await apiKeys.create(deleted).catch((error: unknown) => {
+          if (!isDuplicateKey(error)) throw error;
+        });
+        return 'last';
+      }
+      return toApiKey(deleted);
     },
     async findByKeyHash(hash) {
       const key = await apiKeys.findById(hash).lean<ApiKeyDoc>();

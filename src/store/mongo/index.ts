@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
-import { mongoAccounts } from './accounts.js';
+import { mongoAccounts, nameUnnamedKeys } from './accounts.js';
 import { mongoActivity, mongoActivityCount } from './activity.js';
 import { mongoHandoffs } from './handoffs.js';
 import { mongoAdapterClaims } from './adapter-claims.js';
@@ -9,6 +9,7 @@ import { atomicWrites } from './atomic.js';
 import { mongoAttributes } from './attributes.js';
 import { mongoBindings } from './bindings.js';
 import { mongoChatbots } from './chatbots.js';
+import { mongoConsoleSessions } from './console-sessions.js';
 import { mongoContacts } from './contacts.js';
 import { mongoConversations } from './conversations.js';
 import { mongoDigestRuns } from './digest-runs.js';
@@ -41,6 +42,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     for (const model of Object.values(models)) await migrateIndexes(model as never);
     await moveEmbeddedMessages(models);
     await countUncountedLists(models);
+    await nameUnnamedKeys(models);
     await moveSourceTexts(models);
     writes = await atomicWrites(connection);
   } catch (error) {
@@ -74,6 +76,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     adapterClaims: mongoAdapterClaims(models),
     activity: mongoActivity(models, countActivity),
     unanswered: mongoUnanswered(models),
+    consoleSessions: mongoConsoleSessions(models),
     handoffs: mongoHandoffs(models),
     async ping() {
       await connection.getClient().db().admin().ping();

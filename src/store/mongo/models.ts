@@ -4,6 +4,8 @@ import type {
   Asset,
   Binding,
   Chatbot,
+  ConsoleLink,
+  ConsoleSession,
   Contact,
   ConversationSource,
   CustomAttribute,
@@ -37,7 +39,15 @@ export type AccountDoc = {
   createdAt: Date;
 };
 
-export type ApiKeyDoc = { _id: string; accountId: string; createdAt: Date };
+/** `_id` is the key's hash. `keyId` is missing only on keys stored before ids, until nameUnnamedKeys runs. */
+export type ApiKeyDoc = {
+  _id: string;
+  keyId: string;
+  accountId: string;
+  label: string;
+  prefix: string | null;
+  createdAt: Date;
+};
 
 export type ChatbotDoc = Stored<Chatbot>;
 
@@ -76,7 +86,14 @@ const accountSchema = new Schema<AccountDoc>(
 accountSchema.index({ name: 1 }, { unique: true });
 
 const apiKeySchema = new Schema<ApiKeyDoc>(
-  { _id: required(String), accountId: required(String), createdAt: required(Date) },
+  {
+    _id: required(String),
+    keyId: String,
+    accountId: required(String),
+    label: String,
+    prefix: String,
+    createdAt: required(Date),
+  },
   { ...options, collection: 'apiKeys' },
 );
 apiKeySchema.index({ accountId: 1 });
@@ -483,6 +500,32 @@ const adapterClaimSchema = new Schema<AdapterClaimDoc>(
 // MongoDB's TTL monitor removes expired claims; until it runs, claim() takes them over.
 adapterClaimSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
+/** `_id` is the hash of the session's token. */
+export type ConsoleSessionDoc = Omit<ConsoleSession, 'tokenHash'> & { _id: string };
+
+const consoleSessionSchema = new Schema<ConsoleSessionDoc>(
+  {
+    _id: required(String),
+    accountId: required(String),
+    apiKeyHash: String,
+    createdAt: required(Date),
+    lastUsedAt: required(Date),
+    expiresAt: required(Date),
+  },
+  { ...options, collection: 'consoleSessions' },
+);
+consoleSessionSchema.index({ apiKeyHash: 1 });
+// MongoDB's TTL monitor removes ended sessions and links; until it runs, reads skip them.
+consoleSessionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+
+/** `_id` is the hash of the link's token. */
+export type ConsoleLinkDoc = Omit<ConsoleLink, 'tokenHash'> & { _id: string };
+
+const consoleLinkSchema = new Schema<ConsoleLinkDoc>(
+  { _id: required(String), accountId: required(String), expiresAt: required(Date) },
+  { ...options, collection: 'consoleLinks' },
+);
+consoleLinkSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 /** A source as stored, with its extracted text (a website's is in its pages) and its job's lease. */
 export type SourceDoc = Stored<Source> & { text: string; claimedBy?: string | null; leaseUntil?: Date | null };
 
@@ -642,6 +685,8 @@ export function mongoModels(connection: Connection) {
     adapterClaims: connection.model('AdapterClaim', adapterClaimSchema),
     activityHours: connection.model('ActivityHour', activityHourSchema),
     unansweredGroups: connection.model('UnansweredGroup', unansweredGroupSchema),
+    consoleSessions: connection.model('ConsoleSession', consoleSessionSchema),
+    consoleLinks: connection.model('ConsoleLink', consoleLinkSchema),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { Account, AccountRepository } from '../port.js';
+import type { Account, AccountRepository, ApiKeyRecord } from '../port.js';
 import { translateUnique } from './unique.js';
 
 type AccountRow = {
@@ -9,6 +9,24 @@ type AccountRow = {
   max_chatbots: number;
   created_at: number;
 };
+
+type ApiKeyRow = {
+  hash: string;
+  id: string;
+  account_id: string;
+  label: string;
+  prefix: string | null;
+  created_at: number;
+};
+
+const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
+  hash: row.hash,
+  id: row.id,
+  accountId: row.account_id,
+  label: row.label,
+  prefix: row.prefix,
+  createdAt: new Date(row.created_at),
+});
 
 const toAccount = (row: AccountRow): Account => ({
   id: row.id,
@@ -29,7 +47,21 @@ export function sqliteAccounts(db: Database): AccountRepository {
     `UPDATE accounts SET messages_per_month = COALESCE(?, messages_per_month),
        max_chatbots = COALESCE(?, max_chatbots) WHERE id = ?`,
   );
-  const insertKey = db.prepare('INSERT INTO api_keys (hash, account_id, created_at) VALUES (?, ?, ?)');
+  const insertKey = db.prepare(
+    'INSERT INTO api_keys (hash, id, account_id, label, prefix, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const keysOf = db.prepare<[string], ApiKeyRow>(
+    'SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id',
+  );
+  // One statement, so of two racing revocations of an account's last two keys one deletes nothing.
+  const deleteKey = db.prepare<[string, string, number, string], ApiKeyRow>(
+    `DELETE FROM api_keys WHERE id = ? AND account_id = ?
+       AND (? = 0 OR (SELECT COUNT(*) FROM api_keys WHERE account_id = ?) > 1)
+     RETURNING *`,
+  );
+  const keyById = db.prepare<[string, string], { one: number }>(
+    'SELECT 1 AS one FROM api_keys WHERE id = ? AND account_id = ?',
+  );
   const byKeyHash = db.prepare<[string], AccountRow>(
     'SELECT accounts.* FROM api_keys JOIN accounts ON accounts.id = api_keys.account_id WHERE api_keys.hash = ?',
   );
@@ -59,10 +91,19 @@ export function sqliteAccounts(db: Database): AccountRepository {
       return find(byId.get(id));
     },
     async addKey(key) {
-      translateUnique(() => insertKey.run(key.hash, key.accountId, key.createdAt.getTime()));
+      const { hash, id, accountId, label, prefix, createdAt } = key;
+      translateUnique(() => insertKey.run(hash, id, accountId, label, prefix, createdAt.getTime()));
     },
     async findByKeyHash(hash) {
       return find(byKeyHash.get(hash));
+    },
+    async listKeys(accountId) {
+      return keysOf.all(accountId).map(toApiKey);
+    },
+    async revokeKey(accountId, id, keepLast) {
+      const deleted = deleteKey.get(id, accountId, keepLast ? 1 : 0, accountId);
+      if (deleted) return toApiKey(deleted);
+      return keyById.get(id, accountId) ? 'last' : undefined;
     },
   };
 }

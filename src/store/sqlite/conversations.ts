@@ -47,27 +47,24 @@ type ListParams = {
   to: number;
   limit: number;
   offset: number;
-  s1: string;
-  s2: string;
-  s3: string;
-  s4: string;
-};
+} & Record<`s${number}`, string>;
 
 /** Range conditions on conversations_by_chatbot_time, in its order; exported for the plan test. */
 export const LIST_CONVERSATIONS_SQL = `SELECT * FROM conversations
   WHERE chatbot_id = @chatbotId AND created_at >= @from AND created_at <= @to
-    AND source IN (@s1, @s2, @s3, @s4)
+    AND source IN (${CONVERSATION_SOURCES.map((_, slot) => `@s${slot}`).join(', ')})
   ORDER BY created_at DESC, id DESC
   LIMIT @limit OFFSET @offset`;
 
 /**
- * The four `source IN` parameters: every source when no filter is given, else the chosen ones,
- * repeated to fill the slots (a repeated value changes nothing), so one statement serves all.
+ * The `source IN` parameters, one slot per source: every source when no filter is given, else the
+ * chosen ones, the first repeated to fill the slots (a repeated value changes nothing), so one
+ * statement serves all.
  */
-function sourceSlots(sources: ConversationSource[] | undefined) {
-  const chosen = sources?.length ? sources : CONVERSATION_SOURCES;
-  const [s1, s2 = s1, s3 = s1, s4 = s1] = chosen as [ConversationSource, ...ConversationSource[]];
-  return { s1, s2, s3, s4 };
+function sourceSlots(sources: ConversationSource[] | undefined): Record<`s${number}`, string> {
+  const [first, ...rest] = sources?.length ? sources : CONVERSATION_SOURCES;
+  const chosen = [first, ...rest] as [ConversationSource, ...ConversationSource[]];
+  return Object.fromEntries(CONVERSATION_SOURCES.map((_, slot) => [`s${slot}`, chosen[slot] ?? first]));
 }
 
 const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at';

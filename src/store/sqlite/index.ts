@@ -10,6 +10,7 @@ import { sqliteAssets } from './assets.js';
 import { sqliteAttributes } from './attributes.js';
 import { sqliteBindings } from './bindings.js';
 import { sqliteChatbots } from './chatbots.js';
+import { sqliteConsoleSessions } from './console-sessions.js';
 import { sqliteConversations } from './conversations.js';
 import { sqliteDigestRuns } from './digest-runs.js';
 import { sqliteDigests } from './digests.js';
@@ -65,6 +66,7 @@ export function openSqliteStore(filename: string): Store {
     adapterClaims: sqliteAdapterClaims(db),
     activity: sqliteActivity(db, countActivity),
     unanswered: sqliteUnanswered(db),
+    consoleSessions: sqliteConsoleSessions(db),
     handoffs: sqliteHandoffs(db),
     async ping() {
       db.prepare('SELECT 1').get();

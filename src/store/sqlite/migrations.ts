@@ -433,6 +433,7 @@ export const MIGRATIONS: readonly string[] = [
     source_slack INTEGER NOT NULL DEFAULT 0,
     source_discord INTEGER NOT NULL DEFAULT 0,
     source_widget INTEGER NOT NULL DEFAULT 0,
+    source_playground INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (chatbot_id, hour)
   ) WITHOUT ROWID;
   ALTER TABLE conversation_messages ADD COLUMN revision_answer TEXT;
@@ -462,6 +463,31 @@ export const MIGRATIONS: readonly string[] = [
     asked_at INTEGER NOT NULL
   );
   CREATE INDEX unanswered_examples_by_group ON unanswered_examples(group_id, seq);
+  `,
+  // API keys get a public id, a label and their first characters (unknown for the keys stored
+  // before); console sessions and one-time sign-in links are kept by the hashes of their tokens.
+  `
+  ALTER TABLE api_keys ADD COLUMN id TEXT;
+  ALTER TABLE api_keys ADD COLUMN label TEXT NOT NULL DEFAULT 'Default';
+  ALTER TABLE api_keys ADD COLUMN prefix TEXT;
+  UPDATE api_keys SET id = lower(hex(randomblob(12)));
+  CREATE UNIQUE INDEX api_keys_by_id ON api_keys(id);
+  CREATE TABLE console_sessions (
+    token_hash TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    api_key_hash TEXT,
+    created_at INTEGER NOT NULL,
+    last_used_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX console_sessions_by_key ON console_sessions(api_key_hash);
+  CREATE INDEX console_sessions_by_expiry ON console_sessions(expires_at);
+  CREATE TABLE console_links (
+    token_hash TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX console_links_by_expiry ON console_links(expires_at);
   `,
   `
   -- A conversation handed to a person (HandoffRepository); the lease is the timeout job's.

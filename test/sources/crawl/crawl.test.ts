@@ -55,6 +55,7 @@ describe('a crawl of a website', () => {
             '/manual.pdf',
             '/missing',
             '/latin',
+            '/euro',
             '/renamed',
             '/print',
             '/to-private',
@@ -87,6 +88,7 @@ describe('a crawl of a website', () => {
         };
         write(80);
       },
+      '/euro': text(Buffer.from('<html><head><meta charset="windows-1252"><title>Prices</title></head><body><p>Tea costs 3 \x80.</p></body></html>', 'latin1'), 'text/html'),
       '/renamed': redirect('/fresh', 301),
       '/fresh': html(page('Fresh', '<p>Only a redirect leads here.</p>')),
       '/print': html(page('Printable', '<p>The article, printable.</p>', { head: '<link rel="canonical" href="/article">' })),
@@ -128,7 +130,7 @@ describe('a crawl of a website', () => {
     expect(outcome('/missing')).toEqual(['failed', 'The server answered 404 Not Found.']);
 
     expect(frontier.pages()).toHaveLength(frontier.state.planned.length);
-    expect(await frontier.counts()).toEqual({ total: frontier.state.planned.length, done: 7, failed: 5 });
+    expect(await frontier.counts()).toEqual({ total: frontier.state.planned.length, done: 8, failed: 5 });
     for (const path of ['/private/secret', '/private/other', '/elsewhere', '/article']) expect(site.hits.get(path)).toBeUndefined();
     for (const path of ['/', '/about', '/orphan', '/latin', '/docs?ref=nav', '/manual.pdf', '/fresh', '/print']) expect(site.hits.get(path)).toBe(1);
     expect(site.busiest()).toBeLessThanOrEqual(2);
@@ -146,6 +148,8 @@ describe('a crawl of a website', () => {
     expect(docs?.chars).toBe(docs?.text.length);
     for (const left of ['Site header', 'Site footer', 'tracking', '/about']) expect(docs?.text).not.toContain(left);
     expect(frontier.page(url('/latin'))).toMatchObject({ title: 'Café', text: expect.stringContaining('Crème brûlée on Fridays.') });
+    // No charset in the content type: the one the page declares.
+    expect(frontier.page(url('/euro'))?.text).toContain('Tea costs 3 €.');
   });
 });
 
@@ -168,6 +172,15 @@ describe('maxPages', () => {
     expect(skipped.map((found) => found.url)).toEqual(pages.slice(2).map(url));
     expect(new Set(skipped.map((found) => found.reason))).toEqual(new Set(["It is past the crawl's limit of 3 pages (maxPages)."]));
     for (const path of pages.slice(2)) expect(site.hits.get(path)).toBeUndefined();
+  });
+
+  it('knows at most ten URLs per page of maxPages, those it may read first', async () => {
+    const many = Array.from({ length: 30 }, (_, index) => `/many-${index}`);
+    await site.close();
+    await serve({ '/': html(page('Home', '<p>Home.</p>', { links: ['https://elsewhere.example/', ...many] })) });
+    const frontier = memoryFrontier();
+    await crawl(url('/'), frontier, options({ maxPages: 1 }));
+    expect(frontier.state.planned).toEqual([url('/'), ...many.slice(0, 9).map(url)]);
   });
 
   it('has two requests in flight when it can', async () => {

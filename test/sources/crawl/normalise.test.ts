@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseUrl } from '../../../src/sources/crawl/index.js';
+import { sameHost } from '../../../src/sources/crawl/normalise.js';
 
 describe('normaliseUrl', () => {
   it.each([
@@ -25,4 +26,19 @@ describe('normaliseUrl', () => {
       expect(normaliseUrl(url)).toBeUndefined();
     },
   );
+});
+
+describe('sameHost', () => {
+  const same = (a: string, b: string) => sameHost(new URL(a), new URL(b));
+
+  it('counts http and https on their default ports as one host', () => {
+    expect(same('http://example.com/a', 'https://EXAMPLE.com/b')).toBe(true);
+    expect(same('http://example.com:8080/', 'https://example.com:8080/')).toBe(true);
+  });
+
+  it('tells apart other names and other ports', () => {
+    expect(same('https://example.com/', 'https://www.example.com/')).toBe(false);
+    expect(same('https://example.com/', 'https://example.com:8443/')).toBe(false);
+    expect(same('http://example.com:8080/', 'https://example.com/')).toBe(false);
+  });
 });

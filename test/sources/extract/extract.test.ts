@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
+import { extractFile, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
 import { docxOf, htmlOf, MEETING_ROOMS, pdfOf } from './documents.js';
 
@@ -67,12 +67,6 @@ describe('extractFile', () => {
       widgets and gadgets since 1921, serving customers in every town of the county.</p><nav><a href="/">Home</a></nav></header>
       <main><h1>Hours</h1><p>Open 9 to 5.</p></main><footer>Copyright Acme</footer></body></html>`;
     expect(await extractFile(utf8(page))).toMatchObject({ title: 'Hours', text: '# Hours\n\nOpen 9 to 5.' });
-  });
-
-  it('keeps a short page’s content, where Readability would take its header line for it', () => {
-    const html = `<html><head><title>Hours</title></head><body><header><p>Acme Corporation, since 1920</p></header>
-      <main><h1>Hours</h1><p>Open at nine.</p><ul><li>Closed on Sundays</li></ul></main><footer>Copyright Acme</footer></body></html>`;
-    expect(extractHtml(html, 'https://acme.example/hours')).toEqual({ title: 'Hours', text: '# Hours\n\nOpen at nine.\n\n- Closed on Sundays' });
   });
 
   it('reads Markdown with a GFM table, its rows naming the headers', async () => {

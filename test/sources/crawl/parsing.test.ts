@@ -1,6 +1,7 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { scanPage } from '../../../src/sources/crawl/scan.js';
-import { parseSitemap } from '../../../src/sources/crawl/sitemap.js';
+import { parseSitemap, readSitemap } from '../../../src/sources/crawl/sitemap.js';
 
 describe('scanPage', () => {
   it('finds the canonical link and every link of the raw HTML, resolved against <base>', () => {
@@ -30,5 +31,15 @@ describe('parseSitemap', () => {
       pages: [],
       sitemaps: ['https://example.com/s1.xml'],
     });
+  });
+});
+
+describe('readSitemap', () => {
+  const urlset = `<urlset>${Array.from({ length: 100 }, (_, index) => `<url><loc>https://example.com/${index}</loc></url>`).join('')}</urlset>`;
+
+  it('unzips a gzipped sitemap within the size bound, and lists nothing past it', () => {
+    const body = gzipSync(urlset);
+    expect(readSitemap({ body, contentType: 'application/gzip', maxBytes: 1024 * 1024 }).pages).toHaveLength(100);
+    expect(readSitemap({ body, contentType: 'application/gzip', maxBytes: 1000 })).toEqual({ pages: [], sitemaps: [] });
   });
 });

@@ -1,0 +1,135 @@
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { call, callData, query } from '../api.js';
+import { useAction } from '../components/action.js';
+import { Alert, Busy, Notice } from '../components/feedback.js';
+import { TextInput } from '../components/fields.js';
+import type { Chatbot, Contact } from '../types.js';
+import { Show, useLoad } from '../use-load.js';
+
+// The chatbot's contacts: a list, and one contact to view, edit or delete (by its external id).
+
+const PAGE_SIZE = 100;
+
+export function Contacts({ chatbot }: { chatbot: Chatbot }) {
+  const { query: params, path, route } = useLocation();
+  const [round, setRound] = useState(0);
+  const contacts = useLoad(
+    () => callData<Contact[]>('GET', `/chatbots/${encodeURIComponent(chatbot.id)}/contacts${query({ per_page: PAGE_SIZE })}`),
+    [chatbot.id, round],
+  );
+  const open = params.contact;
+  return (
+    <div class="split">
+      <Show loaded={contacts} label="Loading the contacts">
+        {(list) =>
+          list.length === 0 ? (
+            <p class="muted">No contacts yet. Contacts are added through the API (POST /chatbots/{'{chatbotId}'}/contacts).</p>
+          ) : (
+            <ul class="plain" aria-label="Contacts">
+              {list.map((contact) => (
+                <li key={contact.id}>
+                  <a href={`${path}?contact=${encodeURIComponent(contact.external_id)}`} aria-current={contact.external_id === open ? 'true' : undefined}>
+                    {contact.name || contact.external_id}
+                  </a>
+                  <div class="muted">{contact.email || contact.phonenumber || contact.external_id}</div>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+      <div>
+        {open ? (
+          <ContactView
+            key={open}
+            chatbotId={chatbot.id}
+            externalId={open}
+            onDeleted={() => {
+              setRound(round + 1);
+              route(path);
+            }}
+            onSaved={() => setRound(round + 1)}
+          />
+        ) : (
+          <p class="muted">Choose a contact to see it.</p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ContactView({ chatbotId, externalId, onDeleted, onSaved }: { chatbotId: string; externalId: string; onDeleted: () => void; onSaved: () => void }) {
+  const url = `/chatbots/${encodeURIComponent(chatbotId)}/contacts/${encodeURIComponent(externalId)}`;
+  const contact = useLoad(() => callData<Contact>('GET', url), [url]);
+  return (
+    <Show loaded={contact} label="Loading the contact">
+      {(found) => <ContactForm url={url} contact={found} onDeleted={onDeleted} onSaved={onSaved} />}
+    </Show>
+  );
+}
+
+function ContactForm({ url, contact, onDeleted, onSaved }: { url: string; contact: Contact; onDeleted: () => void; onSaved: () => void }) {
+  const [name, setName] = useState(contact.name ?? '');
+  const [email, setEmail] = useState(contact.email ?? '');
+  const [phone, setPhone] = useState(contact.phonenumber ?? '');
+  const [confirming, setConfirming] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setSaved(false);
+    const data = { name: name.trim() || null, email: email.trim() || null, phonenumber: phone.trim() || null };
+    if (await action.run(() => call('PATCH', url, { data }))) {
+      setSaved(true);
+      onSaved();
+    }
+  };
+  const remove = async () => {
+    if (await action.run(() => call('DELETE', url))) onDeleted();
+  };
+
+  const attributes = Object.entries(contact.custom_attributes ?? {});
+  return (
+    <form class="card" onSubmit={save}>
+      <h2>Contact {contact.external_id}</h2>
+      <TextInput label="Contact name" value={name} onValue={setName} autoComplete="off" />
+      <TextInput label="Email" type="email" value={email} onValue={setEmail} autoComplete="off" />
+      <TextInput label="Phone number" type="tel" value={phone} onValue={setPhone} autoComplete="off" />
+      {attributes.length > 0 && (
+        <dl>
+          {attributes.map(([key, value]) => (
+            <div key={key}>
+              <dt>{key}</dt>
+              <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {action.failure && <Alert>{action.failure}</Alert>}
+      {saved && <Notice>Contact saved.</Notice>}
+      {action.busy ? (
+        <Busy label="Working" />
+      ) : (
+        <div class="actions">
+          <button type="submit">Save contact</button>
+          {confirming ? (
+            <>
+              <button type="button" class="danger" onClick={remove}>
+                Yes, delete this contact
+              </button>
+              <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+                Keep it
+              </button>
+            </>
+          ) : (
+            <button type="button" class="secondary" onClick={() => setConfirming(true)}>
+              Delete contact
+            </button>
+          )}
+        </div>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,95 @@
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { callJson, query } from '../api.js';
+import { Select, TextInput } from '../components/fields.js';
+import { formatTime } from '../format.js';
+import type { Chatbot, Conversation } from '../types.js';
+import { Show, useLoad } from '../use-load.js';
+import { Transcript } from './transcript.js';
+import { CONVERSATION_SOURCES } from '../sources.js';
+
+// The chatbot's conversations, newest first: filtered by source and day on the hub, searched by
+// text in the browser (within what is loaded), and opened as a transcript.
+
+const PAGE_SIZE = 50;
+const SOURCE_OPTIONS = [{ value: '', label: 'All sources' }, ...CONVERSATION_SOURCES.map((source) => ({ value: source, label: source }))];
+
+export function Conversations({ chatbot }: { chatbot: Chatbot }) {
+  const { query: params, path, route } = useLocation();
+  const [source, setSource] = useState('');
+  const [startDate, setStartDate] = useState('');
+  const [endDate, setEndDate] = useState('');
+  const [search, setSearch] = useState('');
+  const [pages, setPages] = useState(1);
+
+  const loaded = useLoad(async () => {
+    const all: Conversation[] = [];
+    for (let page = 1; page <= pages; page += 1) {
+      const listing = query({ chatbotId: chatbot.id, filteredSources: source, startDate, endDate, page, size: PAGE_SIZE });
+      const { data } = await callJson<{ data: Conversation[] }>('GET', `/get-conversations${listing}`);
+      all.push(...data);
+      if (data.length < PAGE_SIZE) return { list: all, more: false };
+    }
+    return { list: all, more: true };
+  }, [chatbot.id, source, startDate, endDate, pages]);
+
+  const open = params.conversation;
+  const openUrl = (id: string) => `${path}?conversation=${encodeURIComponent(id)}`;
+  const needle = search.trim().toLowerCase();
+  const matches = (conversation: Conversation) => !needle || conversation.messages.some((message) => message.content.toLowerCase().includes(needle));
+
+  return (
+    <div class="split">
+      <div>
+        <div class="card">
+          <Select label="Source" value={source} options={SOURCE_OPTIONS} onValue={setSource} />
+          <div class="row">
+            <TextInput label="From" type="date" value={startDate} onValue={setStartDate} />
+            <TextInput label="To" type="date" value={endDate} onValue={setEndDate} />
+          </div>
+          <TextInput label="Search" type="search" value={search} onValue={setSearch} hint="Finds words in the loaded conversations." />
+        </div>
+        <Show loaded={loaded} label="Loading the conversations">
+          {({ list, more }) => {
+            const shown = list.filter(matches);
+            return (
+              <>
+                <p class="muted" role="status">
+                  {shown.length} conversation{shown.length === 1 ? '' : 's'}
+                </p>
+                <ul class="plain" aria-label="Conversations">
+                  {shown.map((conversation) => (
+                    <li key={conversation.id}>
+                      <a href={openUrl(conversation.id)} aria-current={conversation.id === open ? 'true' : undefined}>
+                        {conversation.messages[0]?.content.slice(0, 80) || '(empty)'}
+                      </a>
+                      <div class="muted">
+                        {conversation.source} · {formatTime(conversation.updated_at)} · {conversation.messages.length} messages
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+                {more && (
+                  <button type="button" class="secondary" onClick={() => setPages(pages + 1)}>
+                    Load more
+                  </button>
+                )}
+              </>
+            );
+          }}
+        </Show>
+      </div>
+      <div>
+        {open ? (
+          <Transcript
+            chatbotId={chatbot.id}
+            conversation={loaded.data?.list.find((conversation) => conversation.id === open)}
+            onClose={() => route(path)}
+          />
+        ) : (
+          <p class="muted">Choose a conversation to read it.</p>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { callJson, query } from '../api.js';
+import { formatTime } from '../format.js';
+import type { Chatbot, Lead } from '../types.js';
+import { Show, useLoad } from '../use-load.js';
+
+// The leads visitors left, newest first, and a CSV file of them.
+
+const PAGE_SIZE = 100;
+const COLUMNS = ['name', 'email', 'phone', 'created_at'] as const;
+
+export function Leads({ chatbot }: { chatbot: Chatbot }) {
+  const leads = useLoad(async () => {
+    const all: Lead[] = [];
+    for (let page = 1; ; page += 1) {
+      const { collectedCustomers } = await callJson<{ collectedCustomers: Lead[] }>('GET', `/get-leads${query({ chatbotId: chatbot.id, page, size: PAGE_SIZE })}`);
+      all.push(...collectedCustomers);
+      if (collectedCustomers.length < PAGE_SIZE) return all;
+    }
+  }, [chatbot.id]);
+
+  return (
+    <Show loaded={leads} label="Loading the leads">
+      {(list) =>
+        list.length === 0 ? (
+          <p class="muted">No leads yet.</p>
+        ) : (
+          <>
+            <div class="actions">
+              <a class="button" href={csvUrl(list)} download={`leads-${chatbot.id}.csv`}>
+                Export CSV
+              </a>
+            </div>
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Email</th>
+                    <th scope="col">Phone</th>
+                    <th scope="col">Left</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((lead) => (
+                    <tr key={lead.id}>
+                      <td>{lead.name ?? '—'}</td>
+                      <td>{lead.email ?? '—'}</td>
+                      <td>{lead.phone ?? '—'}</td>
+                      <td>{formatTime(lead.created_at)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )
+      }
+    </Show>
+  );
+}
+
+/**
+ * RFC 4180 CSV; a cell that starts like a formula is prefixed with a quote mark so spreadsheets
+ * show it as text rather than running it.
+ */
+function csvUrl(leads: Lead[]): string {
+  const cell = (value: string | null) => {
+    const text = /^[=+\-@\t\r]/.test(value ?? '') ? `'${value}` : (value ?? '');
+    return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  const rows = [COLUMNS.join(','), ...leads.map((lead) => COLUMNS.map((column) => cell(lead[column])).join(','))];
+  return URL.createObjectURL(new Blob([`${rows.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' }));
+}

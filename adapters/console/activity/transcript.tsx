@@ -1,0 +1,70 @@
+import { useState } from 'preact/hooks';
+import { callData } from '../api.js';
+import { useAction } from '../components/action.js';
+import { Alert } from '../components/feedback.js';
+import { formatTime } from '../format.js';
+import type { Conversation, Message } from '../types.js';
+
+// One conversation, message by message (as text, never markup); each answer can be rated.
+
+type Rating = 'up' | 'down';
+
+export function Transcript({ chatbotId, conversation, onClose }: { chatbotId: string; conversation: Conversation | undefined; onClose: () => void }) {
+  if (!conversation) return <p class="muted">This conversation is not among those loaded: change the filters or load more.</p>;
+  return (
+    <section class="card" aria-labelledby="transcript-title">
+      <div class="actions">
+        <h2 id="transcript-title" class="grow">
+          Conversation of {formatTime(conversation.created_at)}
+        </h2>
+        <button type="button" class="secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <p class="muted">
+        {conversation.source}
+        {conversation.contact_id ? ` · contact ${conversation.contact_id}` : ''}
+      </p>
+      <div class="log" role="log" aria-label="Transcript">
+        {conversation.messages.map((message) => (
+          <Line key={message.id} chatbotId={chatbotId} message={message} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
+  const [rating, setRating] = useState<Rating | undefined>(message.feedback);
+  const action = useAction();
+  const rate = (feedback: Rating) =>
+    action.run(async () => {
+      const path = `/chatbots/${encodeURIComponent(chatbotId)}/messages/${encodeURIComponent(message.id)}/feedback`;
+      setRating((await callData<{ feedback: Rating }>('POST', path, { feedback })).feedback);
+    });
+  return (
+    <div class={`bubble ${message.role}`}>
+      {message.content}
+      {message.role === 'assistant' && (
+        <div class="actions" role="group" aria-label="Rate this answer">
+          <button type="button" class="secondary rate" aria-pressed={rating === 'up'} onClick={() => rate('up')} disabled={action.busy}>
+            <Thumb up /> Helpful
+          </button>
+          <button type="button" class="secondary rate" aria-pressed={rating === 'down'} onClick={() => rate('down')} disabled={action.busy}>
+            <Thumb /> Not helpful
+          </button>
+        </div>
+      )}
+      {action.failure && <Alert>{action.failure}</Alert>}
+    </div>
+  );
+}
+
+/** 👍/👎 drawn, so they show whatever fonts the system has. */
+function Thumb({ up = false }: { up?: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" class={up ? undefined : 'flip'}>
+      <path fill="currentColor" d="M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3c0-.4-.2-.8-.4-1.1L13.2 1 6.6 7.6C6.2 8 6 8.5 6 9v10a2 2 0 0 0 2 2h9c.8 0 1.5-.5 1.8-1.2l3-7.1c.1-.2.2-.5.2-.7v-2z" />
+    </svg>
+  );
+}

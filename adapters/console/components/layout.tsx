@@ -1,0 +1,37 @@
+import { errorText } from '../format.js';
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { signOut } from '../session.js';
+import { account } from '../state.js';
+import { Alert } from './feedback.js';
+
+// The frame of every signed-in page: the console's name, the account, and "Sign out".
+
+export function Layout({ children }: { children: ComponentChildren }) {
+  const [failure, setFailure] = useState<string>();
+  const leave = () => signOut().catch((error: unknown) => setFailure(errorText(error)));
+  return (
+    <>
+      <a class="skip" href="#content">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href="/console">
+          Switchboard
+        </a>
+        <nav aria-label="Console">
+          <a href="/console">Chatbots</a>
+          <a href="/console/account">Account</a>
+          <span class="muted">{account.value?.name}</span>
+          <button type="button" class="secondary" onClick={leave}>
+            Sign out
+          </button>
+        </nav>
+      </header>
+      <main id="content" tabIndex={-1}>
+        {failure && <Alert>{failure}</Alert>}
+        {children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,149 @@
+import { useState } from 'preact/hooks';
+import { callData, call, query } from '../api.js';
+import { useAction } from '../components/action.js';
+import { Alert, Busy } from '../components/feedback.js';
+import { Checkbox, Select, TextInput } from '../components/fields.js';
+import type { Chatbot } from '../types.js';
+import { Show, useLoad } from '../use-load.js';
+
+// Slack and Discord: the channels the chatbot answers in (bindings) and the daily lead digests
+// it posts. The adapters must run with their tokens for either to take effect.
+
+type Platform = 'slack' | 'discord';
+type Channel = { id: string; platform: Platform; workspaceId: string; channelId: string };
+type Binding = Channel & { mode: 'mentions' | 'all' };
+type Digest = Channel & { time: string; timezone: string; postWhenEmpty: boolean };
+
+const PLATFORMS = [
+  { value: 'slack', label: 'Slack' },
+  { value: 'discord', label: 'Discord' },
+] as const;
+
+/** What the channel fields are called on each platform. */
+const WORDS: Record<Platform, { workspace: string; channel: string }> = {
+  slack: { workspace: 'Workspace ID', channel: 'Channel ID' },
+  discord: { workspace: 'Server ID', channel: 'Channel ID' },
+};
+
+function useChannelForm() {
+  const [platform, setPlatform] = useState<Platform>('slack');
+  const [workspaceId, setWorkspaceId] = useState('');
+  const [channelId, setChannelId] = useState('');
+  const fields = (channelHint?: string) => (
+    <div class="row">
+      <Select label="Platform" value={platform} options={PLATFORMS} onValue={setPlatform} />
+      <TextInput label={WORDS[platform].workspace} value={workspaceId} onValue={setWorkspaceId} autoComplete="off" required />
+      <TextInput label={WORDS[platform].channel} value={channelId} onValue={setChannelId} autoComplete="off" required hint={channelHint} />
+    </div>
+  );
+  return { value: { platform, workspaceId: workspaceId.trim(), channelId: channelId.trim() }, fields };
+}
+
+const where = (item: Channel) =>
+  `${item.platform === 'slack' ? 'Slack' : 'Discord'} ${item.workspaceId} / ${item.channelId === '*' ? 'every channel' : item.channelId}`;
+
+export function Bindings({ chatbot }: { chatbot: Chatbot }) {
+  const list = useLoad(() => callData<Binding[]>('GET', `/integrations/bindings${query({ chatbotId: chatbot.id, size: 100 })}`), [chatbot.id]);
+  const channel = useChannelForm();
+  const [everyMessage, setEveryMessage] = useState(false);
+  const action = useAction();
+
+  const add = async (event: Event) => {
+    event.preventDefault();
+    const body = { ...channel.value, chatbotId: chatbot.id, mode: everyMessage ? 'all' : 'mentions' };
+    if (await action.run(() => call('POST', '/integrations/bindings', body))) list.reload();
+  };
+  const remove = async (id: string) => {
+    if (await action.run(() => call('DELETE', `/integrations/bindings/${encodeURIComponent(id)}`))) list.reload();
+  };
+
+  return (
+    <section class="card" aria-labelledby="bindings-title">
+      <h2 id="bindings-title">Slack and Discord channels</h2>
+      <Show loaded={list} label="Loading the channels">
+        {(bindings) =>
+          bindings.length === 0 ? (
+            <p class="muted">No channels yet.</p>
+          ) : (
+            <ul class="plain">
+              {bindings.map((binding) => (
+                <li key={binding.id} class="actions">
+                  <span class="grow">
+                    {where(binding)} · {binding.mode === 'all' ? 'every message' : 'mentions only'}
+                  </span>
+                  <button type="button" class="secondary" onClick={() => remove(binding.id)} aria-label={`Remove ${where(binding)}`}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+      <form onSubmit={add}>
+        <h3>Add a channel</h3>
+        {channel.fields('* makes the chatbot the whole workspace’s default.')}
+        <Checkbox label="Answer every message, not only mentions" checked={everyMessage} onValue={setEveryMessage} />
+        {action.failure && <Alert>{action.failure}</Alert>}
+        {action.busy ? <Busy label="Saving" /> : <button type="submit">Add channel</button>}
+      </form>
+    </section>
+  );
+}
+
+export function Digests({ chatbot }: { chatbot: Chatbot }) {
+  const list = useLoad(() => callData<Digest[]>('GET', `/integrations/digests${query({ chatbotId: chatbot.id, size: 100 })}`), [chatbot.id]);
+  const channel = useChannelForm();
+  const [time, setTime] = useState('09:00');
+  const [timezone, setTimezone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const [postWhenEmpty, setPostWhenEmpty] = useState(false);
+  const action = useAction();
+
+  const add = async (event: Event) => {
+    event.preventDefault();
+    const body = { ...channel.value, chatbotId: chatbot.id, time, timezone: timezone.trim(), postWhenEmpty };
+    if (await action.run(() => call('POST', '/integrations/digests', body))) list.reload();
+  };
+  const remove = async (id: string) => {
+    if (await action.run(() => call('DELETE', `/integrations/digests/${encodeURIComponent(id)}`))) list.reload();
+  };
+
+  return (
+    <section class="card" aria-labelledby="digests-title">
+      <h2 id="digests-title">Lead digests</h2>
+      <p class="muted">A daily message in a channel listing the day’s new leads.</p>
+      <Show loaded={list} label="Loading the digests">
+        {(digests) =>
+          digests.length === 0 ? (
+            <p class="muted">No digests yet.</p>
+          ) : (
+            <ul class="plain">
+              {digests.map((digest) => (
+                <li key={digest.id} class="actions">
+                  <span class="grow">
+                    {where(digest)} · {digest.time} {digest.timezone}
+                    {digest.postWhenEmpty ? ' · also when empty' : ''}
+                  </span>
+                  <button type="button" class="secondary" onClick={() => remove(digest.id)} aria-label={`Remove the digest in ${where(digest)}`}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+      <form onSubmit={add}>
+        <h3>Add a digest</h3>
+        {channel.fields()}
+        <div class="row">
+          <TextInput label="Time" type="time" value={time} onValue={setTime} required />
+          <TextInput label="Time zone" value={timezone} onValue={setTimezone} hint="e.g. Europe/Oslo" required />
+        </div>
+        <Checkbox label="Post even when there are no new leads" checked={postWhenEmpty} onValue={setPostWhenEmpty} />
+        {action.failure && <Alert>{action.failure}</Alert>}
+        {action.busy ? <Busy label="Saving" /> : <button type="submit">Add digest</button>}
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,148 @@
+import { useState } from 'preact/hooks';
+import { call, callData, query } from '../api.js';
+import { useAction } from '../components/action.js';
+import { CopyButton } from '../components/copy-button.js';
+import { Alert, Busy, Notice } from '../components/feedback.js';
+import { TextInput } from '../components/fields.js';
+import { formatTime } from '../format.js';
+import type { Chatbot } from '../types.js';
+import { Show, useLoad } from '../use-load.js';
+
+// Webhooks for the chatbot's leads: the signing secret is shown once, at creation; each webhook
+// has its delivery log and a "Send test" ping.
+
+type Webhook = { id: string; url: string; events: string[]; enabled: boolean; disabledReason: string | null; created_at: string };
+type Attempt = { eventId: string; event: string; attempt: number; status: string; responseCode: number | null; error: string | null; at: string };
+
+export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
+  const list = useLoad(() => callData<Webhook[]>('GET', `/integrations/webhooks${query({ chatbotId: chatbot.id, size: 100 })}`), [chatbot.id]);
+  const [url, setUrl] = useState('');
+  const [secret, setSecret] = useState<string>();
+  const action = useAction();
+
+  const add = async (event: Event) => {
+    event.preventDefault();
+    setSecret(undefined);
+    await action.run(async () => {
+      const created = await callData<Webhook & { secret: string }>('POST', '/integrations/webhooks', {
+        url: url.trim(),
+        events: ['leads.submit'],
+        chatbotId: chatbot.id,
+      });
+      setSecret(created.secret);
+      setUrl('');
+      list.reload();
+    });
+  };
+  const remove = async (id: string) => {
+    if (await action.run(() => call('DELETE', `/integrations/webhooks/${encodeURIComponent(id)}`))) list.reload();
+  };
+
+  return (
+    <section class="card" aria-labelledby="webhooks-title">
+      <h2 id="webhooks-title">Webhooks</h2>
+      <p class="muted">Each new lead is sent, signed, to these addresses (event leads.submit).</p>
+      <Show loaded={list} label="Loading the webhooks">
+        {(webhooks) =>
+          webhooks.length === 0 ? (
+            <p class="muted">No webhooks yet.</p>
+          ) : (
+            <ul class="plain">
+              {webhooks.map((webhook) => (
+                <WebhookRow key={webhook.id} webhook={webhook} onRemove={() => remove(webhook.id)} />
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+      {secret && (
+        <Notice>
+          Webhook added. Its signing secret, shown this once: <code class="secret">{secret}</code> <CopyButton text={secret} label="Copy secret" />
+        </Notice>
+      )}
+      <form onSubmit={add}>
+        <h3>Add a webhook</h3>
+        <TextInput label="Webhook URL" type="url" value={url} onValue={setUrl} placeholder="https://crm.example.com/hooks/switchboard" required />
+        {action.failure && <Alert>{action.failure}</Alert>}
+        {action.busy ? <Busy label="Saving" /> : <button type="submit">Add webhook</button>}
+      </form>
+    </section>
+  );
+}
+
+function WebhookRow({ webhook, onRemove }: { webhook: Webhook; onRemove: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [sent, setSent] = useState(0);
+  const test = useAction();
+  const sendTest = async () => {
+    if (await test.run(() => call('POST', `/integrations/webhooks/${encodeURIComponent(webhook.id)}/test`))) {
+      setSent((count) => count + 1);
+      setOpen(true);
+    }
+  };
+  return (
+    <li>
+      <div class="actions">
+        <span class="grow">
+          <code>{webhook.url}</code> {webhook.enabled ? '' : `· disabled: ${webhook.disabledReason ?? 'by the hub'}`}
+        </span>
+        <button type="button" class="secondary" onClick={sendTest} disabled={test.busy}>
+          Send test
+        </button>
+        <button type="button" class="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
+          Delivery log
+        </button>
+        <button type="button" class="secondary" onClick={onRemove} aria-label={`Remove webhook ${webhook.url}`}>
+          Remove
+        </button>
+      </div>
+      {test.failure && <Alert>{test.failure}</Alert>}
+      {sent > 0 && <Notice>Test queued: its delivery shows in the log.</Notice>}
+      {open && <Deliveries webhookId={webhook.id} round={sent} />}
+    </li>
+  );
+}
+
+function Deliveries({ webhookId, round }: { webhookId: string; round: number }) {
+  const attempts = useLoad(() => callData<Attempt[]>('GET', `/integrations/webhooks/${encodeURIComponent(webhookId)}/deliveries`), [webhookId, round]);
+  return (
+    <>
+      <Show loaded={attempts} label="Loading the deliveries">
+        {(list) =>
+          list.length === 0 ? (
+            <p class="muted">No deliveries yet.</p>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <caption class="muted">Deliveries, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Event</th>
+                    <th scope="col">Attempt</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Answer</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((attempt) => (
+                    <tr key={`${attempt.eventId}-${attempt.attempt}`}>
+                      <td>{formatTime(attempt.at)}</td>
+                      <td>{attempt.event}</td>
+                      <td>{attempt.attempt}</td>
+                      <td>{attempt.status}</td>
+                      <td>{attempt.responseCode ?? attempt.error ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Show>
+      <button type="button" class="link" onClick={attempts.reload}>
+        Refresh the log
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,12 @@
+// How the console writes dates and numbers: in the reader's own locale and time zone.
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export const formatTime = (iso: string): string => dateTime.format(new Date(iso));
+
+/** `YYYY-MM-DD`, the API's day format, `days` ago in UTC (the API's days are UTC days). */
+export function dayAgo(days: number): string {
+  return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,112 @@
+import { useState } from 'preact/hooks';
+import { call, callData } from '../api.js';
+import { useAction } from '../components/action.js';
+import { CopyButton } from '../components/copy-button.js';
+import { Alert, Busy, Notice } from '../components/feedback.js';
+import { TextInput } from '../components/fields.js';
+import { formatTime } from '../format.js';
+import { account } from '../state.js';
+import type { AccountUsage, ApiKey } from '../types.js';
+import { Show, useLoad } from '../use-load.js';
+
+// The account: this month's use of its quota, and its API keys (a new key is shown once).
+
+export function AccountPage() {
+  return (
+    <>
+      <h1>Account: {account.value?.name}</h1>
+      <Usage />
+      <ApiKeys />
+    </>
+  );
+}
+
+function Usage() {
+  const usage = useLoad(() => callData<AccountUsage>('GET', '/account'), []);
+  return (
+    <section class="card" aria-labelledby="usage-title">
+      <h2 id="usage-title">This month</h2>
+      <Show loaded={usage} label="Loading the quota">
+        {({ quota, usage: used }) => (
+          <>
+            <p>
+              Messages in {used.period}: {used.messages} of {quota.messagesPerMonth}
+            </p>
+            <progress aria-label="Messages used this month" max={quota.messagesPerMonth} value={Math.min(used.messages, quota.messagesPerMonth)} />
+            <p>Chatbots: up to {quota.maxChatbots}</p>
+          </>
+        )}
+      </Show>
+    </section>
+  );
+}
+
+function ApiKeys() {
+  const keys = useLoad(() => callData<ApiKey[]>('GET', '/api-keys'), []);
+  const [label, setLabel] = useState('');
+  const [created, setCreated] = useState<string>();
+  const action = useAction();
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    setCreated(undefined);
+    await action.run(async () => {
+      const { key } = await callData<ApiKey & { key: string }>('POST', '/api-keys', { label: label.trim() });
+      setCreated(key);
+      setLabel('');
+      keys.reload();
+    });
+  };
+  const revoke = async (id: string) => {
+    setCreated(undefined);
+    if (await action.run(() => call('DELETE', `/api-keys/${encodeURIComponent(id)}`))) keys.reload();
+  };
+
+  return (
+    <section class="card" aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      <Show loaded={keys} label="Loading the keys">
+        {(list) => (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Label</th>
+                  <th scope="col">Starts with</th>
+                  <th scope="col">Made</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((key) => (
+                  <tr key={key.id}>
+                    <td>{key.label || '(no label)'}</td>
+                    <td>{key.prefix ? <code>{key.prefix}…</code> : <span class="muted">not recorded</span>}</td>
+                    <td>{formatTime(key.created_at)}</td>
+                    <td>
+                      <button type="button" class="secondary" onClick={() => revoke(key.id)} aria-label={`Revoke ${key.label || key.prefix || 'this key'}`}>
+                        Revoke
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Show>
+      {created && (
+        <Notice>
+          Your new key, shown this once: <code class="secret">{created}</code> <CopyButton text={created} label="Copy key" />
+        </Notice>
+      )}
+      <form onSubmit={create}>
+        <TextInput label="Key label" value={label} onValue={setLabel} autoComplete="off" hint="What the key is for, e.g. “CRM sync”." />
+        {action.failure && <Alert>{action.failure}</Alert>}
+        {action.busy ? <Busy label="Working" /> : <button type="submit">Create key</button>}
+      </form>
+    </section>
+  );
+}

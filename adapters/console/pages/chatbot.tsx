@@ -1,0 +1,59 @@
+import type { ComponentType } from 'preact';
+import { useRoute } from 'preact-iso/router';
+import { callData } from '../api.js';
+import type { Chatbot } from '../types.js';
+import { Show, useLoad } from '../use-load.js';
+import { ActivityPage } from './activity.js';
+import { ConnectPage } from './connect.js';
+import { NotFound } from './not-found.js';
+import { PlaygroundPage } from './playground.js';
+import { SettingsPage } from './settings.js';
+
+// One chatbot: its name, its pages' navigation, and the page asked for (Playground by default).
+
+export type ChatbotPageProps = { chatbot: Chatbot; item: string | undefined; reload: () => void };
+
+const SECTIONS: { path: string; title: string; page: ComponentType<ChatbotPageProps> }[] = [
+  { path: 'playground', title: 'Playground', page: PlaygroundPage },
+  { path: 'settings', title: 'Settings', page: SettingsPage },
+  { path: 'connect', title: 'Connect', page: ConnectPage },
+  { path: 'activity', title: 'Activity', page: ActivityPage },
+];
+
+export const chatbotUrl = (chatbotId: string, section: string) => `/console/chatbots/${encodeURIComponent(chatbotId)}/${section}`;
+
+export function ChatbotPage() {
+  const { params } = useRoute();
+  const chatbotId = params.chatbotId ?? '';
+  const chosen = params.section ?? 'playground';
+  const section = SECTIONS.find((candidate) => candidate.path === chosen);
+  const chatbot = useLoad(() => callData<Chatbot>('GET', `/chatbots/${encodeURIComponent(chatbotId)}`), [chatbotId]);
+  if (!section) return <NotFound />;
+  const Page = section.page;
+  return (
+    <Show loaded={chatbot} label="Loading the chatbot">
+      {(bot) => (
+        <>
+          <p class="muted">
+            <a href="/console">Chatbots</a> / {bot.name}
+          </p>
+          <nav class="bot" aria-label="Chatbot">
+            {SECTIONS.map((candidate) => (
+              <a
+                key={candidate.path}
+                href={chatbotUrl(bot.id, candidate.path)}
+                aria-current={candidate === section ? 'page' : undefined}
+              >
+                {candidate.title}
+              </a>
+            ))}
+          </nav>
+          <h1>
+            {section.title}: {bot.name}
+          </h1>
+          <Page chatbot={bot} item={params.item} reload={chatbot.reload} />
+        </>
+      )}
+    </Show>
+  );
+}

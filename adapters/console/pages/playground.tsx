@@ -1,0 +1,126 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { call } from '../api.js';
+import { Alert } from '../components/feedback.js';
+import { Select, TextInput } from '../components/fields.js';
+import { errorText } from '../format.js';
+import { MODEL_IDS, modelOptions } from '../models.js';
+import type { ChatbotPageProps } from './chatbot.js';
+
+// Chat with the chatbot as visitors would; "Model" and "Temperature" try other settings for this
+// chat only. The chat is saved with source Playground, under a conversation id of its own.
+
+type Turn = { role: 'user' | 'assistant'; content: string; sources?: string[]; done?: boolean };
+
+/** A response header naming the sources an answer used, percent-encoded and comma-separated, when the hub sends it. */
+const SOURCES_HEADER = 'X-Source-Titles';
+
+const newConversationId = () => `playground-${crypto.randomUUID()}`;
+
+export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [message, setMessage] = useState('');
+  const [model, setModel] = useState(chatbot.settings.model);
+  const [temperature, setTemperature] = useState(String(chatbot.settings.temp));
+  const [conversationId, setConversationId] = useState(newConversationId);
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const log = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    log.current?.scrollTo({ top: log.current.scrollHeight });
+  }, [turns]);
+
+  const temperatureValue = Number(temperature);
+  const temperatureError = temperature.trim() === '' || !(temperatureValue >= 0 && temperatureValue <= 1) ? 'Between 0 and 1, e.g. 0.3.' : undefined;
+
+  const send = async (event: Event) => {
+    event.preventDefault();
+    const text = message.trim();
+    if (!text || busy || temperatureError) return;
+    setFailure(undefined);
+    setMessage('');
+    setBusy(true);
+    const asked: Turn[] = [...turns, { role: 'user', content: text, done: true }];
+    setTurns([...asked, { role: 'assistant', content: '' }]);
+    const answer = (update: (turn: Turn) => Turn) =>
+      setTurns((current) => [...current.slice(0, -1), update(current.at(-1) ?? { role: 'assistant', content: '' })]);
+    try {
+      const response = await call('POST', '/chat', {
+        chatbotId: chatbot.id,
+        messages: asked.map(({ role, content }) => ({ role, content })),
+        conversationId,
+        model,
+        temperature: temperatureValue,
+        stream: true,
+        source: 'Playground',
+      });
+      const sources = response.headers.get(SOURCES_HEADER);
+      if (sources) answer((turn) => ({ ...turn, sources: sources.split(',').map((title) => decodeURIComponent(title.trim())) }));
+      await readStream(response, (piece) => answer((turn) => ({ ...turn, content: turn.content + piece })));
+      answer((turn) => ({ ...turn, done: true }));
+    } catch (error) {
+      setFailure(errorText(error));
+      setTurns((current) => current.slice(0, -1));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const restart = () => {
+    setTurns([]);
+    setConversationId(newConversationId());
+  };
+
+  return (
+    <>
+      <div class="row">
+        <Select label="Model" value={model} options={modelOptions(MODEL_IDS)} onValue={setModel} hint="For this chat only; Settings keeps the saved one." />
+        <TextInput
+          label="Temperature"
+          type="number"
+          min="0"
+          max="1"
+          step="0.1"
+          inputMode="decimal"
+          value={temperature}
+          onValue={setTemperature}
+          error={temperatureError}
+        />
+      </div>
+      <div class="card">
+        <div class="log" role="log" aria-label="Conversation" aria-live="polite" ref={log}>
+          {turns.length === 0 && <p class="muted">Ask something to see how the chatbot answers.</p>}
+          {turns.map((turn, index) => (
+            <div key={index} class={`bubble ${turn.role}`} aria-busy={turn.role === 'assistant' && !turn.done ? 'true' : undefined}>
+              {turn.content || (turn.role === 'assistant' && !turn.done ? '…' : '')}
+              {turn.sources && turn.sources.length > 0 && <div class="used">Sources: {turn.sources.join(', ')}</div>}
+            </div>
+          ))}
+        </div>
+        {failure && <Alert>{failure}</Alert>}
+        <form class="composer" onSubmit={send}>
+          <TextInput label="Message" value={message} onValue={setMessage} autoComplete="off" maxLength={4000} />
+          <button type="submit" disabled={busy}>
+            Send
+          </button>
+        </form>
+        <div class="actions">
+          <button type="button" class="secondary" onClick={restart} disabled={busy}>
+            New chat
+          </button>
+        </div>
+      </div>
+    </>
+  );
+}
+
+/** The reply streams as plain text: each piece is shown as it arrives. */
+async function readStream(response: Response, onPiece: (piece: string) => void): Promise<void> {
+  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  if (!reader) return;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    onPiece(value);
+  }
+}

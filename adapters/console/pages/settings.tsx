@@ -1,0 +1,244 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, callJson } from '../api.js';
+import { Alert, Busy, Notice } from '../components/feedback.js';
+import { Checkbox, Select, TextArea, TextInput } from '../components/fields.js';
+import { errorText } from '../format.js';
+import { MODEL_IDS, modelOptions } from '../models.js';
+import { DeleteChatbot } from '../settings/delete-chatbot.js';
+import { apiFieldErrors, checkDraft, draftOf, settingsBody, type Draft, type FieldErrors } from '../settings/draft.js';
+import { ImageSetting, type ImageKind } from '../settings/images.js';
+import { WidgetPreview } from '../settings/preview.js';
+import type { CollectField } from '../types.js';
+import type { ChatbotPageProps } from './chatbot.js';
+
+// Every v1 setting in four groups, a live preview of the widget from the unsaved values, and
+// "Save", which sends them all at once.
+
+const LEAD_FIELDS = [
+  { key: 'name', title: 'name' },
+  { key: 'email', title: 'email' },
+  { key: 'phone', title: 'phone number' },
+] as const;
+
+export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(chatbot));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string>();
+  const [saved, setSaved] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const images = useImages(chatbot.id);
+
+  const edit = (change: Partial<Draft>) => {
+    setSaved(undefined);
+    setDraft((current) => ({ ...current, ...change }));
+  };
+  const editStyles = (change: Partial<Draft['styles']>) => edit({ styles: { ...draft.styles, ...change } });
+  const editLeads = (change: Partial<Draft['collectCustomerInformation']>) =>
+    edit({ collectCustomerInformation: { ...draft.collectCustomerInformation, ...change } });
+  const editLeadField = (key: 'name' | 'email' | 'phone', change: Partial<CollectField>) =>
+    editLeads({ [key]: { ...draft.collectCustomerInformation[key], ...change } });
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setFailure(undefined);
+    setSaved(undefined);
+    const found = checkDraft(draft);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      setFailure('Some settings need a fix: see the notes next to them.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const { message } = await callJson<{ message: string }>('POST', '/update-chatbot-settings', settingsBody(chatbot.id, draft));
+      setSaved(message);
+      reload();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400) {
+        const { fields, rest } = apiFieldErrors(error.message);
+        setErrors(fields);
+        setFailure(rest ?? 'Some settings need a fix: see the notes next to them.');
+      } else setFailure(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const { styles, collectCustomerInformation: leads } = draft;
+  return (
+    <div class="settings-layout">
+      <div>
+        <form onSubmit={save} noValidate>
+          <fieldset>
+            <legend>General</legend>
+            <TextInput label="Name" value={draft.name} onValue={(name) => edit({ name })} error={errors.name} />
+            <TextArea label="Instructions" rows={6} value={draft.instructions} onValue={(instructions) => edit({ instructions })} error={errors.instructions} />
+            <div class="row">
+              <Select label="Model" value={draft.model} options={modelOptions(MODEL_IDS)} onValue={(model) => edit({ model })} error={errors.model} />
+              <TextInput
+                label="Temperature"
+                type="number"
+                min="0"
+                max="1"
+                step="0.1"
+                inputMode="decimal"
+                value={draft.temp}
+                onValue={(temp) => edit({ temp })}
+                error={errors.temp}
+                hint="0 sticks to the sources; 1 varies its wording most."
+              />
+            </div>
+          </fieldset>
+
+          <fieldset>
+            <legend>Chat window</legend>
+            <TextArea
+              label="Initial messages"
+              rows={3}
+              value={draft.initialMessages}
+              onValue={(initialMessages) => edit({ initialMessages })}
+              error={errors.initialMessages}
+              hint="One message a line, shown when the window opens."
+            />
+            <TextArea
+              label="Suggested messages"
+              rows={3}
+              value={draft.suggestedMessages}
+              onValue={(suggestedMessages) => edit({ suggestedMessages })}
+              error={errors.suggestedMessages}
+              hint="One a line: questions visitors can pick."
+            />
+            <TextInput label="Display name" value={styles.displayName} onValue={(displayName) => editStyles({ displayName })} error={errors['styles.displayName']} />
+            <div class="row">
+              <Select
+                label="Theme"
+                value={styles.theme}
+                options={[
+                  { value: 'light', label: 'Light' },
+                  { value: 'dark', label: 'Dark' },
+                ]}
+                onValue={(theme) => editStyles({ theme })}
+              />
+              <Select
+                label="Button alignment"
+                value={styles.alignChatButton}
+                options={[
+                  { value: 'right', label: 'Right' },
+                  { value: 'left', label: 'Left' },
+                ]}
+                onValue={(alignChatButton) => editStyles({ alignChatButton })}
+              />
+            </div>
+            <div class="row">
+              <TextInput label="Button colour" value={styles.buttonColor} onValue={(buttonColor) => editStyles({ buttonColor })} error={errors['styles.buttonColor']} hint="e.g. #3B81F6" />
+              <TextInput
+                label="User message colour"
+                value={styles.userMessageColor}
+                onValue={(userMessageColor) => editStyles({ userMessageColor })}
+                error={errors['styles.userMessageColor']}
+                hint="e.g. #3B81F6"
+              />
+            </div>
+            <TextInput
+              label="Auto-open after (seconds)"
+              type="number"
+              min="0"
+              inputMode="decimal"
+              value={styles.autoOpenChatWindowAfter}
+              onValue={(autoOpenChatWindowAfter) => editStyles({ autoOpenChatWindowAfter })}
+              error={errors['styles.autoOpenChatWindowAfter']}
+              hint="0 keeps the window closed until the visitor opens it."
+            />
+            {(['profile-picture', 'icon'] as const).map((kind) => (
+              <ImageSetting key={kind} chatbotId={chatbot.id} kind={kind} url={images.urls[kind]} onChange={images.refresh} />
+            ))}
+          </fieldset>
+
+          <fieldset>
+            <legend>Security</legend>
+            <Select
+              label="Visibility"
+              value={draft.visibility}
+              options={[
+                { value: 'private', label: 'Private: only with an API key' },
+                { value: 'public', label: 'Public: the widget and its link work' },
+              ]}
+              onValue={(visibility) => edit({ visibility })}
+            />
+            <TextArea
+              label="Domains"
+              rows={3}
+              value={draft.domains}
+              onValue={(domains) => edit({ domains })}
+              error={errors.domains}
+              hint="One a line, e.g. example.com; subdomains count too."
+            />
+            <Checkbox
+              label="Only allow on added domains"
+              checked={draft.onlyAllowOnAddedDomains}
+              onValue={(onlyAllowOnAddedDomains) => edit({ onlyAllowOnAddedDomains })}
+            />
+            <div class="row">
+              <TextInput label="IP limit" type="number" min="0" inputMode="numeric" value={draft.ipLimit} onValue={(ipLimit) => edit({ ipLimit })} error={errors.ipLimit} hint="Messages per visitor’s address." />
+              <TextInput
+                label="IP limit timeframe (seconds)"
+                type="number"
+                min="0"
+                inputMode="numeric"
+                value={draft.ipLimitTimeframe}
+                onValue={(ipLimitTimeframe) => edit({ ipLimitTimeframe })}
+                error={errors.ipLimitTimeframe}
+              />
+            </div>
+            <TextInput label="IP limit message" value={draft.ipLimitMessage} onValue={(ipLimitMessage) => edit({ ipLimitMessage })} error={errors.ipLimitMessage} />
+          </fieldset>
+
+          <fieldset>
+            <legend>Leads</legend>
+            <TextInput label="Lead form title" value={leads.title} onValue={(title) => editLeads({ title })} error={errors['collectCustomerInformation.title']} />
+            {LEAD_FIELDS.map(({ key, title }) => (
+              <div key={key} class="row">
+                <Checkbox label={`Ask for the ${title}`} checked={leads[key].active} onValue={(active) => editLeadField(key, { active })} />
+                <TextInput
+                  label={`Label of the ${title} field`}
+                  value={leads[key].label}
+                  onValue={(label) => editLeadField(key, { label })}
+                  error={errors[`collectCustomerInformation.${key}.label`]}
+                />
+              </div>
+            ))}
+          </fieldset>
+
+          {failure && <Alert>{failure}</Alert>}
+          {saved && <Notice>{saved}</Notice>}
+          <div class="actions">{busy ? <Busy label="Saving" /> : <button type="submit">Save</button>}</div>
+        </form>
+        <DeleteChatbot chatbot={chatbot} />
+      </div>
+      <div class="preview-pane">
+        <WidgetPreview draft={draft} iconUrl={images.urls.icon} profilePictureUrl={images.urls['profile-picture']} />
+      </div>
+    </div>
+  );
+}
+
+/** The images' public URLs while they exist; a version query makes a new upload show at once. */
+function useImages(chatbotId: string) {
+  const [version, setVersion] = useState(0);
+  const [urls, setUrls] = useState<Record<ImageKind, string | null>>({ 'profile-picture': null, icon: null });
+  useEffect(() => {
+    let current = true;
+    const kinds: ImageKind[] = ['profile-picture', 'icon'];
+    void Promise.all(
+      kinds.map(async (kind) => {
+        const url = `/assets/chatbots/${encodeURIComponent(chatbotId)}/${kind}?v=${version}`;
+        const response = await fetch(url, { method: 'HEAD', cache: 'no-store' }).catch(() => undefined);
+        return [kind, response?.ok ? url : null] as const;
+      }),
+    ).then((found) => current && setUrls(Object.fromEntries(found) as Record<ImageKind, string | null>));
+    return () => {
+      current = false;
+    };
+  }, [chatbotId, version]);
+  return { urls, refresh: () => setVersion((value) => value + 1) };
+}

@@ -1,0 +1,49 @@
+import { errorText } from '../format.js';
+import { useState } from 'preact/hooks';
+import { Alert, Busy, Notice } from '../components/feedback.js';
+import { TextInput } from '../components/fields.js';
+import { signIn } from '../session.js';
+import { sessionEnded } from '../state.js';
+
+// The key goes to the hub once, which answers with an HttpOnly session cookie; the page keeps
+// nothing, and the field is emptied once sent.
+
+export function SignInPage() {
+  const [apiKey, setApiKey] = useState('');
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setFailure(undefined);
+    setBusy(true);
+    try {
+      await signIn({ apiKey: apiKey.trim() });
+    } catch (error) {
+      setFailure(errorText(error));
+    } finally {
+      setApiKey('');
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main class="narrow" id="content">
+      <h1>Switchboard console</h1>
+      {sessionEnded.value && <Notice>Your session has ended. Sign in again.</Notice>}
+      <form class="card" onSubmit={submit}>
+        <TextInput
+          label="API key"
+          type="password"
+          autoComplete="off"
+          required
+          value={apiKey}
+          onValue={setApiKey}
+          hint="The key of your account, as given by the hub’s first start or `npm run admin`."
+        />
+        {failure && <Alert>{failure}</Alert>}
+        {busy ? <Busy label="Signing in" /> : <button type="submit">Sign in</button>}
+      </form>
+    </main>
+  );
+}

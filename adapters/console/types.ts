@@ -1,0 +1,78 @@
+// The shapes of the API's answers the console reads (see the OpenAPI document at /api/v1/openapi.json).
+
+export type Account = { id: string; name: string };
+
+export type ChatbotItem = {
+  id: string;
+  name: string;
+  status: 'training' | 'ready';
+  model: string;
+  instructions: string;
+  visibility: 'public' | 'private';
+  created_at: string;
+  updated_at: string;
+};
+
+export type CollectField = { active: boolean; label: string };
+
+export type Styles = {
+  theme: 'light' | 'dark';
+  buttonColor: string;
+  displayName: string;
+  alignChatButton: 'left' | 'right';
+  userMessageColor: string;
+  autoOpenChatWindowAfter: number;
+};
+
+export type Settings = {
+  instructions: string;
+  initialMessages: string[];
+  suggestedMessages: string[];
+  visibility: 'public' | 'private';
+  domains: string[];
+  onlyAllowOnAddedDomains: boolean;
+  ipLimit: number;
+  ipLimitTimeframe: number;
+  ipLimitMessage: string;
+  model: string;
+  temp: number;
+  styles: Styles;
+  collectCustomerInformation: { title: string; name: CollectField; email: CollectField; phone: CollectField };
+};
+
+/** GET /chatbots/{chatbotId}: one chatbot with every setting. */
+export type Chatbot = Pick<ChatbotItem, 'id' | 'name' | 'status' | 'created_at' | 'updated_at'> & { settings: Settings };
+
+export type Message = { id: string; role: 'user' | 'assistant'; content: string; created_at: string; feedback?: 'up' | 'down' };
+
+export type Conversation = {
+  id: string;
+  chatbot_id: string;
+  source: string;
+  contact_id: string | null;
+  created_at: string;
+  updated_at: string;
+  messages: Message[];
+};
+
+export type Lead = { id: string; name: string | null; email: string | null; phone: string | null; created_at: string };
+
+export type Contact = {
+  id: string;
+  external_id: string;
+  name: string | null;
+  email: string | null;
+  phonenumber: string | null;
+  custom_attributes?: Record<string, unknown>;
+  created_at?: string;
+};
+
+/** `prefix`: the key's first characters; null for keys stored before they were kept. */
+export type ApiKey = { id: string; label: string; prefix: string | null; created_at: string };
+
+/** GET /account: the quota, and the messages used in this month (`period`, UTC). */
+export type AccountUsage = {
+  name: string;
+  quota: { messagesPerMonth: number; maxChatbots: number };
+  usage: { period: string; messages: number };
+};

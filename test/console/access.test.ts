@@ -1,0 +1,216 @@
+import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConsoleLink } from '../../src/domain/console-sessions.js';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createChatbotViaApi } from '../support/http.js';
+import { OTHER_HOST } from '../widget/browser.js';
+import { expectAccessible, newPage, screenshots, signIn, startConsole, type ConsoleRun } from './console.js';
+
+// Getting into the console and what guards it: the page's headers, its bundle's size, signing
+// in and out, sessions that end, and the one-time link.
+
+let run: ConsoleRun;
+beforeAll(async () => {
+  run = await startConsole();
+});
+afterAll(async () => {
+  await run.close();
+});
+
+const FIRST_LOAD_LIMIT = 200 * 1024;
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** A multipart POST, which needs no preflight: a forged form or script can send one. */
+function uploadIcon(from: Page, url: string, chatbotId: string, headers: Record<string, string>): Promise<void> {
+  return from.evaluate(
+    async ({ url, chatbotId, headers, png }) => {
+      const form = new FormData();
+      form.append('chatbotId', chatbotId);
+      form.append('chatbotIconFile', new Blob([Uint8Array.from(atob(png), (char) => char.charCodeAt(0))], { type: 'image/png' }), 'icon.png');
+      // Sent either way; from another origin, the browser then hides the answer (a TypeError).
+      await fetch(url, { method: 'POST', credentials: 'include', body: form, headers }).catch(() => undefined);
+    },
+    { url, chatbotId, headers, png: PNG },
+  );
+}
+
+describe('the page', () => {
+  it('answers every console URL with the page, a strict CSP and no framing', async () => {
+    for (const path of ['/console', '/console/account', '/console/chatbots/abc', '/console/chatbots/abc/settings', '/console/chatbots/abc/activity/leads']) {
+      const response = await fetch(`${run.app.origin}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      const policy = response.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).not.toContain('unsafe-inline');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      const html = await response.text();
+      expect(html).not.toMatch(/<script>|<script(?![^>]*\bsrc=)[^>]*>/);
+    }
+  });
+
+  it('is refused inside a frame of another site', async () => {
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><title>Framer</title><iframe id="framed" src="${run.app.origin}/console"></iframe>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const page = await newPage(run);
+    try {
+      await page.goto(`http://${OTHER_HOST}:${(server.address() as AddressInfo).port}/`);
+      const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
+      // Chromium shows its error page in place of a refused frame.
+      await expect.poll(() => frame?.url()).toMatch(/^chrome-error:/);
+      expect(await frame?.evaluate(() => document.getElementById('app'))).toBeNull();
+    } finally {
+      await page.context().close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('loads at most 200 KB gzipped on first load, from content-hashed files cached for good', async () => {
+    const page = await newPage(run);
+    const loaded: { url: string; body: Buffer; cache: string }[] = [];
+    page.on('response', async (response) => {
+      if (response.request().method() !== 'GET' || response.url().includes('/api/')) return;
+      loaded.push({ url: response.url(), body: await response.body(), cache: (await response.allHeaders())['cache-control'] ?? '' });
+    });
+    await page.goto(`${run.app.origin}/console`);
+    await page.getByLabel('API key', { exact: true }).waitFor();
+    const total = loaded.reduce((sum, { body }) => sum + gzipSync(body).length, 0);
+    expect(loaded.length).toBeGreaterThanOrEqual(3);
+    expect(total).toBeLessThanOrEqual(FIRST_LOAD_LIMIT);
+    for (const asset of loaded.filter(({ url }) => url.includes('/console/assets/'))) {
+      expect(asset.url).toMatch(/-[A-Z0-9]{8}\.(js|css)$/);
+      expect(asset.cache).toContain('immutable');
+    }
+    console.log(`first load: ${loaded.length} files, ${(total / 1024).toFixed(1)} KB gzipped`);
+    await page.context().close();
+  });
+});
+
+describe('signing in', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await newPage(run);
+  });
+  afterAll(async () => {
+    await page.context().close();
+  });
+
+  it('refuses a wrong key with an alert, and is accessible', async () => {
+    await page.goto(`${run.app.origin}/console/account`);
+    await expect.poll(() => page.getByLabel('API key', { exact: true }).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await screenshots(page, 'sign-in', true);
+    await page.getByLabel('API key', { exact: true }).fill('sb_wrong_key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBeTruthy();
+    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+  });
+
+  it('signs in with the key and keeps nothing of it in the browser', async () => {
+    await signIn(page, run.app);
+    const kept = await page.evaluate(() => ({
+      local: JSON.stringify({ ...localStorage }),
+      session: JSON.stringify({ ...sessionStorage }),
+      cookies: document.cookie,
+    }));
+    expect(kept).toEqual({ local: '{}', session: '{}', cookies: '' });
+    const [cookie] = await page.context().cookies();
+    expect(cookie).toMatchObject({ name: 'sb_session', httpOnly: true, sameSite: 'Strict' });
+    expect(cookie?.value).not.toContain(run.app.apiKey);
+  });
+
+  it('refuses calls carrying the cookie from other origins, same-site or cross-site', async () => {
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Elsewhere</title>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const chatbotId = await createChatbotViaApi(run.app, 'Target');
+    try {
+      // The same browser profile, so the console's cookie goes wherever the browser sends it.
+      const other = await page.context().newPage();
+      for (const host of ['127.0.0.1', OTHER_HOST]) {
+        await other.goto(`http://${host}:${port}/`);
+        await uploadIcon(other, `${run.app.baseUrl}/upload-chatbot-icon`, chatbotId, {});
+      }
+      await other.close();
+      expect((await fetch(`${run.app.origin}/assets/chatbots/${chatbotId}/icon`)).status).toBe(404);
+      // The same upload from the console's own page goes through, so the refusals above were the guard's.
+      await uploadIcon(page, '/api/v1/upload-chatbot-icon', chatbotId, { 'X-Switchboard-Console': '1' });
+      expect((await fetch(`${run.app.origin}/assets/chatbots/${chatbotId}/icon`)).status).toBe(200);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('shows the sign-in page again, saying why, once the session has ended on the hub', async () => {
+    const [cookie] = await page.context().cookies();
+    const ended = await fetch(`${run.app.baseUrl}/console/session`, {
+      method: 'DELETE',
+      headers: { Cookie: `sb_session=${cookie?.value}`, Origin: run.app.origin, 'X-Switchboard-Console': '1' },
+    });
+    expect(ended.status).toBe(200);
+    // The list is shown already: go elsewhere and back, so it asks the hub again.
+    await page.getByRole('link', { name: 'New chatbot' }).click();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Chatbots' }).click();
+    await page.getByLabel('API key', { exact: true }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'Your session has ended' }).count()).toBe(1);
+  });
+
+  it('signs out, ending the session on the hub', async () => {
+    await signIn(page, run.app);
+    const [cookie] = await page.context().cookies();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key', { exact: true }).waitFor();
+    const after = await fetch(`${run.app.baseUrl}/console/session`, { headers: { Cookie: `sb_session=${cookie?.value}` } });
+    expect(after.status).toBe(401);
+  });
+
+  it('works by keyboard alone, with the focus visible', async () => {
+    const keyboard = await newPage(run);
+    await keyboard.goto(`${run.app.origin}/console`);
+    await keyboard.getByLabel('API key', { exact: true }).waitFor();
+    await keyboard.keyboard.press('Tab');
+    expect(await keyboard.evaluate(() => document.activeElement?.id)).toBe(await keyboard.getByLabel('API key', { exact: true }).getAttribute('id'));
+    await keyboard.keyboard.type(run.app.apiKey);
+    await keyboard.keyboard.press('Enter');
+    await keyboard.getByRole('button', { name: 'Sign out' }).waitFor();
+    await keyboard.keyboard.press('Tab');
+    const focused = await keyboard.evaluate(() => {
+      const element = document.activeElement as HTMLElement;
+      return { text: element.textContent, outline: getComputedStyle(element).outlineStyle };
+    });
+    expect(focused).toEqual({ text: 'Skip to content', outline: 'solid' });
+    for (let step = 0; step < 4; step += 1) await keyboard.keyboard.press('Tab');
+    expect(await keyboard.evaluate(() => document.activeElement?.textContent)).toBe('Sign out');
+    await keyboard.context().close();
+  });
+
+  it('signs in once with a one-time link, after a click', async () => {
+    const account = await run.app.store.accounts.findById(run.app.accountId);
+    if (!account) throw new Error('no account');
+    const token = await createConsoleLink(run.app.store, account);
+    const linkPage = await newPage(run);
+    await linkPage.goto(`${run.app.origin}/console/link#${token}`);
+    await expectAccessible(linkPage);
+    await linkPage.getByRole('button', { name: 'Sign in' }).click();
+    await linkPage.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(linkPage.url()).toBe(`${run.app.origin}/console`);
+    await linkPage.context().close();
+
+    const again = await newPage(run);
+    await again.goto(`${run.app.origin}/console/link#${token}`);
+    await again.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => again.getByRole('alert').count()).toBe(1);
+    await again.context().close();
+  });
+});

@@ -1,0 +1,156 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../support/http.js';
+import { expectAccessible, newPage, screenshots, signIn, startConsole, type ConsoleRun } from './console.js';
+
+// A chatbot's life in the console: made from the list, tried in the Playground, set up in
+// Settings with the widget's preview, and deleted.
+
+const TEXT = [
+  'Harbor Lights Bakery opens at seven in the morning on weekdays.',
+  'Cakes can be delivered anywhere in Portsmouth for a flat fee of 6 pounds.',
+  'Write <img src=x onerror="window.__pwned=1"> to us.',
+].join('\n\n');
+
+let run: ConsoleRun;
+let page: Page;
+let chatbotId: string;
+
+beforeAll(async () => {
+  run = await startConsole();
+  page = await newPage(run);
+  await signIn(page, run.app);
+});
+afterAll(async () => {
+  await run.close();
+});
+
+const settingsOf = async (id: string) => {
+  const { body } = await call('GET', `${run.app.baseUrl}/chatbots/${id}`, run.app.apiKey);
+  return (body as { data: { name: string; settings: Record<string, unknown> & { styles: Record<string, unknown> } } }).data;
+};
+
+describe('chatbots', () => {
+  it('makes a chatbot with a name and text, and opens it at a URL holding its id', async () => {
+    await page.getByRole('link', { name: 'New chatbot' }).click();
+    await expectAccessible(page);
+    await page.getByLabel('Name').fill('Harbor Lights');
+    await page.getByLabel('Text').fill(TEXT);
+    await screenshots(page, 'new-chatbot');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('log').waitFor();
+    const match = /\/console\/chatbots\/([^/]+)\/playground$/.exec(new URL(page.url()).pathname);
+    chatbotId = decodeURIComponent(match?.[1] ?? '');
+    const { body } = await call('GET', `${run.app.baseUrl}/get-chatbots`, run.app.apiKey);
+    expect((body as { chatbots: { id: string; name: string }[] }).chatbots).toEqual([expect.objectContaining({ id: chatbotId, name: 'Harbor Lights' })]);
+    for (const name of ['Playground', 'Settings', 'Connect', 'Activity']) {
+      expect(await page.getByRole('navigation', { name: 'Chatbot' }).getByRole('link', { name }).count()).toBe(1);
+    }
+  });
+
+  it('lists the chatbots with status, model, visibility and the last 7 days’ conversations', async () => {
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Chatbots' }).click();
+    const row = page.getByRole('row', { name: /Harbor Lights/ });
+    await expect.poll(() => row.textContent()).toMatch(/Harbor Lights(training|ready)autoprivate0$/);
+    await expectAccessible(page);
+    await screenshots(page, 'chatbots', true);
+  });
+
+  it('loads a chatbot’s page on its own, by URL', async () => {
+    const fresh = await page.context().newPage();
+    await fresh.goto(`${run.app.origin}/console/chatbots/${chatbotId}/settings`);
+    await fresh.getByLabel('Button colour').waitFor();
+    await fresh.close();
+  });
+});
+
+describe('playground', () => {
+  it('streams answers into the log, with the model and temperature tried, and saves them as Playground', async () => {
+    await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/playground`);
+    await page.getByLabel('Temperature').fill('0.4');
+    await page.getByLabel('Message').fill('When do you open?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const log = page.getByRole('log');
+    await expect.poll(() => log.textContent()).toMatch(/seven in the morning/);
+    await expect.poll(() => log.locator('[aria-busy]').count()).toBe(0);
+    await page.getByLabel('Message').fill('Do you deliver cakes?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => log.textContent()).toMatch(/Portsmouth/);
+    await expect.poll(() => log.locator('[aria-busy]').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    await expectAccessible(page);
+    await screenshots(page, 'playground', true);
+
+    const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}&filteredSources=Playground`, run.app.apiKey);
+    const [conversation] = (body as { data: { source: string; messages: unknown[] }[] }).data;
+    expect(conversation).toMatchObject({ source: 'Playground' });
+    expect(conversation?.messages).toHaveLength(4);
+  });
+
+  it('explains a temperature out of range next to its field', async () => {
+    await page.getByLabel('Temperature').fill('3');
+    expect(await page.getByText('Between 0 and 1').count()).toBe(1);
+    expect(await page.getByLabel('Temperature').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Temperature').fill('0');
+  });
+});
+
+describe('settings', () => {
+  it('explains invalid input next to its field, and saves nothing', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('IP limit', { exact: true }).fill('-3');
+    await page.getByLabel('Button colour').fill('blue');
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect(await page.getByLabel('IP limit', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Button colour').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByText('A colour written #RGB or #RRGGBB').count()).toBe(1);
+    expect((await settingsOf(chatbotId)).settings.ipLimit).toBe(20);
+  });
+
+  it('shows unsaved changes in the preview, saves every group, and says so', async () => {
+    await page.getByLabel('IP limit', { exact: true }).fill('5');
+    await page.getByLabel('Button colour').fill('#112233');
+    await page.getByLabel('Display name').fill('Harbor Helper');
+    await page.getByLabel('Initial messages').fill('Hello! Ask me about the bakery.');
+    await page.getByLabel('Theme').selectOption('dark');
+    await page.getByLabel('Visibility').selectOption('public');
+    await page.getByLabel('Ask for the email').check();
+    const preview = page.getByRole('figure', { name: 'Widget preview' });
+    expect(await preview.textContent()).toContain('Harbor Helper');
+    expect(await preview.textContent()).toContain('Hello! Ask me about the bakery.');
+    expect(await page.getByTestId('preview-button').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(17, 34, 51)');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your changes are saved.' }).waitFor();
+    await screenshots(page, 'settings', true);
+    const saved = await settingsOf(chatbotId);
+    expect(saved.settings).toMatchObject({
+      ipLimit: 5,
+      visibility: 'public',
+      initialMessages: ['Hello! Ask me about the bakery.'],
+      collectCustomerInformation: expect.objectContaining({ email: expect.objectContaining({ active: true }) }),
+    });
+    expect(saved.settings.styles).toMatchObject({ buttonColor: '#112233', displayName: 'Harbor Helper', theme: 'dark' });
+  });
+
+  it('uploads and deletes the chat icon', async () => {
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await page.getByLabel('Upload chat icon').setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('status').filter({ hasText: 'Chatbot chat icon uploaded successfully.' }).waitFor();
+    await page.getByRole('button', { name: 'Delete chat icon' }).click();
+    await page.getByRole('status').filter({ hasText: 'Chatbot icon deleted successfully.' }).waitFor();
+  });
+
+  it('deletes the chatbot once its name is typed', async () => {
+    const remove = page.getByRole('button', { name: 'Delete chatbot' });
+    expect(await remove.isDisabled()).toBe(true);
+    await page.getByLabel('Type “Harbor Lights” to confirm').fill('Harbor Lights');
+    await remove.click();
+    await page.getByRole('heading', { name: 'Chatbots' }).waitFor();
+    const { body } = await call('GET', `${run.app.baseUrl}/get-chatbots`, run.app.apiKey);
+    expect((body as { chatbots: unknown[] }).chatbots).toEqual([]);
+  });
+});

@@ -1,0 +1,197 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookDispatcher } from '../../jobs/webhooks/dispatcher.js';
+import { call, createChatbotViaApi } from '../support/http.js';
+import { expectAccessible, newPage, screenshots, signIn, startConsole, type ConsoleRun } from './console.js';
+
+// Running a chatbot from the console: connecting it (widget, channels, digests, webhooks),
+// reading its activity (conversations, ratings, leads, contacts) and the account's keys and quota.
+
+const HOSTILE = '<img src=x onerror="window.__pwned=1">';
+
+let run: ConsoleRun;
+let page: Page;
+let chatbotId: string;
+let receiver: Server;
+let received = 0;
+
+beforeAll(async () => {
+  run = await startConsole({ webhookAllowPrivate: true });
+  receiver = createServer((_req, res) => {
+    received += 1;
+    res.end('ok');
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { app } = run;
+  chatbotId = await createChatbotViaApi(app, 'Harbor Lights', 'Harbor Lights Bakery opens at seven in the morning on weekdays.');
+  const api = (method: string, path: string, body?: unknown) => call(method, `${app.baseUrl}${path}`, app.apiKey, body);
+  await api('POST', '/chat', { chatbotId, conversationId: 'api-1', messages: [{ role: 'user', content: 'When do you open?' }] });
+  await api('POST', '/chat', { chatbotId, conversationId: 'slack-like', source: 'Slack', messages: [{ role: 'user', content: `Hello ${HOSTILE}` }] });
+  await api('POST', `/chatbots/${chatbotId}/leads`, { name: `=HYPERLINK("x") ${HOSTILE}`, email: 'ada@example.com', phone: '+47 123 45 678' });
+  await api('POST', `/chatbots/${chatbotId}/contacts`, { users: [{ external_id: 'user-42', name: 'Ada', email: 'ada@example.com' }] });
+  page = await newPage(run);
+  await signIn(page, app);
+});
+afterAll(async () => {
+  receiver.closeAllConnections();
+  receiver.close();
+  await run.close();
+});
+
+const chatbotPage = (section: string) => page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/${section}`);
+const section = (name: string) => page.getByRole('region', { name });
+
+describe('connect', () => {
+  it('shows the embed snippet with a copy button and the full-page link', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await chatbotPage('connect');
+    const snippet = await page.getByLabel('Embed snippet').textContent();
+    expect(snippet).toBe(`<script src="${run.app.origin}/widget/embed.js" data-chatbot-id="${chatbotId}" defer></script>`);
+    await page.getByRole('button', { name: 'Copy snippet' }).click();
+    await page.getByText('Copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+    expect(await page.getByRole('link', { name: `${run.app.origin}/widget/chatbots/${chatbotId}` }).count()).toBe(1);
+    await expectAccessible(page);
+  });
+
+  it('adds and removes a Slack channel, and adds a digest', async () => {
+    const channels = section('Slack and Discord channels');
+    await channels.getByLabel('Workspace ID').fill('T0123');
+    await channels.getByLabel('Channel ID').fill('C0456');
+    await channels.getByRole('button', { name: 'Add channel' }).click();
+    await channels.getByText('Slack T0123 / C0456 · mentions only').waitFor();
+    const digests = section('Lead digests');
+    await digests.getByLabel('Workspace ID').fill('T0123');
+    await digests.getByLabel('Channel ID').fill('C0456');
+    await digests.getByLabel('Time zone').fill('Europe/Oslo');
+    await digests.getByRole('button', { name: 'Add digest' }).click();
+    await digests.getByText(/Slack T0123 \/ C0456 · 09:00 Europe\/Oslo/).waitFor();
+    await screenshots(page, 'connect', true);
+    await channels.getByRole('button', { name: 'Remove Slack T0123 / C0456' }).click();
+    await channels.getByText('No channels yet.').waitFor();
+    const { body } = await call('GET', `${run.app.baseUrl}/integrations/digests?chatbotId=${chatbotId}`, run.app.apiKey);
+    expect((body as { data: unknown[] }).data).toHaveLength(1);
+  });
+
+  it('adds a webhook, shows its secret once, sends a test and shows the delivery', async () => {
+    const hooks = section('Webhooks');
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    await hooks.getByLabel('Webhook URL').fill(url);
+    await hooks.getByRole('button', { name: 'Add webhook' }).click();
+    const secret = await hooks.locator('code.secret').textContent();
+    expect(secret).toMatch(/^whsec_/);
+    await hooks.getByRole('button', { name: 'Send test' }).click();
+    await hooks.getByText('Test queued').waitFor();
+    const dispatcher = createWebhookDispatcher({
+      store: run.app.store,
+      logger: pino({ level: 'silent' }),
+      allowPrivate: true,
+      timeoutMs: 5_000,
+      retryForMs: 60_000,
+      disableAfterMs: 60_000,
+    });
+    const outcomes = await dispatcher.tick();
+    expect(outcomes.map(({ status }) => status)).toContain('delivered');
+    expect(received).toBeGreaterThan(0);
+    await hooks.getByRole('button', { name: 'Refresh the log' }).click();
+    await hooks.getByRole('cell', { name: 'delivered' }).first().waitFor();
+    await expectAccessible(page);
+    await page.reload();
+    await section('Webhooks').getByText(url).waitFor();
+    expect(await page.getByText(secret ?? 'none').count()).toBe(0);
+  });
+});
+
+describe('activity', () => {
+  it('lists conversations, filters them by source and by text, and never runs their markup', async () => {
+    await chatbotPage('activity');
+    const list = page.getByRole('list', { name: 'Conversations' });
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
+    await page.getByLabel('Source').selectOption('Slack');
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
+    await page.getByLabel('Source').selectOption('');
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
+    await page.getByLabel('Search').fill('open');
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
+    await page.getByLabel('Search').fill('');
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    await expectAccessible(page);
+  });
+
+  it('opens a transcript and rates an answer Helpful', async () => {
+    await page.getByRole('link', { name: 'When do you open?' }).click();
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    await transcript.getByRole('button', { name: 'Helpful', exact: true }).click();
+    await expect.poll(() => transcript.getByRole('button', { name: 'Helpful', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await expectAccessible(page);
+    await screenshots(page, 'activity', true);
+    const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}&filteredSources=API`, run.app.apiKey);
+    const [conversation] = (body as { data: { messages: { role: string; feedback?: string }[] }[] }).data;
+    expect(conversation?.messages.find((message) => message.role === 'assistant')?.feedback).toBe('up');
+  });
+
+  it('lists leads and exports them as CSV, formulas defused', async () => {
+    await page.getByRole('link', { name: 'Leads' }).click();
+    await page.getByRole('cell', { name: 'ada@example.com' }).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const stream = await download.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    const csv = Buffer.concat(chunks).toString('utf8');
+    expect(csv.split('\r\n')[0]).toBe('name,email,phone,created_at');
+    expect(csv).toContain(`"'=HYPERLINK(""x"") ${HOSTILE.replaceAll('"', '""')}",ada@example.com,'+47 123 45 678,`);
+    await expectAccessible(page);
+  });
+
+  it('views, edits and deletes a contact', async () => {
+    await page.getByRole('link', { name: 'Contacts' }).click();
+    await page.getByRole('link', { name: 'Ada' }).click();
+    await page.getByLabel('Contact name').fill('Ada Lovelace');
+    await page.getByRole('button', { name: 'Save contact' }).click();
+    await page.getByText('Contact saved.').waitFor();
+    await expectAccessible(page);
+    const { body } = await call('GET', `${run.app.baseUrl}/chatbots/${chatbotId}/contacts/user-42`, run.app.apiKey);
+    expect((body as { data: { name: string } }).data.name).toBe('Ada Lovelace');
+    await page.getByRole('button', { name: 'Delete contact' }).click();
+    await page.getByRole('button', { name: 'Yes, delete this contact' }).click();
+    await page.getByText('No contacts yet.').waitFor();
+  });
+});
+
+describe('account', () => {
+  it('shows the quota, creates a key shown once, and revokes it', async () => {
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Account' }).click();
+    await page.getByText(/Messages in \d{4}-\d{2}: \d+ of 1000/).waitFor();
+    await page.getByLabel('Key label').fill('CRM sync');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.locator('code.secret').textContent()) ?? '';
+    const row = page.getByRole('row', { name: /CRM sync/ });
+    await expect.poll(() => row.textContent()).toContain(`${key.slice(0, 6)}`);
+    expect((await call('GET', `${run.app.baseUrl}/get-chatbots`, key)).status).toBe(200);
+    await expectAccessible(page);
+    await screenshots(page, 'account', true);
+    await page.reload();
+    expect(await page.getByText(key).count()).toBe(0);
+    await page.getByRole('button', { name: 'Revoke CRM sync' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /CRM sync/ }).count()).toBe(0);
+    expect((await call('GET', `${run.app.baseUrl}/get-chatbots`, key)).status).toBe(401);
+  });
+});
+
+describe('at 360 px', () => {
+  it('keeps every page inside the screen', async () => {
+    const narrow = await newPage(run, 360);
+    await signIn(narrow, run.app);
+    for (const path of ['', '/account', ...['playground', 'settings', 'connect', 'activity'].map((name) => `/chatbots/${chatbotId}/${name}`)]) {
+      await narrow.goto(`${run.app.origin}/console${path}`);
+      await narrow.getByRole('heading', { level: 1 }).waitFor();
+      const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect({ path, overflow }).toEqual({ path, overflow: 0 });
+    }
+    await screenshots(narrow, 'activity-360');
+    await narrow.context().close();
+  });
+});
