@@ -161,6 +161,11 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         keywords: ['invoice'],
         waitMinutes: 0.05,
       });
+      const { status, body } = await call('GET', `${app.baseUrl}/chatbots/${chatbotId}`, app.apiKey);
+      expect(status).toBe(200);
+      expect((body as { data: { settings: unknown } }).data.settings).toMatchObject({
+        handoff: { enabled: true, platform: 'discord', channelId: '42', keywords: ['invoice'], waitMinutes: 0.05, idleMinutes: 30 },
+      });
     });
 
     it('replaces arrays as a whole', async () => {
