@@ -1,5 +1,7 @@
-import type { Chatbot, DueHandoff, Handoff, HandoffStatus, Store } from '../store/port.js';
+import type { Account, Author, Chatbot, DueHandoff, Handoff, HandoffStatus, Store } from '../store/port.js';
 import { OPEN_HANDOFF } from '../store/port.js';
+import { findOwnedChatbot } from './chatbots.js';
+import { notFound } from './errors.js';
 import { leadRequest } from './lead-capture.js';
 import { handoffChanged } from './webhook-events.js';
 
@@ -40,18 +42,68 @@ export async function settleTimeout(store: Store, due: DueHandoff, at: Date): Pr
   if (!chatbot) return undefined;
   const { settings } = chatbot;
   const said = status === 'missed' ? [settings.handoff.offlineMessage, leadRequest(settings)] : [HANDED_BACK];
-  await store.conversations.append({
-    chatbotId,
-    accountId,
-    id: conversationId,
-    // The conversation exists: source and contact are kept from its first exchange.
-    source: 'API',
-    contactId: null,
-    messages: [{ role: 'assistant', content: said.filter(Boolean).join('\n\n'), createdAt: at }],
-    at,
-  });
+  await say(store, chatbot, conversationId, said.filter(Boolean).join('\n\n'), at);
   await announce(store, chatbot, 'handoff.resolved', conversationId, settled, at);
   return status;
+}
+
+const noOpenHandoff = (conversationId: string) => notFound(`conversation ${conversationId} has no open handoff`);
+
+/** A team member takes a pending handoff (one already taken stays with its taker); answers its state. */
+export async function takeHandoff(store: Store, account: Account, chatbotId: string, conversationId: string, name: string): Promise<Handoff> {
+  const chatbot = await findOwnedChatbot(store, account, chatbotId);
+  const at = new Date();
+  const dueAt = afterMinutes(at, chatbot.settings.handoff.idleMinutes);
+  const taken = await store.handoffs.transition(chatbot.id, conversationId, ['pending'], { status: 'active', takenBy: name, dueAt, at });
+  const handoff = taken ?? (await openHandoff(store, chatbot.id, conversationId));
+  if (!handoff) throw noOpenHandoff(conversationId);
+  return handoff;
+}
+
+/**
+ * A team member's reply, saved as an assistant message that names them; the first one takes a
+ * pending handoff, and each keeps an active one from going idle. Answers the handoff's state.
+ */
+export async function replyInHandoff(
+  store: Store,
+  account: Account,
+  input: { chatbotId: string; conversationId: string; name: string; text: string },
+): Promise<Handoff> {
+  const chatbot = await findOwnedChatbot(store, account, input.chatbotId);
+  const { conversationId, name } = input;
+  const at = new Date();
+  const dueAt = afterMinutes(at, chatbot.settings.handoff.idleMinutes);
+  const handoff =
+    (await store.handoffs.transition(chatbot.id, conversationId, ['pending'], { status: 'active', takenBy: name, dueAt, at })) ??
+    (await store.handoffs.transition(chatbot.id, conversationId, ['active'], { status: 'active', dueAt, at }));
+  if (!handoff) throw noOpenHandoff(conversationId);
+  await say(store, chatbot, conversationId, input.text, at, { type: 'human', name });
+  return handoff;
+}
+
+/** The team hands the conversation back to the chatbot, which says so; answers the handoff's state. */
+export async function resolveHandoff(store: Store, account: Account, chatbotId: string, conversationId: string): Promise<Handoff> {
+  const chatbot = await findOwnedChatbot(store, account, chatbotId);
+  const at = new Date();
+  const resolved = await store.handoffs.transition(chatbot.id, conversationId, OPEN_HANDOFF, { status: 'resolved', dueAt: null, at });
+  if (!resolved) throw noOpenHandoff(conversationId);
+  await say(store, chatbot, conversationId, HANDED_BACK, at);
+  await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, at);
+  return resolved;
+}
+
+/** Adds an assistant message to a conversation that exists. */
+function say(store: Store, chatbot: Chatbot, conversationId: string, content: string, at: Date, author?: Author): Promise<void> {
+  return store.conversations.append({
+    chatbotId: chatbot.id,
+    accountId: chatbot.accountId,
+    id: conversationId,
+    // Used only by an append that creates the conversation, which this never is.
+    source: 'API',
+    contactId: null,
+    messages: [{ role: 'assistant', content, createdAt: at, ...(author && { author }) }],
+    at,
+  });
 }
 
 /** Puts the event in the outbox of every webhook subscribed to it. */

@@ -383,7 +383,9 @@ export type TimeRange = { from?: Date; to?: Date };
 
 export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe' | 'Playground';
 
-export type ConversationMessage = { role: 'user' | 'assistant'; content: string; createdAt: Date };
+/** Who wrote an assistant message that the chatbot did not: a team member, by display name. */
+export type Author = { type: 'human'; name: string };
+export type ConversationMessage = { role: 'user' | 'assistant'; content: string; createdAt: Date; author?: Author };
 /** A reader's rating of an answer (👍/👎). */
 export type Feedback = 'up' | 'down';
 /** The owner's correction of an answer; the answer's own content stays as it was. */

@@ -35,6 +35,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
     return (body as { data: ConversationItem[] }).data.find((item) => item.id === id);
   };
+  const team = (conversationId: string, action: string, body?: unknown, apiKey = app.apiKey) =>
+    call('POST', `${app.baseUrl}/chatbots/${bot}/conversations/${conversationId}/handoff/${action}`, apiKey, body);
   const timer = (now: () => Date, processId = 'test') => createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now, processId });
   const later = (seconds: number) => () => new Date(Date.now() + seconds * 1_000);
 
@@ -112,8 +114,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
   it('resolves a handoff the team left quiet for idleMinutes, and the chatbot says so', async () => {
     await settings({ idleMinutes: 0.05 });
     await say('c1', 'connect me to an agent');
-    // Taken (the Slack and Discord adapters do this through the API): due after idleMinutes.
-    await app.store.handoffs.transition(bot, 'c1', ['pending'], { status: 'active', takenBy: 'Ada', dueAt: new Date(Date.now() + 3_000), at: new Date() });
+    expect(await team('c1', 'take', { name: 'Ada' })).toMatchObject({ status: 200, body: { data: { status: 'active', taken_by: 'Ada' } } });
     expect(await timer(later(4)).tick()).toEqual([{ chatbotId: bot, conversationId: 'c1', status: 'resolved' }]);
     const resolved = await conversation('c1');
     expect(resolved?.handoff).toMatchObject({ status: 'resolved', taken_by: 'Ada' });
@@ -136,5 +137,52 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
       chatbotId: bot,
       payload: { chatbotId: bot, conversationId: 'c1', handoff: { status: 'missed', taken_by: null } },
     });
+  });
+
+  it('lets the team answer an API conversation: the first reply takes it, replies name their author, resolve hands it back', async () => {
+    await say('c1', 'I want a human');
+    const replied = await team('c1', 'messages', { name: 'Grace', text: 'Hi, Grace here. How can I help?' });
+    expect(replied).toMatchObject({ status: 200, body: { message: 'Success', data: { status: 'active', taken_by: 'Grace' } } });
+    expect(await say('c1', 'My order is late')).toBe('');
+    // A second member's reply keeps the first taker.
+    expect(await team('c1', 'messages', { name: 'Ada', text: 'Ada too: it ships today.' })).toMatchObject({ body: { data: { taken_by: 'Grace' } } });
+    expect(await team('c1', 'resolve')).toMatchObject({ status: 200, body: { data: { status: 'resolved', taken_by: 'Grace' } } });
+
+    const messages = (await conversation('c1'))?.messages.slice(-4) as (Message & { author?: unknown })[];
+    expect(messages.map(({ role, content, author }) => ({ role, content, author }))).toEqual([
+      { role: 'assistant', content: 'Hi, Grace here. How can I help?', author: { type: 'human', name: 'Grace' } },
+      { role: 'user', content: 'My order is late', author: undefined },
+      { role: 'assistant', content: 'Ada too: it ships today.', author: { type: 'human', name: 'Ada' } },
+      { role: 'assistant', content: HANDED_BACK, author: undefined },
+    ]);
+    expect(await say('c1', 'When do you open?')).toContain('nine');
+    // Closed: nothing to take, reply in or resolve.
+    const bodies: [string, unknown][] = [['take', { name: 'Ada' }], ['messages', { name: 'Ada', text: 'late' }], ['resolve', undefined]];
+    for (const [action, body] of bodies) {
+      expect(await team('c1', action, body), action).toEqual({
+        status: 404,
+        body: { message: 'Resource not found' },
+      });
+    }
+  });
+
+  it('keeps an active handoff from going idle while the team replies', async () => {
+    await settings({ idleMinutes: 0.05 });
+    await say('c1', 'agent please');
+    await team('c1', 'take', { name: 'Ada' });
+    await team('c1', 'messages', { name: 'Ada', text: 'Looking into it.' });
+    // Due 3 s after the reply, not after the take.
+    expect(await timer(later(2)).tick()).toEqual([]);
+    expect((await conversation('c1'))?.handoff?.status).toBe('active');
+  });
+
+  it("refuses another account's conversation and invalid bodies, changing nothing", async () => {
+    await say('c1', 'agent please');
+    const other = await app.addAccount('other');
+    expect(await team('c1', 'take', { name: 'Mallory' }, other.apiKey)).toEqual({ status: 404, body: { message: 'Resource not found' } });
+    expect(await team('c1', 'take', { name: ' ' })).toEqual({ status: 400, body: { message: 'Invalid request data' } });
+    expect(await team('c1', 'messages', { name: 'Ada', text: '' })).toEqual({ status: 400, body: { message: 'Invalid request data' } });
+    expect(await team('c1', 'messages', { name: 'Ada', text: 'hi', email: 'a@b.c' })).toEqual({ status: 400, body: { message: 'Invalid request data' } });
+    expect((await conversation('c1'))?.handoff).toMatchObject({ status: 'pending', taken_by: null });
   });
 });

@@ -5,6 +5,7 @@ import type { OnBackgroundError } from '../../domain/chat.js';
 import { listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import { handoffView } from '../../domain/webhook-events.js';
+import { handoffState } from './handoffs.js';
 import type { Conversation, ConversationSource, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
@@ -73,19 +74,15 @@ const conversationItem = z
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
     /** An extension: present once the conversation was handed to a person. */
-    handoff: z
-      .object({
-        status: z.enum(['pending', 'active', 'resolved', 'missed']),
-        requested_at: z.iso.datetime(),
-        taken_by: z.string().nullable().describe('The team member’s display name once someone took it'),
-      })
-      .optional(),
+    handoff: handoffState.optional(),
     messages: z.array(
       z.object({
         id: z.string(),
         role: z.enum(['user', 'assistant']),
         content: z.string(),
         created_at: z.iso.datetime(),
+        /** An extension: a team member's reply in a human handoff names them. */
+        author: z.object({ type: z.literal('human'), name: z.string() }).optional(),
         /** An extension: present once someone rated the answer. */
         feedback: z.enum(FEEDBACK).optional(),
         /** An extension: the owner's correction, once there is one; `content` stays as it was. */
@@ -109,6 +106,7 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
       role: message.role,
       content: message.content,
       created_at: isoTime(message.createdAt),
+      ...(message.author && { author: message.author }),
       ...(message.feedback && { feedback: message.feedback }),
       ...(message.revision && {
         revision: { answer: message.revision.answer, created_at: isoTime(message.revision.createdAt) },

@@ -23,12 +23,13 @@ const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
 type ReadMessage = ConversationMessageDoc & { _id: Types.ObjectId };
 
 const toMessages = (docs: ReadMessage[]): StoredMessage[] =>
-  docs.map(({ _id, role, content, createdAt, feedback, revision }) => ({
+  docs.map(({ _id, role, content, createdAt, feedback, revision, author }) => ({
     id: _id.toHexString(),
     role,
     content,
     createdAt,
     ...(feedback && { feedback }),
+    ...(author && { author: { type: author.type, name: author.name } }),
     ...(revision && { revision: { answer: revision.answer, createdAt: revision.createdAt } }),
   }));
 
@@ -119,7 +120,7 @@ export function mongoConversations(
         await count(chatbotId, at, appendTally(input.messages, first === 0 ? source : undefined, input.tally));
         if (input.messages.length === 0) return;
         await conversationMessages.insertMany(
-          input.messages.map(({ id: messageId, role, content, createdAt }, index) => ({
+          input.messages.map(({ id: messageId, role, content, createdAt, author }, index) => ({
             ...(messageId !== undefined && { _id: reservedId(messageId) }),
             chatbotId,
             conversationId: id,
@@ -127,6 +128,7 @@ export function mongoConversations(
             role,
             content,
             createdAt,
+            ...(author && { author }),
           })),
           { ordered: true, lean: true },
         );

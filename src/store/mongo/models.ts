@@ -2,6 +2,7 @@ import { Schema, type Connection } from 'mongoose';
 import { ACTIVITY_COUNTERS, type ActivityCounts } from '../activity-counters.js';
 import type {
   Asset,
+  Author,
   Binding,
   Chatbot,
   ConsoleLink,
@@ -326,6 +327,7 @@ export type ConversationMessageDoc = {
   createdAt: Date;
   feedback?: 'up' | 'down';
   revision?: Revision;
+  author?: Author;
 };
 
 const conversationMessageSchema = new Schema<ConversationMessageDoc>(
@@ -339,6 +341,7 @@ const conversationMessageSchema = new Schema<ConversationMessageDoc>(
     createdAt: required(Date),
     feedback: { type: String, enum: ['up', 'down'] },
     revision: { type: new Schema({ answer: String, createdAt: Date }, { _id: false }), default: undefined },
+    author: { type: new Schema({ type: String, name: String }, { _id: false }), default: undefined },
   },
   { ...options, collection: 'conversationMessages' },
 );

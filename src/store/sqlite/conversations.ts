@@ -34,6 +34,7 @@ type MessageRow = {
   feedback: Feedback | null;
   revision_answer: string | null;
   revision_at: number | null;
+  author_name: string | null;
 };
 
 type AnswerRow = MessageRow & { conversation_id: string; source: ConversationSource };
@@ -67,7 +68,7 @@ function sourceSlots(sources: ConversationSource[] | undefined): Record<`s${numb
   return Object.fromEntries(CONVERSATION_SOURCES.map((_, slot) => [`s${slot}`, chosen[slot] ?? first]));
 }
 
-const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at';
+const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at, author_name';
 
 export function sqliteConversations(db: Database, count: ActivityCount): ConversationRepository {
   // A new conversation takes source and contact from the append that creates it; later appends
@@ -79,8 +80,8 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
   );
   // A null seq takes the next number; a reserved one is written as given.
   const insertMessage = db.prepare(
-    `INSERT INTO conversation_messages (seq, chatbot_id, conversation_id, role, content, created_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO conversation_messages (seq, chatbot_id, conversation_id, role, content, created_at, author_name)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   // AUTOINCREMENT keeps the highest seq handed out in sqlite_sequence (a row it creates on the
   // first insert); moving it forward reserves numbers that no later insert takes.
@@ -93,7 +94,7 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
   );
   const exists = db.prepare<[string, string]>('SELECT 1 FROM conversations WHERE chatbot_id = ? AND id = ?');
   const answer = db.prepare<[number, string], AnswerRow>(
-    `SELECT m.seq, m.role, m.content, m.created_at, m.feedback, m.revision_answer, m.revision_at,
+    `SELECT m.seq, m.role, m.content, m.created_at, m.feedback, m.revision_answer, m.revision_at, m.author_name,
        m.conversation_id, c.source
      FROM conversation_messages m JOIN conversations c ON c.chatbot_id = m.chatbot_id AND c.id = m.conversation_id
      WHERE m.seq = ? AND m.chatbot_id = ? AND m.role = 'assistant'`,
@@ -133,6 +134,7 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
     content: message.content,
     createdAt: new Date(message.created_at),
     ...(message.feedback && { feedback: message.feedback }),
+    ...(message.author_name !== null && { author: { type: 'human' as const, name: message.author_name } }),
     ...(message.revision_answer !== null && {
       revision: { answer: message.revision_answer, createdAt: new Date(message.revision_at ?? 0) },
     }),
@@ -163,7 +165,7 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
     for (const message of input.messages) {
       const seq = message.id === undefined ? null : sequenceNumber(message.id);
       if (seq === undefined) throw new Error(`not a reserved message id: ${message.id}`);
-      insertMessage.run(seq, chatbotId, id, message.role, message.content, message.createdAt.getTime());
+      insertMessage.run(seq, chatbotId, id, message.role, message.content, message.createdAt.getTime(), message.author?.name ?? null);
     }
   });
   const reserve = db.transaction((count: number) => {

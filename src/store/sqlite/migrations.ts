@@ -507,6 +507,8 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX conversation_handoffs_due ON conversation_handoffs(due_at) WHERE due_at IS NOT NULL;
   `,
+  // A team member's reply in a handoff names them (Author).
+  `ALTER TABLE conversation_messages ADD COLUMN author_name TEXT;`,
 ];
 
 export function migrate(db: Database): void {
