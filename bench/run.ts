@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { analyticsSection } from './analytics.js';
 import { benchAnswers } from './answers.js';
 import { crawlSection } from './crawl.js';
 import { extractionSection } from './extraction.js';
@@ -16,10 +17,11 @@ import { trainingSection } from './training.js';
 const SECTIONS: Section[] = [
   httpSection,
   pagingSection,
+  analyticsSection,
   trainingSection,
   extractionSection,
   crawlSection,
-  printing('answers (eval set against BM25)', benchAnswers),
+  printing('answers (development and held-out sets against BM25)', benchAnswers),
   printing('retrieval (index builds, cold start, cache)', benchRetrieval),
 ];
 

@@ -4,6 +4,7 @@ import { createHubClient } from '../adapters/hub-client.js';
 import { createHandoffTimer } from '../jobs/handoffs.js';
 import { startMaintenance } from '../jobs/maintenance.js';
 import { createScheduler, digestPlatforms } from '../jobs/scheduler.js';
+import { createSourceWorker } from '../jobs/sources/worker.js';
 import { createWebhookDispatcher } from '../jobs/webhooks/dispatcher.js';
 import { consoleUrl, loadConfig } from './config.js';
 import { API_PREFIX } from './http/app.js';
@@ -32,6 +33,9 @@ const maintenance = startMaintenance(hub.store, logger);
 // So does webhook delivery, from the store's outbox; the API only ever enqueues.
 const webhooks = createWebhookDispatcher({ store: hub.store, logger, ...config.webhooks });
 webhooks.start();
+// And reading files and crawling websites of knowledge sources, leased like deliveries.
+const sourceWorker = createSourceWorker({ store: hub.store, logger, ...config.sources });
+sourceWorker.start();
 // And handoff timeouts (missed requests, quiet handoffs), leased once across processes.
 const handoffTimer = createHandoffTimer({ store: hub.store, logger });
 handoffTimer.start();
@@ -88,7 +92,7 @@ if (slack) {
 }
 
 onShutdown(logger, async () => {
-  await Promise.all([scheduler.stop(), webhooks.stop(), handoffTimer.stop(), maintenance.stop()]);
+  await Promise.all([scheduler.stop(), webhooks.stop(), handoffTimer.stop(), maintenance.stop(), sourceWorker.stop()]);
   await discordBot?.stop();
   await slack?.stop();
   await hub.close();

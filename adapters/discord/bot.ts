@@ -5,7 +5,8 @@ import type { DiscordConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
 import { createRelay } from '../relay.js';
 import { onFeedbackButton } from './feedback.js';
-import { chatbotCommand, createInteractionHandler } from './interactions.js';
+import { chatbotCommand, createInteractionHandler, DISCORD_WORDS, isDiscordAdmin } from './interactions.js';
+import { onAnswerButton, onAnswerModal } from './unanswered.js';
 import { createMessageHandler } from './messages.js';
 import { instrumentDiscord } from './metrics.js';
 
@@ -94,14 +95,25 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       editIntervalMs: updateIntervalMs,
     });
     const onCommand = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger });
+    const answers = {
+      hub,
+      relay,
+      words: DISCORD_WORDS,
+      isAdmin: (interaction: Parameters<typeof isDiscordAdmin>[0]) => isDiscordAdmin(interaction, config.adminUserIds),
+      logger,
+    };
     // Handlers catch their own failures; these catches are the last line, so the process survives.
     readyClient.on(Events.MessageCreate, (message) => {
       messages.onMessage(message).catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
     });
     readyClient.on(Events.InteractionCreate, (interaction) => {
       const handled = interaction.isButton()
-        ? onFeedbackButton(interaction, { hub, relay, logger }).then((done) => done || messages.onButton(interaction))
-        : onCommand(interaction);
+        ? onFeedbackButton(interaction, { hub, relay, logger })
+            .then((done) => done || onAnswerButton(interaction, answers))
+            .then((done) => done || messages.onButton(interaction))
+        : interaction.isModalSubmit()
+          ? onAnswerModal(interaction, answers)
+          : onCommand(interaction);
       handled.catch((error: unknown) => logger.error({ err: error, interactionId: interaction.id }, 'interaction handler failed'));
     });
 

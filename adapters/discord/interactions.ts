@@ -19,6 +19,7 @@ import {
 } from '../commands.js';
 import type { HubClient } from '../hub-client.js';
 import { DM_WORKSPACE } from './messages.js';
+import { answerRows } from './unanswered.js';
 import { DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
 
 // The `/chatbot` slash command: its definition (registered on start) and its handling. What each
@@ -27,7 +28,7 @@ import { DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
 
 const COMMAND_NAME = 'chatbot';
 
-const DISCORD_WORDS: PlatformWords = {
+export const DISCORD_WORDS: PlatformWords = {
   command: `/${COMMAND_NAME}`,
   admins: 'members with the Manage Server permission',
   workspace: 'server',
@@ -103,6 +104,9 @@ export function chatbotCommand(): RESTPostAPIChatInputApplicationCommandsJSONBod
           option.setName('timezone').setDescription('IANA time zone, e.g. Europe/Oslo (default UTC)'),
         ),
     )
+    .addSubcommand((sub) =>
+      sub.setName('unanswered').setDescription("Questions this channel's chatbot could not answer, to answer them"),
+    )
     .toJSON();
 }
 
@@ -123,7 +127,19 @@ function toDiscordReply(reply: CommandReply) {
   const files = reply.attachment
     ? [new AttachmentBuilder(Buffer.from(reply.attachment.content, 'utf8'), { name: reply.attachment.filename })]
     : [];
-  return { content: truncateMessage(reply.text, DISCORD_MESSAGE_LIMIT), files };
+  const components = reply.questions ? answerRows(reply.questions) : [];
+  return { content: truncateMessage(reply.text, DISCORD_MESSAGE_LIMIT), files, components };
+}
+
+/** Whether the user may administer: listed by DISCORD_ADMIN_USER_IDS, or Manage Server in this server. */
+export function isDiscordAdmin(
+  interaction: Pick<Interaction, 'user' | 'memberPermissions'> & { inGuild(): boolean },
+  adminUserIds: readonly string[],
+): boolean {
+  return (
+    adminUserIds.includes(interaction.user.id) ||
+    (interaction.inGuild() && (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false))
+  );
 }
 
 export type InteractionHandlerOptions = {
@@ -143,9 +159,7 @@ export function createInteractionHandler(options: InteractionHandlerOptions): (i
       const channel = interaction.channel;
       // A thread belongs to its channel's binding.
       const channelId = (channel?.isThread() ? channel.parentId : undefined) ?? interaction.channelId;
-      const isAdmin =
-        adminUserIds.includes(interaction.user.id) ||
-        (interaction.inGuild() && (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false));
+      const isAdmin = isDiscordAdmin(interaction, adminUserIds);
       const context = {
         hub,
         platform: 'discord' as const,
@@ -164,7 +178,7 @@ export function createInteractionHandler(options: InteractionHandlerOptions): (i
       await interaction.editReply(toDiscordReply(await runCommand(input, context)));
     } catch (error) {
       logger.error({ err: error, interactionId: interaction.id }, 'could not answer a /chatbot command');
-      const failure = { content: COMMAND_FAILED, files: [] };
+      const failure = { content: COMMAND_FAILED, files: [], components: [] };
       if (interaction.deferred || interaction.replied) await interaction.editReply(failure).catch(() => undefined);
       else await interaction.reply({ ...failure, flags: MessageFlags.Ephemeral }).catch(() => undefined);
     }

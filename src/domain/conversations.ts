@@ -5,6 +5,7 @@ import type {
   Conversation,
   ConversationSource,
   Feedback,
+  MessageSource,
   NewMessage,
   Page,
   Revision,
@@ -14,6 +15,7 @@ import type {
 import type { OnBackgroundError } from './chat.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { invalidRequest, notFound } from './errors.js';
+import { addQaSource, type SourceLimits } from './sources.js';
 import { isDeclined, recordUnanswered } from './unanswered.js';
 
 // Conversation history: what was said in a saved conversation (one with a conversationId).
@@ -85,8 +87,9 @@ export async function rateAnswer(
 }
 
 /**
- * The owner's correction of one of the chatbot's answers: kept on the answer (whose content stays
- * as it was) for the history to show.
+ * The owner's correction of one of the chatbot's answers: a Q&A source of the question it answered
+ * and the corrected answer (so the chatbot gives it from then on), kept on the answer too (whose
+ * content stays as it was) for the history to show.
  */
 export async function reviseAnswer(
   store: Store,
@@ -94,12 +97,22 @@ export async function reviseAnswer(
   chatbotId: string,
   messageId: string,
   answer: string,
+  limits?: SourceLimits,
 ): Promise<Revision> {
   await findOwnedChatbot(store, account, chatbotId);
   const answered = await store.conversations.answeredQuestion(chatbotId, messageId);
   if (!answered) throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
   if (!answered.question) throw invalidRequest(`answer ${messageId} answered no question`);
+  await addQaSource(store, account, chatbotId, { question: answered.question, answer }, limits);
   const revision = { answer, createdAt: new Date() };
   await store.conversations.setRevision(chatbotId, messageId, revision);
   return revision;
+}
+
+/** The sources one of the chatbot's answers cites ([] for none). */
+export async function answerSources(store: Store, account: Account, chatbotId: string, messageId: string): Promise<MessageSource[]> {
+  await findOwnedChatbot(store, account, chatbotId);
+  const sources = await store.conversations.messageSources(chatbotId, messageId);
+  if (!sources) throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
+  return sources;
 }

@@ -12,7 +12,8 @@ import type {
   UnansweredStatus,
 } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
-import { invalidRequest, notFound } from './errors.js';
+import { notFound } from './errors.js';
+import { addQaSource, type SourceLimits } from './sources.js';
 
 // Questions the chatbots could not answer: a declined reply, or an answer rated 👎. Each is
 // counted into the group of questions that ask the same thing (question-similarity.ts), or opens
@@ -69,18 +70,22 @@ export async function listUnanswered(
   return { groups, total };
 }
 
-/** The owner's answer to a group's question; the group is resolved. */
+/**
+ * The owner's answer to a group's question: a Q&A source of the group's question and the answer
+ * (so the chatbot answers it, and its paraphrases, from then on), then the group is resolved.
+ */
 export async function resolveUnanswered(
   store: Store,
   account: Account,
   chatbotId: string,
   id: string,
   answer: string,
+  limits?: SourceLimits,
 ): Promise<UnansweredGroup> {
   await findOwnedChatbot(store, account, chatbotId);
   const group = await store.unanswered.find(chatbotId, id);
   if (!group) throw notFound(`chatbot ${chatbotId} has no unanswered question ${id}`);
-  if (!answer) throw invalidRequest('an empty answer');
+  await addQaSource(store, account, chatbotId, { question: group.question, answer }, limits);
   return setUnansweredStatus(store, account, chatbotId, id, 'resolved');
 }
 

@@ -3,13 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_FAILED, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
+import { ANSWER_SAVED, COMMAND_FAILED, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
 import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
 import { splitMessage } from '../../adapters/discord/text.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE, NOT_BOUND } from '../../adapters/relay.js';
 import type { DiscordConfig } from '../../src/config.js';
+import { recordUnanswered } from '../../src/domain/unanswered.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
 import { createChatEngine } from '../../src/engine/index.js';
 import { platformApiErrors, platformEvents } from '../../src/metrics.js';
@@ -229,7 +230,7 @@ describe('Discord adapter', () => {
     const [chatbot] = registration?.commands as { name: string; options: { name: string; type: number }[] }[];
     expect(chatbot?.name).toBe('chatbot');
     expect(chatbot?.options.map((option) => [option.name, option.type])).toEqual(
-      ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest'].map((name) => [name, 1]),
+      ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest', 'unanswered'].map((name) => [name, 1]),
     );
   });
 
@@ -754,6 +755,56 @@ describe('Discord adapter', () => {
       expect(await hub.listDigests(where)).toEqual([]);
       const again = await command(here, manager, 'digest', { state: 'off' }, admin);
       expect(again.text).toBe('No lead digest of Sales bot was on for this channel.');
+    });
+
+    it('unanswered lists the open questions with Answer buttons; a button opens a modal whose text resolves the question', async () => {
+      const here = newChannel('unanswered');
+      const questionsBot = await createChatbotViaApi(app, 'Questions bot');
+      await bind(here, questionsBot, 'mentions');
+      const ask = (question: string) =>
+        recordUnanswered(app.store, { id: questionsBot, accountId: app.accountId }, question, {
+          conversationId: null,
+          messageId: null,
+          source: 'Discord',
+          askedAt: new Date(),
+        });
+      for (const question of ['Do you sell gift cards?', 'Is there parking nearby?', 'Can I buy a gift card?']) await ask(question);
+      const listed = await command(here, manager, 'unanswered', {}, admin);
+      expect(listed.text).toBe(
+        'Questions Questions bot could not answer, most asked first:\n1. Do you sell gift cards? (asked 2 times)\n2. Is there parking nearby? (asked once)',
+      );
+      const components = (listed.edits.at(-1)?.body as { components: ApiMessage['components'] }).components ?? [];
+      const buttons = components.flatMap((row) => row.components);
+      expect(buttons.map((button) => (button as { label?: string }).label)).toEqual(['Answer 1', 'Answer 2']);
+      const message = { id: '1', channel_id: here.id, content: listed.text, components } as ApiMessage;
+      const groups = () => app.store.unanswered.list(questionsBot, {}, { page: 1, size: 10 });
+
+      // Someone without the right is told so, and no modal opens.
+      const refused = discord.click(message, bob, buttons[0]?.custom_id ?? '');
+      const refusal = await discord.until('the refusal', () => discord.interactionResponse(refused).callback);
+      expect(refusal.body).toMatchObject({ type: 4, data: { content: expect.stringContaining('only members with the Manage Server permission'), flags: 64 } });
+
+      const clicked = discord.click(message, listedAdmin, buttons[0]?.custom_id ?? '');
+      const modal = await discord.until('the modal', () => discord.interactionResponse(clicked).callback);
+      expect(modal.body).toMatchObject({
+        type: 9,
+        data: { title: 'Answer a question', components: [{ type: 1, components: [{ type: 4, custom_id: 'answer', style: 2, placeholder: 'Do you sell gift cards?' }] }] },
+      });
+      const submitted = discord.submitModal(clicked, listedAdmin, { answer: 'Yes, at the counter.' });
+      const done = await discord.until('the confirmation', () => discord.interactionResponse(submitted).edits.at(-1));
+      expect((done.body as { content: string }).content).toBe(ANSWER_SAVED);
+      expect((await groups()).map((group) => [group.question, group.status])).toEqual([
+        ['Do you sell gift cards?', 'resolved'],
+        ['Is there parking nearby?', 'open'],
+      ]);
+
+      // The modal checks the submitter too.
+      const again = discord.click(message, listedAdmin, buttons[1]?.custom_id ?? '');
+      await discord.until('the second modal', () => discord.interactionResponse(again).callback);
+      const sneaky = discord.submitModal(again, bob, { answer: 'No.' });
+      const answered = await discord.until('the answer', () => discord.interactionResponse(sneaky).edits.at(-1));
+      expect((answered.body as { content: string }).content).toContain('only members with the Manage Server permission');
+      expect((await groups())[1]?.status).toBe('open');
     });
 
     it('changes and leads need Manage Server or DISCORD_ADMIN_USER_IDS', async () => {

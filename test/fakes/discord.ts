@@ -57,6 +57,34 @@ export type RecordedRequest = {
 
 export type InteractionResponse = { callback: RecordedRequest | undefined; edits: RecordedRequest[] };
 
+/** 2: an application command, 3: a message component, 5: a modal submission. */
+type InteractionType = 2 | 3 | 5;
+
+type ModalData = { custom_id: string; title: string; components: { type: number; components: { type: number; id?: number; custom_id: string; label?: string; style?: number; placeholder?: string; max_length?: number }[] }[] };
+
+/** A modal (callback type 9) as Discord checks it: custom id ≤ 100, title 1–45, 1–5 rows of one text input each. */
+function modalViolations(data: unknown): string[] {
+  const modal = (data ?? {}) as Partial<ModalData>;
+  const found: string[] = [];
+  if (typeof modal.custom_id !== 'string' || modal.custom_id.length === 0 || modal.custom_id.length > 100) found.push('modal custom_id');
+  if (typeof modal.title !== 'string' || modal.title.length === 0 || modal.title.length > 45) found.push('modal title');
+  const rows = modal.components ?? [];
+  if (rows.length === 0 || rows.length > 5) found.push('modal rows');
+  for (const row of rows) {
+    const [input, ...more] = row.components ?? [];
+    if (row.type !== 1 || !input || more.length > 0 || input.type !== 4) {
+      found.push('modal row');
+      continue;
+    }
+    if (!input.custom_id || input.custom_id.length > 100) found.push('text input custom_id');
+    if (!input.label || input.label.length > 45) found.push('text input label');
+    if (input.style !== 1 && input.style !== 2) found.push('text input style');
+    if ((input.placeholder?.length ?? 0) > 100) found.push('text input placeholder');
+    if ((input.max_length ?? 0) > 4000) found.push('text input max_length');
+  }
+  return found;
+}
+
 export type CommandOption = { name: string; value: string };
 
 // Gateway opcodes and intents (discord-api-types names them; spelled out here as on the wire).
@@ -125,7 +153,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
   /** Live interactions by token: where they happened and whether they are a command (2) or a component (3). */
-  const interactionTokens = new Map<string, { channelId: string; type: 2 | 3; answered?: boolean }>();
+  const interactionTokens = new Map<string, { channelId: string; type: InteractionType; answered?: boolean }>();
   const rateLimits: RateLimitRule[] = [];
   const failures: FailureRule[] = [];
   const registeredCommands: { scope: string; commands: unknown[] }[] = [];
@@ -527,9 +555,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
         if (interaction.answered) return json(response, 400, { message: 'Interaction has already been acknowledged.', code: 40060 });
         interaction.answered = true;
         const body = recorded.body as { type?: number; data?: { content?: string } };
-        // 4 message, 5 deferred message; for components also 6 deferred update (nothing shown).
-        const allowed = interaction.type === 3 ? [4, 5, 6] : [4, 5];
+        // 4 message, 5 deferred message; for components also 6 deferred update (nothing shown) and
+        // 9 a modal; a modal's submission is answered like a component.
+        const allowed = interaction.type === 2 ? [4, 5, 9] : interaction.type === 3 ? [4, 5, 6, 9] : [4, 5, 6];
         if (!allowed.includes(body.type ?? 0)) violations.push(`interaction callback type ${body.type}`);
+        if (body.type === 9) violations.push(...modalViolations(body.data));
         if ((body.data?.content?.length ?? 0) > 2000) violations.push('interaction reply over 2000 characters');
         json(response, 204);
       },
@@ -630,12 +660,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     }
   }
 
-  /** Dispatches an interaction (2: command, 3: component) as Discord sends it; answers its token. */
+  /** Dispatches an interaction (2: command, 3: component, 5: modal submit) as Discord sends it; answers its token. */
   function interact(
     channel: FakeChannel,
     user: ApiUser,
     permissions: bigint,
-    specific: { type: 2 | 3; data: object; message?: ApiMessage },
+    specific: { type: InteractionType; data: object; message?: ApiMessage },
   ): string {
     const interactionToken = `itoken-${randomBytes(12).toString('hex')}`;
     interactionTokens.set(interactionToken, { channelId: channel.id, type: specific.type });
@@ -761,6 +791,31 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
         type: 3,
         message,
         data: { custom_id: customId, component_type: 2 },
+      });
+    },
+
+    /**
+     * `clicker` submitting the modal that answered a click (`interactionToken`), with `values`
+     * typed into its text inputs by custom id: a MODAL_SUBMIT interaction (type 5); answers its token.
+     */
+    submitModal(interactionToken: string, clicker: ApiUser, values: Record<string, string>, permissions = MEMBER_PERMISSIONS): string {
+      const opened = interactionTokens.get(interactionToken);
+      const callback = requests.find(
+        (item) => item.method === 'POST' && item.path.includes(`/${interactionToken}/callback`) && item.status < 300,
+      );
+      const modal = (callback?.body as { type?: number; data?: ModalData } | undefined)?.data;
+      if (!opened || (callback?.body as { type?: number }).type !== 9 || !modal) throw new Error('no modal was opened');
+      const channel = channels.get(opened.channelId);
+      if (!channel) throw new Error(`no channel ${opened.channelId}`);
+      return interact(channel, clicker, permissions, {
+        type: 5,
+        data: {
+          custom_id: modal.custom_id,
+          components: modal.components.map((row) => ({
+            type: 1,
+            components: row.components.map((input) => ({ type: 4, id: input.id ?? 1, custom_id: input.custom_id, value: values[input.custom_id] ?? '' })),
+          })),
+        },
       });
     },
 

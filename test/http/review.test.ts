@@ -136,17 +136,34 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect((await groups({ endDate: '2020-01-01' })).total).toBe(0);
     });
 
-    it('resolves and dismisses a group; asked again and still declined, it reopens with the same id', async () => {
+    it('resolves a group with a Q&A source: the same and a paraphrased question are answered from it', async () => {
       await ask('Do you sell gift cards?');
       const [group] = await settled(1);
-      const resolved = await groupAction(group?.id ?? '', 'resolve', { answer: 'Yes, in the shop.' });
+      const resolved = await groupAction(group?.id ?? '', 'resolve', { answer: 'Yes, gift cards are sold at the counter.' });
       expect(resolved).toEqual({ status: 200, body: { message: 'Success', data: { ...group, status: 'resolved' } } });
-      await ask('Can I purchase a gift card?');
-      const [reopened] = await settled(2);
-      expect(reopened).toMatchObject({ id: group?.id, status: 'open', count: 2, question: 'Do you sell gift cards?' });
-      expect((await groupAction(group?.id ?? '', 'dismiss')).status).toBe(200);
+      const { body } = await call('GET', `${app.baseUrl}/chatbots/${bot}/sources`, app.apiKey);
+      expect((body as { data: Record<string, unknown>[] }).data).toContainEqual(
+        expect.objectContaining({ type: 'qa', question: 'Do you sell gift cards?', answer: 'Yes, gift cards are sold at the counter.' }),
+      );
+      expect((await ask('Do you sell gift cards?')).text).toBe('Yes, gift cards are sold at the counter.');
+      expect((await ask('Can I purchase a gift card?')).text).toBe('Yes, gift cards are sold at the counter.');
+    });
+
+    it('reopens a resolved or dismissed group, same id, when its question is asked again and still not answered', async () => {
       await ask('Do you sell gift cards?');
-      expect((await settled(3))[0]).toMatchObject({ id: group?.id, status: 'open', count: 3 });
+      const [group] = await settled(1);
+      const id = group?.id ?? '';
+      expect((await groupAction(id, 'resolve', { answer: 'Yes, at the counter.' })).status).toBe(200);
+      const { messageId } = await ask('Can I purchase a gift card?', { conversationId: 'c-1' });
+      await call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${messageId}/feedback`, app.apiKey, { feedback: 'down' });
+      const [reopened] = await settled(2);
+      expect(reopened).toMatchObject({ id, status: 'open', count: 2, question: 'Do you sell gift cards?' });
+      expect((await groupAction(id, 'dismiss')).body).toMatchObject({ data: { id, status: 'dismissed' } });
+      await ask('Is there parking nearby?');
+      await ask('Is there any parking nearby?');
+      const { messageId: again } = await ask('Do you sell gift cards?', { conversationId: 'c-2' });
+      await call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${again}/feedback`, app.apiKey, { feedback: 'down' });
+      expect((await settled(5)).find((found) => found.id === id)).toMatchObject({ status: 'open', count: 3 });
     });
 
     it('refuses bad input with the contract’s body and changes nothing', async () => {
@@ -195,6 +212,17 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(body).toEqual({ message: 'Success', data: { id: messageId, revision: { answer: 'We open at eight on weekdays.', created_at: revision.created_at } } });
       const [, answer] = await messagesOf('c-1');
       expect(answer).toMatchObject({ id: messageId, content: text, revision: { answer: 'We open at eight on weekdays.', created_at: revision.created_at } });
+    });
+
+    it('adds a Q&A source: the same and a paraphrased question get the revised answer from then on', async () => {
+      const { messageId } = await ask('When does the shop open?', { conversationId: 'c-1' });
+      expect((await revise(messageId ?? '', { answer: 'We open at eight on weekdays.' })).status).toBe(200);
+      const { body } = await call('GET', `${app.baseUrl}/chatbots/${bot}/sources`, app.apiKey);
+      expect((body as { data: Record<string, unknown>[] }).data).toContainEqual(
+        expect.objectContaining({ type: 'qa', question: 'When does the shop open?', answer: 'We open at eight on weekdays.' }),
+      );
+      expect((await ask('When does the shop open?')).text).toBe('We open at eight on weekdays.');
+      expect((await ask('What time does the shop open?')).text).toBe('We open at eight on weekdays.');
     });
 
     it('answers 404 for a user message, an unknown id, another chatbot or account; 400 for a bad body', async () => {

@@ -2,7 +2,9 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { OnBackgroundError } from '../../domain/chat.js';
-import { listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
+import { answerSources, listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
+import type { SourceLimits } from '../../domain/sources.js';
+import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import { handoffView } from '../../domain/webhook-events.js';
 import { handoffState } from './handoffs.js';
@@ -61,6 +63,9 @@ const feedbackPath = z.object({ chatbotId, messageId: z.string().min(1).max(64) 
 const feedbackBody = z.strictObject({ feedback: z.enum(FEEDBACK) });
 const ratedMessage = z.object({ id: z.string(), feedback: z.enum(FEEDBACK) });
 
+export const messageSource = z
+  .object({ id: z.string(), title: z.string(), url: z.string().optional().meta({ description: 'A web page’s address' }) })
+  .meta({ id: 'MessageSource' });
 const revisionBody = z.strictObject({ answer: z.string().trim().min(1).max(10_000) });
 const revision = z.object({ answer: z.string(), created_at: z.iso.datetime() });
 const revisedMessage = z.object({ id: z.string(), revision });
@@ -85,6 +90,8 @@ const conversationItem = z
         author: z.object({ type: z.literal('human'), name: z.string() }).optional(),
         /** An extension: present once someone rated the answer. */
         feedback: z.enum(FEEDBACK).optional(),
+        /** An extension: the knowledge sources an answer drew on; absent when none (a greeting). */
+        sources: z.array(messageSource).optional(),
         /** An extension: the owner's correction, once there is one; `content` stays as it was. */
         revision: revision.optional(),
       }),
@@ -108,6 +115,7 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
       created_at: isoTime(message.createdAt),
       ...(message.author && { author: message.author }),
       ...(message.feedback && { feedback: message.feedback }),
+      ...(message.sources && { sources: message.sources }),
       ...(message.revision && {
         revision: { answer: message.revision.answer, created_at: isoTime(message.revision.createdAt) },
       }),
@@ -115,7 +123,12 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
   };
 }
 
-export function conversationRoutes(store: Store, onError: OnBackgroundError): Router<AuthState> {
+export function conversationRoutes(
+  store: Store,
+  engine: ChatEngine,
+  onError: OnBackgroundError,
+  limits: SourceLimits,
+): Router<AuthState> {
   const router = new Router<AuthState>();
 
   router.get('/get-conversations', async (ctx) => {
@@ -132,10 +145,16 @@ export function conversationRoutes(store: Store, onError: OnBackgroundError): Ro
     ctx.body = success({ id: messageId, feedback });
   });
 
+  router.get('/chatbots/:chatbotId/messages/:messageId/sources', async (ctx) => {
+    const { chatbotId: id, messageId } = parseInput(feedbackPath, ctx.params);
+    ctx.body = success(await answerSources(store, ctx.state.account, id, messageId));
+  });
+
   router.post('/chatbots/:chatbotId/messages/:messageId/revision', async (ctx) => {
     const { chatbotId: id, messageId } = parseInput(feedbackPath, ctx.params);
     const { answer } = parseInput(revisionBody, ctx.request.body);
-    const revised = await reviseAnswer(store, ctx.state.account, id, messageId, answer);
+    const revised = await reviseAnswer(store, ctx.state.account, id, messageId, answer, limits);
+    await engine.retriever.prepare(id);
     ctx.body = success({ id: messageId, revision: { answer: revised.answer, created_at: isoTime(revised.createdAt) } });
   });
 
@@ -175,13 +194,27 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       },
     },
   },
+  '/chatbots/{chatbotId}/messages/{messageId}/sources': {
+    get: {
+      operationId: 'getMessageSources',
+      tags: ['Conversations'],
+      summary: 'The knowledge sources an answer drew on (extension; [] for none)',
+      description: 'As `get-conversations` shows them on the message; the chat adapters read them after a streamed reply.',
+      requestParams: { path: feedbackPath },
+      responses: {
+        200: jsonResponse('The sources', successOf(z.array(messageSource))),
+        ...keyedFailures(),
+      },
+    },
+  },
   '/chatbots/{chatbotId}/messages/{messageId}/revision': {
     post: {
       operationId: 'reviseMessage',
       tags: ['Conversations'],
       summary: 'Correct an answer: the chatbot answers the question it answered with the revision from then on',
       description:
-        '`messageId` names an assistant message (as for feedback); a user message or an unknown id is not found. ' +
+        'Adds a Q&A source of the question the answer answered and the revision. `messageId` names an assistant ' +
+        'message (as for feedback); a user message or an unknown id is not found. ' +
         'The revision is shown on the message in `get-conversations`, whose `content` stays as it was; a later ' +
         'revision replaces an earlier one.',
       requestParams: { path: feedbackPath },

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { accountAnalytics, chatbotAnalytics, type Analytics } from '../../domain/analytics.js';
 import { isTimeZone } from '../../domain/integrations.js';
+import type { SourceLimits } from '../../domain/sources.js';
 import { listUnanswered, resolveUnanswered, setUnansweredStatus } from '../../domain/unanswered.js';
+import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Store, UnansweredGroup } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
@@ -78,7 +80,7 @@ const analyticsData = z
   .object({ days: z.array(z.object({ date, ...counters })), totals: z.object(counters) })
   .meta({ id: 'Analytics' });
 
-export function reviewRoutes(store: Store): Router<AuthState> {
+export function reviewRoutes(store: Store, engine: ChatEngine, limits: SourceLimits): Router<AuthState> {
   const router = new Router<AuthState>();
 
   router.get('/chatbots/:chatbotId/unanswered', async (ctx) => {
@@ -92,7 +94,9 @@ export function reviewRoutes(store: Store): Router<AuthState> {
   router.post('/chatbots/:chatbotId/unanswered/:id/resolve', async (ctx) => {
     const { chatbotId: id, id: groupId } = parseInput(groupPath, ctx.params);
     const { answer } = parseInput(resolveBody, ctx.request.body);
-    ctx.body = success(toUnansweredItem(await resolveUnanswered(store, ctx.state.account, id, groupId, answer)));
+    const resolved = await resolveUnanswered(store, ctx.state.account, id, groupId, answer, limits);
+    await engine.retriever.prepare(id);
+    ctx.body = success(toUnansweredItem(resolved));
   });
 
   router.post('/chatbots/:chatbotId/unanswered/:id/dismiss', async (ctx) => {
@@ -143,7 +147,9 @@ export const reviewPaths: ZodOpenApiPathsObject = {
       operationId: 'resolveUnansweredQuestion',
       tags: ['Review'],
       summary: 'Answer a group of unanswered questions and mark it resolved',
-      description: 'Asked again and still not answered, a resolved group opens again (same `id`, its count growing).',
+      description:
+        'Adds a Q&A source of the group’s question and the answer (the chatbot answers it, and paraphrases, from then on). ' +
+        'Asked again and still not answered, a resolved group opens again (same `id`, its count growing).',
       requestParams: { path: groupPath },
       requestBody: jsonRequest(resolveBody, { answer: 'Refunds are paid within 14 days of the return.' }),
       responses: { 200: jsonResponse('The group', successOf(unansweredItem)), ...keyedFailures() },

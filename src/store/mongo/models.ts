@@ -14,11 +14,12 @@ import type {
   DigestRun,
   Handoff,
   Lead,
+  MessageSource,
   PaymentAccount,
   Quota,
+  Revision,
   Source,
   SourceRef,
-  Revision,
   UnansweredExample,
   UnansweredGroup,
   Webhook,
@@ -326,6 +327,7 @@ export type ConversationMessageDoc = {
   content: string;
   createdAt: Date;
   feedback?: 'up' | 'down';
+  sources?: MessageSource[];
   revision?: Revision;
   author?: Author;
 };
@@ -340,6 +342,7 @@ const conversationMessageSchema = new Schema<ConversationMessageDoc>(
     content: String,
     createdAt: required(Date),
     feedback: { type: String, enum: ['up', 'down'] },
+    sources: { type: [{ id: String, title: String, url: String, _id: false }], default: undefined },
     revision: { type: new Schema({ answer: String, createdAt: Date }, { _id: false }), default: undefined },
     author: { type: new Schema({ type: String, name: String }, { _id: false }), default: undefined },
   },
