@@ -5,6 +5,8 @@ export type Platform = 'slack' | 'discord';
 export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe';
 export type ChatMessage = { role: 'user' | 'assistant'; content: string };
 export type Feedback = 'up' | 'down';
+/** A knowledge source an answer drew on; `url` for a web page. */
+export type CitedSource = { id: string; title: string; url?: string };
 
 export type ChatbotItem = {
   id: string;
@@ -139,6 +141,9 @@ export function createHubClient(apiUrl: string, apiKey: string) {
       const response = await send('POST', '/chat', { ...request, stream: true }, undefined, signal);
       return { messageId: response.headers.get('X-Message-Id') ?? undefined, pieces: decoded(response) };
     },
+    /** The sources a saved answer drew on ([] for none). */
+    messageSources: (chatbotId: string, messageId: string) =>
+      data<CitedSource[]>('GET', `${chatbotPath(chatbotId)}/messages/${encodeURIComponent(messageId)}/sources`),
     listChatbots: async () => (await json<{ chatbots: ChatbotItem[] }>('GET', '/get-chatbots')).chatbots,
     updateSettings: (chatbotId: string, settings: Record<string, unknown>) =>
       json<{ message: string }>('POST', '/update-chatbot-settings', { chatbotId, ...settings }),

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { HubApiError, type Binding, type ChatMessage, type ConversationSource, type HubClient, type Platform } from './hub-client.js';
+import { sourcesLine } from './sources-line.js';
 
 // What every chat platform does the same way: decide whether a message is for the bot, make
 // sure its author is a contact, ask the hub, and deliver the reply progressively. A platform
@@ -96,6 +97,16 @@ export function createRelay(options: RelayOptions): Relay {
     knownContacts.add(key);
   }
 
+  /** The answer's "Sources" line ('' for none); an answer is worth more than its citations, so a failure is ''. */
+  async function citationsOf(chatbotId: string, messageId: string): Promise<string> {
+    try {
+      return sourcesLine(platform, await hub.messageSources(chatbotId, messageId));
+    } catch (error) {
+      logger.warn({ err: error, messageId }, 'could not read the sources of an answer');
+      return '';
+    }
+  }
+
   // The hub's store holds these, so every instance of the adapter shares them and a restart keeps them.
   const messageKey = (messageId: string) => `${platform}:message:${messageId}`;
   const threadKey = (threadId: string) => `${platform}:thread:${threadId}`;
@@ -138,7 +149,8 @@ export function createRelay(options: RelayOptions): Relay {
             await sink.update(reply);
           }
         }
-        await sink.finish(reply, messageId === undefined ? undefined : { chatbotId: binding.chatbotId, messageId });
+        const cited = messageId === undefined ? '' : await citationsOf(binding.chatbotId, messageId);
+        await sink.finish(cited ? `${reply}\n\n${cited}` : reply, messageId === undefined ? undefined : { chatbotId: binding.chatbotId, messageId });
       } catch (error) {
         logger.error({ err: error, conversationId: message.conversationId }, 'could not answer a message');
         const quota = error instanceof HubApiError && error.status === 403;

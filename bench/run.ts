@@ -21,7 +21,7 @@ const SECTIONS: Section[] = [
   trainingSection,
   extractionSection,
   crawlSection,
-  printing('answers (eval set against BM25)', benchAnswers),
+  printing('answers (development and held-out sets against BM25)', benchAnswers),
   printing('retrieval (index builds, cold start, cache)', benchRetrieval),
 ];
 

@@ -4,6 +4,7 @@ import { openStore } from '../src/store/index.js';
 import { startMaintenance } from './maintenance.js';
 import { createScheduler, digestPlatforms } from './scheduler.js';
 import { onShutdown } from '../src/shutdown.js';
+import { createSourceWorker } from './sources/worker.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 
 // `node --import tsx jobs/main.ts` (the Procfile's `clock` process): the scheduler and webhook
@@ -27,9 +28,12 @@ scheduler.start();
 const maintenance = startMaintenance(store, logger);
 const webhooks = createWebhookDispatcher({ store, logger, ...config.webhooks });
 webhooks.start();
+// And reading files and crawling websites of knowledge sources, leased like deliveries.
+const sourceWorker = createSourceWorker({ store: store, logger, ...config.sources });
+sourceWorker.start();
 logger.info({ store: store.engine }, 'clock started');
 
 onShutdown(logger, async () => {
-  await Promise.all([scheduler.stop(), webhooks.stop(), maintenance.stop()]);
+  await Promise.all([scheduler.stop(), webhooks.stop(), maintenance.stop(), sourceWorker.stop()]);
   await store.close();
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_CHARS_PER_CHATBOT, DEFAULT_MAX_FILE_MB, type SourceSettings } from './domain/sources.js';
 import { DEFAULT_HISTORY_MESSAGES } from './engine/index.js';
-import { providerCatalogSchema, resolveApiKeys, type ProviderCatalog } from './engine/providers/catalog.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS, providerCatalogSchema, resolveApiKeys, type ProviderCatalog } from './engine/providers/catalog.js';
 
 // Every environment variable Switchboard reads, parsed once. Nothing else reads process.env.
 
@@ -88,6 +88,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MODEL_PROVIDERS: optionalText.pipe(providerCatalogSchema.optional()),
   MODEL_TIMEOUT_MS: positiveInt(60_000),
+  MODEL_MAX_TOKENS: positiveInt(DEFAULT_MAX_OUTPUT_TOKENS),
   CHAT_HISTORY_MESSAGES: positiveInt(DEFAULT_HISTORY_MESSAGES),
   INDEX_CACHE_MB: positiveInt(256),
   HUB_URL: optionalText.pipe(z.url().optional()),
@@ -129,6 +130,8 @@ export type Config = {
   modelProviders: ProviderCatalog | undefined;
   /** How long one call to a model provider may take, in milliseconds. */
   modelTimeoutMs: number;
+  /** The most tokens a model may write in one reply (MODEL_MAX_TOKENS). */
+  modelMaxTokens: number;
   /** How many of a conversation's latest messages a responder sees. */
   chatHistoryMessages: number;
   /** The bytes of retrieval indexes a process keeps in memory (INDEX_CACHE_MB). */
@@ -184,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: vars.LOG_LEVEL,
     modelProviders: vars.MODEL_PROVIDERS && resolveApiKeys(vars.MODEL_PROVIDERS, (name) => env[name]),
     modelTimeoutMs: vars.MODEL_TIMEOUT_MS,
+    modelMaxTokens: vars.MODEL_MAX_TOKENS,
     chatHistoryMessages: vars.CHAT_HISTORY_MESSAGES,
     indexCacheBytes: vars.INDEX_CACHE_MB * 1024 * 1024,
     hubUrl: vars.HUB_URL?.replace(/\/+$/, ''),

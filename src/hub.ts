@@ -75,7 +75,7 @@ async function loadProviders(config: Config) {
   const providers = await import('./engine/providers/index.js');
   const timeout = { timeoutMs: config.modelTimeoutMs };
   return {
-    providerFor: providers.createProviderResponders(catalog, timeout),
+    providerFor: providers.createProviderResponders(catalog, { ...timeout, maxOutputTokens: config.modelMaxTokens }),
     embedder: catalog.embedding && providers.createEmbedder(catalog.embedding, timeout),
   };
 }

@@ -3,6 +3,7 @@ import type { DiscordBot } from '../adapters/discord/bot.js';
 import { createHubClient } from '../adapters/hub-client.js';
 import { startMaintenance } from '../jobs/maintenance.js';
 import { createScheduler, digestPlatforms } from '../jobs/scheduler.js';
+import { createSourceWorker } from '../jobs/sources/worker.js';
 import { createWebhookDispatcher } from '../jobs/webhooks/dispatcher.js';
 import { consoleUrl, loadConfig } from './config.js';
 import { API_PREFIX } from './http/app.js';
@@ -31,6 +32,9 @@ const maintenance = startMaintenance(hub.store, logger);
 // So does webhook delivery, from the store's outbox; the API only ever enqueues.
 const webhooks = createWebhookDispatcher({ store: hub.store, logger, ...config.webhooks });
 webhooks.start();
+// And reading files and crawling websites of knowledge sources, leased like deliveries.
+const sourceWorker = createSourceWorker({ store: hub.store, logger, ...config.sources });
+sourceWorker.start();
 
 if (hub.firstApiKey) {
   // Printed, not logged: the key is a secret and log pipelines keep everything.
@@ -84,7 +88,7 @@ if (slack) {
 }
 
 onShutdown(logger, async () => {
-  await Promise.all([scheduler.stop(), webhooks.stop(), maintenance.stop()]);
+  await Promise.all([scheduler.stop(), webhooks.stop(), maintenance.stop(), sourceWorker.stop()]);
   await discordBot?.stop();
   await slack?.stop();
   await hub.close();

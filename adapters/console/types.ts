@@ -76,3 +76,18 @@ export type AccountUsage = {
   quota: { messagesPerMonth: number; maxChatbots: number };
   usage: { period: string; messages: number };
 };
+
+/** A knowledge source: `/chatbots/{chatbotId}/sources`. */
+export type Source = {
+  id: string;
+  type: 'text' | 'file' | 'website' | 'qa';
+  title: string;
+  status: 'queued' | 'processing' | 'ready' | 'failed';
+  error: string | null;
+  chars: number;
+  created_at: string;
+  updated_at: string;
+  pages?: { done: number; failed: number; total: number };
+};
+
+export type SourceDetail = Source & { text: string };

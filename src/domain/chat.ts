@@ -5,6 +5,7 @@ import type { ChatTurn, ContactDetails, Responder, ResponderInput } from '../eng
 import { chatCredits, chatFirstToken, chatReplies, retrievalDuration, secondsSince } from '../metrics.js';
 import type { Account, Chatbot, Contact, ConversationSource, Store } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
+import { citedSources } from './citations.js';
 import { recordExchange } from './conversations.js';
 import { accessDenied } from './errors.js';
 import { alreadyAsked, detailsIn, leadDetails, leadRequest } from './lead-capture.js';
@@ -71,6 +72,11 @@ export async function startChat(
   const suffix = request && !input.leadForm && !alreadyAsked(request, history) && !details ? `\n\n${request}` : '';
 
   const responderName = responder.name ?? 'offline';
+  /** The reply as saved: with the sources it drew on, when it drew on any. */
+  const answer = (reply: string) => {
+    const sources = citedSources(responderInput.passages, reply, responder.name === undefined ? 'offline' : 'model');
+    return { role: 'assistant' as const, content: reply, ...(sources.length > 0 && { sources }) };
+  };
   const source = input.source ?? 'API';
   async function finish(reply: string): Promise<void> {
     const at = new Date();
@@ -81,7 +87,7 @@ export async function startChat(
         conversationId: input.conversationId,
         source,
         contactId: input.contactId ?? null,
-        messages: [...newMessages, { role: 'assistant' as const, content: reply }].map((message, index) => ({
+        messages: [...newMessages, answer(reply)].map((message, index) => ({
           ...message,
           id: ids[index],
           createdAt: at,

@@ -5,6 +5,7 @@ import type {
   Conversation,
   ConversationSource,
   Feedback,
+  MessageSource,
   NewMessage,
   Page,
   Revision,
@@ -106,4 +107,12 @@ export async function reviseAnswer(
   const revision = { answer, createdAt: new Date() };
   await store.conversations.setRevision(chatbotId, messageId, revision);
   return revision;
+}
+
+/** The sources one of the chatbot's answers cites ([] for none). */
+export async function answerSources(store: Store, account: Account, chatbotId: string, messageId: string): Promise<MessageSource[]> {
+  await findOwnedChatbot(store, account, chatbotId);
+  const sources = await store.conversations.messageSources(chatbotId, messageId);
+  if (!sources) throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
+  return sources;
 }

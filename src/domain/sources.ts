@@ -1,11 +1,14 @@
 import { nanoid } from 'nanoid';
 import { chunkSourcesOffThread } from '../engine/workers/training-jobs.js';
+import { normaliseUrl } from '../sources/crawl/index.js';
+import { sniffFileKind } from '../sources/extract/index.js';
 import {
   apiTextSource,
   apiTextSourceId,
   type Account,
   type Source,
   type SourceChange,
+  type SourcePage,
   type Store,
 } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
@@ -52,15 +55,81 @@ export async function listSources(store: Store, account: Account, chatbotId: str
   return store.sources.list(chatbotId);
 }
 
-/** The source with the first SHOWN_TEXT_CHARS characters of its text. */
-export async function findSource(
+export type SourceDetail = { source: Source; text: string; pageList?: Omit<SourcePage, 'text'>[] };
+
+/** The source with the first SHOWN_TEXT_CHARS characters of its text, and a website's pages. */
+export async function findSource(store: Store, account: Account, chatbotId: string, sourceId: string): Promise<SourceDetail> {
+  const source = await ownedSource(store, account, chatbotId, sourceId);
+  const text = await store.sources.text(chatbotId, sourceId, SHOWN_TEXT_CHARS);
+  if (source.type !== 'website') return { source, text };
+  return { source, text, pageList: await store.sources.pageList(chatbotId, sourceId) };
+}
+
+/**
+ * Files to read, all or none: each judged by its content (PDF, DOCX, Markdown, HTML or plain
+ * text, else refused) and stored queued with its bytes; the sources job reads them.
+ */
+export async function addFileSources(
   store: Store,
   account: Account,
   chatbotId: string,
-  sourceId: string,
-): Promise<{ source: Source; text: string }> {
+  files: { filename: string; bytes: Buffer }[],
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<Source[]> {
+  await findOwnedChatbot(store, account, chatbotId);
+  for (const { filename, bytes } of files) {
+    if (bytes.length > limits.maxFileBytes) throw invalidRequest(`${filename} is over ${limits.maxFileBytes} bytes`);
+    if (!sniffFileKind(bytes)) throw invalidRequest(`${filename} is not a PDF, DOCX, Markdown, HTML or text file`);
+  }
+  await withinCharLimit(store, chatbotId, 1, limits);
+  const now = new Date();
+  const sources = files.map(
+    ({ filename, bytes }): Source => ({
+      ...queued(chatbotId, 'file', filename, now),
+      filename,
+      bytes: bytes.length,
+    }),
+  );
+  await store.sources.insert(sources.map((source, k) => ({ ...source, file: files[k]?.bytes })));
+  return sources;
+}
+
+/** A website to crawl from `url` (on its host, at most `maxPages` pages); the sources job crawls it. */
+export async function addWebsiteSource(
+  store: Store,
+  account: Account,
+  chatbotId: string,
+  input: { url: string; maxPages: number },
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<Source> {
+  await findOwnedChatbot(store, account, chatbotId);
+  const url = normaliseUrl(input.url);
+  if (!url) throw invalidRequest(`${input.url} is not an http or https URL`);
+  await withinCharLimit(store, chatbotId, 1, limits);
+  const source: Source = {
+    ...queued(chatbotId, 'website', url, new Date()),
+    url,
+    maxPages: input.maxPages,
+    pages: { done: 0, failed: 0, total: 0 },
+  };
+  await store.sources.insert([source]);
+  return source;
+}
+
+/** Reads a file again or crawls a website again; one being read already is left to finish. */
+export async function refreshSource(store: Store, account: Account, chatbotId: string, sourceId: string): Promise<Source> {
   const source = await ownedSource(store, account, chatbotId, sourceId);
-  return { source, text: await store.sources.text(chatbotId, sourceId, SHOWN_TEXT_CHARS) };
+  if (source.type !== 'file' && source.type !== 'website') throw invalidRequest(`a ${source.type} source is not refreshed`);
+  if (source.status === 'queued' || source.status === 'processing') return source;
+  if (source.type === 'website') await store.sources.clearPages(sourceId);
+  const pages = source.type === 'website' ? { pages: { done: 0, failed: 0, total: 0 } } : {};
+  const refreshed = await store.sources.update(chatbotId, sourceId, { status: 'queued', error: null, ...pages, updatedAt: new Date() });
+  if (!refreshed) throw notFound(`source ${sourceId}`);
+  return refreshed;
+}
+
+function queued(chatbotId: string, type: 'file' | 'website', title: string, now: Date): Source {
+  return { id: nanoid(), chatbotId, type, title, status: 'queued', error: null, chars: 0, createdAt: now, updatedAt: now };
 }
 
 export async function addTextSource(
@@ -182,7 +251,7 @@ async function ownedSource(store: Store, account: Account, chatbotId: string, so
 }
 
 /** Refuses (403) what would take the chatbot's sources past the character limit. */
-async function withinCharLimit(store: Store, chatbotId: string, chars: number, limits: SourceLimits, replacing?: string) {
+export async function withinCharLimit(store: Store, chatbotId: string, chars: number, limits: SourceLimits, replacing?: string) {
   const held = await store.sources.totalChars(chatbotId, replacing);
   if (held + chars > limits.maxCharsPerChatbot) {
     throw accessDenied(`chatbot ${chatbotId} would hold ${held + chars} characters of sources, over ${limits.maxCharsPerChatbot}`);

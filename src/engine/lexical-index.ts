@@ -1,7 +1,9 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { indexTerms, isCommon, lemmas, synonyms } from './lexicon.js';
-import { readSections } from './structure.js';
+import { withoutLeadIn } from './question.js';
+import { joinSentences, readSections } from './structure.js';
 import { compoundFinder, stem, terms, words } from './text.js';
+import { similarity, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
 // plain data (typed arrays and strings, structured-clonable), so it can be built in a worker
@@ -51,7 +53,12 @@ export type Passage = {
   sentences: PassageSentence[];
   /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
   unknownWords: string[];
-  /** What the section was read from; absent for material trained before sources. */
+  /**
+   * The sections next to this one (in reading order), handed to a model with it while the
+   * passages stay short; no part of what the offline responder quotes.
+   */
+  around?: { before: string[]; after: string[] };
+  /** What the section was read from; absent for material trained before sources. A `qa` one's text is `${question}\n${answer}`. */
   source?: { id: string; title: string; url?: string; type: 'text' | 'file' | 'website' | 'qa' };
 };
 
@@ -159,12 +166,27 @@ function invert(lists: number[][], termCount: number): { values: Int32Array; sta
 /** How much a synonym's match counts against the word's own. */
 const SYNONYM_FACTOR = 0.7;
 /**
+ * Word vectors bridge a question word the material lacks, WordNet's synonyms included: a term
+ * of the material this similar to it (cosine) stands for it, counting more the closer it is
+ * ("processor" ~ "cpu" 0.78). Vectors also place related words close ("car" ~ "bike" 0.63,
+ * "open" ~ "closed" 0.64), hence the high floor. Calibrated on the development set.
+ */
+const VECTOR_FLOOR = 0.7;
+const VECTOR_FACTOR = 0.8;
+/**
+ * A missing word no term of the material comes this close to is foreign to it ("cash" in a
+ * bike shop's FAQ): it weighs like a rare word the material lacks, and the question is declined.
+ */
+const FOREIGN = 0.55;
+/**
  * How much the earlier conversation counts against the question itself. A short question that
  * refers back to it ("How much does it cost?" after asking about delivery) is about what was
- * asked before, which then counts in full; one that names something new ("And on Saturday?")
- * keeps to it.
+ * asked before, which then counts in full; one that names one new thing ("And on Saturday?")
+ * keeps to it; one that stands on its own ("And how long do refunds take?") may have changed
+ * the subject, and the earlier question only breaks ties.
  */
 const CONTEXT_FACTOR = 0.5;
+const STANDALONE_CONTEXT_FACTOR = 0.1;
 /** Words by which a question points back at the earlier one's subject. */
 const REFERS_BACK = new Set(['it', 'its', 'they', 'them', 'their', 'that', 'this', 'those', 'these']);
 /** How much the earlier conversation's words count when choosing sentences within a section. */
@@ -176,17 +198,29 @@ const SMOOTHING = 10;
 /** Sentences looked at per query, whatever the material's size: the cost bound of a search. */
 const CANDIDATE_BUDGET = 160;
 /** Sentences of a long section handed on around its best one. */
-const WINDOW = 10;
+const WINDOW = 16;
+/**
+ * The characters of passage text a search hands on when its passages are short: 800 tokens at
+ * about four characters a token. Surroundings are sought this many sections away at most, which
+ * bounds the search's cost on a large material.
+ */
+const CONTEXT_CHARS = 3_200;
+const SURROUNDING_SECTIONS = 20;
 
 /** "How long", "what time": the question's form, asking for an amount, which the answer states in numbers. */
 const ASKS_AMOUNT = /^(?:how (?:long|much|many|often|soon|far|quickly|fast)|what time)$/;
+/** What stating a number adds to a sentence's score for such a question: a tie-break. */
+const AMOUNT_BONUS = 0.3;
 
 type Concept = { weight: number; context: boolean; ids: Map<number, number>; unknown?: string };
 
-/** `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet), to measure what they gain. */
-export type SearchOptions = { expand?: boolean };
+/**
+ * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
+ * vectors; `vectors: false` the word vectors alone: to measure what they gain.
+ */
+export type SearchOptions = { expand?: boolean; vectors?: boolean };
 
-export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOptions = {}): LexicalSearcher {
+export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = true }: SearchOptions = {}): LexicalSearcher {
   const termIds = new Map(index.vocabulary.map((term, id) => [term, id]));
   const findCompound = compoundFinder(index.vocabulary);
   const documents = index.sentences.length + index.keys.length;
@@ -197,6 +231,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
     return Math.log(1 + (documents + SMOOTHING) / Math.max(1, frequency));
   };
   const missingUnknownWeight = Math.log(1 + documents + SMOOTHING) + 1;
+  const neighbours = vectorNeighbours(index.vocabulary);
 
   /** The informative words of a text, each with the index terms standing for it. */
   function concepts(text: string, context: boolean, contextFactor = CONTEXT_FACTOR): Concept[] {
@@ -224,24 +259,32 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
       if (!phrase) for (const term of form.own) add(term, 1);
       for (const term of expand ? form.lemmas : []) add(term, 1);
       for (const term of expand ? form.synonyms : []) add(term, SYNONYM_FACTOR);
+      const vectorsSay = expand && vectors && !phrase && ids.size === 0 ? neighbours(word) : undefined;
+      for (const [term, factor] of vectorsSay?.near ?? []) add(term, factor);
       // A compound of the material ("e-bikes") is what "electric" means before "bikes", and
       // what "ebikes" is written together.
       const compound = findCompound(word, tokens[i + 1], form.own.every((term) => termIds.has(term)));
       if (compound) add(compound, 1);
       const factor = context ? contextFactor : 1;
+      const foreign = ids.size === 0 && vectorsSay !== undefined && vectorsSay.best < FOREIGN;
       const unknown = ids.size === 0 && !/^\d+$/.test(word) && !form.common;
       const weight =
-        ids.size > 0 ? Math.max(...[...ids].map(([id, f]) => idf(id) * f)) : unknown ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
+        ids.size > 0 ? Math.max(...[...ids].map(([id, f]) => idf(id) * f)) : unknown || foreign ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
       found.push({ weight: weight * factor, context, ids, ...(unknown ? { unknown: word } : {}) });
     }
     return found;
   }
 
   return (query, limit) => {
-    const { question, context = '' } = typeof query === 'string' ? { question: query } : query;
+    const { question: message, context: earlier = '' } = typeof query === 'string' ? { question: query } : query;
+    const question = withoutLeadIn(message);
+    const context = withoutLeadIn(earlier);
     const asked = concepts(question, false);
+    const tokens = words(question);
+    const asksAmount = tokens.some((word, i) => ASKS_AMOUNT.test(`${tokens[i - 1]} ${word}`));
     const refersBack = asked.length <= 1 && words(question).some((word) => REFERS_BACK.has(word));
-    const all = [...asked, ...concepts(context, asked.length > 0, refersBack ? 1 : CONTEXT_FACTOR)];
+    const contextFactor = refersBack ? 1 : asked.length <= 1 ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
+    const all = [...asked, ...concepts(context, asked.length > 0, contextFactor)];
     // A question of one word ("How much is it?", "And on Saturday?") is judged with the words it
     // leans on; a fuller one stands on its own, so that the context cannot answer for it.
     const judged = all.map((concept) => asked.length <= 1 || !concept.context);
@@ -314,7 +357,9 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
       const key = keyCoverOf(section);
       joint.set(key);
       merge(joint, ownWeights);
-      const score = sum(joint) + 0.15 * sum(key) + 0.05 * sum(ownWeights);
+      // A question asking "how much" or "how long" is answered by a sentence stating a number.
+      const statesAmount = asksAmount && /\d/.test(index.sentences[sentence] as string) ? AMOUNT_BONUS : 0;
+      const score = sum(joint) + 0.15 * sum(key) + 0.05 * sum(ownWeights) + statesAmount;
       const previous = best.get(section);
       if (!previous || score > previous.score) best.set(section, { score, sentence });
     };
@@ -328,7 +373,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
     const ranked = [...best.entries()]
       .sort(([a, x], [b, y]) => y.score - x.score || a - b)
       .slice(0, limit);
-    return ranked.map(([section, { score, sentence }]) => {
+    const passages = ranked.map(([section, { score, sentence }]): Passage => {
       const first = index.sectionStart[section] as number;
       const end = index.sectionStart[section + 1] as number;
       const from = Math.max(first, Math.min(sentence - Math.floor(WINDOW / 3), end - WINDOW));
@@ -341,7 +386,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
         sentences.push({ text: index.sentences[s] as string, weight: focus(own) });
       }
       const heading = index.keys[section] as string;
-      const body = sentences.map((s) => s.text).join(' ');
+      const body = joinSentences(sentences.map((s) => s.text));
       const source = sectionSourceOf(index, section);
       return {
         ...(source ? { source } : {}),
@@ -355,6 +400,87 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true }: SearchOp
         unknownWords,
       };
     });
+    return withSurroundings(passages, index);
+  };
+}
+
+/** A section's text for a model: its key, then its sentences with their line breaks. */
+function sectionText(index: LexicalIndex, section: number): string {
+  const key = index.keys[section] as string;
+  // Read one by one: a stored index's sentences are decoded as they are read (index-layout.ts).
+  const sentences: string[] = [];
+  for (let s = index.sectionStart[section] as number; s < (index.sectionStart[section + 1] as number); s += 1) {
+    sentences.push(index.sentences[s] as string);
+  }
+  const body = joinSentences(sentences);
+  return key ? `${key}\n${body}` : body;
+}
+
+/**
+ * The passages with the sections around them (`around`, for a model), the best passage's
+ * first, while all of them stay within CONTEXT_CHARS: the answer to a question is often beside
+ * the words it shares with the text (the entry after the one a follow-up names, the paragraph
+ * under a heading the question shares no word with).
+ */
+function withSurroundings(passages: Passage[], index: LexicalIndex): Passage[] {
+  const used = new Set(passages.map((passage) => passage.seq));
+  let room = CONTEXT_CHARS - passages.reduce((sum, passage) => sum + passage.text.length, 0);
+  const grown = passages.map((passage) => ({ before: [] as string[], after: [] as string[], passage }));
+  for (let distance = 1; distance <= SURROUNDING_SECTIONS && room > 0; distance += 1) {
+    for (const entry of grown) {
+      for (const section of [entry.passage.seq + distance, entry.passage.seq - distance]) {
+        if (section < 0 || section >= index.keys.length || used.has(section)) continue;
+        const text = sectionText(index, section);
+        if (text.length + 2 > room) continue;
+        used.add(section);
+        room -= text.length + 2;
+        if (section > entry.passage.seq) entry.after.push(text);
+        else entry.before.unshift(text);
+      }
+    }
+  }
+  return grown.map(({ before, after, passage }) => (before.length + after.length === 0 ? passage : { ...passage, around: { before, after } }));
+}
+
+/**
+ * The terms of a vocabulary near a question word by its vector, with the weight each brings,
+ * and how close the closest comes (1 for a word without a vector: nothing is known against it);
+ * remembered per word for the index's life. Undefined until the vectors are loaded.
+ */
+type Near = { near: [string, number][]; best: number };
+
+function vectorNeighbours(vocabulary: string[]): (word: string) => Near | undefined {
+  const found = new Map<string, Near>();
+  let rows: Int32Array | undefined;
+  let vectorsSeen: WordVectors | undefined;
+  return (word) => {
+    const vectors = wordVectors();
+    if (!vectors) return undefined;
+    if (vectors !== vectorsSeen) {
+      vectorsSeen = vectors;
+      rows = Int32Array.from(vocabulary, (term) => vectors.stemRows.get(term) ?? -1);
+      found.clear();
+    }
+    let entry = found.get(word);
+    if (!entry) {
+      const near: [string, number][] = [];
+      let best = 1;
+      const row = vectors.rows.get(word) ?? lemmas(word).map((lemma) => vectors.rows.get(lemma)).find((r) => r !== undefined);
+      const own = stem(word);
+      if (row !== undefined) {
+        best = -1;
+        rows?.forEach((termRow, id) => {
+          if (termRow < 0 || vocabulary[id] === own) return;
+          const cosine = similarity(vectors, row, termRow);
+          best = Math.max(best, cosine);
+          if (cosine >= VECTOR_FLOOR) near.push([vocabulary[id] as string, VECTOR_FACTOR * cosine]);
+        });
+      }
+      entry = { near, best };
+      if (found.size >= EXPANSIONS_KEPT) found.clear();
+      found.set(word, entry);
+    }
+    return entry;
   };
 }
 

@@ -8,7 +8,7 @@ import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage,
 import { indexTerms } from './lexicon.js';
 import { readSections } from './structure.js';
 import { compoundTerms } from './text.js';
-import { buildIndexOffThread } from './workers/training-jobs.js';
+import { buildIndexOffThread, loadWordVectors } from './workers/training-jobs.js';
 
 // Retrieval over a chatbot's training chunks. Each process keeps a prepared index per chatbot
 // while the material's version stands, so every hub instance answers from the same material and a
@@ -52,7 +52,10 @@ const EMBEDDING_RESUME_MS = 60_000;
 
 // Stored indexes are keyed by this as well as by the material version: a change to how the index
 // is built or read makes the stored ones unreadable for the new code, so it builds afresh.
+// The revision counts changes to the helpers of these functions.
+const INDEX_REVISION = 'lists, table rows and lines kept; per and via are stopwords';
 const INDEX_FORMAT = createHash('sha256')
+  .update(INDEX_REVISION)
   .update([buildLexicalIndex, lexicalSearcher, indexTerms, compoundTerms, readSections, packIndex, unpackIndex].map(String).join(''))
   .digest('base64url')
   .slice(0, 12);
@@ -158,6 +161,10 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
 
   return {
     async search(chatbotId, query, limit = 4) {
+      // The first question of a process waits for the word vectors (off the event loop; a
+      // second or so, read from a file the first process of the machine derived); every one
+      // after finds them loaded, so that a question gets the same answer at any time.
+      await loadWordVectors();
       const entry = await entryFor(chatbotId, true);
       if (!entry) return [];
       if (!embedder) return entry.lexical(query, limit);

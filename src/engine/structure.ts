@@ -1,18 +1,42 @@
 // Reads training text the way a person skims it: headings and FAQ questions are the keys of the
 // text beneath them, and the text is a run of sentences. A heading or a question is never an
-// answer by itself; list markers ("3.", "Q1.", "-") are not sentences; abbreviations, decimals,
-// URLs and email addresses do not end one.
+// answer by itself; FAQ markers ("Q1.", "A:") are not sentences; abbreviations, decimals, URLs
+// and email addresses do not end one. A list item keeps its marker ("- ", "3. ") and a table
+// row becomes one sentence naming each cell by its column's header ("Drink: Espresso; Small:
+// €2.40"), so that a row is quoted whole and a list is recognisable as one.
 
 export type Section = {
   /** The heading or question the section answers, with its parent heading ("Returns › Can I…?"). */
   key: string;
-  /** The section's sentences in reading order, without list markers. */
+  /**
+   * The section's sentences in reading order. One that begins a line of the text, after the
+   * section's first, starts with a line break (LINE): lists and table rows stay one a line.
+   */
   sentences: string[];
 };
+
+/** Marks a sentence that begins a line of its own. */
+export const LINE = '\n';
+
+/** Sentences joined back into text: a space between, a line break before one that begins a line. */
+export function joinSentences(sentences: string[]): string {
+  return sentences.reduce((text, sentence) => (text && !sentence.startsWith(LINE) ? `${text} ${sentence}` : text + sentence), '').trim();
+}
+
+/** Whether a sentence is a list item ("- Premium plan", "2. Millbeck"). */
+export function isListItem(sentence: string): boolean {
+  return ITEM_MARKER.test(sentence.trimStart());
+}
 
 const MARKDOWN_HEADING = /^#{1,6}\s+(.*?)\s*#*$/;
 const UNDERLINE = /^\s*(?:={3,}|-{3,})\s*$/;
 const LIST_MARKER = /^\s*(?:[-*•+–]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s)|(?:Q|A|Question|Answer)\s*\d*\s*[.:)-])\s+/i;
+/** A bullet or a number: the list markers kept with their item (FAQ markers are not). */
+const ITEM_MARKER = /^(?:[-*•+–]|\d{1,3}[.)])\s+/;
+const TABLE_ROW = /^\|(.*)\|$/;
+const TABLE_RULE = /^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/;
+/** "See also: …", "Tags: a, b": a label with its list, not a title. */
+const LABELLED_LIST = /^(?:see also|related|tags)\b|^[^:]{1,30}:\s+\S+(?:\s+\S+)*,\s/i;
 const QUESTION = /^(.{3,200}\?)["')\]]*$/;
 const ANSWER_MARKER = /^(?:A|Answer)\s*\d*\s*[.:)-]\s*/i;
 const MAX_TITLE_WORDS = 8;
@@ -37,6 +61,10 @@ export function readSections(text: string): Section[] {
     current = { key, sentences: [] };
   };
 
+  /** Adds the sentences of one line of text, the first marked as beginning a line. */
+  const addLine = (sentences: string[]) =>
+    sentences.forEach((sentence, i) => current.sentences.push(i === 0 && current.sentences.length > 0 ? LINE + sentence : sentence));
+
   const blocks = text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/);
   for (const [blockIndex, block] of blocks.entries()) {
     // Without a heading over it, a paragraph is a unit of its own; a paragraph after a bold
@@ -45,9 +73,17 @@ export function readSections(text: string): Section[] {
     leadInOpen = false;
     const lines = block.split('\n').map((line) => line.trim()).filter(Boolean);
     const nextBlock = blocks[blockIndex + 1]?.trim() ?? '';
+    let headers: string[] = [];
     for (const [lineIndex, line] of lines.entries()) {
       const next = lines[lineIndex + 1];
-      if (UNDERLINE.test(line)) continue;
+      if (UNDERLINE.test(line) || TABLE_RULE.test(line)) continue;
+      const cells = TABLE_ROW.exec(line)?.[1]?.split('|').map((cell) => cell.trim());
+      if (cells) {
+        // The row above a rule is the header row: its cells name the columns of every row below.
+        if (next !== undefined && TABLE_RULE.test(next)) headers = cells;
+        else addLine([tableRow(cells, headers)]);
+        continue;
+      }
       // A short line is a title when text follows it, but not when it introduces a list ("Then:").
       const leadsText =
         lines.length === 1 ? nextBlock !== '' : lineIndex === 0 && /[.!?:]$/.test(next ?? '') && !LIST_MARKER.test(next ?? '');
@@ -72,11 +108,22 @@ export function readSections(text: string): Section[] {
         current.sentences.push(...rest);
         continue;
       }
-      current.sentences.push(...[first, ...rest].filter(Boolean));
+      const marker = ITEM_MARKER.exec(line)?.[0].trim();
+      const item = marker ? `${/\d/.test(marker) ? marker : '-'} ` : '';
+      addLine([first, ...rest].filter(Boolean).map((sentence, i) => (i === 0 ? item + sentence : sentence)));
     }
   }
   open('');
   return sections;
+}
+
+/** A table row as one sentence: each cell after its column's header ("Size: Large"), empty cells left out. */
+function tableRow(cells: string[], headers: string[]): string {
+  if (headers.length === 0) return cells.filter(Boolean).join(' | ');
+  return cells
+    .map((cell, i) => (cell && headers[i] ? `${headers[i]}: ${cell}` : cell))
+    .filter(Boolean)
+    .join('; ');
 }
 
 /** The heading a line is, if it is one: Markdown, underlined, or a short title-like line. */
@@ -89,7 +136,11 @@ function headingOf(line: string, next: string | undefined, aloneBeforeText: bool
   if (!aloneBeforeText) return undefined;
   const words = line.split(/\s+/);
   const titleLike =
-    words.length <= MAX_TITLE_WORDS && !/[.!?;,]$/.test(line) && /^[\p{Lu}\p{N}]/u.test(line) && !LIST_MARKER.test(line);
+    words.length <= MAX_TITLE_WORDS &&
+    !/[.!?;,]$/.test(line) &&
+    /^[\p{Lu}\p{N}]/u.test(line) &&
+    !LIST_MARKER.test(line) &&
+    !LABELLED_LIST.test(line);
   return titleLike ? line.replace(/:$/, '') : undefined;
 }
 

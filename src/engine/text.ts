@@ -9,7 +9,7 @@ const STOPWORDS = new Set(
     'is it its me my of on or our please so than that the their them then there these they this ' +
     'to us was we were what when where which who whom why will with would you your yours about ' +
     'any tell know want need get should may might also just some such very something anything ' +
-    'everything nothing someone anyone everyone somebody anybody'
+    'everything nothing someone anyone everyone somebody anybody per via'
   ).split(' '),
 );
 

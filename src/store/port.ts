@@ -383,7 +383,16 @@ export type TimeRange = { from?: Date; to?: Date };
 
 export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe' | 'Playground';
 
-export type ConversationMessage = { role: 'user' | 'assistant'; content: string; createdAt: Date };
+/** A source an answer drew on, as its message cites it. */
+export type MessageSource = { id: string; title: string; url?: string };
+
+/** `sources`: an assistant message's citations, absent when it drew on none (a greeting). */
+export type ConversationMessage = {
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: Date;
+  sources?: MessageSource[];
+};
 /** A reader's rating of an answer (👍/👎). */
 export type Feedback = 'up' | 'down';
 /** The owner's correction of an answer; the answer's own content stays as it was. */
@@ -501,6 +510,8 @@ export interface ConversationRepository {
    * chatbot has no assistant message of that id.
    */
   setFeedback(chatbotId: string, messageId: string, feedback: Feedback): Promise<boolean>;
+  /** The sources one of the chatbot's assistant messages cites ([] for none); undefined for no such message. */
+  messageSources(chatbotId: string, messageId: string): Promise<MessageSource[] | undefined>;
   /** One of the chatbot's assistant messages with the question it answered; undefined for any other id. */
   answeredQuestion(chatbotId: string, messageId: string): Promise<AnsweredQuestion | undefined>;
   /** Sets (or replaces) the revision of one of the chatbot's assistant messages; false as setFeedback. */

@@ -18,6 +18,7 @@ import { EMPTY_REPLY } from '../../adapters/slack/reply.js';
 import { ANSWER_ACTION_ID, ANSWER_VIEW_ID } from '../../adapters/slack/unanswered.js';
 import { escapeText, MESSAGE_LIMIT, unescapeText } from '../../adapters/slack/text.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
+import { trainFromSources } from '../../src/domain/sources.js';
 import { recordUnanswered } from '../../src/domain/unanswered.js';
 import { createChatEngine } from '../../src/engine/index.js';
 import { platformApiErrors } from '../../src/metrics.js';
@@ -397,6 +398,33 @@ describe('Slack adapter: routing', () => {
     expect(contact.body).toMatchObject({
       data: { external_id: contactId, name: 'Alice Andersen', email: 'alice@example.com' },
     });
+  });
+
+  it('ends an answer with a Sources line naming what it drew on, linking web pages', async () => {
+    const h = await harness();
+    const { store } = h.app;
+    const at = new Date();
+    await store.sources.insert([
+      { id: 'help-site', chatbotId: h.support, type: 'website', title: 'help.example.com', status: 'ready', error: null, chars: 31, createdAt: at, updatedAt: at, url: 'https://help.example.com/' },
+    ]);
+    await store.sources.recordPage('help-site', {
+      url: 'https://help.example.com/parcels',
+      title: 'Parcels',
+      status: 'read',
+      chars: 31,
+      text: 'Parcels go to the loading bay.',
+    });
+    await trainFromSources(store, h.support);
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    h.script({ pieces: ['Parcels go to the loading bay.'] });
+    const message = await h.say(ALL_CHANNEL, ALICE, 'Where do parcels go?');
+    expect(h.slack.botReplies(ALL_CHANNEL, message.ts).map((reply) => reply.text)).toEqual([
+      escapeText('Parcels go to the loading bay.\n\nSources: Parcels (https://help.example.com/parcels)'),
+    ]);
+    // An answer that quotes nothing cites nothing.
+    h.script({ pieces: ['I am not sure.'] });
+    const other = await h.say(ALL_CHANNEL, ALICE, 'Where do parcels go now?');
+    expect(h.slack.botReplies(ALL_CHANNEL, other.ts).map((reply) => reply.text)).toEqual(['I am not sure.']);
   });
 
   it('in `mentions` mode ignores unaddressed messages and answers a mention, once though two events arrive', async () => {

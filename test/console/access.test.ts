@@ -1,7 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONVERSATION_SOURCES as CONSOLE_SOURCES } from '../../adapters/console/sources.js';
 import { createConsoleLink } from '../../src/domain/console-sessions.js';
+import { CONVERSATION_SOURCES } from '../../src/store/conversation-sources.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createChatbotViaApi } from '../support/http.js';
@@ -91,6 +93,10 @@ describe('the page', () => {
     console.log(`first load: ${loaded.length} files, ${(total / 1024).toFixed(1)} KB gzipped`);
     await page.context().close();
   });
+});
+
+it('filters Activity by every source the hub records', () => {
+  expect(CONSOLE_SOURCES).toEqual([...CONVERSATION_SOURCES]);
 });
 
 describe('signing in', () => {

@@ -95,6 +95,41 @@ describe('playground', () => {
   });
 });
 
+describe('analytics', () => {
+  it('charts the days’ conversations, messages and credits, and lists the questions it could not answer', async () => {
+    await page.getByLabel('Message').fill('Do you sell bicycles?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByRole('log').locator('[aria-busy]').count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Chatbot' }).getByRole('link', { name: 'Analytics' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'In these days' }).textContent()).toMatch(/1 conversations, 6 messages, 3 credits/);
+    expect(await page.locator('.chart canvas').count()).toBe(2);
+    await page.getByRole('region', { name: 'Questions it could not answer' }).getByText('Do you sell bicycles?').waitFor();
+    await expectAccessible(page);
+    await screenshots(page, 'analytics', true);
+    await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/playground`);
+  });
+});
+
+describe('sources', () => {
+  it('lists the sources, previews their text as text, adds a question and deletes it after a confirmation', async () => {
+    await page.getByRole('navigation', { name: 'Chatbot' }).getByRole('link', { name: 'Sources' }).click();
+    const list = page.getByRole('list', { name: 'Sources' });
+    await expect.poll(() => list.textContent()).toMatch(/ready/);
+    await list.getByRole('button', { name: /^Preview/ }).first().click();
+    await expect.poll(() => list.locator('pre').textContent()).toContain('<img src=x onerror="window.__pwned=1">');
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    await page.getByLabel('Question', { exact: true }).fill('Do you bake gluten-free bread?');
+    await page.getByLabel('Answer', { exact: true }).fill('Yes, every Friday.');
+    await page.getByRole('button', { name: 'Add question' }).click();
+    await list.getByText('Do you bake gluten-free bread?').waitFor();
+    await expectAccessible(page);
+    await screenshots(page, 'sources', true);
+    await list.getByRole('button', { name: 'Delete Do you bake gluten-free bread?' }).click();
+    await list.getByRole('button', { name: /^Yes, delete/ }).click();
+    await expect.poll(() => list.getByText('Do you bake gluten-free bread?').count()).toBe(0);
+  });
+});
+
 describe('settings', () => {
   it('explains invalid input next to its field, and saves nothing', async () => {
     await page.getByRole('link', { name: 'Settings' }).click();

@@ -1,37 +1,43 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadWordVectors } from '../../src/engine/workers/training-jobs.js';
 import { HELD_OUT, QUESTIONS, type Category } from './eval/questions.js';
 import { bm25Answerer, documentText, engineAnswerer, evaluate } from './eval/score.js';
 
-// How well the offline responder answers four realistic documents (a policy handbook with
-// headings, a shop FAQ, a product manual, and a GP practice's patient FAQ held out from tuning),
-// through the same index, search and composition as POST /chat. The floors sit a little below
-// what the engine achieves; falling under one is a regression. `npm run bench` prints the same
-// scores next to plain BM25 and next to the engine without its WordNet expansion.
+// How well the offline responder answers the development set's five documents (a policy
+// handbook with headings, a shop FAQ, a product manual, a GP practice's patient FAQ and a ferry
+// FAQ of the shapes issue #27 names), through the same index, search and composition as POST
+// /chat. The floors sit a little below what the engine achieves; falling under one is a
+// regression. `npm run bench` prints the same scores next to plain BM25, next to the engine
+// without its WordNet expansion and without word vectors, and the held-out set's (heldout.test.ts).
 
-// Measured: 118/141 overall; 27/29, 26/38, 22/24, 21/26, 12/13, 10/11 by category; held out 21/31
-// (measured first, before any change of this round, at 21/31 too).
-const OVERALL_FLOOR = 0.82;
-const HELD_OUT_FLOOR = 0.65;
+// Measured: 152/176 overall; verbatim 31/33, paraphrase 32/44, similar 25/28, unanswerable 25/29,
+// follow-up 19/22, small talk 17/17, lead-in 3/3; the clinic's document 26/31 (it was held out
+// from tuning until issue #27, whose held-out set is test/engine/heldout/).
+const OVERALL_FLOOR = 0.84;
+const HELD_OUT_FLOOR = 0.8;
 const CATEGORY_FLOORS: Record<Category, number> = {
   verbatim: 0.9,
-  paraphrase: 0.65,
-  similar: 0.9,
-  unanswerable: 0.78,
-  'small talk': 0.9,
-  'follow-up': 0.8,
+  paraphrase: 0.7,
+  similar: 0.85,
+  unanswerable: 0.82,
+  'small talk': 0.95,
+  'follow-up': 0.82,
+  'lead-in': 0.95,
 };
 
+beforeAll(() => loadWordVectors());
+
 describe('offline evaluation set', () => {
-  it('holds a realistic set: four documents, over 100 questions in every category, 25 held out', () => {
+  it('holds a realistic set: five documents, over 100 questions, 3 or more in every category, 25 on the clinic', () => {
     expect(QUESTIONS.length).toBeGreaterThanOrEqual(100);
-    expect(new Set(QUESTIONS.map((q) => q.document)).size).toBe(4);
+    expect(new Set(QUESTIONS.map((q) => q.document)).size).toBe(5);
     expect(QUESTIONS.filter((q) => q.document === HELD_OUT).length).toBeGreaterThanOrEqual(25);
     for (const category of Object.keys(CATEGORY_FLOORS)) {
-      expect(QUESTIONS.filter((q) => q.category === category).length).toBeGreaterThanOrEqual(5);
+      expect(QUESTIONS.filter((q) => q.category === category).length).toBeGreaterThanOrEqual(3);
     }
     // Every expected fragment of an answerable question is really in its document.
     for (const { document, expected, category } of QUESTIONS) {
-      if (expected !== null && category !== 'small talk') expect(documentText(document)).toContain(expected);
+      if (expected !== null && category !== 'small talk') for (const fragment of [expected].flat()) expect(documentText(document)).toContain(fragment);
     }
   });
 

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadWordVectors } from '../../src/engine/workers/training-jobs.js';
 import { defaultSettings } from '../../src/settings/chatbot-settings.js';
 import { chunkText } from '../../src/engine/chunking.js';
 import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
@@ -20,16 +21,19 @@ const ROOMS =
   'internet. Bookings that are not claimed within fifteen minutes are released to the next person waiting. ' +
   'Noise must be kept low because the rooms share a wall with the quiet reading area.';
 
-/** The conversation, answered from the given material through the real index and search. */
+/**
+ * The conversation, answered from the given material through the real index and search, with
+ * the user's earlier message as context, as POST /chat searches.
+ */
 function input(question: string | ChatTurn[], material: string[] = [HOURS, CARDS], extra: Partial<ResponderInput> = {}): ResponderInput {
   const messages: ChatTurn[] = typeof question === 'string' ? [{ role: 'user', content: question }] : question;
   const chunks = material.flatMap((text) => chunkText(text)).map((text, seq) => ({ seq, text }));
-  const asked = messages.findLast((turn) => turn.role === 'user')?.content ?? '';
+  const [asked = '', earlier] = messages.filter((turn) => turn.role === 'user').map((turn) => turn.content).reverse();
   return {
     chatbotName: 'Library helper',
     settings: defaultSettings('Library helper'),
     messages,
-    passages: lexicalSearcher(buildLexicalIndex(chunks))(asked, 4),
+    passages: lexicalSearcher(buildLexicalIndex(chunks))({ question: asked, context: earlier }, 4),
     contact: undefined,
     model: 'auto',
     temperature: 0,
@@ -147,6 +151,125 @@ describe('composeAnswer', () => {
   it('needs at least half of the question terms in one sentence', () => {
     // "parking" and "bicycles" appear nowhere; "library" alone is not enough of the question.
     expect(composeAnswer(input('Is there library parking for bicycles?'))).toBe(NO_ANSWER);
+  });
+});
+
+// The shapes of issue #27's misses, as analogues of our own.
+describe('composeAnswer on the shapes of real help texts', () => {
+  const FAQ = [
+    'Do you ship abroad?\nYes, we ship to every country in the EU. Delivery abroad takes five days.',
+    'Do you sell gift cards?\nNo, we do not sell gift cards.',
+    'Which plans do you offer?\nWe offer three plans:\n- Basic plan\n- Premium plan\n- Family plan',
+    'Plans and prices\n\n| Plan | Price | Seats |\n|---|---|---|\n| Basic | €5 | 1 |\n| Premium | €12 | 5 |\n| Family | €15 | 6 |',
+    'Security\nWe log the addresses you sign in from. We keep them for 30 days. Passwords are hashed.',
+    'Studio\nThe door code of the studio is 4711. Refunds take ten working days to reach your account.',
+    'See also: Delivery, Returns, Gift cards\n\nReturns\nUnused items can be returned within 30 days.',
+  ];
+  const answer = (question: string | ChatTurn[]) => composeAnswer(input(question, FAQ));
+
+  it('quotes the answer of an FAQ entry, never its question line', () => {
+    expect(answer('Do you ship abroad?')).toBe('Yes, we ship to every country in the EU. Delivery abroad takes five days.');
+  });
+
+  it('answers a question behind a lead-in as the bare question', () => {
+    expect(answer('ok, another thing: do you ship abroad?')).toBe(answer('Do you ship abroad?'));
+    expect(answer('Thanks! One more question. Do you sell gift cards?')).toBe('No, we do not sell gift cards.');
+  });
+
+  it('answers a list whole, from its opening, never one item alone', () => {
+    expect(answer('Which plans do you offer?')).toBe('We offer three plans:\n- Basic plan\n- Premium plan\n- Family plan');
+  });
+
+  it('answers a question about a table cell with the whole row, each cell under its header', () => {
+    expect(answer('How much is the Premium plan per month?')).toContain('Plan: Premium; Price: €12; Seats: 5');
+    expect(answer('How many seats does the Family plan have?')).toContain('Plan: Family; Price: €15; Seats: 6');
+  });
+
+  it('quotes the sentence that goes on from the one echoing the question', () => {
+    expect(answer('Do you log the addresses I sign in from?')).toBe('We log the addresses you sign in from. We keep them for 30 days.');
+  });
+
+  it('leans on the earlier question only when the new one cannot stand alone', () => {
+    const turns = (earlier: string, question: string): ChatTurn[] => [
+      { role: 'user', content: earlier },
+      { role: 'assistant', content: '…' },
+      { role: 'user', content: question },
+    ];
+    expect(answer(turns('What is the door code of the studio?', 'And how long do refunds take?'))).toBe(
+      'Refunds take ten working days to reach your account.',
+    );
+    expect(answer(turns('Do you ship abroad?', 'How long does it take?'))).toContain('Delivery abroad takes five days.');
+  });
+
+  it('does not take a "See also" line for a heading', () => {
+    const passages = input('Can I return unused items?', FAQ).passages;
+    expect(passages[0]?.key).toBe('Returns');
+    expect(passages.some((passage) => passage.key.startsWith('See also'))).toBe(false);
+  });
+
+  it('answers a direct question that one sentence of a short text clearly answers', () => {
+    const ferry = [
+      'Island ferries sail every hour from 7:00. Tickets are sold at the pier and online. Bikes cost 4 euros. ' +
+        'Dogs travel free on a lead. Prams travel free on every boat. The café sells coffee and sandwiches. ' +
+        'Lost property is kept at the ticket office. Groups of ten or more get a discount. The crossing takes 40 minutes. ' +
+        'In storms, crossings may be cancelled.',
+    ];
+    expect(composeAnswer(input('Can I bring my pram?', ferry))).toBe('Prams travel free on every boat.');
+  });
+
+  it.each([
+    ['good morning!', 'Hi! What can I help you with?'],
+    ['who am I talking to?', "I'm Library helper."],
+    ['are you a bot?', "I'm Library helper."],
+    ['ok thanks, bye', 'Goodbye, and thanks for chatting with Library helper!'],
+    ["perfect, that's all I needed", "You're welcome!"],
+  ])('answers small talk (%s) socially, in its own name, never with the material or the decline', (said, reply) => {
+    const answered = answer(said);
+    expect(answered).toContain(reply);
+    expect(answered).not.toBe(NO_ANSWER);
+  });
+});
+
+describe('composeAnswer with word vectors', () => {
+  beforeAll(() => loadWordVectors());
+  const SHOP = [
+    'The Vega laptop has a quad-core CPU and 16 GB of memory. It weighs 1.2 kg.',
+    'We sell new bicycles and spare parts. Every bicycle comes with a free first service.',
+  ];
+
+  it('finds a word the material says otherwise ("processor" for CPU, "money back" for returns)', () => {
+    expect(composeAnswer(input('Does the Vega have a fast processor?', SHOP))).toContain('quad-core CPU');
+    const returns = ['Returns are free within thirty days.', 'Gift cards never expire.'];
+    expect(composeAnswer(input('How do I get my money back?', returns))).toBe('Returns are free within thirty days.');
+  });
+
+  it('declines a question about something foreign to the material, however common the word', () => {
+    expect(composeAnswer(input('Do you sell pianos?', SHOP))).toBe(NO_ANSWER);
+  });
+});
+
+describe('composeAnswer with Q&A pairs', () => {
+  beforeAll(() => loadWordVectors());
+  const TEXT = 'Shipping abroad\nWe ship abroad to every country with DHL. Parcels abroad take a week.';
+  const PAIR = 'Do you ship abroad?\nNo. Since March we ship within the Netherlands only.';
+  const text = { id: 'src_text', title: 'Shop handbook', type: 'text' as const };
+  const pair = { id: 'src_qa', title: 'Do you ship abroad?', type: 'qa' as const };
+
+  /** Passages found in both sources, each labelled with its source as retrieval labels them. */
+  function withSources(question: string): ResponderInput {
+    const found = input(question, [TEXT, PAIR]);
+    const passages = found.passages.map((passage) => ({ ...passage, source: passage.key.endsWith(pair.title) ? pair : text }));
+    return { ...found, passages };
+  }
+
+  it("answers with the owner's answer as written, asked the same or in other words, and quotes nothing that contradicts it", () => {
+    for (const question of ['Do you ship abroad?', 'Do you ship overseas?']) {
+      expect(composeAnswer(withSources(question))).toBe('No. Since March we ship within the Netherlands only.');
+    }
+  });
+
+  it('answers from the rest of the material when the pair is not the question', () => {
+    expect(composeAnswer(withSources('How long do parcels take?'))).toBe('Parcels abroad take a week.');
   });
 });
 

@@ -36,6 +36,8 @@ describe('MODEL_PROVIDERS', () => {
     expect(config.modelProviders).toBeUndefined();
     expect(config.modelTimeoutMs).toBe(60_000);
     expect(loadConfig({ MODEL_TIMEOUT_MS: '2500' }).modelTimeoutMs).toBe(2500);
+    expect(config.modelMaxTokens).toBe(1_024);
+    expect(loadConfig({ MODEL_MAX_TOKENS: '300' }).modelMaxTokens).toBe(300);
   });
 
   it('parses a JSON string; `auto` defaults to the first family’s first named model', () => {

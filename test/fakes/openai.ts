@@ -4,8 +4,8 @@ import { sse, startFakeProvider, type Dialect, type FakeProvider } from './provi
 // OpenAI's Chat Completions API as the AI SDK's `createOpenAI(...).chat(model)` and
 // `createOpenAICompatible(...)` call it: POST {baseURL}/chat/completions, a `chat.completion`
 // JSON body, or with `stream: true` `chat.completion.chunk` SSE data lines ending with the
-// usage chunk (the SDK sends stream_options.include_usage) and `data: [DONE]`. Embeddings are
-// served as well (see embeddings.ts).
+// usage chunk, only when the request asks for it with stream_options.include_usage as OpenAI
+// does, and `data: [DONE]`. Embeddings are served as well (see embeddings.ts).
 
 const ID = 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT';
 const CREATED = 1741569952;
@@ -74,10 +74,14 @@ export const openaiDialect: Dialect = {
     service_tier: 'default',
     system_fingerprint: FINGERPRINT,
   }),
-  stream: (model, pieces) => ({
+  stream: (model, pieces, body) => ({
     opening: [chunk(model, [delta({ role: 'assistant', content: '', refusal: null })])],
     pieces: pieces.map((piece) => chunk(model, [delta({ content: piece })])),
-    closing: [chunk(model, [delta({}, 'stop')]), chunk(model, [], USAGE), sse('[DONE]')],
+    closing: [
+      chunk(model, [delta({}, 'stop')]),
+      ...((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage ? [chunk(model, [], USAGE)] : []),
+      sse('[DONE]'),
+    ],
   }),
   malformed: `data: {"id":"${ID}","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"oo\n\n`,
   error(status, request) {

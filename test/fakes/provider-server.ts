@@ -36,8 +36,8 @@ export type Dialect = {
   /** The one path served, e.g. /v1/messages. */
   path: string;
   completion(model: string, text: string): unknown;
-  /** The events before the text, one per text piece, and after it. */
-  stream(model: string, pieces: string[]): { opening: Frame[]; pieces: Frame[]; closing: Frame[] };
+  /** The events before the text, one per text piece, and after it, for a request's body. */
+  stream(model: string, pieces: string[], body: Record<string, unknown>): { opening: Frame[]; pieces: Frame[]; closing: Frame[] };
   /** A frame whose data is cut off in the middle of its JSON. */
   malformed: Frame;
   error(status: number, request: RecordedRequest): { body: unknown; headers: Record<string, string> };
@@ -137,7 +137,7 @@ async function play(dialect: Dialect, behaviour: Behaviour, request: RecordedReq
         res.end(JSON.stringify(dialect.completion(model, behaviour.pieces.join(''))));
         return;
       }
-      const { opening, pieces, closing } = dialect.stream(model, behaviour.pieces);
+      const { opening, pieces, closing } = dialect.stream(model, behaviour.pieces, request.body);
       res.writeHead(200, SSE_HEADERS);
       await send(res, opening, 0);
       await send(res, pieces.slice(0, -1), behaviour.delayMs ?? 10);
@@ -159,7 +159,7 @@ async function play(dialect: Dialect, behaviour: Behaviour, request: RecordedReq
         else res.end();
         return;
       }
-      const { opening, pieces, closing } = dialect.stream(model, ['Hello', ' there']);
+      const { opening, pieces, closing } = dialect.stream(model, ['Hello', ' there'], request.body);
       res.writeHead(200, SSE_HEADERS);
       await send(res, [...opening, pieces[0] ?? ''], 10);
       if (behaviour.type === 'truncate') {

@@ -331,7 +331,14 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(saved.contact_id).toBeNull();
       expect(saved.messages).toEqual([
         { id: expect.any(String), role: 'user', content: 'When do you open on weekends?', created_at: expect.stringMatching(ISO_8601) },
-        { id: expect.any(String), role: 'assistant', content: OPENING, created_at: expect.stringMatching(ISO_8601) },
+        {
+          id: expect.any(String),
+          role: 'assistant',
+          content: OPENING,
+          created_at: expect.stringMatching(ISO_8601),
+          // The answer quotes the chatbot's API text source (the v1 sourceText): an extension.
+          sources: [{ id: `api_${bot}`, title: 'API text' }],
+        },
       ]);
       for (const message of saved.messages) {
         expect(Date.parse(message.created_at)).toBeGreaterThanOrEqual(before - 1);

@@ -145,6 +145,8 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(200, 'POST', feedback, { params: answer, json: { feedback: 'up' } });
     await expectStatus(400, 'POST', feedback, { params: answer, json: { feedback: 'meh' } });
     await expectStatus(404, 'POST', feedback, { params: { ...answer, messageId: 'missing' }, json: { feedback: 'down' } });
+    await expectStatus(200, 'GET', `${api}/chatbots/{chatbotId}/messages/{messageId}/sources`, { params: answer });
+    await expectStatus(404, 'GET', `${api}/chatbots/{chatbotId}/messages/{messageId}/sources`, { params: { ...answer, messageId: 'missing' } });
     await expectStatus(200, 'POST', `${api}/chatbots/{chatbotId}/messages/{messageId}/revision`, {
       params: answer,
       json: { answer: 'We open at eight.' },
@@ -199,6 +201,8 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     const qa = await expectStatus(201, 'POST', sources, { params: bot, json: { type: 'qa', question: 'Dogs?', answer: 'Yes, on a lead.' } });
     await expectStatus(201, 'POST', sources, { params: bot, json: { type: 'text', title: 'Parking', text: 'Park on Mill Lane.' } });
     await expectStatus(400, 'POST', sources, { params: bot, json: { type: 'text', text: '' } });
+    const website = await expectStatus(202, 'POST', sources, { params: bot, json: { type: 'website', url: 'http://127.0.0.1:9/' } });
+    await expectStatus(202, 'POST', `${sources}/{sourceId}/refresh`, { params: { ...bot, sourceId: String(website.data.id) } });
     await expectStatus(200, 'GET', sources, { params: bot });
     const source = { params: { ...bot, sourceId: String(qa.data.id) } };
     await expectStatus(200, 'GET', `${sources}/{sourceId}`, source);

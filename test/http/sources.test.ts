@@ -1,23 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, createChatbotViaApi, DENIED, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
+import type { SourceItem } from '../support/sources.js';
 import { storeTargets } from '../support/stores.js';
 
 // Knowledge sources over HTTP: text and Q&A sources end to end, the v1 sourceText as the
 // chatbot's API text source, and answers drawn from several sources.
-
-type SourceItem = {
-  id: string;
-  type: string;
-  title: string;
-  status: string;
-  error: string | null;
-  chars: number;
-  created_at: string;
-  updated_at: string;
-  question?: string;
-  answer?: string;
-  text?: string;
-};
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const HOURS = 'Harbor Lights Bakery opens at seven in the morning on weekdays.';
@@ -168,5 +155,20 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (
     expect(await call('PATCH', `${sources()}/${their.id}`, app.apiKey, { text: 'Mine now.' })).toEqual({ status: 404, body: NOT_FOUND });
     expect(await call('DELETE', `${sources()}/${their.id}`, app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
     expect(((await call('GET', sources(theirs), stranger.apiKey)).body as { data: SourceItem[] }).data).toEqual([their]);
+  });
+
+  it('cites the sources an answer drew on in get-conversations, and none for a greeting', async () => {
+    const parking = await add({ type: 'text', title: 'Parking', text: PARKING });
+    const say = (content: string) =>
+      call('POST', `${app.baseUrl}/chat`, app.apiKey, { chatbotId: bot, conversationId: 'cited', messages: [{ role: 'user', content }] });
+    await say('Hello!');
+    await say('Where can I park?');
+    const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+    const [conversation] = (body as { data: { messages: { role: string; content: string; sources?: unknown }[] }[] }).data;
+    const [greeting, parkingAnswer] = conversation?.messages.filter((message) => message.role === 'assistant') ?? [];
+    expect(greeting).not.toHaveProperty('sources');
+    expect(parkingAnswer?.content).toContain('Mill Lane');
+    expect(parkingAnswer?.sources).toEqual([{ id: parking.id, title: 'Parking' }]);
+    for (const message of conversation?.messages.filter((item) => item.role === 'user') ?? []) expect(message).not.toHaveProperty('sources');
   });
 });

@@ -1,4 +1,5 @@
 import { callJson, query } from '../api.js';
+import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../format.js';
 import type { Chatbot, Lead } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
@@ -30,28 +31,12 @@ export function Leads({ chatbot }: { chatbot: Chatbot }) {
                 Export CSV
               </a>
             </div>
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Phone</th>
-                    <th scope="col">Left</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((lead) => (
-                    <tr key={lead.id}>
-                      <td>{lead.name ?? '—'}</td>
-                      <td>{lead.email ?? '—'}</td>
-                      <td>{lead.phone ?? '—'}</td>
-                      <td>{formatTime(lead.created_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              columns={['Name', 'Email', 'Phone', 'Left']}
+              rows={list}
+              rowKey={(lead) => lead.id}
+              cells={(lead) => [lead.name ?? '—', lead.email ?? '—', lead.phone ?? '—', formatTime(lead.created_at)]}
+            />
           </>
         )
       }

@@ -100,3 +100,10 @@ export function Checkbox({ label, checked, onValue, hint }: { label: string; che
     </div>
   );
 }
+
+/** A chat's temperature, 0 to 1, as text while it is typed. */
+export function TemperatureInput({ value, onValue, error, hint }: { value: string; onValue: (value: string) => void; error?: string | undefined; hint?: string }) {
+  return (
+    <TextInput label="Temperature" type="number" min="0" max="1" step="0.1" inputMode="decimal" value={value} onValue={onValue} error={error} hint={hint} />
+  );
+}

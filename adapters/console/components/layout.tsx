@@ -1,6 +1,6 @@
 import { errorText } from '../format.js';
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useErrorBoundary, useState } from 'preact/hooks';
 import { signOut } from '../session.js';
 import { account } from '../state.js';
 import { Alert } from './feedback.js';
@@ -9,6 +9,8 @@ import { Alert } from './feedback.js';
 
 export function Layout({ children }: { children: ComponentChildren }) {
   const [failure, setFailure] = useState<string>();
+  // A page that breaks while drawing shows what broke, not a blank screen.
+  const [broken, retry] = useErrorBoundary();
   const leave = () => signOut().catch((error: unknown) => setFailure(errorText(error)));
   return (
     <>
@@ -30,7 +32,16 @@ export function Layout({ children }: { children: ComponentChildren }) {
       </header>
       <main id="content" tabIndex={-1}>
         {failure && <Alert>{failure}</Alert>}
-        {children}
+        {broken ? (
+          <>
+            <Alert>This page failed: {errorText(broken)}</Alert>
+            <button type="button" onClick={retry}>
+              Try again
+            </button>
+          </>
+        ) : (
+          children
+        )}
       </main>
     </>
   );

@@ -3,6 +3,7 @@ import { callData, call, query } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert, Busy } from '../components/feedback.js';
 import { Checkbox, Select, TextInput } from '../components/fields.js';
+import { RemovableList } from '../components/removable-list.js';
 import type { Chatbot } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 
@@ -61,24 +62,14 @@ export function Bindings({ chatbot }: { chatbot: Chatbot }) {
     <section class="card" aria-labelledby="bindings-title">
       <h2 id="bindings-title">Slack and Discord channels</h2>
       <Show loaded={list} label="Loading the channels">
-        {(bindings) =>
-          bindings.length === 0 ? (
-            <p class="muted">No channels yet.</p>
-          ) : (
-            <ul class="plain">
-              {bindings.map((binding) => (
-                <li key={binding.id} class="actions">
-                  <span class="grow">
-                    {where(binding)} · {binding.mode === 'all' ? 'every message' : 'mentions only'}
-                  </span>
-                  <button type="button" class="secondary" onClick={() => remove(binding.id)} aria-label={`Remove ${where(binding)}`}>
-                    Remove
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )
-        }
+        {(bindings) => (
+          <RemovableList
+            items={bindings}
+            empty="No channels yet."
+            describe={(binding) => `${where(binding)} · ${binding.mode === 'all' ? 'every message' : 'mentions only'}`}
+            onRemove={(binding) => remove(binding.id)}
+          />
+        )}
       </Show>
       <form onSubmit={add}>
         <h3>Add a channel</h3>
@@ -113,25 +104,14 @@ export function Digests({ chatbot }: { chatbot: Chatbot }) {
       <h2 id="digests-title">Lead digests</h2>
       <p class="muted">A daily message in a channel listing the day’s new leads.</p>
       <Show loaded={list} label="Loading the digests">
-        {(digests) =>
-          digests.length === 0 ? (
-            <p class="muted">No digests yet.</p>
-          ) : (
-            <ul class="plain">
-              {digests.map((digest) => (
-                <li key={digest.id} class="actions">
-                  <span class="grow">
-                    {where(digest)} · {digest.time} {digest.timezone}
-                    {digest.postWhenEmpty ? ' · also when empty' : ''}
-                  </span>
-                  <button type="button" class="secondary" onClick={() => remove(digest.id)} aria-label={`Remove the digest in ${where(digest)}`}>
-                    Remove
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )
-        }
+        {(digests) => (
+          <RemovableList
+            items={digests}
+            empty="No digests yet."
+            describe={(digest) => `${where(digest)} · ${digest.time} ${digest.timezone}${digest.postWhenEmpty ? ' · also when empty' : ''}`}
+            onRemove={(digest) => remove(digest.id)}
+          />
+        )}
       </Show>
       <form onSubmit={add}>
         <h3>Add a digest</h3>

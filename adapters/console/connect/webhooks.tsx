@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { call, callData, query } from '../api.js';
 import { useAction } from '../components/action.js';
 import { CopyButton } from '../components/copy-button.js';
+import { DataTable } from '../components/data-table.js';
 import { Alert, Busy, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
@@ -112,31 +113,13 @@ function Deliveries({ webhookId, round }: { webhookId: string; round: number }) 
           list.length === 0 ? (
             <p class="muted">No deliveries yet.</p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <caption class="muted">Deliveries, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">Attempt</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Answer</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((attempt) => (
-                    <tr key={`${attempt.eventId}-${attempt.attempt}`}>
-                      <td>{formatTime(attempt.at)}</td>
-                      <td>{attempt.event}</td>
-                      <td>{attempt.attempt}</td>
-                      <td>{attempt.status}</td>
-                      <td>{attempt.responseCode ?? attempt.error ?? '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Deliveries, newest first"
+              columns={['When', 'Event', 'Attempt', 'Status', 'Answer']}
+              rows={list}
+              rowKey={(attempt) => `${attempt.eventId}-${attempt.attempt}`}
+              cells={(attempt) => [formatTime(attempt.at), attempt.event, attempt.attempt, attempt.status, attempt.responseCode ?? attempt.error ?? '—']}
+            />
           )
         }
       </Show>

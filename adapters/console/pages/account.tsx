@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { call, callData } from '../api.js';
 import { useAction } from '../components/action.js';
 import { CopyButton } from '../components/copy-button.js';
+import { DataTable } from '../components/data-table.js';
 import { Alert, Busy, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
@@ -67,34 +68,19 @@ function ApiKeys() {
       <h2 id="keys-title">API keys</h2>
       <Show loaded={keys} label="Loading the keys">
         {(list) => (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Label</th>
-                  <th scope="col">Starts with</th>
-                  <th scope="col">Made</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((key) => (
-                  <tr key={key.id}>
-                    <td>{key.label || '(no label)'}</td>
-                    <td>{key.prefix ? <code>{key.prefix}…</code> : <span class="muted">not recorded</span>}</td>
-                    <td>{formatTime(key.created_at)}</td>
-                    <td>
-                      <button type="button" class="secondary" onClick={() => revoke(key.id)} aria-label={`Revoke ${key.label || key.prefix || 'this key'}`}>
-                        Revoke
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={['Label', 'Starts with', 'Made', '']}
+            rows={list}
+            rowKey={(key) => key.id}
+            cells={(key) => [
+              key.label || '(no label)',
+              key.prefix ? <code>{key.prefix}…</code> : <span class="muted">not recorded</span>,
+              formatTime(key.created_at),
+              <button type="button" class="secondary" onClick={() => revoke(key.id)} aria-label={`Revoke ${key.label || key.prefix || 'this key'}`}>
+                Revoke
+              </button>,
+            ]}
+          />
         )}
       </Show>
       {created && (

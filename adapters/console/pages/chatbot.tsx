@@ -1,4 +1,5 @@
 import type { ComponentType } from 'preact';
+import lazy from 'preact-iso/lazy';
 import { useRoute } from 'preact-iso/router';
 import { callData } from '../api.js';
 import type { Chatbot } from '../types.js';
@@ -8,16 +9,22 @@ import { ConnectPage } from './connect.js';
 import { NotFound } from './not-found.js';
 import { PlaygroundPage } from './playground.js';
 import { SettingsPage } from './settings.js';
+import { SourcesPage } from './sources.js';
 
 // One chatbot: its name, its pages' navigation, and the page asked for (Playground by default).
+
+/** The charts' library loads with the Analytics page, not with the first page. */
+const AnalyticsPage = lazy(() => import('./analytics.js').then((module) => module.AnalyticsPage));
 
 export type ChatbotPageProps = { chatbot: Chatbot; item: string | undefined; reload: () => void };
 
 const SECTIONS: { path: string; title: string; page: ComponentType<ChatbotPageProps> }[] = [
   { path: 'playground', title: 'Playground', page: PlaygroundPage },
+  { path: 'sources', title: 'Sources', page: SourcesPage },
   { path: 'settings', title: 'Settings', page: SettingsPage },
   { path: 'connect', title: 'Connect', page: ConnectPage },
   { path: 'activity', title: 'Activity', page: ActivityPage },
+  { path: 'analytics', title: 'Analytics', page: AnalyticsPage },
 ];
 
 export const chatbotUrl = (chatbotId: string, section: string) => `/console/chatbots/${encodeURIComponent(chatbotId)}/${section}`;

@@ -1,4 +1,5 @@
 import { callJson, query } from '../api.js';
+import { DataTable } from '../components/data-table.js';
 import { dayAgo } from '../format.js';
 import type { ChatbotItem, Conversation } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
@@ -23,34 +24,18 @@ export function ChatbotsPage() {
           list.length === 0 ? (
             <p>No chatbots yet. Make your first with “New chatbot”.</p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Model</th>
-                    <th scope="col">Visibility</th>
-                    <th scope="col">Conversations (7 days)</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((bot) => (
-                    <tr key={bot.id}>
-                      <td>
-                        <a href={`/console/chatbots/${encodeURIComponent(bot.id)}`}>{bot.name}</a>
-                      </td>
-                      <td>{bot.status}</td>
-                      <td>{bot.model}</td>
-                      <td>{bot.visibility}</td>
-                      <td>
-                        <RecentConversations chatbotId={bot.id} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              columns={['Name', 'Status', 'Model', 'Visibility', 'Conversations (7 days)']}
+              rows={list}
+              rowKey={(bot) => bot.id}
+              cells={(bot) => [
+                <a href={`/console/chatbots/${encodeURIComponent(bot.id)}`}>{bot.name}</a>,
+                bot.status,
+                bot.model,
+                bot.visibility,
+                <RecentConversations chatbotId={bot.id} />,
+              ]}
+            />
           )
         }
       </Show>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { Alert } from '../components/feedback.js';
-import { Select, TextInput } from '../components/fields.js';
+import { Select, TemperatureInput, TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
 import { MODEL_IDS, modelOptions } from '../models.js';
 import type { ChatbotPageProps } from './chatbot.js';
@@ -9,10 +9,7 @@ import type { ChatbotPageProps } from './chatbot.js';
 // Chat with the chatbot as visitors would; "Model" and "Temperature" try other settings for this
 // chat only. The chat is saved with source Playground, under a conversation id of its own.
 
-type Turn = { role: 'user' | 'assistant'; content: string; sources?: string[]; done?: boolean };
-
-/** A response header naming the sources an answer used, percent-encoded and comma-separated, when the hub sends it. */
-const SOURCES_HEADER = 'X-Source-Titles';
+type Turn = { role: 'user' | 'assistant'; content: string; done?: boolean };
 
 const newConversationId = () => `playground-${crypto.randomUUID()}`;
 
@@ -54,8 +51,6 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
         stream: true,
         source: 'Playground',
       });
-      const sources = response.headers.get(SOURCES_HEADER);
-      if (sources) answer((turn) => ({ ...turn, sources: sources.split(',').map((title) => decodeURIComponent(title.trim())) }));
       await readStream(response, (piece) => answer((turn) => ({ ...turn, content: turn.content + piece })));
       answer((turn) => ({ ...turn, done: true }));
     } catch (error) {
@@ -75,17 +70,7 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
     <>
       <div class="row">
         <Select label="Model" value={model} options={modelOptions(MODEL_IDS)} onValue={setModel} hint="For this chat only; Settings keeps the saved one." />
-        <TextInput
-          label="Temperature"
-          type="number"
-          min="0"
-          max="1"
-          step="0.1"
-          inputMode="decimal"
-          value={temperature}
-          onValue={setTemperature}
-          error={temperatureError}
-        />
+        <TemperatureInput value={temperature} onValue={setTemperature} error={temperatureError} />
       </div>
       <div class="card">
         <div class="log" role="log" aria-label="Conversation" aria-live="polite" ref={log}>
@@ -93,7 +78,6 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
           {turns.map((turn, index) => (
             <div key={index} class={`bubble ${turn.role}`} aria-busy={turn.role === 'assistant' && !turn.done ? 'true' : undefined}>
               {turn.content || (turn.role === 'assistant' && !turn.done ? '…' : '')}
-              {turn.sources && turn.sources.length > 0 && <div class="used">Sources: {turn.sources.join(', ')}</div>}
             </div>
           ))}
         </div>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, callJson } from '../api.js';
 import { Alert, Busy, Notice } from '../components/feedback.js';
-import { Checkbox, Select, TextArea, TextInput } from '../components/fields.js';
+import { Checkbox, Select, TemperatureInput, TextArea, TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
 import { MODEL_IDS, modelOptions } from '../models.js';
 import { DeleteChatbot } from '../settings/delete-chatbot.js';
@@ -75,13 +75,7 @@ export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
             <TextArea label="Instructions" rows={6} value={draft.instructions} onValue={(instructions) => edit({ instructions })} error={errors.instructions} />
             <div class="row">
               <Select label="Model" value={draft.model} options={modelOptions(MODEL_IDS)} onValue={(model) => edit({ model })} error={errors.model} />
-              <TextInput
-                label="Temperature"
-                type="number"
-                min="0"
-                max="1"
-                step="0.1"
-                inputMode="decimal"
+              <TemperatureInput
                 value={draft.temp}
                 onValue={(temp) => edit({ temp })}
                 error={errors.temp}

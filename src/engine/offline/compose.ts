@@ -1,5 +1,7 @@
 import type { Passage, PassageSentence } from '../lexical-index.js';
+import { withoutLeadIn } from '../question.js';
 import type { GivenDetails, ResponderInput } from '../responder.js';
+import { isListItem, joinSentences } from '../structure.js';
 import { words } from '../text.js';
 
 // The offline responder's answer, composed from the training text alone: no model, no keys,
@@ -16,40 +18,76 @@ const MIN_COVERAGE = 0.46;
 const CLOSE_TO_BEST = 0.8;
 const MAX_SPECIFIC_SENTENCES = 2;
 const MAX_BROAD_SENTENCES = 3;
-const MAX_ANSWER_CHARS = 600;
-/** An answer this short ("Yes.") is quoted with the sentence that explains it. */
-const TERSE_CHARS = 40;
+const MAX_ANSWER_CHARS = 800;
+/** An answer this short ("Yes.", "Of course.") is quoted with the sentence that explains it. */
+const TERSE_WORDS = 3;
+/** A sentence that goes on about the one before ("We keep them for 90 days.") belongs to its answer. */
+const GOES_ON = /^(?:\S+\s+){0,3}(?:they|them|it|this|these|those)\b/i;
 
-// The words of small talk, English only like the rest of the offline responder.
-const GREETING = new Set('hi hello hey hiya howdy greetings morning afternoon evening good there yo'.split(' '));
-const THANKS = new Set('thanks thank you thx cheers ty much so very great ok okay awesome perfect a lot many'.split(' '));
-const GOODBYE = new Set('bye goodbye see you later cya farewell good night ok okay thanks for now take care'.split(' '));
+// The words of small talk, English only like the rest of the offline responder. A message is
+// small talk when all its words are of these (and it is short); its kind is the strongest one.
+const GREETING = new Set('hi hello hey hiya howdy greetings morning afternoon evening yo'.split(' '));
+const THANKS = new Set('thanks thank thx cheers ty appreciate appreciated'.split(' '));
+const GOODBYE = new Set('bye goodbye byebye later cya farewell night care'.split(' '));
+/** Words that go with small talk without making it any other kind ("ok thanks, bye for now"). */
+const FILLER = new Set(
+  ('ok okay so very much a lot many great awesome perfect cool nice brilliant excellent super fine good ' +
+    "got it that that's thats is all i needed wanted need helps helped helpful you for your help the info " +
+    'information this see take now have day really there everyone').split(' '),
+);
 /** A request for an overview rather than one fact. */
 const BROAD = /\b(?:tell me (?:more )?about|explain|describe|overview of|information (?:on|about)|details (?:on|about)|more about)\b/i;
 /** A key covering this much of the question is what the question asks about: quote its opening. */
 const KEY_ANSWERS = 0.7;
-const IDENTITY = /\b(?:who|what) are you\b|\byour name\b|\bare you (?:a |an )?(?:bot|robot|human|person|real|ai)\b/i;
-const WELLBEING = /^\s*(?:hi|hello|hey)?[\s,!]*how are you(?: doing| today)?\s*[?!.]*\s*$/i;
+/** A Q&A pair's question covering this much of the question asked is that question. */
+const QA_MATCH = 0.5;
+const IDENTITY =
+  /\b(?:who|what) are you\b|\byour name\b|\bwho(?:m)? (?:am i|i am) (?:talking|speaking|chatting) (?:to|with)\b|\bare you (?:a |an )?(?:bot|robot|human|person|real|ai|machine|chatbot)\b|\bam i (?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:bot|robot|human|person|real|machine)\b/i;
+const WELLBEING = /^(?:(?:hi|hello|hey)(?: there)?[\s,!]*)?how(?: are you|'s it going| is it going| are things)(?: doing| today)?$/i;
+const SMALL_TALK_WORDS = 8;
 
 export function composeAnswer(input: ResponderInput): string {
   const question = [...input.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
-  return smallTalk(question, input) ?? thanksForDetails(question, input) ?? quote(input.passages, BROAD.test(question));
+  return (
+    smallTalk(question, input) ??
+    thanksForDetails(question, input) ??
+    ownersAnswer(input.passages) ??
+    quote(input.passages, BROAD.test(withoutLeadIn(question)))
+  );
 }
 
+/**
+ * The answer of a Q&A pair whose question is the one asked (in other words, too), as its owner
+ * wrote it and alone: it overrides whatever other passages say.
+ */
+function ownersAnswer(passages: Passage[]): string | undefined {
+  const pair = passages.find(
+    (passage) =>
+      passage.source?.type === 'qa' &&
+      passage.keyCoverage >= QA_MATCH &&
+      passage.coverage >= MIN_COVERAGE &&
+      passage.unknownWords.length === 0,
+  );
+  return pair && pair.text.slice(pair.text.indexOf('\n') + 1).trim();
+}
+
+/** A short social reply in the chatbot's name to greetings, thanks, goodbyes and "who are you?". */
 function smallTalk(question: string, input: ResponderInput): string | undefined {
   const name = input.settings.styles.displayName || input.chatbotName;
   const said = words(question);
-  const only = (vocabulary: Set<string>) => said.length > 0 && said.length <= 5 && said.every((w) => vocabulary.has(w));
-  if (only(GREETING)) return input.settings.initialMessages[0] || `Hello! I'm ${name}. How can I help?`;
-  if (only(GOODBYE) && said.some((w) => w.includes('bye') || w === 'later' || w === 'farewell' || w === 'care')) {
-    return `Goodbye, and thanks for chatting with ${name}!`;
-  }
-  if (only(THANKS)) return "You're welcome! Is there anything else I can help with?";
-  if (WELLBEING.test(question)) return `I'm doing well, thank you! I'm ${name} — what can I help you with?`;
-  if (IDENTITY.test(question)) {
+  const plain = said.join(' ');
+  if (said.length === 0 || said.length > SMALL_TALK_WORDS) return undefined;
+  if (IDENTITY.test(plain) && said.length <= 6) {
     return `I'm ${name}. I answer questions from the material I was trained on — what would you like to know?`;
   }
-  return undefined;
+  if (WELLBEING.test(plain)) return `I'm doing well, thank you! I'm ${name} — what can I help you with?`;
+  const social = said.every((w) => GREETING.has(w) || THANKS.has(w) || GOODBYE.has(w) || FILLER.has(w));
+  if (!social) return undefined;
+  if (said.some((w) => GOODBYE.has(w))) return `Goodbye, and thanks for chatting with ${name}!`;
+  if (said.some((w) => THANKS.has(w)) || !said.some((w) => GREETING.has(w))) {
+    return "You're welcome! Is there anything else I can help with?";
+  }
+  return input.settings.initialMessages[0] || `Hello! I'm ${name}. How can I help?`;
 }
 
 /** Whether a message only gives the details found in it ("I'm Ada Lovelace, ada@example.com"), asking nothing. */
@@ -92,14 +130,37 @@ function quote(passages: Passage[], broad: boolean): string {
     picked = sentences.filter((sentence) => sentence.weight >= top * CLOSE_TO_BEST).slice(0, MAX_SPECIFIC_SENTENCES);
     const last = picked.at(-1) as PassageSentence;
     const next = sentences[sentences.indexOf(last) + 1];
-    if (next && (last.text.endsWith(':') || (picked.length === 1 && last.text.length < TERSE_CHARS))) picked.push(next);
+    const terse = picked.length === 1 && words(last.text).length <= TERSE_WORDS;
+    if (next && (last.text.endsWith(':') || terse || (picked.length === 1 && GOES_ON.test(next.text.trim())))) picked.push(next);
   }
   const chosen: string[] = [];
   let length = 0;
-  for (const sentence of picked) {
+  for (const sentence of withWholeLists(picked, sentences)) {
     if (chosen.length > 0 && length + sentence.text.length > MAX_ANSWER_CHARS) break;
     chosen.push(sentence.text);
     length += sentence.text.length + 1;
   }
-  return chosen.length > 0 ? chosen.join(' ') : NO_ANSWER;
+  return chosen.length > 0 ? joinSentences(chosen) : NO_ANSWER;
+}
+
+/**
+ * The picked sentences with every list they touch whole: a list item is never an answer alone,
+ * nor the sentence that opens a list ("We share it with:"). A list is quoted from its opening.
+ */
+function withWholeLists(picked: PassageSentence[], sentences: PassageSentence[]): PassageSentence[] {
+  const chosen = new Set<number>();
+  const item = (i: number) => i >= 0 && i < sentences.length && isListItem((sentences[i] as PassageSentence).text);
+  for (const sentence of picked) {
+    const at = sentences.indexOf(sentence);
+    chosen.add(at);
+    const opensList = sentence.text.endsWith(':') && item(at + 1);
+    if (!opensList && !item(at)) continue;
+    let start = opensList ? at + 1 : at;
+    let end = start;
+    while (item(start - 1)) start -= 1;
+    while (item(end + 1)) end += 1;
+    if (start > 0 && (sentences[start - 1] as PassageSentence).text.endsWith(':')) start -= 1;
+    for (let i = start; i <= end; i += 1) chosen.add(i);
+  }
+  return [...chosen].sort((a, b) => a - b).map((i) => sentences[i] as PassageSentence);
 }

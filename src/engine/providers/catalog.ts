@@ -8,6 +8,12 @@ import { Secret } from './secret.js';
 // docs/model-providers.md); src/config.ts parses it with `providerCatalogSchema` and then reads
 // the keys named by `apiKeyEnv` with `resolveApiKeys`.
 
+/**
+ * The most tokens a reply may take unless MODEL_MAX_TOKENS says otherwise: a long chat answer
+ * is a few hundred; the bound stops a runaway reply from spending minutes and money.
+ */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 1_024;
+
 const PROVIDER_KINDS = ['openai', 'anthropic', 'openai-compatible'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 

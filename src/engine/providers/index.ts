@@ -7,6 +7,7 @@ import { modelFamily, type ModelId } from '../../settings/models.js';
 import type { Responder } from '../responder.js';
 import {
   CONCRETE_MODEL_IDS,
+  DEFAULT_MAX_OUTPUT_TOKENS,
   modelName,
   type EmbeddingProvider,
   type FamilyProvider,
@@ -29,7 +30,13 @@ const DEFAULT_BASE_URLS = {
   anthropic: 'https://api.anthropic.com/v1',
 };
 
-export function createProviderResponders(catalog: ProviderCatalog, options: { timeoutMs: number }): ProviderResponders {
+export type ResponderOptions = {
+  timeoutMs: number;
+  /** The most tokens one reply may take (MODEL_MAX_TOKENS). */
+  maxOutputTokens?: number;
+};
+
+export function createProviderResponders(catalog: ProviderCatalog, options: ResponderOptions): ProviderResponders {
   // Every client and model object is built here, once; answering is a lookup.
   const responders = new Map<ModelId, Responder>();
   for (const [family, settings] of Object.entries(catalog.families)) {
@@ -38,7 +45,7 @@ export function createProviderResponders(catalog: ProviderCatalog, options: { ti
       const name = modelName(catalog.families, id);
       if (name === undefined) continue;
       const context = { family, provider: settings.provider, timeoutMs: options.timeoutMs };
-      responders.set(id, createLlmResponder({ ...context, model: languageModel(name) }));
+      responders.set(id, createLlmResponder({ ...context, model: languageModel(name), maxOutputTokens: options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS }));
     }
   }
   return (model) => responders.get(model === 'auto' ? catalog.default : model);
@@ -53,8 +60,9 @@ function languageModelFactory(family: string, settings: FamilyProvider): (name: 
     case 'anthropic':
       return createAnthropic({ baseURL: settings.baseURL ?? DEFAULT_BASE_URLS.anthropic, apiKey });
     case 'openai-compatible':
-      // The catalog requires a baseURL for this provider.
-      return createOpenAICompatible({ name: family, baseURL: settings.baseURL ?? '', apiKey }).chatModel;
+      // The catalog requires a baseURL for this provider. Streamed replies ask for their token
+      // usage (stream_options.include_usage), as OpenAI's client does by itself.
+      return createOpenAICompatible({ name: family, baseURL: settings.baseURL ?? '', apiKey, includeUsage: true }).chatModel;
   }
 }
 

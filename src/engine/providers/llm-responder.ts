@@ -15,16 +15,17 @@ import { providerFailure, timedOut, truncated, type CallContext } from './errors
 // decides (fall back, or ask the user to try again).
 const MAX_RETRIES = 0;
 
-export type LlmResponderOptions = CallContext & { model: LanguageModel };
+export type LlmResponderOptions = CallContext & { model: LanguageModel; maxOutputTokens: number };
 
 export function createLlmResponder(options: LlmResponderOptions): Responder {
-  const { model, ...context } = options;
+  const { model, maxOutputTokens, ...context } = options;
+  const request = (input: ResponderInput) => requestOf(model, maxOutputTokens, input);
   return {
     name: context.provider,
     async complete(input) {
       const call = startCall(input.signal, context.timeoutMs);
       try {
-        const { text, usage } = await generateText({ ...request(model, input), abortSignal: call.signal });
+        const { text, usage } = await generateText({ ...request(input), abortSignal: call.signal });
         recordTokens(input.model, usage);
         return text;
       } catch (error) {
@@ -34,14 +35,14 @@ export function createLlmResponder(options: LlmResponderOptions): Responder {
         call.end();
       }
     },
-    stream: (input) => streamReply(model, context, input),
+    stream: (input) => streamReply(request(input), context, input),
   };
 }
 
-async function* streamReply(model: LanguageModel, context: CallContext, input: ResponderInput): AsyncGenerator<string> {
+async function* streamReply(request: Request, context: CallContext, input: ResponderInput): AsyncGenerator<string> {
   const call = startCall(input.signal, context.timeoutMs);
   const result = streamText({
-    ...request(model, input),
+    ...request,
     abortSignal: call.signal,
     // Errors arrive as `error` parts of fullStream, below; the default would print them.
     onError: () => {},
@@ -69,9 +70,11 @@ async function* streamReply(model: LanguageModel, context: CallContext, input: R
   }
 }
 
-function request(model: LanguageModel, input: ResponderInput) {
+type Request = ReturnType<typeof requestOf>;
+
+function requestOf(model: LanguageModel, maxOutputTokens: number, input: ResponderInput) {
   const messages: ModelMessage[] = input.messages.map(({ role, content }) => ({ role, content }));
-  return { model, system: systemPrompt(input), messages, temperature: input.temperature, maxRetries: MAX_RETRIES };
+  return { model, system: systemPrompt(input), messages, temperature: input.temperature, maxOutputTokens, maxRetries: MAX_RETRIES };
 }
 
 /** One call's signal: the caller's, the time limit, and our own for ending the call early. */

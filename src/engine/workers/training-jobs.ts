@@ -1,5 +1,6 @@
 import type { Chunk, SourceRef, SourceText } from '../../store/port.js';
 import { workerJobs } from '../../worker-thread.js';
+import { useVectorTable, type VectorTable } from '../word-vectors.js';
 
 // Training's heavy work (chunking a source, building its lexical index) runs in one worker
 // thread shared by the process: a 10 MB source takes seconds of CPU, which on the event loop
@@ -8,7 +9,8 @@ import { workerJobs } from '../../worker-thread.js';
 export type TrainingJob =
   | { task: 'chunk'; text: string }
   | { task: 'chunk-sources'; texts: SourceText[] }
-  | { task: 'index'; chunks: Chunk[] };
+  | { task: 'index'; chunks: Chunk[] }
+  | { task: 'vectors' };
 
 const run = workerJobs(new URL('./training-worker.ts', import.meta.url), 'training worker') as (
   job: TrainingJob,
@@ -22,6 +24,17 @@ export function chunkOffThread(text: string): Promise<string[]> {
 /** Each source's text chunked, each chunk naming its source, on the worker thread. */
 export function chunkSourcesOffThread(texts: SourceText[]): Promise<{ text: string; source: SourceRef }[]> {
   return run({ task: 'chunk-sources', texts }) as Promise<{ text: string; source: SourceRef }[]>;
+}
+
+let vectorsLoaded: Promise<void> | undefined;
+
+/**
+ * Loads the word vectors (word-vectors.ts) on the worker thread, once per process. Never
+ * rejects: without them retrieval matches words and WordNet synonyms only.
+ */
+export function loadWordVectors(): Promise<void> {
+  vectorsLoaded ??= (run({ task: 'vectors' }) as Promise<VectorTable>).then(useVectorTable, () => {});
+  return vectorsLoaded;
 }
 
 /** The serialized lexical index of the chunks, built on the worker thread. */

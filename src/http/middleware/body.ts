@@ -24,19 +24,24 @@ export function jsonBody(): Middleware {
 
 const uploadedBytes = new WeakMap<object, Buffer[]>();
 
+/** How many files of how many bytes each a multipart form may carry. */
+export type UploadLimits = { maxFiles: number; maxFileBytes: number };
+
 /**
- * Multipart forms with at most one file of at most 5 MB, kept in memory (never a temporary
- * file to clean up). Larger or empty files fail the parse, which answers 400.
+ * Multipart forms with at most `maxFiles` files of at most `maxFileBytes` each (one of 5 MB unless
+ * told), kept in memory (never a temporary file to clean up). More, larger or empty files fail the
+ * parse, which answers 400.
  */
-export function multipartBody(): Middleware {
+export function multipartBody({ maxFiles, maxFileBytes }: UploadLimits = { maxFiles: 1, maxFileBytes: MAX_UPLOAD_BYTES }): Middleware {
   return refusingUnparsable({
     json: false,
     urlencoded: false,
     text: false,
     multipart: true,
     formidable: {
-      maxFiles: 1,
-      maxFileSize: MAX_UPLOAD_BYTES,
+      maxFiles,
+      maxFileSize: maxFileBytes,
+      maxTotalFileSize: maxFiles * maxFileBytes,
       maxFields: 10,
       maxFieldsSize: 64 * 1024,
       fileWriteStreamHandler(file) {

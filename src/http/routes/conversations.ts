@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { OnBackgroundError } from '../../domain/chat.js';
-import { listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
+import { answerSources, listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
 import type { SourceLimits } from '../../domain/sources.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
@@ -61,6 +61,9 @@ const feedbackPath = z.object({ chatbotId, messageId: z.string().min(1).max(64) 
 const feedbackBody = z.strictObject({ feedback: z.enum(FEEDBACK) });
 const ratedMessage = z.object({ id: z.string(), feedback: z.enum(FEEDBACK) });
 
+export const messageSource = z
+  .object({ id: z.string(), title: z.string(), url: z.string().optional().meta({ description: 'A web page’s address' }) })
+  .meta({ id: 'MessageSource' });
 const revisionBody = z.strictObject({ answer: z.string().trim().min(1).max(10_000) });
 const revision = z.object({ answer: z.string(), created_at: z.iso.datetime() });
 const revisedMessage = z.object({ id: z.string(), revision });
@@ -81,6 +84,8 @@ const conversationItem = z
         created_at: z.iso.datetime(),
         /** An extension: present once someone rated the answer. */
         feedback: z.enum(FEEDBACK).optional(),
+        /** An extension: the knowledge sources an answer drew on; absent when none (a greeting). */
+        sources: z.array(messageSource).optional(),
         /** An extension: the owner's correction, once there is one; `content` stays as it was. */
         revision: revision.optional(),
       }),
@@ -102,6 +107,7 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
       content: message.content,
       created_at: isoTime(message.createdAt),
       ...(message.feedback && { feedback: message.feedback }),
+      ...(message.sources && { sources: message.sources }),
       ...(message.revision && {
         revision: { answer: message.revision.answer, created_at: isoTime(message.revision.createdAt) },
       }),
@@ -129,6 +135,11 @@ export function conversationRoutes(
     const { feedback } = parseInput(feedbackBody, ctx.request.body);
     await rateAnswer(store, ctx.state.account, id, messageId, feedback, onError);
     ctx.body = success({ id: messageId, feedback });
+  });
+
+  router.get('/chatbots/:chatbotId/messages/:messageId/sources', async (ctx) => {
+    const { chatbotId: id, messageId } = parseInput(feedbackPath, ctx.params);
+    ctx.body = success(await answerSources(store, ctx.state.account, id, messageId));
   });
 
   router.post('/chatbots/:chatbotId/messages/:messageId/revision', async (ctx) => {
@@ -171,6 +182,19 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       requestBody: jsonRequest(feedbackBody, { feedback: 'up' }),
       responses: {
         200: jsonResponse('Recorded', successOf(ratedMessage), { message: 'Success', data: { id: '2', feedback: 'up' } }),
+        ...keyedFailures(),
+      },
+    },
+  },
+  '/chatbots/{chatbotId}/messages/{messageId}/sources': {
+    get: {
+      operationId: 'getMessageSources',
+      tags: ['Conversations'],
+      summary: 'The knowledge sources an answer drew on (extension; [] for none)',
+      description: 'As `get-conversations` shows them on the message; the chat adapters read them after a streamed reply.',
+      requestParams: { path: feedbackPath },
+      responses: {
+        200: jsonResponse('The sources', successOf(z.array(messageSource))),
         ...keyedFailures(),
       },
     },

@@ -1,13 +1,18 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import type { File } from 'formidable';
+import { invalidRequest } from '../../domain/errors.js';
 import {
+  addFileSources,
   addQaSource,
   addTextSource,
+  addWebsiteSource,
   DEFAULT_SOURCE_LIMITS,
   deleteSource,
   findSource,
   listSources,
+  refreshSource,
   updateSource,
   type SourceLimits,
 } from '../../domain/sources.js';
@@ -15,6 +20,7 @@ import type { ChatEngine } from '../../engine/index.js';
 import type { Source, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
+import { fileBytes, multipartBody } from '../middleware/body.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { parseInput } from '../validation.js';
@@ -30,7 +36,15 @@ const answer = z.string().trim().min(1).max(20_000);
 
 const textSource = z.object({ type: z.literal('text'), title: title.default('Text'), text });
 const qaSource = z.object({ type: z.literal('qa'), question, answer });
-const newSource = z.discriminatedUnion('type', [textSource, qaSource]);
+const websiteSource = z.object({
+  type: z.literal('website'),
+  url: z.url({ protocol: /^https?$/ }).max(2_000),
+  maxPages: z.int().min(1).max(1_000).default(50),
+});
+const newSource = z.discriminatedUnion('type', [textSource, qaSource, websiteSource]);
+/** Files in one upload. */
+const MAX_FILES = 10;
+const FILE_PART = 'file';
 const sourcePatch = z
   .object({ title: title.optional(), text: text.optional(), question: question.optional(), answer: answer.optional() })
   .strict()
@@ -64,6 +78,7 @@ const pageBody = z.object({
   title: z.string(),
   status: z.enum(['read', 'failed', 'skipped']),
   chars: z.int(),
+  reason: z.string().optional().meta({ description: 'Why it failed or was skipped' }),
 });
 const sourceDetail = sourceBody
   .extend({
@@ -100,24 +115,46 @@ export function sourceRoutes(store: Store, engine: ChatEngine, limits: SourceLim
     ctx.body = success((await listSources(store, ctx.state.account, chatbotId)).map(toSourceBody));
   });
 
-  router.post(all, async (ctx) => {
-    const { chatbotId } = parseInput(chatbotPath, ctx.params);
-    const input = parseInput(newSource, ctx.request.body);
-    const { account } = ctx.state;
-    const source =
-      input.type === 'text'
-        ? await addTextSource(store, account, chatbotId, input, limits)
-        : await addQaSource(store, account, chatbotId, input, limits);
-    // Answerable once created: the index is built (off the event loop) before the answer.
-    await engine.retriever.prepare(chatbotId);
-    ctx.status = 201;
-    ctx.body = success(toSourceBody(source));
+  const uploads = multipartBody({ maxFiles: MAX_FILES, maxFileBytes: limits.maxFileBytes });
+  router.post(
+    all,
+    (ctx, next) => (ctx.is('multipart') ? uploads(ctx, next) : next()),
+    async (ctx) => {
+      const { chatbotId } = parseInput(chatbotPath, ctx.params);
+      const { account } = ctx.state;
+      if (ctx.is('multipart')) {
+        const sources = await addFileSources(store, account, chatbotId, uploadedFiles(ctx.request.files?.[FILE_PART]), limits);
+        ctx.status = 202;
+        ctx.body = success(sources.map(toSourceBody));
+        return;
+      }
+      const input = parseInput(newSource, ctx.request.body);
+      if (input.type === 'website') {
+        ctx.status = 202;
+        ctx.body = success(toSourceBody(await addWebsiteSource(store, account, chatbotId, input, limits)));
+        return;
+      }
+      const source =
+        input.type === 'text'
+          ? await addTextSource(store, account, chatbotId, input, limits)
+          : await addQaSource(store, account, chatbotId, input, limits);
+      // Answerable once created: the index is built (off the event loop) before the answer.
+      await engine.retriever.prepare(chatbotId);
+      ctx.status = 201;
+      ctx.body = success(toSourceBody(source));
+    },
+  );
+
+  router.post(`${one}/refresh`, async (ctx) => {
+    const { chatbotId, sourceId } = parseInput(sourcePath, ctx.params);
+    ctx.status = 202;
+    ctx.body = success(toSourceBody(await refreshSource(store, ctx.state.account, chatbotId, sourceId)));
   });
 
   router.get(one, async (ctx) => {
     const { chatbotId, sourceId } = parseInput(sourcePath, ctx.params);
-    const { source, text: extracted } = await findSource(store, ctx.state.account, chatbotId, sourceId);
-    ctx.body = success({ ...toSourceBody(source), text: extracted });
+    const { source, text: extracted, pageList } = await findSource(store, ctx.state.account, chatbotId, sourceId);
+    ctx.body = success({ ...toSourceBody(source), text: extracted, ...(pageList ? { pageList } : {}) });
   });
 
   router.patch(one, async (ctx) => {
@@ -139,6 +176,13 @@ export function sourceRoutes(store: Store, engine: ChatEngine, limits: SourceLim
   return router;
 }
 
+/** The files of the upload's `file` parts, each with its name; none is a malformed request. */
+function uploadedFiles(parts: File | File[] | undefined): { filename: string; bytes: Buffer }[] {
+  const files = parts === undefined ? [] : [parts].flat();
+  if (files.length === 0) throw invalidRequest(`expected one or more files in ${FILE_PART} parts`);
+  return files.map((file) => ({ filename: file.originalFilename ?? 'file', bytes: fileBytes(file) }));
+}
+
 const oneSource = successOf(sourceBody);
 
 export const sourcePaths: ZodOpenApiPathsObject = {
@@ -153,11 +197,28 @@ export const sourcePaths: ZodOpenApiPathsObject = {
     post: {
       operationId: 'createSource',
       tags: ['Sources'],
-      summary: 'Add a text or a question with its answer (extension)',
-      description: 'A chatbot’s sources together hold at most SOURCES_MAX_CHARS_PER_CHATBOT characters (else 403).',
+      summary: 'Add files, a website, a text or a question with its answer (extension)',
+      description:
+        'Files (multipart, one or more `file` parts of at most SOURCES_MAX_FILE_MB each: PDF, DOCX, Markdown, HTML or plain text, ' +
+        'judged by their content) and websites (`maxPages` 1 to 1,000, default 50) are read by a job: 202, queued. ' +
+        'Texts and questions with their answers are trained before the answer: 201, ready. A chatbot’s sources ' +
+        'together hold at most SOURCES_MAX_CHARS_PER_CHATBOT characters (else 403).',
       requestParams: { path: chatbotPath },
-      requestBody: jsonRequest(newSource, { type: 'qa', question: 'Do you deliver on Sundays?', answer: 'No, Monday to Saturday only.' }),
-      responses: { 201: jsonResponse('The new source, ready', oneSource), ...keyedFailures('denied') },
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: newSource,
+            example: { type: 'qa', question: 'Do you deliver on Sundays?', answer: 'No, Monday to Saturday only.' },
+          },
+          'multipart/form-data': { schema: z.object({ [FILE_PART]: z.array(z.string().meta({ format: 'binary' })) }) },
+        },
+      },
+      responses: {
+        201: jsonResponse('The new source, ready', oneSource),
+        202: jsonResponse('The new sources, queued to be read', successOf(z.union([sourceBody, z.array(sourceBody)]))),
+        ...keyedFailures('denied'),
+      },
     },
   },
   '/chatbots/{chatbotId}/sources/{sourceId}': {
@@ -182,6 +243,15 @@ export const sourcePaths: ZodOpenApiPathsObject = {
       summary: 'Remove a source: answers stop using it once this returns (extension)',
       requestParams: { path: sourcePath },
       responses: { 200: jsonResponse('The deleted source', oneSource), ...keyedFailures() },
+    },
+  },
+  '/chatbots/{chatbotId}/sources/{sourceId}/refresh': {
+    post: {
+      operationId: 'refreshSource',
+      tags: ['Sources'],
+      summary: 'Read a file again or crawl a website again (extension)',
+      requestParams: { path: sourcePath },
+      responses: { 202: jsonResponse('The source, queued', oneSource), ...keyedFailures() },
     },
   },
 };

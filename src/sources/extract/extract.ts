@@ -1,9 +1,7 @@
-import { extractDocx } from './docx.js';
 import { damaged, ExtractionError, NO_TEXT, UNSUPPORTED } from './errors.js';
 import { extractHtml } from './html.js';
 import type { Extracted, FileKind } from './index.js';
 import { extractMarkdown } from './markdown.js';
-import { extractPdf } from './pdf.js';
 import { decodeText, sniffFileKind } from './sniff.js';
 
 // Extraction itself, on whichever thread calls it (the extraction worker, in the hub).
@@ -25,8 +23,9 @@ export async function extractBytes(bytes: Uint8Array): Promise<Extracted> {
 }
 
 async function extractKind(kind: FileKind, bytes: Uint8Array): Promise<{ title: string | undefined; text: string }> {
-  if (kind === 'pdf') return extractPdf(bytes);
-  if (kind === 'docx') return extractDocx(bytes);
+  // PDF.js and mammoth load on first use: a worker that reads only web pages never needs them.
+  if (kind === 'pdf') return (await import('./pdf.js')).extractPdf(bytes);
+  if (kind === 'docx') return (await import('./docx.js')).extractDocx(bytes);
   // The sniffer read the start; the whole must decode too.
   const text = decodeText(bytes);
   if (text === undefined) throw new ExtractionError(damaged(kind));

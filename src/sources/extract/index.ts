@@ -24,3 +24,4 @@ export async function extractFile(bytes: Uint8Array): Promise<Extracted> {
   if ('failure' in outcome) throw new ExtractionError(outcome.failure);
   return outcome.extracted;
 }
+

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { damaged, ENCRYPTED_PDF, ExtractionError, NO_TEXT_LAYER } from './errors.js';
@@ -7,6 +9,7 @@ import { firstHeading } from './structured-text.js';
 // items at one height make a line (so a table row stays on one line), a wider gap than the line
 // spacing starts a paragraph, and a line set larger than the body text is a heading, its level by
 // its size. A line that runs to the right margin continues on the next, as wrapped prose does.
+// Running headers and footers are dropped.
 
 type Line = { text: string; y: number; size: number; left: number; right: number; columns: boolean };
 
@@ -18,6 +21,11 @@ const MAX_HEADING_CHARS = 120;
 /** Text items further apart than this many font sizes are cells of a table row (or columns). */
 const CELL_GAP = 1.5;
 
+// PDF.js reads text in CJK fonts through Adobe's predefined CMaps, and measures the 14 standard
+// fonts with their data: in Node it reads both from these folders of its package.
+const PDFJS_ROOT = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+const PDFJS_DATA = { cMaps: join(PDFJS_ROOT, 'cmaps/'), standardFonts: join(PDFJS_ROOT, 'standard_fonts/') };
+
 export async function extractPdf(bytes: Uint8Array): Promise<{ title: string | undefined; text: string }> {
   // Without %%EOF near the end the file was cut short: PDF.js would read what is left, but half a
   // document is not one to train on.
@@ -25,7 +33,15 @@ export async function extractPdf(bytes: Uint8Array): Promise<{ title: string | u
     throw new ExtractionError(damaged('pdf'));
   }
   // PDF.js takes the buffer it is given (detaching it): it gets a copy.
-  const task = getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
+  const task = getDocument({
+    data: bytes.slice(),
+    cMapUrl: PDFJS_DATA.cMaps,
+    standardFontDataUrl: PDFJS_DATA.standardFonts,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+  });
   try {
     const document = await task.promise.catch((error: unknown) => {
       const name = (error as { name?: string } | undefined)?.name;
@@ -81,7 +97,8 @@ function linesOf(items: TextItem[]): Line[] {
 }
 
 /** All pages' lines as structured text: headings by size, paragraphs by spacing, wrapped lines joined. */
-function writeLines(pages: Line[][]): string {
+function writeLines(allPages: Line[][]): string {
+  const pages = withoutFurniture(allPages);
   const lines = pages.flat();
   const body = bodySize(lines);
   const headingSizes = [...new Set(lines.filter((line) => isHeading(line, body)).map((line) => Math.round(line.size)))].sort((a, b) => b - a);
@@ -108,6 +125,21 @@ function writeLines(pages: Line[][]): string {
     flush();
   }
   return blocks.join('\n\n');
+}
+
+/**
+ * The pages without their running headers and footers: a page's first or last line that recurs,
+ * its numbers aside ("Page 3 of 9", a lone "3"), at the edge of at least half of three or more pages.
+ */
+function withoutFurniture(pages: Line[][]): Line[][] {
+  if (pages.length < 3) return pages;
+  const key = (line: Line) => line.text.replace(/\d+/g, '#');
+  const atEdge = (page: Line[], index: number) => index === 0 || index === page.length - 1;
+  const counts = new Map<string, number>();
+  for (const page of pages) {
+    for (const edgeKey of new Set(page.filter((_, index) => atEdge(page, index)).map(key))) counts.set(edgeKey, (counts.get(edgeKey) ?? 0) + 1);
+  }
+  return pages.map((page) => page.filter((line, index) => !(atEdge(page, index) && (counts.get(key(line)) ?? 0) >= pages.length / 2)));
 }
 
 /** The size most of the text is set in. */

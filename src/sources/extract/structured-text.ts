@@ -40,7 +40,7 @@ export function structuredText(root: DomNode): string {
     const level = /^H([1-6])$/.exec(name)?.[1];
     if (level) {
       flush();
-      const heading = oneLine(inlineText(node));
+      const heading = oneLine(structuredText(node));
       if (heading) blocks.push(`${'#'.repeat(Number(level))} ${heading}`);
     } else if (name === 'UL' || name === 'OL') {
       flush();
@@ -67,11 +67,6 @@ export function structuredText(root: DomNode): string {
   for (const child of Array.from(root.childNodes)) walk(child);
   flush();
   return blocks.filter(Boolean).join('\n\n');
-}
-
-/** A node's text with its inner blocks and line breaks as line breaks, white space collapsed. */
-function inlineText(node: DomNode): string {
-  return structuredText(node).replace(/\n\n+/g, '\n');
 }
 
 export function oneLine(text: string): string {

@@ -22,12 +22,13 @@ const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
 type ReadMessage = ConversationMessageDoc & { _id: Types.ObjectId };
 
 const toMessages = (docs: ReadMessage[]): StoredMessage[] =>
-  docs.map(({ _id, role, content, createdAt, feedback, revision }) => ({
+  docs.map(({ _id, role, content, createdAt, feedback, sources, revision }) => ({
     id: _id.toHexString(),
     role,
     content,
     createdAt,
     ...(feedback && { feedback }),
+    ...(sources?.length && { sources }),
     ...(revision && { revision: { answer: revision.answer, createdAt: revision.createdAt } }),
   }));
 
@@ -117,7 +118,7 @@ export function mongoConversations(
         await count(chatbotId, at, appendTally(input.messages, first === 0 ? source : undefined, input.tally));
         if (input.messages.length === 0) return;
         await conversationMessages.insertMany(
-          input.messages.map(({ id: messageId, role, content, createdAt }, index) => ({
+          input.messages.map(({ id: messageId, role, content, createdAt, sources }, index) => ({
             ...(messageId !== undefined && { _id: reservedId(messageId) }),
             chatbotId,
             conversationId: id,
@@ -125,6 +126,7 @@ export function mongoConversations(
             role,
             content,
             createdAt,
+            ...(sources?.length && { sources }),
           })),
           { ordered: true, lean: true },
         );
@@ -194,6 +196,14 @@ export function mongoConversations(
       if (!_id) return false;
       const result = await conversationMessages.updateOne({ _id, chatbotId, role: 'assistant' }, { $set: { revision } });
       return result.matchedCount === 1;
+    },
+    async messageSources(chatbotId, messageId) {
+      const _id = objectId(messageId);
+      if (!_id) return undefined;
+      const doc = await conversationMessages
+        .findOne({ _id, chatbotId, role: 'assistant' }, { sources: 1 })
+        .lean<Pick<ConversationMessageDoc, 'sources'>>();
+      return doc ? (doc.sources ?? []) : undefined;
     },
   };
 }

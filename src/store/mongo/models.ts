@@ -12,6 +12,7 @@ import type {
   Digest,
   DigestRun,
   Lead,
+  MessageSource,
   PaymentAccount,
   Quota,
   Revision,
@@ -320,6 +321,7 @@ export type ConversationMessageDoc = {
   content: string;
   createdAt: Date;
   feedback?: 'up' | 'down';
+  sources?: MessageSource[];
   revision?: Revision;
 };
 
@@ -333,6 +335,7 @@ const conversationMessageSchema = new Schema<ConversationMessageDoc>(
     content: String,
     createdAt: required(Date),
     feedback: { type: String, enum: ['up', 'down'] },
+    sources: { type: [{ id: String, title: String, url: String, _id: false }], default: undefined },
     revision: { type: new Schema({ answer: String, createdAt: Date }, { _id: false }), default: undefined },
   },
   { ...options, collection: 'conversationMessages' },

@@ -9,6 +9,7 @@ import type {
   ConversationRepository,
   ConversationSource,
   Feedback,
+  MessageSource,
   StoredMessage,
 } from '../port.js';
 import { CONVERSATION_SOURCES } from '../conversation-sources.js';
@@ -31,6 +32,7 @@ type MessageRow = {
   content: string;
   created_at: number;
   feedback: Feedback | null;
+  sources: string | null;
   revision_answer: string | null;
   revision_at: number | null;
 };
@@ -66,7 +68,7 @@ function sourceSlots(sources: ConversationSource[] | undefined): Record<`s${numb
   return Object.fromEntries(CONVERSATION_SOURCES.map((_, slot) => [`s${slot}`, chosen[slot] ?? first]));
 }
 
-const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at';
+const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at, sources';
 
 export function sqliteConversations(db: Database, count: ActivityCount): ConversationRepository {
   // A new conversation takes source and contact from the append that creates it; later appends
@@ -78,8 +80,8 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
   );
   // A null seq takes the next number; a reserved one is written as given.
   const insertMessage = db.prepare(
-    `INSERT INTO conversation_messages (seq, chatbot_id, conversation_id, role, content, created_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO conversation_messages (seq, chatbot_id, conversation_id, role, content, created_at, sources)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   // AUTOINCREMENT keeps the highest seq handed out in sqlite_sequence (a row it creates on the
   // first insert); moving it forward reserves numbers that no later insert takes.
@@ -92,7 +94,7 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
   );
   const exists = db.prepare<[string, string]>('SELECT 1 FROM conversations WHERE chatbot_id = ? AND id = ?');
   const answer = db.prepare<[number, string], AnswerRow>(
-    `SELECT m.seq, m.role, m.content, m.created_at, m.feedback, m.revision_answer, m.revision_at,
+    `SELECT m.seq, m.role, m.content, m.created_at, m.feedback, m.revision_answer, m.revision_at, m.sources,
        m.conversation_id, c.source
      FROM conversation_messages m JOIN conversations c ON c.chatbot_id = m.chatbot_id AND c.id = m.conversation_id
      WHERE m.seq = ? AND m.chatbot_id = ? AND m.role = 'assistant'`,
@@ -107,6 +109,9 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
   );
   const rate = db.prepare<[Feedback, number, string]>(
     `UPDATE conversation_messages SET feedback = ? WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
+  );
+  const citations = db.prepare<[number, string], { sources: string | null }>(
+    `SELECT sources FROM conversation_messages WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
   );
   const revise = db.prepare<[string, number, number, string]>(
     `UPDATE conversation_messages SET revision_answer = ?, revision_at = ?
@@ -131,6 +136,7 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
     content: message.content,
     createdAt: new Date(message.created_at),
     ...(message.feedback && { feedback: message.feedback }),
+    ...(message.sources !== null && { sources: JSON.parse(message.sources) as MessageSource[] }),
     ...(message.revision_answer !== null && {
       revision: { answer: message.revision_answer, createdAt: new Date(message.revision_at ?? 0) },
     }),
@@ -157,7 +163,8 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
     for (const message of input.messages) {
       const seq = message.id === undefined ? null : sequenceNumber(message.id);
       if (seq === undefined) throw new Error(`not a reserved message id: ${message.id}`);
-      insertMessage.run(seq, chatbotId, id, message.role, message.content, message.createdAt.getTime());
+      const sources = message.sources?.length ? JSON.stringify(message.sources) : null;
+      insertMessage.run(seq, chatbotId, id, message.role, message.content, message.createdAt.getTime(), sources);
     }
   });
   const reserve = db.transaction((count: number) => {
@@ -225,6 +232,12 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
     async setRevision(chatbotId, messageId, revision) {
       const seq = sequenceNumber(messageId);
       return seq !== undefined && revise.run(revision.answer, revision.createdAt.getTime(), seq, chatbotId).changes === 1;
+    },
+    async messageSources(chatbotId, messageId) {
+      const seq = sequenceNumber(messageId);
+      const row = seq === undefined ? undefined : citations.get(seq, chatbotId);
+      if (!row) return undefined;
+      return row.sources === null ? [] : (JSON.parse(row.sources) as MessageSource[]);
     },
   };
 }

@@ -489,6 +489,10 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX console_links_by_expiry ON console_links(expires_at);
   `,
+  // The sources an answer drew on (JSON), shown with it.
+  `
+  ALTER TABLE conversation_messages ADD COLUMN sources TEXT;
+  `,
 ];
 
 export function migrate(db: Database): void {

@@ -2,29 +2,32 @@
 // responder was run on them, each with a fragment of the reply a good answer holds. `null`
 // marks a question the document does not answer: the right reply is the no-answer text.
 // Categories: asked with the document's own words; paraphrased; needing the right one of
-// several similar passages; unanswerable but sharing words with the text; small talk; and
+// several similar passages; unanswerable but sharing words with the text; small talk;
 // follow-ups, asked after an earlier question (`after`), most of them meaningless without it
-// ("How much does it cost?" after asking about delivery).
+// ("How much does it cost?" after asking about delivery); and questions behind a lead-in
+// ("ok, another thing: …"). An expected list of fragments must all be in the reply.
 // The clinic's FAQ is held out: its document and questions were written and committed before
 // the engine was run on them, and the engine is never tuned to them, so its score estimates
 // how the responder does on material nobody tuned it for.
 
-export type Category = 'verbatim' | 'paraphrase' | 'similar' | 'unanswerable' | 'small talk' | 'follow-up';
+export type Category = 'verbatim' | 'paraphrase' | 'similar' | 'unanswerable' | 'small talk' | 'follow-up' | 'lead-in';
 
 export type EvalQuestion = {
-  document: 'handbook.md' | 'bike-shop.md' | 'thermostat-manual.md' | typeof HELD_OUT;
+  /** The document's file name, in the folder of its question set. */
+  document: string;
   category: Category;
   question: string;
   /** The user's earlier question, for a follow-up. */
   after?: string;
-  expected: string | null;
+  expected: string | string[] | null;
 };
 
 export const HELD_OUT = 'clinic-faq.md';
 
-type Row = [Category, string, string | null, string?];
+export type Row = [Category, string, string | string[] | null, string?];
 
-const rows = (document: EvalQuestion['document'], list: Row[]): EvalQuestion[] =>
+/** The questions of one document, from rows of [category, question, expected, earlier question]. */
+export const rows = <Document extends string>(document: Document, list: Row[]): EvalQuestion[] =>
   list.map(([category, question, expected, after]) => ({ document, category, question, expected, ...(after ? { after } : {}) }));
 
 export const QUESTIONS: EvalQuestion[] = [
@@ -151,6 +154,37 @@ export const QUESTIONS: EvalQuestion[] = [
     ['follow-up', 'Can I change it?', 'You can change the eco temperature in Settings > Eco', 'What temperature does eco mode use?'],
     ['follow-up', 'How long does it take?', 'Installation takes about 30 minutes', 'How do I install the thermostat?'],
     ['follow-up', 'How does it know nobody is home?', "uses your phone's location", 'What does eco mode do?'],
+  ]),
+  // Analogues of the misses issue #27 names (FAQ lines, lists, tables, the answer after the
+  // echo, lead-ins, follow-ups that change the subject, small talk), added to tune on.
+  ...rows('ferry-faq.md', [
+    ['verbatim', 'Can I bring my pram?', 'Prams travel free on every boat'],
+    ['verbatim', 'Do you sell tickets on board?', 'tickets bought on board cost 2 euros more'],
+    ['paraphrase', 'Can I take my buggy on the boat?', 'Prams travel free on every boat'],
+    ['paraphrase', 'Can I take my bicycle?', 'Bikes cost 6 euros each way'],
+    ['paraphrase', 'Can my dog come along?', 'Dogs travel free on a lead'],
+    ['paraphrase', 'How long do you keep the camera footage?', 'We keep the recordings for 14 days'],
+    ['verbatim', 'Do you record CCTV on board?', 'We keep the recordings for 14 days'],
+    ['paraphrase', 'Do I get my money back if the boat is cancelled?', 'get a full refund'],
+    ['similar', 'How much is a return ticket for a child?', ['Return', '10 euros']],
+    ['similar', 'How much is a 10-trip card for an adult?', ['10-trip card', '90 euros']],
+    ['similar', 'Do babies need a ticket?', 'Children under 4 travel free'],
+    ['paraphrase', 'What does the café sell?', ['hot and cold drinks', 'local ice cream']],
+    ['similar', 'When does boarding close?', 'Boarding closes 5 minutes before departure'],
+    ['verbatim', 'Where is lost property kept?', 'kept at the ticket office in Harbour Square'],
+    ['unanswerable', 'Can I bring my car on the ferry?', null],
+    ['unanswerable', 'Is there a discount for seniors?', null],
+    ['unanswerable', 'Do you sail to the mainland at night?', null],
+    ['lead-in', 'ok, another thing: can I bring my bike?', 'Bikes cost 6 euros each way'],
+    ['lead-in', 'Thanks! One more question: are pets allowed?', 'Dogs travel free on a lead'],
+    ['lead-in', 'right, and how early should I be at the pier?', 'Be at the pier 15 minutes before departure'],
+    ['follow-up', 'And how long do refunds take?', 'full refund', 'Do you record CCTV on board?'],
+    ['follow-up', 'And for a child?', ['Single', '6 euros'], 'How much is a single ticket?'],
+    ['follow-up', 'What about cats?', 'Cats and other small pets must stay in a closed basket', 'Can I bring my dog?'],
+    ['small talk', 'good morning!', 'Hi! What can I help you with?'],
+    ['small talk', 'ok thanks, bye', 'Goodbye'],
+    ['small talk', "perfect, that's all I needed", "You're welcome"],
+    ['small talk', 'who am I talking to?', "I'm Eval helper"],
   ]),
   ...rows(HELD_OUT, [
     ['verbatim', 'How do I book an appointment?', 'You can book online through the patient portal'],

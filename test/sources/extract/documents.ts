@@ -48,10 +48,20 @@ export const MEETING_ROOMS: Outline = {
   ],
 };
 
-type PdfOptions = { userPassword?: string; textless?: boolean };
+type PdfOptions = {
+  userPassword?: string;
+  textless?: boolean;
+  /** A running header and a "Page n of m" footer on every page. */
+  runningHeader?: string;
+};
 
 export function pdfOf(outline: Outline, options: PdfOptions = {}): Promise<Uint8Array> {
-  const pdf = new PDFDocument({ info: { Title: outline.title }, userPassword: options.userPassword, pdfVersion: options.userPassword ? '1.7' : '1.3' });
+  const pdf = new PDFDocument({
+    info: { Title: outline.title },
+    userPassword: options.userPassword,
+    pdfVersion: options.userPassword ? '1.7' : '1.3',
+    bufferPages: options.runningHeader !== undefined,
+  });
   const done = collect(pdf);
   if (options.textless) {
     // A scan's page: a picture of the text and no text layer.
@@ -68,8 +78,21 @@ export function pdfOf(outline: Outline, options: PdfOptions = {}): Promise<Uint8
       pdf.moveDown();
     }
   }
+  if (options.runningHeader !== undefined) pdfRunningLines(pdf, options.runningHeader);
   pdf.end();
   return done;
+}
+
+function pdfRunningLines(pdf: PDFKit.PDFDocument, header: string): void {
+  const { start, count } = pdf.bufferedPageRange();
+  for (let index = start; index < start + count; index += 1) {
+    pdf.switchToPage(index);
+    // Inside the margins, where a page's own text never goes.
+    pdf.page.margins.bottom = 0;
+    pdf.font('Helvetica').fontSize(9);
+    pdf.text(header, 72, 30, { lineBreak: false });
+    pdf.text(`Page ${index + 1} of ${count}`, 72, pdf.page.height - 40, { lineBreak: false });
+  }
 }
 
 /** A table as a PDF has one: text set in columns, nothing more. */

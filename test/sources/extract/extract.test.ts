@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractFile, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
+import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
 import { docxOf, htmlOf, MEETING_ROOMS, pdfOf } from './documents.js';
 
@@ -33,6 +33,8 @@ const STEPS = ['1. Ask at the front desk.', '2. Sign the booking sheet.'];
 const ROOMS = ['## Rooms', '', 'Each room has a screen and a door code.', ''];
 /** What htmlOf puts around the content: navigation, header, footer, scripts and styles. */
 const PAGE_CHROME = ['All rooms', 'Contact us', 'Acme home', 'Copyright', 'track', 'margin'];
+/** MEETING_ROOMS 500 times over: a page of 250 KB. */
+const LONG_PAGE = htmlOf({ ...MEETING_ROOMS, sections: Array.from({ length: 500 }, () => MEETING_ROOMS.sections).flat() });
 /** MEETING_ROOMS from a format that marks its structure (DOCX, HTML). */
 const STRUCTURED = [...BOOKING, '', ...STEPS, '', ...ROOMS, 'Room: Kestrel; Floor: 3; Code: KES-4105', 'Room: Heron; Floor: 2; Code: HER-2201'].join('\n');
 
@@ -43,6 +45,14 @@ describe('extractFile', () => {
     expect(extracted.text).toBe(
       [...BOOKING, ...STEPS, '', ...ROOMS, 'Room Floor Code', 'Kestrel 3 KES-4105', 'Heron 2 HER-2201'].join('\n'),
     );
+  });
+
+  it('drops a PDF’s running headers and footers', async () => {
+    const long = { ...MEETING_ROOMS, sections: Array.from({ length: 12 }, () => MEETING_ROOMS.sections).flat() };
+    const extracted = await extractFile(await pdfOf(long, { runningHeader: 'Acme staff handbook' }));
+    expect(extracted.text).not.toMatch(/Acme staff handbook|Page \d/);
+    expect(extracted.text.match(/^Kestrel 3 KES-4105$/gm)).toHaveLength(12);
+    expect(extracted.text.split('\n\n').slice(0, 3)).toEqual(['# Meeting rooms', '## Booking', BOOKING[4]]);
   });
 
   it('reads a DOCX: headings, lists, and table rows naming their column headers', async () => {
@@ -187,15 +197,22 @@ describe('extractFile', () => {
 
   it('extracts on a worker thread: the event loop keeps turning meanwhile', async () => {
     // HTML is read synchronously (linkedom, Readability): on the calling thread, no turn would run.
-    const large = { ...MEETING_ROOMS, sections: Array.from({ length: 2_000 }, () => MEETING_ROOMS.sections).flat() };
-    const html = utf8(htmlOf(large));
     const turns = countTurns();
-    const extracted = await extractFile(html);
+    const extracted = await extractFile(utf8(LONG_PAGE));
     turns.stop();
     // A page this long is an article to Readability, which picks its main content.
-    expect(extracted.text.match(/^Room: Kestrel; Floor: 3; Code: KES-4105$/gm)).toHaveLength(2_000);
+    expect(extracted.text.match(/^Room: Kestrel; Floor: 3; Code: KES-4105$/gm)).toHaveLength(500);
     for (const dropped of PAGE_CHROME) expect(extracted.text).not.toContain(dropped);
     expect(turns.count).toBeGreaterThan(10);
+  });
+});
+
+describe('extractHtml', () => {
+  it('titles a page without a title by its address, as a browser tab does', () => {
+    expect(extractHtml('<p>Open 9 to 5.</p>', 'https://acme.example/help/hours')).toEqual({
+      title: 'acme.example/help/hours',
+      text: '# acme.example/help/hours\n\nOpen 9 to 5.',
+    });
   });
 });
 

@@ -1,0 +1,97 @@
+import { useMemo, useState } from 'preact/hooks';
+import { callData, query } from '../api.js';
+import { DayChart, type Series } from '../analytics/chart.js';
+import { TextInput } from '../components/fields.js';
+import { dayAgo, formatTime } from '../format.js';
+import { Show, useLoad } from '../use-load.js';
+import type { ChatbotPageProps } from './chatbot.js';
+
+// Per-day charts of the chatbot's conversations, messages and credits, its answers rated up and
+// down, and the questions it declined. Loaded with its own chunk (uPlot), not with the console.
+
+type Counters = {
+  conversations: number;
+  messages: { user: number; assistant: number };
+  credits: number;
+  feedback: { up: number; down: number };
+  declined: number;
+  leads: number;
+};
+type Analytics = { days: (Counters & { date: string })[]; totals: Counters };
+type Unanswered = { id: string; question: string; count: number; last_asked_at: string; status: string };
+
+const DAYS_SHOWN = 30;
+
+export function AnalyticsPage({ chatbot }: ChatbotPageProps) {
+  const [startDate, setStartDate] = useState(() => dayAgo(DAYS_SHOWN - 1));
+  const [endDate, setEndDate] = useState(() => dayAgo(0));
+  const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const base = `/chatbots/${encodeURIComponent(chatbot.id)}`;
+  const analytics = useLoad(() => callData<Analytics>('GET', `${base}/analytics${query({ startDate, endDate, timezone })}`), [base, startDate, endDate]);
+  const unanswered = useLoad(() => callData<Unanswered[]>('GET', `${base}/unanswered${query({ status: 'open', size: 20 })}`), [base]);
+
+  return (
+    <>
+      <div class="row card">
+        <TextInput label="From" type="date" value={startDate} onValue={setStartDate} />
+        <TextInput label="To" type="date" value={endDate} onValue={setEndDate} />
+      </div>
+      <Show loaded={analytics} label="Loading the analytics">
+        {(data) => <Charts data={data} />}
+      </Show>
+      <section class="card" aria-labelledby="declined-title">
+        <h2 id="declined-title">Questions it could not answer</h2>
+        <Show loaded={unanswered} label="Loading the questions">
+          {(groups) =>
+            groups.length === 0 ? (
+              <p class="muted">None open.</p>
+            ) : (
+              <ul class="plain">
+                {groups.map((group) => (
+                  <li key={group.id}>
+                    {group.question}
+                    <div class="muted">
+                      asked {group.count} time{group.count === 1 ? '' : 's'}, last {formatTime(group.last_asked_at)}
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </Show>
+      </section>
+    </>
+  );
+}
+
+function Charts({ data }: { data: Analytics }) {
+  const days = useMemo(() => data.days.map((day) => day.date), [data]);
+  const pick = (label: string, colour: string, value: (day: Counters) => number): Series => ({ label, colour, values: data.days.map(value) });
+  const activity = useMemo(
+    () => [
+      pick('Conversations', '#1f77b4', (day) => day.conversations),
+      pick('Messages', '#ff7f0e', (day) => day.messages.user + day.messages.assistant),
+      pick('Credits', '#2ca02c', (day) => day.credits),
+    ],
+    [data],
+  );
+  const answers = useMemo(
+    () => [
+      pick('Rated helpful', '#2ca02c', (day) => day.feedback.up),
+      pick('Rated not helpful', '#d62728', (day) => day.feedback.down),
+      pick('Declined', '#9467bd', (day) => day.declined),
+    ],
+    [data],
+  );
+  const { totals } = data;
+  return (
+    <>
+      <p role="status">
+        In these days: {totals.conversations} conversations, {totals.messages.user + totals.messages.assistant} messages, {totals.credits} credits,{' '}
+        {totals.feedback.up} answers rated helpful and {totals.feedback.down} not, {totals.declined} declined.
+      </p>
+      <DayChart title="Conversations, messages and credits per day" days={days} series={activity} />
+      <DayChart title="Answers rated and declined per day" days={days} series={answers} />
+    </>
+  );
+}

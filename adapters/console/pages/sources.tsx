@@ -1,0 +1,152 @@
+import { useEffect, useState } from 'preact/hooks';
+import { call, callData } from '../api.js';
+import { useAction } from '../components/action.js';
+import { Alert, Busy } from '../components/feedback.js';
+import { TextArea, TextInput } from '../components/fields.js';
+import { formatTime } from '../format.js';
+import type { Source, SourceDetail } from '../types.js';
+import { Show, useLoad } from '../use-load.js';
+import type { ChatbotPageProps } from './chatbot.js';
+
+// What the chatbot knows: its sources, with their status (updated while any is being read), a
+// preview of each one's extracted text, and forms to add text or a question and its answer.
+
+/** How often the list asks again while a source is queued or being read. */
+const POLL_MS = 2_000;
+
+export function SourcesPage({ chatbot }: ChatbotPageProps) {
+  const base = `/chatbots/${encodeURIComponent(chatbot.id)}/sources`;
+  const sources = useLoad(() => callData<Source[]>('GET', base), [base]);
+  const working = sources.data?.some((source) => source.status === 'queued' || source.status === 'processing') ?? false;
+  useEffect(() => {
+    if (!working) return;
+    const timer = setTimeout(sources.reload, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [working, sources.data, sources.reload]);
+
+  return (
+    <>
+      <section class="card" aria-labelledby="sources-title">
+        <h2 id="sources-title">Sources</h2>
+        <Show loaded={sources} label="Loading the sources">
+          {(list) =>
+            list.length === 0 ? (
+              <p class="muted">No sources yet: the chatbot declines what it cannot find. Add text or a question below.</p>
+            ) : (
+              <ul class="plain" aria-label="Sources">
+                {list.map((source) => (
+                  <SourceRow key={source.id} base={base} source={source} onChange={sources.reload} />
+                ))}
+              </ul>
+            )
+          }
+        </Show>
+        <button type="button" class="link" onClick={sources.reload}>
+          Refresh
+        </button>
+      </section>
+      <AddText base={base} onAdded={sources.reload} />
+      <AddQa base={base} onAdded={sources.reload} />
+    </>
+  );
+}
+
+const STATUS: Record<Source['status'], string> = { queued: 'queued', processing: 'being read', ready: 'ready', failed: 'failed' };
+
+function SourceRow({ base, source, onChange }: { base: string; source: Source; onChange: () => void }) {
+  const [preview, setPreview] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const action = useAction();
+  const url = `${base}/${encodeURIComponent(source.id)}`;
+  const remove = async () => {
+    if (await action.run(() => call('DELETE', url))) onChange();
+  };
+  return (
+    <li>
+      <div class="actions">
+        <span class="grow">
+          <strong>{source.title}</strong> · {source.type} · {STATUS[source.status]}
+          {source.pages ? ` · ${source.pages.done} of ${source.pages.total} pages` : ''} · {source.chars.toLocaleString()} characters ·{' '}
+          {formatTime(source.updated_at)}
+        </span>
+        <button type="button" class="secondary" aria-expanded={preview} onClick={() => setPreview(!preview)} aria-label={`Preview ${source.title}`}>
+          Preview
+        </button>
+        {confirming ? (
+          <>
+            <button type="button" class="danger" onClick={remove} disabled={action.busy}>
+              Yes, delete “{source.title}”
+            </button>
+            <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </>
+        ) : (
+          <button type="button" class="secondary" onClick={() => setConfirming(true)} aria-label={`Delete ${source.title}`}>
+            Delete
+          </button>
+        )}
+      </div>
+      {(source.status === 'queued' || source.status === 'processing') && <Busy label={`Reading ${source.title}`} />}
+      {source.error && <Alert>{source.error}</Alert>}
+      {action.failure && <Alert>{action.failure}</Alert>}
+      {preview && <Preview url={url} />}
+    </li>
+  );
+}
+
+function Preview({ url }: { url: string }) {
+  const detail = useLoad(() => callData<SourceDetail>('GET', url), [url]);
+  return (
+    <Show loaded={detail} label="Loading the text">
+      {(source) => <pre aria-label={`Text of ${source.title}`}>{source.text || '(no text)'}</pre>}
+    </Show>
+  );
+}
+
+function AddText({ base, onAdded }: { base: string; onAdded: () => void }) {
+  const [title, setTitle] = useState('');
+  const [text, setText] = useState('');
+  const action = useAction();
+  const add = async (event: Event) => {
+    event.preventDefault();
+    const body = { type: 'text', text, ...(title.trim() && { title: title.trim() }) };
+    if (await action.run(() => call('POST', base, body))) {
+      setTitle('');
+      setText('');
+      onAdded();
+    }
+  };
+  return (
+    <form class="card" onSubmit={add} aria-labelledby="add-text-title">
+      <h2 id="add-text-title">Add text</h2>
+      <TextInput label="Title" value={title} onValue={setTitle} autoComplete="off" hint="Optional, e.g. “Opening hours”." />
+      <TextArea label="Text" value={text} onValue={setText} rows={8} required />
+      {action.failure && <Alert>{action.failure}</Alert>}
+      {action.busy ? <Busy label="Adding and indexing the text" /> : <button type="submit">Add text</button>}
+    </form>
+  );
+}
+
+function AddQa({ base, onAdded }: { base: string; onAdded: () => void }) {
+  const [question, setQuestion] = useState('');
+  const [answer, setAnswer] = useState('');
+  const action = useAction();
+  const add = async (event: Event) => {
+    event.preventDefault();
+    if (await action.run(() => call('POST', base, { type: 'qa', question, answer }))) {
+      setQuestion('');
+      setAnswer('');
+      onAdded();
+    }
+  };
+  return (
+    <form class="card" onSubmit={add} aria-labelledby="add-qa-title">
+      <h2 id="add-qa-title">Add a question and answer</h2>
+      <TextInput label="Question" value={question} onValue={setQuestion} autoComplete="off" required />
+      <TextArea label="Answer" value={answer} onValue={setAnswer} rows={4} required />
+      {action.failure && <Alert>{action.failure}</Alert>}
+      {action.busy ? <Busy label="Adding the answer" /> : <button type="submit">Add question</button>}
+    </form>
+  );
+}

@@ -1,0 +1,229 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSourceWorker, type SourceWorker } from '../../jobs/sources/worker.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/port.js';
+import { call, createChatbotViaApi, INVALID, startApp, type TestApp } from '../support/http.js';
+import type { SourceItem } from '../support/sources.js';
+import { storeTargets } from '../support/stores.js';
+import { html, page, serveSite, type Route, type Site } from '../support/website.js';
+import { docxOf, MEETING_ROOMS } from '../sources/extract/documents.js';
+
+// Files and websites end to end: uploaded or named over HTTP, read by the sources job (its passes
+// run by the test, so nothing depends on timing), then listed, shown and answered from.
+
+const silent = pino({ level: 'silent' });
+const MAX_CHARS = 100_000;
+const worker = (store: Store, processId = 'test') =>
+  createSourceWorker({ store, logger: silent, allowPrivate: true, maxCharsPerChatbot: MAX_CHARS, processId, crawl: { pageTimeoutMs: 2_000 } });
+
+/** A small handbook site: a home page linking three pages, one of them a duplicate by its canonical link. */
+function handbook(gate?: Promise<void>): (site: { origin: string }) => Record<string, Route> {
+  return ({ origin }) => ({
+    '/': html(page('Handbook', '<p>Welcome to the Acme handbook.</p>', { links: ['/parking', '/lunch', '/parking-copy'] })),
+    '/parking': html(page('Parking', '<p>Staff park in the blue garage on Quay Street.</p>')),
+    '/lunch': async (request, response) => {
+      await gate;
+      html(page('Lunch', '<p>Lunch is served in the canteen from noon.</p>'))(request, response);
+    },
+    '/parking-copy': html(
+      page('Parking', '<p>Staff park in the blue garage on Quay Street.</p>', { head: `<link rel="canonical" href="${origin}/parking">` }),
+    ),
+  });
+}
+
+describe.each(storeTargets.filter((t) => t.available))('$name store: file and website sources', (target) => {
+  let app: TestApp;
+  let bot: string;
+  let site: Site | undefined;
+
+  beforeEach(async () => {
+    app = await startApp(target, { sourceLimits: { maxCharsPerChatbot: MAX_CHARS, maxFileBytes: 64 * 1024 } });
+    bot = await createChatbotViaApi(app, 'Acme', 'Acme makes anvils.');
+  });
+  afterEach(async () => {
+    await site?.close();
+    site = undefined;
+    await app.close();
+  });
+
+  const sources = `/chatbots/{bot}/sources`;
+  const url = (path = '') => `${app.baseUrl}${sources.replace('{bot}', bot)}${path}`;
+  const upload = async (files: { name: string; bytes: Uint8Array | string; type?: string }[]) => {
+    const form = new FormData();
+    for (const file of files) form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
+    const response = await fetch(url(), { method: 'POST', headers: { Authorization: `Bearer ${app.apiKey}` }, body: form });
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+  const list = async () => ((await call('GET', url(), app.apiKey)).body as { data: SourceItem[] }).data;
+  const detail = async (id: string) => ((await call('GET', url(`/${id}`), app.apiKey)).body as { data: SourceItem }).data;
+  const ask = async (question: string) =>
+    ((await call('POST', `${app.baseUrl}/chat`, app.apiKey, { chatbotId: bot, messages: [{ role: 'user', content: question }] })).body as { text: string }).text;
+
+  it('reads uploaded files (202, queued) into ready sources the chatbot answers from', async () => {
+    const docx = await docxOf(MEETING_ROOMS);
+    const markdown = '# Deliveries\n\nParcels are delivered to the loading bay behind building B.\n';
+    const { status, body } = await upload([
+      { name: 'rooms.docx', bytes: docx },
+      { name: 'deliveries.txt', bytes: markdown },
+    ]);
+    expect(status).toBe(202);
+    const queued = (body as { data: SourceItem[] }).data;
+    expect(queued.sort((a, b) => (a.title < b.title ? -1 : 1))).toMatchObject([
+      { type: 'file', title: 'deliveries.txt', filename: 'deliveries.txt', status: 'queued' },
+      { type: 'file', title: 'rooms.docx', filename: 'rooms.docx', bytes: docx.byteLength, status: 'queued', chars: 0 },
+    ]);
+
+    expect(await worker(app.store).tick()).toBe(2);
+
+    const files = await list();
+    const rooms = files.find((file) => file.filename === 'rooms.docx');
+    const deliveries = files.find((file) => file.filename === 'deliveries.txt');
+    expect(rooms).toMatchObject({ status: 'ready', error: null, contentType: expect.stringContaining('wordprocessingml') });
+    expect(rooms?.chars).toBeGreaterThan(50);
+    expect(deliveries).toMatchObject({ status: 'ready', contentType: expect.stringMatching(/markdown/) });
+    expect((await detail(rooms?.id ?? '')).text).toContain('Room: Kestrel; Floor: 3; Code: KES-4105');
+    expect(await ask('Where are parcels delivered?')).toContain('loading bay');
+    expect(await ask('What is the code of the Kestrel room?')).toContain('KES-4105');
+  });
+
+  it('fails a damaged file with one sentence, and answers from the others', async () => {
+    const docx = await docxOf(MEETING_ROOMS);
+    const { status } = await upload([{ name: 'broken.docx', bytes: docx.subarray(0, docx.byteLength / 2) }]);
+    expect(status).toBe(202);
+    await worker(app.store).tick();
+    const [, broken] = await list();
+    expect(broken).toMatchObject({ status: 'failed', chars: 0 });
+    expect(broken?.error).toMatch(/^The file .*\.$/);
+    expect(await ask('What does Acme make?')).toContain('anvils');
+  });
+
+  it('refuses an unsupported or oversized file up front with 400, and stores none of the upload', async () => {
+    const binary = Uint8Array.from({ length: 256 }, (_, i) => i);
+    expect(await upload([{ name: 'fine.md', bytes: '# Fine\n\nA fine file.' }, { name: 'blob.bin', bytes: binary }])).toEqual({ status: 400, body: INVALID });
+    expect(await upload([{ name: 'huge.txt', bytes: 'x'.repeat(65 * 1024) }])).toEqual({ status: 400, body: INVALID });
+    expect(await list()).toHaveLength(1);
+  });
+
+  it('crawls a website (202) into a ready source with its pages, and answers from them', async () => {
+    site = await serveSite(handbook());
+    const { status, body } = await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 });
+    expect(status).toBe(202);
+    const queued = (body as { data: SourceItem }).data;
+    expect(queued).toMatchObject({ type: 'website', status: 'queued', url: `${site.origin}/`, pages: { done: 0, failed: 0, total: 0 } });
+
+    await worker(app.store).tick();
+
+    const crawled = await detail(queued.id);
+    expect(crawled).toMatchObject({ status: 'ready', error: null, pages: { done: 3, failed: 0 } });
+    expect(crawled.pageList?.filter((item) => item.status === 'read').map((item) => item.url).sort()).toEqual(
+      ['/', '/lunch', '/parking'].map((path) => `${site?.origin}${path}`),
+    );
+    expect(crawled.pageList?.find((item) => item.url.endsWith('/parking-copy'))?.status).toBe('skipped');
+    expect(crawled.text).toContain('blue garage');
+    expect(await ask('Where do staff park?')).toContain('Quay Street');
+  });
+
+  it('refuses a website with maxPages outside 1 to 1,000 or a URL that is not http(s), with 400', async () => {
+    for (const input of [
+      { type: 'website', url: 'https://example.com/', maxPages: 0 },
+      { type: 'website', url: 'https://example.com/', maxPages: 1_001 },
+      { type: 'website', url: 'ftp://example.com/' },
+      { type: 'website' },
+    ]) {
+      expect(await call('POST', url(), app.apiKey, input)).toEqual({ status: 400, body: INVALID });
+    }
+    expect(await list()).toHaveLength(1);
+  });
+
+  it('refreshes a website (202): crawled again from the start', async () => {
+    site = await serveSite(handbook());
+    const created = (await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 })).body as {
+      data: SourceItem;
+    };
+    await worker(app.store).tick();
+    const refreshed = await call('POST', url(`/${created.data.id}/refresh`), app.apiKey);
+    expect(refreshed.status).toBe(202);
+    expect((refreshed.body as { data: SourceItem }).data).toMatchObject({ status: 'queued', pages: { done: 0, failed: 0, total: 0 } });
+    await worker(app.store).tick();
+    expect(await detail(created.data.id)).toMatchObject({ status: 'ready', pages: { done: 3 } });
+    expect(site.hits.get('/parking')).toBe(2);
+    const apiText = (await list())[0];
+    expect(await call('POST', url(`/${apiText?.id}/refresh`), app.apiKey)).toEqual({ status: 400, body: INVALID });
+  });
+});
+
+describe('website crawls across processes on one database', () => {
+  let directory: string;
+  const stores: Store[] = [];
+  const workers: SourceWorker[] = [];
+  let site: Site;
+
+  beforeEach(() => {
+    directory = mkdtempSync(join(tmpdir(), 'switchboard-sources-'));
+  });
+  afterEach(async () => {
+    for (const running of workers.splice(0)) await running.stop();
+    for (const store of stores.splice(0)) await store.close();
+    await site.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  const open = async () => {
+    const store = await openStore(`sqlite:${join(directory, 'hub.db')}`);
+    stores.push(store);
+    return store;
+  };
+  const start = (store: Store, processId: string) => {
+    const started = worker(store, processId);
+    workers.push(started);
+    return started;
+  };
+
+  async function websiteSource(store: Store, origin: string): Promise<{ chatbotId: string; sourceId: string }> {
+    const { seedAccount, seedChatbot } = await import('../support/seed.js');
+    const account = await seedAccount(store);
+    const chatbot = await seedChatbot(store, account);
+    const { addWebsiteSource } = await import('../../src/domain/sources.js');
+    const source = await addWebsiteSource(store, account, chatbot.id, { url: `${origin}/`, maxPages: 10 });
+    return { chatbotId: chatbot.id, sourceId: source.id };
+  }
+
+  it('reads each page once when two hubs run the job', async () => {
+    site = await serveSite(handbook());
+    const [first, second] = [await open(), await open()] as [Store, Store];
+    const { chatbotId, sourceId } = await websiteSource(first, site.origin);
+    await Promise.all([start(first, 'hub-1').tick(), start(second, 'hub-2').tick()]);
+    expect(await second.sources.find(chatbotId, sourceId)).toMatchObject({ status: 'ready', pages: { done: 3 } });
+    for (const path of ['/', '/parking', '/lunch', '/parking-copy']) expect(site.hits.get(path)).toBe(1);
+  });
+
+  it('continues a crawl stopped midway (a restart) where it was, reading no recorded page again', async () => {
+    let open_ = () => {};
+    const gate = new Promise<void>((resolve) => (open_ = resolve));
+    site = await serveSite(handbook(gate));
+    const before = await open();
+    const { chatbotId, sourceId } = await websiteSource(before, site.origin);
+    const stopping = start(before, 'before-restart');
+    const pass = stopping.tick();
+    // The crawl is held on /lunch; the other pages are recorded meanwhile.
+    for (let counts = await before.sources.pageCounts(sourceId); counts.done < 2; counts = await before.sources.pageCounts(sourceId)) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await stopping.stop();
+    await pass;
+    expect((await before.sources.find(chatbotId, sourceId))?.status).toBe('processing');
+    open_();
+
+    const after = await open();
+    await start(after, 'after-restart').tick();
+    expect(await after.sources.find(chatbotId, sourceId)).toMatchObject({ status: 'ready', pages: { done: 3 } });
+    expect(site.hits.get('/')).toBe(1);
+    expect(site.hits.get('/parking')).toBe(1);
+    // Its crawl was stopped in flight: asked again by the next run.
+    expect(site.hits.get('/lunch')).toBe(2);
+  });
+});
