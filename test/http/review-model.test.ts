@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordUnanswered } from '../../src/domain/unanswered.js';
+import { NOT_COVERED } from '../../src/engine/prompt.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeProvider } from '../fakes/provider-server.js';
 import { fakeModelEngine } from '../support/fake-model.js';
@@ -7,8 +8,8 @@ import { call, createChatbotViaApi, jsonRequest, startApp, type TestApp } from '
 import { storeTargets } from '../support/stores.js';
 
 // Review and improve with a model (the real AI SDK against a fake OpenAI server that records its
-// prompts): a resolved question's answer is in the prompt of the same and a paraphrased
-// question; a reply that fails records nothing.
+// prompts): a model's "not covered" reply is an unanswered question; a resolved question's answer
+// is in the prompt of the same and a paraphrased question; a reply that fails records nothing.
 
 const SOURCE = 'Velo Shop opens at 9am.\n\nReturns are accepted within 30 days.';
 const ANSWER = 'Gift cards are sold at the counter, from 10 to 500 euros.';
@@ -48,6 +49,24 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       expect((await ask(question)).status).toBe(200);
       expect(systemPrompt(), question).toContain(ANSWER);
     }
+  });
+
+  it('records a model’s “not covered” reply as unanswered and counts it declined', async () => {
+    provider.script({ type: 'reply', pieces: [NOT_COVERED] });
+    const response = await jsonRequest('POST', `${app.baseUrl}/chat`, app.apiKey, {
+      chatbotId,
+      conversationId: 'c-1',
+      messages: [{ role: 'user', content: 'Do you sell gift cards?' }],
+    });
+    expect(response.status).toBe(200);
+    const messageId = response.headers.get('x-message-id');
+    await response.json();
+    await expect.poll(() => app.store.unanswered.count(chatbotId, {})).toBe(1);
+    const [group] = await app.store.unanswered.list(chatbotId, {}, { page: 1, size: 1 });
+    expect(group).toMatchObject({ question: 'Do you sell gift cards?', examples: [{ conversationId: 'c-1', messageId, source: 'API' }] });
+    const today = new Date().toISOString().slice(0, 10);
+    const { body } = await call('GET', `${app.baseUrl}/chatbots/${chatbotId}/analytics?startDate=${today}&endDate=${today}`, app.apiKey);
+    expect((body as { data: { totals: { declined: number } } }).data.totals.declined).toBe(1);
   });
 
   it('records nothing for a reply that failed', async () => {
