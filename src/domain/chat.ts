@@ -1,4 +1,5 @@
 import type { ChatEngine } from '../engine/index.js';
+import { isDecline } from '../engine/decline.js';
 import type { ModelId } from '../settings/models.js';
 import { givesOnlyDetails } from '../engine/offline/compose.js';
 import type { ChatTurn, ContactDetails, Responder, ResponderInput } from '../engine/responder.js';
@@ -10,7 +11,7 @@ import { recordExchange } from './conversations.js';
 import { accessDenied } from './errors.js';
 import { alreadyAsked, detailsIn, leadDetails, leadRequest } from './lead-capture.js';
 import { saveLead } from './leads.js';
-import { isDeclined, recordUnanswered } from './unanswered.js';
+import { recordUnanswered } from './unanswered.js';
 import { openHandoff, requestHandoff } from './handoff.js';
 import { declinedTooOften, requestsHandoff } from './handoff-triggers.js';
 
@@ -90,7 +91,7 @@ export async function startChat(
     input.conversationId && declinedTooOften(handoff, history, reply) ? `\n\n${handoff.waitingMessage}` : '';
   async function finish(reply: string, handingOff: boolean): Promise<void> {
     const at = new Date();
-    const declined = isDeclined(reply);
+    const declined = isDecline(reply);
     const tally = { credits: 1, declined: Number(declined) };
     if (input.conversationId) {
       await recordExchange(store, chatbot, {

@@ -1,4 +1,4 @@
-import { isDeclined } from './unanswered.js';
+import { isDecline } from '../engine/decline.js';
 import { lemmas } from '../engine/lexicon.js';
 import { stem, words } from '../engine/text.js';
 import type { HandoffSettings } from '../settings/chatbot-settings.js';
@@ -46,7 +46,7 @@ export function mentionsKeyword(message: string, keywords: string[]): boolean {
 /** The replies at the end of a conversation that declined, in a row. */
 export function declinesInRow(history: ChatTurn[]): number {
   const replies = history.filter((turn) => turn.role === 'assistant').map((turn) => turn.content);
-  const lastAnswered = replies.findLastIndex((reply) => !isDeclined(reply));
+  const lastAnswered = replies.findLastIndex((reply) => !isDecline(reply));
   return replies.length - 1 - lastAnswered;
 }
 
@@ -57,6 +57,6 @@ export function requestsHandoff(settings: HandoffSettings, message: string): boo
 
 /** Whether a reply, declined or not, makes `afterDeclines` declines in a row with the history before it. */
 export function declinedTooOften(settings: HandoffSettings, history: ChatTurn[], reply: string): boolean {
-  if (!settings.enabled || settings.afterDeclines === 0 || !isDeclined(reply)) return false;
+  if (!settings.enabled || settings.afterDeclines === 0 || !isDecline(reply)) return false;
   return declinesInRow(history) + 1 >= settings.afterDeclines;
 }
