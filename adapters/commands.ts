@@ -6,6 +6,7 @@ import {
   type HubClient,
   type Lead,
   type Platform,
+  type SourceItem,
   type UnansweredQuestion,
 } from './hub-client.js';
 import { notBoundText } from './relay.js';
@@ -15,7 +16,7 @@ import { notBoundText } from './relay.js';
 // turns its command payload into a CommandInput, says who is asking and where, and shows the
 // CommandReply (privately to the person who asked).
 
-export type CommandName = 'help' | 'list' | 'use' | 'settings' | 'set' | 'leads' | 'digest' | 'unanswered';
+export type CommandName = 'help' | 'list' | 'use' | 'settings' | 'set' | 'leads' | 'digest' | 'unanswered' | 'learn' | 'sources';
 
 /** `args` as typed: `set` takes [field, value] (the value may hold spaces). */
 export type CommandInput = { name: string; args: string[] };
@@ -66,12 +67,12 @@ const DEFAULT_DIGEST_TIME = '09:00';
 const DEFAULT_DIGEST_TIMEZONE = 'UTC';
 
 /** Who may run each subcommand: changes and personal data (leads) are for admins only. */
-const ADMIN_ONLY: ReadonlySet<string> = new Set<CommandName>(['use', 'set', 'leads', 'digest', 'unanswered']);
+const ADMIN_ONLY: ReadonlySet<string> = new Set<CommandName>(['use', 'set', 'leads', 'digest', 'unanswered', 'learn', 'sources']);
 
 /** Whether a subcommand is for admins only: the platform need look up the user only then. */
 export const needsAdmin = (name: string): boolean => ADMIN_ONLY.has(name.toLowerCase());
 
-const COMMAND_NAMES: readonly CommandName[] = ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest', 'unanswered'];
+const COMMAND_NAMES: readonly CommandName[] = ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest', 'unanswered', 'learn', 'sources'];
 
 /** One line per subcommand: usage and what it does (help text and command registration). */
 const COMMAND_HELP: Record<CommandName, { usage: string; description: string }> = {
@@ -89,6 +90,8 @@ const COMMAND_HELP: Record<CommandName, { usage: string; description: string }> 
     description: 'Post a daily lead digest in this channel (default 09:00 UTC)',
   },
   unanswered: { usage: 'unanswered', description: "The questions this channel's chatbot could not answer, to answer them" },
+  learn: { usage: 'learn <url>', description: "Teach this channel's chatbot a website (read in the background)" },
+  sources: { usage: 'sources', description: "What this channel's chatbot knows, with each source's status" },
 };
 
 export const COMMAND_FAILED = "Sorry, I can't reach the chatbot hub right now. Please try again in a moment.";
@@ -251,6 +254,25 @@ const handlers: Record<CommandName, Handler> = {
     return { text: `Every day at ${hhmm} (${timezone}) I'll post the new leads of ${chatbot.name} here.` };
   },
 
+  async learn(args, context) {
+    const [url] = args;
+    if (!url) return { text: usage(context.words, 'learn') };
+    const found = await boundChatbot(context);
+    if ('reply' in found) return found.reply;
+    const source = await context.hub.addWebsiteSource(found.chatbot.id, url);
+    return {
+      text: `${found.chatbot.name} is reading ${source.url ?? url}. It answers from the site once it is ready: see \`${context.words.command} sources\`.`,
+    };
+  },
+
+  async sources(_args, context) {
+    const found = await boundChatbot(context);
+    if ('reply' in found) return found.reply;
+    const sources = await context.hub.listSources(found.chatbot.id);
+    if (sources.length === 0) return { text: `${found.chatbot.name} has no knowledge sources yet.` };
+    return { text: [`What ${found.chatbot.name} knows (${sources.length}):`, ...sources.map(sourceLine)].join('\n') };
+  },
+
   async unanswered(_args, context) {
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
@@ -262,6 +284,12 @@ const handlers: Record<CommandName, Handler> = {
       questions: open.map((group) => ({ chatbotId: chatbot.id, groupId: group.id, question: group.question })),
     };
   },
+};
+
+const sourceLine = (source: SourceItem) => {
+  const progress = source.pages && source.status !== 'ready' ? `, ${source.pages.done} of ${source.pages.total} pages` : '';
+  const failure = source.status === 'failed' && source.error ? ` ${source.error}` : '';
+  return `• ${source.title} (${source.type}, ${source.status}${progress})${failure}`;
 };
 
 const questionLine = (group: UnansweredQuestion, index: number) =>

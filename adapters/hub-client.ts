@@ -5,6 +5,17 @@ export type Platform = 'slack' | 'discord';
 export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe';
 export type ChatMessage = { role: 'user' | 'assistant'; content: string };
 export type Feedback = 'up' | 'down';
+/** A knowledge source as the hub lists it. */
+export type SourceItem = {
+  id: string;
+  type: 'text' | 'file' | 'website' | 'qa';
+  title: string;
+  status: 'queued' | 'processing' | 'ready' | 'failed';
+  error: string | null;
+  chars: number;
+  url?: string;
+  pages?: { done: number; failed: number; total: number };
+};
 /** A knowledge source an answer drew on; `url` for a web page. */
 export type CitedSource = { id: string; title: string; url?: string };
 
@@ -192,6 +203,10 @@ export function createHubClient(apiUrl: string, apiKey: string) {
         { feedback },
       ),
     /** The chatbot's open unanswered questions, most asked first. */
+    /** Starts reading a website into a knowledge source of the chatbot (queued; the hub's job crawls it). */
+    addWebsiteSource: (chatbotId: string, url: string) =>
+      data<SourceItem>('POST', `${chatbotPath(chatbotId)}/sources`, { type: 'website', url }),
+    listSources: (chatbotId: string) => data<SourceItem[]>('GET', `${chatbotPath(chatbotId)}/sources`),
     listOpenQuestions: (chatbotId: string, size: number) =>
       data<UnansweredQuestion[]>('GET', `${chatbotPath(chatbotId)}/unanswered`, undefined, { status: 'open', size }),
     /** Answers a group of unanswered questions (the hub resolves it). */

@@ -1,6 +1,7 @@
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { openStore } from '../src/store/index.js';
+import { createHandoffTimer } from './handoffs.js';
 import { startMaintenance } from './maintenance.js';
 import { createScheduler, digestPlatforms } from './scheduler.js';
 import { onShutdown } from '../src/shutdown.js';
@@ -28,12 +29,14 @@ scheduler.start();
 const maintenance = startMaintenance(store, logger);
 const webhooks = createWebhookDispatcher({ store, logger, ...config.webhooks });
 webhooks.start();
+const handoffTimer = createHandoffTimer({ store, logger });
+handoffTimer.start();
 // And reading files and crawling websites of knowledge sources, leased like deliveries.
 const sourceWorker = createSourceWorker({ store: store, logger, ...config.sources });
 sourceWorker.start();
 logger.info({ store: store.engine }, 'clock started');
 
 onShutdown(logger, async () => {
-  await Promise.all([scheduler.stop(), webhooks.stop(), maintenance.stop(), sourceWorker.stop()]);
+  await Promise.all([scheduler.stop(), webhooks.stop(), handoffTimer.stop(), maintenance.stop(), sourceWorker.stop()]);
   await store.close();
 });

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { DiscordBot } from '../adapters/discord/bot.js';
 import { createHubClient } from '../adapters/hub-client.js';
+import { createHandoffTimer } from '../jobs/handoffs.js';
 import { startMaintenance } from '../jobs/maintenance.js';
 import { createScheduler, digestPlatforms } from '../jobs/scheduler.js';
 import { createSourceWorker } from '../jobs/sources/worker.js';
@@ -35,6 +36,9 @@ webhooks.start();
 // And reading files and crawling websites of knowledge sources, leased like deliveries.
 const sourceWorker = createSourceWorker({ store: hub.store, logger, ...config.sources });
 sourceWorker.start();
+// And handoff timeouts (missed requests, quiet handoffs), leased once across processes.
+const handoffTimer = createHandoffTimer({ store: hub.store, logger });
+handoffTimer.start();
 
 if (hub.firstApiKey) {
   // Printed, not logged: the key is a secret and log pipelines keep everything.
@@ -88,7 +92,7 @@ if (slack) {
 }
 
 onShutdown(logger, async () => {
-  await Promise.all([scheduler.stop(), webhooks.stop(), maintenance.stop(), sourceWorker.stop()]);
+  await Promise.all([scheduler.stop(), webhooks.stop(), handoffTimer.stop(), maintenance.stop(), sourceWorker.stop()]);
   await discordBot?.stop();
   await slack?.stop();
   await hub.close();

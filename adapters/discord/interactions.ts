@@ -107,6 +107,13 @@ export function chatbotCommand(): RESTPostAPIChatInputApplicationCommandsJSONBod
     .addSubcommand((sub) =>
       sub.setName('unanswered').setDescription("Questions this channel's chatbot could not answer, to answer them"),
     )
+    .addSubcommand((sub) =>
+      sub
+        .setName('learn')
+        .setDescription("Teach this channel's chatbot a website (read in the background)")
+        .addStringOption((option) => option.setName('url').setDescription('Where the crawl starts, e.g. https://help.example.com/').setRequired(true)),
+    )
+    .addSubcommand((sub) => sub.setName('sources').setDescription("What this channel's chatbot knows, with each source's status"))
     .toJSON();
 }
 
@@ -119,6 +126,7 @@ function commandInput(interaction: ChatInputCommandInteraction): CommandInput {
     set: [text('field'), text('value')],
     leads: [text('start_date'), text('end_date')],
     digest: [text('state'), text('time'), text('timezone')],
+    learn: [text('url')],
   };
   return { name, args: args[name] ?? [] };
 }

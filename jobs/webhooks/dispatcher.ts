@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { waitAtMost } from '../grace.js';
 import type { WebhookConfig } from '../../src/config.js';
 import { leadSubmitted, unansweredCreated } from '../../src/domain/webhook-events.js';
 import { recordWebhookRun } from '../../src/metrics.js';
@@ -185,10 +186,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): Dispatcher 
     async stop(graceMs = STOP_GRACE_MS) {
       stopped = true;
       clearTimeout(timer);
-      let graceTimer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, graceMs)));
-      await Promise.race([running, grace]);
-      clearTimeout(graceTimer);
+      await waitAtMost(running, graceMs);
     },
   };
 }

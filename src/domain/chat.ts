@@ -1,4 +1,5 @@
 import type { ChatEngine } from '../engine/index.js';
+import { isDecline } from '../engine/decline.js';
 import type { ModelId } from '../settings/models.js';
 import { givesOnlyDetails } from '../engine/offline/compose.js';
 import type { ChatTurn, ContactDetails, Responder, ResponderInput } from '../engine/responder.js';
@@ -10,7 +11,9 @@ import { recordExchange } from './conversations.js';
 import { accessDenied } from './errors.js';
 import { alreadyAsked, detailsIn, leadDetails, leadRequest } from './lead-capture.js';
 import { saveLead } from './leads.js';
-import { isDeclined, recordUnanswered } from './unanswered.js';
+import { recordUnanswered } from './unanswered.js';
+import { openHandoff, requestHandoff } from './handoff.js';
+import { declinedTooOften, requestsHandoff } from './handoff-triggers.js';
 
 // POST /chat as a use case: everything that can refuse the request (unknown chatbot, quota)
 // happens in startChat, before a byte of the reply is sent; the reply itself is then produced
@@ -48,6 +51,10 @@ export async function startChat(
   onError: OnBackgroundError,
 ): Promise<ChatReply> {
   const chatbot = await findOwnedChatbot(store, account, input.chatbotId);
+  if (input.conversationId) {
+    const handedOff = await handOffTurn(store, chatbot, input, input.conversationId);
+    if (handedOff) return handedOff;
+  }
   const period = new Date().toISOString().slice(0, 7);
   if (!(await store.usage.reserveMessage(account.id, period, account.quota.messagesPerMonth))) {
     throw accessDenied(`account ${account.name} used its ${account.quota.messagesPerMonth} messages for ${period}`);
@@ -78,9 +85,13 @@ export async function startChat(
     return { role: 'assistant' as const, content: reply, ...(sources.length > 0 && { sources }) };
   };
   const source = input.source ?? 'API';
-  async function finish(reply: string): Promise<void> {
+  const { handoff } = chatbot.settings;
+  /** What the reply ends with when it hands the conversation to a person (afterDeclines). */
+  const handoffNote = (reply: string) =>
+    input.conversationId && declinedTooOften(handoff, history, reply) ? `\n\n${handoff.waitingMessage}` : '';
+  async function finish(reply: string, handingOff: boolean): Promise<void> {
     const at = new Date();
-    const declined = isDeclined(reply);
+    const declined = isDecline(reply);
     const tally = { credits: 1, declined: Number(declined) };
     if (input.conversationId) {
       await recordExchange(store, chatbot, {
@@ -103,6 +114,7 @@ export async function startChat(
     }
     chatReplies.inc({ responder: responderName, model: responderInput.model, source });
     chatCredits.inc();
+    if (handingOff && input.conversationId) await requestHandoff(store, chatbot, input.conversationId, at);
     if (declined) {
       // After the reply is saved, and not awaited: recording it never delays or fails the reply.
       const question = newMessages.map((message) => message.content).join('\n');
@@ -115,12 +127,13 @@ export async function startChat(
     messageId: ids.at(-1),
     async complete(signal) {
       try {
-        const reply = (await responder.complete({ ...responderInput, signal })) + suffix;
+        const answer = (await responder.complete({ ...responderInput, signal })) + suffix;
         // A responder may finish regardless (the offline one does): a reply nobody received is not
         // saved or counted.
         signal.throwIfAborted();
-        await finish(reply);
-        return reply;
+        const note = handoffNote(answer);
+        await finish(answer + note, note !== '');
+        return answer + note;
       } catch (error) {
         await refund();
         throw error;
@@ -141,13 +154,58 @@ export async function startChat(
           reply += suffix;
           yield suffix;
         }
-        await finish(reply);
+        const note = handoffNote(reply);
+        if (note) {
+          reply += note;
+          yield note;
+        }
+        await finish(reply, note !== '');
         finished = true;
       } finally {
         if (!finished) await refund();
       }
     },
   };
+}
+
+/** The user's messages a request adds: those after the last assistant message it carries. */
+function newTurns(messages: ChatTurn[]): ChatTurn[] {
+  return messages.slice(messages.map((message) => message.role).lastIndexOf('assistant') + 1);
+}
+
+/** A reply that is known before it is sent. */
+function fixedReply(text: string, messageId: string | undefined): ChatReply {
+  return {
+    messageId,
+    complete: async () => text,
+    async *stream() {
+      if (text) yield text;
+    },
+  };
+}
+
+/**
+ * A turn the chatbot does not answer, saved at once and costing no credit: the conversation is
+ * with a person (the reply is empty; the message waits for the adapter to relay it), or the
+ * message asks for one (the reply is the waiting message, and the handoff starts).
+ */
+async function handOffTurn(store: Store, chatbot: Chatbot, input: ChatInput, conversationId: string): Promise<ChatReply | undefined> {
+  const newMessages = newTurns(input.messages);
+  const open = await openHandoff(store, chatbot.id, conversationId);
+  const { handoff } = chatbot.settings;
+  if (!open && !requestsHandoff(handoff, newMessages.map((message) => message.content).join('\n'))) return undefined;
+  const reply = open ? '' : handoff.waitingMessage;
+  const turn: ChatTurn[] = open ? newMessages : [...newMessages, { role: 'assistant', content: reply }];
+  const ids = await store.conversations.reserveMessageIds(turn.length);
+  const at = new Date();
+  await recordExchange(store, chatbot, {
+    conversationId,
+    source: input.source ?? 'API',
+    contactId: input.contactId ?? null,
+    messages: turn.map((message, index) => ({ ...message, id: ids[index], createdAt: at })),
+  });
+  if (!open) await requestHandoff(store, chatbot, conversationId, at);
+  return fixedReply(reply, open ? undefined : ids.at(-1));
 }
 
 type Prepared = {
@@ -161,7 +219,7 @@ type Prepared = {
 
 async function prepare(store: Store, engine: ChatEngine, chatbot: Chatbot, input: ChatInput): Promise<Prepared> {
   const lastAssistant = input.messages.map((message) => message.role).lastIndexOf('assistant');
-  const newMessages = input.messages.slice(lastAssistant + 1);
+  const newMessages = newTurns(input.messages);
   // Clients either resend the whole conversation (as the hosted API expects) or, for a saved
   // conversation, only the new message; then the saved history supplies the context. Either way
   // the responder sees a bounded window of it, so a long conversation costs no more than a short one.

@@ -1,3 +1,4 @@
+import { isDecline } from '../engine/decline.js';
 import type { ActivityTally } from '../store/activity-counters.js';
 import type {
   Account,
@@ -16,7 +17,7 @@ import type { OnBackgroundError } from './chat.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { invalidRequest, notFound } from './errors.js';
 import { addQaSource, type SourceLimits } from './sources.js';
-import { isDeclined, recordUnanswered } from './unanswered.js';
+import { recordUnanswered } from './unanswered.js';
 
 // Conversation history: what was said in a saved conversation (one with a conversationId).
 
@@ -79,7 +80,7 @@ export async function rateAnswer(
   if (!(await store.conversations.setFeedback(chatbotId, messageId, feedback))) {
     throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
   }
-  if (!answered || answered.answer.feedback === 'down' || isDeclined(answered.answer.content)) return;
+  if (!answered || answered.answer.feedback === 'down' || isDecline(answered.answer.content)) return;
   const example = { conversationId: answered.conversationId, messageId, source: answered.source, askedAt: new Date() };
   recordUnanswered(store, chatbot, answered.question, example).catch((error: unknown) =>
     onError(error, 'recording an unanswered question'),

@@ -251,7 +251,7 @@ async function ownedSource(store: Store, account: Account, chatbotId: string, so
 }
 
 /** Refuses (403) what would take the chatbot's sources past the character limit. */
-export async function withinCharLimit(store: Store, chatbotId: string, chars: number, limits: SourceLimits, replacing?: string) {
+async function withinCharLimit(store: Store, chatbotId: string, chars: number, limits: SourceLimits, replacing?: string) {
   const held = await store.sources.totalChars(chatbotId, replacing);
   if (held + chars > limits.maxCharsPerChatbot) {
     throw accessDenied(`chatbot ${chatbotId} would hold ${held + chars} characters of sources, over ${limits.maxCharsPerChatbot}`);

@@ -1,5 +1,4 @@
 import { nanoid } from 'nanoid';
-import { NO_ANSWER } from '../engine/offline/compose.js';
 import { questionLikeness, questionTerms, relatedTerms, SAME_QUESTION } from '../engine/question-similarity.js';
 import type {
   Account,
@@ -15,7 +14,8 @@ import { findOwnedChatbot } from './chatbots.js';
 import { notFound } from './errors.js';
 import { addQaSource, type SourceLimits } from './sources.js';
 
-// Questions the chatbots could not answer: a declined reply, or an answer rated 👎. Each is
+// Questions the chatbots could not answer: a declined reply (the offline decline, or a model's
+// "not covered" sentence: engine/decline.ts), or an answer rated 👎. Each is
 // counted into the group of questions that ask the same thing (question-similarity.ts), or opens
 // a group of its own; the owner answers a group (resolve) or sets it aside (dismiss), and a group
 // asked again while still not answered opens again.
@@ -24,11 +24,6 @@ import { addQaSource, type SourceLimits } from './sources.js';
 const CANDIDATES = 200;
 /** A group keeps its first question; a very long one is kept to this length. */
 const MAX_QUESTION_CHARS = 2_000;
-
-/** Whether a reply declined to answer. */
-export function isDeclined(reply: string): boolean {
-  return reply.startsWith(NO_ANSWER);
-}
 
 /** Counts one unanswered question into its group, opening one when none asks the same. */
 export async function recordUnanswered(

@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import type { Lead, UnansweredExample, UnansweredGroup, Webhook, WebhookDelivery, WebhookEventType } from '../store/port.js';
+import type { Handoff, Lead, UnansweredExample, UnansweredGroup, Webhook, WebhookDelivery, WebhookEventType } from '../store/port.js';
 
 // The events webhooks receive, in the hosted service's shape: `{id, createdAt, eventType,
 // chatbotId, payload}`. The body is fixed when the event enters the outbox, so every attempt
@@ -89,6 +89,30 @@ export function unansweredCreated(webhook: Webhook, group: UnansweredGroup, open
         example: exampleBody(opening),
       },
     },
+    at,
+  );
+}
+
+/** A conversation's handoff state as the API shows it (get-conversations, webhook events). */
+export function handoffView(handoff: Handoff) {
+  return { status: handoff.status, requested_at: handoff.requestedAt.toISOString(), taken_by: handoff.takenBy };
+}
+
+/**
+ * `handoff.requested` when a conversation is handed to a person, `handoff.resolved` when it is
+ * handed back (resolved, or missed: its state says which); keyed by the request and its state.
+ */
+export function handoffChanged(
+  webhook: Webhook,
+  eventType: 'handoff.requested' | 'handoff.resolved',
+  conversation: { chatbotId: string; conversationId: string; handoff: Handoff },
+  at: Date,
+): WebhookDelivery {
+  const { chatbotId, conversationId, handoff } = conversation;
+  return delivery(
+    webhook,
+    `${eventType}:${chatbotId}:${conversationId}:${handoff.requestedAt.getTime()}`,
+    { createdAt: at.toISOString(), eventType, chatbotId, payload: { chatbotId, conversationId, handoff: handoffView(handoff) } },
     at,
   );
 }

@@ -18,7 +18,7 @@ import { ping } from './webhook-events.js';
 // Webhooks: an account's subscriptions to events, delivered by the job in jobs/webhooks from the
 // store's outbox. Nothing here sends anything: a request only writes to the store.
 
-export const WEBHOOK_EVENTS = ['leads.submit', 'unanswered.created'] as const satisfies readonly WebhookEvent[];
+export const WEBHOOK_EVENTS = ['leads.submit', 'unanswered.created', 'handoff.requested', 'handoff.resolved'] as const satisfies readonly WebhookEvent[];
 
 export type WebhookInput = { url: string; events: WebhookEvent[]; chatbotId?: string };
 

@@ -24,6 +24,7 @@ import { chatbotPaths, chatbotRoutes } from './routes/chatbots.js';
 import { consoleSessionPaths, consoleSessionRoutes } from './routes/console-session.js';
 import { consolePaths, consoleRoutes } from './routes/console.js';
 import { contactPaths, contactRoutes } from './routes/contacts.js';
+import { handoffPaths, handoffRoutes } from './routes/handoffs.js';
 import { conversationPaths, conversationRoutes } from './routes/conversations.js';
 import { reviewPaths, reviewRoutes } from './routes/review.js';
 import { customAttributePaths, customAttributeRoutes } from './routes/custom-attributes.js';
@@ -127,6 +128,7 @@ export function appRouters({
     api(assetRoutes(store)),
     api(leadRoutes(store)),
     api(conversationRoutes(store, engine, onError, sourceLimits)),
+    api(handoffRoutes(store)),
     api(reviewRoutes(store, engine, sourceLimits)),
     api(integrationRoutes(store)),
     api(webhookRoutes(store, { allowPrivate: webhookAllowPrivate })),
@@ -154,6 +156,7 @@ export function apiDocument(): OpenApiDocument {
         assetPaths,
         leadPaths,
         conversationPaths,
+        handoffPaths,
         reviewPaths,
         integrationPaths,
         webhookPaths,

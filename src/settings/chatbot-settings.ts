@@ -28,6 +28,30 @@ const collectCustomerInformationSchema = z.strictObject({
   phone: collectField,
 });
 
+/** Minutes, in fractions down to 3 seconds (so tests and demos need not wait). */
+const minutes = z.number().min(0.05).max(10_080);
+
+/** Human handoff: a person who needs one is handed to a team member in a Slack or Discord channel. */
+const handoffSchema = z.strictObject({
+  enabled: z.boolean(),
+  /** Where requests go. */
+  platform: z.enum(['slack', 'discord']).nullable(),
+  workspaceId: text(100),
+  channelId: text(100),
+  /** Asking for a person starts a handoff (and the widget shows a button). */
+  onRequest: z.boolean(),
+  /** Declined replies in a row that start one; 0 means never. */
+  afterDeclines: z.number().int().min(0).max(100),
+  /** Words or phrases that start one. */
+  keywords: z.array(z.string().trim().min(1).max(100)).max(50),
+  /** Unanswered this long, a request is missed. */
+  waitMinutes: minutes,
+  /** Without a team message this long, a handoff is resolved. */
+  idleMinutes: minutes,
+  waitingMessage: text(1_000),
+  offlineMessage: text(1_000),
+});
+
 export const chatbotSettingsSchema = z.strictObject({
   instructions: text(50_000),
   initialMessages: messageList,
@@ -42,12 +66,14 @@ export const chatbotSettingsSchema = z.strictObject({
   temp: z.number().min(0).max(1),
   styles: stylesSchema,
   collectCustomerInformation: collectCustomerInformationSchema,
+  handoff: handoffSchema,
 });
 
 /** Objects merge key by key, one level deep for `collectCustomerInformation`'s fields; arrays replace. */
 export const settingsPatchSchema = chatbotSettingsSchema
   .extend({
     styles: stylesSchema.partial(),
+    handoff: handoffSchema.partial(),
     collectCustomerInformation: collectCustomerInformationSchema
       .extend({
         name: collectField.partial(),
@@ -60,6 +86,29 @@ export const settingsPatchSchema = chatbotSettingsSchema
 
 export type ChatbotSettings = z.infer<typeof chatbotSettingsSchema>;
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+export type HandoffSettings = z.infer<typeof handoffSchema>;
+
+export const DEFAULT_HANDOFF: HandoffSettings = {
+  enabled: false,
+  platform: null,
+  workspaceId: '',
+  channelId: '',
+  onRequest: true,
+  afterDeclines: 2,
+  keywords: [],
+  waitMinutes: 5,
+  idleMinutes: 30,
+  waitingMessage: 'I am asking someone from the team to join. Please stay here; they will answer in this chat.',
+  offlineMessage: 'Sorry, nobody from the team is available right now.',
+};
+
+/**
+ * Settings as stored, with the defaults of fields added since they were saved (`handoff`, whose
+ * keys a partial update may have set one by one).
+ */
+export function completeSettings(stored: ChatbotSettings): ChatbotSettings {
+  return { ...stored, handoff: { ...DEFAULT_HANDOFF, ...stored.handoff } };
+}
 
 export function defaultSettings(displayName: string): ChatbotSettings {
   return {
@@ -90,5 +139,6 @@ export function defaultSettings(displayName: string): ChatbotSettings {
       email: { active: false, label: 'Email' },
       phone: { active: false, label: 'Phone' },
     },
+    handoff: DEFAULT_HANDOFF,
   };
 }

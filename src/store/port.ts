@@ -392,7 +392,10 @@ export type ConversationMessage = {
   content: string;
   createdAt: Date;
   sources?: MessageSource[];
+  author?: Author;
 };
+/** Who wrote an assistant message that the chatbot did not: a team member, by display name. */
+export type Author = { type: 'human'; name: string };
 /** A reader's rating of an answer (👍/👎). */
 export type Feedback = 'up' | 'down';
 /** The owner's correction of an answer; the answer's own content stays as it was. */
@@ -414,6 +417,55 @@ export type AnsweredQuestion = {
 /** A message to append: `id` given for every message of the batch (reserved ids, in order) or for none. */
 export type NewMessage = ConversationMessage & { id?: string };
 
+/** Where a conversation handed to a person stands: `pending` until someone takes it, then `active`. */
+export type HandoffStatus = 'pending' | 'active' | 'resolved' | 'missed';
+
+export const OPEN_HANDOFF: readonly HandoffStatus[] = ['pending', 'active'];
+
+export type Handoff = {
+  status: HandoffStatus;
+  requestedAt: Date;
+  /** The team member's display name once someone took it. */
+  takenBy: string | null;
+  /** When an open handoff times out (missed while pending, resolved while active); null once closed. */
+  dueAt: Date | null;
+  updatedAt: Date;
+};
+
+/** An open handoff whose time is up, leased to the process that settles it. */
+export type DueHandoff = Handoff & { chatbotId: string; conversationId: string; accountId: string };
+
+export type HandoffChange = Pick<Handoff, 'status' | 'dueAt'> & { takenBy?: string | null; at: Date };
+
+export type HandoffClaim = { now: Date; claimedBy: string; leaseUntil: Date; limit: number };
+
+export interface HandoffRepository {
+  /**
+   * Opens a `pending` handoff on an existing conversation unless one is open (pending or active),
+   * in one atomic write (a closed one is replaced); answers it when this call opened it.
+   */
+  request(chatbotId: string, conversationId: string, at: Date, dueAt: Date): Promise<Handoff | undefined>;
+  /** The conversation's latest handoff, open or closed. */
+  find(chatbotId: string, conversationId: string): Promise<Handoff | undefined>;
+  /**
+   * Applies the change only while the handoff's status is one of `from` (and, when `dueAt` is
+   * given, its dueAt is that instant: a timeout loses to a newer message), ending any lease;
+   * answers it as changed, else undefined.
+   */
+  transition(
+    chatbotId: string,
+    conversationId: string,
+    from: readonly HandoffStatus[],
+    change: HandoffChange,
+    dueAt?: Date,
+  ): Promise<Handoff | undefined>;
+  /**
+   * Takes up to `limit` open handoffs due at `now` that no live lease holds, soonest first, in
+   * atomic writes: of racing claimers, each goes to exactly one.
+   */
+  claimDue(claim: HandoffClaim): Promise<DueHandoff[]>;
+}
+
 export type Conversation = {
   /** The caller's `conversationId`; unique per chatbot. */
   id: string;
@@ -422,6 +474,8 @@ export type Conversation = {
   source: ConversationSource;
   contactId: string | null;
   messages: StoredMessage[];
+  /** Once the conversation was handed to a person. */
+  handoff?: Handoff;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -763,7 +817,7 @@ export type RepairOptions = {
 };
 
 /** The events a webhook can subscribe to; `ping` is sent only by a test request. */
-export type WebhookEvent = 'leads.submit' | 'unanswered.created';
+export type WebhookEvent = 'leads.submit' | 'unanswered.created' | 'handoff.requested' | 'handoff.resolved';
 export type WebhookEventType = WebhookEvent | 'ping';
 
 /** An account's subscription to events, delivered as signed POSTs to `url`. */
@@ -924,6 +978,7 @@ export interface Store {
   readonly activity: ActivityRepository;
   readonly unanswered: UnansweredRepository;
   readonly consoleSessions: ConsoleSessionRepository;
+  readonly handoffs: HandoffRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

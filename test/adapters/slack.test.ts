@@ -427,6 +427,21 @@ describe('Slack adapter: routing', () => {
     expect(h.slack.botReplies(ALL_CHANNEL, other.ts).map((reply) => reply.text)).toEqual(['I am not sure.']);
   });
 
+  it('lets admins teach the bound chatbot a website and list its sources, ephemerally', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    expect((await h.command('learn https://help.example.com/', BOB)).text).toBe(escapeText(refusal(WORDS, 'learn')));
+    const learned = await h.command('learn https://help.example.com/');
+    expect(learned.response_type).toBe('ephemeral');
+    expect(learned.text).toBe(escapeText('Support bot is reading https://help.example.com/. It answers from the site once it is ready: see `/chatbot sources`.'));
+    const listedSources = await h.command('sources');
+    expect(listedSources.response_type).toBe('ephemeral');
+    expect(listedSources.text).toBe(
+      escapeText(['What Support bot knows (2):', '• API text (text, ready)', '• https://help.example.com/ (website, queued, 0 of 0 pages)'].join('\n')),
+    );
+    expect((await h.command('sources', BOB)).text).toBe(escapeText(refusal(WORDS, 'sources')));
+  });
+
   it('in `mentions` mode ignores unaddressed messages and answers a mention, once though two events arrive', async () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.sales, 'mentions');

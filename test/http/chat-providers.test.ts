@@ -1,9 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChatEngine } from '../../src/engine/index.js';
-import { providerCatalogSchema, resolveApiKeys } from '../../src/engine/providers/catalog.js';
-import { createProviderResponders } from '../../src/engine/providers/index.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeProvider } from '../fakes/provider-server.js';
+import { fakeModelEngine } from '../support/fake-model.js';
 import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 
@@ -26,19 +24,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
   beforeEach(async () => {
     provider.requests.length = 0;
     provider.script({ type: 'reply', pieces: ['We open', ' at nine', ' every day.'] });
-    const catalog = resolveApiKeys(
-      providerCatalogSchema.parse(
-        JSON.stringify({
-          default: 'vendor1-4o-mini',
-          families: {
-            vendor1: { provider: 'openai', baseURL: provider.baseURL, apiKey: 'sk-test-secret', model: 'gpt-test' },
-          },
-        }),
-      ),
-      () => undefined,
-    );
-    const providerFor = createProviderResponders(catalog, { timeoutMs: 3_000 });
-    app = await startApp(target, { engine: (store) => createChatEngine(store, { providerFor }) });
+    app = await startApp(target, { engine: fakeModelEngine(provider) });
     chatbotId = await createChatbotViaApi(app, 'Velo', SOURCE);
   });
   afterEach(async () => {

@@ -154,6 +154,18 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     // Shown on the message, as the document says.
     await expectStatus(200, 'GET', `${api}/get-conversations`, { query: bot });
 
+    // Human handoff: asked for, taken, answered (shown with its author and state), resolved.
+    await expectStatus(202, 'POST', `${api}/update-chatbot-settings`, { json: { ...bot, handoff: { enabled: true } } });
+    await expectStatus(200, 'POST', `${api}/chat`, { json: { ...bot, conversationId: 'doc-2', messages: [{ role: 'user', content: 'agent please' }] } });
+    const handoff = (action: string) => `${api}/chatbots/{chatbotId}/conversations/{conversationId}/handoff/${action}`;
+    const handedOff = { params: { ...bot, conversationId: 'doc-2' } };
+    await expectStatus(200, 'POST', handoff('take'), { ...handedOff, json: { name: 'Ada' } });
+    await expectStatus(200, 'POST', handoff('messages'), { ...handedOff, json: { name: 'Ada', text: 'Hello, Ada here.' } });
+    await expectStatus(200, 'GET', `${api}/get-conversations`, { query: bot });
+    await expectStatus(200, 'POST', handoff('resolve'), handedOff);
+    await expectStatus(404, 'POST', handoff('resolve'), handedOff);
+    await expectStatus(202, 'POST', `${api}/update-chatbot-settings`, { json: { ...bot, handoff: { enabled: false } } });
+
     // Review: a declined question, recorded after its reply; analytics.
     await expectStatus(200, 'POST', `${api}/chat`, { json: { ...bot, messages: [{ role: 'user', content: 'Do you sell gift cards?' }] } });
     const unanswered = `${api}/chatbots/{chatbotId}/unanswered`;

@@ -65,6 +65,19 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
           email: { active: true, label: 'Your email' },
           phone: { active: false, label: 'Your phone' },
         },
+        handoff: {
+          enabled: true,
+          platform: 'slack',
+          workspaceId: 'T0001',
+          channelId: 'C0001',
+          onRequest: false,
+          afterDeclines: 0,
+          keywords: ['refund', 'talk to sales'],
+          waitMinutes: 0.05,
+          idleMinutes: 12.5,
+          waitingMessage: 'Hold on.',
+          offlineMessage: 'Nobody is in.',
+        },
       };
       const before = await stored();
       expect(await update({ chatbotId, name: 'Renamed', ...settings })).toEqual(SAVED);
@@ -129,6 +142,32 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       });
     });
 
+    it('merges handoff key by key, from its defaults', async () => {
+      expect(defaultSettings('Helper').handoff).toMatchObject({
+        enabled: false,
+        onRequest: true,
+        afterDeclines: 2,
+        keywords: [],
+        waitMinutes: 5,
+        idleMinutes: 30,
+      });
+      expect(await update({ chatbotId, handoff: { enabled: true, platform: 'discord', channelId: '42' } })).toEqual(SAVED);
+      expect(await update({ chatbotId, handoff: { keywords: ['invoice'], waitMinutes: 0.05 } })).toEqual(SAVED);
+      expect((await stored())?.settings.handoff).toEqual({
+        ...defaultSettings('Helper').handoff,
+        enabled: true,
+        platform: 'discord',
+        channelId: '42',
+        keywords: ['invoice'],
+        waitMinutes: 0.05,
+      });
+      const { status, body } = await call('GET', `${app.baseUrl}/chatbots/${chatbotId}`, app.apiKey);
+      expect(status).toBe(200);
+      expect((body as { data: { settings: unknown } }).data.settings).toMatchObject({
+        handoff: { enabled: true, platform: 'discord', channelId: '42', keywords: ['invoice'], waitMinutes: 0.05, idleMinutes: 30 },
+      });
+    });
+
     it('replaces arrays as a whole', async () => {
       expect(await update({ chatbotId, initialMessages: ['a', 'b', 'c'], domains: ['x.example'] })).toEqual(SAVED);
       expect(await update({ chatbotId, initialMessages: ['d'] })).toEqual(SAVED);
@@ -172,6 +211,13 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         'collectCustomerInformation.email {active:"yes"}',
         (id) => ({ chatbotId: id, collectCustomerInformation: { email: { active: 'yes' } } }),
       ],
+      ['handoff.platform "teams"', (id) => ({ chatbotId: id, handoff: { platform: 'teams' } })],
+      ['handoff.waitMinutes 0.01', (id) => ({ chatbotId: id, handoff: { waitMinutes: 0.01 } })],
+      ['handoff.idleMinutes 0', (id) => ({ chatbotId: id, handoff: { idleMinutes: 0 } })],
+      ['handoff.afterDeclines 1.5', (id) => ({ chatbotId: id, handoff: { afterDeclines: 1.5 } })],
+      ['handoff.keywords with a blank', (id) => ({ chatbotId: id, handoff: { keywords: ['refund', ' '] } })],
+      ['handoff.enabled "yes"', (id) => ({ chatbotId: id, handoff: { enabled: 'yes' } })],
+      ['handoff with an unknown key', (id) => ({ chatbotId: id, handoff: { enabled: true, queue: 'vip' } })],
       ['an empty name', (id) => ({ chatbotId: id, name: '' })],
       ['malformed JSON', (id) => `{"chatbotId":"${id}","temp":0.5`],
       ['a missing chatbotId', () => ({ temp: 0.5 })],

@@ -1,10 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createChatEngine } from '../../src/engine/index.js';
-import { providerCatalogSchema, resolveApiKeys } from '../../src/engine/providers/catalog.js';
-import { createProviderResponders } from '../../src/engine/providers/index.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeProvider } from '../fakes/provider-server.js';
+import { fakeModelEngine } from '../support/fake-model.js';
 import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 import { ALLOWED_HOST, launchChromium, startHostSite, type HostSite } from './browser.js';
@@ -23,17 +21,7 @@ let site: HostSite;
 beforeAll(async () => {
   browser = await launchChromium();
   provider = await startFakeOpenAI();
-  const catalog = resolveApiKeys(
-    providerCatalogSchema.parse(
-      JSON.stringify({
-        default: 'vendor1-4o-mini',
-        families: { vendor1: { provider: 'openai', baseURL: provider.baseURL, apiKey: 'sk-test-secret', model: 'gpt-test' } },
-      }),
-    ),
-    () => undefined,
-  );
-  const providerFor = createProviderResponders(catalog, { timeoutMs: 10_000 });
-  app = await startApp(sqlite, { engine: (store) => createChatEngine(store, { providerFor }) });
+  app = await startApp(sqlite, { engine: fakeModelEngine(provider, 10_000) });
   site = await startHostSite(app.origin);
 });
 afterAll(async () => {

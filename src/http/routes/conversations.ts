@@ -6,6 +6,8 @@ import { answerSources, listConversations, rateAnswer, reviseAnswer } from '../.
 import type { SourceLimits } from '../../domain/sources.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
+import { handoffView } from '../../domain/webhook-events.js';
+import { handoffState } from './handoffs.js';
 import type { Conversation, ConversationSource, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
@@ -76,12 +78,16 @@ const conversationItem = z
     contact_id: z.string().nullable(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
+    /** An extension: present once the conversation was handed to a person. */
+    handoff: handoffState.optional(),
     messages: z.array(
       z.object({
         id: z.string(),
         role: z.enum(['user', 'assistant']),
         content: z.string(),
         created_at: z.iso.datetime(),
+        /** An extension: a team member's reply in a human handoff names them. */
+        author: z.object({ type: z.literal('human'), name: z.string() }).optional(),
         /** An extension: present once someone rated the answer. */
         feedback: z.enum(FEEDBACK).optional(),
         /** An extension: the knowledge sources an answer drew on; absent when none (a greeting). */
@@ -101,11 +107,13 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
     contact_id: conversation.contactId,
     created_at: isoTime(conversation.createdAt),
     updated_at: isoTime(conversation.updatedAt),
+    ...(conversation.handoff && { handoff: handoffView(conversation.handoff) }),
     messages: conversation.messages.map((message) => ({
       id: message.id,
       role: message.role,
       content: message.content,
       created_at: isoTime(message.createdAt),
+      ...(message.author && { author: message.author }),
       ...(message.feedback && { feedback: message.feedback }),
       ...(message.sources && { sources: message.sources }),
       ...(message.revision && {

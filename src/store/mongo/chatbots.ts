@@ -1,3 +1,4 @@
+import { completeSettings } from '../../settings/chatbot-settings.js';
 import { patchEntries } from '../../settings/patch.js';
 import type { Chatbot, ChatbotRepository } from '../port.js';
 import type { AtomicWrites } from './atomic.js';
@@ -8,7 +9,7 @@ const toChatbot = (doc: ChatbotDoc): Chatbot => ({
   accountId: doc.accountId,
   name: doc.name,
   status: doc.status,
-  settings: doc.settings,
+  settings: completeSettings(doc.settings),
   createdAt: doc.createdAt,
   updatedAt: doc.updatedAt,
 });

@@ -14,6 +14,7 @@ import type { ActivityCount } from './activity.js';
 import type { AtomicWrites } from './atomic.js';
 import type { ConversationDoc, ConversationMessageDoc, MongoModels } from './models.js';
 import { createdWithin } from './time-range.js';
+import { toHandoff } from './handoffs.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 
 const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
@@ -22,13 +23,14 @@ const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
 type ReadMessage = ConversationMessageDoc & { _id: Types.ObjectId };
 
 const toMessages = (docs: ReadMessage[]): StoredMessage[] =>
-  docs.map(({ _id, role, content, createdAt, feedback, sources, revision }) => ({
+  docs.map(({ _id, role, content, createdAt, feedback, sources, revision, author }) => ({
     id: _id.toHexString(),
     role,
     content,
     createdAt,
     ...(feedback && { feedback }),
     ...(sources?.length && { sources }),
+    ...(author && { author: { type: author.type, name: author.name } }),
     ...(revision && { revision: { answer: revision.answer, createdAt: revision.createdAt } }),
   }));
 
@@ -48,6 +50,7 @@ const toConversation = (doc: ConversationDoc, messages: ReadMessage[]): Conversa
   source: doc.source,
   contactId: doc.contactId,
   messages: toMessages(messages),
+  ...(doc.handoff && { handoff: toHandoff(doc.handoff) }),
   createdAt: doc.createdAt,
   updatedAt: doc.updatedAt,
 });
@@ -118,7 +121,7 @@ export function mongoConversations(
         await count(chatbotId, at, appendTally(input.messages, first === 0 ? source : undefined, input.tally));
         if (input.messages.length === 0) return;
         await conversationMessages.insertMany(
-          input.messages.map(({ id: messageId, role, content, createdAt, sources }, index) => ({
+          input.messages.map(({ id: messageId, role, content, createdAt, sources, author }, index) => ({
             ...(messageId !== undefined && { _id: reservedId(messageId) }),
             chatbotId,
             conversationId: id,
@@ -127,6 +130,7 @@ export function mongoConversations(
             content,
             createdAt,
             ...(sources?.length && { sources }),
+            ...(author && { author }),
           })),
           { ordered: true, lean: true },
         );

@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { mongoAccounts, nameUnnamedKeys } from './accounts.js';
 import { mongoActivity, mongoActivityCount } from './activity.js';
+import { mongoHandoffs } from './handoffs.js';
 import { mongoAdapterClaims } from './adapter-claims.js';
 import { mongoAssets } from './assets.js';
 import { atomicWrites } from './atomic.js';
@@ -76,6 +77,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     activity: mongoActivity(models, countActivity),
     unanswered: mongoUnanswered(models),
     consoleSessions: mongoConsoleSessions(models),
+    handoffs: mongoHandoffs(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

@@ -2,6 +2,7 @@ import { Schema, type Connection } from 'mongoose';
 import { ACTIVITY_COUNTERS, type ActivityCounts } from '../activity-counters.js';
 import type {
   Asset,
+  Author,
   Binding,
   Chatbot,
   ConsoleLink,
@@ -11,6 +12,7 @@ import type {
   CustomAttribute,
   Digest,
   DigestRun,
+  Handoff,
   Lead,
   MessageSource,
   PaymentAccount,
@@ -289,6 +291,8 @@ export type ConversationDoc = {
   contactId: string | null;
   /** Sequence numbers handed out to its messages so far: each append reserves a block. */
   messageCount: number;
+  /** Once handed to a person; the lease is the timeout job's. */
+  handoff?: Handoff & { claimedBy: string | null; leaseUntil: Date | null };
   createdAt: Date;
   updatedAt: Date;
 };
@@ -302,12 +306,14 @@ const conversationSchema = new Schema<ConversationDoc>(
     source: required(String),
     contactId: optionalString,
     messageCount: required(Number),
+    handoff: { type: Schema.Types.Mixed, default: undefined },
     createdAt: required(Date),
     updatedAt: required(Date),
   },
   { ...options, collection: 'conversations' },
 );
 conversationSchema.index({ chatbotId: 1, createdAt: -1, _id: -1 });
+conversationSchema.index({ 'handoff.dueAt': 1 }, { partialFilterExpression: { 'handoff.dueAt': { $type: 'date' } } });
 
 /**
  * One document per message, so a conversation has no size limit (a document has 16 MiB). `seq`
@@ -323,6 +329,7 @@ export type ConversationMessageDoc = {
   feedback?: 'up' | 'down';
   sources?: MessageSource[];
   revision?: Revision;
+  author?: Author;
 };
 
 const conversationMessageSchema = new Schema<ConversationMessageDoc>(
@@ -337,6 +344,7 @@ const conversationMessageSchema = new Schema<ConversationMessageDoc>(
     feedback: { type: String, enum: ['up', 'down'] },
     sources: { type: [{ id: String, title: String, url: String, _id: false }], default: undefined },
     revision: { type: new Schema({ answer: String, createdAt: Date }, { _id: false }), default: undefined },
+    author: { type: new Schema({ type: String, name: String }, { _id: false }), default: undefined },
   },
   { ...options, collection: 'conversationMessages' },
 );

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { completeSettings } from '../../settings/chatbot-settings.js';
 import { applyPatch } from '../../settings/patch.js';
 import type { Chatbot, ChatbotChange, ChatbotRepository, ChatbotStatus, ChatbotSummary } from '../port.js';
 
@@ -17,7 +18,7 @@ const toChatbot = (row: ChatbotRow): Chatbot => ({
   accountId: row.account_id,
   name: row.name,
   status: row.status,
-  settings: JSON.parse(row.settings) as Chatbot['settings'],
+  settings: completeSettings(JSON.parse(row.settings) as Chatbot['settings']),
   createdAt: new Date(row.created_at),
   updatedAt: new Date(row.updated_at),
 });

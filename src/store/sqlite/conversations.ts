@@ -15,6 +15,7 @@ import type {
 import { CONVERSATION_SOURCES } from '../conversation-sources.js';
 import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
+import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoffs.js';
 
 type ConversationRow = {
   chatbot_id: string;
@@ -35,6 +36,7 @@ type MessageRow = {
   sources: string | null;
   revision_answer: string | null;
   revision_at: number | null;
+  author_name: string | null;
 };
 
 type AnswerRow = MessageRow & { conversation_id: string; source: ConversationSource };
@@ -68,7 +70,7 @@ function sourceSlots(sources: ConversationSource[] | undefined): Record<`s${numb
   return Object.fromEntries(CONVERSATION_SOURCES.map((_, slot) => [`s${slot}`, chosen[slot] ?? first]));
 }
 
-const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at, sources';
+const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at, sources, author_name';
 
 export function sqliteConversations(db: Database, count: ActivityCount): ConversationRepository {
   // A new conversation takes source and contact from the append that creates it; later appends
@@ -80,8 +82,8 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
   );
   // A null seq takes the next number; a reserved one is written as given.
   const insertMessage = db.prepare(
-    `INSERT INTO conversation_messages (seq, chatbot_id, conversation_id, role, content, created_at, sources)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO conversation_messages (seq, chatbot_id, conversation_id, role, content, created_at, sources, author_name)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // AUTOINCREMENT keeps the highest seq handed out in sqlite_sequence (a row it creates on the
   // first insert); moving it forward reserves numbers that no later insert takes.
@@ -94,7 +96,7 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
   );
   const exists = db.prepare<[string, string]>('SELECT 1 FROM conversations WHERE chatbot_id = ? AND id = ?');
   const answer = db.prepare<[number, string], AnswerRow>(
-    `SELECT m.seq, m.role, m.content, m.created_at, m.feedback, m.revision_answer, m.revision_at, m.sources,
+    `SELECT m.seq, m.role, m.content, m.created_at, m.feedback, m.revision_answer, m.revision_at, m.sources, m.author_name,
        m.conversation_id, c.source
      FROM conversation_messages m JOIN conversations c ON c.chatbot_id = m.chatbot_id AND c.id = m.conversation_id
      WHERE m.seq = ? AND m.chatbot_id = ? AND m.role = 'assistant'`,
@@ -129,6 +131,7 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq DESC LIMIT ?`,
   );
   const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
+  const handoff = db.prepare<[string, string], HandoffRow>(HANDOFF_OF_CONVERSATION);
   // The row's sequence number is the message's id: unique, and the same on every read.
   const toMessage = (message: MessageRow): StoredMessage => ({
     id: String(message.seq),
@@ -137,21 +140,26 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
     createdAt: new Date(message.created_at),
     ...(message.feedback && { feedback: message.feedback }),
     ...(message.sources !== null && { sources: JSON.parse(message.sources) as MessageSource[] }),
+    ...(message.author_name !== null && { author: { type: 'human' as const, name: message.author_name } }),
     ...(message.revision_answer !== null && {
       revision: { answer: message.revision_answer, createdAt: new Date(message.revision_at ?? 0) },
     }),
   });
 
-  const withMessages = (row: ConversationRow): Conversation => ({
-    id: row.id,
-    chatbotId: row.chatbot_id,
-    accountId: row.account_id,
-    source: row.source,
-    contactId: row.contact_id,
-    messages: messages.all(row.chatbot_id, row.id).map(toMessage),
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  });
+  const withMessages = (row: ConversationRow): Conversation => {
+    const handedOff = handoff.get(row.chatbot_id, row.id);
+    return {
+      id: row.id,
+      chatbotId: row.chatbot_id,
+      accountId: row.account_id,
+      source: row.source,
+      contactId: row.contact_id,
+      messages: messages.all(row.chatbot_id, row.id).map(toMessage),
+      ...(handedOff && { handoff: toHandoff(handedOff) }),
+      createdAt: new Date(row.created_at),
+      updatedAt: new Date(row.updated_at),
+    };
+  };
 
   // IMMEDIATE: the write lock is taken first, so each batch's rows get consecutive seq numbers
   // even when other processes append to the same conversation.
@@ -164,7 +172,7 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
       const seq = message.id === undefined ? null : sequenceNumber(message.id);
       if (seq === undefined) throw new Error(`not a reserved message id: ${message.id}`);
       const sources = message.sources?.length ? JSON.stringify(message.sources) : null;
-      insertMessage.run(seq, chatbotId, id, message.role, message.content, message.createdAt.getTime(), sources);
+      insertMessage.run(seq, chatbotId, id, message.role, message.content, message.createdAt.getTime(), sources, message.author?.name ?? null);
     }
   });
   const reserve = db.transaction((count: number) => {

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { sqliteAccounts } from './accounts.js';
 import { sqliteActivity, sqliteActivityCount } from './activity.js';
+import { sqliteHandoffs } from './handoffs.js';
 import { sqliteAdapterClaims } from './adapter-claims.js';
 import { sqliteAssets } from './assets.js';
 import { sqliteAttributes } from './attributes.js';
@@ -66,6 +67,7 @@ export function openSqliteStore(filename: string): Store {
     activity: sqliteActivity(db, countActivity),
     unanswered: sqliteUnanswered(db),
     consoleSessions: sqliteConsoleSessions(db),
+    handoffs: sqliteHandoffs(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

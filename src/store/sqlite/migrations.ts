@@ -493,6 +493,26 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE conversation_messages ADD COLUMN sources TEXT;
   `,
+  `
+  -- A conversation handed to a person (HandoffRepository); the lease is the timeout job's.
+  CREATE TABLE conversation_handoffs (
+    chatbot_id TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    requested_at INTEGER NOT NULL,
+    taken_by TEXT,
+    due_at INTEGER,
+    claimed_by TEXT,
+    lease_until INTEGER,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (chatbot_id, conversation_id),
+    FOREIGN KEY (chatbot_id, conversation_id) REFERENCES conversations(chatbot_id, id) ON DELETE CASCADE
+  ) WITHOUT ROWID;
+  CREATE INDEX conversation_handoffs_due ON conversation_handoffs(due_at) WHERE due_at IS NOT NULL;
+  `,
+  // A team member's reply in a handoff names them (Author).
+  `ALTER TABLE conversation_messages ADD COLUMN author_name TEXT;`,
 ];
 
 export function migrate(db: Database): void {

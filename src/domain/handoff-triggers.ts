@@ -1,0 +1,62 @@
+import { isDecline } from '../engine/decline.js';
+import { lemmas } from '../engine/lexicon.js';
+import { stem, words } from '../engine/text.js';
+import type { HandoffSettings } from '../settings/chatbot-settings.js';
+import type { ChatTurn } from '../engine/responder.js';
+
+// What starts a handoff: a person asking for one (recognised by meaning, from a few intents, not
+// one fixed phrase), an owner's keyword, or the chatbot declining too often in a row.
+
+/** Who a person may ask for, as base forms ("people" → person, "humans" → human). */
+const PEOPLE = new Set(['human', 'person', 'people', 'agent', 'representative', 'rep', 'operator', 'staff', 'employee', 'someone', 'somebody', 'manager', 'supervisor', 'man', 'woman', 'team']);
+/** Ways of reaching them: "talk to", "speak with", "connect me", "transfer me", … */
+const REACHING = new Set(['talk', 'speak', 'chat', 'connect', 'transfer', 'contact', 'reach', 'escalate', 'call', 'forward', 'put']);
+/** Asking for something: "I want", "I need", "I'd like", "give me", "get me", "can I have". */
+const WANTING = new Set(['want', 'need', 'like', 'give', 'get', 'have', 'prefer', 'request', 'let']);
+/** Words that only qualify a request ("a real person, please"). */
+const QUALIFIERS = new Set(['please', 'real', 'live', 'actual', 'a', 'an', 'the', 'to', 'with', 'me', 'i', 'now', 'support', 'customer', 'service', 'human', 'from', 'your', 'some', 'one']);
+/** "Are you a human?" asks about the chatbot, not for a person. */
+const ASKS_ABOUT_THE_BOT = /^(?:are|r)\s+(?:you|u)\b|^is\s+(?:this|it)\s+an?\b/;
+
+const baseForms = (word: string) => [word, stem(word), ...lemmas(word)];
+const isAny = (word: string, set: Set<string>) => baseForms(word).some((form) => set.has(form));
+
+/** Whether a message asks to be handed to a person. */
+export function asksForPerson(message: string): boolean {
+  const said = words(message);
+  const person = said.findIndex((word) => isAny(word, PEOPLE));
+  if (person < 0 || ASKS_ABOUT_THE_BOT.test(said.join(' '))) return false;
+  const before = said.slice(0, person);
+  if (before.some((word) => isAny(word, REACHING) || isAny(word, WANTING))) return true;
+  // A bare request: "agent please", "human!", "a real person now".
+  return said.every((word, index) => index === person || QUALIFIERS.has(word));
+}
+
+const stems = (text: string) => words(text).map(stem);
+
+/** Whether a message holds one of the keywords (a word or phrase, in any inflection). */
+export function mentionsKeyword(message: string, keywords: string[]): boolean {
+  const said = ` ${stems(message).join(' ')} `;
+  return keywords.some((keyword) => {
+    const phrase = stems(keyword).join(' ');
+    return phrase !== '' && said.includes(` ${phrase} `);
+  });
+}
+
+/** The replies at the end of a conversation that declined, in a row. */
+export function declinesInRow(history: ChatTurn[]): number {
+  const replies = history.filter((turn) => turn.role === 'assistant').map((turn) => turn.content);
+  const lastAnswered = replies.findLastIndex((reply) => !isDecline(reply));
+  return replies.length - 1 - lastAnswered;
+}
+
+/** Whether the person's message itself starts a handoff. */
+export function requestsHandoff(settings: HandoffSettings, message: string): boolean {
+  return settings.enabled && (mentionsKeyword(message, settings.keywords) || (settings.onRequest && asksForPerson(message)));
+}
+
+/** Whether a reply, declined or not, makes `afterDeclines` declines in a row with the history before it. */
+export function declinedTooOften(settings: HandoffSettings, history: ChatTurn[], reply: string): boolean {
+  if (!settings.enabled || settings.afterDeclines === 0 || !isDecline(reply)) return false;
+  return declinesInRow(history) + 1 >= settings.afterDeclines;
+}

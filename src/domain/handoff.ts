@@ -1,0 +1,122 @@
+import type { Account, Author, Chatbot, DueHandoff, Handoff, HandoffStatus, Store } from '../store/port.js';
+import { OPEN_HANDOFF } from '../store/port.js';
+import { findOwnedChatbot } from './chatbots.js';
+import { notFound } from './errors.js';
+import { leadRequest } from './lead-capture.js';
+import { handoffChanged } from './webhook-events.js';
+
+// Human handoff: a conversation handed to a person in the team's Slack or Discord. While it is
+// open (pending or active) the chatbot stays silent and the person's messages are only saved, for
+// the adapter to relay; it closes when the team resolves it, or when its time runs out.
+
+/** What the chatbot says when a conversation comes back to it. */
+export const HANDED_BACK = 'You are back with the assistant. Ask me anything.';
+
+const afterMinutes = (at: Date, minutes: number) => new Date(at.getTime() + minutes * 60_000);
+
+/** The conversation's handoff while it is open, else undefined. */
+export async function openHandoff(store: Store, chatbotId: string, conversationId: string): Promise<Handoff | undefined> {
+  const handoff = await store.handoffs.find(chatbotId, conversationId);
+  return handoff && OPEN_HANDOFF.includes(handoff.status) ? handoff : undefined;
+}
+
+/** Hands a saved conversation to a person, unless it is with one already; answers the new handoff. */
+export async function requestHandoff(store: Store, chatbot: Chatbot, conversationId: string, at: Date): Promise<Handoff | undefined> {
+  const dueAt = afterMinutes(at, chatbot.settings.handoff.waitMinutes);
+  const handoff = await store.handoffs.request(chatbot.id, conversationId, at, dueAt);
+  if (handoff) await announce(store, chatbot, 'handoff.requested', conversationId, handoff, at);
+  return handoff;
+}
+
+/**
+ * Settles a handoff whose time ran out, unless something moved it on since it was claimed: nobody
+ * took it (missed: the person is told, and asked for their details again when the chatbot collects
+ * them), or the team went quiet (resolved: the chatbot takes over again). Answers the new status.
+ */
+export async function settleTimeout(store: Store, due: DueHandoff, at: Date): Promise<HandoffStatus | undefined> {
+  const status = due.status === 'pending' ? 'missed' : 'resolved';
+  const { chatbotId, conversationId, accountId } = due;
+  const settled = await store.handoffs.transition(chatbotId, conversationId, [due.status], { status, dueAt: null, at }, due.dueAt ?? undefined);
+  if (!settled) return undefined;
+  const chatbot = await store.chatbots.find(accountId, chatbotId);
+  if (!chatbot) return undefined;
+  const { settings } = chatbot;
+  const said = status === 'missed' ? [settings.handoff.offlineMessage, leadRequest(settings)] : [HANDED_BACK];
+  await say(store, chatbot, conversationId, said.filter(Boolean).join('\n\n'), at);
+  await announce(store, chatbot, 'handoff.resolved', conversationId, settled, at);
+  return status;
+}
+
+const noOpenHandoff = (conversationId: string) => notFound(`conversation ${conversationId} has no open handoff`);
+
+/** A team member takes a pending handoff (one already taken stays with its taker); answers its state. */
+export async function takeHandoff(store: Store, account: Account, chatbotId: string, conversationId: string, name: string): Promise<Handoff> {
+  const chatbot = await findOwnedChatbot(store, account, chatbotId);
+  const at = new Date();
+  const dueAt = afterMinutes(at, chatbot.settings.handoff.idleMinutes);
+  const taken = await store.handoffs.transition(chatbot.id, conversationId, ['pending'], { status: 'active', takenBy: name, dueAt, at });
+  const handoff = taken ?? (await openHandoff(store, chatbot.id, conversationId));
+  if (!handoff) throw noOpenHandoff(conversationId);
+  return handoff;
+}
+
+/**
+ * A team member's reply, saved as an assistant message that names them; the first one takes a
+ * pending handoff, and each keeps an active one from going idle. Answers the handoff's state.
+ */
+export async function replyInHandoff(
+  store: Store,
+  account: Account,
+  input: { chatbotId: string; conversationId: string; name: string; text: string },
+): Promise<Handoff> {
+  const chatbot = await findOwnedChatbot(store, account, input.chatbotId);
+  const { conversationId, name } = input;
+  const at = new Date();
+  const dueAt = afterMinutes(at, chatbot.settings.handoff.idleMinutes);
+  const handoff =
+    (await store.handoffs.transition(chatbot.id, conversationId, ['pending'], { status: 'active', takenBy: name, dueAt, at })) ??
+    (await store.handoffs.transition(chatbot.id, conversationId, ['active'], { status: 'active', dueAt, at }));
+  if (!handoff) throw noOpenHandoff(conversationId);
+  await say(store, chatbot, conversationId, input.text, at, { type: 'human', name });
+  return handoff;
+}
+
+/** The team hands the conversation back to the chatbot, which says so; answers the handoff's state. */
+export async function resolveHandoff(store: Store, account: Account, chatbotId: string, conversationId: string): Promise<Handoff> {
+  const chatbot = await findOwnedChatbot(store, account, chatbotId);
+  const at = new Date();
+  const resolved = await store.handoffs.transition(chatbot.id, conversationId, OPEN_HANDOFF, { status: 'resolved', dueAt: null, at });
+  if (!resolved) throw noOpenHandoff(conversationId);
+  await say(store, chatbot, conversationId, HANDED_BACK, at);
+  await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, at);
+  return resolved;
+}
+
+/** Adds an assistant message to a conversation that exists. */
+function say(store: Store, chatbot: Chatbot, conversationId: string, content: string, at: Date, author?: Author): Promise<void> {
+  return store.conversations.append({
+    chatbotId: chatbot.id,
+    accountId: chatbot.accountId,
+    id: conversationId,
+    // Used only by an append that creates the conversation, which this never is.
+    source: 'API',
+    contactId: null,
+    messages: [{ role: 'assistant', content, createdAt: at, ...(author && { author }) }],
+    at,
+  });
+}
+
+/** Puts the event in the outbox of every webhook subscribed to it. */
+async function announce(
+  store: Store,
+  chatbot: Chatbot,
+  eventType: 'handoff.requested' | 'handoff.resolved',
+  conversationId: string,
+  handoff: Handoff,
+  at: Date,
+): Promise<void> {
+  const webhooks = await store.webhooks.subscribers(chatbot.accountId, chatbot.id, eventType);
+  for (const webhook of webhooks) {
+    await store.webhookOutbox.enqueue(handoffChanged(webhook, eventType, { chatbotId: chatbot.id, conversationId, handoff }, at));
+  }
+}

@@ -1,0 +1,92 @@
+import type { ConversationDoc, MongoModels } from './models.js';
+import { OPEN_HANDOFF, type DueHandoff, type Handoff, type HandoffRepository } from '../port.js';
+
+// A conversation's handoff is a field of its document, so each change is one conditional write.
+
+type HandoffDoc = NonNullable<ConversationDoc['handoff']>;
+
+export const toHandoff = ({ status, requestedAt, takenBy, dueAt, updatedAt }: HandoffDoc): Handoff => ({
+  status,
+  requestedAt,
+  takenBy,
+  dueAt,
+  updatedAt,
+});
+
+const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
+
+
+export function mongoHandoffs(models: MongoModels): HandoffRepository {
+  const { conversations } = models;
+  const handoffOf = (doc: Pick<ConversationDoc, 'handoff'> | null) => (doc?.handoff ? toHandoff(doc.handoff) : undefined);
+
+  return {
+    async request(chatbotId, conversationId, at, dueAt) {
+      const handoff: HandoffDoc = {
+        status: 'pending',
+        requestedAt: at,
+        takenBy: null,
+        dueAt,
+        updatedAt: at,
+        claimedBy: null,
+        leaseUntil: null,
+      };
+      const doc = await conversations
+        .findOneAndUpdate(
+          { _id: documentId(chatbotId, conversationId), chatbotId, 'handoff.status': { $nin: [...OPEN_HANDOFF] } },
+          { $set: { handoff } },
+          { returnDocument: 'after', projection: { handoff: 1 } },
+        )
+        .lean<Pick<ConversationDoc, 'handoff'>>();
+      return handoffOf(doc);
+    },
+    async find(chatbotId, conversationId) {
+      const doc = await conversations
+        .findOne({ _id: documentId(chatbotId, conversationId), chatbotId }, { handoff: 1 })
+        .lean<Pick<ConversationDoc, 'handoff'>>();
+      return handoffOf(doc);
+    },
+    async transition(chatbotId, conversationId, from, change, dueAt) {
+      const doc = await conversations
+        .findOneAndUpdate(
+          {
+            _id: documentId(chatbotId, conversationId),
+            chatbotId,
+            'handoff.status': { $in: from },
+            ...(dueAt && { 'handoff.dueAt': dueAt }),
+          },
+          {
+            $set: {
+              'handoff.status': change.status,
+              'handoff.dueAt': change.dueAt,
+              'handoff.updatedAt': change.at,
+              'handoff.claimedBy': null,
+              'handoff.leaseUntil': null,
+              ...(change.takenBy !== undefined && { 'handoff.takenBy': change.takenBy }),
+            },
+          },
+          { returnDocument: 'after', projection: { handoff: 1 } },
+        )
+        .lean<Pick<ConversationDoc, 'handoff'>>();
+      return handoffOf(doc);
+    },
+    async claimDue({ now, claimedBy, leaseUntil, limit }) {
+      const claimed: DueHandoff[] = [];
+      while (claimed.length < limit) {
+        const doc = await conversations
+          .findOneAndUpdate(
+            {
+              'handoff.dueAt': { $lte: now },
+              $or: [{ 'handoff.leaseUntil': null }, { 'handoff.leaseUntil': { $lt: now } }],
+            },
+            { $set: { 'handoff.claimedBy': claimedBy, 'handoff.leaseUntil': leaseUntil } },
+            { sort: { 'handoff.dueAt': 1 }, returnDocument: 'after' },
+          )
+          .lean<ConversationDoc>();
+        if (!doc?.handoff) break;
+        claimed.push({ ...toHandoff(doc.handoff), chatbotId: doc.chatbotId, conversationId: doc.conversationId, accountId: doc.accountId });
+      }
+      return claimed;
+    },
+  };
+}

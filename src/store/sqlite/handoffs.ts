@@ -1,0 +1,99 @@
+import type { Database } from 'better-sqlite3';
+import type { DueHandoff, Handoff, HandoffRepository, HandoffStatus } from '../port.js';
+
+export type HandoffRow = {
+  chatbot_id: string;
+  conversation_id: string;
+  account_id: string;
+  status: HandoffStatus;
+  requested_at: number;
+  taken_by: string | null;
+  due_at: number | null;
+  updated_at: number;
+};
+
+export const toHandoff = (row: HandoffRow): Handoff => ({
+  status: row.status,
+  requestedAt: new Date(row.requested_at),
+  takenBy: row.taken_by,
+  dueAt: row.due_at === null ? null : new Date(row.due_at),
+  updatedAt: new Date(row.updated_at),
+});
+
+const toDue = (row: HandoffRow): DueHandoff => ({
+  ...toHandoff(row),
+  chatbotId: row.chatbot_id,
+  conversationId: row.conversation_id,
+  accountId: row.account_id,
+});
+
+export const HANDOFF_OF_CONVERSATION = 'SELECT * FROM conversation_handoffs WHERE chatbot_id = ? AND conversation_id = ?';
+
+/** `from` as a JSON array, so one statement serves any set of statuses. */
+const statuses = (from: readonly HandoffStatus[]) => JSON.stringify(from);
+
+export function sqliteHandoffs(db: Database): HandoffRepository {
+  // One statement: the first request, or a new one over a closed handoff; an open one changes no row.
+  const request = db.prepare<{ chatbotId: string; id: string; at: number; due: number }, HandoffRow>(
+    `INSERT INTO conversation_handoffs
+       (chatbot_id, conversation_id, account_id, status, requested_at, taken_by, due_at, updated_at)
+     SELECT chatbot_id, id, account_id, 'pending', @at, NULL, @due, @at FROM conversations
+     WHERE chatbot_id = @chatbotId AND id = @id
+     ON CONFLICT (chatbot_id, conversation_id) DO UPDATE SET
+       status = 'pending', requested_at = excluded.requested_at, taken_by = NULL, due_at = excluded.due_at,
+       claimed_by = NULL, lease_until = NULL, updated_at = excluded.updated_at
+     WHERE status NOT IN ('pending', 'active')
+     RETURNING *`,
+  );
+  const find = db.prepare<[string, string], HandoffRow>(HANDOFF_OF_CONVERSATION);
+  const transition = db.prepare<
+    { chatbotId: string; id: string; from: string; status: HandoffStatus; takenBy: string | null; keepTaker: number; dueAt: number | null; at: number; ifDueAt: number | null },
+    HandoffRow
+  >(
+    `UPDATE conversation_handoffs SET
+       status = @status, taken_by = CASE WHEN @keepTaker THEN taken_by ELSE @takenBy END, due_at = @dueAt,
+       claimed_by = NULL, lease_until = NULL, updated_at = @at
+     WHERE chatbot_id = @chatbotId AND conversation_id = @id
+       AND status IN (SELECT value FROM json_each(@from))
+       AND (@ifDueAt IS NULL OR due_at = @ifDueAt)
+     RETURNING *`,
+  );
+  // One statement, so racing claimers (other processes too) never take the same handoff.
+  const claimDue = db.prepare<{ claimedBy: string; leaseUntil: number; now: number; limit: number }, HandoffRow>(
+    `UPDATE conversation_handoffs SET claimed_by = @claimedBy, lease_until = @leaseUntil
+     WHERE (chatbot_id, conversation_id) IN (
+       SELECT chatbot_id, conversation_id FROM conversation_handoffs
+       WHERE due_at <= @now AND (lease_until IS NULL OR lease_until < @now)
+       ORDER BY due_at LIMIT @limit)
+     RETURNING *`,
+  );
+
+  return {
+    async request(chatbotId, conversationId, at, dueAt) {
+      const row = request.get({ chatbotId, id: conversationId, at: at.getTime(), due: dueAt.getTime() });
+      return row && toHandoff(row);
+    },
+    async find(chatbotId, conversationId) {
+      const row = find.get(chatbotId, conversationId);
+      return row && toHandoff(row);
+    },
+    async transition(chatbotId, conversationId, from, change, dueAt) {
+      const row = transition.get({
+        chatbotId,
+        id: conversationId,
+        from: statuses(from),
+        status: change.status,
+        takenBy: change.takenBy ?? null,
+        keepTaker: change.takenBy === undefined ? 1 : 0,
+        dueAt: change.dueAt?.getTime() ?? null,
+        at: change.at.getTime(),
+        ifDueAt: dueAt?.getTime() ?? null,
+      });
+      return row && toHandoff(row);
+    },
+    async claimDue({ now, claimedBy, leaseUntil, limit }) {
+      const rows = claimDue.all({ claimedBy, leaseUntil: leaseUntil.getTime(), now: now.getTime(), limit });
+      return rows.map(toDue).sort((a, b) => Number(a.dueAt) - Number(b.dueAt));
+    },
+  };
+}

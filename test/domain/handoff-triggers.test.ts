@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { asksForPerson, declinedTooOften, declinesInRow, mentionsKeyword, requestsHandoff } from '../../src/domain/handoff-triggers.js';
+import { NO_ANSWER } from '../../src/engine/offline/compose.js';
+import { DEFAULT_HANDOFF } from '../../src/settings/chatbot-settings.js';
+
+describe('asksForPerson', () => {
+  it.each([
+    'can I talk to a person?',
+    'agent please',
+    'I want a human',
+    'Could I speak with someone from your team?',
+    'connect me to a real person',
+    'I need to talk to customer service representatives',
+    'Human!',
+    'get me a live agent now',
+    'let me speak to your manager',
+    'can I chat with people from support',
+  ])('recognises %j', (message) => {
+    expect(asksForPerson(message)).toBe(true);
+  });
+
+  it.each([
+    'are you a human?',
+    'Is this a person or a bot?',
+    'how many people work at the shop?',
+    'What does a travel agent charge?',
+    'When are you open?',
+    'Our staff trained the agents last week',
+  ])('does not take %j as a request', (message) => {
+    expect(asksForPerson(message)).toBe(false);
+  });
+});
+
+describe('mentionsKeyword', () => {
+  it('matches a word or phrase in any inflection and case, on word boundaries', () => {
+    expect(mentionsKeyword('I want my REFUNDS back', ['refund'])).toBe(true);
+    expect(mentionsKeyword('Can I talk to sales about it?', ['talk to sales'])).toBe(true);
+    expect(mentionsKeyword('This is refundable?', ['fund'])).toBe(false);
+    expect(mentionsKeyword('anything', [])).toBe(false);
+  });
+});
+
+describe('declines', () => {
+  const settings = { ...DEFAULT_HANDOFF, enabled: true, afterDeclines: 2 };
+  const declined = { role: 'assistant' as const, content: NO_ANSWER };
+  const answered = { role: 'assistant' as const, content: 'We open at 9.' };
+  const asked = { role: 'user' as const, content: 'Something?' };
+
+  it('counts the declines at the end of a conversation, in a row', () => {
+    expect(declinesInRow([asked, declined, asked, answered, asked, declined, asked, declined, asked])).toBe(2);
+    expect(declinesInRow([asked])).toBe(0);
+  });
+
+  it('hands off at the afterDeclines-th decline in a row, never when 0 or disabled', () => {
+    expect(declinedTooOften(settings, [asked], NO_ANSWER)).toBe(false);
+    expect(declinedTooOften(settings, [asked, declined, asked], NO_ANSWER)).toBe(true);
+    expect(declinedTooOften(settings, [asked, declined, asked], 'We open at 9.')).toBe(false);
+    expect(declinedTooOften({ ...settings, afterDeclines: 0 }, [asked, declined, asked, declined, asked], NO_ANSWER)).toBe(false);
+    expect(declinedTooOften({ ...settings, enabled: false }, [asked, declined, asked], NO_ANSWER)).toBe(false);
+  });
+});
+
+describe('requestsHandoff', () => {
+  it('needs handoff enabled, and onRequest for a request by meaning', () => {
+    const on = { ...DEFAULT_HANDOFF, enabled: true, keywords: ['invoice'] };
+    expect(requestsHandoff(on, 'agent please')).toBe(true);
+    expect(requestsHandoff(on, 'my invoices are wrong')).toBe(true);
+    expect(requestsHandoff({ ...on, onRequest: false }, 'agent please')).toBe(false);
+    expect(requestsHandoff({ ...on, onRequest: false }, 'my invoice')).toBe(true);
+    expect(requestsHandoff({ ...on, enabled: false }, 'my invoice')).toBe(false);
+  });
+});

@@ -1,0 +1,188 @@
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHandoffTimer } from '../../jobs/handoffs.js';
+import { HANDED_BACK } from '../../src/domain/handoff.js';
+import { NO_ANSWER } from '../../src/engine/offline/compose.js';
+import { call, createChatbotViaApi, jsonRequest, startApp, type TestApp } from '../support/http.js';
+import { storeTargets } from '../support/stores.js';
+
+// Human handoff through the API: the triggers, the silent relay while a person has the
+// conversation, the state in get-conversations, its webhook events and its timeouts.
+
+const SOURCE = 'The shop opens at nine in the morning. Returns are accepted within 30 days with a receipt.';
+const WAITING = 'Someone from the team will join you here.';
+const OFFLINE = 'Nobody is in right now.';
+
+type Message = { role: string; content: string };
+type ConversationItem = { id: string; handoff?: { status: string; requested_at: string; taken_by: string | null }; messages: Message[] };
+
+describe.each(storeTargets.filter((target) => target.available))('$name store: handoff', (target) => {
+  let app: TestApp;
+  let bot: string;
+
+  const settings = (handoff: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, handoff, ...extra });
+  const say = async (conversationId: string | undefined, content: string) => {
+    const { status, body } = await call('POST', `${app.baseUrl}/chat`, app.apiKey, {
+      chatbotId: bot,
+      conversationId,
+      messages: [{ role: 'user', content }],
+    });
+    expect(status).toBe(200);
+    return (body as { text: string }).text;
+  };
+  const conversation = async (id: string) => {
+    const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+    return (body as { data: ConversationItem[] }).data.find((item) => item.id === id);
+  };
+  const team = (conversationId: string, action: string, body?: unknown, apiKey = app.apiKey) =>
+    call('POST', `${app.baseUrl}/chatbots/${bot}/conversations/${conversationId}/handoff/${action}`, apiKey, body);
+  const timer = (now: () => Date, processId = 'test') => createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now, processId });
+  const later = (seconds: number) => () => new Date(Date.now() + seconds * 1_000);
+
+  beforeEach(async () => {
+    app = await startApp(target, { webhookAllowPrivate: true });
+    bot = await createChatbotViaApi(app, 'Shop', SOURCE);
+    await settings({ enabled: true, platform: 'slack', channelId: 'C1', waitingMessage: WAITING, offlineMessage: OFFLINE });
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  it('hands a conversation to a person who asks for one, then stays silent and saves what they say', async () => {
+    expect(await say('c1', 'When do you open?')).toContain('nine');
+    expect(await say('c1', 'Can I talk to a real person please?')).toBe(WAITING);
+    const pending = await conversation('c1');
+    expect(pending?.handoff).toEqual({ status: 'pending', requested_at: expect.stringMatching(/Z$/), taken_by: null });
+
+    expect(await call('POST', `${app.baseUrl}/chat`, app.apiKey, { chatbotId: bot, conversationId: 'c1', messages: [{ role: 'user', content: 'Hello?' }] })).toEqual({
+      status: 200,
+      body: { text: '' },
+    });
+    // Streamed too: nothing is said.
+    const streamed = await jsonRequest('POST', `${app.baseUrl}/chat`, app.apiKey, {
+      chatbotId: bot,
+      conversationId: 'c1',
+      stream: true,
+      messages: [{ role: 'user', content: 'Anyone there?' }],
+    });
+    expect(await streamed.text()).toBe('');
+    expect((await conversation('c1'))?.messages.slice(-4)).toEqual([
+      expect.objectContaining({ role: 'user', content: 'Can I talk to a real person please?' }),
+      expect.objectContaining({ role: 'assistant', content: WAITING }),
+      expect.objectContaining({ role: 'user', content: 'Hello?' }),
+      expect.objectContaining({ role: 'user', content: 'Anyone there?' }),
+    ]);
+  });
+
+  it('starts on a configured keyword, and not on a request when onRequest is off', async () => {
+    await settings({ onRequest: false, keywords: ['refund'] });
+    expect(await say('c1', 'agent please')).not.toBe(WAITING);
+    expect((await conversation('c1'))?.handoff).toBeUndefined();
+    expect(await say('c1', 'I want my refunds')).toBe(WAITING);
+    expect((await conversation('c1'))?.handoff?.status).toBe('pending');
+  });
+
+  it('starts after afterDeclines declined replies in a row', async () => {
+    await settings({ afterDeclines: 2 });
+    expect(await say('c1', 'Do you sell kites?')).toBe(NO_ANSWER);
+    expect((await conversation('c1'))?.handoff).toBeUndefined();
+    expect(await say('c1', 'What about balloons?')).toBe(`${NO_ANSWER}\n\n${WAITING}`);
+    expect((await conversation('c1'))?.handoff?.status).toBe('pending');
+  });
+
+  it('starts nothing when handoff is off, or for a conversation that is not saved', async () => {
+    expect(await say(undefined, 'agent please')).not.toBe(WAITING);
+    await settings({ enabled: false });
+    expect(await say('c1', 'agent please')).not.toBe(WAITING);
+    expect((await conversation('c1'))?.handoff).toBeUndefined();
+  });
+
+  it('misses a request nobody took within waitMinutes, once across racing timers, and offers the lead form again', async () => {
+    await settings({ waitMinutes: 0.05 }, { collectCustomerInformation: { email: { active: true } } });
+    await say('c1', 'I want a human');
+    expect(await timer(later(1)).tick()).toEqual([]);
+    const passes = await Promise.all([timer(later(4), 'a').tick(), timer(later(4), 'b').tick()]);
+    expect(passes.flat()).toEqual([{ chatbotId: bot, conversationId: 'c1', status: 'missed' }]);
+    const missed = await conversation('c1');
+    expect(missed?.handoff?.status).toBe('missed');
+    expect(missed?.messages.at(-1)).toMatchObject({ role: 'assistant', content: `${OFFLINE}\n\nLet us know how to contact you: please share your Email.` });
+    // The chatbot answers again.
+    expect(await say('c1', 'When do you open?')).toContain('nine');
+  });
+
+  it('resolves a handoff the team left quiet for idleMinutes, and the chatbot says so', async () => {
+    await settings({ idleMinutes: 0.05 });
+    await say('c1', 'connect me to an agent');
+    expect(await team('c1', 'take', { name: 'Ada' })).toMatchObject({ status: 200, body: { data: { status: 'active', taken_by: 'Ada' } } });
+    expect(await timer(later(4)).tick()).toEqual([{ chatbotId: bot, conversationId: 'c1', status: 'resolved' }]);
+    const resolved = await conversation('c1');
+    expect(resolved?.handoff).toMatchObject({ status: 'resolved', taken_by: 'Ada' });
+    expect(resolved?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK });
+  });
+
+  it('puts handoff.requested and handoff.resolved in the outbox of subscribed webhooks', async () => {
+    const created = await call('POST', `${app.baseUrl}/integrations/webhooks`, app.apiKey, {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['handoff.requested', 'handoff.resolved'],
+    });
+    expect(created.status).toBe(200);
+    await settings({ waitMinutes: 0.05 });
+    await say('c1', 'I need to speak to someone');
+    await timer(later(4)).tick();
+    const due = await app.store.webhookOutbox.claimDue({ now: later(60)(), claimedBy: 'test', leaseUntil: later(120)(), limit: 10 });
+    const bodies = due.map((delivery) => JSON.parse(delivery.body) as Record<string, unknown>);
+    expect(bodies.map((body) => body.eventType).sort()).toEqual(['handoff.requested', 'handoff.resolved']);
+    expect(bodies.find((body) => body.eventType === 'handoff.resolved')).toMatchObject({
+      chatbotId: bot,
+      payload: { chatbotId: bot, conversationId: 'c1', handoff: { status: 'missed', taken_by: null } },
+    });
+  });
+
+  it('lets the team answer an API conversation: the first reply takes it, replies name their author, resolve hands it back', async () => {
+    await say('c1', 'I want a human');
+    const replied = await team('c1', 'messages', { name: 'Grace', text: 'Hi, Grace here. How can I help?' });
+    expect(replied).toMatchObject({ status: 200, body: { message: 'Success', data: { status: 'active', taken_by: 'Grace' } } });
+    expect(await say('c1', 'My order is late')).toBe('');
+    // A second member's reply keeps the first taker.
+    expect(await team('c1', 'messages', { name: 'Ada', text: 'Ada too: it ships today.' })).toMatchObject({ body: { data: { taken_by: 'Grace' } } });
+    expect(await team('c1', 'resolve')).toMatchObject({ status: 200, body: { data: { status: 'resolved', taken_by: 'Grace' } } });
+
+    const messages = (await conversation('c1'))?.messages.slice(-4) as (Message & { author?: unknown })[];
+    expect(messages.map(({ role, content, author }) => ({ role, content, author }))).toEqual([
+      { role: 'assistant', content: 'Hi, Grace here. How can I help?', author: { type: 'human', name: 'Grace' } },
+      { role: 'user', content: 'My order is late', author: undefined },
+      { role: 'assistant', content: 'Ada too: it ships today.', author: { type: 'human', name: 'Ada' } },
+      { role: 'assistant', content: HANDED_BACK, author: undefined },
+    ]);
+    expect(await say('c1', 'When do you open?')).toContain('nine');
+    // Closed: nothing to take, reply in or resolve.
+    const bodies: [string, unknown][] = [['take', { name: 'Ada' }], ['messages', { name: 'Ada', text: 'late' }], ['resolve', undefined]];
+    for (const [action, body] of bodies) {
+      expect(await team('c1', action, body), action).toEqual({
+        status: 404,
+        body: { message: 'Resource not found' },
+      });
+    }
+  });
+
+  it('keeps an active handoff from going idle while the team replies', async () => {
+    await settings({ idleMinutes: 0.05 });
+    await say('c1', 'agent please');
+    await team('c1', 'take', { name: 'Ada' });
+    await team('c1', 'messages', { name: 'Ada', text: 'Looking into it.' });
+    // Due 3 s after the reply, not after the take.
+    expect(await timer(later(2)).tick()).toEqual([]);
+    expect((await conversation('c1'))?.handoff?.status).toBe('active');
+  });
+
+  it("refuses another account's conversation and invalid bodies, changing nothing", async () => {
+    await say('c1', 'agent please');
+    const other = await app.addAccount('other');
+    expect(await team('c1', 'take', { name: 'Mallory' }, other.apiKey)).toEqual({ status: 404, body: { message: 'Resource not found' } });
+    expect(await team('c1', 'take', { name: ' ' })).toEqual({ status: 400, body: { message: 'Invalid request data' } });
+    expect(await team('c1', 'messages', { name: 'Ada', text: '' })).toEqual({ status: 400, body: { message: 'Invalid request data' } });
+    expect(await team('c1', 'messages', { name: 'Ada', text: 'hi', email: 'a@b.c' })).toEqual({ status: 400, body: { message: 'Invalid request data' } });
+    expect((await conversation('c1'))?.handoff).toMatchObject({ status: 'pending', taken_by: null });
+  });
+});

@@ -1,0 +1,105 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Chatbot, Store } from '../../src/store/port.js';
+import { seedAccount, seedChatbot } from '../support/seed.js';
+import { storeTargets } from '../support/stores.js';
+
+// Handoffs: one open handoff per conversation, transitions that only apply from the states they
+// name, and timeouts leased to one claimer, on every adapter.
+
+const NOW = new Date('2026-03-10T12:00:00.000Z');
+const at = (ms: number) => new Date(NOW.getTime() + ms);
+
+describe.each(storeTargets.filter((target) => target.available))('$name store: handoffs', (target) => {
+  let store: Store;
+  let chatbot: Chatbot;
+
+  const converse = (id: string) =>
+    store.conversations.append({
+      chatbotId: chatbot.id,
+      accountId: chatbot.accountId,
+      id,
+      source: 'API',
+      contactId: null,
+      messages: [{ role: 'user', content: 'I need a person', createdAt: NOW }],
+      at: NOW,
+    });
+
+  beforeEach(async () => {
+    store = await target.open();
+    chatbot = await seedChatbot(store, await seedAccount(store));
+    await converse('c1');
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('opens one pending handoff per conversation, shown with the conversation', async () => {
+    const opened = await store.handoffs.request(chatbot.id, 'c1', NOW, at(300_000));
+    expect(opened).toEqual({ status: 'pending', requestedAt: NOW, takenBy: null, dueAt: at(300_000), updatedAt: NOW });
+    expect(await store.handoffs.request(chatbot.id, 'c1', at(1_000), at(301_000))).toBeUndefined();
+    expect(await store.handoffs.find(chatbot.id, 'c1')).toEqual(opened);
+    expect((await store.conversations.find(chatbot.id, 'c1'))?.handoff).toEqual(opened);
+    const [listed] = await store.conversations.list(chatbot.id, {}, { page: 1, size: 10 });
+    expect(listed?.handoff).toEqual(opened);
+  });
+
+  it('opens none on a conversation that does not exist, and shows none on one never handed off', async () => {
+    expect(await store.handoffs.request(chatbot.id, 'nope', NOW, at(1))).toBeUndefined();
+    await converse('c2');
+    expect((await store.conversations.find(chatbot.id, 'c2'))?.handoff).toBeUndefined();
+    expect(await store.handoffs.find(chatbot.id, 'c2')).toBeUndefined();
+  });
+
+  it('changes state only from the states named, keeping the taker unless given', async () => {
+    await store.handoffs.request(chatbot.id, 'c1', NOW, at(300_000));
+    expect(await store.handoffs.transition(chatbot.id, 'c1', ['active'], { status: 'resolved', dueAt: null, at: at(1) })).toBeUndefined();
+    const taken = await store.handoffs.transition(chatbot.id, 'c1', ['pending', 'active'], {
+      status: 'active',
+      takenBy: 'Ada',
+      dueAt: at(1_800_000),
+      at: at(2),
+    });
+    expect(taken).toMatchObject({ status: 'active', takenBy: 'Ada', dueAt: at(1_800_000), requestedAt: NOW, updatedAt: at(2) });
+    const resolved = await store.handoffs.transition(chatbot.id, 'c1', ['active'], { status: 'resolved', dueAt: null, at: at(3) });
+    expect(resolved).toMatchObject({ status: 'resolved', takenBy: 'Ada', dueAt: null });
+    // A closed handoff gives way to a new request.
+    expect(await store.handoffs.request(chatbot.id, 'c1', at(4), at(5))).toMatchObject({ status: 'pending', takenBy: null });
+  });
+
+  it('applies a timeout only while the handoff is still due at the instant it was claimed for', async () => {
+    await store.handoffs.request(chatbot.id, 'c1', NOW, at(1_000));
+    await store.handoffs.transition(chatbot.id, 'c1', ['pending'], { status: 'active', dueAt: at(9_000), at: at(500) });
+    expect(
+      await store.handoffs.transition(chatbot.id, 'c1', ['active'], { status: 'resolved', dueAt: null, at: at(2_000) }, at(1_000)),
+    ).toBeUndefined();
+    expect(
+      await store.handoffs.transition(chatbot.id, 'c1', ['active'], { status: 'resolved', dueAt: null, at: at(9_000) }, at(9_000)),
+    ).toMatchObject({ status: 'resolved' });
+  });
+
+  it('leases each due handoff to one claimer until its lease ends', async () => {
+    await converse('c2');
+    await converse('c3');
+    await store.handoffs.request(chatbot.id, 'c1', NOW, at(2_000));
+    await store.handoffs.request(chatbot.id, 'c2', NOW, at(1_000));
+    await store.handoffs.request(chatbot.id, 'c3', NOW, at(60_000));
+    const claim = (claimedBy: string, now: Date) => store.handoffs.claimDue({ now, claimedBy, leaseUntil: at(now.getTime() - NOW.getTime() + 30_000), limit: 10 });
+
+    const [first, second] = await Promise.all([claim('a', at(5_000)), claim('b', at(5_000))]);
+    const taken = [...(first ?? []), ...(second ?? [])];
+    expect(taken.map((due) => due.conversationId).sort()).toEqual(['c1', 'c2']);
+    expect(taken[0]).toMatchObject({ chatbotId: chatbot.id, accountId: chatbot.accountId, status: 'pending' });
+    expect(await claim('c', at(6_000))).toEqual([]);
+    // The lease ended (its claimer died): another takes them, soonest due first.
+    expect((await claim('c', at(40_000))).map((due) => due.conversationId)).toEqual(['c2', 'c1']);
+    // A settled (closed) handoff is never due again.
+    await store.handoffs.transition(chatbot.id, 'c1', ['pending'], { status: 'missed', dueAt: null, at: at(41_000) });
+    expect((await claim('d', at(100_000))).map((due) => due.conversationId)).toEqual(['c2', 'c3']);
+  });
+
+  it('goes with its chatbot', async () => {
+    await store.handoffs.request(chatbot.id, 'c1', NOW, at(1_000));
+    await store.chatbots.delete(chatbot.accountId, chatbot.id);
+    expect(await store.handoffs.claimDue({ now: at(5_000), claimedBy: 'a', leaseUntil: at(9_000), limit: 10 })).toEqual([]);
+  });
+});
