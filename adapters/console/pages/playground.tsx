@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { call, callData } from '../api.js';
 import { Alert } from '../components/feedback.js';
 import { Select, TemperatureInput, TextInput } from '../components/fields.js';
@@ -84,13 +84,7 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
           {turns.map((turn, index) => (
             <div key={index} class={`bubble ${turn.role}`} aria-busy={turn.role === 'assistant' && !turn.done ? 'true' : undefined}>
               {turn.content || (turn.role === 'assistant' && !turn.done ? '…' : '')}
-              {turn.sources && turn.sources.length > 0 && (
-                <ul class="used-sources" aria-label="Sources used">
-                  {turn.sources.map((title, at) => (
-                    <li key={at}>{title}</li>
-                  ))}
-                </ul>
-              )}
+              {turn.sources && turn.sources.length > 0 && <UsedSources titles={turn.sources} />}
             </div>
           ))}
         </div>
@@ -108,6 +102,20 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
         </div>
       </div>
     </>
+  );
+}
+
+function UsedSources({ titles }: { titles: string[] }) {
+  const id = useId();
+  return (
+    <div class="used-sources">
+      <span id={id}>Sources used</span>
+      <ul aria-labelledby={id}>
+        {titles.map((title, at) => (
+          <li key={at}>{title}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
