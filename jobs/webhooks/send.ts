@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { checkedLookup } from '../../src/domain/checked-lookup.js';
-import { refusedUrl } from '../../src/domain/webhook-address.js';
+import { checkedLookup } from '../../src/net/checked-lookup.js';
+import { refusedUrl } from '../../src/net/address-rule.js';
 
 // One POST to a receiver. Unless private receivers are allowed, the socket connects only to
 // addresses the address rule has checked (checked-lookup.ts), whatever the name answers later.

@@ -12,7 +12,7 @@ import type {
 } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { invalidRequest, notFound } from './errors.js';
-import { refusedResolution, refusedUrl } from './webhook-address.js';
+import { refusedResolution, refusedUrl } from '../net/address-rule.js';
 import { ping } from './webhook-events.js';
 
 // Webhooks: an account's subscriptions to events, delivered by the job in jobs/webhooks from the

@@ -3,8 +3,8 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import iconv from 'iconv-lite';
-import { AddressRefused, checkedLookup } from '../../domain/checked-lookup.js';
-import { refusedUrl } from '../../domain/webhook-address.js';
+import { AddressRefused, checkedLookup } from '../../net/checked-lookup.js';
+import { refusedUrl } from '../../net/address-rule.js';
 import { decodeText } from '../extract/sniff.js';
 import { normaliseUrl } from './normalise.js';
 

@@ -1,6 +1,6 @@
 import { lookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { refusedAddress } from './webhook-address.js';
+import { refusedAddress } from './address-rule.js';
 
 // The address rule at connection time, for requests to URLs a key holder chose (webhooks, website
 // sources). Given as a socket's `lookup`, it resolves the host, checks every address, and hands
