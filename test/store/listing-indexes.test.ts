@@ -8,6 +8,7 @@ import { mongoActivityCount } from '../../src/store/mongo/activity.js';
 import { atomicWrites } from '../../src/store/mongo/atomic.js';
 import { mongoModels, type MongoModels } from '../../src/store/mongo/models.js';
 import { pageBlocks } from '../../src/store/mongo/page-blocks.js';
+import { CONVERSATION_SOURCES } from '../../src/store/conversation-sources.js';
 import { LIST_CONVERSATIONS_SQL } from '../../src/store/sqlite/conversations.js';
 import { LIST_LEADS_SQL } from '../../src/store/sqlite/leads.js';
 import { migrate } from '../../src/store/sqlite/migrations.js';
@@ -62,7 +63,9 @@ describe('sqlite listing query plans', () => {
   });
 
   it('finds and orders conversations through conversations_by_chatbot_time', () => {
-    const steps = plan(LIST_CONVERSATIONS_SQL, { ...window, s1: 'API', s2: 'Slack', s3: 'API', s4: 'API' });
+    // Two sources asked for; the query's other source slots repeat one of them.
+    const sources = Object.fromEntries(CONVERSATION_SOURCES.map((_, slot) => [`s${slot}`, slot === 1 ? 'Slack' : 'API']));
+    const steps = plan(LIST_CONVERSATIONS_SQL, { ...window, ...sources });
     expect(steps).toMatch(/SEARCH conversations USING (COVERING )?INDEX conversations_by_chatbot_time \(chatbot_id=\? AND created_at>\? AND created_at<\?\)/);
     expect(steps).not.toMatch(/SCAN conversations/);
     expect(steps).not.toMatch(/TEMP B-TREE/);
