@@ -127,13 +127,13 @@ export async function startChat(
     messageId: ids.at(-1),
     async complete(signal) {
       try {
-        const answer = (await responder.complete({ ...responderInput, signal })) + suffix;
+        const reply = (await responder.complete({ ...responderInput, signal })) + suffix;
         // A responder may finish regardless (the offline one does): a reply nobody received is not
         // saved or counted.
         signal.throwIfAborted();
-        const note = handoffNote(answer);
-        await finish(answer + note, note !== '');
-        return answer + note;
+        const note = handoffNote(reply);
+        await finish(reply + note, note !== '');
+        return reply + note;
       } catch (error) {
         await refund();
         throw error;
