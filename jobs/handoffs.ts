@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { newProcessId } from './process-id.js';
 import { waitAtMost } from './grace.js';
 import { settleTimeout } from '../src/domain/handoff.js';
 import type { HandoffStatus, Store } from '../src/store/port.js';
@@ -36,7 +35,7 @@ export type HandoffTimer = {
 export function createHandoffTimer(options: HandoffTimerOptions): HandoffTimer {
   const { store } = options;
   const now = options.now ?? (() => new Date());
-  const processId = options.processId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const processId = options.processId ?? newProcessId();
   const log = options.logger.child({ job: 'handoffs', process: processId });
 
   async function tick(): Promise<HandoffTimeout[]> {

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { newProcessId } from '../process-id.js';
 import { digestRuns } from '../../src/metrics.js';
 import type { Digest, DigestRunStatus, Lead, Platform, Store } from '../../src/store/port.js';
 import { composeDigest, SHOWN_UNANSWERED } from './compose.js';
@@ -47,11 +46,9 @@ const NOT_CONFIGURED: Record<Platform, string> = {
   discord: 'Discord is not configured: set DISCORD_TOKEN for the process that posts digests',
 };
 
-const defaultProcessId = () => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-
 export function createDigestRunner(options: DigestRunnerOptions): DigestRunner {
   const { store, platforms, logger, now } = options;
-  const processId = options.processId ?? defaultProcessId();
+  const processId = options.processId ?? newProcessId();
   const policy: RetryPolicy = { ...DEFAULT_RETRY, sleep: options.sleep ?? realSleep };
   // Each platform's client is loaded on its first digest: `npm start` does not pay for them otherwise.
   const { slack, discord } = platforms;

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { newProcessId } from '../process-id.js';
 import { trainFromSources } from '../../src/domain/sources.js';
 import { crawl } from '../../src/sources/crawl/index.js';
 import { extractFile, isExtractionError } from '../../src/sources/extract/index.js';
@@ -43,11 +42,9 @@ export type SourceWorker = {
   stop(): Promise<void>;
 };
 
-const defaultProcessId = () => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-
 export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
   const { store, allowPrivate, maxCharsPerChatbot } = options;
-  const processId = options.processId ?? defaultProcessId();
+  const processId = options.processId ?? newProcessId();
   const leaseMs = options.leaseMs ?? LEASE_MS;
   const log = options.logger.child({ job: 'sources', process: processId });
   const stopping = new AbortController();

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { newProcessId } from '../process-id.js';
 import { waitAtMost } from '../grace.js';
 import type { WebhookConfig } from '../../src/config.js';
 import { leadSubmitted, unansweredCreated } from '../../src/domain/webhook-events.js';
@@ -46,13 +45,12 @@ export type Dispatcher = {
 };
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const defaultProcessId = () => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
 export function createWebhookDispatcher(options: DispatcherOptions): Dispatcher {
   const { store, logger, allowPrivate, timeoutMs, retryForMs, disableAfterMs } = options;
   const now = options.now ?? (() => new Date());
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
-  const processId = options.processId ?? defaultProcessId();
+  const processId = options.processId ?? newProcessId();
   // Longer than any send can take, so a live process never loses a delivery it is sending.
   const leaseMs = Math.max(60_000, timeoutMs * 3);
   const log = logger.child({ job: 'webhooks', process: processId });
