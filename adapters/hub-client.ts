@@ -70,6 +70,40 @@ export type UnansweredQuestion = {
   status: 'open' | 'resolved' | 'dismissed';
 };
 
+/** Where a conversation handed to a person stands (the `handoff` of get-conversations). */
+export type HandoffState = {
+  status: 'pending' | 'active' | 'resolved' | 'missed';
+  requested_at: string;
+  taken_by: string | null;
+};
+/** A handoff's thread: the root message's channel and id (Slack: its ts; Discord: the thread channel's id). */
+export type HandoffThread = { channelId: string; threadId: string };
+/**
+ * Something a chat adapter must post about a handoff, in order per conversation: the request
+ * (a new thread), a message the person sent meanwhile, or the handoff closing.
+ */
+export type HandoffNotice = {
+  id: string;
+  kind: 'requested' | 'message' | 'closed';
+  chatbotId: string;
+  chatbotName: string;
+  conversationId: string;
+  source: ConversationSource;
+  /** Where the chatbot's handoff settings send requests. */
+  channel: { workspaceId: string; channelId: string };
+  /** Null until the `requested` notice is done. */
+  thread: HandoffThread | null;
+  handoff: HandoffState;
+  created_at: string;
+  /** `requested`: the conversation so far. */
+  transcript?: { role: 'user' | 'assistant'; content: string; author?: { type: 'human'; name: string } }[];
+  /** `requested`: the contact's or lead's details, when known. */
+  person?: { name: string | null; email: string | null; phone: string | null } | null;
+  /** `message`: what the person wrote. */
+  text?: string;
+};
+export type HandoffInThread = { chatbotId: string; conversationId: string; handoff: HandoffState };
+
 export type ContactInput = { external_id: string; name?: string | null; email?: string | null };
 
 export type ChatRequest = {
@@ -142,6 +176,8 @@ export function createHubClient(apiUrl: string, apiKey: string) {
     (await json<{ data: T }>(method, path, body, query)).data;
 
   const chatbotPath = (chatbotId: string) => `/chatbots/${encodeURIComponent(chatbotId)}`;
+  const handoffPath = (chatbotId: string, conversationId: string) =>
+    `${chatbotPath(chatbotId)}/conversations/${encodeURIComponent(conversationId)}/handoff`;
 
   return {
     /**
@@ -202,16 +238,42 @@ export function createHubClient(apiUrl: string, apiKey: string) {
         `${chatbotPath(chatbotId)}/messages/${encodeURIComponent(messageId)}/feedback`,
         { feedback },
       ),
-    /** The chatbot's open unanswered questions, most asked first. */
     /** Starts reading a website into a knowledge source of the chatbot (queued; the hub's job crawls it). */
     addWebsiteSource: (chatbotId: string, url: string) =>
       data<SourceItem>('POST', `${chatbotPath(chatbotId)}/sources`, { type: 'website', url }),
     listSources: (chatbotId: string) => data<SourceItem[]>('GET', `${chatbotPath(chatbotId)}/sources`),
+    /** The chatbot's open unanswered questions, most asked first. */
     listOpenQuestions: (chatbotId: string, size: number) =>
       data<UnansweredQuestion[]>('GET', `${chatbotPath(chatbotId)}/unanswered`, undefined, { status: 'open', size }),
     /** Answers a group of unanswered questions (the hub resolves it). */
     resolveQuestion: (chatbotId: string, groupId: string, answer: string) =>
       data<UnansweredQuestion>('POST', `${chatbotPath(chatbotId)}/unanswered/${encodeURIComponent(groupId)}/resolve`, { answer }),
+    /**
+     * Leases up to `limit` notices for the platform's handoff channels to this caller for
+     * `leaseSeconds`: the oldest undone one of each conversation, a conversation's later ones
+     * only once its thread is known. A notice not marked done in time is offered again.
+     */
+    claimHandoffNotices: (platform: Platform, limit = 10, leaseSeconds = 60) =>
+      data<HandoffNotice[]>('POST', '/handoffs/notices/claim', { platform, limit, leaseSeconds }),
+    /** Marks a notice posted; a `requested` one names the thread it started (the first one recorded stays). */
+    completeHandoffNotice: (noticeId: string, thread?: HandoffThread) =>
+      data<{ id: string }>('POST', `/handoffs/notices/${encodeURIComponent(noticeId)}/done`, thread && { thread }),
+    /** The handoff whose thread this is, or undefined (any other thread: never relayed). */
+    async findHandoffByThread(query: { platform: Platform } & HandoffThread) {
+      try {
+        return await data<HandoffInThread>('GET', '/handoffs/thread', undefined, query);
+      } catch (error) {
+        if (error instanceof HubApiError && error.status === 404) return undefined;
+        throw error;
+      }
+    },
+    takeHandoff: (chatbotId: string, conversationId: string, name: string) =>
+      data<HandoffState>('POST', `${handoffPath(chatbotId, conversationId)}/take`, { name }),
+    /** A team member's reply to the person, under their display name. */
+    replyInHandoff: (chatbotId: string, conversationId: string, name: string, text: string) =>
+      data<HandoffState>('POST', `${handoffPath(chatbotId, conversationId)}/messages`, { name, text }),
+    resolveHandoff: (chatbotId: string, conversationId: string) =>
+      data<HandoffState>('POST', `${handoffPath(chatbotId, conversationId)}/resolve`),
   };
 }
 
