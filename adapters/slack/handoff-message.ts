@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { types, webApi } from '@slack/bolt';
 import type { HandoffNotice, HandoffState } from '../hub-client.js';
 import { escapeText, splitMessage } from './text.js';
@@ -77,7 +78,7 @@ function transcriptBlocks(notice: HandoffNotice): types.KnownBlock[] {
 
 /** The state line, and the buttons the state allows. */
 function stateBlocks(handoff: HandoffState): types.KnownBlock[] {
-  const drawing = Date.now().toString(36);
+  const drawing = randomUUID().slice(0, 8);
   const blocks: types.KnownBlock[] = [
     { type: 'context', block_id: `${STATUS_BLOCK}.${drawing}`, elements: [{ type: 'mrkdwn', text: stateLine(handoff) }] },
   ];
