@@ -23,6 +23,8 @@ export type SlackMessage = {
   text?: string;
   ts: string;
   thread_ts?: string;
+  /** A thread reply's: who wrote the thread's parent. */
+  parent_user_id?: string;
   channel: string;
   channel_type?: string;
 };
@@ -111,7 +113,9 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
     const messageKey = `${teamId}:${message.channel}:${message.ts}`;
     let routing: Awaited<ReturnType<Relay['route']>>;
     try {
-      if (inThread && handoffReplies) {
+      // Handoff threads start with the bot's message; a reply says whose its thread's parent is.
+      const maybeHandoff = inThread && (message.parent_user_id === undefined || message.parent_user_id === delivery.botUserId);
+      if (maybeHandoff && handoffReplies) {
         const { channel, ts, user, text } = message;
         const claim = () => relay.claimMessage(messageKey);
         if (await handoffReplies({ channel, ts, threadTs, user, text, botUserId: delivery.botUserId, client, claim })) return;

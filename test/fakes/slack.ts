@@ -40,6 +40,8 @@ export type SlackMessageRecord = {
   thread_ts?: string;
   text: string;
   user?: string;
+  /** A reply's: who wrote the thread's parent. */
+  parent_user_id?: string;
   bot_id?: string;
   app_id?: string;
   subtype?: string;
@@ -676,7 +678,15 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   function record(message: Omit<SlackMessageRecord, 'type' | 'ts' | 'team'>): SlackMessageRecord {
-    const stored: SlackMessageRecord = { type: 'message', ts: nextTs(), team: TEAM, ...message };
+    // A reply names the author of its thread's parent, as Slack's messages and events do.
+    const parent = message.thread_ts === undefined ? undefined : find(message.channel, message.thread_ts);
+    const stored: SlackMessageRecord = {
+      type: 'message',
+      ts: nextTs(),
+      team: TEAM,
+      ...message,
+      ...(parent?.user && { parent_user_id: parent.user }),
+    };
     messages.push(stored);
     return stored;
   }
