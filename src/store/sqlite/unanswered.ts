@@ -9,6 +9,7 @@ import {
   type UnansweredRepository,
   type UnansweredStatus,
 } from '../port.js';
+import type { GroupCommit } from './group-commit.js';
 import { timeBounds } from './time-bounds.js';
 
 type GroupRow = {
@@ -67,7 +68,7 @@ const toGroup = (row: GroupRow): UnansweredGroup => ({
   examples: (JSON.parse(row.examples) as StoredExample[]).map(toExample).reverse(),
 });
 
-export function sqliteUnanswered(db: Database): UnansweredRepository {
+export function sqliteUnanswered(db: Database, batched: GroupCommit): UnansweredRepository {
   const byId = db.prepare<[string, string], GroupRow>('SELECT * FROM unanswered_groups WHERE id = ? AND chatbot_id = ?');
   const byTerms = db.prepare<[string, string], GroupRow>(
     'SELECT * FROM unanswered_groups WHERE chatbot_id = ? AND terms_key = ?',
@@ -128,9 +129,9 @@ export function sqliteUnanswered(db: Database): UnansweredRepository {
         .all(chatbotId, JSON.stringify(terms), limit)
         .map((row) => ({ id: row.id, terms: JSON.parse(row.terms) as string[] }));
     },
-    async repeat({ chatbotId, terms, example }) {
-      const { askedAt } = example;
-      return countRepeat.run({ chatbotId, termsKey: termsKey(terms), at: askedAt.getTime(), example: storedExample(example) }).changes === 1;
+    repeat({ chatbotId, terms, example }) {
+      const params = { chatbotId, termsKey: termsKey(terms), at: example.askedAt.getTime(), example: storedExample(example) };
+      return batched.write(() => countRepeat.run(params).changes === 1);
     },
     async record(ask) {
       return record.immediate(ask);
