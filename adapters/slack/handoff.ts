@@ -93,7 +93,11 @@ export function listenForHandoffButtons(app: App, { hub: currentHub, users, logg
       let state: HandoffState;
       try {
         const found = await hub.findHandoffByThread({ platform: 'slack', channelId: channel, threadId: ts });
-        if (!found) return;
+        if (!found) {
+          // Only handoff requests have these buttons: this is an earlier handoff of the conversation.
+          await tell(HANDOFF_CLOSED);
+          return;
+        }
         if (isOpen(found.handoff)) state = await act(hub, found, body.user.id);
         else {
           state = found.handoff;
