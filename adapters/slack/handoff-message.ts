@@ -133,6 +133,11 @@ export async function showState(client: webApi.WebClient, root: PostedRoot, hand
   });
 }
 
+/** Whether a thread's root is a handoff request (its current handoff or an earlier one). */
+export async function isHandoffRequest(client: webApi.WebClient, channel: string, ts: string): Promise<boolean> {
+  return (await readRoot(client, { channel, ts })).blocks.some(isRedrawn);
+}
+
 async function readRoot(client: webApi.WebClient, { channel, ts }: PostedRoot): Promise<RootMessage> {
   const { messages } = await client.conversations.replies({ channel, ts, limit: 1 });
   const root = messages?.find((message) => message.ts === ts);

@@ -1,7 +1,7 @@
 import type { App, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { HubApiError, type HandoffInThread, type HandoffState, type HubClient } from '../hub-client.js';
-import { RESOLVE_ACTION_ID, showState, TAKE_ACTION_ID, type PostedRoot, type RootMessage } from './handoff-message.js';
+import { isHandoffRequest, RESOLVE_ACTION_ID, showState, TAKE_ACTION_ID, type PostedRoot, type RootMessage } from './handoff-message.js';
 import { countSlackError } from './metrics.js';
 import { plainText } from './text.js';
 import type { UserDirectory } from './users.js';
@@ -27,6 +27,8 @@ export type ThreadReply = {
   user: string;
   text: string;
   botUserId: string | undefined;
+  /** The thread's parent is the bot's own message (as every handoff request is). */
+  ownThread: boolean;
   client: webApi.WebClient;
   /** Takes the message for this instance (false: another instance or event has it). */
   claim: () => Promise<boolean>;
@@ -48,10 +50,15 @@ export function createHandoffReplies({ hub: currentHub, users, logger }: Handoff
     if (!hub) return false;
     const { channel, threadTs, client } = reply;
     const found = await hub.findHandoffByThread({ platform: 'slack', channelId: channel, threadId: threadTs });
-    if (!found) return false;
+    const tell = (message: string) => whisper(client, { channel, user: reply.user, threadTs }, message, logger);
+    if (!found) {
+      // An earlier handoff's thread is no longer the conversation's, and still not the chatbot's.
+      if (!reply.ownThread || !(await isEarlierRequest(client, channel, threadTs, logger))) return false;
+      if (await reply.claim()) await tell(HANDOFF_CLOSED);
+      return true;
+    }
     const text = plainText(reply.text, reply.botUserId);
     if (!text || !(await reply.claim())) return true;
-    const tell = (message: string) => whisper(client, { channel, user: reply.user, threadTs }, message, logger);
     if (!isOpen(found.handoff)) {
       await tell(HANDOFF_CLOSED);
       return true;
@@ -116,6 +123,17 @@ export function listenForHandoffButtons(app: App, { hub: currentHub, users, logg
       const message = body.message as Partial<RootMessage> | undefined;
       await redraw(client, { channel, ts, text: message?.text, blocks: message?.blocks }, state, logger);
     });
+  }
+}
+
+/** Whether a thread the bot started is a handoff request's; when Slack cannot say, it is taken as not. */
+async function isEarlierRequest(client: webApi.WebClient, channel: string, ts: string, logger: Logger): Promise<boolean> {
+  try {
+    return await isHandoffRequest(client, channel, ts);
+  } catch (error) {
+    countSlackError(error);
+    logger.warn({ err: error, channel, ts }, 'could not read the root of a Slack thread');
+    return false;
   }
 }
 

@@ -277,6 +277,8 @@ describe('Slack handoff', () => {
 
   it("opens a new thread for a later request; the earlier one's buttons and replies reach nobody", async () => {
     const h = await harness();
+    // Where the chatbot answers everything, it still stays out of the earlier thread.
+    await h.hub.bind({ platform: 'slack', workspaceId: TEAM, channelId: HANDOFF_CHANNEL, chatbotId: h.bot, mode: 'all' });
     await h.chat('web-8', 'agent please');
     const earlier = await h.slack.waitFor(() => h.roots()[0]);
     const stale = structuredClone(earlier);
@@ -291,7 +293,11 @@ describe('Slack handoff', () => {
     const conversation = await h.conversation('web-8');
     expect(conversation?.handoff).toMatchObject({ status: 'pending', taken_by: null });
     expect(conversation?.messages.map((m) => m.content)).not.toContain('Still there?');
-    expect(h.slack.ephemerals.map((e) => [e.user, e.text])).toEqual([[ADA, HANDOFF_CLOSED]]);
+    expect(threadTexts(h, earlier)).toEqual([expect.stringMatching(/^✅ Resolved/)]);
+    expect(h.slack.ephemerals.map((e) => [e.user, e.text, e.thread_ts])).toEqual([
+      [ADA, HANDOFF_CLOSED, undefined],
+      [ADA, HANDOFF_CLOSED, earlier.ts],
+    ]);
 
     await h.reply(later.ts, ADA, 'Here now.');
     expect((await h.conversation('web-8'))?.messages.at(-1)).toMatchObject({ content: 'Here now.', author: { type: 'human', name: 'Ada' } });
