@@ -513,6 +513,21 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // A team member's reply in a handoff names them (Author).
   `ALTER TABLE conversation_messages ADD COLUMN author_name TEXT;`,
+  // Each source's chunks, kept between trainings (SourceRepository.trainedSources): a change to one
+  // source chunks that source alone. Rows carry the revision of the text they were made from;
+  // chunked_revision names the one complete set, written in stages.
+  `
+  ALTER TABLE sources ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE sources ADD COLUMN chunked_revision INTEGER;
+  CREATE TABLE source_chunks (
+    source_id TEXT NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    revision INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    ref TEXT NOT NULL,
+    PRIMARY KEY (source_id, revision, seq)
+  );
+  `,
 ];
 
 export function migrate(db: Database): void {

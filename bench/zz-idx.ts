@@ -1,0 +1,15 @@
+import { performance } from 'node:perf_hooks';
+import { chunkText } from '../src/engine/chunking.js';
+import { buildLexicalIndex } from '../src/engine/lexical-index.js';
+import { packIndex } from '../src/engine/index-layout.js';
+import { generateText } from './text.js';
+const text = generateText(10 * 1024 * 1024);
+let t = performance.now();
+const chunks = chunkText(text).map((c, seq) => ({ seq, text: c, source: { id: 'a', title: 'A', type: 'text' as const } }));
+console.log('chunk', performance.now() - t); t = performance.now();
+const idx = buildLexicalIndex(chunks);
+console.log('build', performance.now() - t); t = performance.now();
+packIndex(idx);
+console.log('pack', performance.now() - t); t = performance.now();
+const idx2 = buildLexicalIndex(chunks);
+console.log('build again', performance.now() - t, idx2.sentences.length, idx2.vocabulary.length, idx2.sentenceTerms.length);
