@@ -39,7 +39,7 @@ export const storeTargets: SharingStoreTarget[] = [
 
 const testDatabase = () => `switchboard_test_${randomUUID().slice(0, 8)}`;
 
-function withDatabase(uri: string, database: string): string {
+export function withDatabase(uri: string, database: string): string {
   const url = new URL(uri);
   url.pathname = `/${database}`;
   return url.toString();
