@@ -7,6 +7,7 @@ import { httpSection } from './http.js';
 import { pagingSection } from './paging.js';
 import type { Figure, Section } from './section.js';
 import { benchRetrieval } from './retrieval.js';
+import { sourcesTrainingSection } from './sources-training.js';
 import { trainingSection } from './training.js';
 
 // `npm run bench [-- --quick] [words…]`: every figure of the performance goals, each as a ratio
@@ -19,6 +20,7 @@ const SECTIONS: Section[] = [
   pagingSection,
   analyticsSection,
   trainingSection,
+  sourcesTrainingSection,
   extractionSection,
   crawlSection,
   printing('answers (development and held-out sets against BM25)', benchAnswers),
