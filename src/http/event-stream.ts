@@ -29,6 +29,8 @@ export function openEventStream(ctx: Context, options: EventStreamOptions): Even
   ctx.set('Cache-Control', 'no-store');
   // nginx and similar proxies buffer responses unless told not to.
   ctx.set('X-Accel-Buffering', 'no');
+  // A stream's connection is not reused: closed with the stream, it never holds up a shutdown.
+  ctx.set('Connection', 'close');
   ctx.body = body;
   body.write(`retry: ${options.retryMs}\n\n`);
 
