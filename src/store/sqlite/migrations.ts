@@ -513,6 +513,58 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // A team member's reply in a handoff names them (Author).
   `ALTER TABLE conversation_messages ADD COLUMN author_name TEXT;`,
+  // An unanswered group keeps its latest examples and the one that opened it in its own row
+  // (JSON), as the MongoDB adapter does: counting an ask is one update, and no table grows by a
+  // row with every declined question.
+  `
+  ALTER TABLE unanswered_groups ADD COLUMN examples TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE unanswered_groups ADD COLUMN opening TEXT NOT NULL DEFAULT '{}';
+  UPDATE unanswered_groups SET
+    examples = (
+      SELECT json_group_array(json(example) ORDER BY seq) FROM (
+        SELECT seq, json_object('conversationId', conversation_id, 'messageId', message_id, 'source', source, 'askedAt', asked_at) AS example
+        FROM unanswered_examples WHERE group_id = unanswered_groups.id ORDER BY seq DESC LIMIT 5
+      )
+    ),
+    opening = coalesce((
+      SELECT json_object('conversationId', conversation_id, 'messageId', message_id, 'source', source, 'askedAt', asked_at)
+      FROM unanswered_examples WHERE group_id = unanswered_groups.id ORDER BY seq LIMIT 1
+    ), '{}');
+  DROP TABLE unanswered_examples;
+  `,
+  `
+  -- What the chat adapters post about handoffs (HandoffNoticeRepository), in seq order. A
+  -- follow-up (message, closed) names its handoff's requested notice, whose thread it posts in.
+  CREATE TABLE handoff_notices (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    request_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    chatbot_id TEXT NOT NULL,
+    chatbot_name TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    channel_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    requested_at INTEGER NOT NULL,
+    taken_by TEXT,
+    transcript TEXT,
+    person TEXT,
+    text TEXT,
+    thread_channel_id TEXT,
+    thread_id TEXT,
+    lease_until INTEGER,
+    done_at INTEGER,
+    created_at INTEGER NOT NULL,
+    FOREIGN KEY (chatbot_id, conversation_id) REFERENCES conversations(chatbot_id, id) ON DELETE CASCADE
+  );
+  CREATE INDEX handoff_notices_undone ON handoff_notices(account_id, platform, seq) WHERE done_at IS NULL;
+  CREATE INDEX handoff_notices_of_conversation ON handoff_notices(chatbot_id, conversation_id, seq);
+  CREATE INDEX handoff_notices_by_thread ON handoff_notices(platform, thread_channel_id, thread_id) WHERE thread_id IS NOT NULL;
+  `,
 ];
 
 export function migrate(db: Database): void {
