@@ -3,6 +3,7 @@ import { analyticsSection } from './analytics.js';
 import { benchAnswers } from './answers.js';
 import { crawlSection } from './crawl.js';
 import { extractionSection } from './extraction.js';
+import { handoffSection } from './handoff.js';
 import { httpSection } from './http.js';
 import { pagingSection } from './paging.js';
 import type { Figure, Section } from './section.js';
@@ -21,6 +22,7 @@ const SECTIONS: Section[] = [
   trainingSection,
   extractionSection,
   crawlSection,
+  handoffSection,
   printing('answers (development and held-out sets against BM25)', benchAnswers),
   printing('retrieval (index builds, cold start, cache)', benchRetrieval),
 ];
