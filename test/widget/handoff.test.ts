@@ -184,6 +184,26 @@ describe('a handed-off visitor', () => {
     expect((await bubbles(reloaded)).at(-1)?.[1]).toContain('seven');
   });
 
+  it('who asks in words, or is declined too often, gets the team’s replies live too', async () => {
+    await configure({ handoff: { afterDeclines: 1 } });
+    const { page, frame, conversationId } = await visit();
+    await send(frame, 'Can I talk to a person?');
+    expect((await bubbles(frame)).at(-1)).toEqual(['', WAITING]);
+    await status(frame).filter({ hasText: 'Waiting for someone from the team…' }).waitFor();
+    await team(await conversationId(), 'messages', { name: 'Ada', text: 'Ada here.' });
+    await waitForBubble(frame, 'Ada here.');
+
+    // A new conversation, whose first question the chatbot cannot answer.
+    await team(await conversationId(), 'resolve');
+    await frame.getByRole('button', { name: 'New conversation' }).click();
+    await send(frame, 'Do you sell bicycles?');
+    expect((await bubbles(frame)).at(-1)?.[1]).toMatch(new RegExp(`\\n\\n${WAITING}$`));
+    await status(frame).filter({ hasText: 'Waiting for someone from the team…' }).waitFor();
+    const id = await page.evaluate((chatbotId) => localStorage.getItem(`switchboard:${chatbotId}:conversation`), bot);
+    await team(id as string, 'messages', { name: 'Bo', text: 'Bo here.' });
+    await waitForBubble(frame, 'Bo here.');
+  });
+
   it('sees the offline message and the details form again when nobody came in time', async () => {
     await configure({
       handoff: { waitMinutes: 0.05 },
