@@ -5,6 +5,8 @@ import type { DiscordConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
 import { createRelay } from '../relay.js';
 import { onFeedbackButton } from './feedback.js';
+import { createHandoffListeners } from './handoff.js';
+import { startHandoffNotices } from './handoff-notices.js';
 import { chatbotCommand, createInteractionHandler, DISCORD_WORDS, isDiscordAdmin } from './interactions.js';
 import { onAnswerButton, onAnswerModal } from './unanswered.js';
 import { createMessageHandler } from './messages.js';
@@ -94,6 +96,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       historyLimit: options.historyLimit ?? DEFAULT_HISTORY_LIMIT,
       editIntervalMs: updateIntervalMs,
     });
+    const handoffs = createHandoffListeners({ client: readyClient, hub, relay, logger });
     const onCommand = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger });
     const answers = {
       hub,
@@ -103,12 +106,18 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       logger,
     };
     // Handlers catch their own failures; these catches are the last line, so the process survives.
+    // A handoff thread is the team's: its messages go to the person, the chatbot never answers there.
     readyClient.on(Events.MessageCreate, (message) => {
-      messages.onMessage(message).catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
+      handoffs
+        .onMessage(message)
+        .then((relayed) => (relayed ? undefined : messages.onMessage(message)))
+        .catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
     });
     readyClient.on(Events.InteractionCreate, (interaction) => {
       const handled = interaction.isButton()
-        ? onFeedbackButton(interaction, { hub, relay, logger })
+        ? handoffs
+            .onButton(interaction)
+            .then((done) => done || onFeedbackButton(interaction, { hub, relay, logger }))
             .then((done) => done || onAnswerButton(interaction, answers))
             .then((done) => done || messages.onButton(interaction))
         : interaction.isModalSubmit()
@@ -122,6 +131,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     const commands = readyClient.application.commands;
     if (config.guildId) await commands.set([chatbotCommand()], config.guildId);
     else await commands.set([chatbotCommand()]);
+    const notices = startHandoffNotices({ client: readyClient, hub, logger });
     logger.info(
       { user: readyClient.user.tag, applicationId, commands: config.guildId ? `guild ${config.guildId}` : 'global' },
       'Discord adapter ready',
@@ -131,6 +141,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       client: readyClient,
       applicationId,
       async stop() {
+        await notices.stop();
         readyClient.removeAllListeners();
         await readyClient.destroy();
       },
