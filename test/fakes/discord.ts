@@ -8,6 +8,9 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 // gateway (WebSocket, JSON, no compression) on one port, so discord.js runs unmodified against
 // it. Point the client's REST at `apiUrl`; the gateway address comes from GET /gateway/bot, and
 // a resumed session reconnects to READY's `resume_gateway_url`, a different path of this server.
+// Threads started from a message share its id (THREAD_CREATE announces them); messages carry
+// embeds and buttons within Discord's limits; a component's update (callback 7, or 6 then an edit
+// of @original) changes the clicked message; members may have server nicknames.
 // Everything the bot does is recorded for assertions; anything off-protocol lands in `violations`.
 
 export type ApiUser = { id: string; username: string; global_name: string | null; discriminator: string; avatar: null; bot?: boolean };
