@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ChannelType, ThreadAutoArchiveDuration, type Client, type TextChannel, type ThreadChannel } from 'discord.js';
 import type { Logger } from 'pino';
 import type { HandoffNotice, HandoffState, HandoffThread, HubClient } from '../hub-client.js';
@@ -14,6 +15,8 @@ import { splitMessage } from './text.js';
 const POLL_MS = 1_000;
 /** Notices leased per pass; a full batch is followed by another pass at once. */
 const BATCH = 10;
+/** How long stop() waits for the pass in progress; a notice cut short is offered again when its lease ends. */
+const STOP_GRACE_MS = 5_000;
 
 export type HandoffNoticesOptions = {
   client: Client<true>;
@@ -23,7 +26,7 @@ export type HandoffNoticesOptions = {
 };
 
 export type HandoffNotices = {
-  /** Stops polling and waits for the pass in progress. */
+  /** Stops polling and waits for the pass in progress (at most a few seconds). */
   stop(): Promise<void>;
 };
 
@@ -129,7 +132,7 @@ export function startHandoffNotices(options: HandoffNoticesOptions): HandoffNoti
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await running;
+      await Promise.race([running, sleep(STOP_GRACE_MS, undefined, { ref: false })]);
     },
   };
 }

@@ -80,7 +80,7 @@ export type RecordedRequest = {
   at: number;
 };
 
-export type InteractionResponse = { callback: RecordedRequest | undefined; edits: RecordedRequest[] };
+export type InteractionResponse = { callback: RecordedRequest | undefined; edits: RecordedRequest[]; followUps: RecordedRequest[] };
 
 /** 2: an application command, 3: a message component, 5: a modal submission. */
 type InteractionType = 2 | 3 | 5;
@@ -753,6 +753,20 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
         json(response, 200, { ...botMessage(interaction.channelId, body, recorded.files), webhook_id: applicationId, flags: 64 });
       },
     },
+    {
+      // A follow-up message of an acknowledged interaction (here always ephemeral: only the clicker sees it).
+      method: 'POST',
+      path: /^\/webhooks\/(\d+)\/([^/]+)$/,
+      bot: false,
+      handle: ([, app, interactionToken], recorded, response) => {
+        const interaction = interactionTokens.get(interactionToken as string);
+        if (app !== applicationId || !interaction) return json(response, 404, { message: 'Unknown Webhook', code: 10015 });
+        if (!interaction.answered) return json(response, 404, { message: 'Unknown Webhook', code: 10015 });
+        const body = (recorded.body ?? {}) as Record<string, unknown>;
+        if (typeof body.content !== 'string' || body.content.length === 0 || body.content.length > 2000) violations.push('follow-up content');
+        json(response, 200, { ...botMessage(interaction.channelId, body, recorded.files), webhook_id: applicationId });
+      },
+    },
   ];
 
   async function onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -1007,9 +1021,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       });
     },
 
-    /** The callback and the `@original` edits recorded for an interaction. */
+    /** The callback, the `@original` edits and the follow-up messages recorded for an interaction. */
     interactionResponse(interactionToken: string): InteractionResponse {
       return {
+        followUps: requests.filter((item) => item.method === 'POST' && item.path.endsWith(`/${interactionToken}`) && item.status < 300),
         callback: requests.find(
           (item) => item.method === 'POST' && item.path.includes(`/${interactionToken}/callback`) && item.status < 300,
         ),
