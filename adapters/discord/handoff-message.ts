@@ -19,7 +19,8 @@ const THREAD_NAME_LIMIT = 100;
 const TURN_LIMIT = 1_000;
 const EARLIER_CUT = '… (earlier messages left out)';
 
-const isClosed = (state: HandoffState) => state.status === 'resolved' || state.status === 'missed';
+/** Pending or active: the team can still take, answer or resolve it. */
+export const isOpen = (state: HandoffState) => state.status === 'pending' || state.status === 'active';
 
 /** The root message's first line: where the handoff stands. */
 export function statusLine(state: HandoffState): string {
@@ -37,7 +38,7 @@ export function statusLine(state: HandoffState): string {
 
 /** Take (while nobody has it) and Resolve (while open); none once closed. */
 export function handoffRows(state: HandoffState): ActionRowBuilder<ButtonBuilder>[] {
-  if (isClosed(state)) return [];
+  if (!isOpen(state)) return [];
   const buttons = [
     ...(state.status === 'pending' ? [new ButtonBuilder().setCustomId(TAKE_ID).setLabel('Take').setStyle(ButtonStyle.Primary)] : []),
     new ButtonBuilder().setCustomId(RESOLVE_ID).setLabel('Resolve').setStyle(ButtonStyle.Secondary),

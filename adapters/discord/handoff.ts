@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { COMMAND_FAILED } from '../commands.js';
 import { HubApiError, type HandoffInThread, type HandoffState, type HubClient } from '../hub-client.js';
 import type { Relay } from '../relay.js';
-import { HANDOFF_CLOSED, NOT_DELIVERED, ONLY_TEXT, RESOLVE_ID, rootMessage, TAKE_ID } from './handoff-message.js';
+import { HANDOFF_CLOSED, isOpen, NOT_DELIVERED, ONLY_TEXT, RESOLVE_ID, rootMessage, TAKE_ID } from './handoff-message.js';
 
 // The team's side of a handoff in Discord: Take and Resolve on the root message, and replies in
 // its thread relayed to the person under the member's display name. A thread is a handoff's only
@@ -21,8 +21,6 @@ export type HandoffListenerOptions = { client: Client<true>; hub: HubClient; rel
 
 /** Said privately when the message clicked on is not (or no longer) a handoff's. */
 export const NOT_A_HANDOFF = 'That handoff is no longer known.';
-
-const isOpen = (state: HandoffState) => state.status === 'pending' || state.status === 'active';
 
 /** The member's name in this server (nickname, else global name, else username): all the hub learns of them. */
 function displayName(member: ButtonInteraction['member'] | Message['member'], user: { displayName: string }): string {
