@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ChannelType, ThreadAutoArchiveDuration, type Client, type TextChannel, type ThreadChannel } from 'discord.js';
+import { ChannelType, DiscordAPIError, RESTJSONErrorCodes, ThreadAutoArchiveDuration, type Client, type TextChannel, type ThreadChannel } from 'discord.js';
 import type { Logger } from 'pino';
 import type { HandoffNotice, HandoffState, HandoffThread, HubClient } from '../hub-client.js';
 import { personSaid, requestEmbed, rootMessage, statusLine, threadName } from './handoff-message.js';
@@ -63,19 +63,30 @@ export function startHandoffNotices(options: HandoffNoticesOptions): HandoffNoti
   }
 
   /**
-   * Says how it ended, takes the buttons off the root message and archives the thread: closed
-   * handoffs leave the channel's list of active threads, their history stays readable, and a
-   * later message there is answered that it no longer reaches the person. Only the note must
-   * succeed; the rest is tidying, logged when Discord refuses it.
+   * Takes the buttons off the root message, says in the thread how it ended and archives the
+   * thread: closed handoffs leave the channel's list of active threads, their history stays
+   * readable, and a later message there is answered that it no longer reaches the person. Only
+   * the note must succeed; the rest is tidying, logged when Discord refuses it.
    */
   async function close(thread: HandoffThread, state: HandoffState): Promise<void> {
-    const channel = await threadChannel(thread.threadId);
-    await channel.send({ content: statusLine(state) });
     const tidy = (what: string) => (error: unknown) => log.warn({ err: error, threadId: thread.threadId }, `could not ${what}`);
     await textChannel(thread.channelId)
       .then((parent) => parent.messages.edit(thread.threadId, rootMessage(state)))
       .catch(tidy('update the handoff message'));
+    const channel = await threadChannel(thread.threadId);
+    await channel.send({ content: statusLine(state) });
     await channel.setArchived(true, 'The handoff is closed').catch(tidy('archive the handoff thread'));
+  }
+
+  /** Posts in the handoff's thread; a thread someone deleted takes nothing more, and that is no failure. */
+  async function inThread(notice: HandoffNotice, thread: HandoffThread): Promise<void> {
+    try {
+      if (notice.kind === 'message' && notice.text) await postInThread(thread, notice.text);
+      if (notice.kind === 'closed') await close(thread, notice.handoff);
+    } catch (error) {
+      if (!(error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownChannel)) throw error;
+      log.warn({ threadId: thread.threadId, noticeId: notice.id }, 'the handoff thread is gone: nothing posted');
+    }
   }
 
   async function post(notice: HandoffNotice): Promise<void> {
@@ -84,10 +95,7 @@ export function startHandoffNotices(options: HandoffNoticesOptions): HandoffNoti
       return;
     }
     // Without a thread (its request was never posted) there is nowhere to say it.
-    if (notice.thread) {
-      if (notice.kind === 'message' && notice.text) await postInThread(notice.thread, notice.text);
-      if (notice.kind === 'closed') await close(notice.thread, notice.handoff);
-    }
+    if (notice.thread) await inThread(notice, notice.thread);
     await hub.completeHandoffNotice(notice.id);
   }
 

@@ -916,6 +916,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       else nicknames.set(person.id, nick);
     },
 
+    /** Deletes a channel or thread (as a moderator would), announced as CHANNEL_DELETE / THREAD_DELETE. */
+    deleteChannel(channel: FakeChannel): void {
+      channels.delete(channel.id);
+      messages.delete(channel.id);
+      if (channel.kind === 'thread') {
+        dispatch('THREAD_DELETE', { id: channel.id, guild_id: guildId, parent_id: channel.parentId, type: CHANNEL_TYPE.thread });
+      } else dispatch('CHANNEL_DELETE', apiChannel(channel));
+    },
+
     /** A channel as the fake holds it (threads the bot started included). */
     channel: (channelId: string) => channels.get(channelId),
 
