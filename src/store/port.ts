@@ -632,6 +632,9 @@ export type UnansweredAsk = {
   example: UnansweredExample;
 };
 
+/** An ask of a question whose terms may already have a group. */
+export type UnansweredRepeat = { chatbotId: string; terms: string[]; example: UnansweredExample };
+
 export type UnansweredFilter = TimeRange & { status?: UnansweredStatus };
 
 /** A new group whose unanswered.created is not yet enqueued, with the example that opened it. */
@@ -640,6 +643,11 @@ export type UnannouncedGroup = { group: UnansweredGroup; opening: UnansweredExam
 export interface UnansweredRepository {
   /** The chatbot's groups sharing a term with `terms`, most recently asked first, at most `limit`. */
   candidates(chatbotId: string, terms: string[], limit: number): Promise<Pick<UnansweredGroup, 'id' | 'terms'>[]>;
+  /**
+   * Counts one ask into the chatbot's group of exactly `terms`, when there is one, in one atomic
+   * write (a resolved or dismissed group reopens, as with record); answers whether it did.
+   */
+  repeat(ask: UnansweredRepeat): Promise<boolean>;
   /**
    * Counts one ask in one atomic write: into `groupId` when given, else into the chatbot's group
    * of exactly the same terms, else into a new group made of `opening` (marked for its webhook

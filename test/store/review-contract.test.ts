@@ -226,6 +226,22 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
       expect(again).toMatchObject({ created: false, group: { id: 'g-q', status: 'open', count: 2 } });
     });
 
+    it('counts a repeat into the group of exactly the same terms only, reopening it; keeps chatbots apart', async () => {
+      const other = await seedChatbot(store, owner);
+      const repeat = (terms: string[], when: string, chatbotId = bot.id) => store.unanswered.repeat({ chatbotId, terms, example: example(when) });
+      expect(await repeat(['polici', 'refund'], '2026-03-10T09:00:00Z')).toBe(false);
+      await store.unanswered.record(ask('refund policy?', ['polici', 'refund'], '2026-03-10T10:00:00Z'));
+      await store.unanswered.setStatus(bot.id, 'g-refund policy?', 'dismissed');
+      expect(await repeat(['refund'], '2026-03-10T11:00:00Z')).toBe(false);
+      expect(await repeat(['polici', 'refund'], '2026-03-10T11:00:00Z', other.id)).toBe(false);
+      expect(await repeat(['polici', 'refund'], '2026-03-10T12:00:00Z')).toBe(true);
+      const group = await store.unanswered.find(bot.id, 'g-refund policy?');
+      expect(group).toMatchObject({ count: 2, status: 'open', lastAskedAt: at('2026-03-10T12:00:00Z') });
+      expect(group?.examples.map((item) => item.askedAt.getUTCHours())).toEqual([12, 10]);
+      expect(await store.unanswered.count(bot.id, {})).toBe(1);
+      expect(await store.unanswered.count(other.id, {})).toBe(0);
+    });
+
     it('finds candidates sharing a term, most recently asked first; keeps chatbots apart', async () => {
       const other = await seedChatbot(store, owner);
       await store.unanswered.record(ask('one', ['refund', 'polici'], '2026-03-10T10:00:00Z'));

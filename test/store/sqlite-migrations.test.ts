@@ -144,4 +144,27 @@ describe('sqlite migrations of existing data', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     db.close();
   });
+
+  it('moves each unanswered group’s latest examples and its first into its own row, then drops the examples table', () => {
+    const db = databaseBefore('DROP TABLE unanswered_examples');
+    const group = db.prepare(
+      `INSERT INTO unanswered_groups (id, chatbot_id, account_id, question, terms, terms_key, count, first_asked_at, last_asked_at, status)
+       VALUES (?, 'bot', 'account', 'q', '[]', ?, ?, 1, 9, 'open')`,
+    );
+    group.run('many', 'many', 7);
+    group.run('one', 'one', 1);
+    const example = db.prepare('INSERT INTO unanswered_examples (group_id, conversation_id, message_id, source, asked_at) VALUES (?, ?, ?, ?, ?)');
+    for (let at = 1; at <= 7; at += 1) example.run('many', `c${at}`, null, 'API', at);
+    example.run('one', null, 'm1', 'Slack', 3);
+
+    migrate(db);
+
+    const row = (id: string) => db.prepare<[string], { examples: string; opening: string }>('SELECT examples, opening FROM unanswered_groups WHERE id = ?').get(id);
+    const many = row('many');
+    expect((JSON.parse(many?.examples ?? '') as { askedAt: number }[]).map((item) => item.askedAt)).toEqual([3, 4, 5, 6, 7]);
+    expect(JSON.parse(many?.opening ?? '')).toEqual({ conversationId: 'c1', messageId: null, source: 'API', askedAt: 1 });
+    expect(JSON.parse(row('one')?.examples ?? '')).toEqual([{ conversationId: null, messageId: 'm1', source: 'Slack', askedAt: 3 }]);
+    expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'unanswered_examples'").pluck().get()).toBe(0);
+    db.close();
+  });
 });

@@ -1,5 +1,5 @@
 import { pageOffset } from '../paging.js';
-import { UNANSWERED_EXAMPLES, type UnansweredFilter, type UnansweredGroup, type UnansweredRepository } from '../port.js';
+import { UNANSWERED_EXAMPLES, type UnansweredExample, type UnansweredFilter, type UnansweredGroup, type UnansweredRepository } from '../port.js';
 import type { MongoModels, UnansweredGroupDoc } from './models.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 
@@ -17,6 +17,14 @@ const matching = (chatbotId: string, filter: UnansweredFilter) => ({
   ...(filter.status && { status: filter.status }),
 });
 
+/** The update that counts one ask into a group. */
+const countAsk = (example: UnansweredExample) => ({
+  $inc: { count: 1 },
+  $max: { lastAskedAt: example.askedAt },
+  $set: { status: 'open' },
+  $push: { examples: { $each: [example], $slice: -UNANSWERED_EXAMPLES } },
+});
+
 export function mongoUnanswered({ unansweredGroups }: MongoModels): UnansweredRepository {
   return {
     async candidates(chatbotId, terms, limit) {
@@ -27,15 +35,14 @@ export function mongoUnanswered({ unansweredGroups }: MongoModels): UnansweredRe
         .lean<Pick<UnansweredGroupDoc, '_id' | 'terms'>[]>();
       return docs.map((doc) => ({ id: doc._id, terms: doc.terms }));
     },
+    async repeat({ chatbotId, terms, example }) {
+      const { matchedCount } = await unansweredGroups.updateOne({ chatbotId, termsKey: terms.join(' ') }, countAsk(example));
+      return matchedCount === 1;
+    },
     // One write either way: the group found is counted into, or the unique {chatbotId, termsKey}
     // index decides which of racing asks opens the group.
     async record({ chatbotId, accountId, groupId, opening, example }) {
-      const ask = {
-        $inc: { count: 1 },
-        $max: { lastAskedAt: example.askedAt },
-        $set: { status: 'open' },
-        $push: { examples: { $each: [example], $slice: -UNANSWERED_EXAMPLES } },
-      };
+      const ask = countAsk(example);
       const found =
         groupId === undefined
           ? null

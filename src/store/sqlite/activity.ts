@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { ACTIVITY_COUNTERS, hourOf, type ActivityCounts, type ActivityTally } from '../activity-counters.js';
 import type { ActivityHour, ActivityRepository } from '../port.js';
+import type { GroupCommit } from './group-commit.js';
 
 // activity_hours: one row per chatbot and UTC hour, a column per counter (snake_case of its name).
 
@@ -30,7 +31,7 @@ export function sqliteActivityCount(db: Database): ActivityCount {
   };
 }
 
-export function sqliteActivity(db: Database, count: ActivityCount): ActivityRepository {
+export function sqliteActivity(db: Database, count: ActivityCount, batched: GroupCommit): ActivityRepository {
   const ofChatbot = db.prepare<[string, number, number], HourRow>(
     `SELECT * FROM activity_hours WHERE chatbot_id = ? AND hour >= ? AND hour < ? ORDER BY hour`,
   );
@@ -41,8 +42,8 @@ export function sqliteActivity(db: Database, count: ActivityCount): ActivityRepo
      GROUP BY hour ORDER BY hour`,
   );
   return {
-    async add(chatbotId, at, tally) {
-      count(chatbotId, at, tally);
+    add(chatbotId, at, tally) {
+      return batched.write(() => count(chatbotId, at, tally));
     },
     async hours(scope, from, to) {
       const rows =

@@ -16,6 +16,7 @@ import { sqliteDigestRuns } from './digest-runs.js';
 import { sqliteDigests } from './digests.js';
 import { sqliteLeads } from './leads.js';
 import { sqliteContacts } from './contacts.js';
+import { groupCommit } from './group-commit.js';
 import { migrate } from './migrations.js';
 import { sqliteRateLimits } from './rate-limits.js';
 import { sqliteRetrieval } from './retrieval.js';
@@ -39,6 +40,7 @@ export function openSqliteStore(filename: string): Store {
   const training = sqliteTraining(db);
   const retrieval = sqliteRetrieval(db);
   const countActivity = sqliteActivityCount(db);
+  const batched = groupCommit(db);
   return {
     engine: 'sqlite',
     accounts: sqliteAccounts(db),
@@ -52,7 +54,7 @@ export function openSqliteStore(filename: string): Store {
     contacts: sqliteContacts(db),
     attributes: sqliteAttributes(db),
     rateLimits: sqliteRateLimits(db),
-    usage: sqliteUsage(db),
+    usage: sqliteUsage(db, batched),
     bindings: sqliteBindings(db),
     digests: sqliteDigests(db),
     digestRuns: sqliteDigestRuns(db),
@@ -64,14 +66,15 @@ export function openSqliteStore(filename: string): Store {
     webhooks: sqliteWebhooks(db),
     webhookOutbox: sqliteWebhookOutbox(db),
     adapterClaims: sqliteAdapterClaims(db),
-    activity: sqliteActivity(db, countActivity),
-    unanswered: sqliteUnanswered(db),
+    activity: sqliteActivity(db, countActivity, batched),
+    unanswered: sqliteUnanswered(db, batched),
     consoleSessions: sqliteConsoleSessions(db),
     handoffs: sqliteHandoffs(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },
     async close() {
+      batched.flush();
       db.close();
     },
   };

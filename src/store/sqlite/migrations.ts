@@ -513,6 +513,25 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // A team member's reply in a handoff names them (Author).
   `ALTER TABLE conversation_messages ADD COLUMN author_name TEXT;`,
+  // An unanswered group keeps its latest examples and the one that opened it in its own row
+  // (JSON), as the MongoDB adapter does: counting an ask is one update, and no table grows by a
+  // row with every declined question.
+  `
+  ALTER TABLE unanswered_groups ADD COLUMN examples TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE unanswered_groups ADD COLUMN opening TEXT NOT NULL DEFAULT '{}';
+  UPDATE unanswered_groups SET
+    examples = (
+      SELECT json_group_array(json(example) ORDER BY seq) FROM (
+        SELECT seq, json_object('conversationId', conversation_id, 'messageId', message_id, 'source', source, 'askedAt', asked_at) AS example
+        FROM unanswered_examples WHERE group_id = unanswered_groups.id ORDER BY seq DESC LIMIT 5
+      )
+    ),
+    opening = coalesce((
+      SELECT json_object('conversationId', conversation_id, 'messageId', message_id, 'source', source, 'askedAt', asked_at)
+      FROM unanswered_examples WHERE group_id = unanswered_groups.id ORDER BY seq LIMIT 1
+    ), '{}');
+  DROP TABLE unanswered_examples;
+  `,
 ];
 
 export function migrate(db: Database): void {

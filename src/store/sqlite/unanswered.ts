@@ -2,7 +2,6 @@ import type { Database } from 'better-sqlite3';
 import { pageOffset } from '../paging.js';
 import {
   UNANSWERED_EXAMPLES,
-  type ConversationSource,
   type UnansweredAsk,
   type UnansweredExample,
   type UnansweredFilter,
@@ -10,6 +9,7 @@ import {
   type UnansweredRepository,
   type UnansweredStatus,
 } from '../port.js';
+import type { GroupCommit } from './group-commit.js';
 import { timeBounds } from './time-bounds.js';
 
 type GroupRow = {
@@ -22,25 +22,23 @@ type GroupRow = {
   first_asked_at: number;
   last_asked_at: number;
   status: UnansweredStatus;
+  /** JSON: the latest examples, oldest first. */
+  examples: string;
+  /** JSON: the example that opened the group. */
+  opening: string;
 };
 
-type ExampleRow = {
-  conversation_id: string | null;
-  message_id: string | null;
-  source: ConversationSource;
-  asked_at: number;
-};
+/** An example as a group's row holds it (JSON), its time in epoch milliseconds. */
+type StoredExample = Omit<UnansweredExample, 'askedAt'> & { askedAt: number };
 
 type FilterParams = { chatbotId: string; from: number; to: number; status: UnansweredStatus | null };
 
 const termsKey = (terms: string[]) => terms.join(' ');
 
-const toExample = (row: ExampleRow): UnansweredExample => ({
-  conversationId: row.conversation_id,
-  messageId: row.message_id,
-  source: row.source,
-  askedAt: new Date(row.asked_at),
-});
+const storedExample = (example: UnansweredExample): string =>
+  JSON.stringify({ ...example, askedAt: example.askedAt.getTime() } satisfies StoredExample);
+
+const toExample = (stored: StoredExample): UnansweredExample => ({ ...stored, askedAt: new Date(stored.askedAt) });
 
 const filterParams = (chatbotId: string, filter: UnansweredFilter): FilterParams => ({
   chatbotId,
@@ -51,7 +49,26 @@ const filterParams = (chatbotId: string, filter: UnansweredFilter): FilterParams
 const MATCHING = `chatbot_id = @chatbotId AND last_asked_at BETWEEN @from AND @to
   AND (@status IS NULL OR status = @status)`;
 
-export function sqliteUnanswered(db: Database): UnansweredRepository {
+/** Counts one ask into the group: the example joins the latest ones, the oldest leaving past the limit. */
+const COUNT_ASK = `count = count + 1, last_asked_at = MAX(last_asked_at, @at), status = 'open',
+  examples = json_insert(
+    CASE WHEN json_array_length(examples) >= ${UNANSWERED_EXAMPLES} THEN json_remove(examples, '$[0]') ELSE examples END,
+    '$[#]', json(@example))`;
+
+const toGroup = (row: GroupRow): UnansweredGroup => ({
+  id: row.id,
+  chatbotId: row.chatbot_id,
+  accountId: row.account_id,
+  question: row.question,
+  terms: JSON.parse(row.terms) as string[],
+  count: row.count,
+  firstAskedAt: new Date(row.first_asked_at),
+  lastAskedAt: new Date(row.last_asked_at),
+  status: row.status,
+  examples: (JSON.parse(row.examples) as StoredExample[]).map(toExample).reverse(),
+});
+
+export function sqliteUnanswered(db: Database, batched: GroupCommit): UnansweredRepository {
   const byId = db.prepare<[string, string], GroupRow>('SELECT * FROM unanswered_groups WHERE id = ? AND chatbot_id = ?');
   const byTerms = db.prepare<[string, string], GroupRow>(
     'SELECT * FROM unanswered_groups WHERE chatbot_id = ? AND terms_key = ?',
@@ -63,22 +80,12 @@ export function sqliteUnanswered(db: Database): UnansweredRepository {
   );
   const open = db.prepare(
     `INSERT INTO unanswered_groups
-       (id, chatbot_id, account_id, question, terms, terms_key, count, first_asked_at, last_asked_at, status)
-     VALUES (@id, @chatbotId, @accountId, @question, @terms, @termsKey, 1, @at, @at, 'open')`,
+       (id, chatbot_id, account_id, question, terms, terms_key, count, first_asked_at, last_asked_at, status, examples, opening)
+     VALUES (@id, @chatbotId, @accountId, @question, @terms, @termsKey, 1, @at, @at, 'open', json_array(json(@example)), @example)`,
   );
-  const countAsk = db.prepare<{ id: string; at: number }>(
-    `UPDATE unanswered_groups SET count = count + 1, last_asked_at = MAX(last_asked_at, @at), status = 'open'
-     WHERE id = @id`,
-  );
-  const addExample = db.prepare(
-    `INSERT INTO unanswered_examples (group_id, conversation_id, message_id, source, asked_at)
-     VALUES (@groupId, @conversationId, @messageId, @source, @askedAt)`,
-  );
-  const latestExamples = db.prepare<[string, number], ExampleRow>(
-    'SELECT * FROM unanswered_examples WHERE group_id = ? ORDER BY seq DESC LIMIT ?',
-  );
-  const firstExample = db.prepare<[string], ExampleRow>(
-    'SELECT * FROM unanswered_examples WHERE group_id = ? ORDER BY seq LIMIT 1',
+  const countAsk = db.prepare<{ id: string; at: number; example: string }>(`UPDATE unanswered_groups SET ${COUNT_ASK} WHERE id = @id`);
+  const countRepeat = db.prepare<{ chatbotId: string; termsKey: string; at: number; example: string }>(
+    `UPDATE unanswered_groups SET ${COUNT_ASK} WHERE chatbot_id = @chatbotId AND terms_key = @termsKey`,
   );
   const page = db.prepare<FilterParams & { limit: number; offset: number }, GroupRow>(
     `SELECT * FROM unanswered_groups WHERE ${MATCHING}
@@ -93,39 +100,28 @@ export function sqliteUnanswered(db: Database): UnansweredRepository {
   );
   const announced = db.prepare<[string]>('UPDATE unanswered_groups SET webhook_pending = 0 WHERE id = ?');
 
-  const toGroup = (row: GroupRow): UnansweredGroup => ({
-    id: row.id,
-    chatbotId: row.chatbot_id,
-    accountId: row.account_id,
-    question: row.question,
-    terms: JSON.parse(row.terms) as string[],
-    count: row.count,
-    firstAskedAt: new Date(row.first_asked_at),
-    lastAskedAt: new Date(row.last_asked_at),
-    status: row.status,
-    examples: latestExamples.all(row.id, UNANSWERED_EXAMPLES).map(toExample),
-  });
-
   // IMMEDIATE: the write lock is held from the first read, so a racing ask of the same terms
   // finds the group this one opens.
   const record = db.transaction((ask: UnansweredAsk) => {
-    const { chatbotId, example } = ask;
-    const at = example.askedAt.getTime();
+    const { chatbotId } = ask;
+    const at = ask.example.askedAt.getTime();
+    const example = storedExample(ask.example);
     const found =
       (ask.groupId === undefined ? undefined : byId.get(ask.groupId, chatbotId)) ??
       byTerms.get(chatbotId, termsKey(ask.opening.terms));
     const id = found?.id ?? ask.opening.id;
     if (found) {
-      countAsk.run({ id, at });
+      countAsk.run({ id, at, example });
     } else {
       const { question, terms } = ask.opening;
-      open.run({ id, chatbotId, accountId: ask.accountId, question, terms: JSON.stringify(terms), termsKey: termsKey(terms), at });
+      open.run({ id, chatbotId, accountId: ask.accountId, question, terms: JSON.stringify(terms), termsKey: termsKey(terms), at, example });
     }
-    addExample.run({ groupId: id, ...example, askedAt: at });
     return { group: toGroup(byId.get(id, chatbotId) as GroupRow), created: !found };
   });
-  const read = db.transaction((rows: () => GroupRow[]) => rows().map(toGroup));
-  const find = (chatbotId: string, id: string) => read(() => [byId.get(id, chatbotId)].filter((row) => row !== undefined))[0];
+  const find = (chatbotId: string, id: string) => {
+    const row = byId.get(id, chatbotId);
+    return row && toGroup(row);
+  };
 
   return {
     async candidates(chatbotId, terms, limit) {
@@ -133,12 +129,16 @@ export function sqliteUnanswered(db: Database): UnansweredRepository {
         .all(chatbotId, JSON.stringify(terms), limit)
         .map((row) => ({ id: row.id, terms: JSON.parse(row.terms) as string[] }));
     },
+    repeat({ chatbotId, terms, example }) {
+      const params = { chatbotId, termsKey: termsKey(terms), at: example.askedAt.getTime(), example: storedExample(example) };
+      return batched.write(() => countRepeat.run(params).changes === 1);
+    },
     async record(ask) {
       return record.immediate(ask);
     },
     async list(chatbotId, filter, window) {
       const params = { ...filterParams(chatbotId, filter), limit: window.size, offset: pageOffset(window) };
-      return read(() => page.all(params));
+      return page.all(params).map(toGroup);
     },
     async count(chatbotId, filter) {
       return total.get(filterParams(chatbotId, filter)) ?? 0;
@@ -150,10 +150,7 @@ export function sqliteUnanswered(db: Database): UnansweredRepository {
       return setStatus.run(status, id, chatbotId).changes === 0 ? undefined : find(chatbotId, id);
     },
     async unannounced(limit) {
-      return read(() => pending.all(limit)).map((group) => ({
-        group,
-        opening: toExample(firstExample.get(group.id) as ExampleRow),
-      }));
+      return pending.all(limit).map((row) => ({ group: toGroup(row), opening: toExample(JSON.parse(row.opening) as StoredExample) }));
     },
     async markAnnounced(id) {
       announced.run(id);

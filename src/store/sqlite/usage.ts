@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import type { UsageRepository } from '../port.js';
+import type { GroupCommit } from './group-commit.js';
 
-export function sqliteUsage(db: Database): UsageRepository {
+export function sqliteUsage(db: Database, batched: GroupCommit): UsageRepository {
   // The limit is checked by the same statement that counts, so racing requests cannot overdraw.
   const reserve = db.prepare(
     `INSERT INTO usage (account_id, period, messages) SELECT ?, ?, 1 WHERE ? > 0
@@ -15,11 +16,11 @@ export function sqliteUsage(db: Database): UsageRepository {
   );
 
   return {
-    async reserveMessage(accountId, period, limit) {
-      return reserve.run(accountId, period, limit, limit).changes > 0;
+    reserveMessage(accountId, period, limit) {
+      return batched.write(() => reserve.run(accountId, period, limit, limit).changes > 0);
     },
     async releaseMessage(accountId, period) {
-      release.run(accountId, period);
+      await batched.write(() => release.run(accountId, period));
     },
     async messagesUsed(accountId, period) {
       return used.get(accountId, period)?.messages ?? 0;
