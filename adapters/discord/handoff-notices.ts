@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ChannelType, DiscordAPIError, RESTJSONErrorCodes, ThreadAutoArchiveDuration, type Client, type TextChannel, type ThreadChannel } from 'discord.js';
 import type { Logger } from 'pino';
 import type { HandoffNotice, HandoffState, HandoffThread, HubClient } from '../hub-client.js';
+import { markHandoffThread } from './handoff.js';
 import { personSaid, requestEmbed, rootMessage, statusLine, threadName } from './handoff-message.js';
 import { splitMessage } from './text.js';
 
@@ -54,6 +55,7 @@ export function startHandoffNotices(options: HandoffNoticesOptions): HandoffNoti
     }
     const root = await channel.send({ ...rootMessage(notice.handoff), embeds: [requestEmbed(notice)] });
     const thread = await root.startThread({ name: threadName(notice), autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
+    await markHandoffThread(hub, thread.id);
     return { channelId: channel.id, threadId: thread.id };
   }
 

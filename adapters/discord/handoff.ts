@@ -6,9 +6,11 @@ import type { Relay } from '../relay.js';
 import { HANDOFF_CLOSED, isOpen, NOT_DELIVERED, ONLY_TEXT, RESOLVE_ID, rootMessage, TAKE_ID } from './handoff-message.js';
 
 // The team's side of a handoff in Discord: Take and Resolve on the root message, and replies in
-// its thread relayed to the person under the member's display name. A thread is a handoff's only
-// if the hub says so (findHandoffByThread); in one, the chatbot never answers. Every bot instance
-// receives every event: the one that claims it acts.
+// its thread relayed to the person under the member's display name. A thread is relayed only while
+// the hub finds it (findHandoffByThread: the thread of its conversation's current handoff); the
+// chatbot never answers in any handoff thread, even one the hub no longer finds (a later handoff
+// of the conversation has its own), which the hub's claims remember. Every bot instance receives
+// every event: the one that claims it acts.
 
 export type HandoffListeners = {
   /** A team member's message in a handoff thread: relayed. False if the message is not in one. */
@@ -18,6 +20,15 @@ export type HandoffListeners = {
 };
 
 export type HandoffListenerOptions = { client: Client<true>; hub: HubClient; relay: Relay; logger: Logger };
+
+/** How long a handoff thread is remembered as one: the chatbot stays out of it that long. */
+const HANDOFF_THREAD_SECONDS = 90 * 24 * 60 * 60;
+const handoffThreadKey = (threadId: string) => `discord:handoff-thread:${threadId}`;
+
+/** Remembers, for every instance, that a thread is a handoff's. */
+export async function markHandoffThread(hub: HubClient, threadId: string): Promise<void> {
+  await hub.claim(handoffThreadKey(threadId), HANDOFF_THREAD_SECONDS);
+}
 
 /** Said privately when the message clicked on is not (or no longer) a handoff's. */
 export const NOT_A_HANDOFF = 'That handoff is no longer known.';
@@ -64,8 +75,10 @@ export function createHandoffListeners({ client, hub, relay, logger }: HandoffLi
     if (!thread?.parentId || thread.ownerId !== client.user.id) return false;
     try {
       const found = await find(thread.parentId, thread.id);
-      if (!found) return false;
-      if (await relay.claimMessage(message.id)) await relayReply(message, found, thread.parentId, thread.id);
+      if (!found && !(await hub.isHeld(handoffThreadKey(thread.id)))) return false;
+      if (!(await relay.claimMessage(message.id))) return true;
+      if (found) await relayReply(message, found, thread.parentId, thread.id);
+      else await message.reply(HANDOFF_CLOSED);
     } catch (error) {
       logger.error({ err: error, threadId: thread.id, messageId: message.id }, 'could not relay a handoff reply');
       await message.reply(NOT_DELIVERED).catch(() => undefined);
