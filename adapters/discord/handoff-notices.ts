@@ -54,8 +54,9 @@ export function startHandoffNotices(options: HandoffNoticesOptions): HandoffNoti
       throw new Error(`handoff channel ${channel.id} is not in server ${notice.channel.workspaceId}`);
     }
     const root = await channel.send({ ...rootMessage(notice.handoff), embeds: [requestEmbed(notice)] });
+    // The thread will have the root message's id: remembered first, so the chatbot never answers in it.
+    await markHandoffThread(hub, root.id);
     const thread = await root.startThread({ name: threadName(notice), autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
-    await markHandoffThread(hub, thread.id);
     return { channelId: channel.id, threadId: thread.id };
   }
 

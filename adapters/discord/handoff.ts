@@ -21,8 +21,8 @@ export type HandoffListeners = {
 
 export type HandoffListenerOptions = { client: Client<true>; hub: HubClient; relay: Relay; logger: Logger };
 
-/** How long a handoff thread is remembered as one: the chatbot stays out of it that long. */
-const HANDOFF_THREAD_SECONDS = 90 * 24 * 60 * 60;
+/** How long a handoff thread is remembered as one (the longest claim the hub keeps): the chatbot stays out of it that long. */
+const HANDOFF_THREAD_SECONDS = 30 * 24 * 60 * 60;
 const handoffThreadKey = (threadId: string) => `discord:handoff-thread:${threadId}`;
 
 /** Remembers, for every instance, that a thread is a handoff's. */
