@@ -23,7 +23,6 @@ export type HandoffNoticesOptions = {
   client: Client<true>;
   hub: HubClient;
   logger: Logger;
-  pollMs?: number;
 };
 
 export type HandoffNotices = {
@@ -134,7 +133,7 @@ export function startHandoffNotices(options: HandoffNoticesOptions): HandoffNoti
         return 0;
       })
       .then((count) => {
-        if (!stopped) timer = setTimeout(loop, count === BATCH ? 0 : (options.pollMs ?? POLL_MS));
+        if (!stopped) timer = setTimeout(loop, count === BATCH ? 0 : POLL_MS);
       });
   }
   loop();
