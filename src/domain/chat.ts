@@ -13,6 +13,7 @@ import { alreadyAsked, detailsIn, leadDetails, leadRequest } from './lead-captur
 import { saveLead } from './leads.js';
 import { recordUnanswered } from './unanswered.js';
 import { openHandoff, requestHandoff } from './handoff.js';
+import { followUpNotice } from './handoff-notices.js';
 import { declinedTooOften, requestsHandoff } from './handoff-triggers.js';
 
 // POST /chat as a use case: everything that can refuse the request (unknown chatbot, quota)
@@ -198,11 +199,14 @@ async function handOffTurn(store: Store, chatbot: Chatbot, input: ChatInput, con
   const turn: ChatTurn[] = open ? newMessages : [...newMessages, { role: 'assistant', content: reply }];
   const ids = await store.conversations.reserveMessageIds(turn.length);
   const at = new Date();
+  // What the person says while a person has the conversation goes to the handoff's thread.
+  const relayed = open ? newMessages.map((message) => followUpNotice(chatbot, conversationId, open, at, message.content)) : [];
   await recordExchange(store, chatbot, {
     conversationId,
     source: input.source ?? 'API',
     contactId: input.contactId ?? null,
     messages: turn.map((message, index) => ({ ...message, id: ids[index], createdAt: at })),
+    notices: relayed.filter((notice) => notice !== undefined),
   });
   if (!open) await requestHandoff(store, chatbot, conversationId, at);
   return fixedReply(reply, open ? undefined : ids.at(-1));

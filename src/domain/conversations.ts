@@ -6,6 +6,7 @@ import type {
   Conversation,
   ConversationSource,
   Feedback,
+  HandoffFollowUp,
   MessageSource,
   NewMessage,
   Page,
@@ -30,6 +31,8 @@ export type Exchange = {
   messages: NewMessage[];
   /** Counted with the exchange (see ConversationAppend). */
   tally?: ActivityTally;
+  /** Enqueued with the exchange (see ConversationAppend). */
+  notices?: HandoffFollowUp[];
 };
 
 /** Appends an exchange to its conversation, creating the conversation on the first one. */
@@ -43,6 +46,7 @@ export function recordExchange(store: Store, chatbot: Chatbot, exchange: Exchang
     messages: exchange.messages,
     at: new Date(),
     tally: exchange.tally,
+    notices: exchange.notices,
   });
 }
 

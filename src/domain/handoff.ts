@@ -1,7 +1,8 @@
-import type { Account, Author, Chatbot, DueHandoff, Handoff, HandoffStatus, Store } from '../store/port.js';
+import type { Account, Author, Chatbot, DueHandoff, Handoff, HandoffChange, HandoffStatus, Store } from '../store/port.js';
 import { OPEN_HANDOFF } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { notFound } from './errors.js';
+import { followUpNotice, requestNotice } from './handoff-notices.js';
 import { leadRequest } from './lead-capture.js';
 import { handoffChanged } from './webhook-events.js';
 
@@ -23,7 +24,8 @@ export async function openHandoff(store: Store, chatbotId: string, conversationI
 /** Hands a saved conversation to a person, unless it is with one already; answers the new handoff. */
 export async function requestHandoff(store: Store, chatbot: Chatbot, conversationId: string, at: Date): Promise<Handoff | undefined> {
   const dueAt = afterMinutes(at, chatbot.settings.handoff.waitMinutes);
-  const handoff = await store.handoffs.request(chatbot.id, conversationId, at, dueAt);
+  const notice = await requestNotice(store, chatbot, conversationId, { status: 'pending', requestedAt: at, takenBy: null }, at);
+  const handoff = await store.handoffs.request(chatbot.id, conversationId, at, dueAt, notice);
   if (handoff) await announce(store, chatbot, 'handoff.requested', conversationId, handoff, at);
   return handoff;
 }
@@ -36,10 +38,12 @@ export async function requestHandoff(store: Store, chatbot: Chatbot, conversatio
 export async function settleTimeout(store: Store, due: DueHandoff, at: Date): Promise<HandoffStatus | undefined> {
   const status = due.status === 'pending' ? 'missed' : 'resolved';
   const { chatbotId, conversationId, accountId } = due;
-  const settled = await store.handoffs.transition(chatbotId, conversationId, [due.status], { status, dueAt: null, at }, due.dueAt ?? undefined);
-  if (!settled) return undefined;
   const chatbot = await store.chatbots.find(accountId, chatbotId);
   if (!chatbot) return undefined;
+  const notice = followUpNotice(chatbot, conversationId, { status, requestedAt: due.requestedAt, takenBy: due.takenBy }, at);
+  const change: HandoffChange = { status, dueAt: null, at, notice };
+  const settled = await store.handoffs.transition(chatbotId, conversationId, [due.status], change, due.dueAt ?? undefined);
+  if (!settled) return undefined;
   const { settings } = chatbot;
   const said = status === 'missed' ? [settings.handoff.offlineMessage, leadRequest(settings)] : [HANDED_BACK];
   await say(store, chatbot, conversationId, said.filter(Boolean).join('\n\n'), at);
@@ -85,11 +89,25 @@ export async function replyInHandoff(
 export async function resolveHandoff(store: Store, account: Account, chatbotId: string, conversationId: string): Promise<Handoff> {
   const chatbot = await findOwnedChatbot(store, account, chatbotId);
   const at = new Date();
-  const resolved = await store.handoffs.transition(chatbot.id, conversationId, OPEN_HANDOFF, { status: 'resolved', dueAt: null, at });
-  if (!resolved) throw noOpenHandoff(conversationId);
+  const resolved = await closeOpen(store, chatbot, conversationId, at);
   await say(store, chatbot, conversationId, HANDED_BACK, at);
   await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, at);
   return resolved;
+}
+
+/**
+ * Resolves the open handoff as read, and only while it stays so (its dueAt moves with every
+ * change), so the `closed` notice reports the very handoff closed; read again after a change.
+ */
+async function closeOpen(store: Store, chatbot: Chatbot, conversationId: string, at: Date): Promise<Handoff> {
+  for (;;) {
+    const open = await openHandoff(store, chatbot.id, conversationId);
+    if (!open) throw noOpenHandoff(conversationId);
+    const notice = followUpNotice(chatbot, conversationId, { status: 'resolved', requestedAt: open.requestedAt, takenBy: open.takenBy }, at);
+    const change: HandoffChange = { status: 'resolved', dueAt: null, at, notice };
+    const resolved = await store.handoffs.transition(chatbot.id, conversationId, [open.status], change, open.dueAt ?? undefined);
+    if (resolved) return resolved;
+  }
 }
 
 /** Adds an assistant message to a conversation that exists. */

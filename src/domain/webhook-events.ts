@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import type { Handoff, Lead, UnansweredExample, UnansweredGroup, Webhook, WebhookDelivery, WebhookEventType } from '../store/port.js';
+import type { Handoff, HandoffSnapshot, Lead, UnansweredExample, UnansweredGroup, Webhook, WebhookDelivery, WebhookEventType } from '../store/port.js';
 
 // The events webhooks receive, in the hosted service's shape: `{id, createdAt, eventType,
 // chatbotId, payload}`. The body is fixed when the event enters the outbox, so every attempt
@@ -94,7 +94,7 @@ export function unansweredCreated(webhook: Webhook, group: UnansweredGroup, open
 }
 
 /** A conversation's handoff state as the API shows it (get-conversations, webhook events). */
-export function handoffView(handoff: Handoff) {
+export function handoffView(handoff: HandoffSnapshot) {
   return { status: handoff.status, requested_at: handoff.requestedAt.toISOString(), taken_by: handoff.takenBy };
 }
 

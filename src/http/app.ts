@@ -24,6 +24,7 @@ import { chatbotPaths, chatbotRoutes } from './routes/chatbots.js';
 import { consoleSessionPaths, consoleSessionRoutes } from './routes/console-session.js';
 import { consolePaths, consoleRoutes } from './routes/console.js';
 import { contactPaths, contactRoutes } from './routes/contacts.js';
+import { handoffNoticePaths, handoffNoticeRoutes } from './routes/handoff-notices.js';
 import { handoffPaths, handoffRoutes } from './routes/handoffs.js';
 import { conversationPaths, conversationRoutes } from './routes/conversations.js';
 import { reviewPaths, reviewRoutes } from './routes/review.js';
@@ -129,6 +130,7 @@ export function appRouters({
     api(leadRoutes(store)),
     api(conversationRoutes(store, engine, onError, sourceLimits)),
     api(handoffRoutes(store)),
+    api(handoffNoticeRoutes(store)),
     api(reviewRoutes(store, engine, sourceLimits)),
     api(integrationRoutes(store)),
     api(webhookRoutes(store, { allowPrivate: webhookAllowPrivate })),
@@ -157,6 +159,7 @@ export function apiDocument(): OpenApiDocument {
         leadPaths,
         conversationPaths,
         handoffPaths,
+        handoffNoticePaths,
         reviewPaths,
         integrationPaths,
         webhookPaths,

@@ -12,3 +12,8 @@ export const chatbotId = z.string().trim().min(1).max(64);
 
 /** The caller's id of a saved conversation (adapters use e.g. `slack:{team}:{channel}:{thread_ts}`). */
 export const conversationId = z.string().trim().min(1).max(256);
+
+export const platform = z.enum(['slack', 'discord']);
+
+/** A platform or chatbot id: up to 64 of [A-Za-z0-9_.:-]. */
+export const platformId = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);

@@ -435,16 +435,22 @@ export type Handoff = {
 /** An open handoff whose time is up, leased to the process that settles it. */
 export type DueHandoff = Handoff & { chatbotId: string; conversationId: string; accountId: string };
 
-export type HandoffChange = Pick<Handoff, 'status' | 'dueAt'> & { takenBy?: string | null; at: Date };
+export type HandoffChange = Pick<Handoff, 'status' | 'dueAt'> & {
+  takenBy?: string | null;
+  at: Date;
+  /** Enqueued with the change, in the same write, when the change applies. */
+  notice?: HandoffFollowUp;
+};
 
 export type HandoffClaim = { now: Date; claimedBy: string; leaseUntil: Date; limit: number };
 
 export interface HandoffRepository {
   /**
    * Opens a `pending` handoff on an existing conversation unless one is open (pending or active),
-   * in one atomic write (a closed one is replaced); answers it when this call opened it.
+   * in one atomic write (a closed one is replaced), enqueuing `notice` with it; answers it when
+   * this call opened it.
    */
-  request(chatbotId: string, conversationId: string, at: Date, dueAt: Date): Promise<Handoff | undefined>;
+  request(chatbotId: string, conversationId: string, at: Date, dueAt: Date, notice?: HandoffRequestNotice): Promise<Handoff | undefined>;
   /** The conversation's latest handoff, open or closed. */
   find(chatbotId: string, conversationId: string): Promise<Handoff | undefined>;
   /**
@@ -464,6 +470,93 @@ export interface HandoffRepository {
    * atomic writes: of racing claimers, each goes to exactly one.
    */
   claimDue(claim: HandoffClaim): Promise<DueHandoff[]>;
+}
+
+/**
+ * A handoff's thread on its platform: the root message's channel and id (Slack: the message's ts;
+ * Discord: the thread channel's id, the root message's too).
+ */
+export type HandoffThread = { channelId: string; threadId: string };
+
+export type HandoffNoticeKind = 'requested' | 'message' | 'closed';
+
+/** The handoff as a notice reports it: as it stood when the notice was enqueued. */
+export type HandoffSnapshot = Pick<Handoff, 'status' | 'requestedAt' | 'takenBy'>;
+
+export type HandoffPerson = { name: string | null; email: string | null; phone: string | null };
+
+export type TranscriptTurn = Pick<ConversationMessage, 'role' | 'content' | 'author'>;
+
+/**
+ * The notice that opens a handoff's feed to a chat adapter: where the request goes (the chatbot's
+ * handoff channel) and what the team needs to pick it up.
+ */
+export type HandoffRequestNotice = ChannelRef & {
+  kind: 'requested';
+  id: string;
+  accountId: string;
+  chatbotId: string;
+  chatbotName: string;
+  conversationId: string;
+  source: ConversationSource;
+  handoff: HandoffSnapshot;
+  transcript: TranscriptTurn[];
+  person: HandoffPerson | null;
+  createdAt: Date;
+};
+
+/**
+ * A notice that follows in a handoff's feed: a message the person sent, or the handoff closing.
+ * It belongs to the handoff its snapshot's `requestedAt` names, goes where that handoff's
+ * `requested` notice went, and is not kept when there is none (the handoff has no feed).
+ */
+export type HandoffFollowUp = {
+  kind: 'message' | 'closed';
+  id: string;
+  chatbotId: string;
+  conversationId: string;
+  handoff: HandoffSnapshot;
+  /** `message`: what the person wrote. */
+  text?: string;
+  createdAt: Date;
+};
+
+/** A notice as the feed offers it. */
+export type HandoffNotice = Omit<HandoffRequestNotice, 'kind' | 'transcript' | 'person'> & {
+  kind: HandoffNoticeKind;
+  transcript?: TranscriptTurn[];
+  person?: HandoffPerson | null;
+  text?: string;
+  /** The handoff's thread, recorded when its `requested` notice was done; null until then. */
+  thread: HandoffThread | null;
+  leaseUntil: Date | null;
+  doneAt: Date | null;
+};
+
+export type HandoffNoticeClaim = { accountId: string; platform: Platform; now: Date; leaseUntil: Date; limit: number };
+
+/** The conversation whose handoff a thread is. */
+export type HandoffInThread = { chatbotId: string; conversationId: string; handoff: Handoff };
+
+/**
+ * What the chat adapters post about handoffs, per conversation in the order it happened: a feed
+ * each notice of which some adapter process posts at least once.
+ */
+export interface HandoffNoticeRepository {
+  /**
+   * Leases to the caller, until `leaseUntil`, up to `limit` of the account's undone notices for
+   * the platform, oldest first, in atomic writes: of racing claimers, each goes to exactly one.
+   * Only a conversation's oldest undone notice is offered, and only while no live lease holds
+   * it, so a `message` or `closed` one comes once the `requested` one before it is done.
+   */
+  claim(claim: HandoffNoticeClaim): Promise<HandoffNotice[]>;
+  /**
+   * Marks the account's notice done (again: no change). Done first, a `requested` notice records
+   * `thread` as its handoff's thread, which then stays. Answers the notice, undefined for none.
+   */
+  complete(accountId: string, id: string, thread: HandoffThread | undefined, at: Date): Promise<HandoffNotice | undefined>;
+  /** The account's conversation whose current handoff has this thread, else undefined. */
+  findByThread(accountId: string, platform: Platform, thread: HandoffThread): Promise<HandoffInThread | undefined>;
 }
 
 export type Conversation = {
@@ -495,6 +588,8 @@ export type ConversationAppend = {
    * the append itself counts the conversation it creates and its messages.
    */
   tally?: ActivityTally;
+  /** `message` notices of the conversation's handoff, enqueued in the same write. */
+  notices?: HandoffFollowUp[];
 };
 
 export interface ContactRepository {
@@ -533,6 +628,8 @@ export interface LeadRepository {
    * other chatbots' leads or leads outside the range (nor, on SQLite, on the page's depth).
    */
   list(chatbotId: string, range: TimeRange, page: Page): Promise<Lead[]>;
+  /** The lead collected in the conversation, if any. */
+  findForConversation(chatbotId: string, conversationId: string): Promise<Lead | undefined>;
 }
 
 export interface ConversationRepository {
@@ -987,6 +1084,7 @@ export interface Store {
   readonly unanswered: UnansweredRepository;
   readonly consoleSessions: ConsoleSessionRepository;
   readonly handoffs: HandoffRepository;
+  readonly handoffNotices: HandoffNoticeRepository;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

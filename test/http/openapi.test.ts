@@ -155,10 +155,20 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(200, 'GET', `${api}/get-conversations`, { query: bot });
 
     // Human handoff: asked for, taken, answered (shown with its author and state), resolved.
-    await expectStatus(202, 'POST', `${api}/update-chatbot-settings`, { json: { ...bot, handoff: { enabled: true } } });
+    await expectStatus(202, 'POST', `${api}/update-chatbot-settings`, {
+      json: { ...bot, handoff: { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1' } },
+    });
     await expectStatus(200, 'POST', `${api}/chat`, { json: { ...bot, conversationId: 'doc-2', messages: [{ role: 'user', content: 'agent please' }] } });
     const handoff = (action: string) => `${api}/chatbots/{chatbotId}/conversations/{conversationId}/handoff/${action}`;
     const handedOff = { params: { ...bot, conversationId: 'doc-2' } };
+    // The Slack adapter's side: the request posted into a thread, which then finds its handoff.
+    const claimed = await expectStatus(200, 'POST', `${api}/handoffs/notices/claim`, { json: { platform: 'slack' } });
+    const requested = { params: { noticeId: String((claimed.data as unknown as { id: string }[])[0]?.id) } };
+    const thread = { channelId: 'C1', threadId: '1712345678.000100' };
+    await expectStatus(200, 'POST', `${api}/handoffs/notices/{noticeId}/done`, { ...requested, json: { thread } });
+    await expectStatus(404, 'POST', `${api}/handoffs/notices/{noticeId}/done`, { params: { noticeId: 'missing' }, json: {} });
+    await expectStatus(200, 'GET', `${api}/handoffs/thread`, { query: { platform: 'slack', ...thread } });
+    await expectStatus(404, 'GET', `${api}/handoffs/thread`, { query: { platform: 'slack', channelId: 'C1', threadId: '1.2' } });
     await expectStatus(200, 'POST', handoff('take'), { ...handedOff, json: { name: 'Ada' } });
     await expectStatus(200, 'POST', handoff('messages'), { ...handedOff, json: { name: 'Ada', text: 'Hello, Ada here.' } });
     await expectStatus(200, 'GET', `${api}/get-conversations`, { query: bot });

@@ -17,7 +17,7 @@ export const storeTargets: StoreTarget[] = [
   },
 ];
 
-function withDatabase(uri: string, database: string): string {
+export function withDatabase(uri: string, database: string): string {
   const url = new URL(uri);
   url.pathname = `/${database}`;
   return url.toString();

@@ -23,17 +23,14 @@ import type { AuthState } from '../middleware/auth.js';
 import { pageQuery } from '../schemas/listing.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
-import { parseInput } from '../validation.js';
+import { parseInput, platform, platformId } from '../validation.js';
 
 // Hub-only resources under /integrations: channel bindings and digest subscriptions, used by the
 // Slack and Discord adapters and the digest scheduler. Key-authenticated and account-scoped.
 
-/** A platform or chatbot id: up to 64 of [A-Za-z0-9_.:-]. */
-const platformId = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
 /** A channel id, or `*` for the workspace default. */
 const bindingChannelId = z.union([platformId, z.literal(WORKSPACE_DEFAULT)]);
 
-const platform = z.enum(['slack', 'discord']);
 const channel = { platform, workspaceId: platformId, chatbotId: platformId };
 
 const bindingBody = z.strictObject({

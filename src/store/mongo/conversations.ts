@@ -15,6 +15,7 @@ import type { AtomicWrites } from './atomic.js';
 import type { ConversationDoc, ConversationMessageDoc, MongoModels } from './models.js';
 import { createdWithin } from './time-range.js';
 import { toHandoff } from './handoffs.js';
+import { stashNotices, type HandoffOutbox } from './handoff-notices.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 
 const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
@@ -81,6 +82,7 @@ export function mongoConversations(
   models: MongoModels,
   { atomic }: AtomicWrites,
   count: ActivityCount,
+  outbox: HandoffOutbox,
 ): ConversationRepository {
   const { conversations, conversationMessages } = models;
 
@@ -111,6 +113,7 @@ export function mongoConversations(
                 $setOnInsert: { conversationId: id, accountId, source, contactId, createdAt: at },
                 $inc: { messageCount: input.messages.length },
                 $max: { updatedAt: at },
+                ...stashNotices(input.notices ?? []),
               },
               { upsert: true, returnDocument: 'after', projection: { messageCount: 1 } },
             )
@@ -135,6 +138,7 @@ export function mongoConversations(
           { ordered: true, lean: true },
         );
       });
+      if (input.notices?.length) await outbox.flush(chatbotId, id);
     },
     async find(chatbotId, id) {
       const doc = await conversations.findOne({ _id: documentId(chatbotId, id), chatbotId }).lean<ConversationDoc>();

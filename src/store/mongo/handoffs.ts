@@ -1,7 +1,9 @@
 import type { ConversationDoc, MongoModels } from './models.js';
 import { OPEN_HANDOFF, type DueHandoff, type Handoff, type HandoffRepository } from '../port.js';
+import { stashNotices, type HandoffOutbox } from './handoff-notices.js';
 
-// A conversation's handoff is a field of its document, so each change is one conditional write.
+// A conversation's handoff is a field of its document, so each change is one conditional write,
+// which also writes the notice that tells of it (moved into the feed right after).
 
 type HandoffDoc = NonNullable<ConversationDoc['handoff']>;
 
@@ -15,13 +17,12 @@ export const toHandoff = ({ status, requestedAt, takenBy, dueAt, updatedAt }: Ha
 
 const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
 
-
-export function mongoHandoffs(models: MongoModels): HandoffRepository {
+export function mongoHandoffs(models: MongoModels, outbox: HandoffOutbox): HandoffRepository {
   const { conversations } = models;
   const handoffOf = (doc: Pick<ConversationDoc, 'handoff'> | null) => (doc?.handoff ? toHandoff(doc.handoff) : undefined);
 
   return {
-    async request(chatbotId, conversationId, at, dueAt) {
+    async request(chatbotId, conversationId, at, dueAt, notice) {
       const handoff: HandoffDoc = {
         status: 'pending',
         requestedAt: at,
@@ -34,10 +35,11 @@ export function mongoHandoffs(models: MongoModels): HandoffRepository {
       const doc = await conversations
         .findOneAndUpdate(
           { _id: documentId(chatbotId, conversationId), chatbotId, 'handoff.status': { $nin: [...OPEN_HANDOFF] } },
-          { $set: { handoff } },
+          { $set: { handoff }, ...stashNotices(notice ? [notice] : []) },
           { returnDocument: 'after', projection: { handoff: 1 } },
         )
         .lean<Pick<ConversationDoc, 'handoff'>>();
+      if (doc && notice) await outbox.flush(chatbotId, conversationId);
       return handoffOf(doc);
     },
     async find(chatbotId, conversationId) {
@@ -64,10 +66,12 @@ export function mongoHandoffs(models: MongoModels): HandoffRepository {
               'handoff.leaseUntil': null,
               ...(change.takenBy !== undefined && { 'handoff.takenBy': change.takenBy }),
             },
+            ...stashNotices(change.notice ? [change.notice] : []),
           },
           { returnDocument: 'after', projection: { handoff: 1 } },
         )
         .lean<Pick<ConversationDoc, 'handoff'>>();
+      if (doc && change.notice) await outbox.flush(chatbotId, conversationId);
       return handoffOf(doc);
     },
     async claimDue({ now, claimedBy, leaseUntil, limit }) {

@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { mongoAccounts, nameUnnamedKeys } from './accounts.js';
 import { mongoActivity, mongoActivityCount } from './activity.js';
+import { mongoHandoffNotices, mongoHandoffOutbox } from './handoff-notices.js';
 import { mongoHandoffs } from './handoffs.js';
 import { mongoAdapterClaims } from './adapter-claims.js';
 import { mongoAssets } from './assets.js';
@@ -51,6 +52,7 @@ export async function openMongoStore(url: string): Promise<Store> {
   }
 
   const countActivity = mongoActivityCount(models);
+  const handoffOutbox = mongoHandoffOutbox(models);
   return {
     engine: 'mongodb',
     accounts: mongoAccounts(models),
@@ -60,7 +62,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
     leads: mongoLeads(models, writes, countActivity),
-    conversations: mongoConversations(models, writes, countActivity),
+    conversations: mongoConversations(models, writes, countActivity, handoffOutbox),
     contacts: mongoContacts(models, writes),
     attributes: mongoAttributes(models),
     rateLimits: mongoRateLimits(models),
@@ -77,7 +79,8 @@ export async function openMongoStore(url: string): Promise<Store> {
     activity: mongoActivity(models, countActivity),
     unanswered: mongoUnanswered(models),
     consoleSessions: mongoConsoleSessions(models),
-    handoffs: mongoHandoffs(models),
+    handoffs: mongoHandoffs(models, handoffOutbox),
+    handoffNotices: mongoHandoffNotices(models),
     async ping() {
       await connection.getClient().db().admin().ping();
     },

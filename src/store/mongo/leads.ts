@@ -92,5 +92,9 @@ export function mongoLeads(
       const start = await blocks.newestFirst(chatbotId, range, pageOffset(page));
       return (await leadPageQuery(models, chatbotId, range, start, page.size).lean<LeadDoc[]>()).map(toLead);
     },
+    async findForConversation(chatbotId, conversationId) {
+      const doc = await leads.findOne({ chatbotId, conversationId }).lean<LeadDoc>();
+      return doc ? toLead(doc) : undefined;
+    },
   };
 }

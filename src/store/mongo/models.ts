@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type Types } from 'mongoose';
 import { ACTIVITY_COUNTERS, type ActivityCounts } from '../activity-counters.js';
 import type {
   Asset,
@@ -13,6 +13,9 @@ import type {
   Digest,
   DigestRun,
   Handoff,
+  HandoffFollowUp,
+  HandoffNotice,
+  HandoffRequestNotice,
   Lead,
   MessageSource,
   PaymentAccount,
@@ -293,6 +296,8 @@ export type ConversationDoc = {
   messageCount: number;
   /** Once handed to a person; the lease is the timeout job's. */
   handoff?: Handoff & { claimedBy: string | null; leaseUntil: Date | null };
+  /** Handoff notices written with the change they tell of, until they are in the feed. */
+  handoffOutbox?: StashedNoticeDoc[];
   createdAt: Date;
   updatedAt: Date;
 };
@@ -307,6 +312,7 @@ const conversationSchema = new Schema<ConversationDoc>(
     contactId: optionalString,
     messageCount: required(Number),
     handoff: { type: Schema.Types.Mixed, default: undefined },
+    handoffOutbox: { type: [Schema.Types.Mixed], default: undefined },
     createdAt: required(Date),
     updatedAt: required(Date),
   },
@@ -314,6 +320,58 @@ const conversationSchema = new Schema<ConversationDoc>(
 );
 conversationSchema.index({ chatbotId: 1, createdAt: -1, _id: -1 });
 conversationSchema.index({ 'handoff.dueAt': 1 }, { partialFilterExpression: { 'handoff.dueAt': { $type: 'date' } } });
+conversationSchema.index({ accountId: 1 }, { partialFilterExpression: { 'handoffOutbox._id': { $exists: true } } });
+
+/** A notice as its conversation's document holds it; `seq` orders it after `createdAt`. */
+export type StashedNoticeDoc = { _id: string; seq: Types.ObjectId; notice: HandoffRequestNotice | HandoffFollowUp };
+
+/**
+ * One notice of the handoff feed. A follow-up carries its handoff's request's fields (`requestId`
+ * names it); the request carries the thread once done. Only undone notices carry `undone`, so the
+ * feed's index holds those alone.
+ */
+export type HandoffNoticeDoc = Omit<HandoffNotice, 'id' | 'thread' | 'doneAt'> & {
+  _id: string;
+  seq: Types.ObjectId;
+  requestId: string;
+  thread?: HandoffThreadDoc;
+  undone?: true;
+  doneAt: Date | null;
+};
+type HandoffThreadDoc = NonNullable<HandoffNotice['thread']>;
+
+const handoffNoticeSchema = new Schema<HandoffNoticeDoc>(
+  {
+    _id: required(String),
+    seq: required(Schema.Types.ObjectId),
+    requestId: required(String),
+    kind: required(String),
+    accountId: required(String),
+    chatbotId: required(String),
+    chatbotName: required(String),
+    conversationId: required(String),
+    source: required(String),
+    platform: required(String),
+    workspaceId: required(String),
+    channelId: required(String),
+    handoff: required(Schema.Types.Mixed),
+    transcript: { type: Schema.Types.Mixed, default: undefined },
+    person: { type: Schema.Types.Mixed, default: undefined },
+    text: { type: String, default: undefined },
+    thread: { type: Schema.Types.Mixed, default: undefined },
+    undone: { type: Boolean, default: undefined },
+    leaseUntil: { type: Date, default: null },
+    doneAt: { type: Date, default: null },
+    createdAt: required(Date),
+  },
+  { ...options, collection: 'handoffNotices' },
+);
+handoffNoticeSchema.index({ accountId: 1, platform: 1, createdAt: 1, seq: 1 }, { partialFilterExpression: { undone: true } });
+handoffNoticeSchema.index({ chatbotId: 1, conversationId: 1, createdAt: 1, seq: 1 });
+handoffNoticeSchema.index(
+  { platform: 1, 'thread.channelId': 1, 'thread.threadId': 1 },
+  { partialFilterExpression: { 'thread.threadId': { $type: 'string' } } },
+);
 
 /**
  * One document per message, so a conversation has no size limit (a document has 16 MiB). `seq`
@@ -682,6 +740,7 @@ export function mongoModels(connection: Connection) {
     pageBlocks: connection.model('PageBlock', pageBlockSchema),
     conversations: connection.model('Conversation', conversationSchema),
     conversationMessages: connection.model('ConversationMessage', conversationMessageSchema),
+    handoffNotices: connection.model('HandoffNotice', handoffNoticeSchema),
     bindings: connection.model('Binding', bindingSchema),
     digests: connection.model('Digest', digestSchema),
     digestRuns: connection.model('DigestRun', digestRunSchema),

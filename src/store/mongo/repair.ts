@@ -24,6 +24,7 @@ const CHILDREN = [
   'pageBlocks',
   'conversations',
   'conversationMessages',
+  'handoffNotices',
   'bindings',
   'digests',
   'activityHours',

@@ -16,6 +16,7 @@ import { CONVERSATION_SOURCES } from '../conversation-sources.js';
 import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
 import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoffs.js';
+import { sqliteHandoffNoticeWriter } from './handoff-notices.js';
 
 type ConversationRow = {
   chatbot_id: string;
@@ -132,6 +133,7 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
   );
   const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
   const handoff = db.prepare<[string, string], HandoffRow>(HANDOFF_OF_CONVERSATION);
+  const notices = sqliteHandoffNoticeWriter(db);
   // The row's sequence number is the message's id: unique, and the same on every read.
   const toMessage = (message: MessageRow): StoredMessage => ({
     id: String(message.seq),
@@ -174,6 +176,7 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
       const sources = message.sources?.length ? JSON.stringify(message.sources) : null;
       insertMessage.run(seq, chatbotId, id, message.role, message.content, message.createdAt.getTime(), sources, message.author?.name ?? null);
     }
+    for (const notice of input.notices ?? []) notices.followUp(notice);
   });
   const reserve = db.transaction((count: number) => {
     startSequence.run();

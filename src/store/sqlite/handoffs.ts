@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import type { DueHandoff, Handoff, HandoffRepository, HandoffStatus } from '../port.js';
+import type { DueHandoff, Handoff, HandoffChange, HandoffRepository, HandoffRequestNotice, HandoffStatus } from '../port.js';
+import { sqliteHandoffNoticeWriter } from './handoff-notices.js';
 
 export type HandoffRow = {
   chatbot_id: string;
@@ -68,9 +69,22 @@ export function sqliteHandoffs(db: Database): HandoffRepository {
      RETURNING *`,
   );
 
+  // A notice is enqueued in the transaction of the change it tells of, and only when it applies.
+  const notices = sqliteHandoffNoticeWriter(db);
+  const requestNoticed = db.transaction((params: Parameters<typeof request.get>[0], notice?: HandoffRequestNotice) => {
+    const row = request.get(params);
+    if (row && notice) notices.request(notice);
+    return row;
+  });
+  const transitionNoticed = db.transaction((params: Parameters<typeof transition.get>[0], notice: HandoffChange['notice']) => {
+    const row = transition.get(params);
+    if (row && notice) notices.followUp(notice);
+    return row;
+  });
+
   return {
-    async request(chatbotId, conversationId, at, dueAt) {
-      const row = request.get({ chatbotId, id: conversationId, at: at.getTime(), due: dueAt.getTime() });
+    async request(chatbotId, conversationId, at, dueAt, notice) {
+      const row = requestNoticed.immediate({ chatbotId, id: conversationId, at: at.getTime(), due: dueAt.getTime() }, notice);
       return row && toHandoff(row);
     },
     async find(chatbotId, conversationId) {
@@ -78,7 +92,7 @@ export function sqliteHandoffs(db: Database): HandoffRepository {
       return row && toHandoff(row);
     },
     async transition(chatbotId, conversationId, from, change, dueAt) {
-      const row = transition.get({
+      const row = transitionNoticed.immediate({
         chatbotId,
         id: conversationId,
         from: statuses(from),
@@ -88,7 +102,7 @@ export function sqliteHandoffs(db: Database): HandoffRepository {
         dueAt: change.dueAt?.getTime() ?? null,
         at: change.at.getTime(),
         ifDueAt: dueAt?.getTime() ?? null,
-      });
+      }, change.notice);
       return row && toHandoff(row);
     },
     async claimDue({ now, claimedBy, leaseUntil, limit }) {

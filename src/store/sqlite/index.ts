@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { sqliteAccounts } from './accounts.js';
 import { sqliteActivity, sqliteActivityCount } from './activity.js';
+import { sqliteHandoffNotices } from './handoff-notices.js';
 import { sqliteHandoffs } from './handoffs.js';
 import { sqliteAdapterClaims } from './adapter-claims.js';
 import { sqliteAssets } from './assets.js';
@@ -70,6 +71,7 @@ export function openSqliteStore(filename: string): Store {
     unanswered: sqliteUnanswered(db, batched),
     consoleSessions: sqliteConsoleSessions(db),
     handoffs: sqliteHandoffs(db),
+    handoffNotices: sqliteHandoffNotices(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -90,6 +90,7 @@ export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository 
     )
     .pluck();
   const onePage = db.prepare<[PageParams], LeadRow>(LIST_LEADS_SQL);
+  const ofConversation = db.prepare<[string, string], LeadRow>('SELECT * FROM leads WHERE chatbot_id = ? AND conversation_id = ?');
 
   const insertRanked = (params: Params): LeadRow => {
     const position = (rankBefore.get(params) ?? 0) + 1;
@@ -116,6 +117,10 @@ export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository 
       const [highest, lowest] = [newest.get(bounds), oldest.get(bounds)];
       if (highest === undefined || lowest === undefined) return [];
       return onePage.all({ chatbotId, lowest, highest: highest - pageOffset(page), limit: page.size }).map(toLead);
+    },
+    async findForConversation(chatbotId, conversationId) {
+      const row = ofConversation.get(chatbotId, conversationId);
+      return row && toLead(row);
     },
   };
 }

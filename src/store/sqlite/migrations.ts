@@ -532,6 +532,39 @@ export const MIGRATIONS: readonly string[] = [
     ), '{}');
   DROP TABLE unanswered_examples;
   `,
+  `
+  -- What the chat adapters post about handoffs (HandoffNoticeRepository), in seq order. A
+  -- follow-up (message, closed) names its handoff's requested notice, whose thread it posts in.
+  CREATE TABLE handoff_notices (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    request_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    chatbot_id TEXT NOT NULL,
+    chatbot_name TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    channel_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    requested_at INTEGER NOT NULL,
+    taken_by TEXT,
+    transcript TEXT,
+    person TEXT,
+    text TEXT,
+    thread_channel_id TEXT,
+    thread_id TEXT,
+    lease_until INTEGER,
+    done_at INTEGER,
+    created_at INTEGER NOT NULL,
+    FOREIGN KEY (chatbot_id, conversation_id) REFERENCES conversations(chatbot_id, id) ON DELETE CASCADE
+  );
+  CREATE INDEX handoff_notices_undone ON handoff_notices(account_id, platform, seq) WHERE done_at IS NULL;
+  CREATE INDEX handoff_notices_of_conversation ON handoff_notices(chatbot_id, conversation_id, seq);
+  CREATE INDEX handoff_notices_by_thread ON handoff_notices(platform, thread_channel_id, thread_id) WHERE thread_id IS NOT NULL;
+  `,
 ];
 
 export function migrate(db: Database): void {

@@ -1,0 +1,172 @@
+import { Types } from 'mongoose';
+import type { HandoffFollowUp, HandoffNotice, HandoffNoticeRepository, HandoffRequestNotice } from '../port.js';
+import { toHandoff } from './handoffs.js';
+import type { ConversationDoc, HandoffNoticeDoc, MongoModels, StashedNoticeDoc } from './models.js';
+import { retryOnceOnDuplicateKey } from './upsert.js';
+
+// The handoff notices feed. A notice is written into its conversation's document by the same
+// one-document (so atomic) write as the change it tells of, then moved into the feed's
+// collection. A crash in between leaves it in the document, where the next claim of the account
+// finds it and finishes the move; moving twice inserts once. So no notice is lost, on a
+// standalone mongod too. Order: createdAt, then `seq` (an ObjectId, increasing in each process).
+
+const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
+
+/** The update that writes notices into their conversation's document, with the change they tell of. */
+export function stashNotices(notices: (HandoffRequestNotice | HandoffFollowUp)[]) {
+  if (notices.length === 0) return {};
+  const stashed: StashedNoticeDoc[] = notices.map((notice) => ({ _id: notice.id, seq: new Types.ObjectId(), notice }));
+  return { $push: { handoffOutbox: { $each: stashed } } };
+}
+
+type NoticeFields = Omit<HandoffNoticeDoc, '_id'>;
+
+function requestFields({ kind, id, ...notice }: HandoffRequestNotice, seq: Types.ObjectId): NoticeFields {
+  return { ...notice, kind, seq, requestId: id, undone: true, leaseUntil: null, doneAt: null };
+}
+
+export type HandoffOutbox = {
+  /** Moves what the conversation's document holds into the feed, in order. Idempotent. */
+  flush(chatbotId: string, conversationId: string): Promise<void>;
+};
+
+export function mongoHandoffOutbox(models: MongoModels): HandoffOutbox & { flushAccount(accountId: string): Promise<void> } {
+  const { conversations, handoffNotices } = models;
+
+  /** A follow-up as its handoff's request placed it; undefined when that handoff has none. */
+  async function followUpFields({ kind, handoff, text, createdAt, chatbotId, conversationId }: HandoffFollowUp, seq: Types.ObjectId) {
+    const request = await handoffNotices
+      .findOne({ chatbotId, conversationId, kind: 'requested', 'handoff.requestedAt': handoff.requestedAt })
+      .sort({ createdAt: -1, seq: -1 })
+      .lean<HandoffNoticeDoc>();
+    if (!request) return undefined;
+    const { accountId, chatbotName, source, platform, workspaceId, channelId } = request;
+    const fields: NoticeFields = {
+      kind,
+      seq,
+      requestId: request._id,
+      accountId,
+      chatbotId,
+      chatbotName,
+      conversationId,
+      source,
+      platform,
+      workspaceId,
+      channelId,
+      handoff,
+      ...(text !== undefined && { text }),
+      undone: true,
+      leaseUntil: null,
+      doneAt: null,
+      createdAt,
+    };
+    return fields;
+  }
+
+  async function flushDocument(_id: string): Promise<void> {
+    const doc = await conversations.findOne({ _id }, { handoffOutbox: 1 }).lean<Pick<ConversationDoc, 'handoffOutbox'>>();
+    for (const { _id: noticeId, seq, notice } of doc?.handoffOutbox ?? []) {
+      const fields = notice.kind === 'requested' ? requestFields(notice, seq) : await followUpFields(notice, seq);
+      if (fields) {
+        await retryOnceOnDuplicateKey(() => handoffNotices.updateOne({ _id: noticeId }, { $setOnInsert: fields }, { upsert: true }));
+      }
+      await conversations.updateOne({ _id }, { $pull: { handoffOutbox: { _id: noticeId } } });
+    }
+  }
+
+  return {
+    flush: (chatbotId, conversationId) => flushDocument(documentId(chatbotId, conversationId)),
+    async flushAccount(accountId) {
+      const left = await conversations.find({ accountId, 'handoffOutbox._id': { $exists: true } }, { _id: 1 }).lean<{ _id: string }[]>();
+      for (const doc of left) await flushDocument(doc._id);
+    },
+  };
+}
+
+type Offered = HandoffNoticeDoc & { thread?: HandoffNotice['thread'] };
+
+const toNotice = (doc: Offered, request: HandoffNoticeDoc | null): HandoffNotice => ({
+  id: doc._id,
+  kind: doc.kind,
+  accountId: doc.accountId,
+  chatbotId: doc.chatbotId,
+  chatbotName: doc.chatbotName,
+  conversationId: doc.conversationId,
+  source: doc.source,
+  platform: doc.platform,
+  workspaceId: doc.workspaceId,
+  channelId: doc.channelId,
+  handoff: { status: doc.handoff.status, requestedAt: doc.handoff.requestedAt, takenBy: doc.handoff.takenBy },
+  ...(doc.transcript && { transcript: doc.transcript }),
+  ...(doc.kind === 'requested' && { person: doc.person ?? null }),
+  ...(doc.text !== undefined && { text: doc.text }),
+  thread: request?.thread ? { channelId: request.thread.channelId, threadId: request.thread.threadId } : null,
+  leaseUntil: doc.leaseUntil,
+  doneAt: doc.doneAt,
+  createdAt: doc.createdAt,
+});
+
+export function mongoHandoffNotices(models: MongoModels): HandoffNoticeRepository {
+  const { conversations, handoffNotices } = models;
+  const outbox = mongoHandoffOutbox(models);
+
+  const requestOf = (doc: HandoffNoticeDoc) =>
+    doc.requestId === doc._id ? Promise.resolve(doc) : handoffNotices.findOne({ _id: doc.requestId }).lean<HandoffNoticeDoc>();
+
+  return {
+    async claim({ accountId, platform, now, leaseUntil, limit }) {
+      await outbox.flushAccount(accountId);
+      // Each conversation's oldest undone notice, free of a live lease, oldest first.
+      const heads = await handoffNotices.aggregate<HandoffNoticeDoc>([
+        { $match: { accountId, platform, undone: true } },
+        { $sort: { createdAt: 1, seq: 1 } },
+        { $group: { _id: { chatbotId: '$chatbotId', conversationId: '$conversationId' }, head: { $first: '$$ROOT' } } },
+        { $replaceRoot: { newRoot: '$head' } },
+        { $match: { $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] } },
+        { $sort: { createdAt: 1, seq: 1 } },
+      ]);
+      const claimed: HandoffNotice[] = [];
+      for (const head of heads) {
+        if (claimed.length === limit) break;
+        const request = await requestOf(head);
+        // A follow-up waits for its request to be posted (its thread to be known).
+        if (!request || (request !== head && request.doneAt === null)) continue;
+        // One conditional write: of racing claimers, one leases it.
+        const leased = await handoffNotices
+          .findOneAndUpdate(
+            { _id: head._id, undone: true, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+            { $set: { leaseUntil } },
+            { returnDocument: 'after' },
+          )
+          .lean<HandoffNoticeDoc>();
+        if (leased) claimed.push(toNotice(leased, request === head ? leased : request));
+      }
+      return claimed;
+    },
+    async complete(accountId, id, thread, at) {
+      const found = await handoffNotices.findOne({ _id: id, accountId }).lean<HandoffNoticeDoc>();
+      if (!found) return undefined;
+      // Only the first done records a thread, so the handoff keeps the first one.
+      const recorded = found.kind === 'requested' && thread ? { thread: { channelId: thread.channelId, threadId: thread.threadId } } : {};
+      const done =
+        (await handoffNotices
+          .findOneAndUpdate({ _id: id, undone: true }, { $set: { doneAt: at, leaseUntil: null, ...recorded }, $unset: { undone: 1 } }, { returnDocument: 'after' })
+          .lean<HandoffNoticeDoc>()) ?? (await handoffNotices.findOne({ _id: id }).lean<HandoffNoticeDoc>());
+      if (!done) return undefined;
+      return toNotice(done, await requestOf(done));
+    },
+    async findByThread(accountId, platform, thread) {
+      const request = await handoffNotices
+        .findOne({ platform, 'thread.channelId': thread.channelId, 'thread.threadId': thread.threadId, kind: 'requested', accountId })
+        .sort({ createdAt: -1, seq: -1 })
+        .lean<HandoffNoticeDoc>();
+      if (!request) return undefined;
+      const { chatbotId, conversationId } = request;
+      // The thread's handoff, while it is the conversation's current one.
+      const doc = await conversations
+        .findOne({ _id: documentId(chatbotId, conversationId), 'handoff.requestedAt': request.handoff.requestedAt }, { handoff: 1 })
+        .lean<Pick<ConversationDoc, 'handoff'>>();
+      return doc?.handoff && { chatbotId, conversationId, handoff: toHandoff(doc.handoff) };
+    },
+  };
+}

@@ -1,0 +1,329 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createHubClient, HubApiError, type HandoffNotice, type HubClient } from '../../adapters/hub-client.js';
+import { createHandoffTimer } from '../../jobs/handoffs.js';
+import { createAccount } from '../../src/domain/accounts.js';
+import { HANDED_BACK } from '../../src/domain/handoff.js';
+import { API_PREFIX, createApp } from '../../src/http/app.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/port.js';
+import { call, createChatbotViaApi, DEFAULT_QUOTA, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
+import { storeTargets } from '../support/stores.js';
+
+// The chat adapters' feed of handoff notices, through the hub client they use: the request with
+// the conversation and the person, the person's messages in its thread, the closing; leases that
+// run out, threads found again, other accounts and bad input refused; several hubs and restarts.
+
+const SOURCE = 'The shop opens at nine in the morning. Returns are accepted within 30 days with a receipt.';
+const WAITING = 'Someone from the team will join you here.';
+const OFFLINE = 'Nobody is in right now.';
+const THREAD = { channelId: 'C0HANDOFF', threadId: '1712345678.000100' };
+
+/** The hub's answer to a call that fails. */
+async function failure(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof HubApiError) return { status: error.status, message: error.hubMessage };
+    throw error;
+  }
+  throw new Error('the call succeeded');
+}
+
+/** Claims and completes notices one at a time until none is offered; answers them in order. */
+async function postAll(client: HubClient, thread = THREAD): Promise<HandoffNotice[]> {
+  const posted: HandoffNotice[] = [];
+  for (let claimed = await client.claimHandoffNotices('slack'); claimed.length > 0; claimed = await client.claimHandoffNotices('slack')) {
+    for (const notice of claimed) {
+      await client.completeHandoffNotice(notice.id, notice.kind === 'requested' ? thread : undefined);
+      posted.push(notice);
+    }
+  }
+  return posted;
+}
+
+/** Hands a chatbot's conversations to people, with Slack as the handoff platform. */
+function handoffDriver(app: Pick<TestApp, 'baseUrl' | 'apiKey'>, bot: () => string) {
+  return {
+    settings: (handoff: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot(), handoff, ...extra }),
+    async say(conversationId: string, content: string, extra: Record<string, unknown> = {}) {
+      const { status, body } = await call('POST', `${app.baseUrl}/chat`, app.apiKey, {
+        chatbotId: bot(),
+        conversationId,
+        messages: [{ role: 'user', content }],
+        ...extra,
+      });
+      expect(status).toBe(200);
+      return (body as { text: string }).text;
+    },
+  };
+}
+
+const SLACK = { enabled: true, platform: 'slack', workspaceId: 'T0TEAM', channelId: THREAD.channelId, waitingMessage: WAITING, offlineMessage: OFFLINE };
+
+describe.each(storeTargets.filter((target) => target.available))('$name store: handoff notices', (target) => {
+  let app: TestApp;
+  let bot: string;
+  let client: HubClient;
+  const { settings, say } = handoffDriver(
+    { get baseUrl() { return app.baseUrl; }, get apiKey() { return app.apiKey; } },
+    () => bot,
+  );
+  const timer = (seconds: number) =>
+    createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: () => new Date(Date.now() + seconds * 1_000) });
+
+  beforeEach(async () => {
+    app = await startApp(target);
+    bot = await createChatbotViaApi(app, 'Shop', SOURCE);
+    client = createHubClient(app.baseUrl, app.apiKey);
+    await settings(SLACK);
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await app.close();
+  });
+
+  it('posts the request with the conversation and the person, then their messages in its thread, then the closing', async () => {
+    await client.createContacts(bot, [{ external_id: 'u1', name: 'Bo', email: 'bo@example.com' }]);
+    await settings({}, { collectCustomerInformation: { phone: { active: true } } });
+    const asUser = { contactId: 'u1' };
+    expect(await say('c1', 'When do you open?', asUser)).toContain('nine');
+    const thanks = await say('c1', 'My phone is +1 415 555 0100', asUser);
+    expect(await say('c1', 'Can I talk to a person please?', asUser)).toBe(WAITING);
+
+    const [requested, ...others] = await client.claimHandoffNotices('slack');
+    expect(others).toEqual([]);
+    expect(requested).toEqual({
+      id: expect.any(String),
+      kind: 'requested',
+      chatbotId: bot,
+      chatbotName: 'Shop',
+      conversationId: 'c1',
+      source: 'API',
+      channel: { workspaceId: 'T0TEAM', channelId: THREAD.channelId },
+      thread: null,
+      handoff: { status: 'pending', requested_at: expect.stringMatching(/Z$/), taken_by: null },
+      created_at: expect.stringMatching(/Z$/),
+      transcript: [
+        { role: 'user', content: 'When do you open?' },
+        { role: 'assistant', content: expect.stringContaining('nine') },
+        { role: 'user', content: 'My phone is +1 415 555 0100' },
+        { role: 'assistant', content: thanks },
+        { role: 'user', content: 'Can I talk to a person please?' },
+        { role: 'assistant', content: WAITING },
+      ],
+      person: { name: 'Bo', email: 'bo@example.com', phone: '+1 415 555 0100' },
+    });
+
+    // The person writes before the request is posted: their message waits for the thread.
+    expect(await say('c1', 'Hello?')).toBe('');
+    expect(await client.claimHandoffNotices('slack')).toEqual([]);
+    expect(await client.completeHandoffNotice(requested?.id ?? '', THREAD)).toEqual({ id: requested?.id, thread: THREAD });
+    await client.replyInHandoff(bot, 'c1', 'Ada', 'Hi, Ada here.');
+    expect(await say('c1', 'My order is late')).toBe('');
+    await client.resolveHandoff(bot, 'c1');
+
+    const followUps = await postAll(client);
+    expect(followUps.map(({ kind, text, thread, handoff }) => ({ kind, text, thread, status: handoff.status }))).toEqual([
+      { kind: 'message', text: 'Hello?', thread: THREAD, status: 'pending' },
+      { kind: 'message', text: 'My order is late', thread: THREAD, status: 'active' },
+      { kind: 'closed', text: undefined, thread: THREAD, status: 'resolved' },
+    ]);
+    expect(followUps[2]).toMatchObject({ chatbotName: 'Shop', channel: { channelId: THREAD.channelId }, handoff: { taken_by: 'Ada' } });
+    expect(followUps[0]).not.toHaveProperty('transcript');
+    // Back with the chatbot: nothing more to post.
+    expect(await say('c1', 'When do you open?')).toContain('nine');
+    expect(await client.claimHandoffNotices('slack')).toEqual([]);
+  });
+
+  it('posts the closing of a request nobody took, and of a handoff the team left idle', async () => {
+    await settings({ waitMinutes: 0.05, idleMinutes: 0.05 });
+    await say('c1', 'I want a human');
+    await say('c2', 'agent please');
+    await client.takeHandoff(bot, 'c2', 'Ada');
+    expect((await timer(4).tick()).map((settled) => settled.status).sort()).toEqual(['missed', 'resolved']);
+    const posted = await postAll(client);
+    expect(posted.map((notice) => `${notice.conversationId}:${notice.kind}:${notice.handoff.status}`)).toEqual([
+      'c1:requested:pending',
+      'c2:requested:pending',
+      'c1:closed:missed',
+      'c2:closed:resolved',
+    ]);
+    expect(posted[3]?.handoff.taken_by).toBe('Ada');
+  });
+
+  it('offers a notice again once its lease runs out', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    await say('c1', 'agent please');
+    const [first] = await client.claimHandoffNotices('slack', 10, 5);
+    expect(await client.claimHandoffNotices('slack', 10, 5)).toEqual([]);
+    vi.setSystemTime(Date.now() + 6_000);
+    expect((await client.claimHandoffNotices('slack')).map((notice) => notice.id)).toEqual([first?.id]);
+  });
+
+  it('finds the handoff of a thread, and only of a thread a request started', async () => {
+    await say('c1', 'agent please');
+    expect(await client.findHandoffByThread({ platform: 'slack', ...THREAD })).toBeUndefined();
+    await postAll(client);
+    expect(await client.findHandoffByThread({ platform: 'slack', ...THREAD })).toEqual({
+      chatbotId: bot,
+      conversationId: 'c1',
+      handoff: { status: 'pending', requested_at: expect.stringMatching(/Z$/), taken_by: null },
+    });
+    await client.takeHandoff(bot, 'c1', 'Ada');
+    expect((await client.findHandoffByThread({ platform: 'slack', ...THREAD }))?.handoff).toMatchObject({ status: 'active', taken_by: 'Ada' });
+    expect(await client.findHandoffByThread({ platform: 'slack', channelId: THREAD.channelId, threadId: '1712345678.999999' })).toBeUndefined();
+    expect(await client.findHandoffByThread({ platform: 'discord', ...THREAD })).toBeUndefined();
+    // Resolved, then handed off again: the old thread is no longer this conversation's handoff's.
+    await client.resolveHandoff(bot, 'c1');
+    await say('c1', 'agent please');
+    expect(await client.findHandoffByThread({ platform: 'slack', ...THREAD })).toBeUndefined();
+  });
+
+  it('keeps the first thread a request recorded when it was posted twice', async () => {
+    await say('c1', 'agent please');
+    const [notice] = await client.claimHandoffNotices('slack');
+    const second = { channelId: THREAD.channelId, threadId: '1712345999.000100' };
+    await client.completeHandoffNotice(notice?.id ?? '', THREAD);
+    expect(await client.completeHandoffNotice(notice?.id ?? '', second)).toEqual({ id: notice?.id, thread: THREAD });
+    expect(await client.findHandoffByThread({ platform: 'slack', ...second })).toBeUndefined();
+  });
+
+  it('posts nothing for a chatbot whose handoff names no platform', async () => {
+    await settings({ platform: null });
+    expect(await say('c1', 'agent please')).toBe(WAITING);
+    expect(await say('c1', 'Hello?')).toBe('');
+    await client.resolveHandoff(bot, 'c1');
+    expect(await client.claimHandoffNotices('slack')).toEqual([]);
+    expect(await client.claimHandoffNotices('discord')).toEqual([]);
+  });
+
+  it("refuses another account's notices and threads", async () => {
+    await say('c1', 'agent please');
+    const other = await app.addAccount('other');
+    const stranger = createHubClient(app.baseUrl, other.apiKey);
+    expect(await stranger.claimHandoffNotices('slack')).toEqual([]);
+    const [notice] = await client.claimHandoffNotices('slack');
+    expect(await failure(stranger.completeHandoffNotice(notice?.id ?? '', THREAD))).toEqual({ status: 404, message: NOT_FOUND.message });
+    await client.completeHandoffNotice(notice?.id ?? '', THREAD);
+    expect(await stranger.findHandoffByThread({ platform: 'slack', ...THREAD })).toBeUndefined();
+    expect(await failure(client.completeHandoffNotice('no-such-notice'))).toEqual({ status: 404, message: NOT_FOUND.message });
+  });
+
+  it('refuses bad input with the contract’s answer, changing nothing', async () => {
+    await say('c1', 'agent please');
+    const claim = (body: unknown) => call('POST', `${app.baseUrl}/handoffs/notices/claim`, app.apiKey, body);
+    for (const body of [
+      {},
+      { platform: 'teams' },
+      { platform: 'slack', limit: 0 },
+      { platform: 'slack', limit: 51 },
+      { platform: 'slack', leaseSeconds: 4 },
+      { platform: 'slack', leaseSeconds: 301 },
+      { platform: 'slack', limit: 2.5 },
+      { platform: 'slack', extra: true },
+    ]) {
+      expect(await claim(body), JSON.stringify(body)).toEqual({ status: 400, body: INVALID });
+    }
+    const [notice] = await client.claimHandoffNotices('slack');
+    const done = (body: unknown) => call('POST', `${app.baseUrl}/handoffs/notices/${notice?.id ?? ''}/done`, app.apiKey, body);
+    for (const body of [{ thread: { channelId: 'C1' } }, { thread: { channelId: 'C1', threadId: 'has space' } }, { thread: THREAD, extra: 1 }, '[]']) {
+      expect(await done(body), JSON.stringify(body)).toEqual({ status: 400, body: INVALID });
+    }
+    const thread = (query: string) => call('GET', `${app.baseUrl}/handoffs/thread?${query}`, app.apiKey);
+    expect(await thread(`platform=slack&channelId=${THREAD.channelId}`)).toEqual({ status: 400, body: INVALID });
+    expect(await thread(`platform=teams&channelId=C1&threadId=1`)).toEqual({ status: 400, body: INVALID });
+    // Still undone, leased, and no thread recorded.
+    expect(await client.claimHandoffNotices('slack')).toEqual([]);
+    expect(await client.findHandoffByThread({ platform: 'slack', ...THREAD })).toBeUndefined();
+    expect(await client.completeHandoffNotice(notice?.id ?? '', THREAD)).toEqual({ id: notice?.id, thread: THREAD });
+  });
+
+  it('hands the conversation back when resolved, so later messages are the chatbot’s again', async () => {
+    await say('c1', 'agent please');
+    await postAll(client);
+    await client.resolveHandoff(bot, 'c1');
+    const conversation = await app.store.conversations.find(bot, 'c1');
+    expect(conversation?.messages.at(-1)?.content).toBe(HANDED_BACK);
+    expect((await postAll(client)).map((notice) => notice.kind)).toEqual(['closed']);
+  });
+});
+
+describe('handoff notices with hubs on one SQLite file', () => {
+  let directory: string;
+  let apiKey: string;
+  let bot: string;
+  const hubs: { server: Server; store: Store }[] = [];
+
+  /** A hub process on the file; answers its API's address. */
+  async function startHub(): Promise<string> {
+    const store = await openStore(`sqlite:${join(directory, 'hub.db')}`);
+    const server = createServer(createApp({ store, logger: pino({ level: 'silent' }) }).callback());
+    hubs.push({ server, store });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}${API_PREFIX}`;
+  }
+  async function stopHubs(): Promise<void> {
+    for (const { server, store } of hubs.splice(0)) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await store.close();
+    }
+  }
+
+  beforeEach(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'switchboard-handoff-notices-'));
+    const store = await openStore(`sqlite:${join(directory, 'hub.db')}`);
+    apiKey = (await createAccount(store, 'primary', DEFAULT_QUOTA)).apiKey;
+    await store.close();
+  });
+  afterEach(async () => {
+    await stopHubs();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  /** A chatbot handing off to Slack, and conversations handed off, through the hub at `baseUrl`. */
+  async function handedOff(baseUrl: string, conversations: string[]) {
+    bot = await createChatbotViaApi({ baseUrl, apiKey }, 'Shop', SOURCE);
+    const driver = handoffDriver({ baseUrl, apiKey }, () => bot);
+    await driver.settings(SLACK);
+    for (const id of conversations) await driver.say(id, 'agent please');
+    return driver;
+  }
+
+  it('gives each notice to exactly one of two hubs claiming at once', async () => {
+    const hubUrls = [await startHub(), await startHub()];
+    await handedOff(hubUrls[0] ?? '', Array.from({ length: 12 }, (_, index) => `c${index}`));
+    const clients = hubUrls.map((baseUrl) => createHubClient(baseUrl, apiKey));
+    const claims = Array.from({ length: 8 }, (_, index) => clients[index % 2]?.claimHandoffNotices('slack', 3) ?? []);
+    const claimed = (await Promise.all(claims)).flat();
+    expect(claimed).toHaveLength(12);
+    expect(new Set(claimed.map((notice) => notice.conversationId)).size).toBe(12);
+  });
+
+  it('keeps undone notices across a restart', async () => {
+    const hubUrl = await startHub();
+    const hub = createHubClient(hubUrl, apiKey);
+    const { say } = await handedOff(hubUrl, ['c1', 'c2']);
+    const [posted] = await hub.claimHandoffNotices('slack', 1);
+    await hub.completeHandoffNotice(posted?.id ?? '', THREAD);
+    await say('c1', 'Hello?');
+    // Leased, then the hub stops before posting them.
+    expect(await hub.claimHandoffNotices('slack')).toHaveLength(2);
+    await stopHubs();
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 61_000);
+    const restarted = createHubClient(await startHub(), apiKey);
+    const notices = await postAll(restarted, { channelId: THREAD.channelId, threadId: '2.2' });
+    expect(notices.map((notice) => `${notice.conversationId}:${notice.kind}:${notice.text ?? ''}`)).toEqual(['c2:requested:', 'c1:message:Hello?']);
+    expect(notices[1]?.thread).toEqual(THREAD);
+    vi.useRealTimers();
+  });
+});

@@ -1,0 +1,257 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type {
+  Chatbot,
+  HandoffFollowUp,
+  HandoffNotice,
+  HandoffRequestNotice,
+  HandoffSnapshot,
+  Platform,
+  Store,
+  TranscriptTurn,
+} from '../../src/store/port.js';
+import { seedAccount, seedChatbot } from '../support/seed.js';
+import { storeTargets } from '../support/stores.js';
+
+// The handoff notices feed: enqueued with the change each tells of, offered per conversation in
+// order (follow-ups once the request is posted), leased to one claimer at a time, the thread the
+// request started recorded once and found again, on every adapter.
+
+const NOW = new Date('2026-03-10T12:00:00.000Z');
+const at = (ms: number) => new Date(NOW.getTime() + ms);
+const THREAD = { channelId: 'C1', threadId: '1712345678.000100' };
+const TRANSCRIPT: TranscriptTurn[] = [
+  { role: 'user', content: 'I need a person' },
+  { role: 'assistant', content: 'Ada here', author: { type: 'human', name: 'Ada' } },
+];
+const PERSON = { name: 'Bo', email: 'bo@example.com', phone: null };
+
+describe.each(storeTargets.filter((target) => target.available))('$name store: handoff notices', (target) => {
+  let store: Store;
+  let chatbot: Chatbot;
+  let noticeCount = 0;
+
+  const converse = (id: string, owner = chatbot) =>
+    store.conversations.append({
+      chatbotId: owner.id,
+      accountId: owner.accountId,
+      id,
+      source: 'Widget or Iframe',
+      contactId: null,
+      messages: [{ role: 'user', content: 'I need a person', createdAt: NOW }],
+      at: NOW,
+    });
+  const pending = (requestedAt: Date): HandoffSnapshot => ({ status: 'pending', requestedAt, takenBy: null });
+  const requestNotice = (conversationId: string, requestedAt: Date, owner = chatbot, platform: Platform = 'slack'): HandoffRequestNotice => ({
+    kind: 'requested',
+    id: `n${++noticeCount}`,
+    accountId: owner.accountId,
+    chatbotId: owner.id,
+    chatbotName: owner.name,
+    conversationId,
+    source: 'Widget or Iframe',
+    platform,
+    workspaceId: 'T1',
+    channelId: 'C1',
+    handoff: pending(requestedAt),
+    transcript: TRANSCRIPT,
+    person: PERSON,
+    createdAt: requestedAt,
+  });
+  const followUp = (conversationId: string, handoff: HandoffSnapshot, createdAt: Date, text?: string, owner = chatbot): HandoffFollowUp => ({
+    kind: text === undefined ? 'closed' : 'message',
+    id: `n${++noticeCount}`,
+    chatbotId: owner.id,
+    conversationId,
+    handoff,
+    ...(text !== undefined && { text }),
+    createdAt,
+  });
+  /** Opens a handoff with its request notice; answers the notice's id. */
+  const request = async (conversationId: string, requestedAt = NOW, owner = chatbot, platform: Platform = 'slack') => {
+    const notice = requestNotice(conversationId, requestedAt, owner, platform);
+    expect(await store.handoffs.request(owner.id, conversationId, requestedAt, at(300_000), notice)).toBeDefined();
+    return notice.id;
+  };
+  /** The person's message while the handoff is open, saved with its notice. */
+  const relay = (conversationId: string, text: string, createdAt: Date, requestedAt = NOW) =>
+    store.conversations.append({
+      chatbotId: chatbot.id,
+      accountId: chatbot.accountId,
+      id: conversationId,
+      source: 'Widget or Iframe',
+      contactId: null,
+      messages: [{ role: 'user', content: text, createdAt }],
+      at: createdAt,
+      notices: [followUp(conversationId, pending(requestedAt), createdAt, text)],
+    });
+  const close = (conversationId: string, closedAt: Date, requestedAt = NOW) =>
+    store.handoffs.transition(chatbot.id, conversationId, ['pending', 'active'], {
+      status: 'resolved',
+      dueAt: null,
+      at: closedAt,
+      notice: followUp(conversationId, { status: 'resolved', requestedAt, takenBy: null }, closedAt),
+    });
+  const claim = (now: Date, limit = 10, accountId = chatbot.accountId, platform: Platform = 'slack') =>
+    store.handoffNotices.claim({ accountId, platform, now, leaseUntil: new Date(now.getTime() + 60_000), limit });
+  const kinds = (notices: HandoffNotice[]) => notices.map((notice) => `${notice.conversationId}:${notice.kind}`);
+
+  beforeEach(async () => {
+    store = await target.open();
+    chatbot = await seedChatbot(store, await seedAccount(store));
+    await converse('c1');
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('offers the request with what the team needs, then each follow-up once the one before is done', async () => {
+    const requested = await request('c1');
+    await relay('c1', 'Hello?', at(1_000));
+    await relay('c1', 'Anyone there?', at(2_000));
+    await close('c1', at(3_000));
+
+    const [first, ...rest] = await claim(at(5_000));
+    expect(rest).toEqual([]);
+    expect(first).toEqual({
+      id: requested,
+      kind: 'requested',
+      accountId: chatbot.accountId,
+      chatbotId: chatbot.id,
+      chatbotName: 'Helper',
+      conversationId: 'c1',
+      source: 'Widget or Iframe',
+      platform: 'slack',
+      workspaceId: 'T1',
+      channelId: 'C1',
+      handoff: pending(NOW),
+      transcript: TRANSCRIPT,
+      person: PERSON,
+      thread: null,
+      leaseUntil: at(65_000),
+      doneAt: null,
+      createdAt: NOW,
+    });
+    // The follow-ups wait for the request to be posted, even once its lease is over.
+    expect(await claim(at(6_000))).toEqual([]);
+    expect(await store.handoffNotices.complete(chatbot.accountId, requested, THREAD, at(7_000))).toMatchObject({ thread: THREAD, doneAt: at(7_000) });
+
+    const posted: HandoffNotice[] = [];
+    for (let step = 0; step < 4; step++) {
+      const [next, ...more] = await claim(at(8_000 + step));
+      expect(more).toEqual([]);
+      if (!next) break;
+      posted.push(next);
+      await store.handoffNotices.complete(chatbot.accountId, next.id, undefined, at(8_000 + step));
+    }
+    expect(posted.map((notice) => [notice.kind, notice.text, notice.thread, notice.handoff.status])).toEqual([
+      ['message', 'Hello?', THREAD, 'pending'],
+      ['message', 'Anyone there?', THREAD, 'pending'],
+      ['closed', undefined, THREAD, 'resolved'],
+    ]);
+    expect(posted[0]).toMatchObject({ chatbotName: 'Helper', source: 'Widget or Iframe', platform: 'slack', workspaceId: 'T1', channelId: 'C1' });
+    expect(posted[0]?.transcript).toBeUndefined();
+    expect(posted[0]?.person).toBeUndefined();
+  });
+
+  it('offers conversations side by side, oldest first, one notice each, up to the limit', async () => {
+    await converse('c2');
+    await converse('c3');
+    await request('c2', at(1));
+    await request('c1', at(2));
+    await request('c3', at(3));
+    await relay('c2', 'Hello?', at(4), at(1));
+    expect(kinds(await claim(at(10), 2))).toEqual(['c2:requested', 'c1:requested']);
+    expect(kinds(await claim(at(11), 2))).toEqual(['c3:requested']);
+  });
+
+  it('leases a notice until its lease ends, then offers it again', async () => {
+    const requested = await request('c1');
+    expect((await claim(at(1_000))).map((notice) => notice.id)).toEqual([requested]);
+    expect(await claim(at(60_000))).toEqual([]);
+    expect((await claim(at(61_001))).map((notice) => notice.id)).toEqual([requested]);
+  });
+
+  it('gives each notice to exactly one of racing claimers', async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 12; index++) {
+      await converse(`r${index}`);
+      ids.push(await request(`r${index}`, at(index)));
+    }
+    const claimers = Array.from({ length: 6 }, () => claim(at(1_000), 3));
+    const taken = (await Promise.all(claimers)).flat().map((notice) => notice.id);
+    expect(taken).toHaveLength(12);
+    expect(new Set(taken)).toEqual(new Set(ids));
+  });
+
+  it('keeps the first thread recorded, and marks a notice done once', async () => {
+    const requested = await request('c1');
+    await store.handoffNotices.complete(chatbot.accountId, requested, THREAD, at(1_000));
+    const again = await store.handoffNotices.complete(chatbot.accountId, requested, { channelId: 'C1', threadId: '999.1' }, at(2_000));
+    expect(again).toMatchObject({ thread: THREAD, doneAt: at(1_000) });
+    expect(await store.handoffNotices.findByThread(chatbot.accountId, 'slack', { channelId: 'C1', threadId: '999.1' })).toBeUndefined();
+  });
+
+  it('finds the conversation whose current handoff a thread is, for its own account only', async () => {
+    const requested = await request('c1');
+    expect(await store.handoffNotices.findByThread(chatbot.accountId, 'slack', THREAD)).toBeUndefined();
+    await store.handoffNotices.complete(chatbot.accountId, requested, THREAD, at(1_000));
+    const found = await store.handoffNotices.findByThread(chatbot.accountId, 'slack', THREAD);
+    expect(found).toEqual({ chatbotId: chatbot.id, conversationId: 'c1', handoff: await store.handoffs.find(chatbot.id, 'c1') });
+    expect(await store.handoffNotices.findByThread(chatbot.accountId, 'discord', THREAD)).toBeUndefined();
+    expect(await store.handoffNotices.findByThread(chatbot.accountId, 'slack', { ...THREAD, channelId: 'C2' })).toBeUndefined();
+    const other = await seedAccount(store);
+    expect(await store.handoffNotices.findByThread(other.id, 'slack', THREAD)).toBeUndefined();
+    expect(await store.handoffNotices.complete(other.id, requested, undefined, at(2_000))).toBeUndefined();
+    expect(await store.handoffNotices.complete(chatbot.accountId, 'missing', undefined, at(2_000))).toBeUndefined();
+
+    // Closed, it is still that handoff's thread; a new handoff of the conversation has its own.
+    await close('c1', at(3_000));
+    expect((await store.handoffNotices.findByThread(chatbot.accountId, 'slack', THREAD))?.handoff.status).toBe('resolved');
+    await request('c1', at(4_000));
+    expect(await store.handoffNotices.findByThread(chatbot.accountId, 'slack', THREAD)).toBeUndefined();
+  });
+
+  it('offers a closed handoff’s notices, in its thread, before the next handoff’s request', async () => {
+    const first = await request('c1');
+    await store.handoffNotices.complete(chatbot.accountId, first, THREAD, at(1));
+    await close('c1', at(2));
+    const second = await request('c1', at(3));
+    const [closed] = await claim(at(10));
+    expect(closed).toMatchObject({ kind: 'closed', thread: THREAD, handoff: { status: 'resolved', requestedAt: NOW } });
+    await store.handoffNotices.complete(chatbot.accountId, closed?.id ?? '', undefined, at(11));
+    expect(await claim(at(12))).toMatchObject([{ id: second, kind: 'requested', thread: null, handoff: { requestedAt: at(3) } }]);
+  });
+
+  it('enqueues nothing with a change that does not apply, nor a follow-up of a handoff without a request notice', async () => {
+    await request('c1');
+    // Already open: neither the handoff nor the notice is written.
+    expect(await store.handoffs.request(chatbot.id, 'c1', at(1), at(2), requestNotice('c1', at(1)))).toBeUndefined();
+    expect(await store.handoffs.transition(chatbot.id, 'c1', ['active'], { status: 'resolved', dueAt: null, at: at(3), notice: followUp('c1', pending(NOW), at(3)) })).toBeUndefined();
+    await converse('c2');
+    await store.handoffs.request(chatbot.id, 'c2', at(4), at(5));
+    await relay('c2', 'Hello?', at(6), at(4));
+    expect(kinds(await claim(at(10)))).toEqual(['c1:requested']);
+    expect(await claim(at(100_000))).toHaveLength(1);
+  });
+
+  it('offers an account only its own notices, for the platform asked', async () => {
+    const other = await seedChatbot(store, await seedAccount(store));
+    await converse('o1', other);
+    await request('o1', NOW, other);
+    await converse('d1');
+    await request('d1', at(1), chatbot, 'discord');
+    await request('c1', at(2));
+    expect(kinds(await claim(at(10)))).toEqual(['c1:requested']);
+    expect(kinds(await claim(at(10), 10, chatbot.accountId, 'discord'))).toEqual(['d1:requested']);
+    expect(kinds(await claim(at(10), 10, other.accountId))).toEqual(['o1:requested']);
+  });
+
+  it('goes with its chatbot', async () => {
+    const requested = await request('c1');
+    await store.handoffNotices.complete(chatbot.accountId, requested, THREAD, at(1));
+    await close('c1', at(2));
+    await store.chatbots.delete(chatbot.accountId, chatbot.id);
+    expect(await claim(at(10))).toEqual([]);
+    expect(await store.handoffNotices.findByThread(chatbot.accountId, 'slack', THREAD)).toBeUndefined();
+  });
+});
