@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHandoffTimer } from '../../jobs/handoffs.js';
 import { HANDOFF_RESOLVED, handoffThreadOnly } from '../../adapters/commands.js';
 import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
-import { HANDOFF_CLOSED, personSaid, RESOLVE_ID, statusLine, TAKE_ID } from '../../adapters/discord/handoff-message.js';
+import { HANDOFF_CLOSED, ONLY_TEXT, personSaid, RESOLVE_ID, statusLine, TAKE_ID } from '../../adapters/discord/handoff-message.js';
 import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
 import { createHubClient, type HandoffState, type HubClient } from '../../adapters/hub-client.js';
 import { NOT_BOUND } from '../../adapters/relay.js';
@@ -65,9 +65,10 @@ describe('Discord handoff', () => {
 
   // ---- helpers ----------------------------------------------------------------------------------
 
-  /** The person, through the API. */
-  async function say(conversationId: string, content: string): Promise<string> {
-    const { status, body } = await call('POST', `${app.baseUrl}/chat`, app.apiKey, { chatbotId, conversationId, messages: [{ role: 'user', content }] });
+  /** The person, through the API (as a contact of the chatbot, if given). */
+  async function say(conversationId: string, content: string, contactId?: string): Promise<string> {
+    const request = { chatbotId, conversationId, contactId, messages: [{ role: 'user', content }] };
+    const { status, body } = await call('POST', `${app.baseUrl}/chat`, app.apiKey, request);
     expect(status).toBe(200);
     return (body as { text: string }).text;
   }
@@ -125,8 +126,9 @@ describe('Discord handoff', () => {
   // ---- tests ------------------------------------------------------------------------------------
 
   it('posts the request with the transcript and buttons, and starts its thread; Take, replies, relay and /chatbot resolve', async () => {
-    expect(await say('c1', 'When do you open?')).toContain('nine');
-    expect(await say('c1', 'Can I talk to a person please?')).toBe(WAITING);
+    await hub.createContacts(chatbotId, [{ external_id: 'pat', name: 'Pat Doe', email: 'pat@example.com' }]);
+    expect(await say('c1', 'When do you open?', 'pat')).toContain('nine');
+    expect(await say('c1', 'Can I talk to a person please?', 'pat')).toBe(WAITING);
 
     const { root, thread } = await requested('c1');
     const pending: HandoffState = { status: 'pending', requested_at: '', taken_by: null };
@@ -143,14 +145,14 @@ describe('Discord handoff', () => {
       '**Person:** Can I talk to a person please?',
       `**Shop:** ${WAITING}`,
     ]);
-    expect(embed?.fields).toEqual(
-      expect.arrayContaining([
-        { name: 'Source', value: 'API', inline: true },
-        { name: 'Conversation', value: 'c1', inline: true },
-      ]),
-    );
+    expect(embed?.fields).toEqual([
+      { name: 'Name', value: 'Pat Doe', inline: true },
+      { name: 'Email', value: 'pat@example.com', inline: true },
+      { name: 'Source', value: 'API', inline: true },
+      { name: 'Conversation', value: 'c1', inline: true },
+    ]);
     // A public thread started from the request: same id, under the handoff channel, the bot's.
-    expect(thread).toMatchObject({ kind: 'thread', parentId: handoffs.id, ownerId: discord.bot.id });
+    expect(thread).toMatchObject({ kind: 'thread', name: 'Pat Doe · Shop', parentId: handoffs.id, ownerId: discord.bot.id });
 
     discord.setNickname(bob, 'Bobby');
     const take = discord.click(root, bob, TAKE_ID);
@@ -229,6 +231,8 @@ describe('Discord handoff', () => {
     const elsewhere = discord.say(bots, alice, 'nor this');
     // The handoff channel has no chatbot bound: the bot's other thread hears so, as before.
     await discord.until('the unbound note', () => discord.history(bots.id).find((item) => item.message_reference?.message_id === elsewhere.id && item.content === NOT_BOUND));
+    const sticker = discord.say(thread, bob, '');
+    await discord.until('the text-only note', () => discord.history(thread.id).find((item) => item.message_reference?.message_id === sticker.id && item.content === ONLY_TEXT));
     discord.say(thread, bob, 'Only this reaches the person.');
     const item = await untilConversation('the team reply', 'c4', (found) => handedTo(found).length > 0);
     await sleep(300);
