@@ -3,6 +3,7 @@ import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import type { Logger } from 'pino';
 import type { DiscordConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
+import { createLearnWatcher, type LearnWatchOptions } from '../learn-watch.js';
 import { createRelay } from '../relay.js';
 import { onFeedbackButton } from './feedback.js';
 import { createHandoffListeners } from './handoff.js';
@@ -39,6 +40,8 @@ export type DiscordBotOptions = {
   updateIntervalMs?: number;
   /** Recent messages of the channel sent along as the conversation. */
   historyLimit?: number;
+  /** How `/chatbot learn` watches the website it started (tests look more often). */
+  learnWatch?: Omit<LearnWatchOptions, 'logger'>;
 };
 
 export type DiscordBot = {
@@ -97,7 +100,8 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       editIntervalMs: updateIntervalMs,
     });
     const handoffs = createHandoffListeners({ client: readyClient, hub, relay, logger });
-    const onCommand = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger });
+    const learning = createLearnWatcher({ logger, ...options.learnWatch });
+    const onCommand = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger, learning });
     const answers = {
       hub,
       relay,
@@ -141,6 +145,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       client: readyClient,
       applicationId,
       async stop() {
+        learning.stop();
         await notices.stop();
         readyClient.removeAllListeners();
         await readyClient.destroy();
