@@ -243,13 +243,15 @@ async function prepare(store: Store, engine: ChatEngine, chatbot: Chatbot, input
   const context = history
     .slice(0, history.length - newMessages.length)
     .findLast((turn) => turn.role === 'user' && !givesOnlyDetails(turn.content, detailsIn([turn])))?.content;
-  const retrieval = retrievalDuration.startTimer();
-  const passages = await engine.retriever.search(chatbot.id, { question, context });
-  retrieval();
   const model = input.model ?? chatbot.settings.model;
+  const responder = engine.responderFor(model);
+  const retrieval = retrievalDuration.startTimer();
+  // Only a model reads the sections around a passage; the offline responder quotes the passage.
+  const passages = await engine.retriever.search(chatbot.id, { question, context }, { around: responder.name !== undefined });
+  retrieval();
 
   return {
-    responder: engine.responderFor(model),
+    responder,
     newMessages,
     history,
     responderInput: {

@@ -65,7 +65,8 @@ export type Passage = {
 /** A question, with the earlier conversation as context for follow-ups ("and on weekends?"). */
 export type Query = string | { question: string; context?: string };
 
-export type LexicalSearcher = (query: Query, limit: number) => Passage[];
+/** `around`: also hand each passage the sections beside it (for a model; the offline responder reads none). */
+export type LexicalSearcher = (query: Query, limit: number, options?: { around?: boolean }) => Passage[];
 
 export function buildLexicalIndex(chunks: Chunk[]): LexicalIndex {
   // Each source (each page of a website) is read on its own: no section runs from one into the next.
@@ -275,7 +276,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
     return found;
   }
 
-  return (query, limit) => {
+  return (query, limit, { around = true } = {}) => {
     const { question: message, context: earlier = '' } = typeof query === 'string' ? { question: query } : query;
     const question = withoutLeadIn(message);
     const context = withoutLeadIn(earlier);
@@ -400,7 +401,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
         unknownWords,
       };
     });
-    return withSurroundings(passages, index);
+    return around ? withSurroundings(passages, index) : passages;
   };
 }
 

@@ -27,7 +27,8 @@ import { buildIndexOffThread, loadWordVectors } from './workers/training-jobs.js
 export type { Passage, Query };
 
 export type Retriever = {
-  search(chatbotId: string, query: Query, limit?: number): Promise<Passage[]>;
+  /** `limit` passages (4 unless given); `around` as for LexicalSearcher (true unless given). */
+  search(chatbotId: string, query: Query, options?: { limit?: number; around?: boolean }): Promise<Passage[]>;
   /**
    * After training: builds (or loads) the chatbot's index and starts embedding its chunks, which
    * `embedded` follows (it never rejects; failures go to onError). Never rejects.
@@ -160,18 +161,18 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
   }
 
   return {
-    async search(chatbotId, query, limit = 4) {
+    async search(chatbotId, query, { limit = 4, around = true } = {}) {
       // The first question of a process waits for the word vectors (off the event loop; a
       // second or so, read from a file the first process of the machine derived); every one
       // after finds them loaded, so that a question gets the same answer at any time.
       await loadWordVectors();
       const entry = await entryFor(chatbotId, true);
       if (!entry) return [];
-      if (!embedder) return entry.lexical(query, limit);
+      if (!embedder) return entry.lexical(query, limit, { around });
       if (!entry.vectors && !entry.embedding && Date.now() - entry.embeddingStartedAt > EMBEDDING_RESUME_MS) {
         startEmbedding(chatbotId, entry, embedder);
       }
-      const lexical = entry.lexical(query, CANDIDATES);
+      const lexical = entry.lexical(query, CANDIDATES, { around });
       const semantic = await semanticRanking(entry, embedder, typeof query === 'string' ? query : query.question);
       if (semantic.length === 0) return lexical.slice(0, limit);
       // Lexical hits are sections, vector hits are chunks: each keeps its own kind of passage. A

@@ -47,7 +47,7 @@ describe('createRetriever (sqlite)', () => {
     const many = Array.from({ length: 10 }, (_, i) => `Shop number ${i} sells gift cards.`);
     await train(store, bot.id, many);
     expect(await retriever.search(bot.id, 'gift cards')).toHaveLength(4);
-    expect(await retriever.search(bot.id, 'gift cards', 2)).toHaveLength(2);
+    expect(await retriever.search(bot.id, 'gift cards', { limit: 2 })).toHaveLength(2);
   });
 
   // The stemmer (src/engine/text.ts) promises to fold plurals and common verb endings. These

@@ -61,7 +61,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
 
     const retriever = createRetriever(store, { embedder });
     await (await retriever.prepare(bot.id)).embedded;
-    const passages = await retriever.search(bot.id, PARAPHRASE, 2);
+    const passages = await retriever.search(bot.id, PARAPHRASE, { limit: 2 });
     expect(passages).toHaveLength(2);
     expect(passages[0]).toMatchObject({ text: FAQ[1], seq: 1, score: expect.any(Number) });
     // The question went to the model as the SDK sends it, with the configured model and key.
@@ -97,7 +97,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     await train(store, bot.id, revised);
     await (await retriever.prepare(bot.id)).embedded;
     expect(embeddedInputs()).toEqual(['Refunds reach your card within five days.']);
-    expect((await retriever.search(bot.id, PARAPHRASE, 1))[0]?.text).toBe(revised[1]);
+    expect((await retriever.search(bot.id, PARAPHRASE, { limit: 1 }))[0]?.text).toBe(revised[1]);
 
     // A second process finds every vector stored: it embeds only questions.
     provider.requests.length = 0;
@@ -125,7 +125,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     const interrupted = createRetriever(store, { embedder: failing, onError: (_, what) => errors.push(what) });
     await (await interrupted.prepare(bot.id)).embedded;
     expect(errors).toEqual([`embedding the chunks of chatbot ${bot.id}`]);
-    expect(await interrupted.search(bot.id, 'gift cards', 2)).toHaveLength(2);
+    expect(await interrupted.search(bot.id, 'gift cards', { limit: 2 })).toHaveLength(2);
     const storedFirst = (await store.retrieval.vectors(bot.id, embedder.model)).length;
     expect(storedFirst).toBe(64);
 
