@@ -63,22 +63,25 @@ export function mongoHandoffOutbox(models: MongoModels): HandoffOutbox & { flush
     return fields;
   }
 
-  async function flushDocument(_id: string): Promise<void> {
-    const doc = await conversations.findOne({ _id }, { handoffOutbox: 1 }).lean<Pick<ConversationDoc, 'handoffOutbox'>>();
+  async function flush(chatbotId: string, conversationId: string): Promise<void> {
+    const conversation = { _id: documentId(chatbotId, conversationId), chatbotId };
+    const doc = await conversations.findOne(conversation, { handoffOutbox: 1 }).lean<Pick<ConversationDoc, 'handoffOutbox'>>();
     for (const { _id: noticeId, seq, notice } of doc?.handoffOutbox ?? []) {
       const fields = notice.kind === 'requested' ? requestFields(notice, seq) : await followUpFields(notice, seq);
       if (fields) {
         await retryOnceOnDuplicateKey(() => handoffNotices.updateOne({ _id: noticeId }, { $setOnInsert: fields }, { upsert: true }));
       }
-      await conversations.updateOne({ _id }, { $pull: { handoffOutbox: { _id: noticeId } } });
+      await conversations.updateOne(conversation, { $pull: { handoffOutbox: { _id: noticeId } } });
     }
   }
 
   return {
-    flush: (chatbotId, conversationId) => flushDocument(documentId(chatbotId, conversationId)),
+    flush,
     async flushAccount(accountId) {
-      const left = await conversations.find({ accountId, 'handoffOutbox._id': { $exists: true } }, { _id: 1 }).lean<{ _id: string }[]>();
-      for (const doc of left) await flushDocument(doc._id);
+      const left = await conversations
+        .find({ accountId, 'handoffOutbox._id': { $exists: true } }, { chatbotId: 1, conversationId: 1 })
+        .lean<Pick<ConversationDoc, 'chatbotId' | 'conversationId'>[]>();
+      for (const doc of left) await flush(doc.chatbotId, doc.conversationId);
     },
   };
 }
