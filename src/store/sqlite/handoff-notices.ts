@@ -163,6 +163,9 @@ export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
   const lease = db.prepare<{ accountId: string; platform: Platform; now: number; leaseUntil: number; limit: number }, { seq: number }>(
     `UPDATE handoff_notices SET lease_until = @leaseUntil WHERE seq IN (${NEXT_NOTICES_SQL}) RETURNING seq`,
   );
+  // Adapters poll every second, mostly finding nothing: a read first, so an idle poll never
+  // takes the write lock that chats wait for.
+  const anyNext = db.prepare<Parameters<typeof lease.all>[0], { seq: number }>(NEXT_NOTICES_SQL);
   const offered = db.prepare<[string], OfferedRow>(`${OFFERED} WHERE n.seq IN (SELECT value FROM json_each(?)) ORDER BY n.seq`);
   const claim = db.transaction((params: Parameters<typeof lease.all>[0]) => {
     const seqs = lease.all(params).map((row) => row.seq);
@@ -186,7 +189,9 @@ export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
 
   return {
     async claim({ accountId, platform, now, leaseUntil, limit }) {
-      return claim.immediate({ accountId, platform, now: now.getTime(), leaseUntil: leaseUntil.getTime(), limit }).map(toNotice);
+      const params = { accountId, platform, now: now.getTime(), leaseUntil: leaseUntil.getTime(), limit };
+      if (!anyNext.get({ ...params, limit: 1 })) return [];
+      return claim.immediate(params).map(toNotice);
     },
     async complete(accountId, id, thread, at) {
       const row = complete.immediate({
