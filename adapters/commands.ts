@@ -9,6 +9,7 @@ import {
   type SourceItem,
   type UnansweredQuestion,
 } from './hub-client.js';
+import { learnStartedText, type Learning } from './learn-watch.js';
 import { notBoundText } from './relay.js';
 
 // The `/chatbot` command, platform-neutral: what each subcommand does, its wording, the parsing
@@ -32,6 +33,8 @@ export type CommandContext = {
   isAdmin: boolean;
   /** How the platform names things in replies. */
   words: PlatformWords;
+  /** Watches a website `learn` started, to say in the channel when it is done; answers whether it will. */
+  watchLearning?: (learning: Learning) => boolean;
 };
 
 export type PlatformWords = {
@@ -260,9 +263,8 @@ const handlers: Record<CommandName, Handler> = {
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
     const source = await context.hub.addWebsiteSource(found.chatbot.id, url);
-    return {
-      text: `${found.chatbot.name} is reading ${source.url ?? url}. It answers from the site once it is ready: see \`${context.words.command} sources\`.`,
-    };
+    const learning = { chatbotId: found.chatbot.id, chatbotName: found.chatbot.name, sourceId: source.id, url: source.url ?? url };
+    return { text: learnStartedText(learning, context.watchLearning?.(learning) ?? false, context.words) };
   },
 
   async sources(_args, context) {

@@ -3,6 +3,7 @@ import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import type { Logger } from 'pino';
 import type { DiscordConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
+import { createLearnWatcher, type LearnWatchOptions } from '../learn-watch.js';
 import { createRelay } from '../relay.js';
 import { onFeedbackButton } from './feedback.js';
 import { chatbotCommand, createInteractionHandler, DISCORD_WORDS, isDiscordAdmin } from './interactions.js';
@@ -37,6 +38,8 @@ export type DiscordBotOptions = {
   updateIntervalMs?: number;
   /** Recent messages of the channel sent along as the conversation. */
   historyLimit?: number;
+  /** How `/chatbot learn` watches the website it started (tests look more often). */
+  learnWatch?: Omit<LearnWatchOptions, 'logger'>;
 };
 
 export type DiscordBot = {
@@ -94,7 +97,8 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       historyLimit: options.historyLimit ?? DEFAULT_HISTORY_LIMIT,
       editIntervalMs: updateIntervalMs,
     });
-    const onCommand = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger });
+    const learning = createLearnWatcher({ logger, ...options.learnWatch });
+    const onCommand = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger, learning });
     const answers = {
       hub,
       relay,
@@ -131,6 +135,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       client: readyClient,
       applicationId,
       async stop() {
+        learning.stop();
         readyClient.removeAllListeners();
         await readyClient.destroy();
       },

@@ -18,6 +18,7 @@ import {
   type PlatformWords,
 } from '../commands.js';
 import type { HubClient } from '../hub-client.js';
+import type { Learning, LearnWatcher } from '../learn-watch.js';
 import { DM_WORKSPACE } from './messages.js';
 import { answerRows } from './unanswered.js';
 import { DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
@@ -155,10 +156,25 @@ export type InteractionHandlerOptions = {
   /** Users who may administer besides members with Manage Server. */
   adminUserIds: readonly string[];
   logger: Logger;
+  /** Says in the channel when a website `learn` started is done. */
+  learning?: LearnWatcher;
 };
 
 export function createInteractionHandler(options: InteractionHandlerOptions): (interaction: Interaction) => Promise<void> {
-  const { hub, adminUserIds, logger } = options;
+  const { hub, adminUserIds, logger, learning: watcher } = options;
+
+  /** Watches a website the command started, to say where the command was typed when it is done. */
+  const watchLearning = (interaction: ChatInputCommandInteraction) => (learning: Learning) =>
+    watcher?.watch({
+      hub,
+      learning,
+      words: DISCORD_WORDS,
+      async post(text) {
+        const channel = interaction.channel ?? (await interaction.client.channels.fetch(interaction.channelId));
+        if (!channel?.isSendable()) throw new Error(`channel ${interaction.channelId} takes no messages`);
+        await channel.send({ content: truncateMessage(text, DISCORD_MESSAGE_LIMIT) });
+      },
+    }) ?? false;
 
   return async function onInteraction(interaction: Interaction): Promise<void> {
     if (!interaction.isChatInputCommand() || interaction.commandName !== COMMAND_NAME) return;
@@ -175,6 +191,7 @@ export function createInteractionHandler(options: InteractionHandlerOptions): (i
         channelId,
         isAdmin,
         words: DISCORD_WORDS,
+        watchLearning: watchLearning(interaction),
       };
       if (input.name === 'help') {
         // Nothing to wait for: answer at once (callback type 4).

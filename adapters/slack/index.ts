@@ -4,6 +4,7 @@ import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLog
 import type { Logger } from 'pino';
 import type { SlackConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
+import { createLearnWatcher, type LearnWatchOptions } from '../learn-watch.js';
 import { createRelay, notBoundText, type Relay } from '../relay.js';
 import { createAssistant } from './assistant.js';
 import { listenForCommands, slackWords } from './commands.js';
@@ -27,6 +28,8 @@ export type SlackAdapterOptions = {
   updateIntervalMs?: number;
   /** How the Web API client retries failed calls; a 429's Retry-After is always waited out. */
   retryConfig?: webApi.RetryOptions;
+  /** How `/chatbot learn` watches the website it started (tests look more often). */
+  learnWatch?: Omit<LearnWatchOptions, 'logger'>;
 };
 
 export type SlackAdapter = {
@@ -43,7 +46,7 @@ export type SlackAdapter = {
 
 const WEB_API_TIMEOUT_MS = 30_000;
 
-export function createSlackAdapter({ config, logger, updateIntervalMs, retryConfig }: SlackAdapterOptions): SlackAdapter {
+export function createSlackAdapter({ config, logger, updateIntervalMs, retryConfig, learnWatch }: SlackAdapterOptions): SlackAdapter {
   const mode = config.appToken ? 'socket' : 'http';
   const boltLogger = toBoltLogger(logger);
   const clientOptions: webApi.WebClientOptions = {
@@ -95,7 +98,8 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
   const handleMessage = createMessageHandler({ relay: () => relay, users, logger, notBound: notBoundText(config.command) });
   listenForMessages(app, handleMessage);
   app.assistant(createAssistant({ hub: () => hub, handle: handleMessage, logger, command: config.command }));
-  listenForCommands(app, { command: config.command, hub: () => hub, users, logger });
+  const learning = createLearnWatcher({ logger, ...learnWatch });
+  listenForCommands(app, { command: config.command, hub: () => hub, users, logger, learning });
   listenForFeedback(app, { hub: () => hub, logger });
   listenForAnswers(app, { hub: () => hub, users, words: slackWords(config.command), logger });
   app.error(async (error) => {
@@ -130,6 +134,7 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
     async stop(graceMs = 10_000) {
       const wasReady = ready;
       ready = false;
+      learning.stop();
       if (wasReady && mode === 'socket') await app.stop();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([idle(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
