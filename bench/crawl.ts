@@ -1,9 +1,8 @@
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { crawl } from '../src/sources/crawl/index.js';
 import { extractHtml } from '../src/sources/extract/index.js';
 import { memoryFrontier } from '../test/support/crawl-frontier.js';
 import { html, page, serveSite, text } from '../test/support/website.js';
-import { median } from './load.js';
+import { median, watched } from './load.js';
 import type { BenchOptions, Figure, Section } from './section.js';
 import { generateText } from './text.js';
 
@@ -39,17 +38,6 @@ function siteRoutes({ origin }: { origin: string }) {
     '/robots.txt': text('User-agent: *\nAllow: /\n'),
     '/sitemap.xml': text(sitemap, 'application/xml'),
   };
-}
-
-/** Runs the work with the event loop watched: its duration and the loop's longest wait, in ms. */
-async function watched(work: () => Promise<unknown>): Promise<{ ms: number; longestWaitMs: number }> {
-  const delay = monitorEventLoopDelay({ resolution: 5 });
-  delay.enable();
-  const start = performance.now();
-  await work();
-  const ms = performance.now() - start;
-  delay.disable();
-  return { ms, longestWaitMs: delay.max / 1e6 };
 }
 
 async function fetchLoop(urls: string[]): Promise<void> {

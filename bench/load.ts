@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 
 // Load through autocannon: requests per second at many connections, and per-request latency at one.
@@ -24,6 +24,17 @@ export type LoadOptions = {
   /** A request still unanswered after this long is an error (autocannon's default: 10). */
   timeoutSeconds?: number;
 };
+
+/** Runs the work with the event loop watched: its duration and the loop's longest wait, in ms. */
+export async function watched(work: () => Promise<unknown>): Promise<{ ms: number; longestWaitMs: number }> {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const start = performance.now();
+  await work();
+  const ms = performance.now() - start;
+  delay.disable();
+  return { ms, longestWaitMs: delay.max / 1e6 };
+}
 
 /** CPU time the server spends per request (µs), over `amount` requests at `connections`. */
 export async function cpuPerRequest(server: { cpuMicros(): Promise<number> }, request: Request, amount: number, connections: number): Promise<number> {

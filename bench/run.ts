@@ -3,10 +3,12 @@ import { analyticsSection } from './analytics.js';
 import { benchAnswers } from './answers.js';
 import { crawlSection } from './crawl.js';
 import { extractionSection } from './extraction.js';
+import { handoffSection } from './handoff.js';
 import { httpSection } from './http.js';
 import { pagingSection } from './paging.js';
 import type { Figure, Section } from './section.js';
 import { benchRetrieval } from './retrieval.js';
+import { sourcesTrainingSection } from './sources-training.js';
 import { trainingSection } from './training.js';
 
 // `npm run bench [-- --quick] [words…]`: every figure of the performance goals, each as a ratio
@@ -19,8 +21,10 @@ const SECTIONS: Section[] = [
   pagingSection,
   analyticsSection,
   trainingSection,
+  sourcesTrainingSection,
   extractionSection,
   crawlSection,
+  handoffSection,
   printing('answers (development and held-out sets against BM25)', benchAnswers),
   printing('retrieval (index builds, cold start, cache)', benchRetrieval),
 ];

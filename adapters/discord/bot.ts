@@ -3,8 +3,11 @@ import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import type { Logger } from 'pino';
 import type { DiscordConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
+import { createLearnWatcher, type LearnWatchOptions } from '../learn-watch.js';
 import { createRelay } from '../relay.js';
 import { onFeedbackButton } from './feedback.js';
+import { createHandoffListeners } from './handoff.js';
+import { startHandoffNotices } from './handoff-notices.js';
 import { chatbotCommand, createInteractionHandler, DISCORD_WORDS, isDiscordAdmin } from './interactions.js';
 import { onAnswerButton, onAnswerModal } from './unanswered.js';
 import { createMessageHandler } from './messages.js';
@@ -37,6 +40,8 @@ export type DiscordBotOptions = {
   updateIntervalMs?: number;
   /** Recent messages of the channel sent along as the conversation. */
   historyLimit?: number;
+  /** How `/chatbot learn` watches the website it started (tests look more often). */
+  learnWatch?: Omit<LearnWatchOptions, 'logger'>;
 };
 
 export type DiscordBot = {
@@ -94,7 +99,9 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       historyLimit: options.historyLimit ?? DEFAULT_HISTORY_LIMIT,
       editIntervalMs: updateIntervalMs,
     });
-    const onCommand = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger });
+    const handoffs = createHandoffListeners({ client: readyClient, hub, relay, logger });
+    const learning = createLearnWatcher({ logger, ...options.learnWatch });
+    const onCommand = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger, learning });
     const answers = {
       hub,
       relay,
@@ -103,12 +110,18 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       logger,
     };
     // Handlers catch their own failures; these catches are the last line, so the process survives.
+    // A handoff thread is the team's: its messages go to the person, the chatbot never answers there.
     readyClient.on(Events.MessageCreate, (message) => {
-      messages.onMessage(message).catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
+      handoffs
+        .onMessage(message)
+        .then((relayed) => (relayed ? undefined : messages.onMessage(message)))
+        .catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
     });
     readyClient.on(Events.InteractionCreate, (interaction) => {
       const handled = interaction.isButton()
-        ? onFeedbackButton(interaction, { hub, relay, logger })
+        ? handoffs
+            .onButton(interaction)
+            .then((done) => done || onFeedbackButton(interaction, { hub, relay, logger }))
             .then((done) => done || onAnswerButton(interaction, answers))
             .then((done) => done || messages.onButton(interaction))
         : interaction.isModalSubmit()
@@ -122,6 +135,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     const commands = readyClient.application.commands;
     if (config.guildId) await commands.set([chatbotCommand()], config.guildId);
     else await commands.set([chatbotCommand()]);
+    const notices = startHandoffNotices({ client: readyClient, hub, logger });
     logger.info(
       { user: readyClient.user.tag, applicationId, commands: config.guildId ? `guild ${config.guildId}` : 'global' },
       'Discord adapter ready',
@@ -131,6 +145,8 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       client: readyClient,
       applicationId,
       async stop() {
+        learning.stop();
+        await notices.stop();
         readyClient.removeAllListeners();
         await readyClient.destroy();
       },

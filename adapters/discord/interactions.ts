@@ -18,6 +18,7 @@ import {
   type PlatformWords,
 } from '../commands.js';
 import type { HubClient } from '../hub-client.js';
+import type { Learning, LearnWatcher } from '../learn-watch.js';
 import { DM_WORKSPACE } from './messages.js';
 import { answerRows } from './unanswered.js';
 import { DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
@@ -32,6 +33,7 @@ export const DISCORD_WORDS: PlatformWords = {
   command: `/${COMMAND_NAME}`,
   admins: 'members with the Manage Server permission',
   workspace: 'server',
+  threadCommands: true,
 };
 
 /** The command as registered with Discord (bulk overwrite), usable in servers and in DMs with the bot. */
@@ -114,6 +116,7 @@ export function chatbotCommand(): RESTPostAPIChatInputApplicationCommandsJSONBod
         .addStringOption((option) => option.setName('url').setDescription('Where the crawl starts, e.g. https://help.example.com/').setRequired(true)),
     )
     .addSubcommand((sub) => sub.setName('sources').setDescription("What this channel's chatbot knows, with each source's status"))
+    .addSubcommand((sub) => sub.setName('resolve').setDescription('Inside a handoff thread: hand the conversation back to the chatbot'))
     .toJSON();
 }
 
@@ -155,10 +158,25 @@ export type InteractionHandlerOptions = {
   /** Users who may administer besides members with Manage Server. */
   adminUserIds: readonly string[];
   logger: Logger;
+  /** Says in the channel when a website `learn` started is done. */
+  learning?: LearnWatcher;
 };
 
 export function createInteractionHandler(options: InteractionHandlerOptions): (interaction: Interaction) => Promise<void> {
-  const { hub, adminUserIds, logger } = options;
+  const { hub, adminUserIds, logger, learning: watcher } = options;
+
+  /** Watches a website the command started, to say where the command was typed when it is done. */
+  const watchLearning = (interaction: ChatInputCommandInteraction) => (learning: Learning) =>
+    watcher?.watch({
+      hub,
+      learning,
+      words: DISCORD_WORDS,
+      async post(text) {
+        const channel = interaction.channel ?? (await interaction.client.channels.fetch(interaction.channelId));
+        if (!channel?.isSendable()) throw new Error(`channel ${interaction.channelId} takes no messages`);
+        await channel.send({ content: truncateMessage(text, DISCORD_MESSAGE_LIMIT) });
+      },
+    }) ?? false;
 
   return async function onInteraction(interaction: Interaction): Promise<void> {
     if (!interaction.isChatInputCommand() || interaction.commandName !== COMMAND_NAME) return;
@@ -167,14 +185,17 @@ export function createInteractionHandler(options: InteractionHandlerOptions): (i
       const channel = interaction.channel;
       // A thread belongs to its channel's binding.
       const channelId = (channel?.isThread() ? channel.parentId : undefined) ?? interaction.channelId;
+      const threadId = channel?.isThread() ? channel.id : undefined;
       const isAdmin = isDiscordAdmin(interaction, adminUserIds);
       const context = {
         hub,
         platform: 'discord' as const,
         workspaceId: interaction.guildId ?? DM_WORKSPACE,
         channelId,
+        threadId,
         isAdmin,
         words: DISCORD_WORDS,
+        watchLearning: watchLearning(interaction),
       };
       if (input.name === 'help') {
         // Nothing to wait for: answer at once (callback type 4).

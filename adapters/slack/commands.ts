@@ -2,6 +2,7 @@ import type { App, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { needsAdmin, parseCommandText, runCommand, type CommandReply, type PlatformWords } from '../commands.js';
 import type { HubClient } from '../hub-client.js';
+import type { LearnWatcher } from '../learn-watch.js';
 import { escapeText, unescapeText } from './text.js';
 import type { UserDirectory } from './users.js';
 import { countSlackError } from './metrics.js';
@@ -16,6 +17,8 @@ export type CommandDeps = {
   hub: () => HubClient | undefined;
   users: UserDirectory;
   logger: Logger;
+  /** Says in the channel when a website `learn` started is done. */
+  learning: LearnWatcher;
 };
 
 export const SLACK_ADMINS = 'workspace admins and owners';
@@ -42,6 +45,13 @@ export function listenForCommands(app: App, deps: CommandDeps): void {
       channelId: command.channel_id,
       isAdmin,
       words,
+      watchLearning: (learning) =>
+        deps.learning.watch({
+          hub,
+          learning,
+          words,
+          post: (text) => client.chat.postMessage({ channel: command.channel_id, text: escapeText(text) }),
+        }),
     });
     let text = reply.text;
     if (reply.attachment) text = `${text} ${await sendAttachment(client, command.user_id, reply.attachment, logger)}`;

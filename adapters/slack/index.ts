@@ -4,6 +4,7 @@ import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLog
 import type { Logger } from 'pino';
 import type { SlackConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
+import { createLearnWatcher, type LearnWatchOptions } from '../learn-watch.js';
 import { createRelay, notBoundText, type Relay } from '../relay.js';
 import { createAssistant } from './assistant.js';
 import { listenForCommands, slackWords } from './commands.js';
@@ -29,6 +30,8 @@ export type SlackAdapterOptions = {
   updateIntervalMs?: number;
   /** How the Web API client retries failed calls; a 429's Retry-After is always waited out. */
   retryConfig?: webApi.RetryOptions;
+  /** How `/chatbot learn` watches the website it started (tests look more often). */
+  learnWatch?: Omit<LearnWatchOptions, 'logger'>;
   /** How often the hub is asked for handoff notices to post (every second unless given). */
   noticePollMs?: number;
 };
@@ -50,7 +53,7 @@ export type SlackAdapter = {
 
 const WEB_API_TIMEOUT_MS = 30_000;
 
-export function createSlackAdapter({ config, logger, updateIntervalMs, retryConfig, noticePollMs }: SlackAdapterOptions): SlackAdapter {
+export function createSlackAdapter({ config, logger, updateIntervalMs, retryConfig, learnWatch, noticePollMs }: SlackAdapterOptions): SlackAdapter {
   const mode = config.appToken ? 'socket' : 'http';
   const boltLogger = toBoltLogger(logger);
   const clientOptions: webApi.WebClientOptions = {
@@ -104,7 +107,8 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
   const handleMessage = createMessageHandler({ relay: () => relay, users, logger, notBound: notBoundText(config.command), handoffReplies });
   listenForMessages(app, handleMessage);
   app.assistant(createAssistant({ hub: () => hub, handle: handleMessage, logger, command: config.command }));
-  listenForCommands(app, { command: config.command, hub: () => hub, users, logger });
+  const learning = createLearnWatcher({ logger, ...learnWatch });
+  listenForCommands(app, { command: config.command, hub: () => hub, users, logger, learning });
   listenForFeedback(app, { hub: () => hub, logger });
   listenForHandoffButtons(app, { hub: () => hub, users, logger });
   listenForAnswers(app, { hub: () => hub, users, words: slackWords(config.command), logger });
@@ -142,6 +146,7 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
     async stop(graceMs = 10_000) {
       const wasReady = ready;
       ready = false;
+      learning.stop();
       if (wasReady && mode === 'socket') await app.stop();
       await notices?.stop();
       let timer: NodeJS.Timeout | undefined;

@@ -8,6 +8,7 @@ import {
   type Account,
   type Source,
   type SourceChange,
+  type SourceChunk,
   type SourcePage,
   type Store,
 } from '../store/port.js';
@@ -16,7 +17,9 @@ import { accessDenied, invalidRequest, notFound } from './errors.js';
 
 // A chatbot's knowledge sources, and its material built from them: the union of its ready
 // sources' passages, each tagged with its source. Every change retrains before it answers, so
-// once a call returns, answers use what it added and no longer what it removed.
+// once a call returns, answers use what it added and no longer what it removed. Each source is
+// chunked once per text and its chunks kept, so a change chunks the changed source alone; a
+// source being read again (refreshed) trains with the chunks of its last reading until it is done.
 
 export type SourceLimits = {
   /** SOURCES_MAX_CHARS_PER_CHATBOT: the characters of a chatbot's sources together. */
@@ -41,13 +44,24 @@ export const SHOWN_TEXT_CHARS = 200_000;
 export const qaText = (question: string, answer: string) => `${question}\n${answer}`;
 
 /**
- * Rebuilds the chatbot's material from its ready sources. Chunking runs off the event loop. Of
- * concurrent rebuilds, the one that read the sources last wins: the store refuses older material.
+ * Rebuilds the chatbot's material from its sources' kept chunks, chunking (off the event loop)
+ * those whose text changed. Of concurrent rebuilds, the one that read the sources last wins: the
+ * store refuses older material.
  */
 export async function trainFromSources(store: Store, chatbotId: string): Promise<void> {
   const revision = await store.sources.nextRevision(chatbotId);
-  const chunks = await chunkSourcesOffThread(await store.sources.readyTexts(chatbotId));
+  const chunks: SourceChunk[] = [];
+  for (const source of await store.sources.trainedSources(chatbotId)) {
+    for (const chunk of source.chunks ?? (await chunkSource(store, chatbotId, source.id, source.revision))) chunks.push(chunk);
+  }
   await store.training.replace(chatbotId, { chunks, revision });
+}
+
+/** The source's text at `revision` chunked, and kept unless it has changed since. */
+async function chunkSource(store: Store, chatbotId: string, sourceId: string, revision: number): Promise<SourceChunk[]> {
+  const chunks = await chunkSourcesOffThread(await store.sources.texts(chatbotId, sourceId));
+  await store.sources.saveChunks(chatbotId, sourceId, revision, chunks);
+  return chunks;
 }
 
 export async function listSources(store: Store, account: Account, chatbotId: string): Promise<Source[]> {
@@ -116,16 +130,27 @@ export async function addWebsiteSource(
   return source;
 }
 
-/** Reads a file again or crawls a website again; one being read already is left to finish. */
+/**
+ * Reads a file again or crawls a website again; one being read already is left to finish. Until
+ * it is done, answers use the chunks of its last reading (kept first, if they were not).
+ */
 export async function refreshSource(store: Store, account: Account, chatbotId: string, sourceId: string): Promise<Source> {
   const source = await ownedSource(store, account, chatbotId, sourceId);
   if (source.type !== 'file' && source.type !== 'website') throw invalidRequest(`a ${source.type} source is not refreshed`);
   if (source.status === 'queued' || source.status === 'processing') return source;
-  if (source.type === 'website') await store.sources.clearPages(sourceId);
+  if (source.status === 'ready') await keepChunks(store, chatbotId, sourceId);
   const pages = source.type === 'website' ? { pages: { done: 0, failed: 0, total: 0 } } : {};
   const refreshed = await store.sources.update(chatbotId, sourceId, { status: 'queued', error: null, ...pages, updatedAt: new Date() });
   if (!refreshed) throw notFound(`source ${sourceId}`);
+  // The crawl starts afresh; the pages read last time are in the kept chunks.
+  if (source.type === 'website') await store.sources.clearPages(sourceId);
   return refreshed;
+}
+
+/** Chunks the source, unless its current text is chunked already. */
+async function keepChunks(store: Store, chatbotId: string, sourceId: string): Promise<void> {
+  const [trained] = await store.sources.trainedSources(chatbotId, sourceId);
+  if (trained && !trained.chunks) await chunkSource(store, chatbotId, sourceId, trained.revision);
 }
 
 function queued(chatbotId: string, type: 'file' | 'website', title: string, now: Date): Source {

@@ -1,7 +1,8 @@
 import type { Chunk, SourceRef } from '../store/port.js';
-import { indexTerms, isCommon, lemmas, synonyms } from './lexicon.js';
+import { mergeIndexParts, readIndexPart } from './index-parts.js';
+import { isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
-import { joinSentences, readSections } from './structure.js';
+import { joinSentences } from './structure.js';
 import { compoundFinder, stem, terms, words } from './text.js';
 import { similarity, wordVectors, type WordVectors } from './word-vectors.js';
 
@@ -68,65 +69,13 @@ export type Query = string | { question: string; context?: string };
 /** `around`: also hand each passage the sections beside it (for a model; the offline responder reads none). */
 export type LexicalSearcher = (query: Query, limit: number, options?: { around?: boolean }) => Passage[];
 
+/** The index of the chunks: each source's (each page's) part read on its own, then merged (index-parts.ts). */
 export function buildLexicalIndex(chunks: Chunk[]): LexicalIndex {
-  // Each source (each page of a website) is read on its own: no section runs from one into the next.
-  const sources: string[] = [];
-  const sectionSource: number[] = [];
-  const sections = runsBySource(chunks).flatMap(({ source, texts }) => {
-    const read = readSections(texts.join('\n\n'));
-    const sourceIndex = source === undefined ? -1 : sources.push(source) - 1;
-    for (let k = 0; k < read.length; k += 1) sectionSource.push(sourceIndex);
-    return read;
-  });
-  const termIds = new Map<string, number>();
-  const idOf = (term: string) => {
-    let id = termIds.get(term);
-    if (id === undefined) {
-      id = termIds.size;
-      termIds.set(term, id);
-    }
-    return id;
-  };
-  const sentences: string[] = [];
-  const sentenceSection: number[] = [];
-  const sectionStart: number[] = [];
-  const sentenceTerms: number[][] = [];
-  const keyTerms: number[][] = [];
-  for (const [sectionIndex, section] of sections.entries()) {
-    sectionStart.push(sentences.length);
-    keyTerms.push(unique(indexTerms(section.key).map(idOf)));
-    for (const sentence of section.sentences) {
-      sentences.push(sentence);
-      sentenceSection.push(sectionIndex);
-      sentenceTerms.push(unique(indexTerms(sentence).map(idOf)));
-    }
-  }
-  sectionStart.push(sentences.length);
-  const sentenceFlat = flatten(sentenceTerms);
-  const keyFlat = flatten(keyTerms);
-  const postings = invert(sentenceTerms, termIds.size);
-  const keyPostings = invert(keyTerms, termIds.size);
-  return {
-    vocabulary: [...termIds.keys()],
-    keys: sections.map((section) => section.key),
-    sectionStart: Int32Array.from(sectionStart),
-    sentences,
-    sentenceSection: Int32Array.from(sentenceSection),
-    sentenceTerms: sentenceFlat.values,
-    sentenceTermStart: sentenceFlat.starts,
-    keyTerms: keyFlat.values,
-    keyTermStart: keyFlat.starts,
-    postings: postings.values,
-    postingStart: postings.starts,
-    keyPostings: keyPostings.values,
-    keyPostingStart: keyPostings.starts,
-    sectionSource: Int32Array.from(sectionSource),
-    sources,
-  };
+  return mergeIndexParts(runsBySource(chunks).map(({ source, texts }) => readIndexPart(source, texts)));
 }
 
 /** Consecutive chunks of one source, with the source as JSON (undefined for chunks without one). */
-function runsBySource(chunks: Chunk[]): { source: string | undefined; texts: string[] }[] {
+export function runsBySource(chunks: Chunk[]): { source: string | undefined; texts: string[] }[] {
   const runs: { source: string | undefined; texts: string[] }[] = [];
   for (const chunk of chunks) {
     const source = chunk.source && JSON.stringify(chunk.source);
@@ -141,25 +90,6 @@ function runsBySource(chunks: Chunk[]): { source: string | undefined; texts: str
 export function sectionSourceOf(index: LexicalIndex, section: number): SourceRef | undefined {
   const k = index.sectionSource[section] ?? -1;
   return k < 0 ? undefined : (JSON.parse(index.sources[k] as string) as SourceRef);
-}
-
-function unique(ids: number[]): number[] {
-  return [...new Set(ids)];
-}
-
-function flatten(lists: number[][]): { values: Int32Array; starts: Int32Array } {
-  const starts = new Int32Array(lists.length + 1);
-  lists.forEach((list, i) => (starts[i + 1] = (starts[i] as number) + list.length));
-  const values = new Int32Array(starts[lists.length] as number);
-  lists.forEach((list, i) => values.set(list, starts[i]));
-  return { values, starts };
-}
-
-/** Term id → the ids of the lists holding it, ascending. */
-function invert(lists: number[][], termCount: number): { values: Int32Array; starts: Int32Array } {
-  const inverted: number[][] = Array.from({ length: termCount }, () => []);
-  lists.forEach((list, id) => list.forEach((term) => inverted[term]?.push(id)));
-  return flatten(inverted);
 }
 
 // ---- search -----------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import type { Material, Store } from '../store/port.js';
 import { contentHash, embedChunks, nearestChunks, normalized, type Embedder, type VectorTable } from './embeddings.js';
 import { fuseRankings } from './fusion.js';
 import { createByteCache } from './index-cache.js';
+import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import { packIndex, unpackIndex } from './index-layout.js';
 import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
 import { indexTerms } from './lexicon.js';
@@ -57,7 +58,11 @@ const EMBEDDING_RESUME_MS = 60_000;
 const INDEX_REVISION = 'lists, table rows and lines kept; per and via are stopwords';
 const INDEX_FORMAT = createHash('sha256')
   .update(INDEX_REVISION)
-  .update([buildLexicalIndex, lexicalSearcher, indexTerms, compoundTerms, readSections, packIndex, unpackIndex].map(String).join(''))
+  .update(
+    [buildLexicalIndex, readIndexPart, mergeIndexParts, lexicalSearcher, indexTerms, compoundTerms, readSections, packIndex, unpackIndex]
+      .map(String)
+      .join(''),
+  )
   .digest('base64url')
   .slice(0, 12);
 const indexKey = (version: string) => `${version}.${INDEX_FORMAT}`;

@@ -72,7 +72,10 @@ export function compoundFinder(vocabulary: string[]): CompoundFinder {
     const parts = term.split('-');
     if (parts.length !== 2) continue;
     const head = parts[1] as string;
-    byHead.set(head, [...(byHead.get(head) ?? []), term]);
+    // Appended in place: material with thousands of codes ("KES-4105") shares few heads.
+    const sharing = byHead.get(head);
+    if (sharing) sharing.push(term);
+    else byHead.set(head, [term]);
   }
   return (word, next, inMaterial) => {
     if (next !== undefined) {

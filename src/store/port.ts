@@ -264,6 +264,15 @@ export type SourceClaim = { now: Date; claimedBy: string; leaseUntil: Date };
 /** A ready source's text as training reads it: the source's own, or one piece per website page read. */
 export type SourceText = { ref: SourceRef; text: string };
 
+/** A passage of a source's text as training keeps it, naming the source (or website page) it is from. */
+export type SourceChunk = { text: string; source: SourceRef };
+
+/**
+ * What training takes of one source: its chunks, or none when its text changed since it was last
+ * chunked (then training chunks its texts and saves them under `revision`, its text's revision).
+ */
+export type TrainedSource = { id: string; revision: number; chunks?: SourceChunk[] };
+
 export interface SourceRepository {
   /** Stores the sources, with their texts and files, all or none. */
   insert(sources: NewSource[]): Promise<void>;
@@ -282,8 +291,20 @@ export interface SourceRepository {
   file(chatbotId: string, id: string): Promise<Buffer | undefined>;
   /** The characters of the chatbot's sources together, leaving out `except`. */
   totalChars(chatbotId: string, except?: string): Promise<number>;
-  /** The texts of the chatbot's ready sources, oldest source first. */
-  readyTexts(chatbotId: string): Promise<SourceText[]>;
+  /** The source's texts to chunk: its own, or one per website page read. */
+  texts(chatbotId: string, id: string): Promise<SourceText[]>;
+  /**
+   * The sources training takes, oldest first: each ready source, and each source being read again
+   * (queued or processing) that was chunked before, with the chunks of its last reading, so that a
+   * refresh changes the answers only once it is done. A change of a source's text or status gives
+   * it a new revision; a source that fails keeps no chunks. With `sourceId`, that one alone.
+   */
+  trainedSources(chatbotId: string, sourceId?: string): Promise<TrainedSource[]>;
+  /**
+   * Keeps the chunks of the source's text at `revision`; refused (false) once its text or status
+   * has changed since, so chunks of an older text never stand for a newer one.
+   */
+  saveChunks(chatbotId: string, id: string, revision: number, chunks: SourceChunk[]): Promise<boolean>;
   /**
    * A number larger than any answered before for the chatbot, taken after a change to its sources:
    * material built from what is read after it includes the change (TrainingMaterial.revision).

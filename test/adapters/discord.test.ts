@@ -9,7 +9,9 @@ import { splitMessage } from '../../adapters/discord/text.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE, NOT_BOUND } from '../../adapters/relay.js';
+import { createSourceWorker } from '../../jobs/sources/worker.js';
 import type { DiscordConfig } from '../../src/config.js';
+import type { Store } from '../../src/store/port.js';
 import { recordUnanswered } from '../../src/domain/unanswered.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
 import { createChatEngine } from '../../src/engine/index.js';
@@ -26,6 +28,7 @@ import {
 } from '../fakes/discord.js';
 import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
+import { html, page, serveSite } from '../support/website.js';
 
 // discord.js, unmodified, against a fake Discord (REST + gateway) and the real hub (Koa app on a
 // fresh SQLite store). Only the model is scripted, so tests can shape replies and their pacing.
@@ -33,6 +36,9 @@ import { storeTargets } from '../support/stores.js';
 const TOKEN = 'fake-discord-token.for-tests.only';
 const sqlite = storeTargets[0];
 if (!sqlite) throw new Error('no sqlite store target');
+
+const sourceWorker = (store: Store) =>
+  createSourceWorker({ store, logger: pino({ level: 'silent' }), allowPrivate: true, maxCharsPerChatbot: 1_000_000, crawl: { pageTimeoutMs: 2_000 } });
 
 /** A responder whose replies the test shapes; it records what the hub asked. */
 function scriptedResponder() {
@@ -136,6 +142,7 @@ describe('Discord adapter', () => {
       config: config(discord),
       hub: createHubClient(`${proxy.url}/api/v1`, app.apiKey),
       logger: pino({ level: 'silent' }),
+      learnWatch: { intervalMs: 20 },
     });
   });
 
@@ -230,7 +237,7 @@ describe('Discord adapter', () => {
     const [chatbot] = registration?.commands as { name: string; options: { name: string; type: number }[] }[];
     expect(chatbot?.name).toBe('chatbot');
     expect(chatbot?.options.map((option) => [option.name, option.type])).toEqual(
-      ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest', 'unanswered', 'learn', 'sources'].map((name) => [name, 1]),
+      ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest', 'unanswered', 'learn', 'sources', 'resolve'].map((name) => [name, 1]),
     );
   });
 
@@ -807,6 +814,46 @@ describe('Discord adapter', () => {
       expect((await groups())[1]?.status).toBe('open');
     });
 
+    it('learn starts reading a website, privately, and says in the channel when it is ready or could not be read', async () => {
+      const here = newChannel('learn');
+      const docsBot = await createChatbotViaApi(app, 'Docs bot');
+      await bind(here, docsBot);
+      const site = await serveSite(() => ({
+        '/': html(page('Help', '<p>Parcels go to the loading bay.</p>', { links: ['/parcels'] })),
+        '/parcels': html(page('Parcels', '<p>Parcels wait at the front desk.</p>')),
+      }));
+      try {
+        const learned = await command(here, manager, 'learn', { url: `${site.origin}/` }, admin);
+        expect(learned.text).toBe(`Docs bot is reading ${site.origin}/. I'll say here when it is ready.`);
+        await command(here, manager, 'learn', { url: `${site.origin}/gone` }, admin);
+        expect(botMessages(here)).toEqual([]);
+
+        expect(await sourceWorker(app.store).tick()).toBe(2);
+        const said = await discord.until('both outcomes said in the channel', () => {
+          const texts = botMessages(here).map((message) => message.content);
+          return texts.length === 2 && texts;
+        });
+        const failed = (await hub.listSources(docsBot)).find((source) => source.status === 'failed');
+        expect(said.sort()).toEqual(
+          [`Docs bot has read ${site.origin}/ (2 pages) and answers from it now.`, `Docs bot could not read ${site.origin}/gone: ${failed?.error}`].sort(),
+        );
+        expect(failed?.error).toMatch(/\.$/);
+      } finally {
+        await site.close();
+      }
+    });
+
+    it('sources lists what the bound chatbot knows with each status, privately', async () => {
+      const here = newChannel('sources');
+      const docsBot = await createChatbotViaApi(app, 'Manual bot', 'The manual.');
+      await bind(here, docsBot);
+      await hub.addWebsiteSource(docsBot, 'https://help.example.com/');
+      const { text } = await command(here, manager, 'sources', {}, admin);
+      expect(text).toBe(['What Manual bot knows (2):', '• API text (text, ready)', '• https://help.example.com/ (website, queued, 0 of 0 pages)'].join('\n'));
+      const unbound = newChannel('sources-unbound');
+      expect((await command(unbound, manager, 'sources', {}, admin)).text).toBe(NOT_BOUND);
+    });
+
     it('changes and leads need Manage Server or DISCORD_ADMIN_USER_IDS', async () => {
       const here = newChannel('permissions');
       const refusals = [
@@ -814,6 +861,8 @@ describe('Discord adapter', () => {
         ['set', { field: 'name', value: 'Hijacked' }],
         ['leads', {}],
         ['digest', { state: 'on' }],
+        ['learn', { url: 'https://help.example.com/' }],
+        ['sources', {}],
       ] as const;
       for (const [name, options] of refusals) {
         const { text } = await command(here, alice, name, options);

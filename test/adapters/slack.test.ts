@@ -18,7 +18,9 @@ import { EMPTY_REPLY } from '../../adapters/slack/reply.js';
 import { ANSWER_ACTION_ID, ANSWER_VIEW_ID } from '../../adapters/slack/unanswered.js';
 import { escapeText, MESSAGE_LIMIT, unescapeText } from '../../adapters/slack/text.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
+import { createSourceWorker } from '../../jobs/sources/worker.js';
 import { trainFromSources } from '../../src/domain/sources.js';
+import type { Store } from '../../src/store/port.js';
 import { recordUnanswered } from '../../src/domain/unanswered.js';
 import { createChatEngine } from '../../src/engine/index.js';
 import { platformApiErrors } from '../../src/metrics.js';
@@ -49,6 +51,7 @@ import {
 } from '../fakes/slack.js';
 import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
+import { html, page, serveSite } from '../support/website.js';
 
 // The Slack adapter end to end: Bolt, unmodified, behind the hub's Koa app at POST /slack/events;
 // events and slash commands delivered as Slack delivers them (signed HTTP POSTs); the Web API a
@@ -129,7 +132,13 @@ type Harness = {
  * `nativeStreaming`: the workspace allows chat.startStream. Off by default, so most tests watch
  * the edited-message path every refusal falls back to; the streaming tests turn it on.
  */
-type HarnessOptions = { updateIntervalMs?: number | null; hubUrl?: string; socket?: boolean; nativeStreaming?: boolean };
+type HarnessOptions = {
+  updateIntervalMs?: number | null;
+  hubUrl?: string;
+  socket?: boolean;
+  nativeStreaming?: boolean;
+  learnWatch?: { intervalMs?: number; timeoutMs?: number };
+};
 
 async function harness(options: HarnessOptions = {}): Promise<Harness> {
   let script: Script | undefined;
@@ -176,6 +185,7 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
     logger,
     ...(options.updateIntervalMs === null ? {} : { updateIntervalMs: options.updateIntervalMs ?? 100 }),
     retryConfig: { retries: 3, minTimeout: 10, maxTimeout: 50 },
+    learnWatch: options.learnWatch ?? { intervalMs: 20 },
   });
   // The hub's own Koa app with the Slack mount, as `npm start` serves it (same store).
   const mounted = createServer(
@@ -244,6 +254,8 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
   return h;
 }
 
+const sourceWorker = (store: Store) =>
+  createSourceWorker({ store, logger: pino({ level: 'silent' }), allowPrivate: true, maxCharsPerChatbot: 1_000_000, crawl: { pageTimeoutMs: 2_000 } });
 const posts = (calls: ApiCall[]) => calls.filter((c) => c.method === 'chat.postMessage' && c.status === 200);
 const lastUser = (input: ResponderInput | undefined) => input?.messages.at(-1)?.content;
 
@@ -433,13 +445,60 @@ describe('Slack adapter: routing', () => {
     expect((await h.command('learn https://help.example.com/', BOB)).text).toBe(escapeText(refusal(WORDS, 'learn')));
     const learned = await h.command('learn https://help.example.com/');
     expect(learned.response_type).toBe('ephemeral');
-    expect(learned.text).toBe(escapeText('Support bot is reading https://help.example.com/. It answers from the site once it is ready: see `/chatbot sources`.'));
+    expect(learned.text).toBe(escapeText("Support bot is reading https://help.example.com/. I'll say here when it is ready."));
     const listedSources = await h.command('sources');
     expect(listedSources.response_type).toBe('ephemeral');
     expect(listedSources.text).toBe(
       escapeText(['What Support bot knows (2):', '• API text (text, ready)', '• https://help.example.com/ (website, queued, 0 of 0 pages)'].join('\n')),
     );
     expect((await h.command('sources', BOB)).text).toBe(escapeText(refusal(WORDS, 'sources')));
+  });
+
+  it('says in the channel when a website it was taught is ready, or could not be read', async () => {
+    const h = await harness();
+    const site = await serveSite(() => ({
+      '/': html(page('Help', '<p>Parcels go to the loading bay.</p>', { links: ['/parcels'] })),
+      '/parcels': html(page('Parcels', '<p>Parcels wait at the front desk.</p>')),
+    }));
+    onTestFinished(() => site.close());
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    await h.command(`learn ${site.origin}/`);
+    await h.command(`learn ${site.origin}/gone`);
+    // Nothing is said while the sites wait to be read.
+    await sleep(100);
+    expect(posts(h.slack.calls)).toEqual([]);
+
+    expect(await sourceWorker(h.app.store).tick()).toBe(2);
+    const said = await h.slack.waitFor(() => {
+      const texts = posts(h.slack.calls).map((call) => call.args.text);
+      return texts.length === 2 && texts;
+    });
+    expect(posts(h.slack.calls).map((call) => call.args.channel)).toEqual([MENTION_CHANNEL, MENTION_CHANNEL]);
+    expect(said.sort()).toEqual(
+      [
+        `Support bot has read ${site.origin}/ (2 pages) and answers from it now.`,
+        `Support bot could not read ${site.origin}/gone: ${(await h.hub.listSources(h.support)).find((item) => item.status === 'failed')?.error}`,
+      ].map(escapeText).sort(),
+    );
+    // Each watch ends once it has said so.
+    await sleep(100);
+    expect(posts(h.slack.calls)).toHaveLength(2);
+  });
+
+  it('says a website is still being read once the watch runs out, and stops watching with the adapter', async () => {
+    const h = await harness({ learnWatch: { intervalMs: 20, timeoutMs: 50 } });
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    await h.command('learn https://help.example.com/');
+    const said = await h.slack.waitFor(() => posts(h.slack.calls)[0]);
+    expect(said.args.text).toBe(escapeText('Support bot is still reading https://help.example.com/; `/chatbot sources` shows how far it has got.'));
+
+    const watching = await harness({ learnWatch: { intervalMs: 20 } });
+    await watching.bind(MENTION_CHANNEL, watching.support, 'mentions');
+    await watching.command('learn https://help.example.com/');
+    await watching.adapter.stop(1_000);
+    await sourceWorker(watching.app.store).tick();
+    await sleep(100);
+    expect(posts(watching.slack.calls)).toEqual([]);
   });
 
   it('in `mentions` mode ignores unaddressed messages and answers a mention, once though two events arrive', async () => {

@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSourceWorker, type SourceWorker } from '../../jobs/sources/worker.js';
-import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/port.js';
 import { call, createChatbotViaApi, INVALID, startApp, type TestApp } from '../support/http.js';
 import type { SourceItem } from '../support/sources.js';
-import { storeTargets } from '../support/stores.js';
+import { storeTargets, type SharedDatabase } from '../support/stores.js';
 import { html, page, serveSite, type Route, type Site } from '../support/website.js';
 import { docxOf, MEETING_ROOMS } from '../sources/extract/documents.js';
 
@@ -154,26 +150,62 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     const apiText = (await list())[0];
     expect(await call('POST', url(`/${apiText?.id}/refresh`), app.apiKey)).toEqual({ status: 400, body: INVALID });
   });
+
+  it('answers from a website’s last reading while it is crawled again, and from the new pages once it is ready', async () => {
+    let garage = 'blue garage on Quay Street';
+    let release = () => {};
+    let gate = Promise.resolve();
+    site = await serveSite(() => ({
+      '/': html(page('Handbook', '<p>Welcome to the Acme handbook.</p>', { links: ['/parking'] })),
+      '/parking': async (request, response) => {
+        await gate;
+        html(page('Parking', `<p>Staff park in the ${garage}.</p>`))(request, response);
+      },
+    }));
+    const created = (await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 })).body as {
+      data: SourceItem;
+    };
+    await worker(app.store).tick();
+    expect(await ask('Where do staff park?')).toContain('Quay Street');
+
+    garage = 'red garage on Mill Lane';
+    gate = new Promise((resolve) => (release = resolve));
+    expect((await call('POST', url(`/${created.data.id}/refresh`), app.apiKey)).status).toBe(202);
+    const crawling = worker(app.store).tick();
+    await expect.poll(async () => (await detail(created.data.id)).status).toBe('processing');
+    expect(await ask('Where do staff park?')).toContain('Quay Street');
+    // Another change retrains meanwhile: the website's last reading still stands.
+    expect((await call('POST', url(), app.apiKey, { type: 'qa', question: 'Who founded Acme?', answer: 'Ada Smith founded Acme.' })).status).toBe(201);
+    expect(await ask('Where do staff park?')).toContain('Quay Street');
+
+    release();
+    await crawling;
+    expect(await detail(created.data.id)).toMatchObject({ status: 'ready', pages: { done: 2 } });
+    const answer = await ask('Where do staff park?');
+    expect(answer).toContain('Mill Lane');
+    expect(answer).not.toContain('Quay Street');
+    expect(await ask('Who founded Acme?')).toContain('Ada Smith');
+  });
 });
 
-describe('website crawls across processes on one database', () => {
-  let directory: string;
+describe.each(storeTargets.filter((t) => t.available))('$name store: website crawls across processes on one database', (target) => {
+  let database: SharedDatabase;
   const stores: Store[] = [];
   const workers: SourceWorker[] = [];
   let site: Site;
 
   beforeEach(() => {
-    directory = mkdtempSync(join(tmpdir(), 'switchboard-sources-'));
+    database = target.shared();
   });
   afterEach(async () => {
     for (const running of workers.splice(0)) await running.stop();
     for (const store of stores.splice(0)) await store.close();
     await site.close();
-    rmSync(directory, { recursive: true, force: true });
+    database.remove();
   });
 
   const open = async () => {
-    const store = await openStore(`sqlite:${join(directory, 'hub.db')}`);
+    const store = await database.open();
     stores.push(store);
     return store;
   };

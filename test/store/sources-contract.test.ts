@@ -126,15 +126,79 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await store.sources.totalChars((await seedChatbot(store, owner)).id)).toBe(0);
   });
 
-  it('reads the texts of ready sources only, oldest first, each naming its source', async () => {
+  it('reads a source’s text naming its source', async () => {
     const text = source({ title: 'Hours', text: 'We open at nine.' });
-    const queued = source({ status: 'queued', text: '' });
     const qa = source({ type: 'qa', title: 'Dogs?', question: 'Dogs?', answer: 'Yes.', text: 'Dogs?\nYes.' });
-    await store.sources.insert([qa, queued, text]);
-    expect(await store.sources.readyTexts(bot.id)).toEqual([
-      { ref: { id: text.id, title: 'Hours', type: 'text' }, text: 'We open at nine.' },
-      { ref: { id: qa.id, title: 'Dogs?', type: 'qa' }, text: 'Dogs?\nYes.' },
-    ]);
+    await store.sources.insert([qa, text]);
+    expect(await store.sources.texts(bot.id, text.id)).toEqual([{ ref: { id: text.id, title: 'Hours', type: 'text' }, text: 'We open at nine.' }]);
+    expect(await store.sources.texts(bot.id, qa.id)).toEqual([{ ref: { id: qa.id, title: 'Dogs?', type: 'qa' }, text: 'Dogs?\nYes.' }]);
+    expect(await store.sources.texts((await seedChatbot(store, owner)).id, qa.id)).toEqual([]);
+  });
+
+  describe('chunks kept between trainings', () => {
+    const ref = (of: Source) => ({ id: of.id, title: of.title, type: of.type });
+    const chunksOf = (of: Source, ...texts: string[]) => texts.map((text) => ({ text, source: ref(of) }));
+
+    it('trains the ready sources, oldest first, each with its chunks once saved for its text', async () => {
+      const text = source({ title: 'Hours', text: 'We open at nine.' });
+      const queued = source({ status: 'queued', text: '' });
+      const qa = source({ type: 'qa', title: 'Dogs?', question: 'Dogs?', answer: 'Yes.', text: 'Dogs?\nYes.' });
+      await store.sources.insert([qa, queued, text]);
+      const [first, second] = await store.sources.trainedSources(bot.id);
+      expect([first?.id, second?.id, first?.chunks, second?.chunks]).toEqual([text.id, qa.id, undefined, undefined]);
+      expect(await store.sources.saveChunks(bot.id, text.id, first?.revision as number, chunksOf(text, 'We open', 'at nine.'))).toBe(true);
+      expect(await store.sources.trainedSources(bot.id)).toEqual([
+        { id: text.id, revision: first?.revision, chunks: chunksOf(text, 'We open', 'at nine.') },
+        { id: qa.id, revision: second?.revision },
+      ]);
+      expect(await store.sources.trainedSources(bot.id, qa.id)).toEqual([{ id: qa.id, revision: second?.revision }]);
+    });
+
+    it('refuses chunks of a text changed since, and forgets chunks once the text changes', async () => {
+      const text = source({ text: 'Old.' });
+      await store.sources.insert([text]);
+      const [before] = await store.sources.trainedSources(bot.id);
+      await store.sources.update(bot.id, text.id, { text: 'New.', chars: 4, updatedAt: at(20) });
+      expect(await store.sources.saveChunks(bot.id, text.id, before?.revision as number, chunksOf(text, 'Old.'))).toBe(false);
+      const [after] = await store.sources.trainedSources(bot.id);
+      expect(after?.revision).not.toBe(before?.revision);
+      expect(after?.chunks).toBeUndefined();
+      expect(await store.sources.saveChunks(bot.id, text.id, after?.revision as number, chunksOf(text, 'New.'))).toBe(true);
+      await store.sources.put({ ...text, text: 'Newer.', updatedAt: at(30) });
+      expect((await store.sources.trainedSources(bot.id))[0]?.chunks).toBeUndefined();
+    });
+
+    it('keeps training a source being read again with its last chunks, until it fails', async () => {
+      const file = source({ type: 'file', text: 'Old file.' });
+      await store.sources.insert([file]);
+      const [ready] = await store.sources.trainedSources(bot.id);
+      await store.sources.saveChunks(bot.id, file.id, ready?.revision as number, chunksOf(file, 'Old file.'));
+      await store.sources.update(bot.id, file.id, { status: 'queued', updatedAt: at(20) });
+      expect((await store.sources.trainedSources(bot.id))[0]?.chunks).toEqual(chunksOf(file, 'Old file.'));
+      const claimed = await store.sources.claimNext({ now: at(21), claimedBy: 'p', leaseUntil: at(90) });
+      expect(claimed?.id).toBe(file.id);
+      expect((await store.sources.trainedSources(bot.id))[0]?.chunks).toEqual(chunksOf(file, 'Old file.'));
+      await store.sources.settle(file.id, 'p', { status: 'failed', error: 'Corrupt.', text: '', chars: 0, updatedAt: at(22) });
+      expect(await store.sources.trainedSources(bot.id)).toEqual([]);
+      // Read again after failing, it has no chunks to train with until it is ready.
+      await store.sources.update(bot.id, file.id, { status: 'queued', updatedAt: at(23) });
+      expect(await store.sources.trainedSources(bot.id)).toEqual([]);
+    });
+
+    it('go with their source and their chatbot', async () => {
+      const [a, b] = [source({ text: 'A.' }), source({ text: 'B.' })];
+      await store.sources.insert([a, b]);
+      for (const trained of await store.sources.trainedSources(bot.id)) {
+        const of = trained.id === a.id ? a : b;
+        await store.sources.saveChunks(bot.id, of.id, trained.revision, chunksOf(of, of.id));
+      }
+      await store.sources.delete(bot.id, a.id);
+      expect((await store.sources.trainedSources(bot.id)).map((trained) => trained.chunks)).toEqual([chunksOf(b, b.id)]);
+      await store.sources.insert([a]);
+      expect((await store.sources.trainedSources(bot.id, a.id))[0]?.chunks).toBeUndefined();
+      await store.chatbots.delete(owner.id, bot.id);
+      expect(await store.sources.trainedSources(bot.id)).toEqual([]);
+    });
   });
 
   it('answers ever larger revisions, per chatbot', async () => {
@@ -264,7 +328,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       await store.sources.recordPage(site.id, page('https://example.com/b', 'skipped'));
       expect(await store.sources.text(bot.id, site.id, 100)).toBe('Home.\n\nPage A.');
       expect(await store.sources.text(bot.id, site.id, 8)).toBe('Home.\n\nP');
-      expect(await store.sources.readyTexts(bot.id)).toEqual([
+      expect(await store.sources.texts(bot.id, site.id)).toEqual([
         { ref: { id: site.id, title: 'Title of https://example.com/', url: 'https://example.com/', type: 'website' }, text: 'Home.' },
         { ref: { id: site.id, title: 'Title of https://example.com/a', url: 'https://example.com/a', type: 'website' }, text: 'Page A.' },
       ]);

@@ -1,13 +1,39 @@
+import { createHash } from 'node:crypto';
 import { answerJobs } from '../../worker-thread.js';
 import { chunkText } from '../chunking.js';
+import { createByteCache } from '../index-cache.js';
 import { packIndex } from '../index-layout.js';
-import { buildLexicalIndex } from '../lexical-index.js';
+import { mergeIndexParts, readIndexPart, type IndexPart } from '../index-parts.js';
+import { runsBySource } from '../lexical-index.js';
 import { readVectorTable } from '../word-vectors.js';
 import type { TrainingJob } from './training-jobs.js';
 
 // The thread that does training's CPU-heavy work, so the server's event loop never waits on it.
 // The index comes back packed (index-layout.ts) in a transferred buffer: its length is the size
-// the cache counts, and the same bytes are what the store keeps.
+// the cache counts, and the same bytes are what the store keeps. The parts of the indexes it
+// built (each source read, index-parts.ts) are kept, by their source and text, within a budget:
+// a change to one source of a large chatbot reads that source alone again.
+
+const PARTS_BUDGET_BYTES = 256 * 1024 * 1024;
+const parts = createByteCache<IndexPart>(PARTS_BUDGET_BYTES);
+
+function partOf(source: string | undefined, texts: string[]): IndexPart {
+  const hash = createHash('sha256').update(source ?? '');
+  for (const text of texts) hash.update('\0').update(text);
+  const key = hash.digest('base64url');
+  const kept = parts.get(key);
+  if (kept) return kept;
+  const part = readIndexPart(source, texts);
+  parts.set(key, part, weight(part));
+  return part;
+}
+
+/** About what a part holds in memory: its strings (two bytes a character) and its numbers. */
+function weight(part: IndexPart): number {
+  const chars = [part.vocabulary, part.keys, part.sentences].reduce((sum, list) => list.reduce((total, text) => total + text.length, sum), 0);
+  const numbers = part.sectionStart.length + part.keyTerms.length + part.keyTermStart.length + part.sentenceTerms.length + part.sentenceTermStart.length;
+  return 2 * chars + 4 * numbers;
+}
 
 answerJobs<TrainingJob>(async (job) => {
   if (job.task === 'chunk') return { result: chunkText(job.text) };
@@ -18,6 +44,6 @@ answerJobs<TrainingJob>(async (job) => {
     const table = readVectorTable();
     return { result: table, transfer: [table.values.buffer] };
   }
-  const bytes = packIndex(buildLexicalIndex(job.chunks));
+  const bytes = packIndex(mergeIndexParts(runsBySource(job.chunks).map(({ source, texts }) => partOf(source, texts))));
   return { result: bytes, transfer: [bytes.buffer] };
 });

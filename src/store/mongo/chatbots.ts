@@ -36,6 +36,7 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
     sources,
     sourceFileParts,
     sourcePages,
+    sourceChunks,
     sourceRevisions,
     retrievalIndexParts,
     retrievalVectors,
@@ -127,6 +128,7 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
       await Promise.all([
         digestRuns.deleteMany({ digestId: { $in: digestIds } }),
         sourcePages.deleteMany({ sourceId: { $in: sourceIds } }),
+        sourceChunks.deleteMany({ chatbotId: id }),
         sourceFileParts.deleteMany({ sourceId: { $in: sourceIds } }),
         sources.deleteMany({ chatbotId: id }),
         sourceRevisions.deleteOne({ _id: id }),

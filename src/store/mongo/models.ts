@@ -591,7 +591,14 @@ const consoleLinkSchema = new Schema<ConsoleLinkDoc>(
 );
 consoleLinkSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 /** A source as stored, with its extracted text (a website's is in its pages) and its job's lease. */
-export type SourceDoc = Stored<Source> & { text: string; claimedBy?: string | null; leaseUntil?: Date | null };
+export type SourceDoc = Stored<Source> & {
+  text: string;
+  claimedBy?: string | null;
+  leaseUntil?: Date | null;
+  /** The revision of its text and status, and the one its complete chunks were made from (sourceChunks). */
+  revision?: number;
+  chunkedRevision?: number | null;
+};
 
 const sourceSchema = new Schema<SourceDoc>(
   {
@@ -613,6 +620,8 @@ const sourceSchema = new Schema<SourceDoc>(
     text: { type: String, default: '' },
     claimedBy: optionalString,
     leaseUntil: optionalDate,
+    revision: { type: Number, default: 0 },
+    chunkedRevision: { type: Number, default: null },
     createdAt: required(Date),
     updatedAt: required(Date),
   },
@@ -656,6 +665,23 @@ const sourcePageSchema = new Schema<SourcePageDoc>(
 );
 sourcePageSchema.index({ sourceId: 1, url: 1 }, { unique: true });
 sourcePageSchema.index({ sourceId: 1, status: 1, seq: 1 });
+
+/** A chunk of a source's text at one revision of it, kept between trainings. */
+export type SourceChunkDoc = { chatbotId: string; sourceId: string; revision: number; seq: number; text: string; source: SourceRef };
+
+const sourceChunkSchema = new Schema<SourceChunkDoc>(
+  {
+    chatbotId: required(String),
+    sourceId: required(String),
+    revision: required(Number),
+    seq: required(Number),
+    text: required(String),
+    source: { type: Schema.Types.Mixed, required: true },
+  },
+  { ...options, collection: 'sourceChunks' },
+);
+sourceChunkSchema.index({ sourceId: 1, revision: 1, seq: 1 }, { unique: true });
+sourceChunkSchema.index({ chatbotId: 1 });
 
 /** Counts changes to a chatbot's sources: material built after reading one includes that change. */
 export type SourceRevisionDoc = { _id: string; revision: number };
@@ -728,6 +754,7 @@ export function mongoModels(connection: Connection) {
     sources: connection.model('Source', sourceSchema),
     sourceFileParts: connection.model('SourceFilePart', sourceFilePartSchema),
     sourcePages: connection.model('SourcePage', sourcePageSchema),
+    sourceChunks: connection.model('SourceChunk', sourceChunkSchema),
     sourceRevisions: connection.model('SourceRevision', sourceRevisionSchema),
     retrievalIndexParts: connection.model('RetrievalIndexPart', retrievalIndexPartSchema),
     retrievalVectors: connection.model('RetrievalVector', retrievalVectorSchema),

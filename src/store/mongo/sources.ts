@@ -1,18 +1,37 @@
-import type { NewSource, Source, SourcePageStatus, SourceRepository, SourceText } from '../port.js';
+import type { NewSource, Source, SourceChange, SourcePageStatus, SourceRepository, SourceText, TrainedSource } from '../port.js';
 import type { AtomicWrites } from './atomic.js';
-import type { MongoModels, SourceDoc, SourcePageDoc } from './models.js';
+import type { MongoModels, SourceChunkDoc, SourceDoc, SourcePageDoc } from './models.js';
 
 // A chatbot's knowledge sources. A source's document holds its extracted text (a website's is in
 // its pages' documents) and never its file's bytes, which are in parts of their own: a document
-// holds at most 16 MB, and a list never reads either.
+// holds at most 16 MB, and a list never reads either. A source's chunks are documents of
+// sourceChunks under the revision of the text they were made from; the source's chunkedRevision
+// names the one complete set.
 
 const FILE_PART_BYTES = 8 * 1024 * 1024;
 const DUPLICATE_KEY = 11000;
+const CHUNK_BATCH = 1000;
 /** What a source's document holds besides the source itself. */
-const INTERNAL = { text: 0, claimedBy: 0, leaseUntil: 0 } as const;
+const INTERNAL = { text: 0, claimedBy: 0, leaseUntil: 0, revision: 0, chunkedRevision: 0 } as const;
 
-export function toSource({ _id, text: _text, claimedBy: _claimedBy, leaseUntil: _leaseUntil, ...rest }: SourceDoc): Source {
+export function toSource({
+  _id,
+  text: _text,
+  claimedBy: _claimedBy,
+  leaseUntil: _leaseUntil,
+  revision: _revision,
+  chunkedRevision: _chunkedRevision,
+  ...rest
+}: SourceDoc): Source {
   return { id: _id, ...rest };
+}
+
+/** The write of a change: a new text or status is a new revision, and a failed source keeps no chunks. */
+function changeWrite({ updatedAt, ...change }: SourceChange, extra: Record<string, unknown> = {}) {
+  const fields: Record<string, unknown> = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+  if (change.status === 'failed') fields.chunkedRevision = null;
+  const revised = change.text !== undefined || change.pages !== undefined || change.status !== undefined;
+  return { $set: { ...fields, ...extra, updatedAt }, ...(revised ? { $inc: { revision: 1 } } : {}) };
 }
 
 export function toDoc({ id, text = '', file: _file, ...rest }: NewSource): SourceDoc {
@@ -28,9 +47,17 @@ function fileParts(sourceId: string, file: Buffer) {
 }
 
 export function mongoSources(models: MongoModels, { compensated }: AtomicWrites): SourceRepository {
-  const { sources, sourceFileParts, sourcePages, sourceRevisions } = models;
+  const { sources, sourceFileParts, sourcePages, sourceChunks, sourceRevisions } = models;
   const removeChildren = (ids: string[]) =>
-    Promise.all([sourceFileParts.deleteMany({ sourceId: { $in: ids } }), sourcePages.deleteMany({ sourceId: { $in: ids } })]);
+    Promise.all([
+      sourceFileParts.deleteMany({ sourceId: { $in: ids } }),
+      sourcePages.deleteMany({ sourceId: { $in: ids } }),
+      sourceChunks.deleteMany({ sourceId: { $in: ids } }),
+    ]);
+  const readChunks = async (sourceId: string, revision: number) =>
+    (await sourceChunks.find({ sourceId, revision }, { text: 1, source: 1 }).sort({ seq: 1 }).lean<SourceChunkDoc[]>()).map(
+      ({ text, source }) => ({ text, source }),
+    );
 
   const repository: SourceRepository = {
     async insert(batch) {
@@ -59,7 +86,7 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites)
       const stored = await sources
         .findOneAndUpdate(
           { _id, chatbotId: source.chatbotId },
-          { $set: fields, $setOnInsert: { createdAt } },
+          { $set: fields, $setOnInsert: { createdAt }, $inc: { revision: 1 } },
           { upsert: true, returnDocument: 'after', projection: INTERNAL },
         )
         .lean<SourceDoc>();
@@ -77,10 +104,9 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites)
       const docs = await sources.find({ chatbotId }, INTERNAL).sort({ createdAt: 1, _id: 1 }).lean<SourceDoc[]>();
       return docs.map(toSource);
     },
-    async update(chatbotId, id, { updatedAt, ...change }) {
-      const fields = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+    async update(chatbotId, id, change) {
       const doc = await sources
-        .findOneAndUpdate({ _id: id, chatbotId }, { $set: { ...fields, updatedAt } }, { returnDocument: 'after', projection: INTERNAL })
+        .findOneAndUpdate({ _id: id, chatbotId }, changeWrite(change), { returnDocument: 'after', projection: INTERNAL })
         .lean<SourceDoc>();
       return doc ? toSource(doc) : undefined;
     },
@@ -113,24 +139,47 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites)
       ]);
       return row?.total ?? 0;
     },
-    async readyTexts(chatbotId) {
+    async texts(chatbotId, id) {
+      const doc = await sources.findOne({ _id: id, chatbotId }, { type: 1, title: 1, text: 1 }).lean<Pick<SourceDoc, 'type' | 'title' | 'text'>>();
+      if (!doc) return [];
+      const { type, title, text } = doc;
+      if (type !== 'website') return [{ ref: { id, title, type }, text }];
+      const pages = await sourcePages
+        .find({ sourceId: id, status: 'read' }, { url: 1, title: 1, text: 1 })
+        .sort({ seq: 1 })
+        .lean<SourcePageDoc[]>();
+      return pages.map((page): SourceText => ({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text }));
+    },
+    async trainedSources(chatbotId, sourceId) {
       const docs = await sources
-        .find({ chatbotId, status: 'ready' }, { type: 1, title: 1, text: 1 })
+        .find(
+          { chatbotId, ...(sourceId === undefined ? {} : { _id: sourceId }), $or: [{ status: 'ready' }, { status: { $in: ['queued', 'processing'] }, chunkedRevision: { $ne: null } }] },
+          { status: 1, revision: 1, chunkedRevision: 1 },
+        )
         .sort({ createdAt: 1, _id: 1 })
-        .lean<Pick<SourceDoc, '_id' | 'type' | 'title' | 'text'>[]>();
-      const texts: SourceText[] = [];
-      for (const { _id: id, type, title, text } of docs) {
-        if (type !== 'website') {
-          texts.push({ ref: { id, title, type }, text });
-          continue;
-        }
-        const pages = await sourcePages
-          .find({ sourceId: id, status: 'read' }, { url: 1, title: 1, text: 1 })
-          .sort({ seq: 1 })
-          .lean<SourcePageDoc[]>();
-        for (const page of pages) texts.push({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text });
+        .lean<Pick<SourceDoc, '_id' | 'status' | 'revision' | 'chunkedRevision'>[]>();
+      const trained: TrainedSource[] = [];
+      for (const { _id: id, status, revision = 0, chunkedRevision: chunked } of docs) {
+        if (status === 'ready' && chunked !== revision) trained.push({ id, revision });
+        else trained.push({ id, revision, chunks: await readChunks(id, chunked as number) });
       }
-      return texts;
+      return trained;
+    },
+    async saveChunks(chatbotId, id, revision, chunks) {
+      const docs = chunks.map(({ text, source }, seq): SourceChunkDoc => ({ chatbotId, sourceId: id, revision, seq, text, source }));
+      // A concurrent training may be saving the same revision: its chunks are the same, and the
+      // duplicates it already wrote are skipped.
+      for (let start = 0; start < docs.length; start += CHUNK_BATCH) {
+        await sourceChunks.insertMany(docs.slice(start, start + CHUNK_BATCH), { ordered: false, lean: true }).catch((error: unknown) => {
+          const errors = (error as { writeErrors?: { code?: number }[] }).writeErrors;
+          if (!errors?.every((failure) => failure.code === DUPLICATE_KEY)) throw error;
+        });
+      }
+      // A source stored before revisions were counted has none: revision 0.
+      const current = revision === 0 ? { $in: [0, null] } : revision;
+      const { matchedCount } = await sources.updateOne({ _id: id, chatbotId, revision: current }, { $set: { chunkedRevision: revision } });
+      await sourceChunks.deleteMany({ sourceId: id, revision: matchedCount > 0 ? { $ne: revision } : revision });
+      return matchedCount > 0;
     },
     async claimNext({ now, claimedBy, leaseUntil }) {
       const doc = await sources
@@ -146,12 +195,11 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites)
       const { modifiedCount, matchedCount } = await sources.updateOne({ _id: id, claimedBy, status: 'processing' }, { $set: { leaseUntil } });
       return matchedCount + modifiedCount > 0;
     },
-    async settle(id, claimedBy, { updatedAt, ...change }) {
-      const fields = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+    async settle(id, claimedBy, change) {
       const doc = await sources
         .findOneAndUpdate(
           { _id: id, claimedBy, status: 'processing' },
-          { $set: { ...fields, updatedAt, claimedBy: null, leaseUntil: null } },
+          changeWrite(change, { claimedBy: null, leaseUntil: null }),
           { returnDocument: 'after', projection: INTERNAL },
         )
         .lean<SourceDoc>();

@@ -565,6 +565,21 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX handoff_notices_of_conversation ON handoff_notices(chatbot_id, conversation_id, seq);
   CREATE INDEX handoff_notices_by_thread ON handoff_notices(platform, thread_channel_id, thread_id) WHERE thread_id IS NOT NULL;
   `,
+  // Each source's chunks, kept between trainings (SourceRepository.trainedSources): a change to one
+  // source chunks that source alone. Rows carry the revision of the text they were made from;
+  // chunked_revision names the one complete set, written in stages.
+  `
+  ALTER TABLE sources ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE sources ADD COLUMN chunked_revision INTEGER;
+  CREATE TABLE source_chunks (
+    source_id TEXT NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    revision INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    ref TEXT NOT NULL,
+    PRIMARY KEY (source_id, revision, seq)
+  );
+  `,
 ];
 
 export function migrate(db: Database): void {

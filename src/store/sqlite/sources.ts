@@ -1,19 +1,27 @@
+import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type {
   NewSource,
   PageCounts,
   Source,
   SourceChange,
+  SourceChunk,
   SourcePage,
   SourcePageStatus,
   SourceRepository,
   SourceStatus,
   SourceText,
   SourceType,
+  TrainedSource,
 } from '../port.js';
+import { deleteInStages, inStages } from './staging.js';
 
 // A chatbot's knowledge sources. A source's extracted text is a column of its row (a website's is
 // in its pages' rows) and a file's bytes are a row of source_files, so a list never reads either.
+// A source's chunks are rows of source_chunks under the revision of the text they were made from.
+
+// Chunks read at once: a few milliseconds' work.
+const READ_ROWS = 1024;
 
 type SourceRow = {
   id: string;
@@ -102,7 +110,7 @@ export function sqliteSources(db: Database): SourceRepository {
        error = excluded.error, chars = excluded.chars, filename = excluded.filename, content_type = excluded.content_type,
        bytes = excluded.bytes, url = excluded.url, max_pages = excluded.max_pages, pages_done = excluded.pages_done,
        pages_failed = excluded.pages_failed, pages_total = excluded.pages_total, question = excluded.question,
-       answer = excluded.answer, text = excluded.text, updated_at = excluded.updated_at
+       answer = excluded.answer, text = excluded.text, updated_at = excluded.updated_at, revision = sources.revision + 1
      WHERE sources.chatbot_id = excluded.chatbot_id`,
   );
   const insertFile = db.prepare('INSERT OR REPLACE INTO source_files (source_id, data) VALUES (?, ?)');
@@ -124,8 +132,32 @@ export function sqliteSources(db: Database): SourceRepository {
   const totalChars = db.prepare<[string, string], { total: number }>(
     'SELECT coalesce(sum(chars), 0) AS total FROM sources WHERE chatbot_id = ? AND id != ?',
   );
-  const ready = db.prepare<[string], { id: string; type: SourceType; title: string; text: string }>(
-    `SELECT id, type, title, text FROM sources WHERE chatbot_id = ? AND status = 'ready' ORDER BY created_at, id`,
+  const own = db.prepare<[string, string], { type: SourceType; title: string; text: string }>(
+    'SELECT type, title, text FROM sources WHERE chatbot_id = ? AND id = ?',
+  );
+  const trained = db.prepare<
+    { chatbotId: string; sourceId: string | null },
+    { id: string; status: SourceStatus; revision: number; chunked_revision: number | null }
+  >(
+    `SELECT id, status, revision, chunked_revision FROM sources
+     WHERE chatbot_id = @chatbotId AND (@sourceId IS NULL OR id = @sourceId)
+       AND (status = 'ready' OR (status IN ('queued', 'processing') AND chunked_revision IS NOT NULL))
+     ORDER BY created_at, id`,
+  );
+  const chunksFrom = db.prepare<[string, number, number, number], { seq: number; text: string; ref: string }>(
+    'SELECT seq, text, ref FROM source_chunks WHERE source_id = ? AND revision = ? AND seq >= ? ORDER BY seq LIMIT ?',
+  );
+  const insertChunk = db.prepare('INSERT OR IGNORE INTO source_chunks (source_id, revision, seq, text, ref) VALUES (?, ?, ?, ?, ?)');
+  const markChunked = db.prepare(
+    'UPDATE sources SET chunked_revision = @revision WHERE chatbot_id = @chatbotId AND id = @id AND revision = @revision',
+  );
+  const deleteChunks = db.prepare(
+    `DELETE FROM source_chunks WHERE rowid IN
+     (SELECT rowid FROM source_chunks WHERE source_id = ? AND revision = ? LIMIT ?)`,
+  );
+  const revise = db.prepare('UPDATE sources SET revision = revision + 1 WHERE id = ?');
+  const otherRevisions = db.prepare<[string, number], { revision: number }>(
+    'SELECT DISTINCT revision FROM source_chunks WHERE source_id = ? AND revision != ?',
   );
   const readPages = db.prepare<[string], { url: string; title: string; text: string }>(
     `SELECT url, title, text FROM source_pages WHERE source_id = ? AND status = 'read' ORDER BY seq`,
@@ -197,6 +229,20 @@ export function sqliteSources(db: Database): SourceRepository {
     return update(holder.chatbot_id, id, change);
   });
 
+  const writeChunks = db.transaction((id: string, revision: number, slice: readonly SourceChunk[], start: number) => {
+    slice.forEach(({ text, source }, offset) => insertChunk.run(id, revision, start + offset, text, JSON.stringify(source)));
+  });
+  /** Read in pages, other requests served between them; a revision's rows never change. */
+  async function readChunks(id: string, revision: number): Promise<SourceChunk[]> {
+    const read: SourceChunk[] = [];
+    for (let seq = 0; ; seq += READ_ROWS) {
+      const page = chunksFrom.all(id, revision, seq, READ_ROWS);
+      for (const { text, ref } of page) read.push({ text, source: JSON.parse(ref) as SourceChunk['source'] });
+      if (page.length < READ_ROWS) return read;
+      await betweenRequests();
+    }
+  }
+
   const insertAll = db.transaction((sources: NewSource[]) => {
     for (const source of sources) {
       insert.run(...rowValues(source));
@@ -213,6 +259,7 @@ export function sqliteSources(db: Database): SourceRepository {
     if (!row) return undefined;
     const { text, pages, contentType, updatedAt, ...fields } = change;
     const columns: Record<string, unknown> = { ...fields, updated_at: updatedAt.getTime() };
+    if (fields.status === 'failed') columns.chunked_revision = null;
     if (contentType !== undefined) columns.content_type = contentType;
     if (text !== undefined) columns.text = text;
     if (pages !== undefined) Object.assign(columns, { pages_done: pages.done, pages_failed: pages.failed, pages_total: pages.total });
@@ -220,6 +267,8 @@ export function sqliteSources(db: Database): SourceRepository {
     db.prepare(`UPDATE sources SET ${names.map((name) => `${name} = @${name}`).join(', ')} WHERE chatbot_id = @chatbotId AND id = @id`).run(
       { ...Object.fromEntries(names.map((name) => [name, columns[name]])), chatbotId, id },
     );
+    // A new text or status is a new revision: chunks of the old one no longer stand for it.
+    if (text !== undefined || pages !== undefined || fields.status !== undefined) revise.run(id);
     return byId.get(chatbotId, id);
   });
 
@@ -262,12 +311,29 @@ export function sqliteSources(db: Database): SourceRepository {
     async totalChars(chatbotId, except = '') {
       return totalChars.get(chatbotId, except)?.total ?? 0;
     },
-    async readyTexts(chatbotId) {
-      return ready.all(chatbotId).flatMap(({ id, type, title, text }): SourceText[] =>
-        type === 'website'
-          ? readPages.all(id).map((page) => ({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text }))
-          : [{ ref: { id, title, type }, text }],
-      );
+    async texts(chatbotId, id) {
+      const source = own.get(chatbotId, id);
+      if (!source) return [];
+      const { type, title, text } = source;
+      if (type !== 'website') return [{ ref: { id, title, type }, text }];
+      return readPages.all(id).map((page): SourceText => ({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text }));
+    },
+    async trainedSources(chatbotId, sourceId) {
+      const sources: TrainedSource[] = [];
+      for (const { id, status, revision, chunked_revision: chunked } of trained.all({ chatbotId, sourceId: sourceId ?? null })) {
+        if (status === 'ready' && chunked !== revision) sources.push({ id, revision });
+        else sources.push({ id, revision, chunks: await readChunks(id, chunked as number) });
+      }
+      return sources;
+    },
+    async saveChunks(chatbotId, id, revision, chunks) {
+      await inStages(chunks, (slice, start) => writeChunks.immediate(id, revision, slice, start));
+      if (markChunked.run({ chatbotId, id, revision }).changes === 0) {
+        await deleteInStages(deleteChunks, [id, revision]);
+        return false;
+      }
+      for (const stale of otherRevisions.all(id, revision)) await deleteInStages(deleteChunks, [id, stale.revision]);
+      return true;
     },
     async nextRevision(chatbotId) {
       return (bumpRevision.get(chatbotId) as { revision: number }).revision;

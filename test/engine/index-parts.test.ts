@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { chunkText } from '../../src/engine/chunking.js';
+import { packIndex } from '../../src/engine/index-layout.js';
+import { mergeIndexParts, readIndexPart } from '../../src/engine/index-parts.js';
+import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
+import { buildIndexOffThread } from '../../src/engine/workers/training-jobs.js';
+import type { Chunk, SourceRef } from '../../src/store/port.js';
+import { documentText } from './eval/score.js';
+
+// An index is each source's part read on its own, then merged; the training worker keeps the
+// parts it read, so a change to one source reads that source alone again. Either way the index is
+// the one reading everything at once gives.
+
+const chunksOf = (text: string, source: SourceRef, from = 0): Chunk[] => chunkText(text).map((chunk, k) => ({ seq: from + k, text: chunk, source }));
+const handbook: SourceRef = { id: 'handbook', title: 'Handbook', type: 'text' };
+const bikes: SourceRef = { id: 'bikes', title: 'Bike shop', type: 'file' };
+const qa: SourceRef = { id: 'qa-1', title: 'Do you open on Sundays?', type: 'qa' };
+
+describe('index parts', () => {
+  it('numbers the terms where they first appear across the parts, and lists the sentences of every part holding one', () => {
+    const index = mergeIndexParts([
+      readIndexPart(JSON.stringify(qa), ['Do you open on Sundays?\nWe open on Sundays at noon.']),
+      readIndexPart(undefined, ['The shop opens at nine. Bikes are repaired at noon.']),
+    ]);
+    const noon = index.vocabulary.indexOf('noon');
+    const sentencesOf = (id: number) => Array.from(index.postings.subarray(index.postingStart[id], index.postingStart[id + 1]), (k) => index.sentences[k]);
+    expect(sentencesOf(noon)).toEqual(['We open on Sundays at noon.', 'Bikes are repaired at noon.']);
+    expect(index.vocabulary.indexOf('open')).toBeLessThan(index.vocabulary.indexOf('shop'));
+    expect(Array.from(index.sectionSource)).toEqual([0, -1]);
+    expect(index.sources).toEqual([JSON.stringify(qa)]);
+  });
+
+  it('builds on the worker, from kept parts, the index of reading everything at once, and reads a changed source again', async () => {
+    const first = [...chunksOf(documentText('handbook.md'), handbook), ...chunksOf(documentText('bike-shop.md'), bikes, 1_000)];
+    await buildIndexOffThread(first);
+    const added = [...first, ...chunksOf('Do you open on Sundays?\nYes, from noon to four.', qa, 2_000)];
+    expect(Buffer.from(await buildIndexOffThread(added)).equals(Buffer.from(packIndex(buildLexicalIndex(added))))).toBe(true);
+
+    const changed = [...chunksOf(documentText('handbook.md').replace(/\bholiday/gi, 'vacation'), handbook), ...added.slice(-2)];
+    const built = await buildIndexOffThread(changed);
+    expect(Buffer.from(built).equals(Buffer.from(packIndex(buildLexicalIndex(changed))))).toBe(true);
+    const search = lexicalSearcher(buildLexicalIndex(changed));
+    expect(search('How many vacation days do I get?', 1)[0]?.source?.id).toBe('handbook');
+  });
+});
