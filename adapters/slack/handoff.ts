@@ -13,8 +13,8 @@ import type { UserDirectory } from './users.js';
 
 /** The name a team member is shown under when Slack will not say theirs. */
 export const TEAM_MEMBER = 'Team member';
-export const HANDOFF_CLOSED = 'This handoff is closed: the visitor is back with the chatbot and no longer receives replies here.';
-export const REPLY_NOT_DELIVERED = 'Your reply did not reach the visitor: the chatbot hub is unreachable. Please send it again.';
+export const HANDOFF_CLOSED = 'This handoff is closed: the person is back with the chatbot and no longer receives replies here.';
+export const REPLY_NOT_DELIVERED = 'Your reply did not reach the person: the chatbot hub is unreachable. Please send it again.';
 export const CLICK_FAILED = 'That did not work: the chatbot hub is unreachable. Please try again.';
 
 export type HandoffDeps = { hub: () => HubClient | undefined; users: UserDirectory; logger: Logger };

@@ -199,23 +199,23 @@ describe('Slack handoff', () => {
 
     const root = await h.slack.waitFor(() => h.roots()[0]);
     const shown = blockTexts(root);
-    expect(shown[0]).toBe('A visitor asks for a person: Support bot');
+    expect(shown[0]).toBe('Support bot: someone asks for a person');
     expect(shown).toEqual(
       expect.arrayContaining(['*Chatbot*\nSupport bot', '*Source*\nAPI', '*Name*\nVera Visitor', '*Email*\nvera@example.com']),
     );
-    expect(shown).toContain('*Visitor*\nWhen do you open?');
+    expect(shown).toContain('*Person*\nWhen do you open?');
     expect(shown.some((text) => text.startsWith('*Support bot*\n') && text.includes('nine'))).toBe(true);
-    expect(shown).toContain('*Visitor*\ncan I talk to a person?');
+    expect(shown).toContain('*Person*\ncan I talk to a person?');
     expect(shown.some((text) => text.startsWith('⏳ Waiting'))).toBe(true);
     expect(buttons(root)).toEqual([TAKE_ACTION_ID, RESOLVE_ACTION_ID]);
     expect(root.text).toContain('Vera Visitor');
 
     await h.click(root, ADA, TAKE_ACTION_ID);
     expect((await h.conversation('web-1'))?.handoff).toMatchObject({ status: 'active', taken_by: 'Ada' });
-    expect(blockTexts(root)).toContain('🙋 Taken by Ada. Replies in the thread reach the visitor.');
+    expect(blockTexts(root)).toContain('🙋 Taken by Ada. Replies in the thread reach the person.');
     expect(buttons(root)).toEqual([RESOLVE_ACTION_ID]);
     // The transcript stays as it was.
-    expect(blockTexts(root)).toContain('*Visitor*\nWhen do you open?');
+    expect(blockTexts(root)).toContain('*Person*\nWhen do you open?');
 
     await h.reply(root.ts, ADA, 'Hi Vera, Ada here. How can I help?');
     expect((await h.conversation('web-1'))?.messages.at(-1)).toMatchObject({
@@ -225,7 +225,7 @@ describe('Slack handoff', () => {
     });
 
     expect(await h.chat('web-1', 'My order <#42> is late & lost')).toBe('');
-    await h.slack.waitFor(() => threadTexts(h, root).includes('*Visitor:* My order &lt;#42&gt; is late &amp; lost'));
+    await h.slack.waitFor(() => threadTexts(h, root).includes('*Person:* My order &lt;#42&gt; is late &amp; lost'));
 
     await h.click(root, ADA, RESOLVE_ACTION_ID);
     const resolved = await h.conversation('web-1');
@@ -236,7 +236,7 @@ describe('Slack handoff', () => {
     expect(blockTexts(root)).toContain('✅ Resolved. Ada had it.');
     // Only the notices were posted in the thread: the chatbot never answered in it.
     expect(threadTexts(h, root)).toEqual([
-      '*Visitor:* My order &lt;#42&gt; is late &amp; lost',
+      '*Person:* My order &lt;#42&gt; is late &amp; lost',
       expect.stringMatching(/^✅ Resolved \(Ada had it\)/),
     ]);
 
@@ -270,7 +270,7 @@ describe('Slack handoff', () => {
       expect.objectContaining({ content: 'Grace here, I can help with that.', author: { type: 'human', name: 'Grace' } }),
     ]);
     expect(conversation?.messages.map((m) => m.content)).not.toContain('And do you take returns?');
-    expect(blockTexts(root)).toContain('🙋 Taken by Grace. Replies in the thread reach the visitor.');
+    expect(blockTexts(root)).toContain('🙋 Taken by Grace. Replies in the thread reach the person.');
     expect(buttons(root)).toEqual([RESOLVE_ACTION_ID]);
     expect(threadTexts(h, root)).toEqual([]);
   });
@@ -317,7 +317,7 @@ describe('Slack handoff', () => {
     await h.slack.waitFor(() => threadTexts(h, root).length > 0);
     await h.hub.resolveHandoff(h.bot, 'web-3');
     await h.slack.waitFor(() => threadTexts(h, root).length === 2);
-    expect(threadTexts(h, root)).toEqual(['*Visitor:* Thanks!', expect.stringMatching(/^✅ Resolved \(Ada had it\)/)]);
+    expect(threadTexts(h, root)).toEqual(['*Person:* Thanks!', expect.stringMatching(/^✅ Resolved \(Ada had it\)/)]);
     expect(h.roots()).toHaveLength(1);
   });
 
@@ -363,12 +363,12 @@ describe('Slack handoff', () => {
     expect(h.slack.callsTo('chat.postMessage').filter((c) => c.error)).toEqual([]);
     const shown = blockTexts(root);
     expect(shown.some((text) => /^_\d+ earlier messages are not shown\._$/.test(text))).toBe(true);
-    expect(shown).toContain('*Visitor*\nI want to speak to a human');
-    expect(shown.some((text) => text.startsWith('*Visitor*\nTurn 0:'))).toBe(false);
+    expect(shown).toContain('*Person*\nI want to speak to a human');
+    expect(shown.some((text) => text.startsWith('*Person*\nTurn 0:'))).toBe(false);
 
     const long = 'word '.repeat(2_000).trim();
     expect(await h.chat('web-5', long)).toBe('');
-    const joined = () => threadTexts(h, root).join(' ').replace('*Visitor:* ', '').replace(/\s+/g, ' ');
+    const joined = () => threadTexts(h, root).join(' ').replace('*Person:* ', '').replace(/\s+/g, ' ');
     await h.slack.waitFor(() => joined() === long);
     const parts = threadTexts(h, root);
     expect(parts.length).toBeGreaterThan(1);
@@ -382,7 +382,7 @@ describe('Slack handoff', () => {
     await h.slack.waitFor(() => h.roots().length === 2);
     // Each request shows its own conversation.
     const rootOf = (words: string) => {
-      const root = h.roots().find((message) => blockTexts(message).includes(`*Visitor*\n${words}`));
+      const root = h.roots().find((message) => blockTexts(message).includes(`*Person*\n${words}`));
       if (!root) throw new Error(`no request shows "${words}"`);
       return root;
     };
