@@ -49,8 +49,17 @@ export function createHandoffReplies({ hub: currentHub, users, logger }: Handoff
     const hub = currentHub();
     if (!hub) return false;
     const { channel, threadTs, client } = reply;
-    const found = await hub.findHandoffByThread({ platform: 'slack', channelId: channel, threadId: threadTs });
     const tell = (message: string) => whisper(client, { channel, user: reply.user, threadTs }, message, logger);
+    let found: HandoffInThread | undefined;
+    try {
+      found = await hub.findHandoffByThread({ platform: 'slack', channelId: channel, threadId: threadTs });
+    } catch (error) {
+      // Under the bot's own message this is most likely the team answering: say it did not arrive.
+      if (!reply.ownThread) throw error;
+      logger.error({ err: error, channel, threadTs }, 'could not look up a Slack thread as a handoff');
+      await tell(REPLY_NOT_DELIVERED);
+      return true;
+    }
     if (!found) {
       // An earlier handoff's thread is no longer the conversation's, and still not the chatbot's.
       if (!reply.ownThread || !(await isEarlierRequest(client, channel, threadTs, logger))) return false;

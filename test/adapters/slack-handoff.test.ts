@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createHandoffTimer } from '../../jobs/handoffs.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
-import { HANDOFF_CLOSED } from '../../adapters/slack/handoff.js';
+import { CLICK_FAILED, HANDOFF_CLOSED, REPLY_NOT_DELIVERED } from '../../adapters/slack/handoff.js';
 import { RESOLVE_ACTION_ID, TAKE_ACTION_ID } from '../../adapters/slack/handoff-message.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/index.js';
 import { MESSAGE_LIMIT } from '../../adapters/slack/text.js';
@@ -58,12 +58,19 @@ type Harness = {
   event(event: Record<string, unknown>, instance?: number): Promise<void>;
   /** A team member's message in a thread, recorded in fake Slack and delivered. */
   reply(threadTs: string, user: string, text: string, channel?: string): Promise<SlackMessageRecord>;
-  /** A click on a button of a message, delivered as Slack posts interactions. */
-  click(message: SlackMessageRecord, user: string, actionId: string): Promise<void>;
+  /** A click on a button of a message, delivered as Slack posts interactions (to the first instance unless named). */
+  click(message: SlackMessageRecord, user: string, actionId: string, instance?: number): Promise<void>;
 };
 
-/** `socket`: the adapters connect over Socket Mode, and events and clicks arrive as its envelopes. */
-async function harness({ instances = 1, socket = false } = {}): Promise<Harness> {
+type HarnessOptions = {
+  instances?: number;
+  /** The adapters connect over Socket Mode, and events and clicks arrive as its envelopes. */
+  socket?: boolean;
+  /** The hub client of the instance at `index` (by default the hub's own address and key). */
+  hubOf?: (app: TestApp, index: number) => HubClient;
+};
+
+async function harness({ instances = 1, socket = false, hubOf }: HarnessOptions = {}): Promise<Harness> {
   const app = await startApp(sqlite as NonNullable<typeof sqlite>);
   const hub = createHubClient(app.baseUrl, app.apiKey);
   const slack = await startFakeSlack();
@@ -96,7 +103,7 @@ async function harness({ instances = 1, socket = false } = {}): Promise<Harness>
       servers.push(server);
       urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}${SLACK_EVENTS_PATH}`);
     }
-    await adapter.start(hub);
+    await adapter.start(hubOf?.(app, index) ?? hub);
     adapters.push(adapter);
   }
   onTestFinished(async () => {
@@ -153,15 +160,22 @@ async function harness({ instances = 1, socket = false } = {}): Promise<Harness>
       await h.event(messageEvent(message));
       return message;
     },
-    async click(message, user, actionId) {
+    async click(message, user, actionId, instance = 0) {
       if (socket) return acked(slack.pushInteractive(slack.click(message, user, actionId)));
       const body = new URLSearchParams({ payload: JSON.stringify(slack.click(message, user, actionId)) }).toString();
-      const response = await deliver(urls[0] ?? '', body, 'application/x-www-form-urlencoded');
+      const response = await deliver(urls[instance] ?? '', body, 'application/x-www-form-urlencoded');
       expect(response.status).toBe(200);
-      await adapters[0]?.idle();
+      await adapters[instance]?.idle();
     },
   };
-  await h.settings({ enabled: true, platform: 'slack', workspaceId: TEAM, channelId: HANDOFF_CHANNEL, waitingMessage: WAITING, offlineMessage: OFFLINE });
+  await h.settings({
+    enabled: true,
+    platform: 'slack',
+    workspaceId: TEAM,
+    channelId: HANDOFF_CHANNEL,
+    waitingMessage: WAITING,
+    offlineMessage: OFFLINE,
+  });
   return h;
 }
 
@@ -319,6 +333,25 @@ describe('Slack handoff', () => {
     await h.slack.waitFor(() => threadTexts(h, root).length === 2);
     expect(threadTexts(h, root)).toEqual(['*Person:* Thanks!', expect.stringMatching(/^✅ Resolved \(Ada had it\)/)]);
     expect(h.roots()).toHaveLength(1);
+  });
+
+  it('tells a team member when the hub cannot take their reply or click', async () => {
+    // The second instance cannot reach the hub; the first posts the request.
+    const unreachable = 'http://127.0.0.1:9/api/v1';
+    const h = await harness({ instances: 2, hubOf: (app, index) => createHubClient(index === 1 ? unreachable : app.baseUrl, app.apiKey) });
+    await h.chat('web-9', 'agent please');
+    const root = await h.slack.waitFor(() => h.roots()[0]);
+    const reply = h.slack.userMessage({ channel: HANDOFF_CHANNEL, user: ADA, text: 'Hello?', thread_ts: root.ts });
+    await h.event(messageEvent(reply), 1);
+    await h.click(root, GRACE, TAKE_ACTION_ID, 1);
+    expect(h.slack.ephemerals.map((e) => [e.user, e.text, e.thread_ts])).toEqual([
+      [ADA, REPLY_NOT_DELIVERED, root.ts],
+      [GRACE, CLICK_FAILED, undefined],
+    ]);
+    const conversation = await h.conversation('web-9');
+    expect(conversation?.handoff).toMatchObject({ status: 'pending', taken_by: null });
+    expect(conversation?.messages.map((m) => m.content)).not.toContain('Hello?');
+    expect(threadTexts(h, root)).toEqual([]);
   });
 
   it('says in the thread when nobody took a request in time, and takes the buttons off', async () => {
