@@ -57,7 +57,7 @@ type Harness = {
   /** Delivers an event to one instance (the first unless named; over Socket Mode, to all) and waits until it is handled. */
   event(event: Record<string, unknown>, instance?: number): Promise<void>;
   /** A team member's message in a thread, recorded in fake Slack and delivered. */
-  reply(threadTs: string, user: string, text: string, channel?: string): Promise<SlackMessageRecord>;
+  reply(threadTs: string, user: string, text: string, channel?: string, instance?: number): Promise<SlackMessageRecord>;
   /** A click on a button of a message, delivered as Slack posts interactions (to the first instance unless named). */
   click(message: SlackMessageRecord, user: string, actionId: string, instance?: number): Promise<void>;
 };
@@ -155,9 +155,9 @@ async function harness({ instances = 1, socket = false, hubOf }: HarnessOptions 
       expect(response.status).toBe(200);
       await adapters[instance]?.idle();
     },
-    async reply(threadTs, user, text, channel = HANDOFF_CHANNEL) {
+    async reply(threadTs, user, text, channel = HANDOFF_CHANNEL, instance = 0) {
       const message = slack.userMessage({ channel, user, text, thread_ts: threadTs });
-      await h.event(messageEvent(message));
+      await h.event(messageEvent(message), instance);
       return message;
     },
     async click(message, user, actionId, instance = 0) {
@@ -333,6 +333,18 @@ describe('Slack handoff', () => {
     await h.slack.waitFor(() => threadTexts(h, root).length === 2);
     expect(threadTexts(h, root)).toEqual(['*Person:* Thanks!', expect.stringMatching(/^✅ Resolved \(Ada had it\)/)]);
     expect(h.roots()).toHaveLength(1);
+  });
+
+  it('carries on in another process when the one that posted the request stops', async () => {
+    const h = await harness({ instances: 2 });
+    await h.chat('web-10', 'agent please');
+    const root = await h.slack.waitFor(() => h.roots()[0]);
+    await h.adapters[0]?.stop(1_000);
+    // Everything the hub keeps (the thread, the claims) is there for the process still running.
+    await h.reply(root.ts, ADA, 'Ada here.', HANDOFF_CHANNEL, 1);
+    expect((await h.conversation('web-10'))?.handoff).toMatchObject({ status: 'active', taken_by: 'Ada' });
+    expect(await h.chat('web-10', 'Great')).toBe('');
+    await h.slack.waitFor(() => threadTexts(h, root).includes('*Person:* Great'));
   });
 
   it('tells a team member when the hub cannot take their reply or click', async () => {
