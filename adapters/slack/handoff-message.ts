@@ -31,7 +31,7 @@ const STATUS_BLOCK = 'handoff_status';
 const ACTIONS_BLOCK = 'handoff_actions';
 
 /** What the person's turns are labelled with in the thread and the transcript. */
-export const PERSON_LABEL = 'Person';
+const PERSON_LABEL = 'Person';
 
 /** The root message of a `requested` notice, with the pending state and both buttons. */
 export function rootMessage(notice: HandoffNotice): RootMessage {
