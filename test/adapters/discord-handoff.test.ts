@@ -270,11 +270,14 @@ describe('Discord handoff', () => {
     expect(description).not.toContain('Question 1:');
   });
 
-  it('posts each request once and relays each reply once with two bot instances', async () => {
+  it('posts each request once and takes each click and reply once with two bot instances', async () => {
     const second = await startBot();
     try {
       await say('c6', 'I need a human');
-      const { thread } = await requested('c6');
+      const { root, thread } = await requested('c6');
+      discord.setNickname(bob, 'Bobby');
+      const take = discord.click(root, bob, TAKE_ID);
+      await untilRootShows(root, statusLine({ status: 'active', requested_at: '', taken_by: 'Bobby' }));
       discord.say(thread, bob, 'Hello from the team.');
       await untilConversation('the team reply', 'c6', (item) => handedTo(item).length > 0);
       await say('c6', 'Thanks!');
@@ -283,6 +286,8 @@ describe('Discord handoff', () => {
       expect(discord.history(handoffs.id).filter((message) => conversationOf(message) === 'c6')).toHaveLength(1);
       expect(handedTo((await conversation('c6')) as ConversationItem)).toHaveLength(1);
       expect(botTexts(thread)).toEqual([personSaid('Thanks!')]);
+      // Both instances received the click; one acknowledged it.
+      expect(discord.requests.filter((item) => item.method === 'POST' && item.path.endsWith(`/${take}/callback`))).toHaveLength(1);
     } finally {
       await second.stop();
     }
