@@ -17,7 +17,7 @@ import { notBoundText } from './relay.js';
 // turns its command payload into a CommandInput, says who is asking and where, and shows the
 // CommandReply (privately to the person who asked).
 
-export type CommandName = 'help' | 'list' | 'use' | 'settings' | 'set' | 'leads' | 'digest' | 'unanswered' | 'learn' | 'sources';
+export type CommandName = 'help' | 'list' | 'use' | 'settings' | 'set' | 'leads' | 'digest' | 'unanswered' | 'learn' | 'sources' | 'resolve';
 
 /** `args` as typed: `set` takes [field, value] (the value may hold spaces). */
 export type CommandInput = { name: string; args: string[] };
@@ -27,8 +27,10 @@ export type CommandContext = {
   platform: Platform;
   /** Slack team or Discord guild (Discord DMs use DM_WORKSPACE). */
   workspaceId: string;
-  /** Where the command was typed: the channel `use` binds and `digest` posts to. */
+  /** Where the command was typed: the channel `use` binds and `digest` posts to (a thread's parent). */
   channelId: string;
+  /** The thread it was typed in, on platforms with commands in threads (Discord). */
+  threadId?: string;
   /** May change bindings, settings and digests and read leads. */
   isAdmin: boolean;
   /** How the platform names things in replies. */
@@ -44,6 +46,8 @@ export type PlatformWords = {
   admins: string;
   /** "server" (Discord) or "workspace" (Slack). */
   workspace: string;
+  /** Commands can be typed in threads (Discord; Slack has none there): `resolve` is offered. */
+  threadCommands?: boolean;
 };
 
 export type CommandReply = {
@@ -75,7 +79,7 @@ const ADMIN_ONLY: ReadonlySet<string> = new Set<CommandName>(['use', 'set', 'lea
 /** Whether a subcommand is for admins only: the platform need look up the user only then. */
 export const needsAdmin = (name: string): boolean => ADMIN_ONLY.has(name.toLowerCase());
 
-const COMMAND_NAMES: readonly CommandName[] = ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest', 'unanswered', 'learn', 'sources'];
+const COMMAND_NAMES: readonly CommandName[] = ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest', 'unanswered', 'learn', 'sources', 'resolve'];
 
 /** One line per subcommand: usage and what it does (help text and command registration). */
 const COMMAND_HELP: Record<CommandName, { usage: string; description: string }> = {
@@ -95,6 +99,7 @@ const COMMAND_HELP: Record<CommandName, { usage: string; description: string }> 
   unanswered: { usage: 'unanswered', description: "The questions this channel's chatbot could not answer, to answer them" },
   learn: { usage: 'learn <url>', description: "Teach this channel's chatbot a website (read in the background)" },
   sources: { usage: 'sources', description: "What this channel's chatbot knows, with each source's status" },
+  resolve: { usage: 'resolve', description: 'Inside a handoff thread: hand the conversation back to the chatbot' },
 };
 
 export const COMMAND_FAILED = "Sorry, I can't reach the chatbot hub right now. Please try again in a moment.";
@@ -147,7 +152,7 @@ type Handler = (args: string[], context: CommandContext) => Promise<CommandReply
 
 const handlers: Record<CommandName, Handler> = {
   async help(_args, { words }) {
-    const lines = COMMAND_NAMES.map((name) => {
+    const lines = COMMAND_NAMES.filter((name) => name !== 'resolve' || words.threadCommands).map((name) => {
       const { usage, description } = COMMAND_HELP[name];
       return `\`${words.command} ${usage}\` — ${description.replace('{workspace}', words.workspace)}`;
     });
@@ -275,6 +280,21 @@ const handlers: Record<CommandName, Handler> = {
     return { text: [`What ${found.chatbot.name} knows (${sources.length}):`, ...sources.map(sourceLine)].join('\n') };
   },
 
+  async resolve(_args, { hub, platform, channelId, threadId, words }) {
+    if (!threadId) return { text: handoffThreadOnly(words) };
+    const found = await hub.findHandoffByThread({ platform, channelId, threadId });
+    if (!found) return { text: handoffThreadOnly(words) };
+    if (found.handoff.status === 'resolved' || found.handoff.status === 'missed') return { text: `This handoff is already ${found.handoff.status}.` };
+    try {
+      await hub.resolveHandoff(found.chatbotId, found.conversationId);
+    } catch (error) {
+      // Closed meanwhile (a timeout, a click).
+      if (error instanceof HubApiError && error.status === 404) return { text: 'This handoff is already closed.' };
+      throw error;
+    }
+    return { text: HANDOFF_RESOLVED };
+  },
+
   async unanswered(_args, context) {
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
@@ -296,6 +316,12 @@ const sourceLine = (source: SourceItem) => {
 
 const questionLine = (group: UnansweredQuestion, index: number) =>
   `${index + 1}. ${truncate(group.question, 200)} (asked ${group.count === 1 ? 'once' : `${group.count} times`})`;
+
+// ---- handing a conversation back ----------------------------------------------------------------
+
+export const HANDOFF_RESOLVED = 'Resolved: the conversation is back with the chatbot.';
+export const handoffThreadOnly = (words: PlatformWords) =>
+  `\`${words.command} resolve\` works inside a handoff thread: it hands that conversation back to the chatbot.`;
 
 // ---- answering a question from its modal -------------------------------------------------------
 

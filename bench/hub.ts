@@ -13,6 +13,8 @@ import { serve, type Served } from './servers.js';
 export type BenchHub = {
   served: Served;
   apiUrl: string;
+  /** The hub's database, for another hub process on the same one. */
+  databaseUrl: string;
   /** The bench account, with a quota no run exhausts. */
   account: Account;
   /** The same database, opened in this process for seeding rows directly. */
@@ -68,6 +70,7 @@ export async function startBenchHub(mongodbUri?: string): Promise<BenchHub> {
   return {
     served,
     apiUrl,
+    databaseUrl,
     account,
     store,
     get: (path) => ({ url: apiUrl + path, headers }),

@@ -3,6 +3,7 @@ import { analyticsSection } from './analytics.js';
 import { benchAnswers } from './answers.js';
 import { crawlSection } from './crawl.js';
 import { extractionSection } from './extraction.js';
+import { handoffSection } from './handoff.js';
 import { httpSection } from './http.js';
 import { pagingSection } from './paging.js';
 import type { Figure, Section } from './section.js';
@@ -23,6 +24,7 @@ const SECTIONS: Section[] = [
   sourcesTrainingSection,
   extractionSection,
   crawlSection,
+  handoffSection,
   printing('answers (development and held-out sets against BM25)', benchAnswers),
   printing('retrieval (index builds, cold start, cache)', benchRetrieval),
 ];

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { ensureDefaultAccount } from './domain/accounts.js';
 import { createChatEngine } from './engine/index.js';
 import { API_PREFIX, createApp, type NodeListener } from './http/app.js';
+import { createConversationWatch } from './http/conversation-watch.js';
 import { timeStoreQuery } from './metrics.js';
 import { answerParserRefusals } from './http/parser-refusals.js';
 import { drain } from './shutdown.js';
@@ -35,6 +36,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     embedder,
     onError: (error: unknown, what: string) => logger.warn({ err: error }, `retrieval: ${what} failed`),
   };
+  const conversationWatch = createConversationWatch({ store, logger });
   const app = createApp({
     store,
     logger,
@@ -47,6 +49,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     metricsToken: config.metricsToken,
     publicUrl: config.publicUrl,
     consoleSessionIdleHours: config.consoleSessionIdleHours,
+    conversationWatch,
   });
   const server = app.listen(config.port);
   answerParserRefusals(server);
@@ -62,6 +65,8 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     apiUrl: publicUrl + API_PREFIX,
     firstApiKey,
     async close() {
+      // Live streams never finish by themselves: ended now, the browsers reconnect to another instance.
+      conversationWatch.close();
       await drain(server);
       await store.close();
     },

@@ -6,6 +6,8 @@ import type { HubClient } from '../hub-client.js';
 import { createLearnWatcher, type LearnWatchOptions } from '../learn-watch.js';
 import { createRelay } from '../relay.js';
 import { onFeedbackButton } from './feedback.js';
+import { createHandoffListeners } from './handoff.js';
+import { startHandoffNotices } from './handoff-notices.js';
 import { chatbotCommand, createInteractionHandler, DISCORD_WORDS, isDiscordAdmin } from './interactions.js';
 import { onAnswerButton, onAnswerModal } from './unanswered.js';
 import { createMessageHandler } from './messages.js';
@@ -97,6 +99,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       historyLimit: options.historyLimit ?? DEFAULT_HISTORY_LIMIT,
       editIntervalMs: updateIntervalMs,
     });
+    const handoffs = createHandoffListeners({ client: readyClient, hub, relay, logger });
     const learning = createLearnWatcher({ logger, ...options.learnWatch });
     const onCommand = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger, learning });
     const answers = {
@@ -107,12 +110,18 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       logger,
     };
     // Handlers catch their own failures; these catches are the last line, so the process survives.
+    // A handoff thread is the team's: its messages go to the person, the chatbot never answers there.
     readyClient.on(Events.MessageCreate, (message) => {
-      messages.onMessage(message).catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
+      handoffs
+        .onMessage(message)
+        .then((relayed) => (relayed ? undefined : messages.onMessage(message)))
+        .catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
     });
     readyClient.on(Events.InteractionCreate, (interaction) => {
       const handled = interaction.isButton()
-        ? onFeedbackButton(interaction, { hub, relay, logger })
+        ? handoffs
+            .onButton(interaction)
+            .then((done) => done || onFeedbackButton(interaction, { hub, relay, logger }))
             .then((done) => done || onAnswerButton(interaction, answers))
             .then((done) => done || messages.onButton(interaction))
         : interaction.isModalSubmit()
@@ -126,6 +135,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     const commands = readyClient.application.commands;
     if (config.guildId) await commands.set([chatbotCommand()], config.guildId);
     else await commands.set([chatbotCommand()]);
+    const notices = startHandoffNotices({ client: readyClient, hub, logger });
     logger.info(
       { user: readyClient.user.tag, applicationId, commands: config.guildId ? `guild ${config.guildId}` : 'global' },
       'Discord adapter ready',
@@ -136,6 +146,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       applicationId,
       async stop() {
         learning.stop();
+        await notices.stop();
         readyClient.removeAllListeners();
         await readyClient.destroy();
       },

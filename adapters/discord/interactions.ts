@@ -33,6 +33,7 @@ export const DISCORD_WORDS: PlatformWords = {
   command: `/${COMMAND_NAME}`,
   admins: 'members with the Manage Server permission',
   workspace: 'server',
+  threadCommands: true,
 };
 
 /** The command as registered with Discord (bulk overwrite), usable in servers and in DMs with the bot. */
@@ -115,6 +116,7 @@ export function chatbotCommand(): RESTPostAPIChatInputApplicationCommandsJSONBod
         .addStringOption((option) => option.setName('url').setDescription('Where the crawl starts, e.g. https://help.example.com/').setRequired(true)),
     )
     .addSubcommand((sub) => sub.setName('sources').setDescription("What this channel's chatbot knows, with each source's status"))
+    .addSubcommand((sub) => sub.setName('resolve').setDescription('Inside a handoff thread: hand the conversation back to the chatbot'))
     .toJSON();
 }
 
@@ -183,12 +185,14 @@ export function createInteractionHandler(options: InteractionHandlerOptions): (i
       const channel = interaction.channel;
       // A thread belongs to its channel's binding.
       const channelId = (channel?.isThread() ? channel.parentId : undefined) ?? interaction.channelId;
+      const threadId = channel?.isThread() ? channel.id : undefined;
       const isAdmin = isDiscordAdmin(interaction, adminUserIds);
       const context = {
         hub,
         platform: 'discord' as const,
         workspaceId: interaction.guildId ?? DM_WORKSPACE,
         channelId,
+        threadId,
         isAdmin,
         words: DISCORD_WORDS,
         watchLearning: watchLearning(interaction),

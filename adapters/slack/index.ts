@@ -9,6 +9,8 @@ import { createRelay, notBoundText, type Relay } from '../relay.js';
 import { createAssistant } from './assistant.js';
 import { listenForCommands, slackWords } from './commands.js';
 import { listenForFeedback } from './feedback.js';
+import { createHandoffReplies, listenForHandoffButtons } from './handoff.js';
+import { createNoticePoller, type NoticePoller } from './handoff-notices.js';
 import { listenForAnswers } from './unanswered.js';
 import { createMessageHandler, listenForMessages } from './messages.js';
 import { instrumentSlack } from './metrics.js';
@@ -30,23 +32,28 @@ export type SlackAdapterOptions = {
   retryConfig?: webApi.RetryOptions;
   /** How `/chatbot learn` watches the website it started (tests look more often). */
   learnWatch?: Omit<LearnWatchOptions, 'logger'>;
+  /** How often the hub is asked for handoff notices to post (every second unless given). */
+  noticePollMs?: number;
 };
 
 export type SlackAdapter = {
   mode: 'socket' | 'http';
   /** HTTP mode: serves POST /slack/events (verifying Slack's signature). Undefined in socket mode. */
   requestListener: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  /** Checks the bot token (auth.test), connects in socket mode, and starts answering through `hub`. */
+  /**
+   * Checks the bot token (auth.test), connects in socket mode, and starts answering through `hub`
+   * and posting its handoff notices.
+   */
   start(hub: HubClient): Promise<void>;
   /** Resolves once no event or command is being handled. */
   idle(): Promise<void>;
-  /** Stops receiving and lets the replies in progress finish (up to `graceMs`). */
+  /** Stops receiving and posting notices, and lets the replies in progress finish (up to `graceMs`). */
   stop(graceMs?: number): Promise<void>;
 };
 
 const WEB_API_TIMEOUT_MS = 30_000;
 
-export function createSlackAdapter({ config, logger, updateIntervalMs, retryConfig, learnWatch }: SlackAdapterOptions): SlackAdapter {
+export function createSlackAdapter({ config, logger, updateIntervalMs, retryConfig, learnWatch, noticePollMs }: SlackAdapterOptions): SlackAdapter {
   const mode = config.appToken ? 'socket' : 'http';
   const boltLogger = toBoltLogger(logger);
   const clientOptions: webApi.WebClientOptions = {
@@ -92,15 +99,18 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
 
   let hub: HubClient | undefined;
   let relay: Relay | undefined;
+  let notices: NoticePoller | undefined;
   let ready = false;
   instrumentSlack(app);
   const users = createUserDirectory(app.client, config.adminUserIds, logger);
-  const handleMessage = createMessageHandler({ relay: () => relay, users, logger, notBound: notBoundText(config.command) });
+  const handoffReplies = createHandoffReplies({ hub: () => hub, users, logger });
+  const handleMessage = createMessageHandler({ relay: () => relay, users, logger, notBound: notBoundText(config.command), handoffReplies });
   listenForMessages(app, handleMessage);
   app.assistant(createAssistant({ hub: () => hub, handle: handleMessage, logger, command: config.command }));
   const learning = createLearnWatcher({ logger, ...learnWatch });
   listenForCommands(app, { command: config.command, hub: () => hub, users, logger, learning });
   listenForFeedback(app, { hub: () => hub, logger });
+  listenForHandoffButtons(app, { hub: () => hub, users, logger });
   listenForAnswers(app, { hub: () => hub, users, words: slackWords(config.command), logger });
   app.error(async (error) => {
     logger.error({ err: error.original ?? error }, 'a Slack event or command failed');
@@ -126,6 +136,8 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
       await app.init();
       if (mode === 'socket') await app.start();
       ready = true;
+      notices = createNoticePoller({ hub: client, client: app.client, logger, intervalMs: noticePollMs });
+      notices.start();
       logger.info({ mode, command: config.command }, 'Slack adapter is running');
     },
 
@@ -136,6 +148,7 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
       ready = false;
       learning.stop();
       if (wasReady && mode === 'socket') await app.stop();
+      await notices?.stop();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([idle(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);

@@ -6,11 +6,13 @@ import { RecentSet } from './recent.js';
 import { postInThread, streamedReply } from './reply.js';
 import { plainText, unescapeText } from './text.js';
 import type { UserDirectory } from './users.js';
+import type { HandoffReplies } from './handoff.js';
 import { countSlackError } from './metrics.js';
 
 // Slack messages to the relay: which deliveries count (no retries, no repeats, no bots), what the
 // relay needs to decide (DM, mention, follow-up), and, when it answers, who wrote (users.info) and
-// the thread so far (conversations.replies). Replies always go in the message's thread.
+// the thread so far (conversations.replies). Replies always go in the message's thread. A reply in
+// a handoff's thread goes to the person instead (./handoff.ts), and the chatbot stays out of it.
 
 /** The fields of `message` and `app_mention` events this adapter reads. */
 export type SlackMessage = {
@@ -21,6 +23,8 @@ export type SlackMessage = {
   text?: string;
   ts: string;
   thread_ts?: string;
+  /** A thread reply's: who wrote the thread's parent. */
+  parent_user_id?: string;
   channel: string;
   channel_type?: string;
 };
@@ -42,6 +46,8 @@ export type MessageHandlerDeps = {
   logger: Logger;
   /** The hint for an unbound channel, naming this app's slash command. */
   notBound: string;
+  /** Takes replies in handoff threads (before the chatbot may answer them). */
+  handoffReplies?: HandoffReplies;
 };
 
 /** Subtypes that are still a person writing (files shared with a comment, replies also sent to the channel). */
@@ -63,7 +69,7 @@ export type AnswerHooks = {
 
 export type MessageHandler = (delivery: Delivery, hooks?: AnswerHooks) => Promise<void>;
 
-export function createMessageHandler({ relay: currentRelay, users, logger, notBound }: MessageHandlerDeps): MessageHandler {
+export function createMessageHandler({ relay: currentRelay, users, logger, notBound, handoffReplies }: MessageHandlerDeps): MessageHandler {
   const deliveredEvents = new RecentSet(10_000, 60 * 60_000);
   // `app_mention` and `message` both arrive for a mention in a channel: one answer per message.
   // This process drops the second cheaply; the relay's claim settles it across instances.
@@ -104,12 +110,20 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
       followUp: false,
     };
 
+    const messageKey = `${teamId}:${message.channel}:${message.ts}`;
     let routing: Awaited<ReturnType<Relay['route']>>;
     try {
+      // Handoff threads start with the bot's message; a reply says whose its thread's parent is.
+      const maybeHandoff = inThread && (message.parent_user_id === undefined || message.parent_user_id === delivery.botUserId);
+      if (maybeHandoff && handoffReplies) {
+        const { channel, ts, user, text } = message;
+        const claim = () => relay.claimMessage(messageKey);
+        if (await handoffReplies({ channel, ts, threadTs, user, text, botUserId: delivery.botUserId, client, claim })) return;
+      }
       // Threads the bot answered in live in the hub's store: any instance, any restart knows them.
       inbound.followUp = inThread && !direct && !mentioned && (await relay.inThread(threadKey));
       routing = await relay.route(inbound);
-      if (routing.kind !== 'ignore' && !(await relay.claimMessage(`${teamId}:${message.channel}:${message.ts}`))) return;
+      if (routing.kind !== 'ignore' && !(await relay.claimMessage(messageKey))) return;
     } catch (error) {
       logger.error({ err: error, conversationId: inbound.conversationId }, 'could not look up the binding of a Slack channel');
       if (direct || mentioned || inbound.followUp) await postInThread(client, message.channel, threadTs, HUB_UNAVAILABLE);

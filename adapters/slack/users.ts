@@ -2,12 +2,14 @@ import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { countSlackError } from './metrics.js';
 
-// Who a Slack user is (users.info): a contact's name and email, and whether they administer the
-// workspace. Contact details are cached for a while; admin rights are always asked afresh.
+// Who a Slack user is (users.info): a contact's name and email, a team member's display name, and
+// whether they administer the workspace. Contact details are cached for a while; admin rights are always asked afresh.
 
 export type SlackPerson = {
   name: string | null;
   email: string | null;
+  /** How Slack shows them: the profile's display name, else their real name. */
+  displayName: string | null;
   /** A workspace admin or owner. */
   isAdmin: boolean;
 };
@@ -36,6 +38,7 @@ export function createUserDirectory(
     const person: SlackPerson = {
       name: profile?.real_name || user?.real_name || profile?.display_name || user?.name || null,
       email: profile?.email || null,
+      displayName: profile?.display_name || profile?.real_name || user?.real_name || user?.name || null,
       isAdmin: Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner),
     };
     if (cache.size >= MAX_CACHED) cache.clear();

@@ -1,3 +1,4 @@
+import { follow, isOpen, type HandoffState, type Message } from './live.js';
 import { isConversationId, isWidgetMessage, newConversationId, storage, type WidgetMessage } from './protocol.js';
 import { renderText } from './text.js';
 
@@ -15,8 +16,10 @@ type WindowConfig = {
   suggestedMessages: string[];
   profilePictureUrl: string | null;
   leadForm: { title: string; fields: { field: Field; label: string }[] } | null;
+  /** Set when the chatbot hands conversations to people: `button` shows "Talk to a person". */
+  handoff: { button: boolean; waitingMessage: string } | null;
 };
-type Turn = { role: 'user' | 'assistant'; content: string };
+type Turn = Pick<Message, 'role' | 'content' | 'author'>;
 
 const QUOTA_TEXT = 'This chatbot cannot answer more messages right now. Please try again later.';
 const UNREACHABLE_TEXT = 'The chat could not be reached.';
@@ -56,6 +59,10 @@ let conversationId = startingConversationId();
 let sending = false;
 let replies = 0;
 let leadOffered = false;
+/** The last message of the conversation the window knows of: where live replies resume. */
+let lastMessageId: string | undefined;
+let handoff: HandoffState | null = null;
+let live: { stop(): void } | undefined;
 
 const header = element('header', { className: 'header' });
 if (config.profilePictureUrl) header.append(element('img', { className: 'avatar', src: config.profilePictureUrl, alt: '' }));
@@ -79,12 +86,17 @@ const input = element('input', { type: 'text', className: 'input', autocomplete:
 input.setAttribute('aria-label', 'Message');
 const send = element('button', { type: 'submit', className: 'send' }, 'Send');
 const composer = element('form', { className: 'composer' }, input, send);
+const talk = element('button', { type: 'button', className: 'link-button' }, 'Talk to a person');
+const handoffStatus = element('p', { className: 'handoff-status' });
+handoffStatus.setAttribute('role', 'status');
+const handoffBar = element('div', { className: 'handoff' }, talk, handoffStatus);
 
 if (!config.allowed) {
   document.body.append(header, element('p', { className: 'refused' }, 'This chat is not available on this website.'));
   restart.remove();
 } else {
-  document.body.append(header, log, suggestions, composer);
+  document.body.append(header, log, suggestions, handoffBar, composer);
+  showHandoff(null);
   void begin();
 }
 
@@ -92,10 +104,14 @@ async function begin(): Promise<void> {
   showGreeting();
   const response = await fetch(`${base}/conversations/${conversationId}`).catch(() => undefined);
   if (!response?.ok) return;
-  const { messages } = (await response.json()) as { messages: Turn[] };
+  const history = (await response.json()) as { messages: Message[]; handoff: HandoffState | null };
+  const { messages } = history;
   if (messages.length > 0) suggestions.replaceChildren();
-  for (const message of messages) bubble(message.role, message.content);
+  for (const message of messages) show(message);
   replies = messages.filter((message) => message.role === 'assistant').length;
+  lastMessageId = messages.at(-1)?.id;
+  showHandoff(history.handoff);
+  if (isOpen(history.handoff)) listen();
 }
 
 function showGreeting(): void {
@@ -118,6 +134,90 @@ function bubble(role: Turn['role'], text: string): HTMLElement {
   return node;
 }
 
+/** A saved message; a team member's reply is headed with their name. */
+function show({ role, content, author }: Turn): void {
+  if (!author) {
+    bubble(role, content);
+    return;
+  }
+  const text = element('span');
+  renderText(text, content);
+  log.append(element('div', { className: 'message assistant human' }, element('span', { className: 'author' }, author.name), text));
+  log.scrollTop = log.scrollHeight;
+}
+
+/** The button while nobody from the team is asked for; what is happening while someone is. */
+function showHandoff(state: HandoffState | null): void {
+  handoff = state;
+  const open = isOpen(state);
+  talk.hidden = open || !config.handoff?.button;
+  handoffStatus.textContent = open ? statusOf(state) : '';
+  handoffBar.hidden = talk.hidden && !open;
+}
+
+function statusOf(state: HandoffState | null): string {
+  return state?.taken_by ? `Chatting with ${state.taken_by}` : 'Waiting for someone from the team…';
+}
+
+/** The team's replies and the handoff's changes, live, until the handoff is over. */
+function listen(): void {
+  if (live) return;
+  live = follow(`${base}/conversations/${conversationId}/events`, lastMessageId, {
+    reply(message) {
+      lastMessageId = message.id;
+      show(message);
+    },
+    handoff(state) {
+      if (!isOpen(state)) live = undefined;
+      const missed = state?.status === 'missed' && handoff?.status !== 'missed';
+      showHandoff(state);
+      // Nobody came: the details form is offered again, even if it was dismissed.
+      if (missed) offerLeadForm(true);
+    },
+  });
+}
+
+function stopListening(): void {
+  live?.stop();
+  live = undefined;
+}
+
+/** Whether a reply means the conversation is with the team: it is silent, or it ends with the waiting message. */
+function handsOff(reply: string): boolean {
+  return reply === '' || (config.handoff !== null && reply.endsWith(config.handoff.waitingMessage));
+}
+
+async function talkToPerson(): Promise<void> {
+  if (sending) return;
+  setSending(true);
+  suggestions.replaceChildren();
+  try {
+    const response = await fetch(`${base}/conversations/${conversationId}/handoff`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ host: hostOrigin }),
+    }).catch(() => undefined);
+    if (!response?.ok) {
+      const { message } = (await response?.json().catch(() => ({}))) as { message?: string };
+      notice(bubble('assistant', ''), response?.status === 429 && message ? message : UNREACHABLE_TEXT);
+      return;
+    }
+    const asked = (await response.json()) as { handoff: HandoffState; messages: Message[] };
+    for (const message of asked.messages) show(message);
+    lastMessageId = asked.messages.at(-1)?.id ?? lastMessageId;
+    showHandoff(asked.handoff);
+    listen();
+  } finally {
+    setSending(false);
+  }
+}
+
+function setSending(busy: boolean): void {
+  sending = busy;
+  send.disabled = busy;
+  talk.disabled = busy;
+}
+
 async function ask(text: string): Promise<void> {
   if (sending || !text.trim()) return;
   suggestions.replaceChildren();
@@ -127,8 +227,7 @@ async function ask(text: string): Promise<void> {
 
 /** Streams the reply to `text` into a new bubble; failures become a notice, with a retry when it may help. */
 async function answer(text: string): Promise<void> {
-  sending = true;
-  send.disabled = true;
+  setSending(true);
   const reply = bubble('assistant', '');
   reply.setAttribute('aria-busy', 'true');
   try {
@@ -150,14 +249,17 @@ async function answer(text: string): Promise<void> {
       renderText(reply, content);
       log.scrollTop = log.scrollHeight;
     }
+    lastMessageId = response.headers.get('X-Message-Id') ?? lastMessageId;
+    if (handsOff(content)) listen();
+    // While the team has the conversation the chatbot says nothing: no bubble.
+    if (content === '') return reply.remove();
     replies += 1;
     if (replies === 1) offerLeadForm();
   } catch {
     notice(reply, UNREACHABLE_TEXT, text);
   } finally {
     reply.removeAttribute('aria-busy');
-    sending = false;
-    send.disabled = false;
+    setSending(false);
   }
 }
 
@@ -174,10 +276,11 @@ function notice(reply: HTMLElement, message: string, retryText?: string): void {
   reply.append(' ', retry);
 }
 
-function offerLeadForm(): void {
+function offerLeadForm(again = false): void {
   const form = config.leadForm;
-  if (!form || leadOffered) return;
+  if (!form || (leadOffered && !again)) return;
   leadOffered = true;
+  for (const offered of log.querySelectorAll('form.lead')) offered.remove();
   const types: Record<Field, string> = { name: 'text', email: 'email', phone: 'tel' };
   const autocomplete: Record<Field, string> = { name: 'name', email: 'email', phone: 'tel' };
   const inputs = form.fields.map(({ field, label }) => {
@@ -222,10 +325,15 @@ function postToHost(message: WidgetMessage): void {
   if (embedded && hostOrigin) window.parent.postMessage(message, hostOrigin);
 }
 
+talk.addEventListener('click', () => void talkToPerson());
+
 restart.addEventListener('click', () => {
+  stopListening();
   conversationId = newConversationId();
   replies = 0;
   leadOffered = false;
+  lastMessageId = undefined;
+  showHandoff(null);
   if (embedded) postToHost({ type: 'switchboard:conversation', conversationId });
   else saved.set(conversationKey, conversationId);
   showGreeting();

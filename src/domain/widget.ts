@@ -1,7 +1,9 @@
 import type { ChatEngine } from '../engine/index.js';
-import type { Chatbot, Conversation, Lead, Store } from '../store/port.js';
+import type { Chatbot, Conversation, Handoff, Lead, StoredMessage, Store } from '../store/port.js';
 import { startChat, type ChatReply, type OnBackgroundError } from './chat.js';
+import { recordExchange } from './conversations.js';
 import { accessDenied, invalidRequest, notFound } from './errors.js';
+import { openHandoff, requestHandoff } from './handoff.js';
 import { saveLead, type LeadInput } from './leads.js';
 import type { ChatbotSettings } from '../settings/chatbot-settings.js';
 
@@ -87,8 +89,7 @@ export async function startWidgetChat(
 ): Promise<ChatReply> {
   const account = await store.accounts.findById(chatbot.accountId);
   if (!account) throw notFound(`owner of chatbot ${chatbot.id}`);
-  const saved = await store.conversations.find(chatbot.id, input.conversationId);
-  if (saved && saved.source !== SOURCE) throw notFound(`conversation ${input.conversationId} is not the widget's`);
+  await requireWidgetSource(store, chatbot, input.conversationId);
   return startChat(store, engine, account, {
     chatbotId: chatbot.id,
     messages: [{ role: 'user', content: input.message }],
@@ -96,6 +97,44 @@ export async function startWidgetChat(
     source: SOURCE,
     leadForm: collectsLeads(chatbot.settings),
   }, onError);
+}
+
+/** Refuses a conversation id that another source (an API client, Slack) already uses. */
+async function requireWidgetSource(store: Store, chatbot: Chatbot, conversationId: string): Promise<void> {
+  const saved = await store.conversations.find(chatbot.id, conversationId);
+  if (saved && saved.source !== SOURCE) throw notFound(`conversation ${conversationId} is not the widget's`);
+}
+
+/** What the transcript shows a person asked when they pressed the window's "Talk to a person". */
+export const PERSON_ASKED = 'Talk to a person';
+
+/**
+ * The window's "Talk to a person": hands the conversation (new or saved) to the team as a
+ * request in words would, saving the request and the waiting message (no credit is used).
+ * Answers the handoff and the messages saved; none when one is open already.
+ */
+export async function requestWidgetHandoff(
+  store: Store,
+  chatbot: Chatbot,
+  conversationId: string,
+): Promise<{ handoff: Handoff; messages: StoredMessage[] }> {
+  const { handoff: settings } = chatbot.settings;
+  if (!settings.enabled || !settings.onRequest) throw invalidRequest(`chatbot ${chatbot.id} offers no handoff on request`);
+  await requireWidgetSource(store, chatbot, conversationId);
+  const open = await openHandoff(store, chatbot.id, conversationId);
+  if (open) return { handoff: open, messages: [] };
+  const said = [
+    { role: 'user' as const, content: PERSON_ASKED },
+    ...(settings.waitingMessage ? [{ role: 'assistant' as const, content: settings.waitingMessage }] : []),
+  ];
+  const ids = await store.conversations.reserveMessageIds(said.length);
+  const at = new Date();
+  const messages = said.map((message, index) => ({ ...message, id: ids[index] as string, createdAt: at }));
+  await recordExchange(store, chatbot, { conversationId, source: SOURCE, contactId: null, messages });
+  // None when another request opened one in between: that one stands.
+  const handoff = (await requestHandoff(store, chatbot, conversationId, at)) ?? (await store.handoffs.find(chatbot.id, conversationId));
+  if (!handoff) throw notFound(`conversation ${conversationId}`);
+  return { handoff, messages };
 }
 
 /** A widget conversation, to continue it after a reload; other sources' conversations stay hidden. */

@@ -6,6 +6,7 @@ import { DEFAULT_CONSOLE_SESSION_IDLE_HOURS, DEFAULT_CONTACTS_RATE_LIMIT_PER_MIN
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../domain/sources.js';
 import { createChatEngine, type ChatEngine } from '../engine/index.js';
 import type { Store } from '../store/port.js';
+import { createConversationWatch, type ConversationWatch } from './conversation-watch.js';
 import { keyAccounts, requireCaller, type AuthState } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { perKeyRateLimit } from './middleware/rate-limit.js';
@@ -67,6 +68,8 @@ export type AppDeps = {
   consoleSessionIdleHours?: number;
   /** Knowledge sources' limits (SOURCES_MAX_FILE_MB, SOURCES_MAX_CHARS_PER_CHATBOT). */
   sourceLimits?: SourceLimits;
+  /** What the widget's live streams follow; the hub closes it on shutdown, so the streams end. */
+  conversationWatch?: ConversationWatch;
 };
 
 export function createApp(deps: AppDeps): Koa {
@@ -94,6 +97,7 @@ export function appRouters({
   publicUrl,
   consoleSessionIdleHours = DEFAULT_CONSOLE_SESSION_IDLE_HOURS,
   sourceLimits = DEFAULT_SOURCE_LIMITS,
+  conversationWatch = createConversationWatch({ store, logger }),
 }: AppDeps): Router[] {
   const sessions = {
     idleMs: consoleSessionIdleHours * HOUR_MS,
@@ -118,7 +122,7 @@ export function appRouters({
     metricsRoutes(metricsToken),
     docsRoutes(API_PREFIX, apiDocument),
     publicAssetRoutes(store),
-    widgetRoutes(store, engine, onError),
+    widgetRoutes(store, engine, onError, conversationWatch),
     consoleRoutes(),
     open(consoleSessionRoutes(store, sessions)),
     api(accountRoutes(store)),

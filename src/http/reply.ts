@@ -2,6 +2,12 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { ChatReply } from '../domain/chat.js';
 
+/** Names the saved reply (an extension), e.g. for feedback on it. */
+export const MESSAGE_ID_HEADER = 'X-Message-Id';
+
+/** The headers naming where a reply is saved: none for a reply that is not. */
+export const savedAs = (reply: ChatReply): Record<string, string> => (reply.messageId ? { [MESSAGE_ID_HEADER]: reply.messageId } : {});
+
 /**
  * Answers a chat reply whole as `{text}`, or streamed as text/plain, flushed piece by piece;
  * `headers` go with an answer that starts (never with a failure).

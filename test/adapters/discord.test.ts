@@ -237,7 +237,7 @@ describe('Discord adapter', () => {
     const [chatbot] = registration?.commands as { name: string; options: { name: string; type: number }[] }[];
     expect(chatbot?.name).toBe('chatbot');
     expect(chatbot?.options.map((option) => [option.name, option.type])).toEqual(
-      ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest', 'unanswered', 'learn', 'sources'].map((name) => [name, 1]),
+      ['help', 'list', 'use', 'settings', 'set', 'leads', 'digest', 'unanswered', 'learn', 'sources', 'resolve'].map((name) => [name, 1]),
     );
   });
 

@@ -8,12 +8,35 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 // gateway (WebSocket, JSON, no compression) on one port, so discord.js runs unmodified against
 // it. Point the client's REST at `apiUrl`; the gateway address comes from GET /gateway/bot, and
 // a resumed session reconnects to READY's `resume_gateway_url`, a different path of this server.
+// Threads started from a message share its id (THREAD_CREATE announces them); messages carry
+// embeds and buttons within Discord's limits; a component's update (callback 7, or 6 then an edit
+// of @original) changes the clicked message; members may have server nicknames.
 // Everything the bot does is recorded for assertions; anything off-protocol lands in `violations`.
 
 export type ApiUser = { id: string; username: string; global_name: string | null; discriminator: string; avatar: null; bot?: boolean };
 
 export type ChannelKind = 'text' | 'thread' | 'dm';
-export type FakeChannel = { id: string; kind: ChannelKind; name: string; parentId?: string; ownerId?: string };
+export type FakeChannel = {
+  id: string;
+  kind: ChannelKind;
+  name: string;
+  parentId?: string;
+  ownerId?: string;
+  /** Threads: archived (hidden from the active list; a new message brings it back unless locked) and locked. */
+  archived?: boolean;
+  locked?: boolean;
+};
+
+/** An embed as Discord stores it (the parts a bot sets). */
+export type ApiEmbed = {
+  title?: string;
+  description?: string;
+  url?: string;
+  color?: number;
+  fields?: { name: string; value: string; inline?: boolean }[];
+  footer?: { text: string };
+  author?: { name: string };
+};
 
 export type ApiMessage = {
   id: string;
@@ -28,11 +51,13 @@ export type ApiMessage = {
   mentions: ApiUser[];
   mention_roles: string[];
   attachments: unknown[];
-  embeds: unknown[];
+  embeds: ApiEmbed[];
   pinned: boolean;
   type: number;
   flags: number;
   message_reference?: { message_id?: string; channel_id?: string; guild_id?: string; fail_if_not_exists?: boolean };
+  /** The thread started from this message (with flags bit 5, HAS_THREAD). */
+  thread?: unknown;
   /** Action rows of buttons (type 1 rows of type 2 buttons with a custom_id), when the bot added some. */
   components?: {
     type: number;
@@ -55,7 +80,7 @@ export type RecordedRequest = {
   at: number;
 };
 
-export type InteractionResponse = { callback: RecordedRequest | undefined; edits: RecordedRequest[] };
+export type InteractionResponse = { callback: RecordedRequest | undefined; edits: RecordedRequest[]; followUps: RecordedRequest[] };
 
 /** 2: an application command, 3: a message component, 5: a modal submission. */
 type InteractionType = 2 | 3 | 5;
@@ -143,6 +168,37 @@ function validComponents(rows: NonNullable<ApiMessage['components']>): boolean {
   );
 }
 
+/**
+ * What Discord refuses in a message's embeds: more than 10; a title or author name over 256, a
+ * description over 4096, more than 25 fields, a field name over 256 or value over 1024 (both
+ * required), a footer over 2048; and over 6000 characters in all of them together.
+ */
+function embedViolations(embeds: unknown): string[] {
+  if (!Array.isArray(embeds)) return ['embeds is not an array'];
+  const found: string[] = [];
+  if (embeds.length > 10) found.push('more than 10 embeds');
+  let total = 0;
+  const text = (value: unknown, limit: number, what: string, required = false) => {
+    if (value === undefined && !required) return;
+    if (typeof value !== 'string' || (required && value.length === 0) || value.length > limit) found.push(`embed ${what}`);
+    else total += value.length;
+  };
+  for (const embed of embeds as ApiEmbed[]) {
+    text(embed.title, 256, 'title');
+    text(embed.description, 4096, 'description');
+    text(embed.author?.name, 256, 'author name');
+    text(embed.footer?.text, 2048, 'footer');
+    const fields = embed.fields ?? [];
+    if (fields.length > 25) found.push('more than 25 embed fields');
+    for (const field of fields) {
+      text(field.name, 256, 'field name', true);
+      text(field.value, 1024, 'field value', true);
+    }
+  }
+  if (total > 6000) found.push(`embeds of ${total} characters in all`);
+  return found;
+}
+
 export async function startFakeDiscord(options: FakeDiscordOptions) {
   const token = options.token;
   const bot = user('switchboard', { bot: true, global_name: null });
@@ -153,7 +209,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
   /** Live interactions by token: where they happened and whether they are a command (2) or a component (3). */
-  const interactionTokens = new Map<string, { channelId: string; type: InteractionType; answered?: boolean }>();
+  const interactionTokens = new Map<string, { channelId: string; type: InteractionType; messageId?: string; answered?: number }>();
   const rateLimits: RateLimitRule[] = [];
   const failures: FailureRule[] = [];
   const registeredCommands: { scope: string; commands: unknown[] }[] = [];
@@ -195,12 +251,19 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
             member_count: 1,
             message_count: 0,
             total_message_sent: 0,
-            thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: new Date().toISOString(), locked: false },
+            thread_metadata: {
+              archived: channel.archived ?? false,
+              auto_archive_duration: 1440,
+              archive_timestamp: new Date().toISOString(),
+              locked: channel.locked ?? false,
+            },
           }
         : { topic: null }),
     };
   };
 
+  /** Server nicknames (a member's display name in this server, before their global name). */
+  const nicknames = new Map<string, string>();
   const member = (person: ApiUser, permissions = MEMBER_PERMISSIONS) => ({
     user: person,
     roles: [],
@@ -208,7 +271,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     deaf: false,
     mute: false,
     flags: 0,
-    nick: null,
+    nick: nicknames.get(person.id) ?? null,
     avatar: null,
     premium_since: null,
     pending: false,
@@ -419,6 +482,28 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     return channel;
   };
 
+  /** Applies an interaction's update (content, components) to the message whose button was clicked. */
+  const editClicked = (interaction: { channelId: string; messageId?: string }, body: Record<string, unknown>): ApiMessage | undefined => {
+    const message = messages.get(interaction.channelId)?.find((item) => item.id === interaction.messageId);
+    if (!message) {
+      violations.push('an update of a message no button was clicked on');
+      return undefined;
+    }
+    const components = body.components as ApiMessage['components'];
+    if (components !== undefined && !validComponents(components)) {
+      violations.push('update with invalid components');
+      return undefined;
+    }
+    if (body.content !== undefined && (typeof body.content !== 'string' || body.content.length > 2000)) {
+      violations.push(`update content of ${String(body.content).length} characters`);
+      return undefined;
+    }
+    if (typeof body.content === 'string') message.content = body.content;
+    if (components !== undefined) message.components = components;
+    message.edited_timestamp = new Date().toISOString();
+    return message;
+  };
+
   const routes: Route[] = [
     {
       method: 'GET',
@@ -480,7 +565,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       handle: ([, channelId], recorded, response) => {
         if (!channelOr404(channelId, response)) return;
         const body = (recorded.body ?? {}) as Record<string, unknown>;
-        if (typeof body.content !== 'string' || body.content.length === 0 || body.content.length > 2000) {
+        const embeds = body.embeds as ApiEmbed[] | undefined;
+        // Text, embeds or files: a message needs one of them; its text at most 2000 characters.
+        if (body.content === undefined && !embeds?.length && recorded.files.length === 0) {
+          violations.push('empty message');
+          return json(response, 400, { message: 'Cannot send an empty message', code: 50006 });
+        }
+        if (body.content !== undefined && (typeof body.content !== 'string' || body.content.length > 2000)) {
           violations.push(`message content of ${String(body.content).length} characters`);
           return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
         }
@@ -489,12 +580,24 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
           violations.push('message with invalid components');
           return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
         }
-        const message = { ...botMessage(channelId as string, body, recorded.files), ...(components?.length ? { components } : {}) };
+        const embedProblems = embeds === undefined ? [] : embedViolations(embeds);
+        if (embedProblems.length > 0) {
+          violations.push(...embedProblems);
+          return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
+        }
+        const channel = channels.get(channelId as string) as FakeChannel;
+        if (channel.locked) return json(response, 403, { message: 'Thread is locked', code: 160005 });
+        // A message in an archived thread brings it back.
+        if (channel.archived) channel.archived = false;
+        const message = {
+          ...botMessage(channelId as string, body, recorded.files),
+          ...(embeds?.length ? { embeds } : {}),
+          ...(components?.length ? { components } : {}),
+        };
         messages.get(channelId as string)?.push(message);
         json(response, 200, message);
         // Discord tells the bot of its own messages too.
-        const channel = channels.get(channelId as string);
-        if (channel) dispatch('MESSAGE_CREATE', { ...message, channel_type: CHANNEL_TYPE[channel.kind] });
+        dispatch('MESSAGE_CREATE', { ...message, channel_type: CHANNEL_TYPE[channel.kind] });
       },
     },
     {
@@ -537,6 +640,73 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       },
     },
     {
+      method: 'GET',
+      path: /^\/channels\/(\d+)$/,
+      bot: true,
+      handle: ([, channelId], _recorded, response) => {
+        const channel = channelOr404(channelId, response);
+        if (channel) json(response, 200, apiChannel(channel));
+      },
+    },
+    {
+      // Modify Channel, as the bot uses it on threads: archive, lock, rename.
+      method: 'PATCH',
+      path: /^\/channels\/(\d+)$/,
+      bot: true,
+      handle: ([, channelId], recorded, response) => {
+        const channel = channelOr404(channelId, response);
+        if (!channel) return;
+        const body = (recorded.body ?? {}) as { name?: unknown; archived?: unknown; locked?: unknown };
+        if (channel.kind !== 'thread' && (body.archived !== undefined || body.locked !== undefined)) {
+          violations.push('thread settings on a channel that is not a thread');
+          return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
+        }
+        if (body.name !== undefined && (typeof body.name !== 'string' || body.name.length < 1 || body.name.length > 100)) {
+          violations.push('channel name');
+          return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
+        }
+        // The bot may archive (or lock) the threads it started; other threads need Manage Threads.
+        if (channel.ownerId !== bot.id && (body.archived !== undefined || body.locked !== undefined)) {
+          return json(response, 403, { message: 'Missing Permissions', code: 50013 });
+        }
+        if (typeof body.name === 'string') channel.name = body.name;
+        if (typeof body.archived === 'boolean') channel.archived = body.archived;
+        if (typeof body.locked === 'boolean') channel.locked = body.locked;
+        json(response, 200, apiChannel(channel));
+        dispatch(channel.kind === 'thread' ? 'THREAD_UPDATE' : 'CHANNEL_UPDATE', apiChannel(channel));
+      },
+    },
+    {
+      // Start Thread from Message: a public thread (type 11) whose id is the message's.
+      method: 'POST',
+      path: /^\/channels\/(\d+)\/messages\/(\d+)\/threads$/,
+      bot: true,
+      handle: ([, channelId, messageId], recorded, response) => {
+        const parent = channelOr404(channelId, response);
+        if (!parent) return;
+        const root = messages.get(parent.id)?.find((item) => item.id === messageId);
+        if (!root) return json(response, 404, { message: 'Unknown Message', code: 10008 });
+        if (parent.kind !== 'text') return json(response, 400, { message: 'Cannot execute action on this channel type', code: 50024 });
+        if (channels.has(root.id)) return json(response, 400, { message: 'A thread has already been created for this message', code: 160004 });
+        const body = (recorded.body ?? {}) as { name?: unknown; auto_archive_duration?: unknown };
+        if (typeof body.name !== 'string' || body.name.length < 1 || body.name.length > 100) {
+          violations.push(`thread name of ${String(body.name).length} characters`);
+          return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
+        }
+        if (body.auto_archive_duration !== undefined && ![60, 1440, 4320, 10080].includes(Number(body.auto_archive_duration))) {
+          violations.push(`auto_archive_duration ${String(body.auto_archive_duration)}`);
+          return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
+        }
+        const thread: FakeChannel = { id: root.id, kind: 'thread', name: body.name, parentId: parent.id, ownerId: bot.id };
+        channels.set(thread.id, thread);
+        messages.set(thread.id, []);
+        root.thread = apiChannel(thread);
+        root.flags |= 1 << 5;
+        json(response, 201, apiChannel(thread));
+        dispatch('THREAD_CREATE', { ...apiChannel(thread), newly_created: true });
+      },
+    },
+    {
       method: 'POST',
       path: /^\/channels\/(\d+)\/typing$/,
       bot: true,
@@ -553,14 +723,16 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
         if (!interaction) return json(response, 404, { message: 'Unknown interaction', code: 10062 });
         // An interaction is answered once.
         if (interaction.answered) return json(response, 400, { message: 'Interaction has already been acknowledged.', code: 40060 });
-        interaction.answered = true;
         const body = recorded.body as { type?: number; data?: { content?: string } };
-        // 4 message, 5 deferred message; for components also 6 deferred update (nothing shown) and
-        // 9 a modal; a modal's submission is answered like a component.
-        const allowed = interaction.type === 2 ? [4, 5, 9] : interaction.type === 3 ? [4, 5, 6, 9] : [4, 5, 6];
+        interaction.answered = body.type ?? 0;
+        // 4 message, 5 deferred message; for components also 6 deferred update (nothing shown), 7
+        // the clicked message updated, and 9 a modal; a modal's submission is answered like a
+        // component (without a modal).
+        const allowed = interaction.type === 2 ? [4, 5, 9] : interaction.type === 3 ? [4, 5, 6, 7, 9] : [4, 5, 6, 7];
         if (!allowed.includes(body.type ?? 0)) violations.push(`interaction callback type ${body.type}`);
         if (body.type === 9) violations.push(...modalViolations(body.data));
         if ((body.data?.content?.length ?? 0) > 2000) violations.push('interaction reply over 2000 characters');
+        if (body.type === 7 && !editClicked(interaction, body.data ?? {})) return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
         json(response, 204);
       },
     },
@@ -573,7 +745,26 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
         if (app !== applicationId || !interaction) return json(response, 404, { message: 'Unknown Webhook', code: 10015 });
         const body = (recorded.body ?? {}) as Record<string, unknown>;
         if (typeof body.content === 'string' && body.content.length > 2000) violations.push('webhook edit over 2000 characters');
+        // After a deferred update (6) or an update (7), the original is the clicked message.
+        if (interaction.answered === 6 || interaction.answered === 7) {
+          const edited = editClicked(interaction, body);
+          return edited ? json(response, 200, edited) : json(response, 400, { message: 'Invalid Form Body', code: 50035 });
+        }
         json(response, 200, { ...botMessage(interaction.channelId, body, recorded.files), webhook_id: applicationId, flags: 64 });
+      },
+    },
+    {
+      // A follow-up message of an acknowledged interaction (here always ephemeral: only the clicker sees it).
+      method: 'POST',
+      path: /^\/webhooks\/(\d+)\/([^/]+)$/,
+      bot: false,
+      handle: ([, app, interactionToken], recorded, response) => {
+        const interaction = interactionTokens.get(interactionToken as string);
+        if (app !== applicationId || !interaction) return json(response, 404, { message: 'Unknown Webhook', code: 10015 });
+        if (!interaction.answered) return json(response, 404, { message: 'Unknown Webhook', code: 10015 });
+        const body = (recorded.body ?? {}) as Record<string, unknown>;
+        if (typeof body.content !== 'string' || body.content.length === 0 || body.content.length > 2000) violations.push('follow-up content');
+        json(response, 200, { ...botMessage(interaction.channelId, body, recorded.files), webhook_id: applicationId });
       },
     },
   ];
@@ -668,7 +859,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     specific: { type: InteractionType; data: object; message?: ApiMessage },
   ): string {
     const interactionToken = `itoken-${randomBytes(12).toString('hex')}`;
-    interactionTokens.set(interactionToken, { channelId: channel.id, type: specific.type });
+    interactionTokens.set(interactionToken, { channelId: channel.id, type: specific.type, messageId: specific.message?.id });
     const inGuild = channel.kind !== 'dm';
     dispatch('INTERACTION_CREATE', {
       id: snowflake(),
@@ -719,6 +910,24 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       return channel;
     },
 
+    /** Gives `person` a nickname in the server (their display name there). */
+    setNickname(person: ApiUser, nick: string | null): void {
+      if (nick === null) nicknames.delete(person.id);
+      else nicknames.set(person.id, nick);
+    },
+
+    /** Deletes a channel or thread (as a moderator would), announced as CHANNEL_DELETE / THREAD_DELETE. */
+    deleteChannel(channel: FakeChannel): void {
+      channels.delete(channel.id);
+      messages.delete(channel.id);
+      if (channel.kind === 'thread') {
+        dispatch('THREAD_DELETE', { id: channel.id, guild_id: guildId, parent_id: channel.parentId, type: CHANNEL_TYPE.thread });
+      } else dispatch('CHANNEL_DELETE', apiChannel(channel));
+    },
+
+    /** A channel as the fake holds it (threads the bot started included). */
+    channel: (channelId: string) => channels.get(channelId),
+
     /** A message already in a channel's history (written while the bot was away): not dispatched. */
     seed(channel: FakeChannel, author: ApiUser, content: string): ApiMessage {
       const message = botMessage(channel.id, { content }, []);
@@ -752,6 +961,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
         ...(extra.replyTo ? { message_reference: { message_id: extra.replyTo.id, channel_id: channel.id } } : {}),
       };
       messages.get(channel.id)?.push(message);
+      // A message in an archived thread brings it back.
+      if (channel.archived && !channel.locked) channel.archived = false;
       dispatch('MESSAGE_CREATE', {
         ...message,
         channel_type: CHANNEL_TYPE[channel.kind],
@@ -819,9 +1030,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       });
     },
 
-    /** The callback and the `@original` edits recorded for an interaction. */
+    /** The callback, the `@original` edits and the follow-up messages recorded for an interaction. */
     interactionResponse(interactionToken: string): InteractionResponse {
       return {
+        followUps: requests.filter((item) => item.method === 'POST' && item.path.endsWith(`/${interactionToken}`) && item.status < 300),
         callback: requests.find(
           (item) => item.method === 'POST' && item.path.includes(`/${interactionToken}/callback`) && item.status < 300,
         ),

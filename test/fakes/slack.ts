@@ -40,6 +40,8 @@ export type SlackMessageRecord = {
   thread_ts?: string;
   text: string;
   user?: string;
+  /** A reply's: who wrote the thread's parent. */
+  parent_user_id?: string;
   bot_id?: string;
   app_id?: string;
   subtype?: string;
@@ -173,10 +175,63 @@ function validFeedbackButton(button: unknown): boolean {
   return type === 'plain_text' && isText(shown, 75) && isText(value, 2000) && (label === undefined || isText(label, 75));
 }
 
+type Fields = Record<string, unknown>;
+const fieldsOf = (value: unknown) => (value ?? {}) as Fields;
+const isList = (value: unknown, min: number, max: number): value is Fields[] =>
+  Array.isArray(value) && value.length >= min && value.length <= max;
+
+/** A text object of one of `types` with 1 to `max` characters. */
+function isTextObject(value: unknown, max: number, types = ['plain_text', 'mrkdwn']): boolean {
+  const { type, text } = fieldsOf(value);
+  return types.includes(String(type)) && isText(text, max);
+}
+
+/** A button: plain text ≤ 75, an action_id ≤ 255, a value ≤ 2000, style primary or danger. */
+function validButton(button: Fields): boolean {
+  const { text, action_id: actionId, value, style } = button;
+  return (
+    isTextObject(text, 75, ['plain_text']) &&
+    (actionId === undefined || isText(actionId, 255)) &&
+    (value === undefined || isText(value, 2000)) &&
+    (style === undefined || style === 'primary' || style === 'danger')
+  );
+}
+
+const validElement = (element: Fields) => element.type !== 'button' || validButton(element);
+
+/** Block Kit's rules for the blocks the adapter sends (other types pass unchecked). */
+const BLOCK_RULES: Record<string, (block: SlackBlock) => boolean> = {
+  markdown: (block) => isText(block.text, 12_000),
+  header: (block) => isTextObject(block.text, 150, ['plain_text']),
+  // Text ≤ 3,000 and/or up to 10 fields of ≤ 2,000; an accessory element.
+  section: (block) =>
+    (block.text !== undefined || block.fields !== undefined) &&
+    (block.text === undefined || isTextObject(block.text, 3_000)) &&
+    (block.fields === undefined || (isList(block.fields, 1, 10) && block.fields.every((field) => isTextObject(field, 2_000)))) &&
+    (block.accessory === undefined || validElement(fieldsOf(block.accessory))),
+  // Up to 10 text objects or images.
+  context: (block) =>
+    isList(block.elements, 1, 10) && block.elements.every((element) => element.type === 'image' || isTextObject(element, 3_000)),
+  // Up to 25 interactive elements, their action_ids distinct.
+  actions: (block) =>
+    isList(block.elements, 1, 25) &&
+    block.elements.every(validElement) &&
+    new Set(block.elements.map((element) => element.action_id)).size === block.elements.length,
+  // 1–5 feedback or icon buttons.
+  context_actions: (block) =>
+    isList(block.elements, 1, 5) &&
+    block.elements.every((element) =>
+      element.type === 'feedback_buttons'
+        ? (element.action_id === undefined || isText(element.action_id, 255)) &&
+          validFeedbackButton(element.positive_button) &&
+          validFeedbackButton(element.negative_button)
+        : element.type === 'icon_button',
+    ),
+};
+
 /**
  * The blocks of a call, each given a block_id if it has none; undefined when Slack would answer
- * `invalid_blocks` (checked: at most 50 blocks, `markdown` text ≤ 12,000, `context_actions` with
- * 1–5 feedback or icon buttons).
+ * `invalid_blocks` (at most 50 blocks, block_ids ≤ 255, and BLOCK_RULES).
  */
 function parseBlocks(raw: string): SlackBlock[] | undefined {
   let blocks: unknown;
@@ -188,23 +243,21 @@ function parseBlocks(raw: string): SlackBlock[] | undefined {
   if (!Array.isArray(blocks) || blocks.length > 50) return undefined;
   const valid = blocks.every((block: SlackBlock) => {
     if (typeof block?.type !== 'string') return false;
-    if (block.type === 'markdown') return isText(block.text, 12_000);
-    if (block.type !== 'context_actions') return true;
-    const elements = block.elements as Record<string, unknown>[] | undefined;
-    return (
-      Array.isArray(elements) &&
-      elements.length >= 1 &&
-      elements.length <= 5 &&
-      elements.every((element) =>
-        element.type === 'feedback_buttons'
-          ? (element.action_id === undefined || isText(element.action_id, 255)) &&
-            validFeedbackButton(element.positive_button) &&
-            validFeedbackButton(element.negative_button)
-          : element.type === 'icon_button',
-      )
-    );
+    if (block.block_id !== undefined && !isText(block.block_id, 255)) return false;
+    return BLOCK_RULES[block.type]?.(block) ?? true;
   });
   return valid ? (blocks as SlackBlock[]).map((block) => ({ block_id: randomUUID().slice(0, 5), ...block })) : undefined;
+}
+
+/** All text the blocks hold together; Slack refuses a message past about 12,000 (msg_blocks_too_long). */
+const MAX_BLOCKS_TEXT = 12_000;
+function blocksText(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + blocksText(item), 0);
+  if (typeof value !== 'object' || value === null) return 0;
+  return Object.entries(value).reduce(
+    (sum, [key, item]) => sum + (key === 'text' && typeof item === 'string' ? item.length : blocksText(item)),
+    0,
+  );
 }
 
 export async function startFakeSlack(): Promise<FakeSlack> {
@@ -264,6 +317,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       if ((args.text ?? '').length > 40_000) return fail('msg_too_long');
       const blocks = args.blocks === undefined ? undefined : parseBlocks(args.blocks);
       if (args.blocks !== undefined && !blocks) return fail('invalid_blocks');
+      if (blocksText(blocks) > MAX_BLOCKS_TEXT) return fail('msg_blocks_too_long');
       const message: SlackMessageRecord = {
         type: 'message',
         channel: args.channel,
@@ -342,6 +396,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       if (args.text.length > 40_000) return fail('msg_too_long');
       const blocks = args.blocks === undefined ? undefined : parseBlocks(args.blocks);
       if (args.blocks !== undefined && !blocks) return fail('invalid_blocks');
+      if (blocksText(blocks) > MAX_BLOCKS_TEXT) return fail('msg_blocks_too_long');
       // Blocks not given are kept; an empty array removes them.
       if (blocks?.length === 0) delete message.blocks;
       else if (blocks) message.blocks = blocks;
@@ -623,7 +678,15 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   function record(message: Omit<SlackMessageRecord, 'type' | 'ts' | 'team'>): SlackMessageRecord {
-    const stored: SlackMessageRecord = { type: 'message', ts: nextTs(), team: TEAM, ...message };
+    // A reply names the author of its thread's parent, as Slack's messages and events do.
+    const parent = message.thread_ts === undefined ? undefined : find(message.channel, message.thread_ts);
+    const stored: SlackMessageRecord = {
+      type: 'message',
+      ts: nextTs(),
+      team: TEAM,
+      ...message,
+      ...(parent?.user && { parent_user_id: parent.user }),
+    };
     messages.push(stored);
     return stored;
   }

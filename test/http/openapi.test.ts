@@ -275,6 +275,12 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
       json: { conversationId: visit.params.conversationId, email: 'visitor@example.com' },
     });
     await expectStatus(400, 'POST', '/widget/chatbots/{chatbotId}/leads', { ...visit, json: { email: 'not an email' } });
+    // Its "Talk to a person", and the live stream of a handoff resolved already (it ends at once).
+    await expectStatus(400, 'POST', '/widget/chatbots/{chatbotId}/conversations/{conversationId}/handoff', { ...visit, json: {} });
+    await expectStatus(202, 'POST', `${api}/update-chatbot-settings`, { json: { ...bot, handoff: { enabled: true } } });
+    await expectStatus(200, 'POST', '/widget/chatbots/{chatbotId}/conversations/{conversationId}/handoff', { ...visit, json: {} });
+    await expectStatus(200, 'POST', handoff('resolve'), { params: visit.params });
+    await expectStatus(200, 'GET', '/widget/chatbots/{chatbotId}/conversations/{conversationId}/events', visit);
 
     // The console's page, at each URL shape, and its assets.
     const consolePage = String(await expectStatus(200, 'GET', '/console', { key: null }));

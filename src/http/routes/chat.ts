@@ -8,7 +8,7 @@ import { MODEL_IDS } from '../../settings/models.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
-import { sendReply } from '../reply.js';
+import { MESSAGE_ID_HEADER, savedAs, sendReply } from '../reply.js';
 import { jsonRequest, keyedFailures } from '../schemas/responses.js';
 import { chatbotId, conversationId, parseInput } from '../validation.js';
 
@@ -35,9 +35,6 @@ const chatBody = z.object({
   source: z.enum(CONVERSATION_SOURCES).optional(),
 });
 
-/** Names the saved reply (an extension), e.g. for feedback on it. */
-const MESSAGE_ID_HEADER = 'X-Message-Id';
-
 export function chatRoutes(store: Store, engine: ChatEngine, onError: OnBackgroundError): Router<AuthState> {
   const router = new Router<AuthState>();
 
@@ -47,7 +44,7 @@ export function chatRoutes(store: Store, engine: ChatEngine, onError: OnBackgrou
       throw invalidRequest('the Playground source is the console’s');
     }
     const reply = await startChat(store, engine, ctx.state.account, input, onError);
-    await sendReply(ctx, reply, stream, reply.messageId ? { [MESSAGE_ID_HEADER]: reply.messageId } : {});
+    await sendReply(ctx, reply, stream, savedAs(reply));
   });
 
   return router;

@@ -8,19 +8,25 @@ import {
   findWidgetConversation,
   listedHosts,
   originAllowed,
+  requestWidgetHandoff,
   requireAllowedOrigins,
   startWidgetChat,
   submitWidgetLead,
   withinIpLimit,
 } from '../../domain/widget.js';
+import { isOpen, updateSince } from '../../domain/widget-updates.js';
+import { handoffView } from '../../domain/webhook-events.js';
 import type { OnBackgroundError } from '../../domain/chat.js';
 import type { ChatEngine } from '../../engine/index.js';
-import type { Chatbot, Store } from '../../store/port.js';
+import type { Chatbot, Conversation, StoredMessage, Store } from '../../store/port.js';
+import type { ConversationWatch } from '../conversation-watch.js';
+import { openEventStream } from '../event-stream.js';
 import { jsonBody } from '../middleware/body.js';
-import { sendReply } from '../reply.js';
+import { savedAs, sendReply } from '../reply.js';
 import { failures, jsonRequest, jsonResponse, messageOf, textResponse } from '../schemas/responses.js';
 import { chatbotId, parseInput } from '../validation.js';
 import { widgetAssets, type WidgetAsset } from '../widget-assets.js';
+import { handoffState } from './handoffs.js';
 
 // The website widget's public routes: no key, only what a visitor's browser may see. The embed
 // script, the chat window (an iframe, or a full page), and the JSON and stream calls it makes.
@@ -52,6 +58,9 @@ const leadBody = z.object({
 });
 
 const hostQuery = z.object({ host: hostOrigin });
+const handoffBody = z.object({ host: hostOrigin });
+/** Where the stream starts: after this message (the last one the window shows). */
+const eventsQuery = z.object({ after: z.string().max(64).optional() });
 
 const widgetConfig = z.object({
   allowed: z.boolean(),
@@ -61,12 +70,30 @@ const widgetConfig = z.object({
   autoOpenChatWindowAfter: z.number(),
   iconUrl: z.string().nullable(),
 });
+const widgetMessage = z.object({
+  id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  author: z.object({ type: z.literal('human'), name: z.string() }).optional().describe('A team member’s reply'),
+});
 const widgetHistory = z.object({
-  messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() })),
+  messages: z.array(widgetMessage),
+  handoff: handoffState.nullable().describe('The conversation’s latest handoff, if it was ever handed to a person'),
+});
+const widgetHandoff = z.object({
+  handoff: handoffState,
+  messages: z.array(widgetMessage).describe('What was saved: the request and the waiting message; none when a handoff was open already'),
 });
 const LEAD_SAVED = 'Success';
 
-export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgroundError): Router {
+/** The browser reconnects this soon after a stream ends (a hub restart, the lifetime below). */
+const STREAM_RETRY_MS = 1_000;
+/** A comment line this often keeps proxies from closing a quiet stream. */
+const STREAM_HEARTBEAT_MS = 15_000;
+/** A stream ends after this and the browser reconnects: each connection re-checks the chatbot is public. */
+const STREAM_LIFETIME_MS = 10 * 60_000;
+
+export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgroundError, watch: ConversationWatch): Router {
   const router = new Router({ prefix: '/widget' });
 
   router.get('/embed.js', async (ctx) => {
@@ -119,6 +146,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
       suggestedMessages: settings.suggestedMessages,
       profilePictureUrl: await imageUrl(store, chatbot, 'profile-picture'),
       leadForm: collectsLeads(settings) ? leadForm(settings.collectCustomerInformation) : null,
+      handoff: settings.handoff.enabled ? { button: settings.handoff.onRequest, waitingMessage: settings.handoff.waitingMessage } : null,
     };
     ctx.set('Content-Security-Policy', windowPolicy(chatbot));
     ctx.set('X-Content-Type-Options', 'nosniff');
@@ -134,21 +162,40 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     const conversation = await findWidgetConversation(store, chatbot, conversationId);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
-      messages: conversation.messages.map(({ role, content }) => ({ role, content })),
+      messages: conversation.messages.map(messageView),
+      handoff: conversation.handoff ? handoffView(conversation.handoff) : null,
     } satisfies z.infer<typeof widgetHistory>;
+  });
+
+  /** The window's "Talk to a person". */
+  router.post('/chatbots/:chatbotId/conversations/:conversationId/handoff', jsonBody(), async (ctx) => {
+    const { chatbotId: id, conversationId } = parseInput(conversationParams, ctx.params);
+    const chatbot = await findWidgetChatbot(store, id);
+    const { host } = parseInput(handoffBody, ctx.request.body ?? {});
+    requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
+    if (!(await withinIpLimit(store, chatbot, ctx.ip))) return refuseOverLimit(ctx, chatbot);
+    const { handoff, messages } = await requestWidgetHandoff(store, chatbot, conversationId);
+    ctx.body = { handoff: handoffView(handoff), messages: messages.map(messageView) } satisfies z.infer<typeof widgetHandoff>;
+  });
+
+  /** The conversation's new replies and handoff state, live, while a handoff is open. */
+  router.get('/chatbots/:chatbotId/conversations/:conversationId/events', async (ctx) => {
+    const { chatbotId: id, conversationId } = parseInput(conversationParams, ctx.params);
+    const { after } = parseInput(eventsQuery, ctx.query);
+    const chatbot = await findWidgetChatbot(store, id);
+    const conversation = await findWidgetConversation(store, chatbot, conversationId);
+    // The browser's record of the last event it received, when it reconnects, is the later one.
+    followConversation(ctx, watch, conversation, ctx.get('Last-Event-ID') || after);
   });
 
   router.post('/chatbots/:chatbotId/chat', jsonBody(), async (ctx) => {
     const chatbot = await publicChatbot(store, ctx);
     const input = parseInput(chatBody, ctx.request.body);
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, input.host));
-    if (!(await withinIpLimit(store, chatbot, ctx.ip))) {
-      ctx.status = 429;
-      ctx.body = { message: chatbot.settings.ipLimitMessage };
-      return;
-    }
+    if (!(await withinIpLimit(store, chatbot, ctx.ip))) return refuseOverLimit(ctx, chatbot);
     const reply = await startWidgetChat(store, engine, chatbot, { conversationId: input.conversationId, message: input.message }, onError);
-    await sendReply(ctx, reply, true);
+    // The window resumes its live stream after this message.
+    await sendReply(ctx, reply, true, savedAs(reply));
   });
 
   router.post('/chatbots/:chatbotId/leads', jsonBody(), async (ctx) => {
@@ -160,6 +207,53 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
   });
 
   return router;
+}
+
+function refuseOverLimit(ctx: Context, chatbot: Chatbot): void {
+  ctx.status = 429;
+  ctx.body = { message: chatbot.settings.ipLimitMessage };
+}
+
+function messageView({ id, role, content, author }: StoredMessage): z.infer<typeof widgetMessage> {
+  return { id, role, content, ...(author && { author }) };
+}
+
+/**
+ * Streams the conversation's updates after `from`: `reply` events (each with its message's id)
+ * and `handoff` events (the state, whenever it changed; null for none). The stream ends once
+ * the handoff is over and its closing message sent, when the browser stops listening.
+ */
+function followConversation(ctx: Context, watch: ConversationWatch, first: Conversation, from: string | undefined): void {
+  let cursor = from;
+  let shownState: string | undefined;
+  let ended = false;
+  let unwatch = () => {};
+  const stream = openEventStream(ctx, {
+    retryMs: STREAM_RETRY_MS,
+    heartbeatMs: STREAM_HEARTBEAT_MS,
+    maxMs: STREAM_LIFETIME_MS,
+    onEnd() {
+      ended = true;
+      unwatch();
+    },
+  });
+  const send = (conversation: Conversation | undefined) => {
+    if (!conversation) return stream.end();
+    const update = updateSince(conversation, cursor, new Date());
+    for (const reply of update.replies) stream.send({ event: 'reply', id: reply.id, data: messageView(reply) });
+    cursor = update.cursor;
+    // A closed state goes out only with its closing message: the window stops listening on it.
+    if (isOpen(update.handoff) || update.settled) {
+      const state = update.handoff ? handoffView(update.handoff) : null;
+      if (JSON.stringify(state) !== shownState) {
+        shownState = JSON.stringify(state);
+        stream.send({ event: 'handoff', id: cursor, data: state });
+      }
+    }
+    if (update.settled) stream.end();
+  };
+  send(first);
+  if (!ended) unwatch = watch.watch(first.chatbotId, first.id, { read: send, end: stream.end });
 }
 
 function publicChatbot(store: Store, ctx: Context): Promise<Chatbot> {
@@ -250,6 +344,7 @@ function windowPage(title: string, config: string, script: string, styles: strin
 }
 
 const tags = ['Widget'];
+const overIpLimit = jsonResponse('Over the chatbot’s `ipLimit`: its `ipLimitMessage`', z.object({ message: z.string() }));
 
 /** Public: no key. A private chatbot, or another account's view of one, is simply not found. */
 export const widgetPaths: ZodOpenApiPathsObject = {
@@ -309,6 +404,42 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       responses: { 200: jsonResponse('The messages', widgetHistory), ...failures('invalid', 'notFound') },
     },
   },
+  '/widget/chatbots/{chatbotId}/conversations/{conversationId}/handoff': {
+    post: {
+      operationId: 'widgetHandoff',
+      tags,
+      summary: 'The window’s “Talk to a person”: hand the conversation (new or saved) to the team',
+      description:
+        'Only when the chatbot’s `handoff` is `enabled` and `onRequest` (else 400). Saves the request (“Talk to a person”) and the ' +
+        '`waitingMessage`, and opens a pending handoff as a request in words would; uses no message credit but counts against ' +
+        '`ipLimit`. A handoff already open is answered as it is, saving nothing. Refused (403) on pages the domain list does not allow.',
+      security: [],
+      requestParams: { path: conversationParams },
+      requestBody: jsonRequest(handoffBody),
+      responses: {
+        200: jsonResponse('The handoff and what was saved', widgetHandoff),
+        ...failures('invalid', 'denied', 'notFound'),
+        429: overIpLimit,
+      },
+    },
+  },
+  '/widget/chatbots/{chatbotId}/conversations/{conversationId}/events': {
+    get: {
+      operationId: 'widgetEvents',
+      tags,
+      summary: 'A handed-off conversation’s new replies and handoff state, live (Server-Sent Events)',
+      description:
+        'For the window while a handoff is open. Events: `reply` (`data` an assistant message as in the conversation above: a ' +
+        'team member’s, with `author`, or the chatbot’s hand-back or offline message) and `handoff` (`data` the state, or null: ' +
+        'sent first, then on each change). Every event’s `id` is a message id; a reconnect with `Last-Event-ID` (or `after`) ' +
+        'resumes after that message, on any hub instance. The stream ends after the closed state and its closing message ' +
+        '(stop listening then); it also ends after 10 minutes, and on shutdown, for the browser to reconnect. A comment line ' +
+        'every 15 s keeps proxies from closing it.',
+      security: [],
+      requestParams: { path: conversationParams, query: eventsQuery, header: z.object({ 'Last-Event-ID': z.string().optional() }) },
+      responses: { 200: textResponse('The event stream', 'text/event-stream'), ...failures('invalid', 'notFound') },
+    },
+  },
   '/widget/chatbots/{chatbotId}/chat': {
     post: {
       operationId: 'widgetChat',
@@ -320,7 +451,7 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       responses: {
         200: textResponse('The streamed reply', 'text/plain'),
         ...failures('invalid', 'denied', 'notFound'),
-        429: jsonResponse('Over the chatbot’s `ipLimit`: its `ipLimitMessage`', z.object({ message: z.string() })),
+        429: overIpLimit,
       },
     },
   },

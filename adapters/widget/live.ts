@@ -1,0 +1,61 @@
+// A handed-off conversation, live: the hub's event stream of the team's replies and the
+// handoff's state (GET …/conversations/{id}/events). The browser's EventSource reconnects by
+// itself after a dropped connection, sending the last event's id so nothing is missed or
+// repeated; when it gives up (an error status, say from a proxy while the hub restarts), this
+// opens a new one after the same id, waiting longer each time.
+
+export type Author = { type: 'human'; name: string };
+export type Message = { id: string; role: 'user' | 'assistant'; content: string; author?: Author };
+export type HandoffState = { status: 'pending' | 'active' | 'resolved' | 'missed'; requested_at: string; taken_by: string | null };
+
+export type LiveHandlers = {
+  reply(message: Message): void;
+  /** The state when the stream starts and each time it changes; null for none. */
+  handoff(state: HandoffState | null): void;
+};
+
+const FIRST_RETRY_MS = 1_000;
+const LAST_RETRY_MS = 30_000;
+/** Reopening stops after this many failures in a row (a chatbot made private answers 404 for good). */
+const MAX_FAILURES = 8;
+
+export const isOpen = (state: HandoffState | null): boolean => state?.status === 'pending' || state?.status === 'active';
+
+/** Follows the conversation at `url` from after message `after` until its handoff is over or `stop()`. */
+export function follow(url: string, after: string | undefined, handlers: LiveHandlers): { stop(): void } {
+  let lastId = after;
+  let source: EventSource | undefined;
+  let retry: number | undefined;
+  let failures = 0;
+  let stopped = false;
+
+  function open(): void {
+    source = new EventSource(lastId === undefined ? url : `${url}?after=${encodeURIComponent(lastId)}`);
+    source.addEventListener('open', () => (failures = 0));
+    source.addEventListener('reply', (event) => {
+      lastId = event.lastEventId;
+      handlers.reply(JSON.parse(event.data) as Message);
+    });
+    source.addEventListener('handoff', (event) => {
+      lastId = event.lastEventId || lastId;
+      const state = JSON.parse(event.data) as HandoffState | null;
+      // A closed state is the stream's last event: the hub sends nothing more for this handoff.
+      if (!isOpen(state)) stop();
+      handlers.handoff(state);
+    });
+    source.addEventListener('error', () => {
+      if (stopped || source?.readyState !== EventSource.CLOSED) return;
+      failures += 1;
+      if (failures < MAX_FAILURES) retry = window.setTimeout(open, Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LAST_RETRY_MS));
+    });
+  }
+
+  function stop(): void {
+    stopped = true;
+    source?.close();
+    window.clearTimeout(retry);
+  }
+
+  open();
+  return { stop };
+}

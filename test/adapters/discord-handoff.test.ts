@@ -1,0 +1,290 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHandoffTimer } from '../../jobs/handoffs.js';
+import { HANDOFF_RESOLVED, handoffThreadOnly } from '../../adapters/commands.js';
+import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
+import { HANDOFF_CLOSED, ONLY_TEXT, personSaid, RESOLVE_ID, statusLine, TAKE_ID } from '../../adapters/discord/handoff-message.js';
+import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
+import { createHubClient, type HandoffState, type HubClient } from '../../adapters/hub-client.js';
+import { NOT_BOUND } from '../../adapters/relay.js';
+import { startFakeDiscord, user, type ApiMessage, type FakeChannel, type FakeDiscord } from '../fakes/discord.js';
+import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
+import { storeTargets } from '../support/stores.js';
+
+// Human handoff answered from Discord, end to end: an API conversation asks for a person, the hub
+// leases its notices to discord.js (unmodified) running against the fake Discord, and the team's
+// clicks, thread replies and `/chatbot resolve` reach the conversation through the real hub.
+
+const TOKEN = 'fake-discord-token.for-handoff-tests';
+const SOURCE = 'The shop opens at nine in the morning. Returns are accepted within 30 days with a receipt.';
+const WAITING = 'Someone from the team will join you here.';
+const sqlite = storeTargets[0];
+if (!sqlite) throw new Error('no sqlite store target');
+
+type Turn = { role: string; content: string; author?: { type: string; name: string } };
+type ConversationItem = { id: string; handoff?: HandoffState; messages: Turn[] };
+
+describe('Discord handoff', () => {
+  const alice = user('alice');
+  const bob = user('bob');
+  let app: TestApp;
+  let hub: HubClient;
+  let discord: FakeDiscord;
+  let bot: DiscordBot;
+  let chatbotId: string;
+  let handoffs: FakeChannel;
+
+  const startBot = () =>
+    startDiscordBot({
+      config: { token: TOKEN, applicationId: discord.applicationId, guildId: undefined, apiUrl: discord.apiUrl, adminUserIds: [] },
+      hub,
+      logger: pino({ level: 'silent' }),
+    });
+
+  beforeAll(async () => {
+    app = await startApp(sqlite);
+    hub = createHubClient(app.baseUrl, app.apiKey);
+    chatbotId = await createChatbotViaApi(app, 'Shop', SOURCE);
+    discord = await startFakeDiscord({ token: TOKEN, heartbeatIntervalMs: 300 });
+    handoffs = discord.createChannel('text', 'handoffs');
+    const handoff = { enabled: true, platform: 'discord', workspaceId: discord.guildId, channelId: handoffs.id, waitingMessage: WAITING, afterDeclines: 0 };
+    expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId, handoff })).status).toBe(202);
+    bot = await startBot();
+  });
+
+  afterAll(async () => {
+    await bot?.stop();
+    await discord?.close();
+    await app?.close();
+  });
+
+  afterEach(() => {
+    expect(discord.violations.splice(0)).toEqual([]);
+  });
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  /** The person, through the API (as a contact of the chatbot, if given). */
+  async function say(conversationId: string, content: string, contactId?: string): Promise<string> {
+    const request = { chatbotId, conversationId, contactId, messages: [{ role: 'user', content }] };
+    const { status, body } = await call('POST', `${app.baseUrl}/chat`, app.apiKey, request);
+    expect(status).toBe(200);
+    return (body as { text: string }).text;
+  }
+  async function conversation(id: string): Promise<ConversationItem | undefined> {
+    const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${chatbotId}`, app.apiKey);
+    return (body as { data: ConversationItem[] }).data.find((item) => item.id === id);
+  }
+  /** Waits until `probe` (asking the hub) finds something. */
+  async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+    for (let tries = 0; tries < 300; tries += 1) {
+      const found = await probe();
+      if (found !== undefined) return found;
+      await sleep(30);
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+  /** Waits until the conversation satisfies `check`. */
+  const untilConversation = (what: string, id: string, check: (item: ConversationItem) => boolean) =>
+    eventually(what, async () => {
+      const item = await conversation(id);
+      return item && check(item) ? item : undefined;
+    });
+  const handedTo = (item: ConversationItem) => item.messages.filter((turn) => turn.author);
+
+  const conversationOf = (message: ApiMessage) => message.embeds[0]?.fields?.find((field) => field.name === 'Conversation')?.value;
+  /** The latest request posted for a conversation, and the thread started from it, once the hub knows that thread. */
+  async function requested(conversationId: string, earlier = 0): Promise<{ root: ApiMessage; thread: FakeChannel }> {
+    const posted = await discord.until(`the handoff request of ${conversationId}`, () => {
+      const roots = discord.history(handoffs.id).filter((message) => conversationOf(message) === conversationId);
+      const root = roots.length > earlier ? roots.at(-1) : undefined;
+      const thread = root && discord.channel(root.id);
+      return root && thread ? { root, thread } : undefined;
+    });
+    await eventually(`the hub to know the thread of ${conversationId}`, () =>
+      hub.findHandoffByThread({ platform: 'discord', channelId: handoffs.id, threadId: posted.thread.id }),
+    );
+    return posted;
+  }
+  const buttons = (message: ApiMessage) => (message.components ?? []).flatMap((row) => row.components.map((button) => [button.label, button.custom_id]));
+  const botTexts = (channel: FakeChannel) => discord.history(channel.id).filter((item) => item.author.id === discord.bot.id).map((item) => item.content);
+  const untilBotSays = (channel: FakeChannel, text: string) =>
+    discord.until(`“${text}” in ${channel.name}`, () => botTexts(channel).includes(text) || undefined);
+  /** Waits until the root message shows `state`'s status line. */
+  const untilRootShows = (root: ApiMessage, line: string) =>
+    discord.until(`“${line}” on the handoff message`, () => (root.content === line ? root : undefined));
+
+  /** `/chatbot resolve` in `channel`, answered privately: the text the invoker saw. */
+  async function resolveCommand(channel: FakeChannel, invoker: typeof alice): Promise<string> {
+    const token = discord.command(channel, invoker, 'resolve');
+    const edit = await discord.until('the answer to /chatbot resolve', () => discord.interactionResponse(token).edits.at(-1));
+    expect(discord.interactionResponse(token).callback?.body).toMatchObject({ type: 5, data: { flags: 64 } });
+    return (edit.body as { content: string }).content;
+  }
+
+  // ---- tests ------------------------------------------------------------------------------------
+
+  it('posts the request with the transcript and buttons, and starts its thread; Take, replies, relay and /chatbot resolve', async () => {
+    await hub.createContacts(chatbotId, [{ external_id: 'pat', name: 'Pat Doe', email: 'pat@example.com' }]);
+    expect(await say('c1', 'When do you open?', 'pat')).toContain('nine');
+    expect(await say('c1', 'Can I talk to a person please?', 'pat')).toBe(WAITING);
+
+    const { root, thread } = await requested('c1');
+    const pending: HandoffState = { status: 'pending', requested_at: '', taken_by: null };
+    expect(root.content).toBe(statusLine(pending));
+    expect(buttons(root)).toEqual([
+      ['Take', TAKE_ID],
+      ['Resolve', RESOLVE_ID],
+    ]);
+    const [embed] = root.embeds;
+    expect(embed?.title).toBe('Shop: someone asks for a person');
+    expect(embed?.description?.split('\n')).toEqual([
+      '**Person:** When do you open?',
+      expect.stringMatching(/^\*\*Shop:\*\* .*nine/),
+      '**Person:** Can I talk to a person please?',
+      `**Shop:** ${WAITING}`,
+    ]);
+    expect(embed?.fields).toEqual([
+      { name: 'Name', value: 'Pat Doe', inline: true },
+      { name: 'Email', value: 'pat@example.com', inline: true },
+      { name: 'Source', value: 'API', inline: true },
+      { name: 'Conversation', value: 'c1', inline: true },
+    ]);
+    // A public thread started from the request: same id, under the handoff channel, the bot's.
+    expect(thread).toMatchObject({ kind: 'thread', name: 'Pat Doe · Shop', parentId: handoffs.id, ownerId: discord.bot.id });
+
+    discord.setNickname(bob, 'Bobby');
+    const take = discord.click(root, bob, TAKE_ID);
+    await untilRootShows(root, statusLine({ ...pending, status: 'active', taken_by: 'Bobby' }));
+    expect(buttons(root)).toEqual([['Resolve', RESOLVE_ID]]);
+    expect(discord.interactionResponse(take).callback?.body).toMatchObject({ type: 6 });
+    expect((await conversation('c1'))?.handoff).toMatchObject({ status: 'active', taken_by: 'Bobby' });
+
+    discord.say(thread, bob, 'Hi, I can help with that.');
+    const answered = await untilConversation('the team reply', 'c1', (item) => handedTo(item).length === 1);
+    expect(answered.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Hi, I can help with that.', author: { type: 'human', name: 'Bobby' } });
+
+    expect(await say('c1', 'My parcel is late.')).toBe('');
+    await untilBotSays(thread, personSaid('My parcel is late.'));
+
+    expect(await resolveCommand(thread, alice)).toBe(HANDOFF_RESOLVED);
+    expect((await conversation('c1'))?.handoff?.status).toBe('resolved');
+    const resolved = statusLine({ ...pending, status: 'resolved' });
+    await untilBotSays(thread, resolved);
+    await untilRootShows(root, resolved);
+    expect(root.components ?? []).toEqual([]);
+    await discord.until('the thread archived', () => discord.channel(thread.id)?.archived);
+    // The chatbot never answered in the thread: only the relayed message and the close.
+    expect(botTexts(thread)).toEqual([personSaid('My parcel is late.'), resolved]);
+  });
+
+  it('takes a handoff on the first reply, resolves it with the button, and relays nothing after', async () => {
+    await say('c2', 'I want a human');
+    const { root, thread } = await requested('c2');
+    discord.setNickname(alice, null);
+    discord.say(thread, alice, 'Alice here, what happened?');
+    const taken = await untilConversation('the first reply', 'c2', (item) => item.handoff?.status === 'active');
+    expect(taken.handoff?.taken_by).toBe('Alice');
+    expect(handedTo(taken)).toMatchObject([{ role: 'assistant', content: 'Alice here, what happened?', author: { type: 'human', name: 'Alice' } }]);
+    await untilRootShows(root, statusLine({ status: 'active', requested_at: '', taken_by: 'Alice' }));
+
+    discord.click(root, alice, RESOLVE_ID);
+    const resolved = statusLine({ status: 'resolved', requested_at: '', taken_by: null });
+    await untilRootShows(root, resolved);
+    expect(buttons(root)).toEqual([]);
+    expect((await conversation('c2'))?.handoff?.status).toBe('resolved');
+
+    // Written in the closed thread: answered there, never relayed.
+    const closedNote = (late: ApiMessage) => () =>
+      discord.history(thread.id).find((item) => item.message_reference?.message_id === late.id && item.content === HANDOFF_CLOSED);
+    await discord.until('the closed-handoff note', closedNote(discord.say(thread, alice, 'One more thing!')));
+    expect(handedTo((await conversation('c2')) as ConversationItem)).toHaveLength(1);
+
+    // A new handoff of the conversation has its own thread; the old one stays closed, and the
+    // chatbot stays out of it (the hub no longer finds it, the claims remember it).
+    expect(await say('c2', 'I want a human again')).toBe(WAITING);
+    const again = await requested('c2', 1);
+    expect(again.thread.id).not.toBe(thread.id);
+    await discord.until('the closed-handoff note again', closedNote(discord.say(thread, alice, 'Still here?')));
+    expect(handedTo((await conversation('c2')) as ConversationItem)).toHaveLength(1);
+    await hub.resolveHandoff(chatbotId, 'c2');
+  });
+
+  it('says a missed handoff in its thread and takes the buttons off', async () => {
+    await say('c3', 'agent please');
+    const { root, thread } = await requested('c3');
+    const timer = createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: () => new Date(Date.now() + 3_600_000) });
+    expect(await timer.tick()).toContainEqual({ chatbotId, conversationId: 'c3', status: 'missed' });
+    const missed = statusLine({ status: 'missed', requested_at: '', taken_by: null });
+    await untilBotSays(thread, missed);
+    await untilRootShows(root, missed);
+    expect(buttons(root)).toEqual([]);
+  });
+
+  it('relays nothing from other threads, which keep the chatbot’s behaviour', async () => {
+    await say('c4', 'Can I speak to someone?');
+    const { thread } = await requested('c4');
+    const peoples = discord.createChannel('thread', 'a member’s thread', { parentId: handoffs.id, ownerId: alice.id });
+    const bots = discord.createChannel('thread', 'another bot thread', { parentId: handoffs.id, ownerId: discord.bot.id });
+    discord.say(peoples, alice, 'not for the person');
+    const elsewhere = discord.say(bots, alice, 'nor this');
+    // The handoff channel has no chatbot bound: the bot's other thread hears so, as before.
+    await discord.until('the unbound note', () => discord.history(bots.id).find((item) => item.message_reference?.message_id === elsewhere.id && item.content === NOT_BOUND));
+    const sticker = discord.say(thread, bob, '');
+    await discord.until('the text-only note', () => discord.history(thread.id).find((item) => item.message_reference?.message_id === sticker.id && item.content === ONLY_TEXT));
+    discord.say(thread, bob, 'Only this reaches the person.');
+    const item = await untilConversation('the team reply', 'c4', (found) => handedTo(found).length > 0);
+    await sleep(300);
+    expect(handedTo((await conversation('c4')) as ConversationItem).map((turn) => turn.content)).toEqual(['Only this reaches the person.']);
+    expect(item.handoff?.status).toBe('active');
+    expect(botTexts(peoples)).toEqual([]);
+  });
+
+  it('goes on when a moderator deleted the thread: the close still takes the buttons off', async () => {
+    await say('c7', 'Talk to a human, please');
+    const { root, thread } = await requested('c7');
+    discord.deleteChannel(thread);
+    expect(await say('c7', 'Hello?')).toBe('');
+    const resolved = await call('POST', `${app.baseUrl}/chatbots/${chatbotId}/conversations/c7/handoff/resolve`, app.apiKey);
+    expect(resolved.status).toBe(200);
+    await untilRootShows(root, statusLine({ status: 'resolved', requested_at: '', taken_by: null }));
+    expect(buttons(root)).toEqual([]);
+  });
+
+  it('explains /chatbot resolve used outside a handoff thread', async () => {
+    expect(await resolveCommand(handoffs, alice)).toBe(handoffThreadOnly(DISCORD_WORDS));
+    const thread = discord.createChannel('thread', 'just a thread', { parentId: handoffs.id, ownerId: alice.id });
+    expect(await resolveCommand(thread, alice)).toBe(handoffThreadOnly(DISCORD_WORDS));
+  });
+
+  it('keeps a long transcript within Discord’s embed limits, latest turns first to stay', async () => {
+    const long = (index: number) => `Question ${index}: ${'about my order '.repeat(60)}`;
+    for (let index = 1; index <= 6; index += 1) await say('c5', long(index));
+    await say('c5', 'a person please');
+    const { root } = await requested('c5');
+    const description = root.embeds[0]?.description ?? '';
+    expect(description.length).toBeLessThanOrEqual(4096);
+    expect(description.startsWith('… (earlier messages left out)')).toBe(true);
+    expect(description).toContain('**Person:** a person please');
+    expect(description).not.toContain('Question 1:');
+  });
+
+  it('posts each request once and relays each reply once with two bot instances', async () => {
+    const second = await startBot();
+    try {
+      await say('c6', 'I need a human');
+      const { thread } = await requested('c6');
+      discord.say(thread, bob, 'Hello from the team.');
+      await untilConversation('the team reply', 'c6', (item) => handedTo(item).length > 0);
+      await say('c6', 'Thanks!');
+      await untilBotSays(thread, personSaid('Thanks!'));
+      await sleep(1_500);
+      expect(discord.history(handoffs.id).filter((message) => conversationOf(message) === 'c6')).toHaveLength(1);
+      expect(handedTo((await conversation('c6')) as ConversationItem)).toHaveLength(1);
+      expect(botTexts(thread)).toEqual([personSaid('Thanks!')]);
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -1,0 +1,285 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHandoffTimer } from '../../jobs/handoffs.js';
+import { loadConfig } from '../../src/config.js';
+import { HANDED_BACK } from '../../src/domain/handoff.js';
+import { startHub, type Hub } from '../../src/hub.js';
+import { ALLOWED_HOST, launchChromium, startHostSite, type HostSite } from './browser.js';
+
+// Human handoff in the widget, end to end: real hubs as `npm start` runs them (two of them on
+// one SQLite file where it matters, one restarted), host pages on another site, Debian's
+// Chromium. The team's side is the API the Slack and Discord adapters call.
+
+const SOURCE = 'Harbor Lights Bakery opens at seven in the morning on weekdays.';
+const WAITING = 'Someone from the team will join you here.';
+const OFFLINE = 'Nobody is in right now.';
+const TALK = 'Talk to a person';
+const silent = pino({ level: 'silent' });
+
+let browser: Browser;
+let directory: string;
+let hubA: Hub;
+let hubB: Hub | undefined;
+let key: string;
+let bot: string;
+let site: HostSite;
+let context: BrowserContext;
+
+const startHubOn = (port = 0) =>
+  startHub(loadConfig({ DATABASE_URL: `sqlite:${join(directory, 'hub.db')}`, PORT: String(port) }), silent);
+const portOf = (hub: Hub) => (hub.server.address() as AddressInfo).port;
+const originOf = (hub: Hub) => `http://127.0.0.1:${portOf(hub)}`;
+
+async function api(path: string, body: unknown, hub: Hub = hubA): Promise<unknown> {
+  const response = await fetch(`${originOf(hub)}/api/v1${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as unknown;
+  if (response.status >= 300) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+const configure = (settings: Record<string, unknown>) => api('/update-chatbot-settings', { chatbotId: bot, ...settings });
+const team = (conversationId: string, action: 'messages' | 'resolve', body?: unknown, hub?: Hub) =>
+  api(`/chatbots/${bot}/conversations/${conversationId}/handoff/${action}`, body, hub);
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'switchboard-handoff-'));
+  hubA = await startHubOn();
+  key = hubA.firstApiKey as string;
+  bot = ((await api('/create-chatbot', { chatbotName: 'Harbor Lights', sourceText: SOURCE })) as { chatbotId: string }).chatbotId;
+  await configure({
+    visibility: 'public',
+    initialMessages: ['Hello! Ask me about the bakery.'],
+    styles: { autoOpenChatWindowAfter: 0 },
+    handoff: { enabled: true, platform: 'slack', channelId: 'C1', waitingMessage: WAITING, offlineMessage: OFFLINE },
+  });
+  site = await startHostSite(originOf(hubA));
+  context = await browser.newContext();
+});
+afterEach(async () => {
+  await context.close();
+  await site.close();
+  await hubB?.close();
+  hubB = undefined;
+  await hubA.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+type Visitor = { page: Page; frame: Frame; conversationId(): Promise<string> };
+
+async function visit(): Promise<Visitor> {
+  const page = await context.newPage();
+  await page.goto(site.pageUrl(ALLOWED_HOST, bot));
+  await page.getByRole('button', { name: /open chat/i }).click();
+  const frame = await chatFrame(page);
+  return {
+    page,
+    frame,
+    conversationId: async () => (await page.evaluate((id) => localStorage.getItem(`switchboard:${id}:conversation`), bot)) as string,
+  };
+}
+
+async function chatFrame(page: Page): Promise<Frame> {
+  const frame = await (await page.locator('switchboard-chat iframe').elementHandle())?.contentFrame();
+  if (!frame) throw new Error('no chat frame');
+  await frame.getByRole('textbox', { name: 'Message' }).waitFor();
+  return frame;
+}
+
+const talkButton = (frame: Frame) => frame.getByRole('button', { name: TALK });
+const status = (frame: Frame) => frame.getByRole('status').filter({ hasText: /\S/ });
+/** The assistant's bubbles as [author or '', text], in order. */
+const bubbles = (frame: Frame) =>
+  frame.locator('.message.assistant').evaluateAll((nodes) =>
+    nodes.map((node) => {
+      const author = node.querySelector('.author');
+      return [author?.textContent ?? '', author ? (author.nextSibling?.textContent ?? '') : (node.textContent ?? '')];
+    }),
+  );
+const waitForBubble = (frame: Frame, text: string) => frame.locator('.message.assistant', { hasText: text }).last().waitFor();
+
+async function send(frame: Frame, text: string): Promise<void> {
+  await frame.getByRole('textbox', { name: 'Message' }).fill(text);
+  await frame.getByRole('button', { name: 'Send' }).click();
+  await frame.locator('.message.user', { hasText: text }).waitFor();
+  await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+  await frame.getByRole('button', { name: 'Send' }).and(frame.locator(':enabled')).waitFor();
+}
+
+async function handOff(frame: Frame): Promise<void> {
+  await talkButton(frame).click();
+  await status(frame).filter({ hasText: 'Waiting for someone from the team…' }).waitFor();
+}
+
+describe('the button', () => {
+  it('shows only when handoff is enabled and on request', async () => {
+    const shown = async () => {
+      const { page, frame } = await visit();
+      const count = await talkButton(frame).count();
+      await page.close();
+      return count;
+    };
+    expect(await shown()).toBe(1);
+    await configure({ handoff: { onRequest: false } });
+    expect(await shown()).toBe(0);
+    await configure({ handoff: { onRequest: true, enabled: false } });
+    expect(await shown()).toBe(0);
+  });
+});
+
+describe('a handed-off visitor', () => {
+  it('sees the waiting message, the team’s replies live with their names, no bot answers meanwhile, and the hand-back', async () => {
+    const { page, frame, conversationId } = await visit();
+    await handOff(frame);
+    expect(await frame.locator('.message.user').allTextContents()).toEqual([TALK]);
+    expect(await bubbles(frame)).toEqual([['', 'Hello! Ask me about the bakery.'], ['', WAITING]]);
+    expect(await talkButton(frame).count()).toBe(0);
+
+    // Their messages while they wait are saved for the team, and the chatbot stays silent.
+    await send(frame, 'When do you open?');
+    expect(await bubbles(frame)).toEqual([['', 'Hello! Ask me about the bakery.'], ['', WAITING]]);
+
+    const id = await conversationId();
+    await team(id, 'messages', { name: 'Ada', text: 'Hi, Ada here. We open at seven.' });
+    await waitForBubble(frame, 'Hi, Ada here.');
+    await status(frame).filter({ hasText: 'Chatting with Ada' }).waitFor();
+
+    // A reload shows the same, from the history, and keeps listening.
+    await page.reload();
+    await page.getByRole('button', { name: /open chat/i }).click();
+    const reloaded = await chatFrame(page);
+    await status(reloaded).filter({ hasText: 'Chatting with Ada' }).waitFor();
+    await team(id, 'messages', { name: 'Bo', text: 'Anything else?' });
+    await waitForBubble(reloaded, 'Anything else?');
+
+    await team(id, 'resolve');
+    await waitForBubble(reloaded, HANDED_BACK);
+    await talkButton(reloaded).waitFor();
+    expect(await bubbles(reloaded)).toEqual([
+      ['', 'Hello! Ask me about the bakery.'],
+      ['', WAITING],
+      ['Ada', 'Hi, Ada here. We open at seven.'],
+      ['Bo', 'Anything else?'],
+      ['', HANDED_BACK],
+    ]);
+    expect(await reloaded.locator('.message.user').allTextContents()).toEqual([TALK, 'When do you open?']);
+
+    // The chatbot answers again.
+    await send(reloaded, 'What time does the bakery open?');
+    expect((await bubbles(reloaded)).at(-1)?.[1]).toContain('seven');
+  });
+
+  it('who asks in words, or is declined too often, gets the team’s replies live too', async () => {
+    await configure({ handoff: { afterDeclines: 1 } });
+    const { page, frame, conversationId } = await visit();
+    await send(frame, 'Can I talk to a person?');
+    expect((await bubbles(frame)).at(-1)).toEqual(['', WAITING]);
+    await status(frame).filter({ hasText: 'Waiting for someone from the team…' }).waitFor();
+    await team(await conversationId(), 'messages', { name: 'Ada', text: 'Ada here.' });
+    await waitForBubble(frame, 'Ada here.');
+
+    // A new conversation, whose first question the chatbot cannot answer.
+    await team(await conversationId(), 'resolve');
+    await frame.getByRole('button', { name: 'New conversation' }).click();
+    await send(frame, 'Do you sell bicycles?');
+    expect((await bubbles(frame)).at(-1)?.[1]).toMatch(new RegExp(`\\n\\n${WAITING}$`));
+    await status(frame).filter({ hasText: 'Waiting for someone from the team…' }).waitFor();
+    const id = await page.evaluate((chatbotId) => localStorage.getItem(`switchboard:${chatbotId}:conversation`), bot);
+    await team(id as string, 'messages', { name: 'Bo', text: 'Bo here.' });
+    await waitForBubble(frame, 'Bo here.');
+  });
+
+  it('sees the offline message and the details form again when nobody came in time', async () => {
+    await configure({
+      handoff: { waitMinutes: 0.05 },
+      collectCustomerInformation: { title: 'Your details', email: { active: true, label: 'Email' } },
+    });
+    const { frame, conversationId } = await visit();
+    await send(frame, 'When do you open?');
+    await frame.getByRole('button', { name: 'No thanks' }).click();
+    await handOff(frame);
+
+    // The clock job, as it runs once the wait is over.
+    const timer = createHandoffTimer({ store: hubA.store, logger: silent, now: () => new Date(Date.now() + 60_000) });
+    expect(await timer.tick()).toEqual([{ chatbotId: bot, conversationId: await conversationId(), status: 'missed' }]);
+    await waitForBubble(frame, OFFLINE);
+    await frame.getByRole('form', { name: 'Your details' }).waitFor();
+    await talkButton(frame).waitFor();
+    expect((await bubbles(frame)).at(-1)).toEqual(['', `${OFFLINE}\n\nYour details: please share your Email.`]);
+  });
+
+  it('never receives the replies of another visitor’s conversation', async () => {
+    const first = await visit();
+    // Another browser: another visitor, another conversation.
+    const other = await browser.newContext();
+    try {
+      const otherPage = await other.newPage();
+      await otherPage.goto(site.pageUrl(ALLOWED_HOST, bot));
+      await otherPage.getByRole('button', { name: /open chat/i }).click();
+      const otherFrame = await chatFrame(otherPage);
+      const otherId = (await otherPage.evaluate((id) => localStorage.getItem(`switchboard:${id}:conversation`), bot)) as string;
+      await handOff(first.frame);
+      await handOff(otherFrame);
+
+      await team(await first.conversationId(), 'messages', { name: 'Ada', text: 'For you only.' });
+      await waitForBubble(first.frame, 'For you only.');
+      await team(otherId, 'messages', { name: 'Bo', text: 'For them.' });
+      // Had the first reply leaked, it would have come before this one, written after it.
+      await waitForBubble(otherFrame, 'For them.');
+      expect((await bubbles(otherFrame)).filter(([author]) => author)).toEqual([['Bo', 'For them.']]);
+      expect((await bubbles(first.frame)).filter(([author]) => author)).toEqual([['Ada', 'For you only.']]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('across hub instances', () => {
+  it('shows a reply taken in by another hub on the same database', async () => {
+    hubB = await startHubOn();
+    const { frame, conversationId } = await visit();
+    await handOff(frame);
+    await team(await conversationId(), 'messages', { name: 'Ada', text: 'Hello from the other hub.' }, hubB);
+    await waitForBubble(frame, 'Hello from the other hub.');
+    expect((await bubbles(frame)).at(-1)).toEqual(['Ada', 'Hello from the other hub.']);
+  });
+
+  it('reconnects after its hub restarts and shows the reply sent meanwhile exactly once', async () => {
+    hubB = await startHubOn();
+    const { frame, conversationId } = await visit();
+    await handOff(frame);
+    const id = await conversationId();
+    await team(id, 'messages', { name: 'Ada', text: 'One.' }, hubB);
+    await waitForBubble(frame, 'One.');
+
+    const port = portOf(hubA);
+    await hubA.close();
+    await team(id, 'messages', { name: 'Ada', text: 'Two, while your hub was down.' }, hubB);
+    hubA = await startHubOn(port);
+
+    await waitForBubble(frame, 'Two, while your hub was down.');
+    await team(id, 'messages', { name: 'Ada', text: 'Three.' }, hubA);
+    // A repeat of the second would come before the third, written after it.
+    await waitForBubble(frame, 'Three.');
+    expect((await bubbles(frame)).filter(([author]) => author)).toEqual([
+      ['Ada', 'One.'],
+      ['Ada', 'Two, while your hub was down.'],
+      ['Ada', 'Three.'],
+    ]);
+  });
+});
