@@ -80,7 +80,16 @@ export function followUpNotice(
 ): HandoffFollowUp | undefined {
   if (!handoffChannel(chatbot)) return undefined;
   const kind = text === undefined ? 'closed' : 'message';
-  return { kind, id: nanoid(), chatbotId: chatbot.id, conversationId, handoff, ...(text !== undefined && { text }), createdAt: at };
+  const { status, requestedAt, takenBy } = handoff;
+  return {
+    kind,
+    id: nanoid(),
+    chatbotId: chatbot.id,
+    conversationId,
+    handoff: { status, requestedAt, takenBy },
+    ...(text !== undefined && { text }),
+    createdAt: at,
+  };
 }
 
 /** Leases the account's next notices for the platform to the caller (see HandoffNoticeRepository.claim). */

@@ -48,13 +48,13 @@ async function postAll(client: HubClient, thread = THREAD): Promise<HandoffNotic
 }
 
 /** Hands a chatbot's conversations to people, with Slack as the handoff platform. */
-function handoffDriver(app: Pick<TestApp, 'baseUrl' | 'apiKey'>, bot: () => string) {
+function handoffDriver(app: Pick<TestApp, 'baseUrl' | 'apiKey'>, bot: string) {
   return {
     settings: (handoff: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-      call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot(), handoff, ...extra }),
+      call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, handoff, ...extra }),
     async say(conversationId: string, content: string, extra: Record<string, unknown> = {}) {
       const { status, body } = await call('POST', `${app.baseUrl}/chat`, app.apiKey, {
-        chatbotId: bot(),
+        chatbotId: bot,
         conversationId,
         messages: [{ role: 'user', content }],
         ...extra,
@@ -71,10 +71,9 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
   let app: TestApp;
   let bot: string;
   let client: HubClient;
-  const { settings, say } = handoffDriver(
-    { get baseUrl() { return app.baseUrl; }, get apiKey() { return app.apiKey; } },
-    () => bot,
-  );
+  let driver: ReturnType<typeof handoffDriver>;
+  const settings = (...args: Parameters<typeof driver.settings>) => driver.settings(...args);
+  const say = (...args: Parameters<typeof driver.say>) => driver.say(...args);
   const timer = (seconds: number) =>
     createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: () => new Date(Date.now() + seconds * 1_000) });
 
@@ -82,6 +81,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     app = await startApp(target);
     bot = await createChatbotViaApi(app, 'Shop', SOURCE);
     client = createHubClient(app.baseUrl, app.apiKey);
+    driver = handoffDriver(app, bot);
     await settings(SLACK);
   });
   afterEach(async () => {
@@ -258,7 +258,6 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
 describe('handoff notices with hubs on one SQLite file', () => {
   let directory: string;
   let apiKey: string;
-  let bot: string;
   const hubs: { server: Server; store: Store }[] = [];
 
   /** A hub process on the file; answers its API's address. */
@@ -284,14 +283,15 @@ describe('handoff notices with hubs on one SQLite file', () => {
     await store.close();
   });
   afterEach(async () => {
+    vi.useRealTimers();
     await stopHubs();
     rmSync(directory, { recursive: true, force: true });
   });
 
   /** A chatbot handing off to Slack, and conversations handed off, through the hub at `baseUrl`. */
   async function handedOff(baseUrl: string, conversations: string[]) {
-    bot = await createChatbotViaApi({ baseUrl, apiKey }, 'Shop', SOURCE);
-    const driver = handoffDriver({ baseUrl, apiKey }, () => bot);
+    const bot = await createChatbotViaApi({ baseUrl, apiKey }, 'Shop', SOURCE);
+    const driver = handoffDriver({ baseUrl, apiKey }, bot);
     await driver.settings(SLACK);
     for (const id of conversations) await driver.say(id, 'agent please');
     return driver;
@@ -324,6 +324,5 @@ describe('handoff notices with hubs on one SQLite file', () => {
     const notices = await postAll(restarted, { channelId: THREAD.channelId, threadId: '2.2' });
     expect(notices.map((notice) => `${notice.conversationId}:${notice.kind}:${notice.text ?? ''}`)).toEqual(['c2:requested:', 'c1:message:Hello?']);
     expect(notices[1]?.thread).toEqual(THREAD);
-    vi.useRealTimers();
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { conversationPageQuery } from '../../src/store/mongo/conversations.js';
@@ -11,8 +11,8 @@ import { pageBlocks } from '../../src/store/mongo/page-blocks.js';
 import { CONVERSATION_SOURCES } from '../../src/store/conversation-sources.js';
 import { LIST_CONVERSATIONS_SQL } from '../../src/store/sqlite/conversations.js';
 import { LIST_LEADS_SQL } from '../../src/store/sqlite/leads.js';
-import { migrate } from '../../src/store/sqlite/migrations.js';
 import type { Lead } from '../../src/store/port.js';
+import { plannerDatabase, queryPlan } from '../support/query-plan.js';
 
 // The listing queries must be served by the (chatbot, created time) indexes, so their cost follows
 // the page asked for, not the leads of other chatbots or outside the range.
@@ -25,34 +25,23 @@ describe('sqlite listing query plans', () => {
   let db: Database.Database;
 
   beforeAll(() => {
-    db = new Database(':memory:');
-    migrate(db);
-    db.pragma('foreign_keys = OFF'); // rows for the planner's statistics, without owners
     // Real statistics (20 chatbots, 1000 rows each) for the planner, as a busy database would have.
-    const lead = db.prepare(
-      'INSERT INTO leads (id, chatbot_id, account_id, email, created_at) VALUES (?, ?, ?, ?, ?)',
-    );
-    const conversation = db.prepare(
-      `INSERT INTO conversations (chatbot_id, id, account_id, source, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-    db.transaction(() => {
+    db = plannerDatabase((rows) => {
+      const lead = rows.prepare('INSERT INTO leads (id, chatbot_id, account_id, email, created_at) VALUES (?, ?, ?, ?, ?)');
+      const conversation = rows.prepare(
+        `INSERT INTO conversations (chatbot_id, id, account_id, source, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      );
       for (let i = 0; i < 20_000; i += 1) {
         const [chatbotId, at] = [`bot-${i % 20}`, Date.UTC(2026, 0, 1) + i * 60_000];
         lead.run(`lead-${i}`, chatbotId, 'account', 'x@example.com', at);
         conversation.run(chatbotId, `conv-${i}`, 'account', i % 2 ? 'API' : 'Slack', at, at);
       }
-    })();
-    db.exec('ANALYZE');
+    });
   });
   afterAll(() => db.close());
 
-  const plan = (sql: string, params: Record<string, unknown>) =>
-    db
-      .prepare<[Record<string, unknown>], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
-      .all(params)
-      .map((step) => step.detail)
-      .join('\n');
+  const plan = (sql: string, params: Record<string, unknown>) => queryPlan(db, sql, params);
   const window = { chatbotId: 'bot-7', from: 0, to: Date.now(), limit: 20, offset: 40 };
 
   it('seeks a page of leads, at any depth, through leads_by_chatbot_position', () => {

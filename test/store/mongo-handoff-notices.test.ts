@@ -44,9 +44,8 @@ describe.skipIf(mongoUri === undefined)('mongodb handoff notices after a crash',
     await store.close();
   });
 
-  it('moves the notices a crash left in the conversation’s document into the feed, in order', async () => {
-    const handoff = { status: 'pending' as const, requestedAt: NOW, takenBy: null };
-    const request: HandoffRequestNotice = {
+  const handoff = { status: 'pending' as const, requestedAt: NOW, takenBy: null };
+  const requestNotice = (): HandoffRequestNotice => ({
       kind: 'requested',
       id: 'r1',
       accountId: chatbot.accountId,
@@ -61,7 +60,11 @@ describe.skipIf(mongoUri === undefined)('mongodb handoff notices after a crash',
       transcript: [{ role: 'user', content: 'agent please' }],
       person: null,
       createdAt: NOW,
-    };
+  });
+  const claim = (now: Date) => store.handoffNotices.claim({ accountId: chatbot.accountId, platform: 'slack', now, leaseUntil: at(60_000), limit: 10 });
+
+  it('moves the notices a crash left in the conversation’s document into the feed, in order', async () => {
+    const request = requestNotice();
     const message: HandoffFollowUp = { kind: 'message', id: 'm1', chatbotId: chatbot.id, conversationId: 'c1', handoff, text: 'Hello?', createdAt: at(1) };
     // The first write of each, as the handoff's request and the person's message make it; then the crash.
     await models.conversations.updateOne(
@@ -70,11 +73,21 @@ describe.skipIf(mongoUri === undefined)('mongodb handoff notices after a crash',
     );
     await models.conversations.updateOne({ _id: `${chatbot.id}:c1` }, stashNotices([message]));
 
-    const claim = (now: Date) => store.handoffNotices.claim({ accountId: chatbot.accountId, platform: 'slack', now, leaseUntil: at(60_000), limit: 10 });
     expect(await claim(at(10))).toMatchObject([{ id: 'r1', kind: 'requested', thread: null }]);
     await store.handoffNotices.complete(chatbot.accountId, 'r1', { channelId: 'C1', threadId: '1.1' }, at(20));
     expect(await claim(at(30))).toMatchObject([{ id: 'm1', kind: 'message', text: 'Hello?', thread: { channelId: 'C1', threadId: '1.1' } }]);
     const doc = await models.conversations.findById(`${chatbot.id}:c1`).lean<{ handoffOutbox?: unknown[] }>();
     expect(doc?.handoffOutbox).toEqual([]);
+  });
+
+  it('offers a request before a follow-up another process wrote in the same millisecond with a lower seq', async () => {
+    const { id, kind, ...fields } = requestNotice();
+    const [lower, higher] = [new mongoose.Types.ObjectId(), new mongoose.Types.ObjectId()];
+    const undone = { undone: true as const, leaseUntil: null, doneAt: null };
+    await models.handoffNotices.create({ _id: id, kind, requestId: id, seq: higher, ...fields, ...undone });
+    await models.handoffNotices.create({ _id: 'm1', kind: 'message', requestId: id, seq: lower, ...fields, transcript: undefined, person: undefined, text: 'Hello?', ...undone });
+    expect(await claim(at(10))).toMatchObject([{ id: 'r1', kind: 'requested' }]);
+    await store.handoffNotices.complete(chatbot.accountId, 'r1', { channelId: 'C1', threadId: '1.1' }, at(20));
+    expect(await claim(at(30))).toMatchObject([{ id: 'm1', kind: 'message', thread: { channelId: 'C1', threadId: '1.1' } }]);
   });
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { claimNotices, completeNotice, handoffInThread } from '../../domain/handoff-notices.js';
 import { handoffView } from '../../domain/webhook-events.js';
+import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import type { HandoffNotice, Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
@@ -38,7 +39,7 @@ const notice = z
     chatbotId: z.string(),
     chatbotName: z.string(),
     conversationId: z.string(),
-    source: z.string(),
+    source: z.enum(CONVERSATION_SOURCES),
     channel: z.object({ workspaceId: z.string(), channelId: z.string() }).describe('Where the chatbot’s handoff settings send requests'),
     thread: thread.nullable().describe('Null until the `requested` notice is done'),
     handoff: handoffState.describe('The handoff when the notice was made (`closed`: resolved or missed)'),

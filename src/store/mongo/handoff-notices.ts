@@ -63,22 +63,25 @@ export function mongoHandoffOutbox(models: MongoModels): HandoffOutbox & { flush
     return fields;
   }
 
-  async function flushDocument(_id: string): Promise<void> {
-    const doc = await conversations.findOne({ _id }, { handoffOutbox: 1 }).lean<Pick<ConversationDoc, 'handoffOutbox'>>();
+  async function flush(chatbotId: string, conversationId: string): Promise<void> {
+    const conversation = { _id: documentId(chatbotId, conversationId), chatbotId };
+    const doc = await conversations.findOne(conversation, { handoffOutbox: 1 }).lean<Pick<ConversationDoc, 'handoffOutbox'>>();
     for (const { _id: noticeId, seq, notice } of doc?.handoffOutbox ?? []) {
       const fields = notice.kind === 'requested' ? requestFields(notice, seq) : await followUpFields(notice, seq);
       if (fields) {
         await retryOnceOnDuplicateKey(() => handoffNotices.updateOne({ _id: noticeId }, { $setOnInsert: fields }, { upsert: true }));
       }
-      await conversations.updateOne({ _id }, { $pull: { handoffOutbox: { _id: noticeId } } });
+      await conversations.updateOne(conversation, { $pull: { handoffOutbox: { _id: noticeId } } });
     }
   }
 
   return {
-    flush: (chatbotId, conversationId) => flushDocument(documentId(chatbotId, conversationId)),
+    flush,
     async flushAccount(accountId) {
-      const left = await conversations.find({ accountId, 'handoffOutbox._id': { $exists: true } }, { _id: 1 }).lean<{ _id: string }[]>();
-      for (const doc of left) await flushDocument(doc._id);
+      const left = await conversations
+        .find({ accountId, 'handoffOutbox._id': { $exists: true } }, { chatbotId: 1, conversationId: 1 })
+        .lean<Pick<ConversationDoc, 'chatbotId' | 'conversationId'>[]>();
+      for (const doc of left) await flush(doc.chatbotId, doc.conversationId);
     },
   };
 }
@@ -117,7 +120,8 @@ export function mongoHandoffNotices(models: MongoModels): HandoffNoticeRepositor
     async claim({ accountId, platform, now, leaseUntil, limit }) {
       await outbox.flushAccount(accountId);
       // Each conversation's oldest undone notice, free of a live lease, oldest first.
-      const heads = await handoffNotices.aggregate<HandoffNoticeDoc>([
+      // Read as needed: heads other claimers lease meanwhile are passed over for the next.
+      const heads = handoffNotices.aggregate<HandoffNoticeDoc>([
         { $match: { accountId, platform, undone: true } },
         { $sort: { createdAt: 1, seq: 1 } },
         { $group: { _id: { chatbotId: '$chatbotId', conversationId: '$conversationId' }, head: { $first: '$$ROOT' } } },
@@ -126,20 +130,22 @@ export function mongoHandoffNotices(models: MongoModels): HandoffNoticeRepositor
         { $sort: { createdAt: 1, seq: 1 } },
       ]);
       const claimed: HandoffNotice[] = [];
-      for (const head of heads) {
-        if (claimed.length === limit) break;
+      for await (const head of heads.cursor()) {
         const request = await requestOf(head);
-        // A follow-up waits for its request to be posted (its thread to be known).
-        if (!request || (request !== head && request.doneAt === null)) continue;
+        if (!request) continue;
+        // A request comes before its follow-ups, which need its thread, even where another
+        // process wrote one in the same millisecond with a lower seq.
+        const next = request.doneAt === null ? request : head;
         // One conditional write: of racing claimers, one leases it.
         const leased = await handoffNotices
           .findOneAndUpdate(
-            { _id: head._id, undone: true, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+            { _id: next._id, undone: true, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
             { $set: { leaseUntil } },
             { returnDocument: 'after' },
           )
           .lean<HandoffNoticeDoc>();
-        if (leased) claimed.push(toNotice(leased, request === head ? leased : request));
+        if (leased) claimed.push(toNotice(leased, next === request ? leased : request));
+        if (claimed.length === limit) break;
       }
       return claimed;
     },

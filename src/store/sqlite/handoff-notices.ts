@@ -70,6 +70,30 @@ const toNotice = (row: OfferedRow): HandoffNotice => ({
 const OFFERED = `SELECT n.*, r.thread_channel_id AS handoff_channel_id, r.thread_id AS handoff_thread_id
   FROM handoff_notices n JOIN handoff_notices r ON r.id = n.request_id`;
 
+/**
+ * The account's next notices for the platform: each conversation's oldest undone one, free of a
+ * live lease, oldest first, through handoff_notices_undone and handoff_notices_of_conversation.
+ * Exported for the query plan test.
+ */
+export const NEXT_NOTICES_SQL = `SELECT n.seq FROM handoff_notices n
+  WHERE n.account_id = @accountId AND n.platform = @platform AND n.done_at IS NULL
+    AND (n.lease_until IS NULL OR n.lease_until < @now)
+    AND NOT EXISTS (
+      SELECT 1 FROM handoff_notices e
+      WHERE e.chatbot_id = n.chatbot_id AND e.conversation_id = n.conversation_id AND e.seq < n.seq AND e.done_at IS NULL)
+  ORDER BY n.seq LIMIT @limit`;
+
+/**
+ * The handoff whose request started the thread, while it is the conversation's current one,
+ * through handoff_notices_by_thread. Exported for the query plan test.
+ */
+export const HANDOFF_BY_THREAD_SQL = `SELECT h.* FROM handoff_notices r
+  JOIN conversation_handoffs h
+    ON h.chatbot_id = r.chatbot_id AND h.conversation_id = r.conversation_id AND h.requested_at = r.requested_at
+  WHERE r.platform = @platform AND r.thread_channel_id = @channelId AND r.thread_id = @threadId
+    AND r.kind = 'requested' AND r.account_id = @accountId
+  ORDER BY r.seq DESC LIMIT 1`;
+
 export type HandoffNoticeWriter = {
   request(notice: HandoffRequestNotice): void;
   /** Kept only when the handoff it belongs to has a requested notice. */
@@ -135,19 +159,13 @@ export function sqliteHandoffNoticeWriter(db: Database): HandoffNoticeWriter {
 
 export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
   // One statement under SQLite's write lock, so racing claimers (other processes too) never
-  // lease the same notice. A conversation's oldest undone notice is its only one on offer.
+  // lease the same notice.
   const lease = db.prepare<{ accountId: string; platform: Platform; now: number; leaseUntil: number; limit: number }, { seq: number }>(
-    `UPDATE handoff_notices SET lease_until = @leaseUntil
-     WHERE seq IN (
-       SELECT n.seq FROM handoff_notices n
-       WHERE n.account_id = @accountId AND n.platform = @platform AND n.done_at IS NULL
-         AND (n.lease_until IS NULL OR n.lease_until < @now)
-         AND NOT EXISTS (
-           SELECT 1 FROM handoff_notices e
-           WHERE e.chatbot_id = n.chatbot_id AND e.conversation_id = n.conversation_id AND e.seq < n.seq AND e.done_at IS NULL)
-       ORDER BY n.seq LIMIT @limit)
-     RETURNING seq`,
+    `UPDATE handoff_notices SET lease_until = @leaseUntil WHERE seq IN (${NEXT_NOTICES_SQL}) RETURNING seq`,
   );
+  // Adapters poll every second, mostly finding nothing: a read first, so an idle poll never
+  // takes the write lock that chats wait for.
+  const anyNext = db.prepare<Parameters<typeof lease.all>[0], { seq: number }>(NEXT_NOTICES_SQL);
   const offered = db.prepare<[string], OfferedRow>(`${OFFERED} WHERE n.seq IN (SELECT value FROM json_each(?)) ORDER BY n.seq`);
   const claim = db.transaction((params: Parameters<typeof lease.all>[0]) => {
     const seqs = lease.all(params).map((row) => row.seq);
@@ -165,19 +183,15 @@ export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
     markDone.run(params);
     return one.get(params.id, params.accountId);
   });
-  // The thread's handoff, while it is the conversation's current one.
   const byThread = db.prepare<{ accountId: string; platform: Platform; channelId: string; threadId: string }, HandoffRow>(
-    `SELECT h.* FROM handoff_notices r
-     JOIN conversation_handoffs h
-       ON h.chatbot_id = r.chatbot_id AND h.conversation_id = r.conversation_id AND h.requested_at = r.requested_at
-     WHERE r.platform = @platform AND r.thread_channel_id = @channelId AND r.thread_id = @threadId
-       AND r.kind = 'requested' AND r.account_id = @accountId
-     ORDER BY r.seq DESC LIMIT 1`,
+    HANDOFF_BY_THREAD_SQL,
   );
 
   return {
     async claim({ accountId, platform, now, leaseUntil, limit }) {
-      return claim.immediate({ accountId, platform, now: now.getTime(), leaseUntil: leaseUntil.getTime(), limit }).map(toNotice);
+      const params = { accountId, platform, now: now.getTime(), leaseUntil: leaseUntil.getTime(), limit };
+      if (!anyNext.get({ ...params, limit: 1 })) return [];
+      return claim.immediate(params).map(toNotice);
     },
     async complete(accountId, id, thread, at) {
       const row = complete.immediate({
