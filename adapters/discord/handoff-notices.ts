@@ -1,23 +1,15 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ChannelType, DiscordAPIError, RESTJSONErrorCodes, ThreadAutoArchiveDuration, type Client, type TextChannel, type ThreadChannel } from 'discord.js';
 import type { Logger } from 'pino';
+import { startNoticePoller, type NoticePoller } from '../handoff-notices.js';
 import type { HandoffNotice, HandoffState, HandoffThread, HubClient } from '../hub-client.js';
 import { markHandoffThread } from './handoff.js';
 import { personSaid, requestEmbed, rootMessage, statusLine, threadName } from './handoff-message.js';
 import { splitMessage } from './text.js';
 
-// The hub's handoff notices, posted in Discord: polls the hub (every second while the bot runs)
-// for notices leased to this process, posts each, then marks it done. A request becomes a message
-// in the handoff channel with a thread started from it; the person's messages go into that thread;
-// the close is said there, the root message loses its buttons and the thread is archived. Any
-// number of bot processes may poll: the lease gives each notice to one; one not marked done (a
-// crash, Discord refusing) is offered again when its lease ends.
-
-const POLL_MS = 1_000;
-/** Notices leased per pass; a full batch is followed by another pass at once. */
-const BATCH = 10;
-/** How long stop() waits for the pass in progress; a notice cut short is offered again when its lease ends. */
-const STOP_GRACE_MS = 5_000;
+// The hub's handoff notices, posted in Discord (the shared poller leases them): a request becomes
+// a message in the handoff channel with a thread started from it; the person's messages go into
+// that thread; the close is said there, the root message loses its buttons and the thread is
+// archived.
 
 export type HandoffNoticesOptions = {
   client: Client<true>;
@@ -25,12 +17,7 @@ export type HandoffNoticesOptions = {
   logger: Logger;
 };
 
-export type HandoffNotices = {
-  /** Stops polling and waits for the pass in progress (at most a few seconds). */
-  stop(): Promise<void>;
-};
-
-export function startHandoffNotices(options: HandoffNoticesOptions): HandoffNotices {
+export function startHandoffNotices(options: HandoffNoticesOptions): NoticePoller {
   const { client, hub } = options;
   const log = options.logger.child({ feature: 'handoff notices' });
 
@@ -59,7 +46,7 @@ export function startHandoffNotices(options: HandoffNoticesOptions): HandoffNoti
     return { channelId: channel.id, threadId: thread.id };
   }
 
-  async function postInThread(thread: HandoffThread, text: string): Promise<void> {
+  async function postPersonMessage(thread: HandoffThread, text: string): Promise<void> {
     const channel = await threadChannel(thread.threadId);
     for (const piece of splitMessage(personSaid(text))) await channel.send({ content: piece });
   }
@@ -83,7 +70,7 @@ export function startHandoffNotices(options: HandoffNoticesOptions): HandoffNoti
   /** Posts in the handoff's thread; a thread someone deleted takes nothing more, and that is no failure. */
   async function inThread(notice: HandoffNotice, thread: HandoffThread): Promise<void> {
     try {
-      if (notice.kind === 'message' && notice.text) await postInThread(thread, notice.text);
+      if (notice.kind === 'message' && notice.text) await postPersonMessage(thread, notice.text);
       if (notice.kind === 'closed') await close(thread, notice.handoff);
     } catch (error) {
       if (!(error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownChannel)) throw error;
@@ -91,58 +78,5 @@ export function startHandoffNotices(options: HandoffNoticesOptions): HandoffNoti
     }
   }
 
-  async function post(notice: HandoffNotice): Promise<void> {
-    if (notice.kind === 'requested') {
-      await hub.completeHandoffNotice(notice.id, await openThread(notice));
-      return;
-    }
-    // Without a thread (its request was never posted) there is nowhere to say it.
-    if (notice.thread) await inThread(notice, notice.thread);
-    await hub.completeHandoffNotice(notice.id);
-  }
-
-  let stopped = false;
-  let failing = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-
-  async function pass(): Promise<number> {
-    const notices = await hub.claimHandoffNotices('discord', BATCH);
-    await Promise.all(
-      notices.map((notice) =>
-        post(notice).catch((error: unknown) => {
-          // Its lease runs out and it is offered again.
-          log.error({ err: error, noticeId: notice.id, kind: notice.kind, conversationId: notice.conversationId }, 'could not post a handoff notice');
-        }),
-      ),
-    );
-    return notices.length;
-  }
-
-  function loop(): void {
-    running = pass()
-      .then((count) => {
-        if (failing) log.info('handoff notices are read again');
-        failing = false;
-        return count;
-      })
-      .catch((error: unknown) => {
-        // Said once per outage, not every second.
-        if (!failing) log.error({ err: error }, 'could not read handoff notices from the hub');
-        failing = true;
-        return 0;
-      })
-      .then((count) => {
-        if (!stopped) timer = setTimeout(loop, count === BATCH ? 0 : POLL_MS);
-      });
-  }
-  loop();
-
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await Promise.race([running, sleep(STOP_GRACE_MS, undefined, { ref: false })]);
-    },
-  };
+  return startNoticePoller({ hub, platform: 'discord', logger: options.logger, poster: { startThread: openThread, postInThread: inThread } });
 }

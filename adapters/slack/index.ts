@@ -3,6 +3,7 @@ import { format } from 'node:util';
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger, type webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { SlackConfig } from '../../src/config.js';
+import type { NoticePoller } from '../handoff-notices.js';
 import type { HubClient } from '../hub-client.js';
 import { createLearnWatcher, type LearnWatchOptions } from '../learn-watch.js';
 import { createRelay, notBoundText, type Relay } from '../relay.js';
@@ -10,7 +11,7 @@ import { createAssistant } from './assistant.js';
 import { listenForCommands, slackWords } from './commands.js';
 import { listenForFeedback } from './feedback.js';
 import { createHandoffReplies, listenForHandoffButtons } from './handoff.js';
-import { createNoticePoller, type NoticePoller } from './handoff-notices.js';
+import { startHandoffNotices } from './handoff-notices.js';
 import { listenForAnswers } from './unanswered.js';
 import { createMessageHandler, listenForMessages } from './messages.js';
 import { instrumentSlack } from './metrics.js';
@@ -136,8 +137,7 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
       await app.init();
       if (mode === 'socket') await app.start();
       ready = true;
-      notices = createNoticePoller({ hub: client, client: app.client, logger, intervalMs: noticePollMs });
-      notices.start();
+      notices = startHandoffNotices({ hub: client, client: app.client, logger, intervalMs: noticePollMs });
       logger.info({ mode, command: config.command }, 'Slack adapter is running');
     },
 
