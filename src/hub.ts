@@ -8,7 +8,7 @@ import { API_PREFIX, createApp, type NodeListener } from './http/app.js';
 import { createConversationWatch } from './http/conversation-watch.js';
 import { timeStoreQuery } from './metrics.js';
 import { answerParserRefusals } from './http/parser-refusals.js';
-import { drain } from './shutdown.js';
+import { drainer } from './shutdown.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/port.js';
 import { timedStore } from './store/timed.js';
@@ -53,6 +53,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
   });
   const server = app.listen(config.port);
   answerParserRefusals(server);
+  const drain = drainer(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve).once('error', reject);
   });
@@ -67,7 +68,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     async close() {
       // Live streams never finish by themselves: ended now, the browsers reconnect to another instance.
       conversationWatch.close();
-      await drain(server);
+      await drain();
       await store.close();
     },
   };

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { setImmediate as turnEnded } from 'node:timers/promises';
 import type { Logger } from 'pino';
 
@@ -26,13 +27,27 @@ export function onShutdown(logger: Logger, stop: () => Promise<unknown>): void {
   }
 }
 
-/** Stops accepting connections and lets requests in flight finish, up to a limit. */
-export async function drain(server: Server): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
-  await closed;
-  clearTimeout(timer);
-  // What the last requests left to the end of their turn (atEndOfTurn: log lines, metrics).
-  await turnEnded();
+/**
+ * Follows the server's connections from now on, and answers what stops it: no new connections, the
+ * requests in flight finish (up to a limit), and every connection is closed.
+ */
+export function drainer(server: Server): () => Promise<void> {
+  // Browsers open spare connections ahead of need (Chromium preconnects to a page's origins). One
+  // that has not sent a byte has no request to finish, yet Node's closeIdleConnections leaves it
+  // open, and the drain would wait for its deadline.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+    const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+    await closed;
+    clearTimeout(timer);
+    // What the last requests left to the end of their turn (atEndOfTurn: log lines, metrics).
+    await turnEnded();
+  };
 }

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { remoteHub, stayIdle } from '../standalone.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from './index.js';
-import { drain, onShutdown } from '../../src/shutdown.js';
+import { drainer, onShutdown } from '../../src/shutdown.js';
 
 // `node --import tsx adapters/slack/main.ts` (the Procfile's `slack` process): the Slack adapter on
 // its own, reaching the hub over HTTP at HUB_URL with HUB_API_KEY. In HTTP mode it serves
@@ -17,6 +17,7 @@ process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unha
 
 let adapter: SlackAdapter | undefined;
 let server: Server | undefined;
+let stopServer: (() => Promise<void>) | undefined;
 if (!config.slack || !config.hubUrl) {
   stayIdle(
     logger,
@@ -39,6 +40,7 @@ if (!config.slack || !config.hubUrl) {
         }
         res.writeHead(404).end();
       });
+      stopServer = drainer(server);
       await new Promise<void>((resolve, reject) => server?.once('error', reject).listen(config.port, resolve));
       const { port } = server.address() as AddressInfo;
       logger.info({ port, path: SLACK_EVENTS_PATH }, 'listening for Slack');
@@ -52,5 +54,5 @@ if (!config.slack || !config.hubUrl) {
 }
 
 onShutdown(logger, async () => {
-  await Promise.all([adapter?.stop(), server && drain(server)]);
+  await Promise.all([adapter?.stop(), stopServer?.()]);
 });

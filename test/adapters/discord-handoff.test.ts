@@ -4,11 +4,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHandoffTimer } from '../../jobs/handoffs.js';
 import { HANDOFF_RESOLVED, handoffThreadOnly } from '../../adapters/commands.js';
 import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
-import { HANDOFF_CLOSED, ONLY_TEXT, personSaid, RESOLVE_ID, statusLine, TAKE_ID } from '../../adapters/discord/handoff-message.js';
+import { HANDOFF_CLOSED, NOT_DELIVERED, ONLY_TEXT, personSaid, RESOLVE_ID, statusLine, TAKE_ID } from '../../adapters/discord/handoff-message.js';
 import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
 import { createHubClient, type HandoffState, type HubClient } from '../../adapters/hub-client.js';
 import { NOT_BOUND } from '../../adapters/relay.js';
 import { startFakeDiscord, user, type ApiMessage, type FakeChannel, type FakeDiscord } from '../fakes/discord.js';
+import { startHubProxy } from '../support/hub-proxy.js';
 import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 
@@ -32,13 +33,14 @@ describe('Discord handoff', () => {
   let hub: HubClient;
   let discord: FakeDiscord;
   let bot: DiscordBot;
+  let proxy: Awaited<ReturnType<typeof startHubProxy>>;
   let chatbotId: string;
   let handoffs: FakeChannel;
 
-  const startBot = () =>
+  const startBot = (hubClient: HubClient) =>
     startDiscordBot({
       config: { token: TOKEN, applicationId: discord.applicationId, guildId: undefined, apiUrl: discord.apiUrl, adminUserIds: [] },
-      hub,
+      hub: hubClient,
       logger: pino({ level: 'silent' }),
     });
 
@@ -50,12 +52,15 @@ describe('Discord handoff', () => {
     handoffs = discord.createChannel('text', 'handoffs');
     const handoff = { enabled: true, platform: 'discord', workspaceId: discord.guildId, channelId: handoffs.id, waitingMessage: WAITING, afterDeclines: 0 };
     expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId, handoff })).status).toBe(202);
-    bot = await startBot();
+    // The bot reaches the hub through a switch, to cut it off; the test talks to the hub directly.
+    proxy = await startHubProxy(app.origin);
+    bot = await startBot(createHubClient(`${proxy.url}/api/v1`, app.apiKey));
   });
 
   afterAll(async () => {
     await bot?.stop();
     await discord?.close();
+    await proxy?.close();
     await app?.close();
   });
 
@@ -252,6 +257,28 @@ describe('Discord handoff', () => {
     expect(buttons(root)).toEqual([]);
   });
 
+  it('tells the team when a reply could not be passed on, and posts what waited once the hub is back', async () => {
+    await say('c8', 'Can I talk to a person?');
+    const { thread } = await requested('c8');
+    proxy.setDown(true);
+    try {
+      const lost = discord.say(thread, bob, 'Are you there?');
+      await discord.until('the not-delivered note', () =>
+        discord.history(thread.id).find((item) => item.message_reference?.message_id === lost.id && item.content === NOT_DELIVERED),
+      );
+      // The person's message reaches the hub, which keeps its notice until the bot can claim it.
+      expect(await say('c8', 'Hello?')).toBe('');
+      await sleep(1_500);
+      expect(botTexts(thread)).toEqual([NOT_DELIVERED]);
+    } finally {
+      proxy.setDown(false);
+    }
+    await untilBotSays(thread, personSaid('Hello?'));
+    discord.say(thread, bob, 'Yes, here now.');
+    const answered = await untilConversation('the team reply', 'c8', (item) => handedTo(item).length > 0);
+    expect(handedTo(answered).map((turn) => turn.content)).toEqual(['Yes, here now.']);
+  });
+
   it('explains /chatbot resolve used outside a handoff thread', async () => {
     expect(await resolveCommand(handoffs, alice)).toBe(handoffThreadOnly(DISCORD_WORDS));
     const thread = discord.createChannel('thread', 'just a thread', { parentId: handoffs.id, ownerId: alice.id });
@@ -270,11 +297,14 @@ describe('Discord handoff', () => {
     expect(description).not.toContain('Question 1:');
   });
 
-  it('posts each request once and relays each reply once with two bot instances', async () => {
-    const second = await startBot();
+  it('posts each request once and takes each click and reply once with two bot instances', async () => {
+    const second = await startBot(hub);
     try {
       await say('c6', 'I need a human');
-      const { thread } = await requested('c6');
+      const { root, thread } = await requested('c6');
+      discord.setNickname(bob, 'Bobby');
+      const take = discord.click(root, bob, TAKE_ID);
+      await untilRootShows(root, statusLine({ status: 'active', requested_at: '', taken_by: 'Bobby' }));
       discord.say(thread, bob, 'Hello from the team.');
       await untilConversation('the team reply', 'c6', (item) => handedTo(item).length > 0);
       await say('c6', 'Thanks!');
@@ -283,6 +313,8 @@ describe('Discord handoff', () => {
       expect(discord.history(handoffs.id).filter((message) => conversationOf(message) === 'c6')).toHaveLength(1);
       expect(handedTo((await conversation('c6')) as ConversationItem)).toHaveLength(1);
       expect(botTexts(thread)).toEqual([personSaid('Thanks!')]);
+      // Both instances received the click; one acknowledged it.
+      expect(discord.requests.filter((item) => item.method === 'POST' && item.path.endsWith(`/${take}/callback`))).toHaveLength(1);
     } finally {
       await second.stop();
     }

@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +24,7 @@ import {
   type FakeDiscord,
   type RecordedRequest,
 } from '../fakes/discord.js';
+import { startHubProxy } from '../support/hub-proxy.js';
 import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 import { html, page, serveSite } from '../support/website.js';
@@ -62,48 +61,6 @@ function scriptedResponder() {
     },
   };
   return { state, responder };
-}
-
-/** The hub behind a switch: while down, every connection is cut (an outage as the adapter sees it). */
-async function startHubProxy(target: string) {
-  let down = false;
-  const server: Server = createServer(async (request: IncomingMessage, response) => {
-    if (down) {
-      request.socket.destroy();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const name of ['authorization', 'content-type']) {
-      const value = request.headers[name];
-      if (typeof value === 'string') headers.set(name, value);
-    }
-    const upstream = await fetch(target + (request.url ?? '/'), {
-      method: request.method,
-      headers,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    const messageId = upstream.headers.get('x-message-id');
-    response.writeHead(upstream.status, {
-      'Content-Type': upstream.headers.get('content-type') ?? 'text/plain',
-      ...(messageId ? { 'X-Message-Id': messageId } : {}),
-    });
-    for await (const chunk of upstream.body ?? []) response.write(chunk);
-    response.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    setDown: (value: boolean) => {
-      down = value;
-      if (value) server.closeAllConnections();
-    },
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
 describe('Discord adapter', () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ const WAITING = 'Someone from the team will join you here.';
 const OFFLINE = 'Nobody is in right now.';
 const TALK = 'Talk to a person';
 const silent = pino({ level: 'silent' });
+const SHOTS = 'test-artifacts/widget';
 
 let browser: Browser;
 let directory: string;
@@ -52,6 +53,7 @@ const team = (conversationId: string, action: 'messages' | 'resolve', body?: unk
 
 beforeAll(async () => {
   browser = await launchChromium();
+  await mkdir(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await browser.close();
@@ -158,6 +160,7 @@ describe('a handed-off visitor', () => {
     await team(id, 'messages', { name: 'Ada', text: 'Hi, Ada here. We open at seven.' });
     await waitForBubble(frame, 'Hi, Ada here.');
     await status(frame).filter({ hasText: 'Chatting with Ada' }).waitFor();
+    await page.locator('switchboard-chat iframe').screenshot({ path: `${SHOTS}/handoff.png` });
 
     // A reload shows the same, from the history, and keeps listening.
     await page.reload();
