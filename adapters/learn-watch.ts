@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { PlatformWords } from './commands.js';
-import type { HubClient, SourceItem } from './hub-client.js';
+import { HubApiError, type HubClient, type SourceItem } from './hub-client.js';
 
 // After `/chatbot learn <url>`: the website is read by the hub's sources job, in the background.
 // A watch asks the hub for the chatbot's sources now and then and says in the channel when the
@@ -70,6 +70,8 @@ export function createLearnWatcher({ logger, intervalMs = INTERVAL_MS, timeoutMs
           if (source.status === 'ready') return learnReadyText(learning, source);
           if (source.status === 'failed') return learnFailedText(learning, source);
         } catch (error) {
+          // The chatbot deleted meanwhile: nothing to tell.
+          if (error instanceof HubApiError && error.status === 404) return '';
           // The hub out of reach for a moment: the next look may fare better.
           logger.warn({ err: error, sourceId: learning.sourceId }, 'could not look at a website being learned');
         }

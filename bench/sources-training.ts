@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createAccount } from '../src/domain/accounts.js';
 import { createChatbot } from '../src/domain/chatbots.js';
 import { addQaSource, addTextSource } from '../src/domain/sources.js';
@@ -15,8 +16,9 @@ import { generateText } from './text.js';
 // Training from sources in the hub's own process, as POST …/sources does it: a 10 MB text source
 // added and made answerable (its chunks kept, the material written, the index built and stored),
 // against JSON.parse of the same request body in the same run; then a Q&A added beside it, which
-// chunks the Q&A alone. And the event loop's longest wait meanwhile: the work that is not the
-// store's short writes runs on the training worker thread.
+// chunks the Q&A alone. And the event loop's longest wait meanwhile (the work that is not the
+// store's short writes runs on the training worker thread), against its longest wait while the
+// process idles as long: on a busy machine the process waits for a core too.
 
 const SOURCE_CHARS = 10 * 1024 * 1024;
 
@@ -34,6 +36,7 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
     const parses: number[] = [];
     const adds: { ms: number; longestWaitMs: number }[] = [];
     const changes: { ms: number; longestWaitMs: number }[] = [];
+    const idles: number[] = [];
     for (let i = 0; i < runs; i += 1) {
       const chatbot = await createChatbot(store, account, { name: `Bench ${i}` });
       const start = performance.now();
@@ -47,6 +50,7 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
         await addQaSource(store, account, chatbot.id, { question: 'When do you open?', answer: 'At nine.' });
         await retriever.prepare(chatbot.id);
       }));
+      idles.push((await watched(() => sleep((adds.at(-1)?.ms ?? 0) + (changes.at(-1)?.ms ?? 0)))).longestWaitMs);
     }
     const parseMs = median(parses);
     return [
@@ -56,8 +60,8 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
         name: 'longest event loop wait meanwhile',
         value: Math.max(...[...adds, ...changes].map(({ longestWaitMs }) => longestWaitMs)),
         unit: 'ms',
-        baseline: 'JSON.parse of the 10 MB body',
-        baselineValue: parseMs,
+        baseline: 'longest wait, idle as long',
+        baselineValue: Math.max(...idles),
         goal: { atMost: 50, of: 'value' },
       },
     ];

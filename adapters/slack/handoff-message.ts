@@ -31,7 +31,7 @@ const STATUS_BLOCK = 'handoff_status';
 const ACTIONS_BLOCK = 'handoff_actions';
 
 /** What the person's turns are labelled with in the thread and the transcript. */
-export const PERSON_LABEL = 'Visitor';
+const PERSON_LABEL = 'Person';
 
 /** The root message of a `requested` notice, with the pending state and both buttons. */
 export function rootMessage(notice: HandoffNotice): RootMessage {
@@ -44,16 +44,16 @@ export function rootMessage(notice: HandoffNotice): RootMessage {
     ['Phone', person?.phone],
   ].filter((field): field is [string, string] => Boolean(field[1]));
   const content: types.KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: clip(`A visitor asks for a person: ${notice.chatbotName}`, MAX_HEADER_CHARS) } },
+    { type: 'header', text: { type: 'plain_text', text: clip(`${notice.chatbotName}: someone asks for a person`, MAX_HEADER_CHARS) } },
     {
       type: 'section',
       fields: fields.map(([label, value]) => ({ type: 'mrkdwn', text: `*${label}*\n${escapedClip(value, MAX_FIELD_CHARS)}` })),
     },
     ...transcriptBlocks(notice),
   ];
-  const who = person?.name ? ` from ${person.name}` : '';
+  const who = person?.name ?? 'Someone';
   return {
-    text: escapeText(`A visitor${who} asks for a person (${notice.chatbotName}, ${notice.source})`),
+    text: escapeText(`${who} asks for a person (${notice.chatbotName}, ${notice.source})`),
     blocks: [...content, ...stateBlocks(notice.handoff)],
   };
 }
@@ -99,9 +99,9 @@ export function stateLine(handoff: HandoffState): string {
   const taker = handoff.taken_by && escapedClip(handoff.taken_by, MAX_FIELD_CHARS);
   switch (handoff.status) {
     case 'pending':
-      return '⏳ Waiting for someone to take it. Reply in the thread to answer the visitor.';
+      return '⏳ Waiting for someone to take it. Reply in the thread to answer the person.';
     case 'active':
-      return `🙋 Taken by ${taker}. Replies in the thread reach the visitor.`;
+      return `🙋 Taken by ${taker}. Replies in the thread reach the person.`;
     case 'resolved':
       return taker ? `✅ Resolved. ${taker} had it.` : '✅ Resolved before anyone took it.';
     case 'missed':
@@ -113,9 +113,9 @@ export function stateLine(handoff: HandoffState): string {
 export function closedText(handoff: HandoffState): string {
   const taker = handoff.taken_by && escapedClip(handoff.taken_by, MAX_FIELD_CHARS);
   if (handoff.status === 'missed') {
-    return '⏰ Missed: nobody took this in time. The visitor was told nobody is available, and the chatbot answers again.';
+    return '⏰ Missed: nobody took this in time. The person was told nobody is available, and the chatbot answers again.';
   }
-  return `✅ Resolved${taker ? ` (${taker} had it)` : ''}: the conversation is back with the chatbot. Replies here no longer reach the visitor.`;
+  return `✅ Resolved${taker ? ` (${taker} had it)` : ''}: the conversation is back with the chatbot. Replies here no longer reach the person.`;
 }
 
 /** The person's message as thread messages (more than one when it is longer than a message holds). */
@@ -131,6 +131,11 @@ export async function showState(client: webApi.WebClient, root: PostedRoot, hand
     text: current.text,
     blocks: [...content, ...stateBlocks(handoff)],
   });
+}
+
+/** Whether a thread's root is a handoff request (its current handoff or an earlier one). */
+export async function isHandoffRequest(client: webApi.WebClient, channel: string, ts: string): Promise<boolean> {
+  return (await readRoot(client, { channel, ts })).blocks.some(isRedrawn);
 }
 
 async function readRoot(client: webApi.WebClient, { channel, ts }: PostedRoot): Promise<RootMessage> {

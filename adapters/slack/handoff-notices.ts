@@ -77,7 +77,8 @@ export function createNoticePoller({ hub, client, logger, intervalMs = NOTICE_PO
         await hub.completeHandoffNotice(notice.id, thread);
       } catch (error) {
         countSlackError(error);
-        logger.error({ err: error, noticeId: notice.id, kind: notice.kind, conversationId: notice.conversationId }, 'could not post a handoff notice to Slack');
+        const { id: noticeId, kind, conversationId } = notice;
+        logger.error({ err: error, noticeId, kind, conversationId }, 'could not post a handoff notice to Slack');
       }
     }
   }

@@ -1,7 +1,7 @@
 import type { App, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { HubApiError, type HandoffInThread, type HandoffState, type HubClient } from '../hub-client.js';
-import { RESOLVE_ACTION_ID, showState, TAKE_ACTION_ID, type PostedRoot, type RootMessage } from './handoff-message.js';
+import { isHandoffRequest, RESOLVE_ACTION_ID, showState, TAKE_ACTION_ID, type PostedRoot, type RootMessage } from './handoff-message.js';
 import { countSlackError } from './metrics.js';
 import { plainText } from './text.js';
 import type { UserDirectory } from './users.js';
@@ -13,8 +13,8 @@ import type { UserDirectory } from './users.js';
 
 /** The name a team member is shown under when Slack will not say theirs. */
 export const TEAM_MEMBER = 'Team member';
-export const HANDOFF_CLOSED = 'This handoff is closed: the visitor is back with the chatbot and no longer receives replies here.';
-export const REPLY_NOT_DELIVERED = 'Your reply did not reach the visitor: the chatbot hub is unreachable. Please send it again.';
+export const HANDOFF_CLOSED = 'This handoff is closed: the person is back with the chatbot and no longer receives replies here.';
+export const REPLY_NOT_DELIVERED = 'Your reply did not reach the person: the chatbot hub is unreachable. Please send it again.';
 export const CLICK_FAILED = 'That did not work: the chatbot hub is unreachable. Please try again.';
 
 export type HandoffDeps = { hub: () => HubClient | undefined; users: UserDirectory; logger: Logger };
@@ -27,6 +27,8 @@ export type ThreadReply = {
   user: string;
   text: string;
   botUserId: string | undefined;
+  /** The thread's parent is the bot's own message (as every handoff request is). */
+  ownThread: boolean;
   client: webApi.WebClient;
   /** Takes the message for this instance (false: another instance or event has it). */
   claim: () => Promise<boolean>;
@@ -47,11 +49,25 @@ export function createHandoffReplies({ hub: currentHub, users, logger }: Handoff
     const hub = currentHub();
     if (!hub) return false;
     const { channel, threadTs, client } = reply;
-    const found = await hub.findHandoffByThread({ platform: 'slack', channelId: channel, threadId: threadTs });
-    if (!found) return false;
+    const tell = (message: string) => whisper(client, { channel, user: reply.user, threadTs }, message, logger);
+    let found: HandoffInThread | undefined;
+    try {
+      found = await hub.findHandoffByThread({ platform: 'slack', channelId: channel, threadId: threadTs });
+    } catch (error) {
+      // Under the bot's own message this is most likely the team answering: say it did not arrive.
+      if (!reply.ownThread) throw error;
+      logger.error({ err: error, channel, threadTs }, 'could not look up a Slack thread as a handoff');
+      await tell(REPLY_NOT_DELIVERED);
+      return true;
+    }
+    if (!found) {
+      // An earlier handoff's thread is no longer the conversation's, and still not the chatbot's.
+      if (!reply.ownThread || !(await isEarlierRequest(client, channel, threadTs, logger))) return false;
+      if (await reply.claim()) await tell(HANDOFF_CLOSED);
+      return true;
+    }
     const text = plainText(reply.text, reply.botUserId);
     if (!text || !(await reply.claim())) return true;
-    const tell = (message: string) => whisper(client, { channel, user: reply.user, threadTs }, message, logger);
     if (!isOpen(found.handoff)) {
       await tell(HANDOFF_CLOSED);
       return true;
@@ -93,7 +109,11 @@ export function listenForHandoffButtons(app: App, { hub: currentHub, users, logg
       let state: HandoffState;
       try {
         const found = await hub.findHandoffByThread({ platform: 'slack', channelId: channel, threadId: ts });
-        if (!found) return;
+        if (!found) {
+          // Only handoff requests have these buttons: this is an earlier handoff of the conversation.
+          await tell(HANDOFF_CLOSED);
+          return;
+        }
         if (isOpen(found.handoff)) state = await act(hub, found, body.user.id);
         else {
           state = found.handoff;
@@ -112,6 +132,17 @@ export function listenForHandoffButtons(app: App, { hub: currentHub, users, logg
       const message = body.message as Partial<RootMessage> | undefined;
       await redraw(client, { channel, ts, text: message?.text, blocks: message?.blocks }, state, logger);
     });
+  }
+}
+
+/** Whether a thread the bot started is a handoff request's; when Slack cannot say, it is taken as not. */
+async function isEarlierRequest(client: webApi.WebClient, channel: string, ts: string, logger: Logger): Promise<boolean> {
+  try {
+    return await isHandoffRequest(client, channel, ts);
+  } catch (error) {
+    countSlackError(error);
+    logger.warn({ err: error, channel, ts }, 'could not read the root of a Slack thread');
+    return false;
   }
 }
 

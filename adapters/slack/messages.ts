@@ -114,11 +114,12 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
     let routing: Awaited<ReturnType<Relay['route']>>;
     try {
       // Handoff threads start with the bot's message; a reply says whose its thread's parent is.
-      const maybeHandoff = inThread && (message.parent_user_id === undefined || message.parent_user_id === delivery.botUserId);
-      if (maybeHandoff && handoffReplies) {
+      const ownThread = message.parent_user_id !== undefined && message.parent_user_id === delivery.botUserId;
+      if (inThread && handoffReplies && (ownThread || message.parent_user_id === undefined)) {
         const { channel, ts, user, text } = message;
         const claim = () => relay.claimMessage(messageKey);
-        if (await handoffReplies({ channel, ts, threadTs, user, text, botUserId: delivery.botUserId, client, claim })) return;
+        const reply = { channel, ts, threadTs, user, text, botUserId: delivery.botUserId, ownThread, client, claim };
+        if (await handoffReplies(reply)) return;
       }
       // Threads the bot answered in live in the hub's store: any instance, any restart knows them.
       inbound.followUp = inThread && !direct && !mentioned && (await relay.inThread(threadKey));

@@ -139,11 +139,12 @@ export async function refreshSource(store: Store, account: Account, chatbotId: s
   if (source.type !== 'file' && source.type !== 'website') throw invalidRequest(`a ${source.type} source is not refreshed`);
   if (source.status === 'queued' || source.status === 'processing') return source;
   if (source.status === 'ready') await keepChunks(store, chatbotId, sourceId);
+  // The crawl starts afresh (its pages cleared before it may be claimed); what the pages read
+  // last time hold is in the kept chunks.
+  if (source.type === 'website') await store.sources.clearPages(sourceId);
   const pages = source.type === 'website' ? { pages: { done: 0, failed: 0, total: 0 } } : {};
   const refreshed = await store.sources.update(chatbotId, sourceId, { status: 'queued', error: null, ...pages, updatedAt: new Date() });
   if (!refreshed) throw notFound(`source ${sourceId}`);
-  // The crawl starts afresh; the pages read last time are in the kept chunks.
-  if (source.type === 'website') await store.sources.clearPages(sourceId);
   return refreshed;
 }
 

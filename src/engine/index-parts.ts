@@ -28,44 +28,50 @@ export type IndexPart = {
 /** Reads one source's texts (its chunks, in order) into its part of an index. */
 export function readIndexPart(source: string | undefined, texts: string[]): IndexPart {
   const termIds = new Map<string, number>();
-  const idsOf = (text: string) => {
-    const ids = new Set<number>();
+  // Each text's distinct terms in order of first appearance: a term counts once per text, the
+  // text it was last seen in told by its stamp (cheaper than a set per sentence).
+  const lastSeen: number[] = [];
+  let stamp = 0;
+  const addTerms = (text: string, into: number[], starts: number[]) => {
+    stamp += 1;
     for (const term of indexTerms(text)) {
       let id = termIds.get(term);
       if (id === undefined) {
         id = termIds.size;
         termIds.set(term, id);
       }
-      ids.add(id);
+      if (lastSeen[id] === stamp) continue;
+      lastSeen[id] = stamp;
+      into.push(id);
     }
-    return [...ids];
+    starts.push(into.length);
   };
   const sections = readSections(texts.join('\n\n'));
   const sentences: string[] = [];
   const sectionStart: number[] = [];
-  const keyTerms: number[][] = [];
-  const sentenceTerms: number[][] = [];
+  const keyTerms: number[] = [];
+  const keyTermStart = [0];
+  const sentenceTerms: number[] = [];
+  const sentenceTermStart = [0];
   for (const section of sections) {
     sectionStart.push(sentences.length);
-    keyTerms.push(idsOf(section.key));
+    addTerms(section.key, keyTerms, keyTermStart);
     for (const sentence of section.sentences) {
       sentences.push(sentence);
-      sentenceTerms.push(idsOf(sentence));
+      addTerms(sentence, sentenceTerms, sentenceTermStart);
     }
   }
   sectionStart.push(sentences.length);
-  const keyFlat = flatten(keyTerms);
-  const sentenceFlat = flatten(sentenceTerms);
   return {
     source,
     vocabulary: [...termIds.keys()],
     keys: sections.map((section) => section.key),
     sectionStart: Int32Array.from(sectionStart),
     sentences,
-    keyTerms: keyFlat.values,
-    keyTermStart: keyFlat.starts,
-    sentenceTerms: sentenceFlat.values,
-    sentenceTermStart: sentenceFlat.starts,
+    keyTerms: Int32Array.from(keyTerms),
+    keyTermStart: Int32Array.from(keyTermStart),
+    sentenceTerms: Int32Array.from(sentenceTerms),
+    sentenceTermStart: Int32Array.from(sentenceTermStart),
   };
 }
 
@@ -143,14 +149,6 @@ export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
     sectionSource,
     sources,
   };
-}
-
-function flatten(lists: number[][]): { values: Int32Array; starts: Int32Array } {
-  const starts = new Int32Array(lists.length + 1);
-  lists.forEach((list, i) => (starts[i + 1] = (starts[i] as number) + list.length));
-  const values = new Int32Array(starts[lists.length] as number);
-  lists.forEach((list, i) => values.set(list, starts[i]));
-  return { values, starts };
 }
 
 /** Term → the lists holding it, ascending: lists given flat (`values`, `starts`). */

@@ -501,6 +501,17 @@ describe('Slack adapter: routing', () => {
     expect(posts(watching.slack.calls)).toEqual([]);
   });
 
+  it('stops watching a website, saying nothing, once its chatbot is deleted', async () => {
+    const h = await harness({ learnWatch: { intervalMs: 20 } });
+    const doomed = await createChatbotViaApi(h.app, 'Doomed bot');
+    await h.bind(MENTION_CHANNEL, doomed, 'mentions');
+    await h.command('learn https://help.example.com/');
+    expect((await call('DELETE', `${h.app.baseUrl}/delete-chatbot?chatbotId=${doomed}`, h.app.apiKey)).status).toBe(200);
+    await sleep(200);
+    expect(posts(h.slack.calls)).toEqual([]);
+    expect(h.logs.filter((line) => line.msg === 'could not look at a website being learned')).toEqual([]);
+  });
+
   it('in `mentions` mode ignores unaddressed messages and answers a mention, once though two events arrive', async () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.sales, 'mentions');
