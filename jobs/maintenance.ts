@@ -2,26 +2,38 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Store } from '../src/store/port.js';
 
-// Hourly store repair (Store.repair): on MongoDB without transactions it recomputes counters and
-// removes what a crash between two writes left behind. Any number of processes may run it.
+// Hourly store upkeep. The repair (Store.repair): on MongoDB without transactions it recomputes
+// counters and removes what a crash between two writes left behind. Then done handoff notices
+// past their retention are removed. Any number of processes may run it.
 
 const HOURLY = '17 * * * *';
 
+/**
+ * How long a done handoff notice is kept. An adapter marks a notice done again at most a lease
+ * (5 minutes) after its claim; the rest is a month to look into what was posted. The notices
+ * still needed (a current handoff's request, which its thread is found by) are kept longer.
+ */
+export const DONE_NOTICE_RETENTION_MS = 30 * 24 * 60 * 60_000;
+
 export type Maintenance = { stop(): Promise<void> };
+
+/** One pass: the repair, then the prune of done handoff notices. */
+export async function maintainStore(store: Store, log: Logger, now = new Date()): Promise<void> {
+  const report = await store.repair({ now });
+  if (report.counters > 0 || report.orphans > 0) log.warn(report, 'store repaired after an interrupted write');
+  const notices = await store.handoffNotices.prune(new Date(now.getTime() - DONE_NOTICE_RETENTION_MS));
+  if (notices > 0) log.info({ notices }, 'done handoff notices removed');
+}
 
 export function startMaintenance(store: Store, logger: Logger): Maintenance {
   const log = logger.child({ job: 'store-repair' });
   let running: Promise<void> | undefined;
-  const repair = () => {
-    running ??= store
-      .repair()
-      .then((report) => {
-        if (report.counters > 0 || report.orphans > 0) log.warn(report, 'store repaired after an interrupted write');
-      })
+  const maintain = () => {
+    running ??= maintainStore(store, log)
       .catch((error: unknown) => log.error({ err: error }, 'store repair failed'))
       .finally(() => (running = undefined));
   };
-  const task: ScheduledTask = cron.schedule(HOURLY, repair, { name: 'store-repair' });
+  const task: ScheduledTask = cron.schedule(HOURLY, maintain, { name: 'store-repair' });
   return {
     async stop() {
       await task.destroy();

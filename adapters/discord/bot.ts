@@ -31,6 +31,8 @@ const DISCORD_INTENTS = [
 ] as const;
 
 const DEFAULT_HISTORY_LIMIT = 20;
+/** How long a `/chatbot learn` watch lasts: within the 15 minutes its interaction can still be answered. */
+const LEARN_WATCH_MS = 14 * 60_000;
 
 export type DiscordBotOptions = {
   config: DiscordConfig;
@@ -100,7 +102,8 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       editIntervalMs: updateIntervalMs,
     });
     const handoffs = createHandoffListeners({ client: readyClient, hub, relay, logger });
-    const learning = createLearnWatcher({ logger, ...options.learnWatch });
+    // A learn watch answers through its command's interaction, whose token Discord honours for 15 minutes.
+    const learning = createLearnWatcher({ logger, timeoutMs: LEARN_WATCH_MS, ...options.learnWatch });
     const onCommand = createInteractionHandler({ hub, adminUserIds: config.adminUserIds, logger, learning });
     const answers = {
       hub,

@@ -165,17 +165,14 @@ export type InteractionHandlerOptions = {
 export function createInteractionHandler(options: InteractionHandlerOptions): (interaction: Interaction) => Promise<void> {
   const { hub, adminUserIds, logger, learning: watcher } = options;
 
-  /** Watches a website the command started, to say where the command was typed when it is done. */
+  /** Watches a website the command started, to tell the admin privately when it is done. */
   const watchLearning = (interaction: ChatInputCommandInteraction) => (learning: Learning) =>
     watcher?.watch({
       hub,
       learning,
       words: DISCORD_WORDS,
-      async post(text) {
-        const channel = interaction.channel ?? (await interaction.client.channels.fetch(interaction.channelId));
-        if (!channel?.isSendable()) throw new Error(`channel ${interaction.channelId} takes no messages`);
-        await channel.send({ content: truncateMessage(text, DISCORD_MESSAGE_LIMIT) });
-      },
+      // Privately, as the command's reply: a follow-up of its interaction (whose token lasts 15 minutes).
+      post: (text) => interaction.followUp({ content: truncateMessage(text, DISCORD_MESSAGE_LIMIT), flags: MessageFlags.Ephemeral }),
     }) ?? false;
 
   return async function onInteraction(interaction: Interaction): Promise<void> {

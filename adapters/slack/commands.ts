@@ -50,7 +50,8 @@ export function listenForCommands(app: App, deps: CommandDeps): void {
           hub,
           learning,
           words,
-          post: (text) => client.chat.postMessage({ channel: command.channel_id, text: escapeText(text) }),
+          // Privately, as the command's reply: Slack takes follow-ups at its response_url for 30 minutes.
+          post: (text) => respond({ response_type: 'ephemeral', replace_original: false, text: escapeText(text) }),
         }),
     });
     let text = reply.text;

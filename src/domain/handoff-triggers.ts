@@ -13,6 +13,7 @@ const PEOPLE = new Set(['human', 'person', 'people', 'agent', 'representative', 
 const REACHING = new Set(['talk', 'speak', 'chat', 'connect', 'transfer', 'contact', 'reach', 'escalate', 'call', 'forward', 'put']);
 /** Asking for something: "I want", "I need", "I'd like", "give me", "get me", "can I have". */
 const WANTING = new Set(['want', 'need', 'like', 'give', 'get', 'have', 'prefer', 'request', 'let']);
+const CAN = new Set(['can', 'could', 'may', 'might']);
 /** Words that only qualify a request ("a real person, please"). */
 const QUALIFIERS = new Set(['please', 'real', 'live', 'actual', 'a', 'an', 'the', 'to', 'with', 'me', 'i', 'now', 'support', 'customer', 'service', 'human', 'from', 'your', 'some', 'one']);
 /** "Are you a human?" asks about the chatbot, not for a person. */
@@ -28,6 +29,10 @@ export function asksForPerson(message: string): boolean {
   if (person < 0 || ASKS_ABOUT_THE_BOT.test(said.join(' '))) return false;
   const before = said.slice(0, person);
   if (before.some((word) => isAny(word, REACHING) || isAny(word, WANTING))) return true;
+  // One to reach: "is there someone I can talk to?", "a person to speak with".
+  const [first, second, third] = said.slice(person + 1);
+  const reachable = first === 'to' ? second : ['i', 'we'].includes(first ?? '') && CAN.has(second ?? '') ? third : undefined;
+  if (reachable !== undefined && isAny(reachable, REACHING)) return true;
   // A bare request: "agent please", "human!", "a real person now".
   return said.every((word, index) => index === person || QUALIFIERS.has(word));
 }

@@ -239,15 +239,19 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
         if (answer && (into[answer[0]] as number) < answer[1]) into[answer[0]] = answer[1];
       }
     };
-    const sum = (weights: Float64Array, onlyJudged = false) =>
-      weights.reduce((a, w, c) => a + (onlyJudged && !judged[c] ? 0 : w), 0);
+    // Plain loops: these run for every candidate sentence, where a callback per element costs
+    // more than the arithmetic.
+    const sum = (weights: Float64Array, onlyJudged = false) => {
+      let weight = 0;
+      for (let c = 0; c < weights.length; c += 1) if (!onlyJudged || judged[c]) weight += weights[c] as number;
+      return weight;
+    };
     // Within the section found, the sentence holding what the question itself asks is the answer:
     // the earlier question's words only break ties ("And on Saturdays?" after the weekday hours).
     const focus = (weights: Float64Array) => weights.reduce((a, w, c) => a + (all[c]?.context ? CONTEXT_TIE * w : w), 0);
-    const merge = (into: Float64Array, from: Float64Array) =>
-      from.forEach((w, c) => {
-        if ((into[c] as number) < w) into[c] = w;
-      });
+    const merge = (into: Float64Array, from: Float64Array) => {
+      for (let c = 0; c < from.length; c += 1) if ((into[c] as number) < (from[c] as number)) into[c] = from[c] as number;
+    };
 
     // Candidates: the sentences and keys holding the rarest terms first, within a fixed budget.
     const ids = [...answers.keys()].sort((a, b) => idf(b) - idf(a));

@@ -578,6 +578,13 @@ export interface HandoffNoticeRepository {
   complete(accountId: string, id: string, thread: HandoffThread | undefined, at: Date): Promise<HandoffNotice | undefined>;
   /** The account's conversation whose current handoff has this thread, else undefined. */
   findByThread(accountId: string, platform: Platform, thread: HandoffThread): Promise<HandoffInThread | undefined>;
+  /**
+   * Removes the notices done before `doneBefore`, of every account, but keeps the `requested`
+   * notice of a conversation's current handoff (findByThread and the follow-ups need it for as
+   * long as the conversation is kept) and one an undone notice still follows. Answers how many
+   * it removed.
+   */
+  prune(doneBefore: Date): Promise<number>;
 }
 
 export type Conversation = {

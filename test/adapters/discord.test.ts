@@ -157,7 +157,7 @@ describe('Discord adapter', () => {
     subcommand: string,
     options: Record<string, string> = {},
     permissions?: bigint,
-  ): Promise<{ text: string; callback: RecordedRequest; edits: RecordedRequest[] }> {
+  ): Promise<{ text: string; callback: RecordedRequest; edits: RecordedRequest[]; followUps: () => RecordedRequest[] }> {
     const list = Object.entries(options).map(([name, value]) => ({ name, value }));
     const token = discord.command(channel, invoker, subcommand, list, permissions);
     const done = await discord.until(`an answer to /chatbot ${subcommand}`, () => {
@@ -171,7 +171,7 @@ describe('Discord adapter', () => {
     // Every answer is private to the person who asked (flags 64: ephemeral).
     expect(body.data.flags).toBe(64);
     const text = body.type === 4 ? (body.data.content ?? '') : ((done.edits.at(-1)?.body as { content: string }).content ?? '');
-    return { text, callback, edits: done.edits };
+    return { text, callback, edits: done.edits, followUps: () => discord.interactionResponse(token).followUps };
   }
 
   // ---- connection --------------------------------------------------------------------------------
@@ -771,7 +771,7 @@ describe('Discord adapter', () => {
       expect((await groups())[1]?.status).toBe('open');
     });
 
-    it('learn starts reading a website, privately, and says in the channel when it is ready or could not be read', async () => {
+    it('learn starts reading a website, privately, and tells the admin privately when it is ready or could not be read', async () => {
       const here = newChannel('learn');
       const docsBot = await createChatbotViaApi(app, 'Docs bot');
       await bind(here, docsBot);
@@ -782,14 +782,18 @@ describe('Discord adapter', () => {
       try {
         const learned = await command(here, manager, 'learn', { url: `${site.origin}/` }, admin);
         expect(learned.text).toBe(`Docs bot is reading ${site.origin}/. I'll say here when it is ready.`);
-        await command(here, manager, 'learn', { url: `${site.origin}/gone` }, admin);
-        expect(botMessages(here)).toEqual([]);
+        const gone = await command(here, manager, 'learn', { url: `${site.origin}/gone` }, admin);
+        const followUps = () => [...learned.followUps(), ...gone.followUps()].map((request) => request.body as { content: string; flags?: number });
+        expect(followUps()).toEqual([]);
 
         expect(await sourceWorker(app.store).tick()).toBe(2);
-        const said = await discord.until('both outcomes said in the channel', () => {
-          const texts = botMessages(here).map((message) => message.content);
+        const said = await discord.until('both outcomes told privately', () => {
+          const texts = followUps().map((body) => body.content);
           return texts.length === 2 && texts;
         });
+        // Follow-ups of each command, private to the admin (flags 64); nothing in the channel.
+        expect(followUps().map((body) => body.flags)).toEqual([64, 64]);
+        expect(botMessages(here)).toEqual([]);
         const failed = (await hub.listSources(docsBot)).find((source) => source.status === 'failed');
         expect(said.sort()).toEqual(
           [`Docs bot has read ${site.origin}/ (2 pages) and answers from it now.`, `Docs bot could not read ${site.origin}/gone: ${failed?.error}`].sort(),

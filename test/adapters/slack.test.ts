@@ -257,6 +257,9 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
 const sourceWorker = (store: Store) =>
   createSourceWorker({ store, logger: pino({ level: 'silent' }), allowPrivate: true, maxCharsPerChatbot: 1_000_000, crawl: { pageTimeoutMs: 2_000 } });
 const posts = (calls: ApiCall[]) => calls.filter((c) => c.method === 'chat.postMessage' && c.status === 200);
+/** What a command said later, privately, at its response_url (a learn watch). */
+const followUps = (responses: { body: unknown }[]) =>
+  responses.map((response) => response.body as { response_type?: string; replace_original?: boolean; text: string }).filter((body) => body.replace_original === false);
 const lastUser = (input: ResponderInput | undefined) => input?.messages.at(-1)?.content;
 
 describe('Slack adapter: transport', () => {
@@ -454,7 +457,7 @@ describe('Slack adapter: routing', () => {
     expect((await h.command('sources', BOB)).text).toBe(escapeText(refusal(WORDS, 'sources')));
   });
 
-  it('says in the channel when a website it was taught is ready, or could not be read', async () => {
+  it('tells the admin privately when a website it was taught is ready, or could not be read', async () => {
     const h = await harness();
     const site = await serveSite(() => ({
       '/': html(page('Help', '<p>Parcels go to the loading bay.</p>', { links: ['/parcels'] })),
@@ -466,14 +469,16 @@ describe('Slack adapter: routing', () => {
     await h.command(`learn ${site.origin}/gone`);
     // Nothing is said while the sites wait to be read.
     await sleep(100);
-    expect(posts(h.slack.calls)).toEqual([]);
+    expect(followUps(h.slack.responses)).toEqual([]);
 
     expect(await sourceWorker(h.app.store).tick()).toBe(2);
     const said = await h.slack.waitFor(() => {
-      const texts = posts(h.slack.calls).map((call) => call.args.text);
+      const texts = followUps(h.slack.responses).map((body) => body.text);
       return texts.length === 2 && texts;
     });
-    expect(posts(h.slack.calls).map((call) => call.args.channel)).toEqual([MENTION_CHANNEL, MENTION_CHANNEL]);
+    // Nothing in the channel for everyone: each is a private follow-up of its command.
+    expect(posts(h.slack.calls)).toEqual([]);
+    expect(followUps(h.slack.responses).map((body) => body.response_type)).toEqual(['ephemeral', 'ephemeral']);
     expect(said.sort()).toEqual(
       [
         `Support bot has read ${site.origin}/ (2 pages) and answers from it now.`,
@@ -482,15 +487,15 @@ describe('Slack adapter: routing', () => {
     );
     // Each watch ends once it has said so.
     await sleep(100);
-    expect(posts(h.slack.calls)).toHaveLength(2);
+    expect(followUps(h.slack.responses)).toHaveLength(2);
   });
 
   it('says a website is still being read once the watch runs out, and stops watching with the adapter', async () => {
     const h = await harness({ learnWatch: { intervalMs: 20, timeoutMs: 50 } });
     await h.bind(MENTION_CHANNEL, h.support, 'mentions');
     await h.command('learn https://help.example.com/');
-    const said = await h.slack.waitFor(() => posts(h.slack.calls)[0]);
-    expect(said.args.text).toBe(escapeText('Support bot is still reading https://help.example.com/; `/chatbot sources` shows how far it has got.'));
+    const said = await h.slack.waitFor(() => followUps(h.slack.responses)[0]);
+    expect(said.text).toBe(escapeText('Support bot is still reading https://help.example.com/; `/chatbot sources` shows how far it has got.'));
 
     const watching = await harness({ learnWatch: { intervalMs: 20 } });
     await watching.bind(MENTION_CHANNEL, watching.support, 'mentions');
@@ -498,7 +503,7 @@ describe('Slack adapter: routing', () => {
     await watching.adapter.stop(1_000);
     await sourceWorker(watching.app.store).tick();
     await sleep(100);
-    expect(posts(watching.slack.calls)).toEqual([]);
+    expect(followUps(watching.slack.responses)).toEqual([]);
   });
 
   it('stops watching a website, saying nothing, once its chatbot is deleted', async () => {
@@ -508,7 +513,7 @@ describe('Slack adapter: routing', () => {
     await h.command('learn https://help.example.com/');
     expect((await call('DELETE', `${h.app.baseUrl}/delete-chatbot?chatbotId=${doomed}`, h.app.apiKey)).status).toBe(200);
     await sleep(200);
-    expect(posts(h.slack.calls)).toEqual([]);
+    expect(followUps(h.slack.responses)).toEqual([]);
     expect(h.logs.filter((line) => line.msg === 'could not look at a website being learned')).toEqual([]);
   });
 

@@ -15,6 +15,9 @@ describe('asksForPerson', () => {
     'get me a live agent now',
     'let me speak to your manager',
     'can I chat with people from support',
+    'Is there someone I can talk to?',
+    'is there a person to speak with',
+    'I would like to speak to a human being',
   ])('recognises %j', (message) => {
     expect(asksForPerson(message)).toBe(true);
   });
@@ -26,6 +29,11 @@ describe('asksForPerson', () => {
     'What does a travel agent charge?',
     'When are you open?',
     'Our staff trained the agents last week',
+    'I am a person who likes tea',
+    'My brother is a real person',
+    'A person told me you sell kites',
+    'The agent at the airport was rude',
+    'Someone I know bought a cake here',
   ])('does not take %j as a request', (message) => {
     expect(asksForPerson(message)).toBe(false);
   });

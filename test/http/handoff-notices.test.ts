@@ -294,7 +294,7 @@ describe('handoff notices with hubs on one SQLite file', () => {
     const driver = handoffDriver({ baseUrl, apiKey }, bot);
     await driver.settings(SLACK);
     for (const id of conversations) await driver.say(id, 'agent please');
-    return driver;
+    return { ...driver, bot };
   }
 
   it('gives each notice to exactly one of two hubs claiming at once', async () => {
@@ -324,5 +324,23 @@ describe('handoff notices with hubs on one SQLite file', () => {
     const notices = await postAll(restarted, { channelId: THREAD.channelId, threadId: '2.2' });
     expect(notices.map((notice) => `${notice.conversationId}:${notice.kind}:${notice.text ?? ''}`)).toEqual(['c2:requested:', 'c1:message:Hello?']);
     expect(notices[1]?.thread).toEqual(THREAD);
+  });
+
+  it('keeps an active handoff across a restart: the chatbot stays silent, the person’s message is posted in its thread, the team answers on', async () => {
+    const hubUrl = await startHub();
+    const { bot } = await handedOff(hubUrl, ['c1']);
+    const hub = createHubClient(hubUrl, apiKey);
+    await postAll(hub);
+    await hub.takeHandoff(bot, 'c1', 'Ada');
+    await stopHubs();
+
+    const restartedUrl = await startHub();
+    const restarted = createHubClient(restartedUrl, apiKey);
+    expect((await restarted.findHandoffByThread({ platform: 'slack', ...THREAD }))?.handoff).toMatchObject({ status: 'active', taken_by: 'Ada' });
+    expect(await handoffDriver({ baseUrl: restartedUrl, apiKey }, bot).say('c1', 'Still there?')).toBe('');
+    expect((await postAll(restarted)).map(({ kind, text, thread }) => ({ kind, text, thread }))).toEqual([
+      { kind: 'message', text: 'Still there?', thread: THREAD },
+    ]);
+    expect(await restarted.replyInHandoff(bot, 'c1', 'Ada', 'Yes, still here.')).toMatchObject({ status: 'active', taken_by: 'Ada' });
   });
 });

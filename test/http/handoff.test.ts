@@ -91,6 +91,25 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect((await conversation('c1'))?.handoff?.status).toBe('pending');
   });
 
+  it('recognises a request for a person however it is phrased, and not a sentence that only mentions people', async () => {
+    const requests = ['can I talk to a person?', 'agent please', 'I want a human', 'Is there someone I can talk to?', 'please transfer me to a human agent'];
+    for (const [index, request] of requests.entries()) {
+      expect(await say(`ask${index}`, request), request).toBe(WAITING);
+      expect((await conversation(`ask${index}`))?.handoff?.status, request).toBe('pending');
+    }
+    const mentions = ['I am a person who likes tea', 'are you a human?', 'How many people work at the shop?', 'The agent at the airport was rude'];
+    for (const [index, mention] of mentions.entries()) {
+      expect(await say(`tell${index}`, mention), mention).not.toContain(WAITING);
+      expect((await conversation(`tell${index}`))?.handoff, mention).toBeUndefined();
+    }
+  });
+
+  it('never starts after declines when afterDeclines is 0', async () => {
+    await settings({ afterDeclines: 0 });
+    for (const question of ['Do you sell kites?', 'What about balloons?', 'Or yo-yos?']) expect(await say('c1', question)).toBe(NO_ANSWER);
+    expect((await conversation('c1'))?.handoff).toBeUndefined();
+  });
+
   it('starts nothing when handoff is off, or for a conversation that is not saved', async () => {
     expect(await say(undefined, 'agent please')).not.toBe(WAITING);
     await settings({ enabled: false });
@@ -109,6 +128,20 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect(missed?.messages.at(-1)).toMatchObject({ role: 'assistant', content: `${OFFLINE}\n\nLet us know how to contact you: please share your Email.` });
     // The chatbot answers again.
     expect(await say('c1', 'When do you open?')).toContain('nine');
+  });
+
+  it('asks a missed person for their details again though they let the first request pass, and keeps the lead they give', async () => {
+    await settings({ waitMinutes: 0.05 }, { collectCustomerInformation: { title: 'Your details', email: { active: true, label: 'Email' } } });
+    const ask = 'Your details: please share your Email.';
+    expect(await say('c1', 'When do you open?')).toContain(ask);
+    expect(await say('c1', 'Do you take returns?')).not.toContain(ask);
+    await say('c1', 'I want a human');
+    await timer(later(4)).tick();
+    expect((await conversation('c1'))?.messages.at(-1)).toMatchObject({ role: 'assistant', content: `${OFFLINE}\n\n${ask}` });
+    await say('c1', 'It is bo@example.com');
+    expect(await app.store.leads.list(bot, {}, { page: 1, size: 10 })).toEqual([
+      expect.objectContaining({ email: 'bo@example.com', conversationId: 'c1' }),
+    ]);
   });
 
   it('resolves a handoff the team left quiet for idleMinutes, and the chatbot says so', async () => {
@@ -136,6 +169,23 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect(bodies.find((body) => body.eventType === 'handoff.resolved')).toMatchObject({
       chatbotId: bot,
       payload: { chatbotId: bot, conversationId: 'c1', handoff: { status: 'missed', taken_by: null } },
+    });
+  });
+
+  it('sends handoff.requested and handoff.resolved with the chatbot, the conversation and the handoff as it stands', async () => {
+    await call('POST', `${app.baseUrl}/integrations/webhooks`, app.apiKey, { url: 'http://127.0.0.1:9/hook', events: ['handoff.requested', 'handoff.resolved'] });
+    await say('c1', 'agent please');
+    await team('c1', 'take', { name: 'Ada' });
+    await team('c1', 'resolve');
+    const due = await app.store.webhookOutbox.claimDue({ now: later(60)(), claimedBy: 'test', leaseUntil: later(120)(), limit: 10 });
+    const payloads = Object.fromEntries(due.map((delivery) => {
+      const body = JSON.parse(delivery.body) as { eventType: string; payload: unknown };
+      return [body.eventType, body.payload];
+    }));
+    const requestedAt = (await conversation('c1'))?.handoff?.requested_at;
+    expect(payloads).toEqual({
+      'handoff.requested': { chatbotId: bot, conversationId: 'c1', handoff: { status: 'pending', requested_at: requestedAt, taken_by: null } },
+      'handoff.resolved': { chatbotId: bot, conversationId: 'c1', handoff: { status: 'resolved', requested_at: requestedAt, taken_by: 'Ada' } },
     });
   });
 

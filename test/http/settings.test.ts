@@ -168,6 +168,25 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       });
     });
 
+    it('reads every handoff key back as saved, fractions of a minute down to 0.05 included', async () => {
+      const handoff = {
+        enabled: true,
+        platform: 'slack',
+        workspaceId: 'T0TEAM',
+        channelId: 'C0HANDOFF',
+        onRequest: false,
+        afterDeclines: 0,
+        keywords: ['refund', 'talk to sales'],
+        waitMinutes: 0.05,
+        idleMinutes: 0.05,
+        waitingMessage: 'Hold on, please.',
+        offlineMessage: 'Nobody is in.',
+      };
+      expect(await update({ chatbotId, handoff })).toEqual(SAVED);
+      const { body } = await call('GET', `${app.baseUrl}/chatbots/${chatbotId}`, app.apiKey);
+      expect((body as { data: { settings: { handoff: unknown } } }).data.settings.handoff).toEqual(handoff);
+    });
+
     it('replaces arrays as a whole', async () => {
       expect(await update({ chatbotId, initialMessages: ['a', 'b', 'c'], domains: ['x.example'] })).toEqual(SAVED);
       expect(await update({ chatbotId, initialMessages: ['d'] })).toEqual(SAVED);
@@ -218,6 +237,13 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       ['handoff.keywords with a blank', (id) => ({ chatbotId: id, handoff: { keywords: ['refund', ' '] } })],
       ['handoff.enabled "yes"', (id) => ({ chatbotId: id, handoff: { enabled: 'yes' } })],
       ['handoff with an unknown key', (id) => ({ chatbotId: id, handoff: { enabled: true, queue: 'vip' } })],
+      ['handoff.waitMinutes 0.049', (id) => ({ chatbotId: id, handoff: { waitMinutes: 0.049 } })],
+      ['handoff.idleMinutes "30"', (id) => ({ chatbotId: id, handoff: { idleMinutes: '30' } })],
+      ['handoff.afterDeclines -1', (id) => ({ chatbotId: id, handoff: { afterDeclines: -1 } })],
+      ['handoff.keywords as a string', (id) => ({ chatbotId: id, handoff: { keywords: 'refund' } })],
+      ['handoff.onRequest "no"', (id) => ({ chatbotId: id, handoff: { onRequest: 'no' } })],
+      ['handoff.waitingMessage 42', (id) => ({ chatbotId: id, handoff: { waitingMessage: 42 } })],
+      ['a valid handoff key beside an invalid one', (id) => ({ chatbotId: id, handoff: { enabled: true, waitMinutes: 0 } })],
       ['an empty name', (id) => ({ chatbotId: id, name: '' })],
       ['malformed JSON', (id) => `{"chatbotId":"${id}","temp":0.5`],
       ['a missing chatbotId', () => ({ temp: 0.5 })],

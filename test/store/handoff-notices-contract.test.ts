@@ -246,6 +246,74 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect(kinds(await claim(at(10), 10, other.accountId))).toEqual(['o1:requested']);
   });
 
+  it('prunes notices done before the bound, but keeps the current handoff’s request, which its thread is found by', async () => {
+    const done = (id: string, doneAt: Date, thread?: typeof THREAD) => store.handoffNotices.complete(chatbot.accountId, id, thread, doneAt);
+    const exists = async (id: string) => (await done(id, at(999_999))) !== undefined;
+    const requested = await request('c1');
+    await done(requested, at(1_000), THREAD);
+    await relay('c1', 'Hello?', at(2_000));
+    const [message] = await claim(at(2_500));
+    await done(message?.id ?? '', at(3_000));
+    await close('c1', at(4_000));
+    const [closed] = await claim(at(4_500));
+    await done(closed?.id ?? '', at(5_000));
+
+    expect(await store.handoffNotices.prune(at(3_000))).toBe(0);
+    expect(await store.handoffNotices.prune(at(4_000))).toBe(1);
+    expect(await exists(message?.id ?? '')).toBe(false);
+    expect(await store.handoffNotices.prune(at(100_000))).toBe(1);
+    expect(await exists(closed?.id ?? '')).toBe(false);
+    // Resolved, its thread is still found (a reply there is answered that it is over).
+    expect(await exists(requested)).toBe(true);
+    expect((await store.handoffNotices.findByThread(chatbot.accountId, 'slack', THREAD))?.handoff.status).toBe('resolved');
+
+    // Once the conversation has a newer handoff, the old thread is no handoff's: its request goes.
+    const second = await request('c1', at(200_000));
+    await done(second, at(201_000), { channelId: 'C1', threadId: '2.2' });
+    await relay('c1', 'Back again', at(202_000), at(200_000));
+    expect(await store.handoffNotices.prune(at(300_000))).toBe(1);
+    expect(await exists(requested)).toBe(false);
+    expect(await store.handoffNotices.findByThread(chatbot.accountId, 'slack', THREAD)).toBeUndefined();
+    expect(await store.handoffNotices.findByThread(chatbot.accountId, 'slack', { channelId: 'C1', threadId: '2.2' })).toMatchObject({ conversationId: 'c1' });
+    // An undone notice is never pruned, and still reaches the thread.
+    expect(await store.handoffNotices.prune(at(10_000_000))).toBe(0);
+    expect(await claim(at(300_000))).toMatchObject([{ kind: 'message', text: 'Back again', thread: { threadId: '2.2' } }]);
+  });
+
+  it('keeps a request while a notice that follows it is undone, so that notice still reaches its thread', async () => {
+    const first = await request('c1');
+    await store.handoffNotices.complete(chatbot.accountId, first, THREAD, at(1));
+    await close('c1', at(2));
+    const second = await request('c1', at(3));
+    expect(await store.handoffNotices.prune(at(1_000))).toBe(0);
+
+    const [closed] = await claim(at(1_001));
+    expect(closed).toMatchObject({ kind: 'closed', thread: THREAD });
+    await store.handoffNotices.complete(chatbot.accountId, closed?.id ?? '', undefined, at(1_002));
+    expect(kinds(await claim(at(1_003)))).toEqual(['c1:requested']);
+    await store.handoffNotices.complete(chatbot.accountId, second, undefined, at(1_004));
+    expect(await store.handoffNotices.prune(at(2_000))).toBe(2);
+    expect(await store.handoffNotices.complete(chatbot.accountId, first, undefined, at(2_001))).toBeUndefined();
+    expect(await store.handoffNotices.complete(chatbot.accountId, second, undefined, at(2_001))).toBeDefined();
+  });
+
+  it('prunes in batches, every account’s', async () => {
+    const other = await seedChatbot(store, await seedAccount(store));
+    // More than a batch (500), every third handoff since replaced, its request no longer needed.
+    await Promise.all(
+      Array.from({ length: 510 }, async (_, index) => {
+        const owner = index % 2 === 0 ? chatbot : other;
+        await converse(`b${index}`, owner);
+        const id = await request(`b${index}`, at(index), owner);
+        await store.handoffNotices.complete(owner.accountId, id, undefined, at(1_000));
+        if (index % 3 > 0) return;
+        await store.handoffs.transition(owner.id, `b${index}`, ['pending'], { status: 'missed', dueAt: null, at: at(1_000) });
+        await store.handoffs.request(owner.id, `b${index}`, at(2_000), at(3_000));
+      }),
+    );
+    expect(await store.handoffNotices.prune(at(5_000))).toBe(170);
+  });
+
   it('goes with its chatbot', async () => {
     const requested = await request('c1');
     await store.handoffNotices.complete(chatbot.accountId, requested, THREAD, at(1));

@@ -97,6 +97,31 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
     expect(history.body).toEqual({ messages: asked.body.messages, handoff: asked.body.handoff });
   });
 
+  it('posts a widget visitor’s request, by the button or in words, and what they write meanwhile to the team’s platform', async () => {
+    await settings({ handoff: { platform: 'slack', workspaceId: 'T0TEAM', channelId: 'C0HANDOFF' } });
+    type Notice = { id: string; kind: string; conversationId: string; source: string; transcript?: unknown; text?: string; thread: unknown };
+    const claim = async () => (await call('POST', `${app.baseUrl}/handoffs/notices/claim`, app.apiKey, { platform: 'slack' })).body as { data: Notice[] };
+    const threadOf = (id: string) => ({ channelId: 'C0HANDOFF', threadId: `1712345678.${id}` });
+    const byButton = conversationId('q');
+    const inWords = conversationId('r');
+    await askForPerson(byButton);
+    await (await widgetChat(inWords, 'Can I talk to a person?')).text();
+    const requests = (await claim()).data;
+    expect(requests.map(({ kind, conversationId: id, source, transcript }) => ({ kind, id, source, transcript }))).toEqual([
+      { kind: 'requested', id: byButton, source: 'Widget or Iframe', transcript: [{ role: 'user', content: PERSON_ASKED }, { role: 'assistant', content: WAITING }] },
+      { kind: 'requested', id: inWords, source: 'Widget or Iframe', transcript: [{ role: 'user', content: 'Can I talk to a person?' }, { role: 'assistant', content: WAITING }] },
+    ]);
+    for (const request of requests) {
+      const done = await call('POST', `${app.baseUrl}/handoffs/notices/${request.id}/done`, app.apiKey, { thread: threadOf(request.conversationId) });
+      expect(done.status).toBe(200);
+    }
+
+    expect(await (await widgetChat(byButton, 'Hello? My order is late.')).text()).toBe('');
+    expect((await claim()).data).toEqual([
+      expect.objectContaining({ kind: 'message', conversationId: byButton, text: 'Hello? My order is late.', thread: threadOf(byButton) }),
+    ]);
+  });
+
   it('refuses the button where the chat is refused, and when the chatbot offers no handoff on request', async () => {
     const id = conversationId('b');
     await settings({ ipLimit: 1, ipLimitTimeframe: 3600, ipLimitMessage: 'Enough for now.' });

@@ -207,6 +207,22 @@ describe('a handed-off visitor', () => {
     await waitForBubble(frame, 'Bo here.');
   });
 
+  it('who writes a keyword is handed off, and sees the hand-back live once the team went quiet for idleMinutes', async () => {
+    await configure({ handoff: { keywords: ['refund'], idleMinutes: 0.05 } });
+    const { frame, conversationId } = await visit();
+    await send(frame, 'I was promised refunds');
+    expect((await bubbles(frame)).at(-1)).toEqual(['', WAITING]);
+    await team(await conversationId(), 'messages', { name: 'Ada', text: 'Ada here, looking into it.' });
+    await status(frame).filter({ hasText: 'Chatting with Ada' }).waitFor();
+
+    // The clock job, as it runs once the team has been quiet long enough.
+    const timer = createHandoffTimer({ store: hubA.store, logger: silent, now: () => new Date(Date.now() + 60_000) });
+    expect(await timer.tick()).toEqual([{ chatbotId: bot, conversationId: await conversationId(), status: 'resolved' }]);
+    await waitForBubble(frame, HANDED_BACK);
+    await talkButton(frame).waitFor();
+    expect((await bubbles(frame)).slice(-2)).toEqual([['Ada', 'Ada here, looking into it.'], ['', HANDED_BACK]]);
+  });
+
   it('sees the offline message and the details form again when nobody came in time', async () => {
     await configure({
       handoff: { waitMinutes: 0.05 },

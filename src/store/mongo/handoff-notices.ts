@@ -109,6 +109,39 @@ const toNotice = (doc: Offered, request: HandoffNoticeDoc | null): HandoffNotice
   createdAt: doc.createdAt,
 });
 
+/** Requests a prune reads at a time. */
+const PRUNE_BATCH = 500;
+
+type RequestRef = Pick<HandoffNoticeDoc, '_id' | 'chatbotId' | 'conversationId' | 'handoff'>;
+
+/**
+ * Of done requests, those nothing needs any more: not their conversation's current handoff's
+ * (findByThread and the follow-ups look it up), followed by no undone notice, and with no notice
+ * still to be moved from the conversation's document (it may follow them).
+ */
+async function unneededRequests(models: MongoModels, requests: RequestRef[]): Promise<string[]> {
+  const conversations = await models.conversations
+    .find(
+      {
+        _id: { $in: requests.map((request) => documentId(request.chatbotId, request.conversationId)) },
+        chatbotId: { $in: [...new Set(requests.map((request) => request.chatbotId))] },
+      },
+      { handoff: 1, handoffOutbox: 1 },
+    )
+    .lean<Pick<ConversationDoc, '_id' | 'handoff' | 'handoffOutbox'>[]>();
+  const byId = new Map(conversations.map((conversation) => [conversation._id, conversation]));
+  const followed = new Set(
+    await models.handoffNotices.distinct<string>('requestId', { requestId: { $in: requests.map((request) => request._id) }, undone: true }),
+  );
+  return requests
+    .filter((request) => {
+      const conversation = byId.get(documentId(request.chatbotId, request.conversationId));
+      const current = conversation?.handoff?.requestedAt.getTime() === request.handoff.requestedAt.getTime();
+      return !current && !conversation?.handoffOutbox?.length && !followed.has(request._id);
+    })
+    .map((request) => request._id);
+}
+
 export function mongoHandoffNotices(models: MongoModels): HandoffNoticeRepository {
   const { conversations, handoffNotices } = models;
   const outbox = mongoHandoffOutbox(models);
@@ -173,6 +206,23 @@ export function mongoHandoffNotices(models: MongoModels): HandoffNoticeRepositor
         .findOne({ _id: documentId(chatbotId, conversationId), 'handoff.requestedAt': request.handoff.requestedAt }, { handoff: 1 })
         .lean<Pick<ConversationDoc, 'handoff'>>();
       return doc?.handoff && { chatbotId, conversationId, handoff: toHandoff(doc.handoff) };
+    },
+    async prune(doneBefore) {
+      const done = { doneAt: { $lt: doneBefore } };
+      const { deletedCount: followUps } = await handoffNotices.deleteMany({ ...done, kind: { $ne: 'requested' } });
+      let requests = 0;
+      let batch: RequestRef[] = [];
+      do {
+        const after = batch.at(-1)?._id;
+        batch = await handoffNotices
+          .find({ ...done, kind: 'requested', ...(after !== undefined && { _id: { $gt: after } }) }, { chatbotId: 1, conversationId: 1, handoff: 1 })
+          .sort({ _id: 1 })
+          .limit(PRUNE_BATCH)
+          .lean<RequestRef[]>();
+        const unneeded = await unneededRequests(models, batch);
+        if (unneeded.length > 0) requests += (await handoffNotices.deleteMany({ _id: { $in: unneeded }, ...done })).deletedCount;
+      } while (batch.length === PRUNE_BATCH);
+      return followUps + requests;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type {
   ConversationSource,
@@ -94,6 +95,20 @@ export const HANDOFF_BY_THREAD_SQL = `SELECT h.* FROM handoff_notices r
     AND r.kind = 'requested' AND r.account_id = @accountId
   ORDER BY r.seq DESC LIMIT 1`;
 
+/**
+ * A notice done before @before that nothing needs any more: a `requested` one stays while its
+ * handoff is the conversation's current one (the thread lookup and follow-ups join on it) or an
+ * undone notice still follows it.
+ */
+const PRUNABLE = `n.done_at < @before AND (n.kind <> 'requested' OR (
+    NOT EXISTS (SELECT 1 FROM conversation_handoffs h
+      WHERE h.chatbot_id = n.chatbot_id AND h.conversation_id = n.conversation_id AND h.requested_at = n.requested_at)
+    AND NOT EXISTS (SELECT 1 FROM handoff_notices f
+      WHERE f.chatbot_id = n.chatbot_id AND f.conversation_id = n.conversation_id AND f.request_id = n.id AND f.done_at IS NULL)))`;
+
+/** Rows a prune reads per batch: each batch's delete holds the write lock briefly. */
+const PRUNE_BATCH = 500;
+
 export type HandoffNoticeWriter = {
   request(notice: HandoffRequestNotice): void;
   /** Kept only when the handoff it belongs to has a requested notice. */
@@ -186,6 +201,13 @@ export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
   const byThread = db.prepare<{ accountId: string; platform: Platform; channelId: string; threadId: string }, HandoffRow>(
     HANDOFF_BY_THREAD_SQL,
   );
+  // Read in seq order a batch at a time, without the write lock; each delete checks again.
+  const prunable = db.prepare<{ after: number; before: number; limit: number }, { seq: number; prunable: 0 | 1 }>(
+    `SELECT n.seq, ${PRUNABLE} AS prunable FROM handoff_notices n WHERE n.seq > @after ORDER BY n.seq LIMIT @limit`,
+  );
+  const prune = db.prepare<{ seqs: string; before: number }>(
+    `DELETE FROM handoff_notices AS n WHERE n.seq IN (SELECT value FROM json_each(@seqs)) AND ${PRUNABLE}`,
+  );
 
   return {
     async claim({ accountId, platform, now, leaseUntil, limit }) {
@@ -206,6 +228,19 @@ export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
     async findByThread(accountId, platform, thread) {
       const row = byThread.get({ accountId, platform, ...thread });
       return row && { chatbotId: row.chatbot_id, conversationId: row.conversation_id, handoff: toHandoff(row) };
+    },
+    async prune(doneBefore) {
+      const before = doneBefore.getTime();
+      let removed = 0;
+      let batch: { seq: number; prunable: 0 | 1 }[] = [];
+      do {
+        batch = prunable.all({ after: batch.at(-1)?.seq ?? 0, before, limit: PRUNE_BATCH });
+        const seqs = batch.filter((row) => row.prunable === 1).map((row) => row.seq);
+        if (seqs.length > 0) removed += prune.run({ seqs: JSON.stringify(seqs), before }).changes;
+        // The hub's requests go on between batches.
+        await setImmediate();
+      } while (batch.length === PRUNE_BATCH);
+      return removed;
     },
   };
 }
