@@ -386,6 +386,25 @@ describe('Slack handoff', () => {
     expect(h.slack.ephemerals.map((e) => [e.user, e.text])).toEqual([[ADA, HANDOFF_CLOSED]]);
   });
 
+  it('hands off on a keyword, and hands back when the team goes quiet for idleMinutes, saying so in the thread', async () => {
+    const h = await harness();
+    await h.settings({ keywords: ['refund'], idleMinutes: 0.05 });
+    expect(await h.chat('web-7', 'I want my refunds for order 7')).toBe(WAITING);
+    const root = await h.slack.waitFor(() => h.roots()[0]);
+    expect(blockTexts(root)).toContain('*Person*\nI want my refunds for order 7');
+    await h.click(root, ADA, TAKE_ACTION_ID);
+    await h.reply(root.ts, ADA, 'Looking into it now.');
+    expect((await h.conversation('web-7'))?.handoff).toMatchObject({ status: 'active', taken_by: 'Ada' });
+
+    const timer = createHandoffTimer({ store: h.app.store, logger: pino({ level: 'silent' }), now: () => new Date(Date.now() + 4_000) });
+    expect(await timer.tick()).toEqual([{ chatbotId: h.bot, conversationId: 'web-7', status: 'resolved' }]);
+    await h.slack.waitFor(() => threadTexts(h, root).some((text) => text.startsWith('✅ Resolved (Ada had it)')));
+    await h.slack.waitFor(() => buttons(root).length === 0);
+    expect((await h.conversation('web-7'))?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK });
+    // The chatbot answers again.
+    expect(await h.chat('web-7', 'When do you open?')).toContain('nine');
+  });
+
   it("keeps a long conversation within Slack's limits: the latest turns, a note of the rest, long messages in parts", async () => {
     const h = await harness();
     const at = new Date();
