@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HANDED_BACK } from '../../src/domain/handoff.js';
 import { createHandoffTimer } from '../../jobs/handoffs.js';
 import { HANDOFF_RESOLVED, handoffThreadOnly } from '../../adapters/commands.js';
 import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
@@ -225,6 +226,29 @@ describe('Discord handoff', () => {
     await untilBotSays(thread, missed);
     await untilRootShows(root, missed);
     expect(buttons(root)).toEqual([]);
+  });
+
+  it('hands off after afterDeclines declined replies, and hands back when the team goes quiet for idleMinutes', async () => {
+    const setHandoff = async (handoff: Record<string, unknown>) =>
+      expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId, handoff })).status).toBe(202);
+    await setHandoff({ afterDeclines: 2 });
+    try {
+      expect(await say('c9', 'Do you sell submarines?')).not.toContain(WAITING);
+      expect(await say('c9', 'Can you repair a harpsichord?')).toMatch(new RegExp(`${WAITING}$`));
+    } finally {
+      await setHandoff({ afterDeclines: 0 });
+    }
+    const { root, thread } = await requested('c9');
+    discord.say(thread, bob, 'Bob here, let me check.');
+    await untilConversation('the first reply', 'c9', (item) => item.handoff?.status === 'active');
+
+    const timer = createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: () => new Date(Date.now() + 3_600_000) });
+    expect(await timer.tick()).toContainEqual({ chatbotId, conversationId: 'c9', status: 'resolved' });
+    const resolved = statusLine({ status: 'resolved', requested_at: '', taken_by: null });
+    await untilBotSays(thread, resolved);
+    await untilRootShows(root, resolved);
+    expect(buttons(root)).toEqual([]);
+    expect((await conversation('c9'))?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK });
   });
 
   it('relays nothing from other threads, which keep the chatbot’s behaviour', async () => {
