@@ -16,7 +16,7 @@ import { CONVERSATION_SOURCES } from '../conversation-sources.js';
 import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
 import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoffs.js';
-import { sqliteHandoffNoticeWriter } from './handoff-notices.js';
+import type { HandoffNoticeWriter } from './handoff-notices.js';
 
 type ConversationRow = {
   chatbot_id: string;
@@ -73,7 +73,7 @@ function sourceSlots(sources: ConversationSource[] | undefined): Record<`s${numb
 
 const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at, sources, author_name';
 
-export function sqliteConversations(db: Database, count: ActivityCount): ConversationRepository {
+export function sqliteConversations(db: Database, count: ActivityCount, notices: HandoffNoticeWriter): ConversationRepository {
   // A new conversation takes source and contact from the append that creates it; later appends
   // only move updated_at forward.
   const upsertConversation = db.prepare(
@@ -133,7 +133,6 @@ export function sqliteConversations(db: Database, count: ActivityCount): Convers
   );
   const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
   const handoff = db.prepare<[string, string], HandoffRow>(HANDOFF_OF_CONVERSATION);
-  const notices = sqliteHandoffNoticeWriter(db);
   // The row's sequence number is the message's id: unique, and the same on every read.
   const toMessage = (message: MessageRow): StoredMessage => ({
     id: String(message.seq),

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { DueHandoff, Handoff, HandoffChange, HandoffRepository, HandoffRequestNotice, HandoffStatus } from '../port.js';
-import { sqliteHandoffNoticeWriter } from './handoff-notices.js';
+import type { HandoffNoticeWriter } from './handoff-notices.js';
 
 export type HandoffRow = {
   chatbot_id: string;
@@ -33,7 +33,7 @@ export const HANDOFF_OF_CONVERSATION = 'SELECT * FROM conversation_handoffs WHER
 /** `from` as a JSON array, so one statement serves any set of statuses. */
 const statuses = (from: readonly HandoffStatus[]) => JSON.stringify(from);
 
-export function sqliteHandoffs(db: Database): HandoffRepository {
+export function sqliteHandoffs(db: Database, notices: HandoffNoticeWriter): HandoffRepository {
   // One statement: the first request, or a new one over a closed handoff; an open one changes no row.
   const request = db.prepare<{ chatbotId: string; id: string; at: number; due: number }, HandoffRow>(
     `INSERT INTO conversation_handoffs
@@ -70,7 +70,6 @@ export function sqliteHandoffs(db: Database): HandoffRepository {
   );
 
   // A notice is enqueued in the transaction of the change it tells of, and only when it applies.
-  const notices = sqliteHandoffNoticeWriter(db);
   const requestNoticed = db.transaction((params: Parameters<typeof request.get>[0], notice?: HandoffRequestNotice) => {
     const row = request.get(params);
     if (row && notice) notices.request(notice);

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { CHUNK_GRACE_MS, type Store } from '../port.js';
 import { sqliteAccounts } from './accounts.js';
 import { sqliteActivity, sqliteActivityCount } from './activity.js';
-import { sqliteHandoffNotices } from './handoff-notices.js';
+import { sqliteHandoffNotices, sqliteHandoffNoticeWriter } from './handoff-notices.js';
 import { sqliteHandoffs } from './handoffs.js';
 import { sqliteAdapterClaims } from './adapter-claims.js';
 import { sqliteAssets } from './assets.js';
@@ -41,6 +41,7 @@ export function openSqliteStore(filename: string): Store {
   const training = sqliteTraining(db);
   const retrieval = sqliteRetrieval(db);
   const countActivity = sqliteActivityCount(db);
+  const enqueueNotice = sqliteHandoffNoticeWriter(db);
   const batched = groupCommit(db);
   return {
     engine: 'sqlite',
@@ -51,7 +52,7 @@ export function openSqliteStore(filename: string): Store {
     retrieval,
     assets: sqliteAssets(db),
     leads: sqliteLeads(db, countActivity),
-    conversations: sqliteConversations(db, countActivity),
+    conversations: sqliteConversations(db, countActivity, enqueueNotice),
     contacts: sqliteContacts(db),
     attributes: sqliteAttributes(db),
     rateLimits: sqliteRateLimits(db),
@@ -70,7 +71,7 @@ export function openSqliteStore(filename: string): Store {
     activity: sqliteActivity(db, countActivity, batched),
     unanswered: sqliteUnanswered(db, batched),
     consoleSessions: sqliteConsoleSessions(db),
-    handoffs: sqliteHandoffs(db),
+    handoffs: sqliteHandoffs(db, enqueueNotice),
     handoffNotices: sqliteHandoffNotices(db),
     async ping() {
       db.prepare('SELECT 1').get();
