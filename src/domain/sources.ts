@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
 import { chunkSourcesOffThread } from '../engine/workers/training-jobs.js';
 import { normaliseUrl } from '../sources/crawl/index.js';
-import { sniffFileKind } from '../sources/extract/index.js';
+import { CONTENT_TYPES, sniffFileKind } from '../sources/extract/index.js';
 import {
   apiTextSource,
   apiTextSourceId,
@@ -81,7 +81,7 @@ export async function findSource(store: Store, account: Account, chatbotId: stri
 
 /**
  * Files to read, all or none: each judged by its content (PDF, DOCX, Markdown, HTML or plain
- * text, else refused) and stored queued with its bytes; the sources job reads them.
+ * text, else refused) and stored queued with its bytes and that type; the sources job reads them.
  */
 export async function addFileSources(
   store: Store,
@@ -91,19 +91,15 @@ export async function addFileSources(
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<Source[]> {
   await findOwnedChatbot(store, account, chatbotId);
-  for (const { filename, bytes } of files) {
+  const judged = files.map(({ filename, bytes }) => {
     if (bytes.length > limits.maxFileBytes) throw invalidRequest(`${filename} is over ${limits.maxFileBytes} bytes`);
-    if (!sniffFileKind(bytes)) throw invalidRequest(`${filename} is not a PDF, DOCX, Markdown, HTML or text file`);
-  }
+    const kind = sniffFileKind(bytes);
+    if (!kind) throw invalidRequest(`${filename} is not a PDF, DOCX, Markdown, HTML or text file`);
+    return { filename, bytes: bytes.length, contentType: CONTENT_TYPES[kind] };
+  });
   await withinCharLimit(store, chatbotId, 1, limits);
   const now = new Date();
-  const sources = files.map(
-    ({ filename, bytes }): Source => ({
-      ...queued(chatbotId, 'file', filename, now),
-      filename,
-      bytes: bytes.length,
-    }),
-  );
+  const sources = judged.map((file): Source => ({ ...queued(chatbotId, 'file', file.filename, now), ...file }));
   await store.sources.insert(sources.map((source, k) => ({ ...source, file: files[k]?.bytes })));
   return sources;
 }
