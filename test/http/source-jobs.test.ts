@@ -49,9 +49,9 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
 
   const sources = `/chatbots/{bot}/sources`;
   const url = (path = '') => `${app.baseUrl}${sources.replace('{bot}', bot)}${path}`;
-  const upload = async (files: { name: string; bytes: Uint8Array | string; type?: string }[]) => {
+  const upload = async (files: { name: string; bytes: Uint8Array | string; type?: string; part?: string }[]) => {
     const form = new FormData();
-    for (const file of files) form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
+    for (const file of files) form.append(file.part ?? 'file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
     const response = await fetch(url(), { method: 'POST', headers: { Authorization: `Bearer ${app.apiKey}` }, body: form });
     return { status: response.status, body: (await response.json()) as unknown };
   };
@@ -99,10 +99,13 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await ask('What does Acme make?')).toContain('anvils');
   });
 
-  it('refuses an unsupported or oversized file up front with 400, and stores none of the upload', async () => {
+  it('refuses an unsupported or oversized file, or a file outside the file parts, up front with 400, and stores none of the upload', async () => {
     const binary = Uint8Array.from({ length: 256 }, (_, i) => i);
     expect(await upload([{ name: 'fine.md', bytes: '# Fine\n\nA fine file.' }, { name: 'blob.bin', bytes: binary }])).toEqual({ status: 400, body: INVALID });
     expect(await upload([{ name: 'huge.txt', bytes: 'x'.repeat(65 * 1024) }])).toEqual({ status: 400, body: INVALID });
+    // A file in a part of another name would be dropped unread: the upload is refused whole.
+    const misplaced = [{ name: 'fine.md', bytes: '# Fine\n\nA fine file.' }, { name: 'other.md', bytes: '# Other\n\nAnother file.', part: 'files' }];
+    expect(await upload(misplaced)).toEqual({ status: 400, body: INVALID });
     expect(await list()).toHaveLength(1);
   });
 
