@@ -109,6 +109,22 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await list()).toHaveLength(1);
   });
 
+  it('refreshes a file (202): read again, answering from its last reading meanwhile', async () => {
+    const { body } = await upload([{ name: 'deliveries.md', bytes: '# Deliveries\n\nParcels go to the loading bay behind building B.\n' }]);
+    const [file] = (body as { data: SourceItem[] }).data;
+    await worker(app.store).tick();
+    const read = await detail(file?.id ?? '');
+    expect(read).toMatchObject({ status: 'ready', contentType: 'text/markdown' });
+
+    const refreshed = await call('POST', url(`/${file?.id}/refresh`), app.apiKey);
+    expect(refreshed.status).toBe(202);
+    expect((refreshed.body as { data: SourceItem }).data).toMatchObject({ status: 'queued', filename: 'deliveries.md', bytes: read.bytes });
+    expect(await ask('Where do parcels go?')).toContain('loading bay');
+    expect(await worker(app.store).tick()).toBe(1);
+    expect(await detail(file?.id ?? '')).toMatchObject({ status: 'ready', chars: read.chars, text: read.text });
+    expect(await ask('Where do parcels go?')).toContain('loading bay');
+  });
+
   it('crawls a website (202) into a ready source with its pages, and answers from them', async () => {
     site = await serveSite(handbook());
     const { status, body } = await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 });
