@@ -99,6 +99,20 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await ask('What does Acme make?')).toContain('anvils');
   });
 
+  it('fails a file or website whose text would take the chatbot past its character limit, saying so', async () => {
+    site = await serveSite(handbook());
+    await upload([{ name: 'long.txt', bytes: 'Parcels go to the loading bay. '.repeat(100) }]);
+    await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 });
+    const small = createSourceWorker({ store: app.store, logger: silent, allowPrivate: true, maxCharsPerChatbot: 100 });
+    expect(await small.tick()).toBe(2);
+    const listed = await list();
+    const [file, website] = (['file', 'website'] as const).map((type) => listed.find((source) => source.type === type));
+    expect(file).toMatchObject({ status: 'failed', error: expect.stringMatching(/^The file holds \d+ characters of text, which would take the chatbot past its limit of 100 characters of sources\.$/) });
+    expect(website).toMatchObject({ status: 'failed', error: expect.stringMatching(/^The website holds \d+ characters .* limit of 100 characters of sources\.$/) });
+    expect(await ask('Where do parcels go?')).not.toContain('loading bay');
+    expect(await ask('What does Acme make?')).toContain('anvils');
+  });
+
   it('refuses an unsupported or oversized file, or a file outside the file parts, up front with 400, and stores none of the upload', async () => {
     const binary = Uint8Array.from({ length: 256 }, (_, i) => i);
     expect(await upload([{ name: 'fine.md', bytes: '# Fine\n\nA fine file.' }, { name: 'blob.bin', bytes: binary }])).toEqual({ status: 400, body: INVALID });
