@@ -158,11 +158,13 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await ask('Where do staff park?')).toContain('Quay Street');
   });
 
-  it('refuses a website with maxPages outside 1 to 1,000 or a URL that is not http(s), with 400', async () => {
+  it('refuses a website with maxPages outside 1 to 1,000, a URL that is not http(s) or one with a password, with 400', async () => {
     for (const input of [
       { type: 'website', url: 'https://example.com/', maxPages: 0 },
       { type: 'website', url: 'https://example.com/', maxPages: 1_001 },
       { type: 'website', url: 'ftp://example.com/' },
+      // Credentials would show in every citation of its pages.
+      { type: 'website', url: 'https://bob:hunter2@example.com/' },
       { type: 'website' },
     ]) {
       expect(await call('POST', url(), app.apiKey, input)).toEqual({ status: 400, body: INVALID });
