@@ -71,6 +71,11 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
         if (stopping.signal.aborted) await store.sources.release(source.id, processId);
         return;
       }
+      // Deleted meanwhile (its pages could no longer be recorded): nothing is left to settle.
+      if (!(await store.sources.find(source.chatbotId, source.id))) {
+        log.info({ sourceId: source.id }, 'source deleted while it was processed');
+        return;
+      }
       log.error({ err: error, sourceId: source.id }, 'source processing failed');
       await store.sources.settle(source.id, processId, failed('The source could not be processed because of an internal error.'));
     } finally {

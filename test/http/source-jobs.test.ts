@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSourceWorker, type SourceWorker } from '../../jobs/sources/worker.js';
 import type { Store } from '../../src/store/port.js';
-import { call, createChatbotViaApi, INVALID, startApp, type TestApp } from '../support/http.js';
+import { call, createChatbotViaApi, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import type { SourceItem } from '../support/sources.js';
 import { storeTargets, type SharedDatabase } from '../support/stores.js';
 import { html, page, serveSite, type Route, type Site } from '../support/website.js';
@@ -186,6 +186,25 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(site.hits.get('/parking')).toBe(2);
     const apiText = (await list())[0];
     expect(await call('POST', url(`/${apiText?.id}/refresh`), app.apiKey)).toEqual({ status: 400, body: INVALID });
+  });
+
+  it('ends a crawl whose source is deleted meanwhile without an error', async () => {
+    let release = () => {};
+    site = await serveSite(handbook(new Promise((resolve) => (release = resolve))));
+    const created = (await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 })).body as {
+      data: SourceItem;
+    };
+    const logged: { level: number; msg: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line) as { level: number; msg: string }) });
+    const crawling = createSourceWorker({ store: app.store, logger, allowPrivate: true, maxCharsPerChatbot: MAX_CHARS }).tick();
+    // The crawl is held on /lunch once the other pages are recorded.
+    await expect.poll(async () => (await detail(created.data.id)).pages?.done, { timeout: 5_000 }).toBe(2);
+    expect((await call('DELETE', url(`/${created.data.id}`), app.apiKey)).status).toBe(200);
+    release();
+    await crawling;
+    expect(logged.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(await call('GET', url(`/${created.data.id}`), app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+    expect((await list()).map((source) => source.id)).not.toContain(created.data.id);
   });
 
   it('answers from a website’s last reading while it is crawled again, and from the new pages once it is ready', async () => {
