@@ -134,13 +134,13 @@ function headingOf(line: string, next: string | undefined, aloneBeforeText: bool
   const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__):?$/.exec(line);
   if (bold) return bold[1]?.replace(/:$/, '');
   if (!aloneBeforeText) return undefined;
-  const words = line.split(/\s+/);
+  // The word count last: most lines fail a cheaper test first.
   const titleLike =
-    words.length <= MAX_TITLE_WORDS &&
     !/[.!?;,]$/.test(line) &&
     /^[\p{Lu}\p{N}]/u.test(line) &&
     !LIST_MARKER.test(line) &&
-    !LABELLED_LIST.test(line);
+    !LABELLED_LIST.test(line) &&
+    line.split(/\s+/).length <= MAX_TITLE_WORDS;
   return titleLike ? line.replace(/:$/, '') : undefined;
 }
 
@@ -160,8 +160,9 @@ export function splitSentences(line: string): string[] {
   for (const match of line.matchAll(boundary)) {
     const end = (match.index ?? 0) + match[0].length;
     if (match[1] === '.') {
-      const before = /(\S+)\.["')\]]*\s+$/.exec(line.slice(start, end))?.[1]?.toLowerCase() ?? '';
-      const word = before.replace(/^[("'[]+/, '');
+      const word = wordBefore(line, start, match.index ?? 0)
+        .toLowerCase()
+        .replace(/^[("'[]+/, '');
       if (ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word) || /^(?:\p{L}\.)+\p{L}$/u.test(word)) continue;
     }
     sentences.push(line.slice(start, end).trim());
@@ -170,3 +171,15 @@ export function splitSentences(line: string): string[] {
   sentences.push(line.slice(start).trim());
   return sentences.filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
 }
+
+/**
+ * The word that ends at a period: the text before it back to white space or the sentence's start.
+ * Scanned back from the period, where a regex over the sentence would read all of it at each one.
+ */
+function wordBefore(line: string, start: number, period: number): string {
+  let from = period;
+  while (from > start && !WHITE_SPACE.test(line[from - 1] as string)) from -= 1;
+  return line.slice(from, period);
+}
+
+const WHITE_SPACE = /\s/;
