@@ -1,3 +1,5 @@
+import { unixLineBreaks } from './chunking.js';
+
 // Reads training text the way a person skims it: headings and FAQ questions are the keys of the
 // text beneath them, and the text is a run of sentences. A heading or a question is never an
 // answer by itself; FAQ markers ("Q1.", "A:") are not sentences; abbreviations, decimals, URLs
@@ -65,7 +67,7 @@ export function readSections(text: string): Section[] {
   const addLine = (sentences: string[]) =>
     sentences.forEach((sentence, i) => current.sentences.push(i === 0 && current.sentences.length > 0 ? LINE + sentence : sentence));
 
-  const blocks = text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/);
+  const blocks = unixLineBreaks(text).split(/\n[ \t]*\n/);
   for (const [blockIndex, block] of blocks.entries()) {
     // Without a heading over it, a paragraph is a unit of its own; a paragraph after a bold
     // lead-in entry belongs to the heading again.
