@@ -105,7 +105,7 @@ export const lemmas = memoised((word) =>
 /**
  * The terms a text is indexed by: its own, its compounds (text.ts), and the base forms of its
  * irregular words ("paid" → pay, "children" → child), which stemming cannot reach, so that a
- * question's base forms find them.
+ * question's base forms find them. In order: each word's terms (wordTerms), then the compounds.
  */
 export function indexTerms(text: string): string[] {
   const found: string[] = [];
@@ -118,7 +118,7 @@ export function indexTerms(text: string): string[] {
  * The terms one word of a text is indexed by: none for a stopword, else its stem and the stems
  * of its base forms if it is irregular. Remembered: one lookup a word where there were three.
  */
-const wordTerms = memoised((word) =>
+export const wordTerms = memoised((word) =>
   isStopword(word) ? [] : [stem(word), ...(irregularForms().get(word) ?? []).map((base) => stem(base))],
 );
 
