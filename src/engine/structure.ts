@@ -104,7 +104,8 @@ export function readSections(text: string): Section[] {
         continue;
       }
       const [first = '', ...rest] = splitSentences(line.replace(ANSWER_MARKER, '').replace(LIST_MARKER, ''));
-      const question = QUESTION.exec(first)?.[1];
+      // Searched for its question mark first: the pattern tries every length up to 200 without one.
+      const question = first.includes('?') ? QUESTION.exec(first)?.[1] : undefined;
       if (question && (rest.length > 0 || next !== undefined || nextBlock !== '')) {
         open(heading ? `${heading} › ${question}` : question);
         current.sentences.push(...rest);
