@@ -96,67 +96,60 @@ export function readIndexPart(source: string | undefined, texts: string[]): Inde
 export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
   const termIds = new Map<string, number>();
   const sources: string[] = [];
-  const keys: string[] = [];
-  const sentences: string[] = [];
-  let sectionCount = 0;
+  const keys = parts.flatMap((part) => part.keys);
+  const sentences = parts.flatMap((part) => part.sentences);
   let keyTermCount = 0;
   let sentenceTermCount = 0;
   for (const part of parts) {
-    sectionCount += part.keys.length;
     keyTermCount += part.keyTerms.length;
     sentenceTermCount += part.sentenceTerms.length;
   }
-  const sectionStart = new Int32Array(sectionCount + 1);
-  const sectionSource = new Int32Array(sectionCount);
+  const sectionStart = new Int32Array(keys.length + 1);
+  const sectionSource = new Int32Array(keys.length);
   const keyTerms = new Int32Array(keyTermCount);
-  const keyTermStart = new Int32Array(sectionCount + 1);
+  const keyTermStart = new Int32Array(keys.length + 1);
+  const sentenceSection = new Int32Array(sentences.length);
   const sentenceTerms = new Int32Array(sentenceTermCount);
-  const sentenceTermStart: number[] = [0];
-  const sentenceSection: number[] = [];
+  const sentenceTermStart = new Int32Array(sentences.length + 1);
+  // Where the part being copied starts in each merged list: a part's lists are contiguous and
+  // start at 0, so each is copied whole, shifted by these and its terms renumbered.
   let section = 0;
+  let sentence = 0;
   let keyTerm = 0;
   let sentenceTerm = 0;
   for (const part of parts) {
-    const global = Int32Array.from(part.vocabulary, (term) => {
-      let id = termIds.get(term);
-      if (id === undefined) {
-        id = termIds.size;
-        termIds.set(term, id);
-      }
-      return id;
-    });
+    const global = globalTermIds(part.vocabulary, termIds);
     const sourceIndex = part.source === undefined ? -1 : sources.push(part.source) - 1;
-    const firstSentence = sentences.length;
-    for (let k = 0; k < part.keys.length; k += 1, section += 1) {
-      sectionStart[section] = firstSentence + (part.sectionStart[k] as number);
-      sectionSource[section] = sourceIndex;
-      keys.push(part.keys[k] as string);
-      for (let t = part.keyTermStart[k] as number; t < (part.keyTermStart[k + 1] as number); t += 1) {
-        keyTerms[keyTerm++] = global[part.keyTerms[t] as number] as number;
-      }
-      keyTermStart[section + 1] = keyTerm;
-      for (let s = part.sectionStart[k] as number; s < (part.sectionStart[k + 1] as number); s += 1) {
-        sentences.push(part.sentences[s] as string);
-        sentenceSection.push(section);
-        for (let t = part.sentenceTermStart[s] as number; t < (part.sentenceTermStart[s + 1] as number); t += 1) {
-          sentenceTerms[sentenceTerm++] = global[part.sentenceTerms[t] as number] as number;
-        }
-        sentenceTermStart.push(sentenceTerm);
-      }
+    const sectionCount = part.keys.length;
+    for (let k = 0; k < sectionCount; k += 1) {
+      sectionStart[section + k] = sentence + (part.sectionStart[k] as number);
+      sectionSource[section + k] = sourceIndex;
+      keyTermStart[section + k + 1] = keyTerm + (part.keyTermStart[k + 1] as number);
+      for (let s = part.sectionStart[k] as number; s < (part.sectionStart[k + 1] as number); s += 1) sentenceSection[sentence + s] = section + k;
     }
+    for (let s = 0; s < part.sentences.length; s += 1) {
+      sentenceTermStart[sentence + s + 1] = sentenceTerm + (part.sentenceTermStart[s + 1] as number);
+    }
+    for (let t = 0; t < part.keyTerms.length; t += 1) keyTerms[keyTerm + t] = global[part.keyTerms[t] as number] as number;
+    for (let t = 0; t < part.sentenceTerms.length; t += 1) {
+      sentenceTerms[sentenceTerm + t] = global[part.sentenceTerms[t] as number] as number;
+    }
+    section += sectionCount;
+    sentence += part.sentences.length;
+    keyTerm += part.keyTerms.length;
+    sentenceTerm += part.sentenceTerms.length;
   }
-  sectionStart[sectionCount] = sentences.length;
-  const sentenceStarts = Int32Array.from(sentenceTermStart);
-  const postings = invert(sentenceTerms, sentenceStarts, termIds.size);
+  sectionStart[keys.length] = sentences.length;
+  const postings = invert(sentenceTerms, sentenceTermStart, termIds.size);
   const keyPostings = invert(keyTerms, keyTermStart, termIds.size);
   return {
     vocabulary: [...termIds.keys()],
     keys,
     sectionStart,
     sentences,
-    sentenceSection: Int32Array.from(sentenceSection),
+    sentenceSection,
     sentenceTerms,
-    sentenceTermStart: sentenceStarts,
+    sentenceTermStart,
     keyTerms,
     keyTermStart,
     postings: postings.values,
@@ -166,6 +159,24 @@ export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
     sectionSource,
     sources,
   };
+}
+
+/**
+ * A part's term numbers → numbers across the parts, each term numbered where it first appears (as
+ * reading all the parts at once would).
+ */
+function globalTermIds(vocabulary: string[], termIds: Map<string, number>): Int32Array {
+  const global = new Int32Array(vocabulary.length);
+  for (let k = 0; k < vocabulary.length; k += 1) {
+    const term = vocabulary[k] as string;
+    let id = termIds.get(term);
+    if (id === undefined) {
+      id = termIds.size;
+      termIds.set(term, id);
+    }
+    global[k] = id;
+  }
+  return global;
 }
 
 /** Term → the lists holding it, ascending: lists given flat (`values`, `starts`). */

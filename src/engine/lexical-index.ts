@@ -75,7 +75,7 @@ export function buildLexicalIndex(chunks: Chunk[]): LexicalIndex {
 }
 
 /** Consecutive chunks of one source, with the source as JSON (undefined for chunks without one). */
-export function runsBySource(chunks: Chunk[]): { source: string | undefined; texts: string[] }[] {
+export function runsBySource(chunks: Pick<Chunk, 'text' | 'source'>[]): { source: string | undefined; texts: string[] }[] {
   const runs: { source: string | undefined; texts: string[] }[] = [];
   for (const chunk of chunks) {
     const source = chunk.source && JSON.stringify(chunk.source);

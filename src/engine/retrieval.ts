@@ -31,10 +31,11 @@ export type Retriever = {
   /** `limit` passages (4 unless given); `around` as for LexicalSearcher (true unless given). */
   search(chatbotId: string, query: Query, options?: { limit?: number; around?: boolean }): Promise<Passage[]>;
   /**
-   * After training: builds (or loads) the chatbot's index and starts embedding its chunks, which
-   * `embedded` follows (it never rejects; failures go to onError). Never rejects.
+   * After training: builds (or loads) the chatbot's index, and resolves once questions are
+   * answered from it here. Storing the index for other processes (`stored`) and embedding the
+   * chunks (`embedded`) go on after; both never reject (failures go to onError). Never rejects.
    */
-  prepare(chatbotId: string): Promise<{ embedded: Promise<void> }>;
+  prepare(chatbotId: string): Promise<{ stored: Promise<void>; embedded: Promise<void> }>;
   /** The bytes the cached indexes weigh (their serialized size, plus vectors and texts). */
   cachedBytes(): number;
 };
@@ -74,6 +75,8 @@ type Entry = {
   chunks: Material['chunks'];
   /** What the cache counts, vectors aside. */
   bytes: number;
+  /** Settles once a newly built index is in the store (at once for one loaded from it). */
+  stored: Promise<void>;
   /** Set once every chunk has a vector. */
   vectors?: VectorTable;
   embedding?: Promise<void>;
@@ -110,11 +113,12 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     if (material.version === undefined) return undefined;
     // A retrain since the version was read: the material is newer than the index looked up.
     const found = material.version === version ? stored : await store.retrieval.index(chatbotId, indexKey(material.version));
-    const index = found ?? (await buildAndStore(chatbotId, material.version, material.chunks));
+    const index = found ?? (await buildIndexOffThread(material.chunks));
     const chunks = embedder ? material.chunks : [];
     const entry: Entry = {
       version: material.version,
       lexical: lexicalSearcher(unpackIndex(index)),
+      stored: found ? Promise.resolve() : storeIndex(chatbotId, material.version, index),
       chunks,
       bytes: index.byteLength + chunks.reduce((sum, chunk) => sum + 2 * chunk.text.length, 0),
       embeddingStartedAt: 0,
@@ -124,14 +128,16 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     return entry;
   }
 
-  /** The index built off the event loop, and stored for other processes. */
-  async function buildAndStore(chatbotId: string, version: string, chunks: Material['chunks']): Promise<Uint8Array> {
-    const built = await buildIndexOffThread(chunks);
+  /**
+   * Keeps a built index for other processes, while this one answers from it already: a 10 MB
+   * chatbot's index is twice its text, and writing it is a tenth of a second that the answers
+   * need not wait for. Until it is stored, another process builds its own.
+   */
+  function storeIndex(chatbotId: string, version: string, index: Uint8Array): Promise<void> {
     // Another instance saving the same version at once is no failure.
-    await store.retrieval.saveIndex(chatbotId, indexKey(version), built).catch((error: unknown) => {
+    return store.retrieval.saveIndex(chatbotId, indexKey(version), index).catch((error: unknown) => {
       onError(error, `storing the index of chatbot ${chatbotId}`);
     });
-    return built;
   }
 
   function startEmbedding(chatbotId: string, entry: Entry, model: Embedder) {
@@ -193,11 +199,11 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     async prepare(chatbotId) {
       try {
         const entry = await entryFor(chatbotId, false);
-        return { embedded: entry?.embedding ?? Promise.resolve() };
+        return { stored: entry?.stored ?? Promise.resolve(), embedded: entry?.embedding ?? Promise.resolve() };
       } catch (error) {
         // The first question retries; a store closing under it is no news either.
         onError(error, `preparing the index of chatbot ${chatbotId}`);
-        return { embedded: Promise.resolve() };
+        return { stored: Promise.resolve(), embedded: Promise.resolve() };
       }
     },
     cachedBytes: () => cache.bytes(),

@@ -91,7 +91,7 @@ describe('retrieval index lifecycle (sqlite)', () => {
   it('builds an index once per version and keeps it in the store for other processes', async () => {
     await train(store, bot.id, ['The warranty lasts two years.', 'Parcels ship from Leeds.']);
     const first = { index: 0, saveIndex: 0 };
-    await createRetriever(counted(first)).prepare(bot.id);
+    await (await createRetriever(counted(first)).prepare(bot.id)).stored;
     expect(first).toEqual({ index: 1, saveIndex: 1 });
 
     const second = { index: 0, saveIndex: 0 };
@@ -102,6 +102,29 @@ describe('retrieval index lifecycle (sqlite)', () => {
     await train(store, bot.id, ['The warranty lasts three years.']);
     expect((await restarted.search(bot.id, 'warranty'))[0]?.text).toBe('The warranty lasts three years.');
     expect(second).toEqual({ index: 2, saveIndex: 1 });
+  });
+
+  it('answers from a built index before it is stored, and stores it after', async () => {
+    await train(store, bot.id, ['The warranty lasts two years.']);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const retrieval: RetrievalRepository = {
+      ...store.retrieval,
+      saveIndex: async (...args) => {
+        await held;
+        return store.retrieval.saveIndex(...args);
+      },
+    };
+    const retriever = createRetriever({ ...store, retrieval });
+    // Were the answers to wait for the store, this would never resolve: the save is held.
+    const { stored } = await retriever.prepare(bot.id);
+    expect((await retriever.search(bot.id, 'warranty'))[0]?.text).toBe('The warranty lasts two years.');
+    const calls = { index: 0, saveIndex: 0 };
+    release();
+    await stored;
+    // Stored now: another process loads it instead of building its own.
+    await createRetriever(counted(calls)).prepare(bot.id);
+    expect(calls).toEqual({ index: 1, saveIndex: 0 });
   });
 
   it('keeps answering from the old material while a retrain\'s index builds', async () => {

@@ -38,7 +38,11 @@ function weight(part: IndexPart): number {
 answerJobs<TrainingJob>(async (job) => {
   if (job.task === 'chunk') return { result: chunkText(job.text) };
   if (job.task === 'chunk-sources') {
-    return { result: job.texts.flatMap(({ ref, text }) => chunkText(text).map((chunk) => ({ text: chunk, source: ref }))) };
+    const chunks = job.texts.flatMap(({ ref, text }) => chunkText(text).map((chunk) => ({ text: chunk, source: ref })));
+    // The index of these chunks is asked for next, once the event loop has stored them: their
+    // parts are read meanwhile, so that the two overlap (a job arriving meanwhile waits for this).
+    setImmediate(() => runsBySource(chunks).forEach(({ source, texts }) => partOf(source, texts)));
+    return { result: chunks };
   }
   if (job.task === 'vectors') {
     const table = readVectorTable();
