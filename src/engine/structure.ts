@@ -160,10 +160,11 @@ export function splitSentences(line: string): string[] {
   const sentences: string[] = [];
   const boundary = /([.!?])["')\]]*\s+(?=["'([]?[\p{Lu}\p{N}])/gu;
   let start = 0;
-  for (const match of line.matchAll(boundary)) {
-    const end = (match.index ?? 0) + match[0].length;
+  // exec, not matchAll, which copies the pattern at each call.
+  for (let match = boundary.exec(line); match; match = boundary.exec(line)) {
+    const end = match.index + match[0].length;
     if (match[1] === '.') {
-      const word = wordBefore(line, start, match.index ?? 0)
+      const word = wordBefore(line, start, match.index)
         .toLowerCase()
         .replace(/^[("'[]+/, '');
       if (ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word) || /^(?:\p{L}\.)+\p{L}$/u.test(word)) continue;
@@ -172,7 +173,7 @@ export function splitSentences(line: string): string[] {
     start = end;
   }
   sentences.push(line.slice(start).trim());
-  return sentences.filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
+  return sentences.filter((sentence) => LETTER_OR_DIGIT.test(sentence));
 }
 
 /**
@@ -186,3 +187,4 @@ function wordBefore(line: string, start: number, period: number): string {
 }
 
 const WHITE_SPACE = /\s/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
