@@ -113,13 +113,15 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await ask('What does Acme make?')).toContain('anvils');
   });
 
-  it('refuses an unsupported or oversized file, or a file outside the file parts, up front with 400, and stores none of the upload', async () => {
+  it('refuses an unsupported or oversized file, a file outside the file parts or more than ten files, up front with 400, and stores none of the upload', async () => {
     const binary = Uint8Array.from({ length: 256 }, (_, i) => i);
     expect(await upload([{ name: 'fine.md', bytes: '# Fine\n\nA fine file.' }, { name: 'blob.bin', bytes: binary }])).toEqual({ status: 400, body: INVALID });
     expect(await upload([{ name: 'huge.txt', bytes: 'x'.repeat(65 * 1024) }])).toEqual({ status: 400, body: INVALID });
     // A file in a part of another name would be dropped unread: the upload is refused whole.
     const misplaced = [{ name: 'fine.md', bytes: '# Fine\n\nA fine file.' }, { name: 'other.md', bytes: '# Other\n\nAnother file.', part: 'files' }];
     expect(await upload(misplaced)).toEqual({ status: 400, body: INVALID });
+    const eleven = Array.from({ length: 11 }, (_, index) => ({ name: `part-${index}.md`, bytes: `# Part ${index}\n\nA part.` }));
+    expect(await upload(eleven)).toEqual({ status: 400, body: INVALID });
     expect(await list()).toHaveLength(1);
   });
 
