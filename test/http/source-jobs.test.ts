@@ -158,6 +158,14 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(crawled.pageList?.find((item) => item.url.endsWith('/parking-copy'))?.status).toBe('skipped');
     expect(crawled.text).toContain('blue garage');
     expect(await ask('Where do staff park?')).toContain('Quay Street');
+    // The answer cites the page it drew on, with its title and URL.
+    const question = { chatbotId: bot, conversationId: 'parking', messages: [{ role: 'user', content: 'Where do staff park?' }] };
+    await call('POST', `${app.baseUrl}/chat`, app.apiKey, question);
+    const { body: saved } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+    const [conversation] = (saved as { data: { messages: { role: string; sources?: unknown }[] }[] }).data;
+    expect(conversation?.messages.find((message) => message.role === 'assistant')?.sources).toEqual([
+      { id: queued.id, title: 'Parking', url: `${site.origin}/parking` },
+    ]);
   });
 
   it('refuses a website with maxPages outside 1 to 1,000, a URL that is not http(s) or one with a password, with 400', async () => {
