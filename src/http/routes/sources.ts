@@ -72,7 +72,10 @@ const sourceBody = z
     bytes: z.int().optional(),
     url: z.string().optional(),
     maxPages: z.int().optional(),
-    pages: z.object({ done: z.int(), failed: z.int(), total: z.int() }).optional(),
+    pages: z
+      .object({ done: z.int(), failed: z.int(), total: z.int() })
+      .optional()
+      .meta({ description: 'A website’s pages read (done) and failed, and every page its crawl knows so far (total, skipped ones included)' }),
     question: z.string().optional(),
     answer: z.string().optional(),
   })
