@@ -198,7 +198,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await call('POST', url(`/${apiText?.id}/refresh`), app.apiKey)).toEqual({ status: 400, body: INVALID });
   });
 
-  it('ends a crawl whose source is deleted meanwhile without an error', async () => {
+  it('ends a crawl whose source is deleted meanwhile without an error, keeping none of its pages', async () => {
     let release = () => {};
     site = await serveSite(handbook(new Promise((resolve) => (release = resolve))));
     const created = (await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 })).body as {
@@ -215,6 +215,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(logged.filter((entry) => entry.level >= 50)).toEqual([]);
     expect(await call('GET', url(`/${created.data.id}`), app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
     expect((await list()).map((source) => source.id)).not.toContain(created.data.id);
+    expect(await app.store.sources.pageCounts(created.data.id)).toEqual({ done: 0, failed: 0, total: 0 });
   });
 
   it('answers from a website’s last reading while it is crawled again, and from the new pages once it is ready', async () => {
