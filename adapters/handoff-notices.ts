@@ -26,6 +26,11 @@ export type NoticePoster = {
 export type NoticePollerOptions = {
   hub: Pick<HubClient, 'claimHandoffNotices' | 'completeHandoffNotice'>;
   platform: Platform;
+  /**
+   * The workspaces whose notices this process can post, asked before each claim; undefined
+   * claims every workspace's.
+   */
+  workspaceIds?: () => string[] | undefined;
   poster: NoticePoster;
   logger: Logger;
   intervalMs?: number;
@@ -37,7 +42,7 @@ export type NoticePoller = {
 };
 
 /** Starts polling at once. */
-export function startNoticePoller({ hub, platform, poster, logger, intervalMs = NOTICE_POLL_MS }: NoticePollerOptions): NoticePoller {
+export function startNoticePoller({ hub, platform, workspaceIds, poster, logger, intervalMs = NOTICE_POLL_MS }: NoticePollerOptions): NoticePoller {
   const log = logger.child({ feature: 'handoff notices', platform });
   let stopped = false;
   // The hub being unreachable is said once per outage, not every second.
@@ -64,9 +69,12 @@ export function startNoticePoller({ hub, platform, poster, logger, intervalMs = 
 
   /** One pass; answers how many notices it leased. */
   async function pass(): Promise<number> {
+    const workspaces = workspaceIds?.();
+    // In no workspace yet (a bot added to no server): nothing it could post.
+    if (workspaces?.length === 0) return 0;
     let notices: HandoffNotice[];
     try {
-      notices = await hub.claimHandoffNotices(platform, NOTICE_BATCH, LEASE_SECONDS);
+      notices = await hub.claimHandoffNotices(platform, NOTICE_BATCH, LEASE_SECONDS, workspaces);
     } catch (error) {
       if (!failing) log.error({ err: error }, 'could not claim handoff notices from the hub');
       failing = true;

@@ -2,6 +2,8 @@
 // adapters and the scheduler exactly as any integrator would use the API: base URL plus key.
 
 export type Platform = 'slack' | 'discord';
+/** The most workspaces a handoff notice claim may name (the API's limit). */
+export const MAX_CLAIM_WORKSPACES = 100;
 export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe';
 export type ChatMessage = { role: 'user' | 'assistant'; content: string };
 export type Feedback = 'up' | 'down';
@@ -251,10 +253,11 @@ export function createHubClient(apiUrl: string, apiKey: string) {
     /**
      * Leases up to `limit` notices for the platform's handoff channels to this caller for
      * `leaseSeconds`: the oldest undone one of each conversation, a conversation's later ones
-     * only once its thread is known. A notice not marked done in time is offered again.
+     * only once its thread is known. A notice not marked done in time is offered again. With
+     * `workspaceIds`, only notices for those workspaces (and those naming none).
      */
-    claimHandoffNotices: (platform: Platform, limit = 10, leaseSeconds = 60) =>
-      data<HandoffNotice[]>('POST', '/handoffs/notices/claim', { platform, limit, leaseSeconds }),
+    claimHandoffNotices: (platform: Platform, limit = 10, leaseSeconds = 60, workspaceIds?: string[]) =>
+      data<HandoffNotice[]>('POST', '/handoffs/notices/claim', { platform, limit, leaseSeconds, ...(workspaceIds && { workspaceIds }) }),
     /** Marks a notice posted; a `requested` one names the thread it started (the first one recorded stays). */
     completeHandoffNotice: (noticeId: string, thread?: HandoffThread) =>
       data<{ id: string }>('POST', `/handoffs/notices/${encodeURIComponent(noticeId)}/done`, thread && { thread }),

@@ -1,7 +1,7 @@
 import { ChannelType, DiscordAPIError, RESTJSONErrorCodes, ThreadAutoArchiveDuration, type Client, type TextChannel, type ThreadChannel } from 'discord.js';
 import type { Logger } from 'pino';
 import { startNoticePoller, type NoticePoller } from '../handoff-notices.js';
-import type { HandoffNotice, HandoffState, HandoffThread, HubClient } from '../hub-client.js';
+import { MAX_CLAIM_WORKSPACES, type HandoffNotice, type HandoffState, type HandoffThread, type HubClient } from '../hub-client.js';
 import { markHandoffThread } from './handoff.js';
 import { personSaid, requestEmbed, rootMessage, statusLine, threadName } from './handoff-message.js';
 import { splitMessage } from './text.js';
@@ -78,5 +78,21 @@ export function startHandoffNotices(options: HandoffNoticesOptions): NoticePolle
     }
   }
 
-  return startNoticePoller({ hub, platform: 'discord', logger: options.logger, poster: { startThread: openThread, postInThread: inThread } });
+  /**
+   * The servers the bot is in now (the gateway keeps the list), so that an account running
+   * several Discord bots has each claim only what it can post. A bot in more servers than a
+   * claim may name claims every server's, as a process whose bot is in all of them would.
+   */
+  function workspaceIds(): string[] | undefined {
+    const guilds = [...client.guilds.cache.keys()];
+    return guilds.length <= MAX_CLAIM_WORKSPACES ? guilds : undefined;
+  }
+
+  return startNoticePoller({
+    hub,
+    platform: 'discord',
+    workspaceIds,
+    logger: options.logger,
+    poster: { startThread: openThread, postInThread: inThread },
+  });
 }

@@ -9,9 +9,16 @@ import { countSlackError } from './metrics.js';
 // thread in the chatbot's handoff channel (its root message), the person's messages follow in it,
 // and the handoff's end is said there and takes the buttons off the root.
 
-export type HandoffNoticesOptions = { hub: HubClient; client: webApi.WebClient; logger: Logger; intervalMs?: number };
+export type HandoffNoticesOptions = {
+  hub: HubClient;
+  client: webApi.WebClient;
+  /** The workspaces the bot token posts in (its team), or undefined for every one (an org-wide install). */
+  workspaceIds: string[] | undefined;
+  logger: Logger;
+  intervalMs?: number;
+};
 
-export function startHandoffNotices({ hub, client, logger, intervalMs }: HandoffNoticesOptions): NoticePoller {
+export function startHandoffNotices({ hub, client, workspaceIds, logger, intervalMs }: HandoffNoticesOptions): NoticePoller {
   /** The request as the thread's root message; its ts is the thread's id. */
   async function startThread(notice: HandoffNotice): Promise<HandoffThread> {
     const posted = await client.chat.postMessage({
@@ -52,6 +59,7 @@ export function startHandoffNotices({ hub, client, logger, intervalMs }: Handoff
   return startNoticePoller({
     hub,
     platform: 'slack',
+    workspaceIds: () => workspaceIds,
     logger,
     intervalMs,
     poster: {

@@ -135,9 +135,10 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
       hub = client;
       relay = createRelay({ hub: client, platform: 'slack', source: 'Slack', logger, updateIntervalMs });
       await app.init();
+      const workspaceIds = await postsIn(app.client);
       if (mode === 'socket') await app.start();
       ready = true;
-      notices = startHandoffNotices({ hub: client, client: app.client, logger, intervalMs: noticePollMs });
+      notices = startHandoffNotices({ hub: client, client: app.client, workspaceIds, logger, intervalMs: noticePollMs });
       logger.info({ mode, command: config.command }, 'Slack adapter is running');
     },
 
@@ -155,6 +156,16 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
       for (const wake of waiters.splice(0)) wake();
     },
   };
+}
+
+/**
+ * The workspaces the bot token posts in, so this process claims only their handoff notices (the
+ * account's other Slack processes post the rest): its team, or every workspace (undefined) for
+ * an org-wide install, whose token posts in all of its organisation's.
+ */
+async function postsIn(client: webApi.WebClient): Promise<string[] | undefined> {
+  const { team_id: team, is_enterprise_install: orgWide } = await client.auth.test();
+  return orgWide || !team ? undefined : [team];
 }
 
 /** Bolt and its Web API client log through pino (which filters by level itself). */

@@ -92,15 +92,18 @@ export function followUpNotice(
   };
 }
 
-/** Leases the account's next notices for the platform to the caller (see HandoffNoticeRepository.claim). */
+/**
+ * Leases the account's next notices for the platform (and workspaces, if named) to the caller
+ * (see HandoffNoticeRepository.claim).
+ */
 export function claimNotices(
   store: Store,
   account: Account,
-  request: { platform: Platform; limit: number; leaseSeconds: number },
+  { platform, limit, leaseSeconds, workspaceIds }: { platform: Platform; limit: number; leaseSeconds: number; workspaceIds?: string[] },
 ): Promise<HandoffNotice[]> {
   const now = new Date();
-  const leaseUntil = new Date(now.getTime() + request.leaseSeconds * 1_000);
-  return store.handoffNotices.claim({ accountId: account.id, platform: request.platform, now, leaseUntil, limit: request.limit });
+  const leaseUntil = new Date(now.getTime() + leaseSeconds * 1_000);
+  return store.handoffNotices.claim({ accountId: account.id, platform, workspaceIds, now, leaseUntil, limit });
 }
 
 /** Marks the account's notice posted; a `requested` one records the thread it started. */

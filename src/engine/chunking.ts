@@ -5,15 +5,32 @@
 const MAX_CHUNK_CHARS = 1_000;
 
 export function chunkText(text: string, maxChars = MAX_CHUNK_CHARS): string[] {
-  const pieces = text
-    .replace(/\r\n?/g, '\n')
-    // A Markdown heading is a paragraph of its own, not the start of the one below it.
-    .replace(/^(#{1,6}[ \t].*)$/gm, '$1\n')
+  const pieces = headingsApart(unixLineBreaks(text))
     .split(/\n\s*\n/)
-    .map((paragraph) => paragraph.replace(/[ \t]+/g, ' ').replace(/ ?\n ?/g, '\n').trim())
+    .map(tidy)
     .filter(Boolean)
     .flatMap((paragraph) => splitLong(paragraph, maxChars));
   return packPieces(pieces, maxChars, '\n\n');
+}
+
+/** Text with its line breaks as "\n" (from "\r\n" and "\r"). */
+export function unixLineBreaks(text: string): string {
+  // Searching is much cheaper than a replacement that finds nothing, as in most texts.
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+/** A Markdown heading is a paragraph of its own, not the start of the one below it. */
+function headingsApart(text: string): string {
+  return text.includes('#') ? text.replace(/^(#{1,6}[ \t].*)$/gm, '$1\n') : text;
+}
+
+/** A paragraph with its runs of spaces and tabs one space, none beside a line break, trimmed. */
+function tidy(paragraph: string): string {
+  // Each replacement is a pass over the paragraph: skipped when a search shows it would change nothing.
+  let tidied = paragraph;
+  if (tidied.includes('  ') || tidied.includes('\t')) tidied = tidied.replace(/[ \t]+/g, ' ');
+  if (tidied.includes('\n')) tidied = tidied.replace(/ ?\n ?/g, '\n');
+  return tidied.trim();
 }
 
 function splitLong(paragraph: string, maxChars: number): string[] {

@@ -1,6 +1,7 @@
-import { indexTerms } from './lexicon.js';
+import { wordTerms } from './lexicon.js';
 import type { LexicalIndex } from './lexical-index.js';
 import { readSections } from './structure.js';
+import { compoundTerms, words } from './text.js';
 
 // A lexical index is built in two steps: each source (each website page) is read into a part of
 // its own (its sections, sentences and their terms, numbered within the part), and the parts are
@@ -28,22 +29,38 @@ export type IndexPart = {
 /** Reads one source's texts (its chunks, in order) into its part of an index. */
 export function readIndexPart(source: string | undefined, texts: string[]): IndexPart {
   const termIds = new Map<string, number>();
+  const idOf = (term: string) => {
+    let id = termIds.get(term);
+    if (id === undefined) {
+      id = termIds.size;
+      termIds.set(term, id);
+    }
+    return id;
+  };
+  // The terms of indexTerms, taken word by word: a text repeats its words, so each word's term
+  // numbers are kept for the part, one lookup a word where there was one a term and one a word.
+  const wordIds = new Map<string, number[]>();
+  const idsOf = (word: string) => {
+    let ids = wordIds.get(word);
+    if (ids === undefined) {
+      ids = wordTerms(word).map(idOf);
+      wordIds.set(word, ids);
+    }
+    return ids;
+  };
   // Each text's distinct terms in order of first appearance: a term counts once per text, the
   // text it was last seen in told by its stamp (cheaper than a set per sentence).
   const lastSeen: number[] = [];
   let stamp = 0;
   const addTerms = (text: string, into: number[], starts: number[]) => {
     stamp += 1;
-    for (const term of indexTerms(text)) {
-      let id = termIds.get(term);
-      if (id === undefined) {
-        id = termIds.size;
-        termIds.set(term, id);
-      }
-      if (lastSeen[id] === stamp) continue;
+    const add = (id: number) => {
+      if (lastSeen[id] === stamp) return;
       lastSeen[id] = stamp;
       into.push(id);
-    }
+    };
+    for (const word of words(text)) for (const id of idsOf(word)) add(id);
+    if (text.includes('-')) for (const term of compoundTerms(text)) add(idOf(term));
     starts.push(into.length);
   };
   const sections = readSections(texts.join('\n\n'));

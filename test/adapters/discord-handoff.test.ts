@@ -185,6 +185,24 @@ describe('Discord handoff', () => {
     expect(botTexts(thread)).toEqual([personSaid('My parcel is late.'), resolved]);
   });
 
+  it('leaves the requests of a server the bot is not in to the account’s bot that is', async () => {
+    const elsewhere = await createChatbotViaApi(app, 'Other shop', SOURCE);
+    const handoff = { enabled: true, platform: 'discord', workspaceId: '900000000000000001', channelId: '900000000000000002', waitingMessage: WAITING };
+    expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: elsewhere, handoff })).status).toBe(202);
+    const request = { chatbotId: elsewhere, conversationId: 'o1', messages: [{ role: 'user', content: 'agent please' }] };
+    expect((await call('POST', `${app.baseUrl}/chat`, app.apiKey, request)).body).toEqual({ text: WAITING });
+    // A request of the bot's own server, made after it, is posted: the bot has claimed since.
+    expect(await say('own-server', 'agent please')).toBe(WAITING);
+    await requested('own-server');
+
+    // The other server's request is neither posted nor leased: the bot there claims it at once.
+    const [waiting, ...more] = await hub.claimHandoffNotices('discord', 10, 5, ['900000000000000001']);
+    expect(more).toEqual([]);
+    expect(waiting).toMatchObject({ kind: 'requested', chatbotId: elsewhere, channel: { workspaceId: '900000000000000001' } });
+    await hub.completeHandoffNotice(waiting?.id ?? '', { channelId: '900000000000000002', threadId: '900000000000000003' });
+    await hub.resolveHandoff(chatbotId, 'own-server');
+  });
+
   it('takes a handoff on the first reply, resolves it with the button, and relays nothing after', async () => {
     await say('c2', 'I want a human');
     const { root, thread } = await requested('c2');

@@ -39,8 +39,8 @@ function fakeHub(claims: (HandoffNotice[] | Error)[]) {
   const calls: string[] = [];
   const drained = deferred();
   const hub = {
-    async claimHandoffNotices(platform: Platform, limit?: number) {
-      calls.push(`claim ${platform} ${limit}`);
+    async claimHandoffNotices(platform: Platform, limit?: number, _leaseSeconds?: number, workspaceIds?: string[]) {
+      calls.push(`claim ${platform} ${limit}${workspaceIds ? ` in ${workspaceIds.join(',')}` : ''}`);
       const next = claims.shift();
       if (!next) {
         drained.resolve();
@@ -106,6 +106,22 @@ describe('the handoff notice poller', () => {
     after('post n2 in T-c1', 'done n2');
     after('post n3 in T-c1', 'done n3');
     expect(calls.filter((call) => call.startsWith('done'))).toHaveLength(3);
+  });
+
+  it('claims for the workspaces the adapter posts in, asked before each claim, and claims nothing while it is in none', async () => {
+    const { hub, calls } = fakeHub([]);
+    const answers = [['W1'], ['W1', 'W2'], []];
+    const noneThrice = deferred();
+    let asked = 0;
+    const workspaceIds = () => {
+      asked += 1;
+      if (asked === 5) noneThrice.resolve();
+      return answers[Math.min(asked - 1, answers.length - 1)];
+    };
+    const poller = startNoticePoller({ hub, platform: 'discord', workspaceIds, poster: recordingPoster(calls), logger: capturingLogger().logger, intervalMs: 0 });
+    await noneThrice.promise;
+    await poller.stop();
+    expect(calls).toEqual([`claim discord ${NOTICE_BATCH} in W1`, `claim discord ${NOTICE_BATCH} in W1,W2`]);
   });
 
   it('posts the notices of one batch at once: a slow post holds up no other conversation', async () => {

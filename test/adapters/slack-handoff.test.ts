@@ -335,6 +335,64 @@ describe('Slack handoff', () => {
     expect(h.roots()).toHaveLength(1);
   });
 
+  it('has each workspace’s process post only its own workspace’s requests and messages, one account with two Slack workspaces', async () => {
+    const app = await startApp(sqlite as NonNullable<typeof sqlite>);
+    const hub = createHubClient(app.baseUrl, app.apiKey);
+    const adapters: SlackAdapter[] = [];
+    const slacks: FakeSlack[] = [];
+    onTestFinished(async () => {
+      await Promise.all(adapters.map((adapter) => adapter.stop(1_000)));
+      await Promise.all(slacks.map((slack) => slack.close()));
+      await app.close();
+    });
+    /** A workspace with its own bot token, and a chatbot handing off to its channel. */
+    const workspace = async (team: string, botToken: string, channel: string, chatbot: string) => {
+      const slack = await startFakeSlack({ team, botToken });
+      slacks.push(slack);
+      const bot = await createChatbotViaApi(app, chatbot);
+      const handoff = { enabled: true, platform: 'slack', workspaceId: team, channelId: channel, waitingMessage: WAITING };
+      expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, handoff })).status).toBe(202);
+      return {
+        slack,
+        async chat(content: string) {
+          const messages = [{ role: 'user', content }];
+          const { body } = await call('POST', `${app.baseUrl}/chat`, app.apiKey, { chatbotId: bot, conversationId: `web-${team}`, messages });
+          return (body as { text: string }).text;
+        },
+        /** Its Slack process: one adapter with this workspace's token. */
+        async start() {
+          const config = { botToken, appToken: undefined, signingSecret: SIGNING_SECRET, apiUrl: slack.apiUrl, adminUserIds: [], command: '/chatbot' };
+          const adapter = createSlackAdapter({ config, logger: pino({ level: 'silent' }), noticePollMs: 50 });
+          await adapter.start(hub);
+          adapters.push(adapter);
+        },
+        /** What the adapter posted there: the channel, and the thread (none for a request). */
+        posts: () => slack.callsTo('chat.postMessage').map((posted) => [posted.args.channel, posted.args.thread_ts]),
+      };
+    };
+    const first = await workspace(TEAM, BOT_TOKEN, HANDOFF_CHANNEL, 'Support bot');
+    const second = await workspace('T0TEAM0002', 'xoxb-0000000002-second-bot-token', 'C0HANDOFF2', 'Sales bot');
+
+    // Both requests wait when the first workspace's process starts: it takes its own only.
+    expect(await first.chat('agent please')).toBe(WAITING);
+    expect(await second.chat('agent please')).toBe(WAITING);
+    await first.start();
+    await first.slack.waitFor(() => first.posts().length === 1);
+    await second.start();
+    await second.slack.waitFor(() => second.posts().length === 1);
+    expect(await first.chat('Hello from one')).toBe('');
+    expect(await second.chat('Hello from two')).toBe('');
+    await first.slack.waitFor(() => first.posts().length === 2);
+    await second.slack.waitFor(() => second.posts().length === 2);
+
+    expect(first.posts()).toEqual([[HANDOFF_CHANNEL, undefined], [HANDOFF_CHANNEL, first.slack.messages[0]?.ts]]);
+    expect(second.posts()).toEqual([['C0HANDOFF2', undefined], ['C0HANDOFF2', second.slack.messages[0]?.ts]]);
+    expect([first, second].map(({ slack }) => slack.messages.map((message) => message.text))).toEqual([
+      [expect.stringContaining('Support bot'), '*Person:* Hello from one'],
+      [expect.stringContaining('Sales bot'), '*Person:* Hello from two'],
+    ]);
+  });
+
   it('carries on in another process when the one that posted the request stops', async () => {
     const h = await harness({ instances: 2 });
     await h.chat('web-10', 'agent please');

@@ -3,6 +3,7 @@ import { chunkText } from '../../src/engine/chunking.js';
 import { packIndex } from '../../src/engine/index-layout.js';
 import { mergeIndexParts, readIndexPart } from '../../src/engine/index-parts.js';
 import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
+import { indexTerms } from '../../src/engine/lexicon.js';
 import { buildIndexOffThread } from '../../src/engine/workers/training-jobs.js';
 import type { Chunk, SourceRef } from '../../src/store/port.js';
 import { documentText } from './eval/score.js';
@@ -28,6 +29,18 @@ describe('index parts', () => {
     expect(index.vocabulary.indexOf('open')).toBeLessThan(index.vocabulary.indexOf('shop'));
     expect(Array.from(index.sectionSource)).toEqual([0, -1]);
     expect(index.sources).toEqual([JSON.stringify(qa)]);
+  });
+
+  it('indexes each key and sentence by its distinct indexTerms, in order', () => {
+    const texts = [...chunkText(documentText('bike-shop.md')), ...chunkText(documentText('handbook.md')), 'The children paid for e-bikes; the children’s e-bikes were bought second-hand.'];
+    const part = readIndexPart(undefined, texts);
+    const termsOf = (terms: Int32Array, starts: Int32Array, k: number) =>
+      Array.from(terms.subarray(starts[k], starts[k + 1]), (id) => part.vocabulary[id]);
+    expect(part.sentences.length).toBeGreaterThan(60);
+    part.sentences.forEach((sentence, k) =>
+      expect(termsOf(part.sentenceTerms, part.sentenceTermStart, k)).toEqual([...new Set(indexTerms(sentence))]),
+    );
+    part.keys.forEach((key, k) => expect(termsOf(part.keyTerms, part.keyTermStart, k)).toEqual([...new Set(indexTerms(key))]));
   });
 
   it('builds on the worker, from kept parts, the index of reading everything at once, and reads a changed source again', async () => {

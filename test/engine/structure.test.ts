@@ -55,4 +55,18 @@ describe('splitSentences', () => {
       'Done!',
     ]);
   });
+
+  it('reads the word before a period back to white space, past opening quotes and brackets', () => {
+    expect(
+      splitSentences('(Dr. Smith) came. "St. Ives" is far. Ask J.R.R. Tolkien. Go to U.S. Routes. Call me . Then go. [Etc.] Done.'),
+    ).toEqual([
+      '(Dr. Smith) came.',
+      '"St. Ives" is far.',
+      'Ask J.R.R. Tolkien.',
+      'Go to U.S. Routes.',
+      'Call me .',
+      'Then go.',
+      '[Etc.] Done.',
+    ]);
+  });
 });

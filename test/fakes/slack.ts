@@ -260,7 +260,13 @@ function blocksText(value: unknown): number {
   );
 }
 
-export async function startFakeSlack(): Promise<FakeSlack> {
+/**
+ * A workspace as its bot token sees it: `team` and `botToken` name another one than the default
+ * (an account with several workspaces runs a fake of each, as one adapter process runs per token).
+ */
+export type FakeSlackOptions = { team?: string; botToken?: string };
+
+export async function startFakeSlack({ team = TEAM, botToken = BOT_TOKEN }: FakeSlackOptions = {}): Promise<FakeSlack> {
   const calls: ApiCall[] = [];
   const responses: ResponseUrlPost[] = [];
   const views: OpenedView[] = [];
@@ -302,7 +308,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         url: 'https://switchboard-test.slack.com/',
         team: 'Switchboard Test',
         user: 'switchboard',
-        team_id: TEAM,
+        team_id: team,
         user_id: BOT_USER,
         bot_id: BOT_ID,
         is_enterprise_install: false,
@@ -328,7 +334,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         user: BOT_USER,
         bot_id: BOT_ID,
         app_id: APP_ID,
-        team: TEAM,
+        team,
       };
       messages.push(message);
       clearStatus(message.channel, message.thread_ts);
@@ -356,7 +362,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         user: BOT_USER,
         bot_id: BOT_ID,
         app_id: APP_ID,
-        team: TEAM,
+        team,
         streaming: true,
       };
       messages.push(message);
@@ -466,7 +472,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       return ok({
         user: {
           id: user.id,
-          team_id: TEAM,
+          team_id: team,
           name: user.name,
           deleted: false,
           real_name: user.realName,
@@ -487,7 +493,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
             display_name: user.name,
             display_name_normalized: user.name,
             ...(user.email ? { email: user.email } : {}),
-            team: TEAM,
+            team,
           },
         },
       });
@@ -590,7 +596,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         return { status: 429, body: { ok: false, error: 'ratelimited' }, headers: { 'Retry-After': String(limit.seconds) } };
       }
       if (!token) return fail('not_authed');
-      if (token !== (method === 'apps.connections.open' ? APP_TOKEN : BOT_TOKEN)) return fail('invalid_auth');
+      if (token !== (method === 'apps.connections.open' ? APP_TOKEN : botToken)) return fail('invalid_auth');
       const failure = failures.get(method);
       if (failure && failure.times > 0) {
         failure.times -= 1;
@@ -683,7 +689,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     const stored: SlackMessageRecord = {
       type: 'message',
       ts: nextTs(),
-      team: TEAM,
+      team,
       ...message,
       ...(parent?.user && { parent_user_id: parent.user }),
     };
@@ -706,7 +712,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       record({ channel, text, bot_id: 'B0OTHERBOT', app_id: 'A0OTHERAPP', ...(thread_ts ? { thread_ts } : {}) }),
     rateLimit: (method, secondsToWait, times = 1) => limits.set(method, { seconds: secondsToWait, times }),
     failNext: (method, error, times = 1) => failures.set(method, { error, times }),
-    responseUrl: () => `${origin}/commands/${TEAM}/${randomUUID().replaceAll('-', '').slice(0, 13)}/${randomUUID()}`,
+    responseUrl: () => `${origin}/commands/${team}/${randomUUID().replaceAll('-', '').slice(0, 13)}/${randomUUID()}`,
     callsTo: (method) => calls.filter((call) => call.method === method),
     socket: { connections: () => sockets.size, acks },
     pushEvent(envelope, retryAttempt = 0) {
@@ -742,11 +748,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       const { block, element } = found;
       const clicked = (element.type === 'feedback_buttons' ? element[`${button}_button`] : element) as Record<string, unknown>;
       const person = users.get(userId);
-      const triggerId = `${Date.now()}.${TEAM}.${randomUUID().replaceAll('-', '')}`;
+      const triggerId = `${Date.now()}.${team}.${randomUUID().replaceAll('-', '')}`;
       triggers.add(triggerId);
       return {
         type: 'block_actions',
-        user: { id: userId, username: person?.name ?? 'someone', name: person?.name ?? 'someone', team_id: TEAM },
+        user: { id: userId, username: person?.name ?? 'someone', name: person?.name ?? 'someone', team_id: team },
         api_app_id: APP_ID,
         token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
         container: {
@@ -757,13 +763,13 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
         },
         trigger_id: triggerId,
-        team: { id: TEAM, domain: 'switchboard-test' },
+        team: { id: team, domain: 'switchboard-test' },
         enterprise: null,
         is_enterprise_install: false,
         channel: { id: message.channel, name: message.channel.startsWith('D') ? 'directmessage' : 'general' },
         message: { ...message },
         state: { values: {} },
-        response_url: `${origin}/actions/${TEAM}/${randomUUID()}`,
+        response_url: `${origin}/actions/${team}/${randomUUID()}`,
         actions: [
           {
             type: element.type,
@@ -791,14 +797,14 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       );
       return {
         type: 'view_submission',
-        team: { id: TEAM, domain: 'switchboard-test' },
-        user: { id: userId, username: person?.name ?? 'someone', name: person?.name ?? 'someone', team_id: TEAM },
+        team: { id: team, domain: 'switchboard-test' },
+        user: { id: userId, username: person?.name ?? 'someone', name: person?.name ?? 'someone', team_id: team },
         api_app_id: APP_ID,
         token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
-        trigger_id: `${Date.now()}.${TEAM}.${randomUUID().replaceAll('-', '')}`,
+        trigger_id: `${Date.now()}.${team}.${randomUUID().replaceAll('-', '')}`,
         view: {
           id: opened.id,
-          team_id: TEAM,
+          team_id: team,
           type: 'modal',
           ...opened.view,
           private_metadata: opened.view.private_metadata ?? '',

@@ -228,6 +228,11 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
       { platform: 'slack', leaseSeconds: 301 },
       { platform: 'slack', limit: 2.5 },
       { platform: 'slack', extra: true },
+      { platform: 'slack', workspaceIds: [] },
+      { platform: 'slack', workspaceIds: 'T0TEAM' },
+      { platform: 'slack', workspaceIds: ['T0TEAM', 'has space'] },
+      { platform: 'slack', workspaceIds: [7] },
+      { platform: 'slack', workspaceIds: Array.from({ length: 101 }, (_, index) => `T${index}`) },
     ]) {
       expect(await claim(body), JSON.stringify(body)).toEqual({ status: 400, body: INVALID });
     }
@@ -243,6 +248,25 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect(await client.claimHandoffNotices('slack')).toEqual([]);
     expect(await client.findHandoffByThread({ platform: 'slack', ...THREAD })).toBeUndefined();
     expect(await client.completeHandoffNotice(notice?.id ?? '', THREAD)).toEqual({ id: notice?.id, thread: THREAD });
+  });
+
+  it('leases a claim naming workspaces only their notices, the person’s messages where the request went', async () => {
+    const other = await createChatbotViaApi(app, 'Other shop', SOURCE);
+    const otherDriver = handoffDriver(app, other);
+    expect((await otherDriver.settings({ ...SLACK, workspaceId: 'T0OTHER' })).status).toBe(202);
+    await say('c1', 'agent please');
+    await otherDriver.say('o1', 'agent please');
+    await say('c1', 'Hello?');
+    const claimIn = (workspaceIds: string[]) => client.claimHandoffNotices('slack', 10, 60, workspaceIds);
+    const where = (notices: HandoffNotice[]) => notices.map((notice) => [notice.conversationId, notice.kind, notice.channel.workspaceId]);
+
+    expect(await claimIn(['T0NONE'])).toEqual([]);
+    const [request, ...others] = await claimIn(['T0TEAM', 'T0NONE']);
+    expect(others).toEqual([]);
+    expect(where(request ? [request] : [])).toEqual([['c1', 'requested', 'T0TEAM']]);
+    await client.completeHandoffNotice(request?.id ?? '', THREAD);
+    expect(where(await claimIn(['T0TEAM']))).toEqual([['c1', 'message', 'T0TEAM']]);
+    expect(where(await client.claimHandoffNotices('slack'))).toEqual([['o1', 'requested', 'T0OTHER']]);
   });
 
   it('hands the conversation back when resolved, so later messages are the chatbot’s again', async () => {

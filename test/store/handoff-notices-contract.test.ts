@@ -41,7 +41,13 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
       at: NOW,
     });
   const pending = (requestedAt: Date): HandoffSnapshot => ({ status: 'pending', requestedAt, takenBy: null });
-  const requestNotice = (conversationId: string, requestedAt: Date, owner = chatbot, platform: Platform = 'slack'): HandoffRequestNotice => ({
+  const requestNotice = (
+    conversationId: string,
+    requestedAt: Date,
+    owner = chatbot,
+    platform: Platform = 'slack',
+    workspaceId = 'T1',
+  ): HandoffRequestNotice => ({
     kind: 'requested',
     id: `n${++noticeCount}`,
     accountId: owner.accountId,
@@ -50,7 +56,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     conversationId,
     source: 'Widget or Iframe',
     platform,
-    workspaceId: 'T1',
+    workspaceId,
     channelId: 'C1',
     handoff: pending(requestedAt),
     transcript: TRANSCRIPT,
@@ -67,8 +73,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     createdAt,
   });
   /** Opens a handoff with its request notice; answers the notice's id. */
-  const request = async (conversationId: string, requestedAt = NOW, owner = chatbot, platform: Platform = 'slack') => {
-    const notice = requestNotice(conversationId, requestedAt, owner, platform);
+  const request = async (conversationId: string, requestedAt = NOW, owner = chatbot, platform: Platform = 'slack', workspaceId = 'T1') => {
+    const notice = requestNotice(conversationId, requestedAt, owner, platform, workspaceId);
     expect(await store.handoffs.request(owner.id, conversationId, requestedAt, at(300_000), notice)).toBeDefined();
     return notice.id;
   };
@@ -91,8 +97,10 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
       at: closedAt,
       notice: followUp(conversationId, { status: 'resolved', requestedAt, takenBy: null }, closedAt),
     });
-  const claim = (now: Date, limit = 10, accountId = chatbot.accountId, platform: Platform = 'slack') =>
-    store.handoffNotices.claim({ accountId, platform, now, leaseUntil: new Date(now.getTime() + 60_000), limit });
+  const claim = (now: Date, limit = 10, accountId = chatbot.accountId, platform: Platform = 'slack', workspaceIds?: string[]) =>
+    store.handoffNotices.claim({ accountId, platform, workspaceIds, now, leaseUntil: new Date(now.getTime() + 60_000), limit });
+  /** One adapter process's claim: the notices of its workspaces. */
+  const claimIn = (workspaceIds: string[], now: Date) => claim(now, 10, chatbot.accountId, 'slack', workspaceIds);
   const kinds = (notices: HandoffNotice[]) => notices.map((notice) => `${notice.conversationId}:${notice.kind}`);
 
   beforeEach(async () => {
@@ -244,6 +252,45 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect(kinds(await claim(at(10)))).toEqual(['c1:requested']);
     expect(kinds(await claim(at(10), 10, chatbot.accountId, 'discord'))).toEqual(['d1:requested']);
     expect(kinds(await claim(at(10), 10, other.accountId))).toEqual(['o1:requested']);
+  });
+
+  it('offers a claim for some workspaces their notices, the follow-ups where their requests went, and those naming none', async () => {
+    await converse('c2');
+    await converse('c3');
+    const first = await request('c1', NOW, chatbot, 'slack', 'T1');
+    const second = await request('c2', at(1), chatbot, 'slack', 'T2');
+    await request('c3', at(2), chatbot, 'slack', '');
+    await relay('c1', 'Hello?', at(3));
+    await relay('c2', 'Anyone there?', at(4), at(1));
+    await close('c2', at(5), at(1));
+
+    expect(kinds(await claimIn(['T2'], at(10)))).toEqual(['c2:requested', 'c3:requested']);
+    expect(kinds(await claimIn(['T1'], at(10)))).toEqual(['c1:requested']);
+    expect(await claimIn(['T3'], at(10))).toEqual([]);
+    await store.handoffNotices.complete(chatbot.accountId, first, THREAD, at(11));
+    await store.handoffNotices.complete(chatbot.accountId, second, { channelId: 'C1', threadId: '2.2' }, at(11));
+
+    const posted = async (workspaceIds: string[], now: Date) => {
+      const notices = await claimIn(workspaceIds, now);
+      for (const notice of notices) await store.handoffNotices.complete(chatbot.accountId, notice.id, undefined, now);
+      return notices.map((notice) => [notice.conversationId, notice.kind, notice.workspaceId, notice.thread?.threadId]);
+    };
+    expect(await posted(['T1'], at(20))).toEqual([['c1', 'message', 'T1', THREAD.threadId]]);
+    expect(await posted(['T1'], at(21))).toEqual([]);
+    expect(await posted(['T2'], at(22))).toEqual([['c2', 'message', 'T2', '2.2']]);
+    expect(await posted(['T2'], at(23))).toEqual([['c2', 'closed', 'T2', '2.2']]);
+    // c3's request, leased at 10, is offered again to any workspace's process once its lease ends.
+    expect(await posted(['T1'], at(70_011))).toEqual([['c3', 'requested', '', undefined]]);
+  });
+
+  it('offers one workspace’s notices of a conversation while another workspace’s are undone, and all in order without a filter', async () => {
+    const first = await request('c1', NOW, chatbot, 'slack', 'T1');
+    await store.handoffNotices.complete(chatbot.accountId, first, THREAD, at(1));
+    await close('c1', at(2));
+    // The chatbot now hands off to another workspace; the first handoff's closing is not posted yet.
+    const second = await request('c1', at(3), chatbot, 'slack', 'T2');
+    expect(await claimIn(['T2'], at(10))).toMatchObject([{ id: second, kind: 'requested', workspaceId: 'T2' }]);
+    expect(await claim(at(100_000))).toMatchObject([{ kind: 'closed', workspaceId: 'T1', thread: THREAD }]);
   });
 
   it('prunes notices done before the bound, but keeps the current handoff’s request, which its thread is found by', async () => {

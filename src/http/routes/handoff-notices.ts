@@ -15,10 +15,21 @@ import { handoffState } from './handoffs.js';
 // (a request starts a thread; the person's messages and the closing follow in it), and the
 // handoff a thread belongs to, for its replies and buttons. Key-scoped.
 
+/** Workspaces a claim may name: a Slack process names its team, a Discord bot its servers. */
+const MAX_CLAIM_WORKSPACES = 100;
+
 const claimBody = z.strictObject({
   platform,
   limit: z.number().int().min(1).max(50).default(10),
   leaseSeconds: z.number().int().min(5).max(300).default(60),
+  workspaceIds: z
+    .array(platformId)
+    .min(1)
+    .max(MAX_CLAIM_WORKSPACES)
+    .optional()
+    .describe(
+      'Only notices for these workspaces (Slack team ids, Discord server ids), and those of chatbots whose handoff names no workspace: what this adapter process can post. Without it, every workspace’s',
+    ),
 });
 
 const thread = z
@@ -116,8 +127,8 @@ export const handoffNoticePaths: ZodOpenApiPathsObject = {
       tags,
       summary: 'Lease the next handoff notices a chat adapter must post: requests, the person’s messages, closings',
       description:
-        'Per conversation, only its oldest notice not yet done, and a `message` or `closed` one only once the `requested` one is done (its `thread` is then known). A notice is leased to this caller for `leaseSeconds`; one not marked done by then is offered again.',
-      requestBody: jsonRequest(claimBody, { platform: 'slack', limit: 10, leaseSeconds: 60 }),
+        'Per conversation, only its oldest notice not yet done, and a `message` or `closed` one only once the `requested` one is done (its `thread` is then known). A notice is leased to this caller for `leaseSeconds`; one not marked done by then is offered again. With `workspaceIds`, only the notices for those workspaces are considered: a `message` or `closed` notice goes to the workspace its `requested` one went to.',
+      requestBody: jsonRequest(claimBody, { platform: 'slack', limit: 10, leaseSeconds: 60, workspaceIds: ['T0123'] }),
       responses: { 200: jsonResponse('The notices leased, oldest first', successOf(z.array(notice))), ...keyedFailures() },
     },
   },

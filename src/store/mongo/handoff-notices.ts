@@ -150,12 +150,14 @@ export function mongoHandoffNotices(models: MongoModels): HandoffNoticeRepositor
     doc.requestId === doc._id ? Promise.resolve(doc) : handoffNotices.findOne({ _id: doc.requestId }).lean<HandoffNoticeDoc>();
 
   return {
-    async claim({ accountId, platform, now, leaseUntil, limit }) {
+    async claim({ accountId, platform, workspaceIds, now, leaseUntil, limit }) {
       await outbox.flushAccount(accountId);
-      // Each conversation's oldest undone notice, free of a live lease, oldest first.
+      // Each conversation's oldest undone notice (of those for the workspaces asked, or naming
+      // none), free of a live lease, oldest first.
       // Read as needed: heads other claimers lease meanwhile are passed over for the next.
+      const inWorkspaces = workspaceIds && { workspaceId: { $in: [...workspaceIds, ''] } };
       const heads = handoffNotices.aggregate<HandoffNoticeDoc>([
-        { $match: { accountId, platform, undone: true } },
+        { $match: { accountId, platform, undone: true, ...inWorkspaces } },
         { $sort: { createdAt: 1, seq: 1 } },
         { $group: { _id: { chatbotId: '$chatbotId', conversationId: '$conversationId' }, head: { $first: '$$ROOT' } } },
         { $replaceRoot: { newRoot: '$head' } },

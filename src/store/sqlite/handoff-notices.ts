@@ -71,17 +71,22 @@ const toNotice = (row: OfferedRow): HandoffNotice => ({
 const OFFERED = `SELECT n.*, r.thread_channel_id AS handoff_channel_id, r.thread_id AS handoff_thread_id
   FROM handoff_notices n JOIN handoff_notices r ON r.id = n.request_id`;
 
+/** A notice for one of @workspaceIds (a JSON array; null for any) or naming no workspace. */
+const inWorkspaces = (alias: string) =>
+  `(@workspaceIds IS NULL OR ${alias}.workspace_id = '' OR ${alias}.workspace_id IN (SELECT value FROM json_each(@workspaceIds)))`;
+
 /**
- * The account's next notices for the platform: each conversation's oldest undone one, free of a
- * live lease, oldest first, through handoff_notices_undone and handoff_notices_of_conversation.
- * Exported for the query plan test.
+ * The account's next notices for the platform (and workspaces, if asked): each conversation's
+ * oldest undone one among them, free of a live lease, oldest first, through
+ * handoff_notices_undone and handoff_notices_of_conversation. Exported for the query plan test.
  */
 export const NEXT_NOTICES_SQL = `SELECT n.seq FROM handoff_notices n
   WHERE n.account_id = @accountId AND n.platform = @platform AND n.done_at IS NULL
-    AND (n.lease_until IS NULL OR n.lease_until < @now)
+    AND (n.lease_until IS NULL OR n.lease_until < @now) AND ${inWorkspaces('n')}
     AND NOT EXISTS (
       SELECT 1 FROM handoff_notices e
-      WHERE e.chatbot_id = n.chatbot_id AND e.conversation_id = n.conversation_id AND e.seq < n.seq AND e.done_at IS NULL)
+      WHERE e.chatbot_id = n.chatbot_id AND e.conversation_id = n.conversation_id AND e.seq < n.seq AND e.done_at IS NULL
+        AND ${inWorkspaces('e')})
   ORDER BY n.seq LIMIT @limit`;
 
 /**
@@ -175,7 +180,10 @@ export function sqliteHandoffNoticeWriter(db: Database): HandoffNoticeWriter {
 export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
   // One statement under SQLite's write lock, so racing claimers (other processes too) never
   // lease the same notice.
-  const lease = db.prepare<{ accountId: string; platform: Platform; now: number; leaseUntil: number; limit: number }, { seq: number }>(
+  const lease = db.prepare<
+    { accountId: string; platform: Platform; workspaceIds: string | null; now: number; leaseUntil: number; limit: number },
+    { seq: number }
+  >(
     `UPDATE handoff_notices SET lease_until = @leaseUntil WHERE seq IN (${NEXT_NOTICES_SQL}) RETURNING seq`,
   );
   // Adapters poll every second, mostly finding nothing: a read first, so an idle poll never
@@ -210,8 +218,15 @@ export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
   );
 
   return {
-    async claim({ accountId, platform, now, leaseUntil, limit }) {
-      const params = { accountId, platform, now: now.getTime(), leaseUntil: leaseUntil.getTime(), limit };
+    async claim({ accountId, platform, workspaceIds, now, leaseUntil, limit }) {
+      const params = {
+        accountId,
+        platform,
+        workspaceIds: workspaceIds ? JSON.stringify(workspaceIds) : null,
+        now: now.getTime(),
+        leaseUntil: leaseUntil.getTime(),
+        limit,
+      };
       if (!anyNext.get({ ...params, limit: 1 })) return [];
       return claim.immediate(params).map(toNotice);
     },
