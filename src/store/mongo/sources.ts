@@ -72,7 +72,7 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites,
 
   /**
    * Writes `text` (when given) in parts, then runs `write`, which makes them current and answers
-   * the source as it left it; deletes the text that displaced, or the new one when the write is
+   * the source as it left it; deletes the text it displaced, or the new one when the write is
    * refused (answers undefined) or fails.
    */
   async function withText(
@@ -92,7 +92,7 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites,
     return written?.doc;
   }
   /** Applies `update` to the source `filter` finds, answering it as written and the text version it displaced. */
-  async function updateOne(filter: Record<string, unknown>, update: ReturnType<typeof changeWrite>): Promise<Written | undefined> {
+  async function changeSource(filter: Record<string, unknown>, update: ReturnType<typeof changeWrite>): Promise<Written | undefined> {
     const before = await sources.findOneAndUpdate(filter, update, { returnDocument: 'before', projection: JOB }).lean<SourceDoc>();
     return before ? { doc: { ...before, ...update.$set }, displaced: before.textVersion } : undefined;
   }
@@ -153,7 +153,7 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites,
       return docs.map(toSource);
     },
     async update(chatbotId, id, change) {
-      const doc = await withText(chatbotId, id, change.text, (textVersion) => updateOne({ _id: id, chatbotId }, changeWrite(change, textVersion)));
+      const doc = await withText(chatbotId, id, change.text, (textVersion) => changeSource({ _id: id, chatbotId }, changeWrite(change, textVersion)));
       return doc ? toSource(doc) : undefined;
     },
     async delete(chatbotId, id) {
@@ -251,7 +251,7 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites,
       const holder = await sources.findOne(held, { chatbotId: 1 }).lean<Pick<SourceDoc, 'chatbotId'>>();
       if (!holder) return undefined;
       const doc = await withText(holder.chatbotId, id, change.text, (textVersion) =>
-        updateOne(held, changeWrite(change, textVersion, { claimedBy: null, leaseUntil: null })),
+        changeSource(held, changeWrite(change, textVersion, { claimedBy: null, leaseUntil: null })),
       );
       return doc ? toSource(doc) : undefined;
     },

@@ -51,7 +51,7 @@ export function sqliteSourceTexts(db: Database) {
     /**
      * Writes `text` in parts under a fresh version, other requests served between them, and
      * answers it (null for no text). It stays staged until a write of the source's row makes it
-     * current and calls `settled`, or `remove` drops it.
+     * current and calls `madeCurrent`, or `remove` drops it.
      */
     async write(chatbotId: string, sourceId: string, text: string): Promise<string | null> {
       if (text === '') return null;
@@ -66,7 +66,7 @@ export function sqliteSourceTexts(db: Database) {
       return version;
     },
     /** Ends the stage of a version that became current: called in the transaction that makes it so. */
-    settled(sourceId: string, version: string | null): void {
+    madeCurrent(sourceId: string, version: string | null): void {
       if (version !== null) endStage.run(sourceId, version);
     },
     /** Deletes a version's parts in stages: one displaced, or one that never became current. */

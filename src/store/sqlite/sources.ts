@@ -262,14 +262,14 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts): SourceRep
       const textVersion = textVersions[k] as string | null;
       insert.run(...rowValues(source, textVersion));
       if (source.file) insertFile.run(source.id, source.file);
-      texts.settled(source.id, textVersion);
+      texts.madeCurrent(source.id, textVersion);
     });
   });
   const put = db.transaction((source: NewSource, textVersion: string | null): Written | undefined => {
     const before = byId.get(source.chatbotId, source.id);
     if (replace.run(...rowValues(source, textVersion)).changes === 0) return undefined;
     if (source.file) insertFile.run(source.id, source.file);
-    texts.settled(source.id, textVersion);
+    texts.madeCurrent(source.id, textVersion);
     return { row: byId.get(source.chatbotId, source.id) as SourceRow, displaced: before?.text_version ?? null };
   });
   const update = db.transaction((chatbotId: string, id: string, change: SourceChange, textVersion: string | null | undefined): Written | undefined => {
@@ -283,14 +283,13 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts): SourceRep
     );
     // A new text or status is a new revision: chunks of the old one no longer stand for it.
     if (textVersion !== undefined || change.pages !== undefined || change.status !== undefined) revise.run(id);
-    if (textVersion === undefined) return { row: byId.get(chatbotId, id) as SourceRow, displaced: null };
-    texts.settled(id, textVersion);
-    return { row: byId.get(chatbotId, id) as SourceRow, displaced: row.text_version };
+    if (textVersion !== undefined) texts.madeCurrent(id, textVersion);
+    return { row: byId.get(chatbotId, id) as SourceRow, displaced: textVersion === undefined ? null : row.text_version };
   });
 
   /**
    * Writes `text` (when given) in parts, then runs `write`, the transaction that makes them
-   * current; deletes the text that displaced, or the new one when the write is refused or fails.
+   * current; deletes the text it displaced, or the new one when the write is refused or fails.
    */
   async function withText(
     chatbotId: string,
