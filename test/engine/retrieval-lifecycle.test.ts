@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createByteCache } from '../../src/engine/index-cache.js';
 import { createRetriever } from '../../src/engine/retrieval.js';
 import { chunkOffThread } from '../../src/engine/workers/training-jobs.js';
 import type { Chatbot, RetrievalRepository, Store } from '../../src/store/port.js';
+import { finishOrder, startBystander } from '../support/event-loop.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
 
 // How indexes are built (in a worker thread, once per material version, kept in the store) and
@@ -141,15 +140,12 @@ describe('retrieval index lifecycle (sqlite)', () => {
   });
 
   describe('off the event loop', () => {
-    let server: Server;
-    let url: string;
+    let bystander: Awaited<ReturnType<typeof startBystander>>;
     beforeEach(async () => {
-      server = createServer((_, res) => res.end('ok'));
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      bystander = await startBystander();
     });
     afterEach(async () => {
-      await new Promise((resolve) => server.close(resolve));
+      await bystander.close();
     });
 
     const LARGE = Array.from(
@@ -157,33 +153,20 @@ describe('retrieval index lifecycle (sqlite)', () => {
       (_, i) => `Paragraph ${i}: lamp ${i % 97} ships from warehouse ${i % 13} with warranty code W${i}.`,
     );
 
-    // Each step records when it finished; a request sent after a large build began must be
-    // answered before the build ends, which cannot happen if the build holds the event loop.
+    // A request sent after a large build began must be answered before the build ends, which
+    // cannot happen if the build holds the event loop.
     it('answers a request sent during a large index build before the build finishes', async () => {
       await train(store, bot.id, LARGE);
-      const order: string[] = [];
-      const build = createRetriever(store)
-        .prepare(bot.id)
-        .then(() => order.push('build'));
-      const request = fetch(url)
-        .then((res) => res.text())
-        .then(() => order.push('request'));
-      await Promise.all([build, request]);
-      expect(order).toEqual(['request', 'build']);
+      expect(await finishOrder(bystander.url, () => createRetriever(store).prepare(bot.id))).toEqual(['request', 'work']);
     });
 
     it('answers a request sent while a large source is chunked before the chunking finishes', async () => {
-      const order: string[] = [];
-      const chunking = chunkOffThread(LARGE.join('\n\n').repeat(4)).then((chunks) => {
-        order.push('chunking');
-        return chunks;
+      let chunks: unknown[] = [];
+      const order = await finishOrder(bystander.url, async () => {
+        chunks = await chunkOffThread(LARGE.join('\n\n').repeat(4));
       });
-      const request = fetch(url)
-        .then((res) => res.text())
-        .then(() => order.push('request'));
-      const [chunks] = await Promise.all([chunking, request]);
       expect(chunks.length).toBeGreaterThan(1000);
-      expect(order).toEqual(['request', 'chunking']);
+      expect(order).toEqual(['request', 'work']);
     });
   });
 });

@@ -162,3 +162,37 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb source texts of
     expect(await raw.collection('trainingSources').countDocuments({ sourceText: { $exists: true } })).toBe(0);
   });
 });
+
+describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb source texts kept in their source’s document', (uri) => {
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const handle of opened.splice(0)) await handle.close();
+  });
+
+  it('move into parts at start-up, once however often it starts, and read as before', async () => {
+    const url = new URL(uri);
+    url.pathname = `/switchboard_legacy_${randomUUID().slice(0, 8)}`;
+    const raw = await mongoose.createConnection(url.toString()).asPromise();
+    opened.push(raw);
+    const at = new Date(Date.UTC(2026, 0, 1));
+    const long = 'Long text line.\n'.repeat(200_000);
+    const fields = { chatbotId: 'bot', type: 'text', title: 'T', status: 'ready', error: null, createdAt: at, updatedAt: at };
+    const source = { ...fields, revision: 0, chunkedRevision: null };
+    await raw.collection('chatbots').insertOne({ _id: 'bot' as never, accountId: 'account', name: 'Bot', status: 'ready', settings: {}, createdAt: at, updatedAt: at });
+    await raw.collection('sources').insertMany([
+      { _id: 'long' as never, ...source, chars: long.length, text: long },
+      { _id: 'empty' as never, ...source, type: 'file', chars: 0, text: '' },
+    ]);
+
+    for (let start = 0; start < 2; start += 1) opened.push(await openStore(url.toString()));
+    const store = await openStore(url.toString());
+    opened.push(store);
+
+    expect((await store.sources.text('bot', 'long', Number.MAX_SAFE_INTEGER)) === long).toBe(true);
+    expect(await store.sources.text('bot', 'empty', 100)).toBe('');
+    expect(await store.sources.find('bot', 'long')).toEqual({ id: 'long', ...fields, chars: long.length });
+    expect(await raw.collection('sources').countDocuments({ text: { $exists: true } })).toBe(0);
+    expect(await raw.collection('sourceTextParts').distinct('version')).toHaveLength(1);
+    expect(await store.repair({ settleMs: 0, chunkGraceMs: 0 })).toMatchObject({ orphans: 0 });
+  });
+});

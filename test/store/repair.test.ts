@@ -102,6 +102,30 @@ describe('sqlite store: repair after a crash', () => {
     expect(await store.retrieval.index(chatbot.id, current ?? '')).toEqual(new Uint8Array([1, 2, 3]));
     expect(db.prepare('SELECT COUNT(*) FROM retrieval_index_parts').pluck().get()).toBe(1);
   });
+
+  // A source's text is written part by part under a fresh version (store/sqlite/source-texts.ts).
+  it('removes a source text never made current once it is old, a displaced one and one of a deleted source, not one still being written', async () => {
+    const now = new Date();
+    await store.sources.insert([
+      { id: 'kept', chatbotId: chatbot.id, type: 'text', title: 'T', status: 'ready', error: null, chars: 8, createdAt: now, updatedAt: now, text: 'Current.' },
+    ]);
+    const part = (sourceId: string, version: string) =>
+      db.prepare('INSERT INTO source_text_parts (chatbot_id, source_id, version, part, text) VALUES (?, ?, ?, 0, ?)').run(chatbot.id, sourceId, version, version);
+    const stage = (sourceId: string, version: string, startedAt: Date) => {
+      db.prepare('INSERT INTO source_text_stages (source_id, version, started_at) VALUES (?, ?, ?)').run(sourceId, version, startedAt.getTime());
+      part(sourceId, version);
+    };
+    const textVersions = () => db.prepare('SELECT DISTINCT version FROM source_text_parts ORDER BY version').pluck().all() as string[];
+    const [current] = textVersions();
+    stage('kept', 'abandoned', new Date(now.getTime() - 2 * HOUR));
+    stage('new-source', 'in-flight', now);
+    part('kept', 'displaced');
+    part('deleted-source', 'orphaned');
+
+    expect(await store.repair({ chunkGraceMs: HOUR, now })).toMatchObject({ orphans: 3 });
+    expect(textVersions()).toEqual([current, 'in-flight'].sort());
+    expect(await store.sources.text(chatbot.id, 'kept', 100)).toBe('Current.');
+  });
 });
 
 describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb store: repair after a crash', (uri) => {
@@ -189,5 +213,32 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb store: repair a
     expect(versions).not.toContain('abandoned');
     expect(versions).toContain('in-flight');
     expect((await store.training.material(chatbot.id)).chunks).toEqual([{ seq: 0, text: 'Current.' }]);
+  });
+
+  it('removes source text parts no source names once they are old, not those still being written', async () => {
+    const chatbot = await seedChatbot(store, account);
+    const at = new Date();
+    await store.sources.insert([
+      { id: 'kept', chatbotId: chatbot.id, type: 'text', title: 'T', status: 'ready', error: null, chars: 8, createdAt: at, updatedAt: at, text: 'Current.' },
+    ]);
+    const part = (sourceId: string, version: string, writtenAt: Date) => ({
+      _id: mongoose.Types.ObjectId.createFromTime(Math.floor(writtenAt.getTime() / 1000)),
+      chatbotId: chatbot.id,
+      sourceId,
+      version,
+      part: 0,
+      text: version,
+    });
+    const [current] = await db.collection('sourceTextParts').distinct('version');
+    const long = new Date(at.getTime() - 2 * HOUR);
+    await db.collection('sourceTextParts').insertMany([
+      part('kept', 'abandoned', long),
+      part('deleted-source', 'orphaned', new Date(long.getTime() - 1000)),
+      part('new-source', 'in-flight', at),
+    ]);
+
+    expect(await store.repair({ settleMs: 0, chunkGraceMs: HOUR, now: at })).toMatchObject({ orphans: 2 });
+    expect((await db.collection('sourceTextParts').distinct('version')).sort()).toEqual([current, 'in-flight'].sort());
+    expect(await store.sources.text(chatbot.id, 'kept', 100)).toBe('Current.');
   });
 });

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiTextSource, type Account, type Chatbot, type NewSource, type Source, type Store } from '../../src/store/port.js';
+import { TEXT_PART_CHARS } from '../../src/store/text-parts.js';
+import { finishOrder, startBystander } from '../support/event-loop.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
 
@@ -133,6 +135,112 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await store.sources.texts(bot.id, text.id)).toEqual([{ ref: { id: text.id, title: 'Hours', type: 'text' }, text: 'We open at nine.' }]);
     expect(await store.sources.texts(bot.id, qa.id)).toEqual([{ ref: { id: qa.id, title: 'Dogs?', type: 'qa' }, text: 'Dogs?\nYes.' }]);
     expect(await store.sources.texts((await seedChatbot(store, owner)).id, qa.id)).toEqual([]);
+  });
+
+  describe('a long text, kept in parts', () => {
+    const ALL = Number.MAX_SAFE_INTEGER;
+    /** About `chars` characters of numbered lines, so that a part out of place shows. */
+    const lines = (chars: number, tag: string) => {
+      const line = (i: number) => `${tag} line ${String(i).padStart(8, '0')}\n`;
+      return Array.from({ length: Math.ceil(chars / line(0).length) }, (_, i) => line(i)).join('');
+    };
+    // A surrogate pair straddles the first part's end: it must not be cut in two.
+    const LONG = `${'x'.repeat(TEXT_PART_CHARS - 1)}😀${lines(20 * 1024 * 1024, 'long')}`;
+    /** Whether the store holds parts no source needs: the repair, with no grace, removes (and counts) them. */
+    const debrisLeft = async () => (await store.repair({ settleMs: 0, chunkGraceMs: 0 })).orphans;
+    const same = (read: string | undefined, expected: string) => read?.length === expected.length && read === expected;
+
+    it('round-trips 20 MB exactly: whole, from the start, and across a part boundary through a surrogate pair', async () => {
+      const long = source({ text: LONG, chars: LONG.length });
+      await store.sources.insert([long]);
+      expect(same((await store.sources.texts(bot.id, long.id))[0]?.text, LONG)).toBe(true);
+      expect(same(await store.sources.text(bot.id, long.id, ALL), LONG)).toBe(true);
+      expect(await store.sources.text(bot.id, long.id, 12)).toBe('xxxxxxxxxxxx');
+      for (const limit of [TEXT_PART_CHARS - 1, TEXT_PART_CHARS + 1, 3 * TEXT_PART_CHARS + 17]) {
+        expect(same(await store.sources.text(bot.id, long.id, limit), LONG.slice(0, limit))).toBe(true);
+      }
+      await store.sources.put({ ...apiTextSource(bot.id, LONG, at(1)) });
+      expect(same(await store.training.sourceText(bot.id), LONG)).toBe(true);
+      expect(await debrisLeft()).toBe(0);
+    });
+
+    it('replaces a text whole by update, put and settle, leaving no part of the old one', async () => {
+      const long = source({ type: 'file', status: 'queued', text: LONG, chars: LONG.length });
+      await store.sources.insert([long]);
+      const shorter = lines(2.5 * TEXT_PART_CHARS, 'shorter');
+      await store.sources.update(bot.id, long.id, { text: shorter, chars: shorter.length, updatedAt: at(30) });
+      expect(same(await store.sources.text(bot.id, long.id, ALL), shorter)).toBe(true);
+      await store.sources.claimNext({ now: at(31), claimedBy: 'p', leaseUntil: at(90) });
+      await store.sources.settle(long.id, 'p', { status: 'ready', text: LONG, chars: LONG.length, updatedAt: at(32) });
+      expect(same(await store.sources.text(bot.id, long.id, ALL), LONG)).toBe(true);
+      const api = apiTextSource(bot.id, LONG, at(1));
+      await store.sources.put(api);
+      await store.sources.put({ ...api, text: 'Short now.', chars: 10 });
+      expect(await store.training.sourceText(bot.id)).toBe('Short now.');
+      await store.sources.update(bot.id, long.id, { text: '', chars: 0, updatedAt: at(33) });
+      expect(await store.sources.text(bot.id, long.id, ALL)).toBe('');
+      expect(await debrisLeft()).toBe(0);
+    });
+
+    it('shows readers during a write the old text or the new, never parts of both', async () => {
+      const [before, after] = [lines(3.5 * TEXT_PART_CHARS, 'before'), lines(2.5 * TEXT_PART_CHARS, 'after')];
+      const long = source({ text: before, chars: before.length });
+      await store.sources.insert([long]);
+      let done = false;
+      const update = store.sources.update(bot.id, long.id, { text: after, chars: after.length, updatedAt: at(30) }).then(() => {
+        done = true;
+      });
+      // Each read starts while the update is writing parts, making them current or deleting the old.
+      const reads: string[] = [];
+      while (!done) reads.push(await store.sources.text(bot.id, long.id, ALL));
+      await update;
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.every((read) => read === before || read === after)).toBe(true);
+      expect(same(await store.sources.text(bot.id, long.id, ALL), after)).toBe(true);
+    });
+
+    it('leaves no source and no part when an insert or a put fails part-way', async () => {
+      const first = source();
+      await store.sources.insert([first]);
+      const long = source({ text: LONG, chars: LONG.length });
+      await expect(store.sources.insert([long, { ...first, text: LONG }])).rejects.toThrow();
+      expect((await store.sources.list(bot.id)).map((item) => item.id)).toEqual([first.id]);
+      const other = await seedChatbot(store, owner);
+      await expect(store.sources.put({ ...first, chatbotId: other.id, text: LONG })).rejects.toThrow();
+      expect(await store.sources.text(bot.id, first.id, ALL)).toBe('Hello');
+      expect(await debrisLeft()).toBe(0);
+    });
+
+    it('deletes the parts with their source and with their chatbot', async () => {
+      const [gone, kept] = [source({ text: LONG, chars: LONG.length }), source({ text: LONG, chars: LONG.length })];
+      await store.sources.insert([gone, kept]);
+      expect(await store.sources.delete(bot.id, gone.id)).toBe(true);
+      expect(await store.sources.text(bot.id, gone.id, ALL)).toBe('');
+      expect(await debrisLeft()).toBe(0);
+      expect(same(await store.sources.text(bot.id, kept.id, ALL), LONG)).toBe(true);
+      await store.chatbots.delete(owner.id, bot.id);
+      expect(await debrisLeft()).toBe(0);
+    });
+
+    describe('while other requests are served', () => {
+      let bystander: Awaited<ReturnType<typeof startBystander>>;
+      beforeEach(async () => {
+        bystander = await startBystander();
+      });
+      afterEach(async () => {
+        await bystander.close();
+      });
+
+      // A request sent after a 20 MB write or read began is answered before it ends: the write or
+      // read did not hold the event loop throughout.
+      it('answers a request sent during a 20 MB insert, update or read before it finishes', async () => {
+        const long = source({ text: LONG, chars: LONG.length });
+        const during = (work: () => Promise<unknown>) => finishOrder(bystander.url, work);
+        expect(await during(() => store.sources.insert([long]))).toEqual(['request', 'work']);
+        expect(await during(() => store.sources.update(bot.id, long.id, { text: `${LONG}!`, updatedAt: at(30) }))).toEqual(['request', 'work']);
+        expect(await during(() => store.sources.texts(bot.id, long.id))).toEqual(['request', 'work']);
+      });
+    });
   });
 
   describe('chunks kept between trainings', () => {

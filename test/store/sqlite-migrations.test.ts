@@ -133,15 +133,52 @@ describe('sqlite migrations of existing data', () => {
 
     migrate(db);
 
-    expect(db.prepare('SELECT id, chatbot_id, type, title, status, chars, text, created_at, updated_at FROM sources').all()).toEqual([
-      { id: 'api_bot-a', chatbot_id: 'bot-a', type: 'text', title: 'API text', status: 'ready', chars: 9, text: 'One. Two.', created_at: 5, updated_at: 9 },
+    expect(db.prepare('SELECT id, chatbot_id, type, title, status, chars, created_at, updated_at FROM sources').all()).toEqual([
+      { id: 'api_bot-a', chatbot_id: 'bot-a', type: 'text', title: 'API text', status: 'ready', chars: 9, created_at: 5, updated_at: 9 },
     ]);
+    // Kept in parts since a later migration.
+    expect(db.prepare('SELECT source_id, part, text FROM source_text_parts').all()).toEqual([{ source_id: 'api_bot-a', part: 0, text: 'One. Two.' }]);
     expect(JSON.parse(db.prepare('SELECT source FROM training_chunks').pluck().get() as string)).toEqual({
       id: 'api_bot-a',
       title: 'API text',
       type: 'text',
     });
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    db.close();
+  });
+
+  it('moves each source’s text into parts of about a million characters under its current version, and drops the column', () => {
+    const db = databaseBefore('CREATE TABLE source_text_parts');
+    const source = db.prepare(
+      `INSERT INTO sources (id, chatbot_id, type, title, status, chars, text, created_at, updated_at) VALUES (?, 'bot', 'text', 'T', 'ready', ?, ?, 1, 1)`,
+    );
+    // Characters, not UTF-16 code units: the astral one at the first boundary stays whole.
+    const long = `${'a'.repeat(1024 * 1024 - 1)}😀${'b'.repeat(1024 * 1024)}c`;
+    source.run('long', long.length, long);
+    source.run('short', 6, 'Hello.');
+    source.run('empty', 0, '');
+
+    migrate(db);
+
+    const parts = db.prepare<[string], { version: string; part: number; text: string }>(
+      'SELECT version, part, text FROM source_text_parts WHERE source_id = ? ORDER BY part',
+    );
+    const versions = db.prepare('SELECT id, text_version FROM sources ORDER BY id').all();
+    expect(versions).toEqual([
+      { id: 'empty', text_version: null },
+      { id: 'long', text_version: 'migrated' },
+      { id: 'short', text_version: 'migrated' },
+    ]);
+    const longParts = parts.all('long');
+    expect(longParts.map((part) => [part.version, part.part, part.text.length])).toEqual([
+      ['migrated', 0, 1024 * 1024 + 1],
+      ['migrated', 1, 1024 * 1024],
+      ['migrated', 2, 1],
+    ]);
+    expect(longParts.map((part) => part.text).join('')).toBe(long);
+    expect(parts.all('short')).toEqual([{ version: 'migrated', part: 0, text: 'Hello.' }]);
+    expect(parts.all('empty')).toEqual([]);
+    expect(db.prepare("SELECT COUNT(*) FROM pragma_table_info('sources') WHERE name = 'text'").pluck().get()).toBe(0);
     db.close();
   });
 

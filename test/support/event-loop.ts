@@ -1,5 +1,10 @@
-// How often the event loop got round to other callbacks while some work was awaited: a write
-// that holds the loop until it is done (one long synchronous transaction) lets none run.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// Whether some work held the event loop. countTurns counts how often the loop got round to other
+// callbacks while the work was awaited: a write that holds the loop until it is done (one long
+// synchronous transaction) lets none run. finishOrder tells whether a request sent meanwhile was
+// answered before the work finished.
 
 export function countTurns(): { readonly count: number; stop(): void } {
   let count = 0;
@@ -15,4 +20,28 @@ export function countTurns(): { readonly count: number; stop(): void } {
     },
     stop: () => clearImmediate(timer),
   };
+}
+
+/** A local HTTP server answering every request at once: the other request sent while some work runs. */
+export async function startBystander(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_, res) => res.end('ok'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
+
+/**
+ * Starts `work`, then sends a request to `url`, and answers the order they finished in: a
+ * request answered first shows that the work let the event loop serve others while it ran.
+ */
+export async function finishOrder(url: string, work: () => Promise<unknown>): Promise<string[]> {
+  const order: string[] = [];
+  const working = work().then(() => order.push('work'));
+  const request = fetch(url)
+    .then((res) => res.text())
+    .then(() => order.push('request'));
+  await Promise.all([working, request]);
+  return order;
 }

@@ -1,5 +1,6 @@
 import { apiTextSource, type SourceRef } from '../port.js';
 import type { MongoModels, TrainingSourceDoc } from './models.js';
+import { mongoSourceTexts } from './source-texts.js';
 import { toDoc } from './sources.js';
 
 // Data migration at start-up: hubs before knowledge sources kept a chatbot's v1 `sourceText` in
@@ -11,6 +12,7 @@ const DUPLICATE_KEY = 11000;
 
 export async function moveSourceTexts(models: MongoModels): Promise<number> {
   let moved = 0;
+  const texts = mongoSourceTexts(models);
   const legacy = models.trainingSources.find({ sourceText: { $exists: true } }).lean<TrainingSourceDoc[]>().cursor();
   for await (const doc of legacy) {
     const chatbotId = doc._id;
@@ -18,9 +20,11 @@ export async function moveSourceTexts(models: MongoModels): Promise<number> {
     const chatbot = await models.chatbots.findById(chatbotId, { createdAt: 1, updatedAt: 1 }).lean<{ createdAt: Date; updatedAt: Date }>();
     if (chatbot && text.length > 0) {
       const source = apiTextSource(chatbotId, text, chatbot.createdAt, chatbot.updatedAt);
+      const textVersion = await texts.write(chatbotId, source.id, text);
       try {
-        await models.sources.create(toDoc(source));
+        await models.sources.create(toDoc(source, textVersion));
       } catch (error) {
+        await texts.remove(source.id, textVersion);
         if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
       }
       const ref: SourceRef = { id: source.id, title: source.title, type: 'text' };

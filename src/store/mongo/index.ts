@@ -18,12 +18,14 @@ import { mongoDigests } from './digests.js';
 import { moveSourceTexts } from './api-text-sources.js';
 import { migrateIndexes } from './indexes.js';
 import { moveEmbeddedMessages } from './legacy-messages.js';
+import { partSourceTexts } from './legacy-source-texts.js';
 import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
 import { countUncountedLists } from './page-block-repair.js';
 import { mongoRateLimits } from './rate-limits.js';
 import { repairMongo } from './repair.js';
 import { mongoRetrieval } from './retrieval.js';
+import { mongoSourceTexts } from './source-texts.js';
 import { mongoSources } from './sources.js';
 import { mongoTraining } from './training.js';
 import { mongoUnanswered } from './unanswered.js';
@@ -45,6 +47,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     await countUncountedLists(models);
     await nameUnnamedKeys(models);
     await moveSourceTexts(models);
+    await partSourceTexts(models);
     writes = await atomicWrites(connection);
   } catch (error) {
     await connection.close();
@@ -52,13 +55,14 @@ export async function openMongoStore(url: string): Promise<Store> {
   }
 
   const countActivity = mongoActivityCount(models);
+  const sourceTexts = mongoSourceTexts(models);
   const handoffOutbox = mongoHandoffOutbox(models);
   return {
     engine: 'mongodb',
     accounts: mongoAccounts(models),
     chatbots: mongoChatbots(models, writes),
-    training: mongoTraining(models),
-    sources: mongoSources(models, writes),
+    training: mongoTraining(models, sourceTexts),
+    sources: mongoSources(models, writes, sourceTexts),
     retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
     leads: mongoLeads(models, writes, countActivity),

@@ -590,9 +590,12 @@ const consoleLinkSchema = new Schema<ConsoleLinkDoc>(
   { ...options, collection: 'consoleLinks' },
 );
 consoleLinkSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
-/** A source as stored, with its extracted text (a website's is in its pages) and its job's lease. */
+/**
+ * A source as stored, with the version of its extracted text (in sourceTextParts; null for none,
+ * and a website's is in its pages) and its job's lease.
+ */
 export type SourceDoc = Stored<Source> & {
-  text: string;
+  textVersion?: string | null;
   claimedBy?: string | null;
   leaseUntil?: Date | null;
   /** The revision of its text and status, and the one its complete chunks were made from (sourceChunks). */
@@ -617,7 +620,7 @@ const sourceSchema = new Schema<SourceDoc>(
     pages: { type: { done: Number, failed: Number, total: Number, _id: false }, default: undefined },
     question: String,
     answer: String,
-    text: { type: String, default: '' },
+    textVersion: optionalString,
     claimedBy: optionalString,
     leaseUntil: optionalDate,
     revision: { type: Number, default: 0 },
@@ -638,6 +641,16 @@ const sourceFilePartSchema = new Schema<SourceFilePartDoc>(
   { ...options, collection: 'sourceFileParts' },
 );
 sourceFilePartSchema.index({ sourceId: 1, part: 1 }, { unique: true });
+
+/** One part of a source's extracted text at one version of it: split, since a document holds at most 16 MB. */
+export type SourceTextPartDoc = { chatbotId: string; sourceId: string; version: string; part: number; text: string };
+
+const sourceTextPartSchema = new Schema<SourceTextPartDoc>(
+  { chatbotId: required(String), sourceId: required(String), version: required(String), part: required(Number), text: { type: String, default: '' } },
+  { ...options, collection: 'sourceTextParts' },
+);
+sourceTextPartSchema.index({ sourceId: 1, version: 1, part: 1 }, { unique: true });
+sourceTextPartSchema.index({ chatbotId: 1 });
 
 export type SourcePageDoc = {
   sourceId: string;
@@ -753,6 +766,7 @@ export function mongoModels(connection: Connection) {
     trainingChunks: connection.model('TrainingChunk', trainingChunkSchema),
     sources: connection.model('Source', sourceSchema),
     sourceFileParts: connection.model('SourceFilePart', sourceFilePartSchema),
+    sourceTextParts: connection.model('SourceTextPart', sourceTextPartSchema),
     sourcePages: connection.model('SourcePage', sourcePageSchema),
     sourceChunks: connection.model('SourceChunk', sourceChunkSchema),
     sourceRevisions: connection.model('SourceRevision', sourceRevisionSchema),

@@ -1,4 +1,4 @@
-import type { Types } from 'mongoose';
+import type { mongo } from 'mongoose';
 import type { RepairReport } from '../port.js';
 import type { AtomicWrites } from './atomic.js';
 import type { MongoModels } from './models.js';
@@ -6,17 +6,18 @@ import { recountPageBlocks } from './page-block-repair.js';
 
 // Repairs what a crash between two compensating writes can leave behind on a deployment without
 // transactions: an account's chatbot counter above its real count (a chatbot deleted, the counter
-// not yet lowered), the children of a deleted chatbot (the cascade cut short), training chunks of
-// a version that never became current or was superseded, and page blocks that miscount their rows
-// (page-block-repair.ts). Work in flight is never mistaken for debris: a counter is lowered only
-// if it read the same after `settleMs`, and chunk sets are removed only once older than
-// `chunkGraceMs`.
+// not yet lowered), the children of a deleted chatbot (the cascade cut short), training chunks and
+// source text parts of a version that never became current or was superseded, and page blocks
+// that miscount their rows (page-block-repair.ts). Work in flight is never mistaken for debris: a
+// counter is lowered only if it read the same after `settleMs`, and chunk sets and text parts are
+// removed only once older than `chunkGraceMs`.
 
 export type RepairOptions = { settleMs: number; chunkGraceMs: number; now: Date };
 
 const CHILDREN = [
   'trainingChunks',
   'sources',
+  'sourceTextParts',
   'assets',
   'contacts',
   'attributes',
@@ -37,7 +38,7 @@ export async function repairMongo(
   options: RepairOptions,
 ): Promise<RepairReport> {
   const orphans = await removeChildrenOfDeletedChatbots(models);
-  const chunks = await removeStaleChunkSets(models, options);
+  const chunks = await removeStaleVersions(models, options);
   // Both wait `settleMs` before correcting: side by side, the repair waits once.
   const [counters, blocks] = await Promise.all([
     correctChatbotCounters(models, options.settleMs),
@@ -109,24 +110,59 @@ async function removeChildrenOfDeletedChatbots(models: MongoModels): Promise<num
   return removed;
 }
 
-/** Chunk sets other than the current one, written before the grace period: never to become current. */
-async function removeStaleChunkSets(models: MongoModels, { chunkGraceMs, now }: RepairOptions): Promise<number> {
-  // A chunk's ObjectId holds the time it was written.
-  const sets = await models.trainingChunks.aggregate<{ _id: { chatbotId: string; version: string }; newest: Types.ObjectId }>([
-    { $group: { _id: { chatbotId: '$chatbotId', version: '$version' }, newest: { $max: '$_id' } } },
-  ]);
-  const current = new Map(
-    (
-      await models.trainingSources
-        .find({ _id: { $in: [...new Set(sets.map((set) => set._id.chatbotId))] } }, { version: 1 })
-        .lean<{ _id: string; version: string }[]>()
-    ).map((source) => [source._id, source.version]),
-  );
+/** Documents written under versions, one of which their owner (a chatbot, a source) names as current. */
+type VersionedSets = {
+  parts: mongo.Collection;
+  owner: 'chatbotId' | 'sourceId';
+  /** The current version of each of these owners; an owner gone has none. */
+  current(owners: string[]): Promise<Map<string, string | null | undefined>>;
+};
+
+/** Sets other than their owner's current one, written before the grace period: never to become current. */
+async function removeStaleSets({ parts, owner, current }: VersionedSets, { chunkGraceMs, now }: RepairOptions): Promise<number> {
+  // A document's ObjectId holds the time it was written.
+  const sets = await parts
+    .aggregate<{ _id: { owner: string; version: string }; newest: mongo.ObjectId }>([
+      { $group: { _id: { owner: `$${owner}`, version: '$version' }, newest: { $max: '$_id' } } },
+    ])
+    .toArray();
+  const versions = await current([...new Set(sets.map((set) => set._id.owner))]);
   let removed = 0;
   for (const { _id: set, newest } of sets) {
-    if (current.get(set.chatbotId) === set.version) continue;
+    if (versions.get(set.owner) === set.version) continue;
     if (now.getTime() - newest.getTimestamp().getTime() < chunkGraceMs) continue;
-    removed += (await models.trainingChunks.deleteMany({ chatbotId: set.chatbotId, version: set.version })).deletedCount;
+    removed += (await parts.deleteMany({ [owner]: set.owner, version: set.version })).deletedCount;
   }
   return removed;
+}
+
+/** Training chunk sets and source text parts of versions that are not current. */
+async function removeStaleVersions(models: MongoModels, options: RepairOptions): Promise<number> {
+  const chunks = await removeStaleSets(
+    {
+      parts: models.trainingChunks.collection as unknown as mongo.Collection,
+      owner: 'chatbotId',
+      current: async (ids) =>
+        new Map(
+          (await models.trainingSources.find({ _id: { $in: ids } }, { version: 1 }).lean<{ _id: string; version: string }[]>()).map(
+            (source) => [source._id, source.version],
+          ),
+        ),
+    },
+    options,
+  );
+  const texts = await removeStaleSets(
+    {
+      parts: models.sourceTextParts.collection as unknown as mongo.Collection,
+      owner: 'sourceId',
+      current: async (ids) =>
+        new Map(
+          (await models.sources.find({ _id: { $in: ids } }, { textVersion: 1 }).lean<{ _id: string; textVersion?: string | null }[]>()).map(
+            (source) => [source._id, source.textVersion],
+          ),
+        ),
+    },
+    options,
+  );
+  return chunks + texts;
 }

@@ -1,22 +1,28 @@
 import type { NewSource, Source, SourceChange, SourcePageStatus, SourceRepository, SourceText, TrainedSource } from '../port.js';
 import type { AtomicWrites } from './atomic.js';
 import type { MongoModels, SourceChunkDoc, SourceDoc, SourcePageDoc } from './models.js';
+import type { MongoSourceTexts } from './source-texts.js';
 
-// A chatbot's knowledge sources. A source's document holds its extracted text (a website's is in
-// its pages' documents) and never its file's bytes, which are in parts of their own: a document
-// holds at most 16 MB, and a list never reads either. A source's chunks are documents of
-// sourceChunks under the revision of the text they were made from; the source's chunkedRevision
-// names the one complete set.
+// A chatbot's knowledge sources. A source's document names the version of its extracted text
+// (source-texts.ts; a website's is in its pages' documents); the text and the file's bytes are in
+// parts of their own: a document holds at most 16 MB, and a list never reads either. A source's
+// chunks are documents of sourceChunks under the revision of the text they were made from; the
+// source's chunkedRevision names the one complete set.
+
+/** A source's document as a write left it, and the version of its text that write displaced. */
+type Written = { doc: SourceDoc; displaced: string | null | undefined };
 
 const FILE_PART_BYTES = 8 * 1024 * 1024;
 const DUPLICATE_KEY = 11000;
 const CHUNK_BATCH = 1000;
+/** What a source's document holds besides the source itself and the version of its text. */
+const JOB = { claimedBy: 0, leaseUntil: 0, revision: 0, chunkedRevision: 0 } as const;
 /** What a source's document holds besides the source itself. */
-const INTERNAL = { text: 0, claimedBy: 0, leaseUntil: 0, revision: 0, chunkedRevision: 0 } as const;
+const INTERNAL = { ...JOB, textVersion: 0 } as const;
 
 export function toSource({
   _id,
-  text: _text,
+  textVersion: _textVersion,
   claimedBy: _claimedBy,
   leaseUntil: _leaseUntil,
   revision: _revision,
@@ -26,16 +32,21 @@ export function toSource({
   return { id: _id, ...rest };
 }
 
-/** The write of a change: a new text or status is a new revision, and a failed source keeps no chunks. */
-function changeWrite({ updatedAt, ...change }: SourceChange, extra: Record<string, unknown> = {}) {
+/**
+ * The write of a change, its text written under `textVersion`: a new text or status is a new
+ * revision, and a failed source keeps no chunks.
+ */
+function changeWrite({ updatedAt, text: _text, ...change }: SourceChange, textVersion: string | null | undefined, extra: Record<string, unknown> = {}) {
   const fields: Record<string, unknown> = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+  if (textVersion !== undefined) fields.textVersion = textVersion;
   if (change.status === 'failed') fields.chunkedRevision = null;
-  const revised = change.text !== undefined || change.pages !== undefined || change.status !== undefined;
+  const revised = textVersion !== undefined || change.pages !== undefined || change.status !== undefined;
   return { $set: { ...fields, ...extra, updatedAt }, ...(revised ? { $inc: { revision: 1 } } : {}) };
 }
 
-export function toDoc({ id, text = '', file: _file, ...rest }: NewSource): SourceDoc {
-  return { _id: id, ...rest, text };
+/** The document of a source whose text is kept under `textVersion`. */
+export function toDoc({ id, text: _text, file: _file, ...rest }: NewSource, textVersion: string | null): SourceDoc {
+  return { _id: id, ...rest, textVersion };
 }
 
 function fileParts(sourceId: string, file: Buffer) {
@@ -46,7 +57,7 @@ function fileParts(sourceId: string, file: Buffer) {
   return parts;
 }
 
-export function mongoSources(models: MongoModels, { compensated }: AtomicWrites): SourceRepository {
+export function mongoSources(models: MongoModels, { compensated }: AtomicWrites, texts: MongoSourceTexts): SourceRepository {
   const { sources, sourceFileParts, sourcePages, sourceChunks, sourceRevisions } = models;
   const removeChildren = (ids: string[]) =>
     Promise.all([
@@ -59,40 +70,77 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites)
       ({ text, source }) => ({ text, source }),
     );
 
+  /**
+   * Writes `text` (when given) in parts, then runs `write`, which makes them current and answers
+   * the source as it left it; deletes the text it displaced, or the new one when the write is
+   * refused (answers undefined) or fails.
+   */
+  async function withText(
+    chatbotId: string,
+    id: string,
+    text: string | undefined,
+    write: (textVersion: string | null | undefined) => Promise<Written | undefined>,
+  ): Promise<SourceDoc | undefined> {
+    const textVersion = text === undefined ? undefined : await texts.write(chatbotId, id, text);
+    let written: Written | undefined;
+    try {
+      written = await write(textVersion);
+    } finally {
+      if (!written) await texts.remove(id, textVersion);
+    }
+    if (written && textVersion !== undefined) await texts.remove(id, written.displaced);
+    return written?.doc;
+  }
+  /** Applies `update` to the source `filter` finds, answering it as written and the text version it displaced. */
+  async function changeSource(filter: Record<string, unknown>, update: ReturnType<typeof changeWrite>): Promise<Written | undefined> {
+    const before = await sources.findOneAndUpdate(filter, update, { returnDocument: 'before', projection: JOB }).lean<SourceDoc>();
+    return before ? { doc: { ...before, ...update.$set }, displaced: before.textVersion } : undefined;
+  }
+
   const repository: SourceRepository = {
     async insert(batch) {
+      const staged: { id: string; textVersion: string | null }[] = [];
       // Undone on failure: only what this call inserted (a clashing id belongs to another source).
       let inserted: string[] = [];
-      await compensated(
-        async () => {
-          try {
-            await sources.insertMany(batch.map(toDoc), { ordered: true, lean: true });
-          } catch (error) {
-            inserted = Object.values((error as { insertedIds?: Record<string, string> }).insertedIds ?? {});
-            throw error;
-          }
-          inserted = batch.map((source) => source.id);
-          const parts = batch.flatMap((source) => (source.file ? fileParts(source.id, source.file) : []));
-          if (parts.length > 0) await sourceFileParts.insertMany(parts, { ordered: true, lean: true });
-        },
-        async () => {
-          await sources.deleteMany({ _id: { $in: inserted } });
-          await removeChildren(inserted);
-        },
-      );
+      try {
+        for (const { chatbotId, id, text = '' } of batch) staged.push({ id, textVersion: await texts.write(chatbotId, id, text) });
+        await compensated(
+          async () => {
+            try {
+              await sources.insertMany(batch.map((source, k) => toDoc(source, staged[k]?.textVersion ?? null)), { ordered: true, lean: true });
+            } catch (error) {
+              inserted = Object.values((error as { insertedIds?: Record<string, string> }).insertedIds ?? {});
+              throw error;
+            }
+            inserted = batch.map((source) => source.id);
+            const parts = batch.flatMap((source) => (source.file ? fileParts(source.id, source.file) : []));
+            if (parts.length > 0) await sourceFileParts.insertMany(parts, { ordered: true, lean: true });
+          },
+          async () => {
+            await sources.deleteMany({ _id: { $in: inserted } });
+            await removeChildren(inserted);
+          },
+        );
+      } catch (error) {
+        for (const { id, textVersion } of staged) await texts.remove(id, textVersion);
+        throw error;
+      }
     },
     async put(source) {
-      const { _id, createdAt, ...fields } = toDoc(source);
-      const stored = await sources
-        .findOneAndUpdate(
-          { _id, chatbotId: source.chatbotId },
-          { $set: fields, $setOnInsert: { createdAt }, $inc: { revision: 1 } },
-          { upsert: true, returnDocument: 'after', projection: INTERNAL },
-        )
-        .lean<SourceDoc>();
+      const stored = await withText(source.chatbotId, source.id, source.text ?? '', async (textVersion = null) => {
+        const { _id, createdAt, ...fields } = toDoc(source, textVersion);
+        const before = await sources
+          .findOneAndUpdate(
+            { _id, chatbotId: source.chatbotId },
+            { $set: fields, $setOnInsert: { createdAt }, $inc: { revision: 1 } },
+            { upsert: true, returnDocument: 'before', projection: JOB },
+          )
+          .lean<SourceDoc>();
+        return { doc: { ...(before ?? { _id, createdAt }), ...fields }, displaced: before?.textVersion };
+      });
       if (source.file) {
-        await sourceFileParts.deleteMany({ sourceId: _id });
-        await sourceFileParts.insertMany(fileParts(_id, source.file), { ordered: true, lean: true });
+        await sourceFileParts.deleteMany({ sourceId: source.id });
+        await sourceFileParts.insertMany(fileParts(source.id, source.file), { ordered: true, lean: true });
       }
       return toSource(stored as SourceDoc);
     },
@@ -105,20 +153,20 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites)
       return docs.map(toSource);
     },
     async update(chatbotId, id, change) {
-      const doc = await sources
-        .findOneAndUpdate({ _id: id, chatbotId }, changeWrite(change), { returnDocument: 'after', projection: INTERNAL })
-        .lean<SourceDoc>();
+      const doc = await withText(chatbotId, id, change.text, (textVersion) => changeSource({ _id: id, chatbotId }, changeWrite(change, textVersion)));
       return doc ? toSource(doc) : undefined;
     },
     async delete(chatbotId, id) {
-      const { deletedCount } = await sources.deleteOne({ _id: id, chatbotId });
-      if (deletedCount === 0) return false;
+      const deleted = await sources.findOneAndDelete({ _id: id, chatbotId }, { projection: { textVersion: 1 } }).lean<Pick<SourceDoc, 'textVersion'>>();
+      if (!deleted) return false;
       await removeChildren([id]);
+      await texts.remove(id, deleted.textVersion);
       return true;
     },
     async text(chatbotId, id, limit) {
-      const doc = await sources.findOne({ _id: id, chatbotId }, { type: 1, text: 1 }).lean<Pick<SourceDoc, 'type' | 'text'>>();
-      if (!doc || doc.type !== 'website') return doc?.text.slice(0, limit) ?? '';
+      const doc = await sources.findOne({ _id: id, chatbotId }, { type: 1 }).lean<Pick<SourceDoc, 'type'>>();
+      if (!doc) return '';
+      if (doc.type !== 'website') return (await texts.read(chatbotId, id, limit)) ?? '';
       let text = '';
       for await (const page of sourcePages.find({ sourceId: id, status: 'read' }, { text: 1 }).sort({ seq: 1 }).lean<SourcePageDoc>()) {
         text += (text ? '\n\n' : '') + page.text;
@@ -140,10 +188,13 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites)
       return row?.total ?? 0;
     },
     async texts(chatbotId, id) {
-      const doc = await sources.findOne({ _id: id, chatbotId }, { type: 1, title: 1, text: 1 }).lean<Pick<SourceDoc, 'type' | 'title' | 'text'>>();
+      const doc = await sources.findOne({ _id: id, chatbotId }, { type: 1, title: 1 }).lean<Pick<SourceDoc, 'type' | 'title'>>();
       if (!doc) return [];
-      const { type, title, text } = doc;
-      if (type !== 'website') return [{ ref: { id, title, type }, text }];
+      const { type, title } = doc;
+      if (type !== 'website') {
+        const text = await texts.read(chatbotId, id, Number.MAX_SAFE_INTEGER);
+        return text === undefined ? [] : [{ ref: { id, title, type }, text }];
+      }
       const pages = await sourcePages
         .find({ sourceId: id, status: 'read' }, { url: 1, title: 1, text: 1 })
         .sort({ seq: 1 })
@@ -196,13 +247,12 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites)
       return matchedCount + modifiedCount > 0;
     },
     async settle(id, claimedBy, change) {
-      const doc = await sources
-        .findOneAndUpdate(
-          { _id: id, claimedBy, status: 'processing' },
-          changeWrite(change, { claimedBy: null, leaseUntil: null }),
-          { returnDocument: 'after', projection: INTERNAL },
-        )
-        .lean<SourceDoc>();
+      const held = { _id: id, claimedBy, status: 'processing' as const };
+      const holder = await sources.findOne(held, { chatbotId: 1 }).lean<Pick<SourceDoc, 'chatbotId'>>();
+      if (!holder) return undefined;
+      const doc = await withText(holder.chatbotId, id, change.text, (textVersion) =>
+        changeSource(held, changeWrite(change, textVersion, { claimedBy: null, leaseUntil: null })),
+      );
       return doc ? toSource(doc) : undefined;
     },
     async release(id, claimedBy) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { apiTextSourceId, type TrainingRepository } from '../port.js';
 import type { MongoModels, TrainingChunkDoc, TrainingSourceDoc } from './models.js';
+import type { MongoSourceTexts } from './source-texts.js';
 
 const BATCH = 1000;
 const DUPLICATE_KEY = 11000;
@@ -8,8 +9,8 @@ const DUPLICATE_KEY = 11000;
 // Without transactions, material is versioned: chunks are written under a fresh version, then one
 // write to the source document makes that version current, and only then is the superseded version
 // deleted. Readers follow the version the source document names.
-export function mongoTraining(models: MongoModels): TrainingRepository {
-  const { trainingSources, trainingChunks, sources } = models;
+export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts): TrainingRepository {
+  const { trainingSources, trainingChunks } = models;
   const currentVersion = async (chatbotId: string) =>
     (await trainingSources.findById(chatbotId, { version: 1 }).lean<TrainingSourceDoc>())?.version;
 
@@ -72,8 +73,8 @@ export function mongoTraining(models: MongoModels): TrainingRepository {
     },
     version: currentVersion,
     async sourceText(chatbotId) {
-      const source = await sources.findOne({ _id: apiTextSourceId(chatbotId), chatbotId }, { text: 1 }).lean<{ text: string }>();
-      if (source) return source.text;
+      const apiText = await sourceTexts.read(chatbotId, apiTextSourceId(chatbotId), Number.MAX_SAFE_INTEGER);
+      if (apiText !== undefined) return apiText;
       const doc = await trainingSources.findById(chatbotId, { sourceText: 1 }).lean<TrainingSourceDoc>();
       return doc ? (doc.sourceText ?? '') : undefined;
     },

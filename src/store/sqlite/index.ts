@@ -21,6 +21,7 @@ import { groupCommit } from './group-commit.js';
 import { migrate } from './migrations.js';
 import { sqliteRateLimits } from './rate-limits.js';
 import { sqliteRetrieval } from './retrieval.js';
+import { sqliteSourceTexts } from './source-texts.js';
 import { sqliteSources } from './sources.js';
 import { sqliteTraining } from './training.js';
 import { sqliteUnanswered } from './unanswered.js';
@@ -38,7 +39,8 @@ export function openSqliteStore(filename: string): Store {
   db.pragma('busy_timeout = 5000');
   migrate(db);
 
-  const training = sqliteTraining(db);
+  const sourceTexts = sqliteSourceTexts(db);
+  const training = sqliteTraining(db, sourceTexts);
   const retrieval = sqliteRetrieval(db);
   const countActivity = sqliteActivityCount(db);
   const enqueueNotice = sqliteHandoffNoticeWriter(db);
@@ -48,7 +50,7 @@ export function openSqliteStore(filename: string): Store {
     accounts: sqliteAccounts(db),
     chatbots: sqliteChatbots(db),
     training,
-    sources: sqliteSources(db),
+    sources: sqliteSources(db, sourceTexts),
     retrieval,
     assets: sqliteAssets(db),
     leads: sqliteLeads(db, countActivity),
@@ -60,9 +62,12 @@ export function openSqliteStore(filename: string): Store {
     bindings: sqliteBindings(db),
     digests: sqliteDigests(db),
     digestRuns: sqliteDigestRuns(db),
-    // Counters and cascades are single transactions; only staged material and indexes can be left.
+    // Counters and cascades are single transactions; only staged material, source texts and
+    // indexes can be left.
     async repair({ chunkGraceMs = CHUNK_GRACE_MS, now = new Date() } = {}) {
-      const orphans = (await training.removeDebris(now.getTime() - chunkGraceMs)) + (await retrieval.removeDebris());
+      const stagedBefore = now.getTime() - chunkGraceMs;
+      const orphans =
+        (await training.removeDebris(stagedBefore)) + (await sourceTexts.removeDebris(stagedBefore)) + (await retrieval.removeDebris());
       return { counters: 0, orphans };
     },
     webhooks: sqliteWebhooks(db),

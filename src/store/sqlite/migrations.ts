@@ -580,6 +580,39 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (source_id, revision, seq)
   );
   `,
+  // A source's text in parts of about a million characters (TEXT_PART_CHARS), each written in a
+  // transaction of its own under a fresh version that one short write makes the source's
+  // text_version (see source-texts.ts); source_text_stages names the versions being written. A
+  // part is written before its source's row exists, so it names its chatbot (for the cascade), not
+  // its source. Existing texts move into parts cut by character, which never splits a character.
+  `
+  CREATE TABLE source_text_parts (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    source_id TEXT NOT NULL,
+    version TEXT NOT NULL,
+    part INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (source_id, version, part)
+  );
+  CREATE TABLE source_text_stages (
+    source_id TEXT NOT NULL,
+    version TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    PRIMARY KEY (source_id, version)
+  ) WITHOUT ROWID;
+  ALTER TABLE sources ADD COLUMN text_version TEXT;
+  UPDATE sources SET text_version = 'migrated' WHERE text != '';
+  WITH RECURSIVE cut (source_id, part) AS (
+    SELECT id, 0 FROM sources WHERE text_version IS NOT NULL
+    UNION ALL
+    SELECT cut.source_id, cut.part + 1 FROM cut JOIN sources ON sources.id = cut.source_id
+    WHERE (cut.part + 1) * 1048576 < length(sources.text)
+  )
+  INSERT INTO source_text_parts (chatbot_id, source_id, version, part, text)
+  SELECT source.chatbot_id, source.id, source.text_version, cut.part, substr(source.text, cut.part * 1048576 + 1, 1048576)
+  FROM cut JOIN sources source ON source.id = cut.source_id;
+  ALTER TABLE sources DROP COLUMN text;
+  `,
 ];
 
 export function migrate(db: Database): void {

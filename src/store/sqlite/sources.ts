@@ -14,11 +14,13 @@ import type {
   SourceType,
   TrainedSource,
 } from '../port.js';
+import type { SqliteSourceTexts } from './source-texts.js';
 import { deleteInStages, inStages } from './staging.js';
 
-// A chatbot's knowledge sources. A source's extracted text is a column of its row (a website's is
-// in its pages' rows) and a file's bytes are a row of source_files, so a list never reads either.
-// A source's chunks are rows of source_chunks under the revision of the text they were made from.
+// A chatbot's knowledge sources. A source's extracted text is in parts under the version its row
+// names (source-texts.ts; a website's is in its pages' rows) and a file's bytes are a row of
+// source_files, so a list never reads either. A source's chunks are rows of source_chunks under
+// the revision of the text they were made from.
 
 // Chunks read at once: a few milliseconds' work.
 const READ_ROWS = 1024;
@@ -43,10 +45,14 @@ type SourceRow = {
   answer: string | null;
   created_at: number;
   updated_at: number;
+  text_version: string | null;
 };
 
+/** A source's row as a write left it, and the version of its text that write displaced. */
+type Written = { row: SourceRow; displaced: string | null };
+
 const COLUMNS = `id, chatbot_id, type, title, status, error, chars, filename, content_type, bytes, url, max_pages,
-  pages_done, pages_failed, pages_total, question, answer, created_at, updated_at`;
+  pages_done, pages_failed, pages_total, question, answer, created_at, updated_at, text_version`;
 
 export function toSource(row: SourceRow): Source {
   const source: Source = {
@@ -73,7 +79,8 @@ export function toSource(row: SourceRow): Source {
   return source;
 }
 
-function rowValues(source: NewSource) {
+/** The row of a source whose text is kept under `textVersion`. */
+function rowValues(source: NewSource, textVersion: string | null) {
   return [
     source.id,
     source.chatbotId,
@@ -92,25 +99,31 @@ function rowValues(source: NewSource) {
     source.pages?.total ?? null,
     source.question ?? null,
     source.answer ?? null,
-    source.text ?? '',
     source.createdAt.getTime(),
     source.updatedAt.getTime(),
+    textVersion,
   ];
 }
 
-export function sqliteSources(db: Database): SourceRepository {
-  const insert = db.prepare(
-    `INSERT INTO sources (${COLUMNS.replace('created_at', 'text, created_at')})
-     VALUES (${Array.from({ length: 20 }, () => '?').join(', ')})`,
-  );
+/** The columns a change sets, but for its text's (kept in parts). */
+function columnsOf({ text: _text, pages, contentType, updatedAt, ...fields }: SourceChange): Record<string, unknown> {
+  const columns: Record<string, unknown> = { ...fields, updated_at: updatedAt.getTime() };
+  if (fields.status === 'failed') columns.chunked_revision = null;
+  if (contentType !== undefined) columns.content_type = contentType;
+  if (pages !== undefined) Object.assign(columns, { pages_done: pages.done, pages_failed: pages.failed, pages_total: pages.total });
+  return columns;
+}
+
+export function sqliteSources(db: Database, texts: SqliteSourceTexts): SourceRepository {
+  const insert = db.prepare(`INSERT INTO sources (${COLUMNS}) VALUES (${Array.from({ length: 20 }, () => '?').join(', ')})`);
   const replace = db.prepare(
-    `INSERT INTO sources (${COLUMNS.replace('created_at', 'text, created_at')})
-     VALUES (${Array.from({ length: 20 }, () => '?').join(', ')})
+    `INSERT INTO sources (${COLUMNS}) VALUES (${Array.from({ length: 20 }, () => '?').join(', ')})
      ON CONFLICT (id) DO UPDATE SET type = excluded.type, title = excluded.title, status = excluded.status,
        error = excluded.error, chars = excluded.chars, filename = excluded.filename, content_type = excluded.content_type,
        bytes = excluded.bytes, url = excluded.url, max_pages = excluded.max_pages, pages_done = excluded.pages_done,
        pages_failed = excluded.pages_failed, pages_total = excluded.pages_total, question = excluded.question,
-       answer = excluded.answer, text = excluded.text, updated_at = excluded.updated_at, revision = sources.revision + 1
+       answer = excluded.answer, text_version = excluded.text_version, updated_at = excluded.updated_at,
+       revision = sources.revision + 1
      WHERE sources.chatbot_id = excluded.chatbot_id`,
   );
   const insertFile = db.prepare('INSERT OR REPLACE INTO source_files (source_id, data) VALUES (?, ?)');
@@ -118,9 +131,11 @@ export function sqliteSources(db: Database): SourceRepository {
   const ofChatbot = db.prepare<[string], SourceRow>(
     `SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? ORDER BY created_at, id`,
   );
-  const remove = db.prepare('DELETE FROM sources WHERE chatbot_id = ? AND id = ?');
-  const ownText = db.prepare<[number, string, string], { type: SourceType; text: string }>(
-    'SELECT type, substr(text, 1, ?) AS text FROM sources WHERE chatbot_id = ? AND id = ?',
+  const remove = db.prepare<[string, string], { text_version: string | null }>(
+    'DELETE FROM sources WHERE chatbot_id = ? AND id = ? RETURNING text_version',
+  );
+  const typeOf = db.prepare<[string, string], { type: SourceType; title: string }>(
+    'SELECT type, title FROM sources WHERE chatbot_id = ? AND id = ?',
   );
   const pageTexts = db.prepare<[string], { text: string }>(
     `SELECT text FROM source_pages WHERE source_id = ? AND status = 'read' ORDER BY seq`,
@@ -131,9 +146,6 @@ export function sqliteSources(db: Database): SourceRepository {
   );
   const totalChars = db.prepare<[string, string], { total: number }>(
     'SELECT coalesce(sum(chars), 0) AS total FROM sources WHERE chatbot_id = ? AND id != ?',
-  );
-  const own = db.prepare<[string, string], { type: SourceType; title: string; text: string }>(
-    'SELECT type, title, text FROM sources WHERE chatbot_id = ? AND id = ?',
   );
   const trained = db.prepare<
     { chatbotId: string; sourceId: string | null },
@@ -222,11 +234,11 @@ export function sqliteSources(db: Database): SourceRepository {
     setPageCounts.run(counts.done, counts.failed, counts.total, sourceId);
     return counts;
   });
-  const settle = db.transaction((id: string, claimedBy: string, change: SourceChange) => {
+  const settle = db.transaction((id: string, claimedBy: string, change: SourceChange, textVersion: string | null | undefined) => {
     const holder = held.get(id, claimedBy);
     if (!holder) return undefined;
     endLease.run(id);
-    return update(holder.chatbot_id, id, change);
+    return update(holder.chatbot_id, id, change, textVersion);
   });
 
   const writeChunks = db.transaction((id: string, revision: number, slice: readonly SourceChunk[], start: number) => {
@@ -243,41 +255,72 @@ export function sqliteSources(db: Database): SourceRepository {
     }
   }
 
-  const insertAll = db.transaction((sources: NewSource[]) => {
-    for (const source of sources) {
-      insert.run(...rowValues(source));
+  // The writes below take the version of the text staged for them (texts.write) and make it
+  // current; `displaced` names the version to delete once they commit.
+  const insertAll = db.transaction((sources: NewSource[], textVersions: (string | null)[]) => {
+    sources.forEach((source, k) => {
+      const textVersion = textVersions[k] as string | null;
+      insert.run(...rowValues(source, textVersion));
       if (source.file) insertFile.run(source.id, source.file);
-    }
+      texts.madeCurrent(source.id, textVersion);
+    });
   });
-  const put = db.transaction((source: NewSource) => {
-    if (replace.run(...rowValues(source)).changes === 0) return undefined;
+  const put = db.transaction((source: NewSource, textVersion: string | null): Written | undefined => {
+    const before = byId.get(source.chatbotId, source.id);
+    if (replace.run(...rowValues(source, textVersion)).changes === 0) return undefined;
     if (source.file) insertFile.run(source.id, source.file);
-    return byId.get(source.chatbotId, source.id);
+    texts.madeCurrent(source.id, textVersion);
+    return { row: byId.get(source.chatbotId, source.id) as SourceRow, displaced: before?.text_version ?? null };
   });
-  const update = db.transaction((chatbotId: string, id: string, change: SourceChange) => {
+  const update = db.transaction((chatbotId: string, id: string, change: SourceChange, textVersion: string | null | undefined): Written | undefined => {
     const row = byId.get(chatbotId, id);
     if (!row) return undefined;
-    const { text, pages, contentType, updatedAt, ...fields } = change;
-    const columns: Record<string, unknown> = { ...fields, updated_at: updatedAt.getTime() };
-    if (fields.status === 'failed') columns.chunked_revision = null;
-    if (contentType !== undefined) columns.content_type = contentType;
-    if (text !== undefined) columns.text = text;
-    if (pages !== undefined) Object.assign(columns, { pages_done: pages.done, pages_failed: pages.failed, pages_total: pages.total });
+    const columns = columnsOf(change);
+    if (textVersion !== undefined) columns.text_version = textVersion;
     const names = Object.keys(columns).filter((name) => columns[name] !== undefined);
     db.prepare(`UPDATE sources SET ${names.map((name) => `${name} = @${name}`).join(', ')} WHERE chatbot_id = @chatbotId AND id = @id`).run(
       { ...Object.fromEntries(names.map((name) => [name, columns[name]])), chatbotId, id },
     );
     // A new text or status is a new revision: chunks of the old one no longer stand for it.
-    if (text !== undefined || pages !== undefined || fields.status !== undefined) revise.run(id);
-    return byId.get(chatbotId, id);
+    if (textVersion !== undefined || change.pages !== undefined || change.status !== undefined) revise.run(id);
+    if (textVersion !== undefined) texts.madeCurrent(id, textVersion);
+    return { row: byId.get(chatbotId, id) as SourceRow, displaced: textVersion === undefined ? null : row.text_version };
   });
+
+  /**
+   * Writes `text` (when given) in parts, then runs `write`, the transaction that makes them
+   * current; deletes the text it displaced, or the new one when the write is refused or fails.
+   */
+  async function withText(
+    chatbotId: string,
+    id: string,
+    text: string | undefined,
+    write: (textVersion: string | null | undefined) => Written | undefined,
+  ): Promise<SourceRow | undefined> {
+    const textVersion = text === undefined ? undefined : await texts.write(chatbotId, id, text);
+    let written: Written | undefined;
+    try {
+      written = write(textVersion);
+    } finally {
+      if (!written) await texts.remove(id, textVersion ?? null);
+    }
+    if (written) await texts.remove(id, written.displaced);
+    return written?.row;
+  }
 
   return {
     async insert(sources) {
-      insertAll.immediate(sources);
+      const staged: { id: string; textVersion: string | null }[] = [];
+      try {
+        for (const { chatbotId, id, text = '' } of sources) staged.push({ id, textVersion: await texts.write(chatbotId, id, text) });
+        insertAll.immediate(sources, staged.map((source) => source.textVersion));
+      } catch (error) {
+        for (const { id, textVersion } of staged) await texts.remove(id, textVersion);
+        throw error;
+      }
     },
     async put(source) {
-      const stored = put.immediate(source);
+      const stored = await withText(source.chatbotId, source.id, source.text ?? '', (textVersion) => put.immediate(source, textVersion ?? null));
       if (!stored) throw new Error(`source ${source.id} belongs to another chatbot`);
       return toSource(stored);
     },
@@ -289,15 +332,19 @@ export function sqliteSources(db: Database): SourceRepository {
       return ofChatbot.all(chatbotId).map(toSource);
     },
     async update(chatbotId, id, change) {
-      const row = update.immediate(chatbotId, id, change);
+      const row = await withText(chatbotId, id, change.text, (textVersion) => update.immediate(chatbotId, id, change, textVersion));
       return row ? toSource(row) : undefined;
     },
     async delete(chatbotId, id) {
-      return remove.run(chatbotId, id).changes > 0;
+      const removed = remove.get(chatbotId, id);
+      if (!removed) return false;
+      await texts.remove(id, removed.text_version);
+      return true;
     },
     async text(chatbotId, id, limit) {
-      const own = ownText.get(limit, chatbotId, id);
-      if (!own || own.type !== 'website') return own?.text ?? '';
+      const own = typeOf.get(chatbotId, id);
+      if (!own) return '';
+      if (own.type !== 'website') return (await texts.read(chatbotId, id, limit)) ?? '';
       let text = '';
       for (const page of pageTexts.iterate(id)) {
         text += (text ? '\n\n' : '') + page.text;
@@ -312,10 +359,13 @@ export function sqliteSources(db: Database): SourceRepository {
       return totalChars.get(chatbotId, except)?.total ?? 0;
     },
     async texts(chatbotId, id) {
-      const source = own.get(chatbotId, id);
+      const source = typeOf.get(chatbotId, id);
       if (!source) return [];
-      const { type, title, text } = source;
-      if (type !== 'website') return [{ ref: { id, title, type }, text }];
+      const { type, title } = source;
+      if (type !== 'website') {
+        const text = await texts.read(chatbotId, id, Number.MAX_SAFE_INTEGER);
+        return text === undefined ? [] : [{ ref: { id, title, type }, text }];
+      }
       return readPages.all(id).map((page): SourceText => ({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text }));
     },
     async trainedSources(chatbotId, sourceId) {
@@ -346,7 +396,9 @@ export function sqliteSources(db: Database): SourceRepository {
       return renew.run(leaseUntil.getTime(), id, claimedBy).changes > 0;
     },
     async settle(id, claimedBy, change) {
-      const row = settle.immediate(id, claimedBy, change);
+      const holder = held.get(id, claimedBy);
+      if (!holder) return undefined;
+      const row = await withText(holder.chatbot_id, id, change.text, (textVersion) => settle.immediate(id, claimedBy, change, textVersion));
       return row ? toSource(row) : undefined;
     },
     async release(id, claimedBy) {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import { apiTextSourceId, type Chunk, type SourceRef, type TrainedChunk, type TrainingRepository } from '../port.js';
+import { partsOf } from '../text-parts.js';
+import type { SqliteSourceTexts } from './source-texts.js';
 import { deleteInStages, inStages } from './staging.js';
 
 // A retrain writes the new material in stages under a fresh version (see staging.ts), then one
@@ -10,12 +12,10 @@ import { deleteInStages, inStages } from './staging.js';
 // or the new, never a mix. training_stages names the versions being written, so that a repair
 // after a crash can tell a version in flight from debris.
 
-// Source text is kept in parts of this many characters, each written in its own transaction.
-const SOURCE_PART_CHARS = 1024 * 1024;
 // Chunks read at once: a few milliseconds' work.
 const READ_ROWS = 1024;
 
-export function sqliteTraining(db: Database) {
+export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
   const beginStage = db.prepare('INSERT INTO training_stages (chatbot_id, version, started_at) VALUES (?, ?, ?)');
   const endStage = db.prepare('DELETE FROM training_stages WHERE chatbot_id = ? AND version = ?');
   const insertChunk = db.prepare('INSERT INTO training_chunks (chatbot_id, version, seq, text, source) VALUES (?, ?, ?, ?, ?)');
@@ -33,7 +33,6 @@ export function sqliteTraining(db: Database) {
      LEFT JOIN training_revisions revision ON revision.chatbot_id = source.chatbot_id
      WHERE source.chatbot_id = ?`,
   );
-  const apiText = db.prepare<[string, string], { text: string }>('SELECT text FROM sources WHERE id = ? AND chatbot_id = ?');
   const chunksFrom = db.prepare<[string, string, number, number], ChunkRow>(
     'SELECT seq, text, source FROM training_chunks WHERE chatbot_id = ? AND version = ? AND seq >= ? ORDER BY seq LIMIT ?',
   );
@@ -124,8 +123,8 @@ export function sqliteTraining(db: Database) {
       return version.get(chatbotId)?.version;
     },
     async sourceText(chatbotId) {
-      const source = apiText.get(apiTextSourceId(chatbotId), chatbotId);
-      if (source) return source.text;
+      const apiText = await sourceTexts.read(chatbotId, apiTextSourceId(chatbotId), Number.MAX_SAFE_INTEGER);
+      if (apiText !== undefined) return apiText;
       const parts = sourceParts.all(chatbotId);
       if (parts.length > 0) return parts.map((part) => part.text).join('');
       return version.get(chatbotId) ? '' : undefined;
@@ -149,18 +148,4 @@ type ChunkRow = { seq: number; text: string; source: string | null };
 
 function toChunk({ seq, text, source }: ChunkRow): Chunk {
   return source === null ? { seq, text } : { seq, text, source: JSON.parse(source) as SourceRef };
-}
-
-/** The text in parts of about SOURCE_PART_CHARS, never cutting a surrogate pair in two; '' is one part. */
-function partsOf(text: string): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  do {
-    let end = Math.min(start + SOURCE_PART_CHARS, text.length);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-    parts.push(text.slice(start, end));
-    start = end;
-  } while (start < text.length);
-  return parts;
 }
