@@ -204,7 +204,11 @@ async function addReadySource(
 
 export type SourcePatch = { title?: string; text?: string; question?: string; answer?: string };
 
-/** Edits a text source (title, text) or a qa source (question, answer); other types are refused. */
+/**
+ * Edits a text source (title, text) or a qa source (question, answer); other types are refused. A
+ * Q&A edit keeps what it does not change, even when another edit lands in between: its write
+ * expects the question and answer it read, and is made again over the other edit when they moved.
+ */
 export async function updateSource(
   store: Store,
   account: Account,
@@ -213,7 +217,24 @@ export async function updateSource(
   patch: SourcePatch,
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<Source> {
-  const source = await ownedSource(store, account, chatbotId, sourceId);
+  for (;;) {
+    const source = await ownedSource(store, account, chatbotId, sourceId);
+    const change = sourceChange(source, patch);
+    if (change.text !== undefined) {
+      await withinCharLimit(store, chatbotId, change.text.length, limits, sourceId);
+      change.chars = change.text.length;
+    }
+    const { question, answer } = source;
+    const expected = question !== undefined && answer !== undefined ? { question, answer } : undefined;
+    const updated = await store.sources.update(chatbotId, sourceId, change, expected);
+    if (updated) {
+      await trainFromSources(store, chatbotId);
+      return updated;
+    }
+  }
+}
+
+function sourceChange(source: Source, patch: SourcePatch): SourceChange {
   const change: SourceChange = { updatedAt: new Date() };
   if (source.type === 'text') {
     if (patch.question !== undefined || patch.answer !== undefined) throw invalidRequest('a text source has no question or answer');
@@ -228,14 +249,7 @@ export async function updateSource(
   } else {
     throw invalidRequest(`a ${source.type} source cannot be edited`);
   }
-  if (change.text !== undefined) {
-    await withinCharLimit(store, chatbotId, change.text.length, limits, sourceId);
-    change.chars = change.text.length;
-  }
-  const updated = await store.sources.update(chatbotId, sourceId, change);
-  if (!updated) throw notFound(`source ${sourceId}`);
-  await trainFromSources(store, chatbotId);
-  return updated;
+  return change;
 }
 
 /** Removes the source; once this returns, answers no longer use it. */

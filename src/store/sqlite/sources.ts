@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type {
   NewSource,
   PageCounts,
+  QaExpectation,
   Source,
   SourceChange,
   SourceChunk,
@@ -272,9 +273,10 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts): SourceRep
     texts.madeCurrent(source.id, textVersion);
     return { row: byId.get(source.chatbotId, source.id) as SourceRow, displaced: before?.text_version ?? null };
   });
-  const update = db.transaction((chatbotId: string, id: string, change: SourceChange, textVersion: string | null | undefined): Written | undefined => {
+  const update = db.transaction((chatbotId: string, id: string, change: SourceChange, textVersion: string | null | undefined, expected?: QaExpectation) => {
     const row = byId.get(chatbotId, id);
     if (!row) return undefined;
+    if (expected && (row.question !== expected.question || row.answer !== expected.answer)) return undefined;
     const columns = columnsOf(change);
     if (textVersion !== undefined) columns.text_version = textVersion;
     const names = Object.keys(columns).filter((name) => columns[name] !== undefined);
@@ -331,8 +333,8 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts): SourceRep
     async list(chatbotId) {
       return ofChatbot.all(chatbotId).map(toSource);
     },
-    async update(chatbotId, id, change) {
-      const row = await withText(chatbotId, id, change.text, (textVersion) => update.immediate(chatbotId, id, change, textVersion));
+    async update(chatbotId, id, change, expected) {
+      const row = await withText(chatbotId, id, change.text, (textVersion) => update.immediate(chatbotId, id, change, textVersion, expected));
       return row ? toSource(row) : undefined;
     },
     async delete(chatbotId, id) {
