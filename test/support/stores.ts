@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mongoose from 'mongoose';
 import { inject } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/port.js';
@@ -29,15 +30,32 @@ export const storeTargets: SharingStoreTarget[] = [
   {
     name: 'mongodb',
     available: mongoUri !== undefined,
-    open: () => openStore(withDatabase(mongoUri ?? '', testDatabase())),
+    async open() {
+      const url = withDatabase(mongoUri ?? '', testDatabase());
+      const store = await openStore(url);
+      return { ...store, close: () => store.close().then(() => dropDatabase(url)) };
+    },
     shared() {
       const url = withDatabase(mongoUri ?? '', testDatabase());
-      return { open: () => openStore(url), remove: () => {} };
+      return { open: () => openStore(url), remove: () => void dropDatabase(url) };
     },
   },
 ];
 
 const testDatabase = () => `switchboard_test_${randomUUID().slice(0, 8)}`;
+
+/**
+ * Drops a test's database once the test is done with it: the emulator CI runs on keeps every
+ * database in memory, and the suites' megabytes of source texts would fill its heap.
+ */
+async function dropDatabase(url: string): Promise<void> {
+  const connection = await mongoose.createConnection(url).asPromise();
+  try {
+    await connection.dropDatabase();
+  } finally {
+    await connection.close();
+  }
+}
 
 export function withDatabase(uri: string, database: string): string {
   const url = new URL(uri);
