@@ -265,6 +265,7 @@ const handlers: Record<CommandName, Handler> = {
   async learn(args, context) {
     const [url] = args;
     if (!url) return { text: usage(context.words, 'learn') };
+    if (!isWebAddress(url)) return { text: `\`${url}\` is not a web address; give one that starts with https:// (or http://).` };
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
     const source = await context.hub.addWebsiteSource(found.chatbot.id, url);
@@ -353,6 +354,9 @@ export async function answerQuestion(hub: HubClient, token: string, answer: stri
 
 /** An argument left empty counts as not given (platforms with named options pass blanks). */
 const orUndefined = (arg: string) => arg || undefined;
+
+/** An http(s) URL, as a website source starts from (the hub's own refusal would say only "Invalid request data"). */
+const isWebAddress = (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 
 const usage = (words: PlatformWords, name: CommandName) => `Usage: \`${words.command} ${COMMAND_HELP[name].usage}\``;
 

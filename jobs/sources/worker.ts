@@ -64,9 +64,12 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
       const change = await work(signal);
       signal.throwIfAborted();
       const settled = await store.sources.settle(source.id, processId, change);
+      if (!settled && (await deletedMeanwhile(source))) return;
       if (settled?.status === 'ready') await trainFromSources(store, source.chatbotId);
       log.info({ sourceId: source.id, type: source.type, status: settled?.status, chars: settled?.chars }, 'source processed');
     } catch (error) {
+      // Its pages could no longer be recorded (SQLite), or its lease renewed.
+      if (await deletedMeanwhile(source)) return;
       if (signal.aborted) {
         if (stopping.signal.aborted) await store.sources.release(source.id, processId);
         return;
@@ -76,6 +79,17 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
     } finally {
       clearInterval(renewal);
     }
+  }
+
+  /**
+   * Whether the source was deleted while it was worked on: then nothing is left to settle, and the
+   * pages its crawl recorded since are dropped (a store without foreign keys, MongoDB, keeps them).
+   */
+  async function deletedMeanwhile(source: Source): Promise<boolean> {
+    if (await store.sources.find(source.chatbotId, source.id)) return false;
+    await store.sources.clearPages(source.id);
+    log.info({ sourceId: source.id }, 'source deleted while it was processed');
+    return true;
   }
 
   /** The room left under the chatbot's character limit for this source. */

@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
 import { chunkSourcesOffThread } from '../engine/workers/training-jobs.js';
 import { normaliseUrl } from '../sources/crawl/index.js';
-import { sniffFileKind } from '../sources/extract/index.js';
+import { CONTENT_TYPES, sniffFileKind } from '../sources/extract/index.js';
 import {
   apiTextSource,
   apiTextSourceId,
@@ -81,7 +81,7 @@ export async function findSource(store: Store, account: Account, chatbotId: stri
 
 /**
  * Files to read, all or none: each judged by its content (PDF, DOCX, Markdown, HTML or plain
- * text, else refused) and stored queued with its bytes; the sources job reads them.
+ * text, else refused) and stored queued with its bytes and that type; the sources job reads them.
  */
 export async function addFileSources(
   store: Store,
@@ -91,19 +91,15 @@ export async function addFileSources(
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<Source[]> {
   await findOwnedChatbot(store, account, chatbotId);
-  for (const { filename, bytes } of files) {
+  const judged = files.map(({ filename, bytes }) => {
     if (bytes.length > limits.maxFileBytes) throw invalidRequest(`${filename} is over ${limits.maxFileBytes} bytes`);
-    if (!sniffFileKind(bytes)) throw invalidRequest(`${filename} is not a PDF, DOCX, Markdown, HTML or text file`);
-  }
+    const kind = sniffFileKind(bytes);
+    if (!kind) throw invalidRequest(`${filename} is not a PDF, DOCX, Markdown, HTML or text file`);
+    return { filename, bytes: bytes.length, contentType: CONTENT_TYPES[kind] };
+  });
   await withinCharLimit(store, chatbotId, 1, limits);
   const now = new Date();
-  const sources = files.map(
-    ({ filename, bytes }): Source => ({
-      ...queued(chatbotId, 'file', filename, now),
-      filename,
-      bytes: bytes.length,
-    }),
-  );
+  const sources = judged.map((file): Source => ({ ...queued(chatbotId, 'file', file.filename, now), ...file }));
   await store.sources.insert(sources.map((source, k) => ({ ...source, file: files[k]?.bytes })));
   return sources;
 }
@@ -208,7 +204,11 @@ async function addReadySource(
 
 export type SourcePatch = { title?: string; text?: string; question?: string; answer?: string };
 
-/** Edits a text source (title, text) or a qa source (question, answer); other types are refused. */
+/**
+ * Edits a text source (title, text) or a qa source (question, answer); other types are refused. A
+ * Q&A edit keeps what it does not change, even when another edit lands in between: its write
+ * expects the question and answer it read, and is made again over the other edit when they moved.
+ */
 export async function updateSource(
   store: Store,
   account: Account,
@@ -217,7 +217,24 @@ export async function updateSource(
   patch: SourcePatch,
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<Source> {
-  const source = await ownedSource(store, account, chatbotId, sourceId);
+  for (;;) {
+    const source = await ownedSource(store, account, chatbotId, sourceId);
+    const change = sourceChange(source, patch);
+    if (change.text !== undefined) {
+      await withinCharLimit(store, chatbotId, change.text.length, limits, sourceId);
+      change.chars = change.text.length;
+    }
+    const { question, answer } = source;
+    const expected = question !== undefined && answer !== undefined ? { question, answer } : undefined;
+    const updated = await store.sources.update(chatbotId, sourceId, change, expected);
+    if (updated) {
+      await trainFromSources(store, chatbotId);
+      return updated;
+    }
+  }
+}
+
+function sourceChange(source: Source, patch: SourcePatch): SourceChange {
   const change: SourceChange = { updatedAt: new Date() };
   if (source.type === 'text') {
     if (patch.question !== undefined || patch.answer !== undefined) throw invalidRequest('a text source has no question or answer');
@@ -232,14 +249,7 @@ export async function updateSource(
   } else {
     throw invalidRequest(`a ${source.type} source cannot be edited`);
   }
-  if (change.text !== undefined) {
-    await withinCharLimit(store, chatbotId, change.text.length, limits, sourceId);
-    change.chars = change.text.length;
-  }
-  const updated = await store.sources.update(chatbotId, sourceId, change);
-  if (!updated) throw notFound(`source ${sourceId}`);
-  await trainFromSources(store, chatbotId);
-  return updated;
+  return change;
 }
 
 /** Removes the source; once this returns, answers no longer use it. */

@@ -273,6 +273,9 @@ export type SourceChunk = { text: string; source: SourceRef };
  */
 export type TrainedSource = { id: string; revision: number; chunks?: SourceChunk[] };
 
+/** A Q&A source's question and answer as an edit read them. */
+export type QaExpectation = { question: string; answer: string };
+
 export interface SourceRepository {
   /** Stores the sources, with their texts and files, all or none. */
   insert(sources: NewSource[]): Promise<void>;
@@ -281,8 +284,12 @@ export interface SourceRepository {
   find(chatbotId: string, id: string): Promise<Source | undefined>;
   /** Oldest first, ties by id. */
   list(chatbotId: string): Promise<Source[]>;
-  /** Applies the change in one write and answers the source as stored. */
-  update(chatbotId: string, id: string, change: SourceChange): Promise<Source | undefined>;
+  /**
+   * Applies the change in one write and answers the source as stored. With `expected`, only while
+   * the source's question and answer are still those (undefined otherwise, as for no source): an
+   * edit computed from what it read then never overwrites one made in between.
+   */
+  update(chatbotId: string, id: string, change: SourceChange, expected?: QaExpectation): Promise<Source | undefined>;
   /** Deletes the source with its text, file and pages; answers whether it existed. */
   delete(chatbotId: string, id: string): Promise<boolean>;
   /** The first `limit` characters of the source's text (a website's pages read, in order). */

@@ -10,6 +10,7 @@ import { HUB_UNAVAILABLE, NOT_BOUND } from '../../adapters/relay.js';
 import { createSourceWorker } from '../../jobs/sources/worker.js';
 import type { DiscordConfig } from '../../src/config.js';
 import type { Store } from '../../src/store/port.js';
+import { trainFromSources } from '../../src/domain/sources.js';
 import { recordUnanswered } from '../../src/domain/unanswered.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
 import { createChatEngine } from '../../src/engine/index.js';
@@ -496,6 +497,29 @@ describe('Discord adapter', () => {
     expect(sent[0]?.message_reference?.message_id).toBe(question.id);
     expect(sent[1]?.message_reference).toBeUndefined();
     expect(sent.map((item) => item.content).join('\n\n')).toBe(text);
+  });
+
+  it('ends an answer with a Sources line, each web page a masked link without an embed', async () => {
+    const channel = newChannel('cited');
+    const helpBot = await createChatbotViaApi(app, 'Help bot');
+    const at = new Date();
+    await app.store.sources.insert([
+      { id: 'help-site', chatbotId: helpBot, type: 'website', title: 'help.example.com', status: 'ready', error: null, chars: 31, createdAt: at, updatedAt: at, url: 'https://help.example.com/' },
+    ]);
+    await app.store.sources.recordPage('help-site', {
+      url: 'https://help.example.com/parcels',
+      title: 'Parcels',
+      status: 'read',
+      chars: 31,
+      text: 'Parcels go to the loading bay.',
+    });
+    await trainFromSources(app.store, helpBot);
+    await bind(channel, helpBot, 'all');
+    model.queue.push({ pieces: ['Parcels go to the loading bay.'], delayMs: 0 });
+    await reply(discord.say(channel, alice, 'Where do parcels go?'), 'Parcels go to the loading bay.\n\nSources: [Parcels](<https://help.example.com/parcels>)');
+    // An answer that quotes nothing cites nothing.
+    model.queue.push({ pieces: ['I am not sure.'], delayMs: 0 });
+    await reply(discord.say(channel, alice, 'Where do parcels go now?'), 'I am not sure.');
   });
 
   it('cuts text at paragraph, line or word breaks, never beyond the limit', () => {

@@ -446,6 +446,9 @@ describe('Slack adapter: routing', () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.support, 'mentions');
     expect((await h.command('learn https://help.example.com/', BOB)).text).toBe(escapeText(refusal(WORDS, 'learn')));
+    for (const address of ['help.example.com', 'ftp://help.example.com/']) {
+      expect((await h.command(`learn ${address}`)).text).toBe(escapeText(`\`${address}\` is not a web address; give one that starts with https:// (or http://).`));
+    }
     const learned = await h.command('learn https://help.example.com/');
     expect(learned.response_type).toBe('ephemeral');
     expect(learned.text).toBe(escapeText("Support bot is reading https://help.example.com/. I'll say here when it is ready."));

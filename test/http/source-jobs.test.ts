@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSourceWorker, type SourceWorker } from '../../jobs/sources/worker.js';
 import type { Store } from '../../src/store/port.js';
-import { call, createChatbotViaApi, INVALID, startApp, type TestApp } from '../support/http.js';
+import { call, createChatbotViaApi, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import type { SourceItem } from '../support/sources.js';
 import { storeTargets, type SharedDatabase } from '../support/stores.js';
 import { html, page, serveSite, type Route, type Site } from '../support/website.js';
@@ -13,6 +13,7 @@ import { docxOf, MEETING_ROOMS } from '../sources/extract/documents.js';
 
 const silent = pino({ level: 'silent' });
 const MAX_CHARS = 100_000;
+const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const worker = (store: Store, processId = 'test') =>
   createSourceWorker({ store, logger: silent, allowPrivate: true, maxCharsPerChatbot: MAX_CHARS, processId, crawl: { pageTimeoutMs: 2_000 } });
 
@@ -48,9 +49,9 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
 
   const sources = `/chatbots/{bot}/sources`;
   const url = (path = '') => `${app.baseUrl}${sources.replace('{bot}', bot)}${path}`;
-  const upload = async (files: { name: string; bytes: Uint8Array | string; type?: string }[]) => {
+  const upload = async (files: { name: string; bytes: Uint8Array | string; type?: string; part?: string }[]) => {
     const form = new FormData();
-    for (const file of files) form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
+    for (const file of files) form.append(file.part ?? 'file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
     const response = await fetch(url(), { method: 'POST', headers: { Authorization: `Bearer ${app.apiKey}` }, body: form });
     return { status: response.status, body: (await response.json()) as unknown };
   };
@@ -69,8 +70,9 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(status).toBe(202);
     const queued = (body as { data: SourceItem[] }).data;
     expect(queued.sort((a, b) => (a.title < b.title ? -1 : 1))).toMatchObject([
-      { type: 'file', title: 'deliveries.txt', filename: 'deliveries.txt', status: 'queued' },
-      { type: 'file', title: 'rooms.docx', filename: 'rooms.docx', bytes: docx.byteLength, status: 'queued', chars: 0 },
+      // The type is judged on upload, from the content: Markdown, whatever the name says.
+      { type: 'file', title: 'deliveries.txt', filename: 'deliveries.txt', contentType: 'text/markdown', status: 'queued' },
+      { type: 'file', title: 'rooms.docx', filename: 'rooms.docx', contentType: DOCX_TYPE, bytes: docx.byteLength, status: 'queued', chars: 0 },
     ]);
 
     expect(await worker(app.store).tick()).toBe(2);
@@ -78,7 +80,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     const files = await list();
     const rooms = files.find((file) => file.filename === 'rooms.docx');
     const deliveries = files.find((file) => file.filename === 'deliveries.txt');
-    expect(rooms).toMatchObject({ status: 'ready', error: null, contentType: expect.stringContaining('wordprocessingml') });
+    expect(rooms).toMatchObject({ status: 'ready', error: null, contentType: DOCX_TYPE });
     expect(rooms?.chars).toBeGreaterThan(50);
     expect(deliveries).toMatchObject({ status: 'ready', contentType: expect.stringMatching(/markdown/) });
     expect((await detail(rooms?.id ?? '')).text).toContain('Room: Kestrel; Floor: 3; Code: KES-4105');
@@ -92,16 +94,51 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(status).toBe(202);
     await worker(app.store).tick();
     const [, broken] = await list();
-    expect(broken).toMatchObject({ status: 'failed', chars: 0 });
+    expect(broken).toMatchObject({ status: 'failed', chars: 0, contentType: DOCX_TYPE });
     expect(broken?.error).toMatch(/^The file .*\.$/);
     expect(await ask('What does Acme make?')).toContain('anvils');
   });
 
-  it('refuses an unsupported or oversized file up front with 400, and stores none of the upload', async () => {
+  it('fails a file or website whose text would take the chatbot past its character limit, saying so', async () => {
+    site = await serveSite(handbook());
+    await upload([{ name: 'long.txt', bytes: 'Parcels go to the loading bay. '.repeat(100) }]);
+    await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 });
+    const small = createSourceWorker({ store: app.store, logger: silent, allowPrivate: true, maxCharsPerChatbot: 100 });
+    expect(await small.tick()).toBe(2);
+    const listed = await list();
+    const [file, website] = (['file', 'website'] as const).map((type) => listed.find((source) => source.type === type));
+    expect(file).toMatchObject({ status: 'failed', error: expect.stringMatching(/^The file holds \d+ characters of text, which would take the chatbot past its limit of 100 characters of sources\.$/) });
+    expect(website).toMatchObject({ status: 'failed', error: expect.stringMatching(/^The website holds \d+ characters .* limit of 100 characters of sources\.$/) });
+    expect(await ask('Where do parcels go?')).not.toContain('loading bay');
+    expect(await ask('What does Acme make?')).toContain('anvils');
+  });
+
+  it('refuses an unsupported or oversized file, a file outside the file parts or more than ten files, up front with 400, and stores none of the upload', async () => {
     const binary = Uint8Array.from({ length: 256 }, (_, i) => i);
     expect(await upload([{ name: 'fine.md', bytes: '# Fine\n\nA fine file.' }, { name: 'blob.bin', bytes: binary }])).toEqual({ status: 400, body: INVALID });
     expect(await upload([{ name: 'huge.txt', bytes: 'x'.repeat(65 * 1024) }])).toEqual({ status: 400, body: INVALID });
+    // A file in a part of another name would be dropped unread: the upload is refused whole.
+    const misplaced = [{ name: 'fine.md', bytes: '# Fine\n\nA fine file.' }, { name: 'other.md', bytes: '# Other\n\nAnother file.', part: 'files' }];
+    expect(await upload(misplaced)).toEqual({ status: 400, body: INVALID });
+    const eleven = Array.from({ length: 11 }, (_, index) => ({ name: `part-${index}.md`, bytes: `# Part ${index}\n\nA part.` }));
+    expect(await upload(eleven)).toEqual({ status: 400, body: INVALID });
     expect(await list()).toHaveLength(1);
+  });
+
+  it('refreshes a file (202): read again, answering from its last reading meanwhile', async () => {
+    const { body } = await upload([{ name: 'deliveries.md', bytes: '# Deliveries\n\nParcels go to the loading bay behind building B.\n' }]);
+    const [file] = (body as { data: SourceItem[] }).data;
+    await worker(app.store).tick();
+    const read = await detail(file?.id ?? '');
+    expect(read).toMatchObject({ status: 'ready', contentType: 'text/markdown' });
+
+    const refreshed = await call('POST', url(`/${file?.id}/refresh`), app.apiKey);
+    expect(refreshed.status).toBe(202);
+    expect((refreshed.body as { data: SourceItem }).data).toMatchObject({ status: 'queued', filename: 'deliveries.md', bytes: read.bytes });
+    expect(await ask('Where do parcels go?')).toContain('loading bay');
+    expect(await worker(app.store).tick()).toBe(1);
+    expect(await detail(file?.id ?? '')).toMatchObject({ status: 'ready', chars: read.chars, text: read.text });
+    expect(await ask('Where do parcels go?')).toContain('loading bay');
   });
 
   it('crawls a website (202) into a ready source with its pages, and answers from them', async () => {
@@ -121,13 +158,23 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(crawled.pageList?.find((item) => item.url.endsWith('/parking-copy'))?.status).toBe('skipped');
     expect(crawled.text).toContain('blue garage');
     expect(await ask('Where do staff park?')).toContain('Quay Street');
+    // The answer cites the page it drew on, with its title and URL.
+    const question = { chatbotId: bot, conversationId: 'parking', messages: [{ role: 'user', content: 'Where do staff park?' }] };
+    await call('POST', `${app.baseUrl}/chat`, app.apiKey, question);
+    const { body: saved } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+    const [conversation] = (saved as { data: { messages: { role: string; sources?: unknown }[] }[] }).data;
+    expect(conversation?.messages.find((message) => message.role === 'assistant')?.sources).toEqual([
+      { id: queued.id, title: 'Parking', url: `${site.origin}/parking` },
+    ]);
   });
 
-  it('refuses a website with maxPages outside 1 to 1,000 or a URL that is not http(s), with 400', async () => {
+  it('refuses a website with maxPages outside 1 to 1,000, a URL that is not http(s) or one with a password, with 400', async () => {
     for (const input of [
       { type: 'website', url: 'https://example.com/', maxPages: 0 },
       { type: 'website', url: 'https://example.com/', maxPages: 1_001 },
       { type: 'website', url: 'ftp://example.com/' },
+      // Credentials would show in every citation of its pages.
+      { type: 'website', url: 'https://bob:hunter2@example.com/' },
       { type: 'website' },
     ]) {
       expect(await call('POST', url(), app.apiKey, input)).toEqual({ status: 400, body: INVALID });
@@ -149,6 +196,26 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(site.hits.get('/parking')).toBe(2);
     const apiText = (await list())[0];
     expect(await call('POST', url(`/${apiText?.id}/refresh`), app.apiKey)).toEqual({ status: 400, body: INVALID });
+  });
+
+  it('ends a crawl whose source is deleted meanwhile without an error, keeping none of its pages', async () => {
+    let release = () => {};
+    site = await serveSite(handbook(new Promise((resolve) => (release = resolve))));
+    const created = (await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 })).body as {
+      data: SourceItem;
+    };
+    const logged: { level: number; msg: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line) as { level: number; msg: string }) });
+    const crawling = createSourceWorker({ store: app.store, logger, allowPrivate: true, maxCharsPerChatbot: MAX_CHARS }).tick();
+    // The crawl is held on /lunch once the other pages are recorded.
+    await expect.poll(async () => (await detail(created.data.id)).pages?.done, { timeout: 5_000 }).toBe(2);
+    expect((await call('DELETE', url(`/${created.data.id}`), app.apiKey)).status).toBe(200);
+    release();
+    await crawling;
+    expect(logged.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(await call('GET', url(`/${created.data.id}`), app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+    expect((await list()).map((source) => source.id)).not.toContain(created.data.id);
+    expect(await app.store.sources.pageCounts(created.data.id)).toEqual({ done: 0, failed: 0, total: 0 });
   });
 
   it('answers from a website’s last reading while it is crawled again, and from the new pages once it is ready', async () => {

@@ -52,6 +52,21 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (
     expect((body as { data: SourceItem }).data.text).toBe(HOURS);
   });
 
+  it('shows the first 200,000 characters of a source’s text in its detail, and counts them all', async () => {
+    const roomy = await startApp(target, { sourceLimits: { maxCharsPerChatbot: 1_000_000, maxFileBytes: 1024 } });
+    try {
+      const chatbotId = await createChatbotViaApi(roomy, 'Long reads', HOURS);
+      const text = `${'a'.repeat(200_000)}THE END`;
+      const { body } = await call('POST', `${roomy.baseUrl}/chatbots/${chatbotId}/sources`, roomy.apiKey, { type: 'text', title: 'Long', text });
+      const added = (body as { data: SourceItem }).data;
+      expect(added.chars).toBe(text.length);
+      const shown = ((await call('GET', `${roomy.baseUrl}/chatbots/${chatbotId}/sources/${added.id}`, roomy.apiKey)).body as { data: SourceItem }).data;
+      expect(shown).toMatchObject({ chars: text.length, text: text.slice(0, 200_000) });
+    } finally {
+      await roomy.close();
+    }
+  });
+
   it('adds a text source (201) and answers from it beside the others', async () => {
     const parking = await add({ type: 'text', title: 'Parking', text: PARKING });
     expect(parking).toMatchObject({ type: 'text', title: 'Parking', status: 'ready', error: null, chars: PARKING.length });
@@ -150,6 +165,8 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (
     expect(await call('GET', sources(theirs), app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
     expect(await call('POST', sources(theirs), app.apiKey, { type: 'qa', question: 'Q?', answer: 'A.' })).toEqual({ status: 404, body: NOT_FOUND });
     expect(await call('DELETE', `${sources(theirs)}/${their.id}`, app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await call('GET', `${sources(theirs)}/${their.id}`, app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await call('POST', `${sources(theirs)}/${their.id}/refresh`, app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
     // Their source named under my chatbot is not mine either.
     expect(await call('GET', `${sources()}/${their.id}`, app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
     expect(await call('PATCH', `${sources()}/${their.id}`, app.apiKey, { text: 'Mine now.' })).toEqual({ status: 404, body: NOT_FOUND });

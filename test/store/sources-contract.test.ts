@@ -51,6 +51,18 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     await store.close();
   });
 
+  it('updates only while the question and answer are the ones expected, and else changes nothing', async () => {
+    const qa = source({ type: 'qa', title: 'When?', question: 'When?', answer: 'At nine.', text: 'When?\nAt nine.' });
+    await store.sources.insert([qa]);
+    const edit = (answer: string) => ({ answer, text: `When?\n${answer}`, updatedAt: at(50) });
+    expect(await store.sources.update(bot.id, qa.id, edit('At ten.'), { question: 'When?', answer: 'At eight.' })).toBeUndefined();
+    expect(await store.sources.find(bot.id, qa.id)).toEqual(stored(qa));
+    expect(await store.sources.text(bot.id, qa.id, 100)).toBe('When?\nAt nine.');
+    const updated = await store.sources.update(bot.id, qa.id, edit('At ten.'), { question: 'When?', answer: 'At nine.' });
+    expect(updated).toMatchObject({ question: 'When?', answer: 'At ten.' });
+    expect(await store.sources.text(bot.id, qa.id, 100)).toBe('When?\nAt ten.');
+  });
+
   it('round-trips every type with its own fields, oldest first', async () => {
     const text = source();
     const qa = source({ type: 'qa', title: 'When?', question: 'When?', answer: 'At nine.', text: 'When?\nAt nine.' });

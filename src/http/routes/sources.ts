@@ -38,7 +38,11 @@ const textSource = z.object({ type: z.literal('text'), title: title.default('Tex
 const qaSource = z.object({ type: z.literal('qa'), question, answer });
 const websiteSource = z.object({
   type: z.literal('website'),
-  url: z.url({ protocol: /^https?$/ }).max(2_000),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2_000)
+    // Its pages' URLs are shown in citations (in Slack and Discord channels too).
+    .refine((url) => URL.canParse(url) && !new URL(url).username && !new URL(url).password, 'a URL without a user name or password'),
   maxPages: z.int().min(1).max(1_000).default(50),
 });
 const newSource = z.discriminatedUnion('type', [textSource, qaSource, websiteSource]);
@@ -68,7 +72,10 @@ const sourceBody = z
     bytes: z.int().optional(),
     url: z.string().optional(),
     maxPages: z.int().optional(),
-    pages: z.object({ done: z.int(), failed: z.int(), total: z.int() }).optional(),
+    pages: z
+      .object({ done: z.int(), failed: z.int(), total: z.int() })
+      .optional()
+      .meta({ description: 'A website’s pages read (done) and failed, and every page its crawl knows so far (total, skipped ones included)' }),
     question: z.string().optional(),
     answer: z.string().optional(),
   })
@@ -123,7 +130,7 @@ export function sourceRoutes(store: Store, engine: ChatEngine, limits: SourceLim
       const { chatbotId } = parseInput(chatbotPath, ctx.params);
       const { account } = ctx.state;
       if (ctx.is('multipart')) {
-        const sources = await addFileSources(store, account, chatbotId, uploadedFiles(ctx.request.files?.[FILE_PART]), limits);
+        const sources = await addFileSources(store, account, chatbotId, uploadedFiles(ctx.request.files), limits);
         ctx.status = 202;
         ctx.body = success(sources.map(toSourceBody));
         return;
@@ -176,9 +183,15 @@ export function sourceRoutes(store: Store, engine: ChatEngine, limits: SourceLim
   return router;
 }
 
-/** The files of the upload's `file` parts, each with its name; none is a malformed request. */
-function uploadedFiles(parts: File | File[] | undefined): { filename: string; bytes: Buffer }[] {
-  const files = parts === undefined ? [] : [parts].flat();
+/**
+ * The files of the upload's `file` parts, each with its name. None is a malformed request, and so
+ * is a file in a part of another name (`files`), which would otherwise be dropped unread.
+ */
+function uploadedFiles(parts: Record<string, File | File[]> = {}): { filename: string; bytes: Buffer }[] {
+  const { [FILE_PART]: named, ...others } = parts;
+  const misplaced = Object.keys(others);
+  if (misplaced.length > 0) throw invalidRequest(`files go in ${FILE_PART} parts, not in ${misplaced.join(', ')}`);
+  const files = named === undefined ? [] : [named].flat();
   if (files.length === 0) throw invalidRequest(`expected one or more files in ${FILE_PART} parts`);
   return files.map((file) => ({ filename: file.originalFilename ?? 'file', bytes: fileBytes(file) }));
 }
@@ -199,8 +212,8 @@ export const sourcePaths: ZodOpenApiPathsObject = {
       tags: ['Sources'],
       summary: 'Add files, a website, a text or a question with its answer (extension)',
       description:
-        'Files (multipart, one or more `file` parts of at most SOURCES_MAX_FILE_MB each: PDF, DOCX, Markdown, HTML or plain text, ' +
-        'judged by their content) and websites (`maxPages` 1 to 1,000, default 50) are read by a job: 202, queued. ' +
+        'Files (multipart, one to ten `file` parts of at most SOURCES_MAX_FILE_MB each: PDF, DOCX, Markdown, HTML or plain text, ' +
+        'judged by their content; a file in a part of another name is refused) and websites (`maxPages` 1 to 1,000, default 50) are read by a job: 202, queued. ' +
         'Texts and questions with their answers are trained before the answer: 201, ready. A chatbot’s sources ' +
         'together hold at most SOURCES_MAX_CHARS_PER_CHATBOT characters (else 403).',
       requestParams: { path: chatbotPath },

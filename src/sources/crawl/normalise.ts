@@ -3,7 +3,8 @@
 // scheme and host, a default port, a host's trailing dot, an empty query, dot segments and
 // percent-encoding of the path (the WHATWG URL parser). Query parameters keep their order, and
 // `/docs/index.html` stays apart from `/docs/`: servers may answer those differently, and a site
-// that serves one page under both names says so with a canonical link.
+// that serves one page under both names says so with a canonical link. A user name and password
+// are dropped: a crawl never sends credentials a link holds, and pages' URLs are shown in citations.
 
 /** The URL's one spelling (resolved against base), or undefined unless it is http(s). */
 export function normaliseUrl(url: string, base?: string): string | undefined {
@@ -15,6 +16,8 @@ export function normaliseUrl(url: string, base?: string): string | undefined {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
   parsed.hash = '';
+  parsed.username = '';
+  parsed.password = '';
   // A lone '?' leaves `search` empty yet stays in `href` until `search` is set.
   if (parsed.search === '') parsed.search = '';
   if (parsed.hostname.endsWith('.')) parsed.hostname = parsed.hostname.slice(0, -1);

@@ -2,17 +2,9 @@ import { damaged, ExtractionError, NO_TEXT, UNSUPPORTED } from './errors.js';
 import { extractHtml } from './html.js';
 import type { Extracted, FileKind } from './index.js';
 import { extractMarkdown } from './markdown.js';
-import { decodeText, sniffFileKind } from './sniff.js';
+import { CONTENT_TYPES, decodeText, sniffFileKind } from './sniff.js';
 
 // Extraction itself, on whichever thread calls it (the extraction worker, in the hub).
-
-const CONTENT_TYPES: Record<FileKind, string> = {
-  pdf: 'application/pdf',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  markdown: 'text/markdown',
-  html: 'text/html',
-  text: 'text/plain',
-};
 
 export async function extractBytes(bytes: Uint8Array): Promise<Extracted> {
   const kind = sniffFileKind(bytes);

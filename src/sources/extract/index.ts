@@ -10,7 +10,7 @@ export type Extracted = { kind: FileKind; contentType: string; title: string | u
 
 export { ExtractionError, isExtractionError } from './errors.js';
 export { extractHtml } from './html.js';
-export { sniffFileKind } from './sniff.js';
+export { CONTENT_TYPES, sniffFileKind } from './sniff.js';
 
 type Outcome = { extracted: Extracted } | { failure: string };
 

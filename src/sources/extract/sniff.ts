@@ -6,6 +6,15 @@ import type { FileKind } from './index.js';
 // HTML by its document tags, Markdown by its headings, fences, tables and links; other markup
 // (XML, SVG) is not read.
 
+/** The media type of each kind, as a file source shows it from its upload on. */
+export const CONTENT_TYPES: Record<FileKind, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  markdown: 'text/markdown',
+  html: 'text/html',
+  text: 'text/plain',
+};
+
 /** How much of a text file is read to judge it. */
 const TEXT_PREFIX = 64 * 1024;
 const PDF_SIGNATURE = Buffer.from('%PDF-');

@@ -152,8 +152,8 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites,
       const docs = await sources.find({ chatbotId }, INTERNAL).sort({ createdAt: 1, _id: 1 }).lean<SourceDoc[]>();
       return docs.map(toSource);
     },
-    async update(chatbotId, id, change) {
-      const doc = await withText(chatbotId, id, change.text, (textVersion) => changeSource({ _id: id, chatbotId }, changeWrite(change, textVersion)));
+    async update(chatbotId, id, change, expected) {
+      const doc = await withText(chatbotId, id, change.text, (textVersion) => changeSource({ _id: id, chatbotId, ...expected }, changeWrite(change, textVersion)));
       return doc ? toSource(doc) : undefined;
     },
     async delete(chatbotId, id) {

@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type {
   NewSource,
   PageCounts,
+  QaExpectation,
   Source,
   SourceChange,
   SourceChunk,
@@ -279,9 +280,10 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     const displaced = { text: before?.text_version, file: staged.file === undefined ? undefined : before?.file_version };
     return { row: byId.get(source.chatbotId, source.id) as SourceRow, displaced };
   });
-  const update = db.transaction((chatbotId: string, id: string, change: SourceChange, textVersion: string | null | undefined): Written | undefined => {
+  const update = db.transaction((chatbotId: string, id: string, change: SourceChange, textVersion: string | null | undefined, expected?: QaExpectation) => {
     const row = byId.get(chatbotId, id);
     if (!row) return undefined;
+    if (expected && (row.question !== expected.question || row.answer !== expected.answer)) return undefined;
     const columns = columnsOf(change);
     if (textVersion !== undefined) columns.text_version = textVersion;
     const names = Object.keys(columns).filter((name) => columns[name] !== undefined);
@@ -357,8 +359,8 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     async list(chatbotId) {
       return ofChatbot.all(chatbotId).map(toSource);
     },
-    async update(chatbotId, id, change) {
-      const row = await withParts(chatbotId, id, { text: change.text }, (staged) => update.immediate(chatbotId, id, change, staged.text));
+    async update(chatbotId, id, change, expected) {
+      const row = await withParts(chatbotId, id, { text: change.text }, (staged) => update.immediate(chatbotId, id, change, staged.text, expected));
       return row ? toSource(row) : undefined;
     },
     async delete(chatbotId, id) {

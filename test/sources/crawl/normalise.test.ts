@@ -11,6 +11,7 @@ describe('normaliseUrl', () => {
     ['http://example.com/search?b=2&a=1', 'http://example.com/search?b=2&a=1'],
     ['http://example.com/docs/index.html', 'http://example.com/docs/index.html'],
     ['http://example.com:8080/', 'http://example.com:8080/'],
+    ['http://bob:hunter2@example.com/a', 'http://example.com/a'],
   ])('spells %s as %s', (url, expected) => {
     expect(normaliseUrl(url)).toBe(expected);
   });

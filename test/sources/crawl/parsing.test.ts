@@ -1,7 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { readPageOffThread, readSitemapOffThread } from '../../../src/sources/crawl/off-thread.js';
 import { scanPage } from '../../../src/sources/crawl/scan.js';
 import { parseSitemap, readSitemap } from '../../../src/sources/crawl/sitemap.js';
+import { countTurns } from '../../support/event-loop.js';
+import { htmlOf, MEETING_ROOMS } from '../extract/documents.js';
 
 describe('scanPage', () => {
   it('finds the canonical link and every link of the raw HTML, resolved against <base>', () => {
@@ -41,5 +44,25 @@ describe('readSitemap', () => {
     const body = gzipSync(urlset);
     expect(readSitemap({ body, contentType: 'application/gzip', maxBytes: 1024 * 1024 }).pages).toHaveLength(100);
     expect(readSitemap({ body, contentType: 'application/gzip', maxBytes: 1000 })).toEqual({ pages: [], sitemaps: [] });
+  });
+});
+
+describe('parsing off the event loop', () => {
+  // Pages and sitemaps are parsed synchronously (linkedom, Readability, htmlparser2): on the
+  // calling thread, no turn of the event loop would run meanwhile.
+  it('reads a page and a sitemap on a worker thread: the event loop keeps turning meanwhile', async () => {
+    const long = htmlOf({ ...MEETING_ROOMS, sections: Array.from({ length: 500 }, () => MEETING_ROOMS.sections).flat() });
+    const pageTurns = countTurns();
+    const page = await readPageOffThread({ body: new TextEncoder().encode(long), contentType: 'text/html', url: 'https://example.com/rooms' });
+    pageTurns.stop();
+    expect(page.text.match(/^Room: Kestrel; Floor: 3; Code: KES-4105$/gm)).toHaveLength(500);
+    expect(pageTurns.count).toBeGreaterThan(10);
+
+    const urlset = `<urlset>${Array.from({ length: 20_000 }, (_, index) => `<url><loc>https://example.com/${index}</loc></url>`).join('')}</urlset>`;
+    const sitemapTurns = countTurns();
+    const listed = await readSitemapOffThread({ body: new TextEncoder().encode(urlset), contentType: 'application/xml', maxBytes: 2 * 1024 * 1024 });
+    sitemapTurns.stop();
+    expect(listed.pages).toHaveLength(20_000);
+    expect(sitemapTurns.count).toBeGreaterThan(10);
   });
 });
