@@ -1,5 +1,6 @@
-// Long texts are kept in parts, each written in a short write of its own: one 20 MB value would
-// hold the event loop while SQLite writes it, and MongoDB refuses a document over 16 MiB.
+// Long texts (and, on SQLite, a file's bytes) are kept in parts, each written in a short write of
+// its own: one 20 MB value would hold the event loop while SQLite writes it, and MongoDB refuses a
+// document over 16 MiB.
 
 /** Characters of a part: a few milliseconds to write or read. */
 export const TEXT_PART_CHARS = 1024 * 1024;
@@ -18,30 +19,45 @@ export function partsOf(text: string): string[] {
   return parts;
 }
 
-/** Where a text's parts are read from: the version now current (null for no text, undefined for no owner) and a part of one. */
-export type TextParts = {
+/** Where a value's parts are read from: the version now current (null for none, undefined for no owner) and a part of one. */
+export type VersionParts<Part> = {
   current(): Promise<string | null | undefined>;
-  /** Part `index` of `version`, at least its first `chars` characters (all, if shorter); undefined past the last. */
-  part(version: string, index: number, chars: number): Promise<string | undefined>;
+  /** Part `index` of `version`, at least its first `size` characters or bytes (all, if shorter); undefined past the last. */
+  part(version: string, index: number, size: number): Promise<Part | undefined>;
 };
 
+/** Where a text's parts are read from. */
+export type TextParts = VersionParts<string>;
+
 /**
- * The first `limit` characters of the current version's text, read part by part; undefined when
- * it has no owner. A version's parts never change and are deleted only once it is displaced: if it
- * is still current after the last part, no part was missed; otherwise the text changed meanwhile,
- * and the new one is read instead.
+ * The parts of the current version, read one by one until they hold `limit` characters or bytes;
+ * null when there is no version, undefined when there is no owner. A version's parts never change
+ * and are deleted only once it is displaced: if it is still current after the last part, no part
+ * was missed; otherwise the value changed meanwhile, and the new one is read instead.
  */
-export async function readParts({ current, part }: TextParts, limit: number): Promise<string | undefined> {
+export async function readCurrentParts<Part extends { length: number }>(
+  { current, part }: VersionParts<Part>,
+  limit: number,
+): Promise<Part[] | null | undefined> {
   for (let version = await current(); ; ) {
     if (version === undefined) return undefined;
-    let text = '';
-    for (let index = 0; version !== null && text.length < limit; index += 1) {
-      const read = await part(version, index, limit - text.length);
-      if (read === undefined) break;
-      text += read;
+    const read: Part[] = [];
+    for (let index = 0, size = 0; version !== null && size < limit; index += 1) {
+      const next = await part(version, index, limit - size);
+      if (next === undefined) break;
+      read.push(next);
+      size += next.length;
     }
     const after = await current();
-    if (after === version) return text.length > limit ? text.slice(0, limit) : text;
+    if (after === version) return version === null ? null : read;
     version = after;
   }
+}
+
+/** The first `limit` characters of the current version's text; undefined when it has no owner. */
+export async function readParts(parts: TextParts, limit: number): Promise<string | undefined> {
+  const read = await readCurrentParts(parts, limit);
+  if (read === undefined) return undefined;
+  const text = (read ?? []).join('');
+  return text.length > limit ? text.slice(0, limit) : text;
 }

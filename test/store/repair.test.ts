@@ -103,28 +103,32 @@ describe('sqlite store: repair after a crash', () => {
     expect(db.prepare('SELECT COUNT(*) FROM retrieval_index_parts').pluck().get()).toBe(1);
   });
 
-  // A source's text is written part by part under a fresh version (store/sqlite/source-texts.ts).
-  it('removes a source text never made current once it is old, a displaced one and one of a deleted source, not one still being written', async () => {
+  // A source's text and a file's bytes are written part by part under a fresh version (store/sqlite/source-parts.ts).
+  it.each([
+    { kind: 'text', parts: 'source_text_parts', value: 'text', valueOf: (version: string) => version },
+    { kind: 'file', parts: 'source_file_parts', value: 'data', valueOf: (version: string) => Buffer.from(version) },
+  ])('removes a source $kind never made current once it is old, a displaced one and one of a deleted source, not one still being written', async ({ parts, value, valueOf }) => {
     const now = new Date();
     await store.sources.insert([
-      { id: 'kept', chatbotId: chatbot.id, type: 'text', title: 'T', status: 'ready', error: null, chars: 8, createdAt: now, updatedAt: now, text: 'Current.' },
+      { id: 'kept', chatbotId: chatbot.id, type: 'file', title: 'T', status: 'ready', error: null, chars: 8, createdAt: now, updatedAt: now, text: 'Current.', file: Buffer.from('Current.') },
     ]);
     const part = (sourceId: string, version: string) =>
-      db.prepare('INSERT INTO source_text_parts (chatbot_id, source_id, version, part, text) VALUES (?, ?, ?, 0, ?)').run(chatbot.id, sourceId, version, version);
+      db.prepare(`INSERT INTO ${parts} (chatbot_id, source_id, version, part, ${value}) VALUES (?, ?, ?, 0, ?)`).run(chatbot.id, sourceId, version, valueOf(version));
     const stage = (sourceId: string, version: string, startedAt: Date) => {
-      db.prepare('INSERT INTO source_text_stages (source_id, version, started_at) VALUES (?, ?, ?)').run(sourceId, version, startedAt.getTime());
+      db.prepare('INSERT INTO source_part_stages (source_id, version, started_at) VALUES (?, ?, ?)').run(sourceId, version, startedAt.getTime());
       part(sourceId, version);
     };
-    const textVersions = () => db.prepare('SELECT DISTINCT version FROM source_text_parts ORDER BY version').pluck().all() as string[];
-    const [current] = textVersions();
+    const versions = () => db.prepare(`SELECT DISTINCT version FROM ${parts} ORDER BY version`).pluck().all() as string[];
+    const [current] = versions();
     stage('kept', 'abandoned', new Date(now.getTime() - 2 * HOUR));
     stage('new-source', 'in-flight', now);
     part('kept', 'displaced');
     part('deleted-source', 'orphaned');
 
     expect(await store.repair({ chunkGraceMs: HOUR, now })).toMatchObject({ orphans: 3 });
-    expect(textVersions()).toEqual([current, 'in-flight'].sort());
+    expect(versions()).toEqual([current, 'in-flight'].sort());
     expect(await store.sources.text(chatbot.id, 'kept', 100)).toBe('Current.');
+    expect(await store.sources.file(chatbot.id, 'kept')).toEqual(Buffer.from('Current.'));
   });
 });
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiTextSource, type Account, type Chatbot, type NewSource, type Source, type Store } from '../../src/store/port.js';
 import { TEXT_PART_CHARS } from '../../src/store/text-parts.js';
 import { finishOrder, startBystander } from '../support/event-loop.js';
@@ -12,6 +12,14 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
   let owner: Account;
   let bot: Chatbot;
   let made = 0;
+  /** The other request sent while a long write or read runs. */
+  let bystander: Awaited<ReturnType<typeof startBystander>>;
+  beforeAll(async () => {
+    bystander = await startBystander();
+  });
+  afterAll(async () => {
+    await bystander.close();
+  });
 
   const at = (second: number) => new Date(Date.UTC(2026, 10, 1, 12, 0, second));
   const source = (overrides: Partial<NewSource> = {}): NewSource => {
@@ -31,6 +39,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     };
   };
   const stored = ({ text: _text, file: _file, ...rest }: NewSource): Source => rest;
+  /** Whether the store holds parts no source needs: the repair, with no grace, removes (and counts) them. */
+  const debrisLeft = async () => (await store.repair({ settleMs: 0, chunkGraceMs: 0 })).orphans;
 
   beforeEach(async () => {
     store = await target.open();
@@ -74,14 +84,6 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await store.sources.find(bot.id, qa.id)).toEqual(stored(qa));
     expect(await store.sources.file(bot.id, file.id)).toEqual(Buffer.from([1, 2, 3]));
     expect(await store.sources.text(bot.id, qa.id, 7)).toBe('When?\nA');
-  });
-
-  it('keeps file bytes larger than a document holds', async () => {
-    const big = Buffer.alloc(20 * 1024 * 1024, 7);
-    big[big.length - 1] = 9;
-    const file = source({ type: 'file', status: 'queued', file: big, bytes: big.length });
-    await store.sources.insert([file]);
-    expect((await store.sources.file(bot.id, file.id))?.equals(big)).toBe(true);
   });
 
   it('inserts a batch all or none', async () => {
@@ -158,8 +160,6 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     };
     // A surrogate pair straddles the first part's end: it must not be cut in two.
     const LONG = `${'x'.repeat(TEXT_PART_CHARS - 1)}😀${lines(20 * 1024 * 1024, 'long')}`;
-    /** Whether the store holds parts no source needs: the repair, with no grace, removes (and counts) them. */
-    const debrisLeft = async () => (await store.repair({ settleMs: 0, chunkGraceMs: 0 })).orphans;
     const same = (read: string | undefined, expected: string) => read?.length === expected.length && read === expected;
 
     it('round-trips 20 MB exactly: whole, from the start, and across a part boundary through a surrogate pair', async () => {
@@ -235,14 +235,6 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     });
 
     describe('while other requests are served', () => {
-      let bystander: Awaited<ReturnType<typeof startBystander>>;
-      beforeEach(async () => {
-        bystander = await startBystander();
-      });
-      afterEach(async () => {
-        await bystander.close();
-      });
-
       // A request sent after a 20 MB write or read began is answered before it ends: the write or
       // read did not hold the event loop throughout.
       it('answers a request sent during a 20 MB insert, update or read before it finishes', async () => {
@@ -252,6 +244,67 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
         expect(await during(() => store.sources.update(bot.id, long.id, { text: `${LONG}!`, updatedAt: at(30) }))).toEqual(['request', 'work']);
         expect(await during(() => store.sources.texts(bot.id, long.id))).toEqual(['request', 'work']);
       });
+    });
+  });
+
+  describe('a large file, kept in parts', () => {
+    /** `bytes` bytes in which every 4-byte word differs from its neighbours, so that a part out of place shows. */
+    const bytes = (length: number, seed: number) => {
+      const data = Buffer.alloc(length);
+      for (let at = 0; at + 4 <= length; at += 4) data.writeUInt32LE((at * 2654435761 + seed) >>> 0, at);
+      return data;
+    };
+    // Larger than a document holds, and not a whole number of parts.
+    const BIG = bytes(20 * 1024 * 1024 + 13, 1);
+    const fileSource = (file: Buffer, overrides: Partial<NewSource> = {}) =>
+      source({ type: 'file', status: 'queued', chars: 0, text: '', filename: 'big.pdf', contentType: 'application/pdf', bytes: file.length, file, ...overrides });
+    const same = (read: Buffer | undefined, expected: Buffer) => read !== undefined && read.equals(expected);
+
+    it('round-trips 20 MB byte for byte, an empty file as empty, and a put replaces a file whole', async () => {
+      const [big, empty] = [fileSource(BIG), fileSource(Buffer.alloc(0))];
+      await store.sources.insert([big, empty]);
+      expect(same(await store.sources.file(bot.id, big.id), BIG)).toBe(true);
+      expect(await store.sources.file(bot.id, empty.id)).toEqual(Buffer.alloc(0));
+      expect(await store.sources.file(bot.id, source().id)).toBeUndefined();
+      const smaller = bytes(3 * 1024 * 1024 - 5, 2);
+      await store.sources.put({ ...big, file: smaller, bytes: smaller.length });
+      expect(same(await store.sources.file(bot.id, big.id), smaller)).toBe(true);
+      await store.sources.put({ ...big, file: undefined, text: 'Read.', chars: 5, status: 'ready' });
+      expect(same(await store.sources.file(bot.id, big.id), smaller)).toBe(true);
+      expect(await debrisLeft()).toBe(0);
+    });
+
+    it('leaves no source and no part when an insert or a put fails part-way', async () => {
+      const first = fileSource(Buffer.from('%PDF-1.7'));
+      await store.sources.insert([first]);
+      await expect(store.sources.insert([fileSource(BIG), { ...first, file: BIG }])).rejects.toThrow();
+      expect((await store.sources.list(bot.id)).map((item) => item.id)).toEqual([first.id]);
+      expect(await store.sources.file(bot.id, first.id)).toEqual(Buffer.from('%PDF-1.7'));
+      const other = await seedChatbot(store, owner);
+      await expect(store.sources.put({ ...first, chatbotId: other.id, file: BIG })).rejects.toThrow();
+      expect(await store.sources.file(bot.id, first.id)).toEqual(Buffer.from('%PDF-1.7'));
+      expect(await debrisLeft()).toBe(0);
+    });
+
+    it('deletes the parts with their source and with their chatbot', async () => {
+      const [gone, kept] = [fileSource(BIG), fileSource(BIG)];
+      await store.sources.insert([gone, kept]);
+      expect(await store.sources.delete(bot.id, gone.id)).toBe(true);
+      expect(await debrisLeft()).toBe(0);
+      // A source of the same id starts with no file of the one deleted.
+      await store.sources.insert([{ ...gone, file: undefined }]);
+      expect(await store.sources.file(bot.id, gone.id)).toBeUndefined();
+      expect(same(await store.sources.file(bot.id, kept.id), BIG)).toBe(true);
+      await store.chatbots.delete(owner.id, bot.id);
+      expect(await debrisLeft()).toBe(0);
+    });
+
+    // A request sent after a 20 MB write or read began is answered before it ends.
+    it('answers a request sent during a 20 MB insert or read before it finishes', async () => {
+      const big = fileSource(BIG);
+      const during = (work: () => Promise<unknown>) => finishOrder(bystander.url, work);
+      expect(await during(() => store.sources.insert([big]))).toEqual(['request', 'work']);
+      expect(await during(() => store.sources.file(bot.id, big.id))).toEqual(['request', 'work']);
     });
   });
 

@@ -182,6 +182,48 @@ describe('sqlite migrations of existing data', () => {
     db.close();
   });
 
+  it('moves each file’s bytes into parts of a megabyte under a version its source names, and drops the files table', () => {
+    const db = databaseBefore('CREATE TABLE source_file_parts');
+    const source = db.prepare(
+      `INSERT INTO sources (id, chatbot_id, type, title, status, chars, created_at, updated_at) VALUES (?, 'bot', ?, 'T', 'queued', 0, 1, 1)`,
+    );
+    const file = db.prepare('INSERT INTO source_files (source_id, data) VALUES (?, ?)');
+    // Each byte tells its offset apart from the same offset of another part.
+    const long = Buffer.from(Array.from({ length: 2 * 1024 * 1024 + 3 }, (_, i) => (i * 7 + Math.floor(i / (1024 * 1024))) % 251));
+    for (const [id, bytes] of [
+      ['long', long],
+      ['short', Buffer.from('%PDF')],
+      ['empty', Buffer.alloc(0)],
+    ] as const) {
+      source.run(id, 'file');
+      file.run(id, bytes);
+    }
+    source.run('text', 'text');
+
+    migrate(db);
+
+    const parts = db.prepare<[string], { version: string; part: number; data: Buffer }>(
+      'SELECT version, part, data FROM source_file_parts WHERE source_id = ? ORDER BY part',
+    );
+    expect(db.prepare('SELECT id, file_version FROM sources ORDER BY id').all()).toEqual([
+      { id: 'empty', file_version: 'migrated' },
+      { id: 'long', file_version: 'migrated' },
+      { id: 'short', file_version: 'migrated' },
+      { id: 'text', file_version: null },
+    ]);
+    const longParts = parts.all('long');
+    expect(longParts.map((part) => [part.version, part.part, part.data.length])).toEqual([
+      ['migrated', 0, 1024 * 1024],
+      ['migrated', 1, 1024 * 1024],
+      ['migrated', 2, 3],
+    ]);
+    expect(Buffer.concat(longParts.map((part) => part.data)).equals(long)).toBe(true);
+    expect(parts.all('short')).toEqual([{ version: 'migrated', part: 0, data: Buffer.from('%PDF') }]);
+    expect(parts.all('empty')).toEqual([]);
+    expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'source_files'").pluck().get()).toBe(0);
+    db.close();
+  });
+
   it('moves each unanswered group’s latest examples and its first into its own row, then drops the examples table', () => {
     const db = databaseBefore('DROP TABLE unanswered_examples');
     const group = db.prepare(

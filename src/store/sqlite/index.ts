@@ -21,6 +21,7 @@ import { groupCommit } from './group-commit.js';
 import { migrate } from './migrations.js';
 import { sqliteRateLimits } from './rate-limits.js';
 import { sqliteRetrieval } from './retrieval.js';
+import { sqliteSourceFiles } from './source-files.js';
 import { sqliteSourceTexts } from './source-texts.js';
 import { sqliteSources } from './sources.js';
 import { sqliteTraining } from './training.js';
@@ -40,6 +41,7 @@ export function openSqliteStore(filename: string): Store {
   migrate(db);
 
   const sourceTexts = sqliteSourceTexts(db);
+  const sourceFiles = sqliteSourceFiles(db);
   const training = sqliteTraining(db, sourceTexts);
   const retrieval = sqliteRetrieval(db);
   const countActivity = sqliteActivityCount(db);
@@ -50,7 +52,7 @@ export function openSqliteStore(filename: string): Store {
     accounts: sqliteAccounts(db),
     chatbots: sqliteChatbots(db),
     training,
-    sources: sqliteSources(db, sourceTexts),
+    sources: sqliteSources(db, sourceTexts, sourceFiles),
     retrieval,
     assets: sqliteAssets(db),
     leads: sqliteLeads(db, countActivity),
@@ -63,11 +65,14 @@ export function openSqliteStore(filename: string): Store {
     digests: sqliteDigests(db),
     digestRuns: sqliteDigestRuns(db),
     // Counters and cascades are single transactions; only staged material, source texts and
-    // indexes can be left.
+    // files, and indexes can be left.
     async repair({ chunkGraceMs = CHUNK_GRACE_MS, now = new Date() } = {}) {
       const stagedBefore = now.getTime() - chunkGraceMs;
       const orphans =
-        (await training.removeDebris(stagedBefore)) + (await sourceTexts.removeDebris(stagedBefore)) + (await retrieval.removeDebris());
+        (await training.removeDebris(stagedBefore)) +
+        (await sourceTexts.removeDebris(stagedBefore)) +
+        (await sourceFiles.removeDebris(stagedBefore)) +
+        (await retrieval.removeDebris());
       return { counters: 0, orphans };
     },
     webhooks: sqliteWebhooks(db),

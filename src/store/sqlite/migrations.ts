@@ -613,6 +613,33 @@ export const MIGRATIONS: readonly string[] = [
   FROM cut JOIN sources source ON source.id = cut.source_id;
   ALTER TABLE sources DROP COLUMN text;
   `,
+  // A file source's bytes in parts of a megabyte (FILE_PART_BYTES), staged and made current as a
+  // text is (see source-parts.ts), under the source's file_version; source_text_stages becomes
+  // source_part_stages, for the versions of both being written. Existing files move into parts cut
+  // by byte; an empty file keeps its version and has no part.
+  `
+  CREATE TABLE source_file_parts (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    source_id TEXT NOT NULL,
+    version TEXT NOT NULL,
+    part INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (source_id, version, part)
+  );
+  ALTER TABLE source_text_stages RENAME TO source_part_stages;
+  ALTER TABLE sources ADD COLUMN file_version TEXT;
+  UPDATE sources SET file_version = 'migrated' WHERE id IN (SELECT source_id FROM source_files);
+  WITH RECURSIVE cut (source_id, part) AS (
+    SELECT source_id, 0 FROM source_files WHERE length(data) > 0
+    UNION ALL
+    SELECT cut.source_id, cut.part + 1 FROM cut JOIN source_files file ON file.source_id = cut.source_id
+    WHERE (cut.part + 1) * 1048576 < length(file.data)
+  )
+  INSERT INTO source_file_parts (chatbot_id, source_id, version, part, data)
+  SELECT source.chatbot_id, source.id, source.file_version, cut.part, substr(file.data, cut.part * 1048576 + 1, 1048576)
+  FROM cut JOIN source_files file ON file.source_id = cut.source_id JOIN sources source ON source.id = cut.source_id;
+  DROP TABLE source_files;
+  `,
 ];
 
 export function migrate(db: Database): void {

@@ -15,12 +15,13 @@ import type {
   SourceType,
   TrainedSource,
 } from '../port.js';
+import type { SqliteSourceFiles } from './source-files.js';
 import type { SqliteSourceTexts } from './source-texts.js';
 import { deleteInStages, inStages } from './staging.js';
 
-// A chatbot's knowledge sources. A source's extracted text is in parts under the version its row
-// names (source-texts.ts; a website's is in its pages' rows) and a file's bytes are a row of
-// source_files, so a list never reads either. A source's chunks are rows of source_chunks under
+// A chatbot's knowledge sources. A source's extracted text and a file's bytes are in parts under
+// the versions its row names (source-texts.ts, source-files.ts; a website's text is in its pages'
+// rows), so a list never reads either. A source's chunks are rows of source_chunks under
 // the revision of the text they were made from.
 
 // Chunks read at once: a few milliseconds' work.
@@ -47,13 +48,18 @@ type SourceRow = {
   created_at: number;
   updated_at: number;
   text_version: string | null;
+  file_version: string | null;
 };
 
-/** A source's row as a write left it, and the version of its text that write displaced. */
-type Written = { row: SourceRow; displaced: string | null };
+/** The versions of a source's text and file a write names or displaced: null for none, undefined for left as they were. */
+type Versions = { text?: string | null; file?: string | null };
+
+/** A source's row as a write left it, and the versions of its text and file that write displaced. */
+type Written = { row: SourceRow; displaced: Versions };
 
 const COLUMNS = `id, chatbot_id, type, title, status, error, chars, filename, content_type, bytes, url, max_pages,
-  pages_done, pages_failed, pages_total, question, answer, created_at, updated_at, text_version`;
+  pages_done, pages_failed, pages_total, question, answer, created_at, updated_at, text_version, file_version`;
+const PLACES = Array.from({ length: 21 }, () => '?').join(', ');
 
 export function toSource(row: SourceRow): Source {
   const source: Source = {
@@ -80,8 +86,8 @@ export function toSource(row: SourceRow): Source {
   return source;
 }
 
-/** The row of a source whose text is kept under `textVersion`. */
-function rowValues(source: NewSource, textVersion: string | null) {
+/** The row of a source whose text and file are kept under `versions`. */
+function rowValues(source: NewSource, versions: Versions) {
   return [
     source.id,
     source.chatbotId,
@@ -102,7 +108,8 @@ function rowValues(source: NewSource, textVersion: string | null) {
     source.answer ?? null,
     source.createdAt.getTime(),
     source.updatedAt.getTime(),
-    textVersion,
+    versions.text ?? null,
+    versions.file ?? null,
   ];
 }
 
@@ -115,35 +122,32 @@ function columnsOf({ text: _text, pages, contentType, updatedAt, ...fields }: So
   return columns;
 }
 
-export function sqliteSources(db: Database, texts: SqliteSourceTexts): SourceRepository {
-  const insert = db.prepare(`INSERT INTO sources (${COLUMNS}) VALUES (${Array.from({ length: 20 }, () => '?').join(', ')})`);
+export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: SqliteSourceFiles): SourceRepository {
+  const insert = db.prepare(`INSERT INTO sources (${COLUMNS}) VALUES (${PLACES})`);
+  // A put without a file keeps the one the source has.
   const replace = db.prepare(
-    `INSERT INTO sources (${COLUMNS}) VALUES (${Array.from({ length: 20 }, () => '?').join(', ')})
+    `INSERT INTO sources (${COLUMNS}) VALUES (${PLACES})
      ON CONFLICT (id) DO UPDATE SET type = excluded.type, title = excluded.title, status = excluded.status,
        error = excluded.error, chars = excluded.chars, filename = excluded.filename, content_type = excluded.content_type,
        bytes = excluded.bytes, url = excluded.url, max_pages = excluded.max_pages, pages_done = excluded.pages_done,
        pages_failed = excluded.pages_failed, pages_total = excluded.pages_total, question = excluded.question,
-       answer = excluded.answer, text_version = excluded.text_version, updated_at = excluded.updated_at,
+       answer = excluded.answer, text_version = excluded.text_version,
+       file_version = coalesce(excluded.file_version, sources.file_version), updated_at = excluded.updated_at,
        revision = sources.revision + 1
      WHERE sources.chatbot_id = excluded.chatbot_id`,
   );
-  const insertFile = db.prepare('INSERT OR REPLACE INTO source_files (source_id, data) VALUES (?, ?)');
   const byId = db.prepare<[string, string], SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? AND id = ?`);
   const ofChatbot = db.prepare<[string], SourceRow>(
     `SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? ORDER BY created_at, id`,
   );
-  const remove = db.prepare<[string, string], { text_version: string | null }>(
-    'DELETE FROM sources WHERE chatbot_id = ? AND id = ? RETURNING text_version',
+  const remove = db.prepare<[string, string], { text_version: string | null; file_version: string | null }>(
+    'DELETE FROM sources WHERE chatbot_id = ? AND id = ? RETURNING text_version, file_version',
   );
   const typeOf = db.prepare<[string, string], { type: SourceType; title: string }>(
     'SELECT type, title FROM sources WHERE chatbot_id = ? AND id = ?',
   );
   const pageTexts = db.prepare<[string], { text: string }>(
     `SELECT text FROM source_pages WHERE source_id = ? AND status = 'read' ORDER BY seq`,
-  );
-  const file = db.prepare<[string, string], { data: Buffer }>(
-    `SELECT file.data FROM source_files file JOIN sources source ON source.id = file.source_id
-     WHERE source.chatbot_id = ? AND source.id = ?`,
   );
   const totalChars = db.prepare<[string, string], { total: number }>(
     'SELECT coalesce(sum(chars), 0) AS total FROM sources WHERE chatbot_id = ? AND id != ?',
@@ -256,22 +260,25 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts): SourceRep
     }
   }
 
-  // The writes below take the version of the text staged for them (texts.write) and make it
-  // current; `displaced` names the version to delete once they commit.
-  const insertAll = db.transaction((sources: NewSource[], textVersions: (string | null)[]) => {
+  // The writes below take the versions of the text and file staged for them (stage) and make them
+  // current; `displaced` names the versions to delete once they commit.
+  const madeCurrent = (id: string, { text, file }: Versions) => {
+    texts.madeCurrent(id, text ?? null);
+    files.madeCurrent(id, file ?? null);
+  };
+  const insertAll = db.transaction((sources: NewSource[], staged: Versions[]) => {
     sources.forEach((source, k) => {
-      const textVersion = textVersions[k] as string | null;
-      insert.run(...rowValues(source, textVersion));
-      if (source.file) insertFile.run(source.id, source.file);
-      texts.madeCurrent(source.id, textVersion);
+      const versions = staged[k] as Versions;
+      insert.run(...rowValues(source, versions));
+      madeCurrent(source.id, versions);
     });
   });
-  const put = db.transaction((source: NewSource, textVersion: string | null): Written | undefined => {
+  const put = db.transaction((source: NewSource, staged: Versions): Written | undefined => {
     const before = byId.get(source.chatbotId, source.id);
-    if (replace.run(...rowValues(source, textVersion)).changes === 0) return undefined;
-    if (source.file) insertFile.run(source.id, source.file);
-    texts.madeCurrent(source.id, textVersion);
-    return { row: byId.get(source.chatbotId, source.id) as SourceRow, displaced: before?.text_version ?? null };
+    if (replace.run(...rowValues(source, staged)).changes === 0) return undefined;
+    madeCurrent(source.id, staged);
+    const displaced = { text: before?.text_version, file: staged.file === undefined ? undefined : before?.file_version };
+    return { row: byId.get(source.chatbotId, source.id) as SourceRow, displaced };
   });
   const update = db.transaction((chatbotId: string, id: string, change: SourceChange, textVersion: string | null | undefined, expected?: QaExpectation) => {
     const row = byId.get(chatbotId, id);
@@ -286,43 +293,62 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts): SourceRep
     // A new text or status is a new revision: chunks of the old one no longer stand for it.
     if (textVersion !== undefined || change.pages !== undefined || change.status !== undefined) revise.run(id);
     if (textVersion !== undefined) texts.madeCurrent(id, textVersion);
-    return { row: byId.get(chatbotId, id) as SourceRow, displaced: textVersion === undefined ? null : row.text_version };
+    return { row: byId.get(chatbotId, id) as SourceRow, displaced: { text: textVersion === undefined ? undefined : row.text_version } };
   });
 
+  /** Writes the source's new text and file (each when given) in parts, each under a fresh version; a write that fails leaves none. */
+  async function stage(chatbotId: string, id: string, { text, file }: { text?: string; file?: Buffer }): Promise<Versions> {
+    const staged: Versions = {};
+    try {
+      if (text !== undefined) staged.text = await texts.write(chatbotId, id, text);
+      if (file !== undefined) staged.file = await files.write(chatbotId, id, file);
+    } catch (error) {
+      await removeVersions(id, staged);
+      throw error;
+    }
+    return staged;
+  }
+  /** Deletes the parts of a text and a file version in stages: displaced, or never made current. */
+  async function removeVersions(id: string, { text, file }: Versions): Promise<void> {
+    await texts.remove(id, text ?? null);
+    await files.remove(id, file ?? null);
+  }
   /**
-   * Writes `text` (when given) in parts, then runs `write`, the transaction that makes them
-   * current; deletes the text it displaced, or the new one when the write is refused or fails.
+   * Stages the new text and file (when given), then runs `write`, the transaction that makes them
+   * current; deletes the versions it displaced, or the new ones when the write is refused or fails.
    */
-  async function withText(
+  async function withParts(
     chatbotId: string,
     id: string,
-    text: string | undefined,
-    write: (textVersion: string | null | undefined) => Written | undefined,
+    values: { text?: string; file?: Buffer },
+    write: (staged: Versions) => Written | undefined,
   ): Promise<SourceRow | undefined> {
-    const textVersion = text === undefined ? undefined : await texts.write(chatbotId, id, text);
+    const staged = await stage(chatbotId, id, values);
     let written: Written | undefined;
     try {
-      written = write(textVersion);
+      written = write(staged);
     } finally {
-      if (!written) await texts.remove(id, textVersion ?? null);
+      if (!written) await removeVersions(id, staged);
     }
-    if (written) await texts.remove(id, written.displaced);
+    if (written) await removeVersions(id, written.displaced);
     return written?.row;
   }
 
   return {
     async insert(sources) {
-      const staged: { id: string; textVersion: string | null }[] = [];
+      // Every part is written before any row: a failure part-way leaves no source.
+      const staged: Versions[] = [];
       try {
-        for (const { chatbotId, id, text = '' } of sources) staged.push({ id, textVersion: await texts.write(chatbotId, id, text) });
-        insertAll.immediate(sources, staged.map((source) => source.textVersion));
+        for (const { chatbotId, id, text = '', file } of sources) staged.push(await stage(chatbotId, id, { text, file }));
+        insertAll.immediate(sources, staged);
       } catch (error) {
-        for (const { id, textVersion } of staged) await texts.remove(id, textVersion);
+        for (const [k, versions] of staged.entries()) await removeVersions((sources[k] as NewSource).id, versions);
         throw error;
       }
     },
     async put(source) {
-      const stored = await withText(source.chatbotId, source.id, source.text ?? '', (textVersion) => put.immediate(source, textVersion ?? null));
+      const { text = '', file } = source;
+      const stored = await withParts(source.chatbotId, source.id, { text, file }, (staged) => put.immediate(source, staged));
       if (!stored) throw new Error(`source ${source.id} belongs to another chatbot`);
       return toSource(stored);
     },
@@ -334,13 +360,13 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts): SourceRep
       return ofChatbot.all(chatbotId).map(toSource);
     },
     async update(chatbotId, id, change, expected) {
-      const row = await withText(chatbotId, id, change.text, (textVersion) => update.immediate(chatbotId, id, change, textVersion, expected));
+      const row = await withParts(chatbotId, id, { text: change.text }, (staged) => update.immediate(chatbotId, id, change, staged.text, expected));
       return row ? toSource(row) : undefined;
     },
     async delete(chatbotId, id) {
       const removed = remove.get(chatbotId, id);
       if (!removed) return false;
-      await texts.remove(id, removed.text_version);
+      await removeVersions(id, { text: removed.text_version, file: removed.file_version });
       return true;
     },
     async text(chatbotId, id, limit) {
@@ -355,7 +381,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts): SourceRep
       return text.slice(0, limit);
     },
     async file(chatbotId, id) {
-      return file.get(chatbotId, id)?.data;
+      return files.read(chatbotId, id);
     },
     async totalChars(chatbotId, except = '') {
       return totalChars.get(chatbotId, except)?.total ?? 0;
@@ -400,7 +426,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts): SourceRep
     async settle(id, claimedBy, change) {
       const holder = held.get(id, claimedBy);
       if (!holder) return undefined;
-      const row = await withText(holder.chatbot_id, id, change.text, (textVersion) => settle.immediate(id, claimedBy, change, textVersion));
+      const row = await withParts(holder.chatbot_id, id, { text: change.text }, (staged) => settle.immediate(id, claimedBy, change, staged.text));
       return row ? toSource(row) : undefined;
     },
     async release(id, claimedBy) {
