@@ -26,8 +26,12 @@ export function countTurns(): { readonly count: number; stop(): void } {
 export async function startBystander(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((_, res) => res.end('ok'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  // A process's first fetch loads its HTTP client and connects: tens of milliseconds that would
+  // count against the work a test watches, which a fast machine may finish meanwhile.
+  await (await fetch(url)).text();
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    url,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }
