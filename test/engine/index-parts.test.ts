@@ -55,4 +55,11 @@ describe('index parts', () => {
     const search = lexicalSearcher(buildLexicalIndex(changed));
     expect(search('How many vacation days do I get?', 1)[0]?.source?.id).toBe('handbook');
   });
+
+  it('builds the same index from a material posted to the worker in several slices', async () => {
+    // Thousands of chunks, each of its own words, over three sources: more than one slice.
+    const sources = [handbook, bikes, qa];
+    const large = Array.from({ length: 2_500 }, (_, k): Chunk => ({ seq: k, text: `Parcel ${k} ships on day ${k % 7} from depot D${k}.`, source: sources[Math.floor((3 * k) / 2_500)] }));
+    expect(Buffer.from(await buildIndexOffThread(large)).equals(Buffer.from(packIndex(buildLexicalIndex(large))))).toBe(true);
+  });
 });

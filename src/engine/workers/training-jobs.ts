@@ -1,6 +1,8 @@
+import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Chunk, SourceRef, SourceText } from '../../store/port.js';
 import { workerJobs } from '../../worker-thread.js';
 import { useVectorTable, type VectorTable } from '../word-vectors.js';
+import { unpackTexts, type PackedTexts } from './packed-texts.js';
 
 // Training's heavy work (chunking a source, building its lexical index) runs in one worker
 // thread shared by the process: a 10 MB source takes seconds of CPU, which on the event loop
@@ -9,8 +11,15 @@ import { useVectorTable, type VectorTable } from '../word-vectors.js';
 export type TrainingJob =
   | { task: 'chunk'; text: string }
   | { task: 'chunk-sources'; texts: SourceText[] }
-  | { task: 'index'; chunks: Chunk[] }
+  | { task: 'material'; material: number; chunks: Chunk[] }
+  | { task: 'index'; material: number; count: number }
   | { task: 'vectors' };
+
+// A material goes to the worker in slices of this many chunks (under a megabyte), other
+// requests served between them: posting a large one at once held the event loop while it was
+// copied (a fifth of a second for 50 MB).
+const MATERIAL_SLICE = 1_000;
+let materials = 0;
 
 const run = workerJobs(new URL('./training-worker.ts', import.meta.url), 'training worker') as (
   job: TrainingJob,
@@ -22,8 +31,9 @@ export function chunkOffThread(text: string): Promise<string[]> {
 }
 
 /** Each source's text chunked, each chunk naming its source, on the worker thread. */
-export function chunkSourcesOffThread(texts: SourceText[]): Promise<{ text: string; source: SourceRef }[]> {
-  return run({ task: 'chunk-sources', texts }) as Promise<{ text: string; source: SourceRef }[]>;
+export async function chunkSourcesOffThread(texts: SourceText[]): Promise<{ text: string; source: SourceRef }[]> {
+  const chunked = (await run({ task: 'chunk-sources', texts })) as PackedTexts[];
+  return chunked.flatMap((packed, k) => unpackTexts(packed).map((text) => ({ text, source: (texts[k] as SourceText).ref })));
 }
 
 let vectorsLoaded: Promise<void> | undefined;
@@ -38,6 +48,13 @@ export function loadWordVectors(): Promise<void> {
 }
 
 /** The serialized lexical index of the chunks, built on the worker thread. */
-export function buildIndexOffThread(chunks: Chunk[]): Promise<Uint8Array> {
-  return run({ task: 'index', chunks }) as Promise<Uint8Array>;
+export async function buildIndexOffThread(chunks: Chunk[]): Promise<Uint8Array> {
+  materials += 1;
+  const material = materials;
+  for (let start = 0; start < chunks.length; start += MATERIAL_SLICE) {
+    if (start > 0) await betweenRequests();
+    // Its failure (the worker gone) fails the index job that follows.
+    run({ task: 'material', material, chunks: chunks.slice(start, start + MATERIAL_SLICE) }).catch(() => {});
+  }
+  return run({ task: 'index', material, count: chunks.length }) as Promise<Uint8Array>;
 }

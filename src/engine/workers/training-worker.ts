@@ -6,6 +6,8 @@ import { packIndex } from '../index-layout.js';
 import { mergeIndexParts, readIndexPart, type IndexPart } from '../index-parts.js';
 import { runsBySource } from '../lexical-index.js';
 import { readVectorTable } from '../word-vectors.js';
+import type { Chunk } from '../../store/port.js';
+import { packTexts } from './packed-texts.js';
 import type { TrainingJob } from './training-jobs.js';
 
 // The thread that does training's CPU-heavy work, so the server's event loop never waits on it.
@@ -35,19 +37,32 @@ function weight(part: IndexPart): number {
   return 2 * chars + 4 * numbers;
 }
 
+/** Materials arriving in slices (training-jobs.ts), by number, until their index is asked for. */
+const arriving = new Map<number, Chunk[]>();
+
 answerJobs<TrainingJob>(async (job) => {
   if (job.task === 'chunk') return { result: chunkText(job.text) };
   if (job.task === 'chunk-sources') {
-    const chunks = job.texts.flatMap(({ ref, text }) => chunkText(text).map((chunk) => ({ text: chunk, source: ref })));
+    const chunked = job.texts.map(({ text }) => chunkText(text));
     // The index of these chunks is asked for next, once the event loop has stored them: their
     // parts are read meanwhile, so that the two overlap (a job arriving meanwhile waits for this).
-    setImmediate(() => runsBySource(chunks).forEach(({ source, texts }) => partOf(source, texts)));
-    return { result: chunks };
+    setImmediate(() => job.texts.forEach(({ ref }, k) => partOf(JSON.stringify(ref), chunked[k] as string[])));
+    return { result: chunked.map(packTexts) };
   }
   if (job.task === 'vectors') {
     const table = readVectorTable();
     return { result: table, transfer: [table.values.buffer] };
   }
-  const bytes = packIndex(mergeIndexParts(runsBySource(job.chunks).map(({ source, texts }) => partOf(source, texts))));
+  if (job.task === 'material') {
+    const chunks = arriving.get(job.material) ?? [];
+    for (const chunk of job.chunks) chunks.push(chunk);
+    arriving.set(job.material, chunks);
+    return { result: undefined };
+  }
+  const chunks = arriving.get(job.material) ?? [];
+  arriving.delete(job.material);
+  // Slices posted to a worker that died since are lost with it: no index of part of a material.
+  if (chunks.length !== job.count) throw new Error(`material ${job.material} arrived incomplete`);
+  const bytes = packIndex(mergeIndexParts(runsBySource(chunks).map(({ source, texts }) => partOf(source, texts))));
   return { result: bytes, transfer: [bytes.buffer] };
 });
