@@ -104,10 +104,8 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
       const extracted = await extractFile(bytes);
       const left = await room(source);
       if (extracted.text.length > left) return overLimit('The file', extracted.text.length, maxCharsPerChatbot);
-      const { text, contentType, title } = extracted;
-      // A document's own title (Markdown front matter) names it in the list and in citations;
-      // else the file's name stays its title.
-      return { status: 'ready', error: null, text, chars: text.length, contentType, ...(title && { title }), updatedAt: new Date() };
+      const { text, contentType } = extracted;
+      return { status: 'ready', error: null, text, chars: text.length, contentType, updatedAt: new Date() };
     } catch (error) {
       if (isExtractionError(error)) return failed(error.message);
       throw error;

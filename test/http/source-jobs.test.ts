@@ -88,15 +88,6 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await ask('What is the code of the Kestrel room?')).toContain('KES-4105');
   });
 
-  it('titles a file by its own title when it has one (Markdown front matter), keeping its name', async () => {
-    const markdown = '---\ntitle: Delivery guide\n---\n\n# Deliveries\n\nParcels are delivered to the loading bay behind building B.\n';
-    await upload([{ name: 'deliveries.md', bytes: markdown }, { name: 'notes.txt', bytes: 'Parcels wait at reception for a week.' }]);
-    await worker(app.store).tick();
-    const files = await list();
-    expect(files.find((file) => file.filename === 'deliveries.md')).toMatchObject({ status: 'ready', title: 'Delivery guide' });
-    expect(files.find((file) => file.filename === 'notes.txt')).toMatchObject({ status: 'ready', title: 'notes.txt' });
-  });
-
   it('fails a damaged file with one sentence, and answers from the others', async () => {
     const docx = await docxOf(MEETING_ROOMS);
     const { status } = await upload([{ name: 'broken.docx', bytes: docx.subarray(0, docx.byteLength / 2) }]);
