@@ -18,6 +18,7 @@ const CHILDREN = [
   'trainingChunks',
   'sources',
   'sourceTextParts',
+  'sourceChunks',
   'assets',
   'contacts',
   'attributes',
