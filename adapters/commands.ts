@@ -1,6 +1,7 @@
 import { csvField } from '../src/csv.js';
 import {
   HubApiError,
+  isOpenHandoff,
   type Binding,
   type ChatbotItem,
   type HubClient,
@@ -285,7 +286,7 @@ const handlers: Record<CommandName, Handler> = {
     if (!threadId) return { text: handoffThreadOnly(words) };
     const found = await hub.findHandoffByThread({ platform, channelId, threadId });
     if (!found) return { text: handoffThreadOnly(words) };
-    if (found.handoff.status === 'resolved' || found.handoff.status === 'missed') return { text: `This handoff is already ${found.handoff.status}.` };
+    if (!isOpenHandoff(found.handoff)) return { text: `This handoff is already ${found.handoff.status}.` };
     try {
       await hub.resolveHandoff(found.chatbotId, found.conversationId);
     } catch (error) {

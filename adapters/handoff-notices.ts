@@ -8,7 +8,7 @@ import type { HandoffNotice, HandoffThread, HubClient, Platform } from './hub-cl
 // most one notice per conversation (the hub leases only a conversation's oldest), so its notices
 // are posted at once: a slow or rate-limited post holds up no other conversation.
 
-export const NOTICE_POLL_MS = 1_000;
+const NOTICE_POLL_MS = 1_000;
 /** Notices leased per pass (a full batch is followed by another pass at once), and for how long. */
 export const NOTICE_BATCH = 10;
 const LEASE_SECONDS = 60;

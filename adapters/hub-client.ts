@@ -78,6 +78,8 @@ export type HandoffState = {
   requested_at: string;
   taken_by: string | null;
 };
+/** Whether the handoff is open: pending or active. */
+export const isOpenHandoff = (state: HandoffState) => state.status === 'pending' || state.status === 'active';
 /** A handoff's thread: the root message's channel and id (Slack: its ts; Discord: the thread channel's id). */
 export type HandoffThread = { channelId: string; threadId: string };
 /**

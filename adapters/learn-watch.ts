@@ -31,20 +31,20 @@ export type LearnWatcher = {
 const INTERVAL_MS = 5_000;
 const TIMEOUT_MS = 30 * 60_000;
 /** Watches at once; a `learn` beyond them is only answered, and `/chatbot sources` tells the rest. */
-export const MAX_WATCHES = 50;
+const MAX_WATCHES = 50;
 
 export const learnStartedText = ({ chatbotName, url }: Learning, watched: boolean, words: PlatformWords) =>
   watched
     ? `${chatbotName} is reading ${url}. I'll say here when it is ready.`
     : `${chatbotName} is reading ${url}. It answers from the site once it is ready: see \`${words.command} sources\`.`;
 
-export const learnReadyText = ({ chatbotName, url }: Learning, source: SourceItem) =>
+const learnReadyText = ({ chatbotName, url }: Learning, source: SourceItem) =>
   `${chatbotName} has read ${url}${source.pages ? ` (${pagesText(source.pages.done)})` : ''} and answers from it now.`;
 
-export const learnFailedText = ({ chatbotName, url }: Learning, source: SourceItem) =>
+const learnFailedText = ({ chatbotName, url }: Learning, source: SourceItem) =>
   `${chatbotName} could not read ${url}: ${source.error ?? 'the site could not be read.'}`;
 
-export const learnSlowText = ({ chatbotName, url }: Learning, words: PlatformWords) =>
+const learnSlowText = ({ chatbotName, url }: Learning, words: PlatformWords) =>
   `${chatbotName} is still reading ${url}; \`${words.command} sources\` shows how far it has got.`;
 
 const pagesText = (done: number) => (done === 1 ? '1 page' : `${done} pages`);

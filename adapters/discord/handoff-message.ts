@@ -1,5 +1,5 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
-import type { HandoffNotice, HandoffState } from '../hub-client.js';
+import { isOpenHandoff, type HandoffNotice, type HandoffState } from '../hub-client.js';
 import { truncateMessage } from './text.js';
 
 // How a handoff looks in the team's Discord channel: the root message (a status line, an embed
@@ -20,7 +20,6 @@ const TURN_LIMIT = 1_000;
 const EARLIER_CUT = '… (earlier messages left out)';
 
 /** Pending or active: the team can still take, answer or resolve it. */
-export const isOpen = (state: HandoffState) => state.status === 'pending' || state.status === 'active';
 
 /** The root message's first line: where the handoff stands. */
 export function statusLine(state: HandoffState): string {
@@ -38,7 +37,7 @@ export function statusLine(state: HandoffState): string {
 
 /** Take (while nobody has it) and Resolve (while open); none once closed. */
 export function handoffRows(state: HandoffState): ActionRowBuilder<ButtonBuilder>[] {
-  if (!isOpen(state)) return [];
+  if (!isOpenHandoff(state)) return [];
   const buttons = [
     ...(state.status === 'pending' ? [new ButtonBuilder().setCustomId(TAKE_ID).setLabel('Take').setStyle(ButtonStyle.Primary)] : []),
     new ButtonBuilder().setCustomId(RESOLVE_ID).setLabel('Resolve').setStyle(ButtonStyle.Secondary),
@@ -48,8 +47,6 @@ export function handoffRows(state: HandoffState): ActionRowBuilder<ButtonBuilder
 
 /** The root message's whole body: status and buttons in sync with `state`. */
 export const rootMessage = (state: HandoffState) => ({ content: statusLine(state), components: handoffRows(state) });
-
-const cut = (text: string, limit: number) => (text.length <= limit ? text : `${text.slice(0, limit - 1)}…`);
 
 /** The request: the person's details, the source and the transcript so far (its latest turns when long). */
 export function requestEmbed(notice: HandoffNotice): EmbedBuilder {
@@ -62,16 +59,16 @@ export function requestEmbed(notice: HandoffNotice): EmbedBuilder {
     { name: 'Conversation', value: notice.conversationId },
   ];
   return new EmbedBuilder()
-    .setTitle(cut(`${notice.chatbotName}: someone asks for a person`, TITLE_LIMIT))
+    .setTitle(truncateMessage(`${notice.chatbotName}: someone asks for a person`, TITLE_LIMIT))
     .setDescription(transcriptText(notice))
-    .addFields(details.filter(({ value }) => value).map(({ name, value }) => ({ name, value: cut(value ?? '', FIELD_LIMIT), inline: true })));
+    .addFields(details.filter(({ value }) => value).map(({ name, value }) => ({ name, value: truncateMessage(value ?? '', FIELD_LIMIT), inline: true })));
 }
 
 /** The turns, newest kept: whatever does not fit the description goes, oldest first. */
 function transcriptText(notice: HandoffNotice): string {
   const lines = (notice.transcript ?? []).map((turn) => {
     const who = turn.role === 'user' ? 'Person' : turn.author ? `${turn.author.name} (team)` : notice.chatbotName;
-    return `**${who}:** ${cut(turn.content.trim(), TURN_LIMIT)}`;
+    return `**${who}:** ${truncateMessage(turn.content.trim(), TURN_LIMIT)}`;
   });
   if (lines.length === 0) return '(no messages yet)';
   const kept: string[] = [];
@@ -91,7 +88,7 @@ function transcriptText(notice: HandoffNotice): string {
 /** The thread's name: who asks, and of which chatbot. */
 export function threadName(notice: HandoffNotice): string {
   const who = notice.person?.name?.trim() || notice.person?.email || 'Someone';
-  return cut(`${who} · ${notice.chatbotName}`, THREAD_NAME_LIMIT);
+  return truncateMessage(`${who} · ${notice.chatbotName}`, THREAD_NAME_LIMIT);
 }
 
 /** What the person wrote, relayed into the thread. */

@@ -1,9 +1,9 @@
 import { cleanContent, GuildMember, MessageFlags, type ButtonInteraction, type Client, type Message } from 'discord.js';
 import type { Logger } from 'pino';
 import { COMMAND_FAILED } from '../commands.js';
-import { HubApiError, type HandoffInThread, type HandoffState, type HubClient } from '../hub-client.js';
+import { HubApiError, isOpenHandoff, type HandoffInThread, type HandoffState, type HubClient } from '../hub-client.js';
 import type { Relay } from '../relay.js';
-import { HANDOFF_CLOSED, isOpen, NOT_DELIVERED, ONLY_TEXT, RESOLVE_ID, rootMessage, TAKE_ID } from './handoff-message.js';
+import { HANDOFF_CLOSED, NOT_DELIVERED, ONLY_TEXT, RESOLVE_ID, rootMessage, TAKE_ID } from './handoff-message.js';
 
 // The team's side of a handoff in Discord: Take and Resolve on the root message, and replies in
 // its thread relayed to the person under the member's display name. A thread is relayed only while
@@ -31,7 +31,7 @@ export async function markHandoffThread(hub: HubClient, threadId: string): Promi
 }
 
 /** Said privately when the message clicked on is not (or no longer) a handoff's. */
-export const NOT_A_HANDOFF = 'That handoff is no longer known.';
+const NOT_A_HANDOFF = 'That handoff is no longer known.';
 
 /** The member's name in this server (nickname, else global name, else username): all the hub learns of them. */
 function displayName(member: ButtonInteraction['member'] | Message['member'], user: { displayName: string }): string {
@@ -49,7 +49,7 @@ export function createHandoffListeners({ client, hub, relay, logger }: HandoffLi
   }
 
   async function relayReply(message: Message, found: HandoffInThread, channelId: string, threadId: string): Promise<void> {
-    if (!isOpen(found.handoff)) {
+    if (!isOpenHandoff(found.handoff)) {
       await message.reply(HANDOFF_CLOSED);
       return;
     }
@@ -111,7 +111,7 @@ export function createHandoffListeners({ client, hub, relay, logger }: HandoffLi
     }
     const { chatbotId, conversationId } = found;
     let state = found.handoff;
-    if (isOpen(state)) {
+    if (isOpenHandoff(state)) {
       try {
         state = take
           ? await hub.takeHandoff(chatbotId, conversationId, displayName(interaction.member, interaction.user))

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { types, webApi } from '@slack/bolt';
+import type { Logger } from 'pino';
 import type { HandoffNotice, HandoffState } from '../hub-client.js';
+import { countSlackError } from './metrics.js';
 import { escapeText, splitMessage } from './text.js';
 
 // A handoff's root message in the team's channel, and what is said in its thread: who asks (the
@@ -95,7 +97,7 @@ function stateBlocks(handoff: HandoffState): types.KnownBlock[] {
 }
 
 /** The state as the root message shows it. */
-export function stateLine(handoff: HandoffState): string {
+function stateLine(handoff: HandoffState): string {
   const taker = handoff.taken_by && escapedClip(handoff.taken_by, MAX_FIELD_CHARS);
   switch (handoff.status) {
     case 'pending':
@@ -130,6 +132,14 @@ export async function showState(client: webApi.WebClient, root: PostedRoot, hand
     ts: root.ts,
     text: current.text,
     blocks: [...content, ...stateBlocks(handoff)],
+  });
+}
+
+/** showState, a failure counted and logged: the thread says what happened, stale buttons only answer that it is closed. */
+export async function redraw(client: webApi.WebClient, root: PostedRoot, state: HandoffState, logger: Logger): Promise<void> {
+  await showState(client, root, state).catch((error: unknown) => {
+    countSlackError(error);
+    logger.warn({ err: error, channel: root.channel, ts: root.ts }, 'could not update the root message of a Slack handoff');
   });
 }
 

@@ -2,7 +2,7 @@ import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { startNoticePoller, type NoticePoller } from '../handoff-notices.js';
 import type { HandoffNotice, HandoffThread, HubClient } from '../hub-client.js';
-import { closedText, personMessages, rootMessage, showState } from './handoff-message.js';
+import { closedText, personMessages, redraw, rootMessage } from './handoff-message.js';
 import { countSlackError } from './metrics.js';
 
 // The hub's handoff notices, posted in Slack (the shared poller leases them): a request starts a
@@ -39,11 +39,7 @@ export function startHandoffNotices({ hub, client, workspaceIds, logger, interva
       return;
     }
     await say(closedText(notice.handoff));
-    await showState(client, { channel: thread.channelId, ts: thread.threadId }, notice.handoff).catch((error: unknown) => {
-      // The thread says how it ended; stale buttons only answer that it is closed.
-      countSlackError(error);
-      logger.warn({ err: error, ...thread }, 'could not take the buttons off a closed Slack handoff');
-    });
+    await redraw(client, { channel: thread.channelId, ts: thread.threadId }, notice.handoff, logger);
   }
 
   /** A Web API call that fails is counted, then the poller logs it and leaves the notice to be offered again. */

@@ -1,7 +1,7 @@
 import type { App, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { HubApiError, type HandoffInThread, type HandoffState, type HubClient } from '../hub-client.js';
-import { isHandoffRequest, RESOLVE_ACTION_ID, showState, TAKE_ACTION_ID, type PostedRoot, type RootMessage } from './handoff-message.js';
+import { HubApiError, isOpenHandoff, type HandoffInThread, type HandoffState, type HubClient } from '../hub-client.js';
+import { isHandoffRequest, redraw, RESOLVE_ACTION_ID, TAKE_ACTION_ID, type RootMessage } from './handoff-message.js';
 import { countSlackError } from './metrics.js';
 import { plainText } from './text.js';
 import type { UserDirectory } from './users.js';
@@ -12,7 +12,7 @@ import type { UserDirectory } from './users.js';
 // not a handoff's is never relayed, and the chatbot never answers in one that is.
 
 /** The name a team member is shown under when Slack will not say theirs. */
-export const TEAM_MEMBER = 'Team member';
+const TEAM_MEMBER = 'Team member';
 export const HANDOFF_CLOSED = 'This handoff is closed: the person is back with the chatbot and no longer receives replies here.';
 export const REPLY_NOT_DELIVERED = 'Your reply did not reach the person: the chatbot hub is unreachable. Please send it again.';
 export const CLICK_FAILED = 'That did not work: the chatbot hub is unreachable. Please try again.';
@@ -42,7 +42,6 @@ export type ThreadReply = {
 export type HandoffReplies = (reply: ThreadReply) => Promise<boolean>;
 
 const isGone = (error: unknown) => error instanceof HubApiError && error.status === 404;
-const isOpen = (handoff: HandoffState) => handoff.status === 'pending' || handoff.status === 'active';
 
 export function createHandoffReplies({ hub: currentHub, users, logger }: HandoffDeps): HandoffReplies {
   return async (reply) => {
@@ -68,7 +67,7 @@ export function createHandoffReplies({ hub: currentHub, users, logger }: Handoff
     }
     const text = plainText(reply.text, reply.botUserId);
     if (!text || !(await reply.claim())) return true;
-    if (!isOpen(found.handoff)) {
+    if (!isOpenHandoff(found.handoff)) {
       await tell(HANDOFF_CLOSED);
       return true;
     }
@@ -114,7 +113,7 @@ export function listenForHandoffButtons(app: App, { hub: currentHub, users, logg
           await tell(HANDOFF_CLOSED);
           return;
         }
-        if (isOpen(found.handoff)) state = await act(hub, found, body.user.id);
+        if (isOpenHandoff(found.handoff)) state = await act(hub, found, body.user.id);
         else {
           state = found.handoff;
           await tell(HANDOFF_CLOSED);
@@ -149,13 +148,6 @@ async function isEarlierRequest(client: webApi.WebClient, channel: string, ts: s
 /** The team member's Slack display name (never anything else about them). */
 async function displayName(users: UserDirectory, userId: string): Promise<string> {
   return (await users.person(userId))?.displayName ?? TEAM_MEMBER;
-}
-
-async function redraw(client: webApi.WebClient, root: PostedRoot, state: HandoffState, logger: Logger): Promise<void> {
-  await showState(client, root, state).catch((error: unknown) => {
-    countSlackError(error);
-    logger.warn({ err: error, channel: root.channel, ts: root.ts }, 'could not update the root message of a Slack handoff');
-  });
 }
 
 /** A message only `user` sees, in the thread when there is one. */

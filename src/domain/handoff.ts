@@ -1,5 +1,5 @@
 import type { Account, Author, Chatbot, DueHandoff, Handoff, HandoffChange, HandoffStatus, Store } from '../store/port.js';
-import { OPEN_HANDOFF } from '../store/port.js';
+import { isOpenHandoff } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { notFound } from './errors.js';
 import { followUpNotice, requestNotice } from './handoff-notices.js';
@@ -18,7 +18,7 @@ const afterMinutes = (at: Date, minutes: number) => new Date(at.getTime() + minu
 /** The conversation's handoff while it is open, else undefined. */
 export async function openHandoff(store: Store, chatbotId: string, conversationId: string): Promise<Handoff | undefined> {
   const handoff = await store.handoffs.find(chatbotId, conversationId);
-  return handoff && OPEN_HANDOFF.includes(handoff.status) ? handoff : undefined;
+  return isOpenHandoff(handoff) ? handoff : undefined;
 }
 
 /** Hands a saved conversation to a person, unless it is with one already; answers the new handoff. */

@@ -1,5 +1,5 @@
 import type { Conversation, Handoff, StoredMessage } from '../store/port.js';
-import { OPEN_HANDOFF } from '../store/port.js';
+import { isOpenHandoff } from '../store/port.js';
 
 // What the widget's live stream sends from one read of a handed-off conversation: the assistant
 // messages the browser has not seen (the team's replies, the hand-back or offline message) and
@@ -24,8 +24,6 @@ export type ConversationUpdate = {
   /** Nothing more will come: no handoff is open, and the one that closed has said so. */
   settled: boolean;
 };
-
-export const isOpen = (handoff: Handoff | undefined): boolean => handoff !== undefined && OPEN_HANDOFF.includes(handoff.status);
 
 /**
  * The update after `cursor`. An unknown or absent cursor starts after the handoff's request
@@ -54,7 +52,7 @@ function startOf(messages: StoredMessage[], cursor: string | undefined, handoff:
 /** A handoff closes before its closing message is saved (both at the same instant): the stream waits for the message. */
 function isSettled(messages: StoredMessage[], handoff: Handoff | undefined, now: Date): boolean {
   if (!handoff) return true;
-  if (isOpen(handoff)) return false;
+  if (isOpenHandoff(handoff)) return false;
   const closedAt = handoff.updatedAt.getTime();
   const said = messages.some((message) => message.role === 'assistant' && message.createdAt.getTime() >= closedAt);
   return said || now.getTime() - closedAt > CLOSING_GRACE_MS;

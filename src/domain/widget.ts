@@ -1,9 +1,9 @@
 import type { ChatEngine } from '../engine/index.js';
-import type { Chatbot, Conversation, Handoff, Lead, StoredMessage, Store } from '../store/port.js';
+import { isOpenHandoff, type Chatbot, type Conversation, type Handoff, type Lead, type StoredMessage, type Store } from '../store/port.js';
 import { startChat, type ChatReply, type OnBackgroundError } from './chat.js';
 import { recordExchange } from './conversations.js';
 import { accessDenied, invalidRequest, notFound } from './errors.js';
-import { openHandoff, requestHandoff } from './handoff.js';
+import { requestHandoff } from './handoff.js';
 import { saveLead, type LeadInput } from './leads.js';
 import type { ChatbotSettings } from '../settings/chatbot-settings.js';
 
@@ -99,10 +99,14 @@ export async function startWidgetChat(
   }, onError);
 }
 
-/** Refuses a conversation id that another source (an API client, Slack) already uses. */
-async function requireWidgetSource(store: Store, chatbot: Chatbot, conversationId: string): Promise<void> {
+/**
+ * Refuses a conversation id that another source (an API client, Slack) already uses; answers the
+ * conversation when it is saved.
+ */
+async function requireWidgetSource(store: Store, chatbot: Chatbot, conversationId: string): Promise<Conversation | undefined> {
   const saved = await store.conversations.find(chatbot.id, conversationId);
   if (saved && saved.source !== SOURCE) throw notFound(`conversation ${conversationId} is not the widget's`);
+  return saved;
 }
 
 /** What the transcript shows a person asked when they pressed the window's "Talk to a person". */
@@ -120,9 +124,8 @@ export async function requestWidgetHandoff(
 ): Promise<{ handoff: Handoff; messages: StoredMessage[] }> {
   const { handoff: settings } = chatbot.settings;
   if (!settings.enabled || !settings.onRequest) throw invalidRequest(`chatbot ${chatbot.id} offers no handoff on request`);
-  await requireWidgetSource(store, chatbot, conversationId);
-  const open = await openHandoff(store, chatbot.id, conversationId);
-  if (open) return { handoff: open, messages: [] };
+  const { handoff: latest } = (await requireWidgetSource(store, chatbot, conversationId)) ?? {};
+  if (latest && isOpenHandoff(latest)) return { handoff: latest, messages: [] };
   const said = [
     { role: 'user' as const, content: PERSON_ASKED },
     ...(settings.waitingMessage ? [{ role: 'assistant' as const, content: settings.waitingMessage }] : []),

@@ -1,3 +1,5 @@
+import { unixLineBreaks } from './text.js';
+
 // Splits training text into passages small enough to retrieve and quote, keeping paragraphs
 // whole where they fit (with their line breaks, which carry lists and headings) and never cutting
 // inside a word. Linear in the text's length.
@@ -11,12 +13,6 @@ export function chunkText(text: string, maxChars = MAX_CHUNK_CHARS): string[] {
     .filter(Boolean)
     .flatMap((paragraph) => splitLong(paragraph, maxChars));
   return packPieces(pieces, maxChars, '\n\n');
-}
-
-/** Text with its line breaks as "\n" (from "\r\n" and "\r"). */
-export function unixLineBreaks(text: string): string {
-  // Searching is much cheaper than a replacement that finds nothing, as in most texts.
-  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
 }
 
 /** A Markdown heading is a paragraph of its own, not the start of the one below it. */

@@ -1,4 +1,4 @@
-import { unixLineBreaks } from './chunking.js';
+import { unixLineBreaks } from './text.js';
 
 // Reads training text the way a person skims it: headings and FAQ questions are the keys of the
 // text beneath them, and the text is a run of sentences. A heading or a question is never an

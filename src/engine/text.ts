@@ -13,6 +13,12 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
+/** Text with its line breaks as "\n" (from "\r\n" and "\r"). */
+export function unixLineBreaks(text: string): string {
+  // Searching is much cheaper than a replacement that finds nothing, as in most texts.
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
 /** Lower-cased words of a text, letters and digits only (any script). */
 export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];

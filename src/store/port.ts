@@ -450,6 +450,9 @@ export type HandoffStatus = 'pending' | 'active' | 'resolved' | 'missed';
 
 export const OPEN_HANDOFF: readonly HandoffStatus[] = ['pending', 'active'];
 
+/** Whether the handoff is open: pending or active. */
+export const isOpenHandoff = (handoff: Handoff | undefined): boolean => handoff !== undefined && OPEN_HANDOFF.includes(handoff.status);
+
 export type Handoff = {
   status: HandoffStatus;
   requestedAt: Date;

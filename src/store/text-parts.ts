@@ -26,9 +26,6 @@ export type VersionParts<Part> = {
   part(version: string, index: number, size: number): Promise<Part | undefined>;
 };
 
-/** Where a text's parts are read from. */
-export type TextParts = VersionParts<string>;
-
 /**
  * The parts of the current version, read one by one until they hold `limit` characters or bytes;
  * null when there is no version, undefined when there is no owner. A version's parts never change
@@ -55,7 +52,7 @@ export async function readCurrentParts<Part extends { length: number }>(
 }
 
 /** The first `limit` characters of the current version's text; undefined when it has no owner. */
-export async function readParts(parts: TextParts, limit: number): Promise<string | undefined> {
+export async function readParts(parts: VersionParts<string>, limit: number): Promise<string | undefined> {
   const read = await readCurrentParts(parts, limit);
   if (read === undefined) return undefined;
   const text = (read ?? []).join('');

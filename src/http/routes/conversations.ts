@@ -7,7 +7,7 @@ import type { SourceLimits } from '../../domain/sources.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import { handoffView } from '../../domain/webhook-events.js';
-import { handoffState } from './handoffs.js';
+import { handoffState, messageAuthor } from './handoffs.js';
 import type { Conversation, ConversationSource, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
@@ -87,7 +87,7 @@ const conversationItem = z
         content: z.string(),
         created_at: z.iso.datetime(),
         /** An extension: a team member's reply in a human handoff names them. */
-        author: z.object({ type: z.literal('human'), name: z.string() }).optional(),
+        author: messageAuthor.optional(),
         /** An extension: present once someone rated the answer. */
         feedback: z.enum(FEEDBACK).optional(),
         /** An extension: the knowledge sources an answer drew on; absent when none (a greeting). */

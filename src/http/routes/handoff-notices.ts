@@ -9,7 +9,7 @@ import type { AuthState } from '../middleware/auth.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { parseInput, platform, platformId } from '../validation.js';
-import { handoffState } from './handoffs.js';
+import { handoffState, messageAuthor } from './handoffs.js';
 
 // The chat adapters' side of a human handoff: the notices they post into the handoff channel
 // (a request starts a thread; the person's messages and the closing follow in it), and the
@@ -60,7 +60,7 @@ const notice = z
         z.object({
           role: z.enum(['user', 'assistant']),
           content: z.string(),
-          author: z.object({ type: z.literal('human'), name: z.string() }).optional(),
+          author: messageAuthor.optional(),
         }),
       )
       .optional()

@@ -18,6 +18,9 @@ const name = z.string().trim().min(1).max(200);
 const takeBody = z.strictObject({ name });
 const replyBody = z.strictObject({ name, text: z.string().trim().min(1).max(10_000) });
 
+/** A message's author when a team member wrote it in a handoff. */
+export const messageAuthor = z.object({ type: z.literal('human'), name: z.string() });
+
 export const handoffState = z
   .object({
     status: z.enum(['pending', 'active', 'resolved', 'missed']),

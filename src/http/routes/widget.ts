@@ -14,11 +14,11 @@ import {
   submitWidgetLead,
   withinIpLimit,
 } from '../../domain/widget.js';
-import { isOpen, updateSince } from '../../domain/widget-updates.js';
+import { updateSince } from '../../domain/widget-updates.js';
 import { handoffView } from '../../domain/webhook-events.js';
 import type { OnBackgroundError } from '../../domain/chat.js';
 import type { ChatEngine } from '../../engine/index.js';
-import type { Chatbot, Conversation, StoredMessage, Store } from '../../store/port.js';
+import { isOpenHandoff, type Chatbot, type Conversation, type StoredMessage, type Store } from '../../store/port.js';
 import type { ConversationWatch } from '../conversation-watch.js';
 import { openEventStream } from '../event-stream.js';
 import { jsonBody } from '../middleware/body.js';
@@ -26,7 +26,7 @@ import { savedAs, sendReply } from '../reply.js';
 import { failures, jsonRequest, jsonResponse, messageOf, textResponse } from '../schemas/responses.js';
 import { chatbotId, parseInput } from '../validation.js';
 import { widgetAssets, type WidgetAsset } from '../widget-assets.js';
-import { handoffState } from './handoffs.js';
+import { handoffState, messageAuthor } from './handoffs.js';
 
 // The website widget's public routes: no key, only what a visitor's browser may see. The embed
 // script, the chat window (an iframe, or a full page), and the JSON and stream calls it makes.
@@ -57,8 +57,8 @@ const leadBody = z.object({
   host: hostOrigin,
 });
 
-const hostQuery = z.object({ host: hostOrigin });
-const handoffBody = z.object({ host: hostOrigin });
+/** The host page's origin: the query of reads, the body of the handoff request. */
+const hostOnly = z.object({ host: hostOrigin });
 /** Where the stream starts: after this message (the last one the window shows). */
 const eventsQuery = z.object({ after: z.string().max(64).optional() });
 
@@ -74,7 +74,7 @@ const widgetMessage = z.object({
   id: z.string(),
   role: z.enum(['user', 'assistant']),
   content: z.string(),
-  author: z.object({ type: z.literal('human'), name: z.string() }).optional().describe('A team member’s reply'),
+  author: messageAuthor.optional().describe('A team member’s reply'),
 });
 const widgetHistory = z.object({
   messages: z.array(widgetMessage),
@@ -116,7 +116,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.set('Cache-Control', 'no-cache');
     const chatbot = await publicChatbot(store, ctx);
-    const { host } = parseInput(hostQuery, ctx.query);
+    const { host } = parseInput(hostOnly, ctx.query);
     const { styles } = chatbot.settings;
     ctx.body = {
       allowed: originAllowed(chatbot.settings, host),
@@ -131,7 +131,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
   /** The chat window: embedded by the script, or opened directly as a full-page chat. */
   router.get('/chatbots/:chatbotId', async (ctx) => {
     const chatbot = await publicChatbot(store, ctx);
-    const { host } = parseInput(hostQuery, ctx.query);
+    const { host } = parseInput(hostOnly, ctx.query);
     // A top-level visit has no embedding page, whatever the query claims.
     const embedded = ctx.get('Sec-Fetch-Dest') !== 'document';
     const { settings } = chatbot;
@@ -171,7 +171,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
   router.post('/chatbots/:chatbotId/conversations/:conversationId/handoff', jsonBody(), async (ctx) => {
     const { chatbotId: id, conversationId } = parseInput(conversationParams, ctx.params);
     const chatbot = await findWidgetChatbot(store, id);
-    const { host } = parseInput(handoffBody, ctx.request.body ?? {});
+    const { host } = parseInput(hostOnly, ctx.request.body ?? {});
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
     if (!(await withinIpLimit(store, chatbot, ctx.ip))) return refuseOverLimit(ctx, chatbot);
     const { handoff, messages } = await requestWidgetHandoff(store, chatbot, conversationId);
@@ -243,7 +243,7 @@ function followConversation(ctx: Context, watch: ConversationWatch, first: Conve
     for (const reply of update.replies) stream.send({ event: 'reply', id: reply.id, data: messageView(reply) });
     cursor = update.cursor;
     // A closed state goes out only with its closing message: the window stops listening on it.
-    if (isOpen(update.handoff) || update.settled) {
+    if (isOpenHandoff(update.handoff) || update.settled) {
       const state = update.handoff ? handoffView(update.handoff) : null;
       if (JSON.stringify(state) !== shownState) {
         shownState = JSON.stringify(state);
@@ -377,7 +377,7 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       tags,
       summary: 'What the embed script needs to draw the button',
       security: [],
-      requestParams: { path: params, query: hostQuery },
+      requestParams: { path: params, query: hostOnly },
       responses: { 200: jsonResponse('The button', widgetConfig), ...failures('invalid', 'notFound') },
     },
   },
@@ -387,7 +387,7 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       tags,
       summary: 'The chat window: embedded by the script, or a full-page chat',
       security: [],
-      requestParams: { path: params, query: hostQuery },
+      requestParams: { path: params, query: hostOnly },
       responses: {
         200: textResponse('The window', 'text/html'),
         ...failures('invalid', 'notFound'),
@@ -415,7 +415,7 @@ export const widgetPaths: ZodOpenApiPathsObject = {
         '`ipLimit`. A handoff already open is answered as it is, saving nothing. Refused (403) on pages the domain list does not allow.',
       security: [],
       requestParams: { path: conversationParams },
-      requestBody: jsonRequest(handoffBody),
+      requestBody: jsonRequest(hostOnly),
       responses: {
         200: jsonResponse('The handoff and what was saved', widgetHandoff),
         ...failures('invalid', 'denied', 'notFound'),

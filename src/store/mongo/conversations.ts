@@ -12,13 +12,11 @@ import type {
 import { Types } from 'mongoose';
 import type { ActivityCount } from './activity.js';
 import type { AtomicWrites } from './atomic.js';
-import type { ConversationDoc, ConversationMessageDoc, MongoModels } from './models.js';
+import { conversationDocumentId, type ConversationDoc, type ConversationMessageDoc, type MongoModels } from './models.js';
 import { createdWithin } from './time-range.js';
 import { toHandoff } from './handoffs.js';
 import { stashNotices, type HandoffOutbox } from './handoff-notices.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
-
-const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
 
 /** A message as read: its document's own ObjectId is the message's id. */
 type ReadMessage = ConversationMessageDoc & { _id: Types.ObjectId };
@@ -108,7 +106,7 @@ export function mongoConversations(
         const doc = await retryOnceOnDuplicateKey(() =>
           conversations
             .findOneAndUpdate(
-              { _id: documentId(chatbotId, id), chatbotId },
+              { _id: conversationDocumentId(chatbotId, id), chatbotId },
               {
                 $setOnInsert: { conversationId: id, accountId, source, contactId, createdAt: at },
                 $inc: { messageCount: input.messages.length },
@@ -141,7 +139,7 @@ export function mongoConversations(
       if (input.notices?.length) await outbox.flush(chatbotId, id);
     },
     async find(chatbotId, id) {
-      const doc = await conversations.findOne({ _id: documentId(chatbotId, id), chatbotId }).lean<ConversationDoc>();
+      const doc = await conversations.findOne({ _id: conversationDocumentId(chatbotId, id), chatbotId }).lean<ConversationDoc>();
       if (!doc) return undefined;
       return toConversation(doc, (await messagesOf(chatbotId, [id])).get(id) ?? []);
     },
@@ -190,7 +188,7 @@ export function mongoConversations(
           .find({ chatbotId, conversationId, role: 'user', seq: { $lt: seq, $gt: previous?.seq ?? -1 } })
           .sort({ seq: 1 })
           .lean<ReadMessage[]>(),
-        conversations.findOne({ _id: documentId(chatbotId, conversationId) }, { source: 1 }).lean<ConversationDoc>(),
+        conversations.findOne({ _id: conversationDocumentId(chatbotId, conversationId) }, { source: 1 }).lean<ConversationDoc>(),
       ]);
       return {
         conversationId,

@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import type { HandoffFollowUp, HandoffNotice, HandoffNoticeRepository, HandoffRequestNotice } from '../port.js';
 import { toHandoff } from './handoffs.js';
-import type { ConversationDoc, HandoffNoticeDoc, MongoModels, StashedNoticeDoc } from './models.js';
+import { conversationDocumentId, type ConversationDoc, type HandoffNoticeDoc, type MongoModels, type StashedNoticeDoc } from './models.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 
 // The handoff notices feed. A notice is written into its conversation's document by the same
@@ -9,8 +9,6 @@ import { retryOnceOnDuplicateKey } from './upsert.js';
 // collection. A crash in between leaves it in the document, where the next claim of the account
 // finds it and finishes the move; moving twice inserts once. So no notice is lost, on a
 // standalone mongod too. Order: createdAt, then `seq` (an ObjectId, increasing in each process).
-
-const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
 
 /** The update that writes notices into their conversation's document, with the change they tell of. */
 export function stashNotices(notices: (HandoffRequestNotice | HandoffFollowUp)[]) {
@@ -64,7 +62,7 @@ export function mongoHandoffOutbox(models: MongoModels): HandoffOutbox & { flush
   }
 
   async function flush(chatbotId: string, conversationId: string): Promise<void> {
-    const conversation = { _id: documentId(chatbotId, conversationId), chatbotId };
+    const conversation = { _id: conversationDocumentId(chatbotId, conversationId), chatbotId };
     const doc = await conversations.findOne(conversation, { handoffOutbox: 1 }).lean<Pick<ConversationDoc, 'handoffOutbox'>>();
     for (const { _id: noticeId, seq, notice } of doc?.handoffOutbox ?? []) {
       const fields = notice.kind === 'requested' ? requestFields(notice, seq) : await followUpFields(notice, seq);
@@ -123,7 +121,7 @@ async function unneededRequests(models: MongoModels, requests: RequestRef[]): Pr
   const conversations = await models.conversations
     .find(
       {
-        _id: { $in: requests.map((request) => documentId(request.chatbotId, request.conversationId)) },
+        _id: { $in: requests.map((request) => conversationDocumentId(request.chatbotId, request.conversationId)) },
         chatbotId: { $in: [...new Set(requests.map((request) => request.chatbotId))] },
       },
       { handoff: 1, handoffOutbox: 1 },
@@ -135,7 +133,7 @@ async function unneededRequests(models: MongoModels, requests: RequestRef[]): Pr
   );
   return requests
     .filter((request) => {
-      const conversation = byId.get(documentId(request.chatbotId, request.conversationId));
+      const conversation = byId.get(conversationDocumentId(request.chatbotId, request.conversationId));
       const current = conversation?.handoff?.requestedAt.getTime() === request.handoff.requestedAt.getTime();
       return !current && !conversation?.handoffOutbox?.length && !followed.has(request._id);
     })
@@ -187,6 +185,8 @@ export function mongoHandoffNotices(models: MongoModels): HandoffNoticeRepositor
     async complete(accountId, id, thread, at) {
       const found = await handoffNotices.findOne({ _id: id, accountId }).lean<HandoffNoticeDoc>();
       if (!found) return undefined;
+      // Done already (an adapter telling it again): as it was.
+      if (!found.undone) return toNotice(found, await requestOf(found));
       // Only the first done records a thread, so the handoff keeps the first one.
       const recorded = found.kind === 'requested' && thread ? { thread: { channelId: thread.channelId, threadId: thread.threadId } } : {};
       const done =
@@ -205,7 +205,7 @@ export function mongoHandoffNotices(models: MongoModels): HandoffNoticeRepositor
       const { chatbotId, conversationId } = request;
       // The thread's handoff, while it is the conversation's current one.
       const doc = await conversations
-        .findOne({ _id: documentId(chatbotId, conversationId), 'handoff.requestedAt': request.handoff.requestedAt }, { handoff: 1 })
+        .findOne({ _id: conversationDocumentId(chatbotId, conversationId), 'handoff.requestedAt': request.handoff.requestedAt }, { handoff: 1 })
         .lean<Pick<ConversationDoc, 'handoff'>>();
       return doc?.handoff && { chatbotId, conversationId, handoff: toHandoff(doc.handoff) };
     },

@@ -1,4 +1,4 @@
-import type { ConversationDoc, MongoModels } from './models.js';
+import { conversationDocumentId, type ConversationDoc, type MongoModels } from './models.js';
 import { OPEN_HANDOFF, type DueHandoff, type Handoff, type HandoffRepository } from '../port.js';
 import { stashNotices, type HandoffOutbox } from './handoff-notices.js';
 
@@ -14,8 +14,6 @@ export const toHandoff = ({ status, requestedAt, takenBy, dueAt, updatedAt }: Ha
   dueAt,
   updatedAt,
 });
-
-const documentId = (chatbotId: string, id: string) => `${chatbotId}:${id}`;
 
 export function mongoHandoffs(models: MongoModels, outbox: HandoffOutbox): HandoffRepository {
   const { conversations } = models;
@@ -34,7 +32,7 @@ export function mongoHandoffs(models: MongoModels, outbox: HandoffOutbox): Hando
       };
       const doc = await conversations
         .findOneAndUpdate(
-          { _id: documentId(chatbotId, conversationId), chatbotId, 'handoff.status': { $nin: [...OPEN_HANDOFF] } },
+          { _id: conversationDocumentId(chatbotId, conversationId), chatbotId, 'handoff.status': { $nin: [...OPEN_HANDOFF] } },
           { $set: { handoff }, ...stashNotices(notice ? [notice] : []) },
           { returnDocument: 'after', projection: { handoff: 1 } },
         )
@@ -44,7 +42,7 @@ export function mongoHandoffs(models: MongoModels, outbox: HandoffOutbox): Hando
     },
     async find(chatbotId, conversationId) {
       const doc = await conversations
-        .findOne({ _id: documentId(chatbotId, conversationId), chatbotId }, { handoff: 1 })
+        .findOne({ _id: conversationDocumentId(chatbotId, conversationId), chatbotId }, { handoff: 1 })
         .lean<Pick<ConversationDoc, 'handoff'>>();
       return handoffOf(doc);
     },
@@ -52,7 +50,7 @@ export function mongoHandoffs(models: MongoModels, outbox: HandoffOutbox): Hando
       const doc = await conversations
         .findOneAndUpdate(
           {
-            _id: documentId(chatbotId, conversationId),
+            _id: conversationDocumentId(chatbotId, conversationId),
             chatbotId,
             'handoff.status': { $in: from },
             ...(dueAt && { 'handoff.dueAt': dueAt }),

@@ -284,6 +284,9 @@ const pageBlockSchema = new Schema<PageBlockDoc>(
 );
 pageBlockSchema.index({ chatbotId: 1, list: 1, createdAt: 1, rowId: 1 }, { unique: true });
 
+/** A conversation document's `_id`: conversation ids are unique per chatbot only. */
+export const conversationDocumentId = (chatbotId: string, conversationId: string) => `${chatbotId}:${conversationId}`;
+
 export type ConversationDoc = {
   /** `${chatbotId}:${conversationId}`: conversation ids are unique per chatbot only. */
   _id: string;

@@ -16,7 +16,7 @@ export function sqliteSourceFiles(db: Database) {
   const parts = sqliteSourceParts<Buffer>(db, 'file');
   return {
     ...parts,
-    /** Writes `file` in parts under a fresh version (see SqliteSourceParts.write) and answers it; an empty file has no part. */
+    /** Writes `file` in parts under a fresh version (see sqliteSourceParts' write) and answers it; an empty file has no part. */
     write(chatbotId: string, sourceId: string, file: Buffer): Promise<string> {
       const slices: Buffer[] = [];
       for (let start = 0; start < file.length; start += FILE_PART_BYTES) slices.push(file.subarray(start, start + FILE_PART_BYTES));

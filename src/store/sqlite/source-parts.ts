@@ -19,9 +19,6 @@ const KINDS = {
   file: { parts: 'source_file_parts', value: 'data', version: 'file_version' },
 } as const;
 
-/** The staged parts of one kind of value (`Part`, a string or bytes). */
-export type SqliteSourceParts<Part extends string | Buffer> = ReturnType<typeof sqliteSourceParts<Part>>;
-
 export function sqliteSourceParts<Part extends string | Buffer>(db: Database, kind: keyof typeof KINDS) {
   const { parts, value, version } = KINDS[kind];
   // Versions are unique, so the stages of every kind share a table.

@@ -12,7 +12,7 @@ export function sqliteSourceTexts(db: Database) {
   const parts = sqliteSourceParts<string>(db, 'text');
   return {
     ...parts,
-    /** Writes `text` in parts under a fresh version (see SqliteSourceParts.write) and answers it: null for no text. */
+    /** Writes `text` in parts under a fresh version (see sqliteSourceParts' write) and answers it: null for no text. */
     async write(chatbotId: string, sourceId: string, text: string): Promise<string | null> {
       return text === '' ? null : parts.write(chatbotId, sourceId, partsOf(text));
     },
