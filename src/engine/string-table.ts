@@ -6,7 +6,7 @@
 // the key's hash, so a probe decodes a key only where the hashes agree.
 
 /** FNV-1a over the UTF-16 code units: the same on every thread and process. */
-function hashOf(key: string): number {
+export function hashOf(key: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
   return hash | 0;
@@ -49,5 +49,19 @@ export function lookUp(table: Int32Array, key: string, keyOf: (value: number) =>
     const value = (table[2 * slot] as number) - 1;
     if (value < 0) return -1;
     if (table[2 * slot + 1] === hash && keyOf(value) === key) return value;
+  }
+}
+
+/**
+ * Each value of `pairs` (value, hash, value, hash…) with each value of the table whose key has the
+ * same hash: the candidates of a join of two sets of strings by their hashes, to be compared.
+ */
+export function sameHashes(pairs: Int32Array, table: Int32Array, visit: (pairValue: number, tableValue: number) => void): void {
+  const capacity = table.length / 2;
+  for (let k = 0; k < pairs.length; k += 2) {
+    const hash = pairs[k + 1] as number;
+    for (let slot = hash & (capacity - 1); table[2 * slot] !== 0; slot = (slot + 1) & (capacity - 1)) {
+      if (table[2 * slot + 1] === hash) visit(pairs[k] as number, (table[2 * slot] as number) - 1);
+    }
   }
 }
