@@ -493,11 +493,13 @@ type TermRows = { ids: Int32Array; rows: Int32Array };
 function termRows(vectors: WordVectors, terms: TermReader): TermRows {
   const rowOf = new Int32Array(terms.size).fill(-1);
   let count = 0;
-  sameHashes(vectors.stems, terms.table, (row, id) => {
-    if (terms.termOf(id) !== stemOf(vectors, row)) return;
+  const candidates = sameHashes(vectors.stems, terms.table);
+  for (let k = 0; k < candidates.length; k += 2) {
+    const [row, id] = [candidates[k] as number, candidates[k + 1] as number];
+    if (terms.termOf(id) !== stemOf(vectors, row)) continue;
     rowOf[id] = row;
     count += 1;
-  });
+  }
   const ids = new Int32Array(count);
   const rows = new Int32Array(count);
   for (let id = 0, k = 0; id < terms.size; id += 1) {

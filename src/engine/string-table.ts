@@ -53,15 +53,19 @@ export function lookUp(table: Int32Array, key: string, keyOf: (value: number) =>
 }
 
 /**
- * Each value of `pairs` (value, hash, value, hash…) with each value of the table whose key has the
- * same hash: the candidates of a join of two sets of strings by their hashes, to be compared.
+ * The candidates of a join of two sets of strings by their hashes, to be compared: each value of
+ * `pairs` (value, hash, value, hash…) with each value of the table whose key has the same hash,
+ * as pairs (pairs' value, table's value…). Answered, not visited: a loop with no callback is
+ * compiled once for every table.
  */
-export function sameHashes(pairs: Int32Array, table: Int32Array, visit: (pairValue: number, tableValue: number) => void): void {
+export function sameHashes(pairs: Int32Array, table: Int32Array): Int32Array {
   const capacity = table.length / 2;
+  const found: number[] = [];
   for (let k = 0; k < pairs.length; k += 2) {
     const hash = pairs[k + 1] as number;
     for (let slot = hash & (capacity - 1); table[2 * slot] !== 0; slot = (slot + 1) & (capacity - 1)) {
-      if (table[2 * slot + 1] === hash) visit(pairs[k] as number, (table[2 * slot] as number) - 1);
+      if (table[2 * slot + 1] === hash) found.push(pairs[k] as number, (table[2 * slot] as number) - 1);
     }
   }
+  return Int32Array.from(found);
 }
