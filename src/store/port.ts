@@ -273,11 +273,14 @@ export type SourceChunk = { text: string; source: SourceRef };
  */
 export type TrainedSource = { id: string; revision: number; chunks?: SourceChunk[] };
 
+/** The revision of a source's text as inserted: what it is chunked for until it changes. */
+export const INSERTED_REVISION = 0;
+
 /** A Q&A source's question and answer as an edit read them. */
 export type QaExpectation = { question: string; answer: string };
 
 export interface SourceRepository {
-  /** Stores the sources, with their texts and files, all or none. */
+  /** Stores the sources, with their texts and files, all or none; each at INSERTED_REVISION. */
   insert(sources: NewSource[]): Promise<void>;
   /** Stores the source, replacing the one of the same id (keeping its createdAt). */
   put(source: NewSource): Promise<Source>;
