@@ -81,7 +81,8 @@ export async function findSource(store: Store, account: Account, chatbotId: stri
 
 /**
  * Files to read, all or none: each judged by its content (PDF, DOCX, Markdown, HTML or plain
- * text, else refused) and stored queued with its bytes and that type; the sources job reads them.
+ * text, else refused) and stored queued with its bytes and that type, created in the order given;
+ * the sources job reads them.
  */
 export async function addFileSources(
   store: Store,
@@ -98,8 +99,9 @@ export async function addFileSources(
     return { filename, bytes: bytes.length, contentType: CONTENT_TYPES[kind] };
   });
   await withinCharLimit(store, chatbotId, 1, limits);
-  const now = new Date();
-  const sources = judged.map((file): Source => ({ ...queued(chatbotId, 'file', file.filename, now), ...file }));
+  // A millisecond apart, so the list (oldest first) keeps the upload's order, not its ids'.
+  const now = Date.now();
+  const sources = judged.map((file, k): Source => ({ ...queued(chatbotId, 'file', file.filename, new Date(now + k)), ...file }));
   await store.sources.insert(sources.map((source, k) => ({ ...source, file: files[k]?.bytes })));
   return sources;
 }
