@@ -518,6 +518,19 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       expect(await store.sources.pageList((await seedChatbot(store, owner)).id, site.id)).toEqual([]);
     });
 
+    it('refuses a page of a deleted source, keeping none of it', async () => {
+      const site = source({ type: 'website', status: 'processing', url: 'https://example.com/', maxPages: 5, pages: { done: 0, failed: 0, total: 0 } });
+      await store.sources.insert([site]);
+      await store.sources.planPages(site.id, ['https://example.com/']);
+      await store.sources.delete(bot.id, site.id);
+      // Planned before the deletion, and found under a URL never planned.
+      for (const url of ['https://example.com/', 'https://example.com/a']) {
+        await expect(store.sources.recordPage(site.id, page(url, 'read', 'Home.'))).rejects.toThrow();
+      }
+      expect(await store.sources.pageCounts(site.id)).toEqual({ done: 0, failed: 0, total: 0 });
+      expect(await store.sources.nextPage(site.id, -1)).toBeUndefined();
+    });
+
     it('reads a website’s pages as its text, each page naming its URL and title', async () => {
       const site = source({ type: 'website', title: 'example.com', url: 'https://example.com/', text: '' });
       await store.sources.insert([site]);

@@ -325,6 +325,10 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
       return doc ? { seq: doc.seq, url: doc.url } : undefined;
     },
     async recordPage(sourceId, { url, title, status, chars, text, reason }) {
+      // As SQLite's foreign key does, a deleted source takes no page: one deleted meanwhile
+      // (its counts find no source) loses the pages written since.
+      const gone = () => new Error(`source ${sourceId} does not exist: its page ${url} is not recorded`);
+      if (!(await sources.exists({ _id: sourceId }))) throw gone();
       const outcome = { title, status, chars, text, reason: reason ?? null };
       const { matchedCount } = await sourcePages.updateOne({ sourceId, url }, { $set: outcome });
       if (matchedCount === 0) {
@@ -332,7 +336,10 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
         await sourcePages.updateOne({ sourceId, url }, { $set: outcome });
       }
       const pages = await repository.pageCounts(sourceId);
-      await sources.updateOne({ _id: sourceId }, { $set: { pages } });
+      if ((await sources.updateOne({ _id: sourceId }, { $set: { pages } })).matchedCount === 0) {
+        await sourcePages.deleteMany({ sourceId });
+        throw gone();
+      }
       return pages;
     },
     async pageCounts(sourceId) {
