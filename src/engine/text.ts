@@ -133,34 +133,36 @@ const ASCII_COMPOUND = /(?<![a-zA-Z0-9])[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)+/g;
 
 export type CompoundFinder = (word: string, next: string | undefined, inMaterial: boolean) => string | undefined;
 
+/** A vocabulary's compounds as a finder looks them up, by the keys of compoundKeys. */
+export type CompoundLookup = {
+  /** The compound whose parts written together stem to this; of several, the last in the vocabulary. */
+  joined(key: string): string | undefined;
+  /** The two-part compounds with this second part, in vocabulary order. */
+  headedBy(head: string): string[];
+};
+
+/** What a compound term is looked up by: its parts written together, stemmed, and its second part if it has two. */
+export function compoundKeys(term: string): { joined: string; head: string | undefined } | undefined {
+  if (!term.includes('-')) return undefined;
+  const parts = term.split('-');
+  return { joined: stem(term.replace(/-/g, '')), head: parts.length === 2 ? parts[1] : undefined };
+}
+
 /**
  * Finds the compound of a vocabulary that a question's words name: one word written together
  * ("ebikes" → e-bike), or two apart whose first matches the compound's first part, or begins
  * with it when that part is an initial ("electric bikes" → e-bike). An initial stands for a word
  * the material does not use itself, so "expensive bikes" stays itself where the text says so.
  */
-export function compoundFinder(vocabulary: string[]): CompoundFinder {
-  const joined = new Map<string, string>();
-  const byHead = new Map<string, string[]>();
-  for (const term of vocabulary) {
-    if (!term.includes('-')) continue;
-    joined.set(stem(term.replace(/-/g, '')), term);
-    const parts = term.split('-');
-    if (parts.length !== 2) continue;
-    const head = parts[1] as string;
-    // Appended in place: material with thousands of codes ("KES-4105") shares few heads.
-    const sharing = byHead.get(head);
-    if (sharing) sharing.push(term);
-    else byHead.set(head, [term]);
-  }
+export function compoundFinder(compounds: CompoundLookup): CompoundFinder {
   return (word, next, inMaterial) => {
     if (next !== undefined) {
-      const match = byHead.get(stem(next))?.find((term) => {
+      const match = compounds.headedBy(stem(next)).find((term) => {
         const first = term.slice(0, term.indexOf('-'));
         return word === first || (first.length === 1 && !inMaterial && word.startsWith(first));
       });
       if (match) return match;
     }
-    return joined.get(stem(word));
+    return compounds.joined(stem(word));
   };
 }

@@ -22,6 +22,8 @@ describe('packIndex / unpackIndex', () => {
       }
       expect(unpacked.sentences.length).toBe(index.sentences.length);
       expect(unpacked.sentences.at(-1)).toBe(index.sentences.at(-1));
+      // map and forEach skip what a list does not have.
+      expect(unpacked.vocabulary.map((term) => term)).toEqual(index.vocabulary);
     }
   });
 

@@ -88,6 +88,18 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await ask('What is the code of the Kestrel room?')).toContain('KES-4105');
   });
 
+  it('lists the files of one upload in the order of their parts, each created after the one before', async () => {
+    const names = ['zebra', 'apple', 'mango', 'kiwi', 'banana', 'cherry', 'lemon', 'fig'].map((fruit) => `${fruit}.md`);
+    const { status, body } = await upload(names.map((name) => ({ name, bytes: `# ${name}\n\nA note on ${name}.` })));
+    expect(status).toBe(202);
+    expect((body as { data: SourceItem[] }).data.map((source) => source.filename)).toEqual(names);
+    const [, ...files] = await list();
+    expect(files.map((file) => file.filename)).toEqual(names);
+    const created = files.map((file) => Date.parse(file.created_at));
+    expect(created).toEqual([...created].sort((a, b) => a - b));
+    expect(new Set(created).size).toBe(names.length);
+  });
+
   it('fails a damaged file with one sentence, and answers from the others', async () => {
     const docx = await docxOf(MEETING_ROOMS);
     const { status } = await upload([{ name: 'broken.docx', bytes: docx.subarray(0, docx.byteLength / 2) }]);

@@ -1,19 +1,20 @@
 import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import type {
-  NewSource,
-  PageCounts,
-  QaExpectation,
-  Source,
-  SourceChange,
-  SourceChunk,
-  SourcePage,
-  SourcePageStatus,
-  SourceRepository,
-  SourceStatus,
-  SourceText,
-  SourceType,
-  TrainedSource,
+import {
+  countedChars,
+  type NewSource,
+  type PageCounts,
+  type QaExpectation,
+  type Source,
+  type SourceChange,
+  type SourceChunk,
+  type SourcePage,
+  type SourcePageStatus,
+  type SourceRepository,
+  type SourceStatus,
+  type SourceText,
+  type SourceType,
+  type TrainedSource,
 } from '../port.js';
 import type { SqliteSourceFiles } from './source-files.js';
 import type { SqliteSourceTexts } from './source-texts.js';
@@ -266,12 +267,19 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     texts.madeCurrent(id, text ?? null);
     files.madeCurrent(id, file ?? null);
   };
-  const insertAll = db.transaction((sources: NewSource[], staged: Versions[]) => {
+  /** Inserts the rows, unless the chatbot's sources would then hold over maxChars: answers then what they would hold. */
+  const insertAll = db.transaction((sources: NewSource[], staged: Versions[], maxChars: number): number | undefined => {
+    const [first] = sources;
+    if (first && maxChars < Infinity) {
+      const wouldHold = (totalChars.get(first.chatbotId, '')?.total ?? 0) + countedChars(sources);
+      if (wouldHold > maxChars) return wouldHold;
+    }
     sources.forEach((source, k) => {
       const versions = staged[k] as Versions;
       insert.run(...rowValues(source, versions));
       madeCurrent(source.id, versions);
     });
+    return undefined;
   });
   const put = db.transaction((source: NewSource, staged: Versions): Written | undefined => {
     const before = byId.get(source.chatbotId, source.id);
@@ -335,15 +343,18 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   }
 
   return {
-    async insert(sources) {
-      // Every part is written before any row: a failure part-way leaves no source.
+    async insert(sources, maxChars = Infinity) {
+      // Every part is written before any row: a failure part-way, or a refusal, leaves no source.
+      // The limit is checked in the rows' transaction, which writers take one at a time.
       const staged: Versions[] = [];
+      let stored = false;
       try {
         for (const { chatbotId, id, text = '', file } of sources) staged.push(await stage(chatbotId, id, { text, file }));
-        insertAll.immediate(sources, staged);
-      } catch (error) {
-        for (const [k, versions] of staged.entries()) await removeVersions((sources[k] as NewSource).id, versions);
-        throw error;
+        const wouldHold = insertAll.immediate(sources, staged, maxChars);
+        stored = wouldHold === undefined;
+        return stored ? undefined : { wouldHold: wouldHold as number };
+      } finally {
+        if (!stored) for (const [k, versions] of staged.entries()) await removeVersions((sources[k] as NewSource).id, versions);
       }
     },
     async put(source) {
