@@ -5,6 +5,7 @@ import { crawlSection } from './crawl.js';
 import { extractionSection } from './extraction.js';
 import { handoffSection } from './handoff.js';
 import { httpSection } from './http.js';
+import { indexLoadSection } from './index-load.js';
 import { pagingSection } from './paging.js';
 import type { Figure, Section } from './section.js';
 import { benchRetrieval } from './retrieval.js';
@@ -22,6 +23,7 @@ const SECTIONS: Section[] = [
   analyticsSection,
   trainingSection,
   sourcesTrainingSection,
+  indexLoadSection,
   extractionSection,
   crawlSection,
   handoffSection,

@@ -5,6 +5,7 @@ import { CONTENT_TYPES, sniffFileKind } from '../sources/extract/index.js';
 import {
   apiTextSource,
   apiTextSourceId,
+  INSERTED_REVISION,
   type Account,
   type NewSource,
   type Source,
@@ -12,6 +13,7 @@ import {
   type SourceChunk,
   type SourcePage,
   type Store,
+  type TrainedSource,
 } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { accessDenied, invalidRequest, notFound } from './errors.js';
@@ -49,19 +51,28 @@ export const qaText = (question: string, answer: string) => `${question}\n${answ
  * those whose text changed. Of concurrent rebuilds, the one that read the sources last wins: the
  * store refuses older material.
  */
-export async function trainFromSources(store: Store, chatbotId: string): Promise<void> {
+export async function trainFromSources(store: Store, chatbotId: string, chunked?: ChunkedAhead): Promise<void> {
   const revision = await store.sources.nextRevision(chatbotId);
   const chunks: SourceChunk[] = [];
   for (const source of await store.sources.trainedSources(chatbotId)) {
-    for (const chunk of source.chunks ?? (await chunkSource(store, chatbotId, source.id, source.revision))) chunks.push(chunk);
+    const ahead = chunked?.id === source.id && chunked.revision === source.revision ? chunked.chunks : undefined;
+    for (const chunk of source.chunks ?? (await chunkSource(store, chatbotId, source, ahead))) chunks.push(chunk);
   }
   await store.training.replace(chatbotId, { chunks, revision });
 }
 
-/** The source's text at `revision` chunked, and kept unless it has changed since. */
-async function chunkSource(store: Store, chatbotId: string, sourceId: string, revision: number): Promise<SourceChunk[]> {
-  const chunks = await chunkSourcesOffThread(await store.sources.texts(chatbotId, sourceId));
-  await store.sources.saveChunks(chatbotId, sourceId, revision, chunks);
+/** A source's text chunked while it was stored, good for the revision it was stored at. */
+type ChunkedAhead = { id: string; revision: number; chunks: Promise<SourceChunk[]> };
+
+/** The source's text at `revision` chunked (unless chunked ahead), and kept unless it has changed since. */
+async function chunkSource(
+  store: Store,
+  chatbotId: string,
+  { id, revision }: TrainedSource,
+  ahead?: Promise<SourceChunk[]>,
+): Promise<SourceChunk[]> {
+  const chunks = await (ahead ?? chunkSourcesOffThread(await store.sources.texts(chatbotId, id)));
+  await store.sources.saveChunks(chatbotId, id, revision, chunks);
   return chunks;
 }
 
@@ -167,7 +178,7 @@ export async function refreshSource(store: Store, account: Account, chatbotId: s
 /** Chunks the source, unless its current text is chunked already. */
 async function keepChunks(store: Store, chatbotId: string, sourceId: string): Promise<void> {
   const [trained] = await store.sources.trainedSources(chatbotId, sourceId);
-  if (trained && !trained.chunks) await chunkSource(store, chatbotId, sourceId, trained.revision);
+  if (trained && !trained.chunks) await chunkSource(store, chatbotId, trained);
 }
 
 function queued(chatbotId: string, type: 'file' | 'website', title: string, now: Date): Source {
@@ -216,8 +227,12 @@ async function addReadySource(
     createdAt: now,
     updatedAt: now,
   };
+  // Chunked off the event loop while it is stored, as training would chunk it after (a new
+  // source's text is its revision 0): the worker starts reading it for the index that much sooner.
+  const chunks = chunkSourcesOffThread([{ ref: { id: source.id, title: source.title, type: source.type }, text }]);
+  chunks.catch(() => {}); // Unused when the insert fails: then its failure is nobody's concern.
   await insertWithinCharLimit(store, [{ ...source, text }], limits);
-  await trainFromSources(store, chatbotId);
+  await trainFromSources(store, chatbotId, { id: source.id, revision: INSERTED_REVISION, chunks });
   return source;
 }
 

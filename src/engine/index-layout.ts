@@ -1,11 +1,13 @@
-import type { LexicalIndex } from './lexical-index.js';
+import { termLookups, type LexicalIndex, type TermLookups } from './lexical-index.js';
 
 // The stored form of a lexical index, laid out so that loading it costs next to nothing on the
 // event loop: a header of lengths, the integer arrays as they lie in memory (read in place, not
 // copied), and the strings as UTF-8 with their byte boundaries, decoded one by one when a search
-// quotes them. v8.deserialize rebuilt every string of a 10 MB index up front, holding up the
-// server for a tenth of a second to a second. Integers are in the machine's byte order: every
-// platform Node runs on in practice is little-endian.
+// reads them. v8.deserialize rebuilt every string of a 10 MB index up front, holding up the
+// server for a tenth of a second to a second. The hash tables a search looks terms up by are
+// computed here, on the training worker, and stored with it, so that no string of the vocabulary
+// is decoded to make a searcher. Integers are in the machine's byte order: every platform Node
+// runs on in practice is little-endian.
 
 const INTEGERS = [
   'sectionStart',
@@ -20,38 +22,40 @@ const INTEGERS = [
   'keyPostingStart',
   'sectionSource',
 ] as const;
+const LOOKUPS = ['terms', 'joined', 'heads', 'headed', 'headedStart'] as const satisfies (keyof TermLookups)[];
 const TEXTS = ['vocabulary', 'keys', 'sentences', 'sources'] as const;
-// One length per integer array, one count per string list, the UTF-8 text's byte length.
-const HEADER = INTEGERS.length + TEXTS.length + 1;
+// One length per integer array and per lookup, one count per string list, the UTF-8 text's byte length.
+const HEADER = INTEGERS.length + LOOKUPS.length + TEXTS.length + 1;
 
 /** The index in bytes of their own buffer (from its start), so that they can be transferred. */
 export function packIndex(index: LexicalIndex): Uint8Array<ArrayBuffer> {
   const lists = TEXTS.map((field) => index[field]);
-  const text = Buffer.from(lists.map((list) => list.join('')).join(''));
   // Each list's boundaries in bytes of the text: where each string starts, and where the last ends.
-  let position = 0;
+  let textLength = 0;
   const boundaries = lists.map((list) => {
     const starts = new Int32Array(list.length + 1);
-    starts[0] = position;
-    list.forEach((string, k) => (starts[k + 1] = position += Buffer.byteLength(string)));
+    starts[0] = textLength;
+    list.forEach((string, k) => (starts[k + 1] = textLength += Buffer.byteLength(string)));
     return starts;
   });
-  const header = Int32Array.from([...INTEGERS.map((field) => index[field].length), ...lists.map((list) => list.length), text.byteLength]);
-  const arrays = [header, ...INTEGERS.map((field) => index[field]), ...boundaries];
-  const bytes = new Uint8Array(arrays.reduce((sum, array) => sum + array.byteLength, 0) + text.byteLength);
+  const lookups = index.lookups ?? termLookups(index.vocabulary);
+  const integers = [...INTEGERS.map((field) => index[field]), ...LOOKUPS.map((field) => lookups[field])];
+  const header = Int32Array.from([...integers.map((array) => array.length), ...lists.map((list) => list.length), textLength]);
+  const arrays = [header, ...integers, ...boundaries];
+  const bytes = new Uint8Array(arrays.reduce((sum, array) => sum + array.byteLength, 0) + textLength);
   let offset = 0;
   for (const array of arrays) {
     bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offset);
     offset += array.byteLength;
   }
-  bytes.set(text, offset);
+  // Each string written in place: joining them all and encoding the result copied the text twice.
+  const text = Buffer.from(bytes.buffer, offset, textLength);
+  let written = 0;
+  for (const list of lists) for (const string of list) written += text.write(string, written);
   return bytes;
 }
 
-/**
- * The index in packed bytes. Its integer arrays are views of them and its sentences and keys are
- * read from them when asked for; only the vocabulary, which every search needs whole, is decoded.
- */
+/** The index in packed bytes. Its integer arrays and lookups are views of them and its strings are read from them when asked for. */
 export function unpackIndex(packed: Uint8Array): LexicalIndex {
   // Views need 4-byte alignment; a buffer from a pool may start anywhere.
   const bytes = packed.byteOffset % 4 === 0 ? packed : packed.slice();
@@ -63,11 +67,13 @@ export function unpackIndex(packed: Uint8Array): LexicalIndex {
     return array;
   };
   const integers = INTEGERS.map((_, i) => view(header[i] as number));
-  const [vocabulary, keys, sentences, sources] = TEXTS.map((_, i) => view((header[INTEGERS.length + i] as number) + 1));
+  const lookups = LOOKUPS.map((_, i) => view(header[INTEGERS.length + i] as number));
+  const [vocabulary, keys, sentences, sources] = TEXTS.map((_, i) => view((header[INTEGERS.length + LOOKUPS.length + i] as number) + 1));
   const text = Buffer.from(bytes.buffer, offset, header[HEADER - 1]);
   return {
     ...(Object.fromEntries(INTEGERS.map((field, i) => [field, integers[i]])) as Pick<LexicalIndex, (typeof INTEGERS)[number]>),
-    vocabulary: Array.from({ length: (vocabulary as Int32Array).length - 1 }, (_, k) => stringAt(text, vocabulary as Int32Array, k)),
+    lookups: Object.fromEntries(LOOKUPS.map((field, i) => [field, lookups[i]])) as TermLookups,
+    vocabulary: lazyStrings(text, vocabulary as Int32Array),
     keys: lazyStrings(text, keys as Int32Array),
     sentences: lazyStrings(text, sentences as Int32Array),
     sources: lazyStrings(text, sources as Int32Array),
@@ -78,17 +84,22 @@ function stringAt(text: Buffer, starts: Int32Array, k: number): string {
   return text.toString('utf8', starts[k], starts[k + 1]);
 }
 
-/** A read-only list whose strings are decoded on access (a search reads a few dozen). */
+/**
+ * A read-only list whose strings are decoded on access (a search reads a few dozen of each). It
+ * has its elements for `in` too, which map and forEach ask before reading one.
+ */
 function lazyStrings(text: Buffer, starts: Int32Array): string[] {
   const length = starts.length - 1;
+  const position = (property: string | symbol) => {
+    const k = typeof property === 'string' ? Number(property) : NaN;
+    return Number.isInteger(k) && k >= 0 && k < length ? k : undefined;
+  };
   return new Proxy([] as string[], {
     get(target, property, receiver) {
       if (property === 'length') return length;
-      if (typeof property === 'string') {
-        const k = Number(property);
-        if (Number.isInteger(k) && k >= 0 && k < length) return stringAt(text, starts, k);
-      }
-      return Reflect.get(target, property, receiver) as unknown;
+      const k = position(property);
+      return k === undefined ? (Reflect.get(target, property, receiver) as unknown) : stringAt(text, starts, k);
     },
+    has: (target, property) => position(property) !== undefined || Reflect.has(target, property),
   });
 }

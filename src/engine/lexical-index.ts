@@ -2,8 +2,10 @@ import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import { isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
+import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
-import { compoundFinder, stem, terms, words } from './text.js';
+import { lookUp, stringTable } from './string-table.js';
+import { compoundFinder, compoundKeys, stem, terms, words, type CompoundLookup } from './text.js';
 import { similarity, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -34,7 +36,64 @@ export type LexicalIndex = {
   sectionSource: Int32Array;
   /** The sources (and website pages) read, as JSON. */
   sources: string[];
+  /** Present in an index read from its packed bytes (index-layout.ts); one built here computes them to search. */
+  lookups?: TermLookups;
 };
+
+/**
+ * What a search looks terms up by, as hash tables (string-table.ts): computed where an index is
+ * packed, on the training worker, and read in place from a stored one, so that a searcher is
+ * ready without decoding its vocabulary (a Map of a large material's took up to 100 ms).
+ */
+export type TermLookups = {
+  /** Term → id. */
+  terms: Int32Array;
+  /** A compound's key written together (compoundKeys) → its id. */
+  joined: Int32Array;
+  /** A two-part compound's second part → its group: the compounds with it, ascending (flat, with starts). */
+  heads: Int32Array;
+  headed: Int32Array;
+  headedStart: Int32Array;
+};
+
+export function termLookups(vocabulary: readonly string[]): TermLookups {
+  const keys = vocabulary.map((term) => compoundKeys(term));
+  const groups = new Map<string, number[]>();
+  keys.forEach((key, id) => {
+    if (key?.head === undefined) return;
+    // Appended in place: material with thousands of codes ("KES-4105") shares few heads.
+    const sharing = groups.get(key.head);
+    if (sharing) sharing.push(id);
+    else groups.set(key.head, [id]);
+  });
+  const headedStart = [0];
+  for (const group of groups.values()) headedStart.push((headedStart.at(-1) as number) + group.length);
+  return {
+    terms: stringTable(vocabulary),
+    joined: stringTable(keys.map((key) => key?.joined)),
+    heads: stringTable([...groups.keys()]),
+    headed: Int32Array.from([...groups.values()].flat()),
+    headedStart: Int32Array.from(headedStart),
+  };
+}
+
+/** An index's terms by id, an id by its term (-1 for none), and its compounds, read through its lookups. */
+function termReader(index: LexicalIndex) {
+  const { terms, joined, heads, headed, headedStart } = index.lookups ?? termLookups(index.vocabulary);
+  const termOf = (id: number) => index.vocabulary[id] as string;
+  const headedBy = (group: number) => Array.from(headed.subarray(headedStart[group], headedStart[group + 1]), termOf);
+  const compounds: CompoundLookup = {
+    joined(key) {
+      const id = lookUp(joined, key, (found) => compoundKeys(termOf(found))?.joined);
+      return id < 0 ? undefined : termOf(id);
+    },
+    headedBy(head) {
+      const group = lookUp(heads, head, (found) => compoundKeys(termOf(headed[headedStart[found] as number] as number))?.head);
+      return group < 0 ? [] : headedBy(group);
+    },
+  };
+  return { termOf, idOf: (term: string) => lookUp(terms, term, termOf), compounds };
+}
 
 /** A sentence of a passage with the weight of the question it carries by its own words. */
 export type PassageSentence = { text: string; weight: number };
@@ -152,8 +211,9 @@ type Concept = { weight: number; context: boolean; ids: Map<number, number>; unk
 export type SearchOptions = { expand?: boolean; vectors?: boolean };
 
 export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = true }: SearchOptions = {}): LexicalSearcher {
-  const termIds = new Map(index.vocabulary.map((term, id) => [term, id]));
-  const findCompound = compoundFinder(index.vocabulary);
+  const { termOf, idOf, compounds } = termReader(index);
+  const has = (term: string) => idOf(term) >= 0;
+  const findCompound = compoundFinder(compounds);
   const documents = index.sentences.length + index.keys.length;
   const idf = (id: number) => {
     const frequency =
@@ -162,7 +222,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
     return Math.log(1 + (documents + SMOOTHING) / Math.max(1, frequency));
   };
   const missingUnknownWeight = Math.log(1 + documents + SMOOTHING) + 1;
-  const neighbours = vectorNeighbours(index.vocabulary);
+  const neighbours = vectorNeighbours(index.postingStart.length - 1, termOf, idOf);
 
   /** The informative words of a text, each with the index terms standing for it. */
   function concepts(text: string, context: boolean, contextFactor = CONTEXT_FACTOR): Concept[] {
@@ -177,15 +237,15 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
       // meaning; otherwise ("phone number" ~ number) its words are read one by one.
       const phrase =
         pair?.known &&
-        !pair.own.every((term) => termIds.has(term)) &&
-        [...pair.lemmas, ...pair.synonyms].some((term) => termIds.has(term) && !pair.own.includes(term));
+        !pair.own.every(has) &&
+        [...pair.lemmas, ...pair.synonyms].some((term) => has(term) && !pair.own.includes(term));
       const form = phrase ? (pair as Expansion) : expansion(word);
       if (phrase) i += 1;
       else if (form.own.length === 0) continue;
       const ids = new Map<number, number>();
       const add = (term: string, factor: number) => {
-        const id = termIds.get(term);
-        if (id !== undefined && (ids.get(id) ?? 0) < factor) ids.set(id, factor);
+        const id = idOf(term);
+        if (id >= 0 && (ids.get(id) ?? 0) < factor) ids.set(id, factor);
       };
       if (!phrase) for (const term of form.own) add(term, 1);
       for (const term of expand ? form.lemmas : []) add(term, 1);
@@ -194,7 +254,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
       for (const [term, factor] of vectorsSay?.near ?? []) add(term, factor);
       // A compound of the material ("e-bikes") is what "electric" means before "bikes", and
       // what "ebikes" is written together.
-      const compound = findCompound(word, tokens[i + 1], form.own.every((term) => termIds.has(term)));
+      const compound = findCompound(word, tokens[i + 1], form.own.every(has));
       if (compound) add(compound, 1);
       const factor = context ? contextFactor : 1;
       const foreign = ids.size === 0 && vectorsSay !== undefined && vectorsSay.best < FOREIGN;
@@ -206,6 +266,24 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
     return found;
   }
 
+  // The sources that are Q&A pairs, by their index in `sources`: read on the first follow-up.
+  let qaSources: Set<number> | undefined;
+  /** Whether a Q&A pair's question, under a key holding one of the asked words, is the question asked. */
+  function ownersQuestion(question: string, asked: Concept[]): boolean {
+    qaSources ??= new Set(index.sources.flatMap((json, k) => ((JSON.parse(json) as SourceRef).type === 'qa' ? [k] : [])));
+    const terms = questionTerms(question);
+    for (const concept of asked) {
+      for (const id of concept.ids.keys()) {
+        for (let k = index.keyPostingStart[id] as number; k < (index.keyPostingStart[id + 1] as number); k += 1) {
+          const section = index.keyPostings[k] as number;
+          if (!qaSources.has(index.sectionSource[section] as number)) continue;
+          if (questionLikeness(terms, questionTerms(index.keys[section] as string)) >= SAME_QUESTION) return true;
+        }
+      }
+    }
+    return false;
+  }
+
   return (query, limit, { around = true } = {}) => {
     const { question: message, context: earlier = '' } = typeof query === 'string' ? { question: query } : query;
     const question = withoutLeadIn(message);
@@ -214,11 +292,14 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
     const tokens = words(question);
     const asksAmount = tokens.some((word, i) => ASKS_AMOUNT.test(`${tokens[i - 1]} ${word}`));
     const refersBack = asked.length <= 1 && words(question).some((word) => REFERS_BACK.has(word));
-    const contextFactor = refersBack ? 1 : asked.length <= 1 ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
+    // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
+    // unless the owner wrote it as a question of its own (a Q&A pair's): that one is not a follow-up.
+    const leans = refersBack || (asked.length <= 1 && !ownersQuestion(question, asked));
+    const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
     const all = [...asked, ...concepts(context, asked.length > 0, contextFactor)];
-    // A question of one word ("How much is it?", "And on Saturday?") is judged with the words it
-    // leans on; a fuller one stands on its own, so that the context cannot answer for it.
-    const judged = all.map((concept) => asked.length <= 1 || !concept.context);
+    // One that leans is judged with the words it leans on; one that stands on its own is judged
+    // alone, so that the context cannot answer for it.
+    const judged = all.map((concept) => leans || !concept.context);
     const total = all.reduce((a, concept, c) => a + (judged[c] ? concept.weight : 0), 0);
     if (total === 0) return [];
     const unknownWords = asked.flatMap((concept) => concept.unknown ?? []);
@@ -384,16 +465,20 @@ function withSurroundings(passages: Passage[], index: LexicalIndex): Passage[] {
  */
 type Near = { near: [string, number][]; best: number };
 
-function vectorNeighbours(vocabulary: string[]): (word: string) => Near | undefined {
+function vectorNeighbours(
+  vocabularySize: number,
+  termOf: (id: number) => string,
+  idOf: (term: string) => number,
+): (word: string) => Near | undefined {
   const found = new Map<string, Near>();
-  let rows: Int32Array | undefined;
+  let withVectors: TermRows | undefined;
   let vectorsSeen: WordVectors | undefined;
   return (word) => {
     const vectors = wordVectors();
     if (!vectors) return undefined;
     if (vectors !== vectorsSeen) {
       vectorsSeen = vectors;
-      rows = Int32Array.from(vocabulary, (term) => vectors.stemRows.get(term) ?? -1);
+      withVectors = termRows(vectors, vocabularySize, idOf);
       found.clear();
     }
     let entry = found.get(word);
@@ -401,15 +486,16 @@ function vectorNeighbours(vocabulary: string[]): (word: string) => Near | undefi
       const near: [string, number][] = [];
       let best = 1;
       const row = vectors.rows.get(word) ?? lemmas(word).map((lemma) => vectors.rows.get(lemma)).find((r) => r !== undefined);
-      const own = stem(word);
       if (row !== undefined) {
+        const { ids, rows } = withVectors as TermRows;
+        const own = idOf(stem(word));
         best = -1;
-        rows?.forEach((termRow, id) => {
-          if (termRow < 0 || vocabulary[id] === own) return;
-          const cosine = similarity(vectors, row, termRow);
+        for (let k = 0; k < ids.length; k += 1) {
+          if (ids[k] === own) continue;
+          const cosine = similarity(vectors, row, rows[k] as number);
           best = Math.max(best, cosine);
-          if (cosine >= VECTOR_FLOOR) near.push([vocabulary[id] as string, VECTOR_FACTOR * cosine]);
-        });
+          if (cosine >= VECTOR_FLOOR) near.push([termOf(ids[k] as number), VECTOR_FACTOR * cosine]);
+        }
       }
       entry = { near, best };
       if (found.size >= EXPANSIONS_KEPT) found.clear();
@@ -417,6 +503,34 @@ function vectorNeighbours(vocabulary: string[]): (word: string) => Near | undefi
     }
     return entry;
   };
+}
+
+/** The terms with a vector, ascending, and each one's row. */
+type TermRows = { ids: Int32Array; rows: Int32Array };
+
+/**
+ * Found from the vectors' side, each stem looked up among the terms: bounded by the vectors'
+ * 100,000 words whatever the material's size, and no term is decoded that has none.
+ */
+function termRows(vectors: WordVectors, vocabularySize: number, idOf: (term: string) => number): TermRows {
+  const rowOf = new Int32Array(vocabularySize).fill(-1);
+  let count = 0;
+  for (const [term, row] of vectors.stemRows) {
+    const id = idOf(term);
+    if (id >= 0) {
+      rowOf[id] = row;
+      count += 1;
+    }
+  }
+  const ids = new Int32Array(count);
+  const rows = new Int32Array(count);
+  for (let id = 0, k = 0; id < vocabularySize; id += 1) {
+    if ((rowOf[id] as number) < 0) continue;
+    ids[k] = id;
+    rows[k] = rowOf[id] as number;
+    k += 1;
+  }
+  return { ids, rows };
 }
 
 type Expansion = { own: string[]; lemmas: string[]; synonyms: string[]; known: boolean; common: boolean };

@@ -24,6 +24,56 @@ export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
 }
 
+/**
+ * words(text) found in place, where the text is ASCII (’ aside), as most training text is:
+ * `found` gets each word's start and end in the text and its wordHash, so that a reader keeping
+ * the words it has seen makes no lower-cased copy and no string a word. Returns false, having
+ * found nothing, for other text: lower-casing it may change its length ("İ" → "i̇") or depend on
+ * the letters around ("Σ" → "σ" or "ς"), as only words() gets right.
+ */
+export function findAsciiWords(text: string, found: (start: number, end: number, hash: number) => void): boolean {
+  if (NOT_ASCII.test(text)) return false;
+  let i = 0;
+  while (i < text.length) {
+    let code = text.charCodeAt(i);
+    if (!isAsciiLetterOrDigit(code)) {
+      i += 1;
+      continue;
+    }
+    // Letters and digits, then an apostrophe and the letters after it if there are any: words()'s pattern.
+    const start = i;
+    let hash = 0;
+    for (; isAsciiLetterOrDigit(code); code = text.charCodeAt((i += 1))) hash = nextHash(hash, code);
+    if ((code === 0x27 || code === 0x2019) && isAsciiLetter(text.charCodeAt(i + 1))) {
+      hash = nextHash(hash, code);
+      for (code = text.charCodeAt((i += 1)); isAsciiLetter(code); code = text.charCodeAt((i += 1))) hash = nextHash(hash, code);
+    }
+    found(start, i, hash);
+  }
+  return true;
+}
+
+/** The hash findAsciiWords gives a word: of its characters lower-cased. */
+export function wordHash(word: string): number {
+  let hash = 0;
+  for (let i = 0; i < word.length; i += 1) hash = nextHash(hash, word.charCodeAt(i));
+  return hash;
+}
+
+/** Whether text[start, end) lower-cased is the (lower-cased) word. */
+export function isWordAt(word: string, text: string, start: number, end: number): boolean {
+  if (word.length !== end - start) return false;
+  for (let i = 0; i < word.length; i += 1) if (word.charCodeAt(i) !== lowerAscii(text.charCodeAt(start + i))) return false;
+  return true;
+}
+
+const NOT_ASCII = /[\u0080-\u2018\u201a-\uffff]/;
+const isAsciiLetter = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+const isAsciiLetterOrDigit = (code: number) => isAsciiLetter(code) || (code >= 0x30 && code <= 0x39);
+const lowerAscii = (code: number) => (code >= 0x41 && code <= 0x5a ? code + 0x20 : code);
+// 30 bits: a small integer to V8, which a Map looks up without allocating a number.
+const nextHash = (hash: number, code: number) => (Math.imul(hash, 31) + lowerAscii(code)) & 0x3fffffff;
+
 /** The words of a text that carry its content: its words without the stopwords. */
 export function contentWords(text: string): string[] {
   return words(text).filter((word) => !isStopword(word));
@@ -74,34 +124,36 @@ export function compoundTerms(text: string): string[] {
 
 export type CompoundFinder = (word: string, next: string | undefined, inMaterial: boolean) => string | undefined;
 
+/** A vocabulary's compounds as a finder looks them up, by the keys of compoundKeys. */
+export type CompoundLookup = {
+  /** The compound whose parts written together stem to this; of several, the last in the vocabulary. */
+  joined(key: string): string | undefined;
+  /** The two-part compounds with this second part, in vocabulary order. */
+  headedBy(head: string): string[];
+};
+
+/** What a compound term is looked up by: its parts written together, stemmed, and its second part if it has two. */
+export function compoundKeys(term: string): { joined: string; head: string | undefined } | undefined {
+  if (!term.includes('-')) return undefined;
+  const parts = term.split('-');
+  return { joined: stem(term.replace(/-/g, '')), head: parts.length === 2 ? parts[1] : undefined };
+}
+
 /**
  * Finds the compound of a vocabulary that a question's words name: one word written together
  * ("ebikes" → e-bike), or two apart whose first matches the compound's first part, or begins
  * with it when that part is an initial ("electric bikes" → e-bike). An initial stands for a word
  * the material does not use itself, so "expensive bikes" stays itself where the text says so.
  */
-export function compoundFinder(vocabulary: string[]): CompoundFinder {
-  const joined = new Map<string, string>();
-  const byHead = new Map<string, string[]>();
-  for (const term of vocabulary) {
-    if (!term.includes('-')) continue;
-    joined.set(stem(term.replace(/-/g, '')), term);
-    const parts = term.split('-');
-    if (parts.length !== 2) continue;
-    const head = parts[1] as string;
-    // Appended in place: material with thousands of codes ("KES-4105") shares few heads.
-    const sharing = byHead.get(head);
-    if (sharing) sharing.push(term);
-    else byHead.set(head, [term]);
-  }
+export function compoundFinder(compounds: CompoundLookup): CompoundFinder {
   return (word, next, inMaterial) => {
     if (next !== undefined) {
-      const match = byHead.get(stem(next))?.find((term) => {
+      const match = compounds.headedBy(stem(next)).find((term) => {
         const first = term.slice(0, term.indexOf('-'));
         return word === first || (first.length === 1 && !inMaterial && word.startsWith(first));
       });
       if (match) return match;
     }
-    return joined.get(stem(word));
+    return compounds.joined(stem(word));
   };
 }

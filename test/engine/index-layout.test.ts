@@ -22,6 +22,8 @@ describe('packIndex / unpackIndex', () => {
       }
       expect(unpacked.sentences.length).toBe(index.sentences.length);
       expect(unpacked.sentences.at(-1)).toBe(index.sentences.at(-1));
+      // map and forEach skip what a list does not have.
+      expect(unpacked.vocabulary.map((term) => term)).toEqual(index.vocabulary);
     }
   });
 
@@ -31,5 +33,13 @@ describe('packIndex / unpackIndex', () => {
     for (const question of ['How long do the batteries last?', 'What does the café crème cost?', 'reset', 'Straße']) {
       expect(unpacked(question, 4)).toEqual(original(question, 4));
     }
+  });
+
+  it('keeps each string its own bytes, lone surrogates included, where one string ends in half a pair and the next begins with the other', () => {
+    // UTF-8 has no half pairs: each half is written as U+FFFD, not joined with its neighbour into one character.
+    const halves = buildLexicalIndex([{ seq: 0, text: 'Ends here \uD83D' }, { seq: 1, text: '\uDE00 starts there. And more text follows.' }]);
+    const unpacked = unpackIndex(packIndex(halves));
+    expect([...unpacked.keys, ...unpacked.sentences]).toEqual([...halves.keys, ...halves.sentences].map((string) => Buffer.from(string).toString()));
+    expect(unpacked.sentences).toContain('\uFFFD starts there.');
   });
 });

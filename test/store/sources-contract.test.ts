@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiTextSource, type Account, type Chatbot, type NewSource, type Source, type Store } from '../../src/store/port.js';
+import { apiTextSource, INSERTED_REVISION, type Account, type Chatbot, type NewSource, type Source, type Store } from '../../src/store/port.js';
 import { TEXT_PART_CHARS } from '../../src/store/text-parts.js';
 import { finishOrder, startBystander } from '../support/event-loop.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
@@ -357,6 +357,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       await store.sources.insert([qa, queued, text]);
       const [first, second] = await store.sources.trainedSources(bot.id);
       expect([first?.id, second?.id, first?.chunks, second?.chunks]).toEqual([text.id, qa.id, undefined, undefined]);
+      // Training chunks a source's text ahead, while inserting it, for this revision.
+      expect([first?.revision, second?.revision]).toEqual([INSERTED_REVISION, INSERTED_REVISION]);
       expect(await store.sources.saveChunks(bot.id, text.id, first?.revision as number, chunksOf(text, 'We open', 'at nine.'))).toBe(true);
       expect(await store.sources.trainedSources(bot.id)).toEqual([
         { id: text.id, revision: first?.revision, chunks: chunksOf(text, 'We open', 'at nine.') },

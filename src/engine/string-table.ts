@@ -1,0 +1,53 @@
+// A hash table from strings to numbers in one integer array, built where the strings are at hand
+// (the training worker) and read in place where they are not: a stored index's terms stay bytes
+// until a search reads one, and a table of them is looked up without decoding them all, as a Map
+// would need (tens of milliseconds on the event loop for a large material). Open addressing with
+// linear probing, at most half full; each slot is a pair: the value + 1 (0 for an empty slot) and
+// the key's hash, so a probe decodes a key only where the hashes agree.
+
+/** FNV-1a over the UTF-16 code units: the same on every thread and process. */
+function hashOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash | 0;
+}
+
+/** Slot pairs for `count` keys: a power of two, at least twice as many. */
+function capacityFor(count: number): number {
+  let capacity = 1;
+  while (capacity < 2 * count) capacity *= 2;
+  return capacity;
+}
+
+/**
+ * The table of `keys[value] → value`, skipping undefined keys. A key given more than once keeps its
+ * last value, as `Map.set` would.
+ */
+export function stringTable(keys: readonly (string | undefined)[]): Int32Array<ArrayBuffer> {
+  const capacity = capacityFor(keys.reduce((count, key) => (key === undefined ? count : count + 1), 0));
+  const table = new Int32Array(2 * capacity);
+  keys.forEach((key, value) => {
+    if (key === undefined) return;
+    const hash = hashOf(key);
+    for (let slot = hash & (capacity - 1); ; slot = (slot + 1) & (capacity - 1)) {
+      const held = (table[2 * slot] as number) - 1;
+      if (held < 0 || (table[2 * slot + 1] === hash && keys[held] === key)) {
+        table[2 * slot] = value + 1;
+        table[2 * slot + 1] = hash;
+        return;
+      }
+    }
+  });
+  return table;
+}
+
+/** The value of `key` in a table, or -1; `keyOf` tells the key of a value (as given to stringTable). */
+export function lookUp(table: Int32Array, key: string, keyOf: (value: number) => string | undefined): number {
+  const capacity = table.length / 2;
+  const hash = hashOf(key);
+  for (let slot = hash & (capacity - 1); ; slot = (slot + 1) & (capacity - 1)) {
+    const value = (table[2 * slot] as number) - 1;
+    if (value < 0) return -1;
+    if (table[2 * slot + 1] === hash && keyOf(value) === key) return value;
+  }
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { chunkText } from '../../src/engine/chunking.js';
+import { packIndex, unpackIndex } from '../../src/engine/index-layout.js';
+import { buildLexicalIndex, lexicalSearcher, type LexicalIndex } from '../../src/engine/lexical-index.js';
+import { lookUp, stringTable } from '../../src/engine/string-table.js';
+import { compoundKeys, stem } from '../../src/engine/text.js';
+
+// A searcher is made from a stored index without decoding its vocabulary: the hash tables it looks
+// terms up by are packed with the index (computed on the training worker), and agree with the
+// Maps that setup used to build over the whole vocabulary on the event loop.
+
+// Reference codes ("K-482") make thousands of compounds, sharing second parts; "A1-2" and "A-12"
+// are one written together, as are "E-bike" and "Eb-ike".
+const codes = Array.from({ length: 4_000 }, (_, i) => `Part ${String.fromCharCode(65 + (i % 26))}-${(i * 7) % 1_000} sits on shelf ${i}.`);
+const text = [
+  '# Workshop',
+  'We repair e-bikes and e-scooters. Our Wi-Fi is free. Second-hand bikes are cheaper. Eb-ike is a brand.',
+  'Codes A-12 and A1-2 differ.',
+  ...codes,
+].join('\n\n');
+const built = buildLexicalIndex(chunkText(text).map((chunk, seq) => ({ seq, text: chunk })));
+const stored = unpackIndex(packIndex(built));
+const { lookups } = stored;
+const termOf = (id: number) => built.vocabulary[id];
+
+/** The index with its vocabulary counting the terms read from it. */
+function counted(index: LexicalIndex): { index: LexicalIndex; reads: () => number } {
+  let reads = 0;
+  const vocabulary = new Proxy(index.vocabulary, {
+    get(target, property, receiver) {
+      if (typeof property === 'string' && /^\d+$/.test(property)) reads += 1;
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+  return { index: { ...index, vocabulary }, reads: () => reads };
+}
+
+describe('searcher setup from a stored index', () => {
+  it('reads no term of the vocabulary, and a question reads a few', () => {
+    const { index, reads } = counted(stored);
+    const search = lexicalSearcher(index);
+    expect(reads()).toBe(0);
+    expect(search('Do you repair electric scooters? What about part K-482?', 4).length).toBeGreaterThan(0);
+    expect(reads()).toBeGreaterThan(0);
+    expect(reads()).toBeLessThan(50);
+    expect(built.vocabulary.length).toBeGreaterThan(5_000);
+  });
+
+  it('answers as the index in memory does', () => {
+    for (const question of ['ebikes', 'electric scooters', 'wifi', 'second hand bikes', 'k482', 'part K 482', 'a12', 'a 12', 'Who calibrates the dimmer switches?']) {
+      expect(lexicalSearcher(stored)(question, 4)).toEqual(lexicalSearcher(built)(question, 4));
+    }
+  });
+});
+
+describe('packed term lookups', () => {
+  it('find every term of the vocabulary at its id, and nothing else', () => {
+    const ids = new Map(built.vocabulary.map((term, id) => [term, id]));
+    for (const [term, id] of ids) {
+      expect(lookUp(lookups?.terms as Int32Array, term, termOf)).toBe(id);
+      expect(lookUp(lookups?.terms as Int32Array, `${term}x`, termOf)).toBe(ids.get(`${term}x`) ?? -1);
+    }
+  });
+
+  it('find the compounds as Maps of their keys do: the last written together, all by their second part', () => {
+    const joined = new Map<string, number>();
+    const byHead = new Map<string, number[]>();
+    built.vocabulary.forEach((term, id) => {
+      if (!term.includes('-')) return;
+      joined.set(stem(term.replace(/-/g, '')), id);
+      const parts = term.split('-');
+      if (parts.length === 2) byHead.set(parts[1] as string, [...(byHead.get(parts[1] as string) ?? []), id]);
+    });
+    expect(joined.size).toBeGreaterThan(1_000);
+    const { heads, headed, headedStart } = lookups as NonNullable<LexicalIndex['lookups']>;
+    for (const [key, id] of joined) expect(lookUp(lookups?.joined as Int32Array, key, (found) => compoundKeys(termOf(found) as string)?.joined)).toBe(id);
+    for (const [head, ids] of byHead) {
+      const group = lookUp(heads, head, (found) => compoundKeys(termOf(headed[headedStart[found] as number] as number) as string)?.head);
+      expect(Array.from(headed.subarray(headedStart[group], headedStart[group + 1]))).toEqual(ids);
+    }
+    expect(byHead.size).toBe(headedStart.length - 1);
+  });
+});
+
+describe('stringTable', () => {
+  it('keeps the last value of a repeated key, skips undefined keys and answers -1 for a missing one', () => {
+    const keys = ['a', undefined, 'b', 'a', ''];
+    const table = stringTable(keys);
+    const keyOf = (value: number) => keys[value];
+    expect(['a', 'b', '', 'c', 'undefined'].map((key) => lookUp(table, key, keyOf))).toEqual([3, 2, 4, -1, -1]);
+    expect(lookUp(stringTable([]), 'a', keyOf)).toBe(-1);
+  });
+});
