@@ -104,7 +104,8 @@ export async function addFileSources(
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<Source[]> {
   await findOwnedChatbot(store, account, chatbotId);
-  const judged = files.map(({ filename, bytes }) => {
+  const judged = files.map(({ filename: sent, bytes }) => {
+    const filename = fileName(sent);
     if (bytes.length > limits.maxFileBytes) throw invalidRequest(`${filename} is over ${limits.maxFileBytes} bytes`);
     const kind = sniffFileKind(bytes);
     if (!kind) throw invalidRequest(`${filename} is not a PDF, DOCX, Markdown, HTML or text file`);
@@ -115,6 +116,24 @@ export async function addFileSources(
   const sources = judged.map((file, k): Source => ({ ...queued(chatbotId, 'file', file.filename, new Date(now + k)), ...file }));
   await insertWithinCharLimit(store, sources.map((source, k) => ({ ...source, file: files[k]?.bytes })), limits);
   return sources;
+}
+
+/** Characters of a file's name at most. */
+const MAX_FILENAME_CHARS = 255;
+
+/**
+ * An uploaded file's name as a source keeps and shows it: its base name (after the last `/` or
+ * `\\`, so no client's path shows), without control characters or the marks that reorder text
+ * (which can disguise a name's extension), at most MAX_FILENAME_CHARS characters, and `file` when
+ * nothing is left.
+ */
+function fileName(sent: string): string {
+  const base = sent.slice(Math.max(sent.lastIndexOf('/'), sent.lastIndexOf('\\')) + 1);
+  const shown = Array.from(base.replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '').trim())
+    .slice(0, MAX_FILENAME_CHARS)
+    .join('')
+    .trim();
+  return shown === '' || shown === '.' || shown === '..' ? 'file' : shown;
 }
 
 /** A website to crawl from `url` (on its host, at most `maxPages` pages); the sources job crawls it. */

@@ -3,6 +3,7 @@ import { apiTextSource, INSERTED_REVISION, type Account, type Chatbot, type NewS
 import { TEXT_PART_CHARS } from '../../src/store/text-parts.js';
 import { finishOrder, startBystander } from '../support/event-loop.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
+import { sourceReads } from '../support/source-reads.js';
 import { storeTargets } from '../support/stores.js';
 
 // Knowledge sources: one behaviour for every adapter that can be had here.
@@ -166,6 +167,17 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await store.sources.totalChars(bot.id)).toBe(42);
     expect(await store.sources.totalChars(bot.id, a.id)).toBe(32);
     expect(await store.sources.totalChars((await seedChatbot(store, owner)).id)).toBe(0);
+  });
+
+  it('reads a source’s row twice for its text: with its type and text version, and after the parts to see that version held', async () => {
+    const hours = source({ title: 'Hours', text: 'Open at 9.' });
+    await store.sources.insert([hours]);
+    let text: string | undefined;
+    expect(await sourceReads(store.engine, async () => (text = await store.sources.text(bot.id, hours.id, 100)))).toBe(2);
+    expect(text).toBe('Open at 9.');
+    let texts: unknown;
+    expect(await sourceReads(store.engine, async () => (texts = await store.sources.texts(bot.id, hours.id)))).toBe(2);
+    expect(texts).toEqual([{ ref: { id: hours.id, title: 'Hours', type: 'text' }, text: 'Open at 9.' }]);
   });
 
   it('reads a source’s text naming its source', async () => {

@@ -211,9 +211,9 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
       return true;
     },
     async text(chatbotId, id, limit) {
-      const doc = await sources.findOne({ _id: id, chatbotId }, { type: 1 }).lean<Pick<SourceDoc, 'type'>>();
+      const doc = await sources.findOne({ _id: id, chatbotId }, { type: 1, textVersion: 1 }).lean<Pick<SourceDoc, 'type' | 'textVersion'>>();
       if (!doc) return '';
-      if (doc.type !== 'website') return (await texts.read(chatbotId, id, limit)) ?? '';
+      if (doc.type !== 'website') return (await texts.read(chatbotId, id, limit, { version: doc.textVersion ?? null })) ?? '';
       let text = '';
       for await (const page of sourcePages.find({ sourceId: id, status: 'read' }, { text: 1 }).sort({ seq: 1 }).lean<SourcePageDoc>()) {
         text += (text ? '\n\n' : '') + page.text;
@@ -231,11 +231,13 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
       return charsHeld(chatbotId, except === undefined ? [] : [except]);
     },
     async texts(chatbotId, id) {
-      const doc = await sources.findOne({ _id: id, chatbotId }, { type: 1, title: 1 }).lean<Pick<SourceDoc, 'type' | 'title'>>();
+      const doc = await sources
+        .findOne({ _id: id, chatbotId }, { type: 1, title: 1, textVersion: 1 })
+        .lean<Pick<SourceDoc, 'type' | 'title' | 'textVersion'>>();
       if (!doc) return [];
-      const { type, title } = doc;
+      const { type, title, textVersion } = doc;
       if (type !== 'website') {
-        const text = await texts.read(chatbotId, id, Number.MAX_SAFE_INTEGER);
+        const text = await texts.read(chatbotId, id, Number.MAX_SAFE_INTEGER, { version: textVersion ?? null });
         return text === undefined ? [] : [{ ref: { id, title, type }, text }];
       }
       const pages = await sourcePages

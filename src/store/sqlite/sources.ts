@@ -144,8 +144,8 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   const remove = db.prepare<[string, string], { text_version: string | null; file_version: string | null }>(
     'DELETE FROM sources WHERE chatbot_id = ? AND id = ? RETURNING text_version, file_version',
   );
-  const typeOf = db.prepare<[string, string], { type: SourceType; title: string }>(
-    'SELECT type, title FROM sources WHERE chatbot_id = ? AND id = ?',
+  const typeOf = db.prepare<[string, string], { type: SourceType; title: string; text_version: string | null }>(
+    'SELECT type, title, text_version FROM sources WHERE chatbot_id = ? AND id = ?',
   );
   const pageTexts = db.prepare<[string], { text: string }>(
     `SELECT text FROM source_pages WHERE source_id = ? AND status = 'read' ORDER BY seq`,
@@ -383,7 +383,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     async text(chatbotId, id, limit) {
       const own = typeOf.get(chatbotId, id);
       if (!own) return '';
-      if (own.type !== 'website') return (await texts.read(chatbotId, id, limit)) ?? '';
+      if (own.type !== 'website') return (await texts.read(chatbotId, id, limit, { version: own.text_version })) ?? '';
       let text = '';
       for (const page of pageTexts.iterate(id)) {
         text += (text ? '\n\n' : '') + page.text;
@@ -400,9 +400,9 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     async texts(chatbotId, id) {
       const source = typeOf.get(chatbotId, id);
       if (!source) return [];
-      const { type, title } = source;
+      const { type, title, text_version: version } = source;
       if (type !== 'website') {
-        const text = await texts.read(chatbotId, id, Number.MAX_SAFE_INTEGER);
+        const text = await texts.read(chatbotId, id, Number.MAX_SAFE_INTEGER, { version });
         return text === undefined ? [] : [{ ref: { id, title, type }, text }];
       }
       return readPages.all(id).map((page): SourceText => ({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text }));
