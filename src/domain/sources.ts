@@ -228,7 +228,7 @@ async function addReadySource(
     updatedAt: now,
   };
   // Chunked off the event loop while it is stored, as training would chunk it after (a new
-  // source's text is its revision 0): the worker starts reading it for the index that much sooner.
+  // source's text is at INSERTED_REVISION): the worker starts reading it for the index sooner.
   const chunks = chunkSourcesOffThread([{ ref: { id: source.id, title: source.title, type: source.type }, text }]);
   chunks.catch(() => {}); // Unused when the insert fails: then its failure is nobody's concern.
   await insertWithinCharLimit(store, [{ ...source, text }], limits);
