@@ -30,12 +30,19 @@ const HEADER = INTEGERS.length + LOOKUPS.length + TEXTS.length + 1;
 /** The index in bytes of their own buffer (from its start), so that they can be transferred. */
 export function packIndex(index: LexicalIndex): Uint8Array<ArrayBuffer> {
   const lists = TEXTS.map((field) => index[field]);
+  // A list all ASCII, as most are, is measured by its strings' lengths and written whole; another
+  // string by string, so that each is its own UTF-8 (half a surrogate pair included).
+  const asciiTexts = lists.map((list) => {
+    const joined = list.join('');
+    return Buffer.byteLength(joined) === joined.length ? joined : undefined;
+  });
   // Each list's boundaries in bytes of the text: where each string starts, and where the last ends.
   let textLength = 0;
-  const boundaries = lists.map((list) => {
+  const boundaries = lists.map((list, i) => {
     const starts = new Int32Array(list.length + 1);
     starts[0] = textLength;
-    list.forEach((string, k) => (starts[k + 1] = textLength += Buffer.byteLength(string)));
+    const bytesOf = asciiTexts[i] === undefined ? (string: string) => Buffer.byteLength(string) : (string: string) => string.length;
+    list.forEach((string, k) => (starts[k + 1] = textLength += bytesOf(string)));
     return starts;
   });
   const lookups = index.lookups ?? termLookups(index.vocabulary);
@@ -48,10 +55,14 @@ export function packIndex(index: LexicalIndex): Uint8Array<ArrayBuffer> {
     bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offset);
     offset += array.byteLength;
   }
-  // Each string written in place: joining them all and encoding the result copied the text twice.
+  // Written in place: joining every list and encoding the result copied the text twice.
   const text = Buffer.from(bytes.buffer, offset, textLength);
   let written = 0;
-  for (const list of lists) for (const string of list) written += text.write(string, written);
+  lists.forEach((list, i) => {
+    const ascii = asciiTexts[i];
+    if (ascii !== undefined) written += text.write(ascii, written);
+    else for (const string of list) written += text.write(string, written);
+  });
   return bytes;
 }
 

@@ -116,11 +116,20 @@ const COMPOUND = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
 
 /** The compounds of a text as terms: parts lower-cased and joined by "-", the last one stemmed. */
 export function compoundTerms(text: string): string[] {
+  // ASCII text is searched as it is, each compound lower-cased alone: see findAsciiWords.
+  if (!NOT_ASCII.test(text)) {
+    return (text.match(ASCII_COMPOUND) ?? []).map((compound) => {
+      const last = compound.lastIndexOf('-') + 1;
+      return compound.slice(0, last).toLowerCase() + stem(compound.slice(last).toLowerCase());
+    });
+  }
   return (text.toLowerCase().match(COMPOUND) ?? []).map((compound) => {
     const parts = compound.split('-');
     return [...parts.slice(0, -1), stem(parts.at(-1) as string)].join('-');
   });
 }
+
+const ASCII_COMPOUND = /(?<![a-zA-Z0-9])[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)+/g;
 
 export type CompoundFinder = (word: string, next: string | undefined, inMaterial: boolean) => string | undefined;
 

@@ -19,6 +19,12 @@ describe('compoundTerms', () => {
       'wi-fi', 'e-bike', 'kes-4105', 'a-b-c', 'd-e', 'f-g', '𝐀𝐁-ω',
     ]);
   });
+
+  it('finds the same in ASCII text, read without lower-casing it whole', () => {
+    expect(compoundTerms("Our Wi-Fi, E-Bikes and KES-4105 x--y a-b-c- -d-e x_f-g it's-done Rock’n-Rolls 3-Pins")).toEqual([
+      'wi-fi', 'e-bike', 'kes-4105', 'a-b-c', 'd-e', 'f-g', 's-done', 'n-roll', '3-pin',
+    ]);
+  });
 });
 
 describe('words', () => {
