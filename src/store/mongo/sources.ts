@@ -125,47 +125,56 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
     }
   }
 
+  /**
+   * Writes the sources' texts, documents and files' parts, and answers how to remove them again.
+   * Not one transaction (a file's parts may pass its size): a failure part-way undoes, write by
+   * write, what this call wrote (a clashing id belongs to another source).
+   */
+  async function writeBatch(batch: NewSource[]): Promise<() => Promise<void>> {
+    const staged: { id: string; textVersion: string | null }[] = [];
+    let inserted: string[] = [];
+    const undo = async () => {
+      await sources.deleteMany({ _id: { $in: inserted } });
+      await removeChildren(inserted);
+      for (const { id, textVersion } of staged) await texts.remove(id, textVersion);
+    };
+    try {
+      for (const { chatbotId, id, text = '' } of batch) staged.push({ id, textVersion: await texts.write(chatbotId, id, text) });
+      try {
+        await sources.insertMany(batch.map((source, k) => toDoc(source, staged[k]?.textVersion ?? null)), { ordered: true, lean: true });
+      } catch (error) {
+        inserted = Object.values((error as { insertedIds?: Record<string, string> }).insertedIds ?? {});
+        throw error;
+      }
+      inserted = batch.map((source) => source.id);
+      const parts = batch.flatMap((source) => (source.file ? fileParts(source.id, source.file) : []));
+      if (parts.length > 0) await sourceFileParts.insertMany(parts, { ordered: true, lean: true });
+    } catch (error) {
+      await undo();
+      throw error;
+    }
+    return undo;
+  }
+
   const repository: SourceRepository = {
     async insert(batch, maxChars = Infinity) {
       const chatbotId = batch[0]?.chatbotId;
-      const limited = chatbotId !== undefined && maxChars < Infinity;
+      if (chatbotId === undefined || maxChars === Infinity) {
+        await writeBatch(batch);
+        return undefined;
+      }
       // The limit is checked before the write and again after it until no other change moved
       // the chatbot's revision counter in between (an insert within the limit moves it), so of
       // racing inserts the first to move it stands, and the others count it.
-      let revision = limited ? await revisionOf(chatbotId) : undefined;
-      const wouldHold = async (except: string[] = []) => (await charsHeld(chatbotId as string, except)) + countedChars(batch);
-      if (limited) {
-        const held = await wouldHold();
-        if (held > maxChars) return { wouldHold: held };
-      }
-      const staged: { id: string; textVersion: string | null }[] = [];
-      // Undone on failure: only what this call inserted (a clashing id belongs to another source).
-      let inserted: string[] = [];
-      const undo = async () => {
-        await sources.deleteMany({ _id: { $in: inserted } });
-        await removeChildren(inserted);
-        for (const { id, textVersion } of staged) await texts.remove(id, textVersion);
-      };
-      try {
-        for (const { chatbotId: owner, id, text = '' } of batch) staged.push({ id, textVersion: await texts.write(owner, id, text) });
-        try {
-          await sources.insertMany(batch.map((source, k) => toDoc(source, staged[k]?.textVersion ?? null)), { ordered: true, lean: true });
-        } catch (error) {
-          inserted = Object.values((error as { insertedIds?: Record<string, string> }).insertedIds ?? {});
-          throw error;
-        }
-        inserted = batch.map((source) => source.id);
-        const parts = batch.flatMap((source) => (source.file ? fileParts(source.id, source.file) : []));
-        if (parts.length > 0) await sourceFileParts.insertMany(parts, { ordered: true, lean: true });
-      } catch (error) {
-        // Not one transaction (a file's parts may pass its size limit): undone write by write.
-        await undo();
-        throw error;
-      }
-      if (!limited) return undefined;
+      const wouldHold = async (except: string[]) => (await charsHeld(chatbotId, except)) + countedChars(batch);
+      let revision = await revisionOf(chatbotId);
+      const before = await wouldHold([]);
+      if (before > maxChars) return { wouldHold: before };
+      const undo = await writeBatch(batch);
+      const ids = batch.map((source) => source.id);
       while (!(await moveRevision(chatbotId, revision))) {
         revision = await revisionOf(chatbotId);
-        const held = await wouldHold(inserted);
+        const held = await wouldHold(ids);
         if (held > maxChars) {
           await undo();
           return { wouldHold: held };

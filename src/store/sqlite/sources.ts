@@ -267,13 +267,17 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     texts.madeCurrent(id, text ?? null);
     files.madeCurrent(id, file ?? null);
   };
+  /** What the chatbot's sources would hold with these new ones, when that is over maxChars. */
+  const overLimit = (sources: NewSource[], maxChars: number): number | undefined => {
+    const [first] = sources;
+    if (!first || maxChars === Infinity) return undefined;
+    const wouldHold = (totalChars.get(first.chatbotId, '')?.total ?? 0) + countedChars(sources);
+    return wouldHold > maxChars ? wouldHold : undefined;
+  };
   /** Inserts the rows, unless the chatbot's sources would then hold over maxChars: answers then what they would hold. */
   const insertAll = db.transaction((sources: NewSource[], staged: Versions[], maxChars: number): number | undefined => {
-    const [first] = sources;
-    if (first && maxChars < Infinity) {
-      const wouldHold = (totalChars.get(first.chatbotId, '')?.total ?? 0) + countedChars(sources);
-      if (wouldHold > maxChars) return wouldHold;
-    }
+    const refused = overLimit(sources, maxChars);
+    if (refused !== undefined) return refused;
     sources.forEach((source, k) => {
       const versions = staged[k] as Versions;
       insert.run(...rowValues(source, versions));
@@ -345,7 +349,10 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   return {
     async insert(sources, maxChars = Infinity) {
       // Every part is written before any row: a failure part-way, or a refusal, leaves no source.
-      // The limit is checked in the rows' transaction, which writers take one at a time.
+      // The limit is checked before the parts (so a refusal writes none, as a rule) and in the
+      // rows' transaction, which writers take one at a time.
+      const early = overLimit(sources, maxChars);
+      if (early !== undefined) return { wouldHold: early };
       const staged: Versions[] = [];
       let stored = false;
       try {
