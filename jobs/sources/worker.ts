@@ -68,7 +68,7 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
       if (settled?.status === 'ready') await trainFromSources(store, source.chatbotId);
       log.info({ sourceId: source.id, type: source.type, status: settled?.status, chars: settled?.chars }, 'source processed');
     } catch (error) {
-      // Its pages could no longer be recorded (SQLite), or its lease renewed.
+      // Its pages could no longer be recorded, or its lease renewed.
       if (await deletedMeanwhile(source)) return;
       if (signal.aborted) {
         if (stopping.signal.aborted) await store.sources.release(source.id, processId);
@@ -83,7 +83,7 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
 
   /**
    * Whether the source was deleted while it was worked on: then nothing is left to settle, and the
-   * pages its crawl recorded since are dropped (a store without foreign keys, MongoDB, keeps them).
+   * pages its crawl planned since are dropped (a store without foreign keys, MongoDB, keeps them).
    */
   async function deletedMeanwhile(source: Source): Promise<boolean> {
     if (await store.sources.find(source.chatbotId, source.id)) return false;

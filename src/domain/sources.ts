@@ -5,12 +5,15 @@ import { CONTENT_TYPES, sniffFileKind } from '../sources/extract/index.js';
 import {
   apiTextSource,
   apiTextSourceId,
+  INSERTED_REVISION,
   type Account,
+  type NewSource,
   type Source,
   type SourceChange,
   type SourceChunk,
   type SourcePage,
   type Store,
+  type TrainedSource,
 } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { accessDenied, invalidRequest, notFound } from './errors.js';
@@ -48,19 +51,28 @@ export const qaText = (question: string, answer: string) => `${question}\n${answ
  * those whose text changed. Of concurrent rebuilds, the one that read the sources last wins: the
  * store refuses older material.
  */
-export async function trainFromSources(store: Store, chatbotId: string): Promise<void> {
+export async function trainFromSources(store: Store, chatbotId: string, chunked?: ChunkedAhead): Promise<void> {
   const revision = await store.sources.nextRevision(chatbotId);
   const chunks: SourceChunk[] = [];
   for (const source of await store.sources.trainedSources(chatbotId)) {
-    for (const chunk of source.chunks ?? (await chunkSource(store, chatbotId, source.id, source.revision))) chunks.push(chunk);
+    const ahead = chunked?.id === source.id && chunked.revision === source.revision ? chunked.chunks : undefined;
+    for (const chunk of source.chunks ?? (await chunkSource(store, chatbotId, source, ahead))) chunks.push(chunk);
   }
   await store.training.replace(chatbotId, { chunks, revision });
 }
 
-/** The source's text at `revision` chunked, and kept unless it has changed since. */
-async function chunkSource(store: Store, chatbotId: string, sourceId: string, revision: number): Promise<SourceChunk[]> {
-  const chunks = await chunkSourcesOffThread(await store.sources.texts(chatbotId, sourceId));
-  await store.sources.saveChunks(chatbotId, sourceId, revision, chunks);
+/** A source's text chunked while it was stored, good for the revision it was stored at. */
+type ChunkedAhead = { id: string; revision: number; chunks: Promise<SourceChunk[]> };
+
+/** The source's text at `revision` chunked (unless chunked ahead), and kept unless it has changed since. */
+async function chunkSource(
+  store: Store,
+  chatbotId: string,
+  { id, revision }: TrainedSource,
+  ahead?: Promise<SourceChunk[]>,
+): Promise<SourceChunk[]> {
+  const chunks = await (ahead ?? chunkSourcesOffThread(await store.sources.texts(chatbotId, id)));
+  await store.sources.saveChunks(chatbotId, id, revision, chunks);
   return chunks;
 }
 
@@ -81,7 +93,8 @@ export async function findSource(store: Store, account: Account, chatbotId: stri
 
 /**
  * Files to read, all or none: each judged by its content (PDF, DOCX, Markdown, HTML or plain
- * text, else refused) and stored queued with its bytes and that type; the sources job reads them.
+ * text, else refused) and stored queued with its bytes and that type, created in the order given;
+ * the sources job reads them.
  */
 export async function addFileSources(
   store: Store,
@@ -91,17 +104,36 @@ export async function addFileSources(
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<Source[]> {
   await findOwnedChatbot(store, account, chatbotId);
-  const judged = files.map(({ filename, bytes }) => {
+  const judged = files.map(({ filename: sent, bytes }) => {
+    const filename = fileName(sent);
     if (bytes.length > limits.maxFileBytes) throw invalidRequest(`${filename} is over ${limits.maxFileBytes} bytes`);
     const kind = sniffFileKind(bytes);
     if (!kind) throw invalidRequest(`${filename} is not a PDF, DOCX, Markdown, HTML or text file`);
     return { filename, bytes: bytes.length, contentType: CONTENT_TYPES[kind] };
   });
-  await withinCharLimit(store, chatbotId, 1, limits);
-  const now = new Date();
-  const sources = judged.map((file): Source => ({ ...queued(chatbotId, 'file', file.filename, now), ...file }));
-  await store.sources.insert(sources.map((source, k) => ({ ...source, file: files[k]?.bytes })));
+  // A millisecond apart, so the list (oldest first) keeps the upload's order, not its ids'.
+  const now = Date.now();
+  const sources = judged.map((file, k): Source => ({ ...queued(chatbotId, 'file', file.filename, new Date(now + k)), ...file }));
+  await insertWithinCharLimit(store, sources.map((source, k) => ({ ...source, file: files[k]?.bytes })), limits);
   return sources;
+}
+
+/** Characters of a file's name at most. */
+const MAX_FILENAME_CHARS = 255;
+
+/**
+ * An uploaded file's name as a source keeps and shows it: its base name (after the last `/` or
+ * `\\`, so no client's path shows), without control characters or the marks that reorder text
+ * (which can disguise a name's extension), at most MAX_FILENAME_CHARS characters, and `file` when
+ * nothing is left.
+ */
+function fileName(sent: string): string {
+  const base = sent.slice(Math.max(sent.lastIndexOf('/'), sent.lastIndexOf('\\')) + 1);
+  const shown = Array.from(base.replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '').trim())
+    .slice(0, MAX_FILENAME_CHARS)
+    .join('')
+    .trim();
+  return shown === '' || shown === '.' || shown === '..' ? 'file' : shown;
 }
 
 /** A website to crawl from `url` (on its host, at most `maxPages` pages); the sources job crawls it. */
@@ -115,14 +147,13 @@ export async function addWebsiteSource(
   await findOwnedChatbot(store, account, chatbotId);
   const url = normaliseUrl(input.url);
   if (!url) throw invalidRequest(`${input.url} is not an http or https URL`);
-  await withinCharLimit(store, chatbotId, 1, limits);
   const source: Source = {
     ...queued(chatbotId, 'website', url, new Date()),
     url,
     maxPages: input.maxPages,
     pages: { done: 0, failed: 0, total: 0 },
   };
-  await store.sources.insert([source]);
+  await insertWithinCharLimit(store, [source], limits);
   return source;
 }
 
@@ -147,7 +178,7 @@ export async function refreshSource(store: Store, account: Account, chatbotId: s
 /** Chunks the source, unless its current text is chunked already. */
 async function keepChunks(store: Store, chatbotId: string, sourceId: string): Promise<void> {
   const [trained] = await store.sources.trainedSources(chatbotId, sourceId);
-  if (trained && !trained.chunks) await chunkSource(store, chatbotId, sourceId, trained.revision);
+  if (trained && !trained.chunks) await chunkSource(store, chatbotId, trained);
 }
 
 function queued(chatbotId: string, type: 'file' | 'website', title: string, now: Date): Source {
@@ -185,7 +216,6 @@ async function addReadySource(
   limits: SourceLimits,
 ): Promise<Source> {
   await findOwnedChatbot(store, account, chatbotId);
-  await withinCharLimit(store, chatbotId, text.length, limits);
   const now = new Date();
   const source: Source = {
     id: nanoid(),
@@ -197,8 +227,12 @@ async function addReadySource(
     createdAt: now,
     updatedAt: now,
   };
-  await store.sources.insert([{ ...source, text }]);
-  await trainFromSources(store, chatbotId);
+  // Chunked off the event loop while it is stored, as training would chunk it after (a new
+  // source's text is at INSERTED_REVISION): the worker starts reading it for the index sooner.
+  const chunks = chunkSourcesOffThread([{ ref: { id: source.id, title: source.title, type: source.type }, text }]);
+  chunks.catch(() => {}); // Unused when the insert fails: then its failure is nobody's concern.
+  await insertWithinCharLimit(store, [{ ...source, text }], limits);
+  await trainFromSources(store, chatbotId, { id: source.id, revision: INSERTED_REVISION, chunks });
   return source;
 }
 
@@ -289,7 +323,18 @@ async function ownedSource(store: Store, account: Account, chatbotId: string, so
 /** Refuses (403) what would take the chatbot's sources past the character limit. */
 async function withinCharLimit(store: Store, chatbotId: string, chars: number, limits: SourceLimits, replacing?: string) {
   const held = await store.sources.totalChars(chatbotId, replacing);
-  if (held + chars > limits.maxCharsPerChatbot) {
-    throw accessDenied(`chatbot ${chatbotId} would hold ${held + chars} characters of sources, over ${limits.maxCharsPerChatbot}`);
-  }
+  if (held + chars > limits.maxCharsPerChatbot) throw overCharLimit(chatbotId, held + chars, limits);
 }
+
+/**
+ * Stores new sources of one chatbot unless they would take its sources past the character limit
+ * (each counted as at least one character), refused with 403; the store checks with the write,
+ * so concurrent adds never pass the limit together.
+ */
+async function insertWithinCharLimit(store: Store, sources: NewSource[], limits: SourceLimits): Promise<void> {
+  const refused = await store.sources.insert(sources, limits.maxCharsPerChatbot);
+  if (refused) throw overCharLimit(sources[0]?.chatbotId ?? '', refused.wouldHold, limits);
+}
+
+const overCharLimit = (chatbotId: string, wouldHold: number, limits: SourceLimits) =>
+  accessDenied(`chatbot ${chatbotId} would hold ${wouldHold} characters of sources, over ${limits.maxCharsPerChatbot}`);

@@ -30,26 +30,39 @@ const HEADER = INTEGERS.length + LOOKUPS.length + TEXTS.length + 1;
 /** The index in bytes of their own buffer (from its start), so that they can be transferred. */
 export function packIndex(index: LexicalIndex): Uint8Array<ArrayBuffer> {
   const lists = TEXTS.map((field) => index[field]);
-  const text = Buffer.from(lists.map((list) => list.join('')).join(''));
+  // A list all ASCII, as most are, is measured by its strings' lengths and written whole; another
+  // string by string, so that each is its own UTF-8 (half a surrogate pair included).
+  const asciiTexts = lists.map((list) => {
+    const joined = list.join('');
+    return Buffer.byteLength(joined) === joined.length ? joined : undefined;
+  });
   // Each list's boundaries in bytes of the text: where each string starts, and where the last ends.
-  let position = 0;
-  const boundaries = lists.map((list) => {
+  let textLength = 0;
+  const boundaries = lists.map((list, i) => {
     const starts = new Int32Array(list.length + 1);
-    starts[0] = position;
-    list.forEach((string, k) => (starts[k + 1] = position += Buffer.byteLength(string)));
+    starts[0] = textLength;
+    const bytesOf = asciiTexts[i] === undefined ? (string: string) => Buffer.byteLength(string) : (string: string) => string.length;
+    list.forEach((string, k) => (starts[k + 1] = textLength += bytesOf(string)));
     return starts;
   });
   const lookups = index.lookups ?? termLookups(index.vocabulary);
   const integers = [...INTEGERS.map((field) => index[field]), ...LOOKUPS.map((field) => lookups[field])];
-  const header = Int32Array.from([...integers.map((array) => array.length), ...lists.map((list) => list.length), text.byteLength]);
+  const header = Int32Array.from([...integers.map((array) => array.length), ...lists.map((list) => list.length), textLength]);
   const arrays = [header, ...integers, ...boundaries];
-  const bytes = new Uint8Array(arrays.reduce((sum, array) => sum + array.byteLength, 0) + text.byteLength);
+  const bytes = new Uint8Array(arrays.reduce((sum, array) => sum + array.byteLength, 0) + textLength);
   let offset = 0;
   for (const array of arrays) {
     bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offset);
     offset += array.byteLength;
   }
-  bytes.set(text, offset);
+  // Written in place: joining every list and encoding the result copied the text twice.
+  const text = Buffer.from(bytes.buffer, offset, textLength);
+  let written = 0;
+  lists.forEach((list, i) => {
+    const ascii = asciiTexts[i];
+    if (ascii !== undefined) written += text.write(ascii, written);
+    else for (const string of list) written += text.write(string, written);
+  });
   return bytes;
 }
 

@@ -1,7 +1,7 @@
 import { wordTerms } from './lexicon.js';
 import type { LexicalIndex } from './lexical-index.js';
 import { readSections } from './structure.js';
-import { compoundTerms, words } from './text.js';
+import { compoundTerms, findAsciiWords, isWordAt, wordHash, words } from './text.js';
 
 // A lexical index is built in two steps: each source (each website page) is read into a part of
 // its own (its sections, sentences and their terms, numbered within the part), and the parts are
@@ -39,27 +39,38 @@ export function readIndexPart(source: string | undefined, texts: string[]): Inde
   };
   // The terms of indexTerms, taken word by word: a text repeats its words, so each word's term
   // numbers are kept for the part, one lookup a word where there was one a term and one a word.
-  const wordIds = new Map<string, number[]>();
-  const idsOf = (word: string) => {
-    let ids = wordIds.get(word);
-    if (ids === undefined) {
-      ids = wordTerms(word).map(idOf);
-      wordIds.set(word, ids);
-    }
+  // Kept by the word's hash, so that a word found in place in a text is looked up without a
+  // string of its own (findAsciiWords); words of the same hash are chained.
+  type Word = { word: string; ids: number[]; next: Word | undefined };
+  const wordIds = new Map<number, Word>();
+  const idsAt = (text: string, start: number, end: number, hash: number) => {
+    const first = wordIds.get(hash);
+    for (let known = first; known; known = known.next) if (isWordAt(known.word, text, start, end)) return known.ids;
+    const word = text.slice(start, end).toLowerCase();
+    const ids = wordTerms(word).map(idOf);
+    wordIds.set(hash, { word, ids, next: first });
     return ids;
   };
   // Each text's distinct terms in order of first appearance: a term counts once per text, the
-  // text it was last seen in told by its stamp (cheaper than a set per sentence).
+  // text it was last seen in told by its stamp (cheaper than a set per sentence). The text read
+  // and its list are the reader's, not arguments, so that one function serves every word found.
   const lastSeen: number[] = [];
   let stamp = 0;
-  const addTerms = (text: string, into: number[], starts: number[]) => {
+  let reading = '';
+  let into: number[] = [];
+  const add = (id: number) => {
+    if (lastSeen[id] === stamp) return;
+    lastSeen[id] = stamp;
+    into.push(id);
+  };
+  const addWordAt = (start: number, end: number, hash: number) => {
+    for (const id of idsAt(reading, start, end, hash)) add(id);
+  };
+  const addTerms = (text: string, list: number[], starts: number[]) => {
     stamp += 1;
-    const add = (id: number) => {
-      if (lastSeen[id] === stamp) return;
-      lastSeen[id] = stamp;
-      into.push(id);
-    };
-    for (const word of words(text)) for (const id of idsOf(word)) add(id);
+    reading = text;
+    into = list;
+    if (!findAsciiWords(text, addWordAt)) for (const word of words(text)) for (const id of idsAt(word, 0, word.length, wordHash(word))) add(id);
     if (text.includes('-')) for (const term of compoundTerms(text)) add(idOf(term));
     starts.push(into.length);
   };
@@ -96,8 +107,9 @@ export function readIndexPart(source: string | undefined, texts: string[]): Inde
 export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
   const termIds = new Map<string, number>();
   const sources: string[] = [];
-  const keys = parts.flatMap((part) => part.keys);
-  const sentences = parts.flatMap((part) => part.sentences);
+  // concat, not flatMap, which copied a part's hundred thousand sentences twenty times as slowly.
+  const keys = ([] as string[]).concat(...parts.map((part) => part.keys));
+  const sentences = ([] as string[]).concat(...parts.map((part) => part.sentences));
   let keyTermCount = 0;
   let sentenceTermCount = 0;
   for (const part of parts) {
@@ -121,19 +133,15 @@ export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
     const global = globalTermIds(part.vocabulary, termIds);
     const sourceIndex = part.source === undefined ? -1 : sources.push(part.source) - 1;
     const sectionCount = part.keys.length;
+    copyShifted(part.sectionStart.subarray(0, sectionCount), sectionStart, section, sentence);
+    sectionSource.fill(sourceIndex, section, section + sectionCount);
+    copyShifted(part.keyTermStart.subarray(1), keyTermStart, section + 1, keyTerm);
     for (let k = 0; k < sectionCount; k += 1) {
-      sectionStart[section + k] = sentence + (part.sectionStart[k] as number);
-      sectionSource[section + k] = sourceIndex;
-      keyTermStart[section + k + 1] = keyTerm + (part.keyTermStart[k + 1] as number);
-      for (let s = part.sectionStart[k] as number; s < (part.sectionStart[k + 1] as number); s += 1) sentenceSection[sentence + s] = section + k;
+      sentenceSection.fill(section + k, sentence + (part.sectionStart[k] as number), sentence + (part.sectionStart[k + 1] as number));
     }
-    for (let s = 0; s < part.sentences.length; s += 1) {
-      sentenceTermStart[sentence + s + 1] = sentenceTerm + (part.sentenceTermStart[s + 1] as number);
-    }
-    for (let t = 0; t < part.keyTerms.length; t += 1) keyTerms[keyTerm + t] = global[part.keyTerms[t] as number] as number;
-    for (let t = 0; t < part.sentenceTerms.length; t += 1) {
-      sentenceTerms[sentenceTerm + t] = global[part.sentenceTerms[t] as number] as number;
-    }
+    copyShifted(part.sentenceTermStart.subarray(1), sentenceTermStart, sentence + 1, sentenceTerm);
+    copyRenumbered(part.keyTerms, keyTerms, keyTerm, global);
+    copyRenumbered(part.sentenceTerms, sentenceTerms, sentenceTerm, global);
     section += sectionCount;
     sentence += part.sentences.length;
     keyTerm += part.keyTerms.length;
@@ -159,6 +167,16 @@ export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
     sectionSource,
     sources,
   };
+}
+
+/** A part's list of offsets copied into the merged one from `at`, each moved by `shift`. */
+function copyShifted(from: Int32Array, into: Int32Array, at: number, shift: number): void {
+  for (let k = 0; k < from.length; k += 1) into[at + k] = shift + (from[k] as number);
+}
+
+/** A part's list of term numbers copied into the merged one from `at`, renumbered across the parts. */
+function copyRenumbered(from: Int32Array, into: Int32Array, at: number, global: Int32Array): void {
+  for (let k = 0; k < from.length; k += 1) into[at + k] = global[from[k] as number] as number;
 }
 
 /**

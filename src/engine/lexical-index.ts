@@ -2,6 +2,7 @@ import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import { isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
+import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
 import { lookUp, sameHashes, stringTable } from './string-table.js';
 import { compoundFinder, compoundKeys, stem, terms, words, type CompoundLookup } from './text.js';
@@ -268,6 +269,24 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
     return found;
   }
 
+  // The sources that are Q&A pairs, by their index in `sources`: read on the first follow-up.
+  let qaSources: Set<number> | undefined;
+  /** Whether a Q&A pair's question, under a key holding one of the asked words, is the question asked. */
+  function ownersQuestion(question: string, asked: Concept[]): boolean {
+    qaSources ??= new Set(index.sources.flatMap((json, k) => ((JSON.parse(json) as SourceRef).type === 'qa' ? [k] : [])));
+    const terms = questionTerms(question);
+    for (const concept of asked) {
+      for (const id of concept.ids.keys()) {
+        for (let k = index.keyPostingStart[id] as number; k < (index.keyPostingStart[id + 1] as number); k += 1) {
+          const section = index.keyPostings[k] as number;
+          if (!qaSources.has(index.sectionSource[section] as number)) continue;
+          if (questionLikeness(terms, questionTerms(index.keys[section] as string)) >= SAME_QUESTION) return true;
+        }
+      }
+    }
+    return false;
+  }
+
   return (query, limit, { around = true } = {}) => {
     const { question: message, context: earlier = '' } = typeof query === 'string' ? { question: query } : query;
     const question = withoutLeadIn(message);
@@ -276,11 +295,14 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
     const tokens = words(question);
     const asksAmount = tokens.some((word, i) => ASKS_AMOUNT.test(`${tokens[i - 1]} ${word}`));
     const refersBack = asked.length <= 1 && words(question).some((word) => REFERS_BACK.has(word));
-    const contextFactor = refersBack ? 1 : asked.length <= 1 ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
+    // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
+    // unless the owner wrote it as a question of its own (a Q&A pair's): that one is not a follow-up.
+    const leans = refersBack || (asked.length <= 1 && !ownersQuestion(question, asked));
+    const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
     const all = [...asked, ...concepts(context, asked.length > 0, contextFactor)];
-    // A question of one word ("How much is it?", "And on Saturday?") is judged with the words it
-    // leans on; a fuller one stands on its own, so that the context cannot answer for it.
-    const judged = all.map((concept) => asked.length <= 1 || !concept.context);
+    // One that leans is judged with the words it leans on; one that stands on its own is judged
+    // alone, so that the context cannot answer for it.
+    const judged = all.map((concept) => leans || !concept.context);
     const total = all.reduce((a, concept, c) => a + (judged[c] ? concept.weight : 0), 0);
     if (total === 0) return [];
     const unknownWords = asked.flatMap((concept) => concept.unknown ?? []);

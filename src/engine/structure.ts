@@ -73,8 +73,8 @@ export function readSections(text: string): Section[] {
     // lead-in entry belongs to the heading again.
     if (!current.key || leadInOpen) open(heading);
     leadInOpen = false;
-    const lines = block.split('\n').map((line) => line.trim()).filter(Boolean);
-    const nextBlock = blocks[blockIndex + 1]?.trim() ?? '';
+    const lines = nonEmptyLines(block);
+    const textFollows = NOT_WHITE_SPACE.test(blocks[blockIndex + 1] ?? '');
     let headers: string[] = [];
     for (const [lineIndex, line] of lines.entries()) {
       const next = lines[lineIndex + 1];
@@ -88,7 +88,7 @@ export function readSections(text: string): Section[] {
       }
       // A short line is a title when text follows it, but not when it introduces a list ("Then:").
       const leadsText =
-        lines.length === 1 ? nextBlock !== '' : lineIndex === 0 && /[.!?:]$/.test(next ?? '') && !LIST_MARKER.test(next ?? '');
+        lines.length === 1 ? textFollows : lineIndex === 0 && /[.!?:]$/.test(next ?? '') && !LIST_MARKER.test(next ?? '');
       const title = headingOf(line, next, leadsText);
       if (title !== undefined) {
         heading = title;
@@ -103,21 +103,35 @@ export function readSections(text: string): Section[] {
         leadInOpen = true;
         continue;
       }
-      const [first = '', ...rest] = splitSentences(line.replace(ANSWER_MARKER, '').replace(LIST_MARKER, ''));
+      const sentences = splitSentences(line.replace(ANSWER_MARKER, '').replace(LIST_MARKER, ''));
+      const first = sentences[0] ?? '';
       // Searched for its question mark first: the pattern tries every length up to 200 without one.
       const question = first.includes('?') ? QUESTION.exec(first)?.[1] : undefined;
-      if (question && (rest.length > 0 || next !== undefined || nextBlock !== '')) {
+      if (question && (sentences.length > 1 || next !== undefined || textFollows)) {
         open(heading ? `${heading} › ${question}` : question);
-        current.sentences.push(...rest);
+        current.sentences.push(...sentences.slice(1));
         continue;
       }
       const marker = ITEM_MARKER.exec(line)?.[0].trim();
       const item = marker ? `${/\d/.test(marker) ? marker : '-'} ` : '';
-      addLine([first, ...rest].filter(Boolean).map((sentence, i) => (i === 0 ? item + sentence : sentence)));
+      addLine(sentences.map((sentence, i) => (i === 0 ? item + sentence : sentence)));
     }
   }
   open('');
   return sections;
+}
+
+/** The lines of a block, trimmed, without the empty ones. */
+function nonEmptyLines(block: string): string[] {
+  // Most blocks are one paragraph on one line.
+  if (!block.includes('\n')) {
+    const line = block.trim();
+    return line ? [line] : [];
+  }
+  return block
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
 }
 
 /** A table row as one sentence: each cell after its column's header ("Size: Large"), empty cells left out. */
@@ -167,7 +181,7 @@ export function splitSentences(line: string): string[] {
       const word = wordBefore(line, start, match.index)
         .toLowerCase()
         .replace(/^[("'[]+/, '');
-      if (ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word) || /^(?:\p{L}\.)+\p{L}$/u.test(word)) continue;
+      if (ABBREVIATIONS.has(word) || isInitials(word)) continue;
     }
     sentences.push(line.slice(start, end).trim());
     start = end;
@@ -176,15 +190,28 @@ export function splitSentences(line: string): string[] {
   return sentences.filter((sentence) => LETTER_OR_DIGIT.test(sentence));
 }
 
+/** A letter ("J") or letters between periods ("U.S", "e.g"): initials, whose period ends no sentence. */
+function isInitials(word: string): boolean {
+  // Its length or a period looked at first: most words are neither.
+  return (word.length <= 2 && /^\p{L}$/u.test(word)) || (word.includes('.') && /^(?:\p{L}\.)+\p{L}$/u.test(word));
+}
+
 /**
  * The word that ends at a period: the text before it back to white space or the sentence's start.
  * Scanned back from the period, where a regex over the sentence would read all of it at each one.
  */
 function wordBefore(line: string, start: number, period: number): string {
   let from = period;
-  while (from > start && !WHITE_SPACE.test(line[from - 1] as string)) from -= 1;
+  while (from > start && !isWhiteSpace(line, from - 1)) from -= 1;
   return line.slice(from, period);
 }
 
+/** Whether the character at i is white space (\s); printable ASCII, most of text, is answered without the pattern. */
+function isWhiteSpace(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  return !(code > 0x20 && code < 0x7f) && WHITE_SPACE.test(text.charAt(i));
+}
+
 const WHITE_SPACE = /\s/;
+const NOT_WHITE_SPACE = /\S/;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;

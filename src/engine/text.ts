@@ -24,6 +24,56 @@ export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
 }
 
+/**
+ * words(text) found in place, where the text is ASCII (’ aside), as most training text is:
+ * `found` gets each word's start and end in the text and its wordHash, so that a reader keeping
+ * the words it has seen makes no lower-cased copy and no string a word. Returns false, having
+ * found nothing, for other text: lower-casing it may change its length ("İ" → "i̇") or depend on
+ * the letters around ("Σ" → "σ" or "ς"), as only words() gets right.
+ */
+export function findAsciiWords(text: string, found: (start: number, end: number, hash: number) => void): boolean {
+  if (NOT_ASCII.test(text)) return false;
+  let i = 0;
+  while (i < text.length) {
+    let code = text.charCodeAt(i);
+    if (!isAsciiLetterOrDigit(code)) {
+      i += 1;
+      continue;
+    }
+    // Letters and digits, then an apostrophe and the letters after it if there are any: words()'s pattern.
+    const start = i;
+    let hash = 0;
+    for (; isAsciiLetterOrDigit(code); code = text.charCodeAt((i += 1))) hash = nextHash(hash, code);
+    if ((code === 0x27 || code === 0x2019) && isAsciiLetter(text.charCodeAt(i + 1))) {
+      hash = nextHash(hash, code);
+      for (code = text.charCodeAt((i += 1)); isAsciiLetter(code); code = text.charCodeAt((i += 1))) hash = nextHash(hash, code);
+    }
+    found(start, i, hash);
+  }
+  return true;
+}
+
+/** The hash findAsciiWords gives a word: of its characters lower-cased. */
+export function wordHash(word: string): number {
+  let hash = 0;
+  for (let i = 0; i < word.length; i += 1) hash = nextHash(hash, word.charCodeAt(i));
+  return hash;
+}
+
+/** Whether text[start, end) lower-cased is the (lower-cased) word. */
+export function isWordAt(word: string, text: string, start: number, end: number): boolean {
+  if (word.length !== end - start) return false;
+  for (let i = 0; i < word.length; i += 1) if (word.charCodeAt(i) !== lowerAscii(text.charCodeAt(start + i))) return false;
+  return true;
+}
+
+const NOT_ASCII = /[\u0080-\u2018\u201a-\uffff]/;
+const isAsciiLetter = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+const isAsciiLetterOrDigit = (code: number) => isAsciiLetter(code) || (code >= 0x30 && code <= 0x39);
+const lowerAscii = (code: number) => (code >= 0x41 && code <= 0x5a ? code + 0x20 : code);
+// 30 bits: a small integer to V8, which a Map looks up without allocating a number.
+const nextHash = (hash: number, code: number) => (Math.imul(hash, 31) + lowerAscii(code)) & 0x3fffffff;
+
 /** The words of a text that carry its content: its words without the stopwords. */
 export function contentWords(text: string): string[] {
   return words(text).filter((word) => !isStopword(word));
@@ -66,11 +116,20 @@ const COMPOUND = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
 
 /** The compounds of a text as terms: parts lower-cased and joined by "-", the last one stemmed. */
 export function compoundTerms(text: string): string[] {
+  // ASCII text is searched as it is, each compound lower-cased alone: see findAsciiWords.
+  if (!NOT_ASCII.test(text)) {
+    return (text.match(ASCII_COMPOUND) ?? []).map((compound) => {
+      const last = compound.lastIndexOf('-') + 1;
+      return compound.slice(0, last).toLowerCase() + stem(compound.slice(last).toLowerCase());
+    });
+  }
   return (text.toLowerCase().match(COMPOUND) ?? []).map((compound) => {
     const parts = compound.split('-');
     return [...parts.slice(0, -1), stem(parts.at(-1) as string)].join('-');
   });
 }
+
+const ASCII_COMPOUND = /(?<![a-zA-Z0-9])[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)+/g;
 
 export type CompoundFinder = (word: string, next: string | undefined, inMaterial: boolean) => string | undefined;
 

@@ -273,12 +273,24 @@ export type SourceChunk = { text: string; source: SourceRef };
  */
 export type TrainedSource = { id: string; revision: number; chunks?: SourceChunk[] };
 
+/** The revision of a source's text as inserted: what it is chunked for until it changes. */
+export const INSERTED_REVISION = 0;
+
 /** A Q&A source's question and answer as an edit read them. */
 export type QaExpectation = { question: string; answer: string };
 
+/** What new sources count against a chatbot's character limit: each at least one (a file or website not yet read). */
+export const countedChars = (sources: readonly Pick<NewSource, 'chars'>[]) => sources.reduce((sum, { chars }) => sum + Math.max(1, chars), 0);
+
 export interface SourceRepository {
-  /** Stores the sources, with their texts and files, all or none. */
-  insert(sources: NewSource[]): Promise<void>;
+  /**
+   * Stores the sources (of one chatbot), with their texts and files, all or none; each at
+   * INSERTED_REVISION. With `maxChars`, none when the chatbot's sources would then hold more than
+   * that many characters, each new one counted as at least one: answers then the characters they
+   * would hold. The check goes with the write, so concurrent inserts never pass the limit
+   * together (of two racing inserts that would, MongoDB may refuse both).
+   */
+  insert(sources: NewSource[], maxChars?: number): Promise<{ wouldHold: number } | undefined>;
   /** Stores the source, replacing the one of the same id (keeping its createdAt). */
   put(source: NewSource): Promise<Source>;
   find(chatbotId: string, id: string): Promise<Source | undefined>;

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addQaSource, findSource, updateSource } from '../../src/domain/sources.js';
-import type { Account, Chatbot, Store } from '../../src/store/port.js';
+import { addQaSource, addTextSource, findSource, trainFromSources, updateSource } from '../../src/domain/sources.js';
+import { INSERTED_REVISION, type Account, type Chatbot, type Store } from '../../src/store/port.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
 
-// Edits of one source at once: each keeps what it does not change.
+// Edits of one source at once: each keeps what it does not change; training meanwhile trains the
+// text as it stands.
 
 describe.each(storeTargets.filter((target) => target.available))('$name store: source edits at once', (target) => {
   let store: Store;
@@ -29,5 +30,13 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     const { source, text } = await findSource(store, owner, bot.id, qa.id);
     expect(source).toMatchObject({ question: 'Is there gluten-free bread?', answer: 'Yes, on Tuesdays.' });
     expect(text).toBe('Is there gluten-free bread?\nYes, on Tuesdays.');
+  });
+
+  it('trains a text changed since it was chunked ahead from the text as changed', async () => {
+    const added = await addTextSource(store, owner, bot.id, { title: 'Hours', text: 'We open at nine.' });
+    await store.sources.update(bot.id, added.id, { text: 'We open at ten.', chars: 15, updatedAt: new Date() });
+    const ahead = [{ text: 'We open at nine.', source: { id: added.id, title: 'Hours', type: 'text' as const } }];
+    await trainFromSources(store, bot.id, { id: added.id, revision: INSERTED_REVISION, chunks: Promise.resolve(ahead) });
+    expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(['We open at ten.']);
   });
 });

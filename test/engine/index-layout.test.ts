@@ -34,4 +34,12 @@ describe('packIndex / unpackIndex', () => {
       expect(unpacked(question, 4)).toEqual(original(question, 4));
     }
   });
+
+  it('keeps each string its own bytes, lone surrogates included, where one string ends in half a pair and the next begins with the other', () => {
+    // UTF-8 has no half pairs: each half is written as U+FFFD, not joined with its neighbour into one character.
+    const halves = buildLexicalIndex([{ seq: 0, text: 'Ends here \uD83D' }, { seq: 1, text: '\uDE00 starts there. And more text follows.' }]);
+    const unpacked = unpackIndex(packIndex(halves));
+    expect([...unpacked.keys, ...unpacked.sentences]).toEqual([...halves.keys, ...halves.sentences].map((string) => Buffer.from(string).toString()));
+    expect(unpacked.sentences).toContain('\uFFFD starts there.');
+  });
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/engine/chunking.js';
 import { packIndex } from '../../src/engine/index-layout.js';
-import { mergeIndexParts, readIndexPart } from '../../src/engine/index-parts.js';
+import { type IndexPart, mergeIndexParts, readIndexPart } from '../../src/engine/index-parts.js';
 import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
 import { indexTerms } from '../../src/engine/lexicon.js';
+import { wordHash } from '../../src/engine/text.js';
 import { buildIndexOffThread } from '../../src/engine/workers/training-jobs.js';
 import type { Chunk, SourceRef } from '../../src/store/port.js';
 import { documentText } from './eval/score.js';
@@ -16,6 +17,13 @@ const chunksOf = (text: string, source: SourceRef, from = 0): Chunk[] => chunkTe
 const handbook: SourceRef = { id: 'handbook', title: 'Handbook', type: 'text' };
 const bikes: SourceRef = { id: 'bikes', title: 'Bike shop', type: 'file' };
 const qa: SourceRef = { id: 'qa-1', title: 'Do you open on Sundays?', type: 'qa' };
+
+/** Each key and sentence of a part is indexed by its distinct indexTerms, in order. */
+function expectIndexTerms(part: IndexPart): void {
+  const termsOf = (terms: Int32Array, starts: Int32Array, k: number) => Array.from(terms.subarray(starts[k], starts[k + 1]), (id) => part.vocabulary[id]);
+  part.sentences.forEach((sentence, k) => expect(termsOf(part.sentenceTerms, part.sentenceTermStart, k)).toEqual([...new Set(indexTerms(sentence))]));
+  part.keys.forEach((key, k) => expect(termsOf(part.keyTerms, part.keyTermStart, k)).toEqual([...new Set(indexTerms(key))]));
+}
 
 describe('index parts', () => {
   it('numbers the terms where they first appear across the parts, and lists the sentences of every part holding one', () => {
@@ -34,13 +42,21 @@ describe('index parts', () => {
   it('indexes each key and sentence by its distinct indexTerms, in order', () => {
     const texts = [...chunkText(documentText('bike-shop.md')), ...chunkText(documentText('handbook.md')), 'The children paid for e-bikes; the children’s e-bikes were bought second-hand.'];
     const part = readIndexPart(undefined, texts);
-    const termsOf = (terms: Int32Array, starts: Int32Array, k: number) =>
-      Array.from(terms.subarray(starts[k], starts[k + 1]), (id) => part.vocabulary[id]);
     expect(part.sentences.length).toBeGreaterThan(60);
-    part.sentences.forEach((sentence, k) =>
-      expect(termsOf(part.sentenceTerms, part.sentenceTermStart, k)).toEqual([...new Set(indexTerms(sentence))]),
-    );
-    part.keys.forEach((key, k) => expect(termsOf(part.keyTerms, part.keyTermStart, k)).toEqual([...new Set(indexTerms(key))]));
+    expectIndexTerms(part);
+  });
+
+  it('indexes by indexTerms text that is not ASCII, and words of the same hash apart', () => {
+    // Two words the part keeps by the same hash.
+    expect(wordHash('cbuvkfk')).toBe(wordHash('qrwtgpw'));
+    const texts = [
+      'Cbuvkfk QRWTGPW cbuvkfk-qrwtgpw. İstanbul’s ΣΑΣ. ferries ran; the children’s e-bikes were bought.',
+      'Straße STRASSE café CAFÉ naïve 東京 😀 x\u200by. The Ǆemal ﬁles: don’t panic!\n\n## Ωμέγα ΣΟΦΟΣ\n\nPaid qrwtgpw Cbuvkfk.',
+    ];
+    const part = readIndexPart(undefined, texts);
+    expect(part.sentences.length).toBeGreaterThan(4);
+    expectIndexTerms(part);
+    expect(part.vocabulary).toEqual(expect.arrayContaining(['cbuvkfk', 'qrwtgpw', 'σας', 'straße', 'strass']));
   });
 
   it('builds on the worker, from kept parts, the index of reading everything at once, and reads a changed source again', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexTerms } from '../../src/engine/lexicon.js';
-import { compoundTerms, words } from '../../src/engine/text.js';
+import { compoundTerms, findAsciiWords, wordHash, words } from '../../src/engine/text.js';
 
 // The terms training indexes a text by: its words' stems, the base forms of irregular ones, and
 // its hyphenated compounds whole.
@@ -19,11 +19,43 @@ describe('compoundTerms', () => {
       'wi-fi', 'e-bike', 'kes-4105', 'a-b-c', 'd-e', 'f-g', '𝐀𝐁-ω',
     ]);
   });
+
+  it('finds the same in ASCII text, read without lower-casing it whole', () => {
+    expect(compoundTerms("Our Wi-Fi, E-Bikes and KES-4105 x--y a-b-c- -d-e x_f-g it's-done Rock’n-Rolls 3-Pins")).toEqual([
+      'wi-fi', 'e-bike', 'kes-4105', 'a-b-c', 'd-e', 'f-g', 's-done', 'n-roll', '3-pin',
+    ]);
+  });
 });
 
 describe('words', () => {
   it('lower-cases the whole text before reading words, so that a letter lowered to two characters splits', () => {
     // "İ" lowers to "i" and a combining dot, which is not a letter; "ΣΑΣ." ends in a final sigma.
     expect(words('İstanbul ΣΑΣ. Don’t l’été x’1')).toEqual(['i', 'stanbul', 'σας', 'don’t', 'l’été', 'x', '1']);
+  });
+});
+
+describe('findAsciiWords', () => {
+  const found = (text: string) => {
+    const seen: string[] = [];
+    const read = findAsciiWords(text, (start, end, hash) => {
+      const word = text.slice(start, end).toLowerCase();
+      expect(hash).toBe(wordHash(word));
+      seen.push(word);
+    });
+    return read ? seen : undefined;
+  };
+
+  it('finds in place the words words() reads from ASCII text, apostrophes and case included', () => {
+    const texts = [
+      "Don’t STOP: it's9 O'Neil x'1 'quoted' rock’n’roll ’s e-Bikes KES-4105 a_b \r\n| Size | Price |\n# Q1. 5.95 end'",
+      'Trailing apostrophe\u2019 and digits 1st 2nd 10x,000',
+      '',
+      '   ',
+    ];
+    for (const text of texts) expect(found(text)).toEqual(words(text));
+  });
+
+  it('finds nothing in other text, whose lower-casing only words() gets right', () => {
+    for (const text of ['İstanbul', 'ΣΑΣ.', 'café', 'price €5', 'emoji 😀', 'no\u00a0break']) expect(found(text)).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-ind
 import { composeAnswer, NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { offlineResponder } from '../../src/engine/offline/index.js';
 import type { ChatTurn, ResponderInput } from '../../src/engine/responder.js';
+import type { SourceRef } from '../../src/store/port.js';
 
 // The offline extractive responder: answers composed from the passages alone, the same every time.
 
@@ -25,9 +26,15 @@ const ROOMS =
  * The conversation, answered from the given material through the real index and search, with
  * the user's earlier message as context, as POST /chat searches.
  */
-function input(question: string | ChatTurn[], material: string[] = [HOURS, CARDS], extra: Partial<ResponderInput> = {}): ResponderInput {
+function input(
+  question: string | ChatTurn[],
+  material: (string | { text: string; source: SourceRef })[] = [HOURS, CARDS],
+  extra: Partial<ResponderInput> = {},
+): ResponderInput {
   const messages: ChatTurn[] = typeof question === 'string' ? [{ role: 'user', content: question }] : question;
-  const chunks = material.flatMap((text) => chunkText(text)).map((text, seq) => ({ seq, text }));
+  const chunks = material
+    .flatMap((item) => (typeof item === 'string' ? chunkText(item).map((text) => ({ text })) : chunkText(item.text).map((text) => ({ text, source: item.source }))))
+    .map((chunk, seq) => ({ ...chunk, seq }));
   const [asked = '', earlier] = messages.filter((turn) => turn.role === 'user').map((turn) => turn.content).reverse();
   return {
     chatbotName: 'Library helper',
@@ -255,17 +262,34 @@ describe('composeAnswer with Q&A pairs', () => {
   const text = { id: 'src_text', title: 'Shop handbook', type: 'text' as const };
   const pair = { id: 'src_qa', title: 'Do you ship abroad?', type: 'qa' as const };
 
-  /** Passages found in both sources, each labelled with its source as retrieval labels them. */
-  function withSources(question: string): ResponderInput {
-    const found = input(question, [TEXT, PAIR]);
-    const passages = found.passages.map((passage) => ({ ...passage, source: passage.key.endsWith(pair.title) ? pair : text }));
-    return { ...found, passages };
-  }
+  /** Passages found in both sources, each chunk trained with its source. */
+  const withSources = (question: string | ChatTurn[]) =>
+    input(question, [
+      { text: TEXT, source: text },
+      { text: PAIR, source: pair },
+    ]);
 
   it("answers with the owner's answer as written, asked the same or in other words, and quotes nothing that contradicts it", () => {
     for (const question of ['Do you ship abroad?', 'Do you ship overseas?']) {
       expect(composeAnswer(withSources(question))).toBe('No. Since March we ship within the Netherlands only.');
     }
+  });
+
+  it("answers a pair's one-word question with its answer after a question on another subject: it is no follow-up", () => {
+    const rooms = { id: 'src_rooms', title: 'rooms.md', type: 'file' as const };
+    const parking = { id: 'src_parking', title: 'Is there parking?', type: 'qa' as const };
+    const material = [
+      { text: '# Meeting rooms\n\n| Room | Floor |\n| --- | --- |\n| Kestrel | 3 |\n| Osprey | 2 |', source: rooms },
+      { text: 'Is there parking?\nYes, at the back.', source: parking },
+    ];
+    const turns = (question: string): ChatTurn[] => [
+      { role: 'user', content: 'Which floor is the Kestrel room on?' },
+      { role: 'assistant', content: 'Room: Kestrel; Floor: 3' },
+      { role: 'user', content: question },
+    ];
+    expect(composeAnswer(input(turns('Is there parking?'), material))).toBe('Yes, at the back.');
+    // A question that leans on the earlier one still does.
+    expect(composeAnswer(input(turns('And Osprey?'), material))).toBe('Room: Osprey; Floor: 2');
   });
 
   it('answers from the rest of the material when the pair is not the question', () => {

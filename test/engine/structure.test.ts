@@ -69,4 +69,22 @@ describe('splitSentences', () => {
       '[Etc.] Done.',
     ]);
   });
+
+  it('reads back to any white space, and takes letters of any script or astral plane for initials', () => {
+    expect(splitSentences('Call\u00a0J. Smith at\u2003Dr. Who’s. Ask Ω. Berg or 𝐀. Hall. Then Å.B. Doe left. Über. Ende.')).toEqual([
+      'Call\u00a0J. Smith at\u2003Dr. Who’s.',
+      'Ask Ω. Berg or 𝐀. Hall.',
+      'Then Å.B. Doe left.',
+      'Über.',
+      'Ende.',
+    ]);
+  });
+});
+
+describe('readSections, blocks', () => {
+  it('takes a block of white space alone, non-breaking or not, as no text after a title-like line', () => {
+    const sentences = (text: string) => readSections(text).map((section) => [section.key, ...section.sentences]);
+    expect(sentences('Opening hours\n\n\u00a0\u2003\n\nWe open at nine.')).toEqual([['', 'Opening hours'], ['', 'We open at nine.']]);
+    expect(sentences('Opening hours\n\n \u00a0x\n\nWe open at nine.')).toEqual([['Opening hours', 'x', '\nWe open at nine.']]);
+  });
 });

@@ -88,6 +88,37 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await ask('What is the code of the Kestrel room?')).toContain('KES-4105');
   });
 
+  it('lists the files of one upload in the order of their parts, each created after the one before', async () => {
+    const names = ['zebra', 'apple', 'mango', 'kiwi', 'banana', 'cherry', 'lemon', 'fig'].map((fruit) => `${fruit}.md`);
+    const { status, body } = await upload(names.map((name) => ({ name, bytes: `# ${name}\n\nA note on ${name}.` })));
+    expect(status).toBe(202);
+    expect((body as { data: SourceItem[] }).data.map((source) => source.filename)).toEqual(names);
+    const [, ...files] = await list();
+    expect(files.map((file) => file.filename)).toEqual(names);
+    const created = files.map((file) => Date.parse(file.created_at));
+    expect(created).toEqual([...created].sort((a, b) => a - b));
+    expect(new Set(created).size).toBe(names.length);
+  });
+
+  it('keeps a file’s base name alone, without control characters, at most 255 characters, as its filename and title', async () => {
+    // Written by hand: a browser's form would clean the names on its side.
+    const boundary = 'switchboard-names';
+    const sent = ['../../etc/passwd', 'C:\\x\\a.pdf', 'bell\u0007\u001b[31mred\u007f.md', 'report\u202egpj.exe', `${'n'.repeat(300)}.md`, 'dir/', '..', ' '];
+    const parts = sent.map(
+      (name, k) => `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n# Note ${k}\n\nA note.\r\n`,
+    );
+    const response = await fetch(url(), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${app.apiKey}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      body: `${parts.join('')}--${boundary}--\r\n`,
+    });
+    expect(response.status).toBe(202);
+    const shown = ['passwd', 'a.pdf', 'bell[31mred.md', 'reportgpj.exe', 'n'.repeat(255), 'file', 'file', 'file'];
+    expect(((await response.json()) as { data: SourceItem[] }).data.map((source) => [source.filename, source.title])).toEqual(shown.map((name) => [name, name]));
+    const [, ...files] = await list();
+    expect(files.map((file) => [file.filename, file.title])).toEqual(shown.map((name) => [name, name]));
+  });
+
   it('fails a damaged file with one sentence, and answers from the others', async () => {
     const docx = await docxOf(MEETING_ROOMS);
     const { status } = await upload([{ name: 'broken.docx', bytes: docx.subarray(0, docx.byteLength / 2) }]);

@@ -142,6 +142,45 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (
     expect(await list()).toHaveLength(1);
   });
 
+  it('refuses with 403 the concurrent adds that together would pass the character limit', async () => {
+    // Each add's write waits until all three have come that far: a check made apart from the
+    // write has passed for each by then.
+    const racing = 3;
+    let waiting = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gated = await startApp(target, {
+      sourceLimits: { maxCharsPerChatbot: 1_000, maxFileBytes: 1024 },
+      wrapStore: (store) => ({
+        ...store,
+        engine: store.engine,
+        sources: {
+          ...store.sources,
+          insert: async (...args) => {
+            if (++waiting === racing) release();
+            await gate;
+            return store.sources.insert(...args);
+          },
+        },
+      }),
+    });
+    try {
+      const chatbotId = await createChatbotViaApi(gated, 'Tides', HOURS);
+      const adds = Array.from({ length: racing }, (_, k) =>
+        call('POST', `${gated.baseUrl}/chatbots/${chatbotId}/sources`, gated.apiKey, { type: 'text', title: `Tides ${k}`, text: `${k}`.repeat(400) }),
+      );
+      const answers = await Promise.all(adds);
+      const added = answers.filter((answer) => answer.status === 201);
+      for (const refused of answers.filter((answer) => answer.status !== 201)) expect(refused).toEqual({ status: 403, body: DENIED });
+      expect(added.length).toBeGreaterThan(0);
+      const listed = ((await call('GET', `${gated.baseUrl}/chatbots/${chatbotId}/sources`, gated.apiKey)).body as { data: SourceItem[] }).data;
+      expect(listed).toHaveLength(1 + added.length);
+      expect(listed.reduce((sum, source) => sum + source.chars, 0)).toBeLessThanOrEqual(1_000);
+    } finally {
+      await gated.close();
+    }
+  });
+
   it('refuses malformed sources with 400, and changes nothing', async () => {
     for (const input of [
       {},

@@ -235,6 +235,32 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       expect(seen.at(-1)).toEqual(material('new'));
     });
 
+    it('reads back the material it just wrote as another process reads it, and never once another process replaced it', async () => {
+      const database = target.shared();
+      const [first, second] = [await database.open(), await database.open()];
+      try {
+        const owned = account();
+        await first.accounts.create(owned);
+        const bot = chatbot(owned.id);
+        await first.chatbots.insertWithinLimit(bot, 5);
+        const source = { id: 'src', title: 'Handbook', type: 'text' as const };
+        await first.training.replace(bot.id, { chunks: [{ text: 'one', source }, 'two'], revision: 1 });
+        const fromElsewhere = await second.training.material(bot.id);
+        expect(fromElsewhere.chunks).toEqual([
+          { seq: 0, text: 'one', source },
+          { seq: 1, text: 'two' },
+        ]);
+        expect(await first.training.material(bot.id)).toEqual(fromElsewhere);
+
+        await first.training.replace(bot.id, { chunks: ['three'], revision: 2 });
+        await second.training.replace(bot.id, { chunks: ['four'], revision: 3 });
+        expect((await first.training.material(bot.id)).chunks).toEqual([{ seq: 0, text: 'four' }]);
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+        database.remove();
+      }
+    });
+
     it('serves other work while it writes a large material', async () => {
       const bot = chatbot(owner.id);
       await store.chatbots.insertWithinLimit(bot, 5);

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiTextSource, type Account, type Chatbot, type NewSource, type Source, type Store } from '../../src/store/port.js';
+import { apiTextSource, INSERTED_REVISION, type Account, type Chatbot, type NewSource, type Source, type Store } from '../../src/store/port.js';
 import { TEXT_PART_CHARS } from '../../src/store/text-parts.js';
 import { finishOrder, startBystander } from '../support/event-loop.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
+import { sourceReads } from '../support/source-reads.js';
 import { storeTargets } from '../support/stores.js';
 
 // Knowledge sources: one behaviour for every adapter that can be had here.
@@ -93,6 +94,32 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect((await store.sources.list(bot.id)).map((item) => item.id)).toEqual([first.id]);
   });
 
+  it('inserts within a character limit, each new source counted as at least one, and past it stores nothing', async () => {
+    await store.sources.insert([source({ chars: 5 })]);
+    const queued = source({ type: 'file', status: 'queued', chars: 0, text: undefined, file: Buffer.from('# Notes') });
+    expect(await store.sources.insert([source({ chars: 5 }), queued], 10)).toEqual({ wouldHold: 5 + 5 + 1 });
+    expect(await store.sources.list(bot.id)).toHaveLength(1);
+    expect(await debrisLeft()).toBe(0);
+    expect(await store.sources.insert([queued], 6)).toBeUndefined();
+    expect(await store.sources.totalChars(bot.id)).toBe(5);
+    // Another chatbot's sources count against its own limit alone.
+    expect(await store.sources.insert([source({ chatbotId: (await seedChatbot(store, owner)).id, chars: 6 })], 6)).toBeUndefined();
+  });
+
+  it('never lets concurrent inserts pass the character limit together', async () => {
+    // Texts of two parts, so each insert's write yields to the others.
+    const text = 'x'.repeat(TEXT_PART_CHARS + 10);
+    const limit = 2 * text.length + text.length / 2;
+    const racing = Array.from({ length: 4 }, () => source({ text, chars: text.length }));
+    const refusals = await Promise.all(racing.map((racer) => store.sources.insert([racer], limit)));
+    const stored = await store.sources.list(bot.id);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.length).toBe(refusals.filter((refusal) => refusal === undefined).length);
+    expect(await store.sources.totalChars(bot.id)).toBeLessThanOrEqual(limit);
+    for (const refusal of refusals) if (refusal) expect(refusal.wouldHold).toBeGreaterThan(limit);
+    expect(await debrisLeft()).toBe(0);
+  });
+
   it('shows another chatbot nothing of a source', async () => {
     const other = await seedChatbot(store, owner);
     const mine = source();
@@ -140,6 +167,17 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await store.sources.totalChars(bot.id)).toBe(42);
     expect(await store.sources.totalChars(bot.id, a.id)).toBe(32);
     expect(await store.sources.totalChars((await seedChatbot(store, owner)).id)).toBe(0);
+  });
+
+  it('reads a source’s row twice for its text: with its type and text version, and after the parts to see that version held', async () => {
+    const hours = source({ title: 'Hours', text: 'Open at 9.' });
+    await store.sources.insert([hours]);
+    let text: string | undefined;
+    expect(await sourceReads(store.engine, async () => (text = await store.sources.text(bot.id, hours.id, 100)))).toBe(2);
+    expect(text).toBe('Open at 9.');
+    let texts: unknown;
+    expect(await sourceReads(store.engine, async () => (texts = await store.sources.texts(bot.id, hours.id)))).toBe(2);
+    expect(texts).toEqual([{ ref: { id: hours.id, title: 'Hours', type: 'text' }, text: 'Open at 9.' }]);
   });
 
   it('reads a source’s text naming its source', async () => {
@@ -319,6 +357,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       await store.sources.insert([qa, queued, text]);
       const [first, second] = await store.sources.trainedSources(bot.id);
       expect([first?.id, second?.id, first?.chunks, second?.chunks]).toEqual([text.id, qa.id, undefined, undefined]);
+      // Training chunks a source's text ahead, while inserting it, for this revision.
+      expect([first?.revision, second?.revision]).toEqual([INSERTED_REVISION, INSERTED_REVISION]);
       expect(await store.sources.saveChunks(bot.id, text.id, first?.revision as number, chunksOf(text, 'We open', 'at nine.'))).toBe(true);
       expect(await store.sources.trainedSources(bot.id)).toEqual([
         { id: text.id, revision: first?.revision, chunks: chunksOf(text, 'We open', 'at nine.') },
@@ -490,6 +530,19 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
         { url: 'https://example.com/c', title: 'Title of https://example.com/c', status: 'read', chars: 7 },
       ]);
       expect(await store.sources.pageList((await seedChatbot(store, owner)).id, site.id)).toEqual([]);
+    });
+
+    it('refuses a page of a deleted source, keeping none of it', async () => {
+      const site = source({ type: 'website', status: 'processing', url: 'https://example.com/', maxPages: 5, pages: { done: 0, failed: 0, total: 0 } });
+      await store.sources.insert([site]);
+      await store.sources.planPages(site.id, ['https://example.com/']);
+      await store.sources.delete(bot.id, site.id);
+      // Planned before the deletion, and found under a URL never planned.
+      for (const url of ['https://example.com/', 'https://example.com/a']) {
+        await expect(store.sources.recordPage(site.id, page(url, 'read', 'Home.'))).rejects.toThrow();
+      }
+      expect(await store.sources.pageCounts(site.id)).toEqual({ done: 0, failed: 0, total: 0 });
+      expect(await store.sources.nextPage(site.id, -1)).toBeUndefined();
     });
 
     it('reads a website’s pages as its text, each page naming its URL and title', async () => {

@@ -67,7 +67,10 @@ const sourceBody = z
     chars: z.int().meta({ description: 'Characters of extracted text' }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
-    filename: z.string().optional(),
+    filename: z
+      .string()
+      .optional()
+      .meta({ description: 'A file’s name as uploaded: its base name (no path), without control characters, at most 255 characters; `file` when none is left' }),
     contentType: z.string().optional(),
     bytes: z.int().optional(),
     url: z.string().optional(),

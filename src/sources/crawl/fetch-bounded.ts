@@ -25,17 +25,20 @@ export type ClientOptions = {
   signal: AbortSignal;
 };
 
+/** Why a resource was not read: a sentence, and whether it failed or was passed over. */
+export type Unread = { outcome: 'failed' | 'skipped'; reason: string };
+
 export type GetRules = {
   /** Whether a body of this content type is wanted (anything when absent). */
   accepts?(contentType: string): boolean;
-  /** Why a redirect may not be followed to this URL, or undefined when it may. */
-  refusedHop?(url: URL): string | undefined;
+  /** How the request ends unread rather than follow a redirect to this URL, or undefined when it may. */
+  refusedHop?(url: URL): Promise<Unread | undefined>;
 };
 
-/** A body read whole, or why not: a sentence, and whether the resource failed or was passed over. */
-export type Fetched =
-  | { ok: true; url: string; contentType: string; body: Buffer }
-  | { ok: false; outcome: 'failed' | 'skipped'; reason: string; httpStatus?: number };
+/** A body read whole, or why not. */
+export type Fetched = { ok: true; url: string; contentType: string; body: Buffer } | ({ ok: false; httpStatus?: number } & Unread);
+
+export const REDIRECT_LOOP = 'It redirects in a loop.';
 
 export type Client = {
   get(url: URL, rules?: GetRules): Promise<Fetched>;
@@ -88,11 +91,11 @@ export function openClient(options: ClientOptions): Client {
           response.resume();
           const next = normaliseUrl(location, url.href);
           if (!next) return failed('It redirects to an address that is not http or https.');
-          if (visited.has(next)) return failed('It redirects in a loop.');
+          if (visited.has(next)) return failed(REDIRECT_LOOP);
           if (redirects === MAX_REDIRECTS) return failed(`It redirects more than ${MAX_REDIRECTS} times.`);
           url = new URL(next);
-          const hopRefused = rules.refusedHop?.(url);
-          if (hopRefused) return { ok: false, outcome: 'skipped', reason: hopRefused };
+          const hopRefused = await rules.refusedHop?.(url);
+          if (hopRefused) return { ok: false, ...hopRefused };
           continue;
         }
         if (status < 200 || status >= 300) {

@@ -1,4 +1,4 @@
-import { openClient, type Client } from './fetch-bounded.js';
+import { openClient, REDIRECT_LOOP, type Client, type Unread } from './fetch-bounded.js';
 import { normaliseUrl, sameHost } from './normalise.js';
 import { readPageOffThread, readSitemapOffThread } from './off-thread.js';
 import { readRobots, type Robots } from './robots.js';
@@ -14,7 +14,9 @@ import { sitemapPages } from './sitemap.js';
 // `<a href>` of the raw HTML, and honours robots.txt for the user agent. Only HTML is read; a
 // page's main content is kept (extractHtml). Pages and sitemaps are parsed on a worker thread. A
 // page found under another URL than it was planned under (after a redirect, or by its canonical
-// link) is recorded under that URL, and the planned one is skipped as a duplicate. Each page is
+// link) is recorded under that URL, and the planned one is skipped as a duplicate; a redirect's
+// target is planned as it is followed, and one known already (read, or to be read) is not fetched
+// again: the URLs that led to it are skipped as its duplicates. Each page is
 // bounded in size and time, at most `concurrency` requests run at once, and the address rule of
 // webhooks applies unless `allowPrivate`.
 
@@ -137,7 +139,7 @@ type Run = {
 async function readPages(run: Run): Promise<void> {
   const { frontier, settings, stop } = run;
   const { done, failed } = await frontier.counts();
-  const state = { tried: done + failed, claimed: new Set<string>(), serial: serially() };
+  const state: RunState = { tried: done + failed, claimed: new Set<string>(), redirects: new Map(), serial: serially() };
   const running = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
   const startPage = (url: string) => {
@@ -184,6 +186,11 @@ type RunState = {
   tried: number;
   /** URLs this run planned to record itself (pages found under them): not to be read again. */
   claimed: Set<string>;
+  /**
+   * URLs this run recorded as duplicates of the redirect target they lead to, by URL: how a
+   * redirect loop over pages planned already shows (a restarted run does not know the earlier's).
+   */
+  redirects: Map<string, string>;
   /** Runs the frontier's steps that must not interleave with another task's. */
   serial: <T>(step: () => Promise<T>) => Promise<T>;
 };
@@ -209,38 +216,78 @@ function hopRefusal(run: Run, url: URL): string | undefined {
 }
 
 async function visit(run: Run, state: RunState, url: string): Promise<void> {
-  const { frontier, client } = run;
-  const fetched = await client.get(new URL(url), { accepts: isHtml, refusedHop: (hop) => hopRefusal(run, hop) });
-  if (!fetched.ok) return recordUnread(run, state, url, fetched.outcome, fetched.reason);
+  // The URLs this visit records: the one taken, then each redirect's target it claimed on the way.
+  const names = [url];
+  let duplicateOf: string | undefined;
+  const refusedHop = async (hop: URL): Promise<Unread | undefined> => {
+    const refused = hopRefusal(run, hop);
+    if (refused) return { outcome: 'skipped', reason: refused };
+    const claimed = await claimHop(run, state, names, hop.href);
+    if (claimed === 'loop') return { outcome: 'failed', reason: REDIRECT_LOOP };
+    if (claimed === 'known') {
+      duplicateOf = hop.href;
+      return { outcome: 'skipped', reason: duplicateText(hop.href) };
+    }
+    return undefined;
+  };
+  const fetched = await run.client.get(new URL(url), { accepts: isHtml, refusedHop });
+  if (duplicateOf) return recordDuplicates(run, names, duplicateOf);
+  if (!fetched.ok) return recordUnread(run, state, names, fetched);
   const job = { body: fetched.body, contentType: fetched.contentType, url: fetched.url };
   const page = await readPageOffThread(job).catch(() => undefined);
-  if (!page) return recordUnread(run, state, url, 'failed', 'Its HTML could not be read.');
+  if (!page) return recordUnread(run, state, names, { outcome: 'failed', reason: 'Its HTML could not be read.' });
   const canonical = page.canonical && !refusal(run, new URL(page.canonical)) ? page.canonical : undefined;
   const home = canonical ?? fetched.url;
-  if (home !== url && !(await claim(run, state, home))) {
-    return frontier.record(skipped(url, `It is a duplicate of ${home}.`));
-  }
+  if (!names.includes(home) && !(await state.serial(() => claim(run, state, home)))) return recordDuplicates(run, names, home);
   state.tried += 1;
   // Links are planned before the page is recorded: a crawl stopped in between reads it again.
   await plan(run, page.links);
-  await frontier.record({ url: home, title: page.title, status: 'read', chars: page.text.length, text: page.text });
-  if (home !== url) await frontier.record(skipped(url, `It is a duplicate of ${home}.`));
+  await run.frontier.record({ url: home, title: page.title, status: 'read', chars: page.text.length, text: page.text });
+  await recordDuplicates(run, names.filter((name) => name !== home), home);
 }
 
-function recordUnread(run: Run, state: RunState, url: string, status: 'failed' | 'skipped', reason: string): Promise<void> {
-  if (status === 'failed') state.tried += 1;
-  return run.frontier.record({ url, title: '', status, chars: 0, text: '', reason });
+/** Records the last of a visit's URLs unread (where its request ended), the others as its duplicates. */
+async function recordUnread(run: Run, state: RunState, names: string[], { outcome, reason }: Unread): Promise<void> {
+  const last = names.at(-1) as string;
+  if (outcome === 'failed') state.tried += 1;
+  await run.frontier.record({ url: last, title: '', status: outcome, chars: 0, text: '', reason });
+  await recordDuplicates(run, names.slice(0, -1), last);
 }
+
+async function recordDuplicates(run: Run, names: string[], of: string): Promise<void> {
+  for (const name of names) await run.frontier.record(skipped(name, duplicateText(of)));
+}
+
+const duplicateText = (url: string) => `It is a duplicate of ${url}.`;
 
 /**
  * Plans the URL a page was found under, for this run to record; false when it is known already
- * (read, or to be read, under that URL). Serial with `take`, so no task takes it meanwhile.
+ * (read, or to be read, under that URL). Run it in `state.serial`, as `take` is, so no task takes
+ * the URL meanwhile.
  */
-function claim(run: Run, state: RunState, url: string): Promise<boolean> {
+async function claim(run: Run, state: RunState, url: string): Promise<boolean> {
+  if (!(await run.frontier.plan([url]))) return false;
+  state.claimed.add(url);
+  return true;
+}
+
+/**
+ * Claims a redirect's target for a visit (adding it to the visit's names), as a page found under
+ * it: 'known' when it is read, or to be read, already, so the visit's URLs are its duplicates and
+ * it is not fetched again; 'loop' when it is known because it redirects (as this run saw) back to
+ * one of the visit's URLs.
+ */
+function claimHop(run: Run, state: RunState, names: string[], target: string): Promise<'claimed' | 'known' | 'loop'> {
   return state.serial(async () => {
-    if (!(await run.frontier.plan([url]))) return false;
-    state.claimed.add(url);
-    return true;
+    if (await claim(run, state, target)) {
+      names.push(target);
+      return 'claimed';
+    }
+    for (let at: string | undefined = target; at; at = state.redirects.get(at)) {
+      if (names.includes(at)) return 'loop';
+    }
+    for (const name of names) state.redirects.set(name, target);
+    return 'known';
   });
 }
 

@@ -62,7 +62,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     accounts: mongoAccounts(models),
     chatbots: mongoChatbots(models, writes),
     training: mongoTraining(models, sourceTexts),
-    sources: mongoSources(models, writes, sourceTexts),
+    sources: mongoSources(models, sourceTexts),
     retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
     leads: mongoLeads(models, writes, countActivity),

@@ -1,6 +1,5 @@
-import type { NewSource, Source, SourceChange, SourcePageStatus, SourceRepository, SourceText, TrainedSource } from '../port.js';
-import type { AtomicWrites } from './atomic.js';
-import type { MongoModels, SourceChunkDoc, SourceDoc, SourcePageDoc } from './models.js';
+import { countedChars, type NewSource, type Source, type SourceChange, type SourcePageStatus, type SourceRepository, type SourceText, type TrainedSource } from '../port.js';
+import type { MongoModels, SourceChunkDoc, SourceDoc, SourcePageDoc, SourceRevisionDoc } from './models.js';
 import type { MongoSourceTexts } from './source-texts.js';
 
 // A chatbot's knowledge sources. A source's document names the version of its extracted text
@@ -57,7 +56,7 @@ function fileParts(sourceId: string, file: Buffer) {
   return parts;
 }
 
-export function mongoSources(models: MongoModels, { compensated }: AtomicWrites, texts: MongoSourceTexts): SourceRepository {
+export function mongoSources(models: MongoModels, texts: MongoSourceTexts): SourceRepository {
   const { sources, sourceFileParts, sourcePages, sourceChunks, sourceRevisions } = models;
   const removeChildren = (ids: string[]) =>
     Promise.all([
@@ -97,34 +96,91 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites,
     return before ? { doc: { ...before, ...update.$set }, displaced: before.textVersion } : undefined;
   }
 
-  const repository: SourceRepository = {
-    async insert(batch) {
-      const staged: { id: string; textVersion: string | null }[] = [];
-      // Undone on failure: only what this call inserted (a clashing id belongs to another source).
-      let inserted: string[] = [];
+  /** The characters of the chatbot's sources but those given. */
+  async function charsHeld(chatbotId: string, except: string[]): Promise<number> {
+    const [row] = await sources.aggregate<{ total: number }>([
+      { $match: { chatbotId, ...(except.length > 0 ? { _id: { $nin: except } } : {}) } },
+      { $group: { _id: null, total: { $sum: '$chars' } } },
+    ]);
+    return row?.total ?? 0;
+  }
+  /** The chatbot's revision counter (nextRevision's), undefined before it first moves. */
+  async function revisionOf(chatbotId: string): Promise<number | undefined> {
+    return (await sourceRevisions.findOne({ _id: chatbotId }, { revision: 1 }).lean<SourceRevisionDoc>())?.revision;
+  }
+  /** Moves the counter on from `revision`; false when another change moved it first. */
+  async function moveRevision(chatbotId: string, revision: number | undefined): Promise<boolean> {
+    const current = revision ?? { $exists: false };
+    try {
+      const { matchedCount, upsertedCount } = await sourceRevisions.updateOne(
+        { _id: chatbotId, revision: current },
+        { $inc: { revision: 1 } },
+        { upsert: revision === undefined },
+      );
+      return matchedCount + upsertedCount > 0;
+    } catch (error) {
+      // The counter came to be meanwhile: the upsert clashed with it.
+      if ((error as { code?: number }).code === DUPLICATE_KEY) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Writes the sources' texts, documents and files' parts, and answers how to remove them again.
+   * Not one transaction (a file's parts may pass its size): a failure part-way undoes, write by
+   * write, what this call wrote (a clashing id belongs to another source).
+   */
+  async function writeBatch(batch: NewSource[]): Promise<() => Promise<void>> {
+    const staged: { id: string; textVersion: string | null }[] = [];
+    let inserted: string[] = [];
+    const undo = async () => {
+      await sources.deleteMany({ _id: { $in: inserted } });
+      await removeChildren(inserted);
+      for (const { id, textVersion } of staged) await texts.remove(id, textVersion);
+    };
+    try {
+      for (const { chatbotId, id, text = '' } of batch) staged.push({ id, textVersion: await texts.write(chatbotId, id, text) });
       try {
-        for (const { chatbotId, id, text = '' } of batch) staged.push({ id, textVersion: await texts.write(chatbotId, id, text) });
-        await compensated(
-          async () => {
-            try {
-              await sources.insertMany(batch.map((source, k) => toDoc(source, staged[k]?.textVersion ?? null)), { ordered: true, lean: true });
-            } catch (error) {
-              inserted = Object.values((error as { insertedIds?: Record<string, string> }).insertedIds ?? {});
-              throw error;
-            }
-            inserted = batch.map((source) => source.id);
-            const parts = batch.flatMap((source) => (source.file ? fileParts(source.id, source.file) : []));
-            if (parts.length > 0) await sourceFileParts.insertMany(parts, { ordered: true, lean: true });
-          },
-          async () => {
-            await sources.deleteMany({ _id: { $in: inserted } });
-            await removeChildren(inserted);
-          },
-        );
+        await sources.insertMany(batch.map((source, k) => toDoc(source, staged[k]?.textVersion ?? null)), { ordered: true, lean: true });
       } catch (error) {
-        for (const { id, textVersion } of staged) await texts.remove(id, textVersion);
+        inserted = Object.values((error as { insertedIds?: Record<string, string> }).insertedIds ?? {});
         throw error;
       }
+      inserted = batch.map((source) => source.id);
+      const parts = batch.flatMap((source) => (source.file ? fileParts(source.id, source.file) : []));
+      if (parts.length > 0) await sourceFileParts.insertMany(parts, { ordered: true, lean: true });
+    } catch (error) {
+      await undo();
+      throw error;
+    }
+    return undo;
+  }
+
+  const repository: SourceRepository = {
+    async insert(batch, maxChars = Infinity) {
+      const chatbotId = batch[0]?.chatbotId;
+      if (chatbotId === undefined || maxChars === Infinity) {
+        await writeBatch(batch);
+        return undefined;
+      }
+      // The limit is checked before the write and again after it until no other change moved
+      // the chatbot's revision counter in between (an insert within the limit moves it), so of
+      // racing inserts the first to move it stands, and the others count it.
+      const wouldHold = async (except: string[]) => (await charsHeld(chatbotId, except)) + countedChars(batch);
+      let revision = await revisionOf(chatbotId);
+      const before = await wouldHold([]);
+      if (before > maxChars) return { wouldHold: before };
+      const undo = await writeBatch(batch);
+      const ids = batch.map((source) => source.id);
+      while (!(await moveRevision(chatbotId, revision))) {
+        revision = await revisionOf(chatbotId);
+        const held = await wouldHold(ids);
+        if (held > maxChars) {
+          await undo();
+          return { wouldHold: held };
+        }
+      }
+      return undefined;
     },
     async put(source) {
       const stored = await withText(source.chatbotId, source.id, source.text ?? '', async (textVersion = null) => {
@@ -164,9 +220,9 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites,
       return true;
     },
     async text(chatbotId, id, limit) {
-      const doc = await sources.findOne({ _id: id, chatbotId }, { type: 1 }).lean<Pick<SourceDoc, 'type'>>();
+      const doc = await sources.findOne({ _id: id, chatbotId }, { type: 1, textVersion: 1 }).lean<Pick<SourceDoc, 'type' | 'textVersion'>>();
       if (!doc) return '';
-      if (doc.type !== 'website') return (await texts.read(chatbotId, id, limit)) ?? '';
+      if (doc.type !== 'website') return (await texts.read(chatbotId, id, limit, { version: doc.textVersion ?? null })) ?? '';
       let text = '';
       for await (const page of sourcePages.find({ sourceId: id, status: 'read' }, { text: 1 }).sort({ seq: 1 }).lean<SourcePageDoc>()) {
         text += (text ? '\n\n' : '') + page.text;
@@ -181,18 +237,16 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites,
       return Buffer.concat(parts.map(({ data }) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer))));
     },
     async totalChars(chatbotId, except) {
-      const [row] = await sources.aggregate<{ total: number }>([
-        { $match: { chatbotId, ...(except === undefined ? {} : { _id: { $ne: except } }) } },
-        { $group: { _id: null, total: { $sum: '$chars' } } },
-      ]);
-      return row?.total ?? 0;
+      return charsHeld(chatbotId, except === undefined ? [] : [except]);
     },
     async texts(chatbotId, id) {
-      const doc = await sources.findOne({ _id: id, chatbotId }, { type: 1, title: 1 }).lean<Pick<SourceDoc, 'type' | 'title'>>();
+      const doc = await sources
+        .findOne({ _id: id, chatbotId }, { type: 1, title: 1, textVersion: 1 })
+        .lean<Pick<SourceDoc, 'type' | 'title' | 'textVersion'>>();
       if (!doc) return [];
-      const { type, title } = doc;
+      const { type, title, textVersion } = doc;
       if (type !== 'website') {
-        const text = await texts.read(chatbotId, id, Number.MAX_SAFE_INTEGER);
+        const text = await texts.read(chatbotId, id, Number.MAX_SAFE_INTEGER, { version: textVersion ?? null });
         return text === undefined ? [] : [{ ref: { id, title, type }, text }];
       }
       const pages = await sourcePages
@@ -282,6 +336,10 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites,
       return doc ? { seq: doc.seq, url: doc.url } : undefined;
     },
     async recordPage(sourceId, { url, title, status, chars, text, reason }) {
+      // As SQLite's foreign key does, a deleted source takes no page: one deleted meanwhile
+      // (its counts find no source) loses the pages written since.
+      const gone = () => new Error(`source ${sourceId} does not exist: its page ${url} is not recorded`);
+      if (!(await sources.exists({ _id: sourceId }))) throw gone();
       const outcome = { title, status, chars, text, reason: reason ?? null };
       const { matchedCount } = await sourcePages.updateOne({ sourceId, url }, { $set: outcome });
       if (matchedCount === 0) {
@@ -289,7 +347,10 @@ export function mongoSources(models: MongoModels, { compensated }: AtomicWrites,
         await sourcePages.updateOne({ sourceId, url }, { $set: outcome });
       }
       const pages = await repository.pageCounts(sourceId);
-      await sources.updateOne({ _id: sourceId }, { $set: { pages } });
+      if ((await sources.updateOne({ _id: sourceId }, { $set: { pages } })).matchedCount === 0) {
+        await sourcePages.deleteMany({ sourceId });
+        throw gone();
+      }
       return pages;
     },
     async pageCounts(sourceId) {

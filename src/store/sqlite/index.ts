@@ -11,6 +11,7 @@ import { sqliteAssets } from './assets.js';
 import { sqliteAttributes } from './attributes.js';
 import { sqliteBindings } from './bindings.js';
 import { sqliteChatbots } from './chatbots.js';
+import { checkpointOffThread } from './checkpoints.js';
 import { sqliteConsoleSessions } from './console-sessions.js';
 import { sqliteConversations } from './conversations.js';
 import { sqliteDigestRuns } from './digest-runs.js';
@@ -39,6 +40,7 @@ export function openSqliteStore(filename: string): Store {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  const stopCheckpoints = filename === ':memory:' ? async () => {} : checkpointOffThread(db, filename);
 
   const sourceTexts = sqliteSourceTexts(db);
   const sourceFiles = sqliteSourceFiles(db);
@@ -88,6 +90,7 @@ export function openSqliteStore(filename: string): Store {
     },
     async close() {
       batched.flush();
+      await stopCheckpoints();
       db.close();
     },
   };

@@ -1,19 +1,20 @@
 import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import type {
-  NewSource,
-  PageCounts,
-  QaExpectation,
-  Source,
-  SourceChange,
-  SourceChunk,
-  SourcePage,
-  SourcePageStatus,
-  SourceRepository,
-  SourceStatus,
-  SourceText,
-  SourceType,
-  TrainedSource,
+import {
+  countedChars,
+  type NewSource,
+  type PageCounts,
+  type QaExpectation,
+  type Source,
+  type SourceChange,
+  type SourceChunk,
+  type SourcePage,
+  type SourcePageStatus,
+  type SourceRepository,
+  type SourceStatus,
+  type SourceText,
+  type SourceType,
+  type TrainedSource,
 } from '../port.js';
 import type { SqliteSourceFiles } from './source-files.js';
 import type { SqliteSourceTexts } from './source-texts.js';
@@ -143,8 +144,8 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   const remove = db.prepare<[string, string], { text_version: string | null; file_version: string | null }>(
     'DELETE FROM sources WHERE chatbot_id = ? AND id = ? RETURNING text_version, file_version',
   );
-  const typeOf = db.prepare<[string, string], { type: SourceType; title: string }>(
-    'SELECT type, title FROM sources WHERE chatbot_id = ? AND id = ?',
+  const typeOf = db.prepare<[string, string], { type: SourceType; title: string; text_version: string | null }>(
+    'SELECT type, title, text_version FROM sources WHERE chatbot_id = ? AND id = ?',
   );
   const pageTexts = db.prepare<[string], { text: string }>(
     `SELECT text FROM source_pages WHERE source_id = ? AND status = 'read' ORDER BY seq`,
@@ -266,12 +267,23 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     texts.madeCurrent(id, text ?? null);
     files.madeCurrent(id, file ?? null);
   };
-  const insertAll = db.transaction((sources: NewSource[], staged: Versions[]) => {
+  /** What the chatbot's sources would hold with these new ones, when that is over maxChars. */
+  const overLimit = (sources: NewSource[], maxChars: number): number | undefined => {
+    const [first] = sources;
+    if (!first || maxChars === Infinity) return undefined;
+    const wouldHold = (totalChars.get(first.chatbotId, '')?.total ?? 0) + countedChars(sources);
+    return wouldHold > maxChars ? wouldHold : undefined;
+  };
+  /** Inserts the rows, unless the chatbot's sources would then hold over maxChars: answers then what they would hold. */
+  const insertAll = db.transaction((sources: NewSource[], staged: Versions[], maxChars: number): number | undefined => {
+    const refused = overLimit(sources, maxChars);
+    if (refused !== undefined) return refused;
     sources.forEach((source, k) => {
       const versions = staged[k] as Versions;
       insert.run(...rowValues(source, versions));
       madeCurrent(source.id, versions);
     });
+    return undefined;
   });
   const put = db.transaction((source: NewSource, staged: Versions): Written | undefined => {
     const before = byId.get(source.chatbotId, source.id);
@@ -335,15 +347,21 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   }
 
   return {
-    async insert(sources) {
-      // Every part is written before any row: a failure part-way leaves no source.
+    async insert(sources, maxChars = Infinity) {
+      // Every part is written before any row: a failure part-way, or a refusal, leaves no source.
+      // The limit is checked before the parts (so a refusal writes none, as a rule) and in the
+      // rows' transaction, which writers take one at a time.
+      const early = overLimit(sources, maxChars);
+      if (early !== undefined) return { wouldHold: early };
       const staged: Versions[] = [];
+      let stored = false;
       try {
         for (const { chatbotId, id, text = '', file } of sources) staged.push(await stage(chatbotId, id, { text, file }));
-        insertAll.immediate(sources, staged);
-      } catch (error) {
-        for (const [k, versions] of staged.entries()) await removeVersions((sources[k] as NewSource).id, versions);
-        throw error;
+        const wouldHold = insertAll.immediate(sources, staged, maxChars);
+        stored = wouldHold === undefined;
+        return stored ? undefined : { wouldHold: wouldHold as number };
+      } finally {
+        if (!stored) for (const [k, versions] of staged.entries()) await removeVersions((sources[k] as NewSource).id, versions);
       }
     },
     async put(source) {
@@ -372,7 +390,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     async text(chatbotId, id, limit) {
       const own = typeOf.get(chatbotId, id);
       if (!own) return '';
-      if (own.type !== 'website') return (await texts.read(chatbotId, id, limit)) ?? '';
+      if (own.type !== 'website') return (await texts.read(chatbotId, id, limit, { version: own.text_version })) ?? '';
       let text = '';
       for (const page of pageTexts.iterate(id)) {
         text += (text ? '\n\n' : '') + page.text;
@@ -389,9 +407,9 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     async texts(chatbotId, id) {
       const source = typeOf.get(chatbotId, id);
       if (!source) return [];
-      const { type, title } = source;
+      const { type, title, text_version: version } = source;
       if (type !== 'website') {
-        const text = await texts.read(chatbotId, id, Number.MAX_SAFE_INTEGER);
+        const text = await texts.read(chatbotId, id, Number.MAX_SAFE_INTEGER, { version });
         return text === undefined ? [] : [{ ref: { id, title, type }, text }];
       }
       return readPages.all(id).map((page): SourceText => ({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text }));

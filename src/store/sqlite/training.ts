@@ -3,6 +3,7 @@ import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import { apiTextSourceId, type Chunk, type SourceRef, type TrainedChunk, type TrainingRepository } from '../port.js';
 import { partsOf } from '../text-parts.js';
+import { writtenMaterial } from '../written-material.js';
 import type { SqliteSourceTexts } from './source-texts.js';
 import { deleteInStages, inStages } from './staging.js';
 
@@ -59,6 +60,7 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
                        WHERE stage.chatbot_id = kept.chatbot_id AND stage.version = kept.version AND stage.started_at > ?)`,
   );
   const staleStages = db.prepare('DELETE FROM training_stages WHERE started_at <= ?');
+  const written = writtenMaterial();
 
   const writeChunks = db.transaction((chatbotId: string, staged: string, slice: readonly TrainedChunk[], start: number) => {
     slice.forEach((chunk, offset) => {
@@ -98,6 +100,7 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
         throw error;
       }
       const { current, remove } = makeCurrent.immediate(chatbotId, staged, revision);
+      if (current) written.keep(chatbotId, staged, chunks);
       if (remove !== undefined) await removeVersion(chatbotId, remove);
       return current;
     },
@@ -107,6 +110,8 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
       // page missed a row; otherwise a retrain landed meanwhile, and its version is read instead.
       for (let current = version.get(chatbotId)?.version; ; ) {
         if (current === undefined) return { version: undefined, chunks: [] };
+        const justWritten = written.take(chatbotId, current);
+        if (justWritten) return justWritten;
         const read: Chunk[] = [];
         for (let page = chunksFrom.all(chatbotId, current, 0, READ_ROWS); page.length > 0; ) {
           read.push(...page.map(toChunk));

@@ -41,6 +41,10 @@ describe('a crawl of a website', () => {
       '/': html(
         page('Acme Handbook', '<p>Welcome to the handbook of Acme.</p>', {
           links: [
+            '/ahead',
+            '/hop-1',
+            '/ring-a',
+            '/ring-b',
             '/about',
             '/docs#install',
             '/private/secret',
@@ -60,6 +64,7 @@ describe('a crawl of a website', () => {
             '/print',
             '/to-private',
             'mailto:team@acme.test',
+            '/behind',
           ],
         }),
       ),
@@ -73,6 +78,12 @@ describe('a crawl of a website', () => {
       '/private/secret': html(page('Secret', '<p>Robots keep this out.</p>')),
       '/loop-a': redirect('/loop-b'),
       '/loop-b': redirect('/loop-a'),
+      '/ring-a': redirect('/ring-b'),
+      '/ring-b': redirect('/ring-a'),
+      '/ahead': redirect('/behind'),
+      '/behind': html(page('Behind', '<p>Linked last, reached first by a redirect.</p>')),
+      '/hop-1': redirect('/hop-2'),
+      '/hop-2': redirect('/about'),
       '/elsewhere': html(page('Elsewhere', '<p>Another host.</p>')),
       '/away': redirect('http://localhost:1/gone'),
       '/moved': redirect('/docs', 301),
@@ -113,7 +124,16 @@ describe('a crawl of a website', () => {
     expect(outcome('/orphan')).toEqual(['read', undefined]);
     expect(outcome('/latin')).toEqual(['read', undefined]);
     expect(outcome('/private/secret')).toEqual(['skipped', 'robots.txt disallows it for Switchboard.']);
-    expect(outcome('/loop-a')).toEqual(['failed', 'It redirects in a loop.']);
+    // A redirect's target is planned as a link is: where it is known, the URLs leading to it are its duplicates.
+    expect(outcome('/loop-a')).toEqual(['skipped', `It is a duplicate of ${url('/loop-b')}.`]);
+    expect(outcome('/loop-b')).toEqual(['failed', 'It redirects in a loop.']);
+    const [ringFailed, ringDuplicate] = outcome('/ring-a')?.[0] === 'failed' ? ['/ring-a', '/ring-b'] : ['/ring-b', '/ring-a'];
+    expect(outcome(ringFailed)).toEqual(['failed', 'It redirects in a loop.']);
+    expect(outcome(ringDuplicate)).toEqual(['skipped', `It is a duplicate of ${url(ringFailed)}.`]);
+    expect(outcome('/ahead')).toEqual(['skipped', `It is a duplicate of ${url('/behind')}.`]);
+    expect(outcome('/behind')).toEqual(['read', undefined]);
+    expect(outcome('/hop-1')).toEqual(['skipped', `It is a duplicate of ${url('/about')}.`]);
+    expect(outcome('/hop-2')).toEqual(['skipped', `It is a duplicate of ${url('/about')}.`]);
     expect(outcome(`http://localhost:${site.port}/elsewhere`)).toEqual(['skipped', `It is on another host (localhost:${site.port}).`]);
     expect(outcome('/away')).toEqual(['skipped', 'It redirects to another host (http://localhost:1/gone).']);
     expect(outcome('/docs?ref=nav')).toEqual(['skipped', `It is a duplicate of ${url('/docs')}.`]);
@@ -130,9 +150,10 @@ describe('a crawl of a website', () => {
     expect(outcome('/missing')).toEqual(['failed', 'The server answered 404 Not Found.']);
 
     expect(frontier.pages()).toHaveLength(frontier.state.planned.length);
-    expect(await frontier.counts()).toEqual({ total: frontier.state.planned.length, done: 8, failed: 5 });
+    expect(await frontier.counts()).toEqual({ total: frontier.state.planned.length, done: 9, failed: 6 });
     for (const path of ['/private/secret', '/private/other', '/elsewhere', '/article']) expect(site.hits.get(path)).toBeUndefined();
-    for (const path of ['/', '/about', '/orphan', '/latin', '/docs?ref=nav', '/manual.pdf', '/fresh', '/print']) expect(site.hits.get(path)).toBe(1);
+    const fetchedOnce = ['/', '/about', '/docs', '/orphan', '/latin', '/docs?ref=nav', '/manual.pdf', '/fresh', '/print', '/behind', '/hop-2'];
+    for (const path of [...fetchedOnce, '/loop-a', '/loop-b', '/ring-a', '/ring-b']) expect(site.hits.get(path)).toBe(1);
     expect(site.busiest()).toBeLessThanOrEqual(2);
   });
 
