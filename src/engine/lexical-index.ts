@@ -517,7 +517,8 @@ function termRows(vectors: WordVectors, terms: TermReader): TermRows {
   let count = 0;
   const candidates = sameHashes(vectors.stems, terms.table);
   for (let k = 0; k < candidates.length; k += 2) {
-    const [row, id] = [candidates[k] as number, candidates[k + 1] as number];
+    const row = candidates[k] as number;
+    const id = candidates[k + 1] as number;
     if (terms.termOf(id) !== stemOf(vectors, row)) continue;
     rowOf[id] = row;
     count += 1;
