@@ -9,12 +9,13 @@ import { stem } from './text.js';
 // (MIT; the vectors are PDDL), for words that mean nearly the same without being WordNet
 // synonyms ("processor" ~ "cpu", "toddlers" ~ "children"). The package is one 300 MB JSON file of
 // 350,000 words, commonest first; the commonest 100,000 plain words are read from it once per
-// machine, their vectors normalised and stored as bytes (10 MB) in a cache file beside the
-// system's temporary files, which later processes read in milliseconds. Loading runs on the
-// training worker thread (workers/training-jobs.ts), never on the event loop, and hands over one
-// buffer, transferred: the words and stems as text, hash tables of them (string-table.ts) and the
-// vectors, read in place. Two hundred thousand strings and two Maps of them, as it handed over
-// before, held the event loop 85–190 ms while they were taken in.
+// machine, their vectors normalised to bytes and stored as the table below (12 MB) in a cache file
+// beside the system's temporary files, which later processes read in milliseconds. Loading runs on
+// the training worker thread (workers/training-jobs.ts), never on the event loop, and hands over
+// one buffer, transferred: the words and stems as text, hash tables of them (string-table.ts) and
+// the vectors, read in place. Two hundred thousand strings and two Maps of them, as it handed over
+// before, held the event loop 85–190 ms while they were taken in; building the hash tables at each
+// process start made its first question wait 100–180 ms longer.
 
 export const DIMENSIONS = 100;
 const KEPT = 100_000;
@@ -44,26 +45,22 @@ const require = createRequire(import.meta.url);
 
 function cachePath(): string {
   const { version } = require(`${PACKAGE}/package.json`) as { version: string };
-  return join(tmpdir(), 'switchboard', `word-vectors-${version}-${KEPT}.bin`);
+  return join(tmpdir(), 'switchboard', `word-vectors-${version}-${KEPT}.table`);
 }
 
 /** The table, from the cache file or, the first time on a machine, from the package (seconds). */
 export function readVectorTable(): VectorTable {
-  return tableOf(readVectorLists());
-}
-
-function readVectorLists(): VectorLists {
   const path = cachePath();
   try {
     return unpack(readFileSync(path));
   } catch {
-    const lists = deriveTable(require.resolve(PACKAGE));
+    const table = tableOf(deriveTable(require.resolve(PACKAGE)));
     mkdirSync(dirname(path), { recursive: true });
     // Written aside and renamed: a process reading at the same time sees the whole file or none.
     const partial = `${path}.${process.pid}.partial`;
-    writeFileSync(partial, pack(lists));
+    writeFileSync(partial, pack(table));
     renameSync(partial, path);
-    return lists;
+    return table;
   }
 }
 
@@ -133,20 +130,27 @@ function deriveTable(file: string): VectorLists {
   return { words, stems: words.map(stem), values: values.slice(0, words.length * DIMENSIONS) };
 }
 
-/** The cache file: the words and stems as one line-separated text, then the vectors. */
-function pack(table: VectorLists): Buffer {
-  const text = Buffer.from(`${table.words.join('\n')}\n\n${table.stems.join('\n')}`, 'latin1');
-  const header = Buffer.alloc(4);
-  header.writeUInt32LE(text.length);
-  return Buffer.concat([header, text, Buffer.from(table.values.buffer, table.values.byteOffset, table.values.byteLength)]);
+// The cache file: the length of each of the table's parts, in the order they lie in its buffer,
+// then the buffer as it is (its hash tables built once per machine, not at each process start).
+const PARTS = ['starts', 'words', 'stems', 'values', 'text'] as const;
+
+function pack(table: VectorTable): Buffer {
+  const header = Int32Array.from(PARTS, (part) => table[part].length);
+  return Buffer.concat([Buffer.from(header.buffer), Buffer.from(table.values.buffer)]);
 }
 
-function unpack(bytes: Buffer): VectorLists {
-  const length = bytes.readUInt32LE(0);
-  const [words = '', stems = ''] = bytes.toString('latin1', 4, 4 + length).split('\n\n');
-  const values = new Int8Array(bytes.buffer.slice(bytes.byteOffset + 4 + length, bytes.byteOffset + bytes.length) as ArrayBuffer);
-  const table = { words: words.split('\n'), stems: stems.split('\n'), values };
-  if (table.words.length !== table.stems.length || values.length !== table.words.length * DIMENSIONS) throw new Error('damaged');
+function unpack(bytes: Buffer): VectorTable {
+  // Copied into a buffer of its own: views need their alignment, and the table is transferred whole.
+  const header = new Int32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + 4 * PARTS.length));
+  const buffer = bytes.buffer.slice(bytes.byteOffset + header.byteLength, bytes.byteOffset + bytes.length) as ArrayBuffer;
+  let offset = 0;
+  const view = <T extends Int32Array<ArrayBuffer> | Int8Array<ArrayBuffer> | Uint8Array<ArrayBuffer>>(View: new (buffer: ArrayBuffer, offset: number, length: number) => T, k: number): T => {
+    const array = new View(buffer, offset, header[k] as number);
+    offset += array.byteLength;
+    return array;
+  };
+  const table = { starts: view(Int32Array, 0), words: view(Int32Array, 1), stems: view(Int32Array, 2), values: view(Int8Array, 3), text: view(Uint8Array, 4) };
+  if (offset !== buffer.byteLength || table.starts.length !== 2 * (table.values.length / DIMENSIONS) + 1) throw new Error('damaged');
   return table;
 }
 
