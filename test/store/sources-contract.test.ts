@@ -592,6 +592,15 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       expect(await store.sources.nextPage(site.id, -1)).toBeUndefined();
     });
 
+    it('refuses to plan pages of a deleted source, keeping none of them', async () => {
+      const site = source({ type: 'website', status: 'processing', url: 'https://example.com/', maxPages: 5, pages: { done: 0, failed: 0, total: 0 } });
+      await store.sources.insert([site]);
+      await store.sources.delete(bot.id, site.id);
+      await expect(store.sources.planPages(site.id, ['https://example.com/', 'https://example.com/a'])).rejects.toThrow();
+      expect(await store.sources.pageCounts(site.id)).toEqual({ done: 0, failed: 0, total: 0 });
+      expect(await store.sources.nextPage(site.id, -1)).toBeUndefined();
+    });
+
     it('reads a website’s pages as its text, each page naming its URL and title', async () => {
       const site = source({ type: 'website', title: 'example.com', url: 'https://example.com/', text: '' });
       await store.sources.insert([site]);

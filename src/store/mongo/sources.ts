@@ -226,6 +226,17 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
     return undefined;
   }
 
+  // As SQLite's foreign key does, a deleted source takes no page. Pages are refused before their
+  // write when their source is gone, and dropped after it when it was deleted meanwhile.
+  const noSource = (sourceId: string, refused: string) => new Error(`source ${sourceId} does not exist: ${refused}`);
+  async function refusePagesOfDeleted(sourceId: string, refused: string): Promise<void> {
+    if (!(await sources.exists({ _id: sourceId }))) throw noSource(sourceId, refused);
+  }
+  async function dropPagesOfDeleted(sourceId: string, refused: string): Promise<never> {
+    await sourcePages.deleteMany({ sourceId });
+    throw noSource(sourceId, refused);
+  }
+
   const repository: SourceRepository = {
     async insert(batch, maxChars = Infinity) {
       const [first] = batch;
@@ -370,6 +381,9 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
       await sources.updateOne({ _id: id, claimedBy }, { $set: { leaseUntil: new Date(0) } });
     },
     async planPages(sourceId, urls) {
+      if (urls.length === 0) return 0;
+      const refused = 'its pages are not planned';
+      await refusePagesOfDeleted(sourceId, refused);
       // Sequence numbers follow the last known; a URL already known collides on (sourceId, url).
       const [last] = await sourcePages.find({ sourceId }, { seq: 1 }).sort({ seq: -1 }).limit(1).lean<SourcePageDoc[]>();
       let seq = (last?.seq ?? -1) + 1;
@@ -383,6 +397,7 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
           if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
         }
       }
+      if (added > 0 && !(await sources.exists({ _id: sourceId }))) await dropPagesOfDeleted(sourceId, refused);
       return added;
     },
     async nextPage(sourceId, afterSeq) {
@@ -393,10 +408,8 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
       return doc ? { seq: doc.seq, url: doc.url } : undefined;
     },
     async recordPage(sourceId, { url, title, status, chars, text, reason }) {
-      // As SQLite's foreign key does, a deleted source takes no page: one deleted meanwhile
-      // (its counts find no source) loses the pages written since.
-      const gone = () => new Error(`source ${sourceId} does not exist: its page ${url} is not recorded`);
-      if (!(await sources.exists({ _id: sourceId }))) throw gone();
+      const refused = `its page ${url} is not recorded`;
+      await refusePagesOfDeleted(sourceId, refused);
       const outcome = { title, status, chars, text, reason: reason ?? null };
       const { matchedCount } = await sourcePages.updateOne({ sourceId, url }, { $set: outcome });
       if (matchedCount === 0) {
@@ -404,10 +417,8 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
         await sourcePages.updateOne({ sourceId, url }, { $set: outcome });
       }
       const pages = await repository.pageCounts(sourceId);
-      if ((await sources.updateOne({ _id: sourceId }, { $set: { pages } })).matchedCount === 0) {
-        await sourcePages.deleteMany({ sourceId });
-        throw gone();
-      }
+      // Its counts find no source: it was deleted meanwhile.
+      if ((await sources.updateOne({ _id: sourceId }, { $set: { pages } })).matchedCount === 0) await dropPagesOfDeleted(sourceId, refused);
       return pages;
     },
     async pageCounts(sourceId) {
