@@ -4,9 +4,9 @@ import { isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
-import { lookUp, stringTable } from './string-table.js';
+import { lookUp, sameHashes, stringTable } from './string-table.js';
 import { compoundFinder, compoundKeys, stem, terms, words, type CompoundLookup } from './text.js';
-import { similarity, wordVectors, type WordVectors } from './word-vectors.js';
+import { similarity, stemOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
 // plain data (typed arrays and strings, structured-clonable), so it can be built in a worker
@@ -77,6 +77,8 @@ export function termLookups(vocabulary: readonly string[]): TermLookups {
   };
 }
 
+type TermReader = ReturnType<typeof termReader>;
+
 /** An index's terms by id, an id by its term (-1 for none), and its compounds, read through its lookups. */
 function termReader(index: LexicalIndex) {
   const { terms, joined, heads, headed, headedStart } = index.lookups ?? termLookups(index.vocabulary);
@@ -92,7 +94,7 @@ function termReader(index: LexicalIndex) {
       return group < 0 ? [] : headedBy(group);
     },
   };
-  return { termOf, idOf: (term: string) => lookUp(terms, term, termOf), compounds };
+  return { size: index.postingStart.length - 1, table: terms, termOf, idOf: (term: string) => lookUp(terms, term, termOf), compounds };
 }
 
 /** A sentence of a passage with the weight of the question it carries by its own words. */
@@ -211,7 +213,8 @@ type Concept = { weight: number; context: boolean; ids: Map<number, number>; unk
 export type SearchOptions = { expand?: boolean; vectors?: boolean };
 
 export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = true }: SearchOptions = {}): LexicalSearcher {
-  const { termOf, idOf, compounds } = termReader(index);
+  const reader = termReader(index);
+  const { idOf, compounds } = reader;
   const has = (term: string) => idOf(term) >= 0;
   const findCompound = compoundFinder(compounds);
   const documents = index.sentences.length + index.keys.length;
@@ -222,7 +225,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
     return Math.log(1 + (documents + SMOOTHING) / Math.max(1, frequency));
   };
   const missingUnknownWeight = Math.log(1 + documents + SMOOTHING) + 1;
-  const neighbours = vectorNeighbours(index.postingStart.length - 1, termOf, idOf);
+  const neighbours = vectorNeighbours(reader);
 
   /** The informative words of a text, each with the index terms standing for it. */
   function concepts(text: string, context: boolean, contextFactor = CONTEXT_FACTOR): Concept[] {
@@ -465,11 +468,7 @@ function withSurroundings(passages: Passage[], index: LexicalIndex): Passage[] {
  */
 type Near = { near: [string, number][]; best: number };
 
-function vectorNeighbours(
-  vocabularySize: number,
-  termOf: (id: number) => string,
-  idOf: (term: string) => number,
-): (word: string) => Near | undefined {
+function vectorNeighbours(terms: TermReader): (word: string) => Near | undefined {
   const found = new Map<string, Near>();
   let withVectors: TermRows | undefined;
   let vectorsSeen: WordVectors | undefined;
@@ -478,23 +477,23 @@ function vectorNeighbours(
     if (!vectors) return undefined;
     if (vectors !== vectorsSeen) {
       vectorsSeen = vectors;
-      withVectors = termRows(vectors, vocabularySize, idOf);
+      withVectors = termRows(vectors, terms);
       found.clear();
     }
     let entry = found.get(word);
     if (!entry) {
       const near: [string, number][] = [];
       let best = 1;
-      const row = vectors.rows.get(word) ?? lemmas(word).map((lemma) => vectors.rows.get(lemma)).find((r) => r !== undefined);
+      const row = wordRow(vectors, word) ?? lemmas(word).map((lemma) => wordRow(vectors, lemma)).find((r) => r !== undefined);
       if (row !== undefined) {
         const { ids, rows } = withVectors as TermRows;
-        const own = idOf(stem(word));
+        const own = terms.idOf(stem(word));
         best = -1;
         for (let k = 0; k < ids.length; k += 1) {
           if (ids[k] === own) continue;
           const cosine = similarity(vectors, row, rows[k] as number);
           best = Math.max(best, cosine);
-          if (cosine >= VECTOR_FLOOR) near.push([termOf(ids[k] as number), VECTOR_FACTOR * cosine]);
+          if (cosine >= VECTOR_FLOOR) near.push([terms.termOf(ids[k] as number), VECTOR_FACTOR * cosine]);
         }
       }
       entry = { near, best };
@@ -509,22 +508,24 @@ function vectorNeighbours(
 type TermRows = { ids: Int32Array; rows: Int32Array };
 
 /**
- * Found from the vectors' side, each stem looked up among the terms: bounded by the vectors'
- * 100,000 words whatever the material's size, and no term is decoded that has none.
+ * Each stem of the vectors found among the terms by the hash both hold: bounded by the vectors'
+ * 100,000 words whatever the material's size, and only a pair whose hashes agree is decoded to
+ * compare.
  */
-function termRows(vectors: WordVectors, vocabularySize: number, idOf: (term: string) => number): TermRows {
-  const rowOf = new Int32Array(vocabularySize).fill(-1);
+function termRows(vectors: WordVectors, terms: TermReader): TermRows {
+  const rowOf = new Int32Array(terms.size).fill(-1);
   let count = 0;
-  for (const [term, row] of vectors.stemRows) {
-    const id = idOf(term);
-    if (id >= 0) {
-      rowOf[id] = row;
-      count += 1;
-    }
+  const candidates = sameHashes(vectors.stems, terms.table);
+  for (let k = 0; k < candidates.length; k += 2) {
+    const row = candidates[k] as number;
+    const id = candidates[k + 1] as number;
+    if (terms.termOf(id) !== stemOf(vectors, row)) continue;
+    rowOf[id] = row;
+    count += 1;
   }
   const ids = new Int32Array(count);
   const rows = new Int32Array(count);
-  for (let id = 0, k = 0; id < vocabularySize; id += 1) {
+  for (let id = 0, k = 0; id < terms.size; id += 1) {
     if ((rowOf[id] as number) < 0) continue;
     ids[k] = id;
     rows[k] = rowOf[id] as number;

@@ -5,10 +5,11 @@ import { fuseRankings } from './fusion.js';
 import { createByteCache } from './index-cache.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import { packIndex, unpackIndex } from './index-layout.js';
-import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
+import { buildLexicalIndex, lexicalSearcher, termLookups, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
 import { indexTerms } from './lexicon.js';
 import { readSections } from './structure.js';
-import { compoundTerms } from './text.js';
+import { hashOf, lookUp, stringTable } from './string-table.js';
+import { compoundKeys, compoundTerms } from './text.js';
 import { buildIndexOffThread, loadWordVectors } from './workers/training-jobs.js';
 
 // Retrieval over a chatbot's training chunks. Each process keeps a prepared index per chatbot
@@ -60,7 +61,22 @@ const INDEX_REVISION = 'lists, table rows and lines kept; per and via are stopwo
 const INDEX_FORMAT = createHash('sha256')
   .update(INDEX_REVISION)
   .update(
-    [buildLexicalIndex, readIndexPart, mergeIndexParts, lexicalSearcher, indexTerms, compoundTerms, readSections, packIndex, unpackIndex]
+    [
+      buildLexicalIndex,
+      readIndexPart,
+      mergeIndexParts,
+      lexicalSearcher,
+      indexTerms,
+      compoundTerms,
+      compoundKeys,
+      readSections,
+      termLookups,
+      stringTable,
+      hashOf,
+      lookUp,
+      packIndex,
+      unpackIndex,
+    ]
       .map(String)
       .join(''),
   )

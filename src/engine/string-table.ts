@@ -6,7 +6,7 @@
 // the key's hash, so a probe decodes a key only where the hashes agree.
 
 /** FNV-1a over the UTF-16 code units: the same on every thread and process. */
-function hashOf(key: string): number {
+export function hashOf(key: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
   return hash | 0;
@@ -50,4 +50,22 @@ export function lookUp(table: Int32Array, key: string, keyOf: (value: number) =>
     if (value < 0) return -1;
     if (table[2 * slot + 1] === hash && keyOf(value) === key) return value;
   }
+}
+
+/**
+ * The candidates of a join of two sets of strings by their hashes, to be compared: each value of
+ * `pairs` (value, hash, value, hash…) with each value of the table whose key has the same hash,
+ * as pairs (pairs' value, table's value…). Answered, not visited: a loop with no callback is
+ * compiled once for every table.
+ */
+export function sameHashes(pairs: Int32Array, table: Int32Array): Int32Array {
+  const capacity = table.length / 2;
+  const found: number[] = [];
+  for (let k = 0; k < pairs.length; k += 2) {
+    const hash = pairs[k + 1] as number;
+    for (let slot = hash & (capacity - 1); table[2 * slot] !== 0; slot = (slot + 1) & (capacity - 1)) {
+      if (table[2 * slot + 1] === hash) found.push(pairs[k] as number, (table[2 * slot] as number) - 1);
+    }
+  }
+  return Int32Array.from(found);
 }

