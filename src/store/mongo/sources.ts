@@ -11,7 +11,7 @@ import type { MongoSourceTexts } from './source-texts.js';
 /** A source's document as a write left it, and as it was before (null: the write created it). */
 type Written = { doc: SourceDoc; before: SourceDoc | null };
 
-/** A write's character limit: the characters it brings, and the source whose own it replaces. */
+/** A write's character limit: the characters it brings, and the sources whose own it replaces (or adds). */
 type CharLimit = { chatbotId: string; chars: number; except: string[]; maxChars: number };
 
 const FILE_PART_BYTES = 8 * 1024 * 1024;
@@ -125,6 +125,11 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
     });
     return refused ?? doc;
   }
+  /**
+   * Puts back the source's document as it was `before` a write that gave it `textVersion` (removes
+   * it, when the write created it), unless another write changed its text since: that one stands.
+   * A new revision, so that chunks made meanwhile of the text undone do not stand for it.
+   */
   async function restore(id: string, textVersion: string | null | undefined, before: SourceDoc | null): Promise<void> {
     const ours = { _id: id, textVersion };
     if (before) {
