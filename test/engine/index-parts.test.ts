@@ -70,6 +70,13 @@ describe('index parts', () => {
     expect(Buffer.from(built).equals(Buffer.from(packIndex(buildLexicalIndex(changed))))).toBe(true);
     const search = lexicalSearcher(buildLexicalIndex(changed));
     expect(search('How many vacation days do I get?', 1)[0]?.source?.id).toBe('handbook');
+
+    // Changed without changing its length: as many chunks and characters as the part kept.
+    const sameLength = [...chunksOf(documentText('handbook.md').replace(/\bholiday/gi, 'leisure'), handbook), ...added.slice(-2)];
+    const before = [...chunksOf(documentText('handbook.md'), handbook), ...added.slice(-2)];
+    await buildIndexOffThread(before);
+    expect(sameLength.map((chunk) => chunk.text.length)).toEqual(before.map((chunk) => chunk.text.length));
+    expect(Buffer.from(await buildIndexOffThread(sameLength)).equals(Buffer.from(packIndex(buildLexicalIndex(sameLength))))).toBe(true);
   });
 
   it('builds the same index from a material posted to the worker in several slices', async () => {
