@@ -6,8 +6,10 @@ import {
   apiTextSource,
   apiTextSourceId,
   INSERTED_REVISION,
+  isOverCharLimit,
   type Account,
   type NewSource,
+  type OverCharLimit,
   type Source,
   type SourceChange,
   type SourceChunk,
@@ -171,7 +173,8 @@ export async function refreshSource(store: Store, account: Account, chatbotId: s
   if (source.type === 'website') await store.sources.clearPages(sourceId);
   const pages = source.type === 'website' ? { pages: { done: 0, failed: 0, total: 0 } } : {};
   const refreshed = await store.sources.update(chatbotId, sourceId, { status: 'queued', error: null, ...pages, updatedAt: new Date() });
-  if (!refreshed) throw notFound(`source ${sourceId}`);
+  // A change without chars is never over the limit.
+  if (!refreshed || isOverCharLimit(refreshed)) throw notFound(`source ${sourceId}`);
   return refreshed;
 }
 
@@ -254,13 +257,10 @@ export async function updateSource(
   for (;;) {
     const source = await ownedSource(store, account, chatbotId, sourceId);
     const change = sourceChange(source, patch);
-    if (change.text !== undefined) {
-      await withinCharLimit(store, chatbotId, change.text.length, limits, sourceId);
-      change.chars = change.text.length;
-    }
+    if (change.text !== undefined) change.chars = change.text.length;
     const { question, answer } = source;
     const expected = question !== undefined && answer !== undefined ? { question, answer } : undefined;
-    const updated = await store.sources.update(chatbotId, sourceId, change, expected);
+    const updated = withinCharLimit(chatbotId, limits, await store.sources.update(chatbotId, sourceId, change, expected, limits.maxCharsPerChatbot));
     if (updated) {
       await trainFromSources(store, chatbotId);
       return updated;
@@ -307,8 +307,7 @@ export async function replaceApiText(
   if (text === '') {
     await store.sources.delete(chatbotId, id);
   } else {
-    await withinCharLimit(store, chatbotId, text.length, limits, id);
-    await store.sources.put(apiTextSource(chatbotId, text, new Date()));
+    withinCharLimit(chatbotId, limits, await store.sources.put(apiTextSource(chatbotId, text, new Date()), limits.maxCharsPerChatbot));
   }
   await trainFromSources(store, chatbotId);
 }
@@ -320,21 +319,18 @@ async function ownedSource(store: Store, account: Account, chatbotId: string, so
   return source;
 }
 
-/** Refuses (403) what would take the chatbot's sources past the character limit. */
-async function withinCharLimit(store: Store, chatbotId: string, chars: number, limits: SourceLimits, replacing?: string) {
-  const held = await store.sources.totalChars(chatbotId, replacing);
-  if (held + chars > limits.maxCharsPerChatbot) throw overCharLimit(chatbotId, held + chars, limits);
-}
-
 /**
- * Stores new sources of one chatbot unless they would take its sources past the character limit
- * (each counted as at least one character), refused with 403; the store checks with the write,
- * so concurrent adds never pass the limit together.
+ * The store's answer to a write made within the character limit, or 403 when the store refused
+ * it: the store checks with the write, so concurrent writes never pass the limit together.
  */
-async function insertWithinCharLimit(store: Store, sources: NewSource[], limits: SourceLimits): Promise<void> {
-  const refused = await store.sources.insert(sources, limits.maxCharsPerChatbot);
-  if (refused) throw overCharLimit(sources[0]?.chatbotId ?? '', refused.wouldHold, limits);
+function withinCharLimit<T>(chatbotId: string, limits: SourceLimits, answer: T | OverCharLimit): T {
+  if (answer && isOverCharLimit(answer)) {
+    throw accessDenied(`chatbot ${chatbotId} would hold ${answer.wouldHold} characters of sources, over ${limits.maxCharsPerChatbot}`);
+  }
+  return answer;
 }
 
-const overCharLimit = (chatbotId: string, wouldHold: number, limits: SourceLimits) =>
-  accessDenied(`chatbot ${chatbotId} would hold ${wouldHold} characters of sources, over ${limits.maxCharsPerChatbot}`);
+/** Stores new sources of one chatbot within the character limit, each counted as at least one character. */
+async function insertWithinCharLimit(store: Store, sources: NewSource[], limits: SourceLimits): Promise<void> {
+  withinCharLimit(sources[0]?.chatbotId ?? '', limits, await store.sources.insert(sources, limits.maxCharsPerChatbot));
+}

@@ -279,6 +279,11 @@ export const INSERTED_REVISION = 0;
 /** A Q&A source's question and answer as an edit read them. */
 export type QaExpectation = { question: string; answer: string };
 
+/** A write refused by the chatbot's character limit: the characters its sources would have held. */
+export type OverCharLimit = { wouldHold: number };
+
+export const isOverCharLimit = (answer: object | undefined): answer is OverCharLimit => answer !== undefined && 'wouldHold' in answer;
+
 /** What new sources count against a chatbot's character limit: each at least one (a file or website not yet read). */
 export const countedChars = (sources: readonly Pick<NewSource, 'chars'>[]) => sources.reduce((sum, { chars }) => sum + Math.max(1, chars), 0);
 
@@ -287,21 +292,27 @@ export interface SourceRepository {
    * Stores the sources (of one chatbot), with their texts and files, all or none; each at
    * INSERTED_REVISION. With `maxChars`, none when the chatbot's sources would then hold more than
    * that many characters, each new one counted as at least one: answers then the characters they
-   * would hold. The check goes with the write, so concurrent inserts never pass the limit
-   * together (of two racing inserts that would, MongoDB may refuse both).
+   * would hold. The check goes with the write, so concurrent writes never pass the limit
+   * together (of two racing writes that would, MongoDB may refuse both); so for put and update.
    */
-  insert(sources: NewSource[], maxChars?: number): Promise<{ wouldHold: number } | undefined>;
-  /** Stores the source, replacing the one of the same id (keeping its createdAt). */
-  put(source: NewSource): Promise<Source>;
+  insert(sources: NewSource[], maxChars?: number): Promise<OverCharLimit | undefined>;
+  /**
+   * Stores the source, replacing the one of the same id (keeping its createdAt). With `maxChars`,
+   * changes nothing when the chatbot's sources would then hold more than that (answers then what
+   * they would hold), the replaced source's characters left out.
+   */
+  put(source: NewSource, maxChars?: number): Promise<Source | OverCharLimit>;
   find(chatbotId: string, id: string): Promise<Source | undefined>;
   /** Oldest first, ties by id. */
   list(chatbotId: string): Promise<Source[]>;
   /**
    * Applies the change in one write and answers the source as stored. With `expected`, only while
    * the source's question and answer are still those (undefined otherwise, as for no source): an
-   * edit computed from what it read then never overwrites one made in between.
+   * edit computed from what it read then never overwrites one made in between. With `maxChars`, a
+   * change of `chars` changes nothing when the chatbot's sources would then hold more than that
+   * (answers then what they would hold).
    */
-  update(chatbotId: string, id: string, change: SourceChange, expected?: QaExpectation): Promise<Source | undefined>;
+  update(chatbotId: string, id: string, change: SourceChange, expected?: QaExpectation, maxChars?: number): Promise<Source | OverCharLimit | undefined>;
   /** Deletes the source with its text, file and pages; answers whether it existed. */
   delete(chatbotId: string, id: string): Promise<boolean>;
   /** The first `limit` characters of the source's text (a website's pages read, in order). */

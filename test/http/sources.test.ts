@@ -156,28 +156,34 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (
     expect(await list()).toHaveLength(1);
   });
 
-  it('refuses with 403 the concurrent adds that together would pass the character limit', async () => {
-    // Each add's write waits until all three have come that far: a check made apart from the
-    // write has passed for each by then.
-    const racing = 3;
+  /**
+   * A hub whose store holds each call of `method` until `racing` calls have come that far: a
+   * check made apart from the write has passed for each by then.
+   */
+  const startGated = (racing: number, method: 'insert' | 'update') => {
     let waiting = 0;
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const gated = await startApp(target, {
+    return startApp(target, {
       sourceLimits: { maxCharsPerChatbot: 1_000, maxFileBytes: 1024 },
-      wrapStore: (store) => ({
-        ...store,
-        engine: store.engine,
-        sources: {
-          ...store.sources,
-          insert: async (...args) => {
-            if (++waiting === racing) release();
-            await gate;
-            return store.sources.insert(...args);
-          },
-        },
-      }),
+      wrapStore: (store) => {
+        const write = store.sources[method] as (...args: unknown[]) => ReturnType<(typeof store.sources)[typeof method]>;
+        const held = async (...args: unknown[]) => {
+          if (++waiting === racing) release();
+          await gate;
+          return write(...args);
+        };
+        return { ...store, engine: store.engine, sources: { ...store.sources, [method]: held } };
+      },
     });
+  };
+  const listOf = async (hub: TestApp, chatbotId: string) =>
+    ((await call('GET', `${hub.baseUrl}/chatbots/${chatbotId}/sources`, hub.apiKey)).body as { data: SourceItem[] }).data;
+  const charsOf = (listed: SourceItem[]) => listed.reduce((sum, source) => sum + source.chars, 0);
+
+  it('refuses with 403 the concurrent adds that together would pass the character limit', async () => {
+    const racing = 3;
+    const gated = await startGated(racing, 'insert');
     try {
       const chatbotId = await createChatbotViaApi(gated, 'Tides', HOURS);
       const adds = Array.from({ length: racing }, (_, k) =>
@@ -187,9 +193,73 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (
       const added = answers.filter((answer) => answer.status === 201);
       for (const refused of answers.filter((answer) => answer.status !== 201)) expect(refused).toEqual({ status: 403, body: DENIED });
       expect(added.length).toBeGreaterThan(0);
-      const listed = ((await call('GET', `${gated.baseUrl}/chatbots/${chatbotId}/sources`, gated.apiKey)).body as { data: SourceItem[] }).data;
+      const listed = await listOf(gated, chatbotId);
       expect(listed).toHaveLength(1 + added.length);
-      expect(listed.reduce((sum, source) => sum + source.chars, 0)).toBeLessThanOrEqual(1_000);
+      expect(charsOf(listed)).toBeLessThanOrEqual(1_000);
+    } finally {
+      await gated.close();
+    }
+  });
+
+  it('refuses with 403 the concurrent edits that together would pass the character limit, leaving those sources as they were', async () => {
+    const racing = 3;
+    const gated = await startGated(racing, 'update');
+    try {
+      const chatbotId = await createChatbotViaApi(gated, 'Tides', HOURS);
+      const url = `${gated.baseUrl}/chatbots/${chatbotId}/sources`;
+      const ids: string[] = [];
+      for (let k = 0; k < racing; k += 1) {
+        const { body } = await call('POST', url, gated.apiKey, { type: 'text', title: `Tides ${k}`, text: `${k}` });
+        ids.push((body as { data: SourceItem }).data.id);
+      }
+      const answers = await Promise.all(ids.map((id, k) => call('PATCH', `${url}/${id}`, gated.apiKey, { text: `${k}`.repeat(400) })));
+      const edited = answers.filter((answer) => answer.status === 200);
+      for (const refused of answers.filter((answer) => answer.status !== 200)) expect(refused).toEqual({ status: 403, body: DENIED });
+      expect(edited.length).toBeGreaterThan(0);
+      const listed = await listOf(gated, chatbotId);
+      expect(charsOf(listed)).toBeLessThanOrEqual(1_000);
+      expect(listed.filter((source) => source.chars === 400)).toHaveLength(edited.length);
+      expect(listed.filter((source) => source.chars === 1)).toHaveLength(racing - edited.length);
+    } finally {
+      await gated.close();
+    }
+  });
+
+  it('refuses with 403 an update-chatbot-data whose text a source added meanwhile takes past the character limit', async () => {
+    // The API text's write waits until the add is stored: a check made apart from the write has
+    // passed by then.
+    let added = () => {};
+    const addStored = new Promise<void>((resolve) => (added = resolve));
+    const gated = await startApp(target, {
+      sourceLimits: { maxCharsPerChatbot: 1_000, maxFileBytes: 1024 },
+      wrapStore: (store) => ({
+        ...store,
+        engine: store.engine,
+        sources: {
+          ...store.sources,
+          insert: async (...args) => {
+            try {
+              return await store.sources.insert(...args);
+            } finally {
+              added();
+            }
+          },
+          put: async (...args) => {
+            await addStored;
+            return store.sources.put(...args);
+          },
+        },
+      }),
+    });
+    try {
+      const chatbotId = await createChatbotViaApi(gated, 'Tides', '');
+      const answers = await Promise.all([
+        call('POST', `${gated.baseUrl}/update-chatbot-data`, gated.apiKey, { chatbotId, chatbotName: 'Tides', sourceText: 'a'.repeat(600) }),
+        call('POST', `${gated.baseUrl}/chatbots/${chatbotId}/sources`, gated.apiKey, { type: 'text', title: 'Tides', text: 'b'.repeat(600) }),
+      ]);
+      expect(answers.map(({ status }) => status)).toEqual([403, 201]);
+      expect(answers[0]?.body).toEqual(DENIED);
+      expect((await listOf(gated, chatbotId)).map(({ title, chars }) => ({ title, chars }))).toEqual([{ title: 'Tides', chars: 600 }]);
     } finally {
       await gated.close();
     }

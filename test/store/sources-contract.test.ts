@@ -120,6 +120,53 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await debrisLeft()).toBe(0);
   });
 
+  it('updates and puts within a character limit, the replaced source’s characters left out, and past it changes nothing', async () => {
+    const other = source({ chars: 5 });
+    const edited = source({ chars: 5 });
+    await store.sources.insert([other, edited]);
+    const text = (chars: number) => ({ text: 'y'.repeat(chars), chars, updatedAt: at(50) });
+    expect(await store.sources.update(bot.id, edited.id, text(8), undefined, 12)).toEqual({ wouldHold: 5 + 8 });
+    expect(await store.sources.find(bot.id, edited.id)).toEqual(stored(edited));
+    expect(await store.sources.text(bot.id, edited.id, 100)).toBe('Hello');
+    expect(await store.sources.update(bot.id, edited.id, text(7), undefined, 12)).toMatchObject({ chars: 7 });
+    // A change that keeps the characters is not limited.
+    expect(await store.sources.update(bot.id, edited.id, { title: 'Renamed', updatedAt: at(51) }, undefined, 1)).toMatchObject({ title: 'Renamed' });
+
+    expect(await store.sources.put(apiTextSource(bot.id, 'z'.repeat(6), at(52)), 17)).toEqual({ wouldHold: 5 + 7 + 6 });
+    expect(await store.sources.list(bot.id)).toHaveLength(2);
+    await store.sources.put(apiTextSource(bot.id, 'abc', at(53)), 15);
+    expect(await store.sources.put(apiTextSource(bot.id, 'abcdef', at(54)), 15)).toEqual({ wouldHold: 5 + 7 + 6 });
+    expect(await store.sources.put(apiTextSource(bot.id, 'ABC', at(55)), 15)).toMatchObject({ chars: 3, updatedAt: at(55) });
+    expect(await store.sources.text(bot.id, apiTextSource(bot.id, '', at(0)).id, 100)).toBe('ABC');
+    expect(await store.sources.totalChars(bot.id)).toBe(15);
+    expect(await debrisLeft()).toBe(0);
+  });
+
+  it('never lets concurrent updates and puts pass the character limit together', async () => {
+    // Texts of two parts, so each write yields to the others.
+    const text = 'x'.repeat(TEXT_PART_CHARS + 10);
+    const limit = 2 * text.length + text.length / 2;
+    const edited = Array.from({ length: 3 }, () => source({ text: 'x', chars: 1 }));
+    await store.sources.insert(edited);
+    const apiText = apiTextSource(bot.id, text, at(50));
+    const refusals = await Promise.all([
+      ...edited.map((one) => store.sources.update(bot.id, one.id, { text, chars: text.length, updatedAt: at(50) }, undefined, limit)),
+      store.sources.put(apiText, limit),
+    ]);
+    const refused = refusals.filter((answer) => answer && 'wouldHold' in answer);
+    expect(refused.length).toBeLessThan(refusals.length);
+    for (const refusal of refused) expect((refusal as { wouldHold: number }).wouldHold).toBeGreaterThan(limit);
+    expect(await store.sources.totalChars(bot.id)).toBeLessThanOrEqual(limit);
+    // A refused edit left its source as it was.
+    const long = (await store.sources.list(bot.id)).filter((one) => one.chars === text.length);
+    expect(long).toHaveLength(refusals.length - refused.length);
+    for (const one of edited.filter(({ id }) => !long.some((landed) => landed.id === id))) {
+      expect(await store.sources.find(bot.id, one.id)).toEqual(stored(one));
+      expect(await store.sources.text(bot.id, one.id, 10)).toBe('x');
+    }
+    expect(await debrisLeft()).toBe(0);
+  });
+
   it('shows another chatbot nothing of a source', async () => {
     const other = await seedChatbot(store, owner);
     const mine = source();
@@ -541,6 +588,15 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       for (const url of ['https://example.com/', 'https://example.com/a']) {
         await expect(store.sources.recordPage(site.id, page(url, 'read', 'Home.'))).rejects.toThrow();
       }
+      expect(await store.sources.pageCounts(site.id)).toEqual({ done: 0, failed: 0, total: 0 });
+      expect(await store.sources.nextPage(site.id, -1)).toBeUndefined();
+    });
+
+    it('refuses to plan pages of a deleted source, keeping none of them', async () => {
+      const site = source({ type: 'website', status: 'processing', url: 'https://example.com/', maxPages: 5, pages: { done: 0, failed: 0, total: 0 } });
+      await store.sources.insert([site]);
+      await store.sources.delete(bot.id, site.id);
+      await expect(store.sources.planPages(site.id, ['https://example.com/', 'https://example.com/a'])).rejects.toThrow();
       expect(await store.sources.pageCounts(site.id)).toEqual({ done: 0, failed: 0, total: 0 });
       expect(await store.sources.nextPage(site.id, -1)).toBeUndefined();
     });

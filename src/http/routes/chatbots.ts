@@ -161,8 +161,11 @@ export const chatbotPaths: ZodOpenApiPathsObject = {
       operationId: 'updateChatbotData',
       tags: ['Chatbots'],
       summary: 'Rename a chatbot, and retrain it when `sourceText` is given',
+      description:
+        'The `sourceText` replaces the chatbot’s `API text` source and counts against the SOURCES_MAX_CHARS_PER_CHATBOT characters ' +
+        'of its sources, the text it replaces left out: past it, 403 and nothing changed.',
       requestBody: jsonRequest(updateDataBody, { chatbotId: 'V1StGXR8_Z5jdHi6B-myT', chatbotName: 'Support desk' }),
-      responses: { 200: jsonResponse('The chatbot, retrained', chatbotRef), ...keyedFailures() },
+      responses: { 200: jsonResponse('The chatbot, retrained', chatbotRef), ...keyedFailures('denied') },
     },
   },
   '/update-chatbot-settings': {

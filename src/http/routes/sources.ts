@@ -249,6 +249,9 @@ export const sourcePaths: ZodOpenApiPathsObject = {
       operationId: 'updateSource',
       tags: ['Sources'],
       summary: 'Edit a text source (title, text) or a Q&A source (question, answer) (extension)',
+      description:
+        'A new text (or question and answer) counts against the SOURCES_MAX_CHARS_PER_CHATBOT characters of the chatbot’s sources, ' +
+        'the text it replaces left out: past it, 403 and nothing changed.',
       requestParams: { path: sourcePath },
       requestBody: jsonRequest(sourcePatch, { answer: 'Yes, from 10am to 4pm.' }),
       responses: { 200: jsonResponse('The source, changed and trained', oneSource), ...keyedFailures('denied') },

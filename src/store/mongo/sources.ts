@@ -1,4 +1,4 @@
-import { countedChars, type NewSource, type Source, type SourceChange, type SourcePageStatus, type SourceRepository, type SourceText, type TrainedSource } from '../port.js';
+import { countedChars, isOverCharLimit, type NewSource, type OverCharLimit, type Source, type SourceChange, type SourcePageStatus, type SourceRepository, type SourceText, type TrainedSource } from '../port.js';
 import type { MongoModels, SourceChunkDoc, SourceDoc, SourcePageDoc, SourceRevisionDoc } from './models.js';
 import type { MongoSourceTexts } from './source-texts.js';
 
@@ -8,8 +8,11 @@ import type { MongoSourceTexts } from './source-texts.js';
 // chunks are documents of sourceChunks under the revision of the text they were made from; the
 // source's chunkedRevision names the one complete set.
 
-/** A source's document as a write left it, and the version of its text that write displaced. */
-type Written = { doc: SourceDoc; displaced: string | null | undefined };
+/** A source's document as a write left it, and as it was before (null: the write created it). */
+type Written = { doc: SourceDoc; before: SourceDoc | null };
+
+/** A write's character limit: the characters it brings, and the sources whose own it replaces (or adds). */
+type CharLimit = { chatbotId: string; chars: number; except: string[]; maxChars: number };
 
 const FILE_PART_BYTES = 8 * 1024 * 1024;
 const DUPLICATE_KEY = 11000;
@@ -47,6 +50,9 @@ function changeWrite({ updatedAt, text: _text, ...change }: SourceChange, textVe
 export function toDoc({ id, text: _text, file: _file, ...rest }: NewSource, textVersion: string | null): SourceDoc {
   return { _id: id, ...rest, textVersion };
 }
+
+/** A document's fields but its id, which a write may not set. */
+const withoutId = ({ _id, ...fields }: SourceDoc) => fields;
 
 function fileParts(sourceId: string, file: Buffer) {
   const parts = [];
@@ -87,13 +93,50 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
     } finally {
       if (!written) await texts.remove(id, textVersion);
     }
-    if (written && textVersion !== undefined) await texts.remove(id, written.displaced);
+    if (written && textVersion !== undefined) await texts.remove(id, written.before?.textVersion);
     return written?.doc;
   }
-  /** Applies `update` to the source `filter` finds, answering it as written and the text version it displaced. */
+  /** Applies `update` to the source `filter` finds, answering it as written and as it was. */
   async function changeSource(filter: Record<string, unknown>, update: ReturnType<typeof changeWrite>): Promise<Written | undefined> {
     const before = await sources.findOneAndUpdate(filter, update, { returnDocument: 'before', projection: JOB }).lean<SourceDoc>();
-    return before ? { doc: { ...before, ...update.$set }, displaced: before.textVersion } : undefined;
+    return before ? { doc: { ...before, ...update.$set }, before } : undefined;
+  }
+  /**
+   * withText, its write made within the character limit (withinLimit): a write refused after it
+   * landed is undone, the document put back as it was (removed, when the write created it) unless
+   * another write changed its text since.
+   */
+  async function withTextWithinLimit(
+    chatbotId: string,
+    id: string,
+    text: string | undefined,
+    limit: Pick<CharLimit, 'chars' | 'maxChars'>,
+    write: (textVersion: string | null | undefined) => Promise<Written | undefined>,
+  ): Promise<SourceDoc | OverCharLimit | undefined> {
+    let refused: OverCharLimit | undefined;
+    const doc = await withText(chatbotId, id, text, async (textVersion) => {
+      let written: Written | undefined;
+      refused = await withinLimit({ chatbotId, except: [id], ...limit }, async () => {
+        const done = await write(textVersion);
+        written = done;
+        return done && (() => restore(id, textVersion, done.before));
+      });
+      return refused ? undefined : written;
+    });
+    return refused ?? doc;
+  }
+  /**
+   * Puts back the source's document as it was `before` a write that gave it `textVersion` (removes
+   * it, when the write created it), unless another write changed its text since: that one stands.
+   * A new revision, so that chunks made meanwhile of the text undone do not stand for it.
+   */
+  async function restore(id: string, textVersion: string | null | undefined, before: SourceDoc | null): Promise<void> {
+    const ours = { _id: id, textVersion };
+    if (before) {
+      await sources.updateOne(ours, { $set: withoutId(before), $inc: { revision: 1 } });
+    } else if ((await sources.deleteOne(ours)).deletedCount > 0) {
+      await removeChildren([id]);
+    }
   }
 
   /** The characters of the chatbot's sources but those given. */
@@ -156,34 +199,59 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
     return undo;
   }
 
+  /**
+   * Runs `write` (which answers how to undo it, or undefined when it wrote nothing) unless the
+   * chatbot's sources would then hold more than the limit. The limit is checked before the write
+   * and again after it until no other change moved the chatbot's revision counter in between (a
+   * write within the limit moves it), so of racing writes the first to move it stands, and the
+   * others count it; one refused after it landed is undone.
+   */
+  async function withinLimit(
+    { chatbotId, chars, except, maxChars }: CharLimit,
+    write: () => Promise<(() => Promise<void>) | undefined>,
+  ): Promise<OverCharLimit | undefined> {
+    if (maxChars === Infinity) {
+      await write();
+      return undefined;
+    }
+    const wouldHold = async () => (await charsHeld(chatbotId, except)) + chars;
+    let revision = await revisionOf(chatbotId);
+    const before = await wouldHold();
+    if (before > maxChars) return { wouldHold: before };
+    const undo = await write();
+    if (!undo) return undefined;
+    while (!(await moveRevision(chatbotId, revision))) {
+      revision = await revisionOf(chatbotId);
+      const held = await wouldHold();
+      if (held > maxChars) {
+        await undo();
+        return { wouldHold: held };
+      }
+    }
+    return undefined;
+  }
+
+  // As SQLite's foreign key does, a deleted source takes no page. Pages are refused before their
+  // write when their source is gone, and dropped after it when it was deleted meanwhile.
+  const noSource = (sourceId: string, refused: string) => new Error(`source ${sourceId} does not exist: ${refused}`);
+  async function refusePagesOfDeleted(sourceId: string, refused: string): Promise<void> {
+    if (!(await sources.exists({ _id: sourceId }))) throw noSource(sourceId, refused);
+  }
+  async function dropPagesOfDeleted(sourceId: string, refused: string): Promise<never> {
+    await sourcePages.deleteMany({ sourceId });
+    throw noSource(sourceId, refused);
+  }
+
   const repository: SourceRepository = {
     async insert(batch, maxChars = Infinity) {
-      const chatbotId = batch[0]?.chatbotId;
-      if (chatbotId === undefined || maxChars === Infinity) {
-        await writeBatch(batch);
-        return undefined;
-      }
-      // The limit is checked before the write and again after it until no other change moved
-      // the chatbot's revision counter in between (an insert within the limit moves it), so of
-      // racing inserts the first to move it stands, and the others count it.
-      const wouldHold = async (except: string[]) => (await charsHeld(chatbotId, except)) + countedChars(batch);
-      let revision = await revisionOf(chatbotId);
-      const before = await wouldHold([]);
-      if (before > maxChars) return { wouldHold: before };
-      const undo = await writeBatch(batch);
-      const ids = batch.map((source) => source.id);
-      while (!(await moveRevision(chatbotId, revision))) {
-        revision = await revisionOf(chatbotId);
-        const held = await wouldHold(ids);
-        if (held > maxChars) {
-          await undo();
-          return { wouldHold: held };
-        }
-      }
-      return undefined;
+      const [first] = batch;
+      if (!first) return undefined;
+      const except = batch.map((source) => source.id);
+      return withinLimit({ chatbotId: first.chatbotId, chars: countedChars(batch), except, maxChars }, () => writeBatch(batch));
     },
-    async put(source) {
-      const stored = await withText(source.chatbotId, source.id, source.text ?? '', async (textVersion = null) => {
+    async put(source, maxChars = Infinity) {
+      const limit = { chars: source.chars, maxChars };
+      const stored = await withTextWithinLimit(source.chatbotId, source.id, source.text ?? '', limit, async (textVersion = null) => {
         const { _id, createdAt, ...fields } = toDoc(source, textVersion);
         const before = await sources
           .findOneAndUpdate(
@@ -192,8 +260,9 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
             { upsert: true, returnDocument: 'before', projection: JOB },
           )
           .lean<SourceDoc>();
-        return { doc: { ...(before ?? { _id, createdAt }), ...fields }, displaced: before?.textVersion };
+        return { doc: { ...(before ?? { _id, createdAt }), ...fields }, before };
       });
+      if (isOverCharLimit(stored)) return stored;
       if (source.file) {
         await sourceFileParts.deleteMany({ sourceId: source.id });
         await sourceFileParts.insertMany(fileParts(source.id, source.file), { ordered: true, lean: true });
@@ -208,9 +277,13 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
       const docs = await sources.find({ chatbotId }, INTERNAL).sort({ createdAt: 1, _id: 1 }).lean<SourceDoc[]>();
       return docs.map(toSource);
     },
-    async update(chatbotId, id, change, expected) {
-      const doc = await withText(chatbotId, id, change.text, (textVersion) => changeSource({ _id: id, chatbotId, ...expected }, changeWrite(change, textVersion)));
-      return doc ? toSource(doc) : undefined;
+    async update(chatbotId, id, change, expected, maxChars = Infinity) {
+      // Only a change of the characters is limited.
+      const limit = { chars: change.chars ?? 0, maxChars: change.chars === undefined ? Infinity : maxChars };
+      const written = await withTextWithinLimit(chatbotId, id, change.text, limit, (textVersion) =>
+        changeSource({ _id: id, chatbotId, ...expected }, changeWrite(change, textVersion)),
+      );
+      return written && (isOverCharLimit(written) ? written : toSource(written));
     },
     async delete(chatbotId, id) {
       const deleted = await sources.findOneAndDelete({ _id: id, chatbotId }, { projection: { textVersion: 1 } }).lean<Pick<SourceDoc, 'textVersion'>>();
@@ -313,6 +386,9 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
       await sources.updateOne({ _id: id, claimedBy }, { $set: { leaseUntil: new Date(0) } });
     },
     async planPages(sourceId, urls) {
+      if (urls.length === 0) return 0;
+      const refused = 'its pages are not planned';
+      await refusePagesOfDeleted(sourceId, refused);
       // Sequence numbers follow the last known; a URL already known collides on (sourceId, url).
       const [last] = await sourcePages.find({ sourceId }, { seq: 1 }).sort({ seq: -1 }).limit(1).lean<SourcePageDoc[]>();
       let seq = (last?.seq ?? -1) + 1;
@@ -326,6 +402,7 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
           if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
         }
       }
+      if (added > 0 && !(await sources.exists({ _id: sourceId }))) await dropPagesOfDeleted(sourceId, refused);
       return added;
     },
     async nextPage(sourceId, afterSeq) {
@@ -336,10 +413,8 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
       return doc ? { seq: doc.seq, url: doc.url } : undefined;
     },
     async recordPage(sourceId, { url, title, status, chars, text, reason }) {
-      // As SQLite's foreign key does, a deleted source takes no page: one deleted meanwhile
-      // (its counts find no source) loses the pages written since.
-      const gone = () => new Error(`source ${sourceId} does not exist: its page ${url} is not recorded`);
-      if (!(await sources.exists({ _id: sourceId }))) throw gone();
+      const refused = `its page ${url} is not recorded`;
+      await refusePagesOfDeleted(sourceId, refused);
       const outcome = { title, status, chars, text, reason: reason ?? null };
       const { matchedCount } = await sourcePages.updateOne({ sourceId, url }, { $set: outcome });
       if (matchedCount === 0) {
@@ -347,10 +422,8 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
         await sourcePages.updateOne({ sourceId, url }, { $set: outcome });
       }
       const pages = await repository.pageCounts(sourceId);
-      if ((await sources.updateOne({ _id: sourceId }, { $set: { pages } })).matchedCount === 0) {
-        await sourcePages.deleteMany({ sourceId });
-        throw gone();
-      }
+      // Its counts find no source: it was deleted meanwhile.
+      if ((await sources.updateOne({ _id: sourceId }, { $set: { pages } })).matchedCount === 0) await dropPagesOfDeleted(sourceId, refused);
       return pages;
     },
     async pageCounts(sourceId) {

@@ -2,7 +2,9 @@ import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import {
   countedChars,
+  isOverCharLimit,
   type NewSource,
+  type OverCharLimit,
   type PageCounts,
   type QaExpectation,
   type Source,
@@ -267,17 +269,23 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     texts.madeCurrent(id, text ?? null);
     files.madeCurrent(id, file ?? null);
   };
-  /** What the chatbot's sources would hold with these new ones, when that is over maxChars. */
-  const overLimit = (sources: NewSource[], maxChars: number): number | undefined => {
-    const [first] = sources;
-    if (!first || maxChars === Infinity) return undefined;
-    const wouldHold = (totalChars.get(first.chatbotId, '')?.total ?? 0) + countedChars(sources);
-    return wouldHold > maxChars ? wouldHold : undefined;
+  // The character limit is checked in the write's transaction, which writers take one at a time;
+  // and before its parts are staged, so that a refusal writes none as a rule.
+  /** What the chatbot's sources would hold with `chars` more, `except`'s left out, when that is over maxChars. */
+  const overLimit = (chatbotId: string, chars: number, maxChars: number, except = ''): OverCharLimit | undefined => {
+    if (maxChars === Infinity) return undefined;
+    const wouldHold = (totalChars.get(chatbotId, except)?.total ?? 0) + chars;
+    return wouldHold > maxChars ? { wouldHold } : undefined;
   };
-  /** Inserts the rows, unless the chatbot's sources would then hold over maxChars: answers then what they would hold. */
-  const insertAll = db.transaction((sources: NewSource[], staged: Versions[], maxChars: number): number | undefined => {
-    const refused = overLimit(sources, maxChars);
-    if (refused !== undefined) return refused;
+  const insertOverLimit = (sources: NewSource[], maxChars: number) =>
+    sources[0] && overLimit(sources[0].chatbotId, countedChars(sources), maxChars);
+  const updateOverLimit = (chatbotId: string, id: string, change: SourceChange, maxChars: number) =>
+    change.chars === undefined ? undefined : overLimit(chatbotId, change.chars, maxChars, id);
+  const putOverLimit = (source: NewSource, maxChars: number) => overLimit(source.chatbotId, source.chars, maxChars, source.id);
+
+  const insertAll = db.transaction((sources: NewSource[], staged: Versions[], maxChars: number): OverCharLimit | undefined => {
+    const refused = insertOverLimit(sources, maxChars);
+    if (refused) return refused;
     sources.forEach((source, k) => {
       const versions = staged[k] as Versions;
       insert.run(...rowValues(source, versions));
@@ -285,17 +293,21 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     });
     return undefined;
   });
-  const put = db.transaction((source: NewSource, staged: Versions): Written | undefined => {
+  const put = db.transaction((source: NewSource, staged: Versions, maxChars: number): Written | OverCharLimit | undefined => {
+    const refused = putOverLimit(source, maxChars);
+    if (refused) return refused;
     const before = byId.get(source.chatbotId, source.id);
     if (replace.run(...rowValues(source, staged)).changes === 0) return undefined;
     madeCurrent(source.id, staged);
     const displaced = { text: before?.text_version, file: staged.file === undefined ? undefined : before?.file_version };
     return { row: byId.get(source.chatbotId, source.id) as SourceRow, displaced };
   });
-  const update = db.transaction((chatbotId: string, id: string, change: SourceChange, textVersion: string | null | undefined, expected?: QaExpectation) => {
+  const update = db.transaction((chatbotId: string, id: string, change: SourceChange, textVersion: string | null | undefined, expected?: QaExpectation, maxChars = Infinity) => {
     const row = byId.get(chatbotId, id);
     if (!row) return undefined;
     if (expected && (row.question !== expected.question || row.answer !== expected.answer)) return undefined;
+    const refused = updateOverLimit(chatbotId, id, change, maxChars);
+    if (refused) return refused;
     const columns = columnsOf(change);
     if (textVersion !== undefined) columns.text_version = textVersion;
     const names = Object.keys(columns).filter((name) => columns[name] !== undefined);
@@ -333,42 +345,45 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     chatbotId: string,
     id: string,
     values: { text?: string; file?: Buffer },
-    write: (staged: Versions) => Written | undefined,
-  ): Promise<SourceRow | undefined> {
+    write: (staged: Versions) => Written | OverCharLimit | undefined,
+  ): Promise<SourceRow | OverCharLimit | undefined> {
     const staged = await stage(chatbotId, id, values);
-    let written: Written | undefined;
+    let written: Written | OverCharLimit | undefined;
     try {
       written = write(staged);
     } finally {
-      if (!written) await removeVersions(id, staged);
+      if (!written || isOverCharLimit(written)) await removeVersions(id, staged);
     }
-    if (written) await removeVersions(id, written.displaced);
-    return written?.row;
+    if (!written || isOverCharLimit(written)) return written;
+    await removeVersions(id, written.displaced);
+    return written.row;
   }
+  /** The source a write left, or the write's refusal by the character limit. */
+  const answer = (written: SourceRow | OverCharLimit) => (isOverCharLimit(written) ? written : toSource(written));
 
   return {
     async insert(sources, maxChars = Infinity) {
       // Every part is written before any row: a failure part-way, or a refusal, leaves no source.
-      // The limit is checked before the parts (so a refusal writes none, as a rule) and in the
-      // rows' transaction, which writers take one at a time.
-      const early = overLimit(sources, maxChars);
-      if (early !== undefined) return { wouldHold: early };
+      const early = insertOverLimit(sources, maxChars);
+      if (early) return early;
       const staged: Versions[] = [];
       let stored = false;
       try {
         for (const { chatbotId, id, text = '', file } of sources) staged.push(await stage(chatbotId, id, { text, file }));
-        const wouldHold = insertAll.immediate(sources, staged, maxChars);
-        stored = wouldHold === undefined;
-        return stored ? undefined : { wouldHold: wouldHold as number };
+        const refused = insertAll.immediate(sources, staged, maxChars);
+        stored = refused === undefined;
+        return refused;
       } finally {
         if (!stored) for (const [k, versions] of staged.entries()) await removeVersions((sources[k] as NewSource).id, versions);
       }
     },
-    async put(source) {
+    async put(source, maxChars = Infinity) {
+      const early = putOverLimit(source, maxChars);
+      if (early) return early;
       const { text = '', file } = source;
-      const stored = await withParts(source.chatbotId, source.id, { text, file }, (staged) => put.immediate(source, staged));
+      const stored = await withParts(source.chatbotId, source.id, { text, file }, (staged) => put.immediate(source, staged, maxChars));
       if (!stored) throw new Error(`source ${source.id} belongs to another chatbot`);
-      return toSource(stored);
+      return answer(stored);
     },
     async find(chatbotId, id) {
       const row = byId.get(chatbotId, id);
@@ -377,9 +392,13 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     async list(chatbotId) {
       return ofChatbot.all(chatbotId).map(toSource);
     },
-    async update(chatbotId, id, change, expected) {
-      const row = await withParts(chatbotId, id, { text: change.text }, (staged) => update.immediate(chatbotId, id, change, staged.text, expected));
-      return row ? toSource(row) : undefined;
+    async update(chatbotId, id, change, expected, maxChars = Infinity) {
+      const early = updateOverLimit(chatbotId, id, change, maxChars);
+      if (early) return early;
+      const written = await withParts(chatbotId, id, { text: change.text }, (staged) =>
+        update.immediate(chatbotId, id, change, staged.text, expected, maxChars),
+      );
+      return written && answer(written);
     },
     async delete(chatbotId, id) {
       const removed = remove.get(chatbotId, id);
@@ -445,7 +464,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
       const holder = held.get(id, claimedBy);
       if (!holder) return undefined;
       const row = await withParts(holder.chatbot_id, id, { text: change.text }, (staged) => settle.immediate(id, claimedBy, change, staged.text));
-      return row ? toSource(row) : undefined;
+      return row && !isOverCharLimit(row) ? toSource(row) : undefined;
     },
     async release(id, claimedBy) {
       release.run(id, claimedBy);
