@@ -3,7 +3,7 @@ import { newProcessId } from '../process-id.js';
 import { trainFromSources } from '../../src/domain/sources.js';
 import { crawl } from '../../src/sources/crawl/index.js';
 import { extractFile, isExtractionError } from '../../src/sources/extract/index.js';
-import type { Source, SourceChange, Store } from '../../src/store/port.js';
+import { isOverCharLimit, type Source, type SourceChange, type Store } from '../../src/store/port.js';
 import { storeFrontier } from './frontier.js';
 
 // The sources job: files are read and websites crawled here, never in a request. A source is
@@ -63,9 +63,10 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
     try {
       const change = await work(signal);
       signal.throwIfAborted();
-      const settled = await store.sources.settle(source.id, processId, change);
+      const { settled, undone } = await settleWithinLimit(source, change);
       if (!settled && (await deletedMeanwhile(source))) return;
-      if (settled?.status === 'ready') await trainFromSources(store, source.chatbotId);
+      // A training while a refused text stood, before it was undone, may have taken it in.
+      if (settled?.status === 'ready' || undone) await trainFromSources(store, source.chatbotId);
       log.info({ sourceId: source.id, type: source.type, status: settled?.status, chars: settled?.chars }, 'source processed');
     } catch (error) {
       // Its pages could no longer be recorded, or its lease renewed.
@@ -92,6 +93,19 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
     return true;
   }
 
+  /**
+   * Settles the source with `change`; a text read is written within the chatbot's character limit,
+   * the decision the write's (an add may have landed since the room was checked): over it, the
+   * source fails saying so.
+   */
+  async function settleWithinLimit(source: Source, change: SourceChange): Promise<{ settled?: Source; undone?: true }> {
+    const limit = change.status === 'ready' ? maxCharsPerChatbot : Infinity;
+    const settled = await store.sources.settle(source.id, processId, change, limit);
+    if (!isOverCharLimit(settled)) return { settled };
+    const { settled: failedOver } = await settleWithinLimit(source, overLimit(source, change.chars ?? 0, maxCharsPerChatbot, change.pages));
+    return { settled: failedOver, undone: settled.undone };
+  }
+
   /** The room left under the chatbot's character limit for this source. */
   async function room(source: Source): Promise<number> {
     return maxCharsPerChatbot - (await store.sources.totalChars(source.chatbotId, source.id));
@@ -102,8 +116,8 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
     if (!bytes) return failed('The uploaded file is missing.');
     try {
       const extracted = await extractFile(bytes);
-      const left = await room(source);
-      if (extracted.text.length > left) return overLimit('The file', extracted.text.length, maxCharsPerChatbot);
+      // Checked before the text is written, which it may spare; the write decides.
+      if (extracted.text.length > (await room(source))) return overLimit(source, extracted.text.length, maxCharsPerChatbot);
       const { text, contentType } = extracted;
       return { status: 'ready', error: null, text, chars: text.length, contentType, updatedAt: new Date() };
     } catch (error) {
@@ -125,7 +139,6 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
       const [first] = await store.sources.pageList(source.chatbotId, source.id);
       return failed(first?.reason ?? 'No page of the website could be read.', pages);
     }
-    if (chars > (await room(source))) return { ...overLimit('The website', chars, maxCharsPerChatbot), pages };
     return { status: 'ready', error: null, chars, pages, updatedAt: new Date() };
   }
 
@@ -191,6 +204,7 @@ function failed(error: string, pages?: Source['pages']): SourceChange {
   return { status: 'failed', error, chars: 0, text: '', ...(pages ? { pages } : {}), updatedAt: new Date() };
 }
 
-function overLimit(what: string, chars: number, limit: number): SourceChange {
-  return failed(`${what} holds ${chars} characters of text, which would take the chatbot past its limit of ${limit} characters of sources.`);
+function overLimit(source: Source, chars: number, limit: number, pages?: Source['pages']): SourceChange {
+  const what = source.type === 'website' ? 'The website' : 'The file';
+  return failed(`${what} holds ${chars} characters of text, which would take the chatbot past its limit of ${limit} characters of sources.`, pages);
 }

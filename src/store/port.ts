@@ -279,8 +279,11 @@ export const INSERTED_REVISION = 0;
 /** A Q&A source's question and answer as an edit read them. */
 export type QaExpectation = { question: string; answer: string };
 
-/** A write refused by the chatbot's character limit: the characters its sources would have held. */
-export type OverCharLimit = { wouldHold: number };
+/**
+ * A write refused by the chatbot's character limit: the characters its sources would have held;
+ * `undone` when the write had landed and was undone (MongoDB), so a training meanwhile may have taken it in.
+ */
+export type OverCharLimit = { wouldHold: number; undone?: true };
 
 export const isOverCharLimit = (answer: object | undefined): answer is OverCharLimit => answer !== undefined && 'wouldHold' in answer;
 
@@ -350,8 +353,11 @@ export interface SourceRepository {
   claimNext(claim: SourceClaim): Promise<Source | undefined>;
   /** Extends the lease while `claimedBy` holds it; answers whether it does. */
   renewLease(id: string, claimedBy: string, leaseUntil: Date): Promise<boolean>;
-  /** Applies the change and ends the lease, only while `claimedBy` holds it; answers the source then. */
-  settle(id: string, claimedBy: string, change: SourceChange): Promise<Source | undefined>;
+  /**
+   * Applies the change and ends the lease, only while `claimedBy` holds it; answers the source then.
+   * With `maxChars`, as update: over the limit it changes nothing, the lease still held.
+   */
+  settle(id: string, claimedBy: string, change: SourceChange, maxChars?: number): Promise<Source | OverCharLimit | undefined>;
   /** Ends the lease at once (a process stopping), leaving the source to be claimed again. */
   release(id: string, claimedBy: string): Promise<void>;
 

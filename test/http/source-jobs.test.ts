@@ -144,6 +144,27 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await ask('What does Acme make?')).toContain('anvils');
   });
 
+  it('fails a file whose text a source added after its reading takes past the character limit: the settle decides', async () => {
+    const text = 'Parcels go to the loading bay. '.repeat(1_900);
+    await upload([{ name: 'long.txt', bytes: text }]);
+    // The add lands once the file is read and its room checked, before its text is written.
+    const added: { status: number }[] = [];
+    const settle: Store['sources']['settle'] = async (...args) => {
+      if (added.length === 0) added.push(await call('POST', url(), app.apiKey, { type: 'text', title: 'Hours', text: 'Open from nine. '.repeat(3_000) }));
+      return app.store.sources.settle(...args);
+    };
+    expect(await worker({ ...app.store, sources: { ...app.store.sources, settle } }).tick()).toBe(1);
+    expect(added).toMatchObject([{ status: 201 }]);
+    const listed = await list();
+    expect(listed.find((source) => source.type === 'file')).toMatchObject({
+      status: 'failed',
+      chars: 0,
+      error: `The file holds ${text.trim().length} characters of text, which would take the chatbot past its limit of ${MAX_CHARS} characters of sources.`,
+    });
+    expect(listed.reduce((sum, source) => sum + source.chars, 0)).toBeLessThanOrEqual(MAX_CHARS);
+    expect(await ask('Where do parcels go?')).not.toContain('loading bay');
+  });
+
   it('refuses an unsupported or oversized file, a file outside the file parts or more than ten files, up front with 400, and stores none of the upload', async () => {
     const binary = Uint8Array.from({ length: 256 }, (_, i) => i);
     expect(await upload([{ name: 'fine.md', bytes: '# Fine\n\nA fine file.' }, { name: 'blob.bin', bytes: binary }])).toEqual({ status: 400, body: INVALID });

@@ -535,6 +535,46 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       expect(await store.sources.claimNext(lease('b', 300))).toBeUndefined();
     });
 
+    it('settles within a character limit, and past it changes nothing, the lease still held', async () => {
+      const other = source({ chars: 5 });
+      const file = source({ type: 'file', status: 'queued', chars: 0, text: '' });
+      await store.sources.insert([other, file]);
+      await store.sources.claimNext(lease('a', 0));
+      const read = (chars: number) => ({ status: 'ready' as const, error: null, text: 'y'.repeat(chars), chars, updatedAt: at(50) });
+      expect(await store.sources.settle(file.id, 'a', read(8), 12)).toEqual({ wouldHold: 5 + 8 });
+      expect(await store.sources.find(bot.id, file.id)).toMatchObject({ status: 'processing', chars: 0 });
+      expect(await store.sources.text(bot.id, file.id, 100)).toBe('');
+      expect(await debrisLeft()).toBe(0);
+      expect(await store.sources.claimNext(lease('b', 1))).toBeUndefined();
+      expect(await store.sources.settle(file.id, 'a', read(7), 12)).toMatchObject({ status: 'ready', chars: 7 });
+      expect(await store.sources.totalChars(bot.id)).toBe(12);
+    });
+
+    it('never lets concurrent settles and an insert pass the character limit together, a refused settle leaving its source held', async () => {
+      // Texts of two parts, so each write yields to the others.
+      const text = 'x'.repeat(TEXT_PART_CHARS + 10);
+      const limit = 2 * text.length + text.length / 2;
+      const files = Array.from({ length: 3 }, () => source({ type: 'file', status: 'queued', chars: 0, text: '' }));
+      await store.sources.insert(files);
+      for (const k of files.keys()) await store.sources.claimNext(lease(`p${k}`, 0));
+      const read = { status: 'ready' as const, error: null, text, chars: text.length, updatedAt: at(50) };
+      const answers = await Promise.all([
+        ...files.map((file, k) => store.sources.settle(file.id, `p${k}`, read, limit)),
+        store.sources.insert([source({ text, chars: text.length })], limit),
+      ]);
+      const refused = answers.filter((answer) => answer && 'wouldHold' in answer);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused.length).toBeLessThan(answers.length);
+      expect(await store.sources.totalChars(bot.id)).toBeLessThanOrEqual(limit);
+      const unsettled = [...files.entries()].filter(([k]) => answers[k] && 'wouldHold' in (answers[k] as object));
+      for (const [k, file] of unsettled) {
+        expect(await store.sources.find(bot.id, file.id)).toMatchObject({ status: 'processing', chars: 0 });
+        const over = { status: 'failed' as const, error: 'Over the limit.', text: '', chars: 0, updatedAt: at(60) };
+        expect(await store.sources.settle(file.id, `p${k}`, over)).toMatchObject({ status: 'failed' });
+      }
+      expect(await debrisLeft()).toBe(0);
+    });
+
     it('lets a released source be claimed again at once', async () => {
       const file = source({ type: 'file', status: 'queued' });
       await store.sources.insert([file]);

@@ -34,6 +34,9 @@ export function toSource({
   return { id: _id, ...rest };
 }
 
+/** The limit a change is written within: only a change of the characters is limited. */
+const changeLimit = ({ chars }: SourceChange, maxChars: number) => ({ chars: chars ?? 0, maxChars: chars === undefined ? Infinity : maxChars });
+
 /**
  * The write of a change, its text written under `textVersion`: a new text or status is a new
  * revision, and a failed source keeps no chunks.
@@ -131,7 +134,8 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
    * A new revision, so that chunks made meanwhile of the text undone do not stand for it.
    */
   async function restore(id: string, textVersion: string | null | undefined, before: SourceDoc | null): Promise<void> {
-    const ours = { _id: id, textVersion };
+    // A write without a text (a website settled) changed no text: nothing to tell another's from.
+    const ours = textVersion === undefined ? { _id: id } : { _id: id, textVersion };
     if (before) {
       await sources.updateOne(ours, { $set: withoutId(before), $inc: { revision: 1 } });
     } else if ((await sources.deleteOne(ours)).deletedCount > 0) {
@@ -225,7 +229,7 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
       const held = await wouldHold();
       if (held > maxChars) {
         await undo();
-        return { wouldHold: held };
+        return { wouldHold: held, undone: true };
       }
     }
     return undefined;
@@ -278,9 +282,7 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
       return docs.map(toSource);
     },
     async update(chatbotId, id, change, expected, maxChars = Infinity) {
-      // Only a change of the characters is limited.
-      const limit = { chars: change.chars ?? 0, maxChars: change.chars === undefined ? Infinity : maxChars };
-      const written = await withTextWithinLimit(chatbotId, id, change.text, limit, (textVersion) =>
+      const written = await withTextWithinLimit(chatbotId, id, change.text, changeLimit(change, maxChars), (textVersion) =>
         changeSource({ _id: id, chatbotId, ...expected }, changeWrite(change, textVersion)),
       );
       return written && (isOverCharLimit(written) ? written : toSource(written));
@@ -373,14 +375,16 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
       const { modifiedCount, matchedCount } = await sources.updateOne({ _id: id, claimedBy, status: 'processing' }, { $set: { leaseUntil } });
       return matchedCount + modifiedCount > 0;
     },
-    async settle(id, claimedBy, change) {
+    async settle(id, claimedBy, change, maxChars = Infinity) {
       const held = { _id: id, claimedBy, status: 'processing' as const };
-      const holder = await sources.findOne(held, { chatbotId: 1 }).lean<Pick<SourceDoc, 'chatbotId'>>();
+      const holder = await sources.findOne(held, { chatbotId: 1, leaseUntil: 1 }).lean<Pick<SourceDoc, 'chatbotId' | 'leaseUntil'>>();
       if (!holder) return undefined;
-      const doc = await withText(holder.chatbotId, id, change.text, (textVersion) =>
-        changeSource(held, changeWrite(change, textVersion, { claimedBy: null, leaseUntil: null })),
-      );
-      return doc ? toSource(doc) : undefined;
+      const written = await withTextWithinLimit(holder.chatbotId, id, change.text, changeLimit(change, maxChars), async (textVersion) => {
+        const done = await changeSource(held, changeWrite(change, textVersion, { claimedBy: null, leaseUntil: null }));
+        // Undone, the source is held again: its holder settles it otherwise.
+        return done && { ...done, before: done.before && { ...done.before, claimedBy, leaseUntil: holder.leaseUntil } };
+      });
+      return written && (isOverCharLimit(written) ? written : toSource(written));
     },
     async release(id, claimedBy) {
       await sources.updateOne({ _id: id, claimedBy }, { $set: { leaseUntil: new Date(0) } });

@@ -242,12 +242,6 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     setPageCounts.run(counts.done, counts.failed, counts.total, sourceId);
     return counts;
   });
-  const settle = db.transaction((id: string, claimedBy: string, change: SourceChange, textVersion: string | null | undefined) => {
-    const holder = held.get(id, claimedBy);
-    if (!holder) return undefined;
-    endLease.run(id);
-    return update(holder.chatbot_id, id, change, textVersion);
-  });
 
   const writeChunks = db.transaction((id: string, revision: number, slice: readonly SourceChunk[], start: number) => {
     slice.forEach(({ text, source }, offset) => insertChunk.run(id, revision, start + offset, text, JSON.stringify(source)));
@@ -319,6 +313,15 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     if (textVersion !== undefined) texts.madeCurrent(id, textVersion);
     return { row: byId.get(chatbotId, id) as SourceRow, displaced: { text: textVersion === undefined ? undefined : row.text_version } };
   });
+  // Settled within the limit as update is, the lease kept when refused.
+  const settle = db.transaction((id: string, claimedBy: string, change: SourceChange, textVersion: string | null | undefined, maxChars: number) => {
+    const holder = held.get(id, claimedBy);
+    if (!holder) return undefined;
+    const refused = updateOverLimit(holder.chatbot_id, id, change, maxChars);
+    if (refused) return refused;
+    endLease.run(id);
+    return update(holder.chatbot_id, id, change, textVersion);
+  });
 
   /** Writes the source's new text and file (each when given) in parts, each under a fresh version; a write that fails leaves none. */
   async function stage(chatbotId: string, id: string, { text, file }: { text?: string; file?: Buffer }): Promise<Versions> {
@@ -360,6 +363,19 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   }
   /** The source a write left, or the write's refusal by the character limit. */
   const answer = (written: SourceRow | OverCharLimit) => (isOverCharLimit(written) ? written : toSource(written));
+  /** A change of the source by `write` (update's or settle's), refused before its text is staged when it would pass the limit. */
+  async function changeWithinLimit(
+    chatbotId: string,
+    id: string,
+    change: SourceChange,
+    maxChars: number,
+    write: (stagedText: string | null | undefined) => Written | OverCharLimit | undefined,
+  ): Promise<Source | OverCharLimit | undefined> {
+    const early = updateOverLimit(chatbotId, id, change, maxChars);
+    if (early) return early;
+    const written = await withParts(chatbotId, id, { text: change.text }, (staged) => write(staged.text));
+    return written && answer(written);
+  }
 
   return {
     async insert(sources, maxChars = Infinity) {
@@ -393,12 +409,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
       return ofChatbot.all(chatbotId).map(toSource);
     },
     async update(chatbotId, id, change, expected, maxChars = Infinity) {
-      const early = updateOverLimit(chatbotId, id, change, maxChars);
-      if (early) return early;
-      const written = await withParts(chatbotId, id, { text: change.text }, (staged) =>
-        update.immediate(chatbotId, id, change, staged.text, expected, maxChars),
-      );
-      return written && answer(written);
+      return changeWithinLimit(chatbotId, id, change, maxChars, (staged) => update.immediate(chatbotId, id, change, staged, expected, maxChars));
     },
     async delete(chatbotId, id) {
       const removed = remove.get(chatbotId, id);
@@ -460,11 +471,10 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     async renewLease(id, claimedBy, leaseUntil) {
       return renew.run(leaseUntil.getTime(), id, claimedBy).changes > 0;
     },
-    async settle(id, claimedBy, change) {
+    async settle(id, claimedBy, change, maxChars = Infinity) {
       const holder = held.get(id, claimedBy);
       if (!holder) return undefined;
-      const row = await withParts(holder.chatbot_id, id, { text: change.text }, (staged) => settle.immediate(id, claimedBy, change, staged.text));
-      return row && !isOverCharLimit(row) ? toSource(row) : undefined;
+      return changeWithinLimit(holder.chatbot_id, id, change, maxChars, (staged) => settle.immediate(id, claimedBy, change, staged, maxChars));
     },
     async release(id, claimedBy) {
       release.run(id, claimedBy);
