@@ -260,7 +260,7 @@ export async function updateSource(
     if (change.text !== undefined) change.chars = change.text.length;
     const { question, answer } = source;
     const expected = question !== undefined && answer !== undefined ? { question, answer } : undefined;
-    const updated = withinCharLimit(chatbotId, limits, await store.sources.update(chatbotId, sourceId, change, expected, limits.maxCharsPerChatbot));
+    const updated = await withinCharLimit(store, chatbotId, limits, await store.sources.update(chatbotId, sourceId, change, expected, limits.maxCharsPerChatbot));
     if (updated) {
       await trainFromSources(store, chatbotId);
       return updated;
@@ -307,7 +307,7 @@ export async function replaceApiText(
   if (text === '') {
     await store.sources.delete(chatbotId, id);
   } else {
-    withinCharLimit(chatbotId, limits, await store.sources.put(apiTextSource(chatbotId, text, new Date()), limits.maxCharsPerChatbot));
+    await withinCharLimit(store, chatbotId, limits, await store.sources.put(apiTextSource(chatbotId, text, new Date()), limits.maxCharsPerChatbot));
   }
   await trainFromSources(store, chatbotId);
 }
@@ -321,10 +321,13 @@ async function ownedSource(store: Store, account: Account, chatbotId: string, so
 
 /**
  * The store's answer to a write made within the character limit, or 403 when the store refused
- * it: the store checks with the write, so concurrent writes never pass the limit together.
+ * it: the store checks with the write, so concurrent writes never pass the limit together. A
+ * write undone after it landed (MongoDB) was visible meanwhile, to a training too: the material
+ * is rebuilt from what stands before the refusal is answered, so no answer quotes it.
  */
-function withinCharLimit<T>(chatbotId: string, limits: SourceLimits, answer: T | OverCharLimit): T {
+async function withinCharLimit<T>(store: Store, chatbotId: string, limits: SourceLimits, answer: T | OverCharLimit): Promise<T> {
   if (answer && isOverCharLimit(answer)) {
+    if (answer.undone) await trainFromSources(store, chatbotId);
     throw accessDenied(`chatbot ${chatbotId} would hold ${answer.wouldHold} characters of sources, over ${limits.maxCharsPerChatbot}`);
   }
   return answer;
@@ -332,5 +335,5 @@ function withinCharLimit<T>(chatbotId: string, limits: SourceLimits, answer: T |
 
 /** Stores new sources of one chatbot within the character limit, each counted as at least one character. */
 async function insertWithinCharLimit(store: Store, sources: NewSource[], limits: SourceLimits): Promise<void> {
-  withinCharLimit(sources[0]?.chatbotId ?? '', limits, await store.sources.insert(sources, limits.maxCharsPerChatbot));
+  await withinCharLimit(store, sources[0]?.chatbotId ?? '', limits, await store.sources.insert(sources, limits.maxCharsPerChatbot));
 }

@@ -39,4 +39,22 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     await trainFromSources(store, bot.id, { id: added.id, revision: INSERTED_REVISION, chunks: Promise.resolve(ahead) });
     expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(['We open at ten.']);
   });
+
+  it('leaves no text of an edit refused over the character limit in the material, when the store undid it after a training took it in', async () => {
+    const added = await addTextSource(store, owner, bot.id, { title: 'Hours', text: 'We open at nine.' });
+    // MongoDB's refusal after the write landed, in one order: the write stands for a moment, a
+    // training (another request's) takes it in, and the write is undone.
+    const refusedAfterLanding: Store['sources']['update'] = async (chatbotId, id, change) => {
+      const before = await store.sources.find(chatbotId, id);
+      const text = (await store.sources.texts(chatbotId, id)).map((part) => part.text).join('');
+      await store.sources.update(chatbotId, id, change);
+      await trainFromSources(store, chatbotId);
+      await store.sources.update(chatbotId, id, { text, chars: before?.chars, updatedAt: new Date() });
+      return { wouldHold: 1_000, undone: true };
+    };
+    const undoing = { ...store, sources: { ...store.sources, update: refusedAfterLanding } };
+    const limits = { maxCharsPerChatbot: 100, maxFileBytes: 1_024 };
+    await expect(updateSource(undoing, owner, bot.id, added.id, { text: 'We never open.' }, limits)).rejects.toMatchObject({ kind: 'denied' });
+    expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(['We open at nine.']);
+  });
 });
