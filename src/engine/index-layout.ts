@@ -1,4 +1,5 @@
-import { termLookups, type LexicalIndex, type TermLookups } from './lexical-index.js';
+import type { LexicalIndex } from './lexical-index.js';
+import { termLookups, type TermLookups } from './term-lookups.js';
 
 // The stored form of a lexical index, laid out so that loading it costs next to nothing on the
 // event loop: a header of lengths, the integer arrays as they lie in memory (read in place, not

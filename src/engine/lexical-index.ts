@@ -4,8 +4,9 @@ import { isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
-import { lookUp, sameHashes, stringTable } from './string-table.js';
-import { compoundFinder, compoundKeys, stem, terms, words, type CompoundLookup } from './text.js';
+import { sameHashes } from './string-table.js';
+import { termReader, type TermLookups, type TermReader } from './term-lookups.js';
+import { compoundFinder, stem, terms, words } from './text.js';
 import { similarity, stemOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -39,63 +40,6 @@ export type LexicalIndex = {
   /** Present in an index read from its packed bytes (index-layout.ts); one built here computes them to search. */
   lookups?: TermLookups;
 };
-
-/**
- * What a search looks terms up by, as hash tables (string-table.ts): computed where an index is
- * packed, on the training worker, and read in place from a stored one, so that a searcher is
- * ready without decoding its vocabulary (a Map of a large material's took up to 100 ms).
- */
-export type TermLookups = {
-  /** Term → id. */
-  terms: Int32Array;
-  /** A compound's key written together (compoundKeys) → its id. */
-  joined: Int32Array;
-  /** A two-part compound's second part → its group: the compounds with it, ascending (flat, with starts). */
-  heads: Int32Array;
-  headed: Int32Array;
-  headedStart: Int32Array;
-};
-
-export function termLookups(vocabulary: readonly string[]): TermLookups {
-  const keys = vocabulary.map((term) => compoundKeys(term));
-  const groups = new Map<string, number[]>();
-  keys.forEach((key, id) => {
-    if (key?.head === undefined) return;
-    // Appended in place: material with thousands of codes ("KES-4105") shares few heads.
-    const sharing = groups.get(key.head);
-    if (sharing) sharing.push(id);
-    else groups.set(key.head, [id]);
-  });
-  const headedStart = [0];
-  for (const group of groups.values()) headedStart.push((headedStart.at(-1) as number) + group.length);
-  return {
-    terms: stringTable(vocabulary),
-    joined: stringTable(keys.map((key) => key?.joined)),
-    heads: stringTable([...groups.keys()]),
-    headed: Int32Array.from([...groups.values()].flat()),
-    headedStart: Int32Array.from(headedStart),
-  };
-}
-
-type TermReader = ReturnType<typeof termReader>;
-
-/** An index's terms by id, an id by its term (-1 for none), and its compounds, read through its lookups. */
-function termReader(index: LexicalIndex) {
-  const { terms, joined, heads, headed, headedStart } = index.lookups ?? termLookups(index.vocabulary);
-  const termOf = (id: number) => index.vocabulary[id] as string;
-  const headedBy = (group: number) => Array.from(headed.subarray(headedStart[group], headedStart[group + 1]), termOf);
-  const compounds: CompoundLookup = {
-    joined(key) {
-      const id = lookUp(joined, key, (found) => compoundKeys(termOf(found))?.joined);
-      return id < 0 ? undefined : termOf(id);
-    },
-    headedBy(head) {
-      const group = lookUp(heads, head, (found) => compoundKeys(termOf(headed[headedStart[found] as number] as number))?.head);
-      return group < 0 ? [] : headedBy(group);
-    },
-  };
-  return { size: index.postingStart.length - 1, table: terms, termOf, idOf: (term: string) => lookUp(terms, term, termOf), compounds };
-}
 
 /** A sentence of a passage with the weight of the question it carries by its own words. */
 export type PassageSentence = { text: string; weight: number };
@@ -213,7 +157,7 @@ type Concept = { weight: number; context: boolean; ids: Map<number, number>; unk
 export type SearchOptions = { expand?: boolean; vectors?: boolean };
 
 export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = true }: SearchOptions = {}): LexicalSearcher {
-  const reader = termReader(index);
+  const reader = termReader(index.vocabulary, index.lookups, index.postingStart.length - 1);
   const { idOf, compounds } = reader;
   const has = (term: string) => idOf(term) >= 0;
   const findCompound = compoundFinder(compounds);

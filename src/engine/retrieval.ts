@@ -5,10 +5,11 @@ import { fuseRankings } from './fusion.js';
 import { createByteCache } from './index-cache.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import { packIndex, unpackIndex } from './index-layout.js';
-import { buildLexicalIndex, lexicalSearcher, termLookups, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
+import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type Passage, type Query } from './lexical-index.js';
 import { indexTerms } from './lexicon.js';
 import { readSections } from './structure.js';
 import { hashOf, lookUp, stringTable } from './string-table.js';
+import { termLookups } from './term-lookups.js';
 import { compoundKeys, compoundTerms } from './text.js';
 import { buildIndexOffThread, loadWordVectors } from './workers/training-jobs.js';
 

@@ -1,0 +1,62 @@
+import { lookUp, stringTable } from './string-table.js';
+import { compoundKeys, type CompoundLookup } from './text.js';
+
+// What a search looks an index's terms up by: the term table and the compounds', as hash tables
+// (string-table.ts). They are computed where an index is packed (index-layout.ts), on the training
+// worker, and read in place from a stored one, so that a searcher is ready without decoding its
+// vocabulary (a Map of a large material's held the event loop up to 100 ms).
+
+export type TermLookups = {
+  /** Term → id. */
+  terms: Int32Array;
+  /** A compound's key written together (compoundKeys) → its id. */
+  joined: Int32Array;
+  /** A two-part compound's second part → its group: the compounds with it, ascending (flat, with starts). */
+  heads: Int32Array;
+  headed: Int32Array;
+  headedStart: Int32Array;
+};
+
+export function termLookups(vocabulary: readonly string[]): TermLookups {
+  const keys = vocabulary.map((term) => compoundKeys(term));
+  const groups = new Map<string, number[]>();
+  keys.forEach((key, id) => {
+    if (key?.head === undefined) return;
+    // Appended in place: material with thousands of codes ("KES-4105") shares few heads.
+    const sharing = groups.get(key.head);
+    if (sharing) sharing.push(id);
+    else groups.set(key.head, [id]);
+  });
+  const headedStart = [0];
+  for (const group of groups.values()) headedStart.push((headedStart.at(-1) as number) + group.length);
+  return {
+    terms: stringTable(vocabulary),
+    joined: stringTable(keys.map((key) => key?.joined)),
+    heads: stringTable([...groups.keys()]),
+    headed: Int32Array.from([...groups.values()].flat()),
+    headedStart: Int32Array.from(headedStart),
+  };
+}
+
+export type TermReader = ReturnType<typeof termReader>;
+
+/**
+ * An index's terms by id, an id by its term (-1 for none), and its compounds, read through its
+ * lookups (computed here when the index, built in this process, has none).
+ */
+export function termReader(vocabulary: readonly string[], lookups: TermLookups | undefined, size: number) {
+  const { terms, joined, heads, headed, headedStart } = lookups ?? termLookups(vocabulary);
+  const termOf = (id: number) => vocabulary[id] as string;
+  const headedBy = (group: number) => Array.from(headed.subarray(headedStart[group], headedStart[group + 1]), termOf);
+  const compounds: CompoundLookup = {
+    joined(key) {
+      const id = lookUp(joined, key, (found) => compoundKeys(termOf(found))?.joined);
+      return id < 0 ? undefined : termOf(id);
+    },
+    headedBy(head) {
+      const group = lookUp(heads, head, (found) => compoundKeys(termOf(headed[headedStart[found] as number] as number))?.head);
+      return group < 0 ? [] : headedBy(group);
+    },
+  };
+  return { size, table: terms, termOf, idOf: (term: string) => lookUp(terms, term, termOf), compounds };
+}
