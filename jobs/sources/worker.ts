@@ -102,6 +102,7 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
     const limit = change.status === 'ready' ? maxCharsPerChatbot : Infinity;
     const settled = await store.sources.settle(source.id, processId, change, limit);
     if (!isOverCharLimit(settled)) return { settled };
+    // Failed, it holds no characters: that settle is not limited.
     const { settled: failedOver } = await settleWithinLimit(source, overLimit(source, change.chars ?? 0, maxCharsPerChatbot, change.pages));
     return { settled: failedOver, undone: settled.undone };
   }
