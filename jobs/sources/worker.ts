@@ -65,8 +65,9 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
       signal.throwIfAborted();
       const { settled, undone } = await settleWithinLimit(source, change);
       if (!settled && (await deletedMeanwhile(source))) return;
-      // A training while a refused text stood, before it was undone, may have taken it in.
-      if (settled?.status === 'ready' || undone) await trainFromSources(store, source.chatbotId);
+      // Ready, it joins the answers; failed, a refreshed source's last reading leaves them; and a
+      // training while a refused text stood, before it was undone, may have taken it in.
+      if (settled || undone) await trainFromSources(store, source.chatbotId);
       log.info({ sourceId: source.id, type: source.type, status: settled?.status, chars: settled?.chars }, 'source processed');
     } catch (error) {
       // Its pages could no longer be recorded, or its lease renewed.

@@ -270,6 +270,26 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await app.store.sources.pageCounts(created.data.id)).toEqual({ done: 0, failed: 0, total: 0 });
   });
 
+  it('no longer answers from a website whose refresh fails', async () => {
+    let down = false;
+    const served = (content: string): Route => (request, response) => {
+      if (!down) return html(page('Parking', content))(request, response);
+      response.writeHead(503).end();
+    };
+    site = await serveSite({ '/': served('<p>Staff park in the blue garage on Quay Street.</p>') });
+    const created = (await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 })).body as {
+      data: SourceItem;
+    };
+    await worker(app.store).tick();
+    expect(await ask('Where do staff park?')).toContain('Quay Street');
+
+    down = true;
+    expect((await call('POST', url(`/${created.data.id}/refresh`), app.apiKey)).status).toBe(202);
+    await worker(app.store).tick();
+    expect(await detail(created.data.id)).toMatchObject({ status: 'failed' });
+    expect(await ask('Where do staff park?')).not.toContain('Quay Street');
+  });
+
   it('answers from a website’s last reading while it is crawled again, and from the new pages once it is ready', async () => {
     let garage = 'blue garage on Quay Street';
     let release = () => {};
