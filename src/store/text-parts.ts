@@ -27,21 +27,21 @@ export type VersionParts<Part> = {
 };
 
 /** The version current when the caller read the value's owner (its row or document), so it is not read again. */
-export type ReadVersion = { version: string | null };
+export type KnownVersion = { version: string | null };
 
 /**
  * The parts of the current version, read one by one until they hold `limit` characters or bytes;
  * null when there is no version, undefined when there is no owner. A version's parts never change
  * and are deleted only once it is displaced: if it is still current after the last part, no part
  * was missed; otherwise the value changed meanwhile, and the new one is read instead. The first
- * version is `read`'s, when given.
+ * version is `known`'s, when given.
  */
 export async function readCurrentParts<Part extends { length: number }>(
   { current, part }: VersionParts<Part>,
   limit: number,
-  read?: ReadVersion,
+  known?: KnownVersion,
 ): Promise<Part[] | null | undefined> {
-  for (let version = read ? read.version : await current(); ; ) {
+  for (let version = known ? known.version : await current(); ; ) {
     if (version === undefined) return undefined;
     const read: Part[] = [];
     for (let index = 0, size = 0; version !== null && size < limit; index += 1) {
@@ -57,8 +57,8 @@ export async function readCurrentParts<Part extends { length: number }>(
 }
 
 /** The first `limit` characters of the current version's text; undefined when it has no owner. */
-export async function readParts(parts: VersionParts<string>, limit: number, read?: ReadVersion): Promise<string | undefined> {
-  const texts = await readCurrentParts(parts, limit, read);
+export async function readParts(parts: VersionParts<string>, limit: number, known?: KnownVersion): Promise<string | undefined> {
+  const texts = await readCurrentParts(parts, limit, known);
   if (texts === undefined) return undefined;
   const text = (texts ?? []).join('');
   return text.length > limit ? text.slice(0, limit) : text;

@@ -26,7 +26,8 @@ function partOf(source: string | undefined, texts: string[]): IndexPart {
   const chars = texts.reduce((sum, text) => sum + text.length, 0);
   const key = `${texts.length}:${chars}:${source ?? ''}`;
   const kept = parts.get(key);
-  if (kept && kept.texts.length === texts.length && kept.texts.every((text, k) => text === texts[k])) return kept.part;
+  // The key holds their number: the same texts are the same at each place.
+  if (kept?.texts.every((text, k) => text === texts[k])) return kept.part;
   const part = readIndexPart(source, texts);
   parts.set(key, { texts, part }, weight(part) + 2 * chars);
   return part;

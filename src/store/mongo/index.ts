@@ -40,6 +40,7 @@ export async function openMongoStore(url: string): Promise<Store> {
   // A connection of our own, not mongoose's global one, so several stores can coexist (tests).
   const connection = await mongoose.createConnection(url).asPromise();
   const models = mongoModels(connection);
+  const sourceTexts = mongoSourceTexts(models);
   let writes;
   try {
     for (const model of Object.values(models)) await migrateIndexes(model as never);
@@ -47,7 +48,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     await countUncountedLists(models);
     await nameUnnamedKeys(models);
     await moveSourceTexts(models);
-    await partSourceTexts(models);
+    await partSourceTexts(models, sourceTexts);
     writes = await atomicWrites(connection);
   } catch (error) {
     await connection.close();
@@ -55,7 +56,6 @@ export async function openMongoStore(url: string): Promise<Store> {
   }
 
   const countActivity = mongoActivityCount(models);
-  const sourceTexts = mongoSourceTexts(models);
   const handoffOutbox = mongoHandoffOutbox(models);
   return {
     engine: 'mongodb',

@@ -1,6 +1,6 @@
 import type { mongo } from 'mongoose';
 import type { MongoModels } from './models.js';
-import { mongoSourceTexts } from './source-texts.js';
+import type { MongoSourceTexts } from './source-texts.js';
 
 // Data migration at start-up: hubs before source text parts kept a source's extracted text in a
 // `text` field of its document (which fails past MongoDB's 16 MiB). Each such text is written in
@@ -11,10 +11,9 @@ import { mongoSourceTexts } from './source-texts.js';
 
 type LegacySource = { _id: string; chatbotId: string; text: string; textVersion?: string | null };
 
-export async function partSourceTexts(models: MongoModels): Promise<number> {
+export async function partSourceTexts(models: MongoModels, texts: MongoSourceTexts): Promise<number> {
   // The raw collection: the schema no longer knows the `text` field.
   const sources = models.sources.collection as unknown as mongo.Collection<LegacySource>;
-  const texts = mongoSourceTexts(models);
   let moved = 0;
   for await (const { _id: id, chatbotId, text } of sources.find({ text: { $exists: true } }, { projection: { chatbotId: 1, text: 1 } })) {
     const textVersion = await texts.write(chatbotId, id, text);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { partsOf, readParts, type ReadVersion } from '../text-parts.js';
+import { partsOf, readParts, type KnownVersion } from '../text-parts.js';
 import type { MongoModels, SourceDoc, SourceTextPartDoc } from './models.js';
 
 // A source's text (text, file and qa sources) is kept in parts (see text-parts.ts), one document
@@ -33,8 +33,8 @@ export function mongoSourceTexts({ sources, sourceTextParts }: MongoModels) {
     },
     /** Deletes a version's parts: one displaced, or one that never became current. */
     remove,
-    /** The first `limit` characters of the source's current text (from `read`'s version, when given); undefined when there is no such source. */
-    read(chatbotId: string, sourceId: string, limit: number, read?: ReadVersion): Promise<string | undefined> {
+    /** The first `limit` characters of the source's current text (from `known`'s version, when given); undefined when there is no such source. */
+    read(chatbotId: string, sourceId: string, limit: number, known?: KnownVersion): Promise<string | undefined> {
       return readParts(
         {
           current: async () => {
@@ -45,7 +45,7 @@ export function mongoSourceTexts({ sources, sourceTextParts }: MongoModels) {
             (await sourceTextParts.findOne({ sourceId, version, part }, { text: 1 }).lean<Pick<SourceTextPartDoc, 'text'>>())?.text,
         },
         limit,
-        read,
+        known,
       );
     },
   };

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { partsOf, readParts, type ReadVersion } from '../text-parts.js';
+import { partsOf, readParts, type KnownVersion } from '../text-parts.js';
 import { sqliteSourceParts } from './source-parts.js';
 
 // A source's text (text, file and qa sources) is kept in parts of about a million characters under
@@ -16,9 +16,9 @@ export function sqliteSourceTexts(db: Database) {
     async write(chatbotId: string, sourceId: string, text: string): Promise<string | null> {
       return text === '' ? null : parts.write(chatbotId, sourceId, partsOf(text));
     },
-    /** The first `limit` characters of the source's current text (from `read`'s version, when given); undefined when there is no such source. */
-    read(chatbotId: string, sourceId: string, limit: number, read?: ReadVersion): Promise<string | undefined> {
-      return readParts(parts.of(chatbotId, sourceId), limit, read);
+    /** The first `limit` characters of the source's current text (from `known`'s version, when given); undefined when there is no such source. */
+    read(chatbotId: string, sourceId: string, limit: number, known?: KnownVersion): Promise<string | undefined> {
+      return readParts(parts.of(chatbotId, sourceId), limit, known);
     },
   };
 }
