@@ -57,8 +57,11 @@ export function readTerms(reader: TermReader, text: string, into: IntList): void
   addFoundTerms(reader, into, wordTerms);
   // Compounds are kept with the words, a compound's one term its own: no word has a hyphen.
   findCompounds(text, reader.found);
-  addFoundTerms(reader, into, (compound) => [compoundTerm(compound)]);
+  addFoundTerms(reader, into, termOfCompound);
 }
+
+// Made once, not a closure a text.
+const termOfCompound = (compound: string) => [compoundTerm(compound)];
 
 /** Adds the terms of the words found; those of a word not kept yet are termsOf(word). */
 function addFoundTerms(reader: TermReader, into: IntList, termsOf: (word: string) => string[]): void {
@@ -139,11 +142,13 @@ function wordNumber(table: WordTable, found: FoundWords, k: number): number {
 }
 
 function isFoundWord(table: WordTable, word: number, found: FoundWords, k: number): boolean {
-  const from = found.bounds[k] as number;
-  const length = (found.bounds[k + 1] as number) - from;
-  const kept = table.charStart[word] as number;
-  if ((table.charStart[word + 1] as number) - kept !== length) return false;
-  for (let i = 0; i < length; i += 1) if (table.chars[kept + i] !== found.chars[from + i]) return false;
+  let at = found.bounds[k] as number;
+  const end = found.bounds[k + 1] as number;
+  let kept = table.charStart[word] as number;
+  if ((table.charStart[word + 1] as number) - kept !== end - at) return false;
+  const { chars } = table;
+  const foundChars = found.chars;
+  while (at < end) if (chars[kept++] !== foundChars[at++]) return false;
   return true;
 }
 
