@@ -3,10 +3,8 @@ import { chunkText } from '../chunking.js';
 import { createByteCache } from '../index-cache.js';
 import { packIndex } from '../index-layout.js';
 import { indexPart, mergeIndexParts, readSourceSections, type IndexPart } from '../index-parts.js';
-import { runsBySource } from '../lexical-index.js';
 import { readVectorTable } from '../word-vectors.js';
-import type { Chunk } from '../../store/port.js';
-import { packTexts } from './packed-texts.js';
+import { packTexts, unpackTexts } from './packed-texts.js';
 import { readTermsInHalves, startReadingHelper } from './terms-in-halves.js';
 import type { TrainingJob } from './training-jobs.js';
 
@@ -60,8 +58,8 @@ function weight(part: IndexPart): number {
   return 2 * chars + 4 * numbers;
 }
 
-/** Materials arriving in slices (training-jobs.ts), by number, until their index is asked for. */
-const arriving = new Map<number, Chunk[]>();
+/** Materials arriving in slices (training-jobs.ts), by number, until their index is asked for: their runs of chunks of one source. */
+const arriving = new Map<number, { source: string | undefined; texts: string[] }[]>();
 
 answerJobs<TrainingJob>(async (job) => {
   if (job.task === 'chunk') return { result: chunkText(job.text) };
@@ -77,15 +75,18 @@ answerJobs<TrainingJob>(async (job) => {
     return { result: table, transfer: [table.values.buffer] };
   }
   if (job.task === 'material') {
-    const chunks = arriving.get(job.material) ?? [];
-    for (const chunk of job.chunks) chunks.push(chunk);
-    arriving.set(job.material, chunks);
+    const runs = arriving.get(job.material) ?? [];
+    const last = runs.at(-1);
+    const texts = unpackTexts(job.texts);
+    if (last && last.source === job.source) for (const text of texts) last.texts.push(text);
+    else runs.push({ source: job.source, texts });
+    arriving.set(job.material, runs);
     return { result: undefined };
   }
-  const chunks = arriving.get(job.material) ?? [];
+  const runs = arriving.get(job.material) ?? [];
   arriving.delete(job.material);
   // Slices posted to a worker that died since are lost with it: no index of part of a material.
-  if (chunks.length !== job.count) throw new Error(`material ${job.material} arrived incomplete`);
-  const bytes = packIndex(mergeIndexParts(await Promise.all(runsBySource(chunks).map(({ source, texts }) => partOf(source, texts)))));
+  if (runs.reduce((sum, run) => sum + run.texts.length, 0) !== job.count) throw new Error(`material ${job.material} arrived incomplete`);
+  const bytes = packIndex(mergeIndexParts(await Promise.all(runs.map(({ source, texts }) => partOf(source, texts)))));
   return { result: bytes, transfer: [bytes.buffer] };
 });
