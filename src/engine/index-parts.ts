@@ -1,6 +1,6 @@
 import { wordTerms } from './lexicon.js';
 import type { LexicalIndex } from './lexical-index.js';
-import { readSections } from './structure.js';
+import { readSections, type Section } from './structure.js';
 import { compoundTerms, findAsciiWords, isWordAt, wordHash, words } from './text.js';
 
 // A lexical index is built in two steps: each source (each website page) is read into a part of
@@ -26,8 +26,38 @@ export type IndexPart = {
   sentenceTermStart: Int32Array;
 };
 
+/** The terms of a run of sections: each key's and sentence's, numbered within the run. */
+export type SectionTerms = Pick<IndexPart, 'vocabulary' | 'keyTerms' | 'keyTermStart' | 'sentenceTerms' | 'sentenceTermStart'>;
+
 /** Reads one source's texts (its chunks, in order) into its part of an index. */
 export function readIndexPart(source: string | undefined, texts: string[]): IndexPart {
+  const sections = readSourceSections(texts);
+  return indexPart(source, sections, readSectionTerms(sections));
+}
+
+/** The sections of a source's texts, read as one text. */
+export function readSourceSections(texts: string[]): Section[] {
+  return readSections(texts.join('\n\n'));
+}
+
+/** A source's part from its sections and their terms. */
+export function indexPart(source: string | undefined, sections: Section[], terms: SectionTerms): IndexPart {
+  const sentences: string[] = [];
+  const sectionStart = new Int32Array(sections.length + 1);
+  sections.forEach((section, k) => {
+    sectionStart[k] = sentences.length;
+    for (const sentence of section.sentences) sentences.push(sentence);
+  });
+  sectionStart[sections.length] = sentences.length;
+  return { source, keys: sections.map((section) => section.key), sectionStart, sentences, ...terms };
+}
+
+/**
+ * The terms of the sections, numbered in order of first appearance. Each section's terms depend
+ * on that section alone: the terms of a run of sections read in pieces and joined in order
+ * (joinSectionTerms) are the terms of the run read at once.
+ */
+export function readSectionTerms(sections: Section[]): SectionTerms {
   const termIds = new Map<string, number>();
   const idOf = (term: string) => {
     let id = termIds.get(term);
@@ -74,33 +104,45 @@ export function readIndexPart(source: string | undefined, texts: string[]): Inde
     if (text.includes('-')) for (const term of compoundTerms(text)) add(idOf(term));
     starts.push(into.length);
   };
-  const sections = readSections(texts.join('\n\n'));
-  const sentences: string[] = [];
-  const sectionStart: number[] = [];
   const keyTerms: number[] = [];
   const keyTermStart = [0];
   const sentenceTerms: number[] = [];
   const sentenceTermStart = [0];
   for (const section of sections) {
-    sectionStart.push(sentences.length);
     addTerms(section.key, keyTerms, keyTermStart);
-    for (const sentence of section.sentences) {
-      sentences.push(sentence);
-      addTerms(sentence, sentenceTerms, sentenceTermStart);
-    }
+    for (const sentence of section.sentences) addTerms(sentence, sentenceTerms, sentenceTermStart);
   }
-  sectionStart.push(sentences.length);
   return {
-    source,
     vocabulary: [...termIds.keys()],
-    keys: sections.map((section) => section.key),
-    sectionStart: Int32Array.from(sectionStart),
-    sentences,
     keyTerms: Int32Array.from(keyTerms),
     keyTermStart: Int32Array.from(keyTermStart),
     sentenceTerms: Int32Array.from(sentenceTerms),
     sentenceTermStart: Int32Array.from(sentenceTermStart),
   };
+}
+
+/** The terms of consecutive runs of sections, joined in order: those of the whole run. */
+export function joinSectionTerms(pieces: SectionTerms[]): SectionTerms {
+  if (pieces.length === 1) return pieces[0] as SectionTerms;
+  const termIds = new Map<string, number>();
+  const keyTerms = new Int32Array(pieces.reduce((sum, piece) => sum + piece.keyTerms.length, 0));
+  const sentenceTerms = new Int32Array(pieces.reduce((sum, piece) => sum + piece.sentenceTerms.length, 0));
+  const keyTermStart = new Int32Array(pieces.reduce((sum, piece) => sum + piece.keyTermStart.length - 1, 1));
+  const sentenceTermStart = new Int32Array(pieces.reduce((sum, piece) => sum + piece.sentenceTermStart.length - 1, 1));
+  let keys = 0;
+  let sentences = 0;
+  for (const piece of pieces) {
+    const global = globalTermIds(piece.vocabulary, termIds);
+    const keyTerm = keyTermStart[keys] as number;
+    const sentenceTerm = sentenceTermStart[sentences] as number;
+    copyRenumbered(piece.keyTerms, keyTerms, keyTerm, global);
+    copyRenumbered(piece.sentenceTerms, sentenceTerms, sentenceTerm, global);
+    copyShifted(piece.keyTermStart.subarray(1), keyTermStart, keys + 1, keyTerm);
+    copyShifted(piece.sentenceTermStart.subarray(1), sentenceTermStart, sentences + 1, sentenceTerm);
+    keys += piece.keyTermStart.length - 1;
+    sentences += piece.sentenceTermStart.length - 1;
+  }
+  return { vocabulary: [...termIds.keys()], keyTerms, keyTermStart, sentenceTerms, sentenceTermStart };
 }
 
 /** The index of the parts, in order. */

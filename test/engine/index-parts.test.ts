@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/engine/chunking.js';
 import { packIndex } from '../../src/engine/index-layout.js';
-import { type IndexPart, mergeIndexParts, readIndexPart } from '../../src/engine/index-parts.js';
+import { type IndexPart, joinSectionTerms, mergeIndexParts, readIndexPart, readSectionTerms, readSourceSections } from '../../src/engine/index-parts.js';
 import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
 import { indexTerms } from '../../src/engine/lexicon.js';
 import { wordHash } from '../../src/engine/text.js';
+import { HALVED_FROM_SENTENCES, readTermsInHalves } from '../../src/engine/workers/terms-in-halves.js';
 import { buildIndexOffThread } from '../../src/engine/workers/training-jobs.js';
 import type { Chunk, SourceRef } from '../../src/store/port.js';
 import { documentText } from './eval/score.js';
@@ -14,6 +15,7 @@ import { documentText } from './eval/score.js';
 // the one reading everything at once gives.
 
 const chunksOf = (text: string, source: SourceRef, from = 0): Chunk[] => chunkText(text).map((chunk, k) => ({ seq: from + k, text: chunk, source }));
+const DOCUMENTS = ['bike-shop.md', 'clinic-faq.md', 'ferry-faq.md', 'handbook.md', 'thermostat-manual.md'];
 const handbook: SourceRef = { id: 'handbook', title: 'Handbook', type: 'text' };
 const bikes: SourceRef = { id: 'bikes', title: 'Bike shop', type: 'file' };
 const qa: SourceRef = { id: 'qa-1', title: 'Do you open on Sundays?', type: 'qa' };
@@ -84,5 +86,25 @@ describe('index parts', () => {
     const sources = [handbook, bikes, qa];
     const large = Array.from({ length: 2_500 }, (_, k): Chunk => ({ seq: k, text: `Parcel ${k} ships on day ${k % 7} from depot D${k}.`, source: sources[Math.floor((3 * k) / 2_500)] }));
     expect(Buffer.from(await buildIndexOffThread(large)).equals(Buffer.from(packIndex(buildLexicalIndex(large))))).toBe(true);
+  });
+
+  it('joins the terms of sections read in runs into the terms of reading them at once', () => {
+    const sections = readSourceSections(DOCUMENTS.map((name) => documentText(name)));
+    const whole = readSectionTerms(sections);
+    for (const cuts of [[1], [sections.length >> 1], [3, 40, sections.length - 1], [sections.length]]) {
+      const runs = [0, ...cuts, sections.length].slice(1).map((end, k, ends) => sections.slice(k === 0 ? 0 : ends[k - 1], end));
+      expect(joinSectionTerms(runs.map(readSectionTerms))).toEqual(whole);
+    }
+  });
+
+  it("reads a large source's terms in halves on two threads, as one thread would", async () => {
+    // Every document, its sentences renumbered as many times as it takes to make it large.
+    const text = Array.from({ length: 40 }, (_, k) => DOCUMENTS.map((name) => documentText(name).replace(/\.(\s)/g, ` ${k}.$1`)).join('\n\n')).join('\n\n');
+    const sections = readSourceSections(chunkText(text));
+    expect(sections.reduce((sum, section) => sum + section.sentences.length, 0)).toBeGreaterThan(HALVED_FROM_SENTENCES);
+    expect(await readTermsInHalves(sections)).toEqual(readSectionTerms(sections));
+
+    const chunks = chunksOf(text, handbook);
+    expect(Buffer.from(await buildIndexOffThread(chunks)).equals(Buffer.from(packIndex(buildLexicalIndex(chunks))))).toBe(true);
   });
 });

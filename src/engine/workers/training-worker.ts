@@ -2,35 +2,55 @@ import { answerJobs } from '../../worker-thread.js';
 import { chunkText } from '../chunking.js';
 import { createByteCache } from '../index-cache.js';
 import { packIndex } from '../index-layout.js';
-import { mergeIndexParts, readIndexPart, type IndexPart } from '../index-parts.js';
+import { indexPart, mergeIndexParts, readSourceSections, type IndexPart } from '../index-parts.js';
 import { runsBySource } from '../lexical-index.js';
 import { readVectorTable } from '../word-vectors.js';
 import type { Chunk } from '../../store/port.js';
 import { packTexts } from './packed-texts.js';
+import { readTermsInHalves, startReadingHelper } from './terms-in-halves.js';
 import type { TrainingJob } from './training-jobs.js';
 
 // The thread that does training's CPU-heavy work, so the server's event loop never waits on it.
 // The index comes back packed (index-layout.ts) in a transferred buffer: its length is the size
 // the cache counts, and the same bytes are what the store keeps. The parts of the indexes it
 // built (each source read, index-parts.ts) are kept, by their source and text, within a budget:
-// a change to one source of a large chatbot reads that source alone again.
+// a change to one source of a large chatbot reads that source alone again. A large source's terms
+// are read in halves on two threads (terms-in-halves.ts).
 
 const PARTS_BUDGET_BYTES = 256 * 1024 * 1024;
-const parts = createByteCache<{ texts: string[]; part: IndexPart }>(PARTS_BUDGET_BYTES);
+const parts = createByteCache<KeptPart>(PARTS_BUDGET_BYTES);
+/** Parts being read. */
+const reading = new Map<string, KeptPart>();
+startReadingHelper();
+
+type KeptPart = { texts: string[]; part: Promise<IndexPart> };
 
 /**
  * The source's part, read once for these texts: looked up by the source and the texts' number and
- * length, and kept with the texts, which a lookup compares (a tenth of what hashing them cost).
+ * length, and kept with the texts, which a lookup compares (a tenth of what hashing them cost). A
+ * part is kept from the start of its reading, so that a job arriving meanwhile waits for it.
  */
-function partOf(source: string | undefined, texts: string[]): IndexPart {
+function partOf(source: string | undefined, texts: string[]): Promise<IndexPart> {
   const chars = texts.reduce((sum, text) => sum + text.length, 0);
   const key = `${texts.length}:${chars}:${source ?? ''}`;
-  const kept = parts.get(key);
+  const known = reading.get(key) ?? parts.get(key);
   // The key holds their number: the same texts are the same at each place.
-  if (kept?.texts.every((text, k) => text === texts[k])) return kept.part;
-  const part = readIndexPart(source, texts);
-  parts.set(key, { texts, part }, weight(part) + 2 * chars);
+  if (known?.texts.every((text, k) => text === texts[k])) return known.part;
+  const part = readPart(source, texts);
+  const keeping = { texts, part };
+  reading.set(key, keeping);
+  const kept = (read?: IndexPart) => {
+    if (reading.get(key) !== keeping) return;
+    reading.delete(key);
+    if (read) parts.set(key, keeping, weight(read) + 2 * chars);
+  };
+  part.then(kept, () => kept());
   return part;
+}
+
+async function readPart(source: string | undefined, texts: string[]): Promise<IndexPart> {
+  const sections = readSourceSections(texts);
+  return indexPart(source, sections, await readTermsInHalves(sections));
 }
 
 /** About what a part holds in memory: its strings (two bytes a character) and its numbers. */
@@ -49,7 +69,7 @@ answerJobs<TrainingJob>(async (job) => {
     const chunked = job.texts.map(({ text }) => chunkText(text));
     // The index of these chunks is asked for next, once the event loop has stored them: their
     // parts are read meanwhile, so that the two overlap (a job arriving meanwhile waits for this).
-    setImmediate(() => job.texts.forEach(({ ref }, k) => partOf(JSON.stringify(ref), chunked[k] as string[])));
+    setImmediate(() => job.texts.forEach(({ ref }, k) => partOf(JSON.stringify(ref), chunked[k] as string[]).catch(() => {})));
     return { result: chunked.map(packTexts) };
   }
   if (job.task === 'vectors') {
@@ -66,6 +86,6 @@ answerJobs<TrainingJob>(async (job) => {
   arriving.delete(job.material);
   // Slices posted to a worker that died since are lost with it: no index of part of a material.
   if (chunks.length !== job.count) throw new Error(`material ${job.material} arrived incomplete`);
-  const bytes = packIndex(mergeIndexParts(runsBySource(chunks).map(({ source, texts }) => partOf(source, texts))));
+  const bytes = packIndex(mergeIndexParts(await Promise.all(runsBySource(chunks).map(({ source, texts }) => partOf(source, texts)))));
   return { result: bytes, transfer: [bytes.buffer] };
 });
