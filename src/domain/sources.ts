@@ -66,6 +66,17 @@ export async function trainFromSources(store: Store, chatbotId: string, chunked?
 /** A source's text chunked while it was stored, good for the revision it was stored at. */
 type ChunkedAhead = { id: string; revision: number; chunks: Promise<SourceChunk[]> };
 
+/**
+ * The source's text chunked off the event loop while it is stored, as training would chunk it
+ * after (it is good for the revision the store answers): the worker starts reading it for the
+ * index sooner, and training reads no text back.
+ */
+function chunkAhead({ id, title, type }: Source, text: string): Promise<SourceChunk[]> {
+  const chunks = chunkSourcesOffThread([{ ref: { id, title, type }, text }]);
+  chunks.catch(() => {}); // Unused when the write fails: then its failure is nobody's concern.
+  return chunks;
+}
+
 /** The source's text at `revision` chunked (unless chunked ahead), and kept unless it has changed since. */
 async function chunkSource(
   store: Store,
@@ -230,10 +241,7 @@ async function addReadySource(
     createdAt: now,
     updatedAt: now,
   };
-  // Chunked off the event loop while it is stored, as training would chunk it after (a new
-  // source's text is at INSERTED_REVISION): the worker starts reading it for the index sooner.
-  const chunks = chunkSourcesOffThread([{ ref: { id: source.id, title: source.title, type: source.type }, text }]);
-  chunks.catch(() => {}); // Unused when the insert fails: then its failure is nobody's concern.
+  const chunks = chunkAhead(source, text);
   await insertWithinCharLimit(store, [{ ...source, text }], limits);
   await trainFromSources(store, chatbotId, { id: source.id, revision: INSERTED_REVISION, chunks });
   return source;
@@ -303,13 +311,15 @@ export async function replaceApiText(
   text: string,
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<void> {
-  const id = apiTextSourceId(chatbotId);
   if (text === '') {
-    await store.sources.delete(chatbotId, id);
-  } else {
-    await withinCharLimit(store, chatbotId, limits, await store.sources.put(apiTextSource(chatbotId, text, new Date()), limits.maxCharsPerChatbot));
+    await store.sources.delete(chatbotId, apiTextSourceId(chatbotId));
+    await trainFromSources(store, chatbotId);
+    return;
   }
-  await trainFromSources(store, chatbotId);
+  const source = apiTextSource(chatbotId, text, new Date());
+  const chunks = chunkAhead(source, text);
+  const { revision } = await withinCharLimit(store, chatbotId, limits, await store.sources.put(source, limits.maxCharsPerChatbot));
+  await trainFromSources(store, chatbotId, { id: source.id, revision, chunks });
 }
 
 async function ownedSource(store: Store, account: Account, chatbotId: string, sourceId: string): Promise<Source> {

@@ -276,6 +276,9 @@ export type TrainedSource = { id: string; revision: number; chunks?: SourceChunk
 /** The revision of a source's text as inserted: what it is chunked for until it changes. */
 export const INSERTED_REVISION = 0;
 
+/** A source as a put stored it, and the revision of its text there: what chunks of that text are good for. */
+export type PutSource = { source: Source; revision: number };
+
 /** A Q&A source's question and answer as an edit read them. */
 export type QaExpectation = { question: string; answer: string };
 
@@ -300,11 +303,12 @@ export interface SourceRepository {
    */
   insert(sources: NewSource[], maxChars?: number): Promise<OverCharLimit | undefined>;
   /**
-   * Stores the source, replacing the one of the same id (keeping its createdAt). With `maxChars`,
-   * changes nothing when the chatbot's sources would then hold more than that (answers then what
-   * they would hold), the replaced source's characters left out.
+   * Stores the source, replacing the one of the same id (keeping its createdAt), and answers it
+   * with the revision its text is stored at. With `maxChars`, changes nothing when the chatbot's
+   * sources would then hold more than that (answers then what they would hold), the replaced
+   * source's characters left out.
    */
-  put(source: NewSource, maxChars?: number): Promise<Source | OverCharLimit>;
+  put(source: NewSource, maxChars?: number): Promise<PutSource | OverCharLimit>;
   find(chatbotId: string, id: string): Promise<Source | undefined>;
   /** Oldest first, ties by id. */
   list(chatbotId: string): Promise<Source[]>;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addQaSource, addTextSource, findSource, trainFromSources, updateSource } from '../../src/domain/sources.js';
-import { INSERTED_REVISION, type Account, type Chatbot, type Store } from '../../src/store/port.js';
+import { addQaSource, addTextSource, findSource, replaceApiText, trainFromSources, updateSource } from '../../src/domain/sources.js';
+import { apiTextSource, INSERTED_REVISION, type Account, type Chatbot, type Store } from '../../src/store/port.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
 
@@ -38,6 +38,27 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     const ahead = [{ text: 'We open at nine.', source: { id: added.id, title: 'Hours', type: 'text' as const } }];
     await trainFromSources(store, bot.id, { id: added.id, revision: INSERTED_REVISION, chunks: Promise.resolve(ahead) });
     expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(['We open at ten.']);
+  });
+
+  it('trains an API text from its chunks made while it was stored, reading no text back, new or replaced', async () => {
+    let readBack = 0;
+    const counting = { ...store, sources: { ...store.sources, texts: (...args: Parameters<Store['sources']['texts']>) => ((readBack += 1), store.sources.texts(...args)) } };
+    await replaceApiText(counting, bot.id, 'We open at nine.');
+    await replaceApiText(counting, bot.id, 'We open at ten.');
+    expect(readBack).toBe(0);
+    expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(['We open at ten.']);
+  });
+
+  it('trains an API text another put replaced after it was chunked ahead from the text as replaced', async () => {
+    await replaceApiText(store, bot.id, 'We open at nine.');
+    // Another request's put lands between this one's and its training.
+    const overtaken: Store['sources']['put'] = async (...args) => {
+      const stored = await store.sources.put(...args);
+      await store.sources.put(apiTextSource(bot.id, 'We close at five.', new Date()));
+      return stored;
+    };
+    await replaceApiText({ ...store, sources: { ...store.sources, put: overtaken } }, bot.id, 'We open at ten.');
+    expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(['We close at five.']);
   });
 
   it('leaves no text of an edit refused over the character limit in the material, when the store undid it after a training took it in', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiTextSource, INSERTED_REVISION, type Account, type Chatbot, type NewSource, type Source, type Store } from '../../src/store/port.js';
+import { apiTextSource, INSERTED_REVISION, type Account, type Chatbot, type NewSource, type PutSource, type Source, type Store } from '../../src/store/port.js';
 import { TEXT_PART_CHARS } from '../../src/store/text-parts.js';
 import { finishOrder, startBystander } from '../support/event-loop.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
@@ -136,7 +136,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await store.sources.list(bot.id)).toHaveLength(2);
     await store.sources.put(apiTextSource(bot.id, 'abc', at(53)), 15);
     expect(await store.sources.put(apiTextSource(bot.id, 'abcdef', at(54)), 15)).toEqual({ wouldHold: 5 + 7 + 6 });
-    expect(await store.sources.put(apiTextSource(bot.id, 'ABC', at(55)), 15)).toMatchObject({ chars: 3, updatedAt: at(55) });
+    expect(await store.sources.put(apiTextSource(bot.id, 'ABC', at(55)), 15)).toMatchObject({ source: { chars: 3, updatedAt: at(55) } });
     expect(await store.sources.text(bot.id, apiTextSource(bot.id, '', at(0)).id, 100)).toBe('ABC');
     expect(await store.sources.totalChars(bot.id)).toBe(15);
     expect(await debrisLeft()).toBe(0);
@@ -193,7 +193,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     const first = apiTextSource(bot.id, 'Old text.', at(1));
     await store.sources.put(first);
     const replaced = await store.sources.put(apiTextSource(bot.id, 'New text!', at(30)));
-    expect(replaced).toEqual({ ...stored(first), chars: 9, createdAt: at(1), updatedAt: at(30) });
+    expect(replaced).toEqual({ source: { ...stored(first), chars: 9, createdAt: at(1), updatedAt: at(30) }, revision: expect.any(Number) });
     expect(await store.sources.text(bot.id, first.id, 100)).toBe('New text!');
     expect(await store.sources.list(bot.id)).toHaveLength(1);
   });
@@ -426,6 +426,29 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       expect(await store.sources.saveChunks(bot.id, text.id, after?.revision as number, chunksOf(text, 'New.'))).toBe(true);
       await store.sources.put({ ...text, text: 'Newer.', updatedAt: at(30) });
       expect((await store.sources.trainedSources(bot.id))[0]?.chunks).toBeUndefined();
+    });
+
+    it('answers the revision a put stored its text at, a new source’s and a replaced one’s, chunks good for that revision only', async () => {
+      const id = apiTextSource(bot.id, '', at(0)).id;
+      const api = (text: string) => apiTextSource(bot.id, text, at(1));
+      const first = (await store.sources.put(api('We open at nine.'))) as PutSource;
+      expect(await store.sources.trainedSources(bot.id)).toEqual([{ id, revision: first.revision }]);
+      expect(await store.sources.saveChunks(bot.id, id, first.revision, chunksOf(first.source, 'We open at nine.'))).toBe(true);
+      const replaced = (await store.sources.put(api('We open at ten.'))) as PutSource;
+      expect(replaced.revision).not.toBe(first.revision);
+      expect(await store.sources.trainedSources(bot.id)).toEqual([{ id, revision: replaced.revision }]);
+      expect(await store.sources.saveChunks(bot.id, id, first.revision, chunksOf(first.source, 'We open at nine.'))).toBe(false);
+      expect(await store.sources.saveChunks(bot.id, id, replaced.revision, chunksOf(first.source, 'We open at ten.'))).toBe(true);
+    });
+
+    it('answers each of racing puts the revision of its own text', async () => {
+      // Texts of two parts, so each put yields to the other while it writes them.
+      const texts = ['a', 'b'].map((letter) => letter.repeat(TEXT_PART_CHARS + 10));
+      const puts = (await Promise.all(texts.map((text) => store.sources.put(apiTextSource(bot.id, text, at(1)))))) as PutSource[];
+      expect(new Set(puts.map(({ revision }) => revision)).size).toBe(2);
+      const [trained] = await store.sources.trainedSources(bot.id);
+      const last = puts.findIndex(({ revision }) => revision === trained?.revision);
+      expect(await store.sources.text(bot.id, trained?.id ?? '', 1)).toBe(texts[last]?.[0]);
     });
 
     it('keeps training a source being read again with its last chunks, until it fails', async () => {

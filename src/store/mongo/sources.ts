@@ -54,8 +54,8 @@ export function toDoc({ id, text: _text, file: _file, ...rest }: NewSource, text
   return { _id: id, ...rest, textVersion };
 }
 
-/** A document's fields but its id, which a write may not set. */
-const withoutId = ({ _id, ...fields }: SourceDoc) => fields;
+/** A document's fields as a restore puts them back: not its id, which a write may not set, nor its revision, which moves on. */
+const restorable = ({ _id, revision: _revision, ...fields }: SourceDoc) => fields;
 
 function fileParts(sourceId: string, file: Buffer) {
   const parts = [];
@@ -137,7 +137,7 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
     // A write without a text (a website settled) changed no text: nothing to tell another's from.
     const ours = textVersion === undefined ? { _id: id } : { _id: id, textVersion };
     if (before) {
-      await sources.updateOne(ours, { $set: withoutId(before), $inc: { revision: 1 } });
+      await sources.updateOne(ours, { $set: restorable(before), $inc: { revision: 1 } });
     } else if ((await sources.deleteOne(ours)).deletedCount > 0) {
       await removeChildren([id]);
     }
@@ -255,23 +255,26 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
     },
     async put(source, maxChars = Infinity) {
       const limit = { chars: source.chars, maxChars };
+      let revision = 0;
       const stored = await withTextWithinLimit(source.chatbotId, source.id, source.text ?? '', limit, async (textVersion = null) => {
         const { _id, createdAt, ...fields } = toDoc(source, textVersion);
         const before = await sources
           .findOneAndUpdate(
             { _id, chatbotId: source.chatbotId },
             { $set: fields, $setOnInsert: { createdAt }, $inc: { revision: 1 } },
-            { upsert: true, returnDocument: 'before', projection: JOB },
+            { upsert: true, returnDocument: 'before', projection: { claimedBy: 0, leaseUntil: 0, chunkedRevision: 0 } },
           )
           .lean<SourceDoc>();
-        return { doc: { ...(before ?? { _id, createdAt }), ...fields }, before };
+        // One on from the revision it had: none (0) when new, or stored before revisions were counted.
+        revision = (before?.revision ?? 0) + 1;
+        return { doc: { ...(before ?? { _id, createdAt }), ...fields, revision }, before };
       });
       if (isOverCharLimit(stored)) return stored;
       if (source.file) {
         await sourceFileParts.deleteMany({ sourceId: source.id });
         await sourceFileParts.insertMany(fileParts(source.id, source.file), { ordered: true, lean: true });
       }
-      return toSource(stored as SourceDoc);
+      return { source: toSource(stored as SourceDoc), revision };
     },
     async find(chatbotId, id) {
       const doc = await sources.findOne({ _id: id, chatbotId }, INTERNAL).lean<SourceDoc>();

@@ -60,6 +60,9 @@ type Versions = { text?: string | null; file?: string | null };
 /** A source's row as a write left it, and the versions of its text and file that write displaced. */
 type Written = { row: SourceRow; displaced: Versions };
 
+/** A put's Written, with the revision of the text it stored. */
+type WrittenAt = Written & { revision: number };
+
 const COLUMNS = `id, chatbot_id, type, title, status, error, chars, filename, content_type, bytes, url, max_pages,
   pages_done, pages_failed, pages_total, question, answer, created_at, updated_at, text_version, file_version`;
 const PLACES = Array.from({ length: 21 }, () => '?').join(', ');
@@ -128,7 +131,7 @@ function columnsOf({ text: _text, pages, contentType, updatedAt, ...fields }: So
 export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: SqliteSourceFiles): SourceRepository {
   const insert = db.prepare(`INSERT INTO sources (${COLUMNS}) VALUES (${PLACES})`);
   // A put without a file keeps the one the source has.
-  const replace = db.prepare(
+  const replace = db.prepare<unknown[], { revision: number }>(
     `INSERT INTO sources (${COLUMNS}) VALUES (${PLACES})
      ON CONFLICT (id) DO UPDATE SET type = excluded.type, title = excluded.title, status = excluded.status,
        error = excluded.error, chars = excluded.chars, filename = excluded.filename, content_type = excluded.content_type,
@@ -137,7 +140,8 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
        answer = excluded.answer, text_version = excluded.text_version,
        file_version = coalesce(excluded.file_version, sources.file_version), updated_at = excluded.updated_at,
        revision = sources.revision + 1
-     WHERE sources.chatbot_id = excluded.chatbot_id`,
+     WHERE sources.chatbot_id = excluded.chatbot_id
+     RETURNING revision`,
   );
   const byId = db.prepare<[string, string], SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? AND id = ?`);
   const ofChatbot = db.prepare<[string], SourceRow>(
@@ -287,14 +291,15 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     });
     return undefined;
   });
-  const put = db.transaction((source: NewSource, staged: Versions, maxChars: number): Written | OverCharLimit | undefined => {
+  const put = db.transaction((source: NewSource, staged: Versions, maxChars: number): WrittenAt | OverCharLimit | undefined => {
     const refused = putOverLimit(source, maxChars);
     if (refused) return refused;
     const before = byId.get(source.chatbotId, source.id);
-    if (replace.run(...rowValues(source, staged)).changes === 0) return undefined;
+    const replaced = replace.get(...rowValues(source, staged));
+    if (!replaced) return undefined;
     madeCurrent(source.id, staged);
     const displaced = { text: before?.text_version, file: staged.file === undefined ? undefined : before?.file_version };
-    return { row: byId.get(source.chatbotId, source.id) as SourceRow, displaced };
+    return { row: byId.get(source.chatbotId, source.id) as SourceRow, displaced, revision: replaced.revision };
   });
   const update = db.transaction((chatbotId: string, id: string, change: SourceChange, textVersion: string | null | undefined, expected?: QaExpectation, maxChars = Infinity) => {
     const row = byId.get(chatbotId, id);
@@ -344,14 +349,14 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
    * Stages the new text and file (when given), then runs `write`, the transaction that makes them
    * current; deletes the versions it displaced, or the new ones when the write is refused or fails.
    */
-  async function withParts(
+  async function withParts<W extends Written>(
     chatbotId: string,
     id: string,
     values: { text?: string; file?: Buffer },
-    write: (staged: Versions) => Written | OverCharLimit | undefined,
-  ): Promise<SourceRow | OverCharLimit | undefined> {
+    write: (staged: Versions) => W | OverCharLimit | undefined,
+  ): Promise<W | OverCharLimit | undefined> {
     const staged = await stage(chatbotId, id, values);
-    let written: Written | OverCharLimit | undefined;
+    let written: W | OverCharLimit | undefined;
     try {
       written = write(staged);
     } finally {
@@ -359,10 +364,8 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     }
     if (!written || isOverCharLimit(written)) return written;
     await removeVersions(id, written.displaced);
-    return written.row;
+    return written;
   }
-  /** The source a write left, or the write's refusal by the character limit. */
-  const answer = (written: SourceRow | OverCharLimit) => (isOverCharLimit(written) ? written : toSource(written));
   /** A change of the source by `write` (update's or settle's), refused before its text is staged when it would pass the limit. */
   async function changeWithinLimit(
     chatbotId: string,
@@ -374,7 +377,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     const early = updateOverLimit(chatbotId, id, change, maxChars);
     if (early) return early;
     const written = await withParts(chatbotId, id, { text: change.text }, (staged) => write(staged.text));
-    return written && answer(written);
+    return written && (isOverCharLimit(written) ? written : toSource(written.row));
   }
 
   return {
@@ -399,7 +402,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
       const { text = '', file } = source;
       const stored = await withParts(source.chatbotId, source.id, { text, file }, (staged) => put.immediate(source, staged, maxChars));
       if (!stored) throw new Error(`source ${source.id} belongs to another chatbot`);
-      return answer(stored);
+      return isOverCharLimit(stored) ? stored : { source: toSource(stored.row), revision: stored.revision };
     },
     async find(chatbotId, id) {
       const row = byId.get(chatbotId, id);
