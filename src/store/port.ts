@@ -347,9 +347,9 @@ export interface SourceRepository {
    * and each source being read again (queued or processing) that the material holds, with the
    * chunks of its last reading, so that a refresh changes the answers only once it is done. A
    * change of a source's text or status gives it a new revision; a source that fails is left out,
-   * and so leaves the material. With `sourceId`, that one alone.
+   * and so leaves the material.
    */
-  trainedSources(chatbotId: string, sourceId?: string): Promise<TrainedSource[]>;
+  trainedSources(chatbotId: string): Promise<TrainedSource[]>;
   /**
    * A number larger than any answered before for the chatbot, taken after a change to its sources:
    * material built from what is read after it includes the change (TrainingMaterial.revision).

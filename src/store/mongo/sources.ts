@@ -320,13 +320,13 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
         .lean<SourcePageDoc[]>();
       return pages.map((page): SourceText => ({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text }));
     },
-    async trainedSources(chatbotId, sourceId) {
+    async trainedSources(chatbotId) {
       // The material's runs are read before the sources: a source changed in between is chunked again.
       return trainedFromMaterial(
         async () => {
           const current = await material.currentRuns(chatbotId);
           const docs = await sources
-            .find({ chatbotId, ...(sourceId === undefined ? {} : { _id: sourceId }), status: { $in: ['ready', 'queued', 'processing'] } }, { status: 1, revision: 1 })
+            .find({ chatbotId, status: { $in: ['ready', 'queued', 'processing'] } }, { status: 1, revision: 1 })
             .sort({ createdAt: 1, _id: 1 })
             .lean<Pick<SourceDoc, '_id' | 'status' | 'revision'>[]>();
           // A source stored before revisions were counted has none: revision 0.

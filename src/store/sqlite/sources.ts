@@ -152,10 +152,8 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   const totalChars = db.prepare<[string, string], { total: number }>(
     'SELECT coalesce(sum(chars), 0) AS total FROM sources WHERE chatbot_id = ? AND id != ?',
   );
-  const trained = db.prepare<{ chatbotId: string; sourceId: string | null }, { id: string; status: SourceStatus; revision: number }>(
-    `SELECT id, status, revision FROM sources
-     WHERE chatbot_id = @chatbotId AND (@sourceId IS NULL OR id = @sourceId) AND status IN ('ready', 'queued', 'processing')
-     ORDER BY created_at, id`,
+  const trained = db.prepare<[string], { id: string; status: SourceStatus; revision: number }>(
+    `SELECT id, status, revision FROM sources WHERE chatbot_id = ? AND status IN ('ready', 'queued', 'processing') ORDER BY created_at, id`,
   );
   const revise = db.prepare('UPDATE sources SET revision = revision + 1 WHERE id = ?');
   const readPages = db.prepare<[string], { url: string; title: string; text: string }>(
@@ -408,10 +406,10 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
       }
       return readPages.all(id).map((page): SourceText => ({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text }));
     },
-    async trainedSources(chatbotId, sourceId) {
+    async trainedSources(chatbotId) {
       // The material's runs and the sources are read in one synchronous step: one moment's.
       return trainedFromMaterial(
-        async () => ({ ...material.currentRuns(chatbotId), sources: trained.all({ chatbotId, sourceId: sourceId ?? null }) }),
+        async () => ({ ...material.currentRuns(chatbotId), sources: trained.all(chatbotId) }),
         (version, run) => material.readRun(chatbotId, version, run),
         () => material.version(chatbotId),
       );
