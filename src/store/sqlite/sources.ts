@@ -1,5 +1,5 @@
-import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
+import { trainedFromMaterial } from '../material-runs.js';
 import {
   countedChars,
   isOverCharLimit,
@@ -9,26 +9,20 @@ import {
   type QaExpectation,
   type Source,
   type SourceChange,
-  type SourceChunk,
   type SourcePage,
   type SourcePageStatus,
   type SourceRepository,
   type SourceStatus,
   type SourceText,
   type SourceType,
-  type TrainedSource,
 } from '../port.js';
 import type { SqliteSourceFiles } from './source-files.js';
 import type { SqliteSourceTexts } from './source-texts.js';
-import { deleteInStages, inStages } from './staging.js';
+import type { SqliteMaterialRuns } from './training.js';
 
 // A chatbot's knowledge sources. A source's extracted text and a file's bytes are in parts under
 // the versions its row names (source-texts.ts, source-files.ts; a website's text is in its pages'
-// rows), so a list never reads either. A source's chunks are rows of source_chunks under
-// the revision of the text they were made from.
-
-// Chunks read at once: a few milliseconds' work.
-const READ_ROWS = 1024;
+// rows), so a list never reads either. A source's chunks are in the material (material-runs.ts).
 
 type SourceRow = {
   id: string;
@@ -122,13 +116,12 @@ function rowValues(source: NewSource, versions: Versions) {
 /** The columns a change sets, but for its text's (kept in parts). */
 function columnsOf({ text: _text, pages, contentType, updatedAt, ...fields }: SourceChange): Record<string, unknown> {
   const columns: Record<string, unknown> = { ...fields, updated_at: updatedAt.getTime() };
-  if (fields.status === 'failed') columns.chunked_revision = null;
   if (contentType !== undefined) columns.content_type = contentType;
   if (pages !== undefined) Object.assign(columns, { pages_done: pages.done, pages_failed: pages.failed, pages_total: pages.total });
   return columns;
 }
 
-export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: SqliteSourceFiles): SourceRepository {
+export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: SqliteSourceFiles, material: SqliteMaterialRuns): SourceRepository {
   const insert = db.prepare(`INSERT INTO sources (${COLUMNS}) VALUES (${PLACES})`);
   // A put without a file keeps the one the source has.
   const replace = db.prepare<unknown[], { revision: number }>(
@@ -159,30 +152,12 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   const totalChars = db.prepare<[string, string], { total: number }>(
     'SELECT coalesce(sum(chars), 0) AS total FROM sources WHERE chatbot_id = ? AND id != ?',
   );
-  const trained = db.prepare<
-    { chatbotId: string; sourceId: string | null },
-    { id: string; status: SourceStatus; revision: number; chunked_revision: number | null }
-  >(
-    `SELECT id, status, revision, chunked_revision FROM sources
-     WHERE chatbot_id = @chatbotId AND (@sourceId IS NULL OR id = @sourceId)
-       AND (status = 'ready' OR (status IN ('queued', 'processing') AND chunked_revision IS NOT NULL))
+  const trained = db.prepare<{ chatbotId: string; sourceId: string | null }, { id: string; status: SourceStatus; revision: number }>(
+    `SELECT id, status, revision FROM sources
+     WHERE chatbot_id = @chatbotId AND (@sourceId IS NULL OR id = @sourceId) AND status IN ('ready', 'queued', 'processing')
      ORDER BY created_at, id`,
   );
-  const chunksFrom = db.prepare<[string, number, number, number], { seq: number; text: string; ref: string }>(
-    'SELECT seq, text, ref FROM source_chunks WHERE source_id = ? AND revision = ? AND seq >= ? ORDER BY seq LIMIT ?',
-  );
-  const insertChunk = db.prepare('INSERT OR IGNORE INTO source_chunks (source_id, revision, seq, text, ref) VALUES (?, ?, ?, ?, ?)');
-  const markChunked = db.prepare(
-    'UPDATE sources SET chunked_revision = @revision WHERE chatbot_id = @chatbotId AND id = @id AND revision = @revision',
-  );
-  const deleteChunks = db.prepare(
-    `DELETE FROM source_chunks WHERE rowid IN
-     (SELECT rowid FROM source_chunks WHERE source_id = ? AND revision = ? LIMIT ?)`,
-  );
   const revise = db.prepare('UPDATE sources SET revision = revision + 1 WHERE id = ?');
-  const otherRevisions = db.prepare<[string, number], { revision: number }>(
-    'SELECT DISTINCT revision FROM source_chunks WHERE source_id = ? AND revision != ?',
-  );
   const readPages = db.prepare<[string], { url: string; title: string; text: string }>(
     `SELECT url, title, text FROM source_pages WHERE source_id = ? AND status = 'read' ORDER BY seq`,
   );
@@ -246,20 +221,6 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     setPageCounts.run(counts.done, counts.failed, counts.total, sourceId);
     return counts;
   });
-
-  const writeChunks = db.transaction((id: string, revision: number, slice: readonly SourceChunk[], start: number) => {
-    slice.forEach(({ text, source }, offset) => insertChunk.run(id, revision, start + offset, text, JSON.stringify(source)));
-  });
-  /** Read in pages, other requests served between them; a revision's rows never change. */
-  async function readChunks(id: string, revision: number): Promise<SourceChunk[]> {
-    const read: SourceChunk[] = [];
-    for (let seq = 0; ; seq += READ_ROWS) {
-      const page = chunksFrom.all(id, revision, seq, READ_ROWS);
-      for (const { text, ref } of page) read.push({ text, source: JSON.parse(ref) as SourceChunk['source'] });
-      if (page.length < READ_ROWS) return read;
-      await betweenRequests();
-    }
-  }
 
   // The writes below take the versions of the text and file staged for them (stage) and make them
   // current; `displaced` names the versions to delete once they commit.
@@ -448,21 +409,12 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
       return readPages.all(id).map((page): SourceText => ({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text }));
     },
     async trainedSources(chatbotId, sourceId) {
-      const sources: TrainedSource[] = [];
-      for (const { id, status, revision, chunked_revision: chunked } of trained.all({ chatbotId, sourceId: sourceId ?? null })) {
-        if (status === 'ready' && chunked !== revision) sources.push({ id, revision });
-        else sources.push({ id, revision, chunks: await readChunks(id, chunked as number) });
-      }
-      return sources;
-    },
-    async saveChunks(chatbotId, id, revision, chunks) {
-      await inStages(chunks, (slice, start) => writeChunks.immediate(id, revision, slice, start));
-      if (markChunked.run({ chatbotId, id, revision }).changes === 0) {
-        await deleteInStages(deleteChunks, [id, revision]);
-        return false;
-      }
-      for (const stale of otherRevisions.all(id, revision)) await deleteInStages(deleteChunks, [id, stale.revision]);
-      return true;
+      // The material's runs and the sources are read in one synchronous step: one moment's.
+      return trainedFromMaterial(
+        async () => ({ ...material.currentRuns(chatbotId), sources: trained.all({ chatbotId, sourceId: sourceId ?? null }) }),
+        (version, run) => material.readRun(chatbotId, version, run),
+        () => material.version(chatbotId),
+      );
     },
     async nextRevision(chatbotId) {
       return (bumpRevision.get(chatbotId) as { revision: number }).revision;
