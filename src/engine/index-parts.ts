@@ -1,7 +1,6 @@
-import { wordTerms } from './lexicon.js';
 import type { LexicalIndex } from './lexical-index.js';
 import { readSections, type Section } from './structure.js';
-import { compoundTerms, findAsciiWords, isWordAt, wordHash, words } from './text.js';
+import { intList, listed, readTerms, termReader, vocabulary } from './term-reader.js';
 
 // A lexical index is built in two steps: each source (each website page) is read into a part of
 // its own (its sections, sentences and their terms, numbered within the part), and the parts are
@@ -58,66 +57,26 @@ export function indexPart(source: string | undefined, sections: Section[], terms
  * (joinSectionTerms) are the terms of the run read at once.
  */
 export function readSectionTerms(sections: Section[]): SectionTerms {
-  const termIds = new Map<string, number>();
-  const idOf = (term: string) => {
-    let id = termIds.get(term);
-    if (id === undefined) {
-      id = termIds.size;
-      termIds.set(term, id);
+  const reader = termReader();
+  const keyTerms = intList();
+  const keyTermStart = new Int32Array(sections.length + 1);
+  const sentenceTerms = intList();
+  const sentenceTermStart = new Int32Array(sections.reduce((sum, section) => sum + section.sentences.length, 1));
+  let sentence = 0;
+  sections.forEach((section, k) => {
+    readTerms(reader, section.key, keyTerms);
+    keyTermStart[k + 1] = keyTerms.length;
+    for (const text of section.sentences) {
+      readTerms(reader, text, sentenceTerms);
+      sentenceTermStart[(sentence += 1)] = sentenceTerms.length;
     }
-    return id;
-  };
-  // The terms of indexTerms, taken word by word: a text repeats its words, so each word's term
-  // numbers are kept for the part, one lookup a word where there was one a term and one a word.
-  // Kept by the word's hash, so that a word found in place in a text is looked up without a
-  // string of its own (findAsciiWords); words of the same hash are chained.
-  type Word = { word: string; ids: number[]; next: Word | undefined };
-  const wordIds = new Map<number, Word>();
-  const idsAt = (text: string, start: number, end: number, hash: number) => {
-    const first = wordIds.get(hash);
-    for (let known = first; known; known = known.next) if (isWordAt(known.word, text, start, end)) return known.ids;
-    const word = text.slice(start, end).toLowerCase();
-    const ids = wordTerms(word).map(idOf);
-    wordIds.set(hash, { word, ids, next: first });
-    return ids;
-  };
-  // Each text's distinct terms in order of first appearance: a term counts once per text, the
-  // text it was last seen in told by its stamp (cheaper than a set per sentence). The text read
-  // and its list are the reader's, not arguments, so that one function serves every word found.
-  const lastSeen: number[] = [];
-  let stamp = 0;
-  let reading = '';
-  let into: number[] = [];
-  const add = (id: number) => {
-    if (lastSeen[id] === stamp) return;
-    lastSeen[id] = stamp;
-    into.push(id);
-  };
-  const addWordAt = (start: number, end: number, hash: number) => {
-    for (const id of idsAt(reading, start, end, hash)) add(id);
-  };
-  const addTerms = (text: string, list: number[], starts: number[]) => {
-    stamp += 1;
-    reading = text;
-    into = list;
-    if (!findAsciiWords(text, addWordAt)) for (const word of words(text)) for (const id of idsAt(word, 0, word.length, wordHash(word))) add(id);
-    if (text.includes('-')) for (const term of compoundTerms(text)) add(idOf(term));
-    starts.push(into.length);
-  };
-  const keyTerms: number[] = [];
-  const keyTermStart = [0];
-  const sentenceTerms: number[] = [];
-  const sentenceTermStart = [0];
-  for (const section of sections) {
-    addTerms(section.key, keyTerms, keyTermStart);
-    for (const sentence of section.sentences) addTerms(sentence, sentenceTerms, sentenceTermStart);
-  }
+  });
   return {
-    vocabulary: [...termIds.keys()],
-    keyTerms: Int32Array.from(keyTerms),
-    keyTermStart: Int32Array.from(keyTermStart),
-    sentenceTerms: Int32Array.from(sentenceTerms),
-    sentenceTermStart: Int32Array.from(sentenceTermStart),
+    vocabulary: vocabulary(reader),
+    keyTerms: listed(keyTerms),
+    keyTermStart,
+    sentenceTerms: listed(sentenceTerms),
+    sentenceTermStart,
   };
 }
 
@@ -147,6 +106,54 @@ export function joinSectionTerms(pieces: SectionTerms[]): SectionTerms {
 
 /** The index of the parts, in order. */
 export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
+  const lists = parts.length === 1 ? onePartLists(parts[0] as IndexPart) : joinedPartLists(parts);
+  const termCount = lists.vocabulary.length;
+  const postings = invert(lists.sentenceTerms, lists.sentenceTermStart, termCount);
+  const keyPostings = invert(lists.keyTerms, lists.keyTermStart, termCount);
+  return {
+    vocabulary: lists.vocabulary,
+    keys: lists.keys,
+    sectionStart: lists.sectionStart,
+    sentences: lists.sentences,
+    sentenceSection: sentenceSections(lists.sectionStart),
+    sentenceTerms: lists.sentenceTerms,
+    sentenceTermStart: lists.sentenceTermStart,
+    keyTerms: lists.keyTerms,
+    keyTermStart: lists.keyTermStart,
+    postings: postings.values,
+    postingStart: postings.starts,
+    keyPostings: keyPostings.values,
+    keyPostingStart: keyPostings.starts,
+    sectionSource: lists.sectionSource,
+    sources: lists.sources,
+  };
+}
+
+/** The lists of an index read from its parts; the rest is derived from them. */
+type PartLists = Omit<IndexPart, 'source'> & Pick<LexicalIndex, 'sectionSource' | 'sources'>;
+
+/**
+ * The lists of the index of one part, as most materials are: its own, unchanged (neither the part
+ * nor an index changes its lists). Its terms are already numbered as merging numbers them, in
+ * order of first appearance, so this skips a lookup a term and a copy of every list.
+ */
+function onePartLists(part: IndexPart): PartLists {
+  return {
+    vocabulary: part.vocabulary,
+    keys: part.keys,
+    sectionStart: part.sectionStart,
+    sentences: part.sentences,
+    keyTerms: part.keyTerms,
+    keyTermStart: part.keyTermStart,
+    sentenceTerms: part.sentenceTerms,
+    sentenceTermStart: part.sentenceTermStart,
+    sectionSource: new Int32Array(part.keys.length).fill(part.source === undefined ? -1 : 0),
+    sources: part.source === undefined ? [] : [part.source],
+  };
+}
+
+/** The lists of the index of the parts, joined in order with their terms numbered across them. */
+function joinedPartLists(parts: IndexPart[]): PartLists {
   const termIds = new Map<string, number>();
   const sources: string[] = [];
   // concat, not flatMap, which copied a part's hundred thousand sentences twenty times as slowly.
@@ -162,7 +169,6 @@ export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
   const sectionSource = new Int32Array(keys.length);
   const keyTerms = new Int32Array(keyTermCount);
   const keyTermStart = new Int32Array(keys.length + 1);
-  const sentenceSection = new Int32Array(sentences.length);
   const sentenceTerms = new Int32Array(sentenceTermCount);
   const sentenceTermStart = new Int32Array(sentences.length + 1);
   // Where the part being copied starts in each merged list: a part's lists are contiguous and
@@ -178,9 +184,6 @@ export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
     copyShifted(part.sectionStart.subarray(0, sectionCount), sectionStart, section, sentence);
     sectionSource.fill(sourceIndex, section, section + sectionCount);
     copyShifted(part.keyTermStart.subarray(1), keyTermStart, section + 1, keyTerm);
-    for (let k = 0; k < sectionCount; k += 1) {
-      sentenceSection.fill(section + k, sentence + (part.sectionStart[k] as number), sentence + (part.sectionStart[k + 1] as number));
-    }
     copyShifted(part.sentenceTermStart.subarray(1), sentenceTermStart, sentence + 1, sentenceTerm);
     copyRenumbered(part.keyTerms, keyTerms, keyTerm, global);
     copyRenumbered(part.sentenceTerms, sentenceTerms, sentenceTerm, global);
@@ -190,25 +193,18 @@ export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
     sentenceTerm += part.sentenceTerms.length;
   }
   sectionStart[keys.length] = sentences.length;
-  const postings = invert(sentenceTerms, sentenceTermStart, termIds.size);
-  const keyPostings = invert(keyTerms, keyTermStart, termIds.size);
-  return {
-    vocabulary: [...termIds.keys()],
-    keys,
-    sectionStart,
-    sentences,
-    sentenceSection,
-    sentenceTerms,
-    sentenceTermStart,
-    keyTerms,
-    keyTermStart,
-    postings: postings.values,
-    postingStart: postings.starts,
-    keyPostings: keyPostings.values,
-    keyPostingStart: keyPostings.starts,
-    sectionSource,
-    sources,
-  };
+  const vocabulary = [...termIds.keys()];
+  return { vocabulary, keys, sectionStart, sentences, keyTerms, keyTermStart, sentenceTerms, sentenceTermStart, sectionSource, sources };
+}
+
+/** Sentence → its section, from where each section's sentences start. */
+function sentenceSections(sectionStart: Int32Array): Int32Array {
+  const sectionCount = sectionStart.length - 1;
+  const sentenceSection = new Int32Array(sectionStart[sectionCount] as number);
+  for (let section = 0; section < sectionCount; section += 1) {
+    sentenceSection.fill(section, sectionStart[section], sectionStart[section + 1]);
+  }
+  return sentenceSection;
 }
 
 /** A part's list of offsets copied into the merged one from `at`, each moved by `shift`. */
@@ -243,14 +239,22 @@ function globalTermIds(vocabulary: string[], termIds: Map<string, number>): Int3
 function invert(values: Int32Array, starts: Int32Array, termCount: number): { values: Int32Array; starts: Int32Array } {
   const inverted = new Int32Array(values.length);
   const termStarts = new Int32Array(termCount + 1);
-  for (const term of values) termStarts[term + 1] = (termStarts[term + 1] as number) + 1;
+  // Indexed loops, not for…of, and each list's end read once: this runs over every term of every sentence.
+  for (let k = 0; k < values.length; k += 1) {
+    const term = values[k] as number;
+    termStarts[term + 1] = (termStarts[term + 1] as number) + 1;
+  }
   for (let term = 0; term < termCount; term += 1) termStarts[term + 1] = (termStarts[term + 1] as number) + (termStarts[term] as number);
   const next = termStarts.slice(0, termCount);
+  let end = starts[0] as number;
   for (let list = 0; list + 1 < starts.length; list += 1) {
-    for (let k = starts[list] as number; k < (starts[list + 1] as number); k += 1) {
+    let k = end;
+    end = starts[list + 1] as number;
+    for (; k < end; k += 1) {
       const term = values[k] as number;
-      inverted[next[term] as number] = list;
-      next[term] = (next[term] as number) + 1;
+      const at = next[term] as number;
+      inverted[at] = list;
+      next[term] = at + 1;
     }
   }
   return { values: inverted, starts: termStarts };

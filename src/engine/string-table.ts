@@ -24,20 +24,25 @@ function capacityFor(count: number): number {
  * last value, as `Map.set` would.
  */
 export function stringTable(keys: readonly (string | undefined)[]): Int32Array<ArrayBuffer> {
-  const capacity = capacityFor(keys.reduce((count, key) => (key === undefined ? count : count + 1), 0));
+  let count = 0;
+  for (const key of keys) if (key !== undefined) count += 1;
+  const capacity = capacityFor(count);
   const table = new Int32Array(2 * capacity);
-  keys.forEach((key, value) => {
-    if (key === undefined) return;
+  // Loops, not a callback a key: this runs once a term of a large material's vocabulary.
+  for (let value = 0; value < keys.length; value += 1) {
+    const key = keys[value];
+    if (key === undefined) continue;
     const hash = hashOf(key);
-    for (let slot = hash & (capacity - 1); ; slot = (slot + 1) & (capacity - 1)) {
+    let slot = hash & (capacity - 1);
+    // The first free slot from the hash's, or the key's own if it was given before.
+    for (;;) {
       const held = (table[2 * slot] as number) - 1;
-      if (held < 0 || (table[2 * slot + 1] === hash && keys[held] === key)) {
-        table[2 * slot] = value + 1;
-        table[2 * slot + 1] = hash;
-        return;
-      }
+      if (held < 0 || (table[2 * slot + 1] === hash && keys[held] === key)) break;
+      slot = (slot + 1) & (capacity - 1);
     }
-  });
+    table[2 * slot] = value + 1;
+    table[2 * slot + 1] = hash;
+  }
   return table;
 }
 
