@@ -5,6 +5,13 @@ import type { SourceChunk, SourceRun, SourceStatus, TrainedSource } from './port
 // so that a later training takes an unchanged source's chunks from there rather than chunking its
 // text again. Material trained before runs were recorded has none: a chatbot's first training
 // after the upgrade chunks its sources again.
+//
+// A source's revision counts from its creation, so a source deleted and created again under the
+// same id (the v1 API text) may come back at a revision a run of the deleted one has. Each source
+// records the chatbot's revision when it was created (SourceRepository.nextRevision's counter, its
+// createdRevision), and each material the revision its training took before it read the sources
+// (TrainingMaterial.revision): only material of a later revision read this source, not one it
+// replaced.
 
 /** A source's run in a material version: its chunks are those of seq `start` up to `end`. */
 export type MaterialRun = { id: string; revision: number; start: number; end: number };
@@ -19,12 +26,17 @@ export function placeRuns(runs: readonly SourceRun[]): MaterialRun[] {
   });
 }
 
-/** What trainedSources reads at one moment: the current material's version and runs, and the chatbot's sources. */
-export type TrainingSnapshot = {
-  version: string | undefined;
-  runs: readonly MaterialRun[];
-  sources: readonly { id: string; status: SourceStatus; revision: number }[];
-};
+/**
+ * What trainedSources reads at one moment: the current material's version, the revision it was
+ * trained from and its runs, and the chatbot's sources.
+ */
+export type TrainingSnapshot = CurrentRuns & { sources: readonly SnapshotSource[] };
+
+/** The current material's version, the revision it was trained from, and its runs. */
+export type CurrentRuns = { version: string | undefined; revision: number | undefined; runs: readonly MaterialRun[] };
+
+/** `createdRevision` is Infinity while a store has yet to record it (none of its runs is taken). */
+export type SnapshotSource = { id: string; status: SourceStatus; revision: number; createdRevision: number };
 
 /**
  * The sources training takes (SourceRepository.trainedSources), their chunks read from the
@@ -38,12 +50,13 @@ export async function trainedFromMaterial(
   currentVersion: () => Promise<string | undefined>,
 ): Promise<TrainedSource[]> {
   for (;;) {
-    const { version, runs, sources } = await snapshot();
+    const { version, revision: trainedFrom, runs, sources } = await snapshot();
     const runOf = new Map(runs.map((run) => [run.id, run]));
     const trained: TrainedSource[] = [];
     let read = false;
-    for (const { id, status, revision } of sources) {
-      const taken = runTaken(status, revision, runOf.get(id));
+    for (const { id, status, revision, createdRevision } of sources) {
+      const readThisSource = trainedFrom !== undefined && trainedFrom > createdRevision;
+      const taken = readThisSource ? runTaken(status, revision, runOf.get(id)) : undefined;
       if (taken && version !== undefined) {
         trained.push({ id, revision: taken.revision, chunks: await readRun(version, taken) });
         read = true;

@@ -82,7 +82,8 @@ export type TrainingMaterial = {
    * The runs of `chunks`, in order, when trained from sources: each source's chunks are
    * contiguous, and recorded with the revision of the text they were made from, so that a later
    * training takes them from the material rather than chunking that text again
-   * (SourceRepository.trainedSources).
+   * (SourceRepository.trainedSources); only from material given its `revision`, which tells the
+   * sources its training read from others of the same ids, deleted before.
    */
   runs?: SourceRun[];
   /**

@@ -40,7 +40,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
     const hello = { id: 'hello', chatbotId: kept.id, type: 'text' as const, title: 'Hi', status: 'ready' as const, error: null, chars: 6, createdAt: at, updatedAt: at };
     await store.sources.insert([{ ...hello, text: 'Hello.' }]);
     const chunks = [{ text: 'Hello.', source: { id: hello.id, title: hello.title, type: hello.type } }];
-    await store.training.replace(kept.id, { chunks, runs: [{ id: hello.id, revision: INSERTED_REVISION, count: 1 }] });
+    const runs = [{ id: hello.id, revision: INSERTED_REVISION, count: 1 }];
+    await store.training.replace(kept.id, { chunks, runs, revision: await store.sources.nextRevision(kept.id) });
     await store.leads.insert(lead(kept));
     await store.leads.insert(lead(removed));
     await store.chatbots.delete(account.id, removed.id);

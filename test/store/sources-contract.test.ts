@@ -396,11 +396,12 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
   describe('chunks taken from the material', () => {
     const ref = (of: Source) => ({ id: of.id, title: of.title, type: of.type });
     const chunksOf = (of: Source, ...texts: string[]) => texts.map((text) => ({ text, source: ref(of) }));
-    /** Material of these runs, in order: each source's chunks made from its text at `revision`. */
-    const train = (...runs: { of: Source; revision: number; texts: string[] }[]) =>
+    /** Material of these runs, in order, each source's chunks made from its text at `revision`, trained from what stands now. */
+    const train = async (...runs: { of: Source; revision: number; texts: string[] }[]) =>
       store.training.replace(bot.id, {
         chunks: runs.flatMap(({ of, texts }) => chunksOf(of, ...texts)),
         runs: runs.map(({ of, revision, texts }) => ({ id: of.id, revision, count: texts.length })),
+        revision: await store.sources.nextRevision(bot.id),
       });
 
     it('trains the ready sources, oldest first, each with its chunks in the material when made from its current text', async () => {
@@ -447,6 +448,21 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       expect(await store.sources.trainedSources(bot.id)).toEqual([{ id, revision: replaced.revision }]);
     });
 
+    it('takes no chunks of a deleted source for one put again under its id, at the revision of their run', async () => {
+      const api = (text: string) => apiTextSource(bot.id, text, at(1));
+      const first = (await store.sources.put(api('We open at nine.'))) as PutSource;
+      await train({ of: first.source, revision: first.revision, texts: ['We open at nine.'] });
+      // Removed (a v1 sourceText of '') and put again before a training read the removal.
+      await store.sources.delete(bot.id, first.source.id);
+      const again = (await store.sources.put(api('We close at five.'))) as PutSource;
+      expect(again.revision).toBe(first.revision);
+      expect(await store.sources.trainedSources(bot.id)).toEqual([{ id: first.source.id, revision: again.revision }]);
+      await train({ of: again.source, revision: again.revision, texts: ['We close at five.'] });
+      expect(await store.sources.trainedSources(bot.id)).toEqual([
+        { id: first.source.id, revision: again.revision, chunks: chunksOf(again.source, 'We close at five.') },
+      ]);
+    });
+
     it('answers each of racing puts the revision of its own text', async () => {
       // Texts of two parts, so each put yields to the other while it writes them.
       const texts = ['a', 'b'].map((letter) => letter.repeat(TEXT_PART_CHARS + 10));
@@ -478,12 +494,16 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       expect(await store.sources.trainedSources(bot.id)).toEqual([]);
     });
 
-    it('leave with their source and their chatbot', async () => {
+    it('leave with their source and their chatbot, and stand for none created again under its id', async () => {
       const [a, b] = [source({ text: 'A.' }), source({ text: 'B.' })];
       await store.sources.insert([a, b]);
       await train({ of: a, revision: INSERTED_REVISION, texts: [a.id] }, { of: b, revision: INSERTED_REVISION, texts: [b.id] });
       await store.sources.delete(bot.id, a.id);
-      expect(await store.sources.trainedSources(bot.id)).toEqual([{ id: b.id, revision: INSERTED_REVISION, chunks: chunksOf(b, b.id) }]);
+      const withB = { id: b.id, revision: INSERTED_REVISION, chunks: chunksOf(b, b.id) };
+      expect(await store.sources.trainedSources(bot.id)).toEqual([withB]);
+      // Created again at the revision of the deleted one's run, before a training read it.
+      await store.sources.insert([{ ...a, text: 'Another A.' }]);
+      expect(await store.sources.trainedSources(bot.id)).toEqual([{ id: a.id, revision: INSERTED_REVISION }, withB]);
       await store.chatbots.delete(owner.id, bot.id);
       expect(await store.sources.trainedSources(bot.id)).toEqual([]);
     });

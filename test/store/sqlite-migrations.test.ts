@@ -234,6 +234,8 @@ describe('sqlite migrations of existing data', () => {
 
     expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'source_chunks'").pluck().get()).toBe(0);
     expect(db.prepare('SELECT * FROM sources').get()).not.toHaveProperty('chunked_revision');
+    // Created before any revision a training takes.
+    expect(db.prepare('SELECT created_revision FROM sources').pluck().get()).toBe(0);
     expect(db.prepare('SELECT chatbot_id, version, runs FROM training_sources').all()).toEqual([{ chatbot_id: 'bot', version: 'v1', runs: null }]);
     db.close();
   });

@@ -611,6 +611,11 @@ export type SourceDoc = Stored<Source> & {
   leaseUntil?: Date | null;
   /** The revision of its text and status. */
   revision?: number;
+  /**
+   * The chatbot's revision (sourceRevisions) when it was created (material-runs.ts): null until
+   * recorded, just after; none for a source stored before it was recorded.
+   */
+  createdRevision?: number | null;
 };
 
 const sourceSchema = new Schema<SourceDoc>(
@@ -634,6 +639,7 @@ const sourceSchema = new Schema<SourceDoc>(
     claimedBy: optionalString,
     leaseUntil: optionalDate,
     revision: { type: Number, default: 0 },
+    createdRevision: { type: Number, default: undefined },
     createdAt: required(Date),
     updatedAt: required(Date),
   },

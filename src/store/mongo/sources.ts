@@ -18,7 +18,7 @@ type CharLimit = { chatbotId: string; chars: number; except: string[]; maxChars:
 const FILE_PART_BYTES = 8 * 1024 * 1024;
 const DUPLICATE_KEY = 11000;
 /** What a source's document holds besides the source itself and the version of its text. */
-const JOB = { claimedBy: 0, leaseUntil: 0, revision: 0 } as const;
+const JOB = { claimedBy: 0, leaseUntil: 0, revision: 0, createdRevision: 0 } as const;
 /** What a source's document holds besides the source itself. */
 const INTERNAL = { ...JOB, textVersion: 0 } as const;
 
@@ -28,6 +28,7 @@ export function toSource({
   claimedBy: _claimedBy,
   leaseUntil: _leaseUntil,
   revision: _revision,
+  createdRevision: _createdRevision,
   ...rest
 }: SourceDoc): Source {
   return { id: _id, ...rest };
@@ -160,6 +161,16 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
   }
 
   /**
+   * Records the chatbot's revision on the sources just created (material-runs.ts), read after they
+   * landed: a training that took a later one read them, not sources of the same ids deleted before.
+   * Until then (null) the material's chunks are taken for none of them.
+   */
+  async function recordCreated(chatbotId: string, ids: string[]): Promise<void> {
+    const createdRevision = (await revisionOf(chatbotId)) ?? 0;
+    await sources.updateMany({ _id: { $in: ids }, createdRevision: null }, { $set: { createdRevision } });
+  }
+
+  /**
    * Writes the sources' texts, documents and files' parts, and answers how to remove them again.
    * Not one transaction (a file's parts may pass its size): a failure part-way undoes, write by
    * write, what this call wrote (a clashing id belongs to another source).
@@ -175,12 +186,14 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
     try {
       for (const { chatbotId, id, text = '' } of batch) staged.push({ id, textVersion: await texts.write(chatbotId, id, text) });
       try {
-        await sources.insertMany(batch.map((source, k) => toDoc(source, staged[k]?.textVersion ?? null)), { ordered: true, lean: true });
+        const docs = batch.map((source, k) => ({ ...toDoc(source, staged[k]?.textVersion ?? null), createdRevision: null }));
+        await sources.insertMany(docs, { ordered: true, lean: true });
       } catch (error) {
         inserted = Object.values((error as { insertedIds?: Record<string, string> }).insertedIds ?? {});
         throw error;
       }
       inserted = batch.map((source) => source.id);
+      await recordCreated(batch[0]?.chatbotId ?? '', inserted);
       const parts = batch.flatMap((source) => (source.file ? fileParts(source.id, source.file) : []));
       if (parts.length > 0) await sourceFileParts.insertMany(parts, { ordered: true, lean: true });
     } catch (error) {
@@ -248,10 +261,11 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
         const before = await sources
           .findOneAndUpdate(
             { _id, chatbotId: source.chatbotId },
-            { $set: fields, $setOnInsert: { createdAt }, $inc: { revision: 1 } },
+            { $set: fields, $setOnInsert: { createdAt, createdRevision: null }, $inc: { revision: 1 } },
             { upsert: true, returnDocument: 'before', projection: { claimedBy: 0, leaseUntil: 0 } },
           )
           .lean<SourceDoc>();
+        if (!before) await recordCreated(source.chatbotId, [_id]);
         // One on from the revision it had: none (0) when new, or stored before revisions were counted.
         revision = (before?.revision ?? 0) + 1;
         return { doc: { ...(before ?? { _id, createdAt }), ...fields, revision }, before };
@@ -326,11 +340,12 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
         async () => {
           const current = await material.currentRuns(chatbotId);
           const docs = await sources
-            .find({ chatbotId, status: { $in: ['ready', 'queued', 'processing'] } }, { status: 1, revision: 1 })
+            .find({ chatbotId, status: { $in: ['ready', 'queued', 'processing'] } }, { status: 1, revision: 1, createdRevision: 1 })
             .sort({ createdAt: 1, _id: 1 })
-            .lean<Pick<SourceDoc, '_id' | 'status' | 'revision'>[]>();
-          // A source stored before revisions were counted has none: revision 0.
-          return { ...current, sources: docs.map(({ _id: id, status, revision = 0 }) => ({ id, status, revision })) };
+            .lean<Pick<SourceDoc, '_id' | 'status' | 'revision' | 'createdRevision'>[]>();
+          // A source stored before revisions were counted has none: revision 0, created at 0.
+          const snapshot = docs.map(({ _id: id, status, revision = 0, createdRevision = 0 }) => ({ id, status, revision, createdRevision: createdRevision ?? Infinity }));
+          return { ...current, sources: snapshot };
         },
         (version, run) => material.readRun(chatbotId, version, run),
         () => material.version(chatbotId),

@@ -649,6 +649,11 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE source_chunks;
   ALTER TABLE sources DROP COLUMN chunked_revision;
   `,
+  // The chatbot's revision (source_revisions) when each source was created: material trained from
+  // a later one read this source, not another of the same id deleted before (see material-runs.ts).
+  `
+  ALTER TABLE sources ADD COLUMN created_revision INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export function migrate(db: Database): void {

@@ -60,6 +60,9 @@ type WrittenAt = Written & { revision: number };
 const COLUMNS = `id, chatbot_id, type, title, status, error, chars, filename, content_type, bytes, url, max_pages,
   pages_done, pages_failed, pages_total, question, answer, created_at, updated_at, text_version, file_version`;
 const PLACES = Array.from({ length: 21 }, () => '?').join(', ');
+/** A new row's columns and values: the source's (rowValues), and the chatbot's revision it is created at (material-runs.ts). */
+const NEW_ROW = `(${COLUMNS}, created_revision)
+  VALUES (${PLACES}, (SELECT coalesce(max(revision), 0) FROM source_revisions WHERE chatbot_id = ?))`;
 
 export function toSource(row: SourceRow): Source {
   const source: Source = {
@@ -86,7 +89,7 @@ export function toSource(row: SourceRow): Source {
   return source;
 }
 
-/** The row of a source whose text and file are kept under `versions`. */
+/** The row of a source whose text and file are kept under `versions`, and its chatbot's id again (NEW_ROW). */
 function rowValues(source: NewSource, versions: Versions) {
   return [
     source.id,
@@ -110,6 +113,7 @@ function rowValues(source: NewSource, versions: Versions) {
     source.updatedAt.getTime(),
     versions.text ?? null,
     versions.file ?? null,
+    source.chatbotId,
   ];
 }
 
@@ -122,10 +126,10 @@ function columnsOf({ text: _text, pages, contentType, updatedAt, ...fields }: So
 }
 
 export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: SqliteSourceFiles, material: SqliteMaterialRuns): SourceRepository {
-  const insert = db.prepare(`INSERT INTO sources (${COLUMNS}) VALUES (${PLACES})`);
+  const insert = db.prepare(`INSERT INTO sources ${NEW_ROW}`);
   // A put without a file keeps the one the source has.
   const replace = db.prepare<unknown[], { revision: number }>(
-    `INSERT INTO sources (${COLUMNS}) VALUES (${PLACES})
+    `INSERT INTO sources ${NEW_ROW}
      ON CONFLICT (id) DO UPDATE SET type = excluded.type, title = excluded.title, status = excluded.status,
        error = excluded.error, chars = excluded.chars, filename = excluded.filename, content_type = excluded.content_type,
        bytes = excluded.bytes, url = excluded.url, max_pages = excluded.max_pages, pages_done = excluded.pages_done,
@@ -152,8 +156,9 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   const totalChars = db.prepare<[string, string], { total: number }>(
     'SELECT coalesce(sum(chars), 0) AS total FROM sources WHERE chatbot_id = ? AND id != ?',
   );
-  const trained = db.prepare<[string], { id: string; status: SourceStatus; revision: number }>(
-    `SELECT id, status, revision FROM sources WHERE chatbot_id = ? AND status IN ('ready', 'queued', 'processing') ORDER BY created_at, id`,
+  const trained = db.prepare<[string], { id: string; status: SourceStatus; revision: number; createdRevision: number }>(
+    `SELECT id, status, revision, created_revision AS createdRevision FROM sources
+     WHERE chatbot_id = ? AND status IN ('ready', 'queued', 'processing') ORDER BY created_at, id`,
   );
   const revise = db.prepare('UPDATE sources SET revision = revision + 1 WHERE id = ?');
   const readPages = db.prepare<[string], { url: string; title: string; text: string }>(

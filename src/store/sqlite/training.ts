@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import { placeRuns, type MaterialRun } from '../material-runs.js';
+import { placeRuns, type CurrentRuns, type MaterialRun } from '../material-runs.js';
 import { apiTextSourceId, type Chunk, type SourceChunk, type SourceRef, type TrainedChunk, type TrainingRepository } from '../port.js';
 import { partsOf } from '../text-parts.js';
 import { writtenMaterial } from '../written-material.js';
@@ -36,7 +36,11 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
      LEFT JOIN training_revisions revision ON revision.chatbot_id = source.chatbot_id
      WHERE source.chatbot_id = ?`,
   );
-  const runs = db.prepare<[string], { version: string; runs: string | null }>('SELECT version, runs FROM training_sources WHERE chatbot_id = ?');
+  const runs = db.prepare<[string], { version: string; revision: number | null; runs: string | null }>(
+    `SELECT source.version, revision.revision, source.runs FROM training_sources source
+     LEFT JOIN training_revisions revision ON revision.chatbot_id = source.chatbot_id
+     WHERE source.chatbot_id = ?`,
+  );
   const chunksFrom = db.prepare<[string, string, number, number, number], ChunkRow>(
     'SELECT seq, text, source FROM training_chunks WHERE chatbot_id = ? AND version = ? AND seq >= ? AND seq < ? ORDER BY seq LIMIT ?',
   );
@@ -146,10 +150,14 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
       if (parts.length > 0) return parts.map((part) => part.text).join('');
       return version.get(chatbotId) ? '' : undefined;
     },
-    /** The current version and its runs: none for material trained before runs were recorded. */
-    currentRuns(chatbotId: string): { version: string | undefined; runs: MaterialRun[] } {
+    /** The current version, the revision it was trained from and its runs: none for material trained before runs were recorded. */
+    currentRuns(chatbotId: string): CurrentRuns {
       const current = runs.get(chatbotId);
-      return { version: current?.version, runs: current?.runs ? (JSON.parse(current.runs) as MaterialRun[]) : [] };
+      return {
+        version: current?.version,
+        revision: current?.revision ?? undefined,
+        runs: current?.runs ? (JSON.parse(current.runs) as MaterialRun[]) : [],
+      };
     },
     /** The chunks of a run of `version`: the caller checks the version is still current after. */
     async readRun(chatbotId: string, current: string, { start, end }: MaterialRun): Promise<SourceChunk[]> {
@@ -179,7 +187,7 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
 
 /** What the sources' trainedSources reads of the material (material-runs.ts). */
 export type SqliteMaterialRuns = {
-  currentRuns(chatbotId: string): { version: string | undefined; runs: MaterialRun[] };
+  currentRuns(chatbotId: string): CurrentRuns;
   readRun(chatbotId: string, version: string, run: MaterialRun): Promise<SourceChunk[]>;
   version(chatbotId: string): Promise<string | undefined>;
 };
