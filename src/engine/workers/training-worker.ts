@@ -2,18 +2,18 @@ import { answerJobs } from '../../worker-thread.js';
 import { chunkText } from '../chunking.js';
 import { createByteCache } from '../index-cache.js';
 import { packIndex } from '../index-layout.js';
-import { indexPart, mergeIndexParts, readSourceSections, type IndexPart } from '../index-parts.js';
+import { indexPart, mergeIndexParts, type IndexPart } from '../index-parts.js';
 import { readVectorTable } from '../word-vectors.js';
 import { packTexts, unpackTexts } from './packed-texts.js';
-import { readTermsInHalves, startReadingHelper } from './terms-in-halves.js';
+import { readSourceInHalves, startReadingHelper } from './read-in-halves.js';
 import type { TrainingJob } from './training-jobs.js';
 
 // The thread that does training's CPU-heavy work, so the server's event loop never waits on it.
 // The index comes back packed (index-layout.ts) in a transferred buffer: its length is the size
 // the cache counts, and the same bytes are what the store keeps. The parts of the indexes it
 // built (each source read, index-parts.ts) are kept, by their source and text, within a budget:
-// a change to one source of a large chatbot reads that source alone again. A large source's terms
-// are read in halves on two threads (terms-in-halves.ts).
+// a change to one source of a large chatbot reads that source alone again. A large source is read
+// in halves on two threads (read-in-halves.ts).
 
 const PARTS_BUDGET_BYTES = 256 * 1024 * 1024;
 const parts = createByteCache<KeptPart>(PARTS_BUDGET_BYTES);
@@ -47,8 +47,8 @@ function partOf(source: string | undefined, texts: string[]): Promise<IndexPart>
 }
 
 async function readPart(source: string | undefined, texts: string[]): Promise<IndexPart> {
-  const sections = readSourceSections(texts);
-  return indexPart(source, sections, await readTermsInHalves(sections));
+  const { sections, terms } = await readSourceInHalves(texts);
+  return indexPart(source, sections, terms);
 }
 
 /** About what a part holds in memory: its strings (two bytes a character) and its numbers. */
