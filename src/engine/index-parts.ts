@@ -1,8 +1,7 @@
-import { wordTerms } from './lexicon.js';
 import type { LexicalIndex } from './lexical-index.js';
 import { readSections, type Section } from './structure.js';
 import { stringNumbering, type StringNumbering } from './string-table.js';
-import { compoundTerms, findAsciiWords, isWordAt, wordHash, words } from './text.js';
+import { intList, listed, readTerms, termReader, vocabulary } from './term-reader.js';
 
 // A lexical index is built in two steps: each source (each website page) is read into a part of
 // its own (its sections, sentences and their terms, numbered within the part), and the parts are
@@ -59,66 +58,26 @@ export function indexPart(source: string | undefined, sections: Section[], terms
  * (joinSectionTerms) are the terms of the run read at once.
  */
 export function readSectionTerms(sections: Section[]): SectionTerms {
-  const termIds = new Map<string, number>();
-  const idOf = (term: string) => {
-    let id = termIds.get(term);
-    if (id === undefined) {
-      id = termIds.size;
-      termIds.set(term, id);
+  const reader = termReader();
+  const keyTerms = intList();
+  const keyTermStart = new Int32Array(sections.length + 1);
+  const sentenceTerms = intList();
+  const sentenceTermStart = new Int32Array(sections.reduce((sum, section) => sum + section.sentences.length, 1));
+  let sentence = 0;
+  sections.forEach((section, k) => {
+    readTerms(reader, section.key, keyTerms);
+    keyTermStart[k + 1] = keyTerms.length;
+    for (const text of section.sentences) {
+      readTerms(reader, text, sentenceTerms);
+      sentenceTermStart[(sentence += 1)] = sentenceTerms.length;
     }
-    return id;
-  };
-  // The terms of indexTerms, taken word by word: a text repeats its words, so each word's term
-  // numbers are kept for the part, one lookup a word where there was one a term and one a word.
-  // Kept by the word's hash, so that a word found in place in a text is looked up without a
-  // string of its own (findAsciiWords); words of the same hash are chained.
-  type Word = { word: string; ids: number[]; next: Word | undefined };
-  const wordIds = new Map<number, Word>();
-  const idsAt = (text: string, start: number, end: number, hash: number) => {
-    const first = wordIds.get(hash);
-    for (let known = first; known; known = known.next) if (isWordAt(known.word, text, start, end)) return known.ids;
-    const word = text.slice(start, end).toLowerCase();
-    const ids = wordTerms(word).map(idOf);
-    wordIds.set(hash, { word, ids, next: first });
-    return ids;
-  };
-  // Each text's distinct terms in order of first appearance: a term counts once per text, the
-  // text it was last seen in told by its stamp (cheaper than a set per sentence). The text read
-  // and its list are the reader's, not arguments, so that one function serves every word found.
-  const lastSeen: number[] = [];
-  let stamp = 0;
-  let reading = '';
-  let into: number[] = [];
-  const add = (id: number) => {
-    if (lastSeen[id] === stamp) return;
-    lastSeen[id] = stamp;
-    into.push(id);
-  };
-  const addWordAt = (start: number, end: number, hash: number) => {
-    for (const id of idsAt(reading, start, end, hash)) add(id);
-  };
-  const addTerms = (text: string, list: number[], starts: number[]) => {
-    stamp += 1;
-    reading = text;
-    into = list;
-    if (!findAsciiWords(text, addWordAt)) for (const word of words(text)) for (const id of idsAt(word, 0, word.length, wordHash(word))) add(id);
-    if (text.includes('-')) for (const term of compoundTerms(text)) add(idOf(term));
-    starts.push(into.length);
-  };
-  const keyTerms: number[] = [];
-  const keyTermStart = [0];
-  const sentenceTerms: number[] = [];
-  const sentenceTermStart = [0];
-  for (const section of sections) {
-    addTerms(section.key, keyTerms, keyTermStart);
-    for (const sentence of section.sentences) addTerms(sentence, sentenceTerms, sentenceTermStart);
-  }
+  });
   return {
-    vocabulary: [...termIds.keys()],
-    keyTerms: Int32Array.from(keyTerms),
-    keyTermStart: Int32Array.from(keyTermStart),
-    sentenceTerms: Int32Array.from(sentenceTerms),
-    sentenceTermStart: Int32Array.from(sentenceTermStart),
+    vocabulary: vocabulary(reader),
+    keyTerms: listed(keyTerms),
+    keyTermStart,
+    sentenceTerms: listed(sentenceTerms),
+    sentenceTermStart,
   };
 }
 

@@ -25,54 +25,118 @@ export function words(text: string): string[] {
 }
 
 /**
- * words(text) found in place, where the text is ASCII (’ aside), as most training text is:
- * `found` gets each word's start and end in the text and its wordHash, so that a reader keeping
- * the words it has seen makes no lower-cased copy and no string a word. Returns false, having
- * found nothing, for other text: lower-casing it may change its length ("İ" → "i̇") or depend on
- * the letters around ("Σ" → "σ" or "ς"), as only words() gets right.
+ * Words found in a text, for a reader keeping the words it has seen: each one's characters
+ * lower-cased, flat, and its wordHash. Typed arrays reused text after text, so that millions of
+ * words make no string each and no garbage.
  */
-export function findAsciiWords(text: string, found: (start: number, end: number, hash: number) => void): boolean {
-  if (NOT_ASCII.test(text)) return false;
-  let i = 0;
-  while (i < text.length) {
-    let code = text.charCodeAt(i);
-    if (!isAsciiLetterOrDigit(code)) {
-      i += 1;
-      continue;
-    }
-    // Letters and digits, then an apostrophe and the letters after it if there are any: words()'s pattern.
-    const start = i;
-    let hash = 0;
-    for (; isAsciiLetterOrDigit(code); code = text.charCodeAt((i += 1))) hash = nextHash(hash, code);
-    if ((code === 0x27 || code === 0x2019) && isAsciiLetter(text.charCodeAt(i + 1))) {
-      hash = nextHash(hash, code);
-      for (code = text.charCodeAt((i += 1)); isAsciiLetter(code); code = text.charCodeAt((i += 1))) hash = nextHash(hash, code);
-    }
-    found(start, i, hash);
-  }
-  return true;
+export type FoundWords = {
+  count: number;
+  /** Where word k's characters start in `chars` (k) and end (k + 1). */
+  bounds: Int32Array;
+  hashes: Int32Array;
+  chars: Uint16Array;
+};
+
+export function foundWords(): FoundWords {
+  return { count: 0, bounds: new Int32Array(1_025), hashes: new Int32Array(1_024), chars: new Uint16Array(4_096) };
 }
 
-/** The hash findAsciiWords gives a word: of its characters lower-cased. */
+/** Found word k as a string. */
+export function foundWord(found: FoundWords, k: number): string {
+  const end = found.bounds[k + 1] as number;
+  let word = '';
+  // In pieces: a call takes a bounded number of arguments.
+  for (let from = found.bounds[k] as number; from < end; from += 4_096) {
+    word += String.fromCharCode.apply(null, found.chars.subarray(from, Math.min(end, from + 4_096)) as unknown as number[]);
+  }
+  return word;
+}
+
+/** The hash of a (lower-cased) word: what findWords gives it. */
 export function wordHash(word: string): number {
   let hash = 0;
   for (let i = 0; i < word.length; i += 1) hash = nextHash(hash, word.charCodeAt(i));
   return hash;
 }
 
-/** Whether text[start, end) lower-cased is the (lower-cased) word. */
-export function isWordAt(word: string, text: string, start: number, end: number): boolean {
-  if (word.length !== end - start) return false;
-  for (let i = 0; i < word.length; i += 1) if (word.charCodeAt(i) !== lowerAscii(text.charCodeAt(start + i))) return false;
+/** Finds words(text) into `found`. */
+export function findWords(text: string, found: FoundWords): void {
+  if (!findAsciiWords(text, found)) keepAll(words(text), found);
+}
+
+/**
+ * words(text) found in place, where the text is ASCII (’ aside), as most training text is: each
+ * character is looked at once, with no lower-cased copy of the text or string a word. Returns
+ * false for other text, told in the same pass: lower-casing it may change its length
+ * ("İ" → "i̇") or depend on the letters around ("Σ" → "σ" or "ς"), as only words() gets right.
+ */
+function findAsciiWords(text: string, found: FoundWords): boolean {
+  const length = text.length;
+  // As many characters as the text at most, and a word takes two with what ends it.
+  room(found, (length >> 1) + 1, length);
+  const { bounds, hashes, chars } = found;
+  let count = 0;
+  let at = 0;
+  let i = 0;
+  while (i < length) {
+    let code = text.charCodeAt(i);
+    let lower = lowerAlnum(code);
+    if (lower === 0) {
+      if (code >= 0x80 && code !== 0x2019) return false;
+      i += 1;
+      continue;
+    }
+    // Letters and digits, then an apostrophe and the letters after it if there are any: words()'s pattern.
+    let hash = 0;
+    for (; lower !== 0; lower = lowerAlnum((code = text.charCodeAt((i += 1))))) {
+      hash = nextHash(hash, lower);
+      chars[at++] = lower;
+    }
+    if ((code === 0x27 || code === 0x2019) && lowerAlnum(text.charCodeAt(i + 1)) >= 0x61) {
+      hash = nextHash(hash, code);
+      chars[at++] = code;
+      for (lower = lowerAlnum(text.charCodeAt((i += 1))); lower >= 0x61; lower = lowerAlnum(text.charCodeAt((i += 1)))) {
+        hash = nextHash(hash, lower);
+        chars[at++] = lower;
+      }
+    }
+    hashes[count] = hash;
+    bounds[(count += 1)] = at;
+  }
+  found.count = count;
   return true;
 }
 
+/** Keeps the (lower-cased) words as found. */
+function keepAll(list: string[], found: FoundWords): void {
+  room(found, list.length, list.reduce((sum, word) => sum + word.length, 0));
+  found.count = list.length;
+  list.forEach((word, k) => {
+    const from = found.bounds[k] as number;
+    for (let i = 0; i < word.length; i += 1) found.chars[from + i] = word.charCodeAt(i);
+    found.bounds[k + 1] = from + word.length;
+    found.hashes[k] = wordHash(word);
+  });
+}
+
+/** Makes room for this many words and characters. */
+function room(found: FoundWords, count: number, chars: number): void {
+  if (count >= found.hashes.length) {
+    found.hashes = new Int32Array(2 * count);
+    found.bounds = new Int32Array(2 * count + 1);
+  }
+  if (chars > found.chars.length) found.chars = new Uint16Array(2 * chars);
+  found.bounds[0] = 0;
+}
+
+/** An ASCII letter or digit lower-cased; 0 for any other character (NaN past the text's end included). */
+const lowerAlnum = (code: number) => (code < 0x80 ? (LOWER_ALNUM[code] as number) : 0);
+const LOWER_ALNUM = Uint8Array.from({ length: 0x80 }, (_, code) =>
+  code >= 0x41 && code <= 0x5a ? code + 0x20 : (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) ? code : 0,
+);
 const NOT_ASCII = /[\u0080-\u2018\u201a-\uffff]/;
-const isAsciiLetter = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
-const isAsciiLetterOrDigit = (code: number) => isAsciiLetter(code) || (code >= 0x30 && code <= 0x39);
-const lowerAscii = (code: number) => (code >= 0x41 && code <= 0x5a ? code + 0x20 : code);
-// 30 bits: a small integer to V8, which a Map looks up without allocating a number.
-const nextHash = (hash: number, code: number) => (Math.imul(hash, 31) + lowerAscii(code)) & 0x3fffffff;
+// 30 bits: a small integer to V8.
+const nextHash = (hash: number, lowered: number) => (Math.imul(hash, 31) + lowered) & 0x3fffffff;
 
 /** The words of a text that carry its content: its words without the stopwords. */
 export function contentWords(text: string): string[] {
@@ -116,20 +180,58 @@ const COMPOUND = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
 
 /** The compounds of a text as terms: parts lower-cased and joined by "-", the last one stemmed. */
 export function compoundTerms(text: string): string[] {
-  // ASCII text is searched as it is, each compound lower-cased alone: see findAsciiWords.
-  if (!NOT_ASCII.test(text)) {
-    return (text.match(ASCII_COMPOUND) ?? []).map((compound) => {
-      const last = compound.lastIndexOf('-') + 1;
-      return compound.slice(0, last).toLowerCase() + stem(compound.slice(last).toLowerCase());
-    });
-  }
-  return (text.toLowerCase().match(COMPOUND) ?? []).map((compound) => {
-    const parts = compound.split('-');
-    return [...parts.slice(0, -1), stem(parts.at(-1) as string)].join('-');
-  });
+  const found = foundWords();
+  findCompounds(text, found);
+  return Array.from({ length: found.count }, (_, k) => compoundTerm(foundWord(found, k)));
 }
 
-const ASCII_COMPOUND = /(?<![a-zA-Z0-9])[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)+/g;
+/** A compound's term, from the compound lower-cased: its last part stemmed. */
+export function compoundTerm(compound: string): string {
+  const last = compound.lastIndexOf('-') + 1;
+  return compound.slice(0, last) + stem(compound.slice(last));
+}
+
+/** Finds the compounds of a text, lower-cased, into `found`. */
+export function findCompounds(text: string, found: FoundWords): void {
+  found.count = 0;
+  if (!text.includes('-')) return;
+  // ASCII text is searched as it is, each compound lower-cased alone: see findAsciiWords.
+  if (NOT_ASCII.test(text)) keepAll(text.toLowerCase().match(COMPOUND) ?? [], found);
+  else findAsciiCompounds(text, found);
+}
+
+/**
+ * The compounds of an ASCII text found in place: runs of letters and digits joined by single
+ * hyphens, each from a run's start, as COMPOUND finds them. Found from the hyphens, which most
+ * words lack, rather than by a pattern tried at every word.
+ */
+function findAsciiCompounds(text: string, found: FoundWords): void {
+  room(found, (text.length >> 1) + 1, text.length);
+  let count = 0;
+  for (let hyphen = text.indexOf('-'); hyphen >= 0; hyphen = text.indexOf('-', hyphen + 1)) {
+    if (lowerAlnum(text.charCodeAt(hyphen - 1)) === 0 || lowerAlnum(text.charCodeAt(hyphen + 1)) === 0) continue;
+    let start = hyphen - 1;
+    while (lowerAlnum(text.charCodeAt(start - 1)) !== 0) start -= 1;
+    let end = hyphen + 1;
+    for (;;) {
+      while (lowerAlnum(text.charCodeAt(end)) !== 0) end += 1;
+      if (text.charCodeAt(end) !== 0x2d || lowerAlnum(text.charCodeAt(end + 1)) === 0) break;
+      end += 1;
+    }
+    let at = found.bounds[count] as number;
+    let hash = 0;
+    for (let i = start; i < end; i += 1) {
+      const code = text.charCodeAt(i);
+      const lowered = code === 0x2d ? code : lowerAlnum(code);
+      hash = nextHash(hash, lowered);
+      found.chars[at++] = lowered;
+    }
+    found.hashes[count] = hash;
+    found.bounds[(count += 1)] = at;
+    hyphen = end;
+  }
+  found.count = count;
+}
 
 export type CompoundFinder = (word: string, next: string | undefined, inMaterial: boolean) => string | undefined;
 

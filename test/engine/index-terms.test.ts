@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexTerms } from '../../src/engine/lexicon.js';
-import { compoundTerms, findAsciiWords, wordHash, words } from '../../src/engine/text.js';
+import { compoundTerms, findCompounds, findWords, foundWord, foundWords, wordHash, words } from '../../src/engine/text.js';
 
 // The terms training indexes a text by: its words' stems, the base forms of irregular ones, and
 // its hyphenated compounds whole.
@@ -34,28 +34,50 @@ describe('words', () => {
   });
 });
 
-describe('findAsciiWords', () => {
+describe('findWords', () => {
   const found = (text: string) => {
-    const seen: string[] = [];
-    const read = findAsciiWords(text, (start, end, hash) => {
-      const word = text.slice(start, end).toLowerCase();
-      expect(hash).toBe(wordHash(word));
-      seen.push(word);
+    const into = foundWords();
+    findWords(text, into);
+    return Array.from({ length: into.count }, (_, k) => {
+      const word = foundWord(into, k);
+      expect(into.hashes[k]).toBe(wordHash(word));
+      return word;
     });
-    return read ? seen : undefined;
   };
 
-  it('finds in place the words words() reads from ASCII text, apostrophes and case included', () => {
+  it('finds the words words() reads, ASCII read in place with apostrophes and case, other text as words() reads it', () => {
     const texts = [
       "Don’t STOP: it's9 O'Neil x'1 'quoted' rock’n’roll ’s e-Bikes KES-4105 a_b \r\n| Size | Price |\n# Q1. 5.95 end'",
       'Trailing apostrophe\u2019 and digits 1st 2nd 10x,000',
       '',
       '   ',
+      'İstanbul',
+      'ΣΑΣ.',
+      "l'été don'té café",
+      'price €5',
+      'emoji 😀',
+      'no\u00a0break',
     ];
     for (const text of texts) expect(found(text)).toEqual(words(text));
   });
 
-  it('finds nothing in other text, whose lower-casing only words() gets right', () => {
-    for (const text of ['İstanbul', 'ΣΑΣ.', 'café', 'price €5', 'emoji 😀', 'no\u00a0break']) expect(found(text)).toBeUndefined();
+  it('reuses its arrays from text to text, growing them for a long one', () => {
+    const into = foundWords();
+    const long = 'Word '.repeat(5_000);
+    for (const text of ['short one', long, 'İ x', long.toUpperCase(), 'tail']) {
+      findWords(text, into);
+      expect(Array.from({ length: into.count }, (_, k) => foundWord(into, k))).toEqual(words(text));
+    }
+  });
+});
+
+describe('findCompounds', () => {
+  it('finds the compounds compoundTerms reads, lower-cased', () => {
+    const text = "Our Wi-Fi, E-Bikes and KES-4105 x--y a-b-c- -d-e x_f-g it's-done Rock’n-Rolls 3-Pins";
+    const into = foundWords();
+    findCompounds(text, into);
+    const compounds = Array.from({ length: into.count }, (_, k) => foundWord(into, k));
+    expect(compounds).toEqual(['wi-fi', 'e-bikes', 'kes-4105', 'a-b-c', 'd-e', 'f-g', 's-done', 'n-rolls', '3-pins']);
+    compounds.forEach((compound, k) => expect(into.hashes[k]).toBe(wordHash(compound)));
   });
 });
