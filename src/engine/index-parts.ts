@@ -1,5 +1,6 @@
 import type { LexicalIndex } from './lexical-index.js';
 import { readSections, type Section } from './structure.js';
+import { stringNumbering, type StringNumbering } from './string-table.js';
 import { intList, listed, readTerms, termReader, vocabulary } from './term-reader.js';
 
 // A lexical index is built in two steps: each source (each website page) is read into a part of
@@ -83,7 +84,7 @@ export function readSectionTerms(sections: Section[]): SectionTerms {
 /** The terms of consecutive runs of sections, joined in order: those of the whole run. */
 export function joinSectionTerms(pieces: SectionTerms[]): SectionTerms {
   if (pieces.length === 1) return pieces[0] as SectionTerms;
-  const termIds = new Map<string, number>();
+  const termIds = stringNumbering(pieces.reduce((sum, piece) => sum + piece.vocabulary.length, 0));
   const keyTerms = new Int32Array(pieces.reduce((sum, piece) => sum + piece.keyTerms.length, 0));
   const sentenceTerms = new Int32Array(pieces.reduce((sum, piece) => sum + piece.sentenceTerms.length, 0));
   const keyTermStart = new Int32Array(pieces.reduce((sum, piece) => sum + piece.keyTermStart.length - 1, 1));
@@ -101,7 +102,7 @@ export function joinSectionTerms(pieces: SectionTerms[]): SectionTerms {
     keys += piece.keyTermStart.length - 1;
     sentences += piece.sentenceTermStart.length - 1;
   }
-  return { vocabulary: [...termIds.keys()], keyTerms, keyTermStart, sentenceTerms, sentenceTermStart };
+  return { vocabulary: termIds.keys, keyTerms, keyTermStart, sentenceTerms, sentenceTermStart };
 }
 
 /** The index of the parts, in order. */
@@ -154,7 +155,7 @@ function onePartLists(part: IndexPart): PartLists {
 
 /** The lists of the index of the parts, joined in order with their terms numbered across them. */
 function joinedPartLists(parts: IndexPart[]): PartLists {
-  const termIds = new Map<string, number>();
+  const termIds = stringNumbering(parts.reduce((sum, part) => sum + part.vocabulary.length, 0));
   const sources: string[] = [];
   // concat, not flatMap, which copied a part's hundred thousand sentences twenty times as slowly.
   const keys = ([] as string[]).concat(...parts.map((part) => part.keys));
@@ -193,8 +194,7 @@ function joinedPartLists(parts: IndexPart[]): PartLists {
     sentenceTerm += part.sentenceTerms.length;
   }
   sectionStart[keys.length] = sentences.length;
-  const vocabulary = [...termIds.keys()];
-  return { vocabulary, keys, sectionStart, sentences, keyTerms, keyTermStart, sentenceTerms, sentenceTermStart, sectionSource, sources };
+  return { vocabulary: termIds.keys, keys, sectionStart, sentences, keyTerms, keyTermStart, sentenceTerms, sentenceTermStart, sectionSource, sources };
 }
 
 /** Sentence → its section, from where each section's sentences start. */
@@ -221,17 +221,9 @@ function copyRenumbered(from: Int32Array, into: Int32Array, at: number, global: 
  * A part's term numbers → numbers across the parts, each term numbered where it first appears (as
  * reading all the parts at once would).
  */
-function globalTermIds(vocabulary: string[], termIds: Map<string, number>): Int32Array {
+function globalTermIds(vocabulary: string[], termIds: StringNumbering): Int32Array {
   const global = new Int32Array(vocabulary.length);
-  for (let k = 0; k < vocabulary.length; k += 1) {
-    const term = vocabulary[k] as string;
-    let id = termIds.get(term);
-    if (id === undefined) {
-      id = termIds.size;
-      termIds.set(term, id);
-    }
-    global[k] = id;
-  }
+  for (let k = 0; k < vocabulary.length; k += 1) global[k] = termIds.idOf(vocabulary[k] as string);
   return global;
 }
 

@@ -41,6 +41,19 @@ describe('index parts', () => {
     expect(index.sources).toEqual([JSON.stringify(qa)]);
   });
 
+  it('merges one part as it merges it among others: its lists as they are, its source numbered', () => {
+    const texts = [...chunkText(documentText('bike-shop.md')), 'The children paid for e-bikes; the children’s e-bikes were bought second-hand.'];
+    const nothing = readIndexPart(undefined, []);
+    expect(nothing.keys).toEqual([]);
+    for (const source of [JSON.stringify(bikes), undefined]) {
+      const part = readIndexPart(source, texts);
+      const alone = mergeIndexParts([part]);
+      expect(alone).toEqual(mergeIndexParts([part, nothing]));
+      expect(alone).toEqual(mergeIndexParts([nothing, part]));
+      expect(alone.sources).toEqual(source === undefined ? [] : [source]);
+    }
+  });
+
   it('indexes each key and sentence by its distinct indexTerms, in order', () => {
     const texts = [...chunkText(documentText('bike-shop.md')), ...chunkText(documentText('handbook.md')), 'The children paid for e-bikes; the children’s e-bikes were bought second-hand.'];
     const part = readIndexPart(undefined, texts);
