@@ -44,7 +44,7 @@ export async function readSourceInHalves(texts: string[]): Promise<{ sections: S
   // A helper that failed (gone with its thread) leaves its half to this one.
   const helped = readOnHelper(packTexts(blocks.slice(split))).then(
     ({ sections, terms }) => ({ sections: unpackSections(sections), terms: { ...terms, vocabulary: unpackTexts(terms.vocabulary) } }),
-    () => readHalf(blocks.slice(split)),
+    () => undefined,
   );
   const first = readBlocks(blocks, 0, split);
   if (!readsAsAtStart(first.state) && !readBlocks(blocks, split, split + 1).beganWithHeading) {
@@ -54,7 +54,7 @@ export async function readSourceInHalves(texts: string[]): Promise<{ sections: S
   }
   const firstSections = closeSections(first.sections, first.state);
   const firstTerms = readSectionTerms(firstSections);
-  const second = await helped;
+  const second = (await helped) ?? readHalf(blocks.slice(split));
   return { sections: [...firstSections, ...second.sections], terms: joinSectionTerms([firstTerms, second.terms]) };
 }
 
