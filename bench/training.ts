@@ -50,7 +50,9 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
     const trainAndAsk = creates.map((ms, i) => ms + (firsts[i] as number));
     const jsonMs = median(json);
     return [
-      { name: 'create-chatbot, 10 MB source', value: median(creates), unit: 'ms', baseline: 'JSON parse+stringify of it', baselineValue: jsonMs },
+      // Issue #25's goal, at most 10× "its JSON parse", came with "34× today (1.7 s)": a baseline of
+      // about 50 ms, this one's. The in-process section holds training to JSON.parse alone (11 ms).
+      { name: 'create-chatbot, 10 MB source', value: median(creates), unit: 'ms', baseline: 'JSON parse+stringify of it', baselineValue: jsonMs, goal: { atMost: 10 } },
       { name: 'first question (index build)', value: median(firsts), unit: 'ms', baseline: 'JSON parse+stringify of it', baselineValue: jsonMs },
       { name: 'train + first question', value: median(trainAndAsk), unit: 'ms', baseline: 'create-chatbot, tiny source', baselineValue: median(tiny) },
       {

@@ -14,8 +14,8 @@ import {
   type SourceChange,
   type SourceChunk,
   type SourcePage,
+  type SourceRun,
   type Store,
-  type TrainedSource,
 } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { accessDenied, invalidRequest, notFound } from './errors.js';
@@ -23,8 +23,10 @@ import { accessDenied, invalidRequest, notFound } from './errors.js';
 // A chatbot's knowledge sources, and its material built from them: the union of its ready
 // sources' passages, each tagged with its source. Every change retrains before it answers, so
 // once a call returns, answers use what it added and no longer what it removed. Each source is
-// chunked once per text and its chunks kept, so a change chunks the changed source alone; a
-// source being read again (refreshed) trains with the chunks of its last reading until it is done.
+// chunked once per text: the material records the revision of the text each source's chunks were
+// made from, and the next training takes them from there, so a change chunks the changed source
+// alone; a source being read again (refreshed) trains with the chunks of its last reading, which
+// the material holds, until it is done.
 
 export type SourceLimits = {
   /** SOURCES_MAX_CHARS_PER_CHATBOT: the characters of a chatbot's sources together. */
@@ -49,32 +51,34 @@ export const SHOWN_TEXT_CHARS = 200_000;
 export const qaText = (question: string, answer: string) => `${question}\n${answer}`;
 
 /**
- * Rebuilds the chatbot's material from its sources' kept chunks, chunking (off the event loop)
- * those whose text changed. Of concurrent rebuilds, the one that read the sources last wins: the
- * store refuses older material.
+ * Rebuilds the chatbot's material from its sources' chunks in the current material, chunking (off
+ * the event loop) those whose text changed, each run recorded with the revision of its text. Of
+ * concurrent rebuilds, the one that read the sources last wins: the store refuses older material.
  */
 export async function trainFromSources(store: Store, chatbotId: string, chunked?: ChunkedAhead): Promise<void> {
   const revision = await store.sources.nextRevision(chatbotId);
   const chunks: SourceChunk[] = [];
-  for (const source of await store.sources.trainedSources(chatbotId)) {
-    const ahead = chunked?.id === source.id && chunked.revision === source.revision ? chunked.chunks : undefined;
-    for (const chunk of source.chunks ?? (await chunkSource(store, chatbotId, source, ahead))) chunks.push(chunk);
+  const runs: SourceRun[] = [];
+  for (const { id, revision: textRevision, chunks: trained } of await store.sources.trainedSources(chatbotId)) {
+    const ahead = chunked?.id === id && chunked.revision === textRevision ? chunked.chunks : undefined;
+    const own = trained ?? (await (ahead ?? chunkSourcesOffThread(await store.sources.texts(chatbotId, id))));
+    runs.push({ id, revision: textRevision, count: own.length });
+    for (const chunk of own) chunks.push(chunk);
   }
-  await store.training.replace(chatbotId, { chunks, revision });
+  await store.training.replace(chatbotId, { chunks, revision, runs });
 }
 
 /** A source's text chunked while it was stored, good for the revision it was stored at. */
 type ChunkedAhead = { id: string; revision: number; chunks: Promise<SourceChunk[]> };
 
-/** The source's text at `revision` chunked (unless chunked ahead), and kept unless it has changed since. */
-async function chunkSource(
-  store: Store,
-  chatbotId: string,
-  { id, revision }: TrainedSource,
-  ahead?: Promise<SourceChunk[]>,
-): Promise<SourceChunk[]> {
-  const chunks = await (ahead ?? chunkSourcesOffThread(await store.sources.texts(chatbotId, id)));
-  await store.sources.saveChunks(chatbotId, id, revision, chunks);
+/**
+ * The source's text chunked off the event loop while it is stored, as training would chunk it
+ * after (it is good for the revision the store answers): the worker starts reading it for the
+ * index sooner, and training reads no text back.
+ */
+function chunkAhead({ id, title, type }: Source, text: string): Promise<SourceChunk[]> {
+  const chunks = chunkSourcesOffThread([{ ref: { id, title, type }, text }]);
+  chunks.catch(() => {}); // Unused when the write fails: then its failure is nobody's concern.
   return chunks;
 }
 
@@ -161,27 +165,20 @@ export async function addWebsiteSource(
 
 /**
  * Reads a file again or crawls a website again; one being read already is left to finish. Until
- * it is done, answers use the chunks of its last reading (kept first, if they were not).
+ * it is done, answers use the chunks of its last reading, which the material holds.
  */
 export async function refreshSource(store: Store, account: Account, chatbotId: string, sourceId: string): Promise<Source> {
   const source = await ownedSource(store, account, chatbotId, sourceId);
   if (source.type !== 'file' && source.type !== 'website') throw invalidRequest(`a ${source.type} source is not refreshed`);
   if (source.status === 'queued' || source.status === 'processing') return source;
-  if (source.status === 'ready') await keepChunks(store, chatbotId, sourceId);
   // The crawl starts afresh (its pages cleared before it may be claimed); what the pages read
-  // last time hold is in the kept chunks.
+  // last time hold is in the material's chunks.
   if (source.type === 'website') await store.sources.clearPages(sourceId);
   const pages = source.type === 'website' ? { pages: { done: 0, failed: 0, total: 0 } } : {};
   const refreshed = await store.sources.update(chatbotId, sourceId, { status: 'queued', error: null, ...pages, updatedAt: new Date() });
   // A change without chars is never over the limit.
   if (!refreshed || isOverCharLimit(refreshed)) throw notFound(`source ${sourceId}`);
   return refreshed;
-}
-
-/** Chunks the source, unless its current text is chunked already. */
-async function keepChunks(store: Store, chatbotId: string, sourceId: string): Promise<void> {
-  const [trained] = await store.sources.trainedSources(chatbotId, sourceId);
-  if (trained && !trained.chunks) await chunkSource(store, chatbotId, trained);
 }
 
 function queued(chatbotId: string, type: 'file' | 'website', title: string, now: Date): Source {
@@ -230,10 +227,7 @@ async function addReadySource(
     createdAt: now,
     updatedAt: now,
   };
-  // Chunked off the event loop while it is stored, as training would chunk it after (a new
-  // source's text is at INSERTED_REVISION): the worker starts reading it for the index sooner.
-  const chunks = chunkSourcesOffThread([{ ref: { id: source.id, title: source.title, type: source.type }, text }]);
-  chunks.catch(() => {}); // Unused when the insert fails: then its failure is nobody's concern.
+  const chunks = chunkAhead(source, text);
   await insertWithinCharLimit(store, [{ ...source, text }], limits);
   await trainFromSources(store, chatbotId, { id: source.id, revision: INSERTED_REVISION, chunks });
   return source;
@@ -303,13 +297,15 @@ export async function replaceApiText(
   text: string,
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<void> {
-  const id = apiTextSourceId(chatbotId);
   if (text === '') {
-    await store.sources.delete(chatbotId, id);
-  } else {
-    await withinCharLimit(store, chatbotId, limits, await store.sources.put(apiTextSource(chatbotId, text, new Date()), limits.maxCharsPerChatbot));
+    await store.sources.delete(chatbotId, apiTextSourceId(chatbotId));
+    await trainFromSources(store, chatbotId);
+    return;
   }
-  await trainFromSources(store, chatbotId);
+  const source = apiTextSource(chatbotId, text, new Date());
+  const chunks = chunkAhead(source, text);
+  const { revision } = await withinCharLimit(store, chatbotId, limits, await store.sources.put(source, limits.maxCharsPerChatbot));
+  await trainFromSources(store, chatbotId, { id: source.id, revision, chunks });
 }
 
 async function ownedSource(store: Store, account: Account, chatbotId: string, sourceId: string): Promise<Source> {

@@ -42,8 +42,11 @@ export function packIndex(index: LexicalIndex): Uint8Array<ArrayBuffer> {
   const boundaries = lists.map((list, i) => {
     const starts = new Int32Array(list.length + 1);
     starts[0] = textLength;
-    const bytesOf = asciiTexts[i] === undefined ? (string: string) => Buffer.byteLength(string) : (string: string) => string.length;
-    list.forEach((string, k) => (starts[k + 1] = textLength += bytesOf(string)));
+    const ascii = asciiTexts[i] !== undefined;
+    for (let k = 0; k < list.length; k += 1) {
+      const string = list[k] as string;
+      starts[k + 1] = textLength += ascii ? string.length : Buffer.byteLength(string);
+    }
     return starts;
   });
   const lookups = index.lookups ?? termLookups(index.vocabulary);

@@ -1,5 +1,6 @@
 import type { LexicalIndex } from './lexical-index.js';
 import { readSections, type Section } from './structure.js';
+import { stringNumbering, type StringNumbering } from './string-table.js';
 import { intList, listed, readTerms, termReader, vocabulary } from './term-reader.js';
 
 // A lexical index is built in two steps: each source (each website page) is read into a part of
@@ -83,7 +84,7 @@ export function readSectionTerms(sections: Section[]): SectionTerms {
 /** The terms of consecutive runs of sections, joined in order: those of the whole run. */
 export function joinSectionTerms(pieces: SectionTerms[]): SectionTerms {
   if (pieces.length === 1) return pieces[0] as SectionTerms;
-  const termIds = new Map<string, number>();
+  const termIds = stringNumbering(pieces.reduce((sum, piece) => sum + piece.vocabulary.length, 0));
   const keyTerms = new Int32Array(pieces.reduce((sum, piece) => sum + piece.keyTerms.length, 0));
   const sentenceTerms = new Int32Array(pieces.reduce((sum, piece) => sum + piece.sentenceTerms.length, 0));
   const keyTermStart = new Int32Array(pieces.reduce((sum, piece) => sum + piece.keyTermStart.length - 1, 1));
@@ -101,12 +102,60 @@ export function joinSectionTerms(pieces: SectionTerms[]): SectionTerms {
     keys += piece.keyTermStart.length - 1;
     sentences += piece.sentenceTermStart.length - 1;
   }
-  return { vocabulary: [...termIds.keys()], keyTerms, keyTermStart, sentenceTerms, sentenceTermStart };
+  return { vocabulary: termIds.keys, keyTerms, keyTermStart, sentenceTerms, sentenceTermStart };
 }
 
 /** The index of the parts, in order. */
 export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
-  const termIds = new Map<string, number>();
+  const lists = parts.length === 1 ? onePartLists(parts[0] as IndexPart) : joinedPartLists(parts);
+  const termCount = lists.vocabulary.length;
+  const postings = invert(lists.sentenceTerms, lists.sentenceTermStart, termCount);
+  const keyPostings = invert(lists.keyTerms, lists.keyTermStart, termCount);
+  return {
+    vocabulary: lists.vocabulary,
+    keys: lists.keys,
+    sectionStart: lists.sectionStart,
+    sentences: lists.sentences,
+    sentenceSection: sentenceSections(lists.sectionStart),
+    sentenceTerms: lists.sentenceTerms,
+    sentenceTermStart: lists.sentenceTermStart,
+    keyTerms: lists.keyTerms,
+    keyTermStart: lists.keyTermStart,
+    postings: postings.values,
+    postingStart: postings.starts,
+    keyPostings: keyPostings.values,
+    keyPostingStart: keyPostings.starts,
+    sectionSource: lists.sectionSource,
+    sources: lists.sources,
+  };
+}
+
+/** The lists of an index read from its parts; the rest is derived from them. */
+type PartLists = Omit<IndexPart, 'source'> & Pick<LexicalIndex, 'sectionSource' | 'sources'>;
+
+/**
+ * The lists of the index of one part, as most materials are: its own, unchanged (neither the part
+ * nor an index changes its lists). Its terms are already numbered as merging numbers them, in
+ * order of first appearance, so this skips a lookup a term and a copy of every list.
+ */
+function onePartLists(part: IndexPart): PartLists {
+  return {
+    vocabulary: part.vocabulary,
+    keys: part.keys,
+    sectionStart: part.sectionStart,
+    sentences: part.sentences,
+    keyTerms: part.keyTerms,
+    keyTermStart: part.keyTermStart,
+    sentenceTerms: part.sentenceTerms,
+    sentenceTermStart: part.sentenceTermStart,
+    sectionSource: new Int32Array(part.keys.length).fill(part.source === undefined ? -1 : 0),
+    sources: part.source === undefined ? [] : [part.source],
+  };
+}
+
+/** The lists of the index of the parts, joined in order with their terms numbered across them. */
+function joinedPartLists(parts: IndexPart[]): PartLists {
+  const termIds = stringNumbering(parts.reduce((sum, part) => sum + part.vocabulary.length, 0));
   const sources: string[] = [];
   // concat, not flatMap, which copied a part's hundred thousand sentences twenty times as slowly.
   const keys = ([] as string[]).concat(...parts.map((part) => part.keys));
@@ -121,7 +170,6 @@ export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
   const sectionSource = new Int32Array(keys.length);
   const keyTerms = new Int32Array(keyTermCount);
   const keyTermStart = new Int32Array(keys.length + 1);
-  const sentenceSection = new Int32Array(sentences.length);
   const sentenceTerms = new Int32Array(sentenceTermCount);
   const sentenceTermStart = new Int32Array(sentences.length + 1);
   // Where the part being copied starts in each merged list: a part's lists are contiguous and
@@ -137,9 +185,6 @@ export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
     copyShifted(part.sectionStart.subarray(0, sectionCount), sectionStart, section, sentence);
     sectionSource.fill(sourceIndex, section, section + sectionCount);
     copyShifted(part.keyTermStart.subarray(1), keyTermStart, section + 1, keyTerm);
-    for (let k = 0; k < sectionCount; k += 1) {
-      sentenceSection.fill(section + k, sentence + (part.sectionStart[k] as number), sentence + (part.sectionStart[k + 1] as number));
-    }
     copyShifted(part.sentenceTermStart.subarray(1), sentenceTermStart, sentence + 1, sentenceTerm);
     copyRenumbered(part.keyTerms, keyTerms, keyTerm, global);
     copyRenumbered(part.sentenceTerms, sentenceTerms, sentenceTerm, global);
@@ -149,25 +194,17 @@ export function mergeIndexParts(parts: IndexPart[]): LexicalIndex {
     sentenceTerm += part.sentenceTerms.length;
   }
   sectionStart[keys.length] = sentences.length;
-  const postings = invert(sentenceTerms, sentenceTermStart, termIds.size);
-  const keyPostings = invert(keyTerms, keyTermStart, termIds.size);
-  return {
-    vocabulary: [...termIds.keys()],
-    keys,
-    sectionStart,
-    sentences,
-    sentenceSection,
-    sentenceTerms,
-    sentenceTermStart,
-    keyTerms,
-    keyTermStart,
-    postings: postings.values,
-    postingStart: postings.starts,
-    keyPostings: keyPostings.values,
-    keyPostingStart: keyPostings.starts,
-    sectionSource,
-    sources,
-  };
+  return { vocabulary: termIds.keys, keys, sectionStart, sentences, keyTerms, keyTermStart, sentenceTerms, sentenceTermStart, sectionSource, sources };
+}
+
+/** Sentence → its section, from where each section's sentences start. */
+function sentenceSections(sectionStart: Int32Array): Int32Array {
+  const sectionCount = sectionStart.length - 1;
+  const sentenceSection = new Int32Array(sectionStart[sectionCount] as number);
+  for (let section = 0; section < sectionCount; section += 1) {
+    sentenceSection.fill(section, sectionStart[section], sectionStart[section + 1]);
+  }
+  return sentenceSection;
 }
 
 /** A part's list of offsets copied into the merged one from `at`, each moved by `shift`. */
@@ -184,17 +221,9 @@ function copyRenumbered(from: Int32Array, into: Int32Array, at: number, global: 
  * A part's term numbers → numbers across the parts, each term numbered where it first appears (as
  * reading all the parts at once would).
  */
-function globalTermIds(vocabulary: string[], termIds: Map<string, number>): Int32Array {
+function globalTermIds(vocabulary: string[], termIds: StringNumbering): Int32Array {
   const global = new Int32Array(vocabulary.length);
-  for (let k = 0; k < vocabulary.length; k += 1) {
-    const term = vocabulary[k] as string;
-    let id = termIds.get(term);
-    if (id === undefined) {
-      id = termIds.size;
-      termIds.set(term, id);
-    }
-    global[k] = id;
-  }
+  for (let k = 0; k < vocabulary.length; k += 1) global[k] = termIds.idOf(vocabulary[k] as string);
   return global;
 }
 
@@ -202,14 +231,22 @@ function globalTermIds(vocabulary: string[], termIds: Map<string, number>): Int3
 function invert(values: Int32Array, starts: Int32Array, termCount: number): { values: Int32Array; starts: Int32Array } {
   const inverted = new Int32Array(values.length);
   const termStarts = new Int32Array(termCount + 1);
-  for (const term of values) termStarts[term + 1] = (termStarts[term + 1] as number) + 1;
+  // Indexed loops, not for…of, and each list's end read once: this runs over every term of every sentence.
+  for (let k = 0; k < values.length; k += 1) {
+    const term = values[k] as number;
+    termStarts[term + 1] = (termStarts[term + 1] as number) + 1;
+  }
   for (let term = 0; term < termCount; term += 1) termStarts[term + 1] = (termStarts[term + 1] as number) + (termStarts[term] as number);
   const next = termStarts.slice(0, termCount);
+  let end = starts[0] as number;
   for (let list = 0; list + 1 < starts.length; list += 1) {
-    for (let k = starts[list] as number; k < (starts[list + 1] as number); k += 1) {
+    let k = end;
+    end = starts[list + 1] as number;
+    for (; k < end; k += 1) {
       const term = values[k] as number;
-      inverted[next[term] as number] = list;
-      next[term] = (next[term] as number) + 1;
+      const at = next[term] as number;
+      inverted[at] = list;
+      next[term] = at + 1;
     }
   }
   return { values: inverted, starts: termStarts };

@@ -82,8 +82,14 @@ export function buildLexicalIndex(chunks: Chunk[]): LexicalIndex {
 /** Consecutive chunks of one source, with the source as JSON (undefined for chunks without one). */
 export function runsBySource(chunks: Pick<Chunk, 'text' | 'source'>[]): { source: string | undefined; texts: string[] }[] {
   const runs: { source: string | undefined; texts: string[] }[] = [];
+  let ref: SourceRef | undefined;
+  let source: string | undefined;
   for (const chunk of chunks) {
-    const source = chunk.source && JSON.stringify(chunk.source);
+    // A source's chunks often share its object: written as JSON once, not once a chunk.
+    if (chunk.source !== ref) {
+      ref = chunk.source;
+      source = ref && JSON.stringify(ref);
+    }
     const last = runs.at(-1);
     if (last && last.source === source) last.texts.push(chunk.text);
     else runs.push({ source, texts: [chunk.text] });

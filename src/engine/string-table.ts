@@ -24,21 +24,56 @@ function capacityFor(count: number): number {
  * last value, as `Map.set` would.
  */
 export function stringTable(keys: readonly (string | undefined)[]): Int32Array<ArrayBuffer> {
-  const capacity = capacityFor(keys.reduce((count, key) => (key === undefined ? count : count + 1), 0));
-  const table = new Int32Array(2 * capacity);
-  keys.forEach((key, value) => {
-    if (key === undefined) return;
+  let count = 0;
+  for (const key of keys) if (key !== undefined) count += 1;
+  const table = new Int32Array(2 * capacityFor(count));
+  // A loop, not a callback a key: this runs once a term of a large material's vocabulary.
+  for (let value = 0; value < keys.length; value += 1) {
+    const key = keys[value];
+    if (key === undefined) continue;
     const hash = hashOf(key);
-    for (let slot = hash & (capacity - 1); ; slot = (slot + 1) & (capacity - 1)) {
-      const held = (table[2 * slot] as number) - 1;
-      if (held < 0 || (table[2 * slot + 1] === hash && keys[held] === key)) {
-        table[2 * slot] = value + 1;
-        table[2 * slot + 1] = hash;
-        return;
-      }
-    }
-  });
+    const slot = slotOf(table, key, hash, keys);
+    table[2 * slot] = value + 1;
+    table[2 * slot + 1] = hash;
+  }
   return table;
+}
+
+export type StringNumbering = {
+  /** The string's number, a new one the first time it is given. */
+  idOf: (key: string) => number;
+  /** The strings by number. */
+  keys: string[];
+};
+
+/**
+ * Strings numbered in order of first appearance, as by a Map's size, for at most `count` of them:
+ * a table as stringTable's, filled as they come, in a third of a Map's time for a vocabulary.
+ */
+export function stringNumbering(count: number): StringNumbering {
+  const table = new Int32Array(2 * capacityFor(count));
+  const keys: string[] = [];
+  const idOf = (key: string) => {
+    const hash = hashOf(key);
+    const slot = slotOf(table, key, hash, keys);
+    const held = (table[2 * slot] as number) - 1;
+    if (held >= 0) return held;
+    // Past `count` the table would fill up, and a probe for a new string never end.
+    if (keys.length === count) throw new Error(`more than the ${count} strings numbered for`);
+    table[2 * slot] = keys.push(key);
+    table[2 * slot + 1] = hash;
+    return keys.length - 1;
+  };
+  return { idOf, keys };
+}
+
+/** The slot of `key` in a table of `keys`, or the free one it would take. */
+function slotOf(table: Int32Array, key: string, hash: number, keys: readonly (string | undefined)[]): number {
+  const mask = table.length / 2 - 1;
+  for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+    const held = (table[2 * slot] as number) - 1;
+    if (held < 0 || (table[2 * slot + 1] === hash && keys[held] === key)) return slot;
+  }
 }
 
 /** The value of `key` in a table, or -1; `keyOf` tells the key of a value (as given to stringTable). */

@@ -54,10 +54,71 @@ const ABBREVIATIONS = new Set(
 
 /** The sections of a text, in order; each paragraph before the first heading is a section with no key. */
 export function readSections(text: string): Section[] {
+  const blocks = textBlocks(text);
+  const { sections, state } = readBlocks(blocks, 0, blocks.length);
+  return closeSections(sections, state);
+}
+
+/**
+ * A text's blocks: its paragraphs, apart at blank lines (a line break, spaces or tabs, a line
+ * break), as split(/\n[ \t]*\n/) parts them. Found from the line breaks, at a fraction of the
+ * pattern's cost.
+ */
+export function textBlocks(text: string): string[] {
+  const unix = unixLineBreaks(text);
+  const blocks: string[] = [];
+  let start = 0;
+  for (let lineBreak = unix.indexOf('\n'); lineBreak >= 0; ) {
+    let end = lineBreak + 1;
+    while (unix.charCodeAt(end) === 0x20 || unix.charCodeAt(end) === 0x09) end += 1;
+    const blank = unix.charCodeAt(end) === 0x0a;
+    if (blank) {
+      blocks.push(unix.slice(start, lineBreak));
+      start = end + 1;
+    }
+    // On past the blank line, or past the spaces after a line break that began none.
+    lineBreak = unix.indexOf('\n', blank ? start : end);
+  }
+  blocks.push(unix.slice(start));
+  return blocks;
+}
+
+/** Where reading stands between two blocks: all that the reading of the blocks after depends on. */
+export type ReadingState = { heading: string; current: Section; leadInOpen: boolean };
+
+const textStart = (): ReadingState => ({ heading: '', current: { key: '', sentences: [] }, leadInOpen: false });
+
+/** The sections read, the section still open at the end closed. */
+export function closeSections(sections: Section[], { current }: ReadingState): Section[] {
+  if (current.sentences.length > 0) sections.push(current);
+  return sections;
+}
+
+/**
+ * Whether the blocks after this state read as they would at a text's start: no heading is over
+ * them and no question or heading's section is open to run on into them. Then a text's blocks can
+ * be read in two runs at once, the second from the start (readBlocks), and the runs' sections
+ * joined. They can too when the second run's first line is a heading (`beganWithHeading`).
+ */
+export function readsAsAtStart({ heading, current, leadInOpen }: ReadingState): boolean {
+  return heading === '' && (current.key === '' || leadInOpen);
+}
+
+/**
+ * The sections of blocks [from, to) read from `state` (a text's start unless given), but for the
+ * one still open at the end, which the state after holds (closeSections closes it). The blocks
+ * after `to` are looked at only to tell whether text follows a block. `beganWithHeading`: the
+ * first block's first line is a heading.
+ */
+export function readBlocks(
+  blocks: string[],
+  from: number,
+  to: number,
+  state = textStart(),
+): { sections: Section[]; state: ReadingState; beganWithHeading: boolean } {
   const sections: Section[] = [];
-  let heading = '';
-  let current: Section = { key: '', sentences: [] };
-  let leadInOpen = false;
+  let { heading, current, leadInOpen } = state;
+  let beganWithHeading = false;
   const open = (key: string) => {
     if (current.sentences.length > 0) sections.push(current);
     current = { key, sentences: [] };
@@ -67,8 +128,8 @@ export function readSections(text: string): Section[] {
   const addLine = (sentences: string[]) =>
     sentences.forEach((sentence, i) => current.sentences.push(i === 0 && current.sentences.length > 0 ? LINE + sentence : sentence));
 
-  const blocks = blocksOf(unixLineBreaks(text));
-  for (const [blockIndex, block] of blocks.entries()) {
+  for (let blockIndex = from; blockIndex < to; blockIndex += 1) {
+    const block = blocks[blockIndex] as string;
     // Without a heading over it, a paragraph is a unit of its own; a paragraph after a bold
     // lead-in entry belongs to the heading again.
     if (!current.key || leadInOpen) open(heading);
@@ -91,6 +152,7 @@ export function readSections(text: string): Section[] {
         lines.length === 1 ? textFollows : lineIndex === 0 && /[.!?:]$/.test(next ?? '') && !LIST_MARKER.test(next ?? '');
       const title = headingOf(line, next, leadsText);
       if (title !== undefined) {
+        if (blockIndex === from && lineIndex === 0) beganWithHeading = true;
         heading = title;
         open(title);
         leadInOpen = false;
@@ -117,30 +179,7 @@ export function readSections(text: string): Section[] {
       addLine(sentences.map((sentence, i) => (i === 0 ? item + sentence : sentence)));
     }
   }
-  open('');
-  return sections;
-}
-
-/**
- * A text's blocks: its parts between blank lines (a line break, spaces or tabs, a line break),
- * as split(/\n[ \t]*\n/) gives them. Found from the line breaks, at a fraction of the pattern's cost.
- */
-function blocksOf(text: string): string[] {
-  const blocks: string[] = [];
-  let start = 0;
-  for (let lineBreak = text.indexOf('\n'); lineBreak >= 0; ) {
-    let end = lineBreak + 1;
-    while (text.charCodeAt(end) === 0x20 || text.charCodeAt(end) === 0x09) end += 1;
-    const blank = text.charCodeAt(end) === 0x0a;
-    if (blank) {
-      blocks.push(text.slice(start, lineBreak));
-      start = end + 1;
-    }
-    // On past the blank line, or past the spaces after a line break that began none.
-    lineBreak = text.indexOf('\n', blank ? start : end);
-  }
-  blocks.push(text.slice(start));
-  return blocks;
+  return { sections, state: { heading, current, leadInOpen }, beganWithHeading };
 }
 
 /** The lines of a block, trimmed, without the empty ones. */

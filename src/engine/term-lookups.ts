@@ -19,21 +19,36 @@ export type TermLookups = {
 
 export function termLookups(vocabulary: readonly string[]): TermLookups {
   const keys = vocabulary.map((term) => compoundKeys(term));
-  const groups = new Map<string, number[]>();
+  // Each two-part compound's group, numbered where its head first appears, and the groups laid
+  // out by counting their members: material with thousands of codes ("KES-4105") has thousands
+  // of heads, and a list each cost more than the rest of the lookups.
+  const groupIds = new Map<string, number>();
+  const groupOf = new Int32Array(keys.length).fill(-1);
+  const headedStart = [0];
   keys.forEach((key, id) => {
     if (key?.head === undefined) return;
-    // Appended in place: material with thousands of codes ("KES-4105") shares few heads.
-    const sharing = groups.get(key.head);
-    if (sharing) sharing.push(id);
-    else groups.set(key.head, [id]);
+    let group = groupIds.get(key.head);
+    if (group === undefined) {
+      group = groupIds.size;
+      groupIds.set(key.head, group);
+      headedStart.push(0);
+    }
+    groupOf[id] = group;
+    headedStart[group + 1] = (headedStart[group + 1] as number) + 1;
   });
-  const headedStart = [0];
-  for (const group of groups.values()) headedStart.push((headedStart.at(-1) as number) + group.length);
+  for (let group = 0; group < groupIds.size; group += 1) headedStart[group + 1] = (headedStart[group + 1] as number) + (headedStart[group] as number);
+  const headed = new Int32Array(headedStart.at(-1) as number);
+  const next = headedStart.slice(0, -1);
+  groupOf.forEach((group, id) => {
+    if (group < 0) return;
+    headed[next[group] as number] = id;
+    next[group] = (next[group] as number) + 1;
+  });
   return {
     terms: stringTable(vocabulary),
     joined: stringTable(keys.map((key) => key?.joined)),
-    heads: stringTable([...groups.keys()]),
-    headed: Int32Array.from([...groups.values()].flat()),
+    heads: stringTable([...groupIds.keys()]),
+    headed,
     headedStart: Int32Array.from(headedStart),
   };
 }

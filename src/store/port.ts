@@ -79,6 +79,14 @@ export type TrainingMaterial = {
   sourceText?: string;
   chunks: TrainedChunk[];
   /**
+   * The runs of `chunks`, in order, when trained from sources: each source's chunks are
+   * contiguous, and recorded with the revision of the text they were made from, so that a later
+   * training takes them from the material rather than chunking that text again
+   * (SourceRepository.trainedSources); only from material given its `revision`, which tells the
+   * sources its training read from others of the same ids, deleted before.
+   */
+  runs?: SourceRun[];
+  /**
    * The source revision the material was built from (SourceRepository.nextRevision): when given,
    * the material becomes current only if what is current was built from an earlier one.
    */
@@ -268,13 +276,20 @@ export type SourceText = { ref: SourceRef; text: string };
 export type SourceChunk = { text: string; source: SourceRef };
 
 /**
- * What training takes of one source: its chunks, or none when its text changed since it was last
- * chunked (then training chunks its texts and saves them under `revision`, its text's revision).
+ * What training takes of one source: its chunks in the current material, with the revision of the
+ * text they were made from; or none when they are not of its current text (then training chunks
+ * its texts, now at `revision`).
  */
 export type TrainedSource = { id: string; revision: number; chunks?: SourceChunk[] };
 
+/** `count` chunks in a row of the material, of source `id`'s text at `revision`. */
+export type SourceRun = { id: string; revision: number; count: number };
+
 /** The revision of a source's text as inserted: what it is chunked for until it changes. */
 export const INSERTED_REVISION = 0;
+
+/** A source as a put stored it, and the revision of its text there: what chunks of that text are good for. */
+export type PutSource = { source: Source; revision: number };
 
 /** A Q&A source's question and answer as an edit read them. */
 export type QaExpectation = { question: string; answer: string };
@@ -300,11 +315,12 @@ export interface SourceRepository {
    */
   insert(sources: NewSource[], maxChars?: number): Promise<OverCharLimit | undefined>;
   /**
-   * Stores the source, replacing the one of the same id (keeping its createdAt). With `maxChars`,
-   * changes nothing when the chatbot's sources would then hold more than that (answers then what
-   * they would hold), the replaced source's characters left out.
+   * Stores the source, replacing the one of the same id (keeping its createdAt), and answers it
+   * with the revision its text is stored at. With `maxChars`, changes nothing when the chatbot's
+   * sources would then hold more than that (answers then what they would hold), the replaced
+   * source's characters left out.
    */
-  put(source: NewSource, maxChars?: number): Promise<Source | OverCharLimit>;
+  put(source: NewSource, maxChars?: number): Promise<PutSource | OverCharLimit>;
   find(chatbotId: string, id: string): Promise<Source | undefined>;
   /** Oldest first, ties by id. */
   list(chatbotId: string): Promise<Source[]>;
@@ -327,17 +343,14 @@ export interface SourceRepository {
   /** The source's texts to chunk: its own, or one per website page read. */
   texts(chatbotId: string, id: string): Promise<SourceText[]>;
   /**
-   * The sources training takes, oldest first: each ready source, and each source being read again
-   * (queued or processing) that was chunked before, with the chunks of its last reading, so that a
-   * refresh changes the answers only once it is done. A change of a source's text or status gives
-   * it a new revision; a source that fails keeps no chunks. With `sourceId`, that one alone.
+   * The sources training takes, oldest first, read from one version of the current material: each
+   * ready source, with its chunks there when they were made from its current text (its revision);
+   * and each source being read again (queued or processing) that the material holds, with the
+   * chunks of its last reading, so that a refresh changes the answers only once it is done. A
+   * change of a source's text or status gives it a new revision; a source that fails is left out,
+   * and so leaves the material.
    */
-  trainedSources(chatbotId: string, sourceId?: string): Promise<TrainedSource[]>;
-  /**
-   * Keeps the chunks of the source's text at `revision`; refused (false) once its text or status
-   * has changed since, so chunks of an older text never stand for a newer one.
-   */
-  saveChunks(chatbotId: string, id: string, revision: number, chunks: SourceChunk[]): Promise<boolean>;
+  trainedSources(chatbotId: string): Promise<TrainedSource[]>;
   /**
    * A number larger than any answered before for the chatbot, taken after a change to its sources:
    * material built from what is read after it includes the change (TrainingMaterial.revision).

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addQaSource, addTextSource, findSource, trainFromSources, updateSource } from '../../src/domain/sources.js';
-import { INSERTED_REVISION, type Account, type Chatbot, type Store } from '../../src/store/port.js';
+import { addQaSource, addTextSource, deleteSource, findSource, refreshSource, replaceApiText, trainFromSources, updateSource } from '../../src/domain/sources.js';
+import { apiTextSource, INSERTED_REVISION, type Account, type Chatbot, type Store } from '../../src/store/port.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
 
 // Edits of one source at once: each keeps what it does not change; training meanwhile trains the
-// text as it stands.
+// text as it stands. Each source's text is chunked once: later trainings take its chunks from the
+// material.
 
 describe.each(storeTargets.filter((target) => target.available))('$name store: source edits at once', (target) => {
   let store: Store;
@@ -19,6 +20,46 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
   });
   afterEach(async () => {
     await store.close();
+  });
+
+  /** The store, counting the source texts training reads back to chunk them. */
+  const countingReads = () => {
+    const reads: string[] = [];
+    const sources = { ...store.sources, texts: (chatbotId: string, id: string) => (reads.push(id), store.sources.texts(chatbotId, id)) };
+    return { counting: { ...store, sources }, reads };
+  };
+  const trainedTexts = async () => (await store.training.material(bot.id)).chunks.map((chunk) => chunk.text);
+
+  it('chunks a changed source again and takes the others’ chunks from the material, a deleted source gone', async () => {
+    const hours = await addTextSource(store, owner, bot.id, { title: 'Hours', text: 'We open at nine.' });
+    const dogs = await addQaSource(store, owner, bot.id, { question: 'Dogs?', answer: 'Yes, on a lead.' });
+    const { counting, reads } = countingReads();
+    await trainFromSources(counting, bot.id);
+    expect(reads).toEqual([]);
+    await updateSource(counting, owner, bot.id, hours.id, { text: 'We open at ten.' });
+    expect(reads).toEqual([hours.id]);
+    expect(await trainedTexts()).toEqual(['We open at ten.', 'Dogs?\nYes, on a lead.']);
+    await deleteSource(counting, owner, bot.id, hours.id);
+    expect(reads).toEqual([hours.id]);
+    expect(await trainedTexts()).toEqual(['Dogs?\nYes, on a lead.']);
+    expect((await store.sources.trainedSources(bot.id)).map((trained) => trained.id)).toEqual([dogs.id]);
+  });
+
+  it('trains a file being read again with its last reading, until it is read', async () => {
+    const at = new Date();
+    const file = { id: 'guide', chatbotId: bot.id, type: 'file' as const, title: 'guide.txt', status: 'ready' as const, error: null, chars: 16, createdAt: at, updatedAt: at };
+    await store.sources.insert([{ ...file, text: 'We open at nine.' }]);
+    await trainFromSources(store, bot.id);
+    const { counting, reads } = countingReads();
+    expect(await refreshSource(counting, owner, bot.id, file.id)).toMatchObject({ status: 'queued' });
+    await trainFromSources(counting, bot.id);
+    expect(reads).toEqual([]);
+    expect(await trainedTexts()).toEqual(['We open at nine.']);
+    await store.sources.claimNext({ now: new Date(), claimedBy: 'job', leaseUntil: new Date(Date.now() + 60_000) });
+    await store.sources.settle(file.id, 'job', { status: 'ready', text: 'We open at ten.', chars: 15, updatedAt: new Date() });
+    await trainFromSources(counting, bot.id);
+    expect(reads).toEqual([file.id]);
+    expect(await trainedTexts()).toEqual(['We open at ten.']);
   });
 
   it('keeps both of two Q&A edits, one of the question and one of the answer', async () => {
@@ -38,6 +79,27 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     const ahead = [{ text: 'We open at nine.', source: { id: added.id, title: 'Hours', type: 'text' as const } }];
     await trainFromSources(store, bot.id, { id: added.id, revision: INSERTED_REVISION, chunks: Promise.resolve(ahead) });
     expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(['We open at ten.']);
+  });
+
+  it('trains an API text from its chunks made while it was stored, reading no text back, new or replaced', async () => {
+    let readBack = 0;
+    const counting = { ...store, sources: { ...store.sources, texts: (...args: Parameters<Store['sources']['texts']>) => ((readBack += 1), store.sources.texts(...args)) } };
+    await replaceApiText(counting, bot.id, 'We open at nine.');
+    await replaceApiText(counting, bot.id, 'We open at ten.');
+    expect(readBack).toBe(0);
+    expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(['We open at ten.']);
+  });
+
+  it('trains an API text another put replaced after it was chunked ahead from the text as replaced', async () => {
+    await replaceApiText(store, bot.id, 'We open at nine.');
+    // Another request's put lands between this one's and its training.
+    const overtaken: Store['sources']['put'] = async (...args) => {
+      const stored = await store.sources.put(...args);
+      await store.sources.put(apiTextSource(bot.id, 'We close at five.', new Date()));
+      return stored;
+    };
+    await replaceApiText({ ...store, sources: { ...store.sources, put: overtaken } }, bot.id, 'We open at ten.');
+    expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(['We close at five.']);
   });
 
   it('leaves no text of an edit refused over the character limit in the material, when the store undid it after a training took it in', async () => {

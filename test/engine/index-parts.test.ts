@@ -5,7 +5,7 @@ import { type IndexPart, joinSectionTerms, mergeIndexParts, readIndexPart, readS
 import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
 import { indexTerms } from '../../src/engine/lexicon.js';
 import { wordHash } from '../../src/engine/text.js';
-import { HALVED_FROM_SENTENCES, readTermsInHalves } from '../../src/engine/workers/terms-in-halves.js';
+import { HALVED_FROM_CHARS, readSourceInHalves } from '../../src/engine/workers/read-in-halves.js';
 import { buildIndexOffThread } from '../../src/engine/workers/training-jobs.js';
 import type { Chunk, SourceRef } from '../../src/store/port.js';
 import { documentText } from './eval/score.js';
@@ -39,6 +39,19 @@ describe('index parts', () => {
     expect(index.vocabulary.indexOf('open')).toBeLessThan(index.vocabulary.indexOf('shop'));
     expect(Array.from(index.sectionSource)).toEqual([0, -1]);
     expect(index.sources).toEqual([JSON.stringify(qa)]);
+  });
+
+  it('merges one part as it merges it among others: its lists as they are, its source numbered', () => {
+    const texts = [...chunkText(documentText('bike-shop.md')), 'The children paid for e-bikes; the children’s e-bikes were bought second-hand.'];
+    const nothing = readIndexPart(undefined, []);
+    expect(nothing.keys).toEqual([]);
+    for (const source of [JSON.stringify(bikes), undefined]) {
+      const part = readIndexPart(source, texts);
+      const alone = mergeIndexParts([part]);
+      expect(alone).toEqual(mergeIndexParts([part, nothing]));
+      expect(alone).toEqual(mergeIndexParts([nothing, part]));
+      expect(alone.sources).toEqual(source === undefined ? [] : [source]);
+    }
   });
 
   it('indexes each key and sentence by its distinct indexTerms, in order', () => {
@@ -97,14 +110,24 @@ describe('index parts', () => {
     }
   });
 
-  it("reads a large source's terms in halves on two threads, as one thread would", async () => {
-    // Every document, its sentences renumbered as many times as it takes to make it large.
-    const text = Array.from({ length: 40 }, (_, k) => DOCUMENTS.map((name) => documentText(name).replace(/\.(\s)/g, ` ${k}.$1`)).join('\n\n')).join('\n\n');
-    const sections = readSourceSections(chunkText(text));
-    expect(sections.reduce((sum, section) => sum + section.sentences.length, 0)).toBeGreaterThan(HALVED_FROM_SENTENCES);
-    expect(await readTermsInHalves(sections)).toEqual(readSectionTerms(sections));
-
-    const chunks = chunksOf(text, handbook);
+  it('reads a large source in halves on two threads, as one thread reads it whole', async () => {
+    // Every document, its sentences renumbered as many times as it takes to make it large: parted
+    // at a heading.
+    const documents = Array.from({ length: 60 }, (_, k) => DOCUMENTS.map((name) => documentText(name).replace(/\.(\s)/g, ` ${k}.$1`)).join('\n\n')).join('\n\n');
+    // Paragraphs alone: parted anywhere, the second half reads as from a text's start.
+    const paragraphs = documents.replace(/^#+ .*$/gm, '').replace(/^.*\?$/gm, '');
+    // One title over paragraphs with no other until a paragraph past the middle, on its second
+    // line: the second half belongs to the first half's section, so the halves do not read alike
+    // and the first thread reads on.
+    const paragraph = (k: number) => `Depot ${k % 7} ships parcel ${k} on day ${k % 5}. It keeps a record of each parcel it ships, and its number.`;
+    const underOneTitle = ['Handbook', ...Array.from({ length: 6_000 }, (_, k) => (k === 3_100 ? `${paragraph(k)}\n## Returns` : paragraph(k)))].join('\n\n');
+    for (const text of [documents, paragraphs, underOneTitle]) {
+      const texts = chunkText(text);
+      expect(text.length).toBeGreaterThan(HALVED_FROM_CHARS);
+      const sections = readSourceSections(texts);
+      expect(await readSourceInHalves(texts)).toEqual({ sections, terms: readSectionTerms(sections) });
+    }
+    const chunks = chunksOf(documents, handbook);
     expect(Buffer.from(await buildIndexOffThread(chunks)).equals(Buffer.from(packIndex(buildLexicalIndex(chunks))))).toBe(true);
   });
 });

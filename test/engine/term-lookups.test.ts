@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/engine/chunking.js';
 import { packIndex, unpackIndex } from '../../src/engine/index-layout.js';
 import { buildLexicalIndex, lexicalSearcher, type LexicalIndex } from '../../src/engine/lexical-index.js';
-import { hashOf, lookUp, sameHashes, stringTable } from '../../src/engine/string-table.js';
+import { hashOf, lookUp, sameHashes, stringNumbering, stringTable } from '../../src/engine/string-table.js';
 import { compoundKeys, stem } from '../../src/engine/text.js';
 
 // A searcher is made from a stored index without decoding its vocabulary: the hash tables it looks
@@ -98,5 +98,38 @@ describe('stringTable', () => {
     const candidates = Array.from(sameHashes(pairs, stringTable(keys)));
     const found = candidates.flatMap((value, i) => (i % 2 === 0 ? [[wanted[value], keys[candidates[i + 1] as number]]] : []));
     expect(found.filter(([a, b]) => a === b).map(([a]) => a)).toEqual(['term7', 'term499', 'term0']);
+  });
+});
+
+/** Two strings of the same hashOf. */
+function sameHashPair(): [string, string] {
+  const seen = new Map<number, string>();
+  for (let i = 0; ; i += 1) {
+    const key = `w${i}`;
+    const other = seen.get(hashOf(key));
+    if (other !== undefined) return [other, key];
+    seen.set(hashOf(key), key);
+  }
+}
+
+describe('stringNumbering', () => {
+  it('numbers strings in order of first appearance as the size of a Map does, strings of the same hash apart', () => {
+    const [a, b] = sameHashPair();
+    const strings = [...Array.from({ length: 2_000 }, (_, i) => `t${(i * 7) % 700}`), a, '', b, a, b, ''];
+    const ids = new Map<string, number>();
+    const expected = strings.map((string) => {
+      if (!ids.has(string)) ids.set(string, ids.size);
+      return ids.get(string);
+    });
+    const numbering = stringNumbering(ids.size);
+    expect(strings.map((string) => numbering.idOf(string))).toEqual(expected);
+    expect(numbering.keys).toEqual([...ids.keys()]);
+  });
+
+  it('refuses more strings than it was made for', () => {
+    const numbering = stringNumbering(2);
+    expect(['a', 'b', 'a', 'b'].map((string) => numbering.idOf(string))).toEqual([0, 1, 0, 1]);
+    expect(() => numbering.idOf('c')).toThrow('more than the 2 strings');
+    expect(numbering.keys).toEqual(['a', 'b']);
   });
 });

@@ -196,3 +196,35 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb source texts ke
     expect(await store.repair({ settleMs: 0, chunkGraceMs: 0 })).toMatchObject({ orphans: 0 });
   });
 });
+
+describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb source chunks kept beside the material', (uri) => {
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const handle of opened.splice(0)) await handle.close();
+  });
+
+  it('go at start-up with their sources’ chunkedRevision, however often it starts, the sources chunked again', async () => {
+    const url = new URL(uri);
+    url.pathname = `/switchboard_legacy_${randomUUID().slice(0, 8)}`;
+    const raw = await mongoose.createConnection(url.toString()).asPromise();
+    opened.push(raw);
+    const at = new Date(Date.UTC(2026, 0, 1));
+    const fields = { chatbotId: 'bot', type: 'text', title: 'T', status: 'ready', error: null, chars: 4, createdAt: at, updatedAt: at };
+    await raw.collection('chatbots').insertOne({ _id: 'bot' as never, accountId: 'account', name: 'Bot', status: 'ready', settings: {}, createdAt: at, updatedAt: at });
+    await raw.collection('sources').insertOne({ _id: 'one' as never, ...fields, textVersion: null, revision: 2, chunkedRevision: 2 });
+    await raw.collection('sourceChunks').insertOne({ chatbotId: 'bot', sourceId: 'one', revision: 2, seq: 0, text: 'One.', source: { id: 'one', title: 'T', type: 'text' } });
+    await raw.collection('trainingSources').insertOne({ _id: 'bot' as never, version: 'v1', revision: 5 });
+    await raw.collection('trainingChunks').insertOne({ chatbotId: 'bot', version: 'v1', seq: 0, text: 'One.', source: { id: 'one', title: 'T', type: 'text' } });
+
+    for (let start = 0; start < 2; start += 1) opened.push(await openStore(url.toString()));
+    const store = await openStore(url.toString());
+    opened.push(store);
+
+    const names = (await raw.db?.listCollections({}, { nameOnly: true }).toArray())?.map(({ name }) => name);
+    expect(names).toContain('sources');
+    expect(names).not.toContain('sourceChunks');
+    expect(await raw.collection('sources').countDocuments({ chunkedRevision: { $exists: true } })).toBe(0);
+    expect(await store.sources.find('bot', 'one')).toEqual({ id: 'one', ...fields });
+    expect(await store.sources.trainedSources('bot')).toEqual([{ id: 'one', revision: 2 }]);
+  });
+});

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import mongoose from 'mongoose';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import type { Account, Chatbot, Store } from '../../src/store/port.js';
+import { INSERTED_REVISION, type Account, type Chatbot, type Store } from '../../src/store/port.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
 
@@ -36,7 +36,12 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
   it('finds nothing to mend in a store whose writes all completed', async () => {
     const account = await seedAccount(store);
     const [kept, removed] = [await seedChatbot(store, account), await seedChatbot(store, account)];
-    await store.training.replace(kept.id, { sourceText: 'Hello.', chunks: ['Hello.'] });
+    const at = new Date();
+    const hello = { id: 'hello', chatbotId: kept.id, type: 'text' as const, title: 'Hi', status: 'ready' as const, error: null, chars: 6, createdAt: at, updatedAt: at };
+    await store.sources.insert([{ ...hello, text: 'Hello.' }]);
+    const chunks = [{ text: 'Hello.', source: { id: hello.id, title: hello.title, type: hello.type } }];
+    const runs = [{ id: hello.id, revision: INSERTED_REVISION, count: 1 }];
+    await store.training.replace(kept.id, { chunks, runs, revision: await store.sources.nextRevision(kept.id) });
     await store.leads.insert(lead(kept));
     await store.leads.insert(lead(removed));
     await store.chatbots.delete(account.id, removed.id);
@@ -44,6 +49,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
     expect(await store.repair({ settleMs: 0, chunkGraceMs: 0 })).toEqual({ counters: 0, orphans: 0 });
     expect(await store.leads.list(kept.id, {}, { page: 1, size: 10 })).toHaveLength(1);
     expect((await store.training.material(kept.id)).chunks).toHaveLength(1);
+    // The material still holds the source's chunks for the next training.
+    expect(await store.sources.trainedSources(kept.id)).toEqual([{ id: hello.id, revision: INSERTED_REVISION, chunks }]);
   });
 });
 

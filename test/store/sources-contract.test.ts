@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiTextSource, INSERTED_REVISION, type Account, type Chatbot, type NewSource, type Source, type Store } from '../../src/store/port.js';
+import { apiTextSource, INSERTED_REVISION, type Account, type Chatbot, type NewSource, type PutSource, type Source, type Store } from '../../src/store/port.js';
 import { TEXT_PART_CHARS } from '../../src/store/text-parts.js';
 import { finishOrder, startBystander } from '../support/event-loop.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
@@ -136,7 +136,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await store.sources.list(bot.id)).toHaveLength(2);
     await store.sources.put(apiTextSource(bot.id, 'abc', at(53)), 15);
     expect(await store.sources.put(apiTextSource(bot.id, 'abcdef', at(54)), 15)).toEqual({ wouldHold: 5 + 7 + 6 });
-    expect(await store.sources.put(apiTextSource(bot.id, 'ABC', at(55)), 15)).toMatchObject({ chars: 3, updatedAt: at(55) });
+    expect(await store.sources.put(apiTextSource(bot.id, 'ABC', at(55)), 15)).toMatchObject({ source: { chars: 3, updatedAt: at(55) } });
     expect(await store.sources.text(bot.id, apiTextSource(bot.id, '', at(0)).id, 100)).toBe('ABC');
     expect(await store.sources.totalChars(bot.id)).toBe(15);
     expect(await debrisLeft()).toBe(0);
@@ -193,7 +193,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     const first = apiTextSource(bot.id, 'Old text.', at(1));
     await store.sources.put(first);
     const replaced = await store.sources.put(apiTextSource(bot.id, 'New text!', at(30)));
-    expect(replaced).toEqual({ ...stored(first), chars: 9, createdAt: at(1), updatedAt: at(30) });
+    expect(replaced).toEqual({ source: { ...stored(first), chars: 9, createdAt: at(1), updatedAt: at(30) }, revision: expect.any(Number) });
     expect(await store.sources.text(bot.id, first.id, 100)).toBe('New text!');
     expect(await store.sources.list(bot.id)).toHaveLength(1);
   });
@@ -393,11 +393,18 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     });
   });
 
-  describe('chunks kept between trainings', () => {
+  describe('chunks taken from the material', () => {
     const ref = (of: Source) => ({ id: of.id, title: of.title, type: of.type });
     const chunksOf = (of: Source, ...texts: string[]) => texts.map((text) => ({ text, source: ref(of) }));
+    /** Material of these runs, in order, each source's chunks made from its text at `revision`, trained from what stands now. */
+    const train = async (...runs: { of: Source; revision: number; texts: string[] }[]) =>
+      store.training.replace(bot.id, {
+        chunks: runs.flatMap(({ of, texts }) => chunksOf(of, ...texts)),
+        runs: runs.map(({ of, revision, texts }) => ({ id: of.id, revision, count: texts.length })),
+        revision: await store.sources.nextRevision(bot.id),
+      });
 
-    it('trains the ready sources, oldest first, each with its chunks once saved for its text', async () => {
+    it('trains the ready sources, oldest first, each with its chunks in the material when made from its current text', async () => {
       const text = source({ title: 'Hours', text: 'We open at nine.' });
       const queued = source({ status: 'queued', text: '' });
       const qa = source({ type: 'qa', title: 'Dogs?', question: 'Dogs?', answer: 'Yes.', text: 'Dogs?\nYes.' });
@@ -406,58 +413,112 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       expect([first?.id, second?.id, first?.chunks, second?.chunks]).toEqual([text.id, qa.id, undefined, undefined]);
       // Training chunks a source's text ahead, while inserting it, for this revision.
       expect([first?.revision, second?.revision]).toEqual([INSERTED_REVISION, INSERTED_REVISION]);
-      expect(await store.sources.saveChunks(bot.id, text.id, first?.revision as number, chunksOf(text, 'We open', 'at nine.'))).toBe(true);
+      await train({ of: text, revision: INSERTED_REVISION, texts: ['We open', 'at nine.'] }, { of: qa, revision: INSERTED_REVISION, texts: ['Dogs? Yes.'] });
       expect(await store.sources.trainedSources(bot.id)).toEqual([
-        { id: text.id, revision: first?.revision, chunks: chunksOf(text, 'We open', 'at nine.') },
-        { id: qa.id, revision: second?.revision },
+        { id: text.id, revision: INSERTED_REVISION, chunks: chunksOf(text, 'We open', 'at nine.') },
+        { id: qa.id, revision: INSERTED_REVISION, chunks: chunksOf(qa, 'Dogs? Yes.') },
       ]);
-      expect(await store.sources.trainedSources(bot.id, qa.id)).toEqual([{ id: qa.id, revision: second?.revision }]);
     });
 
-    it('refuses chunks of a text changed since, and forgets chunks once the text changes', async () => {
-      const text = source({ text: 'Old.' });
-      await store.sources.insert([text]);
-      const [before] = await store.sources.trainedSources(bot.id);
-      await store.sources.update(bot.id, text.id, { text: 'New.', chars: 4, updatedAt: at(20) });
-      expect(await store.sources.saveChunks(bot.id, text.id, before?.revision as number, chunksOf(text, 'Old.'))).toBe(false);
+    it('takes no chunks of a text changed since they were made, nor any of material trained without runs', async () => {
+      const [changed, kept] = [source({ text: 'Old.' }), source({ text: 'Kept.' })];
+      await store.sources.insert([changed, kept]);
+      await store.sources.update(bot.id, changed.id, { text: 'New.', chars: 4, updatedAt: at(20) });
       const [after] = await store.sources.trainedSources(bot.id);
-      expect(after?.revision).not.toBe(before?.revision);
-      expect(after?.chunks).toBeUndefined();
-      expect(await store.sources.saveChunks(bot.id, text.id, after?.revision as number, chunksOf(text, 'New.'))).toBe(true);
-      await store.sources.put({ ...text, text: 'Newer.', updatedAt: at(30) });
-      expect((await store.sources.trainedSources(bot.id))[0]?.chunks).toBeUndefined();
+      expect(after?.revision).not.toBe(INSERTED_REVISION);
+      await train({ of: changed, revision: INSERTED_REVISION, texts: ['Old.'] }, { of: kept, revision: INSERTED_REVISION, texts: ['Kept.'] });
+      expect(await store.sources.trainedSources(bot.id)).toEqual([
+        { id: changed.id, revision: after?.revision },
+        { id: kept.id, revision: INSERTED_REVISION, chunks: chunksOf(kept, 'Kept.') },
+      ]);
+      // Material trained before runs were recorded.
+      await store.training.replace(bot.id, { chunks: chunksOf(kept, 'Kept.') });
+      expect((await store.sources.trainedSources(bot.id)).map((trained) => trained.chunks)).toEqual([undefined, undefined]);
     });
 
-    it('keeps training a source being read again with its last chunks, until it fails', async () => {
-      const file = source({ type: 'file', text: 'Old file.' });
-      await store.sources.insert([file]);
-      const [ready] = await store.sources.trainedSources(bot.id);
-      await store.sources.saveChunks(bot.id, file.id, ready?.revision as number, chunksOf(file, 'Old file.'));
+    it('answers the revision a put stored its text at, a new source’s and a replaced one’s, chunks good for that revision only', async () => {
+      const id = apiTextSource(bot.id, '', at(0)).id;
+      const api = (text: string) => apiTextSource(bot.id, text, at(1));
+      const first = (await store.sources.put(api('We open at nine.'))) as PutSource;
+      expect(await store.sources.trainedSources(bot.id)).toEqual([{ id, revision: first.revision }]);
+      await train({ of: first.source, revision: first.revision, texts: ['We open at nine.'] });
+      expect(await store.sources.trainedSources(bot.id)).toEqual([{ id, revision: first.revision, chunks: chunksOf(first.source, 'We open at nine.') }]);
+      const replaced = (await store.sources.put(api('We open at ten.'))) as PutSource;
+      expect(replaced.revision).not.toBe(first.revision);
+      expect(await store.sources.trainedSources(bot.id)).toEqual([{ id, revision: replaced.revision }]);
+    });
+
+    it('takes no chunks of a deleted source for one put again under its id, at the revision of their run', async () => {
+      const api = (text: string) => apiTextSource(bot.id, text, at(1));
+      const first = (await store.sources.put(api('We open at nine.'))) as PutSource;
+      await train({ of: first.source, revision: first.revision, texts: ['We open at nine.'] });
+      // Removed (a v1 sourceText of '') and put again before a training read the removal.
+      await store.sources.delete(bot.id, first.source.id);
+      const again = (await store.sources.put(api('We close at five.'))) as PutSource;
+      expect(again.revision).toBe(first.revision);
+      expect(await store.sources.trainedSources(bot.id)).toEqual([{ id: first.source.id, revision: again.revision }]);
+      await train({ of: again.source, revision: again.revision, texts: ['We close at five.'] });
+      expect(await store.sources.trainedSources(bot.id)).toEqual([
+        { id: first.source.id, revision: again.revision, chunks: chunksOf(again.source, 'We close at five.') },
+      ]);
+    });
+
+    it('answers each of racing puts the revision of its own text', async () => {
+      // Texts of two parts, so each put yields to the other while it writes them.
+      const texts = ['a', 'b'].map((letter) => letter.repeat(TEXT_PART_CHARS + 10));
+      const puts = (await Promise.all(texts.map((text) => store.sources.put(apiTextSource(bot.id, text, at(1)))))) as PutSource[];
+      expect(new Set(puts.map(({ revision }) => revision)).size).toBe(2);
+      const [trained] = await store.sources.trainedSources(bot.id);
+      const last = puts.findIndex(({ revision }) => revision === trained?.revision);
+      expect(await store.sources.text(bot.id, trained?.id ?? '', 1)).toBe(texts[last]?.[0]);
+    });
+
+    it('keeps training a source being read again with the chunks of its last reading, until it fails', async () => {
+      const [file, other] = [source({ type: 'file', text: 'Old file.' }), source({ type: 'file', text: 'Other.' })];
+      await store.sources.insert([file, other]);
+      await train({ of: file, revision: INSERTED_REVISION, texts: ['Old file.'] });
       await store.sources.update(bot.id, file.id, { status: 'queued', updatedAt: at(20) });
-      expect((await store.sources.trainedSources(bot.id))[0]?.chunks).toEqual(chunksOf(file, 'Old file.'));
+      await store.sources.update(bot.id, other.id, { status: 'queued', updatedAt: at(20) });
+      // The one the material holds trains with its last reading, of the revision it was made from; the other with nothing.
+      const lastReading = [{ id: file.id, revision: INSERTED_REVISION, chunks: chunksOf(file, 'Old file.') }];
+      expect(await store.sources.trainedSources(bot.id)).toEqual(lastReading);
       const claimed = await store.sources.claimNext({ now: at(21), claimedBy: 'p', leaseUntil: at(90) });
       expect(claimed?.id).toBe(file.id);
-      expect((await store.sources.trainedSources(bot.id))[0]?.chunks).toEqual(chunksOf(file, 'Old file.'));
+      expect(await store.sources.trainedSources(bot.id)).toEqual(lastReading);
       await store.sources.settle(file.id, 'p', { status: 'failed', error: 'Corrupt.', text: '', chars: 0, updatedAt: at(22) });
       expect(await store.sources.trainedSources(bot.id)).toEqual([]);
-      // Read again after failing, it has no chunks to train with until it is ready.
+      // Retrained without it (as the sources job does once it fails), it has nothing to train with
+      // when read again, until it is ready.
+      await train();
       await store.sources.update(bot.id, file.id, { status: 'queued', updatedAt: at(23) });
       expect(await store.sources.trainedSources(bot.id)).toEqual([]);
     });
 
-    it('go with their source and their chatbot', async () => {
+    it('leave with their source and their chatbot, and stand for none created again under its id', async () => {
       const [a, b] = [source({ text: 'A.' }), source({ text: 'B.' })];
       await store.sources.insert([a, b]);
-      for (const trained of await store.sources.trainedSources(bot.id)) {
-        const of = trained.id === a.id ? a : b;
-        await store.sources.saveChunks(bot.id, of.id, trained.revision, chunksOf(of, of.id));
-      }
+      await train({ of: a, revision: INSERTED_REVISION, texts: [a.id] }, { of: b, revision: INSERTED_REVISION, texts: [b.id] });
       await store.sources.delete(bot.id, a.id);
-      expect((await store.sources.trainedSources(bot.id)).map((trained) => trained.chunks)).toEqual([chunksOf(b, b.id)]);
-      await store.sources.insert([a]);
-      expect((await store.sources.trainedSources(bot.id, a.id))[0]?.chunks).toBeUndefined();
+      const withB = { id: b.id, revision: INSERTED_REVISION, chunks: chunksOf(b, b.id) };
+      expect(await store.sources.trainedSources(bot.id)).toEqual([withB]);
+      // Created again at the revision of the deleted one's run, before a training read it.
+      await store.sources.insert([{ ...a, text: 'Another A.' }]);
+      expect(await store.sources.trainedSources(bot.id)).toEqual([{ id: a.id, revision: INSERTED_REVISION }, withB]);
       await store.chatbots.delete(owner.id, bot.id);
       expect(await store.sources.trainedSources(bot.id)).toEqual([]);
+    });
+
+    it('reads the chunks of one material, read again when a training replaces it meanwhile', async () => {
+      // Many runs, each read on its own, so that a training lands (and removes the material it
+      // displaced) while they are read; some long enough to be read in pages.
+      const many = Array.from({ length: 30 }, () => source({ text: 'Text.' }));
+      await store.sources.insert(many);
+      const material = (tag: string) => many.map((of, k) => ({ of, revision: INSERTED_REVISION, texts: Array.from({ length: k % 10 === 0 ? 1_500 : 5 }, (_, n) => `${tag} ${k} ${n}`) }));
+      await train(...material('old'));
+      const reading = store.sources.trainedSources(bot.id);
+      await train(...material('new'));
+      const read = (await reading).map((trained) => trained.chunks?.map((chunk) => chunk.text));
+      expect([material('old'), material('new')].map((runs) => runs.map(({ texts }) => texts))).toContainEqual(read);
     });
   });
 

@@ -89,7 +89,7 @@ describe('sqlite migrations of existing data', () => {
     expect(db.prepare('SELECT chatbot_id, version, part, text FROM training_source_parts').all()).toEqual([
       { chatbot_id: 'bot-a', version: 'v7', part: 0, text: 'One. Two.' },
     ]);
-    expect(db.prepare('SELECT * FROM training_sources').all()).toEqual([{ chatbot_id: 'bot-a', version: 'v7' }]);
+    expect(db.prepare('SELECT chatbot_id, version FROM training_sources').all()).toEqual([{ chatbot_id: 'bot-a', version: 'v7' }]);
     // Indexes are rebuilt from the material on demand.
     expect(db.prepare('SELECT COUNT(*) FROM retrieval_index_parts').pluck().get()).toBe(0);
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
@@ -221,6 +221,22 @@ describe('sqlite migrations of existing data', () => {
     expect(parts.all('short')).toEqual([{ version: 'migrated', part: 0, data: Buffer.from('%PDF') }]);
     expect(parts.all('empty')).toEqual([]);
     expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'source_files'").pluck().get()).toBe(0);
+    db.close();
+  });
+
+  it('drops the chunks kept beside the material, leaving the material without runs', () => {
+    const db = databaseBefore('ADD COLUMN runs');
+    db.prepare(`INSERT INTO sources (id, chatbot_id, type, title, status, chars, created_at, updated_at, chunked_revision) VALUES ('s', 'bot', 'text', 'T', 'ready', 3, 1, 1, 0)`).run();
+    db.prepare(`INSERT INTO source_chunks (source_id, revision, seq, text, ref) VALUES ('s', 0, 0, 'One.', '{}')`).run();
+    db.prepare(`INSERT INTO training_sources (chatbot_id, version) VALUES ('bot', 'v1')`).run();
+
+    migrate(db);
+
+    expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'source_chunks'").pluck().get()).toBe(0);
+    expect(db.prepare('SELECT * FROM sources').get()).not.toHaveProperty('chunked_revision');
+    // Created before any revision a training takes.
+    expect(db.prepare('SELECT created_revision FROM sources').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT chatbot_id, version, runs FROM training_sources').all()).toEqual([{ chatbot_id: 'bot', version: 'v1', runs: null }]);
     db.close();
   });
 

@@ -2,20 +2,18 @@ import { answerJobs } from '../../worker-thread.js';
 import { chunkText } from '../chunking.js';
 import { createByteCache } from '../index-cache.js';
 import { packIndex } from '../index-layout.js';
-import { indexPart, mergeIndexParts, readSourceSections, type IndexPart } from '../index-parts.js';
-import { runsBySource } from '../lexical-index.js';
+import { indexPart, mergeIndexParts, type IndexPart } from '../index-parts.js';
 import { readVectorTable } from '../word-vectors.js';
-import type { Chunk } from '../../store/port.js';
-import { packTexts } from './packed-texts.js';
-import { readTermsInHalves, startReadingHelper } from './terms-in-halves.js';
+import { packTexts, unpackTexts } from './packed-texts.js';
+import { readSourceInHalves, startReadingHelper } from './read-in-halves.js';
 import type { TrainingJob } from './training-jobs.js';
 
 // The thread that does training's CPU-heavy work, so the server's event loop never waits on it.
 // The index comes back packed (index-layout.ts) in a transferred buffer: its length is the size
 // the cache counts, and the same bytes are what the store keeps. The parts of the indexes it
 // built (each source read, index-parts.ts) are kept, by their source and text, within a budget:
-// a change to one source of a large chatbot reads that source alone again. A large source's terms
-// are read in halves on two threads (terms-in-halves.ts).
+// a change to one source of a large chatbot reads that source alone again. A large source is read
+// in halves on two threads (read-in-halves.ts).
 
 const PARTS_BUDGET_BYTES = 256 * 1024 * 1024;
 const parts = createByteCache<KeptPart>(PARTS_BUDGET_BYTES);
@@ -49,8 +47,8 @@ function partOf(source: string | undefined, texts: string[]): Promise<IndexPart>
 }
 
 async function readPart(source: string | undefined, texts: string[]): Promise<IndexPart> {
-  const sections = readSourceSections(texts);
-  return indexPart(source, sections, await readTermsInHalves(sections));
+  const { sections, terms } = await readSourceInHalves(texts);
+  return indexPart(source, sections, terms);
 }
 
 /** About what a part holds in memory: its strings (two bytes a character) and its numbers. */
@@ -60,8 +58,8 @@ function weight(part: IndexPart): number {
   return 2 * chars + 4 * numbers;
 }
 
-/** Materials arriving in slices (training-jobs.ts), by number, until their index is asked for. */
-const arriving = new Map<number, Chunk[]>();
+/** Materials arriving in slices (training-jobs.ts), by number, until their index is asked for: their runs of chunks of one source. */
+const arriving = new Map<number, { source: string | undefined; texts: string[] }[]>();
 
 answerJobs<TrainingJob>(async (job) => {
   if (job.task === 'chunk') return { result: chunkText(job.text) };
@@ -77,15 +75,18 @@ answerJobs<TrainingJob>(async (job) => {
     return { result: table, transfer: [table.values.buffer] };
   }
   if (job.task === 'material') {
-    const chunks = arriving.get(job.material) ?? [];
-    for (const chunk of job.chunks) chunks.push(chunk);
-    arriving.set(job.material, chunks);
+    const runs = arriving.get(job.material) ?? [];
+    const last = runs.at(-1);
+    const texts = unpackTexts(job.texts);
+    if (last && last.source === job.source) for (const text of texts) last.texts.push(text);
+    else runs.push({ source: job.source, texts });
+    arriving.set(job.material, runs);
     return { result: undefined };
   }
-  const chunks = arriving.get(job.material) ?? [];
+  const runs = arriving.get(job.material) ?? [];
   arriving.delete(job.material);
   // Slices posted to a worker that died since are lost with it: no index of part of a material.
-  if (chunks.length !== job.count) throw new Error(`material ${job.material} arrived incomplete`);
-  const bytes = packIndex(mergeIndexParts(await Promise.all(runsBySource(chunks).map(({ source, texts }) => partOf(source, texts)))));
+  if (runs.reduce((sum, run) => sum + run.texts.length, 0) !== job.count) throw new Error(`material ${job.material} arrived incomplete`);
+  const bytes = packIndex(mergeIndexParts(await Promise.all(runs.map(({ source, texts }) => partOf(source, texts)))));
   return { result: bytes, transfer: [bytes.buffer] };
 });

@@ -37,7 +37,6 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
     sourceFileParts,
     sourceTextParts,
     sourcePages,
-    sourceChunks,
     sourceRevisions,
     retrievalIndexParts,
     retrievalVectors,
@@ -129,7 +128,6 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
       await Promise.all([
         digestRuns.deleteMany({ digestId: { $in: digestIds } }),
         sourcePages.deleteMany({ sourceId: { $in: sourceIds } }),
-        sourceChunks.deleteMany({ chatbotId: id }),
         sourceFileParts.deleteMany({ sourceId: { $in: sourceIds } }),
         sourceTextParts.deleteMany({ chatbotId: id }),
         sources.deleteMany({ chatbotId: id }),

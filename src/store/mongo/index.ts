@@ -18,6 +18,7 @@ import { mongoDigests } from './digests.js';
 import { moveSourceTexts } from './api-text-sources.js';
 import { migrateIndexes } from './indexes.js';
 import { moveEmbeddedMessages } from './legacy-messages.js';
+import { dropSourceChunks } from './legacy-source-chunks.js';
 import { partSourceTexts } from './legacy-source-texts.js';
 import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
@@ -41,6 +42,7 @@ export async function openMongoStore(url: string): Promise<Store> {
   const connection = await mongoose.createConnection(url).asPromise();
   const models = mongoModels(connection);
   const sourceTexts = mongoSourceTexts(models);
+  const training = mongoTraining(models, sourceTexts);
   let writes;
   try {
     for (const model of Object.values(models)) await migrateIndexes(model as never);
@@ -49,6 +51,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     await nameUnnamedKeys(models);
     await moveSourceTexts(models);
     await partSourceTexts(models, sourceTexts);
+    await dropSourceChunks(models);
     writes = await atomicWrites(connection);
   } catch (error) {
     await connection.close();
@@ -61,8 +64,8 @@ export async function openMongoStore(url: string): Promise<Store> {
     engine: 'mongodb',
     accounts: mongoAccounts(models),
     chatbots: mongoChatbots(models, writes),
-    training: mongoTraining(models, sourceTexts),
-    sources: mongoSources(models, sourceTexts),
+    training,
+    sources: mongoSources(models, sourceTexts, training),
     retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
     leads: mongoLeads(models, writes, countActivity),

@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Types } from 'mongoose';
 import { ACTIVITY_COUNTERS, type ActivityCounts } from '../activity-counters.js';
+import type { MaterialRun } from '../material-runs.js';
 import type {
   Asset,
   Author,
@@ -57,10 +58,11 @@ export type ApiKeyDoc = {
 export type ChatbotDoc = Stored<Chatbot>;
 
 /**
- * `version` names the current chunk set; `revision` the source revision it was built from;
- * `sourceText` is kept for material trained before sources.
+ * `version` names the current chunk set; `revision` the source revision it was built from; `runs`
+ * where each source's chunks lie in it (material-runs.ts); `sourceText` is kept for material
+ * trained before sources.
  */
-export type TrainingSourceDoc = { _id: string; sourceText?: string; version: string; revision?: number };
+export type TrainingSourceDoc = { _id: string; sourceText?: string; version: string; revision?: number; runs?: MaterialRun[] };
 
 export type TrainingChunkDoc = { chatbotId: string; version: string; seq: number; text: string; source?: SourceRef };
 
@@ -120,7 +122,13 @@ const chatbotSchema = new Schema<ChatbotDoc>(
 chatbotSchema.index({ accountId: 1, createdAt: 1, _id: 1 });
 
 const trainingSourceSchema = new Schema<TrainingSourceDoc>(
-  { _id: required(String), sourceText: String, version: required(String), revision: Number },
+  {
+    _id: required(String),
+    sourceText: String,
+    version: required(String),
+    revision: Number,
+    runs: { type: [{ id: String, revision: Number, start: Number, end: Number, _id: false }], default: undefined },
+  },
   { ...options, collection: 'trainingSources' },
 );
 
@@ -601,9 +609,13 @@ export type SourceDoc = Stored<Source> & {
   textVersion?: string | null;
   claimedBy?: string | null;
   leaseUntil?: Date | null;
-  /** The revision of its text and status, and the one its complete chunks were made from (sourceChunks). */
+  /** The revision of its text and status. */
   revision?: number;
-  chunkedRevision?: number | null;
+  /**
+   * The chatbot's revision (sourceRevisions) when it was created (material-runs.ts): null until
+   * recorded, just after; none for a source stored before it was recorded.
+   */
+  createdRevision?: number | null;
 };
 
 const sourceSchema = new Schema<SourceDoc>(
@@ -627,7 +639,7 @@ const sourceSchema = new Schema<SourceDoc>(
     claimedBy: optionalString,
     leaseUntil: optionalDate,
     revision: { type: Number, default: 0 },
-    chunkedRevision: { type: Number, default: null },
+    createdRevision: { type: Number, default: undefined },
     createdAt: required(Date),
     updatedAt: required(Date),
   },
@@ -682,22 +694,6 @@ const sourcePageSchema = new Schema<SourcePageDoc>(
 sourcePageSchema.index({ sourceId: 1, url: 1 }, { unique: true });
 sourcePageSchema.index({ sourceId: 1, status: 1, seq: 1 });
 
-/** A chunk of a source's text at one revision of it, kept between trainings. */
-export type SourceChunkDoc = { chatbotId: string; sourceId: string; revision: number; seq: number; text: string; source: SourceRef };
-
-const sourceChunkSchema = new Schema<SourceChunkDoc>(
-  {
-    chatbotId: required(String),
-    sourceId: required(String),
-    revision: required(Number),
-    seq: required(Number),
-    text: required(String),
-    source: { type: Schema.Types.Mixed, required: true },
-  },
-  { ...options, collection: 'sourceChunks' },
-);
-sourceChunkSchema.index({ sourceId: 1, revision: 1, seq: 1 }, { unique: true });
-sourceChunkSchema.index({ chatbotId: 1 });
 
 /** Counts changes to a chatbot's sources: material built after reading one includes that change. */
 export type SourceRevisionDoc = { _id: string; revision: number };
@@ -771,7 +767,6 @@ export function mongoModels(connection: Connection) {
     sourceFileParts: connection.model('SourceFilePart', sourceFilePartSchema),
     sourceTextParts: connection.model('SourceTextPart', sourceTextPartSchema),
     sourcePages: connection.model('SourcePage', sourcePageSchema),
-    sourceChunks: connection.model('SourceChunk', sourceChunkSchema),
     sourceRevisions: connection.model('SourceRevision', sourceRevisionSchema),
     retrievalIndexParts: connection.model('RetrievalIndexPart', retrievalIndexPartSchema),
     retrievalVectors: connection.model('RetrievalVector', retrievalVectorSchema),

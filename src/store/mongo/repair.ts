@@ -18,7 +18,6 @@ const CHILDREN = [
   'trainingChunks',
   'sources',
   'sourceTextParts',
-  'sourceChunks',
   'assets',
   'contacts',
   'attributes',

@@ -1,12 +1,13 @@
-import { countedChars, isOverCharLimit, type NewSource, type OverCharLimit, type Source, type SourceChange, type SourcePageStatus, type SourceRepository, type SourceText, type TrainedSource } from '../port.js';
-import type { MongoModels, SourceChunkDoc, SourceDoc, SourcePageDoc, SourceRevisionDoc } from './models.js';
+import { trainedFromMaterial } from '../material-runs.js';
+import { countedChars, isOverCharLimit, type NewSource, type OverCharLimit, type Source, type SourceChange, type SourcePageStatus, type SourceRepository, type SourceText } from '../port.js';
+import type { MongoModels, SourceDoc, SourcePageDoc, SourceRevisionDoc } from './models.js';
 import type { MongoSourceTexts } from './source-texts.js';
+import type { MongoMaterialRuns } from './training.js';
 
 // A chatbot's knowledge sources. A source's document names the version of its extracted text
 // (source-texts.ts; a website's is in its pages' documents); the text and the file's bytes are in
 // parts of their own: a document holds at most 16 MB, and a list never reads either. A source's
-// chunks are documents of sourceChunks under the revision of the text they were made from; the
-// source's chunkedRevision names the one complete set.
+// chunks are in the material (material-runs.ts).
 
 /** A source's document as a write left it, and as it was before (null: the write created it). */
 type Written = { doc: SourceDoc; before: SourceDoc | null };
@@ -16,9 +17,8 @@ type CharLimit = { chatbotId: string; chars: number; except: string[]; maxChars:
 
 const FILE_PART_BYTES = 8 * 1024 * 1024;
 const DUPLICATE_KEY = 11000;
-const CHUNK_BATCH = 1000;
 /** What a source's document holds besides the source itself and the version of its text. */
-const JOB = { claimedBy: 0, leaseUntil: 0, revision: 0, chunkedRevision: 0 } as const;
+const JOB = { claimedBy: 0, leaseUntil: 0, revision: 0, createdRevision: 0 } as const;
 /** What a source's document holds besides the source itself. */
 const INTERNAL = { ...JOB, textVersion: 0 } as const;
 
@@ -28,7 +28,7 @@ export function toSource({
   claimedBy: _claimedBy,
   leaseUntil: _leaseUntil,
   revision: _revision,
-  chunkedRevision: _chunkedRevision,
+  createdRevision: _createdRevision,
   ...rest
 }: SourceDoc): Source {
   return { id: _id, ...rest };
@@ -37,14 +37,10 @@ export function toSource({
 /** The limit a change is written within: only a change of the characters is limited. */
 const changeLimit = ({ chars }: SourceChange, maxChars: number) => ({ chars: chars ?? 0, maxChars: chars === undefined ? Infinity : maxChars });
 
-/**
- * The write of a change, its text written under `textVersion`: a new text or status is a new
- * revision, and a failed source keeps no chunks.
- */
+/** The write of a change, its text written under `textVersion`: a new text or status is a new revision. */
 function changeWrite({ updatedAt, text: _text, ...change }: SourceChange, textVersion: string | null | undefined, extra: Record<string, unknown> = {}) {
   const fields: Record<string, unknown> = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
   if (textVersion !== undefined) fields.textVersion = textVersion;
-  if (change.status === 'failed') fields.chunkedRevision = null;
   const revised = textVersion !== undefined || change.pages !== undefined || change.status !== undefined;
   return { $set: { ...fields, ...extra, updatedAt }, ...(revised ? { $inc: { revision: 1 } } : {}) };
 }
@@ -54,8 +50,8 @@ export function toDoc({ id, text: _text, file: _file, ...rest }: NewSource, text
   return { _id: id, ...rest, textVersion };
 }
 
-/** A document's fields but its id, which a write may not set. */
-const withoutId = ({ _id, ...fields }: SourceDoc) => fields;
+/** A document's fields as a restore puts them back: not its id, which a write may not set, nor its revision, which moves on. */
+const restorable = ({ _id, revision: _revision, ...fields }: SourceDoc) => fields;
 
 function fileParts(sourceId: string, file: Buffer) {
   const parts = [];
@@ -65,18 +61,10 @@ function fileParts(sourceId: string, file: Buffer) {
   return parts;
 }
 
-export function mongoSources(models: MongoModels, texts: MongoSourceTexts): SourceRepository {
-  const { sources, sourceFileParts, sourcePages, sourceChunks, sourceRevisions } = models;
+export function mongoSources(models: MongoModels, texts: MongoSourceTexts, material: MongoMaterialRuns): SourceRepository {
+  const { sources, sourceFileParts, sourcePages, sourceRevisions } = models;
   const removeChildren = (ids: string[]) =>
-    Promise.all([
-      sourceFileParts.deleteMany({ sourceId: { $in: ids } }),
-      sourcePages.deleteMany({ sourceId: { $in: ids } }),
-      sourceChunks.deleteMany({ sourceId: { $in: ids } }),
-    ]);
-  const readChunks = async (sourceId: string, revision: number) =>
-    (await sourceChunks.find({ sourceId, revision }, { text: 1, source: 1 }).sort({ seq: 1 }).lean<SourceChunkDoc[]>()).map(
-      ({ text, source }) => ({ text, source }),
-    );
+    Promise.all([sourceFileParts.deleteMany({ sourceId: { $in: ids } }), sourcePages.deleteMany({ sourceId: { $in: ids } })]);
 
   /**
    * Writes `text` (when given) in parts, then runs `write`, which makes them current and answers
@@ -137,7 +125,7 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
     // A write without a text (a website settled) changed no text: nothing to tell another's from.
     const ours = textVersion === undefined ? { _id: id } : { _id: id, textVersion };
     if (before) {
-      await sources.updateOne(ours, { $set: withoutId(before), $inc: { revision: 1 } });
+      await sources.updateOne(ours, { $set: restorable(before), $inc: { revision: 1 } });
     } else if ((await sources.deleteOne(ours)).deletedCount > 0) {
       await removeChildren([id]);
     }
@@ -173,6 +161,16 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
   }
 
   /**
+   * Records the chatbot's revision on the sources just created (material-runs.ts), read after they
+   * landed: a training that took a later one read them, not sources of the same ids deleted before.
+   * Until then (null) the material's chunks are taken for none of them.
+   */
+  async function recordCreated(chatbotId: string, ids: string[]): Promise<void> {
+    const createdRevision = (await revisionOf(chatbotId)) ?? 0;
+    await sources.updateMany({ _id: { $in: ids }, createdRevision: null }, { $set: { createdRevision } });
+  }
+
+  /**
    * Writes the sources' texts, documents and files' parts, and answers how to remove them again.
    * Not one transaction (a file's parts may pass its size): a failure part-way undoes, write by
    * write, what this call wrote (a clashing id belongs to another source).
@@ -188,12 +186,14 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
     try {
       for (const { chatbotId, id, text = '' } of batch) staged.push({ id, textVersion: await texts.write(chatbotId, id, text) });
       try {
-        await sources.insertMany(batch.map((source, k) => toDoc(source, staged[k]?.textVersion ?? null)), { ordered: true, lean: true });
+        const docs = batch.map((source, k) => ({ ...toDoc(source, staged[k]?.textVersion ?? null), createdRevision: null }));
+        await sources.insertMany(docs, { ordered: true, lean: true });
       } catch (error) {
         inserted = Object.values((error as { insertedIds?: Record<string, string> }).insertedIds ?? {});
         throw error;
       }
       inserted = batch.map((source) => source.id);
+      await recordCreated(batch[0]?.chatbotId ?? '', inserted);
       const parts = batch.flatMap((source) => (source.file ? fileParts(source.id, source.file) : []));
       if (parts.length > 0) await sourceFileParts.insertMany(parts, { ordered: true, lean: true });
     } catch (error) {
@@ -255,23 +255,27 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
     },
     async put(source, maxChars = Infinity) {
       const limit = { chars: source.chars, maxChars };
+      let revision = 0;
       const stored = await withTextWithinLimit(source.chatbotId, source.id, source.text ?? '', limit, async (textVersion = null) => {
         const { _id, createdAt, ...fields } = toDoc(source, textVersion);
         const before = await sources
           .findOneAndUpdate(
             { _id, chatbotId: source.chatbotId },
-            { $set: fields, $setOnInsert: { createdAt }, $inc: { revision: 1 } },
-            { upsert: true, returnDocument: 'before', projection: JOB },
+            { $set: fields, $setOnInsert: { createdAt, createdRevision: null }, $inc: { revision: 1 } },
+            { upsert: true, returnDocument: 'before', projection: { claimedBy: 0, leaseUntil: 0 } },
           )
           .lean<SourceDoc>();
-        return { doc: { ...(before ?? { _id, createdAt }), ...fields }, before };
+        if (!before) await recordCreated(source.chatbotId, [_id]);
+        // One on from the revision it had: none (0) when new, or stored before revisions were counted.
+        revision = (before?.revision ?? 0) + 1;
+        return { doc: { ...(before ?? { _id, createdAt }), ...fields, revision }, before };
       });
       if (isOverCharLimit(stored)) return stored;
       if (source.file) {
         await sourceFileParts.deleteMany({ sourceId: source.id });
         await sourceFileParts.insertMany(fileParts(source.id, source.file), { ordered: true, lean: true });
       }
-      return toSource(stored as SourceDoc);
+      return { source: toSource(stored as SourceDoc), revision };
     },
     async find(chatbotId, id) {
       const doc = await sources.findOne({ _id: id, chatbotId }, INTERNAL).lean<SourceDoc>();
@@ -330,36 +334,22 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts): Sour
         .lean<SourcePageDoc[]>();
       return pages.map((page): SourceText => ({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text }));
     },
-    async trainedSources(chatbotId, sourceId) {
-      const docs = await sources
-        .find(
-          { chatbotId, ...(sourceId === undefined ? {} : { _id: sourceId }), $or: [{ status: 'ready' }, { status: { $in: ['queued', 'processing'] }, chunkedRevision: { $ne: null } }] },
-          { status: 1, revision: 1, chunkedRevision: 1 },
-        )
-        .sort({ createdAt: 1, _id: 1 })
-        .lean<Pick<SourceDoc, '_id' | 'status' | 'revision' | 'chunkedRevision'>[]>();
-      const trained: TrainedSource[] = [];
-      for (const { _id: id, status, revision = 0, chunkedRevision: chunked } of docs) {
-        if (status === 'ready' && chunked !== revision) trained.push({ id, revision });
-        else trained.push({ id, revision, chunks: await readChunks(id, chunked as number) });
-      }
-      return trained;
-    },
-    async saveChunks(chatbotId, id, revision, chunks) {
-      const docs = chunks.map(({ text, source }, seq): SourceChunkDoc => ({ chatbotId, sourceId: id, revision, seq, text, source }));
-      // A concurrent training may be saving the same revision: its chunks are the same, and the
-      // duplicates it already wrote are skipped.
-      for (let start = 0; start < docs.length; start += CHUNK_BATCH) {
-        await sourceChunks.insertMany(docs.slice(start, start + CHUNK_BATCH), { ordered: false, lean: true }).catch((error: unknown) => {
-          const errors = (error as { writeErrors?: { code?: number }[] }).writeErrors;
-          if (!errors?.every((failure) => failure.code === DUPLICATE_KEY)) throw error;
-        });
-      }
-      // A source stored before revisions were counted has none: revision 0.
-      const current = revision === 0 ? { $in: [0, null] } : revision;
-      const { matchedCount } = await sources.updateOne({ _id: id, chatbotId, revision: current }, { $set: { chunkedRevision: revision } });
-      await sourceChunks.deleteMany({ sourceId: id, revision: matchedCount > 0 ? { $ne: revision } : revision });
-      return matchedCount > 0;
+    async trainedSources(chatbotId) {
+      // The material's runs are read before the sources: a source changed in between is chunked again.
+      return trainedFromMaterial(
+        async () => {
+          const current = await material.currentRuns(chatbotId);
+          const docs = await sources
+            .find({ chatbotId, status: { $in: ['ready', 'queued', 'processing'] } }, { status: 1, revision: 1, createdRevision: 1 })
+            .sort({ createdAt: 1, _id: 1 })
+            .lean<Pick<SourceDoc, '_id' | 'status' | 'revision' | 'createdRevision'>[]>();
+          // A source stored before revisions were counted has none: revision 0, created at 0.
+          const snapshot = docs.map(({ _id: id, status, revision = 0, createdRevision = 0 }) => ({ id, status, revision, createdRevision: createdRevision ?? Infinity }));
+          return { ...current, sources: snapshot };
+        },
+        (version, run) => material.readRun(chatbotId, version, run),
+        () => material.version(chatbotId),
+      );
     },
     async claimNext({ now, claimedBy, leaseUntil }) {
       const doc = await sources

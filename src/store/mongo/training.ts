@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { apiTextSourceId, type TrainingRepository } from '../port.js';
+import { placeRuns, type CurrentRuns, type MaterialRun } from '../material-runs.js';
+import { apiTextSourceId, type SourceChunk, type SourceRef, type TrainingRepository } from '../port.js';
 import type { MongoModels, TrainingChunkDoc, TrainingSourceDoc } from './models.js';
 import { writtenMaterial } from '../written-material.js';
 import type { MongoSourceTexts } from './source-texts.js';
@@ -9,8 +10,9 @@ const DUPLICATE_KEY = 11000;
 
 // Without transactions, material is versioned: chunks are written under a fresh version, then one
 // write to the source document makes that version current, and only then is the superseded version
-// deleted. Readers follow the version the source document names.
-export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts): TrainingRepository {
+// deleted. Readers follow the version the source document names. The write that makes a version
+// current sets its runs (material-runs.ts) with it.
+export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts): TrainingRepository & MongoMaterialRuns {
   const { trainingSources, trainingChunks } = models;
   const currentVersion = async (chatbotId: string) =>
     (await trainingSources.findById(chatbotId, { version: 1 }).lean<TrainingSourceDoc>())?.version;
@@ -33,6 +35,8 @@ export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts
         throw error;
       }
       const { sourceText, revision } = material;
+      const runs = material.runs && placeRuns(material.runs);
+      const unset = { ...(sourceText === undefined ? { sourceText: '' } : {}), ...(runs === undefined ? { runs: '' } : {}) };
       let previous: TrainingSourceDoc | null;
       try {
         previous = await trainingSources
@@ -40,8 +44,8 @@ export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts
             // Material of a later revision stays: the upsert then collides with it on _id.
             revision === undefined ? { _id: chatbotId } : { _id: chatbotId, revision: { $not: { $gte: revision } } },
             {
-              $set: { version, ...(sourceText === undefined ? {} : { sourceText }), ...(revision === undefined ? {} : { revision }) },
-              ...(sourceText === undefined ? { $unset: { sourceText: '' } } : {}),
+              $set: { version, ...(sourceText === undefined ? {} : { sourceText }), ...(revision === undefined ? {} : { revision }), ...(runs ? { runs } : {}) },
+              ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
             },
             { upsert: true, returnDocument: 'before', projection: { version: 1 } },
           )
@@ -77,6 +81,17 @@ export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts
       }
     },
     version: currentVersion,
+    async currentRuns(chatbotId) {
+      const doc = await trainingSources.findById(chatbotId, { version: 1, revision: 1, runs: 1 }).lean<TrainingSourceDoc>();
+      return { version: doc?.version, revision: doc?.revision, runs: doc?.runs ?? [] };
+    },
+    async readRun(chatbotId, version, { start, end }) {
+      const docs = await trainingChunks
+        .find({ chatbotId, version, seq: { $gte: start, $lt: end } }, { _id: 0, text: 1, source: 1 })
+        .sort({ seq: 1 })
+        .lean<TrainingChunkDoc[]>();
+      return docs.map(({ text, source }) => ({ text, source: source as SourceRef }));
+    },
     async sourceText(chatbotId) {
       const apiText = await sourceTexts.read(chatbotId, apiTextSourceId(chatbotId), Number.MAX_SAFE_INTEGER);
       if (apiText !== undefined) return apiText;
@@ -85,3 +100,12 @@ export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts
     },
   };
 }
+
+/** What the sources' trainedSources reads of the material (material-runs.ts). */
+export type MongoMaterialRuns = {
+  /** The current version, the revision it was trained from and its runs: none for material trained before runs were recorded. */
+  currentRuns(chatbotId: string): Promise<CurrentRuns>;
+  /** The chunks of a run of `version`: the caller checks the version is still current after. */
+  readRun(chatbotId: string, version: string, run: MaterialRun): Promise<SourceChunk[]>;
+  version(chatbotId: string): Promise<string | undefined>;
+};

@@ -54,7 +54,7 @@ export function openSqliteStore(filename: string): Store {
     accounts: sqliteAccounts(db),
     chatbots: sqliteChatbots(db),
     training,
-    sources: sqliteSources(db, sourceTexts, sourceFiles),
+    sources: sqliteSources(db, sourceTexts, sourceFiles, training),
     retrieval,
     assets: sqliteAssets(db),
     leads: sqliteLeads(db, countActivity),

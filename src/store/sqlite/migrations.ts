@@ -640,6 +640,20 @@ export const MIGRATIONS: readonly string[] = [
   FROM cut JOIN source_files file ON file.source_id = cut.source_id JOIN sources source ON source.id = cut.source_id;
   DROP TABLE source_files;
   `,
+  // A source's chunks are stored once, in the material: training_sources.runs records, for the
+  // current version, each source's run of chunks and the revision of the text they were made from
+  // (see material-runs.ts). The chunks kept beside it go. Existing material has no runs: each
+  // chatbot's next training chunks its sources again.
+  `
+  ALTER TABLE training_sources ADD COLUMN runs TEXT;
+  DROP TABLE source_chunks;
+  ALTER TABLE sources DROP COLUMN chunked_revision;
+  `,
+  // The chatbot's revision (source_revisions) when each source was created: material trained from
+  // a later one read this source, not another of the same id deleted before (see material-runs.ts).
+  `
+  ALTER TABLE sources ADD COLUMN created_revision INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export function migrate(db: Database): void {

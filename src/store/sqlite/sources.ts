@@ -1,5 +1,5 @@
-import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
+import { trainedFromMaterial } from '../material-runs.js';
 import {
   countedChars,
   isOverCharLimit,
@@ -9,26 +9,20 @@ import {
   type QaExpectation,
   type Source,
   type SourceChange,
-  type SourceChunk,
   type SourcePage,
   type SourcePageStatus,
   type SourceRepository,
   type SourceStatus,
   type SourceText,
   type SourceType,
-  type TrainedSource,
 } from '../port.js';
 import type { SqliteSourceFiles } from './source-files.js';
 import type { SqliteSourceTexts } from './source-texts.js';
-import { deleteInStages, inStages } from './staging.js';
+import type { SqliteMaterialRuns } from './training.js';
 
 // A chatbot's knowledge sources. A source's extracted text and a file's bytes are in parts under
 // the versions its row names (source-texts.ts, source-files.ts; a website's text is in its pages'
-// rows), so a list never reads either. A source's chunks are rows of source_chunks under
-// the revision of the text they were made from.
-
-// Chunks read at once: a few milliseconds' work.
-const READ_ROWS = 1024;
+// rows), so a list never reads either. A source's chunks are in the material (material-runs.ts).
 
 type SourceRow = {
   id: string;
@@ -60,9 +54,15 @@ type Versions = { text?: string | null; file?: string | null };
 /** A source's row as a write left it, and the versions of its text and file that write displaced. */
 type Written = { row: SourceRow; displaced: Versions };
 
+/** A put's Written, with the revision of the text it stored. */
+type WrittenAt = Written & { revision: number };
+
 const COLUMNS = `id, chatbot_id, type, title, status, error, chars, filename, content_type, bytes, url, max_pages,
   pages_done, pages_failed, pages_total, question, answer, created_at, updated_at, text_version, file_version`;
 const PLACES = Array.from({ length: 21 }, () => '?').join(', ');
+/** A new row's columns and values: the source's (rowValues), and the chatbot's revision it is created at (material-runs.ts). */
+const NEW_ROW = `(${COLUMNS}, created_revision)
+  VALUES (${PLACES}, (SELECT coalesce(max(revision), 0) FROM source_revisions WHERE chatbot_id = ?))`;
 
 export function toSource(row: SourceRow): Source {
   const source: Source = {
@@ -89,7 +89,7 @@ export function toSource(row: SourceRow): Source {
   return source;
 }
 
-/** The row of a source whose text and file are kept under `versions`. */
+/** The row of a source whose text and file are kept under `versions`, and its chatbot's id again (NEW_ROW). */
 function rowValues(source: NewSource, versions: Versions) {
   return [
     source.id,
@@ -113,23 +113,23 @@ function rowValues(source: NewSource, versions: Versions) {
     source.updatedAt.getTime(),
     versions.text ?? null,
     versions.file ?? null,
+    source.chatbotId,
   ];
 }
 
 /** The columns a change sets, but for its text's (kept in parts). */
 function columnsOf({ text: _text, pages, contentType, updatedAt, ...fields }: SourceChange): Record<string, unknown> {
   const columns: Record<string, unknown> = { ...fields, updated_at: updatedAt.getTime() };
-  if (fields.status === 'failed') columns.chunked_revision = null;
   if (contentType !== undefined) columns.content_type = contentType;
   if (pages !== undefined) Object.assign(columns, { pages_done: pages.done, pages_failed: pages.failed, pages_total: pages.total });
   return columns;
 }
 
-export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: SqliteSourceFiles): SourceRepository {
-  const insert = db.prepare(`INSERT INTO sources (${COLUMNS}) VALUES (${PLACES})`);
+export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: SqliteSourceFiles, material: SqliteMaterialRuns): SourceRepository {
+  const insert = db.prepare(`INSERT INTO sources ${NEW_ROW}`);
   // A put without a file keeps the one the source has.
-  const replace = db.prepare(
-    `INSERT INTO sources (${COLUMNS}) VALUES (${PLACES})
+  const replace = db.prepare<unknown[], { revision: number }>(
+    `INSERT INTO sources ${NEW_ROW}
      ON CONFLICT (id) DO UPDATE SET type = excluded.type, title = excluded.title, status = excluded.status,
        error = excluded.error, chars = excluded.chars, filename = excluded.filename, content_type = excluded.content_type,
        bytes = excluded.bytes, url = excluded.url, max_pages = excluded.max_pages, pages_done = excluded.pages_done,
@@ -137,7 +137,8 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
        answer = excluded.answer, text_version = excluded.text_version,
        file_version = coalesce(excluded.file_version, sources.file_version), updated_at = excluded.updated_at,
        revision = sources.revision + 1
-     WHERE sources.chatbot_id = excluded.chatbot_id`,
+     WHERE sources.chatbot_id = excluded.chatbot_id
+     RETURNING revision`,
   );
   const byId = db.prepare<[string, string], SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? AND id = ?`);
   const ofChatbot = db.prepare<[string], SourceRow>(
@@ -155,30 +156,11 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   const totalChars = db.prepare<[string, string], { total: number }>(
     'SELECT coalesce(sum(chars), 0) AS total FROM sources WHERE chatbot_id = ? AND id != ?',
   );
-  const trained = db.prepare<
-    { chatbotId: string; sourceId: string | null },
-    { id: string; status: SourceStatus; revision: number; chunked_revision: number | null }
-  >(
-    `SELECT id, status, revision, chunked_revision FROM sources
-     WHERE chatbot_id = @chatbotId AND (@sourceId IS NULL OR id = @sourceId)
-       AND (status = 'ready' OR (status IN ('queued', 'processing') AND chunked_revision IS NOT NULL))
-     ORDER BY created_at, id`,
-  );
-  const chunksFrom = db.prepare<[string, number, number, number], { seq: number; text: string; ref: string }>(
-    'SELECT seq, text, ref FROM source_chunks WHERE source_id = ? AND revision = ? AND seq >= ? ORDER BY seq LIMIT ?',
-  );
-  const insertChunk = db.prepare('INSERT OR IGNORE INTO source_chunks (source_id, revision, seq, text, ref) VALUES (?, ?, ?, ?, ?)');
-  const markChunked = db.prepare(
-    'UPDATE sources SET chunked_revision = @revision WHERE chatbot_id = @chatbotId AND id = @id AND revision = @revision',
-  );
-  const deleteChunks = db.prepare(
-    `DELETE FROM source_chunks WHERE rowid IN
-     (SELECT rowid FROM source_chunks WHERE source_id = ? AND revision = ? LIMIT ?)`,
+  const trained = db.prepare<[string], { id: string; status: SourceStatus; revision: number; createdRevision: number }>(
+    `SELECT id, status, revision, created_revision AS createdRevision FROM sources
+     WHERE chatbot_id = ? AND status IN ('ready', 'queued', 'processing') ORDER BY created_at, id`,
   );
   const revise = db.prepare('UPDATE sources SET revision = revision + 1 WHERE id = ?');
-  const otherRevisions = db.prepare<[string, number], { revision: number }>(
-    'SELECT DISTINCT revision FROM source_chunks WHERE source_id = ? AND revision != ?',
-  );
   const readPages = db.prepare<[string], { url: string; title: string; text: string }>(
     `SELECT url, title, text FROM source_pages WHERE source_id = ? AND status = 'read' ORDER BY seq`,
   );
@@ -243,20 +225,6 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     return counts;
   });
 
-  const writeChunks = db.transaction((id: string, revision: number, slice: readonly SourceChunk[], start: number) => {
-    slice.forEach(({ text, source }, offset) => insertChunk.run(id, revision, start + offset, text, JSON.stringify(source)));
-  });
-  /** Read in pages, other requests served between them; a revision's rows never change. */
-  async function readChunks(id: string, revision: number): Promise<SourceChunk[]> {
-    const read: SourceChunk[] = [];
-    for (let seq = 0; ; seq += READ_ROWS) {
-      const page = chunksFrom.all(id, revision, seq, READ_ROWS);
-      for (const { text, ref } of page) read.push({ text, source: JSON.parse(ref) as SourceChunk['source'] });
-      if (page.length < READ_ROWS) return read;
-      await betweenRequests();
-    }
-  }
-
   // The writes below take the versions of the text and file staged for them (stage) and make them
   // current; `displaced` names the versions to delete once they commit.
   const madeCurrent = (id: string, { text, file }: Versions) => {
@@ -287,14 +255,15 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     });
     return undefined;
   });
-  const put = db.transaction((source: NewSource, staged: Versions, maxChars: number): Written | OverCharLimit | undefined => {
+  const put = db.transaction((source: NewSource, staged: Versions, maxChars: number): WrittenAt | OverCharLimit | undefined => {
     const refused = putOverLimit(source, maxChars);
     if (refused) return refused;
     const before = byId.get(source.chatbotId, source.id);
-    if (replace.run(...rowValues(source, staged)).changes === 0) return undefined;
+    const replaced = replace.get(...rowValues(source, staged));
+    if (!replaced) return undefined;
     madeCurrent(source.id, staged);
     const displaced = { text: before?.text_version, file: staged.file === undefined ? undefined : before?.file_version };
-    return { row: byId.get(source.chatbotId, source.id) as SourceRow, displaced };
+    return { row: byId.get(source.chatbotId, source.id) as SourceRow, displaced, revision: replaced.revision };
   });
   const update = db.transaction((chatbotId: string, id: string, change: SourceChange, textVersion: string | null | undefined, expected?: QaExpectation, maxChars = Infinity) => {
     const row = byId.get(chatbotId, id);
@@ -344,14 +313,14 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
    * Stages the new text and file (when given), then runs `write`, the transaction that makes them
    * current; deletes the versions it displaced, or the new ones when the write is refused or fails.
    */
-  async function withParts(
+  async function withParts<W extends Written>(
     chatbotId: string,
     id: string,
     values: { text?: string; file?: Buffer },
-    write: (staged: Versions) => Written | OverCharLimit | undefined,
-  ): Promise<SourceRow | OverCharLimit | undefined> {
+    write: (staged: Versions) => W | OverCharLimit | undefined,
+  ): Promise<W | OverCharLimit | undefined> {
     const staged = await stage(chatbotId, id, values);
-    let written: Written | OverCharLimit | undefined;
+    let written: W | OverCharLimit | undefined;
     try {
       written = write(staged);
     } finally {
@@ -359,10 +328,8 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     }
     if (!written || isOverCharLimit(written)) return written;
     await removeVersions(id, written.displaced);
-    return written.row;
+    return written;
   }
-  /** The source a write left, or the write's refusal by the character limit. */
-  const answer = (written: SourceRow | OverCharLimit) => (isOverCharLimit(written) ? written : toSource(written));
   /** A change of the source by `write` (update's or settle's), refused before its text is staged when it would pass the limit. */
   async function changeWithinLimit(
     chatbotId: string,
@@ -374,7 +341,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     const early = updateOverLimit(chatbotId, id, change, maxChars);
     if (early) return early;
     const written = await withParts(chatbotId, id, { text: change.text }, (staged) => write(staged.text));
-    return written && answer(written);
+    return written && (isOverCharLimit(written) ? written : toSource(written.row));
   }
 
   return {
@@ -399,7 +366,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
       const { text = '', file } = source;
       const stored = await withParts(source.chatbotId, source.id, { text, file }, (staged) => put.immediate(source, staged, maxChars));
       if (!stored) throw new Error(`source ${source.id} belongs to another chatbot`);
-      return answer(stored);
+      return isOverCharLimit(stored) ? stored : { source: toSource(stored.row), revision: stored.revision };
     },
     async find(chatbotId, id) {
       const row = byId.get(chatbotId, id);
@@ -444,22 +411,13 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
       }
       return readPages.all(id).map((page): SourceText => ({ ref: { id, title: page.title || title, url: page.url, type }, text: page.text }));
     },
-    async trainedSources(chatbotId, sourceId) {
-      const sources: TrainedSource[] = [];
-      for (const { id, status, revision, chunked_revision: chunked } of trained.all({ chatbotId, sourceId: sourceId ?? null })) {
-        if (status === 'ready' && chunked !== revision) sources.push({ id, revision });
-        else sources.push({ id, revision, chunks: await readChunks(id, chunked as number) });
-      }
-      return sources;
-    },
-    async saveChunks(chatbotId, id, revision, chunks) {
-      await inStages(chunks, (slice, start) => writeChunks.immediate(id, revision, slice, start));
-      if (markChunked.run({ chatbotId, id, revision }).changes === 0) {
-        await deleteInStages(deleteChunks, [id, revision]);
-        return false;
-      }
-      for (const stale of otherRevisions.all(id, revision)) await deleteInStages(deleteChunks, [id, stale.revision]);
-      return true;
+    async trainedSources(chatbotId) {
+      // The material's runs and the sources are read in one synchronous step: one moment's.
+      return trainedFromMaterial(
+        async () => ({ ...material.currentRuns(chatbotId), sources: trained.all(chatbotId) }),
+        (version, run) => material.readRun(chatbotId, version, run),
+        () => material.version(chatbotId),
+      );
     },
     async nextRevision(chatbotId) {
       return (bumpRevision.get(chatbotId) as { revision: number }).revision;

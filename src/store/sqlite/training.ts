@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import { apiTextSourceId, type Chunk, type SourceRef, type TrainedChunk, type TrainingRepository } from '../port.js';
+import { placeRuns, type CurrentRuns, type MaterialRun } from '../material-runs.js';
+import { apiTextSourceId, type Chunk, type SourceChunk, type SourceRef, type TrainedChunk, type TrainingRepository } from '../port.js';
 import { partsOf } from '../text-parts.js';
 import { writtenMaterial } from '../written-material.js';
 import type { SqliteSourceTexts } from './source-texts.js';
@@ -11,7 +12,8 @@ import { deleteInStages, inStages } from './staging.js';
 // short transaction makes that version current and only then is the version it displaced deleted,
 // again in stages. Readers follow the version training_sources names, so they see the old material
 // or the new, never a mix. training_stages names the versions being written, so that a repair
-// after a crash can tell a version in flight from debris.
+// after a crash can tell a version in flight from debris. training_sources also holds the current
+// version's runs (material-runs.ts), as JSON: they are made current with it in one write.
 
 // Chunks read at once: a few milliseconds' work.
 const READ_ROWS = 1024;
@@ -22,8 +24,8 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
   const insertChunk = db.prepare('INSERT INTO training_chunks (chatbot_id, version, seq, text, source) VALUES (?, ?, ?, ?, ?)');
   const insertSourcePart = db.prepare('INSERT INTO training_source_parts (chatbot_id, version, part, text) VALUES (?, ?, ?, ?)');
   const setVersion = db.prepare(
-    `INSERT INTO training_sources (chatbot_id, version) VALUES (?, ?)
-     ON CONFLICT (chatbot_id) DO UPDATE SET version = excluded.version`,
+    `INSERT INTO training_sources (chatbot_id, version, runs) VALUES (?, ?, ?)
+     ON CONFLICT (chatbot_id) DO UPDATE SET version = excluded.version, runs = excluded.runs`,
   );
   const setRevision = db.prepare(
     `INSERT INTO training_revisions (chatbot_id, revision) VALUES (?, ?)
@@ -34,8 +36,13 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
      LEFT JOIN training_revisions revision ON revision.chatbot_id = source.chatbot_id
      WHERE source.chatbot_id = ?`,
   );
-  const chunksFrom = db.prepare<[string, string, number, number], ChunkRow>(
-    'SELECT seq, text, source FROM training_chunks WHERE chatbot_id = ? AND version = ? AND seq >= ? ORDER BY seq LIMIT ?',
+  const runs = db.prepare<[string], { version: string; revision: number | null; runs: string | null }>(
+    `SELECT source.version, revision.revision, source.runs FROM training_sources source
+     LEFT JOIN training_revisions revision ON revision.chatbot_id = source.chatbot_id
+     WHERE source.chatbot_id = ?`,
+  );
+  const chunksFrom = db.prepare<[string, string, number, number, number], ChunkRow>(
+    'SELECT seq, text, source FROM training_chunks WHERE chatbot_id = ? AND version = ? AND seq >= ? AND seq < ? ORDER BY seq LIMIT ?',
   );
   const sourceParts = db.prepare<[string], { text: string }>(
     `SELECT part.text FROM training_source_parts part
@@ -72,11 +79,11 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
    * Makes `staged` current unless material of `revision` or later is; answers the version that is
    * to be deleted: the one displaced, or `staged` itself when refused.
    */
-  const makeCurrent = db.transaction((chatbotId: string, staged: string, revision: number | undefined) => {
+  const makeCurrent = db.transaction((chatbotId: string, staged: string, revision: number | undefined, placed: string | null) => {
     const previous = version.get(chatbotId);
     endStage.run(chatbotId, staged);
     if (revision !== undefined && (previous?.revision ?? 0) >= revision) return { current: false, remove: staged };
-    setVersion.run(chatbotId, staged);
+    setVersion.run(chatbotId, staged, placed);
     if (revision !== undefined) setRevision.run(chatbotId, revision);
     return { current: true, remove: previous?.version };
   });
@@ -85,9 +92,23 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
     endStage.run(chatbotId, removed);
     return rows;
   }
+  /**
+   * The chunks of `version` from seq `start` up to `end`, read in pages with other requests served
+   * between them (a version's rows never change: the caller checks it is still current after).
+   */
+  async function readChunks<T>(chatbotId: string, current: string, start: number, end: number, as: (row: ChunkRow) => T): Promise<T[]> {
+    const read: T[] = [];
+    for (let from = start; ; ) {
+      const page = chunksFrom.all(chatbotId, current, from, end, READ_ROWS);
+      for (const row of page) read.push(as(row));
+      if (page.length < READ_ROWS) return read;
+      from = (page.at(-1)?.seq ?? from) + 1;
+      await betweenRequests();
+    }
+  }
 
   return {
-    async replace(chatbotId, { sourceText, chunks, revision }) {
+    async replace(chatbotId, { sourceText, chunks, revision, runs: sourceRuns }) {
       const staged = randomUUID();
       beginStage.run(chatbotId, staged, Date.now());
       try {
@@ -99,26 +120,21 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
         await removeVersion(chatbotId, staged);
         throw error;
       }
-      const { current, remove } = makeCurrent.immediate(chatbotId, staged, revision);
+      const placed = sourceRuns ? JSON.stringify(placeRuns(sourceRuns)) : null;
+      const { current, remove } = makeCurrent.immediate(chatbotId, staged, revision, placed);
       if (current) written.keep(chatbotId, staged, chunks);
       if (remove !== undefined) await removeVersion(chatbotId, remove);
       return current;
     },
     async material(chatbotId) {
-      // Read in pages, other requests served between them. A version's rows never change, and
-      // are deleted only once it is displaced: if it is still current after the last page, no
-      // page missed a row; otherwise a retrain landed meanwhile, and its version is read instead.
+      // A version's rows are deleted only once it is displaced: if it is still current after the
+      // last page, no page missed a row; otherwise a retrain landed meanwhile, and its version is
+      // read instead.
       for (let current = version.get(chatbotId)?.version; ; ) {
         if (current === undefined) return { version: undefined, chunks: [] };
         const justWritten = written.take(chatbotId, current);
         if (justWritten) return justWritten;
-        const read: Chunk[] = [];
-        for (let page = chunksFrom.all(chatbotId, current, 0, READ_ROWS); page.length > 0; ) {
-          read.push(...page.map(toChunk));
-          if (page.length < READ_ROWS) break;
-          await betweenRequests();
-          page = chunksFrom.all(chatbotId, current, (read.at(-1)?.seq ?? 0) + 1, READ_ROWS);
-        }
+        const read = await readChunks(chatbotId, current, 0, Number.MAX_SAFE_INTEGER, toChunk);
         const after = version.get(chatbotId)?.version;
         if (after === current) return { version: current, chunks: read };
         current = after;
@@ -134,6 +150,26 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
       if (parts.length > 0) return parts.map((part) => part.text).join('');
       return version.get(chatbotId) ? '' : undefined;
     },
+    /** The current version, the revision it was trained from and its runs: none for material trained before runs were recorded. */
+    currentRuns(chatbotId: string): CurrentRuns {
+      const current = runs.get(chatbotId);
+      return {
+        version: current?.version,
+        revision: current?.revision ?? undefined,
+        runs: current?.runs ? (JSON.parse(current.runs) as MaterialRun[]) : [],
+      };
+    },
+    /** The chunks of a run of `version`: the caller checks the version is still current after. */
+    async readRun(chatbotId: string, current: string, { start, end }: MaterialRun): Promise<SourceChunk[]> {
+      // A run's chunks name a handful of sources (one, or a website's pages): each is decoded once.
+      const refs = new Map<string, SourceRef>();
+      const refOf = (source: string) => {
+        const ref = refs.get(source) ?? (JSON.parse(source) as SourceRef);
+        refs.set(source, ref);
+        return ref;
+      };
+      return readChunks(chatbotId, current, start, end, ({ text, source }) => ({ text, source: refOf(source ?? 'null') }));
+    },
     /**
      * Removes what a crash left: versions never made current (staged before `stagedBefore`, in ms)
      * and displaced ones not yet deleted. Answers the rows removed.
@@ -146,8 +182,15 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
       staleStages.run(stagedBefore);
       return removed;
     },
-  } satisfies TrainingRepository & { removeDebris(stagedBefore: number): Promise<number> };
+  } satisfies TrainingRepository & SqliteMaterialRuns & { removeDebris(stagedBefore: number): Promise<number> };
 }
+
+/** What the sources' trainedSources reads of the material (material-runs.ts). */
+export type SqliteMaterialRuns = {
+  currentRuns(chatbotId: string): CurrentRuns;
+  readRun(chatbotId: string, version: string, run: MaterialRun): Promise<SourceChunk[]>;
+  version(chatbotId: string): Promise<string | undefined>;
+};
 
 type ChunkRow = { seq: number; text: string; source: string | null };
 
