@@ -30,20 +30,46 @@ export function isListItem(sentence: string): boolean {
   return ITEM_MARKER.test(sentence.trimStart());
 }
 
-const MARKDOWN_HEADING = /^#{1,6}\s+(.*?)\s*#*$/;
-const UNDERLINE = /^\s*(?:={3,}|-{3,})\s*$/;
-const LIST_MARKER = /^\s*(?:[-*•+–]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s)|(?:Q|A|Question|Answer)\s*\d*\s*[.:)-])\s+/i;
+/**
+ * A pattern for a line, run only where the line may match by its beginning: most lines are told
+ * apart at their first character, and a pattern costs a call even when it fails there.
+ */
+type LinePattern = { test(line: string): boolean; exec(line: string): RegExpExecArray | null; strip(line: string): string };
+
+function linePattern(pattern: RegExp, mayMatch: (line: string) => boolean): LinePattern {
+  return {
+    test: (line) => mayMatch(line) && pattern.test(line),
+    exec: (line) => (mayMatch(line) ? pattern.exec(line) : null),
+    strip: (line) => (mayMatch(line) ? line.replace(pattern, '') : line),
+  };
+}
+
+/** Lines that begin with one of these characters, or with white space (before any). */
+const beginning = (firsts: string) => (line: string) => firsts.includes(line.charAt(0)) || isWhiteSpace(line, 0);
+
+/** LIST_MARKER's lines: all but those that begin with a letter, not Q or A, followed by neither "." nor ")". */
+function mayBeginList(line: string): boolean {
+  const lowered = line.charCodeAt(0) | 0x20;
+  if (lowered < 0x61 || lowered > 0x7a) return true;
+  return lowered === 0x71 || lowered === 0x61 || '.)'.includes(line.charAt(1));
+}
+
+const MARKDOWN_HEADING = linePattern(/^#{1,6}\s+(.*?)\s*#*$/, beginning('#'));
+const UNDERLINE = linePattern(/^\s*(?:={3,}|-{3,})\s*$/, beginning('=-'));
+const LIST_MARKER = linePattern(/^\s*(?:[-*•+–]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s)|(?:Q|A|Question|Answer)\s*\d*\s*[.:)-])\s+/i, mayBeginList);
 /** A bullet or a number: the list markers kept with their item (FAQ markers are not). */
-const ITEM_MARKER = /^(?:[-*•+–]|\d{1,3}[.)])\s+/;
-const TABLE_ROW = /^\|(.*)\|$/;
-const TABLE_RULE = /^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/;
+const ITEM_MARKER = linePattern(/^(?:[-*•+–]|\d{1,3}[.)])\s+/, beginning('-*•+–0123456789'));
+const TABLE_ROW = linePattern(/^\|(.*)\|$/, beginning('|'));
+const TABLE_RULE = linePattern(/^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/, beginning('|:-'));
 /** "See also: …", "Tags: a, b": a label with its list, not a title. */
 const LABELLED_LIST = /^(?:see also|related|tags)\b|^[^:]{1,30}:\s+\S+(?:\s+\S+)*,\s/i;
 const QUESTION = /^(.{3,200}\?)["')\]]*$/;
-const ANSWER_MARKER = /^(?:A|Answer)\s*\d*\s*[.:)-]\s*/i;
+const ANSWER_MARKER = linePattern(/^(?:A|Answer)\s*\d*\s*[.:)-]\s*/i, beginning('Aa'));
 const MAX_TITLE_WORDS = 8;
 /** "**The screen is blank.** Check the batteries.": a troubleshooting entry, keyed by its bold lead. */
-const BOLD_LEAD_IN = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s+(\S.*)$/;
+const BOLD_LEAD_IN = linePattern(/^(?:\*\*|__)(.+?)(?:\*\*|__)\s+(\S.*)$/, beginning('*_'));
+/** "**Payment:**": a heading. */
+const BOLD_HEADING = linePattern(/^(?:\*\*|__)(.+?)(?:\*\*|__):?$/, beginning('*_'));
 
 // Words whose period is not a sentence end. A language's abbreviations, not the material's.
 const ABBREVIATIONS = new Set(
@@ -149,7 +175,7 @@ export function readBlocks(
       }
       // A short line is a title when text follows it, but not when it introduces a list ("Then:").
       const leadsText =
-        lines.length === 1 ? textFollows : lineIndex === 0 && /[.!?:]$/.test(next ?? '') && !LIST_MARKER.test(next ?? '');
+        lines.length === 1 ? textFollows : lineIndex === 0 && endsWithOneOf(next ?? '', '.!?:') && !LIST_MARKER.test(next ?? '');
       const title = headingOf(line, next, leadsText);
       if (title !== undefined) {
         if (blockIndex === from && lineIndex === 0) beganWithHeading = true;
@@ -165,7 +191,7 @@ export function readBlocks(
         leadInOpen = true;
         continue;
       }
-      const sentences = splitSentences(line.replace(ANSWER_MARKER, '').replace(LIST_MARKER, ''));
+      const sentences = splitSentences(LIST_MARKER.strip(ANSWER_MARKER.strip(line)));
       const first = sentences[0] ?? '';
       // Searched for its question mark first: the pattern tries every length up to 200 without one.
       const question = first.includes('?') ? QUESTION.exec(first)?.[1] : undefined;
@@ -176,7 +202,7 @@ export function readBlocks(
       }
       const marker = ITEM_MARKER.exec(line)?.[0].trim();
       const item = marker ? `${/\d/.test(marker) ? marker : '-'} ` : '';
-      addLine(sentences.map((sentence, i) => (i === 0 ? item + sentence : sentence)));
+      addLine(item ? sentences.map((sentence, i) => (i === 0 ? item + sentence : sentence)) : sentences);
     }
   }
   return { sections, state: { heading, current, leadInOpen }, beganWithHeading };
@@ -209,17 +235,21 @@ function headingOf(line: string, next: string | undefined, aloneBeforeText: bool
   const markdown = MARKDOWN_HEADING.exec(line);
   if (markdown) return stripEmphasis(markdown[1] ?? '');
   if (next !== undefined && UNDERLINE.test(next)) return stripEmphasis(line);
-  const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__):?$/.exec(line);
+  const bold = BOLD_HEADING.exec(line);
   if (bold) return bold[1]?.replace(/:$/, '');
   if (!aloneBeforeText) return undefined;
   // The word count last: most lines fail a cheaper test first.
   const titleLike =
-    !/[.!?;,]$/.test(line) &&
+    !endsWithOneOf(line, '.!?;,') &&
     /^[\p{Lu}\p{N}]/u.test(line) &&
     !LIST_MARKER.test(line) &&
     !LABELLED_LIST.test(line) &&
     line.split(/\s+/).length <= MAX_TITLE_WORDS;
   return titleLike ? line.replace(/:$/, '') : undefined;
+}
+
+function endsWithOneOf(line: string, lasts: string): boolean {
+  return line.length > 0 && lasts.includes(line.charAt(line.length - 1));
 }
 
 function stripEmphasis(text: string): string {
@@ -333,10 +363,11 @@ function wordStart(line: string, start: number, period: number): number {
   return from;
 }
 
-/** Whether the character at i is white space (\s); printable ASCII, most of text, is answered without the pattern. */
+/** Whether the character at i is white space (\s); ASCII, most of text, is answered without the pattern. */
 function isWhiteSpace(text: string, i: number): boolean {
   const code = text.charCodeAt(i);
-  return !(code > 0x20 && code < 0x7f) && WHITE_SPACE.test(text.charAt(i));
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return WHITE_SPACE.test(text.charAt(i));
 }
 
 const WHITE_SPACE = /\s/;
