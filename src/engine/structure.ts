@@ -1,4 +1,4 @@
-import { unixLineBreaks } from './text.js';
+import { isWhiteSpace, unixLineBreaks } from './text.js';
 
 // Reads training text the way a person skims it: headings and FAQ questions are the keys of the
 // text beneath them, and the text is a run of sentences. A heading or a question is never an
@@ -363,13 +363,5 @@ function wordStart(line: string, start: number, period: number): number {
   return from;
 }
 
-/** Whether the character at i is white space (\s); ASCII, most of text, is answered without the pattern. */
-function isWhiteSpace(text: string, i: number): boolean {
-  const code = text.charCodeAt(i);
-  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  return WHITE_SPACE.test(text.charAt(i));
-}
-
-const WHITE_SPACE = /\s/;
 const NOT_WHITE_SPACE = /\S/;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
