@@ -92,9 +92,10 @@ function termId(reader: TermReader, term: string): number {
     slot = (slot + 1) & mask;
   }
   const id = reader.terms.push(term) - 1;
-  if (id === reader.lastSeen.length) {
-    reader.lastSeen = grown(reader.lastSeen, id + 1);
+  // Both hold an entry a term, grown together.
+  if (id === reader.termHashes.length) {
     reader.termHashes = grown(reader.termHashes, id + 1);
+    reader.lastSeen = grown(reader.lastSeen, id + 1);
   }
   reader.termHashes[id] = hash;
   if (2 * reader.terms.length > reader.termSlots.length) reader.termSlots = slotsFor(reader.termHashes, reader.terms.length, 2 * reader.termSlots.length);
