@@ -1,5 +1,5 @@
 import type { LexicalIndex } from './lexical-index.js';
-import { readSections, type Section } from './structure.js';
+import { joinedTextBlocks, readBlockSections, type Section } from './structure.js';
 import { stringNumbering, type StringNumbering } from './string-table.js';
 import { intList, listed, readTerms, termReader, vocabulary } from './term-reader.js';
 
@@ -37,7 +37,7 @@ export function readIndexPart(source: string | undefined, texts: string[]): Inde
 
 /** The sections of a source's texts, read as one text. */
 export function readSourceSections(texts: string[]): Section[] {
-  return readSections(texts.join('\n\n'));
+  return readBlockSections(joinedTextBlocks(texts));
 }
 
 /** A source's part from its sections and their terms. */

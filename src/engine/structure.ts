@@ -80,7 +80,11 @@ const ABBREVIATIONS = new Set(
 
 /** The sections of a text, in order; each paragraph before the first heading is a section with no key. */
 export function readSections(text: string): Section[] {
-  const blocks = textBlocks(text);
+  return readBlockSections(textBlocks(text));
+}
+
+/** The sections of a text's blocks (textBlocks). */
+export function readBlockSections(blocks: string[]): Section[] {
   const { sections, state } = readBlocks(blocks, 0, blocks.length);
   return closeSections(sections, state);
 }
@@ -108,6 +112,21 @@ export function textBlocks(text: string): string[] {
   blocks.push(unix.slice(start));
   return blocks;
 }
+
+/**
+ * The blocks of texts read as one, a blank line between each and the next:
+ * textBlocks(texts.join('\n\n')). Where each text but the last ends with other than white space
+ * (a line break, space or tab), as chunks do, no blank line runs on from one into the line breaks
+ * joining it to the next, and the blocks are each text's in turn: the texts are not copied into one.
+ */
+export function joinedTextBlocks(texts: string[]): string[] {
+  if (texts.length === 0 || !texts.slice(0, -1).every(endsApart)) return textBlocks(texts.join('\n\n'));
+  const blocks: string[] = [];
+  for (const text of texts) for (const block of textBlocks(text)) blocks.push(block);
+  return blocks;
+}
+
+const endsApart = (text: string) => text === '' || !' \t\r\n'.includes(text.charAt(text.length - 1));
 
 /** Where reading stands between two blocks: all that the reading of the blocks after depends on. */
 export type ReadingState = { heading: string; current: Section; leadInOpen: boolean };
@@ -350,8 +369,11 @@ function trimmed(line: string, start: number, end: number): string {
 /** A letter ("J") or letters between periods ("U.S", "e.g"): initials, whose period ends no sentence. */
 function isInitials(word: string): boolean {
   // Its length or a period looked at first: most words are neither.
-  return (word.length <= 2 && /^\p{L}$/u.test(word)) || (word.includes('.') && /^(?:\p{L}\.)+\p{L}$/u.test(word));
+  return (word.length <= 2 && LETTER.test(word)) || (word.includes('.') && LETTERS_BETWEEN_PERIODS.test(word));
 }
+
+const LETTER = /^\p{L}$/u;
+const LETTERS_BETWEEN_PERIODS = /^(?:\p{L}\.)+\p{L}$/u;
 
 /**
  * Where the word that ends at a period starts: back to white space or the sentence's start.

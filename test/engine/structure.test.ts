@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSections, splitSentences } from '../../src/engine/structure.js';
+import { joinedTextBlocks, readSections, splitSentences, textBlocks } from '../../src/engine/structure.js';
 
 // Training text read by its structure: keys from headings and questions, clean sentences.
 
@@ -109,5 +109,19 @@ describe('readSections, blocks', () => {
     const sentences = (text: string) => readSections(text).map((section) => [section.key, ...section.sentences]);
     expect(sentences('Opening hours\n\n\u00a0\u2003\n\nWe open at nine.')).toEqual([['', 'Opening hours'], ['', 'We open at nine.']]);
     expect(sentences('Opening hours\n\n \u00a0x\n\nWe open at nine.')).toEqual([['Opening hours', 'x', '\nWe open at nine.']]);
+  });
+
+  it('reads texts as one joined by blank lines, each text on its own where none ends in white space', () => {
+    const cases = [
+      ['Title', 'Text follows.\n\nMore', '', '# Next'],
+      ['x\n', '\ny'],
+      ['a\n  ', 'b'],
+      ['a\r', '\nb'],
+      ['a\t', '', ' \n c'],
+      [' \na', ' \n\n\na\r\t', ' \n\n a\n '],
+      [''],
+      [],
+    ];
+    for (const texts of cases) expect(joinedTextBlocks(texts)).toEqual(textBlocks(texts.join('\n\n')));
   });
 });
