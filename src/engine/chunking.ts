@@ -1,4 +1,4 @@
-import { unixLineBreaks } from './text.js';
+import { isWhiteSpace, unixLineBreaks } from './text.js';
 
 // Splits training text into passages small enough to retrieve and quote, keeping paragraphs
 // whole where they fit (with their line breaks, which carry lists and headings) and never cutting
@@ -7,8 +7,7 @@ import { unixLineBreaks } from './text.js';
 const MAX_CHUNK_CHARS = 1_000;
 
 export function chunkText(text: string, maxChars = MAX_CHUNK_CHARS): string[] {
-  const pieces = headingsApart(unixLineBreaks(text))
-    .split(/\n\s*\n/)
+  const pieces = paragraphs(headingsApart(unixLineBreaks(text)))
     .map(tidy)
     .filter(Boolean)
     .flatMap((paragraph) => splitLong(paragraph, maxChars));
@@ -18,6 +17,28 @@ export function chunkText(text: string, maxChars = MAX_CHUNK_CHARS): string[] {
 /** A Markdown heading is a paragraph of its own, not the start of the one below it. */
 function headingsApart(text: string): string {
   return text.includes('#') ? text.replace(/^(#{1,6}[ \t].*)$/gm, '$1\n') : text;
+}
+
+/**
+ * A text's paragraphs: its parts between line breaks with nothing but white space between, as
+ * split(/\n\s*\n/) parts them (a blank line ends at the last line break of its white space).
+ * Found from the line breaks, at a fraction of the pattern's cost.
+ */
+function paragraphs(text: string): string[] {
+  const found: string[] = [];
+  let start = 0;
+  for (let lineBreak = text.indexOf('\n'); lineBreak >= 0; ) {
+    let lastBreak = -1;
+    let end = lineBreak + 1;
+    for (; end < text.length && isWhiteSpace(text, end); end += 1) if (text.charCodeAt(end) === 0x0a) lastBreak = end;
+    if (lastBreak >= 0) {
+      found.push(text.slice(start, lineBreak));
+      start = lastBreak + 1;
+    }
+    lineBreak = text.indexOf('\n', end);
+  }
+  found.push(text.slice(start));
+  return found;
 }
 
 /** A paragraph with its runs of spaces and tabs one space, none beside a line break, trimmed. */

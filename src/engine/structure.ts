@@ -1,4 +1,4 @@
-import { unixLineBreaks } from './text.js';
+import { isWhiteSpace, unixLineBreaks } from './text.js';
 
 // Reads training text the way a person skims it: headings and FAQ questions are the keys of the
 // text beneath them, and the text is a run of sentences. A heading or a question is never an
@@ -30,20 +30,46 @@ export function isListItem(sentence: string): boolean {
   return ITEM_MARKER.test(sentence.trimStart());
 }
 
-const MARKDOWN_HEADING = /^#{1,6}\s+(.*?)\s*#*$/;
-const UNDERLINE = /^\s*(?:={3,}|-{3,})\s*$/;
-const LIST_MARKER = /^\s*(?:[-*•+–]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s)|(?:Q|A|Question|Answer)\s*\d*\s*[.:)-])\s+/i;
+/**
+ * A pattern for a line, run only where the line may match by its beginning: most lines are told
+ * apart at their first character, and a pattern costs a call even when it fails there.
+ */
+type LinePattern = { test(line: string): boolean; exec(line: string): RegExpExecArray | null; strip(line: string): string };
+
+function linePattern(pattern: RegExp, mayMatch: (line: string) => boolean): LinePattern {
+  return {
+    test: (line) => mayMatch(line) && pattern.test(line),
+    exec: (line) => (mayMatch(line) ? pattern.exec(line) : null),
+    strip: (line) => (mayMatch(line) ? line.replace(pattern, '') : line),
+  };
+}
+
+/** Lines that begin with one of these characters, or with white space (before any). */
+const beginning = (firsts: string) => (line: string) => firsts.includes(line.charAt(0)) || isWhiteSpace(line, 0);
+
+/** LIST_MARKER's lines: all but those that begin with a letter, not Q or A, followed by neither "." nor ")". */
+function mayBeginList(line: string): boolean {
+  const lowered = line.charCodeAt(0) | 0x20;
+  if (lowered < 0x61 || lowered > 0x7a) return true;
+  return lowered === 0x71 || lowered === 0x61 || '.)'.includes(line.charAt(1));
+}
+
+const MARKDOWN_HEADING = linePattern(/^#{1,6}\s+(.*?)\s*#*$/, beginning('#'));
+const UNDERLINE = linePattern(/^\s*(?:={3,}|-{3,})\s*$/, beginning('=-'));
+const LIST_MARKER = linePattern(/^\s*(?:[-*•+–]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s)|(?:Q|A|Question|Answer)\s*\d*\s*[.:)-])\s+/i, mayBeginList);
 /** A bullet or a number: the list markers kept with their item (FAQ markers are not). */
-const ITEM_MARKER = /^(?:[-*•+–]|\d{1,3}[.)])\s+/;
-const TABLE_ROW = /^\|(.*)\|$/;
-const TABLE_RULE = /^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/;
+const ITEM_MARKER = linePattern(/^(?:[-*•+–]|\d{1,3}[.)])\s+/, beginning('-*•+–0123456789'));
+const TABLE_ROW = linePattern(/^\|(.*)\|$/, beginning('|'));
+const TABLE_RULE = linePattern(/^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/, beginning('|:-'));
 /** "See also: …", "Tags: a, b": a label with its list, not a title. */
 const LABELLED_LIST = /^(?:see also|related|tags)\b|^[^:]{1,30}:\s+\S+(?:\s+\S+)*,\s/i;
 const QUESTION = /^(.{3,200}\?)["')\]]*$/;
-const ANSWER_MARKER = /^(?:A|Answer)\s*\d*\s*[.:)-]\s*/i;
+const ANSWER_MARKER = linePattern(/^(?:A|Answer)\s*\d*\s*[.:)-]\s*/i, beginning('Aa'));
 const MAX_TITLE_WORDS = 8;
 /** "**The screen is blank.** Check the batteries.": a troubleshooting entry, keyed by its bold lead. */
-const BOLD_LEAD_IN = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s+(\S.*)$/;
+const BOLD_LEAD_IN = linePattern(/^(?:\*\*|__)(.+?)(?:\*\*|__)\s+(\S.*)$/, beginning('*_'));
+/** "**Payment:**": a heading. */
+const BOLD_HEADING = linePattern(/^(?:\*\*|__)(.+?)(?:\*\*|__):?$/, beginning('*_'));
 
 // Words whose period is not a sentence end. A language's abbreviations, not the material's.
 const ABBREVIATIONS = new Set(
@@ -59,9 +85,28 @@ export function readSections(text: string): Section[] {
   return closeSections(sections, state);
 }
 
-/** A text's blocks: its paragraphs, apart at blank lines. */
+/**
+ * A text's blocks: its paragraphs, apart at blank lines (a line break, spaces or tabs, a line
+ * break), as split(/\n[ \t]*\n/) parts them. Found from the line breaks, at a fraction of the
+ * pattern's cost.
+ */
 export function textBlocks(text: string): string[] {
-  return unixLineBreaks(text).split(/\n[ \t]*\n/);
+  const unix = unixLineBreaks(text);
+  const blocks: string[] = [];
+  let start = 0;
+  for (let lineBreak = unix.indexOf('\n'); lineBreak >= 0; ) {
+    let end = lineBreak + 1;
+    while (unix.charCodeAt(end) === 0x20 || unix.charCodeAt(end) === 0x09) end += 1;
+    const blank = unix.charCodeAt(end) === 0x0a;
+    if (blank) {
+      blocks.push(unix.slice(start, lineBreak));
+      start = end + 1;
+    }
+    // On past the blank line, or past the spaces after a line break that began none.
+    lineBreak = unix.indexOf('\n', blank ? start : end);
+  }
+  blocks.push(unix.slice(start));
+  return blocks;
 }
 
 /** Where reading stands between two blocks: all that the reading of the blocks after depends on. */
@@ -130,7 +175,7 @@ export function readBlocks(
       }
       // A short line is a title when text follows it, but not when it introduces a list ("Then:").
       const leadsText =
-        lines.length === 1 ? textFollows : lineIndex === 0 && /[.!?:]$/.test(next ?? '') && !LIST_MARKER.test(next ?? '');
+        lines.length === 1 ? textFollows : lineIndex === 0 && endsWithOneOf(next ?? '', '.!?:') && !LIST_MARKER.test(next ?? '');
       const title = headingOf(line, next, leadsText);
       if (title !== undefined) {
         if (blockIndex === from && lineIndex === 0) beganWithHeading = true;
@@ -146,7 +191,7 @@ export function readBlocks(
         leadInOpen = true;
         continue;
       }
-      const sentences = splitSentences(line.replace(ANSWER_MARKER, '').replace(LIST_MARKER, ''));
+      const sentences = splitSentences(LIST_MARKER.strip(ANSWER_MARKER.strip(line)));
       const first = sentences[0] ?? '';
       // Searched for its question mark first: the pattern tries every length up to 200 without one.
       const question = first.includes('?') ? QUESTION.exec(first)?.[1] : undefined;
@@ -157,7 +202,7 @@ export function readBlocks(
       }
       const marker = ITEM_MARKER.exec(line)?.[0].trim();
       const item = marker ? `${/\d/.test(marker) ? marker : '-'} ` : '';
-      addLine(sentences.map((sentence, i) => (i === 0 ? item + sentence : sentence)));
+      addLine(item ? sentences.map((sentence, i) => (i === 0 ? item + sentence : sentence)) : sentences);
     }
   }
   return { sections, state: { heading, current, leadInOpen }, beganWithHeading };
@@ -190,17 +235,21 @@ function headingOf(line: string, next: string | undefined, aloneBeforeText: bool
   const markdown = MARKDOWN_HEADING.exec(line);
   if (markdown) return stripEmphasis(markdown[1] ?? '');
   if (next !== undefined && UNDERLINE.test(next)) return stripEmphasis(line);
-  const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__):?$/.exec(line);
+  const bold = BOLD_HEADING.exec(line);
   if (bold) return bold[1]?.replace(/:$/, '');
   if (!aloneBeforeText) return undefined;
   // The word count last: most lines fail a cheaper test first.
   const titleLike =
-    !/[.!?;,]$/.test(line) &&
+    !endsWithOneOf(line, '.!?;,') &&
     /^[\p{Lu}\p{N}]/u.test(line) &&
     !LIST_MARKER.test(line) &&
     !LABELLED_LIST.test(line) &&
     line.split(/\s+/).length <= MAX_TITLE_WORDS;
   return titleLike ? line.replace(/:$/, '') : undefined;
+}
+
+function endsWithOneOf(line: string, lasts: string): boolean {
+  return line.length > 0 && lasts.includes(line.charAt(line.length - 1));
 }
 
 function stripEmphasis(text: string): string {
@@ -214,22 +263,88 @@ function stripEmphasis(text: string): string {
  */
 export function splitSentences(line: string): string[] {
   const sentences: string[] = [];
-  const boundary = /([.!?])["')\]]*\s+(?=["'([]?[\p{Lu}\p{N}])/gu;
+  // The marks are found by searching for each, a fraction of a pattern's cost.
+  let period = line.indexOf('.');
+  let exclamation = line.indexOf('!');
+  let question = line.indexOf('?');
   let start = 0;
-  // exec, not matchAll, which copies the pattern at each call.
-  for (let match = boundary.exec(line); match; match = boundary.exec(line)) {
-    const end = match.index + match[0].length;
-    if (match[1] === '.') {
-      const word = wordBefore(line, start, match.index)
-        .toLowerCase()
-        .replace(/^[("'[]+/, '');
-      if (ABBREVIATIONS.has(word) || isInitials(word)) continue;
-    }
-    sentences.push(line.slice(start, end).trim());
+  for (let mark = firstOf(period, exclamation, question); mark >= 0; mark = firstOf(period, exclamation, question)) {
+    const end = sentenceEnd(line, mark);
+    const next = end < 0 ? mark + 1 : end;
+    if (period >= 0 && period < next) period = line.indexOf('.', next);
+    if (exclamation >= 0 && exclamation < next) exclamation = line.indexOf('!', next);
+    if (question >= 0 && question < next) question = line.indexOf('?', next);
+    if (end < 0 || (line.charCodeAt(mark) === PERIOD && !periodEnds(line, start, mark))) continue;
+    addSentence(sentences, line, start, end);
     start = end;
   }
-  sentences.push(line.slice(start).trim());
-  return sentences.filter((sentence) => LETTER_OR_DIGIT.test(sentence));
+  addSentence(sentences, line, start, line.length);
+  return sentences;
+}
+
+/** Adds line[start, end) trimmed, if it has a letter or digit. */
+function addSentence(sentences: string[], line: string, start: number, end: number): void {
+  const sentence = trimmed(line, start, end);
+  if (LETTER_OR_DIGIT.test(sentence)) sentences.push(sentence);
+}
+
+const PERIOD = 0x2e;
+
+/** The first of the positions found (-1 for none). */
+function firstOf(a: number, b: number, c: number): number {
+  let first = a;
+  if (b >= 0 && (first < 0 || b < first)) first = b;
+  if (c >= 0 && (first < 0 || c < first)) first = c;
+  return first;
+}
+
+/**
+ * Where the sentence whose mark (. ! ?) is at `mark` ends, past closing quotes and brackets and
+ * the white space after them, if a capital, digit or opening quote before one follows; else -1.
+ */
+function sentenceEnd(line: string, mark: number): number {
+  let end = mark + 1;
+  while (end < line.length && CLOSING.includes(line.charAt(end))) end += 1;
+  const spaceFrom = end;
+  while (end < line.length && isWhiteSpace(line, end)) end += 1;
+  if (end === spaceFrom) return -1;
+  const opening = end < line.length && OPENING.includes(line.charAt(end)) ? 1 : 0;
+  return isCapitalOrDigit(line, end + opening) ? end : -1;
+}
+
+const CLOSING = '"\')]';
+/** Opening quotes and brackets: before a sentence's first letter, or a period's word. */
+const OPENING = '"\'([';
+
+function isCapitalOrDigit(line: string, i: number): boolean {
+  const code = line.charCodeAt(i);
+  if (code < 0x80) return (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39);
+  CAPITAL_OR_DIGIT.lastIndex = i;
+  return CAPITAL_OR_DIGIT.test(line);
+}
+
+const CAPITAL_OR_DIGIT = /[\p{Lu}\p{N}]/uy;
+
+/** Whether a period ends its sentence: the word before it is not a known abbreviation or initials. */
+function periodEnds(line: string, start: number, period: number): boolean {
+  let from = wordStart(line, start, period);
+  while (from < period && OPENING.includes(line.charAt(from))) from += 1;
+  // A word longer than every abbreviation (lower-casing never shortens one) and without a period
+  // is neither: no string is made of it.
+  if (period - from > LONGEST_ABBREVIATION && line.indexOf('.', from) === period) return true;
+  const word = line.slice(from, period).toLowerCase();
+  return !ABBREVIATIONS.has(word) && !isInitials(word);
+}
+
+const LONGEST_ABBREVIATION = Math.max(...[...ABBREVIATIONS].map((word) => word.length));
+
+/** line[start, end) without white space at either end. */
+function trimmed(line: string, start: number, end: number): string {
+  let from = start;
+  let to = end;
+  while (from < to && isWhiteSpace(line, from)) from += 1;
+  while (to > from && isWhiteSpace(line, to - 1)) to -= 1;
+  return line.slice(from, to);
 }
 
 /** A letter ("J") or letters between periods ("U.S", "e.g"): initials, whose period ends no sentence. */
@@ -239,21 +354,14 @@ function isInitials(word: string): boolean {
 }
 
 /**
- * The word that ends at a period: the text before it back to white space or the sentence's start.
+ * Where the word that ends at a period starts: back to white space or the sentence's start.
  * Scanned back from the period, where a regex over the sentence would read all of it at each one.
  */
-function wordBefore(line: string, start: number, period: number): string {
+function wordStart(line: string, start: number, period: number): number {
   let from = period;
   while (from > start && !isWhiteSpace(line, from - 1)) from -= 1;
-  return line.slice(from, period);
+  return from;
 }
 
-/** Whether the character at i is white space (\s); printable ASCII, most of text, is answered without the pattern. */
-function isWhiteSpace(text: string, i: number): boolean {
-  const code = text.charCodeAt(i);
-  return !(code > 0x20 && code < 0x7f) && WHITE_SPACE.test(text.charAt(i));
-}
-
-const WHITE_SPACE = /\s/;
 const NOT_WHITE_SPACE = /\S/;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;

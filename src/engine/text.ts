@@ -19,6 +19,15 @@ export function unixLineBreaks(text: string): string {
   return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
 }
 
+/** Whether the character at i is white space (\s); ASCII, most of text, is answered without a pattern. */
+export function isWhiteSpace(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return WHITE_SPACE.test(text.charAt(i));
+}
+
+const WHITE_SPACE = /\s/;
+
 /** Lower-cased words of a text, letters and digits only (any script). */
 export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];

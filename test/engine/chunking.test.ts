@@ -9,6 +9,10 @@ describe('chunkText', () => {
     expect(chunkText(text)).toEqual(['# Title\n\nFirst line here\nsecond line\n\nNext\u00a0 para\n\n## Sub\n\nText']);
   });
 
+  it('parts paragraphs at lines of any white space, the blank line ending at its last line break', () => {
+    expect(chunkText('First part.\n\t\u00a0\n\n Second part.\n \nThird\npart.', 12)).toEqual(['First part.', 'Second part.', 'Third\npart.']);
+  });
+
   it('leaves a paragraph that needs no tidying as it is', () => {
     expect(chunkText('One line.\nAnother line.', 12)).toEqual(['One line.', 'Another', 'line.']);
     expect(chunkText('Plain text here.')).toEqual(['Plain text here.']);

@@ -70,6 +70,18 @@ describe('splitSentences', () => {
     ]);
   });
 
+  it('ends a sentence past closing quotes and brackets, before an opening one, a capital or a digit of any script', () => {
+    const cases: [string, string[]][] = [
+      ['"Stop!" she said. (Really?) Yes.  x.y. Z', ['"Stop!" she said.', '(Really?)', 'Yes.  x.y. Z']],
+      ['It ended.)  "Next one.\' [Then] more', ['It ended.)', '"Next one.\'', '[Then] more']],
+      ['Wait...Now. 9 lives! ', ['Wait...Now.', '9 lives!']],
+      ['Hi.Ω no. Go.\u2003Ω here? 𝐀 too', ['Hi.Ω no. Go.', 'Ω here?', '𝐀 too']],
+      ['Read approx. 5 items. Then Approximately. Done', ['Read approx. 5 items.', 'Then Approximately.', 'Done']],
+      ['("E.g. this.) Not it', ['("E.g. this.)', 'Not it']],
+    ];
+    for (const [line, sentences] of cases) expect(splitSentences(line)).toEqual(sentences);
+  });
+
   it('reads back to any white space, and takes letters of any script or astral plane for initials', () => {
     expect(splitSentences('Call\u00a0J. Smith at\u2003Dr. Who’s. Ask Ω. Berg or 𝐀. Hall. Then Å.B. Doe left. Über. Ende.')).toEqual([
       'Call\u00a0J. Smith at\u2003Dr. Who’s.',
@@ -82,6 +94,17 @@ describe('splitSentences', () => {
 });
 
 describe('readSections, blocks', () => {
+  it('parts blocks at lines of spaces and tabs too, and at a run of line breaks', () => {
+    expect(readSections('Shop hours\n \t \nWe open at nine.\n\n\nReturns\n\t\n\nUnused items come back.')).toEqual([
+      { key: 'Shop hours', sentences: ['We open at nine.'] },
+      { key: 'Returns', sentences: ['Unused items come back.'] },
+    ]);
+    expect(readSections('Note\n\n \n\nWe open at nine.')).toEqual([
+      { key: '', sentences: ['Note'] },
+      { key: '', sentences: ['We open at nine.'] },
+    ]);
+  });
+
   it('takes a block of white space alone, non-breaking or not, as no text after a title-like line', () => {
     const sentences = (text: string) => readSections(text).map((section) => [section.key, ...section.sentences]);
     expect(sentences('Opening hours\n\n\u00a0\u2003\n\nWe open at nine.')).toEqual([['', 'Opening hours'], ['', 'We open at nine.']]);
