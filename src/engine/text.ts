@@ -167,6 +167,9 @@ const stems = new Map<string, string>();
 
 /** A word's stem, the form every inflection of it shares ("returns", "returned" → "return"). */
 export function stem(word: string): string {
+  // Porter's rules all take off letters: a word that ends in a digit ("kes4105", a code or a
+  // compound written together) is its own stem, lower-cased. Codes are many and rarely repeat.
+  if (endsInDigit(word)) return word.toLowerCase();
   // Remembered: a text repeats its words, and training stems every one of them.
   let found = stems.get(word);
   if (found === undefined) {
@@ -175,6 +178,11 @@ export function stem(word: string): string {
     stems.set(word, found);
   }
   return found;
+}
+
+function endsInDigit(word: string): boolean {
+  const last = word.charCodeAt(word.length - 1);
+  return last >= 0x30 && last <= 0x39;
 }
 
 // Hyphenated compounds ("e-bikes", "Wi-Fi", "second-hand") are indexed whole as well as by their

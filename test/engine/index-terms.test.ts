@@ -1,6 +1,7 @@
+import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
 import { indexTerms } from '../../src/engine/lexicon.js';
-import { compoundTerms, findCompounds, findWords, foundWord, foundWords, wordHash, words } from '../../src/engine/text.js';
+import { compoundTerms, findCompounds, stem, findWords, foundWord, foundWords, wordHash, words } from '../../src/engine/text.js';
 
 // The terms training indexes a text by: its words' stems, the base forms of irregular ones, and
 // its hyphenated compounds whole.
@@ -10,6 +11,13 @@ describe('indexTerms', () => {
     expect(indexTerms('The children paid for the returns, she bought it’s e-bikes')).toEqual([
       'children', 'child', 'paid', 'pai', 'return', 'she', 'bought', 'bui', 'it', 'e', 'bike', 'e-bike',
     ]);
+  });
+});
+
+describe('stem', () => {
+  it('gives a word ending in a digit the stem Porter gives it, without asking', () => {
+    for (const word of ['kes4105', 'ies2', 'ying7', 'A-4', 'rationalization9', 'Y2', 'fees2019', 'ss3']) expect(stem(word)).toBe(stemmer(word));
+    expect(stem('rationalizations')).toBe(stemmer('rationalizations'));
   });
 });
 
