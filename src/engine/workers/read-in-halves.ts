@@ -1,6 +1,6 @@
 import { workerJobs } from '../../worker-thread.js';
 import { joinSectionTerms, readSectionTerms, type SectionTerms } from '../index-parts.js';
-import { closeSections, readBlocks, readsAsAtStart, textBlocks, type Section } from '../structure.js';
+import { closeSections, joinedTextBlocks, readBlocks, readsAsAtStart, type Section } from '../structure.js';
 import { packTexts, unpackSections, unpackTexts, type PackedSections, type PackedTexts } from './packed-texts.js';
 
 // Reading a source (its sections, then their terms) is most of a training's work. A large source
@@ -38,7 +38,7 @@ export function readHalf(blocks: string[]): { sections: Section[]; terms: Sectio
 
 /** The sections of a source's texts (read as one text) and their terms, a large source's read in halves on two threads. */
 export async function readSourceInHalves(texts: string[]): Promise<{ sections: Section[]; terms: SectionTerms }> {
-  const blocks = textBlocks(texts.join('\n\n'));
+  const blocks = joinedTextBlocks(texts);
   const split = texts.reduce((sum, text) => sum + text.length, 0) < HALVED_FROM_CHARS ? undefined : partingBlock(blocks);
   if (split === undefined) return readHalf(blocks);
   // A helper that failed (gone with its thread) leaves its half to this one.
