@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, Worker, type Transferable } from 'node:worker_threads';
 
 // CPU-heavy work (training, file extraction) runs in worker threads so the server's event loop
@@ -5,6 +7,9 @@ import { parentPort, Worker, type Transferable } from 'node:worker_threads';
 // jobs queue in it. The worker runs TypeScript as the server does, through tsx, whatever loaded
 // this module (node --import tsx, or vitest): a worker's entry is resolved before any --import
 // hook would apply, so a small script registers tsx and then imports the real entry.
+// A worker runs below the event loop's priority: on a machine with fewer cores than busy threads
+// (two reading a source, the event loop, the collector's), the one that answers requests is never
+// the one kept waiting for a core.
 
 const TSX_API = import.meta.resolve('tsx/esm/api');
 
@@ -51,10 +56,14 @@ export function workerJobs(entry: URL, label: string): (job: unknown) => Promise
   };
 }
 
+/** Niceness of a worker thread: the event loop (0) gets a core first when they contend. */
+const WORKER_NICENESS = 10;
+
 /** In a worker's entry: answers each job with the handler's result, its buffers transferred. */
 export function answerJobs<Job>(
   handle: (job: Job) => Promise<{ result: unknown; transfer?: Transferable[] }>,
 ): void {
+  yieldToEventLoop();
   parentPort?.on('message', ({ id, job }: { id: number; job: Job }) => {
     handle(job).then(
       ({ result, transfer }) => parentPort?.postMessage({ id, result } satisfies Reply, transfer),
@@ -62,4 +71,13 @@ export function answerJobs<Job>(
         parentPort?.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies Reply),
     );
   });
+}
+
+/** Lowers this thread's priority where a thread has one of its own (Linux, by its id in /proc/thread-self). */
+function yieldToEventLoop(): void {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), WORKER_NICENESS);
+  } catch {
+    // No /proc/thread-self (not Linux): the thread is scheduled as the process is.
+  }
 }
