@@ -61,9 +61,8 @@ export async function readSourceInHalves(texts: string[]): Promise<{ sections: S
 /** The block the halves part at: the first after the middle (by characters) to begin with a heading, if one is near, else that one. */
 function partingBlock(blocks: string[]): number | undefined {
   const total = blocks.reduce((sum, block) => sum + block.length, 0);
-  let chars = 0;
   let middle = 0;
-  while (middle < blocks.length && chars < total / 2) chars += (blocks[(middle += 1) - 1] as string).length;
+  for (let chars = 0; middle < blocks.length && chars < total / 2; middle += 1) chars += (blocks[middle] as string).length;
   if (middle <= 0 || middle >= blocks.length) return undefined;
   for (let k = middle; k < Math.min(blocks.length, middle + HEADING_SEARCH_BLOCKS); k += 1) {
     if (readBlocks(blocks, k, k + 1).beganWithHeading) return k;
