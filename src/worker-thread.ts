@@ -59,11 +59,16 @@ export function workerJobs(entry: URL, label: string): (job: unknown) => Promise
 /** Niceness of a worker thread: the event loop (0) gets a core first when they contend. */
 const WORKER_NICENESS = 10;
 
-/** In a worker's entry: answers each job with the handler's result, its buffers transferred. */
+/**
+ * In a worker's entry: answers each job with the handler's result, its buffers transferred. The
+ * thread runs below the event loop's priority unless `atEventLoopPriority`: a thread whose falling
+ * behind leaves the event loop more to do (SQLite's checkpoints: a longer log to read through).
+ */
 export function answerJobs<Job>(
   handle: (job: Job) => Promise<{ result: unknown; transfer?: Transferable[] }>,
+  { atEventLoopPriority = false } = {},
 ): void {
-  yieldToEventLoop();
+  if (!atEventLoopPriority) yieldToEventLoop();
   parentPort?.on('message', ({ id, job }: { id: number; job: Job }) => {
     handle(job).then(
       ({ result, transfer }) => parentPort?.postMessage({ id, result } satisfies Reply, transfer),

@@ -1,22 +1,22 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { chunkOffThread } from '../src/engine/workers/training-jobs.js';
+import { workerJobs } from '../src/worker-thread.js';
+import { threadNiceness } from './support/workers/niceness.js';
 
 // Worker threads run below the event loop's priority, so that on a machine with fewer cores
-// than busy threads the event loop gets one first. Linux gives each thread a niceness of its own,
-// read here from /proc (the nineteenth field of a thread's stat).
+// than busy threads the event loop gets one first; SQLite's checkpoint thread keeps the event
+// loop's, as its falling behind would leave the event loop more to do. Linux gives each thread a
+// niceness of its own.
 
-function niceness(tid: string): number {
-  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-}
+const niceness = (entry: string) => workerJobs(new URL(entry, import.meta.url), entry)(undefined);
 
 describe('worker threads', () => {
   it('run below the event loop’s priority, which stays as it was', async () => {
-    const before = new Set(readdirSync('/proc/self/task'));
-    await chunkOffThread('A worker has started.');
-    const started = readdirSync('/proc/self/task').filter((tid) => !before.has(tid));
-    expect(started.map(niceness)).toContain(10);
-    expect(niceness(String(process.pid))).toBe(0);
+    expect(await niceness('./support/workers/default-priority.ts')).toBe(10);
+    expect(threadNiceness(readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8'))).toBe(0);
+  });
+
+  it('keep the event loop’s priority where a worker asks to', async () => {
+    expect(await niceness('./support/workers/event-loop-priority.ts')).toBe(0);
   });
 });
