@@ -7,9 +7,9 @@ import { parentPort, Worker, type Transferable } from 'node:worker_threads';
 // jobs queue in it. The worker runs TypeScript as the server does, through tsx, whatever loaded
 // this module (node --import tsx, or vitest): a worker's entry is resolved before any --import
 // hook would apply, so a small script registers tsx and then imports the real entry.
-// A worker runs below the event loop's priority: on a machine with fewer cores than busy threads
-// (two reading a source, the event loop, the collector's), the one that answers requests is never
-// the one kept waiting for a core.
+// A worker runs below the event loop's priority unless it asks not to (answerJobs): on a machine
+// with fewer cores than busy threads (two reading a source, the event loop, the collector's), the
+// one that answers requests is never the one kept waiting for a core.
 
 const TSX_API = import.meta.resolve('tsx/esm/api');
 

@@ -1,6 +1,6 @@
 import { workerJobs } from '../../worker-thread.js';
 import { joinSectionTerms, readSectionTerms, type SectionTerms } from '../index-parts.js';
-import { closeSections, joinedTextBlocks, readBlocks, readsAsAtStart, type Section } from '../structure.js';
+import { closeSections, joinedTextBlocks, readBlocks, readBlockSections, readsAsAtStart, type Section } from '../structure.js';
 import { packTexts, unpackSections, unpackTexts, type PackedSections, type PackedTexts } from './packed-texts.js';
 
 // Reading a source (its sections, then their terms) is most of a training's work. A large source
@@ -31,23 +31,23 @@ export function startReadingHelper(): void {
 
 /** The sections and terms of blocks read as a text of their own (on the reading helper). */
 export function readHalf(blocks: string[]): { sections: Section[]; terms: SectionTerms } {
-  const { sections, state } = readBlocks(blocks, 0, blocks.length);
-  const closed = closeSections(sections, state);
-  return { sections: closed, terms: readSectionTerms(closed) };
+  const sections = readBlockSections(blocks);
+  return { sections, terms: readSectionTerms(sections) };
 }
 
 /** The sections of a source's texts (read as one text) and their terms, a large source's read in halves on two threads. */
 export async function readSourceInHalves(texts: string[]): Promise<{ sections: Section[]; terms: SectionTerms }> {
   const blocks = joinedTextBlocks(texts);
-  const split = texts.reduce((sum, text) => sum + text.length, 0) < HALVED_FROM_CHARS ? undefined : partingBlock(blocks);
-  if (split === undefined) return readHalf(blocks);
+  const parting = texts.reduce((sum, text) => sum + text.length, 0) < HALVED_FROM_CHARS ? undefined : partingBlock(blocks);
+  if (parting === undefined) return readHalf(blocks);
+  const { split, atHeading } = parting;
   // A helper that failed (gone with its thread) leaves its half to this one.
   const helped = readOnHelper(packTexts(blocks.slice(split))).then(
     ({ sections, terms }) => ({ sections: unpackSections(sections), terms: { ...terms, vocabulary: unpackTexts(terms.vocabulary) } }),
     () => undefined,
   );
   const first = readBlocks(blocks, 0, split);
-  if (!readsAsAtStart(first.state) && !readBlocks(blocks, split, split + 1).beganWithHeading) {
+  if (!atHeading && !readsAsAtStart(first.state)) {
     const rest = readBlocks(blocks, split, blocks.length, first.state);
     const sections = closeSections([...first.sections, ...rest.sections], rest.state);
     return { sections, terms: readSectionTerms(sections) };
@@ -58,14 +58,17 @@ export async function readSourceInHalves(texts: string[]): Promise<{ sections: S
   return { sections: [...firstSections, ...second.sections], terms: joinSectionTerms([firstTerms, second.terms]) };
 }
 
-/** The block the halves part at: the first after the middle (by characters) to begin with a heading, if one is near, else that one. */
-function partingBlock(blocks: string[]): number | undefined {
+/**
+ * The block the halves part at: the first after the middle (by characters) to begin with a
+ * heading, if one is near, else that one; and whether it begins with one.
+ */
+function partingBlock(blocks: string[]): { split: number; atHeading: boolean } | undefined {
   const total = blocks.reduce((sum, block) => sum + block.length, 0);
   let middle = 0;
   for (let chars = 0; middle < blocks.length && chars < total / 2; middle += 1) chars += (blocks[middle] as string).length;
   if (middle <= 0 || middle >= blocks.length) return undefined;
   for (let k = middle; k < Math.min(blocks.length, middle + HEADING_SEARCH_BLOCKS); k += 1) {
-    if (readBlocks(blocks, k, k + 1).beganWithHeading) return k;
+    if (readBlocks(blocks, k, k + 1).beganWithHeading) return { split: k, atHeading: true };
   }
-  return middle;
+  return { split: middle, atHeading: false };
 }
