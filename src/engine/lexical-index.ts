@@ -151,6 +151,9 @@ const SURROUNDING_SECTIONS = 20;
 
 /** "How long", "what time": the question's form, asking for an amount, which the answer states in numbers. */
 const ASKS_AMOUNT = /^(?:how (?:long|much|many|often|soon|far|quickly|fast)|what time)$/;
+/** Whether a question's words ask for an amount at the i-th word (its form's second). */
+const asksAmountAt = (tokens: string[], i: number) =>
+  (tokens[i - 1] === 'how' || tokens[i - 1] === 'what') && ASKS_AMOUNT.test(`${tokens[i - 1]} ${tokens[i]}`);
 /** What stating a number adds to a sentence's score for such a question: a tie-break. */
 const AMOUNT_BONUS = 0.3;
 
@@ -183,7 +186,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
     const tokens = words(text);
     for (let i = 0; i < tokens.length; i += 1) {
       const word = tokens[i] as string;
-      if (ASKS_AMOUNT.test(`${tokens[i - 1]} ${word}`)) continue;
+      if (asksAmountAt(tokens, i)) continue;
       const pair = expand && i + 1 < tokens.length ? expansion(`${word} ${tokens[i + 1]}`) : undefined;
       // A two-word expression ("bring back") is one idea when English has it as one, and stands
       // for its meaning (~ return), not for its words, when the material has a word for that
@@ -196,24 +199,21 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
       if (phrase) i += 1;
       else if (form.own.length === 0) continue;
       const ids = new Map<number, number>();
-      const add = (term: string, factor: number) => {
-        const id = idOf(term);
-        if (id >= 0 && (ids.get(id) ?? 0) < factor) ids.set(id, factor);
-      };
-      if (!phrase) for (const term of form.own) add(term, 1);
-      for (const term of expand ? form.lemmas : []) add(term, 1);
-      for (const term of expand ? form.synonyms : []) add(term, SYNONYM_FACTOR);
+      if (!phrase) for (const term of form.own) standsFor(ids, idOf(term), 1);
+      for (const term of expand ? form.lemmas : []) standsFor(ids, idOf(term), 1);
+      for (const term of expand ? form.synonyms : []) standsFor(ids, idOf(term), SYNONYM_FACTOR);
       const vectorsSay = expand && vectors && !phrase && ids.size === 0 ? neighbours(word) : undefined;
-      for (const [term, factor] of vectorsSay?.near ?? []) add(term, factor);
+      for (const [term, factor] of vectorsSay?.near ?? []) standsFor(ids, idOf(term), factor);
       // A compound of the material ("e-bikes") is what "electric" means before "bikes", and
       // what "ebikes" is written together.
       const compound = findCompound(word, tokens[i + 1], form.own.every(has));
-      if (compound) add(compound, 1);
+      if (compound) standsFor(ids, idOf(compound), 1);
       const factor = context ? contextFactor : 1;
       const foreign = ids.size === 0 && vectorsSay !== undefined && vectorsSay.best < FOREIGN;
       const unknown = ids.size === 0 && !/^\d+$/.test(word) && !form.common;
-      const weight =
-        ids.size > 0 ? Math.max(...[...ids].map(([id, f]) => idf(id) * f)) : unknown || foreign ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
+      let strongest = -Infinity;
+      for (const [id, f] of ids) strongest = Math.max(strongest, idf(id) * f);
+      const weight = ids.size > 0 ? strongest : unknown || foreign ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
       found.push({ weight: weight * factor, context, ids, ...(unknown ? { unknown: word } : {}) });
     }
     return found;
@@ -243,7 +243,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
     const context = withoutLeadIn(earlier);
     const asked = concepts(question, false);
     const tokens = words(question);
-    const asksAmount = tokens.some((word, i) => ASKS_AMOUNT.test(`${tokens[i - 1]} ${word}`));
+    const asksAmount = tokens.some((_, i) => asksAmountAt(tokens, i));
     const refersBack = asked.length <= 1 && words(question).some((word) => REFERS_BACK.has(word));
     // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
     // unless the owner wrote it as a question of its own (a Q&A pair's): that one is not a follow-up.
@@ -267,25 +267,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
         if ((answers.get(id)?.[1] ?? 0) < weight) answers.set(id, [c, weight]);
       }
     });
-    const cover = (start: Int32Array, values: Int32Array, item: number, into: Float64Array) => {
-      for (let k = start[item] as number; k < (start[item + 1] as number); k += 1) {
-        const answer = answers.get(values[k] as number);
-        if (answer && (into[answer[0]] as number) < answer[1]) into[answer[0]] = answer[1];
-      }
-    };
-    // Plain loops: these run for every candidate sentence, where a callback per element costs
-    // more than the arithmetic.
-    const sum = (weights: Float64Array, onlyJudged = false) => {
-      let weight = 0;
-      for (let c = 0; c < weights.length; c += 1) if (!onlyJudged || judged[c]) weight += weights[c] as number;
-      return weight;
-    };
-    // Within the section found, the sentence holding what the question itself asks is the answer:
-    // the earlier question's words only break ties ("And on Saturdays?" after the weekday hours).
-    const focus = (weights: Float64Array) => weights.reduce((a, w, c) => a + (all[c]?.context ? CONTEXT_TIE * w : w), 0);
-    const merge = (into: Float64Array, from: Float64Array) => {
-      for (let c = 0; c < from.length; c += 1) if ((into[c] as number) < (from[c] as number)) into[c] = from[c] as number;
-    };
+    const answered = answerTable(answers);
 
     // Candidates: the sentences and keys holding the rarest terms first, within a fixed budget.
     const ids = [...answers.keys()].sort((a, b) => idf(b) - idf(a));
@@ -301,58 +283,26 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
       for (let k = keyStart; k < keyEnd; k += 1) candidateSections.add(index.keyPostings[k] as number);
     }
 
-    const keyCover = new Map<number, Float64Array>();
-    const keyCoverOf = (section: number) => {
-      let weights = keyCover.get(section);
-      if (!weights) {
-        weights = new Float64Array(all.length);
-        cover(index.keyTermStart, index.keyTerms, section, weights);
-        keyCover.set(section, weights);
-      }
-      return weights;
-    };
-    const own = new Float64Array(all.length);
-    const joint = new Float64Array(all.length);
-    const sentenceCover = (sentence: number) => {
-      own.fill(0);
-      cover(index.sentenceTermStart, index.sentenceTerms, sentence, own);
-      return own;
-    };
-
-    // Each section scores by its best sentence together with its key; a heading, the material's
-    // own statement of what its section is about, counts a little extra.
-    const best = new Map<number, { score: number; sentence: number }>();
-    const consider = (section: number, sentence: number, ownWeights: Float64Array) => {
-      const key = keyCoverOf(section);
-      joint.set(key);
-      merge(joint, ownWeights);
-      // A question asking "how much" or "how long" is answered by a sentence stating a number.
-      const statesAmount = asksAmount && /\d/.test(index.sentences[sentence] as string) ? AMOUNT_BONUS : 0;
-      const score = sum(joint) + 0.15 * sum(key) + 0.05 * sum(ownWeights) + statesAmount;
-      const previous = best.get(section);
-      if (!previous || score > previous.score) best.set(section, { score, sentence });
-    };
+    const scoring = sectionScoring(index, answered, all.length, asksAmount);
     for (const sentence of candidateSentences) {
-      consider(index.sentenceSection[sentence] as number, sentence, sentenceCover(sentence));
+      scoring.consider(index.sentenceSection[sentence] as number, sentence, scoring.sentenceCover(sentence));
     }
     for (const section of candidateSections) {
-      if (!best.has(section)) consider(section, index.sectionStart[section] as number, own.fill(0));
+      if (!scoring.best.has(section)) scoring.consider(section, index.sectionStart[section] as number, scoring.sentenceCover(-1));
     }
 
-    const ranked = [...best.entries()]
-      .sort(([a, x], [b, y]) => y.score - x.score || a - b)
-      .slice(0, limit);
-    const passages = ranked.map(([section, { score, sentence }]): Passage => {
+    const passages = bestSections(scoring.best, limit).map(([section, { score, sentence }]): Passage => {
       const first = index.sectionStart[section] as number;
       const end = index.sectionStart[section + 1] as number;
       const from = Math.max(first, Math.min(sentence - Math.floor(WINDOW / 3), end - WINDOW));
       const to = Math.min(end, from + WINDOW);
-      const key = keyCoverOf(section);
+      const key = scoring.keyCover(section);
       const covered = Float64Array.from(key);
       const sentences: PassageSentence[] = [];
       for (let s = from; s < to; s += 1) {
-        merge(covered, sentenceCover(s));
-        sentences.push({ text: index.sentences[s] as string, weight: focus(own) });
+        const own = scoring.sentenceCover(s);
+        mergeInto(covered, own);
+        sentences.push({ text: index.sentences[s] as string, weight: focusOf(own, all) });
       }
       const heading = index.keys[section] as string;
       const body = joinSentences(sentences.map((s) => s.text));
@@ -363,14 +313,151 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
         score,
         seq: section,
         key: heading,
-        coverage: Math.min(1, sum(covered, true) / total),
-        keyCoverage: Math.min(1, sum(key, true) / total),
+        coverage: Math.min(1, sumOf(covered, judged) / total),
+        keyCoverage: Math.min(1, sumOf(key, judged) / total),
         sentences,
         unknownWords,
       };
     });
     return around ? withSurroundings(passages, index) : passages;
   };
+}
+
+// What follows runs for every term of every candidate sentence: plain loops and typed arrays, as
+// a callback or a Map lookup per element costs more than the arithmetic, and functions of the
+// module or methods rather than closures made per search (under tsx, which keeps functions' names,
+// each closure made costs a defineProperty, about 0.3 µs).
+
+/** Counts a term (an id, -1 for a term the index lacks) for a word at `factor`, unless it counts as much already. */
+function standsFor(ids: Map<number, number>, id: number, factor: number): void {
+  if (id >= 0 && (ids.get(id) ?? 0) < factor) ids.set(id, factor);
+}
+
+/**
+ * The terms that answer a question's words, as an open-addressing table (linear probing, at most
+ * a quarter full): each slot the term id (-1 for none), the word it answers and its weight. Most
+ * terms of a sentence answer nothing, and are told so by a slot or two.
+ */
+type AnswerTable = { ids: Int32Array; concept: Int32Array; weight: Float64Array; mask: number };
+
+function answerTable(answers: Map<number, [number, number]>): AnswerTable {
+  let capacity = 4;
+  while (capacity < 4 * answers.size) capacity *= 2;
+  const table = { ids: new Int32Array(capacity).fill(-1), concept: new Int32Array(capacity), weight: new Float64Array(capacity), mask: capacity - 1 };
+  for (const [id, [concept, weight]] of answers) {
+    let slot = slotOf(table, id);
+    while (table.ids[slot] !== -1) slot = (slot + 1) & table.mask;
+    table.ids[slot] = id;
+    table.concept[slot] = concept;
+    table.weight[slot] = weight;
+  }
+  return table;
+}
+
+/** Where a term's probe starts: Fibonacci hashing, as term ids come in runs. */
+const slotOf = (table: AnswerTable, id: number) => (Math.imul(id, 0x9e3779b1) >>> 16) & table.mask;
+
+/** Raises each question word's weight in `into` to what the item's terms (`values` from `start[item]`) answer of it. */
+function coverInto(table: AnswerTable, start: Int32Array, values: Int32Array, item: number, into: Float64Array): Float64Array {
+  const { ids, concept, weight, mask } = table;
+  for (let k = start[item] as number; k < (start[item + 1] as number); k += 1) {
+    const id = values[k] as number;
+    for (let slot = slotOf(table, id); ids[slot] !== -1; slot = (slot + 1) & mask) {
+      if (ids[slot] !== id) continue;
+      const c = concept[slot] as number;
+      if ((into[c] as number) < (weight[slot] as number)) into[c] = weight[slot] as number;
+      break;
+    }
+  }
+  return into;
+}
+
+/**
+ * A question's scoring of sections: what a section's key and a sentence hold of its words (a
+ * sentence's in one array, overwritten by the next), and each section's best sentence so far.
+ */
+function sectionScoring(index: LexicalIndex, answered: AnswerTable, words: number, asksAmount: boolean) {
+  const keyCovers = new Map<number, Float64Array>();
+  // A section without a key (most of a plain text's) shares one cover of nothing.
+  const noKey = new Float64Array(words);
+  const own = new Float64Array(words);
+  const joint = new Float64Array(words);
+  const best = new Map<number, Best>();
+  return {
+    best,
+    keyCover(section: number): Float64Array {
+      let weights = keyCovers.get(section);
+      if (!weights) {
+        const empty = index.keyTermStart[section] === index.keyTermStart[section + 1];
+        weights = empty ? noKey : coverInto(answered, index.keyTermStart, index.keyTerms, section, new Float64Array(words));
+        keyCovers.set(section, weights);
+      }
+      return weights;
+    },
+    /** What sentence `sentence` holds (nothing for -1). */
+    sentenceCover(sentence: number): Float64Array {
+      own.fill(0);
+      return sentence < 0 ? own : coverInto(answered, index.sentenceTermStart, index.sentenceTerms, sentence, own);
+    },
+    /**
+     * A section scores by its best sentence together with its key; a heading, the material's own
+     * statement of what its section is about, counts a little extra.
+     */
+    consider(section: number, sentence: number, ownWeights: Float64Array): void {
+      const key = this.keyCover(section);
+      joint.set(key);
+      mergeInto(joint, ownWeights);
+      // A question asking "how much" or "how long" is answered by a sentence stating a number.
+      const statesAmount = asksAmount && /\d/.test(index.sentences[sentence] as string) ? AMOUNT_BONUS : 0;
+      const score = sumOf(joint) + 0.15 * sumOf(key) + 0.05 * sumOf(ownWeights) + statesAmount;
+      const previous = best.get(section);
+      if (!previous || score > previous.score) best.set(section, { score, sentence });
+    },
+  };
+}
+
+/** The weights' sum, of the judged words alone when `judged` is given. */
+function sumOf(weights: Float64Array, judged?: boolean[]): number {
+  let sum = 0;
+  for (let c = 0; c < weights.length; c += 1) if (!judged || judged[c]) sum += weights[c] as number;
+  return sum;
+}
+
+function mergeInto(into: Float64Array, from: Float64Array): void {
+  for (let c = 0; c < from.length; c += 1) if ((into[c] as number) < (from[c] as number)) into[c] = from[c] as number;
+}
+
+/**
+ * Within the section found, the sentence holding what the question itself asks is the answer:
+ * the earlier question's words only break ties ("And on Saturdays?" after the weekday hours).
+ */
+function focusOf(weights: Float64Array, concepts: Concept[]): number {
+  let focus = 0;
+  for (let c = 0; c < weights.length; c += 1) focus += concepts[c]?.context ? CONTEXT_TIE * (weights[c] as number) : (weights[c] as number);
+  return focus;
+}
+
+/** A section's best sentence and its score. */
+type Best = { score: number; sentence: number };
+
+/**
+ * The `limit` best sections, best first, the earlier section first among equals: what sorting
+ * them all would put first, kept in a short list as they come.
+ */
+function bestSections(best: Map<number, Best>, limit: number): [number, Best][] {
+  const top: [number, Best][] = [];
+  for (const entry of best) {
+    const [section, { score }] = entry;
+    let at = top.length;
+    for (; at > 0; at -= 1) {
+      const [other, { score: otherScore }] = top[at - 1] as [number, Best];
+      if (score < otherScore || (score === otherScore && section > other)) break;
+    }
+    if (at >= limit) continue;
+    top.splice(at, 0, entry);
+    if (top.length > limit) top.pop();
+  }
+  return top;
 }
 
 /** A section's text for a model: its key, then its sentences with their line breaks. */

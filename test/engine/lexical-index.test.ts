@@ -48,3 +48,39 @@ describe('follow-ups', () => {
     expect(best?.key).not.toBe('Service');
   });
 });
+
+describe('ranking', () => {
+  // Sections alike but for their headings score alike: the earlier comes first, whatever the limit.
+  const sections = Array.from({ length: 30 }, (_, k) => `## Depot ${k + 1}\n\nThe night shift packs the ceiling lamps on Mondays.`);
+  const search = lexicalSearcher(buildLexicalIndex(chunkText(sections.join('\n\n')).map((text, seq) => ({ seq, text }))));
+
+  it('ranks sections by score, the earlier first among equals, and keeps the best within the limit', () => {
+    const all = search('Who packs the ceiling lamps?', 100, { around: false });
+    expect(all.map((passage) => passage.key)).toEqual(sections.map((_, k) => `Depot ${k + 1}`));
+    for (const limit of [1, 3, 29]) expect(search('Who packs the ceiling lamps?', limit, { around: false })).toEqual(all.slice(0, limit));
+  });
+
+  it('puts a better section first wherever it stands', () => {
+    const better = [...sections.slice(0, 20), '## Lamps\n\nThe ceiling lamps are packed by the night shift.', ...sections.slice(20)];
+    const passages = lexicalSearcher(buildLexicalIndex(chunkText(better.join('\n\n')).map((text, seq) => ({ seq, text }))))(
+      'Which lamps does the night shift pack?',
+      3,
+      { around: false },
+    );
+    expect(passages.map((passage) => passage.key)).toEqual(['Lamps', 'Depot 1', 'Depot 2']);
+  });
+
+  it('counts every word of a long question that the material holds', () => {
+    // Two hundred words, each a term of its own, numbered unevenly apart by the words between
+    // them where the material first has them: the question's terms fill a table of many slots,
+    // some wanting the same.
+    const word = (k: number) => `zq${String.fromCharCode(97 + (k % 26))}${String.fromCharCode(97 + Math.floor(k / 26))}x`;
+    const asked = Array.from({ length: 200 }, (_, k) => word(k));
+    let filler = 200;
+    const spread = asked.map((term, k) => [term, ...Array.from({ length: (k * k * 31) % 7 }, () => word(filler++))].join(' '));
+    const text = `## Other\n\n${spread.join(' ')}.\n\n## Glossary\n\n${asked.join(' ')}.`;
+    const [best] = lexicalSearcher(buildLexicalIndex(chunkText(text).map((t, seq) => ({ seq, text: t }))))(asked.join(' '), 4, { around: false });
+    expect(best?.key).toBe('Glossary');
+    expect(best?.coverage).toBe(1);
+  });
+});
