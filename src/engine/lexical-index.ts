@@ -97,10 +97,16 @@ export function runsBySource(chunks: Pick<Chunk, 'text' | 'source'>[]): { source
   return runs;
 }
 
-/** The source a section was read from, if the material names one. */
-export function sectionSourceOf(index: LexicalIndex, section: number): SourceRef | undefined {
-  const k = index.sectionSource[section] ?? -1;
-  return k < 0 ? undefined : (JSON.parse(index.sources[k] as string) as SourceRef);
+/**
+ * The source a section was read from, if the material names one: each read from its JSON once,
+ * for the index's life, and shared (frozen) by the passages that name it.
+ */
+function sourceReader(index: LexicalIndex): (section: number) => Readonly<SourceRef> | undefined {
+  const read: Readonly<SourceRef>[] = [];
+  return (section) => {
+    const k = index.sectionSource[section] ?? -1;
+    return k < 0 ? undefined : (read[k] ??= Object.freeze(JSON.parse(index.sources[k] as string) as SourceRef));
+  };
 }
 
 // ---- search -----------------------------------------------------------------------------------
@@ -179,6 +185,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
   };
   const missingUnknownWeight = Math.log(1 + documents + SMOOTHING) + 1;
   const neighbours = vectorNeighbours(reader);
+  const sourceOf = sourceReader(index);
 
   /** The informative words of a text, each with the index terms standing for it. */
   function concepts(text: string, context: boolean, contextFactor = CONTEXT_FACTOR): Concept[] {
@@ -306,9 +313,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
       }
       const heading = index.keys[section] as string;
       const body = joinSentences(sentences.map((s) => s.text));
-      const source = sectionSourceOf(index, section);
-      return {
-        ...(source ? { source } : {}),
+      const passage: Passage = {
         text: heading ? `${heading}\n${body}` : body,
         score,
         seq: section,
@@ -318,6 +323,8 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
         sentences,
         unknownWords,
       };
+      const source = sourceOf(section);
+      return source ? { source, ...passage } : passage;
     });
     return around ? withSurroundings(passages, index) : passages;
   };

@@ -84,3 +84,26 @@ describe('ranking', () => {
     expect(best?.coverage).toBe(1);
   });
 });
+
+describe('sources', () => {
+  const hours = { id: 'hours', title: 'Opening hours', type: 'text' } as const;
+  const delivery = { id: 'delivery', title: 'Delivery', url: 'https://shop.example/delivery', type: 'website' } as const;
+  const chunks = [
+    { seq: 0, text: '## Hours\n\nThe shop opens at nine and closes at six.', source: hours },
+    { seq: 1, text: '## Delivery\n\nWe deliver bikes within 25 km of the shop for 20 euros.', source: delivery },
+  ];
+  const search = lexicalSearcher(buildLexicalIndex(chunks));
+
+  it("hands each passage its section's source", () => {
+    expect(search('When does the shop open?', 1)[0]?.source).toEqual(hours);
+    expect(search('Do you deliver bikes?', 1)[0]?.source).toEqual(delivery);
+  });
+
+  it('reads a source once and shares it unchangeable between searches', () => {
+    const [first] = search('Do you deliver bikes?', 1);
+    const [again] = search('How far do you deliver?', 1);
+    expect(again?.source).toBe(first?.source);
+    expect(() => Object.assign(first?.source ?? {}, { title: 'Changed' })).toThrow(TypeError);
+    expect(search('Do you deliver bikes?', 1)[0]?.source?.title).toBe('Delivery');
+  });
+});
