@@ -330,7 +330,7 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
   };
 }
 
-// What follows runs for every term of every candidate sentence: plain loops and typed arrays, as
+// What follows runs for every term of every candidate sentence: plain loops and flat arrays, as
 // a callback or a Map lookup per element costs more than the arithmetic, and functions of the
 // module or methods rather than closures made per search (under tsx, which keeps functions' names,
 // each closure made costs a defineProperty, about 0.3 µs).
@@ -345,12 +345,12 @@ function standsFor(ids: Map<number, number>, id: number, factor: number): void {
  * a quarter full): each slot the term id (-1 for none), the word it answers and its weight. Most
  * terms of a sentence answer nothing, and are told so by a slot or two.
  */
-type AnswerTable = { ids: Int32Array; concept: Int32Array; weight: Float64Array; mask: number };
+type AnswerTable = { ids: number[]; concept: number[]; weight: number[]; mask: number };
 
 function answerTable(answers: Map<number, [number, number]>): AnswerTable {
   let capacity = 4;
   while (capacity < 4 * answers.size) capacity *= 2;
-  const table = { ids: new Int32Array(capacity).fill(-1), concept: new Int32Array(capacity), weight: new Float64Array(capacity), mask: capacity - 1 };
+  const table = { ids: new Array<number>(capacity).fill(-1), concept: new Array<number>(capacity).fill(0), weight: new Array<number>(capacity).fill(0), mask: capacity - 1 };
   for (const [id, [concept, weight]] of answers) {
     let slot = slotOf(table, id);
     while (table.ids[slot] !== -1) slot = (slot + 1) & table.mask;
@@ -403,7 +403,7 @@ function sectionScoring(index: LexicalIndex, answered: AnswerTable, words: numbe
     },
     /** What sentence `sentence` holds (nothing for -1). */
     sentenceCover(sentence: number): Float64Array {
-      own.fill(0);
+      for (let c = 0; c < words; c += 1) own[c] = 0;
       return sentence < 0 ? own : coverInto(answered, index.sentenceTermStart, index.sentenceTerms, sentence, own);
     },
     /**
