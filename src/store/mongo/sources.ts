@@ -338,7 +338,7 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
       // The material's runs are read before the sources: a source changed in between is chunked again.
       return trainedFromMaterial(
         async () => {
-          const current = await material.currentRuns(chatbotId);
+          const current = await material.runs(chatbotId);
           const docs = await sources
             .find({ chatbotId, status: { $in: ['ready', 'queued', 'processing'] } }, { status: 1, revision: 1, createdRevision: 1 })
             .sort({ createdAt: 1, _id: 1 })

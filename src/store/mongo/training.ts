@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { placeRuns, type CurrentRuns, type MaterialRun } from '../material-runs.js';
-import { apiTextSourceId, type SourceChunk, type SourceRef, type TrainingRepository } from '../port.js';
+import { placeRuns } from '../material-runs.js';
+import { apiTextSourceId, type MaterialRun, type SourceChunk, type SourceRef, type TrainingRepository } from '../port.js';
 import type { MongoModels, TrainingChunkDoc, TrainingSourceDoc } from './models.js';
 import { writtenMaterial } from '../written-material.js';
 import type { MongoSourceTexts } from './source-texts.js';
@@ -81,7 +81,7 @@ export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts
       }
     },
     version: currentVersion,
-    async currentRuns(chatbotId) {
+    async runs(chatbotId) {
       const doc = await trainingSources.findById(chatbotId, { version: 1, revision: 1, runs: 1 }).lean<TrainingSourceDoc>();
       return { version: doc?.version, revision: doc?.revision, runs: doc?.runs ?? [] };
     },
@@ -102,10 +102,7 @@ export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts
 }
 
 /** What the sources' trainedSources reads of the material (material-runs.ts). */
-export type MongoMaterialRuns = {
-  /** The current version, the revision it was trained from and its runs: none for material trained before runs were recorded. */
-  currentRuns(chatbotId: string): Promise<CurrentRuns>;
+export type MongoMaterialRuns = Pick<TrainingRepository, 'runs' | 'version'> & {
   /** The chunks of a run of `version`: the caller checks the version is still current after. */
   readRun(chatbotId: string, version: string, run: MaterialRun): Promise<SourceChunk[]>;
-  version(chatbotId: string): Promise<string | undefined>;
 };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import { placeRuns, type CurrentRuns, type MaterialRun } from '../material-runs.js';
-import { apiTextSourceId, type Chunk, type SourceChunk, type SourceRef, type TrainedChunk, type TrainingRepository } from '../port.js';
+import { placeRuns } from '../material-runs.js';
+import { apiTextSourceId, type Chunk, type CurrentRuns, type MaterialRun, type SourceChunk, type SourceRef, type TrainedChunk, type TrainingRepository } from '../port.js';
 import { partsOf } from '../text-parts.js';
 import { writtenMaterial } from '../written-material.js';
 import type { SqliteSourceTexts } from './source-texts.js';
@@ -107,6 +107,16 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
     }
   }
 
+  /** The current version, the revision it was trained from and its runs: none for material trained before runs were recorded. */
+  function currentRuns(chatbotId: string): CurrentRuns {
+    const current = runs.get(chatbotId);
+    return {
+      version: current?.version,
+      revision: current?.revision ?? undefined,
+      runs: current?.runs ? (JSON.parse(current.runs) as MaterialRun[]) : [],
+    };
+  }
+
   return {
     async replace(chatbotId, { sourceText, chunks, revision, runs: sourceRuns }) {
       const staged = randomUUID();
@@ -150,15 +160,10 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
       if (parts.length > 0) return parts.map((part) => part.text).join('');
       return version.get(chatbotId) ? '' : undefined;
     },
-    /** The current version, the revision it was trained from and its runs: none for material trained before runs were recorded. */
-    currentRuns(chatbotId: string): CurrentRuns {
-      const current = runs.get(chatbotId);
-      return {
-        version: current?.version,
-        revision: current?.revision ?? undefined,
-        runs: current?.runs ? (JSON.parse(current.runs) as MaterialRun[]) : [],
-      };
+    async runs(chatbotId) {
+      return currentRuns(chatbotId);
     },
+    currentRuns,
     /** The chunks of a run of `version`: the caller checks the version is still current after. */
     async readRun(chatbotId: string, current: string, { start, end }: MaterialRun): Promise<SourceChunk[]> {
       // A run's chunks name a handful of sources (one, or a website's pages): each is decoded once.
