@@ -40,6 +40,11 @@ export type Retriever = {
   prepare(chatbotId: string): Promise<{ stored: Promise<void>; embedded: Promise<void> }>;
   /** The bytes the cached indexes weigh (their serialized size, plus vectors and texts). */
   cachedBytes(): number;
+  /**
+   * Loads ahead what a process's first question would wait for: the training worker (started,
+   * its modules loaded) and the word vectors it reads, half a second or more. Never rejects.
+   */
+  warmUp(): Promise<void>;
 };
 
 export type RetrieverOptions = {
@@ -246,6 +251,7 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
       }
     },
     cachedBytes: () => cache.bytes(),
+    warmUp: loadWordVectors,
   };
 }
 
