@@ -5,7 +5,7 @@ import { type IndexPart, joinSectionTerms, mergeIndexParts, readIndexPart, readS
 import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
 import { indexTerms } from '../../src/engine/lexicon.js';
 import { wordHash } from '../../src/engine/text.js';
-import { HALVED_FROM_CHARS, readSourceInHalves } from '../../src/engine/workers/read-in-halves.js';
+import { PIECE_CHARS, readSourceInPieces } from '../../src/engine/workers/read-in-pieces.js';
 import { buildIndexOffThread, chunkSourcesOffThread, keptIndexOffThread } from '../../src/engine/workers/training-jobs.js';
 import type { Chunk, MaterialRun, SourceRef } from '../../src/store/port.js';
 import { documentText } from './eval/score.js';
@@ -149,22 +149,26 @@ describe('index parts', () => {
     }
   });
 
-  it('reads a large source in halves on two threads, as one thread reads it whole', async () => {
+  it('reads a large source in pieces on several threads, as one thread reads it whole', async () => {
     // Every document, its sentences renumbered as many times as it takes to make it large: parted
-    // at a heading.
-    const documents = Array.from({ length: 60 }, (_, k) => DOCUMENTS.map((name) => documentText(name).replace(/\.(\s)/g, ` ${k}.$1`)).join('\n\n')).join('\n\n');
-    // Paragraphs alone: parted anywhere, the second half reads as from a text's start.
+    // at headings.
+    const documents = Array.from({ length: 90 }, (_, k) => DOCUMENTS.map((name) => documentText(name).replace(/\.(\s)/g, ` ${k}.$1`)).join('\n\n')).join('\n\n');
+    // Paragraphs alone: parted anywhere, each piece reads as from a text's start.
     const paragraphs = documents.replace(/^#+ .*$/gm, '').replace(/^.*\?$/gm, '');
     // One title over paragraphs with no other until a paragraph past the middle, on its second
-    // line: the second half belongs to the first half's section, so the halves do not read alike
-    // and the first thread reads on.
+    // line: the second piece belongs to the first one's section, so they do not read alike and the
+    // first thread reads on.
     const paragraph = (k: number) => `Depot ${k % 7} ships parcel ${k} on day ${k % 5}. It keeps a record of each parcel it ships, and its number.`;
-    const underOneTitle = ['Handbook', ...Array.from({ length: 6_000 }, (_, k) => (k === 3_100 ? `${paragraph(k)}\n## Returns` : paragraph(k)))].join('\n\n');
-    for (const text of [documents, paragraphs, underOneTitle]) {
+    const underOneTitle = ['Handbook', ...Array.from({ length: 12_000 }, (_, k) => (k === 6_100 ? `${paragraph(k)}\n## Returns` : paragraph(k)))].join('\n\n');
+    // Paragraphs, then a heading over the rest: in four pieces the first two read alike, and the
+    // second runs on into the third, so the rest is read again from the second's start.
+    const titledLater = [...Array.from({ length: 5_000 }, (_, k) => paragraph(k)), '## Depots', ...Array.from({ length: 7_000 }, (_, k) => paragraph(k))].join('\n\n');
+    for (const text of [documents, paragraphs, underOneTitle, titledLater]) {
       const texts = chunkText(text);
-      expect(text.length).toBeGreaterThan(HALVED_FROM_CHARS);
+      expect(text.length).toBeGreaterThan(4 * PIECE_CHARS);
       const sections = readSourceSections(texts);
-      expect(await readSourceInHalves(texts)).toEqual({ sections, terms: readSectionTerms(sections) });
+      const whole = { sections, terms: readSectionTerms(sections) };
+      for (const threads of [2, 3, 4]) expect(await readSourceInPieces(texts, threads)).toEqual(whole);
     }
     const chunks = chunksOf(documents, handbook);
     expect(Buffer.from(await buildIndexOffThread(chunks)).equals(Buffer.from(packIndex(buildLexicalIndex(chunks))))).toBe(true);

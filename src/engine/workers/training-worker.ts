@@ -7,7 +7,7 @@ import { indexPart, mergeIndexParts, type IndexPart } from '../index-parts.js';
 import { runsBySource } from '../lexical-index.js';
 import { readVectorTable } from '../word-vectors.js';
 import { packTexts, unpackTexts } from './packed-texts.js';
-import { readSourceInHalves, startReadingHelper } from './read-in-halves.js';
+import { readSourceInPieces, startReadingHelpers } from './read-in-pieces.js';
 import type { TrainingJob } from './training-jobs.js';
 
 // The thread that does training's CPU-heavy work, so the server's event loop never waits on it.
@@ -17,13 +17,13 @@ import type { TrainingJob } from './training-jobs.js';
 // source, or of each page of a website (index-parts.ts). Chunks are read as soon as they are made,
 // while the event loop stores them; an index of a material whose runs all name chunks it kept
 // merges their parts, and a change to one source of a large chatbot reads that source alone. A
-// large source is read in halves on two threads (read-in-halves.ts).
+// large source is read in pieces on several threads (read-in-pieces.ts).
 
 const PARTS_BUDGET_BYTES = 256 * 1024 * 1024;
 const kept = createByteCache<Promise<IndexPart[]>>(PARTS_BUDGET_BYTES);
 /** Named chunks being read. */
 const reading = new Map<string, Promise<IndexPart[]>>();
-startReadingHelper();
+startReadingHelpers();
 
 /** Consecutive chunks of one source (one website page), the source as JSON (runsBySource). */
 type BySource = { source: string | undefined; texts: string[] };
@@ -50,7 +50,7 @@ async function readParts(runs: BySource[]): Promise<IndexPart[]> {
   await afterAnswering();
   const parts: IndexPart[] = [];
   for (const { source, texts } of runs) {
-    const { sections, terms } = await readSourceInHalves(texts);
+    const { sections, terms } = await readSourceInPieces(texts);
     parts.push(indexPart(source, sections, terms));
   }
   return parts;
