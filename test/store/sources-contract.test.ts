@@ -167,6 +167,31 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await debrisLeft()).toBe(0);
   });
 
+  it('leaves a source as the edit that stood left it, or as it was, when racing edits of it are refused', async () => {
+    // Edits of one source race inserts that fit beside the source as it is, not as edited: edits
+    // that land before an insert are refused once they count it, and put back; never to what
+    // another refused edit wrote, whose text is gone with it. Inserts of texts of two parts in
+    // every other round, so that the writes yield to each other at other points.
+    const chars = TEXT_PART_CHARS;
+    for (let round = 0; round < 20; round += 1) {
+      const edited = source({ text: 'x', chars: 1 });
+      await store.sources.insert([edited]);
+      const limit = (await store.sources.totalChars(bot.id)) + chars + 5;
+      const answers = await Promise.all([
+        ...Array.from({ length: 3 }, (_, k) => store.sources.update(bot.id, edited.id, { text: `edit ${k}`, chars, updatedAt: at(50) }, undefined, limit)),
+        ...Array.from({ length: 2 }, () => store.sources.insert([source({ text: 'i'.repeat(round % 2 ? 1 : chars + 10), chars })], limit)),
+      ]);
+      expect(await store.sources.totalChars(bot.id)).toBeLessThanOrEqual(limit);
+      const landed = answers.slice(0, 3).flatMap((answer, k) => (answer && !('wouldHold' in answer) ? [k] : []));
+      const now = await store.sources.find(bot.id, edited.id);
+      const nowText = await store.sources.text(bot.id, edited.id, 100);
+      if (landed.length === 0) expect([now, nowText]).toEqual([stored(edited), 'x']);
+      else expect(landed.map((k) => `edit ${k}`)).toContain(nowText);
+      for (const one of await store.sources.list(bot.id)) await store.sources.delete(bot.id, one.id);
+    }
+    expect(await debrisLeft()).toBe(0);
+  });
+
   it('shows another chatbot nothing of a source', async () => {
     const other = await seedChatbot(store, owner);
     const mine = source();
