@@ -4,7 +4,6 @@ import type { Database } from 'better-sqlite3';
 import { placeRuns } from '../material-runs.js';
 import { apiTextSourceId, type Chunk, type CurrentRuns, type MaterialRun, type SourceChunk, type SourceRef, type TrainedChunk, type TrainingRepository } from '../port.js';
 import { partsOf } from '../text-parts.js';
-import { writtenMaterial } from '../written-material.js';
 import type { SqliteSourceTexts } from './source-texts.js';
 import { deleteInStages, inStages } from './staging.js';
 
@@ -67,7 +66,6 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
                        WHERE stage.chatbot_id = kept.chatbot_id AND stage.version = kept.version AND stage.started_at > ?)`,
   );
   const staleStages = db.prepare('DELETE FROM training_stages WHERE started_at <= ?');
-  const written = writtenMaterial();
 
   const writeChunks = db.transaction((chatbotId: string, staged: string, slice: readonly TrainedChunk[], start: number) => {
     slice.forEach((chunk, offset) => {
@@ -132,7 +130,6 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
       }
       const placed = sourceRuns ? JSON.stringify(placeRuns(sourceRuns)) : null;
       const { current, remove } = makeCurrent.immediate(chatbotId, staged, revision, placed);
-      if (current) written.keep(chatbotId, staged, chunks);
       if (remove !== undefined) await removeVersion(chatbotId, remove);
       return current;
     },
@@ -142,8 +139,6 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
       // read instead.
       for (let current = version.get(chatbotId)?.version; ; ) {
         if (current === undefined) return { version: undefined, chunks: [] };
-        const justWritten = written.take(chatbotId, current);
-        if (justWritten) return justWritten;
         const read = await readChunks(chatbotId, current, 0, Number.MAX_SAFE_INTEGER, toChunk);
         const after = version.get(chatbotId)?.version;
         if (after === current) return { version: current, chunks: read };
