@@ -37,11 +37,12 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     onError: (error: unknown, what: string) => logger.warn({ err: error }, `retrieval: ${what} failed`),
   };
   const conversationWatch = createConversationWatch({ store, logger });
+  const engine = createChatEngine(store, { providerFor, retrieval, historyMessages: config.chatHistoryMessages });
   const app = createApp({
     store,
     logger,
     contactsRateLimitPerMinute: config.contactsRateLimitPerMinute,
-    engine: createChatEngine(store, { providerFor, retrieval, historyMessages: config.chatHistoryMessages }),
+    engine,
     slack: mounts.slack,
     webhookAllowPrivate: config.webhooks.allowPrivate,
     sourceLimits: config.sources,
@@ -57,6 +58,8 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve).once('error', reject);
   });
+  // The first question after a start would otherwise wait for the engine to load.
+  void engine.retriever.warmUp().then(() => logger.info('chat engine loaded: the first question waits for nothing'));
   const { port } = server.address() as AddressInfo;
   const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
 

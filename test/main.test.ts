@@ -38,6 +38,15 @@ describe('npm start', () => {
     expect(await stop(started.child)).toBe(0);
   });
 
+  it('loads the chat engine once it listens, before any question', async () => {
+    const started = await startMain({ DATABASE_URL: tempDatabaseUrl(), BOOTSTRAP_API_KEY: 'sb_bootstrap_key_for_tests_222222222' });
+    const loaded = () => started.output().includes('chat engine loaded');
+    for (let waited = 0; !loaded() && waited < 15_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(loaded()).toBe(true);
+    expect(started.output()).not.toContain('"route"');
+    expect(await stop(started.child)).toBe(0);
+  });
+
   it('finishes a request in flight on SIGTERM, then exits 0', async () => {
     const bootstrap = 'sb_bootstrap_key_for_tests_111111111';
     const started = await startMain({ DATABASE_URL: tempDatabaseUrl(), BOOTSTRAP_API_KEY: bootstrap });

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { nanoid } from 'nanoid';
-import { chunkSourcesOffThread } from '../engine/workers/training-jobs.js';
+import { chunkSourcesOffThread, type NamedChunks } from '../engine/workers/training-jobs.js';
 import { normaliseUrl } from '../sources/crawl/index.js';
 import { CONTENT_TYPES, sniffFileKind } from '../sources/extract/index.js';
 import {
@@ -59,24 +60,25 @@ export async function trainFromSources(store: Store, chatbotId: string, chunked?
   const revision = await store.sources.nextRevision(chatbotId);
   const chunks: SourceChunk[] = [];
   const runs: SourceRun[] = [];
-  for (const { id, revision: textRevision, chunks: trained } of await store.sources.trainedSources(chatbotId)) {
+  for (const { id, revision: textRevision, chunks: trained, chunksId } of await store.sources.trainedSources(chatbotId)) {
     const ahead = chunked?.id === id && chunked.revision === textRevision ? chunked.chunks : undefined;
-    const own = trained ?? (await (ahead ?? chunkSourcesOffThread(await store.sources.texts(chatbotId, id))));
-    runs.push({ id, revision: textRevision, count: own.length });
-    for (const chunk of own) chunks.push(chunk);
+    // Chunks of a run recorded before runs named them are named now.
+    const own = trained ? { chunks: trained, chunksId: chunksId ?? randomUUID() } : await (ahead ?? chunkSourcesOffThread(await store.sources.texts(chatbotId, id)));
+    runs.push({ id, revision: textRevision, count: own.chunks.length, chunksId: own.chunksId });
+    for (const chunk of own.chunks) chunks.push(chunk);
   }
   await store.training.replace(chatbotId, { chunks, revision, runs });
 }
 
 /** A source's text chunked while it was stored, good for the revision it was stored at. */
-type ChunkedAhead = { id: string; revision: number; chunks: Promise<SourceChunk[]> };
+type ChunkedAhead = { id: string; revision: number; chunks: Promise<NamedChunks> };
 
 /**
  * The source's text chunked off the event loop while it is stored, as training would chunk it
  * after (it is good for the revision the store answers): the worker starts reading it for the
  * index sooner, and training reads no text back.
  */
-function chunkAhead({ id, title, type }: Source, text: string): Promise<SourceChunk[]> {
+function chunkAhead({ id, title, type }: Source, text: string): Promise<NamedChunks> {
   const chunks = chunkSourcesOffThread([{ ref: { id, title, type }, text }]);
   chunks.catch(() => {}); // Unused when the write fails: then its failure is nobody's concern.
   return chunks;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Material, Store } from '../store/port.js';
+import type { Material, MaterialRun, Store } from '../store/port.js';
 import { contentHash, embedChunks, nearestChunks, normalized, type Embedder, type VectorTable } from './embeddings.js';
 import { fuseRankings } from './fusion.js';
 import { createByteCache } from './index-cache.js';
@@ -11,7 +11,7 @@ import { readSections } from './structure.js';
 import { hashOf, lookUp, stringTable } from './string-table.js';
 import { termLookups } from './term-lookups.js';
 import { compoundKeys, compoundTerms } from './text.js';
-import { buildIndexOffThread, loadWordVectors } from './workers/training-jobs.js';
+import { buildIndexOffThread, keptIndexOffThread, loadWordVectors } from './workers/training-jobs.js';
 
 // Retrieval over a chatbot's training chunks. Each process keeps a prepared index per chatbot
 // while the material's version stands, so every hub instance answers from the same material and a
@@ -40,6 +40,11 @@ export type Retriever = {
   prepare(chatbotId: string): Promise<{ stored: Promise<void>; embedded: Promise<void> }>;
   /** The bytes the cached indexes weigh (their serialized size, plus vectors and texts). */
   cachedBytes(): number;
+  /**
+   * Loads ahead what a process's first question would wait for: the training worker (started,
+   * its modules loaded) and the word vectors it reads, half a second or more. Never rejects.
+   */
+  warmUp(): Promise<void>;
 };
 
 export type RetrieverOptions = {
@@ -124,18 +129,40 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
 
   async function build(chatbotId: string, version: string): Promise<Entry | undefined> {
     const stored = await store.retrieval.index(chatbotId, indexKey(version));
-    // The chunks (the whole material, 10 MB for a large one) are read only to build the index
-    // or to embed them: a cold start with a stored index reads the index alone.
-    const material: Material = stored && !embedder ? { version, chunks: [] } : await store.training.material(chatbotId);
+    // The chunks (the whole material, 10 MB for a large one) are read only to build the index or
+    // to embed them: a cold start finds the index stored, and the process that trained the
+    // material finds its chunks read on the training worker, which the material's runs name.
+    if (!embedder) {
+      if (stored) return cached(chatbotId, version, stored, true, []);
+      const kept = await keptIndex(chatbotId, version);
+      if (kept) return cached(chatbotId, version, kept, false, []);
+    }
+    const material = await store.training.material(chatbotId);
     if (material.version === undefined) return undefined;
     // A retrain since the version was read: the material is newer than the index looked up.
     const found = material.version === version ? stored : await store.retrieval.index(chatbotId, indexKey(material.version));
-    const index = found ?? (await buildIndexOffThread(material.chunks));
-    const chunks = embedder ? material.chunks : [];
+    const index = found ?? (await buildIndexOffThread(material.chunks, await runsOf(chatbotId, material.version)));
+    return cached(chatbotId, material.version, index, found !== undefined, embedder ? material.chunks : []);
+  }
+
+  /** The index of material `version` from what the training worker kept of its chunks, if it has all of it. */
+  async function keptIndex(chatbotId: string, version: string): Promise<Uint8Array | undefined> {
+    const current = await store.training.runs(chatbotId);
+    return current.version === version ? keptIndexOffThread(current.runs) : undefined;
+  }
+
+  /** The runs of material `version`, if it is still current (a version's runs never change). */
+  async function runsOf(chatbotId: string, version: string): Promise<readonly MaterialRun[]> {
+    const current = await store.training.runs(chatbotId);
+    return current.version === version ? current.runs : [];
+  }
+
+  /** `found`: the index was read from the store, rather than built here (and stored now). */
+  function cached(chatbotId: string, version: string, index: Uint8Array, found: boolean, chunks: Material['chunks']): Entry {
     const entry: Entry = {
-      version: material.version,
+      version,
       lexical: lexicalSearcher(unpackIndex(index)),
-      stored: found ? Promise.resolve() : storeIndex(chatbotId, material.version, index),
+      stored: found ? Promise.resolve() : storeIndex(chatbotId, version, index),
       chunks,
       bytes: index.byteLength + chunks.reduce((sum, chunk) => sum + 2 * chunk.text.length, 0),
       embeddingStartedAt: 0,
@@ -224,6 +251,7 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
       }
     },
     cachedBytes: () => cache.bytes(),
+    warmUp: loadWordVectors,
   };
 }
 

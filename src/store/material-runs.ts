@@ -1,4 +1,4 @@
-import type { SourceChunk, SourceRun, SourceStatus, TrainedSource } from './port.js';
+import type { CurrentRuns, MaterialRun, SourceChunk, SourceRun, SourceStatus, TrainedSource } from './port.js';
 
 // A source's chunks are stored once, in the material: each version records where each source's
 // run of chunks lies in it (they are contiguous) and the revision of the text they were made from,
@@ -13,14 +13,11 @@ import type { SourceChunk, SourceRun, SourceStatus, TrainedSource } from './port
 // (TrainingMaterial.revision): only material of a later revision read this source, not one it
 // replaced.
 
-/** A source's run in a material version: its chunks are those of seq `start` up to `end`. */
-export type MaterialRun = { id: string; revision: number; start: number; end: number };
-
 /** The runs placed one after another from seq 0, as their chunks are. */
 export function placeRuns(runs: readonly SourceRun[]): MaterialRun[] {
   let start = 0;
-  return runs.map(({ id, revision, count }) => {
-    const run = { id, revision, start, end: start + count };
+  return runs.map(({ id, revision, count, chunksId }) => {
+    const run = { id, revision, start, end: start + count, chunksId };
     start = run.end;
     return run;
   });
@@ -31,9 +28,6 @@ export function placeRuns(runs: readonly SourceRun[]): MaterialRun[] {
  * trained from and its runs, and the chatbot's sources.
  */
 export type TrainingSnapshot = CurrentRuns & { sources: readonly SnapshotSource[] };
-
-/** The current material's version, the revision it was trained from, and its runs. */
-export type CurrentRuns = { version: string | undefined; revision: number | undefined; runs: readonly MaterialRun[] };
 
 /** `createdRevision` is Infinity while a store has yet to record it (none of its runs is taken). */
 export type SnapshotSource = { id: string; status: SourceStatus; revision: number; createdRevision: number };
@@ -58,7 +52,7 @@ export async function trainedFromMaterial(
       const readThisSource = trainedFrom !== undefined && trainedFrom > createdRevision;
       const taken = readThisSource ? runTaken(status, revision, runOf.get(id)) : undefined;
       if (taken && version !== undefined) {
-        trained.push({ id, revision: taken.revision, chunks: await readRun(version, taken) });
+        trained.push({ id, revision: taken.revision, chunks: await readRun(version, taken), ...(taken.chunksId ? { chunksId: taken.chunksId } : {}) });
         read = true;
       } else if (status === 'ready') {
         trained.push({ id, revision });

@@ -167,6 +167,8 @@ export interface TrainingRepository {
   replace(chatbotId: string, material: TrainingMaterial): Promise<boolean>;
   /** The current material, read as one consistent snapshot; chunks in source order. */
   material(chatbotId: string): Promise<Material>;
+  /** The current material's version and runs, its chunks unread: no runs for material trained before they were recorded. */
+  runs(chatbotId: string): Promise<CurrentRuns>;
   /** Changes with every replace: lets a process cache what it builds from the material. */
   version(chatbotId: string): Promise<string | undefined>;
   /**
@@ -280,10 +282,20 @@ export type SourceChunk = { text: string; source: SourceRef };
  * text they were made from; or none when they are not of its current text (then training chunks
  * its texts, now at `revision`).
  */
-export type TrainedSource = { id: string; revision: number; chunks?: SourceChunk[] };
+export type TrainedSource = { id: string; revision: number; chunks?: SourceChunk[]; chunksId?: string };
 
-/** `count` chunks in a row of the material, of source `id`'s text at `revision`. */
-export type SourceRun = { id: string; revision: number; count: number };
+/**
+ * `count` chunks in a row of the material, of source `id`'s text at `revision`. `chunksId` names
+ * these very chunks, from when they were made: what is computed from chunks may be kept under it
+ * (the training worker keeps what it read of them) and found again by the name alone.
+ */
+export type SourceRun = { id: string; revision: number; count: number; chunksId: string };
+
+/** A source's run in a material version: its chunks are those of seq `start` up to `end` (no chunksId on runs recorded before names were). */
+export type MaterialRun = Omit<SourceRun, 'count' | 'chunksId'> & { start: number; end: number; chunksId?: string };
+
+/** The current material's version, the revision it was trained from, and its runs. */
+export type CurrentRuns = { version: string | undefined; revision: number | undefined; runs: readonly MaterialRun[] };
 
 /** The revision of a source's text as inserted: what it is chunked for until it changes. */
 export const INSERTED_REVISION = 0;

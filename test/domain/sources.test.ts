@@ -77,7 +77,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     const added = await addTextSource(store, owner, bot.id, { title: 'Hours', text: 'We open at nine.' });
     await store.sources.update(bot.id, added.id, { text: 'We open at ten.', chars: 15, updatedAt: new Date() });
     const ahead = [{ text: 'We open at nine.', source: { id: added.id, title: 'Hours', type: 'text' as const } }];
-    await trainFromSources(store, bot.id, { id: added.id, revision: INSERTED_REVISION, chunks: Promise.resolve(ahead) });
+    await trainFromSources(store, bot.id, { id: added.id, revision: INSERTED_REVISION, chunks: Promise.resolve({ chunksId: 'nine', chunks: ahead }) });
     expect((await store.training.material(bot.id)).chunks.map((chunk) => chunk.text)).toEqual(['We open at ten.']);
   });
 

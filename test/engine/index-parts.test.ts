@@ -5,13 +5,14 @@ import { type IndexPart, joinSectionTerms, mergeIndexParts, readIndexPart, readS
 import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
 import { indexTerms } from '../../src/engine/lexicon.js';
 import { wordHash } from '../../src/engine/text.js';
-import { HALVED_FROM_CHARS, readSourceInHalves } from '../../src/engine/workers/read-in-halves.js';
-import { buildIndexOffThread } from '../../src/engine/workers/training-jobs.js';
-import type { Chunk, SourceRef } from '../../src/store/port.js';
+import { PIECE_CHARS, readSourceInPieces } from '../../src/engine/workers/read-in-pieces.js';
+import { buildIndexOffThread, chunkSourcesOffThread, keptIndexOffThread } from '../../src/engine/workers/training-jobs.js';
+import type { Chunk, MaterialRun, SourceRef } from '../../src/store/port.js';
 import { documentText } from './eval/score.js';
 
 // An index is each source's part read on its own, then merged; the training worker keeps the
-// parts it read, so a change to one source reads that source alone again. Either way the index is
+// parts it read under the name of their chunks, so a change to one source reads that source alone
+// again. Either way the index is
 // the one reading everything at once gives.
 
 const chunksOf = (text: string, source: SourceRef, from = 0): Chunk[] => chunkText(text).map((chunk, k) => ({ seq: from + k, text: chunk, source }));
@@ -19,6 +20,18 @@ const DOCUMENTS = ['bike-shop.md', 'clinic-faq.md', 'ferry-faq.md', 'handbook.md
 const handbook: SourceRef = { id: 'handbook', title: 'Handbook', type: 'text' };
 const bikes: SourceRef = { id: 'bikes', title: 'Bike shop', type: 'file' };
 const qa: SourceRef = { id: 'qa-1', title: 'Do you open on Sundays?', type: 'qa' };
+const bytesOf = (index: Uint8Array | undefined) => index && Buffer.from(index);
+
+/** The material's runs, one a source, each naming its chunks by the next of `names`. */
+function runsOf(chunks: Chunk[], ...names: string[]): MaterialRun[] {
+  const runs: MaterialRun[] = [];
+  chunks.forEach(({ source }, seq) => {
+    const last = runs.at(-1);
+    if (last && last.id === source?.id) last.end = seq + 1;
+    else runs.push({ id: source?.id ?? '', revision: 0, start: seq, end: seq + 1, chunksId: names[runs.length] as string });
+  });
+  return runs;
+}
 
 /** Each key and sentence of a part is indexed by its distinct indexTerms, in order. */
 function expectIndexTerms(part: IndexPart): void {
@@ -74,31 +87,57 @@ describe('index parts', () => {
     expect(part.vocabulary).toEqual(expect.arrayContaining(['cbuvkfk', 'qrwtgpw', 'σας', 'straße', 'strass']));
   });
 
-  it('builds on the worker, from kept parts, the index of reading everything at once, and reads a changed source again', async () => {
+  it('builds on the worker, from what it kept of named chunks, the index of reading everything at once, and reads a changed source again', async () => {
     const first = [...chunksOf(documentText('handbook.md'), handbook), ...chunksOf(documentText('bike-shop.md'), bikes, 1_000)];
-    await buildIndexOffThread(first);
+    await buildIndexOffThread(first, runsOf(first, 'handbook-1', 'bikes-1'));
     const added = [...first, ...chunksOf('Do you open on Sundays?\nYes, from noon to four.', qa, 2_000)];
-    expect(Buffer.from(await buildIndexOffThread(added)).equals(Buffer.from(packIndex(buildLexicalIndex(added))))).toBe(true);
+    // The Q&A is read now; the others are kept.
+    expect(await keptIndexOffThread(runsOf(added, 'handbook-1', 'bikes-1', 'qa-1'))).toBeUndefined();
+    expect(bytesOf(await buildIndexOffThread(added, runsOf(added, 'handbook-1', 'bikes-1', 'qa-1')))).toEqual(bytesOf(packIndex(buildLexicalIndex(added))));
+    expect(bytesOf(await keptIndexOffThread(runsOf(added, 'handbook-1', 'bikes-1', 'qa-1')))).toEqual(bytesOf(packIndex(buildLexicalIndex(added))));
 
-    const changed = [...chunksOf(documentText('handbook.md').replace(/\bholiday/gi, 'vacation'), handbook), ...added.slice(-2)];
-    const built = await buildIndexOffThread(changed);
-    expect(Buffer.from(built).equals(Buffer.from(packIndex(buildLexicalIndex(changed))))).toBe(true);
+    const changed = [...chunksOf(documentText('handbook.md').replace(/\bholiday/gi, 'vacation'), handbook), ...added.filter(({ source }) => source !== handbook)];
+    const built = await buildIndexOffThread(changed, runsOf(changed, 'handbook-2', 'bikes-1', 'qa-1'));
+    expect(bytesOf(built)).toEqual(bytesOf(packIndex(buildLexicalIndex(changed))));
     const search = lexicalSearcher(buildLexicalIndex(changed));
     expect(search('How many vacation days do I get?', 1)[0]?.source?.id).toBe('handbook');
+  });
 
-    // Changed without changing its length: as many chunks and characters as the part kept.
-    const sameLength = [...chunksOf(documentText('handbook.md').replace(/\bholiday/gi, 'leisure'), handbook), ...added.slice(-2)];
-    const before = [...chunksOf(documentText('handbook.md'), handbook), ...added.slice(-2)];
-    await buildIndexOffThread(before);
-    expect(sameLength.map((chunk) => chunk.text.length)).toEqual(before.map((chunk) => chunk.text.length));
-    expect(Buffer.from(await buildIndexOffThread(sameLength)).equals(Buffer.from(packIndex(buildLexicalIndex(sameLength))))).toBe(true);
+  it('keeps what it read of chunks under their name, and reads them no more: the name alone stands for them', async () => {
+    const hours = chunksOf('We open at nine.', handbook);
+    await buildIndexOffThread(hours, runsOf(hours, 'hours-1'));
+    // Other texts under the same name: what was read under it is used, as they are not read.
+    const other = chunksOf('We close at five.', handbook);
+    expect(bytesOf(await buildIndexOffThread(other, runsOf(other, 'hours-1')))).toEqual(bytesOf(packIndex(buildLexicalIndex(hours))));
+    // Unnamed, they are read.
+    expect(bytesOf(await buildIndexOffThread(other))).toEqual(bytesOf(packIndex(buildLexicalIndex(other))));
+    // A material with a run recorded before runs named their chunks is built from its chunks.
+    expect(await keptIndexOffThread([{ id: handbook.id, revision: 0, start: 0, end: hours.length }])).toBeUndefined();
+  });
+
+  it('reads the chunks it makes at once, under their name: their index needs the name alone', async () => {
+    const texts = [
+      { ref: handbook, text: documentText('handbook.md') },
+      { ref: { ...bikes, type: 'website' as const, url: 'https://bikes.example/' }, text: documentText('bike-shop.md') },
+    ];
+    const { chunksId, chunks } = await chunkSourcesOffThread(texts);
+    const material = chunks.map((chunk, seq) => ({ ...chunk, seq }));
+    expect(chunks.map((chunk) => chunk.text)).toEqual(texts.flatMap(({ text }) => chunkText(text)));
+    const run = { id: handbook.id, revision: 0, start: 0, end: chunks.length, chunksId };
+    expect(bytesOf(await keptIndexOffThread([run]))).toEqual(bytesOf(packIndex(buildLexicalIndex(material))));
+    expect((await chunkSourcesOffThread(texts)).chunksId).not.toBe(chunksId);
   });
 
   it('builds the same index from a material posted to the worker in several slices', async () => {
     // Thousands of chunks, each of its own words, over three sources: more than one slice.
     const sources = [handbook, bikes, qa];
     const large = Array.from({ length: 2_500 }, (_, k): Chunk => ({ seq: k, text: `Parcel ${k} ships on day ${k % 7} from depot D${k}.`, source: sources[Math.floor((3 * k) / 2_500)] }));
-    expect(Buffer.from(await buildIndexOffThread(large)).equals(Buffer.from(packIndex(buildLexicalIndex(large))))).toBe(true);
+    const index = bytesOf(packIndex(buildLexicalIndex(large)));
+    expect(bytesOf(await buildIndexOffThread(large))).toEqual(index);
+    // Named, each source's slices are read as one run and kept.
+    const runs = runsOf(large, 'parcels-1', 'parcels-2', 'parcels-3');
+    expect(bytesOf(await buildIndexOffThread(large, runs))).toEqual(index);
+    expect(bytesOf(await keptIndexOffThread(runs))).toEqual(index);
   });
 
   it('joins the terms of sections read in runs into the terms of reading them at once', () => {
@@ -110,22 +149,26 @@ describe('index parts', () => {
     }
   });
 
-  it('reads a large source in halves on two threads, as one thread reads it whole', async () => {
+  it('reads a large source in pieces on several threads, as one thread reads it whole', async () => {
     // Every document, its sentences renumbered as many times as it takes to make it large: parted
-    // at a heading.
-    const documents = Array.from({ length: 60 }, (_, k) => DOCUMENTS.map((name) => documentText(name).replace(/\.(\s)/g, ` ${k}.$1`)).join('\n\n')).join('\n\n');
-    // Paragraphs alone: parted anywhere, the second half reads as from a text's start.
+    // at headings.
+    const documents = Array.from({ length: 90 }, (_, k) => DOCUMENTS.map((name) => documentText(name).replace(/\.(\s)/g, ` ${k}.$1`)).join('\n\n')).join('\n\n');
+    // Paragraphs alone: parted anywhere, each piece reads as from a text's start.
     const paragraphs = documents.replace(/^#+ .*$/gm, '').replace(/^.*\?$/gm, '');
     // One title over paragraphs with no other until a paragraph past the middle, on its second
-    // line: the second half belongs to the first half's section, so the halves do not read alike
-    // and the first thread reads on.
+    // line: the second piece belongs to the first one's section, so they do not read alike and the
+    // first thread reads on.
     const paragraph = (k: number) => `Depot ${k % 7} ships parcel ${k} on day ${k % 5}. It keeps a record of each parcel it ships, and its number.`;
-    const underOneTitle = ['Handbook', ...Array.from({ length: 6_000 }, (_, k) => (k === 3_100 ? `${paragraph(k)}\n## Returns` : paragraph(k)))].join('\n\n');
-    for (const text of [documents, paragraphs, underOneTitle]) {
+    const underOneTitle = ['Handbook', ...Array.from({ length: 12_000 }, (_, k) => (k === 6_100 ? `${paragraph(k)}\n## Returns` : paragraph(k)))].join('\n\n');
+    // Paragraphs, then a heading over the rest: in four pieces the first two read alike, and the
+    // second runs on into the third, so the rest is read again from the second's start.
+    const titledLater = [...Array.from({ length: 5_000 }, (_, k) => paragraph(k)), '## Depots', ...Array.from({ length: 7_000 }, (_, k) => paragraph(k))].join('\n\n');
+    for (const text of [documents, paragraphs, underOneTitle, titledLater]) {
       const texts = chunkText(text);
-      expect(text.length).toBeGreaterThan(HALVED_FROM_CHARS);
+      expect(text.length).toBeGreaterThan(4 * PIECE_CHARS);
       const sections = readSourceSections(texts);
-      expect(await readSourceInHalves(texts)).toEqual({ sections, terms: readSectionTerms(sections) });
+      const whole = { sections, terms: readSectionTerms(sections) };
+      for (const threads of [2, 3, 4]) expect(await readSourceInPieces(texts, threads)).toEqual(whole);
     }
     const chunks = chunksOf(documents, handbook);
     expect(Buffer.from(await buildIndexOffThread(chunks)).equals(Buffer.from(packIndex(buildLexicalIndex(chunks))))).toBe(true);

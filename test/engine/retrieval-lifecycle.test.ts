@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createByteCache } from '../../src/engine/index-cache.js';
 import { createRetriever } from '../../src/engine/retrieval.js';
-import { chunkOffThread } from '../../src/engine/workers/training-jobs.js';
+import { chunkOffThread, chunkSourcesOffThread } from '../../src/engine/workers/training-jobs.js';
 import type { Chatbot, RetrievalRepository, Store } from '../../src/store/port.js';
 import { finishOrder, startBystander } from '../support/event-loop.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
@@ -101,6 +101,22 @@ describe('retrieval index lifecycle (sqlite)', () => {
     await train(store, bot.id, ['The warranty lasts three years.']);
     expect((await restarted.search(bot.id, 'warranty'))[0]?.text).toBe('The warranty lasts three years.');
     expect(second).toEqual({ index: 2, saveIndex: 1 });
+  });
+
+  it('builds the index of chunks the training worker made from their names, reading no chunks, and from the chunks when it holds no reading of them', async () => {
+    const hours = { id: 'hours', title: 'Hours', type: 'text' as const };
+    const { chunksId, chunks } = await chunkSourcesOffThread([{ ref: hours, text: 'We open at nine.\n\nParcels ship from Leeds.' }]);
+    const trainNamed = (name: string) => store.training.replace(bot.id, { chunks, runs: [{ id: hours.id, revision: 0, count: chunks.length, chunksId: name }] });
+    let reads = 0;
+    const counting: Store = { ...store, training: { ...store.training, material: (chatbotId) => ((reads += 1), store.training.material(chatbotId)) } };
+
+    await trainNamed(chunksId);
+    expect((await createRetriever(counting).search(bot.id, 'When do you open?'))[0]?.text).toMatch(/We open at nine/);
+    expect(reads).toBe(0);
+    // Named chunks the worker never read: another process's, or its reading evicted.
+    await trainNamed('read-elsewhere');
+    expect((await createRetriever(counting).search(bot.id, 'Where do parcels ship from?'))[0]?.text).toMatch(/Parcels ship from Leeds/);
+    expect(reads).toBe(1);
   });
 
   it('answers from a built index before it is stored, and stores it after', async () => {

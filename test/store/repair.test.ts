@@ -40,7 +40,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
     const hello = { id: 'hello', chatbotId: kept.id, type: 'text' as const, title: 'Hi', status: 'ready' as const, error: null, chars: 6, createdAt: at, updatedAt: at };
     await store.sources.insert([{ ...hello, text: 'Hello.' }]);
     const chunks = [{ text: 'Hello.', source: { id: hello.id, title: hello.title, type: hello.type } }];
-    const runs = [{ id: hello.id, revision: INSERTED_REVISION, count: 1 }];
+    const runs = [{ id: hello.id, revision: INSERTED_REVISION, count: 1, chunksId: 'hello@0' }];
     await store.training.replace(kept.id, { chunks, runs, revision: await store.sources.nextRevision(kept.id) });
     await store.leads.insert(lead(kept));
     await store.leads.insert(lead(removed));
@@ -50,7 +50,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
     expect(await store.leads.list(kept.id, {}, { page: 1, size: 10 })).toHaveLength(1);
     expect((await store.training.material(kept.id)).chunks).toHaveLength(1);
     // The material still holds the source's chunks for the next training.
-    expect(await store.sources.trainedSources(kept.id)).toEqual([{ id: hello.id, revision: INSERTED_REVISION, chunks }]);
+    expect(await store.sources.trainedSources(kept.id)).toEqual([{ id: hello.id, revision: INSERTED_REVISION, chunks, chunksId: 'hello@0' }]);
   });
 });
 

@@ -1,14 +1,14 @@
 import { answerJobs } from '../../worker-thread.js';
 import { packSections, packTexts, unpackTexts, type PackedTexts } from './packed-texts.js';
-import { readHalf, type HalfRead } from './read-in-halves.js';
+import { readPiece, type PieceRead } from './read-in-pieces.js';
 
-// The reading helper: the training worker's second thread, which reads the second half of a large
-// source's blocks while the training worker reads the first (read-in-halves.ts).
+// A reading helper: one of the training worker's other threads, which reads a piece of a large
+// source's blocks while the training worker reads the first (read-in-pieces.ts).
 
 answerJobs<PackedTexts>(async (blocks) => {
-  const { sections, terms } = readHalf(unpackTexts(blocks));
+  const { sections, terms, endsAsAtStart } = readPiece(unpackTexts(blocks));
   const { vocabulary, ...lists } = terms;
-  const result: HalfRead = { sections: packSections(sections), terms: { ...lists, vocabulary: packTexts(vocabulary) } };
+  const result: PieceRead = { sections: packSections(sections), terms: { ...lists, vocabulary: packTexts(vocabulary) }, endsAsAtStart };
   const transfer = [...Object.values(lists), result.terms.vocabulary.lengths, result.sections.sentenceCounts].map((list) => list.buffer as ArrayBuffer);
   return { result, transfer };
 });

@@ -1,54 +1,59 @@
+import { setImmediate as afterAnswering } from 'node:timers/promises';
 import { answerJobs } from '../../worker-thread.js';
 import { chunkText } from '../chunking.js';
 import { createByteCache } from '../index-cache.js';
 import { packIndex } from '../index-layout.js';
 import { indexPart, mergeIndexParts, type IndexPart } from '../index-parts.js';
+import { runsBySource } from '../lexical-index.js';
 import { readVectorTable } from '../word-vectors.js';
 import { packTexts, unpackTexts } from './packed-texts.js';
-import { readSourceInHalves, startReadingHelper } from './read-in-halves.js';
+import { readSourceInPieces, startReadingHelpers } from './read-in-pieces.js';
 import type { TrainingJob } from './training-jobs.js';
 
 // The thread that does training's CPU-heavy work, so the server's event loop never waits on it.
 // The index comes back packed (index-layout.ts) in a transferred buffer: its length is the size
-// the cache counts, and the same bytes are what the store keeps. The parts of the indexes it
-// built (each source read, index-parts.ts) are kept, by their source and text, within a budget:
-// a change to one source of a large chatbot reads that source alone again. A large source is read
-// in halves on two threads (read-in-halves.ts).
+// the cache counts, and the same bytes are what the store keeps. What it reads of named chunks
+// (training-jobs.ts) is kept under their name within a budget: the parts of the index of their
+// source, or of each page of a website (index-parts.ts). Chunks are read as soon as they are made,
+// while the event loop stores them; an index of a material whose runs all name chunks it kept
+// merges their parts, and a change to one source of a large chatbot reads that source alone. A
+// large source is read in pieces on several threads (read-in-pieces.ts).
 
 const PARTS_BUDGET_BYTES = 256 * 1024 * 1024;
-const parts = createByteCache<KeptPart>(PARTS_BUDGET_BYTES);
-/** Parts being read. */
-const reading = new Map<string, KeptPart>();
-startReadingHelper();
+const kept = createByteCache<Promise<IndexPart[]>>(PARTS_BUDGET_BYTES);
+/** Named chunks being read. */
+const reading = new Map<string, Promise<IndexPart[]>>();
+startReadingHelpers();
 
-type KeptPart = { texts: string[]; part: Promise<IndexPart> };
+/** Consecutive chunks of one source (one website page), the source as JSON (runsBySource). */
+type BySource = { source: string | undefined; texts: string[] };
 
-/**
- * The source's part, read once for these texts: looked up by the source and the texts' number and
- * length, and kept with the texts, which a lookup compares (a tenth of what hashing them cost). A
- * part is kept from the start of its reading, so that a job arriving meanwhile waits for it.
- */
-function partOf(source: string | undefined, texts: string[]): Promise<IndexPart> {
-  const chars = texts.reduce((sum, text) => sum + text.length, 0);
-  const key = `${texts.length}:${chars}:${source ?? ''}`;
-  const known = reading.get(key) ?? parts.get(key);
-  // The key holds their number: the same texts are the same at each place.
-  if (known?.texts.every((text, k) => text === texts[k])) return known.part;
-  const part = readPart(source, texts);
-  const keeping = { texts, part };
-  reading.set(key, keeping);
-  const kept = (read?: IndexPart) => {
-    if (reading.get(key) !== keeping) return;
-    reading.delete(key);
-    if (read) parts.set(key, keeping, weight(read) + 2 * chars);
-  };
-  part.then(kept, () => kept());
-  return part;
+/** What was read of the chunks named `chunksId`, read once: a job arriving while they are read waits for that reading. */
+function partsOf(chunksId: string | undefined, runs: BySource[]): Promise<IndexPart[]> {
+  if (chunksId === undefined) return readParts(runs);
+  const known = reading.get(chunksId) ?? kept.get(chunksId);
+  if (known) return known;
+  const parts = readParts(runs);
+  reading.set(chunksId, parts);
+  parts.then(
+    (read) => {
+      reading.delete(chunksId);
+      kept.set(chunksId, parts, read.reduce((sum, part) => sum + weight(part), 0));
+    },
+    () => reading.delete(chunksId),
+  );
+  return parts;
 }
 
-async function readPart(source: string | undefined, texts: string[]): Promise<IndexPart> {
-  const { sections, terms } = await readSourceInHalves(texts);
-  return indexPart(source, sections, terms);
+/** Each run's part, read once this job is answered: reading is long, and the answer need not wait for it. */
+async function readParts(runs: BySource[]): Promise<IndexPart[]> {
+  await afterAnswering();
+  const parts: IndexPart[] = [];
+  for (const { source, texts } of runs) {
+    const { sections, terms } = await readSourceInPieces(texts);
+    parts.push(indexPart(source, sections, terms));
+  }
+  return parts;
 }
 
 /** About what a part holds in memory: its strings (two bytes a character) and its numbers. */
@@ -58,28 +63,38 @@ function weight(part: IndexPart): number {
   return 2 * chars + 4 * numbers;
 }
 
-/** Materials arriving in slices (training-jobs.ts), by number, until their index is asked for: their runs of chunks of one source. */
-const arriving = new Map<number, { source: string | undefined; texts: string[] }[]>();
+function packed(parts: IndexPart[][]) {
+  const bytes = packIndex(mergeIndexParts(parts.flat()));
+  return { result: bytes, transfer: [bytes.buffer] };
+}
+
+/** Materials arriving in slices (training-jobs.ts), by number, until their index is asked for: their runs of chunks of one source, with the chunks' name. */
+const arriving = new Map<number, (BySource & { chunksId: string | undefined })[]>();
 
 answerJobs<TrainingJob>(async (job) => {
   if (job.task === 'chunk') return { result: chunkText(job.text) };
   if (job.task === 'chunk-sources') {
     const chunked = job.texts.map(({ text }) => chunkText(text));
-    // The index of these chunks is asked for next, once the event loop has stored them: their
-    // parts are read meanwhile, so that the two overlap (a job arriving meanwhile waits for this).
-    setImmediate(() => job.texts.forEach(({ ref }, k) => partOf(JSON.stringify(ref), chunked[k] as string[]).catch(() => {})));
+    // The index of these chunks is asked for next, once the event loop has stored them: they are
+    // read meanwhile, so that the two overlap.
+    partsOf(job.chunksId, runsBySource(job.texts.flatMap(({ ref }, k) => (chunked[k] as string[]).map((text) => ({ text, source: ref }))))).catch(() => {});
     return { result: chunked.map(packTexts) };
   }
   if (job.task === 'vectors') {
     const table = readVectorTable();
     return { result: table, transfer: [table.values.buffer] };
   }
+  if (job.task === 'kept-index') {
+    const known = job.chunksIds.map((chunksId) => reading.get(chunksId) ?? kept.get(chunksId));
+    if (known.some((parts) => parts === undefined)) return { result: undefined };
+    return packed(await Promise.all(known as Promise<IndexPart[]>[]));
+  }
   if (job.task === 'material') {
     const runs = arriving.get(job.material) ?? [];
     const last = runs.at(-1);
     const texts = unpackTexts(job.texts);
-    if (last && last.source === job.source) for (const text of texts) last.texts.push(text);
-    else runs.push({ source: job.source, texts });
+    if (last && last.source === job.source && last.chunksId === job.chunksId) for (const text of texts) last.texts.push(text);
+    else runs.push({ source: job.source, chunksId: job.chunksId, texts });
     arriving.set(job.material, runs);
     return { result: undefined };
   }
@@ -87,6 +102,16 @@ answerJobs<TrainingJob>(async (job) => {
   arriving.delete(job.material);
   // Slices posted to a worker that died since are lost with it: no index of part of a material.
   if (runs.reduce((sum, run) => sum + run.texts.length, 0) !== job.count) throw new Error(`material ${job.material} arrived incomplete`);
-  const bytes = packIndex(mergeIndexParts(await Promise.all(runs.map(({ source, texts }) => partOf(source, texts)))));
-  return { result: bytes, transfer: [bytes.buffer] };
+  return packed(await Promise.all(byName(runs).map(({ chunksId, runs: named }) => partsOf(chunksId, named))));
 });
+
+/** Consecutive runs of the same chunks' name together (each unnamed run on its own). */
+function byName(runs: (BySource & { chunksId: string | undefined })[]): { chunksId: string | undefined; runs: BySource[] }[] {
+  const named: { chunksId: string | undefined; runs: BySource[] }[] = [];
+  for (const { chunksId, source, texts } of runs) {
+    const last = named.at(-1);
+    if (chunksId !== undefined && last?.chunksId === chunksId) last.runs.push({ source, texts });
+    else named.push({ chunksId, runs: [{ source, texts }] });
+  }
+  return named;
+}

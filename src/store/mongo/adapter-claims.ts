@@ -1,25 +1,6 @@
 import type { AdapterClaimRepository } from '../port.js';
+import { takeHold } from './holds.js';
 import type { MongoModels } from './models.js';
-import { isDuplicateKey } from './unique.js';
-
-/**
- * Takes the hold `id` until `expiresAt`, unless another still holds it; answers whether it did.
- * It matches only an expired hold (taken over) or nothing (inserted); a live hold makes the upsert
- * collide with it on _id, and that collision is the answer "held by another".
- */
-export async function takeHold(models: MongoModels, id: string, now: Date, expiresAt: Date): Promise<boolean> {
-  try {
-    await models.adapterClaims.updateOne(
-      { _id: id, expiresAt: { $lte: now } },
-      { $set: { expiresAt } },
-      { upsert: true },
-    );
-    return true;
-  } catch (error) {
-    if (isDuplicateKey(error)) return false;
-    throw error;
-  }
-}
 
 export function mongoAdapterClaims(models: MongoModels): AdapterClaimRepository {
   const { adapterClaims } = models;

@@ -1,6 +1,5 @@
 import { Schema, type Connection, type Types } from 'mongoose';
 import { ACTIVITY_COUNTERS, type ActivityCounts } from '../activity-counters.js';
-import type { MaterialRun } from '../material-runs.js';
 import type {
   Asset,
   Author,
@@ -18,6 +17,7 @@ import type {
   HandoffNotice,
   HandoffRequestNotice,
   Lead,
+  MaterialRun,
   MessageSource,
   PaymentAccount,
   Quota,
@@ -127,7 +127,7 @@ const trainingSourceSchema = new Schema<TrainingSourceDoc>(
     sourceText: String,
     version: required(String),
     revision: Number,
-    runs: { type: [{ id: String, revision: Number, start: Number, end: Number, _id: false }], default: undefined },
+    runs: { type: [{ id: String, revision: Number, start: Number, end: Number, chunksId: String, _id: false }], default: undefined },
   },
   { ...options, collection: 'trainingSources' },
 );

@@ -1,4 +1,4 @@
-import { takeHold } from './adapter-claims.js';
+import { holding } from './holds.js';
 import type { AtomicWrites } from './atomic.js';
 import type { MongoModels } from './models.js';
 import {
@@ -45,7 +45,7 @@ export type RecountOptions = { settleMs: number; now: Date; blockRows?: number }
 export async function countUncountedLists(models: MongoModels, blockRows = BLOCK_ROWS): Promise<number> {
   if ((await uncountedLists(models)).length === 0) return 0;
   for (;;) {
-    const counted = await holding(models, new Date(), async () => {
+    const counted = await holding(models, HOLD_ID, new Date(), HOLD_MS, async () => {
       let rows = 0;
       for (const { list, chatbotId } of await uncountedLists(models)) {
         rows += await countAll(models, list, chatbotId, {}, blockRows);
@@ -54,17 +54,6 @@ export async function countUncountedLists(models: MongoModels, blockRows = BLOCK
     });
     if (counted !== undefined) return counted;
     await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
-
-/** Runs `work` under the hold; answers undefined, without running it, while another instance has it. */
-async function holding<T>(models: MongoModels, now: Date, work: () => Promise<T>): Promise<T | undefined> {
-  const until = new Date(now.getTime() + HOLD_MS);
-  if (!(await takeHold(models, HOLD_ID, now, until))) return undefined;
-  try {
-    return await work();
-  } finally {
-    await models.adapterClaims.deleteOne({ _id: HOLD_ID, expiresAt: until });
   }
 }
 
@@ -85,7 +74,7 @@ export async function recountPageBlocks(
   { atomic }: AtomicWrites,
   { settleMs, now, blockRows = BLOCK_ROWS }: RecountOptions,
 ): Promise<number> {
-  const recounted = await holding(models, now, async () => {
+  const recounted = await holding(models, HOLD_ID, now, HOLD_MS, async () => {
     const settled = new Date(now.getTime() - settleMs);
     const suspects: { list: ListName; chatbotId: string; findings: Finding[] }[] = [];
     for (const list of LISTS) {

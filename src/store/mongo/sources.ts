@@ -1,5 +1,6 @@
 import { trainedFromMaterial } from '../material-runs.js';
 import { countedChars, isOverCharLimit, type NewSource, type OverCharLimit, type Source, type SourceChange, type SourcePageStatus, type SourceRepository, type SourceText } from '../port.js';
+import { whileHolding } from './holds.js';
 import type { MongoModels, SourceDoc, SourcePageDoc, SourceRevisionDoc } from './models.js';
 import type { MongoSourceTexts } from './source-texts.js';
 import type { MongoMaterialRuns } from './training.js';
@@ -16,6 +17,8 @@ type Written = { doc: SourceDoc; before: SourceDoc | null };
 type CharLimit = { chatbotId: string; chars: number; except: string[]; maxChars: number };
 
 const FILE_PART_BYTES = 8 * 1024 * 1024;
+/** Far longer than a write of a source takes: a hub that dies holding the turn lets go after it. */
+const WRITE_HOLD_MS = 60_000;
 const DUPLICATE_KEY = 11000;
 /** What a source's document holds besides the source itself and the version of its text. */
 const JOB = { claimedBy: 0, leaseUntil: 0, revision: 0, createdRevision: 0 } as const;
@@ -208,9 +211,16 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
    * chatbot's sources would then hold more than the limit. The limit is checked before the write
    * and again after it until no other change moved the chatbot's revision counter in between (a
    * write within the limit moves it), so of racing writes the first to move it stands, and the
-   * others count it; one refused after it landed is undone.
+   * others count it; one refused after it landed is undone. The chatbot's writes of sources take
+   * turns, each from its check to its undo (holds.ts): an undo puts back what the source was
+   * before, and racing writes undone at once put back each other's, one a text another's undo had
+   * removed.
    */
-  async function withinLimit(
+  function withinLimit(limit: CharLimit, write: () => Promise<(() => Promise<void>) | undefined>): Promise<OverCharLimit | undefined> {
+    return whileHolding(models, `source-writes\u0000${limit.chatbotId}`, WRITE_HOLD_MS, () => limitedWrite(limit, write));
+  }
+
+  async function limitedWrite(
     { chatbotId, chars, except, maxChars }: CharLimit,
     write: () => Promise<(() => Promise<void>) | undefined>,
   ): Promise<OverCharLimit | undefined> {
@@ -338,7 +348,7 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
       // The material's runs are read before the sources: a source changed in between is chunked again.
       return trainedFromMaterial(
         async () => {
-          const current = await material.currentRuns(chatbotId);
+          const current = await material.runs(chatbotId);
           const docs = await sources
             .find({ chatbotId, status: { $in: ['ready', 'queued', 'processing'] } }, { status: 1, revision: 1, createdRevision: 1 })
             .sort({ createdAt: 1, _id: 1 })

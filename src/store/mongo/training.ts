@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { placeRuns, type CurrentRuns, type MaterialRun } from '../material-runs.js';
-import { apiTextSourceId, type SourceChunk, type SourceRef, type TrainingRepository } from '../port.js';
+import { placeRuns } from '../material-runs.js';
+import { apiTextSourceId, type MaterialRun, type SourceChunk, type SourceRef, type TrainingRepository } from '../port.js';
 import type { MongoModels, TrainingChunkDoc, TrainingSourceDoc } from './models.js';
-import { writtenMaterial } from '../written-material.js';
 import type { MongoSourceTexts } from './source-texts.js';
 
 const BATCH = 1000;
@@ -16,7 +15,6 @@ export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts
   const { trainingSources, trainingChunks } = models;
   const currentVersion = async (chatbotId: string) =>
     (await trainingSources.findById(chatbotId, { version: 1 }).lean<TrainingSourceDoc>())?.version;
-  const written = writtenMaterial();
 
   return {
     async replace(chatbotId, material) {
@@ -57,7 +55,6 @@ export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts
       }
       // Only the version this write displaced: a concurrent replace may have chunks written but
       // not yet made current, and those must survive.
-      written.keep(chatbotId, version, material.chunks);
       if (previous) await trainingChunks.deleteMany({ chatbotId, version: previous.version });
       return true;
     },
@@ -67,8 +64,6 @@ export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts
       let version = await currentVersion(chatbotId);
       for (;;) {
         if (version === undefined) return { version: undefined, chunks: [] };
-        const justWritten = written.take(chatbotId, version);
-        if (justWritten) return justWritten;
         const docs = await trainingChunks
           .find({ chatbotId, version }, { _id: 0, seq: 1, text: 1, source: 1 })
           .sort({ seq: 1 })
@@ -81,7 +76,7 @@ export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts
       }
     },
     version: currentVersion,
-    async currentRuns(chatbotId) {
+    async runs(chatbotId) {
       const doc = await trainingSources.findById(chatbotId, { version: 1, revision: 1, runs: 1 }).lean<TrainingSourceDoc>();
       return { version: doc?.version, revision: doc?.revision, runs: doc?.runs ?? [] };
     },
@@ -102,10 +97,7 @@ export function mongoTraining(models: MongoModels, sourceTexts: MongoSourceTexts
 }
 
 /** What the sources' trainedSources reads of the material (material-runs.ts). */
-export type MongoMaterialRuns = {
-  /** The current version, the revision it was trained from and its runs: none for material trained before runs were recorded. */
-  currentRuns(chatbotId: string): Promise<CurrentRuns>;
+export type MongoMaterialRuns = Pick<TrainingRepository, 'runs' | 'version'> & {
   /** The chunks of a run of `version`: the caller checks the version is still current after. */
   readRun(chatbotId: string, version: string, run: MaterialRun): Promise<SourceChunk[]>;
-  version(chatbotId: string): Promise<string | undefined>;
 };

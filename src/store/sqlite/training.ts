@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import { placeRuns, type CurrentRuns, type MaterialRun } from '../material-runs.js';
-import { apiTextSourceId, type Chunk, type SourceChunk, type SourceRef, type TrainedChunk, type TrainingRepository } from '../port.js';
+import { placeRuns } from '../material-runs.js';
+import { apiTextSourceId, type Chunk, type CurrentRuns, type MaterialRun, type SourceChunk, type SourceRef, type TrainedChunk, type TrainingRepository } from '../port.js';
 import { partsOf } from '../text-parts.js';
-import { writtenMaterial } from '../written-material.js';
 import type { SqliteSourceTexts } from './source-texts.js';
 import { deleteInStages, inStages } from './staging.js';
 
@@ -67,7 +66,6 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
                        WHERE stage.chatbot_id = kept.chatbot_id AND stage.version = kept.version AND stage.started_at > ?)`,
   );
   const staleStages = db.prepare('DELETE FROM training_stages WHERE started_at <= ?');
-  const written = writtenMaterial();
 
   const writeChunks = db.transaction((chatbotId: string, staged: string, slice: readonly TrainedChunk[], start: number) => {
     slice.forEach((chunk, offset) => {
@@ -107,6 +105,16 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
     }
   }
 
+  /** The current version, the revision it was trained from and its runs: none for material trained before runs were recorded. */
+  function currentRuns(chatbotId: string): CurrentRuns {
+    const current = runs.get(chatbotId);
+    return {
+      version: current?.version,
+      revision: current?.revision ?? undefined,
+      runs: current?.runs ? (JSON.parse(current.runs) as MaterialRun[]) : [],
+    };
+  }
+
   return {
     async replace(chatbotId, { sourceText, chunks, revision, runs: sourceRuns }) {
       const staged = randomUUID();
@@ -122,7 +130,6 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
       }
       const placed = sourceRuns ? JSON.stringify(placeRuns(sourceRuns)) : null;
       const { current, remove } = makeCurrent.immediate(chatbotId, staged, revision, placed);
-      if (current) written.keep(chatbotId, staged, chunks);
       if (remove !== undefined) await removeVersion(chatbotId, remove);
       return current;
     },
@@ -132,8 +139,6 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
       // read instead.
       for (let current = version.get(chatbotId)?.version; ; ) {
         if (current === undefined) return { version: undefined, chunks: [] };
-        const justWritten = written.take(chatbotId, current);
-        if (justWritten) return justWritten;
         const read = await readChunks(chatbotId, current, 0, Number.MAX_SAFE_INTEGER, toChunk);
         const after = version.get(chatbotId)?.version;
         if (after === current) return { version: current, chunks: read };
@@ -150,15 +155,10 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
       if (parts.length > 0) return parts.map((part) => part.text).join('');
       return version.get(chatbotId) ? '' : undefined;
     },
-    /** The current version, the revision it was trained from and its runs: none for material trained before runs were recorded. */
-    currentRuns(chatbotId: string): CurrentRuns {
-      const current = runs.get(chatbotId);
-      return {
-        version: current?.version,
-        revision: current?.revision ?? undefined,
-        runs: current?.runs ? (JSON.parse(current.runs) as MaterialRun[]) : [],
-      };
+    async runs(chatbotId) {
+      return currentRuns(chatbotId);
     },
+    currentRuns,
     /** The chunks of a run of `version`: the caller checks the version is still current after. */
     async readRun(chatbotId: string, current: string, { start, end }: MaterialRun): Promise<SourceChunk[]> {
       // A run's chunks name a handful of sources (one, or a website's pages): each is decoded once.

@@ -1,0 +1,122 @@
+import { availableParallelism } from 'node:os';
+import { workerJobs } from '../../worker-thread.js';
+import { joinSectionTerms, readSectionTerms, type SectionTerms } from '../index-parts.js';
+import { closeSections, joinedTextBlocks, readBlocks, readsAsAtStart, type Section } from '../structure.js';
+import { packTexts, unpackSections, unpackTexts, type PackedSections, type PackedTexts } from './packed-texts.js';
+
+// Reading a source (its sections, then their terms) is most of a training's work. A large source
+// is read in pieces at once, one a core up to four: the training worker reads the first piece of
+// its blocks while reading helper threads (reading-worker.ts) read the others, each as a text of
+// its own, and the pieces are joined. That is what reading it whole gives when each piece reads as
+// it would from a text's start: its first line is a heading, or nothing of the piece before runs
+// on into it (readsAsAtStart). So pieces are parted at a heading near each parting point when
+// there is one; from the first piece that does not read alike after all, the worker reads the
+// rest itself, so the index is always the one reading on one thread gives. A section's terms
+// depend on that section alone, so the pieces' terms join as well (joinSectionTerms). A small
+// source is read on one thread: handing pieces of it over would cost more than it saves.
+
+/** Characters of a piece at least: a source of fewer than twice this is read on one thread. */
+export const PIECE_CHARS = 256 * 1024;
+/** Threads reading a source at once: the machine's cores, up to four (each helper holds its own word lists). */
+export const READING_THREADS = Math.min(availableParallelism(), 4);
+/** Blocks after a parting point looked at for a heading to part the pieces at. */
+const HEADING_SEARCH_BLOCKS = 256;
+
+/** What a reading helper answers for the blocks it is handed. */
+export type PieceRead = {
+  sections: PackedSections;
+  terms: Omit<SectionTerms, 'vocabulary'> & { vocabulary: PackedTexts };
+  /** Whether the blocks after these read as from a text's start (readsAsAtStart of the state these end in). */
+  endsAsAtStart: boolean;
+};
+
+type Piece = { sections: Section[]; terms: SectionTerms; endsAsAtStart: boolean };
+
+const helpers = Array.from({ length: READING_THREADS - 1 }, (_, k) =>
+  workerJobs(new URL('./reading-worker.ts', import.meta.url), `reading helper ${k + 1}`) as (blocks: PackedTexts) => Promise<PieceRead>,
+);
+
+/** Starts the reading helpers, their word lists loaded, so that the first large source read does not wait for them. */
+export function startReadingHelpers(): void {
+  for (const readOnHelper of helpers) readOnHelper(packTexts(['Warm up.'])).catch(() => {});
+}
+
+/** The sections and terms of blocks read as a text of their own (on a reading helper). */
+export function readPiece(blocks: string[]): Piece {
+  const { sections, state } = readBlocks(blocks, 0, blocks.length);
+  const closed = closeSections(sections, state);
+  return { sections: closed, terms: readSectionTerms(closed), endsAsAtStart: readsAsAtStart(state) };
+}
+
+/**
+ * The sections of a source's texts (read as one text) and their terms, a large source's read in
+ * up to `threads` pieces at once (more than there are helpers queue on them).
+ */
+export async function readSourceInPieces(texts: string[], threads = READING_THREADS): Promise<{ sections: Section[]; terms: SectionTerms }> {
+  const blocks = joinedTextBlocks(texts);
+  const chars = texts.reduce((sum, text) => sum + text.length, 0);
+  const partings = helpers.length === 0 ? [] : partingBlocks(blocks, Math.min(threads, Math.floor(chars / PIECE_CHARS)));
+  const [firstParting] = partings;
+  if (!firstParting) return readPiece(blocks);
+  const starts = [0, ...partings.map(({ split }) => split)];
+  const ends = [...starts.slice(1), blocks.length];
+  // A helper that failed (gone with its thread) leaves its piece to this one.
+  const helped = starts.slice(1).map((start, k) => readOnHelper(k, blocks.slice(start, ends[k + 1])).then(unpackPiece, () => undefined));
+  const first = readBlocks(blocks, 0, firstParting.split);
+  if (!(firstParting.atHeading || readsAsAtStart(first.state))) {
+    // The first piece runs on into the second: read on from where it stands.
+    const rest = readBlocks(blocks, firstParting.split, blocks.length, first.state);
+    const sections = closeSections([...first.sections, ...rest.sections], rest.state);
+    return { sections, terms: readSectionTerms(sections) };
+  }
+  const firstSections = closeSections(first.sections, first.state);
+  const pieces: Piece[] = [{ sections: firstSections, terms: readSectionTerms(firstSections), endsAsAtStart: true }];
+  for (let k = 1; k < starts.length; k += 1) {
+    const before = pieces[k - 1] as Piece;
+    if (!(partings[k - 1]?.atHeading || before.endsAsAtStart)) {
+      // The piece before runs on into this one: it and the rest are read as one, from its start.
+      pieces[k - 1] = readPiece(blocks.slice(starts[k - 1]));
+      break;
+    }
+    pieces.push((await helped[k - 1]) ?? readPiece(blocks.slice(starts[k], ends[k])));
+  }
+  return { sections: pieces.flatMap((piece) => piece.sections), terms: joinSectionTerms(pieces.map((piece) => piece.terms)) };
+}
+
+/** Piece k+1 read on a helper, the helpers taken in turn. */
+function readOnHelper(k: number, blocks: string[]): Promise<PieceRead> {
+  const helper = helpers[k % helpers.length];
+  return helper ? helper(packTexts(blocks)) : Promise.reject(new Error('no reading helper'));
+}
+
+function unpackPiece({ sections, terms, endsAsAtStart }: PieceRead): Piece {
+  return { sections: unpackSections(sections), terms: { ...terms, vocabulary: unpackTexts(terms.vocabulary) }, endsAsAtStart };
+}
+
+type Parting = { split: number; atHeading: boolean };
+
+/**
+ * The blocks `count` pieces part at, in order: for each parting point (by characters), the first
+ * block after it to begin with a heading, if one is near, else the one at it; and whether it begins
+ * with one. Fewer when pieces would be empty.
+ */
+function partingBlocks(blocks: string[], count: number): Parting[] {
+  const total = blocks.reduce((sum, block) => sum + block.length, 0);
+  const partings: Parting[] = [];
+  let block = 0;
+  let chars = 0;
+  for (let k = 1; k < count; k += 1) {
+    for (; block < blocks.length && chars < (total * k) / count; block += 1) chars += (blocks[block] as string).length;
+    // A heading found past this point already parts there.
+    if (block <= (partings.at(-1)?.split ?? 0) || block >= blocks.length) continue;
+    partings.push(headingNear(blocks, block));
+  }
+  return partings;
+}
+
+function headingNear(blocks: string[], at: number): Parting {
+  for (let k = at; k < Math.min(blocks.length, at + HEADING_SEARCH_BLOCKS); k += 1) {
+    if (readBlocks(blocks, k, k + 1).beganWithHeading) return { split: k, atHeading: true };
+  }
+  return { split: at, atHeading: false };
+}
