@@ -393,10 +393,10 @@ function sectionScoring(index: LexicalIndex, answered: AnswerTable, words: numbe
   return {
     best,
     keyCover(section: number): Float64Array {
+      if (index.keyTermStart[section] === index.keyTermStart[section + 1]) return noKey;
       let weights = keyCovers.get(section);
       if (!weights) {
-        const empty = index.keyTermStart[section] === index.keyTermStart[section + 1];
-        weights = empty ? noKey : coverInto(answered, index.keyTermStart, index.keyTerms, section, new Float64Array(words));
+        weights = coverInto(answered, index.keyTermStart, index.keyTerms, section, new Float64Array(words));
         keyCovers.set(section, weights);
       }
       return weights;
