@@ -70,7 +70,7 @@ export async function readSourceInPieces(texts: string[], threads = READING_THRE
     return { sections, terms: readSectionTerms(sections) };
   }
   const firstSections = closeSections(first.sections, first.state);
-  const pieces: Piece[] = [{ sections: firstSections, terms: readSectionTerms(firstSections), endsAsAtStart: true }];
+  const pieces: Piece[] = [{ sections: firstSections, terms: readSectionTerms(firstSections), endsAsAtStart: readsAsAtStart(first.state) }];
   for (let k = 1; k < starts.length; k += 1) {
     const before = pieces[k - 1] as Piece;
     if (!(partings[k - 1]?.atHeading || before.endsAsAtStart)) {
