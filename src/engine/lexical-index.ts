@@ -350,7 +350,12 @@ type AnswerTable = { ids: number[]; concept: number[]; weight: number[]; mask: n
 function answerTable(answers: Map<number, [number, number]>): AnswerTable {
   let capacity = 4;
   while (capacity < 4 * answers.size) capacity *= 2;
-  const table = { ids: new Array<number>(capacity).fill(-1), concept: new Array<number>(capacity).fill(0), weight: new Array<number>(capacity).fill(0), mask: capacity - 1 };
+  const table: AnswerTable = {
+    ids: new Array<number>(capacity).fill(-1),
+    concept: new Array<number>(capacity).fill(0),
+    weight: new Array<number>(capacity).fill(0),
+    mask: capacity - 1,
+  };
   for (const [id, [concept, weight]] of answers) {
     let slot = slotOf(table, id);
     while (table.ids[slot] !== -1) slot = (slot + 1) & table.mask;
