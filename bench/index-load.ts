@@ -93,7 +93,8 @@ function longestStepMs(index: Uint8Array): number {
 function vocabularyMapMs(index: Uint8Array): number {
   const start = performance.now();
   const { vocabulary } = unpackIndex(index);
-  const termIds = new Map(vocabulary.map((term, id) => [term, id]));
+  const termIds = new Map<string, number>();
+  for (let id = 0; id < vocabulary.length; id += 1) termIds.set(vocabulary.at(id) as string, id);
   const ms = performance.now() - start;
   if (termIds.size !== vocabulary.length) throw new Error('a term twice in the vocabulary');
   return ms;

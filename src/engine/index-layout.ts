@@ -1,4 +1,5 @@
-import type { LexicalIndex } from './lexical-index.js';
+import type { LexicalIndex, SearchableIndex } from './lexical-index.js';
+import type { StringList } from './string-table.js';
 import { termLookups, type TermLookups } from './term-lookups.js';
 
 // The stored form of a lexical index, laid out so that loading it costs next to nothing on the
@@ -71,7 +72,7 @@ export function packIndex(index: LexicalIndex): Uint8Array<ArrayBuffer> {
 }
 
 /** The index in packed bytes. Its integer arrays and lookups are views of them and its strings are read from them when asked for. */
-export function unpackIndex(packed: Uint8Array): LexicalIndex {
+export function unpackIndex(packed: Uint8Array): SearchableIndex {
   // Views need 4-byte alignment; a buffer from a pool may start anywhere.
   const bytes = packed.byteOffset % 4 === 0 ? packed : packed.slice();
   const header = new Int32Array(bytes.buffer, bytes.byteOffset, HEADER);
@@ -95,26 +96,18 @@ export function unpackIndex(packed: Uint8Array): LexicalIndex {
   };
 }
 
-function stringAt(text: Buffer, starts: Int32Array, k: number): string {
-  return text.toString('utf8', starts[k], starts[k + 1]);
-}
-
 /**
- * A read-only list whose strings are decoded on access (a search reads a few dozen of each). It
- * has its elements for `in` too, which map and forEach ask before reading one.
+ * The strings of `text` between the byte boundaries `starts`, each decoded when it is read (a
+ * search reads a few dozen of each list); `at` counts back from the end for a negative position,
+ * as an array's does.
  */
-function lazyStrings(text: Buffer, starts: Int32Array): string[] {
+function lazyStrings(text: Buffer, starts: Int32Array): StringList {
   const length = starts.length - 1;
-  const position = (property: string | symbol) => {
-    const k = typeof property === 'string' ? Number(property) : NaN;
-    return Number.isInteger(k) && k >= 0 && k < length ? k : undefined;
-  };
-  return new Proxy([] as string[], {
-    get(target, property, receiver) {
-      if (property === 'length') return length;
-      const k = position(property);
-      return k === undefined ? (Reflect.get(target, property, receiver) as unknown) : stringAt(text, starts, k);
+  return {
+    length,
+    at(k) {
+      const at = k < 0 ? k + length : k;
+      return at >= 0 && at < length ? text.toString('utf8', starts[at], starts[at + 1]) : undefined;
     },
-    has: (target, property) => position(property) !== undefined || Reflect.has(target, property),
-  });
+  };
 }

@@ -4,7 +4,7 @@ import { isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
-import { sameHashes } from './string-table.js';
+import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermLookups, type TermReader } from './term-lookups.js';
 import { compoundFinder, stem, terms, words } from './text.js';
 import { similarity, stemOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
@@ -40,6 +40,10 @@ export type LexicalIndex = {
   /** Present in an index read from its packed bytes (index-layout.ts); one built here computes them to search. */
   lookups?: TermLookups;
 };
+
+/** What a search reads: an index built here, or one read in place from its packed bytes. */
+export type SearchableIndex = Omit<LexicalIndex, TextField> & Record<TextField, StringList>;
+type TextField = 'vocabulary' | 'keys' | 'sentences' | 'sources';
 
 /** A sentence of a passage with the weight of the question it carries by its own words. */
 export type PassageSentence = { text: string; weight: number };
@@ -101,12 +105,19 @@ export function runsBySource(chunks: Pick<Chunk, 'text' | 'source'>[]): { source
  * The source a section was read from, if the material names one: each read from its JSON once,
  * for the index's life, and shared (frozen) by the passages that name it.
  */
-function sourceReader(index: LexicalIndex): (section: number) => Readonly<SourceRef> | undefined {
+function sourceReader(index: SearchableIndex): (section: number) => Readonly<SourceRef> | undefined {
   const read: Readonly<SourceRef>[] = [];
   return (section) => {
     const k = index.sectionSource[section] ?? -1;
-    return k < 0 ? undefined : (read[k] ??= Object.freeze(JSON.parse(index.sources[k] as string) as SourceRef));
+    return k < 0 ? undefined : (read[k] ??= Object.freeze(JSON.parse(index.sources.at(k) as string) as SourceRef));
   };
+}
+
+/** The sources (as JSON) that are Q&A pairs, by their index. */
+function qaSourcesOf(sources: StringList): Set<number> {
+  const qa = new Set<number>();
+  for (let k = 0; k < sources.length; k += 1) if ((JSON.parse(sources.at(k) as string) as SourceRef).type === 'qa') qa.add(k);
+  return qa;
 }
 
 // ---- search -----------------------------------------------------------------------------------
@@ -171,7 +182,7 @@ type Concept = { weight: number; context: boolean; ids: Map<number, number>; unk
  */
 export type SearchOptions = { expand?: boolean; vectors?: boolean };
 
-export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = true }: SearchOptions = {}): LexicalSearcher {
+export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors = true }: SearchOptions = {}): LexicalSearcher {
   const reader = termReader(index.vocabulary, index.lookups, index.postingStart.length - 1);
   const { idOf, compounds } = reader;
   const has = (term: string) => idOf(term) >= 0;
@@ -230,14 +241,14 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
   let qaSources: Set<number> | undefined;
   /** Whether a Q&A pair's question, under a key holding one of the asked words, is the question asked. */
   function ownersQuestion(question: string, asked: Concept[]): boolean {
-    qaSources ??= new Set(index.sources.flatMap((json, k) => ((JSON.parse(json) as SourceRef).type === 'qa' ? [k] : [])));
+    qaSources ??= qaSourcesOf(index.sources);
     const terms = questionTerms(question);
     for (const concept of asked) {
       for (const id of concept.ids.keys()) {
         for (let k = index.keyPostingStart[id] as number; k < (index.keyPostingStart[id + 1] as number); k += 1) {
           const section = index.keyPostings[k] as number;
           if (!qaSources.has(index.sectionSource[section] as number)) continue;
-          if (questionLikeness(terms, questionTerms(index.keys[section] as string)) >= SAME_QUESTION) return true;
+          if (questionLikeness(terms, questionTerms(index.keys.at(section) as string)) >= SAME_QUESTION) return true;
         }
       }
     }
@@ -309,9 +320,9 @@ export function lexicalSearcher(index: LexicalIndex, { expand = true, vectors = 
       for (let s = from; s < to; s += 1) {
         const own = scoring.sentenceCover(s);
         mergeInto(covered, own);
-        sentences.push({ text: index.sentences[s] as string, weight: focusOf(own, all) });
+        sentences.push({ text: index.sentences.at(s) as string, weight: focusOf(own, all) });
       }
-      const heading = index.keys[section] as string;
+      const heading = index.keys.at(section) as string;
       const body = joinSentences(sentences.map((s) => s.text));
       const passage: Passage = {
         text: heading ? `${heading}\n${body}` : body,
@@ -388,7 +399,7 @@ function coverInto(table: AnswerTable, start: Int32Array, values: Int32Array, it
  * A question's scoring of sections: what a section's key and a sentence hold of its words (a
  * sentence's in one array, overwritten by the next), and each section's best sentence so far.
  */
-function sectionScoring(index: LexicalIndex, answered: AnswerTable, words: number, asksAmount: boolean) {
+function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: number, asksAmount: boolean) {
   const keyCovers = new Map<number, Float64Array>();
   // A section without a key (most of a plain text's) shares one cover of nothing.
   const noKey = new Float64Array(words);
@@ -420,7 +431,7 @@ function sectionScoring(index: LexicalIndex, answered: AnswerTable, words: numbe
       joint.set(key);
       mergeInto(joint, ownWeights);
       // A question asking "how much" or "how long" is answered by a sentence stating a number.
-      const statesAmount = asksAmount && /\d/.test(index.sentences[sentence] as string) ? AMOUNT_BONUS : 0;
+      const statesAmount = asksAmount && /\d/.test(index.sentences.at(sentence) as string) ? AMOUNT_BONUS : 0;
       const score = sumOf(joint) + 0.15 * sumOf(key) + 0.05 * sumOf(ownWeights) + statesAmount;
       const previous = best.get(section);
       if (!previous || score > previous.score) best.set(section, { score, sentence });
@@ -473,12 +484,12 @@ function bestSections(best: Map<number, Best>, limit: number): [number, Best][] 
 }
 
 /** A section's text for a model: its key, then its sentences with their line breaks. */
-function sectionText(index: LexicalIndex, section: number): string {
-  const key = index.keys[section] as string;
+function sectionText(index: SearchableIndex, section: number): string {
+  const key = index.keys.at(section) as string;
   // Read one by one: a stored index's sentences are decoded as they are read (index-layout.ts).
   const sentences: string[] = [];
   for (let s = index.sectionStart[section] as number; s < (index.sectionStart[section + 1] as number); s += 1) {
-    sentences.push(index.sentences[s] as string);
+    sentences.push(index.sentences.at(s) as string);
   }
   const body = joinSentences(sentences);
   return key ? `${key}\n${body}` : body;
@@ -490,7 +501,7 @@ function sectionText(index: LexicalIndex, section: number): string {
  * the words it shares with the text (the entry after the one a follow-up names, the paragraph
  * under a heading the question shares no word with).
  */
-function withSurroundings(passages: Passage[], index: LexicalIndex): Passage[] {
+function withSurroundings(passages: Passage[], index: SearchableIndex): Passage[] {
   const used = new Set(passages.map((passage) => passage.seq));
   let room = CONTEXT_CHARS - passages.reduce((sum, passage) => sum + passage.text.length, 0);
   const grown = passages.map((passage) => ({ before: [] as string[], after: [] as string[], passage }));

@@ -5,6 +5,9 @@
 // linear probing, at most half full; each slot is a pair: the value + 1 (0 for an empty slot) and
 // the key's hash, so a probe decodes a key only where the hashes agree.
 
+/** Strings read one at a time: an array, or a stored index's, each decoded as it is read (index-layout.ts). */
+export type StringList = { readonly length: number; at(k: number): string | undefined };
+
 /** FNV-1a over the UTF-16 code units: the same on every thread and process. */
 export function hashOf(key: string): number {
   let hash = 0x811c9dc5;

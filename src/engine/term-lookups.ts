@@ -1,4 +1,4 @@
-import { lookUp, stringTable } from './string-table.js';
+import { lookUp, stringTable, type StringList } from './string-table.js';
 import { compoundKeys, type CompoundLookup } from './text.js';
 
 // What a search looks an index's terms up by: the term table and the compounds', as hash tables
@@ -59,9 +59,9 @@ export type TermReader = ReturnType<typeof termReader>;
  * An index's terms by id, an id by its term (-1 for none), and its compounds, read through its
  * lookups (computed here when the index, built in this process, has none).
  */
-export function termReader(vocabulary: readonly string[], lookups: TermLookups | undefined, size: number) {
-  const { terms, joined, heads, headed, headedStart } = lookups ?? termLookups(vocabulary);
-  const termOf = (id: number) => vocabulary[id] as string;
+export function termReader(vocabulary: StringList, lookups: TermLookups | undefined, size: number) {
+  const { terms, joined, heads, headed, headedStart } = lookups ?? termLookups(Array.from({ length: vocabulary.length }, (_, id) => vocabulary.at(id) as string));
+  const termOf = (id: number) => vocabulary.at(id) as string;
   const headedBy = (group: number) => Array.from(headed.subarray(headedStart[group], headedStart[group + 1]), termOf);
   const compounds: CompoundLookup = {
     joined(key) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/engine/chunking.js';
 import { packIndex, unpackIndex } from '../../src/engine/index-layout.js';
-import { buildLexicalIndex, lexicalSearcher, type LexicalIndex } from '../../src/engine/lexical-index.js';
-import { hashOf, lookUp, sameHashes, stringNumbering, stringTable } from '../../src/engine/string-table.js';
+import { buildLexicalIndex, lexicalSearcher, type SearchableIndex } from '../../src/engine/lexical-index.js';
+import { hashOf, lookUp, sameHashes, stringNumbering, stringTable, type StringList } from '../../src/engine/string-table.js';
 import { compoundKeys, stem } from '../../src/engine/text.js';
 
 // A searcher is made from a stored index without decoding its vocabulary: the hash tables it looks
@@ -24,14 +24,9 @@ const { lookups } = stored;
 const termOf = (id: number) => built.vocabulary[id];
 
 /** The index with its vocabulary counting the terms read from it. */
-function counted(index: LexicalIndex): { index: LexicalIndex; reads: () => number } {
+function counted(index: SearchableIndex): { index: SearchableIndex; reads: () => number } {
   let reads = 0;
-  const vocabulary = new Proxy(index.vocabulary, {
-    get(target, property, receiver) {
-      if (typeof property === 'string' && /^\d+$/.test(property)) reads += 1;
-      return Reflect.get(target, property, receiver) as unknown;
-    },
-  });
+  const vocabulary: StringList = { length: index.vocabulary.length, at: (k) => ((reads += 1), index.vocabulary.at(k)) };
   return { index: { ...index, vocabulary }, reads: () => reads };
 }
 
@@ -72,7 +67,7 @@ describe('packed term lookups', () => {
       if (parts.length === 2) byHead.set(parts[1] as string, [...(byHead.get(parts[1] as string) ?? []), id]);
     });
     expect(joined.size).toBeGreaterThan(1_000);
-    const { heads, headed, headedStart } = lookups as NonNullable<LexicalIndex['lookups']>;
+    const { heads, headed, headedStart } = lookups as NonNullable<SearchableIndex['lookups']>;
     for (const [key, id] of joined) expect(lookUp(lookups?.joined as Int32Array, key, (found) => compoundKeys(termOf(found) as string)?.joined)).toBe(id);
     for (const [head, ids] of byHead) {
       const group = lookUp(heads, head, (found) => compoundKeys(termOf(headed[headedStart[found] as number] as number) as string)?.head);
