@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Material, MaterialRun, Store } from '../store/port.js';
+import type { CurrentRuns, Material, MaterialRun, Store } from '../store/port.js';
 import { contentHash, embedChunks, nearestChunks, normalized, type Embedder, type VectorTable } from './embeddings.js';
 import { fuseRankings } from './fusion.js';
 import { createByteCache } from './index-cache.js';
@@ -132,28 +132,23 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
     // The chunks (the whole material, 10 MB for a large one) are read only to build the index or
     // to embed them: a cold start finds the index stored, and the process that trained the
     // material finds its chunks read on the training worker, which the material's runs name.
-    if (!embedder) {
-      if (stored) return cached(chatbotId, version, stored, true, []);
-      const kept = await keptIndex(chatbotId, version);
+    if (stored && !embedder) return cached(chatbotId, version, stored, true, []);
+    const current = stored ? undefined : await store.training.runs(chatbotId);
+    if (!embedder && current?.version === version) {
+      const kept = await keptIndexOffThread(current.runs);
       if (kept) return cached(chatbotId, version, kept, false, []);
     }
     const material = await store.training.material(chatbotId);
     if (material.version === undefined) return undefined;
     // A retrain since the version was read: the material is newer than the index looked up.
     const found = material.version === version ? stored : await store.retrieval.index(chatbotId, indexKey(material.version));
-    const index = found ?? (await buildIndexOffThread(material.chunks, await runsOf(chatbotId, material.version)));
+    const index = found ?? (await buildIndexOffThread(material.chunks, await runsOf(chatbotId, material.version, current)));
     return cached(chatbotId, material.version, index, found !== undefined, embedder ? material.chunks : []);
   }
 
-  /** The index of material `version` from what the training worker kept of its chunks, if it has all of it. */
-  async function keptIndex(chatbotId: string, version: string): Promise<Uint8Array | undefined> {
-    const current = await store.training.runs(chatbotId);
-    return current.version === version ? keptIndexOffThread(current.runs) : undefined;
-  }
-
-  /** The runs of material `version`, if it is still current (a version's runs never change). */
-  async function runsOf(chatbotId: string, version: string): Promise<readonly MaterialRun[]> {
-    const current = await store.training.runs(chatbotId);
+  /** The runs of material `version`, if it is still current (a version's runs never change): those `read` before when they are its. */
+  async function runsOf(chatbotId: string, version: string, read?: CurrentRuns): Promise<readonly MaterialRun[]> {
+    const current = read?.version === version ? read : await store.training.runs(chatbotId);
     return current.version === version ? current.runs : [];
   }
 

@@ -32,8 +32,11 @@ export type PieceRead = {
 
 type Piece = { sections: Section[]; terms: SectionTerms; endsAsAtStart: boolean };
 
-const helpers = Array.from({ length: READING_THREADS - 1 }, (_, k) =>
-  workerJobs(new URL('./reading-worker.ts', import.meta.url), `reading helper ${k + 1}`) as (blocks: PackedTexts) => Promise<PieceRead>,
+type ReadOnHelper = (blocks: PackedTexts) => Promise<PieceRead>;
+
+const helpers = Array.from(
+  { length: READING_THREADS - 1 },
+  (_, k) => workerJobs(new URL('./reading-worker.ts', import.meta.url), `reading helper ${k + 1}`) as ReadOnHelper,
 );
 
 /** Starts the reading helpers, their word lists loaded, so that the first large source read does not wait for them. */
@@ -83,10 +86,9 @@ export async function readSourceInPieces(texts: string[], threads = READING_THRE
   return { sections: pieces.flatMap((piece) => piece.sections), terms: joinSectionTerms(pieces.map((piece) => piece.terms)) };
 }
 
-/** Piece k+1 read on a helper, the helpers taken in turn. */
+/** Piece k+1 read on a helper, the helpers taken in turn (a source is parted only when there is one). */
 function readOnHelper(k: number, blocks: string[]): Promise<PieceRead> {
-  const helper = helpers[k % helpers.length];
-  return helper ? helper(packTexts(blocks)) : Promise.reject(new Error('no reading helper'));
+  return (helpers[k % helpers.length] as ReadOnHelper)(packTexts(blocks));
 }
 
 function unpackPiece({ sections, terms, endsAsAtStart }: PieceRead): Piece {

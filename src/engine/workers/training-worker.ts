@@ -28,10 +28,15 @@ startReadingHelpers();
 /** Consecutive chunks of one source (one website page), the source as JSON (runsBySource). */
 type BySource = { source: string | undefined; texts: string[] };
 
+/** What is read, or being read, of the chunks named `chunksId`, if anything. */
+function readingOf(chunksId: string): Promise<IndexPart[]> | undefined {
+  return reading.get(chunksId) ?? kept.get(chunksId);
+}
+
 /** What was read of the chunks named `chunksId`, read once: a job arriving while they are read waits for that reading. */
 function partsOf(chunksId: string | undefined, runs: BySource[]): Promise<IndexPart[]> {
   if (chunksId === undefined) return readParts(runs);
-  const known = reading.get(chunksId) ?? kept.get(chunksId);
+  const known = readingOf(chunksId);
   if (known) return known;
   const parts = readParts(runs);
   reading.set(chunksId, parts);
@@ -85,7 +90,7 @@ answerJobs<TrainingJob>(async (job) => {
     return { result: table, transfer: [table.values.buffer] };
   }
   if (job.task === 'kept-index') {
-    const known = job.chunksIds.map((chunksId) => reading.get(chunksId) ?? kept.get(chunksId));
+    const known = job.chunksIds.map(readingOf);
     if (known.some((parts) => parts === undefined)) return { result: undefined };
     return packed(await Promise.all(known as Promise<IndexPart[]>[]));
   }

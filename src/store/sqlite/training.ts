@@ -186,10 +186,9 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
 }
 
 /** What the sources' trainedSources reads of the material (material-runs.ts). */
-export type SqliteMaterialRuns = {
+export type SqliteMaterialRuns = Pick<TrainingRepository, 'version'> & {
   currentRuns(chatbotId: string): CurrentRuns;
   readRun(chatbotId: string, version: string, run: MaterialRun): Promise<SourceChunk[]>;
-  version(chatbotId: string): Promise<string | undefined>;
 };
 
 type ChunkRow = { seq: number; text: string; source: string | null };
