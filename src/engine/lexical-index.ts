@@ -59,6 +59,12 @@ export type Passage = {
   coverage: number;
   /** The share its key alone covers: near 1 when the question asks what the heading names. */
   keyCoverage: number;
+  /**
+   * The share it covers by the question's words themselves (as written, their base forms,
+   * synonyms or compounds), leaving out terms only word vectors put near a word: 0 when every
+   * word it covers is a guess ("allowed" ~ "take").
+   */
+  ownWordsCoverage: number;
   /** The section's sentences (a window of a long one), in reading order. */
   sentences: PassageSentence[];
   /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
@@ -174,7 +180,8 @@ const asksAmountAt = (tokens: string[], i: number) =>
 /** What stating a number adds to a sentence's score for such a question: a tie-break. */
 const AMOUNT_BONUS = 0.3;
 
-type Concept = { weight: number; context: boolean; ids: Map<number, number>; unknown?: string };
+/** A question word's weight and the terms standing for it; `guessed`, those only its word vectors put near it. */
+type Concept = { weight: number; context: boolean; ids: Map<number, number>; guessed?: Set<number>; unknown?: string };
 
 /**
  * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
@@ -222,6 +229,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       for (const term of expand ? form.synonyms : []) standsFor(ids, idOf(term), SYNONYM_FACTOR);
       const vectorsSay = expand && vectors && !phrase && ids.size === 0 ? neighbours(word) : undefined;
       for (const [term, factor] of vectorsSay?.near ?? []) standsFor(ids, idOf(term), factor);
+      const guessed = ids.size > 0 && vectorsSay ? new Set(ids.keys()) : undefined;
       // A compound of the material ("e-bikes") is what "electric" means before "bikes", and
       // what "ebikes" is written together.
       const compound = findCompound(word, tokens[i + 1], form.own.every(has));
@@ -232,7 +240,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       let strongest = -Infinity;
       for (const [id, f] of ids) strongest = Math.max(strongest, idf(id) * f);
       const weight = ids.size > 0 ? strongest : unknown || foreign ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
-      found.push({ weight: weight * factor, context, ids, ...(unknown ? { unknown: word } : {}) });
+      found.push({ weight: weight * factor, context, ids, ...(guessed ? { guessed } : {}), ...(unknown ? { unknown: word } : {}) });
     }
     return found;
   }
@@ -275,16 +283,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     if (total === 0) return [];
     const unknownWords = asked.flatMap((concept) => concept.unknown ?? []);
 
-    // Term id → the one question word it answers, with the weight it brings: a word of the text
-    // answers one word of the question, the one it matches best ("room" is not also "study").
-    const answers = new Map<number, [number, number]>();
-    all.forEach((concept, c) => {
-      const strongest = Math.max(...concept.ids.values());
-      for (const [id, factor] of concept.ids) {
-        const weight = (concept.weight * factor) / strongest;
-        if ((answers.get(id)?.[1] ?? 0) < weight) answers.set(id, [c, weight]);
-      }
-    });
+    const answers = answersOf(all, false);
     const answered = answerTable(answers);
 
     // Candidates: the sentences and keys holding the rarest terms first, within a fixed budget.
@@ -302,6 +301,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     }
 
     const scoring = sectionScoring(index, answered, all.length, asksAmount);
+    const ownWords = answerTable(answersOf(all, true));
     for (const sentence of candidateSentences) {
       scoring.consider(index.sentenceSection[sentence] as number, sentence, scoring.sentenceCover(sentence));
     }
@@ -316,10 +316,12 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       const to = Math.min(end, from + WINDOW);
       const key = scoring.keyCover(section);
       const covered = Float64Array.from(key);
+      const coveredByOwnWords = coverInto(ownWords, index.keyTermStart, index.keyTerms, section, new Float64Array(all.length));
       const sentences: PassageSentence[] = [];
       for (let s = from; s < to; s += 1) {
         const own = scoring.sentenceCover(s);
         mergeInto(covered, own);
+        coverInto(ownWords, index.sentenceTermStart, index.sentenceTerms, s, coveredByOwnWords);
         sentences.push({ text: index.sentences.at(s) as string, weight: focusOf(own, all) });
       }
       const heading = index.keys.at(section) as string;
@@ -331,6 +333,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         key: heading,
         coverage: Math.min(1, sumOf(covered, judged) / total),
         keyCoverage: Math.min(1, sumOf(key, judged) / total),
+        ownWordsCoverage: Math.min(1, sumOf(coveredByOwnWords, judged) / total),
         sentences,
         unknownWords,
       };
@@ -345,6 +348,24 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
 // a callback or a Map lookup per element costs more than the arithmetic, and functions of the
 // module or methods rather than closures made per search (under tsx, which keeps functions' names,
 // each closure made costs a defineProperty, about 0.3 µs).
+
+/**
+ * Term id → the one question word it answers, with the weight it brings: a word of the text
+ * answers one word of the question, the one it matches best ("room" is not also "study").
+ * `ownWordsOnly` leaves out the terms word vectors guessed.
+ */
+function answersOf(concepts: Concept[], ownWordsOnly: boolean): Map<number, [number, number]> {
+  const answers = new Map<number, [number, number]>();
+  concepts.forEach((concept, c) => {
+    const strongest = Math.max(...concept.ids.values());
+    for (const [id, factor] of concept.ids) {
+      if (ownWordsOnly && concept.guessed?.has(id)) continue;
+      const weight = (concept.weight * factor) / strongest;
+      if ((answers.get(id)?.[1] ?? 0) < weight) answers.set(id, [c, weight]);
+    }
+  });
+  return answers;
+}
 
 /** Counts a term (an id, -1 for a term the index lacks) for a word at `factor`, unless it counts as much already. */
 function standsFor(ids: Map<number, number>, id: number, factor: number): void {

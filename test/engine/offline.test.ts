@@ -295,6 +295,21 @@ describe('composeAnswer with Q&A pairs', () => {
   it('answers from the rest of the material when the pair is not the question', () => {
     expect(composeAnswer(withSources('How long do parcels take?'))).toBe('Parcels abroad take a week.');
   });
+
+  it("does not give a pair's answer to another question whose words only word vectors put near the pair's", () => {
+    // "cats" ~ "dogs" and "allowed" ~ "take", each a guess: the card answer was quoted before.
+    const cafe = [
+      { text: 'Harbour Cafe is on the quay. Dogs are welcome.', source: text },
+      { text: 'Can I pay by card?\nYes, we take all major cards and contactless.', source: { id: 'src_card', title: 'Can I pay by card?', type: 'qa' as const } },
+    ];
+    const asked = input('Are cats allowed?', cafe);
+    expect(asked.passages[0]?.source?.type).toBe('qa');
+    expect(asked.passages[0]?.coverage).toBeGreaterThan(0.46);
+    expect(asked.passages[0]?.ownWordsCoverage).toBe(0);
+    expect(composeAnswer(asked)).toBe(NO_ANSWER);
+    // A word of the question itself in the pair lets the guesses count for the rest.
+    expect(composeAnswer(input('Can I pay with a card at the cafe?', cafe))).toBe('Yes, we take all major cards and contactless.');
+  });
 });
 
 describe('offlineResponder', () => {

@@ -71,6 +71,16 @@ function ownersAnswer(passages: Passage[]): string | undefined {
   return pair && pair.text.slice(pair.text.indexOf('\n') + 1).trim();
 }
 
+/**
+ * A Q&A pair's answer is written for its question, and is often short on its own ("Yes, we take
+ * all cards."): another question gets it only when some word of the question itself is in the
+ * pair, not when word vectors alone put its words near the pair's ("Are cats allowed?": "allowed"
+ * ~ "take").
+ */
+function isGuessedPair(passage: Passage): boolean {
+  return passage.source?.type === 'qa' && passage.ownWordsCoverage === 0;
+}
+
 /** A short social reply in the chatbot's name to greetings, thanks, goodbyes and "who are you?". */
 function smallTalk(question: string, input: ResponderInput): string | undefined {
   const name = input.settings.styles.displayName || input.chatbotName;
@@ -117,7 +127,7 @@ function quote(passages: Passage[], broad: boolean): string {
   const best = passages[0];
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
   // by what it shares with the rest of the question.
-  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0) return NO_ANSWER;
+  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || isGuessedPair(best)) return NO_ANSWER;
   const sentences = best.sentences.filter((sentence) => !sentence.text.endsWith('?'));
   const top = Math.max(0, ...sentences.map((sentence) => sentence.weight));
   let picked: PassageSentence[];
