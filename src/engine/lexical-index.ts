@@ -1,13 +1,13 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
-import { isCommon, lemmas, synonyms } from './lexicon.js';
+import { distinctKinds, isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermLookups, type TermReader } from './term-lookups.js';
 import { compoundFinder, stem, terms, words } from './text.js';
-import { similarity, stemOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
+import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
 // plain data (typed arrays and strings, structured-clonable), so it can be built in a worker
@@ -65,6 +65,13 @@ export type Passage = {
    * word it covers is a guess ("allowed" ~ "take").
    */
   ownWordsCoverage: number;
+  /** Question words it covers only by another kind of thing that word vectors put near them ("cats" by "dogs"). */
+  otherKindWords: string[];
+  /**
+   * The share of its key's terms the question asks, by its own words or words near them of the
+   * same kind: for a Q&A pair, how much of the pair's question is asked.
+   */
+  keyAsked: number;
   /** The section's sentences (a window of a long one), in reading order. */
   sentences: PassageSentence[];
   /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
@@ -180,8 +187,19 @@ const asksAmountAt = (tokens: string[], i: number) =>
 /** What stating a number adds to a sentence's score for such a question: a tie-break. */
 const AMOUNT_BONUS = 0.3;
 
-/** A question word's weight and the terms standing for it; `guessed`, those only its word vectors put near it. */
-type Concept = { weight: number; context: boolean; ids: Map<number, number>; guessed?: Set<number>; unknown?: string };
+/**
+ * A question word's weight and the terms standing for it; `guessed`, those only its word vectors
+ * put near it, and `otherKinds`, those of them naming another kind of thing (lexicon.ts).
+ */
+type Concept = {
+  word: string;
+  weight: number;
+  context: boolean;
+  ids: Map<number, number>;
+  guessed?: Set<number>;
+  otherKinds?: Set<number>;
+  unknown?: string;
+};
 
 /**
  * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
@@ -230,6 +248,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       const vectorsSay = expand && vectors && !phrase && ids.size === 0 ? neighbours(word) : undefined;
       for (const [term, factor] of vectorsSay?.near ?? []) standsFor(ids, idOf(term), factor);
       const guessed = ids.size > 0 && vectorsSay ? new Set(ids.keys()) : undefined;
+      const otherKinds = guessed && new Set(vectorsSay?.near.filter(([, , otherKind]) => otherKind).map(([term]) => idOf(term)));
       // A compound of the material ("e-bikes") is what "electric" means before "bikes", and
       // what "ebikes" is written together.
       const compound = findCompound(word, tokens[i + 1], form.own.every(has));
@@ -240,7 +259,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       let strongest = -Infinity;
       for (const [id, f] of ids) strongest = Math.max(strongest, idf(id) * f);
       const weight = ids.size > 0 ? strongest : unknown || foreign ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
-      found.push({ weight: weight * factor, context, ids, ...(guessed ? { guessed } : {}), ...(unknown ? { unknown: word } : {}) });
+      found.push({ word, weight: weight * factor, context, ids, ...(guessed ? { guessed, otherKinds } : {}), ...(unknown ? { unknown: word } : {}) });
     }
     return found;
   }
@@ -283,7 +302,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     if (total === 0) return [];
     const unknownWords = asked.flatMap((concept) => concept.unknown ?? []);
 
-    const answers = answersOf(all, false);
+    const answers = answersOf(all, () => true);
     const answered = answerTable(answers);
 
     // Candidates: the sentences and keys holding the rarest terms first, within a fixed budget.
@@ -301,7 +320,11 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     }
 
     const scoring = sectionScoring(index, answered, all.length, asksAmount);
-    const ownWords = answerTable(answersOf(all, true));
+    // Most questions use no word vectors and lean on nothing: then these are the terms that answer.
+    const ownWords = all.some((concept) => concept.guessed) ? answerTable(answersOf(all, (concept, id) => !concept.guessed?.has(id))) : answered;
+    const sameKind = all.some((concept, c) => !judged[c] || concept.otherKinds?.size)
+      ? answerTable(answersOf(all, (concept, id, c) => judged[c] === true && !concept.otherKinds?.has(id)))
+      : answered;
     for (const sentence of candidateSentences) {
       scoring.consider(index.sentenceSection[sentence] as number, sentence, scoring.sentenceCover(sentence));
     }
@@ -316,14 +339,15 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       const to = Math.min(end, from + WINDOW);
       const key = scoring.keyCover(section);
       const covered = Float64Array.from(key);
-      const coveredByOwnWords = coverInto(ownWords, index.keyTermStart, index.keyTerms, section, new Float64Array(all.length));
       const sentences: PassageSentence[] = [];
       for (let s = from; s < to; s += 1) {
         const own = scoring.sentenceCover(s);
         mergeInto(covered, own);
-        coverInto(ownWords, index.sentenceTermStart, index.sentenceTerms, s, coveredByOwnWords);
         sentences.push({ text: index.sentences.at(s) as string, weight: focusOf(own, all) });
       }
+      const coverBy = (table: AnswerTable) => (table === answered ? covered : sectionCover(index, table, section, from, to, all.length));
+      const coveredByOwnWords = coverBy(ownWords);
+      const coveredBySameKind = coverBy(sameKind);
       const heading = index.keys.at(section) as string;
       const body = joinSentences(sentences.map((s) => s.text));
       const passage: Passage = {
@@ -334,6 +358,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         coverage: Math.min(1, sumOf(covered, judged) / total),
         keyCoverage: Math.min(1, sumOf(key, judged) / total),
         ownWordsCoverage: Math.min(1, sumOf(coveredByOwnWords, judged) / total),
+        otherKindWords: coveredBySameKind === covered ? [] : otherKindWords(all, judged, covered, coveredBySameKind),
+        keyAsked: answeredShare(sameKind, index.keyTermStart, index.keyTerms, section),
         sentences,
         unknownWords,
       };
@@ -351,15 +377,15 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
 
 /**
  * Term id → the one question word it answers, with the weight it brings: a word of the text
- * answers one word of the question, the one it matches best ("room" is not also "study").
- * `ownWordsOnly` leaves out the terms word vectors guessed.
+ * answers one word of the question, the one it matches best ("room" is not also "study"). Of the
+ * terms standing for a word, those `counts` says.
  */
-function answersOf(concepts: Concept[], ownWordsOnly: boolean): Map<number, [number, number]> {
+function answersOf(concepts: Concept[], counts: (concept: Concept, id: number, c: number) => boolean): Map<number, [number, number]> {
   const answers = new Map<number, [number, number]>();
   concepts.forEach((concept, c) => {
     const strongest = Math.max(...concept.ids.values());
     for (const [id, factor] of concept.ids) {
-      if (ownWordsOnly && concept.guessed?.has(id)) continue;
+      if (!counts(concept, id, c)) continue;
       const weight = (concept.weight * factor) / strongest;
       if ((answers.get(id)?.[1] ?? 0) < weight) answers.set(id, [c, weight]);
     }
@@ -414,6 +440,38 @@ function coverInto(table: AnswerTable, start: Int32Array, values: Int32Array, it
     }
   }
   return into;
+}
+
+/** The words judged that a section covers (`covered`) but not by terms of their own kind (`bySameKind`). */
+function otherKindWords(concepts: Concept[], judged: boolean[], covered: Float64Array, bySameKind: Float64Array): string[] {
+  const found: string[] = [];
+  for (let c = 0; c < concepts.length; c += 1) {
+    if (judged[c] && (covered[c] as number) > 0 && bySameKind[c] === 0) found.push((concepts[c] as Concept).word);
+  }
+  return found;
+}
+
+/** What a section's key and its sentences `from` up to `to` hold of the question's words, by the terms of `table`. */
+function sectionCover(index: SearchableIndex, table: AnswerTable, section: number, from: number, to: number, words: number): Float64Array {
+  const covered = coverInto(table, index.keyTermStart, index.keyTerms, section, new Float64Array(words));
+  for (let s = from; s < to; s += 1) coverInto(table, index.sentenceTermStart, index.sentenceTerms, s, covered);
+  return covered;
+}
+
+/** The share of an item's distinct terms (`values` from `start[item]`) that answer some question word; 0 for none. */
+function answeredShare(table: AnswerTable, start: Int32Array, values: Int32Array, item: number): number {
+  const first = start[item] as number;
+  const end = start[item + 1] as number;
+  let answering = 0;
+  for (let k = first; k < end; k += 1) {
+    const id = values[k] as number;
+    for (let slot = slotOf(table, id); table.ids[slot] !== -1; slot = (slot + 1) & table.mask) {
+      if (table.ids[slot] !== id) continue;
+      answering += 1;
+      break;
+    }
+  }
+  return end > first ? answering / (end - first) : 0;
 }
 
 /**
@@ -543,11 +601,12 @@ function withSurroundings(passages: Passage[], index: SearchableIndex): Passage[
 }
 
 /**
- * The terms of a vocabulary near a question word by its vector, with the weight each brings,
- * and how close the closest comes (1 for a word without a vector: nothing is known against it);
- * remembered per word for the index's life. Undefined until the vectors are loaded.
+ * The terms of a vocabulary near a question word by its vector, with the weight each brings and
+ * whether it names another kind of thing (lexicon.ts), and how close the closest comes (1 for a
+ * word without a vector: nothing is known against it); remembered per word for the index's life.
+ * Undefined until the vectors are loaded.
  */
-type Near = { near: [string, number][]; best: number };
+type Near = { near: [term: string, weight: number, otherKind: boolean][]; best: number };
 
 function vectorNeighbours(terms: TermReader): (word: string) => Near | undefined {
   const found = new Map<string, Near>();
@@ -563,7 +622,7 @@ function vectorNeighbours(terms: TermReader): (word: string) => Near | undefined
     }
     let entry = found.get(word);
     if (!entry) {
-      const near: [string, number][] = [];
+      const near: Near['near'] = [];
       let best = 1;
       const row = wordRow(vectors, word) ?? lemmas(word).map((lemma) => wordRow(vectors, lemma)).find((r) => r !== undefined);
       if (row !== undefined) {
@@ -574,7 +633,8 @@ function vectorNeighbours(terms: TermReader): (word: string) => Near | undefined
           if (ids[k] === own) continue;
           const cosine = similarity(vectors, row, rows[k] as number);
           best = Math.max(best, cosine);
-          if (cosine >= VECTOR_FLOOR) near.push([terms.termOf(ids[k] as number), VECTOR_FACTOR * cosine]);
+          if (cosine < VECTOR_FLOOR) continue;
+          near.push([terms.termOf(ids[k] as number), VECTOR_FACTOR * cosine, distinctKinds(word, wordOf(vectors, rows[k] as number))]);
         }
       }
       entry = { near, best };

@@ -192,18 +192,82 @@ export const synonyms = memoised((word) => {
 
 const descriptors = new Map<Pos, number>();
 
-/** The words of the synset at a byte offset of data.<pos>: "02082541 38 v 02 return 0 bring_back 0 …". */
-function synsetWords(pos: Pos, offset: number): string[] {
+/** The fields of the synset at a byte offset of data.<pos>: "02082541 38 v 02 return 0 bring_back 0 …". */
+function synsetFields(pos: Pos, offset: number): string[] {
   let fd = descriptors.get(pos);
   if (fd === undefined) {
     fd = openSync(join(DICT, `data.${pos}`), 'r');
     descriptors.set(pos, fd);
   }
-  const buffer = Buffer.alloc(1_024);
+  // A synset's line is rarely longer; its words and first pointers (the hypernyms) come first.
+  const buffer = Buffer.alloc(4_096);
   const read = readSync(fd, buffer, 0, buffer.length, offset);
-  const fields = buffer.toString('latin1', 0, read).split('\n')[0]?.split(' ') ?? [];
+  return buffer.toString('latin1', 0, read).split('\n')[0]?.split(' ') ?? [];
+}
+
+/** The words of the synset at a byte offset of data.<pos>. */
+function synsetWords(pos: Pos, offset: number): string[] {
+  const fields = synsetFields(pos, offset);
   const count = Number.parseInt(fields[3] ?? '0', 16);
   return Array.from({ length: count }, (_, i) => fields[4 + 2 * i] ?? '')
     .filter(Boolean)
     .map((member) => member.replace(/\(\w+\)$/, '').replace(/_/g, ' ').toLowerCase());
+}
+
+/** The offsets of the noun synsets the one at `offset` is a kind of (its hypernyms, "@" and "@i"). */
+function nounHypernyms(offset: number): number[] {
+  const fields = synsetFields('noun', offset);
+  const pointers = 4 + 2 * Number.parseInt(fields[3] ?? '0', 16);
+  const count = Number(fields[pointers]);
+  const found: number[] = [];
+  for (let k = 0; k < count; k += 1) {
+    const [symbol, target, pos] = fields.slice(pointers + 1 + 4 * k, pointers + 4 + 4 * k);
+    if ((symbol === '@' || symbol === '@i') && pos === 'n') found.push(Number(target));
+  }
+  return found;
+}
+
+/** Levels of kinds two nouns are compared within: "cat" and "dog" meet at carnivore, two up. */
+const KIND_LEVELS = 2;
+
+/**
+ * The commonest sense of a word English uses mostly as a noun, and the senses it is a kind of up
+ * to KIND_LEVELS above, as "level:offset" ("cats" → 0:cat, 1:feline, 2:carnivore); none for a
+ * word used mostly otherwise ("allowed") or unknown.
+ */
+const nounKinds = memoised((word) => {
+  const entries = dictionaryForms(word).map(({ pos, lemma }) => ({ pos, line: indexLine(pos, lemma) }));
+  const commonest = Math.max(...entries.map(({ line }) => timesSeen(line)));
+  const noun = entries.find(({ pos, line }) => pos === 'noun' && timesSeen(line) === commonest);
+  const fields = noun?.line?.trim().split(' ') ?? [];
+  const first = Number(fields[fields.length - Number(fields[2])]);
+  if (!noun || !first) return [];
+  const kinds: string[] = [];
+  let level = [first];
+  for (let depth = 0; depth <= KIND_LEVELS && level.length > 0; depth += 1) {
+    for (const offset of level) kinds.push(`${depth}:${offset}`);
+    level = depth < KIND_LEVELS ? level.flatMap(nounHypernyms) : [];
+  }
+  return kinds;
+});
+
+/**
+ * Whether two words name different kinds of one thing ("cat" and "dog", "Monday" and "Tuesday"):
+ * both mostly nouns, neither a kind of the other, and as many levels below a kind they share
+ * (within KIND_LEVELS). Word vectors put such words close; a question about one is not answered
+ * by the other. Shared at different levels ("pet" and "dog": animal, one and two up), one may be
+ * a kind of the other where WordNet does not say so.
+ */
+export function distinctKinds(a: string, b: string): boolean {
+  const levels = (kinds: string[]) => new Map(kinds.map((kind) => [kind.slice(kind.indexOf(':') + 1), Number(kind.slice(0, kind.indexOf(':')))]));
+  const [aLevels, bLevels] = [levels(nounKinds(a)), levels(nounKinds(b))];
+  let shared = false;
+  for (const [sense, level] of aLevels) {
+    const other = bLevels.get(sense);
+    if (other === undefined) continue;
+    // The same sense, or one a kind of the other.
+    if (level === 0 || other === 0) return false;
+    if (level === other) shared = true;
+  }
+  return shared;
 }

@@ -177,6 +177,11 @@ export function wordRow(vectors: WordVectors, word: string): number | undefined 
   return row < 0 ? undefined : row;
 }
 
+/** A row's word. */
+export function wordOf(vectors: WordVectors, row: number): string {
+  return stringAt(vectors, row);
+}
+
 /** The stem of a row's word. */
 export function stemOf(vectors: WordVectors, row: number): string {
   return stringAt(vectors, vectors.values.length / DIMENSIONS + row);

@@ -310,6 +310,17 @@ describe('composeAnswer with Q&A pairs', () => {
     // A word of the question itself in the pair lets the guesses count for the rest.
     expect(composeAnswer(input('Can I pay with a card at the cafe?', cafe))).toBe('Yes, we take all major cards and contactless.');
   });
+
+  it("gives a pair's answer only to a question that asks what the pair's does, not to a broader or another one", () => {
+    const rental = [
+      { text: '# What to bring\nBring a photo ID, such as a passport.', source: text },
+      { text: 'Can I bring my dog?\nYes, dogs are welcome in the box of a cargo bike.', source: { id: 'src_dog', title: 'Can I bring my dog?', type: 'qa' as const } },
+    ];
+    expect(composeAnswer(input('Can I bring my dog?', rental))).toBe('Yes, dogs are welcome in the box of a cargo bike.');
+    expect(composeAnswer(input('What do I need to bring?', rental))).toBe('Bring a photo ID, such as a passport.');
+    // Word vectors put "cat" near "dog"; WordNet knows them as two kinds of carnivore.
+    expect(composeAnswer(input('Can I bring my cat?', rental))).not.toContain('dogs are welcome');
+  });
 });
 
 describe('offlineResponder', () => {

@@ -1,5 +1,6 @@
 import type { Passage, PassageSentence } from '../lexical-index.js';
 import { withoutLeadIn } from '../question.js';
+import { SAME_QUESTION } from '../question-similarity.js';
 import type { GivenDetails, ResponderInput } from '../responder.js';
 import { isListItem, joinSentences } from '../structure.js';
 import { words } from '../text.js';
@@ -58,27 +59,32 @@ export function composeAnswer(input: ResponderInput): string {
 
 /**
  * The answer of a Q&A pair whose question is the one asked (in other words, too), as its owner
- * wrote it and alone: it overrides whatever other passages say.
+ * wrote it and alone: it overrides whatever other passages say. The pair's question must cover
+ * the question asked and be asked as much in turn: "What do I need to bring?" is not "Can I
+ * bring my dog?", nor is "Can I bring my cat?".
  */
 function ownersAnswer(passages: Passage[]): string | undefined {
   const pair = passages.find(
     (passage) =>
       passage.source?.type === 'qa' &&
       passage.keyCoverage >= QA_MATCH &&
+      passage.keyAsked >= SAME_QUESTION &&
       passage.coverage >= MIN_COVERAGE &&
-      passage.unknownWords.length === 0,
+      passage.unknownWords.length === 0 &&
+      passage.otherKindWords.length === 0,
   );
   return pair && pair.text.slice(pair.text.indexOf('\n') + 1).trim();
 }
 
 /**
- * A Q&A pair's answer is written for its question, and is often short on its own ("Yes, we take
- * all cards."): another question gets it only when some word of the question itself is in the
- * pair, not when word vectors alone put its words near the pair's ("Are cats allowed?": "allowed"
- * ~ "take").
+ * A Q&A pair's answer is written for its question, and often leaves its subject to it ("Yes, we
+ * take all cards.", "Yes, dogs are welcome."): another question gets it only when some word of
+ * the question itself is in the pair, not when word vectors alone put its words near the pair's
+ * ("Are cats allowed?": "allowed" ~ "take"), nor when they put a question word near another kind
+ * of thing ("Can I bring my cat?": "cat" ~ "dog").
  */
-function isGuessedPair(passage: Passage): boolean {
-  return passage.source?.type === 'qa' && passage.ownWordsCoverage === 0;
+function isPairOfAnother(passage: Passage): boolean {
+  return passage.source?.type === 'qa' && (passage.ownWordsCoverage === 0 || passage.otherKindWords.length > 0);
 }
 
 /** A short social reply in the chatbot's name to greetings, thanks, goodbyes and "who are you?". */
@@ -127,7 +133,7 @@ function quote(passages: Passage[], broad: boolean): string {
   const best = passages[0];
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
   // by what it shares with the rest of the question.
-  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || isGuessedPair(best)) return NO_ANSWER;
+  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || isPairOfAnother(best)) return NO_ANSWER;
   const sentences = best.sentences.filter((sentence) => !sentence.text.endsWith('?'));
   const top = Math.max(0, ...sentences.map((sentence) => sentence.weight));
   let picked: PassageSentence[];
