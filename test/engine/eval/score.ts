@@ -6,6 +6,7 @@ import { composeAnswer, NO_ANSWER } from '../../../src/engine/offline/compose.js
 import type { ChatTurn } from '../../../src/engine/responder.js';
 import { stem, words } from '../../../src/engine/text.js';
 import { HELD_OUT_QUESTIONS } from '../heldout/questions.js';
+import { HELD_OUT_2_QUESTIONS } from '../heldout2/questions.js';
 import { HELD_OUT, QUESTIONS, type Category, type EvalQuestion } from './questions.js';
 
 // Scores an answerer on a question set, per category. Shared by the tests (floors) and the
@@ -26,6 +27,8 @@ export type QuestionSet = { folder: URL; questions: EvalQuestion[] };
 export const DEVELOPMENT: QuestionSet = { folder: new URL('./', import.meta.url), questions: QUESTIONS };
 /** The held-out set (../heldout/): never tuned on. */
 export const HELD_OUT_SET: QuestionSet = { folder: new URL('../heldout/', import.meta.url), questions: HELD_OUT_QUESTIONS };
+/** Written 2026-11-26, when the first held-out set had been reported after many changes: a fresh estimate. */
+export const HELD_OUT_SET_2: QuestionSet = { folder: new URL('../heldout2/', import.meta.url), questions: HELD_OUT_2_QUESTIONS };
 
 const CHATBOT = 'Eval helper';
 
