@@ -60,9 +60,11 @@ export type Passage = {
   /** The share its key alone covers: near 1 when the question asks what the heading names. */
   keyCoverage: number;
   /**
-   * The share it covers by the question's words themselves (as written, their base forms,
-   * synonyms or compounds), leaving out terms only word vectors put near a word: 0 when every
-   * word it covers is a guess ("allowed" ~ "take").
+   * The share of the question's own words it covers by those words themselves (as written, their
+   * base forms, synonyms or compounds), leaving out terms only word vectors put near a word: 0
+   * when every word it covers is a guess ("allowed" ~ "take"), or when it covers only the words
+   * a follow-up leans on ("What about a bird?" after "Can I bring my dog?"). A follow-up with no
+   * words of its own ("How much is it?") is judged by those it leans on.
    */
   ownWordsCoverage: number;
   /** Question words it covers only by another kind of thing that word vectors put near them ("cats" by "dogs"). */
@@ -300,6 +302,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const judged = all.map((concept) => leans || !concept.context);
     const total = all.reduce((a, concept, c) => a + (judged[c] ? concept.weight : 0), 0);
     if (total === 0) return [];
+    // The question's own words: a follow-up's earlier ones only when it has none ("How much is it?").
+    const ownJudged = asked.length > 0 ? all.map((_, c) => c < asked.length) : judged;
+    const ownTotal = all.reduce((a, concept, c) => a + (ownJudged[c] ? concept.weight : 0), 0);
     const unknownWords = asked.flatMap((concept) => concept.unknown ?? []);
 
     const answers = answersOf(all, () => true);
@@ -357,7 +362,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         key: heading,
         coverage: Math.min(1, sumOf(covered, judged) / total),
         keyCoverage: Math.min(1, sumOf(key, judged) / total),
-        ownWordsCoverage: Math.min(1, sumOf(coveredByOwnWords, judged) / total),
+        ownWordsCoverage: Math.min(1, sumOf(coveredByOwnWords, ownJudged) / ownTotal),
         otherKindWords: coveredBySameKind === covered ? [] : otherKindWords(all, judged, covered, coveredBySameKind),
         keyAsked: answeredShare(sameKind, index.keyTermStart, index.keyTerms, section),
         sentences,

@@ -321,6 +321,24 @@ describe('composeAnswer with Q&A pairs', () => {
     // Word vectors put "cat" near "dog"; WordNet knows them as two kinds of carnivore.
     expect(composeAnswer(input('Can I bring my cat?', rental))).not.toContain('dogs are welcome');
   });
+
+  it("gives a pair's answer to a follow-up only when the pair holds what the follow-up asks itself", () => {
+    const pet = (id: string, question: string, answer: string) => ({ text: `${question}\n${answer}`, source: { id, title: question, type: 'qa' as const } });
+    const material = [
+      pet('src_dog', 'Can I bring my dog?', 'Yes, dogs are welcome on a lead.'),
+      pet('src_cat', 'Can I bring my cat?', 'Cats are welcome in a closed carrier.'),
+      pet('src_seat', 'Do you have child seats?', 'Yes, for 50 NOK a day.'),
+    ];
+    const after = (earlier: string, question: string): ChatTurn[] => [
+      { role: 'user', content: earlier },
+      { role: 'assistant', content: '…' },
+      { role: 'user', content: question },
+    ];
+    expect(composeAnswer(input(after('Can I bring my dog?', 'And my cat?'), material))).toBe('Cats are welcome in a closed carrier.');
+    expect(composeAnswer(input(after('Do you rent child seats?', 'How much is it?'), material))).toBe('Yes, for 50 NOK a day.');
+    // The dog's answer was given before: a new thing asked about is not in the pair leaned on.
+    expect(composeAnswer(input(after('Can I bring my dog?', 'What about a bird?'), material))).toBe(NO_ANSWER);
+  });
 });
 
 describe('offlineResponder', () => {

@@ -60,8 +60,9 @@ export function composeAnswer(input: ResponderInput): string {
 /**
  * The answer of a Q&A pair whose question is the one asked (in other words, too), as its owner
  * wrote it and alone: it overrides whatever other passages say. The pair's question must cover
- * the question asked and be asked as much in turn: "What do I need to bring?" is not "Can I
- * bring my dog?", nor is "Can I bring my cat?".
+ * the question asked and be asked as much in turn ("What do I need to bring?" is not "Can I
+ * bring my dog?", nor is "Can I bring my cat?"), and hold some of the question's own words: "What
+ * about a bird?" after "Can I bring my dog?" is not the dog's question either.
  */
 function ownersAnswer(passages: Passage[]): string | undefined {
   const pair = passages.find(
@@ -69,6 +70,7 @@ function ownersAnswer(passages: Passage[]): string | undefined {
       passage.source?.type === 'qa' &&
       passage.keyCoverage >= QA_MATCH &&
       passage.keyAsked >= SAME_QUESTION &&
+      passage.ownWordsCoverage > 0 &&
       passage.coverage >= MIN_COVERAGE &&
       passage.unknownWords.length === 0 &&
       passage.otherKindWords.length === 0,
