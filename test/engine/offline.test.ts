@@ -7,6 +7,7 @@ import { composeAnswer, NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { offlineResponder } from '../../src/engine/offline/index.js';
 import type { ChatTurn, ResponderInput } from '../../src/engine/responder.js';
 import type { SourceRef } from '../../src/store/port.js';
+import { documentText } from './eval/score.js';
 
 // The offline extractive responder: answers composed from the passages alone, the same every time.
 
@@ -252,6 +253,14 @@ describe('composeAnswer with word vectors', () => {
 
   it('declines a question about something foreign to the material, however common the word', () => {
     expect(composeAnswer(input('Do you sell pianos?', SHOP))).toBe(NO_ANSWER);
+  });
+
+  it('quotes the section naming what is asked over one that matches the question only by words near it', () => {
+    // In the ferry's FAQ, "come along" ~ "bring" and "travel" put "Can I bring my pram?" first;
+    // the pets' answer names the dog.
+    const asked = input('Can my dog come along?', [documentText('ferry-faq.md')]);
+    expect(asked.passages[0]?.ownWordsCoverage).toBe(0);
+    expect(composeAnswer(asked)).toBe('Dogs travel free on a lead.');
   });
 });
 

@@ -132,7 +132,7 @@ function thanksForDetails(question: string, input: ResponderInput): string | und
  * the sentences carrying the question's words, with the one after a terse or list-opening answer.
  */
 function quote(passages: Passage[], broad: boolean): string {
-  const best = passages[0];
+  const best = bestQuoted(passages);
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
   // by what it shares with the rest of the question.
   if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || isPairOfAnother(best)) return NO_ANSWER;
@@ -159,6 +159,18 @@ function quote(passages: Passage[], broad: boolean): string {
     length += sentence.text.length + 1;
   }
   return chosen.length > 0 ? joinSentences(chosen) : NO_ANSWER;
+}
+
+/**
+ * The passage to quote: the best, unless it covers the question only by words that word vectors
+ * put near the question's and another covers more of it, some by the question's own words. A key
+ * and its sentences matched by guesses ("come along" ~ "bring", "travel") can outscore the
+ * section that names what is asked ("Can my dog come along?": "Dogs travel free on a lead.").
+ */
+function bestQuoted(passages: Passage[]): Passage | undefined {
+  const best = passages[0];
+  if (!best || best.ownWordsCoverage > 0) return best;
+  return passages.find((passage) => passage.ownWordsCoverage > 0 && passage.coverage > best.coverage) ?? best;
 }
 
 /**
