@@ -147,14 +147,37 @@ const NOT_ASCII = /[\u0080-\u2018\u201a-\uffff]/;
 // 30 bits: a small integer to V8.
 const nextHash = (hash: number, lowered: number) => (Math.imul(hash, 31) + lowered) & 0x3fffffff;
 
-/** The words of a text that carry its content: its words without the stopwords. */
+/**
+ * The words of a question (or any text read as one) that carry its content: its words without the
+ * stopwords and their contractions ("what's", "don't"), which would otherwise count as words the
+ * material lacks. A material's text is indexed by wordTerms (lexicon.ts), which drops stopwords.
+ */
 export function contentWords(text: string): string[] {
-  return words(text).filter((word) => !isStopword(word));
+  return words(text).filter((word) => !isStopword(word) && !isContractedStopword(word));
 }
 
 /** Whether a (lower-cased) word is one that carries no content ("the", "which"). */
 export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
+}
+
+/** Words contracted with "'s", "'re", "'ve", "'ll", "'d" or "'m" that carry no content, besides the stopwords. */
+const CONTRACTED = new Set(['he', 'she', 'let', 'here']);
+/** What "n't" is contracted with ("do" in "don't", "ca" in "can't", "wo" in "won't"). */
+const NEGATED = new Set('do does did ca wo is are was were have has had could would should must need'.split(' '));
+
+/**
+ * Whether a word is a contraction of ones that carry no content ("what's", "I'm", "don't", "can't"):
+ * a question put with one is asked as without it, not taken for a word the material lacks. A
+ * possessive ("dog's") is a word of its own.
+ */
+function isContractedStopword(word: string): boolean {
+  const apostrophe = word.search(/['’]/);
+  if (apostrophe < 0) return false;
+  const base = word.slice(0, apostrophe);
+  const ending = word.slice(apostrophe + 1);
+  if (ending === 't') return base.endsWith('n') && NEGATED.has(base.slice(0, -1));
+  return ['s', 're', 've', 'll', 'd', 'm'].includes(ending) && (STOPWORDS.has(base) || CONTRACTED.has(base));
 }
 
 /** The terms a text is indexed and searched by: content words, stemmed. */

@@ -7,18 +7,20 @@ import { HELD_OUT_SET_2 } from './eval/score.js';
 // before the engine was run on them. The first held-out set had by then been reported after every
 // change for many sessions, and changes kept or dropped partly by its score; this one estimates
 // afresh how the offline responder does on material nobody tuned it for. Never tuned on. The
-// floors sit just under what the engine measured the first time it ran on the set.
+// floors sit just under what the engine measures.
 
-// Measured first (the engine of 334fe79 and of this commit alike): 115/160; verbatim 24/24,
+// Measured first (the engine of 334fe79 and of e7da9a8 alike): 115/160; verbatim 24/24,
 // paraphrase 19/45, similar 27/32, unanswerable 14/24, lead-in 6/8, follow-up 15/16, small talk
-// 10/11 (110/160 without word vectors, 111/160 without any expansion, BM25 56/160).
+// 10/11 (110/160 without word vectors, 111/160 without any expansion, BM25 56/160). Then 117/160
+// (paraphrase 21/45) once questions put with contractions ("what's", "can't") were no longer
+// declined, a fault found by asking the hub as a user would, not from this set.
 describeHeldOut('second held-out evaluation set', HELD_OUT_SET_2, {
   questions: 150,
   documents: 5,
-  overall: 0.71,
+  overall: 0.73,
   categories: {
     verbatim: 0.95,
-    paraphrase: 0.42,
+    paraphrase: 0.46,
     similar: 0.84,
     unanswerable: 0.58,
     'small talk': 0.9,

@@ -1,7 +1,7 @@
 import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
 import { indexTerms } from '../../src/engine/lexicon.js';
-import { compoundTerms, findCompounds, stem, findWords, foundWord, foundWords, wordHash, words } from '../../src/engine/text.js';
+import { compoundTerms, contentWords, findCompounds, stem, findWords, foundWord, foundWords, wordHash, words } from '../../src/engine/text.js';
 
 // The terms training indexes a text by: its words' stems, the base forms of irregular ones, and
 // its hyphenated compounds whole.
@@ -11,6 +11,14 @@ describe('indexTerms', () => {
     expect(indexTerms('The children paid for the returns, she bought it’s e-bikes')).toEqual([
       'children', 'child', 'paid', 'pai', 'return', 'she', 'bought', 'bui', 'it', 'e', 'bike', 'e-bike',
     ]);
+  });
+});
+
+describe('contentWords', () => {
+  it("drops contractions of stopwords as it drops stopwords, and keeps a possessive", () => {
+    const contractions = ["what's", 'what’s', "i'm", "don't", "can't", "won't", "isn't", "it's", "you're", "we've", "they'll", "i'd", "let's", "here's"];
+    expect(contentWords(contractions.join(' '))).toEqual([]);
+    expect(contentWords("What's the dog's bike? It's o'clock, rock'n roll")).toEqual(["dog's", 'bike', "o'clock", "rock'n", 'roll']);
   });
 });
 

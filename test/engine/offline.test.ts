@@ -156,6 +156,12 @@ describe('composeAnswer', () => {
     expect(answer).toContain('Shipping is free for orders above 75 euros.');
   });
 
+  it('answers a question put with contractions as without them', () => {
+    expect(composeAnswer(input("What's the price of a card for visitors?"))).toBe(composeAnswer(input('What is the price of a card for visitors?')));
+    expect(composeAnswer(input("What's the price of a card for visitors?"))).toContain('Visitors pay ten euros a year');
+    expect(composeAnswer(input("Isn't the reading room open on Sundays?"))).toContain('On Sundays the reading room stays closed.');
+  });
+
   it('needs at least half of the question terms in one sentence', () => {
     // "parking" and "bicycles" appear nowhere; "library" alone is not enough of the question.
     expect(composeAnswer(input('Is there library parking for bicycles?'))).toBe(NO_ANSWER);
