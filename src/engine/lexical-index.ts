@@ -186,6 +186,13 @@ const ASKS_AMOUNT = /^(?:how (?:long|much|many|often|soon|far|quickly|fast)|what
 /** Whether a question's words ask for an amount at the i-th word (its form's second). */
 const asksAmountAt = (tokens: string[], i: number) =>
   (tokens[i - 1] === 'how' || tokens[i - 1] === 'what') && ASKS_AMOUNT.test(`${tokens[i - 1]} ${tokens[i]}`);
+/**
+ * "How much is…?", "how much for…?": a price is asked, though the question does not say so. The
+ * word is added to it as an earlier question that stands apart counts, only to break ties, so
+ * that a price list wins over a sentence that merely names the thing ("how much is a cargo bike?").
+ * Not "how much time…?", which names what it measures.
+ */
+const ASKS_PRICE = /\bhow much (?:is|are|was|were|does|do|did|will|would|could|can|should|for|to|it)\b|\bhow much$/;
 /** What stating a number adds to a sentence's score for such a question: a tie-break. */
 const AMOUNT_BONUS = 0.3;
 
@@ -296,7 +303,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     // unless the owner wrote it as a question of its own (a Q&A pair's): that one is not a follow-up.
     const leans = refersBack || (asked.length <= 1 && !ownersQuestion(question, asked));
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
-    const all = [...asked, ...concepts(context, asked.length > 0, contextFactor)];
+    const all = [...asked, ...(ASKS_PRICE.test(tokens.join(' ')) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : []), ...concepts(context, asked.length > 0, contextFactor)];
     // One that leans is judged with the words it leans on; one that stands on its own is judged
     // alone, so that the context cannot answer for it.
     const judged = all.map((concept) => leans || !concept.context);

@@ -153,8 +153,11 @@ const nextHash = (hash: number, lowered: number) => (Math.imul(hash, 31) + lower
  * material lacks. A material's text is indexed by wordTerms (lexicon.ts), which drops stopwords.
  */
 export function contentWords(text: string): string[] {
-  return words(text).filter((word) => !isStopword(word) && !isContractedStopword(word));
+  return words(text).filter((word) => !isStopword(word) && !isContractedStopword(word) && !CHAT_SPELLINGS.has(word));
 }
+
+/** Stopwords and their contractions as chat spells them ("r u open", "whats the deposit", "do you guys"). */
+const CHAT_SPELLINGS = new Set('u r ur pls plz guys whats wheres hows whens whos thats theres dont doesnt didnt cant wont isnt arent im ive youre'.split(' '));
 
 /** Whether a (lower-cased) word is one that carries no content ("the", "which"). */
 export function isStopword(word: string): boolean {

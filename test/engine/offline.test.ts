@@ -160,6 +160,15 @@ describe('composeAnswer', () => {
     expect(composeAnswer(input("What's the price of a card for visitors?"))).toBe(composeAnswer(input('What is the price of a card for visitors?')));
     expect(composeAnswer(input("What's the price of a card for visitors?"))).toContain('Visitors pay ten euros a year');
     expect(composeAnswer(input("Isn't the reading room open on Sundays?"))).toContain('On Sundays the reading room stays closed.');
+    // As chat spells them.
+    expect(composeAnswer(input('whats the price of a card for visitors'))).toContain('Visitors pay ten euros a year');
+    expect(composeAnswer(input('r u open on sundays'))).toContain('On Sundays the reading room stays closed.');
+  });
+
+  it('answers "how much is…?" from a price list rather than a sentence that only names the thing', () => {
+    const shop = '# Rentals\nWe rent city bikes and cargo bikes from our shop at Bryggen 12.\n\n# Prices\n| Bike | Full day |\n|---|---|\n| City bike | 400 NOK |\n| Cargo bike | 800 NOK |';
+    expect(composeAnswer(input('How much is a cargo bike?', [shop]))).toBe('Bike: Cargo bike; Full day: 800 NOK');
+    expect(composeAnswer(input('how much for a city bike', [shop]))).toBe('Bike: City bike; Full day: 400 NOK');
   });
 
   it('needs at least half of the question terms in one sentence', () => {
