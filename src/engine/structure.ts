@@ -20,10 +20,22 @@ export type Section = {
 /** Marks a sentence that begins a line of its own. */
 export const LINE = '\n';
 
-/** Sentences joined back into text: a space between, a line break before one that begins a line. */
+/**
+ * Sentences joined back into text: a space between, a line break before one that begins a line
+ * and after one that ends none (a table row, an item without a stop), which a sentence apart from
+ * it in the text may follow in an answer ("Members: Up to 50" then "We accept Visa…").
+ */
 export function joinSentences(sentences: string[]): string {
-  return sentences.reduce((text, sentence) => (text && !sentence.startsWith(LINE) ? `${text} ${sentence}` : text + sentence), '').trim();
+  return sentences
+    .reduce((text, sentence) => {
+      if (!text || sentence.startsWith(LINE)) return text + sentence;
+      return ENDS_SENTENCE.test(text) ? `${text} ${sentence}` : `${text}${LINE}${sentence}`;
+    }, '')
+    .trim();
 }
+
+/** The end of a sentence: a stop, a question or exclamation mark, or a colon, before any closing quote or bracket. */
+const ENDS_SENTENCE = /[.!?:…][)"'’”\]]*\s*$/;
 
 /** Whether a sentence is a list item ("- Premium plan", "2. Millbeck"). */
 export function isListItem(sentence: string): boolean {

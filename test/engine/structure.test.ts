@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinedTextBlocks, readSections, splitSentences, textBlocks } from '../../src/engine/structure.js';
+import { joinedTextBlocks, joinSentences, readSections, splitSentences, textBlocks } from '../../src/engine/structure.js';
 
 // Training text read by its structure: keys from headings and questions, clean sentences.
 
@@ -123,5 +123,15 @@ describe('readSections, blocks', () => {
       [],
     ];
     for (const texts of cases) expect(joinedTextBlocks(texts)).toEqual(textBlocks(texts.join('\n\n')));
+  });
+});
+
+describe('joinSentences', () => {
+  it('puts a space between sentences, and a line break before one that begins a line or after one that ends none', () => {
+    expect(joinSentences(['We open at nine.', 'We close at five.'])).toBe('We open at nine. We close at five.');
+    expect(joinSentences(['Prices:', '\n- City bike: 400 NOK', '\n- Cargo bike: 800 NOK'])).toBe('Prices:\n- City bike: 400 NOK\n- Cargo bike: 800 NOK');
+    // A table row, then a sentence from further on in its section.
+    expect(joinSentences(['\nPlan: Team; Members: Up to 50', 'We accept Visa.'])).toBe('Plan: Team; Members: Up to 50\nWe accept Visa.');
+    expect(joinSentences(['Is it free? ("Yes.")', 'It is.'])).toBe('Is it free? ("Yes.") It is.');
   });
 });
