@@ -171,6 +171,11 @@ describe('composeAnswer', () => {
     expect(composeAnswer(input('how much for a city bike', [shop]))).toBe('Bike: City bike; Full day: 400 NOK');
   });
 
+  it('quotes, of sections scored alike, the one covering more of the question', () => {
+    const help = '# Account\nTo change your email address, open Settings.\n\n# Contact\nEmail support@notes.example. We answer within one working day.';
+    expect(composeAnswer(input('How fast do you reply to emails?', [help]))).toBe('Email support@notes.example. We answer within one working day.');
+  });
+
   it('needs at least half of the question terms in one sentence', () => {
     // "parking" and "bicycles" appear nowhere; "library" alone is not enough of the question.
     expect(composeAnswer(input('Is there library parking for bicycles?'))).toBe(NO_ANSWER);
