@@ -127,6 +127,16 @@ describe('composeAnswer', () => {
     expect(composeAnswer(input("What's your name?", [HOURS]))).toMatch(/^I'm Library helper\. /);
   });
 
+  it('offers help to a request that asks nothing yet, and answers one that does', () => {
+    const material = ['# Help Center\nEvery card holder can get help at the front desk.', HOURS];
+    for (const message of ['Can you help me?', 'I need help', 'help please', 'Hi, I have a quick question', 'are you there?', 'What can you do?']) {
+      expect(composeAnswer(input(message, material)), message).toBe(
+        "I'm Library helper, here to help: I answer questions from the material I was trained on. What would you like to know?",
+      );
+    }
+    expect(composeAnswer(input('Can you help me with the opening hours?', material))).toContain('The library opens at nine');
+  });
+
   it('says it found no answer when the passages do not hold one', () => {
     expect(composeAnswer(input('Can I bring my dog?'))).toBe(NO_ANSWER);
     expect(composeAnswer(input('When does the library open?', []))).toBe(NO_ANSWER);

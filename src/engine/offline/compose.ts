@@ -46,6 +46,20 @@ const IDENTITY =
   /\b(?:who|what) are you\b|\byour name\b|\bwho(?:m)? (?:am i|i am) (?:talking|speaking|chatting) (?:to|with)\b|\bare you (?:a |an )?(?:bot|robot|human|person|real|ai|machine|chatbot)\b|\bam i (?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:bot|robot|human|person|real|machine)\b/i;
 const WELLBEING = /^(?:(?:hi|hello|hey)(?: there)?[\s,!]*)?how(?: are you|'s it going| is it going| are things)(?: doing| today)?$/i;
 const SMALL_TALK_WORDS = 8;
+/**
+ * A request for help that asks nothing yet, an announced question, a check that someone is there,
+ * or what the chatbot can do: answered with an offer to help, not with material ("Can you help
+ * me?" shares "help" with a "Help Center" heading) nor with thanks.
+ */
+const OFFERS_HELP = [
+  /^(?:(?:hi|hello|hey) )?(?:can|could|would|will) (?:you|someone|somebody|anyone) (?:please )?help(?: me| us)?(?: please| out)?$/,
+  /^(?:(?:hi|hello|hey) )?(?:i|we) (?:need|want|would like) (?:some )?help(?: please)?$/,
+  /^(?:please )?help(?: me)?(?: please)?$/,
+  /^(?:(?:hi|hello|hey) )?(?:i|we) (?:have|got|ve got) (?:a|one|another|some|a few)(?: quick| small)? questions?$/,
+  /^(?:can|could|may) i ask (?:you )?(?:a|something|some)(?: quick)?(?: questions?)?$/,
+  /^(?:(?:hi|hello|hey) )?(?:are you there|is (?:anyone|anybody|someone|somebody) there|anyone there)$/,
+  /^(?:what can you do|what can you help (?:me )?with|how can you help(?: me)?|what do you do)$/,
+];
 
 export function composeAnswer(input: ResponderInput): string {
   const question = [...input.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
@@ -99,6 +113,7 @@ function smallTalk(question: string, input: ResponderInput): string | undefined 
     return `I'm ${name}. I answer questions from the material I was trained on — what would you like to know?`;
   }
   if (WELLBEING.test(plain)) return `I'm doing well, thank you! I'm ${name} — what can I help you with?`;
+  if (OFFERS_HELP.some((pattern) => pattern.test(plain))) return `I'm ${name}, here to help: I answer questions from the material I was trained on. What would you like to know?`;
   const social = said.every((w) => GREETING.has(w) || THANKS.has(w) || GOODBYE.has(w) || FILLER.has(w));
   if (!social) return undefined;
   if (said.some((w) => GOODBYE.has(w))) return `Goodbye, and thanks for chatting with ${name}!`;
