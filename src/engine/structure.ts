@@ -26,15 +26,22 @@ export const LINE = '\n';
  * it in the text may follow in an answer ("Members: Up to 50" then "We accept Visa…").
  */
 export function joinSentences(sentences: string[]): string {
-  return sentences
-    .reduce((text, sentence) => {
-      if (!text || sentence.startsWith(LINE)) return text + sentence;
-      return ENDS_SENTENCE.test(text) ? `${text} ${sentence}` : `${text}${LINE}${sentence}`;
-    }, '')
-    .trim();
+  let text = '';
+  let previous = '';
+  for (const sentence of sentences) {
+    if (!text || sentence.startsWith(LINE)) text += sentence;
+    else text += (endsSentence(previous) ? ' ' : LINE) + sentence;
+    previous = sentence;
+  }
+  return text.trim();
 }
 
-/** The end of a sentence: a stop, a question or exclamation mark, or a colon, before any closing quote or bracket. */
+/** Whether a sentence ends as one: a stop, a question or exclamation mark, or a colon, before any closing quote or bracket. */
+function endsSentence(sentence: string): boolean {
+  // Only its last characters are looked at: sentences are joined for every passage of every search.
+  return ENDS_SENTENCE.test(sentence.slice(-8));
+}
+
 const ENDS_SENTENCE = /[.!?:…][)"'’”\]]*\s*$/;
 
 /** Whether a sentence is a list item ("- Premium plan", "2. Millbeck"). */
