@@ -303,10 +303,12 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     // unless the owner wrote it as a question of its own (a Q&A pair's): that one is not a follow-up.
     const leans = refersBack || (asked.length <= 1 && !ownersQuestion(question, asked));
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
-    const all = [...asked, ...(ASKS_PRICE.test(tokens.join(' ')) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : []), ...concepts(context, asked.length > 0, contextFactor)];
+    const implied = ASKS_PRICE.test(tokens.join(' ')) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
+    const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
     // One that leans is judged with the words it leans on; one that stands on its own is judged
-    // alone, so that the context cannot answer for it.
-    const judged = all.map((concept) => leans || !concept.context);
+    // alone, so that the context cannot answer for it. An implied word only breaks ties.
+    const isImplied = (c: number) => c >= asked.length && c < asked.length + implied.length;
+    const judged = all.map((concept, c) => !isImplied(c) && (leans || !concept.context));
     const total = all.reduce((a, concept, c) => a + (judged[c] ? concept.weight : 0), 0);
     if (total === 0) return [];
     // The question's own words: a follow-up's earlier ones only when it has none ("How much is it?").

@@ -9,9 +9,8 @@ import { HELD_OUT_SET } from './eval/score.js';
 // Baseline, before issue #27's changes: 116/162; verbatim 21/23, paraphrase 21/45, similar 30/33,
 // unanswerable 14/25, small talk 9/12, follow-up 16/17, lead-in 5/7.
 // Measured: 130/162; verbatim 22/23, paraphrase 27/45, similar 31/33, unanswerable 16/25,
-// small talk 12/12, follow-up 15/17, lead-in 7/7 (127/162 without word vectors). 131/162 (follow-up
-// 16/17) since "how much is…?" breaks ties toward prices, 132/162 (paraphrase 28/45) since sections
-// scored alike are quoted by their coverage (2026-11-26).
+// small talk 12/12, follow-up 15/17, lead-in 7/7 (127/162 without word vectors). 131/162 (paraphrase
+// 28/45) since sections scored alike are quoted by their coverage (2026-11-26).
 describeHeldOut('held-out evaluation set', HELD_OUT_SET, {
   questions: 150,
   documents: 5,

@@ -179,6 +179,8 @@ describe('composeAnswer', () => {
     const shop = '# Rentals\nWe rent city bikes and cargo bikes from our shop at Bryggen 12.\n\n# Prices\n| Bike | Full day |\n|---|---|\n| City bike | 400 NOK |\n| Cargo bike | 800 NOK |';
     expect(composeAnswer(input('How much is a cargo bike?', [shop]))).toBe('Bike: Cargo bike; Full day: 800 NOK');
     expect(composeAnswer(input('how much for a city bike', [shop]))).toBe('Bike: City bike; Full day: 400 NOK');
+    // The price is implied only to break ties: a question asking nothing else is not answered by it.
+    expect(composeAnswer(input('How much is it?', [shop]))).toBe(NO_ANSWER);
   });
 
   it('quotes, of sections scored alike, the one covering more of the question', () => {
