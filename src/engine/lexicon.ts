@@ -157,8 +157,8 @@ function timesSeen(line: string | undefined): number {
 const MEMO_LIMIT = 20_000;
 
 /** Remembers a lookup's answers, so a question's words cost file reads once per process. */
-function memoised(lookUp: (word: string) => string[]): (word: string) => string[] {
-  const memo = new Map<string, string[]>();
+function memoised<T>(lookUp: (word: string) => T): (word: string) => T {
+  const memo = new Map<string, T>();
   return (word) => {
     let found = memo.get(word);
     if (!found) {
@@ -232,20 +232,20 @@ const KIND_LEVELS = 2;
 
 /**
  * The commonest sense of a word English uses mostly as a noun, and the senses it is a kind of up
- * to KIND_LEVELS above, as "level:offset" ("cats" → 0:cat, 1:feline, 2:carnivore); none for a
- * word used mostly otherwise ("allowed") or unknown.
+ * to KIND_LEVELS above, each with its level ("cats" → cat 0, feline 1, carnivore 2); none for a
+ * word used mostly otherwise ("allowed") or unknown. A sense reached on two paths has the higher.
  */
-const nounKinds = memoised((word) => {
+const nounKinds = memoised((word): Map<number, number> => {
+  const kinds = new Map<number, number>();
   const entries = dictionaryForms(word).map(({ pos, lemma }) => ({ pos, line: indexLine(pos, lemma) }));
   const commonest = Math.max(...entries.map(({ line }) => timesSeen(line)));
   const noun = entries.find(({ pos, line }) => pos === 'noun' && timesSeen(line) === commonest);
   const fields = noun?.line?.trim().split(' ') ?? [];
   const first = Number(fields[fields.length - Number(fields[2])]);
-  if (!noun || !first) return [];
-  const kinds: string[] = [];
+  if (!noun || !first) return kinds;
   let level = [first];
   for (let depth = 0; depth <= KIND_LEVELS && level.length > 0; depth += 1) {
-    for (const offset of level) kinds.push(`${depth}:${offset}`);
+    for (const offset of level) kinds.set(offset, depth);
     level = depth < KIND_LEVELS ? level.flatMap(nounHypernyms) : [];
   }
   return kinds;
@@ -259,11 +259,10 @@ const nounKinds = memoised((word) => {
  * a kind of the other where WordNet does not say so.
  */
 export function distinctKinds(a: string, b: string): boolean {
-  const levels = (kinds: string[]) => new Map(kinds.map((kind) => [kind.slice(kind.indexOf(':') + 1), Number(kind.slice(0, kind.indexOf(':')))]));
-  const [aLevels, bLevels] = [levels(nounKinds(a)), levels(nounKinds(b))];
+  const others = nounKinds(b);
   let shared = false;
-  for (const [sense, level] of aLevels) {
-    const other = bLevels.get(sense);
+  for (const [sense, level] of nounKinds(a)) {
+    const other = others.get(sense);
     if (other === undefined) continue;
     // The same sense, or one a kind of the other.
     if (level === 0 || other === 0) return false;

@@ -183,7 +183,7 @@ function isContractedStopword(word: string): boolean {
   return ['s', 're', 've', 'll', 'd', 'm'].includes(ending) && (STOPWORDS.has(base) || CONTRACTED.has(base));
 }
 
-/** The terms a text is indexed and searched by: content words, stemmed. */
+/** The terms a question is searched by: its content words, stemmed (a material's are wordTerms', lexicon.ts). */
 export function terms(text: string): string[] {
   return contentWords(text).map(stem);
 }

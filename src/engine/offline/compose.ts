@@ -84,10 +84,9 @@ function ownersAnswer(passages: Passage[]): string | undefined {
       passage.source?.type === 'qa' &&
       passage.keyCoverage >= QA_MATCH &&
       passage.keyAsked >= SAME_QUESTION &&
-      passage.ownWordsCoverage > 0 &&
+      !restsOnGuesses(passage) &&
       passage.coverage >= MIN_COVERAGE &&
-      passage.unknownWords.length === 0 &&
-      passage.otherKindWords.length === 0,
+      passage.unknownWords.length === 0,
   );
   return pair && pair.text.slice(pair.text.indexOf('\n') + 1).trim();
 }
@@ -100,7 +99,12 @@ function ownersAnswer(passages: Passage[]): string | undefined {
  * of thing ("Can I bring my cat?": "cat" ~ "dog").
  */
 function isPairOfAnother(passage: Passage): boolean {
-  return passage.source?.type === 'qa' && (passage.ownWordsCoverage === 0 || passage.otherKindWords.length > 0);
+  return passage.source?.type === 'qa' && restsOnGuesses(passage);
+}
+
+/** Whether a passage covers none of the question's own words itself, or one only by another kind of thing. */
+function restsOnGuesses(passage: Passage): boolean {
+  return passage.ownWordsCoverage === 0 || passage.otherKindWords.length > 0;
 }
 
 /** A short social reply in the chatbot's name to greetings, thanks, goodbyes and "who are you?". */
