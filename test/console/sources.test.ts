@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSourceWorker } from '../../jobs/sources/worker.js';
-import { call, createChatbotViaApi, INVALID } from '../support/http.js';
+import { call, createChatbotViaApi } from '../support/http.js';
 import type { SourceItem } from '../support/sources.js';
 import { html, page as sitePage, serveSite, type Site } from '../support/website.js';
 import { expectAccessible, newPage, signIn, startConsole, type ConsoleRun } from './console.js';
@@ -15,6 +15,7 @@ import { expectAccessible, newPage, signIn, startConsole, type ConsoleRun } from
 // followed live in the list, refreshed, and cited under the Playground's answers.
 
 const MAX_FILE_BYTES = 4 * 1024;
+const MAX_CHARS = 100_000;
 const DELIVERIES = '# Deliveries\n\nParcels are delivered to the loading bay behind building B.\n';
 
 let run: ConsoleRun;
@@ -25,10 +26,10 @@ let chatbotId: string;
 /** Long enough for the Sources list's own polling (every 2 s while a source is being read). */
 const LIST_POLL = { timeout: 10_000 };
 const readSources = () =>
-  createSourceWorker({ store: run.app.store, logger: pino({ level: 'silent' }), allowPrivate: true, maxCharsPerChatbot: 100_000, processId: 'console-test' }).tick();
+  createSourceWorker({ store: run.app.store, logger: pino({ level: 'silent' }), allowPrivate: true, maxCharsPerChatbot: MAX_CHARS, processId: 'console-test' }).tick();
 
 beforeAll(async () => {
-  run = await startConsole({ sourceLimits: { maxCharsPerChatbot: 100_000, maxFileBytes: MAX_FILE_BYTES } });
+  run = await startConsole({ sourceLimits: { maxCharsPerChatbot: MAX_CHARS, maxFileBytes: MAX_FILE_BYTES } });
   site = await serveSite({
     '/': html(sitePage('Handbook', '<p>Welcome to the Acme handbook.</p>', { links: ['/lunch'] })),
     '/lunch': html(sitePage('Lunch', '<p>Lunch is served in the canteen from noon.</p>')),
@@ -36,6 +37,7 @@ beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'console-sources-'));
   await writeFile(join(folder, 'deliveries.md'), DELIVERIES);
   await writeFile(join(folder, 'too-big.txt'), 'x'.repeat(MAX_FILE_BYTES + 1));
+  await writeFile(join(folder, 'photo.png'), Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108020000009077', 'hex'));
   chatbotId = await createChatbotViaApi(run.app, 'Acme', 'Acme makes anvils.');
   page = await newPage(run);
   await signIn(page, run.app);
@@ -67,12 +69,33 @@ describe('sources page', () => {
     await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/· ready/);
   });
 
-  it('explains a refused file next to the field, and adds nothing', async () => {
-    await page.getByLabel('Files', { exact: true }).setInputFiles(join(folder, 'too-big.txt'));
-    await page.getByRole('button', { name: 'Upload files' }).click();
+  // The API's refusal is the contract's bare "Invalid request data"; the page says what to change.
+  it('explains a refused file (too large, or of another type) next to the field, and adds nothing', async () => {
     const form = page.getByRole('form', { name: 'Add files' });
-    await expect.poll(() => form.getByRole('alert').textContent()).toBe(INVALID.message);
-    expect((await sourcesOf(chatbotId)).map((source) => source.title)).not.toContain('too-big.txt');
+    for (const name of ['too-big.txt', 'photo.png']) {
+      await page.getByLabel('Files', { exact: true }).setInputFiles(join(folder, name));
+      await page.getByRole('button', { name: 'Upload files' }).click();
+      await expect.poll(() => form.getByRole('alert').textContent()).toMatch(/^The hub refused the upload: .*PDF, Word \(DOCX\), Markdown, HTML or plain text .*size limit/);
+      expect((await sourcesOf(chatbotId)).map((source) => source.title)).not.toContain(name);
+    }
+  });
+
+  it('explains a text or question the hub refuses, and adds nothing', async () => {
+    await page.getByLabel('Title').fill('t'.repeat(301));
+    await page.getByLabel('Text', { exact: true }).fill('Visitors park in the north lot.');
+    await page.getByRole('button', { name: 'Add text' }).click();
+    await expect.poll(() => page.getByRole('form', { name: 'Add text' }).getByRole('alert').textContent()).toMatch(/^The hub refused the text: the title may have at most 300 characters/);
+
+    await page.getByLabel('Title').fill('Everything');
+    await page.getByLabel('Text', { exact: true }).fill('x'.repeat(MAX_CHARS + 1));
+    await page.getByRole('button', { name: 'Add text' }).click();
+    await expect.poll(() => page.getByRole('form', { name: 'Add text' }).getByRole('alert').textContent()).toMatch(/^This chatbot’s sources already hold as much text as the hub allows/);
+
+    await page.getByLabel('Question', { exact: true }).fill('q'.repeat(2_001));
+    await page.getByLabel('Answer', { exact: true }).fill('Yes.');
+    await page.getByRole('button', { name: 'Add question' }).click();
+    await expect.poll(() => page.getByRole('form', { name: 'Add a question and answer' }).getByRole('alert').textContent()).toMatch(/^The hub refused the question: it may have at most 2,000 characters/);
+    expect((await sourcesOf(chatbotId)).filter((source) => source.type !== 'file').map((source) => source.title)).toEqual(['API text']);
   });
 
   it('takes files dropped on the zone', async () => {
@@ -94,7 +117,9 @@ describe('sources page', () => {
     await page.getByLabel('Website URL').fill('ftp://example.com/');
     await page.getByRole('button', { name: 'Add website' }).click();
     const form = page.getByRole('form', { name: 'Add a website' });
-    await expect.poll(() => form.getByRole('alert').textContent()).toBe(INVALID.message);
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe(
+      'The hub refused the address: give a web address starting with http:// or https://, without a user name or password.',
+    );
 
     await page.getByLabel('Website URL').fill(`${site.origin}/`);
     await page.getByLabel('Max pages').fill('5');

@@ -1,19 +1,46 @@
-import { call, callData } from '../api.js';
+import { ApiError, call, callData } from '../api.js';
 import type { Source } from '../types.js';
 
-// Adding sources the sources job reads: files (multipart, one `file` part each) and websites.
-// Both answer 202 with the queued sources; the list then follows their status.
+// Adding sources: files (multipart, one `file` part each) and websites, which answer 202 with the
+// queued sources the list then follows, and texts and questions, ready once added. The API refuses
+// bad input with the contract's bare "Invalid request data" (and a full chatbot with "Access
+// denied or quota exceeded"); here each refusal says what to change instead.
 
 export const sourcesPath = (chatbotId: string) => `/chatbots/${encodeURIComponent(chatbotId)}/sources`;
+
+/** Files in one upload, as the API takes them. */
+export const MAX_FILES = 10;
+
+const FULL = 'This chatbot’s sources already hold as much text as the hub allows (SOURCES_MAX_CHARS_PER_CHATBOT): delete or shorten a source first.';
 
 export function uploadFiles(base: string, files: readonly File[]): Promise<Source[]> {
   const form = new FormData();
   for (const file of files) form.append('file', file, file.name);
-  return callData<Source[]>('POST', base, form);
+  return explained(callData<Source[]>('POST', base, form), {
+    400: `The hub refused the upload: send at most ${MAX_FILES} files at once, each a PDF, Word (DOCX), Markdown, HTML or plain text file (judged by its content, not its name) within the hub’s size limit (20 MB unless SOURCES_MAX_FILE_MB sets another).`,
+    403: FULL,
+  });
 }
 
 export function addWebsite(base: string, url: string, maxPages: number): Promise<Source> {
-  return callData<Source>('POST', base, { type: 'website', url, maxPages });
+  return explained(callData<Source>('POST', base, { type: 'website', url, maxPages }), {
+    400: 'The hub refused the address: give a web address starting with http:// or https://, without a user name or password.',
+    403: FULL,
+  });
+}
+
+export function addText(base: string, title: string, text: string): Promise<Source> {
+  return explained(callData<Source>('POST', base, { type: 'text', text, ...(title && { title }) }), {
+    400: 'The hub refused the text: the title may have at most 300 characters, the text at most 12 million.',
+    403: FULL,
+  });
+}
+
+export function addQuestion(base: string, question: string, answer: string): Promise<Source> {
+  return explained(callData<Source>('POST', base, { type: 'qa', question, answer }), {
+    400: 'The hub refused the question: it may have at most 2,000 characters, and its answer at most 20,000.',
+    403: FULL,
+  });
 }
 
 export async function refreshSource(base: string, sourceId: string): Promise<void> {
@@ -23,3 +50,13 @@ export async function refreshSource(base: string, sourceId: string): Promise<voi
 /** The default number of pages a crawl reads, as the API's. */
 export const DEFAULT_MAX_PAGES = 50;
 export const MAX_PAGES = 1_000;
+
+/** The work's refusal, by its status, in words that say what to change. */
+async function explained<T>(work: Promise<T>, reasons: Partial<Record<number, string>>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    throw new ApiError(reasons[error.status] ?? error.message, error.status);
+  }
+}

@@ -4,7 +4,7 @@ import { useAction } from '../components/action.js';
 import { Alert, Busy } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
-import { addWebsite, DEFAULT_MAX_PAGES, refreshSource, sourcesPath, uploadFiles } from '../knowledge/add.js';
+import { addQuestion, addText, addWebsite, DEFAULT_MAX_PAGES, refreshSource, sourcesPath, uploadFiles } from '../knowledge/add.js';
 import { FilesField, maxPagesError, WebsiteFields, type Website } from '../knowledge/fields.js';
 import type { Source, SourceDetail } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
@@ -168,8 +168,7 @@ function AddText({ base, onAdded }: { base: string; onAdded: () => void }) {
   const action = useAction();
   const add = async (event: Event) => {
     event.preventDefault();
-    const body = { type: 'text', text, ...(title.trim() && { title: title.trim() }) };
-    if (await action.run(() => call('POST', base, body))) {
+    if (await action.run(() => addText(base, title.trim(), text))) {
       setTitle('');
       setText('');
       onAdded();
@@ -192,7 +191,7 @@ function AddQa({ base, onAdded }: { base: string; onAdded: () => void }) {
   const action = useAction();
   const add = async (event: Event) => {
     event.preventDefault();
-    if (await action.run(() => call('POST', base, { type: 'qa', question, answer }))) {
+    if (await action.run(() => addQuestion(base, question, answer))) {
       setQuestion('');
       setAnswer('');
       onAdded();
