@@ -90,4 +90,6 @@ export type Source = {
   pages?: { done: number; failed: number; total: number };
 };
 
-export type SourceDetail = Source & { text: string };
+export type SourcePage = { url: string; title: string; status: 'read' | 'failed' | 'skipped'; chars: number; reason?: string };
+
+export type SourceDetail = Source & { text: string; pageList?: SourcePage[] };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSourceWorker } from '../../jobs/sources/worker.js';
 import { call, createChatbotViaApi } from '../support/http.js';
 import type { SourceItem } from '../support/sources.js';
-import { html, page as sitePage, serveSite, type Site } from '../support/website.js';
+import { html, page as sitePage, serveSite, text, type Site } from '../support/website.js';
 import { expectAccessible, newPage, signIn, startConsole, type ConsoleRun } from './console.js';
 
 // Files and websites from the console: uploaded or named on the Sources page and on "New
@@ -31,7 +31,8 @@ const readSources = () =>
 beforeAll(async () => {
   run = await startConsole({ sourceLimits: { maxCharsPerChatbot: MAX_CHARS, maxFileBytes: MAX_FILE_BYTES } });
   site = await serveSite({
-    '/': html(sitePage('Handbook', '<p>Welcome to the Acme handbook.</p>', { links: ['/lunch'] })),
+    '/robots.txt': text('User-agent: *\nDisallow: /private\n'),
+    '/': html(sitePage('Handbook', '<p>Welcome to the Acme handbook.</p>', { links: ['/lunch', '/gone', '/private'] })),
     '/lunch': html(sitePage('Lunch', '<p>Lunch is served in the canteen from noon.</p>')),
   });
   folder = await mkdtemp(join(tmpdir(), 'console-sources-'));
@@ -130,13 +131,23 @@ describe('sources page', () => {
     const [website] = (await sourcesOf(chatbotId)).filter((source) => source.type === 'website');
     expect(website).toMatchObject({ url: `${site.origin}/`, maxPages: 5 });
     await readSources();
-    await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/website · ready · 2 of 2 pages/);
+    // Its total counts skipped pages: "2 of 4 pages" would read as a crawl half done.
+    await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/website · ready · 2 pages read, 1 failed, 1 skipped ·/);
+    await row.getByRole('button', { name: /^Preview / }).click();
+    const pages = row.getByRole('table', { name: /^Pages of / });
+    await expect.poll(async () => (await pages.getByRole('row').allInnerTexts()).map((line) => line.split('\t').map((cell) => cell.trim()))).toEqual([
+      ['Address', 'Title', 'Status', 'Characters', 'Why'],
+      [`${site.origin}/`, 'Handbook', 'read', expect.stringMatching(/^\d+$/), ''],
+      [`${site.origin}/lunch`, 'Lunch', 'read', expect.stringMatching(/^\d+$/), ''],
+      [`${site.origin}/gone`, '', 'failed', '0', 'The server answered 404 Not Found.'],
+      [`${site.origin}/private`, '', 'skipped', '0', 'robots.txt disallows it for Switchboard.'],
+    ]);
     await expectAccessible(page);
 
     await row.getByRole('button', { name: /^Refresh / }).click();
     await expect.poll(() => row.textContent()).toMatch(/website · queued/);
     await readSources();
-    await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/website · ready · 2 of 2 pages/);
+    await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/website · ready · 2 pages read, 1 failed, 1 skipped ·/);
   });
 });
 

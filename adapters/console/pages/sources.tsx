@@ -6,7 +6,8 @@ import { TextArea, TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
 import { addQuestion, addText, addWebsite, DEFAULT_MAX_PAGES, refreshSource, sourcesPath, uploadFiles } from '../knowledge/add.js';
 import { FilesField, maxPagesError, WebsiteFields, type Website } from '../knowledge/fields.js';
-import type { Source, SourceDetail } from '../types.js';
+import { DataTable } from '../components/data-table.js';
+import type { Source, SourceDetail, SourcePage } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import type { ChatbotPageProps } from './chatbot.js';
 
@@ -74,7 +75,7 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
       <div class="actions">
         <span class="grow">
           <strong>{source.title}</strong> · {source.type} · {STATUS[source.status]}
-          {source.pages ? ` · ${source.pages.done} of ${source.pages.total} pages` : ''} · {source.chars.toLocaleString()} characters ·{' '}
+          {source.pages ? ` · ${pagesText(source)}` : ''} · {source.chars.toLocaleString()} characters ·{' '}
           {formatTime(source.updated_at)}
         </span>
         <button type="button" class="secondary" aria-expanded={preview} onClick={() => setPreview(!preview)} aria-label={`Preview ${source.title}`}>
@@ -108,12 +109,51 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
   );
 }
 
+/**
+ * A website's pages: how far a crawl is while it runs; once it ends, how many were read, failed
+ * and skipped (its total counts the skipped ones too, so "6 of 9" would read as unfinished).
+ */
+function pagesText({ status, pages }: Source): string {
+  if (!pages) return '';
+  if (status === 'queued' || status === 'processing') return `${pages.done} of ${pages.total} pages`;
+  const skipped = pages.total - pages.done - pages.failed;
+  return [`${pages.done} ${pages.done === 1 ? 'page' : 'pages'} read`, pages.failed > 0 && `${pages.failed} failed`, skipped > 0 && `${skipped} skipped`]
+    .filter(Boolean)
+    .join(', ');
+}
+
 function Preview({ url }: { url: string }) {
   const detail = useLoad(() => callData<SourceDetail>('GET', url), [url]);
   return (
     <Show loaded={detail} label="Loading the text">
-      {(source) => <pre aria-label={`Text of ${source.title}`}>{source.text || '(no text)'}</pre>}
+      {(source) => (
+        <>
+          {source.pageList && source.pageList.length > 0 && <PageList title={source.title} pages={source.pageList} />}
+          <pre aria-label={`Text of ${source.title}`}>{source.text || '(no text)'}</pre>
+        </>
+      )}
     </Show>
+  );
+}
+
+/** Each page of a crawl with what became of it, and why when it was not read. */
+function PageList({ title, pages }: { title: string; pages: SourcePage[] }) {
+  return (
+    <DataTable
+      caption={`Pages of ${title}`}
+      columns={['Address', 'Title', 'Status', 'Characters', 'Why']}
+      rows={pages}
+      rowKey={(page) => page.url}
+      cells={(page) => [
+        <a class="address" href={page.url} rel="noreferrer" target="_blank">
+          {page.url}
+        </a>,
+        page.title,
+        page.status,
+        page.chars.toLocaleString(),
+        page.reason ?? '',
+      ]}
+    />
   );
 }
 
