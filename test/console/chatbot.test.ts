@@ -106,6 +106,32 @@ describe('analytics', () => {
     await page.getByRole('region', { name: 'Questions it could not answer' }).getByText('Do you sell bicycles?').waitFor();
     await expectAccessible(page);
     await screenshots(page, 'analytics', true);
+  });
+
+  it('answers an open question (a Q&A source the chatbot then gives) and dismisses another', async () => {
+    await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, messages: [{ role: 'user', content: 'Do you have a car park?' }] });
+    await page.reload();
+    const open = page.getByRole('list', { name: 'Open questions' });
+    await open.getByText('Do you have a car park?').waitFor();
+
+    await open.getByRole('button', { name: 'Answer “Do you sell bicycles?”' }).click();
+    const form = open.getByRole('form', { name: 'Answer to “Do you sell bicycles?”' });
+    await form.getByLabel('Answer').fill('No, only cakes and bread.');
+    await expectAccessible(page);
+    await form.getByRole('button', { name: 'Save answer' }).click();
+    await page.getByRole('status').filter({ hasText: 'Answered “Do you sell bicycles?”' }).waitFor();
+    await open.getByRole('button', { name: 'Dismiss “Do you have a car park?”' }).click();
+    await page.getByRole('status').filter({ hasText: 'Dismissed “Do you have a car park?”' }).waitFor();
+    await page.getByText('None open.').waitFor();
+
+    const { body: sources } = await call('GET', `${run.app.baseUrl}/chatbots/${chatbotId}/sources`, run.app.apiKey);
+    expect((sources as { data: { type: string; question?: string; answer?: string }[] }).data.filter((source) => source.type === 'qa')).toEqual([
+      expect.objectContaining({ question: 'Do you sell bicycles?', answer: 'No, only cakes and bread.' }),
+    ]);
+    const { body: dismissed } = await call('GET', `${run.app.baseUrl}/chatbots/${chatbotId}/unanswered?status=dismissed`, run.app.apiKey);
+    expect((dismissed as { data: { question: string }[] }).data.map((group) => group.question)).toEqual(['Do you have a car park?']);
+    const { body: reply } = await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, messages: [{ role: 'user', content: 'Do you sell bicycles?' }] });
+    expect(reply).toEqual({ text: 'No, only cakes and bread.' });
     await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/playground`);
   });
 });

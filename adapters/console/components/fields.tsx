@@ -58,7 +58,7 @@ export function TextInput({ label, error, hint, value, onValue, ...rest }: Input
   );
 }
 
-type AreaProps = Common & { value: string; onValue: (value: string) => void; rows?: number; required?: boolean; placeholder?: string };
+type AreaProps = Common & { value: string; onValue: (value: string) => void; rows?: number; required?: boolean; placeholder?: string; maxLength?: number };
 
 export function TextArea({ label, error, hint, value, onValue, ...rest }: AreaProps) {
   const id = useId();

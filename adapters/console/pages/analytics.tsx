@@ -1,13 +1,15 @@
 import { useMemo, useState } from 'preact/hooks';
 import { callData, query } from '../api.js';
 import { DayChart, type Series } from '../analytics/chart.js';
+import { UnansweredQuestions } from '../analytics/unanswered.js';
 import { TextInput } from '../components/fields.js';
-import { dayAgo, formatTime } from '../format.js';
+import { dayAgo } from '../format.js';
 import { Show, useLoad } from '../use-load.js';
 import type { ChatbotPageProps } from './chatbot.js';
 
 // Per-day charts of the chatbot's conversations, messages and credits, its answers rated up and
-// down, and the questions it declined. Loaded with its own chunk (uPlot), not with the console.
+// down, and the questions it declined, to answer or dismiss. Loaded with its own chunk (uPlot),
+// not with the console.
 
 type Counters = {
   conversations: number;
@@ -18,7 +20,6 @@ type Counters = {
   leads: number;
 };
 type Analytics = { days: (Counters & { date: string })[]; totals: Counters };
-type Unanswered = { id: string; question: string; count: number; last_asked_at: string; status: string };
 
 const DAYS_SHOWN = 30;
 
@@ -28,7 +29,6 @@ export function AnalyticsPage({ chatbot }: ChatbotPageProps) {
   const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const base = `/chatbots/${encodeURIComponent(chatbot.id)}`;
   const analytics = useLoad(() => callData<Analytics>('GET', `${base}/analytics${query({ startDate, endDate, timezone })}`), [base, startDate, endDate]);
-  const unanswered = useLoad(() => callData<Unanswered[]>('GET', `${base}/unanswered${query({ status: 'open', size: 20 })}`), [base]);
 
   return (
     <>
@@ -39,27 +39,7 @@ export function AnalyticsPage({ chatbot }: ChatbotPageProps) {
       <Show loaded={analytics} label="Loading the analytics">
         {(data) => <Charts data={data} />}
       </Show>
-      <section class="card" aria-labelledby="declined-title">
-        <h2 id="declined-title">Questions it could not answer</h2>
-        <Show loaded={unanswered} label="Loading the questions">
-          {(groups) =>
-            groups.length === 0 ? (
-              <p class="muted">None open.</p>
-            ) : (
-              <ul class="plain">
-                {groups.map((group) => (
-                  <li key={group.id}>
-                    {group.question}
-                    <div class="muted">
-                      asked {group.count} time{group.count === 1 ? '' : 's'}, last {formatTime(group.last_asked_at)}
-                    </div>
-                  </li>
-                ))}
-              </ul>
-            )
-          }
-        </Show>
-      </section>
+      <UnansweredQuestions base={base} />
     </>
   );
 }

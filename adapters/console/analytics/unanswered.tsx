@@ -1,0 +1,91 @@
+import { useState } from 'preact/hooks';
+import { call, callData, query } from '../api.js';
+import { useAction } from '../components/action.js';
+import { Alert, Busy, Notice } from '../components/feedback.js';
+import { TextArea } from '../components/fields.js';
+import { formatTime } from '../format.js';
+import { Show, useLoad } from '../use-load.js';
+
+// The open questions the chatbot could not answer, most asked first, each answered here (the
+// answer becomes a question-and-answer source, so the chatbot gives it from then on) or dismissed.
+
+type Unanswered = { id: string; question: string; count: number; last_asked_at: string };
+
+/** The most the API takes in an answer. */
+const MAX_ANSWER = 10_000;
+
+export function UnansweredQuestions({ base }: { base: string }) {
+  const groups = useLoad(() => callData<Unanswered[]>('GET', `${base}/unanswered${query({ status: 'open', size: 20 })}`), [base]);
+  const [done, setDone] = useState<string>();
+  const settled = (outcome: string) => {
+    setDone(outcome);
+    groups.reload();
+  };
+  return (
+    <section class="card" aria-labelledby="declined-title">
+      <h2 id="declined-title">Questions it could not answer</h2>
+      {done && <Notice>{done}</Notice>}
+      <Show loaded={groups} label="Loading the questions">
+        {(list) =>
+          list.length === 0 ? (
+            <p class="muted">None open.</p>
+          ) : (
+            <ul class="plain" aria-label="Open questions">
+              {list.map((group) => (
+                <Question key={group.id} base={base} group={group} onSettled={settled} />
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+    </section>
+  );
+}
+
+function Question({ base, group, onSettled }: { base: string; group: Unanswered; onSettled: (outcome: string) => void }) {
+  const [answering, setAnswering] = useState(false);
+  const [answer, setAnswer] = useState('');
+  const action = useAction();
+  const url = `${base}/unanswered/${encodeURIComponent(group.id)}`;
+  const resolve = async (event: Event) => {
+    event.preventDefault();
+    if (await action.run(() => call('POST', `${url}/resolve`, { answer: answer.trim() }))) {
+      onSettled(`Answered “${group.question}”: the chatbot gives this answer from now on (it is a question and answer on Sources).`);
+    }
+  };
+  const dismiss = async () => {
+    if (await action.run(() => call('POST', `${url}/dismiss`))) onSettled(`Dismissed “${group.question}”.`);
+  };
+  return (
+    <li>
+      <div class="actions">
+        <div class="grow">
+          {group.question}
+          <div class="muted">
+            asked {group.count} time{group.count === 1 ? '' : 's'}, last {formatTime(group.last_asked_at)}
+          </div>
+        </div>
+        {!answering && (
+          <button type="button" class="secondary" onClick={() => setAnswering(true)} aria-label={`Answer “${group.question}”`}>
+            Answer
+          </button>
+        )}
+        <button type="button" class="secondary" onClick={dismiss} disabled={action.busy} aria-label={`Dismiss “${group.question}”`}>
+          Dismiss
+        </button>
+      </div>
+      {answering && (
+        <form onSubmit={resolve} aria-label={`Answer to “${group.question}”`}>
+          <TextArea label="Answer" value={answer} onValue={setAnswer} rows={3} required maxLength={MAX_ANSWER} />
+          <div class="actions">
+            {action.busy ? <Busy label="Saving the answer" /> : <button type="submit">Save answer</button>}
+            <button type="button" class="secondary" onClick={() => setAnswering(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      {action.failure && <Alert>{action.failure}</Alert>}
+    </li>
+  );
+}
