@@ -88,6 +88,8 @@ export type Source = {
   created_at: string;
   updated_at: string;
   pages?: { done: number; failed: number; total: number };
+  question?: string;
+  answer?: string;
 };
 
 export type SourcePage = { url: string; title: string; status: 'read' | 'failed' | 'skipped'; chars: number; reason?: string };

@@ -99,6 +99,39 @@ describe('sources page', () => {
     expect((await sourcesOf(chatbotId)).filter((source) => source.type !== 'file').map((source) => source.title)).toEqual(['API text']);
   });
 
+  it('edits a question’s answer and a text in place, and the chatbot answers with the new ones', async () => {
+    const add = (body: object) => call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/sources`, run.app.apiKey, body);
+    await add({ type: 'qa', question: 'Is the canteen open on Saturdays?', answer: 'No, weekdays only.' });
+    await add({ type: 'text', title: 'Parking', text: 'Visitors park in the north lot.' });
+    const ask = async (content: string) =>
+      ((await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, messages: [{ role: 'user', content }] })).body as { text: string }).text;
+    await page.reload();
+    const list = page.getByRole('list', { name: 'Sources' });
+
+    await list.getByRole('button', { name: 'Edit Is the canteen open on Saturdays?' }).click();
+    const qa = list.getByRole('form', { name: 'Edit Is the canteen open on Saturdays?' });
+    expect(await qa.getByLabel('Answer').inputValue()).toBe('No, weekdays only.');
+    await qa.getByLabel('Answer').fill('x'.repeat(20_001));
+    await qa.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => qa.getByRole('alert').textContent()).toMatch(/^The hub refused the question/);
+    expect(await ask('Is the canteen open on Saturdays?')).toBe('No, weekdays only.');
+    await qa.getByLabel('Answer').fill('Yes, from 10 to 2.');
+    await expectAccessible(page);
+    await qa.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => qa.count()).toBe(0);
+    expect(await ask('Is the canteen open on Saturdays?')).toBe('Yes, from 10 to 2.');
+
+    await list.getByRole('button', { name: 'Edit Parking' }).click();
+    const text = list.getByRole('form', { name: 'Edit Parking' });
+    await expect.poll(() => text.getByLabel('Text').inputValue()).toBe('Visitors park in the north lot.');
+    await text.getByLabel('Text').fill('Visitors park in the south lot, by the gate.');
+    await text.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => text.count()).toBe(0);
+    expect(await ask('Where do visitors park?')).toMatch(/south lot/);
+    // Neither a file nor a website is edited in place.
+    expect(await list.getByRole('button', { name: 'Edit deliveries.md' }).count()).toBe(0);
+  });
+
   it('takes files dropped on the zone', async () => {
     const form = page.getByRole('form', { name: 'Add files' });
     const dataTransfer = await page.evaluateHandle((text) => {

@@ -11,7 +11,7 @@ export const sourcesPath = (chatbotId: string) => `/chatbots/${encodeURIComponen
 /** Files in one upload, as the API takes them. */
 export const MAX_FILES = 10;
 
-const FULL = 'This chatbot’s sources already hold as much text as the hub allows (SOURCES_MAX_CHARS_PER_CHATBOT): delete or shorten a source first.';
+export const FULL = 'This chatbot’s sources already hold as much text as the hub allows (SOURCES_MAX_CHARS_PER_CHATBOT): delete or shorten a source first.';
 
 export function uploadFiles(base: string, files: readonly File[]): Promise<Source[]> {
   const form = new FormData();
@@ -29,18 +29,15 @@ export function addWebsite(base: string, url: string, maxPages: number): Promise
   });
 }
 
+export const TEXT_REFUSED = { 400: 'The hub refused the text: the title may have at most 300 characters, the text at most 12 million.', 403: FULL };
+export const QUESTION_REFUSED = { 400: 'The hub refused the question: it may have at most 2,000 characters, and its answer at most 20,000.', 403: FULL };
+
 export function addText(base: string, title: string, text: string): Promise<Source> {
-  return explained(callData<Source>('POST', base, { type: 'text', text, ...(title && { title }) }), {
-    400: 'The hub refused the text: the title may have at most 300 characters, the text at most 12 million.',
-    403: FULL,
-  });
+  return explained(callData<Source>('POST', base, { type: 'text', text, ...(title && { title }) }), TEXT_REFUSED);
 }
 
 export function addQuestion(base: string, question: string, answer: string): Promise<Source> {
-  return explained(callData<Source>('POST', base, { type: 'qa', question, answer }), {
-    400: 'The hub refused the question: it may have at most 2,000 characters, and its answer at most 20,000.',
-    403: FULL,
-  });
+  return explained(callData<Source>('POST', base, { type: 'qa', question, answer }), QUESTION_REFUSED);
 }
 
 export async function refreshSource(base: string, sourceId: string): Promise<void> {
@@ -52,7 +49,7 @@ export const DEFAULT_MAX_PAGES = 50;
 export const MAX_PAGES = 1_000;
 
 /** The work's refusal, by its status, in words that say what to change. */
-async function explained<T>(work: Promise<T>, reasons: Partial<Record<number, string>>): Promise<T> {
+export async function explained<T>(work: Promise<T>, reasons: Partial<Record<number, string>>): Promise<T> {
   try {
     return await work;
   } catch (error) {

@@ -5,6 +5,7 @@ import { Alert, Busy } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
 import { addQuestion, addText, addWebsite, DEFAULT_MAX_PAGES, refreshSource, sourcesPath, uploadFiles } from '../knowledge/add.js';
+import { editable, EditSource } from '../knowledge/edit.js';
 import { FilesField, maxPagesError, WebsiteFields, type Website } from '../knowledge/fields.js';
 import { DataTable } from '../components/data-table.js';
 import type { Source, SourceDetail, SourcePage } from '../types.js';
@@ -61,6 +62,7 @@ const STATUS: Record<Source['status'], string> = { queued: 'queued', processing:
 
 function SourceRow({ base, source, onChange }: { base: string; source: Source; onChange: () => void }) {
   const [preview, setPreview] = useState(false);
+  const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const action = useAction();
   const url = `${base}/${encodeURIComponent(source.id)}`;
@@ -81,6 +83,11 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
         <button type="button" class="secondary" aria-expanded={preview} onClick={() => setPreview(!preview)} aria-label={`Preview ${source.title}`}>
           Preview
         </button>
+        {editable(source) && !editing && (
+          <button type="button" class="secondary" onClick={() => setEditing(true)} aria-label={`Edit ${source.title}`}>
+            Edit
+          </button>
+        )}
         {(source.type === 'file' || source.type === 'website') && (
           <button type="button" class="secondary" onClick={refresh} disabled={action.busy} aria-label={`Refresh ${source.title}`}>
             Refresh
@@ -104,6 +111,18 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
       {(source.status === 'queued' || source.status === 'processing') && <Busy label={`Reading ${source.title}`} />}
       {source.error && <Alert>{source.error}</Alert>}
       {action.failure && <Alert>{action.failure}</Alert>}
+      {editing && (
+        <EditSource
+          url={url}
+          source={source}
+          onDone={(saved) => {
+            setEditing(false);
+            if (!saved) return;
+            setPreview(false);
+            onChange();
+          }}
+        />
+      )}
       {preview && <Preview url={url} />}
     </li>
   );
