@@ -7,6 +7,7 @@ import type { ChatTurn } from '../../../src/engine/responder.js';
 import { stem, words } from '../../../src/engine/text.js';
 import { HELD_OUT_QUESTIONS } from '../heldout/questions.js';
 import { HELD_OUT_2_QUESTIONS } from '../heldout2/questions.js';
+import { HELD_OUT_3_QUESTIONS } from '../heldout3/questions.js';
 import { HELD_OUT, QUESTIONS, type Category, type EvalQuestion } from './questions.js';
 
 // Scores an answerer on a question set, per category. Shared by the tests (floors) and the
@@ -29,6 +30,8 @@ export const DEVELOPMENT: QuestionSet = { folder: new URL('./', import.meta.url)
 export const HELD_OUT_SET: QuestionSet = { folder: new URL('../heldout/', import.meta.url), questions: HELD_OUT_QUESTIONS };
 /** Written 2026-11-26, when the first held-out set had been reported after many changes: a fresh estimate. */
 export const HELD_OUT_SET_2: QuestionSet = { folder: new URL('../heldout2/', import.meta.url), questions: HELD_OUT_2_QUESTIONS };
+/** Written a session later, when the second had been reported after that session's changes. */
+export const HELD_OUT_SET_3: QuestionSet = { folder: new URL('../heldout3/', import.meta.url), questions: HELD_OUT_3_QUESTIONS };
 
 const CHATBOT = 'Eval helper';
 
