@@ -363,6 +363,17 @@ describe('composeAnswer with Q&A pairs', () => {
     expect(composeAnswer(input('Can I bring my cat?', rental))).not.toContain('dogs are welcome');
   });
 
+  it('answers a question about a kind of thing from what the material says of the broader kind', () => {
+    const clinic = [
+      { text: '# Patients\nWe see rabbits, guinea pigs and ferrets. For birds and reptiles we refer you to the Exotic Animal Centre.', source: text },
+      { text: 'Can I bring my dog?\nYes, dogs are welcome on a lead.', source: { id: 'src_dog', title: 'Can I bring my dog?', type: 'qa' as const } },
+    ];
+    expect(composeAnswer(input('Do you treat parrots?', clinic))).toBe('For birds and reptiles we refer you to the Exotic Animal Centre.');
+    expect(composeAnswer(input('Can I bring my poodle?', clinic))).toBe('Yes, dogs are welcome on a lead.');
+    // A hamster is no kind of what the pair is about.
+    expect(composeAnswer(input('Can I bring my hamster?', clinic))).not.toContain('dogs are welcome');
+  });
+
   it("gives a pair's answer to a follow-up only when the pair holds what the follow-up asks itself", () => {
     const pet = (id: string, question: string, answer: string) => ({ text: `${question}\n${answer}`, source: { id, title: question, type: 'qa' as const } });
     const material = [
