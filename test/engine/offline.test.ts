@@ -263,6 +263,8 @@ describe('composeAnswer on the shapes of real help texts', () => {
     ['are you a bot?', "I'm Library helper."],
     ['ok thanks, bye', 'Goodbye, and thanks for chatting with Library helper!'],
     ["perfect, that's all I needed", "You're welcome!"],
+    ["ok that's everything, bye", 'Goodbye, and thanks for chatting with Library helper!'],
+    ["no, nothing else, I'm done", "You're welcome!"],
   ])('answers small talk (%s) socially, in its own name, never with the material or the decline', (said, reply) => {
     const answered = answer(said);
     expect(answered).toContain(reply);
