@@ -198,6 +198,12 @@ const asksAmountAt = (tokens: string[], i: number) =>
 const ASKS_PRICE = /\bhow much (?:is|are|was|were|does|do|did|will|would|could|can|should|for|to|it)\b|\bhow much$/;
 /** What stating a number adds to a sentence's score for such a question: a tie-break. */
 const AMOUNT_BONUS = 0.3;
+/**
+ * Within the section found, what stating a number adds to a sentence's weight for such a
+ * question: more than the words of an earlier question bring ("How much is that?" after "Can I
+ * take my bike?": "Bicycles cost NOK 750", not "Pack your bicycle in a bike box").
+ */
+const STATED_AMOUNT_FOCUS = 1;
 
 /**
  * A question word's weight and the terms standing for it; `guessed`, those only its word vectors
@@ -366,7 +372,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       for (let s = from; s < to; s += 1) {
         const own = scoring.sentenceCover(s);
         mergeInto(covered, own);
-        sentences.push({ text: index.sentences.at(s) as string, weight: focusOf(own, all) });
+        const text = index.sentences.at(s) as string;
+        sentences.push({ text, weight: focusOf(own, all) + (asksAmount && /\d/.test(text) ? STATED_AMOUNT_FOCUS : 0) });
       }
       const coverBy = (table: AnswerTable) => (table === answered ? covered : sectionCover(index, table, section, from, to, all.length));
       const coveredByOwnWords = coverBy(ownWords);

@@ -241,6 +241,16 @@ describe('composeAnswer on the shapes of real help texts', () => {
     expect(answer(turns('Do you ship abroad?', 'How long does it take?'))).toContain('Delivery abroad takes five days.');
   });
 
+  it('answers a follow-up asking how much with the sentence stating it, not the one naming the thing most', () => {
+    const bikes = '# Sports equipment\nBicycles cost NOK 750 each way. Pack your bicycle in a bike box or bag, with the pedals removed.';
+    const asked = [
+      { role: 'user' as const, content: 'Can I take my bike with me?' },
+      { role: 'assistant' as const, content: '…' },
+      { role: 'user' as const, content: 'How much is that?' },
+    ];
+    expect(composeAnswer(input(asked, [bikes]))).toContain('NOK 750');
+  });
+
   it('does not take a "See also" line for a heading', () => {
     const passages = input('Can I return unused items?', FAQ).passages;
     expect(passages[0]?.key).toBe('Returns');
