@@ -5,20 +5,22 @@ import { loadWordVectors } from '../src/engine/workers/training-jobs.js';
 import {
   bm25Answerer,
   DEVELOPMENT,
+  DEVELOPMENT_2,
   engineAnswerer,
   evaluate,
   HELD_OUT_SET,
   HELD_OUT_SET_2,
+  HELD_OUT_SET_3,
   type QuestionSet,
   type Score,
 } from '../test/engine/eval/score.js';
 import { generateText } from './text.js';
 
 // The offline responder's quality and search cost, for `npm run bench`:
-//  - the development set (test/engine/eval/, tuned on) and the two held-out sets
-//    (test/engine/heldout/ and heldout2/, never tuned on), each scored per category: the engine, the engine without word vectors,
-//    without any expansion of the question (WordNet and vectors), and plain BM25 top-sentence
-//    retrieval, run in the same process;
+//  - the two development sets (test/engine/eval/ and dev2/, tuned on) and the three held-out
+//    sets (test/engine/heldout/, heldout2/ and heldout3/, never tuned on), each scored per
+//    category: the engine, the engine without word vectors, without any expansion of the
+//    question (WordNet and vectors), and plain BM25 top-sentence retrieval, run in the same process;
 //  - the time per search on 3 KB, 1 MB and 10 MB of material, as ratios to the 3 KB search
 //    (the index is built first and not timed: training builds it).
 
@@ -55,8 +57,10 @@ function scoreTable(title: string, set: QuestionSet): void {
 export async function benchAnswers(): Promise<void> {
   await loadWordVectors();
   scoreTable('offline responder on the development set (tuned on)', DEVELOPMENT);
+  scoreTable('offline responder on the second development set (tuned on)', DEVELOPMENT_2);
   scoreTable('offline responder on the held-out set (never tuned on)', HELD_OUT_SET);
   scoreTable('offline responder on the second held-out set (written 2026-11-26, never tuned on)', HELD_OUT_SET_2);
+  scoreTable('offline responder on the third held-out set (written a session later, never tuned on)', HELD_OUT_SET_3);
 
   const small = searchMicroseconds(3 * 1024);
   console.log(`\nsearch cost (mean of ${SEARCHES}), ratio to the 3 KB material`);

@@ -1,6 +1,6 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
-import { distinctKinds, isCommon, lemmas, synonyms } from './lexicon.js';
+import { broaderNouns, distinctKinds, isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
@@ -139,6 +139,9 @@ function qaSourcesOf(sources: StringList): Set<number> {
 
 /** How much a synonym's match counts against the word's own. */
 const SYNONYM_FACTOR = 0.7;
+/** How much a broader kind's match counts (lexicon.ts broaderNouns), less by a fifth a level up. */
+const BROADER_FACTOR = 0.6;
+const BROADER_DECAY = 0.8;
 /**
  * Word vectors bridge a question word the material lacks, WordNet's synonyms included: a term
  * of the material this similar to it (cosine) stands for it, counting more the closer it is
@@ -195,6 +198,12 @@ const asksAmountAt = (tokens: string[], i: number) =>
 const ASKS_PRICE = /\bhow much (?:is|are|was|were|does|do|did|will|would|could|can|should|for|to|it)\b|\bhow much$/;
 /** What stating a number adds to a sentence's score for such a question: a tie-break. */
 const AMOUNT_BONUS = 0.3;
+/**
+ * Within the section found, what stating a number adds to a sentence's weight for such a
+ * question: more than the words of an earlier question bring ("How much is that?" after "Can I
+ * take my bike?": "Bicycles cost NOK 750", not "Pack your bicycle in a bike box").
+ */
+const STATED_AMOUNT_FOCUS = 1;
 
 /**
  * A question word's weight and the terms standing for it; `guessed`, those only its word vectors
@@ -254,9 +263,15 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (!phrase) for (const term of form.own) standsFor(ids, idOf(term), 1);
       for (const term of expand ? form.lemmas : []) standsFor(ids, idOf(term), 1);
       for (const term of expand ? form.synonyms : []) standsFor(ids, idOf(term), SYNONYM_FACTOR);
-      const vectorsSay = expand && vectors && !phrase && ids.size === 0 ? neighbours(word) : undefined;
+      // Only words the material lacks are read as their kinds ("parrots" as birds), as by vectors.
+      const missing = ids.size === 0;
+      for (const [kind, level] of expand && !phrase && missing ? broaderNouns(word) : []) {
+        standsFor(ids, idOf(stem(kind)), BROADER_FACTOR * BROADER_DECAY ** (level - 1));
+      }
+      const broader = new Set(ids.keys());
+      const vectorsSay = expand && vectors && !phrase && missing ? neighbours(word) : undefined;
       for (const [term, factor] of vectorsSay?.near ?? []) standsFor(ids, idOf(term), factor);
-      const guessed = ids.size > 0 && vectorsSay ? new Set(ids.keys()) : undefined;
+      const guessed = ids.size > broader.size && vectorsSay ? new Set([...ids.keys()].filter((id) => !broader.has(id))) : undefined;
       const otherKinds = guessed && new Set(vectorsSay?.near.filter(([, , otherKind]) => otherKind).map(([term]) => idOf(term)));
       // A compound of the material ("e-bikes") is what "electric" means before "bikes", and
       // what "ebikes" is written together.
@@ -357,7 +372,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       for (let s = from; s < to; s += 1) {
         const own = scoring.sentenceCover(s);
         mergeInto(covered, own);
-        sentences.push({ text: index.sentences.at(s) as string, weight: focusOf(own, all) });
+        const text = index.sentences.at(s) as string;
+        sentences.push({ text, weight: focusOf(own, all) + (asksAmount && /\d/.test(text) ? STATED_AMOUNT_FOCUS : 0) });
       }
       const coverBy = (table: AnswerTable) => (table === answered ? covered : sectionCover(index, table, section, from, to, all.length));
       const coveredByOwnWords = coverBy(ownWords);

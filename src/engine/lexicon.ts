@@ -157,14 +157,14 @@ function timesSeen(line: string | undefined): number {
 const MEMO_LIMIT = 20_000;
 
 /** Remembers a lookup's answers, so a question's words cost file reads once per process. */
-function memoised<T>(lookUp: (word: string) => T): (word: string) => T {
-  const memo = new Map<string, T>();
-  return (word) => {
-    let found = memo.get(word);
-    if (!found) {
+function memoised<T, Key = string>(lookUp: (key: Key) => T): (key: Key) => T {
+  const memo = new Map<Key, T>();
+  return (key) => {
+    let found = memo.get(key);
+    if (found === undefined) {
       if (memo.size >= MEMO_LIMIT) memo.clear();
-      found = lookUp(word);
-      memo.set(word, found);
+      found = lookUp(key);
+      memo.set(key, found);
     }
     return found;
   };
@@ -235,7 +235,10 @@ const KIND_LEVELS = 2;
  * to KIND_LEVELS above, each with its level ("cats" → cat 0, feline 1, carnivore 2); none for a
  * word used mostly otherwise ("allowed") or unknown. A sense reached on two paths has the higher.
  */
-const nounKinds = memoised((word): Map<number, number> => {
+const nounKinds = (word: string, levels = KIND_LEVELS) => (levels === KIND_LEVELS ? kindsNear(word) : kindsOf(word, levels));
+const kindsNear = memoised((word) => kindsOf(word, KIND_LEVELS));
+
+function kindsOf(word: string, levels: number): Map<number, number> {
   const kinds = new Map<number, number>();
   const entries = dictionaryForms(word).map(({ pos, lemma }) => ({ pos, line: indexLine(pos, lemma) }));
   const commonest = Math.max(...entries.map(({ line }) => timesSeen(line)));
@@ -244,11 +247,45 @@ const nounKinds = memoised((word): Map<number, number> => {
   const first = Number(fields[fields.length - Number(fields[2])]);
   if (!noun || !first) return kinds;
   let level = [first];
-  for (let depth = 0; depth <= KIND_LEVELS && level.length > 0; depth += 1) {
+  for (let depth = 0; depth <= levels && level.length > 0; depth += 1) {
     for (const offset of level) kinds.set(offset, depth);
-    level = depth < KIND_LEVELS ? level.flatMap(nounHypernyms) : [];
+    level = depth < levels ? level.flatMap(nounHypernyms) : [];
   }
   return kinds;
+}
+
+/** Levels of kinds above a noun whose words stand for it (broaderNouns): "tortoise" → turtle, chelonian, anapsid. */
+const BROADER_LEVELS = 3;
+/** Kinds this close to WordNet's root ("organism", "food", "matter") say nothing of a word. */
+const MIN_BROADER_DEPTH = 6;
+
+/**
+ * WordNet's lexicographer files of things whose kinds are said of them: animals, foods, plants.
+ * Not artifacts: their kinds are words of many uses ("surfboard" → board, as in "on board").
+ */
+const NATURAL_KINDS = new Set(['05', '13', '20']);
+
+/** The fewest levels between a noun sense and WordNet's root ("entity"). */
+const depthOf = memoised((offset: number): number => {
+  const above = nounHypernyms(offset);
+  return above.length === 0 ? 0 : 1 + Math.min(...above.map(depthOf));
+});
+
+/**
+ * The single words of the kinds a noun's commonest sense is a kind of, up to BROADER_LEVELS
+ * above and not near the root, each with its level ("parrots" → [["bird", 1]]): what is said
+ * of birds is said of parrots.
+ */
+export const broaderNouns = memoised((word): [string, number][] => {
+  const found = new Map<string, number>();
+  const kinds = nounKinds(word, BROADER_LEVELS);
+  const [sense] = kinds.keys(); // The word's own, level 0, first.
+  if (sense === undefined || !NATURAL_KINDS.has(synsetFields('noun', sense)[1] ?? '')) return [];
+  for (const [offset, level] of kinds) {
+    if (level === 0 || depthOf(offset) < MIN_BROADER_DEPTH) continue;
+    for (const member of synsetWords('noun', offset)) if (!member.includes(' ') && !found.has(member)) found.set(member, level);
+  }
+  return [...found];
 });
 
 /**

@@ -1,4 +1,4 @@
-import { describeHeldOut } from './eval/held-out-suite.js';
+import { describeScoredSet } from './eval/scored-set-suite.js';
 import { HELD_OUT_SET } from './eval/score.js';
 
 // The held-out evaluation (test/engine/heldout/): five documents and their questions, written
@@ -11,7 +11,7 @@ import { HELD_OUT_SET } from './eval/score.js';
 // Measured: 130/162; verbatim 22/23, paraphrase 27/45, similar 31/33, unanswerable 16/25,
 // small talk 12/12, follow-up 15/17, lead-in 7/7 (127/162 without word vectors). 131/162 (paraphrase
 // 28/45) since sections scored alike are quoted by their coverage (2026-11-26).
-describeHeldOut('held-out evaluation set', HELD_OUT_SET, {
+describeScoredSet('held-out evaluation set', HELD_OUT_SET, {
   questions: 150,
   documents: 5,
   overall: 0.8,

@@ -1,4 +1,4 @@
-import { describeHeldOut } from './eval/held-out-suite.js';
+import { describeScoredSet } from './eval/scored-set-suite.js';
 import { HELD_OUT_SET_2 } from './eval/score.js';
 
 // The second held-out evaluation (test/engine/heldout2/): five documents of kinds neither other
@@ -14,7 +14,7 @@ import { HELD_OUT_SET_2 } from './eval/score.js';
 // 10/11 (110/160 without word vectors, 111/160 without any expansion, BM25 56/160). Then 117/160
 // (paraphrase 21/45) once questions put with contractions ("what's", "can't") were no longer
 // declined, a fault found by asking the hub as a user would, not from this set.
-describeHeldOut('second held-out evaluation set', HELD_OUT_SET_2, {
+describeScoredSet('second held-out evaluation set', HELD_OUT_SET_2, {
   questions: 150,
   documents: 5,
   overall: 0.73,

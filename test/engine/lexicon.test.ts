@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { distinctKinds } from '../../src/engine/lexicon.js';
+import { broaderNouns, distinctKinds } from '../../src/engine/lexicon.js';
 
-// WordNet's kinds, which keep word vectors from taking one kind of a thing for another.
+// WordNet's kinds, which keep word vectors from taking one kind of a thing for another, and let
+// a question about a kind be answered by what the material says of the broader one.
 
 describe('distinctKinds', () => {
   it('tells different kinds of one thing apart, in any inflection', () => {
@@ -19,5 +20,25 @@ describe('distinctKinds', () => {
 
   it('leaves alone words English uses mostly otherwise than as nouns, or does not know', () => {
     for (const [a, b] of [['allowed', 'take'], ['blorptang', 'dog']]) expect(distinctKinds(a as string, b as string), `${a} ${b}`).toBe(false);
+  });
+});
+
+describe('broaderNouns', () => {
+  it('gives the kinds a thing is a kind of, each with its level, in any inflection', () => {
+    expect(broaderNouns('parrots')).toContainEqual(['bird', 1]);
+    expect(broaderNouns('tortoise')).toEqual(expect.arrayContaining([['turtle', 1], ['chelonian', 2]]));
+    expect(broaderNouns('espresso')).toContainEqual(['coffee', 1]);
+  });
+
+  it('stops short of kinds near the root, which say nothing of a word', () => {
+    const kinds = broaderNouns('dogs').map(([kind]) => kind);
+    expect(kinds).toContain('canine');
+    for (const general of ['organism', 'being', 'entity']) expect(kinds).not.toContain(general);
+  });
+
+  it('gives nothing for an abstract thing or an artifact, whose kinds are words of other uses, nor for an unknown word', () => {
+    // "conditioning" is first a kind of learning, which "air conditioning" is not; a surfboard is
+    // a board, as "on board" is not.
+    for (const word of ['conditioning', 'step', 'surfboard', 'bottle', 'blorptang']) expect(broaderNouns(word), word).toEqual([]);
   });
 });

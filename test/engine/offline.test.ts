@@ -241,6 +241,16 @@ describe('composeAnswer on the shapes of real help texts', () => {
     expect(answer(turns('Do you ship abroad?', 'How long does it take?'))).toContain('Delivery abroad takes five days.');
   });
 
+  it('answers a follow-up asking how much with the sentence stating it, not the one naming the thing most', () => {
+    const bikes = '# Sports equipment\nBicycles cost NOK 750 each way. Pack your bicycle in a bike box or bag, with the pedals removed.';
+    const asked = [
+      { role: 'user' as const, content: 'Can I take my bike with me?' },
+      { role: 'assistant' as const, content: '…' },
+      { role: 'user' as const, content: 'How much is that?' },
+    ];
+    expect(composeAnswer(input(asked, [bikes]))).toContain('NOK 750');
+  });
+
   it('does not take a "See also" line for a heading', () => {
     const passages = input('Can I return unused items?', FAQ).passages;
     expect(passages[0]?.key).toBe('Returns');
@@ -263,6 +273,8 @@ describe('composeAnswer on the shapes of real help texts', () => {
     ['are you a bot?', "I'm Library helper."],
     ['ok thanks, bye', 'Goodbye, and thanks for chatting with Library helper!'],
     ["perfect, that's all I needed", "You're welcome!"],
+    ["ok that's everything, bye", 'Goodbye, and thanks for chatting with Library helper!'],
+    ["no, nothing else, I'm done", "You're welcome!"],
   ])('answers small talk (%s) socially, in its own name, never with the material or the decline', (said, reply) => {
     const answered = answer(said);
     expect(answered).toContain(reply);
@@ -361,6 +373,17 @@ describe('composeAnswer with Q&A pairs', () => {
     expect(composeAnswer(input('What do I need to bring?', rental))).toBe('Bring a photo ID, such as a passport.');
     // Word vectors put "cat" near "dog"; WordNet knows them as two kinds of carnivore.
     expect(composeAnswer(input('Can I bring my cat?', rental))).not.toContain('dogs are welcome');
+  });
+
+  it('answers a question about a kind of thing from what the material says of the broader kind', () => {
+    const clinic = [
+      { text: '# Patients\nWe see rabbits, guinea pigs and ferrets. For birds and reptiles we refer you to the Exotic Animal Centre.', source: text },
+      { text: 'Can I bring my dog?\nYes, dogs are welcome on a lead.', source: { id: 'src_dog', title: 'Can I bring my dog?', type: 'qa' as const } },
+    ];
+    expect(composeAnswer(input('Do you treat parrots?', clinic))).toBe('For birds and reptiles we refer you to the Exotic Animal Centre.');
+    expect(composeAnswer(input('Can I bring my poodle?', clinic))).toBe('Yes, dogs are welcome on a lead.');
+    // A hamster is no kind of what the pair is about.
+    expect(composeAnswer(input('Can I bring my hamster?', clinic))).not.toContain('dogs are welcome');
   });
 
   it("gives a pair's answer to a follow-up only when the pair holds what the follow-up asks itself", () => {

@@ -34,7 +34,7 @@ const GOODBYE = new Set('bye goodbye byebye later cya farewell night care'.split
 const FILLER = new Set(
   ('ok okay so very much a lot many great awesome perfect cool nice brilliant excellent super fine good ' +
     "got it that that's thats is all i needed wanted need helps helped helpful you for your help the info " +
-    'information this see take now have day really there everyone').split(' '),
+    "information this see take now have day really there everyone everything else no nothing done i'm im").split(' '),
 );
 /** A request for an overview rather than one fact. */
 const BROAD = /\b(?:tell me (?:more )?about|explain|describe|overview of|information (?:on|about)|details (?:on|about)|more about)\b/i;

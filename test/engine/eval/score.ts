@@ -5,8 +5,10 @@ import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type SearchOp
 import { composeAnswer, NO_ANSWER } from '../../../src/engine/offline/compose.js';
 import type { ChatTurn } from '../../../src/engine/responder.js';
 import { stem, words } from '../../../src/engine/text.js';
+import { DEV_2_QUESTIONS } from '../dev2/questions.js';
 import { HELD_OUT_QUESTIONS } from '../heldout/questions.js';
 import { HELD_OUT_2_QUESTIONS } from '../heldout2/questions.js';
+import { HELD_OUT_3_QUESTIONS } from '../heldout3/questions.js';
 import { HELD_OUT, QUESTIONS, type Category, type EvalQuestion } from './questions.js';
 
 // Scores an answerer on a question set, per category. Shared by the tests (floors) and the
@@ -25,10 +27,14 @@ export type QuestionSet = { folder: URL; questions: EvalQuestion[] };
 
 /** The development set: the engine is tuned on it. */
 export const DEVELOPMENT: QuestionSet = { folder: new URL('./', import.meta.url), questions: QUESTIONS };
+/** The second development set (../dev2/): five more kinds of material, tuned on beside the first. */
+export const DEVELOPMENT_2: QuestionSet = { folder: new URL('../dev2/', import.meta.url), questions: DEV_2_QUESTIONS };
 /** The held-out set (../heldout/): never tuned on. */
 export const HELD_OUT_SET: QuestionSet = { folder: new URL('../heldout/', import.meta.url), questions: HELD_OUT_QUESTIONS };
 /** Written 2026-11-26, when the first held-out set had been reported after many changes: a fresh estimate. */
 export const HELD_OUT_SET_2: QuestionSet = { folder: new URL('../heldout2/', import.meta.url), questions: HELD_OUT_2_QUESTIONS };
+/** Written a session later, when the second had been reported after that session's changes. */
+export const HELD_OUT_SET_3: QuestionSet = { folder: new URL('../heldout3/', import.meta.url), questions: HELD_OUT_3_QUESTIONS };
 
 const CHATBOT = 'Eval helper';
 

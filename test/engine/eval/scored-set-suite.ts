@@ -3,14 +3,15 @@ import { loadWordVectors } from '../../../src/engine/workers/training-jobs.js';
 import type { Category } from './questions.js';
 import { documentText, engineAnswerer, evaluate, type QuestionSet } from './score.js';
 
-/** What a held-out set must hold and the floors its score must stay above (just under what the engine measured). */
-export type HeldOutFloors = { questions: number; documents: number; overall: number; categories: Record<Category, number> };
+/** What a question set must hold and the floors its score must stay above (just under what the engine measured). */
+export type SetFloors = { questions: number; documents: number; overall: number; categories: Record<Category, number> };
 
 /**
- * The tests of a held-out set: its shape (every category, every expected fragment really in its
- * document) and its score above the floors; falling under one is a regression.
+ * The tests of a question set beside the first development set's (eval.test.ts): its shape (every
+ * category, every expected fragment really in its document) and its score above the floors;
+ * falling under one is a regression.
  */
-export function describeHeldOut(name: string, set: QuestionSet, floors: HeldOutFloors): void {
+export function describeScoredSet(name: string, set: QuestionSet, floors: SetFloors): void {
   beforeAll(() => loadWordVectors());
 
   describe(name, () => {
