@@ -69,7 +69,8 @@ export async function listConversations(
 /**
  * A reader's 👍/👎 on one of the chatbot's answers; a later rating replaces an earlier one. A new
  * 👎 counts the question as unanswered (a decline was counted when it was given), after the
- * rating is saved and without delaying or failing it.
+ * rating is saved and without delaying or failing it; not on a team member's reply in a handoff,
+ * which the chatbot did not give (resolving it would teach the chatbot to answer "hello?").
  */
 export async function rateAnswer(
   store: Store,
@@ -84,7 +85,7 @@ export async function rateAnswer(
   if (!(await store.conversations.setFeedback(chatbotId, messageId, feedback))) {
     throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
   }
-  if (!answered || answered.answer.feedback === 'down' || isDecline(answered.answer.content)) return;
+  if (!answered || answered.answer.author || answered.answer.feedback === 'down' || isDecline(answered.answer.content)) return;
   const example = { conversationId: answered.conversationId, messageId, source: answered.source, askedAt: new Date() };
   recordUnanswered(store, chatbot, answered.question, example).catch((error: unknown) =>
     onError(error, 'recording an unanswered question'),

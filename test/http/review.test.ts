@@ -104,6 +104,24 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       ]);
     });
 
+    it('records nothing when a team member’s reply in a handoff is rated 👎: the chatbot did not give it', async () => {
+      const handoff = { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1' };
+      expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, handoff })).status).toBe(202);
+      await ask('Can I talk to a person?', { conversationId: 'h-1' });
+      await ask('My order never came', { conversationId: 'h-1' });
+      const team = `${app.baseUrl}/chatbots/${bot}/conversations/h-1/handoff`;
+      expect((await call('POST', `${team}/messages`, app.apiKey, { name: 'Ada', text: 'Sorry! I have sent a new one today.' })).status).toBe(200);
+      const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+      const messages = (body as { data: { id: string; messages: { id: string; author?: { name: string } | null }[] }[] }).data[0]?.messages ?? [];
+      const reply = messages.find((message) => message.author?.name === 'Ada');
+      expect(reply).toBeDefined();
+      const rated = await call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${reply?.id}/feedback`, app.apiKey, { feedback: 'down' });
+      expect(rated).toEqual({ status: 200, body: { message: 'Success', data: { id: reply?.id, feedback: 'down' } } });
+      expect((await call('POST', `${team}/resolve`, app.apiKey)).status).toBe(200);
+      await ask('Do you sell gift cards?', { conversationId: 'c-2' });
+      expect((await settled(1)).map((group) => group.question)).toEqual(['Do you sell gift cards?']);
+    });
+
     it('groups paraphrases under the first question asked and keeps distinct questions apart', async () => {
       for (const question of ['Can I purchase a gift card?', 'How do I buy a gift card', 'Is there parking nearby?', 'do you sell gift cards?']) {
         await ask(question, { conversationId: question });
