@@ -43,7 +43,21 @@ export type Settings = {
 /** GET /chatbots/{chatbotId}: one chatbot with every setting. */
 export type Chatbot = Pick<ChatbotItem, 'id' | 'name' | 'status' | 'created_at' | 'updated_at'> & { settings: Settings };
 
-export type Message = { id: string; role: 'user' | 'assistant'; content: string; created_at: string; feedback?: 'up' | 'down' };
+/** A source an answer cited (a web page's with its address). */
+export type CitedSource = { id: string; title: string; url?: string };
+
+export type Message = {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  created_at: string;
+  feedback?: 'up' | 'down';
+  sources?: CitedSource[];
+  /** A team member's reply in a handoff; the chatbot's own answers have none. */
+  author?: { type: 'human'; name: string } | null;
+};
+
+export type Handoff = { status: 'pending' | 'active' | 'resolved' | 'missed'; requested_at: string; taken_by: string | null };
 
 export type Conversation = {
   id: string;
@@ -53,6 +67,7 @@ export type Conversation = {
   created_at: string;
   updated_at: string;
   messages: Message[];
+  handoff?: Handoff;
 };
 
 export type Lead = { id: string; name: string | null; email: string | null; phone: string | null; created_at: string };

@@ -124,6 +124,7 @@ describe('activity', () => {
   it('opens a transcript and rates an answer Helpful', async () => {
     await page.getByRole('link', { name: 'When do you open?' }).click();
     const transcript = page.getByRole('log', { name: 'Transcript' });
+    expect(await transcript.getByRole('list', { name: 'Sources used' }).getByRole('listitem').allTextContents()).toEqual(['API text']);
     await transcript.getByRole('button', { name: 'Helpful', exact: true }).click();
     await expect.poll(() => transcript.getByRole('button', { name: 'Helpful', exact: true }).getAttribute('aria-pressed')).toBe('true');
     await expectAccessible(page);
@@ -131,6 +132,22 @@ describe('activity', () => {
     const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}&filteredSources=API`, run.app.apiKey);
     const [conversation] = (body as { data: { messages: { role: string; feedback?: string }[] }[] }).data;
     expect(conversation?.messages.find((message) => message.role === 'assistant')?.feedback).toBe('up');
+  });
+
+  it('shows where a handoff stands and marks the team’s reply by its author, without rating it as the chatbot’s', async () => {
+    const api = (path: string, body?: unknown) => call('POST', `${run.app.baseUrl}${path}`, run.app.apiKey, body);
+    await api('/update-chatbot-settings', { chatbotId, handoff: { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1' } });
+    await api('/chat', { chatbotId, conversationId: 'handed', messages: [{ role: 'user', content: 'Can I talk to a person?' }] });
+    await api(`/chatbots/${chatbotId}/conversations/handed/handoff/messages`, { name: 'Ada', text: 'Hi, Ada here. How can I help?' });
+    await chatbotPage('activity?conversation=handed');
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    await transcript.getByText('Hi, Ada here. How can I help?').waitFor();
+    expect(await page.getByRole('region', { name: /^Conversation of / }).getByText(/handoff: with the team \(Ada\)/).count()).toBe(1);
+    const team = transcript.locator('.bubble').filter({ hasText: 'Hi, Ada here.' });
+    expect(await team.textContent()).toBe('Ada (team)Hi, Ada here. How can I help?');
+    // Only the chatbot's own message (its "I am asking someone…") can be rated.
+    expect(await transcript.getByRole('group', { name: 'Rate this answer' }).count()).toBe(1);
+    await expectAccessible(page);
   });
 
   it('lists leads and exports them as CSV, formulas defused', async () => {

@@ -2,10 +2,13 @@ import { useState } from 'preact/hooks';
 import { callData } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert } from '../components/feedback.js';
+import { UsedSources } from '../components/used-sources.js';
 import { formatTime } from '../format.js';
-import type { Conversation, Message } from '../types.js';
+import type { Conversation, Handoff, Message } from '../types.js';
 
-// One conversation, message by message (as text, never markup); each answer can be rated.
+// One conversation, message by message (as text, never markup), with where a handoff to the team
+// stands; each of the chatbot's answers lists the sources it cited and can be rated, and a team
+// member's reply is marked with their name (it is not the chatbot's, so it is not rated).
 
 type Rating = 'up' | 'down';
 
@@ -24,6 +27,7 @@ export function Transcript({ chatbotId, conversation, onClose }: { chatbotId: st
       <p class="muted">
         {conversation.source}
         {conversation.contact_id ? ` · contact ${conversation.contact_id}` : ''}
+        {conversation.handoff ? ` · ${handoffText(conversation.handoff)}` : ''}
       </p>
       <div class="log" role="log" aria-label="Transcript">
         {conversation.messages.map((message) => (
@@ -44,8 +48,10 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
     });
   return (
     <div class={`bubble ${message.role}`}>
+      {message.author && <div class="author">{message.author.name} (team)</div>}
       {message.content}
-      {message.role === 'assistant' && (
+      {message.sources && <UsedSources sources={message.sources} />}
+      {message.role === 'assistant' && !message.author && (
         <div class="actions" role="group" aria-label="Rate this answer">
           <button type="button" class="secondary rate" aria-pressed={rating === 'up'} onClick={() => rate('up')} disabled={action.busy}>
             <Thumb up /> Helpful
@@ -58,6 +64,17 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
       {action.failure && <Alert>{action.failure}</Alert>}
     </div>
   );
+}
+
+const HANDOFF: Record<Handoff['status'], string> = {
+  pending: 'waiting for the team',
+  active: 'with the team',
+  resolved: 'handed back to the chatbot',
+  missed: 'nobody from the team came in time',
+};
+
+function handoffText(handoff: Handoff): string {
+  return `handoff: ${HANDOFF[handoff.status]}${handoff.taken_by ? ` (${handoff.taken_by})` : ''}`;
 }
 
 /** 👍/👎 drawn, so they show whatever fonts the system has. */

@@ -1,16 +1,18 @@
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, callData } from '../api.js';
 import { Alert } from '../components/feedback.js';
 import { Select, TemperatureInput, TextInput } from '../components/fields.js';
+import { UsedSources } from '../components/used-sources.js';
 import { errorText } from '../format.js';
 import { MODEL_IDS, modelOptions } from '../models.js';
+import type { CitedSource } from '../types.js';
 import type { ChatbotPageProps } from './chatbot.js';
 
 // Chat with the chatbot as visitors would; "Model" and "Temperature" try other settings for this
 // chat only. The chat is saved with source Playground, under a conversation id of its own, so
 // each answer names its saved message (X-Message-Id), whose cited sources are listed under it.
 
-type Turn = { role: 'user' | 'assistant'; content: string; done?: boolean; sources?: string[] };
+type Turn = { role: 'user' | 'assistant'; content: string; done?: boolean; sources?: CitedSource[] };
 
 const newConversationId = () => `playground-${crypto.randomUUID()}`;
 
@@ -84,7 +86,7 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
           {turns.map((turn, index) => (
             <div key={index} class={`bubble ${turn.role}`} aria-busy={turn.role === 'assistant' && !turn.done ? 'true' : undefined}>
               {turn.content || (turn.role === 'assistant' && !turn.done ? '…' : '')}
-              {turn.sources && turn.sources.length > 0 && <UsedSources titles={turn.sources} />}
+              {turn.sources && <UsedSources sources={turn.sources} />}
             </div>
           ))}
         </div>
@@ -105,25 +107,11 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
   );
 }
 
-function UsedSources({ titles }: { titles: string[] }) {
-  const id = useId();
-  return (
-    <div class="used-sources">
-      <span id={id}>Sources used</span>
-      <ul aria-labelledby={id}>
-        {titles.map((title, at) => (
-          <li key={at}>{title}</li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
-/** The titles of the sources a saved answer cited; none when it was not saved or cited nothing. */
-async function usedSources(chatbotId: string, messageId: string | null): Promise<string[]> {
+/** The sources a saved answer cited; none when it was not saved or cited nothing. */
+async function usedSources(chatbotId: string, messageId: string | null): Promise<CitedSource[]> {
   if (!messageId) return [];
   const path = `/chatbots/${encodeURIComponent(chatbotId)}/messages/${encodeURIComponent(messageId)}/sources`;
-  return (await callData<{ title: string }[]>('GET', path)).map((source) => source.title);
+  return callData<CitedSource[]>('GET', path);
 }
 
 /** The reply streams as plain text: each piece is shown as it arrives. */
