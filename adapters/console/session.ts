@@ -16,8 +16,20 @@ export async function checkSession(): Promise<void> {
   }
 }
 
+/** What a refused credential means; the hub's 401 body is the contract's "No API key provided." */
+const REFUSED = {
+  apiKey: 'The hub knows no such API key (or it was revoked). Check it, or issue another with `npm run admin -- create-key ACCOUNT`.',
+  linkToken:
+    'This link was used already or is more than 15 minutes old. Ask for a new one with `npm run admin -- console-link ACCOUNT`, or sign in with an API key.',
+};
+
 export async function signIn(credential: { apiKey: string } | { linkToken: string }): Promise<void> {
-  signedIn((await callJson<SessionAnswer>('POST', '/console/sessions', credential)).data.account);
+  try {
+    signedIn((await callJson<SessionAnswer>('POST', '/console/sessions', credential)).data.account);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) throw new ApiError('apiKey' in credential ? REFUSED.apiKey : REFUSED.linkToken, 401);
+    throw error;
+  }
 }
 
 export async function signOut(): Promise<void> {
