@@ -48,6 +48,19 @@ export async function callData<T>(method: Method, path: string, body?: unknown):
   return (await callJson<{ data: T }>(method, path, body)).data;
 }
 
+/**
+ * The work's refusal, by its status, in words that say what to change: the API's bodies are the
+ * contract's few fixed sentences ("Invalid request data"), the same whatever was wrong.
+ */
+export async function explained<T>(work: Promise<T>, reasons: Partial<Record<number, string>>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    throw new ApiError(reasons[error.status] ?? error.message, error.status);
+  }
+}
+
 export const query = (params: Record<string, string | number | undefined>): string => {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(name, String(value));

@@ -1,4 +1,4 @@
-import { ApiError, call, callJson } from './api.js';
+import { ApiError, call, callJson, explained } from './api.js';
 import { signedIn, signedOut } from './state.js';
 import type { Account } from './types.js';
 
@@ -24,12 +24,8 @@ const REFUSED = {
 };
 
 export async function signIn(credential: { apiKey: string } | { linkToken: string }): Promise<void> {
-  try {
-    signedIn((await callJson<SessionAnswer>('POST', '/console/sessions', credential)).data.account);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) throw new ApiError('apiKey' in credential ? REFUSED.apiKey : REFUSED.linkToken, 401);
-    throw error;
-  }
+  const answer = callJson<SessionAnswer>('POST', '/console/sessions', credential);
+  signedIn((await explained(answer, { 401: 'apiKey' in credential ? REFUSED.apiKey : REFUSED.linkToken })).data.account);
 }
 
 export async function signOut(): Promise<void> {

@@ -76,6 +76,30 @@ describe('connect', () => {
     expect((body as { data: unknown[] }).data).toHaveLength(1);
   });
 
+  // The API refuses each with the bare "Invalid request data"; the page says what to change.
+  it('explains a refused channel, digest or webhook next to its form, and adds nothing', async () => {
+    const channels = section('Slack and Discord channels');
+    await channels.getByLabel('Workspace ID').fill('T0123 ABCD');
+    await channels.getByLabel('Channel ID').fill('C0456');
+    await channels.getByRole('button', { name: 'Add channel' }).click();
+    await expect.poll(() => channels.getByRole('alert').textContent()).toMatch(/^The hub refused the channel: the workspace \(or server\) and channel IDs are up to 64 letters/);
+    const digests = section('Lead digests');
+    await digests.getByLabel('Workspace ID').fill('T0123');
+    await digests.getByLabel('Channel ID').fill('C0456');
+    await digests.getByLabel('Time zone').fill('Mars/Olympus');
+    await digests.getByRole('button', { name: 'Add digest' }).click();
+    await expect.poll(() => digests.getByRole('alert').textContent()).toMatch(/the time zone is an IANA name such as Europe\/Oslo\.$/);
+    const hooks = section('Webhooks');
+    await hooks.getByLabel('Webhook URL').fill('ftp://crm.example.com/hook');
+    await hooks.getByRole('button', { name: 'Add webhook' }).click();
+    await expect.poll(() => hooks.getByRole('alert').textContent()).toMatch(/^The hub refused the address: a webhook needs an http:\/\/ or https:\/\/ URL/);
+    // The one digest is the test before's.
+    for (const kind of ['bindings', 'digests', 'webhooks']) {
+      const { body } = await call('GET', `${run.app.baseUrl}/integrations/${kind}?chatbotId=${chatbotId}`, run.app.apiKey);
+      expect((body as { data: unknown[] }).data, kind).toHaveLength(kind === 'digests' ? 1 : 0);
+    }
+  });
+
   it('adds a webhook, shows its secret once, sends a test and shows the delivery', async () => {
     const hooks = section('Webhooks');
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { callData, call, query } from '../api.js';
+import { callData, call, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert, Busy } from '../components/feedback.js';
 import { Checkbox, Select, TextInput } from '../components/fields.js';
@@ -40,6 +40,11 @@ function useChannelForm() {
   return { value: { platform, workspaceId: workspaceId.trim(), channelId: channelId.trim() }, fields };
 }
 
+/** What the API takes as IDs (its refusal of anything else is the bare "Invalid request data"). */
+const IDS = 'the workspace (or server) and channel IDs are up to 64 letters, digits and . _ : - each, as Slack or Discord shows them (T0123ABCD, C0456EFGH)';
+const CHANNEL_REFUSED = `The hub refused the channel: ${IDS}; * as the channel makes the chatbot the workspace’s default.`;
+const DIGEST_REFUSED = `The hub refused the digest: ${IDS}, and the time zone is an IANA name such as Europe/Oslo.`;
+
 const where = (item: Channel) =>
   `${item.platform === 'slack' ? 'Slack' : 'Discord'} ${item.workspaceId} / ${item.channelId === '*' ? 'every channel' : item.channelId}`;
 
@@ -52,7 +57,7 @@ export function Bindings({ chatbot }: { chatbot: Chatbot }) {
   const add = async (event: Event) => {
     event.preventDefault();
     const body = { ...channel.value, chatbotId: chatbot.id, mode: everyMessage ? 'all' : 'mentions' };
-    if (await action.run(() => call('POST', '/integrations/bindings', body))) list.reload();
+    if (await action.run(() => explained(call('POST', '/integrations/bindings', body), { 400: CHANNEL_REFUSED }))) list.reload();
   };
   const remove = async (id: string) => {
     if (await action.run(() => call('DELETE', `/integrations/bindings/${encodeURIComponent(id)}`))) list.reload();
@@ -93,7 +98,7 @@ export function Digests({ chatbot }: { chatbot: Chatbot }) {
   const add = async (event: Event) => {
     event.preventDefault();
     const body = { ...channel.value, chatbotId: chatbot.id, time, timezone: timezone.trim(), postWhenEmpty };
-    if (await action.run(() => call('POST', '/integrations/digests', body))) list.reload();
+    if (await action.run(() => explained(call('POST', '/integrations/digests', body), { 400: DIGEST_REFUSED }))) list.reload();
   };
   const remove = async (id: string) => {
     if (await action.run(() => call('DELETE', `/integrations/digests/${encodeURIComponent(id)}`))) list.reload();

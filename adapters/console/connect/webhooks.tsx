@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { call, callData, query } from '../api.js';
+import { call, callData, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
 import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
@@ -15,6 +15,9 @@ import { Show, useLoad } from '../use-load.js';
 type Webhook = { id: string; url: string; events: string[]; enabled: boolean; disabledReason: string | null; created_at: string };
 type Attempt = { eventId: string; event: string; attempt: number; status: string; responseCode: number | null; error: string | null; at: string };
 
+const WEBHOOK_REFUSED =
+  'The hub refused the address: a webhook needs an http:// or https:// URL that reaches a public address, not a loopback, private or link-local one (WEBHOOK_ALLOW_PRIVATE=true allows those).';
+
 export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
   const list = useLoad(() => callData<Webhook[]>('GET', `/integrations/webhooks${query({ chatbotId: chatbot.id, size: 100 })}`), [chatbot.id]);
   const [url, setUrl] = useState('');
@@ -25,11 +28,8 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
     event.preventDefault();
     setSecret(undefined);
     await action.run(async () => {
-      const created = await callData<Webhook & { secret: string }>('POST', '/integrations/webhooks', {
-        url: url.trim(),
-        events: ['leads.submit'],
-        chatbotId: chatbot.id,
-      });
+      const body = { url: url.trim(), events: ['leads.submit'], chatbotId: chatbot.id };
+      const created = await explained(callData<Webhook & { secret: string }>('POST', '/integrations/webhooks', body), { 400: WEBHOOK_REFUSED });
       setSecret(created.secret);
       setUrl('');
       list.reload();

@@ -1,4 +1,4 @@
-import { ApiError, call, callData } from '../api.js';
+import { call, callData, explained } from '../api.js';
 import type { Source } from '../types.js';
 
 // Adding sources: files (multipart, one `file` part each) and websites, which answer 202 with the
@@ -47,13 +47,3 @@ export async function refreshSource(base: string, sourceId: string): Promise<voi
 /** The default number of pages a crawl reads, as the API's. */
 export const DEFAULT_MAX_PAGES = 50;
 export const MAX_PAGES = 1_000;
-
-/** The work's refusal, by its status, in words that say what to change. */
-export async function explained<T>(work: Promise<T>, reasons: Partial<Record<number, string>>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    throw new ApiError(reasons[error.status] ?? error.message, error.status);
-  }
-}

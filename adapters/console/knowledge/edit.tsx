@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { callData } from '../api.js';
+import { callData, explained } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert, Busy } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import type { Source, SourceDetail } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
-import { explained, QUESTION_REFUSED, TEXT_REFUSED } from './add.js';
+import { QUESTION_REFUSED, TEXT_REFUSED } from './add.js';
 
 // Editing a question and answer, or a text, in place (PATCH); the chatbot answers from the new
 // version once the hub has saved it. A text is edited only when the hub shows it whole.
