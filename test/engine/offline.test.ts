@@ -241,6 +241,11 @@ describe('composeAnswer on the shapes of real help texts', () => {
     expect(answer(turns('Do you ship abroad?', 'How long does it take?'))).toContain('Delivery abroad takes five days.');
   });
 
+  it('quotes, of two sections found alike, the one whose heading is all about what is asked', () => {
+    const camp = '# Camp Tamarack: Family Information Pack\nPlease read this pack before camp starts.\n\n## What to pack\n- Sleeping bag and pillow\n- Two swimsuits and a beach towel\n\nDo not pack food.';
+    expect(composeAnswer(input('What should we pack?', [camp]))).toContain('Sleeping bag and pillow');
+  });
+
   it('answers a follow-up asking how much with the sentence stating it, not the one naming the thing most', () => {
     const bikes = '# Sports equipment\nBicycles cost NOK 750 each way. Pack your bicycle in a bike box or bag, with the pedals removed.';
     const asked = [
