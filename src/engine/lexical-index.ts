@@ -1,6 +1,6 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
-import { broaderNouns, distinctKinds, isCommon, lemmas, synonyms } from './lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
@@ -726,7 +726,8 @@ function expansion(form: string): Expansion {
     found = {
       own: terms(form),
       lemmas: single(known),
-      synonyms: single(synonyms(form)),
+      // A form derived from the word ("month" → "monthly") stands for it as a synonym does.
+      synonyms: single([...synonyms(form), ...derivedForms(form)]),
       known: known.length > 0,
       common: isCommon(form),
     };

@@ -252,6 +252,11 @@ describe('composeAnswer on the shapes of real help texts', () => {
     expect(composeAnswer(input('how big can my cabin bag be?', airline))).toContain('A cabin bag may measure up to 55 x 40 x 23 cm');
   });
 
+  it('finds a word in the form derived from it ("a month" in "monthly")', () => {
+    const bank = [documentText('bank-account-fees.md', DEVELOPMENT_2.folder)];
+    expect(composeAnswer(input('how much is Everyday Plus a month', bank))).toContain('Monthly account fee');
+  });
+
   it('answers a follow-up asking how much with the sentence stating it, not the one naming the thing most', () => {
     const bikes = '# Sports equipment\nBicycles cost NOK 750 each way. Pack your bicycle in a bike box or bag, with the pedals removed.';
     const asked = [
