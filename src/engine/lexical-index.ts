@@ -1,6 +1,6 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
-import { broaderNouns, distinctKinds, isCommon, lemmas, synonyms } from './lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
@@ -184,8 +184,11 @@ const WINDOW = 16;
 const CONTEXT_CHARS = 3_200;
 const SURROUNDING_SECTIONS = 20;
 
-/** "How long", "what time": the question's form, asking for an amount, which the answer states in numbers. */
-const ASKS_AMOUNT = /^(?:how (?:long|much|many|often|soon|far|quickly|fast)|what time)$/;
+/**
+ * "How long", "how big", "what time": the question's form, asking for an amount (a measure's
+ * adjective is the form's, not the thing asked about), which the answer states in numbers.
+ */
+const ASKS_AMOUNT = /^(?:how (?:long|much|many|often|soon|far|quickly|fast|big|large|small|heavy|old|tall|wide|high|deep|late|early)|what time)$/;
 /** Whether a question's words ask for an amount at the i-th word (its form's second). */
 const asksAmountAt = (tokens: string[], i: number) =>
   (tokens[i - 1] === 'how' || tokens[i - 1] === 'what') && ASKS_AMOUNT.test(`${tokens[i - 1]} ${tokens[i]}`);
@@ -723,7 +726,8 @@ function expansion(form: string): Expansion {
     found = {
       own: terms(form),
       lemmas: single(known),
-      synonyms: single(synonyms(form)),
+      // A form derived from the word ("month" → "monthly") stands for it as a synonym does.
+      synonyms: single([...synonyms(form), ...derivedForms(form)]),
       known: known.length > 0,
       common: isCommon(form),
     };

@@ -170,21 +170,54 @@ function memoised<T, Key = string>(lookUp: (key: Key) => T): (key: Key) => T {
   };
 }
 
-/** The other words of the commonest senses of a word ("repair" → mend, fix, …), lower-cased. */
-export const synonyms = memoised((word) => {
+/**
+ * The commonest senses of a word (SENSES_PER_POS a part of speech) as the synsets' offsets, with
+ * the dictionary form they are of. A word is read in the parts of speech English uses it in
+ * ("take" the verb, not the noun for proceeds), unless it was never seen in any.
+ */
+function commonestSenses(word: string): { pos: Pos; lemma: string; offsets: number[] }[] {
   const entries = dictionaryForms(word).map(({ pos, lemma }) => {
     const line = indexLine(pos, lemma);
     const fields = line?.trim().split(' ') ?? [];
     const senseCount = Number(fields[2]);
-    const seen = timesSeen(line);
-    return { pos, seen, offsets: fields.slice(fields.length - senseCount, fields.length - senseCount + SENSES_PER_POS) };
+    const offsets = fields.slice(fields.length - senseCount, fields.length - senseCount + SENSES_PER_POS).map(Number);
+    return { pos, lemma, seen: timesSeen(line), offsets };
   });
-  // A word is read in the parts of speech English uses it in ("take" the verb, not the noun
-  // for proceeds), unless it was never seen in any.
-  const used = entries.some((entry) => entry.seen > 0) ? entries.filter((entry) => entry.seen > 0) : entries;
+  return entries.some((entry) => entry.seen > 0) ? entries.filter((entry) => entry.seen > 0) : entries;
+}
+
+/** The other words of the commonest senses of a word ("repair" → mend, fix, …), lower-cased. */
+export const synonyms = memoised((word) => {
   const found = new Set<string>();
-  for (const { pos, offsets } of used) {
-    for (const offset of offsets) for (const member of synsetWords(pos, Number(offset))) found.add(member);
+  for (const { pos, offsets } of commonestSenses(word)) {
+    for (const offset of offsets) for (const member of synsetWords(pos, offset)) found.add(member);
+  }
+  found.delete(word.toLowerCase());
+  return [...found];
+});
+
+const POINTER_POS: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
+
+/**
+ * The words WordNet derives from the commonest senses of a word or the word from, one word each
+ * ("monthly" → month, "payment" → pay): a fee "a month" is the "monthly fee".
+ */
+export const derivedForms = memoised((word) => {
+  const found = new Set<string>();
+  for (const { pos, lemma, offsets } of commonestSenses(word)) {
+    for (const offset of offsets) {
+      const fields = synsetFields(pos, offset);
+      const count = Number.parseInt(fields[3] ?? '0', 16);
+      const own = Array.from({ length: count }, (_, i) => (fields[4 + 2 * i] ?? '').replace(/\(\w+\)$/, '').toLowerCase()).indexOf(lemma) + 1;
+      const pointers = 4 + 2 * count;
+      for (let k = 0; k < Number(fields[pointers]); k += 1) {
+        const [symbol, target, targetPos, ends] = fields.slice(pointers + 1 + 4 * k, pointers + 5 + 4 * k);
+        const into = POINTER_POS[targetPos ?? ''];
+        if (symbol !== '+' || !into || Number.parseInt(ends?.slice(0, 2) ?? '', 16) !== own) continue;
+        const derived = synsetWords(into, Number(target))[Number.parseInt(ends?.slice(2) ?? '', 16) - 1];
+        if (derived && !derived.includes(' ')) found.add(derived);
+      }
+    }
   }
   found.delete(word.toLowerCase());
   return [...found];

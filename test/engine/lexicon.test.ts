@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broaderNouns, distinctKinds } from '../../src/engine/lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds } from '../../src/engine/lexicon.js';
 
 // WordNet's kinds, which keep word vectors from taking one kind of a thing for another, and let
 // a question about a kind be answered by what the material says of the broader one.
@@ -40,5 +40,18 @@ describe('broaderNouns', () => {
     // "conditioning" is first a kind of learning, which "air conditioning" is not; a surfboard is
     // a board, as "on board" is not.
     for (const word of ['conditioning', 'step', 'surfboard', 'bottle', 'blorptang']) expect(broaderNouns(word), word).toEqual([]);
+  });
+});
+
+describe('derivedForms', () => {
+  it('gives the words derived from a word and the word it derives from, both ways', () => {
+    expect(derivedForms('month')).toContain('monthly');
+    expect(derivedForms('monthly')).toContain('month');
+    expect(derivedForms('payment')).toContain('pay');
+    expect(derivedForms('deliver')).toContain('delivery');
+  });
+
+  it('gives nothing for a word WordNet derives nothing from, nor for an unknown one', () => {
+    for (const word of ['the', 'blorptang']) expect(derivedForms(word), word).toEqual([]);
   });
 });

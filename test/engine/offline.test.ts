@@ -7,7 +7,7 @@ import { composeAnswer, NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { offlineResponder } from '../../src/engine/offline/index.js';
 import type { ChatTurn, ResponderInput } from '../../src/engine/responder.js';
 import type { SourceRef } from '../../src/store/port.js';
-import { documentText } from './eval/score.js';
+import { DEVELOPMENT_2, documentText } from './eval/score.js';
 
 // The offline extractive responder: answers composed from the passages alone, the same every time.
 
@@ -239,6 +239,22 @@ describe('composeAnswer on the shapes of real help texts', () => {
       'Refunds take ten working days to reach your account.',
     );
     expect(answer(turns('Do you ship abroad?', 'How long does it take?'))).toContain('Delivery abroad takes five days.');
+  });
+
+  it('quotes, of two sections found alike, the one whose heading is all about what is asked', () => {
+    const camp = '# Camp Tamarack: Family Information Pack\nPlease read this pack before camp starts.\n\n## What to pack\n- Sleeping bag and pillow\n- Two swimsuits and a beach towel\n\nDo not pack food.';
+    expect(composeAnswer(input('What should we pack?', [camp]))).toContain('Sleeping bag and pillow');
+  });
+
+  it('reads "how big" as the form of the question, not as a word the answer must hold', () => {
+    // "big" ~ "large" found the section on large items, whose instruments are "too large for the cabin".
+    const airline = [documentText('airline-baggage.md', DEVELOPMENT_2.folder)];
+    expect(composeAnswer(input('how big can my cabin bag be?', airline))).toContain('A cabin bag may measure up to 55 x 40 x 23 cm');
+  });
+
+  it('finds a word in the form derived from it ("a month" in "monthly")', () => {
+    const bank = [documentText('bank-account-fees.md', DEVELOPMENT_2.folder)];
+    expect(composeAnswer(input('how much is Everyday Plus a month', bank))).toContain('Monthly account fee');
   });
 
   it('answers a follow-up asking how much with the sentence stating it, not the one naming the thing most', () => {

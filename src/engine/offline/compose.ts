@@ -183,7 +183,8 @@ function quote(passages: Passage[], broad: boolean): string {
 /**
  * The passage to quote: the best, of those scored alike the one covering most of the question (a
  * section scores by its best sentence: "How fast do you reply to emails?" scores the same in one
- * that mentions e-mail once as in the one whose next sentence is "We answer within a day"). And
+ * that mentions e-mail once as in the one whose next sentence is "We answer within a day"), then
+ * the one whose heading is most what is asked ("What to pack" over "Family Information Pack"). And
  * not one that covers the question only by words that word vectors put near the question's,
  * where another covers more of it, some by the question's own words: a key and sentences matched
  * by guesses ("come along" ~ "bring", "travel") can outscore the section that names what is asked
@@ -191,7 +192,10 @@ function quote(passages: Passage[], broad: boolean): string {
  */
 function bestQuoted(passages: Passage[]): Passage | undefined {
   const best = passages.reduce<Passage | undefined>(
-    (chosen, passage) => (chosen && passage.score === chosen.score && passage.coverage > chosen.coverage ? passage : chosen),
+    (chosen, passage) =>
+      chosen && passage.score === chosen.score && (passage.coverage > chosen.coverage || (passage.coverage === chosen.coverage && passage.keyAsked > chosen.keyAsked))
+        ? passage
+        : chosen,
     passages[0],
   );
   if (!best || best.ownWordsCoverage > 0) return best;
