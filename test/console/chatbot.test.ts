@@ -194,11 +194,14 @@ describe('settings', () => {
     expect(saved.settings.styles).toMatchObject({ buttonColor: '#112233', displayName: 'Harbor Helper', theme: 'dark' });
   });
 
-  it('uploads and deletes the chat icon', async () => {
+  it('uploads and deletes the chat icon, and explains a file it refuses', async () => {
     const png = Buffer.from(
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
       'base64',
     );
+    // A file that is no image, whatever its name, is refused in words saying what the hub takes.
+    await page.getByLabel('Upload chat icon').setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^The hub refused the file: upload a PNG, JPEG, GIF or WebP image of at most 5 MB/);
     await page.getByLabel('Upload chat icon').setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: png });
     await page.getByRole('status').filter({ hasText: 'Chatbot chat icon uploaded successfully.' }).waitFor();
     await page.getByRole('button', { name: 'Delete chat icon' }).click();

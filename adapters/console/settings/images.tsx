@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { call } from '../api.js';
+import { call, explained } from '../api.js';
 import { Alert, Busy, Notice } from '../components/feedback.js';
 import { errorText } from '../format.js';
 
@@ -11,6 +11,9 @@ const NAMES: Record<ImageKind, { title: string; part: string }> = {
   'profile-picture': { title: 'Profile picture', part: 'profilePictureFile' },
   icon: { title: 'Chat icon', part: 'chatbotIconFile' },
 };
+
+/** The API's refusal of another file is the bare "Invalid request data". */
+const REFUSED = 'The hub refused the file: upload a PNG, JPEG, GIF or WebP image of at most 5 MB (the type is read from its content).';
 
 export function ImageSetting({ chatbotId, kind, url, onChange }: { chatbotId: string; kind: ImageKind; url: string | null; onChange: () => void }) {
   const { title, part } = NAMES[kind];
@@ -42,7 +45,7 @@ export function ImageSetting({ chatbotId, kind, url, onChange }: { chatbotId: st
     form.append('chatbotId', chatbotId);
     form.append(part, file, file.name);
     input.value = '';
-    void run(() => call('POST', kind === 'icon' ? '/upload-chatbot-icon' : '/upload-chatbot-profile-picture', form));
+    void run(() => explained(call('POST', kind === 'icon' ? '/upload-chatbot-icon' : '/upload-chatbot-profile-picture', form), { 400: REFUSED }));
   };
 
   const remove = () =>
