@@ -44,18 +44,21 @@ function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-function startingConversationId(): string {
+/** The conversation to continue, and whether it may have a history (one made just now has none). */
+function startingConversation(): { id: string; known: boolean } {
   const fromHost = new URLSearchParams(location.hash.slice(1)).get('conversation');
-  if (embedded && isConversationId(fromHost)) return fromHost;
+  if (embedded && isConversationId(fromHost)) return { id: fromHost, known: true };
   const stored = saved.get(conversationKey);
-  return !embedded && isConversationId(stored) ? stored : newConversationId();
+  if (!embedded && isConversationId(stored)) return { id: stored, known: true };
+  return { id: newConversationId(), known: false };
 }
 
 document.documentElement.dataset.theme = config.theme;
 document.documentElement.dataset.mode = embedded ? 'embedded' : 'page';
 document.documentElement.style.setProperty('--user-color', config.userMessageColor);
 
-let conversationId = startingConversationId();
+const starting = startingConversation();
+let conversationId = starting.id;
 let sending = false;
 let replies = 0;
 let leadOffered = false;
@@ -102,6 +105,8 @@ if (!config.allowed) {
 
 async function begin(): Promise<void> {
   showGreeting();
+  // Asking for a conversation made just now would only answer 404 (a line in the hub's log).
+  if (!starting.known) return;
   const response = await fetch(`${base}/conversations/${conversationId}`).catch(() => undefined);
   if (!response?.ok) return;
   const history = (await response.json()) as { messages: Message[]; handoff: HandoffState | null };

@@ -108,6 +108,20 @@ describe('signing in', () => {
     await page.context().close();
   });
 
+  // Browsers ask a page without an icon for /favicon.ico: a 404 in the hub's log on every visit.
+  it('loads nothing the hub does not have, an icon included', async () => {
+    const fresh = await newPage(run);
+    const missing: string[] = [];
+    fresh.on('console', (message) => {
+      if (/status of 404/.test(message.text())) missing.push(message.text());
+    });
+    await fresh.goto(`${run.app.origin}/console`);
+    await fresh.getByLabel('API key', { exact: true }).waitFor();
+    await fresh.waitForLoadState('networkidle');
+    expect(missing).toEqual([]);
+    await fresh.context().close();
+  });
+
   it('refuses a wrong key with an alert, and is accessible', async () => {
     await page.goto(`${run.app.origin}/console/account`);
     await expect.poll(() => page.getByLabel('API key', { exact: true }).isVisible()).toBe(true);

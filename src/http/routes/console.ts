@@ -71,6 +71,7 @@ function servePage(ctx: Context, assets: ConsoleAssets): void {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>Switchboard console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/${assets.styles}">
 <script type="module" src="/console/assets/${assets.script}"></script>
 </head>

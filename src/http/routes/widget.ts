@@ -334,6 +334,7 @@ function windowPage(title: string, config: string, script: string, styles: strin
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/widget/assets/${styles}">
 <script id="switchboard-config" type="application/json">${config.replace(/</g, '\\u003c')}</script>
 <script src="/widget/assets/${script}" defer></script>
