@@ -76,7 +76,7 @@ describe('sources page', () => {
     for (const name of ['too-big.txt', 'photo.png']) {
       await page.getByLabel('Files', { exact: true }).setInputFiles(join(folder, name));
       await page.getByRole('button', { name: 'Upload files' }).click();
-      await expect.poll(() => form.getByRole('alert').textContent()).toMatch(/^The hub refused the upload: .*PDF, Word \(DOCX\), Markdown, HTML or plain text .*size limit/);
+      await expect.poll(() => form.getByRole('alert').textContent()).toMatch(/^The hub refused the upload, so none of its files was added: .*PDF, Word \(DOCX\), Markdown, HTML or plain text .*size limit/);
       expect((await sourcesOf(chatbotId)).map((source) => source.title)).not.toContain(name);
     }
   });

@@ -17,7 +17,7 @@ export function uploadFiles(base: string, files: readonly File[]): Promise<Sourc
   const form = new FormData();
   for (const file of files) form.append('file', file, file.name);
   return explained(callData<Source[]>('POST', base, form), {
-    400: `The hub refused the upload: send at most ${MAX_FILES} files at once, each a PDF, Word (DOCX), Markdown, HTML or plain text file (judged by its content, not its name) within the hub’s size limit (20 MB unless SOURCES_MAX_FILE_MB sets another).`,
+    400: `The hub refused the upload, so none of its files was added: send at most ${MAX_FILES} files at once, each a PDF, Word (DOCX), Markdown, HTML or plain text file (judged by its content, not its name) within the hub’s size limit (20 MB unless SOURCES_MAX_FILE_MB sets another).`,
     403: FULL,
   });
 }
