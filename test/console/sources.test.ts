@@ -85,7 +85,7 @@ describe('sources page', () => {
     await page.getByLabel('Title').fill('t'.repeat(301));
     await page.getByLabel('Text', { exact: true }).fill('Visitors park in the north lot.');
     await page.getByRole('button', { name: 'Add text' }).click();
-    await expect.poll(() => page.getByRole('form', { name: 'Add text' }).getByRole('alert').textContent()).toMatch(/^The hub refused the text: the title may have at most 300 characters/);
+    await expect.poll(() => page.getByRole('form', { name: 'Add text' }).getByRole('alert').textContent()).toMatch(/^The hub refused the text: it needs a text that is not blank, of at most 12 million characters, and a title of at most 300\.$/);
 
     await page.getByLabel('Title').fill('Everything');
     await page.getByLabel('Text', { exact: true }).fill('x'.repeat(MAX_CHARS + 1));
@@ -95,7 +95,7 @@ describe('sources page', () => {
     await page.getByLabel('Question', { exact: true }).fill('q'.repeat(2_001));
     await page.getByLabel('Answer', { exact: true }).fill('Yes.');
     await page.getByRole('button', { name: 'Add question' }).click();
-    await expect.poll(() => page.getByRole('form', { name: 'Add a question and answer' }).getByRole('alert').textContent()).toMatch(/^The hub refused the question: it may have at most 2,000 characters/);
+    await expect.poll(() => page.getByRole('form', { name: 'Add a question and answer' }).getByRole('alert').textContent()).toMatch(/^The hub refused the question: it needs a question of at most 2,000 characters and an answer of at most 20,000, neither blank\.$/);
     expect((await sourcesOf(chatbotId)).filter((source) => source.type !== 'file').map((source) => source.title)).toEqual(['API text']);
   });
 

@@ -114,10 +114,11 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (
     expect(await ask('Where can I park?')).toContain('harbour');
   });
 
-  it('refuses to edit a text source by question or answer, and changes nothing', async () => {
+  it('refuses to edit a text source by question or answer, or to a blank text, and changes nothing', async () => {
     const parking = await add({ type: 'text', title: 'Parking', text: PARKING });
     expect(await call('PATCH', `${sources()}/${parking.id}`, app.apiKey, { answer: 'No.' })).toEqual({ status: 400, body: INVALID });
     expect(await call('PATCH', `${sources()}/${parking.id}`, app.apiKey, {})).toEqual({ status: 400, body: INVALID });
+    expect(await call('PATCH', `${sources()}/${parking.id}`, app.apiKey, { text: ' \n ' })).toEqual({ status: 400, body: INVALID });
     expect((await list())[1]).toEqual(parking);
   });
 
@@ -270,6 +271,8 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (
       {},
       { type: 'poem', text: 'Roses' },
       { type: 'text', title: 'Empty', text: '' },
+      // Only spaces and line breaks: as a file with no text fails, a text of none is refused.
+      { type: 'text', title: 'Blank', text: '  \n\n \t ' },
       { type: 'qa', question: 'Why?' },
       { type: 'qa', question: '', answer: 'Because.' },
       { type: 'text', title: 7, text: 'Seven' },

@@ -30,7 +30,13 @@ import { parseInput } from '../validation.js';
 
 const MAX_TEXT_CHARS = 12_000_000;
 const title = z.string().trim().min(1).max(300);
-const text = z.string().min(1).max(MAX_TEXT_CHARS);
+// Kept as written (its layout is the chunker's), but one of only spaces is no text (as a file of none fails).
+const text = z
+  .string()
+  .min(1)
+  .max(MAX_TEXT_CHARS)
+  .refine((value) => value.trim() !== '', 'a text that is not blank')
+  .meta({ description: 'Not only spaces and line breaks' });
 const question = z.string().trim().min(1).max(2_000);
 const answer = z.string().trim().min(1).max(20_000);
 
