@@ -268,6 +268,16 @@ describe('composeAnswer on the shapes of real help texts', () => {
     }
   });
 
+  it('reads "one" in a question as the thing named before, not as a number', () => {
+    const baggage = [documentText('airline-baggage.md', DEVELOPMENT_2.folder)];
+    const asked: ChatTurn[] = [
+      { role: 'user', content: 'How long do I have to claim for a damaged bag?' },
+      { role: 'assistant', content: '…' },
+      { role: 'user', content: 'and a delayed one?' },
+    ];
+    expect(composeAnswer(input(asked, baggage))).toContain('within 21 days of receiving a delayed bag');
+  });
+
   it('answers a follow-up asking how much with the sentence stating it, not the one naming the thing most', () => {
     const bikes = '# Sports equipment\nBicycles cost NOK 750 each way. Pack your bicycle in a bike box or bag, with the pedals removed.';
     const asked = [
