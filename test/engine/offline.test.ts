@@ -278,6 +278,17 @@ describe('composeAnswer on the shapes of real help texts', () => {
     expect(composeAnswer(input(asked, baggage))).toContain('within 21 days of receiving a delayed bag');
   });
 
+  it('quotes the weightiest of the sentences close to the best, not the first of them', () => {
+    // Every row of the table names Everyday Plus; the earlier question's words pick the row.
+    const bank = [documentText('bank-account-fees.md', DEVELOPMENT_2.folder)];
+    const asked: ChatTurn[] = [
+      { role: 'user', content: 'Is there a fee for card payments abroad?' },
+      { role: 'assistant', content: '…' },
+      { role: 'user', content: 'And on Everyday Plus?' },
+    ];
+    expect(composeAnswer(input(asked, bank))).toContain('Card payments abroad; Everyday: 2.75% of the amount; Everyday Plus: No fee');
+  });
+
   it('answers a follow-up asking how much with the sentence stating it, not the one naming the thing most', () => {
     const bikes = '# Sports equipment\nBicycles cost NOK 750 each way. Pack your bicycle in a bike box or bag, with the pedals removed.';
     const asked = [
