@@ -199,14 +199,25 @@ const asksAmountAt = (tokens: string[], i: number) =>
  * Not "how much time…?", which names what it measures.
  */
 const ASKS_PRICE = /\bhow much (?:is|are|was|were|does|do|did|will|would|could|can|should|for|to|it)\b|\bhow much$/;
-/** What stating a number adds to a sentence's score for such a question: a tie-break. */
-const AMOUNT_BONUS = 0.3;
+/** What a sentence answering a question that asks for an amount holds: a number. */
+const STATES_AMOUNT = /\d/;
+/** "What is your phone number?", "How do I contact support?", "who do I ring?": contact details are asked. */
+const ASKS_CONTACT =
+  /\b(?:phone|telephone|mobile) (?:number|no)\b|\bcontact (?:you|us|support|someone|the team|customer service)\b|\b(?:contact|reach|call|phone|ring|email|e mail) (?:you|support)\b|\b(?:your|the) (?:phone|telephone|email|e mail|number|contact)\b|\be?mail address\b|\bget in touch\b|\bwho (?:do|should|can) i (?:call|ring|contact|phone)\b|\bwhat number\b/;
+/** What a sentence answering such a question holds: a phone number or an e-mail address. */
+const STATES_CONTACT = /\+?\d[\d\s()./-]{5,}\d|[\w.+-]+@[\w-]+\.\w/;
+/** "Phone number", "e-mail address": the question's form, which the number or address stated answers, not words the answer must hold. */
+const CONTACT_FORM = /^(?:phone|telephone|mobile|contact|fax) (?:number|no)$|^e?mail address$/;
+/** The means of getting in touch, each standing for the others in a question asking for contact details ("your email?": "write to …"). */
+const CONTACT_MEANS = new Set(['phone', 'telephone', 'call', 'ring', 'email', 'mail', 'write', 'contact']);
+/** What stating what such a question asks (a number, contact details) adds to a sentence's score: a tie-break. */
+const STATED_BONUS = 0.3;
 /**
- * Within the section found, what stating a number adds to a sentence's weight for such a
- * question: more than the words of an earlier question bring ("How much is that?" after "Can I
- * take my bike?": "Bicycles cost NOK 750", not "Pack your bicycle in a bike box").
+ * Within the section found, what stating it adds to a sentence's weight: more than the words of
+ * an earlier question bring ("How much is that?" after "Can I take my bike?": "Bicycles cost NOK
+ * 750", not "Pack your bicycle in a bike box").
  */
-const STATED_AMOUNT_FOCUS = 1;
+const STATED_FOCUS = 1;
 
 /**
  * A question word's weight and the terms standing for it; `guessed`, those only its word vectors
@@ -251,6 +262,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     for (let i = 0; i < tokens.length; i += 1) {
       const word = tokens[i] as string;
       if (asksAmountAt(tokens, i)) continue;
+      if (CONTACT_FORM.test(`${tokens[i - 1]} ${word}`)) continue;
       const pair = expand && i + 1 < tokens.length ? expansion(`${word} ${tokens[i + 1]}`) : undefined;
       // A two-word expression ("bring back") is one idea when English has it as one, and stands
       // for its meaning (~ return), not for its words, when the material has a word for that
@@ -266,6 +278,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (!phrase) for (const term of form.own) standsFor(ids, idOf(term), 1);
       for (const term of expand ? form.lemmas : []) standsFor(ids, idOf(term), 1);
       for (const term of expand ? form.synonyms : []) standsFor(ids, idOf(term), SYNONYM_FACTOR);
+      if (expand && CONTACT_MEANS.has(word) && ASKS_CONTACT.test(tokens.join(' '))) {
+        for (const means of CONTACT_MEANS) standsFor(ids, idOf(stem(means)), SYNONYM_FACTOR);
+      }
       // Only words the material lacks are read as their kinds ("parrots" as birds), as by vectors.
       const missing = ids.size === 0;
       for (const [kind, level] of expand && !phrase && missing ? broaderNouns(word) : []) {
@@ -316,6 +331,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const asked = concepts(question, false);
     const tokens = words(question);
     const asksAmount = tokens.some((_, i) => asksAmountAt(tokens, i));
+    // What a sentence answering the question's form holds: contact details, or a number.
+    const stated = ASKS_CONTACT.test(tokens.join(' ')) ? STATES_CONTACT : asksAmount ? STATES_AMOUNT : undefined;
     const refersBack = asked.length <= 1 && words(question).some((word) => REFERS_BACK.has(word));
     // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
     // unless the owner wrote it as a question of its own (a Q&A pair's): that one is not a follow-up.
@@ -351,7 +368,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       for (let k = keyStart; k < keyEnd; k += 1) candidateSections.add(index.keyPostings[k] as number);
     }
 
-    const scoring = sectionScoring(index, answered, all.length, asksAmount);
+    const scoring = sectionScoring(index, answered, all.length, stated);
     // Most questions use no word vectors and lean on nothing: then these are the terms that answer.
     const ownWords = all.some((concept) => concept.guessed) ? answerTable(answersOf(all, (concept, id) => !concept.guessed?.has(id))) : answered;
     const sameKind = all.some((concept, c) => !judged[c] || concept.otherKinds?.size)
@@ -376,7 +393,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         const own = scoring.sentenceCover(s);
         mergeInto(covered, own);
         const text = index.sentences.at(s) as string;
-        sentences.push({ text, weight: focusOf(own, all) + (asksAmount && /\d/.test(text) ? STATED_AMOUNT_FOCUS : 0) });
+        sentences.push({ text, weight: focusOf(own, all) + (stated?.test(text) ? STATED_FOCUS : 0) });
       }
       const coverBy = (table: AnswerTable) => (table === answered ? covered : sectionCover(index, table, section, from, to, all.length));
       const coveredByOwnWords = coverBy(ownWords);
@@ -511,7 +528,7 @@ function answeredShare(table: AnswerTable, start: Int32Array, values: Int32Array
  * A question's scoring of sections: what a section's key and a sentence hold of its words (a
  * sentence's in one array, overwritten by the next), and each section's best sentence so far.
  */
-function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: number, asksAmount: boolean) {
+function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: number, stated: RegExp | undefined) {
   const keyCovers = new Map<number, Float64Array>();
   // A section without a key (most of a plain text's) shares one cover of nothing.
   const noKey = new Float64Array(words);
@@ -542,9 +559,10 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
       const key = this.keyCover(section);
       joint.set(key);
       mergeInto(joint, ownWeights);
-      // A question asking "how much" or "how long" is answered by a sentence stating a number.
-      const statesAmount = asksAmount && /\d/.test(index.sentences.at(sentence) as string) ? AMOUNT_BONUS : 0;
-      const score = sumOf(joint) + 0.15 * sumOf(key) + 0.05 * sumOf(ownWeights) + statesAmount;
+      // A question asking "how much" is answered by a sentence stating a number; one asking how
+      // to get in touch, by one stating a phone number or an e-mail address.
+      const states = stated?.test(index.sentences.at(sentence) as string) ? STATED_BONUS : 0;
+      const score = sumOf(joint) + 0.15 * sumOf(key) + 0.05 * sumOf(ownWeights) + states;
       const previous = best.get(section);
       if (!previous || score > previous.score) best.set(section, { score, sentence });
     },

@@ -153,8 +153,11 @@ const nextHash = (hash: number, lowered: number) => (Math.imul(hash, 31) + lower
  * material lacks. A material's text is indexed by wordTerms (lexicon.ts), which drops stopwords.
  */
 export function contentWords(text: string): string[] {
-  return words(text).filter((word) => !isStopword(word) && !isContractedStopword(word) && !CHAT_SPELLINGS.has(word));
+  return words(text).filter((word) => !isStopword(word) && !isContractedStopword(word) && !CHAT_SPELLINGS.has(word) && !PRO_FORMS.has(word));
 }
+
+/** Words a question puts for a thing it names elsewhere ("and a delayed one?"), which the material's "one" (a number) does not answer. */
+const PRO_FORMS = new Set(['one', 'ones']);
 
 /** Stopwords and their contractions as chat spells them ("r u open", "whats the deposit", "do you guys"). */
 const CHAT_SPELLINGS = new Set('u r ur pls plz guys whats wheres hows whens whos thats theres dont doesnt didnt cant wont isnt arent im ive youre'.split(' '));

@@ -257,6 +257,38 @@ describe('composeAnswer on the shapes of real help texts', () => {
     expect(composeAnswer(input('how much is Everyday Plus a month', bank))).toContain('Monthly account fee');
   });
 
+  it('answers a question asking how to get in touch with the sentence stating a phone number or an address', () => {
+    const shop = [
+      '# Invoices\nBusiness customers with a valid EU VAT number can ask for an invoice without VAT.',
+      '# Warranty\nBatteries are covered for 500 charge cycles. To make a claim, send your order number.',
+      '# Contact\nCall us on 020 555 0147 or write to hello@harbour.example. Our mechanic answers technical questions on Tuesdays.',
+    ];
+    for (const question of ['What is your phone number?', 'How do I contact support?', "What's your email address?"]) {
+      expect(composeAnswer(input(question, shop)), question).toContain('Call us on 020 555 0147 or write to hello@harbour.example.');
+    }
+  });
+
+  it('reads "one" in a question as the thing named before, not as a number', () => {
+    const baggage = [documentText('airline-baggage.md', DEVELOPMENT_2.folder)];
+    const asked: ChatTurn[] = [
+      { role: 'user', content: 'How long do I have to claim for a damaged bag?' },
+      { role: 'assistant', content: '…' },
+      { role: 'user', content: 'and a delayed one?' },
+    ];
+    expect(composeAnswer(input(asked, baggage))).toContain('within 21 days of receiving a delayed bag');
+  });
+
+  it('quotes the weightiest of the sentences close to the best, not the first of them', () => {
+    // Every row of the table names Everyday Plus; the earlier question's words pick the row.
+    const bank = [documentText('bank-account-fees.md', DEVELOPMENT_2.folder)];
+    const asked: ChatTurn[] = [
+      { role: 'user', content: 'Is there a fee for card payments abroad?' },
+      { role: 'assistant', content: '…' },
+      { role: 'user', content: 'And on Everyday Plus?' },
+    ];
+    expect(composeAnswer(input(asked, bank))).toContain('Card payments abroad; Everyday: 2.75% of the amount; Everyday Plus: No fee');
+  });
+
   it('answers a follow-up asking how much with the sentence stating it, not the one naming the thing most', () => {
     const bikes = '# Sports equipment\nBicycles cost NOK 750 each way. Pack your bicycle in a bike box or bag, with the pedals removed.';
     const asked = [

@@ -164,7 +164,12 @@ function quote(passages: Passage[], broad: boolean): string {
     const first = sentences.findIndex((sentence) => sentence.weight === top);
     picked = sentences.slice(first, first + MAX_BROAD_SENTENCES);
   } else {
-    picked = sentences.filter((sentence) => sentence.weight >= top * CLOSE_TO_BEST).slice(0, MAX_SPECIFIC_SENTENCES);
+    // The weightiest of those close to the best, in the text's order.
+    picked = sentences
+      .filter((sentence) => sentence.weight >= top * CLOSE_TO_BEST)
+      .sort((a, b) => b.weight - a.weight)
+      .slice(0, MAX_SPECIFIC_SENTENCES)
+      .sort((a, b) => sentences.indexOf(a) - sentences.indexOf(b));
     const last = picked.at(-1) as PassageSentence;
     const next = sentences[sentences.indexOf(last) + 1];
     const terse = picked.length === 1 && words(last.text).length <= TERSE_WORDS;
