@@ -220,6 +220,14 @@ describe('account', () => {
     await expect.poll(() => page.getByRole('row', { name: /CRM sync/ }).count()).toBe(0);
     expect((await call('GET', `${run.app.baseUrl}/get-chatbots`, key)).status).toBe(401);
   });
+
+  it('explains why the last key, the one signed in with, cannot be revoked', async () => {
+    const [last] = ((await call('GET', `${run.app.baseUrl}/api-keys`, run.app.apiKey)).body as { data: { label: string }[] }).data;
+    await page.getByRole('button', { name: `Revoke ${last?.label}` }).click();
+    // The API's 403 body is "Access denied or quota exceeded".
+    await expect.poll(() => page.getByRole('region', { name: 'API keys' }).getByRole('alert').textContent()).toMatch(/^This is the account’s last key/);
+    expect((await call('GET', `${run.app.baseUrl}/get-chatbots`, run.app.apiKey)).status).toBe(200);
+  });
 });
 
 describe('at 360 px', () => {

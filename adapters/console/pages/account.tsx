@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { call, callData } from '../api.js';
+import { call, callData, explained } from '../api.js';
 import { useAction } from '../components/action.js';
 import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
@@ -42,6 +42,10 @@ function Usage() {
   );
 }
 
+/** The API refuses to revoke the last key of a session signed in with a key (403): it would lock the account out. */
+const LAST_KEY =
+  'This is the account’s last key: revoking it would lock the account out. Create another key first, or sign in with a one-time link (npm run admin -- console-link ACCOUNT) to revoke the last one.';
+
 function ApiKeys() {
   const keys = useLoad(() => callData<ApiKey[]>('GET', '/api-keys'), []);
   const [label, setLabel] = useState('');
@@ -60,7 +64,7 @@ function ApiKeys() {
   };
   const revoke = async (id: string) => {
     setCreated(undefined);
-    if (await action.run(() => call('DELETE', `/api-keys/${encodeURIComponent(id)}`))) keys.reload();
+    if (await action.run(() => explained(call('DELETE', `/api-keys/${encodeURIComponent(id)}`), { 403: LAST_KEY }))) keys.reload();
   };
 
   return (
