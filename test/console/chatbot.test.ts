@@ -95,6 +95,24 @@ describe('playground', () => {
   });
 });
 
+describe('playground past the quota', () => {
+  it('says the month’s messages are used up, and how to raise the quota', async () => {
+    const owner = await run.app.addAccount('tight', { messagesPerMonth: 1, maxChatbots: 5 });
+    const tight = await newPage(run);
+    await signIn(tight, run.app, owner.apiKey);
+    const { body } = await call('POST', `${run.app.baseUrl}/create-chatbot`, owner.apiKey, { chatbotName: 'Tight', sourceText: TEXT });
+    await tight.goto(`${run.app.origin}/console/chatbots/${(body as { chatbotId: string }).chatbotId}/playground`);
+    for (const question of ['When do you open?', 'Do you deliver cakes?']) {
+      await tight.getByLabel('Message').fill(question);
+      await tight.getByRole('button', { name: 'Send' }).click();
+      await expect.poll(() => tight.getByRole('log').locator('[aria-busy]').count()).toBe(0);
+    }
+    // The API's 403 body is "Access denied or quota exceeded".
+    await expect.poll(() => tight.getByRole('alert').textContent()).toMatch(/^The account has used this month’s messages \(see Account\)/);
+    await tight.context().close();
+  });
+});
+
 describe('analytics', () => {
   it('charts the days’ conversations, messages and credits, and lists the questions it could not answer', async () => {
     await page.getByLabel('Message').fill('Do you sell bicycles?');

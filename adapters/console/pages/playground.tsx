@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call, callData } from '../api.js';
+import { call, callData, explained } from '../api.js';
 import { Alert } from '../components/feedback.js';
 import { Select, TemperatureInput, TextInput } from '../components/fields.js';
 import { UsedSources } from '../components/used-sources.js';
@@ -13,6 +13,10 @@ import type { ChatbotPageProps } from './chatbot.js';
 // each answer names its saved message (X-Message-Id), whose cited sources are listed under it.
 
 type Turn = { role: 'user' | 'assistant'; content: string; done?: boolean; sources?: CitedSource[] };
+
+/** The API's 403 body for a chat past the account's monthly messages is "Access denied or quota exceeded". */
+const QUOTA_USED =
+  'The account has used this month’s messages (see Account), so the chatbot answers no more until next month or until its quota is raised (npm run admin -- set-quota ACCOUNT --messages-per-month N).';
 
 const newConversationId = () => `playground-${crypto.randomUUID()}`;
 
@@ -45,7 +49,7 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
     const answer = (update: (turn: Turn) => Turn) =>
       setTurns((current) => [...current.slice(0, -1), update(current.at(-1) ?? { role: 'assistant', content: '' })]);
     try {
-      const response = await call('POST', '/chat', {
+      const chat = call('POST', '/chat', {
         chatbotId: chatbot.id,
         messages: asked.map(({ role, content }) => ({ role, content })),
         conversationId,
@@ -54,6 +58,7 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
         stream: true,
         source: 'Playground',
       });
+      const response = await explained(chat, { 403: QUOTA_USED });
       await readStream(response, (piece) => answer((turn) => ({ ...turn, content: turn.content + piece })));
       // The answer stands even when its sources cannot be read.
       const sources = await usedSources(chatbot.id, response.headers.get('X-Message-Id')).catch((error: unknown) => {
