@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../support/http.js';
+import { call, createChatbotViaApi } from '../support/http.js';
 import { expectAccessible, newPage, screenshots, signIn, startConsole, type ConsoleRun } from './console.js';
 
 // A chatbot's life in the console: made from the list, tried in the Playground, set up in
@@ -110,6 +110,22 @@ describe('playground past the quota', () => {
     // The API's 403 body is "Access denied or quota exceeded".
     await expect.poll(() => tight.getByRole('alert').textContent()).toMatch(/^The account has used this month’s messages \(see Account\)/);
     await tight.context().close();
+  });
+});
+
+describe('new chatbot past the quota', () => {
+  it('says the account holds as many chatbots as it may, and makes none', async () => {
+    const owner = await run.app.addAccount('full', { messagesPerMonth: 100, maxChatbots: 1 });
+    await createChatbotViaApi(run.app, 'Only one', TEXT, owner.apiKey);
+    const full = await newPage(run);
+    await signIn(full, run.app, owner.apiKey);
+    await full.getByRole('link', { name: 'New chatbot' }).click();
+    await full.getByLabel('Name').fill('One too many');
+    await full.getByRole('button', { name: 'Create' }).click();
+    // The API's 403 body is "Access denied or quota exceeded".
+    await expect.poll(() => full.getByRole('alert').textContent()).toMatch(/^The account has as many chatbots as its quota allows/);
+    expect(((await call('GET', `${run.app.baseUrl}/get-chatbots`, owner.apiKey)).body as { chatbots: unknown[] }).chatbots).toHaveLength(1);
+    await full.context().close();
   });
 });
 

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
-import { callJson } from '../api.js';
+import { callJson, explained } from '../api.js';
 import { Alert, Busy } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
@@ -12,6 +12,9 @@ import { FilesField, maxPagesError, WebsiteFields, type Website } from '../knowl
 // opens it; if a source is refused, the chatbot stays made and the page says so.
 
 const MIN_NAME = 3;
+/** The API's 403 body for either is "Access denied or quota exceeded". */
+const NO_ROOM =
+  'The account has as many chatbots as its quota allows (delete one, or raise it with npm run admin -- set-quota ACCOUNT --max-chatbots N), or the text is longer than a chatbot’s sources may hold (SOURCES_MAX_CHARS_PER_CHATBOT).';
 
 export function NewChatbotPage() {
   const { route } = useLocation();
@@ -36,10 +39,8 @@ export function NewChatbotPage() {
     setBusy(true);
     let chatbotId: string | undefined;
     try {
-      ({ chatbotId } = await callJson<{ chatbotId: string }>('POST', '/create-chatbot', {
-        chatbotName: name.trim(),
-        ...(text.trim() && { sourceText: text }),
-      }));
+      const made = callJson<{ chatbotId: string }>('POST', '/create-chatbot', { chatbotName: name.trim(), ...(text.trim() && { sourceText: text }) });
+      ({ chatbotId } = await explained(made, { 403: NO_ROOM }));
       const base = sourcesPath(chatbotId);
       if (files.length > 0) await uploadFiles(base, files);
       if (website.url.trim()) await addWebsite(base, website.url.trim(), Number(website.maxPages));
