@@ -217,6 +217,9 @@ describe('account', () => {
     await page.reload();
     expect(await page.getByText(key).count()).toBe(0);
     await page.getByRole('button', { name: 'Revoke CRM sync' }).click();
+    // A key that integrations may use is revoked only once confirmed.
+    expect((await call('GET', `${run.app.baseUrl}/get-chatbots`, key)).status).toBe(200);
+    await page.getByRole('button', { name: 'Yes, revoke “CRM sync”' }).click();
     await expect.poll(() => page.getByRole('row', { name: /CRM sync/ }).count()).toBe(0);
     expect((await call('GET', `${run.app.baseUrl}/get-chatbots`, key)).status).toBe(401);
   });
@@ -224,6 +227,7 @@ describe('account', () => {
   it('explains why the last key, the one signed in with, cannot be revoked', async () => {
     const [last] = ((await call('GET', `${run.app.baseUrl}/api-keys`, run.app.apiKey)).body as { data: { label: string }[] }).data;
     await page.getByRole('button', { name: `Revoke ${last?.label}` }).click();
+    await page.getByRole('button', { name: `Yes, revoke “${last?.label}”` }).click();
     // The API's 403 body is "Access denied or quota exceeded".
     await expect.poll(() => page.getByRole('region', { name: 'API keys' }).getByRole('alert').textContent()).toMatch(/^This is the account’s last key/);
     expect((await call('GET', `${run.app.baseUrl}/get-chatbots`, run.app.apiKey)).status).toBe(200);

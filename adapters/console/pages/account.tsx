@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { call, callData, explained } from '../api.js';
 import { useAction } from '../components/action.js';
+import { ConfirmButton } from '../components/confirm-button.js';
 import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
 import { Alert, Busy, Notice } from '../components/feedback.js';
@@ -80,9 +81,9 @@ function ApiKeys() {
               key.label || '(no label)',
               key.prefix ? <code>{key.prefix}…</code> : <span class="muted">not recorded</span>,
               formatTime(key.created_at),
-              <button type="button" class="secondary" onClick={() => revoke(key.id)} aria-label={`Revoke ${key.label || key.prefix || 'this key'}`}>
-                Revoke
-              </button>,
+              <span class="actions">
+                <ConfirmButton verb="Revoke" name={key.label || key.prefix || 'this key'} busy={action.busy} onConfirm={() => revoke(key.id)} />
+              </span>,
             ]}
           />
         )}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, callData } from '../api.js';
 import { useAction } from '../components/action.js';
+import { ConfirmButton } from '../components/confirm-button.js';
 import { Alert, Busy } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
@@ -63,7 +64,6 @@ const STATUS: Record<Source['status'], string> = { queued: 'queued', processing:
 function SourceRow({ base, source, onChange }: { base: string; source: Source; onChange: () => void }) {
   const [preview, setPreview] = useState(false);
   const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const action = useAction();
   const url = `${base}/${encodeURIComponent(source.id)}`;
   const remove = async () => {
@@ -93,20 +93,7 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
             Refresh
           </button>
         )}
-        {confirming ? (
-          <>
-            <button type="button" class="danger" onClick={remove} disabled={action.busy}>
-              Yes, delete “{source.title}”
-            </button>
-            <button type="button" class="secondary" onClick={() => setConfirming(false)}>
-              Keep it
-            </button>
-          </>
-        ) : (
-          <button type="button" class="secondary" onClick={() => setConfirming(true)} aria-label={`Delete ${source.title}`}>
-            Delete
-          </button>
-        )}
+        <ConfirmButton verb="Delete" name={source.title} busy={action.busy} onConfirm={remove} />
       </div>
       {(source.status === 'queued' || source.status === 'processing') && <Busy label={`Reading ${source.title}`} />}
       {source.error && <Alert>{source.error}</Alert>}
