@@ -126,6 +126,11 @@ describe('connect', () => {
     await page.reload();
     await section('Webhooks').getByText(url).waitFor();
     expect(await page.getByText(secret ?? 'none').count()).toBe(0);
+    // Its secret is gone with it, so it is removed only once confirmed.
+    await section('Webhooks').getByRole('button', { name: `Remove ${url}` }).click();
+    expect(await section('Webhooks').getByText(url, { exact: true }).count()).toBe(1);
+    await section('Webhooks').getByRole('button', { name: `Yes, remove “${url}”` }).click();
+    await section('Webhooks').getByText('No webhooks yet.').waitFor();
   });
 });
 

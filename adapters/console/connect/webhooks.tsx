@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { call, callData, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
+import { ConfirmButton } from '../components/confirm-button.js';
 import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
 import { Alert, Busy, Notice } from '../components/feedback.js';
@@ -93,9 +94,7 @@ function WebhookRow({ webhook, onRemove }: { webhook: Webhook; onRemove: () => v
         <button type="button" class="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
           Delivery log
         </button>
-        <button type="button" class="secondary" onClick={onRemove} aria-label={`Remove webhook ${webhook.url}`}>
-          Remove
-        </button>
+        <ConfirmButton verb="Remove" name={webhook.url} busy={false} onConfirm={onRemove} />
       </div>
       {test.failure && <Alert>{test.failure}</Alert>}
       {sent > 0 && <Notice>Test queued: its delivery shows in the log.</Notice>}
