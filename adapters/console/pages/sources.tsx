@@ -2,20 +2,21 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, callData } from '../api.js';
 import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm-button.js';
+import { DataTable } from '../components/data-table.js';
 import { Alert, Busy } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
 import { addQuestion, addText, addWebsite, DEFAULT_MAX_PAGES, refreshSource, sourcesPath, uploadFiles } from '../knowledge/add.js';
 import { editable, EditSource } from '../knowledge/edit.js';
 import { FilesField, maxPagesError, WebsiteFields, type Website } from '../knowledge/fields.js';
-import { DataTable } from '../components/data-table.js';
 import type { Source, SourceDetail, SourcePage } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import type { ChatbotPageProps } from './chatbot.js';
 
 // What the chatbot knows: its sources, with their status (updated while any is being read), a
-// preview of each one's extracted text, and forms to add files, a website, text or a question
-// and its answer. Files and websites are read by the sources job; "Refresh" reads them again.
+// preview of each one's extracted text (and of a website, its pages), editing of a question and
+// answer or a text in place, and forms to add files, a website, text or a question and its
+// answer. Files and websites are read by the sources job; "Refresh" reads them again.
 
 /** How often the list asks again while a source is queued or being read. */
 const POLL_MS = 2_000;
