@@ -196,8 +196,6 @@ export const synonyms = memoised((word) => {
   return [...found];
 });
 
-const POINTER_POS: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
-
 /**
  * The words WordNet derives from the commonest senses of a word or the word from, one word each
  * ("monthly" → month, "payment" → pay): a fee "a month" is the "monthly fee".
@@ -206,15 +204,10 @@ export const derivedForms = memoised((word) => {
   const found = new Set<string>();
   for (const { pos, lemma, offsets } of commonestSenses(word)) {
     for (const offset of offsets) {
-      const fields = synsetFields(pos, offset);
-      const count = Number.parseInt(fields[3] ?? '0', 16);
-      const own = Array.from({ length: count }, (_, i) => (fields[4 + 2 * i] ?? '').replace(/\(\w+\)$/, '').toLowerCase()).indexOf(lemma) + 1;
-      const pointers = 4 + 2 * count;
-      for (let k = 0; k < Number(fields[pointers]); k += 1) {
-        const [symbol, target, targetPos, ends] = fields.slice(pointers + 1 + 4 * k, pointers + 5 + 4 * k);
-        const into = POINTER_POS[targetPos ?? ''];
-        if (symbol !== '+' || !into || Number.parseInt(ends?.slice(0, 2) ?? '', 16) !== own) continue;
-        const derived = synsetWords(into, Number(target))[Number.parseInt(ends?.slice(2) ?? '', 16) - 1];
+      const own = synsetWords(pos, offset).indexOf(lemma.replace(/_/g, ' ')) + 1;
+      for (const { symbol, pos: into, target, fromWord, toWord } of synsetPointers(pos, offset)) {
+        if (symbol !== '+' || fromWord !== own) continue;
+        const derived = synsetWords(into, target)[toWord - 1];
         if (derived && !derived.includes(' ')) found.add(derived);
       }
     }
@@ -249,15 +242,27 @@ function synsetWords(pos: Pos, offset: number): string[] {
 
 /** The offsets of the noun synsets the one at `offset` is a kind of (its hypernyms, "@" and "@i"). */
 function nounHypernyms(offset: number): number[] {
-  const fields = synsetFields('noun', offset);
-  const pointers = 4 + 2 * Number.parseInt(fields[3] ?? '0', 16);
-  const count = Number(fields[pointers]);
-  const found: number[] = [];
-  for (let k = 0; k < count; k += 1) {
-    const [symbol, target, pos] = fields.slice(pointers + 1 + 4 * k, pointers + 4 + 4 * k);
-    if ((symbol === '@' || symbol === '@i') && pos === 'n') found.push(Number(target));
-  }
-  return found;
+  return synsetPointers('noun', offset).flatMap(({ symbol, pos, target }) => ((symbol === '@' || symbol === '@i') && pos === 'noun' ? [target] : []));
+}
+
+const POINTER_POS: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
+
+/**
+ * A synset's pointers: their symbol ("@" a kind of, "+" derived), the synset they point to, and
+ * for one between words, the word numbers (from 1) it points from and to; 0 for the whole synset.
+ */
+type Pointer = { symbol: string; pos: Pos; target: number; fromWord: number; toWord: number };
+
+function synsetPointers(pos: Pos, offset: number): Pointer[] {
+  const fields = synsetFields(pos, offset);
+  const start = 4 + 2 * Number.parseInt(fields[3] ?? '0', 16);
+  return Array.from({ length: Number(fields[start]) || 0 }, (_, k): Pointer[] => {
+    const [symbol = '', target = '', targetPos = '', wordNumbers = ''] = fields.slice(start + 1 + 4 * k, start + 5 + 4 * k);
+    const into = POINTER_POS[targetPos];
+    const fromWord = Number.parseInt(wordNumbers.slice(0, 2), 16) || 0;
+    const toWord = Number.parseInt(wordNumbers.slice(2), 16) || 0;
+    return into ? [{ symbol, pos: into, target: Number(target), fromWord, toWord }] : [];
+  }).flat();
 }
 
 /** Levels of kinds two nouns are compared within: "cat" and "dog" meet at carnivore, two up. */
@@ -268,9 +273,9 @@ const KIND_LEVELS = 2;
  * to KIND_LEVELS above, each with its level ("cats" → cat 0, feline 1, carnivore 2); none for a
  * word used mostly otherwise ("allowed") or unknown. A sense reached on two paths has the higher.
  */
-const nounKinds = (word: string, levels = KIND_LEVELS) => (levels === KIND_LEVELS ? kindsNear(word) : kindsOf(word, levels));
-const kindsNear = memoised((word) => kindsOf(word, KIND_LEVELS));
+const nounKinds = memoised((word) => kindsOf(word, KIND_LEVELS));
 
+/** The senses a word's commonest noun sense is a kind of, up to `levels` above, each with its level. */
 function kindsOf(word: string, levels: number): Map<number, number> {
   const kinds = new Map<number, number>();
   const entries = dictionaryForms(word).map(({ pos, lemma }) => ({ pos, line: indexLine(pos, lemma) }));
@@ -311,7 +316,7 @@ const depthOf = memoised((offset: number): number => {
  */
 export const broaderNouns = memoised((word): [string, number][] => {
   const found = new Map<string, number>();
-  const kinds = nounKinds(word, BROADER_LEVELS);
+  const kinds = kindsOf(word, BROADER_LEVELS);
   const [sense] = kinds.keys(); // The word's own, level 0, first.
   if (sense === undefined || !NATURAL_KINDS.has(synsetFields('noun', sense)[1] ?? '')) return [];
   for (const [offset, level] of kinds) {

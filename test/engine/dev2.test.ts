@@ -10,18 +10,19 @@ import { describeScoredSet } from './eval/scored-set-suite.js';
 
 // Measured first (the engine of 395fb1b): 93/160; verbatim 22/24, paraphrase 10/45, similar
 // 26/32, unanswerable 9/24, follow-up 9/16, lead-in 7/8, small talk 10/11; 51 of the misses were
-// wrong answers rather than the no-answer reply.
+// wrong answers rather than the no-answer reply. Then 102/160 (paraphrase 11/45, follow-up 13/16,
+// verbatim 24/24, small talk 11/11, similar 27/32; 42 wrong answers) after the changes it led to.
 describeScoredSet('second development set', DEVELOPMENT_2, {
   questions: 150,
   documents: 5,
-  overall: 0.58,
+  overall: 0.63,
   categories: {
-    verbatim: 0.9,
-    paraphrase: 0.22,
-    similar: 0.8,
+    verbatim: 0.95,
+    paraphrase: 0.24,
+    similar: 0.84,
     unanswerable: 0.37,
-    'small talk': 0.9,
-    'follow-up': 0.56,
+    'small talk': 0.95,
+    'follow-up': 0.8,
     'lead-in': 0.87,
   },
 });

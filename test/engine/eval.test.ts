@@ -10,18 +10,18 @@ import { bm25Answerer, documentText, engineAnswerer, evaluate } from './eval/sco
 // regression. `npm run bench` prints the same scores next to plain BM25, next to the engine
 // without its WordNet expansion and without word vectors, and the held-out set's (heldout.test.ts).
 
-// Measured: 154/176 overall; verbatim 31/33, paraphrase 34/44, similar 25/28, unanswerable 25/29,
-// follow-up 19/22, small talk 17/17, lead-in 3/3; the clinic's document 26/31 (it was held out
+// Measured: 158/176 overall; verbatim 32/33, paraphrase 36/44, similar 25/28, unanswerable 25/29,
+// follow-up 20/22, small talk 17/17, lead-in 3/3; the clinic's document 26/31 (it was held out
 // from tuning until issue #27, whose held-out set is test/engine/heldout/).
-const OVERALL_FLOOR = 0.84;
+const OVERALL_FLOOR = 0.88;
 const HELD_OUT_FLOOR = 0.8;
 const CATEGORY_FLOORS: Record<Category, number> = {
   verbatim: 0.9,
-  paraphrase: 0.7,
+  paraphrase: 0.8,
   similar: 0.85,
   unanswerable: 0.82,
   'small talk': 0.95,
-  'follow-up': 0.82,
+  'follow-up': 0.86,
   'lead-in': 0.95,
 };
 

@@ -10,14 +10,16 @@ import { HELD_OUT_SET } from './eval/score.js';
 // unanswerable 14/25, small talk 9/12, follow-up 16/17, lead-in 5/7.
 // Measured: 130/162; verbatim 22/23, paraphrase 27/45, similar 31/33, unanswerable 16/25,
 // small talk 12/12, follow-up 15/17, lead-in 7/7 (127/162 without word vectors). 131/162 (paraphrase
-// 28/45) since sections scored alike are quoted by their coverage (2026-11-26).
+// 28/45) since sections scored alike are quoted by their coverage (2026-11-26); 135/162 (paraphrase
+// 30/45, similar 32/33, follow-up 16/17) a session later, after changes decided on the two
+// development sets (derived forms, contact and amount questions).
 describeScoredSet('held-out evaluation set', HELD_OUT_SET, {
   questions: 150,
   documents: 5,
-  overall: 0.8,
+  overall: 0.82,
   categories: {
     verbatim: 0.95,
-    paraphrase: 0.59,
+    paraphrase: 0.64,
     similar: 0.9,
     unanswerable: 0.6,
     'small talk': 0.95,

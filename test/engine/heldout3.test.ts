@@ -9,14 +9,15 @@ import { HELD_OUT_SET_3 } from './eval/score.js';
 // floors sit just under what the engine measures.
 
 // Measured first (the engine of 395fb1b): 113/160; verbatim 23/24, paraphrase 17/45, similar
-// 31/32, unanswerable 11/24, lead-in 7/8, follow-up 14/16, small talk 10/11.
+// 31/32, unanswerable 11/24, lead-in 7/8, follow-up 14/16, small talk 10/11. Then 116/160
+// (paraphrase 20/45) after that session's changes, decided on the two development sets.
 describeScoredSet('third held-out evaluation set', HELD_OUT_SET_3, {
   questions: 150,
   documents: 5,
-  overall: 0.7,
+  overall: 0.72,
   categories: {
     verbatim: 0.95,
-    paraphrase: 0.37,
+    paraphrase: 0.42,
     similar: 0.96,
     unanswerable: 0.45,
     'small talk': 0.9,
