@@ -9,6 +9,9 @@ import type { ChatTurn, ResponderInput } from '../../src/engine/responder.js';
 import type { SourceRef } from '../../src/store/port.js';
 import { DEVELOPMENT_2, documentText } from './eval/score.js';
 
+/** Materials made up while using the hub as its users would, where it answered wrongly. */
+const MATERIALS = new URL('./materials/', import.meta.url);
+
 // The offline extractive responder: answers composed from the passages alone, the same every time.
 
 const HOURS =
@@ -341,6 +344,13 @@ describe('composeAnswer with word vectors', () => {
     expect(composeAnswer(input('Does the Vega have a fast processor?', SHOP))).toContain('quad-core CPU');
     const returns = ['Returns are free within thirty days.', 'Gift cards never expire.'];
     expect(composeAnswer(input('How do I get my money back?', returns))).toBe('Returns are free within thirty days.');
+  });
+
+  it('quotes a passage scoring nearly as well that covers much more of the question', () => {
+    // A section headed "Teeth whitening", whose aftercare sentence holds "whitening" alone, scored
+    // just above the price table's row for it, which covers "cost" too (~ "charge", by vectors).
+    const dental = [documentText('dental-practice.md', MATERIALS)];
+    expect(composeAnswer(input('How much does whitening cost?', dental))).toContain('Teeth whitening; Price: 290 euros');
   });
 
   it('declines a question about something foreign to the material, however common the word', () => {

@@ -42,6 +42,9 @@ const BROAD = /\b(?:tell me (?:more )?about|explain|describe|overview of|informa
 const KEY_ANSWERS = 0.7;
 /** A Q&A pair's question covering this much of the question asked is that question. */
 const QA_MATCH = 0.5;
+/** A passage scoring this share of the best's, covering this much more of the question, is quoted instead (bestQuoted). */
+const NEAR_SCORE = 0.9;
+const MUCH_MORE = 0.3;
 const IDENTITY =
   /\b(?:who|what) are you\b|\byour name\b|\bwho(?:m)? (?:am i|i am) (?:talking|speaking|chatting) (?:to|with)\b|\bare you (?:a |an )?(?:bot|robot|human|person|real|ai|machine|chatbot)\b|\bam i (?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:bot|robot|human|person|real|machine)\b/i;
 const WELLBEING = /^(?:(?:hi|hello|hey)(?: there)?[\s,!]*)?how(?: are you|'s it going| is it going| are things)(?: doing| today)?$/i;
@@ -189,7 +192,10 @@ function quote(passages: Passage[], broad: boolean): string {
  * The passage to quote: the best, of those scored alike the one covering most of the question (a
  * section scores by its best sentence: "How fast do you reply to emails?" scores the same in one
  * that mentions e-mail once as in the one whose next sentence is "We answer within a day"), then
- * the one whose heading is most what is asked ("What to pack" over "Family Information Pack"). And
+ * the one whose heading is most what is asked ("What to pack" over "Family Information Pack"). One
+ * scoring nearly as well that covers much more of the question by as much of its own words is
+ * quoted instead: "How much does whitening cost?" finds a section headed "Teeth whitening", whose
+ * aftercare sentence holds only "whitening", just above the price table's row for it. And
  * not one that covers the question only by words that word vectors put near the question's,
  * where another covers more of it, some by the question's own words: a key and sentences matched
  * by guesses ("come along" ~ "bring", "travel") can outscore the section that names what is asked
@@ -203,6 +209,12 @@ function bestQuoted(passages: Passage[]): Passage | undefined {
         : chosen,
     passages[0],
   );
+  const fuller =
+    best &&
+    passages.find(
+      (passage) => passage.score >= NEAR_SCORE * best.score && passage.coverage >= best.coverage + MUCH_MORE && passage.ownWordsCoverage >= best.ownWordsCoverage,
+    );
+  if (fuller) return fuller;
   if (!best || best.ownWordsCoverage > 0) return best;
   return passages.find((passage) => passage.ownWordsCoverage > 0 && passage.coverage > best.coverage) ?? best;
 }
