@@ -332,11 +332,13 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const tokens = words(question);
     const asksAmount = tokens.some((_, i) => asksAmountAt(tokens, i));
     // What a sentence answering the question's form holds: contact details, or a number.
-    const stated = ASKS_CONTACT.test(tokens.join(' ')) ? STATES_CONTACT : asksAmount ? STATES_AMOUNT : undefined;
+    const asksContact = ASKS_CONTACT.test(tokens.join(' '));
+    const stated = asksContact ? STATES_CONTACT : asksAmount ? STATES_AMOUNT : undefined;
     const refersBack = asked.length <= 1 && words(question).some((word) => REFERS_BACK.has(word));
     // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
-    // unless the owner wrote it as a question of its own (a Q&A pair's): that one is not a follow-up.
-    const leans = refersBack || (asked.length <= 1 && !ownersQuestion(question, asked));
+    // unless it asks for contact details ("What's your email address?") or the owner wrote it as
+    // a question of its own (a Q&A pair's): those are no follow-ups.
+    const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
     const implied = ASKS_PRICE.test(tokens.join(' ')) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];

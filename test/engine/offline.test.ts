@@ -269,6 +269,13 @@ describe('composeAnswer on the shapes of real help texts', () => {
     for (const question of ['What is your phone number?', 'How do I contact support?', "What's your email address?"]) {
       expect(composeAnswer(input(question, shop)), question).toContain('Call us on 020 555 0147 or write to hello@harbour.example.');
     }
+    // Its one word ("email") does not make it a follow-up of whatever was asked before.
+    const asked: ChatTurn[] = [
+      { role: 'user', content: 'Do you sell saddles for horses?' },
+      { role: 'assistant', content: '…' },
+      { role: 'user', content: "What's your email address?" },
+    ];
+    expect(composeAnswer(input(asked, shop))).toContain('hello@harbour.example');
   });
 
   it('reads "one" in a question as the thing named before, not as a number', () => {
