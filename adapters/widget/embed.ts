@@ -52,7 +52,9 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
   const conversationKey = `switchboard:${chatbotId}:conversation`;
   const openedKey = `switchboard:${chatbotId}:opened`;
   const stored = saved.get(conversationKey);
-  const conversationId = isConversationId(stored) ? stored : newConversationId();
+  // A conversation made up here has no history for the window to fetch (which would be a 404).
+  const fresh = !isConversationId(stored);
+  const conversationId = fresh ? newConversationId() : stored;
   saved.set(conversationKey, conversationId);
 
   const element = document.createElement('switchboard-chat');
@@ -107,7 +109,7 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
     if (!frame) {
       frame = document.createElement('iframe');
       frame.title = `Chat with ${config.name}`;
-      frame.src = `${base}?host=${encodeURIComponent(location.origin)}#conversation=${conversationId}`;
+      frame.src = `${base}?host=${encodeURIComponent(location.origin)}#conversation=${conversationId}${fresh ? '&new' : ''}`;
       panel.append(frame);
     }
     frame.focus();

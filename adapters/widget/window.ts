@@ -46,8 +46,9 @@ function element<K extends keyof HTMLElementTagNameMap>(
 
 /** The conversation to continue, and whether it may have a history (one made just now has none). */
 function startingConversation(): { id: string; known: boolean } {
-  const fromHost = new URLSearchParams(location.hash.slice(1)).get('conversation');
-  if (embedded && isConversationId(fromHost)) return { id: fromHost, known: true };
+  const fromHost = new URLSearchParams(location.hash.slice(1));
+  const id = fromHost.get('conversation');
+  if (embedded && isConversationId(id)) return { id, known: !fromHost.has('new') };
   const stored = saved.get(conversationKey);
   if (!embedded && isConversationId(stored)) return { id: stored, known: true };
   return { id: newConversationId(), known: false };
