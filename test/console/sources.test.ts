@@ -220,3 +220,19 @@ describe('new chatbot', () => {
     expect(made.find((source) => source.type === 'website')).toMatchObject({ url: `${site.origin}/`, maxPages: 3 });
   });
 });
+
+describe('analytics', () => {
+  it('explains an answer to an open question that would pass the character limit, and adds nothing', async () => {
+    const full = await createChatbotViaApi(run.app, 'Full', 'Acme makes anvils. '.repeat(Math.floor(MAX_CHARS / 19)));
+    await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId: full, messages: [{ role: 'user', content: 'Do you sell pianos?' }] });
+    await page.goto(`${run.app.origin}/console/chatbots/${full}/analytics`);
+    const open = page.getByRole('list', { name: 'Open questions' });
+    await open.getByRole('button', { name: 'Answer “Do you sell pianos?”' }).click();
+    const form = open.getByRole('form', { name: 'Answer to “Do you sell pianos?”' });
+    await form.getByLabel('Answer').fill('No, only anvils and the hammers for them.');
+    await form.getByRole('button', { name: 'Save answer' }).click();
+    await expect.poll(() => open.getByRole('alert').textContent()).toMatch(/^This chatbot’s sources already hold as much text as the hub allows/);
+    expect((await sourcesOf(full)).map((source) => source.type)).toEqual(['text']);
+    await open.getByText('Do you sell pianos?').waitFor();
+  });
+});

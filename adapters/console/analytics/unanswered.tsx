@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import { call, callData, query } from '../api.js';
+import { call, callData, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert, Busy, Notice } from '../components/feedback.js';
 import { TextArea } from '../components/fields.js';
 import { formatTime } from '../format.js';
+import { FULL } from '../knowledge/add.js';
 import { Show, useLoad } from '../use-load.js';
 
 // The open questions the chatbot could not answer, most asked first, each answered here (the
@@ -49,7 +50,8 @@ function Question({ base, group, onSettled }: { base: string; group: Unanswered;
   const url = `${base}/unanswered/${encodeURIComponent(group.id)}`;
   const resolve = async (event: Event) => {
     event.preventDefault();
-    if (await action.run(() => call('POST', `${url}/resolve`, { answer: answer.trim() }))) {
+    // The answer becomes a source, within the chatbot's characters like any other.
+    if (await action.run(() => explained(call('POST', `${url}/resolve`, { answer: answer.trim() }), { 403: FULL }))) {
       onSettled(`Answered “${group.question}”: the chatbot gives this answer from now on (it is a question and answer on Sources).`);
     }
   };

@@ -11,7 +11,7 @@ export const sourcesPath = (chatbotId: string) => `/chatbots/${encodeURIComponen
 /** Files in one upload, as the API takes them. */
 export const MAX_FILES = 10;
 
-const FULL = 'This chatbot’s sources already hold as much text as the hub allows (SOURCES_MAX_CHARS_PER_CHATBOT): delete or shorten a source first.';
+export const FULL = 'This chatbot’s sources already hold as much text as the hub allows (SOURCES_MAX_CHARS_PER_CHATBOT): delete or shorten a source first.';
 
 export function uploadFiles(base: string, files: readonly File[]): Promise<Source[]> {
   const form = new FormData();
