@@ -1,10 +1,15 @@
 // One spelling per page, so the frontier knows a page it has seen under another spelling. Only
 // rewrites that never change which resource a server answers with: the fragment, the case of the
 // scheme and host, a default port, a host's trailing dot, an empty query, dot segments and
-// percent-encoding of the path (the WHATWG URL parser). Query parameters keep their order, and
+// percent-encoding of the path (the WHATWG URL parser), and the parameters that only tell
+// analytics where a visitor came from (utm_source, gclid, …): a newsletter's link to a page is
+// that page. Other query parameters keep their order, and
 // `/docs/index.html` stays apart from `/docs/`: servers may answer those differently, and a site
 // that serves one page under both names says so with a canonical link. A user name and password
 // are dropped: a crawl never sends credentials a link holds, and pages' URLs are shown in citations.
+
+/** Query parameters that mark where a visitor came from, for analytics, and choose nothing. */
+const TRACKING = /^(?:utm_\w+|gclid|gbraid|wbraid|dclid|fbclid|msclkid|mc_cid|mc_eid|_hsenc|_hsmi)$/i;
 
 /** The URL's one spelling (resolved against base), or undefined unless it is http(s). */
 export function normaliseUrl(url: string, base?: string): string | undefined {
@@ -18,6 +23,7 @@ export function normaliseUrl(url: string, base?: string): string | undefined {
   parsed.hash = '';
   parsed.username = '';
   parsed.password = '';
+  for (const name of [...parsed.searchParams.keys()]) if (TRACKING.test(name)) parsed.searchParams.delete(name);
   // A lone '?' leaves `search` empty yet stays in `href` until `search` is set.
   if (parsed.search === '') parsed.search = '';
   if (parsed.hostname.endsWith('.')) parsed.hostname = parsed.hostname.slice(0, -1);

@@ -12,6 +12,8 @@ describe('normaliseUrl', () => {
     ['http://example.com/docs/index.html', 'http://example.com/docs/index.html'],
     ['http://example.com:8080/', 'http://example.com:8080/'],
     ['http://bob:hunter2@example.com/a', 'http://example.com/a'],
+    ['https://example.com/blog/flossing.html?utm_source=newsletter&utm_medium=email', 'https://example.com/blog/flossing.html'],
+    ['https://example.com/search?q=floss&gclid=abc&page=2&fbclid=x', 'https://example.com/search?q=floss&page=2'],
   ])('spells %s as %s', (url, expected) => {
     expect(normaliseUrl(url)).toBe(expected);
   });
