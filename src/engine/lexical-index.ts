@@ -330,7 +330,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const context = withoutLeadIn(earlier);
     const asked = concepts(question, false);
     const tokens = words(question);
-    const asksAmount = tokens.some((_, i) => asksAmountAt(tokens, i));
+    // "When…?" asks for a time, which the answer states in numbers as an amount.
+    const asksAmount = tokens.includes('when') || tokens.some((_, i) => asksAmountAt(tokens, i));
     // What a sentence answering the question's form holds: contact details, or a number.
     const asksContact = ASKS_CONTACT.test(tokens.join(' '));
     const stated = asksContact ? STATES_CONTACT : asksAmount ? STATES_AMOUNT : undefined;

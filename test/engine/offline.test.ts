@@ -353,6 +353,12 @@ describe('composeAnswer with word vectors', () => {
     expect(composeAnswer(input('How do I get my money back?', returns))).toBe('Returns are free within thirty days.');
   });
 
+  it('answers "when" with the sentence stating a time', () => {
+    // "money back" ~ refunds and the warranty claim's "send … back" scored alike without it.
+    const handbook = [documentText('handbook.md')];
+    expect(composeAnswer(input('When will I get my money back?', handbook))).toContain('Refunds are paid to the original payment method within 14 days');
+  });
+
   it('quotes a passage scoring nearly as well that covers much more of the question', () => {
     // A section headed "Teeth whitening", whose aftercare sentence holds "whitening" alone, scored
     // just above the price table's row for it, which covers "cost" too (~ "charge", by vectors).
