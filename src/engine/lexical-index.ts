@@ -259,6 +259,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   function concepts(text: string, context: boolean, contextFactor = CONTEXT_FACTOR): Concept[] {
     const found: Concept[] = [];
     const tokens = words(text);
+    const asksContact = expand && ASKS_CONTACT.test(tokens.join(' '));
     for (let i = 0; i < tokens.length; i += 1) {
       const word = tokens[i] as string;
       if (asksAmountAt(tokens, i)) continue;
@@ -278,7 +279,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (!phrase) for (const term of form.own) standsFor(ids, idOf(term), 1);
       for (const term of expand ? form.lemmas : []) standsFor(ids, idOf(term), 1);
       for (const term of expand ? form.synonyms : []) standsFor(ids, idOf(term), SYNONYM_FACTOR);
-      if (expand && CONTACT_MEANS.has(word) && ASKS_CONTACT.test(tokens.join(' '))) {
+      if (asksContact && CONTACT_MEANS.has(word)) {
         for (const means of CONTACT_MEANS) standsFor(ids, idOf(stem(means)), SYNONYM_FACTOR);
       }
       // Only words the material lacks are read as their kinds ("parrots" as birds), as by vectors.
@@ -286,10 +287,11 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       for (const [kind, level] of expand && !phrase && missing ? broaderNouns(word) : []) {
         standsFor(ids, idOf(stem(kind)), BROADER_FACTOR * BROADER_DECAY ** (level - 1));
       }
-      const broader = new Set(ids.keys());
+      // The terms vectors add come after the kinds' in the map: those are the guesses.
+      const known = ids.size;
       const vectorsSay = expand && vectors && !phrase && missing ? neighbours(word) : undefined;
       for (const [term, factor] of vectorsSay?.near ?? []) standsFor(ids, idOf(term), factor);
-      const guessed = ids.size > broader.size && vectorsSay ? new Set([...ids.keys()].filter((id) => !broader.has(id))) : undefined;
+      const guessed = ids.size > known ? new Set([...ids.keys()].slice(known)) : undefined;
       const otherKinds = guessed && new Set(vectorsSay?.near.filter(([, , otherKind]) => otherKind).map(([term]) => idOf(term)));
       // A compound of the material ("e-bikes") is what "electric" means before "bikes", and
       // what "ebikes" is written together.
@@ -330,18 +332,19 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const context = withoutLeadIn(earlier);
     const asked = concepts(question, false);
     const tokens = words(question);
+    const plain = tokens.join(' ');
     // "When…?" asks for a time, which the answer states in numbers as an amount.
     const asksAmount = tokens.includes('when') || tokens.some((_, i) => asksAmountAt(tokens, i));
     // What a sentence answering the question's form holds: contact details, or a number.
-    const asksContact = ASKS_CONTACT.test(tokens.join(' '));
+    const asksContact = ASKS_CONTACT.test(plain);
     const stated = asksContact ? STATES_CONTACT : asksAmount ? STATES_AMOUNT : undefined;
-    const refersBack = asked.length <= 1 && words(question).some((word) => REFERS_BACK.has(word));
+    const refersBack = asked.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
     // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
     // unless it asks for contact details ("What's your email address?") or the owner wrote it as
     // a question of its own (a Q&A pair's): those are no follow-ups.
     const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
-    const implied = ASKS_PRICE.test(tokens.join(' ')) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
+    const implied = ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
     // One that leans is judged with the words it leans on; one that stands on its own is judged
     // alone, so that the context cannot answer for it. An implied word only breaks ties.

@@ -170,19 +170,25 @@ function memoised<T, Key = string>(lookUp: (key: Key) => T): (key: Key) => T {
   };
 }
 
-/**
- * The commonest senses of a word (SENSES_PER_POS a part of speech) as the synsets' offsets, with
- * the dictionary form they are of. A word is read in the parts of speech English uses it in
- * ("take" the verb, not the noun for proceeds), unless it was never seen in any.
- */
-function commonestSenses(word: string): { pos: Pos; lemma: string; offsets: number[] }[] {
-  const entries = dictionaryForms(word).map(({ pos, lemma }) => {
+/** A word's dictionary forms, each with how often it was seen and its commonest senses (SENSES_PER_POS, as synsets' offsets). */
+type Senses = { pos: Pos; lemma: string; seen: number; offsets: number[] };
+
+function senses(word: string): Senses[] {
+  return dictionaryForms(word).map(({ pos, lemma }) => {
     const line = indexLine(pos, lemma);
     const fields = line?.trim().split(' ') ?? [];
     const senseCount = Number(fields[2]);
     const offsets = fields.slice(fields.length - senseCount, fields.length - senseCount + SENSES_PER_POS).map(Number);
     return { pos, lemma, seen: timesSeen(line), offsets };
   });
+}
+
+/**
+ * The commonest senses of a word in the parts of speech English uses it in ("take" the verb, not
+ * the noun for proceeds), or in all of them if it was never seen in any.
+ */
+function commonestSenses(word: string): Senses[] {
+  const entries = senses(word);
   return entries.some((entry) => entry.seen > 0) ? entries.filter((entry) => entry.seen > 0) : entries;
 }
 
@@ -190,7 +196,7 @@ function commonestSenses(word: string): { pos: Pos; lemma: string; offsets: numb
 export const synonyms = memoised((word) => {
   const found = new Set<string>();
   for (const { pos, offsets } of commonestSenses(word)) {
-    for (const offset of offsets) for (const member of synsetWords(pos, offset)) found.add(member);
+    for (const offset of offsets) for (const member of synset(pos, offset).words) found.add(member);
   }
   found.delete(word.toLowerCase());
   return [...found];
@@ -204,10 +210,11 @@ export const derivedForms = memoised((word) => {
   const found = new Set<string>();
   for (const { pos, lemma, offsets } of commonestSenses(word)) {
     for (const offset of offsets) {
-      const own = synsetWords(pos, offset).indexOf(lemma.replace(/_/g, ' ')) + 1;
-      for (const { symbol, pos: into, target, fromWord, toWord } of synsetPointers(pos, offset)) {
+      const { words: members, pointers } = synset(pos, offset);
+      const own = members.indexOf(lemma.replace(/_/g, ' ')) + 1;
+      for (const { symbol, pos: into, target, fromWord, toWord } of pointers) {
         if (symbol !== '+' || fromWord !== own) continue;
-        const derived = synsetWords(into, target)[toWord - 1];
+        const derived = synset(into, target).words[toWord - 1];
         if (derived && !derived.includes(' ')) found.add(derived);
       }
     }
@@ -218,8 +225,19 @@ export const derivedForms = memoised((word) => {
 
 const descriptors = new Map<Pos, number>();
 
-/** The fields of the synset at a byte offset of data.<pos>: "02082541 38 v 02 return 0 bring_back 0 …". */
-function synsetFields(pos: Pos, offset: number): string[] {
+/**
+ * A synset's pointers: their symbol ("@" a kind of, "+" derived), the synset they point to, and
+ * for one between words, the word numbers (from 1) it points from and to; 0 for the whole synset.
+ */
+type Pointer = { symbol: string; pos: Pos; target: number; fromWord: number; toWord: number };
+
+/** A synset: its lexicographer file ("05" animals), its words (lower-cased), and its pointers. */
+type Synset = { file: string; words: string[]; pointers: Pointer[] };
+
+const POINTER_POS: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
+
+/** The synset at a byte offset of data.<pos>: "02082541 38 v 02 return 0 bring_back 0 019 @ …". */
+function synset(pos: Pos, offset: number): Synset {
   let fd = descriptors.get(pos);
   if (fd === undefined) {
     fd = openSync(join(DICT, `data.${pos}`), 'r');
@@ -228,41 +246,25 @@ function synsetFields(pos: Pos, offset: number): string[] {
   // A synset's line is rarely longer; its words and first pointers (the hypernyms) come first.
   const buffer = Buffer.alloc(4_096);
   const read = readSync(fd, buffer, 0, buffer.length, offset);
-  return buffer.toString('latin1', 0, read).split('\n')[0]?.split(' ') ?? [];
-}
-
-/** The words of the synset at a byte offset of data.<pos>. */
-function synsetWords(pos: Pos, offset: number): string[] {
-  const fields = synsetFields(pos, offset);
+  const fields = buffer.toString('latin1', 0, read).split('\n')[0]?.split(' ') ?? [];
   const count = Number.parseInt(fields[3] ?? '0', 16);
-  return Array.from({ length: count }, (_, i) => fields[4 + 2 * i] ?? '')
+  const words = Array.from({ length: count }, (_, i) => fields[4 + 2 * i] ?? '')
     .filter(Boolean)
     .map((member) => member.replace(/\(\w+\)$/, '').replace(/_/g, ' ').toLowerCase());
-}
-
-/** The offsets of the noun synsets the one at `offset` is a kind of (its hypernyms, "@" and "@i"). */
-function nounHypernyms(offset: number): number[] {
-  return synsetPointers('noun', offset).flatMap(({ symbol, pos, target }) => ((symbol === '@' || symbol === '@i') && pos === 'noun' ? [target] : []));
-}
-
-const POINTER_POS: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
-
-/**
- * A synset's pointers: their symbol ("@" a kind of, "+" derived), the synset they point to, and
- * for one between words, the word numbers (from 1) it points from and to; 0 for the whole synset.
- */
-type Pointer = { symbol: string; pos: Pos; target: number; fromWord: number; toWord: number };
-
-function synsetPointers(pos: Pos, offset: number): Pointer[] {
-  const fields = synsetFields(pos, offset);
-  const start = 4 + 2 * Number.parseInt(fields[3] ?? '0', 16);
-  return Array.from({ length: Number(fields[start]) || 0 }, (_, k): Pointer[] => {
+  const start = 4 + 2 * count;
+  const pointers = Array.from({ length: Number(fields[start]) || 0 }, (_, k): Pointer[] => {
     const [symbol = '', target = '', targetPos = '', wordNumbers = ''] = fields.slice(start + 1 + 4 * k, start + 5 + 4 * k);
     const into = POINTER_POS[targetPos];
     const fromWord = Number.parseInt(wordNumbers.slice(0, 2), 16) || 0;
     const toWord = Number.parseInt(wordNumbers.slice(2), 16) || 0;
     return into ? [{ symbol, pos: into, target: Number(target), fromWord, toWord }] : [];
   }).flat();
+  return { file: fields[1] ?? '', words, pointers };
+}
+
+/** The offsets of the noun synsets the one at `offset` is a kind of (its hypernyms, "@" and "@i"). */
+function nounHypernyms(offset: number): number[] {
+  return synset('noun', offset).pointers.flatMap(({ symbol, pos, target }) => ((symbol === '@' || symbol === '@i') && pos === 'noun' ? [target] : []));
 }
 
 /** Levels of kinds two nouns are compared within: "cat" and "dog" meet at carnivore, two up. */
@@ -278,12 +280,10 @@ const nounKinds = memoised((word) => kindsOf(word, KIND_LEVELS));
 /** The senses a word's commonest noun sense is a kind of, up to `levels` above, each with its level. */
 function kindsOf(word: string, levels: number): Map<number, number> {
   const kinds = new Map<number, number>();
-  const entries = dictionaryForms(word).map(({ pos, lemma }) => ({ pos, line: indexLine(pos, lemma) }));
-  const commonest = Math.max(...entries.map(({ line }) => timesSeen(line)));
-  const noun = entries.find(({ pos, line }) => pos === 'noun' && timesSeen(line) === commonest);
-  const fields = noun?.line?.trim().split(' ') ?? [];
-  const first = Number(fields[fields.length - Number(fields[2])]);
-  if (!noun || !first) return kinds;
+  const entries = senses(word);
+  const commonest = Math.max(...entries.map(({ seen }) => seen));
+  const first = entries.find(({ pos, seen }) => pos === 'noun' && seen === commonest)?.offsets[0];
+  if (!first) return kinds;
   let level = [first];
   for (let depth = 0; depth <= levels && level.length > 0; depth += 1) {
     for (const offset of level) kinds.set(offset, depth);
@@ -318,10 +318,10 @@ export const broaderNouns = memoised((word): [string, number][] => {
   const found = new Map<string, number>();
   const kinds = kindsOf(word, BROADER_LEVELS);
   const [sense] = kinds.keys(); // The word's own, level 0, first.
-  if (sense === undefined || !NATURAL_KINDS.has(synsetFields('noun', sense)[1] ?? '')) return [];
+  if (sense === undefined || !NATURAL_KINDS.has(synset('noun', sense).file)) return [];
   for (const [offset, level] of kinds) {
     if (level === 0 || depthOf(offset) < MIN_BROADER_DEPTH) continue;
-    for (const member of synsetWords('noun', offset)) if (!member.includes(' ') && !found.has(member)) found.set(member, level);
+    for (const member of synset('noun', offset).words) if (!member.includes(' ') && !found.has(member)) found.set(member, level);
   }
   return [...found];
 });

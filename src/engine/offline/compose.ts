@@ -168,11 +168,13 @@ function quote(passages: Passage[], broad: boolean): string {
     picked = sentences.slice(first, first + MAX_BROAD_SENTENCES);
   } else {
     // The weightiest of those close to the best, in the text's order.
-    picked = sentences
-      .filter((sentence) => sentence.weight >= top * CLOSE_TO_BEST)
-      .sort((a, b) => b.weight - a.weight)
-      .slice(0, MAX_SPECIFIC_SENTENCES)
-      .sort((a, b) => sentences.indexOf(a) - sentences.indexOf(b));
+    const weightiest = new Set(
+      sentences
+        .filter((sentence) => sentence.weight >= top * CLOSE_TO_BEST)
+        .sort((a, b) => b.weight - a.weight)
+        .slice(0, MAX_SPECIFIC_SENTENCES),
+    );
+    picked = sentences.filter((sentence) => weightiest.has(sentence));
     const last = picked.at(-1) as PassageSentence;
     const next = sentences[sentences.indexOf(last) + 1];
     const terse = picked.length === 1 && words(last.text).length <= TERSE_WORDS;
