@@ -746,14 +746,16 @@ function expansion(form: string): Expansion {
   if (!found) {
     if (expansions.size >= EXPANSIONS_KEPT) expansions.clear();
     const single = (list: string[]) => [...new Set(list.filter((word) => !word.includes(' ')).map(stem))];
-    const known = lemmas(form);
+    // A possessive ("kid's") is read as its word.
+    const word = form.replace(/['’]s$/, '');
+    const known = lemmas(word);
     found = {
       own: terms(form),
       lemmas: single(known),
       // A form derived from the word ("month" → "monthly") stands for it as a synonym does.
-      synonyms: single([...synonyms(form), ...derivedForms(form)]),
+      synonyms: single([...synonyms(word), ...derivedForms(word)]),
       known: known.length > 0,
-      common: isCommon(form),
+      common: isCommon(word),
     };
     expansions.set(form, found);
   }
