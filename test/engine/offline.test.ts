@@ -269,6 +269,17 @@ describe('composeAnswer on the shapes of real help texts', () => {
     expect(composeAnswer(input('how much is Everyday Plus a month', bank))).toContain('Monthly account fee');
   });
 
+  it('answers a question asking a price with a sentence stating one, or that it is free, else declines', () => {
+    // The desexing section says when, not what it costs: its "4 months" answered "How much does it cost?".
+    const vet = [documentText('vet-client-guide.md', DEVELOPMENT_2.folder)];
+    expect(composeAnswer(input('How much does it cost to desex a dog?', vet))).toBe(NO_ANSWER);
+    const airline = [documentText('airline-baggage.md', DEVELOPMENT_2.folder)];
+    expect(composeAnswer(input('they took my carry-on off me at the gate, are you going to charge me for that?', airline))).toContain('This is free of charge');
+    // A question asking something else of a fee ("when…?") is no price question.
+    const bank = [documentText('bank-account-fees.md', DEVELOPMENT_2.folder)];
+    expect(composeAnswer(input('when are fees taken from my account', bank))).toContain('send you a summary at least 14 days before we take them');
+  });
+
   it('answers a question asking how to get in touch with the sentence stating a phone number or an address', () => {
     const shop = [
       '# Invoices\nBusiness customers with a valid EU VAT number can ask for an invoice without VAT.',

@@ -157,7 +157,7 @@ function quote(passages: Passage[], broad: boolean): string {
   const best = bestQuoted(passages);
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
   // by what it shares with the rest of the question.
-  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || isPairOfAnother(best)) return NO_ANSWER;
+  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || best.priceMissing || isPairOfAnother(best)) return NO_ANSWER;
   const sentences = best.sentences.filter((sentence) => !sentence.text.endsWith('?'));
   const top = Math.max(0, ...sentences.map((sentence) => sentence.weight));
   let picked: PassageSentence[];
