@@ -245,6 +245,9 @@ type Concept = {
   unknown?: string;
 };
 
+/** A question as read: its own concepts, the earlier conversation, and what its form asks an answer to state. */
+type Reading = { asked: Concept[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined; asksPrice: boolean };
+
 /**
  * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
  * vectors; `vectors: false` the word vectors alone: to measure what they gain.
@@ -338,25 +341,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     return false;
   }
 
-  return (query, limit, { around = true } = {}) => {
-    const { question: message, context: earlier = '' } = typeof query === 'string' ? { question: query } : query;
-    const question = withoutLeadIn(message);
-    const context = withoutLeadIn(earlier);
-    const asked = concepts(question, false);
-    const tokens = words(question);
-    const plain = tokens.join(' ');
-    // "When…?" asks for a time, which the answer states in numbers as an amount.
-    const asksAmount = tokens.includes('when') || tokens.some((_, i) => asksAmountAt(tokens, i));
-    // What a sentence answering the question's form holds: contact details, or a number.
-    const asksContact = ASKS_CONTACT.test(plain);
-    const asksPrice =
-      (ASKS_PRICE_WORD.test(plain) || (ASKS_PRICE.test(plain) && !MEASURED.test(plain))) && !ASKS_OTHER_THAN_PRICE.test(plain);
-    const stated = asksContact ? STATES_CONTACT : asksPrice ? STATES_PRICE : asksAmount ? STATES_AMOUNT : undefined;
-    const refersBack = asked.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
-    // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
-    // unless it asks for contact details ("What's your email address?") or the owner wrote it as
-    // a question of its own (a Q&A pair's): those are no follow-ups.
-    const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
+  /** The best `limit` passages for the question as read, leaning on the earlier one or standing on its own. */
+  function passagesFor({ asked, context, plain, refersBack, stated, asksPrice }: Reading, leans: boolean, limit: number): Passage[] {
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
     const implied = ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
@@ -437,6 +423,35 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       const source = sourceOf(section);
       return source ? { source, ...passage } : passage;
     });
+    return passages;
+  }
+
+  return (query, limit, { around = true } = {}) => {
+    const { question: message, context: earlier = '' } = typeof query === 'string' ? { question: query } : query;
+    const question = withoutLeadIn(message);
+    const context = withoutLeadIn(earlier);
+    const asked = concepts(question, false);
+    const tokens = words(question);
+    const plain = tokens.join(' ');
+    // "When…?" asks for a time, which the answer states in numbers as an amount.
+    const asksAmount = tokens.includes('when') || tokens.some((_, i) => asksAmountAt(tokens, i));
+    // What a sentence answering the question's form holds: contact details, a price, or a number.
+    const asksContact = ASKS_CONTACT.test(plain);
+    const asksPrice =
+      (ASKS_PRICE_WORD.test(plain) || (ASKS_PRICE.test(plain) && !MEASURED.test(plain))) && !ASKS_OTHER_THAN_PRICE.test(plain);
+    const stated = asksContact ? STATES_CONTACT : asksPrice ? STATES_PRICE : asksAmount ? STATES_AMOUNT : undefined;
+    const refersBack = asked.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
+    // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
+    // unless it asks for contact details ("What's your email address?") or the owner wrote it as
+    // a question of its own (a Q&A pair's): those are no follow-ups.
+    const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
+    const reading: Reading = { asked, context, plain, refersBack, stated, asksPrice };
+    let passages = passagesFor(reading, leans, limit);
+    // A follow-up naming one thing of its own that the material holds, but no section of the
+    // earlier subject does ("How far do you deliver?" after a question on the warranty), has
+    // changed the subject. One the material lacks ("What if I get 45?") still asks of the earlier.
+    const [own] = asked;
+    if (leans && !refersBack && own?.ids.size && passages[0]?.ownWordsCoverage === 0) passages = passagesFor(reading, false, limit);
     return around ? withSurroundings(passages, index) : passages;
   };
 }

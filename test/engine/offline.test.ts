@@ -253,6 +253,20 @@ describe('composeAnswer on the shapes of real help texts', () => {
     expect(answer(turns('Do you ship abroad?', 'How long does it take?'))).toContain('Delivery abroad takes five days.');
   });
 
+  it('reads a one-word question the earlier subject does not hold as a new subject', () => {
+    // It leaned on the earlier question: the warranty was quoted again, and after a question the
+    // material cannot answer, it was declined.
+    const handbook = [documentText('handbook.md')];
+    const asked = (earlier: string): ChatTurn[] => [
+      { role: 'user', content: earlier },
+      { role: 'assistant', content: '…' },
+      { role: 'user', content: 'How far do you deliver?' },
+    ];
+    for (const earlier of ['What is the warranty on lamps?', 'Do you sell smart plugs?']) {
+      expect(composeAnswer(input(asked(earlier), handbook)), earlier).toContain('delivery costs 5.95 euros in the Netherlands');
+    }
+  });
+
   it('quotes, of two sections found alike, the one whose heading is all about what is asked', () => {
     const camp = '# Camp Tamarack: Family Information Pack\nPlease read this pack before camp starts.\n\n## What to pack\n- Sleeping bag and pillow\n- Two swimsuits and a beach towel\n\nDo not pack food.';
     expect(composeAnswer(input('What should we pack?', [camp]))).toContain('Sleeping bag and pillow');
