@@ -200,7 +200,8 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       operationId: 'getMessageSources',
       tags: ['Conversations'],
       summary: 'The knowledge sources an answer drew on (extension; [] for none)',
-      description: 'As `get-conversations` shows them on the message; the chat adapters read them after a streamed reply.',
+      description:
+        'As `get-conversations` shows them on the message; the chat adapters read them after a streamed reply. A web page is cited once, under the best-ranked source that read it, when two website sources crawled it.',
       requestParams: { path: feedbackPath },
       responses: {
         200: jsonResponse('The sources', successOf(z.array(messageSource))),
