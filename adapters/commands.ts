@@ -267,6 +267,7 @@ const handlers: Record<CommandName, Handler> = {
     const [url] = args;
     if (!url) return { text: usage(context.words, 'learn') };
     if (!isWebAddress(url)) return { text: `\`${url}\` is not a web address; give one that starts with https:// (or http://).` };
+    if (holdsCredentials(url)) return { text: LEARN_CREDENTIALS };
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
     const source = await context.hub.addWebsiteSource(found.chatbot.id, url);
@@ -358,6 +359,11 @@ const orUndefined = (arg: string) => arg || undefined;
 
 /** An http(s) URL, as a website source starts from (the hub's own refusal would say only "Invalid request data"). */
 const isWebAddress = (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
+
+/** The hub refuses a website with a user name or password in its address, as answers cite its pages' addresses. */
+const holdsCredentials = (url: string) => Boolean(new URL(url).username || new URL(url).password);
+export const LEARN_CREDENTIALS =
+  'That address holds a user name or password, which answers would show when they cite its pages; give the address without them (the site must be readable without signing in).';
 
 const usage = (words: PlatformWords, name: CommandName) => `Usage: \`${words.command} ${COMMAND_HELP[name].usage}\``;
 

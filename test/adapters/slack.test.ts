@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ANSWER_SAVED, COMMAND_FAILED, refusal } from '../../adapters/commands.js';
+import { ANSWER_SAVED, COMMAND_FAILED, LEARN_CREDENTIALS, refusal } from '../../adapters/commands.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
@@ -449,6 +449,9 @@ describe('Slack adapter: routing', () => {
     for (const address of ['help.example.com', 'ftp://help.example.com/']) {
       expect((await h.command(`learn ${address}`)).text).toBe(escapeText(`\`${address}\` is not a web address; give one that starts with https:// (or http://).`));
     }
+    // Found typing a docs site's address as copied from a password manager: the hub's 400 came
+    // back as "The hub refused that: Invalid request data.".
+    expect((await h.command('learn https://support:hunter2@help.example.com/')).text).toBe(escapeText(LEARN_CREDENTIALS));
     const learned = await h.command('learn https://help.example.com/');
     expect(learned.response_type).toBe('ephemeral');
     expect(learned.text).toBe(escapeText("Support bot is reading https://help.example.com/. I'll say here when it is ready."));
