@@ -218,7 +218,8 @@ export const conversationPaths: ZodOpenApiPathsObject = {
         'Adds a Q&A source of the question the answer answered and the revision. `messageId` names an assistant ' +
         'message (as for feedback); a user message or an unknown id is not found. ' +
         'The revision is shown on the message in `get-conversations`, whose `content` stays as it was; a later ' +
-        'revision replaces an earlier one.',
+        'revision replaces an earlier one. A chatbot whose sources hold SOURCES_MAX_CHARS_PER_CHATBOT characters ' +
+        'with the Q&A takes none: 403, nothing changed.',
       requestParams: { path: feedbackPath },
       requestBody: jsonRequest(revisionBody, { answer: 'We open at 8am on weekdays.' }),
       responses: {
@@ -226,7 +227,7 @@ export const conversationPaths: ZodOpenApiPathsObject = {
           message: 'Success',
           data: { id: '2', revision: { answer: 'We open at 8am on weekdays.', created_at: '2026-03-10T12:00:00.000Z' } },
         }),
-        ...keyedFailures(),
+        ...keyedFailures('denied'),
       },
     },
   },
