@@ -105,6 +105,11 @@ const COMMAND_HELP: Record<CommandName, { usage: string; description: string }> 
 
 export const COMMAND_FAILED = "Sorry, I can't reach the chatbot hub right now. Please try again in a moment.";
 const QUOTA_EXCEEDED = 'Sorry, the hub refused: access denied or the message quota is used up.';
+/** A new source's 403: the chatbot's sources hold the characters SOURCES_MAX_CHARS_PER_CHATBOT allows. */
+export const CHATBOT_FULL =
+  "The chatbot's sources already hold as many characters as the hub allows a chatbot, so nothing was added. Remove a source it no longer needs (or have the hub's limit raised) and try again.";
+/** A new source (a website, an answer's Q&A) is refused with 403 only when the chatbot is full. */
+const isChatbotFull = (error: unknown) => error instanceof HubApiError && error.status === 403;
 
 export const refusal = (words: PlatformWords, name: CommandName) =>
   `Sorry, only ${words.admins} can use \`${words.command} ${name}\`.`;
@@ -267,9 +272,16 @@ const handlers: Record<CommandName, Handler> = {
     const [url] = args;
     if (!url) return { text: usage(context.words, 'learn') };
     if (!isWebAddress(url)) return { text: `\`${url}\` is not a web address; give one that starts with https:// (or http://).` };
+    if (holdsCredentials(url)) return { text: LEARN_CREDENTIALS };
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
-    const source = await context.hub.addWebsiteSource(found.chatbot.id, url);
+    let source: SourceItem;
+    try {
+      source = await context.hub.addWebsiteSource(found.chatbot.id, url);
+    } catch (error) {
+      if (isChatbotFull(error)) return { text: CHATBOT_FULL };
+      throw error;
+    }
     const learning = { chatbotId: found.chatbot.id, chatbotName: found.chatbot.name, sourceId: source.id, url: source.url ?? url };
     return { text: learnStartedText(learning, context.watchLearning?.(learning) ?? false, context.words) };
   },
@@ -349,6 +361,7 @@ export async function answerQuestion(hub: HubClient, token: string, answer: stri
     return ANSWER_SAVED;
   } catch (error) {
     if (error instanceof HubApiError && error.status === 404) return QUESTION_GONE;
+    if (isChatbotFull(error)) return CHATBOT_FULL;
     return ANSWER_FAILED;
   }
 }
@@ -358,6 +371,11 @@ const orUndefined = (arg: string) => arg || undefined;
 
 /** An http(s) URL, as a website source starts from (the hub's own refusal would say only "Invalid request data"). */
 const isWebAddress = (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
+
+/** The hub refuses a website with a user name or password in its address, as answers cite its pages' addresses. */
+const holdsCredentials = (url: string) => Boolean(new URL(url).username || new URL(url).password);
+export const LEARN_CREDENTIALS =
+  'That address holds a user name or password, which answers would show when they cite its pages; give the address without them (the site must be readable without signing in).';
 
 const usage = (words: PlatformWords, name: CommandName) => `Usage: \`${words.command} ${COMMAND_HELP[name].usage}\``;
 

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ANSWER_SAVED, COMMAND_FAILED, refusal } from '../../adapters/commands.js';
+import { ANSWER_SAVED, CHATBOT_FULL, COMMAND_FAILED, LEARN_CREDENTIALS, refusal } from '../../adapters/commands.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
@@ -19,7 +19,7 @@ import { ANSWER_ACTION_ID, ANSWER_VIEW_ID } from '../../adapters/slack/unanswere
 import { escapeText, MESSAGE_LIMIT, unescapeText } from '../../adapters/slack/text.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
 import { createSourceWorker } from '../../jobs/sources/worker.js';
-import { trainFromSources } from '../../src/domain/sources.js';
+import { DEFAULT_SOURCE_LIMITS, trainFromSources } from '../../src/domain/sources.js';
 import type { Store } from '../../src/store/port.js';
 import { recordUnanswered } from '../../src/domain/unanswered.js';
 import { createChatEngine } from '../../src/engine/index.js';
@@ -138,6 +138,8 @@ type HarnessOptions = {
   socket?: boolean;
   nativeStreaming?: boolean;
   learnWatch?: { intervalMs?: number; timeoutMs?: number };
+  /** The hub's limit of characters per chatbot (its default unless given). */
+  maxCharsPerChatbot?: number;
 };
 
 async function harness(options: HarnessOptions = {}): Promise<Harness> {
@@ -161,6 +163,7 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
   };
   const app = await startApp(sqlite as NonNullable<typeof sqlite>, {
     engine: (store) => createChatEngine(store, { providerFor: () => responder }),
+    ...(options.maxCharsPerChatbot ? { sourceLimits: { ...DEFAULT_SOURCE_LIMITS, maxCharsPerChatbot: options.maxCharsPerChatbot } } : {}),
   });
   const hub = createHubClient(app.baseUrl, app.apiKey);
   const slack = await startFakeSlack();
@@ -449,6 +452,9 @@ describe('Slack adapter: routing', () => {
     for (const address of ['help.example.com', 'ftp://help.example.com/']) {
       expect((await h.command(`learn ${address}`)).text).toBe(escapeText(`\`${address}\` is not a web address; give one that starts with https:// (or http://).`));
     }
+    // Found typing a docs site's address as copied from a password manager: the hub's 400 came
+    // back as "The hub refused that: Invalid request data.".
+    expect((await h.command('learn https://support:hunter2@help.example.com/')).text).toBe(escapeText(LEARN_CREDENTIALS));
     const learned = await h.command('learn https://help.example.com/');
     expect(learned.response_type).toBe('ephemeral');
     expect(learned.text).toBe(escapeText("Support bot is reading https://help.example.com/. I'll say here when it is ready."));
@@ -1418,6 +1424,22 @@ describe('Slack adapter: unanswered questions', () => {
     await interact(h, h.slack.submitView(h.slack.views[0] as OpenedView, BOB, { answer: { answer: 'Sure.' } }));
     expect((await groups(h))[0]?.status).toBe('open');
     expect(h.slack.ephemerals.map(({ user, text }) => [user, text])).toEqual([[BOB, escapeText(refusal({ command: '/chatbot', admins: SLACK_ADMINS, workspace: 'workspace' }, 'unanswered'))]]);
+  });
+
+  it('says that a full chatbot takes no answer, nor a website, rather than blaming quotas or asking to try again', async () => {
+    // Found answering the Tallyho bot's open questions once its docs filled it: the modal said "try
+    // again in a moment", and /chatbot learn that the message quota was used up.
+    const h = await harness({ maxCharsPerChatbot: 'Our shop opens at nine.\n\nReturns are accepted within 30 days.'.length });
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    await ask(h, 'Is there parking nearby?');
+    const { message } = await listed(h);
+    await interact(h, h.slack.click(message, ADMIN, ANSWER_ACTION_ID));
+    await interact(h, h.slack.submitView(h.slack.views[0] as OpenedView, ADMIN, { answer: { answer: 'Yes, on Quay Street.' } }));
+    expect((await groups(h))[0]?.status).toBe('open');
+    expect(h.slack.ephemerals.map(({ user, text }) => [user, text])).toEqual([[ADMIN, escapeText(CHATBOT_FULL)]]);
+
+    expect((await h.command('learn https://help.example.com/')).text).toBe(escapeText(CHATBOT_FULL));
+    expect((await h.hub.listSources(h.support)).map((source) => source.type)).toEqual(['text']);
   });
 
   it('says so when there is nothing to answer', async () => {

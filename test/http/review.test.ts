@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConversationSource } from '../../src/store/port.js';
-import { call, createChatbotViaApi, INVALID, jsonRequest, NO_KEY, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
+import { DEFAULT_SOURCE_LIMITS } from '../../src/domain/sources.js';
+import { apiDocument } from '../../src/http/app.js';
+import { call, createChatbotViaApi, DENIED, INVALID, jsonRequest, NO_KEY, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { queryString, type QueryParams } from '../support/listing.js';
 import { storeTargets } from '../support/stores.js';
 
@@ -27,6 +29,8 @@ type Day = {
   declined: number;
   leads: number;
 };
+
+const SHOP_TEXT = 'Our shop opens at nine.\n\nReturns are accepted within 30 days.';
 
 const ZERO_DAY = {
   conversations: 0,
@@ -258,6 +262,33 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       }
       expect((await messagesOf('c-1')).some((message) => 'revision' in message)).toBe(false);
     });
+  });
+
+  it('refuses an answer or a revision for a chatbot whose sources are full with 403, changing nothing, as the API document says', async () => {
+    // Found answering a support bot's open questions in Slack once its docs filled it: the hub
+    // answered 403, which the document listed for neither call.
+    const full = await startApp(target, { sourceLimits: { ...DEFAULT_SOURCE_LIMITS, maxCharsPerChatbot: SHOP_TEXT.length } });
+    try {
+      const fullBot = await createChatbotViaApi(full, 'Full bot', SHOP_TEXT);
+      const asked = await jsonRequest('POST', `${full.baseUrl}/chat`, full.apiKey, { chatbotId: fullBot, conversationId: 'c-1', messages: [{ role: 'user', content: 'Do you sell gift cards?' }] });
+      const messageId = asked.headers.get('x-message-id') ?? '';
+      const listed = async () => ((await call('GET', `${full.baseUrl}/chatbots/${fullBot}/unanswered`, full.apiKey)).body as { data: Group[] }).data;
+      await expect.poll(async () => (await listed()).length).toBe(1);
+      const [group] = await listed();
+      const answer = { answer: 'Yes, at the counter.' };
+      expect(await call('POST', `${full.baseUrl}/chatbots/${fullBot}/unanswered/${group?.id}/resolve`, full.apiKey, answer)).toEqual({ status: 403, body: DENIED });
+      expect(await call('POST', `${full.baseUrl}/chatbots/${fullBot}/messages/${messageId}/revision`, full.apiKey, answer)).toEqual({ status: 403, body: DENIED });
+      expect((await listed())[0]?.status).toBe('open');
+      const { body } = await call('GET', `${full.baseUrl}/chatbots/${fullBot}/sources`, full.apiKey);
+      expect((body as { data: { type: string }[] }).data.map((source) => source.type)).toEqual(['text']);
+
+      const paths = apiDocument().paths ?? {};
+      for (const path of ['/api/v1/chatbots/{chatbotId}/unanswered/{id}/resolve', '/api/v1/chatbots/{chatbotId}/messages/{messageId}/revision']) {
+        expect(Object.keys(paths[path]?.post?.responses ?? {}), path).toContain('403');
+      }
+    } finally {
+      await full.close();
+    }
   });
 
   describe('analytics', () => {

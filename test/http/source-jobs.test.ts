@@ -220,6 +220,23 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     ]);
   });
 
+  it('cites a page once when two website sources read it', async () => {
+    // Found teaching a support bot its whole docs site and then, with /chatbot learn, its changelog:
+    // the second crawl read the same pages, and Slack's reply ended "Sources: Pricing (…/pricing/),
+    // Pricing (…/pricing/)".
+    site = await serveSite(handbook());
+    for (const start of ['/', '/parking']) await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}${start}`, maxPages: 10 });
+    await worker(app.store).tick();
+    expect((await list()).filter((source) => source.type === 'website').map((source) => source.status)).toEqual(['ready', 'ready']);
+
+    const question = { chatbotId: bot, conversationId: 'parking-twice', messages: [{ role: 'user', content: 'Where do staff park?' }] };
+    await call('POST', `${app.baseUrl}/chat`, app.apiKey, question);
+    const { body: saved } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+    const [conversation] = (saved as { data: { messages: { role: string; sources?: { url?: string }[] }[] }[] }).data;
+    const cited = conversation?.messages.find((message) => message.role === 'assistant')?.sources;
+    expect(cited?.map((source) => source.url)).toEqual([`${site.origin}/parking`]);
+  });
+
   it('refuses a website with maxPages outside 1 to 1,000, a URL that is not http(s) or one with a password, with 400', async () => {
     for (const input of [
       { type: 'website', url: 'https://example.com/', maxPages: 0 },

@@ -200,7 +200,8 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       operationId: 'getMessageSources',
       tags: ['Conversations'],
       summary: 'The knowledge sources an answer drew on (extension; [] for none)',
-      description: 'As `get-conversations` shows them on the message; the chat adapters read them after a streamed reply.',
+      description:
+        'As `get-conversations` shows them on the message; the chat adapters read them after a streamed reply. A web page is cited once, under the best-ranked source that read it, when two website sources crawled it.',
       requestParams: { path: feedbackPath },
       responses: {
         200: jsonResponse('The sources', successOf(z.array(messageSource))),
@@ -217,7 +218,8 @@ export const conversationPaths: ZodOpenApiPathsObject = {
         'Adds a Q&A source of the question the answer answered and the revision. `messageId` names an assistant ' +
         'message (as for feedback); a user message or an unknown id is not found. ' +
         'The revision is shown on the message in `get-conversations`, whose `content` stays as it was; a later ' +
-        'revision replaces an earlier one.',
+        'revision replaces an earlier one. A chatbot whose sources hold SOURCES_MAX_CHARS_PER_CHATBOT characters ' +
+        'with the Q&A takes none: 403, nothing changed.',
       requestParams: { path: feedbackPath },
       requestBody: jsonRequest(revisionBody, { answer: 'We open at 8am on weekdays.' }),
       responses: {
@@ -225,7 +227,7 @@ export const conversationPaths: ZodOpenApiPathsObject = {
           message: 'Success',
           data: { id: '2', revision: { answer: 'We open at 8am on weekdays.', created_at: '2026-03-10T12:00:00.000Z' } },
         }),
-        ...keyedFailures(),
+        ...keyedFailures('denied'),
       },
     },
   },

@@ -149,10 +149,11 @@ export const reviewPaths: ZodOpenApiPathsObject = {
       summary: 'Answer a group of unanswered questions and mark it resolved',
       description:
         'Adds a Q&A source of the group’s question and the answer (the chatbot answers it, and paraphrases, from then on). ' +
-        'Asked again and still not answered, a resolved group opens again (same `id`, its count growing).',
+        'Asked again and still not answered, a resolved group opens again (same `id`, its count growing). ' +
+        'A chatbot whose sources hold SOURCES_MAX_CHARS_PER_CHATBOT characters with the Q&A takes none: 403, the group left open.',
       requestParams: { path: groupPath },
       requestBody: jsonRequest(resolveBody, { answer: 'Refunds are paid within 14 days of the return.' }),
-      responses: { 200: jsonResponse('The group', successOf(unansweredItem)), ...keyedFailures() },
+      responses: { 200: jsonResponse('The group', successOf(unansweredItem)), ...keyedFailures('denied') },
     },
   },
   '/chatbots/{chatbotId}/unanswered/{id}/dismiss': {
