@@ -17,6 +17,11 @@ export const ENCRYPTED_PDF = 'The PDF is encrypted with a password; remove the p
 export const NO_TEXT_LAYER = 'The PDF has no text layer: no text found; is it a scan?';
 export const NO_TEXT = 'The file contains no text.';
 
+/** A page of a PDF holding more text than a page can: its content unpacks to millions of characters, as a zip bomb's does. */
+export function overfullPage(page: number, limit: number): string {
+  return `Page ${page} of the PDF holds more than ${limit.toLocaleString('en-US')} characters of text, more than a page can, so the file is not read.`;
+}
+
 const NAMES: Record<FileKind, string> = {
   pdf: 'a PDF',
   docx: 'a DOCX file',

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
-import { damaged, ENCRYPTED_PDF, ExtractionError, NO_TEXT_LAYER } from './errors.js';
+import type { PDFPageProxy, TextItem } from 'pdfjs-dist/types/src/display/api.js';
+import { damaged, ENCRYPTED_PDF, ExtractionError, NO_TEXT_LAYER, overfullPage } from './errors.js';
 import { firstHeading } from './structured-text.js';
 
 // A PDF's text layer as structured text. A PDF has no structure, only text placed on pages: text
@@ -20,6 +20,12 @@ const HEADING_SCALE = 1.15;
 const MAX_HEADING_CHARS = 120;
 /** Text items further apart than this many font sizes are cells of a table row (or columns). */
 const CELL_GAP = 1.5;
+/**
+ * Characters a page holds at most: a dense page holds a few thousand. A content stream of a
+ * megabyte can unpack to hundreds of megabytes of text (a bomb of 1 MB held the extraction worker
+ * for two minutes and 2.6 GB): a page's text is read as it is parsed, and parsing stops past this.
+ */
+const MAX_PAGE_CHARS = 200_000;
 
 // PDF.js reads text in CJK fonts through Adobe's predefined CMaps, and measures the 14 standard
 // fonts with their data: in Node it reads both from these folders of its package.
@@ -50,8 +56,7 @@ export async function extractPdf(bytes: Uint8Array): Promise<{ title: string | u
     const pages: Line[][] = [];
     for (let number = 1; number <= document.numPages; number += 1) {
       const page = await document.getPage(number);
-      const content = await page.getTextContent();
-      pages.push(linesOf(content.items.filter((item): item is TextItem => 'str' in item && item.str.trim() !== '')));
+      pages.push(linesOf(await pageText(page, number)));
       page.cleanup();
     }
     const text = writeLines(pages);
@@ -64,6 +69,27 @@ export async function extractPdf(bytes: Uint8Array): Promise<{ title: string | u
   } finally {
     await task.destroy();
   }
+}
+
+/** A page's text items that hold text, read as they are parsed: a page past MAX_PAGE_CHARS stops its parsing and the file's reading. */
+async function pageText(page: PDFPageProxy, number: number): Promise<TextItem[]> {
+  const items: TextItem[] = [];
+  let chars = 0;
+  const reader = page.streamTextContent().getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    for (const item of (read.value as { items: (TextItem | object)[] }).items) {
+      if (!('str' in item) || item.str.trim() === '') continue;
+      items.push(item);
+      chars += item.str.length;
+    }
+    if (chars > MAX_PAGE_CHARS) {
+      const overfull = new ExtractionError(overfullPage(number, MAX_PAGE_CHARS));
+      // PDF.js wants a reason to stop parsing.
+      await reader.cancel(overfull);
+      throw overfull;
+    }
+  }
+  return items;
 }
 
 /** A page's lines, top to bottom: items whose baselines are within half a line of each other. */

@@ -9,6 +9,7 @@ import {
   TableCell,
   TableRow,
 } from 'docx';
+import { deflateSync } from 'node:zlib';
 import JSZip from 'jszip';
 import PDFDocument from 'pdfkit';
 
@@ -174,4 +175,31 @@ export async function docxUnpackingTo(outline: Outline, xmlBytes: number): Promi
   const filler = paragraph.repeat(Math.ceil(Math.max(0, xmlBytes - body.length) / paragraph.length));
   zip.file('word/document.xml', body.replace('<w:body>', `<w:body>${filler}`));
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+}
+
+/**
+ * A one-page PDF whose compressed content stream draws one line of text `lines` times: a few
+ * kilobytes that unpack to far more text than a page holds, as a PDF bomb's content does.
+ */
+export function pdfDrawing(lines: number): Uint8Array {
+  const content = deflateSync(Buffer.from('BT /F1 12 Tf 72 712 Td (All work and no play makes a dull bot.) Tj ET\n'.repeat(lines)));
+  const objects = [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
+    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
+    Buffer.from('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>'),
+    Buffer.concat([Buffer.from(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`), content, Buffer.from('\nendstream')]),
+    Buffer.from('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'),
+  ];
+  const parts = [Buffer.from('%PDF-1.4\n')];
+  const offsets: number[] = [];
+  let length = parts[0]?.length ?? 0;
+  objects.forEach((object, k) => {
+    const part = Buffer.concat([Buffer.from(`${k + 1} 0 obj\n`), object, Buffer.from('\nendobj\n')]);
+    offsets.push(length);
+    parts.push(part);
+    length += part.length;
+  });
+  const xref = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  parts.push(Buffer.from(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
+  return new Uint8Array(Buffer.concat(parts));
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
-import { docxOf, htmlOf, MEETING_ROOMS, pdfOf } from './documents.js';
+import { docxOf, htmlOf, MEETING_ROOMS, pdfDrawing, pdfOf } from './documents.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -157,6 +157,14 @@ describe('extractFile', () => {
 
   it('fails a PDF with no text layer, asking whether it is a scan', async () => {
     expect(await failure(await pdfOf(MEETING_ROOMS, { textless: true }))).toBe('The PDF has no text layer: no text found; is it a scan?');
+  });
+
+  it('reads a page of a PDF as long as it holds no more text than a page can, and stops parsing past that', async () => {
+    // A megabyte of PDF whose page unpacked to 300 MB of text held the extraction worker for two minutes.
+    expect((await extractFile(pdfDrawing(100))).text).toContain('All work and no play makes a dull bot.');
+    const bomb = pdfDrawing(1_000_000);
+    expect(bomb.byteLength).toBeLessThan(1024 * 1024);
+    expect(await failure(bomb)).toBe('Page 1 of the PDF holds more than 200,000 characters of text, more than a page can, so the file is not read.');
   });
 
   it('fails a truncated PDF or DOCX as damaged', async () => {
