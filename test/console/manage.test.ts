@@ -206,6 +206,11 @@ describe('activity', () => {
       return (body as { data: Saved[] }).data.find((conversation) => conversation.id === 'console-team');
     };
     expect((await saved())?.messages.at(-1)).toMatchObject({ content: 'Hi, Sinead here. What can I do?', author: { type: 'human', name: 'Sinead' } });
+    // The person's answer appears without a reload, and a reply being typed meanwhile stays.
+    await reply.getByLabel('Reply').fill('Let me look');
+    await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, conversationId: 'console-team', messages: [{ role: 'user', content: 'My invoice 1042 bounced' }] });
+    await transcript.getByText('My invoice 1042 bounced').waitFor();
+    expect(await reply.getByLabel('Reply').inputValue()).toBe('Let me look');
 
     await reply.getByRole('button', { name: 'Hand back to the chatbot' }).click();
     await page.getByText('handoff: handed back to the chatbot').waitFor();

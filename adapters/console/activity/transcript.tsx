@@ -39,7 +39,7 @@ export function Transcript({ chatbotId, conversation, onClose, onChanged }: Prop
         ))}
       </div>
       {isOpen(conversation.handoff) && (
-        <TeamReply chatbotId={chatbotId} conversationId={conversation.id} takenBy={conversation.handoff?.taken_by ?? null} onChanged={onChanged} />
+        <TeamReply chatbotId={chatbotId} conversation={conversation} onChanged={onChanged} />
       )}
     </section>
   );
