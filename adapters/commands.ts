@@ -10,6 +10,7 @@ import {
   type SourceItem,
   type UnansweredQuestion,
 } from './hub-client.js';
+import { crawlPagesText } from './crawl-pages.js';
 import { learnStartedText, type Learning } from './learn-watch.js';
 import { notBoundText } from './relay.js';
 
@@ -323,7 +324,7 @@ const handlers: Record<CommandName, Handler> = {
 };
 
 const sourceLine = (source: SourceItem) => {
-  const progress = source.pages && source.status !== 'ready' ? `, ${source.pages.done} of ${source.pages.total} pages` : '';
+  const progress = source.pages ? `, ${crawlPagesText(source)}` : '';
   const failure = source.status === 'failed' && source.error ? ` ${source.error}` : '';
   return `• ${source.title} (${source.type}, ${source.status}${progress})${failure}`;
 };

@@ -820,7 +820,7 @@ describe('Discord adapter', () => {
         expect(botMessages(here)).toEqual([]);
         const failed = (await hub.listSources(docsBot)).find((source) => source.status === 'failed');
         expect(said.sort()).toEqual(
-          [`Docs bot has read ${site.origin}/ (2 pages) and answers from it now.`, `Docs bot could not read ${site.origin}/gone: ${failed?.error}`].sort(),
+          [`Docs bot has read ${site.origin}/ (2 pages read) and answers from it now.`, `Docs bot could not read ${site.origin}/gone: ${failed?.error}`].sort(),
         );
         expect(failed?.error).toMatch(/\.$/);
       } finally {
