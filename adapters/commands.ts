@@ -10,6 +10,7 @@ import {
   type SourceItem,
   type UnansweredQuestion,
 } from './hub-client.js';
+import { crawlPagesText } from './crawl-pages.js';
 import { learnStartedText, type Learning } from './learn-watch.js';
 import { notBoundText } from './relay.js';
 
@@ -291,7 +292,17 @@ const handlers: Record<CommandName, Handler> = {
     if ('reply' in found) return found.reply;
     const sources = await context.hub.listSources(found.chatbot.id);
     if (sources.length === 0) return { text: `${found.chatbot.name} has no knowledge sources yet.` };
-    return { text: [`What ${found.chatbot.name} knows (${sources.length}):`, ...sources.map(sourceLine)].join('\n') };
+    // Questions and answers pile up as the team answers what the chatbot could not: the files,
+    // websites and texts come first, and the list stops within one Discord message.
+    const ordered = [...sources.filter((source) => source.type !== 'qa'), ...sources.filter((source) => source.type === 'qa')];
+    const rest = ordered.length - MAX_SOURCES_LISTED;
+    return {
+      text: [
+        `What ${found.chatbot.name} knows (${sources.length}):`,
+        ...ordered.slice(0, MAX_SOURCES_LISTED).map(sourceLine),
+        ...(rest > 0 ? [`…and ${rest} more, which the console's Sources page lists.`] : []),
+      ].join('\n'),
+    };
   },
 
   async resolve(_args, { hub, platform, channelId, threadId, words }) {
@@ -322,10 +333,14 @@ const handlers: Record<CommandName, Handler> = {
   },
 };
 
+/** Sources `/chatbot sources` lists, each title cut to SOURCE_TITLE_CHARS: within Discord's 2,000 characters. */
+const MAX_SOURCES_LISTED = 15;
+const SOURCE_TITLE_CHARS = 80;
+
 const sourceLine = (source: SourceItem) => {
-  const progress = source.pages && source.status !== 'ready' ? `, ${source.pages.done} of ${source.pages.total} pages` : '';
+  const progress = source.pages ? `, ${crawlPagesText(source)}` : '';
   const failure = source.status === 'failed' && source.error ? ` ${source.error}` : '';
-  return `• ${source.title} (${source.type}, ${source.status}${progress})${failure}`;
+  return `• ${truncate(source.title, SOURCE_TITLE_CHARS)} (${source.type}, ${source.status}${progress})${failure}`;
 };
 
 const questionLine = (group: UnansweredQuestion, index: number) =>

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { PlatformWords } from './commands.js';
+import { crawlPagesText } from './crawl-pages.js';
 import { HubApiError, type HubClient, type SourceItem } from './hub-client.js';
 
 // After `/chatbot learn <url>`: the website is read by the hub's sources job, in the background.
@@ -39,15 +40,13 @@ export const learnStartedText = ({ chatbotName, url }: Learning, watched: boolea
     : `${chatbotName} is reading ${url}. It answers from the site once it is ready: see \`${words.command} sources\`.`;
 
 const learnReadyText = ({ chatbotName, url }: Learning, source: SourceItem) =>
-  `${chatbotName} has read ${url}${source.pages ? ` (${pagesText(source.pages.done)})` : ''} and answers from it now.`;
+  `${chatbotName} has read ${url}${source.pages ? ` (${crawlPagesText(source)})` : ''} and answers from it now.`;
 
 const learnFailedText = ({ chatbotName, url }: Learning, source: SourceItem) =>
   `${chatbotName} could not read ${url}: ${source.error ?? 'the site could not be read.'}`;
 
 const learnSlowText = ({ chatbotName, url }: Learning, words: PlatformWords) =>
   `${chatbotName} is still reading ${url}; \`${words.command} sources\` shows how far it has got.`;
-
-const pagesText = (done: number) => (done === 1 ? '1 page' : `${done} pages`);
 
 export function createLearnWatcher({ logger, intervalMs = INTERVAL_MS, timeoutMs = TIMEOUT_MS }: LearnWatchOptions): LearnWatcher {
   const timers = new Set<NodeJS.Timeout>();

@@ -4,6 +4,7 @@ import { COMMAND_FAILED } from '../commands.js';
 import { HubApiError, isOpenHandoff, type HandoffInThread, type HandoffState, type HubClient } from '../hub-client.js';
 import type { Relay } from '../relay.js';
 import { HANDOFF_CLOSED, NOT_DELIVERED, ONLY_TEXT, RESOLVE_ID, rootMessage, TAKE_ID } from './handoff-message.js';
+import { withoutEmphasis } from './text.js';
 
 // The team's side of a handoff in Discord: Take and Resolve on the root message, and replies in
 // its thread relayed to the person under the member's display name. A thread is relayed only while
@@ -53,7 +54,7 @@ export function createHandoffListeners({ client, hub, relay, logger }: HandoffLi
       await message.reply(HANDOFF_CLOSED);
       return;
     }
-    const text = cleanContent(message.content, message.channel).trim();
+    const text = withoutEmphasis(cleanContent(message.content, message.channel)).trim();
     if (!text) {
       await message.reply(ONLY_TEXT);
       return;

@@ -43,3 +43,12 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 export function truncateMessage(text: string, limit = DISCORD_MESSAGE_LIMIT): string {
   return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
 }
+
+/**
+ * Discord's emphasis (**bold**, *italic*, _italic_, __underline__, ~~strike~~, ||spoiler||) without
+ * its markers, where they wrap words at word boundaries ("2*3*4" and snake_case stay): a team
+ * member's reply in a handoff reaches a widget that shows text as typed.
+ */
+export function withoutEmphasis(text: string): string {
+  return text.replace(/(^|[\s([{"'])(\*\*|__|~~|\|\||\*|_)(?=\S)([^\n]*?\S)\2(?=$|[\s)\]}"'.,;:!?])/g, '$1$3');
+}

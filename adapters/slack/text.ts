@@ -19,8 +19,15 @@ export function unescapeText(text: string): string {
 }
 
 /**
+ * Slack's emphasis (*bold*, _italic_, ~strike~): a marker right before a word's first character
+ * and after its last, at word boundaries, as Slack draws it ("2*3*4" and snake_case stay).
+ */
+const EMPHASIS = /(^|[\s([{"'])([*_~])(?=\S)([^\n]*?\S)\2(?=$|[\s)\]}"'.,;:!?])/g;
+
+/**
  * A message's text as a person reads it: the bot's own mention removed, other mentions, channel
- * references and links in readable form, entities decoded.
+ * references and links in readable form, emphasis markers dropped (a handoff reply reaches a
+ * widget that shows text as typed), entities decoded.
  */
 export function plainText(text: string, botUserId: string | undefined): string {
   const readable = text.replace(/<([^<>]*)>/g, (_whole, inner: string) => {
@@ -32,7 +39,7 @@ export function plainText(text: string, botUserId: string | undefined): string {
     const address = target.replace(/^mailto:/, '');
     return label && label !== address ? `${label} (${address})` : address;
   });
-  return unescapeText(readable)
+  return unescapeText(readable.replace(EMPHASIS, '$1$3'))
     .replace(/[ \t]{2,}/g, ' ')
     .trim();
 }

@@ -9,7 +9,7 @@ import { findOwnedChatbot } from './chatbots.js';
 import { citedSources } from './citations.js';
 import { recordExchange } from './conversations.js';
 import { accessDenied } from './errors.js';
-import { alreadyAsked, detailsIn, leadDetails, leadRequest } from './lead-capture.js';
+import { alreadyAsked, contactGivesAll, detailsIn, leadDetails, leadRequest } from './lead-capture.js';
 import { saveLead } from './leads.js';
 import { recordUnanswered } from './unanswered.js';
 import { openHandoff, requestHandoff } from './handoff.js';
@@ -74,10 +74,12 @@ export async function startChat(
   }
   const { responder, responderInput, newMessages, history } = prepared;
 
-  // The request for contact details rides on the first reply of a conversation that has none.
+  // The request for contact details rides on the first reply of a conversation that has none,
+  // unless its contact is known with them all.
   const details = leadDetails(chatbot.settings, history);
   const request = leadRequest(chatbot.settings);
-  const suffix = request && !input.leadForm && !alreadyAsked(request, history) && !details ? `\n\n${request}` : '';
+  const known = responderInput.contact !== undefined && contactGivesAll(chatbot.settings, responderInput.contact);
+  const suffix = request && !input.leadForm && !known && !alreadyAsked(request, history) && !details ? `\n\n${request}` : '';
 
   const responderName = responder.name ?? 'offline';
   /** The reply as saved: with the sources it drew on, when it drew on any. */

@@ -12,11 +12,13 @@ import type {
   Page,
   Revision,
   Store,
+  StoredMessage,
   TimeRange,
 } from '../store/port.js';
 import type { OnBackgroundError } from './chat.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { invalidRequest, notFound } from './errors.js';
+import { HANDED_BACK } from './handoff.js';
 import { addQaSource, type SourceLimits } from './sources.js';
 import { recordUnanswered } from './unanswered.js';
 
@@ -85,11 +87,24 @@ export async function rateAnswer(
   if (!(await store.conversations.setFeedback(chatbotId, messageId, feedback))) {
     throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
   }
-  if (!answered || answered.answer.author || answered.answer.feedback === 'down' || isDecline(answered.answer.content)) return;
+  if (!answered || answered.answer.feedback === 'down' || !isChatbotsAnswer(answered.answer, chatbot)) return;
   const example = { conversationId: answered.conversationId, messageId, source: answered.source, askedAt: new Date() };
   recordUnanswered(store, chatbot, answered.question, example).catch((error: unknown) =>
     onError(error, 'recording an unanswered question'),
   );
+}
+
+/**
+ * Whether a message is an answer of the chatbot's to review: not a decline (recorded when it was
+ * given), a team member's reply, or what a handoff says (waiting for the team, nobody came, handed
+ * back), which answer no question.
+ */
+function isChatbotsAnswer(message: StoredMessage, chatbot: Chatbot): boolean {
+  if (message.author || isDecline(message.content)) return false;
+  const { waitingMessage, offlineMessage } = chatbot.settings.handoff;
+  // The offline message may be followed by the request for contact details, in a paragraph of its own.
+  const saidAlone = (said: string) => said !== '' && (message.content === said || message.content.startsWith(`${said}\n\n`));
+  return ![waitingMessage, offlineMessage, HANDED_BACK].some(saidAlone);
 }
 
 /**

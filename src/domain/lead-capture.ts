@@ -1,4 +1,4 @@
-import type { ChatTurn, GivenDetails } from '../engine/responder.js';
+import type { ChatTurn, ContactDetails, GivenDetails } from '../engine/responder.js';
 import type { ChatbotSettings } from '../settings/chatbot-settings.js';
 
 // Collecting customer information in chat: the chatbot asks once per conversation for the
@@ -34,6 +34,12 @@ export function leadRequest(settings: ChatbotSettings): string | undefined {
   if (labels.length === 0) return undefined;
   const list = labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
   return `${settings.collectCustomerInformation.title}: please share your ${list}.`;
+}
+
+/** Whether a known contact (an API client's, or a Slack user's) already gives every active field. */
+export function contactGivesAll(settings: ChatbotSettings, contact: ContactDetails): boolean {
+  const given: Details = { name: contact.name, email: contact.email, phone: contact.phonenumber };
+  return activeFields(settings).every((field) => Boolean(given[field]?.trim()));
 }
 
 /** Whether an earlier reply of the conversation already asked. */

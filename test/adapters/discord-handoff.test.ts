@@ -207,10 +207,13 @@ describe('Discord handoff', () => {
     await say('c2', 'I want a human');
     const { root, thread } = await requested('c2');
     discord.setNickname(alice, null);
-    discord.say(thread, alice, 'Alice here, what happened?');
+    // Discord's emphasis is dropped: the widget would show its asterisks (found relaying a Tallyho reply).
+    discord.say(thread, alice, 'Alice here, **what** happened to __order 1042__?');
     const taken = await untilConversation('the first reply', 'c2', (item) => item.handoff?.status === 'active');
     expect(taken.handoff?.taken_by).toBe('Alice');
-    expect(handedTo(taken)).toMatchObject([{ role: 'assistant', content: 'Alice here, what happened?', author: { type: 'human', name: 'Alice' } }]);
+    expect(handedTo(taken)).toMatchObject([
+      { role: 'assistant', content: 'Alice here, what happened to order 1042?', author: { type: 'human', name: 'Alice' } },
+    ]);
     await untilRootShows(root, statusLine({ status: 'active', requested_at: '', taken_by: 'Alice' }));
 
     discord.click(root, alice, RESOLVE_ID);

@@ -820,7 +820,7 @@ describe('Discord adapter', () => {
         expect(botMessages(here)).toEqual([]);
         const failed = (await hub.listSources(docsBot)).find((source) => source.status === 'failed');
         expect(said.sort()).toEqual(
-          [`Docs bot has read ${site.origin}/ (2 pages) and answers from it now.`, `Docs bot could not read ${site.origin}/gone: ${failed?.error}`].sort(),
+          [`Docs bot has read ${site.origin}/ (2 pages read) and answers from it now.`, `Docs bot could not read ${site.origin}/gone: ${failed?.error}`].sort(),
         );
         expect(failed?.error).toMatch(/\.$/);
       } finally {
@@ -837,6 +837,25 @@ describe('Discord adapter', () => {
       expect(text).toBe(['What Manual bot knows (2):', '• API text (text, ready)', '• https://help.example.com/ (website, queued, 0 of 0 pages)'].join('\n'));
       const unbound = newChannel('sources-unbound');
       expect((await command(unbound, manager, 'sources', {}, admin)).text).toBe(NOT_BOUND);
+    });
+
+    it('sources lists the files, websites and texts first and stops within one message, however many questions were answered', async () => {
+      // Found after answering many of the Tallyho bot's open questions: each became a Q&A source,
+      // and the list, oldest first and cut at 2,000 characters, lost the website taught last.
+      const here = newChannel('sources-many');
+      const answeredBot = await createChatbotViaApi(app, 'Answered bot', 'The manual.');
+      await bind(here, answeredBot);
+      for (let index = 1; index <= 30; index += 1) {
+        const question = `Question ${index}: ${'how does this part of the invoicing work when a client pays late '.repeat(3)}?`;
+        await call('POST', `${app.baseUrl}/chatbots/${answeredBot}/sources`, app.apiKey, { type: 'qa', question, answer: 'Like this.' });
+      }
+      await hub.addWebsiteSource(answeredBot, 'https://help.example.com/');
+      const { text } = await command(here, manager, 'sources', {}, admin);
+      const lines = text.split('\n');
+      expect(text.length).toBeLessThanOrEqual(2_000);
+      expect(lines.slice(0, 3)).toEqual(['What Answered bot knows (32):', '• API text (text, ready)', '• https://help.example.com/ (website, queued, 0 of 0 pages)']);
+      expect(lines[3]).toMatch(/^• Question 1: how does this part .*… \(qa, ready\)$/);
+      expect(lines.at(-1)).toBe("…and 17 more, which the console's Sources page lists.");
     });
 
     it('changes and leads need Manage Server or DISCORD_ADMIN_USER_IDS', async () => {

@@ -23,6 +23,14 @@ describe('Slack text', () => {
     expect(plainText('<@UBOT>', 'UBOT')).toBe('');
   });
 
+  it('drops emphasis markers as Slack draws them, and leaves other asterisks and underscores', () => {
+    // Found replying in a Tallyho handoff thread "please check the *address*": the widget visitor
+    // read the asterisks.
+    expect(plainText('please check the *address*, _then_ send it ~again~.', 'UBOT')).toBe('please check the address, then send it again.');
+    expect(plainText('*Invoice 1042* (_paid_)', 'UBOT')).toBe('Invoice 1042 (paid)');
+    expect(plainText('2*3*4 and snake_case_name and * alone * and *unclosed', 'UBOT')).toBe('2*3*4 and snake_case_name and * alone * and *unclosed');
+  });
+
   it('leaves short text whole', () => {
     expect(splitMessage('hello')).toEqual(['hello']);
     expect(splitMessage('x'.repeat(MESSAGE_LIMIT))).toEqual(['x'.repeat(MESSAGE_LIMIT)]);

@@ -469,7 +469,7 @@ describe('Slack adapter: routing', () => {
   it('tells the admin privately when a website it was taught is ready, or could not be read', async () => {
     const h = await harness();
     const site = await serveSite(() => ({
-      '/': html(page('Help', '<p>Parcels go to the loading bay.</p>', { links: ['/parcels'] })),
+      '/': html(page('Help', '<p>Parcels go to the loading bay.</p>', { links: ['/parcels', 'https://elsewhere.example/help'] })),
       '/parcels': html(page('Parcels', '<p>Parcels wait at the front desk.</p>')),
     }));
     onTestFinished(() => site.close());
@@ -490,13 +490,16 @@ describe('Slack adapter: routing', () => {
     expect(followUps(h.slack.responses).map((body) => body.response_type)).toEqual(['ephemeral', 'ephemeral']);
     expect(said.sort()).toEqual(
       [
-        `Support bot has read ${site.origin}/ (2 pages) and answers from it now.`,
+        `Support bot has read ${site.origin}/ (2 pages read, 1 skipped) and answers from it now.`,
         `Support bot could not read ${site.origin}/gone: ${(await h.hub.listSources(h.support)).find((item) => item.status === 'failed')?.error}`,
       ].map(escapeText).sort(),
     );
     // Each watch ends once it has said so.
     await sleep(100);
     expect(followUps(h.slack.responses)).toHaveLength(2);
+    // The list says how the crawl ended too, as the console does (found with a Tallyho docs site
+    // taught with maxPages 5: "(website, ready)" hid the 23 pages past the limit).
+    expect((await h.command('sources')).text).toContain(escapeText(`• ${site.origin}/ (website, ready, 2 pages read, 1 skipped)`));
   });
 
   it('says a website is still being read once the watch runs out, and stops watching with the adapter', async () => {

@@ -179,6 +179,52 @@ describe('activity', () => {
     await expectAccessible(page);
   });
 
+  /** A person asks for the team in a new conversation; its transcript opens with Sinead's reply typed, not sent. */
+  const handedOff = async (conversationId: string, question: string, answer: string) => {
+    await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, conversationId, messages: [{ role: 'user', content: question }] });
+    await chatbotPage(`activity?conversation=${conversationId}`);
+    const reply = page.getByRole('form', { name: 'Reply as the team' });
+    await reply.getByLabel('Your name').fill('Sinead');
+    await reply.getByLabel('Reply').fill(answer);
+    return reply;
+  };
+
+  it('replies to an open handoff under the team member’s name and hands it back to the chatbot', async () => {
+    // Found handing a Tallyho widget visitor to the team of a chatbot whose team works in the
+    // console: the transcript said "waiting for the team", and nothing in the console could answer.
+    const reply = await handedOff('console-team', 'I need to speak to a human please', 'Hi, Sinead here. What can I do?');
+    await screenshots(page, 'activity-team-reply');
+    await expectAccessible(page);
+    await reply.getByRole('button', { name: 'Send reply' }).click();
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    await transcript.getByText('Hi, Sinead here. What can I do?').waitFor();
+    await page.getByText(/handoff: with the team \(Sinead\)/).waitFor();
+    expect(await reply.getByLabel('Reply').inputValue()).toBe('');
+    const saved = async () => {
+      const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}`, run.app.apiKey);
+      type Saved = { id: string; handoff?: { status: string }; messages: { content: string; author?: { name: string } }[] };
+      return (body as { data: Saved[] }).data.find((conversation) => conversation.id === 'console-team');
+    };
+    expect((await saved())?.messages.at(-1)).toMatchObject({ content: 'Hi, Sinead here. What can I do?', author: { type: 'human', name: 'Sinead' } });
+    // The person's answer appears without a reload, and a reply being typed meanwhile stays.
+    await reply.getByLabel('Reply').fill('Let me look');
+    await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, conversationId: 'console-team', messages: [{ role: 'user', content: 'My invoice 1042 bounced' }] });
+    await transcript.getByText('My invoice 1042 bounced').waitFor();
+    expect(await reply.getByLabel('Reply').inputValue()).toBe('Let me look');
+
+    await reply.getByRole('button', { name: 'Hand back to the chatbot' }).click();
+    await page.getByText('handoff: handed back to the chatbot').waitFor();
+    expect(await reply.count()).toBe(0);
+    expect((await saved())?.handoff?.status).toBe('resolved');
+  });
+
+  it('says a handoff closed meanwhile can no longer be answered', async () => {
+    const reply = await handedOff('closed-meanwhile', 'Can I talk to a person?', 'Still there?');
+    await call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/conversations/closed-meanwhile/handoff/resolve`, run.app.apiKey);
+    await reply.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByRole('alert').filter({ hasText: 'This handoff is closed' }).waitFor();
+  });
+
   it('lists leads and exports them as CSV, formulas defused', async () => {
     await page.getByRole('link', { name: 'Leads' }).click();
     await page.getByRole('cell', { name: 'ada@example.com' }).waitFor();

@@ -542,6 +542,23 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(await leads()).toHaveLength(1);
     });
 
+    it('does not ask a known contact for details it already has', async () => {
+      // Found in a Tallyho support channel on Slack: every thread's first answer asked the
+      // colleague (a contact with their Slack name and email) to "please share your Name and Work email".
+      await activateEmail();
+      await call('POST', `${app.baseUrl}/chatbots/${bot}/contacts`, app.apiKey, {
+        users: [
+          { external_id: 'slack:T1:U1', name: 'Alice Andersen', email: 'alice@example.com' },
+          { external_id: 'slack:T1:U2', name: 'Bob Berg' },
+        ],
+      });
+      expect(await askOne('When do you open on weekends?', { contactId: 'slack:T1:U1', conversationId: 'known' })).toBe(OPENING);
+      // One whose email the contact lacks is asked, as anyone is.
+      expect(await askOne('When do you open on weekends?', { contactId: 'slack:T1:U2', conversationId: 'half-known' })).toBe(
+        `${OPENING}\n\n${LEAD_REQUEST}`,
+      );
+    });
+
     it('neither asks nor collects when no field is active', async () => {
       const first = await askOne('When do you open on weekends?', { conversationId: 'no-lead' });
       expect(first).toBe(OPENING);

@@ -1,6 +1,9 @@
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHandoffTimer } from '../../jobs/handoffs.js';
 import type { ConversationSource } from '../../src/store/port.js';
 import { DEFAULT_SOURCE_LIMITS } from '../../src/domain/sources.js';
+import { HANDED_BACK } from '../../src/domain/handoff.js';
 import { apiDocument } from '../../src/http/app.js';
 import { call, createChatbotViaApi, DENIED, INVALID, jsonRequest, NO_KEY, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { queryString, type QueryParams } from '../support/listing.js';
@@ -122,6 +125,36 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       const rated = await call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${reply?.id}/feedback`, app.apiKey, { feedback: 'down' });
       expect(rated).toEqual({ status: 200, body: { message: 'Success', data: { id: reply?.id, feedback: 'down' } } });
       expect((await call('POST', `${team}/resolve`, app.apiKey)).status).toBe(200);
+      await ask('Do you sell gift cards?', { conversationId: 'c-2' });
+      expect((await settled(1)).map((group) => group.question)).toEqual(['Do you sell gift cards?']);
+    });
+
+    it('records nothing when the handoff’s own words are rated 👎: the waiting, offline and hand-back messages answer no question', async () => {
+      // Found rating a Tallyho widget chat "Not helpful" in the console's Activity: the waiting
+      // message under "I need to speak to a human please" opened that as a question the chatbot
+      // could not answer, which answering would have made a Q&A source.
+      const handoff = { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1' };
+      expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, handoff })).status).toBe(202);
+      const waiting = await ask('I need to speak to a human please', { conversationId: 'h-1' });
+      await call('POST', `${app.baseUrl}/chatbots/${bot}/conversations/h-1/handoff/resolve`, app.apiKey);
+      await ask('Can I talk to a person?', { conversationId: 'h-2' });
+      const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+      const said = (body as { data: { messages: { id: string; role: string; content: string }[] }[] }).data.flatMap((conversation) => conversation.messages);
+      const handedBack = said.find((message) => message.content === HANDED_BACK);
+      expect([waiting.messageId, handedBack?.id].every(Boolean)).toBe(true);
+      const rate = (messageId: string | null | undefined) =>
+        call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${messageId}/feedback`, app.apiKey, { feedback: 'down' });
+      expect((await rate(waiting.messageId)).status).toBe(200);
+      expect((await rate(handedBack?.id)).status).toBe(200);
+      // Nobody takes the second within its wait (the timer run an hour on): the person is told nobody is in.
+      const inAnHour = () => new Date(Date.now() + 3_600_000);
+      await createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: inAnHour }).tick();
+      const { body: final } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+      const offline = (final as { data: { messages: { id: string; content: string }[] }[] }).data
+        .flatMap((conversation) => conversation.messages)
+        .find((message) => message.content.startsWith('Sorry, nobody from the team'));
+      expect(offline).toBeDefined();
+      expect((await rate(offline?.id)).status).toBe(200);
       await ask('Do you sell gift cards?', { conversationId: 'c-2' });
       expect((await settled(1)).map((group) => group.question)).toEqual(['Do you sell gift cards?']);
     });

@@ -85,6 +85,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
             chatbotId={chatbot.id}
             conversation={loaded.data?.list.find((conversation) => conversation.id === open)}
             onClose={() => route(path)}
+            onChanged={loaded.reload}
           />
         ) : (
           <p class="muted">Choose a conversation to read it.</p>

@@ -5,14 +5,18 @@ import { Alert } from '../components/feedback.js';
 import { UsedSources } from '../components/used-sources.js';
 import { formatTime } from '../format.js';
 import type { Conversation, Handoff, Message } from '../types.js';
+import { isOpen, TeamReply } from './team-reply.js';
 
 // One conversation, message by message (as text, never markup), with where a handoff to the team
 // stands; each of the chatbot's answers lists the sources it cited and can be rated, and a team
-// member's reply is marked with their name (it is not the chatbot's, so it is not rated).
+// member's reply is marked with their name (it is not the chatbot's, so it is not rated). While the
+// handoff is open the team can reply here and hand the conversation back.
 
 type Rating = 'up' | 'down';
 
-export function Transcript({ chatbotId, conversation, onClose }: { chatbotId: string; conversation: Conversation | undefined; onClose: () => void }) {
+type Props = { chatbotId: string; conversation: Conversation | undefined; onClose: () => void; onChanged: () => void };
+
+export function Transcript({ chatbotId, conversation, onClose, onChanged }: Props) {
   if (!conversation) return <p class="muted">This conversation is not among those loaded: change the filters or load more.</p>;
   return (
     <section class="card" aria-labelledby="transcript-title">
@@ -34,6 +38,9 @@ export function Transcript({ chatbotId, conversation, onClose }: { chatbotId: st
           <Line key={message.id} chatbotId={chatbotId} message={message} />
         ))}
       </div>
+      {isOpen(conversation.handoff) && (
+        <TeamReply chatbotId={chatbotId} conversation={conversation} onChanged={onChanged} />
+      )}
     </section>
   );
 }

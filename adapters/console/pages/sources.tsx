@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { crawlPagesText } from '../../crawl-pages.js';
 import { call, callData } from '../api.js';
 import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm-button.js';
@@ -78,7 +79,7 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
       <div class="actions">
         <span class="grow">
           <strong>{source.title}</strong> · {source.type} · {STATUS[source.status]}
-          {source.pages ? ` · ${pagesText(source)}` : ''} · {source.chars.toLocaleString()} characters ·{' '}
+          {source.pages ? ` · ${crawlPagesText(source)}` : ''} · {source.chars.toLocaleString()} characters ·{' '}
           {formatTime(source.updated_at)}
         </span>
         <button type="button" class="secondary" aria-expanded={preview} onClick={() => setPreview(!preview)} aria-label={`Preview ${source.title}`}>
@@ -114,19 +115,6 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
       {preview && <Preview url={url} />}
     </li>
   );
-}
-
-/**
- * A website's pages: how far a crawl is while it runs; once it ends, how many were read, failed
- * and skipped (its total counts the skipped ones too, so "6 of 9" would read as unfinished).
- */
-function pagesText({ status, pages }: Source): string {
-  if (!pages) return '';
-  if (status === 'queued' || status === 'processing') return `${pages.done} of ${pages.total} pages`;
-  const skipped = pages.total - pages.done - pages.failed;
-  return [`${pages.done} ${pages.done === 1 ? 'page' : 'pages'} read`, pages.failed > 0 && `${pages.failed} failed`, skipped > 0 && `${skipped} skipped`]
-    .filter(Boolean)
-    .join(', ');
 }
 
 function Preview({ url }: { url: string }) {

@@ -1,0 +1,60 @@
+import { useEffect, useState } from 'preact/hooks';
+import { call, explained } from '../api.js';
+import { useAction } from '../components/action.js';
+import { Alert } from '../components/feedback.js';
+import { TextArea, TextInput } from '../components/fields.js';
+import type { Conversation, Handoff } from '../types.js';
+
+// The team's side of an open handoff, for a team that works in the console rather than Slack or
+// Discord: a reply under the team member's name (the first takes a waiting handoff), which the
+// person sees in the widget at once, and handing the conversation back to the chatbot. While it is
+// shown the conversation is read again every few seconds, so the person's new messages appear.
+
+/** The most the API takes in a name and in a reply. */
+const MAX_NAME = 200;
+const MAX_REPLY = 10_000;
+/** How often the conversation is read again while the team may answer it. */
+const POLL_MS = 3_000;
+/** The handoff was closed meanwhile: resolved elsewhere, or its time ran out. */
+const CLOSED = 'This handoff is closed (handed back or timed out), so the person can no longer be reached here.';
+
+export const isOpen = (handoff: Handoff | undefined) => handoff?.status === 'pending' || handoff?.status === 'active';
+
+type Props = { chatbotId: string; conversation: Conversation; onChanged: () => void };
+
+export function TeamReply({ chatbotId, conversation, onChanged }: Props) {
+  const [name, setName] = useState(conversation.handoff?.taken_by ?? '');
+  const [text, setText] = useState('');
+  const action = useAction();
+  // Each reading is a new conversation object, so this waits again after every one.
+  useEffect(() => {
+    const timer = setTimeout(onChanged, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [conversation, onChanged]);
+  const handoff = `/chatbots/${encodeURIComponent(chatbotId)}/conversations/${encodeURIComponent(conversation.id)}/handoff`;
+  const send = async (event: Event) => {
+    event.preventDefault();
+    const sent = await action.run(() => explained(call('POST', `${handoff}/messages`, { name: name.trim(), text: text.trim() }), { 404: CLOSED }));
+    if (sent) setText('');
+    onChanged();
+  };
+  const handBack = async () => {
+    await action.run(() => explained(call('POST', `${handoff}/resolve`), { 404: CLOSED }));
+    onChanged();
+  };
+  return (
+    <form class="team-reply" onSubmit={send} aria-label="Reply as the team">
+      <TextInput label="Your name" value={name} onValue={setName} required maxLength={MAX_NAME} hint="Shown to the person above your reply." />
+      <TextArea label="Reply" value={text} onValue={setText} rows={3} required maxLength={MAX_REPLY} />
+      {action.failure && <Alert>{action.failure}</Alert>}
+      <div class="actions">
+        <button type="submit" disabled={action.busy}>
+          Send reply
+        </button>
+        <button type="button" class="secondary" onClick={handBack} disabled={action.busy}>
+          Hand back to the chatbot
+        </button>
+      </div>
+    </form>
+  );
+}
