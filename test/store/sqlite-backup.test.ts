@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -66,6 +66,12 @@ describe('backupSqliteFile', () => {
     expect(copy.ids.at(-1)).toBe(copy.ids.length);
     expect(backup.bytes).toBeGreaterThan(2000 * 4096);
     expect(readdirSync(directory).sort()).toEqual(['copy.db', 'hub.db', 'hub.db-shm', 'hub.db-wal']);
+  });
+
+  it('makes the copy as private as the database', async () => {
+    chmodSync(filename, 0o600);
+    await backupSqliteFile(filename, join(directory, 'copy.db'));
+    expect(statSync(join(directory, 'copy.db')).mode & 0o777).toBe(0o600);
   });
 
   it('never replaces a file, however recently it appeared, and leaves nothing of its copy', async () => {

@@ -1,4 +1,4 @@
-import { linkSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, linkSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 // An online backup by SQLite's backup API, which copies the database's pages in steps, each a read
@@ -15,13 +15,14 @@ export type SqliteBackup = { bytes: number; restarts: number };
 
 /**
  * Copies the database file `filename` into the new file `destination`, which appears only once
- * complete and checked, and never replaces a file (an `EEXIST` error).
+ * complete and checked, as private as the database, and never replaces a file (an `EEXIST` error).
  */
 export async function backupSqliteFile(filename: string, destination: string): Promise<SqliteBackup> {
   const partial = `${destination}.partial-${process.pid}`;
   try {
     const restarts = await copyPages(filename, partial);
     check(partial);
+    chmodSync(partial, statSync(filename).mode & 0o777);
     // Unlike a rename, a link fails where the destination exists, however recently it appeared.
     linkSync(partial, destination);
     return { bytes: statSync(destination).size, restarts };
