@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { nanoid } from 'nanoid';
 import { chunkSourcesOffThread, type NamedChunks } from '../engine/workers/training-jobs.js';
 import { normaliseUrl } from '../sources/crawl/index.js';
-import { CONTENT_TYPES, sniffFileKind } from '../sources/extract/index.js';
+import { CONTENT_TYPES, sniffFileKind, unpackedXmlBytes } from '../sources/extract/index.js';
 import {
   apiTextSource,
   apiTextSourceId,
@@ -101,7 +101,7 @@ export async function findSource(store: Store, account: Account, chatbotId: stri
 
 /**
  * Files to read, all or none: each judged by its content (PDF, DOCX, Markdown, HTML or plain
- * text, else refused) and stored queued with its bytes and that type, created in the order given;
+ * text, else refused) and its size (a DOCX's unpacked as well), and stored queued with its bytes and that type, created in the order given;
  * the sources job reads them.
  */
 export async function addFileSources(
@@ -112,13 +112,17 @@ export async function addFileSources(
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<Source[]> {
   await findOwnedChatbot(store, account, chatbotId);
-  const judged = files.map(({ filename: sent, bytes }) => {
+  const judged: { filename: string; bytes: number; contentType: string }[] = [];
+  for (const { filename: sent, bytes } of files) {
     const filename = fileName(sent);
     if (bytes.length > limits.maxFileBytes) throw invalidRequest(`${filename} is over ${limits.maxFileBytes} bytes`);
     const kind = sniffFileKind(bytes);
     if (!kind) throw invalidRequest(`${filename} is not a PDF, DOCX, Markdown, HTML or text file`);
-    return { filename, bytes: bytes.length, contentType: CONTENT_TYPES[kind] };
-  });
+    // The limit holds for what a DOCX unpacks to, which is what extraction reads.
+    const unpacked = kind === 'docx' ? ((await unpackedXmlBytes(bytes)) ?? 0) : 0;
+    if (unpacked > limits.maxFileBytes) throw invalidRequest(`${filename} unpacks to ${unpacked} bytes of XML, over ${limits.maxFileBytes} bytes`);
+    judged.push({ filename, bytes: bytes.length, contentType: CONTENT_TYPES[kind] });
+  }
   // A millisecond apart, so the list (oldest first) keeps the upload's order, not its ids'.
   const now = Date.now();
   const sources = judged.map((file, k): Source => ({ ...queued(chatbotId, 'file', file.filename, new Date(now + k)), ...file }));

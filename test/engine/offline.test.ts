@@ -289,6 +289,9 @@ describe('composeAnswer on the shapes of real help texts', () => {
     expect(composeAnswer(input('How much does it cost to desex a dog?', vet))).toBe(NO_ANSWER);
     const airline = [documentText('airline-baggage.md', DEVELOPMENT_2.folder)];
     expect(composeAnswer(input('they took my carry-on off me at the gate, are you going to charge me for that?', airline))).toContain('This is free of charge');
+    // Under an FAQ's very question, the owner's answer stands, price or not.
+    const faq = ['## Shipping\nWe ship with DHL.\n\n## How much does shipping cost?\nIt depends on the weight of your order; the checkout shows it before you pay.'];
+    expect(composeAnswer(input('How much does shipping cost?', faq))).toBe('It depends on the weight of your order; the checkout shows it before you pay.');
     // A question asking something else of a fee ("when…?") is no price question.
     const bank = [documentText('bank-account-fees.md', DEVELOPMENT_2.folder)];
     expect(composeAnswer(input('when are fees taken from my account', bank))).toContain('send you a summary at least 14 days before we take them');

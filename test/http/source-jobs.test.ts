@@ -6,7 +6,7 @@ import { call, createChatbotViaApi, INVALID, NOT_FOUND, startApp, type TestApp }
 import type { SourceItem } from '../support/sources.js';
 import { storeTargets, type SharedDatabase } from '../support/stores.js';
 import { html, page, serveSite, type Route, type Site } from '../support/website.js';
-import { docxOf, MEETING_ROOMS } from '../sources/extract/documents.js';
+import { docxOf, docxUnpackingTo, MEETING_ROOMS } from '../sources/extract/documents.js';
 
 // Files and websites end to end: uploaded or named over HTTP, read by the sources job (its passes
 // run by the test, so nothing depends on timing), then listed, shown and answered from.
@@ -175,6 +175,16 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     const eleven = Array.from({ length: 11 }, (_, index) => ({ name: `part-${index}.md`, bytes: `# Part ${index}\n\nA part.` }));
     expect(await upload(eleven)).toEqual({ status: 400, body: INVALID });
     expect(await list()).toHaveLength(1);
+  });
+
+  it('refuses up front with 400 a DOCX that unpacks to more than the file limit, however small the file', async () => {
+    // A zip bomb: a 1.4 MB DOCX unpacking to 400 MB of XML held the extraction worker for 87 s and 4.8 GB.
+    const bomb = await docxUnpackingTo(MEETING_ROOMS, 1024 * 1024);
+    expect(bomb.byteLength).toBeLessThan(64 * 1024);
+    expect(await upload([{ name: 'bomb.docx', bytes: bomb }])).toEqual({ status: 400, body: INVALID });
+    const fits = await docxUnpackingTo(MEETING_ROOMS, 32 * 1024);
+    expect((await upload([{ name: 'fits.docx', bytes: fits }])).status).toBe(202);
+    expect((await list()).map((source) => source.title)).toEqual(['API text', 'fits.docx']);
   });
 
   it('refreshes a file (202): read again, answering from its last reading meanwhile', async () => {

@@ -95,6 +95,15 @@ function ownersAnswer(passages: Passage[]): string | undefined {
 }
 
 /**
+ * Whether the passage leaves a price asked unstated, and is no answer. A section under the very
+ * question asked (an FAQ's "How much does shipping cost?" answered "It depends on the weight")
+ * is the owner's answer all the same.
+ */
+function unpriced(passage: Passage): boolean {
+  return passage.priceMissing && !(passage.key.endsWith('?') && passage.keyCoverage >= KEY_ANSWERS);
+}
+
+/**
  * A Q&A pair's answer is written for its question, and often leaves its subject to it ("Yes, we
  * take all cards.", "Yes, dogs are welcome."): another question gets it only when some word of
  * the question itself is in the pair, not when word vectors alone put its words near the pair's
@@ -157,7 +166,7 @@ function quote(passages: Passage[], broad: boolean): string {
   const best = bestQuoted(passages);
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
   // by what it shares with the rest of the question.
-  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || best.priceMissing || isPairOfAnother(best)) return NO_ANSWER;
+  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || unpriced(best) || isPairOfAnother(best)) return NO_ANSWER;
   const sentences = best.sentences.filter((sentence) => !sentence.text.endsWith('?'));
   const top = Math.max(0, ...sentences.map((sentence) => sentence.weight));
   let picked: PassageSentence[];

@@ -221,7 +221,7 @@ export const sourcePaths: ZodOpenApiPathsObject = {
       tags: ['Sources'],
       summary: 'Add files, a website, a text or a question with its answer (extension)',
       description:
-        'Files (multipart, one to ten `file` parts of at most SOURCES_MAX_FILE_MB each: PDF, DOCX, Markdown, HTML or plain text, ' +
+        'Files (multipart, one to ten `file` parts of at most SOURCES_MAX_FILE_MB each, a DOCX unpacked too: PDF, DOCX, Markdown, HTML or plain text, ' +
         'judged by their content; a file in a part of another name is refused) and websites (`maxPages` 1 to 1,000, default 50) are read by a job: 202, queued. ' +
         'Texts and questions with their answers are trained before the answer: 201, ready. A chatbot’s sources ' +
         'together hold at most SOURCES_MAX_CHARS_PER_CHATBOT characters (else 403).',

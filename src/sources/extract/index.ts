@@ -11,6 +11,7 @@ export type Extracted = { kind: FileKind; contentType: string; title: string | u
 export { ExtractionError, isExtractionError } from './errors.js';
 export { extractHtml } from './html.js';
 export { CONTENT_TYPES, sniffFileKind } from './sniff.js';
+export { unpackedXmlBytes } from './unpacked-size.js';
 
 type Outcome = { extracted: Extracted } | { failure: string };
 

@@ -9,6 +9,7 @@ import {
   TableCell,
   TableRow,
 } from 'docx';
+import JSZip from 'jszip';
 import PDFDocument from 'pdfkit';
 
 // Real files for the extraction tests and bench, written by well-kept libraries from one outline:
@@ -160,4 +161,17 @@ export function htmlOf(outline: Outline): string {
 <body><header><a href="/">Acme home</a><nav><ul><li><a href="/rooms">All rooms</a></li><li><a href="/contact">Contact us</a></li></ul></nav></header>
 <main><article><h1>${escape(outline.title)}</h1>${sections.join('\n')}</article></main>
 <footer><p>Copyright Acme Corporation. <a href="/privacy">Privacy policy</a></p></footer><script>window.track("end")</script></body></html>`;
+}
+
+/**
+ * A DOCX of the outline whose body repeats one paragraph until its XML is `xmlBytes` long: a few
+ * kilobytes of file that unpack to far more, as a zip bomb does.
+ */
+export async function docxUnpackingTo(outline: Outline, xmlBytes: number): Promise<Uint8Array> {
+  const zip = await JSZip.loadAsync(await docxOf(outline));
+  const body = (await zip.file('word/document.xml')?.async('string')) ?? '';
+  const paragraph = '<w:p><w:r><w:t>All work and no play makes a dull bot.</w:t></w:r></w:p>';
+  const filler = paragraph.repeat(Math.ceil(Math.max(0, xmlBytes - body.length) / paragraph.length));
+  zip.file('word/document.xml', body.replace('<w:body>', `<w:body>${filler}`));
+  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 9 } });
 }
