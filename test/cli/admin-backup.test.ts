@@ -167,5 +167,5 @@ describe('npm run admin -- backup', () => {
     expect(mongo.stderr).toContain('mongodump --uri');
 
     expect(listing()).toEqual(files);
-  });
+  }, 60_000);
 });
