@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { consoleUrl, loadConfig } from '../config.js';
@@ -5,11 +7,11 @@ import { createAccount } from '../domain/accounts.js';
 import { apiKeyLabel, createApiKey } from '../domain/api-keys.js';
 import { CONSOLE_LINK_MS, createConsoleLink } from '../domain/console-sessions.js';
 import { HubError } from '../domain/errors.js';
-import { openStore } from '../store/index.js';
+import { backupSqlite, databaseLocation, openStore } from '../store/index.js';
 import type { Quota, Store } from '../store/port.js';
 
-// `npm run admin -- <command> …`: account administration against the configured DATABASE_URL.
-// Commands that create a key print it alone on the last line of stdout, for scripts.
+// `npm run admin -- <command> …`: account administration and backups of the configured
+// DATABASE_URL. Commands that create a key print it alone on the last line of stdout, for scripts.
 
 const USAGE = `Usage: npm run admin -- <command>
 
@@ -20,43 +22,69 @@ const USAGE = `Usage: npm run admin -- <command>
   console-link NAME    prints a one-time console sign-in link for the account NAME,
                        valid for 15 minutes
   set-quota NAME [--messages-per-month N] [--max-chatbots N]
-  list-accounts`;
+  list-accounts
+  backup FILE          copies a SQLite database into the new file FILE while hubs keep
+                       running (MongoDB: use mongodump or your provider's backups)`;
 
 const quotaNumber = z.coerce.number().int().positive();
 
-type Options = { quota: Partial<Quota>; label: string | undefined };
-type Command = (store: Store, args: string[], options: Options) => Promise<void>;
+/** A command's options and its database; the store is opened by the commands that use it. */
+type Context = { quota: Partial<Quota>; label: string | undefined; databaseUrl: string; store: () => Promise<Store> };
+type Command = (args: string[], context: Context) => Promise<void>;
 
 const commands: Record<string, Command> = {
-  async 'create-account'(store, [name], { quota }) {
+  async 'create-account'([name], { quota, store: open }) {
     const defaults = loadConfig().defaultQuota;
-    const { account, apiKey } = await createAccount(store, requireName(name), { ...defaults, ...quota });
+    const { account, apiKey } = await createAccount(await open(), requireName(name), { ...defaults, ...quota });
     console.log(`Created account ${account.name} (${describeQuota(account.quota)}). Its API key, shown once:`);
     console.log(apiKey);
   },
-  async 'create-key'(store, [name], { label }) {
+  async 'create-key'([name], { label, store: open }) {
+    const store = await open();
     const account = await findAccount(store, requireName(name));
     console.log(`New API key for ${account.name}, shown once:`);
     console.log((await createApiKey(store, account, requireLabel(label))).apiKey);
   },
-  async 'console-link'(store, [name]) {
+  async 'console-link'([name], { store: open }) {
+    const store = await open();
     const account = await findAccount(store, requireName(name));
     const token = await createConsoleLink(store, account);
     // The token rides in the fragment, which browsers never send: it stays out of server logs.
     console.log(`Console sign-in link for ${account.name}, usable once within ${CONSOLE_LINK_MS / 60_000} minutes:`);
     console.log(`${consoleUrl(loadConfig())}/link#${token}`);
   },
-  async 'set-quota'(store, [name], { quota }) {
+  async 'set-quota'([name], { quota, store: open }) {
+    const store = await open();
     const account = await findAccount(store, requireName(name));
     const updated = await store.accounts.setQuota(account.id, quota);
     console.log(`${account.name}: ${describeQuota(updated?.quota ?? account.quota)}`);
   },
-  async 'list-accounts'(store) {
-    for (const account of await store.accounts.list()) {
+  async 'list-accounts'(_args, { store: open }) {
+    for (const account of await (await open()).accounts.list()) {
       console.log(`${account.name}\t${describeQuota(account.quota)}\tcreated ${account.createdAt.toISOString()}`);
     }
   },
+  // Reads the database file itself, not the store: opening the store would create a database
+  // that is missing (a mistyped DATABASE_URL) and migrate one that a running hub uses.
+  async backup([file], { databaseUrl }) {
+    const location = databaseLocation(databaseUrl);
+    if (location.engine === 'mongodb') throw new UsageError(MONGODB_BACKUPS);
+    if (location.filename === ':memory:') throw new UsageError('sqlite::memory: lives only as long as its process: there is nothing to back up');
+    if (!existsSync(location.filename)) throw new UsageError(`there is no database at ${location.filename}; is DATABASE_URL the hub's?`);
+    const destination = requireNewFile(file);
+    const started = performance.now();
+    const { bytes, restarts } = await backupSqlite(location.filename, destination).catch((error: unknown) => {
+      throw (error as { code?: unknown }).code === 'EEXIST' ? backupExists(destination) : error;
+    });
+    const took = describeDuration(performance.now() - started);
+    const writes = restarts > 0 ? ` (started over ${restarts === 1 ? 'once' : `${restarts} times`} as hubs wrote)` : '';
+    console.log(`Backed up ${resolve(location.filename)} to ${destination}: ${describeBytes(bytes)} in ${took}${writes}, checked whole.`);
+  },
 };
+
+const MONGODB_BACKUPS =
+  'backup copies SQLite databases. For MongoDB, use mongodump --uri "$DATABASE_URL" --archive=FILE --gzip ' +
+  "(mongorestore to restore), or your provider's backups (MongoDB Atlas: cloud backups with point-in-time restore).";
 
 function requireName(name: string | undefined): string {
   if (!name?.trim()) throw new UsageError('an account NAME is required');
@@ -70,6 +98,19 @@ function requireLabel(label: string | undefined): string | undefined {
   return parsed.data;
 }
 
+/** A file that does not exist yet, in a directory that does. */
+function requireNewFile(file: string | undefined): string {
+  if (!file?.trim()) throw new UsageError('a backup FILE is required');
+  const destination = resolve(file);
+  if (!statSync(dirname(destination), { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`the directory ${dirname(destination)} does not exist`);
+  }
+  if (existsSync(destination)) throw backupExists(destination);
+  return destination;
+}
+
+const backupExists = (destination: string) => new UsageError(`${destination} exists; choose a new file`);
+
 async function findAccount(store: Store, name: string) {
   const account = await store.accounts.findByName(name);
   if (!account) throw new UsageError(`no account named ${name}`);
@@ -78,6 +119,11 @@ async function findAccount(store: Store, name: string) {
 
 const describeQuota = (quota: Quota) =>
   `${quota.messagesPerMonth} messages a month, up to ${quota.maxChatbots} chatbots`;
+
+const describeBytes = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+const describeDuration = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 class UsageError extends Error {}
 
@@ -110,13 +156,19 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
-  const options = { quota: parseQuota(values), label: values.label };
-  const store = await openStore(loadConfig().databaseUrl);
+  const { databaseUrl } = loadConfig();
+  let store: Promise<Store> | undefined;
+  const context = {
+    quota: parseQuota(values),
+    label: values.label,
+    databaseUrl,
+    store: () => (store ??= openStore(databaseUrl)),
+  };
   try {
-    await command(store, args, options);
+    await command(args, context);
     return 0;
   } finally {
-    await store.close();
+    await (await store)?.close();
   }
 }
 
