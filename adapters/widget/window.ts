@@ -291,7 +291,9 @@ function offerLeadForm(again = false): void {
   const autocomplete: Record<Field, string> = { name: 'name', email: 'email', phone: 'tel' };
   const inputs = form.fields.map(({ field, label }) => {
     const control = element('input', { name: field, type: types[field], autocomplete: autocomplete[field] as AutoFill });
-    if (field === 'phone') control.pattern = '\\+?[0-9\\s().\\-]{6,20}';
+    // The server's rule. Browsers compile a pattern with the v flag, where ( ) . - in a class must
+    // be escaped: unescaped, the pattern is invalid and silently ignored.
+    if (field === 'phone') control.pattern = '\\+?[0-9\\s\\(\\)\\.\\-]{6,20}';
     return element('label', { className: 'lead-field' }, element('span', {}, label), control);
   });
   const status = element('p', { className: 'lead-status' });

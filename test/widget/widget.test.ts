@@ -340,6 +340,23 @@ describe('leads', () => {
     expect(bad).toEqual({ status: 400, body: INVALID });
   });
 
+  it('checks a phone number in the browser by the rule the server applies', async () => {
+    // An invalid pattern (Chromium compiles it with the v flag) is ignored, so any text passed.
+    await configure({ collectCustomerInformation: { title: 'Stay in touch', phone: { active: true, label: 'Your phone' } } });
+    const messages: string[] = [];
+    page.on('console', (message) => messages.push(message.text()));
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    const phone = frame.getByRole('form', { name: 'Stay in touch' }).getByLabel('Your phone');
+    const valid = async (value: string) => {
+      await phone.fill(value);
+      return phone.evaluate((node: HTMLInputElement) => node.validity.valid);
+    };
+    expect(await valid('call me tomorrow')).toBe(false);
+    expect(await valid('+44 (0)7700 900-123')).toBe(true);
+    expect(messages.filter((text) => text.includes('pattern'))).toEqual([]);
+  });
+
   it('lets the visitor dismiss the form', async () => {
     await configure({ collectCustomerInformation: { title: 'Stay in touch', phone: { active: true, label: 'Phone' } } });
     const frame = await openWidget();
