@@ -1,3 +1,4 @@
+import { readableOn } from './readable.js';
 import { isConversationId, isWidgetMessage, newConversationId, storage, type WidgetMessage } from './protocol.js';
 
 // The embed script: `<script src="{hub}/widget/embed.js" data-chatbot-id="ID" defer>`. It adds
@@ -16,7 +17,7 @@ type EmbedConfig = {
 const STYLES = `
 :host { all: initial; }
 .launcher { position: fixed; bottom: 20px; width: 56px; height: 56px; border: 0; border-radius: 50%;
-  padding: 0; cursor: pointer; background: var(--button-color); color: #fff; z-index: 2147483646;
+  padding: 0; cursor: pointer; background: var(--button-color); color: var(--button-text); z-index: 2147483646;
   box-shadow: 0 4px 14px rgba(0,0,0,.25); display: grid; place-items: center; }
 .launcher:focus-visible { outline: 3px solid #111; outline-offset: 3px; }
 .launcher img { width: 32px; height: 32px; border-radius: 50%; object-fit: cover; }
@@ -70,6 +71,7 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
   launcher.setAttribute('aria-label', `Open chat with ${config.name}`);
   launcher.setAttribute('aria-expanded', 'false');
   launcher.style.setProperty('--button-color', config.buttonColor);
+  launcher.style.setProperty('--button-text', readableOn(config.buttonColor));
   if (config.iconUrl) {
     const icon = document.createElement('img');
     icon.src = new URL(config.iconUrl, hub).href;

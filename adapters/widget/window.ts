@@ -1,5 +1,6 @@
 import { follow, isOpen, type HandoffState, type Message } from './live.js';
 import { isConversationId, isWidgetMessage, newConversationId, storage, type WidgetMessage } from './protocol.js';
+import { readableOn } from './readable.js';
 import { renderText } from './text.js';
 
 // The chat window, served at /widget/chatbots/{id}: inside the embed script's iframe, or as a
@@ -57,6 +58,7 @@ function startingConversation(): { id: string; known: boolean } {
 document.documentElement.dataset.theme = config.theme;
 document.documentElement.dataset.mode = embedded ? 'embedded' : 'page';
 document.documentElement.style.setProperty('--user-color', config.userMessageColor);
+document.documentElement.style.setProperty('--user-text', readableOn(config.userMessageColor));
 
 const starting = startingConversation();
 let conversationId = starting.id;

@@ -207,6 +207,26 @@ describe('the window', () => {
     await page.screenshot({ path: `${SHOTS}/light.png` });
   });
 
+  it('writes on the chatbot colours in black or white, whichever reads, as the console preview shows them', async () => {
+    // Found setting a hotel's sand yellow: the visitor's bubbles and Send were white on yellow.
+    await configure({ styles: { buttonColor: '#F4D35E', userMessageColor: '#F4D35E' } });
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    const colour = (node: Element) => getComputedStyle(node).color;
+    const button = page.locator('switchboard-chat .launcher');
+    expect(await frame.locator('.message.user').evaluate(colour)).toBe('rgb(0, 0, 0)');
+    expect(await frame.getByRole('button', { name: 'Send' }).evaluate(colour)).toBe('rgb(0, 0, 0)');
+    expect(await button.evaluate(colour)).toBe('rgb(0, 0, 0)');
+
+    await configure({ styles: { buttonColor: '#112233', userMessageColor: '#aa3300' } });
+    await page.reload();
+    await launcher().click();
+    const dark = await chatFrame();
+    expect(await dark.locator('.message.user').evaluate(colour)).toBe('rgb(255, 255, 255)');
+    expect(await dark.getByRole('button', { name: 'Send' }).evaluate(colour)).toBe('rgb(255, 255, 255)');
+    expect(await button.evaluate(colour)).toBe('rgb(255, 255, 255)');
+  });
+
   it('renders training text and names as text, with only http(s) links, safely opened', async () => {
     const name = '</script><b>Bold</b><img src=x onerror="window.__pwned=1">';
     await configure({ styles: { displayName: name } });
