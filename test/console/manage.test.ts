@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 const chatbotPage = (section: string) => page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/${section}`);
-const section = (name: string) => page.getByRole('region', { name });
+const section = (name: string | RegExp) => page.getByRole('region', { name });
 
 describe('connect', () => {
   it('shows the embed snippet with a copy button and the full-page link', async () => {
@@ -198,7 +198,7 @@ describe('activity', () => {
     await reply.getByRole('button', { name: 'Send reply' }).click();
     const transcript = page.getByRole('log', { name: 'Transcript' });
     await transcript.getByText('Hi, Sinead here. What can I do?').waitFor();
-    await page.getByText(/handoff: with the team \(Sinead\)/).waitFor();
+    await section(/^Conversation of /).getByText(/handoff: with the team \(Sinead\)/).waitFor();
     expect(await reply.getByLabel('Reply').inputValue()).toBe('');
     const saved = async () => {
       const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}`, run.app.apiKey);
@@ -213,7 +213,7 @@ describe('activity', () => {
     expect(await reply.getByLabel('Reply').inputValue()).toBe('Let me look');
 
     await reply.getByRole('button', { name: 'Hand back to the chatbot' }).click();
-    await page.getByText('handoff: handed back to the chatbot').waitFor();
+    await section(/^Conversation of /).getByText('handoff: handed back to the chatbot').waitFor();
     expect(await reply.count()).toBe(0);
     expect((await saved())?.handoff?.status).toBe('resolved');
   });
@@ -223,6 +223,24 @@ describe('activity', () => {
     await call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/conversations/closed-meanwhile/handoff/resolve`, run.app.apiKey);
     await reply.getByRole('button', { name: 'Send reply' }).click();
     await page.getByRole('alert').filter({ hasText: 'This handoff is closed' }).waitFor();
+  });
+
+  it('marks the conversations waiting for the team, or with it, in the list', async () => {
+    // Found as Harbour House's receptionist: a guest asked for a person, and the list of
+    // conversations gave no sign of which one it was.
+    const api = (path: string, body?: unknown) => call('POST', `${run.app.baseUrl}${path}`, run.app.apiKey, body);
+    await api('/update-chatbot-settings', { chatbotId, handoff: { enabled: true } });
+    await api('/chat', { chatbotId, conversationId: 'waiting-in-list', messages: [{ role: 'user', content: 'I want a human, please' }] });
+    await chatbotPage('activity');
+    const item = (conversationId: string) =>
+      page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').filter({ has: page.locator(`a[href$="conversation=${conversationId}"]`) });
+    await item('waiting-in-list').waitFor();
+    expect(await item('waiting-in-list').textContent()).toContain('handoff: waiting for the team');
+    expect(await item('handed').textContent()).toContain('handoff: with the team (Ada)');
+    // Handed back, and never handed off:
+    expect(await item('console-team').textContent()).not.toContain('handoff');
+    expect(await item('api-1').textContent()).not.toContain('handoff');
+    await expectAccessible(page);
   });
 
   it('lists leads and exports them as CSV, formulas defused', async () => {

@@ -5,11 +5,14 @@ import { Select, TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
 import type { Chatbot, Conversation } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
+import { handoffText } from './handoff-text.js';
+import { isOpen } from './team-reply.js';
 import { Transcript } from './transcript.js';
 import { CONVERSATION_SOURCES } from '../sources.js';
 
 // The chatbot's conversations, newest first: filtered by source and day on the hub, searched by
-// text in the browser (within what is loaded), and opened as a transcript.
+// text in the browser (within what is loaded), and opened as a transcript. A conversation whose
+// handoff is open says so, so the team finds the people waiting for it.
 
 const PAGE_SIZE = 50;
 const SOURCE_OPTIONS = [{ value: '', label: 'All sources' }, ...CONVERSATION_SOURCES.map((source) => ({ value: source, label: source }))];
@@ -65,6 +68,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
                       </a>
                       <div class="muted">
                         {conversation.source} · {formatTime(conversation.updated_at)} · {conversation.messages.length} messages
+                        {conversation.handoff && isOpen(conversation.handoff) && <strong> · {handoffText(conversation.handoff)}</strong>}
                       </div>
                     </li>
                   ))}

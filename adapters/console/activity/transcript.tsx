@@ -4,7 +4,8 @@ import { useAction } from '../components/action.js';
 import { Alert } from '../components/feedback.js';
 import { UsedSources } from '../components/used-sources.js';
 import { formatTime } from '../format.js';
-import type { Conversation, Handoff, Message } from '../types.js';
+import type { Conversation, Message } from '../types.js';
+import { handoffText } from './handoff-text.js';
 import { isOpen, TeamReply } from './team-reply.js';
 
 // One conversation, message by message (as text, never markup), with where a handoff to the team
@@ -71,17 +72,6 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
       {action.failure && <Alert>{action.failure}</Alert>}
     </div>
   );
-}
-
-const HANDOFF: Record<Handoff['status'], string> = {
-  pending: 'waiting for the team',
-  active: 'with the team',
-  resolved: 'handed back to the chatbot',
-  missed: 'nobody from the team came in time',
-};
-
-function handoffText(handoff: Handoff): string {
-  return `handoff: ${HANDOFF[handoff.status]}${handoff.taken_by ? ` (${handoff.taken_by})` : ''}`;
 }
 
 /** 👍/👎 drawn, so they show whatever fonts the system has. */
