@@ -108,14 +108,18 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
       (panel.firstChild as HTMLElement).focus();
       return;
     }
-    if (!frame) {
-      frame = document.createElement('iframe');
-      frame.title = `Chat with ${config.name}`;
-      frame.src = `${base}?host=${encodeURIComponent(location.origin)}#conversation=${conversationId}${fresh ? '&new' : ''}`;
-      panel.append(frame);
+    if (frame) {
+      frame.focus();
+      post({ type: 'switchboard:focus' });
+      return;
     }
+    // A new window focuses its own input once loaded; until then the frame holds an about:blank
+    // of this page's origin, which a message for the hub would not reach (the browser warns).
+    frame = document.createElement('iframe');
+    frame.title = `Chat with ${config.name}`;
+    frame.src = `${base}?host=${encodeURIComponent(location.origin)}#conversation=${conversationId}${fresh ? '&new' : ''}`;
+    panel.append(frame);
     frame.focus();
-    post({ type: 'switchboard:focus' });
   }
 
   function close(): void {
