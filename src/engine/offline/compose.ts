@@ -2,7 +2,7 @@ import type { Passage, PassageSentence } from '../lexical-index.js';
 import { withoutLeadIn } from '../question.js';
 import { SAME_QUESTION } from '../question-similarity.js';
 import type { GivenDetails, ResponderInput } from '../responder.js';
-import { isListItem, joinSentences } from '../structure.js';
+import { isListItem, isTableRow, joinSentences } from '../structure.js';
 import { words } from '../text.js';
 
 // The offline responder's answer, composed from the training text alone: no model, no keys,
@@ -170,7 +170,10 @@ function quote(passages: Passage[], broad: boolean): string {
   const sentences = best.sentences.filter((sentence) => !sentence.text.endsWith('?'));
   const top = Math.max(0, ...sentences.map((sentence) => sentence.weight));
   let picked: PassageSentence[];
-  if (top === 0 || best.keyCoverage >= KEY_ANSWERS) {
+  const rows = best.keyCoverage >= KEY_ANSWERS ? rowsAsked(sentences) : undefined;
+  if (rows) {
+    picked = rows;
+  } else if (top === 0 || best.keyCoverage >= KEY_ANSWERS) {
     picked = sentences.slice(0, MAX_BROAD_SENTENCES);
   } else if (broad) {
     const first = sentences.findIndex((sentence) => sentence.weight === top);
@@ -197,6 +200,19 @@ function quote(passages: Passage[], broad: boolean): string {
     length += sentence.text.length + 1;
   }
   return chosen.length > 0 ? joinSentences(chosen) : NO_ANSWER;
+}
+
+/**
+ * The rows of a table or items of a list under a heading that answers the question, singled out
+ * by what the question names beyond the heading: "What is the API rate limit on Pro?" is the Pro
+ * row of the table headed "API rate limits", not the table's opening. At most two, not all.
+ */
+function rowsAsked(sentences: PassageSentence[]): PassageSentence[] | undefined {
+  const beyond = Math.max(0, ...sentences.map((sentence) => sentence.beyondKey ?? 0));
+  if (beyond === 0) return undefined;
+  const rows = sentences.filter((sentence) => (sentence.beyondKey ?? 0) >= beyond * CLOSE_TO_BEST);
+  const singled = rows.length <= MAX_SPECIFIC_SENTENCES && rows.length < sentences.length;
+  return singled && rows.every((row) => isListItem(row.text) || isTableRow(row.text)) ? rows : undefined;
 }
 
 /**
