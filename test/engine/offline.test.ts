@@ -455,6 +455,19 @@ describe('composeAnswer with Q&A pairs', () => {
     }
   });
 
+  it("quotes a pair found for another question whole, never a sentence of its answer alone", () => {
+    // Found walking through a software company's help: "Do you support PayPal?" got "PayPal is
+    // planned for 2027.", the answer's "Not yet" left out.
+    const payments = { id: 'src_payments', title: 'Help', type: 'text' as const };
+    const paypal = { id: 'src_paypal', title: 'Can clients pay with PayPal?', type: 'qa' as const };
+    const answer = 'Not yet: clients pay by card or bank transfer. PayPal is planned for 2027.';
+    const material = [
+      { text: '# Payments\nClients pay invoices by card or bank transfer. Invoices are sent by email.', source: payments },
+      { text: `Can clients pay with PayPal?\n${answer}`, source: paypal },
+    ];
+    expect(composeAnswer(input('Do you support PayPal?', material))).toBe(answer);
+  });
+
   it("answers a pair's one-word question with its answer after a question on another subject: it is no follow-up", () => {
     const rooms = { id: 'src_rooms', title: 'rooms.md', type: 'file' as const };
     const parking = { id: 'src_parking', title: 'Is there parking?', type: 'qa' as const };

@@ -91,7 +91,12 @@ function ownersAnswer(passages: Passage[]): string | undefined {
       passage.coverage >= MIN_COVERAGE &&
       passage.unknownWords.length === 0,
   );
-  return pair && pair.text.slice(pair.text.indexOf('\n') + 1).trim();
+  return pair && pairAnswer(pair);
+}
+
+/** A Q&A pair's answer as its owner wrote it: the passage's text after the question. */
+function pairAnswer(pair: Passage): string {
+  return pair.text.slice(pair.text.indexOf('\n') + 1).trim();
 }
 
 /**
@@ -167,6 +172,9 @@ function quote(passages: Passage[], broad: boolean): string {
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
   // by what it shares with the rest of the question.
   if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || unpriced(best) || isPairOfAnother(best)) return NO_ANSWER;
+  // A pair's answer is one answer: a sentence of it alone may say the opposite ("Not yet: … PayPal
+  // is planned for 2027." quoted as "PayPal is planned for 2027.").
+  if (best.source?.type === 'qa') return pairAnswer(best);
   const sentences = best.sentences.filter((sentence) => !sentence.text.endsWith('?'));
   const top = Math.max(0, ...sentences.map((sentence) => sentence.weight));
   let picked: PassageSentence[];
