@@ -218,11 +218,19 @@ describe('activity', () => {
     expect((await saved())?.handoff?.status).toBe('resolved');
   });
 
-  it('says a handoff closed meanwhile can no longer be answered', async () => {
-    const reply = await handedOff('closed-meanwhile', 'Can I talk to a person?', 'Still there?');
+  it('says a handoff closed meanwhile can no longer be answered, keeping the reply that was not sent', async () => {
+    // Found as Harbour House's receptionist: the sentence showed for an instant, then the form went
+    // with the reply typed in it, as the transcript was read again and the handoff was closed.
+    const reply = await handedOff('closed-meanwhile', 'Can I talk to a person?', 'Still there? We have a room on the 12th.');
     await call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/conversations/closed-meanwhile/handoff/resolve`, run.app.apiKey);
     await reply.getByRole('button', { name: 'Send reply' }).click();
-    await page.getByRole('alert').filter({ hasText: 'This handoff is closed' }).waitFor();
+    await section(/^Conversation of /).getByText('handoff: handed back to the chatbot').waitFor();
+    expect(await reply.count()).toBe(0);
+    const alert = page.getByRole('alert').filter({ hasText: 'This handoff is closed' });
+    expect(await alert.textContent()).toContain('Still there? We have a room on the 12th.');
+    await page.getByRole('link', { name: 'When do you open?' }).click();
+    await section(/^Conversation of /).getByText('When do you open?').first().waitFor();
+    expect(await alert.count()).toBe(0);
   });
 
   it('marks the conversations waiting for the team, or with it, in the list', async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call, explained } from '../api.js';
+import { ApiError, call, explained } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
@@ -16,13 +16,19 @@ const MAX_REPLY = 10_000;
 /** How often the conversation is read again while the team may answer it. */
 const POLL_MS = 3_000;
 /** The handoff was closed meanwhile: resolved elsewhere, or its time ran out. */
-const CLOSED = 'This handoff is closed (handed back or timed out), so the person can no longer be reached here.';
+export const CLOSED = 'This handoff is closed (handed back or timed out), so the person can no longer be reached here.';
 
 export const isOpen = (handoff: Handoff | undefined) => handoff?.status === 'pending' || handoff?.status === 'active';
 
-type Props = { chatbotId: string; conversation: Conversation; onChanged: () => void };
+type Props = {
+  chatbotId: string;
+  conversation: Conversation;
+  onChanged: () => void;
+  /** The handoff was closed before a reply could be sent: this form goes, the transcript keeps the reply. */
+  onClosed: (unsent: string) => void;
+};
 
-export function TeamReply({ chatbotId, conversation, onChanged }: Props) {
+export function TeamReply({ chatbotId, conversation, onChanged, onClosed }: Props) {
   const [name, setName] = useState(conversation.handoff?.taken_by ?? '');
   const [text, setText] = useState('');
   const action = useAction();
@@ -34,7 +40,15 @@ export function TeamReply({ chatbotId, conversation, onChanged }: Props) {
   const handoff = `/chatbots/${encodeURIComponent(chatbotId)}/conversations/${encodeURIComponent(conversation.id)}/handoff`;
   const send = async (event: Event) => {
     event.preventDefault();
-    const sent = await action.run(() => explained(call('POST', `${handoff}/messages`, { name: name.trim(), text: text.trim() }), { 404: CLOSED }));
+    const reply = { name: name.trim(), text: text.trim() };
+    const sent = await action.run(async () => {
+      try {
+        await call('POST', `${handoff}/messages`, reply);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) onClosed(reply.text);
+        throw error;
+      }
+    });
     if (sent) setText('');
     onChanged();
   };

@@ -6,18 +6,20 @@ import { UsedSources } from '../components/used-sources.js';
 import { formatTime } from '../format.js';
 import type { Conversation, Message } from '../types.js';
 import { handoffText } from './handoff-text.js';
-import { isOpen, TeamReply } from './team-reply.js';
+import { CLOSED, isOpen, TeamReply } from './team-reply.js';
 
 // One conversation, message by message (as text, never markup), with where a handoff to the team
 // stands; each of the chatbot's answers lists the sources it cited and can be rated, and a team
 // member's reply is marked with their name (it is not the chatbot's, so it is not rated). While the
-// handoff is open the team can reply here and hand the conversation back.
+// handoff is open the team can reply here and hand the conversation back; a reply the closed
+// handoff refused stays in view, with why.
 
 type Rating = 'up' | 'down';
 
 type Props = { chatbotId: string; conversation: Conversation | undefined; onClose: () => void; onChanged: () => void };
 
 export function Transcript({ chatbotId, conversation, onClose, onChanged }: Props) {
+  const [unsent, setUnsent] = useState<{ conversationId: string; text: string }>();
   if (!conversation) return <p class="muted">This conversation is not among those loaded: change the filters or load more.</p>;
   return (
     <section class="card" aria-labelledby="transcript-title">
@@ -39,8 +41,19 @@ export function Transcript({ chatbotId, conversation, onClose, onChanged }: Prop
           <Line key={message.id} chatbotId={chatbotId} message={message} />
         ))}
       </div>
-      {isOpen(conversation.handoff) && (
-        <TeamReply chatbotId={chatbotId} conversation={conversation} onChanged={onChanged} />
+      {isOpen(conversation.handoff) ? (
+        <TeamReply
+          chatbotId={chatbotId}
+          conversation={conversation}
+          onChanged={onChanged}
+          onClosed={(text) => setUnsent({ conversationId: conversation.id, text })}
+        />
+      ) : (
+        unsent?.conversationId === conversation.id && (
+          <Alert>
+            {CLOSED} Your reply, not sent: “{unsent.text}”
+          </Alert>
+        )
       )}
     </section>
   );
