@@ -45,10 +45,18 @@ export async function settleTimeout(store: Store, due: DueHandoff, at: Date): Pr
   const settled = await store.handoffs.transition(chatbotId, conversationId, [due.status], change, due.dueAt ?? undefined);
   if (!settled) return undefined;
   const { settings } = chatbot;
-  const said = status === 'missed' ? [settings.handoff.offlineMessage, leadRequest(settings)] : [HANDED_BACK];
+  const said = status === 'missed' ? [settings.handoff.offlineMessage, await detailsRequest(store, chatbot, conversationId)] : [HANDED_BACK];
   await say(store, chatbot, conversationId, said.filter(Boolean).join('\n\n'), at);
   await announce(store, chatbot, 'handoff.resolved', conversationId, settled, at);
   return status;
+}
+
+/** The request for contact details after a missed handoff, in words; the widget offers its form instead. */
+async function detailsRequest(store: Store, chatbot: Chatbot, conversationId: string): Promise<string | undefined> {
+  const request = leadRequest(chatbot.settings);
+  if (!request) return undefined;
+  const conversation = await store.conversations.find(chatbot.id, conversationId);
+  return conversation?.source === 'Widget or Iframe' ? undefined : request;
 }
 
 const noOpenHandoff = (conversationId: string) => notFound(`conversation ${conversationId} has no open handoff`);

@@ -239,7 +239,9 @@ describe('a handed-off visitor', () => {
     await waitForBubble(frame, OFFLINE);
     await frame.getByRole('form', { name: 'Your details' }).waitFor();
     await talkButton(frame).waitFor();
-    expect((await bubbles(frame)).at(-1)).toEqual(['', `${OFFLINE}\n\nYour details: please share your Email.`]);
+    // Found as a Harbour House guest nobody came to: the bubble asked "please share your Email"
+    // above the form that asks for it. The form alone asks, as after the first reply.
+    expect((await bubbles(frame)).at(-1)).toEqual(['', OFFLINE]);
   });
 
   it('never receives the replies of another visitor’s conversation', async () => {
