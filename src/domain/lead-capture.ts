@@ -28,10 +28,19 @@ function activeFields(settings: ChatbotSettings): Field[] {
   return FIELDS.filter((field) => settings.collectCustomerInformation[field].active);
 }
 
-/** The request appended to a reply, or undefined when no field is active. */
+/**
+ * Whether the chatbot collects details: a lead needs an email or a phone, so a name alone asks for
+ * nothing (its form could never be sent). The widget then asks with its own form, replies in words.
+ */
+export function collectsLeads(settings: ChatbotSettings): boolean {
+  const { email, phone } = settings.collectCustomerInformation;
+  return email.active || phone.active;
+}
+
+/** The request appended to a reply, or undefined when the chatbot collects no details. */
 export function leadRequest(settings: ChatbotSettings): string | undefined {
+  if (!collectsLeads(settings)) return undefined;
   const labels = activeFields(settings).map((field) => settings.collectCustomerInformation[field].label);
-  if (labels.length === 0) return undefined;
   const list = labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
   return `${settings.collectCustomerInformation.title}: please share your ${list}.`;
 }

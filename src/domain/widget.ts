@@ -4,6 +4,7 @@ import { startChat, type ChatReply, type OnBackgroundError } from './chat.js';
 import { recordExchange } from './conversations.js';
 import { accessDenied, invalidRequest, notFound } from './errors.js';
 import { requestHandoff } from './handoff.js';
+import { collectsLeads } from './lead-capture.js';
 import { saveLead, type LeadInput } from './leads.js';
 import type { ChatbotSettings } from '../settings/chatbot-settings.js';
 
@@ -71,12 +72,6 @@ export async function withinIpLimit(store: Store, chatbot: Chatbot, ip: string, 
   const windowStart = now - (now % windowMs);
   const count = await store.rateLimits.hit(`widget:${chatbot.id}:${ip}`, new Date(windowStart), windowMs);
   return count <= ipLimit;
-}
-
-/** Whether the window collects details with its own form (and the replies need not ask). */
-export function collectsLeads(settings: ChatbotSettings): boolean {
-  const { name, email, phone } = settings.collectCustomerInformation;
-  return name.active || email.active || phone.active;
 }
 
 /** One visitor message in a saved widget conversation; the owner's account pays the credit. */

@@ -559,6 +559,15 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       );
     });
 
+    it('asks for nothing when only the name is active, as a lead needs an email or a phone', async () => {
+      // Found setting up Harbour House: with the name alone the chat asked "please share your Name",
+      // and the widget showed a form whose Submit answered "Please give an email address or a phone
+      // number." with no field to give one in.
+      await updateSettings({ collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Name' } } });
+      expect(await askOne('When do you open on weekends?', { conversationId: 'name-only' })).toBe(OPENING);
+      expect(await leads()).toEqual([]);
+    });
+
     it('neither asks nor collects when no field is active', async () => {
       const first = await askOne('When do you open on weekends?', { conversationId: 'no-lead' });
       expect(first).toBe(OPENING);

@@ -378,6 +378,14 @@ describe('leads', () => {
     expect(messages.filter((text) => text.includes('pattern'))).toEqual([]);
   });
 
+  it('offers no form when only the name is active, which could never be sent', async () => {
+    await configure({ collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Your name' } } });
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    expect(await frame.getByRole('form', { name: 'Stay in touch' }).count()).toBe(0);
+    expect((await replies(frame)).at(-1)).not.toContain('please share');
+  });
+
   it('lets the visitor dismiss the form', async () => {
     await configure({ collectCustomerInformation: { title: 'Stay in touch', phone: { active: true, label: 'Phone' } } });
     const frame = await openWidget();

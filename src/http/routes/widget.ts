@@ -3,7 +3,6 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
-  collectsLeads,
   findWidgetChatbot,
   findWidgetConversation,
   listedHosts,
@@ -15,6 +14,7 @@ import {
   withinIpLimit,
 } from '../../domain/widget.js';
 import { updateSince } from '../../domain/widget-updates.js';
+import { collectsLeads } from '../../domain/lead-capture.js';
 import { handoffView } from '../../domain/webhook-events.js';
 import type { OnBackgroundError } from '../../domain/chat.js';
 import type { ChatEngine } from '../../engine/index.js';
