@@ -230,7 +230,9 @@ const handlers: Record<CommandName, Handler> = {
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
     await context.hub.updateSettings(found.chatbot.id, { [parsed.field]: parsed.value });
-    return { text: `Saved: the ${parsed.field} of ${found.chatbot.name} is now ${describeValue(parsed.value)}.` };
+    // The lists (initialMessages, suggestedMessages, domains) are plural: "are now".
+    const verb = Array.isArray(parsed.value) ? 'are' : 'is';
+    return { text: `Saved: the ${parsed.field} of ${found.chatbot.name} ${verb} now ${describeValue(parsed.value)}.` };
   },
 
   async leads(args, context) {

@@ -675,13 +675,15 @@ describe('Discord adapter', () => {
       expect(renamed.text).toBe('Saved: the name of Support bot is now “Help desk”.');
       const temp = await command(here, manager, 'set', { field: 'temp', value: '0.4' }, admin);
       expect(temp.text).toBe('Saved: the temp of Help desk is now “0.4”.');
+      const suggested = await command(here, manager, 'set', { field: 'suggestedMessages', value: 'Opening hours | Returns' }, admin);
+      expect(suggested.text).toBe('Saved: the suggestedMessages of Help desk are now “Opening hours”, “Returns”.');
       expect((await hub.listChatbots()).find((item) => item.id === supportBot)?.name).toBe('Help desk');
 
       const bad = await command(here, manager, 'set', { field: 'temp', value: '3' }, admin);
       expect(bad.text).toBe('temp takes a number from 0 to 1.');
       const refused = await command(here, manager, 'set', { field: 'model', value: 'not-a-model' }, admin);
       expect(refused.text).toBe('The hub refused that: Invalid request data.');
-      await hub.updateSettings(supportBot, { name: 'Support bot', temp: 0 });
+      await hub.updateSettings(supportBot, { name: 'Support bot', temp: 0, suggestedMessages: [] });
     });
 
     it('leads lists a few inline and attaches many as CSV, within dates', async () => {
