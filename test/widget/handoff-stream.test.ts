@@ -175,7 +175,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
     const timer = createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: () => new Date(Date.now() + 10 * 60_000) });
     expect(await timer.tick()).toEqual([{ chatbotId: bot, conversationId: id, status: 'missed' }]);
     const closing = await stream.until(hasStatus('missed'));
-    expect(replies(closing).map((reply) => reply.content)).toEqual([`${OFFLINE}\n\nYour details: please share your Email.`]);
+    // The window offers its details form again, under its title: the message does not repeat it.
+    expect(replies(closing).map((reply) => reply.content)).toEqual([OFFLINE]);
     expect(await stream.next()).toBeUndefined();
   });
 
