@@ -16,6 +16,7 @@ import {
   updateSource,
   type SourceLimits,
 } from '../../domain/sources.js';
+import { MAX_ANSWER_CHARS, MAX_QUESTION_CHARS } from '../../domain/qa-limits.js';
 import type { ChatEngine } from '../../engine/index.js';
 import type { Source, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
@@ -37,8 +38,8 @@ const text = z
   .max(MAX_TEXT_CHARS)
   .refine((value) => value.trim() !== '', 'a text that is not blank')
   .meta({ description: 'Not only spaces and line breaks' });
-const question = z.string().trim().min(1).max(2_000);
-const answer = z.string().trim().min(1).max(20_000);
+const question = z.string().trim().min(1).max(MAX_QUESTION_CHARS);
+const answer = z.string().trim().min(1).max(MAX_ANSWER_CHARS);
 
 const textSource = z.object({ type: z.literal('text'), title: title.default('Text'), text });
 const qaSource = z.object({ type: z.literal('qa'), question, answer });
