@@ -45,8 +45,12 @@ export type LexicalIndex = {
 export type SearchableIndex = Omit<LexicalIndex, TextField> & Record<TextField, StringList>;
 type TextField = 'vocabulary' | 'keys' | 'sentences' | 'sources';
 
-/** A sentence of a passage with the weight of the question it carries by its own words. */
-export type PassageSentence = { text: string; weight: number };
+/**
+ * A sentence of a passage with the weight of the question it carries by its own words, and the
+ * weight of those the section's key does not carry (absent: none): what singles out a row of a
+ * table headed by the rest of the question ("What is the API rate limit on Pro?").
+ */
+export type PassageSentence = { text: string; weight: number; beyondKey?: number };
 
 /** A retrieved section: its text for a model, and what the offline responder quotes from. */
 export type Passage = {
@@ -399,7 +403,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         const own = scoring.sentenceCover(s);
         mergeInto(covered, own);
         const text = index.sentences.at(s) as string;
-        sentences.push({ text, weight: focusOf(own, all) + (stated?.test(text) ? STATED_FOCUS : 0) });
+        sentences.push({ text, weight: focusOf(own, all) + (stated?.test(text) ? STATED_FOCUS : 0), beyondKey: beyondKeyOf(own, key, all) });
       }
       const coverBy = (table: AnswerTable) => (table === answered ? covered : sectionCover(index, table, section, from, to, all.length));
       const coveredByOwnWords = coverBy(ownWords);
@@ -624,6 +628,13 @@ function focusOf(weights: Float64Array, concepts: Concept[]): number {
   let focus = 0;
   for (let c = 0; c < weights.length; c += 1) focus += concepts[c]?.context ? CONTEXT_TIE * (weights[c] as number) : (weights[c] as number);
   return focus;
+}
+
+/** The weight of the question's own words a sentence covers that its section's key does not. */
+function beyondKeyOf(sentence: Float64Array, key: Float64Array, concepts: Concept[]): number {
+  let beyond = 0;
+  for (let c = 0; c < sentence.length; c += 1) if (key[c] === 0 && !concepts[c]?.context) beyond += sentence[c] as number;
+  return beyond;
 }
 
 /** A section's best sentence and its score. */

@@ -259,6 +259,13 @@ function nonEmptyLines(block: string): string[] {
     .filter(Boolean);
 }
 
+/** Whether a sentence is a table row read with its headers ("Room: Kestrel; Floor: 3"). */
+export function isTableRow(sentence: string): boolean {
+  return HEADED_ROW.test(sentence);
+}
+
+const HEADED_ROW = /^[^;:]{1,60}: [^;]*(?:; [^;:]{1,60}: [^;]*)+$/;
+
 /** A table row as one sentence: each cell after its column's header ("Size: Large"), empty cells left out. */
 function tableRow(cells: string[], headers: string[]): string {
   if (headers.length === 0) return cells.filter(Boolean).join(' | ');

@@ -21,7 +21,7 @@ describe('buildLexicalIndex', () => {
   it('hands on sections under their heading, with the heading apart from the sentences', () => {
     const [best] = lexicalSearcher(buildLexicalIndex(chunks))('How long do the batteries last?', 4);
     expect(best?.key).toBe('6. Batteries');
-    expect(best?.sentences[0]).toEqual({ text: 'The batteries last about one year.', weight: expect.any(Number) });
+    expect(best?.sentences[0]).toEqual({ text: 'The batteries last about one year.', weight: expect.any(Number), beyondKey: expect.any(Number) });
     expect(best?.text.startsWith('6. Batteries\nThe batteries last about one year.')).toBe(true);
   });
 });

@@ -267,6 +267,18 @@ describe('composeAnswer on the shapes of real help texts', () => {
     }
   });
 
+  it('answers with the row of a table that the question names beyond its heading, and with the table when it names none', () => {
+    // Found walking through a software company's docs: "on Pro" got every row of the table.
+    const plans = [
+      '## API rate limits\n\n| Plan | Rate limit | Session length |\n| --- | --- | --- |\n| Starter | 60 requests per minute | 7 days |\n' +
+        '| Pro | 600 requests per minute | 30 days |\n| Business | 6,000 requests per minute | 90 days |',
+      '## Prices\n\n| Plan | Price | Users included |\n| --- | --- | --- |\n| Starter | Free | 1 |\n| Pro | €12 per month | 3 |\n| Business | €49 per month | 10 |',
+      '## Refunds\n\nRefunds go back to the card you paid with and take 5 to 10 business days to arrive.',
+    ];
+    expect(composeAnswer(input('What is the API rate limit on Pro?', plans))).toBe('Plan: Pro; Rate limit: 600 requests per minute; Session length: 30 days');
+    expect(composeAnswer(input('What are the API rate limits?', plans))).toContain('Plan: Starter; Rate limit: 60 requests per minute; Session length: 7 days\nPlan: Pro');
+  });
+
   it('quotes, of two sections found alike, the one whose heading is all about what is asked', () => {
     const camp = '# Camp Tamarack: Family Information Pack\nPlease read this pack before camp starts.\n\n## What to pack\n- Sleeping bag and pillow\n- Two swimsuits and a beach towel\n\nDo not pack food.';
     expect(composeAnswer(input('What should we pack?', [camp]))).toContain('Sleeping bag and pillow');
@@ -441,6 +453,19 @@ describe('composeAnswer with Q&A pairs', () => {
     for (const question of ['Do you ship abroad?', 'Do you ship overseas?']) {
       expect(composeAnswer(withSources(question))).toBe('No. Since March we ship within the Netherlands only.');
     }
+  });
+
+  it("quotes a pair found for another question whole, never a sentence of its answer alone", () => {
+    // Found walking through a software company's help: "Do you support PayPal?" got "PayPal is
+    // planned for 2027.", the answer's "Not yet" left out.
+    const payments = { id: 'src_payments', title: 'Help', type: 'text' as const };
+    const paypal = { id: 'src_paypal', title: 'Can clients pay with PayPal?', type: 'qa' as const };
+    const answer = 'Not yet: clients pay by card or bank transfer. PayPal is planned for 2027.';
+    const material = [
+      { text: '# Payments\nClients pay invoices by card or bank transfer. Invoices are sent by email.', source: payments },
+      { text: `Can clients pay with PayPal?\n${answer}`, source: paypal },
+    ];
+    expect(composeAnswer(input('Do you support PayPal?', material))).toBe(answer);
   });
 
   it("answers a pair's one-word question with its answer after a question on another subject: it is no follow-up", () => {

@@ -2,7 +2,7 @@ import type { Passage, PassageSentence } from '../lexical-index.js';
 import { withoutLeadIn } from '../question.js';
 import { SAME_QUESTION } from '../question-similarity.js';
 import type { GivenDetails, ResponderInput } from '../responder.js';
-import { isListItem, joinSentences } from '../structure.js';
+import { isListItem, isTableRow, joinSentences } from '../structure.js';
 import { words } from '../text.js';
 
 // The offline responder's answer, composed from the training text alone: no model, no keys,
@@ -91,7 +91,12 @@ function ownersAnswer(passages: Passage[]): string | undefined {
       passage.coverage >= MIN_COVERAGE &&
       passage.unknownWords.length === 0,
   );
-  return pair && pair.text.slice(pair.text.indexOf('\n') + 1).trim();
+  return pair && pairAnswer(pair);
+}
+
+/** A Q&A pair's answer as its owner wrote it: the passage's text after the question. */
+function pairAnswer(pair: Passage): string {
+  return pair.text.slice(pair.text.indexOf('\n') + 1).trim();
 }
 
 /**
@@ -167,10 +172,16 @@ function quote(passages: Passage[], broad: boolean): string {
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
   // by what it shares with the rest of the question.
   if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || unpriced(best) || isPairOfAnother(best)) return NO_ANSWER;
+  // A pair's answer is one answer: a sentence of it alone may say the opposite ("Not yet: … PayPal
+  // is planned for 2027." quoted as "PayPal is planned for 2027.").
+  if (best.source?.type === 'qa') return pairAnswer(best);
   const sentences = best.sentences.filter((sentence) => !sentence.text.endsWith('?'));
   const top = Math.max(0, ...sentences.map((sentence) => sentence.weight));
   let picked: PassageSentence[];
-  if (top === 0 || best.keyCoverage >= KEY_ANSWERS) {
+  const rows = best.keyCoverage >= KEY_ANSWERS ? rowsAsked(sentences) : undefined;
+  if (rows) {
+    picked = rows;
+  } else if (top === 0 || best.keyCoverage >= KEY_ANSWERS) {
     picked = sentences.slice(0, MAX_BROAD_SENTENCES);
   } else if (broad) {
     const first = sentences.findIndex((sentence) => sentence.weight === top);
@@ -197,6 +208,19 @@ function quote(passages: Passage[], broad: boolean): string {
     length += sentence.text.length + 1;
   }
   return chosen.length > 0 ? joinSentences(chosen) : NO_ANSWER;
+}
+
+/**
+ * The rows of a table or items of a list under a heading that answers the question, singled out
+ * by what the question names beyond the heading: "What is the API rate limit on Pro?" is the Pro
+ * row of the table headed "API rate limits", not the table's opening. At most two, not all.
+ */
+function rowsAsked(sentences: PassageSentence[]): PassageSentence[] | undefined {
+  const beyond = Math.max(0, ...sentences.map((sentence) => sentence.beyondKey ?? 0));
+  if (beyond === 0) return undefined;
+  const rows = sentences.filter((sentence) => (sentence.beyondKey ?? 0) >= beyond * CLOSE_TO_BEST);
+  const singled = rows.length <= MAX_SPECIFIC_SENTENCES && rows.length < sentences.length;
+  return singled && rows.every((row) => isListItem(row.text) || isTableRow(row.text)) ? rows : undefined;
 }
 
 /**
