@@ -278,15 +278,16 @@ const handlers: Record<CommandName, Handler> = {
     if (holdsCredentials(url)) return { text: LEARN_CREDENTIALS };
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
-    let source: SourceItem;
+    let added: { source: SourceItem; known: boolean };
     try {
-      source = await context.hub.addWebsiteSource(found.chatbot.id, url);
+      added = await context.hub.addWebsiteSource(found.chatbot.id, url);
     } catch (error) {
       if (isChatbotFull(error)) return { text: CHATBOT_FULL };
       throw error;
     }
+    const { source, known } = added;
     const learning = { chatbotId: found.chatbot.id, chatbotName: found.chatbot.name, sourceId: source.id, url: source.url ?? url };
-    return { text: learnStartedText(learning, context.watchLearning?.(learning) ?? false, context.words) };
+    return { text: learnStartedText(learning, context.watchLearning?.(learning) ?? false, context.words, known) };
   },
 
   async sources(_args, context) {
