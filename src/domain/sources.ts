@@ -101,8 +101,8 @@ export async function findSource(store: Store, account: Account, chatbotId: stri
 
 /**
  * Files to read, all or none: each judged by its content (PDF, DOCX, Markdown, HTML or plain
- * text, else refused) and its size (a DOCX's unpacked as well), and stored queued with its bytes and that type, created in the order given;
- * the sources job reads them.
+ * text, else refused) and its size (a DOCX's unpacked as well), and stored queued with its bytes
+ * and that type, created in the order given; the sources job reads them.
  */
 export async function addFileSources(
   store: Store,
