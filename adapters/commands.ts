@@ -230,7 +230,9 @@ const handlers: Record<CommandName, Handler> = {
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
     await context.hub.updateSettings(found.chatbot.id, { [parsed.field]: parsed.value });
-    return { text: `Saved: the ${parsed.field} of ${found.chatbot.name} is now ${describeValue(parsed.value)}.` };
+    // The lists (initialMessages, suggestedMessages, domains) are plural: "are now".
+    const verb = Array.isArray(parsed.value) ? 'are' : 'is';
+    return { text: `Saved: the ${parsed.field} of ${found.chatbot.name} ${verb} now ${describeValue(parsed.value)}.` };
   },
 
   async leads(args, context) {
@@ -276,15 +278,16 @@ const handlers: Record<CommandName, Handler> = {
     if (holdsCredentials(url)) return { text: LEARN_CREDENTIALS };
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
-    let source: SourceItem;
+    let added: { source: SourceItem; known: boolean };
     try {
-      source = await context.hub.addWebsiteSource(found.chatbot.id, url);
+      added = await context.hub.addWebsiteSource(found.chatbot.id, url);
     } catch (error) {
       if (isChatbotFull(error)) return { text: CHATBOT_FULL };
       throw error;
     }
+    const { source, known } = added;
     const learning = { chatbotId: found.chatbot.id, chatbotName: found.chatbot.name, sourceId: source.id, url: source.url ?? url };
-    return { text: learnStartedText(learning, context.watchLearning?.(learning) ?? false, context.words) };
+    return { text: learnStartedText(learning, context.watchLearning?.(learning) ?? false, context.words, known) };
   },
 
   async sources(_args, context) {
@@ -295,14 +298,14 @@ const handlers: Record<CommandName, Handler> = {
     // Questions and answers pile up as the team answers what the chatbot could not: the files,
     // websites and texts come first, and the list stops within one Discord message.
     const ordered = [...sources.filter((source) => source.type !== 'qa'), ...sources.filter((source) => source.type === 'qa')];
-    const rest = ordered.length - MAX_SOURCES_LISTED;
-    return {
-      text: [
-        `What ${found.chatbot.name} knows (${sources.length}):`,
-        ...ordered.slice(0, MAX_SOURCES_LISTED).map(sourceLine),
-        ...(rest > 0 ? [`…and ${rest} more, which the console's Sources page lists.`] : []),
-      ].join('\n'),
-    };
+    const listed = ordered.slice(0, MAX_SOURCES_LISTED);
+    const rest = ordered.length - listed.length;
+    const heading = `What ${found.chatbot.name} knows (${sources.length}):`;
+    const more = rest > 0 ? [`…and ${rest} more, which the console's Sources page lists.`] : [];
+    // Each line gets an equal share of what the heading and the last line leave of one message.
+    const shared = SOURCES_REPLY_CHARS - heading.length - more.join('').length - (listed.length + more.length);
+    const share = Math.floor(shared / listed.length);
+    return { text: [heading, ...listed.map((source) => sourceLine(source, share)), ...more].join('\n') };
   },
 
   async resolve(_args, { hub, platform, channelId, threadId, words }) {
@@ -333,15 +336,25 @@ const handlers: Record<CommandName, Handler> = {
   },
 };
 
-/** Sources `/chatbot sources` lists, each title cut to SOURCE_TITLE_CHARS: within Discord's 2,000 characters. */
+/** Sources `/chatbot sources` lists, each title cut to SOURCE_TITLE_CHARS at most. */
 const MAX_SOURCES_LISTED = 15;
 const SOURCE_TITLE_CHARS = 80;
+/** The `/chatbot sources` reply fits one Discord message (2,000 characters; a Slack section holds 3,000). */
+const SOURCES_REPLY_CHARS = 2_000;
 
-const sourceLine = (source: SourceItem) => {
+/**
+ * One source in at most `room` characters: its title, its state, and why it failed. Title and
+ * error share what the state leaves, the title at least half of it unless the error needs less.
+ */
+function sourceLine(source: SourceItem, room: number): string {
   const progress = source.pages ? `, ${crawlPagesText(source)}` : '';
-  const failure = source.status === 'failed' && source.error ? ` ${source.error}` : '';
-  return `• ${truncate(source.title, SOURCE_TITLE_CHARS)} (${source.type}, ${source.status}${progress})${failure}`;
-};
+  const state = ` (${source.type}, ${source.status}${progress})`;
+  const error = source.status === 'failed' ? source.error : null;
+  const left = room - state.length - (error ? 3 : 2);
+  const titleRoom = Math.min(SOURCE_TITLE_CHARS, error ? Math.max(Math.ceil(left / 2), left - error.length) : left);
+  const line = `• ${truncate(source.title, titleRoom)}${state}`;
+  return error ? `${line} ${truncate(error, room - line.length - 1)}` : line;
+}
 
 const questionLine = (group: UnansweredQuestion, index: number) =>
   `${index + 1}. ${truncate(group.question, 200)} (asked ${group.count === 1 ? 'once' : `${group.count} times`})`;

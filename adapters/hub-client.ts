@@ -242,9 +242,14 @@ export function createHubClient(apiUrl: string, apiKey: string) {
         `${chatbotPath(chatbotId)}/messages/${encodeURIComponent(messageId)}/feedback`,
         { feedback },
       ),
-    /** Starts reading a website into a knowledge source of the chatbot (queued; the hub's job crawls it). */
-    addWebsiteSource: (chatbotId: string, url: string) =>
-      data<SourceItem>('POST', `${chatbotPath(chatbotId)}/sources`, { type: 'website', url }),
+    /**
+     * Starts reading a website into a knowledge source of the chatbot (queued; the hub's job crawls
+     * it); `known` when the chatbot had a source of that site already, which is read again instead (200).
+     */
+    async addWebsiteSource(chatbotId: string, url: string): Promise<{ source: SourceItem; known: boolean }> {
+      const response = await send('POST', `${chatbotPath(chatbotId)}/sources`, { type: 'website', url });
+      return { source: ((await response.json()) as { data: SourceItem }).data, known: response.status === 200 };
+    },
     listSources: (chatbotId: string) => data<SourceItem[]>('GET', `${chatbotPath(chatbotId)}/sources`),
     /** The chatbot's open unanswered questions, most asked first. */
     listOpenQuestions: (chatbotId: string, size: number) =>

@@ -34,10 +34,13 @@ const TIMEOUT_MS = 30 * 60_000;
 /** Watches at once; a `learn` beyond them is only answered, and `/chatbot sources` tells the rest. */
 const MAX_WATCHES = 50;
 
-export const learnStartedText = ({ chatbotName, url }: Learning, watched: boolean, words: PlatformWords) =>
-  watched
-    ? `${chatbotName} is reading ${url}. I'll say here when it is ready.`
-    : `${chatbotName} is reading ${url}. It answers from the site once it is ready: see \`${words.command} sources\`.`;
+/** What `learn` answers: the site is being read, as a new source or (`known`) as the one the chatbot has of it. */
+export function learnStartedText({ chatbotName, url }: Learning, watched: boolean, words: PlatformWords, known = false): string {
+  const reading = known
+    ? `${chatbotName} has ${url} among its sources already, so it reads that source again rather than learn the site twice.`
+    : `${chatbotName} is reading ${url}.`;
+  return `${reading} ${watched ? "I'll say here when it is ready." : `It answers from the site once it is ready: see \`${words.command} sources\`.`}`;
+}
 
 const learnReadyText = ({ chatbotName, url }: Learning, source: SourceItem) =>
   `${chatbotName} has read ${url}${source.pages ? ` (${crawlPagesText(source)})` : ''} and answers from it now.`;

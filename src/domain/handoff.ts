@@ -44,19 +44,19 @@ export async function settleTimeout(store: Store, due: DueHandoff, at: Date): Pr
   const change: HandoffChange = { status, dueAt: null, at, notice };
   const settled = await store.handoffs.transition(chatbotId, conversationId, [due.status], change, due.dueAt ?? undefined);
   if (!settled) return undefined;
-  const { settings } = chatbot;
-  const said = status === 'missed' ? [settings.handoff.offlineMessage, await detailsRequest(store, chatbot, conversationId)] : [HANDED_BACK];
+  const said = status === 'missed' ? [chatbot.settings.handoff.offlineMessage, await missedLeadRequest(store, chatbot, conversationId)] : [HANDED_BACK];
   await say(store, chatbot, conversationId, said.filter(Boolean).join('\n\n'), at);
   await announce(store, chatbot, 'handoff.resolved', conversationId, settled, at);
   return status;
 }
 
-/** The request for contact details after a missed handoff, in words; the widget offers its form instead. */
-async function detailsRequest(store: Store, chatbot: Chatbot, conversationId: string): Promise<string | undefined> {
-  const request = leadRequest(chatbot.settings);
-  if (!request) return undefined;
+/**
+ * The request for contact details after the offline message; none in the widget, whose window
+ * offers its details form again instead (under the same title, which the request would repeat).
+ */
+async function missedLeadRequest(store: Store, chatbot: Chatbot, conversationId: string): Promise<string | undefined> {
   const conversation = await store.conversations.find(chatbot.id, conversationId);
-  return conversation?.source === 'Widget or Iframe' ? undefined : request;
+  return conversation?.source === 'Widget or Iframe' ? undefined : leadRequest(chatbot.settings);
 }
 
 const noOpenHandoff = (conversationId: string) => notFound(`conversation ${conversationId} has no open handoff`);

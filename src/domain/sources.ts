@@ -101,8 +101,8 @@ export async function findSource(store: Store, account: Account, chatbotId: stri
 
 /**
  * Files to read, all or none: each judged by its content (PDF, DOCX, Markdown, HTML or plain
- * text, else refused) and its size (a DOCX's unpacked as well), and stored queued with its bytes and that type, created in the order given;
- * the sources job reads them.
+ * text, else refused) and its size (a DOCX's unpacked as well), and stored queued with its bytes
+ * and that type, created in the order given; the sources job reads them.
  */
 export async function addFileSources(
   store: Store,
@@ -148,14 +148,22 @@ function fileName(sent: string): string {
   return shown === '' || shown === '.' || shown === '..' ? 'file' : shown;
 }
 
-/** A website to crawl from `url` (on its host, at most `maxPages` pages); the sources job crawls it. */
+/** A website source: a new one (`known` false), or the chatbot's source of that site already. */
+export type AddedWebsite = { source: Source; known: boolean };
+
+/**
+ * A website to crawl from `url` (on its host, at most `maxPages` pages); the sources job crawls it.
+ * A site the chatbot has a source of already (the same URL once normalised) is not added twice:
+ * that source is crawled again, with this `maxPages`, as a refresh would (one being read is left
+ * to finish). Racing adds of one site make one source.
+ */
 export async function addWebsiteSource(
   store: Store,
   account: Account,
   chatbotId: string,
   input: { url: string; maxPages: number },
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
-): Promise<Source> {
+): Promise<AddedWebsite> {
   await findOwnedChatbot(store, account, chatbotId);
   const url = normaliseUrl(input.url);
   if (!url) throw invalidRequest(`${input.url} is not an http or https URL`);
@@ -165,8 +173,8 @@ export async function addWebsiteSource(
     maxPages: input.maxPages,
     pages: { done: 0, failed: 0, total: 0 },
   };
-  await insertWithinCharLimit(store, [source], limits);
-  return source;
+  const known = await withinCharLimit(store, chatbotId, limits, await store.sources.insertWebsite(source, limits.maxCharsPerChatbot));
+  return known ? { source: await readAgain(store, known, { maxPages: input.maxPages }), known: true } : { source, known: false };
 }
 
 /**
@@ -176,14 +184,19 @@ export async function addWebsiteSource(
 export async function refreshSource(store: Store, account: Account, chatbotId: string, sourceId: string): Promise<Source> {
   const source = await ownedSource(store, account, chatbotId, sourceId);
   if (source.type !== 'file' && source.type !== 'website') throw invalidRequest(`a ${source.type} source is not refreshed`);
+  return readAgain(store, source);
+}
+
+/** Queues a file or website source to be read again, with `change`, unless it is being read. */
+async function readAgain(store: Store, source: Source, change: Pick<SourceChange, 'maxPages'> = {}): Promise<Source> {
   if (source.status === 'queued' || source.status === 'processing') return source;
   // The crawl starts afresh (its pages cleared before it may be claimed); what the pages read
   // last time hold is in the material's chunks.
-  if (source.type === 'website') await store.sources.clearPages(sourceId);
+  if (source.type === 'website') await store.sources.clearPages(source.id);
   const pages = source.type === 'website' ? { pages: { done: 0, failed: 0, total: 0 } } : {};
-  const refreshed = await store.sources.update(chatbotId, sourceId, { status: 'queued', error: null, ...pages, updatedAt: new Date() });
+  const refreshed = await store.sources.update(source.chatbotId, source.id, { status: 'queued', error: null, ...pages, ...change, updatedAt: new Date() });
   // A change without chars is never over the limit.
-  if (!refreshed || isOverCharLimit(refreshed)) throw notFound(`source ${sourceId}`);
+  if (!refreshed || isOverCharLimit(refreshed)) throw notFound(`source ${source.id}`);
   return refreshed;
 }
 

@@ -216,7 +216,7 @@ const MEASURED = /\b(?:weigh|weighs|weight|heavy|big|large|long|time|space|room|
 const ASKS_OTHER_THAN_PRICE = /\b(?:when|where|who|why|which)\b|\bhow (?!much\b)/;
 /** What a sentence answering a price holds: an amount of money or a share, or that it is free (or not charged). */
 const STATES_PRICE =
-  /[$€£¥]|\d ?(?:%|percent|per cent)|\b(?:nok|sek|dkk|eur|usd|gbp|nzd|aud|cad|chf) ?\d|\d ?(?:nok|sek|dkk|eur|usd|gbp|nzd|aud|cad|chf)\b|\b(?:euros?|dollars?|pounds?|cents?|pence|kroner?|francs?|free|included|nothing)\b|\b(?:no|not|never|don't|doesn't|won't) (?:charge|cost|fee)/i;
+  /\p{Sc}|\d ?(?:%|percent|per cent)|\b(?:nok|sek|dkk|isk|eur|usd|gbp|nzd|aud|cad|chf|jpy|cny|inr|zar|pln|czk|huf|brl|mxn|sgd|hkd|kr) ?\d|\d ?(?:nok|sek|dkk|isk|eur|usd|gbp|nzd|aud|cad|chf|jpy|cny|inr|zar|pln|czk|huf|brl|mxn|sgd|hkd|kr)\b|\b(?:euros?|dollars?|pounds?|cents?|pence|kron[aeo]r?|francs?|yen|rupees?|free|included|nothing)\b|\b(?:no|not|never|don't|doesn't|won't) (?:charge|cost|fee)/iu;
 /** "What is your phone number?", "How do I contact support?", "who do I ring?": contact details are asked. */
 const ASKS_CONTACT =
   /\b(?:phone|telephone|mobile) (?:number|no)\b|\bcontact (?:you|us|support|someone|the team|customer service)\b|\b(?:contact|reach|call|phone|ring|email|e mail) (?:you|support)\b|\b(?:your|the) (?:phone|telephone|email|e mail|number|contact)\b|\be?mail address\b|\bget in touch\b|\bwho (?:do|should|can) i (?:call|ring|contact|phone)\b|\bwhat number\b/;

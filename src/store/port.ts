@@ -253,7 +253,7 @@ export type NewSource = Source & { text?: string; file?: Buffer };
 
 /** Fields absent keep their values; `text` replaces the extracted text. */
 export type SourceChange = Partial<
-  Pick<Source, 'title' | 'status' | 'error' | 'chars' | 'question' | 'answer' | 'contentType' | 'pages'>
+  Pick<Source, 'title' | 'status' | 'error' | 'chars' | 'question' | 'answer' | 'contentType' | 'maxPages' | 'pages'>
 > & { text?: string; updatedAt: Date };
 
 export type SourcePageStatus = 'read' | 'failed' | 'skipped';
@@ -326,6 +326,13 @@ export interface SourceRepository {
    * together (of two racing writes that would, MongoDB may refuse both); so for put and update.
    */
   insert(sources: NewSource[], maxChars?: number): Promise<OverCharLimit | undefined>;
+  /**
+   * Stores a new website source as insert does, unless the chatbot has a website source of the
+   * same `url` (the oldest, should there be several): answers that one then, storing nothing, and
+   * before the character limit is checked. The check goes with the write, so of racing adds of one
+   * URL one stores a source and the others answer it.
+   */
+  insertWebsite(source: NewSource, maxChars?: number): Promise<Source | OverCharLimit | undefined>;
   /**
    * Stores the source, replacing the one of the same id (keeping its createdAt), and answers it
    * with the revision its text is stored at. With `maxChars`, changes nothing when the chatbot's

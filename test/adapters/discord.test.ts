@@ -675,13 +675,15 @@ describe('Discord adapter', () => {
       expect(renamed.text).toBe('Saved: the name of Support bot is now “Help desk”.');
       const temp = await command(here, manager, 'set', { field: 'temp', value: '0.4' }, admin);
       expect(temp.text).toBe('Saved: the temp of Help desk is now “0.4”.');
+      const suggested = await command(here, manager, 'set', { field: 'suggestedMessages', value: 'Opening hours | Returns' }, admin);
+      expect(suggested.text).toBe('Saved: the suggestedMessages of Help desk are now “Opening hours”, “Returns”.');
       expect((await hub.listChatbots()).find((item) => item.id === supportBot)?.name).toBe('Help desk');
 
       const bad = await command(here, manager, 'set', { field: 'temp', value: '3' }, admin);
       expect(bad.text).toBe('temp takes a number from 0 to 1.');
       const refused = await command(here, manager, 'set', { field: 'model', value: 'not-a-model' }, admin);
       expect(refused.text).toBe('The hub refused that: Invalid request data.');
-      await hub.updateSettings(supportBot, { name: 'Support bot', temp: 0 });
+      await hub.updateSettings(supportBot, { name: 'Support bot', temp: 0, suggestedMessages: [] });
     });
 
     it('leads lists a few inline and attaches many as CSV, within dates', async () => {
@@ -856,6 +858,36 @@ describe('Discord adapter', () => {
       expect(lines.slice(0, 3)).toEqual(['What Answered bot knows (32):', '• API text (text, ready)', '• https://help.example.com/ (website, queued, 0 of 0 pages)']);
       expect(lines[3]).toMatch(/^• Question 1: how does this part .*… \(qa, ready\)$/);
       expect(lines.at(-1)).toBe("…and 17 more, which the console's Sources page lists.");
+    });
+
+    it('sources keeps every listed line and the last within one message when many sites failed with long error sentences', async () => {
+      // Found in the walk-through: fifteen failed websites, each line with its error, passed
+      // Discord's 2,000 characters, and the message was cut through a line, the count of the rest lost.
+      const here = newChannel('sources-failed');
+      const failingBot = await createChatbotViaApi(app, `Failing bot ${'with a very long name '.repeat(8)}`.slice(0, 200));
+      await bind(here, failingBot);
+      const paths = Array.from({ length: 17 }, (_, index) => `/${'product-manual/'.repeat(6)}${index + 1}`);
+      const site = await serveSite(Object.fromEntries(paths.map((path) => [path, html(page('Manual', '<p>Parcels go to the loading bay.</p>'))])));
+      try {
+        for (const path of paths) await hub.addWebsiteSource(failingBot, `${site.origin}${path}`);
+        // A hub whose limit no site fits in: each fails with a sentence of over a hundred characters.
+        const worker = createSourceWorker({ store: app.store, logger: pino({ level: 'silent' }), allowPrivate: true, maxCharsPerChatbot: 20 });
+        while ((await worker.tick()) > 0);
+        const sources = await hub.listSources(failingBot);
+        expect(sources.filter((source) => source.status === 'failed' && (source.error?.length ?? 0) > 100)).toHaveLength(17);
+
+        const { text } = await command(here, manager, 'sources', {}, admin);
+        const lines = text.split('\n');
+        expect(text.length).toBeLessThanOrEqual(2_000);
+        expect(lines[0]).toMatch(/^What Failing bot .* knows \(18\):$/);
+        expect(lines[1]).toBe('• API text (text, ready)');
+        const failed = lines.slice(2, -1);
+        expect(failed).toHaveLength(14);
+        for (const line of failed) expect(line).toMatch(/^• http:\/\/127\.0\.0\.1:\d+\/product-.*… \(website, failed, 1 page read\) The website holds \d+ characters .*…$/);
+        expect(lines.at(-1)).toBe("…and 3 more, which the console's Sources page lists.");
+      } finally {
+        await site.close();
+      }
     });
 
     it('changes and leads need Manage Server or DISCORD_ADMIN_USER_IDS', async () => {

@@ -458,6 +458,10 @@ describe('Slack adapter: routing', () => {
     const learned = await h.command('learn https://help.example.com/');
     expect(learned.response_type).toBe('ephemeral');
     expect(learned.text).toBe(escapeText("Support bot is reading https://help.example.com/. I'll say here when it is ready."));
+    // The same site again, as another spelling of it: read again, not learned twice.
+    expect((await h.command('learn https://HELP.example.com/?utm_source=mail#pricing')).text).toBe(
+      escapeText("Support bot has https://help.example.com/ among its sources already, so it reads that source again rather than learn the site twice. I'll say here when it is ready."),
+    );
     const listedSources = await h.command('sources');
     expect(listedSources.response_type).toBe('ephemeral');
     expect(listedSources.text).toBe(

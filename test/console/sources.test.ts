@@ -181,6 +181,16 @@ describe('sources page', () => {
     await expect.poll(() => row.textContent()).toMatch(/website · queued/);
     await readSources();
     await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/website · ready · 2 pages read, 1 failed, 1 skipped ·/);
+
+    // The same site again, spelt another way: read again with the new limit, not added twice.
+    await page.getByLabel('Website URL').fill(`${site.origin}/#top`);
+    await page.getByLabel('Max pages').fill('1');
+    await page.getByRole('button', { name: 'Add website' }).click();
+    await form.getByRole('status').getByText(`${site.origin}/ is one of this chatbot’s sources already: it is read again (with this page limit), not added twice.`).waitFor();
+    await expect.poll(() => row.textContent()).toMatch(/website · queued/);
+    expect((await sourcesOf(chatbotId)).filter((source) => source.type === 'website')).toMatchObject([{ id: website?.id, maxPages: 1 }]);
+    await readSources();
+    await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/website · ready · 1 page read, 3 skipped ·/);
   });
 });
 

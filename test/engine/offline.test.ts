@@ -301,6 +301,10 @@ describe('composeAnswer on the shapes of real help texts', () => {
     expect(composeAnswer(input('How much does it cost to desex a dog?', vet))).toBe(NO_ANSWER);
     const airline = [documentText('airline-baggage.md', DEVELOPMENT_2.folder)];
     expect(composeAnswer(input('they took my carry-on off me at the gate, are you going to charge me for that?', airline))).toContain('This is free of charge');
+    // In any currency: its symbol, its code or its name.
+    for (const price of ['600 kr', '₹500', 'CHF 20']) {
+      expect(composeAnswer(input('How much is a day ticket?', [`# Tickets\nA day ticket is ${price} for adults.\n\n# Hours\nWe open at nine.`]))).toContain(price);
+    }
     // Under an FAQ's very question, the owner's answer stands, price or not.
     const faq = ['## Shipping\nWe ship with DHL.\n\n## How much does shipping cost?\nIt depends on the weight of your order; the checkout shows it before you pay.'];
     expect(composeAnswer(input('How much does shipping cost?', faq))).toBe('It depends on the weight of your order; the checkout shows it before you pay.');

@@ -324,6 +324,28 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     }
   });
 
+  it('takes an answer as long as a Q&A source’s, 20,000 characters, in a resolve and a revision alike, and refuses a longer one', async () => {
+    // Both become Q&A sources, which took 20,000 characters where these took 10,000 (found in the walk-through).
+    const longest = `${'We open at nine. '.repeat(1_176)}Welcome!`; // 20,000 characters
+    const { messageId } = await ask('Do you sell gift cards?', { conversationId: 'c-1' });
+    const [group] = await settled(1);
+    const tooLong = { answer: `${longest}!` };
+    expect(await groupAction(group?.id ?? '', 'resolve', tooLong)).toEqual({ status: 400, body: INVALID });
+    expect(await call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${messageId}/revision`, app.apiKey, tooLong)).toEqual({ status: 400, body: INVALID });
+    expect((await groupAction(group?.id ?? '', 'resolve', { answer: longest })).status).toBe(200);
+    expect((await call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${messageId}/revision`, app.apiKey, { answer: longest })).status).toBe(200);
+    expect((await call('POST', `${app.baseUrl}/chatbots/${bot}/sources`, app.apiKey, { type: 'qa', question: 'Gift cards?', answer: `${longest}!` })).status).toBe(400);
+
+    const paths = apiDocument().paths ?? {};
+    const answerLimit = (path: string) => {
+      const body = paths[path]?.post?.requestBody;
+      const schema = body && 'content' in body ? body.content['application/json']?.schema : undefined;
+      return schema && 'properties' in schema ? (schema.properties?.answer as { maxLength?: number } | undefined)?.maxLength : undefined;
+    };
+    expect(answerLimit('/api/v1/chatbots/{chatbotId}/unanswered/{id}/resolve')).toBe(20_000);
+    expect(answerLimit('/api/v1/chatbots/{chatbotId}/messages/{messageId}/revision')).toBe(20_000);
+  });
+
   describe('analytics', () => {
     const analytics = (params: QueryParams, path = `chatbots/${bot}/analytics`, apiKey = app.apiKey) =>
       call('GET', `${app.baseUrl}/${path}${queryString(params)}`, apiKey);

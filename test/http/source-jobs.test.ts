@@ -261,6 +261,30 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await list()).toHaveLength(1);
   });
 
+  it('answers an add of a website the chatbot has already with that source (200), crawled again with the maxPages given, and racing adds with one source', async () => {
+    // Found in the walk-through: a second add of one site (or /chatbot learn of it) crawled it all
+    // again into a second source, and the chatbot held the site twice.
+    site = await serveSite(handbook());
+    const add = (path: string, maxPages: number) => call('POST', url(), app.apiKey, { type: 'website', url: `${site?.origin}${path}`, maxPages });
+    const first = await add('/', 1);
+    expect(first.status).toBe(202);
+    const created = (first.body as { data: SourceItem }).data;
+    // Another spelling of it (a tracking parameter, a fragment) is the same site; queued, it is left to be read.
+    expect(await add('/?utm_source=newsletter#top', 1)).toEqual({ status: 200, body: { message: 'Success', data: created } });
+    await worker(app.store).tick();
+    expect(await detail(created.id)).toMatchObject({ status: 'ready', pages: { done: 1 } });
+
+    const again = await Promise.all([add('/', 10), add('/', 10), add('/#', 10)]);
+    for (const answer of again) expect(answer).toMatchObject({ status: 200, body: { data: { id: created.id, status: 'queued' } } });
+    await worker(app.store).tick();
+    expect(await detail(created.id)).toMatchObject({ status: 'ready', pages: { done: 3 } });
+
+    const racing = await Promise.all(Array.from({ length: 4 }, () => add('/lunch', 1)));
+    expect(racing.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 202]);
+    expect(new Set(racing.map((answer) => (answer.body as { data: SourceItem }).data.id)).size).toBe(1);
+    expect((await list()).filter((source) => source.type === 'website').map((source) => source.url)).toEqual([`${site.origin}/`, `${site.origin}/lunch`]);
+  });
+
   it('refreshes a website (202): crawled again from the start', async () => {
     site = await serveSite(handbook());
     const created = (await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 })).body as {
@@ -386,7 +410,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: website cra
     const account = await seedAccount(store);
     const chatbot = await seedChatbot(store, account);
     const { addWebsiteSource } = await import('../../src/domain/sources.js');
-    const source = await addWebsiteSource(store, account, chatbot.id, { url: `${origin}/`, maxPages: 10 });
+    const { source } = await addWebsiteSource(store, account, chatbot.id, { url: `${origin}/`, maxPages: 10 });
     return { chatbotId: chatbot.id, sourceId: source.id };
   }
 

@@ -120,6 +120,28 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await debrisLeft()).toBe(0);
   });
 
+  it('inserts a website once: racing adds of one URL store one source, and the others and any later add answer it', async () => {
+    const url = 'https://help.example.com/';
+    const website = (overrides: Partial<NewSource> = {}) =>
+      source({ type: 'website', title: url, url, status: 'queued', chars: 0, text: undefined, maxPages: 50, pages: { done: 0, failed: 0, total: 0 }, ...overrides });
+    const answers = await Promise.all(Array.from({ length: 4 }, () => store.sources.insertWebsite(website(), 1_000)));
+    const [kept, ...others] = await store.sources.list(bot.id);
+    expect(others).toEqual([]);
+    expect(answers.filter((answer) => answer === undefined)).toHaveLength(1);
+    for (const answer of answers) if (answer) expect(answer).toEqual(kept);
+    // The site is answered before the limit is checked; another site is a new source, within it.
+    expect(await store.sources.insertWebsite(website(), 0)).toEqual(kept);
+    expect(await store.sources.insertWebsite(website({ url: `${url}docs`, title: `${url}docs` }), 0)).toEqual({ wouldHold: 1 });
+    // Another chatbot's source of the site is its own, and a text titled with the URL is no website.
+    expect(await store.sources.insertWebsite(website({ chatbotId: (await seedChatbot(store, owner)).id }), 1_000)).toBeUndefined();
+    const text = source({ title: url });
+    await store.sources.insert([text]);
+    const docs = website({ url: `${url}docs`, title: `${url}docs` });
+    expect(await store.sources.insertWebsite(docs, 1_000)).toBeUndefined();
+    expect((await store.sources.list(bot.id)).map(({ id }) => id)).toEqual([kept?.id, text.id, docs.id]);
+    expect(await debrisLeft()).toBe(0);
+  });
+
   it('updates and puts within a character limit, the replaced source’s characters left out, and past it changes nothing', async () => {
     const other = source({ chars: 5 });
     const edited = source({ chars: 5 });

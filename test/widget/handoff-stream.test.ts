@@ -175,7 +175,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
     const timer = createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: () => new Date(Date.now() + 10 * 60_000) });
     expect(await timer.tick()).toEqual([{ chatbotId: bot, conversationId: id, status: 'missed' }]);
     const closing = await stream.until(hasStatus('missed'));
-    // The window offers its details form; the words asking for them are for other sources.
+    // The window offers its details form again, under its title: the message does not repeat it.
     expect(replies(closing).map((reply) => reply.content)).toEqual([OFFLINE]);
     expect(await stream.next()).toBeUndefined();
   });

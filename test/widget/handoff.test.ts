@@ -239,8 +239,7 @@ describe('a handed-off visitor', () => {
     await waitForBubble(frame, OFFLINE);
     await frame.getByRole('form', { name: 'Your details' }).waitFor();
     await talkButton(frame).waitFor();
-    // Found as a Harbour House guest nobody came to: the bubble asked "please share your Email"
-    // above the form that asks for it. The form alone asks, as after the first reply.
+    // The form asks for the details under its title: the offline message does not ask again.
     expect((await bubbles(frame)).at(-1)).toEqual(['', OFFLINE]);
   });
 

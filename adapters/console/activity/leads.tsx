@@ -1,3 +1,4 @@
+import { csvField } from '../../../src/csv.js';
 import { callJson, query } from '../api.js';
 import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../format.js';
@@ -44,15 +45,8 @@ export function Leads({ chatbot }: { chatbot: Chatbot }) {
   );
 }
 
-/**
- * RFC 4180 CSV; a cell that starts like a formula is prefixed with a quote mark so spreadsheets
- * show it as text rather than running it.
- */
+/** The leads as CSV, each cell by the hub's one CSV rule (csvField: formulas defused, phone numbers kept). */
 function csvUrl(leads: Lead[]): string {
-  const cell = (value: string | null) => {
-    const text = /^[=+\-@\t\r]/.test(value ?? '') ? `'${value}` : (value ?? '');
-    return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-  };
-  const rows = [COLUMNS.join(','), ...leads.map((lead) => COLUMNS.map((column) => cell(lead[column])).join(','))];
+  const rows = [COLUMNS.join(','), ...leads.map((lead) => COLUMNS.map((column) => csvField(lead[column])).join(','))];
   return URL.createObjectURL(new Blob([`${rows.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' }));
 }

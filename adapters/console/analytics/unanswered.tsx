@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { MAX_ANSWER_CHARS } from '../../../src/domain/qa-limits.js';
 import { call, callData, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert, Busy, Notice } from '../components/feedback.js';
@@ -12,8 +13,6 @@ import { Show, useLoad } from '../use-load.js';
 
 type Unanswered = { id: string; question: string; count: number; last_asked_at: string };
 
-/** The most the API takes in an answer. */
-const MAX_ANSWER = 10_000;
 
 export function UnansweredQuestions({ base }: { base: string }) {
   const groups = useLoad(() => callData<Unanswered[]>('GET', `${base}/unanswered${query({ status: 'open', size: 20 })}`), [base]);
@@ -78,7 +77,7 @@ function Question({ base, group, onSettled }: { base: string; group: Unanswered;
       </div>
       {answering && (
         <form onSubmit={resolve} aria-label={`Answer to “${group.question}”`}>
-          <TextArea label="Answer" value={answer} onValue={setAnswer} rows={3} required maxLength={MAX_ANSWER} />
+          <TextArea label="Answer" value={answer} onValue={setAnswer} rows={3} required maxLength={MAX_ANSWER_CHARS} />
           <div class="actions">
             {action.busy ? <Busy label="Saving the answer" /> : <button type="submit">Save answer</button>}
             <button type="button" class="secondary" onClick={() => setAnswering(false)}>

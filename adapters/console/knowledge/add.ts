@@ -1,3 +1,4 @@
+import { MAX_ANSWER_CHARS, MAX_QUESTION_CHARS } from '../../../src/domain/qa-limits.js';
 import { call, callData, explained } from '../api.js';
 import type { Source } from '../types.js';
 
@@ -22,15 +23,20 @@ export function uploadFiles(base: string, files: readonly File[]): Promise<Sourc
   });
 }
 
-export function addWebsite(base: string, url: string, maxPages: number): Promise<Source> {
-  return explained(callData<Source>('POST', base, { type: 'website', url, maxPages }), {
+/** A website source added, or (`known`, 200) the chatbot's source of that site, crawled again. */
+export async function addWebsite(base: string, url: string, maxPages: number): Promise<{ source: Source; known: boolean }> {
+  const response = await explained(call('POST', base, { type: 'website', url, maxPages }), {
     400: 'The hub refused the address: give a web address starting with http:// or https://, without a user name or password.',
     403: FULL,
   });
+  return { source: ((await response.json()) as { data: Source }).data, known: response.status === 200 };
 }
 
 export const TEXT_REFUSED = { 400: 'The hub refused the text: it needs a text that is not blank, of at most 12 million characters, and a title of at most 300.', 403: FULL };
-export const QUESTION_REFUSED = { 400: 'The hub refused the question: it needs a question of at most 2,000 characters and an answer of at most 20,000, neither blank.', 403: FULL };
+export const QUESTION_REFUSED = {
+  400: `The hub refused the question: it needs a question of at most ${MAX_QUESTION_CHARS.toLocaleString('en')} characters and an answer of at most ${MAX_ANSWER_CHARS.toLocaleString('en')}, neither blank.`,
+  403: FULL,
+};
 
 export function addText(base: string, title: string, text: string): Promise<Source> {
   return explained(callData<Source>('POST', base, { type: 'text', text, ...(title && { title }) }), TEXT_REFUSED);

@@ -4,7 +4,7 @@ import { call, callData } from '../api.js';
 import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { DataTable } from '../components/data-table.js';
-import { Alert, Busy } from '../components/feedback.js';
+import { Alert, Busy, Notice } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
 import { addQuestion, addText, addWebsite, DEFAULT_MAX_PAGES, refreshSource, sourcesPath, uploadFiles } from '../knowledge/add.js';
@@ -178,11 +178,17 @@ const NO_WEBSITE: Website = { url: '', maxPages: String(DEFAULT_MAX_PAGES) };
 
 function AddWebsite({ base, onAdded }: { base: string; onAdded: () => void }) {
   const [website, setWebsite] = useState(NO_WEBSITE);
+  /** The address of a site the chatbot had already, read again rather than added twice. */
+  const [known, setKnown] = useState<string>();
   const action = useAction();
   const add = async (event: Event) => {
     event.preventDefault();
     if (maxPagesError(website.maxPages)) return;
-    if (await action.run(() => addWebsite(base, website.url.trim(), Number(website.maxPages)))) {
+    setKnown(undefined);
+    if (await action.run(async () => {
+      const added = await addWebsite(base, website.url.trim(), Number(website.maxPages));
+      if (added.known) setKnown(added.source.title);
+    })) {
       setWebsite(NO_WEBSITE);
       onAdded();
     }
@@ -191,6 +197,7 @@ function AddWebsite({ base, onAdded }: { base: string; onAdded: () => void }) {
     <form class="card" onSubmit={add} aria-labelledby="add-website-title">
       <h2 id="add-website-title">Add a website</h2>
       <WebsiteFields website={website} onWebsite={setWebsite} required />
+      {known && <Notice>{`${known} is one of this chatbot’s sources already: it is read again (with this page limit), not added twice.`}</Notice>}
       {action.failure && <Alert>{action.failure}</Alert>}
       {action.busy ? <Busy label="Adding the website" /> : <button type="submit">Add website</button>}
     </form>

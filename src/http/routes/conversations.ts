@@ -4,6 +4,7 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { OnBackgroundError } from '../../domain/chat.js';
 import { answerSources, listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
 import type { SourceLimits } from '../../domain/sources.js';
+import { MAX_ANSWER_CHARS } from '../../domain/qa-limits.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import { handoffView } from '../../domain/webhook-events.js';
@@ -66,7 +67,7 @@ const ratedMessage = z.object({ id: z.string(), feedback: z.enum(FEEDBACK) });
 export const messageSource = z
   .object({ id: z.string(), title: z.string(), url: z.string().optional().meta({ description: 'A web page’s address' }) })
   .meta({ id: 'MessageSource' });
-const revisionBody = z.strictObject({ answer: z.string().trim().min(1).max(10_000) });
+const revisionBody = z.strictObject({ answer: z.string().trim().min(1).max(MAX_ANSWER_CHARS) });
 const revision = z.object({ answer: z.string(), created_at: z.iso.datetime() });
 const revisedMessage = z.object({ id: z.string(), revision });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { accountAnalytics, chatbotAnalytics, type Analytics } from '../../domain/analytics.js';
 import { isTimeZone } from '../../domain/integrations.js';
+import { MAX_ANSWER_CHARS } from '../../domain/qa-limits.js';
 import type { SourceLimits } from '../../domain/sources.js';
 import { listUnanswered, resolveUnanswered, setUnansweredStatus } from '../../domain/unanswered.js';
 import type { ChatEngine } from '../../engine/index.js';
@@ -22,7 +23,7 @@ const STATUSES = ['open', 'resolved', 'dismissed'] as const;
 
 const groupPath = z.object({ chatbotId, id: z.string().min(1).max(64) });
 const statusQuery = z.object({ status: z.enum(STATUSES).optional() });
-const resolveBody = z.strictObject({ answer: z.string().trim().min(1).max(10_000) });
+const resolveBody = z.strictObject({ answer: z.string().trim().min(1).max(MAX_ANSWER_CHARS) });
 
 const unansweredItem = z
   .object({

@@ -16,6 +16,7 @@ import {
   updateSource,
   type SourceLimits,
 } from '../../domain/sources.js';
+import { MAX_ANSWER_CHARS, MAX_QUESTION_CHARS } from '../../domain/qa-limits.js';
 import type { ChatEngine } from '../../engine/index.js';
 import type { Source, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
@@ -37,8 +38,8 @@ const text = z
   .max(MAX_TEXT_CHARS)
   .refine((value) => value.trim() !== '', 'a text that is not blank')
   .meta({ description: 'Not only spaces and line breaks' });
-const question = z.string().trim().min(1).max(2_000);
-const answer = z.string().trim().min(1).max(20_000);
+const question = z.string().trim().min(1).max(MAX_QUESTION_CHARS);
+const answer = z.string().trim().min(1).max(MAX_ANSWER_CHARS);
 
 const textSource = z.object({ type: z.literal('text'), title: title.default('Text'), text });
 const qaSource = z.object({ type: z.literal('qa'), question, answer });
@@ -146,8 +147,9 @@ export function sourceRoutes(store: Store, engine: ChatEngine, limits: SourceLim
       }
       const input = parseInput(newSource, ctx.request.body);
       if (input.type === 'website') {
-        ctx.status = 202;
-        ctx.body = success(toSourceBody(await addWebsiteSource(store, account, chatbotId, input, limits)));
+        const { source, known } = await addWebsiteSource(store, account, chatbotId, input, limits);
+        ctx.status = known ? 200 : 202;
+        ctx.body = success(toSourceBody(source));
         return;
       }
       const source =
@@ -223,6 +225,8 @@ export const sourcePaths: ZodOpenApiPathsObject = {
       description:
         'Files (multipart, one to ten `file` parts of at most SOURCES_MAX_FILE_MB each, a DOCX unpacked too: PDF, DOCX, Markdown, HTML or plain text, ' +
         'judged by their content; a file in a part of another name is refused) and websites (`maxPages` 1 to 1,000, default 50) are read by a job: 202, queued. ' +
+        'A website whose URL, once normalised, is that of one of the chatbot’s website sources already adds none: that source is crawled again ' +
+        'with this `maxPages` (one being read is left to finish) and answered with 200. ' +
         'Texts and questions with their answers are trained before the answer: 201, ready. A chatbot’s sources ' +
         'together hold at most SOURCES_MAX_CHARS_PER_CHATBOT characters (else 403).',
       requestParams: { path: chatbotPath },
@@ -237,6 +241,7 @@ export const sourcePaths: ZodOpenApiPathsObject = {
         },
       },
       responses: {
+        200: jsonResponse('The chatbot’s source of that website already, queued to be crawled again', oneSource),
         201: jsonResponse('The new source, ready', oneSource),
         202: jsonResponse('The new sources, queued to be read', successOf(z.union([sourceBody, z.array(sourceBody)]))),
         ...keyedFailures('denied'),

@@ -217,7 +217,12 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
    * removed.
    */
   function withinLimit(limit: CharLimit, write: () => Promise<(() => Promise<void>) | undefined>): Promise<OverCharLimit | undefined> {
-    return whileHolding(models, `source-writes\u0000${limit.chatbotId}`, WRITE_HOLD_MS, () => limitedWrite(limit, write));
+    return holdingWrites(limit.chatbotId, () => limitedWrite(limit, write));
+  }
+
+  /** Runs `work` while the chatbot's source writes take turns with it. */
+  function holdingWrites<T>(chatbotId: string, work: () => Promise<T>): Promise<T> {
+    return whileHolding(models, `source-writes\u0000${chatbotId}`, WRITE_HOLD_MS, work);
   }
 
   async function limitedWrite(
@@ -262,6 +267,16 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
       if (!first) return undefined;
       const except = batch.map((source) => source.id);
       return withinLimit({ chatbotId: first.chatbotId, chars: countedChars(batch), except, maxChars }, () => writeBatch(batch));
+    },
+    async insertWebsite(source, maxChars = Infinity) {
+      const { chatbotId, url } = source;
+      const sameSite = () => sources.findOne({ chatbotId, type: 'website', url }, INTERNAL).sort({ createdAt: 1, _id: 1 }).lean<SourceDoc>();
+      // Inserts of one chatbot's sources take turns, so no other adds the site between the check and the write.
+      return holdingWrites(chatbotId, async () => {
+        const existing = await sameSite();
+        if (existing) return toSource(existing);
+        return limitedWrite({ chatbotId, chars: countedChars([source]), except: [source.id], maxChars }, () => writeBatch([source]));
+      });
     },
     async put(source, maxChars = Infinity) {
       const limit = { chars: source.chars, maxChars };

@@ -118,9 +118,10 @@ function rowValues(source: NewSource, versions: Versions) {
 }
 
 /** The columns a change sets, but for its text's (kept in parts). */
-function columnsOf({ text: _text, pages, contentType, updatedAt, ...fields }: SourceChange): Record<string, unknown> {
+function columnsOf({ text: _text, pages, contentType, maxPages, updatedAt, ...fields }: SourceChange): Record<string, unknown> {
   const columns: Record<string, unknown> = { ...fields, updated_at: updatedAt.getTime() };
   if (contentType !== undefined) columns.content_type = contentType;
+  if (maxPages !== undefined) columns.max_pages = maxPages;
   if (pages !== undefined) Object.assign(columns, { pages_done: pages.done, pages_failed: pages.failed, pages_total: pages.total });
   return columns;
 }
@@ -143,6 +144,9 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   const byId = db.prepare<[string, string], SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? AND id = ?`);
   const ofChatbot = db.prepare<[string], SourceRow>(
     `SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? ORDER BY created_at, id`,
+  );
+  const websiteAt = db.prepare<[string, string], SourceRow>(
+    `SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? AND type = 'website' AND url = ? ORDER BY created_at, id LIMIT 1`,
   );
   const remove = db.prepare<[string, string], { text_version: string | null; file_version: string | null }>(
     'DELETE FROM sources WHERE chatbot_id = ? AND id = ? RETURNING text_version, file_version',
@@ -255,6 +259,10 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     });
     return undefined;
   });
+  const insertWebsite = db.transaction((source: NewSource, staged: Versions, maxChars: number): Source | OverCharLimit | undefined => {
+    const existing = websiteAt.get(source.chatbotId, source.url ?? '');
+    return existing ? toSource(existing) : insertAll([source], [staged], maxChars);
+  });
   const put = db.transaction((source: NewSource, staged: Versions, maxChars: number): WrittenAt | OverCharLimit | undefined => {
     const refused = putOverLimit(source, maxChars);
     if (refused) return refused;
@@ -330,6 +338,24 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     await removeVersions(id, written.displaced);
     return written;
   }
+  /**
+   * New sources by `write`, once every part is written: a failure part-way, a refusal, or a write
+   * that stores nothing (answering an existing source) leaves no part behind.
+   */
+  async function insertStaged<T>(sources: NewSource[], maxChars: number, write: (staged: Versions[]) => T | OverCharLimit | undefined): Promise<T | OverCharLimit | undefined> {
+    const early = insertOverLimit(sources, maxChars);
+    if (early) return early;
+    const staged: Versions[] = [];
+    let stored = false;
+    try {
+      for (const { chatbotId, id, text = '', file } of sources) staged.push(await stage(chatbotId, id, { text, file }));
+      const answer = write(staged);
+      stored = answer === undefined;
+      return answer;
+    } finally {
+      if (!stored) for (const [k, versions] of staged.entries()) await removeVersions((sources[k] as NewSource).id, versions);
+    }
+  }
   /** A change of the source by `write` (update's or settle's), refused before its text is staged when it would pass the limit. */
   async function changeWithinLimit(
     chatbotId: string,
@@ -346,19 +372,13 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
 
   return {
     async insert(sources, maxChars = Infinity) {
-      // Every part is written before any row: a failure part-way, or a refusal, leaves no source.
-      const early = insertOverLimit(sources, maxChars);
-      if (early) return early;
-      const staged: Versions[] = [];
-      let stored = false;
-      try {
-        for (const { chatbotId, id, text = '', file } of sources) staged.push(await stage(chatbotId, id, { text, file }));
-        const refused = insertAll.immediate(sources, staged, maxChars);
-        stored = refused === undefined;
-        return refused;
-      } finally {
-        if (!stored) for (const [k, versions] of staged.entries()) await removeVersions((sources[k] as NewSource).id, versions);
-      }
+      return insertStaged(sources, maxChars, (staged) => insertAll.immediate(sources, staged, maxChars));
+    },
+    async insertWebsite(source, maxChars = Infinity) {
+      // The same check again in the write's transaction, where writers take turns.
+      const existing = websiteAt.get(source.chatbotId, source.url ?? '');
+      if (existing) return toSource(existing);
+      return insertStaged([source], maxChars, ([staged]) => insertWebsite.immediate(source, staged as Versions, maxChars));
     },
     async put(source, maxChars = Infinity) {
       const early = putOverLimit(source, maxChars);
