@@ -32,6 +32,8 @@ const embedded = window.parent !== window;
 const hostOrigin = embedded
   ? (location.ancestorOrigins?.[0] ?? new URLSearchParams(location.search).get('host') ?? undefined)
   : undefined;
+/** Opened by the embed script, which hands it the conversation and listens for its messages (framed directly, nothing does). */
+const byScript = embedded && isConversationId(new URLSearchParams(location.hash.slice(1)).get('conversation'));
 const saved = storage();
 const conversationKey = `switchboard:${config.chatbotId}:conversation`;
 
@@ -76,7 +78,7 @@ header.append(element('h1', { className: 'title' }, config.name));
 const restart = element('button', { type: 'button', className: 'icon-button', title: 'New conversation' }, '+');
 restart.setAttribute('aria-label', 'New conversation');
 header.append(restart);
-if (embedded) {
+if (byScript) {
   const close = element('button', { type: 'button', className: 'icon-button', title: 'Close chat' }, '×');
   close.setAttribute('aria-label', 'Close chat');
   close.addEventListener('click', () => postToHost({ type: 'switchboard:close' }));
@@ -332,7 +334,7 @@ async function submitLead(lead: HTMLFormElement, status: HTMLElement): Promise<v
 }
 
 function postToHost(message: WidgetMessage): void {
-  if (embedded && hostOrigin) window.parent.postMessage(message, hostOrigin);
+  if (byScript && hostOrigin) window.parent.postMessage(message, hostOrigin);
 }
 
 talk.addEventListener('click', () => void talkToPerson());

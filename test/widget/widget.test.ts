@@ -208,6 +208,20 @@ describe('the window', () => {
     await page.screenshot({ path: `${SHOTS}/light.png` });
   });
 
+  it('shows its close button only where the embed script can close it', async () => {
+    // Found framing Harbour House's chat directly on a contact page: "×" did nothing.
+    await page.goto(site.framingUrl(ALLOWED_HOST, bot));
+    const direct = await (await page.locator('iframe#direct').elementHandle())?.contentFrame();
+    if (!direct) throw new Error('no direct frame');
+    await direct.getByRole('textbox', { name: 'Message' }).waitFor();
+    expect(await direct.getByRole('button', { name: 'Close chat' }).count()).toBe(0);
+    expect(await direct.getByRole('button', { name: 'New conversation' }).count()).toBe(1);
+
+    const frame = await openWidget();
+    await frame.getByRole('button', { name: 'Close chat' }).click();
+    await page.getByRole('button', { name: /open chat/i }).waitFor();
+  });
+
   it('writes on the chatbot colours in black or white, whichever reads, as the console preview shows them', async () => {
     // Found setting a hotel's sand yellow: the visitor's bubbles and Send were white on yellow.
     await configure({ styles: { buttonColor: '#F4D35E', userMessageColor: '#F4D35E' } });
