@@ -222,8 +222,20 @@ describe('activity', () => {
     // Found as Harbour House's receptionist: the sentence showed for an instant, then the form went
     // with the reply typed in it, as the transcript was read again and the handoff was closed.
     const reply = await handedOff('closed-meanwhile', 'Can I talk to a person?', 'Still there? We have a room on the 12th.');
+    // The transcript's rereading (every 3 s) waits until the reply is sent: had it found the
+    // handoff closed first, the form would be gone before the click, and the test would hang.
+    let reread!: () => void;
+    const rereading = new Promise<void>((resolve) => (reread = resolve));
+    await page.route(/\/conversations/, async (route) => {
+      if (route.request().method() === 'GET') await rereading;
+      await route.continue();
+    });
     await call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/conversations/closed-meanwhile/handoff/resolve`, run.app.apiKey);
+    const refused = page.waitForResponse((response) => response.url().endsWith('/handoff/messages'));
     await reply.getByRole('button', { name: 'Send reply' }).click();
+    expect((await refused).status()).toBe(404);
+    reread();
+    await page.unroute(/\/conversations/);
     await section(/^Conversation of /).getByText('handoff: handed back to the chatbot').waitFor();
     expect(await reply.count()).toBe(0);
     const alert = page.getByRole('alert').filter({ hasText: 'This handoff is closed' });
