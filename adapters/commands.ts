@@ -401,7 +401,10 @@ const orUndefined = (arg: string) => arg || undefined;
 const isWebAddress = (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 
 /** The hub refuses a website with a user name or password in its address, as answers cite its pages' addresses. */
-const holdsCredentials = (url: string) => Boolean(new URL(url).username || new URL(url).password);
+function holdsCredentials(url: string): boolean {
+  const { username, password } = new URL(url);
+  return Boolean(username || password);
+}
 export const LEARN_CREDENTIALS =
   'That address holds a user name or password, which answers would show when they cite its pages; give the address without them (the site must be readable without signing in).';
 

@@ -1,3 +1,5 @@
+import { emphasisDropper } from '../emphasis.js';
+
 // Text rules of Discord messages: their length limit and how a long reply is cut into several.
 
 /** Most characters one Discord message may hold. */
@@ -44,11 +46,5 @@ export function truncateMessage(text: string, limit = DISCORD_MESSAGE_LIMIT): st
   return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
 }
 
-/**
- * Discord's emphasis (**bold**, *italic*, _italic_, __underline__, ~~strike~~, ||spoiler||) without
- * its markers, where they wrap words at word boundaries ("2*3*4" and snake_case stay): a team
- * member's reply in a handoff reaches a widget that shows text as typed.
- */
-export function withoutEmphasis(text: string): string {
-  return text.replace(/(^|[\s([{"'])(\*\*|__|~~|\|\||\*|_)(?=\S)([^\n]*?\S)\2(?=$|[\s)\]}"'.,;:!?])/g, '$1$3');
-}
+/** Discord's emphasis (**bold**, *italic*, _italic_, __underline__, ~~strike~~, ||spoiler||) without its markers. */
+export const withoutEmphasis = emphasisDropper(['**', '__', '~~', '||', '*', '_']);

@@ -1,3 +1,5 @@
+import { emphasisDropper } from '../emphasis.js';
+
 // Slack's text conventions: what a message may hold, how its markup reads as plain text, and
 // how a long reply is cut into messages Slack accepts.
 
@@ -18,11 +20,8 @@ export function unescapeText(text: string): string {
   return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
 }
 
-/**
- * Slack's emphasis (*bold*, _italic_, ~strike~): a marker right before a word's first character
- * and after its last, at word boundaries, as Slack draws it ("2*3*4" and snake_case stay).
- */
-const EMPHASIS = /(^|[\s([{"'])([*_~])(?=\S)([^\n]*?\S)\2(?=$|[\s)\]}"'.,;:!?])/g;
+/** Slack's emphasis (*bold*, _italic_, ~strike~) without its markers. */
+const withoutEmphasis = emphasisDropper(['*', '_', '~']);
 
 /**
  * A message's text as a person reads it: the bot's own mention removed, other mentions, channel
@@ -39,7 +38,7 @@ export function plainText(text: string, botUserId: string | undefined): string {
     const address = target.replace(/^mailto:/, '');
     return label && label !== address ? `${label} (${address})` : address;
   });
-  return unescapeText(readable.replace(EMPHASIS, '$1$3'))
+  return unescapeText(withoutEmphasis(readable))
     .replace(/[ \t]{2,}/g, ' ')
     .trim();
 }

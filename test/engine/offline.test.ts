@@ -53,6 +53,15 @@ function input(
   };
 }
 
+/** A question asked after an earlier one, which the assistant answered (with `answer`, if it matters). */
+function followUp(earlier: string, question: string, answer = '…'): ChatTurn[] {
+  return [
+    { role: 'user', content: earlier },
+    { role: 'assistant', content: answer },
+    { role: 'user', content: question },
+  ];
+}
+
 async function collect(stream: AsyncIterable<string>): Promise<string[]> {
   const pieces: string[] = [];
   for await (const piece of stream) pieces.push(piece);
@@ -242,26 +251,17 @@ describe('composeAnswer on the shapes of real help texts', () => {
   });
 
   it('leans on the earlier question only when the new one cannot stand alone', () => {
-    const turns = (earlier: string, question: string): ChatTurn[] => [
-      { role: 'user', content: earlier },
-      { role: 'assistant', content: '…' },
-      { role: 'user', content: question },
-    ];
-    expect(answer(turns('What is the door code of the studio?', 'And how long do refunds take?'))).toBe(
+    expect(answer(followUp('What is the door code of the studio?', 'And how long do refunds take?'))).toBe(
       'Refunds take ten working days to reach your account.',
     );
-    expect(answer(turns('Do you ship abroad?', 'How long does it take?'))).toContain('Delivery abroad takes five days.');
+    expect(answer(followUp('Do you ship abroad?', 'How long does it take?'))).toContain('Delivery abroad takes five days.');
   });
 
   it('reads a one-word question the earlier subject does not hold as a new subject', () => {
     // It leaned on the earlier question: the warranty was quoted again, and after a question the
     // material cannot answer, it was declined.
     const handbook = [documentText('handbook.md')];
-    const asked = (earlier: string): ChatTurn[] => [
-      { role: 'user', content: earlier },
-      { role: 'assistant', content: '…' },
-      { role: 'user', content: 'How far do you deliver?' },
-    ];
+    const asked = (earlier: string) => followUp(earlier, 'How far do you deliver?');
     for (const earlier of ['What is the warranty on lamps?', 'Do you sell smart plugs?']) {
       expect(composeAnswer(input(asked(earlier), handbook)), earlier).toContain('delivery costs 5.95 euros in the Netherlands');
     }
@@ -323,42 +323,26 @@ describe('composeAnswer on the shapes of real help texts', () => {
       expect(composeAnswer(input(question, shop)), question).toContain('Call us on 020 555 0147 or write to hello@harbour.example.');
     }
     // Its one word ("email") does not make it a follow-up of whatever was asked before.
-    const asked: ChatTurn[] = [
-      { role: 'user', content: 'Do you sell saddles for horses?' },
-      { role: 'assistant', content: '…' },
-      { role: 'user', content: "What's your email address?" },
-    ];
+    const asked = followUp('Do you sell saddles for horses?', "What's your email address?");
     expect(composeAnswer(input(asked, shop))).toContain('hello@harbour.example');
   });
 
   it('reads "one" in a question as the thing named before, not as a number', () => {
     const baggage = [documentText('airline-baggage.md', DEVELOPMENT_2.folder)];
-    const asked: ChatTurn[] = [
-      { role: 'user', content: 'How long do I have to claim for a damaged bag?' },
-      { role: 'assistant', content: '…' },
-      { role: 'user', content: 'and a delayed one?' },
-    ];
+    const asked = followUp('How long do I have to claim for a damaged bag?', 'and a delayed one?');
     expect(composeAnswer(input(asked, baggage))).toContain('within 21 days of receiving a delayed bag');
   });
 
   it('quotes the weightiest of the sentences close to the best, not the first of them', () => {
     // Every row of the table names Everyday Plus; the earlier question's words pick the row.
     const bank = [documentText('bank-account-fees.md', DEVELOPMENT_2.folder)];
-    const asked: ChatTurn[] = [
-      { role: 'user', content: 'Is there a fee for card payments abroad?' },
-      { role: 'assistant', content: '…' },
-      { role: 'user', content: 'And on Everyday Plus?' },
-    ];
+    const asked = followUp('Is there a fee for card payments abroad?', 'And on Everyday Plus?');
     expect(composeAnswer(input(asked, bank))).toContain('Card payments abroad; Everyday: 2.75% of the amount; Everyday Plus: No fee');
   });
 
   it('answers a follow-up asking how much with the sentence stating it, not the one naming the thing most', () => {
     const bikes = '# Sports equipment\nBicycles cost NOK 750 each way. Pack your bicycle in a bike box or bag, with the pedals removed.';
-    const asked = [
-      { role: 'user' as const, content: 'Can I take my bike with me?' },
-      { role: 'assistant' as const, content: '…' },
-      { role: 'user' as const, content: 'How much is that?' },
-    ];
+    const asked = followUp('Can I take my bike with me?', 'How much is that?');
     expect(composeAnswer(input(asked, [bikes]))).toContain('NOK 750');
   });
 
@@ -479,11 +463,7 @@ describe('composeAnswer with Q&A pairs', () => {
       { text: '# Meeting rooms\n\n| Room | Floor |\n| --- | --- |\n| Kestrel | 3 |\n| Osprey | 2 |', source: rooms },
       { text: 'Is there parking?\nYes, at the back.', source: parking },
     ];
-    const turns = (question: string): ChatTurn[] => [
-      { role: 'user', content: 'Which floor is the Kestrel room on?' },
-      { role: 'assistant', content: 'Room: Kestrel; Floor: 3' },
-      { role: 'user', content: question },
-    ];
+    const turns = (question: string) => followUp('Which floor is the Kestrel room on?', question, 'Room: Kestrel; Floor: 3');
     expect(composeAnswer(input(turns('Is there parking?'), material))).toBe('Yes, at the back.');
     // A question that leans on the earlier one still does.
     expect(composeAnswer(input(turns('And Osprey?'), material))).toBe('Room: Osprey; Floor: 2');
@@ -537,15 +517,10 @@ describe('composeAnswer with Q&A pairs', () => {
       pet('src_cat', 'Can I bring my cat?', 'Cats are welcome in a closed carrier.'),
       pet('src_seat', 'Do you have child seats?', 'Yes, for 50 NOK a day.'),
     ];
-    const after = (earlier: string, question: string): ChatTurn[] => [
-      { role: 'user', content: earlier },
-      { role: 'assistant', content: '…' },
-      { role: 'user', content: question },
-    ];
-    expect(composeAnswer(input(after('Can I bring my dog?', 'And my cat?'), material))).toBe('Cats are welcome in a closed carrier.');
-    expect(composeAnswer(input(after('Do you rent child seats?', 'How much is it?'), material))).toBe('Yes, for 50 NOK a day.');
+    expect(composeAnswer(input(followUp('Can I bring my dog?', 'And my cat?'), material))).toBe('Cats are welcome in a closed carrier.');
+    expect(composeAnswer(input(followUp('Do you rent child seats?', 'How much is it?'), material))).toBe('Yes, for 50 NOK a day.');
     // The dog's answer was given before: a new thing asked about is not in the pair leaned on.
-    expect(composeAnswer(input(after('Can I bring my dog?', 'What about a bird?'), material))).toBe(NO_ANSWER);
+    expect(composeAnswer(input(followUp('Can I bring my dog?', 'What about a bird?'), material))).toBe(NO_ANSWER);
   });
 });
 
