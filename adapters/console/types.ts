@@ -40,8 +40,12 @@ export type Settings = {
   collectCustomerInformation: { title: string; name: CollectField; email: CollectField; phone: CollectField };
 };
 
-/** GET /chatbots/{chatbotId}: one chatbot with every setting. */
-export type Chatbot = Pick<ChatbotItem, 'id' | 'name' | 'status' | 'created_at' | 'updated_at'> & { settings: Settings };
+/** GET /chatbots/{chatbotId}: one chatbot with every setting, and its images' addresses (null: none). */
+export type Chatbot = Pick<ChatbotItem, 'id' | 'name' | 'status' | 'created_at' | 'updated_at'> & {
+  settings: Settings;
+  profilePictureUrl: string | null;
+  iconUrl: string | null;
+};
 
 /** A source an answer cited (a web page's with its address). */
 export type CitedSource = { id: string; title: string; url?: string };
