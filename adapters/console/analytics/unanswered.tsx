@@ -1,9 +1,8 @@
 import { useState } from 'preact/hooks';
-import { MAX_ANSWER_CHARS } from '../../../src/domain/qa-limits.js';
 import { call, callJson, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
-import { Alert, Busy, Notice } from '../components/feedback.js';
-import { TextArea } from '../components/fields.js';
+import { AnswerForm } from '../components/answer-form.js';
+import { Alert, Notice } from '../components/feedback.js';
 import { formatTime } from '../format.js';
 import { FULL } from '../knowledge/add.js';
 import { Show, useLoad } from '../use-load.js';
@@ -99,15 +98,16 @@ function Question({ base, group, onSettled }: { base: string; group: Unanswered;
         </button>
       </div>
       {answering && (
-        <form onSubmit={resolve} aria-label={`Answer to “${group.question}”`}>
-          <TextArea label="Answer" value={answer} onValue={setAnswer} rows={3} required maxLength={MAX_ANSWER_CHARS} />
-          <div class="actions">
-            {action.busy ? <Busy label="Saving the answer" /> : <button type="submit">Save answer</button>}
-            <button type="button" class="secondary" onClick={() => setAnswering(false)}>
-              Cancel
-            </button>
-          </div>
-        </form>
+        <AnswerForm
+          name={`Answer to “${group.question}”`}
+          label="Answer"
+          value={answer}
+          onValue={setAnswer}
+          busy={action.busy}
+          save={{ label: 'Save answer', busy: 'Saving the answer' }}
+          onSubmit={resolve}
+          onCancel={() => setAnswering(false)}
+        />
       )}
       {action.failure && <Alert>{action.failure}</Alert>}
     </li>
