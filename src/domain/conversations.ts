@@ -1,4 +1,3 @@
-import { isDecline } from '../engine/decline.js';
 import type { ActivityTally } from '../store/activity-counters.js';
 import type {
   Account,
@@ -12,13 +11,12 @@ import type {
   Page,
   Revision,
   Store,
-  StoredMessage,
   TimeRange,
 } from '../store/port.js';
 import type { OnBackgroundError } from './chat.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { invalidRequest, notFound } from './errors.js';
-import { HANDED_BACK } from './handoff.js';
+import { kindOf } from './message-kinds.js';
 import { addQaSource, type SourceLimits } from './sources.js';
 import { recordUnanswered } from './unanswered.js';
 
@@ -70,9 +68,10 @@ export async function listConversations(
 
 /**
  * A reader's 👍/👎 on one of the chatbot's answers; a later rating replaces an earlier one. A new
- * 👎 counts the question as unanswered (a decline was counted when it was given), after the
- * rating is saved and without delaying or failing it; not on a team member's reply in a handoff,
- * which the chatbot did not give (resolving it would teach the chatbot to answer "hello?").
+ * 👎 on an answer counts the question as unanswered, after the rating is saved and without
+ * delaying or failing it; not on a decline (counted when it was given), on what a handoff says
+ * (which answers no question), nor on a team member's reply in a handoff, which the chatbot did
+ * not give (resolving it would teach the chatbot to answer "hello?").
  */
 export async function rateAnswer(
   store: Store,
@@ -87,24 +86,11 @@ export async function rateAnswer(
   if (!(await store.conversations.setFeedback(chatbotId, messageId, feedback))) {
     throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
   }
-  if (!answered || answered.answer.feedback === 'down' || !isChatbotsAnswer(answered.answer, chatbot)) return;
+  if (!answered || answered.answer.feedback === 'down' || kindOf(answered.answer, chatbot) !== 'answer') return;
   const example = { conversationId: answered.conversationId, messageId, source: answered.source, askedAt: new Date() };
   recordUnanswered(store, chatbot, answered.question, example).catch((error: unknown) =>
     onError(error, 'recording an unanswered question'),
   );
-}
-
-/**
- * Whether a message is an answer of the chatbot's to review: not a decline (recorded when it was
- * given), a team member's reply, or what a handoff says (waiting for the team, nobody came, handed
- * back), which answer no question.
- */
-function isChatbotsAnswer(message: StoredMessage, chatbot: Chatbot): boolean {
-  if (message.author || isDecline(message.content)) return false;
-  const { waitingMessage, offlineMessage } = chatbot.settings.handoff;
-  // The offline message may be followed by the request for contact details, in a paragraph of its own.
-  const saidAlone = (said: string) => said !== '' && (message.content === said || message.content.startsWith(`${said}\n\n`));
-  return ![waitingMessage, offlineMessage, HANDED_BACK].some(saidAlone);
 }
 
 /**

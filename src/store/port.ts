@@ -481,16 +481,27 @@ export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe
 /** A source an answer drew on, as its message cites it. */
 export type MessageSource = { id: string; title: string; url?: string };
 
-/** `sources`: an assistant message's citations, absent when it drew on none (a greeting). */
+/**
+ * `sources`: an assistant message's citations, absent when it drew on none (a greeting). `kind`:
+ * what an assistant message of the chatbot's is, marked where it was written; absent on a team
+ * member's reply (which has an `author`), on user messages, and on messages saved before the mark.
+ */
 export type ConversationMessage = {
   role: 'user' | 'assistant';
   content: string;
   createdAt: Date;
   sources?: MessageSource[];
   author?: Author;
+  kind?: MessageKind;
 };
 /** Who wrote an assistant message that the chatbot did not: a team member, by display name. */
 export type Author = { type: 'human'; name: string };
+/**
+ * What the chatbot said: an answer to the person's question, a decline (the material does not
+ * cover it), or what a handoff says (waiting for the team, nobody came, handed back), which answers
+ * no question.
+ */
+export type MessageKind = 'answer' | 'decline' | 'handoff';
 /** A reader's rating of an answer (👍/👎). */
 export type Feedback = 'up' | 'down';
 /** The owner's correction of an answer; the answer's own content stays as it was. */

@@ -18,6 +18,7 @@ import type {
   HandoffRequestNotice,
   Lead,
   MaterialRun,
+  MessageKind,
   MessageSource,
   PaymentAccount,
   Quota,
@@ -403,6 +404,8 @@ export type ConversationMessageDoc = {
   sources?: MessageSource[];
   revision?: Revision;
   author?: Author;
+  /** Absent on messages saved before the mark (see MessageKind). */
+  kind?: MessageKind;
 };
 
 const conversationMessageSchema = new Schema<ConversationMessageDoc>(
@@ -418,6 +421,7 @@ const conversationMessageSchema = new Schema<ConversationMessageDoc>(
     sources: { type: [{ id: String, title: String, url: String, _id: false }], default: undefined },
     revision: { type: new Schema({ answer: String, createdAt: Date }, { _id: false }), default: undefined },
     author: { type: new Schema({ type: String, name: String }, { _id: false }), default: undefined },
+    kind: { type: String, enum: ['answer', 'decline', 'handoff'] },
   },
   { ...options, collection: 'conversationMessages' },
 );

@@ -659,6 +659,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE leads ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
   `,
+  // What each of the chatbot's messages is (MessageKind), marked where it is written; the messages
+  // saved before stay NULL, read by the text rule of then (see message-kinds.ts in the domain).
+  `ALTER TABLE conversation_messages ADD COLUMN kind TEXT CHECK (kind IN ('answer', 'decline', 'handoff'));`,
 ];
 
 export function migrate(db: Database): void {
