@@ -351,6 +351,29 @@ describe('activity', () => {
     await open.context().close();
   });
 
+  it('brings a conversation opened far down the list into view, beside the list or below it', async () => {
+    // Found walking a busy day at Harbour House's front desk: a conversation far down the list,
+    // clicked, opened at the top of the page, out of sight, and nothing seemed to happen.
+    for (const width of [1200, 360]) {
+      const reader = await newPage(run, width);
+      await signIn(reader, run.app);
+      await reader.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity`);
+      const links = reader.getByRole('list', { name: 'Conversations' }).getByRole('link');
+      await links.first().waitFor();
+      // Wide, the last of the list is below the fold; narrow, the transcript comes after the whole list.
+      await (width === 360 ? links.first() : links.last()).click();
+      const title = reader.getByRole('heading', { name: /^Conversation of / });
+      const inView = () =>
+        title.evaluate((element) => {
+          const { top, bottom } = element.getBoundingClientRect();
+          return top >= 0 && Math.floor(bottom) <= window.innerHeight;
+        });
+      await expect.poll(inView).toBe(true);
+      expect(await title.evaluate((element) => element === document.activeElement)).toBe(true);
+      await reader.context().close();
+    }
+  });
+
   it('lists leads and exports them as CSV, formulas defused', async () => {
     await page.getByRole('link', { name: 'Leads' }).click();
     await page.getByRole('cell', { name: 'ada@example.com' }).waitFor();

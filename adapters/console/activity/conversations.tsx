@@ -92,7 +92,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
           }}
         </Show>
       </div>
-      <div>
+      <div class="reading-pane">
         {open ? (
           <Transcript
             chatbotId={chatbot.id}

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { callData } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert } from '../components/feedback.js';
@@ -21,11 +21,23 @@ type Props = { chatbotId: string; conversation: Conversation | undefined; onClos
 
 export function Transcript({ chatbotId, conversation, onClose, onChanged }: Props) {
   const [unsent, setUnsent] = useState<{ conversationId: string; text: string }>();
+  const card = useRef<HTMLElement>(null);
+  const title = useRef<HTMLHeadingElement>(null);
+  const shown = useRef<string>();
+  // A conversation opened far down the list (or below it, on a narrow screen) is brought into
+  // view, with the focus on its title, once: its readings, or its leaving the list for a filter
+  // and coming back, move nothing.
+  useEffect(() => {
+    if (!conversation || shown.current === conversation.id) return;
+    shown.current = conversation.id;
+    card.current?.scrollIntoView({ block: 'nearest' });
+    title.current?.focus({ preventScroll: true });
+  }, [conversation?.id]);
   if (!conversation) return <p class="muted">This conversation is not among those loaded: change the filters or load more.</p>;
   return (
-    <section class="card" aria-labelledby="transcript-title">
+    <section class="card" aria-labelledby="transcript-title" ref={card}>
       <div class="actions">
-        <h2 id="transcript-title" class="grow">
+        <h2 id="transcript-title" class="grow" ref={title} tabIndex={-1}>
           Conversation of {formatTime(conversation.created_at)}
         </h2>
         <button type="button" class="secondary" onClick={onClose}>
