@@ -374,6 +374,24 @@ describe('activity', () => {
     }
   });
 
+  it('says when the list holds only the newest conversations, and loads the older ones', async () => {
+    // Found on a busy day at Harbour House's front desk: "50 conversations" read as all of them,
+    // while twenty older ones, a guest waiting for the team among them, were behind "Load more".
+    const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}&size=100`, run.app.apiKey);
+    const before = (body as { data: unknown[] }).data.length;
+    const ask = (number: number) =>
+      call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, conversationId: `busy-${number}`, messages: [{ role: 'user', content: 'When do you open?' }] });
+    await Promise.all(Array.from({ length: 52 - before }, (_, index) => ask(before + index)));
+    await chatbotPage('activity');
+    const status = page.getByRole('status').filter({ hasText: /conversation/ });
+    await expect.poll(() => status.textContent()).toBe('50 conversations, of the newest 50: “Load more” for older ones');
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => status.textContent()).toBe('52 conversations');
+    await page.getByLabel('Search').fill('sourdough');
+    await expect.poll(() => status.textContent()).toBe('1 conversation');
+    await page.getByLabel('Search').fill('');
+  });
+
   it('lists leads and exports them as CSV, formulas defused', async () => {
     await page.getByRole('link', { name: 'Leads' }).click();
     await page.getByRole('cell', { name: 'ada@example.com' }).waitFor();

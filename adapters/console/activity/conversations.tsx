@@ -68,6 +68,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
               <>
                 <p class="muted" role="status">
                   {shown.length} conversation{shown.length === 1 ? '' : 's'}
+                  {more && `, of the newest ${list.length}: “Load more” for older ones`}
                 </p>
                 <ul class="plain" aria-label="Conversations">
                   {shown.map((conversation) => (
