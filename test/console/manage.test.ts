@@ -312,6 +312,19 @@ describe('activity', () => {
     await page.getByRole('button', { name: 'Yes, delete this contact' }).click();
     await page.getByText('No contacts yet.').waitFor();
   });
+
+  it('lists the contacts a hundred at a time, saying how many there are', async () => {
+    const users = Array.from({ length: 101 }, (_, index) => ({ external_id: `customer-${String(index).padStart(3, '0')}`, name: `Customer ${index}` }));
+    await call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/contacts`, run.app.apiKey, { users });
+    await page.reload();
+    const list = page.getByRole('list', { name: 'Contacts' });
+    await page.getByRole('status').getByText('100 of 101 contacts shown.', { exact: true }).waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(100);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByRole('status').getByText('101 contacts.', { exact: true }).waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(101);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+  });
 });
 
 describe('account', () => {
