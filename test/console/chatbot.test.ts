@@ -247,6 +247,34 @@ describe('settings', () => {
     expect(saved.settings.styles).toMatchObject({ buttonColor: '#112233', displayName: 'Harbor Helper', theme: 'dark' });
   });
 
+  it('turns human handoff on, answered in the console alone or also in a channel, and explains what it refuses', async () => {
+    const group = page.getByRole('group', { name: 'Human handoff' });
+    await group.getByLabel('Hand conversations to the team').check();
+    await group.getByLabel('Requests go').selectOption('discord');
+    await group.getByLabel('Wait for the team (minutes)').fill('0');
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect(await group.getByLabel('Server ID').getAttribute('aria-invalid')).toBe('true');
+    expect(await group.getByLabel('Wait for the team (minutes)').getAttribute('aria-invalid')).toBe('true');
+    expect((await settingsOf(chatbotId)).settings.handoff).toMatchObject({ enabled: false });
+
+    await group.getByLabel('Requests go').selectOption('');
+    await group.getByLabel('Wait for the team (minutes)').fill('10');
+    await group.getByLabel('Keywords').fill('refund\ndamaged');
+    await group.getByLabel('Waiting message').fill('A person from the bakery will answer here.');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your changes are saved.' }).waitFor();
+    expect((await settingsOf(chatbotId)).settings.handoff).toMatchObject({
+      enabled: true,
+      platform: null,
+      keywords: ['refund', 'damaged'],
+      waitMinutes: 10,
+      waitingMessage: 'A person from the bakery will answer here.',
+    });
+    const { body } = await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, conversationId: 'wants-a-person', messages: [{ role: 'user', content: 'Can I talk to a person?' }] });
+    expect(body).toEqual({ text: 'A person from the bakery will answer here.' });
+  });
+
   it('uploads and deletes the chat icon, and explains a file it refuses', async () => {
     const png = Buffer.from(
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
