@@ -372,4 +372,20 @@ describe('at 360 px', () => {
     await screenshots(narrow, 'activity-360');
     await narrow.context().close();
   });
+
+  it('brings a conversation opened from the list into view, under the list on a narrow screen', async () => {
+    const narrow = await newPage(run, 360);
+    await signIn(narrow, run.app);
+    await narrow.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity`);
+    await narrow.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: 'When do you open?' }).click();
+    const heading = narrow.getByRole('heading', { name: /^Conversation of / });
+    const transcript = narrow.getByRole('log', { name: 'Transcript' });
+    // Its heading and the start of its messages are on the screen.
+    const onScreen = async () =>
+      (await heading.evaluate((element) => element.getBoundingClientRect().top >= 0)) &&
+      (await transcript.evaluate((element) => element.getBoundingClientRect().top + 100 < window.innerHeight));
+    await expect.poll(onScreen).toBe(true);
+    expect(await narrow.evaluate(() => document.activeElement?.id)).toBe('transcript-title');
+    await narrow.context().close();
+  });
 });
