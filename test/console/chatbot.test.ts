@@ -142,6 +142,15 @@ describe('analytics', () => {
     await screenshots(page, 'analytics', true);
   });
 
+  it('explains a range of days it cannot chart, rather than the API’s bare refusal', async () => {
+    await page.getByLabel('From', { exact: true }).fill('2026-03-10');
+    await page.getByLabel('To', { exact: true }).fill('2026-03-01');
+    await page.getByRole('alert').getByText('“From” is after “To”: choose a From on or before the To.').waitFor();
+    await page.getByLabel('From', { exact: true }).fill('2024-03-01');
+    await page.getByRole('alert').getByText('That is 731 days: choose at most 366 at a time.').waitFor();
+    expect(await page.getByText('Invalid request data').count()).toBe(0);
+  });
+
   it('answers an open question (a Q&A source the chatbot then gives) and dismisses another', async () => {
     await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, messages: [{ role: 'user', content: 'Do you have a car park?' }] });
     await page.reload();

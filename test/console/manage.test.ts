@@ -150,6 +150,16 @@ describe('activity', () => {
     await expectAccessible(page);
   });
 
+  it('explains a range of days it cannot list, rather than the API’s bare refusal', async () => {
+    await page.getByLabel('From', { exact: true }).fill('2026-03-10');
+    await page.getByLabel('To', { exact: true }).fill('2026-03-01');
+    await page.getByRole('alert').getByText('“From” is after “To”: choose a From on or before the To.').waitFor();
+    expect(await page.getByText('Invalid request data').count()).toBe(0);
+    await page.getByLabel('From', { exact: true }).fill('');
+    await page.getByLabel('To', { exact: true }).fill('');
+    await expect.poll(() => page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').count()).toBe(2);
+  });
+
   it('opens a transcript and rates an answer Helpful', async () => {
     await page.getByRole('link', { name: 'When do you open?' }).click();
     const transcript = page.getByRole('log', { name: 'Transcript' });
