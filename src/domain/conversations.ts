@@ -53,7 +53,7 @@ export function recordExchange(store: Store, chatbot: Chatbot, exchange: Exchang
 /** `sources` absent means every source; an empty list matches nothing. */
 export type ConversationFilter = TimeRange & { sources?: ConversationSource[] };
 
-/** Newest first. */
+/** Newest first; each of the chatbot's messages says what it is, those saved before the mark too. */
 export async function listConversations(
   store: Store,
   account: Account,
@@ -61,9 +61,16 @@ export async function listConversations(
   filter: ConversationFilter,
   page: Page,
 ): Promise<Conversation[]> {
-  await findOwnedChatbot(store, account, chatbotId);
+  const chatbot = await findOwnedChatbot(store, account, chatbotId);
   if (filter.sources?.length === 0) return [];
-  return store.conversations.list(chatbotId, filter, page);
+  const conversations = await store.conversations.list(chatbotId, filter, page);
+  return conversations.map((conversation) => ({
+    ...conversation,
+    messages: conversation.messages.map((message) => {
+      const kind = kindOf(message, chatbot);
+      return kind ? { ...message, kind } : message;
+    }),
+  }));
 }
 
 /**

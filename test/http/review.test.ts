@@ -80,6 +80,14 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     return (await groups()).data;
   };
 
+  /** The `kind` of each assistant message of a conversation, as get-conversations lists it. */
+  const listedKinds = async (conversationId: string) => {
+    const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+    type Listed = { id: string; messages: { role: string; kind?: string }[] };
+    const conversation = (body as { data: Listed[] }).data.find((item) => item.id === conversationId);
+    return conversation?.messages.filter((message) => message.role === 'assistant').map((message) => message.kind);
+  };
+
   describe('unanswered questions', () => {
     it('records a declined reply with its conversation, message id, source and time; an unsaved one with null ids', async () => {
       const before = Date.now();
@@ -192,6 +200,9 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         ['Sorry, nobody from the t', 'handoff'],
       ]);
       expect(await marks(widgetConversation)).toEqual([['I am asking someone from', 'handoff']]);
+      // get-conversations names what is not an answer; answers keep the hosted service's shape.
+      expect(await listedKinds('m-1')).toEqual([undefined, 'decline', 'decline', undefined, 'handoff']);
+      expect(await listedKinds('m-2')).toEqual(['handoff', 'handoff']);
     });
 
     it('records nothing when an old waiting message is rated 👎 after the owner changed it: it was the handoff’s all the same', async () => {
@@ -241,6 +252,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         expect(rated.status).toBe(200);
       }
       expect((await settled(1)).map((group) => group.question)).toEqual(['Where are you?']);
+      expect(await listedKinds('old')).toEqual(['handoff', 'decline', undefined]);
     });
 
     it('groups paraphrases under the first question asked and keeps distinct questions apart', async () => {

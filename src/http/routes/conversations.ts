@@ -9,7 +9,7 @@ import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import { handoffView } from '../../domain/webhook-events.js';
 import { handoffState, messageAuthor } from './handoffs.js';
-import type { Conversation, ConversationSource, Store } from '../../store/port.js';
+import type { Conversation, ConversationSource, MessageKind, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { listingQuery, parseListing } from '../schemas/listing.js';
@@ -70,6 +70,13 @@ export const messageSource = z
 const revisionBody = z.strictObject({ answer: z.string().trim().min(1).max(MAX_ANSWER_CHARS) });
 const revision = z.object({ answer: z.string(), created_at: z.iso.datetime() });
 const revisedMessage = z.object({ id: z.string(), revision });
+const notAnAnswer = z.enum(['decline', 'handoff'] as const satisfies readonly MessageKind[]).meta({
+  description:
+    'A message of the chatbot’s that is not an answer: `decline` (the material does not cover the question; recorded as ' +
+    'unanswered when given) or `handoff` (the waiting or offline message, or the hand-back, which answer no question); a 👎 on ' +
+    'it records no unanswered question. Marked when the message is saved; one saved before Switchboard marked messages is ' +
+    'read from its text. Absent on the chatbot’s answers, a person’s messages and a team member’s replies (see `author`).',
+});
 
 const conversationItem = z
   .object({
@@ -89,6 +96,8 @@ const conversationItem = z
         created_at: z.iso.datetime(),
         /** An extension: a team member's reply in a human handoff names them. */
         author: messageAuthor.optional(),
+        /** An extension: present on a message of the chatbot's that is not an answer. */
+        kind: notAnAnswer.optional(),
         /** An extension: present once someone rated the answer. */
         feedback: z.enum(FEEDBACK).optional(),
         /** An extension: the knowledge sources an answer drew on; absent when none (a greeting). */
@@ -115,6 +124,7 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
       content: message.content,
       created_at: isoTime(message.createdAt),
       ...(message.author && { author: message.author }),
+      ...(message.kind && message.kind !== 'answer' && { kind: message.kind }),
       ...(message.feedback && { feedback: message.feedback }),
       ...(message.sources && { sources: message.sources }),
       ...(message.revision && {
