@@ -46,6 +46,9 @@ export type Chatbot = Pick<ChatbotItem, 'id' | 'name' | 'status' | 'created_at' 
 /** A source an answer cited (a web page's with its address). */
 export type CitedSource = { id: string; title: string; url?: string };
 
+/** An owner's correction of an answer, which the chatbot gives from then on. */
+export type Revision = { answer: string; created_at: string };
+
 export type Message = {
   id: string;
   role: 'user' | 'assistant';
@@ -55,6 +58,7 @@ export type Message = {
   sources?: CitedSource[];
   /** A team member's reply in a handoff; the chatbot's own answers have none. */
   author?: { type: 'human'; name: string } | null;
+  revision?: Revision;
 };
 
 export type Handoff = { status: 'pending' | 'active' | 'resolved' | 'missed'; requested_at: string; taken_by: string | null };

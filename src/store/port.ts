@@ -467,6 +467,12 @@ export type Lead = {
   createdAt: Date;
 };
 
+/**
+ * A lead whose leads.submit is not yet enqueued. `revision` is 1 when it is created and one more
+ * for each correction (an upsert that changes a stored field), so each version is announced once.
+ */
+export type PendingLead = Lead & { revision: number };
+
 /** Inclusive bounds on a creation time. */
 export type TimeRange = { from?: Date; to?: Date };
 
@@ -742,9 +748,11 @@ export interface LeadRepository {
   /** @throws UniqueViolation when the lead names a conversation that already has a lead. */
   insert(lead: Lead): Promise<void>;
   /**
-   * The one lead of (chatbotId, conversationId), in one atomic write: the first call creates it;
-   * later calls overwrite the name, email and phone they give (non-null) and keep the rest,
-   * id and createdAt included. Answers the lead as stored.
+   * The one lead of (chatbotId, conversationId), atomically: the first call creates it; later
+   * calls overwrite the name, email and phone they give (non-null) and keep the rest, id and
+   * createdAt included. A call that changes a stored field is a correction: the lead's revision
+   * goes up and it is marked for leads.submit again, in the same write; one that changes nothing
+   * writes nothing. Answers the lead as stored.
    */
   upsertForConversation(lead: Lead & { conversationId: string }): Promise<Lead>;
   /**
@@ -1098,7 +1106,7 @@ export type WebhookDelivery = {
   webhookId: string;
   accountId: string;
   eventType: WebhookEventType;
-  /** What the event is about (`leads.submit:<leadId>`): unique per webhook, so an event is enqueued once. */
+  /** What the event is about (`leads.submit:<leadId>:<revision>`): unique per webhook, so an event is enqueued once. */
   eventKey: string;
   /** The JSON body, fixed at enqueue: every attempt sends, and signs, the same bytes. */
   body: string;
@@ -1140,12 +1148,16 @@ export type WebhookAttempt = {
 
 export interface WebhookOutboxRepository {
   /**
-   * Leads whose leads.submit is not yet enqueued, oldest first. The lead repository marks every
-   * lead it creates so in the same write as the lead, so none is lost to a crash.
+   * Leads whose leads.submit is not yet enqueued, oldest first, at their current revision. The
+   * lead repository marks every lead it creates or corrects in the same write, so none is lost to
+   * a crash.
    */
-  unannouncedLeads(limit: number): Promise<Lead[]>;
-  /** Enqueues the lead's deliveries (skipping any already there) and clears its mark. Idempotent. */
-  announceLead(leadId: string, deliveries: WebhookDelivery[]): Promise<void>;
+  unannouncedLeads(limit: number): Promise<PendingLead[]>;
+  /**
+   * Enqueues the deliveries of the lead's `revision` (skipping any already there) and clears its
+   * mark unless a correction made a later revision meanwhile, which stays marked. Idempotent.
+   */
+  announceLead(leadId: string, revision: number, deliveries: WebhookDelivery[]): Promise<void>;
   /** Adds a delivery unless its (webhookId, eventKey) is already there. */
   enqueue(delivery: WebhookDelivery): Promise<void>;
   /**

@@ -168,6 +168,25 @@ describe('analytics', () => {
     expect(reply).toEqual({ text: 'No, only cakes and bread.' });
     await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/playground`);
   });
+
+  it('lists the open questions a page at a time, saying how many there are', async () => {
+    const things = 'pianos kayaks tractors umbrellas violins helmets tents saddles anchors telescopes candles hammocks microscopes snowboards trumpets aquariums chessboards lanterns typewriters surfboards harps'.split(' ');
+    const shop = await createChatbotViaApi(run.app, 'Corner shop', 'The corner shop opens at eight.');
+    for (const thing of things) {
+      await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId: shop, messages: [{ role: 'user', content: `Do you sell ${thing}?` }] });
+    }
+    await page.goto(`${run.app.origin}/console/chatbots/${shop}/analytics`);
+    const region = page.getByRole('region', { name: 'Questions it could not answer' });
+    const open = region.getByRole('list', { name: 'Open questions' });
+    await region.getByRole('status').getByText(`The 20 most asked of ${things.length} open questions.`, { exact: true }).waitFor();
+    expect(await open.getByRole('listitem').count()).toBe(20);
+    await region.getByRole('button', { name: 'Load more' }).click();
+    await region.getByRole('status').getByText(`${things.length} open questions.`, { exact: true }).waitFor();
+    expect(await open.getByRole('listitem').count()).toBe(things.length);
+    expect(await region.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    await call('DELETE', `${run.app.baseUrl}/delete-chatbot?chatbotId=${shop}`, run.app.apiKey);
+    await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/playground`);
+  });
 });
 
 describe('sources', () => {

@@ -163,6 +163,29 @@ describe('activity', () => {
     expect(conversation?.messages.find((message) => message.role === 'assistant')?.feedback).toBe('up');
   });
 
+  it('revises an answer: the transcript shows the revision under it, and the chatbot gives it from then on', async () => {
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    const answer = transcript.locator('.bubble.assistant').first();
+    await answer.getByRole('button', { name: 'Revise' }).click();
+    const form = answer.getByRole('form', { name: 'Revise this answer' });
+    await form.getByLabel('Revised answer').fill('We open at half past six on weekdays.');
+    await expectAccessible(page);
+    await form.getByRole('button', { name: 'Save revision' }).click();
+    await answer.getByText('We open at half past six on weekdays.').waitFor();
+    expect(await answer.getByRole('form').count()).toBe(0);
+    const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}&filteredSources=API`, run.app.apiKey);
+    const [conversation] = (body as { data: { messages: { role: string; content: string; revision?: { answer: string } }[] }[] }).data;
+    expect(conversation?.messages.find((message) => message.role === 'assistant')).toMatchObject({
+      content: expect.stringMatching(/seven in the morning/),
+      revision: { answer: 'We open at half past six on weekdays.' },
+    });
+    const { body: reply } = await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, messages: [{ role: 'user', content: 'When do you open?' }] });
+    expect(reply).toEqual({ text: 'We open at half past six on weekdays.' });
+    // Read again, the transcript shows the answer as it was given and its revision.
+    await page.reload();
+    await expect.poll(() => transcript.locator('.bubble.assistant').first().textContent()).toMatch(/seven in the morning.*Revised answer.*half past six/s);
+  });
+
   it('shows where a handoff stands and marks the team’s reply by its author, without rating it as the chatbot’s', async () => {
     const api = (path: string, body?: unknown) => call('POST', `${run.app.baseUrl}${path}`, run.app.apiKey, body);
     await api('/update-chatbot-settings', { chatbotId, handoff: { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1' } });

@@ -6,11 +6,12 @@ import { UsedSources } from '../components/used-sources.js';
 import { formatTime } from '../format.js';
 import type { Conversation, Message } from '../types.js';
 import { handoffText } from './handoff-text.js';
+import { ReviseAnswer } from './revise-answer.js';
 import { CLOSED, isOpen, TeamReply } from './team-reply.js';
 
 // One conversation, message by message (as text, never markup), with where a handoff to the team
-// stands; each of the chatbot's answers lists the sources it cited and can be rated, and a team
-// member's reply is marked with their name (it is not the chatbot's, so it is not rated). While the
+// stands; each of the chatbot's answers lists the sources it cited and can be rated or revised, and
+// a team member's reply is marked with their name (it is not the chatbot's, so it is not rated). While the
 // handoff is open the team can reply here and hand the conversation back; a reply the closed
 // handoff refused stays in view, with why.
 
@@ -62,10 +63,10 @@ export function Transcript({ chatbotId, conversation, onClose, onChanged }: Prop
 function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
   const [rating, setRating] = useState<Rating | undefined>(message.feedback);
   const action = useAction();
+  const path = `/chatbots/${encodeURIComponent(chatbotId)}/messages/${encodeURIComponent(message.id)}`;
   const rate = (feedback: Rating) =>
     action.run(async () => {
-      const path = `/chatbots/${encodeURIComponent(chatbotId)}/messages/${encodeURIComponent(message.id)}/feedback`;
-      setRating((await callData<{ feedback: Rating }>('POST', path, { feedback })).feedback);
+      setRating((await callData<{ feedback: Rating }>('POST', `${path}/feedback`, { feedback })).feedback);
     });
   return (
     <div class={`bubble ${message.role}`}>
@@ -82,6 +83,7 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
           </button>
         </div>
       )}
+      {message.role === 'assistant' && !message.author && <ReviseAnswer path={path} revision={message.revision} />}
       {action.failure && <Alert>{action.failure}</Alert>}
     </div>
   );

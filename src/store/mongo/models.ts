@@ -235,8 +235,11 @@ const rateLimitSchema = new Schema<RateLimitDoc>(
 // MongoDB's TTL monitor removes finished windows.
 rateLimitSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
-/** `webhookPending` is set on every lead created since webhooks exist, until its leads.submit is enqueued. */
-export type LeadDoc = Stored<Lead> & { webhookPending?: boolean };
+/**
+ * `webhookPending` is set on every lead created or corrected since webhooks exist, until its
+ * leads.submit is enqueued. `revision` counts its versions; leads stored before it have none (1).
+ */
+export type LeadDoc = Stored<Lead> & { webhookPending?: boolean; revision?: number };
 
 const leadSchema = new Schema<LeadDoc>(
   {
@@ -250,6 +253,7 @@ const leadSchema = new Schema<LeadDoc>(
     createdAt: required(Date),
     // The default marks a lead in the same write that creates it (inserts and upserts alike).
     webhookPending: { type: Boolean, default: true },
+    revision: { type: Number, default: 1 },
   },
   { ...options, collection: 'leads' },
 );
