@@ -391,6 +391,23 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       }
       expect((await messagesOf('c-1')).some((message) => 'revision' in message)).toBe(false);
     });
+
+    it('refuses with 400 to revise what a handoff says or a team member’s reply, which answered no question of the chatbot’s', async () => {
+      const handoff = { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1' };
+      expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, handoff })).status).toBe(202);
+      const waiting = await ask('I need to speak to a human please', { conversationId: 'h-1' });
+      await ask('My order never came', { conversationId: 'h-1' });
+      const team = `${app.baseUrl}/chatbots/${bot}/conversations/h-1/handoff`;
+      expect((await call('POST', `${team}/messages`, app.apiKey, { name: 'Ada', text: 'I have sent a new one today.' })).status).toBe(200);
+      const reply = (await messagesOf('h-1')).at(-1);
+      expect(reply).toMatchObject({ author: { name: 'Ada' } });
+      for (const messageId of [waiting.messageId, reply?.id]) {
+        expect(await revise(String(messageId), { answer: 'Call us.' })).toEqual({ status: 400, body: INVALID });
+      }
+      expect((await messagesOf('h-1')).some((message) => 'revision' in message)).toBe(false);
+      const { body } = await call('GET', `${app.baseUrl}/chatbots/${bot}/sources`, app.apiKey);
+      expect((body as { data: { type: string }[] }).data.map((source) => source.type)).toEqual(['text']);
+    });
   });
 
   it('refuses an answer or a revision for a chatbot whose sources are full with 403, changing nothing, as the API document says', async () => {
