@@ -11,9 +11,9 @@ import { CLOSED, isOpen, TeamReply } from './team-reply.js';
 
 // One conversation, message by message (as text, never markup), with where a handoff to the team
 // stands; each of the chatbot's answers lists the sources it cited and can be rated or revised, and
-// a team member's reply is marked with their name (it is not the chatbot's, so it is not rated). While the
-// handoff is open the team can reply here and hand the conversation back; a reply the closed
-// handoff refused stays in view, with why.
+// a team member's reply is marked with their name (it is not the chatbot's, so it is not rated, nor
+// is what the handoff says). While the handoff is open the team can reply here and hand the
+// conversation back; a reply the closed handoff refused stays in view, with why.
 
 type Rating = 'up' | 'down';
 
