@@ -74,6 +74,8 @@ export type Message = {
   sources?: CitedSource[];
   /** A team member's reply in a handoff; the chatbot's own answers have none. */
   author?: { type: 'human'; name: string } | null;
+  /** A message of the chatbot's that is not an answer: a decline, or what a handoff says. */
+  kind?: 'decline' | 'handoff';
   revision?: Revision;
 };
 

@@ -196,7 +196,7 @@ describe('activity', () => {
     await expect.poll(() => transcript.locator('.bubble.assistant').first().textContent()).toMatch(/seven in the morning.*Revised answer.*half past six/s);
   });
 
-  it('shows where a handoff stands and marks the team’s reply by its author, without rating it as the chatbot’s', async () => {
+  it('shows where a handoff stands and marks the team’s reply by its author, rating or revising neither it nor the waiting message', async () => {
     const api = (path: string, body?: unknown) => call('POST', `${run.app.baseUrl}${path}`, run.app.apiKey, body);
     await api('/update-chatbot-settings', { chatbotId, handoff: { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1' } });
     await api('/chat', { chatbotId, conversationId: 'handed', messages: [{ role: 'user', content: 'Can I talk to a person?' }] });
@@ -207,8 +207,10 @@ describe('activity', () => {
     expect(await page.getByRole('region', { name: /^Conversation of / }).getByText(/handoff: with the team \(Ada\)/).count()).toBe(1);
     const team = transcript.locator('.bubble').filter({ hasText: 'Hi, Ada here.' });
     expect(await team.textContent()).toBe('Ada (team)Hi, Ada here. How can I help?');
-    // Only the chatbot's own message (its "I am asking someone…") can be rated.
-    expect(await transcript.getByRole('group', { name: 'Rate this answer' }).count()).toBe(1);
+    // Neither the team's reply nor the chatbot's "I am asking someone…" is an answer to rate or correct.
+    expect(await transcript.locator('.bubble').filter({ hasText: 'I am asking someone from the team' }).count()).toBe(1);
+    expect(await transcript.getByRole('group', { name: 'Rate this answer' }).count()).toBe(0);
+    expect(await transcript.getByRole('button', { name: /^Revise/ }).count()).toBe(0);
     await expectAccessible(page);
   });
 

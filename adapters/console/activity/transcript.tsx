@@ -11,9 +11,9 @@ import { CLOSED, isOpen, TeamReply } from './team-reply.js';
 
 // One conversation, message by message (as text, never markup), with where a handoff to the team
 // stands; each of the chatbot's answers lists the sources it cited and can be rated or revised, and
-// a team member's reply is marked with their name (it is not the chatbot's, so it is not rated). While the
-// handoff is open the team can reply here and hand the conversation back; a reply the closed
-// handoff refused stays in view, with why.
+// a team member's reply is marked with their name (it is not the chatbot's, so it is not rated, nor
+// is what the handoff says). While the handoff is open the team can reply here and hand the
+// conversation back; a reply the closed handoff refused stays in view, with why.
 
 type Rating = 'up' | 'down';
 
@@ -70,6 +70,12 @@ export function Transcript({ chatbotId, conversation, onClose, onChanged }: Prop
   );
 }
 
+/**
+ * The chatbot's answers and declines, which are rated and corrected here; a team member's reply and
+ * what a handoff says (waiting for the team, nobody came, handed back) answer no question of the chatbot's.
+ */
+const answersQuestion = (message: Message) => message.role === 'assistant' && !message.author && message.kind !== 'handoff';
+
 function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
   const [rating, setRating] = useState<Rating | undefined>(message.feedback);
   const action = useAction();
@@ -83,7 +89,7 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
       {message.author && <div class="author">{message.author.name} (team)</div>}
       {message.content}
       {message.sources && <UsedSources sources={message.sources} />}
-      {message.role === 'assistant' && !message.author && (
+      {answersQuestion(message) && (
         <div class="actions" role="group" aria-label="Rate this answer">
           <button type="button" class="secondary rate" aria-pressed={rating === 'up'} onClick={() => rate('up')} disabled={action.busy}>
             <Thumb up /> Helpful
@@ -93,7 +99,7 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
           </button>
         </div>
       )}
-      {message.role === 'assistant' && !message.author && <ReviseAnswer path={path} revision={message.revision} />}
+      {answersQuestion(message) && <ReviseAnswer path={path} revision={message.revision} />}
       {action.failure && <Alert>{action.failure}</Alert>}
     </div>
   );
