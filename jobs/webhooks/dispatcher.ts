@@ -9,13 +9,13 @@ import { DEFAULT_BACKOFF, retryDelay, type Backoff } from './backoff.js';
 import { post } from './send.js';
 import { signedHeaders } from './sign.js';
 
-// The webhook job: each pass turns new leads and new groups of unanswered questions into outbox
+// The webhook job: each pass turns new and corrected leads and new groups of unanswered questions into outbox
 // entries (one per subscribed webhook), then claims the deliveries that are due and sends them. Any number of processes may run it on
 // one store: a claim is a lease, so each delivery is in one process's hands at a time, and a
 // process that dies mid-send leaves it to be taken over when the lease ends. Requests to the API
 // only ever write to the store; the sending happens here.
 
-/** New leads, and new groups of unanswered questions, announced per pass. */
+/** New or corrected leads, and new groups of unanswered questions, announced per pass. */
 const LEADS_PER_PASS = 100;
 const DELIVERIES_PER_PASS = 20;
 const POLL_MS = 1_000;
@@ -61,6 +61,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): Dispatcher 
       const subscribers = await store.webhooks.subscribers(lead.accountId, lead.chatbotId, 'leads.submit');
       await store.webhookOutbox.announceLead(
         lead.id,
+        lead.revision,
         subscribers.map((webhook) => leadSubmitted(webhook, lead, at)),
       );
     }

@@ -1,10 +1,9 @@
 import type { ChatEngine } from '../engine/index.js';
-import { isDecline } from '../engine/decline.js';
 import type { ModelId } from '../settings/models.js';
 import { givesOnlyDetails } from '../engine/offline/compose.js';
 import type { ChatTurn, ContactDetails, Responder, ResponderInput } from '../engine/responder.js';
 import { chatCredits, chatFirstToken, chatReplies, retrievalDuration, secondsSince } from '../metrics.js';
-import type { Account, Chatbot, Contact, ConversationSource, Store } from '../store/port.js';
+import type { Account, Chatbot, Contact, ConversationSource, MessageKind, Store } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { citedSources } from './citations.js';
 import { recordExchange } from './conversations.js';
@@ -14,6 +13,7 @@ import { saveLead } from './leads.js';
 import { recordUnanswered } from './unanswered.js';
 import { openHandoff, requestHandoff } from './handoff.js';
 import { followUpNotice } from './handoff-notices.js';
+import { replyKind } from './message-kinds.js';
 import { declinedTooOften, requestsHandoff } from './handoff-triggers.js';
 
 // POST /chat as a use case: everything that can refuse the request (unknown chatbot, quota)
@@ -82,10 +82,10 @@ export async function startChat(
   const suffix = request && !input.leadForm && !known && !alreadyAsked(request, history) && !details ? `\n\n${request}` : '';
 
   const responderName = responder.name ?? 'offline';
-  /** The reply as saved: with the sources it drew on, when it drew on any. */
-  const answer = (reply: string) => {
+  /** The reply as saved: what it is, with the sources it drew on when it drew on any. */
+  const answer = (reply: string, kind: MessageKind) => {
     const sources = citedSources(responderInput.passages, reply, responder.name === undefined ? 'offline' : 'model');
-    return { role: 'assistant' as const, content: reply, ...(sources.length > 0 && { sources }) };
+    return { role: 'assistant' as const, content: reply, kind, ...(sources.length > 0 && { sources }) };
   };
   const source = input.source ?? 'API';
   const { handoff } = chatbot.settings;
@@ -94,14 +94,14 @@ export async function startChat(
     input.conversationId && declinedTooOften(handoff, history, reply) ? `\n\n${handoff.waitingMessage}` : '';
   async function finish(reply: string, handingOff: boolean): Promise<void> {
     const at = new Date();
-    const declined = isDecline(reply);
-    const tally = { credits: 1, declined: Number(declined) };
+    const kind = replyKind(reply);
+    const tally = { credits: 1, declined: Number(kind === 'decline') };
     if (input.conversationId) {
       await recordExchange(store, chatbot, {
         conversationId: input.conversationId,
         source,
         contactId: input.contactId ?? null,
-        messages: [...newMessages, answer(reply)].map((message, index) => ({
+        messages: [...newMessages, answer(reply, kind)].map((message, index) => ({
           ...message,
           id: ids[index],
           createdAt: at,
@@ -118,7 +118,7 @@ export async function startChat(
     chatReplies.inc({ responder: responderName, model: responderInput.model, source });
     chatCredits.inc();
     if (handingOff && input.conversationId) await requestHandoff(store, chatbot, input.conversationId, at);
-    if (declined) {
+    if (kind === 'decline') {
       // After the reply is saved, and not awaited: recording it never delays or fails the reply.
       const question = newMessages.map((message) => message.content).join('\n');
       const example = { conversationId: input.conversationId ?? null, messageId: ids.at(-1) ?? null, source, askedAt: at };
@@ -198,7 +198,7 @@ async function handOffTurn(store: Store, chatbot: Chatbot, input: ChatInput, con
   const { handoff } = chatbot.settings;
   if (!open && !requestsHandoff(handoff, newMessages.map((message) => message.content).join('\n'))) return undefined;
   const reply = open ? '' : handoff.waitingMessage;
-  const turn: ChatTurn[] = open ? newMessages : [...newMessages, { role: 'assistant', content: reply }];
+  const turn = open ? newMessages : [...newMessages, { role: 'assistant' as const, content: reply, kind: 'handoff' as const }];
   const ids = await store.conversations.reserveMessageIds(turn.length);
   const at = new Date();
   // What the person says while a person has the conversation goes to the handoff's thread.

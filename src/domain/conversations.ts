@@ -1,4 +1,3 @@
-import { isDecline } from '../engine/decline.js';
 import type { ActivityTally } from '../store/activity-counters.js';
 import type {
   Account,
@@ -12,13 +11,12 @@ import type {
   Page,
   Revision,
   Store,
-  StoredMessage,
   TimeRange,
 } from '../store/port.js';
 import type { OnBackgroundError } from './chat.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { invalidRequest, notFound } from './errors.js';
-import { HANDED_BACK } from './handoff.js';
+import { kindOf } from './message-kinds.js';
 import { addQaSource, type SourceLimits } from './sources.js';
 import { recordUnanswered } from './unanswered.js';
 
@@ -55,7 +53,7 @@ export function recordExchange(store: Store, chatbot: Chatbot, exchange: Exchang
 /** `sources` absent means every source; an empty list matches nothing. */
 export type ConversationFilter = TimeRange & { sources?: ConversationSource[] };
 
-/** Newest first. */
+/** Newest first; each of the chatbot's messages says what it is, those saved before the mark too. */
 export async function listConversations(
   store: Store,
   account: Account,
@@ -63,16 +61,24 @@ export async function listConversations(
   filter: ConversationFilter,
   page: Page,
 ): Promise<Conversation[]> {
-  await findOwnedChatbot(store, account, chatbotId);
+  const chatbot = await findOwnedChatbot(store, account, chatbotId);
   if (filter.sources?.length === 0) return [];
-  return store.conversations.list(chatbotId, filter, page);
+  const conversations = await store.conversations.list(chatbotId, filter, page);
+  return conversations.map((conversation) => ({
+    ...conversation,
+    messages: conversation.messages.map((message) => {
+      const kind = kindOf(message, chatbot);
+      return kind ? { ...message, kind } : message;
+    }),
+  }));
 }
 
 /**
  * A reader's 👍/👎 on one of the chatbot's answers; a later rating replaces an earlier one. A new
- * 👎 counts the question as unanswered (a decline was counted when it was given), after the
- * rating is saved and without delaying or failing it; not on a team member's reply in a handoff,
- * which the chatbot did not give (resolving it would teach the chatbot to answer "hello?").
+ * 👎 on an answer counts the question as unanswered, after the rating is saved and without
+ * delaying or failing it; not on a decline (counted when it was given), on what a handoff says
+ * (which answers no question), nor on a team member's reply in a handoff, which the chatbot did
+ * not give (resolving it would teach the chatbot to answer "hello?").
  */
 export async function rateAnswer(
   store: Store,
@@ -87,7 +93,7 @@ export async function rateAnswer(
   if (!(await store.conversations.setFeedback(chatbotId, messageId, feedback))) {
     throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
   }
-  if (!answered || answered.answer.feedback === 'down' || !isChatbotsAnswer(answered.answer, chatbot)) return;
+  if (!answered || answered.answer.feedback === 'down' || kindOf(answered.answer, chatbot) !== 'answer') return;
   const example = { conversationId: answered.conversationId, messageId, source: answered.source, askedAt: new Date() };
   recordUnanswered(store, chatbot, answered.question, example).catch((error: unknown) =>
     onError(error, 'recording an unanswered question'),
@@ -95,22 +101,10 @@ export async function rateAnswer(
 }
 
 /**
- * Whether a message is an answer of the chatbot's to review: not a decline (recorded when it was
- * given), a team member's reply, or what a handoff says (waiting for the team, nobody came, handed
- * back), which answer no question.
- */
-function isChatbotsAnswer(message: StoredMessage, chatbot: Chatbot): boolean {
-  if (message.author || isDecline(message.content)) return false;
-  const { waitingMessage, offlineMessage } = chatbot.settings.handoff;
-  // The offline message may be followed by the request for contact details, in a paragraph of its own.
-  const saidAlone = (said: string) => said !== '' && (message.content === said || message.content.startsWith(`${said}\n\n`));
-  return ![waitingMessage, offlineMessage, HANDED_BACK].some(saidAlone);
-}
-
-/**
- * The owner's correction of one of the chatbot's answers: a Q&A source of the question it answered
- * and the corrected answer (so the chatbot gives it from then on), kept on the answer too (whose
- * content stays as it was) for the history to show.
+ * The owner's correction of one of the chatbot's answers or declines: a Q&A source of the question
+ * it answered and the corrected answer (so the chatbot gives it from then on), kept on the answer
+ * too (whose content stays as it was) for the history to show. What a handoff says and a team
+ * member's reply are refused: they answered no question of the chatbot's.
  */
 export async function reviseAnswer(
   store: Store,
@@ -120,10 +114,11 @@ export async function reviseAnswer(
   answer: string,
   limits?: SourceLimits,
 ): Promise<Revision> {
-  await findOwnedChatbot(store, account, chatbotId);
+  const chatbot = await findOwnedChatbot(store, account, chatbotId);
   const answered = await store.conversations.answeredQuestion(chatbotId, messageId);
   if (!answered) throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
-  if (!answered.question) throw invalidRequest(`answer ${messageId} answered no question`);
+  const kind = kindOf(answered.answer, chatbot);
+  if (!answered.question || (kind !== 'answer' && kind !== 'decline')) throw invalidRequest(`message ${messageId} answered no question`);
   await addQaSource(store, account, chatbotId, { question: answered.question, answer }, limits);
   const revision = { answer, createdAt: new Date() };
   await store.conversations.setRevision(chatbotId, messageId, revision);

@@ -1,4 +1,4 @@
-import type { Account, Author, Chatbot, DueHandoff, Handoff, HandoffChange, HandoffStatus, Store } from '../store/port.js';
+import type { Account, Chatbot, ConversationMessage, DueHandoff, Handoff, HandoffChange, HandoffStatus, Store } from '../store/port.js';
 import { isOpenHandoff } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { notFound } from './errors.js';
@@ -45,7 +45,7 @@ export async function settleTimeout(store: Store, due: DueHandoff, at: Date): Pr
   const settled = await store.handoffs.transition(chatbotId, conversationId, [due.status], change, due.dueAt ?? undefined);
   if (!settled) return undefined;
   const said = status === 'missed' ? [chatbot.settings.handoff.offlineMessage, await missedLeadRequest(store, chatbot, conversationId)] : [HANDED_BACK];
-  await say(store, chatbot, conversationId, said.filter(Boolean).join('\n\n'), at);
+  await say(store, chatbot, conversationId, { content: said.filter(Boolean).join('\n\n'), kind: 'handoff' }, at);
   await announce(store, chatbot, 'handoff.resolved', conversationId, settled, at);
   return status;
 }
@@ -89,7 +89,7 @@ export async function replyInHandoff(
     (await store.handoffs.transition(chatbot.id, conversationId, ['pending'], { status: 'active', takenBy: name, dueAt, at })) ??
     (await store.handoffs.transition(chatbot.id, conversationId, ['active'], { status: 'active', dueAt, at }));
   if (!handoff) throw noOpenHandoff(conversationId);
-  await say(store, chatbot, conversationId, input.text, at, { type: 'human', name });
+  await say(store, chatbot, conversationId, { content: input.text, author: { type: 'human', name } }, at);
   return handoff;
 }
 
@@ -98,7 +98,7 @@ export async function resolveHandoff(store: Store, account: Account, chatbotId: 
   const chatbot = await findOwnedChatbot(store, account, chatbotId);
   const at = new Date();
   const resolved = await closeOpen(store, chatbot, conversationId, at);
-  await say(store, chatbot, conversationId, HANDED_BACK, at);
+  await say(store, chatbot, conversationId, { content: HANDED_BACK, kind: 'handoff' }, at);
   await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, at);
   return resolved;
 }
@@ -118,8 +118,14 @@ async function closeOpen(store: Store, chatbot: Chatbot, conversationId: string,
   }
 }
 
-/** Adds an assistant message to a conversation that exists. */
-function say(store: Store, chatbot: Chatbot, conversationId: string, content: string, at: Date, author?: Author): Promise<void> {
+/** Adds an assistant message to a conversation that exists: what the handoff says, or a team member's reply. */
+function say(
+  store: Store,
+  chatbot: Chatbot,
+  conversationId: string,
+  said: Pick<ConversationMessage, 'content' | 'kind' | 'author'>,
+  at: Date,
+): Promise<void> {
   return store.conversations.append({
     chatbotId: chatbot.id,
     accountId: chatbot.accountId,
@@ -127,7 +133,7 @@ function say(store: Store, chatbot: Chatbot, conversationId: string, content: st
     // Used only by an append that creates the conversation, which this never is.
     source: 'API',
     contactId: null,
-    messages: [{ role: 'assistant', content, createdAt: at, ...(author && { author }) }],
+    messages: [{ role: 'assistant', createdAt: at, ...said }],
     at,
   });
 }

@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import type { Handoff, HandoffSnapshot, Lead, UnansweredExample, UnansweredGroup, Webhook, WebhookDelivery, WebhookEventType } from '../store/port.js';
+import type { Handoff, HandoffSnapshot, PendingLead, UnansweredExample, UnansweredGroup, Webhook, WebhookDelivery, WebhookEventType } from '../store/port.js';
 
 // The events webhooks receive, in the hosted service's shape: `{id, createdAt, eventType,
 // chatbotId, payload}`. The body is fixed when the event enters the outbox, so every attempt
@@ -37,11 +37,15 @@ function delivery(
   };
 }
 
-/** `leads.submit` of a new lead, for one webhook; keyed by the lead, so it is enqueued once. */
-export function leadSubmitted(webhook: Webhook, lead: Lead, at: Date): WebhookDelivery {
+/**
+ * `leads.submit` of a new or corrected lead, for one webhook, with every field as it now stands;
+ * keyed by the lead and its revision, so each version is enqueued once. The first revision keeps
+ * the key it had before leads had revisions.
+ */
+export function leadSubmitted(webhook: Webhook, lead: PendingLead, at: Date): WebhookDelivery {
   return delivery(
     webhook,
-    `leads.submit:${lead.id}`,
+    lead.revision === 1 ? `leads.submit:${lead.id}` : `leads.submit:${lead.id}:${lead.revision}`,
     {
       createdAt: lead.createdAt.toISOString(),
       eventType: 'leads.submit',
@@ -52,6 +56,7 @@ export function leadSubmitted(webhook: Webhook, lead: Lead, at: Date): WebhookDe
         customerEmail: lead.email,
         customerName: lead.name,
         customerPhone: lead.phone,
+        revision: lead.revision,
       },
     },
     at,

@@ -123,7 +123,7 @@ export async function requestWidgetHandoff(
   if (latest && isOpenHandoff(latest)) return { handoff: latest, messages: [] };
   const said = [
     { role: 'user' as const, content: PERSON_ASKED },
-    ...(settings.waitingMessage ? [{ role: 'assistant' as const, content: settings.waitingMessage }] : []),
+    ...(settings.waitingMessage ? [{ role: 'assistant' as const, content: settings.waitingMessage, kind: 'handoff' as const }] : []),
   ];
   const ids = await store.conversations.reserveMessageIds(said.length);
   const at = new Date();

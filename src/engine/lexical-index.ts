@@ -793,8 +793,9 @@ function expansion(form: string): Expansion {
     found = {
       own: terms(form),
       lemmas: single(known),
-      // A form derived from the word ("month" → "monthly") stands for it as a synonym does.
-      synonyms: single([...synonyms(word), ...derivedForms(word)]),
+      // A form derived from the word ("month" → "monthly") stands for it as a synonym does. A
+      // letter alone has none: WordNet's are its other readings ("x" → ten, "c" → vitamin), guesses.
+      synonyms: word.length > 1 ? single([...synonyms(word), ...derivedForms(word)]) : [],
       known: known.length > 0,
       common: isCommon(word),
     };

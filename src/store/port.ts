@@ -467,6 +467,12 @@ export type Lead = {
   createdAt: Date;
 };
 
+/**
+ * A lead whose leads.submit is not yet enqueued. `revision` is 1 when it is created and one more
+ * for each correction (an upsert that changes a stored field), so each version is announced once.
+ */
+export type PendingLead = Lead & { revision: number };
+
 /** Inclusive bounds on a creation time. */
 export type TimeRange = { from?: Date; to?: Date };
 
@@ -475,16 +481,27 @@ export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe
 /** A source an answer drew on, as its message cites it. */
 export type MessageSource = { id: string; title: string; url?: string };
 
-/** `sources`: an assistant message's citations, absent when it drew on none (a greeting). */
+/**
+ * `sources`: an assistant message's citations, absent when it drew on none (a greeting). `kind`:
+ * what an assistant message of the chatbot's is, marked where it was written; absent on a team
+ * member's reply (which has an `author`), on user messages, and on messages saved before the mark.
+ */
 export type ConversationMessage = {
   role: 'user' | 'assistant';
   content: string;
   createdAt: Date;
   sources?: MessageSource[];
   author?: Author;
+  kind?: MessageKind;
 };
 /** Who wrote an assistant message that the chatbot did not: a team member, by display name. */
 export type Author = { type: 'human'; name: string };
+/**
+ * What the chatbot said: an answer to the person's question, a decline (the material does not
+ * cover it), or what a handoff says (waiting for the team, nobody came, handed back), which answers
+ * no question.
+ */
+export type MessageKind = 'answer' | 'decline' | 'handoff';
 /** A reader's rating of an answer (👍/👎). */
 export type Feedback = 'up' | 'down';
 /** The owner's correction of an answer; the answer's own content stays as it was. */
@@ -731,9 +748,11 @@ export interface LeadRepository {
   /** @throws UniqueViolation when the lead names a conversation that already has a lead. */
   insert(lead: Lead): Promise<void>;
   /**
-   * The one lead of (chatbotId, conversationId), in one atomic write: the first call creates it;
-   * later calls overwrite the name, email and phone they give (non-null) and keep the rest,
-   * id and createdAt included. Answers the lead as stored.
+   * The one lead of (chatbotId, conversationId), atomically: the first call creates it; later
+   * calls overwrite the name, email and phone they give (non-null) and keep the rest, id and
+   * createdAt included. A call that changes a stored field is a correction: the lead's revision
+   * goes up and it is marked for leads.submit again, in the same write; one that changes nothing
+   * writes nothing. Answers the lead as stored.
    */
   upsertForConversation(lead: Lead & { conversationId: string }): Promise<Lead>;
   /**
@@ -1087,7 +1106,7 @@ export type WebhookDelivery = {
   webhookId: string;
   accountId: string;
   eventType: WebhookEventType;
-  /** What the event is about (`leads.submit:<leadId>`): unique per webhook, so an event is enqueued once. */
+  /** What the event is about (`leads.submit:<leadId>:<revision>`): unique per webhook, so an event is enqueued once. */
   eventKey: string;
   /** The JSON body, fixed at enqueue: every attempt sends, and signs, the same bytes. */
   body: string;
@@ -1129,12 +1148,16 @@ export type WebhookAttempt = {
 
 export interface WebhookOutboxRepository {
   /**
-   * Leads whose leads.submit is not yet enqueued, oldest first. The lead repository marks every
-   * lead it creates so in the same write as the lead, so none is lost to a crash.
+   * Leads whose leads.submit is not yet enqueued, oldest first, at their current revision. The
+   * lead repository marks every lead it creates or corrects in the same write, so none is lost to
+   * a crash.
    */
-  unannouncedLeads(limit: number): Promise<Lead[]>;
-  /** Enqueues the lead's deliveries (skipping any already there) and clears its mark. Idempotent. */
-  announceLead(leadId: string, deliveries: WebhookDelivery[]): Promise<void>;
+  unannouncedLeads(limit: number): Promise<PendingLead[]>;
+  /**
+   * Enqueues the deliveries of the lead's `revision` (skipping any already there) and clears its
+   * mark unless a correction made a later revision meanwhile, which stays marked. Idempotent.
+   */
+  announceLead(leadId: string, revision: number, deliveries: WebhookDelivery[]): Promise<void>;
   /** Adds a delivery unless its (webhookId, eventKey) is already there. */
   enqueue(delivery: WebhookDelivery): Promise<void>;
   /**

@@ -150,6 +150,16 @@ describe('activity', () => {
     await expectAccessible(page);
   });
 
+  it('explains a range of days it cannot list, rather than the API’s bare refusal', async () => {
+    await page.getByLabel('From', { exact: true }).fill('2026-03-10');
+    await page.getByLabel('To', { exact: true }).fill('2026-03-01');
+    await page.getByRole('alert').getByText('“From” is after “To”: choose a From on or before the To.').waitFor();
+    expect(await page.getByText('Invalid request data').count()).toBe(0);
+    await page.getByLabel('From', { exact: true }).fill('');
+    await page.getByLabel('To', { exact: true }).fill('');
+    await expect.poll(() => page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').count()).toBe(2);
+  });
+
   it('opens a transcript and rates an answer Helpful', async () => {
     await page.getByRole('link', { name: 'When do you open?' }).click();
     const transcript = page.getByRole('log', { name: 'Transcript' });
@@ -163,7 +173,30 @@ describe('activity', () => {
     expect(conversation?.messages.find((message) => message.role === 'assistant')?.feedback).toBe('up');
   });
 
-  it('shows where a handoff stands and marks the team’s reply by its author, without rating it as the chatbot’s', async () => {
+  it('revises an answer: the transcript shows the revision under it, and the chatbot gives it from then on', async () => {
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    const answer = transcript.locator('.bubble.assistant').first();
+    await answer.getByRole('button', { name: 'Revise' }).click();
+    const form = answer.getByRole('form', { name: 'Revise this answer' });
+    await form.getByLabel('Revised answer').fill('We open at half past six on weekdays.');
+    await expectAccessible(page);
+    await form.getByRole('button', { name: 'Save revision' }).click();
+    await answer.getByText('We open at half past six on weekdays.').waitFor();
+    expect(await answer.getByRole('form').count()).toBe(0);
+    const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}&filteredSources=API`, run.app.apiKey);
+    const [conversation] = (body as { data: { messages: { role: string; content: string; revision?: { answer: string } }[] }[] }).data;
+    expect(conversation?.messages.find((message) => message.role === 'assistant')).toMatchObject({
+      content: expect.stringMatching(/seven in the morning/),
+      revision: { answer: 'We open at half past six on weekdays.' },
+    });
+    const { body: reply } = await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, messages: [{ role: 'user', content: 'When do you open?' }] });
+    expect(reply).toEqual({ text: 'We open at half past six on weekdays.' });
+    // Read again, the transcript shows the answer as it was given and its revision.
+    await page.reload();
+    await expect.poll(() => transcript.locator('.bubble.assistant').first().textContent()).toMatch(/seven in the morning.*Revised answer.*half past six/s);
+  });
+
+  it('shows where a handoff stands and marks the team’s reply by its author, rating or revising neither it nor the waiting message', async () => {
     const api = (path: string, body?: unknown) => call('POST', `${run.app.baseUrl}${path}`, run.app.apiKey, body);
     await api('/update-chatbot-settings', { chatbotId, handoff: { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1' } });
     await api('/chat', { chatbotId, conversationId: 'handed', messages: [{ role: 'user', content: 'Can I talk to a person?' }] });
@@ -174,8 +207,10 @@ describe('activity', () => {
     expect(await page.getByRole('region', { name: /^Conversation of / }).getByText(/handoff: with the team \(Ada\)/).count()).toBe(1);
     const team = transcript.locator('.bubble').filter({ hasText: 'Hi, Ada here.' });
     expect(await team.textContent()).toBe('Ada (team)Hi, Ada here. How can I help?');
-    // Only the chatbot's own message (its "I am asking someone…") can be rated.
-    expect(await transcript.getByRole('group', { name: 'Rate this answer' }).count()).toBe(1);
+    // Neither the team's reply nor the chatbot's "I am asking someone…" is an answer to rate or correct.
+    expect(await transcript.locator('.bubble').filter({ hasText: 'I am asking someone from the team' }).count()).toBe(1);
+    expect(await transcript.getByRole('group', { name: 'Rate this answer' }).count()).toBe(0);
+    expect(await transcript.getByRole('button', { name: /^Revise/ }).count()).toBe(0);
     await expectAccessible(page);
   });
 
@@ -289,6 +324,19 @@ describe('activity', () => {
     await page.getByRole('button', { name: 'Yes, delete this contact' }).click();
     await page.getByText('No contacts yet.').waitFor();
   });
+
+  it('lists the contacts a hundred at a time, saying how many there are', async () => {
+    const users = Array.from({ length: 101 }, (_, index) => ({ external_id: `customer-${String(index).padStart(3, '0')}`, name: `Customer ${index}` }));
+    await call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/contacts`, run.app.apiKey, { users });
+    await page.reload();
+    const list = page.getByRole('list', { name: 'Contacts' });
+    await page.getByRole('status').getByText('100 of 101 contacts shown.', { exact: true }).waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(100);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByRole('status').getByText('101 contacts.', { exact: true }).waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(101);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+  });
 });
 
 describe('account', () => {
@@ -334,6 +382,22 @@ describe('at 360 px', () => {
       expect({ path, overflow }).toEqual({ path, overflow: 0 });
     }
     await screenshots(narrow, 'activity-360');
+    await narrow.context().close();
+  });
+
+  it('brings a conversation opened from the list into view, under the list on a narrow screen', async () => {
+    const narrow = await newPage(run, 360);
+    await signIn(narrow, run.app);
+    await narrow.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity`);
+    await narrow.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: 'When do you open?' }).click();
+    const heading = narrow.getByRole('heading', { name: /^Conversation of / });
+    const transcript = narrow.getByRole('log', { name: 'Transcript' });
+    // Its heading and the start of its messages are on the screen.
+    const onScreen = async () =>
+      (await heading.evaluate((element) => element.getBoundingClientRect().top >= 0)) &&
+      (await transcript.evaluate((element) => element.getBoundingClientRect().top + 100 < window.innerHeight));
+    await expect.poll(onScreen).toBe(true);
+    expect(await narrow.evaluate(() => document.activeElement?.id)).toBe('transcript-title');
     await narrow.context().close();
   });
 });

@@ -23,6 +23,7 @@ let page: Page;
 let site: Site;
 let folder: string;
 let chatbotId: string;
+let lunch = 'Lunch is served in the canteen from noon.';
 /** Long enough for the Sources list's own polling (every 2 s while a source is being read). */
 const LIST_POLL = { timeout: 10_000 };
 const readSources = () =>
@@ -33,7 +34,7 @@ beforeAll(async () => {
   site = await serveSite({
     '/robots.txt': text('User-agent: *\nDisallow: /private\n'),
     '/': html(sitePage('Handbook', '<p>Welcome to the Acme handbook.</p>', { links: ['/lunch', '/gone', '/private'] })),
-    '/lunch': html(sitePage('Lunch', '<p>Lunch is served in the canteen from noon.</p>')),
+    '/lunch': (request, response) => html(sitePage('Lunch', `<p>${lunch}</p>`))(request, response),
   });
   folder = await mkdtemp(join(tmpdir(), 'console-sources-'));
   await writeFile(join(folder, 'deliveries.md'), DELIVERIES);
@@ -177,10 +178,15 @@ describe('sources page', () => {
     ]);
     await expectAccessible(page);
 
+    // The site changes; the preview, left open, shows what the refresh read.
+    const previewText = row.getByLabel(/^Text of /);
+    expect(await previewText.textContent()).toMatch(/canteen from noon/);
+    lunch = 'Lunch is served on the roof terrace from one.';
     await row.getByRole('button', { name: /^Refresh / }).click();
     await expect.poll(() => row.textContent()).toMatch(/website · queued/);
     await readSources();
     await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/website · ready · 2 pages read, 1 failed, 1 skipped ·/);
+    await expect.poll(() => previewText.textContent()).toMatch(/roof terrace from one/);
 
     // The same site again, spelt another way: read again with the new limit, not added twice.
     await page.getByLabel('Website URL').fill(`${site.origin}/#top`);

@@ -166,6 +166,14 @@ describe('composeAnswer', () => {
     expect(NO_ANSWER).toContain("couldn't find an answer");
   });
 
+  it('does not read a letter alone as its other meanings ("x" as ten)', () => {
+    // WordNet lists "x" as ten, so "x" was answered with the sentence holding "10:00".
+    const breakfast = ['Breakfast is served from seven to 10:00 in the dining room.'];
+    expect(composeAnswer(input('x', breakfast))).toBe(NO_ANSWER);
+    expect(composeAnswer(input('Is there an x?', breakfast))).toBe(NO_ANSWER);
+    expect(composeAnswer(input('When is breakfast served?', breakfast))).toContain('seven to 10:00');
+  });
+
   // Sentences are split at every '.', '!' or '?' (src/engine/offline/compose.ts, splitSentences)
   // and re-joined with a space, so a quoted price, email or web address comes out altered.
   it('quotes prices, email addresses and web addresses exactly as the material writes them', () => {

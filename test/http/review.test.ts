@@ -4,6 +4,7 @@ import { createHandoffTimer } from '../../jobs/handoffs.js';
 import type { ConversationSource } from '../../src/store/port.js';
 import { DEFAULT_SOURCE_LIMITS } from '../../src/domain/sources.js';
 import { HANDED_BACK } from '../../src/domain/handoff.js';
+import { NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { apiDocument } from '../../src/http/app.js';
 import { call, createChatbotViaApi, DENIED, INVALID, jsonRequest, NO_KEY, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { queryString, type QueryParams } from '../support/listing.js';
@@ -77,6 +78,14 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
   const settled = async (asks: number) => {
     await expect.poll(async () => (await groups()).data.reduce((sum, group) => sum + group.count, 0)).toBe(asks);
     return (await groups()).data;
+  };
+
+  /** The `kind` of each assistant message of a conversation, as get-conversations lists it. */
+  const listedKinds = async (conversationId: string) => {
+    const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+    type Listed = { id: string; messages: { role: string; kind?: string }[] };
+    const conversation = (body as { data: Listed[] }).data.find((item) => item.id === conversationId);
+    return conversation?.messages.filter((message) => message.role === 'assistant').map((message) => message.kind);
   };
 
   describe('unanswered questions', () => {
@@ -157,6 +166,93 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect((await rate(offline?.id)).status).toBe(200);
       await ask('Do you sell gift cards?', { conversationId: 'c-2' });
       expect((await settled(1)).map((group) => group.question)).toEqual(['Do you sell gift cards?']);
+    });
+
+    it('marks each of the chatbot’s messages where it is written: answers, declines (one that hands off too), what a handoff says', async () => {
+      const handoff = { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1', afterDeclines: 2 };
+      expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, visibility: 'public', handoff })).status).toBe(202);
+      await ask('When does the shop open?', { conversationId: 'm-1' });
+      await ask('Do you sell gift cards?', { conversationId: 'm-1' });
+      await ask('Do you rent kayaks?', { conversationId: 'm-1' });
+      const team = `${app.baseUrl}/chatbots/${bot}/conversations/m-1/handoff`;
+      expect((await call('POST', `${team}/messages`, app.apiKey, { name: 'Ada', text: 'We do not, sorry.' })).status).toBe(200);
+      expect((await call('POST', `${team}/resolve`, app.apiKey)).status).toBe(200);
+      await ask('I need to speak to a human please', { conversationId: 'm-2' });
+      await createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: () => new Date(Date.now() + 3_600_000) }).tick();
+      const widgetConversation = `wc_${'m'.repeat(24)}`;
+      const button = await fetch(`${app.origin}/widget/chatbots/${bot}/conversations/${widgetConversation}/handoff`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+      expect(button.status).toBe(200);
+      const marks = async (id: string) =>
+        ((await app.store.conversations.find(bot, id))?.messages ?? [])
+          .filter((message) => message.role === 'assistant')
+          .map(({ content, kind, author }) => [content.slice(0, 24), kind ?? author?.name]);
+      expect(await marks('m-1')).toEqual([
+        ['Our shop opens at nine.', 'answer'],
+        [NO_ANSWER.slice(0, 24), 'decline'],
+        [NO_ANSWER.slice(0, 24), 'decline'],
+        ['We do not, sorry.', 'Ada'],
+        [HANDED_BACK.slice(0, 24), 'handoff'],
+      ]);
+      const handingOff = (await app.store.conversations.find(bot, 'm-1'))?.messages.findLast((message) => message.kind === 'decline');
+      expect(handingOff?.content).toMatch(/\n\nI am asking someone from the team to join\./);
+      expect(await marks('m-2')).toEqual([
+        ['I am asking someone from', 'handoff'],
+        ['Sorry, nobody from the t', 'handoff'],
+      ]);
+      expect(await marks(widgetConversation)).toEqual([['I am asking someone from', 'handoff']]);
+      // get-conversations names what is not an answer; answers keep the hosted service's shape.
+      expect(await listedKinds('m-1')).toEqual([undefined, 'decline', 'decline', undefined, 'handoff']);
+      expect(await listedKinds('m-2')).toEqual(['handoff', 'handoff']);
+    });
+
+    it('records nothing when an old waiting message is rated 👎 after the owner changed it: it was the handoff’s all the same', async () => {
+      // Recognised by the current waiting message's text, this one was taken for an answer, and the
+      // request for a person became a question the chatbot could not answer.
+      const handoff = { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1', waitingMessage: 'Hold on, please.' };
+      expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, handoff })).status).toBe(202);
+      const waiting = await ask('I need to speak to a human please', { conversationId: 'h-1' });
+      expect(waiting.text).toBe('Hold on, please.');
+      await call('POST', `${app.baseUrl}/chatbots/${bot}/conversations/h-1/handoff/resolve`, app.apiKey);
+      const changed = { ...handoff, waitingMessage: 'Someone from the team will be with you shortly.' };
+      expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, handoff: changed })).status).toBe(202);
+      const rated = await call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${waiting.messageId}/feedback`, app.apiKey, { feedback: 'down' });
+      expect(rated.status).toBe(200);
+      await ask('Do you sell gift cards?', { conversationId: 'c-2' });
+      expect((await settled(1)).map((group) => group.question)).toEqual(['Do you sell gift cards?']);
+    });
+
+    it('records a 👎 on an answer whose words are the offline message’s: what a message is does not follow from its text', async () => {
+      const answered = await ask('When does the shop open?', { conversationId: 'c-1' });
+      const handoff = { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1', offlineMessage: answered.text };
+      expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, handoff })).status).toBe(202);
+      const rated = await call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${answered.messageId}/feedback`, app.apiKey, { feedback: 'down' });
+      expect(rated.status).toBe(200);
+      const [group] = await settled(1);
+      expect(group).toMatchObject({ question: 'When does the shop open?', examples: [{ conversationId: 'c-1', messageId: answered.messageId }] });
+    });
+
+    it('reads a message saved before messages were marked by its text, as then: the waiting message and a decline are not reviewed, an answer is', async () => {
+      const handoff = { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1', waitingMessage: 'Hold on, please.' };
+      expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, handoff })).status).toBe(202);
+      const turn = (question: string, reply: string) => [
+        { role: 'user' as const, content: question, createdAt: new Date() },
+        { role: 'assistant' as const, content: reply, createdAt: new Date() },
+      ];
+      const unmarked = [
+        ...turn('I need to speak to a human please', 'Hold on, please.'),
+        ...turn('Do you rent kayaks?', NO_ANSWER),
+        ...turn('Where are you?', 'On the harbour front.'),
+      ];
+      const at = new Date();
+      await app.store.conversations.append({ chatbotId: bot, accountId: app.accountId, id: 'old', source: 'API', contactId: null, messages: unmarked, at });
+      const saved = (await app.store.conversations.find(bot, 'old'))?.messages ?? [];
+      expect(saved.some((message) => 'kind' in message)).toBe(false);
+      for (const message of saved.filter((item) => item.role === 'assistant')) {
+        const rated = await call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${message.id}/feedback`, app.apiKey, { feedback: 'down' });
+        expect(rated.status).toBe(200);
+      }
+      expect((await settled(1)).map((group) => group.question)).toEqual(['Where are you?']);
+      expect(await listedKinds('old')).toEqual(['handoff', 'decline', undefined]);
     });
 
     it('groups paraphrases under the first question asked and keeps distinct questions apart', async () => {
@@ -294,6 +390,23 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         expect(await revise(messageId ?? '', body), JSON.stringify(body)).toEqual({ status: 400, body: INVALID });
       }
       expect((await messagesOf('c-1')).some((message) => 'revision' in message)).toBe(false);
+    });
+
+    it('refuses with 400 to revise what a handoff says or a team member’s reply, which answered no question of the chatbot’s', async () => {
+      const handoff = { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1' };
+      expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, handoff })).status).toBe(202);
+      const waiting = await ask('I need to speak to a human please', { conversationId: 'h-1' });
+      await ask('My order never came', { conversationId: 'h-1' });
+      const team = `${app.baseUrl}/chatbots/${bot}/conversations/h-1/handoff`;
+      expect((await call('POST', `${team}/messages`, app.apiKey, { name: 'Ada', text: 'I have sent a new one today.' })).status).toBe(200);
+      const reply = (await messagesOf('h-1')).at(-1);
+      expect(reply).toMatchObject({ author: { name: 'Ada' } });
+      for (const messageId of [waiting.messageId, reply?.id]) {
+        expect(await revise(String(messageId), { answer: 'Call us.' })).toEqual({ status: 400, body: INVALID });
+      }
+      expect((await messagesOf('h-1')).some((message) => 'revision' in message)).toBe(false);
+      const { body } = await call('GET', `${app.baseUrl}/chatbots/${bot}/sources`, app.apiKey);
+      expect((body as { data: { type: string }[] }).data.map((source) => source.type)).toEqual(['text']);
     });
   });
 

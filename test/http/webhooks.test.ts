@@ -152,7 +152,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     expect((await stuck).map((outcome) => outcome.status)).toEqual(['pending']);
   });
 
-  it('sends leads.submit once for a lead captured in chat, not again when the lead is updated', async () => {
+  it('sends leads.submit for a lead captured in chat, again with the corrected details, not for the same ones', async () => {
     await create();
     const settings = { chatbotId: bot, collectCustomerInformation: { title: 'Stay in touch', email: { active: true, label: 'Email' } } };
     expect((await post(`${app.baseUrl}/update-chatbot-settings`, settings)).status).toBe(202);
@@ -162,10 +162,20 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     expect((await say('my email is Ana@Example.com')).status).toBe(200);
     expect((await deliver()).map((outcome) => outcome.status)).toEqual(['delivered']);
     expect((await say('Sorry, use ana.lima@work.example instead')).status).toBe(200);
+    expect((await deliver()).map((outcome) => outcome.status)).toEqual(['delivered']);
+    expect((await say('Once more: ana.lima@work.example')).status).toBe(200);
     expect(await deliver()).toEqual([]);
-    expect(receiver.received.map((request) => JSON.parse(request.body) as unknown)).toMatchObject([
-      { eventType: 'leads.submit', chatbotId: bot, payload: { conversationId: 'web-42', customerEmail: 'ana@example.com' } },
+
+    const bodies = receiver.received.map((request) => JSON.parse(request.body) as { id: string; payload: { leadId: string } });
+    expect(bodies).toMatchObject([
+      { eventType: 'leads.submit', chatbotId: bot, payload: { conversationId: 'web-42', customerEmail: 'ana@example.com', revision: 1 } },
+      { eventType: 'leads.submit', chatbotId: bot, payload: { conversationId: 'web-42', customerEmail: 'ana.lima@work.example', revision: 2 } },
     ]);
+    const [first, corrected] = bodies;
+    expect(corrected?.payload.leadId).toBe(first?.payload.leadId);
+    expect(corrected?.id).not.toBe(first?.id);
+    const leads = (await get(`${app.baseUrl}/get-leads`, { chatbotId: bot })).body as { collectedCustomers: { email: string }[] };
+    expect(leads.collectedCustomers).toMatchObject([{ email: 'ana.lima@work.example' }]);
   });
 
   it('sends leads.submit for a lead posted to the API', async () => {

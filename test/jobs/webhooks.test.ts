@@ -95,6 +95,7 @@ describe('delivery', () => {
         customerEmail: 'ada1@example.com',
         customerName: 'Ada 1',
         customerPhone: '+47 400 00 001',
+        revision: 1,
       },
     });
     expect(request.headers['x-switchboard-event-id']).toBe(outcomes[0]?.deliveryId);
@@ -258,8 +259,8 @@ describe('exactly once across restarts and hubs', () => {
     const webhook = await subscribe();
     const lead = await newLead();
     // What the crashed hub's pass did before it died: enqueue the event and claim it, never sending.
-    const event = leadSubmitted(webhook, lead, clock.now());
-    await store.webhookOutbox.announceLead(lead.id, [event]);
+    const event = leadSubmitted(webhook, { ...lead, revision: 1 }, clock.now());
+    await store.webhookOutbox.announceLead(lead.id, 1, [event]);
     await store.webhookOutbox.claimDue({ now: clock.now(), claimedBy: 'crashed', leaseUntil: plusMinutes(clock.now(), 1), limit: 10 });
 
     const survivor = dispatcher({ processId: 'survivor' });

@@ -230,6 +230,30 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: c
     expect(new Set(all).size).toBe(2 + 2 + 30);
   });
 
+  it('keeps what each assistant message is, on every read; one saved without a mark reads back without', async () => {
+    const marked = [
+      message('user', 'Can I talk to a person?'),
+      { ...message('assistant', 'Someone will join shortly.', 1), kind: 'handoff' as const },
+      message('user', 'Do you sell gift cards?', 2),
+      { ...message('assistant', 'I could not find an answer to that.', 3), kind: 'decline' as const },
+      message('user', 'When do you open?', 4),
+      { ...message('assistant', 'At nine.', 5), kind: 'answer' as const },
+      { ...message('assistant', 'Ada here.', 6), author: { type: 'human' as const, name: 'Ada' } },
+      message('assistant', 'Saved before the mark.', 7),
+    ];
+    await store.conversations.append(append({ messages: marked, at: at(7) }));
+    const expected = marked.map((item) => ({ ...item, id: expect.any(String) as string }));
+    const found = await store.conversations.find(bot.id, 'conv-1');
+    expect(found?.messages).toEqual(expected);
+    expect(found?.messages.filter((item) => 'kind' in item).map((item) => item.kind)).toEqual(['handoff', 'decline', 'answer']);
+    expect((await store.conversations.list(bot.id, {}, ALL))[0]?.messages).toEqual(expected);
+    expect(await store.conversations.recentMessages(bot.id, 'conv-1', 3)).toEqual(expected.slice(-3));
+    const answers = await Promise.all(
+      (found?.messages ?? []).filter((item) => item.role === 'assistant').map((item) => store.conversations.answeredQuestion(bot.id, item.id)),
+    );
+    expect(answers.map((answered) => answered?.answer.kind)).toEqual(['handoff', 'decline', 'answer', undefined, undefined]);
+  });
+
   it('records feedback on an assistant message, a later rating replacing the earlier', async () => {
     await store.conversations.append(append());
     await store.conversations.append(append({ messages: [message('user', 'More?', 60), message('assistant', 'Sure.', 61)] }));

@@ -1,5 +1,8 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { sqliteActivityCount } from '../../src/store/sqlite/activity.js';
+import { sqliteConversations } from '../../src/store/sqlite/conversations.js';
+import { sqliteHandoffNoticeWriter } from '../../src/store/sqlite/handoff-notices.js';
 import { migrate, MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 
 // Migrations applied to a database that already holds data, as an upgrade meets it.
@@ -237,6 +240,33 @@ describe('sqlite migrations of existing data', () => {
     // Created before any revision a training takes.
     expect(db.prepare('SELECT created_revision FROM sources').pluck().get()).toBe(0);
     expect(db.prepare('SELECT chatbot_id, version, runs FROM training_sources').all()).toEqual([{ chatbot_id: 'bot', version: 'v1', runs: null }]);
+    db.close();
+  });
+
+  it('leaves the messages already stored unmarked, to be read by their text; new ones are marked, and only with a kind', async () => {
+    const db = databaseBefore('ADD COLUMN kind');
+    db.prepare("INSERT INTO conversations (chatbot_id, id, account_id, source, created_at, updated_at) VALUES ('bot', 'c', 'account', 'API', 1, 1)").run();
+    const message = db.prepare("INSERT INTO conversation_messages (chatbot_id, conversation_id, role, content, created_at, author_name) VALUES ('bot', 'c', ?, ?, 1, ?)");
+    message.run('user', 'Can I talk to a person?', null);
+    message.run('assistant', 'Hold on, please.', null);
+    message.run('assistant', 'Ada here.', 'Ada');
+
+    migrate(db);
+
+    const conversations = sqliteConversations(db, sqliteActivityCount(db), sqliteHandoffNoticeWriter(db));
+    const stored = (await conversations.find('bot', 'c'))?.messages ?? [];
+    expect(stored.map(({ role, content, author }) => ({ role, content, ...(author && { author }) }))).toEqual([
+      { role: 'user', content: 'Can I talk to a person?' },
+      { role: 'assistant', content: 'Hold on, please.' },
+      { role: 'assistant', content: 'Ada here.', author: { type: 'human', name: 'Ada' } },
+    ]);
+    expect(stored.some((item) => 'kind' in item)).toBe(false);
+    const at = new Date(2);
+    const said = { role: 'assistant' as const, content: 'Nine to five.', createdAt: at, kind: 'answer' as const };
+    await conversations.append({ chatbotId: 'bot', accountId: 'account', id: 'c', source: 'API', contactId: null, messages: [said], at });
+    expect((await conversations.find('bot', 'c'))?.messages.at(-1)).toEqual({ ...said, id: expect.any(String) });
+    expect(() => db.prepare("UPDATE conversation_messages SET kind = 'question'").run()).toThrow(/CHECK constraint/);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     db.close();
   });
 

@@ -121,33 +121,89 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: w
     });
   });
 
-  it('marks each lead it creates in the same write, and not again when a conversation lead is updated', async () => {
-    const plain = await lead({ createdAt: seconds(1) });
-    const captured = await store.leads.upsertForConversation({
+  const conversationLead = (fields: Partial<Lead>) =>
+    store.leads.upsertForConversation({
       id: randomUUID(),
       chatbotId: chatbot.id,
       accountId: account.id,
       name: null,
-      email: 'bo@example.com',
+      email: null,
       phone: null,
-      conversationId: 'conv-1',
       createdAt: seconds(2),
+      ...fields,
+      conversationId: 'conv-1',
     });
-    expect((await store.webhookOutbox.unannouncedLeads(10)).map((item) => item.id)).toEqual([plain.id, captured.id]);
-    expect(await store.webhookOutbox.unannouncedLeads(1)).toEqual([plain]);
+  const pending = async () =>
+    (await store.webhookOutbox.unannouncedLeads(10)).map(({ id, email, revision }) => ({ id, email, revision }));
 
-    await store.webhookOutbox.announceLead(captured.id, []);
-    await store.leads.upsertForConversation({ ...captured, id: randomUUID(), name: 'Bo', conversationId: 'conv-1' });
-    expect((await store.webhookOutbox.unannouncedLeads(10)).map((item) => item.id)).toEqual([plain.id]);
+  it('marks each lead it creates in the same write, and again at its next revision when a correction changes a field', async () => {
+    const plain = await lead({ createdAt: seconds(1) });
+    const captured = await conversationLead({ email: 'bo@example.com' });
+    expect(await pending()).toEqual([
+      { id: plain.id, email: 'ada@example.com', revision: 1 },
+      { id: captured.id, email: 'bo@example.com', revision: 1 },
+    ]);
+    expect(await store.webhookOutbox.unannouncedLeads(1)).toEqual([{ ...plain, revision: 1 }]);
+
+    await store.webhookOutbox.announceLead(plain.id, 1, []);
+    await store.webhookOutbox.announceLead(captured.id, 1, []);
+    // The same details again, or fewer of them, change nothing: no new revision, no mark.
+    await conversationLead({ email: 'bo@example.com' });
+    await conversationLead({});
+    expect(await pending()).toEqual([]);
+
+    await conversationLead({ name: 'Bo', email: 'bo@example.com' });
+    await conversationLead({ email: 'bo.lima@example.com' });
+    expect(await pending()).toEqual([{ id: captured.id, email: 'bo.lima@example.com', revision: 3 }]);
+    await store.webhookOutbox.announceLead(captured.id, 3, []);
+    expect(await pending()).toEqual([]);
+  });
+
+  it('keeps the mark of a correction stored while the revision before it was being announced', async () => {
+    const captured = await conversationLead({ email: 'bo@example.com' });
+    const [read] = await store.webhookOutbox.unannouncedLeads(10);
+    await conversationLead({ email: 'bo.lima@example.com' });
+    await store.webhookOutbox.announceLead(captured.id, read?.revision ?? 0, []);
+    expect(await pending()).toEqual([{ id: captured.id, email: 'bo.lima@example.com', revision: 2 }]);
+  });
+
+  it('counts every one of 10 concurrent corrections', async () => {
+    await conversationLead({ email: 'bo@example.com' });
+    const emails = Array.from({ length: 10 }, (_, index) => `bo${index}@example.com`);
+    await Promise.all(emails.map((email) => conversationLead({ email })));
+    const [only, ...rest] = await pending();
+    expect(rest).toEqual([]);
+    expect(only?.revision).toBe(11);
+    expect(emails).toContain(only?.email);
+  });
+
+  it('enqueues each revision of a lead once per webhook however often it is announced', async () => {
+    const target = await webhook();
+    const first = { ...(await conversationLead({ email: 'bo@example.com' })), revision: 1 };
+    const corrected = { ...first, email: 'bo.lima@example.com', revision: 2 };
+    await Promise.all(
+      [1, 2].flatMap(() => [
+        store.webhookOutbox.announceLead(first.id, 1, [leadSubmitted(target, first, T0)]),
+        store.webhookOutbox.announceLead(first.id, 2, [leadSubmitted(target, corrected, T0)]),
+      ]),
+    );
+    const bodies = (await claim('hub-a')).map((delivery) => JSON.parse(delivery.body) as { payload: unknown });
+    expect(bodies.map((body) => body.payload)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ customerEmail: 'bo@example.com', revision: 1 }),
+        expect.objectContaining({ customerEmail: 'bo.lima@example.com', revision: 2 }),
+      ]),
+    );
+    expect(bodies).toHaveLength(2);
   });
 
   it('enqueues an event once per webhook however often it is announced', async () => {
     const first = await webhook();
     const second = await webhook();
-    const created = await lead();
+    const created = { ...(await lead()), revision: 1 };
     await Promise.all(
       [1, 2, 3].map(() =>
-        store.webhookOutbox.announceLead(created.id, [leadSubmitted(first, created, T0), leadSubmitted(second, created, T0)]),
+        store.webhookOutbox.announceLead(created.id, 1, [leadSubmitted(first, created, T0), leadSubmitted(second, created, T0)]),
       ),
     );
     expect(await store.webhookOutbox.unannouncedLeads(10)).toEqual([]);

@@ -1,21 +1,27 @@
 import { useState } from 'preact/hooks';
-import { MAX_ANSWER_CHARS } from '../../../src/domain/qa-limits.js';
-import { call, callData, explained, query } from '../api.js';
+import { call, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
-import { Alert, Busy, Notice } from '../components/feedback.js';
-import { TextArea } from '../components/fields.js';
+import { AnswerForm } from '../components/answer-form.js';
+import { Alert, Notice } from '../components/feedback.js';
 import { formatTime } from '../format.js';
 import { FULL } from '../knowledge/add.js';
+import { readPages } from '../paged.js';
 import { Show, useLoad } from '../use-load.js';
 
-// The open questions the chatbot could not answer, most asked first, each answered here (the
-// answer becomes a question-and-answer source, so the chatbot gives it from then on) or dismissed.
+// The open questions the chatbot could not answer, most asked first, a page at a time, each
+// answered here (the answer becomes a question-and-answer source, so the chatbot gives it from
+// then on) or dismissed.
 
 type Unanswered = { id: string; question: string; count: number; last_asked_at: string };
 
+const PAGE_SIZE = 20;
 
 export function UnansweredQuestions({ base }: { base: string }) {
-  const groups = useLoad(() => callData<Unanswered[]>('GET', `${base}/unanswered${query({ status: 'open', size: 20 })}`), [base]);
+  const [pages, setPages] = useState(1);
+  const groups = useLoad(
+    () => readPages<Unanswered>(pages, PAGE_SIZE, (page) => `${base}/unanswered${query({ status: 'open', page, size: PAGE_SIZE })}`),
+    [base, pages],
+  );
   const [done, setDone] = useState<string>();
   const settled = (outcome: string) => {
     setDone(outcome);
@@ -26,15 +32,25 @@ export function UnansweredQuestions({ base }: { base: string }) {
       <h2 id="declined-title">Questions it could not answer</h2>
       {done && <Notice>{done}</Notice>}
       <Show loaded={groups} label="Loading the questions">
-        {(list) =>
+        {({ list, total }) =>
           list.length === 0 ? (
             <p class="muted">None open.</p>
           ) : (
-            <ul class="plain" aria-label="Open questions">
-              {list.map((group) => (
-                <Question key={group.id} base={base} group={group} onSettled={settled} />
-              ))}
-            </ul>
+            <>
+              <p class="muted" role="status">
+                {list.length < total ? `The ${list.length} most asked of ${total} open questions.` : `${total} open question${total === 1 ? '' : 's'}.`}
+              </p>
+              <ul class="plain" aria-label="Open questions">
+                {list.map((group) => (
+                  <Question key={group.id} base={base} group={group} onSettled={settled} />
+                ))}
+              </ul>
+              {list.length < total && (
+                <button type="button" class="secondary" onClick={() => setPages(pages + 1)}>
+                  Load more
+                </button>
+              )}
+            </>
           )
         }
       </Show>
@@ -76,15 +92,16 @@ function Question({ base, group, onSettled }: { base: string; group: Unanswered;
         </button>
       </div>
       {answering && (
-        <form onSubmit={resolve} aria-label={`Answer to “${group.question}”`}>
-          <TextArea label="Answer" value={answer} onValue={setAnswer} rows={3} required maxLength={MAX_ANSWER_CHARS} />
-          <div class="actions">
-            {action.busy ? <Busy label="Saving the answer" /> : <button type="submit">Save answer</button>}
-            <button type="button" class="secondary" onClick={() => setAnswering(false)}>
-              Cancel
-            </button>
-          </div>
-        </form>
+        <AnswerForm
+          name={`Answer to “${group.question}”`}
+          label="Answer"
+          value={answer}
+          onValue={setAnswer}
+          busy={action.busy}
+          save={{ label: 'Save answer', busy: 'Saving the answer' }}
+          onSubmit={resolve}
+          onCancel={() => setAnswering(false)}
+        />
       )}
       {action.failure && <Alert>{action.failure}</Alert>}
     </li>

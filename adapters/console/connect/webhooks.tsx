@@ -43,7 +43,7 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
   return (
     <section class="card" aria-labelledby="webhooks-title">
       <h2 id="webhooks-title">Webhooks</h2>
-      <p class="muted">Each new lead is sent, signed, to these addresses (event leads.submit).</p>
+      <p class="muted">Each new lead, and each correction of one, is sent, signed, to these addresses (event leads.submit).</p>
       <Show loaded={list} label="Loading the webhooks">
         {(webhooks) =>
           webhooks.length === 0 ? (

@@ -112,13 +112,14 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
           }}
         />
       )}
-      {preview && <Preview url={url} />}
+      {preview && <Preview url={url} version={source.updated_at} />}
     </li>
   );
 }
 
-function Preview({ url }: { url: string }) {
-  const detail = useLoad(() => callData<SourceDetail>('GET', url), [url]);
+/** Read again whenever the source changes (`version`), so a crawl or a refresh shows what it read. */
+function Preview({ url, version }: { url: string; version: string }) {
+  const detail = useLoad(() => callData<SourceDetail>('GET', url), [url, version]);
   return (
     <Show loaded={detail} label="Loading the text">
       {(source) => (

@@ -21,7 +21,13 @@ import { chatbotId, parseInput } from '../validation.js';
 // Webhooks under /integrations: signed event deliveries to the account's own receivers.
 // Key-authenticated and account-scoped like bindings. The secret is answered once, by POST.
 
-const event = z.enum(WEBHOOK_EVENTS);
+const event = z.enum(WEBHOOK_EVENTS).meta({
+  description:
+    '`leads.submit`: a new lead, and again, with every field as it now stands and a `revision` one higher, ' +
+    'each time a conversation’s lead is corrected (an unchanged re-submission sends nothing); ' +
+    '`unanswered.created`: a new group of unanswered questions; `handoff.requested` and `handoff.resolved`: ' +
+    'a conversation handed to a person, and back.',
+});
 
 const webhookBody = z.strictObject({
   // The address rule (no private or metadata hosts) is the domain's; here only the shape.

@@ -22,7 +22,7 @@ import { retryOnceOnDuplicateKey } from './upsert.js';
 type ReadMessage = ConversationMessageDoc & { _id: Types.ObjectId };
 
 const toMessages = (docs: ReadMessage[]): StoredMessage[] =>
-  docs.map(({ _id, role, content, createdAt, feedback, sources, revision, author }) => ({
+  docs.map(({ _id, role, content, createdAt, feedback, sources, revision, author, kind }) => ({
     id: _id.toHexString(),
     role,
     content,
@@ -30,6 +30,7 @@ const toMessages = (docs: ReadMessage[]): StoredMessage[] =>
     ...(feedback && { feedback }),
     ...(sources?.length && { sources }),
     ...(author && { author: { type: author.type, name: author.name } }),
+    ...(kind && { kind }),
     ...(revision && { revision: { answer: revision.answer, createdAt: revision.createdAt } }),
   }));
 
@@ -122,7 +123,7 @@ export function mongoConversations(
         await count(chatbotId, at, appendTally(input.messages, first === 0 ? source : undefined, input.tally));
         if (input.messages.length === 0) return;
         await conversationMessages.insertMany(
-          input.messages.map(({ id: messageId, role, content, createdAt, sources, author }, index) => ({
+          input.messages.map(({ id: messageId, role, content, createdAt, sources, author, kind }, index) => ({
             ...(messageId !== undefined && { _id: reservedId(messageId) }),
             chatbotId,
             conversationId: id,
@@ -132,6 +133,7 @@ export function mongoConversations(
             createdAt,
             ...(sources?.length && { sources }),
             ...(author && { author }),
+            ...(kind && { kind }),
           })),
           { ordered: true, lean: true },
         );

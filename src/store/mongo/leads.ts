@@ -5,8 +5,12 @@ import type { AtomicWrites } from './atomic.js';
 import type { LeadDoc, MongoModels } from './models.js';
 import { BLOCK_ROWS, comparedWith, pageBlocks, type PageStart } from './page-blocks.js';
 import { createdWithin } from './time-range.js';
-import { translateUnique } from './unique.js';
-import { retryOnceOnDuplicateKey } from './upsert.js';
+import { isDuplicateKey, translateUnique } from './unique.js';
+
+const LEAD_FIELDS = ['name', 'email', 'phone'] as const;
+
+/** Matches a lead at `revision`; a lead stored before leads had revisions is at 1. */
+export const atRevision = (revision: number) => (revision === 1 ? { $in: [1, null] } : revision);
 
 export const toLead = (doc: LeadDoc): Lead => ({
   id: doc._id,
@@ -52,41 +56,45 @@ export function mongoLeads(
     await repairable(() => blocks.added(lead.chatbotId, [lead]));
   };
 
+  const insertCounted = async (lead: Lead) => {
+    const { id, ...fields } = lead;
+    await atomic(async () => {
+      await leads.create({ _id: id, ...fields });
+      await counted(lead);
+    });
+  };
+
   return {
     async insert(lead) {
-      const { id, ...fields } = lead;
-      await atomic(async () => {
-        await translateUnique('leads', () => leads.create({ _id: id, ...fields }));
-        await counted(lead);
-      });
+      await translateUnique('leads', () => insertCounted(lead));
     },
-    // One write: the unique {chatbotId, conversationId} index decides between insert and update.
-    // Given fields are $set; the rest are only written on insert, so later calls keep them.
-    async upsertForConversation(lead) {
-      const { id, chatbotId, conversationId, accountId, createdAt } = lead;
-      const given = { name: lead.name, email: lead.email, phone: lead.phone };
-      const set = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null));
-      const missing = Object.fromEntries(Object.entries(given).filter(([, value]) => value === null));
-      // The retry wraps the transaction: a duplicate key aborts the one it happens in.
-      const doc = await retryOnceOnDuplicateKey(() =>
-        atomic(async () => {
-          const upserted = await leads
-            .findOneAndUpdate(
-              { chatbotId, conversationId },
-              {
-                $setOnInsert: { _id: id, accountId, createdAt, ...missing },
-                ...(Object.keys(set).length > 0 && { $set: set }),
-              },
-              { upsert: true, returnDocument: 'after' },
-            )
-            .lean<LeadDoc>();
-          // Our fresh id on the document: this call inserted it.
-          if (upserted?._id === id) await counted(lead);
-          return upserted;
-        }),
-      );
-      if (!doc) throw new Error('upsert returned no document');
-      return toLead(doc);
+    upsertForConversation: async function upsert(lead): Promise<Lead> {
+      const { chatbotId, conversationId } = lead;
+      const stored = await leads.findOne({ chatbotId, conversationId }).lean<LeadDoc>();
+      if (!stored) {
+        try {
+          await insertCounted(lead);
+          return lead;
+        } catch (error) {
+          // Another call created the conversation's lead first (the unique index): correct that one.
+          if (isDuplicateKey(error)) return upsert(lead);
+          throw error;
+        }
+      }
+      // A correction changes a stored field; an unchanged re-submission writes nothing.
+      const changed = LEAD_FIELDS.filter((field) => lead[field] !== null && lead[field] !== stored[field]);
+      if (changed.length === 0) return toLead(stored);
+      const revision = stored.revision ?? 1;
+      const changes = Object.fromEntries(changed.map((field) => [field, lead[field]]));
+      // Written only if the lead is still the revision read; a call that lost the race reads again.
+      const corrected = await leads
+        .findOneAndUpdate(
+          { _id: stored._id, revision: atRevision(revision) },
+          { $set: { ...changes, revision: revision + 1, webhookPending: true } },
+          { returnDocument: 'after' },
+        )
+        .lean<LeadDoc>();
+      return corrected ? toLead(corrected) : upsert(lead);
     },
     async list(chatbotId, range, page) {
       const start = await blocks.newestFirst(chatbotId, range, pageOffset(page));

@@ -18,6 +18,7 @@ import type {
   HandoffRequestNotice,
   Lead,
   MaterialRun,
+  MessageKind,
   MessageSource,
   PaymentAccount,
   Quota,
@@ -234,8 +235,11 @@ const rateLimitSchema = new Schema<RateLimitDoc>(
 // MongoDB's TTL monitor removes finished windows.
 rateLimitSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
-/** `webhookPending` is set on every lead created since webhooks exist, until its leads.submit is enqueued. */
-export type LeadDoc = Stored<Lead> & { webhookPending?: boolean };
+/**
+ * `webhookPending` is set on every lead created or corrected since webhooks exist, until its
+ * leads.submit is enqueued. `revision` counts its versions; leads stored before it have none (1).
+ */
+export type LeadDoc = Stored<Lead> & { webhookPending?: boolean; revision?: number };
 
 const leadSchema = new Schema<LeadDoc>(
   {
@@ -249,6 +253,7 @@ const leadSchema = new Schema<LeadDoc>(
     createdAt: required(Date),
     // The default marks a lead in the same write that creates it (inserts and upserts alike).
     webhookPending: { type: Boolean, default: true },
+    revision: { type: Number, default: 1 },
   },
   { ...options, collection: 'leads' },
 );
@@ -399,6 +404,8 @@ export type ConversationMessageDoc = {
   sources?: MessageSource[];
   revision?: Revision;
   author?: Author;
+  /** Absent on messages saved before the mark (see MessageKind). */
+  kind?: MessageKind;
 };
 
 const conversationMessageSchema = new Schema<ConversationMessageDoc>(
@@ -414,6 +421,7 @@ const conversationMessageSchema = new Schema<ConversationMessageDoc>(
     sources: { type: [{ id: String, title: String, url: String, _id: false }], default: undefined },
     revision: { type: new Schema({ answer: String, createdAt: Date }, { _id: false }), default: undefined },
     author: { type: new Schema({ type: String, name: String }, { _id: false }), default: undefined },
+    kind: { type: String, enum: ['answer', 'decline', 'handoff'] },
   },
   { ...options, collection: 'conversationMessages' },
 );

@@ -1,6 +1,6 @@
 import { pageOffset } from '../paging.js';
 import type { WebhookAttempt, WebhookDelivery, WebhookOutboxRepository } from '../port.js';
-import { toLead } from './leads.js';
+import { atRevision, toLead } from './leads.js';
 import type { LeadDoc, MongoModels, WebhookAttemptDoc, WebhookDeliveryDoc } from './models.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 
@@ -49,13 +49,14 @@ export function mongoWebhookOutbox(models: MongoModels): WebhookOutboxRepository
   return {
     async unannouncedLeads(limit) {
       const docs = await leads.find({ webhookPending: true }).sort({ createdAt: 1, _id: 1 }).limit(limit).lean<LeadDoc[]>();
-      return docs.map(toLead);
+      return docs.map((doc) => ({ ...toLead(doc), revision: doc.revision ?? 1 }));
     },
     // Two writes without a transaction (a standalone mongod has none): a crash between them leaves
-    // the mark, and the next pass enqueues again, which the unique index turns into nothing.
-    async announceLead(leadId, deliveries) {
+    // the mark, and the next pass enqueues again, which the unique index turns into nothing. A
+    // correction stored since the lead was read has a later revision, and keeps its mark.
+    async announceLead(leadId, revision, deliveries) {
       for (const delivery of deliveries) await enqueue(delivery);
-      await leads.updateOne({ _id: leadId }, { $unset: { webhookPending: 1 } });
+      await leads.updateOne({ _id: leadId, revision: atRevision(revision) }, { $unset: { webhookPending: 1 } });
     },
     enqueue,
     // One findOneAndUpdate per delivery: each is atomic, so racing claimers never share one.

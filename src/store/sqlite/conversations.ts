@@ -9,6 +9,7 @@ import type {
   ConversationRepository,
   ConversationSource,
   Feedback,
+  MessageKind,
   MessageSource,
   StoredMessage,
 } from '../port.js';
@@ -38,6 +39,7 @@ type MessageRow = {
   revision_answer: string | null;
   revision_at: number | null;
   author_name: string | null;
+  kind: MessageKind | null;
 };
 
 type AnswerRow = MessageRow & { conversation_id: string; source: ConversationSource };
@@ -71,7 +73,7 @@ function sourceSlots(sources: ConversationSource[] | undefined): Record<`s${numb
   return Object.fromEntries(CONVERSATION_SOURCES.map((_, slot) => [`s${slot}`, chosen[slot] ?? first]));
 }
 
-const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at, sources, author_name';
+const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at, sources, author_name, kind';
 
 export function sqliteConversations(db: Database, count: ActivityCount, notices: HandoffNoticeWriter): ConversationRepository {
   // A new conversation takes source and contact from the append that creates it; later appends
@@ -83,8 +85,8 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
   );
   // A null seq takes the next number; a reserved one is written as given.
   const insertMessage = db.prepare(
-    `INSERT INTO conversation_messages (seq, chatbot_id, conversation_id, role, content, created_at, sources, author_name)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO conversation_messages (seq, chatbot_id, conversation_id, role, content, created_at, sources, author_name, kind)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // AUTOINCREMENT keeps the highest seq handed out in sqlite_sequence (a row it creates on the
   // first insert); moving it forward reserves numbers that no later insert takes.
@@ -98,7 +100,7 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
   const exists = db.prepare<[string, string]>('SELECT 1 FROM conversations WHERE chatbot_id = ? AND id = ?');
   const answer = db.prepare<[number, string], AnswerRow>(
     `SELECT m.seq, m.role, m.content, m.created_at, m.feedback, m.revision_answer, m.revision_at, m.sources, m.author_name,
-       m.conversation_id, c.source
+       m.kind, m.conversation_id, c.source
      FROM conversation_messages m JOIN conversations c ON c.chatbot_id = m.chatbot_id AND c.id = m.conversation_id
      WHERE m.seq = ? AND m.chatbot_id = ? AND m.role = 'assistant'`,
   );
@@ -142,6 +144,7 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
     ...(message.feedback && { feedback: message.feedback }),
     ...(message.sources !== null && { sources: JSON.parse(message.sources) as MessageSource[] }),
     ...(message.author_name !== null && { author: { type: 'human' as const, name: message.author_name } }),
+    ...(message.kind !== null && { kind: message.kind }),
     ...(message.revision_answer !== null && {
       revision: { answer: message.revision_answer, createdAt: new Date(message.revision_at ?? 0) },
     }),
@@ -173,7 +176,8 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
       const seq = message.id === undefined ? null : sequenceNumber(message.id);
       if (seq === undefined) throw new Error(`not a reserved message id: ${message.id}`);
       const sources = message.sources?.length ? JSON.stringify(message.sources) : null;
-      insertMessage.run(seq, chatbotId, id, message.role, message.content, message.createdAt.getTime(), sources, message.author?.name ?? null);
+      const { role, content, createdAt, author, kind } = message;
+      insertMessage.run(seq, chatbotId, id, role, content, createdAt.getTime(), sources, author?.name ?? null, kind ?? null);
     }
     for (const notice of input.notices ?? []) notices.followUp(notice);
   });

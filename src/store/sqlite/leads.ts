@@ -71,10 +71,15 @@ export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository 
      VALUES (@id, @chatbotId, @accountId, @name, @email, @phone, @conversationId, @createdAt, @position)
      RETURNING *`,
   );
-  const fillIn = db.prepare<[Params], LeadRow>(
+  // A correction: only when a given field differs from the stored one, so an unchanged
+  // re-submission neither raises the revision nor announces the lead again.
+  const correct = db.prepare<[Params], LeadRow>(
     `UPDATE leads SET
-       name = COALESCE(@name, name), email = COALESCE(@email, email), phone = COALESCE(@phone, phone)
+       name = COALESCE(@name, name), email = COALESCE(@email, email), phone = COALESCE(@phone, phone),
+       revision = revision + 1, webhook_pending = 1
      WHERE chatbot_id = @chatbotId AND conversation_id = @conversationId
+       AND ((@name IS NOT NULL AND @name IS NOT name) OR (@email IS NOT NULL AND @email IS NOT email)
+         OR (@phone IS NOT NULL AND @phone IS NOT phone))
      RETURNING *`,
   );
   const newest = db
@@ -103,14 +108,17 @@ export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository 
   // IMMEDIATE: the write lock is held from the first read, so ranks and the conversation's one
   // lead are decided with no other writer in between.
   const insert = db.transaction(insertRanked);
-  const upsert = db.transaction((params: Params) => fillIn.get(params) ?? insertRanked(params));
+  const upsert = db.transaction(
+    (params: Params & { conversationId: string }) =>
+      correct.get(params) ?? ofConversation.get(params.chatbotId, params.conversationId) ?? insertRanked(params),
+  );
 
   return {
     async insert(lead) {
       translateUnique(() => insert.immediate(toParams(lead)));
     },
     async upsertForConversation(lead) {
-      return toLead(upsert.immediate(toParams(lead)));
+      return toLead(upsert.immediate({ ...toParams(lead), conversationId: lead.conversationId }));
     },
     async list(chatbotId, range, page) {
       const bounds = { chatbotId, ...timeBounds(range) };

@@ -654,6 +654,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE sources ADD COLUMN created_revision INTEGER NOT NULL DEFAULT 0;
   `,
+  // A lead's revision: 1 when created, one more for each correction of a conversation's lead,
+  // which marks it for leads.submit again (webhook_pending), so receivers get the corrected fields.
+  `
+  ALTER TABLE leads ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+  `,
+  // What each of the chatbot's messages is (MessageKind), marked where it is written; the messages
+  // saved before stay NULL, read by the text rule of then (see message-kinds.ts in the domain).
+  `ALTER TABLE conversation_messages ADD COLUMN kind TEXT CHECK (kind IN ('answer', 'decline', 'handoff'));`,
 ];
 
 export function migrate(db: Database): void {

@@ -80,8 +80,8 @@ const toAttempt = (row: AttemptRow): WebhookAttempt => ({
 });
 
 export function sqliteWebhookOutbox(db: Database): WebhookOutboxRepository {
-  const unannounced = db.prepare<[number], LeadRow>(
-    `SELECT id, chatbot_id, account_id, name, email, phone, conversation_id, created_at FROM leads
+  const unannounced = db.prepare<[number], LeadRow & { revision: number }>(
+    `SELECT id, chatbot_id, account_id, name, email, phone, conversation_id, created_at, revision FROM leads
      WHERE webhook_pending = 1 ORDER BY created_at, id LIMIT ?`,
   );
   // The unique (webhook_id, event_key) keeps an event from being enqueued twice for one webhook.
@@ -92,10 +92,11 @@ export function sqliteWebhookOutbox(db: Database): WebhookOutboxRepository {
        @next_attempt_at, @claimed_by, @lease_until, @created_at, @updated_at)
      ON CONFLICT (webhook_id, event_key) DO NOTHING`,
   );
-  const announced = db.prepare<[string]>('UPDATE leads SET webhook_pending = 0 WHERE id = ?');
-  const announce = db.transaction((leadId: string, deliveries: WebhookDelivery[]) => {
+  // A correction stored since the lead was read has a later revision, and keeps its mark.
+  const announced = db.prepare<[string, number]>('UPDATE leads SET webhook_pending = 0 WHERE id = ? AND revision = ?');
+  const announce = db.transaction((leadId: string, revision: number, deliveries: WebhookDelivery[]) => {
     for (const delivery of deliveries) enqueue.run(toRow(delivery));
-    announced.run(leadId);
+    announced.run(leadId, revision);
   });
   // One statement under SQLite's write lock: two processes cannot take the same delivery.
   const claim = db.prepare<[{ now: number; claimedBy: string; leaseUntil: number; limit: number }], DeliveryRow>(
@@ -143,10 +144,10 @@ export function sqliteWebhookOutbox(db: Database): WebhookOutboxRepository {
 
   return {
     async unannouncedLeads(limit) {
-      return unannounced.all(limit).map(toLead);
+      return unannounced.all(limit).map((row) => ({ ...toLead(row), revision: row.revision }));
     },
-    async announceLead(leadId, deliveries) {
-      announce.immediate(leadId, deliveries);
+    async announceLead(leadId, revision, deliveries) {
+      announce.immediate(leadId, revision, deliveries);
     },
     async enqueue(delivery) {
       enqueue.run(toRow(delivery));

@@ -9,6 +9,7 @@ import { DEV_2_QUESTIONS } from '../dev2/questions.js';
 import { HELD_OUT_QUESTIONS } from '../heldout/questions.js';
 import { HELD_OUT_2_QUESTIONS } from '../heldout2/questions.js';
 import { HELD_OUT_3_QUESTIONS } from '../heldout3/questions.js';
+import { HELD_OUT_4_QUESTIONS } from '../heldout4/questions.js';
 import { HELD_OUT, QUESTIONS, type Category, type EvalQuestion } from './questions.js';
 
 // Scores an answerer on a question set, per category. Shared by the tests (floors) and the
@@ -35,6 +36,8 @@ export const HELD_OUT_SET: QuestionSet = { folder: new URL('../heldout/', import
 export const HELD_OUT_SET_2: QuestionSet = { folder: new URL('../heldout2/', import.meta.url), questions: HELD_OUT_2_QUESTIONS };
 /** Written a session later, when the second had been reported after that session's changes. */
 export const HELD_OUT_SET_3: QuestionSet = { folder: new URL('../heldout3/', import.meta.url), questions: HELD_OUT_3_QUESTIONS };
+/** Written two sessions after the third, when every other set had been reported after changes (and some looked at). */
+export const HELD_OUT_SET_4: QuestionSet = { folder: new URL('../heldout4/', import.meta.url), questions: HELD_OUT_4_QUESTIONS };
 
 const CHATBOT = 'Eval helper';
 

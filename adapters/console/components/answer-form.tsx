@@ -1,0 +1,35 @@
+import type { ComponentChildren } from 'preact';
+import { MAX_ANSWER_CHARS } from '../../../src/domain/qa-limits.js';
+import { Busy } from './feedback.js';
+import { TextArea } from './fields.js';
+
+// An answer the team writes (to an open question, or revising one of the chatbot's), within the
+// API's length of an answer, saved or cancelled.
+
+type Props = {
+  name: string;
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  busy: boolean;
+  /** The button, and what the progress says while it saves. */
+  save: { label: string; busy: string };
+  onSubmit: (event: Event) => void;
+  onCancel: () => void;
+  children?: ComponentChildren;
+};
+
+export function AnswerForm({ name, label, value, onValue, busy, save, onSubmit, onCancel, children }: Props) {
+  return (
+    <form onSubmit={onSubmit} aria-label={name}>
+      <TextArea label={label} value={value} onValue={onValue} rows={3} required maxLength={MAX_ANSWER_CHARS} />
+      {children}
+      <div class="actions">
+        {busy ? <Busy label={save.busy} /> : <button type="submit">{save.label}</button>}
+        <button type="button" class="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
