@@ -53,7 +53,7 @@ export function recordExchange(store: Store, chatbot: Chatbot, exchange: Exchang
 /** `sources` absent means every source; an empty list matches nothing. */
 export type ConversationFilter = TimeRange & { sources?: ConversationSource[] };
 
-/** Newest first. */
+/** Newest first; each of the chatbot's messages says what it is, those saved before the mark too. */
 export async function listConversations(
   store: Store,
   account: Account,
@@ -61,9 +61,16 @@ export async function listConversations(
   filter: ConversationFilter,
   page: Page,
 ): Promise<Conversation[]> {
-  await findOwnedChatbot(store, account, chatbotId);
+  const chatbot = await findOwnedChatbot(store, account, chatbotId);
   if (filter.sources?.length === 0) return [];
-  return store.conversations.list(chatbotId, filter, page);
+  const conversations = await store.conversations.list(chatbotId, filter, page);
+  return conversations.map((conversation) => ({
+    ...conversation,
+    messages: conversation.messages.map((message) => {
+      const kind = kindOf(message, chatbot);
+      return kind ? { ...message, kind } : message;
+    }),
+  }));
 }
 
 /**
@@ -94,9 +101,10 @@ export async function rateAnswer(
 }
 
 /**
- * The owner's correction of one of the chatbot's answers: a Q&A source of the question it answered
- * and the corrected answer (so the chatbot gives it from then on), kept on the answer too (whose
- * content stays as it was) for the history to show.
+ * The owner's correction of one of the chatbot's answers or declines: a Q&A source of the question
+ * it answered and the corrected answer (so the chatbot gives it from then on), kept on the answer
+ * too (whose content stays as it was) for the history to show. What a handoff says and a team
+ * member's reply are refused: they answered no question of the chatbot's.
  */
 export async function reviseAnswer(
   store: Store,
@@ -106,10 +114,11 @@ export async function reviseAnswer(
   answer: string,
   limits?: SourceLimits,
 ): Promise<Revision> {
-  await findOwnedChatbot(store, account, chatbotId);
+  const chatbot = await findOwnedChatbot(store, account, chatbotId);
   const answered = await store.conversations.answeredQuestion(chatbotId, messageId);
   if (!answered) throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
-  if (!answered.question) throw invalidRequest(`answer ${messageId} answered no question`);
+  const kind = kindOf(answered.answer, chatbot);
+  if (!answered.question || (kind !== 'answer' && kind !== 'decline')) throw invalidRequest(`message ${messageId} answered no question`);
   await addQaSource(store, account, chatbotId, { question: answered.question, answer }, limits);
   const revision = { answer, createdAt: new Date() };
   await store.conversations.setRevision(chatbotId, messageId, revision);

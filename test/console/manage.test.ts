@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookDispatcher } from '../../jobs/webhooks/dispatcher.js';
@@ -150,6 +150,16 @@ describe('activity', () => {
     await expectAccessible(page);
   });
 
+  it('explains a range of days it cannot list, rather than the API’s bare refusal', async () => {
+    await page.getByLabel('From', { exact: true }).fill('2026-03-10');
+    await page.getByLabel('To', { exact: true }).fill('2026-03-01');
+    await page.getByRole('alert').getByText('“From” is after “To”: choose a From on or before the To.').waitFor();
+    expect(await page.getByText('Invalid request data').count()).toBe(0);
+    await page.getByLabel('From', { exact: true }).fill('');
+    await page.getByLabel('To', { exact: true }).fill('');
+    await expect.poll(() => page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').count()).toBe(2);
+  });
+
   it('opens a transcript and rates an answer Helpful', async () => {
     await page.getByRole('link', { name: 'When do you open?' }).click();
     const transcript = page.getByRole('log', { name: 'Transcript' });
@@ -186,7 +196,7 @@ describe('activity', () => {
     await expect.poll(() => transcript.locator('.bubble.assistant').first().textContent()).toMatch(/seven in the morning.*Revised answer.*half past six/s);
   });
 
-  it('shows where a handoff stands and marks the team’s reply by its author, without rating it as the chatbot’s', async () => {
+  it('shows where a handoff stands and marks the team’s reply by its author, rating or revising neither it nor the waiting message', async () => {
     const api = (path: string, body?: unknown) => call('POST', `${run.app.baseUrl}${path}`, run.app.apiKey, body);
     await api('/update-chatbot-settings', { chatbotId, handoff: { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1' } });
     await api('/chat', { chatbotId, conversationId: 'handed', messages: [{ role: 'user', content: 'Can I talk to a person?' }] });
@@ -197,8 +207,10 @@ describe('activity', () => {
     expect(await page.getByRole('region', { name: /^Conversation of / }).getByText(/handoff: with the team \(Ada\)/).count()).toBe(1);
     const team = transcript.locator('.bubble').filter({ hasText: 'Hi, Ada here.' });
     expect(await team.textContent()).toBe('Ada (team)Hi, Ada here. How can I help?');
-    // Only the chatbot's own message (its "I am asking someone…") can be rated.
-    expect(await transcript.getByRole('group', { name: 'Rate this answer' }).count()).toBe(1);
+    // Neither the team's reply nor the chatbot's "I am asking someone…" is an answer to rate or correct.
+    expect(await transcript.locator('.bubble').filter({ hasText: 'I am asking someone from the team' }).count()).toBe(1);
+    expect(await transcript.getByRole('group', { name: 'Rate this answer' }).count()).toBe(0);
+    expect(await transcript.getByRole('button', { name: /^Revise/ }).count()).toBe(0);
     await expectAccessible(page);
   });
 
@@ -351,45 +363,23 @@ describe('activity', () => {
     await open.context().close();
   });
 
-  it('brings a conversation opened far down the list into view, beside the list or below it', async () => {
+  it('keeps a conversation opened far down a long list in view beside it', async () => {
     // Found walking a busy day at Harbour House's front desk: a conversation far down the list,
     // clicked, opened at the top of the page, out of sight, and nothing seemed to happen.
-    for (const width of [1200, 360]) {
-      const reader = await newPage(run, width);
-      await signIn(reader, run.app);
-      await reader.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity`);
-      const links = reader.getByRole('list', { name: 'Conversations' }).getByRole('link');
-      await links.first().waitFor();
-      // Wide, the last of the list is below the fold; narrow, the transcript comes after the whole list.
-      await (width === 360 ? links.first() : links.last()).click();
-      const title = reader.getByRole('heading', { name: /^Conversation of / });
-      const inView = () =>
-        title.evaluate((element) => {
-          const { top, bottom } = element.getBoundingClientRect();
-          return top >= 0 && Math.floor(bottom) <= window.innerHeight;
-        });
-      await expect.poll(inView).toBe(true);
-      expect(await title.evaluate((element) => element === document.activeElement)).toBe(true);
-      await reader.context().close();
-    }
-  });
-
-  it('says when the list holds only the newest conversations, and loads the older ones', async () => {
-    // Found on a busy day at Harbour House's front desk: "50 conversations" read as all of them,
-    // while twenty older ones, a guest waiting for the team among them, were behind "Load more".
-    const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}&size=100`, run.app.apiKey);
-    const before = (body as { data: unknown[] }).data.length;
-    const ask = (number: number) =>
-      call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, conversationId: `busy-${number}`, messages: [{ role: 'user', content: 'When do you open?' }] });
-    await Promise.all(Array.from({ length: 52 - before }, (_, index) => ask(before + index)));
     await chatbotPage('activity');
-    const status = page.getByRole('status').filter({ hasText: /conversation/ });
-    await expect.poll(() => status.textContent()).toBe('50 conversations, of the newest 50: “Load more” for older ones');
-    await page.getByRole('button', { name: 'Load more' }).click();
-    await expect.poll(() => status.textContent()).toBe('52 conversations');
-    await page.getByLabel('Search').fill('sourdough');
-    await expect.poll(() => status.textContent()).toBe('1 conversation');
-    await page.getByLabel('Search').fill('');
+    const links = page.getByRole('list', { name: 'Conversations' }).getByRole('link');
+    const clicked = links.last();
+    await clicked.click();
+    const title = page.getByRole('heading', { name: /^Conversation of / });
+    const inView = (target: Locator) =>
+      target.evaluate((element) => {
+        const { top, bottom } = element.getBoundingClientRect();
+        return top >= 0 && Math.floor(bottom) <= window.innerHeight;
+      });
+    await expect.poll(() => inView(title)).toBe(true);
+    expect(await title.evaluate((element) => element === document.activeElement)).toBe(true);
+    // Beside the list, not at the top of the page: the conversation clicked is still in view too.
+    expect(await inView(clicked)).toBe(true);
   });
 
   it('lists leads and exports them as CSV, formulas defused', async () => {
@@ -417,6 +407,19 @@ describe('activity', () => {
     await page.getByRole('button', { name: 'Delete contact' }).click();
     await page.getByRole('button', { name: 'Yes, delete this contact' }).click();
     await page.getByText('No contacts yet.').waitFor();
+  });
+
+  it('lists the contacts a hundred at a time, saying how many there are', async () => {
+    const users = Array.from({ length: 101 }, (_, index) => ({ external_id: `customer-${String(index).padStart(3, '0')}`, name: `Customer ${index}` }));
+    await call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/contacts`, run.app.apiKey, { users });
+    await page.reload();
+    const list = page.getByRole('list', { name: 'Contacts' });
+    await page.getByRole('status').getByText('100 of 101 contacts shown.', { exact: true }).waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(100);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByRole('status').getByText('101 contacts.', { exact: true }).waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(101);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
   });
 });
 
@@ -464,5 +467,42 @@ describe('at 360 px', () => {
     }
     await screenshots(narrow, 'activity-360');
     await narrow.context().close();
+  });
+
+  it('brings a conversation opened from the list into view, under the list on a narrow screen', async () => {
+    const narrow = await newPage(run, 360);
+    await signIn(narrow, run.app);
+    await narrow.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity`);
+    await narrow.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: 'When do you open?' }).click();
+    const heading = narrow.getByRole('heading', { name: /^Conversation of / });
+    const transcript = narrow.getByRole('log', { name: 'Transcript' });
+    // Its heading and the start of its messages are on the screen.
+    const onScreen = async () =>
+      (await heading.evaluate((element) => element.getBoundingClientRect().top >= 0)) &&
+      (await transcript.evaluate((element) => element.getBoundingClientRect().top + 100 < window.innerHeight));
+    await expect.poll(onScreen).toBe(true);
+    expect(await narrow.evaluate(() => document.activeElement?.id)).toBe('transcript-title');
+    await narrow.context().close();
+  });
+});
+
+// Last: its fifty more conversations push the earlier ones off the list's first page.
+describe('a busy day', () => {
+  it('says when the list holds only the newest conversations, and loads the older ones', async () => {
+    // Found on a busy day at Harbour House's front desk: "50 conversations" read as all of them,
+    // while twenty older ones, a guest waiting for the team among them, were behind "Load more".
+    const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}&size=100`, run.app.apiKey);
+    const before = (body as { data: unknown[] }).data.length;
+    const ask = (number: number) =>
+      call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, conversationId: `busy-${number}`, messages: [{ role: 'user', content: `Is breakfast included in room ${number}?` }] });
+    await Promise.all(Array.from({ length: 52 - before }, (_, index) => ask(before + index)));
+    await chatbotPage('activity');
+    const status = page.getByRole('status').filter({ hasText: /conversation/ });
+    await expect.poll(() => status.textContent()).toBe('50 conversations, of the newest 50: “Load more” for older ones');
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => status.textContent()).toBe('52 conversations');
+    await page.getByLabel('Search').fill('sourdough');
+    await expect.poll(() => status.textContent()).toBe('1 conversation');
+    await page.getByLabel('Search').fill('');
   });
 });

@@ -80,6 +80,14 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     return (await groups()).data;
   };
 
+  /** The `kind` of each assistant message of a conversation, as get-conversations lists it. */
+  const listedKinds = async (conversationId: string) => {
+    const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
+    type Listed = { id: string; messages: { role: string; kind?: string }[] };
+    const conversation = (body as { data: Listed[] }).data.find((item) => item.id === conversationId);
+    return conversation?.messages.filter((message) => message.role === 'assistant').map((message) => message.kind);
+  };
+
   describe('unanswered questions', () => {
     it('records a declined reply with its conversation, message id, source and time; an unsaved one with null ids', async () => {
       const before = Date.now();
@@ -192,6 +200,9 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         ['Sorry, nobody from the t', 'handoff'],
       ]);
       expect(await marks(widgetConversation)).toEqual([['I am asking someone from', 'handoff']]);
+      // get-conversations names what is not an answer; answers keep the hosted service's shape.
+      expect(await listedKinds('m-1')).toEqual([undefined, 'decline', 'decline', undefined, 'handoff']);
+      expect(await listedKinds('m-2')).toEqual(['handoff', 'handoff']);
     });
 
     it('records nothing when an old waiting message is rated 👎 after the owner changed it: it was the handoff’s all the same', async () => {
@@ -241,6 +252,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         expect(rated.status).toBe(200);
       }
       expect((await settled(1)).map((group) => group.question)).toEqual(['Where are you?']);
+      expect(await listedKinds('old')).toEqual(['handoff', 'decline', undefined]);
     });
 
     it('groups paraphrases under the first question asked and keeps distinct questions apart', async () => {
@@ -378,6 +390,23 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         expect(await revise(messageId ?? '', body), JSON.stringify(body)).toEqual({ status: 400, body: INVALID });
       }
       expect((await messagesOf('c-1')).some((message) => 'revision' in message)).toBe(false);
+    });
+
+    it('refuses with 400 to revise what a handoff says or a team member’s reply, which answered no question of the chatbot’s', async () => {
+      const handoff = { enabled: true, platform: 'slack', workspaceId: 'T1', channelId: 'C1' };
+      expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, handoff })).status).toBe(202);
+      const waiting = await ask('I need to speak to a human please', { conversationId: 'h-1' });
+      await ask('My order never came', { conversationId: 'h-1' });
+      const team = `${app.baseUrl}/chatbots/${bot}/conversations/h-1/handoff`;
+      expect((await call('POST', `${team}/messages`, app.apiKey, { name: 'Ada', text: 'I have sent a new one today.' })).status).toBe(200);
+      const reply = (await messagesOf('h-1')).at(-1);
+      expect(reply).toMatchObject({ author: { name: 'Ada' } });
+      for (const messageId of [waiting.messageId, reply?.id]) {
+        expect(await revise(String(messageId), { answer: 'Call us.' })).toEqual({ status: 400, body: INVALID });
+      }
+      expect((await messagesOf('h-1')).some((message) => 'revision' in message)).toBe(false);
+      const { body } = await call('GET', `${app.baseUrl}/chatbots/${bot}/sources`, app.apiKey);
+      expect((body as { data: { type: string }[] }).data.map((source) => source.type)).toEqual(['text']);
     });
   });
 

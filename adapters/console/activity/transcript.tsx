@@ -11,9 +11,9 @@ import { CLOSED, isOpen, TeamReply } from './team-reply.js';
 
 // One conversation, message by message (as text, never markup), with where a handoff to the team
 // stands; each of the chatbot's answers lists the sources it cited and can be rated or revised, and
-// a team member's reply is marked with their name (it is not the chatbot's, so it is not rated). While the
-// handoff is open the team can reply here and hand the conversation back; a reply the closed
-// handoff refused stays in view, with why.
+// a team member's reply is marked with their name (it is not the chatbot's, so it is not rated, nor
+// is what the handoff says). While the handoff is open the team can reply here and hand the
+// conversation back; a reply the closed handoff refused stays in view, with why.
 
 type Rating = 'up' | 'down';
 
@@ -21,23 +21,24 @@ type Props = { chatbotId: string; conversation: Conversation | undefined; onClos
 
 export function Transcript({ chatbotId, conversation, onClose, onChanged }: Props) {
   const [unsent, setUnsent] = useState<{ conversationId: string; text: string }>();
-  const card = useRef<HTMLElement>(null);
-  const title = useRef<HTMLHeadingElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   const shown = useRef<string>();
-  // A conversation opened far down the list (or below it, on a narrow screen) is brought into
-  // view, with the focus on its title, once: its readings, or its leaving the list for a filter
-  // and coming back, move nothing.
+  // An opened conversation takes the focus and, out of view, is scrolled to the top: on a narrow
+  // screen it is under the whole list, where a tap on the list seemed to do nothing. Once per
+  // conversation: its readings, or its leaving the list for a filter and coming back, move nothing.
   useEffect(() => {
-    if (!conversation || shown.current === conversation.id) return;
+    const element = heading.current;
+    if (!element || !conversation || shown.current === conversation.id) return;
     shown.current = conversation.id;
-    card.current?.scrollIntoView({ block: 'nearest' });
-    title.current?.focus({ preventScroll: true });
+    element.focus({ preventScroll: true });
+    const { top, bottom } = element.getBoundingClientRect();
+    if (top < 0 || bottom > window.innerHeight) element.scrollIntoView({ block: 'start' });
   }, [conversation?.id]);
   if (!conversation) return <p class="muted">This conversation is not among those loaded: change the filters or load more.</p>;
   return (
-    <section class="card" aria-labelledby="transcript-title" ref={card}>
+    <section class="card" aria-labelledby="transcript-title">
       <div class="actions">
-        <h2 id="transcript-title" class="grow" ref={title} tabIndex={-1}>
+        <h2 id="transcript-title" class="grow" tabIndex={-1} ref={heading}>
           Conversation of {formatTime(conversation.created_at)}
         </h2>
         <button type="button" class="secondary" onClick={onClose}>
@@ -72,6 +73,12 @@ export function Transcript({ chatbotId, conversation, onClose, onChanged }: Prop
   );
 }
 
+/**
+ * The chatbot's answers and declines, which are rated and corrected here; a team member's reply and
+ * what a handoff says (waiting for the team, nobody came, handed back) answer no question of the chatbot's.
+ */
+const answersQuestion = (message: Message) => message.role === 'assistant' && !message.author && message.kind !== 'handoff';
+
 function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
   const [rating, setRating] = useState<Rating | undefined>(message.feedback);
   const action = useAction();
@@ -85,7 +92,7 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
       {message.author && <div class="author">{message.author.name} (team)</div>}
       {message.content}
       {message.sources && <UsedSources sources={message.sources} />}
-      {message.role === 'assistant' && !message.author && (
+      {answersQuestion(message) && (
         <div class="actions" role="group" aria-label="Rate this answer">
           <button type="button" class="secondary rate" aria-pressed={rating === 'up'} onClick={() => rate('up')} disabled={action.busy}>
             <Thumb up /> Helpful
@@ -95,7 +102,7 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
           </button>
         </div>
       )}
-      {message.role === 'assistant' && !message.author && <ReviseAnswer path={path} revision={message.revision} />}
+      {answersQuestion(message) && <ReviseAnswer path={path} revision={message.revision} />}
       {action.failure && <Alert>{action.failure}</Alert>}
     </div>
   );

@@ -9,7 +9,7 @@ import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import { handoffView } from '../../domain/webhook-events.js';
 import { handoffState, messageAuthor } from './handoffs.js';
-import type { Conversation, ConversationSource, Store } from '../../store/port.js';
+import type { Conversation, ConversationSource, MessageKind, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { listingQuery, parseListing } from '../schemas/listing.js';
@@ -70,6 +70,13 @@ export const messageSource = z
 const revisionBody = z.strictObject({ answer: z.string().trim().min(1).max(MAX_ANSWER_CHARS) });
 const revision = z.object({ answer: z.string(), created_at: z.iso.datetime() });
 const revisedMessage = z.object({ id: z.string(), revision });
+const notAnAnswer = z.enum(['decline', 'handoff'] as const satisfies readonly MessageKind[]).meta({
+  description:
+    'A message of the chatbot’s that is not an answer: `decline` (the material does not cover the question; recorded as ' +
+    'unanswered when given) or `handoff` (the waiting or offline message, or the hand-back, which answer no question); a 👎 on ' +
+    'it records no unanswered question. Marked when the message is saved; one saved before Switchboard marked messages is ' +
+    'read from its text. Absent on the chatbot’s answers, a person’s messages and a team member’s replies (see `author`).',
+});
 
 const conversationItem = z
   .object({
@@ -89,6 +96,8 @@ const conversationItem = z
         created_at: z.iso.datetime(),
         /** An extension: a team member's reply in a human handoff names them. */
         author: messageAuthor.optional(),
+        /** An extension: present on a message of the chatbot's that is not an answer. */
+        kind: notAnAnswer.optional(),
         /** An extension: present once someone rated the answer. */
         feedback: z.enum(FEEDBACK).optional(),
         /** An extension: the knowledge sources an answer drew on; absent when none (a greeting). */
@@ -115,6 +124,7 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
       content: message.content,
       created_at: isoTime(message.createdAt),
       ...(message.author && { author: message.author }),
+      ...(message.kind && message.kind !== 'answer' && { kind: message.kind }),
       ...(message.feedback && { feedback: message.feedback }),
       ...(message.sources && { sources: message.sources }),
       ...(message.revision && {
@@ -218,7 +228,8 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       summary: 'Correct an answer: the chatbot answers the question it answered with the revision from then on',
       description:
         'Adds a Q&A source of the question the answer answered and the revision. `messageId` names an assistant ' +
-        'message (as for feedback); a user message or an unknown id is not found. ' +
+        'message (as for feedback); a user message or an unknown id is not found. A message that answered no question ' +
+        '(a `handoff` message, a team member’s reply, an answer with no question before it) is refused with 400. ' +
         'The revision is shown on the message in `get-conversations`, whose `content` stays as it was; a later ' +
         'revision replaces an earlier one. A chatbot whose sources hold SOURCES_MAX_CHARS_PER_CHATBOT characters ' +
         'with the Q&A takes none: 403, nothing changed.',
