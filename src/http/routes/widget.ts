@@ -23,7 +23,7 @@ import type { ConversationWatch } from '../conversation-watch.js';
 import { openEventStream } from '../event-stream.js';
 import { imageUrl } from '../image-url.js';
 import { jsonBody } from '../middleware/body.js';
-import { savedAs, sendReply } from '../reply.js';
+import { sendReply } from '../reply.js';
 import { failures, jsonRequest, jsonResponse, messageOf, textResponse } from '../schemas/responses.js';
 import { chatbotId, parseInput } from '../validation.js';
 import { widgetAssets, type WidgetAsset } from '../widget-assets.js';
@@ -196,7 +196,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     if (!(await withinIpLimit(store, chatbot, ctx.ip))) return refuseOverLimit(ctx, chatbot);
     const reply = await startWidgetChat(store, engine, chatbot, { conversationId: input.conversationId, message: input.message }, onError);
     // The window resumes its live stream after this message.
-    await sendReply(ctx, reply, true, savedAs(reply));
+    await sendReply(ctx, reply, true);
   });
 
   router.post('/chatbots/:chatbotId/leads', jsonBody(), async (ctx) => {
