@@ -73,6 +73,9 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
           status: 'ready',
           created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
           updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          // No image uploaded: the addresses the console shows them from are null.
+          profilePictureUrl: null,
+          iconUrl: null,
           settings: {
             ...defaults,
             instructions: 'Be brief.',
