@@ -39,6 +39,7 @@ export type Routing = { kind: 'answer'; binding: Binding } | { kind: 'unbound' }
 
 export type Relay = {
   route(message: InboundMessage): Promise<Routing>;
+  /** Asks the hub and shows its reply; shows nothing while a person from the team has the conversation. */
   answer(message: InboundMessage, binding: Binding, sink: ReplySink): Promise<void>;
   /** Takes a message for this instance; false when another instance (or event) already has it. */
   claimMessage(messageId: string): Promise<boolean>;
@@ -149,6 +150,9 @@ export function createRelay(options: RelayOptions): Relay {
             await sink.update(reply);
           }
         }
+        // Nothing, under no message id: a person has the conversation (or is being asked for), and
+        // the message only went to them; the team's replies come through the handoff notices.
+        if (!reply && messageId === undefined) return;
         const cited = messageId === undefined ? '' : await citationsOf(binding.chatbotId, messageId);
         await sink.finish(cited ? `${reply}\n\n${cited}` : reply, messageId === undefined ? undefined : { chatbotId: binding.chatbotId, messageId });
       } catch (error) {

@@ -8,6 +8,7 @@ import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js'
 import { HANDOFF_CLOSED, NOT_DELIVERED, ONLY_TEXT, personSaid, RESOLVE_ID, statusLine, TAKE_ID } from '../../adapters/discord/handoff-message.js';
 import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
 import { createHubClient, type HandoffState, type HubClient } from '../../adapters/hub-client.js';
+import { NO_ANSWER } from '../../adapters/discord/messages.js';
 import { NOT_BOUND } from '../../adapters/relay.js';
 import { startFakeDiscord, user, type ApiMessage, type FakeChannel, type FakeDiscord } from '../fakes/discord.js';
 import { startHubProxy } from '../support/hub-proxy.js';
@@ -322,6 +323,31 @@ describe('Discord handoff', () => {
     discord.say(thread, bob, 'Yes, here now.');
     const answered = await untilConversation('the team reply', 'c8', (item) => handedTo(item).length > 0);
     expect(handedTo(answered).map((turn) => turn.content)).toEqual(['Yes, here now.']);
+  });
+
+  describe('with a customer writing in a channel bound to the chatbot', () => {
+    let customers: FakeChannel;
+    const conversationId = () => `discord:${discord.guildId}:${customers.id}`;
+
+    beforeAll(async () => {
+      customers = discord.createChannel('text', 'customers');
+      await hub.bind({ platform: 'discord', workspaceId: discord.guildId, channelId: customers.id, chatbotId, mode: 'all' });
+    });
+
+    it('says nothing to what the customer writes while the team has the conversation', async () => {
+      discord.say(customers, alice, 'When do you open?');
+      await discord.until('the answer', () => botTexts(customers).find((text) => text.includes('nine')));
+      discord.say(customers, alice, 'Can I talk to a person please?');
+      await untilBotSays(customers, WAITING);
+      const { thread } = await requested(conversationId());
+
+      discord.say(customers, alice, 'Is anyone there?');
+      await untilBotSays(thread, personSaid('Is anyone there?'));
+      await sleep(300);
+      expect(botTexts(customers).filter((text) => text === NO_ANSWER)).toEqual([]);
+      expect(botTexts(customers).at(-1)).toBe(WAITING);
+      await hub.resolveHandoff(chatbotId, conversationId());
+    });
   });
 
   it('explains /chatbot resolve used outside a handoff thread', async () => {

@@ -35,6 +35,8 @@ if (!sqlite) throw new Error('the SQLite store target is missing');
 const ADA = 'U0ADA00001';
 const GRACE = 'U0GRACE001';
 const HANDOFF_CHANNEL = 'C0HANDOFF1';
+/** Where customers talk to the chatbot. */
+const CUSTOMERS = 'C0CUSTOMER';
 const WAITING = 'Someone from the team will join you here.';
 const OFFLINE = 'Nobody is in right now.';
 
@@ -495,6 +497,21 @@ describe('Slack handoff', () => {
     const parts = threadTexts(h, root);
     expect(parts.length).toBeGreaterThan(1);
     expect(parts.every((part) => part.length <= MESSAGE_LIMIT)).toBe(true);
+  });
+
+  it('says nothing to what a Slack customer writes while the team has the conversation', async () => {
+    const h = await harness();
+    await h.hub.bind({ platform: 'slack', workspaceId: TEAM, channelId: CUSTOMERS, chatbotId: h.bot, mode: 'all' });
+    const question = h.slack.userMessage({ channel: CUSTOMERS, user: GRACE, text: 'When do you open?' });
+    await h.event(messageEvent(question));
+    await h.reply(question.ts, GRACE, 'can I talk to a person?', CUSTOMERS);
+    const said = () => h.slack.botReplies(CUSTOMERS, question.ts).map((m) => m.text);
+    expect(said()).toEqual([expect.stringContaining('nine'), WAITING]);
+    const root = await h.slack.waitFor(() => h.roots()[0]);
+
+    await h.reply(question.ts, GRACE, 'Is anyone there?', CUSTOMERS);
+    await h.slack.waitFor(() => threadTexts(h, root).includes('*Person:* Is anyone there?'));
+    expect(said()).toEqual([expect.stringContaining('nine'), WAITING]);
   });
 
   it('works over Socket Mode: Take and a thread reply arrive as envelopes, each reply reaching its own conversation', async () => {
