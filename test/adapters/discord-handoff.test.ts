@@ -348,6 +348,41 @@ describe('Discord handoff', () => {
       expect(botTexts(customers).at(-1)).toBe(WAITING);
       await hub.resolveHandoff(chatbotId, conversationId());
     });
+
+    it('brings the customer what the team says, once with two bot instances: console and thread replies, the hand-back', async () => {
+      const second = await startBot(hub);
+      try {
+        const earlier = discord.history(handoffs.id).filter((message) => conversationOf(message) === conversationId()).length;
+        discord.say(customers, bob, 'I want a human');
+        await discord.until('the waiting message', () => botTexts(customers).filter((text) => text === WAITING).length > earlier || undefined);
+        const { thread } = await requested(conversationId(), earlier);
+        const shown = botTexts(customers).length;
+        const consoleReply = { name: 'Ada *Support*', text: 'Hi @everyone, <@123> and @here: 2*3*4 is _not_ 5.' };
+        const path = `${app.baseUrl}/chatbots/${chatbotId}/conversations/${encodeURIComponent(conversationId())}/handoff`;
+        expect((await call('POST', `${path}/messages`, app.apiKey, consoleReply)).status).toBe(200);
+        const typed = '**Ada \\*Support\\*:** Hi @\u200beveryone, <@\u200b123> and @\u200bhere: 2\\*3\\*4 is \\_not\\_ 5.';
+        await untilBotSays(customers, typed);
+
+        discord.setNickname(alice, 'Alice');
+        discord.say(thread, alice, 'Alice here too.');
+        await untilBotSays(customers, '**Alice:** Alice here too.');
+        discord.say(customers, bob, 'Thanks both');
+        await untilBotSays(thread, personSaid('Thanks both'));
+        expect((await call('POST', `${path}/resolve`, app.apiKey)).status).toBe(200);
+        await untilBotSays(customers, HANDED_BACK);
+        await sleep(1_500);
+        expect(botTexts(customers).slice(shown)).toEqual([typed, '**Alice:** Alice here too.', HANDED_BACK]);
+        // Nothing the bot wrote there could ping anyone.
+        const posts = discord.requests.filter((item) => item.method === 'POST' && item.path === `/channels/${customers.id}/messages`);
+        expect(posts.slice(-3).map((item) => (item.body as { allowed_mentions?: unknown }).allowed_mentions)).toEqual(Array(3).fill({ parse: [] }));
+
+        // The chatbot answers again.
+        discord.say(customers, bob, 'When do you open?');
+        await discord.until('the answer after the hand-back', () => botTexts(customers).slice(shown + 3).find((text) => text.includes('nine')));
+      } finally {
+        await second.stop();
+      }
+    });
   });
 
   it('explains /chatbot resolve used outside a handoff thread', async () => {

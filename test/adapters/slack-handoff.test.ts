@@ -514,6 +514,32 @@ describe('Slack handoff', () => {
     expect(said()).toEqual([expect.stringContaining('nine'), WAITING]);
   });
 
+  it('brings a Slack customer what the team says in their thread, once with two adapter instances: replies and the hand-back', async () => {
+    const h = await harness({ instances: 2 });
+    await h.hub.bind({ platform: 'slack', workspaceId: TEAM, channelId: CUSTOMERS, chatbotId: h.bot, mode: 'all' });
+    const question = h.slack.userMessage({ channel: CUSTOMERS, user: GRACE, text: 'I want a human' });
+    await h.event(messageEvent(question));
+    const said = () => h.slack.botReplies(CUSTOMERS, question.ts).map((m) => m.text);
+    expect(said()).toEqual([WAITING]);
+    const root = await h.slack.waitFor(() => h.roots()[0]);
+    const conversationId = `slack:${TEAM}:${CUSTOMERS}:${question.ts}`;
+
+    const consoleReply = { name: 'Ada', text: 'Hi <!everyone> & *all*, see <https://example.com|this>.' };
+    const path = `${h.app.baseUrl}/chatbots/${h.bot}/conversations/${encodeURIComponent(conversationId)}/handoff`;
+    expect((await call('POST', `${path}/messages`, h.app.apiKey, consoleReply)).status).toBe(200);
+    const typed = 'Ada: Hi &lt;!everyone&gt; &amp; *all*, see &lt;https://example.com|this&gt;.';
+    await h.slack.waitFor(() => said().includes(typed));
+    await h.reply(root.ts, GRACE, 'Grace here as well.');
+    await h.slack.waitFor(() => said().includes('Grace: Grace here as well.'));
+    await h.click(root, ADA, RESOLVE_ACTION_ID);
+    await h.slack.waitFor(() => said().includes(HANDED_BACK));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(said()).toEqual([WAITING, typed, 'Grace: Grace here as well.', HANDED_BACK]);
+    // Posted without markup, so the text reads as typed and mentions nobody.
+    const told = h.slack.callsTo('chat.postMessage').filter((posted) => posted.args.channel === CUSTOMERS && posted.args.mrkdwn === 'false');
+    expect(told.map((posted) => posted.args.thread_ts)).toEqual([question.ts, question.ts, question.ts]);
+  });
+
   it('works over Socket Mode: Take and a thread reply arrive as envelopes, each reply reaching its own conversation', async () => {
     const h = await harness({ socket: true });
     await h.chat('web-6', 'I want a human');
