@@ -7,6 +7,9 @@ export const MAX_CLAIM_WORKSPACES = 100;
 export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe';
 export type ChatMessage = { role: 'user' | 'assistant'; content: string };
 export type Feedback = 'up' | 'down';
+/** What a saved message of the chatbot's is: what a handoff says (the waiting message) is not an answer. */
+export type MessageKind = 'answer' | 'decline' | 'handoff';
+const MESSAGE_KINDS: readonly string[] = ['answer', 'decline', 'handoff'] satisfies MessageKind[];
 /** A knowledge source as the hub lists it. */
 export type SourceItem = {
   id: string;
@@ -188,12 +191,22 @@ export function createHubClient(apiUrl: string, apiKey: string) {
 
   return {
     /**
-     * The reply as it streams (the iterator ends when the reply is complete), and the id of the
-     * message it is saved as (with a `conversationId`; the hub names it before streaming).
+     * The reply as it streams (the iterator ends when the reply is complete), the id of the
+     * message it is saved as (with a `conversationId`; the hub names it before streaming), and what
+     * that message is when the hub knows before streaming (the waiting message: `handoff`; an
+     * answer or a decline is known only at the end, so it comes without a kind).
      */
-    async chat(request: ChatRequest, signal?: AbortSignal): Promise<{ messageId: string | undefined; pieces: AsyncIterable<string> }> {
+    async chat(
+      request: ChatRequest,
+      signal?: AbortSignal,
+    ): Promise<{ messageId: string | undefined; kind: MessageKind | undefined; pieces: AsyncIterable<string> }> {
       const response = await send('POST', '/chat', { ...request, stream: true }, undefined, signal);
-      return { messageId: response.headers.get('X-Message-Id') ?? undefined, pieces: decoded(response) };
+      const kind = response.headers.get('X-Message-Kind') ?? '';
+      return {
+        messageId: response.headers.get('X-Message-Id') ?? undefined,
+        kind: MESSAGE_KINDS.includes(kind) ? (kind as MessageKind) : undefined,
+        pieces: decoded(response),
+      };
     },
     /** The sources a saved answer drew on ([] for none). */
     messageSources: (chatbotId: string, messageId: string) =>

@@ -27,7 +27,8 @@ export type AnswerRef = { chatbotId: string; messageId: string };
 
 /**
  * Shows a reply on the platform: `update` as it grows (throttled by the relay), `finish` once;
- * `answer` names the saved answer, whose last message then offers 👍/👎 (not for an apology).
+ * `answer` names the saved answer, whose last message then offers 👍/👎 (not for an apology, nor
+ * for the waiting message of a handoff).
  */
 export type ReplySink = {
   update(text: string): Promise<void>;
@@ -99,7 +100,7 @@ export function createRelay(options: RelayOptions): Relay {
   }
 
   /** The answer's "Sources" line ('' for none); an answer is worth more than its citations, so a failure is ''. */
-  async function citationsOf(chatbotId: string, messageId: string): Promise<string> {
+  async function citationsOf({ chatbotId, messageId }: AnswerRef): Promise<string> {
     try {
       return sourcesLine(platform, await hub.messageSources(chatbotId, messageId));
     } catch (error) {
@@ -136,7 +137,7 @@ export function createRelay(options: RelayOptions): Relay {
       try {
         await ensureContact(binding.chatbotId, message.contact);
         let lastUpdate = now();
-        const { messageId, pieces } = await hub.chat({
+        const { messageId, kind, pieces } = await hub.chat({
           chatbotId: binding.chatbotId,
           messages: message.history,
           conversationId: message.conversationId,
@@ -153,8 +154,10 @@ export function createRelay(options: RelayOptions): Relay {
         // Nothing, under no message id: a person has the conversation (or is being asked for), and
         // the message only went to them; the team's replies come through the handoff notices.
         if (!reply && messageId === undefined) return;
-        const cited = messageId === undefined ? '' : await citationsOf(binding.chatbotId, messageId);
-        await sink.finish(cited ? `${reply}\n\n${cited}` : reply, messageId === undefined ? undefined : { chatbotId: binding.chatbotId, messageId });
+        // What a handoff says (the waiting message) answers nothing: it cites nothing and is not rated.
+        const answer = messageId === undefined || kind === 'handoff' ? undefined : { chatbotId: binding.chatbotId, messageId };
+        const cited = answer ? await citationsOf(answer) : '';
+        await sink.finish(cited ? `${reply}\n\n${cited}` : reply, answer);
       } catch (error) {
         logger.error({ err: error, conversationId: message.conversationId }, 'could not answer a message');
         const quota = error instanceof HubApiError && error.status === 403;

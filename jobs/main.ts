@@ -5,6 +5,7 @@ import { createHandoffTimer } from './handoffs.js';
 import { startMaintenance } from './maintenance.js';
 import { createScheduler, digestPlatforms } from './scheduler.js';
 import { onShutdown } from '../src/shutdown.js';
+import { startOrExit } from '../src/startup.js';
 import { createSourceWorker } from './sources/worker.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 
@@ -14,12 +15,12 @@ import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 // SLACK_BOT_TOKEN / DISCORD_TOKEN. Any number may run beside `npm start`, which runs one too:
 // each digest is posted once, whoever's clock gets there first.
 
-const config = loadConfig();
+const config = await startOrExit('The clock', loadConfig);
 const logger = createLogger(config.logLevel);
 // A stray failure is logged, never fatal: the next tick goes on.
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
-const store = await openStore(config.databaseUrl);
+const store = await startOrExit('The clock', () => openStore(config.databaseUrl));
 const platforms = digestPlatforms(config);
 if (!platforms.slack && !platforms.discord) {
   logger.warn('neither SLACK_BOT_TOKEN nor DISCORD_TOKEN is set: due digests will be recorded as failed');

@@ -11,6 +11,8 @@ export const DEFAULT_CONSOLE_SESSION_IDLE_HOURS = 12;
 export const HOUR_MS = 3_600_000;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** Where the store is: refused here, with the other settings, rather than when it is opened. */
+const databaseUrl = (schemes: RegExp, expected: string) => optionalText.pipe(z.string().regex(schemes, `expected ${expected}`).optional());
 const optionalText = z
   .string()
   .optional()
@@ -79,8 +81,8 @@ export type SlackConfig = {
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   PUBLIC_URL: optionalText,
-  DATABASE_URL: optionalText,
-  MONGODB_URI: optionalText,
+  DATABASE_URL: databaseUrl(/^(sqlite:|mongodb(\+srv)?:\/\/)/, 'sqlite:PATH, sqlite::memory:, or a mongodb:// or mongodb+srv:// URL'),
+  MONGODB_URI: databaseUrl(/^mongodb(\+srv)?:\/\//, 'a mongodb:// or mongodb+srv:// URL'),
   BOOTSTRAP_API_KEY: optionalText,
   CONTACTS_RATE_LIMIT_PER_MINUTE: positiveInt(DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE),
   DEFAULT_MESSAGES_PER_MONTH: positiveInt(10_000),
@@ -167,11 +169,16 @@ export type WebhookConfig = {
 };
 
 
+/** A setting the operator gave that Switchboard cannot run with; its message names each variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const vars = parsed.data;
   return {
@@ -185,7 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxChatbots: vars.DEFAULT_MAX_CHATBOTS,
     },
     logLevel: vars.LOG_LEVEL,
-    modelProviders: vars.MODEL_PROVIDERS && resolveApiKeys(vars.MODEL_PROVIDERS, (name) => env[name]),
+    modelProviders: modelProviders(vars, env),
     modelTimeoutMs: vars.MODEL_TIMEOUT_MS,
     modelMaxTokens: vars.MODEL_MAX_TOKENS,
     chatHistoryMessages: vars.CHAT_HISTORY_MESSAGES,
@@ -219,11 +226,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** MODEL_PROVIDERS with its keys read; an apiKeyEnv naming an unset variable is a setting's mistake too. */
+function modelProviders(vars: z.infer<typeof envSchema>, env: NodeJS.ProcessEnv): ProviderCatalog | undefined {
+  try {
+    return vars.MODEL_PROVIDERS && resolveApiKeys(vars.MODEL_PROVIDERS, (name) => env[name]);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
 /** Socket mode when SLACK_APP_TOKEN is set; otherwise HTTP, which needs the signing secret. */
 function slackConfig(vars: z.infer<typeof envSchema>): SlackConfig | undefined {
   if (!vars.SLACK_BOT_TOKEN) return undefined;
   if (!vars.SLACK_APP_TOKEN && !vars.SLACK_SIGNING_SECRET) {
-    throw new Error(
+    throw new ConfigError(
       'Invalid configuration:\n  SLACK_SIGNING_SECRET: required with SLACK_BOT_TOKEN unless SLACK_APP_TOKEN (socket mode) is set',
     );
   }

@@ -11,10 +11,11 @@ import { API_PREFIX } from './http/app.js';
 import { startHub } from './hub.js';
 import { createLogger } from './logger.js';
 import { onShutdown } from './shutdown.js';
+import { startOrExit } from './startup.js';
 
 // `npm start`: the API server, the chat adapters whose tokens are set, and the digest scheduler, in one process.
 
-const config = loadConfig();
+const config = await startOrExit('Switchboard', loadConfig);
 const logger = createLogger(config.logLevel);
 // The Slack adapter joins when SLACK_BOT_TOKEN is set, unless HUB_URL says adapters run as their
 // own processes (Procfile `slack`). In HTTP mode Slack posts to /slack/events on this server.
@@ -22,7 +23,7 @@ const slack =
   config.slack && !config.hubUrl
     ? (await import('../adapters/slack/index.js')).createSlackAdapter({ config: config.slack, logger })
     : undefined;
-const hub = await startHub(config, logger, { slack: slack?.requestListener });
+const hub = await startOrExit('Switchboard', () => startHub(config, logger, { slack: slack?.requestListener }));
 const { port } = hub.server.address() as AddressInfo;
 logger.info({ url: hub.apiUrl, console: consoleUrl(config, port), store: hub.store.engine }, 'Switchboard is listening');
 // The lead digest scheduler runs here too. A Procfile `clock` beside it is safe: the store's run

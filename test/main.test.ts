@@ -63,7 +63,21 @@ describe('npm start', () => {
     expect(await exited).toBe(0);
   });
 
-  it('refuses to start on a bad configuration, saying which variable is wrong', async () => {
-    await expect(startMain({ DATABASE_URL: tempDatabaseUrl(), PORT: 'eighty' })).rejects.toThrow(/PORT/);
+  // Each was an uncaught exception: a source excerpt and a stack, for MongoDB sixty lines of the driver's topology.
+  it.each([
+    ['a bad number', { PORT: 'eighty' }, 'Invalid configuration:\n  PORT: Invalid input: expected number, received NaN'],
+    [
+      'a database URL of another kind',
+      { DATABASE_URL: 'postgres://db.example.com/switchboard' },
+      'Invalid configuration:\n  DATABASE_URL: expected sqlite:PATH, sqlite::memory:, or a mongodb:// or mongodb+srv:// URL',
+    ],
+    [
+      'a MongoDB nobody answers at',
+      { DATABASE_URL: 'mongodb://127.0.0.1:1/switchboard?serverSelectionTimeoutMS=200' },
+      'the MongoDB database DATABASE_URL names cannot be reached (connect ECONNREFUSED 127.0.0.1:1).',
+    ],
+  ])('refuses to start on %s in one plain sentence, exiting 1', async (_name, env, why) => {
+    const started = startMain({ DATABASE_URL: tempDatabaseUrl(), ...env });
+    await expect(started).rejects.toThrow(new Error(`exited 1 before listening:\nSwitchboard could not start: ${why}\n`));
   });
 });

@@ -24,6 +24,21 @@ export type Styles = {
   autoOpenChatWindowAfter: number;
 };
 
+/** Human handoff: who hears of a person asking for the team (the console always does) and when. */
+export type HandoffSettings = {
+  enabled: boolean;
+  platform: 'slack' | 'discord' | null;
+  workspaceId: string;
+  channelId: string;
+  onRequest: boolean;
+  afterDeclines: number;
+  keywords: string[];
+  waitMinutes: number;
+  idleMinutes: number;
+  waitingMessage: string;
+  offlineMessage: string;
+};
+
 export type Settings = {
   instructions: string;
   initialMessages: string[];
@@ -38,6 +53,7 @@ export type Settings = {
   temp: number;
   styles: Styles;
   collectCustomerInformation: { title: string; name: CollectField; email: CollectField; phone: CollectField };
+  handoff: HandoffSettings;
 };
 
 /** GET /chatbots/{chatbotId}: one chatbot with every setting. */

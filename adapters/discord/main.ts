@@ -3,11 +3,12 @@ import { createLogger } from '../../src/logger.js';
 import { remoteHub, stayIdle } from '../standalone.js';
 import { startDiscordBot, type DiscordBot } from './bot.js';
 import { onShutdown } from '../../src/shutdown.js';
+import { startOrExit } from '../../src/startup.js';
 
 // `node --import tsx adapters/discord/main.ts` (the Procfile's `discord` process): the Discord
 // adapter on its own, reaching the hub over HTTP at HUB_URL with HUB_API_KEY.
 
-const config = loadConfig();
+const config = await startOrExit('The Discord adapter', loadConfig);
 const logger = createLogger(config.logLevel);
 // A stray failure is logged, never fatal: the bot keeps serving the other conversations.
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));

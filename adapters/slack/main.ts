@@ -5,12 +5,13 @@ import { createLogger } from '../../src/logger.js';
 import { remoteHub, stayIdle } from '../standalone.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from './index.js';
 import { drainer, onShutdown } from '../../src/shutdown.js';
+import { startOrExit } from '../../src/startup.js';
 
 // `node --import tsx adapters/slack/main.ts` (the Procfile's `slack` process): the Slack adapter on
 // its own, reaching the hub over HTTP at HUB_URL with HUB_API_KEY. In HTTP mode it serves
 // POST /slack/events on PORT; in socket mode it needs no port.
 
-const config = loadConfig();
+const config = await startOrExit('The Slack adapter', loadConfig);
 const logger = createLogger(config.logLevel);
 // A stray failure is logged, never fatal: the adapter keeps serving the other conversations.
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));

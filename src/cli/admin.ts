@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { consoleUrl, loadConfig } from '../config.js';
+import { ConfigError, consoleUrl, loadConfig } from '../config.js';
 import { createAccount } from '../domain/accounts.js';
 import { apiKeyLabel, createApiKey } from '../domain/api-keys.js';
 import { CONSOLE_LINK_MS, createConsoleLink } from '../domain/console-sessions.js';
@@ -175,7 +175,7 @@ async function main(argv: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  const known = error instanceof UsageError || error instanceof HubError || isArgumentError(error);
+  const known = error instanceof UsageError || error instanceof HubError || error instanceof ConfigError || isArgumentError(error);
   console.error(known ? `admin: ${describeError(error)}` : error);
   process.exitCode = known ? 2 : 1;
 }

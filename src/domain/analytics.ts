@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { ACTIVITY_COUNTERS, noActivity, SOURCE_COUNTERS, type ActivityCounts } from '../store/activity-counters.js';
 import { CONVERSATION_SOURCES } from '../store/conversation-sources.js';
 import type { Account, ActivityScope, ConversationSource, Store } from '../store/port.js';
+import { MAX_DAYS } from './analytics-range.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { invalidRequest } from './errors.js';
 
@@ -13,8 +14,6 @@ import { invalidRequest } from './errors.js';
 
 /** The default range ends today and spans this many days. */
 const DEFAULT_DAYS = 30;
-/** The longest range one request may ask for. */
-export const MAX_DAYS = 366;
 
 export type AnalyticsQuery = {
   /** `YYYY-MM-DD` in the zone, inclusive; both default to the DEFAULT_DAYS ending today. */

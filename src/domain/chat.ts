@@ -39,6 +39,11 @@ export type OnBackgroundError = (error: unknown, what: string) => void;
 export type ChatReply = {
   /** The id the reply is saved under once complete; undefined when the conversation is not saved. */
   messageId?: string;
+  /**
+   * What the saved reply is, once that is known: at once for what a handoff says, once complete
+   * for the engine's reply (an answer or a decline); undefined while unknown and when nothing is saved.
+   */
+  kind(): MessageKind | undefined;
   complete(signal: AbortSignal): Promise<string>;
   /** Pieces as they are generated. Ends early, saving nothing, when the signal aborts. */
   stream(signal: AbortSignal): AsyncIterable<string>;
@@ -92,6 +97,8 @@ export async function startChat(
   /** What the reply ends with when it hands the conversation to a person (afterDeclines). */
   const handoffNote = (reply: string) =>
     input.conversationId && declinedTooOften(handoff, history, reply) ? `\n\n${handoff.waitingMessage}` : '';
+  /** What the reply was saved as, once it is. */
+  let savedKind: MessageKind | undefined;
   async function finish(reply: string, handingOff: boolean): Promise<void> {
     const at = new Date();
     const kind = replyKind(reply);
@@ -108,6 +115,7 @@ export async function startChat(
         })),
         tally,
       });
+      savedKind = kind;
     } else {
       await store.activity.add(chatbot.id, at, tally);
     }
@@ -128,6 +136,7 @@ export async function startChat(
 
   return {
     messageId: ids.at(-1),
+    kind: () => savedKind,
     async complete(signal) {
       try {
         const reply = (await responder.complete({ ...responderInput, signal })) + suffix;
@@ -176,10 +185,11 @@ function newTurns(messages: ChatTurn[]): ChatTurn[] {
   return messages.slice(messages.map((message) => message.role).lastIndexOf('assistant') + 1);
 }
 
-/** A reply that is known before it is sent. */
-function fixedReply(text: string, messageId: string | undefined): ChatReply {
+/** A handoff turn's reply, known before it is sent: what a handoff says when `messageId` names where it is saved. */
+function handoffReply(text: string, messageId: string | undefined): ChatReply {
   return {
     messageId,
+    kind: () => (messageId === undefined ? undefined : 'handoff'),
     complete: async () => text,
     async *stream() {
       if (text) yield text;
@@ -211,7 +221,7 @@ async function handOffTurn(store: Store, chatbot: Chatbot, input: ChatInput, con
     notices: relayed.filter((notice) => notice !== undefined),
   });
   if (!open) await requestHandoff(store, chatbot, conversationId, at);
-  return fixedReply(reply, open ? undefined : ids.at(-1));
+  return handoffReply(reply, open ? undefined : ids.at(-1));
 }
 
 type Prepared = {

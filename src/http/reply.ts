@@ -4,19 +4,30 @@ import type { ChatReply } from '../domain/chat.js';
 
 /** Names the saved reply (an extension), e.g. for feedback on it. */
 export const MESSAGE_ID_HEADER = 'X-Message-Id';
-
-/** The headers naming where a reply is saved: none for a reply that is not. */
-export const savedAs = (reply: ChatReply): Record<string, string> => (reply.messageId ? { [MESSAGE_ID_HEADER]: reply.messageId } : {});
+/** Says what the saved reply is (an extension): `answer`, `decline` or `handoff`. */
+export const MESSAGE_KIND_HEADER = 'X-Message-Kind';
 
 /**
- * Answers a chat reply whole as `{text}`, or streamed as text/plain, flushed piece by piece;
- * `headers` go with an answer that starts (never with a failure).
+ * The headers naming where a reply is saved and, when it is known by now, what it is: none for a
+ * reply that is not saved. A streamed reply of the engine is an answer or a decline only once it
+ * ends, after its headers are sent, so it carries no kind (trailers would, but fetch and many
+ * proxies drop them).
  */
-export async function sendReply(ctx: Context, reply: ChatReply, stream: boolean, headers: Record<string, string> = {}): Promise<void> {
+function savedAs(reply: ChatReply): Record<string, string> {
+  if (!reply.messageId) return {};
+  const kind = reply.kind();
+  return { [MESSAGE_ID_HEADER]: reply.messageId, ...(kind && { [MESSAGE_KIND_HEADER]: kind }) };
+}
+
+/**
+ * Answers a chat reply whole as `{text}`, or streamed as text/plain, flushed piece by piece; the
+ * headers saying where it is saved go with a reply that starts (never with a failure).
+ */
+export async function sendReply(ctx: Context, reply: ChatReply, stream: boolean): Promise<void> {
   const signal = abortedOnDisconnect(ctx);
   if (!stream) {
     const text = await reply.complete(signal);
-    ctx.set(headers);
+    ctx.set(savedAs(reply));
     ctx.body = { text };
     return;
   }
@@ -24,7 +35,7 @@ export async function sendReply(ctx: Context, reply: ChatReply, stream: boolean,
   // still answered with the contract's 500 body rather than an empty 200.
   const pieces = reply.stream(signal)[Symbol.asyncIterator]();
   const first = await pieces.next();
-  ctx.set(headers);
+  ctx.set(savedAs(reply));
   ctx.type = 'text/plain; charset=utf-8';
   ctx.set('Cache-Control', 'no-cache');
   ctx.set('X-Accel-Buffering', 'no');

@@ -11,6 +11,27 @@ import ipaddr from 'ipaddr.js';
 /** Cloud metadata services reached by name; their addresses are link-local or ULA anyway. */
 const METADATA_HOSTS = new Set(['metadata.google.internal']);
 
+/**
+ * A range as a sentence names it, with its article: ipaddr.js's names are identifiers
+ * ("linkLocal"), which read wrong in the refusals owners see ("is a linkLocal address").
+ */
+const RANGE_WORDS: Record<string, string> = {
+  linkLocal: 'a link-local',
+  carrierGradeNat: 'a carrier-grade NAT',
+  uniqueLocal: 'a unique local',
+  unspecified: 'an unspecified',
+  rfc6052: 'a NAT64',
+  rfc6145: 'an IPv4-translated',
+  teredo: 'a Teredo',
+  amt: 'an AMT',
+  as112: 'an AS112',
+};
+
+/** "a loopback address", "a link-local address", "an unspecified address". */
+export function rangeWords(range: string): string {
+  return `${RANGE_WORDS[range] ?? `a ${range}`} address`;
+}
+
 /** Why an IP address may not receive webhooks (its range's name), or undefined when it may. */
 export function refusedAddress(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return 'not an IP address';
@@ -32,7 +53,7 @@ export function refusedUrl(url: URL, allowPrivate: boolean): string | undefined 
   if (METADATA_HOSTS.has(host)) return `${host} is a cloud metadata service`;
   if (!ipaddr.isValid(host)) return undefined;
   const range = refusedAddress(host);
-  return range && `${host} is a ${range} address`;
+  return range && `${host} is ${rangeWords(range)}`;
 }
 
 /**
@@ -45,7 +66,7 @@ export async function refusedResolution(url: URL): Promise<string | undefined> {
   const addresses = await lookup(host, { all: true }).catch(() => []);
   for (const { address } of addresses) {
     const range = refusedAddress(address);
-    if (range) return `${host} resolves to ${address}, a ${range} address`;
+    if (range) return `${host} resolves to ${address}, ${rangeWords(range)}`;
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { lookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { refusedAddress } from './address-rule.js';
+import { rangeWords, refusedAddress } from './address-rule.js';
 
 // The address rule at connection time, for requests to URLs a key holder chose (webhooks, website
 // sources). Given as a socket's `lookup`, it resolves the host, checks every address, and hands
@@ -15,10 +15,9 @@ export class AddressRefused extends Error {
 export const checkedLookup: LookupFunction = (hostname, options, callback) => {
   lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, '');
-    const refused = addresses.find(({ address }) => refusedAddress(address));
-    if (refused) {
-      const range = refusedAddress(refused.address);
-      return callback(new AddressRefused(`${hostname} resolves to ${refused.address}, a ${range} address`), '');
+    for (const { address } of addresses) {
+      const range = refusedAddress(address);
+      if (range) return callback(new AddressRefused(`${hostname} resolves to ${address}, ${rangeWords(range)}`), '');
     }
     if (options.all) return callback(null, addresses);
     const [first] = addresses;

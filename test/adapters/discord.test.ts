@@ -409,6 +409,26 @@ describe('Discord adapter', () => {
     expect(botMessages(channel)).toHaveLength(1);
   });
 
+  it('offers no 👍/👎 under the waiting message of a handoff, which is no answer; an answer still gets them', async () => {
+    const deskBot = await createChatbotViaApi(app, 'Desk bot');
+    const handoffs = newChannel('desk-handoffs');
+    const waitingMessage = 'Someone from the team will join you here.';
+    const handoff = { enabled: true, platform: 'discord', workspaceId: discord.guildId, channelId: handoffs.id, waitingMessage };
+    expect((await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: deskBot, handoff })).status).toBe(202);
+    const channel = newChannel('desk');
+    await bind(channel, deskBot, 'all');
+
+    const answer = await replyWithButtons(discord.say(channel, alice, 'when do you open?'));
+    expect(answer.components?.[0]?.components.map((button) => button.emoji?.name)).toEqual(['👍', '👎']);
+    const request = discord.say(channel, bob, 'can I talk to a person?');
+    await reply(request, waitingMessage);
+    // The request reaches the team after the reply is finished: the reply is as it stays.
+    await discord.until('the handoff request', () => botMessages(handoffs)[0]);
+    expect(replyTo(request)()?.components ?? []).toEqual([]);
+    const saved = await app.store.conversations.find(deskBot, `discord:${discord.guildId}:${channel.id}`);
+    expect(saved?.messages.at(-1)).toMatchObject({ role: 'assistant', content: waitingMessage, kind: 'handoff' });
+  });
+
   it('records a click once when several instances receive it', async () => {
     await withSecondInstance(async () => {
       const channel = newChannel('two-instances-feedback');

@@ -1254,7 +1254,7 @@ describe('Slack adapter: the /chatbot command', () => {
 });
 
 describe('Slack adapter: feedback', () => {
-  type Saved = { id: string; role: string; content: string; feedback?: string };
+  type Saved = { id: string; role: string; content: string; feedback?: string; kind?: string };
   const savedMessages = async (h: Harness, chatbotId = h.support): Promise<Saved[]> => {
     const { body } = await call('GET', `${h.app.baseUrl}/get-conversations?chatbotId=${chatbotId}`, h.app.apiKey);
     return (body as { data: { messages: Saved[] }[] }).data.flatMap((conversation) => conversation.messages);
@@ -1340,6 +1340,28 @@ describe('Slack adapter: feedback', () => {
     for (const [question, text] of [[streamed, 'Echo: Streamed?'], [edited, 'Echo: Edited?']] as const) {
       expect(h.slack.botReplies(ALL_CHANNEL, question.ts).map((reply) => [reply.text, reply.blocks])).toEqual([[text, undefined]]);
     }
+  });
+
+  it('offers no buttons under the waiting message of a handoff, which is no answer; an answer still gets them', async () => {
+    const h = await harness({ nativeStreaming: true });
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const waitingMessage = 'Someone from the team will join you here.';
+    const handoff = { enabled: true, platform: 'slack', workspaceId: TEAM, channelId: OTHER_CHANNEL, waitingMessage };
+    expect((await call('POST', `${h.app.baseUrl}/update-chatbot-settings`, h.app.apiKey, { chatbotId: h.support, handoff })).status).toBe(202);
+
+    const question = await h.say(ALL_CHANNEL, ALICE, 'When do you open?');
+    const [answer] = h.slack.botReplies(ALL_CHANNEL, question.ts);
+    expect(feedbackElements(answer).map((element) => element.type)).toEqual(['feedback_buttons']);
+
+    const request = await h.say(ALL_CHANNEL, BOB, 'Can I talk to a person?');
+    expect(h.slack.botReplies(ALL_CHANNEL, request.ts).map((reply) => [reply.text, reply.blocks])).toEqual([[waitingMessage, undefined]]);
+    // The stream of the waiting message stopped without buttons; the answer's with them.
+    expect(h.slack.callsTo('chat.stopStream').map((c) => 'blocks' in c.args)).toEqual([true, false]);
+    const saved = (await savedMessages(h)).filter((message) => message.role === 'assistant');
+    expect(saved.map((message) => [message.content, message.kind]).sort()).toEqual([
+      ['Echo: When do you open?', undefined],
+      [waitingMessage, 'handoff'],
+    ]);
   });
 
   it('offers no buttons under an apology, and tells a clicker when the answer is gone', async () => {

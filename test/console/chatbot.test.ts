@@ -142,6 +142,15 @@ describe('analytics', () => {
     await screenshots(page, 'analytics', true);
   });
 
+  it('explains a range of days it cannot chart, rather than the API’s bare refusal', async () => {
+    await page.getByLabel('From', { exact: true }).fill('2026-03-10');
+    await page.getByLabel('To', { exact: true }).fill('2026-03-01');
+    await page.getByRole('alert').getByText('“From” is after “To”: choose a From on or before the To.').waitFor();
+    await page.getByLabel('From', { exact: true }).fill('2024-03-01');
+    await page.getByRole('alert').getByText('That is 731 days: choose at most 366 at a time.').waitFor();
+    expect(await page.getByText('Invalid request data').count()).toBe(0);
+  });
+
   it('answers an open question (a Q&A source the chatbot then gives) and dismisses another', async () => {
     await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, messages: [{ role: 'user', content: 'Do you have a car park?' }] });
     await page.reload();
@@ -245,6 +254,34 @@ describe('settings', () => {
       collectCustomerInformation: expect.objectContaining({ email: expect.objectContaining({ active: true }) }),
     });
     expect(saved.settings.styles).toMatchObject({ buttonColor: '#112233', displayName: 'Harbor Helper', theme: 'dark' });
+  });
+
+  it('turns human handoff on, answered in the console alone or also in a channel, and explains what it refuses', async () => {
+    const group = page.getByRole('group', { name: 'Human handoff' });
+    await group.getByLabel('Hand conversations to the team').check();
+    await group.getByLabel('Requests go').selectOption('discord');
+    await group.getByLabel('Wait for the team (minutes)').fill('0');
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect(await group.getByLabel('Server ID').getAttribute('aria-invalid')).toBe('true');
+    expect(await group.getByLabel('Wait for the team (minutes)').getAttribute('aria-invalid')).toBe('true');
+    expect((await settingsOf(chatbotId)).settings.handoff).toMatchObject({ enabled: false });
+
+    await group.getByLabel('Requests go').selectOption('');
+    await group.getByLabel('Wait for the team (minutes)').fill('10');
+    await group.getByLabel('Keywords').fill('refund\ndamaged');
+    await group.getByLabel('Waiting message').fill('A person from the bakery will answer here.');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your changes are saved.' }).waitFor();
+    expect((await settingsOf(chatbotId)).settings.handoff).toMatchObject({
+      enabled: true,
+      platform: null,
+      keywords: ['refund', 'damaged'],
+      waitMinutes: 10,
+      waitingMessage: 'A person from the bakery will answer here.',
+    });
+    const { body } = await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, conversationId: 'wants-a-person', messages: [{ role: 'user', content: 'Can I talk to a person?' }] });
+    expect(body).toEqual({ text: 'A person from the bakery will answer here.' });
   });
 
   it('uploads and deletes the chat icon, and explains a file it refuses', async () => {

@@ -150,6 +150,16 @@ describe('activity', () => {
     await expectAccessible(page);
   });
 
+  it('explains a range of days it cannot list, rather than the API’s bare refusal', async () => {
+    await page.getByLabel('From', { exact: true }).fill('2026-03-10');
+    await page.getByLabel('To', { exact: true }).fill('2026-03-01');
+    await page.getByRole('alert').getByText('“From” is after “To”: choose a From on or before the To.').waitFor();
+    expect(await page.getByText('Invalid request data').count()).toBe(0);
+    await page.getByLabel('From', { exact: true }).fill('');
+    await page.getByLabel('To', { exact: true }).fill('');
+    await expect.poll(() => page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').count()).toBe(2);
+  });
+
   it('opens a transcript and rates an answer Helpful', async () => {
     await page.getByRole('link', { name: 'When do you open?' }).click();
     const transcript = page.getByRole('log', { name: 'Transcript' });
@@ -314,6 +324,19 @@ describe('activity', () => {
     await page.getByRole('button', { name: 'Yes, delete this contact' }).click();
     await page.getByText('No contacts yet.').waitFor();
   });
+
+  it('lists the contacts a hundred at a time, saying how many there are', async () => {
+    const users = Array.from({ length: 101 }, (_, index) => ({ external_id: `customer-${String(index).padStart(3, '0')}`, name: `Customer ${index}` }));
+    await call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/contacts`, run.app.apiKey, { users });
+    await page.reload();
+    const list = page.getByRole('list', { name: 'Contacts' });
+    await page.getByRole('status').getByText('100 of 101 contacts shown.', { exact: true }).waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(100);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByRole('status').getByText('101 contacts.', { exact: true }).waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(101);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+  });
 });
 
 describe('account', () => {
@@ -359,6 +382,22 @@ describe('at 360 px', () => {
       expect({ path, overflow }).toEqual({ path, overflow: 0 });
     }
     await screenshots(narrow, 'activity-360');
+    await narrow.context().close();
+  });
+
+  it('brings a conversation opened from the list into view, under the list on a narrow screen', async () => {
+    const narrow = await newPage(run, 360);
+    await signIn(narrow, run.app);
+    await narrow.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity`);
+    await narrow.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: 'When do you open?' }).click();
+    const heading = narrow.getByRole('heading', { name: /^Conversation of / });
+    const transcript = narrow.getByRole('log', { name: 'Transcript' });
+    // Its heading and the start of its messages are on the screen.
+    const onScreen = async () =>
+      (await heading.evaluate((element) => element.getBoundingClientRect().top >= 0)) &&
+      (await transcript.evaluate((element) => element.getBoundingClientRect().top + 100 < window.innerHeight));
+    await expect.poll(onScreen).toBe(true);
+    expect(await narrow.evaluate(() => document.activeElement?.id)).toBe('transcript-title');
     await narrow.context().close();
   });
 });

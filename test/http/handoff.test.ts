@@ -13,7 +13,7 @@ const SOURCE = 'The shop opens at nine in the morning. Returns are accepted with
 const WAITING = 'Someone from the team will join you here.';
 const OFFLINE = 'Nobody is in right now.';
 
-type Message = { role: string; content: string };
+type Message = { id: string; role: string; content: string; kind?: string };
 type ConversationItem = { id: string; handoff?: { status: string; requested_at: string; taken_by: string | null }; messages: Message[] };
 
 describe.each(storeTargets.filter((target) => target.available))('$name store: handoff', (target) => {
@@ -89,6 +89,38 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect((await conversation('c1'))?.handoff).toBeUndefined();
     expect(await say('c1', 'What about balloons?')).toBe(`${NO_ANSWER}\n\n${WAITING}`);
     expect((await conversation('c1'))?.handoff?.status).toBe('pending');
+  });
+
+  it('says in X-Message-Kind what a saved reply is, when that is known before the reply is sent, as get-conversations marks it', async () => {
+    await settings({ afterDeclines: 2 });
+    /** The reply's text, X-Message-Kind and X-Message-Id. */
+    const ask = async (conversationId: string | undefined, content: string, stream = false) => {
+      const response = await jsonRequest('POST', `${app.baseUrl}/chat`, app.apiKey, { chatbotId: bot, conversationId, stream, messages: [{ role: 'user', content }] });
+      expect(response.status).toBe(200);
+      const text = stream ? await response.text() : ((await response.json()) as { text: string }).text;
+      return { text, kind: response.headers.get('x-message-kind'), id: response.headers.get('x-message-id') };
+    };
+    const answer = await ask('c1', 'When do you open?');
+    expect(answer).toMatchObject({ text: expect.stringContaining('nine'), kind: 'answer' });
+    expect(await ask('c1', 'Do you sell kites?')).toMatchObject({ text: NO_ANSWER, kind: 'decline' });
+    // The second decline in a row ends with the waiting message: it is still a decline, and hands off.
+    const handingOff = await ask('c1', 'What about balloons?');
+    expect(handingOff).toMatchObject({ text: `${NO_ANSWER}\n\n${WAITING}`, kind: 'decline' });
+    expect(await ask('c2', 'agent please')).toMatchObject({ text: WAITING, kind: 'handoff' });
+    // Streamed: the waiting message is known before it is sent; an answer or a decline only at its end.
+    const waiting = await ask('c3', 'agent please', true);
+    expect(waiting).toMatchObject({ text: WAITING, kind: 'handoff', id: expect.any(String) });
+    const streamed = await ask('c4', 'When do you open?', true);
+    expect(streamed).toMatchObject({ text: expect.stringContaining('nine'), kind: null, id: expect.any(String) });
+    // Nothing saved as the chatbot's, nothing said: while a person has the conversation, and unsaved.
+    expect(await ask('c2', 'Hello?')).toEqual({ text: '', kind: null, id: null });
+    expect(await ask(undefined, 'When do you open?')).toMatchObject({ kind: null, id: null });
+
+    const marked = async (conversationId: string, id: string | null) =>
+      (await conversation(conversationId))?.messages.find((message) => message.id === id);
+    expect(await marked('c1', answer.id)).not.toHaveProperty('kind');
+    expect(await marked('c1', handingOff.id)).toMatchObject({ kind: 'decline' });
+    expect(await marked('c3', waiting.id)).toMatchObject({ content: WAITING, kind: 'handoff' });
   });
 
   it('recognises a request for a person however it is phrased, and not a sentence that only mentions people', async () => {

@@ -52,4 +52,24 @@ describe.skipIf(mongoUri === undefined)('mongodb store: long source texts', () =
     expect((await store.sources.text(chatbot.id, 'text', Number.MAX_SAFE_INTEGER)) === accented).toBe(true);
     expect((await store.sources.texts(chatbot.id, 'file'))[0]?.text === file).toBe(true);
   });
+
+  // Parts are written under a version before the source that names it (the sources job of any hub
+  // claims a queued source at once); bytes stored before versions have none, and stay readable.
+  it('reads and keeps a file’s bytes stored before versions, and repairs parts no source names', async () => {
+    const chatbot = await seedChatbot(store, await seedAccount(store));
+    const at = new Date();
+    const old = { _id: 'old', chatbotId: chatbot.id, type: 'file', title: 'old.txt', status: 'queued', error: null, chars: 0, textVersion: null, createdAt: at, updatedAt: at };
+    await raw.collection('sources').insertOne(old as never);
+    await raw.collection('sourceFileParts').insertMany([
+      { sourceId: 'old', part: 0, data: Buffer.from('Stored ') },
+      { sourceId: 'old', part: 1, data: Buffer.from('before versions.') },
+      // A crash between the parts and their source leaves these.
+      { sourceId: 'never', version: 'v1', part: 0, data: Buffer.from('debris') },
+      { sourceId: 'old', version: 'v2', part: 0, data: Buffer.from('debris') },
+    ]);
+    expect(await store.sources.file(chatbot.id, 'old')).toEqual(Buffer.from('Stored before versions.'));
+    expect((await store.repair({ settleMs: 0, chunkGraceMs: 0 })).orphans).toBe(2);
+    expect(await store.sources.file(chatbot.id, 'old')).toEqual(Buffer.from('Stored before versions.'));
+    expect(await raw.collection('sourceFileParts').countDocuments()).toBe(2);
+  });
 });

@@ -431,6 +431,30 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       expect(await debrisLeft()).toBe(0);
     });
 
+    // The sources job of any hub claims whatever is queued: a file it claimed while its bytes
+    // were still being written was read as missing (found with two hubs on MongoDB).
+    it('hands a file to the sources job only once all its bytes are stored', async () => {
+      const big = fileSource(BIG);
+      let inserted = false;
+      const insert = store.sources.insert([big]).finally(() => (inserted = true));
+      const lease = { now: at(0), claimedBy: 'job', leaseUntil: at(60) };
+      // As the job does: claim, then read the file at once.
+      const claimAndRead = async () => {
+        const claimed = await store.sources.claimNext(lease);
+        return claimed && { id: claimed.id, file: await store.sources.file(bot.id, claimed.id) };
+      };
+      let read: Awaited<ReturnType<typeof claimAndRead>>;
+      while (!inserted && !read) {
+        read = await claimAndRead();
+        // A turn of the event loop, which a store writing in steps takes between them.
+        await new Promise(setImmediate);
+      }
+      await insert;
+      read ??= await claimAndRead();
+      expect(read?.id).toBe(big.id);
+      expect(same(read?.file, BIG)).toBe(true);
+    });
+
     // A request sent after a 20 MB write or read began is answered before it ends.
     it('answers a request sent during a 20 MB insert or read before it finishes', async () => {
       const big = fileSource(BIG);

@@ -23,10 +23,13 @@ export async function startHubProxy(target: string) {
       headers,
       body: chunks.length ? Buffer.concat(chunks) : undefined,
     });
-    const messageId = upstream.headers.get('x-message-id');
+    const passed = ['X-Message-Id', 'X-Message-Kind'].flatMap((name) => {
+      const value = upstream.headers.get(name);
+      return value ? [[name, value]] : [];
+    });
     response.writeHead(upstream.status, {
       'Content-Type': upstream.headers.get('content-type') ?? 'text/plain',
-      ...(messageId ? { 'X-Message-Id': messageId } : {}),
+      ...Object.fromEntries(passed),
     });
     for await (const chunk of upstream.body ?? []) response.write(chunk);
     response.end();

@@ -5,37 +5,50 @@ import { useAction } from '../components/action.js';
 import { Alert, Busy, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
 import type { Chatbot, Contact } from '../types.js';
+import { readPages } from '../paged.js';
 import { Show, useLoad } from '../use-load.js';
 
-// The chatbot's contacts: a list, and one contact to view, edit or delete (by its external id).
+// The chatbot's contacts: a list (a hundred at a time), and one contact to view, edit or delete
+// (by its external id).
 
 const PAGE_SIZE = 100;
 
 export function Contacts({ chatbot }: { chatbot: Chatbot }) {
   const { query: params, path, route } = useLocation();
   const [round, setRound] = useState(0);
+  const [pages, setPages] = useState(1);
   const contacts = useLoad(
-    () => callData<Contact[]>('GET', `/chatbots/${encodeURIComponent(chatbot.id)}/contacts${query({ per_page: PAGE_SIZE })}`),
-    [chatbot.id, round],
+    () => readPages<Contact>(pages, PAGE_SIZE, (page) => `/chatbots/${encodeURIComponent(chatbot.id)}/contacts${query({ page, per_page: PAGE_SIZE })}`),
+    [chatbot.id, round, pages],
   );
   const open = params.contact;
   return (
     <div class="split">
       <Show loaded={contacts} label="Loading the contacts">
-        {(list) =>
+        {({ list, total }) =>
           list.length === 0 ? (
             <p class="muted">No contacts yet. Contacts are added through the API (POST /chatbots/{'{chatbotId}'}/contacts).</p>
           ) : (
-            <ul class="plain" aria-label="Contacts">
-              {list.map((contact) => (
-                <li key={contact.id}>
-                  <a href={`${path}?contact=${encodeURIComponent(contact.external_id)}`} aria-current={contact.external_id === open ? 'true' : undefined}>
-                    {contact.name || contact.external_id}
-                  </a>
-                  <div class="muted">{contact.email || contact.phonenumber || contact.external_id}</div>
-                </li>
-              ))}
-            </ul>
+            <div>
+              <p class="muted" role="status">
+                {list.length < total ? `${list.length} of ${total} contacts shown.` : `${total} contact${total === 1 ? '' : 's'}.`}
+              </p>
+              <ul class="plain" aria-label="Contacts">
+                {list.map((contact) => (
+                  <li key={contact.id}>
+                    <a href={`${path}?contact=${encodeURIComponent(contact.external_id)}`} aria-current={contact.external_id === open ? 'true' : undefined}>
+                      {contact.name || contact.external_id}
+                    </a>
+                    <div class="muted">{contact.email || contact.phonenumber || contact.external_id}</div>
+                  </li>
+                ))}
+              </ul>
+              {list.length < total && (
+                <button type="button" class="secondary" onClick={() => setPages(pages + 1)}>
+                  Load more
+                </button>
+              )}
+            </div>
           )
         }
       </Show>

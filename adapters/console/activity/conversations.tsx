@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { callJson, query } from '../api.js';
 import { Select, TextInput } from '../components/fields.js';
+import { inRange, rangeProblem } from '../date-range.js';
 import { formatTime } from '../format.js';
 import type { Chatbot, Conversation } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
@@ -25,7 +26,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
   const [search, setSearch] = useState('');
   const [pages, setPages] = useState(1);
 
-  const loaded = useLoad(async () => {
+  const readConversations = async () => {
     const all: Conversation[] = [];
     for (let page = 1; page <= pages; page += 1) {
       const listing = query({ chatbotId: chatbot.id, filteredSources: source, startDate, endDate, page, size: PAGE_SIZE });
@@ -34,7 +35,9 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
       if (data.length < PAGE_SIZE) return { list: all, more: false };
     }
     return { list: all, more: true };
-  }, [chatbot.id, source, startDate, endDate, pages]);
+  };
+  const problem = rangeProblem(startDate, endDate);
+  const loaded = useLoad(() => inRange(problem, readConversations), [chatbot.id, source, startDate, endDate, pages]);
 
   const open = params.conversation;
   const openUrl = (id: string) => `${path}?conversation=${encodeURIComponent(id)}`;

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { callData } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert } from '../components/feedback.js';
@@ -21,11 +21,21 @@ type Props = { chatbotId: string; conversation: Conversation | undefined; onClos
 
 export function Transcript({ chatbotId, conversation, onClose, onChanged }: Props) {
   const [unsent, setUnsent] = useState<{ conversationId: string; text: string }>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  // An opened conversation takes the focus and, out of view, is scrolled to the top: on a narrow
+  // screen it is under the whole list, where a tap on the list seemed to do nothing.
+  useEffect(() => {
+    const element = heading.current;
+    if (!element) return;
+    element.focus({ preventScroll: true });
+    const { top, bottom } = element.getBoundingClientRect();
+    if (top < 0 || bottom > window.innerHeight) element.scrollIntoView({ block: 'start' });
+  }, [conversation?.id]);
   if (!conversation) return <p class="muted">This conversation is not among those loaded: change the filters or load more.</p>;
   return (
     <section class="card" aria-labelledby="transcript-title">
       <div class="actions">
-        <h2 id="transcript-title" class="grow">
+        <h2 id="transcript-title" class="grow" tabIndex={-1} ref={heading}>
           Conversation of {formatTime(conversation.created_at)}
         </h2>
         <button type="button" class="secondary" onClick={onClose}>

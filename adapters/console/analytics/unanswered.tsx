@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { call, callJson, explained, query } from '../api.js';
+import { call, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
 import { AnswerForm } from '../components/answer-form.js';
 import { Alert, Notice } from '../components/feedback.js';
 import { formatTime } from '../format.js';
 import { FULL } from '../knowledge/add.js';
+import { readPages } from '../paged.js';
 import { Show, useLoad } from '../use-load.js';
 
 // The open questions the chatbot could not answer, most asked first, a page at a time, each
@@ -17,17 +18,10 @@ const PAGE_SIZE = 20;
 
 export function UnansweredQuestions({ base }: { base: string }) {
   const [pages, setPages] = useState(1);
-  const groups = useLoad(async () => {
-    const list: Unanswered[] = [];
-    let total = 0;
-    for (let page = 1; page <= pages; page += 1) {
-      const listing = await callJson<{ data: Unanswered[]; total: number }>('GET', `${base}/unanswered${query({ status: 'open', page, size: PAGE_SIZE })}`);
-      list.push(...listing.data);
-      total = listing.total;
-      if (listing.data.length < PAGE_SIZE) break;
-    }
-    return { list, total };
-  }, [base, pages]);
+  const groups = useLoad(
+    () => readPages<Unanswered>(pages, PAGE_SIZE, (page) => `${base}/unanswered${query({ status: 'open', page, size: PAGE_SIZE })}`),
+    [base, pages],
+  );
   const [done, setDone] = useState<string>();
   const settled = (outcome: string) => {
     setDone(outcome);

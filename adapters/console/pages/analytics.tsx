@@ -3,6 +3,8 @@ import { callData, query } from '../api.js';
 import { DayChart, type Series } from '../analytics/chart.js';
 import { UnansweredQuestions } from '../analytics/unanswered.js';
 import { TextInput } from '../components/fields.js';
+import { MAX_DAYS } from '../../../src/domain/analytics-range.js';
+import { inRange, rangeProblem } from '../date-range.js';
 import { dayAgo } from '../format.js';
 import { Show, useLoad } from '../use-load.js';
 import type { ChatbotPageProps } from './chatbot.js';
@@ -28,7 +30,11 @@ export function AnalyticsPage({ chatbot }: ChatbotPageProps) {
   const [endDate, setEndDate] = useState(() => dayAgo(0));
   const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const base = `/chatbots/${encodeURIComponent(chatbot.id)}`;
-  const analytics = useLoad(() => callData<Analytics>('GET', `${base}/analytics${query({ startDate, endDate, timezone })}`), [base, startDate, endDate]);
+  const problem = rangeProblem(startDate, endDate, MAX_DAYS);
+  const analytics = useLoad(
+    () => inRange(problem, () => callData<Analytics>('GET', `${base}/analytics${query({ startDate, endDate, timezone })}`)),
+    [base, startDate, endDate],
+  );
 
   return (
     <>

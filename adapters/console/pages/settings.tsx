@@ -6,12 +6,13 @@ import { errorText } from '../format.js';
 import { MODEL_IDS, modelOptions } from '../models.js';
 import { DeleteChatbot } from '../settings/delete-chatbot.js';
 import { apiFieldErrors, checkDraft, draftOf, settingsBody, type Draft, type FieldErrors } from '../settings/draft.js';
+import { HandoffSettings } from '../settings/handoff.js';
 import { ImageSetting, type ImageKind } from '../settings/images.js';
 import { WidgetPreview } from '../settings/preview.js';
 import type { CollectField } from '../types.js';
 import type { ChatbotPageProps } from './chatbot.js';
 
-// Every v1 setting in four groups, a live preview of the widget from the unsaved values, and
+// Every v1 setting in four groups and the human handoff's in a fifth, a live preview of the widget from the unsaved values, and
 // "Save", which sends them all at once.
 
 const LEAD_FIELDS = [
@@ -202,6 +203,8 @@ export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
               </div>
             ))}
           </fieldset>
+
+          <HandoffSettings handoff={draft.handoff} errors={errors} onChange={(change) => edit({ handoff: { ...draft.handoff, ...change } })} />
 
           {failure && <Alert>{failure}</Alert>}
           {saved && <Notice>{saved}</Notice>}

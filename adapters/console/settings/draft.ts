@@ -1,9 +1,17 @@
-import type { Chatbot, Settings } from '../types.js';
+import type { Chatbot, HandoffSettings, Settings } from '../types.js';
 
-// The Settings page's unsaved state: the chatbot's name and every v1 setting, with lists as
-// lines of text, checked before saving so each mistake is explained next to its field.
+// The Settings page's unsaved state: the chatbot's name, every v1 setting and the handoff's, with
+// lists as lines of text, checked before saving so each mistake is explained next to its field.
 
-export type Draft = Omit<Settings, 'initialMessages' | 'suggestedMessages' | 'domains' | 'temp' | 'ipLimit' | 'ipLimitTimeframe' | 'styles'> & {
+export type HandoffDraft = Omit<HandoffSettings, 'platform' | 'afterDeclines' | 'keywords' | 'waitMinutes' | 'idleMinutes'> & {
+  platform: '' | 'slack' | 'discord';
+  afterDeclines: string;
+  keywords: string;
+  waitMinutes: string;
+  idleMinutes: string;
+};
+
+export type Draft = Omit<Settings, 'initialMessages' | 'suggestedMessages' | 'domains' | 'temp' | 'ipLimit' | 'ipLimitTimeframe' | 'styles' | 'handoff'> & {
   name: string;
   initialMessages: string;
   suggestedMessages: string;
@@ -12,6 +20,7 @@ export type Draft = Omit<Settings, 'initialMessages' | 'suggestedMessages' | 'do
   ipLimit: string;
   ipLimitTimeframe: string;
   styles: Omit<Settings['styles'], 'autoOpenChatWindowAfter'> & { autoOpenChatWindowAfter: string };
+  handoff: HandoffDraft;
 };
 
 /** Field errors by the setting's path as the API names it (`styles.buttonColor`). */
@@ -20,6 +29,10 @@ export type FieldErrors = Record<string, string>;
 const COLOUR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 const MAX_COUNT = 1_000_000_000;
 const MAX_AUTO_OPEN = 86_400;
+const MAX_DECLINES = 100;
+/** Handoff waits, in minutes: down to 3 seconds, up to a week. */
+const MIN_WAIT = 0.05;
+const MAX_WAIT = 10_080;
 
 export const lines = (text: string): string[] =>
   text
@@ -39,6 +52,18 @@ export function draftOf(chatbot: Chatbot): Draft {
     ipLimit: String(settings.ipLimit),
     ipLimitTimeframe: String(settings.ipLimitTimeframe),
     styles: { ...settings.styles, autoOpenChatWindowAfter: String(settings.styles.autoOpenChatWindowAfter) },
+    handoff: handoffDraftOf(settings.handoff),
+  };
+}
+
+function handoffDraftOf(handoff: HandoffSettings): HandoffDraft {
+  return {
+    ...handoff,
+    platform: handoff.platform ?? '',
+    afterDeclines: String(handoff.afterDeclines),
+    keywords: handoff.keywords.join('\n'),
+    waitMinutes: String(handoff.waitMinutes),
+    idleMinutes: String(handoff.idleMinutes),
   };
 }
 
@@ -58,6 +83,14 @@ export function checkDraft(draft: Draft): FieldErrors {
   number('styles.autoOpenChatWindowAfter', draft.styles.autoOpenChatWindowAfter, 0, MAX_AUTO_OPEN, false, '4');
   for (const key of ['buttonColor', 'userMessageColor'] as const) {
     if (!COLOUR.test(draft.styles[key])) errors[`styles.${key}`] = 'A colour written #RGB or #RRGGBB, e.g. #3B81F6.';
+  }
+  number('handoff.afterDeclines', draft.handoff.afterDeclines, 0, MAX_DECLINES, true, '2');
+  number('handoff.waitMinutes', draft.handoff.waitMinutes, MIN_WAIT, MAX_WAIT, false, '5');
+  number('handoff.idleMinutes', draft.handoff.idleMinutes, MIN_WAIT, MAX_WAIT, false, '30');
+  if (draft.handoff.platform) {
+    for (const key of ['workspaceId', 'channelId'] as const) {
+      if (!draft.handoff[key].trim()) errors[`handoff.${key}`] = `Requests go to a ${draft.handoff.platform === 'slack' ? 'Slack' : 'Discord'} channel: give its ID, or send them to the console only.`;
+    }
   }
   const spaced = lines(draft.domains).find((domain) => /\s/.test(domain));
   if (spaced) errors.domains = `“${spaced}” has a space in it: write one domain a line, e.g. example.com.`;
@@ -82,6 +115,16 @@ export function settingsBody(chatbotId: string, draft: Draft) {
     ipLimitMessage: draft.ipLimitMessage,
     styles: { ...draft.styles, autoOpenChatWindowAfter: Number(draft.styles.autoOpenChatWindowAfter) },
     collectCustomerInformation: draft.collectCustomerInformation,
+    handoff: {
+      ...draft.handoff,
+      platform: draft.handoff.platform || null,
+      workspaceId: draft.handoff.platform ? draft.handoff.workspaceId.trim() : '',
+      channelId: draft.handoff.platform ? draft.handoff.channelId.trim() : '',
+      afterDeclines: Number(draft.handoff.afterDeclines),
+      keywords: lines(draft.handoff.keywords),
+      waitMinutes: Number(draft.handoff.waitMinutes),
+      idleMinutes: Number(draft.handoff.idleMinutes),
+    },
   };
 }
 

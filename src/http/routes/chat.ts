@@ -6,9 +6,9 @@ import { invalidRequest } from '../../domain/errors.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { MODEL_IDS } from '../../settings/models.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
-import type { Store } from '../../store/port.js';
+import type { MessageKind, Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
-import { MESSAGE_ID_HEADER, savedAs, sendReply } from '../reply.js';
+import { MESSAGE_ID_HEADER, MESSAGE_KIND_HEADER, sendReply } from '../reply.js';
 import { jsonRequest, keyedFailures } from '../schemas/responses.js';
 import { chatbotId, conversationId, parseInput } from '../validation.js';
 
@@ -44,7 +44,7 @@ export function chatRoutes(store: Store, engine: ChatEngine, onError: OnBackgrou
       throw invalidRequest('the Playground source is the console’s');
     }
     const reply = await startChat(store, engine, ctx.state.account, input, onError);
-    await sendReply(ctx, reply, stream, savedAs(reply));
+    await sendReply(ctx, reply, stream);
   });
 
   return router;
@@ -80,6 +80,15 @@ export const chatPaths: ZodOpenApiPathsObject = {
                 'With a `conversationId`: the id the reply is saved under (a streamed one once it is complete), ' +
                 'as `get-conversations` shows it. Absent when nothing is saved.',
               schema: { type: 'string' },
+            },
+            [MESSAGE_KIND_HEADER]: {
+              description:
+                'Beside `X-Message-Id`, when it is known before the reply is sent: what the saved reply is, as ' +
+                '`kind` in `get-conversations` marks it: `answer`, `decline` (also the decline that ends with the ' +
+                'waiting message, handing the conversation to a person) or `handoff` (the waiting message). Every ' +
+                'whole reply carries it; a streamed one only when it is the waiting message: a streamed answer or ' +
+                'decline is told apart only at its end, after the headers, and is never `handoff`.',
+              schema: { type: 'string', enum: ['answer', 'decline', 'handoff'] satisfies MessageKind[] },
             },
           },
         },

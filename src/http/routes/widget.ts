@@ -22,7 +22,7 @@ import { isOpenHandoff, type Chatbot, type Conversation, type StoredMessage, typ
 import type { ConversationWatch } from '../conversation-watch.js';
 import { openEventStream } from '../event-stream.js';
 import { jsonBody } from '../middleware/body.js';
-import { savedAs, sendReply } from '../reply.js';
+import { sendReply } from '../reply.js';
 import { failures, jsonRequest, jsonResponse, messageOf, textResponse } from '../schemas/responses.js';
 import { chatbotId, parseInput } from '../validation.js';
 import { widgetAssets, type WidgetAsset } from '../widget-assets.js';
@@ -195,7 +195,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     if (!(await withinIpLimit(store, chatbot, ctx.ip))) return refuseOverLimit(ctx, chatbot);
     const reply = await startWidgetChat(store, engine, chatbot, { conversationId: input.conversationId, message: input.message }, onError);
     // The window resumes its live stream after this message.
-    await sendReply(ctx, reply, true, savedAs(reply));
+    await sendReply(ctx, reply, true);
   });
 
   router.post('/chatbots/:chatbotId/leads', jsonBody(), async (ctx) => {

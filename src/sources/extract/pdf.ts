@@ -8,7 +8,8 @@ import { firstHeading } from './structured-text.js';
 // A PDF's text layer as structured text. A PDF has no structure, only text placed on pages: text
 // items at one height make a line (so a table row stays on one line), a wider gap than the line
 // spacing starts a paragraph, and a line set larger than the body text is a heading, its level by
-// its size. A line that runs to the right margin continues on the next, as wrapped prose does.
+// its size. A line that runs to the right margin, or stops short of it because the next line's
+// first word would not fit, continues on the next, as wrapped prose does.
 // Running headers and footers are dropped.
 
 type Line = { text: string; y: number; size: number; left: number; right: number; columns: boolean };
@@ -145,7 +146,7 @@ function writeLines(allPages: Line[][]): string {
       }
       if (previous && (isHeading(previous, body) || previous.y - line.y > PARAGRAPH_GAP * Math.max(line.size, previous.size))) flush();
       const last = paragraph.length - 1;
-      if (previous && last >= 0 && wraps(previous, line, margin)) paragraph[last] += ` ${line.text}`;
+      if (previous && last >= 0 && wraps(previous, line, margin)) paragraph[last] = joined(paragraph[last] ?? '', line.text);
       else paragraph.push(line.text);
     }
     flush();
@@ -179,9 +180,19 @@ function isHeading(line: Line, body: number): boolean {
   return Math.round(line.size) >= body * HEADING_SCALE && line.text.length <= MAX_HEADING_CHARS && /\p{L}/u.test(line.text);
 }
 
-/** Whether `line` continues `previous`: prose (not table cells) that ran to the right margin, in the same size. */
+/**
+ * Whether `line` continues `previous`: prose (not table cells) in the same size, where `previous`
+ * ran to the right margin, or stopped short of it only because the first word of `line` (a long
+ * word, an address) would not have fitted after it.
+ */
 function wraps(previous: Line, line: Line, margin: number): boolean {
   const reachesMargin = previous.right >= margin - previous.size * 4;
+  const charWidth = (line.right - line.left) / Math.max(line.text.length, 1);
+  const firstWord = line.text.split(' ', 1)[0] ?? '';
+  const nextWordOverflows = previous.right + charWidth * (firstWord.length + 1) > margin;
   const startsItem = /^(?:[-*•–]|\d{1,3}[.)])\s/.test(line.text);
-  return reachesMargin && !startsItem && !previous.columns && !line.columns && Math.round(previous.size) === Math.round(line.size);
+  return (reachesMargin || nextWordOverflows) && !startsItem && !previous.columns && !line.columns && Math.round(previous.size) === Math.round(line.size);
 }
+
+/** A wrapped line joined to the one before: a word broken at its hyphen is joined without a space. */
+const joined = (previous: string, line: string): string => (/\p{L}-$/u.test(previous) ? `${previous}${line}` : `${previous} ${line}`);

@@ -614,10 +614,12 @@ const consoleLinkSchema = new Schema<ConsoleLinkDoc>(
 consoleLinkSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 /**
  * A source as stored, with the version of its extracted text (in sourceTextParts; null for none,
- * and a website's is in its pages) and its job's lease.
+ * and a website's is in its pages), the version of a file's bytes (in sourceFileParts; none for
+ * bytes stored before versions, whose parts have none either) and its job's lease.
  */
 export type SourceDoc = Stored<Source> & {
   textVersion?: string | null;
+  fileVersion?: string | null;
   claimedBy?: string | null;
   leaseUntil?: Date | null;
   /** The revision of its text and status. */
@@ -647,6 +649,7 @@ const sourceSchema = new Schema<SourceDoc>(
     question: String,
     answer: String,
     textVersion: optionalString,
+    fileVersion: optionalString,
     claimedBy: optionalString,
     leaseUntil: optionalDate,
     revision: { type: Number, default: 0 },
@@ -659,14 +662,17 @@ const sourceSchema = new Schema<SourceDoc>(
 sourceSchema.index({ chatbotId: 1, createdAt: 1, _id: 1 });
 sourceSchema.index({ status: 1, leaseUntil: 1 });
 
-/** One part of a file source's bytes: split, since a document holds at most 16 MB. */
-export type SourceFilePartDoc = { sourceId: string; part: number; data: Buffer };
+/**
+ * One part of a file source's bytes at one version of them: split, since a document holds at most
+ * 16 MB. Parts stored before versions have none, as their source has no fileVersion.
+ */
+export type SourceFilePartDoc = { sourceId: string; version?: string | null; part: number; data: Buffer };
 
 const sourceFilePartSchema = new Schema<SourceFilePartDoc>(
-  { sourceId: required(String), part: required(Number), data: required(Buffer) },
+  { sourceId: required(String), version: optionalString, part: required(Number), data: required(Buffer) },
   { ...options, collection: 'sourceFileParts' },
 );
-sourceFilePartSchema.index({ sourceId: 1, part: 1 }, { unique: true });
+sourceFilePartSchema.index({ sourceId: 1, version: 1, part: 1 }, { unique: true });
 
 /** One part of a source's extracted text at one version of it: split, since a document holds at most 16 MB. */
 export type SourceTextPartDoc = { chatbotId: string; sourceId: string; version: string; part: number; text: string };

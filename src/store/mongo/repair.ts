@@ -1,13 +1,14 @@
 import type { mongo } from 'mongoose';
 import type { RepairReport } from '../port.js';
 import type { AtomicWrites } from './atomic.js';
-import type { MongoModels } from './models.js';
+import type { MongoModels, SourceDoc } from './models.js';
 import { recountPageBlocks } from './page-block-repair.js';
 
 // Repairs what a crash between two compensating writes can leave behind on a deployment without
 // transactions: an account's chatbot counter above its real count (a chatbot deleted, the counter
-// not yet lowered), the children of a deleted chatbot (the cascade cut short), training chunks and
-// source text parts of a version that never became current or was superseded, and page blocks
+// not yet lowered), the children of a deleted chatbot (the cascade cut short), training chunks,
+// source text parts and file parts of a version that never became current or was superseded (or
+// whose source is gone), and page blocks
 // that miscount their rows (page-block-repair.ts). Work in flight is never mistaken for debris: a
 // counter is lowered only if it read the same after `settleMs`, and chunk sets and text parts are
 // removed only once older than `chunkGraceMs`.
@@ -122,21 +123,33 @@ type VersionedSets = {
 async function removeStaleSets({ parts, owner, current }: VersionedSets, { chunkGraceMs, now }: RepairOptions): Promise<number> {
   // A document's ObjectId holds the time it was written.
   const sets = await parts
-    .aggregate<{ _id: { owner: string; version: string }; newest: mongo.ObjectId }>([
+    .aggregate<{ _id: { owner: string; version?: string | null }; newest: mongo.ObjectId }>([
       { $group: { _id: { owner: `$${owner}`, version: '$version' }, newest: { $max: '$_id' } } },
     ])
     .toArray();
   const versions = await current([...new Set(sets.map((set) => set._id.owner))]);
   let removed = 0;
   for (const { _id: set, newest } of sets) {
-    if (versions.get(set.owner) === set.version) continue;
+    // Documents without a version (file parts stored before versions) group without one.
+    const version = set.version ?? null;
+    if (versions.get(set.owner) === version) continue;
     if (now.getTime() - newest.getTimestamp().getTime() < chunkGraceMs) continue;
-    removed += (await parts.deleteMany({ [owner]: set.owner, version: set.version })).deletedCount;
+    removed += (await parts.deleteMany({ [owner]: set.owner, version })).deletedCount;
   }
   return removed;
 }
 
-/** Training chunk sets and source text parts of versions that are not current. */
+/** A source's version of its text or of its file's bytes, by source id (null for bytes stored before versions). */
+function currentOfSources(models: MongoModels, field: 'textVersion' | 'fileVersion') {
+  return async (ids: string[]) =>
+    new Map(
+      (await models.sources.find({ _id: { $in: ids } }, { [field]: 1 }).lean<(Pick<SourceDoc, '_id'> & Partial<Record<typeof field, string | null>>)[]>()).map(
+        (source) => [source._id, source[field] ?? null],
+      ),
+    );
+}
+
+/** Training chunk sets, source text parts and file parts of versions that are not current. */
 async function removeStaleVersions(models: MongoModels, options: RepairOptions): Promise<number> {
   const chunks = await removeStaleSets(
     {
@@ -152,17 +165,12 @@ async function removeStaleVersions(models: MongoModels, options: RepairOptions):
     options,
   );
   const texts = await removeStaleSets(
-    {
-      parts: models.sourceTextParts.collection as unknown as mongo.Collection,
-      owner: 'sourceId',
-      current: async (ids) =>
-        new Map(
-          (await models.sources.find({ _id: { $in: ids } }, { textVersion: 1 }).lean<{ _id: string; textVersion?: string | null }[]>()).map(
-            (source) => [source._id, source.textVersion],
-          ),
-        ),
-    },
+    { parts: models.sourceTextParts.collection as unknown as mongo.Collection, owner: 'sourceId', current: currentOfSources(models, 'textVersion') },
     options,
   );
-  return chunks + texts;
+  const files = await removeStaleSets(
+    { parts: models.sourceFileParts.collection as unknown as mongo.Collection, owner: 'sourceId', current: currentOfSources(models, 'fileVersion') },
+    options,
+  );
+  return chunks + texts + files;
 }

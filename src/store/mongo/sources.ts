@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { trainedFromMaterial } from '../material-runs.js';
 import { countedChars, isOverCharLimit, type NewSource, type OverCharLimit, type Source, type SourceChange, type SourcePageStatus, type SourceRepository, type SourceText } from '../port.js';
 import { whileHolding } from './holds.js';
@@ -6,9 +7,11 @@ import type { MongoSourceTexts } from './source-texts.js';
 import type { MongoMaterialRuns } from './training.js';
 
 // A chatbot's knowledge sources. A source's document names the version of its extracted text
-// (source-texts.ts; a website's is in its pages' documents); the text and the file's bytes are in
-// parts of their own: a document holds at most 16 MB, and a list never reads either. A source's
-// chunks are in the material (material-runs.ts).
+// (source-texts.ts; a website's is in its pages' documents) and of a file's bytes; the text and the
+// bytes are in parts of their own: a document holds at most 16 MB, and a list never reads either.
+// Both are written before the document that names them: a queued source is claimed at once by
+// the sources job of any hub, which reads its bytes. A source's chunks are in the material
+// (material-runs.ts).
 
 /** A source's document as a write left it, and as it was before (null: the write created it). */
 type Written = { doc: SourceDoc; before: SourceDoc | null };
@@ -23,11 +26,12 @@ const DUPLICATE_KEY = 11000;
 /** What a source's document holds besides the source itself and the version of its text. */
 const JOB = { claimedBy: 0, leaseUntil: 0, revision: 0, createdRevision: 0 } as const;
 /** What a source's document holds besides the source itself. */
-const INTERNAL = { ...JOB, textVersion: 0 } as const;
+const INTERNAL = { ...JOB, textVersion: 0, fileVersion: 0 } as const;
 
 export function toSource({
   _id,
   textVersion: _textVersion,
+  fileVersion: _fileVersion,
   claimedBy: _claimedBy,
   leaseUntil: _leaseUntil,
   revision: _revision,
@@ -48,18 +52,18 @@ function changeWrite({ updatedAt, text: _text, ...change }: SourceChange, textVe
   return { $set: { ...fields, ...extra, updatedAt }, ...(revised ? { $inc: { revision: 1 } } : {}) };
 }
 
-/** The document of a source whose text is kept under `textVersion`. */
-export function toDoc({ id, text: _text, file: _file, ...rest }: NewSource, textVersion: string | null): SourceDoc {
-  return { _id: id, ...rest, textVersion };
+/** The document of a source whose text is kept under `textVersion` (and its file's bytes under `fileVersion`, when given). */
+export function toDoc({ id, text: _text, file: _file, ...rest }: NewSource, textVersion: string | null, fileVersion?: string): SourceDoc {
+  return { _id: id, ...rest, textVersion, ...(fileVersion === undefined ? {} : { fileVersion }) };
 }
 
 /** A document's fields as a restore puts them back: not its id, which a write may not set, nor its revision, which moves on. */
 const restorable = ({ _id, revision: _revision, ...fields }: SourceDoc) => fields;
 
-function fileParts(sourceId: string, file: Buffer) {
+function fileParts(sourceId: string, version: string, file: Buffer) {
   const parts = [];
   for (let part = 0, start = 0; start < file.length || part === 0; part += 1, start += FILE_PART_BYTES) {
-    parts.push({ sourceId, part, data: file.subarray(start, start + FILE_PART_BYTES) });
+    parts.push({ sourceId, version, part, data: file.subarray(start, start + FILE_PART_BYTES) });
   }
   return parts;
 }
@@ -68,6 +72,22 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
   const { sources, sourceFileParts, sourcePages, sourceRevisions } = models;
   const removeChildren = (ids: string[]) =>
     Promise.all([sourceFileParts.deleteMany({ sourceId: { $in: ids } }), sourcePages.deleteMany({ sourceId: { $in: ids } })]);
+
+  /** Deletes a version of a file's bytes (null: the bytes of a source stored before versions). */
+  async function removeFile(sourceId: string, version: string | null): Promise<void> {
+    await sourceFileParts.deleteMany({ sourceId, version });
+  }
+  /** Writes a file's bytes in parts under a fresh version and answers it; a write that fails leaves none. */
+  async function writeFile(sourceId: string, file: Buffer): Promise<string> {
+    const version = randomUUID();
+    try {
+      await sourceFileParts.insertMany(fileParts(sourceId, version, file), { ordered: true, lean: true });
+    } catch (error) {
+      await removeFile(sourceId, version);
+      throw error;
+    }
+    return version;
+  }
 
   /**
    * Writes `text` (when given) in parts, then runs `write`, which makes them current and answers
@@ -179,17 +199,25 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
    * write, what this call wrote (a clashing id belongs to another source).
    */
   async function writeBatch(batch: NewSource[]): Promise<() => Promise<void>> {
-    const staged: { id: string; textVersion: string | null }[] = [];
+    const staged: { id: string; textVersion: string | null; fileVersion?: string }[] = [];
     let inserted: string[] = [];
     const undo = async () => {
       await sources.deleteMany({ _id: { $in: inserted } });
       await removeChildren(inserted);
-      for (const { id, textVersion } of staged) await texts.remove(id, textVersion);
+      for (const { id, textVersion, fileVersion } of staged) {
+        await texts.remove(id, textVersion);
+        if (fileVersion) await removeFile(id, fileVersion);
+      }
     };
     try {
-      for (const { chatbotId, id, text = '' } of batch) staged.push({ id, textVersion: await texts.write(chatbotId, id, text) });
+      for (const { chatbotId, id, text = '', file } of batch) {
+        const written: (typeof staged)[number] = { id, textVersion: null };
+        staged.push(written);
+        written.textVersion = await texts.write(chatbotId, id, text);
+        if (file) written.fileVersion = await writeFile(id, file);
+      }
       try {
-        const docs = batch.map((source, k) => ({ ...toDoc(source, staged[k]?.textVersion ?? null), createdRevision: null }));
+        const docs = batch.map((source, k) => ({ ...toDoc(source, staged[k]?.textVersion ?? null, staged[k]?.fileVersion), createdRevision: null }));
         await sources.insertMany(docs, { ordered: true, lean: true });
       } catch (error) {
         inserted = Object.values((error as { insertedIds?: Record<string, string> }).insertedIds ?? {});
@@ -197,8 +225,6 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
       }
       inserted = batch.map((source) => source.id);
       await recordCreated(batch[0]?.chatbotId ?? '', inserted);
-      const parts = batch.flatMap((source) => (source.file ? fileParts(source.id, source.file) : []));
-      if (parts.length > 0) await sourceFileParts.insertMany(parts, { ordered: true, lean: true });
     } catch (error) {
       await undo();
       throw error;
@@ -281,8 +307,11 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
     async put(source, maxChars = Infinity) {
       const limit = { chars: source.chars, maxChars };
       let revision = 0;
+      const fileVersion = source.file && (await writeFile(source.id, source.file));
+      /** The version of the bytes the put replaces. */
+      let displacedFile: string | null | undefined;
       const stored = await withTextWithinLimit(source.chatbotId, source.id, source.text ?? '', limit, async (textVersion = null) => {
-        const { _id, createdAt, ...fields } = toDoc(source, textVersion);
+        const { _id, createdAt, ...fields } = toDoc(source, textVersion, fileVersion);
         const before = await sources
           .findOneAndUpdate(
             { _id, chatbotId: source.chatbotId },
@@ -291,15 +320,16 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
           )
           .lean<SourceDoc>();
         if (!before) await recordCreated(source.chatbotId, [_id]);
+        displacedFile = before?.fileVersion ?? null;
         // One on from the revision it had: none (0) when new, or stored before revisions were counted.
         revision = (before?.revision ?? 0) + 1;
         return { doc: { ...(before ?? { _id, createdAt }), ...fields, revision }, before };
+      }).catch(async (error: unknown) => {
+        if (fileVersion) await removeFile(source.id, fileVersion);
+        throw error;
       });
+      if (fileVersion) await removeFile(source.id, isOverCharLimit(stored) ? fileVersion : (displacedFile ?? null));
       if (isOverCharLimit(stored)) return stored;
-      if (source.file) {
-        await sourceFileParts.deleteMany({ sourceId: source.id });
-        await sourceFileParts.insertMany(fileParts(source.id, source.file), { ordered: true, lean: true });
-      }
       return { source: toSource(stored as SourceDoc), revision };
     },
     async find(chatbotId, id) {
@@ -335,8 +365,9 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
       return text.slice(0, limit);
     },
     async file(chatbotId, id) {
-      if (!(await sources.exists({ _id: id, chatbotId }))) return undefined;
-      const parts = await sourceFileParts.find({ sourceId: id }).sort({ part: 1 }).lean<{ data: { buffer: Uint8Array } | Buffer }[]>();
+      const doc = await sources.findOne({ _id: id, chatbotId }, { fileVersion: 1 }).lean<Pick<SourceDoc, 'fileVersion'>>();
+      if (!doc) return undefined;
+      const parts = await sourceFileParts.find({ sourceId: id, version: doc.fileVersion ?? null }).sort({ part: 1 }).lean<{ data: { buffer: Uint8Array } | Buffer }[]>();
       if (parts.length === 0) return undefined;
       return Buffer.concat(parts.map(({ data }) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer))));
     },

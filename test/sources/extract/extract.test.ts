@@ -47,6 +47,17 @@ describe('extractFile', () => {
     );
   });
 
+  it('joins a PDF’s wrapped lines where a long word or address went on to the next line, and a word broken at its hyphen', async () => {
+    // Each second sentence breaks well before the margin: its next word would not have fitted.
+    const paragraphs = [
+      'Book a room at the front desk at least one day ahead. Cancel the booking if your plans change, so a colleague can have it.',
+      'A lamp that arrives damaged is replaced at no cost to you: send a photograph of it to customerservice@lumen.example.',
+      'A lamp that arrives damaged is replaced at no cost to you: send us a photo of it within seventy-two hours.',
+    ];
+    const extracted = await extractFile(await pdfOf({ title: 'Returns', sections: [{ heading: 'Damage', paragraphs, bullets: [], steps: [] }] }));
+    expect(extracted.text).toBe(['# Returns', '## Damage', ...paragraphs].join('\n\n'));
+  });
+
   it('drops a PDF’s running headers and footers', async () => {
     const long = { ...MEETING_ROOMS, sections: Array.from({ length: 12 }, () => MEETING_ROOMS.sections).flat() };
     const extracted = await extractFile(await pdfOf(long, { runningHeader: 'Acme staff handbook' }));
