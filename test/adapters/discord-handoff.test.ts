@@ -5,7 +5,7 @@ import { HANDED_BACK } from '../../src/domain/handoff.js';
 import { createHandoffTimer } from '../../jobs/handoffs.js';
 import { HANDOFF_RESOLVED, handoffThreadOnly } from '../../adapters/commands.js';
 import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
-import { HANDOFF_CLOSED, NOT_DELIVERED, ONLY_TEXT, personSaid, RESOLVE_ID, statusLine, TAKE_ID } from '../../adapters/discord/handoff-message.js';
+import { HANDOFF_CLOSED, NOT_DELIVERED, ONLY_TEXT, personSaid, RESOLVE_ID, statusLine, TAKE_ID, toPerson } from '../../adapters/discord/handoff-message.js';
 import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
 import { createHubClient, type HandoffState, type HubClient } from '../../adapters/hub-client.js';
 import { NO_ANSWER } from '../../adapters/discord/messages.js';
@@ -382,6 +382,36 @@ describe('Discord handoff', () => {
       } finally {
         await second.stop();
       }
+    });
+
+    it('keeps what the team says for the customer while no bot runs, and brings it once one starts; the offline message too', async () => {
+      const earlier = discord.history(handoffs.id).filter((message) => conversationOf(message) === conversationId()).length;
+      discord.say(customers, bob, 'agent please');
+      await discord.until('the waiting message', () => botTexts(customers).filter((text) => text === WAITING).length > earlier || undefined);
+      await requested(conversationId(), earlier);
+      await bot.stop();
+      const shown = botTexts(customers).length;
+      try {
+        await hub.replyInHandoff(chatbotId, conversationId(), 'Ada', 'Sorry for the wait.');
+        await sleep(1_200);
+        expect(botTexts(customers)).toHaveLength(shown);
+      } finally {
+        bot = await startBot(createHubClient(`${proxy.url}/api/v1`, app.apiKey));
+      }
+      await untilBotSays(customers, '**Ada:** Sorry for the wait.');
+
+      // Nobody answered for idleMinutes: the hand-back; a new request nobody takes: the offline message.
+      const timer = createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: () => new Date(Date.now() + 3_600_000) });
+      expect(await timer.tick()).toContainEqual({ chatbotId, conversationId: conversationId(), status: 'resolved' });
+      await discord.until('the hand-back', () => botTexts(customers).slice(shown).includes(HANDED_BACK) || undefined);
+      discord.say(customers, bob, 'I want a human');
+      await requested(conversationId(), earlier + 1);
+      expect(await timer.tick()).toContainEqual({ chatbotId, conversationId: conversationId(), status: 'missed' });
+      const offline = (await conversation(conversationId()))?.messages.at(-1)?.content ?? '';
+      expect(offline).toMatch(/^Sorry, nobody from the team is available/);
+      await untilBotSays(customers, toPerson({ text: offline }));
+      await sleep(1_200);
+      expect(botTexts(customers).slice(shown)).toEqual(['**Ada:** Sorry for the wait.', HANDED_BACK, WAITING, toPerson({ text: offline })]);
     });
   });
 
