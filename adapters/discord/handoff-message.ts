@@ -96,8 +96,17 @@ export const personSaid = (text: string) => `**Person:** ${text}`;
 
 /** Mentions (`@everyone`, `@here`, `<@id>`, `<@&id>`, `<#id>`) as plain text: a zero-width space breaks each. */
 const inertMentions = (text: string) => text.replace(/@(everyone|here)/g, '@\u200b$1').replace(/<(@[!&]?|#)(\d+)>/g, '<$1\u200b$2>');
-/** Text shown as it was typed: no markdown, and no mention anyone would be pinged or shown by. */
-const asTyped = (text: string) => inertMentions(escapeMarkdown(text));
+/**
+ * Text shown as it was typed: no markdown (links left whole: an escape would become part of the
+ * address), and no mention anyone would be pinged or shown by.
+ */
+const asTyped = (text: string) =>
+  inertMentions(
+    text
+      .split(/(https?:\/\/\S+)/)
+      .map((part, index) => (index % 2 === 1 ? part : escapeMarkdown(part)))
+      .join(''),
+  );
 
 /**
  * What the team tells a person who talks to the chatbot in Discord: a team member's reply under
