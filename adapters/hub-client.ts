@@ -276,11 +276,12 @@ export function createHubClient(apiUrl: string, apiKey: string) {
     /**
      * Leases up to `limit` notices for the platform's handoff channels to this caller for
      * `leaseSeconds`: the oldest undone one of each conversation, a conversation's later ones
-     * only once its thread is known. A notice not marked done in time is offered again. With
+     * only once its thread is known; and what the team tells the people talking to the chatbot on
+     * the platform (`reply`). A notice not marked done in time is offered again. With
      * `workspaceIds`, only notices for those workspaces (and those naming none).
      */
     claimHandoffNotices: (platform: Platform, limit = 10, leaseSeconds = 60, workspaceIds?: string[]) =>
-      data<HandoffNotice[]>('POST', '/handoffs/notices/claim', { platform, limit, leaseSeconds, ...(workspaceIds && { workspaceIds }) }),
+      data<HandoffNotice[]>('POST', '/handoffs/notices/claim', { platform, limit, leaseSeconds, replies: true, ...(workspaceIds && { workspaceIds }) }),
     /** Marks a notice posted; a `requested` one names the thread it started (the first one recorded stays). */
     completeHandoffNotice: (noticeId: string, thread?: HandoffThread) =>
       data<{ id: string }>('POST', `/handoffs/notices/${encodeURIComponent(noticeId)}/done`, thread && { thread }),

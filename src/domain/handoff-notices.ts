@@ -155,11 +155,11 @@ export function replyNotice(
 export function claimNotices(
   store: Store,
   account: Account,
-  { platform, limit, leaseSeconds, workspaceIds }: { platform: Platform; limit: number; leaseSeconds: number; workspaceIds?: string[] },
+  { platform, limit, leaseSeconds, workspaceIds, replies }: { platform: Platform; limit: number; leaseSeconds: number; workspaceIds?: string[]; replies?: boolean },
 ): Promise<HandoffNotice[]> {
   const now = new Date();
   const leaseUntil = new Date(now.getTime() + leaseSeconds * 1_000);
-  return store.handoffNotices.claim({ accountId: account.id, platform, workspaceIds, now, leaseUntil, limit });
+  return store.handoffNotices.claim({ accountId: account.id, platform, workspaceIds, replies, now, leaseUntil, limit });
 }
 
 /** Marks the account's notice posted; a `requested` one records the thread it started. */

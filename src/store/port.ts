@@ -679,6 +679,8 @@ export type HandoffNoticeClaim = {
    * what one adapter process can post. Undefined: every workspace's.
    */
   workspaceIds?: string[];
+  /** `reply` notices too (an adapter that posts them to people); without, the team's alone. */
+  replies?: boolean;
 };
 
 /** The conversation whose handoff a thread is. */

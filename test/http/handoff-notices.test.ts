@@ -217,6 +217,9 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     await client.resolveHandoff(bot, lookalike);
     expect(await client.claimHandoffNotices('slack')).toEqual([]);
     expect(await client.claimHandoffNotices('discord', 10, 60, ['G2'])).toEqual([]);
+    // Only a claim asking for replies gets them: an adapter of before them would take one for the team's.
+    const withoutReplies = await call('POST', `${app.baseUrl}/handoffs/notices/claim`, app.apiKey, { platform: 'discord' });
+    expect(withoutReplies).toMatchObject({ status: 200, body: { message: 'Success', data: [] } });
 
     const [reply, ...rest] = await client.claimHandoffNotices('discord', 10, 60, ['G1']);
     expect(rest).toEqual([]);

@@ -131,8 +131,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
       notices: [notice],
     });
   };
-  const claim = (now: Date, limit = 10, accountId = chatbot.accountId, platform: Platform = 'slack', workspaceIds?: string[]) =>
-    store.handoffNotices.claim({ accountId, platform, workspaceIds, now, leaseUntil: new Date(now.getTime() + 60_000), limit });
+  const claim = (now: Date, limit = 10, accountId = chatbot.accountId, platform: Platform = 'slack', workspaceIds?: string[], replies = true) =>
+    store.handoffNotices.claim({ accountId, platform, workspaceIds, replies, now, leaseUntil: new Date(now.getTime() + 60_000), limit });
   /** One adapter process's claim: the notices of its workspaces. */
   const claimIn = (workspaceIds: string[], now: Date) => claim(now, 10, chatbot.accountId, 'slack', workspaceIds);
   const kinds = (notices: HandoffNotice[]) => notices.map((notice) => `${notice.conversationId}:${notice.kind}`);
@@ -201,6 +201,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     await relay('c1', 'Hello?', at(2_000));
     await tell('c1', 'You are back with the assistant.', at(3_000));
 
+    // Only to a claimer that posts replies (an adapter of before them would take one for the team's).
+    expect(kinds(await claim(at(4_000), 10, chatbot.accountId, 'slack', ['T9'], false))).toEqual([]);
     // The request is not posted yet; the person's first reply comes all the same, beside it.
     const [requested, reply, ...rest] = await claim(at(5_000));
     expect(rest).toEqual([]);

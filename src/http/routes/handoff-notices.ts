@@ -31,6 +31,10 @@ const claimBody = z.strictObject({
     .describe(
       'Only notices for these workspaces (Slack team ids, Discord server ids), and those of chatbots whose handoff names no workspace: what this adapter process can post. Without it, every workspace’s',
     ),
+  replies: z
+    .boolean()
+    .default(false)
+    .describe('Also `reply` notices, for the people talking to the chatbot on this platform (an adapter that posts them); without, the team’s notices alone'),
 });
 
 const thread = z
@@ -134,8 +138,8 @@ export const handoffNoticePaths: ZodOpenApiPathsObject = {
       tags,
       summary: 'Lease the next handoff notices a chat adapter must post: requests, the person’s messages, closings, and what the team tells a person who talks in Slack or Discord',
       description:
-        'Per conversation, only its oldest notice not yet done, and a `message` or `closed` one only once the `requested` one is done (its `thread` is then known). `reply` notices (a team member’s reply, the hand-back, the offline message) are for the platform the person talks on (the conversation’s source `Slack` or `Discord`, whatever platform the team uses), in their own order: they wait for none of the team’s. A notice is leased to this caller for `leaseSeconds`; one not marked done by then is offered again. With `workspaceIds`, only the notices for those workspaces are considered: a `message` or `closed` notice goes to the workspace its `requested` one went to, a `reply` to the person’s (Discord direct messages: `dm`).',
-      requestBody: jsonRequest(claimBody, { platform: 'slack', limit: 10, leaseSeconds: 60, workspaceIds: ['T0123'] }),
+        'Per conversation, only its oldest notice not yet done, and a `message` or `closed` one only once the `requested` one is done (its `thread` is then known). `reply` notices (a team member’s reply, the hand-back, the offline message; with `replies` only) are for the platform the person talks on (the conversation’s source `Slack` or `Discord`, whatever platform the team uses), in their own order: they wait for none of the team’s. A notice is leased to this caller for `leaseSeconds`; one not marked done by then is offered again. With `workspaceIds`, only the notices for those workspaces are considered: a `message` or `closed` notice goes to the workspace its `requested` one went to, a `reply` to the person’s (Discord direct messages: `dm`).',
+      requestBody: jsonRequest(claimBody, { platform: 'slack', limit: 10, leaseSeconds: 60, workspaceIds: ['T0123'], replies: true }),
       responses: { 200: jsonResponse('The notices leased, oldest first', successOf(z.array(notice))), ...keyedFailures() },
     },
   },

@@ -151,14 +151,15 @@ export function mongoHandoffNotices(models: MongoModels): HandoffNoticeRepositor
     doc.requestId === doc._id ? Promise.resolve(doc) : handoffNotices.findOne({ _id: doc.requestId }).lean<HandoffNoticeDoc>();
 
   return {
-    async claim({ accountId, platform, workspaceIds, now, leaseUntil, limit }) {
+    async claim({ accountId, platform, workspaceIds, replies, now, leaseUntil, limit }) {
       await outbox.flushAccount(accountId);
       // Each conversation's oldest undone notice (of those for the workspaces asked, or naming
       // none; the team's and the person's replies apart), free of a live lease, oldest first.
       // Read as needed: heads other claimers lease meanwhile are passed over for the next.
       const inWorkspaces = workspaceIds && { workspaceId: { $in: [...workspaceIds, ''] } };
+      const teamsOnly = !replies && { kind: { $ne: 'reply' } };
       const heads = handoffNotices.aggregate<HandoffNoticeDoc>([
-        { $match: { accountId, platform, undone: true, ...inWorkspaces } },
+        { $match: { accountId, platform, undone: true, ...inWorkspaces, ...teamsOnly } },
         { $sort: { createdAt: 1, seq: 1 } },
         {
           $group: {

@@ -86,7 +86,7 @@ const inWorkspaces = (alias: string) =>
  */
 export const NEXT_NOTICES_SQL = `SELECT n.seq FROM handoff_notices n
   WHERE n.account_id = @accountId AND n.platform = @platform AND n.done_at IS NULL
-    AND (n.lease_until IS NULL OR n.lease_until < @now) AND ${inWorkspaces('n')}
+    AND (n.lease_until IS NULL OR n.lease_until < @now) AND ${inWorkspaces('n')} AND (@replies = 1 OR n.kind <> 'reply')
     AND NOT EXISTS (
       SELECT 1 FROM handoff_notices e
       WHERE e.chatbot_id = n.chatbot_id AND e.conversation_id = n.conversation_id AND e.seq < n.seq AND e.done_at IS NULL
@@ -207,7 +207,7 @@ export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
   // One statement under SQLite's write lock, so racing claimers (other processes too) never
   // lease the same notice.
   const lease = db.prepare<
-    { accountId: string; platform: Platform; workspaceIds: string | null; now: number; leaseUntil: number; limit: number },
+    { accountId: string; platform: Platform; workspaceIds: string | null; replies: 0 | 1; now: number; leaseUntil: number; limit: number },
     { seq: number }
   >(
     `UPDATE handoff_notices SET lease_until = @leaseUntil WHERE seq IN (${NEXT_NOTICES_SQL}) RETURNING seq`,
@@ -244,11 +244,12 @@ export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
   );
 
   return {
-    async claim({ accountId, platform, workspaceIds, now, leaseUntil, limit }) {
+    async claim({ accountId, platform, workspaceIds, replies, now, leaseUntil, limit }) {
       const params = {
         accountId,
         platform,
         workspaceIds: workspaceIds ? JSON.stringify(workspaceIds) : null,
+        replies: replies ? (1 as const) : (0 as const),
         now: now.getTime(),
         leaseUntil: leaseUntil.getTime(),
         limit,
