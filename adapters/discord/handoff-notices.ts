@@ -12,6 +12,9 @@ import { splitMessage } from './text.js';
 // that thread; the close is said there, the root message loses its buttons and the thread is
 // archived. What the team tells a person talking to the chatbot in Discord goes to their channel.
 
+/** The longest nonce Discord takes. */
+const NONCE_LIMIT = 25;
+
 export type HandoffNoticesOptions = {
   client: Client<true>;
   hub: HubClient;
@@ -85,8 +88,12 @@ export function startHandoffNotices(options: HandoffNoticesOptions): NoticePolle
     try {
       const channel = await client.channels.fetch(channelId);
       if (!channel?.isSendable()) throw new Error(`channel ${channelId} of a person in handoff is not one the bot can write in`);
-      // No mention is parsed, whatever the text holds.
-      for (const piece of splitMessage(toPerson(notice))) await channel.send({ content: piece, allowedMentions: { parse: [] } });
+      // No mention is parsed, whatever the text holds. A notice posted again (its done was lost)
+      // names its pieces as before, and Discord answers with the messages already made.
+      for (const [index, piece] of splitMessage(toPerson(notice)).entries()) {
+        const nonce = `${index}.${notice.id}`.slice(0, NONCE_LIMIT);
+        await channel.send({ content: piece, allowedMentions: { parse: [] }, nonce, enforceNonce: true });
+      }
     } catch (error) {
       if (!(error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownChannel)) throw error;
       log.warn({ channelId, noticeId: notice.id }, 'the person’s channel is gone: nothing posted');

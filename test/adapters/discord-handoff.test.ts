@@ -7,7 +7,7 @@ import { HANDOFF_RESOLVED, handoffThreadOnly } from '../../adapters/commands.js'
 import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
 import { HANDOFF_CLOSED, NOT_DELIVERED, ONLY_TEXT, personSaid, RESOLVE_ID, statusLine, TAKE_ID, toPerson } from '../../adapters/discord/handoff-message.js';
 import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
-import { createHubClient, type HandoffState, type HubClient } from '../../adapters/hub-client.js';
+import { createHubClient, type HandoffNotice, type HandoffState, type HubClient } from '../../adapters/hub-client.js';
 import { NO_ANSWER } from '../../adapters/discord/messages.js';
 import { NOT_BOUND } from '../../adapters/relay.js';
 import { startFakeDiscord, user, type ApiMessage, type FakeChannel, type FakeDiscord } from '../fakes/discord.js';
@@ -381,6 +381,51 @@ describe('Discord handoff', () => {
         await discord.until('the answer after the hand-back', () => botTexts(customers).slice(shown + 3).find((text) => text.includes('nine')));
       } finally {
         await second.stop();
+      }
+    });
+
+    it('posts a reply offered again (its done lost, as in a crash) once: Discord answers its nonce with the message made', async () => {
+      const real = createHubClient(`${proxy.url}/api/v1`, app.apiKey);
+      const again: HandoffNotice[] = [];
+      let replayed = false;
+      // Hands the first reply out a second time at the next claim, as its lease running out would.
+      const replaying: HubClient = {
+        ...real,
+        async claimHandoffNotices(...args) {
+          const claimed = await real.claimHandoffNotices(...args);
+          const replay = again.splice(0);
+          const reply = claimed.find((notice) => notice.kind === 'reply');
+          if (reply && !replayed) {
+            replayed = true;
+            again.push(reply);
+          }
+          return [...claimed, ...replay];
+        },
+      };
+      await bot.stop();
+      try {
+        bot = await startBot(replaying);
+        const earlier = discord.history(handoffs.id).filter((message) => conversationOf(message) === conversationId()).length;
+        discord.say(customers, bob, 'agent please');
+        await requested(conversationId(), earlier);
+        const shown = botTexts(customers).length;
+        await hub.replyInHandoff(chatbotId, conversationId(), 'Ada', 'Only once, please.');
+        await untilBotSays(customers, '**Ada:** Only once, please.');
+        const sends = () =>
+          discord.requests
+            .filter((item) => item.method === 'POST' && item.path === `/channels/${customers.id}/messages`)
+            .map((item) => item.body as { content?: string; nonce?: string; enforce_nonce?: boolean })
+            .filter((body) => body.content === '**Ada:** Only once, please.');
+        const [first, second] = await discord.until('the reply sent again', () => (sends().length === 2 ? sends() : undefined));
+        await sleep(300);
+        expect(botTexts(customers).slice(shown)).toEqual(['**Ada:** Only once, please.']);
+        expect(second).toEqual(first);
+        expect(first).toMatchObject({ nonce: expect.any(String), enforce_nonce: true });
+        await hub.resolveHandoff(chatbotId, conversationId());
+        await untilBotSays(customers, HANDED_BACK);
+      } finally {
+        await bot.stop();
+        bot = await startBot(createHubClient(`${proxy.url}/api/v1`, app.apiKey));
       }
     });
 
