@@ -56,8 +56,12 @@ export type Settings = {
   handoff: HandoffSettings;
 };
 
-/** GET /chatbots/{chatbotId}: one chatbot with every setting. */
-export type Chatbot = Pick<ChatbotItem, 'id' | 'name' | 'status' | 'created_at' | 'updated_at'> & { settings: Settings };
+/** GET /chatbots/{chatbotId}: one chatbot with every setting, and its images' addresses (null: none). */
+export type Chatbot = Pick<ChatbotItem, 'id' | 'name' | 'status' | 'created_at' | 'updated_at'> & {
+  settings: Settings;
+  profilePictureUrl: string | null;
+  iconUrl: string | null;
+};
 
 /** A source an answer cited (a web page's with its address). */
 export type CitedSource = { id: string; title: string; url?: string };

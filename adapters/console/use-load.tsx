@@ -1,21 +1,28 @@
 import { errorText } from './format.js';
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { Alert, Busy } from './components/feedback.js';
 
 // Loading what a page shows: progress while it comes, the API's message if it fails.
 
 export type Loaded<T> = { data?: T; error?: string; loading: boolean; reload: () => void };
 
+const sameValues = (a: unknown[] | undefined, b: unknown[]) => a?.length === b.length && a.every((value, index) => Object.is(value, b[index]));
+
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
   const [round, setRound] = useState(0);
+  const loadedFor = useRef<unknown[]>();
   useEffect(() => {
     let current = true;
+    // A reload that fails keeps what is shown (a list read again every few seconds stays in place,
+    // with what is typed beside it); a load of something else that fails drops it.
+    const again = sameValues(loadedFor.current, deps);
+    loadedFor.current = deps;
     setState((previous) => ({ ...previous, loading: true }));
     load().then(
       (data) => current && setState({ data, loading: false }),
-      (error: unknown) => current && setState({ error: errorText(error), loading: false }),
+      (error: unknown) => current && setState((previous) => ({ data: again ? previous.data : undefined, error: errorText(error), loading: false })),
     );
     return () => {
       current = false;
@@ -26,9 +33,13 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { ...state, reload };
 }
 
-/** Shows progress, the error, or the data once there is some (kept while it reloads). */
+/** Shows progress, the error, or the data once there is some (kept while it reloads, and with the error of a reload that failed). */
 export function Show<T>({ loaded, label, children }: { loaded: Loaded<T>; label: string; children: (data: T) => ComponentChildren }) {
-  if (loaded.error) return <Alert>{loaded.error}</Alert>;
-  if (loaded.data === undefined) return <Busy label={label} />;
-  return <>{children(loaded.data)}</>;
+  if (loaded.data === undefined) return loaded.error ? <Alert>{loaded.error}</Alert> : <Busy label={label} />;
+  return (
+    <>
+      {loaded.error && <Alert>{loaded.error}</Alert>}
+      {children(loaded.data)}
+    </>
+  );
 }

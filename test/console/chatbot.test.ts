@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createChatbotViaApi } from '../support/http.js';
 import { expectAccessible, newPage, screenshots, signIn, startConsole, type ConsoleRun } from './console.js';
@@ -219,8 +219,24 @@ describe('sources', () => {
 });
 
 describe('settings', () => {
-  it('explains invalid input next to its field, and saves nothing', async () => {
+  it('asks for no image the chatbot does not have: a visit makes no failing request', async () => {
+    const failed: string[] = [];
+    const onResponse = (response: Response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+    };
+    const onFailure = (request: Request) => failed.push(`${request.failure()?.errorText ?? 'failed'} ${request.method()} ${request.url()}`);
+    page.on('response', onResponse);
+    page.on('requestfailed', onFailure);
     await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Button colour').waitFor();
+    await expect.poll(() => page.getByText('None', { exact: true }).count()).toBe(2);
+    await page.waitForLoadState('networkidle');
+    page.off('response', onResponse);
+    page.off('requestfailed', onFailure);
+    expect(failed).toEqual([]);
+  });
+
+  it('explains invalid input next to its field, and saves nothing', async () => {
     await page.getByLabel('IP limit', { exact: true }).fill('-3');
     await page.getByLabel('Button colour').fill('blue');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -294,8 +310,12 @@ describe('settings', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^The hub refused the file: upload a PNG, JPEG, GIF or WebP image of at most 5 MB/);
     await page.getByLabel('Upload chat icon').setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: png });
     await page.getByRole('status').filter({ hasText: 'Chatbot chat icon uploaded successfully.' }).waitFor();
+    // The address the chatbot's data gives serves the image just uploaded.
+    const icon = page.getByRole('img', { name: 'Current chat icon' });
+    await expect.poll(() => icon.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(1);
     await page.getByRole('button', { name: 'Delete chat icon' }).click();
     await page.getByRole('status').filter({ hasText: 'Chatbot icon deleted successfully.' }).waitFor();
+    await expect.poll(() => icon.count()).toBe(0);
   });
 
   it('deletes the chatbot once its name is typed', async () => {

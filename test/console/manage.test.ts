@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookDispatcher } from '../../jobs/webhooks/dispatcher.js';
@@ -298,6 +298,90 @@ describe('activity', () => {
     await expectAccessible(page);
   });
 
+  it('shows new conversations and handoff requests in an open list by itself, in place, and asks nothing while hidden', async () => {
+    // Found leaving the console open as Harbour House's receptionist: a guest's new conversation,
+    // and their asking for a person in one already listed, showed only after a reload.
+    const say = (conversationId: string, content: string) =>
+      call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, conversationId, messages: [{ role: 'user', content }] });
+    const open = await newPage(run);
+    await open.clock.install();
+    await signIn(open, run.app);
+    await open.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity/conversations?conversation=api-1`);
+    const list = open.getByRole('list', { name: 'Conversations' });
+    const item = (conversationId: string) =>
+      list.getByRole('listitem').filter({ has: open.locator(`a[href$="conversation=${conversationId}"]`) });
+    await item('api-1').waitFor();
+    await open.getByLabel('Source', { exact: true }).selectOption('API');
+    await expect.poll(() => item('slack-like').count()).toBe(0);
+    // Marks the list's element: a list built anew (losing its scroll position) would lose the mark.
+    await list.evaluate((element) => element.setAttribute('data-marked', ''));
+
+    await say('arrives-later', 'Do you bake sourdough?');
+    await open.clock.fastForward(10_000);
+    await item('arrives-later').waitFor();
+    expect(await item('arrives-later').textContent()).not.toContain('handoff');
+    await say('arrives-later', 'I want a human, please');
+    await open.clock.fastForward(10_000);
+    await expect.poll(() => item('arrives-later').textContent()).toContain('handoff: waiting for the team');
+    expect(await list.getAttribute('data-marked')).toBe('');
+    expect(await open.getByLabel('Source', { exact: true }).inputValue()).toBe('API');
+    expect(await item('slack-like').count()).toBe(0);
+    await open.getByRole('region', { name: /^Conversation of / }).getByText('When do you open?').first().waitFor();
+
+    // A reading that fails (the hub restarting) keeps the list, the transcript and a reply being typed.
+    await item('arrives-later').getByRole('link').click();
+    const reply = open.getByRole('form', { name: 'Reply as the team' });
+    await reply.getByLabel('Reply').fill('Hello, Sinead here');
+    await open.route(/\/get-conversations/, (route) => route.fulfill({ status: 503, json: { message: 'Service unavailable' } }));
+    await open.clock.fastForward(3_000);
+    await open.getByRole('alert').filter({ hasText: 'Service unavailable' }).waitFor();
+    expect(await reply.getByLabel('Reply').inputValue()).toBe('Hello, Sinead here');
+    expect(await list.getAttribute('data-marked')).toBe('');
+    await open.unroute(/\/get-conversations/);
+    await open.clock.fastForward(3_000);
+    await expect.poll(() => open.getByRole('alert').count()).toBe(0);
+    expect(await reply.getByLabel('Reply').inputValue()).toBe('Hello, Sinead here');
+    await open.getByRole('button', { name: 'Close' }).click();
+
+    // A hidden tab asks nothing, and reads again as soon as it is shown.
+    const show = (state: 'hidden' | 'visible') =>
+      open.evaluate((visibility) => {
+        Object.defineProperty(document, 'visibilityState', { value: visibility, configurable: true });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+    let asked = 0;
+    open.on('request', (request) => {
+      if (request.url().includes('/get-conversations')) asked += 1;
+    });
+    await show('hidden');
+    await say('while-hidden', 'Are you open on Sundays?');
+    await open.clock.fastForward(60_000);
+    expect(asked).toBe(0);
+    await show('visible');
+    await item('while-hidden').waitFor();
+    expect(asked).toBe(1);
+    await open.context().close();
+  });
+
+  it('keeps a conversation opened far down a long list in view beside it', async () => {
+    // Found walking a busy day at Harbour House's front desk: a conversation far down the list,
+    // clicked, opened at the top of the page, out of sight, and nothing seemed to happen.
+    await chatbotPage('activity');
+    const links = page.getByRole('list', { name: 'Conversations' }).getByRole('link');
+    const clicked = links.last();
+    await clicked.click();
+    const title = page.getByRole('heading', { name: /^Conversation of / });
+    const inView = (target: Locator) =>
+      target.evaluate((element) => {
+        const { top, bottom } = element.getBoundingClientRect();
+        return top >= 0 && Math.floor(bottom) <= window.innerHeight;
+      });
+    await expect.poll(() => inView(title)).toBe(true);
+    expect(await title.evaluate((element) => element === document.activeElement)).toBe(true);
+    // Beside the list, not at the top of the page: the conversation clicked is still in view too.
+    expect(await inView(clicked)).toBe(true);
+  });
+
   it('lists leads and exports them as CSV, formulas defused', async () => {
     await page.getByRole('link', { name: 'Leads' }).click();
     await page.getByRole('cell', { name: 'ada@example.com' }).waitFor();
@@ -399,5 +483,26 @@ describe('at 360 px', () => {
     await expect.poll(onScreen).toBe(true);
     expect(await narrow.evaluate(() => document.activeElement?.id)).toBe('transcript-title');
     await narrow.context().close();
+  });
+});
+
+// Last: its fifty more conversations push the earlier ones off the list's first page.
+describe('a busy day', () => {
+  it('says when the list holds only the newest conversations, and loads the older ones', async () => {
+    // Found on a busy day at Harbour House's front desk: "50 conversations" read as all of them,
+    // while twenty older ones, a guest waiting for the team among them, were behind "Load more".
+    const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}&size=100`, run.app.apiKey);
+    const before = (body as { data: unknown[] }).data.length;
+    const ask = (number: number) =>
+      call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, conversationId: `busy-${number}`, messages: [{ role: 'user', content: `Is breakfast included in room ${number}?` }] });
+    await Promise.all(Array.from({ length: 52 - before }, (_, index) => ask(before + index)));
+    await chatbotPage('activity');
+    const status = page.getByRole('status').filter({ hasText: /conversation/ });
+    await expect.poll(() => status.textContent()).toBe('50 conversations, of the newest 50: “Load more” for older ones');
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => status.textContent()).toBe('52 conversations');
+    await page.getByLabel('Search').fill('sourdough');
+    await expect.poll(() => status.textContent()).toBe('1 conversation');
+    await page.getByLabel('Search').fill('');
   });
 });

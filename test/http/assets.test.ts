@@ -259,6 +259,31 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     });
   });
 
+  describe('GET /chatbots/{chatbotId} (extension)', () => {
+    const images = async () => {
+      const { body } = await call('GET', `${app.baseUrl}/chatbots/${encodeURIComponent(chatbotId)}`, app.apiKey);
+      const { profilePictureUrl, iconUrl } = (body as { data: { profilePictureUrl: string | null; iconUrl: string | null } }).data;
+      return { profilePictureUrl, iconUrl };
+    };
+
+    it('says where the images are, null for none, and a new address for each upload', async () => {
+      expect(await images()).toEqual({ profilePictureUrl: null, iconUrl: null });
+      expect((await upload('upload-chatbot-icon', imageForm(chatbotId, 'chatbotIconFile', { bytes: IMAGES.png, name: 'a.png', type: 'image/png' }))).status).toBe(200);
+      const first = await images();
+      expect(first.profilePictureUrl).toBeNull();
+      const served = await fetch(app.origin + (first.iconUrl ?? ''));
+      expect([served.status, served.headers.get('content-type')]).toEqual([200, 'image/png']);
+
+      expect((await upload('upload-chatbot-icon', imageForm(chatbotId, 'chatbotIconFile', { bytes: IMAGES.gif, name: 'b.gif', type: 'image/gif' }))).status).toBe(200);
+      const second = await images();
+      expect(second.iconUrl).not.toBe(first.iconUrl);
+      expect((await fetch(app.origin + (second.iconUrl ?? ''))).headers.get('content-type')).toBe('image/gif');
+
+      await call('DELETE', `${app.baseUrl}/delete-chatbot-icon?chatbotId=${encodeURIComponent(chatbotId)}`, app.apiKey);
+      expect(await images()).toEqual({ profilePictureUrl: null, iconUrl: null });
+    });
+  });
+
   describe('DELETE /delete-chatbot-icon (extension)', () => {
     it('deletes the icon and keeps the profile picture', async () => {
       const icon = imageForm(chatbotId, 'chatbotIconFile', { bytes: IMAGES.png, name: 'a.png', type: 'image/png' });

@@ -6,6 +6,7 @@ import { inRange, rangeProblem } from '../date-range.js';
 import { formatTime } from '../format.js';
 import type { Chatbot, Conversation } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
+import { useRefresh } from '../use-refresh.js';
 import { handoffText } from './handoff-text.js';
 import { isOpen } from './team-reply.js';
 import { Transcript } from './transcript.js';
@@ -13,9 +14,14 @@ import { CONVERSATION_SOURCES } from '../sources.js';
 
 // The chatbot's conversations, newest first: filtered by source and day on the hub, searched by
 // text in the browser (within what is loaded), and opened as a transcript. A conversation whose
-// handoff is open says so, so the team finds the people waiting for it.
+// handoff is open says so, so the team finds the people waiting for it. The list is read again
+// by itself, so a console left open shows new conversations and handoff requests.
 
 const PAGE_SIZE = 50;
+/** How soon the list shows a new conversation or handoff request by itself (see use-refresh.ts). */
+const LIST_REFRESH_MS = 10_000;
+/** While the open transcript's handoff is open, so the person's new messages appear within seconds. */
+const HANDOFF_REFRESH_MS = 3_000;
 const SOURCE_OPTIONS = [{ value: '', label: 'All sources' }, ...CONVERSATION_SOURCES.map((source) => ({ value: source, label: source }))];
 
 export function Conversations({ chatbot }: { chatbot: Chatbot }) {
@@ -40,6 +46,9 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
   const loaded = useLoad(() => inRange(problem, readConversations), [chatbot.id, source, startDate, endDate, pages]);
 
   const open = params.conversation;
+  const opened = loaded.data?.list.find((conversation) => conversation.id === open);
+  // Read again in place: the filters, the open transcript and a reply being typed stay as they are.
+  useRefresh(loaded, isOpen(opened?.handoff) ? HANDOFF_REFRESH_MS : LIST_REFRESH_MS);
   const openUrl = (id: string) => `${path}?conversation=${encodeURIComponent(id)}`;
   const needle = search.trim().toLowerCase();
   const matches = (conversation: Conversation) => !needle || conversation.messages.some((message) => message.content.toLowerCase().includes(needle));
@@ -62,6 +71,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
               <>
                 <p class="muted" role="status">
                   {shown.length} conversation{shown.length === 1 ? '' : 's'}
+                  {more && `, of the newest ${list.length}: “Load more” for older ones`}
                 </p>
                 <ul class="plain" aria-label="Conversations">
                   {shown.map((conversation) => (
@@ -86,11 +96,11 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
           }}
         </Show>
       </div>
-      <div>
+      <div class="reading-pane">
         {open ? (
           <Transcript
             chatbotId={chatbot.id}
-            conversation={loaded.data?.list.find((conversation) => conversation.id === open)}
+            conversation={opened}
             onClose={() => route(path)}
             onChanged={loaded.reload}
           />

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, call, explained } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert } from '../components/feedback.js';
@@ -8,13 +8,12 @@ import type { Conversation, Handoff } from '../types.js';
 // The team's side of an open handoff, for a team that works in the console rather than Slack or
 // Discord: a reply under the team member's name (the first takes a waiting handoff), which the
 // person sees in the widget at once, and handing the conversation back to the chatbot. While it is
-// shown the conversation is read again every few seconds, so the person's new messages appear.
+// shown the list reads the conversation again every few seconds (conversations.tsx), so the
+// person's new messages appear.
 
 /** The most the API takes in a name and in a reply. */
 const MAX_NAME = 200;
 const MAX_REPLY = 10_000;
-/** How often the conversation is read again while the team may answer it. */
-const POLL_MS = 3_000;
 /** The handoff was closed meanwhile: resolved elsewhere, or its time ran out. */
 export const CLOSED = 'This handoff is closed (handed back or timed out), so the person can no longer be reached here.';
 
@@ -32,11 +31,6 @@ export function TeamReply({ chatbotId, conversation, onChanged, onClosed }: Prop
   const [name, setName] = useState(conversation.handoff?.taken_by ?? '');
   const [text, setText] = useState('');
   const action = useAction();
-  // Each reading is a new conversation object, so this waits again after every one.
-  useEffect(() => {
-    const timer = setTimeout(onChanged, POLL_MS);
-    return () => clearTimeout(timer);
-  }, [conversation, onChanged]);
   const handoff = `/chatbots/${encodeURIComponent(chatbotId)}/conversations/${encodeURIComponent(conversation.id)}/handoff`;
   const send = async (event: Event) => {
     event.preventDefault();

@@ -22,11 +22,14 @@ type Props = { chatbotId: string; conversation: Conversation | undefined; onClos
 export function Transcript({ chatbotId, conversation, onClose, onChanged }: Props) {
   const [unsent, setUnsent] = useState<{ conversationId: string; text: string }>();
   const heading = useRef<HTMLHeadingElement>(null);
+  const shown = useRef<string>();
   // An opened conversation takes the focus and, out of view, is scrolled to the top: on a narrow
-  // screen it is under the whole list, where a tap on the list seemed to do nothing.
+  // screen it is under the whole list, where a tap on the list seemed to do nothing. Once per
+  // conversation: its readings, or its leaving the list for a filter and coming back, move nothing.
   useEffect(() => {
     const element = heading.current;
-    if (!element) return;
+    if (!element || !conversation || shown.current === conversation.id) return;
+    shown.current = conversation.id;
     element.focus({ preventScroll: true });
     const { top, bottom } = element.getBoundingClientRect();
     if (top < 0 || bottom > window.innerHeight) element.scrollIntoView({ block: 'start' });

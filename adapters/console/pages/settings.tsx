@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, callJson } from '../api.js';
 import { Alert, Busy, Notice } from '../components/feedback.js';
 import { Checkbox, Select, TemperatureInput, TextArea, TextInput } from '../components/fields.js';
@@ -27,7 +27,8 @@ export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
   const [failure, setFailure] = useState<string>();
   const [saved, setSaved] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const images = useImages(chatbot.id);
+  // The chatbot's data says where its images are (null: none), so nothing asks for a missing one.
+  const images: Record<ImageKind, string | null> = { 'profile-picture': chatbot.profilePictureUrl, icon: chatbot.iconUrl };
 
   const edit = (change: Partial<Draft>) => {
     setSaved(undefined);
@@ -145,7 +146,7 @@ export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
               hint="0 keeps the window closed until the visitor opens it."
             />
             {(['profile-picture', 'icon'] as const).map((kind) => (
-              <ImageSetting key={kind} chatbotId={chatbot.id} kind={kind} url={images.urls[kind]} onChange={images.refresh} />
+              <ImageSetting key={kind} chatbotId={chatbot.id} kind={kind} url={images[kind]} onChange={reload} />
             ))}
           </fieldset>
 
@@ -213,29 +214,8 @@ export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
         <DeleteChatbot chatbot={chatbot} />
       </div>
       <div class="preview-pane">
-        <WidgetPreview draft={draft} iconUrl={images.urls.icon} profilePictureUrl={images.urls['profile-picture']} />
+        <WidgetPreview draft={draft} iconUrl={chatbot.iconUrl} profilePictureUrl={chatbot.profilePictureUrl} />
       </div>
     </div>
   );
-}
-
-/** The images' public URLs while they exist; a version query makes a new upload show at once. */
-function useImages(chatbotId: string) {
-  const [version, setVersion] = useState(0);
-  const [urls, setUrls] = useState<Record<ImageKind, string | null>>({ 'profile-picture': null, icon: null });
-  useEffect(() => {
-    let current = true;
-    const kinds: ImageKind[] = ['profile-picture', 'icon'];
-    void Promise.all(
-      kinds.map(async (kind) => {
-        const url = `/assets/chatbots/${encodeURIComponent(chatbotId)}/${kind}?v=${version}`;
-        const response = await fetch(url, { method: 'HEAD', cache: 'no-store' }).catch(() => undefined);
-        return [kind, response?.ok ? url : null] as const;
-      }),
-    ).then((found) => current && setUrls(Object.fromEntries(found) as Record<ImageKind, string | null>));
-    return () => {
-      current = false;
-    };
-  }, [chatbotId, version]);
-  return { urls, refresh: () => setVersion((value) => value + 1) };
 }

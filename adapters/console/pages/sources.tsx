@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { crawlPagesText } from '../../crawl-pages.js';
 import { call, callData } from '../api.js';
 import { useAction } from '../components/action.js';
@@ -12,6 +12,7 @@ import { editable, EditSource } from '../knowledge/edit.js';
 import { FilesField, maxPagesError, WebsiteFields, type Website } from '../knowledge/fields.js';
 import type { Source, SourceDetail, SourcePage } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
+import { useRefresh } from '../use-refresh.js';
 import type { ChatbotPageProps } from './chatbot.js';
 
 // What the chatbot knows: its sources, with their status (updated while any is being read), a
@@ -26,11 +27,7 @@ export function SourcesPage({ chatbot }: ChatbotPageProps) {
   const base = sourcesPath(chatbot.id);
   const sources = useLoad(() => callData<Source[]>('GET', base), [base]);
   const working = sources.data?.some((source) => source.status === 'queued' || source.status === 'processing') ?? false;
-  useEffect(() => {
-    if (!working) return;
-    const timer = setTimeout(sources.reload, POLL_MS);
-    return () => clearTimeout(timer);
-  }, [working, sources.data, sources.reload]);
+  useRefresh(sources, POLL_MS, working);
 
   return (
     <>

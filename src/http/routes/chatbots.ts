@@ -15,6 +15,7 @@ import type { ChatEngine } from '../../engine/index.js';
 import { MODEL_IDS } from '../../settings/models.js';
 import type { Chatbot, ChatbotSummary, Store } from '../../store/port.js';
 import { chatbotIdFromQueryOrBody, chatbotReference } from '../chatbot-ref.js';
+import { imageUrl } from '../image-url.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { jsonRequest, jsonResponse, keyedFailures, messageOf, successOf } from '../schemas/responses.js';
@@ -68,7 +69,13 @@ function toChatbotItem(chatbot: ChatbotSummary): z.infer<typeof chatbotItem> {
 
 const chatbotPath = z.object({ chatbotId });
 
-/** One chatbot with every setting, in the shape update-chatbot-settings takes them. */
+/** A path on the hub that changes with each upload (see image-url.ts). */
+const imageAddress = z.string().nullable();
+
+/**
+ * One chatbot with every setting, in the shape update-chatbot-settings takes them, and where its
+ * images are, so a client shows them without asking for one that is not there.
+ */
 const chatbotDetails = z
   .object({
     id: z.string(),
@@ -77,10 +84,12 @@ const chatbotDetails = z
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
     settings: chatbotSettingsSchema,
+    profilePictureUrl: imageAddress.meta({ description: 'The profile picture’s public address; null when there is none' }),
+    iconUrl: imageAddress.meta({ description: 'The chat icon’s public address; null when there is none' }),
   })
   .meta({ id: 'ChatbotDetails' });
 
-function toChatbotDetails(chatbot: Chatbot): z.infer<typeof chatbotDetails> {
+async function toChatbotDetails(store: Store, chatbot: Chatbot): Promise<z.infer<typeof chatbotDetails>> {
   return {
     id: chatbot.id,
     name: chatbot.name,
@@ -88,6 +97,8 @@ function toChatbotDetails(chatbot: Chatbot): z.infer<typeof chatbotDetails> {
     created_at: isoTime(chatbot.createdAt),
     updated_at: isoTime(chatbot.updatedAt),
     settings: chatbot.settings,
+    profilePictureUrl: await imageUrl(store, chatbot.id, 'profile-picture'),
+    iconUrl: await imageUrl(store, chatbot.id, 'icon'),
   };
 }
 
@@ -132,7 +143,7 @@ export function chatbotRoutes(store: Store, engine: ChatEngine, limits: SourceLi
 
   router.get('/chatbots/:chatbotId', async (ctx) => {
     const { chatbotId: id } = parseInput(chatbotPath, ctx.params);
-    ctx.body = success(toChatbotDetails(await findOwnedChatbot(store, ctx.state.account, id)));
+    ctx.body = success(await toChatbotDetails(store, await findOwnedChatbot(store, ctx.state.account, id)));
   });
 
   router.delete('/delete-chatbot', async (ctx) => {

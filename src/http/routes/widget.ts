@@ -21,6 +21,7 @@ import type { ChatEngine } from '../../engine/index.js';
 import { isOpenHandoff, type Chatbot, type Conversation, type StoredMessage, type Store } from '../../store/port.js';
 import type { ConversationWatch } from '../conversation-watch.js';
 import { openEventStream } from '../event-stream.js';
+import { imageUrl } from '../image-url.js';
 import { jsonBody } from '../middleware/body.js';
 import { sendReply } from '../reply.js';
 import { failures, jsonRequest, jsonResponse, messageOf, textResponse } from '../schemas/responses.js';
@@ -124,7 +125,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
       buttonColor: styles.buttonColor,
       alignChatButton: styles.alignChatButton,
       autoOpenChatWindowAfter: styles.autoOpenChatWindowAfter,
-      iconUrl: await imageUrl(store, chatbot, 'icon'),
+      iconUrl: await imageUrl(store, chatbot.id, 'icon'),
     } satisfies z.infer<typeof widgetConfig>;
   });
 
@@ -144,7 +145,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
       userMessageColor: settings.styles.userMessageColor,
       initialMessages: settings.initialMessages,
       suggestedMessages: settings.suggestedMessages,
-      profilePictureUrl: await imageUrl(store, chatbot, 'profile-picture'),
+      profilePictureUrl: await imageUrl(store, chatbot.id, 'profile-picture'),
       leadForm: collectsLeads(settings) ? leadForm(settings.collectCustomerInformation) : null,
       handoff: settings.handoff.enabled ? { button: settings.handoff.onRequest, waitingMessage: settings.handoff.waitingMessage } : null,
     };
@@ -276,11 +277,6 @@ function isOwnOrigin(ctx: Context, origin: string): boolean {
   } catch {
     return false;
   }
-}
-
-async function imageUrl(store: Store, chatbot: Chatbot, kind: 'icon' | 'profile-picture'): Promise<string | null> {
-  const asset = await store.assets.get(chatbot.id, kind);
-  return asset ? `/assets/chatbots/${encodeURIComponent(chatbot.id)}/${kind}?v=${encodeURIComponent(asset.etag.replaceAll('"', ''))}` : null;
 }
 
 function leadForm(fields: Chatbot['settings']['collectCustomerInformation']) {
