@@ -5,8 +5,9 @@ import type { HandoffNotice, HandoffThread, HubClient, Platform } from './hub-cl
 // batch, posts every notice through the platform's poster, then marks it done. Any number of
 // adapter processes may poll: the lease gives each notice to one of them, and one not marked done
 // (a crash, the platform refusing) is offered again when its lease runs out. A batch holds at
-// most one notice per conversation (the hub leases only a conversation's oldest), so its notices
-// are posted at once: a slow or rate-limited post holds up no other conversation.
+// most one notice per conversation and audience (the hub leases only the oldest of the team's and
+// of the person's), so its notices are posted at once: a slow or rate-limited post holds up no
+// other conversation.
 
 const NOTICE_POLL_MS = 1_000;
 /** Notices leased per pass (a full batch is followed by another pass at once), and for how long. */
@@ -15,12 +16,17 @@ const LEASE_SECONDS = 60;
 /** How long stop() waits for the pass in progress; a notice cut short is offered again when its lease ends. */
 const STOP_GRACE_MS = 5_000;
 
-/** How a platform posts notices: the request starts the handoff's thread, the rest go into it. */
+/**
+ * How a platform posts notices: the request starts the handoff's thread, the rest go into it; a
+ * reply goes to the person.
+ */
 export type NoticePoster = {
   /** Posts a `requested` notice and answers the thread it started. */
   startThread(notice: HandoffNotice): Promise<HandoffThread>;
   /** Posts a `message` or `closed` notice in the handoff's thread. */
   postInThread(notice: HandoffNotice, thread: HandoffThread): Promise<void>;
+  /** Posts a `reply` notice where the person talks (its channel, and thread if it names one). */
+  tellPerson(notice: HandoffNotice): Promise<void>;
 };
 
 export type NoticePollerOptions = {
@@ -55,6 +61,11 @@ export function startNoticePoller({ hub, platform, workspaceIds, poster, logger,
     try {
       if (kind === 'requested') {
         await hub.completeHandoffNotice(noticeId, await poster.startThread(notice));
+        return;
+      }
+      if (kind === 'reply') {
+        await poster.tellPerson(notice);
+        await hub.completeHandoffNotice(noticeId);
         return;
       }
       // Without a thread (its request was never posted) there is nowhere to say it.

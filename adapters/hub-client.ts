@@ -86,19 +86,20 @@ export const isOpenHandoff = (state: HandoffState) => state.status === 'pending'
 /** A handoff's thread: the root message's channel and id (Slack: its ts; Discord: the thread channel's id). */
 export type HandoffThread = { channelId: string; threadId: string };
 /**
- * Something a chat adapter must post about a handoff, in order per conversation: the request
- * (a new thread), a message the person sent meanwhile, or the handoff closing.
+ * Something a chat adapter must post about a handoff, in order per conversation: for the team,
+ * the request (a new thread), a message the person sent meanwhile, or the handoff closing; for a
+ * person talking in Slack or Discord, what the team tells them (`reply`).
  */
 export type HandoffNotice = {
   id: string;
-  kind: 'requested' | 'message' | 'closed';
+  kind: 'requested' | 'message' | 'closed' | 'reply';
   chatbotId: string;
   chatbotName: string;
   conversationId: string;
   source: ConversationSource;
-  /** Where the chatbot's handoff settings send requests. */
+  /** Where the chatbot's handoff settings send requests; a `reply`'s: where the person talks. */
   channel: { workspaceId: string; channelId: string };
-  /** Null until the `requested` notice is done. */
+  /** Null until the `requested` notice is done; a `reply`'s: the person's Slack thread (Discord: null). */
   thread: HandoffThread | null;
   handoff: HandoffState;
   created_at: string;
@@ -106,8 +107,10 @@ export type HandoffNotice = {
   transcript?: { role: 'user' | 'assistant'; content: string; author?: { type: 'human'; name: string } }[];
   /** `requested`: the contact's or lead's details, when known. */
   person?: { name: string | null; email: string | null; phone: string | null } | null;
-  /** `message`: what the person wrote. */
+  /** `message`: what the person wrote; `reply`: what they are told. */
   text?: string;
+  /** `reply`: the team member who wrote it (none for the hand-back and the offline message). */
+  author?: { type: 'human'; name: string };
 };
 export type HandoffInThread = { chatbotId: string; conversationId: string; handoff: HandoffState };
 
@@ -273,11 +276,12 @@ export function createHubClient(apiUrl: string, apiKey: string) {
     /**
      * Leases up to `limit` notices for the platform's handoff channels to this caller for
      * `leaseSeconds`: the oldest undone one of each conversation, a conversation's later ones
-     * only once its thread is known. A notice not marked done in time is offered again. With
+     * only once its thread is known; and what the team tells the people talking to the chatbot on
+     * the platform (`reply`). A notice not marked done in time is offered again. With
      * `workspaceIds`, only notices for those workspaces (and those naming none).
      */
     claimHandoffNotices: (platform: Platform, limit = 10, leaseSeconds = 60, workspaceIds?: string[]) =>
-      data<HandoffNotice[]>('POST', '/handoffs/notices/claim', { platform, limit, leaseSeconds, ...(workspaceIds && { workspaceIds }) }),
+      data<HandoffNotice[]>('POST', '/handoffs/notices/claim', { platform, limit, leaseSeconds, replies: true, ...(workspaceIds && { workspaceIds }) }),
     /** Marks a notice posted; a `requested` one names the thread it started (the first one recorded stays). */
     completeHandoffNotice: (noticeId: string, thread?: HandoffThread) =>
       data<{ id: string }>('POST', `/handoffs/notices/${encodeURIComponent(noticeId)}/done`, thread && { thread }),

@@ -40,7 +40,11 @@ export type Routing = { kind: 'answer'; binding: Binding } | { kind: 'unbound' }
 
 export type Relay = {
   route(message: InboundMessage): Promise<Routing>;
-  answer(message: InboundMessage, binding: Binding, sink: ReplySink): Promise<void>;
+  /**
+   * Asks the hub and shows its reply; shows nothing while a person from the team has the
+   * conversation. Answers whether it showed anything.
+   */
+  answer(message: InboundMessage, binding: Binding, sink: ReplySink): Promise<boolean>;
   /** Takes a message for this instance; false when another instance (or event) already has it. */
   claimMessage(messageId: string): Promise<boolean>;
   /** Records, for every instance, that the bot takes part in a thread. */
@@ -150,6 +154,9 @@ export function createRelay(options: RelayOptions): Relay {
             await sink.update(reply);
           }
         }
+        // Nothing, under no message id: a person has the conversation (or is being asked for), and
+        // the message only went to them; the team's replies come through the handoff notices.
+        if (!reply && messageId === undefined) return false;
         // What a handoff says (the waiting message) answers nothing: it cites nothing and is not rated.
         const answer = messageId === undefined || kind === 'handoff' ? undefined : { chatbotId: binding.chatbotId, messageId };
         const cited = answer ? await citationsOf(answer) : '';
@@ -159,6 +166,7 @@ export function createRelay(options: RelayOptions): Relay {
         const quota = error instanceof HubApiError && error.status === 403;
         await sink.finish(quota ? QUOTA_USED : HUB_UNAVAILABLE);
       }
+      return true;
     },
   };
 }

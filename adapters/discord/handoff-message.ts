@@ -1,4 +1,4 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, escapeMarkdown } from 'discord.js';
 import { isOpenHandoff, type HandoffNotice, type HandoffState } from '../hub-client.js';
 import { truncateMessage } from './text.js';
 
@@ -93,6 +93,28 @@ export function threadName(notice: HandoffNotice): string {
 
 /** What the person wrote, relayed into the thread. */
 export const personSaid = (text: string) => `**Person:** ${text}`;
+
+/** Mentions (`@everyone`, `@here`, `<@id>`, `<@&id>`, `<#id>`) as plain text: a zero-width space breaks each. */
+const inertMentions = (text: string) => text.replace(/@(everyone|here)/g, '@\u200b$1').replace(/<(@[!&]?|#)(\d+)>/g, '<$1\u200b$2>');
+/**
+ * Text shown as it was typed: no markdown (links left whole: an escape would become part of the
+ * address), and no mention anyone would be pinged or shown by.
+ */
+const asTyped = (text: string) =>
+  inertMentions(
+    text
+      .split(/(https?:\/\/\S+)/)
+      .map((part, index) => (index % 2 === 1 ? part : escapeMarkdown(part)))
+      .join(''),
+  );
+
+/**
+ * What the team tells a person who talks to the chatbot in Discord: a team member's reply under
+ * their name, the hand-back or the offline message as the hub wrote it, all shown as typed.
+ */
+export function toPerson({ text = '', author }: Pick<HandoffNotice, 'text' | 'author'>): string {
+  return author ? `**${asTyped(author.name)}:** ${asTyped(text)}` : asTyped(text);
+}
 
 /** Answered in a thread whose handoff is over: nothing written there reaches the person. */
 export const HANDOFF_CLOSED = 'This handoff is closed: messages here no longer reach the person.';

@@ -3,13 +3,17 @@ import type { Logger } from 'pino';
 import { startNoticePoller, type NoticePoller } from '../handoff-notices.js';
 import { MAX_CLAIM_WORKSPACES, type HandoffNotice, type HandoffState, type HandoffThread, type HubClient } from '../hub-client.js';
 import { markHandoffThread } from './handoff.js';
-import { personSaid, requestEmbed, rootMessage, statusLine, threadName } from './handoff-message.js';
+import { personSaid, requestEmbed, rootMessage, statusLine, threadName, toPerson } from './handoff-message.js';
+import { DM_WORKSPACE } from './messages.js';
 import { splitMessage } from './text.js';
 
 // The hub's handoff notices, posted in Discord (the shared poller leases them): a request becomes
 // a message in the handoff channel with a thread started from it; the person's messages go into
 // that thread; the close is said there, the root message loses its buttons and the thread is
-// archived.
+// archived. What the team tells a person talking to the chatbot in Discord goes to their channel.
+
+/** The longest nonce Discord takes. */
+const NONCE_LIMIT = 25;
 
 export type HandoffNoticesOptions = {
   client: Client<true>;
@@ -78,14 +82,34 @@ export function startHandoffNotices(options: HandoffNoticesOptions): NoticePolle
     }
   }
 
+  /** Says what the team tells the person in their channel (or thread, or DM); one deleted since takes nothing. */
+  async function tellPerson(notice: HandoffNotice): Promise<void> {
+    const { channelId } = notice.channel;
+    try {
+      const channel = await client.channels.fetch(channelId);
+      if (!channel?.isSendable()) throw new Error(`channel ${channelId} of a person in handoff is not one the bot can write in`);
+      // No mention is parsed, whatever the text holds. A notice posted again (its done was lost)
+      // names its pieces as before, and Discord answers with the messages already made.
+      for (const [index, piece] of splitMessage(toPerson(notice)).entries()) {
+        const nonce = `${index}.${notice.id}`.slice(0, NONCE_LIMIT);
+        await channel.send({ content: piece, allowedMentions: { parse: [] }, nonce, enforceNonce: true });
+      }
+    } catch (error) {
+      if (!(error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownChannel)) throw error;
+      log.warn({ channelId, noticeId: notice.id }, 'the person’s channel is gone: nothing posted');
+    }
+  }
+
   /**
-   * The servers the bot is in now (the gateway keeps the list), so that an account running
-   * several Discord bots has each claim only what it can post. A bot in more servers than a
-   * claim may name claims every server's, as a process whose bot is in all of them would.
+   * The servers the bot is in now (the gateway keeps the list), and its direct messages, so that
+   * an account running several Discord bots has each claim only what it can post (replies to
+   * people in direct messages are any bot's to claim; one not the bot's fails and is offered again).
+   * A bot in more servers than a claim may name claims every server's, as a process whose bot is
+   * in all of them would.
    */
   function workspaceIds(): string[] | undefined {
-    const guilds = [...client.guilds.cache.keys()];
-    return guilds.length <= MAX_CLAIM_WORKSPACES ? guilds : undefined;
+    const workspaces = [...client.guilds.cache.keys(), DM_WORKSPACE];
+    return workspaces.length <= MAX_CLAIM_WORKSPACES ? workspaces : undefined;
   }
 
   return startNoticePoller({
@@ -93,6 +117,6 @@ export function startHandoffNotices(options: HandoffNoticesOptions): NoticePolle
     platform: 'discord',
     workspaceIds,
     logger: options.logger,
-    poster: { startThread: openThread, postInThread: inThread },
+    poster: { startThread: openThread, postInThread: inThread, tellPerson },
   });
 }

@@ -101,6 +101,8 @@ export function createAssistant({ hub: currentHub, handle, logger, command }: As
             decorate('title', titleOnce),
           ]);
         },
+        // Slack clears the status when the app posts; a message for the team gets no post.
+        afterSilence: () => decorate('status', () => args.setStatus('')),
       });
     },
   });

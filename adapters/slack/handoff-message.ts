@@ -123,6 +123,14 @@ export function closedText(handoff: HandoffState): string {
 /** The person's message as thread messages (more than one when it is longer than a message holds). */
 export const personMessages = (text: string): string[] => splitMessage(`*${PERSON_LABEL}:* ${escapeText(text)}`);
 
+/**
+ * What the team tells a person who talks to the chatbot in Slack, as messages of their thread: a
+ * team member's reply after their name, the hand-back or the offline message as the hub wrote it.
+ * Escaped, and posted without markup (`mrkdwn: false`), so it reads as typed and mentions no one.
+ */
+export const toPerson = ({ text = '', author }: Pick<HandoffNotice, 'text' | 'author'>): string[] =>
+  splitMessage(escapeText(author ? `${author.name}: ${text}` : text));
+
 /** Redraws the root message for a new state: its content as it is, the state line and buttons anew. */
 export async function showState(client: webApi.WebClient, root: PostedRoot, handoff: HandoffState): Promise<void> {
   const current = root.blocks && root.text !== undefined ? { text: root.text, blocks: root.blocks } : await readRoot(client, root);

@@ -2,12 +2,13 @@ import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { startNoticePoller, type NoticePoller } from '../handoff-notices.js';
 import type { HandoffNotice, HandoffThread, HubClient } from '../hub-client.js';
-import { closedText, personMessages, redraw, rootMessage } from './handoff-message.js';
+import { closedText, personMessages, redraw, rootMessage, toPerson } from './handoff-message.js';
 import { countSlackError } from './metrics.js';
 
 // The hub's handoff notices, posted in Slack (the shared poller leases them): a request starts a
 // thread in the chatbot's handoff channel (its root message), the person's messages follow in it,
-// and the handoff's end is said there and takes the buttons off the root.
+// and the handoff's end is said there and takes the buttons off the root. What the team tells a
+// person talking to the chatbot in Slack goes to their thread.
 
 export type HandoffNoticesOptions = {
   hub: HubClient;
@@ -42,6 +43,20 @@ export function startHandoffNotices({ hub, client, workspaceIds, logger, interva
     await redraw(client, { channel: thread.channelId, ts: thread.threadId }, notice.handoff, logger);
   }
 
+  async function tellPerson(notice: HandoffNotice): Promise<void> {
+    for (const text of toPerson(notice)) {
+      await client.chat.postMessage({
+        channel: notice.channel.channelId,
+        ...(notice.thread && { thread_ts: notice.thread.threadId }),
+        text,
+        mrkdwn: false,
+        link_names: false,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+    }
+  }
+
   /** A Web API call that fails is counted, then the poller logs it and leaves the notice to be offered again. */
   async function counted<T>(call: Promise<T>): Promise<T> {
     try {
@@ -61,6 +76,7 @@ export function startHandoffNotices({ hub, client, workspaceIds, logger, interva
     poster: {
       startThread: (notice) => counted(startThread(notice)),
       postInThread: (notice, thread) => counted(postInThread(notice, thread)),
+      tellPerson: (notice) => counted(tellPerson(notice)),
     },
   });
 }

@@ -65,6 +65,8 @@ export type AnswerHooks = {
   notBound?: string;
   /** Runs once the message is to be answered, before the hub is asked. */
   beforeAnswer?: () => Promise<void>;
+  /** Runs when nothing was said: the message went to a person from the team. */
+  afterSilence?: () => Promise<void>;
 };
 
 export type MessageHandler = (delivery: Delivery, hooks?: AnswerHooks) => Promise<void>;
@@ -144,7 +146,8 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
     ]);
     const contact = { ...inbound.contact, name: person?.name ?? null, email: person?.email ?? null };
     const target = { channel: message.channel, threadTs, teamId, userId: message.user };
-    await relay.answer({ ...inbound, contact, history }, routing.binding, streamedReply(client, target, onStreamingRefused));
+    const said = await relay.answer({ ...inbound, contact, history }, routing.binding, streamedReply(client, target, onStreamingRefused));
+    if (!said) await hooks.afterSilence?.();
   };
 }
 

@@ -1,6 +1,7 @@
 import { nanoid } from 'nanoid';
 import type {
   Account,
+  Author,
   ChannelRef,
   Chatbot,
   Conversation,
@@ -8,6 +9,7 @@ import type {
   HandoffInThread,
   HandoffNotice,
   HandoffPerson,
+  HandoffReplyNotice,
   HandoffRequestNotice,
   HandoffSnapshot,
   HandoffThread,
@@ -17,8 +19,9 @@ import type {
 import { notFound } from './errors.js';
 
 // The feed of handoff notices the Slack and Discord adapters post from: the request (a new
-// thread), each message the person sends while the handoff is open, and its closing. Only a
-// chatbot whose handoff settings name a platform has one. Notices are enqueued by the store in
+// thread), each message the person sends while the handoff is open, and its closing, for the team
+// (only a chatbot whose handoff settings name a platform has these); and what the team tells a
+// person who talks to the chatbot in Slack or Discord, for the place they talk in. Notices are enqueued by the store in
 // the write that changes what they tell of, so none is lost; any number of adapter processes
 // lease them, each notice to one at a time, and mark them done once posted.
 
@@ -92,6 +95,59 @@ export function followUpNotice(
   };
 }
 
+/** Where a person talking through the Slack or Discord adapter is: a channel, and on Slack a thread. */
+type PersonPlace = ChannelRef & { thread: HandoffThread | null };
+
+/**
+ * The place of a conversation the Slack or Discord adapter keeps, read from the id it gives it
+ * (README, Slack and Discord): `slack:{team}:{channel}:{thread_ts}`, `discord:{server}:{channel}`
+ * or `discord:dm:{channel}` (the channel may be a thread). Undefined for any other conversation
+ * (the widget's and the API's are followed in get-conversations and the widget's stream).
+ */
+function personPlace({ source, id }: Pick<Conversation, 'source' | 'id'>): PersonPlace | undefined {
+  const parts = id.split(':');
+  if (parts.some((part) => part === '')) return undefined;
+  if (source === 'Slack' && parts.length === 4 && parts[0] === 'slack') {
+    const [, workspaceId = '', channelId = '', threadId = ''] = parts;
+    return { platform: 'slack', workspaceId, channelId, thread: { channelId, threadId } };
+  }
+  if (source === 'Discord' && parts.length === 3 && parts[0] === 'discord') {
+    const [, workspaceId = '', channelId = ''] = parts;
+    return { platform: 'discord', workspaceId, channelId, thread: null };
+  }
+  return undefined;
+}
+
+/**
+ * What the team tells a person in handoff (a team member's reply, the hand-back, the offline
+ * message), for the adapter of the place they talk in; undefined when they talk elsewhere.
+ */
+export function replyNotice(
+  chatbot: Chatbot,
+  conversation: Conversation,
+  handoff: HandoffSnapshot,
+  said: { content: string; author?: Author },
+  at: Date,
+): HandoffReplyNotice | undefined {
+  const place = personPlace(conversation);
+  if (!place) return undefined;
+  const { status, requestedAt, takenBy } = handoff;
+  return {
+    kind: 'reply',
+    id: nanoid(),
+    accountId: chatbot.accountId,
+    chatbotId: chatbot.id,
+    chatbotName: chatbot.name,
+    conversationId: conversation.id,
+    source: conversation.source,
+    ...place,
+    handoff: { status, requestedAt, takenBy },
+    text: said.content,
+    ...(said.author && { author: said.author }),
+    createdAt: at,
+  };
+}
+
 /**
  * Leases the account's next notices for the platform (and workspaces, if named) to the caller
  * (see HandoffNoticeRepository.claim).
@@ -99,11 +155,11 @@ export function followUpNotice(
 export function claimNotices(
   store: Store,
   account: Account,
-  { platform, limit, leaseSeconds, workspaceIds }: { platform: Platform; limit: number; leaseSeconds: number; workspaceIds?: string[] },
+  { platform, limit, leaseSeconds, workspaceIds, replies }: { platform: Platform; limit: number; leaseSeconds: number; workspaceIds?: string[]; replies?: boolean },
 ): Promise<HandoffNotice[]> {
   const now = new Date();
   const leaseUntil = new Date(now.getTime() + leaseSeconds * 1_000);
-  return store.handoffNotices.claim({ accountId: account.id, platform, workspaceIds, now, leaseUntil, limit });
+  return store.handoffNotices.claim({ accountId: account.id, platform, workspaceIds, replies, now, leaseUntil, limit });
 }
 
 /** Marks the account's notice posted; a `requested` one records the thread it started. */

@@ -1,8 +1,8 @@
-import type { Account, Chatbot, ConversationMessage, DueHandoff, Handoff, HandoffChange, HandoffStatus, Store } from '../store/port.js';
+import type { Account, Chatbot, ConversationMessage, DueHandoff, Handoff, HandoffChange, HandoffSnapshot, HandoffStatus, Store } from '../store/port.js';
 import { isOpenHandoff } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { notFound } from './errors.js';
-import { followUpNotice, requestNotice } from './handoff-notices.js';
+import { followUpNotice, replyNotice, requestNotice } from './handoff-notices.js';
 import { leadRequest } from './lead-capture.js';
 import { handoffChanged } from './webhook-events.js';
 
@@ -45,7 +45,7 @@ export async function settleTimeout(store: Store, due: DueHandoff, at: Date): Pr
   const settled = await store.handoffs.transition(chatbotId, conversationId, [due.status], change, due.dueAt ?? undefined);
   if (!settled) return undefined;
   const said = status === 'missed' ? [chatbot.settings.handoff.offlineMessage, await missedLeadRequest(store, chatbot, conversationId)] : [HANDED_BACK];
-  await say(store, chatbot, conversationId, { content: said.filter(Boolean).join('\n\n'), kind: 'handoff' }, at);
+  await say(store, chatbot, conversationId, settled, { content: said.filter(Boolean).join('\n\n'), kind: 'handoff' }, at);
   await announce(store, chatbot, 'handoff.resolved', conversationId, settled, at);
   return status;
 }
@@ -89,7 +89,7 @@ export async function replyInHandoff(
     (await store.handoffs.transition(chatbot.id, conversationId, ['pending'], { status: 'active', takenBy: name, dueAt, at })) ??
     (await store.handoffs.transition(chatbot.id, conversationId, ['active'], { status: 'active', dueAt, at }));
   if (!handoff) throw noOpenHandoff(conversationId);
-  await say(store, chatbot, conversationId, { content: input.text, author: { type: 'human', name } }, at);
+  await say(store, chatbot, conversationId, handoff, { content: input.text, author: { type: 'human', name } }, at);
   return handoff;
 }
 
@@ -98,7 +98,7 @@ export async function resolveHandoff(store: Store, account: Account, chatbotId: 
   const chatbot = await findOwnedChatbot(store, account, chatbotId);
   const at = new Date();
   const resolved = await closeOpen(store, chatbot, conversationId, at);
-  await say(store, chatbot, conversationId, { content: HANDED_BACK, kind: 'handoff' }, at);
+  await say(store, chatbot, conversationId, resolved, { content: HANDED_BACK, kind: 'handoff' }, at);
   await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, at);
   return resolved;
 }
@@ -118,15 +118,21 @@ async function closeOpen(store: Store, chatbot: Chatbot, conversationId: string,
   }
 }
 
-/** Adds an assistant message to a conversation that exists: what the handoff says, or a team member's reply. */
-function say(
+/**
+ * Adds an assistant message to a conversation that exists: what the handoff says, or a team
+ * member's reply; for a person in Slack or Discord, with the notice that takes it to them.
+ */
+async function say(
   store: Store,
   chatbot: Chatbot,
   conversationId: string,
+  handoff: HandoffSnapshot,
   said: Pick<ConversationMessage, 'content' | 'kind' | 'author'>,
   at: Date,
 ): Promise<void> {
-  return store.conversations.append({
+  const conversation = await store.conversations.find(chatbot.id, conversationId);
+  const notice = conversation && replyNotice(chatbot, conversation, handoff, said, at);
+  await store.conversations.append({
     chatbotId: chatbot.id,
     accountId: chatbot.accountId,
     id: conversationId,
@@ -135,6 +141,7 @@ function say(
     contactId: null,
     messages: [{ role: 'assistant', createdAt: at, ...said }],
     at,
+    ...(notice && { notices: [notice] }),
   });
 }
 

@@ -587,7 +587,11 @@ export interface HandoffRepository {
  */
 export type HandoffThread = { channelId: string; threadId: string };
 
-export type HandoffNoticeKind = 'requested' | 'message' | 'closed';
+/**
+ * `requested`, `message` and `closed` go to the team's handoff channel; `reply` goes to the person,
+ * where they talk to the chatbot.
+ */
+export type HandoffNoticeKind = 'requested' | 'message' | 'closed' | 'reply';
 
 /** The handoff as a notice reports it: as it stood when the notice was enqueued. */
 export type HandoffSnapshot = Pick<Handoff, 'status' | 'requestedAt' | 'takenBy'>;
@@ -596,12 +600,8 @@ export type HandoffPerson = { name: string | null; email: string | null; phone: 
 
 export type TranscriptTurn = Pick<ConversationMessage, 'role' | 'content' | 'author'>;
 
-/**
- * The notice that opens a handoff's feed to a chat adapter: where the request goes (the chatbot's
- * handoff channel) and what the team needs to pick it up.
- */
-export type HandoffRequestNotice = ChannelRef & {
-  kind: 'requested';
+/** A notice that names where it goes itself: a request, or a reply to the person. */
+type AddressedNotice = ChannelRef & {
   id: string;
   accountId: string;
   chatbotId: string;
@@ -609,9 +609,17 @@ export type HandoffRequestNotice = ChannelRef & {
   conversationId: string;
   source: ConversationSource;
   handoff: HandoffSnapshot;
+  createdAt: Date;
+};
+
+/**
+ * The notice that opens a handoff's feed to a chat adapter: where the request goes (the chatbot's
+ * handoff channel) and what the team needs to pick it up.
+ */
+export type HandoffRequestNotice = AddressedNotice & {
+  kind: 'requested';
   transcript: TranscriptTurn[];
   person: HandoffPerson | null;
-  createdAt: Date;
 };
 
 /**
@@ -630,13 +638,31 @@ export type HandoffFollowUp = {
   createdAt: Date;
 };
 
+/**
+ * What the person is told while handed off, for the chat adapter of the place they talk to the
+ * chatbot in (the platform, workspace and channel; `thread` on Slack): a team member's reply (with
+ * its `author`), the hand-back or the offline message. It follows no request: it names where it
+ * goes, and comes in order with the conversation's other replies only.
+ */
+export type HandoffReplyNotice = AddressedNotice & {
+  kind: 'reply';
+  text: string;
+  author?: Author;
+  thread: HandoffThread | null;
+};
+
 /** A notice as the feed offers it. */
 export type HandoffNotice = Omit<HandoffRequestNotice, 'kind' | 'transcript' | 'person'> & {
   kind: HandoffNoticeKind;
   transcript?: TranscriptTurn[];
   person?: HandoffPerson | null;
   text?: string;
-  /** The handoff's thread, recorded when its `requested` notice was done; null until then. */
+  /** `reply`: the team member who wrote it. */
+  author?: Author;
+  /**
+   * The handoff's thread, recorded when its `requested` notice was done; null until then. A
+   * `reply`'s: the person's thread (Slack), else null.
+   */
   thread: HandoffThread | null;
   leaseUntil: Date | null;
   doneAt: Date | null;
@@ -653,6 +679,8 @@ export type HandoffNoticeClaim = {
    * what one adapter process can post. Undefined: every workspace's.
    */
   workspaceIds?: string[];
+  /** `reply` notices too (an adapter that posts them to people); without, the team's alone. */
+  replies?: boolean;
 };
 
 /** The conversation whose handoff a thread is. */
@@ -667,7 +695,8 @@ export interface HandoffNoticeRepository {
    * Leases to the caller, until `leaseUntil`, up to `limit` of the account's undone notices for
    * the platform, oldest first, in atomic writes: of racing claimers, each goes to exactly one.
    * Only a conversation's oldest undone notice is offered, and only while no live lease holds
-   * it, so a `message` or `closed` one comes once the `requested` one before it is done. With
+   * it, so a `message` or `closed` one comes once the `requested` one before it is done. The
+   * person's `reply` notices are in an order of their own: they wait for none of the team's. With
    * `workspaceIds`, the oldest of those in the workspaces asked: a follow-up goes to its
    * request's workspace, so it still waits for its request, and another workspace's notices
    * (another handoff's thread) hold up none of them.
@@ -718,8 +747,8 @@ export type ConversationAppend = {
    * the append itself counts the conversation it creates and its messages.
    */
   tally?: ActivityTally;
-  /** `message` notices of the conversation's handoff, enqueued in the same write. */
-  notices?: HandoffFollowUp[];
+  /** `message` notices of the conversation's handoff, or a `reply` to the person, enqueued in the same write. */
+  notices?: (HandoffFollowUp | HandoffReplyNotice)[];
 };
 
 export interface ContactRepository {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { handoffRows, requestEmbed, RESOLVE_ID, statusLine, TAKE_ID, threadName } from '../../adapters/discord/handoff-message.js';
+import { handoffRows, requestEmbed, RESOLVE_ID, statusLine, TAKE_ID, threadName, toPerson } from '../../adapters/discord/handoff-message.js';
 import type { HandoffNotice, HandoffState } from '../../adapters/hub-client.js';
 
 // The handoff request as Discord shows it, at the edges of Discord's limits: an embed's title 256,
-// description 4,096, field values 1,024 and 6,000 characters in all; a thread name 100.
+// description 4,096, field values 1,024 and 6,000 characters in all; a thread name 100. And what
+// the team tells a person talking in Discord, as they read it.
 
 const state = (status: HandoffState['status'], takenBy: string | null = null): HandoffState => ({
   status,
@@ -85,5 +86,13 @@ describe('Discord handoff message', () => {
     expect(lines.at(-1)).toMatch(/^\*\*Person:\*\* turn 39 x+…$/);
     expect(threadName(notice({ person: { name: huge, email: null, phone: null } })).length).toBeLessThanOrEqual(100);
     expect(threadName(notice({ person: null }))).toBe('Someone · Shop');
+  });
+
+  it('shows what the team tells the person as typed: markdown escaped, links whole, mentions inert', () => {
+    const text = 'See https://example.com/my_page?a=1_2 for *both* and __this__, @everyone <@&42> <#7> <@!9>';
+    expect(toPerson({ text, author: { type: 'human', name: 'Ada_B' } })).toBe(
+      '**Ada\\_B:** See https://example.com/my_page?a=1_2 for \\*both\\* and \\_\\_this\\_\\_, @\u200beveryone <@&\u200b42> <#\u200b7> <@!\u200b9>',
+    );
+    expect(toPerson({ text: 'You are back with the assistant.' })).toBe('You are back with the assistant.');
   });
 });

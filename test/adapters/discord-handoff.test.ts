@@ -5,9 +5,10 @@ import { HANDED_BACK } from '../../src/domain/handoff.js';
 import { createHandoffTimer } from '../../jobs/handoffs.js';
 import { HANDOFF_RESOLVED, handoffThreadOnly } from '../../adapters/commands.js';
 import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
-import { HANDOFF_CLOSED, NOT_DELIVERED, ONLY_TEXT, personSaid, RESOLVE_ID, statusLine, TAKE_ID } from '../../adapters/discord/handoff-message.js';
+import { HANDOFF_CLOSED, NOT_DELIVERED, ONLY_TEXT, personSaid, RESOLVE_ID, statusLine, TAKE_ID, toPerson } from '../../adapters/discord/handoff-message.js';
 import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
-import { createHubClient, type HandoffState, type HubClient } from '../../adapters/hub-client.js';
+import { createHubClient, type HandoffNotice, type HandoffState, type HubClient } from '../../adapters/hub-client.js';
+import { NO_ANSWER } from '../../adapters/discord/messages.js';
 import { NOT_BOUND } from '../../adapters/relay.js';
 import { startFakeDiscord, user, type ApiMessage, type FakeChannel, type FakeDiscord } from '../fakes/discord.js';
 import { startHubProxy } from '../support/hub-proxy.js';
@@ -322,6 +323,141 @@ describe('Discord handoff', () => {
     discord.say(thread, bob, 'Yes, here now.');
     const answered = await untilConversation('the team reply', 'c8', (item) => handedTo(item).length > 0);
     expect(handedTo(answered).map((turn) => turn.content)).toEqual(['Yes, here now.']);
+  });
+
+  describe('with a customer writing in a channel bound to the chatbot', () => {
+    let customers: FakeChannel;
+    const conversationId = () => `discord:${discord.guildId}:${customers.id}`;
+
+    beforeAll(async () => {
+      customers = discord.createChannel('text', 'customers');
+      await hub.bind({ platform: 'discord', workspaceId: discord.guildId, channelId: customers.id, chatbotId, mode: 'all' });
+    });
+
+    it('says nothing to what the customer writes while the team has the conversation', async () => {
+      discord.say(customers, alice, 'When do you open?');
+      await discord.until('the answer', () => botTexts(customers).find((text) => text.includes('nine')));
+      discord.say(customers, alice, 'Can I talk to a person please?');
+      await untilBotSays(customers, WAITING);
+      const { thread } = await requested(conversationId());
+
+      discord.say(customers, alice, 'Is anyone there?');
+      await untilBotSays(thread, personSaid('Is anyone there?'));
+      await sleep(300);
+      expect(botTexts(customers).filter((text) => text === NO_ANSWER)).toEqual([]);
+      expect(botTexts(customers).at(-1)).toBe(WAITING);
+      await hub.resolveHandoff(chatbotId, conversationId());
+    });
+
+    it('brings the customer what the team says, once with two bot instances: console and thread replies, the hand-back', async () => {
+      const second = await startBot(hub);
+      try {
+        const earlier = discord.history(handoffs.id).filter((message) => conversationOf(message) === conversationId()).length;
+        discord.say(customers, bob, 'I want a human');
+        await discord.until('the waiting message', () => botTexts(customers).filter((text) => text === WAITING).length > earlier || undefined);
+        const { thread } = await requested(conversationId(), earlier);
+        const shown = botTexts(customers).length;
+        const consoleReply = { name: 'Ada *Support*', text: 'Hi @everyone, <@123> and @here: 2*3*4 is _not_ 5.' };
+        const path = `${app.baseUrl}/chatbots/${chatbotId}/conversations/${encodeURIComponent(conversationId())}/handoff`;
+        expect((await call('POST', `${path}/messages`, app.apiKey, consoleReply)).status).toBe(200);
+        const typed = '**Ada \\*Support\\*:** Hi @\u200beveryone, <@\u200b123> and @\u200bhere: 2\\*3\\*4 is \\_not\\_ 5.';
+        await untilBotSays(customers, typed);
+
+        discord.setNickname(alice, 'Alice');
+        discord.say(thread, alice, 'Alice here too.');
+        await untilBotSays(customers, '**Alice:** Alice here too.');
+        discord.say(customers, bob, 'Thanks both');
+        await untilBotSays(thread, personSaid('Thanks both'));
+        expect((await call('POST', `${path}/resolve`, app.apiKey)).status).toBe(200);
+        await untilBotSays(customers, HANDED_BACK);
+        await sleep(1_500);
+        expect(botTexts(customers).slice(shown)).toEqual([typed, '**Alice:** Alice here too.', HANDED_BACK]);
+        // Nothing the bot wrote there could ping anyone.
+        const posts = discord.requests.filter((item) => item.method === 'POST' && item.path === `/channels/${customers.id}/messages`);
+        expect(posts.slice(-3).map((item) => (item.body as { allowed_mentions?: unknown }).allowed_mentions)).toEqual(Array(3).fill({ parse: [] }));
+
+        // The chatbot answers again.
+        discord.say(customers, bob, 'When do you open?');
+        await discord.until('the answer after the hand-back', () => botTexts(customers).slice(shown + 3).find((text) => text.includes('nine')));
+      } finally {
+        await second.stop();
+      }
+    });
+
+    it('posts a reply offered again (its done lost, as in a crash) once: Discord answers its nonce with the message made', async () => {
+      const real = createHubClient(`${proxy.url}/api/v1`, app.apiKey);
+      const again: HandoffNotice[] = [];
+      let replayed = false;
+      // Hands the first reply out a second time at the next claim, as its lease running out would.
+      const replaying: HubClient = {
+        ...real,
+        async claimHandoffNotices(...args) {
+          const claimed = await real.claimHandoffNotices(...args);
+          const replay = again.splice(0);
+          const reply = claimed.find((notice) => notice.kind === 'reply');
+          if (reply && !replayed) {
+            replayed = true;
+            again.push(reply);
+          }
+          return [...claimed, ...replay];
+        },
+      };
+      await bot.stop();
+      try {
+        bot = await startBot(replaying);
+        const earlier = discord.history(handoffs.id).filter((message) => conversationOf(message) === conversationId()).length;
+        discord.say(customers, bob, 'agent please');
+        await requested(conversationId(), earlier);
+        const shown = botTexts(customers).length;
+        await hub.replyInHandoff(chatbotId, conversationId(), 'Ada', 'Only once, please.');
+        await untilBotSays(customers, '**Ada:** Only once, please.');
+        const sends = () =>
+          discord.requests
+            .filter((item) => item.method === 'POST' && item.path === `/channels/${customers.id}/messages`)
+            .map((item) => item.body as { content?: string; nonce?: string; enforce_nonce?: boolean })
+            .filter((body) => body.content === '**Ada:** Only once, please.');
+        const [first, second] = await discord.until('the reply sent again', () => (sends().length === 2 ? sends() : undefined));
+        await sleep(300);
+        expect(botTexts(customers).slice(shown)).toEqual(['**Ada:** Only once, please.']);
+        expect(second).toEqual(first);
+        expect(first).toMatchObject({ nonce: expect.any(String), enforce_nonce: true });
+        await hub.resolveHandoff(chatbotId, conversationId());
+        await untilBotSays(customers, HANDED_BACK);
+      } finally {
+        await bot.stop();
+        bot = await startBot(createHubClient(`${proxy.url}/api/v1`, app.apiKey));
+      }
+    });
+
+    it('keeps what the team says for the customer while no bot runs, and brings it once one starts; the offline message too', async () => {
+      const earlier = discord.history(handoffs.id).filter((message) => conversationOf(message) === conversationId()).length;
+      discord.say(customers, bob, 'agent please');
+      await discord.until('the waiting message', () => botTexts(customers).filter((text) => text === WAITING).length > earlier || undefined);
+      await requested(conversationId(), earlier);
+      await bot.stop();
+      const shown = botTexts(customers).length;
+      try {
+        await hub.replyInHandoff(chatbotId, conversationId(), 'Ada', 'Sorry for the wait.');
+        await sleep(1_200);
+        expect(botTexts(customers)).toHaveLength(shown);
+      } finally {
+        bot = await startBot(createHubClient(`${proxy.url}/api/v1`, app.apiKey));
+      }
+      await untilBotSays(customers, '**Ada:** Sorry for the wait.');
+
+      // Nobody answered for idleMinutes: the hand-back; a new request nobody takes: the offline message.
+      const timer = createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: () => new Date(Date.now() + 3_600_000) });
+      expect(await timer.tick()).toContainEqual({ chatbotId, conversationId: conversationId(), status: 'resolved' });
+      await discord.until('the hand-back', () => botTexts(customers).slice(shown).includes(HANDED_BACK) || undefined);
+      discord.say(customers, bob, 'I want a human');
+      await requested(conversationId(), earlier + 1);
+      expect(await timer.tick()).toContainEqual({ chatbotId, conversationId: conversationId(), status: 'missed' });
+      const offline = (await conversation(conversationId()))?.messages.at(-1)?.content ?? '';
+      expect(offline).toMatch(/^Sorry, nobody from the team is available/);
+      await untilBotSays(customers, toPerson({ text: offline }));
+      await sleep(1_200);
+      expect(botTexts(customers).slice(shown)).toEqual(['**Ada:** Sorry for the wait.', HANDED_BACK, WAITING, toPerson({ text: offline })]);
+    });
   });
 
   it('explains /chatbot resolve used outside a handoff thread', async () => {

@@ -78,6 +78,11 @@ function recordingPoster(calls: string[], { fail = new Set(), before = () => Pro
       calls.push(`post ${posted.id} in ${thread.threadId}`);
       if (fail.has(posted.id)) throw new Error('the platform refused');
     },
+    async tellPerson(posted) {
+      await before();
+      calls.push(`tell ${posted.id} in ${posted.channel.channelId}`);
+      if (fail.has(posted.id)) throw new Error('the platform refused');
+    },
   };
 }
 
@@ -95,7 +100,9 @@ afterEach(() => {
 
 describe('the handoff notice poller', () => {
   it('claims for its platform, posts each notice, then marks it done (a request with the thread it started)', async () => {
-    const { hub, calls, drained } = fakeHub([[notice('n1', 'requested', 'c1'), notice('n2', 'message', 'c2', THREAD), notice('n3', 'closed', 'c3', THREAD)]]);
+    const { hub, calls, drained } = fakeHub([
+      [notice('n1', 'requested', 'c1'), notice('n2', 'message', 'c2', THREAD), notice('n3', 'closed', 'c3', THREAD), notice('n4', 'reply', 'c4')],
+    ]);
     const poller = startNoticePoller({ hub, platform: 'slack', poster: recordingPoster(calls), logger: capturingLogger().logger, intervalMs: 0 });
     await drained;
     await poller.stop();
@@ -105,7 +112,9 @@ describe('the handoff notice poller', () => {
     after('start n1', 'done n1 T-c1');
     after('post n2 in T-c1', 'done n2');
     after('post n3 in T-c1', 'done n3');
-    expect(calls.filter((call) => call.startsWith('done'))).toHaveLength(3);
+    // A reply goes where the person talks, named by the notice; no thread needed.
+    after('tell n4 in C1', 'done n4');
+    expect(calls.filter((call) => call.startsWith('done'))).toHaveLength(4);
   });
 
   it('claims for the workspaces the adapter posts in, asked before each claim, and claims nothing while it is in none', async () => {
@@ -138,6 +147,7 @@ describe('the handoff notice poller', () => {
         return { channelId: 'C1', threadId: `T-${posted.conversationId}` };
       },
       postInThread: () => Promise.reject(new Error('no follow-ups in this batch')),
+      tellPerson: () => Promise.reject(new Error('no replies in this batch')),
     };
     const poller = startNoticePoller({ hub, platform: 'discord', poster, logger: capturingLogger().logger, intervalMs: LONG_MS });
     await bothStarted.promise;

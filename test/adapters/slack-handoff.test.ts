@@ -35,6 +35,8 @@ if (!sqlite) throw new Error('the SQLite store target is missing');
 const ADA = 'U0ADA00001';
 const GRACE = 'U0GRACE001';
 const HANDOFF_CHANNEL = 'C0HANDOFF1';
+/** Where customers talk to the chatbot. */
+const CUSTOMERS = 'C0CUSTOMER';
 const WAITING = 'Someone from the team will join you here.';
 const OFFLINE = 'Nobody is in right now.';
 
@@ -495,6 +497,47 @@ describe('Slack handoff', () => {
     const parts = threadTexts(h, root);
     expect(parts.length).toBeGreaterThan(1);
     expect(parts.every((part) => part.length <= MESSAGE_LIMIT)).toBe(true);
+  });
+
+  it('says nothing to what a Slack customer writes while the team has the conversation', async () => {
+    const h = await harness();
+    await h.hub.bind({ platform: 'slack', workspaceId: TEAM, channelId: CUSTOMERS, chatbotId: h.bot, mode: 'all' });
+    const question = h.slack.userMessage({ channel: CUSTOMERS, user: GRACE, text: 'When do you open?' });
+    await h.event(messageEvent(question));
+    await h.reply(question.ts, GRACE, 'can I talk to a person?', CUSTOMERS);
+    const said = () => h.slack.botReplies(CUSTOMERS, question.ts).map((m) => m.text);
+    expect(said()).toEqual([expect.stringContaining('nine'), WAITING]);
+    const root = await h.slack.waitFor(() => h.roots()[0]);
+
+    await h.reply(question.ts, GRACE, 'Is anyone there?', CUSTOMERS);
+    await h.slack.waitFor(() => threadTexts(h, root).includes('*Person:* Is anyone there?'));
+    expect(said()).toEqual([expect.stringContaining('nine'), WAITING]);
+  });
+
+  it('brings a Slack customer what the team says in their thread, once with two adapter instances: replies and the hand-back', async () => {
+    const h = await harness({ instances: 2 });
+    await h.hub.bind({ platform: 'slack', workspaceId: TEAM, channelId: CUSTOMERS, chatbotId: h.bot, mode: 'all' });
+    const question = h.slack.userMessage({ channel: CUSTOMERS, user: GRACE, text: 'I want a human' });
+    await h.event(messageEvent(question));
+    const said = () => h.slack.botReplies(CUSTOMERS, question.ts).map((m) => m.text);
+    expect(said()).toEqual([WAITING]);
+    const root = await h.slack.waitFor(() => h.roots()[0]);
+    const conversationId = `slack:${TEAM}:${CUSTOMERS}:${question.ts}`;
+
+    const consoleReply = { name: 'Ada', text: 'Hi <!everyone> & *all*, see <https://example.com|this>.' };
+    const path = `${h.app.baseUrl}/chatbots/${h.bot}/conversations/${encodeURIComponent(conversationId)}/handoff`;
+    expect((await call('POST', `${path}/messages`, h.app.apiKey, consoleReply)).status).toBe(200);
+    const typed = 'Ada: Hi &lt;!everyone&gt; &amp; *all*, see &lt;https://example.com|this&gt;.';
+    await h.slack.waitFor(() => said().includes(typed));
+    await h.reply(root.ts, GRACE, 'Grace here as well.');
+    await h.slack.waitFor(() => said().includes('Grace: Grace here as well.'));
+    await h.click(root, ADA, RESOLVE_ACTION_ID);
+    await h.slack.waitFor(() => said().includes(HANDED_BACK));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(said()).toEqual([WAITING, typed, 'Grace: Grace here as well.', HANDED_BACK]);
+    // Posted without markup, so the text reads as typed and mentions nobody.
+    const told = h.slack.callsTo('chat.postMessage').filter((posted) => posted.args.channel === CUSTOMERS && posted.args.mrkdwn === 'false');
+    expect(told.map((posted) => posted.args.thread_ts)).toEqual([question.ts, question.ts, question.ts]);
   });
 
   it('works over Socket Mode: Take and a thread reply arrive as envelopes, each reply reaching its own conversation', async () => {

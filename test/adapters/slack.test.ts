@@ -787,6 +787,22 @@ describe('Slack adapter: the assistant surface', () => {
     expect((conversations.body as { data: unknown[] }).data).toHaveLength(1);
   });
 
+  it('in a handoff, clears its thinking status and says nothing to a message for the team', async () => {
+    const h = await harness({ socket: true });
+    await h.bind('*', h.support, 'mentions');
+    const waiting = 'Someone from the team will join you here.';
+    const settings = { chatbotId: h.support, handoff: { enabled: true, platform: null, waitingMessage: waiting } };
+    expect((await call('POST', `${h.app.baseUrl}/update-chatbot-settings`, h.app.apiKey, settings)).status).toBe(202);
+    const thread = h.slack.openAssistantThread(ALICE);
+    const ask = (text: string) =>
+      push(h, assistantMessageEvent(h.slack.userMessage({ channel: thread.channel, user: ALICE, text, thread_ts: thread.threadTs }), thread));
+    await ask('can I talk to a person?');
+    await ask('Hello?');
+    expect(texts(h, thread)).toEqual([waiting]);
+    // Posting the waiting message cleared the first status; the adapter cleared the second.
+    expect(h.slack.assistantThread(thread.channel, thread.threadTs)?.statuses).toEqual([THINKING_STATUS, '', THINKING_STATUS, '']);
+  });
+
   it('without a workspace default says how to set one, at the start and on a question, and asks nothing', async () => {
     const h = await harness({ socket: true });
     await h.bind(MENTION_CHANNEL, h.support, 'all');

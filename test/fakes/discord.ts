@@ -58,6 +58,8 @@ export type ApiMessage = {
   message_reference?: { message_id?: string; channel_id?: string; guild_id?: string; fail_if_not_exists?: boolean };
   /** The thread started from this message (with flags bit 5, HAS_THREAD). */
   thread?: unknown;
+  /** What the sender named it with (at most 25 characters). */
+  nonce?: string;
   /** Action rows of buttons (type 1 rows of type 2 buttons with a custom_id), when the bot added some. */
   components?: {
     type: number;
@@ -585,6 +587,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
           violations.push(...embedProblems);
           return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
         }
+        const nonce = body.nonce === undefined ? undefined : String(body.nonce);
+        if (nonce !== undefined && nonce.length > 25) {
+          violations.push(`nonce of ${nonce.length} characters`);
+          return json(response, 400, { message: 'Invalid Form Body', code: 50035 });
+        }
+        // enforce_nonce: a message the bot already sent with this nonce is answered again, and no new one made.
+        const sent = body.enforce_nonce === true && nonce !== undefined ? messages.get(channelId as string)?.find((item) => item.nonce === nonce) : undefined;
+        if (sent) return json(response, 200, sent);
         const channel = channels.get(channelId as string) as FakeChannel;
         if (channel.locked) return json(response, 403, { message: 'Thread is locked', code: 160005 });
         // A message in an archived thread brings it back.
@@ -593,6 +603,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
           ...botMessage(channelId as string, body, recorded.files),
           ...(embeds?.length ? { embeds } : {}),
           ...(components?.length ? { components } : {}),
+          ...(nonce !== undefined && { nonce }),
         };
         messages.get(channelId as string)?.push(message);
         json(response, 200, message);

@@ -204,6 +204,46 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect(await client.claimHandoffNotices('discord')).toEqual([]);
   });
 
+  it('offers what the team tells a person in Discord to the Discord adapters, whatever platform the team uses, and nothing for other conversations', async () => {
+    await settings({ platform: null });
+    const inDiscord = 'discord:G1:C7';
+    // The API's conversation only looks like the Slack adapter's.
+    const lookalike = 'slack:T0TEAM:C1:1712345678.000100';
+    expect(await say(inDiscord, 'agent please', { source: 'Discord' })).toBe(WAITING);
+    expect(await say(lookalike, 'agent please')).toBe(WAITING);
+    await client.replyInHandoff(bot, inDiscord, 'Ada', 'Hi, Ada here.');
+    await client.replyInHandoff(bot, lookalike, 'Ada', 'Hi.');
+    await client.resolveHandoff(bot, inDiscord);
+    await client.resolveHandoff(bot, lookalike);
+    expect(await client.claimHandoffNotices('slack')).toEqual([]);
+    expect(await client.claimHandoffNotices('discord', 10, 60, ['G2'])).toEqual([]);
+    // Only a claim asking for replies gets them: an adapter of before them would take one for the team's.
+    const withoutReplies = await call('POST', `${app.baseUrl}/handoffs/notices/claim`, app.apiKey, { platform: 'discord' });
+    expect(withoutReplies).toMatchObject({ status: 200, body: { message: 'Success', data: [] } });
+
+    const [reply, ...rest] = await client.claimHandoffNotices('discord', 10, 60, ['G1']);
+    expect(rest).toEqual([]);
+    expect(reply).toEqual({
+      id: expect.any(String),
+      kind: 'reply',
+      chatbotId: bot,
+      chatbotName: 'Shop',
+      conversationId: inDiscord,
+      source: 'Discord',
+      channel: { workspaceId: 'G1', channelId: 'C7' },
+      thread: null,
+      handoff: { status: 'active', requested_at: expect.any(String), taken_by: 'Ada' },
+      created_at: expect.any(String),
+      text: 'Hi, Ada here.',
+      author: { type: 'human', name: 'Ada' },
+    });
+    await client.completeHandoffNotice(reply?.id ?? '');
+    const [handedBack, ...none] = await client.claimHandoffNotices('discord');
+    expect(none).toEqual([]);
+    expect(handedBack).toMatchObject({ kind: 'reply', text: HANDED_BACK, handoff: { status: 'resolved', taken_by: 'Ada' } });
+    expect(handedBack?.author).toBeUndefined();
+  });
+
   it("refuses another account's notices and threads", async () => {
     await say('c1', 'agent please');
     const other = await app.addAccount('other');

@@ -3,6 +3,7 @@ import type {
   Chatbot,
   HandoffFollowUp,
   HandoffNotice,
+  HandoffReplyNotice,
   HandoffRequestNotice,
   HandoffSnapshot,
   Platform,
@@ -24,6 +25,9 @@ const TRANSCRIPT: TranscriptTurn[] = [
   { role: 'assistant', content: 'Ada here', author: { type: 'human', name: 'Ada' } },
 ];
 const PERSON = { name: 'Bo', email: 'bo@example.com', phone: null };
+/** Where the person talks: their Slack thread. */
+const PERSON_THREAD = { channelId: 'CP', threadId: '1712340000.000200' };
+const ADA = { type: 'human' as const, name: 'Ada' };
 
 describe.each(storeTargets.filter((target) => target.available))('$name store: handoff notices', (target) => {
   let store: Store;
@@ -97,8 +101,38 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
       at: closedAt,
       notice: followUp(conversationId, { status: 'resolved', requestedAt, takenBy: null }, closedAt),
     });
-  const claim = (now: Date, limit = 10, accountId = chatbot.accountId, platform: Platform = 'slack', workspaceIds?: string[]) =>
-    store.handoffNotices.claim({ accountId, platform, workspaceIds, now, leaseUntil: new Date(now.getTime() + 60_000), limit });
+  /** What the team tells the person (a team member's reply, else the hand-back), saved with its notice. */
+  const tell = (conversationId: string, text: string, createdAt: Date, author?: typeof ADA) => {
+    const notice: HandoffReplyNotice = {
+      kind: 'reply',
+      id: `n${++noticeCount}`,
+      accountId: chatbot.accountId,
+      chatbotId: chatbot.id,
+      chatbotName: chatbot.name,
+      conversationId,
+      source: 'Slack',
+      platform: 'slack',
+      workspaceId: 'T9',
+      channelId: PERSON_THREAD.channelId,
+      handoff: pending(NOW),
+      text,
+      ...(author && { author }),
+      thread: PERSON_THREAD,
+      createdAt,
+    };
+    return store.conversations.append({
+      chatbotId: chatbot.id,
+      accountId: chatbot.accountId,
+      id: conversationId,
+      source: 'Slack',
+      contactId: null,
+      messages: [{ role: 'assistant', content: text, createdAt, ...(author && { author }) }],
+      at: createdAt,
+      notices: [notice],
+    });
+  };
+  const claim = (now: Date, limit = 10, accountId = chatbot.accountId, platform: Platform = 'slack', workspaceIds?: string[], replies = true) =>
+    store.handoffNotices.claim({ accountId, platform, workspaceIds, replies, now, leaseUntil: new Date(now.getTime() + 60_000), limit });
   /** One adapter process's claim: the notices of its workspaces. */
   const claimIn = (workspaceIds: string[], now: Date) => claim(now, 10, chatbot.accountId, 'slack', workspaceIds);
   const kinds = (notices: HandoffNotice[]) => notices.map((notice) => `${notice.conversationId}:${notice.kind}`);
@@ -159,6 +193,54 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect(posted[0]).toMatchObject({ chatbotName: 'Helper', source: 'Widget or Iframe', platform: 'slack', workspaceId: 'T1', channelId: 'C1' });
     expect(posted[0]?.transcript).toBeUndefined();
     expect(posted[0]?.person).toBeUndefined();
+  });
+
+  it('offers what the team tells the person where they talk, in an order of its own: it waits for none of the team’s notices', async () => {
+    await request('c1');
+    await tell('c1', 'Hi, Ada here.', at(1_000), ADA);
+    await relay('c1', 'Hello?', at(2_000));
+    await tell('c1', 'You are back with the assistant.', at(3_000));
+
+    // Only to a claimer that posts replies (an adapter of before them would take one for the team's).
+    expect(kinds(await claim(at(4_000), 10, chatbot.accountId, 'slack', ['T9'], false))).toEqual([]);
+    // The request is not posted yet; the person's first reply comes all the same, beside it.
+    const [requested, reply, ...rest] = await claim(at(5_000));
+    expect(rest).toEqual([]);
+    expect(requested?.kind).toBe('requested');
+    expect(reply).toEqual({
+      id: expect.any(String),
+      kind: 'reply',
+      accountId: chatbot.accountId,
+      chatbotId: chatbot.id,
+      chatbotName: 'Helper',
+      conversationId: 'c1',
+      source: 'Slack',
+      platform: 'slack',
+      workspaceId: 'T9',
+      channelId: 'CP',
+      handoff: pending(NOW),
+      text: 'Hi, Ada here.',
+      author: ADA,
+      thread: PERSON_THREAD,
+      leaseUntil: at(65_000),
+      doneAt: null,
+      createdAt: at(1_000),
+    });
+    // The next reply waits for this one, which keeps its thread once done.
+    expect(await claim(at(6_000))).toEqual([]);
+    expect(await store.handoffNotices.complete(chatbot.accountId, reply?.id ?? '', undefined, at(7_000))).toMatchObject({
+      thread: PERSON_THREAD,
+      doneAt: at(7_000),
+    });
+    // It goes to the person's workspace, not the team's.
+    expect(await claimIn(['T1'], at(8_000))).toEqual([]);
+    const [next, ...more] = await claimIn(['T9'], at(8_000));
+    expect(more).toEqual([]);
+    expect(next).toMatchObject({ kind: 'reply', text: 'You are back with the assistant.', thread: PERSON_THREAD });
+    expect(next?.author).toBeUndefined();
+    // The person's thread is no handoff's: nothing written there is relayed to the conversation.
+    expect(await store.handoffNotices.findByThread(chatbot.accountId, 'slack', PERSON_THREAD)).toBeUndefined();
+    expect(await store.handoffNotices.prune(at(10_000))).toBe(1);
   });
 
   it('offers conversations side by side, oldest first, one notice each, up to the limit', async () => {

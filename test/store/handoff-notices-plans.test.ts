@@ -33,7 +33,7 @@ describe('sqlite handoff notice query plans', () => {
     ['every workspace', null],
     ['some workspaces', JSON.stringify(['T1', 'T2'])],
   ])('claims for %s through the undone notices of the account and platform, each checked against its conversation', (_, workspaceIds) => {
-    const steps = plan(NEXT_NOTICES_SQL, { accountId: 'account-7', platform: 'slack', workspaceIds, now: 5, limit: 10 });
+    const steps = plan(NEXT_NOTICES_SQL, { accountId: 'account-7', platform: 'slack', workspaceIds, replies: 1, now: 5, limit: 10 });
     expect(steps).toMatch(/SEARCH n USING INDEX handoff_notices_undone \(account_id=\? AND platform=\?\)/);
     expect(steps).toMatch(/SEARCH e USING INDEX handoff_notices_of_conversation \(chatbot_id=\? AND conversation_id=\? AND seq<\?\)/);
     // Only the list of workspaces asked is read whole.

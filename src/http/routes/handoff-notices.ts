@@ -12,8 +12,9 @@ import { parseInput, platform, platformId } from '../validation.js';
 import { handoffState, messageAuthor } from './handoffs.js';
 
 // The chat adapters' side of a human handoff: the notices they post into the handoff channel
-// (a request starts a thread; the person's messages and the closing follow in it), and the
-// handoff a thread belongs to, for its replies and buttons. Key-scoped.
+// (a request starts a thread; the person's messages and the closing follow in it) and to a
+// person talking in Slack or Discord (what the team tells them), and the handoff a thread
+// belongs to, for its replies and buttons. Key-scoped.
 
 /** Workspaces a claim may name: a Slack process names its team, a Discord bot its servers. */
 const MAX_CLAIM_WORKSPACES = 100;
@@ -30,6 +31,10 @@ const claimBody = z.strictObject({
     .describe(
       'Only notices for these workspaces (Slack team ids, Discord server ids), and those of chatbots whose handoff names no workspace: what this adapter process can post. Without it, every workspace’s',
     ),
+  replies: z
+    .boolean()
+    .default(false)
+    .describe('Also `reply` notices, for the people talking to the chatbot on this platform (an adapter that posts them); without, the team’s notices alone'),
 });
 
 const thread = z
@@ -46,13 +51,17 @@ const threadQuery = z.object({ platform, ...thread.shape });
 const notice = z
   .object({
     id: z.string(),
-    kind: z.enum(['requested', 'message', 'closed']),
+    kind: z
+      .enum(['requested', 'message', 'closed', 'reply'])
+      .describe('`requested`, `message`, `closed`: for the team’s handoff channel; `reply`: for the person, where they talk to the chatbot'),
     chatbotId: z.string(),
     chatbotName: z.string(),
     conversationId: z.string(),
     source: z.enum(CONVERSATION_SOURCES),
-    channel: z.object({ workspaceId: z.string(), channelId: z.string() }).describe('Where the chatbot’s handoff settings send requests'),
-    thread: thread.nullable().describe('Null until the `requested` notice is done'),
+    channel: z
+      .object({ workspaceId: z.string(), channelId: z.string() })
+      .describe('Where the chatbot’s handoff settings send requests; `reply`: where the person talks (Discord: their channel or thread)'),
+    thread: thread.nullable().describe('Null until the `requested` notice is done; `reply`: the person’s Slack thread (Discord: null)'),
     handoff: handoffState.describe('The handoff when the notice was made (`closed`: resolved or missed)'),
     created_at: z.iso.datetime(),
     transcript: z
@@ -70,7 +79,8 @@ const notice = z
       .nullable()
       .optional()
       .describe('`requested`: the contact’s or lead’s details; null when unknown'),
-    text: z.string().optional().describe('`message`: what the person wrote'),
+    text: z.string().optional().describe('`message`: what the person wrote; `reply`: what the person is told'),
+    author: messageAuthor.optional().describe('`reply`: the team member who wrote it (none for the hand-back and the offline message)'),
   })
   .meta({ id: 'HandoffNotice' });
 
@@ -91,6 +101,7 @@ function noticeView(item: HandoffNotice): z.infer<typeof notice> {
     ...(item.transcript && { transcript: item.transcript }),
     ...(item.person !== undefined && { person: item.person }),
     ...(item.text !== undefined && { text: item.text }),
+    ...(item.author && { author: item.author }),
   };
 }
 
@@ -125,10 +136,10 @@ export const handoffNoticePaths: ZodOpenApiPathsObject = {
     post: {
       operationId: 'claimHandoffNotices',
       tags,
-      summary: 'Lease the next handoff notices a chat adapter must post: requests, the person’s messages, closings',
+      summary: 'Lease the next handoff notices a chat adapter must post: requests, the person’s messages, closings, and what the team tells a person who talks in Slack or Discord',
       description:
-        'Per conversation, only its oldest notice not yet done, and a `message` or `closed` one only once the `requested` one is done (its `thread` is then known). A notice is leased to this caller for `leaseSeconds`; one not marked done by then is offered again. With `workspaceIds`, only the notices for those workspaces are considered: a `message` or `closed` notice goes to the workspace its `requested` one went to.',
-      requestBody: jsonRequest(claimBody, { platform: 'slack', limit: 10, leaseSeconds: 60, workspaceIds: ['T0123'] }),
+        'Per conversation, only its oldest notice not yet done, and a `message` or `closed` one only once the `requested` one is done (its `thread` is then known). `reply` notices (a team member’s reply, the hand-back, the offline message; with `replies` only) are for the platform the person talks on (the conversation’s source `Slack` or `Discord`, whatever platform the team uses), in their own order: they wait for none of the team’s. A notice is leased to this caller for `leaseSeconds`; one not marked done by then is offered again. With `workspaceIds`, only the notices for those workspaces are considered: a `message` or `closed` notice goes to the workspace its `requested` one went to, a `reply` to the person’s (Discord direct messages: `dm`).',
+      requestBody: jsonRequest(claimBody, { platform: 'slack', limit: 10, leaseSeconds: 60, workspaceIds: ['T0123'], replies: true }),
       responses: { 200: jsonResponse('The notices leased, oldest first', successOf(z.array(notice))), ...keyedFailures() },
     },
   },

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import type { HandoffFollowUp, HandoffNotice, HandoffNoticeRepository, HandoffRequestNotice } from '../port.js';
+import type { HandoffFollowUp, HandoffNotice, HandoffNoticeRepository, HandoffReplyNotice, HandoffRequestNotice } from '../port.js';
 import { toHandoff } from './handoffs.js';
 import { conversationDocumentId, type ConversationDoc, type HandoffNoticeDoc, type MongoModels, type StashedNoticeDoc } from './models.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
@@ -11,7 +11,7 @@ import { retryOnceOnDuplicateKey } from './upsert.js';
 // standalone mongod too. Order: createdAt, then `seq` (an ObjectId, increasing in each process).
 
 /** The update that writes notices into their conversation's document, with the change they tell of. */
-export function stashNotices(notices: (HandoffRequestNotice | HandoffFollowUp)[]) {
+export function stashNotices(notices: (HandoffRequestNotice | HandoffFollowUp | HandoffReplyNotice)[]) {
   if (notices.length === 0) return {};
   const stashed: StashedNoticeDoc[] = notices.map((notice) => ({ _id: notice.id, seq: new Types.ObjectId(), notice }));
   return { $push: { handoffOutbox: { $each: stashed } } };
@@ -19,8 +19,10 @@ export function stashNotices(notices: (HandoffRequestNotice | HandoffFollowUp)[]
 
 type NoticeFields = Omit<HandoffNoticeDoc, '_id'>;
 
-function requestFields({ kind, id, ...notice }: HandoffRequestNotice, seq: Types.ObjectId): NoticeFields {
-  return { ...notice, kind, seq, requestId: id, undone: true, leaseUntil: null, doneAt: null };
+/** A request, or a reply to the person: each its own request, naming where it goes. */
+function ownFields(notice: HandoffRequestNotice | HandoffReplyNotice, seq: Types.ObjectId): NoticeFields {
+  const { kind, id, thread, ...fields } = { thread: null, ...notice };
+  return { ...fields, ...(thread && { thread }), kind, seq, requestId: id, undone: true, leaseUntil: null, doneAt: null };
 }
 
 export type HandoffOutbox = {
@@ -65,7 +67,7 @@ export function mongoHandoffOutbox(models: MongoModels): HandoffOutbox & { flush
     const conversation = { _id: conversationDocumentId(chatbotId, conversationId), chatbotId };
     const doc = await conversations.findOne(conversation, { handoffOutbox: 1 }).lean<Pick<ConversationDoc, 'handoffOutbox'>>();
     for (const { _id: noticeId, seq, notice } of doc?.handoffOutbox ?? []) {
-      const fields = notice.kind === 'requested' ? requestFields(notice, seq) : await followUpFields(notice, seq);
+      const fields = notice.kind === 'requested' || notice.kind === 'reply' ? ownFields(notice, seq) : await followUpFields(notice, seq);
       if (fields) {
         await retryOnceOnDuplicateKey(() => handoffNotices.updateOne({ _id: noticeId }, { $setOnInsert: fields }, { upsert: true }));
       }
@@ -101,6 +103,7 @@ const toNotice = (doc: Offered, request: HandoffNoticeDoc | null): HandoffNotice
   ...(doc.transcript && { transcript: doc.transcript }),
   ...(doc.kind === 'requested' && { person: doc.person ?? null }),
   ...(doc.text !== undefined && { text: doc.text }),
+  ...(doc.author && { author: { type: doc.author.type, name: doc.author.name } }),
   thread: request?.thread ? { channelId: request.thread.channelId, threadId: request.thread.threadId } : null,
   leaseUntil: doc.leaseUntil,
   doneAt: doc.doneAt,
@@ -148,16 +151,22 @@ export function mongoHandoffNotices(models: MongoModels): HandoffNoticeRepositor
     doc.requestId === doc._id ? Promise.resolve(doc) : handoffNotices.findOne({ _id: doc.requestId }).lean<HandoffNoticeDoc>();
 
   return {
-    async claim({ accountId, platform, workspaceIds, now, leaseUntil, limit }) {
+    async claim({ accountId, platform, workspaceIds, replies, now, leaseUntil, limit }) {
       await outbox.flushAccount(accountId);
       // Each conversation's oldest undone notice (of those for the workspaces asked, or naming
-      // none), free of a live lease, oldest first.
+      // none; the team's and the person's replies apart), free of a live lease, oldest first.
       // Read as needed: heads other claimers lease meanwhile are passed over for the next.
       const inWorkspaces = workspaceIds && { workspaceId: { $in: [...workspaceIds, ''] } };
+      const teamsOnly = !replies && { kind: { $ne: 'reply' } };
       const heads = handoffNotices.aggregate<HandoffNoticeDoc>([
-        { $match: { accountId, platform, undone: true, ...inWorkspaces } },
+        { $match: { accountId, platform, undone: true, ...inWorkspaces, ...teamsOnly } },
         { $sort: { createdAt: 1, seq: 1 } },
-        { $group: { _id: { chatbotId: '$chatbotId', conversationId: '$conversationId' }, head: { $first: '$$ROOT' } } },
+        {
+          $group: {
+            _id: { chatbotId: '$chatbotId', conversationId: '$conversationId', toPerson: { $eq: ['$kind', 'reply'] } },
+            head: { $first: '$$ROOT' },
+          },
+        },
         { $replaceRoot: { newRoot: '$head' } },
         { $match: { $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] } },
         { $sort: { createdAt: 1, seq: 1 } },

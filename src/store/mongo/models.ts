@@ -15,6 +15,7 @@ import type {
   Handoff,
   HandoffFollowUp,
   HandoffNotice,
+  HandoffReplyNotice,
   HandoffRequestNotice,
   Lead,
   MaterialRun,
@@ -339,11 +340,12 @@ conversationSchema.index({ 'handoff.dueAt': 1 }, { partialFilterExpression: { 'h
 conversationSchema.index({ accountId: 1 }, { partialFilterExpression: { 'handoffOutbox._id': { $exists: true } } });
 
 /** A notice as its conversation's document holds it; `seq` orders it after `createdAt`. */
-export type StashedNoticeDoc = { _id: string; seq: Types.ObjectId; notice: HandoffRequestNotice | HandoffFollowUp };
+export type StashedNoticeDoc = { _id: string; seq: Types.ObjectId; notice: HandoffRequestNotice | HandoffFollowUp | HandoffReplyNotice };
 
 /**
  * One notice of the handoff feed. A follow-up carries its handoff's request's fields (`requestId`
- * names it); the request carries the thread once done. Only undone notices carry `undone`, so the
+ * names it); the request carries the thread once done, a reply (its own request) from the start.
+ * Only undone notices carry `undone`, so the
  * feed's index holds those alone.
  */
 export type HandoffNoticeDoc = Omit<HandoffNotice, 'id' | 'thread' | 'doneAt'> & {
@@ -374,6 +376,7 @@ const handoffNoticeSchema = new Schema<HandoffNoticeDoc>(
     transcript: { type: Schema.Types.Mixed, default: undefined },
     person: { type: Schema.Types.Mixed, default: undefined },
     text: { type: String, default: undefined },
+    author: { type: Schema.Types.Mixed, default: undefined },
     thread: { type: Schema.Types.Mixed, default: undefined },
     undone: { type: Boolean, default: undefined },
     leaseUntil: { type: Date, default: null },

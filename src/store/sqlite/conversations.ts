@@ -179,7 +179,10 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
       const { role, content, createdAt, author, kind } = message;
       insertMessage.run(seq, chatbotId, id, role, content, createdAt.getTime(), sources, author?.name ?? null, kind ?? null);
     }
-    for (const notice of input.notices ?? []) notices.followUp(notice);
+    for (const notice of input.notices ?? []) {
+      if (notice.kind === 'reply') notices.reply(notice);
+      else notices.followUp(notice);
+    }
   });
   const reserve = db.transaction((count: number) => {
     startSequence.run();

@@ -7,6 +7,7 @@ import type {
   HandoffNoticeKind,
   HandoffNoticeRepository,
   HandoffPerson,
+  HandoffReplyNotice,
   HandoffRequestNotice,
   HandoffStatus,
   Platform,
@@ -36,6 +37,7 @@ type NoticeRow = {
   transcript: string | null;
   person: string | null;
   text: string | null;
+  author_name: string | null;
   lease_until: number | null;
   done_at: number | null;
   created_at: number;
@@ -59,6 +61,7 @@ const toNotice = (row: OfferedRow): HandoffNotice => ({
   ...(row.transcript !== null && { transcript: JSON.parse(row.transcript) as TranscriptTurn[] }),
   ...(row.kind === 'requested' && { person: row.person === null ? null : (JSON.parse(row.person) as HandoffPerson) }),
   ...(row.text !== null && { text: row.text }),
+  ...(row.author_name !== null && { author: { type: 'human' as const, name: row.author_name } }),
   thread:
     row.handoff_channel_id === null || row.handoff_thread_id === null
       ? null
@@ -77,16 +80,17 @@ const inWorkspaces = (alias: string) =>
 
 /**
  * The account's next notices for the platform (and workspaces, if asked): each conversation's
- * oldest undone one among them, free of a live lease, oldest first, through
+ * oldest undone one among them (the team's and the person's replies apart), free of a live
+ * lease, oldest first, through
  * handoff_notices_undone and handoff_notices_of_conversation. Exported for the query plan test.
  */
 export const NEXT_NOTICES_SQL = `SELECT n.seq FROM handoff_notices n
   WHERE n.account_id = @accountId AND n.platform = @platform AND n.done_at IS NULL
-    AND (n.lease_until IS NULL OR n.lease_until < @now) AND ${inWorkspaces('n')}
+    AND (n.lease_until IS NULL OR n.lease_until < @now) AND ${inWorkspaces('n')} AND (@replies = 1 OR n.kind <> 'reply')
     AND NOT EXISTS (
       SELECT 1 FROM handoff_notices e
       WHERE e.chatbot_id = n.chatbot_id AND e.conversation_id = n.conversation_id AND e.seq < n.seq AND e.done_at IS NULL
-        AND ${inWorkspaces('e')})
+        AND (e.kind = 'reply') = (n.kind = 'reply') AND ${inWorkspaces('e')})
   ORDER BY n.seq LIMIT @limit`;
 
 /**
@@ -118,6 +122,7 @@ export type HandoffNoticeWriter = {
   request(notice: HandoffRequestNotice): void;
   /** Kept only when the handoff it belongs to has a requested notice. */
   followUp(notice: HandoffFollowUp): void;
+  reply(notice: HandoffReplyNotice): void;
 };
 
 /** Enqueues notices; to be called inside the transaction of the change they tell of. */
@@ -139,28 +144,40 @@ export function sqliteHandoffNoticeWriter(db: Database): HandoffNoticeWriter {
        AND r.requested_at = @requestedAt
      ORDER BY r.seq DESC LIMIT 1`,
   );
-  const snapshot = ({ handoff }: HandoffRequestNotice | HandoffFollowUp) => ({
+  // Its own request: where it goes is its own, and so is its thread.
+  const reply = db.prepare(
+    `INSERT INTO handoff_notices (id, request_id, kind, account_id, chatbot_id, chatbot_name, conversation_id, source,
+       platform, workspace_id, channel_id, status, requested_at, taken_by, text, author_name, thread_channel_id, thread_id, created_at)
+     VALUES (@id, @id, 'reply', @accountId, @chatbotId, @chatbotName, @conversationId, @source,
+       @platform, @workspaceId, @channelId, @status, @requestedAt, @takenBy, @text, @authorName, @threadChannelId, @threadId, @createdAt)`,
+  );
+  const snapshot = ({ handoff }: HandoffRequestNotice | HandoffFollowUp | HandoffReplyNotice) => ({
     status: handoff.status,
     requestedAt: handoff.requestedAt.getTime(),
     takenBy: handoff.takenBy,
   });
 
+  /** The columns of a notice that names where it goes. */
+  const addressed = (notice: HandoffRequestNotice | HandoffReplyNotice) => ({
+    id: notice.id,
+    accountId: notice.accountId,
+    chatbotId: notice.chatbotId,
+    chatbotName: notice.chatbotName,
+    conversationId: notice.conversationId,
+    source: notice.source,
+    platform: notice.platform,
+    workspaceId: notice.workspaceId,
+    channelId: notice.channelId,
+    ...snapshot(notice),
+    createdAt: notice.createdAt.getTime(),
+  });
+
   return {
     request(notice) {
       request.run({
-        id: notice.id,
-        accountId: notice.accountId,
-        chatbotId: notice.chatbotId,
-        chatbotName: notice.chatbotName,
-        conversationId: notice.conversationId,
-        source: notice.source,
-        platform: notice.platform,
-        workspaceId: notice.workspaceId,
-        channelId: notice.channelId,
-        ...snapshot(notice),
+        ...addressed(notice),
         transcript: JSON.stringify(notice.transcript),
         person: notice.person && JSON.stringify(notice.person),
-        createdAt: notice.createdAt.getTime(),
       });
     },
     followUp(notice) {
@@ -174,6 +191,15 @@ export function sqliteHandoffNoticeWriter(db: Database): HandoffNoticeWriter {
         createdAt: notice.createdAt.getTime(),
       });
     },
+    reply(notice) {
+      reply.run({
+        ...addressed(notice),
+        text: notice.text,
+        authorName: notice.author?.name ?? null,
+        threadChannelId: notice.thread?.channelId ?? null,
+        threadId: notice.thread?.threadId ?? null,
+      });
+    },
   };
 }
 
@@ -181,7 +207,7 @@ export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
   // One statement under SQLite's write lock, so racing claimers (other processes too) never
   // lease the same notice.
   const lease = db.prepare<
-    { accountId: string; platform: Platform; workspaceIds: string | null; now: number; leaseUntil: number; limit: number },
+    { accountId: string; platform: Platform; workspaceIds: string | null; replies: 0 | 1; now: number; leaseUntil: number; limit: number },
     { seq: number }
   >(
     `UPDATE handoff_notices SET lease_until = @leaseUntil WHERE seq IN (${NEXT_NOTICES_SQL}) RETURNING seq`,
@@ -194,11 +220,11 @@ export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
     const seqs = lease.all(params).map((row) => row.seq);
     return seqs.length === 0 ? [] : offered.all(JSON.stringify(seqs));
   });
-  // Only the first done records a thread, so the handoff keeps the first one.
+  // Only the first done records a thread, so the handoff keeps the first one; a reply keeps its own.
   const markDone = db.prepare<{ accountId: string; id: string; at: number; channelId: string | null; threadId: string | null }>(
     `UPDATE handoff_notices SET done_at = @at,
-       thread_channel_id = CASE kind WHEN 'requested' THEN @channelId END,
-       thread_id = CASE kind WHEN 'requested' THEN @threadId END
+       thread_channel_id = CASE kind WHEN 'requested' THEN @channelId WHEN 'reply' THEN thread_channel_id END,
+       thread_id = CASE kind WHEN 'requested' THEN @threadId WHEN 'reply' THEN thread_id END
      WHERE id = @id AND account_id = @accountId AND done_at IS NULL`,
   );
   const one = db.prepare<[string, string], OfferedRow>(`${OFFERED} WHERE n.id = ? AND n.account_id = ?`);
@@ -218,11 +244,12 @@ export function sqliteHandoffNotices(db: Database): HandoffNoticeRepository {
   );
 
   return {
-    async claim({ accountId, platform, workspaceIds, now, leaseUntil, limit }) {
+    async claim({ accountId, platform, workspaceIds, replies, now, leaseUntil, limit }) {
       const params = {
         accountId,
         platform,
         workspaceIds: workspaceIds ? JSON.stringify(workspaceIds) : null,
+        replies: replies ? (1 as const) : (0 as const),
         now: now.getTime(),
         leaseUntil: leaseUntil.getTime(),
         limit,

@@ -662,6 +662,9 @@ export const MIGRATIONS: readonly string[] = [
   // What each of the chatbot's messages is (MessageKind), marked where it is written; the messages
   // saved before stay NULL, read by the text rule of then (see message-kinds.ts in the domain).
   `ALTER TABLE conversation_messages ADD COLUMN kind TEXT CHECK (kind IN ('answer', 'decline', 'handoff'));`,
+  // A handoff notice of kind `reply` goes to the person, naming the team member who wrote it (none
+  // for the hand-back and the offline message); its thread (the person's) is set when it is written.
+  `ALTER TABLE handoff_notices ADD COLUMN author_name TEXT;`,
 ];
 
 export function migrate(db: Database): void {
