@@ -8,7 +8,7 @@ import { createChatEngine, type ChatEngine } from '../engine/index.js';
 import type { Store } from '../store/port.js';
 import { createConversationWatch, type ConversationWatch } from './conversation-watch.js';
 import { keyAccounts, requireCaller, type AuthState } from './middleware/auth.js';
-import { jsonBody } from './middleware/body.js';
+import { jsonBody, PUBLIC_JSON_LIMIT } from './middleware/body.js';
 import { perKeyRateLimit } from './middleware/rate-limit.js';
 import { failureBodies } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
@@ -105,14 +105,14 @@ export function appRouters({
     secureCookies: publicUrl ? publicUrl.startsWith('https:') : undefined,
   };
   // Each API feature is a router of its own behind the same key (or console session) check and
-  // body parser; the console's sign-in, which needs neither, has only the parser.
+  // body parser; the console's sign-in, which needs neither, has only a parser of small bodies.
   const keys = keyAccounts(store);
   const keyCheck = requireCaller(store, keys, sessions);
   const body = jsonBody();
   const api = (feature: Router<AuthState>, ...guards: Middleware<AuthState>[]) =>
     new Router<AuthState>({ prefix: API_PREFIX }).use(keyCheck, body, ...guards, feature.routes()) as Router;
   const open = (feature: Router<AuthState>) =>
-    new Router<AuthState>({ prefix: API_PREFIX }).use(body, feature.routes()) as Router;
+    new Router<AuthState>({ prefix: API_PREFIX }).use(jsonBody(PUBLIC_JSON_LIMIT), feature.routes()) as Router;
   // The contract limits the contact and custom-attribute endpoints per key.
   const contactsLimit = perKeyRateLimit(store, { scope: 'contacts', perMinute: contactsRateLimitPerMinute });
   const onError = (error: unknown, what: string) => logger.warn({ err: error }, `${what} failed`);

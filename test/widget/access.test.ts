@@ -89,6 +89,17 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
     expect((await chat('203.0.113.4')).status).toBe(200);
   });
 
+  it('reads at most 64 KB of JSON from anyone without a key, refused with the contract’s error body', async () => {
+    // Public routes read whole bodies of up to 16 MB before checking anything, as keyed ones may.
+    const padding = 'x'.repeat(100_000);
+    expect(await chat('203.0.113.6', { padding })).toEqual({ status: 400, text: JSON.stringify(INVALID) });
+    const lead = await call('POST', `${app.origin}/widget/chatbots/${bot}/leads`, undefined, { conversationId: 'wc_cccccccccccccccccccccccc', email: 'a@example.com', padding });
+    expect(lead).toEqual({ status: 400, body: INVALID });
+    expect(await call('POST', `${app.baseUrl}/console/sessions`, undefined, { apiKey: 'sb_nope', padding })).toEqual({ status: 400, body: INVALID });
+    // Nothing was counted against the address, and a message of the longest kind still fits.
+    expect((await chat('203.0.113.6', { message: '\u00e9'.repeat(4_000) })).status).toBe(200);
+  });
+
   it('shows only what the button needs, and checks lead details on the server', async () => {
     const { body } = await call('GET', `${app.origin}/widget/chatbots/${bot}/config`, undefined);
     expect(Object.keys(body as object).sort()).toEqual(

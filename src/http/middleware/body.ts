@@ -7,14 +7,20 @@ import { closeOnceAnswered } from '../lingering-close.js';
 
 // JSON bodies may carry a whole training text; 10 MB of text plus JSON escaping fits.
 const JSON_LIMIT = '16mb';
+/**
+ * What anyone may send without a key (the widget's chat, leads and handoff request, the console's
+ * sign-in): a 4,000-character message written all in \u escapes fits, and nobody makes the hub
+ * read and parse 16 MB before it checks anything.
+ */
+export const PUBLIC_JSON_LIMIT = '64kb';
 const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 
-/** JSON bodies, on DELETE too (the contract identifies chatbots in DELETE bodies). */
-export function jsonBody(): Middleware {
+/** JSON bodies of at most `limit`, on DELETE too (the contract identifies chatbots in DELETE bodies). */
+export function jsonBody(limit = JSON_LIMIT): Middleware {
   return refusingUnparsable({
     json: true,
     jsonStrict: true,
-    jsonLimit: JSON_LIMIT,
+    jsonLimit: limit,
     urlencoded: false,
     text: false,
     multipart: false,

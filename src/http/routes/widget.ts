@@ -22,7 +22,7 @@ import { isOpenHandoff, type Chatbot, type Conversation, type StoredMessage, typ
 import type { ConversationWatch } from '../conversation-watch.js';
 import { openEventStream } from '../event-stream.js';
 import { imageUrl } from '../image-url.js';
-import { jsonBody } from '../middleware/body.js';
+import { jsonBody, PUBLIC_JSON_LIMIT } from '../middleware/body.js';
 import { sendReply } from '../reply.js';
 import { failures, jsonRequest, jsonResponse, messageOf, textResponse } from '../schemas/responses.js';
 import { chatbotId, parseInput } from '../validation.js';
@@ -96,6 +96,8 @@ const STREAM_LIFETIME_MS = 10 * 60_000;
 
 export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgroundError, watch: ConversationWatch): Router {
   const router = new Router({ prefix: '/widget' });
+  // Anyone may post here: bodies as small as the widget sends.
+  const publicBody = jsonBody(PUBLIC_JSON_LIMIT);
 
   router.get('/embed.js', async (ctx) => {
     const { embed } = await widgetAssets();
@@ -169,7 +171,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
   });
 
   /** The window's "Talk to a person". */
-  router.post('/chatbots/:chatbotId/conversations/:conversationId/handoff', jsonBody(), async (ctx) => {
+  router.post('/chatbots/:chatbotId/conversations/:conversationId/handoff', publicBody, async (ctx) => {
     const { chatbotId: id, conversationId } = parseInput(conversationParams, ctx.params);
     const chatbot = await findWidgetChatbot(store, id);
     const { host } = parseInput(hostOnly, ctx.request.body ?? {});
@@ -189,7 +191,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     followConversation(ctx, watch, conversation, ctx.get('Last-Event-ID') || after);
   });
 
-  router.post('/chatbots/:chatbotId/chat', jsonBody(), async (ctx) => {
+  router.post('/chatbots/:chatbotId/chat', publicBody, async (ctx) => {
     const chatbot = await publicChatbot(store, ctx);
     const input = parseInput(chatBody, ctx.request.body);
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, input.host));
@@ -199,7 +201,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     await sendReply(ctx, reply, true);
   });
 
-  router.post('/chatbots/:chatbotId/leads', jsonBody(), async (ctx) => {
+  router.post('/chatbots/:chatbotId/leads', publicBody, async (ctx) => {
     const chatbot = await publicChatbot(store, ctx);
     const { host, ...lead } = parseInput(leadBody, ctx.request.body);
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
