@@ -90,6 +90,7 @@ const chatbotDetails = z
   .meta({ id: 'ChatbotDetails' });
 
 async function toChatbotDetails(store: Store, chatbot: Chatbot): Promise<z.infer<typeof chatbotDetails>> {
+  const [profilePictureUrl, iconUrl] = await Promise.all([imageUrl(store, chatbot.id, 'profile-picture'), imageUrl(store, chatbot.id, 'icon')]);
   return {
     id: chatbot.id,
     name: chatbot.name,
@@ -97,8 +98,8 @@ async function toChatbotDetails(store: Store, chatbot: Chatbot): Promise<z.infer
     created_at: isoTime(chatbot.createdAt),
     updated_at: isoTime(chatbot.updatedAt),
     settings: chatbot.settings,
-    profilePictureUrl: await imageUrl(store, chatbot.id, 'profile-picture'),
-    iconUrl: await imageUrl(store, chatbot.id, 'icon'),
+    profilePictureUrl,
+    iconUrl,
   };
 }
 
