@@ -1,4 +1,4 @@
-import type { FileKind } from './index.js';
+import type { FileKind } from './sniff.js';
 
 // Why a file yielded no text, as one plain sentence the owner can act on: it becomes the source's
 // `error`.

@@ -1,11 +1,12 @@
 import { workerJobs } from '../../worker-thread.js';
 import { ExtractionError } from './errors.js';
+import type { FileKind } from './sniff.js';
 
 // File extraction for knowledge sources: the type judged from the content, the text written with
 // its structure (Markdown headings, one line per list item and table row) for the chunker. Pure:
 // it knows nothing of the store or HTTP. The work runs on a worker thread of its own.
 
-export type FileKind = 'pdf' | 'docx' | 'markdown' | 'html' | 'text';
+export type { FileKind } from './sniff.js';
 export type Extracted = { kind: FileKind; contentType: string; title: string | undefined; text: string };
 
 export { ExtractionError, isExtractionError } from './errors.js';

@@ -1,10 +1,11 @@
 import iconv from 'iconv-lite';
-import type { FileKind } from './index.js';
 
 // The type of a file from its bytes, never its name: PDF and DOCX by their signatures (a DOCX is
 // a zip holding word/document.xml), then text, which must decode, told apart by its structure:
 // HTML by its document tags, Markdown by its headings, fences, tables and links; other markup
 // (XML, SVG) is not read.
+
+export type FileKind = 'pdf' | 'docx' | 'markdown' | 'html' | 'text';
 
 /** The media type of each kind, as a file source shows it from its upload on. */
 export const CONTENT_TYPES: Record<FileKind, string> = {
