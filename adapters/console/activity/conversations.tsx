@@ -6,7 +6,7 @@ import { inRange, rangeProblem } from '../date-range.js';
 import { formatTime } from '../format.js';
 import type { Chatbot, Conversation } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
-import { useRefresh } from '../use-refresh.js';
+import { LIST_REFRESH_MS, useRefresh } from '../use-refresh.js';
 import { handoffText } from './handoff-text.js';
 import { isOpen } from './team-reply.js';
 import { Transcript } from './transcript.js';
@@ -18,8 +18,6 @@ import { CONVERSATION_SOURCES } from '../sources.js';
 // by itself, so a console left open shows new conversations and handoff requests.
 
 const PAGE_SIZE = 50;
-/** How soon the list shows a new conversation or handoff request by itself (see use-refresh.ts). */
-const LIST_REFRESH_MS = 10_000;
 /** While the open transcript's handoff is open, so the person's new messages appear within seconds. */
 const HANDOFF_REFRESH_MS = 3_000;
 const SOURCE_OPTIONS = [{ value: '', label: 'All sources' }, ...CONVERSATION_SOURCES.map((source) => ({ value: source, label: source }))];
