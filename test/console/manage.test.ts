@@ -359,7 +359,8 @@ describe('activity', () => {
     expect(asked).toBe(0);
     await show('visible');
     await item('while-hidden').waitFor();
-    expect(asked).toBe(1);
+    // One reading: the conversations, and the open handoffs listed first.
+    expect(asked).toBe(2);
     await open.context().close();
   });
 
@@ -537,5 +538,30 @@ describe('a busy day', () => {
     await page.getByLabel('Search').fill('sourdough');
     await expect.poll(() => status.textContent()).toBe('1 conversation');
     await page.getByLabel('Search').fill('');
+  });
+
+  it('lists the open handoffs first, however many newer conversations there are, with no “Load more”', async () => {
+    // Found on a busy day at Harbour House's front desk: a guest who asked for a person before
+    // fifty others wrote in waited behind "Load more", where nobody looked.
+    const api = (path: string, body: unknown) => call('POST', `${run.app.baseUrl}${path}`, run.app.apiKey, body);
+    await api('/update-chatbot-settings', { chatbotId, handoff: { enabled: true } });
+    await api('/chat', { chatbotId, conversationId: 'waited-long', messages: [{ role: 'user', content: 'I want a human, please' }] });
+    await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        api('/chat', { chatbotId, conversationId: `later-${index}`, messages: [{ role: 'user', content: `Is parking free for car ${index}?` }] }),
+      ),
+    );
+    await chatbotPage('activity');
+    const waitedLong = (list: Locator) => list.getByRole('listitem').filter({ has: page.locator('a[href$="conversation=waited-long"]') });
+    const handoffs = page.getByRole('list', { name: 'Open handoffs' });
+    await waitedLong(handoffs).waitFor();
+    expect(await waitedLong(handoffs).textContent()).toContain('handoff: waiting for the team');
+    // Older than the newest 50, so not among the conversations shown before "Load more".
+    const conversations = page.getByRole('list', { name: 'Conversations' });
+    await expect.poll(() => conversations.getByRole('listitem').count()).toBe(50);
+    expect(await waitedLong(conversations).count()).toBe(0);
+    await waitedLong(handoffs).getByRole('link').click();
+    await page.getByRole('form', { name: 'Reply as the team' }).waitFor();
+    await expectAccessible(page);
   });
 });
