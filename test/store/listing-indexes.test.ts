@@ -105,6 +105,25 @@ describe.each(planReader === undefined ? [] : [planReader])('mongodb listing que
     // 30 days of the target chatbot (10 inside the range) among 300 leads of another.
     for (let day = 0; day < 30; day += 1) await leads.insert(lead(bot, new Date(from.getTime() + (day - 10) * DAY)));
     for (let i = 0; i < 300; i += 1) await leads.insert(lead('other-bot', new Date(from.getTime() + (i % 30) * DAY)));
+    // 200 of the target chatbot's conversations, one in forty waiting for the team, and one in ten long handed back.
+    const handoff = (index: number) => {
+      const status = index % 40 === 0 ? 'pending' : index % 10 === 0 ? 'resolved' : undefined;
+      return status && { status, requestedAt: from, takenBy: null, dueAt: null, updatedAt: from, claimedBy: null, leaseUntil: null };
+    };
+    await models.conversations.insertMany(
+      Array.from({ length: 200 }, (_, index) => ({
+        _id: `${bot}:c${index}`,
+        chatbotId: bot,
+        conversationId: `c${index}`,
+        accountId: 'account',
+        source: 'API',
+        contactId: null,
+        messageCount: 0,
+        ...(handoff(index) && { handoff: handoff(index) }),
+        createdAt: new Date(from.getTime() + index * 60_000),
+        updatedAt: new Date(from.getTime() + index * 60_000),
+      })),
+    );
   });
   afterAll(async () => {
     await connection.dropDatabase();
@@ -143,6 +162,9 @@ describe.each(planReader === undefined ? [] : [planReader])('mongodb listing que
     expect(stages).not.toContain('COLLSCAN');
     expect(stages).not.toContain('SORT');
     expect(collect(explained, 'indexName')).toContain('chatbotId_1_handoff.status_1_createdAt_-1__id_-1');
+    const stats = (explained as { executionStats: Record<string, number> }).executionStats;
+    expect(stats.nReturned).toBe(5);
+    expect(stats.totalDocsExamined).toBe(5);
   });
 });
 
