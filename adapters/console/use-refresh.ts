@@ -7,6 +7,9 @@ import type { Loaded } from './use-load.js';
 // up, and it pauses while the browser tab is hidden: a console left open in a background tab asks
 // nothing, and reads again as soon as it is shown.
 
+/** How soon an Activity list (conversations, leads, contacts) shows what is new by itself. */
+export const LIST_REFRESH_MS = 10_000;
+
 /** Reloads `loaded` `intervalMs` after each reading ends while `active`, and at once when a hidden tab is shown. */
 export function useRefresh(loaded: Loaded<unknown>, intervalMs: number, active = true): void {
   const { data, error, loading, reload } = loaded;

@@ -3,6 +3,7 @@ import type {
   Account,
   Chatbot,
   Conversation,
+  ConversationListFilter,
   ConversationSource,
   Feedback,
   HandoffFollowUp,
@@ -11,7 +12,6 @@ import type {
   Page,
   Revision,
   Store,
-  TimeRange,
 } from '../store/port.js';
 import type { OnBackgroundError } from './chat.js';
 import { findOwnedChatbot } from './chatbots.js';
@@ -50,15 +50,15 @@ export function recordExchange(store: Store, chatbot: Chatbot, exchange: Exchang
   });
 }
 
-/** `sources` absent means every source; an empty list matches nothing. */
-export type ConversationFilter = TimeRange & { sources?: ConversationSource[] };
-
-/** Newest first; each of the chatbot's messages says what it is, those saved before the mark too. */
+/**
+ * Newest first; each of the chatbot's messages says what it is, those saved before the mark too.
+ * `sources` absent means every source; an empty list matches nothing.
+ */
 export async function listConversations(
   store: Store,
   account: Account,
   chatbotId: string,
-  filter: ConversationFilter,
+  filter: ConversationListFilter,
   page: Page,
 ): Promise<Conversation[]> {
   const chatbot = await findOwnedChatbot(store, account, chatbotId);

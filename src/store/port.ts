@@ -476,6 +476,9 @@ export type PendingLead = Lead & { revision: number };
 /** Inclusive bounds on a creation time. */
 export type TimeRange = { from?: Date; to?: Date };
 
+/** Which conversations a listing holds; a list absent (or empty) means any. */
+export type ConversationListFilter = TimeRange & { sources?: ConversationSource[]; handoffStatuses?: HandoffStatus[] };
+
 export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe' | 'Playground';
 
 /** A source an answer drew on, as its message cites it. */
@@ -523,8 +526,10 @@ export type AnsweredQuestion = {
 /** A message to append: `id` given for every message of the batch (reserved ids, in order) or for none. */
 export type NewMessage = ConversationMessage & { id?: string };
 
+export const HANDOFF_STATUSES = ['pending', 'active', 'resolved', 'missed'] as const;
+
 /** Where a conversation handed to a person stands: `pending` until someone takes it, then `active`. */
-export type HandoffStatus = 'pending' | 'active' | 'resolved' | 'missed';
+export type HandoffStatus = (typeof HANDOFF_STATUSES)[number];
 
 export const OPEN_HANDOFF: readonly HandoffStatus[] = ['pending', 'active'];
 
@@ -805,12 +810,12 @@ export interface ConversationRepository {
    * cost follows `limit`, not the conversation's length.
    */
   recentMessages(chatbotId: string, id: string, limit: number): Promise<ConversationMessage[]>;
-  /** Newest first by creation time (ties by id); `sources` empty or absent means all. */
-  list(
-    chatbotId: string,
-    filter: TimeRange & { sources?: ConversationSource[] },
-    page: Page,
-  ): Promise<Conversation[]>;
+  /**
+   * Newest first by creation time (ties by id); `sources` empty or absent means all. With
+   * `handoffStatuses`, only the conversations whose current handoff is in one of them, found
+   * through their handoffs: the cost follows how many of the chatbot's handoffs are in them.
+   */
+  list(chatbotId: string, filter: ConversationListFilter, page: Page): Promise<Conversation[]>;
   /**
    * Ids, in order, for the `count` messages of a later append: a streamed reply names its message
    * before it is complete. Reservations never repeat, across processes too; an unused one is a gap.

@@ -180,6 +180,59 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     });
   });
 
+  describe('handoffStatus', () => {
+    beforeEach(async () => {
+      await seed('never', '2026-03-01T00:00:00.000Z');
+      await seed('waiting', '2026-03-02T00:00:00.000Z', 'Slack');
+      await seed('taken', '2026-03-03T00:00:00.000Z');
+      await seed('closed', '2026-03-04T00:00:00.000Z');
+      await seed('waiting-too', '2026-03-05T00:00:00.000Z');
+      const due = new Date('2026-03-10T00:00:00.000Z');
+      for (const id of ['waiting', 'taken', 'closed', 'waiting-too']) await app.store.handoffs.request(bot, id, new Date(), due);
+      await app.store.handoffs.transition(bot, 'taken', ['pending'], { status: 'active', takenBy: 'Ada', dueAt: due, at: new Date() });
+      await app.store.handoffs.transition(bot, 'closed', ['pending'], { status: 'resolved', dueAt: null, at: new Date() });
+    });
+
+    it.each([
+      ['one status', 'pending', ['waiting-too', 'waiting']],
+      ['the open ones, comma-separated', 'pending,active', ['waiting-too', 'taken', 'waiting']],
+      ['repeated parameters', ['pending', 'resolved'], ['waiting-too', 'closed', 'waiting']],
+      ['a status named twice', 'active, active', ['taken']],
+      ['a status none stands in', 'missed', []],
+      ['an empty value (every conversation)', '', ['waiting-too', 'closed', 'taken', 'waiting', 'never']],
+    ] as [string, string | string[], string[]][])('filters by %s', async (_case, handoffStatus, expected) => {
+      expect(await ids({ handoffStatus })).toEqual(expected);
+    });
+
+    it('shows each conversation with its handoff, and filters together with the sources, dates and pages', async () => {
+      const { body } = await getConversations({ chatbotId: bot, handoffStatus: 'active' });
+      expect((body as { data: { id: string; handoff: unknown }[] }).data).toMatchObject([
+        { id: 'taken', handoff: { status: 'active', taken_by: 'Ada' } },
+      ]);
+      const handoffStatus = 'pending,active';
+      expect(await ids({ handoffStatus, filteredSources: 'API' })).toEqual(['waiting-too', 'taken']);
+      expect(await ids({ handoffStatus, endDate: '2026-03-02' })).toEqual(['waiting']);
+      expect(await ids({ handoffStatus, page: '1', size: '2' })).toEqual(['waiting-too', 'taken']);
+      expect(await ids({ handoffStatus, page: '2', size: '2' })).toEqual(['waiting']);
+    });
+
+    it('lists none of another chatbot’s conversations', async () => {
+      const other = await createChatbotViaApi(app, 'Other');
+      await seed('theirs', '2026-03-06T00:00:00.000Z', 'API', other);
+      await app.store.handoffs.request(other, 'theirs', new Date(), new Date('2026-03-10T00:00:00.000Z'));
+      expect(await ids({ handoffStatus: 'pending' })).toEqual(['waiting-too', 'waiting']);
+    });
+
+    it.each([
+      ['an unknown status', 'waiting'],
+      ['another case', 'Pending'],
+      ['a known and an unknown status', 'pending,open'],
+      ['an unknown repeated value', ['pending', 'open']],
+    ] as [string, string | string[]][])('answers 400 for %s', async (_case, handoffStatus) => {
+      expect(await getConversations({ chatbotId: bot, handoffStatus })).toEqual({ status: 400, body: INVALID });
+    });
+  });
+
   it.each([
     ['no chatbotId', {}],
     ['an empty chatbotId', { chatbotId: '' }],

@@ -97,6 +97,44 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect((await claim('d', at(100_000))).map((due) => due.conversationId)).toEqual(['c2', 'c3']);
   });
 
+  it('lists the conversations whose handoff stands as asked, newest first, paged, with the other filters', async () => {
+    // c1 (from beforeEach) is never handed off; each of these is a minute newer than the one before.
+    const statuses = ['pending', 'active', 'resolved', 'pending', 'missed', 'active'] as const;
+    for (const [index, status] of statuses.entries()) {
+      const id = `h${index}`;
+      const createdAt = at(60_000 * (index + 1));
+      await store.conversations.append({
+        chatbotId: chatbot.id,
+        accountId: chatbot.accountId,
+        id,
+        source: index === 3 ? 'Slack' : 'API',
+        contactId: null,
+        messages: [{ role: 'user', content: 'I need a person', createdAt }],
+        at: createdAt,
+      });
+      await store.handoffs.request(chatbot.id, id, createdAt, at(3_600_000));
+      if (status !== 'pending') await store.handoffs.transition(chatbot.id, id, ['pending'], { status, dueAt: null, at: createdAt });
+    }
+    // Another chatbot's waiting conversation is never listed with this one's.
+    const other = await seedChatbot(store, await seedAccount(store));
+    await store.conversations.append({ chatbotId: other.id, accountId: other.accountId, id: 'h9', source: 'API', contactId: null, messages: [], at: NOW });
+    await store.handoffs.request(other.id, 'h9', NOW, at(3_600_000));
+
+    const ids = async (filter: Parameters<Store['conversations']['list']>[1], page = { page: 1, size: 10 }) =>
+      (await store.conversations.list(chatbot.id, filter, page)).map((conversation) => conversation.id);
+    expect(await ids({ handoffStatuses: ['pending', 'active'] })).toEqual(['h5', 'h3', 'h1', 'h0']);
+    expect(await ids({ handoffStatuses: ['resolved'] })).toEqual(['h2']);
+    expect(await ids({ handoffStatuses: ['missed', 'resolved'] })).toEqual(['h4', 'h2']);
+    expect(await ids({ handoffStatuses: ['pending', 'active'] }, { page: 2, size: 3 })).toEqual(['h0']);
+    expect(await ids({ handoffStatuses: ['pending', 'active'], sources: ['API'] })).toEqual(['h5', 'h1', 'h0']);
+    expect(await ids({ handoffStatuses: ['pending'], from: at(120_000), to: at(240_000) })).toEqual(['h3']);
+    // Without statuses, every conversation, handed off or not; the listed ones carry their handoff.
+    expect(await ids({})).toEqual(['h5', 'h4', 'h3', 'h2', 'h1', 'h0', 'c1']);
+    const [newest] = await store.conversations.list(chatbot.id, { handoffStatuses: ['active'] }, { page: 1, size: 1 });
+    expect(newest?.handoff?.status).toBe('active');
+    expect(newest?.messages.map((message) => message.content)).toEqual(['I need a person']);
+  });
+
   it('goes with its chatbot', async () => {
     await store.handoffs.request(chatbot.id, 'c1', NOW, at(1_000));
     await store.chatbots.delete(chatbot.accountId, chatbot.id);

@@ -9,7 +9,7 @@ import { atomicWrites } from '../../src/store/mongo/atomic.js';
 import { mongoModels, type MongoModels } from '../../src/store/mongo/models.js';
 import { pageBlocks } from '../../src/store/mongo/page-blocks.js';
 import { CONVERSATION_SOURCES } from '../../src/store/conversation-sources.js';
-import { LIST_CONVERSATIONS_SQL } from '../../src/store/sqlite/conversations.js';
+import { LIST_CONVERSATIONS_SQL, LIST_HANDOFF_CONVERSATIONS_SQL } from '../../src/store/sqlite/conversations.js';
 import { LIST_LEADS_SQL } from '../../src/store/sqlite/leads.js';
 import type { Lead } from '../../src/store/port.js';
 import { plannerDatabase, queryPlan } from '../support/query-plan.js';
@@ -32,10 +32,16 @@ describe('sqlite listing query plans', () => {
         `INSERT INTO conversations (chatbot_id, id, account_id, source, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?)`,
       );
+      const handoff = rows.prepare(
+        `INSERT INTO conversation_handoffs (chatbot_id, conversation_id, account_id, status, requested_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      );
       for (let i = 0; i < 20_000; i += 1) {
         const [chatbotId, at] = [`bot-${i % 20}`, Date.UTC(2026, 0, 1) + i * 60_000];
         lead.run(`lead-${i}`, chatbotId, 'account', 'x@example.com', at);
         conversation.run(chatbotId, `conv-${i}`, 'account', i % 2 ? 'API' : 'Slack', at, at);
+        // One in ten handed off, nearly all of those long closed.
+        if (i % 10 === 3) handoff.run(chatbotId, `conv-${i}`, 'account', i % 500 === 3 ? 'pending' : 'resolved', at, at);
       }
     });
   });
@@ -58,6 +64,14 @@ describe('sqlite listing query plans', () => {
     expect(steps).toMatch(/SEARCH conversations USING (COVERING )?INDEX conversations_by_chatbot_time \(chatbot_id=\? AND created_at>\? AND created_at<\?\)/);
     expect(steps).not.toMatch(/SCAN conversations/);
     expect(steps).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('finds the conversations of an open handoff through their handoffs, never walking the chatbot’s conversations', () => {
+    const sources = Object.fromEntries(CONVERSATION_SOURCES.map((_, slot) => [`s${slot}`, 'API']));
+    const steps = plan(LIST_HANDOFF_CONVERSATIONS_SQL, { ...window, ...sources, statuses: JSON.stringify(['pending', 'active']) });
+    expect(steps).toMatch(/SEARCH h USING (COVERING )?INDEX conversation_handoffs_by_status \(chatbot_id=\? AND status=\?\)/);
+    expect(steps).toMatch(/SEARCH c USING INDEX sqlite_autoindex_conversations_1 \(chatbot_id=\? AND id=\?\)/);
+    expect(steps).not.toMatch(/SCAN (conversations|c|h)\b/);
   });
 });
 
@@ -91,6 +105,25 @@ describe.each(planReader === undefined ? [] : [planReader])('mongodb listing que
     // 30 days of the target chatbot (10 inside the range) among 300 leads of another.
     for (let day = 0; day < 30; day += 1) await leads.insert(lead(bot, new Date(from.getTime() + (day - 10) * DAY)));
     for (let i = 0; i < 300; i += 1) await leads.insert(lead('other-bot', new Date(from.getTime() + (i % 30) * DAY)));
+    // 200 of the target chatbot's conversations, one in forty waiting for the team, and one in ten long handed back.
+    const handoff = (index: number) => {
+      const status = index % 40 === 0 ? 'pending' : index % 10 === 0 ? 'resolved' : undefined;
+      return status && { status, requestedAt: from, takenBy: null, dueAt: null, updatedAt: from, claimedBy: null, leaseUntil: null };
+    };
+    await models.conversations.insertMany(
+      Array.from({ length: 200 }, (_, index) => ({
+        _id: `${bot}:c${index}`,
+        chatbotId: bot,
+        conversationId: `c${index}`,
+        accountId: 'account',
+        source: 'API',
+        contactId: null,
+        messageCount: 0,
+        ...(handoff(index) && { handoff: handoff(index) }),
+        createdAt: new Date(from.getTime() + index * 60_000),
+        updatedAt: new Date(from.getTime() + index * 60_000),
+      })),
+    );
   });
   afterAll(async () => {
     await connection.dropDatabase();
@@ -120,6 +153,18 @@ describe.each(planReader === undefined ? [] : [planReader])('mongodb listing que
     )) as unknown;
     expect(collect(explained, 'stage')).not.toContain('COLLSCAN');
     expect(collect(explained, 'indexName')).toContain('chatbotId_1_createdAt_-1__id_-1');
+  });
+
+  it('serves a page of the conversations of open handoffs from the handoff status index, each status in order', async () => {
+    const query = conversationPageQuery(models, bot, { handoffStatuses: ['pending', 'active'] }, { page: 1, size: 5 });
+    const explained = (await query.explain('executionStats')) as unknown;
+    const stages = collect(explained, 'stage');
+    expect(stages).not.toContain('COLLSCAN');
+    expect(stages).not.toContain('SORT');
+    expect(collect(explained, 'indexName')).toContain('chatbotId_1_handoff.status_1_createdAt_-1__id_-1');
+    const stats = (explained as { executionStats: Record<string, number> }).executionStats;
+    expect(stats.nReturned).toBe(5);
+    expect(stats.totalDocsExamined).toBe(5);
   });
 });
 

@@ -7,9 +7,10 @@ import { TextInput } from '../components/fields.js';
 import type { Chatbot, Contact } from '../types.js';
 import { readPages } from '../paged.js';
 import { Show, useLoad } from '../use-load.js';
+import { LIST_REFRESH_MS, useRefresh } from '../use-refresh.js';
 
 // The chatbot's contacts: a list (a hundred at a time), and one contact to view, edit or delete
-// (by its external id).
+// (by its external id). The list is read again by itself, as Activity's conversations are.
 
 const PAGE_SIZE = 100;
 
@@ -21,6 +22,8 @@ export function Contacts({ chatbot }: { chatbot: Chatbot }) {
     () => readPages<Contact>(pages, PAGE_SIZE, (page) => `/chatbots/${encodeURIComponent(chatbot.id)}/contacts${query({ page, per_page: PAGE_SIZE })}`),
     [chatbot.id, round, pages],
   );
+  // Read again in place: the pages loaded, the open contact and what is typed in it stay.
+  useRefresh(contacts, LIST_REFRESH_MS);
   const open = params.contact;
   return (
     <div class="split">

@@ -6,7 +6,7 @@ import { inRange, rangeProblem } from '../date-range.js';
 import { formatTime } from '../format.js';
 import type { Chatbot, Conversation } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
-import { useRefresh } from '../use-refresh.js';
+import { LIST_REFRESH_MS, useRefresh } from '../use-refresh.js';
 import { handoffText } from './handoff-text.js';
 import { isOpen } from './team-reply.js';
 import { Transcript } from './transcript.js';
@@ -14,12 +14,14 @@ import { CONVERSATION_SOURCES } from '../sources.js';
 
 // The chatbot's conversations, newest first: filtered by source and day on the hub, searched by
 // text in the browser (within what is loaded), and opened as a transcript. A conversation whose
-// handoff is open says so, so the team finds the people waiting for it. The list is read again
-// by itself, so a console left open shows new conversations and handoff requests.
+// handoff is open says so, so the team finds the people waiting for it; those are also listed
+// first, all of them whatever the filters and however old (get-conversations' handoffStatus), so
+// none waits behind "Load more". The lists are read again by themselves, so a console left open
+// shows new conversations and handoff requests.
 
 const PAGE_SIZE = 50;
-/** How soon the list shows a new conversation or handoff request by itself (see use-refresh.ts). */
-const LIST_REFRESH_MS = 10_000;
+/** The handoff statuses the team has to act on: waiting for it, or with it. */
+const OPEN_HANDOFF = 'pending,active';
 /** While the open transcript's handoff is open, so the person's new messages appear within seconds. */
 const HANDOFF_REFRESH_MS = 3_000;
 const SOURCE_OPTIONS = [{ value: '', label: 'All sources' }, ...CONVERSATION_SOURCES.map((source) => ({ value: source, label: source }))];
@@ -33,20 +35,17 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
   const [pages, setPages] = useState(1);
 
   const readConversations = async () => {
-    const all: Conversation[] = [];
-    for (let page = 1; page <= pages; page += 1) {
-      const listing = query({ chatbotId: chatbot.id, filteredSources: source, startDate, endDate, page, size: PAGE_SIZE });
-      const { data } = await callJson<{ data: Conversation[] }>('GET', `/get-conversations${listing}`);
-      all.push(...data);
-      if (data.length < PAGE_SIZE) return { list: all, more: false };
-    }
-    return { list: all, more: true };
+    const [listing, handedOff] = await Promise.all([
+      readConversationPages({ chatbotId: chatbot.id, filteredSources: source, startDate, endDate }, pages),
+      readConversationPages({ chatbotId: chatbot.id, handoffStatus: OPEN_HANDOFF }, Infinity),
+    ]);
+    return { ...listing, handedOff: handedOff.list };
   };
   const problem = rangeProblem(startDate, endDate);
   const loaded = useLoad(() => inRange(problem, readConversations), [chatbot.id, source, startDate, endDate, pages]);
 
   const open = params.conversation;
-  const opened = loaded.data?.list.find((conversation) => conversation.id === open);
+  const opened = [...(loaded.data?.handedOff ?? []), ...(loaded.data?.list ?? [])].find((conversation) => conversation.id === open);
   // Read again in place: the filters, the open transcript and a reply being typed stay as they are.
   useRefresh(loaded, isOpen(opened?.handoff) ? HANDOFF_REFRESH_MS : LIST_REFRESH_MS);
   const openUrl = (id: string) => `${path}?conversation=${encodeURIComponent(id)}`;
@@ -65,27 +64,21 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
           <TextInput label="Search" type="search" value={search} onValue={setSearch} hint="Finds words in the loaded conversations." />
         </div>
         <Show loaded={loaded} label="Loading the conversations">
-          {({ list, more }) => {
+          {({ list, more, handedOff }) => {
             const shown = list.filter(matches);
             return (
               <>
+                {handedOff.length > 0 && (
+                  <>
+                    <h2>Open handoffs</h2>
+                    <ConversationList label="Open handoffs" list={handedOff} open={open} openUrl={openUrl} />
+                  </>
+                )}
                 <p class="muted" role="status">
                   {shown.length} conversation{shown.length === 1 ? '' : 's'}
                   {more && `, of the newest ${list.length}: “Load more” for older ones`}
                 </p>
-                <ul class="plain" aria-label="Conversations">
-                  {shown.map((conversation) => (
-                    <li key={conversation.id}>
-                      <a href={openUrl(conversation.id)} aria-current={conversation.id === open ? 'true' : undefined}>
-                        {conversation.messages[0]?.content.slice(0, 80) || '(empty)'}
-                      </a>
-                      <div class="muted">
-                        {conversation.source} · {formatTime(conversation.updated_at)} · {conversation.messages.length} messages
-                        {conversation.handoff && isOpen(conversation.handoff) && <strong> · {handoffText(conversation.handoff)}</strong>}
-                      </div>
-                    </li>
-                  ))}
-                </ul>
+                <ConversationList label="Conversations" list={shown} open={open} openUrl={openUrl} />
                 {more && (
                   <button type="button" class="secondary" onClick={() => setPages(pages + 1)}>
                     Load more
@@ -110,4 +103,36 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
       </div>
     </div>
   );
+}
+
+type ListProps = { label: string; list: Conversation[]; open: string | undefined; openUrl: (id: string) => string };
+
+/** Links to conversations, each with its source, time, length and, while open, where its handoff stands. */
+function ConversationList({ label, list, open, openUrl }: ListProps) {
+  return (
+    <ul class="plain" aria-label={label}>
+      {list.map((conversation) => (
+        <li key={conversation.id}>
+          <a href={openUrl(conversation.id)} aria-current={conversation.id === open ? 'true' : undefined}>
+            {conversation.messages[0]?.content.slice(0, 80) || '(empty)'}
+          </a>
+          <div class="muted">
+            {conversation.source} · {formatTime(conversation.updated_at)} · {conversation.messages.length} messages
+            {conversation.handoff && isOpen(conversation.handoff) && <strong> · {handoffText(conversation.handoff)}</strong>}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Pages 1 to `pages` of get-conversations with these parameters, stopping at one that comes short. */
+async function readConversationPages(params: Record<string, string>, pages: number): Promise<{ list: Conversation[]; more: boolean }> {
+  const list: Conversation[] = [];
+  for (let page = 1; page <= pages; page += 1) {
+    const { data } = await callJson<{ data: Conversation[] }>('GET', `/get-conversations${query({ ...params, page, size: PAGE_SIZE })}`);
+    list.push(...data);
+    if (data.length < PAGE_SIZE) return { list, more: false };
+  }
+  return { list, more: true };
 }

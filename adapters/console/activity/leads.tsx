@@ -1,11 +1,14 @@
+import { useEffect, useMemo } from 'preact/hooks';
 import { csvField } from '../../../src/csv.js';
 import { callJson, query } from '../api.js';
 import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../format.js';
 import type { Chatbot, Lead } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
+import { LIST_REFRESH_MS, useRefresh } from '../use-refresh.js';
 
-// The leads visitors left, newest first, and a CSV file of them.
+// The leads visitors left, newest first, and a CSV file of them. The list is read again by
+// itself, as Activity's conversations are, so a console left open shows new leads.
 
 const PAGE_SIZE = 100;
 const COLUMNS = ['name', 'email', 'phone', 'created_at'] as const;
@@ -19,29 +22,34 @@ export function Leads({ chatbot }: { chatbot: Chatbot }) {
       if (collectedCustomers.length < PAGE_SIZE) return all;
     }
   }, [chatbot.id]);
+  // Read again in place: the rows keep their elements, so the table's scroll stays where it was.
+  useRefresh(leads, LIST_REFRESH_MS);
 
   return (
     <Show loaded={leads} label="Loading the leads">
-      {(list) =>
-        list.length === 0 ? (
-          <p class="muted">No leads yet.</p>
-        ) : (
-          <>
-            <div class="actions">
-              <a class="button" href={csvUrl(list)} download={`leads-${chatbot.id}.csv`}>
-                Export CSV
-              </a>
-            </div>
-            <DataTable
-              columns={['Name', 'Email', 'Phone', 'Left']}
-              rows={list}
-              rowKey={(lead) => lead.id}
-              cells={(lead) => [lead.name ?? '—', lead.email ?? '—', lead.phone ?? '—', formatTime(lead.created_at)]}
-            />
-          </>
-        )
-      }
+      {(list) => (list.length === 0 ? <p class="muted">No leads yet.</p> : <LeadTable chatbotId={chatbot.id} list={list} />)}
     </Show>
+  );
+}
+
+function LeadTable({ chatbotId, list }: { chatbotId: string; list: Lead[] }) {
+  const href = useMemo(() => csvUrl(list), [list]);
+  // Each reading makes a new file: the one it replaces is let go, or a day's readings would pile up.
+  useEffect(() => () => URL.revokeObjectURL(href), [href]);
+  return (
+    <>
+      <div class="actions">
+        <a class="button" href={href} download={`leads-${chatbotId}.csv`}>
+          Export CSV
+        </a>
+      </div>
+      <DataTable
+        columns={['Name', 'Email', 'Phone', 'Left']}
+        rows={list}
+        rowKey={(lead) => lead.id}
+        cells={(lead) => [lead.name ?? '—', lead.email ?? '—', lead.phone ?? '—', formatTime(lead.created_at)]}
+      />
+    </>
   );
 }
 

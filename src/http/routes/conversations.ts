@@ -9,10 +9,10 @@ import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import { handoffView } from '../../domain/webhook-events.js';
 import { handoffState, messageAuthor } from './handoffs.js';
-import type { Conversation, ConversationSource, MessageKind, Store } from '../../store/port.js';
+import { HANDOFF_STATUSES, type Conversation, type ConversationSource, type MessageKind, type Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
-import { listingQuery, parseListing } from '../schemas/listing.js';
+import { commaSeparated, listingQuery, parseListing } from '../schemas/listing.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
 import { chatbotId, parseInput } from '../validation.js';
@@ -48,15 +48,23 @@ const sourceBySpelling = new Map<string, string>(FILTERABLE_SOURCES.map((source)
  * parts are ignored), as the recorded sources they can match; absent (or blank) means every
  * source. An unknown name is an invalid request.
  */
-const filteredSources = z
-  .union([z.string(), z.array(z.string())])
-  .transform((given) => [given].flat().flatMap((value) => value.split(',')).map((part) => part.trim()))
-  .transform((parts) => parts.filter((part) => part !== '').map((part) => sourceBySpelling.get(spelling(part)) ?? part))
+const filteredSources = commaSeparated
+  .transform((parts) => parts.map((part) => sourceBySpelling.get(spelling(part)) ?? part))
   .pipe(z.array(z.enum(FILTERABLE_SOURCES)))
   .transform((names) => (names.length === 0 ? undefined : [...new Set(names.filter(isRecorded))]))
   .optional();
 
-const conversationsQuery = z.object({ chatbotId, filteredSources });
+/**
+ * `handoffStatus` (an extension), comma-separated and/or repeated: only the conversations whose
+ * current handoff stands so, e.g. `pending,active` for those waiting for the team or with it;
+ * absent (or blank) means any conversation, handed off or not. An unknown status is an invalid request.
+ */
+const handoffStatus = commaSeparated
+  .pipe(z.array(z.enum(HANDOFF_STATUSES)))
+  .transform((statuses) => (statuses.length === 0 ? undefined : [...new Set(statuses)]))
+  .optional();
+
+const conversationsQuery = z.object({ chatbotId, filteredSources, handoffStatus });
 
 const FEEDBACK = ['up', 'down'] as const;
 
@@ -143,9 +151,9 @@ export function conversationRoutes(
   const router = new Router<AuthState>();
 
   router.get('/get-conversations', async (ctx) => {
-    const { chatbotId: id, filteredSources: sources } = parseInput(conversationsQuery, ctx.query);
+    const { chatbotId: id, filteredSources: sources, handoffStatus: handoffStatuses } = parseInput(conversationsQuery, ctx.query);
     const { range, page } = parseListing(ctx.query);
-    const conversations = await listConversations(store, ctx.state.account, id, { ...range, sources }, page);
+    const conversations = await listConversations(store, ctx.state.account, id, { ...range, sources, handoffStatuses }, page);
     ctx.body = { data: conversations.map(toConversationItem) };
   });
 
@@ -181,8 +189,14 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       description:
         `\`filteredSources\` names sources comma-separated or repeated, in any case, with \`_\` or \`-\` for ` +
         `spaces: ${FILTERABLE_SOURCES.map((source) => `\`${source}\``).join(', ')}. Those Switchboard never ` +
-        'records (WhatsApp, Messenger, Instagram, Action preview) match nothing; an unknown name is an invalid request.',
-      requestParams: { query: listingQuery.extend({ chatbotId, filteredSources: z.string().optional() }) },
+        'records (WhatsApp, Messenger, Instagram, Action preview) match nothing; an unknown name is an invalid request. ' +
+        '`handoffStatus` (an extension) keeps the conversations whose current handoff stands so, comma-separated or ' +
+        `repeated: ${HANDOFF_STATUSES.map((status) => `\`${status}\``).join(', ')} (\`pending,active\`: those waiting for the ` +
+        'team or with it, however old); it pages, and combines with the other filters, as the whole list does. An unknown ' +
+        'status is an invalid request.',
+      requestParams: {
+        query: listingQuery.extend({ chatbotId, filteredSources: z.string().optional(), handoffStatus: z.string().optional() }),
+      },
       responses: {
         200: jsonResponse('A page of conversations', z.object({ data: z.array(conversationItem) })),
         ...keyedFailures(),

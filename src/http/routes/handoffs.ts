@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { replyInHandoff, resolveHandoff, takeHandoff } from '../../domain/handoff.js';
 import { handoffView } from '../../domain/webhook-events.js';
-import type { Store } from '../../store/port.js';
+import { HANDOFF_STATUSES, type Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
@@ -23,7 +23,7 @@ export const messageAuthor = z.object({ type: z.literal('human'), name: z.string
 
 export const handoffState = z
   .object({
-    status: z.enum(['pending', 'active', 'resolved', 'missed']),
+    status: z.enum(HANDOFF_STATUSES),
     requested_at: z.iso.datetime(),
     taken_by: z.string().nullable().describe('The team member’s display name once someone took it'),
   })

@@ -42,6 +42,14 @@ const dateRangeQuery = z
     }),
   );
 
+/**
+ * A parameter naming values comma-separated and/or repeated (`a,b`, or `x=a&x=b`), as its parts;
+ * blank parts are ignored.
+ */
+export const commaSeparated = z
+  .union([z.string(), z.array(z.string())])
+  .transform((given) => [given].flat().flatMap((value) => value.split(',')).map((part) => part.trim()).filter((part) => part !== ''));
+
 /** The query parameters of a listing, for the API's description. */
 export const listingQuery = pageQuery.extend(dateRangeFields);
 

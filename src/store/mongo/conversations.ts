@@ -3,11 +3,10 @@ import { pageOffset } from '../paging.js';
 import type {
   AnsweredQuestion,
   Conversation,
+  ConversationListFilter,
   ConversationRepository,
-  ConversationSource,
   Page,
   StoredMessage,
-  TimeRange,
 } from '../port.js';
 import { Types } from 'mongoose';
 import type { ActivityCount } from './activity.js';
@@ -58,19 +57,16 @@ const toConversation = (doc: ConversationDoc, messages: ReadMessage[]): Conversa
 /**
  * A page of a chatbot's conversations: equality and range on {chatbotId, createdAt}, sorted in the
  * order of the {chatbotId: 1, createdAt: -1, _id: -1} index (the source filter is checked on the
- * documents the range yields). Exported for the test that explains it.
+ * documents the range yields); with handoff statuses, through {chatbotId: 1, 'handoff.status': 1,
+ * createdAt: -1, _id: -1}, each status's run already in order. Exported for the test that explains it.
  */
-export function conversationPageQuery(
-  models: MongoModels,
-  chatbotId: string,
-  filter: TimeRange & { sources?: ConversationSource[] },
-  page: Page,
-) {
+export function conversationPageQuery(models: MongoModels, chatbotId: string, filter: ConversationListFilter, page: Page) {
   return models.conversations
     .find({
       chatbotId,
       ...createdWithin(filter),
       ...(filter.sources?.length && { source: { $in: filter.sources } }),
+      ...(filter.handoffStatuses?.length && { 'handoff.status': { $in: filter.handoffStatuses } }),
     })
     .sort({ createdAt: -1, _id: -1 })
     .skip(pageOffset(page))

@@ -336,6 +336,8 @@ const conversationSchema = new Schema<ConversationDoc>(
   { ...options, collection: 'conversations' },
 );
 conversationSchema.index({ chatbotId: 1, createdAt: -1, _id: -1 });
+// get-conversations' handoffStatus: equality on the status, then the listing's order.
+conversationSchema.index({ chatbotId: 1, 'handoff.status': 1, createdAt: -1, _id: -1 });
 conversationSchema.index({ 'handoff.dueAt': 1 }, { partialFilterExpression: { 'handoff.dueAt': { $type: 'date' } } });
 conversationSchema.index({ accountId: 1 }, { partialFilterExpression: { 'handoffOutbox._id': { $exists: true } } });
 

@@ -55,11 +55,28 @@ type ListParams = {
   offset: number;
 } & Record<`s${number}`, string>;
 
+type HandoffListParams = ListParams & { statuses: string };
+
+const SOURCE_SLOTS = CONVERSATION_SOURCES.map((_, slot) => `@s${slot}`).join(', ');
+
 /** Range conditions on conversations_by_chatbot_time, in its order; exported for the plan test. */
 export const LIST_CONVERSATIONS_SQL = `SELECT * FROM conversations
   WHERE chatbot_id = @chatbotId AND created_at >= @from AND created_at <= @to
-    AND source IN (${CONVERSATION_SOURCES.map((_, slot) => `@s${slot}`).join(', ')})
+    AND source IN (${SOURCE_SLOTS})
   ORDER BY created_at DESC, id DESC
+  LIMIT @limit OFFSET @offset`;
+
+/**
+ * The conversations whose handoff is in one of `statuses` (a JSON array): found through
+ * conversation_handoffs_by_status, then each by its key; CROSS JOIN keeps that order, so the
+ * planner never walks all of the chatbot's conversations instead. Only the handoffs found are
+ * sorted. Exported for the plan test.
+ */
+export const LIST_HANDOFF_CONVERSATIONS_SQL = `SELECT c.* FROM conversation_handoffs h CROSS JOIN conversations c
+  WHERE h.chatbot_id = @chatbotId AND h.status IN (SELECT value FROM json_each(@statuses))
+    AND c.chatbot_id = h.chatbot_id AND c.id = h.conversation_id
+    AND c.created_at >= @from AND c.created_at <= @to AND c.source IN (${SOURCE_SLOTS})
+  ORDER BY c.created_at DESC, c.id DESC
   LIMIT @limit OFFSET @offset`;
 
 /**
@@ -134,6 +151,7 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq DESC LIMIT ?`,
   );
   const page = db.prepare<[ListParams], ConversationRow>(LIST_CONVERSATIONS_SQL);
+  const handoffPage = db.prepare<[HandoffListParams], ConversationRow>(LIST_HANDOFF_CONVERSATIONS_SQL);
   const handoff = db.prepare<[string, string], HandoffRow>(HANDOFF_OF_CONVERSATION);
   // The row's sequence number is the message's id: unique, and the same on every read.
   const toMessage = (message: MessageRow): StoredMessage => ({
@@ -194,7 +212,9 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
     const row = one.get(chatbotId, id);
     return row ? withMessages(row) : undefined;
   });
-  const list = db.transaction((params: ListParams) => page.all(params).map(withMessages));
+  const list = db.transaction((params: ListParams, statuses: readonly string[] | undefined) =>
+    (statuses?.length ? handoffPage.all({ ...params, statuses: JSON.stringify(statuses) }) : page.all(params)).map(withMessages),
+  );
   // The change of rating is counted at the answer's hour: a day's feedback is on that day's answers.
   const setFeedback = db.transaction((chatbotId: string, seq: number, feedback: Feedback) => {
     const before = answer.get(seq, chatbotId);
@@ -227,13 +247,8 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
       return recent.all(chatbotId, id, limit).reverse().map(toMessage);
     },
     async list(chatbotId, filter, window) {
-      return list({
-        chatbotId,
-        ...timeBounds(filter),
-        ...sourceSlots(filter.sources),
-        limit: window.size,
-        offset: pageOffset(window),
-      });
+      const params = { chatbotId, ...timeBounds(filter), ...sourceSlots(filter.sources), limit: window.size, offset: pageOffset(window) };
+      return list(params, filter.handoffStatuses);
     },
     async reserveMessageIds(count) {
       return reserve.immediate(count);

@@ -665,6 +665,8 @@ export const MIGRATIONS: readonly string[] = [
   // A handoff notice of kind `reply` goes to the person, naming the team member who wrote it (none
   // for the hand-back and the offline message); its thread (the person's) is set when it is written.
   `ALTER TABLE handoff_notices ADD COLUMN author_name TEXT;`,
+  // get-conversations' handoffStatus: a chatbot's conversations by where their handoff stands.
+  `CREATE INDEX conversation_handoffs_by_status ON conversation_handoffs(chatbot_id, status);`,
 ];
 
 export function migrate(db: Database): void {
