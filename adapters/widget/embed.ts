@@ -28,7 +28,10 @@ const STYLES = `
 .panel[hidden] { display: none; }
 .left { left: 20px; } .right { right: 20px; }
 iframe { width: 100%; height: 100%; border: 0; display: block; }
-.refused { font: 15px/1.4 system-ui, sans-serif; color: #222; padding: 24px; }
+.refused { font: 15px/1.4 system-ui, sans-serif; color: #222; padding: 24px 56px 24px 24px; margin: 0; }
+.dismiss { position: absolute; top: 12px; right: 12px; width: 36px; height: 36px; border: 1px solid #ccc;
+  border-radius: 8px; background: #fff; color: #222; font: 20px/1 system-ui, sans-serif; cursor: pointer; }
+.dismiss:focus-visible { outline: 3px solid #111; outline-offset: 2px; }
 @media (max-width: 480px) {
   .panel { inset: 0; width: 100vw; height: 100vh; height: 100dvh; border-radius: 0; }
 }
@@ -98,13 +101,7 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
     launcher.setAttribute('aria-expanded', 'true');
     launcher.setAttribute('aria-label', `Close chat with ${config.name}`);
     if (!config.allowed) {
-      if (!panel.firstChild) {
-        const refusal = document.createElement('p');
-        refusal.className = 'refused';
-        refusal.tabIndex = -1;
-        refusal.textContent = 'This chat is not available on this website.';
-        panel.append(refusal);
-      }
+      if (!panel.firstChild) panel.append(...refusal());
       (panel.firstChild as HTMLElement).focus();
       return;
     }
@@ -120,6 +117,24 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
     frame.src = `${base}?host=${encodeURIComponent(location.origin)}#conversation=${conversationId}${fresh ? '&new' : ''}`;
     panel.append(frame);
     frame.focus();
+  }
+
+  /**
+   * The refusal, with a button to close it: on a phone the panel covers the page and the
+   * launcher, and a visitor has no Escape key.
+   */
+  function refusal(): HTMLElement[] {
+    const text = document.createElement('p');
+    text.className = 'refused';
+    text.tabIndex = -1;
+    text.textContent = 'This chat is not available on this website.';
+    const dismiss = document.createElement('button');
+    dismiss.type = 'button';
+    dismiss.className = 'dismiss';
+    dismiss.textContent = '×';
+    dismiss.setAttribute('aria-label', 'Close chat');
+    dismiss.addEventListener('click', close);
+    return [text, dismiss];
   }
 
   function close(): void {
@@ -139,7 +154,8 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
     if (event.data.type === 'switchboard:conversation') saved.set(conversationKey, event.data.conversationId);
   });
 
-  if (config.autoOpenChatWindowAfter > 0 && !saved.get(openedKey)) {
+  // A refusal is shown to a visitor who asks, never put in front of one.
+  if (config.allowed && config.autoOpenChatWindowAfter > 0 && !saved.get(openedKey)) {
     setTimeout(() => panel.hidden && open(), config.autoOpenChatWindowAfter * 1000);
   }
 }

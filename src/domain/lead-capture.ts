@@ -37,10 +37,13 @@ export function collectsLeads(settings: ChatbotSettings): boolean {
   return email.active || phone.active;
 }
 
+/** A form's label read after "please share your": "Your name" is not "your Your name". */
+const OWN_YOUR = /^your\s+/i;
+
 /** The request appended to a reply, or undefined when the chatbot collects no details. */
 export function leadRequest(settings: ChatbotSettings): string | undefined {
   if (!collectsLeads(settings)) return undefined;
-  const labels = activeFields(settings).map((field) => settings.collectCustomerInformation[field].label);
+  const labels = activeFields(settings).map((field) => settings.collectCustomerInformation[field].label.replace(OWN_YOUR, ''));
   const list = labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
   return `${settings.collectCustomerInformation.title}: please share your ${list}.`;
 }

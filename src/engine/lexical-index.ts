@@ -199,6 +199,15 @@ const ASKS_AMOUNT = /^(?:how (?:long|much|many|often|soon|far|quickly|fast|big|l
 const asksAmountAt = (tokens: string[], i: number) =>
   (tokens[i - 1] === 'how' || tokens[i - 1] === 'what') && ASKS_AMOUNT.test(`${tokens[i - 1]} ${tokens[i]}`);
 /**
+ * "How long does it take?": the verb of a question asking for a duration is the form's too, yet
+ * an answer often holds it ("Installation takes about 30 minutes"), so it counts, but less than
+ * what the question names: "How long do refunds take?" is about refunds, not "Upgrades take effect".
+ */
+const ASKS_DURATION = /\bhow (?:long|soon|quickly|fast)\b/;
+const DURATION_VERB = /^(?:take|takes|took|taking)$/;
+/** Less, not far less: at 0.6 a heading naming the rest ("Repairs") outweighs "takes two days" and its opening is quoted. */
+const DURATION_VERB_FACTOR = 0.8;
+/**
  * "How much is…?", "how much for…?": a price is asked, though the question does not say so. The
  * word is added to it as an earlier question that stands apart counts, only to break ties, so
  * that a price list wins over a sentence that merely names the thing ("how much is a cargo bike?").
@@ -257,6 +266,17 @@ type Reading = { asked: Concept[]; context: string; plain: string; refersBack: b
  * vectors; `vectors: false` the word vectors alone: to measure what they gain.
  */
 export type SearchOptions = { expand?: boolean; vectors?: boolean };
+
+/**
+ * The concepts with a duration's verb ("How long do refunds take?") counting less, when the
+ * question names something else; alone ("How long does it take?") it is what the question has.
+ */
+function withDurationVerbLighter(found: Concept[], tokens: string[]): Concept[] {
+  if (!ASKS_DURATION.test(tokens.join(' '))) return found;
+  const isVerb = (concept: Concept) => DURATION_VERB.test(concept.word);
+  if (!found.some((concept) => !isVerb(concept))) return found;
+  return found.map((concept) => (isVerb(concept) ? { ...concept, weight: concept.weight * DURATION_VERB_FACTOR } : concept));
+}
 
 export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors = true }: SearchOptions = {}): LexicalSearcher {
   const reader = termReader(index.vocabulary, index.lookups, index.postingStart.length - 1);
@@ -324,7 +344,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       const weight = ids.size > 0 ? strongest : unknown || foreign ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
       found.push({ word, weight: weight * factor, context, ids, ...(guessed ? { guessed, otherKinds } : {}), ...(unknown ? { unknown: word } : {}) });
     }
-    return found;
+    return withDurationVerbLighter(found, tokens);
   }
 
   // The sources that are Q&A pairs, by their index in `sources`: read on the first follow-up.

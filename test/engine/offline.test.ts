@@ -411,6 +411,17 @@ describe('composeAnswer with word vectors', () => {
     expect(composeAnswer(input('How much does whitening cost?', dental))).toContain('Teeth whitening; Price: 290 euros');
   });
 
+  it('reads "take" in "how long does … take?" as the form, so the thing named decides', () => {
+    // A help centre crawled in a walk-through: "take" is rare there ("Upgrades take effect"), so
+    // it outweighed "refunds" and the upgrades were quoted; alone, it still finds "takes 30 minutes".
+    const help = [documentText('help-centre.md', MATERIALS)];
+    for (const question of ['How long do refunds take?', 'how long does a refund take']) {
+      const answer = composeAnswer(input(question, help));
+      expect(answer, question).toContain('Refunds reach your card within 5 to 10 business days.');
+      expect(answer, question).not.toContain('Upgrades');
+    }
+  });
+
   it('takes a British spelling for the common word it is', () => {
     // WordNet's counts of how common a word is come from an American corpus: "neighbour" counted
     // as a rare word the material lacks, and a rare word asked about is declined.

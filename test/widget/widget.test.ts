@@ -461,6 +461,25 @@ describe('access rules', () => {
     expect(await chat({ host: `http://not${ALLOWED_HOST}` })).toBe(403);
   });
 
+  it('lets a visitor on a phone close the refusal, and never opens it by itself', async () => {
+    // Found in a walk-through: on a page not listed, at phone width, the refusal covered the whole
+    // page and the launcher with nothing to close it (a phone has no Escape key), and
+    // autoOpenChatWindowAfter put it there unasked.
+    await configure({ onlyAllowOnAddedDomains: true, domains: [ALLOWED_HOST], styles: { autoOpenChatWindowAfter: 1 } });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.clock.install();
+    await page.goto(site.pageUrl(OTHER_HOST, bot));
+    await launcher().waitFor();
+    await page.clock.runFor(5_000);
+    expect(await page.locator('switchboard-chat .panel').isHidden()).toBe(true);
+
+    await launcher().click();
+    expect(await page.locator('switchboard-chat .panel').boundingBox()).toEqual({ x: 0, y: 0, width: 360, height: 740 });
+    await page.getByRole('button', { name: 'Close chat', exact: true }).click();
+    expect(await page.locator('switchboard-chat .panel').isHidden()).toBe(true);
+    expect(await launcher().isVisible()).toBe(true);
+  });
+
   it('limits messages per visitor IP with ipLimitMessage and 429, counted in the store', async () => {
     await configure({ ipLimit: 2, ipLimitTimeframe: 3600, ipLimitMessage: 'Slow down, please.' });
     const frame = await openWidget();

@@ -10,6 +10,10 @@ type Page = { title: string | undefined; text: string };
 type ParsedDocument = ReturnType<typeof parseHTML>['document'];
 
 const CHROME = 'script, style, noscript, template, nav, header, footer, aside, form, [role="navigation"], [aria-hidden="true"]';
+/** The parts around a page's content whose text Readability may take for the article. */
+const SURROUNDINGS = 'nav, header, footer, aside, [role="navigation"]';
+/** A list item's or numbered step's marker, which structured text adds and the page's text lacks. */
+const ITEM_MARKER = /^(?:-|\d+\.)\s+/;
 
 /** HTML page → its title and main content as structured text. Without a title, the page's address names it, as a browser's tab does. */
 export function extractHtml(html: string, url?: string): Page {
@@ -18,10 +22,14 @@ export function extractHtml(html: string, url?: string): Page {
   const documentTitle = document.title;
   // Readability judges only pages with an article's worth of paragraphs; on a short page it may
   // take a long header line for the content.
-  const article = isProbablyReaderable(document as never)
-    ? new Readability(document as never, { serializer: (node) => node as DomNode }).parse()
-    : null;
+  const readerable = isProbablyReaderable(document as never);
+  // Read before Readability changes the document.
+  const surroundings = readerable ? surroundingText(document) : '';
+  const article = readerable ? new Readability(document as never, { serializer: (node) => node as DomNode }).parse() : null;
   let text = article?.content ? structuredText(article.content) : '';
+  // On a page of links (a help centre's index) the article is too link-dense for Readability,
+  // which may take the footer instead: then the page is read whole, less those parts.
+  if (text && mostlyFrom(text, surroundings)) text = '';
   if (!text) text = wholePageText(article ? parsePage(html).document : document);
   const title = pageTitle(article?.title ?? documentTitle, headings) ?? addressTitle(url);
   // The page's title heads its text unless the content already starts with it.
@@ -46,6 +54,24 @@ function parsePage(html: string) {
 function pageTitle(title: string, headings: string[]): string | undefined {
   const cleaned = oneLine(title);
   return headings.find((heading) => heading && cleaned.includes(heading)) ?? (cleaned || undefined);
+}
+
+/** The text of the page's surroundings; an article's own header (its title and lead) is not one. */
+function surroundingText(document: ParsedDocument): string {
+  const parts = Array.from(document.querySelectorAll(SURROUNDINGS) as ArrayLike<DomNode & { closest(selector: string): unknown }>);
+  return parts
+    .filter((part) => !part.closest('article, main'))
+    .map((part) => oneLine(part.textContent ?? ''))
+    .join('\n');
+}
+
+/** Whether most of a text's lines, headings aside, are lines of the page's navigation, header, footer or sidebar. */
+function mostlyFrom(text: string, surroundings: string): boolean {
+  if (!surroundings) return false;
+  const lines = text.split('\n').filter((line) => line && !line.startsWith('#'));
+  const length = (found: string[]) => found.reduce((sum, line) => sum + line.length, 0);
+  const within = lines.filter((line) => surroundings.includes(oneLine(line.replace(ITEM_MARKER, ''))));
+  return length(lines) > 0 && length(within) * 2 > length(lines);
 }
 
 function wholePageText(document: ParsedDocument): string {

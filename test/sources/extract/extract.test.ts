@@ -90,6 +90,22 @@ describe('extractFile', () => {
     expect(await extractFile(utf8(page))).toMatchObject({ title: 'Hours', text: '# Hours\n\nOpen 9 to 5.' });
   });
 
+  it('keeps a page of links its content, not its footer, when Readability takes the footer for the article', async () => {
+    // A help centre's index crawled in a walk-through: the article's list of links is too link-dense
+    // for Readability, which picked the footer, and "Who owns Flowdesk?" was answered with it.
+    const articles = Array.from({ length: 30 }, (_, i) => `<li><a href="/a${i}.html">Help article number ${i}</a></li>`).join('');
+    const paragraph = (text: string) => `<p>${text}</p>`;
+    const page = `<!doctype html><html><head><title>Flowdesk Help Centre</title></head><body>
+      <header><a href="/">Flowdesk Help Centre</a><nav><ul>${articles.slice(0, 400)}</ul></nav></header>
+      <main><article><h1>Flowdesk Help Centre</h1>${paragraph('Find answers about billing, your account, teams, projects and integrations.')}
+      ${paragraph('Was this article helpful? <a href="/contact.html">Contact us</a>')}<ul>${articles}</ul></article></main>
+      <footer><p>© 2026 Flowdesk GmbH. <a href="/privacy.html">Privacy</a> · <a href="/terms.html">Terms</a> · Cookie settings</p></footer></body></html>`;
+    const { text } = extractHtml(page);
+    expect(text).toContain('Find answers about billing, your account, teams, projects and integrations.');
+    expect(text).toContain('- Help article number 29');
+    expect(text).not.toContain('Flowdesk GmbH');
+  });
+
   it('reads Markdown with a GFM table, its rows naming the headers', async () => {
     const markdown = [
       '# Meeting rooms',
