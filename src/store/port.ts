@@ -412,6 +412,8 @@ export interface AssetRepository {
   /** Stores the asset, replacing any earlier one of the same kind. */
   put(asset: Asset): Promise<void>;
   get(chatbotId: string, kind: AssetKind): Promise<Asset | undefined>;
+  /** The asset's etag alone, for its address, without reading its bytes (up to 5 MB). */
+  etag(chatbotId: string, kind: AssetKind): Promise<string | undefined>;
   /** Answers whether there was one to delete. */
   delete(chatbotId: string, kind: AssetKind): Promise<boolean>;
 }
