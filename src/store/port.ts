@@ -802,6 +802,8 @@ export interface ConversationRepository {
    */
   append(input: ConversationAppend): Promise<void>;
   find(chatbotId: string, id: string): Promise<Conversation | undefined>;
+  /** Where the conversation takes place, read without its messages; undefined for an unknown conversation. */
+  source(chatbotId: string, id: string): Promise<ConversationSource | undefined>;
   /**
    * The conversation's last `limit` messages, oldest first ([] for an unknown conversation). Its
    * cost follows `limit`, not the conversation's length.
