@@ -283,6 +283,7 @@ const handlers: Record<CommandName, Handler> = {
       added = await context.hub.addWebsiteSource(found.chatbot.id, url);
     } catch (error) {
       if (isChatbotFull(error)) return { text: CHATBOT_FULL };
+      if (isPrivateSite(error)) return { text: LEARN_PRIVATE };
       throw error;
     }
     const { source, known } = added;
@@ -407,6 +408,13 @@ function holdsCredentials(url: string): boolean {
 }
 export const LEARN_CREDENTIALS =
   'That address holds a user name or password, which answers would show when they cite its pages; give the address without them (the site must be readable without signing in).';
+/**
+ * The hub's 400 to a website that passed the checks above: its address is on the hub's own
+ * network (loopback, private, link-local, a metadata service), which the hub does not crawl.
+ */
+export const LEARN_PRIVATE =
+  'That address is on a private or local network (or names one), which the hub does not read unless its operator allows it; give the address of a public website.';
+const isPrivateSite = (error: unknown) => error instanceof HubApiError && error.status === 400;
 
 const usage = (words: PlatformWords, name: CommandName) => `Usage: \`${words.command} ${COMMAND_HELP[name].usage}\``;
 

@@ -45,6 +45,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     engine,
     slack: mounts.slack,
     webhookAllowPrivate: config.webhooks.allowPrivate,
+    sourcesAllowPrivate: config.sources.allowPrivate,
     sourceLimits: config.sources,
     trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,

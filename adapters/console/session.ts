@@ -22,10 +22,13 @@ const REFUSED = {
   linkToken:
     'This link was used already or is more than 15 minutes old. Ask for a new one with `npm run admin -- console-link ACCOUNT`, or sign in with an API key.',
 };
+/** The hub's 429 after ten refused sign-ins from one address within ten minutes. */
+const TOO_MANY_FAILURES = 'Too many sign-ins from your address failed, so the hub refuses more for a few minutes. Wait ten minutes, then try again.';
 
 export async function signIn(credential: { apiKey: string } | { linkToken: string }): Promise<void> {
   const answer = callJson<SessionAnswer>('POST', '/console/sessions', credential);
-  signedIn((await explained(answer, { 401: 'apiKey' in credential ? REFUSED.apiKey : REFUSED.linkToken })).data.account);
+  const refused = 'apiKey' in credential ? REFUSED.apiKey : REFUSED.linkToken;
+  signedIn((await explained(answer, { 401: refused, 429: TOO_MANY_FAILURES })).data.account);
 }
 
 export async function signOut(): Promise<void> {

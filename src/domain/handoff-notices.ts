@@ -124,7 +124,7 @@ function personPlace({ source, id }: Pick<Conversation, 'source' | 'id'>): Perso
  */
 export function replyNotice(
   chatbot: Chatbot,
-  conversation: Conversation,
+  conversation: Pick<Conversation, 'id' | 'source'>,
   handoff: HandoffSnapshot,
   said: { content: string; author?: Author },
   at: Date,

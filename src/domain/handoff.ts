@@ -55,8 +55,8 @@ export async function settleTimeout(store: Store, due: DueHandoff, at: Date): Pr
  * offers its details form again instead (under the same title, which the request would repeat).
  */
 async function missedLeadRequest(store: Store, chatbot: Chatbot, conversationId: string): Promise<string | undefined> {
-  const conversation = await store.conversations.find(chatbot.id, conversationId);
-  return conversation?.source === 'Widget or Iframe' ? undefined : leadRequest(chatbot.settings);
+  const source = await store.conversations.source(chatbot.id, conversationId);
+  return source === 'Widget or Iframe' ? undefined : leadRequest(chatbot.settings);
 }
 
 const noOpenHandoff = (conversationId: string) => notFound(`conversation ${conversationId} has no open handoff`);
@@ -130,8 +130,9 @@ async function say(
   said: Pick<ConversationMessage, 'content' | 'kind' | 'author'>,
   at: Date,
 ): Promise<void> {
-  const conversation = await store.conversations.find(chatbot.id, conversationId);
-  const notice = conversation && replyNotice(chatbot, conversation, handoff, said, at);
+  // Only where the conversation takes place: a long one is not read whole for each message.
+  const source = await store.conversations.source(chatbot.id, conversationId);
+  const notice = source && replyNotice(chatbot, { id: conversationId, source }, handoff, said, at);
   await store.conversations.append({
     chatbotId: chatbot.id,
     accountId: chatbot.accountId,

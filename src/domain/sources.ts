@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { nanoid } from 'nanoid';
 import { chunkSourcesOffThread, type NamedChunks } from '../engine/workers/training-jobs.js';
+import { refusedDestination, type AddressRule } from '../net/address-rule.js';
 import { normaliseUrl } from '../sources/crawl/index.js';
 import { CONTENT_TYPES, sniffFileKind, unpackedXmlBytes } from '../sources/extract/index.js';
 import {
@@ -155,18 +156,22 @@ export type AddedWebsite = { source: Source; known: boolean };
  * A website to crawl from `url` (on its host, at most `maxPages` pages); the sources job crawls it.
  * A site the chatbot has a source of already (the same URL once normalised) is not added twice:
  * that source is crawled again, with this `maxPages`, as a refresh would (one being read is left
- * to finish). Racing adds of one site make one source.
+ * to finish). Racing adds of one site make one source. A site on an address the rule refuses is
+ * refused up front, as a webhook's receiver is; the crawl checks again on connecting.
  */
 export async function addWebsiteSource(
   store: Store,
   account: Account,
   chatbotId: string,
   input: { url: string; maxPages: number },
-  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+  limits: SourceLimits,
+  rule: AddressRule,
 ): Promise<AddedWebsite> {
   await findOwnedChatbot(store, account, chatbotId);
   const url = normaliseUrl(input.url);
   if (!url) throw invalidRequest(`${input.url} is not an http or https URL`);
+  const refused = await refusedDestination(new URL(url), rule);
+  if (refused) throw invalidRequest(`website url refused: ${refused}`);
   const source: Source = {
     ...queued(chatbotId, 'website', url, new Date()),
     url,

@@ -12,7 +12,7 @@ import type {
 } from '../store/port.js';
 import { findOwnedChatbot } from './chatbots.js';
 import { invalidRequest, notFound } from './errors.js';
-import { refusedResolution, refusedUrl } from '../net/address-rule.js';
+import { refusedDestination, type AddressRule } from '../net/address-rule.js';
 import { ping } from './webhook-events.js';
 
 // Webhooks: an account's subscriptions to events, delivered by the job in jobs/webhooks from the
@@ -21,9 +21,6 @@ import { ping } from './webhook-events.js';
 export const WEBHOOK_EVENTS = ['leads.submit', 'unanswered.created', 'handoff.requested', 'handoff.resolved'] as const satisfies readonly WebhookEvent[];
 
 export type WebhookInput = { url: string; events: WebhookEvent[]; chatbotId?: string };
-
-/** Whether private, loopback and link-local receivers are allowed (WEBHOOK_ALLOW_PRIVATE). */
-export type AddressRule = { allowPrivate: boolean };
 
 /** `whsec_` and 32 random bytes: shown once, at creation. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
@@ -36,7 +33,7 @@ export async function createWebhook(
   rule: AddressRule,
 ): Promise<Webhook> {
   const url = new URL(input.url);
-  const refused = refusedUrl(url, rule.allowPrivate) ?? (rule.allowPrivate ? undefined : await refusedResolution(url));
+  const refused = await refusedDestination(url, rule);
   if (refused) throw invalidRequest(`webhook url refused: ${refused}`);
   if (input.chatbotId !== undefined) await findOwnedChatbot(store, account, input.chatbotId);
   const now = new Date();

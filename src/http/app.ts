@@ -58,6 +58,8 @@ export type AppDeps = {
   slack?: NodeListener;
   /** Lets webhook URLs name private and loopback addresses (WEBHOOK_ALLOW_PRIVATE). */
   webhookAllowPrivate?: boolean;
+  /** Lets website sources be on private and loopback addresses (SOURCES_ALLOW_PRIVATE). */
+  sourcesAllowPrivate?: boolean;
   /** Take client IPs (the widget's ipLimit) from X-Forwarded-For: only behind a proxy that sets it. */
   trustProxy?: boolean;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); open when unset. */
@@ -93,6 +95,7 @@ export function appRouters({
   contactsRateLimitPerMinute = DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE,
   engine = createChatEngine(store),
   webhookAllowPrivate = false,
+  sourcesAllowPrivate = false,
   metricsToken,
   publicUrl,
   consoleSessionIdleHours = DEFAULT_CONSOLE_SESSION_IDLE_HOURS,
@@ -128,7 +131,7 @@ export function appRouters({
     api(accountRoutes(store)),
     api(apiKeyRoutes(store, keys)),
     api(chatbotRoutes(store, engine, sourceLimits)),
-    api(sourceRoutes(store, engine, sourceLimits)),
+    api(sourceRoutes(store, engine, sourceLimits, { allowPrivate: sourcesAllowPrivate })),
     api(chatRoutes(store, engine, onError)),
     api(assetRoutes(store)),
     api(leadRoutes(store)),

@@ -5,6 +5,6 @@ import type { AssetKind, Store } from '../store/port.js';
  * query makes a new upload a new address, so browsers show it at once and may cache each for good.
  */
 export async function imageUrl(store: Store, chatbotId: string, kind: AssetKind): Promise<string | null> {
-  const asset = await store.assets.get(chatbotId, kind);
-  return asset ? `/assets/chatbots/${encodeURIComponent(chatbotId)}/${kind}?v=${encodeURIComponent(asset.etag.replaceAll('"', ''))}` : null;
+  const etag = await store.assets.etag(chatbotId, kind);
+  return etag ? `/assets/chatbots/${encodeURIComponent(chatbotId)}/${kind}?v=${encodeURIComponent(etag.replaceAll('"', ''))}` : null;
 }

@@ -8,6 +8,9 @@ import ipaddr from 'ipaddr.js';
 // multicast, reserved, NAT64…), and IPv4 inside IPv6 (::ffff:10.0.0.1) is judged as the IPv4 it
 // is. WEBHOOK_ALLOW_PRIVATE lifts it for webhooks, SOURCES_ALLOW_PRIVATE for crawls.
 
+/** Whether private, loopback and link-local destinations are allowed (WEBHOOK_ALLOW_PRIVATE, SOURCES_ALLOW_PRIVATE). */
+export type AddressRule = { allowPrivate: boolean };
+
 /** Cloud metadata services reached by name; their addresses are link-local or ULA anyway. */
 const METADATA_HOSTS = new Set(['metadata.google.internal']);
 
@@ -60,7 +63,7 @@ export function refusedUrl(url: URL, allowPrivate: boolean): string | undefined 
  * Why the URL's host name resolves to an address that may not receive webhooks. A name that does
  * not resolve (yet) passes: delivery resolves and checks again, and connects only to what passed.
  */
-export async function refusedResolution(url: URL): Promise<string | undefined> {
+async function refusedResolution(url: URL): Promise<string | undefined> {
   const host = hostOf(url);
   if (ipaddr.isValid(host)) return undefined;
   const addresses = await lookup(host, { all: true }).catch(() => []);
@@ -69,4 +72,12 @@ export async function refusedResolution(url: URL): Promise<string | undefined> {
     if (range) return `${host} resolves to ${address}, ${rangeWords(range)}`;
   }
   return undefined;
+}
+
+/**
+ * Why a key holder may not name the URL (a webhook's receiver, a website to crawl), judged when
+ * it is given: the URL itself, then what its host resolves to. Requests check again on connecting.
+ */
+export async function refusedDestination(url: URL, rule: AddressRule): Promise<string | undefined> {
+  return refusedUrl(url, rule.allowPrivate) ?? (rule.allowPrivate ? undefined : await refusedResolution(url));
 }

@@ -412,6 +412,8 @@ export interface AssetRepository {
   /** Stores the asset, replacing any earlier one of the same kind. */
   put(asset: Asset): Promise<void>;
   get(chatbotId: string, kind: AssetKind): Promise<Asset | undefined>;
+  /** The asset's etag alone, for its address, without reading its bytes (up to 5 MB). */
+  etag(chatbotId: string, kind: AssetKind): Promise<string | undefined>;
   /** Answers whether there was one to delete. */
   delete(chatbotId: string, kind: AssetKind): Promise<boolean>;
 }
@@ -805,6 +807,8 @@ export interface ConversationRepository {
    */
   append(input: ConversationAppend): Promise<void>;
   find(chatbotId: string, id: string): Promise<Conversation | undefined>;
+  /** Where the conversation takes place, read without its messages; undefined for an unknown conversation. */
+  source(chatbotId: string, id: string): Promise<ConversationSource | undefined>;
   /**
    * The conversation's last `limit` messages, oldest first ([] for an unknown conversation). Its
    * cost follows `limit`, not the conversation's length.

@@ -90,7 +90,7 @@ describe('Discord adapter', () => {
   });
 
   beforeAll(async () => {
-    app = await startApp(sqlite, { engine: (store) => createChatEngine(store, { providerFor: () => responder }) });
+    app = await startApp(sqlite, { engine: (store) => createChatEngine(store, { providerFor: () => responder }), sourcesAllowPrivate: true });
     hub = createHubClient(app.baseUrl, app.apiKey);
     supportBot = await createChatbotViaApi(app, 'Support bot');
     salesBot = await createChatbotViaApi(app, 'Sales bot');

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ANSWER_SAVED, CHATBOT_FULL, COMMAND_FAILED, LEARN_CREDENTIALS, refusal } from '../../adapters/commands.js';
+import { ANSWER_SAVED, CHATBOT_FULL, COMMAND_FAILED, LEARN_CREDENTIALS, LEARN_PRIVATE, refusal } from '../../adapters/commands.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
@@ -140,6 +140,8 @@ type HarnessOptions = {
   learnWatch?: { intervalMs?: number; timeoutMs?: number };
   /** The hub's limit of characters per chatbot (its default unless given). */
   maxCharsPerChatbot?: number;
+  /** SOURCES_ALLOW_PRIVATE of the hub: on unless false, for the tests' local sites. */
+  privateSites?: boolean;
 };
 
 async function harness(options: HarnessOptions = {}): Promise<Harness> {
@@ -163,6 +165,7 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
   };
   const app = await startApp(sqlite as NonNullable<typeof sqlite>, {
     engine: (store) => createChatEngine(store, { providerFor: () => responder }),
+    sourcesAllowPrivate: options.privateSites ?? true,
     ...(options.maxCharsPerChatbot ? { sourceLimits: { ...DEFAULT_SOURCE_LIMITS, maxCharsPerChatbot: options.maxCharsPerChatbot } } : {}),
   });
   const hub = createHubClient(app.baseUrl, app.apiKey);
@@ -468,6 +471,15 @@ describe('Slack adapter: routing', () => {
       escapeText(['What Support bot knows (2):', '• API text (text, ready)', '• https://help.example.com/ (website, queued, 0 of 0 pages)'].join('\n')),
     );
     expect((await h.command('sources', BOB)).text).toBe(escapeText(refusal(WORDS, 'sources')));
+  });
+
+  it('tells an admin in one sentence why a website on the hub\'s own network is not learned, adding nothing', async () => {
+    const h = await harness({ privateSites: false });
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    for (const address of ['http://127.0.0.1:8080/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'https://10.0.0.5/docs']) {
+      expect((await h.command(`learn ${address}`)).text, address).toBe(escapeText(LEARN_PRIVATE));
+    }
+    expect((await h.hub.listSources(h.support)).map((source) => source.type)).toEqual(['text']);
   });
 
   it('tells the admin privately when a website it was taught is ready, or could not be read', async () => {

@@ -6,7 +6,8 @@ import { createConsoleLink } from '../../src/domain/console-sessions.js';
 import { CONVERSATION_SOURCES } from '../../src/store/conversation-sources.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createChatbotViaApi } from '../support/http.js';
+import { createChatbotViaApi, startApp } from '../support/http.js';
+import { storeTargets } from '../support/stores.js';
 import { OTHER_HOST } from '../widget/browser.js';
 import { expectAccessible, newPage, screenshots, signIn, startConsole, type ConsoleRun } from './console.js';
 
@@ -233,5 +234,34 @@ describe('signing in', () => {
     await again.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => again.getByRole('alert').textContent()).toMatch(/^This link was used already or is more than 15 minutes old\. Ask for a new one/);
     await again.context().close();
+  });
+
+  it('says in a plain sentence that sign-ins are paused after ten wrong keys from this address, even for the right key', async () => {
+    // A hub of its own: the others' sign-ins come from this address too.
+    const [sqlite] = storeTargets;
+    if (!sqlite) throw new Error('no sqlite target');
+    const hub = await startApp(sqlite);
+    const paused = await newPage(run);
+    try {
+      for (let guess = 0; guess < 10; guess += 1) {
+        const refused = await fetch(`${hub.baseUrl}/console/sessions`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Origin: hub.origin },
+          body: JSON.stringify({ apiKey: `sb_guess${guess}` }),
+        });
+        expect(refused.status).toBe(401);
+      }
+      await paused.goto(`${hub.origin}/console`);
+      await paused.getByLabel('API key', { exact: true }).fill(hub.apiKey);
+      await paused.getByRole('button', { name: 'Sign in' }).click();
+      await expect
+        .poll(() => paused.getByRole('alert').textContent())
+        .toBe('Too many sign-ins from your address failed, so the hub refuses more for a few minutes. Wait ten minutes, then try again.');
+      expect(await paused.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+      await expectAccessible(paused);
+    } finally {
+      await paused.context().close();
+      await hub.close();
+    }
   });
 });

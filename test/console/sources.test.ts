@@ -30,7 +30,7 @@ const readSources = () =>
   createSourceWorker({ store: run.app.store, logger: pino({ level: 'silent' }), allowPrivate: true, maxCharsPerChatbot: MAX_CHARS, processId: 'console-test' }).tick();
 
 beforeAll(async () => {
-  run = await startConsole({ sourceLimits: { maxCharsPerChatbot: MAX_CHARS, maxFileBytes: MAX_FILE_BYTES } });
+  run = await startConsole({ sourceLimits: { maxCharsPerChatbot: MAX_CHARS, maxFileBytes: MAX_FILE_BYTES }, sourcesAllowPrivate: true });
   site = await serveSite({
     '/robots.txt': text('User-agent: *\nDisallow: /private\n'),
     '/': html(sitePage('Handbook', '<p>Welcome to the Acme handbook.</p>', { links: ['/lunch', '/gone', '/private'] })),

@@ -282,6 +282,23 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       await call('DELETE', `${app.baseUrl}/delete-chatbot-icon?chatbotId=${encodeURIComponent(chatbotId)}`, app.apiKey);
       expect(await images()).toEqual({ profilePictureUrl: null, iconUrl: null });
     });
+    it('names each image by its served ETag, the same address the widget is given', async () => {
+      await upload('upload-chatbot-icon', imageForm(chatbotId, 'chatbotIconFile', { bytes: IMAGES.png, name: 'a.png', type: 'image/png' }));
+      await upload('upload-chatbot-profile-picture', imageForm(chatbotId, 'profilePictureFile', { bytes: IMAGES.gif, name: 'b.gif', type: 'image/gif' }));
+      const served = async (kind: string) => (await fetch(publicUrl(chatbotId, kind))).headers.get('etag')?.replaceAll('"', '');
+      const expected = {
+        iconUrl: `/assets/chatbots/${chatbotId}/icon?v=${await served('icon')}`,
+        profilePictureUrl: `/assets/chatbots/${chatbotId}/profile-picture?v=${await served('profile-picture')}`,
+      };
+      expect(await images()).toEqual(expected);
+
+      await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId, visibility: 'public' });
+      const { body: config } = await call('GET', `${app.origin}/widget/chatbots/${chatbotId}/config`, undefined);
+      expect((config as { iconUrl: string }).iconUrl).toBe(expected.iconUrl);
+      const page = await (await fetch(`${app.origin}/widget/chatbots/${chatbotId}`)).text();
+      const windowConfig = /<script id="switchboard-config" type="application\/json">(.*?)<\/script>/s.exec(page)?.[1] ?? '{}';
+      expect((JSON.parse(windowConfig) as { profilePictureUrl: string }).profilePictureUrl).toBe(expected.profilePictureUrl);
+    });
   });
 
   describe('DELETE /delete-chatbot-icon (extension)', () => {

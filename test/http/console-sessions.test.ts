@@ -137,6 +137,33 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: c
     });
   });
 
+  it('refuses sign-ins from an address for 10 minutes after 10 wrong keys or links, counting no success and no other address', async () => {
+    await start({ trustProxy: true });
+    const from = (ip: string, body: unknown) =>
+      fetch(`${app.baseUrl}/console/sessions`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: app.origin, 'X-Forwarded-For': ip },
+        body: JSON.stringify(body),
+      });
+    const guesser = '203.0.113.7';
+    for (let attempt = 0; attempt < 12; attempt += 1) expect((await from(guesser, { apiKey: app.apiKey })).status).toBe(200);
+    for (let attempt = 0; attempt < 9; attempt += 1) expect((await from(guesser, { apiKey: `sb_guess${attempt}` })).status).toBe(401);
+    // A malformed body guesses nothing: not counted.
+    expect((await from(guesser, { apiKey: '' })).status).toBe(400);
+    expect((await from(guesser, { linkToken: 'made-up' })).status).toBe(401);
+
+    const refused = await from(guesser, { apiKey: app.apiKey });
+    expect(await readJson(refused.clone())).toEqual({ status: 429, body: { message: 'Rate limit exceeded. Please try again later.' } });
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('Retry-After'))).toBeLessThanOrEqual(600);
+    expect(refused.headers.get('Set-Cookie')).toBeNull();
+    expect((await from('203.0.113.8', { apiKey: app.apiKey })).status).toBe(200);
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 10 * MINUTE);
+    expect((await from(guesser, { apiKey: app.apiKey })).status).toBe(200);
+  });
+
   it('marks the cookie Secure when PUBLIC_URL is https, and wants that origin', async () => {
     await start({ publicUrl: 'https://hub.example.org' });
     expect((await signIn({ apiKey: app.apiKey })).status).toBe(403);

@@ -35,10 +35,10 @@ async function failure(promise: Promise<unknown>): Promise<{ status: number; mes
   throw new Error('the call succeeded');
 }
 
-/** Claims and completes notices one at a time until none is offered; answers them in order. */
-async function postAll(client: HubClient, thread = THREAD): Promise<HandoffNotice[]> {
+/** Claims and completes the platform's notices one at a time until none is offered; answers them in order. */
+async function postAll(client: HubClient, thread = THREAD, platform: 'slack' | 'discord' = 'slack'): Promise<HandoffNotice[]> {
   const posted: HandoffNotice[] = [];
-  for (let claimed = await client.claimHandoffNotices('slack'); claimed.length > 0; claimed = await client.claimHandoffNotices('slack')) {
+  for (let claimed = await client.claimHandoffNotices(platform); claimed.length > 0; claimed = await client.claimHandoffNotices(platform)) {
     for (const notice of claimed) {
       await client.completeHandoffNotice(notice.id, notice.kind === 'requested' ? thread : undefined);
       posted.push(notice);
@@ -316,6 +316,66 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     const conversation = await app.store.conversations.find(bot, 'c1');
     expect(conversation?.messages.at(-1)?.content).toBe(HANDED_BACK);
     expect((await postAll(client)).map((notice) => notice.kind)).toEqual(['closed']);
+  });
+});
+
+describe.each(storeTargets.filter((target) => target.available))('$name store: team messages in a long conversation', (target) => {
+  let app: TestApp;
+  /** The conversations read whole, messages and all, since the count was last cleared. */
+  const wholeReads: string[] = [];
+
+  beforeEach(async () => {
+    wholeReads.length = 0;
+    app = await startApp(target, {
+      wrapStore: (store) => ({
+        ...store,
+        engine: store.engine,
+        conversations: {
+          ...store.conversations,
+          find: (chatbotId, id) => {
+            wholeReads.push(id);
+            return store.conversations.find(chatbotId, id);
+          },
+        },
+      }),
+    });
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  it('takes each team message into a conversation of 2,000 messages without reading it whole, each still going to the person', async () => {
+    const bot = await createChatbotViaApi(app, 'Shop', SOURCE);
+    const driver = handoffDriver(app, bot);
+    await driver.settings({ ...SLACK, platform: null });
+    const inDiscord = 'discord:G1:C7';
+    const start = Date.now() - 3_600_000;
+    const earlier = Array.from({ length: 2_000 }, (_, index) => ({
+      role: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content: `Message ${index}`,
+      createdAt: new Date(start + index),
+    }));
+    await app.store.conversations.append({ chatbotId: bot, accountId: app.accountId, id: inDiscord, source: 'Discord', contactId: null, messages: earlier, at: new Date(start) });
+    expect(await driver.say(inDiscord, 'agent please')).toBe(WAITING);
+
+    wholeReads.length = 0;
+    const client = createHubClient(app.baseUrl, app.apiKey);
+    expect(await client.replyInHandoff(bot, inDiscord, 'Ada', 'Hi, Ada here.')).toMatchObject({ status: 'active', taken_by: 'Ada' });
+    expect(await client.replyInHandoff(bot, inDiscord, 'Grace', 'Grace too.')).toMatchObject({ status: 'active', taken_by: 'Ada' });
+    await client.resolveHandoff(bot, inDiscord);
+    expect(wholeReads).toEqual([]);
+
+    const saved = await app.store.conversations.find(bot, inDiscord);
+    expect(saved?.messages).toHaveLength(2_005);
+    expect(saved?.messages.slice(-3).map(({ role, content, author }) => ({ role, content, author }))).toEqual([
+      { role: 'assistant', content: 'Hi, Ada here.', author: { type: 'human', name: 'Ada' } },
+      { role: 'assistant', content: 'Grace too.', author: { type: 'human', name: 'Grace' } },
+      { role: 'assistant', content: HANDED_BACK, author: undefined },
+    ]);
+    const replies = await postAll(client, THREAD, 'discord');
+    expect(replies.map(({ kind, conversationId, channel, text }) => ({ kind, conversationId, channel, text }))).toEqual(
+      ['Hi, Ada here.', 'Grace too.', HANDED_BACK].map((text) => ({ kind: 'reply', conversationId: inDiscord, channel: { workspaceId: 'G1', channelId: 'C7' }, text })),
+    );
   });
 });
 

@@ -57,7 +57,7 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
   const exchanges: Exchange[] = [];
 
   beforeAll(async () => {
-    app = await startApp(target, { webhookAllowPrivate: true });
+    app = await startApp(target, { webhookAllowPrivate: true, sourcesAllowPrivate: true });
   });
   afterAll(async () => {
     await app.close();

@@ -38,7 +38,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
   let site: Site | undefined;
 
   beforeEach(async () => {
-    app = await startApp(target, { sourceLimits: { maxCharsPerChatbot: MAX_CHARS, maxFileBytes: 64 * 1024 } });
+    app = await startApp(target, { sourceLimits: { maxCharsPerChatbot: MAX_CHARS, maxFileBytes: 64 * 1024 }, sourcesAllowPrivate: true });
     bot = await createChatbotViaApi(app, 'Acme', 'Acme makes anvils.');
   });
   afterEach(async () => {
@@ -261,6 +261,31 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await list()).toHaveLength(1);
   });
 
+  it('refuses a website on the hub\'s own network up front with 400, creating nothing, unless SOURCES_ALLOW_PRIVATE', async () => {
+    // Found in a walk-through: accepted with 202, then failed at the crawl's first request.
+    const strict = await startApp(target);
+    try {
+      const chatbotId = await createChatbotViaApi(strict, 'Acme', 'Acme makes anvils.');
+      const strictUrl = `${strict.baseUrl}/chatbots/${chatbotId}/sources`;
+      const refused = [
+        'http://127.0.0.1:8080/',
+        'http://localhost/docs',
+        'https://192.168.1.10/intranet',
+        'http://[::ffff:10.0.0.1]/',
+        'http://169.254.169.254/latest/meta-data/',
+        'http://metadata.google.internal/',
+      ];
+      for (const siteUrl of refused) {
+        expect(await call('POST', strictUrl, strict.apiKey, { type: 'website', url: siteUrl }), siteUrl).toEqual({ status: 400, body: INVALID });
+      }
+      const left = (await call('GET', strictUrl, strict.apiKey)).body as { data: SourceItem[] };
+      expect(left.data.map((source) => source.type)).toEqual(['text']);
+    } finally {
+      await strict.close();
+    }
+    expect((await call('POST', url(), app.apiKey, { type: 'website', url: 'http://127.0.0.1:8080/' })).status).toBe(202);
+  });
+
   it('answers an add of a website the chatbot has already with that source (200), crawled again with the maxPages given, and racing adds with one source', async () => {
     // Found in the walk-through: a second add of one site (or /chatbot learn of it) crawled it all
     // again into a second source, and the chatbot held the site twice.
@@ -409,8 +434,8 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: website cra
     const { seedAccount, seedChatbot } = await import('../support/seed.js');
     const account = await seedAccount(store);
     const chatbot = await seedChatbot(store, account);
-    const { addWebsiteSource } = await import('../../src/domain/sources.js');
-    const { source } = await addWebsiteSource(store, account, chatbot.id, { url: `${origin}/`, maxPages: 10 });
+    const { addWebsiteSource, DEFAULT_SOURCE_LIMITS } = await import('../../src/domain/sources.js');
+    const { source } = await addWebsiteSource(store, account, chatbot.id, { url: `${origin}/`, maxPages: 10 }, DEFAULT_SOURCE_LIMITS, { allowPrivate: true });
     return { chatbotId: chatbot.id, sourceId: source.id };
   }
 

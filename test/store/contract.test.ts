@@ -327,6 +327,19 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       expect(await store.assets.delete(bot.id, 'icon')).toBe(false);
       expect(await store.assets.get(bot.id, 'icon')).toBeUndefined();
     });
+
+    it('reads an asset\'s etag alone, and none for a kind not stored', async () => {
+      const bot = chatbot(owner.id);
+      await store.chatbots.insertWithinLimit(bot, 5);
+      expect(await store.assets.etag(bot.id, 'icon')).toBeUndefined();
+      await store.assets.put(asset(bot.id, 'icon', Buffer.from([1, 2, 3])));
+      expect(await store.assets.etag(bot.id, 'icon')).toBe('"010203"');
+      await store.assets.put(asset(bot.id, 'icon', Buffer.from([4, 5])));
+      expect(await store.assets.etag(bot.id, 'icon')).toBe('"0405"');
+      expect(await store.assets.etag(bot.id, 'profile-picture')).toBeUndefined();
+      await store.assets.delete(bot.id, 'icon');
+      expect(await store.assets.etag(bot.id, 'icon')).toBeUndefined();
+    });
   });
 });
 

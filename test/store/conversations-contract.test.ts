@@ -82,6 +82,14 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: c
     expect(found?.messages.at(-1)).toEqual({ ...next[1], id: expect.any(String) });
   });
 
+  it('reads where a conversation takes place, the one its first append gave; none for an unknown one', async () => {
+    await store.conversations.append(append({ source: 'Discord' }));
+    await store.conversations.append(append({ source: 'Slack', messages: [message('user', 'Again', 60)], at: at(60) }));
+    expect(await store.conversations.source(bot.id, 'conv-1')).toBe('Discord');
+    expect(await store.conversations.source(bot.id, 'conv-2')).toBeUndefined();
+    expect(await store.conversations.source('another-chatbot', 'conv-1')).toBeUndefined();
+  });
+
   it('gives each message its own id, the same on every read', async () => {
     await store.conversations.append(append());
     await store.conversations.append(append({ messages: [message('user', 'More?', 60)], at: at(60) }));

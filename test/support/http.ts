@@ -38,6 +38,8 @@ export type StartOptions = {
   /** The chat engine to use instead of the default (offline responder only). */
   engine?: (store: Store) => ChatEngine;
   webhookAllowPrivate?: boolean;
+  /** SOURCES_ALLOW_PRIVATE: for website sources on the test's own local sites. */
+  sourcesAllowPrivate?: boolean;
   /** TRUST_PROXY: client IPs from X-Forwarded-For. */
   trustProxy?: boolean;
   /** METRICS_TOKEN: GET /metrics then wants it as a bearer token. */
@@ -59,6 +61,7 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
     contactsRateLimitPerMinute: options.contactsRateLimitPerMinute,
     engine: options.engine?.(store),
     webhookAllowPrivate: options.webhookAllowPrivate,
+    sourcesAllowPrivate: options.sourcesAllowPrivate,
     trustProxy: options.trustProxy,
     metricsToken: options.metricsToken,
     publicUrl: options.publicUrl,

@@ -3,8 +3,10 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { endSession, signInWithKey, signInWithLink } from '../../domain/console-sessions.js';
+import { HubError } from '../../domain/errors.js';
 import type { Account, Store } from '../../store/port.js';
 import { requireConsoleSession, SESSION_COOKIE, type AuthState, type ConsoleSessionOptions } from '../middleware/auth.js';
+import { failedAttempts } from '../failed-attempts.js';
 import { CONSOLE_HEADER, requireOwnOrigin } from '../middleware/console-origin.js';
 import { failures, jsonRequest, jsonResponse, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
@@ -18,6 +20,9 @@ const signInBody = z.union([z.strictObject({ apiKey: secret }), z.strictObject({
 
 const consoleAccount = z.object({ account: z.object({ id: z.string(), name: z.string() }) }).meta({ id: 'ConsoleAccount' });
 
+/** Wrong keys or links one IP address may send before its sign-ins are refused, and for how long. */
+export const SIGN_IN_FAILURES = { limit: 10, windowMs: 10 * 60_000, maxClients: 10_000 };
+
 const accountOf = ({ id, name }: Account): z.infer<typeof consoleAccount> => ({ account: { id, name } });
 
 export type ConsoleSessionRouteOptions = ConsoleSessionOptions & {
@@ -28,6 +33,8 @@ export type ConsoleSessionRouteOptions = ConsoleSessionOptions & {
 export function consoleSessionRoutes(store: Store, options: ConsoleSessionRouteOptions): Router<AuthState> {
   const router = new Router<AuthState>({ prefix: '/console' });
   const session = requireConsoleSession(store, options);
+  // Counted in each hub process's memory: with several processes behind one address, each allows its own ten.
+  const refusedSignIns = failedAttempts(SIGN_IN_FAILURES);
   const setCookie = (ctx: Context, value: string, attributes: string[] = []) => {
     const secure = options.secureCookies ?? ctx.secure;
     const parts = [`${SESSION_COOKIE}=${value}`, 'HttpOnly', 'SameSite=Strict', 'Path=/', ...attributes];
@@ -37,11 +44,17 @@ export function consoleSessionRoutes(store: Store, options: ConsoleSessionRouteO
 
   router.post('/sessions', async (ctx) => {
     requireOwnOrigin(ctx, options.publicOrigin);
+    const waitMs = refusedSignIns.waitMs(ctx.ip);
+    if (waitMs > 0) {
+      ctx.set('Retry-After', String(Math.ceil(waitMs / 1000)));
+      throw new HubError('rateLimited', `console sign-in: ${SIGN_IN_FAILURES.limit} refused from one address`);
+    }
     const input = parseInput(signInBody, ctx.request.body);
-    const signedIn =
-      'apiKey' in input
-        ? await signInWithKey(store, input.apiKey, options.idleMs)
-        : await signInWithLink(store, input.linkToken, options.idleMs);
+    const signIn = 'apiKey' in input ? signInWithKey(store, input.apiKey, options.idleMs) : signInWithLink(store, input.linkToken, options.idleMs);
+    const signedIn = await signIn.catch((error: unknown) => {
+      if (error instanceof HubError && error.kind === 'unauthorized') refusedSignIns.fail(ctx.ip);
+      throw error;
+    });
     setCookie(ctx, signedIn.token);
     ctx.body = success(accountOf(signedIn.account));
   });
@@ -81,12 +94,14 @@ export const consoleSessionPaths: ZodOpenApiPathsObject = {
         'A link token (from `npm run admin -- console-link ACCOUNT`) works once, for 15 minutes. A session ' +
         `ends after CONSOLE_SESSION_IDLE_HOURS unused (default 12), when signed out, or when its key is revoked. ` +
         `Calls made with it that change anything (POST, PUT, PATCH, DELETE) need the header \`${CONSOLE_HEADER}: 1\` ` +
-        'and the hub’s own `Origin`, or are refused with 403; a request with both a key and the cookie uses the key.',
+        'and the hub’s own `Origin`, or are refused with 403; a request with both a key and the cookie uses the key. ' +
+        `After ${SIGN_IN_FAILURES.limit} refused keys or links from one IP address within ${SIGN_IN_FAILURES.windowMs / 60_000} minutes, ` +
+        'its sign-ins are refused with 429 and `Retry-After` until those minutes (from its first refusal) are over; a sign-in that succeeds is not counted.',
       security: [],
       requestBody: jsonRequest(signInBody, { apiKey: 'sb_…' }),
       responses: {
         200: { ...jsonResponse('Signed in', signedIn, example), headers: { 'Set-Cookie': sessionCookie } },
-        ...failures('invalid', 'unauthorized', 'denied'),
+        ...failures('invalid', 'unauthorized', 'denied', 'rateLimited'),
       },
     },
   },

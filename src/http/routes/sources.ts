@@ -8,7 +8,6 @@ import {
   addQaSource,
   addTextSource,
   addWebsiteSource,
-  DEFAULT_SOURCE_LIMITS,
   deleteSource,
   findSource,
   listSources,
@@ -18,6 +17,7 @@ import {
 } from '../../domain/sources.js';
 import { MAX_ANSWER_CHARS, MAX_QUESTION_CHARS } from '../../domain/qa-limits.js';
 import type { ChatEngine } from '../../engine/index.js';
+import type { AddressRule } from '../../net/address-rule.js';
 import type { Source, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
@@ -122,7 +122,7 @@ export function toSourceBody(source: Source): z.infer<typeof sourceBody> {
   };
 }
 
-export function sourceRoutes(store: Store, engine: ChatEngine, limits: SourceLimits = DEFAULT_SOURCE_LIMITS): Router<AuthState> {
+export function sourceRoutes(store: Store, engine: ChatEngine, limits: SourceLimits, rule: AddressRule): Router<AuthState> {
   const router = new Router<AuthState>();
   const all = '/chatbots/:chatbotId/sources';
   const one = '/chatbots/:chatbotId/sources/:sourceId';
@@ -147,7 +147,7 @@ export function sourceRoutes(store: Store, engine: ChatEngine, limits: SourceLim
       }
       const input = parseInput(newSource, ctx.request.body);
       if (input.type === 'website') {
-        const { source, known } = await addWebsiteSource(store, account, chatbotId, input, limits);
+        const { source, known } = await addWebsiteSource(store, account, chatbotId, input, limits, rule);
         ctx.status = known ? 200 : 202;
         ctx.body = success(toSourceBody(source));
         return;

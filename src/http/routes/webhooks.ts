@@ -8,8 +8,8 @@ import {
   listWebhooks,
   sendTestEvent,
   WEBHOOK_EVENTS,
-  type AddressRule,
 } from '../../domain/webhooks.js';
+import type { AddressRule } from '../../net/address-rule.js';
 import type { Store, Webhook, WebhookAttempt } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';

@@ -31,6 +31,10 @@ export function mongoAssets(models: MongoModels): AssetRepository {
           }
         : undefined;
     },
+    async etag(chatbotId, kind) {
+      const doc = await assets.findOne({ chatbotId, kind }, { etag: 1, _id: 0 }).lean<{ etag: string }>();
+      return doc?.etag;
+    },
     async delete(chatbotId, kind) {
       const { deletedCount } = await assets.deleteOne({ chatbotId, kind });
       return deletedCount > 0;

@@ -141,6 +141,12 @@ export function mongoConversations(
       if (!doc) return undefined;
       return toConversation(doc, (await messagesOf(chatbotId, [id])).get(id) ?? []);
     },
+    async source(chatbotId, id) {
+      const doc = await conversations
+        .findOne({ _id: conversationDocumentId(chatbotId, id), chatbotId }, { source: 1 })
+        .lean<Pick<ConversationDoc, 'source'>>();
+      return doc?.source;
+    },
     async recentMessages(chatbotId, id, limit) {
       const docs = await conversationMessages
         .find({ chatbotId, conversationId: id })

@@ -19,6 +19,9 @@ export function sqliteAssets(db: Database): AssetRepository {
   const one = db.prepare<[string, AssetKind], AssetRow>(
     'SELECT * FROM assets WHERE chatbot_id = ? AND kind = ?',
   );
+  const etagOf = db.prepare<[string, AssetKind], { etag: string }>(
+    'SELECT etag FROM assets WHERE chatbot_id = ? AND kind = ?',
+  );
   const remove = db.prepare('DELETE FROM assets WHERE chatbot_id = ? AND kind = ?');
 
   return {
@@ -38,6 +41,9 @@ export function sqliteAssets(db: Database): AssetRepository {
             updatedAt: new Date(row.updated_at),
           }
         : undefined;
+    },
+    async etag(chatbotId, kind) {
+      return etagOf.get(chatbotId, kind)?.etag;
     },
     async delete(chatbotId, kind) {
       return remove.run(chatbotId, kind).changes > 0;

@@ -142,6 +142,9 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
   const one = db.prepare<[string, string], ConversationRow>(
     'SELECT * FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
+  const sourceOf = db.prepare<[string, string], Pick<ConversationRow, 'source'>>(
+    'SELECT source FROM conversations WHERE chatbot_id = ? AND id = ?',
+  );
   const messages = db.prepare<[string, string], MessageRow>(
     `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages
      WHERE chatbot_id = ? AND conversation_id = ? ORDER BY seq`,
@@ -242,6 +245,9 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
     },
     async find(chatbotId, id) {
       return find(chatbotId, id);
+    },
+    async source(chatbotId, id) {
+      return sourceOf.get(chatbotId, id)?.source;
     },
     async recentMessages(chatbotId, id, limit) {
       return recent.all(chatbotId, id, limit).reverse().map(toMessage);
