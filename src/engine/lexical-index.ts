@@ -339,7 +339,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (compound) standsFor(ids, idOf(compound), 1);
       const factor = context ? contextFactor : 1;
       const foreign = ids.size === 0 && vectorsSay !== undefined && vectorsSay.best < FOREIGN;
-      const unknown = ids.size === 0 && !/^\d+$/.test(word) && !form.common;
+      const unknown = ids.size === 0 && !/^\d+$/.test(word) && !form.common && !vectorsSay?.commonest;
       let strongest = -Infinity;
       for (const [id, f] of ids) strongest = Math.max(strongest, idf(id) * f);
       const weight = ids.size > 0 ? strongest : unknown || foreign ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
@@ -783,9 +783,10 @@ function withSurroundings(passages: Passage[], index: SearchableIndex): Passage[
  * The terms of a vocabulary near a question word by its vector, with the weight each brings and
  * whether it names another kind of thing (lexicon.ts), and how close the closest comes (1 for a
  * word without a vector: nothing is known against it); remembered per word for the index's life.
- * Undefined until the vectors are loaded.
+ * `commonest`: the word is one of COMMONEST_WORDS, near none, and ordinary English whatever
+ * WordNet, which lists no prepositions ("during"), says. Undefined until the vectors are loaded.
  */
-type Near = { near: [term: string, weight: number, otherKind: boolean][]; best: number };
+type Near = { near: [term: string, weight: number, otherKind: boolean][]; best: number; commonest: boolean };
 
 function vectorNeighbours(terms: TermReader): (word: string) => Near | undefined {
   const found = new Map<string, Near>();
@@ -804,7 +805,8 @@ function vectorNeighbours(terms: TermReader): (word: string) => Near | undefined
       const near: Near['near'] = [];
       let best = 1;
       const row = wordRow(vectors, word) ?? lemmas(word).map((lemma) => wordRow(vectors, lemma)).find((r) => r !== undefined);
-      if (row !== undefined && row >= COMMONEST_WORDS) {
+      const commonest = row !== undefined && row < COMMONEST_WORDS;
+      if (row !== undefined && !commonest) {
         const { ids, rows } = withVectors as TermRows;
         const own = terms.idOf(stem(word));
         best = -1;
@@ -816,7 +818,7 @@ function vectorNeighbours(terms: TermReader): (word: string) => Near | undefined
           near.push([terms.termOf(ids[k] as number), VECTOR_FACTOR * cosine, distinctKinds(word, wordOf(vectors, rows[k] as number))]);
         }
       }
-      entry = { near, best };
+      entry = { near, best, commonest };
       if (found.size >= EXPANSIONS_KEPT) found.clear();
       found.set(word, entry);
     }
