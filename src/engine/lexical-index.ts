@@ -1,6 +1,6 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
-import { broaderNouns, derivedForms, distinctKinds, isCommon, isMostlyNoun, lemmas, synonyms } from './lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
@@ -83,10 +83,9 @@ export type Passage = {
   /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
   unknownWords: string[];
   /**
-   * The section leaves unstated what the question's form asks for, and does not answer it: the
-   * question asks what something costs and none of the sentences states a price, nor that it is
-   * free; or it asks how long and they state figures, none of them a time or length; or it asks
-   * what or which thing ("What bulbs…?") and the section holds no word for it.
+   * The section leaves unstated the amount the question's form asks for, and does not answer it:
+   * the question asks what something costs and none of the sentences states a price, nor that it
+   * is free; or it asks how long and they state figures, none of them a time or length.
    */
   unstated: boolean;
   /**
@@ -162,12 +161,6 @@ const BROADER_DECAY = 0.8;
 const VECTOR_FLOOR = 0.7;
 const VECTOR_FACTOR = 0.8;
 /**
- * The commonest words of English, the vectors' first rows ("while", "during", "new"), sit near
- * dozens of others by how they are used, not by what they mean ("while" ~ "after", "during" ~
- * "day", "year", "follow"): they stand for no word of the material by their vectors.
- */
-const COMMONEST_WORDS = 100;
-/**
  * A missing word no term of the material comes this close to is foreign to it ("cash" in a
  * bike shop's FAQ): it weighs like a rare word the material lacks, and the question is declined.
  */
@@ -219,8 +212,6 @@ const asksAmountAt = (tokens: string[], i: number) =>
  * Not "how much time…?", which names what it measures.
  */
 const ASKS_PRICE = /\bhow much (?:is|are|was|were|does|do|did|will|would|could|can|should|for|to|it)\b|\bhow much$/;
-/** "What kind of payment…": the form of a question asking for a thing, which is the word after it. */
-const KIND_OF = /^(?:kinds?|sorts?|types?) of$/;
 /** What a sentence answering a question that asks for an amount holds: a number. */
 const STATES_AMOUNT = /\d/;
 /** "How long does delivery take?", "how soon…": a time is asked (or, of a thing, a length). */
@@ -270,11 +261,8 @@ type Concept = {
   unknown?: string;
 };
 
-/**
- * A question as read: its own concepts, the earlier conversation, what its form asks an answer to
- * state, and which of its concepts is the thing it asks for ("What bulbs…?"; -1 for none).
- */
-type Reading = { asked: Concept[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined; named: number };
+/** A question as read: its own concepts, the earlier conversation, and what its form asks an answer to state. */
+type Reading = { asked: Concept[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
 
 /**
  * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
@@ -339,7 +327,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (compound) standsFor(ids, idOf(compound), 1);
       const factor = context ? contextFactor : 1;
       const foreign = ids.size === 0 && vectorsSay !== undefined && vectorsSay.best < FOREIGN;
-      const unknown = ids.size === 0 && !/^\d+$/.test(word) && !form.common && !vectorsSay?.commonest;
+      const unknown = ids.size === 0 && !/^\d+$/.test(word) && !form.common;
       let strongest = -Infinity;
       for (const [id, f] of ids) strongest = Math.max(strongest, idf(id) * f);
       const weight = ids.size > 0 ? strongest : unknown || foreign ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
@@ -388,7 +376,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /** The best `limit` passages for the question as read, leaning on the earlier one or standing on its own. */
-  function passagesFor({ asked, context, plain, refersBack, stated, named }: Reading, leans: boolean, limit: number): Passage[] {
+  function passagesFor({ asked, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
     const implied = ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
@@ -465,7 +453,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         keyAsked: answeredShare(sameKind, index.keyTermStart, index.keyTerms, section),
         sentences,
         unknownWords,
-        unstated: amountMissing(sentences, stated) || (named >= 0 && covered[named] === 0),
+        unstated: amountMissing(sentences, stated),
       };
       const source = sourceOf(section);
       return source ? { source, ...passage } : passage;
@@ -500,8 +488,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     // unless it asks for contact details ("What's your email address?") or the owner wrote it as
     // a question of its own (a Q&A pair's): those are no follow-ups.
     const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
-    const thing = thingAskedFor(tokens);
-    const reading: Reading = { asked, context, plain, refersBack, stated, named: asked.findIndex((concept) => concept.word === thing) };
+    const reading: Reading = { asked, context, plain, refersBack, stated };
     let passages = passagesFor(reading, leans, limit);
     // A follow-up naming one thing of its own that the material holds, but no section of the
     // earlier subject does ("How far do you deliver?" after a question on the warranty), has
@@ -682,13 +669,6 @@ function focusOf(weights: Float64Array, concepts: Concept[]): number {
   return focus;
 }
 
-/** "What bulbs…?", "which kind of lamp…?": the thing a question asks for by its form, which an answer names. */
-function thingAskedFor(tokens: string[]): string | undefined {
-  if (tokens[0] !== 'what' && tokens[0] !== 'which') return undefined;
-  const word = tokens[KIND_OF.test(`${tokens[1]} ${tokens[2]}`) ? 3 : 1];
-  return word !== undefined && isMostlyNoun(word) ? word : undefined;
-}
-
 /**
  * Whether a section's sentences leave the amount a question asks unstated: a price, when none
  * states one (nor that it is free); a time, when they state figures of other kinds and none of
@@ -783,10 +763,9 @@ function withSurroundings(passages: Passage[], index: SearchableIndex): Passage[
  * The terms of a vocabulary near a question word by its vector, with the weight each brings and
  * whether it names another kind of thing (lexicon.ts), and how close the closest comes (1 for a
  * word without a vector: nothing is known against it); remembered per word for the index's life.
- * `commonest`: the word is one of COMMONEST_WORDS, near none, and ordinary English whatever
- * WordNet, which lists no prepositions ("during"), says. Undefined until the vectors are loaded.
+ * Undefined until the vectors are loaded.
  */
-type Near = { near: [term: string, weight: number, otherKind: boolean][]; best: number; commonest: boolean };
+type Near = { near: [term: string, weight: number, otherKind: boolean][]; best: number };
 
 function vectorNeighbours(terms: TermReader): (word: string) => Near | undefined {
   const found = new Map<string, Near>();
@@ -805,8 +784,7 @@ function vectorNeighbours(terms: TermReader): (word: string) => Near | undefined
       const near: Near['near'] = [];
       let best = 1;
       const row = wordRow(vectors, word) ?? lemmas(word).map((lemma) => wordRow(vectors, lemma)).find((r) => r !== undefined);
-      const commonest = row !== undefined && row < COMMONEST_WORDS;
-      if (row !== undefined && !commonest) {
+      if (row !== undefined) {
         const { ids, rows } = withVectors as TermRows;
         const own = terms.idOf(stem(word));
         best = -1;
@@ -818,7 +796,7 @@ function vectorNeighbours(terms: TermReader): (word: string) => Near | undefined
           near.push([terms.termOf(ids[k] as number), VECTOR_FACTOR * cosine, distinctKinds(word, wordOf(vectors, rows[k] as number))]);
         }
       }
-      entry = { near, best, commonest };
+      entry = { near, best };
       if (found.size >= EXPANSIONS_KEPT) found.clear();
       found.set(word, entry);
     }

@@ -277,13 +277,6 @@ function nounHypernyms(offset: number): number[] {
   return synset('noun', offset).pointers.flatMap(({ symbol, pos, target }) => ((symbol === '@' || symbol === '@i') && pos === 'noun' ? [target] : []));
 }
 
-/** Whether English uses a word mostly as a noun: its commonest reading in WordNet's tagged corpus is one ("bulbs", not "happens"). */
-export const isMostlyNoun = memoised((word) => {
-  const entries = senses(word);
-  const commonest = Math.max(...entries.map(({ seen }) => seen));
-  return entries.some(({ pos, seen }) => pos === 'noun' && seen === commonest);
-});
-
 /** Levels of kinds two nouns are compared within: "cat" and "dog" meet at carnivore, two up. */
 const KIND_LEVELS = 2;
 

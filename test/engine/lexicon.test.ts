@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broaderNouns, derivedForms, distinctKinds, isCommon, isMostlyNoun } from '../../src/engine/lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds, isCommon } from '../../src/engine/lexicon.js';
 
 // WordNet's kinds, which keep word vectors from taking one kind of a thing for another, and let
 // a question about a kind be answered by what the material says of the broader one; and whether
@@ -12,13 +12,6 @@ describe('isCommon', () => {
 
   it('leaves rare and unknown words rare, and does not take another word a letter or two apart for a spelling', () => {
     for (const word of ['tandem', 'skateboards', 'spayed', 'homekit', 'cheque']) expect(isCommon(word), word).toBe(false);
-  });
-});
-
-describe('isMostlyNoun', () => {
-  it('tells the thing "what" asks for ("What bulbs…?") from a verb ("What happens…?"), in any inflection', () => {
-    for (const word of ['bulbs', 'documents', 'payment', 'lamp']) expect(isMostlyNoun(word), word).toBe(true);
-    for (const word of ['happens', 'is', 'paypal', 'cheaper']) expect(isMostlyNoun(word), word).toBe(false);
   });
 });
 

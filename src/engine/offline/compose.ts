@@ -100,9 +100,9 @@ function pairAnswer(pair: Passage): string {
 }
 
 /**
- * Whether the passage leaves what the question's form asks (a price, a time, the thing "what"
- * names) unstated, and is no answer. A section under the very question asked (an FAQ's "How much
- * does shipping cost?" answered "It depends on the weight") is the owner's answer all the same.
+ * Whether the passage leaves the price or time asked unstated, and is no answer. A section under
+ * the very question asked (an FAQ's "How much does shipping cost?" answered "It depends on the
+ * weight") is the owner's answer all the same.
  */
 function leavesAskedUnstated(passage: Passage): boolean {
   return passage.unstated && !(passage.key.endsWith('?') && passage.keyCoverage >= KEY_ANSWERS);
