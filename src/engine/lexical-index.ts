@@ -6,7 +6,7 @@ import { questionLikeness, questionTerms, SAME_QUESTION } from './question-simil
 import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermLookups, type TermReader } from './term-lookups.js';
-import { compoundFinder, stem, terms, words } from './text.js';
+import { compoundFinder, isStopword, stem, terms, words } from './text.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -82,8 +82,12 @@ export type Passage = {
   sentences: PassageSentence[];
   /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
   unknownWords: string[];
-  /** The question asks what something costs and none of the sentences states a price, nor that it is free: they do not answer it. */
-  priceMissing: boolean;
+  /**
+   * The section leaves unstated the amount the question's form asks for, and does not answer it:
+   * the question asks what something costs and none of the sentences states a price, nor that it
+   * is free; or it asks how long and they state figures, none of them a time or length.
+   */
+  unstated: boolean;
   /**
    * The sections next to this one (in reading order), handed to a model with it while the
    * passages stay short; no part of what the offline responder quotes.
@@ -170,6 +174,9 @@ const FOREIGN = 0.55;
  */
 const CONTEXT_FACTOR = 0.5;
 const STANDALONE_CONTEXT_FACTOR = 0.1;
+/** The particles of English's phrasal verbs that may stand after the verb's object, and how far after the verb. */
+const PARTICLES = new Set(['back', 'up', 'out', 'off', 'down', 'away', 'over']);
+const PARTICLE_REACH = 4;
 /** Words by which a question points back at the earlier one's subject. */
 const REFERS_BACK = new Set(['it', 'its', 'they', 'them', 'their', 'that', 'this', 'those', 'these']);
 /** How much the earlier conversation's words count when choosing sentences within a section. */
@@ -216,6 +223,11 @@ const DURATION_VERB_FACTOR = 0.8;
 const ASKS_PRICE = /\bhow much (?:is|are|was|were|does|do|did|will|would|could|can|should|for|to|it)\b|\bhow much$/;
 /** What a sentence answering a question that asks for an amount holds: a number. */
 const STATES_AMOUNT = /\d/;
+/** "How long does delivery take?", "how soon…": a time is asked (or, of a thing, a length). */
+const ASKS_DURATION = /\bhow (?:long|soon|quickly|fast)\b/;
+/** What a sentence answering it holds: a number of time or length units, in figures or words, or a time said in words ("next day"). */
+const STATES_DURATION =
+  /\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|few|several|couple of)(?:[\s-]+(?:working|business|calendar|full|more))?[\s-]+(?:second|minute|min|hour|hr|day|night|week|month|year|yr)s?\b|\b(?:same|next)[\s-]day\b|\bovernight\b|\bimmediately\b|\binstantly\b|\b(?:right|straight) away\b|\bwhile you wait\b|\d ?(?:h|hrs?|mins?|cm|mm|m|km|metres?|meters?|inch(?:es)?|feet|ft)\b/i;
 /**
  * "What does it cost?", "is there a fee for…?", "how much is…?" (not "how much does it weigh?"),
  * and no other question word ("when are fees taken?"): a price is asked, which an answer states.
@@ -259,7 +271,7 @@ type Concept = {
 };
 
 /** A question as read: its own concepts, the earlier conversation, and what its form asks an answer to state. */
-type Reading = { asked: Concept[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined; asksPrice: boolean };
+type Reading = { asked: Concept[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
 
 /**
  * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
@@ -299,20 +311,17 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const found: Concept[] = [];
     const tokens = words(text);
     const asksContact = expand && ASKS_CONTACT.test(tokens.join(' '));
+    // Particles read with their verb, a few words on.
+    const readWithVerb = new Set<number>();
     for (let i = 0; i < tokens.length; i += 1) {
       const word = tokens[i] as string;
-      if (asksAmountAt(tokens, i)) continue;
+      if (asksAmountAt(tokens, i) || readWithVerb.has(i)) continue;
       if (CONTACT_FORM.test(`${tokens[i - 1]} ${word}`)) continue;
-      const pair = expand && i + 1 < tokens.length ? expansion(`${word} ${tokens[i + 1]}`) : undefined;
-      // A two-word expression ("bring back") is one idea when English has it as one, and stands
-      // for its meaning (~ return), not for its words, when the material has a word for that
-      // meaning; otherwise ("phone number" ~ number) its words are read one by one.
-      const phrase =
-        pair?.known &&
-        !pair.own.every(has) &&
-        [...pair.lemmas, ...pair.synonyms].some((term) => has(term) && !pair.own.includes(term));
-      const form = phrase ? (pair as Expansion) : expansion(word);
-      if (phrase) i += 1;
+      const partner = expand ? phrasePartner(tokens, i) : undefined;
+      const phrase = partner !== undefined;
+      const form = phrase ? expansion(`${word} ${tokens[partner]}`) : expansion(word);
+      if (partner === i + 1) i += 1;
+      else if (phrase) readWithVerb.add(partner);
       else if (form.own.length === 0) continue;
       const ids = new Map<number, number>();
       if (!phrase) for (const term of form.own) standsFor(ids, idOf(term), 1);
@@ -347,6 +356,27 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     return withDurationVerbLighter(found, tokens);
   }
 
+  /**
+   * A two-word expression ("bring back") is one idea when English has it as one, and stands for
+   * its meaning (~ return), not for its words, when the material has a word for that meaning;
+   * otherwise ("phone number" ~ number) its words are read one by one.
+   */
+  function isPhrase(pair: Expansion): boolean {
+    return pair.known && !pair.own.every(has) && [...pair.lemmas, ...pair.synonyms].some((term) => has(term) && !pair.own.includes(term));
+  }
+
+  /**
+   * The word that makes one expression with the i-th: the next, or a verb's particle a few words
+   * on, past its object ("take the lamp back", "pick my dog up"); undefined for none.
+   */
+  function phrasePartner(tokens: string[], i: number): number | undefined {
+    if (i + 1 < tokens.length && isPhrase(expansion(`${tokens[i]} ${tokens[i + 1]}`))) return i + 1;
+    for (let j = i + 2; j < tokens.length && j <= i + PARTICLE_REACH; j += 1) {
+      if (PARTICLES.has(tokens[j] as string)) return isPhrase(expansion(`${tokens[i]} ${tokens[j]}`)) ? j : undefined;
+    }
+    return undefined;
+  }
+
   // The sources that are Q&A pairs, by their index in `sources`: read on the first follow-up.
   let qaSources: Set<number> | undefined;
   /** Whether a Q&A pair's question, under a key holding one of the asked words, is the question asked. */
@@ -366,7 +396,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /** The best `limit` passages for the question as read, leaning on the earlier one or standing on its own. */
-  function passagesFor({ asked, context, plain, refersBack, stated, asksPrice }: Reading, leans: boolean, limit: number): Passage[] {
+  function passagesFor({ asked, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
     const implied = ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
@@ -425,6 +455,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         const text = index.sentences.at(s) as string;
         sentences.push({ text, weight: focusOf(own, all) + (stated?.test(text) ? STATED_FOCUS : 0), beyondKey: beyondKeyOf(own, key, all) });
       }
+      if (stated === STATES_DURATION) statedFirst(sentences, stated);
       const coverBy = (table: AnswerTable) => (table === answered ? covered : sectionCover(index, table, section, from, to, all.length));
       const coveredByOwnWords = coverBy(ownWords);
       const coveredBySameKind = coverBy(sameKind);
@@ -442,7 +473,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         keyAsked: answeredShare(sameKind, index.keyTermStart, index.keyTerms, section),
         sentences,
         unknownWords,
-        priceMissing: asksPrice && !sentences.some((sentence) => STATES_PRICE.test(sentence.text)),
+        unstated: amountMissing(sentences, stated),
       };
       const source = sourceOf(section);
       return source ? { source, ...passage } : passage;
@@ -459,17 +490,25 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const plain = tokens.join(' ');
     // "When…?" asks for a time, which the answer states in numbers as an amount.
     const asksAmount = tokens.includes('when') || tokens.some((_, i) => asksAmountAt(tokens, i));
-    // What a sentence answering the question's form holds: contact details, a price, or a number.
+    // What a sentence answering the question's form holds: contact details, a price, a time, or a number.
     const asksContact = ASKS_CONTACT.test(plain);
     const asksPrice =
       (ASKS_PRICE_WORD.test(plain) || (ASKS_PRICE.test(plain) && !MEASURED.test(plain))) && !ASKS_OTHER_THAN_PRICE.test(plain);
-    const stated = asksContact ? STATES_CONTACT : asksPrice ? STATES_PRICE : asksAmount ? STATES_AMOUNT : undefined;
+    const stated = asksContact
+      ? STATES_CONTACT
+      : asksPrice
+        ? STATES_PRICE
+        : ASKS_DURATION.test(plain)
+          ? STATES_DURATION
+          : asksAmount
+            ? STATES_AMOUNT
+            : undefined;
     const refersBack = asked.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
     // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
     // unless it asks for contact details ("What's your email address?") or the owner wrote it as
     // a question of its own (a Q&A pair's): those are no follow-ups.
     const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
-    const reading: Reading = { asked, context, plain, refersBack, stated, asksPrice };
+    const reading: Reading = { asked, context, plain, refersBack, stated };
     let passages = passagesFor(reading, leans, limit);
     // A follow-up naming one thing of its own that the material holds, but no section of the
     // earlier subject does ("How far do you deliver?" after a question on the warranty), has
@@ -650,6 +689,28 @@ function focusOf(weights: Float64Array, concepts: Concept[]): number {
   return focus;
 }
 
+/**
+ * Whether a section's sentences leave the amount a question asks unstated: a price, when none
+ * states one (nor that it is free); a time, when they state figures of other kinds and none of
+ * time ("Delivery is free over €60" to "How long does delivery take?"), which read as the answer
+ * and are not. Sentences with no figure at all may say it in words, and are judged by them.
+ */
+function amountMissing(sentences: PassageSentence[], stated: RegExp | undefined): boolean {
+  const states = (pattern: RegExp) => sentences.some((sentence) => pattern.test(sentence.text));
+  if (stated === STATES_PRICE) return !states(STATES_PRICE);
+  return stated === STATES_DURATION && !states(STATES_DURATION) && states(STATES_AMOUNT);
+}
+
+/**
+ * Within the section found, a sentence stating a time is the answer to "how long", before any
+ * that only shares the question's words ("Orders arrive within three to five working days." over
+ * "Delivery is free over €60."): it weighs as much more as the weightiest one does.
+ */
+function statedFirst(sentences: PassageSentence[], stated: RegExp): void {
+  const strongest = Math.max(0, ...sentences.map((sentence) => sentence.weight));
+  for (const sentence of sentences) if (stated.test(sentence.text)) sentence.weight += strongest;
+}
+
 /** The weight of the question's own words a sentence covers that its section's key does not. */
 function beyondKeyOf(sentence: Float64Array, key: Float64Array, concepts: Concept[]): number {
   let beyond = 0;
@@ -806,7 +867,9 @@ function expansion(form: string): Expansion {
   let found = expansions.get(form);
   if (!found) {
     if (expansions.size >= EXPANSIONS_KEPT) expansions.clear();
-    const single = (list: string[]) => [...new Set(list.filter((word) => !word.includes(' ')).map(stem))];
+    // A stopword among them is another word spelled alike ("US" of "USA" is the text's "us"), and
+    // would stand for what shares its stem ("use").
+    const single = (list: string[]) => [...new Set(list.filter((word) => !word.includes(' ') && !isStopword(word)).map(stem))];
     // A possessive ("kid's") is read as its word.
     const word = form.replace(/['’]s$/, '');
     const known = lemmas(word);

@@ -6,8 +6,12 @@ import { contentWords, stem } from './text.js';
 // match when they share a stem or WordNet gives one as a synonym of the other ("buy" ~
 // "purchase"). The likeness of two questions is the share of their words that match (Dice).
 
-/** Words of how a question is put rather than what it asks about ("how do refunds work here?"). */
-const PHRASING = new Set('work works working here there exactly actually possible really like hi hello hey thanks thank ok okay'.split(' '));
+/**
+ * Words of how a question is put rather than what it asks about ("how do refunds work here?"),
+ * among them the verbs asking whether a thing is taken, which say no more than the thing: "Do you
+ * take PayPal?" asks what "Can I pay with PayPal?" does.
+ */
+const PHRASING = new Set('work works working here there exactly actually possible really like hi hello hey thanks thank ok okay take accept use'.split(' '));
 
 /** Questions at least this alike are the same question. */
 export const SAME_QUESTION = 0.6;

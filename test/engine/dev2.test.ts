@@ -12,18 +12,19 @@ import { describeScoredSet } from './eval/scored-set-suite.js';
 // 26/32, unanswerable 9/24, follow-up 9/16, lead-in 7/8, small talk 10/11; 51 of the misses were
 // wrong answers rather than the no-answer reply. Then 102/160 (paraphrase 11/45, follow-up 13/16,
 // verbatim 24/24, small talk 11/11, similar 27/32; 42 wrong answers) after the changes it led to.
-// Then 107/160 (paraphrase 15/45, unanswerable 10/24; 39 wrong answers) a session later.
+// Then 107/160 (paraphrase 15/45, unanswerable 10/24; 39 wrong answers) a session later. Then
+// 108/160 (follow-up 14/16) once "how long" is answered by a time (2026-11-26).
 describeScoredSet('second development set', DEVELOPMENT_2, {
   questions: 150,
   documents: 5,
-  overall: 0.63,
+  overall: 0.67,
   categories: {
     verbatim: 0.95,
     paraphrase: 0.24,
     similar: 0.84,
     unanswerable: 0.37,
     'small talk': 0.95,
-    'follow-up': 0.8,
+    'follow-up': 0.87,
     'lead-in': 0.87,
   },
 });

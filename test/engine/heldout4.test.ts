@@ -9,16 +9,17 @@ import { HELD_OUT_SET_4 } from './eval/score.js';
 // reported after changes. Never tuned on. The floors sit just under what the engine measures.
 
 // Measured first (the engine of 41b9eb9): 98/160, 46 wrong answers; verbatim 22/24, paraphrase
-// 10/45, similar 31/32, unanswerable 11/24, lead-in 6/8, follow-up 7/16, small talk 11/11.
+// 10/45, similar 31/32, unanswerable 11/24, lead-in 6/8, follow-up 7/16, small talk 11/11. Then
+// 99/160 (unanswerable 12/24) once "how long" is answered by a time (2026-11-26, reported).
 describeScoredSet('fourth held-out evaluation set', HELD_OUT_SET_4, {
   questions: 150,
   documents: 5,
-  overall: 0.6,
+  overall: 0.61,
   categories: {
     verbatim: 0.9,
     paraphrase: 0.2,
     similar: 0.95,
-    unanswerable: 0.45,
+    unanswerable: 0.49,
     'small talk': 0.9,
     'follow-up': 0.43,
     'lead-in': 0.74,

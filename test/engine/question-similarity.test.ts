@@ -13,6 +13,7 @@ const PARAPHRASES = [
   ['Can you fix my bike?', 'Do you repair bikes?'],
   ['What is the price of a tune-up?', 'How much does a tune-up cost?'],
   ['When are you open?', 'What are your opening hours?'],
+  ['Can I pay with PayPal?', 'Do you take PayPal?', 'Do you accept PayPal?', 'can i use paypal'],
 ];
 
 const DISTINCT = [
@@ -21,6 +22,9 @@ const DISTINCT = [
   ['Do you ship to Norway?', 'Do you ship to Sweden?'],
   ['Can you fix my bike?', 'Do you sell e-bikes?'],
   ['Can I purchase a gift card?', 'Is there parking nearby?'],
+  ['Can I pay with PayPal?', 'Can I pay by card?'],
+  ['Do you take PayPal?', 'Do you take cards?'],
+  ['How long does delivery take?', 'Is delivery free?'],
 ];
 
 describe('questions that ask the same thing', () => {

@@ -256,12 +256,12 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     });
 
     it('groups paraphrases under the first question asked and keeps distinct questions apart', async () => {
-      for (const question of ['Can I purchase a gift card?', 'How do I buy a gift card', 'Is there parking nearby?', 'do you sell gift cards?']) {
-        await ask(question, { conversationId: question });
-      }
-      const found = await settled(4);
+      const questions = ['Can I purchase a gift card?', 'How do I buy a gift card', 'Is there parking nearby?', 'do you sell gift cards?', 'Can I pay with PayPal?', 'Do you take PayPal?'];
+      for (const question of questions) await ask(question, { conversationId: question });
+      const found = await settled(6);
       expect(found.map(({ question, count }) => [question, count])).toEqual([
         ['Can I purchase a gift card?', 3],
+        ['Can I pay with PayPal?', 2],
         ['Is there parking nearby?', 1],
       ]);
     });

@@ -100,12 +100,12 @@ function pairAnswer(pair: Passage): string {
 }
 
 /**
- * Whether the passage leaves a price asked unstated, and is no answer. A section under the very
- * question asked (an FAQ's "How much does shipping cost?" answered "It depends on the weight")
- * is the owner's answer all the same.
+ * Whether the passage leaves the price or time asked unstated, and is no answer. A section under
+ * the very question asked (an FAQ's "How much does shipping cost?" answered "It depends on the
+ * weight") is the owner's answer all the same.
  */
-function unpriced(passage: Passage): boolean {
-  return passage.priceMissing && !(passage.key.endsWith('?') && passage.keyCoverage >= KEY_ANSWERS);
+function leavesAskedUnstated(passage: Passage): boolean {
+  return passage.unstated && !(passage.key.endsWith('?') && passage.keyCoverage >= KEY_ANSWERS);
 }
 
 /**
@@ -171,7 +171,7 @@ function quote(passages: Passage[], broad: boolean): string {
   const best = bestQuoted(passages);
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
   // by what it shares with the rest of the question.
-  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || unpriced(best) || isPairOfAnother(best)) return NO_ANSWER;
+  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || leavesAskedUnstated(best) || isPairOfAnother(best)) return NO_ANSWER;
   // A pair's answer is one answer: a sentence of it alone may say the opposite ("Not yet: … PayPal
   // is planned for 2027." quoted as "PayPal is planned for 2027.").
   if (best.source?.type === 'qa') return pairAnswer(best);

@@ -17,8 +17,8 @@ import { HELD_OUT, QUESTIONS, type Category, type EvalQuestion } from './questio
 // fragment (every one of them, for a list), or exactly the no-answer text where the document
 // has no answer.
 
-/** Answers a question on a document, given the document's text. */
-export type Answerer = (document: string, question: EvalQuestion) => string;
+/** Answers a question (a follow-up of `after`) on a document, given the document's text. */
+export type Answerer = (document: string, question: Pick<EvalQuestion, 'question' | 'after'>) => string;
 export type Score = { hits: number; total: number };
 /** `heldOut`: the development set's document nobody tuned the engine to, scored apart. */
 export type Report = { overall: Score; heldOut: Score; byCategory: Map<Category, Score>; misses: string[] };
