@@ -209,8 +209,8 @@ const asksAmountAt = (tokens: string[], i: number) =>
  * "How long does it take?": the verb of a question asking for a duration is the form's too, yet
  * an answer often holds it ("Installation takes about 30 minutes"), so it counts, but less than
  * what the question names: "How long do refunds take?" is about refunds, not "Upgrades take effect".
+ * (ASKS_DURATION, below, tells such a question.)
  */
-const ASKS_DURATION = /\bhow (?:long|soon|quickly|fast)\b/;
 const DURATION_VERB = /^(?:take|takes|took|taking)$/;
 /** Less, not far less: at 0.6 a heading naming the rest ("Repairs") outweighs "takes two days" and its opening is quoted. */
 const DURATION_VERB_FACTOR = 0.8;
