@@ -3,7 +3,7 @@ import { ACTIVITY_COUNTERS, noActivity, SOURCE_COUNTERS, type ActivityCounts } f
 import { CONVERSATION_SOURCES } from '../store/conversation-sources.js';
 import type { Account, ActivityScope, ConversationSource, Store } from '../store/port.js';
 import { MAX_DAYS } from './analytics-range.js';
-import { findOwnedChatbot } from './chatbots.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
 import { invalidRequest } from './errors.js';
 
 // Activity per day in a time zone, summed from the store's hourly counters: the answer reads at

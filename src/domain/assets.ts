@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Account, Asset, AssetKind, Store } from '../store/port.js';
-import { findOwnedChatbot } from './chatbots.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
 import { invalidRequest, notFound } from './errors.js';
 
 // Only images a browser renders safely; the type is read from the bytes, never from the name or

@@ -4,10 +4,10 @@ import { givesOnlyDetails } from '../engine/offline/compose.js';
 import type { ChatTurn, ContactDetails, Responder, ResponderInput } from '../engine/responder.js';
 import { chatCredits, chatFirstToken, chatReplies, retrievalDuration, secondsSince } from '../metrics.js';
 import type { Account, Chatbot, Contact, ConversationSource, MessageKind, Store } from '../store/port.js';
-import { findOwnedChatbot } from './chatbots.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
 import { citedSources } from './citations.js';
 import { recordExchange } from './conversations.js';
-import { accessDenied } from './errors.js';
+import { accessDenied, type OnBackgroundError } from './errors.js';
 import { alreadyAsked, contactGivesAll, detailsIn, leadDetails, leadRequest } from './lead-capture.js';
 import { saveLead } from './leads.js';
 import { recordUnanswered } from './unanswered.js';
@@ -32,9 +32,6 @@ export type ChatInput = {
   /** The client collects details with its own form (the widget), so replies do not ask for them. */
   leadForm?: boolean;
 };
-
-/** Told of a failure of work done after a reply was delivered (never the reply's own failure). */
-export type OnBackgroundError = (error: unknown, what: string) => void;
 
 export type ChatReply = {
   /** The id the reply is saved under once complete; undefined when the conversation is not saved. */

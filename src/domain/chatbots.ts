@@ -2,13 +2,8 @@ import { nanoid } from 'nanoid';
 import type { Account, Chatbot, ChatbotSummary, Store } from '../store/port.js';
 import { accessDenied, notFound } from './errors.js';
 import { defaultSettings, type SettingsPatch } from '../settings/chatbot-settings.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
 import { DEFAULT_SOURCE_LIMITS, replaceApiText, type SourceLimits } from './sources.js';
-
-export async function findOwnedChatbot(store: Store, account: Account, chatbotId: string): Promise<Chatbot> {
-  const chatbot = await store.chatbots.find(account.id, chatbotId);
-  if (!chatbot) throw notFound(`chatbot ${chatbotId}`);
-  return chatbot;
-}
 
 export async function createChatbot(
   store: Store,

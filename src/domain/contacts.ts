@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
 import { UniqueViolation } from '../store/errors.js';
 import type { Account, Contact, ContactChange, Page, PaymentAccount, Store } from '../store/port.js';
-import { findOwnedChatbot } from './chatbots.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
 import { coerceAttributeValues } from './custom-attributes.js';
 import { conflict, notFound } from './errors.js';
 

@@ -13,9 +13,8 @@ import type {
   Revision,
   Store,
 } from '../store/port.js';
-import type { OnBackgroundError } from './chat.js';
-import { findOwnedChatbot } from './chatbots.js';
-import { invalidRequest, notFound } from './errors.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
+import { invalidRequest, notFound, type OnBackgroundError } from './errors.js';
 import { kindOf } from './message-kinds.js';
 import { addQaSource, type SourceLimits } from './sources.js';
 import { recordUnanswered } from './unanswered.js';

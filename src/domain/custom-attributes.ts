@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UniqueViolation } from '../store/errors.js';
 import type { Account, AttributeChange, AttributeType, CustomAttribute, Store } from '../store/port.js';
-import { findOwnedChatbot } from './chatbots.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
 import { invalidRequest, notFound } from './errors.js';
 
 // The schema of a chatbot's contact attributes: which keys a contact's `custom_attributes` may

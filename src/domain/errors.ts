@@ -23,3 +23,6 @@ export const notFound = (detail?: string) => new HubError('notFound', detail);
 export const accessDenied = (detail?: string) => new HubError('denied', detail);
 export const unauthorized = (detail?: string) => new HubError('unauthorized', detail);
 export const conflict = (detail?: string) => new HubError('conflict', detail);
+
+/** Told of a failure of work done after a reply was delivered (never the reply's own failure). */
+export type OnBackgroundError = (error: unknown, what: string) => void;

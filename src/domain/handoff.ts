@@ -1,6 +1,6 @@
 import type { Account, Chatbot, ConversationMessage, DueHandoff, Handoff, HandoffChange, HandoffSnapshot, HandoffStatus, Store } from '../store/port.js';
 import { isOpenHandoff } from '../store/port.js';
-import { findOwnedChatbot } from './chatbots.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
 import { notFound } from './errors.js';
 import { followUpNotice, replyNotice, requestNotice } from './handoff-notices.js';
 import { leadRequest } from './lead-capture.js';

@@ -10,7 +10,7 @@ import type {
   Page,
   Store,
 } from '../store/port.js';
-import { findOwnedChatbot } from './chatbots.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
 import { notFound } from './errors.js';
 
 // Hub-side records of the chat-platform integrations: which chatbot answers in which Slack or

@@ -1,6 +1,6 @@
 import { nanoid } from 'nanoid';
 import type { Account, Chatbot, Lead, Page, Store, TimeRange } from '../store/port.js';
-import { findOwnedChatbot } from './chatbots.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
 import { invalidRequest } from './errors.js';
 
 // Leads: the name, email and phone a chatbot collected from a customer.

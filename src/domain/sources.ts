@@ -19,7 +19,7 @@ import {
   type SourceRun,
   type Store,
 } from '../store/port.js';
-import { findOwnedChatbot } from './chatbots.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
 import { accessDenied, invalidRequest, notFound } from './errors.js';
 
 // A chatbot's knowledge sources, and its material built from them: the union of its ready

@@ -10,7 +10,7 @@ import type {
   UnansweredGroup,
   UnansweredStatus,
 } from '../store/port.js';
-import { findOwnedChatbot } from './chatbots.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
 import { notFound } from './errors.js';
 import { addQaSource, type SourceLimits } from './sources.js';
 

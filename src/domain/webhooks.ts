@@ -10,7 +10,7 @@ import type {
   WebhookEvent,
   WebhookFilter,
 } from '../store/port.js';
-import { findOwnedChatbot } from './chatbots.js';
+import { findOwnedChatbot } from './owned-chatbot.js';
 import { invalidRequest, notFound } from './errors.js';
 import { refusedDestination, type AddressRule } from '../net/address-rule.js';
 import { ping } from './webhook-events.js';

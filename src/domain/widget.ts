@@ -1,8 +1,8 @@
 import type { ChatEngine } from '../engine/index.js';
 import { isOpenHandoff, type Chatbot, type Conversation, type Handoff, type Lead, type StoredMessage, type Store } from '../store/port.js';
-import { startChat, type ChatReply, type OnBackgroundError } from './chat.js';
+import { startChat, type ChatReply } from './chat.js';
 import { recordExchange } from './conversations.js';
-import { accessDenied, invalidRequest, notFound } from './errors.js';
+import { accessDenied, invalidRequest, notFound, type OnBackgroundError } from './errors.js';
 import { requestHandoff } from './handoff.js';
 import { collectsLeads } from './lead-capture.js';
 import { saveLead, type LeadInput } from './leads.js';

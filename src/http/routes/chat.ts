@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { startChat, type OnBackgroundError } from '../../domain/chat.js';
-import { invalidRequest } from '../../domain/errors.js';
+import { startChat } from '../../domain/chat.js';
+import { invalidRequest, type OnBackgroundError } from '../../domain/errors.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { MODEL_IDS } from '../../settings/models.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';

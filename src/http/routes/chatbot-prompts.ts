@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { findOwnedChatbot } from '../../domain/chatbots.js';
+import { findOwnedChatbot } from '../../domain/owned-chatbot.js';
 import type { Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
 import { jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';

@@ -1,14 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import {
-  createChatbot,
-  deleteChatbot,
-  findOwnedChatbot,
-  listChatbots,
-  updateChatbotData,
-  updateChatbotSettings,
-} from '../../domain/chatbots.js';
+import { createChatbot, deleteChatbot, listChatbots, updateChatbotData, updateChatbotSettings } from '../../domain/chatbots.js';
+import { findOwnedChatbot } from '../../domain/owned-chatbot.js';
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../../domain/sources.js';
 import { chatbotName, chatbotSettingsSchema, settingsPatchSchema } from '../../settings/chatbot-settings.js';
 import type { ChatEngine } from '../../engine/index.js';

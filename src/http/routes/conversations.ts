@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import type { OnBackgroundError } from '../../domain/chat.js';
+import type { OnBackgroundError } from '../../domain/errors.js';
 import { answerSources, listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
 import type { SourceLimits } from '../../domain/sources.js';
 import { MAX_ANSWER_CHARS } from '../../domain/qa-limits.js';

@@ -16,7 +16,7 @@ import {
 import { updateSince } from '../../domain/widget-updates.js';
 import { collectsLeads } from '../../domain/lead-capture.js';
 import { handoffView } from '../../domain/webhook-events.js';
-import type { OnBackgroundError } from '../../domain/chat.js';
+import type { OnBackgroundError } from '../../domain/errors.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { isOpenHandoff, type Chatbot, type Conversation, type StoredMessage, type Store } from '../../store/port.js';
 import type { ConversationWatch } from '../conversation-watch.js';
