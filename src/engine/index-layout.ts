@@ -1,4 +1,4 @@
-import type { LexicalIndex, SearchableIndex } from './lexical-index.js';
+import type { LexicalIndex, SearchableIndex } from './index-shape.js';
 import type { StringList } from './string-table.js';
 import { termLookups, type TermLookups } from './term-lookups.js';
 

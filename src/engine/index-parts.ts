@@ -1,4 +1,4 @@
-import type { LexicalIndex } from './lexical-index.js';
+import type { LexicalIndex } from './index-shape.js';
 import { joinedTextBlocks, readBlockSections, type Section } from './structure.js';
 import { stringNumbering, type StringNumbering } from './string-table.js';
 import { intList, listed, readTerms, termReader, vocabulary } from './term-reader.js';

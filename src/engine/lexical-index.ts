@@ -1,49 +1,19 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
+import type { LexicalIndex, SearchableIndex } from './index-shape.js';
 import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
-import { termReader, type TermLookups, type TermReader } from './term-lookups.js';
+import { termReader, type TermReader } from './term-lookups.js';
 import { compoundFinder, isStopword, stem, terms, words } from './text.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
-// plain data (typed arrays and strings, structured-clonable), so it can be built in a worker
-// thread, measured in bytes and kept outside the process. Training does all the reading: the
+// plain data (index-shape.ts). Training does all the reading: the
 // material's sections (heading or FAQ question as key), their sentences and each sentence's
 // terms, and postings from term to sentence and to section key. A query only looks terms up.
-
-export type LexicalIndex = {
-  /** Term id → term (a stem). */
-  vocabulary: string[];
-  /** Per section: its key (heading or question), and where its sentences start (one extra entry at the end). */
-  keys: string[];
-  sectionStart: Int32Array;
-  sentences: string[];
-  sentenceSection: Int32Array;
-  /** Term ids of each sentence (flat) and of each key, with start offsets. */
-  sentenceTerms: Int32Array;
-  sentenceTermStart: Int32Array;
-  keyTerms: Int32Array;
-  keyTermStart: Int32Array;
-  /** Term id → the sentences holding it, ascending (flat), and the sections whose key holds it. */
-  postings: Int32Array;
-  postingStart: Int32Array;
-  keyPostings: Int32Array;
-  keyPostingStart: Int32Array;
-  /** Per section, the index in `sources` of what it was read from (-1: material without sources). */
-  sectionSource: Int32Array;
-  /** The sources (and website pages) read, as JSON. */
-  sources: string[];
-  /** Present in an index read from its packed bytes (index-layout.ts); one built here computes them to search. */
-  lookups?: TermLookups;
-};
-
-/** What a search reads: an index built here, or one read in place from its packed bytes. */
-export type SearchableIndex = Omit<LexicalIndex, TextField> & Record<TextField, StringList>;
-type TextField = 'vocabulary' | 'keys' | 'sentences' | 'sources';
 
 /**
  * A sentence of a passage with the weight of the question it carries by its own words, and the

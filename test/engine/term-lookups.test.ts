@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/engine/chunking.js';
 import { packIndex, unpackIndex } from '../../src/engine/index-layout.js';
-import { buildLexicalIndex, lexicalSearcher, type SearchableIndex } from '../../src/engine/lexical-index.js';
+import type { SearchableIndex } from '../../src/engine/index-shape.js';
+import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
 import { hashOf, lookUp, sameHashes, stringNumbering, stringTable, type StringList } from '../../src/engine/string-table.js';
 import { compoundKeys, stem } from '../../src/engine/text.js';
 
