@@ -31,6 +31,7 @@ beforeAll(async () => {
   await api('POST', '/chat', { chatbotId, conversationId: 'api-1', messages: [{ role: 'user', content: 'When do you open?' }] });
   await api('POST', '/chat', { chatbotId, conversationId: 'slack-like', source: 'Slack', messages: [{ role: 'user', content: `Hello ${HOSTILE}` }] });
   await api('POST', `/chatbots/${chatbotId}/leads`, { name: `=HYPERLINK("x") ${HOSTILE}`, email: 'ada@example.com', phone: '+47 123 45 678' });
+  await api('POST', `/chatbots/${chatbotId}/leads`, { name: 'Begoña Weiß 🥐', email: 'bego@example.com' });
   await api('POST', `/chatbots/${chatbotId}/contacts`, { users: [{ external_id: 'user-42', name: 'Ada', email: 'ada@example.com' }] });
   page = await newPage(run);
   await signIn(page, app);
@@ -382,15 +383,19 @@ describe('activity', () => {
     expect(await inView(clicked)).toBe(true);
   });
 
-  it('lists leads and exports them as CSV, formulas defused', async () => {
+  it('lists leads and exports them as CSV, formulas defused, marked as UTF-8 for spreadsheets', async () => {
     await page.getByRole('link', { name: 'Leads' }).click();
     await page.getByRole('cell', { name: 'ada@example.com' }).waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     const stream = await download.createReadStream();
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);
-    const csv = Buffer.concat(chunks).toString('utf8');
+    const bytes = Buffer.concat(chunks);
+    // The byte-order mark: without it Excel reads "Begoña" in the system's code page.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const csv = bytes.subarray(3).toString('utf8');
     expect(csv.split('\r\n')[0]).toBe('name,email,phone,created_at');
+    expect(csv).toContain('Begoña Weiß 🥐,bego@example.com,,');
     expect(csv).toContain(`"'=HYPERLINK(""x"") ${HOSTILE.replaceAll('"', '""')}",ada@example.com,+47 123 45 678,`);
     await expectAccessible(page);
   });
