@@ -502,4 +502,44 @@ describe('keyboard and ARIA', () => {
       'Open chat with Harbor Helper',
     );
   });
+
+  it('keeps the focus of a keyboard user whose button goes away or waits: suggestion, Send, the details form, Talk to a person', async () => {
+    await configure({
+      collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Your name' }, email: { active: true, label: 'Your email' } },
+      handoff: { enabled: true, onRequest: true },
+    });
+    const frame = await openWidget();
+    const focused = () => frame.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent);
+    const settled = () => frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+
+    // The suggestions go once one is sent: the focus goes to the message field, not the body.
+    await frame.getByRole('button', { name: 'When do you open?' }).focus();
+    await page.keyboard.press('Enter');
+    await frame.locator('.message.user').waitFor();
+    await settled();
+    expect(await focused()).toBe('Message');
+
+    // A Send pressed stays focused while the reply comes (a disabled button would drop it).
+    await page.keyboard.type('Do you deliver cakes?');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Send');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => frame.locator('.message.user').count()).toBe(2);
+    await settled();
+    expect(await focused()).toBe('Send');
+
+    const form = frame.getByRole('form', { name: 'Stay in touch' });
+    await form.getByLabel('Your name').focus();
+    await page.keyboard.type('Zoë Ibáñez-Weiß 🥐');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('zoe@example.es');
+    await page.keyboard.press('Enter');
+    await frame.getByText('Thank you!').waitFor();
+    expect(await focused()).toBe('Message');
+
+    await frame.getByRole('button', { name: 'Talk to a person' }).focus();
+    await page.keyboard.press('Enter');
+    await frame.getByRole('status').getByText('Waiting for someone from the team').waitFor();
+    expect(await focused()).toBe('Message');
+  });
 });
