@@ -511,3 +511,26 @@ describe('a busy day', () => {
     await page.getByLabel('Search').fill('');
   });
 });
+
+describe('in Spanish and German', () => {
+  it('finds conversations whatever the accents, capitals or ß typed', async () => {
+    const bakery = await createChatbotViaApi(run.app, 'Panadería Müller', 'El roscón de Reyes cuesta 24,00 €. Die Straße heißt Calle Mayor.');
+    const ask = (conversationId: string, content: string) =>
+      call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId: bakery, conversationId, messages: [{ role: 'user', content }] });
+    await ask('es-1', '¿Cuánto cuesta el ROSCÓN?');
+    await ask('de-1', 'Welche Straße, Frau Müller?');
+    await page.goto(`${run.app.origin}/console/chatbots/${bakery}/activity`);
+    const list = page.getByRole('list', { name: 'Conversations' });
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
+    const found = async (typed: string) => {
+      await page.getByLabel('Search').fill(typed);
+      await expect.poll(() => list.getByRole('listitem').count()).toBeLessThan(2);
+      return list.getByRole('link').allTextContents();
+    };
+    expect(await found('roscon')).toEqual(['¿Cuánto cuesta el ROSCÓN?']);
+    expect(await found('cuánto cuesta el roscón')).toEqual(['¿Cuánto cuesta el ROSCÓN?']);
+    expect(await found('strasse')).toEqual(['Welche Straße, Frau Müller?']);
+    expect(await found('MULLER')).toEqual(['Welche Straße, Frau Müller?']);
+    await page.getByLabel('Search').fill('');
+  });
+});
