@@ -216,6 +216,34 @@ describe('signing in', () => {
     await keyboard.context().close();
   });
 
+  it('tells a keyboard and screen-reader user each page it opens: its title, the focus on it, from its top', async () => {
+    const chatbotId = await createChatbotViaApi(run.app, 'Panadería Müller', 'Abrimos a las 7:00. Wir öffnen um 7 Uhr.');
+    const keyboard = await newPage(run, 390);
+    await signIn(keyboard, run.app);
+    await expect.poll(() => keyboard.title()).toBe('Chatbots · Switchboard console');
+    const focused = () => keyboard.evaluate(() => document.activeElement?.id || document.activeElement?.textContent);
+
+    // The link followed goes with the list it was in: the focus goes to the page, not the body.
+    await keyboard.getByRole('link', { name: 'Panadería Müller' }).focus();
+    await keyboard.keyboard.press('Enter');
+    // The title follows the heading as it is drawn, the focus once the page is shown: either may come first.
+    await expect.poll(() => keyboard.title()).toBe('Playground: Panadería Müller · Switchboard console');
+    await expect.poll(focused).toBe('content');
+
+    // From the foot of a long page, the next opens at its top, focused, rather than on the link that stays.
+    await keyboard.goto(`${run.app.origin}/console/chatbots/${chatbotId}/sources`);
+    await keyboard.getByRole('button', { name: 'Add question' }).waitFor();
+    await keyboard.keyboard.press('End');
+    // At the foot once End's (animated) scroll has ended.
+    await expect.poll(() => keyboard.evaluate(() => Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight)).toBe(true);
+    await keyboard.getByRole('link', { name: 'Settings' }).evaluate((link: HTMLElement) => link.focus({ preventScroll: true }));
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(() => keyboard.title()).toBe('Settings: Panadería Müller · Switchboard console');
+    await expect.poll(focused).toBe('content');
+    expect(await keyboard.evaluate(() => window.scrollY)).toBe(0);
+    await keyboard.context().close();
+  });
+
   it('signs in once with a one-time link, after a click', async () => {
     const account = await run.app.store.accounts.findById(run.app.accountId);
     if (!account) throw new Error('no account');
