@@ -6,7 +6,7 @@ import { createConsoleLink } from '../../src/domain/console-sessions.js';
 import { CONVERSATION_SOURCES } from '../../src/store/conversation-sources.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createChatbotViaApi } from '../support/http.js';
+import { call, createChatbotViaApi } from '../support/http.js';
 import { OTHER_HOST } from '../widget/browser.js';
 import { expectAccessible, newPage, screenshots, signIn, startConsole, type ConsoleRun } from './console.js';
 
@@ -241,6 +241,47 @@ describe('signing in', () => {
     await expect.poll(() => keyboard.title()).toBe('Settings: Panadería Müller · Switchboard console');
     await expect.poll(focused).toBe('content');
     expect(await keyboard.evaluate(() => window.scrollY)).toBe(0);
+    await keyboard.context().close();
+  });
+
+  it('keeps the focus of a keyboard user on what they pressed, or moves it where they go on', async () => {
+    const chatbotId = await createChatbotViaApi(run.app, 'Bäckerei Weiß', 'Wir öffnen um 7 Uhr. Roggenbrot kostet 3,50 €.');
+    await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, messages: [{ role: 'user', content: 'Do you sell bicycles?' }] });
+    const keyboard = await newPage(run, 390);
+    await signIn(keyboard, run.app);
+    const focused = () => keyboard.evaluate(() => document.activeElement?.getAttribute('aria-label') || document.activeElement?.textContent);
+    const open = (section: string) => keyboard.goto(`${run.app.origin}/console/chatbots/${chatbotId}/${section}`);
+
+    // Send stays focused while the answer streams and after (a disabled button drops the focus).
+    await open('playground');
+    await keyboard.getByLabel('Message').fill('Was kostet Roggenbrot?');
+    await keyboard.getByLabel('Message').focus();
+    await keyboard.keyboard.press('Tab');
+    await keyboard.keyboard.press('Enter');
+    await keyboard.getByRole('log').getByText('3,50 €').waitFor();
+    await keyboard.locator('[aria-busy]').waitFor({ state: 'detached' });
+    expect(await focused()).toBe('Send');
+
+    // "Keep it" goes with the question it asked: the focus returns to Delete.
+    await open('sources');
+    await keyboard.getByRole('button', { name: 'Delete API text' }).focus();
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Yes, delete “API text”');
+    await keyboard.keyboard.press('Tab');
+    expect(await focused()).toBe('Keep it');
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Delete API text');
+
+    // Answer opens its form with the focus in it, and Cancel gives the focus back.
+    await open('analytics');
+    const answer = keyboard.getByRole('button', { name: 'Answer “Do you sell bicycles?”' });
+    await answer.focus();
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(focused).toBe('');
+    expect(await keyboard.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+    await keyboard.getByRole('button', { name: 'Cancel' }).focus();
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Answer “Do you sell bicycles?”');
     await keyboard.context().close();
   });
 

@@ -9,6 +9,7 @@ import { TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
 import type { Chatbot } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
+import { BusyButton } from '../components/busy-button.js';
 
 // Webhooks for the chatbot's leads: the signing secret is shown once, at creation; each webhook
 // has its delivery log and a "Send test" ping.
@@ -88,9 +89,9 @@ function WebhookRow({ webhook, onRemove }: { webhook: Webhook; onRemove: () => v
         <span class="grow">
           <code>{webhook.url}</code> {webhook.enabled ? '' : `· disabled: ${webhook.disabledReason ?? 'by the hub'}`}
         </span>
-        <button type="button" class="secondary" onClick={sendTest} disabled={test.busy}>
+        <BusyButton class="secondary" onClick={sendTest} busy={test.busy}>
           Send test
-        </button>
+        </BusyButton>
         <button type="button" class="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
           Delivery log
         </button>

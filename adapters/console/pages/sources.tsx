@@ -14,6 +14,8 @@ import type { Source, SourceDetail, SourcePage } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import { useRefresh } from '../use-refresh.js';
 import type { ChatbotPageProps } from './chatbot.js';
+import { BusyButton } from '../components/busy-button.js';
+import { useFocusBack } from '../components/focus-moves.js';
 
 // What the chatbot knows: its sources, with their status (updated while any is being read), a
 // preview of each one's extracted text (and of a website, its pages), editing of a question and
@@ -63,6 +65,7 @@ const STATUS: Record<Source['status'], string> = { queued: 'queued', processing:
 function SourceRow({ base, source, onChange }: { base: string; source: Source; onChange: () => void }) {
   const [preview, setPreview] = useState(false);
   const [editing, setEditing] = useState(false);
+  const opener = useFocusBack<HTMLButtonElement>(editing);
   const action = useAction();
   const url = `${base}/${encodeURIComponent(source.id)}`;
   const remove = async () => {
@@ -83,14 +86,14 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
           Preview
         </button>
         {editable(source) && !editing && (
-          <button type="button" class="secondary" onClick={() => setEditing(true)} aria-label={`Edit ${source.title}`}>
+          <button type="button" class="secondary" ref={opener} onClick={() => setEditing(true)} aria-label={`Edit ${source.title}`}>
             Edit
           </button>
         )}
         {(source.type === 'file' || source.type === 'website') && (
-          <button type="button" class="secondary" onClick={refresh} disabled={action.busy} aria-label={`Refresh ${source.title}`}>
+          <BusyButton class="secondary" onClick={refresh} busy={action.busy} aria-label={`Refresh ${source.title}`}>
             Refresh
-          </button>
+          </BusyButton>
         )}
         <ConfirmButton verb="Delete" name={source.title} busy={action.busy} onConfirm={remove} />
       </div>
