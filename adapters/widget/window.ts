@@ -99,7 +99,7 @@ log.setAttribute('role', 'log');
 log.setAttribute('aria-live', 'polite');
 log.setAttribute('aria-label', `Conversation with ${config.name}`);
 const suggestions = element('div', { className: 'suggestions' });
-const input = element('input', { type: 'text', className: 'input', autocomplete: 'off', maxLength: 4000, placeholder: 'Type a message…' });
+const input = element('input', { type: 'text', className: 'input', autocomplete: 'off', maxLength: 4000, placeholder: 'Type a message…', dir: 'auto' });
 input.setAttribute('aria-label', 'Message');
 const send = element('button', { type: 'submit', className: 'send' }, 'Send');
 const composer = element('form', { className: 'composer' }, input, send);
@@ -146,7 +146,8 @@ function showGreeting(): void {
 }
 
 function bubble(role: Turn['role'], text: string): HTMLElement {
-  const node = element('div', { className: `message ${role}` });
+  // dir auto: each message reads in its own direction (Arabic right to left, Spanish left to right).
+  const node = element('div', { className: `message ${role}`, dir: 'auto' });
   renderText(node, text);
   log.append(node);
   log.scrollTop = log.scrollHeight;
@@ -159,7 +160,7 @@ function show({ role, content, author }: Turn): void {
     bubble(role, content);
     return;
   }
-  const text = element('span');
+  const text = element('span', { dir: 'auto' });
   renderText(text, content);
   log.append(element('div', { className: 'message assistant human' }, element('span', { className: 'author' }, author.name), text));
   log.scrollTop = log.scrollHeight;
@@ -314,7 +315,7 @@ function offerLeadForm(again = false): void {
   const types: Record<Field, string> = { name: 'text', email: 'email', phone: 'tel' };
   const autocomplete: Record<Field, string> = { name: 'name', email: 'email', phone: 'tel' };
   const inputs = form.fields.map(({ field, label }) => {
-    const control = element('input', { name: field, type: types[field], autocomplete: autocomplete[field] as AutoFill });
+    const control = element('input', { name: field, type: types[field], autocomplete: autocomplete[field] as AutoFill, dir: 'auto' });
     // The server's rule. Browsers compile a pattern with the v flag, where ( ) . - in a class must
     // be escaped: unescaped, the pattern is invalid and silently ignored.
     if (field === 'phone') control.pattern = '\\+?[0-9\\s\\(\\)\\.\\-]{6,20}';

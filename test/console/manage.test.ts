@@ -513,18 +513,19 @@ describe('a busy day', () => {
 });
 
 describe('in Spanish and German', () => {
-  it('finds conversations whatever the accents, capitals or ß typed', async () => {
+  it('finds conversations whatever the accents, capitals or ß typed, and shows each message in its own direction', async () => {
     const bakery = await createChatbotViaApi(run.app, 'Panadería Müller', 'El roscón de Reyes cuesta 24,00 €. Die Straße heißt Calle Mayor.');
     const ask = (conversationId: string, content: string) =>
       call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId: bakery, conversationId, messages: [{ role: 'user', content }] });
     await ask('es-1', '¿Cuánto cuesta el ROSCÓN?');
     await ask('de-1', 'Welche Straße, Frau Müller?');
+    await ask('ar-1', 'مرحبا، هل لديكم خبز؟');
     await page.goto(`${run.app.origin}/console/chatbots/${bakery}/activity`);
     const list = page.getByRole('list', { name: 'Conversations' });
-    await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(3);
     const found = async (typed: string) => {
       await page.getByLabel('Search').fill(typed);
-      await expect.poll(() => list.getByRole('listitem').count()).toBeLessThan(2);
+      await expect.poll(() => list.getByRole('listitem').count()).toBeLessThan(3);
       return list.getByRole('link').allTextContents();
     };
     expect(await found('roscon')).toEqual(['¿Cuánto cuesta el ROSCÓN?']);
@@ -532,5 +533,12 @@ describe('in Spanish and German', () => {
     expect(await found('strasse')).toEqual(['Welche Straße, Frau Müller?']);
     expect(await found('MULLER')).toEqual(['Welche Straße, Frau Müller?']);
     await page.getByLabel('Search').fill('');
+
+    // Each message reads in its own direction: an Arabic visitor's right to left, the reply left to right.
+    await list.getByRole('link', { name: 'مرحبا، هل لديكم خبز؟' }).click();
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    const direction = (text: string) => transcript.locator('.bubble', { hasText: text }).evaluate((node) => getComputedStyle(node).direction);
+    expect(await direction('مرحبا')).toBe('rtl');
+    expect(await direction("I'm sorry")).toBe('ltr');
   });
 });

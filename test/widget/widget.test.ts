@@ -259,6 +259,18 @@ describe('the window', () => {
     expect(links).toEqual([{ href: 'https://example.org/help', rel: 'noopener noreferrer', target: '_blank' }]);
   });
 
+  it('writes each message and what is typed in its own direction: Arabic right to left, Spanish left to right', async () => {
+    await configure({ initialMessages: ['¡Hola! ¿En qué puedo ayudarte?'] });
+    const frame = await openWidget();
+    const direction = (locator: ReturnType<Frame['locator']>) => locator.evaluate((node) => getComputedStyle(node).direction);
+    const message = frame.getByRole('textbox', { name: 'Message' });
+    await message.fill('مرحبا، هل لديكم خبز؟');
+    expect(await direction(message)).toBe('rtl');
+    await send(frame, 'مرحبا، هل لديكم خبز؟');
+    expect(await direction(frame.locator('.message.user'))).toBe('rtl');
+    expect(await direction(frame.locator('.message.assistant').first())).toBe('ltr');
+  });
+
   it('shows a visible error with a retry when the hub cannot be reached', async () => {
     const frame = await openWidget();
     await context.route('**/widget/chatbots/*/chat', (route) => route.abort('connectionrefused'));

@@ -89,7 +89,7 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
       setRating((await callData<{ feedback: Rating }>('POST', `${path}/feedback`, { feedback })).feedback);
     });
   return (
-    <div class={`bubble ${message.role}`}>
+    <div class={`bubble ${message.role}`} dir="auto">
       {message.author && <div class="author">{message.author.name} (team)</div>}
       {message.content}
       {message.sources && <UsedSources sources={message.sources} />}

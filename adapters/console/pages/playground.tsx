@@ -90,7 +90,7 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
         <div class="log" role="log" aria-label="Conversation" aria-live="polite" ref={log}>
           {turns.length === 0 && <p class="muted">Ask something to see how the chatbot answers.</p>}
           {turns.map((turn, index) => (
-            <div key={index} class={`bubble ${turn.role}`} aria-busy={turn.role === 'assistant' && !turn.done ? 'true' : undefined}>
+            <div key={index} class={`bubble ${turn.role}`} dir="auto" aria-busy={turn.role === 'assistant' && !turn.done ? 'true' : undefined}>
               {turn.content || (turn.role === 'assistant' && !turn.done ? '…' : '')}
               {turn.sources && <UsedSources sources={turn.sources} />}
             </div>
