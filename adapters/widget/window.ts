@@ -394,6 +394,7 @@ document.addEventListener('keydown', (event) => {
 window.addEventListener('message', (event) => {
   if (event.source !== window.parent || event.origin !== hostOrigin || !isWidgetMessage(event.data)) return;
   if (event.data.type === 'switchboard:focus') input.focus();
+  if (event.data.type === 'switchboard:focus-edge') (event.data.edge === 'first' ? restart : send).focus();
 });
 
 if (embedded) input.focus();

@@ -515,6 +515,28 @@ describe('keyboard and ARIA', () => {
     );
   });
 
+  it('keeps Tab within the window where it covers the page, going round its controls', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot));
+    await launcher().focus();
+    await page.keyboard.press('Enter');
+    const frame = await chatFrame();
+    const focused = async () => {
+      const inFrame = await frame.evaluate(() => (document.hasFocus() ? document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent : null));
+      return inFrame ?? page.evaluate(() => document.activeElement?.textContent ?? document.activeElement?.tagName);
+    };
+    await expect.poll(focused).toBe('Message');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Send');
+    // Past the last control: round to the first, not to the page's own button hidden beneath.
+    await page.keyboard.press('Tab');
+    await expect.poll(focused).toBe('New conversation');
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(focused).toBe('Send');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute('aria-label'))).toBe('Open chat with Harbor Helper');
+  });
+
   it('keeps the focus of a keyboard user whose button goes away or waits: suggestion, Send, the details form, Talk to a person', async () => {
     await configure({
       collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Your name' }, email: { active: true, label: 'Your email' } },
