@@ -272,6 +272,15 @@ describe('signing in', () => {
     await keyboard.keyboard.press('Enter');
     await expect.poll(focused).toBe('Delete API text');
 
+    // A form's button stays, and keeps the focus, while what it adds is saved: the next one can follow.
+    await keyboard.getByLabel('Question', { exact: true }).fill('¿Tenéis pan sin gluten?');
+    await keyboard.getByLabel('Answer', { exact: true }).fill('Sí, los jueves.');
+    await keyboard.getByRole('button', { name: 'Add question' }).focus();
+    await keyboard.keyboard.press('Enter');
+    await keyboard.getByRole('list', { name: 'Sources' }).getByText('¿Tenéis pan sin gluten?').waitFor();
+    await keyboard.getByRole('status').filter({ hasText: 'Adding the answer' }).waitFor({ state: 'detached' });
+    expect(await focused()).toBe('Add question');
+
     // Answer opens its form with the focus in it, and Cancel gives the focus back.
     await open('analytics');
     const answer = keyboard.getByRole('button', { name: 'Answer “Do you sell bicycles?”' });

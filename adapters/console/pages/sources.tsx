@@ -14,7 +14,7 @@ import type { Source, SourceDetail, SourcePage } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import { useRefresh } from '../use-refresh.js';
 import type { ChatbotPageProps } from './chatbot.js';
-import { BusyButton } from '../components/busy-button.js';
+import { BusyButton, SubmitButton } from '../components/busy-button.js';
 import { useFocusBack } from '../components/focus-moves.js';
 
 // What the chatbot knows: its sources, with their status (updated while any is being read), a
@@ -170,7 +170,7 @@ function AddFiles({ base, onAdded }: { base: string; onAdded: () => void }) {
     <form class="card" onSubmit={add} aria-labelledby="add-files-title">
       <h2 id="add-files-title">Add files</h2>
       <FilesField files={files} onFiles={setFiles} error={action.failure} />
-      {action.busy ? <Busy label="Uploading the files" /> : <button type="submit">Upload files</button>}
+      <SubmitButton busy={action.busy} busyLabel="Uploading the files">Upload files</SubmitButton>
     </form>
   );
 }
@@ -200,7 +200,7 @@ function AddWebsite({ base, onAdded }: { base: string; onAdded: () => void }) {
       <WebsiteFields website={website} onWebsite={setWebsite} required />
       {known && <Notice>{`${known} is one of this chatbot’s sources already: it is read again (with this page limit), not added twice.`}</Notice>}
       {action.failure && <Alert>{action.failure}</Alert>}
-      {action.busy ? <Busy label="Adding the website" /> : <button type="submit">Add website</button>}
+      <SubmitButton busy={action.busy} busyLabel="Adding the website">Add website</SubmitButton>
     </form>
   );
 }
@@ -223,7 +223,7 @@ function AddText({ base, onAdded }: { base: string; onAdded: () => void }) {
       <TextInput label="Title" value={title} onValue={setTitle} autoComplete="off" hint="Optional, e.g. “Opening hours”." />
       <TextArea label="Text" value={text} onValue={setText} rows={8} required />
       {action.failure && <Alert>{action.failure}</Alert>}
-      {action.busy ? <Busy label="Adding and indexing the text" /> : <button type="submit">Add text</button>}
+      <SubmitButton busy={action.busy} busyLabel="Adding and indexing the text">Add text</SubmitButton>
     </form>
   );
 }
@@ -246,7 +246,7 @@ function AddQa({ base, onAdded }: { base: string; onAdded: () => void }) {
       <TextInput label="Question" value={question} onValue={setQuestion} autoComplete="off" required />
       <TextArea label="Answer" value={answer} onValue={setAnswer} rows={4} required />
       {action.failure && <Alert>{action.failure}</Alert>}
-      {action.busy ? <Busy label="Adding the answer" /> : <button type="submit">Add question</button>}
+      <SubmitButton busy={action.busy} busyLabel="Adding the answer">Add question</SubmitButton>
     </form>
   );
 }
