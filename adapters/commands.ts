@@ -1,4 +1,4 @@
-import { csvField } from '../src/csv.js';
+import { csvFile, csvLine } from '../src/csv.js';
 import {
   HubApiError,
   isOpenHandoff,
@@ -559,10 +559,9 @@ function leadLine(lead: Lead): string {
 
 const CSV_COLUMNS = ['id', 'name', 'email', 'phone', 'created_at'] as const;
 
-/** RFC 4180 CSV with a header row; cells a spreadsheet would run as formulas get a leading `'`. */
+/** RFC 4180 CSV with a header row (csvFile: cells a spreadsheet would run as formulas get a leading `'`). */
 export function leadsCsv(leads: Lead[]): string {
-  const rows = [CSV_COLUMNS.join(','), ...leads.map((lead) => CSV_COLUMNS.map((column) => csvField(lead[column])).join(','))];
-  return `${rows.join('\r\n')}\r\n`;
+  return csvFile([CSV_COLUMNS.join(','), ...leads.map((lead) => csvLine(CSV_COLUMNS.map((column) => lead[column])))]);
 }
 
 // ---- small checks ---------------------------------------------------------------------------

@@ -13,3 +13,19 @@ export function csvField(value: string | null): string {
   if (/^[=+\-@\t\r]/.test(text) && !PHONE_NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
+
+/**
+ * Comes first in every CSV file: UTF-8's byte-order mark, without which Excel reads a CSV in the
+ * system's code page, so "Müller" or "Begoña" open as "MÃ¼ller" or "BegoÃ±a".
+ */
+export const CSV_BOM = '\uFEFF';
+
+/** A row of values as one CSV line (csvField each). */
+export function csvLine(values: readonly (string | null)[]): string {
+  return values.map(csvField).join(',');
+}
+
+/** CSV lines (the header first) as a file: the byte-order mark, and each line ended by CRLF. */
+export function csvFile(lines: readonly string[]): string {
+  return `${CSV_BOM}${lines.join('\r\n')}\r\n`;
+}

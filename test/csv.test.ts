@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField } from '../src/csv.js';
+import { csvField, csvFile, csvLine } from '../src/csv.js';
 
 // The one CSV rule of every export (the console's, the chat commands', the digest's).
 
@@ -26,5 +26,12 @@ describe('csvField', () => {
   it('keeps a phone number readable as one', () => {
     for (const phone of ['+47 123 45 678', '+47 (0) 400-00-001', '+1.555.010.0199', '+4712345678']) expect(csvField(phone)).toBe(phone);
     expect(csvField('0047 123 45 678')).toBe('0047 123 45 678');
+  });
+
+  it('makes a file that spreadsheets open as UTF-8', () => {
+    const file = csvFile(['name,email', csvLine(['Begoña Weiß 🥐', 'b@example.com'])]);
+    // Excel takes a CSV without the byte-order mark for the system's code page ("BegoÃ±a").
+    expect([...Buffer.from(file).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(file).toBe('\uFEFFname,email\r\nBegoña Weiß 🥐,b@example.com\r\n');
   });
 });

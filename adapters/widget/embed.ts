@@ -32,9 +32,14 @@ iframe { width: 100%; height: 100%; border: 0; display: block; }
 .dismiss { position: absolute; top: 12px; right: 12px; width: 36px; height: 36px; border: 1px solid #ccc;
   border-radius: 8px; background: #fff; color: #222; font: 20px/1 system-ui, sans-serif; cursor: pointer; }
 .dismiss:focus-visible { outline: 3px solid #111; outline-offset: 2px; }
+/* Where the open window covers the whole page, Tab goes round its controls (through these two
+   edges), and the launcher, beneath it, takes no focus: nothing focusable is hidden from view. */
+.edge { position: fixed; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
 @media (max-width: 480px) {
   .panel { inset: 0; width: 100vw; height: 100vh; height: 100dvh; border-radius: 0; }
+  .launcher[aria-expanded='true'] { display: none; }
 }
+@media (min-width: 481px) { .edge { display: none; } }
 `;
 
 const CHAT_ICON =
@@ -89,7 +94,20 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
   panel.hidden = true;
   panel.setAttribute('role', 'dialog');
   panel.setAttribute('aria-label', `Chat with ${config.name}`);
-  root.append(launcher, panel);
+  // Shift+Tab from the window's first control reaches the edge before it, Tab from its last the edge after.
+  const edge = (to: 'first' | 'last') => {
+    const sentinel = document.createElement('span');
+    sentinel.className = 'edge';
+    sentinel.tabIndex = 0;
+    sentinel.hidden = true;
+    sentinel.addEventListener('focus', () => {
+      frame?.focus();
+      post({ type: 'switchboard:focus-edge', edge: to });
+    });
+    return sentinel;
+  };
+  const edges = [edge('last'), edge('first')] as const;
+  root.append(launcher, edges[0], panel, edges[1]);
   document.body.append(element);
 
   let frame: HTMLIFrameElement | undefined;
@@ -98,6 +116,7 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
   function open(): void {
     saved.set(openedKey, '1');
     panel.hidden = false;
+    for (const sentinel of edges) sentinel.hidden = !config.allowed;
     launcher.setAttribute('aria-expanded', 'true');
     launcher.setAttribute('aria-label', `Close chat with ${config.name}`);
     if (!config.allowed) {
@@ -139,6 +158,7 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
 
   function close(): void {
     panel.hidden = true;
+    for (const sentinel of edges) sentinel.hidden = true;
     launcher.setAttribute('aria-expanded', 'false');
     launcher.setAttribute('aria-label', `Open chat with ${config.name}`);
     launcher.focus();

@@ -4,14 +4,17 @@
 export type WidgetMessage =
   | { type: 'switchboard:close' }
   | { type: 'switchboard:focus' }
+  /** The window's first or last control: Tab went past its end (or Shift+Tab past its start) where it covers the page. */
+  | { type: 'switchboard:focus-edge'; edge: 'first' | 'last' }
   | { type: 'switchboard:conversation'; conversationId: string };
 
-const TYPES = new Set(['switchboard:close', 'switchboard:focus', 'switchboard:conversation']);
+const TYPES = new Set(['switchboard:close', 'switchboard:focus', 'switchboard:focus-edge', 'switchboard:conversation']);
 
 export function isWidgetMessage(data: unknown): data is WidgetMessage {
   if (typeof data !== 'object' || data === null) return false;
-  const { type, conversationId } = data as Record<string, unknown>;
+  const { type, conversationId, edge } = data as Record<string, unknown>;
   if (!TYPES.has(type as string)) return false;
+  if (type === 'switchboard:focus-edge') return edge === 'first' || edge === 'last';
   return type !== 'switchboard:conversation' || isConversationId(conversationId);
 }
 

@@ -47,6 +47,15 @@ function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/**
+ * Before `node` is removed or hidden: a focus inside it goes to the message field, where a
+ * keyboard user carries on, rather than to the page's body, from where they would have to find
+ * their way back.
+ */
+function moveFocusOutOf(node: Element): void {
+  if (node.contains(document.activeElement)) input.focus();
+}
+
 /** The conversation to continue, and whether it may have a history (one made just now has none). */
 function startingConversation(): { id: string; known: boolean } {
   const fromHost = new URLSearchParams(location.hash.slice(1));
@@ -90,7 +99,7 @@ log.setAttribute('role', 'log');
 log.setAttribute('aria-live', 'polite');
 log.setAttribute('aria-label', `Conversation with ${config.name}`);
 const suggestions = element('div', { className: 'suggestions' });
-const input = element('input', { type: 'text', className: 'input', autocomplete: 'off', maxLength: 4000, placeholder: 'Type a message…' });
+const input = element('input', { type: 'text', className: 'input', autocomplete: 'off', maxLength: 4000, placeholder: 'Type a message…', dir: 'auto' });
 input.setAttribute('aria-label', 'Message');
 const send = element('button', { type: 'submit', className: 'send' }, 'Send');
 const composer = element('form', { className: 'composer' }, input, send);
@@ -137,7 +146,8 @@ function showGreeting(): void {
 }
 
 function bubble(role: Turn['role'], text: string): HTMLElement {
-  const node = element('div', { className: `message ${role}` });
+  // dir auto: each message reads in its own direction (Arabic right to left, Spanish left to right).
+  const node = element('div', { className: `message ${role}`, dir: 'auto' });
   renderText(node, text);
   log.append(node);
   log.scrollTop = log.scrollHeight;
@@ -150,7 +160,7 @@ function show({ role, content, author }: Turn): void {
     bubble(role, content);
     return;
   }
-  const text = element('span');
+  const text = element('span', { dir: 'auto' });
   renderText(text, content);
   log.append(element('div', { className: 'message assistant human' }, element('span', { className: 'author' }, author.name), text));
   log.scrollTop = log.scrollHeight;
@@ -160,6 +170,7 @@ function show({ role, content, author }: Turn): void {
 function showHandoff(state: HandoffState | null): void {
   handoff = state;
   const open = isOpen(state);
+  if (open) moveFocusOutOf(talk);
   talk.hidden = open || !config.handoff?.button;
   handoffStatus.textContent = open ? statusOf(state) : '';
   handoffBar.hidden = talk.hidden && !open;
@@ -200,6 +211,7 @@ function handsOff(reply: string): boolean {
 async function talkToPerson(): Promise<void> {
   if (sending) return;
   setSending(true);
+  moveFocusOutOf(suggestions);
   suggestions.replaceChildren();
   try {
     const response = await fetch(`${base}/conversations/${conversationId}/handoff`, {
@@ -222,14 +234,19 @@ async function talkToPerson(): Promise<void> {
   }
 }
 
+/**
+ * Marks Send and "Talk to a person" unavailable while a reply or request is under way (`sending`
+ * keeps them from acting): aria-disabled, as a disabled button would lose the focus of a keyboard
+ * user who pressed it.
+ */
 function setSending(busy: boolean): void {
   sending = busy;
-  send.disabled = busy;
-  talk.disabled = busy;
+  for (const button of [send, talk]) button.setAttribute('aria-disabled', String(busy));
 }
 
 async function ask(text: string): Promise<void> {
   if (sending || !text.trim()) return;
+  moveFocusOutOf(suggestions);
   suggestions.replaceChildren();
   bubble('user', text);
   await answer(text);
@@ -280,6 +297,7 @@ function notice(reply: HTMLElement, message: string, retryText?: string): void {
   if (retryText === undefined) return;
   const retry = element('button', { type: 'button', className: 'retry' }, 'Retry');
   retry.addEventListener('click', () => {
+    moveFocusOutOf(reply);
     reply.remove();
     void answer(retryText);
   });
@@ -290,11 +308,14 @@ function offerLeadForm(again = false): void {
   const form = config.leadForm;
   if (!form || (leadOffered && !again)) return;
   leadOffered = true;
-  for (const offered of log.querySelectorAll('form.lead')) offered.remove();
+  for (const offered of log.querySelectorAll('form.lead')) {
+    moveFocusOutOf(offered);
+    offered.remove();
+  }
   const types: Record<Field, string> = { name: 'text', email: 'email', phone: 'tel' };
   const autocomplete: Record<Field, string> = { name: 'name', email: 'email', phone: 'tel' };
   const inputs = form.fields.map(({ field, label }) => {
-    const control = element('input', { name: field, type: types[field], autocomplete: autocomplete[field] as AutoFill });
+    const control = element('input', { name: field, type: types[field], autocomplete: autocomplete[field] as AutoFill, dir: 'auto' });
     // The server's rule. Browsers compile a pattern with the v flag, where ( ) . - in a class must
     // be escaped: unescaped, the pattern is invalid and silently ignored.
     if (field === 'phone') control.pattern = '\\+?[0-9\\s\\(\\)\\.\\-]{6,20}';
@@ -306,7 +327,10 @@ function offerLeadForm(again = false): void {
   const dismiss = element('button', { type: 'button', className: 'link-button' }, 'No thanks');
   const lead = element('form', { className: 'lead' }, element('h2', {}, form.title), ...inputs, status, element('div', { className: 'lead-actions' }, submit, dismiss));
   lead.setAttribute('aria-label', form.title);
-  dismiss.addEventListener('click', () => lead.remove());
+  dismiss.addEventListener('click', () => {
+    moveFocusOutOf(lead);
+    lead.remove();
+  });
   lead.addEventListener('submit', (event) => {
     event.preventDefault();
     void submitLead(lead, status);
@@ -330,6 +354,7 @@ async function submitLead(lead: HTMLFormElement, status: HTMLElement): Promise<v
     status.textContent = response?.status === 400 ? 'Please check the details.' : UNREACHABLE_TEXT;
     return;
   }
+  moveFocusOutOf(lead);
   lead.replaceChildren(element('p', { className: 'lead-status' }, 'Thank you! We will be in touch.'));
 }
 
@@ -369,6 +394,7 @@ document.addEventListener('keydown', (event) => {
 window.addEventListener('message', (event) => {
   if (event.source !== window.parent || event.origin !== hostOrigin || !isWidgetMessage(event.data)) return;
   if (event.data.type === 'switchboard:focus') input.focus();
+  if (event.data.type === 'switchboard:focus-edge') (event.data.edge === 'first' ? restart : send).focus();
 });
 
 if (embedded) input.focus();

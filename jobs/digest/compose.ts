@@ -3,7 +3,7 @@ import type { APIEmbed } from 'discord-api-types/v10';
 import { DateTime } from 'luxon';
 import type { Lead, UnansweredGroup } from '../../src/store/port.js';
 import { escapeText } from '../../adapters/slack/text.js';
-import { csvField } from '../../src/csv.js';
+import { CSV_BOM, csvFile, csvLine } from '../../src/csv.js';
 
 // The lead digest's message, for each platform, from the leads of one window (pure). Lead fields
 // are typed by strangers (website visitors), so they are escaped for each platform's markup and
@@ -153,14 +153,12 @@ const CSV_HEADER = ['id', 'name', 'email', 'phone', 'created_at', 'conversation_
 /** Every lead, newest first, up to MAX_CSV_BYTES. */
 export function leadsCsv(leads: Lead[], filename: string): DigestCsv {
   const lines = [CSV_HEADER.join(',')];
-  let bytes = Buffer.byteLength(lines[0] as string) + 2;
+  let bytes = Buffer.byteLength(CSV_BOM) + Buffer.byteLength(lines[0] as string) + 2;
   for (const lead of leads) {
-    const line = [lead.id, lead.name, lead.email, lead.phone, lead.createdAt.toISOString(), lead.conversationId]
-      .map(csvField)
-      .join(',');
+    const line = csvLine([lead.id, lead.name, lead.email, lead.phone, lead.createdAt.toISOString(), lead.conversationId]);
     bytes += Buffer.byteLength(line) + 2;
     if (bytes > MAX_CSV_BYTES) break;
     lines.push(line);
   }
-  return { filename, content: `${lines.join('\r\n')}\r\n`, rows: lines.length - 1 };
+  return { filename, content: csvFile(lines), rows: lines.length - 1 };
 }

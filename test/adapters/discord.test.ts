@@ -979,7 +979,7 @@ describe('Discord adapter', () => {
       lead('2', '+SUM(A1)', '@cmd', '', '2024-01-02'),
     ]);
     expect(csv).toBe(
-      'id,name,email,phone,created_at\r\n' +
+      '\uFEFFid,name,email,phone,created_at\r\n' +
         '1,"A, ""B""",a@b.c,+1 (555) 01,2024-01-01T00:00:00.000Z\r\n' +
         "2,'+SUM(A1),'@cmd,,2024-01-02T00:00:00.000Z\r\n",
     );

@@ -6,7 +6,7 @@ import { createConsoleLink } from '../../src/domain/console-sessions.js';
 import { CONVERSATION_SOURCES } from '../../src/store/conversation-sources.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createChatbotViaApi, startApp } from '../support/http.js';
+import { call, createChatbotViaApi, startApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 import { OTHER_HOST } from '../widget/browser.js';
 import { expectAccessible, newPage, screenshots, signIn, startConsole, type ConsoleRun } from './console.js';
@@ -214,6 +214,84 @@ describe('signing in', () => {
     expect(focused).toEqual({ text: 'Skip to content', outline: 'solid' });
     for (let step = 0; step < 4; step += 1) await keyboard.keyboard.press('Tab');
     expect(await keyboard.evaluate(() => document.activeElement?.textContent)).toBe('Sign out');
+    await keyboard.context().close();
+  });
+
+  it('tells a keyboard and screen-reader user each page it opens: its title, the focus on it, from its top', async () => {
+    const chatbotId = await createChatbotViaApi(run.app, 'Panadería Müller', 'Abrimos a las 7:00. Wir öffnen um 7 Uhr.');
+    const keyboard = await newPage(run, 390);
+    await signIn(keyboard, run.app);
+    await expect.poll(() => keyboard.title()).toBe('Chatbots · Switchboard console');
+    const focused = () => keyboard.evaluate(() => document.activeElement?.id || document.activeElement?.textContent);
+
+    // The link followed goes with the list it was in: the focus goes to the page, not the body.
+    await keyboard.getByRole('link', { name: 'Panadería Müller' }).focus();
+    await keyboard.keyboard.press('Enter');
+    // The title follows the heading as it is drawn, the focus once the page is shown: either may come first.
+    await expect.poll(() => keyboard.title()).toBe('Playground: Panadería Müller · Switchboard console');
+    await expect.poll(focused).toBe('content');
+
+    // From the foot of a long page, the next opens at its top, focused, rather than on the link that stays.
+    await keyboard.goto(`${run.app.origin}/console/chatbots/${chatbotId}/sources`);
+    await keyboard.getByRole('button', { name: 'Add question' }).waitFor();
+    await keyboard.keyboard.press('End');
+    // At the foot once End's (animated) scroll has ended.
+    await expect.poll(() => keyboard.evaluate(() => Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight)).toBe(true);
+    await keyboard.getByRole('link', { name: 'Settings' }).evaluate((link: HTMLElement) => link.focus({ preventScroll: true }));
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(() => keyboard.title()).toBe('Settings: Panadería Müller · Switchboard console');
+    await expect.poll(focused).toBe('content');
+    expect(await keyboard.evaluate(() => window.scrollY)).toBe(0);
+    await keyboard.context().close();
+  });
+
+  it('keeps the focus of a keyboard user on what they pressed, or moves it where they go on', async () => {
+    const chatbotId = await createChatbotViaApi(run.app, 'Bäckerei Weiß', 'Wir öffnen um 7 Uhr. Roggenbrot kostet 3,50 €.');
+    await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId, messages: [{ role: 'user', content: 'Do you sell bicycles?' }] });
+    const keyboard = await newPage(run, 390);
+    await signIn(keyboard, run.app);
+    const focused = () => keyboard.evaluate(() => document.activeElement?.getAttribute('aria-label') || document.activeElement?.textContent);
+    const open = (section: string) => keyboard.goto(`${run.app.origin}/console/chatbots/${chatbotId}/${section}`);
+
+    // Send stays focused while the answer streams and after (a disabled button drops the focus).
+    await open('playground');
+    await keyboard.getByLabel('Message').fill('Was kostet Roggenbrot?');
+    await keyboard.getByLabel('Message').focus();
+    await keyboard.keyboard.press('Tab');
+    await keyboard.keyboard.press('Enter');
+    await keyboard.getByRole('log').getByText('3,50 €').waitFor();
+    await keyboard.locator('[aria-busy]').waitFor({ state: 'detached' });
+    expect(await focused()).toBe('Send');
+
+    // "Keep it" goes with the question it asked: the focus returns to Delete.
+    await open('sources');
+    await keyboard.getByRole('button', { name: 'Delete API text' }).focus();
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Yes, delete “API text”');
+    await keyboard.keyboard.press('Tab');
+    expect(await focused()).toBe('Keep it');
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Delete API text');
+
+    // A form's button stays, and keeps the focus, while what it adds is saved: the next one can follow.
+    await keyboard.getByLabel('Question', { exact: true }).fill('¿Tenéis pan sin gluten?');
+    await keyboard.getByLabel('Answer', { exact: true }).fill('Sí, los jueves.');
+    await keyboard.getByRole('button', { name: 'Add question' }).focus();
+    await keyboard.keyboard.press('Enter');
+    await keyboard.getByRole('list', { name: 'Sources' }).getByText('¿Tenéis pan sin gluten?').waitFor();
+    await keyboard.getByRole('status').filter({ hasText: 'Adding the answer' }).waitFor({ state: 'detached' });
+    expect(await focused()).toBe('Add question');
+
+    // Answer opens its form with the focus in it, and Cancel gives the focus back.
+    await open('analytics');
+    const answer = keyboard.getByRole('button', { name: 'Answer “Do you sell bicycles?”' });
+    await answer.focus();
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(focused).toBe('');
+    expect(await keyboard.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+    await keyboard.getByRole('button', { name: 'Cancel' }).focus();
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Answer “Do you sell bicycles?”');
     await keyboard.context().close();
   });
 

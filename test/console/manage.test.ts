@@ -31,6 +31,7 @@ beforeAll(async () => {
   await api('POST', '/chat', { chatbotId, conversationId: 'api-1', messages: [{ role: 'user', content: 'When do you open?' }] });
   await api('POST', '/chat', { chatbotId, conversationId: 'slack-like', source: 'Slack', messages: [{ role: 'user', content: `Hello ${HOSTILE}` }] });
   await api('POST', `/chatbots/${chatbotId}/leads`, { name: `=HYPERLINK("x") ${HOSTILE}`, email: 'ada@example.com', phone: '+47 123 45 678' });
+  await api('POST', `/chatbots/${chatbotId}/leads`, { name: 'Begoña Weiß 🥐', email: 'bego@example.com' });
   await api('POST', `/chatbots/${chatbotId}/contacts`, { users: [{ external_id: 'user-42', name: 'Ada', email: 'ada@example.com' }] });
   page = await newPage(run);
   await signIn(page, app);
@@ -383,15 +384,19 @@ describe('activity', () => {
     expect(await inView(clicked)).toBe(true);
   });
 
-  it('lists leads and exports them as CSV, formulas defused', async () => {
+  it('lists leads and exports them as CSV, formulas defused, marked as UTF-8 for spreadsheets', async () => {
     await page.getByRole('link', { name: 'Leads' }).click();
     await page.getByRole('cell', { name: 'ada@example.com' }).waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     const stream = await download.createReadStream();
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);
-    const csv = Buffer.concat(chunks).toString('utf8');
+    const bytes = Buffer.concat(chunks);
+    // The byte-order mark: without it Excel reads "Begoña" in the system's code page.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const csv = bytes.subarray(3).toString('utf8');
     expect(csv.split('\r\n')[0]).toBe('name,email,phone,created_at');
+    expect(csv).toContain('Begoña Weiß 🥐,bego@example.com,,');
     expect(csv).toContain(`"'=HYPERLINK(""x"") ${HOSTILE.replaceAll('"', '""')}",ada@example.com,+47 123 45 678,`);
     await expectAccessible(page);
   });
@@ -563,5 +568,36 @@ describe('a busy day', () => {
     await waitedLong(handoffs).getByRole('link').click();
     await page.getByRole('form', { name: 'Reply as the team' }).waitFor();
     await expectAccessible(page);
+  });
+});
+
+describe('in Spanish and German', () => {
+  it('finds conversations whatever the accents, capitals or ß typed, and shows each message in its own direction', async () => {
+    const bakery = await createChatbotViaApi(run.app, 'Panadería Müller', 'El roscón de Reyes cuesta 24,00 €. Die Straße heißt Calle Mayor.');
+    const ask = (conversationId: string, content: string) =>
+      call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId: bakery, conversationId, messages: [{ role: 'user', content }] });
+    await ask('es-1', '¿Cuánto cuesta el ROSCÓN?');
+    await ask('de-1', 'Welche Straße, Frau Müller?');
+    await ask('ar-1', 'مرحبا، هل لديكم خبز؟');
+    await page.goto(`${run.app.origin}/console/chatbots/${bakery}/activity`);
+    const list = page.getByRole('list', { name: 'Conversations' });
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(3);
+    const found = async (typed: string) => {
+      await page.getByLabel('Search').fill(typed);
+      await expect.poll(() => list.getByRole('listitem').count()).toBeLessThan(3);
+      return list.getByRole('link').allTextContents();
+    };
+    expect(await found('roscon')).toEqual(['¿Cuánto cuesta el ROSCÓN?']);
+    expect(await found('cuánto cuesta el roscón')).toEqual(['¿Cuánto cuesta el ROSCÓN?']);
+    expect(await found('strasse')).toEqual(['Welche Straße, Frau Müller?']);
+    expect(await found('MULLER')).toEqual(['Welche Straße, Frau Müller?']);
+    await page.getByLabel('Search').fill('');
+
+    // Each message reads in its own direction: an Arabic visitor's right to left, the reply left to right.
+    await list.getByRole('link', { name: 'مرحبا، هل لديكم خبز؟' }).click();
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    const direction = (text: string) => transcript.locator('.bubble', { hasText: text }).evaluate((node) => getComputedStyle(node).direction);
+    expect(await direction('مرحبا')).toBe('rtl');
+    expect(await direction("I'm sorry")).toBe('ltr');
   });
 });

@@ -141,6 +141,21 @@ describe('composeAnswer', () => {
     }
   });
 
+  it('answers the greetings, thanks and goodbyes of Spanish and German socially, not with the decline', () => {
+    const settings = { ...defaultSettings('Panadería'), initialMessages: ['¡Hola! ¿En qué puedo ayudarte?'] };
+    for (const greeting of ['Hola', '¡Buenos días!', 'buenas tardes', 'Hallo', 'Guten Morgen', 'Servus']) {
+      expect(composeAnswer(input(greeting, [HOURS], { settings })), greeting).toBe('¡Hola! ¿En qué puedo ayudarte?');
+    }
+    for (const thanks of ['Gracias', 'muchas gracias, vale', 'Danke', 'Vielen Dank!', 'danke schön, das ist alles']) {
+      expect(composeAnswer(input(thanks, [HOURS], { settings })), thanks).toBe("You're welcome! Is there anything else I can help with?");
+    }
+    for (const goodbye of ['Adiós', 'hasta luego', 'Tschüss', 'Auf Wiedersehen']) {
+      expect(composeAnswer(input(goodbye, [HOURS], { settings })), goodbye).toBe('Goodbye, and thanks for chatting with Panadería!');
+    }
+    // Words of a question are no small talk, greeting or not.
+    expect(composeAnswer(input('Hola, ¿abrís mañana?', [HOURS], { settings }))).not.toBe('¡Hola! ¿En qué puedo ayudarte?');
+  });
+
   it('says who it is, by its display name', () => {
     const settings = defaultSettings('Library helper');
     settings.styles.displayName = 'Libby';

@@ -87,7 +87,7 @@ describe('composeDigest', () => {
     expect(message.csv?.filename).toBe('leads-2026-03-10.csv');
     expect(message.csv?.rows).toBe(12);
     const lines = message.csv?.content.split('\r\n') ?? [];
-    expect(lines[0]).toBe('id,name,email,phone,created_at,conversation_id');
+    expect(lines[0]).toBe('\uFEFFid,name,email,phone,created_at,conversation_id');
     expect(lines[1]).toBe('lead-01,Person 1,person1@example.com,+47 400 00 001,2026-03-10T07:59:00.000Z,');
     expect(lines[12]).toBe('lead-12,Person 12,person12@example.com,+47 400 00 012,2026-03-10T07:48:00.000Z,');
     expect(lines).toHaveLength(14); // header, 12 leads, and the empty string after the last CRLF

@@ -259,6 +259,18 @@ describe('the window', () => {
     expect(links).toEqual([{ href: 'https://example.org/help', rel: 'noopener noreferrer', target: '_blank' }]);
   });
 
+  it('writes each message and what is typed in its own direction: Arabic right to left, Spanish left to right', async () => {
+    await configure({ initialMessages: ['¡Hola! ¿En qué puedo ayudarte?'] });
+    const frame = await openWidget();
+    const direction = (locator: ReturnType<Frame['locator']>) => locator.evaluate((node) => getComputedStyle(node).direction);
+    const message = frame.getByRole('textbox', { name: 'Message' });
+    await message.fill('مرحبا، هل لديكم خبز؟');
+    expect(await direction(message)).toBe('rtl');
+    await send(frame, 'مرحبا، هل لديكم خبز؟');
+    expect(await direction(frame.locator('.message.user'))).toBe('rtl');
+    expect(await direction(frame.locator('.message.assistant').first())).toBe('ltr');
+  });
+
   it('shows a visible error with a retry when the hub cannot be reached', async () => {
     const frame = await openWidget();
     await context.route('**/widget/chatbots/*/chat', (route) => route.abort('connectionrefused'));
@@ -520,5 +532,67 @@ describe('keyboard and ARIA', () => {
     expect(await page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute('aria-label'))).toBe(
       'Open chat with Harbor Helper',
     );
+  });
+
+  it('keeps Tab within the window where it covers the page, going round its controls', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot));
+    await launcher().focus();
+    await page.keyboard.press('Enter');
+    const frame = await chatFrame();
+    const focused = async () => {
+      const inFrame = await frame.evaluate(() => (document.hasFocus() ? document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent : null));
+      return inFrame ?? page.evaluate(() => document.activeElement?.textContent ?? document.activeElement?.tagName);
+    };
+    await expect.poll(focused).toBe('Message');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Send');
+    // Past the last control: round to the first, not to the page's own button hidden beneath.
+    await page.keyboard.press('Tab');
+    await expect.poll(focused).toBe('New conversation');
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(focused).toBe('Send');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute('aria-label'))).toBe('Open chat with Harbor Helper');
+  });
+
+  it('keeps the focus of a keyboard user whose button goes away or waits: suggestion, Send, the details form, Talk to a person', async () => {
+    await configure({
+      collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Your name' }, email: { active: true, label: 'Your email' } },
+      handoff: { enabled: true, onRequest: true },
+    });
+    const frame = await openWidget();
+    const focused = () => frame.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent);
+    const settled = () => frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+
+    // The suggestions go once one is sent: the focus goes to the message field, not the body.
+    await frame.getByRole('button', { name: 'When do you open?' }).focus();
+    await page.keyboard.press('Enter');
+    await frame.locator('.message.user').waitFor();
+    await settled();
+    expect(await focused()).toBe('Message');
+
+    // A Send pressed stays focused while the reply comes (a disabled button would drop it).
+    await page.keyboard.type('Do you deliver cakes?');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Send');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => frame.locator('.message.user').count()).toBe(2);
+    await settled();
+    expect(await focused()).toBe('Send');
+
+    const form = frame.getByRole('form', { name: 'Stay in touch' });
+    await form.getByLabel('Your name').focus();
+    await page.keyboard.type('Zoë Ibáñez-Weiß 🥐');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('zoe@example.es');
+    await page.keyboard.press('Enter');
+    await frame.getByText('Thank you!').waitFor();
+    expect(await focused()).toBe('Message');
+
+    await frame.getByRole('button', { name: 'Talk to a person' }).focus();
+    await page.keyboard.press('Enter');
+    await frame.getByRole('status').getByText('Waiting for someone from the team').waitFor();
+    expect(await focused()).toBe('Message');
   });
 });

@@ -11,6 +11,7 @@ import { handoffText } from './handoff-text.js';
 import { isOpen } from './team-reply.js';
 import { Transcript } from './transcript.js';
 import { CONVERSATION_SOURCES } from '../sources.js';
+import { searchKey } from '../search.js';
 
 // The chatbot's conversations, newest first: filtered by source and day on the hub, searched by
 // text in the browser (within what is loaded), and opened as a transcript. A conversation whose
@@ -49,8 +50,8 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
   // Read again in place: the filters, the open transcript and a reply being typed stay as they are.
   useRefresh(loaded, isOpen(opened?.handoff) ? HANDOFF_REFRESH_MS : LIST_REFRESH_MS);
   const openUrl = (id: string) => `${path}?conversation=${encodeURIComponent(id)}`;
-  const needle = search.trim().toLowerCase();
-  const matches = (conversation: Conversation) => !needle || conversation.messages.some((message) => message.content.toLowerCase().includes(needle));
+  const needle = searchKey(search.trim());
+  const matches = (conversation: Conversation) => !needle || conversation.messages.some((message) => searchKey(message.content).includes(needle));
 
   return (
     <div class="split">
@@ -61,7 +62,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
             <TextInput label="From" type="date" value={startDate} onValue={setStartDate} />
             <TextInput label="To" type="date" value={endDate} onValue={setEndDate} />
           </div>
-          <TextInput label="Search" type="search" value={search} onValue={setSearch} hint="Finds words in the loaded conversations." />
+          <TextInput label="Search" type="search" value={search} onValue={setSearch} hint="Finds words in the loaded conversations, with or without accents." />
         </div>
         <Show loaded={loaded} label="Loading the conversations">
           {({ list, more, handedOff }) => {

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'preact/hooks';
-import { csvField } from '../../../src/csv.js';
+import { csvFile, csvLine } from '../../../src/csv.js';
 import { callJson, query } from '../api.js';
 import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../format.js';
@@ -53,8 +53,8 @@ function LeadTable({ chatbotId, list }: { chatbotId: string; list: Lead[] }) {
   );
 }
 
-/** The leads as CSV, each cell by the hub's one CSV rule (csvField: formulas defused, phone numbers kept). */
+/** The leads as CSV, by the hub's one CSV rule (csvFile: formulas defused, phone numbers kept, a byte-order mark). */
 function csvUrl(leads: Lead[]): string {
-  const rows = [COLUMNS.join(','), ...leads.map((lead) => COLUMNS.map((column) => csvField(lead[column])).join(','))];
-  return URL.createObjectURL(new Blob([`${rows.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' }));
+  const rows = [COLUMNS.join(','), ...leads.map((lead) => csvLine(COLUMNS.map((column) => lead[column])))];
+  return URL.createObjectURL(new Blob([csvFile(rows)], { type: 'text/csv;charset=utf-8' }));
 }

@@ -6,6 +6,7 @@ import { AnswerForm } from '../components/answer-form.js';
 import { Alert } from '../components/feedback.js';
 import { FULL } from '../knowledge/add.js';
 import type { Revision } from '../types.js';
+import { useFocusBack } from '../components/focus-moves.js';
 
 // Correcting one of the chatbot's answers, as messages/{id}/revision does: the question it answered
 // and the revision become a question-and-answer source, so the chatbot gives the revision from then
@@ -23,6 +24,7 @@ export function ReviseAnswer({ path, revision: given }: Props) {
   const [saved, setSaved] = useState<Revision>();
   const revision = saved ?? given;
   const [editing, setEditing] = useState(false);
+  const opener = useFocusBack<HTMLButtonElement>(editing);
   const [answer, setAnswer] = useState('');
   const action = useAction();
   const save = async (event: Event) => {
@@ -57,6 +59,7 @@ export function ReviseAnswer({ path, revision: given }: Props) {
         <button
           type="button"
           class="secondary"
+          ref={opener}
           onClick={() => {
             setAnswer(revision?.answer ?? '');
             setEditing(true);

@@ -4,6 +4,7 @@ import { useAction } from '../components/action.js';
 import { Alert } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import type { Conversation, Handoff } from '../types.js';
+import { BusyButton } from '../components/busy-button.js';
 
 // The team's side of an open handoff, for a team that works in the console rather than Slack or
 // Discord: a reply under the team member's name (the first takes a waiting handoff), which the
@@ -56,12 +57,12 @@ export function TeamReply({ chatbotId, conversation, onChanged, onClosed }: Prop
       <TextArea label="Reply" value={text} onValue={setText} rows={3} required maxLength={MAX_REPLY} />
       {action.failure && <Alert>{action.failure}</Alert>}
       <div class="actions">
-        <button type="submit" disabled={action.busy}>
+        <BusyButton type="submit" busy={action.busy}>
           Send reply
-        </button>
-        <button type="button" class="secondary" onClick={handBack} disabled={action.busy}>
+        </BusyButton>
+        <BusyButton class="secondary" onClick={handBack} busy={action.busy}>
           Hand back to the chatbot
-        </button>
+        </BusyButton>
       </div>
     </form>
   );

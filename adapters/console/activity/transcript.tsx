@@ -8,6 +8,7 @@ import type { Conversation, Message } from '../types.js';
 import { handoffText } from './handoff-text.js';
 import { ReviseAnswer } from './revise-answer.js';
 import { CLOSED, isOpen, TeamReply } from './team-reply.js';
+import { BusyButton } from '../components/busy-button.js';
 
 // One conversation, message by message (as text, never markup), with where a handoff to the team
 // stands; each of the chatbot's answers lists the sources it cited and can be rated or revised, and
@@ -88,18 +89,18 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
       setRating((await callData<{ feedback: Rating }>('POST', `${path}/feedback`, { feedback })).feedback);
     });
   return (
-    <div class={`bubble ${message.role}`}>
+    <div class={`bubble ${message.role}`} dir="auto">
       {message.author && <div class="author">{message.author.name} (team)</div>}
       {message.content}
       {message.sources && <UsedSources sources={message.sources} />}
       {answersQuestion(message) && (
         <div class="actions" role="group" aria-label="Rate this answer">
-          <button type="button" class="secondary rate" aria-pressed={rating === 'up'} onClick={() => rate('up')} disabled={action.busy}>
+          <BusyButton class="secondary rate" aria-pressed={rating === 'up'} onClick={() => rate('up')} busy={action.busy}>
             <Thumb up /> Helpful
-          </button>
-          <button type="button" class="secondary rate" aria-pressed={rating === 'down'} onClick={() => rate('down')} disabled={action.busy}>
+          </BusyButton>
+          <BusyButton class="secondary rate" aria-pressed={rating === 'down'} onClick={() => rate('down')} busy={action.busy}>
             <Thumb /> Not helpful
-          </button>
+          </BusyButton>
         </div>
       )}
       {answersQuestion(message) && <ReviseAnswer path={path} revision={message.revision} />}

@@ -7,6 +7,8 @@ import { formatTime } from '../format.js';
 import { FULL } from '../knowledge/add.js';
 import { readPages } from '../paged.js';
 import { Show, useLoad } from '../use-load.js';
+import { useFocusBack } from '../components/focus-moves.js';
+import { BusyButton } from '../components/busy-button.js';
 
 // The open questions the chatbot could not answer, most asked first, a page at a time, each
 // answered here (the answer becomes a question-and-answer source, so the chatbot gives it from
@@ -60,6 +62,7 @@ export function UnansweredQuestions({ base }: { base: string }) {
 
 function Question({ base, group, onSettled }: { base: string; group: Unanswered; onSettled: (outcome: string) => void }) {
   const [answering, setAnswering] = useState(false);
+  const opener = useFocusBack<HTMLButtonElement>(answering);
   const [answer, setAnswer] = useState('');
   const action = useAction();
   const url = `${base}/unanswered/${encodeURIComponent(group.id)}`;
@@ -83,13 +86,13 @@ function Question({ base, group, onSettled }: { base: string; group: Unanswered;
           </div>
         </div>
         {!answering && (
-          <button type="button" class="secondary" onClick={() => setAnswering(true)} aria-label={`Answer “${group.question}”`}>
+          <button type="button" class="secondary" ref={opener} onClick={() => setAnswering(true)} aria-label={`Answer “${group.question}”`}>
             Answer
           </button>
         )}
-        <button type="button" class="secondary" onClick={dismiss} disabled={action.busy} aria-label={`Dismiss “${group.question}”`}>
+        <BusyButton class="secondary" onClick={dismiss} busy={action.busy} aria-label={`Dismiss “${group.question}”`}>
           Dismiss
-        </button>
+        </BusyButton>
       </div>
       {answering && (
         <AnswerForm

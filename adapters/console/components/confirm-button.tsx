@@ -1,24 +1,32 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { BusyButton } from './busy-button.js';
+import { useFocusBack } from './focus-moves.js';
 
 // A button for what cannot be undone: the first press asks, "Yes, … “name”" does it, "Keep it"
-// takes the question back.
+// takes the question back. The focus goes to the question's "Yes, …" (which names what it does),
+// and back to the first button after "Keep it".
 
 type Props = { verb: string; name: string; busy: boolean; onConfirm: () => void };
 
 export function ConfirmButton({ verb, name, busy, onConfirm }: Props) {
   const [confirming, setConfirming] = useState(false);
+  const opener = useFocusBack<HTMLButtonElement>(confirming);
+  const yes = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) yes.current?.focus();
+  }, [confirming]);
   if (!confirming) {
     return (
-      <button type="button" class="secondary" onClick={() => setConfirming(true)} aria-label={`${verb} ${name}`}>
+      <button type="button" class="secondary" ref={opener} onClick={() => setConfirming(true)} aria-label={`${verb} ${name}`}>
         {verb}
       </button>
     );
   }
   return (
     <>
-      <button type="button" class="danger" onClick={onConfirm} disabled={busy}>
+      <BusyButton class="danger" onClick={onConfirm} busy={busy} buttonRef={yes}>
         Yes, {verb.toLowerCase()} “{name}”
-      </button>
+      </BusyButton>
       <button type="button" class="secondary" onClick={() => setConfirming(false)}>
         Keep it
       </button>

@@ -1,8 +1,9 @@
 import { errorText } from '../format.js';
 import type { ComponentChildren } from 'preact';
-import { useErrorBoundary, useState } from 'preact/hooks';
+import { useErrorBoundary, useRef, useState } from 'preact/hooks';
 import { signOut } from '../session.js';
 import { account } from '../state.js';
+import { usePageChange } from '../use-page-change.js';
 import { Alert } from './feedback.js';
 
 // The frame of every signed-in page: the console's name, the account, and "Sign out".
@@ -11,6 +12,8 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const [failure, setFailure] = useState<string>();
   // A page that breaks while drawing shows what broke, not a blank screen.
   const [broken, retry] = useErrorBoundary();
+  const main = useRef<HTMLElement>(null);
+  usePageChange(main);
   const leave = () => signOut().catch((error: unknown) => setFailure(errorText(error)));
   return (
     <>
@@ -30,7 +33,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           </button>
         </nav>
       </header>
-      <main id="content" tabIndex={-1}>
+      <main id="content" tabIndex={-1} ref={main}>
         {failure && <Alert>{failure}</Alert>}
         {broken ? (
           <>

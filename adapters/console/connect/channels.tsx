@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { callData, call, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
-import { Alert, Busy } from '../components/feedback.js';
+import { Alert } from '../components/feedback.js';
 import { Checkbox, Select, TextInput } from '../components/fields.js';
 import { RemovableList } from '../components/removable-list.js';
 import type { Chatbot } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
+import { SubmitButton } from '../components/busy-button.js';
 
 // Slack and Discord: the channels the chatbot answers in (bindings) and the daily lead digests
 // it posts. The adapters must run with their tokens for either to take effect.
@@ -81,7 +82,7 @@ export function Bindings({ chatbot }: { chatbot: Chatbot }) {
         {channel.fields('* makes the chatbot the whole workspace’s default.')}
         <Checkbox label="Answer every message, not only mentions" checked={everyMessage} onValue={setEveryMessage} />
         {action.failure && <Alert>{action.failure}</Alert>}
-        {action.busy ? <Busy label="Saving" /> : <button type="submit">Add channel</button>}
+        <SubmitButton busy={action.busy} busyLabel="Saving">Add channel</SubmitButton>
       </form>
     </section>
   );
@@ -127,7 +128,7 @@ export function Digests({ chatbot }: { chatbot: Chatbot }) {
         </div>
         <Checkbox label="Post even when there are no new leads" checked={postWhenEmpty} onValue={setPostWhenEmpty} />
         {action.failure && <Alert>{action.failure}</Alert>}
-        {action.busy ? <Busy label="Saving" /> : <button type="submit">Add digest</button>}
+        <SubmitButton busy={action.busy} busyLabel="Saving">Add digest</SubmitButton>
       </form>
     </section>
   );

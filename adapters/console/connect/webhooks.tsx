@@ -4,11 +4,12 @@ import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
-import { Alert, Busy, Notice } from '../components/feedback.js';
+import { Alert, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
 import type { Chatbot } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
+import { BusyButton, SubmitButton } from '../components/busy-button.js';
 
 // Webhooks for the chatbot's leads: the signing secret is shown once, at creation; each webhook
 // has its delivery log and a "Send test" ping.
@@ -66,7 +67,7 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
         <h3>Add a webhook</h3>
         <TextInput label="Webhook URL" type="url" value={url} onValue={setUrl} placeholder="https://crm.example.com/hooks/switchboard" required />
         {action.failure && <Alert>{action.failure}</Alert>}
-        {action.busy ? <Busy label="Saving" /> : <button type="submit">Add webhook</button>}
+        <SubmitButton busy={action.busy} busyLabel="Saving">Add webhook</SubmitButton>
       </form>
     </section>
   );
@@ -88,9 +89,9 @@ function WebhookRow({ webhook, onRemove }: { webhook: Webhook; onRemove: () => v
         <span class="grow">
           <code>{webhook.url}</code> {webhook.enabled ? '' : `· disabled: ${webhook.disabledReason ?? 'by the hub'}`}
         </span>
-        <button type="button" class="secondary" onClick={sendTest} disabled={test.busy}>
+        <BusyButton class="secondary" onClick={sendTest} busy={test.busy}>
           Send test
-        </button>
+        </BusyButton>
         <button type="button" class="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
           Delivery log
         </button>

@@ -4,12 +4,13 @@ import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
-import { Alert, Busy, Notice } from '../components/feedback.js';
+import { Alert, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
 import { account } from '../state.js';
 import type { AccountUsage, ApiKey } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
+import { SubmitButton } from '../components/busy-button.js';
 
 // The account: this month's use of its quota, and its API keys (a new key is shown once).
 
@@ -96,7 +97,7 @@ function ApiKeys() {
       <form onSubmit={create}>
         <TextInput label="Key label" value={label} onValue={setLabel} autoComplete="off" hint="What the key is for, e.g. “CRM sync”." />
         {action.failure && <Alert>{action.failure}</Alert>}
-        {action.busy ? <Busy label="Working" /> : <button type="submit">Create key</button>}
+        <SubmitButton busy={action.busy} busyLabel="Working">Create key</SubmitButton>
       </form>
     </section>
   );

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { callJson, explained } from '../api.js';
-import { Alert, Busy } from '../components/feedback.js';
+import { Alert } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
 import { addWebsite, DEFAULT_MAX_PAGES, sourcesPath, uploadFiles } from '../knowledge/add.js';
 import { FilesField, maxPagesError, WebsiteFields, type Website } from '../knowledge/fields.js';
+import { SubmitButton } from '../components/busy-button.js';
 
 // A new chatbot: a name, and optionally its first sources (text, files, a website). The text goes
 // with the chatbot; files and the website are added after it, through the sources API. "Create"
@@ -71,7 +72,7 @@ export function NewChatbotPage() {
             {failure} {made && <a href={`/console/chatbots/${encodeURIComponent(made)}/sources`}>Open its sources</a>}
           </Alert>
         )}
-        {busy ? <Busy label="Creating the chatbot" /> : <button type="submit" disabled={made !== undefined}>Create</button>}
+        <SubmitButton busy={busy} busyLabel="Creating the chatbot" disabled={made !== undefined}>Create</SubmitButton>
       </form>
     </>
   );

@@ -7,6 +7,7 @@ import { errorText } from '../format.js';
 import { MODEL_IDS, modelOptions } from '../models.js';
 import type { CitedSource } from '../types.js';
 import type { ChatbotPageProps } from './chatbot.js';
+import { BusyButton } from '../components/busy-button.js';
 
 // Chat with the chatbot as visitors would; "Model" and "Temperature" try other settings for this
 // chat only. The chat is saved with source Playground, under a conversation id of its own, so
@@ -89,7 +90,7 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
         <div class="log" role="log" aria-label="Conversation" aria-live="polite" ref={log}>
           {turns.length === 0 && <p class="muted">Ask something to see how the chatbot answers.</p>}
           {turns.map((turn, index) => (
-            <div key={index} class={`bubble ${turn.role}`} aria-busy={turn.role === 'assistant' && !turn.done ? 'true' : undefined}>
+            <div key={index} class={`bubble ${turn.role}`} dir="auto" aria-busy={turn.role === 'assistant' && !turn.done ? 'true' : undefined}>
               {turn.content || (turn.role === 'assistant' && !turn.done ? '…' : '')}
               {turn.sources && <UsedSources sources={turn.sources} />}
             </div>
@@ -98,14 +99,14 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
         {failure && <Alert>{failure}</Alert>}
         <form class="composer" onSubmit={send}>
           <TextInput label="Message" value={message} onValue={setMessage} autoComplete="off" maxLength={4000} />
-          <button type="submit" disabled={busy}>
+          <BusyButton type="submit" busy={busy}>
             Send
-          </button>
+          </BusyButton>
         </form>
         <div class="actions">
-          <button type="button" class="secondary" onClick={restart} disabled={busy}>
+          <BusyButton class="secondary" onClick={restart} busy={busy}>
             New chat
-          </button>
+          </BusyButton>
         </div>
       </div>
     </>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, callJson } from '../api.js';
-import { Alert, Busy, Notice } from '../components/feedback.js';
+import { Alert, Notice } from '../components/feedback.js';
 import { Checkbox, Select, TemperatureInput, TextArea, TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
 import { MODEL_IDS, modelOptions } from '../models.js';
@@ -11,6 +11,7 @@ import { ImageSetting, type ImageKind } from '../settings/images.js';
 import { WidgetPreview } from '../settings/preview.js';
 import type { CollectField } from '../types.js';
 import type { ChatbotPageProps } from './chatbot.js';
+import { SubmitButton } from '../components/busy-button.js';
 
 // Every v1 setting in four groups and the human handoff's in a fifth, a live preview of the widget from the unsaved values, and
 // "Save", which sends them all at once.
@@ -209,7 +210,7 @@ export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
 
           {failure && <Alert>{failure}</Alert>}
           {saved && <Notice>{saved}</Notice>}
-          <div class="actions">{busy ? <Busy label="Saving" /> : <button type="submit">Save</button>}</div>
+          <div class="actions"><SubmitButton busy={busy} busyLabel="Saving">Save</SubmitButton></div>
         </form>
         <DeleteChatbot chatbot={chatbot} />
       </div>

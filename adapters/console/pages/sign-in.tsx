@@ -1,9 +1,10 @@
 import { errorText } from '../format.js';
 import { useState } from 'preact/hooks';
-import { Alert, Busy, Notice } from '../components/feedback.js';
+import { Alert, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
 import { signIn } from '../session.js';
 import { sessionEnded } from '../state.js';
+import { SubmitButton } from '../components/busy-button.js';
 
 // The key goes to the hub once, which answers with an HttpOnly session cookie; the page keeps
 // nothing, and the field is emptied once sent.
@@ -42,7 +43,7 @@ export function SignInPage() {
           hint="The key of your account, as given by the hub’s first start or `npm run admin`."
         />
         {failure && <Alert>{failure}</Alert>}
-        {busy ? <Busy label="Signing in" /> : <button type="submit">Sign in</button>}
+        <SubmitButton busy={busy} busyLabel="Signing in">Sign in</SubmitButton>
       </form>
     </main>
   );

@@ -14,6 +14,8 @@ import type { Source, SourceDetail, SourcePage } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import { useRefresh } from '../use-refresh.js';
 import type { ChatbotPageProps } from './chatbot.js';
+import { BusyButton, SubmitButton } from '../components/busy-button.js';
+import { useFocusBack } from '../components/focus-moves.js';
 
 // What the chatbot knows: its sources, with their status (updated while any is being read), a
 // preview of each one's extracted text (and of a website, its pages), editing of a question and
@@ -63,6 +65,7 @@ const STATUS: Record<Source['status'], string> = { queued: 'queued', processing:
 function SourceRow({ base, source, onChange }: { base: string; source: Source; onChange: () => void }) {
   const [preview, setPreview] = useState(false);
   const [editing, setEditing] = useState(false);
+  const opener = useFocusBack<HTMLButtonElement>(editing);
   const action = useAction();
   const url = `${base}/${encodeURIComponent(source.id)}`;
   const remove = async () => {
@@ -83,14 +86,14 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
           Preview
         </button>
         {editable(source) && !editing && (
-          <button type="button" class="secondary" onClick={() => setEditing(true)} aria-label={`Edit ${source.title}`}>
+          <button type="button" class="secondary" ref={opener} onClick={() => setEditing(true)} aria-label={`Edit ${source.title}`}>
             Edit
           </button>
         )}
         {(source.type === 'file' || source.type === 'website') && (
-          <button type="button" class="secondary" onClick={refresh} disabled={action.busy} aria-label={`Refresh ${source.title}`}>
+          <BusyButton class="secondary" onClick={refresh} busy={action.busy} aria-label={`Refresh ${source.title}`}>
             Refresh
-          </button>
+          </BusyButton>
         )}
         <ConfirmButton verb="Delete" name={source.title} busy={action.busy} onConfirm={remove} />
       </div>
@@ -167,7 +170,7 @@ function AddFiles({ base, onAdded }: { base: string; onAdded: () => void }) {
     <form class="card" onSubmit={add} aria-labelledby="add-files-title">
       <h2 id="add-files-title">Add files</h2>
       <FilesField files={files} onFiles={setFiles} error={action.failure} />
-      {action.busy ? <Busy label="Uploading the files" /> : <button type="submit">Upload files</button>}
+      <SubmitButton busy={action.busy} busyLabel="Uploading the files">Upload files</SubmitButton>
     </form>
   );
 }
@@ -197,7 +200,7 @@ function AddWebsite({ base, onAdded }: { base: string; onAdded: () => void }) {
       <WebsiteFields website={website} onWebsite={setWebsite} required />
       {known && <Notice>{`${known} is one of this chatbot’s sources already: it is read again (with this page limit), not added twice.`}</Notice>}
       {action.failure && <Alert>{action.failure}</Alert>}
-      {action.busy ? <Busy label="Adding the website" /> : <button type="submit">Add website</button>}
+      <SubmitButton busy={action.busy} busyLabel="Adding the website">Add website</SubmitButton>
     </form>
   );
 }
@@ -220,7 +223,7 @@ function AddText({ base, onAdded }: { base: string; onAdded: () => void }) {
       <TextInput label="Title" value={title} onValue={setTitle} autoComplete="off" hint="Optional, e.g. “Opening hours”." />
       <TextArea label="Text" value={text} onValue={setText} rows={8} required />
       {action.failure && <Alert>{action.failure}</Alert>}
-      {action.busy ? <Busy label="Adding and indexing the text" /> : <button type="submit">Add text</button>}
+      <SubmitButton busy={action.busy} busyLabel="Adding and indexing the text">Add text</SubmitButton>
     </form>
   );
 }
@@ -243,7 +246,7 @@ function AddQa({ base, onAdded }: { base: string; onAdded: () => void }) {
       <TextInput label="Question" value={question} onValue={setQuestion} autoComplete="off" required />
       <TextArea label="Answer" value={answer} onValue={setAnswer} rows={4} required />
       {action.failure && <Alert>{action.failure}</Alert>}
-      {action.busy ? <Busy label="Adding the answer" /> : <button type="submit">Add question</button>}
+      <SubmitButton busy={action.busy} busyLabel="Adding the answer">Add question</SubmitButton>
     </form>
   );
 }

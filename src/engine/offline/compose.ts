@@ -25,16 +25,24 @@ const TERSE_WORDS = 3;
 /** A sentence that goes on about the one before ("We keep them for 90 days.") belongs to its answer. */
 const GOES_ON = /^(?:\S+\s+){0,3}(?:they|them|it|this|these|those)\b/i;
 
-// The words of small talk, English only like the rest of the offline responder. A message is
-// small talk when all its words are of these (and it is short); its kind is the strongest one.
-const GREETING = new Set('hi hello hey hiya howdy greetings morning afternoon evening yo'.split(' '));
-const THANKS = new Set('thanks thank thx cheers ty appreciate appreciated'.split(' '));
-const GOODBYE = new Set('bye goodbye byebye later cya farewell night care'.split(' '));
+// The words of small talk. A message is small talk when all its words are of these (and it is
+// short); its kind is the strongest one. English like the rest of the offline responder, and the
+// greetings, thanks and goodbyes of Spanish and German: a visitor's "Hola" or "Danke" was declined,
+// recorded as a question the chatbot could not answer, and counted towards a handoff.
+const GREETING = new Set(
+  ('hi hello hey hiya howdy greetings morning afternoon evening yo ' +
+    'hola buenas buenos buen día dia días dias tardes noches hallo servus moin guten tag morgen abend').split(' '),
+);
+const THANKS = new Set('thanks thank thx cheers ty appreciate appreciated gracias muchas mil danke dankeschön vielen dank'.split(' '));
+const GOODBYE = new Set(
+  'bye goodbye byebye later cya farewell night care adiós adios chao chau hasta luego pronto tschüss tschüs tschau wiedersehen bis bald auf'.split(' '),
+);
 /** Words that go with small talk without making it any other kind ("ok thanks, bye for now"). */
 const FILLER = new Set(
   ('ok okay so very much a lot many great awesome perfect cool nice brilliant excellent super fine good ' +
     "got it that that's thats is all i needed wanted need helps helped helpful you for your help the info " +
-    "information this see take now have day really there everyone everything else no nothing done i'm im").split(' '),
+    "information this see take now have day really there everyone everything else no nothing done i'm im " +
+    'vale sí perfecto genial eso es todo nada más mas schön super gut sehr das ist alles').split(' '),
 );
 /** A request for an overview rather than one fact. */
 const BROAD = /\b(?:tell me (?:more )?about|explain|describe|overview of|information (?:on|about)|details (?:on|about)|more about)\b/i;
