@@ -1,4 +1,4 @@
-import type { ConversationSource } from './port.js';
+import type { ConversationSource } from './conversation-sources.js';
 
 // The activity counters, by name, as both adapters store them (one column or field each).
 

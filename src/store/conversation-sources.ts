@@ -1,10 +1,4 @@
-import type { ConversationSource } from './port.js';
+/** Where a conversation took place, in the order documented for `filteredSources`. */
+export const CONVERSATION_SOURCES = ['API', 'Slack', 'Discord', 'Widget or Iframe', 'Playground'] as const;
 
-/** Every value of ConversationSource, in the order documented for `filteredSources`. */
-export const CONVERSATION_SOURCES = [
-  'API',
-  'Slack',
-  'Discord',
-  'Widget or Iframe',
-  'Playground',
-] as const satisfies readonly ConversationSource[];
+export type ConversationSource = (typeof CONVERSATION_SOURCES)[number];

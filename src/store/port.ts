@@ -1,5 +1,6 @@
 import type { ChatbotSettings, SettingsPatch } from '../settings/chatbot-settings.js';
 import type { ActivityCounts, ActivityTally } from './activity-counters.js';
+import type { ConversationSource } from './conversation-sources.js';
 
 // The storage port: what the domain needs from a database, and nothing about which one.
 // Every method is scoped and atomic as documented; adapters live in ./sqlite and ./mongo and are
@@ -481,7 +482,7 @@ export type TimeRange = { from?: Date; to?: Date };
 /** Which conversations a listing holds; a list absent (or empty) means any. */
 export type ConversationListFilter = TimeRange & { sources?: ConversationSource[]; handoffStatuses?: HandoffStatus[] };
 
-export type ConversationSource = 'API' | 'Slack' | 'Discord' | 'Widget or Iframe' | 'Playground';
+export type { ConversationSource };
 
 /** A source an answer drew on, as its message cites it. */
 export type MessageSource = { id: string; title: string; url?: string };

@@ -1,8 +1,7 @@
 import { Contacts } from '../activity/contacts.js';
 import { Conversations } from '../activity/conversations.js';
 import { Leads } from '../activity/leads.js';
-import type { ChatbotPageProps } from './chatbot.js';
-import { chatbotUrl } from './chatbot.js';
+import { chatbotUrl, type ChatbotPageProps } from './chatbot-section.js';
 import { NotFound } from './not-found.js';
 
 // What happened with the chatbot: conversations, leads and contacts, each at a URL of its own.

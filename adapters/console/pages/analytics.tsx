@@ -7,7 +7,7 @@ import { MAX_DAYS } from '../../../src/domain/analytics-range.js';
 import { inRange, rangeProblem } from '../date-range.js';
 import { dayAgo } from '../format.js';
 import { Show, useLoad } from '../use-load.js';
-import type { ChatbotPageProps } from './chatbot.js';
+import type { ChatbotPageProps } from './chatbot-section.js';
 
 // Per-day charts of the chatbot's conversations, messages and credits, its answers rated up and
 // down, and the questions it declined, to answer or dismiss. Loaded with its own chunk (uPlot),

@@ -5,6 +5,7 @@ import { callData } from '../api.js';
 import type { Chatbot } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import { ActivityPage } from './activity.js';
+import { chatbotUrl, type ChatbotPageProps } from './chatbot-section.js';
 import { ConnectPage } from './connect.js';
 import { NotFound } from './not-found.js';
 import { PlaygroundPage } from './playground.js';
@@ -16,8 +17,6 @@ import { SourcesPage } from './sources.js';
 /** The charts' library loads with the Analytics page, not with the first page. */
 const AnalyticsPage = lazy(() => import('./analytics.js').then((module) => module.AnalyticsPage));
 
-export type ChatbotPageProps = { chatbot: Chatbot; item: string | undefined; reload: () => void };
-
 const SECTIONS: { path: string; title: string; page: ComponentType<ChatbotPageProps> }[] = [
   { path: 'playground', title: 'Playground', page: PlaygroundPage },
   { path: 'sources', title: 'Sources', page: SourcesPage },
@@ -26,8 +25,6 @@ const SECTIONS: { path: string; title: string; page: ComponentType<ChatbotPagePr
   { path: 'activity', title: 'Activity', page: ActivityPage },
   { path: 'analytics', title: 'Analytics', page: AnalyticsPage },
 ];
-
-export const chatbotUrl = (chatbotId: string, section: string) => `/console/chatbots/${encodeURIComponent(chatbotId)}/${section}`;
 
 export function ChatbotPage() {
   const { params } = useRoute();

@@ -6,7 +6,7 @@ import { UsedSources } from '../components/used-sources.js';
 import { errorText } from '../format.js';
 import { MODEL_IDS, modelOptions } from '../models.js';
 import type { CitedSource } from '../types.js';
-import type { ChatbotPageProps } from './chatbot.js';
+import type { ChatbotPageProps } from './chatbot-section.js';
 import { BusyButton } from '../components/busy-button.js';
 
 // Chat with the chatbot as visitors would; "Model" and "Temperature" try other settings for this

@@ -10,7 +10,7 @@ import { HandoffSettings } from '../settings/handoff.js';
 import { ImageSetting, type ImageKind } from '../settings/images.js';
 import { WidgetPreview } from '../settings/preview.js';
 import type { CollectField } from '../types.js';
-import type { ChatbotPageProps } from './chatbot.js';
+import type { ChatbotPageProps } from './chatbot-section.js';
 import { SubmitButton } from '../components/busy-button.js';
 
 // Every v1 setting in four groups and the human handoff's in a fifth, a live preview of the widget from the unsaved values, and

@@ -13,7 +13,7 @@ import { FilesField, maxPagesError, WebsiteFields, type Website } from '../knowl
 import type { Source, SourceDetail, SourcePage } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import { useRefresh } from '../use-refresh.js';
-import type { ChatbotPageProps } from './chatbot.js';
+import type { ChatbotPageProps } from './chatbot-section.js';
 import { BusyButton, SubmitButton } from '../components/busy-button.js';
 import { useFocusBack } from '../components/focus-moves.js';
 

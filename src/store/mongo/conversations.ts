@@ -13,7 +13,7 @@ import type { ActivityCount } from './activity.js';
 import type { AtomicWrites } from './atomic.js';
 import { conversationDocumentId, type ConversationDoc, type ConversationMessageDoc, type MongoModels } from './models.js';
 import { createdWithin } from './time-range.js';
-import { toHandoff } from './handoffs.js';
+import { toHandoff } from './handoff-docs.js';
 import { stashNotices, type HandoffOutbox } from './handoff-notices.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 

@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import type { HandoffFollowUp, HandoffNotice, HandoffNoticeRepository, HandoffReplyNotice, HandoffRequestNotice } from '../port.js';
-import { toHandoff } from './handoffs.js';
+import { toHandoff } from './handoff-docs.js';
 import { conversationDocumentId, type ConversationDoc, type HandoffNoticeDoc, type MongoModels, type StashedNoticeDoc } from './models.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 

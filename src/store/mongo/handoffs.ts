@@ -1,19 +1,10 @@
 import { conversationDocumentId, type ConversationDoc, type MongoModels } from './models.js';
-import { OPEN_HANDOFF, type DueHandoff, type Handoff, type HandoffRepository } from '../port.js';
+import { OPEN_HANDOFF, type DueHandoff, type HandoffRepository } from '../port.js';
+import { toHandoff, type HandoffDoc } from './handoff-docs.js';
 import { stashNotices, type HandoffOutbox } from './handoff-notices.js';
 
 // A conversation's handoff is a field of its document, so each change is one conditional write,
 // which also writes the notice that tells of it (moved into the feed right after).
-
-type HandoffDoc = NonNullable<ConversationDoc['handoff']>;
-
-export const toHandoff = ({ status, requestedAt, takenBy, dueAt, updatedAt }: HandoffDoc): Handoff => ({
-  status,
-  requestedAt,
-  takenBy,
-  dueAt,
-  updatedAt,
-});
 
 export function mongoHandoffs(models: MongoModels, outbox: HandoffOutbox): HandoffRepository {
   const { conversations } = models;

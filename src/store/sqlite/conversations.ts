@@ -16,7 +16,7 @@ import type {
 import { CONVERSATION_SOURCES } from '../conversation-sources.js';
 import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
-import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoffs.js';
+import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoff-rows.js';
 import type { HandoffNoticeWriter } from './handoff-notices.js';
 
 type ConversationRow = {

@@ -13,7 +13,7 @@ import type {
   Platform,
   TranscriptTurn,
 } from '../port.js';
-import { toHandoff, type HandoffRow } from './handoffs.js';
+import { toHandoff, type HandoffRow } from './handoff-rows.js';
 
 // The handoff notices feed. Notices are enqueued inside the transactions that change what they
 // tell of (the handoff, the conversation's messages), by the writer below; `seq` orders them.

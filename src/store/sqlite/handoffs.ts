@@ -1,25 +1,7 @@
 import type { Database } from 'better-sqlite3';
-import type { DueHandoff, Handoff, HandoffChange, HandoffRepository, HandoffRequestNotice, HandoffStatus } from '../port.js';
+import type { DueHandoff, HandoffChange, HandoffRepository, HandoffRequestNotice, HandoffStatus } from '../port.js';
+import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoff-rows.js';
 import type { HandoffNoticeWriter } from './handoff-notices.js';
-
-export type HandoffRow = {
-  chatbot_id: string;
-  conversation_id: string;
-  account_id: string;
-  status: HandoffStatus;
-  requested_at: number;
-  taken_by: string | null;
-  due_at: number | null;
-  updated_at: number;
-};
-
-export const toHandoff = (row: HandoffRow): Handoff => ({
-  status: row.status,
-  requestedAt: new Date(row.requested_at),
-  takenBy: row.taken_by,
-  dueAt: row.due_at === null ? null : new Date(row.due_at),
-  updatedAt: new Date(row.updated_at),
-});
 
 const toDue = (row: HandoffRow): DueHandoff => ({
   ...toHandoff(row),
@@ -27,8 +9,6 @@ const toDue = (row: HandoffRow): DueHandoff => ({
   conversationId: row.conversation_id,
   accountId: row.account_id,
 });
-
-export const HANDOFF_OF_CONVERSATION = 'SELECT * FROM conversation_handoffs WHERE chatbot_id = ? AND conversation_id = ?';
 
 /** `from` as a JSON array, so one statement serves any set of statuses. */
 const statuses = (from: readonly HandoffStatus[]) => JSON.stringify(from);
