@@ -442,7 +442,10 @@ export type Contact = {
   updatedAt: Date;
 };
 
-/** Fields absent from a change keep their values; `customAttributes` merge by key. */
+/**
+ * Fields absent from a change keep their values; `customAttributes` merge by key, a key set to
+ * null removed.
+ */
 export type ContactChange = Partial<
   Pick<Contact, 'externalId' | 'name' | 'email' | 'phonenumber' | 'paymentAccounts' | 'customAttributes'>
 > & { updatedAt: Date };
