@@ -16,6 +16,7 @@ export function storeFrontier(store: Store, sourceId: string): CrawlFrontier {
       handedOut = page.seq;
       return page.url;
     },
+    claimContent: (url, hash) => store.sources.claimPageContent(sourceId, url, hash),
     async record(page) {
       await store.sources.recordPage(sourceId, page);
     },

@@ -18,7 +18,7 @@ export type ContactFields = {
   customAttributes?: Record<string, unknown>;
 };
 
-/** Absent fields keep their values; `customAttributes` merge by key. */
+/** Absent fields keep their values; `customAttributes` merge by key, a key set to null removed. */
 export type ContactPatch = Partial<ContactFields>;
 
 /** Emails compare case-insensitively, so they are stored lower-cased. */
@@ -87,7 +87,9 @@ export async function updateContact(
 ): Promise<Contact> {
   await findOwnedChatbot(store, account, chatbotId);
   const change: ContactChange = { ...patch, updatedAt: new Date() };
-  if (patch.customAttributes) [change.customAttributes] = await coerceCustomAttributes(store, chatbotId, [patch.customAttributes]);
+  if (patch.customAttributes) {
+    [change.customAttributes] = await coerceCustomAttributes(store, chatbotId, [patch.customAttributes], { nullRemoves: true });
+  }
   if (patch.email !== undefined) change.email = normaliseEmail(patch.email);
   const updated = await refusingClashes(() => store.contacts.update(chatbotId, externalId, change));
   return found(updated, externalId);
@@ -103,10 +105,15 @@ export async function deleteContact(
   return found(await store.contacts.delete(chatbotId, externalId), externalId);
 }
 
-async function coerceCustomAttributes(store: Store, chatbotId: string, valueSets: Record<string, unknown>[]) {
+async function coerceCustomAttributes(
+  store: Store,
+  chatbotId: string,
+  valueSets: Record<string, unknown>[],
+  options?: Parameters<typeof coerceAttributeValues>[2],
+) {
   if (valueSets.every((values) => Object.keys(values).length === 0)) return valueSets;
   const schema = await store.attributes.list(chatbotId);
-  return valueSets.map((values) => coerceAttributeValues(schema, values));
+  return valueSets.map((values) => coerceAttributeValues(schema, values, options));
 }
 
 function found(contact: Contact | undefined, externalId: string): Contact {

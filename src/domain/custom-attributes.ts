@@ -35,16 +35,23 @@ const valueSchemas: Record<AttributeType, z.ZodType<unknown>> = {
 /**
  * Refuses keys the schema lacks or has archived, and values that cannot be read as their type;
  * answers the values coerced to their types ("42" for a number is 42, "true" for a boolean is true).
+ * With `nullRemoves` (an update), null is kept for any key the schema has, archived ones too: it
+ * removes the key, as the hosted reference lets an archived attribute be set to null.
  */
 export function coerceAttributeValues(
   schema: CustomAttribute[],
   values: Record<string, unknown>,
+  { nullRemoves = false } = {},
 ): Record<string, unknown> {
   const byName = new Map(schema.map((attribute) => [attribute.name, attribute]));
   const coerced: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     const attribute = byName.get(key);
     if (!attribute) throw invalidRequest(`unknown custom attribute ${key}`);
+    if (value === null && nullRemoves) {
+      coerced[key] = null;
+      continue;
+    }
     if (attribute.archived) throw invalidRequest(`custom attribute ${key} is archived`);
     const parsed = valueSchemas[attribute.type].safeParse(value);
     if (!parsed.success) throw invalidRequest(`custom attribute ${key} must be a ${attribute.type}`);

@@ -399,6 +399,11 @@ export interface SourceRepository {
   planPages(sourceId: string, urls: string[]): Promise<number>;
   /** The first page planned after `afterSeq` that has no outcome yet. */
   nextPage(sourceId: string, afterSeq: number): Promise<{ seq: number; url: string } | undefined>;
+  /**
+   * Gives a planned page the main content of this hash, unless another of the source's pages has
+   * it: answers that page's URL then. A page's content hash is kept until its pages are cleared.
+   */
+  claimPageContent(sourceId: string, url: string, contentHash: string): Promise<string | undefined>;
   /** Records a planned page's outcome and answers the source's page counts, which its `pages` now shows. */
   recordPage(sourceId: string, page: SourcePage): Promise<PageCounts>;
   /** Known (planned) pages, read and failed. */
@@ -438,7 +443,10 @@ export type Contact = {
   updatedAt: Date;
 };
 
-/** Fields absent from a change keep their values; `customAttributes` merge by key. */
+/**
+ * Fields absent from a change keep their values; `customAttributes` merge by key, a key set to
+ * null removed.
+ */
 export type ContactChange = Partial<
   Pick<Contact, 'externalId' | 'name' | 'email' | 'phonenumber' | 'paymentAccounts' | 'customAttributes'>
 > & { updatedAt: Date };

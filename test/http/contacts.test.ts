@@ -391,6 +391,27 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect({ ...(body as { data: ContactBody }).data, updated_at: 0 }).toEqual({ ...created, updated_at: 0 });
     });
 
+    it('removes a custom attribute set to null, keeping the others', async () => {
+      const [created] = await createContacts([ada]);
+      const { status, body } = await patch('user-ada', { custom_attributes: { plan: null, vip: true, renews: null } });
+      expect(status).toBe(200);
+      const data = (body as { data: ContactBody }).data;
+      expect(data).toEqual({ ...created, custom_attributes: { seats: 3, vip: true }, updated_at: data.updated_at });
+      expect(await getContact('user-ada')).toEqual(data);
+    });
+
+    it('removes an archived attribute set to null, which it may not set otherwise', async () => {
+      const archive = (archived: boolean) => call('PUT', `${app.baseUrl}/chatbots/${chatbotId}/custom-attributes/legacy`, app.apiKey, { archived });
+      await createContacts([ada]);
+      await archive(false);
+      await patch('user-ada', { custom_attributes: { legacy: 'v1' } });
+      await archive(true);
+      expect((await getContact('user-ada')).custom_attributes).toEqual({ ...ada.custom_attributes, legacy: 'v1' });
+      const { status, body } = await patch('user-ada', { custom_attributes: { legacy: null } });
+      expect(status).toBe(200);
+      expect((body as { data: ContactBody }).data.custom_attributes).toEqual(ada.custom_attributes);
+    });
+
     it('accepts an attribute again once it is unarchived', async () => {
       await createContacts([ada]);
       expect(await patch('user-ada', { custom_attributes: { legacy: 'v1' } })).toEqual({ status: 400, body: INVALID });
@@ -458,6 +479,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       ['a numeric phonenumber', { phonenumber: 12345 }],
       ['an unknown custom attribute', { custom_attributes: { colour: 'red' } }],
       ['an archived custom attribute', { custom_attributes: { legacy: 'v2' } }],
+      ['null for an unknown custom attribute', { custom_attributes: { plan: null, colour: null } }],
       ['a string for a number attribute', { custom_attributes: { seats: 'many' } }],
       ['a number for a boolean attribute', { custom_attributes: { vip: 1 } }],
       ['a date with no day', { custom_attributes: { renews: '2026-12' } }],

@@ -32,6 +32,19 @@ function handbook(gate?: Promise<void>): (site: { origin: string }) => Record<st
   });
 }
 
+/** A lamp shop whose home page is also served as /index.html (gated), with no canonical link. */
+function mirroredHome(gate?: Promise<void>): Record<string, Route> {
+  const home = html(page('Lamp Shop', '<p>We sell brass desk lamps with linen shades.</p>', { links: ['/returns', '/index.html'] }));
+  return {
+    '/': home,
+    '/returns': html(page('Returns', '<p>Return a lamp within 30 days.</p>')),
+    '/index.html': async (request, response) => {
+      await gate;
+      home(request, response);
+    },
+  };
+}
+
 describe.each(storeTargets.filter((t) => t.available))('$name store: file and website sources', (target) => {
   let app: TestApp;
   let bot: string;
@@ -247,6 +260,23 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(cited?.map((source) => source.url)).toEqual([`${site.origin}/parking`]);
   });
 
+  it('reads a page served under two URLs once, the other skipped as its duplicate, its text in the material once', async () => {
+    site = await serveSite(mirroredHome());
+    const created = (await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 })).body as { data: SourceItem };
+    await worker(app.store).tick();
+
+    const crawled = await detail(created.data.id);
+    expect(crawled).toMatchObject({ status: 'ready', pages: { done: 2, failed: 0, total: 3 } });
+    expect(crawled.pageList?.find((item) => item.url === `${site?.origin}/index.html`)).toEqual({
+      url: `${site.origin}/index.html`,
+      title: '',
+      status: 'skipped',
+      chars: 0,
+      reason: `It is a duplicate of ${site.origin}/.`,
+    });
+    expect(crawled.text?.split('brass desk lamps')).toHaveLength(2);
+  });
+
   it('refuses a website with maxPages outside 1 to 1,000, a URL that is not http(s) or one with a password, with 400', async () => {
     for (const input of [
       { type: 'website', url: 'https://example.com/', maxPages: 0 },
@@ -439,6 +469,31 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: website cra
     return { chatbotId: chatbot.id, sourceId: source.id };
   }
 
+  /**
+   * A crawl of the site `routes` make, stopped (a restart) once two pages are read while the gate
+   * holds another; then the gate opens and a new process on a new store continues it.
+   */
+  async function restartedCrawl(routes: (gate: Promise<void>) => Parameters<typeof serveSite>[0]) {
+    let open_ = () => {};
+    const gate = new Promise<void>((resolve) => (open_ = resolve));
+    site = await serveSite(routes(gate));
+    const before = await open();
+    const { chatbotId, sourceId } = await websiteSource(before, site.origin);
+    const stopping = start(before, 'before-restart');
+    const pass = stopping.tick();
+    for (let counts = await before.sources.pageCounts(sourceId); counts.done < 2; counts = await before.sources.pageCounts(sourceId)) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await stopping.stop();
+    await pass;
+    const stopped = await before.sources.find(chatbotId, sourceId);
+    open_();
+
+    const after = await open();
+    await start(after, 'after-restart').tick();
+    return { stopped, after, chatbotId, sourceId };
+  }
+
   it('reads each page once when two hubs run the job', async () => {
     site = await serveSite(handbook());
     const [first, second] = [await open(), await open()] as [Store, Store];
@@ -449,28 +504,22 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: website cra
   });
 
   it('continues a crawl stopped midway (a restart) where it was, reading no recorded page again', async () => {
-    let open_ = () => {};
-    const gate = new Promise<void>((resolve) => (open_ = resolve));
-    site = await serveSite(handbook(gate));
-    const before = await open();
-    const { chatbotId, sourceId } = await websiteSource(before, site.origin);
-    const stopping = start(before, 'before-restart');
-    const pass = stopping.tick();
     // The crawl is held on /lunch; the other pages are recorded meanwhile.
-    for (let counts = await before.sources.pageCounts(sourceId); counts.done < 2; counts = await before.sources.pageCounts(sourceId)) {
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await stopping.stop();
-    await pass;
-    expect((await before.sources.find(chatbotId, sourceId))?.status).toBe('processing');
-    open_();
-
-    const after = await open();
-    await start(after, 'after-restart').tick();
+    const { stopped, after, chatbotId, sourceId } = await restartedCrawl(handbook);
+    expect(stopped?.status).toBe('processing');
     expect(await after.sources.find(chatbotId, sourceId)).toMatchObject({ status: 'ready', pages: { done: 3 } });
     expect(site.hits.get('/')).toBe(1);
     expect(site.hits.get('/parking')).toBe(1);
     // Its crawl was stopped in flight: asked again by the next run.
     expect(site.hits.get('/lunch')).toBe(2);
+  });
+
+  it('skips after a restart a page whose content was read before it', async () => {
+    // The crawl is held on /index.html; the home page and /returns are recorded meanwhile.
+    const { after, chatbotId, sourceId } = await restartedCrawl(mirroredHome);
+    expect(await after.sources.find(chatbotId, sourceId)).toMatchObject({ status: 'ready', pages: { done: 2, total: 3 } });
+    const pages = await after.sources.pageList(chatbotId, sourceId);
+    expect(pages.find((item) => item.url.endsWith('/index.html'))).toMatchObject({ status: 'skipped', reason: `It is a duplicate of ${site.origin}/.` });
+    expect(site.hits.get('/index.html')).toBe(2);
   });
 });

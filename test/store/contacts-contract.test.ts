@@ -194,6 +194,30 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       expect(after?.customAttributes).toEqual(Object.fromEntries(keys.map((key, i) => [key, i])));
     });
 
+    it('removes the custom attributes a change sets to null, keeping the others', async () => {
+      const stored = contact(bot.id);
+      await store.contacts.insertMany([stored]);
+      const at = new Date('2026-04-05T06:07:08.009Z');
+      const updated = await store.contacts.update(bot.id, stored.externalId, { customAttributes: { plan: null, region: 'eu', absent: null }, updatedAt: at });
+      const expected: Contact = { ...stored, customAttributes: { seats: 3, region: 'eu' }, updatedAt: at };
+      expect(updated).toEqual(expected);
+      expect(await store.contacts.find(bot.id, stored.externalId)).toEqual(expected);
+    });
+
+    it('loses no custom attribute change when concurrent updates remove some and set others', async () => {
+      const keys = Array.from({ length: 20 }, (_, i) => `attr_${i}`);
+      const stored = contact(bot.id, { customAttributes: Object.fromEntries(keys.map((key) => [key, 'before'])) });
+      await store.contacts.insertMany([stored]);
+      await Promise.all(
+        keys.map((key, i) =>
+          store.contacts.update(bot.id, stored.externalId, { customAttributes: { [key]: i % 2 === 0 ? null : i, [`new_${i}`]: i }, updatedAt: new Date() }),
+        ),
+      );
+      const after = await store.contacts.find(bot.id, stored.externalId);
+      const kept = keys.flatMap((key, i) => (i % 2 === 0 ? [] : [[key, i]]));
+      expect(after?.customAttributes).toEqual(Object.fromEntries([...kept, ...keys.map((_key, i) => [`new_${i}`, i])]));
+    });
+
     it('pages oldest first with ties broken by id, each contact exactly once', async () => {
       const times = ['2026-01-03', '2026-01-01', '2026-01-02', '2026-01-01', '2026-01-02', '2026-01-01', '2026-01-04'];
       const contacts = times.map((day) => contact(bot.id, { createdAt: new Date(`${day}T00:00:00Z`) }));

@@ -142,6 +142,25 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await debrisLeft()).toBe(0);
   });
 
+  it('gives a crawled page’s content to one page: racing claims answer its holder, which keeps it until the pages are cleared', async () => {
+    const website = source({ type: 'website', title: 'https://lamps.example/', url: 'https://lamps.example/', status: 'processing', chars: 0, text: undefined });
+    await store.sources.insert([website]);
+    const urls = ['/', '/index.html', '/home', '/returns'].map((path) => `https://lamps.example${path}`);
+    await store.sources.planPages(website.id, urls);
+    const [home, ...copies] = urls.slice(0, 3) as [string, ...string[]];
+    const answers = await Promise.all([home, ...copies].map((url) => store.sources.claimPageContent(website.id, url, 'hash-of-home')));
+    const holder = urls.slice(0, 3).find((_url, k) => answers[k] === undefined) as string;
+    expect(answers.filter((answer) => answer === undefined)).toHaveLength(1);
+    expect(answers.filter((answer) => answer !== undefined)).toEqual([holder, holder]);
+    // Its holder read again (a restart) keeps it; another content is another page's.
+    expect(await store.sources.claimPageContent(website.id, holder, 'hash-of-home')).toBeUndefined();
+    expect(await store.sources.claimPageContent(website.id, urls[3] as string, 'hash-of-returns')).toBeUndefined();
+    expect(await store.sources.claimPageContent(website.id, urls[3] as string, 'hash-of-home')).toBe(holder);
+    await store.sources.clearPages(website.id);
+    await store.sources.planPages(website.id, urls);
+    expect(await store.sources.claimPageContent(website.id, urls[3] as string, 'hash-of-home')).toBeUndefined();
+  });
+
   it('updates and puts within a character limit, the replaced source’s characters left out, and past it changes nothing', async () => {
     const other = source({ chars: 5 });
     const edited = source({ chars: 5 });

@@ -5,7 +5,7 @@ import type { CrawlFrontier, PageResult } from '../../src/sources/crawl/index.js
 // the crawl to the frontier's contract: a URL recorded twice, or recorded without being planned,
 // throws.
 
-export type CrawlState = { planned: string[]; pages: Map<string, PageResult> };
+export type CrawlState = { planned: string[]; pages: Map<string, PageResult>; contents: Map<string, string> };
 
 export type MemoryFrontier = CrawlFrontier & {
   state: CrawlState;
@@ -14,7 +14,7 @@ export type MemoryFrontier = CrawlFrontier & {
   page(url: string): PageResult | undefined;
 };
 
-export function memoryFrontier(state: CrawlState = { planned: [], pages: new Map() }): MemoryFrontier {
+export function memoryFrontier(state: CrawlState = { planned: [], pages: new Map(), contents: new Map() }): MemoryFrontier {
   const known = new Set(state.planned);
   let cursor = 0;
   return {
@@ -30,6 +30,12 @@ export function memoryFrontier(state: CrawlState = { planned: [], pages: new Map
         const url = state.planned[cursor++] as string;
         if (!state.pages.has(url)) return url;
       }
+      return undefined;
+    },
+    async claimContent(url, hash) {
+      const holder = state.contents.get(hash);
+      if (holder !== undefined && holder !== url) return holder;
+      state.contents.set(hash, url);
       return undefined;
     },
     async record(page) {

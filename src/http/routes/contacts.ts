@@ -35,8 +35,12 @@ const optionalFields = {
   phonenumber: text(64).nullable().optional(),
   payment_accounts: paymentAccounts.optional(),
   stripe_accounts: z.array(stripeAccount).max(50).optional(),
-  // Keys and values are checked against the chatbot's attribute schema by the domain.
-  custom_attributes: z.record(z.string(), z.unknown()).optional(),
+  // Keys and values are checked against the chatbot's attribute schema by the domain; in an
+  // update, null removes a key.
+  custom_attributes: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: 'Values by attribute name, of the types the chatbot’s custom attributes give; in an update, merged by key, `null` removing one' }),
 };
 
 // Unknown fields are dropped, not refused, as the hosted reference documents.
@@ -186,9 +190,9 @@ export const contactPaths: ZodOpenApiPathsObject = {
     patch: {
       operationId: 'updateContact',
       tags: ['Contacts'],
-      summary: 'Change some of a contact’s fields; `null` clears name, email and phone number',
+      summary: 'Change some of a contact’s fields; `null` clears name, email and phone number, and removes a custom attribute',
       requestParams: { path: contactPath },
-      requestBody: jsonRequest(updateBody, { data: { phonenumber: '+44 20 7946 0000' } }),
+      requestBody: jsonRequest(updateBody, { data: { phonenumber: '+44 20 7946 0000', custom_attributes: { plan: null } } }),
       responses: { 200: jsonResponse('The contact, changed', oneContact), ...keyedFailures('conflict', 'rateLimited') },
     },
     delete: {

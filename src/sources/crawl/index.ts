@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { openClient, REDIRECT_LOOP, type Client, type Unread } from './fetch-bounded.js';
 import { normaliseUrl, sameHost } from './normalise.js';
 import { readPageOffThread, readSitemapOffThread } from './off-thread.js';
@@ -16,7 +17,9 @@ import { sitemapPages } from './sitemap.js';
 // page found under another URL than it was planned under (after a redirect, or by its canonical
 // link) is recorded under that URL, and the planned one is skipped as a duplicate; a redirect's
 // target is planned as it is followed, and one known already (read, or to be read) is not fetched
-// again: the URLs that led to it are skipped as its duplicates. Each page is
+// again: the URLs that led to it are skipped as its duplicates. A page whose main content is the
+// same as a page's read already (`/` and `/index.html`, with no canonical link) is skipped as its
+// duplicate too, so no text is in the material twice. Each page is
 // bounded in size and time, at most `concurrency` requests run at once, and the address rule of
 // webhooks applies unless `allowPrivate`.
 
@@ -68,6 +71,12 @@ export type CrawlFrontier = {
    * crawl gets a frontier object of its own over the same state.
    */
   next(): Promise<string | undefined>;
+  /**
+   * Gives the main content of this hash (a page's text) to the page recorded under `url`, unless
+   * another page holds it already: then answers that page's URL. Atomic, kept with the state, so
+   * it holds across runs; a page asking again for the content it holds is given it.
+   */
+  claimContent(url: string, hash: string): Promise<string | undefined>;
   /** Records a planned page's outcome. */
   record(page: PageResult): Promise<void>;
   /** Counts: known (planned) so far, read, failed. */
@@ -239,6 +248,8 @@ async function visit(run: Run, state: RunState, url: string): Promise<void> {
   const canonical = page.canonical && !refusal(run, new URL(page.canonical)) ? page.canonical : undefined;
   const home = canonical ?? fetched.url;
   if (!names.includes(home) && !(await state.serial(() => claim(run, state, home)))) return recordDuplicates(run, names, home);
+  const original = await run.frontier.claimContent(home, contentHash(page.text));
+  if (original) return recordDuplicates(run, names.includes(home) ? names : [...names, home], original);
   state.tried += 1;
   // Links are planned before the page is recorded: a crawl stopped in between reads it again.
   await plan(run, page.links);
@@ -259,6 +270,8 @@ async function recordDuplicates(run: Run, names: string[], of: string): Promise<
 }
 
 const duplicateText = (url: string) => `It is a duplicate of ${url}.`;
+
+const contentHash = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
  * Plans the URL a page was found under, for this run to record; false when it is known already

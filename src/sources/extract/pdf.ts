@@ -10,7 +10,7 @@ import { firstHeading } from './structured-text.js';
 // spacing starts a paragraph, and a line set larger than the body text is a heading, its level by
 // its size. A line that runs to the right margin, or stops short of it because the next line's
 // first word would not fit, continues on the next, as wrapped prose does.
-// Running headers and footers are dropped.
+// Running headers and footers are dropped, and a page number at the top or bottom of any page.
 
 type Line = { text: string; y: number; size: number; left: number; right: number; columns: boolean };
 
@@ -125,7 +125,7 @@ function linesOf(items: TextItem[]): Line[] {
 
 /** All pages' lines as structured text: headings by size, paragraphs by spacing, wrapped lines joined. */
 function writeLines(allPages: Line[][]): string {
-  const pages = withoutFurniture(allPages);
+  const pages = withoutFurniture(allPages).map(withoutPageNumber);
   const lines = pages.flat();
   const body = bodySize(lines);
   const headingSizes = [...new Set(lines.filter((line) => isHeading(line, body)).map((line) => Math.round(line.size)))].sort((a, b) => b - a);
@@ -167,6 +167,20 @@ function withoutFurniture(pages: Line[][]): Line[][] {
     for (const edgeKey of new Set(page.filter((_, index) => atEdge(page, index)).map(key))) counts.set(edgeKey, (counts.get(edgeKey) ?? 0) + 1);
   }
   return pages.map((page) => page.filter((line, index) => !(atEdge(page, index) && (counts.get(key(line)) ?? 0) >= pages.length / 2)));
+}
+
+/**
+ * A line that is only a page number marker: "Page 3 of 9", "Page 3", "3 of 9", "3 / 9", "- 3 -",
+ * or a lone number of up to three digits (a year, "2026", may be content).
+ */
+const PAGE_NUMBER = /^(?:page\s+\d{1,4}(?:\s+of\s+\d{1,4})?|\d{1,4}\s*(?:of|\/)\s*\d{1,4}|[-–—]\s*\d{1,4}\s*[-–—]|\d{1,3})$/i;
+
+/**
+ * A page without a page number marker as its first or last line, whatever the page count: a
+ * document of one or two pages has no running lines to find by repetition. Other lines stay.
+ */
+function withoutPageNumber(page: Line[]): Line[] {
+  return page.filter((line, index) => !((index === 0 || index === page.length - 1) && PAGE_NUMBER.test(line.text)));
 }
 
 /** The size most of the text is set in. */

@@ -24,13 +24,17 @@ const toContact = (doc: ContactDoc): Contact => ({
 
 const find = (doc: ContactDoc | null) => (doc ? toContact(doc) : undefined);
 
-/** The leaves a change sets: given fields whole, custom attributes one dotted path per key. */
-function setFields(change: ContactChange): Record<string, unknown> {
+/**
+ * The leaves a change sets and unsets: given fields whole, custom attributes one dotted path per
+ * key, a key set to null unset.
+ */
+function changedLeaves(change: ContactChange): { $set: Record<string, unknown>; $unset: Record<string, ''> } {
   const { customAttributes = {}, ...fields } = change;
-  return Object.fromEntries([
-    ...Object.entries(fields).filter(([, value]) => value !== undefined),
-    ...Object.entries(customAttributes).map(([key, value]) => [`customAttributes.${key}`, value]),
-  ]);
+  const attributes = Object.entries(customAttributes).map(([key, value]) => [`customAttributes.${key}`, value] as const);
+  return {
+    $set: Object.fromEntries([...Object.entries(fields).filter(([, value]) => value !== undefined), ...attributes.filter(([, value]) => value !== null)]),
+    $unset: Object.fromEntries(attributes.filter(([, value]) => value === null).map(([path]) => [path, ''])),
+  };
 }
 
 export function mongoContacts(
@@ -72,13 +76,13 @@ export function mongoContacts(
       return docs.map(toContact);
     },
     count: (chatbotId) => blocks.total(chatbotId),
-    // One atomic write of only the changed leaves: concurrent updates of different custom
-    // attributes both land, and a unique-index clash leaves the contact untouched.
+    // One atomic write of only the changed leaves: concurrent updates (and removals) of different
+    // custom attributes all land, and a unique-index clash leaves the contact untouched.
     async update(chatbotId, externalId, change) {
       return find(
         await translateUnique('contacts', () =>
           contacts
-            .findOneAndUpdate({ chatbotId, externalId }, { $set: setFields(change) }, { returnDocument: 'after' })
+            .findOneAndUpdate({ chatbotId, externalId }, changedLeaves(change), { returnDocument: 'after' })
             .lean<ContactDoc>(),
         ),
       );

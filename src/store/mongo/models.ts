@@ -695,6 +695,8 @@ export type SourcePageDoc = {
   chars: number;
   text: string;
   reason?: string | null;
+  /** A hash of the page's main content, once it is read: the content's one holder in the crawl. */
+  contentHash?: string | null;
 };
 
 const sourcePageSchema = new Schema<SourcePageDoc>(
@@ -707,10 +709,12 @@ const sourcePageSchema = new Schema<SourcePageDoc>(
     chars: { type: Number, default: 0 },
     text: { type: String, default: '' },
     reason: optionalString,
+    contentHash: optionalString,
   },
   { ...options, collection: 'sourcePages' },
 );
 sourcePageSchema.index({ sourceId: 1, url: 1 }, { unique: true });
+sourcePageSchema.index({ sourceId: 1, contentHash: 1 }, { unique: true, partialFilterExpression: { contentHash: { $type: 'string' } } });
 sourcePageSchema.index({ sourceId: 1, status: 1, seq: 1 });
 
 

@@ -462,6 +462,20 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
         .lean<SourcePageDoc>();
       return doc ? { seq: doc.seq, url: doc.url } : undefined;
     },
+    async claimPageContent(sourceId, url, contentHash) {
+      // The unique index on (sourceId, contentHash) decides: a page refused it finds the holder, unless
+      // its pages were cleared meanwhile.
+      for (;;) {
+        try {
+          await sourcePages.updateOne({ sourceId, url }, { $set: { contentHash } });
+          return undefined;
+        } catch (error) {
+          if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+        }
+        const holder = await sourcePages.findOne({ sourceId, contentHash }, { url: 1 }).lean<SourcePageDoc>();
+        if (holder) return holder.url;
+      }
+    },
     async recordPage(sourceId, { url, title, status, chars, text, reason }) {
       const refused = `its page ${url} is not recorded`;
       await refusePagesOfDeleted(sourceId, refused);

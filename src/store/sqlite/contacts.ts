@@ -43,7 +43,7 @@ const toRow = (contact: Contact): ContactRow => ({
   updated_at: contact.updatedAt.getTime(),
 });
 
-/** The contact with the change applied: absent fields kept, custom attributes merged by key. */
+/** The contact with the change applied: absent fields kept, custom attributes merged by key (null removes one). */
 function merge(current: Contact, change: ContactChange): Contact {
   const { customAttributes, ...fields } = change;
   const defined: Partial<Contact> = Object.fromEntries(
@@ -52,7 +52,9 @@ function merge(current: Contact, change: ContactChange): Contact {
   return {
     ...current,
     ...defined,
-    customAttributes: { ...current.customAttributes, ...customAttributes },
+    customAttributes: Object.fromEntries(
+      Object.entries({ ...current.customAttributes, ...customAttributes }).filter(([, value]) => value !== null),
+    ),
   };
 }
 

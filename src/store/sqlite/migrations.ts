@@ -667,6 +667,12 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE handoff_notices ADD COLUMN author_name TEXT;`,
   // get-conversations' handoffStatus: a chatbot's conversations by where their handoff stands.
   `CREATE INDEX conversation_handoffs_by_status ON conversation_handoffs(chatbot_id, status);`,
+  // A crawled page's main content, hashed: a page whose content another page of the crawl holds is
+  // skipped as its duplicate (claimPageContent), one holder per content.
+  `
+  ALTER TABLE source_pages ADD COLUMN content_hash TEXT;
+  CREATE UNIQUE INDEX source_pages_by_content ON source_pages(source_id, content_hash) WHERE content_hash IS NOT NULL;
+  `,
 ];
 
 export function migrate(db: Database): void {

@@ -199,6 +199,10 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     `UPDATE source_pages SET title = @title, status = @status, chars = @chars, text = @text, reason = @reason
      WHERE source_id = @sourceId AND url = @url`,
   );
+  const contentHolder = db.prepare<[string, string, string], { url: string }>(
+    'SELECT url FROM source_pages WHERE source_id = ? AND content_hash = ? AND url != ?',
+  );
+  const holdContent = db.prepare('UPDATE source_pages SET content_hash = ? WHERE source_id = ? AND url = ?');
   const pageCounts = db.prepare<[string], { total: number; done: number | null; failed: number | null }>(
     `SELECT count(*) AS total, sum(status = 'read') AS done, sum(status = 'failed') AS failed
      FROM source_pages WHERE source_id = ?`,
@@ -218,6 +222,11 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   const planAll = db.transaction((sourceId: string, urls: string[]) =>
     urls.reduce((added, url) => added + planPage.run({ sourceId, url }).changes, 0),
   );
+  const claimContent = db.transaction((sourceId: string, url: string, contentHash: string) => {
+    const holder = contentHolder.get(sourceId, contentHash, url);
+    if (!holder) holdContent.run(contentHash, sourceId, url);
+    return holder?.url;
+  });
   const record = db.transaction((sourceId: string, page: SourcePage) => {
     const values = { sourceId, ...page, reason: page.reason ?? null };
     if (recordPage.run(values).changes === 0) {
@@ -462,6 +471,9 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     },
     async nextPage(sourceId, afterSeq) {
       return nextPage.get(sourceId, afterSeq);
+    },
+    async claimPageContent(sourceId, url, contentHash) {
+      return claimContent.immediate(sourceId, url, contentHash);
     },
     async recordPage(sourceId, page) {
       return record.immediate(sourceId, page);

@@ -174,6 +174,59 @@ describe('a crawl of a website', () => {
   });
 });
 
+describe('pages of one content under two URLs', () => {
+  beforeEach(async () => {
+    const home = page('Lamp Shop', '<p>We sell brass desk lamps.</p>', { links: ['/index.html', '/returns', '/returns-policy', '/delivery'] });
+    await serve({
+      '/': html(home),
+      '/index.html': html(home),
+      '/returns': html(page('Returns', '<p>Return a lamp within 30 days.</p>')),
+      // Its menu differs, its main content does not.
+      '/returns-policy': html(page('Returns', '<p>Return a lamp within 30 days.</p>', { links: ['/'] })),
+      '/delivery': html(page('Delivery', '<p>Lamps ship within two days.</p>')),
+    });
+  });
+
+  it('reads the first and skips the others as its duplicates, counting them not read', async () => {
+    const frontier = memoryFrontier();
+    await crawl(url('/'), frontier, options({ concurrency: 1 }));
+
+    const outcome = (path: string) => frontier.page(url(path)) && [frontier.page(url(path))?.status, frontier.page(url(path))?.reason];
+    expect(outcome('/')).toEqual(['read', undefined]);
+    expect(outcome('/index.html')).toEqual(['skipped', `It is a duplicate of ${url('/')}.`]);
+    expect(outcome('/returns')).toEqual(['read', undefined]);
+    expect(outcome('/returns-policy')).toEqual(['skipped', `It is a duplicate of ${url('/returns')}.`]);
+    expect(outcome('/delivery')).toEqual(['read', undefined]);
+    expect(frontier.page(url('/index.html'))).toMatchObject({ chars: 0, text: '' });
+    expect(await frontier.counts()).toEqual({ total: 5, done: 3, failed: 0 });
+  });
+
+  it('keeps one page of each content whichever is read first, pages read at once included', async () => {
+    const frontier = memoryFrontier();
+    await crawl(url('/'), frontier, options({ concurrency: 2 }));
+
+    const read = frontier.pages().filter((found) => found.status === 'read');
+    expect(read.map((found) => found.text.match(/We sell brass|Return a lamp|Lamps ship/)?.[0]).sort()).toEqual(['Lamps ship', 'Return a lamp', 'We sell brass']);
+  });
+
+  it('knows the contents read before a restart', async () => {
+    const first = memoryFrontier();
+    const stop = new AbortController();
+    const record = first.record;
+    first.record = async (found) => {
+      await record(found);
+      stop.abort(new Error('the hub restarts'));
+    };
+    await expect(crawl(url('/'), first, options({ concurrency: 1, signal: stop.signal }))).rejects.toThrow('the hub restarts');
+    expect(first.pages().map((found) => found.url)).toEqual([url('/')]);
+
+    const second = memoryFrontier(first.state);
+    await crawl(url('/'), second, options({ concurrency: 1 }));
+    expect(second.page(url('/index.html'))).toMatchObject({ status: 'skipped', reason: `It is a duplicate of ${url('/')}.` });
+    expect(site.hits.get('/')).toBe(1);
+  });
+});
+
 describe('maxPages', () => {
   const pages = Array.from({ length: 8 }, (_, index) => `/page-${index + 1}`);
   beforeEach(async () => {

@@ -53,16 +53,18 @@ export const MEETING_ROOMS: Outline = {
 type PdfOptions = {
   userPassword?: string;
   textless?: boolean;
-  /** A running header and a "Page n of m" footer on every page. */
-  runningHeader?: string;
+  /** A line at the top and one at the bottom of every page, of its number (from 1) and the page count. */
+  running?: { header?: RunningLine; footer?: RunningLine };
 };
+
+type RunningLine = (page: number, count: number) => string;
 
 export function pdfOf(outline: Outline, options: PdfOptions = {}): Promise<Uint8Array> {
   const pdf = new PDFDocument({
     info: { Title: outline.title },
     userPassword: options.userPassword,
     pdfVersion: options.userPassword ? '1.7' : '1.3',
-    bufferPages: options.runningHeader !== undefined,
+    bufferPages: options.running !== undefined,
   });
   const done = collect(pdf);
   if (options.textless) {
@@ -80,20 +82,20 @@ export function pdfOf(outline: Outline, options: PdfOptions = {}): Promise<Uint8
       pdf.moveDown();
     }
   }
-  if (options.runningHeader !== undefined) pdfRunningLines(pdf, options.runningHeader);
+  if (options.running) pdfRunningLines(pdf, options.running);
   pdf.end();
   return done;
 }
 
-function pdfRunningLines(pdf: PDFKit.PDFDocument, header: string): void {
+function pdfRunningLines(pdf: PDFKit.PDFDocument, { header, footer }: NonNullable<PdfOptions['running']>): void {
   const { start, count } = pdf.bufferedPageRange();
   for (let index = start; index < start + count; index += 1) {
     pdf.switchToPage(index);
     // Inside the margins, where a page's own text never goes.
     pdf.page.margins.bottom = 0;
     pdf.font('Helvetica').fontSize(9);
-    pdf.text(header, 72, 30, { lineBreak: false });
-    pdf.text(`Page ${index + 1} of ${count}`, 72, pdf.page.height - 40, { lineBreak: false });
+    if (header) pdf.text(header(index + 1, count), 72, 30, { lineBreak: false });
+    if (footer) pdf.text(footer(index + 1, count), 72, pdf.page.height - 40, { lineBreak: false });
   }
 }
 

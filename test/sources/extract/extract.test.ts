@@ -60,10 +60,28 @@ describe('extractFile', () => {
 
   it('drops a PDF’s running headers and footers', async () => {
     const long = { ...MEETING_ROOMS, sections: Array.from({ length: 12 }, () => MEETING_ROOMS.sections).flat() };
-    const extracted = await extractFile(await pdfOf(long, { runningHeader: 'Acme staff handbook' }));
+    const running = { header: () => 'Acme staff handbook', footer: (page: number, count: number) => `Page ${page} of ${count}` };
+    const extracted = await extractFile(await pdfOf(long, { running }));
     expect(extracted.text).not.toMatch(/Acme staff handbook|Page \d/);
     expect(extracted.text.match(/^Kestrel 3 KES-4105$/gm)).toHaveLength(12);
     expect(extracted.text.split('\n\n').slice(0, 3)).toEqual(['# Meeting rooms', '## Booking', BOOKING[4]]);
+  });
+
+  it.each([
+    ['Page 1 of 1', 'footer'],
+    ['1 / 1', 'footer'],
+    ['- 1 -', 'footer'],
+    ['1', 'footer'],
+    ['Page 1', 'header'],
+    ['1', 'header'],
+  ] as const)('drops a one-page PDF’s page number "%s" (its %s), keeping its other lines', async (marker, edge) => {
+    const other = edge === 'footer' ? 'header' : 'footer';
+    const running = { [edge]: () => marker, [other]: () => 'Acme staff handbook, edition 4' };
+    const extracted = await extractFile(await pdfOf(MEETING_ROOMS, { running }));
+    const lines = extracted.text.split('\n').filter((line) => line !== '');
+    expect(lines).toContain('Acme staff handbook, edition 4');
+    expect(lines).toEqual(expect.arrayContaining(['Kestrel 3 KES-4105', 'Heron 2 HER-2201']));
+    expect(lines.filter((line) => /^[-\s]*\d|Page/.test(line))).toEqual(['1. Ask at the front desk.', '2. Sign the booking sheet.']);
   });
 
   it('reads a DOCX: headings, lists, and table rows naming their column headers', async () => {
