@@ -357,8 +357,9 @@ function sourceLine(source: SourceItem, room: number): string {
   return error ? `${line} ${truncate(error, room - line.length - 1)}` : line;
 }
 
+/** One line per question, however many lines it was asked in: Slack shows each line beside its question's button. */
 const questionLine = (group: UnansweredQuestion, index: number) =>
-  `${index + 1}. ${truncate(group.question, 200)} (asked ${group.count === 1 ? 'once' : `${group.count} times`})`;
+  `${index + 1}. ${truncate(group.question.replace(/\s+/g, ' '), 200)} (asked ${group.count === 1 ? 'once' : `${group.count} times`})`;
 
 // ---- handing a conversation back ----------------------------------------------------------------
 

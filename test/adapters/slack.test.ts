@@ -1471,6 +1471,24 @@ describe('Slack adapter: unanswered questions', () => {
     expect((await listed(h)).text).toContain('1. Is there parking nearby?');
   });
 
+  it('shows each question beside its own button when a question runs over several lines', async () => {
+    // Found answering a customer's two-line question: its second line was shown beside the second
+    // question's button, so the admin answered the wrong question.
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    for (const question of ['Hi there!\nDo you ship to Norway?', 'Hi there!\nDo you ship to Norway?', 'Is there parking nearby?']) await ask(h, question);
+    const { blocks } = await listed(h);
+    const beside = (blocks ?? []).flatMap((block) => {
+      const accessory = block.accessory as { value: string } | undefined;
+      const text = (block.text as { text: string } | undefined)?.text ?? '';
+      return accessory ? [[text, (JSON.parse(accessory.value) as { question: string }).question]] : [];
+    });
+    expect(beside).toEqual([
+      ['1. Hi there! Do you ship to Norway? (asked 2 times)', 'Hi there!\nDo you ship to Norway?'],
+      ['2. Is there parking nearby? (asked once)', 'Is there parking nearby?'],
+    ]);
+  });
+
   it('is for admins only, the command and the modal alike', async () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.support, 'mentions');
