@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_SAVED, COMMAND_FAILED, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
-import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
+import { PUBLIC_BOT_WARNING, startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
 import { splitMessage } from '../../adapters/discord/text.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
@@ -214,6 +214,22 @@ describe('Discord adapter', () => {
       await other.close();
     }
     expect(other.violations).toEqual([]);
+  });
+
+  it('warns at start when the bot is public, as anyone could add it to a server they manage and administer the account there', async () => {
+    // Found setting up a community server: Discord makes a new bot public, and whoever adds it to
+    // their own server has Manage Server there, so `/chatbot leads` gave them every lead.
+    const warnings = async (botPublic: boolean) => {
+      const other = await startFakeDiscord({ token: TOKEN, botPublic });
+      const lines: string[] = [];
+      const started = await startDiscordBot({ config: config(other), hub, logger: pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }) });
+      await started.stop();
+      await other.close();
+      expect(other.violations).toEqual([]);
+      return lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+    };
+    expect(await warnings(true)).toEqual([PUBLIC_BOT_WARNING]);
+    expect(await warnings(false)).toEqual([]);
   });
 
   it('refuses a token the application does not own', async () => {

@@ -144,6 +144,8 @@ export type FakeDiscordOptions = {
   token: string;
   /** How often the client must heartbeat. */
   heartbeatIntervalMs?: number;
+  /** The application's "Public Bot" setting: anyone may add the bot to their server (off unless given). */
+  botPublic?: boolean;
 };
 
 export type FakeDiscord = Awaited<ReturnType<typeof startFakeDiscord>>;
@@ -507,6 +509,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
   };
 
   const routes: Route[] = [
+    {
+      method: 'GET',
+      path: /^\/applications\/@me$/,
+      bot: true,
+      handle: (_match, _recorded, response) =>
+        json(response, 200, { id: applicationId, name: 'Switchboard', bot_public: options.botPublic ?? false, bot_require_code_grant: false, flags: 0 }),
+    },
     {
       method: 'GET',
       path: /^\/gateway\/bot$/,
