@@ -39,6 +39,8 @@ export type CommandContext = {
   words: PlatformWords;
   /** Watches a website `learn` started, to say in the channel when it is done; answers whether it will. */
   watchLearning?: (learning: Learning) => boolean;
+  /** Shows what strangers typed (lead details, questions) as typed in the platform's markup; as it is unless given. */
+  asTyped?: (text: string) => string;
 };
 
 export type PlatformWords = {
@@ -244,7 +246,7 @@ const handlers: Record<CommandName, Handler> = {
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
     const leads = await fetchLeads(context.hub, found.chatbot.id, startDate, endDate);
-    return leadsReply(found.chatbot, leads, startDate, endDate);
+    return leadsReply(found.chatbot, leads, context.asTyped ?? asIs, startDate, endDate);
   },
 
   async digest(args, context) {
@@ -331,7 +333,7 @@ const handlers: Record<CommandName, Handler> = {
     const open = await context.hub.listOpenQuestions(chatbot.id, LISTED_QUESTIONS);
     if (open.length === 0) return { text: `${chatbot.name} has no unanswered questions.` };
     return {
-      text: [`Questions ${chatbot.name} could not answer, most asked first:`, ...open.map(questionLine)].join('\n'),
+      text: [`Questions ${chatbot.name} could not answer, most asked first:`, ...open.map((group, index) => questionLine(group, index, context.asTyped ?? asIs))].join('\n'),
       questions: open.map((group) => ({ chatbotId: chatbot.id, groupId: group.id, question: group.question })),
     };
   },
@@ -358,8 +360,8 @@ function sourceLine(source: SourceItem, room: number): string {
 }
 
 /** One line per question, however many lines it was asked in: Slack shows each line beside its question's button. */
-const questionLine = (group: UnansweredQuestion, index: number) =>
-  `${index + 1}. ${truncate(group.question.replace(/\s+/g, ' '), 200)} (asked ${group.count === 1 ? 'once' : `${group.count} times`})`;
+const questionLine = (group: UnansweredQuestion, index: number, asTyped: (text: string) => string) =>
+  `${index + 1}. ${asTyped(truncate(group.question.replace(/\s+/g, ' '), 200))} (asked ${group.count === 1 ? 'once' : `${group.count} times`})`;
 
 // ---- handing a conversation back ----------------------------------------------------------------
 
@@ -395,6 +397,8 @@ export async function answerQuestion(hub: HubClient, token: string, answer: stri
     return ANSWER_FAILED;
   }
 }
+
+const asIs = (text: string) => text;
 
 /** An argument left empty counts as not given (platforms with named options pass blanks). */
 const orUndefined = (arg: string) => arg || undefined;
@@ -532,6 +536,7 @@ function period(startDate?: string, endDate?: string): string {
 function leadsReply(
   chatbot: Pick<ChatbotItem, 'id' | 'name'>,
   leads: Lead[],
+  asTyped: (text: string) => string,
   startDate?: string,
   endDate?: string,
 ): CommandReply {
@@ -541,7 +546,7 @@ function leadsReply(
   const capped = leads.length >= MAX_LEADS ? ` (the first ${MAX_LEADS})` : '';
   const heading = `${chatbot.name} has ${count}${when}${capped}`;
   if (leads.length <= INLINE_LEADS) {
-    return { text: [`${heading}:`, ...leads.map(leadLine)].join('\n') };
+    return { text: [`${heading}:`, ...leads.map((lead) => leadLine(lead, asTyped))].join('\n') };
   }
   return {
     text: `${heading}; the list is attached as CSV.`,
@@ -553,8 +558,8 @@ function leadsReply(
   };
 }
 
-function leadLine(lead: Lead): string {
-  const parts = [lead.name || '(no name)', lead.email, lead.phone].filter(Boolean);
+function leadLine(lead: Lead, asTyped: (text: string) => string): string {
+  const parts = [lead.name ? asTyped(lead.name) : '(no name)', ...[lead.email, lead.phone].filter(Boolean).map(asTyped)];
   return `• ${parts.join(' · ')} — ${lead.created_at.slice(0, 10)}`;
 }
 

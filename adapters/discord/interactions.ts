@@ -21,7 +21,7 @@ import type { HubClient } from '../hub-client.js';
 import type { Learning, LearnWatcher } from '../learn-watch.js';
 import { DM_WORKSPACE } from './messages.js';
 import { answerRows } from './unanswered.js';
-import { DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
+import { asTyped, DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
 
 // The `/chatbot` slash command: its definition (registered on start) and its handling. What each
 // subcommand does and says lives in ../commands.ts, shared with the Slack adapter; here are only
@@ -193,6 +193,7 @@ export function createInteractionHandler(options: InteractionHandlerOptions): (i
         isAdmin,
         words: DISCORD_WORDS,
         watchLearning: watchLearning(interaction),
+        asTyped,
       };
       if (input.name === 'help') {
         // Nothing to wait for: answer at once (callback type 4).

@@ -759,6 +759,27 @@ describe('Discord adapter', () => {
       expect(badDate.text).toBe('`2024-02-30` is not a date; write it as YYYY-MM-DD.');
     });
 
+    it('shows lead details and questions as their strangers typed them: no masked link, heading or mention', async () => {
+      // Found reading leads as a moderator: a visitor who typed "[Claim your prize](https://…)" as
+      // their name showed up as a link, and a question starting "# " as a heading.
+      const here = newChannel('typed');
+      const typedBot = await createChatbotViaApi(app, 'Typed bot');
+      await bind(here, typedBot, 'mentions');
+      const lead = { name: '[Claim your prize](https://evil.example/p)', email: 'x@example.com', phone: '' };
+      expect((await call('POST', `${app.baseUrl}/chatbots/${typedBot}/leads`, app.apiKey, lead)).status).toBe(200);
+      const leads = await command(here, manager, 'leads', {}, admin);
+      expect(leads.text.split('\n')[1]).toMatch(/^• \\\[Claim your prize\\\]\(https:\/\/evil\.example\/p\) · x@example\.com — \d{4}-\d{2}-\d{2}$/);
+
+      await recordUnanswered(app.store, { id: typedBot, accountId: app.accountId }, '# Free **money** for @everyone?', {
+        conversationId: null,
+        messageId: null,
+        source: 'Discord',
+        askedAt: new Date(),
+      });
+      const listed = await command(here, manager, 'unanswered', {}, admin);
+      expect(listed.text.split('\n')[1]).toBe('1. \\# Free \\*\\*money\\*\\* for @\u200beveryone? (asked once)');
+    });
+
     it('digest on subscribes this channel at a time and zone; off removes it', async () => {
       const here = newChannel('digest');
       await bind(here, salesBot, 'mentions');
