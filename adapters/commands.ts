@@ -77,8 +77,12 @@ const LEADS_PAGE_SIZE = 100;
 const DEFAULT_DIGEST_TIME = '09:00';
 const DEFAULT_DIGEST_TIMEZONE = 'UTC';
 
-/** Who may run each subcommand: changes and personal data (leads) are for admins only. */
-const ADMIN_ONLY: ReadonlySet<string> = new Set<CommandName>(['use', 'set', 'leads', 'digest', 'unanswered', 'learn', 'sources']);
+/**
+ * Who may run each subcommand: all but `help` and `resolve` (a handoff thread's, for the team in it)
+ * are for admins. Members of a community workspace are customers: not for them the account's other
+ * chatbots (`list`), a chatbot's instructions (`settings`), changes, or personal data (leads).
+ */
+const ADMIN_ONLY: ReadonlySet<string> = new Set<CommandName>(['list', 'use', 'settings', 'set', 'leads', 'digest', 'unanswered', 'learn', 'sources']);
 
 /** Whether a subcommand is for admins only: the platform need look up the user only then. */
 export const needsAdmin = (name: string): boolean => ADMIN_ONLY.has(name.toLowerCase());
@@ -169,7 +173,7 @@ const handlers: Record<CommandName, Handler> = {
       text: [
         'I answer messages with a chatbot of this hub: mention me, message me directly, or bind a channel to answer every message.',
         ...lines,
-        `Changing things and reading leads needs ${words.admins}.`,
+        `All but \`${words.command} help\`${words.threadCommands ? ` and \`${words.command} resolve\`` : ''} need ${words.admins}.`,
       ].join('\n'),
     };
   },

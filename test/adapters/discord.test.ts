@@ -619,7 +619,7 @@ describe('Discord adapter', () => {
       const during = discord.say(channel, alice, mention('anyone there?'));
       expect((await reply(during)).content).toBe(HUB_UNAVAILABLE);
       const ignored = discord.say(channel, bob, 'not addressed: no apology');
-      const { text } = await command(channel, manager, 'list');
+      const { text } = await command(channel, manager, 'list', {}, PERMISSIONS.ManageGuild);
       expect(text).toBe(COMMAND_FAILED);
       expect(replyTo(ignored)()).toBeUndefined();
     } finally {
@@ -672,7 +672,8 @@ describe('Discord adapter', () => {
 
     it('list defers, then shows the chatbots and which one answers here', async () => {
       await bind(channel, salesBot, 'mentions');
-      const { text, callback } = await command(channel, alice, 'list');
+      expect((await command(channel, alice, 'list')).text).toBe('Sorry, only members with the Manage Server permission can use `/chatbot list`.');
+      const { text, callback } = await command(channel, manager, 'list', {}, admin);
       expect((callback.body as { type: number }).type).toBe(5);
       expect(text).toContain(`Support bot \`${supportBot}\``);
       expect(text).toMatch(new RegExp(`Sales bot \`${salesBot}\`.*← in this channel`));
@@ -703,7 +704,8 @@ describe('Discord adapter', () => {
       expect(none.text).toBe(NOT_BOUND);
 
       await bind(here, supportBot, 'mentions');
-      const shown = await command(here, alice, 'settings');
+      expect((await command(here, alice, 'settings')).text).toBe('Sorry, only members with the Manage Server permission can use `/chatbot settings`.');
+      const shown = await command(here, manager, 'settings', {}, admin);
       expect(shown.text).toContain(`Support bot \`${supportBot}\` answers mentions in this channel.`);
       expect(shown.text).toContain('model: auto');
 

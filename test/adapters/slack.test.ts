@@ -341,7 +341,7 @@ describe('Slack adapter: transport', () => {
 
     const responseUrl = h.slack.responseUrl();
     const command = h.slack.pushCommand(
-      slashCommandPayload({ text: 'list', userId: BOB, channelId: MENTION_CHANNEL, responseUrl }),
+      slashCommandPayload({ text: 'list', userId: ADMIN, channelId: MENTION_CHANNEL, responseUrl }),
     );
     await h.acked(command);
     const [response] = h.slack.responses.filter((r) => responseUrl.endsWith(r.path));
@@ -1120,7 +1120,7 @@ describe('Slack adapter: faults', () => {
 });
 
 describe('Slack adapter: the /chatbot command', () => {
-  it('help and list answer anyone, privately', async () => {
+  it('help answers anyone and list admins only, privately', async () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.sales, 'all');
     const help = await h.command('help', BOB);
@@ -1130,7 +1130,8 @@ describe('Slack adapter: the /chatbot command', () => {
     }
     expect((await h.command('', BOB)).text).toBe(help.text);
 
-    const list = await h.command('list', BOB);
+    expect((await h.command('list', BOB)).text).toBe(escapeText(refusal(WORDS, 'list')));
+    const list = await h.command('list', ADMIN);
     expect(list.response_type).toBe('ephemeral');
     expect(list.text).toContain(`Support bot \`${h.support}\``);
     expect(list.text).toMatch(new RegExp(`Sales bot \`${h.sales}\`.*in this channel`));
@@ -1170,7 +1171,9 @@ describe('Slack adapter: the /chatbot command', () => {
   it('settings shows and set changes the bound chatbot, for admins only, with readable refusals', async () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.support, 'mentions');
-    const settings = await h.command('settings', BOB);
+    // Members may be customers: the instructions are not theirs to read.
+    expect((await h.command('settings', BOB)).text).toBe(escapeText(refusal(WORDS, 'settings')));
+    const settings = await h.command('settings', ADMIN);
     expect(settings.text).toContain(`Support bot \`${h.support}\``);
     expect(settings.text).toContain('model: auto');
     expect(settings.text).toContain('visibility: private');
