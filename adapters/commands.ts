@@ -181,11 +181,22 @@ const handlers: Record<CommandName, Handler> = {
   async list(_args, context) {
     const [chatbots, binding] = await Promise.all([context.hub.listChatbots(), bindingHere(context)]);
     if (chatbots.length === 0) return { text: 'This hub has no chatbots yet.' };
-    const lines = chatbots.map((chatbot) => {
+    // The one answering here first, and the list stops within one Discord message.
+    const ordered = [...chatbots.filter((chatbot) => chatbot.id === binding?.chatbotId), ...chatbots.filter((chatbot) => chatbot.id !== binding?.chatbotId)];
+    const lines = [`Chatbots (${chatbots.length}):`];
+    let length = lines[0]?.length ?? 0;
+    for (const [index, chatbot] of ordered.entries()) {
       const here = binding?.chatbotId === chatbot.id ? ` ← ${whereText(binding, context.words)}` : '';
-      return `• ${chatbot.name} \`${chatbot.id}\` (${chatbot.model}, ${chatbot.visibility})${here}`;
-    });
-    return { text: [`Chatbots (${chatbots.length}):`, ...lines].join('\n') };
+      const line = `• ${truncate(chatbot.name, CHATBOT_NAME_CHARS)} \`${chatbot.id}\` (${chatbot.model}, ${chatbot.visibility})${here}`;
+      const more = moreChatbots(ordered.length - index - 1);
+      if (length + line.length + 1 + (more ? more.length + 1 : 0) > REPLY_CHARS) {
+        lines.push(moreChatbots(ordered.length - index));
+        break;
+      }
+      lines.push(line);
+      length += line.length + 1;
+    }
+    return { text: lines.join('\n') };
   },
 
   async use(args, context) {
@@ -310,7 +321,7 @@ const handlers: Record<CommandName, Handler> = {
     const heading = `What ${found.chatbot.name} knows (${sources.length}):`;
     const more = rest > 0 ? [`…and ${rest} more, which the console's Sources page lists.`] : [];
     // Each line gets an equal share of what the heading and the last line leave of one message.
-    const shared = SOURCES_REPLY_CHARS - heading.length - more.join('').length - (listed.length + more.length);
+    const shared = REPLY_CHARS - heading.length - more.join('').length - (listed.length + more.length);
     const share = Math.floor(shared / listed.length);
     return { text: [heading, ...listed.map((source) => sourceLine(source, share)), ...more].join('\n') };
   },
@@ -346,8 +357,11 @@ const handlers: Record<CommandName, Handler> = {
 /** Sources `/chatbot sources` lists, each title cut to SOURCE_TITLE_CHARS at most. */
 const MAX_SOURCES_LISTED = 15;
 const SOURCE_TITLE_CHARS = 80;
-/** The `/chatbot sources` reply fits one Discord message (2,000 characters; a Slack section holds 3,000). */
-const SOURCES_REPLY_CHARS = 2_000;
+/** The `list` and `sources` replies fit one Discord message (2,000 characters; a Slack section holds 3,000). */
+const REPLY_CHARS = 2_000;
+/** A chatbot's name in `list` (names may have 200 characters). */
+const CHATBOT_NAME_CHARS = 80;
+const moreChatbots = (count: number) => (count > 0 ? `…and ${count} more, which the console's Chatbots page lists.` : '');
 
 /**
  * One source in at most `room` characters: its title, its state, and why it failed. Title and

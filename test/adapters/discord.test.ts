@@ -679,6 +679,26 @@ describe('Discord adapter', () => {
       expect(text).toMatch(new RegExp(`Sales bot \`${salesBot}\`.*← in this channel`));
     });
 
+    it('list stops within one message, the chatbot answering here first, saying how many more there are', async () => {
+      // Found with thirty chatbots of long names: the list was cut mid-line at 2,000 characters,
+      // and the one answering in the channel was past the cut.
+      const many: string[] = [];
+      for (let n = 1; n <= 30; n += 1) many.push(await createChatbotViaApi(app, `Seasonal campaign assistant ${n} ${'·'.repeat(150)}`));
+      const here = newChannel('list-many');
+      await bind(here, many.at(-1) as string, 'mentions');
+      try {
+        const { text } = await command(here, manager, 'list', {}, admin);
+        expect(text.length).toBeLessThanOrEqual(2_000);
+        const lines = text.split('\n');
+        expect(lines[0]).toMatch(/^Chatbots \(\d+\):$/);
+        expect(lines[1]).toMatch(new RegExp(`^• Seasonal campaign assistant 30 ·+… \`${many.at(-1)}\` .*← in this channel$`));
+        const shown = lines.length - 2;
+        expect(lines.at(-1)).toBe(`…and ${Number(/\d+/.exec(lines[0] ?? '')?.[0]) - shown} more, which the console's Chatbots page lists.`);
+      } finally {
+        for (const chatbotId of many) await call('DELETE', `${app.baseUrl}/delete-chatbot?chatbotId=${chatbotId}`, app.apiKey);
+      }
+    });
+
     it('use binds the channel, in mentions or all mode, or as the server default', async () => {
       const here = newChannel('use-here');
       const { text } = await command(here, manager, 'use', { chatbot: supportBot, mode: 'all' }, admin);
