@@ -357,7 +357,7 @@ const handlers: Record<CommandName, Handler> = {
 /** Sources `/chatbot sources` lists, each title cut to SOURCE_TITLE_CHARS at most. */
 const MAX_SOURCES_LISTED = 15;
 const SOURCE_TITLE_CHARS = 80;
-/** The `list` and `sources` replies fit one Discord message (2,000 characters; a Slack section holds 3,000). */
+/** The `list`, `sources` and `leads` replies fit one Discord message (2,000 characters; a Slack section holds 3,000). */
 const REPLY_CHARS = 2_000;
 /** A chatbot's name in `list` (names may have 200 characters). */
 const CHATBOT_NAME_CHARS = 80;
@@ -550,7 +550,7 @@ function period(startDate?: string, endDate?: string): string {
   return '';
 }
 
-/** The leads summary: the leads themselves when few, else a count with the list as CSV. */
+/** The leads summary: the leads themselves when few and they fit one message, else a count with the list as CSV. */
 function leadsReply(
   chatbot: Pick<ChatbotItem, 'id' | 'name'>,
   leads: Lead[],
@@ -563,9 +563,9 @@ function leadsReply(
   const count = leads.length === 1 ? '1 lead' : `${leads.length} leads`;
   const capped = leads.length >= MAX_LEADS ? ` (the first ${MAX_LEADS})` : '';
   const heading = `${chatbot.name} has ${count}${when}${capped}`;
-  if (leads.length <= INLINE_LEADS) {
-    return { text: [`${heading}:`, ...leads.map((lead) => leadLine(lead, asTyped))].join('\n') };
-  }
+  const inline = [`${heading}:`, ...leads.map((lead) => leadLine(lead, asTyped))].join('\n');
+  // Long names and addresses would be cut off a Discord message: then the file has them whole.
+  if (leads.length <= INLINE_LEADS && inline.length <= REPLY_CHARS) return { text: inline };
   return {
     text: `${heading}; the list is attached as CSV.`,
     attachment: {

@@ -802,6 +802,21 @@ describe('Discord adapter', () => {
       expect(listed.text.split('\n')[1]).toBe('1. \\# Free \\*\\*money\\*\\* for @\u200beveryone? (asked once)');
     });
 
+    it('leads sends a few long ones as CSV rather than cut them off the message', async () => {
+      // Found with four visitors who typed long names: the reply stopped half-way through the third.
+      const here = newChannel('long-leads');
+      const longBot = await createChatbotViaApi(app, 'Long leads bot');
+      await bind(here, longBot, 'mentions');
+      for (let n = 1; n <= 4; n += 1) {
+        const lead = { name: `Visitor ${n} ${'_'.repeat(190)}`, email: `visitor${n}.${'x'.repeat(200)}@example.com` };
+        expect((await call('POST', `${app.baseUrl}/chatbots/${longBot}/leads`, app.apiKey, lead)).status).toBe(200);
+      }
+      const reply = await command(here, manager, 'leads', {}, admin);
+      expect(reply.text).toBe('Long leads bot has 4 leads; the list is attached as CSV.');
+      const [file] = reply.edits.at(-1)?.files ?? [];
+      expect(file?.text.trim().split('\r\n')).toHaveLength(5);
+    });
+
     it('digest on subscribes this channel at a time and zone; off removes it', async () => {
       const here = newChannel('digest');
       await bind(here, salesBot, 'mentions');
