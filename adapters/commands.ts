@@ -1,4 +1,5 @@
 import { csvField } from '../src/csv.js';
+import { clip } from './clip.js';
 import {
   HubApiError,
   isOpenHandoff,
@@ -187,7 +188,7 @@ const handlers: Record<CommandName, Handler> = {
     let length = lines[0]?.length ?? 0;
     for (const [index, chatbot] of ordered.entries()) {
       const here = binding?.chatbotId === chatbot.id ? ` ← ${whereText(binding, context.words)}` : '';
-      const line = `• ${truncate(chatbot.name, CHATBOT_NAME_CHARS)} \`${chatbot.id}\` (${chatbot.model}, ${chatbot.visibility})${here}`;
+      const line = `• ${clip(chatbot.name, CHATBOT_NAME_CHARS)} \`${chatbot.id}\` (${chatbot.model}, ${chatbot.visibility})${here}`;
       const more = moreChatbots(ordered.length - index - 1);
       if (length + line.length + 1 + (more ? more.length + 1 : 0) > REPLY_CHARS) {
         lines.push(moreChatbots(ordered.length - index));
@@ -233,7 +234,7 @@ const handlers: Record<CommandName, Handler> = {
         `status: ${chatbot.status}`,
         `model: ${chatbot.model}`,
         `visibility: ${chatbot.visibility}`,
-        `instructions: ${truncate(chatbot.instructions, 500)}`,
+        `instructions: ${clip(chatbot.instructions, 500)}`,
         `Change one with \`${context.words.command} set <field> <value>\`; fields: ${SETTING_FIELDS.join(', ')}.`,
       ].join('\n'),
     };
@@ -373,13 +374,13 @@ function sourceLine(source: SourceItem, room: number): string {
   const error = source.status === 'failed' ? source.error : null;
   const left = room - state.length - (error ? 3 : 2);
   const titleRoom = Math.min(SOURCE_TITLE_CHARS, error ? Math.max(Math.ceil(left / 2), left - error.length) : left);
-  const line = `• ${truncate(source.title, titleRoom)}${state}`;
-  return error ? `${line} ${truncate(error, room - line.length - 1)}` : line;
+  const line = `• ${clip(source.title, titleRoom)}${state}`;
+  return error ? `${line} ${clip(error, room - line.length - 1)}` : line;
 }
 
 /** One line per question, however many lines it was asked in: Slack shows each line beside its question's button. */
 const questionLine = (group: UnansweredQuestion, index: number, asTyped: (text: string) => string) =>
-  `${index + 1}. ${asTyped(truncate(group.question.replace(/\s+/g, ' '), 200))} (asked ${group.count === 1 ? 'once' : `${group.count} times`})`;
+  `${index + 1}. ${asTyped(clip(group.question.replace(/\s+/g, ' '), 200))} (asked ${group.count === 1 ? 'once' : `${group.count} times`})`;
 
 // ---- handing a conversation back ----------------------------------------------------------------
 
@@ -526,9 +527,9 @@ export function parseSetting(fieldAsTyped: string, raw: string): ParsedSetting {
 }
 
 function describeValue(value: string | number | boolean | string[]): string {
-  if (Array.isArray(value)) return value.length ? value.map((item) => `“${truncate(item, 100)}”`).join(', ') : 'empty';
+  if (Array.isArray(value)) return value.length ? value.map((item) => `“${clip(item, 100)}”`).join(', ') : 'empty';
   if (typeof value === 'boolean') return value ? 'on' : 'off';
-  return `“${truncate(String(value), 200)}”`;
+  return `“${clip(String(value), 200)}”`;
 }
 
 // ---- leads ----------------------------------------------------------------------------------
@@ -614,8 +615,4 @@ export function isTimeZone(name: string): boolean {
   } catch {
     return false;
   }
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

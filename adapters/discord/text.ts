@@ -1,4 +1,5 @@
 import { escapeMarkdown } from 'discord.js';
+import { clip } from '../clip.js';
 import { emphasisDropper } from '../emphasis.js';
 
 // Text rules of Discord messages: their length limit and how a long reply is cut into several.
@@ -43,9 +44,7 @@ export function splitMessage(text: string, limit = DISCORD_MESSAGE_LIMIT): strin
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** Text cut to one message, marked as cut. */
-export function truncateMessage(text: string, limit = DISCORD_MESSAGE_LIMIT): string {
-  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
-}
+export const truncateMessage = (text: string, limit = DISCORD_MESSAGE_LIMIT): string => clip(text, limit);
 
 /** Discord's emphasis (**bold**, *italic*, _italic_, __underline__, ~~strike~~, ||spoiler||) without its markers. */
 export const withoutEmphasis = emphasisDropper(['**', '__', '~~', '||', '*', '_']);

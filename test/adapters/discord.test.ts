@@ -802,6 +802,26 @@ describe('Discord adapter', () => {
       expect(listed.text.split('\n')[1]).toBe('1. \\# Free \\*\\*money\\*\\* for @\u200beveryone? (asked once)');
     });
 
+    it('cuts long settings and questions between characters, never inside an emoji', async () => {
+      // Found with instructions ending in emoji: the 500-character cut left half an emoji (a lone surrogate).
+      const here = newChannel('emoji-cut');
+      const emojiBot = await createChatbotViaApi(app, 'Emoji bot');
+      await bind(here, emojiBot, 'mentions');
+      await hub.updateSettings(emojiBot, { instructions: `${'a'.repeat(498)}😀 and more` });
+      await recordUnanswered(app.store, { id: emojiBot, accountId: app.accountId }, `${'b'.repeat(198)}🎁 gift cards?`, {
+        conversationId: null,
+        messageId: null,
+        source: 'Discord',
+        askedAt: new Date(),
+      });
+      const settings = (await command(here, manager, 'settings', {}, admin)).text;
+      expect(settings).toContain(`instructions: ${'a'.repeat(498)}…`);
+      const listed = (await command(here, manager, 'unanswered', {}, admin)).text;
+      expect(listed).toContain(`1. ${'b'.repeat(198)}… (asked once)`);
+      // No lone surrogate: UTF-8 would carry it as U+FFFD.
+      expect([settings, listed].every((text) => Buffer.from(text).toString() === text)).toBe(true);
+    });
+
     it('leads sends a few long ones as CSV rather than cut them off the message', async () => {
       // Found with four visitors who typed long names: the reply stopped half-way through the third.
       const here = newChannel('long-leads');
