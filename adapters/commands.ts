@@ -328,6 +328,7 @@ const handlers: Record<CommandName, Handler> = {
   },
 
   async resolve(_args, { hub, platform, channelId, threadId, words }) {
+    if (!words.threadCommands) return { text: RESOLVE_WITH_BUTTON };
     if (!threadId) return { text: handoffThreadOnly(words) };
     const found = await hub.findHandoffByThread({ platform, channelId, threadId });
     if (!found) return { text: handoffThreadOnly(words) };
@@ -385,6 +386,8 @@ const questionLine = (group: UnansweredQuestion, index: number, asTyped: (text: 
 // ---- handing a conversation back ----------------------------------------------------------------
 
 export const HANDOFF_RESOLVED = 'Resolved: the conversation is back with the chatbot.';
+/** Where commands cannot be typed in threads (Slack), a handoff is handed back with its request's button. */
+export const RESOLVE_WITH_BUTTON = 'To hand a conversation back to the chatbot, use the Resolve button on its handoff request.';
 export const handoffThreadOnly = (words: PlatformWords) =>
   `\`${words.command} resolve\` works inside a handoff thread: it hands that conversation back to the chatbot.`;
 

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ANSWER_SAVED, CHATBOT_FULL, COMMAND_FAILED, LEARN_CREDENTIALS, LEARN_PRIVATE, refusal } from '../../adapters/commands.js';
+import { ANSWER_SAVED, CHATBOT_FULL, COMMAND_FAILED, LEARN_CREDENTIALS, LEARN_PRIVATE, refusal, RESOLVE_WITH_BUTTON } from '../../adapters/commands.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
@@ -1136,6 +1136,8 @@ describe('Slack adapter: the /chatbot command', () => {
     expect(list.text).toContain(`Support bot \`${h.support}\``);
     expect(list.text).toMatch(new RegExp(`Sales bot \`${h.sales}\`.*in this channel`));
     expect((await h.command('dance', BOB)).text).toContain('/chatbot help');
+    // Slack takes no commands in threads: resolve points at the request's button, not at a thread.
+    expect((await h.command('resolve', BOB)).text).toBe(RESOLVE_WITH_BUTTON);
   });
 
   it('use binds the channel (mode and workspace default) for admins, owners and listed users only', async () => {
