@@ -266,7 +266,8 @@ const handlers: Record<CommandName, Handler> = {
   },
 
   async digest(args, context) {
-    const [switchTo = '', time = DEFAULT_DIGEST_TIME, timezone = DEFAULT_DIGEST_TIMEZONE] = args.map(orUndefined);
+    const [switchTo = '', ...when] = args.map(orUndefined);
+    const { time, timezone } = digestWhen(when[0], when[1]);
     const onOff = switchTo.toLowerCase();
     if (onOff !== 'on' && onOff !== 'off') return { text: usage(context.words, 'digest') };
     const found = await boundChatbot(context);
@@ -599,6 +600,14 @@ function isCalendarDay(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
   const date = new Date(`${text}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+/** A digest's time and zone as given, defaults for what is not; a zone alone (`on Europe/Oslo`) keeps the default time. */
+function digestWhen(time?: string, timezone?: string): { time: string; timezone: string } {
+  if (time !== undefined && timezone === undefined && !normaliseTime(time) && isTimeZone(time)) {
+    return { time: DEFAULT_DIGEST_TIME, timezone: time };
+  }
+  return { time: time ?? DEFAULT_DIGEST_TIME, timezone: timezone ?? DEFAULT_DIGEST_TIMEZONE };
 }
 
 /** `9:05` → `09:05`; anything not a 24-hour time → undefined. */

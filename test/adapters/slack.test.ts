@@ -1277,6 +1277,10 @@ describe('Slack adapter: the /chatbot command', () => {
     await h.command('digest on', ADMIN);
     expect(await digests()).toMatchObject([{ time: '09:00', timezone: 'UTC' }]);
 
+    // A zone without a time keeps the default time (it was read as a time, and refused).
+    expect((await h.command('digest on America/New_York', ADMIN)).text).toBe("Every day at 09:00 (America/New_York) I'll post the new leads of Support bot here.");
+    expect(await digests()).toMatchObject([{ time: '09:00', timezone: 'America/New_York' }]);
+
     expect((await h.command('digest on 25:00', ADMIN)).text).toContain('HH:MM');
     expect((await h.command('digest on 10:00 Mars/Olympus', ADMIN)).text).toContain('time zone');
 
