@@ -40,6 +40,8 @@ export type CommandContext = {
   words: PlatformWords;
   /** Watches a website `learn` started, to say in the channel when it is done; answers whether it will. */
   watchLearning?: (learning: Learning) => boolean;
+  /** Everyone in the workspace can read the channel (Discord knows; Slack does not say): `digest` warns. */
+  everyoneSees?: boolean;
   /** Shows what strangers typed (lead details, questions) as typed in the platform's markup; as it is unless given. */
   asTyped?: (text: string) => string;
 };
@@ -287,7 +289,8 @@ const handlers: Record<CommandName, Handler> = {
     if (!hhmm) return { text: `\`${time}\` is not a time; write it as HH:MM (24-hour), e.g. 09:00.` };
     if (!isTimeZone(timezone)) return { text: `\`${timezone}\` is not a time zone; use an IANA name such as Europe/Oslo.` };
     await context.hub.subscribeDigest({ chatbotId: chatbot.id, ...here, time: hhmm, timezone, postWhenEmpty: false });
-    return { text: `Every day at ${hhmm} (${timezone}) I'll post the new leads of ${chatbot.name} here.` };
+    const warning = context.everyoneSees ? ` ${everyoneSeesDigest(context.words)}` : '';
+    return { text: `Every day at ${hhmm} (${timezone}) I'll post the new leads of ${chatbot.name} here.${warning}` };
   },
 
   async learn(args, context) {
@@ -601,6 +604,9 @@ function isCalendarDay(text: string): boolean {
   const date = new Date(`${text}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }
+
+export const everyoneSeesDigest = (words: PlatformWords) =>
+  `Everyone in the ${words.workspace} can read this channel, and the digest shows the leads' names, emails and phones: a channel only your team sees is the place for it.`;
 
 /** A digest's time and zone as given, defaults for what is not; a zone alone (`on Europe/Oslo`) keeps the default time. */
 function digestWhen(time?: string, timezone?: string): { time: string; timezone: string } {

@@ -153,6 +153,13 @@ export function isDiscordAdmin(
   );
 }
 
+/** Whether the server's @everyone may view the channel (a thread: its parent's). */
+function readableByEveryone(channel: Interaction['channel']): boolean {
+  const inServer = channel?.isThread() ? channel.parent : channel;
+  if (!inServer || inServer.isDMBased()) return false;
+  return inServer.permissionsFor(inServer.guild.roles.everyone).has(PermissionFlagsBits.ViewChannel);
+}
+
 export type InteractionHandlerOptions = {
   hub: HubClient;
   /** Users who may administer besides members with Manage Server. */
@@ -193,6 +200,7 @@ export function createInteractionHandler(options: InteractionHandlerOptions): (i
         isAdmin,
         words: DISCORD_WORDS,
         watchLearning: watchLearning(interaction),
+        everyoneSees: readableByEveryone(channel),
         asTyped,
       };
       if (input.name === 'help') {

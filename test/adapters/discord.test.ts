@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_SAVED, COMMAND_FAILED, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
+import { ANSWER_SAVED, COMMAND_FAILED, everyoneSeesDigest, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
 import { PUBLIC_BOT_WARNING, startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
+import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
 import { splitMessage } from '../../adapters/discord/text.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
@@ -838,7 +839,7 @@ describe('Discord adapter', () => {
     });
 
     it('digest on subscribes this channel at a time and zone; off removes it', async () => {
-      const here = newChannel('digest');
+      const here = discord.createChannel('text', 'digest', { teamOnly: true });
       await bind(here, salesBot, 'mentions');
       const on = await command(here, manager, 'digest', { state: 'on', time: '8:30', timezone: 'Europe/Oslo' }, admin);
       expect(on.text).toBe("Every day at 08:30 (Europe/Oslo) I'll post the new leads of Sales bot here.");
@@ -859,6 +860,16 @@ describe('Discord adapter', () => {
       expect(await hub.listDigests(where)).toEqual([]);
       const again = await command(here, manager, 'digest', { state: 'off' }, admin);
       expect(again.text).toBe('No lead digest of Sales bot was on for this channel.');
+    });
+
+    it('digest on in a channel everyone in the server can read says the leads will show there', async () => {
+      // Found setting the digest up in #general, where the customers are: nothing said that every
+      // lead's email and phone would be posted for all of them to read.
+      const open = newChannel('digest-open');
+      await bind(open, salesBot, 'mentions');
+      const on = await command(open, manager, 'digest', { state: 'on' }, admin);
+      expect(on.text).toBe(`Every day at 09:00 (UTC) I'll post the new leads of Sales bot here. ${everyoneSeesDigest(DISCORD_WORDS)}`);
+      await command(open, manager, 'digest', { state: 'off' }, admin);
     });
 
     it('unanswered lists the open questions with Answer buttons; a button opens a modal whose text resolves the question', async () => {

@@ -25,6 +25,8 @@ export type FakeChannel = {
   /** Threads: archived (hidden from the active list; a new message brings it back unless locked) and locked. */
   archived?: boolean;
   locked?: boolean;
+  /** Text channels: @everyone may not view it (a channel for the team only). */
+  teamOnly?: boolean;
 };
 
 /** An embed as Discord stores it (the parts a bot sets). */
@@ -243,7 +245,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       guild_id: guildId,
       name: channel.name,
       position: 0,
-      permission_overwrites: [],
+      // A team-only channel denies @everyone (whose role id is the server's) View Channel.
+      permission_overwrites: channel.teamOnly ? [{ id: guildId, type: 0, allow: '0', deny: PERMISSIONS.ViewChannel.toString() }] : [],
       nsfw: false,
       parent_id: channel.parentId ?? null,
       last_message_id: null,
