@@ -176,7 +176,7 @@ const handlers: Record<CommandName, Handler> = {
       text: [
         'I answer messages with a chatbot of this hub: mention me, message me directly, or bind a channel to answer every message.',
         ...lines,
-        `All but \`${words.command} help\`${words.threadCommands ? ` and \`${words.command} resolve\`` : ''} need ${words.admins}.`,
+        `All but \`${words.command} help\`${words.threadCommands ? ` and \`${words.command} resolve\`` : ''} are for ${words.admins}.`,
       ].join('\n'),
     };
   },
