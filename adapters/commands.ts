@@ -1,4 +1,5 @@
 import { csvFile, csvLine } from '../src/csv.js';
+import { clip } from './clip.js';
 import {
   HubApiError,
   isOpenHandoff,
@@ -39,6 +40,10 @@ export type CommandContext = {
   words: PlatformWords;
   /** Watches a website `learn` started, to say in the channel when it is done; answers whether it will. */
   watchLearning?: (learning: Learning) => boolean;
+  /** Everyone in the workspace can read the channel (Discord knows; Slack does not say): `digest` warns. */
+  everyoneSees?: boolean;
+  /** Shows what strangers typed (lead details, questions) as typed in the platform's markup; as it is unless given. */
+  asTyped?: (text: string) => string;
 };
 
 export type PlatformWords = {
@@ -75,8 +80,12 @@ const LEADS_PAGE_SIZE = 100;
 const DEFAULT_DIGEST_TIME = '09:00';
 const DEFAULT_DIGEST_TIMEZONE = 'UTC';
 
-/** Who may run each subcommand: changes and personal data (leads) are for admins only. */
-const ADMIN_ONLY: ReadonlySet<string> = new Set<CommandName>(['use', 'set', 'leads', 'digest', 'unanswered', 'learn', 'sources']);
+/**
+ * Who may run each subcommand: all but `help` and `resolve` (a handoff thread's, for the team in it)
+ * are for admins. Members of a community workspace are customers: not for them the account's other
+ * chatbots (`list`), a chatbot's instructions (`settings`), changes, or personal data (leads).
+ */
+const ADMIN_ONLY: ReadonlySet<string> = new Set<CommandName>(['list', 'use', 'settings', 'set', 'leads', 'digest', 'unanswered', 'learn', 'sources']);
 
 /** Whether a subcommand is for admins only: the platform need look up the user only then. */
 export const needsAdmin = (name: string): boolean => ADMIN_ONLY.has(name.toLowerCase());
@@ -167,7 +176,7 @@ const handlers: Record<CommandName, Handler> = {
       text: [
         'I answer messages with a chatbot of this hub: mention me, message me directly, or bind a channel to answer every message.',
         ...lines,
-        `Changing things and reading leads needs ${words.admins}.`,
+        `All but \`${words.command} help\`${words.threadCommands ? ` and \`${words.command} resolve\`` : ''} are for ${words.admins}.`,
       ].join('\n'),
     };
   },
@@ -175,11 +184,22 @@ const handlers: Record<CommandName, Handler> = {
   async list(_args, context) {
     const [chatbots, binding] = await Promise.all([context.hub.listChatbots(), bindingHere(context)]);
     if (chatbots.length === 0) return { text: 'This hub has no chatbots yet.' };
-    const lines = chatbots.map((chatbot) => {
+    // The one answering here first, and the list stops within one Discord message.
+    const ordered = [...chatbots.filter((chatbot) => chatbot.id === binding?.chatbotId), ...chatbots.filter((chatbot) => chatbot.id !== binding?.chatbotId)];
+    const lines = [`Chatbots (${chatbots.length}):`];
+    let length = lines[0]?.length ?? 0;
+    for (const [index, chatbot] of ordered.entries()) {
       const here = binding?.chatbotId === chatbot.id ? ` ← ${whereText(binding, context.words)}` : '';
-      return `• ${chatbot.name} \`${chatbot.id}\` (${chatbot.model}, ${chatbot.visibility})${here}`;
-    });
-    return { text: [`Chatbots (${chatbots.length}):`, ...lines].join('\n') };
+      const line = `• ${clip(chatbot.name, CHATBOT_NAME_CHARS)} \`${chatbot.id}\` (${chatbot.model}, ${chatbot.visibility})${here}`;
+      const more = moreChatbots(ordered.length - index - 1);
+      if (length + line.length + 1 + (more ? more.length + 1 : 0) > REPLY_CHARS) {
+        lines.push(moreChatbots(ordered.length - index));
+        break;
+      }
+      lines.push(line);
+      length += line.length + 1;
+    }
+    return { text: lines.join('\n') };
   },
 
   async use(args, context) {
@@ -216,7 +236,7 @@ const handlers: Record<CommandName, Handler> = {
         `status: ${chatbot.status}`,
         `model: ${chatbot.model}`,
         `visibility: ${chatbot.visibility}`,
-        `instructions: ${truncate(chatbot.instructions, 500)}`,
+        `instructions: ${clip(chatbot.instructions, 500)}`,
         `Change one with \`${context.words.command} set <field> <value>\`; fields: ${SETTING_FIELDS.join(', ')}.`,
       ].join('\n'),
     };
@@ -244,11 +264,12 @@ const handlers: Record<CommandName, Handler> = {
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
     const leads = await fetchLeads(context.hub, found.chatbot.id, startDate, endDate);
-    return leadsReply(found.chatbot, leads, startDate, endDate);
+    return leadsReply(found.chatbot, leads, context.asTyped ?? asIs, startDate, endDate);
   },
 
   async digest(args, context) {
-    const [switchTo = '', time = DEFAULT_DIGEST_TIME, timezone = DEFAULT_DIGEST_TIMEZONE] = args.map(orUndefined);
+    const [switchTo = '', ...when] = args.map(orUndefined);
+    const { time, timezone } = digestWhen(when[0], when[1]);
     const onOff = switchTo.toLowerCase();
     if (onOff !== 'on' && onOff !== 'off') return { text: usage(context.words, 'digest') };
     const found = await boundChatbot(context);
@@ -268,7 +289,8 @@ const handlers: Record<CommandName, Handler> = {
     if (!hhmm) return { text: `\`${time}\` is not a time; write it as HH:MM (24-hour), e.g. 09:00.` };
     if (!isTimeZone(timezone)) return { text: `\`${timezone}\` is not a time zone; use an IANA name such as Europe/Oslo.` };
     await context.hub.subscribeDigest({ chatbotId: chatbot.id, ...here, time: hhmm, timezone, postWhenEmpty: false });
-    return { text: `Every day at ${hhmm} (${timezone}) I'll post the new leads of ${chatbot.name} here.` };
+    const warning = context.everyoneSees ? ` ${everyoneSeesDigest(context.words)}` : '';
+    return { text: `Every day at ${hhmm} (${timezone}) I'll post the new leads of ${chatbot.name} here.${warning}` };
   },
 
   async learn(args, context) {
@@ -304,12 +326,13 @@ const handlers: Record<CommandName, Handler> = {
     const heading = `What ${found.chatbot.name} knows (${sources.length}):`;
     const more = rest > 0 ? [`…and ${rest} more, which the console's Sources page lists.`] : [];
     // Each line gets an equal share of what the heading and the last line leave of one message.
-    const shared = SOURCES_REPLY_CHARS - heading.length - more.join('').length - (listed.length + more.length);
+    const shared = REPLY_CHARS - heading.length - more.join('').length - (listed.length + more.length);
     const share = Math.floor(shared / listed.length);
     return { text: [heading, ...listed.map((source) => sourceLine(source, share)), ...more].join('\n') };
   },
 
   async resolve(_args, { hub, platform, channelId, threadId, words }) {
+    if (!words.threadCommands) return { text: RESOLVE_WITH_BUTTON };
     if (!threadId) return { text: handoffThreadOnly(words) };
     const found = await hub.findHandoffByThread({ platform, channelId, threadId });
     if (!found) return { text: handoffThreadOnly(words) };
@@ -331,7 +354,7 @@ const handlers: Record<CommandName, Handler> = {
     const open = await context.hub.listOpenQuestions(chatbot.id, LISTED_QUESTIONS);
     if (open.length === 0) return { text: `${chatbot.name} has no unanswered questions.` };
     return {
-      text: [`Questions ${chatbot.name} could not answer, most asked first:`, ...open.map(questionLine)].join('\n'),
+      text: [`Questions ${chatbot.name} could not answer, most asked first:`, ...open.map((group, index) => questionLine(group, index, context.asTyped ?? asIs))].join('\n'),
       questions: open.map((group) => ({ chatbotId: chatbot.id, groupId: group.id, question: group.question })),
     };
   },
@@ -340,8 +363,11 @@ const handlers: Record<CommandName, Handler> = {
 /** Sources `/chatbot sources` lists, each title cut to SOURCE_TITLE_CHARS at most. */
 const MAX_SOURCES_LISTED = 15;
 const SOURCE_TITLE_CHARS = 80;
-/** The `/chatbot sources` reply fits one Discord message (2,000 characters; a Slack section holds 3,000). */
-const SOURCES_REPLY_CHARS = 2_000;
+/** The `list`, `sources` and `leads` replies fit one Discord message (2,000 characters; a Slack section holds 3,000). */
+const REPLY_CHARS = 2_000;
+/** A chatbot's name in `list` (names may have 200 characters). */
+const CHATBOT_NAME_CHARS = 80;
+const moreChatbots = (count: number) => (count > 0 ? `…and ${count} more, which the console's Chatbots page lists.` : '');
 
 /**
  * One source in at most `room` characters: its title, its state, and why it failed. Title and
@@ -353,16 +379,19 @@ function sourceLine(source: SourceItem, room: number): string {
   const error = source.status === 'failed' ? source.error : null;
   const left = room - state.length - (error ? 3 : 2);
   const titleRoom = Math.min(SOURCE_TITLE_CHARS, error ? Math.max(Math.ceil(left / 2), left - error.length) : left);
-  const line = `• ${truncate(source.title, titleRoom)}${state}`;
-  return error ? `${line} ${truncate(error, room - line.length - 1)}` : line;
+  const line = `• ${clip(source.title, titleRoom)}${state}`;
+  return error ? `${line} ${clip(error, room - line.length - 1)}` : line;
 }
 
-const questionLine = (group: UnansweredQuestion, index: number) =>
-  `${index + 1}. ${truncate(group.question, 200)} (asked ${group.count === 1 ? 'once' : `${group.count} times`})`;
+/** One line per question, however many lines it was asked in: Slack shows each line beside its question's button. */
+const questionLine = (group: UnansweredQuestion, index: number, asTyped: (text: string) => string) =>
+  `${index + 1}. ${asTyped(clip(group.question.replace(/\s+/g, ' '), 200))} (asked ${group.count === 1 ? 'once' : `${group.count} times`})`;
 
 // ---- handing a conversation back ----------------------------------------------------------------
 
 export const HANDOFF_RESOLVED = 'Resolved: the conversation is back with the chatbot.';
+/** Where commands cannot be typed in threads (Slack), a handoff is handed back with its request's button. */
+export const RESOLVE_WITH_BUTTON = 'To hand a conversation back to the chatbot, use the Resolve button on its handoff request.';
 export const handoffThreadOnly = (words: PlatformWords) =>
   `\`${words.command} resolve\` works inside a handoff thread: it hands that conversation back to the chatbot.`;
 
@@ -394,6 +423,8 @@ export async function answerQuestion(hub: HubClient, token: string, answer: stri
     return ANSWER_FAILED;
   }
 }
+
+const asIs = (text: string) => text;
 
 /** An argument left empty counts as not given (platforms with named options pass blanks). */
 const orUndefined = (arg: string) => arg || undefined;
@@ -503,9 +534,9 @@ export function parseSetting(fieldAsTyped: string, raw: string): ParsedSetting {
 }
 
 function describeValue(value: string | number | boolean | string[]): string {
-  if (Array.isArray(value)) return value.length ? value.map((item) => `“${truncate(item, 100)}”`).join(', ') : 'empty';
+  if (Array.isArray(value)) return value.length ? value.map((item) => `“${clip(item, 100)}”`).join(', ') : 'empty';
   if (typeof value === 'boolean') return value ? 'on' : 'off';
-  return `“${truncate(String(value), 200)}”`;
+  return `“${clip(String(value), 200)}”`;
 }
 
 // ---- leads ----------------------------------------------------------------------------------
@@ -527,10 +558,11 @@ function period(startDate?: string, endDate?: string): string {
   return '';
 }
 
-/** The leads summary: the leads themselves when few, else a count with the list as CSV. */
+/** The leads summary: the leads themselves when few and they fit one message, else a count with the list as CSV. */
 function leadsReply(
   chatbot: Pick<ChatbotItem, 'id' | 'name'>,
   leads: Lead[],
+  asTyped: (text: string) => string,
   startDate?: string,
   endDate?: string,
 ): CommandReply {
@@ -539,9 +571,9 @@ function leadsReply(
   const count = leads.length === 1 ? '1 lead' : `${leads.length} leads`;
   const capped = leads.length >= MAX_LEADS ? ` (the first ${MAX_LEADS})` : '';
   const heading = `${chatbot.name} has ${count}${when}${capped}`;
-  if (leads.length <= INLINE_LEADS) {
-    return { text: [`${heading}:`, ...leads.map(leadLine)].join('\n') };
-  }
+  const inline = [`${heading}:`, ...leads.map((lead) => leadLine(lead, asTyped))].join('\n');
+  // Long names and addresses would be cut off a Discord message: then the file has them whole.
+  if (leads.length <= INLINE_LEADS && inline.length <= REPLY_CHARS) return { text: inline };
   return {
     text: `${heading}; the list is attached as CSV.`,
     attachment: {
@@ -552,8 +584,8 @@ function leadsReply(
   };
 }
 
-function leadLine(lead: Lead): string {
-  const parts = [lead.name || '(no name)', lead.email, lead.phone].filter(Boolean);
+function leadLine(lead: Lead, asTyped: (text: string) => string): string {
+  const parts = [lead.name ? asTyped(lead.name) : '(no name)', ...[lead.email, lead.phone].filter(Boolean).map(asTyped)];
   return `• ${parts.join(' · ')} — ${lead.created_at.slice(0, 10)}`;
 }
 
@@ -570,6 +602,17 @@ function isCalendarDay(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
   const date = new Date(`${text}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+export const everyoneSeesDigest = (words: PlatformWords) =>
+  `Everyone in the ${words.workspace} can read this channel, and the digest shows the leads' names, emails and phones: a channel only your team sees is the place for it.`;
+
+/** A digest's time and zone as given, defaults for what is not; a zone alone (`on Europe/Oslo`) keeps the default time. */
+function digestWhen(time?: string, timezone?: string): { time: string; timezone: string } {
+  if (time !== undefined && timezone === undefined && !normaliseTime(time) && isTimeZone(time)) {
+    return { time: DEFAULT_DIGEST_TIME, timezone: time };
+  }
+  return { time: time ?? DEFAULT_DIGEST_TIME, timezone: timezone ?? DEFAULT_DIGEST_TIMEZONE };
 }
 
 /** `9:05` → `09:05`; anything not a 24-hour time → undefined. */
@@ -589,8 +632,4 @@ export function isTimeZone(name: string): boolean {
   } catch {
     return false;
   }
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

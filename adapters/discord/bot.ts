@@ -34,6 +34,13 @@ const DEFAULT_HISTORY_LIMIT = 20;
 /** How long a `/chatbot learn` watch lasts: within the 15 minutes its interaction can still be answered. */
 const LEARN_WATCH_MS = 14 * 60_000;
 
+/**
+ * Discord makes a new bot public: anyone may add it to a server of theirs, where Manage Server
+ * makes them an admin of this account's chatbots (leads, settings, bindings).
+ */
+export const PUBLIC_BOT_WARNING =
+  "The bot is public: anyone can add it to a server they manage and there read this account's leads and change its chatbots. Turn off Public Bot on the application's Bot page in the Developer Portal.";
+
 export type DiscordBotOptions = {
   config: DiscordConfig;
   hub: HubClient;
@@ -91,6 +98,8 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
         `DISCORD_APPLICATION_ID is ${config.applicationId}, but the token belongs to application ${applicationId}`,
       );
     }
+
+    if ((await readyClient.application.fetch().catch(() => undefined))?.botPublic) logger.warn(PUBLIC_BOT_WARNING);
 
     const updateIntervalMs = options.updateIntervalMs ?? 1_000;
     const relay = createRelay({ hub, platform: 'discord', source: 'Discord', logger, updateIntervalMs });

@@ -1,6 +1,6 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder, escapeMarkdown } from 'discord.js';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
 import { isOpenHandoff, type HandoffNotice, type HandoffState } from '../hub-client.js';
-import { truncateMessage } from './text.js';
+import { asTyped, truncateMessage } from './text.js';
 
 // How a handoff looks in the team's Discord channel: the root message (a status line, an embed
 // with the person's details and the transcript, Take and Resolve buttons), the name of the thread
@@ -52,9 +52,10 @@ export const rootMessage = (state: HandoffState) => ({ content: statusLine(state
 export function requestEmbed(notice: HandoffNotice): EmbedBuilder {
   const person = notice.person;
   const details = [
-    { name: 'Name', value: person?.name },
-    { name: 'Email', value: person?.email },
-    { name: 'Phone', value: person?.phone },
+    // Typed by the person: shown as typed, never as links or markup.
+    { name: 'Name', value: person?.name && asTyped(person.name) },
+    { name: 'Email', value: person?.email && asTyped(person.email) },
+    { name: 'Phone', value: person?.phone && asTyped(person.phone) },
     { name: 'Source', value: notice.source },
     { name: 'Conversation', value: notice.conversationId },
   ];
@@ -68,7 +69,9 @@ export function requestEmbed(notice: HandoffNotice): EmbedBuilder {
 function transcriptText(notice: HandoffNotice): string {
   const lines = (notice.transcript ?? []).map((turn) => {
     const who = turn.role === 'user' ? 'Person' : turn.author ? `${turn.author.name} (team)` : notice.chatbotName;
-    return `**${who}:** ${truncateMessage(turn.content.trim(), TURN_LIMIT)}`;
+    // The person's words as typed: markup of theirs could pass off a line as the chatbot's or hide a link.
+    const content = turn.role === 'user' ? asTyped(turn.content.trim()) : turn.content.trim();
+    return `**${who}:** ${truncateMessage(content, TURN_LIMIT)}`;
   });
   if (lines.length === 0) return '(no messages yet)';
   const kept: string[] = [];
@@ -92,21 +95,7 @@ export function threadName(notice: HandoffNotice): string {
 }
 
 /** What the person wrote, relayed into the thread. */
-export const personSaid = (text: string) => `**Person:** ${text}`;
-
-/** Mentions (`@everyone`, `@here`, `<@id>`, `<@&id>`, `<#id>`) as plain text: a zero-width space breaks each. */
-const inertMentions = (text: string) => text.replace(/@(everyone|here)/g, '@\u200b$1').replace(/<(@[!&]?|#)(\d+)>/g, '<$1\u200b$2>');
-/**
- * Text shown as it was typed: no markdown (links left whole: an escape would become part of the
- * address), and no mention anyone would be pinged or shown by.
- */
-const asTyped = (text: string) =>
-  inertMentions(
-    text
-      .split(/(https?:\/\/\S+)/)
-      .map((part, index) => (index % 2 === 1 ? part : escapeMarkdown(part)))
-      .join(''),
-  );
+export const personSaid = (text: string) => `**Person:** ${asTyped(text)}`;
 
 /**
  * What the team tells a person who talks to the chatbot in Discord: a team member's reply under

@@ -21,7 +21,7 @@ import type { HubClient } from '../hub-client.js';
 import type { Learning, LearnWatcher } from '../learn-watch.js';
 import { DM_WORKSPACE } from './messages.js';
 import { answerRows } from './unanswered.js';
-import { DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
+import { asTyped, DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
 
 // The `/chatbot` slash command: its definition (registered on start) and its handling. What each
 // subcommand does and says lives in ../commands.ts, shared with the Slack adapter; here are only
@@ -153,6 +153,13 @@ export function isDiscordAdmin(
   );
 }
 
+/** Whether the server's @everyone may view the channel (a thread: its parent's). */
+function readableByEveryone(channel: Interaction['channel']): boolean {
+  const inServer = channel?.isThread() ? channel.parent : channel;
+  if (!inServer || inServer.isDMBased()) return false;
+  return inServer.permissionsFor(inServer.guild.roles.everyone).has(PermissionFlagsBits.ViewChannel);
+}
+
 export type InteractionHandlerOptions = {
   hub: HubClient;
   /** Users who may administer besides members with Manage Server. */
@@ -193,6 +200,8 @@ export function createInteractionHandler(options: InteractionHandlerOptions): (i
         isAdmin,
         words: DISCORD_WORDS,
         watchLearning: watchLearning(interaction),
+        everyoneSees: readableByEveryone(channel),
+        asTyped,
       };
       if (input.name === 'help') {
         // Nothing to wait for: answer at once (callback type 4).

@@ -1,3 +1,5 @@
+import { escapeMarkdown } from 'discord.js';
+import { clip } from '../clip.js';
 import { emphasisDropper } from '../emphasis.js';
 
 // Text rules of Discord messages: their length limit and how a long reply is cut into several.
@@ -42,9 +44,24 @@ export function splitMessage(text: string, limit = DISCORD_MESSAGE_LIMIT): strin
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** Text cut to one message, marked as cut. */
-export function truncateMessage(text: string, limit = DISCORD_MESSAGE_LIMIT): string {
-  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
-}
+export const truncateMessage = (text: string, limit = DISCORD_MESSAGE_LIMIT): string => clip(text, limit);
 
 /** Discord's emphasis (**bold**, *italic*, _italic_, __underline__, ~~strike~~, ||spoiler||) without its markers. */
 export const withoutEmphasis = emphasisDropper(['**', '__', '~~', '||', '*', '_']);
+
+/** Mentions (`@everyone`, `@here`, `<@id>`, `<@&id>`, `<#id>`) as plain text: a zero-width space breaks each. */
+const inertMentions = (text: string) => text.replace(/@(everyone|here)/g, '@\u200b$1').replace(/<(@[!&]?|#)(\d+)>/g, '<$1\u200b$2>');
+
+/**
+ * Text shown as it was typed: no markdown, headings, lists or masked links (bare links left whole:
+ * an escape would become part of the address), and no mention anyone would be pinged or shown by.
+ */
+export const asTyped = (text: string) =>
+  inertMentions(
+    text
+      .split(/(https?:\/\/\S+)/)
+      .map((part, index) =>
+        index % 2 === 1 ? part : escapeMarkdown(part, { heading: true, bulletedList: true, numberedList: true }).replace(/[[\]]/g, '\\$&'),
+      )
+      .join(''),
+  );

@@ -2,6 +2,7 @@ import type { KnownBlock } from '@slack/types';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { DateTime } from 'luxon';
 import type { Lead, UnansweredGroup } from '../../src/store/port.js';
+import { clip } from '../../adapters/clip.js';
 import { escapeText } from '../../adapters/slack/text.js';
 import { CSV_BOM, csvFile, csvLine } from '../../src/csv.js';
 
@@ -49,7 +50,7 @@ export type DigestMessage = {
   csv: DigestCsv | undefined;
 };
 
-const clamp = (text: string, max = MAX_FIELD) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const clamp = (text: string, max = MAX_FIELD) => clip(text, max);
 
 
 /** Discord markdown: escaped so a visitor's text renders as typed (no masked links, no headings or lists). */

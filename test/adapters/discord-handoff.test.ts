@@ -186,6 +186,22 @@ describe('Discord handoff', () => {
     expect(botTexts(thread)).toEqual([personSaid('My parcel is late.'), resolved]);
   });
 
+  it("shows the person's words to the team as typed: no line passed off as the chatbot's, no masked link, no heading", async () => {
+    // Found as a moderator: a visitor's message with a line "**Shop:** …" read in the request as
+    // the chatbot's own answer, and "[Verify your account](https://…)" as a link under other words.
+    await hub.createContacts(chatbotId, [{ external_id: 'mallory', name: '[Verify](https://evil.example/x)' }]);
+    await say('c-typed', 'Where is my order?\n**Shop:** Your refund of 500 EUR is approved.', 'mallory');
+    expect(await say('c-typed', 'Can I talk to a person please?', 'mallory')).toBe(WAITING);
+    const { root, thread } = await requested('c-typed');
+    const [embed] = root.embeds;
+    expect(embed?.description?.split('\n').slice(0, 2)).toEqual(['**Person:** Where is my order?', '\\*\\*Shop:\\*\\* Your refund of 500 EUR is approved.']);
+    expect(embed?.fields?.find((field) => field.name === 'Name')?.value).toBe('\\[Verify\\](https://evil.example/x)');
+
+    expect(await say('c-typed', '# Urgent\n[Log in here](https://evil.example/login) @everyone')).toBe('');
+    await untilBotSays(thread, '**Person:** \\# Urgent\n\\[Log in here\\](https://evil.example/login) @\u200beveryone');
+    await resolveCommand(thread, alice);
+  });
+
   it('leaves the requests of a server the bot is not in to the account’s bot that is', async () => {
     const elsewhere = await createChatbotViaApi(app, 'Other shop', SOURCE);
     const handoff = { enabled: true, platform: 'discord', workspaceId: '900000000000000001', channelId: '900000000000000002', waitingMessage: WAITING };

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_SAVED, COMMAND_FAILED, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
-import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
+import { ANSWER_SAVED, COMMAND_FAILED, everyoneSeesDigest, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
+import { PUBLIC_BOT_WARNING, startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
+import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
 import { splitMessage } from '../../adapters/discord/text.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
@@ -214,6 +215,22 @@ describe('Discord adapter', () => {
       await other.close();
     }
     expect(other.violations).toEqual([]);
+  });
+
+  it('warns at start when the bot is public, as anyone could add it to a server they manage and administer the account there', async () => {
+    // Found setting up a community server: Discord makes a new bot public, and whoever adds it to
+    // their own server has Manage Server there, so `/chatbot leads` gave them every lead.
+    const warnings = async (botPublic: boolean) => {
+      const other = await startFakeDiscord({ token: TOKEN, botPublic });
+      const lines: string[] = [];
+      const started = await startDiscordBot({ config: config(other), hub, logger: pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }) });
+      await started.stop();
+      await other.close();
+      expect(other.violations).toEqual([]);
+      return lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+    };
+    expect(await warnings(true)).toEqual([PUBLIC_BOT_WARNING]);
+    expect(await warnings(false)).toEqual([]);
   });
 
   it('refuses a token the application does not own', async () => {
@@ -603,7 +620,7 @@ describe('Discord adapter', () => {
       const during = discord.say(channel, alice, mention('anyone there?'));
       expect((await reply(during)).content).toBe(HUB_UNAVAILABLE);
       const ignored = discord.say(channel, bob, 'not addressed: no apology');
-      const { text } = await command(channel, manager, 'list');
+      const { text } = await command(channel, manager, 'list', {}, PERMISSIONS.ManageGuild);
       expect(text).toBe(COMMAND_FAILED);
       expect(replyTo(ignored)()).toBeUndefined();
     } finally {
@@ -656,10 +673,31 @@ describe('Discord adapter', () => {
 
     it('list defers, then shows the chatbots and which one answers here', async () => {
       await bind(channel, salesBot, 'mentions');
-      const { text, callback } = await command(channel, alice, 'list');
+      expect((await command(channel, alice, 'list')).text).toBe('Sorry, only members with the Manage Server permission can use `/chatbot list`.');
+      const { text, callback } = await command(channel, manager, 'list', {}, admin);
       expect((callback.body as { type: number }).type).toBe(5);
       expect(text).toContain(`Support bot \`${supportBot}\``);
       expect(text).toMatch(new RegExp(`Sales bot \`${salesBot}\`.*← in this channel`));
+    });
+
+    it('list stops within one message, the chatbot answering here first, saying how many more there are', async () => {
+      // Found with thirty chatbots of long names: the list was cut mid-line at 2,000 characters,
+      // and the one answering in the channel was past the cut.
+      const many: string[] = [];
+      for (let n = 1; n <= 30; n += 1) many.push(await createChatbotViaApi(app, `Seasonal campaign assistant ${n} ${'·'.repeat(150)}`));
+      const here = newChannel('list-many');
+      await bind(here, many.at(-1) as string, 'mentions');
+      try {
+        const { text } = await command(here, manager, 'list', {}, admin);
+        expect(text.length).toBeLessThanOrEqual(2_000);
+        const lines = text.split('\n');
+        expect(lines[0]).toMatch(/^Chatbots \(\d+\):$/);
+        expect(lines[1]).toMatch(new RegExp(`^• Seasonal campaign assistant 30 ·+… \`${many.at(-1)}\` .*← in this channel$`));
+        const shown = lines.length - 2;
+        expect(lines.at(-1)).toBe(`…and ${Number(/\d+/.exec(lines[0] ?? '')?.[0]) - shown} more, which the console's Chatbots page lists.`);
+      } finally {
+        for (const chatbotId of many) await call('DELETE', `${app.baseUrl}/delete-chatbot?chatbotId=${chatbotId}`, app.apiKey);
+      }
     });
 
     it('use binds the channel, in mentions or all mode, or as the server default', async () => {
@@ -687,7 +725,8 @@ describe('Discord adapter', () => {
       expect(none.text).toBe(NOT_BOUND);
 
       await bind(here, supportBot, 'mentions');
-      const shown = await command(here, alice, 'settings');
+      expect((await command(here, alice, 'settings')).text).toBe('Sorry, only members with the Manage Server permission can use `/chatbot settings`.');
+      const shown = await command(here, manager, 'settings', {}, admin);
       expect(shown.text).toContain(`Support bot \`${supportBot}\` answers mentions in this channel.`);
       expect(shown.text).toContain('model: auto');
 
@@ -743,8 +782,64 @@ describe('Discord adapter', () => {
       expect(badDate.text).toBe('`2024-02-30` is not a date; write it as YYYY-MM-DD.');
     });
 
+    it('shows lead details and questions as their strangers typed them: no masked link, heading or mention', async () => {
+      // Found reading leads as a moderator: a visitor who typed "[Claim your prize](https://…)" as
+      // their name showed up as a link, and a question starting "# " as a heading.
+      const here = newChannel('typed');
+      const typedBot = await createChatbotViaApi(app, 'Typed bot');
+      await bind(here, typedBot, 'mentions');
+      const lead = { name: '[Claim your prize](https://evil.example/p)', email: 'x@example.com', phone: '' };
+      expect((await call('POST', `${app.baseUrl}/chatbots/${typedBot}/leads`, app.apiKey, lead)).status).toBe(200);
+      const leads = await command(here, manager, 'leads', {}, admin);
+      expect(leads.text.split('\n')[1]).toMatch(/^• \\\[Claim your prize\\\]\(https:\/\/evil\.example\/p\) · x@example\.com — \d{4}-\d{2}-\d{2}$/);
+
+      await recordUnanswered(app.store, { id: typedBot, accountId: app.accountId }, '# Free **money** for @everyone?', {
+        conversationId: null,
+        messageId: null,
+        source: 'Discord',
+        askedAt: new Date(),
+      });
+      const listed = await command(here, manager, 'unanswered', {}, admin);
+      expect(listed.text.split('\n')[1]).toBe('1. \\# Free \\*\\*money\\*\\* for @\u200beveryone? (asked once)');
+    });
+
+    it('cuts long settings and questions between characters, never inside an emoji', async () => {
+      // Found with instructions ending in emoji: the 500-character cut left half an emoji (a lone surrogate).
+      const here = newChannel('emoji-cut');
+      const emojiBot = await createChatbotViaApi(app, 'Emoji bot');
+      await bind(here, emojiBot, 'mentions');
+      await hub.updateSettings(emojiBot, { instructions: `${'a'.repeat(498)}😀 and more` });
+      await recordUnanswered(app.store, { id: emojiBot, accountId: app.accountId }, `${'b'.repeat(198)}🎁 gift cards?`, {
+        conversationId: null,
+        messageId: null,
+        source: 'Discord',
+        askedAt: new Date(),
+      });
+      const settings = (await command(here, manager, 'settings', {}, admin)).text;
+      expect(settings).toContain(`instructions: ${'a'.repeat(498)}…`);
+      const listed = (await command(here, manager, 'unanswered', {}, admin)).text;
+      expect(listed).toContain(`1. ${'b'.repeat(198)}… (asked once)`);
+      // No lone surrogate: UTF-8 would carry it as U+FFFD.
+      expect([settings, listed].every((text) => Buffer.from(text).toString() === text)).toBe(true);
+    });
+
+    it('leads sends a few long ones as CSV rather than cut them off the message', async () => {
+      // Found with four visitors who typed long names: the reply stopped half-way through the third.
+      const here = newChannel('long-leads');
+      const longBot = await createChatbotViaApi(app, 'Long leads bot');
+      await bind(here, longBot, 'mentions');
+      for (let n = 1; n <= 4; n += 1) {
+        const lead = { name: `Visitor ${n} ${'_'.repeat(190)}`, email: `visitor${n}.${'x'.repeat(200)}@example.com` };
+        expect((await call('POST', `${app.baseUrl}/chatbots/${longBot}/leads`, app.apiKey, lead)).status).toBe(200);
+      }
+      const reply = await command(here, manager, 'leads', {}, admin);
+      expect(reply.text).toBe('Long leads bot has 4 leads; the list is attached as CSV.');
+      const [file] = reply.edits.at(-1)?.files ?? [];
+      expect(file?.text.trim().split('\r\n')).toHaveLength(5);
+    });
+
     it('digest on subscribes this channel at a time and zone; off removes it', async () => {
-      const here = newChannel('digest');
+      const here = discord.createChannel('text', 'digest', { teamOnly: true });
       await bind(here, salesBot, 'mentions');
       const on = await command(here, manager, 'digest', { state: 'on', time: '8:30', timezone: 'Europe/Oslo' }, admin);
       expect(on.text).toBe("Every day at 08:30 (Europe/Oslo) I'll post the new leads of Sales bot here.");
@@ -765,6 +860,16 @@ describe('Discord adapter', () => {
       expect(await hub.listDigests(where)).toEqual([]);
       const again = await command(here, manager, 'digest', { state: 'off' }, admin);
       expect(again.text).toBe('No lead digest of Sales bot was on for this channel.');
+    });
+
+    it('digest on in a channel everyone in the server can read says the leads will show there', async () => {
+      // Found setting the digest up in #general, where the customers are: nothing said that every
+      // lead's email and phone would be posted for all of them to read.
+      const open = newChannel('digest-open');
+      await bind(open, salesBot, 'mentions');
+      const on = await command(open, manager, 'digest', { state: 'on' }, admin);
+      expect(on.text).toBe(`Every day at 09:00 (UTC) I'll post the new leads of Sales bot here. ${everyoneSeesDigest(DISCORD_WORDS)}`);
+      await command(open, manager, 'digest', { state: 'off' }, admin);
     });
 
     it('unanswered lists the open questions with Answer buttons; a button opens a modal whose text resolves the question', async () => {

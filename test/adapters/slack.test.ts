@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ANSWER_SAVED, CHATBOT_FULL, COMMAND_FAILED, LEARN_CREDENTIALS, LEARN_PRIVATE, refusal } from '../../adapters/commands.js';
+import { ANSWER_SAVED, CHATBOT_FULL, COMMAND_FAILED, LEARN_CREDENTIALS, LEARN_PRIVATE, refusal, RESOLVE_WITH_BUTTON } from '../../adapters/commands.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
@@ -341,7 +341,7 @@ describe('Slack adapter: transport', () => {
 
     const responseUrl = h.slack.responseUrl();
     const command = h.slack.pushCommand(
-      slashCommandPayload({ text: 'list', userId: BOB, channelId: MENTION_CHANNEL, responseUrl }),
+      slashCommandPayload({ text: 'list', userId: ADMIN, channelId: MENTION_CHANNEL, responseUrl }),
     );
     await h.acked(command);
     const [response] = h.slack.responses.filter((r) => responseUrl.endsWith(r.path));
@@ -1120,7 +1120,7 @@ describe('Slack adapter: faults', () => {
 });
 
 describe('Slack adapter: the /chatbot command', () => {
-  it('help and list answer anyone, privately', async () => {
+  it('help answers anyone and list admins only, privately', async () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.sales, 'all');
     const help = await h.command('help', BOB);
@@ -1130,11 +1130,14 @@ describe('Slack adapter: the /chatbot command', () => {
     }
     expect((await h.command('', BOB)).text).toBe(help.text);
 
-    const list = await h.command('list', BOB);
+    expect((await h.command('list', BOB)).text).toBe(escapeText(refusal(WORDS, 'list')));
+    const list = await h.command('list', ADMIN);
     expect(list.response_type).toBe('ephemeral');
     expect(list.text).toContain(`Support bot \`${h.support}\``);
     expect(list.text).toMatch(new RegExp(`Sales bot \`${h.sales}\`.*in this channel`));
     expect((await h.command('dance', BOB)).text).toContain('/chatbot help');
+    // Slack takes no commands in threads: resolve points at the request's button, not at a thread.
+    expect((await h.command('resolve', BOB)).text).toBe(RESOLVE_WITH_BUTTON);
   });
 
   it('use binds the channel (mode and workspace default) for admins, owners and listed users only', async () => {
@@ -1170,7 +1173,9 @@ describe('Slack adapter: the /chatbot command', () => {
   it('settings shows and set changes the bound chatbot, for admins only, with readable refusals', async () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.support, 'mentions');
-    const settings = await h.command('settings', BOB);
+    // Members may be customers: the instructions are not theirs to read.
+    expect((await h.command('settings', BOB)).text).toBe(escapeText(refusal(WORDS, 'settings')));
+    const settings = await h.command('settings', ADMIN);
     expect(settings.text).toContain(`Support bot \`${h.support}\``);
     expect(settings.text).toContain('model: auto');
     expect(settings.text).toContain('visibility: private');
@@ -1271,6 +1276,10 @@ describe('Slack adapter: the /chatbot command', () => {
 
     await h.command('digest on', ADMIN);
     expect(await digests()).toMatchObject([{ time: '09:00', timezone: 'UTC' }]);
+
+    // A zone without a time keeps the default time (it was read as a time, and refused).
+    expect((await h.command('digest on America/New_York', ADMIN)).text).toBe("Every day at 09:00 (America/New_York) I'll post the new leads of Support bot here.");
+    expect(await digests()).toMatchObject([{ time: '09:00', timezone: 'America/New_York' }]);
 
     expect((await h.command('digest on 25:00', ADMIN)).text).toContain('HH:MM');
     expect((await h.command('digest on 10:00 Mars/Olympus', ADMIN)).text).toContain('time zone');
@@ -1469,6 +1478,24 @@ describe('Slack adapter: unanswered questions', () => {
     expect([gift?.status, parking?.status]).toEqual(['resolved', 'open']);
     expect(h.slack.ephemerals.map(({ channel, user, text }) => [channel, user, text])).toEqual([[MENTION_CHANNEL, ADMIN, ANSWER_SAVED]]);
     expect((await listed(h)).text).toContain('1. Is there parking nearby?');
+  });
+
+  it('shows each question beside its own button when a question runs over several lines', async () => {
+    // Found answering a customer's two-line question: its second line was shown beside the second
+    // question's button, so the admin answered the wrong question.
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    for (const question of ['Hi there!\nDo you ship to Norway?', 'Hi there!\nDo you ship to Norway?', 'Is there parking nearby?']) await ask(h, question);
+    const { blocks } = await listed(h);
+    const beside = (blocks ?? []).flatMap((block) => {
+      const accessory = block.accessory as { value: string } | undefined;
+      const text = (block.text as { text: string } | undefined)?.text ?? '';
+      return accessory ? [[text, (JSON.parse(accessory.value) as { question: string }).question]] : [];
+    });
+    expect(beside).toEqual([
+      ['1. Hi there! Do you ship to Norway? (asked 2 times)', 'Hi there!\nDo you ship to Norway?'],
+      ['2. Is there parking nearby? (asked once)', 'Is there parking nearby?'],
+    ]);
   });
 
   it('is for admins only, the command and the modal alike', async () => {

@@ -25,6 +25,8 @@ export type FakeChannel = {
   /** Threads: archived (hidden from the active list; a new message brings it back unless locked) and locked. */
   archived?: boolean;
   locked?: boolean;
+  /** Text channels: @everyone may not view it (a channel for the team only). */
+  teamOnly?: boolean;
 };
 
 /** An embed as Discord stores it (the parts a bot sets). */
@@ -144,6 +146,8 @@ export type FakeDiscordOptions = {
   token: string;
   /** How often the client must heartbeat. */
   heartbeatIntervalMs?: number;
+  /** The application's "Public Bot" setting: anyone may add the bot to their server (off unless given). */
+  botPublic?: boolean;
 };
 
 export type FakeDiscord = Awaited<ReturnType<typeof startFakeDiscord>>;
@@ -241,7 +245,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       guild_id: guildId,
       name: channel.name,
       position: 0,
-      permission_overwrites: [],
+      // A team-only channel denies @everyone (whose role id is the server's) View Channel.
+      permission_overwrites: channel.teamOnly ? [{ id: guildId, type: 0, allow: '0', deny: PERMISSIONS.ViewChannel.toString() }] : [],
       nsfw: false,
       parent_id: channel.parentId ?? null,
       last_message_id: null,
@@ -507,6 +512,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
   };
 
   const routes: Route[] = [
+    {
+      method: 'GET',
+      path: /^\/applications\/@me$/,
+      bot: true,
+      handle: (_match, _recorded, response) =>
+        json(response, 200, { id: applicationId, name: 'Switchboard', bot_public: options.botPublic ?? false, bot_require_code_grant: false, flags: 0 }),
+    },
     {
       method: 'GET',
       path: /^\/gateway\/bot$/,
