@@ -13,6 +13,7 @@ import {
 } from './hub-client.js';
 import { crawlPagesText } from './crawl-pages.js';
 import { learnStartedText, type Learning } from './learn-watch.js';
+import type { PlatformWords } from './platform-words.js';
 import { notBoundText } from './relay.js';
 
 // The `/chatbot` command, platform-neutral: what each subcommand does, its wording, the parsing
@@ -44,17 +45,6 @@ export type CommandContext = {
   everyoneSees?: boolean;
   /** Shows what strangers typed (lead details, questions) as typed in the platform's markup; as it is unless given. */
   asTyped?: (text: string) => string;
-};
-
-export type PlatformWords = {
-  /** e.g. `/chatbot` */
-  command: string;
-  /** Who may administer, e.g. "people with the Manage Server permission". */
-  admins: string;
-  /** "server" (Discord) or "workspace" (Slack). */
-  workspace: string;
-  /** Commands can be typed in threads (Discord; Slack has none there): `resolve` is offered. */
-  threadCommands?: boolean;
 };
 
 export type CommandReply = {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { PlatformWords } from './commands.js';
+import type { PlatformWords } from './platform-words.js';
 import { crawlPagesText } from './crawl-pages.js';
 import { HubApiError, type HubClient, type SourceItem } from './hub-client.js';
 

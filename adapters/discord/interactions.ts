@@ -15,10 +15,10 @@ import {
   runCommand,
   type CommandInput,
   type CommandReply,
-  type PlatformWords,
 } from '../commands.js';
 import type { HubClient } from '../hub-client.js';
 import type { Learning, LearnWatcher } from '../learn-watch.js';
+import type { PlatformWords } from '../platform-words.js';
 import { DM_WORKSPACE } from './messages.js';
 import { answerRows } from './unanswered.js';
 import { asTyped, DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';

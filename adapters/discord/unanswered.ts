@@ -10,7 +10,8 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import type { Logger } from 'pino';
-import { answerQuestion, parseQuestionToken, QUESTION_GONE, questionToken, refusal, type PlatformWords, type QuestionToAnswer } from '../commands.js';
+import { answerQuestion, parseQuestionToken, QUESTION_GONE, questionToken, refusal, type QuestionToAnswer } from '../commands.js';
+import type { PlatformWords } from '../platform-words.js';
 import type { HubClient } from '../hub-client.js';
 import type { Relay } from '../relay.js';
 

@@ -1,6 +1,7 @@
 import type { App, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { needsAdmin, parseCommandText, runCommand, type CommandReply, type PlatformWords } from '../commands.js';
+import { needsAdmin, parseCommandText, runCommand, type CommandReply } from '../commands.js';
+import type { PlatformWords } from '../platform-words.js';
 import type { HubClient } from '../hub-client.js';
 import type { LearnWatcher } from '../learn-watch.js';
 import { escapeText, unescapeText } from './text.js';

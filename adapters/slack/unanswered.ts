@@ -1,6 +1,7 @@
 import type { App, types } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { answerQuestion, ANSWER_FAILED, questionToken, type PlatformWords, type QuestionToAnswer } from '../commands.js';
+import { answerQuestion, ANSWER_FAILED, questionToken, type QuestionToAnswer } from '../commands.js';
+import type { PlatformWords } from '../platform-words.js';
 import type { HubClient } from '../hub-client.js';
 import { countSlackError } from './metrics.js';
 import { escapeText } from './text.js';
