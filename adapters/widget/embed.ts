@@ -53,8 +53,16 @@ if (script instanceof HTMLScriptElement && script.dataset.chatbotId) {
 async function mount(hub: string, chatbotId: string): Promise<void> {
   const base = `${hub}/widget/chatbots/${encodeURIComponent(chatbotId)}`;
   const response = await fetch(`${base}/config?host=${encodeURIComponent(location.origin)}`).catch(() => undefined);
-  // A private or unknown chatbot, or an unreachable hub: the page stays as it was.
-  if (!response?.ok) return;
+  // A private or unknown chatbot, or an unreachable hub: the page stays as it was, and its
+  // developer's console says why (a new chatbot is private, and its pasted snippet shows nothing).
+  if (!response?.ok) {
+    console.warn(
+      response?.status === 404
+        ? `Switchboard: chatbot ${chatbotId} is not public (or does not exist), so no chat button is shown. Set its visibility to public to go live.`
+        : `Switchboard: the chat button could not load its settings from ${hub}.`,
+    );
+    return;
+  }
   const config = (await response.json()) as EmbedConfig;
 
   const saved = storage();

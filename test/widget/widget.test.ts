@@ -425,8 +425,11 @@ describe('access rules', () => {
   it('answers 404 on every widget route of a private chatbot, and the embed shows nothing', async () => {
     await configure({ visibility: 'private' });
     const configLoaded = page.waitForResponse((response) => response.url().includes('/config'));
+    // The page's developer is told why nothing shows: a new chatbot is private.
+    const warned = page.waitForEvent('console', (message) => message.type() === 'warning' && message.text().startsWith('Switchboard:'));
     await page.goto(site.pageUrl(ALLOWED_HOST, bot));
     expect((await configLoaded).status()).toBe(404);
+    expect((await warned).text()).toBe(`Switchboard: chatbot ${bot} is not public (or does not exist), so no chat button is shown. Set its visibility to public to go live.`);
     expect(await page.locator('switchboard-chat').count()).toBe(0);
     for (const [method, path, body] of [
       ['GET', `/widget/chatbots/${bot}`],
