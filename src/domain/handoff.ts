@@ -1,4 +1,4 @@
-import type { Account, Chatbot, ConversationMessage, DueHandoff, Handoff, HandoffChange, HandoffSnapshot, HandoffStatus, Store } from '../store/port.js';
+import type { Account, Chatbot, ConversationMessage, ConversationSource, DueHandoff, Handoff, HandoffChange, HandoffSnapshot, HandoffStatus, Store } from '../store/port.js';
 import { isOpenHandoff } from '../store/port.js';
 import { findOwnedChatbot } from './owned-chatbot.js';
 import { notFound } from './errors.js';
@@ -44,8 +44,9 @@ export async function settleTimeout(store: Store, due: DueHandoff, at: Date): Pr
   const change: HandoffChange = { status, dueAt: null, at, notice };
   const settled = await store.handoffs.transition(chatbotId, conversationId, [due.status], change, due.dueAt ?? undefined);
   if (!settled) return undefined;
-  const said = status === 'missed' ? [chatbot.settings.handoff.offlineMessage, await missedLeadRequest(store, chatbot, conversationId)] : [HANDED_BACK];
-  await say(store, chatbot, conversationId, settled, { content: said.filter(Boolean).join('\n\n'), kind: 'handoff' }, at);
+  const conversation = await heldIn(store, chatbot, conversationId);
+  const said = status === 'missed' ? [chatbot.settings.handoff.offlineMessage, missedLeadRequest(chatbot, conversation)] : [HANDED_BACK];
+  await say(store, chatbot, conversation, settled, { content: said.filter(Boolean).join('\n\n'), kind: 'handoff' }, at);
   await announce(store, chatbot, 'handoff.resolved', conversationId, settled, at);
   return status;
 }
@@ -54,9 +55,16 @@ export async function settleTimeout(store: Store, due: DueHandoff, at: Date): Pr
  * The request for contact details after the offline message; none in the widget, whose window
  * offers its details form again instead (under the same title, which the request would repeat).
  */
-async function missedLeadRequest(store: Store, chatbot: Chatbot, conversationId: string): Promise<string | undefined> {
-  const source = await store.conversations.source(chatbot.id, conversationId);
+function missedLeadRequest(chatbot: Chatbot, { source }: HeldConversation): string | undefined {
   return source === 'Widget or Iframe' ? undefined : leadRequest(chatbot.settings);
+}
+
+/** A conversation and where it takes place (undefined once deleted). */
+type HeldConversation = { id: string; source: ConversationSource | undefined };
+
+/** Only where the conversation takes place: a long one is not read whole for each message. */
+async function heldIn(store: Store, chatbot: Chatbot, conversationId: string): Promise<HeldConversation> {
+  return { id: conversationId, source: await store.conversations.source(chatbot.id, conversationId) };
 }
 
 const noOpenHandoff = (conversationId: string) => notFound(`conversation ${conversationId} has no open handoff`);
@@ -89,7 +97,7 @@ export async function replyInHandoff(
     (await store.handoffs.transition(chatbot.id, conversationId, ['pending'], { status: 'active', takenBy: name, dueAt, at })) ??
     (await store.handoffs.transition(chatbot.id, conversationId, ['active'], { status: 'active', dueAt, at }));
   if (!handoff) throw noOpenHandoff(conversationId);
-  await say(store, chatbot, conversationId, handoff, { content: input.text, author: { type: 'human', name } }, at);
+  await say(store, chatbot, await heldIn(store, chatbot, conversationId), handoff, { content: input.text, author: { type: 'human', name } }, at);
   return handoff;
 }
 
@@ -98,7 +106,7 @@ export async function resolveHandoff(store: Store, account: Account, chatbotId: 
   const chatbot = await findOwnedChatbot(store, account, chatbotId);
   const at = new Date();
   const resolved = await closeOpen(store, chatbot, conversationId, at);
-  await say(store, chatbot, conversationId, resolved, { content: HANDED_BACK, kind: 'handoff' }, at);
+  await say(store, chatbot, await heldIn(store, chatbot, conversationId), resolved, { content: HANDED_BACK, kind: 'handoff' }, at);
   await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, at);
   return resolved;
 }
@@ -125,18 +133,16 @@ async function closeOpen(store: Store, chatbot: Chatbot, conversationId: string,
 async function say(
   store: Store,
   chatbot: Chatbot,
-  conversationId: string,
+  { id, source }: HeldConversation,
   handoff: HandoffSnapshot,
   said: Pick<ConversationMessage, 'content' | 'kind' | 'author'>,
   at: Date,
 ): Promise<void> {
-  // Only where the conversation takes place: a long one is not read whole for each message.
-  const source = await store.conversations.source(chatbot.id, conversationId);
-  const notice = source && replyNotice(chatbot, { id: conversationId, source }, handoff, said, at);
+  const notice = source && replyNotice(chatbot, { id, source }, handoff, said, at);
   await store.conversations.append({
     chatbotId: chatbot.id,
     accountId: chatbot.accountId,
-    id: conversationId,
+    id,
     // Used only by an append that creates the conversation, which this never is.
     source: 'API',
     contactId: null,
