@@ -1,43 +1,30 @@
-// Failed attempts per client (the console's sign-ins, per IP), counted in this process's memory:
-// a fixed window opens at a client's first failure, and a client with `limit` failures in its
-// window is refused until the window ends. At most `maxClients` are remembered; past that the
-// oldest window is forgotten first, so guessing from many addresses costs memory nobody else pays.
+import type { Store } from '../store/port.js';
 
-export type FailedAttemptsOptions = { limit: number; windowMs: number; maxClients: number; now?: () => number };
+// Failed attempts per client (the console's sign-ins, per IP), counted in the store's rate-limit
+// windows, so every hub process on one database counts them together and a restart forgets
+// none: a client with `limit` failures in a fixed window of `windowMs` is refused until it ends.
+
+export type FailedAttemptsOptions = { name: string; limit: number; windowMs: number };
 
 export type FailedAttempts = {
   /** Milliseconds until the client may try again, or 0 when it may now. */
-  waitMs(client: string): number;
+  waitMs(client: string): Promise<number>;
   /** Counts a failure of the client's. */
-  fail(client: string): void;
+  fail(client: string): Promise<void>;
 };
 
-export function failedAttempts({ limit, windowMs, maxClients, now = () => Date.now() }: FailedAttemptsOptions): FailedAttempts {
-  // Insertion order is window order: a new window is set after deleting its client's old one.
-  const windows = new Map<string, { start: number; failures: number }>();
-  const current = (client: string, at: number) => {
-    const window = windows.get(client);
-    return window && at - window.start < windowMs ? window : undefined;
-  };
+export function failedAttempts(store: Store, { name, limit, windowMs }: FailedAttemptsOptions): FailedAttempts {
+  const keyOf = (client: string) => `${name}:${client}`;
+  const windowAt = (at: number) => new Date(at - (at % windowMs));
   return {
-    waitMs(client) {
-      const at = now();
-      const window = current(client, at);
-      return window && window.failures >= limit ? window.start + windowMs - at : 0;
+    async waitMs(client) {
+      const at = Date.now();
+      const window = windowAt(at);
+      const failures = await store.rateLimits.count(keyOf(client), window);
+      return failures >= limit ? window.getTime() + windowMs - at : 0;
     },
-    fail(client) {
-      const at = now();
-      const window = current(client, at);
-      if (window) {
-        window.failures += 1;
-        return;
-      }
-      windows.delete(client);
-      if (windows.size >= maxClients) {
-        const [oldest] = windows.keys();
-        if (oldest !== undefined) windows.delete(oldest);
-      }
-      windows.set(client, { start: at, failures: 1 });
+    async fail(client) {
+      await store.rateLimits.hit(keyOf(client), windowAt(Date.now()), windowMs);
     },
   };
 }

@@ -962,6 +962,8 @@ export interface RateLimitRepository {
    * window's count so far, this hit included. Shared by every hub instance on the store.
    */
   hit(key: string, windowStart: Date, windowMs: number): Promise<number>;
+  /** The hits counted against `key` in the window starting at `windowStart`, counting none. */
+  count(key: string, windowStart: Date): Promise<number>;
 }
 
 export type Platform = 'slack' | 'discord';

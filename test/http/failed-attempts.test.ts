@@ -1,41 +1,43 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failedAttempts } from '../../src/http/failed-attempts.js';
+import type { Store } from '../../src/store/port.js';
+import { storeTargets, type SharedDatabase } from '../support/stores.js';
 
-// The in-memory count behind the console's sign-in limit: a window per client from its first
-// failure, and never more than maxClients remembered.
+// The count behind the console's sign-in limit, kept in the store: two hub processes on one
+// database count a client's failures together, per fixed window.
 
-describe('failed attempts', () => {
-  let clock = 0;
-  const attempts = (maxClients = 100) => failedAttempts({ limit: 3, windowMs: 1_000, maxClients, now: () => clock });
+const WINDOW_MS = 60_000;
+const options = { name: 'sign-in-test', limit: 3, windowMs: WINDOW_MS };
+const windowStart = Date.parse('2026-06-01T12:00:00Z');
 
-  it('makes a client wait out its window once it reaches the limit', () => {
-    clock = 0;
-    const counted = attempts();
-    counted.fail('a');
-    counted.fail('a');
-    expect(counted.waitMs('a')).toBe(0);
-    clock = 400;
-    counted.fail('a');
-    expect(counted.waitMs('a')).toBe(600);
-    expect(counted.waitMs('b')).toBe(0);
-    clock = 1_000;
-    expect(counted.waitMs('a')).toBe(0);
-    // A new window starts at the next failure.
-    counted.fail('a');
-    expect(counted.waitMs('a')).toBe(0);
+describe.each(storeTargets.filter((target) => target.available))('$name store: failed attempts', (target) => {
+  let database: SharedDatabase;
+  let stores: Store[] = [];
+  afterEach(async () => {
+    vi.useRealTimers();
+    await Promise.all(stores.map((store) => store.close()));
+    stores = [];
+    database.remove();
   });
 
-  it('remembers at most maxClients, forgetting the oldest window first', () => {
-    clock = 0;
-    const counted = attempts(2);
-    for (const client of ['a', 'b']) for (let failure = 0; failure < 3; failure += 1) counted.fail(client);
-    expect([counted.waitMs('a'), counted.waitMs('b')]).toEqual([1_000, 1_000]);
-    counted.fail('c');
-    expect([counted.waitMs('a'), counted.waitMs('b')]).toEqual([0, 1_000]);
-    // A window renewed after it ended counts as the newest.
-    clock = 1_000;
-    for (let failure = 0; failure < 3; failure += 1) counted.fail('b');
-    counted.fail('d');
-    expect([counted.waitMs('b'), counted.waitMs('c')]).toEqual([1_000, 0]);
+  it('makes a client wait out the window once the processes together count its limit', async () => {
+    database = target.shared();
+    stores = [await database.open(), await database.open()];
+    const [one, other] = stores.map((store) => failedAttempts(store, options)) as [ReturnType<typeof failedAttempts>, ReturnType<typeof failedAttempts>];
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(windowStart + 1_000);
+    await one.fail('203.0.113.7');
+    await other.fail('203.0.113.7');
+    expect(await one.waitMs('203.0.113.7')).toBe(0);
+    vi.setSystemTime(windowStart + 20_000);
+    await one.fail('203.0.113.7');
+    expect(await other.waitMs('203.0.113.7')).toBe(40_000);
+    expect(await one.waitMs('203.0.113.7')).toBe(40_000);
+    expect(await other.waitMs('203.0.113.8')).toBe(0);
+    // A new window counts afresh.
+    vi.setSystemTime(windowStart + WINDOW_MS);
+    expect(await other.waitMs('203.0.113.7')).toBe(0);
+    await other.fail('203.0.113.7');
+    expect(await one.waitMs('203.0.113.7')).toBe(0);
   });
 });

@@ -290,6 +290,16 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       expect(await store.rateLimits.hit('contacts:a', nextMinute, 60_000)).toBe(1);
     });
 
+    it('reads the count of a window without counting a hit', async () => {
+      expect(await store.rateLimits.count('sign-in:a', minute)).toBe(0);
+      await store.rateLimits.hit('sign-in:a', minute, 60_000);
+      await store.rateLimits.hit('sign-in:a', minute, 60_000);
+      expect(await store.rateLimits.count('sign-in:a', minute)).toBe(2);
+      expect(await store.rateLimits.count('sign-in:a', minute)).toBe(2);
+      expect(await store.rateLimits.count('sign-in:a', nextMinute)).toBe(0);
+      expect(await store.rateLimits.count('sign-in:b', minute)).toBe(0);
+    });
+
     it('loses no hit when many arrive at once', async () => {
       const counts = await Promise.all(
         Array.from({ length: 40 }, () => store.rateLimits.hit('contacts:busy', minute, 60_000)),

@@ -21,7 +21,7 @@ const signInBody = z.union([z.strictObject({ apiKey: secret }), z.strictObject({
 const consoleAccount = z.object({ account: z.object({ id: z.string(), name: z.string() }) }).meta({ id: 'ConsoleAccount' });
 
 /** Wrong keys or links one IP address may send before its sign-ins are refused, and for how long. */
-export const SIGN_IN_FAILURES = { limit: 10, windowMs: 10 * 60_000, maxClients: 10_000 };
+export const SIGN_IN_FAILURES = { name: 'console-sign-in', limit: 10, windowMs: 10 * 60_000 };
 
 const accountOf = ({ id, name }: Account): z.infer<typeof consoleAccount> => ({ account: { id, name } });
 
@@ -33,8 +33,7 @@ export type ConsoleSessionRouteOptions = ConsoleSessionOptions & {
 export function consoleSessionRoutes(store: Store, options: ConsoleSessionRouteOptions): Router<AuthState> {
   const router = new Router<AuthState>({ prefix: '/console' });
   const session = requireConsoleSession(store, options);
-  // Counted in each hub process's memory: with several processes behind one address, each allows its own ten.
-  const refusedSignIns = failedAttempts(SIGN_IN_FAILURES);
+  const refusedSignIns = failedAttempts(store, SIGN_IN_FAILURES);
   const setCookie = (ctx: Context, value: string, attributes: string[] = []) => {
     const secure = options.secureCookies ?? ctx.secure;
     const parts = [`${SESSION_COOKIE}=${value}`, 'HttpOnly', 'SameSite=Strict', 'Path=/', ...attributes];
@@ -44,15 +43,15 @@ export function consoleSessionRoutes(store: Store, options: ConsoleSessionRouteO
 
   router.post('/sessions', async (ctx) => {
     requireOwnOrigin(ctx, options.publicOrigin);
-    const waitMs = refusedSignIns.waitMs(ctx.ip);
+    const waitMs = await refusedSignIns.waitMs(ctx.ip);
     if (waitMs > 0) {
       ctx.set('Retry-After', String(Math.ceil(waitMs / 1000)));
       throw new HubError('rateLimited', `console sign-in: ${SIGN_IN_FAILURES.limit} refused from one address`);
     }
     const input = parseInput(signInBody, ctx.request.body);
     const signIn = 'apiKey' in input ? signInWithKey(store, input.apiKey, options.idleMs) : signInWithLink(store, input.linkToken, options.idleMs);
-    const signedIn = await signIn.catch((error: unknown) => {
-      if (error instanceof HubError && error.kind === 'unauthorized') refusedSignIns.fail(ctx.ip);
+    const signedIn = await signIn.catch(async (error: unknown) => {
+      if (error instanceof HubError && error.kind === 'unauthorized') await refusedSignIns.fail(ctx.ip);
       throw error;
     });
     setCookie(ctx, signedIn.token);
@@ -95,8 +94,9 @@ export const consoleSessionPaths: ZodOpenApiPathsObject = {
         `ends after CONSOLE_SESSION_IDLE_HOURS unused (default 12), when signed out, or when its key is revoked. ` +
         `Calls made with it that change anything (POST, PUT, PATCH, DELETE) need the header \`${CONSOLE_HEADER}: 1\` ` +
         'and the hub’s own `Origin`, or are refused with 403; a request with both a key and the cookie uses the key. ' +
-        `After ${SIGN_IN_FAILURES.limit} refused keys or links from one IP address within ${SIGN_IN_FAILURES.windowMs / 60_000} minutes, ` +
-        'its sign-ins are refused with 429 and `Retry-After` until those minutes (from its first refusal) are over; a sign-in that succeeds is not counted.',
+        `After ${SIGN_IN_FAILURES.limit} refused keys or links from one IP address in one window of ${SIGN_IN_FAILURES.windowMs / 60_000} minutes ` +
+        '(counted by every hub process on the database together), its sign-ins are refused with 429 and `Retry-After` until the window ends; ' +
+        'a sign-in that succeeds is not counted.',
       security: [],
       requestBody: jsonRequest(signInBody, { apiKey: 'sb_…' }),
       responses: {

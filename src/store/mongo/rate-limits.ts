@@ -7,7 +7,7 @@ export function mongoRateLimits(models: MongoModels): RateLimitRepository {
 
   return {
     async hit(key, windowStart, windowMs) {
-      const id = `${key}@${windowStart.getTime()}`;
+      const id = windowId(key, windowStart);
       const expiresAt = new Date(windowStart.getTime() + windowMs);
       // Two first hits of a window can both try to insert; the loser increments the winner's.
       const doc = await retryOnceOnDuplicateKey(() =>
@@ -21,5 +21,10 @@ export function mongoRateLimits(models: MongoModels): RateLimitRepository {
       );
       return doc?.count ?? 1;
     },
+    async count(key, windowStart) {
+      return (await rateLimits.findById(windowId(key, windowStart)).lean<RateLimitDoc>())?.count ?? 0;
+    },
   };
 }
+
+const windowId = (key: string, windowStart: Date) => `${key}@${windowStart.getTime()}`;

@@ -10,6 +10,7 @@ export function sqliteRateLimits(db: Database): RateLimitRepository {
      ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1
      RETURNING count`,
   );
+  const count = db.prepare<[string, number], { count: number }>('SELECT count FROM rate_limits WHERE key = ? AND window_start = ?');
   const prune = db.prepare('DELETE FROM rate_limits WHERE expires_at < ?');
   let prunedAt = 0;
 
@@ -22,6 +23,9 @@ export function sqliteRateLimits(db: Database): RateLimitRepository {
       }
       const start = windowStart.getTime();
       return hit.get(key, start, start + windowMs)?.count ?? 1;
+    },
+    async count(key, windowStart) {
+      return count.get(key, windowStart.getTime())?.count ?? 0;
     },
   };
 }
