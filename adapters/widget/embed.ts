@@ -1,5 +1,6 @@
 import { readableOn } from './readable.js';
 import { isConversationId, isWidgetMessage, newConversationId, storage, type WidgetMessage } from './protocol.js';
+import { wordsFor } from './words.js';
 
 // The embed script: `<script src="{hub}/widget/embed.js" data-chatbot-id="ID" defer>`. It adds
 // one element to the host page, whose shadow root holds the button and the chat window's iframe,
@@ -80,11 +81,13 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
   sheet.replaceSync(STYLES);
   root.adoptedStyleSheets = [sheet];
 
+  // The page's language first: the site's, which its owner chose.
+  const { lang, words } = wordsFor([document.documentElement.lang, ...navigator.languages]);
   const side = config.alignChatButton === 'left' ? 'left' : 'right';
   const launcher = document.createElement('button');
   launcher.type = 'button';
   launcher.className = `launcher ${side}`;
-  launcher.setAttribute('aria-label', `Open chat with ${config.name}`);
+  launcher.setAttribute('aria-label', words.openChatWith(config.name));
   launcher.setAttribute('aria-expanded', 'false');
   launcher.style.setProperty('--button-color', config.buttonColor);
   launcher.style.setProperty('--button-text', readableOn(config.buttonColor));
@@ -101,7 +104,7 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
   panel.className = `panel ${side}`;
   panel.hidden = true;
   panel.setAttribute('role', 'dialog');
-  panel.setAttribute('aria-label', `Chat with ${config.name}`);
+  panel.setAttribute('aria-label', words.chatWith(config.name));
   // Shift+Tab from the window's first control reaches the edge before it, Tab from its last the edge after.
   const edge = (to: 'first' | 'last') => {
     const sentinel = document.createElement('span');
@@ -126,7 +129,7 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
     panel.hidden = false;
     for (const sentinel of edges) sentinel.hidden = !config.allowed;
     launcher.setAttribute('aria-expanded', 'true');
-    launcher.setAttribute('aria-label', `Close chat with ${config.name}`);
+    launcher.setAttribute('aria-label', words.closeChatWith(config.name));
     if (!config.allowed) {
       if (!panel.firstChild) panel.append(...refusal());
       (panel.firstChild as HTMLElement).focus();
@@ -140,8 +143,8 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
     // A new window focuses its own input once loaded; until then the frame holds an about:blank
     // of this page's origin, which a message for the hub would not reach (the browser warns).
     frame = document.createElement('iframe');
-    frame.title = `Chat with ${config.name}`;
-    frame.src = `${base}?host=${encodeURIComponent(location.origin)}#conversation=${conversationId}${fresh ? '&new' : ''}`;
+    frame.title = words.chatWith(config.name);
+    frame.src = `${base}?host=${encodeURIComponent(location.origin)}&lang=${lang}#conversation=${conversationId}${fresh ? '&new' : ''}`;
     panel.append(frame);
     frame.focus();
   }
@@ -154,12 +157,12 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
     const text = document.createElement('p');
     text.className = 'refused';
     text.tabIndex = -1;
-    text.textContent = 'This chat is not available on this website.';
+    text.textContent = words.notAvailable;
     const dismiss = document.createElement('button');
     dismiss.type = 'button';
     dismiss.className = 'dismiss';
     dismiss.textContent = '×';
-    dismiss.setAttribute('aria-label', 'Close chat');
+    dismiss.setAttribute('aria-label', words.closeChat);
     dismiss.addEventListener('click', close);
     return [text, dismiss];
   }
@@ -168,7 +171,7 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
     panel.hidden = true;
     for (const sentinel of edges) sentinel.hidden = true;
     launcher.setAttribute('aria-expanded', 'false');
-    launcher.setAttribute('aria-label', `Open chat with ${config.name}`);
+    launcher.setAttribute('aria-label', words.openChatWith(config.name));
     launcher.focus();
   }
 

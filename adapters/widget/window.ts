@@ -2,6 +2,7 @@ import { follow, isOpen, type HandoffState, type Message } from './live.js';
 import { isConversationId, isWidgetMessage, newConversationId, storage, type WidgetMessage } from './protocol.js';
 import { readableOn } from './readable.js';
 import { renderText } from './text.js';
+import { wordsFor } from './words.js';
 
 // The chat window, served at /widget/chatbots/{id}: inside the embed script's iframe, or as a
 // full page. Everything is built with DOM calls and text nodes; nothing is parsed as HTML.
@@ -22,9 +23,6 @@ type WindowConfig = {
 };
 type Turn = Pick<Message, 'role' | 'content' | 'author'>;
 
-const QUOTA_TEXT = 'This chatbot cannot answer more messages right now. Please try again later.';
-const UNREACHABLE_TEXT = 'The chat could not be reached.';
-
 const config = JSON.parse(document.getElementById('switchboard-config')?.textContent ?? '{}') as WindowConfig;
 const base = `/widget/chatbots/${encodeURIComponent(config.chatbotId)}`;
 const embedded = window.parent !== window;
@@ -36,6 +34,8 @@ const hostOrigin = embedded
 const byScript = embedded && isConversationId(new URLSearchParams(location.hash.slice(1)).get('conversation'));
 const saved = storage();
 const conversationKey = `switchboard:${config.chatbotId}:conversation`;
+/** The embed script passes the page's language on; a window opened as a page has the browser's alone. */
+const { lang, words } = wordsFor([new URLSearchParams(location.search).get('lang'), ...navigator.languages]);
 
 function element<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -66,6 +66,7 @@ function startingConversation(): { id: string; known: boolean } {
   return { id: newConversationId(), known: false };
 }
 
+document.documentElement.lang = lang;
 document.documentElement.dataset.theme = config.theme;
 document.documentElement.dataset.mode = embedded ? 'embedded' : 'page';
 document.documentElement.style.setProperty('--user-color', config.userMessageColor);
@@ -84,12 +85,12 @@ let live: { stop(): void } | undefined;
 const header = element('header', { className: 'header' });
 if (config.profilePictureUrl) header.append(element('img', { className: 'avatar', src: config.profilePictureUrl, alt: '' }));
 header.append(element('h1', { className: 'title' }, config.name));
-const restart = element('button', { type: 'button', className: 'icon-button', title: 'New conversation' }, '+');
-restart.setAttribute('aria-label', 'New conversation');
+const restart = element('button', { type: 'button', className: 'icon-button', title: words.newConversation }, '+');
+restart.setAttribute('aria-label', words.newConversation);
 header.append(restart);
 if (byScript) {
-  const close = element('button', { type: 'button', className: 'icon-button', title: 'Close chat' }, '×');
-  close.setAttribute('aria-label', 'Close chat');
+  const close = element('button', { type: 'button', className: 'icon-button', title: words.closeChat }, '×');
+  close.setAttribute('aria-label', words.closeChat);
   close.addEventListener('click', () => postToHost({ type: 'switchboard:close' }));
   header.append(close);
 }
@@ -97,19 +98,19 @@ if (byScript) {
 const log = element('div', { className: 'log' });
 log.setAttribute('role', 'log');
 log.setAttribute('aria-live', 'polite');
-log.setAttribute('aria-label', `Conversation with ${config.name}`);
+log.setAttribute('aria-label', words.conversationWith(config.name));
 const suggestions = element('div', { className: 'suggestions' });
-const input = element('input', { type: 'text', className: 'input', autocomplete: 'off', maxLength: 4000, placeholder: 'Type a message…', dir: 'auto' });
-input.setAttribute('aria-label', 'Message');
-const send = element('button', { type: 'submit', className: 'send' }, 'Send');
+const input = element('input', { type: 'text', className: 'input', autocomplete: 'off', maxLength: 4000, placeholder: words.typeAMessage, dir: 'auto' });
+input.setAttribute('aria-label', words.message);
+const send = element('button', { type: 'submit', className: 'send' }, words.send);
 const composer = element('form', { className: 'composer' }, input, send);
-const talk = element('button', { type: 'button', className: 'link-button' }, 'Talk to a person');
+const talk = element('button', { type: 'button', className: 'link-button' }, words.talkToAPerson);
 const handoffStatus = element('p', { className: 'handoff-status' });
 handoffStatus.setAttribute('role', 'status');
 const handoffBar = element('div', { className: 'handoff' }, talk, handoffStatus);
 
 if (!config.allowed) {
-  document.body.append(header, element('p', { className: 'refused' }, 'This chat is not available on this website.'));
+  document.body.append(header, element('p', { className: 'refused' }, words.notAvailable));
   restart.remove();
 } else {
   document.body.append(header, log, suggestions, handoffBar, composer);
@@ -177,7 +178,7 @@ function showHandoff(state: HandoffState | null): void {
 }
 
 function statusOf(state: HandoffState | null): string {
-  return state?.taken_by ? `Chatting with ${state.taken_by}` : 'Waiting for someone from the team…';
+  return state?.taken_by ? words.chattingWith(state.taken_by) : words.waitingForTheTeam;
 }
 
 /** The team's replies and the handoff's changes, live, until the handoff is over. */
@@ -221,7 +222,7 @@ async function talkToPerson(): Promise<void> {
     }).catch(() => undefined);
     if (!response?.ok) {
       const { message } = (await response?.json().catch(() => ({}))) as { message?: string };
-      notice(bubble('assistant', ''), response?.status === 429 && message ? message : UNREACHABLE_TEXT);
+      notice(bubble('assistant', ''), response?.status === 429 && message ? message : words.unreachable);
       return;
     }
     const asked = (await response.json()) as { handoff: HandoffState; messages: Message[] };
@@ -266,8 +267,8 @@ async function answer(text: string): Promise<void> {
     if (!response.ok || !response.body) {
       const { message } = (await response.json().catch(() => ({}))) as { message?: string };
       if (response.status === 429 && message) return notice(reply, message);
-      if (response.status === 403) return notice(reply, QUOTA_TEXT);
-      return notice(reply, UNREACHABLE_TEXT, text);
+      if (response.status === 403) return notice(reply, words.quotaReached);
+      return notice(reply, words.unreachable, text);
     }
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let content = '';
@@ -283,7 +284,7 @@ async function answer(text: string): Promise<void> {
     replies += 1;
     if (replies === 1) offerLeadForm();
   } catch {
-    notice(reply, UNREACHABLE_TEXT, text);
+    notice(reply, words.unreachable, text);
   } finally {
     reply.removeAttribute('aria-busy');
     setSending(false);
@@ -295,7 +296,7 @@ function notice(reply: HTMLElement, message: string, retryText?: string): void {
   reply.setAttribute('role', 'alert');
   reply.replaceChildren(message);
   if (retryText === undefined) return;
-  const retry = element('button', { type: 'button', className: 'retry' }, 'Retry');
+  const retry = element('button', { type: 'button', className: 'retry' }, words.retry);
   retry.addEventListener('click', () => {
     moveFocusOutOf(reply);
     reply.remove();
@@ -323,8 +324,8 @@ function offerLeadForm(again = false): void {
   });
   const status = element('p', { className: 'lead-status' });
   status.setAttribute('role', 'status');
-  const submit = element('button', { type: 'submit', className: 'send' }, 'Submit');
-  const dismiss = element('button', { type: 'button', className: 'link-button' }, 'No thanks');
+  const submit = element('button', { type: 'submit', className: 'send' }, words.submit);
+  const dismiss = element('button', { type: 'button', className: 'link-button' }, words.noThanks);
   const lead = element('form', { className: 'lead' }, element('h2', {}, form.title), ...inputs, status, element('div', { className: 'lead-actions' }, submit, dismiss));
   lead.setAttribute('aria-label', form.title);
   dismiss.addEventListener('click', () => {
@@ -342,7 +343,7 @@ function offerLeadForm(again = false): void {
 async function submitLead(lead: HTMLFormElement, status: HTMLElement): Promise<void> {
   const values = Object.fromEntries(new FormData(lead)) as Partial<Record<Field, string>>;
   if (!values.email && !values.phone) {
-    status.textContent = 'Please give an email address or a phone number.';
+    status.textContent = words.emailOrPhone;
     return;
   }
   const response = await fetch(`${base}/leads`, {
@@ -351,11 +352,11 @@ async function submitLead(lead: HTMLFormElement, status: HTMLElement): Promise<v
     body: JSON.stringify({ conversationId, ...values, host: hostOrigin }),
   }).catch(() => undefined);
   if (!response?.ok) {
-    status.textContent = response?.status === 400 ? 'Please check the details.' : UNREACHABLE_TEXT;
+    status.textContent = response?.status === 400 ? words.checkTheDetails : words.unreachable;
     return;
   }
   moveFocusOutOf(lead);
-  lead.replaceChildren(element('p', { className: 'lead-status' }, 'Thank you! We will be in touch.'));
+  lead.replaceChildren(element('p', { className: 'lead-status' }, words.thanks));
 }
 
 function postToHost(message: WidgetMessage): void {

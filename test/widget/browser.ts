@@ -19,14 +19,16 @@ export function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // The browser's language, where a test sets none: the widget speaks it when the page has no lang.
+      '--lang=en-US',
       `--host-resolver-rules=MAP ${ALLOWED_HOST} 127.0.0.1, MAP ${OTHER_HOST} 127.0.0.1`,
     ],
   });
 }
 
 export type HostSite = {
-  /** A host page on `host` embedding chatbot `chatbotId` with the snippet from the README. */
-  pageUrl(host: string, chatbotId: string): string;
+  /** A host page on `host` embedding chatbot `chatbotId` with the snippet from the README, in language `lang` when given. */
+  pageUrl(host: string, chatbotId: string, lang?: string): string;
   /** A host page that frames the chat window directly, without the embed script. */
   framingUrl(host: string, chatbotId: string): string;
   close(): Promise<void>;
@@ -40,18 +42,19 @@ export async function startHostSite(hubOrigin: string): Promise<HostSite> {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://host');
     const chatbotId = url.searchParams.get('bot') ?? '';
+    const lang = url.searchParams.get('lang');
     const embed = url.pathname === '/frame'
       ? `<iframe id="direct" src="${hubOrigin}/widget/chatbots/${chatbotId}"></iframe>`
       : `<script src="${hubOrigin}/widget/embed.js" data-chatbot-id="${chatbotId}" defer></script>`;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html><head><title>Host</title>
+    res.end(`<!doctype html><html${lang ? ` lang="${lang}"` : ''}><head><title>Host</title>
 <style>* { color: rgb(255, 0, 0); font-family: serif; } button { border-radius: 0; }</style></head>
 <body><h1>Host page</h1><button id="own">Own button</button>${embed}</body></html>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    pageUrl: (host, chatbotId) => `http://${host}:${port}/?bot=${encodeURIComponent(chatbotId)}`,
+    pageUrl: (host, chatbotId, lang) => `http://${host}:${port}/?bot=${encodeURIComponent(chatbotId)}${lang ? `&lang=${encodeURIComponent(lang)}` : ''}`,
     framingUrl: (host, chatbotId) => `http://${host}:${port}/frame?bot=${encodeURIComponent(chatbotId)}`,
     close: () =>
       new Promise<void>((resolve) => {

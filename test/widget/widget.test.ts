@@ -74,11 +74,12 @@ async function openWidget(host = ALLOWED_HOST): Promise<Frame> {
   return chatFrame();
 }
 
-async function chatFrame(): Promise<Frame> {
-  const handle = await page.locator('switchboard-chat iframe').elementHandle();
+/** The chat window on `on`, once its message field (labelled `messageLabel`) is there. */
+async function chatFrame(on = page, messageLabel = 'Message'): Promise<Frame> {
+  const handle = await on.locator('switchboard-chat iframe').elementHandle();
   const frame = await handle?.contentFrame();
   if (!frame) throw new Error('no chat frame');
-  await frame.getByRole('textbox', { name: 'Message' }).waitFor();
+  await frame.getByRole('textbox', { name: messageLabel }).waitFor();
   return frame;
 }
 
@@ -269,6 +270,34 @@ describe('the window', () => {
     await send(frame, 'مرحبا، هل لديكم خبز؟');
     expect(await direction(frame.locator('.message.user'))).toBe('rtl');
     expect(await direction(frame.locator('.message.assistant').first())).toBe('ltr');
+  });
+
+  it('speaks the page’s language, else the browser’s, else English, in its own words and its lang', async () => {
+    const words = async (frame: Frame) => ({
+      lang: await frame.locator('html').getAttribute('lang'),
+      send: await frame.locator('button.send').textContent(),
+      message: await frame.locator('input.input').getAttribute('aria-label'),
+      talk: await frame.locator('.link-button').first().textContent(),
+    });
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'es-ES'));
+    await page.getByRole('button', { name: 'Abrir el chat con Harbor Helper' }).click();
+    expect(await words(await chatFrame(page, 'Mensaje'))).toEqual({ lang: 'es', send: 'Enviar', message: 'Mensaje', talk: 'Hablar con una persona' });
+    expect(await page.getByRole('button', { name: 'Cerrar el chat con Harbor Helper' }).count()).toBe(1);
+
+    // A page in a language the widget does not speak: the visitor's browser decides.
+    const german = await browser.newContext({ locale: 'de-DE' });
+    try {
+      const visitor = await german.newPage();
+      await visitor.goto(site.pageUrl(ALLOWED_HOST, bot, 'fi'));
+      await visitor.getByRole('button', { name: 'Chat mit Harbor Helper öffnen' }).click();
+      expect(await words(await chatFrame(visitor, 'Nachricht'))).toEqual({ lang: 'de', send: 'Senden', message: 'Nachricht', talk: 'Mit einer Person sprechen' });
+    } finally {
+      await german.close();
+    }
+
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'fi'));
+    await launcher().click();
+    expect(await words(await chatFrame())).toEqual({ lang: 'en', send: 'Send', message: 'Message', talk: 'Talk to a person' });
   });
 
   it('shows a visible error with a retry when the hub cannot be reached', async () => {

@@ -1,0 +1,189 @@
+// The widget's own words (its buttons, labels and notices; the chatbot's messages are the owner's)
+// in the languages it speaks. The language is the first of the visitor's that it speaks: the
+// embedding page's `lang` (the site's language, which its owner chose), then the browser's.
+
+export type Words = {
+  newConversation: string;
+  closeChat: string;
+  conversationWith(name: string): string;
+  typeAMessage: string;
+  message: string;
+  send: string;
+  talkToAPerson: string;
+  notAvailable: string;
+  chattingWith(name: string): string;
+  waitingForTheTeam: string;
+  quotaReached: string;
+  unreachable: string;
+  retry: string;
+  submit: string;
+  noThanks: string;
+  emailOrPhone: string;
+  checkTheDetails: string;
+  thanks: string;
+  openChatWith(name: string): string;
+  closeChatWith(name: string): string;
+  chatWith(name: string): string;
+};
+
+const english: Words = {
+  newConversation: 'New conversation',
+  closeChat: 'Close chat',
+  conversationWith: (name) => `Conversation with ${name}`,
+  typeAMessage: 'Type a message…',
+  message: 'Message',
+  send: 'Send',
+  talkToAPerson: 'Talk to a person',
+  notAvailable: 'This chat is not available on this website.',
+  chattingWith: (name) => `Chatting with ${name}`,
+  waitingForTheTeam: 'Waiting for someone from the team…',
+  quotaReached: 'This chatbot cannot answer more messages right now. Please try again later.',
+  unreachable: 'The chat could not be reached.',
+  retry: 'Retry',
+  submit: 'Submit',
+  noThanks: 'No thanks',
+  emailOrPhone: 'Please give an email address or a phone number.',
+  checkTheDetails: 'Please check the details.',
+  thanks: 'Thank you! We will be in touch.',
+  openChatWith: (name) => `Open chat with ${name}`,
+  closeChatWith: (name) => `Close chat with ${name}`,
+  chatWith: (name) => `Chat with ${name}`,
+};
+
+const spanish: Words = {
+  newConversation: 'Nueva conversación',
+  closeChat: 'Cerrar el chat',
+  conversationWith: (name) => `Conversación con ${name}`,
+  typeAMessage: 'Escribe un mensaje…',
+  message: 'Mensaje',
+  send: 'Enviar',
+  talkToAPerson: 'Hablar con una persona',
+  notAvailable: 'Este chat no está disponible en este sitio web.',
+  chattingWith: (name) => `Hablando con ${name}`,
+  waitingForTheTeam: 'Esperando a alguien del equipo…',
+  quotaReached: 'Este chatbot no puede responder más mensajes ahora mismo. Inténtalo de nuevo más tarde.',
+  unreachable: 'No se ha podido conectar con el chat.',
+  retry: 'Reintentar',
+  submit: 'Enviar',
+  noThanks: 'No, gracias',
+  emailOrPhone: 'Indica un correo electrónico o un número de teléfono.',
+  checkTheDetails: 'Revisa los datos.',
+  thanks: '¡Gracias! Nos pondremos en contacto contigo.',
+  openChatWith: (name) => `Abrir el chat con ${name}`,
+  closeChatWith: (name) => `Cerrar el chat con ${name}`,
+  chatWith: (name) => `Chat con ${name}`,
+};
+
+const german: Words = {
+  newConversation: 'Neue Unterhaltung',
+  closeChat: 'Chat schließen',
+  conversationWith: (name) => `Unterhaltung mit ${name}`,
+  typeAMessage: 'Nachricht eingeben…',
+  message: 'Nachricht',
+  send: 'Senden',
+  talkToAPerson: 'Mit einer Person sprechen',
+  notAvailable: 'Dieser Chat ist auf dieser Website nicht verfügbar.',
+  chattingWith: (name) => `Im Gespräch mit ${name}`,
+  waitingForTheTeam: 'Wir verbinden Sie mit jemandem aus dem Team…',
+  quotaReached: 'Dieser Chatbot kann gerade keine weiteren Nachrichten beantworten. Bitte versuchen Sie es später erneut.',
+  unreachable: 'Der Chat ist nicht erreichbar.',
+  retry: 'Erneut versuchen',
+  submit: 'Absenden',
+  noThanks: 'Nein, danke',
+  emailOrPhone: 'Bitte geben Sie eine E-Mail-Adresse oder eine Telefonnummer an.',
+  checkTheDetails: 'Bitte prüfen Sie die Angaben.',
+  thanks: 'Vielen Dank! Wir melden uns bei Ihnen.',
+  openChatWith: (name) => `Chat mit ${name} öffnen`,
+  closeChatWith: (name) => `Chat mit ${name} schließen`,
+  chatWith: (name) => `Chat mit ${name}`,
+};
+
+const french: Words = {
+  newConversation: 'Nouvelle conversation',
+  closeChat: 'Fermer le chat',
+  conversationWith: (name) => `Conversation avec ${name}`,
+  typeAMessage: 'Écrivez un message…',
+  message: 'Message',
+  send: 'Envoyer',
+  talkToAPerson: 'Parler à une personne',
+  notAvailable: 'Ce chat n’est pas disponible sur ce site.',
+  chattingWith: (name) => `En conversation avec ${name}`,
+  waitingForTheTeam: 'En attente d’un membre de l’équipe…',
+  quotaReached: 'Ce chatbot ne peut plus répondre pour le moment. Veuillez réessayer plus tard.',
+  unreachable: 'Le chat est injoignable.',
+  retry: 'Réessayer',
+  submit: 'Valider',
+  noThanks: 'Non merci',
+  emailOrPhone: 'Veuillez indiquer une adresse e-mail ou un numéro de téléphone.',
+  checkTheDetails: 'Veuillez vérifier vos coordonnées.',
+  thanks: 'Merci ! Nous vous recontacterons.',
+  openChatWith: (name) => `Ouvrir le chat avec ${name}`,
+  closeChatWith: (name) => `Fermer le chat avec ${name}`,
+  chatWith: (name) => `Chat avec ${name}`,
+};
+
+const italian: Words = {
+  newConversation: 'Nuova conversazione',
+  closeChat: 'Chiudi la chat',
+  conversationWith: (name) => `Conversazione con ${name}`,
+  typeAMessage: 'Scrivi un messaggio…',
+  message: 'Messaggio',
+  send: 'Invia',
+  talkToAPerson: 'Parla con una persona',
+  notAvailable: 'Questa chat non è disponibile su questo sito.',
+  chattingWith: (name) => `In chat con ${name}`,
+  waitingForTheTeam: 'In attesa di qualcuno del team…',
+  quotaReached: 'Questo chatbot non può rispondere ad altri messaggi in questo momento. Riprova più tardi.',
+  unreachable: 'Impossibile raggiungere la chat.',
+  retry: 'Riprova',
+  submit: 'Invia',
+  noThanks: 'No, grazie',
+  emailOrPhone: 'Indica un indirizzo email o un numero di telefono.',
+  checkTheDetails: 'Controlla i dati inseriti.',
+  thanks: 'Grazie! Ti ricontatteremo presto.',
+  openChatWith: (name) => `Apri la chat con ${name}`,
+  closeChatWith: (name) => `Chiudi la chat con ${name}`,
+  chatWith: (name) => `Chat con ${name}`,
+};
+
+const dutch: Words = {
+  newConversation: 'Nieuw gesprek',
+  closeChat: 'Chat sluiten',
+  conversationWith: (name) => `Gesprek met ${name}`,
+  typeAMessage: 'Typ een bericht…',
+  message: 'Bericht',
+  send: 'Versturen',
+  talkToAPerson: 'Met een medewerker praten',
+  notAvailable: 'Deze chat is niet beschikbaar op deze website.',
+  chattingWith: (name) => `In gesprek met ${name}`,
+  waitingForTheTeam: 'Wachten op iemand van het team…',
+  quotaReached: 'Deze chatbot kan nu geen berichten meer beantwoorden. Probeer het later opnieuw.',
+  unreachable: 'De chat is niet bereikbaar.',
+  retry: 'Opnieuw proberen',
+  submit: 'Versturen',
+  noThanks: 'Nee, bedankt',
+  emailOrPhone: 'Vul een e-mailadres of een telefoonnummer in.',
+  checkTheDetails: 'Controleer de gegevens.',
+  thanks: 'Bedankt! We nemen contact met je op.',
+  openChatWith: (name) => `Chat met ${name} openen`,
+  closeChatWith: (name) => `Chat met ${name} sluiten`,
+  chatWith: (name) => `Chat met ${name}`,
+};
+
+const WORDS: Record<string, Words> = { en: english, es: spanish, de: german, fr: french, it: italian, nl: dutch };
+
+/** The languages the widget speaks, by their codes. */
+export const WIDGET_LANGUAGES = Object.keys(WORDS);
+
+/**
+ * The first of `wanted` (language tags, best first: `es-ES`, `de`; empty or missing ones are
+ * passed over) that the widget speaks, by its primary code, and its words; English otherwise.
+ */
+export function wordsFor(wanted: readonly (string | null | undefined)[]): { lang: string; words: Words } {
+  for (const tag of wanted) {
+    const lang = tag?.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+    const words = Object.hasOwn(WORDS, lang) ? WORDS[lang] : undefined;
+    if (words) return { lang, words };
+  }
+  return { lang: 'en', words: english };
+}
