@@ -16,7 +16,7 @@ import { FEEDBACK_ACTION_ID } from '../../adapters/slack/feedback.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/index.js';
 import { EMPTY_REPLY } from '../../adapters/slack/reply.js';
 import { ANSWER_ACTION_ID, ANSWER_VIEW_ID } from '../../adapters/slack/unanswered.js';
-import { escapeText, MESSAGE_LIMIT, unescapeText } from '../../adapters/slack/text.js';
+import { escapeText, MESSAGE_LIMIT } from '../../adapters/slack/text.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
 import { createSourceWorker } from '../../jobs/sources/worker.js';
 import { DEFAULT_SOURCE_LIMITS, trainFromSources } from '../../src/domain/sources.js';
@@ -48,6 +48,7 @@ import {
   type OpenedView,
   type SlackBlock,
   type SlackMessageRecord,
+  slackTokens,
 } from '../fakes/slack.js';
 import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
@@ -1022,6 +1023,32 @@ describe('Slack adapter: replies', () => {
     expect(history[1]?.content.replaceAll('```\n```\n', '').replace(/\s+/g, ' ')).toBe(reply.replace(/\s+/g, ' '));
   });
 
+  describe('never lets a reply notify anyone or hide a link under a label', () => {
+    // What a chatbot may say, or echo of a person's words: Slack's markup, to be shown as typed.
+    const forged = [`Ask <!channel>, <!here> or <@${BOB}> `, 'at <https://evil.example/|your bank> & <#C0OTHER001>.'];
+    const shown = escapeText(forged.join(''));
+
+    for (const nativeStreaming of [true, false]) {
+      it(nativeStreaming ? 'streamed natively' : 'posted and edited', async () => {
+        const h = await harness({ nativeStreaming, updateIntervalMs: 50 });
+        await h.bind(ALL_CHANNEL, h.support, 'all');
+        h.script({ pieces: forged, delayMs: 60 });
+        const question = await h.say(ALL_CHANNEL, ALICE, 'Who do I ask?');
+        h.script(undefined);
+        // A person's words, typed with the markup (Slack delivers them escaped), echoed by the chatbot.
+        const typed = await h.say(ALL_CHANNEL, ALICE, escapeText('Hi <!everyone> see <https://evil.example/|this>'));
+
+        const [reply] = h.slack.botReplies(ALL_CHANNEL, question.ts);
+        const [echo] = h.slack.botReplies(ALL_CHANNEL, typed.ts);
+        expect(reply?.text).toBe(shown);
+        expect(echo?.text).toBe(escapeText('Echo: Hi <!everyone> see <https://evil.example/|this>'));
+        // The answers end with their 👍/👎 buttons (edited: in blocks that hold the text too).
+        expect(reply?.blocks?.some((block) => block.type === 'context_actions')).toBe(true);
+        expect([reply, echo].flatMap((message) => (message ? slackTokens(message) : ['missing']))).toEqual([]);
+      });
+    }
+  });
+
   it('shows a placeholder when the chatbot answers nothing', async () => {
     const h = await harness();
     await h.bind(ALL_CHANNEL, h.support, 'all');
@@ -1348,9 +1375,9 @@ describe('Slack adapter: feedback', () => {
     expect(replies.slice(0, -1).every((reply) => reply.blocks === undefined)).toBe(true);
     const last = replies.at(-1);
     expect(last?.blocks?.map((block) => block.type)).toEqual(['markdown', 'context_actions']);
-    // Slack shows the blocks instead of the text: the Markdown block holds the text, unescaped.
-    expect(last?.blocks?.[0]?.text).toBe(unescapeText(last?.text ?? ''));
-    expect(String(last?.blocks?.[0]?.text).endsWith('Last <b> & done.')).toBe(true);
+    // Slack shows the blocks instead of the text: the Markdown block holds the text, escaped alike.
+    expect(last?.blocks?.[0]?.text).toBe(last?.text);
+    expect(String(last?.blocks?.[0]?.text).endsWith(escapeText('Last <b> & done.'))).toBe(true);
 
     await click(h, last, ALICE, 'negative');
     expect((await savedMessages(h)).find((message) => message.role === 'assistant')?.feedback).toBe('down');

@@ -157,13 +157,43 @@ export type FakeSlack = {
   close(): Promise<void>;
 };
 
-/** The text a streaming call carries, as Slack shows it in the message (`&`, `<`, `>` escaped); undefined if none. */
+/**
+ * Slack's markup tokens: a mention of a user (`<@U…>`), a channel (`<#C…>`), everyone or a group
+ * (`<!channel>`, `<!here>`, `<!subteam^…>`), and a link whose label may hide its address
+ * (`<https://…|label>`).
+ */
+const SLACK_TOKEN = /<[@#!][^<>]*>|<[a-z][a-z\d+.-]*:[^<>]*>/gi;
+
+/**
+ * The text a streaming call carries, as Slack keeps it in the message; undefined if none. Slack
+ * reads its markup tokens in `markdown_text` too (a mention there notifies), so those and the
+ * entities `&amp;`, `&lt;`, `&gt;` stay as sent; other `&`, `<`, `>` are shown literally (escaped).
+ */
 function streamedText(args: Record<string, string>): string | undefined {
   const chunks = args.chunks ? (JSON.parse(args.chunks) as { type: string; text?: string }[]) : [];
   const parts = [args.markdown_text, ...chunks.filter((chunk) => chunk.type === 'markdown_text').map((chunk) => chunk.text)];
   const text = parts.filter((part): part is string => typeof part === 'string').join('');
   if (!text && !args.markdown_text && chunks.length === 0) return undefined;
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+  return text.replace(new RegExp(`${SLACK_TOKEN.source}|&(?:amp|lt|gt);|[&<>]`, 'gi'), (found) => escapes[found] ?? found);
+}
+
+/**
+ * The markup tokens in a message that Slack acts on (notifying, or linking under a label): in its
+ * text and in the text of its blocks, all but plain_text (which Slack shows as it is).
+ */
+export function slackTokens(message: Pick<SlackMessageRecord, 'text' | 'blocks'>): string[] {
+  const texts: string[] = [message.text];
+  const collect = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(collect);
+    else if (typeof value === 'object' && value !== null) {
+      const fields = value as Record<string, unknown>;
+      if (fields.type !== 'plain_text' && typeof fields.text === 'string') texts.push(fields.text);
+      Object.values(fields).forEach(collect);
+    }
+  };
+  collect(message.blocks ?? []);
+  return texts.flatMap((text) => text.match(SLACK_TOKEN) ?? []);
 }
 
 const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length > 0 && value.length <= max;
