@@ -1,7 +1,7 @@
-import { webApi, type types } from '@slack/bolt';
+import type { types, webApi } from '@slack/bolt';
 import type { AnswerRef, ReplySink } from '../relay.js';
 import { answerBlocks, feedbackBlocks } from './feedback.js';
-import { countSlackError } from './metrics.js';
+import { countSlackError, platformError } from './metrics.js';
 import { escapeText, splitMessage } from './text.js';
 
 // A reply in a Slack thread that grows as the hub streams it: natively streamed where Slack allows
@@ -67,12 +67,6 @@ const STREAMING_REFUSALS = new Set([
   'not_allowed_token_type',
   'unknown_method',
 ]);
-
-/** The `error` of an `{ok: false}` answer, or undefined for any other failure. */
-const platformError = (error: unknown) =>
-  error instanceof Error && (error as webApi.WebAPIPlatformError).code === webApi.ErrorCode.PlatformError
-    ? (error as webApi.WebAPIPlatformError).data.error
-    : undefined;
 
 const isStreamingRefusal = (error: unknown) => STREAMING_REFUSALS.has(platformError(error) ?? '');
 

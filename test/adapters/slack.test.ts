@@ -11,6 +11,7 @@ import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
 import { notBoundText } from '../../adapters/relay.js';
 import { SLACK_ADMINS } from '../../adapters/slack/commands.js';
+import { notInChannelText } from '../../adapters/slack/digest-channel.js';
 import { noDefaultText, THINKING_STATUS } from '../../adapters/slack/assistant.js';
 import { FEEDBACK_ACTION_ID } from '../../adapters/slack/feedback.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/index.js';
@@ -90,6 +91,7 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'users.info': ['users:read', 'users:read.email'],
   'conversations.replies': ['channels:history', 'groups:history', 'im:history'],
   'conversations.open': ['im:write'],
+  'conversations.info': ['channels:read', 'groups:read', 'im:read', 'mpim:read'],
   'files.getUploadURLExternal': ['files:write'],
   'files.completeUploadExternal': ['files:write'],
   // A modal needs only the interaction's trigger_id.
@@ -1314,6 +1316,31 @@ describe('Slack adapter: the /chatbot command', () => {
     const off = await h.command('digest off', ADMIN);
     expect(off.text).toContain('off');
     expect(await digests()).toEqual([]);
+  });
+
+  it('digest on refuses, changing nothing, in a channel the bot is not in, saying how to invite it', async () => {
+    const h = await harness();
+    const PRIVATE_CHANNEL = 'C0PRIVATE1';
+    const refusal = escapeText(notInChannelText('switchboard', '/chatbot'));
+    const digests = (channelId: string) => h.hub.listDigests({ platform: 'slack', workspaceId: TEAM, channelId });
+    for (const [channel, kind] of [[MENTION_CHANNEL, 'public'], [PRIVATE_CHANNEL, 'private']] as const) {
+      await h.bind(channel, h.support, 'mentions');
+      h.slack.botNotIn(channel, kind);
+      expect((await h.command('digest on 08:30 Europe/Oslo', ADMIN, channel)).text).toBe(refusal);
+      expect(await digests(channel)).toEqual([]);
+    }
+    expect(refusal).toContain('`/invite @switchboard`');
+    // Where the bot is, and in the asker's direct message with it, digests are taken.
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    expect((await h.command('digest on', ADMIN, ALL_CHANNEL)).text).toContain("I'll post the new leads");
+    await h.bind(ALICE_DM, h.support, 'all');
+    expect((await h.command('digest on', ADMIN, ALICE_DM)).text).toContain("I'll post the new leads");
+    expect((await digests(ALL_CHANNEL)).length + (await digests(ALICE_DM)).length).toBe(2);
+    // When Slack cannot say (an install without the new scopes), the digest is taken, and the doubt logged.
+    await h.bind(OTHER_CHANNEL, h.support, 'mentions');
+    h.slack.failNext('conversations.info', 'missing_scope');
+    expect((await h.command('digest on', ADMIN, OTHER_CHANNEL)).text).toContain("I'll post the new leads");
+    expect(h.logs.some((log) => /could not tell whether the bot is in a channel/.test(log.msg))).toBe(true);
   });
 });
 
