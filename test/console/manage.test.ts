@@ -460,6 +460,39 @@ describe('activity', () => {
     expect(await open.getByLabel('Contact name').inputValue()).toBe('Customer zero, typed');
     await open.context().close();
   });
+  it('reads only the newest page of three pages of leads each time it reads the list again, showing new and corrected leads', async () => {
+    const busy = await createChatbotViaApi(run.app, 'Busy Harbour');
+    const addLead = (body: Record<string, string>) => call('POST', `${run.app.baseUrl}/chatbots/${busy}/leads`, run.app.apiKey, body);
+    // 250 leads, oldest first: pages of 100 make three. The newest one's conversation corrects it later.
+    for (let start = 0; start < 250; start += 25) {
+      await Promise.all(Array.from({ length: 25 }, (_, offset) => start + offset).map((index) => addLead({ email: `guest-${index}@example.com` })));
+    }
+    await addLead({ email: 'newest@example.com', conversationId: 'newest-chat' });
+    const open = await newPage(run);
+    await open.clock.install();
+    await signIn(open, run.app);
+    const reads: string[] = [];
+    open.on('request', (request) => {
+      if (new URL(request.url()).pathname.endsWith('/get-leads')) reads.push(request.url());
+    });
+    await open.goto(`${run.app.origin}/console/chatbots/${busy}/activity/leads`);
+    const table = open.getByRole('table');
+    await table.getByRole('cell', { name: 'guest-0@example.com', exact: true }).waitFor();
+    expect(reads).toHaveLength(3);
+
+    await addLead({ name: 'Grace', email: 'grace@example.com' });
+    await addLead({ email: 'newest@corrected.example', conversationId: 'newest-chat' });
+    await open.clock.fastForward(10_000);
+    await table.getByRole('cell', { name: 'grace@example.com', exact: true }).waitFor();
+    await table.getByRole('cell', { name: 'newest@corrected.example', exact: true }).waitFor();
+    // One page read again, and every lead still shown, once, newest first.
+    expect(reads).toHaveLength(4);
+    const emails = await table.getByRole('row').evaluateAll((rows) => rows.slice(1).map((row) => row.children[1]?.textContent));
+    const guests = Array.from({ length: 250 }, (_, index) => `guest-${index}@example.com`);
+    expect(emails).toHaveLength(252);
+    expect(new Set(emails)).toEqual(new Set(['grace@example.com', 'newest@corrected.example', ...guests]));
+    await open.context().close();
+  });
 });
 
 describe('account', () => {
