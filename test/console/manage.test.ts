@@ -77,6 +77,24 @@ describe('connect', () => {
     expect((body as { data: unknown[] }).data).toHaveLength(1);
   });
 
+  it('shows under a digest how its latest day went, and why it was not posted', async () => {
+    const { body } = await call('GET', `${run.app.baseUrl}/integrations/digests?chatbotId=${chatbotId}`, run.app.apiKey);
+    const [digest] = (body as { data: { id: string; lastRun: unknown }[] }).data;
+    if (!digest) throw new Error('the digest added above is missing');
+    expect(digest.lastRun).toBeNull();
+    const reason = 'the Slack bot is not in channel C0456 (not_in_channel): invite it there with /invite, or the digest fails every day';
+    const scheduledAt = new Date('2026-03-10T08:00:00.000Z');
+    const day = { digestId: digest.id, localDate: '2026-03-10', scheduledAt, claimedBy: 'clock', claimedAt: scheduledAt };
+    await run.app.store.digestRuns.claim({ ...day, leaseUntil: new Date(scheduledAt.getTime() + 600_000) });
+    await run.app.store.digestRuns.finish(digest.id, day.localDate, { status: 'failed', attempts: 1, error: reason, finishedAt: scheduledAt });
+    await chatbotPage('connect');
+    const digests = section('Lead digests');
+    await digests.getByText(`Last run 2026-03-10: failed (${reason}).`).waitFor();
+    // The button is named after the digest alone.
+    await digests.getByRole('button', { name: 'Remove Slack T0123 / C0456 · 09:00 Europe/Oslo', exact: true }).waitFor();
+    await expectAccessible(page);
+  });
+
   // The API refuses each with the bare "Invalid request data"; the page says what to change.
   it('explains a refused channel, digest or webhook next to its form, and adds nothing', async () => {
     const channels = section('Slack and Discord channels');
