@@ -1506,6 +1506,22 @@ describe('Slack adapter: unanswered questions', () => {
     return { ...reply, message: { channel: MENTION_CHANNEL, ts: '1700000000.000100', text: reply.text, blocks: reply.blocks } as SlackMessageRecord };
   };
 
+  it('never turns what strangers typed into Slack markup: the lead list, the questions and their modal', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    const hostile = `<!channel> <@${BOB}> <https://evil.example/|your bank>`;
+    await call('POST', `${h.app.baseUrl}/chatbots/${h.support}/leads`, h.app.apiKey, { name: hostile, email: 'guest@example.com' });
+    await ask(h, `Why ${hostile}?`);
+    const leads = await h.command('leads', ADMIN);
+    expect(leads.text).toContain(escapeText(hostile));
+    const { text, blocks, message } = await listed(h);
+    expect(text).toContain(escapeText(hostile));
+    await interact(h, h.slack.click(message, ADMIN, ANSWER_ACTION_ID));
+    const modal = { text: '', blocks: h.slack.views[0]?.view.blocks as SlackBlock[] };
+    expect(JSON.stringify(modal.blocks)).toContain(escapeText(hostile));
+    expect([leads, { text, blocks }, modal].flatMap((shown) => slackTokens(shown))).toEqual([]);
+  });
+
   it('lists the open questions, most asked first, each with an Answer button; whose modal resolves the question', async () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.support, 'mentions');
