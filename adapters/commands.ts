@@ -43,6 +43,8 @@ export type CommandContext = {
   watchLearning?: (learning: Learning) => boolean;
   /** Everyone in the workspace can read the channel (Discord knows; Slack does not say): `digest` warns. */
   everyoneSees?: boolean;
+  /** Why the bot could not post a digest in the channel (it is not in it), if it could not: `digest on` refuses. */
+  digestRefusal?: () => Promise<string | undefined>;
   /** Shows what strangers typed (lead details, questions) as typed in the platform's markup; as it is unless given. */
   asTyped?: (text: string) => string;
 };
@@ -278,6 +280,8 @@ const handlers: Record<CommandName, Handler> = {
     const hhmm = normaliseTime(time);
     if (!hhmm) return { text: `\`${time}\` is not a time; write it as HH:MM (24-hour), e.g. 09:00.` };
     if (!isTimeZone(timezone)) return { text: `\`${timezone}\` is not a time zone; use an IANA name such as Europe/Oslo.` };
+    const refusal = await context.digestRefusal?.();
+    if (refusal) return { text: refusal };
     await context.hub.subscribeDigest({ chatbotId: chatbot.id, ...here, time: hhmm, timezone, postWhenEmpty: false });
     const warning = context.everyoneSees ? ` ${everyoneSeesDigest(context.words)}` : '';
     return { text: `Every day at ${hhmm} (${timezone}) I'll post the new leads of ${chatbot.name} here.${warning}` };

@@ -38,7 +38,7 @@ export function feedbackBlocks(answer: AnswerRef): types.KnownBlock[] {
 
 /**
  * A whole answer message as blocks: with blocks Slack shows them instead of the text, so the
- * text (standard Markdown, as streamed) comes first.
+ * text (standard Markdown, as streamed, escaped as streamed) comes first.
  */
 export const answerBlocks = (text: string, answer: AnswerRef): types.KnownBlock[] => [
   { type: 'markdown', text },

@@ -40,3 +40,9 @@ export function countSlackError(error: unknown): void {
   else return;
   counted.add(error);
 }
+
+/** The `error` of an `{ok: false}` answer, or undefined for any other failure. */
+export const platformError = (error: unknown) =>
+  error instanceof Error && (error as webApi.WebAPIPlatformError).code === webApi.ErrorCode.PlatformError
+    ? (error as webApi.WebAPIPlatformError).data.error
+    : undefined;

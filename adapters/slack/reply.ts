@@ -1,13 +1,15 @@
-import { webApi, type types } from '@slack/bolt';
+import type { types, webApi } from '@slack/bolt';
 import type { AnswerRef, ReplySink } from '../relay.js';
 import { answerBlocks, feedbackBlocks } from './feedback.js';
-import { countSlackError } from './metrics.js';
-import { escapeText, splitMessage, unescapeText } from './text.js';
+import { countSlackError, platformError } from './metrics.js';
+import { escapeText, splitMessage } from './text.js';
 
 // A reply in a Slack thread that grows as the hub streams it: natively streamed where Slack allows
 // it (streamedReply), else posted and then edited (threadReply: chat.update). Text beyond one
 // message's limit continues in further messages of the thread. The relay decides how often it
 // shows new text. A saved answer's last message ends with the 👍/👎 buttons (./feedback.ts).
+// Every path escapes the text first: Slack reads its markup (mentions, labelled links) in plain
+// text, Markdown text and Markdown blocks alike, and a reply may repeat what anyone typed.
 
 /** What is shown when the chatbot's reply is empty (Slack refuses an empty message). */
 export const EMPTY_REPLY = '(The chatbot had nothing to say.)';
@@ -20,7 +22,7 @@ export function threadReply(client: webApi.WebClient, channel: string, threadTs:
   async function show(text: string, answer?: AnswerRef): Promise<void> {
     const parts = splitMessage(escapeText(text.trim()));
     for (const [index, part] of parts.entries()) {
-      const blocks = answer && index === parts.length - 1 ? answerBlocks(unescapeText(part), answer) : undefined;
+      const blocks = answer && index === parts.length - 1 ? answerBlocks(part, answer) : undefined;
       const shown = posted[index];
       if (shown?.text === part && !blocks) continue;
       await withButtons(blocks, async (given) => {
@@ -66,12 +68,6 @@ const STREAMING_REFUSALS = new Set([
   'unknown_method',
 ]);
 
-/** The `error` of an `{ok: false}` answer, or undefined for any other failure. */
-const platformError = (error: unknown) =>
-  error instanceof Error && (error as webApi.WebAPIPlatformError).code === webApi.ErrorCode.PlatformError
-    ? (error as webApi.WebAPIPlatformError).data.error
-    : undefined;
-
 const isStreamingRefusal = (error: unknown) => STREAMING_REFUSALS.has(platformError(error) ?? '');
 
 /**
@@ -108,9 +104,9 @@ export function streamedReply(client: webApi.WebClient, target: StreamTarget, on
     await withButtons(blocks, (given) => stream.streamer.stop(given && { blocks: given }));
   };
 
-  /** A stopped stream's message written again as a whole: `text`, with `blocks` if given. */
+  /** A stopped stream's message written again as a whole: `text` (escaped), with `blocks` if given. */
   const rewrite = (stream: Stream, text: string, blocks?: types.KnownBlock[]) =>
-    client.chat.update({ channel, ts: stream.streamer.ts ?? '', text: escapeText(text), ...(blocks && { blocks }) });
+    client.chat.update({ channel, ts: stream.streamer.ts ?? '', text, ...(blocks && { blocks }) });
 
   /** Ends every stream; the last one with the 👍/👎 buttons of a saved answer. */
   async function stopAll(answer: AnswerRef | undefined): Promise<void> {
@@ -160,7 +156,7 @@ export function streamedReply(client: webApi.WebClient, target: StreamTarget, on
     if (fallback) return final ? fallback.finish(text, answer) : fallback.update(text);
     const shown = text.trim() || (final ? EMPTY_REPLY : '');
     try {
-      if (shown) await show(splitMessage(shown));
+      if (shown) await show(splitMessage(escapeText(shown)));
       if (final) await stopAll(answer);
     } catch (error) {
       countSlackError(error);

@@ -1,6 +1,6 @@
 import { ErrorCode, LogLevel, WebClient } from '@slack/web-api';
 import type { Poster } from './post.js';
-import { isPermanentStatus, reasonOf, withRetry, type FailureKind, type RetryPolicy } from './retry.js';
+import { isPermanentStatus, reasonOf, RetriesExhausted, withRetry, type FailureKind, type RetryPolicy } from './retry.js';
 
 // The digest on Slack: chat.postMessage with Block Kit blocks and a text fallback, then, when the
 // digest has a CSV, files.uploadV2 into the message's thread in the same channel.
@@ -32,6 +32,20 @@ const PERMANENT = new Set([
 ]);
 
 type SlackError = { code?: string; data?: { error?: string }; retryAfter?: number; statusCode?: number };
+
+/** Slack's answers to a bot posting where it is not a member (a private channel is not found). */
+const NOT_A_MEMBER = new Set(['not_in_channel', 'channel_not_found']);
+
+/**
+ * A post refused because the bot is not in the channel, with a reason that says how to mend it
+ * (the run record and the log show it): every later day fails alike until someone does.
+ */
+function explained(error: unknown, channelId: string): unknown {
+  const code = (error instanceof RetriesExhausted ? (error.cause as SlackError | undefined) : undefined)?.data?.error;
+  if (!(error instanceof RetriesExhausted) || !code || !NOT_A_MEMBER.has(code)) return error;
+  const reason = `the Slack bot is not in channel ${channelId} (${code}): invite it there with /invite, or the digest fails every day`;
+  return new RetriesExhausted(error.attempts, new Error(reason, { cause: error.cause }));
+}
 
 function classifySlackError(error: unknown): FailureKind {
   const slack = (typeof error === 'object' && error !== null ? error : {}) as SlackError;
@@ -71,7 +85,9 @@ export function slackPoster(target: SlackTarget, policy: RetryPolicy): Poster {
         }),
       policy,
       classifySlackError,
-    );
+    ).catch((error: unknown) => {
+      throw explained(error, digest.channelId);
+    });
     const csv = message.csv;
     if (!csv) return { attempts };
     const file = { file: Buffer.from(csv.content), filename: csv.filename, title: csv.filename };

@@ -7,6 +7,7 @@ import type {
   ChannelRef,
   Digest,
   DigestFilter,
+  DigestRun,
   Page,
   Store,
 } from '../store/port.js';
@@ -77,9 +78,13 @@ export async function subscribeDigest(store: Store, account: Account, input: Dig
   return store.digests.upsert({ ...input, id: nanoid(), accountId: account.id, createdAt: now, updatedAt: now });
 }
 
-/** Oldest first. */
-export function listDigests(store: Store, account: Account, filter: DigestFilter, page: Page): Promise<Digest[]> {
-  return store.digests.list(account.id, filter, page);
+/** A subscription with how its latest finished day went (none before its first). */
+export type DigestWithLastRun = Digest & { lastRun: DigestRun | undefined };
+
+/** Oldest first, each with its last run, so a digest that keeps failing shows why where it is listed. */
+export async function listDigests(store: Store, account: Account, filter: DigestFilter, page: Page): Promise<DigestWithLastRun[]> {
+  const digests = await store.digests.list(account.id, filter, page);
+  return Promise.all(digests.map(async (digest) => ({ ...digest, lastRun: await store.digestRuns.latest(digest.id) })));
 }
 
 /** Answers the deleted subscription. */

@@ -1085,6 +1085,8 @@ export interface DigestRunRepository {
   finish(digestId: string, localDate: string, result: DigestRunResult): Promise<void>;
   /** The scheduled instant of the digest's latest `posted` or `skipped` run: where the next one starts. */
   lastPosted(digestId: string): Promise<Date | undefined>;
+  /** The digest's finished run of the latest local date (how its last day went, for its owner). */
+  latest(digestId: string): Promise<DigestRun | undefined>;
   find(digestId: string, localDate: string): Promise<DigestRun | undefined>;
 }
 

@@ -11,12 +11,13 @@ import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
 import { notBoundText } from '../../adapters/relay.js';
 import { SLACK_ADMINS } from '../../adapters/slack/commands.js';
+import { notInChannelText } from '../../adapters/slack/digest-channel.js';
 import { noDefaultText, THINKING_STATUS } from '../../adapters/slack/assistant.js';
 import { FEEDBACK_ACTION_ID } from '../../adapters/slack/feedback.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/index.js';
 import { EMPTY_REPLY } from '../../adapters/slack/reply.js';
 import { ANSWER_ACTION_ID, ANSWER_VIEW_ID } from '../../adapters/slack/unanswered.js';
-import { escapeText, MESSAGE_LIMIT, unescapeText } from '../../adapters/slack/text.js';
+import { escapeText, MESSAGE_LIMIT } from '../../adapters/slack/text.js';
 import type { Responder, ResponderInput } from '../../src/engine/responder.js';
 import { createSourceWorker } from '../../jobs/sources/worker.js';
 import { DEFAULT_SOURCE_LIMITS, trainFromSources } from '../../src/domain/sources.js';
@@ -48,6 +49,7 @@ import {
   type OpenedView,
   type SlackBlock,
   type SlackMessageRecord,
+  slackTokens,
 } from '../fakes/slack.js';
 import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
@@ -89,6 +91,7 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'users.info': ['users:read', 'users:read.email'],
   'conversations.replies': ['channels:history', 'groups:history', 'im:history'],
   'conversations.open': ['im:write'],
+  'conversations.info': ['channels:read', 'groups:read', 'im:read', 'mpim:read'],
   'files.getUploadURLExternal': ['files:write'],
   'files.completeUploadExternal': ['files:write'],
   // A modal needs only the interaction's trigger_id.
@@ -1022,6 +1025,32 @@ describe('Slack adapter: replies', () => {
     expect(history[1]?.content.replaceAll('```\n```\n', '').replace(/\s+/g, ' ')).toBe(reply.replace(/\s+/g, ' '));
   });
 
+  describe('never lets a reply notify anyone or hide a link under a label', () => {
+    // What a chatbot may say, or echo of a person's words: Slack's markup, to be shown as typed.
+    const forged = [`Ask <!channel>, <!here> or <@${BOB}> `, 'at <https://evil.example/|your bank> & <#C0OTHER001>.'];
+    const shown = escapeText(forged.join(''));
+
+    for (const nativeStreaming of [true, false]) {
+      it(nativeStreaming ? 'streamed natively' : 'posted and edited', async () => {
+        const h = await harness({ nativeStreaming, updateIntervalMs: 50 });
+        await h.bind(ALL_CHANNEL, h.support, 'all');
+        h.script({ pieces: forged, delayMs: 60 });
+        const question = await h.say(ALL_CHANNEL, ALICE, 'Who do I ask?');
+        h.script(undefined);
+        // A person's words, typed with the markup (Slack delivers them escaped), echoed by the chatbot.
+        const typed = await h.say(ALL_CHANNEL, ALICE, escapeText('Hi <!everyone> see <https://evil.example/|this>'));
+
+        const [reply] = h.slack.botReplies(ALL_CHANNEL, question.ts);
+        const [echo] = h.slack.botReplies(ALL_CHANNEL, typed.ts);
+        expect(reply?.text).toBe(shown);
+        expect(echo?.text).toBe(escapeText('Echo: Hi <!everyone> see <https://evil.example/|this>'));
+        // The answers end with their 👍/👎 buttons (edited: in blocks that hold the text too).
+        expect(reply?.blocks?.some((block) => block.type === 'context_actions')).toBe(true);
+        expect([reply, echo].flatMap((message) => (message ? slackTokens(message) : ['missing']))).toEqual([]);
+      });
+    }
+  });
+
   it('shows a placeholder when the chatbot answers nothing', async () => {
     const h = await harness();
     await h.bind(ALL_CHANNEL, h.support, 'all');
@@ -1288,6 +1317,31 @@ describe('Slack adapter: the /chatbot command', () => {
     expect(off.text).toContain('off');
     expect(await digests()).toEqual([]);
   });
+
+  it('digest on refuses, changing nothing, in a channel the bot is not in, saying how to invite it', async () => {
+    const h = await harness();
+    const PRIVATE_CHANNEL = 'C0PRIVATE1';
+    const refusal = escapeText(notInChannelText('switchboard', '/chatbot'));
+    const digests = (channelId: string) => h.hub.listDigests({ platform: 'slack', workspaceId: TEAM, channelId });
+    for (const [channel, kind] of [[MENTION_CHANNEL, 'public'], [PRIVATE_CHANNEL, 'private']] as const) {
+      await h.bind(channel, h.support, 'mentions');
+      h.slack.botNotIn(channel, kind);
+      expect((await h.command('digest on 08:30 Europe/Oslo', ADMIN, channel)).text).toBe(refusal);
+      expect(await digests(channel)).toEqual([]);
+    }
+    expect(refusal).toContain('`/invite @switchboard`');
+    // Where the bot is, and in the asker's direct message with it, digests are taken.
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    expect((await h.command('digest on', ADMIN, ALL_CHANNEL)).text).toContain("I'll post the new leads");
+    await h.bind(ALICE_DM, h.support, 'all');
+    expect((await h.command('digest on', ADMIN, ALICE_DM)).text).toContain("I'll post the new leads");
+    expect((await digests(ALL_CHANNEL)).length + (await digests(ALICE_DM)).length).toBe(2);
+    // When Slack cannot say (an install without the new scopes), the digest is taken, and the doubt logged.
+    await h.bind(OTHER_CHANNEL, h.support, 'mentions');
+    h.slack.failNext('conversations.info', 'missing_scope');
+    expect((await h.command('digest on', ADMIN, OTHER_CHANNEL)).text).toContain("I'll post the new leads");
+    expect(h.logs.some((log) => /could not tell whether the bot is in a channel/.test(log.msg))).toBe(true);
+  });
 });
 
 describe('Slack adapter: feedback', () => {
@@ -1348,9 +1402,9 @@ describe('Slack adapter: feedback', () => {
     expect(replies.slice(0, -1).every((reply) => reply.blocks === undefined)).toBe(true);
     const last = replies.at(-1);
     expect(last?.blocks?.map((block) => block.type)).toEqual(['markdown', 'context_actions']);
-    // Slack shows the blocks instead of the text: the Markdown block holds the text, unescaped.
-    expect(last?.blocks?.[0]?.text).toBe(unescapeText(last?.text ?? ''));
-    expect(String(last?.blocks?.[0]?.text).endsWith('Last <b> & done.')).toBe(true);
+    // Slack shows the blocks instead of the text: the Markdown block holds the text, escaped alike.
+    expect(last?.blocks?.[0]?.text).toBe(last?.text);
+    expect(String(last?.blocks?.[0]?.text).endsWith(escapeText('Last <b> & done.'))).toBe(true);
 
     await click(h, last, ALICE, 'negative');
     expect((await savedMessages(h)).find((message) => message.role === 'assistant')?.feedback).toBe('down');
@@ -1451,6 +1505,22 @@ describe('Slack adapter: unanswered questions', () => {
     const reply = (await h.command('unanswered', user)) as { text: string; blocks?: SlackBlock[] };
     return { ...reply, message: { channel: MENTION_CHANNEL, ts: '1700000000.000100', text: reply.text, blocks: reply.blocks } as SlackMessageRecord };
   };
+
+  it('never turns what strangers typed into Slack markup: the lead list, the questions and their modal', async () => {
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    const hostile = `<!channel> <@${BOB}> <https://evil.example/|your bank>`;
+    await call('POST', `${h.app.baseUrl}/chatbots/${h.support}/leads`, h.app.apiKey, { name: hostile, email: 'guest@example.com' });
+    await ask(h, `Why ${hostile}?`);
+    const leads = await h.command('leads', ADMIN);
+    expect(leads.text).toContain(escapeText(hostile));
+    const { text, blocks, message } = await listed(h);
+    expect(text).toContain(escapeText(hostile));
+    await interact(h, h.slack.click(message, ADMIN, ANSWER_ACTION_ID));
+    const modal = { text: '', blocks: h.slack.views[0]?.view.blocks as SlackBlock[] };
+    expect(JSON.stringify(modal.blocks)).toContain(escapeText(hostile));
+    expect([leads, { text, blocks }, modal].flatMap((shown) => slackTokens(shown))).toEqual([]);
+  });
 
   it('lists the open questions, most asked first, each with an Answer button; whose modal resolves the question', async () => {
     const h = await harness();

@@ -77,6 +77,24 @@ describe('connect', () => {
     expect((body as { data: unknown[] }).data).toHaveLength(1);
   });
 
+  it('shows under a digest how its latest day went, and why it was not posted', async () => {
+    const { body } = await call('GET', `${run.app.baseUrl}/integrations/digests?chatbotId=${chatbotId}`, run.app.apiKey);
+    const [digest] = (body as { data: { id: string; lastRun: unknown }[] }).data;
+    if (!digest) throw new Error('the digest added above is missing');
+    expect(digest.lastRun).toBeNull();
+    const reason = 'the Slack bot is not in channel C0456 (not_in_channel): invite it there with /invite, or the digest fails every day';
+    const scheduledAt = new Date('2026-03-10T08:00:00.000Z');
+    const day = { digestId: digest.id, localDate: '2026-03-10', scheduledAt, claimedBy: 'clock', claimedAt: scheduledAt };
+    await run.app.store.digestRuns.claim({ ...day, leaseUntil: new Date(scheduledAt.getTime() + 600_000) });
+    await run.app.store.digestRuns.finish(digest.id, day.localDate, { status: 'failed', attempts: 1, error: reason, finishedAt: scheduledAt });
+    await chatbotPage('connect');
+    const digests = section('Lead digests');
+    await digests.getByText(`Last run 2026-03-10: failed (${reason}).`).waitFor();
+    // The button is named after the digest alone.
+    await digests.getByRole('button', { name: 'Remove Slack T0123 / C0456 · 09:00 Europe/Oslo', exact: true }).waitFor();
+    await expectAccessible(page);
+  });
+
   // The API refuses each with the bare "Invalid request data"; the page says what to change.
   it('explains a refused channel, digest or webhook next to its form, and adds nothing', async () => {
     const channels = section('Slack and Discord channels');
@@ -458,6 +476,39 @@ describe('activity', () => {
     await list.getByRole('link', { name: 'Late guest' }).waitFor();
     expect(await list.getAttribute('data-marked')).toBe('');
     expect(await open.getByLabel('Contact name').inputValue()).toBe('Customer zero, typed');
+    await open.context().close();
+  });
+  it('reads only the newest page of three pages of leads each time it reads the list again, showing new and corrected leads', async () => {
+    const busy = await createChatbotViaApi(run.app, 'Busy Harbour');
+    const addLead = (body: Record<string, string>) => call('POST', `${run.app.baseUrl}/chatbots/${busy}/leads`, run.app.apiKey, body);
+    // 250 leads, oldest first: pages of 100 make three. The newest one's conversation corrects it later.
+    for (let start = 0; start < 250; start += 25) {
+      await Promise.all(Array.from({ length: 25 }, (_, offset) => start + offset).map((index) => addLead({ email: `guest-${index}@example.com` })));
+    }
+    await addLead({ email: 'newest@example.com', conversationId: 'newest-chat' });
+    const open = await newPage(run);
+    await open.clock.install();
+    await signIn(open, run.app);
+    const reads: string[] = [];
+    open.on('request', (request) => {
+      if (new URL(request.url()).pathname.endsWith('/get-leads')) reads.push(request.url());
+    });
+    await open.goto(`${run.app.origin}/console/chatbots/${busy}/activity/leads`);
+    const table = open.getByRole('table');
+    await table.getByRole('cell', { name: 'guest-0@example.com', exact: true }).waitFor();
+    expect(reads).toHaveLength(3);
+
+    await addLead({ name: 'Grace', email: 'grace@example.com' });
+    await addLead({ email: 'newest@corrected.example', conversationId: 'newest-chat' });
+    await open.clock.fastForward(10_000);
+    await table.getByRole('cell', { name: 'grace@example.com', exact: true }).waitFor();
+    await table.getByRole('cell', { name: 'newest@corrected.example', exact: true }).waitFor();
+    // One page read again, and every lead still shown, once, newest first.
+    expect(reads).toHaveLength(4);
+    const emails = await table.getByRole('row').evaluateAll((rows) => rows.slice(1).map((row) => row.children[1]?.textContent));
+    const guests = Array.from({ length: 250 }, (_, index) => `guest-${index}@example.com`);
+    expect(emails).toHaveLength(252);
+    expect(new Set(emails)).toEqual(new Set(['grace@example.com', 'newest@corrected.example', ...guests]));
     await open.context().close();
   });
 });

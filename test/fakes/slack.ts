@@ -124,6 +124,12 @@ export type FakeSlack = {
   otherBotMessage(input: { channel: string; text: string; thread_ts?: string }): SlackMessageRecord;
   /** The next `times` calls of `method` answer HTTP 429 `ratelimited` with `Retry-After: seconds`. */
   rateLimit(method: string, seconds: number, times?: number): void;
+  /**
+   * The bot is not a member of `channel`, a public or a private one: conversations.info says so as
+   * Slack does (`is_member: false`; a private channel is not found), and chat.postMessage there
+   * fails (`not_in_channel`; `channel_not_found`).
+   */
+  botNotIn(channel: string, kind: 'public' | 'private'): void;
   /** The next `times` calls of `method` answer `{ok: false, error}`. */
   failNext(method: string, error: string, times?: number): void;
   /** A fresh response_url of a slash command. */
@@ -157,13 +163,43 @@ export type FakeSlack = {
   close(): Promise<void>;
 };
 
-/** The text a streaming call carries, as Slack shows it in the message (`&`, `<`, `>` escaped); undefined if none. */
+/**
+ * Slack's markup tokens: a mention of a user (`<@U…>`), a channel (`<#C…>`), everyone or a group
+ * (`<!channel>`, `<!here>`, `<!subteam^…>`), and a link whose label may hide its address
+ * (`<https://…|label>`).
+ */
+const SLACK_TOKEN = /<[@#!][^<>]*>|<[a-z][a-z\d+.-]*:[^<>]*>/gi;
+
+/**
+ * The text a streaming call carries, as Slack keeps it in the message; undefined if none. Slack
+ * reads its markup tokens in `markdown_text` too (a mention there notifies), so those and the
+ * entities `&amp;`, `&lt;`, `&gt;` stay as sent; other `&`, `<`, `>` are shown literally (escaped).
+ */
 function streamedText(args: Record<string, string>): string | undefined {
   const chunks = args.chunks ? (JSON.parse(args.chunks) as { type: string; text?: string }[]) : [];
   const parts = [args.markdown_text, ...chunks.filter((chunk) => chunk.type === 'markdown_text').map((chunk) => chunk.text)];
   const text = parts.filter((part): part is string => typeof part === 'string').join('');
   if (!text && !args.markdown_text && chunks.length === 0) return undefined;
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+  return text.replace(new RegExp(`${SLACK_TOKEN.source}|&(?:amp|lt|gt);|[&<>]`, 'gi'), (found) => escapes[found] ?? found);
+}
+
+/**
+ * The markup tokens in a message that Slack acts on (notifying, or linking under a label): in its
+ * text and in the text of its blocks, all but plain_text (which Slack shows as it is).
+ */
+export function slackTokens(message: Pick<SlackMessageRecord, 'text' | 'blocks'>): string[] {
+  const texts: string[] = [message.text];
+  const collect = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(collect);
+    else if (typeof value === 'object' && value !== null) {
+      const fields = value as Record<string, unknown>;
+      if (fields.type !== 'plain_text' && typeof fields.text === 'string') texts.push(fields.text);
+      Object.values(fields).forEach(collect);
+    }
+  };
+  collect(message.blocks ?? []);
+  return texts.flatMap((text) => text.match(SLACK_TOKEN) ?? []);
 }
 
 const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length > 0 && value.length <= max;
@@ -278,6 +314,13 @@ export async function startFakeSlack({ team = TEAM, botToken = BOT_TOKEN }: Fake
   const users = new Map<string, SlackUser>();
   const limits = new Map<string, { seconds: number; times: number }>();
   const failures = new Map<string, { error: string; times: number }>();
+  /** Channels the bot is not in (it is in every other), and whether each is public or private. */
+  const outside = new Map<string, 'public' | 'private'>();
+  /** What Slack answers a bot writing in a channel it is not in, if it is not in it. */
+  const notMember = (channel: string) => {
+    const kind = outside.get(channel);
+    return kind && { public: 'not_in_channel', private: 'channel_not_found' }[kind];
+  };
   const seconds = Math.floor(Date.now() / 1000);
   let sequence = 0;
   const nextTs = () => `${seconds}.${String((sequence += 1)).padStart(6, '0')}`;
@@ -319,6 +362,8 @@ export async function startFakeSlack({ team = TEAM, botToken = BOT_TOKEN }: Fake
 
     'chat.postMessage': (args) => {
       if (!args.channel) return fail('channel_not_found');
+      const refusal = notMember(args.channel);
+      if (refusal) return fail(refusal);
       if (!args.text && !args.blocks) return fail('no_text');
       if ((args.text ?? '').length > 40_000) return fail('msg_too_long');
       const blocks = args.blocks === undefined ? undefined : parseBlocks(args.blocks);
@@ -544,6 +589,14 @@ export async function startFakeSlack({ team = TEAM, botToken = BOT_TOKEN }: Fake
       return ok({ view: { id: opened.id, ...opened.view } });
     },
 
+    // A bot reads only the direct messages it is in, and the private channels it is in.
+    'conversations.info': (args) => {
+      const id = args.channel ?? '';
+      if (!id || outside.get(id) === 'private') return fail('channel_not_found');
+      if (id.startsWith('D')) return ok({ channel: { id, is_im: true, user: `U${id.slice(1)}` } });
+      return ok({ channel: { id, is_channel: true, is_private: false, is_member: !outside.has(id) } });
+    },
+
     'conversations.open': (args) => {
       const user = args.users ?? '';
       if (!users.has(user)) return fail('user_not_found');
@@ -712,6 +765,7 @@ export async function startFakeSlack({ team = TEAM, botToken = BOT_TOKEN }: Fake
       record({ channel, text, bot_id: 'B0OTHERBOT', app_id: 'A0OTHERAPP', ...(thread_ts ? { thread_ts } : {}) }),
     rateLimit: (method, secondsToWait, times = 1) => limits.set(method, { seconds: secondsToWait, times }),
     failNext: (method, error, times = 1) => failures.set(method, { error, times }),
+    botNotIn: (channel, kind) => outside.set(channel, kind),
     responseUrl: () => `${origin}/commands/${team}/${randomUUID().replaceAll('-', '').slice(0, 13)}/${randomUUID()}`,
     callsTo: (method) => calls.filter((call) => call.method === method),
     socket: { connections: () => sockets.size, acks },

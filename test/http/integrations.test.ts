@@ -75,10 +75,16 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     expect(status).toBe(200);
     return (answer as { data: DigestBody }).data;
   }
+  /** The listed subscriptions as a subscription is answered: each listed with a `lastRun`, null before its first day ran. */
   async function digests(params: QueryParams = {}, apiKey = app.apiKey): Promise<DigestBody[]> {
+    const listed = await digestsWithRuns(params, apiKey);
+    expect(listed.map((digest) => digest.lastRun)).toEqual(listed.map(() => null));
+    return listed.map(({ lastRun: _lastRun, ...digest }) => digest);
+  }
+  async function digestsWithRuns(params: QueryParams = {}, apiKey = app.apiKey): Promise<(DigestBody & { lastRun: unknown })[]> {
     const { status, body } = await get(digestsUrl(), { size: '100', ...params }, apiKey);
     expect(status).toBe(200);
-    return (body as { data: DigestBody[] }).data;
+    return (body as { data: (DigestBody & { lastRun: unknown })[] }).data;
   }
   const ids = (items: { id: string }[]) => items.map((item) => item.id);
 
@@ -519,6 +525,29 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     ])('filters by %s', async (_case, params, expected) => {
       const query = params.chatbotId === 'BOT' ? { ...params, chatbotId: bot } : params;
       expect(await digests(query)).toEqual(expected.map((key) => made[key]));
+    });
+
+    it('lists each subscription with how its latest finished day went', async () => {
+      const at = (iso: string) => new Date(iso);
+      const day = (digestId: string, localDate: string) => ({
+        digestId,
+        localDate,
+        scheduledAt: at(`${localDate}T09:00:00.000Z`),
+        claimedBy: 'clock',
+        claimedAt: at(`${localDate}T09:00:00.000Z`),
+        leaseUntil: at(`${localDate}T09:10:00.000Z`),
+      });
+      await app.store.digestRuns.claim(day(made.a.id, '2026-03-10'));
+      await app.store.digestRuns.finish(made.a.id, '2026-03-10', { status: 'posted', attempts: 1, finishedAt: at('2026-03-10T09:00:01.000Z') });
+      await app.store.digestRuns.claim(day(made.a.id, '2026-03-11'));
+      await app.store.digestRuns.finish(made.a.id, '2026-03-11', { status: 'failed', attempts: 1, error: 'not_in_channel', finishedAt: at('2026-03-11T09:00:01.000Z') });
+      // A day in progress is not how a day went.
+      await app.store.digestRuns.claim(day(made.b.id, '2026-03-11'));
+      expect((await digestsWithRuns()).map((digest) => [digest.id, digest.lastRun])).toEqual([
+        [made.a.id, { localDate: '2026-03-11', status: 'failed', attempts: 1, error: 'not_in_channel', finished_at: '2026-03-11T09:00:01.000Z' }],
+        [made.b.id, null],
+        [made.c.id, null],
+      ]);
     });
 
     it('pages with page and size', async () => {

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createScheduler, type SchedulerOptions } from '../../jobs/scheduler.js';
 import { recordUnanswered } from '../../src/domain/unanswered.js';
@@ -411,15 +412,37 @@ describe('failures', () => {
     expect(await run('2026-03-11')).toMatchObject({ status: 'posted', attempts: 2 });
     expect(sleeps).toEqual([2_000, 30_000]);
 
-    slack.failNext('chat.postMessage', 'channel_not_found');
+    slack.failNext('chat.postMessage', 'invalid_auth');
     await tickAt(at('2026-03-12T08:00:00.000Z'));
     expect(await run('2026-03-12')).toMatchObject({
       status: 'failed',
       attempts: 1,
-      error: 'An API error occurred: channel_not_found',
+      error: 'An API error occurred: invalid_auth',
     });
     expect(sleeps).toEqual([2_000, 30_000]);
     expect(slackPosts()).toHaveLength(2);
+  });
+
+  it('says every day, in the run record and the log, that the bot is not in the channel and how to mend it', async () => {
+    const logs: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
+    const ticker = scheduler({ logger });
+    const publicOne = await digest({ postWhenEmpty: true });
+    const privateOne = await digest({ postWhenEmpty: true, channelId: 'C0SECRET01' });
+    slack.botNotIn(publicOne.channelId, 'public');
+    slack.botNotIn(privateOne.channelId, 'private');
+
+    for (const day of ['2026-03-10', '2026-03-11']) {
+      await tickAt(at(`${day}T08:00:00.000Z`), ticker);
+      for (const [subscription, code] of [[publicOne, 'not_in_channel'], [privateOne, 'channel_not_found']] as const) {
+        const error = `the Slack bot is not in channel ${subscription.channelId} (${code}): invite it there with /invite, or the digest fails every day`;
+        expect(await store.digestRuns.find(subscription.id, day)).toMatchObject({ status: 'failed', attempts: 1, error });
+        expect(logs).toContainEqual(
+          expect.objectContaining({ level: 40, msg: 'lead digest not posted', channelId: subscription.channelId, localDate: day, error }),
+        );
+      }
+    }
+    expect(slackPosts()).toEqual([]);
   });
 
   it('counts a digest whose CSV could not be attached as posted, noting why', async () => {

@@ -1,33 +1,34 @@
-import { useEffect, useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { csvFile, csvLine } from '../../../src/csv.js';
-import { callJson, query } from '../api.js';
 import { DataTable } from '../components/data-table.js';
 import { formatTime } from '../format.js';
 import type { Chatbot, Lead } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import { LIST_REFRESH_MS, useRefresh } from '../use-refresh.js';
+import { readLeads } from './lead-list.js';
 
 // The leads visitors left, newest first, and a CSV file of them. The list is read again by
-// itself, as Activity's conversations are, so a console left open shows new leads.
+// itself, as Activity's conversations are, so a console left open shows new leads; only its
+// newest pages are (./lead-list.ts).
 
-const PAGE_SIZE = 100;
 const COLUMNS = ['name', 'email', 'phone', 'created_at'] as const;
 
+type Shown = { chatbotId: string; list: Lead[] };
+
 export function Leads({ chatbot }: { chatbot: Chatbot }) {
-  const leads = useLoad(async () => {
-    const all: Lead[] = [];
-    for (let page = 1; ; page += 1) {
-      const { collectedCustomers } = await callJson<{ collectedCustomers: Lead[] }>('GET', `/get-leads${query({ chatbotId: chatbot.id, page, size: PAGE_SIZE })}`);
-      all.push(...collectedCustomers);
-      if (collectedCustomers.length < PAGE_SIZE) return all;
-    }
+  // What is shown, for the next reading to start from (none when it is another chatbot's).
+  const shown = useRef<Shown>();
+  const leads = useLoad(async (): Promise<Shown> => {
+    const before = shown.current?.chatbotId === chatbot.id ? shown.current.list : undefined;
+    return { chatbotId: chatbot.id, list: await readLeads(chatbot.id, before) };
   }, [chatbot.id]);
+  shown.current = leads.data;
   // Read again in place: the rows keep their elements, so the table's scroll stays where it was.
   useRefresh(leads, LIST_REFRESH_MS);
 
   return (
     <Show loaded={leads} label="Loading the leads">
-      {(list) => (list.length === 0 ? <p class="muted">No leads yet.</p> : <LeadTable chatbotId={chatbot.id} list={list} />)}
+      {({ list }) => (list.length === 0 ? <p class="muted">No leads yet.</p> : <LeadTable chatbotId={chatbot.id} list={list} />)}
     </Show>
   );
 }

@@ -14,7 +14,8 @@ import { SubmitButton } from '../components/busy-button.js';
 type Platform = 'slack' | 'discord';
 type Channel = { id: string; platform: Platform; workspaceId: string; channelId: string };
 type Binding = Channel & { mode: 'mentions' | 'all' };
-type Digest = Channel & { time: string; timezone: string; postWhenEmpty: boolean };
+type DigestRun = { localDate: string; status: 'posted' | 'skipped' | 'missed' | 'failed'; error: string | null };
+type Digest = Channel & { time: string; timezone: string; postWhenEmpty: boolean; lastRun: DigestRun | null };
 
 const PLATFORMS = [
   { value: 'slack', label: 'Slack' },
@@ -88,6 +89,10 @@ export function Bindings({ chatbot }: { chatbot: Chatbot }) {
   );
 }
 
+/** How a digest's latest day went, and why when it was not posted (a bot not in the channel says so every day). */
+const lastRunText = ({ lastRun }: Digest) =>
+  lastRun && `Last run ${lastRun.localDate}: ${lastRun.status}${lastRun.error ? ` (${lastRun.error})` : ''}.`;
+
 export function Digests({ chatbot }: { chatbot: Chatbot }) {
   const list = useLoad(() => callData<Digest[]>('GET', `/integrations/digests${query({ chatbotId: chatbot.id, size: 100 })}`), [chatbot.id]);
   const channel = useChannelForm();
@@ -115,6 +120,7 @@ export function Digests({ chatbot }: { chatbot: Chatbot }) {
             items={digests}
             empty="No digests yet."
             describe={(digest) => `${where(digest)} · ${digest.time} ${digest.timezone}${digest.postWhenEmpty ? ' · also when empty' : ''}`}
+            note={(digest) => lastRunText(digest) ?? undefined}
             onRemove={(digest) => remove(digest.id)}
           />
         )}

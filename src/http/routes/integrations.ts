@@ -11,6 +11,7 @@ import {
   subscribeDigest,
   unbind,
   unsubscribeDigest,
+  type DigestWithLastRun,
 } from '../../domain/integrations.js';
 import {
   WORKSPACE_DEFAULT,
@@ -86,6 +87,20 @@ const digestItem = z
     ...timestamps,
   })
   .meta({ id: 'Digest' });
+const digestListItem = digestItem
+  .extend({
+    lastRun: z
+      .object({
+        localDate: z.string().meta({ description: 'The day of the run, YYYY-MM-DD in the digest’s time zone' }),
+        status: z.enum(['posted', 'skipped', 'missed', 'failed']),
+        attempts: z.number().int(),
+        error: z.string().nullable().meta({ description: 'Why it failed or was missed, or a note on a posted one' }),
+        finished_at: z.iso.datetime(),
+      })
+      .nullable()
+      .meta({ description: 'How the latest finished day went; null before the first' }),
+  })
+  .meta({ id: 'DigestWithLastRun' });
 
 function toBindingBody(binding: Binding): z.infer<typeof bindingItem> {
   return {
@@ -112,6 +127,22 @@ function toDigestBody(digest: Digest): z.infer<typeof digestItem> {
     postWhenEmpty: digest.postWhenEmpty,
     created_at: isoTime(digest.createdAt),
     updated_at: isoTime(digest.updatedAt),
+  };
+}
+
+function toDigestListBody({ lastRun, ...digest }: DigestWithLastRun): z.infer<typeof digestListItem> {
+  return {
+    ...toDigestBody(digest),
+    lastRun:
+      lastRun?.status && lastRun.finishedAt
+        ? {
+            localDate: lastRun.localDate,
+            status: lastRun.status,
+            attempts: lastRun.attempts,
+            error: lastRun.error,
+            finished_at: isoTime(lastRun.finishedAt),
+          }
+        : null,
   };
 }
 
@@ -147,7 +178,7 @@ export function integrationRoutes(store: Store): Router<AuthState> {
   router.get('/digests', async (ctx) => {
     const { page, size, ...filter } = parseInput(listQuery, ctx.query);
     const digests = await listDigests(store, ctx.state.account, filter, { page, size });
-    ctx.body = success(digests.map(toDigestBody));
+    ctx.body = success(digests.map(toDigestListBody));
   });
 
   router.delete('/digests/:id', async (ctx) => {
@@ -210,7 +241,7 @@ export const integrationPaths: ZodOpenApiPathsObject = {
       tags,
       summary: 'List the account’s digest subscriptions',
       requestParams: { query: listQuery },
-      responses: { 200: jsonResponse('A page of digests', successOf(z.array(digestItem))), ...keyedFailures() },
+      responses: { 200: jsonResponse('A page of digests', successOf(z.array(digestListItem))), ...keyedFailures() },
     },
   },
   '/integrations/digests/{id}': {

@@ -59,6 +59,10 @@ export function mongoDigestRuns(models: MongoModels): DigestRunRepository {
         .lean<Pick<DigestRunDoc, 'scheduledAt'>>();
       return doc?.scheduledAt;
     },
+    async latest(digestId) {
+      const doc = await digestRuns.findOne({ digestId, status: { $ne: null } }).sort({ localDate: -1 }).lean<DigestRunDoc>();
+      return doc ? toRun(doc) : undefined;
+    },
     async find(digestId, localDate) {
       const doc = await digestRuns.findOne({ digestId, localDate }).lean<DigestRunDoc>();
       return doc ? toRun(doc) : undefined;

@@ -513,7 +513,7 @@ const digestRunSchema = new Schema<DigestRunDoc>(
   { ...options, collection: 'digestRuns' },
 );
 // One run per subscription and local day: the claim is an insert this index refuses to repeat.
-// It also serves lastPosted (a subscription's runs, newest day first).
+// It also serves lastPosted and latest (a subscription's runs, newest day first).
 digestRunSchema.index({ digestId: 1, localDate: 1 }, { unique: true });
 
 export type WebhookDoc = Stored<Webhook>;

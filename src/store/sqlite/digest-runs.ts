@@ -61,11 +61,14 @@ export function sqliteDigestRuns(db: Database): DigestRunRepository {
     `UPDATE digest_runs SET status = ?, attempts = ?, error = ?, finished_at = ?
      WHERE digest_id = ? AND local_date = ?`,
   );
-  // Served by the primary key: local dates sort as the days they name.
+  // These two are served by the primary key: local dates sort as the days they name.
   const lastPosted = db.prepare<[string], { scheduled_at: number }>(
     `SELECT scheduled_at FROM digest_runs
      WHERE digest_id = ? AND status IN ('posted', 'skipped')
      ORDER BY local_date DESC LIMIT 1`,
+  );
+  const latest = db.prepare<[string], DigestRunRow>(
+    `SELECT * FROM digest_runs WHERE digest_id = ? AND status IS NOT NULL ORDER BY local_date DESC LIMIT 1`,
   );
   const find = db.prepare<[string, string], DigestRunRow>(
     'SELECT * FROM digest_runs WHERE digest_id = ? AND local_date = ?',
@@ -82,6 +85,10 @@ export function sqliteDigestRuns(db: Database): DigestRunRepository {
     async lastPosted(digestId) {
       const row = lastPosted.get(digestId);
       return row ? new Date(row.scheduled_at) : undefined;
+    },
+    async latest(digestId) {
+      const row = latest.get(digestId);
+      return row ? toRun(row) : undefined;
     },
     async find(digestId, localDate) {
       const row = find.get(digestId, localDate);
