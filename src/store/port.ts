@@ -1152,6 +1152,8 @@ export type WebhookDelivery = {
   id: string;
   webhookId: string;
   accountId: string;
+  /** The chatbot the event is about (null for a ping of an account-wide webhook): its deletion takes the delivery along. */
+  chatbotId: string | null;
   eventType: WebhookEventType;
   /** What the event is about (`leads.submit:<leadId>:<revision>`): unique per webhook, so an event is enqueued once. */
   eventKey: string;

@@ -228,3 +228,39 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb source chunks k
     expect(await store.sources.trainedSources('bot')).toEqual([{ id: 'one', revision: 2 }]);
   });
 });
+
+describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb webhook deliveries stored before they named their chatbot', (uri) => {
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const handle of opened.splice(0)) await handle.close();
+  });
+
+  it('are named from their bodies at start-up, attempts too, so the repair removes those of chatbots deleted already', async () => {
+    const url = new URL(uri);
+    url.pathname = `/switchboard_legacy_${randomUUID().slice(0, 8)}`;
+    const raw = await mongoose.createConnection(url.toString()).asPromise();
+    opened.push(raw);
+    const at = new Date(Date.UTC(2026, 0, 1));
+    await raw.collection('chatbots').insertOne({ _id: 'bot' as never, accountId: 'account', name: 'Bot', status: 'ready', settings: {}, createdAt: at, updatedAt: at });
+    for (const [id, chatbotId] of [['kept', 'bot'], ['gone', 'deleted-bot'], ['ping', null]] as const) {
+      const body = JSON.stringify({ id, chatbotId, payload: { customerEmail: 'carla@example.com' } });
+      await raw.collection('webhookDeliveries').insertOne({
+        _id: id as never, webhookId: 'hook', accountId: 'account', eventType: 'leads.submit', eventKey: id, body,
+        status: 'delivered', attempts: 1, nextAttemptAt: at, createdAt: at, updatedAt: at,
+      });
+      await raw.collection('webhookAttempts').insertOne({ deliveryId: id, webhookId: 'hook', eventType: 'leads.submit', attempt: 1, status: 'delivered', at });
+    }
+
+    for (let start = 0; start < 2; start += 1) opened.push(await openStore(url.toString()));
+    const store = await openStore(url.toString());
+    opened.push(store);
+
+    const named = async (collection: string, key: string) =>
+      (await raw.collection(collection).find({}, { sort: { [key]: 1 } }).toArray()).map((doc) => [doc[key] as string, doc.chatbotId as string | null]);
+    expect(await named('webhookDeliveries', '_id')).toEqual([['gone', 'deleted-bot'], ['kept', 'bot'], ['ping', null]]);
+    expect(await named('webhookAttempts', 'deliveryId')).toEqual([['gone', 'deleted-bot'], ['kept', 'bot'], ['ping', null]]);
+    await store.repair({ settleMs: 0 });
+    expect(await raw.collection('webhookDeliveries').distinct('_id')).toEqual(['kept', 'ping']);
+    expect(await raw.collection('webhookAttempts').distinct('deliveryId')).toEqual(['kept', 'ping']);
+  });
+});

@@ -31,6 +31,8 @@ const CHILDREN = [
   'digests',
   'activityHours',
   'unansweredGroups',
+  'webhookDeliveries',
+  'webhookAttempts',
 ] as const;
 
 export async function repairMongo(
@@ -86,7 +88,8 @@ async function removeChildrenOfDeletedChatbots(models: MongoModels): Promise<num
   let removed = 0;
   for (const name of CHILDREN) {
     const { collection } = models[name];
-    const ids = (await collection.distinct('chatbotId')) as string[];
+    // A webhook's ping names no chatbot when the webhook is the whole account's.
+    const ids = ((await collection.distinct('chatbotId')) as (string | null)[]).filter((id) => id !== null);
     const living = new Set(
       (await models.chatbots.find({ _id: { $in: ids } }, { _id: 1 }).lean<{ _id: string }[]>()).map((doc) => doc._id),
     );
