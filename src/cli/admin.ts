@@ -78,7 +78,8 @@ const commands: Record<string, Command> = {
     const store = await open();
     const account = await findAccount(store, requireName(name));
     const chatbots = (await store.chatbots.list(account.id)).length;
-    const what = `${account.name}'s ${chatbots === 1 ? '1 chatbot' : `${chatbots} chatbots`} with their sources, conversations, contacts and leads, and its keys, console sessions and webhooks`;
+    const owned = chatbots === 1 ? '1 chatbot with its' : `${chatbots} chatbots with their`;
+    const what = `${account.name}'s ${owned} sources, conversations, contacts and leads, and its keys, console sessions and webhooks`;
     if (!confirmed) throw new UsageError(`delete-account deletes ${what}, for good; add --yes to go ahead`);
     await deleteAccount(store, account);
     console.log(`Deleted ${what}.`);
