@@ -117,8 +117,8 @@ export function mongoAccounts(models: MongoModels): AccountRepository {
         consoleSessions.deleteMany(owned),
         consoleLinks.deleteMany(owned),
         usage.deleteMany(owned),
-        // A claim's _id is the account's id (nanoid: no regex metacharacters), a NUL and its key.
-        adapterClaims.deleteMany({ _id: { $regex: `^${id}\u0000` } }),
+        // A claim's _id is the account's id, a NUL and its key: a range of _id (MongoDB refuses a NUL in a regex).
+        adapterClaims.deleteMany({ _id: { $gte: `${id}\u0000`, $lt: `${id}\u0001` } }),
         webhookAttempts.deleteMany({ webhookId: { $in: hooks } }),
         webhookDeliveries.deleteMany(owned),
         webhooks.deleteMany(owned),
