@@ -243,6 +243,12 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb webhook deliver
       });
       await raw.collection('webhookAttempts').insertOne({ deliveryId: id, webhookId: 'hook', eventType: 'leads.submit', attempt: 1, status: 'delivered', at });
     }
+    // More than one batch of the migration's.
+    const more = Array.from({ length: 1_200 }, (_, index) => ({
+      _id: `more-${index}` as never, webhookId: 'hook', accountId: 'account', eventType: 'ping', eventKey: `ping:${index}`,
+      body: JSON.stringify({ chatbotId: 'bot' }), status: 'delivered', attempts: 1, nextAttemptAt: at, createdAt: at, updatedAt: at,
+    }));
+    await raw.collection('webhookDeliveries').insertMany(more);
 
     for (let start = 0; start < 2; start += 1) opened.push(await openStore(url.toString()));
     const store = await openStore(url.toString());
@@ -250,6 +256,8 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb webhook deliver
 
     const named = async (collection: string, key: string) =>
       (await raw.collection(collection).find({}, { sort: { [key]: 1 } }).toArray()).map((doc) => [doc[key] as string, doc.chatbotId as string | null]);
+    expect(await raw.collection('webhookDeliveries').countDocuments({ chatbotId: 'bot' })).toBe(1 + more.length);
+    await raw.collection('webhookDeliveries').deleteMany({ _id: { $in: more.map((doc) => doc._id) } });
     expect(await named('webhookDeliveries', '_id')).toEqual([['gone', 'deleted-bot'], ['kept', 'bot'], ['ping', null]]);
     expect(await named('webhookAttempts', 'deliveryId')).toEqual([['gone', 'deleted-bot'], ['kept', 'bot'], ['ping', null]]);
     await store.repair({ settleMs: 0 });

@@ -8,14 +8,26 @@ import type { MongoModels } from './models.js';
 // left to do.
 
 const UNNAMED = { chatbotId: { $exists: false } };
+/** Deliveries named per round trip: an outbox of a million takes a few thousand, not two million. */
+const BATCH = 500;
+
+type Named = { deliveryId: string; chatbotId: string | null };
 
 export async function nameDeliveryChatbots(models: MongoModels): Promise<void> {
   // The raw collections: through the schema, a missing field would read as its default.
   const deliveries = models.webhookDeliveries.collection as unknown as mongo.Collection<{ _id: string; body: string }>;
   const attempts = models.webhookAttempts.collection as unknown as mongo.Collection;
+  const name = async (batch: Named[]) => {
+    if (batch.length === 0) return;
+    const set = ({ chatbotId }: Named) => ({ $set: { chatbotId } });
+    await deliveries.bulkWrite(batch.map((named) => ({ updateOne: { filter: { _id: named.deliveryId, ...UNNAMED }, update: set(named) } })));
+    await attempts.bulkWrite(batch.map((named) => ({ updateMany: { filter: { deliveryId: named.deliveryId, ...UNNAMED }, update: set(named) } })));
+  };
+  const batch: Named[] = [];
   for await (const delivery of deliveries.find(UNNAMED, { projection: { body: 1 } })) {
     const { chatbotId = null } = JSON.parse(delivery.body) as { chatbotId?: string | null };
-    await deliveries.updateOne({ _id: delivery._id, ...UNNAMED }, { $set: { chatbotId } });
-    await attempts.updateMany({ deliveryId: delivery._id, ...UNNAMED }, { $set: { chatbotId } });
+    batch.push({ deliveryId: delivery._id, chatbotId });
+    if (batch.length === BATCH) await name(batch.splice(0));
   }
+  await name(batch);
 }
