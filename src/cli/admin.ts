@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError, consoleUrl, loadConfig } from '../config.js';
-import { createAccount } from '../domain/accounts.js';
+import { createAccount, deleteAccount } from '../domain/accounts.js';
 import { apiKeyLabel, createApiKey } from '../domain/api-keys.js';
 import { CONSOLE_LINK_MS, createConsoleLink } from '../domain/console-sessions.js';
 import { HubError } from '../domain/errors.js';
@@ -23,13 +23,23 @@ const USAGE = `Usage: npm run admin -- <command>
                        valid for 15 minutes
   set-quota NAME [--messages-per-month N] [--max-chatbots N]
   list-accounts
+  delete-account NAME --yes
+                       deletes the account NAME for good: its chatbots with their sources,
+                       conversations, contacts and leads, its keys, console sessions and webhooks
   backup FILE          copies a SQLite database into the new file FILE while hubs keep
                        running (MongoDB: use mongodump or your provider's backups)`;
 
 const quotaNumber = z.coerce.number().int().positive();
 
 /** A command's options and its database; the store is opened by the commands that use it. */
-type Context = { quota: Partial<Quota>; label: string | undefined; databaseUrl: string; store: () => Promise<Store> };
+type Context = {
+  quota: Partial<Quota>;
+  label: string | undefined;
+  /** --yes: a destructive command goes ahead. */
+  confirmed: boolean;
+  databaseUrl: string;
+  store: () => Promise<Store>;
+};
 type Command = (args: string[], context: Context) => Promise<void>;
 
 const commands: Record<string, Command> = {
@@ -63,6 +73,16 @@ const commands: Record<string, Command> = {
     for (const account of await (await open()).accounts.list()) {
       console.log(`${account.name}\t${describeQuota(account.quota)}\tcreated ${account.createdAt.toISOString()}`);
     }
+  },
+  async 'delete-account'([name], { confirmed, store: open }) {
+    const store = await open();
+    const account = await findAccount(store, requireName(name));
+    const chatbots = (await store.chatbots.list(account.id)).length;
+    const owned = chatbots === 1 ? '1 chatbot with its' : `${chatbots} chatbots with their`;
+    const what = `${account.name}'s ${owned} sources, conversations, contacts and leads, and its keys, console sessions and webhooks`;
+    if (!confirmed) throw new UsageError(`delete-account deletes ${what}, for good; add --yes to go ahead`);
+    await deleteAccount(store, account);
+    console.log(`Deleted ${what}.`);
   },
   // Reads the database file itself, not the store: opening the store would create a database
   // that is missing (a mistyped DATABASE_URL) and migrate one that a running hub uses.
@@ -147,6 +167,7 @@ async function main(argv: string[]): Promise<number> {
       'messages-per-month': { type: 'string' },
       'max-chatbots': { type: 'string' },
       label: { type: 'string' },
+      yes: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -161,6 +182,7 @@ async function main(argv: string[]): Promise<number> {
   const context = {
     quota: parseQuota(values),
     label: values.label,
+    confirmed: values.yes ?? false,
     databaseUrl,
     store: () => (store ??= openStore(databaseUrl)),
   };

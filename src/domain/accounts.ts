@@ -20,6 +20,18 @@ export async function createAccount(store: Store, name: string, quota: Quota): P
   return { account, apiKey: (await createApiKey(store, account)).apiKey };
 }
 
+/**
+ * Deletes the account and everything it holds, for good: first the account, its keys, console
+ * sessions and webhooks (so no key or session of it works from then on; a hub that checked a key
+ * within the last second still lets it through), then each chatbot as delete-chatbot deletes it,
+ * with its sources, conversations, contacts and leads.
+ */
+export async function deleteAccount(store: Store, account: Account): Promise<void> {
+  await store.accounts.delete(account.id);
+  // SQLite's cascade took the chatbots along already; listed afterwards, one made meanwhile goes too.
+  for (const chatbot of await store.chatbots.list(account.id)) await store.chatbots.delete(account.id, chatbot.id);
+}
+
 /** The month usage is counted by, e.g. `2026-11` (UTC). */
 export const usagePeriod = (at: Date) => at.toISOString().slice(0, 7);
 

@@ -24,6 +24,7 @@ function delivery(
     id,
     webhookId: webhook.id,
     accountId: webhook.accountId,
+    chatbotId: event.chatbotId,
     eventType: event.eventType,
     eventKey,
     body: JSON.stringify({ id, ...event }),

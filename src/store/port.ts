@@ -127,6 +127,12 @@ export interface AccountRepository {
    * set and it is the account's only key, so racing revocations never leave the account keyless.
    */
   revokeKey(accountId: string, id: string, keepLast: boolean): Promise<ApiKeyRecord | 'last' | undefined>;
+  /**
+   * Deletes the account with what it holds beside its chatbots: its keys, console sessions and
+   * links, usage, adapter claims, and webhooks with their deliveries (and on SQLite its chatbots
+   * too; elsewhere ChatbotRepository.delete deletes each). False when there is no such account.
+   */
+  delete(id: string): Promise<boolean>;
 }
 
 export interface ConsoleSessionRepository {
@@ -1156,6 +1162,8 @@ export type WebhookDelivery = {
   id: string;
   webhookId: string;
   accountId: string;
+  /** The chatbot the event is about (null for a ping of an account-wide webhook): its deletion takes the delivery along. */
+  chatbotId: string | null;
   eventType: WebhookEventType;
   /** What the event is about (`leads.submit:<leadId>:<revision>`): unique per webhook, so an event is enqueued once. */
   eventKey: string;

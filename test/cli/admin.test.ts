@@ -44,6 +44,28 @@ describe('npm run admin', () => {
     expect((await runAdmin(['create-key', 'nobody'], { DATABASE_URL })).code).toBe(2);
   });
 
+  it('delete-account asks for --yes, then deletes the account, so its key no longer signs in', async () => {
+    const DATABASE_URL = tempDatabaseUrl();
+    const key = (await runAdmin(['create-account', 'acme'], { DATABASE_URL })).stdout.trim().split('\n').at(-1) as string;
+    await runAdmin(['create-account', 'other'], { DATABASE_URL });
+
+    const unconfirmed = await runAdmin(['delete-account', 'acme'], { DATABASE_URL });
+    expect(unconfirmed).toMatchObject({ code: 2, stdout: '' });
+    expect(unconfirmed.stderr).toContain("deletes acme's 0 chatbots with their sources, conversations, contacts and leads");
+    expect(unconfirmed.stderr).toContain('add --yes');
+
+    const deleted = await runAdmin(['delete-account', 'acme', '--yes'], { DATABASE_URL });
+    expect(deleted).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Deleted acme's 0 chatbots/) });
+    const listed = (await runAdmin(['list-accounts'], { DATABASE_URL })).stdout;
+    expect(listed).not.toContain('acme\t');
+    expect(listed).toContain('other\t');
+
+    const hub = await startMain({ DATABASE_URL });
+    const response = await fetch(`${hub.apiUrl}/get-chatbots`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(response.status).toBe(401);
+    expect(await stop(hub.child)).toBe(0);
+  }, 60_000);
+
   it('console-link prints a one-time sign-in link under PUBLIC_URL that signs in once', async () => {
     const DATABASE_URL = tempDatabaseUrl();
     await runAdmin(['create-account', 'acme'], { DATABASE_URL });

@@ -10,6 +10,19 @@ import { openStore } from '../../src/store/index.js';
 
 const mongoUri = inject('mongoUri');
 
+const LEGACY_AT = new Date(Date.UTC(2026, 0, 1));
+
+/** A database of its own, written raw as an earlier hub left it, holding the chatbot `bot`. */
+async function legacyDatabase(uri: string, opened: { close(): Promise<void> }[]) {
+  const url = new URL(uri);
+  url.pathname = `/switchboard_legacy_${randomUUID().slice(0, 8)}`;
+  const raw = await mongoose.createConnection(url.toString()).asPromise();
+  opened.push(raw);
+  const at = LEGACY_AT;
+  await raw.collection('chatbots').insertOne({ _id: 'bot' as never, accountId: 'account', name: 'Bot', status: 'ready', settings: {}, createdAt: at, updatedAt: at });
+  return { url, raw, at };
+}
+
 describe('mongodb index names', () => {
   const keys = { chatbotId: 1, email: 1 } as const;
 
@@ -139,12 +152,7 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb source texts of
   });
 
   it('become each chatbot’s API text source at start-up, its chunks tagged, once however often it starts', async () => {
-    const url = new URL(uri);
-    url.pathname = `/switchboard_legacy_${randomUUID().slice(0, 8)}`;
-    const raw = await mongoose.createConnection(url.toString()).asPromise();
-    opened.push(raw);
-    const at = new Date(Date.UTC(2026, 0, 1));
-    await raw.collection('chatbots').insertOne({ _id: 'bot' as never, accountId: 'account', name: 'Bot', status: 'ready', settings: {}, createdAt: at, updatedAt: at });
+    const { url, raw, at } = await legacyDatabase(uri, opened);
     await raw.collection('trainingSources').insertOne({ _id: 'bot' as never, sourceText: 'We open at nine.', version: 'v1' });
     await raw.collection('trainingChunks').insertOne({ chatbotId: 'bot', version: 'v1', seq: 0, text: 'We open at nine.' });
 
@@ -170,15 +178,10 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb source texts ke
   });
 
   it('move into parts at start-up, once however often it starts, and read as before', async () => {
-    const url = new URL(uri);
-    url.pathname = `/switchboard_legacy_${randomUUID().slice(0, 8)}`;
-    const raw = await mongoose.createConnection(url.toString()).asPromise();
-    opened.push(raw);
-    const at = new Date(Date.UTC(2026, 0, 1));
+    const { url, raw, at } = await legacyDatabase(uri, opened);
     const long = 'Long text line.\n'.repeat(200_000);
     const fields = { chatbotId: 'bot', type: 'text', title: 'T', status: 'ready', error: null, createdAt: at, updatedAt: at };
     const source = { ...fields, revision: 0, chunkedRevision: null };
-    await raw.collection('chatbots').insertOne({ _id: 'bot' as never, accountId: 'account', name: 'Bot', status: 'ready', settings: {}, createdAt: at, updatedAt: at });
     await raw.collection('sources').insertMany([
       { _id: 'long' as never, ...source, chars: long.length, text: long },
       { _id: 'empty' as never, ...source, type: 'file', chars: 0, text: '' },
@@ -204,13 +207,8 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb source chunks k
   });
 
   it('go at start-up with their sources’ chunkedRevision, however often it starts, the sources chunked again', async () => {
-    const url = new URL(uri);
-    url.pathname = `/switchboard_legacy_${randomUUID().slice(0, 8)}`;
-    const raw = await mongoose.createConnection(url.toString()).asPromise();
-    opened.push(raw);
-    const at = new Date(Date.UTC(2026, 0, 1));
+    const { url, raw, at } = await legacyDatabase(uri, opened);
     const fields = { chatbotId: 'bot', type: 'text', title: 'T', status: 'ready', error: null, chars: 4, createdAt: at, updatedAt: at };
-    await raw.collection('chatbots').insertOne({ _id: 'bot' as never, accountId: 'account', name: 'Bot', status: 'ready', settings: {}, createdAt: at, updatedAt: at });
     await raw.collection('sources').insertOne({ _id: 'one' as never, ...fields, textVersion: null, revision: 2, chunkedRevision: 2 });
     await raw.collection('sourceChunks').insertOne({ chatbotId: 'bot', sourceId: 'one', revision: 2, seq: 0, text: 'One.', source: { id: 'one', title: 'T', type: 'text' } });
     await raw.collection('trainingSources').insertOne({ _id: 'bot' as never, version: 'v1', revision: 5 });
@@ -226,5 +224,44 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb source chunks k
     expect(await raw.collection('sources').countDocuments({ chunkedRevision: { $exists: true } })).toBe(0);
     expect(await store.sources.find('bot', 'one')).toEqual({ id: 'one', ...fields });
     expect(await store.sources.trainedSources('bot')).toEqual([{ id: 'one', revision: 2 }]);
+  });
+});
+
+describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb webhook deliveries stored before they named their chatbot', (uri) => {
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const handle of opened.splice(0)) await handle.close();
+  });
+
+  it('are named from their bodies at start-up, attempts too, so the repair removes those of chatbots deleted already', async () => {
+    const { url, raw, at } = await legacyDatabase(uri, opened);
+    for (const [id, chatbotId] of [['kept', 'bot'], ['gone', 'deleted-bot'], ['ping', null]] as const) {
+      const body = JSON.stringify({ id, chatbotId, payload: { customerEmail: 'carla@example.com' } });
+      await raw.collection('webhookDeliveries').insertOne({
+        _id: id as never, webhookId: 'hook', accountId: 'account', eventType: 'leads.submit', eventKey: id, body,
+        status: 'delivered', attempts: 1, nextAttemptAt: at, createdAt: at, updatedAt: at,
+      });
+      await raw.collection('webhookAttempts').insertOne({ deliveryId: id, webhookId: 'hook', eventType: 'leads.submit', attempt: 1, status: 'delivered', at });
+    }
+    // More than one batch of the migration's.
+    const more = Array.from({ length: 1_200 }, (_, index) => ({
+      _id: `more-${index}` as never, webhookId: 'hook', accountId: 'account', eventType: 'ping', eventKey: `ping:${index}`,
+      body: JSON.stringify({ chatbotId: 'bot' }), status: 'delivered', attempts: 1, nextAttemptAt: at, createdAt: at, updatedAt: at,
+    }));
+    await raw.collection('webhookDeliveries').insertMany(more);
+
+    for (let start = 0; start < 2; start += 1) opened.push(await openStore(url.toString()));
+    const store = await openStore(url.toString());
+    opened.push(store);
+
+    const named = async (collection: string, key: string) =>
+      (await raw.collection(collection).find({}, { sort: { [key]: 1 } }).toArray()).map((doc) => [doc[key] as string, doc.chatbotId as string | null]);
+    expect(await raw.collection('webhookDeliveries').countDocuments({ chatbotId: 'bot' })).toBe(1 + more.length);
+    await raw.collection('webhookDeliveries').deleteMany({ _id: { $in: more.map((doc) => doc._id) } });
+    expect(await named('webhookDeliveries', '_id')).toEqual([['gone', 'deleted-bot'], ['kept', 'bot'], ['ping', null]]);
+    expect(await named('webhookAttempts', 'deliveryId')).toEqual([['gone', 'deleted-bot'], ['kept', 'bot'], ['ping', null]]);
+    await store.repair({ settleMs: 0 });
+    expect(await raw.collection('webhookDeliveries').distinct('_id')).toEqual(['kept', 'ping']);
+    expect(await raw.collection('webhookAttempts').distinct('deliveryId')).toEqual(['kept', 'ping']);
   });
 });

@@ -203,6 +203,31 @@ describe.each(mongoUri === undefined ? [] : [mongoUri])('mongodb store: repair a
     expect((await store.training.material(kept.id)).chunks).toEqual([{ seq: 0, text: 'Hi.' }]);
   });
 
+  it('removes the index, vectors, webhooks, revision counter and crawled pages a cut-short cascade left, and no one else’s', async () => {
+    const [kept, deleted] = [await seedChatbot(store, account), await seedChatbot(store, account)];
+    const at = new Date();
+    for (const chatbot of [kept, deleted]) {
+      const id = chatbot.id;
+      await db.collection('retrievalIndexParts').insertOne({ chatbotId: id, version: 'v1', part: 0, parts: 1, data: 'AAAA' });
+      await db.collection('retrievalVectors').insertOne({ chatbotId: id, hash: 'h', model: 'm', vector: Buffer.alloc(4) });
+      await db.collection('webhooks').insertOne({ _id: `hook-${id}` as never, accountId: account.id, chatbotId: id, url: 'https://x.example', events: [], secret: 's', enabled: true, createdAt: at, updatedAt: at });
+      await db.collection('sourceRevisions').insertOne({ _id: id as never, revision: 3 });
+      await db.collection('sources').insertOne({ _id: `site-${id}` as never, chatbotId: id, type: 'website', title: 'Site', status: 'ready', error: null, chars: 5, createdAt: at, updatedAt: at });
+      await db.collection('sourcePages').insertOne({ sourceId: `site-${id}`, seq: 0, url: 'https://example.com/', title: 'Home', status: 'read', chars: 5, text: 'Hello' });
+    }
+    await db.collection('webhooks').insertOne({ _id: 'every-bot' as never, accountId: account.id, chatbotId: null, url: 'https://x.example', events: [], secret: 's', enabled: true, createdAt: at, updatedAt: at });
+    // The chatbot and its sources went; the crash came before the rest of its children.
+    await db.collection('chatbots').deleteOne({ _id: deleted.id as never });
+    await db.collection('sources').deleteOne({ _id: `site-${deleted.id}` as never });
+
+    expect(await store.repair({ settleMs: 0 })).toMatchObject({ orphans: 5 });
+    for (const collection of ['retrievalIndexParts', 'retrievalVectors', 'webhooks']) {
+      expect(await db.collection(collection).distinct('chatbotId')).toEqual(collection === 'webhooks' ? [null, kept.id] : [kept.id]);
+    }
+    expect(await db.collection('sourceRevisions').distinct('_id')).toEqual([kept.id]);
+    expect(await db.collection('sourcePages').distinct('sourceId')).toEqual([`site-${kept.id}`]);
+  });
+
   it('removes a chunk set that never became current once it is old, not one still being written', async () => {
     const chatbot = await seedChatbot(store, account);
     await store.training.replace(chatbot.id, { sourceText: 'Current.', chunks: ['Current.'] });

@@ -292,4 +292,30 @@ describe('sqlite migrations of existing data', () => {
     expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'unanswered_examples'").pluck().get()).toBe(0);
     db.close();
   });
+
+  it('names each webhook delivery’s chatbot from its body, dropping those of chatbots deleted already, and a deletion then takes them along', () => {
+    const db = databaseBefore('webhook_deliveries_by_chatbot');
+    db.prepare("INSERT INTO accounts (id, name, messages_per_month, max_chatbots, created_at) VALUES ('account', 'acme', 10, 10, 1)").run();
+    db.prepare("INSERT INTO chatbots (id, account_id, name, status, settings, created_at, updated_at) VALUES ('bot', 'account', 'Bot', 'ready', '{}', 1, 1)").run();
+    db.prepare("INSERT INTO webhooks (id, account_id, url, events, secret, enabled, created_at, updated_at) VALUES ('hook', 'account', 'https://x.example', '[]', 's', 1, 1, 1)").run();
+    const delivery = db.prepare(
+      `INSERT INTO webhook_deliveries (id, webhook_id, account_id, event_type, event_key, body, status, attempts, next_attempt_at, created_at, updated_at)
+       VALUES (?, 'hook', 'account', 'leads.submit', ?, ?, 'delivered', 1, 1, 1, 1)`,
+    );
+    for (const [id, chatbotId] of [['kept', 'bot'], ['gone', 'deleted-bot'], ['ping', null]] as const) {
+      delivery.run(id, id, JSON.stringify({ id, chatbotId, payload: {} }));
+      db.prepare("INSERT INTO webhook_attempts (delivery_id, attempt, webhook_id, event_type, status, at) VALUES (?, 1, 'hook', 'leads.submit', 'delivered', 1)").run(id);
+    }
+
+    migrate(db);
+    db.pragma('foreign_keys = ON');
+
+    const chatbots = () => db.prepare('SELECT id, chatbot_id FROM webhook_deliveries ORDER BY id').all();
+    expect(chatbots()).toEqual([{ id: 'kept', chatbot_id: 'bot' }, { id: 'ping', chatbot_id: null }]);
+    expect(db.prepare('SELECT delivery_id FROM webhook_attempts ORDER BY delivery_id').pluck().all()).toEqual(['kept', 'ping']);
+    db.prepare("DELETE FROM chatbots WHERE id = 'bot'").run();
+    expect(chatbots()).toEqual([{ id: 'ping', chatbot_id: null }]);
+    expect(db.prepare('SELECT delivery_id FROM webhook_attempts').pluck().all()).toEqual(['ping']);
+    db.close();
+  });
 });

@@ -278,4 +278,25 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: w
     expect(await store.chatbots.delete(account.id, other.id)).toBe(true);
     expect(await store.webhooks.findById(own.id)).toBeUndefined();
   });
+
+  it("takes a deleted chatbot's events, and their attempts, out of every webhook's outbox, the account-wide ones' too", async () => {
+    const everyBot = await webhook();
+    const leaving = { ...(await lead({ chatbotId: other.id, email: 'carla@example.com' })), revision: 1 };
+    const staying = { ...(await lead()), revision: 1 };
+    const queued = [leadSubmitted(everyBot, leaving, T0), leadSubmitted(everyBot, staying, T0), ping(everyBot, T0)];
+    for (const delivery of queued) await store.webhookOutbox.enqueue(delivery);
+    for (const delivery of await claim('hub-a')) await store.webhookOutbox.settle(delivery.id, 'hub-a', outcome());
+
+    expect(await store.chatbots.delete(account.id, other.id)).toBe(true);
+
+    const [gone, ...kept] = queued;
+    expect(await store.webhookOutbox.find(gone!.id)).toBeUndefined();
+    for (const delivery of kept) expect(await store.webhookOutbox.find(delivery.id)).toMatchObject({ chatbotId: delivery.chatbotId });
+    const attempts = await store.webhookOutbox.attempts(everyBot.id, { page: 1, size: 10 });
+    expect(attempts.map((attempt) => attempt.deliveryId).sort()).toEqual(kept.map((delivery) => delivery.id).sort());
+
+    const late = leadSubmitted(everyBot, { ...leaving, revision: 2 }, T0);
+    await store.webhookOutbox.enqueue(late);
+    expect(await store.webhookOutbox.find(late.id)).toBeUndefined();
+  });
 });

@@ -46,7 +46,7 @@ export async function nameUnnamedKeys(models: MongoModels): Promise<void> {
 const find = (doc: AccountDoc | null) => (doc ? toAccount(doc) : undefined);
 
 export function mongoAccounts(models: MongoModels): AccountRepository {
-  const { accounts, apiKeys } = models;
+  const { accounts, apiKeys, consoleSessions, consoleLinks, usage, adapterClaims, webhooks, webhookDeliveries, webhookAttempts } = models;
   const byId = async (id: string) => find(await accounts.findById(id).lean<AccountDoc>());
 
   return {
@@ -106,6 +106,24 @@ export function mongoAccounts(models: MongoModels): AccountRepository {
     async findByKeyHash(hash) {
       const key = await apiKeys.findById(hash).lean<ApiKeyDoc>();
       return key ? byId(key.accountId) : undefined;
+    },
+    // The account first: its keys and sessions find no account from then on, whatever remains.
+    async delete(id) {
+      const { deletedCount } = await accounts.deleteOne({ _id: id });
+      const hooks = (await webhooks.find({ accountId: id }, { _id: 1 }).lean<{ _id: string }[]>()).map((doc) => doc._id);
+      const owned = { accountId: id };
+      await Promise.all([
+        apiKeys.deleteMany(owned),
+        consoleSessions.deleteMany(owned),
+        consoleLinks.deleteMany(owned),
+        usage.deleteMany(owned),
+        // A claim's _id is the account's id, a NUL and its key: a range of _id (MongoDB refuses a NUL in a regex).
+        adapterClaims.deleteMany({ _id: { $gte: `${id}\u0000`, $lt: `${id}\u0001` } }),
+        webhookAttempts.deleteMany({ webhookId: { $in: hooks } }),
+        webhookDeliveries.deleteMany(owned),
+        webhooks.deleteMany(owned),
+      ]);
+      return deletedCount > 0;
     },
   };
 }

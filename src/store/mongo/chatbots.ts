@@ -52,6 +52,8 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
     digests,
     digestRuns,
     webhooks,
+    webhookDeliveries,
+    webhookAttempts,
     activityHours,
     unansweredGroups,
   } = models;
@@ -146,6 +148,8 @@ export function mongoChatbots(models: MongoModels, { atomic, compensated }: Atom
         bindings.deleteMany({ chatbotId: id }),
         digests.deleteMany({ chatbotId: id }),
         webhooks.deleteMany({ chatbotId: id }),
+        webhookDeliveries.deleteMany({ chatbotId: id }),
+        webhookAttempts.deleteMany({ chatbotId: id }),
         activityHours.deleteMany({ chatbotId: id }),
         unansweredGroups.deleteMany({ chatbotId: id }),
       ]);

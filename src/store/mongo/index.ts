@@ -20,6 +20,7 @@ import { migrateIndexes } from './indexes.js';
 import { moveEmbeddedMessages } from './legacy-messages.js';
 import { dropSourceChunks } from './legacy-source-chunks.js';
 import { partSourceTexts } from './legacy-source-texts.js';
+import { nameDeliveryChatbots } from './legacy-webhook-deliveries.js';
 import { mongoLeads } from './leads.js';
 import { mongoModels } from './models.js';
 import { countUncountedLists } from './page-block-repair.js';
@@ -52,6 +53,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     await moveSourceTexts(models);
     await partSourceTexts(models, sourceTexts);
     await dropSourceChunks(models);
+    await nameDeliveryChatbots(models);
     writes = await atomicWrites(connection);
   } catch (error) {
     await connection.close();

@@ -544,6 +544,7 @@ const webhookDeliverySchema = new Schema<WebhookDeliveryDoc>(
     _id: required(String),
     webhookId: required(String),
     accountId: required(String),
+    chatbotId: optionalString,
     eventType: required(String),
     eventKey: required(String),
     body: required(String),
@@ -560,14 +561,19 @@ const webhookDeliverySchema = new Schema<WebhookDeliveryDoc>(
 // An event is enqueued once per webhook: enqueueing is an upsert this index keeps single.
 webhookDeliverySchema.index({ webhookId: 1, eventKey: 1 }, { unique: true });
 webhookDeliverySchema.index({ status: 1, nextAttemptAt: 1, _id: 1 });
+webhookDeliverySchema.index({ chatbotId: 1 });
 
-/** Keeps MongoDB's own ObjectId as `_id`: the attempt's key is (deliveryId, attempt). */
-export type WebhookAttemptDoc = WebhookAttempt;
+/**
+ * Keeps MongoDB's own ObjectId as `_id`: the attempt's key is (deliveryId, attempt). It names its
+ * delivery's chatbot, whose deletion takes it along.
+ */
+export type WebhookAttemptDoc = WebhookAttempt & { chatbotId?: string | null };
 
 const webhookAttemptSchema = new Schema<WebhookAttemptDoc>(
   {
     deliveryId: required(String),
     webhookId: required(String),
+    chatbotId: optionalString,
     eventType: required(String),
     attempt: required(Number),
     status: required(String),
@@ -579,6 +585,7 @@ const webhookAttemptSchema = new Schema<WebhookAttemptDoc>(
 );
 webhookAttemptSchema.index({ deliveryId: 1, attempt: 1 }, { unique: true });
 webhookAttemptSchema.index({ webhookId: 1, at: -1, deliveryId: -1, attempt: -1 });
+webhookAttemptSchema.index({ chatbotId: 1 });
 export type AdapterClaimDoc = { _id: string; expiresAt: Date };
 
 const adapterClaimSchema = new Schema<AdapterClaimDoc>(

@@ -6,7 +6,8 @@ import { recountPageBlocks } from './page-block-repair.js';
 
 // Repairs what a crash between two compensating writes can leave behind on a deployment without
 // transactions: an account's chatbot counter above its real count (a chatbot deleted, the counter
-// not yet lowered), the children of a deleted chatbot (the cascade cut short), training chunks,
+// not yet lowered), the children of a deleted chatbot (the cascade cut short: its records, its
+// index, its webhooks and its sources' crawled pages among them), training chunks,
 // source text parts and file parts of a version that never became current or was superseded (or
 // whose source is gone), and page blocks
 // that miscount their rows (page-block-repair.ts). Work in flight is never mistaken for debris: a
@@ -31,7 +32,15 @@ const CHILDREN = [
   'digests',
   'activityHours',
   'unansweredGroups',
+  'webhookDeliveries',
+  'webhookAttempts',
+  'webhooks',
+  'retrievalIndexParts',
+  'retrievalVectors',
 ] as const;
+
+/** Documents whose `_id` is their chatbot's id. */
+const KEYED_BY_CHATBOT = ['trainingSources', 'sourceRevisions'] as const;
 
 export async function repairMongo(
   models: MongoModels,
@@ -82,15 +91,22 @@ async function inflatedCounters(models: MongoModels): Promise<Inflated[]> {
     .filter((account) => account.counter > account.actual);
 }
 
+/** Of these owner ids, those `owners` holds no document of. */
+async function missing(owners: mongo.Collection<{ _id: string }>, ids: (string | null)[]): Promise<string[]> {
+  // A webhook's ping names no chatbot when the webhook is the whole account's.
+  const named = ids.filter((id) => id !== null);
+  const living = new Set((await owners.find({ _id: { $in: named } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id));
+  return named.filter((id) => !living.has(id));
+}
+
+const raw = (collection: unknown) => collection as mongo.Collection<{ _id: string }>;
+
 async function removeChildrenOfDeletedChatbots(models: MongoModels): Promise<number> {
+  const chatbots = raw(models.chatbots.collection);
   let removed = 0;
   for (const name of CHILDREN) {
     const { collection } = models[name];
-    const ids = (await collection.distinct('chatbotId')) as string[];
-    const living = new Set(
-      (await models.chatbots.find({ _id: { $in: ids } }, { _id: 1 }).lean<{ _id: string }[]>()).map((doc) => doc._id),
-    );
-    const gone = ids.filter((id) => !living.has(id));
+    const gone = await missing(chatbots, (await collection.distinct('chatbotId')) as (string | null)[]);
     if (gone.length === 0) continue;
     if (name === 'digests') {
       const digestIds = (await models.digests.find({ chatbotId: { $in: gone } }, { _id: 1 }).lean<{ _id: string }[]>()).map(
@@ -100,14 +116,14 @@ async function removeChildrenOfDeletedChatbots(models: MongoModels): Promise<num
     }
     removed += (await collection.deleteMany({ chatbotId: { $in: gone } })).deletedCount;
   }
-  const sources = await models.trainingSources.find({}, { _id: 1 }).lean<{ _id: string }[]>();
-  const living = new Set(
-    (await models.chatbots.find({ _id: { $in: sources.map((s) => s._id) } }, { _id: 1 }).lean<{ _id: string }[]>()).map(
-      (doc) => doc._id,
-    ),
-  );
-  const goneSources = sources.filter((source) => !living.has(source._id)).map((source) => source._id);
-  if (goneSources.length > 0) removed += (await models.trainingSources.deleteMany({ _id: { $in: goneSources } })).deletedCount;
+  for (const name of KEYED_BY_CHATBOT) {
+    const collection = raw(models[name].collection);
+    const gone = await missing(chatbots, await collection.distinct('_id'));
+    if (gone.length > 0) removed += (await collection.deleteMany({ _id: { $in: gone } })).deletedCount;
+  }
+  // A crawled page names its source only: it is an orphan once the source is gone.
+  const goneSources = await missing(raw(models.sources.collection), (await models.sourcePages.distinct('sourceId')) as string[]);
+  if (goneSources.length > 0) removed += (await models.sourcePages.deleteMany({ sourceId: { $in: goneSources } })).deletedCount;
   return removed;
 }
 

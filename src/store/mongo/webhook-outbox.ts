@@ -8,6 +8,7 @@ const toDelivery = (doc: WebhookDeliveryDoc): WebhookDelivery => ({
   id: doc._id,
   webhookId: doc.webhookId,
   accountId: doc.accountId,
+  chatbotId: doc.chatbotId ?? null,
   eventType: doc.eventType,
   eventKey: doc.eventKey,
   body: doc.body,
@@ -32,7 +33,7 @@ const toAttempt = (doc: WebhookAttemptDoc): WebhookAttempt => ({
 });
 
 export function mongoWebhookOutbox(models: MongoModels): WebhookOutboxRepository {
-  const { leads, webhookDeliveries, webhookAttempts } = models;
+  const { chatbots, leads, webhookDeliveries, webhookAttempts } = models;
 
   // The unique {webhookId, eventKey} index makes this insert-if-absent, whoever races it.
   const enqueue = async (delivery: WebhookDelivery) => {
@@ -44,6 +45,10 @@ export function mongoWebhookOutbox(models: MongoModels): WebhookOutboxRepository
         { upsert: true },
       ),
     );
+    // An event of a chatbot deleted since it happened is not kept (the repair removes one whose
+    // chatbot's deletion came between these two writes).
+    const { chatbotId } = delivery;
+    if (chatbotId !== null && !(await chatbots.exists({ _id: chatbotId }))) await webhookDeliveries.deleteOne({ webhookId, eventKey });
   };
 
   return {
@@ -93,6 +98,7 @@ export function mongoWebhookOutbox(models: MongoModels): WebhookOutboxRepository
       await webhookAttempts.create({
         deliveryId: id,
         webhookId: doc.webhookId,
+        chatbotId: doc.chatbotId ?? null,
         eventType: doc.eventType,
         attempt: doc.attempts,
         status,

@@ -65,6 +65,8 @@ export function sqliteAccounts(db: Database): AccountRepository {
   const byKeyHash = db.prepare<[string], AccountRow>(
     'SELECT accounts.* FROM api_keys JOIN accounts ON accounts.id = api_keys.account_id WHERE api_keys.hash = ?',
   );
+  // Every table of the account's references it with ON DELETE CASCADE, its chatbots' through them.
+  const remove = db.prepare<[string]>('DELETE FROM accounts WHERE id = ?');
   const find = (row: AccountRow | undefined) => (row ? toAccount(row) : undefined);
 
   return {
@@ -104,6 +106,9 @@ export function sqliteAccounts(db: Database): AccountRepository {
       const deleted = deleteKey.get(id, accountId, keepLast ? 1 : 0, accountId);
       if (deleted) return toApiKey(deleted);
       return keyById.get(id, accountId) ? 'last' : undefined;
+    },
+    async delete(id) {
+      return remove.run(id).changes > 0;
     },
   };
 }

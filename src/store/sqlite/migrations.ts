@@ -673,6 +673,17 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE source_pages ADD COLUMN content_hash TEXT;
   CREATE UNIQUE INDEX source_pages_by_content ON source_pages(source_id, content_hash) WHERE content_hash IS NOT NULL;
   `,
+  // Each webhook delivery names the chatbot its event is about, so deleting the chatbot deletes its
+  // events (a lead's details among them) from every webhook's outbox, an account-wide one's too,
+  // with their attempts. Deliveries of chatbots deleted before this go now.
+  `
+  ALTER TABLE webhook_deliveries ADD COLUMN chatbot_id TEXT REFERENCES chatbots(id) ON DELETE CASCADE;
+  DELETE FROM webhook_attempts WHERE delivery_id IN (
+    SELECT id FROM webhook_deliveries WHERE json_extract(body, '$.chatbotId') NOT IN (SELECT id FROM chatbots));
+  DELETE FROM webhook_deliveries WHERE json_extract(body, '$.chatbotId') NOT IN (SELECT id FROM chatbots);
+  UPDATE webhook_deliveries SET chatbot_id = json_extract(body, '$.chatbotId');
+  CREATE INDEX webhook_deliveries_by_chatbot ON webhook_deliveries(chatbot_id);
+  `,
 ];
 
 export function migrate(db: Database): void {

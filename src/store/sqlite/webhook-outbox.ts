@@ -13,6 +13,7 @@ type DeliveryRow = {
   id: string;
   webhook_id: string;
   account_id: string;
+  chatbot_id: string | null;
   event_type: WebhookEventType;
   event_key: string;
   body: string;
@@ -40,6 +41,7 @@ const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
   id: row.id,
   webhookId: row.webhook_id,
   accountId: row.account_id,
+  chatbotId: row.chatbot_id,
   eventType: row.event_type,
   eventKey: row.event_key,
   body: row.body,
@@ -56,6 +58,7 @@ const toRow = (delivery: WebhookDelivery): DeliveryRow => ({
   id: delivery.id,
   webhook_id: delivery.webhookId,
   account_id: delivery.accountId,
+  chatbot_id: delivery.chatbotId,
   event_type: delivery.eventType,
   event_key: delivery.eventKey,
   body: delivery.body,
@@ -84,12 +87,14 @@ export function sqliteWebhookOutbox(db: Database): WebhookOutboxRepository {
     `SELECT id, chatbot_id, account_id, name, email, phone, conversation_id, created_at, revision FROM leads
      WHERE webhook_pending = 1 ORDER BY created_at, id LIMIT ?`,
   );
-  // The unique (webhook_id, event_key) keeps an event from being enqueued twice for one webhook.
+  // The unique (webhook_id, event_key) keeps an event from being enqueued twice for one webhook. An
+  // event of a chatbot deleted since it happened is not enqueued (nor refused by the foreign key).
   const enqueue = db.prepare<[DeliveryRow]>(
-    `INSERT INTO webhook_deliveries (id, webhook_id, account_id, event_type, event_key, body, status, attempts,
+    `INSERT INTO webhook_deliveries (id, webhook_id, account_id, chatbot_id, event_type, event_key, body, status, attempts,
        next_attempt_at, claimed_by, lease_until, created_at, updated_at)
-     VALUES (@id, @webhook_id, @account_id, @event_type, @event_key, @body, @status, @attempts,
-       @next_attempt_at, @claimed_by, @lease_until, @created_at, @updated_at)
+     SELECT @id, @webhook_id, @account_id, @chatbot_id, @event_type, @event_key, @body, @status, @attempts,
+       @next_attempt_at, @claimed_by, @lease_until, @created_at, @updated_at
+     WHERE @chatbot_id IS NULL OR EXISTS (SELECT 1 FROM chatbots WHERE id = @chatbot_id)
      ON CONFLICT (webhook_id, event_key) DO NOTHING`,
   );
   // A correction stored since the lead was read has a later revision, and keeps its mark.
