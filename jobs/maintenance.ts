@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { Store } from '../src/store/port.js';
 
 // Hourly store upkeep. The repair (Store.repair): on MongoDB without transactions it recomputes
-// counters and removes what a crash between two writes left behind. Then done handoff notices
-// past their retention are removed. Any number of processes may run it.
+// counters and removes what a crash between two writes left behind. Then done handoff notices and
+// webhook deliveries past their retention are removed. Any number of processes may run it.
 
 const HOURLY = '17 * * * *';
 
@@ -15,14 +15,23 @@ const HOURLY = '17 * * * *';
  */
 export const DONE_NOTICE_RETENTION_MS = 30 * 24 * 60 * 60_000;
 
+/**
+ * How long a webhook delivery done (delivered, or failed for good) stays in the delivery log: a
+ * month to look into what was sent. Its body holds what the event was about (a lead's name, email
+ * and phone), which nobody needs kept longer.
+ */
+export const DONE_DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
+
 export type Maintenance = { stop(): Promise<void> };
 
-/** One pass: the repair, then the prune of done handoff notices. */
+/** One pass: the repair, then the prunes of done handoff notices and webhook deliveries. */
 export async function maintainStore(store: Store, log: Logger, now = new Date()): Promise<void> {
   const report = await store.repair({ now });
   if (report.counters > 0 || report.orphans > 0) log.warn(report, 'store repaired after an interrupted write');
   const notices = await store.handoffNotices.prune(new Date(now.getTime() - DONE_NOTICE_RETENTION_MS));
   if (notices > 0) log.info({ notices }, 'done handoff notices removed');
+  const deliveries = await store.webhookOutbox.prune(new Date(now.getTime() - DONE_DELIVERY_RETENTION_MS));
+  if (deliveries > 0) log.info({ deliveries }, 'done webhook deliveries removed');
 }
 
 export function startMaintenance(store: Store, logger: Logger): Maintenance {

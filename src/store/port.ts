@@ -1232,6 +1232,11 @@ export interface WebhookOutboxRepository {
   find(id: string): Promise<WebhookDelivery | undefined>;
   /** A webhook's attempts, newest first (ties by delivery and attempt number). */
   attempts(webhookId: string, page: Page): Promise<WebhookAttempt[]>;
+  /**
+   * Removes the deliveries done (delivered or failed) before `doneBefore`, with their attempts, a
+   * batch at a time; pending ones stay, however old. Answers how many deliveries went.
+   */
+  prune(doneBefore: Date): Promise<number>;
 }
 
 /**

@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DONE_NOTICE_RETENTION_MS, maintainStore } from '../../jobs/maintenance.js';
+import { DONE_DELIVERY_RETENTION_MS, DONE_NOTICE_RETENTION_MS, maintainStore } from '../../jobs/maintenance.js';
+import { ping } from '../../src/domain/webhook-events.js';
 import { openStore } from '../../src/store/index.js';
 import type { Chatbot, HandoffRequestNotice, Store } from '../../src/store/port.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
 import { silent } from './helpers.js';
 
-// The hourly upkeep removes done handoff notices once past their retention (the rules of what
-// stays are the store contract's: test/store/handoff-notices-contract.test.ts).
+// The hourly upkeep removes done handoff notices and webhook deliveries once past their retention
+// (the rules of what stays are the store contracts': test/store/handoff-notices-contract.test.ts,
+// test/store/webhooks-contract.test.ts).
 
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 const DAY = 24 * 60 * 60_000;
@@ -65,5 +67,32 @@ describe('store maintenance', () => {
     await maintainStore(store, silent, NOW);
     expect(await store.handoffNotices.complete(chatbot.accountId, old, undefined, NOW)).toBeUndefined();
     expect(await store.handoffNotices.complete(chatbot.accountId, recent, undefined, NOW)).toMatchObject({ doneAt: ago(DONE_NOTICE_RETENTION_MS - DAY) });
+  });
+
+  it('removes the webhook deliveries done longer ago than the retention, and keeps the others', async () => {
+    const webhook = {
+      id: 'hook',
+      accountId: chatbot.accountId,
+      url: 'https://receiver.example.com/hook',
+      events: ['leads.submit' as const],
+      chatbotId: null,
+      secret: 'whsec_test',
+      enabled: true,
+      disabledReason: null,
+      failingSince: null,
+      createdAt: NOW,
+      updatedAt: NOW,
+    };
+    await store.webhooks.create(webhook);
+    const old = ping(webhook, ago(DONE_DELIVERY_RETENTION_MS + DAY));
+    const recent = ping(webhook, ago(DONE_DELIVERY_RETENTION_MS + DAY));
+    for (const delivery of [old, recent]) await store.webhookOutbox.enqueue(delivery);
+    await store.webhookOutbox.claimDue({ now: NOW, claimedBy: 'hub', leaseUntil: NOW, limit: 2 });
+    const delivered = (at: Date) => ({ at, status: 'delivered' as const, responseStatus: 204, error: null, nextAttemptAt: at });
+    await store.webhookOutbox.settle(old.id, 'hub', delivered(ago(DONE_DELIVERY_RETENTION_MS + DAY)));
+    await store.webhookOutbox.settle(recent.id, 'hub', delivered(ago(DONE_DELIVERY_RETENTION_MS - DAY)));
+    await maintainStore(store, silent, NOW);
+    expect(await store.webhookOutbox.find(old.id)).toBeUndefined();
+    expect(await store.webhookOutbox.find(recent.id)).toMatchObject({ status: 'delivered' });
   });
 });

@@ -279,6 +279,28 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: w
     expect(await store.webhooks.findById(own.id)).toBeUndefined();
   });
 
+  it('prunes the deliveries done before a time, with their attempts, a batch at a time, and never a pending one', async () => {
+    const target = await webhook();
+    const queued = Array.from({ length: 300 }, (_, index) => ping(target, seconds(index / 1000)));
+    for (const delivery of queued) await store.webhookOutbox.enqueue(delivery);
+    expect(await claim('hub-a', seconds(1), 300)).toHaveLength(300);
+    // Done long ago, one in three failed; then one done later and one still pending.
+    const [later, pending, ...old] = queued;
+    for (const [index, delivery] of old.entries()) {
+      await store.webhookOutbox.settle(delivery.id, 'hub-a', outcome({ status: index % 3 === 0 ? 'failed' : 'delivered', at: seconds(2) }));
+    }
+    await store.webhookOutbox.settle(later!.id, 'hub-a', outcome({ status: 'delivered', responseStatus: 204, error: null, at: seconds(100) }));
+    await store.webhookOutbox.settle(pending!.id, 'hub-a', outcome({ at: seconds(2) }));
+
+    expect(await store.webhookOutbox.prune(seconds(50))).toBe(298);
+    for (const delivery of old) expect(await store.webhookOutbox.find(delivery.id)).toBeUndefined();
+    expect(await store.webhookOutbox.find(later!.id)).toMatchObject({ status: 'delivered' });
+    expect(await store.webhookOutbox.find(pending!.id)).toMatchObject({ status: 'pending' });
+    const attempts = await store.webhookOutbox.attempts(target.id, { page: 1, size: 100 });
+    expect(attempts.map((attempt) => attempt.deliveryId).sort()).toEqual([later!.id, pending!.id].sort());
+    expect(await store.webhookOutbox.prune(seconds(50))).toBe(0);
+  });
+
   it("takes a deleted chatbot's events, and their attempts, out of every webhook's outbox, the account-wide ones' too", async () => {
     const everyBot = await webhook();
     const leaving = { ...(await lead({ chatbotId: other.id, email: 'carla@example.com' })), revision: 1 };

@@ -562,6 +562,8 @@ const webhookDeliverySchema = new Schema<WebhookDeliveryDoc>(
 webhookDeliverySchema.index({ webhookId: 1, eventKey: 1 }, { unique: true });
 webhookDeliverySchema.index({ status: 1, nextAttemptAt: 1, _id: 1 });
 webhookDeliverySchema.index({ chatbotId: 1 });
+// Deliveries done, by when: the hourly prune takes those past the delivery log's retention.
+webhookDeliverySchema.index({ updatedAt: 1 }, { partialFilterExpression: { status: { $in: ['delivered', 'failed'] } } });
 
 /**
  * Keeps MongoDB's own ObjectId as `_id`: the attempt's key is (deliveryId, attempt). It names its

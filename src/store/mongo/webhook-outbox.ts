@@ -1,5 +1,5 @@
 import { pageOffset } from '../paging.js';
-import type { WebhookAttempt, WebhookDelivery, WebhookOutboxRepository } from '../port.js';
+import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryStatus, WebhookOutboxRepository } from '../port.js';
 import { atRevision, toLead } from './leads.js';
 import type { LeadDoc, MongoModels, WebhookAttemptDoc, WebhookDeliveryDoc } from './models.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
@@ -121,5 +121,21 @@ export function mongoWebhookOutbox(models: MongoModels): WebhookOutboxRepository
         .lean<WebhookAttemptDoc[]>();
       return docs.map(toAttempt);
     },
+    async prune(doneBefore) {
+      const done = { status: { $in: DONE }, updatedAt: { $lt: doneBefore } };
+      let pruned = 0;
+      for (;;) {
+        const batch = await webhookDeliveries.find(done, { _id: 1 }).limit(PRUNE_BATCH).lean<{ _id: string }[]>();
+        const ids = batch.map(({ _id }) => _id);
+        // Attempts first: a delivery left by a crash between the two goes at the next prune.
+        if (ids.length > 0) await webhookAttempts.deleteMany({ deliveryId: { $in: ids } });
+        if (ids.length > 0) pruned += (await webhookDeliveries.deleteMany({ _id: { $in: ids }, ...done })).deletedCount;
+        if (batch.length < PRUNE_BATCH) return pruned;
+      }
+    },
   };
 }
+
+/** Deliveries pruned a batch at a time. */
+const PRUNE_BATCH = 500;
+const DONE: WebhookDeliveryStatus[] = ['delivered', 'failed'];

@@ -684,6 +684,8 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE webhook_deliveries SET chatbot_id = json_extract(body, '$.chatbotId');
   CREATE INDEX webhook_deliveries_by_chatbot ON webhook_deliveries(chatbot_id);
   `,
+  // Deliveries done, by when: the hourly prune takes those past the delivery log's retention.
+  `CREATE INDEX webhook_deliveries_done ON webhook_deliveries(updated_at) WHERE status <> 'pending';`,
 ];
 
 export function migrate(db: Database): void {

@@ -8,6 +8,7 @@ import type {
   WebhookOutboxRepository,
 } from '../port.js';
 import { toLead, type LeadRow } from './leads.js';
+import { deleteInStages } from './staging.js';
 
 type DeliveryRow = {
   id: string;
@@ -147,6 +148,10 @@ export function sqliteWebhookOutbox(db: Database): WebhookOutboxRepository {
      ORDER BY at DESC, delivery_id DESC, attempt DESC LIMIT ? OFFSET ?`,
   );
 
+  const pruneDone = db.prepare(
+    `DELETE FROM webhook_deliveries WHERE id IN
+     (SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < ? LIMIT ?)`,
+  );
   return {
     async unannouncedLeads(limit) {
       return unannounced.all(limit).map((row) => ({ ...toLead(row), revision: row.revision }));
@@ -170,5 +175,7 @@ export function sqliteWebhookOutbox(db: Database): WebhookOutboxRepository {
     async attempts(webhookId, page) {
       return attempts.all(webhookId, page.size, pageOffset(page)).map(toAttempt);
     },
+    // A delivery's attempts go with it (ON DELETE CASCADE).
+    prune: (doneBefore) => deleteInStages(pruneDone, [doneBefore.getTime()]),
   };
 }
