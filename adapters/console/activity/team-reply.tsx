@@ -20,6 +20,14 @@ export const CLOSED = 'This handoff is closed (handed back or timed out), so the
 
 export const isOpen = (handoff: Handoff | undefined) => handoff?.status === 'pending' || handoff?.status === 'active';
 
+/**
+ * A reply being typed belongs to its conversation: opening another shows that one's own (a team
+ * member answering several people at once found the reply meant for one under another's). The
+ * name is the team member's, the same in every conversation they answer from this page.
+ */
+const drafts = new Map<string, string>();
+let teamName = '';
+
 type Props = {
   chatbotId: string;
   conversation: Conversation;
@@ -29,8 +37,16 @@ type Props = {
 };
 
 export function TeamReply({ chatbotId, conversation, onChanged, onClosed }: Props) {
-  const [name, setName] = useState(conversation.handoff?.taken_by ?? '');
-  const [text, setText] = useState('');
+  const [name, setName] = useState(teamName);
+  const [text, setText] = useState(drafts.get(conversation.id) ?? '');
+  const nameAs = (value: string) => {
+    teamName = value;
+    setName(value);
+  };
+  const draft = (value: string) => {
+    drafts.set(conversation.id, value);
+    setText(value);
+  };
   const action = useAction();
   const handoff = `/chatbots/${encodeURIComponent(chatbotId)}/conversations/${encodeURIComponent(conversation.id)}/handoff`;
   const send = async (event: Event) => {
@@ -44,7 +60,7 @@ export function TeamReply({ chatbotId, conversation, onChanged, onClosed }: Prop
         throw error;
       }
     });
-    if (sent) setText('');
+    if (sent) draft('');
     onChanged();
   };
   const handBack = async () => {
@@ -53,8 +69,8 @@ export function TeamReply({ chatbotId, conversation, onChanged, onClosed }: Prop
   };
   return (
     <form class="team-reply" onSubmit={send} aria-label="Reply as the team">
-      <TextInput label="Your name" value={name} onValue={setName} required maxLength={MAX_NAME} hint="Shown to the person above your reply." />
-      <TextArea label="Reply" value={text} onValue={setText} rows={3} required maxLength={MAX_REPLY} />
+      <TextInput label="Your name" value={name} onValue={nameAs} required maxLength={MAX_NAME} hint="Shown to the person above your reply." />
+      <TextArea label="Reply" value={text} onValue={draft} rows={3} required maxLength={MAX_REPLY} />
       {action.failure && <Alert>{action.failure}</Alert>}
       <div class="actions">
         <BusyButton type="submit" busy={action.busy}>

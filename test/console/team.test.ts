@@ -1,0 +1,78 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createChatbotViaApi } from '../support/http.js';
+import { newPage, signIn, startConsole, type ConsoleRun } from './console.js';
+
+// A team answering handoffs in the console on a busy day: each member in a browser of their own,
+// several people waiting at once.
+
+let run: ConsoleRun;
+let chatbotId: string;
+
+beforeAll(async () => {
+  run = await startConsole();
+  chatbotId = await createChatbotViaApi(run.app, 'Corner Shop', 'Corner Shop ships orders within two days.');
+  await api('/update-chatbot-settings', { chatbotId, handoff: { enabled: true } });
+});
+afterAll(async () => {
+  await run.close();
+});
+
+const api = (path: string, body?: unknown) => call('POST', `${run.app.baseUrl}${path}`, run.app.apiKey, body);
+
+/** A person who asks for the team in a new conversation. */
+const askForPerson = (conversationId: string) =>
+  api('/chat', { chatbotId, conversationId, messages: [{ role: 'user', content: 'Can I talk to a person?' }] });
+
+async function teamMember(): Promise<Page> {
+  const page = await newPage(run);
+  await signIn(page, run.app);
+  return page;
+}
+
+async function openConversation(page: Page, conversationId: string): Promise<void> {
+  await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity?conversation=${conversationId}`);
+  await page.getByRole('form', { name: 'Reply as the team' }).waitFor();
+}
+
+/** Opens another conversation from the Open handoffs list, as a team member does. */
+async function switchTo(page: Page, conversationId: string): Promise<void> {
+  await page.getByRole('list', { name: 'Open handoffs' }).locator(`a[href$="conversation=${conversationId}"]`).click();
+  await page.waitForURL(new RegExp(`conversation=${conversationId}$`));
+}
+
+async function teamRepliesIn(conversationId: string): Promise<{ name: string; content: string }[]> {
+  const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}&size=50`, run.app.apiKey);
+  type Saved = { id: string; messages: { content: string; author?: { name: string } }[] };
+  const conversation = (body as { data: Saved[] }).data.find((saved) => saved.id === conversationId);
+  return (conversation?.messages ?? []).flatMap(({ content, author }) => (author ? [{ name: author.name, content }] : []));
+}
+
+describe('a team member answering several people', () => {
+  it('keeps a reply being typed with its conversation, and their name in every one', async () => {
+    await askForPerson('first-person');
+    await askForPerson('second-person');
+    const page = await teamMember();
+    await openConversation(page, 'first-person');
+    const form = page.getByRole('form', { name: 'Reply as the team' });
+    await form.getByLabel('Your name').fill('Ada');
+    await form.getByLabel('Reply').fill('Your parcel left on Monday.');
+
+    // A glance at the other person: their form has no reply typed, and Ada's name.
+    await switchTo(page, 'second-person');
+    expect(await form.getByLabel('Reply').inputValue()).toBe('');
+    expect(await form.getByLabel('Your name').inputValue()).toBe('Ada');
+    await form.getByLabel('Reply').fill('Hello, how can I help?');
+    await form.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByRole('log', { name: 'Transcript' }).getByText('Hello, how can I help?').waitFor();
+
+    // Back to the first: the reply meant for them is still there, and goes to them alone.
+    await switchTo(page, 'first-person');
+    expect(await form.getByLabel('Reply').inputValue()).toBe('Your parcel left on Monday.');
+    await form.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByRole('log', { name: 'Transcript' }).getByText('Your parcel left on Monday.').waitFor();
+    expect(await teamRepliesIn('first-person')).toEqual([{ name: 'Ada', content: 'Your parcel left on Monday.' }]);
+    expect(await teamRepliesIn('second-person')).toEqual([{ name: 'Ada', content: 'Hello, how can I help?' }]);
+    await page.context().close();
+  });
+});
