@@ -76,3 +76,44 @@ describe('a team member answering several people', () => {
     await page.context().close();
   });
 });
+
+describe('two team members opening the same person', () => {
+  it('sends the reply of the one who did not see the other take it only once they know', async () => {
+    await askForPerson('shared-person');
+    const [ada, bo] = await Promise.all([teamMember(), teamMember()]);
+    await Promise.all([openConversation(ada, 'shared-person'), openConversation(bo, 'shared-person')]);
+    const formOf = (page: Page) => page.getByRole('form', { name: 'Reply as the team' });
+    // Bo's transcript is not read again until he has sent: he still sees the person waiting.
+    let reread!: () => void;
+    const rereading = new Promise<void>((resolve) => (reread = resolve));
+    await bo.route(/\/get-conversations/, async (route) => {
+      await rereading;
+      await route.continue();
+    });
+    await formOf(bo).getByLabel('Your name').fill('Bo');
+    await formOf(bo).getByLabel('Reply').fill('Hi, Bo here. What happened?');
+
+    await formOf(ada).getByLabel('Your name').fill('Ada');
+    await formOf(ada).getByLabel('Reply').fill('Hi, Ada here.');
+    await formOf(ada).getByRole('button', { name: 'Send reply' }).click();
+    await ada.getByText('handoff: with the team (Ada)').first().waitFor();
+
+    await formOf(bo).getByRole('button', { name: 'Send reply' }).click();
+    const refusal = bo.getByRole('alert').filter({ hasText: 'Ada took this conversation a moment ago, so your reply was not sent.' });
+    await refusal.or(bo.getByRole('log', { name: 'Transcript' }).getByText('Hi, Bo here.')).waitFor();
+    reread();
+    expect(await teamRepliesIn('shared-person')).toEqual([{ name: 'Ada', content: 'Hi, Ada here.' }]);
+    expect(await refusal.count()).toBe(1);
+    expect(await formOf(bo).getByLabel('Reply').inputValue()).toBe('Hi, Bo here. What happened?');
+
+    // Now that Bo knows Ada has the person, he may answer alongside her.
+    await formOf(bo).getByText('Ada is answering this person: your reply reaches them too, under your name.').waitFor();
+    await formOf(bo).getByRole('button', { name: 'Send reply' }).click();
+    await bo.getByRole('log', { name: 'Transcript' }).getByText('Hi, Bo here. What happened?').waitFor();
+    expect(await teamRepliesIn('shared-person')).toEqual([
+      { name: 'Ada', content: 'Hi, Ada here.' },
+      { name: 'Bo', content: 'Hi, Bo here. What happened?' },
+    ]);
+    await Promise.all([ada.context().close(), bo.context().close()]);
+  });
+});
