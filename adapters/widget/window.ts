@@ -183,7 +183,7 @@ function statusOf(state: HandoffState | null): string {
 /** The team's replies and the handoff's changes, live, until the handoff is over. */
 function listen(): void {
   if (live) return;
-  live = follow(`${base}/conversations/${conversationId}/events`, lastMessageId, {
+  live = follow(`${base}/conversations/${conversationId}`, lastMessageId, {
     reply(message) {
       lastMessageId = message.id;
       show(message);

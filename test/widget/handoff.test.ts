@@ -302,4 +302,31 @@ describe('across hub instances', () => {
       ['Ada', 'Three.'],
     ]);
   });
+
+  it('keeps reopening its stream however long a proxy answers 502 while the hub restarts, and shows the reply sent meanwhile', async () => {
+    // Found as an online shop's support team on its busiest day: a visitor waiting for the team
+    // behind a proxy stayed "Waiting…" for good once the hub had been away about a minute and a
+    // half, the team's replies never shown, as the window had stopped reopening its stream.
+    await context.clock.install();
+    const { frame, conversationId } = await visit();
+    await handOff(frame);
+    let refused = 0;
+    await context.route(/\/events(\?|$)/, (route) => {
+      refused += 1;
+      return route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' });
+    });
+    const port = portOf(hubA);
+    await hubA.close();
+    hubA = await startHubOn(port);
+    // Twelve refusals in a row, the browser waiting longer each time (time runs on the fake clock).
+    for (let attempt = 1; attempt <= 12; attempt += 1) {
+      await expect.poll(() => refused).toBeGreaterThanOrEqual(attempt);
+      await context.clock.runFor(30_000);
+    }
+    await context.unroute(/\/events(\?|$)/);
+    await team(await conversationId(), 'messages', { name: 'Ada', text: 'Sorry for the wait, Ada here.' });
+    await context.clock.runFor(30_000);
+    await waitForBubble(frame, 'Sorry for the wait, Ada here.');
+    await status(frame).filter({ hasText: 'Chatting with Ada' }).waitFor();
+  });
 });
