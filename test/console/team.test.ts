@@ -117,3 +117,30 @@ describe('two team members opening the same person', () => {
     await Promise.all([ada.context().close(), bo.context().close()]);
   });
 });
+
+describe('the open handoffs', () => {
+  it('lists the people waiting for the team first, longest waiting first, with when they asked', async () => {
+    await askForPerson('being-helped');
+    await api(`/chatbots/${chatbotId}/conversations/being-helped/handoff/take`, { name: 'Ada' });
+    // A long chat with the chatbot before asking: the conversation began before the next one's.
+    await api('/chat', { chatbotId, conversationId: 'chatted-first', messages: [{ role: 'user', content: 'When do you ship?' }] });
+    await api('/chat', {
+      chatbotId,
+      conversationId: 'chatted-first',
+      messages: [
+        { role: 'user', content: 'When do you ship?' },
+        { role: 'assistant', content: 'Within two days.' },
+        { role: 'user', content: 'Can I talk to a person?' },
+      ],
+    });
+    await askForPerson('asked-later');
+    const page = await teamMember();
+    await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity`);
+    const items = page.getByRole('list', { name: 'Open handoffs' }).getByRole('listitem');
+    await items.first().waitFor();
+    const listed = await items.locator('a').evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).searchParams.get('conversation')));
+    expect(listed.filter((id) => ['being-helped', 'chatted-first', 'asked-later'].includes(id ?? ''))).toEqual(['chatted-first', 'asked-later', 'being-helped']);
+    expect(await items.filter({ has: page.locator('a[href$="conversation=chatted-first"]') }).textContent()).toMatch(/handoff: waiting for the team, asked \S/);
+    await page.context().close();
+  });
+});

@@ -40,7 +40,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
       readConversationPages({ chatbotId: chatbot.id, filteredSources: source, startDate, endDate }, pages),
       readConversationPages({ chatbotId: chatbot.id, handoffStatus: OPEN_HANDOFF }, Infinity),
     ]);
-    return { ...listing, handedOff: handedOff.list };
+    return { ...listing, handedOff: handedOff.list.sort(byTurn) };
   };
   const problem = rangeProblem(startDate, endDate);
   const loaded = useLoad(() => inRange(problem, readConversations), [chatbot.id, source, startDate, endDate, pages]);
@@ -106,6 +106,15 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
   );
 }
 
+/**
+ * The people waiting for the team first, then those with it, each longest waiting first: the API
+ * lists conversations by when they began, so one who chatted long before asking came last.
+ */
+function byTurn(one: Conversation, other: Conversation): number {
+  const rank = (conversation: Conversation) => (conversation.handoff?.status === 'pending' ? 0 : 1);
+  return rank(one) - rank(other) || (one.handoff?.requested_at ?? '').localeCompare(other.handoff?.requested_at ?? '');
+}
+
 type ListProps = { label: string; list: Conversation[]; open: string | undefined; openUrl: (id: string) => string };
 
 /** Links to conversations, each with its source, time, length and, while open, where its handoff stands. */
@@ -119,7 +128,12 @@ function ConversationList({ label, list, open, openUrl }: ListProps) {
           </a>
           <div class="muted">
             {conversation.source} · {formatTime(conversation.updated_at)} · {conversation.messages.length} messages
-            {conversation.handoff && isOpen(conversation.handoff) && <strong> · {handoffText(conversation.handoff)}</strong>}
+            {conversation.handoff && isOpen(conversation.handoff) && (
+              <strong>
+                {' '}
+                · {handoffText(conversation.handoff)}, asked {formatTime(conversation.handoff.requested_at)}
+              </strong>
+            )}
           </div>
         </li>
       ))}
