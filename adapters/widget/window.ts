@@ -22,6 +22,10 @@ type WindowConfig = {
 };
 type Turn = Pick<Message, 'role' | 'content' | 'author'>;
 
+type History = { messages: Message[]; handoff: HandoffState | null };
+
+/** The longest a returning visitor waits for their history before they may send regardless. */
+const HISTORY_WAIT_MS = 10_000;
 const QUOTA_TEXT = 'This chatbot cannot answer more messages right now. Please try again later.';
 const UNREACHABLE_TEXT = 'The chat could not be reached.';
 
@@ -121,9 +125,21 @@ async function begin(): Promise<void> {
   showGreeting();
   // Asking for a conversation made just now would only answer 404 (a line in the hub's log).
   if (!starting.known) return;
-  const response = await fetch(`${base}/conversations/${conversationId}`).catch(() => undefined);
-  if (!response?.ok) return;
-  const history = (await response.json()) as { messages: Message[]; handoff: HandoffState | null };
+  // A message sent before the history shows would come above it, and again within it (on a slow
+  // network a returning visitor types at once): sending waits, the text staying in the field.
+  setSending(true);
+  const loading = conversationId;
+  try {
+    const response = await fetch(`${base}/conversations/${loading}`, { signal: AbortSignal.timeout(HISTORY_WAIT_MS) }).catch(() => undefined);
+    const history = response?.ok ? ((await response.json().catch(() => undefined)) as History | undefined) : undefined;
+    // Unless "+" started a new conversation meanwhile.
+    if (history && conversationId === loading) showHistory(history);
+  } finally {
+    setSending(false);
+  }
+}
+
+function showHistory(history: History): void {
   const { messages } = history;
   if (messages.length > 0) suggestions.replaceChildren();
   for (const message of messages) show(message);
