@@ -130,13 +130,33 @@ async function begin(): Promise<void> {
   setSending(true);
   const loading = conversationId;
   try {
-    const response = await fetch(`${base}/conversations/${loading}`, { signal: AbortSignal.timeout(HISTORY_WAIT_MS) }).catch(() => undefined);
-    const history = response?.ok ? ((await response.json().catch(() => undefined)) as History | undefined) : undefined;
+    const history = await readHistory(loading);
     // Unless "+" started a new conversation meanwhile.
     if (history && conversationId === loading) showHistory(history);
   } finally {
     setSending(false);
   }
+}
+
+/** The conversation's saved messages and handoff; undefined when the hub has none or cannot say. */
+async function readHistory(id: string): Promise<History | undefined> {
+  const response = await fetch(`${base}/conversations/${id}`, { signal: AbortSignal.timeout(HISTORY_WAIT_MS) }).catch(() => undefined);
+  return response?.ok ? ((await response.json().catch(() => undefined)) as History | undefined) : undefined;
+}
+
+/**
+ * The visitor's other tab may have carried the conversation on (asked for a person, say): looked
+ * at again while it follows nothing, this window shows the conversation afresh if it changed, so
+ * the team's replies show here too and the visitor's next message lands after what they missed.
+ */
+async function catchUp(): Promise<void> {
+  const notNow = () => sending || live !== undefined || lastMessageId === undefined;
+  if (notNow()) return;
+  const reading = conversationId;
+  const history = await readHistory(reading);
+  if (!history || notNow() || conversationId !== reading || history.messages.at(-1)?.id === lastMessageId) return;
+  showGreeting();
+  showHistory(history);
 }
 
 function showHistory(history: History): void {
@@ -402,6 +422,11 @@ composer.addEventListener('submit', (event) => {
   input.value = '';
   void ask(text);
 });
+
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') void catchUp();
+});
+window.addEventListener('focus', () => void catchUp());
 
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape') postToHost({ type: 'switchboard:close' });

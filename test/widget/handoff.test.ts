@@ -243,6 +243,34 @@ describe('a handed-off visitor', () => {
     expect((await bubbles(frame)).at(-1)).toEqual(['', OFFLINE]);
   });
 
+  it('with two tabs open, sees in the other one what this one did, in order, once they come back to it', async () => {
+    // Found as an online shop's support team on its busiest day: a visitor asked for a person in
+    // one tab and went on in another, which showed neither the request nor Ada's reply, and then
+    // put the visitor's next message above them.
+    const first = await visit();
+    await send(first.frame, 'When do you open?');
+    const second = await visit();
+    await second.frame.locator('.message.user', { hasText: 'When do you open?' }).waitFor();
+    await handOff(first.frame);
+    await team(await first.conversationId(), 'messages', { name: 'Ada', text: 'Ada here, what can I do?' });
+    await waitForBubble(first.frame, 'Ada here, what can I do?');
+
+    // Back in the second tab, into its window.
+    await second.page.bringToFront();
+    await second.page.getByRole('heading', { name: 'Host page' }).click();
+    await second.frame.getByRole('textbox', { name: 'Message' }).click();
+    await waitForBubble(second.frame, 'Ada here, what can I do?');
+    await status(second.frame).filter({ hasText: 'Chatting with Ada' }).waitFor();
+    await send(second.frame, 'Where is my parcel?');
+    await team(await first.conversationId(), 'messages', { name: 'Ada', text: 'On its way.' });
+    await waitForBubble(second.frame, 'On its way.');
+    expect(await second.frame.locator('.message.user').allTextContents()).toEqual(['When do you open?', TALK, 'Where is my parcel?']);
+    expect((await bubbles(second.frame)).filter(([author]) => author)).toEqual([
+      ['Ada', 'Ada here, what can I do?'],
+      ['Ada', 'On its way.'],
+    ]);
+  });
+
   it('never receives the replies of another visitor’s conversation', async () => {
     const first = await visit();
     // Another browser: another visitor, another conversation.
