@@ -143,4 +143,27 @@ describe('the open handoffs', () => {
     expect(await items.filter({ has: page.locator('a[href$="conversation=chatted-first"]') }).textContent()).toMatch(/handoff: waiting for the team, asked \S/);
     await page.context().close();
   });
+
+  it('names each person by what they said last, as many began alike', async () => {
+    const wrote = async (conversationId: string, latest: string) => {
+      await askForPerson(conversationId);
+      const turns = [
+        { role: 'user', content: 'Can I talk to a person?' },
+        { role: 'assistant', content: 'I am asking someone from the team to join.' },
+        { role: 'user', content: latest },
+      ];
+      await api('/chat', { chatbotId, conversationId, messages: turns });
+    };
+    await wrote('late-parcel', 'My order 1042 is late');
+    await wrote('charged-twice', 'I was charged twice for order 1043');
+    const page = await teamMember();
+    await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity`);
+    const handoffs = page.getByRole('list', { name: 'Open handoffs' });
+    await handoffs.getByRole('link', { name: 'My order 1042 is late' }).click();
+    await page.waitForURL(/conversation=late-parcel$/);
+    expect(await handoffs.getByRole('link', { name: 'I was charged twice for order 1043' }).getAttribute('href')).toMatch(/conversation=charged-twice$/);
+    // The list of all conversations still names each by how it began.
+    expect(await page.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: 'Can I talk to a person?' }).count()).toBeGreaterThanOrEqual(2);
+    await page.context().close();
+  });
 });
