@@ -335,9 +335,32 @@ function notice(reply: HTMLElement, message: string, retryText?: string): void {
   retry.addEventListener('click', () => {
     moveFocusOutOf(reply);
     reply.remove();
-    void answer(retryText);
+    void retryAnswer(retryText);
   });
   reply.append(' ', retry);
+}
+
+/**
+ * A retry after an answer that went missing: the hub may have taken the message in before the
+ * connection dropped, so the history is read first, and shown when it has the message, rather
+ * than the team or the chatbot getting it twice.
+ */
+async function retryAnswer(text: string): Promise<void> {
+  if (sending) return;
+  setSending(true);
+  const reading = conversationId;
+  const history = await readHistory(reading);
+  setSending(false);
+  if (history && conversationId === reading && takenIn(history, text)) {
+    showGreeting();
+    showHistory(history);
+  } else await answer(text);
+}
+
+/** Whether the visitor's `text` is among the messages saved since the last this window knows of. */
+function takenIn(history: History, text: string): boolean {
+  const since = history.messages.slice(history.messages.findIndex((message) => message.id === lastMessageId) + 1);
+  return since.some((message) => message.role === 'user' && message.content === text.trim());
 }
 
 function offerLeadForm(again = false): void {

@@ -271,6 +271,36 @@ describe('a handed-off visitor', () => {
     ]);
   });
 
+  it('whose answer was lost on the way back, and who retries, reaches the team once', async () => {
+    // Found as an online shop's support team on its busiest day: on a dropping phone network the
+    // hub took a waiting visitor's message in, the answer never arrived, and Retry sent it again,
+    // so the team read it twice.
+    const { page, frame, conversationId } = await visit();
+    await handOff(frame);
+    const id = await conversationId();
+    let dropped = false;
+    await page.context().route(/\/chat$/, async (route) => {
+      if (dropped) return route.continue();
+      dropped = true;
+      // The hub takes the message in; its answer is lost.
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await frame.getByRole('textbox', { name: 'Message' }).fill('My order 1099 is missing');
+    await frame.getByRole('button', { name: 'Send' }).click();
+    await frame.getByRole('button', { name: 'Retry' }).click();
+    await frame.locator('.message.notice').waitFor({ state: 'detached' });
+    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    await team(id, 'messages', { name: 'Ada', text: 'Ada here, looking for 1099.' });
+    await waitForBubble(frame, 'Ada here, looking for 1099.');
+    expect(await frame.locator('.message.user').allTextContents()).toEqual([TALK, 'My order 1099 is missing']);
+    // What the team has: the message once.
+    const listed = await fetch(`${originOf(hubA)}/api/v1/get-conversations?chatbotId=${bot}`, { headers: { Authorization: `Bearer ${key}` } });
+    const { data } = (await listed.json()) as { data: { id: string; messages: { role: string; content: string }[] }[] };
+    const saved = data.find((conversation) => conversation.id === id);
+    expect(saved?.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual([TALK, 'My order 1099 is missing']);
+  });
+
   it('never receives the replies of another visitor’s conversation', async () => {
     const first = await visit();
     // Another browser: another visitor, another conversation.
