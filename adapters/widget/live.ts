@@ -2,7 +2,8 @@
 // handoff's state (GET …/conversations/{id}/events). The browser's EventSource reconnects by
 // itself after a dropped connection, sending the last event's id so nothing is missed or
 // repeated; when it gives up (an error status, say from a proxy while the hub restarts), this
-// opens a new one after the same id, waiting longer each time.
+// opens a new one after the same id, waiting longer each time (at most 30 s), for as long as the
+// conversation is there: a restart may take minutes, and the visitor waits for the team meanwhile.
 
 export type Author = { type: 'human'; name: string };
 export type Message = { id: string; role: 'user' | 'assistant'; content: string; author?: Author };
@@ -16,13 +17,15 @@ export type LiveHandlers = {
 
 const FIRST_RETRY_MS = 1_000;
 const LAST_RETRY_MS = 30_000;
-/** Reopening stops after this many failures in a row (a chatbot made private answers 404 for good). */
-const MAX_FAILURES = 8;
 
 export const isOpen = (state: HandoffState | null): boolean => state?.status === 'pending' || state?.status === 'active';
 
-/** Follows the conversation at `url` from after message `after` until its handoff is over or `stop()`. */
+/**
+ * Follows the conversation at `url` (the window's route for its history; its stream is under
+ * it) from after message `after` until its handoff is over, the conversation is gone, or `stop()`.
+ */
 export function follow(url: string, after: string | undefined, handlers: LiveHandlers): { stop(): void } {
+  const events = `${url}/events`;
   let lastId = after;
   let source: EventSource | undefined;
   let retry: number | undefined;
@@ -30,7 +33,7 @@ export function follow(url: string, after: string | undefined, handlers: LiveHan
   let stopped = false;
 
   function open(): void {
-    source = new EventSource(lastId === undefined ? url : `${url}?after=${encodeURIComponent(lastId)}`);
+    source = new EventSource(lastId === undefined ? events : `${events}?after=${encodeURIComponent(lastId)}`);
     source.addEventListener('open', () => (failures = 0));
     source.addEventListener('reply', (event) => {
       lastId = event.lastEventId;
@@ -46,8 +49,15 @@ export function follow(url: string, after: string | undefined, handlers: LiveHan
     source.addEventListener('error', () => {
       if (stopped || source?.readyState !== EventSource.CLOSED) return;
       failures += 1;
-      if (failures < MAX_FAILURES) retry = window.setTimeout(open, Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LAST_RETRY_MS));
+      retry = window.setTimeout(() => void reopen(), Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LAST_RETRY_MS));
     });
+  }
+
+  /** Opens the stream again, unless the conversation is gone for good (a chatbot made private answers 404). */
+  async function reopen(): Promise<void> {
+    const gone = (await fetch(url).catch(() => undefined))?.status === 404;
+    if (gone) stop();
+    else if (!stopped) open();
   }
 
   function stop(): void {

@@ -23,6 +23,11 @@ type WindowConfig = {
 };
 type Turn = Pick<Message, 'role' | 'content' | 'author'>;
 
+type History = { messages: Message[]; handoff: HandoffState | null };
+
+/** The longest a returning visitor waits for their history before they may send regardless. */
+const HISTORY_WAIT_MS = 10_000;
+
 const config = JSON.parse(document.getElementById('switchboard-config')?.textContent ?? '{}') as WindowConfig;
 const base = `/widget/chatbots/${encodeURIComponent(config.chatbotId)}`;
 const embedded = window.parent !== window;
@@ -122,9 +127,41 @@ async function begin(): Promise<void> {
   showGreeting();
   // Asking for a conversation made just now would only answer 404 (a line in the hub's log).
   if (!starting.known) return;
-  const response = await fetch(`${base}/conversations/${conversationId}`).catch(() => undefined);
-  if (!response?.ok) return;
-  const history = (await response.json()) as { messages: Message[]; handoff: HandoffState | null };
+  // A message sent before the history shows would come above it, and again within it (on a slow
+  // network a returning visitor types at once): sending waits, the text staying in the field.
+  setSending(true);
+  const loading = conversationId;
+  try {
+    const history = await readHistory(loading);
+    // Unless "+" started a new conversation meanwhile.
+    if (history && conversationId === loading) showHistory(history);
+  } finally {
+    setSending(false);
+  }
+}
+
+/** The conversation's saved messages and handoff; undefined when the hub has none or cannot say. */
+async function readHistory(id: string): Promise<History | undefined> {
+  const response = await fetch(`${base}/conversations/${id}`, { signal: AbortSignal.timeout(HISTORY_WAIT_MS) }).catch(() => undefined);
+  return response?.ok ? ((await response.json().catch(() => undefined)) as History | undefined) : undefined;
+}
+
+/**
+ * The visitor's other tab may have carried the conversation on (asked for a person, say): looked
+ * at again while it follows nothing, this window shows the conversation afresh if it changed, so
+ * the team's replies show here too and the visitor's next message lands after what they missed.
+ */
+async function catchUp(): Promise<void> {
+  const notNow = () => sending || live !== undefined || lastMessageId === undefined;
+  if (notNow()) return;
+  const reading = conversationId;
+  const history = await readHistory(reading);
+  if (!history || notNow() || conversationId !== reading || history.messages.at(-1)?.id === lastMessageId) return;
+  showGreeting();
+  showHistory(history);
+}
+
+function showHistory(history: History): void {
   const { messages } = history;
   if (messages.length > 0) suggestions.replaceChildren();
   for (const message of messages) show(message);
@@ -184,7 +221,7 @@ function statusOf(state: HandoffState | null): string {
 /** The team's replies and the handoff's changes, live, until the handoff is over. */
 function listen(): void {
   if (live) return;
-  live = follow(`${base}/conversations/${conversationId}/events`, lastMessageId, {
+  live = follow(`${base}/conversations/${conversationId}`, lastMessageId, {
     reply(message) {
       lastMessageId = message.id;
       show(message);
@@ -300,9 +337,32 @@ function notice(reply: HTMLElement, message: string, retryText?: string): void {
   retry.addEventListener('click', () => {
     moveFocusOutOf(reply);
     reply.remove();
-    void answer(retryText);
+    void retryAnswer(retryText);
   });
   reply.append(' ', retry);
+}
+
+/**
+ * A retry after an answer that went missing: the hub may have taken the message in before the
+ * connection dropped, so the history is read first, and shown when it has the message, rather
+ * than the team or the chatbot getting it twice.
+ */
+async function retryAnswer(text: string): Promise<void> {
+  if (sending) return;
+  setSending(true);
+  const reading = conversationId;
+  const history = await readHistory(reading);
+  setSending(false);
+  if (history && conversationId === reading && takenIn(history, text)) {
+    showGreeting();
+    showHistory(history);
+  } else await answer(text);
+}
+
+/** Whether the visitor's `text` is among the messages saved since the last this window knows of. */
+function takenIn(history: History, text: string): boolean {
+  const since = history.messages.slice(history.messages.findIndex((message) => message.id === lastMessageId) + 1);
+  return since.some((message) => message.role === 'user' && message.content === text.trim());
 }
 
 function offerLeadForm(again = false): void {
@@ -387,6 +447,11 @@ composer.addEventListener('submit', (event) => {
   input.value = '';
   void ask(text);
 });
+
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') void catchUp();
+});
+window.addEventListener('focus', () => void catchUp());
 
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape') postToHost({ type: 'switchboard:close' });

@@ -243,6 +243,64 @@ describe('a handed-off visitor', () => {
     expect((await bubbles(frame)).at(-1)).toEqual(['', OFFLINE]);
   });
 
+  it('with two tabs open, sees in the other one what this one did, in order, once they come back to it', async () => {
+    // Found as an online shop's support team on its busiest day: a visitor asked for a person in
+    // one tab and went on in another, which showed neither the request nor Ada's reply, and then
+    // put the visitor's next message above them.
+    const first = await visit();
+    await send(first.frame, 'When do you open?');
+    const second = await visit();
+    await second.frame.locator('.message.user', { hasText: 'When do you open?' }).waitFor();
+    await handOff(first.frame);
+    await team(await first.conversationId(), 'messages', { name: 'Ada', text: 'Ada here, what can I do?' });
+    await waitForBubble(first.frame, 'Ada here, what can I do?');
+
+    // Back in the second tab, into its window.
+    await second.page.bringToFront();
+    await second.page.getByRole('heading', { name: 'Host page' }).click();
+    await second.frame.getByRole('textbox', { name: 'Message' }).click();
+    await waitForBubble(second.frame, 'Ada here, what can I do?');
+    await status(second.frame).filter({ hasText: 'Chatting with Ada' }).waitFor();
+    await send(second.frame, 'Where is my parcel?');
+    await team(await first.conversationId(), 'messages', { name: 'Ada', text: 'On its way.' });
+    await waitForBubble(second.frame, 'On its way.');
+    expect(await second.frame.locator('.message.user').allTextContents()).toEqual(['When do you open?', TALK, 'Where is my parcel?']);
+    expect((await bubbles(second.frame)).filter(([author]) => author)).toEqual([
+      ['Ada', 'Ada here, what can I do?'],
+      ['Ada', 'On its way.'],
+    ]);
+  });
+
+  it('whose answer was lost on the way back, and who retries, reaches the team once', async () => {
+    // Found as an online shop's support team on its busiest day: on a dropping phone network the
+    // hub took a waiting visitor's message in, the answer never arrived, and Retry sent it again,
+    // so the team read it twice.
+    const { page, frame, conversationId } = await visit();
+    await handOff(frame);
+    const id = await conversationId();
+    let dropped = false;
+    await page.context().route(/\/chat$/, async (route) => {
+      if (dropped) return route.continue();
+      dropped = true;
+      // The hub takes the message in; its answer is lost.
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await frame.getByRole('textbox', { name: 'Message' }).fill('My order 1099 is missing');
+    await frame.getByRole('button', { name: 'Send' }).click();
+    await frame.getByRole('button', { name: 'Retry' }).click();
+    await frame.locator('.message.notice').waitFor({ state: 'detached' });
+    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    await team(id, 'messages', { name: 'Ada', text: 'Ada here, looking for 1099.' });
+    await waitForBubble(frame, 'Ada here, looking for 1099.');
+    expect(await frame.locator('.message.user').allTextContents()).toEqual([TALK, 'My order 1099 is missing']);
+    // What the team has: the message once.
+    const listed = await fetch(`${originOf(hubA)}/api/v1/get-conversations?chatbotId=${bot}`, { headers: { Authorization: `Bearer ${key}` } });
+    const { data } = (await listed.json()) as { data: { id: string; messages: { role: string; content: string }[] }[] };
+    const saved = data.find((conversation) => conversation.id === id);
+    expect(saved?.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual([TALK, 'My order 1099 is missing']);
+  });
+
   it('never receives the replies of another visitor’s conversation', async () => {
     const first = await visit();
     // Another browser: another visitor, another conversation.
@@ -301,5 +359,32 @@ describe('across hub instances', () => {
       ['Ada', 'Two, while your hub was down.'],
       ['Ada', 'Three.'],
     ]);
+  });
+
+  it('keeps reopening its stream however long a proxy answers 502 while the hub restarts, and shows the reply sent meanwhile', async () => {
+    // Found as an online shop's support team on its busiest day: a visitor waiting for the team
+    // behind a proxy stayed "Waiting…" for good once the hub had been away about a minute and a
+    // half, the team's replies never shown, as the window had stopped reopening its stream.
+    await context.clock.install();
+    const { frame, conversationId } = await visit();
+    await handOff(frame);
+    let refused = 0;
+    await context.route(/\/events(\?|$)/, (route) => {
+      refused += 1;
+      return route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' });
+    });
+    const port = portOf(hubA);
+    await hubA.close();
+    hubA = await startHubOn(port);
+    // Twelve refusals in a row, the browser waiting longer each time (time runs on the fake clock).
+    for (let attempt = 1; attempt <= 12; attempt += 1) {
+      await expect.poll(() => refused).toBeGreaterThanOrEqual(attempt);
+      await context.clock.runFor(30_000);
+    }
+    await context.unroute(/\/events(\?|$)/);
+    await team(await conversationId(), 'messages', { name: 'Ada', text: 'Sorry for the wait, Ada here.' });
+    await context.clock.runFor(30_000);
+    await waitForBubble(frame, 'Sorry for the wait, Ada here.');
+    await status(frame).filter({ hasText: 'Chatting with Ada' }).waitFor();
   });
 });

@@ -359,6 +359,36 @@ describe('conversations', () => {
     expect(new Set(saved.map((conversation) => conversation.source))).toEqual(new Set(['Widget or Iframe']));
   });
 
+  it('shows a returning visitor their history before what they send next, however slowly it comes', async () => {
+    // Found as an online shop's support team on its busiest day: a visitor back on a slow phone
+    // network asked at once, and saw their question above their history, and again inside it.
+    let frame = await openWidget();
+    await send(frame, 'When do you open?');
+    let arrive!: () => void;
+    const arriving = new Promise<void>((resolve) => (arrive = resolve));
+    await context.route(/\/conversations\/wc_[^/?]+$/, async (route) => {
+      await arriving;
+      await route.continue();
+    });
+    await page.reload();
+    await launcher().click();
+    frame = await chatFrame();
+    const input = frame.getByRole('textbox', { name: 'Message' });
+    await input.fill('Do you deliver cakes?');
+    // Enter, as Playwright would wait to click a Send marked unavailable.
+    await input.press('Enter');
+    // Held, in the field, while the history is on its way.
+    expect(await input.inputValue()).toBe('Do you deliver cakes?');
+    expect(await frame.getByRole('button', { name: 'Send' }).getAttribute('aria-disabled')).toBe('true');
+    arrive();
+    await frame.locator('.message.user', { hasText: 'When do you open?' }).waitFor();
+    await frame.getByRole('button', { name: 'Send' }).click();
+    await frame.locator('.message.user', { hasText: 'Do you deliver cakes?' }).waitFor();
+    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    expect(await frame.locator('.message.user').allTextContents()).toEqual(['When do you open?', 'Do you deliver cakes?']);
+    expect(await frame.locator('.message.assistant').count()).toBe(3);
+  });
+
   it('spends one message credit per reply and says so past the quota', async () => {
     const owner = await app.addAccount('tight', { messagesPerMonth: 1, maxChatbots: 5 });
     bot = await createChatbotViaApi(app, 'Tight', SOURCE, owner.apiKey);

@@ -40,7 +40,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
       readConversationPages({ chatbotId: chatbot.id, filteredSources: source, startDate, endDate }, pages),
       readConversationPages({ chatbotId: chatbot.id, handoffStatus: OPEN_HANDOFF }, Infinity),
     ]);
-    return { ...listing, handedOff: handedOff.list };
+    return { ...listing, handedOff: handedOff.list.sort(byTurn) };
   };
   const problem = rangeProblem(startDate, endDate);
   const loaded = useLoad(() => inRange(problem, readConversations), [chatbot.id, source, startDate, endDate, pages]);
@@ -72,14 +72,14 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
                 {handedOff.length > 0 && (
                   <>
                     <h2>Open handoffs</h2>
-                    <ConversationList label="Open handoffs" list={handedOff} open={open} openUrl={openUrl} />
+                    <ConversationList label="Open handoffs" list={handedOff} open={open} openUrl={openUrl} titleOf={latestFromPerson} />
                   </>
                 )}
                 <p class="muted" role="status">
                   {shown.length} conversation{shown.length === 1 ? '' : 's'}
                   {more && `, of the newest ${list.length}: “Load more” for older ones`}
                 </p>
-                <ConversationList label="Conversations" list={shown} open={open} openUrl={openUrl} />
+                <ConversationList label="Conversations" list={shown} open={open} openUrl={openUrl} titleOf={firstMessage} />
                 {more && (
                   <button type="button" class="secondary" onClick={() => setPages(pages + 1)}>
                     Load more
@@ -106,20 +106,48 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
   );
 }
 
-type ListProps = { label: string; list: Conversation[]; open: string | undefined; openUrl: (id: string) => string };
+/**
+ * The people waiting for the team first, then those with it, each longest waiting first: the API
+ * lists conversations by when they began, so one who chatted long before asking came last.
+ */
+function byTurn(one: Conversation, other: Conversation): number {
+  const rank = (conversation: Conversation) => (conversation.handoff?.status === 'pending' ? 0 : 1);
+  return rank(one) - rank(other) || (one.handoff?.requested_at ?? '').localeCompare(other.handoff?.requested_at ?? '');
+}
+
+type ListProps = {
+  label: string;
+  list: Conversation[];
+  open: string | undefined;
+  openUrl: (id: string) => string;
+  /** What names a conversation in the list. */
+  titleOf: (conversation: Conversation) => string | undefined;
+};
+
+const firstMessage = (conversation: Conversation) => conversation.messages[0]?.content;
+/**
+ * A person waiting for the team is told apart by what they said last: many began with the same
+ * "Talk to a person", the widget's button.
+ */
+const latestFromPerson = (conversation: Conversation) => conversation.messages.findLast((message) => message.role === 'user')?.content;
 
 /** Links to conversations, each with its source, time, length and, while open, where its handoff stands. */
-function ConversationList({ label, list, open, openUrl }: ListProps) {
+function ConversationList({ label, list, open, openUrl, titleOf }: ListProps) {
   return (
     <ul class="plain" aria-label={label}>
       {list.map((conversation) => (
         <li key={conversation.id}>
           <a href={openUrl(conversation.id)} aria-current={conversation.id === open ? 'true' : undefined}>
-            {conversation.messages[0]?.content.slice(0, 80) || '(empty)'}
+            {titleOf(conversation)?.slice(0, 80) || '(empty)'}
           </a>
           <div class="muted">
             {conversation.source} · {formatTime(conversation.updated_at)} · {conversation.messages.length} messages
-            {conversation.handoff && isOpen(conversation.handoff) && <strong> · {handoffText(conversation.handoff)}</strong>}
+            {conversation.handoff && isOpen(conversation.handoff) && (
+              <strong>
+                {' '}
+                · {handoffText(conversation.handoff)}, asked {formatTime(conversation.handoff.requested_at)}
+              </strong>
+            )}
           </div>
         </li>
       ))}

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, explained } from '../api.js';
+import { ApiError, call, callData, explained } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
@@ -17,8 +17,18 @@ const MAX_NAME = 200;
 const MAX_REPLY = 10_000;
 /** The handoff was closed meanwhile: resolved elsewhere, or its time ran out. */
 export const CLOSED = 'This handoff is closed (handed back or timed out), so the person can no longer be reached here.';
+const takenMeanwhile = (taker: string) =>
+  `${taker} took this conversation a moment ago, so your reply was not sent. Send it again to answer alongside ${taker}.`;
 
 export const isOpen = (handoff: Handoff | undefined) => handoff?.status === 'pending' || handoff?.status === 'active';
+
+/**
+ * A reply being typed belongs to its conversation: opening another shows that one's own (a team
+ * member answering several people at once found the reply meant for one under another's). The
+ * name is the team member's, the same in every conversation they answer from this page.
+ */
+const drafts = new Map<string, string>();
+let teamName = '';
 
 type Props = {
   chatbotId: string;
@@ -29,22 +39,41 @@ type Props = {
 };
 
 export function TeamReply({ chatbotId, conversation, onChanged, onClosed }: Props) {
-  const [name, setName] = useState(conversation.handoff?.taken_by ?? '');
-  const [text, setText] = useState('');
+  const [name, setName] = useState(teamName);
+  const [text, setText] = useState(drafts.get(conversation.id) ?? '');
+  const nameAs = (value: string) => {
+    teamName = value;
+    setName(value);
+  };
+  const draft = (value: string) => {
+    drafts.set(conversation.id, value);
+    setText(value);
+  };
   const action = useAction();
   const handoff = `/chatbots/${encodeURIComponent(chatbotId)}/conversations/${encodeURIComponent(conversation.id)}/handoff`;
+  /** Who has the handoff, as the transcript showed it or a refused reply told. */
+  const [toldTaker, setToldTaker] = useState<string | null>(null);
+  const taker = conversation.handoff?.taken_by ?? toldTaker;
   const send = async (event: Event) => {
     event.preventDefault();
     const reply = { name: name.trim(), text: text.trim() };
     const sent = await action.run(async () => {
       try {
+        // Shown waiting, it is taken first: a colleague may have taken it since, whose reply the person has.
+        if (!taker) {
+          const taken = await callData<Handoff>('POST', `${handoff}/take`, { name: reply.name });
+          if (taken.taken_by !== reply.name) {
+            setToldTaker(taken.taken_by);
+            throw new Error(takenMeanwhile(taken.taken_by ?? ''));
+          }
+        }
         await call('POST', `${handoff}/messages`, reply);
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) onClosed(reply.text);
         throw error;
       }
     });
-    if (sent) setText('');
+    if (sent) draft('');
     onChanged();
   };
   const handBack = async () => {
@@ -53,8 +82,9 @@ export function TeamReply({ chatbotId, conversation, onChanged, onClosed }: Prop
   };
   return (
     <form class="team-reply" onSubmit={send} aria-label="Reply as the team">
-      <TextInput label="Your name" value={name} onValue={setName} required maxLength={MAX_NAME} hint="Shown to the person above your reply." />
-      <TextArea label="Reply" value={text} onValue={setText} rows={3} required maxLength={MAX_REPLY} />
+      <TextInput label="Your name" value={name} onValue={nameAs} required maxLength={MAX_NAME} hint="Shown to the person above your reply." />
+      <TextArea label="Reply" value={text} onValue={draft} rows={3} required maxLength={MAX_REPLY} />
+      {taker && taker !== name.trim() && <p class="muted">{taker} is answering this person: your reply reaches them too, under your name.</p>}
       {action.failure && <Alert>{action.failure}</Alert>}
       <div class="actions">
         <BusyButton type="submit" busy={action.busy}>

@@ -58,6 +58,7 @@ export function Transcript({ chatbotId, conversation, onClose, onChanged }: Prop
       </div>
       {isOpen(conversation.handoff) ? (
         <TeamReply
+          key={conversation.id}
           chatbotId={chatbotId}
           conversation={conversation}
           onChanged={onChanged}
