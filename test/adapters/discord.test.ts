@@ -254,11 +254,12 @@ describe('Discord adapter', () => {
     expect(answer.type).toBe(19);
   });
 
-  it('answers mentions in a mentions-mode channel with the channel history, as a reply, creating the contact', async () => {
+  it('answers mentions in a mentions-mode channel with the asker’s part of its history, as a reply, creating the contact', async () => {
     const channel = newChannel('support');
     await bind(channel, supportBot, 'mentions');
-    discord.seed(channel, bob, 'earlier, someone asked about opening hours');
-    discord.seed(channel, discord.bot, 'We open at nine.');
+    const earlier = discord.seed(channel, alice, mention('when do you open?'));
+    discord.seed(channel, bob, mention('and are you open on Sundays?'));
+    discord.seed(channel, discord.bot, 'We open at nine.', { replyTo: earlier });
     const chatter = discord.say(channel, bob, 'just chatting, no mention');
     const question = discord.say(channel, alice, mention('and when do you close, <@' + bob.id + '>?'));
 
@@ -278,14 +279,14 @@ describe('Discord adapter', () => {
 
     const asked = model.inputs.at(-1) as ResponderInput;
     expect(asked.chatbotName).toBe('Support bot');
+    // Alice's conversation in the channel: Bob's words and what answered them are not hers.
     expect(asked.messages).toEqual([
-      { role: 'user', content: 'earlier, someone asked about opening hours' },
+      { role: 'user', content: 'when do you open?' },
       { role: 'assistant', content: 'We open at nine.' },
-      { role: 'user', content: 'just chatting, no mention' },
       { role: 'user', content: `and when do you close, @${bob.global_name}?` },
     ]);
 
-    const conversationId = `discord:${discord.guildId}:${channel.id}`;
+    const conversationId = `discord:${discord.guildId}:${channel.id}:${alice.id}`;
     const saved = await app.store.conversations.find(supportBot, conversationId);
     expect(saved?.source).toBe('Discord');
     expect(saved?.messages.at(-1)?.content).toBe(answer.content);
@@ -318,7 +319,7 @@ describe('Discord adapter', () => {
       const question = discord.say(channel, alice, mention('pricing?'));
       await reply(question, 'echo: pricing?');
       expect((model.inputs.at(-1) as ResponderInput).chatbotName).toBe('Sales bot');
-      expect(await app.store.conversations.find(salesBot, `discord:${discord.guildId}:${channel.id}`)).toBeDefined();
+      expect(await app.store.conversations.find(salesBot, `discord:${discord.guildId}:${channel.id}:${alice.id}`)).toBeDefined();
     } finally {
       const [fallback] = await hub.listBindings({ platform: 'discord', workspaceId: discord.guildId, channelId: '*' });
       if (fallback) await hub.unbind(fallback.id);
@@ -393,13 +394,19 @@ describe('Discord adapter', () => {
     const asked = await discord.until('the clicked question in the channel', () =>
       discord.history(channel.id).find((item) => item.author.id === discord.bot.id && item.content.endsWith(suggestions[1] ?? '')),
     );
-    expect(asked.content).toBe(`**${bob.global_name}** asked: Do you ship abroad?`);
+    // Named by id (Discord shows the name), pinging nobody.
+    expect(asked.content).toBe(`<@${bob.id}> asked: Do you ship abroad?`);
+    const post = requestsTo('POST', new RegExp(`^/channels/${channel.id}/messages$`)).find((item) => (item.body as { content?: string }).content === asked.content);
+    expect((post?.body as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
     await reply(asked, 'echo: Do you ship abroad?');
     expect((discord.interactionResponse(token).callback?.body as { type: number }).type).toBe(6);
-    expect(model.inputs.at(-1)?.messages.slice(-3)).toEqual([
-      { role: 'user', content: 'thanks' },
-      { role: 'assistant', content: 'echo: thanks' },
+    // The clicked question is Bob's: his conversation, not Alice's.
+    expect(model.inputs.at(-1)?.messages).toEqual([{ role: 'user', content: 'Do you ship abroad?' }]);
+    await reply(discord.say(channel, bob, 'and to Norway?'), 'echo: and to Norway?');
+    expect(model.inputs.at(-1)?.messages).toEqual([
       { role: 'user', content: 'Do you ship abroad?' },
+      { role: 'assistant', content: 'echo: Do you ship abroad?' },
+      { role: 'user', content: 'and to Norway?' },
     ]);
   });
 
@@ -410,7 +417,7 @@ describe('Discord adapter', () => {
     expect(answer.content).toBe('echo: is this useful?');
     const [up, down] = answer.components?.[0]?.components ?? [];
     expect([up?.emoji?.name, down?.emoji?.name]).toEqual(['👍', '👎']);
-    const saved = async () => (await app.store.conversations.find(supportBot, `discord:${discord.guildId}:${channel.id}`))?.messages ?? [];
+    const saved = async () => (await app.store.conversations.find(supportBot, `discord:${discord.guildId}:${channel.id}:${alice.id}`))?.messages ?? [];
 
     /** Clicks; the rating is recorded before the acknowledgement, which only the clicker sees (type 4, flags 64). */
     const click = async (clicker: typeof alice, customId: string | undefined, feedback: 'up' | 'down') => {
@@ -442,7 +449,7 @@ describe('Discord adapter', () => {
     // The request reaches the team after the reply is finished: the reply is as it stays.
     await discord.until('the handoff request', () => botMessages(handoffs)[0]);
     expect(replyTo(request)()?.components ?? []).toEqual([]);
-    const saved = await app.store.conversations.find(deskBot, `discord:${discord.guildId}:${channel.id}`);
+    const saved = await app.store.conversations.find(deskBot, `discord:${discord.guildId}:${channel.id}:${bob.id}`);
     expect(saved?.messages.at(-1)).toMatchObject({ role: 'assistant', content: waitingMessage, kind: 'handoff' });
   });
 
@@ -456,7 +463,7 @@ describe('Discord adapter', () => {
       await sleep(300);
       // Both instances received the click; one claimed it, recorded it and answered it.
       expect(requestsTo('POST', new RegExp(`/${token}/callback$`))).toHaveLength(1);
-      const saved = await app.store.conversations.find(supportBot, `discord:${discord.guildId}:${channel.id}`);
+      const saved = await app.store.conversations.find(supportBot, `discord:${discord.guildId}:${channel.id}:${alice.id}`);
       expect(saved?.messages.map((message) => message.feedback)).toEqual([undefined, 'down']);
     });
   });
@@ -531,8 +538,10 @@ describe('Discord adapter', () => {
     await reply(question);
     const sent = await discord.until('three messages', () => (botMessages(channel).length === 3 ? botMessages(channel) : undefined));
     expect(sent.every((item) => item.content.length <= 2000)).toBe(true);
-    expect(sent[0]?.message_reference?.message_id).toBe(question.id);
-    expect(sent[1]?.message_reference).toBeUndefined();
+    // Every piece answers the question (it is the asker's conversation); only the first pings them.
+    expect(sent.map((item) => item.message_reference?.message_id)).toEqual([question.id, question.id, question.id]);
+    const posts = requestsTo('POST', new RegExp(`^/channels/${channel.id}/messages$`)).slice(-3);
+    expect(posts.map((item) => (item.body as { allowed_mentions?: { replied_user?: boolean } }).allowed_mentions?.replied_user)).toEqual([true, false, false]);
     expect(sent.map((item) => item.content).join('\n\n')).toBe(text);
   });
 

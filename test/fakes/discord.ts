@@ -951,9 +951,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     /** A channel as the fake holds it (threads the bot started included). */
     channel: (channelId: string) => channels.get(channelId),
 
-    /** A message already in a channel's history (written while the bot was away): not dispatched. */
-    seed(channel: FakeChannel, author: ApiUser, content: string): ApiMessage {
-      const message = botMessage(channel.id, { content }, []);
+    /** A message already in a channel's history (written while the bot was away), maybe a reply: not dispatched. */
+    seed(channel: FakeChannel, author: ApiUser, content: string, extra: { replyTo?: ApiMessage } = {}): ApiMessage {
+      const reference = extra.replyTo && { message_reference: { message_id: extra.replyTo.id } };
+      const message = botMessage(channel.id, { content, ...reference }, []);
       message.author = author;
       message.mentions = [bot, author].filter((person) => content.includes(`<@${person.id}>`));
       messages.get(channel.id)?.push(message);
