@@ -20,10 +20,12 @@ export type HandoffNoticesOptions = {
   client: Client<true>;
   hub: HubClient;
   logger: Logger;
+  /** Whether the bot serves a server (./servers.ts): it claims only those servers' notices. */
+  serves: (guildId: string) => boolean;
 };
 
 export function startHandoffNotices(options: HandoffNoticesOptions): NoticePoller {
-  const { client, hub } = options;
+  const { client, hub, serves } = options;
   const log = options.logger.child({ feature: 'handoff notices' });
 
   async function textChannel(channelId: string): Promise<TextChannel> {
@@ -108,14 +110,14 @@ export function startHandoffNotices(options: HandoffNoticesOptions): NoticePolle
   }
 
   /**
-   * The servers the bot is in now (the gateway keeps the list), and its direct messages, so that
-   * an account running several Discord bots has each claim only what it can post (replies to
+   * The servers the bot is in now (the gateway keeps the list) and serves, and its direct
+   * messages, so that an account running several Discord bots has each claim only what it can post (replies to
    * people in direct messages are any bot's to claim; one not the bot's fails and is offered again).
    * A bot in more servers than a claim may name claims every server's, as a process whose bot is
    * in all of them would.
    */
   function workspaceIds(): string[] | undefined {
-    const workspaces = [...client.guilds.cache.keys(), DM_WORKSPACE];
+    const workspaces = [...client.guilds.cache.keys()].filter(serves).concat(DM_WORKSPACE);
     return workspaces.length <= MAX_CLAIM_WORKSPACES ? workspaces : undefined;
   }
 

@@ -3,13 +3,14 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_SAVED, COMMAND_FAILED, everyoneSeesDigest, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
 import { PUBLIC_BOT_WARNING, startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
+import { NOT_SERVED } from '../../adapters/discord/servers.js';
 import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
 import { splitMessage } from '../../adapters/discord/text.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE, NOT_BOUND } from '../../adapters/relay.js';
 import { createSourceWorker } from '../../jobs/sources/worker.js';
-import type { DiscordConfig } from '../../src/config.js';
+import { loadConfig, type DiscordConfig } from '../../src/config.js';
 import type { Store } from '../../src/store/port.js';
 import { trainFromSources } from '../../src/domain/sources.js';
 import { recordUnanswered } from '../../src/domain/unanswered.js';
@@ -85,6 +86,7 @@ describe('Discord adapter', () => {
     token: TOKEN,
     applicationId: fake.applicationId,
     guildId: undefined,
+    guildIds: undefined,
     apiUrl: fake.apiUrl,
     adminUserIds: [listedAdmin.id],
     ...extra,
@@ -231,6 +233,56 @@ describe('Discord adapter', () => {
     };
     expect(await warnings(true)).toEqual([PUBLIC_BOT_WARNING]);
     expect(await warnings(false)).toEqual([]);
+  });
+
+  it('serves only the servers DISCORD_GUILD_IDS lists: leaves one that adds it, ignores one it was in, and says so to a command there', async () => {
+    // Found as a reviewer: with Public Bot on, whoever added the bot to a server of theirs had
+    // Manage Server there, so `/chatbot leads` gave them the account's leads.
+    const other = await startFakeDiscord({ token: TOKEN, botPublic: true });
+    const before = other.addGuild();
+    const lines: string[] = [];
+    const served = await startDiscordBot({
+      config: config(other, { guildIds: [other.guildId] }),
+      hub,
+      logger: pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }),
+    });
+    try {
+      // Listed servers make a public bot safe: no warning, but one for the server it is in unlisted.
+      const logged = () => lines.map((line) => JSON.parse(line) as { msg: string; guildIds?: string[] });
+      expect(logged().map((line) => line.msg)).not.toContain(PUBLIC_BOT_WARNING);
+      expect(logged().find((line) => line.guildIds)?.guildIds).toEqual([before.guildId]);
+
+      // There, even a bound channel gets no answer, and a command by a manager only the sentence.
+      await bind(before.channel, supportBot, 'all', before.guildId);
+      const ignored = other.say(before.channel, alice, `<@${other.bot.id}> what are the leads?`);
+      const token = other.command(before.channel, manager, 'leads', [], PERMISSIONS.ManageGuild | PERMISSIONS.ViewChannel);
+      const callback = await other.until('the answer to the command', () => other.interactionResponse(token).callback);
+      expect(callback.body).toMatchObject({ type: 4, data: { content: NOT_SERVED, flags: 64 } });
+      expect(other.interactionResponse(token).edits).toEqual([]);
+
+      // A server that adds it is left at once; its own server is served as before.
+      const added = other.addGuild();
+      await other.until('the bot to leave the server that added it', () => other.leftGuilds.includes(added.guildId) || undefined);
+      const own = other.say(other.general, alice, `<@${other.bot.id}> hello`);
+      await other.until('the answer in its own server', () => other.history(other.general.id).find((item) => item.message_reference?.message_id === own.id));
+      expect(other.leftGuilds).toEqual([added.guildId]);
+      expect(other.history(before.channel.id).filter((item) => item.id !== ignored.id)).toEqual([]);
+    } finally {
+      await served.stop();
+      await other.close();
+    }
+    expect(other.violations).toEqual([]);
+  });
+
+  it('serves the servers DISCORD_GUILD_IDS lists, else DISCORD_GUILD_ID’s alone, else every server', () => {
+    const guildIds = (env: Record<string, string>) => loadConfig({ DISCORD_TOKEN: 't', ...env }).discord?.guildIds;
+    expect(guildIds({})).toBeUndefined();
+    // A single-server setup keeps working, and serves only its server.
+    expect(guildIds({ DISCORD_GUILD_ID: '111' })).toEqual(['111']);
+    expect(guildIds({ DISCORD_GUILD_IDS: '111, 222 333' })).toEqual(['111', '222', '333']);
+    expect(guildIds({ DISCORD_GUILD_IDS: '111,222', DISCORD_GUILD_ID: '222' })).toEqual(['111', '222']);
+    expect(() => guildIds({ DISCORD_GUILD_IDS: '111', DISCORD_GUILD_ID: '222' })).toThrow(/DISCORD_GUILD_IDS: must include DISCORD_GUILD_ID/);
+    expect(() => guildIds({ DISCORD_GUILD_IDS: 'my-server' })).toThrow(/DISCORD_GUILD_IDS/);
   });
 
   it('refuses a token the application does not own', async () => {
