@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Partials, type Interaction } from 'discord.js';
 import type { Logger } from 'pino';
 import type { DiscordConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
@@ -134,19 +134,22 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
         .then((relayed) => (relayed ? undefined : messages.onMessage(message)))
         .catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
     });
+    /** An interaction to the handler of its kind; a button to the first that knows it. */
+    const handleInteraction = (interaction: Interaction): Promise<unknown> => {
+      if (!serves(interaction.guildId)) return refuseInteraction(interaction);
+      if (interaction.isButton()) {
+        return handoffs
+          .onButton(interaction)
+          .then((done) => done || onFeedbackButton(interaction, { hub, relay, logger }))
+          .then((done) => done || onAnswerButton(interaction, answers))
+          .then((done) => done || messages.onButton(interaction));
+      }
+      return interaction.isModalSubmit() ? onAnswerModal(interaction, answers) : onCommand(interaction);
+    };
     readyClient.on(Events.InteractionCreate, (interaction) => {
-      const handled = !serves(interaction.guildId)
-        ? refuseInteraction(interaction)
-        : interaction.isButton()
-        ? handoffs
-            .onButton(interaction)
-            .then((done) => done || onFeedbackButton(interaction, { hub, relay, logger }))
-            .then((done) => done || onAnswerButton(interaction, answers))
-            .then((done) => done || messages.onButton(interaction))
-        : interaction.isModalSubmit()
-          ? onAnswerModal(interaction, answers)
-          : onCommand(interaction);
-      handled.catch((error: unknown) => logger.error({ err: error, interactionId: interaction.id }, 'interaction handler failed'));
+      handleInteraction(interaction).catch((error: unknown) =>
+        logger.error({ err: error, interactionId: interaction.id }, 'interaction handler failed'),
+      );
     });
 
     // Registered once the handlers listen, so nothing that arrives meanwhile is dropped.
