@@ -43,6 +43,11 @@ export type DiscordConfig = {
   applicationId: string | undefined;
   /** Commands are registered in this guild only (instantly) instead of globally. */
   guildId: string | undefined;
+  /**
+   * The servers the bot serves (DISCORD_GUILD_IDS, else DISCORD_GUILD_ID's alone): anything from
+   * another is ignored and one that adds the bot is left. Undefined: every server.
+   */
+  guildIds: string[] | undefined;
   /** Discord's REST base, without the version (`https://discord.com/api`). */
   apiUrl: string;
   /** Users who may administer besides members with Manage Server. */
@@ -98,6 +103,7 @@ const envSchema = z.object({
   DISCORD_TOKEN: optionalText,
   DISCORD_APPLICATION_ID: optionalText.pipe(snowflake.optional()),
   DISCORD_GUILD_ID: optionalText.pipe(snowflake.optional()),
+  DISCORD_GUILD_IDS: optionalText.pipe(snowflakeList),
   DISCORD_API_URL: optionalText.pipe(z.url().optional()),
   DISCORD_ADMIN_USER_IDS: optionalText.pipe(snowflakeList),
   SLACK_BOT_TOKEN: optionalText,
@@ -204,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           token: vars.DISCORD_TOKEN,
           applicationId: vars.DISCORD_APPLICATION_ID,
           guildId: vars.DISCORD_GUILD_ID,
+          guildIds: discordGuildIds(vars),
           apiUrl: (vars.DISCORD_API_URL ?? DEFAULT_DISCORD_API_URL).replace(/\/+$/, ''),
           adminUserIds: vars.DISCORD_ADMIN_USER_IDS,
         }
@@ -233,6 +240,20 @@ function modelProviders(vars: z.infer<typeof envSchema>, env: NodeJS.ProcessEnv)
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+}
+
+/**
+ * The servers the Discord bot serves: DISCORD_GUILD_IDS, which must include DISCORD_GUILD_ID (its
+ * commands would live in a server it ignores); else the one DISCORD_GUILD_ID names, as a
+ * single-server setup has it; else every server.
+ */
+function discordGuildIds(vars: z.infer<typeof envSchema>): string[] | undefined {
+  const { DISCORD_GUILD_IDS: listed, DISCORD_GUILD_ID: commandsIn } = vars;
+  if (listed.length === 0) return commandsIn === undefined ? undefined : [commandsIn];
+  if (commandsIn !== undefined && !listed.includes(commandsIn)) {
+    throw new ConfigError('Invalid configuration:\n  DISCORD_GUILD_IDS: must include DISCORD_GUILD_ID, the server /chatbot is registered in');
+  }
+  return listed;
 }
 
 /** Socket mode when SLACK_APP_TOKEN is set; otherwise HTTP, which needs the signing secret. */

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Partials, type Interaction } from 'discord.js';
 import type { Logger } from 'pino';
 import type { DiscordConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
@@ -12,6 +12,7 @@ import { chatbotCommand, createInteractionHandler, DISCORD_WORDS, isDiscordAdmin
 import { onAnswerButton, onAnswerModal } from './unanswered.js';
 import { createMessageHandler } from './messages.js';
 import { instrumentDiscord } from './metrics.js';
+import { leaveUnlistedServers, refuseInteraction, servesGuild } from './servers.js';
 
 // The Discord adapter: a discord.js client with only the intents it needs, REST pointed at
 // DISCORD_API_URL (the gateway address comes from that REST API's GET /gateway/bot), the
@@ -36,10 +37,11 @@ const LEARN_WATCH_MS = 14 * 60_000;
 
 /**
  * Discord makes a new bot public: anyone may add it to a server of theirs, where Manage Server
- * makes them an admin of this account's chatbots (leads, settings, bindings).
+ * makes them an admin of this account's chatbots (leads, settings, bindings), unless the bot
+ * serves only the servers DISCORD_GUILD_IDS (or DISCORD_GUILD_ID) lists.
  */
 export const PUBLIC_BOT_WARNING =
-  "The bot is public: anyone can add it to a server they manage and there read this account's leads and change its chatbots. Turn off Public Bot on the application's Bot page in the Developer Portal.";
+  "The bot is public: anyone can add it to a server they manage and there read this account's leads and change its chatbots. Turn off Public Bot on the application's Bot page in the Developer Portal, or list your servers in DISCORD_GUILD_IDS.";
 
 export type DiscordBotOptions = {
   config: DiscordConfig;
@@ -99,7 +101,9 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       );
     }
 
-    if ((await readyClient.application.fetch().catch(() => undefined))?.botPublic) logger.warn(PUBLIC_BOT_WARNING);
+    const serves = (guildId: string | null) => servesGuild(config.guildIds, guildId);
+    if (!config.guildIds && (await readyClient.application.fetch().catch(() => undefined))?.botPublic) logger.warn(PUBLIC_BOT_WARNING);
+    leaveUnlistedServers(readyClient, config.guildIds, logger);
 
     const updateIntervalMs = options.updateIntervalMs ?? 1_000;
     const relay = createRelay({ hub, platform: 'discord', source: 'Discord', logger, updateIntervalMs });
@@ -124,22 +128,28 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     // Handlers catch their own failures; these catches are the last line, so the process survives.
     // A handoff thread is the team's: its messages go to the person, the chatbot never answers there.
     readyClient.on(Events.MessageCreate, (message) => {
+      if (!serves(message.guildId)) return;
       handoffs
         .onMessage(message)
         .then((relayed) => (relayed ? undefined : messages.onMessage(message)))
         .catch((error: unknown) => logger.error({ err: error }, 'message handler failed'));
     });
+    /** An interaction to the handler of its kind; a button to the first that knows it. */
+    const handleInteraction = (interaction: Interaction): Promise<unknown> => {
+      if (!serves(interaction.guildId)) return refuseInteraction(interaction);
+      if (interaction.isButton()) {
+        return handoffs
+          .onButton(interaction)
+          .then((done) => done || onFeedbackButton(interaction, { hub, relay, logger }))
+          .then((done) => done || onAnswerButton(interaction, answers))
+          .then((done) => done || messages.onButton(interaction));
+      }
+      return interaction.isModalSubmit() ? onAnswerModal(interaction, answers) : onCommand(interaction);
+    };
     readyClient.on(Events.InteractionCreate, (interaction) => {
-      const handled = interaction.isButton()
-        ? handoffs
-            .onButton(interaction)
-            .then((done) => done || onFeedbackButton(interaction, { hub, relay, logger }))
-            .then((done) => done || onAnswerButton(interaction, answers))
-            .then((done) => done || messages.onButton(interaction))
-        : interaction.isModalSubmit()
-          ? onAnswerModal(interaction, answers)
-          : onCommand(interaction);
-      handled.catch((error: unknown) => logger.error({ err: error, interactionId: interaction.id }, 'interaction handler failed'));
+      handleInteraction(interaction).catch((error: unknown) =>
+        logger.error({ err: error, interactionId: interaction.id }, 'interaction handler failed'),
+      );
     });
 
     // Registered once the handlers listen, so nothing that arrives meanwhile is dropped.
@@ -147,7 +157,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     const commands = readyClient.application.commands;
     if (config.guildId) await commands.set([chatbotCommand()], config.guildId);
     else await commands.set([chatbotCommand()]);
-    const notices = startHandoffNotices({ client: readyClient, hub, logger });
+    const notices = startHandoffNotices({ client: readyClient, hub, logger, serves });
     logger.info(
       { user: readyClient.user.tag, applicationId, commands: config.guildId ? `guild ${config.guildId}` : 'global' },
       'Discord adapter ready',

@@ -4,13 +4,14 @@ import { startNoticePoller, type NoticePoller } from '../handoff-notices.js';
 import { MAX_CLAIM_WORKSPACES, type HandoffNotice, type HandoffState, type HandoffThread, type HubClient } from '../hub-client.js';
 import { markHandoffThread } from './handoff.js';
 import { personSaid, requestEmbed, rootMessage, statusLine, threadName, toPerson } from './handoff-message.js';
-import { DM_WORKSPACE } from './messages.js';
-import { splitMessage } from './text.js';
+import { addressed, DM_WORKSPACE, personOf } from './conversation.js';
+import { DISCORD_MESSAGE_LIMIT, splitMessage } from './text.js';
 
 // The hub's handoff notices, posted in Discord (the shared poller leases them): a request becomes
 // a message in the handoff channel with a thread started from it; the person's messages go into
 // that thread; the close is said there, the root message loses its buttons and the thread is
-// archived. What the team tells a person talking to the chatbot in Discord goes to their channel.
+// archived. What the team tells a person talking to the chatbot in Discord goes to their channel,
+// naming them first where the channel is shared (their own conversation in it).
 
 /** The longest nonce Discord takes. */
 const NONCE_LIMIT = 25;
@@ -19,10 +20,12 @@ export type HandoffNoticesOptions = {
   client: Client<true>;
   hub: HubClient;
   logger: Logger;
+  /** Whether the bot serves a server (./servers.ts): it claims only those servers' notices. */
+  serves: (guildId: string) => boolean;
 };
 
 export function startHandoffNotices(options: HandoffNoticesOptions): NoticePoller {
-  const { client, hub } = options;
+  const { client, hub, serves } = options;
   const log = options.logger.child({ feature: 'handoff notices' });
 
   async function textChannel(channelId: string): Promise<TextChannel> {
@@ -82,17 +85,23 @@ export function startHandoffNotices(options: HandoffNoticesOptions): NoticePolle
     }
   }
 
-  /** Says what the team tells the person in their channel (or thread, or DM); one deleted since takes nothing. */
+  /**
+   * Says what the team tells the person in their channel (or thread, or DM), every piece naming
+   * them (and pinging only them) in a channel others talk in too; a channel deleted since takes nothing.
+   */
   async function tellPerson(notice: HandoffNotice): Promise<void> {
     const { channelId } = notice.channel;
+    const person = personOf(notice.conversationId);
+    const limit = person ? DISCORD_MESSAGE_LIMIT - addressed(person, '').length : DISCORD_MESSAGE_LIMIT;
     try {
       const channel = await client.channels.fetch(channelId);
       if (!channel?.isSendable()) throw new Error(`channel ${channelId} of a person in handoff is not one the bot can write in`);
-      // No mention is parsed, whatever the text holds. A notice posted again (its done was lost)
-      // names its pieces as before, and Discord answers with the messages already made.
-      for (const [index, piece] of splitMessage(toPerson(notice)).entries()) {
+      // No other mention is parsed, whatever the text holds. A notice posted again (its done was
+      // lost) names its pieces as before, and Discord answers with the messages already made.
+      for (const [index, piece] of splitMessage(toPerson(notice), limit).entries()) {
         const nonce = `${index}.${notice.id}`.slice(0, NONCE_LIMIT);
-        await channel.send({ content: piece, allowedMentions: { parse: [] }, nonce, enforceNonce: true });
+        const shown = person ? { content: addressed(person, piece), allowedMentions: { parse: [], users: [person] } } : { content: piece, allowedMentions: { parse: [] } };
+        await channel.send({ ...shown, nonce, enforceNonce: true });
       }
     } catch (error) {
       if (!(error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownChannel)) throw error;
@@ -101,14 +110,14 @@ export function startHandoffNotices(options: HandoffNoticesOptions): NoticePolle
   }
 
   /**
-   * The servers the bot is in now (the gateway keeps the list), and its direct messages, so that
-   * an account running several Discord bots has each claim only what it can post (replies to
+   * The servers the bot is in now (the gateway keeps the list) and serves, and its direct
+   * messages, so that an account running several Discord bots has each claim only what it can post (replies to
    * people in direct messages are any bot's to claim; one not the bot's fails and is offered again).
    * A bot in more servers than a claim may name claims every server's, as a process whose bot is
    * in all of them would.
    */
   function workspaceIds(): string[] | undefined {
-    const workspaces = [...client.guilds.cache.keys(), DM_WORKSPACE];
+    const workspaces = [...client.guilds.cache.keys()].filter(serves).concat(DM_WORKSPACE);
     return workspaces.length <= MAX_CLAIM_WORKSPACES ? workspaces : undefined;
   }
 

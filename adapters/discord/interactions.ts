@@ -19,7 +19,7 @@ import {
 import type { HubClient } from '../hub-client.js';
 import type { Learning, LearnWatcher } from '../learn-watch.js';
 import type { PlatformWords } from '../platform-words.js';
-import { DM_WORKSPACE } from './messages.js';
+import { DM_WORKSPACE } from './conversation.js';
 import { answerRows } from './unanswered.js';
 import { asTyped, DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
 

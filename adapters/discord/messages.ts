@@ -12,17 +12,16 @@ import {
 import type { Logger } from 'pino';
 import type { Binding, ChatMessage } from '../hub-client.js';
 import { HUB_UNAVAILABLE, NOT_BOUND, QUOTA_USED, type InboundMessage, type Relay, type ReplySink } from '../relay.js';
+import { addresseeOf, conversationIdOf, DM_WORKSPACE, personOf, withoutAddressee } from './conversation.js';
 import { feedbackRows } from './feedback.js';
 import { askedQuestion, askedText, suggestionIndex, suggestionRows } from './suggestions.js';
 import { splitMessage } from './text.js';
 
 // Discord messages in, replies out: decides whether a message is for the bot (a channel bound in
 // `all` mode, a mention, a DM, a thread the bot started or was mentioned in), reads the
-// channel's recent history as the conversation, and shows the reply as it streams — one message
-// edited in place (the relay keeps edits ≥ 1 s apart), more messages past 2000 characters.
-
-/** Bindings of Discord DMs live under this workspace id (there is no guild). */
-export const DM_WORKSPACE = 'dm';
+// conversation from the channel's recent history (in a channel, only the asker's part of it: see
+// ./conversation.ts), and shows the reply as it streams — one message edited in place (the relay
+// keeps edits ≥ 1 s apart), more messages past 2000 characters.
 
 /** Shown when the hub answered with nothing. */
 export const NO_ANSWER = 'Sorry, I have no answer to that.';
@@ -32,6 +31,9 @@ const BARE_MENTION = 'Hello!';
 
 /** Typing shows for about 10 s; renewed while the first piece of the reply is awaited. */
 const TYPING_RENEW_MS = 8_000;
+
+/** How many of a channel's latest messages are read for a conversation: Discord's most for one request. */
+const HISTORY_READ = 100;
 
 /** Threads whose history this process searched for the bot (a bound on its memory). */
 const MAX_SEARCHED_THREADS = 10_000;
@@ -43,7 +45,7 @@ export type MessageHandlerOptions = {
   client: Client<true>;
   relay: Relay;
   logger: Logger;
-  /** How many recent messages of the channel make up the conversation. */
+  /** How many recent messages of the conversation are sent along. */
   historyLimit: number;
   /** Least time between two writes of one reply message (Discord's edit limits). */
   editIntervalMs: number;
@@ -77,7 +79,7 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
 
   /** The channel's recent messages up to this one, oldest first; just this one if they cannot be read. */
   async function fetchHistory(message: Message): Promise<Message[]> {
-    const fetched = await message.channel.messages.fetch({ limit: historyLimit, cache: false }).catch((error: unknown) => {
+    const fetched = await message.channel.messages.fetch({ limit: HISTORY_READ, cache: false }).catch((error: unknown) => {
       logger.warn({ err: error, channelId: message.channelId }, 'could not read the channel history');
       return undefined;
     });
@@ -90,6 +92,26 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
     return history;
   }
 
+  /**
+   * The messages of `userId`'s own conversation in a channel: theirs, and the bot's that answer
+   * them (every piece of a reply answers their message) or name them first (a question they
+   * clicked, what the team told them).
+   */
+  function ofPerson(history: Message[], userId: string): Message[] {
+    const theirs = new Set<string>();
+    for (const item of history) {
+      const answered = item.reference?.messageId;
+      const belongs =
+        item.author.id !== client.user.id
+          ? item.author.id === userId
+          : answered === undefined
+            ? addresseeOf(item.content) === userId
+            : theirs.has(answered);
+      if (belongs) theirs.add(item.id);
+    }
+    return history.filter((item) => theirs.has(item.id));
+  }
+
   function toTurns(history: Message[], message: Message): ChatMessage[] {
     const botId = client.user.id;
     const turns: ChatMessage[] = [];
@@ -97,18 +119,18 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
       if (item.system) continue;
       const own = item.author.id === botId;
       if (item.author.bot && !own) continue;
-      let content = own ? item.content.trim() : plainText(item);
+      // A suggested question someone clicked is theirs, though the bot wrote it down.
+      const asked = own ? askedQuestion(item.content.trim()) : undefined;
+      let content = asked ?? (own ? withoutAddressee(item.content).trim() : plainText(item));
       if (own && NOTICES.has(content)) continue;
       if (!content) {
         if (item.id !== message.id) continue;
         content = BARE_MENTION;
       }
-      // A suggested question someone clicked is theirs, though the bot wrote it down.
-      const asked = own ? askedQuestion(content) : undefined;
       const role = own && asked === undefined ? 'assistant' : 'user';
       // The conversation starts with a person speaking.
       if (role === 'assistant' && turns.length === 0) continue;
-      turns.push({ role, content: asked ?? content });
+      turns.push({ role, content });
     }
     return turns;
   }
@@ -131,7 +153,7 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
       workspaceId: guildId ?? DM_WORKSPACE,
       // A thread answers with the chatbot of the channel it belongs to.
       channelId: thread?.parentId ?? channel.id,
-      conversationId: guildId ? `discord:${guildId}:${channel.id}` : `discord:dm:${channel.id}`,
+      conversationId: conversationIdOf({ guildId, channelId: channel.id, inThread: thread !== undefined }, author.id),
       contact: { id: `discord:${author.id}`, name: author.displayName || null, email: null },
       history: [],
       ...flags,
@@ -140,13 +162,15 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
 
   /**
    * Answers `message` (a person's, or the bot's note of a clicked question) through the relay,
-   * with the channel's history; the first reply of a chatbot in a channel offers its suggestions.
+   * with the conversation's history; the first reply of a chatbot in a channel offers its suggestions.
    */
   async function reply(message: Message, channel: SendableChannels, inbound: InboundMessage, binding: Binding, history?: Message[]) {
     const typing = keepTyping(channel, logger);
-    const sink = replySink(message, channel, { editIntervalMs, onFirstMessage: typing.stop });
+    const sink = replySink(message, { editIntervalMs, onFirstMessage: typing.stop });
     try {
-      inbound.history = toTurns(history ?? (await fetchHistory(message)), message);
+      const read = history ?? (await fetchHistory(message));
+      const person = personOf(inbound.conversationId);
+      inbound.history = toTurns((person ? ofPerson(read, person) : read).slice(-historyLimit), message);
       await relay.answer(inbound, binding, sink);
     } finally {
       typing.stop();
@@ -176,7 +200,7 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
     // Acknowledged without a message of its own (type 6); the question is written down in the
     // channel for everyone, and answered as a reply to it.
     await interaction.deferUpdate();
-    const asked = await channel.send({ content: askedText(author.displayName, question), allowedMentions: { parse: [] } });
+    const asked = await channel.send({ content: askedText(author.id, question), allowedMentions: { parse: [] } });
     await reply(asked, channel, inbound, routing.binding);
     return true;
   }
@@ -248,14 +272,13 @@ function keepTyping(channel: SendableChannels, logger: Logger): { stop(): void }
 type Rows = ActionRowBuilder<ButtonBuilder>[];
 
 /**
- * The reply as Discord messages: the first a reply to the user's message, edited as the text
+ * The reply as Discord messages replying to the user's message, the first edited as the text
  * grows; past 2000 characters the text goes on in further messages, the last of which carries a
  * saved answer's 👍/👎 buttons. The relay spaces updates; the final edit waits here too, so no
  * message is written twice within `editIntervalMs`.
  */
 function replySink(
   message: Message,
-  channel: SendableChannels,
   options: { editIntervalMs: number; onFirstMessage: () => void },
 ): ReplySink & { offer(rows: Rows): Promise<void> } {
   const sent: { message: Message; writtenAt: number }[] = [];
@@ -277,7 +300,8 @@ function replySink(
       const existing = sent[index];
       if (!existing) {
         const body = { content: piece, ...components };
-        const created = index === 0 ? await message.reply(body) : await channel.send(body);
+        // Every piece answers the question, so each reads as part of the asker's conversation; only the first pings them.
+        const created = await message.reply(index === 0 ? body : { ...body, allowedMentions: { parse: [], repliedUser: false } });
         sent.push({ message: created, writtenAt: Date.now() });
         options.onFirstMessage();
       } else if (existing.message.content !== piece || components.components) {

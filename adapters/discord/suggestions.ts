@@ -1,4 +1,5 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { addressed } from './conversation.js';
 
 // The chatbot's suggested questions as buttons under its first reply in a channel. A button
 // carries the question's position (custom ids are short); the click reads the list again.
@@ -28,10 +29,14 @@ export function suggestionIndex(customId: string): number | undefined {
   return Number.isInteger(index) && index >= 0 ? index : undefined;
 }
 
-/** How a clicked question appears in the channel; the bot's own message, read back as the asker's turn. */
-export const askedText = (name: string, question: string) => `**${name}** asked: ${question}`;
+/**
+ * How a clicked question appears in the channel: the bot's own message, naming the asker (shown as
+ * their name, pinging nobody), read back as the asker's turn of their conversation.
+ */
+export const askedText = (userId: string, question: string) => addressed(userId, `asked: ${question}`);
 
-const ASKED = /^\*\*[^*\n]+\*\* asked: ([\s\S]+)$/;
+/** Also the `**name** asked: …` such notes were before they named the asker by id, still in channel histories. */
+const ASKED = /^(?:<@!?\d+>|\*\*[^*\n]+\*\*) asked: ([\s\S]+)$/;
 
 /** The question of an `askedText` message, or undefined. */
 export const askedQuestion = (content: string) => ASKED.exec(content)?.[1];

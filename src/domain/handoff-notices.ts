@@ -100,9 +100,10 @@ type PersonPlace = ChannelRef & { thread: HandoffThread | null };
 
 /**
  * The place of a conversation the Slack or Discord adapter keeps, read from the id it gives it
- * (README, Slack and Discord): `slack:{team}:{channel}:{thread_ts}`, `discord:{server}:{channel}`
- * or `discord:dm:{channel}` (the channel may be a thread). Undefined for any other conversation
- * (the widget's and the API's are followed in get-conversations and the widget's stream).
+ * (README, Slack and Discord): `slack:{team}:{channel}:{thread_ts}`; `discord:{server}:{channel}:{user}`
+ * (a person's own in a channel), `discord:{server}:{thread}`, `discord:dm:{channel}`, and the
+ * `discord:{server}:{channel}` a whole channel had before people had their own. Undefined for any
+ * other conversation (the widget's and the API's are followed in get-conversations and the widget's stream).
  */
 function personPlace({ source, id }: Pick<Conversation, 'source' | 'id'>): PersonPlace | undefined {
   const parts = id.split(':');
@@ -111,7 +112,7 @@ function personPlace({ source, id }: Pick<Conversation, 'source' | 'id'>): Perso
     const [, workspaceId = '', channelId = '', threadId = ''] = parts;
     return { platform: 'slack', workspaceId, channelId, thread: { channelId, threadId } };
   }
-  if (source === 'Discord' && parts.length === 3 && parts[0] === 'discord') {
+  if (source === 'Discord' && (parts.length === 3 || (parts.length === 4 && parts[1] !== 'dm')) && parts[0] === 'discord') {
     const [, workspaceId = '', channelId = ''] = parts;
     return { platform: 'discord', workspaceId, channelId, thread: null };
   }

@@ -41,7 +41,7 @@ describe('Discord handoff', () => {
 
   const startBot = (hubClient: HubClient) =>
     startDiscordBot({
-      config: { token: TOKEN, applicationId: discord.applicationId, guildId: undefined, apiUrl: discord.apiUrl, adminUserIds: [] },
+      config: { token: TOKEN, applicationId: discord.applicationId, guildId: undefined, guildIds: undefined, apiUrl: discord.apiUrl, adminUserIds: [] },
       hub: hubClient,
       logger: pino({ level: 'silent' }),
     });
@@ -343,7 +343,10 @@ describe('Discord handoff', () => {
 
   describe('with a customer writing in a channel bound to the chatbot', () => {
     let customers: FakeChannel;
-    const conversationId = () => `discord:${discord.guildId}:${customers.id}`;
+    /** Each customer has their own conversation in the channel. */
+    const conversationId = (customer = bob) => `discord:${discord.guildId}:${customers.id}:${customer.id}`;
+    /** What the bot tells one customer in the shared channel: named first. */
+    const toBob = (text: string) => `<@${bob.id}> ${text}`;
 
     beforeAll(async () => {
       customers = discord.createChannel('text', 'customers');
@@ -355,14 +358,46 @@ describe('Discord handoff', () => {
       await discord.until('the answer', () => botTexts(customers).find((text) => text.includes('nine')));
       discord.say(customers, alice, 'Can I talk to a person please?');
       await untilBotSays(customers, WAITING);
-      const { thread } = await requested(conversationId());
+      const { thread } = await requested(conversationId(alice));
 
       discord.say(customers, alice, 'Is anyone there?');
       await untilBotSays(thread, personSaid('Is anyone there?'));
       await sleep(300);
       expect(botTexts(customers).filter((text) => text === NO_ANSWER)).toEqual([]);
       expect(botTexts(customers).at(-1)).toBe(WAITING);
-      await hub.resolveHandoff(chatbotId, conversationId());
+      await hub.resolveHandoff(chatbotId, conversationId(alice));
+    });
+
+    it('answers the other customers while one is handed off, and brings that one the team’s replies by name', async () => {
+      // Found binding #support in `all` mode: once Alice asked for a person, Bob got no answers,
+      // his words went to her thread as hers, and the team's replies went to the whole channel.
+      const ada = user('ada');
+      const earlier = discord.history(handoffs.id).filter((message) => conversationOf(message) === conversationId(alice)).length;
+      discord.say(customers, alice, 'Can I talk to a person please?');
+      const { thread } = await requested(conversationId(alice), earlier);
+
+      const question = discord.say(customers, bob, 'When does the shop open?');
+      await discord.until('the answer to Bob', () =>
+        discord.history(customers.id).find((item) => item.message_reference?.message_id === question.id && item.content.includes('nine')),
+      );
+
+      discord.setNickname(ada, 'Ada');
+      discord.say(thread, ada, 'Hi Alice, Ada here.');
+      const toAlice = `<@${alice.id}> **Ada:** Hi Alice, Ada here.`;
+      await untilBotSays(customers, toAlice);
+      // It pings Alice alone.
+      const post = discord.requests.find((item) => item.method === 'POST' && (item.body as { content?: string } | undefined)?.content === toAlice);
+      expect((post?.body as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [], users: [alice.id] });
+
+      discord.say(customers, alice, 'Thanks, Ada!');
+      await untilBotSays(thread, personSaid('Thanks, Ada!'));
+      await hub.resolveHandoff(chatbotId, conversationId(alice));
+      await untilBotSays(customers, `<@${alice.id}> ${HANDED_BACK}`);
+      // Only Alice's words reached the team.
+      expect(botTexts(thread).filter((text) => text.startsWith('**Person:**'))).toEqual([personSaid('Thanks, Ada!')]);
+      const saved = await conversation(conversationId(bob));
+      expect(saved?.messages.map((turn) => turn.content)).toContain('When does the shop open?');
+      expect((await conversation(conversationId(alice)))?.messages.map((turn) => turn.content)).not.toContain('When does the shop open?');
     });
 
     it('brings the customer what the team says, once with two bot instances: console and thread replies, the hand-back', async () => {
@@ -376,21 +411,21 @@ describe('Discord handoff', () => {
         const consoleReply = { name: 'Ada *Support*', text: 'Hi @everyone, <@123> and @here: 2*3*4 is _not_ 5.' };
         const path = `${app.baseUrl}/chatbots/${chatbotId}/conversations/${encodeURIComponent(conversationId())}/handoff`;
         expect((await call('POST', `${path}/messages`, app.apiKey, consoleReply)).status).toBe(200);
-        const typed = '**Ada \\*Support\\*:** Hi @\u200beveryone, <@\u200b123> and @\u200bhere: 2\\*3\\*4 is \\_not\\_ 5.';
+        const typed = toBob('**Ada \\*Support\\*:** Hi @\u200beveryone, <@\u200b123> and @\u200bhere: 2\\*3\\*4 is \\_not\\_ 5.');
         await untilBotSays(customers, typed);
 
         discord.setNickname(alice, 'Alice');
         discord.say(thread, alice, 'Alice here too.');
-        await untilBotSays(customers, '**Alice:** Alice here too.');
+        await untilBotSays(customers, toBob('**Alice:** Alice here too.'));
         discord.say(customers, bob, 'Thanks both');
         await untilBotSays(thread, personSaid('Thanks both'));
         expect((await call('POST', `${path}/resolve`, app.apiKey)).status).toBe(200);
-        await untilBotSays(customers, HANDED_BACK);
+        await untilBotSays(customers, toBob(HANDED_BACK));
         await sleep(1_500);
-        expect(botTexts(customers).slice(shown)).toEqual([typed, '**Alice:** Alice here too.', HANDED_BACK]);
-        // Nothing the bot wrote there could ping anyone.
+        expect(botTexts(customers).slice(shown)).toEqual([typed, toBob('**Alice:** Alice here too.'), toBob(HANDED_BACK)]);
+        // Nothing the bot wrote there could ping anyone but Bob.
         const posts = discord.requests.filter((item) => item.method === 'POST' && item.path === `/channels/${customers.id}/messages`);
-        expect(posts.slice(-3).map((item) => (item.body as { allowed_mentions?: unknown }).allowed_mentions)).toEqual(Array(3).fill({ parse: [] }));
+        expect(posts.slice(-3).map((item) => (item.body as { allowed_mentions?: unknown }).allowed_mentions)).toEqual(Array(3).fill({ parse: [], users: [bob.id] }));
 
         // The chatbot answers again.
         discord.say(customers, bob, 'When do you open?');
@@ -426,19 +461,19 @@ describe('Discord handoff', () => {
         await requested(conversationId(), earlier);
         const shown = botTexts(customers).length;
         await hub.replyInHandoff(chatbotId, conversationId(), 'Ada', 'Only once, please.');
-        await untilBotSays(customers, '**Ada:** Only once, please.');
+        await untilBotSays(customers, toBob('**Ada:** Only once, please.'));
         const sends = () =>
           discord.requests
             .filter((item) => item.method === 'POST' && item.path === `/channels/${customers.id}/messages`)
             .map((item) => item.body as { content?: string; nonce?: string; enforce_nonce?: boolean })
-            .filter((body) => body.content === '**Ada:** Only once, please.');
+            .filter((body) => body.content === toBob('**Ada:** Only once, please.'));
         const [first, second] = await discord.until('the reply sent again', () => (sends().length === 2 ? sends() : undefined));
         await sleep(300);
-        expect(botTexts(customers).slice(shown)).toEqual(['**Ada:** Only once, please.']);
+        expect(botTexts(customers).slice(shown)).toEqual([toBob('**Ada:** Only once, please.')]);
         expect(second).toEqual(first);
         expect(first).toMatchObject({ nonce: expect.any(String), enforce_nonce: true });
         await hub.resolveHandoff(chatbotId, conversationId());
-        await untilBotSays(customers, HANDED_BACK);
+        await untilBotSays(customers, toBob(HANDED_BACK));
       } finally {
         await bot.stop();
         bot = await startBot(createHubClient(`${proxy.url}/api/v1`, app.apiKey));
@@ -459,20 +494,20 @@ describe('Discord handoff', () => {
       } finally {
         bot = await startBot(createHubClient(`${proxy.url}/api/v1`, app.apiKey));
       }
-      await untilBotSays(customers, '**Ada:** Sorry for the wait.');
+      await untilBotSays(customers, toBob('**Ada:** Sorry for the wait.'));
 
       // Nobody answered for idleMinutes: the hand-back; a new request nobody takes: the offline message.
       const timer = createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: () => new Date(Date.now() + 3_600_000) });
       expect(await timer.tick()).toContainEqual({ chatbotId, conversationId: conversationId(), status: 'resolved' });
-      await discord.until('the hand-back', () => botTexts(customers).slice(shown).includes(HANDED_BACK) || undefined);
+      await discord.until('the hand-back', () => botTexts(customers).slice(shown).includes(toBob(HANDED_BACK)) || undefined);
       discord.say(customers, bob, 'I want a human');
       await requested(conversationId(), earlier + 1);
       expect(await timer.tick()).toContainEqual({ chatbotId, conversationId: conversationId(), status: 'missed' });
       const offline = (await conversation(conversationId()))?.messages.at(-1)?.content ?? '';
       expect(offline).toMatch(/^Sorry, nobody from the team is available/);
-      await untilBotSays(customers, toPerson({ text: offline }));
+      await untilBotSays(customers, toBob(toPerson({ text: offline })));
       await sleep(1_200);
-      expect(botTexts(customers).slice(shown)).toEqual(['**Ada:** Sorry for the wait.', HANDED_BACK, WAITING, toPerson({ text: offline })]);
+      expect(botTexts(customers).slice(shown)).toEqual([toBob('**Ada:** Sorry for the wait.'), toBob(HANDED_BACK), WAITING, toBob(toPerson({ text: offline }))]);
     });
   });
 

@@ -3,13 +3,14 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_SAVED, COMMAND_FAILED, everyoneSeesDigest, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
 import { PUBLIC_BOT_WARNING, startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
+import { NOT_SERVED } from '../../adapters/discord/servers.js';
 import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
 import { splitMessage } from '../../adapters/discord/text.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE, NOT_BOUND } from '../../adapters/relay.js';
 import { createSourceWorker } from '../../jobs/sources/worker.js';
-import type { DiscordConfig } from '../../src/config.js';
+import { loadConfig, type DiscordConfig } from '../../src/config.js';
 import type { Store } from '../../src/store/port.js';
 import { trainFromSources } from '../../src/domain/sources.js';
 import { recordUnanswered } from '../../src/domain/unanswered.js';
@@ -85,6 +86,7 @@ describe('Discord adapter', () => {
     token: TOKEN,
     applicationId: fake.applicationId,
     guildId: undefined,
+    guildIds: undefined,
     apiUrl: fake.apiUrl,
     adminUserIds: [listedAdmin.id],
     ...extra,
@@ -233,6 +235,56 @@ describe('Discord adapter', () => {
     expect(await warnings(false)).toEqual([]);
   });
 
+  it('serves only the servers DISCORD_GUILD_IDS lists: leaves one that adds it, ignores one it was in, and says so to a command there', async () => {
+    // Found as a reviewer: with Public Bot on, whoever added the bot to a server of theirs had
+    // Manage Server there, so `/chatbot leads` gave them the account's leads.
+    const other = await startFakeDiscord({ token: TOKEN, botPublic: true });
+    const before = other.addGuild();
+    const lines: string[] = [];
+    const served = await startDiscordBot({
+      config: config(other, { guildIds: [other.guildId] }),
+      hub,
+      logger: pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }),
+    });
+    try {
+      // Listed servers make a public bot safe: no warning, but one for the server it is in unlisted.
+      const logged = () => lines.map((line) => JSON.parse(line) as { msg: string; guildIds?: string[] });
+      expect(logged().map((line) => line.msg)).not.toContain(PUBLIC_BOT_WARNING);
+      expect(logged().find((line) => line.guildIds)?.guildIds).toEqual([before.guildId]);
+
+      // There, even a bound channel gets no answer, and a command by a manager only the sentence.
+      await bind(before.channel, supportBot, 'all', before.guildId);
+      const ignored = other.say(before.channel, alice, `<@${other.bot.id}> what are the leads?`);
+      const token = other.command(before.channel, manager, 'leads', [], PERMISSIONS.ManageGuild | PERMISSIONS.ViewChannel);
+      const callback = await other.until('the answer to the command', () => other.interactionResponse(token).callback);
+      expect(callback.body).toMatchObject({ type: 4, data: { content: NOT_SERVED, flags: 64 } });
+      expect(other.interactionResponse(token).edits).toEqual([]);
+
+      // A server that adds it is left at once; its own server is served as before.
+      const added = other.addGuild();
+      await other.until('the bot to leave the server that added it', () => other.leftGuilds.includes(added.guildId) || undefined);
+      const own = other.say(other.general, alice, `<@${other.bot.id}> hello`);
+      await other.until('the answer in its own server', () => other.history(other.general.id).find((item) => item.message_reference?.message_id === own.id));
+      expect(other.leftGuilds).toEqual([added.guildId]);
+      expect(other.history(before.channel.id).filter((item) => item.id !== ignored.id)).toEqual([]);
+    } finally {
+      await served.stop();
+      await other.close();
+    }
+    expect(other.violations).toEqual([]);
+  });
+
+  it('serves the servers DISCORD_GUILD_IDS lists, else DISCORD_GUILD_ID’s alone, else every server', () => {
+    const guildIds = (env: Record<string, string>) => loadConfig({ DISCORD_TOKEN: 't', ...env }).discord?.guildIds;
+    expect(guildIds({})).toBeUndefined();
+    // A single-server setup keeps working, and serves only its server.
+    expect(guildIds({ DISCORD_GUILD_ID: '111' })).toEqual(['111']);
+    expect(guildIds({ DISCORD_GUILD_IDS: '111, 222 333' })).toEqual(['111', '222', '333']);
+    expect(guildIds({ DISCORD_GUILD_IDS: '111,222', DISCORD_GUILD_ID: '222' })).toEqual(['111', '222']);
+    expect(() => guildIds({ DISCORD_GUILD_IDS: '111', DISCORD_GUILD_ID: '222' })).toThrow(/DISCORD_GUILD_IDS: must include DISCORD_GUILD_ID/);
+    expect(() => guildIds({ DISCORD_GUILD_IDS: 'my-server' })).toThrow(/DISCORD_GUILD_IDS/);
+  });
+
   it('refuses a token the application does not own', async () => {
     const other = await startFakeDiscord({ token: TOKEN });
     try {
@@ -254,11 +306,12 @@ describe('Discord adapter', () => {
     expect(answer.type).toBe(19);
   });
 
-  it('answers mentions in a mentions-mode channel with the channel history, as a reply, creating the contact', async () => {
+  it('answers mentions in a mentions-mode channel with the asker’s part of its history, as a reply, creating the contact', async () => {
     const channel = newChannel('support');
     await bind(channel, supportBot, 'mentions');
-    discord.seed(channel, bob, 'earlier, someone asked about opening hours');
-    discord.seed(channel, discord.bot, 'We open at nine.');
+    const earlier = discord.seed(channel, alice, mention('when do you open?'));
+    discord.seed(channel, bob, mention('and are you open on Sundays?'));
+    discord.seed(channel, discord.bot, 'We open at nine.', { replyTo: earlier });
     const chatter = discord.say(channel, bob, 'just chatting, no mention');
     const question = discord.say(channel, alice, mention('and when do you close, <@' + bob.id + '>?'));
 
@@ -278,14 +331,14 @@ describe('Discord adapter', () => {
 
     const asked = model.inputs.at(-1) as ResponderInput;
     expect(asked.chatbotName).toBe('Support bot');
+    // Alice's conversation in the channel: Bob's words and what answered them are not hers.
     expect(asked.messages).toEqual([
-      { role: 'user', content: 'earlier, someone asked about opening hours' },
+      { role: 'user', content: 'when do you open?' },
       { role: 'assistant', content: 'We open at nine.' },
-      { role: 'user', content: 'just chatting, no mention' },
       { role: 'user', content: `and when do you close, @${bob.global_name}?` },
     ]);
 
-    const conversationId = `discord:${discord.guildId}:${channel.id}`;
+    const conversationId = `discord:${discord.guildId}:${channel.id}:${alice.id}`;
     const saved = await app.store.conversations.find(supportBot, conversationId);
     expect(saved?.source).toBe('Discord');
     expect(saved?.messages.at(-1)?.content).toBe(answer.content);
@@ -318,7 +371,7 @@ describe('Discord adapter', () => {
       const question = discord.say(channel, alice, mention('pricing?'));
       await reply(question, 'echo: pricing?');
       expect((model.inputs.at(-1) as ResponderInput).chatbotName).toBe('Sales bot');
-      expect(await app.store.conversations.find(salesBot, `discord:${discord.guildId}:${channel.id}`)).toBeDefined();
+      expect(await app.store.conversations.find(salesBot, `discord:${discord.guildId}:${channel.id}:${alice.id}`)).toBeDefined();
     } finally {
       const [fallback] = await hub.listBindings({ platform: 'discord', workspaceId: discord.guildId, channelId: '*' });
       if (fallback) await hub.unbind(fallback.id);
@@ -393,13 +446,19 @@ describe('Discord adapter', () => {
     const asked = await discord.until('the clicked question in the channel', () =>
       discord.history(channel.id).find((item) => item.author.id === discord.bot.id && item.content.endsWith(suggestions[1] ?? '')),
     );
-    expect(asked.content).toBe(`**${bob.global_name}** asked: Do you ship abroad?`);
+    // Named by id (Discord shows the name), pinging nobody.
+    expect(asked.content).toBe(`<@${bob.id}> asked: Do you ship abroad?`);
+    const post = requestsTo('POST', new RegExp(`^/channels/${channel.id}/messages$`)).find((item) => (item.body as { content?: string }).content === asked.content);
+    expect((post?.body as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
     await reply(asked, 'echo: Do you ship abroad?');
     expect((discord.interactionResponse(token).callback?.body as { type: number }).type).toBe(6);
-    expect(model.inputs.at(-1)?.messages.slice(-3)).toEqual([
-      { role: 'user', content: 'thanks' },
-      { role: 'assistant', content: 'echo: thanks' },
+    // The clicked question is Bob's: his conversation, not Alice's.
+    expect(model.inputs.at(-1)?.messages).toEqual([{ role: 'user', content: 'Do you ship abroad?' }]);
+    await reply(discord.say(channel, bob, 'and to Norway?'), 'echo: and to Norway?');
+    expect(model.inputs.at(-1)?.messages).toEqual([
       { role: 'user', content: 'Do you ship abroad?' },
+      { role: 'assistant', content: 'echo: Do you ship abroad?' },
+      { role: 'user', content: 'and to Norway?' },
     ]);
   });
 
@@ -410,7 +469,7 @@ describe('Discord adapter', () => {
     expect(answer.content).toBe('echo: is this useful?');
     const [up, down] = answer.components?.[0]?.components ?? [];
     expect([up?.emoji?.name, down?.emoji?.name]).toEqual(['👍', '👎']);
-    const saved = async () => (await app.store.conversations.find(supportBot, `discord:${discord.guildId}:${channel.id}`))?.messages ?? [];
+    const saved = async () => (await app.store.conversations.find(supportBot, `discord:${discord.guildId}:${channel.id}:${alice.id}`))?.messages ?? [];
 
     /** Clicks; the rating is recorded before the acknowledgement, which only the clicker sees (type 4, flags 64). */
     const click = async (clicker: typeof alice, customId: string | undefined, feedback: 'up' | 'down') => {
@@ -442,7 +501,7 @@ describe('Discord adapter', () => {
     // The request reaches the team after the reply is finished: the reply is as it stays.
     await discord.until('the handoff request', () => botMessages(handoffs)[0]);
     expect(replyTo(request)()?.components ?? []).toEqual([]);
-    const saved = await app.store.conversations.find(deskBot, `discord:${discord.guildId}:${channel.id}`);
+    const saved = await app.store.conversations.find(deskBot, `discord:${discord.guildId}:${channel.id}:${bob.id}`);
     expect(saved?.messages.at(-1)).toMatchObject({ role: 'assistant', content: waitingMessage, kind: 'handoff' });
   });
 
@@ -456,7 +515,7 @@ describe('Discord adapter', () => {
       await sleep(300);
       // Both instances received the click; one claimed it, recorded it and answered it.
       expect(requestsTo('POST', new RegExp(`/${token}/callback$`))).toHaveLength(1);
-      const saved = await app.store.conversations.find(supportBot, `discord:${discord.guildId}:${channel.id}`);
+      const saved = await app.store.conversations.find(supportBot, `discord:${discord.guildId}:${channel.id}:${alice.id}`);
       expect(saved?.messages.map((message) => message.feedback)).toEqual([undefined, 'down']);
     });
   });
@@ -531,8 +590,10 @@ describe('Discord adapter', () => {
     await reply(question);
     const sent = await discord.until('three messages', () => (botMessages(channel).length === 3 ? botMessages(channel) : undefined));
     expect(sent.every((item) => item.content.length <= 2000)).toBe(true);
-    expect(sent[0]?.message_reference?.message_id).toBe(question.id);
-    expect(sent[1]?.message_reference).toBeUndefined();
+    // Every piece answers the question (it is the asker's conversation); only the first pings them.
+    expect(sent.map((item) => item.message_reference?.message_id)).toEqual([question.id, question.id, question.id]);
+    const posts = requestsTo('POST', new RegExp(`^/channels/${channel.id}/messages$`)).slice(-3);
+    expect(posts.map((item) => (item.body as { allowed_mentions?: { replied_user?: boolean } }).allowed_mentions?.replied_user)).toEqual([true, false, false]);
     expect(sent.map((item) => item.content).join('\n\n')).toBe(text);
   });
 

@@ -27,6 +27,8 @@ export type FakeChannel = {
   locked?: boolean;
   /** Text channels: @everyone may not view it (a channel for the team only). */
   teamOnly?: boolean;
+  /** The server it is in, when not the fake's own (see `addGuild`). */
+  guildId?: string;
 };
 
 /** An embed as Discord stores it (the parts a bot sets). */
@@ -210,6 +212,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
   const bot = user('switchboard', { bot: true, global_name: null });
   const applicationId = bot.id;
   const guildId = snowflake();
+  /** Servers the bot was added to besides the fake's own, by id; left ones are removed. */
+  const otherGuilds = new Set<string>();
+  /** Servers the bot left (DELETE /users/@me/guilds/{id}). */
+  const leftGuilds: string[] = [];
+  const guildOf = (channel: FakeChannel) => channel.guildId ?? guildId;
   const channels = new Map<string, FakeChannel>();
   const messages = new Map<string, ApiMessage[]>();
   const requests: RecordedRequest[] = [];
@@ -242,11 +249,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     return {
       id: channel.id,
       type: CHANNEL_TYPE[channel.kind],
-      guild_id: guildId,
+      guild_id: guildOf(channel),
       name: channel.name,
       position: 0,
       // A team-only channel denies @everyone (whose role id is the server's) View Channel.
-      permission_overwrites: channel.teamOnly ? [{ id: guildId, type: 0, allow: '0', deny: PERMISSIONS.ViewChannel.toString() }] : [],
+      permission_overwrites: channel.teamOnly ? [{ id: guildOf(channel), type: 0, allow: '0', deny: PERMISSIONS.ViewChannel.toString() }] : [],
       nsfw: false,
       parent_id: channel.parentId ?? null,
       last_message_id: null,
@@ -286,9 +293,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     permissions: permissions.toString(),
   });
 
-  const guildCreate = () => ({
-    id: guildId,
-    name: 'Fake server',
+  const guildCreate = (id = guildId) => ({
+    id,
+    name: id === guildId ? 'Fake server' : 'Another server',
     icon: null,
     owner_id: snowflake(),
     unavailable: false,
@@ -298,7 +305,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     features: [],
     roles: [
       {
-        id: guildId,
+        id,
         name: '@everyone',
         permissions: MEMBER_PERMISSIONS.toString(),
         position: 0,
@@ -312,8 +319,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     emojis: [],
     stickers: [],
     members: [member(bot)],
-    channels: [...channels.values()].filter((channel) => channel.kind === 'text').map(apiChannel),
-    threads: [...channels.values()].filter((channel) => channel.kind === 'thread').map(apiChannel),
+    channels: [...channels.values()].filter((channel) => channel.kind === 'text' && guildOf(channel) === id).map(apiChannel),
+    threads: [...channels.values()].filter((channel) => channel.kind === 'thread' && guildOf(channel) === id).map(apiChannel),
     voice_states: [],
     presences: [],
     stage_instances: [],
@@ -374,7 +381,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
           dispatch('READY', {
             v: 10,
             user: bot,
-            guilds: [{ id: guildId, unavailable: true }],
+            guilds: [guildId, ...otherGuilds].map((id) => ({ id, unavailable: true })),
             session_id: session.id,
             resume_gateway_url: `ws://127.0.0.1:${port}/resume`,
             shard: [0, 1],
@@ -386,7 +393,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
             geo_ordered_rtc_regions: [],
             guild_join_requests: [],
           }, [session]);
-          dispatch('GUILD_CREATE', guildCreate(), [session]);
+          for (const id of [guildId, ...otherGuilds]) dispatch('GUILD_CREATE', guildCreate(id), [session]);
           return;
         }
         case OP.RESUME: {
@@ -450,7 +457,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     return {
       id: snowflake(),
       channel_id: channelId,
-      ...(channel && channel.kind !== 'dm' ? { guild_id: guildId } : {}),
+      ...(channel && channel.kind !== 'dm' ? { guild_id: guildOf(channel) } : {}),
       author: bot,
       content: String(body.content ?? ''),
       timestamp: new Date().toISOString(),
@@ -518,6 +525,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       bot: true,
       handle: (_match, _recorded, response) =>
         json(response, 200, { id: applicationId, name: 'Switchboard', bot_public: options.botPublic ?? false, bot_require_code_grant: false, flags: 0 }),
+    },
+    {
+      // Leave Guild: the bot leaves a server (never its own, here), announced as GUILD_DELETE.
+      method: 'DELETE',
+      path: /^\/users\/@me\/guilds\/(\d+)$/,
+      bot: true,
+      handle: ([, id], _recorded, response) => {
+        if (!otherGuilds.delete(id as string)) return json(response, 404, { message: 'Unknown Guild', code: 10004 });
+        leftGuilds.push(id as string);
+        json(response, 204);
+        dispatch('GUILD_DELETE', { id });
+      },
     },
     {
       method: 'GET',
@@ -893,14 +912,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       app_permissions: MEMBER_PERMISSIONS.toString(),
       entitlements: [],
       attachment_size_limit: 10_485_760,
-      authorizing_integration_owners: inGuild ? { '0': guildId } : { '1': user.id },
+      authorizing_integration_owners: inGuild ? { '0': guildOf(channel) } : { '1': user.id },
       context: inGuild ? 0 : 1,
       channel_id: channel.id,
       channel: inGuild ? apiChannel(channel) : { ...apiChannel(channel), recipients: [user] },
       ...(inGuild
         ? {
-            guild_id: guildId,
-            guild: { id: guildId, locale: 'en-US', features: [] },
+            guild_id: guildOf(channel),
+            guild: { id: guildOf(channel), locale: 'en-US', features: [] },
             guild_locale: 'en-US',
             member: member(user, permissions),
           }
@@ -925,6 +944,21 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     /** The messages of a channel, oldest first. */
     history: (channelId: string) => messages.get(channelId) ?? [],
 
+    /**
+     * Someone adds the bot to a server of theirs: announced as GUILD_CREATE (and again to every
+     * session that connects while the bot is in it), with one text channel.
+     */
+    addGuild(): { guildId: string; channel: FakeChannel } {
+      const id = snowflake();
+      const channel = addChannel('text', 'lobby', { guildId: id });
+      otherGuilds.add(id);
+      dispatch('GUILD_CREATE', guildCreate(id));
+      return { guildId: id, channel };
+    },
+
+    /** The servers the bot left, in order. */
+    leftGuilds,
+
     /** A new channel, announced to the client as Discord does (CHANNEL_CREATE / THREAD_CREATE). */
     createChannel(kind: ChannelKind, name: string, extra: Partial<FakeChannel> = {}): FakeChannel {
       const channel = addChannel(kind, name, extra);
@@ -944,16 +978,17 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       channels.delete(channel.id);
       messages.delete(channel.id);
       if (channel.kind === 'thread') {
-        dispatch('THREAD_DELETE', { id: channel.id, guild_id: guildId, parent_id: channel.parentId, type: CHANNEL_TYPE.thread });
+        dispatch('THREAD_DELETE', { id: channel.id, guild_id: guildOf(channel), parent_id: channel.parentId, type: CHANNEL_TYPE.thread });
       } else dispatch('CHANNEL_DELETE', apiChannel(channel));
     },
 
     /** A channel as the fake holds it (threads the bot started included). */
     channel: (channelId: string) => channels.get(channelId),
 
-    /** A message already in a channel's history (written while the bot was away): not dispatched. */
-    seed(channel: FakeChannel, author: ApiUser, content: string): ApiMessage {
-      const message = botMessage(channel.id, { content }, []);
+    /** A message already in a channel's history (written while the bot was away), maybe a reply: not dispatched. */
+    seed(channel: FakeChannel, author: ApiUser, content: string, extra: { replyTo?: ApiMessage } = {}): ApiMessage {
+      const reference = extra.replyTo && { message_reference: { message_id: extra.replyTo.id } };
+      const message = botMessage(channel.id, { content, ...reference }, []);
       message.author = author;
       message.mentions = [bot, author].filter((person) => content.includes(`<@${person.id}>`));
       messages.get(channel.id)?.push(message);
@@ -967,7 +1002,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       const message: ApiMessage = {
         id: snowflake(),
         channel_id: channel.id,
-        ...(channel.kind === 'dm' ? {} : { guild_id: guildId }),
+        ...(channel.kind === 'dm' ? {} : { guild_id: guildOf(channel) }),
         author,
         content,
         timestamp: new Date().toISOString(),
@@ -1009,7 +1044,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
           id: snowflake(),
           name: 'chatbot',
           type: 1,
-          ...(channel.kind !== 'dm' ? { guild_id: guildId } : {}),
+          ...(channel.kind !== 'dm' ? { guild_id: guildOf(channel) } : {}),
           options: [{ type: 1, name: subcommand, options: options.map((option) => ({ type: 3, ...option })) }],
         },
       });
