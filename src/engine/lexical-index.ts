@@ -8,6 +8,7 @@ import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { compoundFinder, isStopword, stem, terms, words } from './text.js';
+import { askedThing } from './asked-thing.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -457,6 +458,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const context = withoutLeadIn(earlier);
     const asked = concepts(question, false);
     const tokens = words(question);
+    markAskedThingMissing(asked, tokens);
     const plain = tokens.join(' ');
     // "When…?" asks for a time, which the answer states in numbers as an amount.
     const asksAmount = tokens.includes('when') || tokens.some((_, i) => asksAmountAt(tokens, i));
@@ -636,6 +638,16 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
       if (!previous || score > previous.score) best.set(section, { score, sentence });
     },
   };
+}
+
+/**
+ * The word naming what a yes/no question asks (asked-thing.ts), when nothing in the material
+ * stands for it, counts as one the material never names: the question is declined.
+ */
+function markAskedThingMissing(asked: Concept[], tokens: string[]): void {
+  const at = askedThing(tokens);
+  const concept = at === undefined ? undefined : asked.find((c) => c.word === tokens[at]);
+  if (concept && concept.ids.size === 0 && !/^\d+$/.test(concept.word)) concept.unknown = concept.word;
 }
 
 /** The weights' sum, of the judged words alone when `judged` is given. */

@@ -42,6 +42,8 @@ describe('the lamp shop of the walk-through', () => {
     'Do you ship to the United States?',
     'Do you have a newsletter?',
     'Do you sell outdoor lamps?',
+    // What is asked, tracking, is nowhere; the order is, in the delivery paragraph.
+    'Can I track my order?',
   ])('declines %s, which the material does not answer', (question) => {
     expect(ask(question)).toBe(NO_ANSWER);
   });
