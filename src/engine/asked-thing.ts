@@ -33,6 +33,24 @@ export function askedThing(tokens: string[]): number | undefined {
   return there ? lastOfThing(tokens, wordsIn(there[0])) : undefined;
 }
 
+/** The words after a verb that say by what means it is done ("pay over the phone", "book by email"). */
+const MEANS = new Set(['by', 'over', 'via', 'through', 'using', 'with']);
+
+/**
+ * The indexes of a verb and the means a "Can I…?" question asks to do it by ("Can I pay over the
+ * phone?": pay, phone), which an answer must name together: the material may have both, apart
+ * ("We pay for the return shipping", "call 020 555 0100"), and say nothing of paying by phone.
+ */
+export function askedWithMeans(tokens: string[]): [number, number] | undefined {
+  const can = CAN_ONE.exec(tokens.join(' '));
+  if (!can) return undefined;
+  const verb = wordsIn(can[0]);
+  const word = tokens[verb];
+  if (word === undefined || LIGHT_VERBS.has(word) || isStopword(word) || !MEANS.has(tokens[verb + 1] as string)) return undefined;
+  const means = lastOfThing(tokens, verb + 2);
+  return means === undefined ? undefined : [verb, means];
+}
+
 /** How many words a matched beginning of the question holds. */
 const wordsIn = (beginning: string) => beginning.trim().split(' ').length;
 

@@ -44,6 +44,10 @@ describe('the lamp shop of the walk-through', () => {
     'Do you sell outdoor lamps?',
     // What is asked, tracking, is nowhere; the order is, in the delivery paragraph.
     'Can I track my order?',
+    // Paying and phoning are in the material, apart ("We pay for the return shipping", "call");
+    // "over" was found in "orders over €60".
+    'Can I pay over the phone?',
+    'Can I order by phone?',
   ])('declines %s, which the material does not answer', (question) => {
     expect(ask(question)).toBe(NO_ANSWER);
   });

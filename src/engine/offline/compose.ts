@@ -184,7 +184,9 @@ function quote(passages: Passage[], broad: boolean): string {
   const best = bestQuoted(passages);
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
   // by what it shares with the rest of the question.
-  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || leavesAskedUnstated(best) || isPairOfAnother(best)) return NO_ANSWER;
+  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || best.partsApart || leavesAskedUnstated(best) || isPairOfAnother(best)) {
+    return NO_ANSWER;
+  }
   // A pair's answer is one answer: a sentence of it alone may say the opposite ("Not yet: … PayPal
   // is planned for 2027." quoted as "PayPal is planned for 2027.").
   if (best.source?.type === 'qa') return pairAnswer(best);
