@@ -150,6 +150,12 @@ const STANDALONE_CONTEXT_FACTOR = 0.1;
 /** The particles of English's phrasal verbs that may stand after the verb's object, and how far after the verb. */
 const PARTICLES = new Set(['back', 'up', 'out', 'off', 'down', 'away', 'over']);
 const PARTICLE_REACH = 4;
+/**
+ * Verbs so general that the words word vectors put near them are other general words ("take" ~
+ * "order", "every", "leave", "must"): a material lacking one is not searched for those.
+ */
+const VAGUE_VERBS = new Set(['take', 'get', 'have', 'make', 'do', 'give', 'put', 'keep']);
+const isVagueVerb = (word: string) => VAGUE_VERBS.has(word) || lemmas(word).some((lemma) => VAGUE_VERBS.has(lemma));
 /** Words by which a question points back at the earlier one's subject. */
 const REFERS_BACK = new Set(['it', 'its', 'they', 'them', 'their', 'that', 'this', 'those', 'these']);
 /** How much the earlier conversation's words count when choosing sentences within a section. */
@@ -310,7 +316,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       }
       // The terms vectors add come after the kinds' in the map: those are the guesses.
       const known = ids.size;
-      const vectorsSay = expand && vectors && !phrase && missing ? neighbours(word) : undefined;
+      const vectorsSay = expand && vectors && !phrase && missing && !isVagueVerb(word) ? neighbours(word) : undefined;
       for (const [term, factor] of vectorsSay?.near ?? []) standsFor(ids, idOf(term), factor);
       const guessed = ids.size > known ? new Set([...ids.keys()].slice(known)) : undefined;
       const otherKinds = guessed && new Set(vectorsSay?.near.filter(([, , otherKind]) => otherKind).map(([term]) => idOf(term)));
