@@ -1,14 +1,19 @@
 import { isStopword } from './text.js';
 
-// What a yes/no question asks the material to say yes or no to: whether something is there or
-// offered ("Is there a free trial?", "Do you have gift cards?": the thing, named by its last
-// word), or whether one can do something ("Can I track my order?": the verb). A material with no
-// word for it cannot say yes; a sentence sharing the question's other words ("Removing a user
-// frees their seat", "you get an e-mail when your order leaves") is no answer to it.
+// What a question asks about: for a yes/no question, whether something is there or offered ("Is
+// there a free trial?", "Do you have gift cards?": the thing, named by its last word), or whether
+// one can do something ("Can I track my order?": the verb); for "When will my refund arrive?",
+// the thing before the verb. A material with no word for it cannot answer; a sentence sharing the
+// question's other words ("Removing a user frees their seat", "you get an e-mail when your order
+// leaves", "New teammates come on board…" for "arrive") is no answer to it.
 
 /** "Is there a…", "Do you have any…", "Does the hotel offer…": what follows is the thing asked of. */
 const THERE_OR_OFFERED =
   /^(?:(?:is|are) there|(?:do|does) (?:you|u|they|we|it|the \S+) (?:have|offer|provide|sell|run|give|organise|organize|arrange)) (?:a |an |any |some )?/;
+/** "When will…", "How long does…", "Where is…": the thing named next, before its verb, is what is asked of. */
+const WH_OF_THING = /^(?:when|where|why|how(?: long| soon| often| much| many)?|what time) (?:will|would|does|do|did|is|are|can|should|shall) /;
+/** Who may do what a question asks of ("When can I…", "How do you…"). */
+const PERSONS = new Set(['i', 'you', 'u', 'we', 'they', 'it', 'he', 'she', 'someone', 'anyone']);
 /** "Can I…", "Could we…": the verb that follows is what is asked. */
 const CAN_ONE = /^(?:can|could|may) (?:i|we) /;
 /** Verbs that say little of their own ("Can we take our pram?", "Can I get a refund?"): their object says what is asked. */
@@ -17,20 +22,38 @@ const LIGHT_VERBS = new Set(['take', 'bring', 'get', 'have', 'use', 'make', 'do'
 const ENDS_THING = new Set(['for', 'on', 'in', 'at', 'with', 'to', 'from', 'by', 'during', 'if', 'when', 'while', 'near', 'after', 'before', 'over', 'under', 'of']);
 
 /**
- * The index among the question's words of the one naming what it asks about, or undefined for a
- * question of another form.
+ * The indexes among the question's words of those naming what it asks about, of which the
+ * material must have one; none for a question of another form. A wh-question's thing is named by
+ * all its words ("blood samples" is found by "blood tests"); a yes/no question's by its last.
  */
-export function askedThing(tokens: string[]): number | undefined {
+export function askedThing(tokens: string[]): number[] {
   const plain = tokens.join(' ');
   const can = CAN_ONE.exec(plain);
   if (can) {
     const verb = wordsIn(can[0]);
     const word = tokens[verb];
-    if (word === undefined) return undefined;
-    return LIGHT_VERBS.has(word) || isStopword(word) ? lastOfThing(tokens, verb + 1) : verb;
+    if (word === undefined) return [];
+    return LIGHT_VERBS.has(word) || isStopword(word) ? listed(lastOfThing(tokens, verb + 1)) : [verb];
   }
   const there = THERE_OR_OFFERED.exec(plain);
-  return there ? lastOfThing(tokens, wordsIn(there[0])) : undefined;
+  if (there) return listed(lastOfThing(tokens, wordsIn(there[0])));
+  const wh = WH_OF_THING.exec(plain);
+  return wh ? subjectBeforeVerb(tokens, wordsIn(wh[0])) : [];
+}
+
+const listed = (at: number | undefined) => (at === undefined ? [] : [at]);
+
+/**
+ * The words of the thing named from `from` on, before the verb that ends their run ("my refund
+ * arrive", "the shop open on Sundays"). A run of one word ("it arrive") names nothing of its own.
+ */
+function subjectBeforeVerb(tokens: string[], from: number): number[] {
+  // "How do I get my money back?" asks of what the asker does, not of a thing.
+  if (PERSONS.has(tokens[from] as string)) return [];
+  const verb = lastOfThing(tokens, from);
+  const subject: number[] = [];
+  for (let at = (verb ?? 0) - 1; at >= from && !isStopword(tokens[at] as string); at -= 1) subject.unshift(at);
+  return subject;
 }
 
 /** The words after a verb that say by what means it is done ("pay over the phone", "book by email"). */

@@ -651,13 +651,13 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
 }
 
 /**
- * The word naming what a yes/no question asks (asked-thing.ts), when nothing in the material
- * stands for it, counts as one the material never names: the question is declined.
+ * The words naming what a question asks of (asked-thing.ts), when nothing in the material stands
+ * for any of them, count as ones the material never names: the question is declined.
  */
 function markAskedThingMissing(asked: Concept[], tokens: string[]): void {
-  const at = askedThing(tokens);
-  const concept = at === undefined ? undefined : asked.find((c) => c.word === tokens[at]);
-  if (concept && concept.ids.size === 0 && !/^\d+$/.test(concept.word)) concept.unknown = concept.word;
+  const naming = askedThing(tokens).map((at) => asked.find((c) => c.word === tokens[at]));
+  if (naming.length === 0 || !naming.every((c) => c && c.ids.size === 0 && !/^\d+$/.test(c.word))) return;
+  for (const concept of naming as Concept[]) concept.unknown = concept.word;
 }
 
 /** The concepts (by index) of a verb and the means it is asked to be done by, when the material has both. */
