@@ -8,6 +8,7 @@ import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { compoundFinder, isStopword, stem, terms, words } from './text.js';
+import { askedThing, askedWithMeans } from './asked-thing.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -52,6 +53,8 @@ export type Passage = {
   sentences: PassageSentence[];
   /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
   unknownWords: string[];
+  /** The question asks two of its words together (asked-thing.ts askedWithMeans), and the section lacks one of them. */
+  partsApart: boolean;
   /**
    * The section leaves unstated the amount the question's form asks for, and does not answer it:
    * the question asks what something costs and none of the sentences states a price, nor that it
@@ -147,6 +150,12 @@ const STANDALONE_CONTEXT_FACTOR = 0.1;
 /** The particles of English's phrasal verbs that may stand after the verb's object, and how far after the verb. */
 const PARTICLES = new Set(['back', 'up', 'out', 'off', 'down', 'away', 'over']);
 const PARTICLE_REACH = 4;
+/**
+ * Verbs so general that the words word vectors put near them are other general words ("take" ~
+ * "order", "every", "leave", "must"): a material lacking one is not searched for those.
+ */
+const VAGUE_VERBS = new Set(['take', 'get', 'have', 'make', 'do', 'give', 'put', 'keep']);
+const isVagueVerb = (word: string) => VAGUE_VERBS.has(word) || lemmas(word).some((lemma) => VAGUE_VERBS.has(lemma));
 /** Words by which a question points back at the earlier one's subject. */
 const REFERS_BACK = new Set(['it', 'its', 'they', 'them', 'their', 'that', 'this', 'those', 'these']);
 /** How much the earlier conversation's words count when choosing sentences within a section. */
@@ -241,7 +250,7 @@ type Concept = {
 };
 
 /** A question as read: its own concepts, the earlier conversation, and what its form asks an answer to state. */
-type Reading = { asked: Concept[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
+type Reading = { asked: Concept[]; together: number[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
 
 /**
  * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
@@ -307,7 +316,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       }
       // The terms vectors add come after the kinds' in the map: those are the guesses.
       const known = ids.size;
-      const vectorsSay = expand && vectors && !phrase && missing ? neighbours(word) : undefined;
+      const vectorsSay = expand && vectors && !phrase && missing && !isVagueVerb(word) ? neighbours(word) : undefined;
       for (const [term, factor] of vectorsSay?.near ?? []) standsFor(ids, idOf(term), factor);
       const guessed = ids.size > known ? new Set([...ids.keys()].slice(known)) : undefined;
       const otherKinds = guessed && new Set(vectorsSay?.near.filter(([, , otherKind]) => otherKind).map(([term]) => idOf(term)));
@@ -366,7 +375,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /** The best `limit` passages for the question as read, leaning on the earlier one or standing on its own. */
-  function passagesFor({ asked, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
+  function passagesFor({ asked, together, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
     const implied = ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
@@ -443,6 +452,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         keyAsked: answeredShare(sameKind, index.keyTermStart, index.keyTerms, section),
         sentences,
         unknownWords,
+        partsApart: together.some((c) => covered[c] === 0),
         unstated: amountMissing(sentences, stated),
       };
       const source = sourceOf(section);
@@ -457,6 +467,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const context = withoutLeadIn(earlier);
     const asked = concepts(question, false);
     const tokens = words(question);
+    markAskedThingMissing(asked, tokens);
+    const together = askedTogether(asked, tokens);
     const plain = tokens.join(' ');
     // "When…?" asks for a time, which the answer states in numbers as an amount.
     const asksAmount = tokens.includes('when') || tokens.some((_, i) => asksAmountAt(tokens, i));
@@ -478,7 +490,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     // unless it asks for contact details ("What's your email address?") or the owner wrote it as
     // a question of its own (a Q&A pair's): those are no follow-ups.
     const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
-    const reading: Reading = { asked, context, plain, refersBack, stated };
+    const reading: Reading = { asked, together, context, plain, refersBack, stated };
     let passages = passagesFor(reading, leans, limit);
     // A follow-up naming one thing of its own that the material holds, but no section of the
     // earlier subject does ("How far do you deliver?" after a question on the warranty), has
@@ -636,6 +648,23 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
       if (!previous || score > previous.score) best.set(section, { score, sentence });
     },
   };
+}
+
+/**
+ * The words naming what a question asks of (asked-thing.ts), when nothing in the material stands
+ * for any of them, count as ones the material never names: the question is declined.
+ */
+function markAskedThingMissing(asked: Concept[], tokens: string[]): void {
+  const naming = askedThing(tokens).map((at) => asked.find((c) => c.word === tokens[at]));
+  if (naming.length === 0 || !naming.every((c) => c && c.ids.size === 0 && !/^\d+$/.test(c.word))) return;
+  for (const concept of naming as Concept[]) concept.unknown = concept.word;
+}
+
+/** The concepts (by index) of a verb and the means it is asked to be done by, when the material has both. */
+function askedTogether(asked: Concept[], tokens: string[]): number[] {
+  const pair = askedWithMeans(tokens);
+  const found = pair?.map((at) => asked.findIndex((c) => c.word === tokens[at])) ?? [];
+  return found.length === 2 && found.every((c) => c >= 0 && (asked[c] as Concept).ids.size > 0) ? found : [];
 }
 
 /** The weights' sum, of the judged words alone when `judged` is given. */

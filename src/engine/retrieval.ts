@@ -63,7 +63,7 @@ const EMBEDDING_RESUME_MS = 60_000;
 // Stored indexes are keyed by this as well as by the material version: a change to how the index
 // is built or read makes the stored ones unreadable for the new code, so it builds afresh.
 // The revision counts changes to the helpers of these functions.
-const INDEX_REVISION = 'lists, table rows and lines kept; per, via and the pronouns are stopwords';
+const INDEX_REVISION = 'lists, table rows and lines kept; per, via and the pronouns are stopwords; Latin accents and ß folded';
 const INDEX_FORMAT = createHash('sha256')
   .update(INDEX_REVISION)
   .update(
@@ -251,6 +251,6 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
 }
 
 function chunkPassage(chunk: Material['chunks'][number] | undefined, seq: number): Passage {
-  const passage: Passage = { text: chunk?.text ?? '', score: 0, seq, key: '', coverage: 0, keyCoverage: 0, ownWordsCoverage: 0, otherKindWords: [], keyAsked: 0, sentences: [], unknownWords: [], unstated: false };
+  const passage: Passage = { text: chunk?.text ?? '', score: 0, seq, key: '', coverage: 0, keyCoverage: 0, ownWordsCoverage: 0, otherKindWords: [], keyAsked: 0, sentences: [], unknownWords: [], partsApart: false, unstated: false };
   return chunk?.source ? { ...passage, source: chunk.source } : passage;
 }

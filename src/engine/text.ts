@@ -29,10 +29,24 @@ export function isWhiteSpace(text: string, i: number): boolean {
 
 const WHITE_SPACE = /\s/;
 
-/** Lower-cased words of a text, letters and digits only (any script). */
+/** Lower-cased words of a text, letters and digits only (any script), folded as matchingCase folds them. */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
+  return matchingCase(text).match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
 }
+
+/**
+ * A text as words are matched in it: lower case, the accents of Latin letters dropped and ß as
+ * ss, as people type on a phone ("roscon" for the material's "roscón"). Quotes keep the text as
+ * written. Other scripts' marks stay: a Devanagari vowel sign or a Japanese dakuten makes another
+ * word, not an accented one.
+ */
+export function matchingCase(text: string): string {
+  const lower = text.toLowerCase();
+  if (!NOT_ASCII.test(lower)) return lower;
+  return lower.normalize('NFD').replace(LATIN_MARKS, '').normalize('NFC').replace(/ß/g, 'ss');
+}
+
+const LATIN_MARKS = /(?<=\p{Script=Latin})\p{M}+/gu;
 
 /**
  * Words found in a text, for a reader keeping the words it has seen: each one's characters
@@ -243,7 +257,7 @@ export function findCompounds(text: string, found: FoundWords): void {
   found.count = 0;
   if (!text.includes('-')) return;
   // ASCII text is searched as it is, each compound lower-cased alone: see findAsciiWords.
-  if (NOT_ASCII.test(text)) keepAll(text.toLowerCase().match(COMPOUND) ?? [], found);
+  if (NOT_ASCII.test(text)) keepAll(matchingCase(text).match(COMPOUND) ?? [], found);
   else findAsciiCompounds(text, found);
 }
 

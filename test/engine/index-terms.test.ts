@@ -32,7 +32,7 @@ describe('stem', () => {
 describe('compoundTerms', () => {
   it('finds compounds only from a word’s start, in any script, the last part stemmed', () => {
     expect(compoundTerms('Our Wi-Fi, e-bikes and KES-4105 x--y a-b-c- -d-e x_f-g İ-Returns 𝐀𝐁-Ω')).toEqual([
-      'wi-fi', 'e-bike', 'kes-4105', 'a-b-c', 'd-e', 'f-g', '𝐀𝐁-ω',
+      'wi-fi', 'e-bike', 'kes-4105', 'a-b-c', 'd-e', 'f-g', 'i-return', '𝐀𝐁-ω',
     ]);
   });
 
@@ -44,9 +44,10 @@ describe('compoundTerms', () => {
 });
 
 describe('words', () => {
-  it('lower-cases the whole text before reading words, so that a letter lowered to two characters splits', () => {
-    // "İ" lowers to "i" and a combining dot, which is not a letter; "ΣΑΣ." ends in a final sigma.
-    expect(words('İstanbul ΣΑΣ. Don’t l’été x’1')).toEqual(['i', 'stanbul', 'σας', 'don’t', 'l’été', 'x', '1']);
+  it('lower-cases the whole text before reading words, and drops the accents of Latin letters', () => {
+    // "İ" lowers to "i" and a combining dot, a mark dropped as the accent of "é" is; "ΣΑΣ." ends
+    // in a final sigma; ß reads as ss; Greek and Japanese keep their marks.
+    expect(words('İstanbul ΣΑΣ. Don’t l’été x’1 Straße Ωμέγα が')).toEqual(['istanbul', 'σας', 'don’t', 'l’ete', 'x', '1', 'strasse', 'ωμέγα', 'が']);
   });
 });
 

@@ -28,21 +28,26 @@ const GOES_ON = /^(?:\S+\s+){0,3}(?:they|them|it|this|these|those)\b/i;
 // The words of small talk. A message is small talk when all its words are of these (and it is
 // short); its kind is the strongest one. English like the rest of the offline responder, and the
 // greetings, thanks and goodbyes of Spanish and German: a visitor's "Hola" or "Danke" was declined,
-// recorded as a question the chatbot could not answer, and counted towards a handoff.
+// recorded as a question the chatbot could not answer, and counted towards a handoff. Read by
+// words(), as a message is, so that "adiós" and "tschüss" are matched as "adios" and "tschuss".
 const GREETING = new Set(
-  ('hi hello hey hiya howdy greetings morning afternoon evening yo ' +
-    'hola buenas buenos buen día dia días dias tardes noches hallo servus moin guten tag morgen abend').split(' '),
+  words(
+    'hi hello hey hiya howdy greetings morning afternoon evening yo ' +
+      'hola buenas buenos buen día días tardes noches hallo servus moin guten tag morgen abend',
+  ),
 );
-const THANKS = new Set('thanks thank thx cheers ty appreciate appreciated gracias muchas mil danke dankeschön vielen dank'.split(' '));
+const THANKS = new Set(words('thanks thank thx cheers ty appreciate appreciated gracias muchas mil danke dankeschön vielen dank'));
 const GOODBYE = new Set(
-  'bye goodbye byebye later cya farewell night care adiós adios chao chau hasta luego pronto tschüss tschüs tschau wiedersehen bis bald auf'.split(' '),
+  words('bye goodbye byebye later cya farewell night care adiós chao chau hasta luego pronto tschüss tschüs tschau wiedersehen bis bald auf'),
 );
 /** Words that go with small talk without making it any other kind ("ok thanks, bye for now"). */
 const FILLER = new Set(
-  ('ok okay so very much a lot many great awesome perfect cool nice brilliant excellent super fine good ' +
-    "got it that that's thats is all i needed wanted need helps helped helpful you for your help the info " +
-    "information this see take now have day really there everyone everything else no nothing done i'm im " +
-    'vale sí perfecto genial eso es todo nada más mas schön super gut sehr das ist alles').split(' '),
+  words(
+    'ok okay so very much a lot many great awesome perfect cool nice brilliant excellent super fine good ' +
+      "got it that that's thats is all i needed wanted need helps helped helpful you for your help the info " +
+      "information this see take now have day really there everyone everything else no nothing done i'm im " +
+      'vale sí perfecto genial eso es todo nada más schön super gut sehr das ist alles',
+  ),
 );
 /** A request for an overview rather than one fact. */
 const BROAD = /\b(?:tell me (?:more )?about|explain|describe|overview of|information (?:on|about)|details (?:on|about)|more about)\b/i;
@@ -179,7 +184,9 @@ function quote(passages: Passage[], broad: boolean): string {
   const best = bestQuoted(passages);
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
   // by what it shares with the rest of the question.
-  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || leavesAskedUnstated(best) || isPairOfAnother(best)) return NO_ANSWER;
+  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || best.partsApart || leavesAskedUnstated(best) || isPairOfAnother(best)) {
+    return NO_ANSWER;
+  }
   // A pair's answer is one answer: a sentence of it alone may say the opposite ("Not yet: … PayPal
   // is planned for 2027." quoted as "PayPal is planned for 2027.").
   if (best.source?.type === 'qa') return pairAnswer(best);

@@ -1,0 +1,95 @@
+import { isStopword } from './text.js';
+
+// What a question asks about: for a yes/no question, whether something is there or offered ("Is
+// there a free trial?", "Do you have gift cards?": the thing, named by its last word), or whether
+// one can do something ("Can I track my order?": the verb); for "When will my refund arrive?",
+// the thing before the verb. A material with no word for it cannot answer; a sentence sharing the
+// question's other words ("Removing a user frees their seat", "you get an e-mail when your order
+// leaves", "New teammates come on board…" for "arrive") is no answer to it.
+
+/** "Is there a…", "Do you have any…", "Does the hotel offer…": what follows is the thing asked of. */
+const THERE_OR_OFFERED =
+  /^(?:(?:is|are) there|(?:do|does) (?:you|u|they|we|it|the \S+) (?:have|offer|provide|sell|run|give|organise|organize|arrange)) (?:a |an |any |some )?/;
+/** "When will…", "How long does…", "Where is…": the thing named next, before its verb, is what is asked of. */
+const WH_OF_THING = /^(?:when|where|why|how(?: long| soon| often| much| many)?|what time) (?:will|would|does|do|did|is|are|can|should|shall) /;
+/** Who may do what a question asks of ("When can I…", "How do you…"). */
+const PERSONS = new Set(['i', 'you', 'u', 'we', 'they', 'it', 'he', 'she', 'someone', 'anyone']);
+/** "Can I…", "Could we…": the verb that follows is what is asked. */
+const CAN_ONE = /^(?:can|could|may) (?:i|we) /;
+/** Verbs that say little of their own ("Can we take our pram?", "Can I get a refund?"): their object says what is asked. */
+const LIGHT_VERBS = new Set(['take', 'bring', 'get', 'have', 'use', 'make', 'do', 'go', 'put', 'keep', 'come', 'give']);
+/** Words that end the name of the thing asked of ("a deposit for rentals", "parking at night"). */
+const ENDS_THING = new Set(['for', 'on', 'in', 'at', 'with', 'to', 'from', 'by', 'during', 'if', 'when', 'while', 'near', 'after', 'before', 'over', 'under', 'of']);
+
+/**
+ * The indexes among the question's words of those naming what it asks about, of which the
+ * material must have one; none for a question of another form. A wh-question's thing is named by
+ * all its words ("blood samples" is found by "blood tests"); a yes/no question's by its last.
+ */
+export function askedThing(tokens: string[]): number[] {
+  const plain = tokens.join(' ');
+  const can = CAN_ONE.exec(plain);
+  if (can) {
+    const verb = wordsIn(can[0]);
+    const word = tokens[verb];
+    if (word === undefined) return [];
+    return LIGHT_VERBS.has(word) || isStopword(word) ? listed(lastOfThing(tokens, verb + 1)) : [verb];
+  }
+  const there = THERE_OR_OFFERED.exec(plain);
+  if (there) return listed(lastOfThing(tokens, wordsIn(there[0])));
+  const wh = WH_OF_THING.exec(plain);
+  return wh ? subjectBeforeVerb(tokens, wordsIn(wh[0])) : [];
+}
+
+const listed = (at: number | undefined) => (at === undefined ? [] : [at]);
+
+/**
+ * The words of the thing named from `from` on, before the verb that ends their run ("my refund
+ * arrive", "the shop open on Sundays"). A run of one word ("it arrive") names nothing of its own.
+ */
+function subjectBeforeVerb(tokens: string[], from: number): number[] {
+  // "How do I get my money back?" asks of what the asker does, not of a thing.
+  if (PERSONS.has(tokens[from] as string)) return [];
+  const verb = lastOfThing(tokens, from);
+  const subject: number[] = [];
+  for (let at = (verb ?? 0) - 1; at >= from && !isStopword(tokens[at] as string); at -= 1) subject.unshift(at);
+  return subject;
+}
+
+/** The words after a verb that say by what means it is done ("pay over the phone", "book by email"). */
+const MEANS = new Set(['by', 'over', 'via', 'through', 'using', 'with']);
+
+/**
+ * The indexes of a verb and the means a "Can I…?" question asks to do it by ("Can I pay over the
+ * phone?": pay, phone), which an answer must name together: the material may have both, apart
+ * ("We pay for the return shipping", "call 020 555 0100"), and say nothing of paying by phone.
+ */
+export function askedWithMeans(tokens: string[]): [number, number] | undefined {
+  const can = CAN_ONE.exec(tokens.join(' '));
+  if (!can) return undefined;
+  const verb = wordsIn(can[0]);
+  const word = tokens[verb];
+  if (word === undefined || LIGHT_VERBS.has(word) || isStopword(word) || !MEANS.has(tokens[verb + 1] as string)) return undefined;
+  const means = lastOfThing(tokens, verb + 2);
+  return means === undefined ? undefined : [verb, means];
+}
+
+/** How many words a matched beginning of the question holds. */
+const wordsIn = (beginning: string) => beginning.trim().split(' ').length;
+
+/**
+ * The last word of the thing named from `from` on, past a determiner or possessive; undefined for
+ * none, or for several things ("our buggy and car seat"), of which the material may name some.
+ */
+function lastOfThing(tokens: string[], from: number): number | undefined {
+  let at = from;
+  while (at < tokens.length && isStopword(tokens[at] as string)) at += 1;
+  let last: number | undefined;
+  for (; at < tokens.length; at += 1) {
+    const word = tokens[at] as string;
+    if (word === 'and' || word === 'or') return undefined;
+    if (ENDS_THING.has(word) || isStopword(word)) break;
+    last = at;
+  }
+  return last;
+}

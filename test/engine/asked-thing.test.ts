@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { askedThing, askedWithMeans } from '../../src/engine/asked-thing.js';
+import { words } from '../../src/engine/text.js';
+
+/** The words askedThing names, rather than their indexes. */
+const named = (question: string) => {
+  const tokens = words(question);
+  return askedThing(tokens).map((at) => tokens[at]);
+};
+
+describe('askedThing', () => {
+  it.each([
+    ['Is there a free trial?', ['trial']],
+    ['Do you offer gift cards for birthdays?', ['cards']],
+    ['Does the hotel have a pool?', ['pool']],
+    ['Can I track my order?', ['track']],
+    ['Can I get a refund?', ['refund']],
+    ["Can we take our kid's pram?", ['pram']],
+    ['When will my refund arrive?', ['refund']],
+    ['When are blood samples taken?', ['blood', 'samples']],
+    ['How long does delivery take?', ['delivery']],
+  ])('names what %s asks about', (question, thing) => {
+    expect(named(question)).toEqual(thing);
+  });
+
+  it.each([
+    'How do I get my money back?',
+    'When will it arrive?',
+    'Can we take our buggy and car seat?',
+    'What payment methods do you accept?',
+  ])('names nothing of its own in %s', (question) => {
+    expect(named(question)).toEqual([]);
+  });
+});
+
+describe('askedWithMeans', () => {
+  it('names a verb and the means it is asked to be done by', () => {
+    const tokens = words('Can I pay over the phone?');
+    expect(askedWithMeans(tokens)?.map((at) => tokens[at])).toEqual(['pay', 'phone']);
+    expect(askedWithMeans(words('Can I pay for two lamps?'))).toBeUndefined();
+    expect(askedWithMeans(words('Can I bring it by car?'))).toBeUndefined();
+  });
+});
