@@ -255,7 +255,8 @@ async function talkToPerson(): Promise<void> {
     const response = await fetch(`${base}/conversations/${conversationId}/handoff`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ host: hostOrigin }),
+      // The request is saved in the words the button showed.
+      body: JSON.stringify({ host: hostOrigin, lang }),
     }).catch(() => undefined);
     if (!response?.ok) {
       const { message } = (await response?.json().catch(() => ({}))) as { message?: string };

@@ -1,3 +1,5 @@
+import { PERSON_ASKED, type WidgetLanguage } from '../../src/domain/person-asked.js';
+
 // The widget's own words (its buttons, labels and notices; the chatbot's messages are the owner's)
 // in the languages it speaks. The language is the first of the visitor's that it speaks: the
 // embedding page's `lang` (the site's language, which its owner chose), then the browser's.
@@ -33,7 +35,7 @@ const english: Words = {
   typeAMessage: 'Type a message…',
   message: 'Message',
   send: 'Send',
-  talkToAPerson: 'Talk to a person',
+  talkToAPerson: PERSON_ASKED.en,
   notAvailable: 'This chat is not available on this website.',
   chattingWith: (name) => `Chatting with ${name}`,
   waitingForTheTeam: 'Waiting for someone from the team…',
@@ -57,7 +59,7 @@ const spanish: Words = {
   typeAMessage: 'Escribe un mensaje…',
   message: 'Mensaje',
   send: 'Enviar',
-  talkToAPerson: 'Hablar con una persona',
+  talkToAPerson: PERSON_ASKED.es,
   notAvailable: 'Este chat no está disponible en este sitio web.',
   chattingWith: (name) => `Hablando con ${name}`,
   waitingForTheTeam: 'Esperando a alguien del equipo…',
@@ -81,7 +83,7 @@ const german: Words = {
   typeAMessage: 'Nachricht eingeben…',
   message: 'Nachricht',
   send: 'Senden',
-  talkToAPerson: 'Mit einer Person sprechen',
+  talkToAPerson: PERSON_ASKED.de,
   notAvailable: 'Dieser Chat ist auf dieser Website nicht verfügbar.',
   chattingWith: (name) => `Im Gespräch mit ${name}`,
   waitingForTheTeam: 'Wir verbinden Sie mit jemandem aus dem Team…',
@@ -105,7 +107,7 @@ const french: Words = {
   typeAMessage: 'Écrivez un message…',
   message: 'Message',
   send: 'Envoyer',
-  talkToAPerson: 'Parler à une personne',
+  talkToAPerson: PERSON_ASKED.fr,
   notAvailable: 'Ce chat n’est pas disponible sur ce site.',
   chattingWith: (name) => `En conversation avec ${name}`,
   waitingForTheTeam: 'En attente d’un membre de l’équipe…',
@@ -129,7 +131,7 @@ const italian: Words = {
   typeAMessage: 'Scrivi un messaggio…',
   message: 'Messaggio',
   send: 'Invia',
-  talkToAPerson: 'Parla con una persona',
+  talkToAPerson: PERSON_ASKED.it,
   notAvailable: 'Questa chat non è disponibile su questo sito.',
   chattingWith: (name) => `In chat con ${name}`,
   waitingForTheTeam: 'In attesa di qualcuno del team…',
@@ -153,7 +155,7 @@ const dutch: Words = {
   typeAMessage: 'Typ een bericht…',
   message: 'Bericht',
   send: 'Versturen',
-  talkToAPerson: 'Met een medewerker praten',
+  talkToAPerson: PERSON_ASKED.nl,
   notAvailable: 'Deze chat is niet beschikbaar op deze website.',
   chattingWith: (name) => `In gesprek met ${name}`,
   waitingForTheTeam: 'Wachten op iemand van het team…',
@@ -170,20 +172,16 @@ const dutch: Words = {
   chatWith: (name) => `Chat met ${name}`,
 };
 
-const WORDS: Record<string, Words> = { en: english, es: spanish, de: german, fr: french, it: italian, nl: dutch };
-
-/** The languages the widget speaks, by their codes. */
-export const WIDGET_LANGUAGES = Object.keys(WORDS);
+const WORDS: Record<WidgetLanguage, Words> = { en: english, es: spanish, de: german, fr: french, it: italian, nl: dutch };
 
 /**
  * The first of `wanted` (language tags, best first: `es-ES`, `de`; empty or missing ones are
  * passed over) that the widget speaks, by its primary code, and its words; English otherwise.
  */
-export function wordsFor(wanted: readonly (string | null | undefined)[]): { lang: string; words: Words } {
+export function wordsFor(wanted: readonly (string | null | undefined)[]): { lang: WidgetLanguage; words: Words } {
   for (const tag of wanted) {
     const lang = tag?.trim().toLowerCase().split(/[-_]/)[0] ?? '';
-    const words = Object.hasOwn(WORDS, lang) ? WORDS[lang] : undefined;
-    if (words) return { lang, words };
+    if (Object.hasOwn(WORDS, lang)) return { lang: lang as WidgetLanguage, words: WORDS[lang as WidgetLanguage] };
   }
   return { lang: 'en', words: english };
 }

@@ -6,6 +6,7 @@ import { accessDenied, invalidRequest, notFound, type OnBackgroundError } from '
 import { requestHandoff } from './handoff.js';
 import { collectsLeads } from './lead-capture.js';
 import { saveLead, type LeadInput } from './leads.js';
+import { PERSON_ASKED, type WidgetLanguage } from './person-asked.js';
 import type { ChatbotSettings } from '../settings/chatbot-settings.js';
 
 // The website widget's use cases. Its routes carry no key: the chatbot id is the only handle,
@@ -104,25 +105,24 @@ async function requireWidgetSource(store: Store, chatbot: Chatbot, conversationI
   return saved;
 }
 
-/** What the transcript shows a person asked when they pressed the window's "Talk to a person". */
-export const PERSON_ASKED = 'Talk to a person';
-
 /**
  * The window's "Talk to a person": hands the conversation (new or saved) to the team as a
- * request in words would, saving the request and the waiting message (no credit is used).
- * Answers the handoff and the messages saved; none when one is open already.
+ * request in words would, saving the request (the button's words, in the window's `lang`) and the
+ * waiting message (no credit is used). Answers the handoff and the messages saved; none when one
+ * is open already.
  */
 export async function requestWidgetHandoff(
   store: Store,
   chatbot: Chatbot,
   conversationId: string,
+  lang: WidgetLanguage = 'en',
 ): Promise<{ handoff: Handoff; messages: StoredMessage[] }> {
   const { handoff: settings } = chatbot.settings;
   if (!settings.enabled || !settings.onRequest) throw invalidRequest(`chatbot ${chatbot.id} offers no handoff on request`);
   const { handoff: latest } = (await requireWidgetSource(store, chatbot, conversationId)) ?? {};
   if (latest && isOpenHandoff(latest)) return { handoff: latest, messages: [] };
   const said = [
-    { role: 'user' as const, content: PERSON_ASKED },
+    { role: 'user' as const, content: PERSON_ASKED[lang] },
     ...(settings.waitingMessage ? [{ role: 'assistant' as const, content: settings.waitingMessage, kind: 'handoff' as const }] : []),
   ];
   const ids = await store.conversations.reserveMessageIds(said.length);

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { PERSON_ASKED } from '../../src/domain/person-asked.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createChatbotViaApi } from '../support/http.js';
 import { newPage, signIn, startConsole, type ConsoleRun } from './console.js';
@@ -156,12 +157,16 @@ describe('the open handoffs', () => {
     };
     await wrote('late-parcel', 'My order 1042 is late');
     await wrote('charged-twice', 'I was charged twice for order 1043');
+    // The widget's button, pressed last (here in Spanish), names nobody: what they typed before it does.
+    await wrote('lugo', '¿Enviáis a Lugo?');
+    await api('/chat', { chatbotId, conversationId: 'lugo', messages: [{ role: 'user', content: PERSON_ASKED.es }] });
     const page = await teamMember();
     await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity`);
     const handoffs = page.getByRole('list', { name: 'Open handoffs' });
     await handoffs.getByRole('link', { name: 'My order 1042 is late' }).click();
     await page.waitForURL(/conversation=late-parcel$/);
     expect(await handoffs.getByRole('link', { name: 'I was charged twice for order 1043' }).getAttribute('href')).toMatch(/conversation=charged-twice$/);
+    expect(await handoffs.getByRole('link', { name: '¿Enviáis a Lugo?' }).getAttribute('href')).toMatch(/conversation=lugo$/);
     // The list of all conversations still names each by how it began.
     expect(await page.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: 'Can I talk to a person?' }).count()).toBeGreaterThanOrEqual(2);
     await page.context().close();

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHandoffTimer } from '../../jobs/handoffs.js';
 import { HANDED_BACK } from '../../src/domain/handoff.js';
-import { PERSON_ASKED } from '../../src/domain/widget.js';
+import { PERSON_ASKED } from '../../src/domain/person-asked.js';
 import { openEvents, type ReceivedEvent } from '../support/events.js';
 import { call, createChatbotViaApi, DENIED, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
@@ -73,7 +73,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
       body: {
         handoff: { status: 'pending', requested_at: expect.stringMatching(/Z$/), taken_by: null },
         messages: [
-          { id: expect.any(String), role: 'user', content: PERSON_ASKED },
+          { id: expect.any(String), role: 'user', content: PERSON_ASKED.en },
           { id: expect.any(String), role: 'assistant', content: WAITING },
         ],
       },
@@ -86,7 +86,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
     expect(saved?.source).toBe('Widget or Iframe');
     expect(saved?.handoff).toEqual(asked.body.handoff);
     expect(saved?.messages.map(({ role, content }) => ({ role, content }))).toEqual([
-      { role: 'user', content: PERSON_ASKED },
+      { role: 'user', content: PERSON_ASKED.en },
       { role: 'assistant', content: WAITING },
     ]);
     const account = await call('GET', `${app.baseUrl}/account`, app.apiKey);
@@ -95,6 +95,14 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
     // The window's history shows the state and who wrote what.
     const history = await call('GET', widget(`/conversations/${id}`), undefined);
     expect(history.body).toEqual({ messages: asked.body.messages, handoff: asked.body.handoff });
+  });
+
+  it('saves the request in the words the window’s button showed, and refuses a language it does not speak, saving nothing', async () => {
+    const spanish = conversationId('es');
+    expect((await askForPerson(spanish, { lang: 'es' })).body.messages.map(({ content }) => content)).toEqual([PERSON_ASKED.es, WAITING]);
+    const unknown = conversationId('xx');
+    expect(await askForPerson(unknown, { lang: 'xx' })).toEqual({ status: 400, body: { message: 'Invalid request data' } });
+    expect((await call('GET', widget(`/conversations/${unknown}`), undefined)).status).toBe(404);
   });
 
   it('posts a widget visitor’s request, by the button or in words, and what they write meanwhile to the team’s platform', async () => {
@@ -108,7 +116,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
     await (await widgetChat(inWords, 'Can I talk to a person?')).text();
     const requests = (await claim()).data;
     expect(requests.map(({ kind, conversationId: id, source, transcript }) => ({ kind, id, source, transcript }))).toEqual([
-      { kind: 'requested', id: byButton, source: 'Widget or Iframe', transcript: [{ role: 'user', content: PERSON_ASKED }, { role: 'assistant', content: WAITING }] },
+      { kind: 'requested', id: byButton, source: 'Widget or Iframe', transcript: [{ role: 'user', content: PERSON_ASKED.en }, { role: 'assistant', content: WAITING }] },
       { kind: 'requested', id: inWords, source: 'Widget or Iframe', transcript: [{ role: 'user', content: 'Can I talk to a person?' }, { role: 'assistant', content: WAITING }] },
     ]);
     for (const request of requests) {

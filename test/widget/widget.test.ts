@@ -273,6 +273,7 @@ describe('the window', () => {
   });
 
   it('speaks the page’s language, else the browser’s, else English, in its own words and its lang', async () => {
+    await configure({ handoff: { enabled: true, onRequest: true } });
     const words = async (frame: Frame) => ({
       lang: await frame.locator('html').getAttribute('lang'),
       send: await frame.locator('button.send').textContent(),
@@ -283,6 +284,11 @@ describe('the window', () => {
     await page.getByRole('button', { name: 'Abrir el chat con Harbor Helper' }).click();
     expect(await words(await chatFrame(page, 'Mensaje'))).toEqual({ lang: 'es', send: 'Enviar', message: 'Mensaje', talk: 'Hablar con una persona' });
     expect(await page.getByRole('button', { name: 'Cerrar el chat con Harbor Helper' }).count()).toBe(1);
+    // The request is saved, and shown, in the words the button showed.
+    const spanish = await chatFrame(page, 'Mensaje');
+    await spanish.getByRole('button', { name: 'Hablar con una persona' }).click();
+    await spanish.getByText('Esperando a alguien del equipo…').waitFor();
+    expect(await spanish.locator('.message.user').allTextContents()).toEqual(['Hablar con una persona']);
 
     // A page in a language the widget does not speak: the visitor's browser decides.
     const german = await browser.newContext({ locale: 'de-DE' });

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
+import { isPersonAsked } from '../../../src/domain/person-asked.js';
 import { callJson, query } from '../api.js';
 import { Select, TextInput } from '../components/fields.js';
 import { inRange, rangeProblem } from '../date-range.js';
@@ -126,10 +127,13 @@ type ListProps = {
 
 const firstMessage = (conversation: Conversation) => conversation.messages[0]?.content;
 /**
- * A person waiting for the team is told apart by what they said last: many began with the same
- * "Talk to a person", the widget's button.
+ * A person waiting for the team is told apart by what they said last: many pressed the widget's
+ * "Talk to a person" last, which names nobody, so what they typed before it comes first.
  */
-const latestFromPerson = (conversation: Conversation) => conversation.messages.findLast((message) => message.role === 'user')?.content;
+function latestFromPerson({ messages }: Conversation): string | undefined {
+  const said = messages.filter((message) => message.role === 'user').map((message) => message.content);
+  return said.findLast((content) => !isPersonAsked(content)) ?? said.at(-1);
+}
 
 /** Links to conversations, each with its source, time, length and, while open, where its handoff stands. */
 function ConversationList({ label, list, open, openUrl, titleOf }: ListProps) {

@@ -13,6 +13,7 @@ import {
   submitWidgetLead,
   withinIpLimit,
 } from '../../domain/widget.js';
+import { WIDGET_LANGUAGES } from '../../domain/person-asked.js';
 import { updateSince } from '../../domain/widget-updates.js';
 import { collectsLeads } from '../../domain/lead-capture.js';
 import { handoffView } from '../../domain/webhook-events.js';
@@ -60,6 +61,8 @@ const leadBody = z.object({
 
 /** The host page's origin: the query of reads, the body of the handoff request. */
 const hostOnly = z.object({ host: hostOrigin });
+/** The window's "Talk to a person": its language saves the request in the words the button showed. */
+const handoffBody = hostOnly.extend({ lang: z.enum(WIDGET_LANGUAGES).optional() });
 /** Where the stream starts: after this message (the last one the window shows). */
 const eventsQuery = z.object({ after: z.string().max(64).optional() });
 
@@ -174,10 +177,10 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
   router.post('/chatbots/:chatbotId/conversations/:conversationId/handoff', publicBody, async (ctx) => {
     const { chatbotId: id, conversationId } = parseInput(conversationParams, ctx.params);
     const chatbot = await findWidgetChatbot(store, id);
-    const { host } = parseInput(hostOnly, ctx.request.body ?? {});
+    const { host, lang } = parseInput(handoffBody, ctx.request.body ?? {});
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
     if (!(await withinIpLimit(store, chatbot, ctx.ip))) return refuseOverLimit(ctx, chatbot);
-    const { handoff, messages } = await requestWidgetHandoff(store, chatbot, conversationId);
+    const { handoff, messages } = await requestWidgetHandoff(store, chatbot, conversationId, lang);
     ctx.body = { handoff: handoffView(handoff), messages: messages.map(messageView) } satisfies z.infer<typeof widgetHandoff>;
   });
 
@@ -409,12 +412,13 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       tags,
       summary: 'The window’s “Talk to a person”: hand the conversation (new or saved) to the team',
       description:
-        'Only when the chatbot’s `handoff` is `enabled` and `onRequest` (else 400). Saves the request (“Talk to a person”) and the ' +
+        'Only when the chatbot’s `handoff` is `enabled` and `onRequest` (else 400). Saves the request (“Talk to a person”, in the ' +
+        'window’s `lang` when given: the words its button showed) and the ' +
         '`waitingMessage`, and opens a pending handoff as a request in words would; uses no message credit but counts against ' +
         '`ipLimit`. A handoff already open is answered as it is, saving nothing. Refused (403) on pages the domain list does not allow.',
       security: [],
       requestParams: { path: conversationParams },
-      requestBody: jsonRequest(hostOnly),
+      requestBody: jsonRequest(handoffBody),
       responses: {
         200: jsonResponse('The handoff and what was saved', widgetHandoff),
         ...failures('invalid', 'denied', 'notFound'),
