@@ -259,6 +259,12 @@ describe('Discord adapter', () => {
       const callback = await other.until('the answer to the command', () => other.interactionResponse(token).callback);
       expect(callback.body).toMatchObject({ type: 4, data: { content: NOT_SERVED, flags: 64 } });
       expect(other.interactionResponse(token).edits).toEqual([]);
+      // A button of a message it posted there before the list is answered alike, not left to fail.
+      const earlier = other.seed(before.channel, other.bot, 'An answer from before the list.');
+      earlier.components = [{ type: 1, components: [{ type: 2, style: 2, label: '👍', custom_id: 'feedback:up:x' }] }];
+      const click = other.click(earlier, alice, 'feedback:up:x');
+      const clicked = await other.until('the answer to the click', () => other.interactionResponse(click).callback);
+      expect(clicked.body).toMatchObject({ type: 4, data: { content: NOT_SERVED, flags: 64 } });
 
       // A server that adds it is left at once; its own server is served as before.
       const added = other.addGuild();
@@ -266,7 +272,7 @@ describe('Discord adapter', () => {
       const own = other.say(other.general, alice, `<@${other.bot.id}> hello`);
       await other.until('the answer in its own server', () => other.history(other.general.id).find((item) => item.message_reference?.message_id === own.id));
       expect(other.leftGuilds).toEqual([added.guildId]);
-      expect(other.history(before.channel.id).filter((item) => item.id !== ignored.id)).toEqual([]);
+      expect(other.history(before.channel.id).filter((item) => item.id !== ignored.id && item.id !== earlier.id)).toEqual([]);
     } finally {
       await served.stop();
       await other.close();
