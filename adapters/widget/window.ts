@@ -157,6 +157,11 @@ async function catchUp(): Promise<void> {
   const reading = conversationId;
   const history = await readHistory(reading);
   if (!history || notNow() || conversationId !== reading || history.messages.at(-1)?.id === lastMessageId) return;
+  showAfresh(history);
+}
+
+/** The conversation shown again from its start, as the hub has it now. */
+function showAfresh(history: History): void {
   showGreeting();
   showHistory(history);
 }
@@ -354,10 +359,8 @@ async function retryAnswer(text: string): Promise<void> {
   const reading = conversationId;
   const history = await readHistory(reading);
   setSending(false);
-  if (history && conversationId === reading && takenIn(history, text)) {
-    showGreeting();
-    showHistory(history);
-  } else await answer(text);
+  if (history && conversationId === reading && takenIn(history, text)) showAfresh(history);
+  else await answer(text);
 }
 
 /** Whether the visitor's `text` is among the messages saved since the last this window knows of. */

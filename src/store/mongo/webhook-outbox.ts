@@ -125,12 +125,12 @@ export function mongoWebhookOutbox(models: MongoModels): WebhookOutboxRepository
       const done = { status: { $in: DONE }, updatedAt: { $lt: doneBefore } };
       let pruned = 0;
       for (;;) {
-        const batch = await webhookDeliveries.find(done, { _id: 1 }).limit(PRUNE_BATCH).lean<{ _id: string }[]>();
-        const ids = batch.map(({ _id }) => _id);
+        const ids = (await webhookDeliveries.find(done, { _id: 1 }).limit(PRUNE_BATCH).lean<{ _id: string }[]>()).map(({ _id }) => _id);
+        if (ids.length === 0) return pruned;
         // Attempts first: a delivery left by a crash between the two goes at the next prune.
-        if (ids.length > 0) await webhookAttempts.deleteMany({ deliveryId: { $in: ids } });
-        if (ids.length > 0) pruned += (await webhookDeliveries.deleteMany({ _id: { $in: ids }, ...done })).deletedCount;
-        if (batch.length < PRUNE_BATCH) return pruned;
+        await webhookAttempts.deleteMany({ deliveryId: { $in: ids } });
+        pruned += (await webhookDeliveries.deleteMany({ _id: { $in: ids }, ...done })).deletedCount;
+        if (ids.length < PRUNE_BATCH) return pruned;
       }
     },
   };
