@@ -216,6 +216,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
   const otherGuilds = new Set<string>();
   /** Servers the bot left (DELETE /users/@me/guilds/{id}). */
   const leftGuilds: string[] = [];
+  /** Servers out in an outage (see `outage`). */
+  const unavailableGuilds = new Set<string>();
   const guildOf = (channel: FakeChannel) => channel.guildId ?? guildId;
   const channels = new Map<string, FakeChannel>();
   const messages = new Map<string, ApiMessage[]>();
@@ -393,7 +395,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
             geo_ordered_rtc_regions: [],
             guild_join_requests: [],
           }, [session]);
-          for (const id of [guildId, ...otherGuilds]) dispatch('GUILD_CREATE', guildCreate(id), [session]);
+          // Then each server in full, or, for one out in an outage, GUILD_DELETE marking it unavailable.
+          for (const id of [guildId, ...otherGuilds]) {
+            if (unavailableGuilds.has(id)) dispatch('GUILD_DELETE', { id, unavailable: true }, [session]);
+            else dispatch('GUILD_CREATE', guildCreate(id), [session]);
+          }
           return;
         }
         case OP.RESUME: {
@@ -958,6 +964,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
 
     /** The servers the bot left, in order. */
     leftGuilds,
+
+    /** An outage takes a server out: GUILD_DELETE with `unavailable`, now and on every connect until `recover`. */
+    outage(id: string): void {
+      unavailableGuilds.add(id);
+      dispatch('GUILD_DELETE', { id, unavailable: true });
+    },
+
+    /** The server is back: sent in full again (GUILD_CREATE). */
+    recover(id: string): void {
+      unavailableGuilds.delete(id);
+      dispatch('GUILD_CREATE', guildCreate(id));
+    },
 
     /** A new channel, announced to the client as Discord does (CHANNEL_CREATE / THREAD_CREATE). */
     createChannel(kind: ChannelKind, name: string, extra: Partial<FakeChannel> = {}): FakeChannel {
