@@ -41,11 +41,9 @@ export type DiscordConfig = {
   token: string;
   /** Checked against the application the token belongs to, when set. */
   applicationId: string | undefined;
-  /** Commands are registered in this guild only (instantly) instead of globally. */
-  guildId: string | undefined;
   /**
-   * The servers the bot serves (DISCORD_GUILD_IDS, else DISCORD_GUILD_ID's alone): anything from
-   * another is ignored and one that adds the bot is left. Undefined: every server.
+   * The servers the bot serves (DISCORD_GUILD_IDS, else DISCORD_GUILD_ID's alone), where `/chatbot`
+   * is registered: every other one is left. Undefined: every server, and `/chatbot` is global.
    */
   guildIds: string[] | undefined;
   /** Discord's REST base, without the version (`https://discord.com/api`). */
@@ -209,7 +207,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? {
           token: vars.DISCORD_TOKEN,
           applicationId: vars.DISCORD_APPLICATION_ID,
-          guildId: vars.DISCORD_GUILD_ID,
           guildIds: discordGuildIds(vars),
           apiUrl: (vars.DISCORD_API_URL ?? DEFAULT_DISCORD_API_URL).replace(/\/+$/, ''),
           adminUserIds: vars.DISCORD_ADMIN_USER_IDS,
@@ -243,15 +240,15 @@ function modelProviders(vars: z.infer<typeof envSchema>, env: NodeJS.ProcessEnv)
 }
 
 /**
- * The servers the Discord bot serves: DISCORD_GUILD_IDS, which must include DISCORD_GUILD_ID (its
- * commands would live in a server it ignores); else the one DISCORD_GUILD_ID names, as a
- * single-server setup has it; else every server.
+ * The servers the Discord bot serves: DISCORD_GUILD_IDS, which must include DISCORD_GUILD_ID when
+ * both are set (a setup from before the list would otherwise leave its own server); else the one
+ * DISCORD_GUILD_ID names, as a single-server setup has it; else every server.
  */
 function discordGuildIds(vars: z.infer<typeof envSchema>): string[] | undefined {
-  const { DISCORD_GUILD_IDS: listed, DISCORD_GUILD_ID: commandsIn } = vars;
-  if (listed.length === 0) return commandsIn === undefined ? undefined : [commandsIn];
-  if (commandsIn !== undefined && !listed.includes(commandsIn)) {
-    throw new ConfigError('Invalid configuration:\n  DISCORD_GUILD_IDS: must include DISCORD_GUILD_ID, the server /chatbot is registered in');
+  const { DISCORD_GUILD_IDS: listed, DISCORD_GUILD_ID: single } = vars;
+  if (listed.length === 0) return single === undefined ? undefined : [single];
+  if (single !== undefined && !listed.includes(single)) {
+    throw new ConfigError('Invalid configuration:\n  DISCORD_GUILD_IDS: must include DISCORD_GUILD_ID when both are set');
   }
   return listed;
 }

@@ -8,10 +8,11 @@ import { createRelay } from '../relay.js';
 import { onFeedbackButton } from './feedback.js';
 import { createHandoffListeners } from './handoff.js';
 import { startHandoffNotices } from './handoff-notices.js';
-import { chatbotCommand, createInteractionHandler, DISCORD_WORDS, isDiscordAdmin } from './interactions.js';
+import { createInteractionHandler, DISCORD_WORDS, isDiscordAdmin } from './interactions.js';
 import { onAnswerButton, onAnswerModal } from './unanswered.js';
 import { createMessageHandler } from './messages.js';
 import { instrumentDiscord } from './metrics.js';
+import { registerChatbotCommand } from './registration.js';
 import { leaveUnlistedServers, refuseInteraction, servesGuild } from './servers.js';
 
 // The Discord adapter: a discord.js client with only the intents it needs, REST pointed at
@@ -153,13 +154,10 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     });
 
     // Registered once the handlers listen, so nothing that arrives meanwhile is dropped.
-    // Bulk overwrite: the command set is exactly this one command, wherever it is registered.
-    const commands = readyClient.application.commands;
-    if (config.guildId) await commands.set([chatbotCommand()], config.guildId);
-    else await commands.set([chatbotCommand()]);
+    const commands = await registerChatbotCommand(readyClient, config.guildIds, logger);
     const notices = startHandoffNotices({ client: readyClient, hub, logger, serves });
     logger.info(
-      { user: readyClient.user.tag, applicationId, commands: config.guildId ? `guild ${config.guildId}` : 'global' },
+      { user: readyClient.user.tag, applicationId, commands },
       'Discord adapter ready',
     );
 

@@ -41,7 +41,7 @@ describe('Discord handoff', () => {
 
   const startBot = (hubClient: HubClient) =>
     startDiscordBot({
-      config: { token: TOKEN, applicationId: discord.applicationId, guildId: undefined, guildIds: undefined, apiUrl: discord.apiUrl, adminUserIds: [] },
+      config: { token: TOKEN, applicationId: discord.applicationId, guildIds: undefined, apiUrl: discord.apiUrl, adminUserIds: [] },
       hub: hubClient,
       logger: pino({ level: 'silent' }),
     });

@@ -20,6 +20,7 @@ import { platformApiErrors, platformEvents } from '../../src/metrics.js';
 import {
   INTENTS,
   PERMISSIONS,
+  snowflake,
   startFakeDiscord,
   user,
   type ApiMessage,
@@ -85,7 +86,6 @@ describe('Discord adapter', () => {
   const config = (fake: FakeDiscord, extra: Partial<DiscordConfig> = {}): DiscordConfig => ({
     token: TOKEN,
     applicationId: fake.applicationId,
-    guildId: undefined,
     guildIds: undefined,
     apiUrl: fake.apiUrl,
     adminUserIds: [listedAdmin.id],
@@ -202,15 +202,31 @@ describe('Discord adapter', () => {
     );
   });
 
-  it('registers the command in DISCORD_GUILD_ID only, when set', async () => {
+  it('registers /chatbot in each server DISCORD_GUILD_IDS lists instead of globally, and removes a global registration left from before', async () => {
+    // Found as a reviewer: with a list, /chatbot stayed global, so it showed in servers the bot does not serve.
     const other = await startFakeDiscord({ token: TOKEN });
+    const second = other.addGuild();
+    const invitedLater = snowflake();
+    const lines: string[] = [];
     const guildBot = await startDiscordBot({
-      config: config(other, { guildId: other.guildId }),
+      config: config(other, { guildIds: [other.guildId, second.guildId, invitedLater] }),
       hub,
-      logger: pino({ level: 'silent' }),
+      logger: pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }),
     });
+    const registrations = () => other.registeredCommands.map(({ scope, commands }) => [scope, commands.map((item) => (item as { name: string }).name)]);
     try {
-      expect(other.registeredCommands.map((item) => item.scope)).toEqual([`guild:${other.guildId}`]);
+      const [first, next, last] = registrations();
+      expect([first, next].sort()).toEqual([[`guild:${other.guildId}`, ['chatbot']], [`guild:${second.guildId}`, ['chatbot']]].sort());
+      expect(last).toEqual(['global', []]);
+      // A listed server the bot is not in yet is named, and gets the command as it adds the bot;
+      // a listed server sent again (back from an outage) is not registered again.
+      const logged = lines.map((line) => JSON.parse(line) as { guildIds?: string[] });
+      expect(logged.find((line) => line.guildIds)?.guildIds).toEqual([invitedLater]);
+      other.outage(second.guildId);
+      other.recover(second.guildId);
+      other.addGuild(invitedLater);
+      await other.until('/chatbot in the server that added the bot', () => other.registeredCommands[3]);
+      expect(registrations().slice(3)).toEqual([[`guild:${invitedLater}`, ['chatbot']]]);
       expect(requestsTo('PUT', /commands$/).length).toBe(1); // the main fake saw only its own startup
     } finally {
       await guildBot.stop();

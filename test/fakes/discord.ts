@@ -563,7 +563,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       bot: true,
       handle: ([, app, guild], recorded, response) => {
         if (app !== applicationId) return json(response, 403, { message: 'Missing Access', code: 50001 });
-        if (guild !== undefined && guild !== guildId) return json(response, 403, { message: 'Missing Access', code: 50001 });
+        // Only in a server the bot is in.
+        if (guild !== undefined && guild !== guildId && !otherGuilds.has(guild)) return json(response, 403, { message: 'Missing Access', code: 50001 });
         const commands = recorded.body as Record<string, unknown>[];
         registeredCommands.push({ scope: guild ? `guild:${guild}` : 'global', commands });
         json(
@@ -954,8 +955,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
      * Someone adds the bot to a server of theirs: announced as GUILD_CREATE (and again to every
      * session that connects while the bot is in it), with one text channel.
      */
-    addGuild(): { guildId: string; channel: FakeChannel } {
-      const id = snowflake();
+    addGuild(id = snowflake()): { guildId: string; channel: FakeChannel } {
       const channel = addChannel('text', 'lobby', { guildId: id });
       otherGuilds.add(id);
       dispatch('GUILD_CREATE', guildCreate(id));
