@@ -53,8 +53,8 @@ export type Relay = {
   inThread(threadId: string): Promise<boolean>;
   /** The chatbot's suggested questions. */
   suggestions(chatbotId: string): Promise<string[]>;
-  /** The chatbot's suggested questions for its first reply in a channel (across instances); none after. */
-  firstReplySuggestions(chatbotId: string, channelId: string): Promise<string[]>;
+  /** Whether this is the chatbot's first reply in a conversation (across instances): true once. */
+  firstReply(chatbotId: string, conversationId: string): Promise<boolean>;
 };
 
 export type RelayOptions = {
@@ -123,10 +123,7 @@ export function createRelay(options: RelayOptions): Relay {
     },
     inThread: (threadId) => hub.isHeld(threadKey(threadId)),
     suggestions: async (chatbotId) => (await hub.chatbotPrompts(chatbotId)).suggestedMessages,
-    async firstReplySuggestions(chatbotId, channelId) {
-      if (!(await hub.claim(`${platform}:greeted:${channelId}`, THREAD_SECONDS))) return [];
-      return (await hub.chatbotPrompts(chatbotId)).suggestedMessages;
-    },
+    firstReply: (chatbotId, conversationId) => hub.claim(`${platform}:greeted:${chatbotId}:${conversationId}`, THREAD_SECONDS),
 
     async route(message) {
       const binding = await hub.findBinding({ platform, workspaceId: message.workspaceId, channelId: message.channelId });

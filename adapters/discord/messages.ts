@@ -161,10 +161,16 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
   }
 
   /**
-   * Answers `message` (a person's, or the bot's note of a clicked question) through the relay,
-   * with the conversation's history; the first reply of a chatbot in a channel offers its suggestions.
+   * Answers `message` (a person's, or the bot's note of a `clicked` question) through the relay,
+   * with the conversation's history.
    */
-  async function reply(message: Message, channel: SendableChannels, inbound: InboundMessage, binding: Binding, history?: Message[]) {
+  async function reply(
+    message: Message,
+    channel: SendableChannels,
+    inbound: InboundMessage,
+    binding: Binding,
+    { history, clicked = false }: { history?: Message[]; clicked?: boolean } = {},
+  ) {
     const typing = keepTyping(channel, logger);
     const sink = replySink(message, { editIntervalMs, onFirstMessage: typing.stop });
     try {
@@ -175,11 +181,20 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
     } finally {
       typing.stop();
     }
-    const suggestions = await relay.firstReplySuggestions(binding.chatbotId, channel.id).catch((error: unknown) => {
+    const suggestions = await firstReplySuggestions(binding.chatbotId, inbound.conversationId, clicked).catch((error: unknown) => {
       logger.warn({ err: error, channelId: channel.id }, 'could not read the suggested questions');
       return [];
     });
     if (suggestions.length > 0) await sink.offer(suggestionRows(suggestions));
+  }
+
+  /**
+   * The chatbot's suggestions for its first reply in a conversation: each person's first in a
+   * channel (their own conversation), a thread's, a DM's. One who clicked a suggestion has seen them.
+   */
+  async function firstReplySuggestions(chatbotId: string, conversationId: string, clicked: boolean): Promise<string[]> {
+    const first = await relay.firstReply(chatbotId, conversationId);
+    return first && !clicked ? relay.suggestions(chatbotId) : [];
   }
 
   async function onButton(interaction: ButtonInteraction): Promise<boolean> {
@@ -201,7 +216,7 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
     // channel for everyone, and answered as a reply to it.
     await interaction.deferUpdate();
     const asked = await channel.send({ content: askedText(author.id, question), allowedMentions: { parse: [] } });
-    await reply(asked, channel, inbound, routing.binding);
+    await reply(asked, channel, inbound, routing.binding, { clicked: true });
     return true;
   }
 
@@ -244,7 +259,7 @@ export function createMessageHandler(options: MessageHandlerOptions): MessageHan
         await message.reply(NOT_BOUND);
         return;
       }
-      await reply(message, channel, inbound, routing.binding, history);
+      await reply(message, channel, inbound, routing.binding, { history });
     } catch (error) {
       logger.error({ err: error, channelId: channel.id, messageId: message.id }, 'could not handle a Discord message');
       if (addressed) await message.reply(HUB_UNAVAILABLE).catch(() => undefined);

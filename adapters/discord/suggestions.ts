@@ -1,8 +1,9 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { addressed } from './conversation.js';
 
-// The chatbot's suggested questions as buttons under its first reply in a channel. A button
-// carries the question's position (custom ids are short); the click reads the list again.
+// The chatbot's suggested questions as buttons under its first reply in a conversation (each
+// person's own in a channel; see ./messages.ts). A button carries the question's position (custom
+// ids are short); the click reads the list again.
 
 const CUSTOM_ID_PREFIX = 'switchboard:suggest:';
 /** Discord allows 5 rows of 5 buttons, labels of 80 characters; the fifth row is the answer's 👍/👎. */

@@ -463,43 +463,54 @@ describe('Discord adapter', () => {
     });
   });
 
-  it('offers the suggested questions as buttons under its first reply in a channel; a click asks that question', async () => {
+  it('offers the suggested questions as buttons under its first reply to each person in a channel; a click asks that question', async () => {
     const guide = await createChatbotViaApi(app, 'Guide bot');
     const suggestions = ['What are your opening hours?', 'Do you ship abroad?'];
     await hub.updateSettings(guide, { suggestedMessages: suggestions });
     const channel = newChannel('suggestions');
     await bind(channel, guide, 'all');
+    const carol = user('carol');
+    /** The rows of buttons under a message of the bot's: suggestions by label, 👍/👎 by emoji. */
+    const rows = (message: ApiMessage) =>
+      (discord.history(channel.id).find((item) => item.id === message.id)?.components ?? []).map((row) =>
+        row.components.map((button) => button.label ?? button.emoji?.name),
+      );
+    const offeredUnder = (message: ApiMessage) =>
+      discord.until(`suggestions under “${message.content}”`, () => (rows(message).length > 1 ? discord.history(channel.id).find((item) => item.id === message.id) : undefined));
 
     const first = await reply(discord.say(channel, alice, 'hi'), 'echo: hi');
-    const offered = await discord.until('suggestions under the first reply', () => {
-      const message = discord.history(channel.id).find((item) => item.id === first.id);
-      return (message?.components?.length ?? 0) > 1 ? message : undefined;
-    });
+    const offered = await offeredUnder(first);
     // The suggestions, then the row of 👍/👎.
     const [buttons = [], feedback = []] = (offered.components ?? []).map((row) => row.components);
     expect(buttons.map((button) => [button.type, button.label])).toEqual(suggestions.map((label) => [2, label]));
     expect(feedback.map((button) => button.emoji?.name)).toEqual(['👍', '👎']);
     const second = await reply(discord.say(channel, alice, 'thanks'), 'echo: thanks');
     expect(second.components?.map((row) => row.components.map((button) => button.emoji?.name))).toEqual([['👍', '👎']]);
+    // Found reviewing per-person conversations: a second person in the channel never saw them.
+    const bobsFirst = await reply(discord.say(channel, bob, 'hello'), 'echo: hello');
+    expect(rows(await offeredUnder(bobsFirst))).toEqual([suggestions, ['👍', '👎']]);
 
-    const token = discord.click(offered, bob, buttons[1]?.custom_id ?? '');
+    const token = discord.click(offered, carol, buttons[1]?.custom_id ?? '');
     const asked = await discord.until('the clicked question in the channel', () =>
-      discord.history(channel.id).find((item) => item.author.id === discord.bot.id && item.content.endsWith(suggestions[1] ?? '')),
+      discord.history(channel.id).find((item) => item.author.id === discord.bot.id && item.content === `<@${carol.id}> asked: ${suggestions[1]}`),
     );
     // Named by id (Discord shows the name), pinging nobody.
-    expect(asked.content).toBe(`<@${bob.id}> asked: Do you ship abroad?`);
     const post = requestsTo('POST', new RegExp(`^/channels/${channel.id}/messages$`)).find((item) => (item.body as { content?: string }).content === asked.content);
     expect((post?.body as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
-    await reply(asked, 'echo: Do you ship abroad?');
+    const answered = await reply(asked, 'echo: Do you ship abroad?');
     expect((discord.interactionResponse(token).callback?.body as { type: number }).type).toBe(6);
-    // The clicked question is Bob's: his conversation, not Alice's.
+    // The clicked question is Carol's: her conversation, not Alice's.
     expect(model.inputs.at(-1)?.messages).toEqual([{ role: 'user', content: 'Do you ship abroad?' }]);
-    await reply(discord.say(channel, bob, 'and to Norway?'), 'echo: and to Norway?');
+    const followUp = await replyWithButtons(discord.say(channel, carol, 'and to Norway?'));
     expect(model.inputs.at(-1)?.messages).toEqual([
       { role: 'user', content: 'Do you ship abroad?' },
       { role: 'assistant', content: 'echo: Do you ship abroad?' },
       { role: 'user', content: 'and to Norway?' },
     ]);
+    // She clicked one, so has seen them: neither her answer nor her next offers them again (they
+    // would come in an edit, which waits a second after the message's last write).
+    await sleep(1_200);
+    expect([rows(answered), rows(followUp)]).toEqual([[['👍', '👎']], [['👍', '👎']]]);
   });
 
   it('offers 👍/👎 under an answer; a click is recorded on that message, a later one replaces it, and only the clicker is told', async () => {
