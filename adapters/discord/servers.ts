@@ -1,11 +1,11 @@
-import { DiscordAPIError, Events, MessageFlags, RESTJSONErrorCodes, type Client, type Guild, type Interaction } from 'discord.js';
+import { DiscordAPIError, Events, MessageFlags, RESTJSONErrorCodes, type Client, type Interaction } from 'discord.js';
 import type { Logger } from 'pino';
 
 // The servers the bot serves (DISCORD_GUILD_IDS; see src/config.ts for the default). A public bot
 // can be added to anyone's server, where Manage Server would make them an admin of this account's
-// chatbots: the bot leaves every other server, and until it has (or if it cannot) answers nothing
-// there but a command, button or form, privately, saying so (Discord would show an unanswered one
-// as failed).
+// chatbots: nothing from another server is answered but a command, button or form, privately,
+// saying so (Discord would show an unanswered one as failed); a server that adds the bot is left at once. Servers it was in before the list was set are only ignored
+// (logged at start), so a mistyped list never makes it leave a server of yours.
 
 /** The answer to a command, button or form in a server the bot does not serve. */
 export const NOT_SERVED = 'This bot does not work in this server.';
@@ -19,23 +19,21 @@ export async function refuseInteraction(interaction: Interaction): Promise<void>
   if (interaction.isRepliable()) await interaction.reply({ content: NOT_SERVED, flags: MessageFlags.Ephemeral });
 }
 
-/**
- * Leaves every server the list leaves out: those the bot is in at start, one that adds it, and one
- * unavailable at start (an outage) once Discord sends it again. A listed server, coming back from
- * an outage or sent again on a new session, is kept.
- */
+/** Leaves every server that adds the bot but is not listed; logs the unlisted ones it is already in. */
 export function leaveUnlistedServers(client: Client<true>, guildIds: readonly string[] | undefined, logger: Logger): void {
   if (guildIds === undefined) return;
-  const leaveIfUnlisted = (guild: Guild) => {
+  const unlisted = [...client.guilds.cache.keys()].filter((guildId) => !guildIds.includes(guildId));
+  if (unlisted.length > 0) {
+    logger.warn({ guildIds: unlisted }, 'the bot is in servers DISCORD_GUILD_IDS does not list: it ignores them (remove it from them)');
+  }
+  // Emitted only for servers joined while connected (those it was in arrive as available).
+  client.on(Events.GuildCreate, (guild) => {
     if (guildIds.includes(guild.id)) return;
-    logger.warn({ guildId: guild.id, name: guild.name }, 'the bot is in a server DISCORD_GUILD_IDS does not list: leaving it');
+    logger.warn({ guildId: guild.id }, 'added to a server DISCORD_GUILD_IDS does not list: leaving it');
     guild.leave().catch((error: unknown) => {
       // Another instance of the bot left it first.
       if (error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownGuild) return;
-      logger.warn({ err: error, guildId: guild.id }, 'could not leave a server: it stays ignored');
+      logger.warn({ err: error, guildId: guild.id }, 'could not leave a server');
     });
-  };
-  for (const guild of client.guilds.cache.values()) if (guild.available) leaveIfUnlisted(guild);
-  client.on(Events.GuildCreate, leaveIfUnlisted);
-  client.on(Events.GuildAvailable, leaveIfUnlisted);
+  });
 }
