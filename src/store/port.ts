@@ -571,6 +571,12 @@ export type HandoffChange = Pick<Handoff, 'status' | 'dueAt'> & {
   at: Date;
   /** Enqueued with the change, in the same write, when the change applies. */
   notice?: HandoffFollowUp;
+  /**
+   * Appended to the conversation with the change, in the same write, when the change applies: what
+   * a team member or the chatbot says as the handoff moves, with the notice taking it to the person.
+   * So nothing said while it was open lands after its closing, and nothing after it closed.
+   */
+  said?: { message: ConversationMessage; notice?: HandoffReplyNotice };
 };
 
 export type HandoffClaim = { now: Date; claimedBy: string; leaseUntil: Date; limit: number };
