@@ -1097,8 +1097,11 @@ export interface DigestRunRepository {
   finish(digestId: string, localDate: string, result: DigestRunResult): Promise<void>;
   /** The scheduled instant of the digest's latest `posted` or `skipped` run: where the next one starts. */
   lastPosted(digestId: string): Promise<Date | undefined>;
-  /** The digest's finished run of the latest local date (how its last day went, for its owner). */
-  latest(digestId: string): Promise<DigestRun | undefined>;
+  /**
+   * Each digest's finished run of the latest local date (how its last day went, for its owner), by
+   * digest id, in one read for all of them; a digest with none has no entry.
+   */
+  latestOf(digestIds: readonly string[]): Promise<Map<string, DigestRun>>;
   find(digestId: string, localDate: string): Promise<DigestRun | undefined>;
 }
 
