@@ -43,11 +43,17 @@ export type CommandContext = {
   watchLearning?: (learning: Learning) => boolean;
   /** Everyone in the workspace can read the channel (Discord knows; Slack does not say): `digest` warns. */
   everyoneSees?: boolean;
-  /** Why the bot could not post a digest in the channel (it is not in it), if it could not: `digest on` refuses. */
-  digestRefusal?: () => Promise<string | undefined>;
+  /** Whether the bot can post a digest in the channel, where the platform can tell: see DigestChannelCheck. */
+  checkDigestChannel?: () => Promise<DigestChannelCheck | undefined>;
   /** Shows what strangers typed (lead details, questions) as typed in the platform's markup; as it is unless given. */
   asTyped?: (text: string) => string;
 };
+
+/**
+ * Why the bot cannot post a digest in the channel (it is not in it): `digest on` refuses, changing
+ * nothing; or why it could not check, and what to do: the digest is taken, and the asker told.
+ */
+export type DigestChannelCheck = { refusal: string } | { doubt: string };
 
 export type CommandReply = {
   text: string;
@@ -280,11 +286,11 @@ const handlers: Record<CommandName, Handler> = {
     const hhmm = normaliseTime(time);
     if (!hhmm) return { text: `\`${time}\` is not a time; write it as HH:MM (24-hour), e.g. 09:00.` };
     if (!isTimeZone(timezone)) return { text: `\`${timezone}\` is not a time zone; use an IANA name such as Europe/Oslo.` };
-    const refusal = await context.digestRefusal?.();
-    if (refusal) return { text: refusal };
+    const check = await context.checkDigestChannel?.();
+    if (check && 'refusal' in check) return { text: check.refusal };
     await context.hub.subscribeDigest({ chatbotId: chatbot.id, ...here, time: hhmm, timezone, postWhenEmpty: false });
-    const warning = context.everyoneSees ? ` ${everyoneSeesDigest(context.words)}` : '';
-    return { text: `Every day at ${hhmm} (${timezone}) I'll post the new leads of ${chatbot.name} here.${warning}` };
+    const notes = [context.everyoneSees && everyoneSeesDigest(context.words), check?.doubt].filter(Boolean);
+    return { text: [`Every day at ${hhmm} (${timezone}) I'll post the new leads of ${chatbot.name} here.`, ...notes].join(' ') };
   },
 
   async learn(args, context) {

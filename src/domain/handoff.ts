@@ -40,13 +40,18 @@ export async function settleTimeout(store: Store, due: DueHandoff, at: Date): Pr
   const { chatbotId, conversationId, accountId } = due;
   const chatbot = await store.chatbots.find(accountId, chatbotId);
   if (!chatbot) return undefined;
-  const notice = followUpNotice(chatbot, conversationId, { status, requestedAt: due.requestedAt, takenBy: due.takenBy }, at);
-  const change: HandoffChange = { status, dueAt: null, at, notice };
+  const conversation = await heldIn(store, chatbot, conversationId);
+  const handoff: HandoffSnapshot = { status, requestedAt: due.requestedAt, takenBy: due.takenBy };
+  const said = status === 'missed' ? [chatbot.settings.handoff.offlineMessage, missedLeadRequest(chatbot, conversation)] : [HANDED_BACK];
+  const change: HandoffChange = {
+    status,
+    dueAt: null,
+    at,
+    notice: followUpNotice(chatbot, conversationId, handoff, at),
+    said: saying(chatbot, conversation, handoff, { content: said.filter(Boolean).join('\n\n'), kind: 'handoff' }, at),
+  };
   const settled = await store.handoffs.transition(chatbotId, conversationId, [due.status], change, due.dueAt ?? undefined);
   if (!settled) return undefined;
-  const conversation = await heldIn(store, chatbot, conversationId);
-  const said = status === 'missed' ? [chatbot.settings.handoff.offlineMessage, missedLeadRequest(chatbot, conversation)] : [HANDED_BACK];
-  await say(store, chatbot, conversation, settled, { content: said.filter(Boolean).join('\n\n'), kind: 'handoff' }, at);
   await announce(store, chatbot, 'handoff.resolved', conversationId, settled, at);
   return status;
 }
@@ -91,65 +96,57 @@ export async function replyInHandoff(
 ): Promise<Handoff> {
   const chatbot = await findOwnedChatbot(store, account, input.chatbotId);
   const { conversationId, name } = input;
-  const at = new Date();
-  const dueAt = afterMinutes(at, chatbot.settings.handoff.idleMinutes);
-  const handoff =
-    (await store.handoffs.transition(chatbot.id, conversationId, ['pending'], { status: 'active', takenBy: name, dueAt, at })) ??
-    (await store.handoffs.transition(chatbot.id, conversationId, ['active'], { status: 'active', dueAt, at }));
-  if (!handoff) throw noOpenHandoff(conversationId);
-  await say(store, chatbot, await heldIn(store, chatbot, conversationId), handoff, { content: input.text, author: { type: 'human', name } }, at);
-  return handoff;
+  const conversation = await heldIn(store, chatbot, conversationId);
+  return moveOpen(store, chatbot, conversationId, (open, at) => {
+    const takenBy = open.status === 'pending' ? name : open.takenBy;
+    const handoff: HandoffSnapshot = { status: 'active', requestedAt: open.requestedAt, takenBy };
+    const said = saying(chatbot, conversation, handoff, { content: input.text, author: { type: 'human', name } }, at);
+    return { status: 'active', takenBy, dueAt: afterMinutes(at, chatbot.settings.handoff.idleMinutes), at, said };
+  });
 }
 
 /** The team hands the conversation back to the chatbot, which says so; answers the handoff's state. */
 export async function resolveHandoff(store: Store, account: Account, chatbotId: string, conversationId: string): Promise<Handoff> {
   const chatbot = await findOwnedChatbot(store, account, chatbotId);
-  const at = new Date();
-  const resolved = await closeOpen(store, chatbot, conversationId, at);
-  await say(store, chatbot, await heldIn(store, chatbot, conversationId), resolved, { content: HANDED_BACK, kind: 'handoff' }, at);
-  await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, at);
+  const conversation = await heldIn(store, chatbot, conversationId);
+  const resolved = await moveOpen(store, chatbot, conversationId, (open, at) => {
+    const handoff: HandoffSnapshot = { status: 'resolved', requestedAt: open.requestedAt, takenBy: open.takenBy };
+    const notice = followUpNotice(chatbot, conversationId, handoff, at);
+    return { status: 'resolved', dueAt: null, at, notice, said: saying(chatbot, conversation, handoff, { content: HANDED_BACK, kind: 'handoff' }, at) };
+  });
+  await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, resolved.updatedAt);
   return resolved;
 }
 
 /**
- * Resolves the open handoff as read, and only while it stays so (its dueAt moves with every
- * change), so the `closed` notice reports the very handoff closed; read again after a change.
+ * Applies the change `move` makes of the open handoff as read, and only while it stays so (its
+ * dueAt moves with every change), so the notices report the very handoff changed; read again
+ * after another change. Answers the handoff changed.
  */
-async function closeOpen(store: Store, chatbot: Chatbot, conversationId: string, at: Date): Promise<Handoff> {
+async function moveOpen(store: Store, chatbot: Chatbot, conversationId: string, move: (open: Handoff, at: Date) => HandoffChange): Promise<Handoff> {
   for (;;) {
+    // Taken before the read: a change that came before it is older, and one after it makes this write miss.
+    const at = new Date();
     const open = await openHandoff(store, chatbot.id, conversationId);
     if (!open) throw noOpenHandoff(conversationId);
-    const notice = followUpNotice(chatbot, conversationId, { status: 'resolved', requestedAt: open.requestedAt, takenBy: open.takenBy }, at);
-    const change: HandoffChange = { status: 'resolved', dueAt: null, at, notice };
-    const resolved = await store.handoffs.transition(chatbot.id, conversationId, [open.status], change, open.dueAt ?? undefined);
-    if (resolved) return resolved;
+    const moved = await store.handoffs.transition(chatbot.id, conversationId, [open.status], move(open, at), open.dueAt ?? undefined);
+    if (moved) return moved;
   }
 }
 
 /**
- * Adds an assistant message to a conversation that exists: what the handoff says, or a team
- * member's reply; for a person in Slack or Discord, with the notice that takes it to them.
+ * An assistant message that the handoff's change says (what the handoff says, or a team member's
+ * reply); for a person in Slack or Discord, with the notice that takes it to them.
  */
-async function say(
-  store: Store,
+function saying(
   chatbot: Chatbot,
   { id, source }: HeldConversation,
   handoff: HandoffSnapshot,
   said: Pick<ConversationMessage, 'content' | 'kind' | 'author'>,
   at: Date,
-): Promise<void> {
+): HandoffChange['said'] {
   const notice = source && replyNotice(chatbot, { id, source }, handoff, said, at);
-  await store.conversations.append({
-    chatbotId: chatbot.id,
-    accountId: chatbot.accountId,
-    id,
-    // Used only by an append that creates the conversation, which this never is.
-    source: 'API',
-    contactId: null,
-    messages: [{ role: 'assistant', createdAt: at, ...said }],
-    at,
-    ...(notice && { notices: [notice] }),
-  });
+  return { message: { role: 'assistant', createdAt: at, ...said }, ...(notice && { notice }) };
 }
 
 /** Puts the event in the outbox of every webhook subscribed to it. */

@@ -84,7 +84,8 @@ export type DigestWithLastRun = Digest & { lastRun: DigestRun | undefined };
 /** Oldest first, each with its last run, so a digest that keeps failing shows why where it is listed. */
 export async function listDigests(store: Store, account: Account, filter: DigestFilter, page: Page): Promise<DigestWithLastRun[]> {
   const digests = await store.digests.list(account.id, filter, page);
-  return Promise.all(digests.map(async (digest) => ({ ...digest, lastRun: await store.digestRuns.latest(digest.id) })));
+  const lastRuns = await store.digestRuns.latestOf(digests.map((digest) => digest.id));
+  return digests.map((digest) => ({ ...digest, lastRun: lastRuns.get(digest.id) }));
 }
 
 /** Answers the deleted subscription. */

@@ -571,6 +571,12 @@ export type HandoffChange = Pick<Handoff, 'status' | 'dueAt'> & {
   at: Date;
   /** Enqueued with the change, in the same write, when the change applies. */
   notice?: HandoffFollowUp;
+  /**
+   * Appended to the conversation with the change, in the same write, when the change applies: what
+   * a team member or the chatbot says as the handoff moves, with the notice taking it to the person.
+   * So nothing said while it was open lands after its closing, and nothing after it closed.
+   */
+  said?: { message: ConversationMessage; notice?: HandoffReplyNotice };
 };
 
 export type HandoffClaim = { now: Date; claimedBy: string; leaseUntil: Date; limit: number };
@@ -1091,8 +1097,11 @@ export interface DigestRunRepository {
   finish(digestId: string, localDate: string, result: DigestRunResult): Promise<void>;
   /** The scheduled instant of the digest's latest `posted` or `skipped` run: where the next one starts. */
   lastPosted(digestId: string): Promise<Date | undefined>;
-  /** The digest's finished run of the latest local date (how its last day went, for its owner). */
-  latest(digestId: string): Promise<DigestRun | undefined>;
+  /**
+   * Each digest's finished run of the latest local date (how its last day went, for its owner), by
+   * digest id, in one read for all of them; a digest with none has no entry.
+   */
+  latestOf(digestIds: readonly string[]): Promise<Map<string, DigestRun>>;
   find(digestId: string, localDate: string): Promise<DigestRun | undefined>;
 }
 

@@ -11,7 +11,7 @@ import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
 import { notBoundText } from '../../adapters/relay.js';
 import { SLACK_ADMINS } from '../../adapters/slack/commands.js';
-import { notInChannelText } from '../../adapters/slack/digest-channel.js';
+import { missingScopesText, notInChannelText } from '../../adapters/slack/digest-channel.js';
 import { noDefaultText, THINKING_STATUS } from '../../adapters/slack/assistant.js';
 import { FEEDBACK_ACTION_ID } from '../../adapters/slack/feedback.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/index.js';
@@ -1321,6 +1321,7 @@ describe('Slack adapter: the /chatbot command', () => {
   it('digest on refuses, changing nothing, in a channel the bot is not in, saying how to invite it', async () => {
     const h = await harness();
     const PRIVATE_CHANNEL = 'C0PRIVATE1';
+    const FLAKY_CHANNEL = 'C0FLAKY001';
     const refusal = escapeText(notInChannelText('switchboard', '/chatbot'));
     const digests = (channelId: string) => h.hub.listDigests({ platform: 'slack', workspaceId: TEAM, channelId });
     for (const [channel, kind] of [[MENTION_CHANNEL, 'public'], [PRIVATE_CHANNEL, 'private']] as const) {
@@ -1336,11 +1337,19 @@ describe('Slack adapter: the /chatbot command', () => {
     await h.bind(ALICE_DM, h.support, 'all');
     expect((await h.command('digest on', ADMIN, ALICE_DM)).text).toContain("I'll post the new leads");
     expect((await digests(ALL_CHANNEL)).length + (await digests(ALICE_DM)).length).toBe(2);
-    // When Slack cannot say (an install without the new scopes), the digest is taken, and the doubt logged.
+    // When Slack cannot say (an install without the new scopes), the digest is taken, the doubt
+    // logged, and the admin told to reinstall the app.
     await h.bind(OTHER_CHANNEL, h.support, 'mentions');
     h.slack.failNext('conversations.info', 'missing_scope');
-    expect((await h.command('digest on', ADMIN, OTHER_CHANNEL)).text).toContain("I'll post the new leads");
+    const unchecked = (await h.command('digest on', ADMIN, OTHER_CHANNEL)).text;
+    expect(unchecked).toBe(escapeText(`Every day at 09:00 (UTC) I'll post the new leads of Support bot here. ${missingScopesText('switchboard')}`));
+    expect(unchecked).toContain('Reinstall the app');
+    expect(await digests(OTHER_CHANNEL)).toMatchObject([{ time: '09:00', timezone: 'UTC' }]);
     expect(h.logs.some((log) => /could not tell whether the bot is in a channel/.test(log.msg))).toBe(true);
+    // Another failure to check (Slack unavailable a moment) takes the digest as before.
+    await h.bind(FLAKY_CHANNEL, h.support, 'mentions');
+    h.slack.failNext('conversations.info', 'internal_error');
+    expect((await h.command('digest on', ADMIN, FLAKY_CHANNEL)).text).toBe("Every day at 09:00 (UTC) I'll post the new leads of Support bot here.");
   });
 });
 

@@ -5,6 +5,7 @@ import { HANDED_BACK } from '../../src/domain/handoff.js';
 import { NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { call, createChatbotViaApi, jsonRequest, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
+import type { Store } from '../../src/store/port.js';
 
 // Human handoff through the API: the triggers, the silent relay while a person has the
 // conversation, the state in get-conversations, its webhook events and its timeouts.
@@ -15,6 +16,27 @@ const OFFLINE = 'Nobody is in right now.';
 
 type Message = { id: string; role: string; content: string; kind?: string };
 type ConversationItem = { id: string; handoff?: { status: string; requested_at: string; taken_by: string | null }; messages: Message[] };
+
+const afterMs = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The repository with each method called some milliseconds later: 0 to 10, varying from call to
+ * call, so racing requests overtake each other between any two of their steps.
+ */
+function delayed<Repository extends object>(repository: Repository): Repository {
+  let calls = 0;
+  return new Proxy(repository, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        calls += 1;
+        await afterMs((calls * 7) % 11);
+        return (value as (...args: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
 
 describe.each(storeTargets.filter((target) => target.available))('$name store: handoff', (target) => {
   let app: TestApp;
@@ -245,6 +267,57 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
         status: 404,
         body: { message: 'Resource not found' },
       });
+    }
+  });
+
+  /** Starts the app again on a fresh store, seen through `wrapStore`. */
+  const restart = async (wrapStore: (store: Store) => Store) => {
+    await app.close();
+    app = await startApp(target, { wrapStore });
+    bot = await createChatbotViaApi(app, 'Shop', SOURCE);
+    await settings({ enabled: true, waitingMessage: WAITING });
+  };
+  const assistantSaid = async (id: string) =>
+    (await app.store.conversations.find(bot, id))?.messages.filter((message) => message.role === 'assistant').map((message) => message.content);
+
+  it('keeps a reply before the hand-back that follows its write to the handoff at once', async () => {
+    // The hand-back is asked for, and answered, as soon as the reply has moved the handoff.
+    let handedBack: ReturnType<typeof team> | undefined;
+    await restart((store) => ({
+      ...store,
+      handoffs: {
+        ...store.handoffs,
+        async transition(...args) {
+          const moved = await store.handoffs.transition(...args);
+          if (moved?.status === 'active') await (handedBack ??= team('c1', 'resolve'));
+          return moved;
+        },
+      },
+    }));
+    await say('c1', 'I want a human');
+    expect(await team('c1', 'messages', { name: 'Grace', text: 'Hi, Grace here.' })).toMatchObject({ status: 200 });
+    expect(await handedBack).toMatchObject({ status: 200, body: { data: { status: 'resolved', taken_by: 'Grace' } } });
+    expect(await assistantSaid('c1')).toEqual([WAITING, 'Hi, Grace here.', HANDED_BACK]);
+  });
+
+  it('saves a reply racing the hand-back before it, or refuses it: never after the chatbot took over again', async () => {
+    // Every conversation and handoff read or write waits a while first, so the racing requests
+    // interleave at each step, as they do across processes.
+    await restart((store) => ({ ...store, handoffs: delayed(store.handoffs), conversations: delayed(store.conversations) }));
+    const ids = Array.from({ length: 24 }, (_, round) => `race${round}`);
+    await Promise.all(ids.map((id) => say(id, 'I want a human')));
+    // Half are taken first, so the reply moves an active handoff as well as a pending one.
+    await Promise.all(ids.filter((_, round) => round % 2 === 0).map((id) => team(id, 'take', { name: 'Ada' })));
+    const raced = await Promise.all(
+      ids.map((id, round) =>
+        Promise.all([team(id, 'messages', { name: 'Grace', text: `Reply in ${id}` }), afterMs(round % 12).then(() => team(id, 'resolve'))]),
+      ),
+    );
+    for (const [round, [reply, resolve]] of raced.entries()) {
+      const id = ids[round] ?? '';
+      expect(resolve.status, id).toBe(200);
+      expect([200, 404], id).toContain(reply.status);
+      expect(await assistantSaid(id), id).toEqual(reply.status === 200 ? [WAITING, `Reply in ${id}`, HANDED_BACK] : [WAITING, HANDED_BACK]);
     }
   });
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, createChatbotViaApi, INVALID, NO_KEY, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { queryString, type QueryParams } from '../support/listing.js';
 import { storeTargets } from '../support/stores.js';
+import type { DigestRunRepository } from '../../src/store/port.js';
 
 const BINDING_KEYS = ['id', 'platform', 'workspaceId', 'channelId', 'chatbotId', 'mode', 'created_at', 'updated_at'];
 const DIGEST_KEYS = [
@@ -548,6 +549,37 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         [made.b.id, null],
         [made.c.id, null],
       ]);
+    });
+
+    it('reads the latest runs of all the listed subscriptions at once, however many are listed', async () => {
+      // A fresh app whose store counts the reads of runs.
+      let reads = 0;
+      const counted = (runs: DigestRunRepository): DigestRunRepository => ({
+        ...runs,
+        latestOf(digestIds) {
+          reads += 1;
+          return runs.latestOf(digestIds);
+        },
+      });
+      await app.close();
+      app = await startApp(target, { wrapStore: (store) => ({ ...store, digestRuns: counted(store.digestRuns) }) });
+      bot = await createChatbotViaApi(app);
+      const channels = Array.from({ length: 12 }, (_, index) => `C1${String(index).padStart(3, '0')}`);
+      const subscribed: DigestBody[] = [];
+      for (const channelId of channels) subscribed.push(await subscribe({ ...slackChannel, channelId, chatbotId: bot, time: '09:00', timezone: 'UTC' }));
+      const finished = subscribed.filter((_, index) => index % 3 === 0);
+      for (const [index, digest] of finished.entries()) {
+        const localDate = `2026-03-${String(10 + index).padStart(2, '0')}`;
+        const at = new Date(`${localDate}T09:00:00.000Z`);
+        await app.store.digestRuns.claim({ digestId: digest.id, localDate, scheduledAt: at, claimedBy: 'clock', claimedAt: at, leaseUntil: at });
+        await app.store.digestRuns.finish(digest.id, localDate, { status: 'posted', attempts: index + 1, finishedAt: at });
+      }
+      reads = 0;
+      const listed = await digestsWithRuns();
+      expect(reads).toBe(1);
+      expect(listed.filter((digest) => digest.lastRun !== null).map((digest) => [digest.id, digest.lastRun])).toEqual(
+        finished.map((digest, index) => [digest.id, expect.objectContaining({ status: 'posted', attempts: index + 1 })]),
+      );
     });
 
     it('pages with page and size', async () => {

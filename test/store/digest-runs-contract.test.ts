@@ -157,14 +157,16 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: d
   });
 
   it('answers the finished run of the latest day as latest, failed or not, never one in progress', async () => {
-    expect(await store.digestRuns.latest(digest.id)).toBeUndefined();
+    expect(await store.digestRuns.latestOf([digest.id, other.id])).toEqual(new Map());
     const day = (localDate: string) => claim({ localDate, scheduledAt: new Date(`${localDate}T08:00:00.000Z`) });
     await store.digestRuns.claim(day('2026-03-09'));
     await store.digestRuns.finish(digest.id, '2026-03-09', { status: 'posted', attempts: 1, finishedAt: minutes(1) });
     await store.digestRuns.claim(day('2026-03-10'));
     await store.digestRuns.finish(digest.id, '2026-03-10', { status: 'failed', attempts: 1, error: 'not_in_channel', finishedAt: minutes(2) });
     await store.digestRuns.claim(day('2026-03-11'));
-    expect(await store.digestRuns.latest(digest.id)).toMatchObject({ localDate: '2026-03-10', status: 'failed', error: 'not_in_channel', finishedAt: minutes(2) });
-    expect(await store.digestRuns.latest(other.id)).toBeUndefined();
+    const latest = await store.digestRuns.latestOf([digest.id, other.id]);
+    expect([...latest.keys()]).toEqual([digest.id]);
+    expect(latest.get(digest.id)).toMatchObject({ localDate: '2026-03-10', status: 'failed', error: 'not_in_channel', finishedAt: minutes(2) });
+    expect(await store.digestRuns.latestOf([])).toEqual(new Map());
   });
 });

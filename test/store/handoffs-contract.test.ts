@@ -66,6 +66,20 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect(await store.handoffs.request(chatbot.id, 'c1', at(4), at(5))).toMatchObject({ status: 'pending', takenBy: null });
   });
 
+  it('appends what is said with a change in its write, after what came before, and nothing when the change does not apply', async () => {
+    await store.handoffs.request(chatbot.id, 'c1', NOW, at(300_000));
+    const said = (content: string, ms: number) => ({ message: { role: 'assistant' as const, content, createdAt: at(ms) } });
+    const reply = { status: 'active' as const, takenBy: 'Ada', dueAt: at(1_800_000), at: at(1), said: said('Ada here.', 1) };
+    expect(await store.handoffs.transition(chatbot.id, 'c1', ['pending'], reply)).toMatchObject({ status: 'active', takenBy: 'Ada' });
+    const handBack = { status: 'resolved' as const, dueAt: null, at: at(2), said: said('Back with the bot.', 2) };
+    expect(await store.handoffs.transition(chatbot.id, 'c1', ['active'], handBack)).toMatchObject({ status: 'resolved' });
+    const late = { status: 'active' as const, dueAt: at(1_800_003), at: at(3), said: said('Too late.', 3) };
+    expect(await store.handoffs.transition(chatbot.id, 'c1', ['pending', 'active'], late)).toBeUndefined();
+    const conversation = await store.conversations.find(chatbot.id, 'c1');
+    expect(conversation?.messages.map(({ content }) => content)).toEqual(['I need a person', 'Ada here.', 'Back with the bot.']);
+    expect(conversation?.updatedAt).toEqual(at(2));
+  });
+
   it('applies a timeout only while the handoff is still due at the instant it was claimed for', async () => {
     await store.handoffs.request(chatbot.id, 'c1', NOW, at(1_000));
     await store.handoffs.transition(chatbot.id, 'c1', ['pending'], { status: 'active', dueAt: at(9_000), at: at(500) });

@@ -1,4 +1,3 @@
-import { appendTally } from '../activity-counters.js';
 import { pageOffset } from '../paging.js';
 import type {
   AnsweredQuestion,
@@ -16,6 +15,7 @@ import { createdWithin } from './time-range.js';
 import { toHandoff } from './handoff-docs.js';
 import { stashNotices, type HandoffOutbox } from './handoff-notices.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
+import { messageInserts, objectId, reserveSequence } from './message-inserts.js';
 
 /** A message as read: its document's own ObjectId is the message's id. */
 type ReadMessage = ConversationMessageDoc & { _id: Types.ObjectId };
@@ -33,14 +33,6 @@ const toMessages = (docs: ReadMessage[]): StoredMessage[] =>
     ...(revision && { revision: { answer: revision.answer, createdAt: revision.createdAt } }),
   }));
 
-/** A message id as this store writes it (an ObjectId's hex), as an ObjectId; undefined for any other string. */
-const objectId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new Types.ObjectId(id) : undefined);
-
-function reservedId(id: string): Types.ObjectId {
-  const _id = objectId(id);
-  if (!_id) throw new Error(`not a reserved message id: ${id}`);
-  return _id;
-}
 
 const toConversation = (doc: ConversationDoc, messages: ReadMessage[]): Conversation => ({
   id: doc.conversationId,
@@ -80,6 +72,7 @@ export function mongoConversations(
   outbox: HandoffOutbox,
 ): ConversationRepository {
   const { conversations, conversationMessages } = models;
+  const insertReserved = messageInserts(models, count);
 
   /** The messages of the given conversations of one chatbot, each conversation's in order. */
   async function messagesOf(chatbotId: string, ids: string[]): Promise<Map<string, ReadMessage[]>> {
@@ -106,8 +99,7 @@ export function mongoConversations(
               { _id: conversationDocumentId(chatbotId, id), chatbotId },
               {
                 $setOnInsert: { conversationId: id, accountId, source, contactId, createdAt: at },
-                $inc: { messageCount: input.messages.length },
-                $max: { updatedAt: at },
+                ...reserveSequence(input.messages.length, at),
                 ...stashNotices(input.notices ?? []),
               },
               { upsert: true, returnDocument: 'after', projection: { messageCount: 1 } },
@@ -116,23 +108,7 @@ export function mongoConversations(
         );
         if (!doc) throw new Error('upsert returned no document');
         const first = doc.messageCount - input.messages.length;
-        await count(chatbotId, at, appendTally(input.messages, first === 0 ? source : undefined, input.tally));
-        if (input.messages.length === 0) return;
-        await conversationMessages.insertMany(
-          input.messages.map(({ id: messageId, role, content, createdAt, sources, author, kind }, index) => ({
-            ...(messageId !== undefined && { _id: reservedId(messageId) }),
-            chatbotId,
-            conversationId: id,
-            seq: first + index,
-            role,
-            content,
-            createdAt,
-            ...(sources?.length && { sources }),
-            ...(author && { author }),
-            ...(kind && { kind }),
-          })),
-          { ordered: true, lean: true },
-        );
+        await insertReserved({ chatbotId, id, at, first, messages: input.messages, source, tally: input.tally });
       });
       if (input.notices?.length) await outbox.flush(chatbotId, id);
     },

@@ -59,9 +59,15 @@ export function mongoDigestRuns(models: MongoModels): DigestRunRepository {
         .lean<Pick<DigestRunDoc, 'scheduledAt'>>();
       return doc?.scheduledAt;
     },
-    async latest(digestId) {
-      const doc = await digestRuns.findOne({ digestId, status: { $ne: null } }).sort({ localDate: -1 }).lean<DigestRunDoc>();
-      return doc ? toRun(doc) : undefined;
+    // Each digest's finished runs newest day first, through the (digestId, localDate) index; the
+    // first of each is its latest.
+    async latestOf(digestIds) {
+      const latest = await digestRuns.aggregate<{ run: DigestRunDoc }>([
+        { $match: { digestId: { $in: digestIds }, status: { $ne: null } } },
+        { $sort: { digestId: 1, localDate: -1 } },
+        { $group: { _id: '$digestId', run: { $first: '$$ROOT' } } },
+      ]);
+      return new Map(latest.map(({ run }) => [run.digestId, toRun(run)]));
     },
     async find(digestId, localDate) {
       const doc = await digestRuns.findOne({ digestId, localDate }).lean<DigestRunDoc>();

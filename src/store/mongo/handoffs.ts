@@ -2,12 +2,17 @@ import { conversationDocumentId, type ConversationDoc, type MongoModels } from '
 import { OPEN_HANDOFF, type DueHandoff, type HandoffRepository } from '../port.js';
 import { toHandoff, type HandoffDoc } from './handoff-docs.js';
 import { stashNotices, type HandoffOutbox } from './handoff-notices.js';
+import type { AtomicWrites } from './atomic.js';
+import type { ActivityCount } from './activity.js';
+import { messageInserts, reserveSequence } from './message-inserts.js';
 
 // A conversation's handoff is a field of its document, so each change is one conditional write,
-// which also writes the notice that tells of it (moved into the feed right after).
+// which also writes the notice that tells of it (moved into the feed right after) and reserves
+// the number of the message said with it.
 
-export function mongoHandoffs(models: MongoModels, outbox: HandoffOutbox): HandoffRepository {
+export function mongoHandoffs(models: MongoModels, { atomic }: AtomicWrites, count: ActivityCount, outbox: HandoffOutbox): HandoffRepository {
   const { conversations } = models;
+  const insertReserved = messageInserts(models, count);
   const handoffOf = (doc: Pick<ConversationDoc, 'handoff'> | null) => (doc?.handoff ? toHandoff(doc.handoff) : undefined);
 
   return {
@@ -37,30 +42,39 @@ export function mongoHandoffs(models: MongoModels, outbox: HandoffOutbox): Hando
         .lean<Pick<ConversationDoc, 'handoff'>>();
       return handoffOf(doc);
     },
+    // What is said with the change takes its number in the conversation in the change's write, so
+    // it comes before anything said after the change, and after anything said before it.
     async transition(chatbotId, conversationId, from, change, dueAt) {
-      const doc = await conversations
-        .findOneAndUpdate(
-          {
-            _id: conversationDocumentId(chatbotId, conversationId),
-            chatbotId,
-            'handoff.status': { $in: from },
-            ...(dueAt && { 'handoff.dueAt': dueAt }),
-          },
-          {
-            $set: {
-              'handoff.status': change.status,
-              'handoff.dueAt': change.dueAt,
-              'handoff.updatedAt': change.at,
-              'handoff.claimedBy': null,
-              'handoff.leaseUntil': null,
-              ...(change.takenBy !== undefined && { 'handoff.takenBy': change.takenBy }),
+      const { said, at } = change;
+      const notices = [change.notice, said?.notice].filter((notice) => notice !== undefined);
+      const doc = await atomic(async () => {
+        const changed = await conversations
+          .findOneAndUpdate(
+            {
+              _id: conversationDocumentId(chatbotId, conversationId),
+              chatbotId,
+              'handoff.status': { $in: from },
+              ...(dueAt && { 'handoff.dueAt': dueAt }),
             },
-            ...stashNotices(change.notice ? [change.notice] : []),
-          },
-          { returnDocument: 'after', projection: { handoff: 1 } },
-        )
-        .lean<Pick<ConversationDoc, 'handoff'>>();
-      if (doc && change.notice) await outbox.flush(chatbotId, conversationId);
+            {
+              $set: {
+                'handoff.status': change.status,
+                'handoff.dueAt': change.dueAt,
+                'handoff.updatedAt': at,
+                'handoff.claimedBy': null,
+                'handoff.leaseUntil': null,
+                ...(change.takenBy !== undefined && { 'handoff.takenBy': change.takenBy }),
+              },
+              ...(said && reserveSequence(1, at)),
+              ...stashNotices(notices),
+            },
+            { returnDocument: 'after', projection: { handoff: 1, messageCount: 1 } },
+          )
+          .lean<Pick<ConversationDoc, 'handoff' | 'messageCount'>>();
+        if (changed && said) await insertReserved({ chatbotId, id: conversationId, at, first: changed.messageCount - 1, messages: [said.message] });
+        return changed;
+      });
+      if (doc && notices.length > 0) await outbox.flush(chatbotId, conversationId);
       return handoffOf(doc);
     },
     async claimDue({ now, claimedBy, leaseUntil, limit }) {

@@ -88,7 +88,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     activity: mongoActivity(models, countActivity),
     unanswered: mongoUnanswered(models),
     consoleSessions: mongoConsoleSessions(models),
-    handoffs: mongoHandoffs(models, handoffOutbox),
+    handoffs: mongoHandoffs(models, writes, countActivity, handoffOutbox),
     handoffNotices: mongoHandoffNotices(models),
     async ping() {
       await connection.getClient().db().admin().ping();

@@ -1,10 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { pageOffset } from '../paging.js';
-import { appendTally } from '../activity-counters.js';
 import type {
   AnsweredQuestion,
   Conversation,
-  ConversationAppend,
   ConversationMessage,
   ConversationRepository,
   ConversationSource,
@@ -17,7 +15,7 @@ import { CONVERSATION_SOURCES } from '../conversation-sources.js';
 import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
 import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoff-rows.js';
-import type { HandoffNoticeWriter } from './handoff-notices.js';
+import { sequenceNumber, type ConversationAppendTransaction } from './conversation-append.js';
 
 type ConversationRow = {
   chatbot_id: string;
@@ -43,9 +41,6 @@ type MessageRow = {
 };
 
 type AnswerRow = MessageRow & { conversation_id: string; source: ConversationSource };
-
-/** A message id as this store writes it (a row's sequence number), as a number; undefined for any other string. */
-const sequenceNumber = (id: string) => (/^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined);
 
 type ListParams = {
   chatbotId: string;
@@ -92,19 +87,7 @@ function sourceSlots(sources: ConversationSource[] | undefined): Record<`s${numb
 
 const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at, sources, author_name, kind';
 
-export function sqliteConversations(db: Database, count: ActivityCount, notices: HandoffNoticeWriter): ConversationRepository {
-  // A new conversation takes source and contact from the append that creates it; later appends
-  // only move updated_at forward.
-  const upsertConversation = db.prepare(
-    `INSERT INTO conversations (chatbot_id, id, account_id, source, contact_id, created_at, updated_at)
-     VALUES (@chatbotId, @id, @accountId, @source, @contactId, @at, @at)
-     ON CONFLICT (chatbot_id, id) DO UPDATE SET updated_at = MAX(updated_at, excluded.updated_at)`,
-  );
-  // A null seq takes the next number; a reserved one is written as given.
-  const insertMessage = db.prepare(
-    `INSERT INTO conversation_messages (seq, chatbot_id, conversation_id, role, content, created_at, sources, author_name, kind)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+export function sqliteConversations(db: Database, count: ActivityCount, append: ConversationAppendTransaction): ConversationRepository {
   // AUTOINCREMENT keeps the highest seq handed out in sqlite_sequence (a row it creates on the
   // first insert); moving it forward reserves numbers that no later insert takes.
   const startSequence = db.prepare(
@@ -114,7 +97,6 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
   const advanceSequence = db.prepare<[number], { seq: number }>(
     `UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'conversation_messages' RETURNING seq`,
   );
-  const exists = db.prepare<[string, string]>('SELECT 1 FROM conversations WHERE chatbot_id = ? AND id = ?');
   const answer = db.prepare<[number, string], AnswerRow>(
     `SELECT m.seq, m.role, m.content, m.created_at, m.feedback, m.revision_answer, m.revision_at, m.sources, m.author_name,
        m.kind, m.conversation_id, c.source
@@ -186,25 +168,6 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
     };
   };
 
-  // IMMEDIATE: the write lock is taken first, so each batch's rows get consecutive seq numbers
-  // even when other processes append to the same conversation.
-  const append = db.transaction((input: ConversationAppend) => {
-    const { chatbotId, accountId, id, source, contactId, at } = input;
-    const created = exists.get(chatbotId, id) === undefined;
-    count(chatbotId, at, appendTally(input.messages, created ? source : undefined, input.tally));
-    upsertConversation.run({ chatbotId, id, accountId, source, contactId, at: at.getTime() });
-    for (const message of input.messages) {
-      const seq = message.id === undefined ? null : sequenceNumber(message.id);
-      if (seq === undefined) throw new Error(`not a reserved message id: ${message.id}`);
-      const sources = message.sources?.length ? JSON.stringify(message.sources) : null;
-      const { role, content, createdAt, author, kind } = message;
-      insertMessage.run(seq, chatbotId, id, role, content, createdAt.getTime(), sources, author?.name ?? null, kind ?? null);
-    }
-    for (const notice of input.notices ?? []) {
-      if (notice.kind === 'reply') notices.reply(notice);
-      else notices.followUp(notice);
-    }
-  });
   const reserve = db.transaction((count: number) => {
     startSequence.run();
     const last = advanceSequence.get(count)?.seq ?? 0;

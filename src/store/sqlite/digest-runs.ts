@@ -67,8 +67,10 @@ export function sqliteDigestRuns(db: Database): DigestRunRepository {
      WHERE digest_id = ? AND status IN ('posted', 'skipped')
      ORDER BY local_date DESC LIMIT 1`,
   );
-  const latest = db.prepare<[string], DigestRunRow>(
-    `SELECT * FROM digest_runs WHERE digest_id = ? AND status IS NOT NULL ORDER BY local_date DESC LIMIT 1`,
+  // Per digest, the primary key walked back from its latest day to the first finished run.
+  const latestOf = db.prepare<[string], DigestRunRow>(
+    `SELECT r.* FROM json_each(?) d JOIN digest_runs r ON r.digest_id = d.value AND r.local_date = (
+       SELECT local_date FROM digest_runs WHERE digest_id = d.value AND status IS NOT NULL ORDER BY local_date DESC LIMIT 1)`,
   );
   const find = db.prepare<[string, string], DigestRunRow>(
     'SELECT * FROM digest_runs WHERE digest_id = ? AND local_date = ?',
@@ -86,9 +88,8 @@ export function sqliteDigestRuns(db: Database): DigestRunRepository {
       const row = lastPosted.get(digestId);
       return row ? new Date(row.scheduled_at) : undefined;
     },
-    async latest(digestId) {
-      const row = latest.get(digestId);
-      return row ? toRun(row) : undefined;
+    async latestOf(digestIds) {
+      return new Map(latestOf.all(JSON.stringify(digestIds)).map((row) => [row.digest_id, toRun(row)]));
     },
     async find(digestId, localDate) {
       const row = find.get(digestId, localDate);

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { DueHandoff, HandoffChange, HandoffRepository, HandoffRequestNotice, HandoffStatus } from '../port.js';
 import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoff-rows.js';
 import type { HandoffNoticeWriter } from './handoff-notices.js';
+import type { ConversationAppendTransaction } from './conversation-append.js';
 
 const toDue = (row: HandoffRow): DueHandoff => ({
   ...toHandoff(row),
@@ -13,7 +14,7 @@ const toDue = (row: HandoffRow): DueHandoff => ({
 /** `from` as a JSON array, so one statement serves any set of statuses. */
 const statuses = (from: readonly HandoffStatus[]) => JSON.stringify(from);
 
-export function sqliteHandoffs(db: Database, notices: HandoffNoticeWriter): HandoffRepository {
+export function sqliteHandoffs(db: Database, notices: HandoffNoticeWriter, append: ConversationAppendTransaction): HandoffRepository {
   // One statement: the first request, or a new one over a closed handoff; an open one changes no row.
   const request = db.prepare<{ chatbotId: string; id: string; at: number; due: number }, HandoffRow>(
     `INSERT INTO conversation_handoffs
@@ -55,9 +56,14 @@ export function sqliteHandoffs(db: Database, notices: HandoffNoticeWriter): Hand
     if (row && notice) notices.request(notice);
     return row;
   });
-  const transitionNoticed = db.transaction((params: Parameters<typeof transition.get>[0], notice: HandoffChange['notice']) => {
+  const transitionNoticed = db.transaction((params: Parameters<typeof transition.get>[0], { notice, said, at }: HandoffChange) => {
     const row = transition.get(params);
     if (row && notice) notices.followUp(notice);
+    if (row && said) {
+      const { chatbot_id: chatbotId, conversation_id: id, account_id: accountId } = row;
+      // source and contactId serve only an append that creates the conversation; the handoff's exists.
+      append({ chatbotId, accountId, id, source: 'API', contactId: null, messages: [said.message], at, notices: said.notice ? [said.notice] : [] });
+    }
     return row;
   });
 
@@ -81,7 +87,7 @@ export function sqliteHandoffs(db: Database, notices: HandoffNoticeWriter): Hand
         dueAt: change.dueAt?.getTime() ?? null,
         at: change.at.getTime(),
         ifDueAt: dueAt?.getTime() ?? null,
-      }, change.notice);
+      }, change);
       return row && toHandoff(row);
     },
     async claimDue({ now, claimedBy, leaseUntil, limit }) {

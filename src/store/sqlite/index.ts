@@ -14,6 +14,7 @@ import { sqliteChatbots } from './chatbots.js';
 import { checkpointOffThread } from './checkpoints.js';
 import { sqliteConsoleSessions } from './console-sessions.js';
 import { sqliteConversations } from './conversations.js';
+import { sqliteConversationAppend } from './conversation-append.js';
 import { sqliteDigestRuns } from './digest-runs.js';
 import { sqliteDigests } from './digests.js';
 import { sqliteLeads } from './leads.js';
@@ -48,6 +49,7 @@ export function openSqliteStore(filename: string): Store {
   const retrieval = sqliteRetrieval(db);
   const countActivity = sqliteActivityCount(db);
   const enqueueNotice = sqliteHandoffNoticeWriter(db);
+  const appendConversation = sqliteConversationAppend(db, countActivity, enqueueNotice);
   const batched = groupCommit(db);
   return {
     engine: 'sqlite',
@@ -58,7 +60,7 @@ export function openSqliteStore(filename: string): Store {
     retrieval,
     assets: sqliteAssets(db),
     leads: sqliteLeads(db, countActivity),
-    conversations: sqliteConversations(db, countActivity, enqueueNotice),
+    conversations: sqliteConversations(db, countActivity, appendConversation),
     contacts: sqliteContacts(db),
     attributes: sqliteAttributes(db),
     rateLimits: sqliteRateLimits(db),
@@ -83,7 +85,7 @@ export function openSqliteStore(filename: string): Store {
     activity: sqliteActivity(db, countActivity, batched),
     unanswered: sqliteUnanswered(db, batched),
     consoleSessions: sqliteConsoleSessions(db),
-    handoffs: sqliteHandoffs(db, enqueueNotice),
+    handoffs: sqliteHandoffs(db, enqueueNotice, appendConversation),
     handoffNotices: sqliteHandoffNotices(db),
     async ping() {
       db.prepare('SELECT 1').get();
