@@ -8,7 +8,7 @@ import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedThing, askedWithMeans } from './asked-thing.js';
+import { askedThing, askedWithMeans, lightVerbOfThing } from './asked-thing.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -193,6 +193,8 @@ const asksAmountAt = (tokens: string[], i: number) =>
 const DURATION_VERB = /^(?:take|takes|took|taking)$/;
 /** Less, not far less: at 0.6 a heading naming the rest ("Repairs") outweighs "takes two days" and its opening is quoted. */
 const DURATION_VERB_FACTOR = 0.8;
+/** A light verb before the thing asked of ("Do you take PayPal?") counts half: the thing says what is asked. */
+const LIGHT_VERB_FACTOR = 0.5;
 /**
  * "How much is…?", "how much for…?": a price is asked, though the question does not say so. The
  * word is added to it as an earlier question that stands apart counts, only to break ties, so
@@ -468,6 +470,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const asked = concepts(question, false);
     const tokens = words(question);
     markAskedThingMissing(asked, tokens);
+    lightenVerbOfThing(asked, tokens);
     const together = askedTogether(asked, tokens);
     const plain = tokens.join(' ');
     // "When…?" asks for a time, which the answer states in numbers as an amount.
@@ -658,6 +661,15 @@ function markAskedThingMissing(asked: Concept[], tokens: string[]): void {
   const naming = askedThing(tokens).map((at) => asked.find((c) => c.word === tokens[at]));
   if (naming.length === 0 || !naming.every((c) => c && c.ids.size === 0 && !/^\d+$/.test(c.word))) return;
   for (const concept of naming as Concept[]) concept.unknown = concept.word;
+}
+
+/** The light verb of a question asking of its object, counting less than the object, which the material has. */
+function lightenVerbOfThing(asked: Concept[], tokens: string[]): void {
+  const at = lightVerbOfThing(tokens);
+  if (at === undefined) return;
+  const verb = asked.find((c) => c.word === tokens[at]);
+  const thing = askedThing(tokens).map((i) => asked.find((c) => c.word === tokens[i]));
+  if (verb && thing.some((c) => c && c.ids.size > 0)) verb.weight *= LIGHT_VERB_FACTOR;
 }
 
 /** The concepts (by index) of a verb and the means it is asked to be done by, when the material has both. */
