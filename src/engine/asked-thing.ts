@@ -68,13 +68,22 @@ const MEANS = new Set(['by', 'over', 'via', 'through', 'using', 'with']);
  * ("We pay for the return shipping", "call 020 555 0100"), and say nothing of paying by phone.
  */
 export function askedWithMeans(tokens: string[]): [number, number] | undefined {
+  const verb = askedAbility(tokens);
+  if (verb === undefined || !MEANS.has(tokens[verb + 1] as string)) return undefined;
+  const means = lastOfThing(tokens, verb + 2);
+  return means === undefined ? undefined : [verb, means];
+}
+
+/**
+ * The index of the verb a "Can I…?" question asks whether one may do ("Can I cancel my plan?":
+ * cancel), when it says something of its own; undefined for a light verb or another form.
+ */
+export function askedAbility(tokens: string[]): number | undefined {
   const can = CAN_ONE.exec(tokens.join(' '));
   if (!can) return undefined;
   const verb = wordsIn(can[0]);
   const word = tokens[verb];
-  if (word === undefined || LIGHT_VERBS.has(word) || isStopword(word) || !MEANS.has(tokens[verb + 1] as string)) return undefined;
-  const means = lastOfThing(tokens, verb + 2);
-  return means === undefined ? undefined : [verb, means];
+  return word === undefined || LIGHT_VERBS.has(word) || isStopword(word) ? undefined : verb;
 }
 
 /**

@@ -8,7 +8,7 @@ import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedThing, askedWithMeans, lightVerbOfThing } from './asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, lightVerbOfThing } from './asked-thing.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -224,6 +224,11 @@ const ASKS_CONTACT =
   /\b(?:phone|telephone|mobile) (?:number|no)\b|\bcontact (?:you|us|support|someone|the team|customer service)\b|\b(?:contact|reach|call|phone|ring|email|e mail) (?:you|support)\b|\b(?:your|the) (?:phone|telephone|email|e mail|number|contact)\b|\be?mail address\b|\bget in touch\b|\bwho (?:do|should|can) i (?:call|ring|contact|phone)\b|\bwhat number\b/;
 /** What a sentence answering such a question holds: a phone number or an e-mail address. */
 const STATES_CONTACT = /\+?\d[\d\s()./-]{5,}\d|[\w.+-]+@[\w-]+\.\w/;
+/**
+ * What a sentence answering "Can I cancel…?" says: that one can or may do it ("You can cancel at
+ * any time…"), rather than something else of it ("Annual plans cancelled within 30 days…").
+ */
+const statesAbility = (verb: string) => new RegExp(`\\b(?:can|may)\\s+(?:\\w+\\s+){0,2}?${stem(verb).replace(/\W/g, '')}`, 'i');
 /** "Phone number", "e-mail address": the question's form, which the number or address stated answers, not words the answer must hold. */
 const CONTACT_FORM = /^(?:phone|telephone|mobile|contact|fax) (?:number|no)$|^e?mail address$/;
 /** The means of getting in touch, each standing for the others in a question asking for contact details ("your email?": "write to …"). */
@@ -487,7 +492,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
           ? STATES_DURATION
           : asksAmount
             ? STATES_AMOUNT
-            : undefined;
+            : abilityAsked(tokens);
     const refersBack = asked.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
     // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
     // unless it asks for contact details ("What's your email address?") or the owner wrote it as
@@ -661,6 +666,12 @@ function markAskedThingMissing(asked: Concept[], tokens: string[]): void {
   const naming = askedThing(tokens).map((at) => asked.find((c) => c.word === tokens[at]));
   if (naming.length === 0 || !naming.every((c) => c && c.ids.size === 0 && !/^\d+$/.test(c.word))) return;
   for (const concept of naming as Concept[]) concept.unknown = concept.word;
+}
+
+/** What a sentence answering a "Can I…?" question of a verb says, for that verb. */
+function abilityAsked(tokens: string[]): RegExp | undefined {
+  const verb = askedAbility(tokens);
+  return verb === undefined ? undefined : statesAbility(tokens[verb] as string);
 }
 
 /** The light verb of a question asking of its object, counting less than the object, which the material has. */

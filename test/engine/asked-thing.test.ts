@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedThing, askedWithMeans, lightVerbOfThing } from '../../src/engine/asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, lightVerbOfThing } from '../../src/engine/asked-thing.js';
 import { words } from '../../src/engine/text.js';
 
 /** The words askedThing names, rather than their indexes. */
@@ -56,5 +56,14 @@ describe('lightVerbOfThing', () => {
 
   it.each(['Can I track my order?', 'Is there a free trial?', 'Can we take our buggy and car seat?'])('names none in %s', (question) => {
     expect(lightVerbOfThing(words(question))).toBeUndefined();
+  });
+});
+
+describe('askedAbility', () => {
+  it('names the verb a "Can I…?" question asks whether one may do, not a light one', () => {
+    const tokens = words('Can I cancel my plan?');
+    expect(tokens[askedAbility(tokens) ?? -1]).toBe('cancel');
+    expect(askedAbility(words('Can I get a refund?'))).toBeUndefined();
+    expect(askedAbility(words('How do I cancel my plan?'))).toBeUndefined();
   });
 });

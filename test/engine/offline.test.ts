@@ -438,6 +438,15 @@ describe('composeAnswer with word vectors', () => {
     }
   });
 
+  it('answers "Can I cancel…?" with the sentence saying one can cancel, first', () => {
+    // "Annual plans cancelled within 30 days…" holds "cancel" and "plan" both, and was quoted alone;
+    // "You can cancel at any time…", which answers what is asked, holds only "cancel".
+    const help = [documentText('help-centre.md', MATERIALS)];
+    for (const question of ['Can I cancel my plan?', 'Can I cancel my subscription?']) {
+      expect(composeAnswer(input(question, help)), question).toMatch(/^You can cancel at any time from Settings > Billing\./);
+    }
+  });
+
   it('takes a British spelling for the common word it is', () => {
     // WordNet's counts of how common a word is come from an American corpus: "neighbour" counted
     // as a rare word the material lacks, and a rare word asked about is declined.
