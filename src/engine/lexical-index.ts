@@ -53,8 +53,12 @@ export type Passage = {
   sentences: PassageSentence[];
   /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
   unknownWords: string[];
-  /** The question asks two of its words together (asked-thing.ts askedWithMeans), and the section lacks one of them. */
-  partsApart: boolean;
+  /**
+   * The section lacks what an answer must name: one of two words the question asks together
+   * (asked-thing.ts askedWithMeans), or the thing it asks of (askedThing), which the material has
+   * elsewhere: "Is there a free trial?" is not answered by "Delivery is free…".
+   */
+  lacksAsked: boolean;
   /**
    * The section leaves unstated the amount the question's form asks for, and does not answer it:
    * the question asks what something costs and none of the sentences states a price, nor that it
@@ -257,7 +261,7 @@ type Concept = {
 };
 
 /** A question as read: its own concepts, the earlier conversation, and what its form asks an answer to state. */
-type Reading = { asked: Concept[]; together: number[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
+type Reading = { asked: Concept[]; together: number[]; thing: number[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
 
 /**
  * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
@@ -382,7 +386,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /** The best `limit` passages for the question as read, leaning on the earlier one or standing on its own. */
-  function passagesFor({ asked, together, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
+  function passagesFor({ asked, together, thing, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
     const implied = ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
@@ -459,7 +463,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         keyAsked: answeredShare(sameKind, index.keyTermStart, index.keyTerms, section),
         sentences,
         unknownWords,
-        partsApart: together.some((c) => covered[c] === 0),
+        lacksAsked: together.some((c) => covered[c] === 0) || (thing.length > 0 && thing.every((c) => covered[c] === 0)),
         unstated: amountMissing(sentences, stated),
       };
       const source = sourceOf(section);
@@ -474,8 +478,12 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const context = withoutLeadIn(earlier);
     const asked = concepts(question, false);
     const tokens = words(question);
-    markAskedThingMissing(asked, tokens);
-    lightenVerbOfThing(asked, tokens);
+    // The words naming what the question asks of, as concepts (by index).
+    const thing = askedThing(tokens)
+      .map((at) => asked.findIndex((c) => c.word === tokens[at]))
+      .filter((c) => c >= 0);
+    markAskedThingMissing(asked, thing);
+    lightenVerbOfThing(asked, tokens, thing);
     const together = askedTogether(asked, tokens);
     const plain = tokens.join(' ');
     // "When…?" asks for a time, which the answer states in numbers as an amount.
@@ -498,7 +506,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     // unless it asks for contact details ("What's your email address?") or the owner wrote it as
     // a question of its own (a Q&A pair's): those are no follow-ups.
     const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
-    const reading: Reading = { asked, together, context, plain, refersBack, stated };
+    const reading: Reading = { asked, together, thing, context, plain, refersBack, stated };
     let passages = passagesFor(reading, leans, limit);
     // A follow-up naming one thing of its own that the material holds, but no section of the
     // earlier subject does ("How far do you deliver?" after a question on the warranty), has
@@ -662,10 +670,10 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
  * The words naming what a question asks of (asked-thing.ts), when nothing in the material stands
  * for any of them, count as ones the material never names: the question is declined.
  */
-function markAskedThingMissing(asked: Concept[], tokens: string[]): void {
-  const naming = askedThing(tokens).map((at) => asked.find((c) => c.word === tokens[at]));
-  if (naming.length === 0 || !naming.every((c) => c && c.ids.size === 0 && !/^\d+$/.test(c.word))) return;
-  for (const concept of naming as Concept[]) concept.unknown = concept.word;
+function markAskedThingMissing(asked: Concept[], thing: number[]): void {
+  const naming = thing.map((c) => asked[c] as Concept);
+  if (naming.length === 0 || !naming.every((c) => c.ids.size === 0 && !/^\d+$/.test(c.word))) return;
+  for (const concept of naming) concept.unknown = concept.word;
 }
 
 /** What a sentence answering a "Can I…?" question of a verb says, for that verb. */
@@ -675,12 +683,11 @@ function abilityAsked(tokens: string[]): RegExp | undefined {
 }
 
 /** The light verb of a question asking of its object, counting less than the object, which the material has. */
-function lightenVerbOfThing(asked: Concept[], tokens: string[]): void {
+function lightenVerbOfThing(asked: Concept[], tokens: string[], thing: number[]): void {
   const at = lightVerbOfThing(tokens);
   if (at === undefined) return;
   const verb = asked.find((c) => c.word === tokens[at]);
-  const thing = askedThing(tokens).map((i) => asked.find((c) => c.word === tokens[i]));
-  if (verb && thing.some((c) => c && c.ids.size > 0)) verb.weight *= LIGHT_VERB_FACTOR;
+  if (verb && thing.some((c) => (asked[c] as Concept).ids.size > 0)) verb.weight *= LIGHT_VERB_FACTOR;
 }
 
 /** The concepts (by index) of a verb and the means it is asked to be done by, when the material has both. */
