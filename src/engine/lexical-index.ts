@@ -235,6 +235,8 @@ const STATES_CONTACT = /\+?\d[\d\s()./-]{5,}\d|[\w.+-]+@[\w-]+\.\w/;
 const statesAbility = (verb: string) => new RegExp(`\\b(?:can|may)\\s+(?:\\w+\\s+){0,2}?${stem(verb).replace(/\W/g, '')}`, 'i');
 /** "Phone number", "e-mail address": the question's form, which the number or address stated answers, not words the answer must hold. */
 const CONTACT_FORM = /^(?:phone|telephone|mobile|contact|fax) (?:number|no)$|^e?mail address$/;
+/** "Do you take cards?", "what payment does the clinic take": what a business takes, it accepts (WordNet's commonest "take" is to get hold of). */
+const TAKES_AS_ACCEPTS = /^(?:(?:do|does) (?:you|u|they|it)|\S+ (?:do|does)) take$/;
 /** The means of getting in touch, each standing for the others in a question asking for contact details ("your email?": "write to …"). */
 const CONTACT_MEANS = new Set(['phone', 'telephone', 'call', 'ring', 'email', 'mail', 'write', 'contact']);
 /** What stating what such a question asks (a number, contact details) adds to a sentence's score: a tie-break. */
@@ -320,6 +322,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (asksContact && CONTACT_MEANS.has(word)) {
         for (const means of CONTACT_MEANS) standsFor(ids, idOf(stem(means)), SYNONYM_FACTOR);
       }
+      if (expand && TAKES_AS_ACCEPTS.test(tokens.slice(Math.max(0, i - 2), i + 1).join(' '))) standsFor(ids, idOf(stem('accept')), SYNONYM_FACTOR);
       // Only words the material lacks are read as their kinds ("parrots" as birds), as by vectors.
       const missing = ids.size === 0;
       for (const [kind, level] of expand && !phrase && missing ? broaderNouns(word) : []) {

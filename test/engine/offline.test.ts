@@ -447,6 +447,13 @@ describe('composeAnswer with word vectors', () => {
     }
   });
 
+  it('reads what a business "takes" as what it accepts', () => {
+    // WordNet's commonest "take" is to get hold of: the vet's "We accept cash, EFTPOS…" lost to
+    // "Payment is due when you collect your pet…", which holds "payment" as well.
+    const vet = [documentText('vet-client-guide.md', DEVELOPMENT_2.folder)];
+    expect(composeAnswer(input('what kind of payment do you take', vet))).toContain('We accept cash, EFTPOS, Visa and Mastercard');
+  });
+
   it('takes a British spelling for the common word it is', () => {
     // WordNet's counts of how common a word is come from an American corpus: "neighbour" counted
     // as a rare word the material lacks, and a rare word asked about is declined.
