@@ -233,8 +233,8 @@ const STATES_CONTACT = /\+?\d[\d\s()./-]{5,}\d|[\w.+-]+@[\w-]+\.\w/;
  * any time…"), rather than something else of it ("Annual plans cancelled within 30 days…").
  */
 const statesAbility = (verb: string) => new RegExp(`\\b(?:can|may)\\s+(?:\\w+\\s+){0,2}?${stem(verb).replace(/\W/g, '')}`, 'i');
-/** "Phone number", "e-mail address": the question's form, which the number or address stated answers, not words the answer must hold. */
-const CONTACT_FORM = /^(?:phone|telephone|mobile|contact|fax) (?:number|no)$|^e?mail address$/;
+/** "Phone number", "what number", "e-mail address": the question's form, which the number or address stated answers, not words the answer must hold. */
+const CONTACT_FORM = /^(?:phone|telephone|mobile|contact|fax|what|which) (?:number|no)$|^e?mail address$/;
 /** "Do you take cards?", "what payment does the clinic take": what a business takes, it accepts (WordNet's commonest "take" is to get hold of). */
 const TAKES_AS_ACCEPTS = /^(?:(?:do|does) (?:you|u|they|it)|\S+ (?:do|does)) take$/;
 /** The means of getting in touch, each standing for the others in a question asking for contact details ("your email?": "write to …"). */

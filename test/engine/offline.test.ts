@@ -7,7 +7,7 @@ import { composeAnswer, NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { offlineResponder } from '../../src/engine/offline/index.js';
 import type { ChatTurn, ResponderInput } from '../../src/engine/responder.js';
 import type { SourceRef } from '../../src/store/port.js';
-import { DEVELOPMENT_2, documentText } from './eval/score.js';
+import { DEVELOPMENT, DEVELOPMENT_2, documentText } from './eval/score.js';
 
 /** Materials made up while using the hub as its users would, where it answered wrongly. */
 const MATERIALS = new URL('./materials/', import.meta.url);
@@ -452,6 +452,13 @@ describe('composeAnswer with word vectors', () => {
     // "Payment is due when you collect your pet…", which holds "payment" as well.
     const vet = [documentText('vet-client-guide.md', DEVELOPMENT_2.folder)];
     expect(composeAnswer(input('what kind of payment do you take', vet))).toContain('We accept cash, EFTPOS, Visa and Mastercard');
+  });
+
+  it('reads "what number" as the form of a question asking for a phone number', () => {
+    // "number" was read by word vectors as the material's numerals, and "night" as "morning":
+    // "Same-day appointments are released at 8:00 every morning…" was quoted.
+    const clinic = [documentText('clinic-faq.md', DEVELOPMENT.folder)];
+    expect(composeAnswer(input('What number do I call at night?', clinic))).toContain('call the out-of-hours GP service on 0900 1515');
   });
 
   it('takes a British spelling for the common word it is', () => {
