@@ -100,6 +100,9 @@ export function lightVerbOfThing(tokens: string[]): number | undefined {
   return verb >= 0 && LIGHT_VERBS.has(tokens[verb] as string) && lastOfThing(tokens, verb + 1) !== undefined ? verb : undefined;
 }
 
+/** Words that stand for a place or thing without naming it ("Is there somewhere to park?"): no thing of their own. */
+const INDEFINITE = new Set(['somewhere', 'anywhere', 'everywhere', 'someplace', 'anyplace']);
+
 /** How many words a matched beginning of the question holds. */
 const wordsIn = (beginning: string) => beginning.trim().split(' ').length;
 
@@ -113,7 +116,7 @@ function lastOfThing(tokens: string[], from: number): number | undefined {
   let last: number | undefined;
   for (; at < tokens.length; at += 1) {
     const word = tokens[at] as string;
-    if (word === 'and' || word === 'or') return undefined;
+    if (word === 'and' || word === 'or' || INDEFINITE.has(word)) return undefined;
     if (ENDS_THING.has(word) || isStopword(word)) break;
     last = at;
   }

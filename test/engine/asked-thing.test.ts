@@ -30,6 +30,8 @@ describe('askedThing', () => {
     'When will it arrive?',
     'Can we take our buggy and car seat?',
     'What payment methods do you accept?',
+    'Is there somewhere to park?',
+    'Is there anywhere to eat nearby?',
   ])('names nothing of its own in %s', (question) => {
     expect(named(question)).toEqual([]);
   });

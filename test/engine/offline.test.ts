@@ -461,6 +461,12 @@ describe('composeAnswer with word vectors', () => {
     expect(composeAnswer(input('What number do I call at night?', clinic))).toContain('call the out-of-hours GP service on 0900 1515');
   });
 
+  it('answers "Is there somewhere to…?" by what follows, "somewhere" naming nothing', () => {
+    // "somewhere" was read as the thing asked of, which the material has no word for: declined.
+    const vet = [documentText('vet-client-guide.md', DEVELOPMENT_2.folder)];
+    expect(composeAnswer(input('is there somewhere to park?', vet))).toContain('There are four client parks behind the clinic');
+  });
+
   it('takes a British spelling for the common word it is', () => {
     // WordNet's counts of how common a word is come from an American corpus: "neighbour" counted
     // as a rare word the material lacks, and a rare word asked about is declined.
