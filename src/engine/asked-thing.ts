@@ -7,9 +7,9 @@ import { isStopword } from './text.js';
 // question's other words ("Removing a user frees their seat", "you get an e-mail when your order
 // leaves", "New teammates come on board…" for "arrive") is no answer to it.
 
-/** "Is there a…", "Do you have any…", "Does the hotel offer…": what follows is the thing asked of. */
+/** "Is there a…", "Do you have any…", "Does the hotel offer…", "Do you take…": what follows is the thing asked of. */
 const THERE_OR_OFFERED =
-  /^(?:(?:is|are) there|(?:do|does) (?:you|u|they|we|it|the \S+) (?:have|offer|provide|sell|run|give|organise|organize|arrange)) (?:a |an |any |some )?/;
+  /^(?:(?:is|are) there|(?:do|does) (?:you|u|they|we|it|the \S+) (?:have|offer|provide|sell|run|give|organise|organize|arrange|take|accept)) (?:a |an |any |some )?/;
 /** "When will…", "How long does…", "Where is…": the thing named next, before its verb, is what is asked of. */
 const WH_OF_THING = /^(?:when|where|why|how(?: long| soon| often| much| many)?|what time) (?:will|would|does|do|did|is|are|can|should|shall) /;
 /** Who may do what a question asks of ("When can I…", "How do you…"). */
@@ -33,6 +33,9 @@ export function askedThing(tokens: string[]): number[] {
     const verb = wordsIn(can[0]);
     const word = tokens[verb];
     if (word === undefined) return [];
+    // "Can I pay with PayPal?" is answered by "We accept … PayPal", which has no word for paying.
+    const withMeans = askedWithMeans(tokens);
+    if (withMeans) return withMeans;
     return LIGHT_VERBS.has(word) || isStopword(word) ? listed(lastOfThing(tokens, verb + 1)) : [verb];
   }
   const there = THERE_OR_OFFERED.exec(plain);
@@ -65,14 +68,40 @@ const MEANS = new Set(['by', 'over', 'via', 'through', 'using', 'with']);
  * ("We pay for the return shipping", "call 020 555 0100"), and say nothing of paying by phone.
  */
 export function askedWithMeans(tokens: string[]): [number, number] | undefined {
+  const verb = askedAbility(tokens);
+  if (verb === undefined || !MEANS.has(tokens[verb + 1] as string)) return undefined;
+  const means = lastOfThing(tokens, verb + 2);
+  return means === undefined ? undefined : [verb, means];
+}
+
+/**
+ * The index of the verb a "Can I…?" question asks whether one may do ("Can I cancel my plan?":
+ * cancel), when it says something of its own; undefined for a light verb or another form.
+ */
+export function askedAbility(tokens: string[]): number | undefined {
   const can = CAN_ONE.exec(tokens.join(' '));
   if (!can) return undefined;
   const verb = wordsIn(can[0]);
   const word = tokens[verb];
-  if (word === undefined || LIGHT_VERBS.has(word) || isStopword(word) || !MEANS.has(tokens[verb + 1] as string)) return undefined;
-  const means = lastOfThing(tokens, verb + 2);
-  return means === undefined ? undefined : [verb, means];
+  return word === undefined || LIGHT_VERBS.has(word) || isStopword(word) ? undefined : verb;
 }
+
+/**
+ * The index of a verb that says little of its own in a question asking of its object ("Do you
+ * take PayPal?", "Can I get a refund?"): a sentence with the verb alone ("Delivery takes 2 to 4
+ * days") answers less of it than one naming the object.
+ */
+export function lightVerbOfThing(tokens: string[]): number | undefined {
+  const plain = tokens.join(' ');
+  const can = CAN_ONE.exec(plain);
+  const offered = THERE_OR_OFFERED.exec(plain);
+  // "Can I get…": the word after the opening; "Do you take a…", "Does the hotel have…": the opening's verb.
+  const verb = can ? wordsIn(can[0]) : offered ? tokens.slice(0, wordsIn(offered[0])).findIndex((word, i) => i > 1 && LIGHT_VERBS.has(word)) : -1;
+  return verb >= 0 && LIGHT_VERBS.has(tokens[verb] as string) && lastOfThing(tokens, verb + 1) !== undefined ? verb : undefined;
+}
+
+/** Words that stand for a place or thing without naming it ("Is there somewhere to park?"): no thing of their own. */
+const INDEFINITE = new Set(['somewhere', 'anywhere', 'everywhere', 'someplace', 'anyplace']);
 
 /** How many words a matched beginning of the question holds. */
 const wordsIn = (beginning: string) => beginning.trim().split(' ').length;
@@ -87,7 +116,7 @@ function lastOfThing(tokens: string[], from: number): number | undefined {
   let last: number | undefined;
   for (; at < tokens.length; at += 1) {
     const word = tokens[at] as string;
-    if (word === 'and' || word === 'or') return undefined;
+    if (word === 'and' || word === 'or' || INDEFINITE.has(word)) return undefined;
     if (ENDS_THING.has(word) || isStopword(word)) break;
     last = at;
   }

@@ -8,7 +8,7 @@ import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedThing, askedWithMeans } from './asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, lightVerbOfThing } from './asked-thing.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -53,8 +53,12 @@ export type Passage = {
   sentences: PassageSentence[];
   /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
   unknownWords: string[];
-  /** The question asks two of its words together (asked-thing.ts askedWithMeans), and the section lacks one of them. */
-  partsApart: boolean;
+  /**
+   * The section lacks what an answer must name: one of two words the question asks together
+   * (asked-thing.ts askedWithMeans), or the thing it asks of (askedThing), which the material has
+   * elsewhere: "Is there a free trial?" is not answered by "Delivery is free…".
+   */
+  lacksAsked: boolean;
   /**
    * The section leaves unstated the amount the question's form asks for, and does not answer it:
    * the question asks what something costs and none of the sentences states a price, nor that it
@@ -193,6 +197,8 @@ const asksAmountAt = (tokens: string[], i: number) =>
 const DURATION_VERB = /^(?:take|takes|took|taking)$/;
 /** Less, not far less: at 0.6 a heading naming the rest ("Repairs") outweighs "takes two days" and its opening is quoted. */
 const DURATION_VERB_FACTOR = 0.8;
+/** A light verb before the thing asked of ("Do you take PayPal?") counts half: the thing says what is asked. */
+const LIGHT_VERB_FACTOR = 0.5;
 /**
  * "How much is…?", "how much for…?": a price is asked, though the question does not say so. The
  * word is added to it as an earlier question that stands apart counts, only to break ties, so
@@ -222,8 +228,15 @@ const ASKS_CONTACT =
   /\b(?:phone|telephone|mobile) (?:number|no)\b|\bcontact (?:you|us|support|someone|the team|customer service)\b|\b(?:contact|reach|call|phone|ring|email|e mail) (?:you|support)\b|\b(?:your|the) (?:phone|telephone|email|e mail|number|contact)\b|\be?mail address\b|\bget in touch\b|\bwho (?:do|should|can) i (?:call|ring|contact|phone)\b|\bwhat number\b/;
 /** What a sentence answering such a question holds: a phone number or an e-mail address. */
 const STATES_CONTACT = /\+?\d[\d\s()./-]{5,}\d|[\w.+-]+@[\w-]+\.\w/;
-/** "Phone number", "e-mail address": the question's form, which the number or address stated answers, not words the answer must hold. */
-const CONTACT_FORM = /^(?:phone|telephone|mobile|contact|fax) (?:number|no)$|^e?mail address$/;
+/**
+ * What a sentence answering "Can I cancel…?" says: that one can or may do it ("You can cancel at
+ * any time…"), rather than something else of it ("Annual plans cancelled within 30 days…").
+ */
+const statesAbility = (verb: string) => new RegExp(`\\b(?:can|may)\\s+(?:\\w+\\s+){0,2}?${stem(verb).replace(/\W/g, '')}`, 'i');
+/** "Phone number", "what number", "e-mail address": the question's form, which the number or address stated answers, not words the answer must hold. */
+const CONTACT_FORM = /^(?:phone|telephone|mobile|contact|fax|what|which) (?:number|no)$|^e?mail address$/;
+/** "Do you take cards?", "what payment does the clinic take": what a business takes, it accepts (WordNet's commonest "take" is to get hold of). */
+const TAKES_AS_ACCEPTS = /^(?:(?:do|does) (?:you|u|they|it)|\S+ (?:do|does)) take$/;
 /** The means of getting in touch, each standing for the others in a question asking for contact details ("your email?": "write to …"). */
 const CONTACT_MEANS = new Set(['phone', 'telephone', 'call', 'ring', 'email', 'mail', 'write', 'contact']);
 /** What stating what such a question asks (a number, contact details) adds to a sentence's score: a tie-break. */
@@ -250,7 +263,7 @@ type Concept = {
 };
 
 /** A question as read: its own concepts, the earlier conversation, and what its form asks an answer to state. */
-type Reading = { asked: Concept[]; together: number[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
+type Reading = { asked: Concept[]; together: number[]; thing: number[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
 
 /**
  * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
@@ -309,6 +322,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (asksContact && CONTACT_MEANS.has(word)) {
         for (const means of CONTACT_MEANS) standsFor(ids, idOf(stem(means)), SYNONYM_FACTOR);
       }
+      if (expand && TAKES_AS_ACCEPTS.test(tokens.slice(Math.max(0, i - 2), i + 1).join(' '))) standsFor(ids, idOf(stem('accept')), SYNONYM_FACTOR);
       // Only words the material lacks are read as their kinds ("parrots" as birds), as by vectors.
       const missing = ids.size === 0;
       for (const [kind, level] of expand && !phrase && missing ? broaderNouns(word) : []) {
@@ -375,7 +389,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /** The best `limit` passages for the question as read, leaning on the earlier one or standing on its own. */
-  function passagesFor({ asked, together, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
+  function passagesFor({ asked, together, thing, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
     const implied = ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
@@ -452,7 +466,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         keyAsked: answeredShare(sameKind, index.keyTermStart, index.keyTerms, section),
         sentences,
         unknownWords,
-        partsApart: together.some((c) => covered[c] === 0),
+        lacksAsked: together.some((c) => covered[c] === 0) || (thing.length > 0 && thing.every((c) => covered[c] === 0)),
         unstated: amountMissing(sentences, stated),
       };
       const source = sourceOf(section);
@@ -467,7 +481,12 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const context = withoutLeadIn(earlier);
     const asked = concepts(question, false);
     const tokens = words(question);
-    markAskedThingMissing(asked, tokens);
+    // The words naming what the question asks of, as concepts (by index).
+    const thing = askedThing(tokens)
+      .map((at) => asked.findIndex((c) => c.word === tokens[at]))
+      .filter((c) => c >= 0);
+    markAskedThingMissing(asked, thing);
+    lightenVerbOfThing(asked, tokens, thing);
     const together = askedTogether(asked, tokens);
     const plain = tokens.join(' ');
     // "When…?" asks for a time, which the answer states in numbers as an amount.
@@ -484,13 +503,13 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
           ? STATES_DURATION
           : asksAmount
             ? STATES_AMOUNT
-            : undefined;
+            : abilityAsked(tokens);
     const refersBack = asked.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
     // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
     // unless it asks for contact details ("What's your email address?") or the owner wrote it as
     // a question of its own (a Q&A pair's): those are no follow-ups.
     const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
-    const reading: Reading = { asked, together, context, plain, refersBack, stated };
+    const reading: Reading = { asked, together, thing, context, plain, refersBack, stated };
     let passages = passagesFor(reading, leans, limit);
     // A follow-up naming one thing of its own that the material holds, but no section of the
     // earlier subject does ("How far do you deliver?" after a question on the warranty), has
@@ -654,10 +673,24 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
  * The words naming what a question asks of (asked-thing.ts), when nothing in the material stands
  * for any of them, count as ones the material never names: the question is declined.
  */
-function markAskedThingMissing(asked: Concept[], tokens: string[]): void {
-  const naming = askedThing(tokens).map((at) => asked.find((c) => c.word === tokens[at]));
-  if (naming.length === 0 || !naming.every((c) => c && c.ids.size === 0 && !/^\d+$/.test(c.word))) return;
-  for (const concept of naming as Concept[]) concept.unknown = concept.word;
+function markAskedThingMissing(asked: Concept[], thing: number[]): void {
+  const naming = thing.map((c) => asked[c] as Concept);
+  if (naming.length === 0 || !naming.every((c) => c.ids.size === 0 && !/^\d+$/.test(c.word))) return;
+  for (const concept of naming) concept.unknown = concept.word;
+}
+
+/** What a sentence answering a "Can I…?" question of a verb says, for that verb. */
+function abilityAsked(tokens: string[]): RegExp | undefined {
+  const verb = askedAbility(tokens);
+  return verb === undefined ? undefined : statesAbility(tokens[verb] as string);
+}
+
+/** The light verb of a question asking of its object, counting less than the object, which the material has. */
+function lightenVerbOfThing(asked: Concept[], tokens: string[], thing: number[]): void {
+  const at = lightVerbOfThing(tokens);
+  if (at === undefined) return;
+  const verb = asked.find((c) => c.word === tokens[at]);
+  if (verb && thing.some((c) => (asked[c] as Concept).ids.size > 0)) verb.weight *= LIGHT_VERB_FACTOR;
 }
 
 /** The concepts (by index) of a verb and the means it is asked to be done by, when the material has both. */

@@ -251,6 +251,6 @@ export function createRetriever(store: Store, options: RetrieverOptions = {}): R
 }
 
 function chunkPassage(chunk: Material['chunks'][number] | undefined, seq: number): Passage {
-  const passage: Passage = { text: chunk?.text ?? '', score: 0, seq, key: '', coverage: 0, keyCoverage: 0, ownWordsCoverage: 0, otherKindWords: [], keyAsked: 0, sentences: [], unknownWords: [], partsApart: false, unstated: false };
+  const passage: Passage = { text: chunk?.text ?? '', score: 0, seq, key: '', coverage: 0, keyCoverage: 0, ownWordsCoverage: 0, otherKindWords: [], keyAsked: 0, sentences: [], unknownWords: [], lacksAsked: false, unstated: false };
   return chunk?.source ? { ...passage, source: chunk.source } : passage;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedThing, askedWithMeans } from '../../src/engine/asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, lightVerbOfThing } from '../../src/engine/asked-thing.js';
 import { words } from '../../src/engine/text.js';
 
 /** The words askedThing names, rather than their indexes. */
@@ -14,6 +14,8 @@ describe('askedThing', () => {
     ['Do you offer gift cards for birthdays?', ['cards']],
     ['Does the hotel have a pool?', ['pool']],
     ['Can I track my order?', ['track']],
+    ['Can I pay with PayPal?', ['pay', 'paypal']],
+    ['Do you take PayPal?', ['paypal']],
     ['Can I get a refund?', ['refund']],
     ["Can we take our kid's pram?", ['pram']],
     ['When will my refund arrive?', ['refund']],
@@ -28,6 +30,8 @@ describe('askedThing', () => {
     'When will it arrive?',
     'Can we take our buggy and car seat?',
     'What payment methods do you accept?',
+    'Is there somewhere to park?',
+    'Is there anywhere to eat nearby?',
   ])('names nothing of its own in %s', (question) => {
     expect(named(question)).toEqual([]);
   });
@@ -39,5 +43,29 @@ describe('askedWithMeans', () => {
     expect(askedWithMeans(tokens)?.map((at) => tokens[at])).toEqual(['pay', 'phone']);
     expect(askedWithMeans(words('Can I pay for two lamps?'))).toBeUndefined();
     expect(askedWithMeans(words('Can I bring it by car?'))).toBeUndefined();
+  });
+});
+
+describe('lightVerbOfThing', () => {
+  it.each([
+    ['Do you take PayPal?', 'take'],
+    ['Can I get a refund?', 'get'],
+    ['Does the hotel have a pool?', 'have'],
+  ])('names the light verb of %s, which asks of its object', (question, verb) => {
+    const tokens = words(question);
+    expect(tokens[lightVerbOfThing(tokens) ?? -1]).toBe(verb);
+  });
+
+  it.each(['Can I track my order?', 'Is there a free trial?', 'Can we take our buggy and car seat?'])('names none in %s', (question) => {
+    expect(lightVerbOfThing(words(question))).toBeUndefined();
+  });
+});
+
+describe('askedAbility', () => {
+  it('names the verb a "Can I…?" question asks whether one may do, not a light one', () => {
+    const tokens = words('Can I cancel my plan?');
+    expect(tokens[askedAbility(tokens) ?? -1]).toBe('cancel');
+    expect(askedAbility(words('Can I get a refund?'))).toBeUndefined();
+    expect(askedAbility(words('How do I cancel my plan?'))).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { composeAnswer, NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { offlineResponder } from '../../src/engine/offline/index.js';
 import type { ChatTurn, ResponderInput } from '../../src/engine/responder.js';
 import type { SourceRef } from '../../src/store/port.js';
-import { DEVELOPMENT_2, documentText } from './eval/score.js';
+import { DEVELOPMENT, DEVELOPMENT_2, documentText } from './eval/score.js';
 
 /** Materials made up while using the hub as its users would, where it answered wrongly. */
 const MATERIALS = new URL('./materials/', import.meta.url);
@@ -436,6 +436,35 @@ describe('composeAnswer with word vectors', () => {
       expect(answer, question).toContain('Refunds reach your card within 5 to 10 business days.');
       expect(answer, question).not.toContain('Upgrades');
     }
+  });
+
+  it('answers "Can I cancel…?" with the sentence saying one can cancel, first', () => {
+    // "Annual plans cancelled within 30 days…" holds "cancel" and "plan" both, and was quoted alone;
+    // "You can cancel at any time…", which answers what is asked, holds only "cancel".
+    const help = [documentText('help-centre.md', MATERIALS)];
+    for (const question of ['Can I cancel my plan?', 'Can I cancel my subscription?']) {
+      expect(composeAnswer(input(question, help)), question).toMatch(/^You can cancel at any time from Settings > Billing\./);
+    }
+  });
+
+  it('reads what a business "takes" as what it accepts', () => {
+    // WordNet's commonest "take" is to get hold of: the vet's "We accept cash, EFTPOS…" lost to
+    // "Payment is due when you collect your pet…", which holds "payment" as well.
+    const vet = [documentText('vet-client-guide.md', DEVELOPMENT_2.folder)];
+    expect(composeAnswer(input('what kind of payment do you take', vet))).toContain('We accept cash, EFTPOS, Visa and Mastercard');
+  });
+
+  it('reads "what number" as the form of a question asking for a phone number', () => {
+    // "number" was read by word vectors as the material's numerals, and "night" as "morning":
+    // "Same-day appointments are released at 8:00 every morning…" was quoted.
+    const clinic = [documentText('clinic-faq.md', DEVELOPMENT.folder)];
+    expect(composeAnswer(input('What number do I call at night?', clinic))).toContain('call the out-of-hours GP service on 0900 1515');
+  });
+
+  it('answers "Is there somewhere to…?" by what follows, "somewhere" naming nothing', () => {
+    // "somewhere" was read as the thing asked of, which the material has no word for: declined.
+    const vet = [documentText('vet-client-guide.md', DEVELOPMENT_2.folder)];
+    expect(composeAnswer(input('is there somewhere to park?', vet))).toContain('There are four client parks behind the clinic');
   });
 
   it('takes a British spelling for the common word it is', () => {

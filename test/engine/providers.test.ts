@@ -59,7 +59,7 @@ const INSTRUCTIONS = 'You are the Acme helpdesk. Answer in one sentence.';
 const PASSAGES = ['Acme opens at 9:00 on weekdays.', 'Acme is closed on public holidays.'];
 
 /** A retrieved passage as the prompt sees it: only its text matters to a model. */
-const passage = (text: string): Passage => ({ text, score: 1, seq: 0, key: '', coverage: 1, keyCoverage: 0, ownWordsCoverage: 1, otherKindWords: [], keyAsked: 0, sentences: [{ text, weight: 1 }], unknownWords: [], partsApart: false, unstated: false });
+const passage = (text: string): Passage => ({ text, score: 1, seq: 0, key: '', coverage: 1, keyCoverage: 0, ownWordsCoverage: 1, otherKindWords: [], keyAsked: 0, sentences: [{ text, weight: 1 }], unknownWords: [], lacksAsked: false, unstated: false });
 
 function chatInput(model: ModelId, signal = new AbortController().signal): ResponderInput {
   return {

@@ -184,7 +184,7 @@ function quote(passages: Passage[], broad: boolean): string {
   const best = bestQuoted(passages);
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
   // by what it shares with the rest of the question.
-  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || best.partsApart || leavesAskedUnstated(best) || isPairOfAnother(best)) {
+  if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || best.lacksAsked || leavesAskedUnstated(best) || isPairOfAnother(best)) {
     return NO_ANSWER;
   }
   // A pair's answer is one answer: a sentence of it alone may say the opposite ("Not yet: … PayPal
