@@ -17,6 +17,7 @@ import { CONVERSATION_SOURCES } from '../conversation-sources.js';
 import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
 import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoff-rows.js';
+import { sqliteErasure } from './erasure.js';
 import type { HandoffNoticeWriter } from './handoff-notices.js';
 
 type ConversationRow = {
@@ -93,6 +94,7 @@ function sourceSlots(sources: ConversationSource[] | undefined): Record<`s${numb
 const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at, sources, author_name, kind';
 
 export function sqliteConversations(db: Database, count: ActivityCount, notices: HandoffNoticeWriter): ConversationRepository {
+  const erasure = sqliteErasure(db);
   // A new conversation takes source and contact from the append that creates it; later appends
   // only move updated_at forward.
   const upsertConversation = db.prepare(
@@ -276,6 +278,9 @@ export function sqliteConversations(db: Database, count: ActivityCount, notices:
       const row = seq === undefined ? undefined : citations.get(seq, chatbotId);
       if (!row) return undefined;
       return row.sources === null ? [] : (JSON.parse(row.sources) as MessageSource[]);
+    },
+    async delete(chatbotId, id) {
+      return erasure.conversation(chatbotId, id);
     },
   };
 }
