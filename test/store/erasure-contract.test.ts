@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handoffChanged, leadSubmitted, unansweredCreated } from '../../src/domain/webhook-events.js';
 import type { Chatbot, HandoffRequestNotice, Lead, Store, UnansweredExample, Webhook, WebhookDelivery } from '../../src/store/port.js';
-import { seedAccount, seedChatbot } from '../support/seed.js';
+import { seedAccount, seedChatbot, seedConversation, seedWebhook } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
 
 // Erasing one person's conversation or lead (GDPR art. 17): everything kept of it goes, and
@@ -17,18 +17,10 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: e
   let webhook: Webhook;
 
   const converse = (id: string, text: string, owner = chatbot) =>
-    store.conversations.append({
-      chatbotId: owner.id,
-      accountId: owner.accountId,
-      id,
-      source: 'Widget or Iframe',
-      contactId: null,
-      messages: [
-        { role: 'user', content: text, createdAt: NOW },
-        { role: 'assistant', content: 'I cannot say.', createdAt: at(1), kind: 'decline' },
-      ],
-      at: NOW,
-    });
+    seedConversation(store, owner, id, NOW, [
+      { role: 'user', content: text, createdAt: NOW },
+      { role: 'assistant', content: 'I cannot say.', createdAt: at(1), kind: 'decline' },
+    ]);
   const requestNotice = (conversationId: string): HandoffRequestNotice => ({
     kind: 'requested',
     id: `notice-${conversationId}`,
@@ -65,20 +57,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: e
   beforeEach(async () => {
     store = await target.open();
     chatbot = await seedChatbot(store, await seedAccount(store));
-    webhook = {
-      id: 'hook-1',
-      accountId: chatbot.accountId,
-      url: 'https://receiver.example.com/hook',
-      events: ['leads.submit', 'unanswered.created', 'handoff.requested', 'handoff.resolved'],
-      chatbotId: null,
-      secret: 'whsec_test',
-      enabled: true,
-      disabledReason: null,
-      failingSince: null,
-      createdAt: NOW,
-      updatedAt: NOW,
-    };
-    await store.webhooks.create(webhook);
+    webhook = await seedWebhook(store, chatbot.accountId, ['leads.submit', 'unanswered.created', 'handoff.requested', 'handoff.resolved'], NOW);
   });
   afterEach(async () => {
     await store.close();
