@@ -218,7 +218,7 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       tags: ['Conversations'],
       summary: 'Erase a saved conversation and everything kept of it (extension), e.g. on a person’s request under GDPR art. 17',
       description:
-        'Removes its messages (their feedback and revisions), its handoff and the handoff notices not yet posted, the lead ' +
+        'Removes its messages (their feedback and revisions), its handoff and handoff notices, the lead ' +
         'collected in it, its asks in unanswered questions (a group of questions it opened goes whole, as its question is the ' +
         'person’s words), and the webhook deliveries that carry any of these, delivered or not. Activity counts stay. What ' +
         'was already sent elsewhere stays there: messages posted to Slack or Discord, webhook events received. The widget ' +
