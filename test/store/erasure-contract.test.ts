@@ -150,6 +150,20 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: e
     expect(await store.conversations.delete(chatbot.id, 'c1')).toBe(false);
   });
 
+  it('erases only what carries exactly that id, whatever characters it holds', async () => {
+    const [erased, alike] = ['slack:T1:C1:1710072000.000100', 'slack:T1:C1:1710072000x000100'];
+    const handoff = { status: 'pending' as const, requestedAt: NOW, takenBy: null, dueAt: null, updatedAt: NOW };
+    const delivery = async (conversationId: string) => {
+      await converse(conversationId, 'Hello');
+      return enqueue(handoffChanged(webhook, 'handoff.requested', { chatbotId: chatbot.id, conversationId, handoff }, NOW));
+    };
+    const [gone, kept] = [await delivery(erased), await delivery(alike)];
+    expect(await store.conversations.delete(chatbot.id, erased)).toBe(true);
+    expect(await store.webhookOutbox.find(gone)).toBeUndefined();
+    expect(await store.webhookOutbox.find(kept)).toBeDefined();
+    expect(await store.conversations.find(chatbot.id, alike)).toBeDefined();
+  });
+
   it('starts a conversation of an erased one’s id afresh', async () => {
     await twoConversations();
     await store.conversations.delete(chatbot.id, 'c1');
