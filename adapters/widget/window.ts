@@ -140,9 +140,10 @@ async function begin(): Promise<void> {
   }
 }
 
-/** The conversation's saved messages and handoff; undefined when the hub has none or cannot say. */
-async function readHistory(id: string): Promise<History | undefined> {
+/** The conversation's saved messages and handoff; null when the hub has none, undefined when it cannot say. */
+async function readHistory(id: string): Promise<History | null | undefined> {
   const response = await fetch(`${base}/conversations/${id}`, { signal: AbortSignal.timeout(HISTORY_WAIT_MS) }).catch(() => undefined);
+  if (response?.status === 404) return null;
   return response?.ok ? ((await response.json().catch(() => undefined)) as History | undefined) : undefined;
 }
 
@@ -150,14 +151,16 @@ async function readHistory(id: string): Promise<History | undefined> {
  * The visitor's other tab may have carried the conversation on (asked for a person, say): looked
  * at again while it follows nothing, this window shows the conversation afresh if it changed, so
  * the team's replies show here too and the visitor's next message lands after what they missed.
+ * One the hub no longer has (the business erased it) is shown no more: a new one begins.
  */
 async function catchUp(): Promise<void> {
   const notNow = () => sending || live !== undefined || lastMessageId === undefined;
   if (notNow()) return;
   const reading = conversationId;
   const history = await readHistory(reading);
-  if (!history || notNow() || conversationId !== reading || history.messages.at(-1)?.id === lastMessageId) return;
-  showAfresh(history);
+  if (history === undefined || notNow() || conversationId !== reading) return;
+  if (history === null) startAfresh();
+  else if (history.messages.at(-1)?.id !== lastMessageId) showAfresh(history);
 }
 
 /** The conversation shown again from its start, as the hub has it now. */
@@ -430,6 +433,12 @@ function postToHost(message: WidgetMessage): void {
 talk.addEventListener('click', () => void talkToPerson());
 
 restart.addEventListener('click', () => {
+  startAfresh();
+  input.focus();
+});
+
+/** A new conversation, shown from its greeting; the page (or the host's) keeps it from now on. */
+function startAfresh(): void {
   stopListening();
   conversationId = newConversationId();
   replies = 0;
@@ -439,8 +448,7 @@ restart.addEventListener('click', () => {
   if (embedded) postToHost({ type: 'switchboard:conversation', conversationId });
   else saved.set(conversationKey, conversationId);
   showGreeting();
-  input.focus();
-});
+}
 
 if (!embedded) saved.set(conversationKey, conversationId);
 

@@ -131,3 +131,12 @@ export async function answerSources(store: Store, account: Account, chatbotId: s
   if (!sources) throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
   return sources;
 }
+
+/**
+ * Erases one of the account's conversations with everything kept of it (see
+ * ConversationRepository.delete); another account's, like an unknown one, is not found.
+ */
+export async function deleteConversation(store: Store, account: Account, chatbotId: string, conversationId: string): Promise<void> {
+  await findOwnedChatbot(store, account, chatbotId);
+  if (!(await store.conversations.delete(chatbotId, conversationId))) throw notFound(`conversation ${conversationId}`);
+}

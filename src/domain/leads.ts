@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
 import type { Account, Chatbot, Lead, Page, Store, TimeRange } from '../store/port.js';
 import { findOwnedChatbot } from './owned-chatbot.js';
-import { invalidRequest } from './errors.js';
+import { invalidRequest, notFound } from './errors.js';
 
 // Leads: the name, email and phone a chatbot collected from a customer.
 
@@ -50,4 +50,12 @@ export async function listLeads(
 ): Promise<Lead[]> {
   await findOwnedChatbot(store, account, chatbotId);
   return store.leads.list(chatbotId, range, page);
+}
+
+/** Erases one of the account's leads with the webhook deliveries that carry it; answers it. */
+export async function deleteLead(store: Store, account: Account, chatbotId: string, leadId: string): Promise<Lead> {
+  await findOwnedChatbot(store, account, chatbotId);
+  const lead = await store.leads.delete(chatbotId, leadId);
+  if (!lead) throw notFound(`lead ${leadId}`);
+  return lead;
 }

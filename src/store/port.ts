@@ -819,6 +819,11 @@ export interface LeadRepository {
   list(chatbotId: string, range: TimeRange, page: Page): Promise<Lead[]>;
   /** The lead collected in the conversation, if any. */
   findForConversation(chatbotId: string, conversationId: string): Promise<Lead | undefined>;
+  /**
+   * Erases the chatbot's lead `id` with the webhook deliveries (and their attempts) that carry it,
+   * whatever their status; answers the deleted lead. Activity counters stay as they are.
+   */
+  delete(chatbotId: string, id: string): Promise<Lead | undefined>;
 }
 
 export interface ConversationRepository {
@@ -858,6 +863,15 @@ export interface ConversationRepository {
   answeredQuestion(chatbotId: string, messageId: string): Promise<AnsweredQuestion | undefined>;
   /** Sets (or replaces) the revision of one of the chatbot's assistant messages; false as setFeedback. */
   setRevision(chatbotId: string, messageId: string, revision: Revision): Promise<boolean>;
+  /**
+   * Erases the conversation with everything kept of it: its messages (their feedback and
+   * revisions), its handoff and handoff notices, the lead collected in it, its asks in unanswered
+   * groups (a group it opened goes whole: the group's question is its words), and the webhook
+   * deliveries (and their attempts) that carry any of these, whatever their status. Activity
+   * counters, and the asks' counts in other groups, stay. Answers whether the conversation existed;
+   * a call cut short (MongoDB without transactions) is finished by calling it again.
+   */
+  delete(chatbotId: string, id: string): Promise<boolean>;
 }
 
 /**

@@ -405,7 +405,7 @@ describe('activity', () => {
 
   it('lists leads and exports them as CSV, formulas defused, marked as UTF-8 for spreadsheets', async () => {
     await page.getByRole('link', { name: 'Leads' }).click();
-    await page.getByRole('cell', { name: 'ada@example.com' }).waitFor();
+    await page.getByRole('cell', { name: 'ada@example.com', exact: true }).waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     const stream = await download.createReadStream();
     const chunks: Buffer[] = [];
@@ -456,12 +456,12 @@ describe('activity', () => {
     await signIn(open, run.app);
     await open.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity/leads`);
     const table = open.getByRole('table');
-    await table.getByRole('cell', { name: 'ada@example.com' }).waitFor();
+    await table.getByRole('cell', { name: 'ada@example.com', exact: true }).waitFor();
     // Marks the table: one built anew (losing its scroll position) would lose the mark.
     await table.evaluate((element) => element.setAttribute('data-marked', ''));
     await api('/leads', { name: 'Grace', email: 'grace@example.com' });
     await open.clock.fastForward(10_000);
-    await table.getByRole('cell', { name: 'grace@example.com' }).waitFor();
+    await table.getByRole('cell', { name: 'grace@example.com', exact: true }).waitFor();
     expect(await table.getAttribute('data-marked')).toBe('');
 
     await open.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity/contacts?contact=customer-000`);

@@ -188,8 +188,16 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(200, 'GET', `${api}/analytics`);
 
     // Leads.
-    await expectStatus(200, 'POST', `${api}/chatbots/{chatbotId}/leads`, { params: bot, json: { name: 'Ada', email: 'ada@example.com' } });
+    const lead = await expectStatus(200, 'POST', `${api}/chatbots/{chatbotId}/leads`, { params: bot, json: { name: 'Ada', email: 'ada@example.com' } });
     await expectStatus(200, 'GET', `${api}/get-leads`, { query: bot });
+    const leadPath = { params: { ...bot, leadId: String((lead.data as unknown as { id: string }).id) } };
+    await expectStatus(200, 'DELETE', `${api}/chatbots/{chatbotId}/leads/{leadId}`, leadPath);
+    await expectStatus(404, 'DELETE', `${api}/chatbots/{chatbotId}/leads/{leadId}`, leadPath);
+
+    // Erasing a conversation.
+    const conversation = `${api}/chatbots/{chatbotId}/conversations/{conversationId}`;
+    await expectStatus(200, 'DELETE', conversation, { params: { ...bot, conversationId: 'doc-1' } });
+    await expectStatus(404, 'DELETE', conversation, { params: { ...bot, conversationId: 'doc-1' } });
 
     // Assets, uploaded, served publicly, deleted.
     const png = { bytes: IMAGES.png, name: 'a.png', type: 'image/png' };

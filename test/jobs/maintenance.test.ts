@@ -3,7 +3,7 @@ import { DONE_DELIVERY_RETENTION_MS, DONE_NOTICE_RETENTION_MS, maintainStore } f
 import { ping } from '../../src/domain/webhook-events.js';
 import { openStore } from '../../src/store/index.js';
 import type { Chatbot, HandoffRequestNotice, Store } from '../../src/store/port.js';
-import { seedAccount, seedChatbot } from '../support/seed.js';
+import { seedAccount, seedChatbot, seedWebhook } from '../support/seed.js';
 import { silent } from './helpers.js';
 
 // The hourly upkeep removes done handoff notices and webhook deliveries once past their retention
@@ -70,20 +70,7 @@ describe('store maintenance', () => {
   });
 
   it('removes the webhook deliveries done longer ago than the retention, and keeps the others', async () => {
-    const webhook = {
-      id: 'hook',
-      accountId: chatbot.accountId,
-      url: 'https://receiver.example.com/hook',
-      events: ['leads.submit' as const],
-      chatbotId: null,
-      secret: 'whsec_test',
-      enabled: true,
-      disabledReason: null,
-      failingSince: null,
-      createdAt: NOW,
-      updatedAt: NOW,
-    };
-    await store.webhooks.create(webhook);
+    const webhook = await seedWebhook(store, chatbot.accountId, ['leads.submit'], NOW);
     const old = ping(webhook, ago(DONE_DELIVERY_RETENTION_MS + DAY));
     const recent = ping(webhook, ago(DONE_DELIVERY_RETENTION_MS + DAY));
     for (const delivery of [old, recent]) await store.webhookOutbox.enqueue(delivery);

@@ -10,7 +10,7 @@ import type {
   Store,
   TranscriptTurn,
 } from '../../src/store/port.js';
-import { seedAccount, seedChatbot } from '../support/seed.js';
+import { seedAccount, seedChatbot, seedConversation } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
 
 // The handoff notices feed: enqueued with the change each tells of, offered per conversation in
@@ -34,16 +34,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
   let chatbot: Chatbot;
   let noticeCount = 0;
 
-  const converse = (id: string, owner = chatbot) =>
-    store.conversations.append({
-      chatbotId: owner.id,
-      accountId: owner.accountId,
-      id,
-      source: 'Widget or Iframe',
-      contactId: null,
-      messages: [{ role: 'user', content: 'I need a person', createdAt: NOW }],
-      at: NOW,
-    });
+  const converse = (id: string, owner = chatbot) => seedConversation(store, owner, id, NOW);
   const pending = (requestedAt: Date): HandoffSnapshot => ({ status: 'pending', requestedAt, takenBy: null });
   const requestNotice = (
     conversationId: string,

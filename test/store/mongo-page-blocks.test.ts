@@ -128,6 +128,24 @@ describe.skipIf(mongoUri === undefined)('mongodb page blocks', () => {
     }
   });
 
+  it('pages leads exactly after some are erased, their blocks uncounting them', async () => {
+    const written = Array.from({ length: 60 }, (_, i) => lead(minute(i)));
+    for (const item of written) await leads.insert(item);
+    const erased = written.filter((_, i) => i % 4 === 1);
+    for (const gone of erased) expect(await leads.delete(bot, gone.id)).toEqual(gone);
+    const expected = written
+      .filter((item) => !erased.includes(item))
+      .sort(newestFirst)
+      .map((item) => item.id);
+    expect((await leadPages({}, 7)).flat()).toEqual(expected);
+    expect((await leadPages({ from: minute(10), to: minute(40) }, 5)).flat()).toEqual(
+      expected.filter((id) => {
+        const at = written.find((item) => item.id === id)?.createdAt ?? minute(0);
+        return at >= minute(10) && at <= minute(40);
+      }),
+    );
+  });
+
   it('pages and counts contacts exactly across batches, deletions and contacts dated earlier', async () => {
     const batches = [0, 1, 2, 3].map((batch) =>
       Array.from({ length: 40 }, (_, i) => contact(minute((batch * 13 + i) % 50))),

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { defaultSettings } from '../../src/settings/chatbot-settings.js';
-import type { Account, Chatbot, Store } from '../../src/store/port.js';
+import type { Account, Chatbot, ConversationMessage, Store, Webhook, WebhookEvent } from '../../src/store/port.js';
 
-// Stored owners for store-level tests of what belongs to a chatbot (contacts, leads, conversations).
+// Stored owners for store-level tests of what belongs to a chatbot (contacts, leads, conversations),
+// and a few of those things.
 
 const CREATED = new Date('2026-01-02T03:04:05.678Z');
 
@@ -31,4 +32,36 @@ export async function seedChatbot(store: Store, account: Account): Promise<Chatb
     throw new Error('seed chatbot over the quota');
   }
   return chatbot;
+}
+
+/** A widget conversation begun at `at`: the messages given, else the person asking for a person. */
+export function seedConversation(store: Store, chatbot: Chatbot, id: string, at: Date, messages: ConversationMessage[] = []): Promise<void> {
+  return store.conversations.append({
+    chatbotId: chatbot.id,
+    accountId: chatbot.accountId,
+    id,
+    source: 'Widget or Iframe',
+    contactId: null,
+    messages: messages.length > 0 ? messages : [{ role: 'user', content: 'I need a person', createdAt: at }],
+    at,
+  });
+}
+
+/** An enabled webhook of the account, for every chatbot of it, subscribed to `events`. */
+export async function seedWebhook(store: Store, accountId: string, events: WebhookEvent[], at: Date): Promise<Webhook> {
+  const webhook: Webhook = {
+    id: randomUUID(),
+    accountId,
+    url: 'https://receiver.example.com/hook',
+    events,
+    chatbotId: null,
+    secret: 'whsec_test',
+    enabled: true,
+    disabledReason: null,
+    failingSince: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await store.webhooks.create(webhook);
+  return webhook;
 }

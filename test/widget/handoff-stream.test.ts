@@ -230,6 +230,19 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
     theirStream.close();
   });
 
+  it('ends the stream of a conversation erased meanwhile, whose history and stream then answer as an unknown one’s', async () => {
+    const id = conversationId('e');
+    const stream = await handedOff(id);
+    expect(await stream.next()).toEqual({ event: 'handoff', id: expect.any(String), data: expect.objectContaining({ status: 'pending' }) });
+    const erased = await call('DELETE', `${app.baseUrl}/chatbots/${bot}/conversations/${id}`, app.apiKey);
+    expect(erased.status).toBe(200);
+    expect(await stream.next()).toBeUndefined();
+    const unknown = conversationId('u');
+    expect(await call('GET', widget(`/conversations/${id}`), undefined)).toEqual(await call('GET', widget(`/conversations/${unknown}`), undefined));
+    const [again, never] = [await events(id), await events(unknown)];
+    expect([again.status, again.body]).toEqual([404, never.body]);
+  });
+
   it('answers a conversation without an open handoff with its state and ends', async () => {
     const id = conversationId('l');
     await widgetChat(id, 'When do you open?').then((response) => response.text());

@@ -271,6 +271,28 @@ describe('a handed-off visitor', () => {
     ]);
   });
 
+  it('shows a conversation the business erased no more once its visitor comes back to it, and goes on in a new one', async () => {
+    const { page, frame, conversationId } = await visit();
+    await send(frame, 'I am Ada: when do you open?');
+    const erased = await conversationId();
+    const response = await fetch(`${originOf(hubA)}/api/v1/chatbots/${bot}/conversations/${erased}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${key}` },
+    });
+    expect(response.status).toBe(200);
+
+    // Back into the window.
+    await page.getByRole('heading', { name: 'Host page' }).click();
+    await frame.getByRole('textbox', { name: 'Message' }).click();
+    await expect.poll(() => frame.locator('.message.user').count()).toBe(0);
+    expect(await bubbles(frame)).toEqual([['', 'Hello! Ask me about the bakery.']]);
+    await expect.poll(conversationId).not.toBe(erased);
+    await send(frame, 'Where is my parcel?');
+    const fresh = await hubA.store.conversations.find(bot, await conversationId());
+    expect(fresh?.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['Where is my parcel?']);
+    expect(await hubA.store.conversations.find(bot, erased)).toBeUndefined();
+  });
+
   it('whose answer was lost on the way back, and who retries, reaches the team once', async () => {
     // Found as an online shop's support team on its busiest day: on a dropping phone network the
     // hub took a waiting visitor's message in, the answer never arrived, and Retry sent it again,

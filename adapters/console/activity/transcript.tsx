@@ -9,12 +9,14 @@ import { handoffText } from './handoff-text.js';
 import { ReviseAnswer } from './revise-answer.js';
 import { CLOSED, isOpen, TeamReply } from './team-reply.js';
 import { BusyButton } from '../components/busy-button.js';
+import { EraseButton } from './erase-button.js';
 
 // One conversation, message by message (as text, never markup), with where a handoff to the team
 // stands; each of the chatbot's answers lists the sources it cited and can be rated or revised, and
 // a team member's reply is marked with their name (it is not the chatbot's, so it is not rated, nor
 // is what the handoff says). While the handoff is open the team can reply here and hand the
-// conversation back; a reply the closed handoff refused stays in view, with why.
+// conversation back; a reply the closed handoff refused stays in view, with why. "Delete
+// conversation" erases it, with the lead given in it, and closes it.
 
 type Rating = 'up' | 'down';
 
@@ -71,6 +73,18 @@ export function Transcript({ chatbotId, conversation, onClose, onChanged }: Prop
           </Alert>
         )
       )}
+      <div class="actions">
+        <EraseButton
+          key={conversation.id}
+          path={`/chatbots/${encodeURIComponent(chatbotId)}/conversations/${encodeURIComponent(conversation.id)}`}
+          verb="Delete conversation"
+          name={formatTime(conversation.created_at)}
+          onErased={() => {
+            onClose();
+            onChanged();
+          }}
+        />
+      </div>
     </section>
   );
 }

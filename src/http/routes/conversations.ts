@@ -2,13 +2,13 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { OnBackgroundError } from '../../domain/errors.js';
-import { answerSources, listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
+import { answerSources, deleteConversation, listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
 import type { SourceLimits } from '../../domain/sources.js';
 import { MAX_ANSWER_CHARS } from '../../domain/qa-limits.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import { handoffView } from '../../domain/webhook-events.js';
-import { handoffState, messageAuthor } from './handoffs.js';
+import { conversationPath, handoffState, messageAuthor } from './handoffs.js';
 import { HANDOFF_STATUSES, type Conversation, type ConversationSource, type MessageKind, type Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
@@ -18,7 +18,8 @@ import { success } from '../success.js';
 import { chatbotId, parseInput } from '../validation.js';
 
 // The Conversations tag: GET /get-conversations, the hosted service's conversation history, and
-// POST …/messages/{messageId}/feedback, a reader's 👍/👎 on an answer (an extension).
+// POST …/messages/{messageId}/feedback, a reader's 👍/👎 on an answer, and DELETE
+// …/conversations/{conversationId}, erasing one (extensions).
 
 /**
  * The names `filteredSources` takes: every source of the hosted reference, and Discord. Those this
@@ -65,6 +66,8 @@ const handoffStatus = commaSeparated
   .optional();
 
 const conversationsQuery = z.object({ chatbotId, filteredSources, handoffStatus });
+
+const erasedConversation = z.object({ id: z.string(), chatbot_id: z.string() });
 
 const FEEDBACK = ['up', 'down'] as const;
 
@@ -157,6 +160,12 @@ export function conversationRoutes(
     ctx.body = { data: conversations.map(toConversationItem) };
   });
 
+  router.delete('/chatbots/:chatbotId/conversations/:conversationId', async (ctx) => {
+    const { chatbotId: id, conversationId } = parseInput(conversationPath, ctx.params);
+    await deleteConversation(store, ctx.state.account, id, conversationId);
+    ctx.body = success({ id: conversationId, chatbot_id: id } satisfies z.infer<typeof erasedConversation>);
+  });
+
   router.post('/chatbots/:chatbotId/messages/:messageId/feedback', async (ctx) => {
     const { chatbotId: id, messageId } = parseInput(feedbackPath, ctx.params);
     const { feedback } = parseInput(feedbackBody, ctx.request.body);
@@ -199,6 +208,25 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       },
       responses: {
         200: jsonResponse('A page of conversations', z.object({ data: z.array(conversationItem) })),
+        ...keyedFailures(),
+      },
+    },
+  },
+  '/chatbots/{chatbotId}/conversations/{conversationId}': {
+    delete: {
+      operationId: 'deleteConversation',
+      tags: ['Conversations'],
+      summary: 'Erase a saved conversation and everything kept of it (extension), e.g. on a person’s request under GDPR art. 17',
+      description:
+        'Removes its messages (their feedback and revisions), its handoff and handoff notices, the lead ' +
+        'collected in it, its asks in unanswered questions (a group of questions it opened goes whole, as its question is the ' +
+        'person’s words), and the webhook deliveries that carry any of these, delivered or not. Activity counts stay. What ' +
+        'was already sent elsewhere stays there: messages posted to Slack or Discord, webhook events received. The widget ' +
+        'answers for the conversation as for one never saved; a later message of the same `conversationId` starts it afresh. ' +
+        'Another account’s conversation, like an unknown one, is not found and nothing changes.',
+      requestParams: { path: conversationPath },
+      responses: {
+        200: jsonResponse('Erased', successOf(erasedConversation), { message: 'Success', data: { id: 'c-42', chatbot_id: 'bot-1' } }),
         ...keyedFailures(),
       },
     },

@@ -12,7 +12,8 @@ import { chatbotId, parseInput } from '../validation.js';
 // The team's side of a human handoff: take it, reply in it, hand it back. The Slack and Discord
 // adapters call these for their buttons and thread replies; any integrator may too. Key-scoped.
 
-const handoffPath = z.object({ chatbotId, conversationId: z.string().min(1).max(512) });
+/** A saved conversation of a chatbot, by the caller's `conversationId`. */
+export const conversationPath = z.object({ chatbotId, conversationId: z.string().min(1).max(512) });
 /** The team member's display name on the platform, and nothing else about them. */
 const name = z.string().trim().min(1).max(200);
 const takeBody = z.strictObject({ name });
@@ -33,19 +34,19 @@ export function handoffRoutes(store: Store): Router<AuthState> {
   const router = new Router<AuthState>({ prefix: '/chatbots/:chatbotId/conversations/:conversationId/handoff' });
 
   router.post('/take', async (ctx) => {
-    const { chatbotId: id, conversationId } = parseInput(handoffPath, ctx.params);
+    const { chatbotId: id, conversationId } = parseInput(conversationPath, ctx.params);
     const input = parseInput(takeBody, ctx.request.body);
     ctx.body = success(handoffView(await takeHandoff(store, ctx.state.account, id, conversationId, input.name)));
   });
 
   router.post('/messages', async (ctx) => {
-    const { chatbotId: id, conversationId } = parseInput(handoffPath, ctx.params);
+    const { chatbotId: id, conversationId } = parseInput(conversationPath, ctx.params);
     const input = parseInput(replyBody, ctx.request.body);
     ctx.body = success(handoffView(await replyInHandoff(store, ctx.state.account, { chatbotId: id, conversationId, ...input })));
   });
 
   router.post('/resolve', async (ctx) => {
-    const { chatbotId: id, conversationId } = parseInput(handoffPath, ctx.params);
+    const { chatbotId: id, conversationId } = parseInput(conversationPath, ctx.params);
     ctx.body = success(handoffView(await resolveHandoff(store, ctx.state.account, id, conversationId)));
   });
 
@@ -63,7 +64,7 @@ export const handoffPaths: ZodOpenApiPathsObject = {
       tags,
       summary: 'A team member takes a conversation handed to a person: it becomes active, theirs',
       description: 'One already taken stays with its taker. 404 when the conversation has no open (pending or active) handoff.',
-      requestParams: { path: handoffPath },
+      requestParams: { path: conversationPath },
       requestBody: jsonRequest(takeBody, { name: 'Ada' }),
       responses: answered('The handoff'),
     },
@@ -75,7 +76,7 @@ export const handoffPaths: ZodOpenApiPathsObject = {
       summary: 'A team member’s reply to the person, saved as an assistant message with `author: {type: "human", name}`',
       description:
         'The first reply takes a pending handoff; each one restarts the `idleMinutes` clock. 404 when the conversation has no open handoff.',
-      requestParams: { path: handoffPath },
+      requestParams: { path: conversationPath },
       requestBody: jsonRequest(replyBody, { name: 'Ada', text: 'Hi, I can help with your refund.' }),
       responses: answered('The handoff'),
     },
@@ -85,7 +86,7 @@ export const handoffPaths: ZodOpenApiPathsObject = {
       operationId: 'resolveHandoff',
       tags,
       summary: 'Hand the conversation back to the chatbot, which tells the person so (`handoff.resolved`)',
-      requestParams: { path: handoffPath },
+      requestParams: { path: conversationPath },
       responses: answered('The handoff, resolved'),
     },
   },

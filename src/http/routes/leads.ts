@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { collectLead, listLeads } from '../../domain/leads.js';
+import { collectLead, deleteLead, listLeads } from '../../domain/leads.js';
 import type { Lead, Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
@@ -10,7 +10,8 @@ import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/
 import { chatbotId, conversationId, parseInput } from '../validation.js';
 
 // The Leads tag of API v1 (GET /get-leads), plus POST /chatbots/{chatbotId}/leads, the extension
-// through which integrations, the widget and the chat engine record leads.
+// through which integrations, the widget and the chat engine record leads, and DELETE
+// /chatbots/{chatbotId}/leads/{leadId}, erasing one.
 
 const PHONE = /^\+?[\d ().-]*\d[\d ().-]*$/;
 
@@ -28,6 +29,7 @@ const leadBody = z.object({
 });
 
 const chatbotRef = z.object({ chatbotId });
+const leadPath = chatbotRef.extend({ leadId: z.string().min(1).max(256) });
 
 const leadItem = z
   .object({
@@ -64,6 +66,11 @@ export function leadRoutes(store: Store): Router<AuthState> {
     ctx.body = { message: 'Success', data: toLeadItem(lead) };
   });
 
+  router.delete('/chatbots/:chatbotId/leads/:leadId', async (ctx) => {
+    const { chatbotId: id, leadId } = parseInput(leadPath, ctx.params);
+    ctx.body = { message: 'Success', data: toLeadItem(await deleteLead(store, ctx.state.account, id, leadId)) };
+  });
+
   router.get('/get-leads', async (ctx) => {
     const { chatbotId: id } = parseInput(chatbotRef, ctx.query);
     const { range, page } = parseListing(ctx.query);
@@ -83,6 +90,20 @@ export const leadPaths: ZodOpenApiPathsObject = {
       requestParams: { path: chatbotRef },
       requestBody: jsonRequest(leadBody, { name: 'Ada Lovelace', email: 'ada@example.com', conversationId: 'c-42' }),
       responses: { 200: jsonResponse('The lead', successOf(leadItem)), ...keyedFailures() },
+    },
+  },
+  '/chatbots/{chatbotId}/leads/{leadId}': {
+    delete: {
+      operationId: 'deleteLead',
+      tags: ['Leads'],
+      summary: 'Erase a lead (extension), e.g. on a person’s request under GDPR art. 17',
+      description:
+        '`leadId` is a lead’s `id` as `get-leads` shows it. Removes the lead and the webhook deliveries that carry it ' +
+        '(`leads.submit`), delivered or not; events already received stay with their receivers, and the conversation the ' +
+        'lead was given in stays (erase it too with DELETE …/conversations/{conversationId}). Another account’s lead, like ' +
+        'an unknown one, is not found and nothing changes.',
+      requestParams: { path: leadPath },
+      responses: { 200: jsonResponse('The erased lead', successOf(leadItem)), ...keyedFailures() },
     },
   },
   '/get-leads': {

@@ -10,6 +10,7 @@ import type {
 import { Types } from 'mongoose';
 import type { ActivityCount } from './activity.js';
 import type { AtomicWrites } from './atomic.js';
+import { mongoErasure } from './erasure.js';
 import { conversationDocumentId, type ConversationDoc, type ConversationMessageDoc, type MongoModels } from './models.js';
 import { createdWithin } from './time-range.js';
 import { toHandoff } from './handoff-docs.js';
@@ -67,12 +68,14 @@ export function conversationPageQuery(models: MongoModels, chatbotId: string, fi
 
 export function mongoConversations(
   models: MongoModels,
-  { atomic }: AtomicWrites,
+  writes: AtomicWrites,
   count: ActivityCount,
   outbox: HandoffOutbox,
 ): ConversationRepository {
   const { conversations, conversationMessages } = models;
   const insertReserved = messageInserts(models, count);
+  const { atomic } = writes;
+  const erasure = mongoErasure(models, writes);
 
   /** The messages of the given conversations of one chatbot, each conversation's in order. */
   async function messagesOf(chatbotId: string, ids: string[]): Promise<Map<string, ReadMessage[]>> {
@@ -191,5 +194,6 @@ export function mongoConversations(
         .lean<Pick<ConversationMessageDoc, 'sources'>>();
       return doc ? (doc.sources ?? []) : undefined;
     },
+    delete: (chatbotId, id) => erasure.conversation(chatbotId, id),
   };
 }

@@ -2,6 +2,7 @@ import { pageOffset } from '../paging.js';
 import type { Lead, LeadRepository, TimeRange } from '../port.js';
 import type { ActivityCount } from './activity.js';
 import type { AtomicWrites } from './atomic.js';
+import { mongoErasure } from './erasure.js';
 import type { LeadDoc, MongoModels } from './models.js';
 import { BLOCK_ROWS, comparedWith, pageBlocks, type PageStart } from './page-blocks.js';
 import { createdWithin } from './time-range.js';
@@ -44,10 +45,12 @@ export function leadPageQuery(
 
 export function mongoLeads(
   models: MongoModels,
-  { atomic, repairable }: AtomicWrites,
+  writes: AtomicWrites,
   count: ActivityCount,
   blockRows = BLOCK_ROWS,
 ): LeadRepository {
+  const { atomic, repairable } = writes;
+  const erasure = mongoErasure(models, writes);
   const { leads } = models;
   const blocks = pageBlocks(models, 'leads', blockRows);
   // A lead is its own row key: (createdAt, id).
@@ -104,5 +107,6 @@ export function mongoLeads(
       const doc = await leads.findOne({ chatbotId, conversationId }).lean<LeadDoc>();
       return doc ? toLead(doc) : undefined;
     },
+    delete: (chatbotId, id) => erasure.lead(chatbotId, id),
   };
 }

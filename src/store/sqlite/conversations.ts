@@ -16,6 +16,7 @@ import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
 import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoff-rows.js';
 import { sequenceNumber, type ConversationAppendTransaction } from './conversation-append.js';
+import { sqliteErasure } from './erasure.js';
 
 type ConversationRow = {
   chatbot_id: string;
@@ -88,6 +89,7 @@ function sourceSlots(sources: ConversationSource[] | undefined): Record<`s${numb
 const MESSAGE_COLUMNS = 'seq, role, content, created_at, feedback, revision_answer, revision_at, sources, author_name, kind';
 
 export function sqliteConversations(db: Database, count: ActivityCount, append: ConversationAppendTransaction): ConversationRepository {
+  const erasure = sqliteErasure(db);
   // AUTOINCREMENT keeps the highest seq handed out in sqlite_sequence (a row it creates on the
   // first insert); moving it forward reserves numbers that no later insert takes.
   const startSequence = db.prepare(
@@ -239,6 +241,9 @@ export function sqliteConversations(db: Database, count: ActivityCount, append: 
       const row = seq === undefined ? undefined : citations.get(seq, chatbotId);
       if (!row) return undefined;
       return row.sources === null ? [] : (JSON.parse(row.sources) as MessageSource[]);
+    },
+    async delete(chatbotId, id) {
+      return erasure.conversation(chatbotId, id);
     },
   };
 }

@@ -3,6 +3,7 @@ import { pageOffset } from '../paging.js';
 import type { Lead, LeadRepository } from '../port.js';
 import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
+import { sqliteErasure } from './erasure.js';
 import { translateUnique } from './unique.js';
 
 export type LeadRow = {
@@ -51,9 +52,10 @@ const toParams = (lead: Lead) => ({
 });
 
 // `position` is a lead's 1-based rank in its chatbot's (created_at, id) order, kept exact by
-// every insert (leads are never deleted one by one). A page at any depth is then a seek on
+// every insert and by erasing a lead (erasure.ts, which moves those after it up). A page at any depth is then a seek on
 // (chatbot_id, position), where OFFSET would walk every row before it while all requests wait.
 export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository {
+  const erasure = sqliteErasure(db);
   type Params = ReturnType<typeof toParams>;
   const rankBefore = db
     .prepare<[Params], number>(
@@ -129,6 +131,9 @@ export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository 
     async findForConversation(chatbotId, conversationId) {
       const row = ofConversation.get(chatbotId, conversationId);
       return row && toLead(row);
+    },
+    async delete(chatbotId, id) {
+      return erasure.lead(chatbotId, id);
     },
   };
 }
