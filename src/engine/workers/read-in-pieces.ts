@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { setImmediate as afterAnswering } from 'node:timers/promises';
 import { workerJobs } from '../../worker-thread.js';
 import { joinSectionTerms, readSectionTerms, type SectionTerms } from '../index-parts.js';
 import { closeSections, joinedTextBlocks, readBlocks, readsAsAtStart, type Section } from '../structure.js';
@@ -54,22 +53,18 @@ export function readPiece(blocks: string[]): Piece {
 
 /**
  * The sections of a source's texts (read as one text) and their terms, a large source's read in
- * up to `threads` pieces at once (more than there are helpers queue on them). The helpers' pieces
- * are handed over before it first yields, this thread's own read after: called as a job is
- * answered (the chunking whose chunks these are), the helpers start reading before the answer is
- * packed and posted, not after, and this thread still answers before it reads.
+ * up to `threads` pieces at once (more than there are helpers queue on them).
  */
 export async function readSourceInPieces(texts: string[], threads = READING_THREADS): Promise<{ sections: Section[]; terms: SectionTerms }> {
   const blocks = joinedTextBlocks(texts);
   const chars = texts.reduce((sum, text) => sum + text.length, 0);
   const partings = helpers.length === 0 ? [] : partingBlocks(blocks, Math.min(threads, Math.floor(chars / PIECE_CHARS)));
+  const [firstParting] = partings;
+  if (!firstParting) return readPiece(blocks);
   const starts = [0, ...partings.map(({ split }) => split)];
   const ends = [...starts.slice(1), blocks.length];
   // A helper that failed (gone with its thread) leaves its piece to this one.
   const helped = starts.slice(1).map((start, k) => readOnHelper(k, blocks.slice(start, ends[k + 1])).then(unpackPiece, () => undefined));
-  await afterAnswering();
-  const [firstParting] = partings;
-  if (!firstParting) return readPiece(blocks);
   const first = readBlocks(blocks, 0, firstParting.split);
   if (!(firstParting.atHeading || readsAsAtStart(first.state))) {
     // The first piece runs on into the second: read on from where it stands.

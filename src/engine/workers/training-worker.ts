@@ -1,3 +1,4 @@
+import { setImmediate as afterAnswering } from 'node:timers/promises';
 import { answerJobs } from '../../worker-thread.js';
 import { chunkText } from '../chunking.js';
 import { createByteCache } from '../index-cache.js';
@@ -50,8 +51,9 @@ function partsOf(chunksId: string | undefined, runs: BySource[]): Promise<IndexP
   return parts;
 }
 
-/** Each run's part, read once this job is answered (readSourceInPieces): reading is long, and the answer need not wait for it. */
+/** Each run's part, read once this job is answered: reading is long, and the answer need not wait for it. */
 async function readParts(runs: BySource[]): Promise<IndexPart[]> {
+  await afterAnswering();
   const parts: IndexPart[] = [];
   for (const { source, texts } of runs) {
     const { sections, terms } = await readSourceInPieces(texts);
