@@ -9,7 +9,10 @@ import { generateText } from './text.js';
 // and worst latency of get-chatbots at 4 connections while that runs, against the same load on
 // an idle hub. The load generator shares this process, so the body is serialized before the load.
 // The same create on a hub serving nothing else shows how much of the loaded figure is the
-// training's own work and how much is waiting for a core the bystanders hold.
+// training's own work and how much is waiting for a core the bystanders hold; and the CPU time
+// the hub spends on it (all its threads, from /proc) against that of JSON parse+stringify of
+// the body, a ratio that moves little with the machine's load, where on a busy shared machine
+// the times themselves grow several times over.
 
 const SOURCE_CHARS = 10 * 1024 * 1024;
 const QUESTION = 'Who calibrates the dimmer switches in Tallinn?';
@@ -19,6 +22,14 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   await work();
   return performance.now() - start;
+}
+
+/** The CPU time (user and system) this process spends on the work, in ms. */
+function cpuMs(work: () => unknown): number {
+  const start = process.cpuUsage();
+  work();
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
 }
 
 async function run({ quick }: BenchOptions): Promise<Figure[]> {
@@ -34,13 +45,18 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
     const tiny: number[] = [];
     const creates: number[] = [];
     const quietCreates: number[] = [];
+    const jsonCpu: number[] = [];
+    const quietCpu: number[] = [];
     const firsts: number[] = [];
     const idle: number[][] = [];
     const busy: number[][] = [];
     for (let i = 0; i < runs; i += 1) {
       json.push(await timed(async () => JSON.stringify(JSON.parse(text))));
+      jsonCpu.push(cpuMs(() => JSON.stringify(JSON.parse(text))));
       tiny.push(await timed(() => hub.createChatbot(`Tiny ${i}`, 'Our shop opens at nine.')));
+      const cpuBefore = await hub.served.cpuMicros();
       quietCreates.push(await timed(() => hub.send('/create-chatbot', text)));
+      quietCpu.push(((await hub.served.cpuMicros()) - cpuBefore) / 1000);
 
       idle.push((await startLoad(bystander, { connections: BYSTANDERS, seconds: 3 }).done).latencies);
 
@@ -58,6 +74,7 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
       // about 50 ms, this one's. The in-process section holds training to JSON.parse alone (11 ms).
       { name: 'create-chatbot, 10 MB source', value: median(creates), unit: 'ms', baseline: 'JSON parse+stringify of it', baselineValue: jsonMs, goal: { atMost: 10 } },
       { name: 'create-chatbot, 10 MB source, no other requests', value: median(quietCreates), unit: 'ms', baseline: 'JSON parse+stringify of it', baselineValue: jsonMs },
+      { name: "the hub's CPU time for it (all threads)", value: median(quietCpu), unit: 'ms', baseline: 'CPU time of JSON parse+stringify of it', baselineValue: median(jsonCpu) },
       { name: 'first question (index build)', value: median(firsts), unit: 'ms', baseline: 'JSON parse+stringify of it', baselineValue: jsonMs },
       { name: 'train + first question', value: median(trainAndAsk), unit: 'ms', baseline: 'create-chatbot, tiny source', baselineValue: median(tiny) },
       {

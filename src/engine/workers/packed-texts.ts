@@ -6,8 +6,13 @@ import type { Section } from '../structure.js';
 
 export type PackedTexts = { text: string; lengths: Int32Array };
 
+// Loops, not Int32Array.from with a mapping function or flatMap: packing a reading helper's half of
+// a 10 MB source took 16–18 ms of CPU that way, 8–10 with loops (most of the rest is the join).
+
 export function packTexts(texts: string[]): PackedTexts {
-  return { text: texts.join(''), lengths: Int32Array.from(texts, (text) => text.length) };
+  const lengths = new Int32Array(texts.length);
+  for (let k = 0; k < texts.length; k += 1) lengths[k] = (texts[k] as string).length;
+  return { text: texts.join(''), lengths };
 }
 
 export function unpackTexts({ text, lengths }: PackedTexts): string[] {
@@ -24,11 +29,15 @@ export function unpackTexts({ text, lengths }: PackedTexts): string[] {
 export type PackedSections = { keys: PackedTexts; sentences: PackedTexts; sentenceCounts: Int32Array };
 
 export function packSections(sections: Section[]): PackedSections {
-  return {
-    keys: packTexts(sections.map((section) => section.key)),
-    sentences: packTexts(sections.flatMap((section) => section.sentences)),
-    sentenceCounts: Int32Array.from(sections, (section) => section.sentences.length),
-  };
+  const keys: string[] = [];
+  const sentences: string[] = [];
+  const sentenceCounts = new Int32Array(sections.length);
+  sections.forEach((section, k) => {
+    keys.push(section.key);
+    for (const sentence of section.sentences) sentences.push(sentence);
+    sentenceCounts[k] = section.sentences.length;
+  });
+  return { keys: packTexts(keys), sentences: packTexts(sentences), sentenceCounts };
 }
 
 export function unpackSections({ keys, sentences, sentenceCounts }: PackedSections): Section[] {

@@ -5,6 +5,7 @@ import { workerJobs } from '../../worker-thread.js';
 import { runsBySource } from '../lexical-index.js';
 import { useVectorTable, type VectorTable } from '../word-vectors.js';
 import { packTexts, unpackTexts, type PackedTexts } from './packed-texts.js';
+import { chunksNamingSources } from './source-chunks.js';
 
 // Training's heavy work (chunking a source, building its lexical index) runs in one worker
 // thread shared by the process: a 10 MB source takes seconds of CPU, which on the event loop
@@ -43,7 +44,7 @@ export type NamedChunks = { chunksId: string; chunks: SourceChunk[] };
 export async function chunkSourcesOffThread(texts: SourceText[]): Promise<NamedChunks> {
   const chunksId = randomUUID();
   const chunked = (await run({ task: 'chunk-sources', texts, chunksId })) as PackedTexts[];
-  return { chunksId, chunks: chunked.flatMap((packed, k) => unpackTexts(packed).map((text) => ({ text, source: (texts[k] as SourceText).ref }))) };
+  return { chunksId, chunks: chunksNamingSources(texts, chunked.map(unpackTexts)) };
 }
 
 let vectorsLoaded: Promise<void> | undefined;

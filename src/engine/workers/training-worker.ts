@@ -8,6 +8,7 @@ import { runsBySource } from '../lexical-index.js';
 import { readVectorTable } from '../word-vectors.js';
 import { packTexts, unpackTexts } from './packed-texts.js';
 import { readSourceInPieces, startReadingHelpers } from './read-in-pieces.js';
+import { chunksNamingSources } from './source-chunks.js';
 import type { TrainingJob } from './training-jobs.js';
 
 // The thread that does training's CPU-heavy work, so the server's event loop never waits on it.
@@ -82,7 +83,7 @@ answerJobs<TrainingJob>(async (job) => {
     const chunked = job.texts.map(({ text }) => chunkText(text));
     // The index of these chunks is asked for next, once the event loop has stored them: they are
     // read meanwhile, so that the two overlap.
-    partsOf(job.chunksId, runsBySource(job.texts.flatMap(({ ref }, k) => (chunked[k] as string[]).map((text) => ({ text, source: ref }))))).catch(() => {});
+    partsOf(job.chunksId, runsBySource(chunksNamingSources(job.texts, chunked))).catch(() => {});
     return { result: chunked.map(packTexts) };
   }
   if (job.task === 'vectors') {
