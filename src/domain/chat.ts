@@ -11,8 +11,7 @@ import { accessDenied, type OnBackgroundError } from './errors.js';
 import { alreadyAsked, contactGivesAll, detailsIn, leadDetails, leadRequest } from './lead-capture.js';
 import { saveLead } from './leads.js';
 import { recordUnanswered } from './unanswered.js';
-import { openHandoff, requestHandoff } from './handoff.js';
-import { followUpNotice } from './handoff-notices.js';
+import { relayInHandoff, requestHandoff } from './handoff.js';
 import { replyKind } from './message-kinds.js';
 import { declinedTooOften, requestsHandoff } from './handoff-triggers.js';
 
@@ -201,24 +200,20 @@ function handoffReply(text: string, messageId: string | undefined): ChatReply {
  */
 async function handOffTurn(store: Store, chatbot: Chatbot, input: ChatInput, conversationId: string): Promise<ChatReply | undefined> {
   const newMessages = newTurns(input.messages);
-  const open = await openHandoff(store, chatbot.id, conversationId);
+  if (await relayInHandoff(store, chatbot, conversationId, newMessages)) return handoffReply('', undefined);
   const { handoff } = chatbot.settings;
-  if (!open && !requestsHandoff(handoff, newMessages.map((message) => message.content).join('\n'))) return undefined;
-  const reply = open ? '' : handoff.waitingMessage;
-  const turn = open ? newMessages : [...newMessages, { role: 'assistant' as const, content: reply, kind: 'handoff' as const }];
+  if (!requestsHandoff(handoff, newMessages.map((message) => message.content).join('\n'))) return undefined;
+  const turn = [...newMessages, { role: 'assistant' as const, content: handoff.waitingMessage, kind: 'handoff' as const }];
   const ids = await store.conversations.reserveMessageIds(turn.length);
   const at = new Date();
-  // What the person says while a person has the conversation goes to the handoff's thread.
-  const relayed = open ? newMessages.map((message) => followUpNotice(chatbot, conversationId, open, at, message.content)) : [];
   await recordExchange(store, chatbot, {
     conversationId,
     source: input.source ?? 'API',
     contactId: input.contactId ?? null,
     messages: turn.map((message, index) => ({ ...message, id: ids[index], createdAt: at })),
-    notices: relayed.filter((notice) => notice !== undefined),
   });
-  if (!open) await requestHandoff(store, chatbot, conversationId, at);
-  return handoffReply(reply, open ? undefined : ids.at(-1));
+  await requestHandoff(store, chatbot, conversationId, at);
+  return handoffReply(handoff.waitingMessage, ids.at(-1));
 }
 
 type Prepared = {

@@ -6,7 +6,6 @@ import type {
   ConversationListFilter,
   ConversationSource,
   Feedback,
-  HandoffFollowUp,
   MessageSource,
   NewMessage,
   Page,
@@ -30,8 +29,6 @@ export type Exchange = {
   messages: NewMessage[];
   /** Counted with the exchange (see ConversationAppend). */
   tally?: ActivityTally;
-  /** Enqueued with the exchange (see ConversationAppend). */
-  notices?: HandoffFollowUp[];
 };
 
 /** Appends an exchange to its conversation, creating the conversation on the first one. */
@@ -45,7 +42,6 @@ export function recordExchange(store: Store, chatbot: Chatbot, exchange: Exchang
     messages: exchange.messages,
     at: new Date(),
     tally: exchange.tally,
-    notices: exchange.notices,
   });
 }
 

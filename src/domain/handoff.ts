@@ -5,6 +5,7 @@ import { notFound } from './errors.js';
 import { followUpNotice, replyNotice, requestNotice } from './handoff-notices.js';
 import { leadRequest } from './lead-capture.js';
 import { handoffChanged } from './webhook-events.js';
+import type { ChatTurn } from '../engine/responder.js';
 
 // Human handoff: a conversation handed to a person in the team's Slack or Discord. While it is
 // open (pending or active) the chatbot stays silent and the person's messages are only saved, for
@@ -97,12 +98,14 @@ export async function replyInHandoff(
   const chatbot = await findOwnedChatbot(store, account, input.chatbotId);
   const { conversationId, name } = input;
   const conversation = await heldIn(store, chatbot, conversationId);
-  return moveOpen(store, chatbot, conversationId, (open, at) => {
+  const replied = await moveOpen(store, chatbot, conversationId, (open, at) => {
     const takenBy = open.status === 'pending' ? name : open.takenBy;
     const handoff: HandoffSnapshot = { status: 'active', requestedAt: open.requestedAt, takenBy };
     const said = saying(chatbot, conversation, handoff, { content: input.text, author: { type: 'human', name } }, at);
     return { status: 'active', takenBy, dueAt: afterMinutes(at, chatbot.settings.handoff.idleMinutes), at, said };
   });
+  if (!replied) throw noOpenHandoff(conversationId);
+  return replied;
 }
 
 /** The team hands the conversation back to the chatbot, which says so; answers the handoff's state. */
@@ -114,21 +117,45 @@ export async function resolveHandoff(store: Store, account: Account, chatbotId: 
     const notice = followUpNotice(chatbot, conversationId, handoff, at);
     return { status: 'resolved', dueAt: null, at, notice, said: saying(chatbot, conversation, handoff, { content: HANDED_BACK, kind: 'handoff' }, at) };
   });
+  if (!resolved) throw noOpenHandoff(conversationId);
   await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, resolved.updatedAt);
   return resolved;
 }
 
 /**
+ * Saves what the person says while a person has the conversation, with the notices taking it to
+ * the handoff's thread, in the write that finds the handoff still open as read; answers the
+ * handoff, or undefined when none is open (then the chatbot answers them as any other message).
+ */
+export function relayInHandoff(store: Store, chatbot: Chatbot, conversationId: string, messages: ChatTurn[]): Promise<Handoff | undefined> {
+  // The handoff is kept as it stands: the change only makes the write depend on it.
+  return moveOpen(store, chatbot, conversationId, (open, at) => ({
+    status: open.status,
+    dueAt: open.dueAt,
+    at,
+    said: {
+      messages: messages.map((message) => ({ ...message, createdAt: at })),
+      notices: messages.map(({ content }) => followUpNotice(chatbot, conversationId, open, at, content)).filter((notice) => notice !== undefined),
+    },
+  }));
+}
+
+/**
  * Applies the change `move` makes of the open handoff as read, and only while it stays so (its
  * dueAt moves with every change), so the notices report the very handoff changed; read again
- * after another change. Answers the handoff changed.
+ * after another change. Answers the handoff changed, undefined when none is open.
  */
-async function moveOpen(store: Store, chatbot: Chatbot, conversationId: string, move: (open: Handoff, at: Date) => HandoffChange): Promise<Handoff> {
+async function moveOpen(
+  store: Store,
+  chatbot: Chatbot,
+  conversationId: string,
+  move: (open: Handoff, at: Date) => HandoffChange,
+): Promise<Handoff | undefined> {
   for (;;) {
     // Taken before the read: a change that came before it is older, and one after it makes this write miss.
     const at = new Date();
     const open = await openHandoff(store, chatbot.id, conversationId);
-    if (!open) throw noOpenHandoff(conversationId);
+    if (!open) return undefined;
     const moved = await store.handoffs.transition(chatbot.id, conversationId, [open.status], move(open, at), open.dueAt ?? undefined);
     if (moved) return moved;
   }
@@ -146,7 +173,7 @@ function saying(
   at: Date,
 ): HandoffChange['said'] {
   const notice = source && replyNotice(chatbot, { id, source }, handoff, said, at);
-  return { message: { role: 'assistant', createdAt: at, ...said }, ...(notice && { notice }) };
+  return { messages: [{ role: 'assistant', createdAt: at, ...said }], notices: notice ? [notice] : [] };
 }
 
 /** Puts the event in the outbox of every webhook subscribed to it. */

@@ -573,10 +573,12 @@ export type HandoffChange = Pick<Handoff, 'status' | 'dueAt'> & {
   notice?: HandoffFollowUp;
   /**
    * Appended to the conversation with the change, in the same write, when the change applies: what
-   * a team member or the chatbot says as the handoff moves, with the notice taking it to the person.
-   * So nothing said while it was open lands after its closing, and nothing after it closed.
+   * a team member or the chatbot says as the handoff moves, with the notice taking it to the person;
+   * or what the person says while it stays open (a change keeping its status and dueAt), with the
+   * notices taking it to the team. So nothing said while it was open lands after its closing, and
+   * nothing after it closed.
    */
-  said?: { message: ConversationMessage; notice?: HandoffReplyNotice };
+  said?: { messages: ConversationMessage[]; notices: (HandoffFollowUp | HandoffReplyNotice)[] };
 };
 
 export type HandoffClaim = { now: Date; claimedBy: string; leaseUntil: Date; limit: number };

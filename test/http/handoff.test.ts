@@ -5,7 +5,7 @@ import { HANDED_BACK } from '../../src/domain/handoff.js';
 import { NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { call, createChatbotViaApi, jsonRequest, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
-import type { Store } from '../../src/store/port.js';
+import type { HandoffRepository, Store } from '../../src/store/port.js';
 
 // Human handoff through the API: the triggers, the silent relay while a person has the
 // conversation, the state in get-conversations, its webhook events and its timeouts.
@@ -277,27 +277,65 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     bot = await createChatbotViaApi(app, 'Shop', SOURCE);
     await settings({ enabled: true, waitingMessage: WAITING });
   };
+  /** Starts the app again on a fresh store, its handoffs' methods replaced by those `override` gives. */
+  const restartWithHandoffs = (override: (handoffs: HandoffRepository) => Partial<HandoffRepository>) =>
+    restart((store) => ({ ...store, handoffs: { ...store.handoffs, ...override(store.handoffs) } }));
   const assistantSaid = async (id: string) =>
     (await app.store.conversations.find(bot, id))?.messages.filter((message) => message.role === 'assistant').map((message) => message.content);
 
   it('keeps a reply before the hand-back that follows its write to the handoff at once', async () => {
     // The hand-back is asked for, and answered, as soon as the reply has moved the handoff.
     let handedBack: ReturnType<typeof team> | undefined;
-    await restart((store) => ({
-      ...store,
-      handoffs: {
-        ...store.handoffs,
-        async transition(...args) {
-          const moved = await store.handoffs.transition(...args);
-          if (moved?.status === 'active') await (handedBack ??= team('c1', 'resolve'));
-          return moved;
-        },
+    await restartWithHandoffs((handoffs) => ({
+      async transition(...args) {
+        const moved = await handoffs.transition(...args);
+        if (moved?.status === 'active') await (handedBack ??= team('c1', 'resolve'));
+        return moved;
       },
     }));
     await say('c1', 'I want a human');
     expect(await team('c1', 'messages', { name: 'Grace', text: 'Hi, Grace here.' })).toMatchObject({ status: 200 });
     expect(await handedBack).toMatchObject({ status: 200, body: { data: { status: 'resolved', taken_by: 'Grace' } } });
     expect(await assistantSaid('c1')).toEqual([WAITING, 'Hi, Grace here.', HANDED_BACK]);
+  });
+
+  /** The kinds of the notices for the team's Slack channel, in the order an adapter posts them. */
+  const postedNotices = async () => {
+    const kinds: string[] = [];
+    for (;;) {
+      const now = new Date();
+      const claim = { accountId: app.accountId, platform: 'slack' as const, now, leaseUntil: new Date(now.getTime() + 60_000), limit: 10 };
+      const claimed = await app.store.handoffNotices.claim(claim);
+      if (claimed.length === 0) return kinds;
+      for (const { id, kind } of claimed) {
+        await app.store.handoffNotices.complete(app.accountId, id, kind === 'requested' ? { channelId: 'C1', threadId: '1.1' } : undefined, now);
+        kinds.push(kind);
+      }
+    }
+  };
+
+  it('answers a message that found the handoff open when the hand-back comes before the message is saved', async () => {
+    // The hand-back is asked for, and answered, once the message has read the handoff as open.
+    let handBackAtNextRead = false;
+    let handedBack: ReturnType<typeof team> | undefined;
+    await restartWithHandoffs((handoffs) => ({
+      async find(...args) {
+        const found = await handoffs.find(...args);
+        if (handBackAtNextRead && found?.status === 'pending') {
+          handBackAtNextRead = false;
+          await (handedBack = team('c1', 'resolve'));
+        }
+        return found;
+      },
+    }));
+    await settings({ platform: 'slack', channelId: 'C1' });
+    await say('c1', 'I want a human');
+    handBackAtNextRead = true;
+    expect(await say('c1', 'When do you open?')).toContain('nine');
+    expect(await handedBack).toMatchObject({ status: 200, body: { data: { status: 'resolved' } } });
+    expect(await assistantSaid('c1')).toEqual([WAITING, HANDED_BACK, expect.stringContaining('nine')]);
+    // The team is told of no message after the handoff closed.
+    expect(await postedNotices()).toEqual(['requested', 'closed']);
   });
 
   it('saves a reply racing the hand-back before it, or refuses it: never after the chatbot took over again', async () => {

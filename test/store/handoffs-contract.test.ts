@@ -68,16 +68,24 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
 
   it('appends what is said with a change in its write, after what came before, and nothing when the change does not apply', async () => {
     await store.handoffs.request(chatbot.id, 'c1', NOW, at(300_000));
-    const said = (content: string, ms: number) => ({ message: { role: 'assistant' as const, content, createdAt: at(ms) } });
-    const reply = { status: 'active' as const, takenBy: 'Ada', dueAt: at(1_800_000), at: at(1), said: said('Ada here.', 1) };
+    const said = (role: 'user' | 'assistant', ms: number, ...contents: string[]) => ({
+      messages: contents.map((content) => ({ role, content, createdAt: at(ms) })),
+      notices: [],
+    });
+    const reply = { status: 'active' as const, takenBy: 'Ada', dueAt: at(1_800_000), at: at(1), said: said('assistant', 1, 'Ada here.') };
     expect(await store.handoffs.transition(chatbot.id, 'c1', ['pending'], reply)).toMatchObject({ status: 'active', takenBy: 'Ada' });
-    const handBack = { status: 'resolved' as const, dueAt: null, at: at(2), said: said('Back with the bot.', 2) };
+    // The person's messages keep the handoff as it stands, and are saved only while it does.
+    const heard = { status: 'active' as const, dueAt: at(1_800_000), at: at(2), said: said('user', 2, 'Thanks.', 'Is it shipped?') };
+    expect(await store.handoffs.transition(chatbot.id, 'c1', ['active'], heard, at(1_800_000))).toMatchObject({ status: 'active', takenBy: 'Ada', dueAt: at(1_800_000) });
+    const stale = { ...heard, said: said('user', 2, 'Read before the reply.') };
+    expect(await store.handoffs.transition(chatbot.id, 'c1', ['pending'], stale, at(300_000))).toBeUndefined();
+    const handBack = { status: 'resolved' as const, dueAt: null, at: at(3), said: said('assistant', 3, 'Back with the bot.') };
     expect(await store.handoffs.transition(chatbot.id, 'c1', ['active'], handBack)).toMatchObject({ status: 'resolved' });
-    const late = { status: 'active' as const, dueAt: at(1_800_003), at: at(3), said: said('Too late.', 3) };
+    const late = { status: 'active' as const, dueAt: at(1_800_004), at: at(4), said: said('assistant', 4, 'Too late.') };
     expect(await store.handoffs.transition(chatbot.id, 'c1', ['pending', 'active'], late)).toBeUndefined();
     const conversation = await store.conversations.find(chatbot.id, 'c1');
-    expect(conversation?.messages.map(({ content }) => content)).toEqual(['I need a person', 'Ada here.', 'Back with the bot.']);
-    expect(conversation?.updatedAt).toEqual(at(2));
+    expect(conversation?.messages.map(({ content }) => content)).toEqual(['I need a person', 'Ada here.', 'Thanks.', 'Is it shipped?', 'Back with the bot.']);
+    expect(conversation?.updatedAt).toEqual(at(3));
   });
 
   it('applies a timeout only while the handoff is still due at the instant it was claimed for', async () => {

@@ -7,8 +7,8 @@ import type { ActivityCount } from './activity.js';
 import { messageInserts, reserveSequence } from './message-inserts.js';
 
 // A conversation's handoff is a field of its document, so each change is one conditional write,
-// which also writes the notice that tells of it (moved into the feed right after) and reserves
-// the number of the message said with it.
+// which also writes the notices that tell of it (moved into the feed right after) and reserves
+// the numbers of the messages said with it.
 
 export function mongoHandoffs(models: MongoModels, { atomic }: AtomicWrites, count: ActivityCount, outbox: HandoffOutbox): HandoffRepository {
   const { conversations } = models;
@@ -42,11 +42,11 @@ export function mongoHandoffs(models: MongoModels, { atomic }: AtomicWrites, cou
         .lean<Pick<ConversationDoc, 'handoff'>>();
       return handoffOf(doc);
     },
-    // What is said with the change takes its number in the conversation in the change's write, so
+    // What is said with the change takes its numbers in the conversation in the change's write, so
     // it comes before anything said after the change, and after anything said before it.
     async transition(chatbotId, conversationId, from, change, dueAt) {
       const { said, at } = change;
-      const notices = [change.notice, said?.notice].filter((notice) => notice !== undefined);
+      const notices = [change.notice, ...(said?.notices ?? [])].filter((notice) => notice !== undefined);
       const doc = await atomic(async () => {
         const changed = await conversations
           .findOneAndUpdate(
@@ -65,13 +65,15 @@ export function mongoHandoffs(models: MongoModels, { atomic }: AtomicWrites, cou
                 'handoff.leaseUntil': null,
                 ...(change.takenBy !== undefined && { 'handoff.takenBy': change.takenBy }),
               },
-              ...(said && reserveSequence(1, at)),
+              ...(said && reserveSequence(said.messages.length, at)),
               ...stashNotices(notices),
             },
             { returnDocument: 'after', projection: { handoff: 1, messageCount: 1 } },
           )
           .lean<Pick<ConversationDoc, 'handoff' | 'messageCount'>>();
-        if (changed && said) await insertReserved({ chatbotId, id: conversationId, at, first: changed.messageCount - 1, messages: [said.message] });
+        if (changed && said) {
+          await insertReserved({ chatbotId, id: conversationId, at, first: changed.messageCount - said.messages.length, messages: said.messages });
+        }
         return changed;
       });
       if (doc && notices.length > 0) await outbox.flush(chatbotId, conversationId);

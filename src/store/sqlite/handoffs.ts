@@ -62,7 +62,7 @@ export function sqliteHandoffs(db: Database, notices: HandoffNoticeWriter, appen
     if (row && said) {
       const { chatbot_id: chatbotId, conversation_id: id, account_id: accountId } = row;
       // source and contactId serve only an append that creates the conversation; the handoff's exists.
-      append({ chatbotId, accountId, id, source: 'API', contactId: null, messages: [said.message], at, notices: said.notice ? [said.notice] : [] });
+      append({ chatbotId, accountId, id, source: 'API', contactId: null, at, ...said });
     }
     return row;
   });
