@@ -1,7 +1,7 @@
 import type { QueryFilter } from 'mongoose';
 import type { Lead } from '../port.js';
 import type { AtomicWrites } from './atomic.js';
-import { toLead } from './leads.js';
+import { toLead } from './lead-docs.js';
 import { conversationDocumentId, type LeadDoc, type MongoModels, type WebhookDeliveryDoc } from './models.js';
 import { pageBlocks } from './page-blocks.js';
 

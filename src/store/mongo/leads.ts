@@ -3,6 +3,7 @@ import type { Lead, LeadRepository, TimeRange } from '../port.js';
 import type { ActivityCount } from './activity.js';
 import type { AtomicWrites } from './atomic.js';
 import { mongoErasure } from './erasure.js';
+import { toLead } from './lead-docs.js';
 import type { LeadDoc, MongoModels } from './models.js';
 import { BLOCK_ROWS, comparedWith, pageBlocks, type PageStart } from './page-blocks.js';
 import { createdWithin } from './time-range.js';
@@ -12,17 +13,6 @@ const LEAD_FIELDS = ['name', 'email', 'phone'] as const;
 
 /** Matches a lead at `revision`; a lead stored before leads had revisions is at 1. */
 export const atRevision = (revision: number) => (revision === 1 ? { $in: [1, null] } : revision);
-
-export const toLead = (doc: LeadDoc): Lead => ({
-  id: doc._id,
-  chatbotId: doc.chatbotId,
-  accountId: doc.accountId,
-  name: doc.name,
-  email: doc.email,
-  phone: doc.phone,
-  conversationId: doc.conversationId,
-  createdAt: doc.createdAt,
-});
 
 /**
  * A page of a chatbot's leads: equality and range on {chatbotId, createdAt}, sorted in the order

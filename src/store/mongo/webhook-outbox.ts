@@ -1,6 +1,7 @@
 import { pageOffset } from '../paging.js';
 import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryStatus, WebhookOutboxRepository } from '../port.js';
-import { atRevision, toLead } from './leads.js';
+import { atRevision } from './leads.js';
+import { toLead } from './lead-docs.js';
 import type { LeadDoc, MongoModels, WebhookAttemptDoc, WebhookDeliveryDoc } from './models.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Lead } from '../port.js';
-import { toLead, type LeadRow } from './leads.js';
+import { toLead, type LeadRow } from './lead-rows.js';
 
 // Erasing one person's conversation or lead (ConversationRepository.delete, LeadRepository.delete),
 // each in one transaction. Messages, the handoff and its notices go with the conversation's row

@@ -4,18 +4,8 @@ import type { Lead, LeadRepository } from '../port.js';
 import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
 import { sqliteErasure } from './erasure.js';
+import { toLead, type LeadRow } from './lead-rows.js';
 import { translateUnique } from './unique.js';
-
-export type LeadRow = {
-  id: string;
-  chatbot_id: string;
-  account_id: string;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  conversation_id: string | null;
-  created_at: number;
-};
 
 type Bounds = { chatbotId: string; from: number; to: number };
 type PageParams = { chatbotId: string; lowest: number; highest: number; limit: number };
@@ -28,17 +18,6 @@ export const LIST_LEADS_SQL = `SELECT * FROM leads
   WHERE chatbot_id = @chatbotId AND position BETWEEN @lowest AND @highest
   ORDER BY position DESC
   LIMIT @limit`;
-
-export const toLead = (row: LeadRow): Lead => ({
-  id: row.id,
-  chatbotId: row.chatbot_id,
-  accountId: row.account_id,
-  name: row.name,
-  email: row.email,
-  phone: row.phone,
-  conversationId: row.conversation_id,
-  createdAt: new Date(row.created_at),
-});
 
 const toParams = (lead: Lead) => ({
   id: lead.id,

@@ -7,7 +7,7 @@ import type {
   WebhookEventType,
   WebhookOutboxRepository,
 } from '../port.js';
-import { toLead, type LeadRow } from './leads.js';
+import { toLead, type LeadRow } from './lead-rows.js';
 import { deleteInStages } from './staging.js';
 
 type DeliveryRow = {

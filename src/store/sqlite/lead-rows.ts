@@ -1,0 +1,25 @@
+import type { Lead } from '../port.js';
+
+// A lead as its row, read by the leads and by erasure alike.
+
+export type LeadRow = {
+  id: string;
+  chatbot_id: string;
+  account_id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  conversation_id: string | null;
+  created_at: number;
+};
+
+export const toLead = (row: LeadRow): Lead => ({
+  id: row.id,
+  chatbotId: row.chatbot_id,
+  accountId: row.account_id,
+  name: row.name,
+  email: row.email,
+  phone: row.phone,
+  conversationId: row.conversation_id,
+  createdAt: new Date(row.created_at),
+});
