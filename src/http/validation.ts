@@ -13,6 +13,9 @@ export const chatbotId = z.string().trim().min(1).max(64);
 /** The caller's id of a saved conversation (adapters use e.g. `slack:{team}:{channel}:{thread_ts}`). */
 export const conversationId = z.string().trim().min(1).max(256);
 
+/** A saved conversation of a chatbot in a path, by the caller's `conversationId` (as saved, so untrimmed). */
+export const conversationPath = z.object({ chatbotId, conversationId: z.string().min(1).max(512) });
+
 export const platform = z.enum(['slack', 'discord']);
 
 /** A platform or chatbot id: up to 64 of [A-Za-z0-9_.:-]. */

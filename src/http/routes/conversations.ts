@@ -8,14 +8,14 @@ import { MAX_ANSWER_CHARS } from '../../domain/qa-limits.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import { handoffView } from '../../domain/webhook-events.js';
-import { conversationPath, handoffState, messageAuthor } from './handoffs.js';
+import { handoffState, messageAuthor } from './handoffs.js';
 import { HANDOFF_STATUSES, type Conversation, type ConversationSource, type MessageKind, type Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { commaSeparated, listingQuery, parseListing } from '../schemas/listing.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
-import { chatbotId, parseInput } from '../validation.js';
+import { chatbotId, conversationPath, parseInput } from '../validation.js';
 
 // The Conversations tag: GET /get-conversations, the hosted service's conversation history, and
 // POST …/messages/{messageId}/feedback, a reader's 👍/👎 on an answer, and DELETE

@@ -7,13 +7,11 @@ import { HANDOFF_STATUSES, type Store } from '../../store/port.js';
 import type { AuthState } from '../middleware/auth.js';
 import { jsonRequest, jsonResponse, keyedFailures, successOf } from '../schemas/responses.js';
 import { success } from '../success.js';
-import { chatbotId, parseInput } from '../validation.js';
+import { conversationPath, parseInput } from '../validation.js';
 
 // The team's side of a human handoff: take it, reply in it, hand it back. The Slack and Discord
 // adapters call these for their buttons and thread replies; any integrator may too. Key-scoped.
 
-/** A saved conversation of a chatbot, by the caller's `conversationId`. */
-export const conversationPath = z.object({ chatbotId, conversationId: z.string().min(1).max(512) });
 /** The team member's display name on the platform, and nothing else about them. */
 const name = z.string().trim().min(1).max(200);
 const takeBody = z.strictObject({ name });
