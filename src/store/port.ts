@@ -777,8 +777,6 @@ export type ConversationAppend = {
    * the append itself counts the conversation it creates and its messages.
    */
   tally?: ActivityTally;
-  /** `message` notices of the conversation's handoff, or a `reply` to the person, enqueued in the same write. */
-  notices?: (HandoffFollowUp | HandoffReplyNotice)[];
 };
 
 export interface ContactRepository {
