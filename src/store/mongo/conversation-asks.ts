@@ -1,4 +1,4 @@
-import { deleteDeliveries } from './delivery-removal.js';
+import { deleteEventDeliveries } from './delivery-removal.js';
 import type { MongoModels } from './models.js';
 
 /**
@@ -11,7 +11,7 @@ export async function forgetConversationAsks(models: MongoModels, chatbotId: str
   const opened = await unansweredGroups.find({ chatbotId, 'opening.conversationId': conversationId }, { _id: 1 }).lean<{ _id: string }[]>();
   const groupIds = opened.map(({ _id }) => _id);
   if (groupIds.length > 0) {
-    await deleteDeliveries(models, chatbotId, [{ eventKey: { $in: groupIds.map((id) => `unanswered.created:${id}`) } }]);
+    await deleteEventDeliveries(models, chatbotId, [{ eventKey: { $in: groupIds.map((id) => `unanswered.created:${id}`) } }]);
     await unansweredGroups.deleteMany({ _id: { $in: groupIds }, chatbotId });
   }
   await unansweredGroups.updateMany({ chatbotId, 'examples.conversationId': conversationId }, { $pull: { examples: { conversationId } } });

@@ -1,7 +1,7 @@
 import type { Lead } from '../port.js';
 import type { AtomicWrites } from './atomic.js';
 import { forgetConversationAsks } from './conversation-asks.js';
-import { deleteDeliveries } from './delivery-removal.js';
+import { deleteEventDeliveries } from './delivery-removal.js';
 import { toLead } from './lead-docs.js';
 import { conversationDocumentId, type LeadDoc, type MongoModels } from './models.js';
 import { pageBlocks } from './page-blocks.js';
@@ -26,7 +26,7 @@ export function mongoErasure(models: MongoModels, { atomic, repairable }: Atomic
   const leadBlocks = pageBlocks(models, 'leads');
 
   async function eraseLead(doc: LeadDoc): Promise<Lead> {
-    await deleteDeliveries(models, doc.chatbotId, [{ eventKey: leadEvents(doc._id) }]);
+    await deleteEventDeliveries(models, doc.chatbotId, [{ eventKey: leadEvents(doc._id) }]);
     const { deletedCount } = await leads.deleteOne({ _id: doc._id, chatbotId: doc.chatbotId });
     if (deletedCount === 1) await repairable(() => leadBlocks.removed(doc.chatbotId, { createdAt: doc.createdAt, id: doc._id }));
     return toLead(doc);
@@ -46,7 +46,7 @@ export function mongoErasure(models: MongoModels, { atomic, repairable }: Atomic
         const lead = await leads.findOne({ chatbotId, conversationId: id }).lean<LeadDoc>();
         if (lead) await eraseLead(lead);
         await forgetConversationAsks(models, chatbotId, id);
-        await deleteDeliveries(models, chatbotId, [{ eventKey: handoffEvents(chatbotId, id) }]);
+        await deleteEventDeliveries(models, chatbotId, [{ eventKey: handoffEvents(chatbotId, id) }]);
         await handoffNotices.deleteMany({ chatbotId, conversationId: id });
         await conversationMessages.deleteMany({ chatbotId, conversationId: id });
         // With it go its handoff and the notices not yet in the feed, which its document holds.
