@@ -106,7 +106,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: e
     const ask = async (id: string, content: string) => {
       const { status } = await call('POST', `${app.baseUrl}/chat`, app.apiKey, { chatbotId: bot, conversationId: id, messages: [{ role: 'user', content }] });
       expect(status).toBe(200);
-      await expect.poll(() => recorded).toContain(id);
+      // Recorded after the reply, which does not wait for it (a busy machine may take a while).
+      await expect.poll(() => recorded, { timeout: 10_000 }).toContain(id);
     };
     const unanswered = async () => {
       const { body } = await call('GET', `${app.baseUrl}/chatbots/${bot}/unanswered`, app.apiKey);
