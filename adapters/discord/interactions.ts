@@ -27,7 +27,7 @@ import { asTyped, DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
 // subcommand does and says lives in ../commands.ts, shared with the Slack adapter; here are only
 // Discord's parts: options in, ephemeral replies out, and who counts as an admin.
 
-const COMMAND_NAME = 'chatbot';
+export const COMMAND_NAME = 'chatbot';
 
 export const DISCORD_WORDS: PlatformWords = {
   command: `/${COMMAND_NAME}`,

@@ -777,8 +777,6 @@ export type ConversationAppend = {
    * the append itself counts the conversation it creates and its messages.
    */
   tally?: ActivityTally;
-  /** `message` notices of the conversation's handoff, or a `reply` to the person, enqueued in the same write. */
-  notices?: (HandoffFollowUp | HandoffReplyNotice)[];
 };
 
 export interface ContactRepository {
@@ -949,7 +947,8 @@ export interface UnansweredRepository {
   candidates(chatbotId: string, terms: string[], limit: number): Promise<Pick<UnansweredGroup, 'id' | 'terms'>[]>;
   /**
    * Counts one ask into the chatbot's group of exactly `terms`, when there is one, in one atomic
-   * write (a resolved or dismissed group reopens, as with record); answers whether it did.
+   * write (a resolved or dismissed group reopens, as with record); answers whether it did. An ask
+   * of a conversation that no longer exists is not counted, as with record.
    */
   repeat(ask: UnansweredRepeat): Promise<boolean>;
   /**
@@ -957,8 +956,10 @@ export interface UnansweredRepository {
    * of exactly the same terms, else into a new group made of `opening` (marked for its webhook
    * event in the same write). A resolved or dismissed group it counts into reopens. Answers the
    * group as stored and whether this call created it; of racing calls with the same terms, one does.
+   * An ask of a conversation that no longer exists (erased, even while the ask was being written)
+   * is not kept, nor a group it would open: then it answers undefined.
    */
-  record(ask: UnansweredAsk): Promise<{ group: UnansweredGroup; created: boolean }>;
+  record(ask: UnansweredAsk): Promise<{ group: UnansweredGroup; created: boolean } | undefined>;
   /**
    * Most asked first, ties by lastAskedAt (newest first), then id; the range bounds lastAskedAt,
    * an absent status means any.

@@ -235,6 +235,50 @@ describe('Discord adapter', () => {
     expect(other.violations).toEqual([]);
   });
 
+  it('removes /chatbot from servers an earlier list named once the list drops them, and from every server once it is removed', async () => {
+    // Found as a reviewer: shortening DISCORD_GUILD_IDS left /chatbot in the servers dropped from it.
+    const other = await startFakeDiscord({ token: TOKEN });
+    const dropped = other.addGuild();
+    const alsoDropped = other.addGuild();
+    const anotherApp = snowflake();
+    // Registered by a run with the earlier list [own, dropped, alsoDropped]; besides, another
+    // command of this application, and another app's /chatbot.
+    for (const guildId of [other.guildId, dropped.guildId, alsoDropped.guildId]) other.seedCommands(`guild:${guildId}`, ['chatbot']);
+    other.seedCommands(`guild:${dropped.guildId}`, ['their-own']);
+    other.seedCommands(`guild:${dropped.guildId}`, ['chatbot'], anotherApp);
+    const run = async (guildIds: string[] | undefined) => {
+      const started = await startDiscordBot({ config: config(other, { guildIds }), hub, logger: pino({ level: 'silent' }) });
+      await started.stop();
+    };
+    const where = () =>
+      Object.fromEntries(['global', ...[other.guildId, dropped.guildId, alsoDropped.guildId].map((id) => `guild:${id}`)].map((scope) => [scope, other.commandNames(scope)]));
+    try {
+      await run([other.guildId]);
+      expect(where()).toEqual({
+        global: [],
+        [`guild:${other.guildId}`]: ['chatbot'],
+        [`guild:${dropped.guildId}`]: ['their-own'],
+        [`guild:${alsoDropped.guildId}`]: [],
+      });
+      await run(undefined);
+      expect(where()).toEqual({
+        global: ['chatbot'],
+        [`guild:${other.guildId}`]: [],
+        [`guild:${dropped.guildId}`]: ['their-own'],
+        [`guild:${alsoDropped.guildId}`]: [],
+      });
+      expect(other.commandNames(`guild:${dropped.guildId}`, anotherApp)).toEqual(['chatbot']);
+      // Nothing left to remove: a start only reads.
+      const deletes = () => other.requests.filter((request) => request.method === 'DELETE' && /\/commands\//.test(request.path)).length;
+      const before = deletes();
+      await run(undefined);
+      expect(deletes()).toBe(before);
+    } finally {
+      await other.close();
+    }
+    expect(other.violations).toEqual([]);
+  });
+
   it('warns at start when the bot is public, as anyone could add it to a server they manage and administer the account there', async () => {
     // Found setting up a community server: Discord makes a new bot public, and whoever adds it to
     // their own server has Manage Server there, so `/chatbot leads` gave them every lead.

@@ -228,6 +228,19 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
   const rateLimits: RateLimitRule[] = [];
   const failures: FailureRule[] = [];
   const registeredCommands: { scope: string; commands: unknown[] }[] = [];
+  /** The commands each application has now, by application id and scope ('global' or `guild:{id}`). */
+  const commandSets = new Map<string, Record<string, unknown>[]>();
+  const commandsOf = (app: string, scope: string) => commandSets.get(`${app}/${scope}`) ?? [];
+  const apiCommand = (app: string, guild: string | undefined, command: Record<string, unknown>) => ({
+    id: snowflake(),
+    application_id: app,
+    version: snowflake(),
+    type: 1,
+    default_member_permissions: null,
+    nsfw: false,
+    ...(guild ? { guild_id: guild } : {}),
+    ...command,
+  });
   const gateway = {
     connections: [] as { path: string; query: URLSearchParams }[],
     identifies: [] as Record<string, unknown>[],
@@ -524,6 +537,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     return message;
   };
 
+  /** The bot reaches its own application's commands only, and a server's only while it is in it. */
+  const commandsReachable = (app: string | undefined, guild: string | undefined, response: ServerResponse) => {
+    const reachable = app === applicationId && (guild === undefined || guild === guildId || otherGuilds.has(guild));
+    if (!reachable) json(response, 403, { message: 'Missing Access', code: 50001 });
+    return reachable;
+  };
+
   const routes: Route[] = [
     {
       method: 'GET',
@@ -562,25 +582,35 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       path: /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/,
       bot: true,
       handle: ([, app, guild], recorded, response) => {
-        if (app !== applicationId) return json(response, 403, { message: 'Missing Access', code: 50001 });
-        // Only in a server the bot is in.
-        if (guild !== undefined && guild !== guildId && !otherGuilds.has(guild)) return json(response, 403, { message: 'Missing Access', code: 50001 });
+        if (!commandsReachable(app, guild, response)) return;
         const commands = recorded.body as Record<string, unknown>[];
-        registeredCommands.push({ scope: guild ? `guild:${guild}` : 'global', commands });
-        json(
-          response,
-          200,
-          commands.map((command) => ({
-            id: snowflake(),
-            application_id: applicationId,
-            version: snowflake(),
-            type: 1,
-            default_member_permissions: null,
-            nsfw: false,
-            ...(guild ? { guild_id: guild } : {}),
-            ...command,
-          })),
-        );
+        const scope = guild ? `guild:${guild}` : 'global';
+        registeredCommands.push({ scope, commands });
+        const set = commands.map((command) => apiCommand(applicationId, guild, command));
+        commandSets.set(`${applicationId}/${scope}`, set);
+        json(response, 200, set);
+      },
+    },
+    {
+      method: 'GET',
+      path: /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/,
+      bot: true,
+      handle: ([, app, guild], _recorded, response) => {
+        if (!commandsReachable(app, guild, response)) return;
+        json(response, 200, commandsOf(applicationId, guild ? `guild:${guild}` : 'global'));
+      },
+    },
+    {
+      method: 'DELETE',
+      path: /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands\/(\d+)$/,
+      bot: true,
+      handle: ([, app, guild, id], _recorded, response) => {
+        if (!commandsReachable(app, guild, response)) return;
+        const scope = guild ? `guild:${guild}` : 'global';
+        const set = commandsOf(applicationId, scope);
+        if (!set.some((command) => command.id === id)) return json(response, 404, { message: 'Unknown application command', code: 10063 });
+        commandSets.set(`${applicationId}/${scope}`, set.filter((command) => command.id !== id));
+        json(response, 204);
       },
     },
     {
@@ -947,6 +977,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
     violations,
     gateway,
     registeredCommands,
+    /** The names of the commands an application (the bot's, unless given) has in a scope now: 'global' or `guild:{id}`. */
+    commandNames: (scope: string, app = applicationId) => commandsOf(app, scope).map((command) => command.name),
+    /** Commands an application (the bot's, unless given) registered in a scope before the bot started. */
+    seedCommands(scope: string, names: string[], app = applicationId): void {
+      const guild = scope.startsWith('guild:') ? scope.slice('guild:'.length) : undefined;
+      commandSets.set(`${app}/${scope}`, [...commandsOf(app, scope), ...names.map((name) => apiCommand(app, guild, { name, description: name }))]);
+    },
     until,
     /** The messages of a channel, oldest first. */
     history: (channelId: string) => messages.get(channelId) ?? [],

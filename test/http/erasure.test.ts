@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, createChatbotViaApi, INVALID, NO_KEY, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
+import type { Store, UnansweredExample } from '../../src/store/port.js';
 
 // Erasing one person's conversation or lead through the API (GDPR art. 17), on every store:
 // the account's own only, bad input changing nothing.
@@ -12,13 +13,39 @@ const BO = `wc_${'b'.repeat(24)}`;
 const NEVER = `wc_${'n'.repeat(24)}`;
 
 type LeadItem = { id: string; email: string };
+type UnansweredItem = { question: string; count: number; examples: { conversationId: string | null }[] };
 
 describe.each(storeTargets.filter((target) => target.available))('$name store: erasure', (target) => {
   let app: TestApp;
   let bot: string;
+  /** Runs before the store counts an unanswered ask, once the reply that declined is saved. */
+  let beforeCounting: ((example: UnansweredExample) => Promise<void>) | undefined;
+  /** The conversations whose unanswered ask the store has finished recording (or not keeping). */
+  let recorded: (string | null)[];
+
+  /** The store, its unanswered asks seen through beforeCounting and recorded. */
+  const watched = (store: Store): Store => ({
+    ...store,
+    unanswered: {
+      ...store.unanswered,
+      async repeat(ask) {
+        await beforeCounting?.(ask.example);
+        const counted = await store.unanswered.repeat(ask);
+        if (counted) recorded.push(ask.example.conversationId);
+        return counted;
+      },
+      async record(ask) {
+        const result = await store.unanswered.record(ask);
+        recorded.push(ask.example.conversationId);
+        return result;
+      },
+    },
+  });
 
   beforeEach(async () => {
-    app = await startApp(target);
+    beforeCounting = undefined;
+    recorded = [];
+    app = await startApp(target, { wrapStore: watched });
     bot = await createChatbotViaApi(app, 'Shop', 'The shop opens at nine in the morning.');
     const visible = await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, visibility: 'public' });
     expect(visible.status).toBe(202);
@@ -72,6 +99,34 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: e
     expect(await widgetHistory(ADA)).toEqual(await widgetHistory(NEVER));
     expect((await widgetHistory(BO)).status).toBe(200);
     expect(await call('DELETE', conversationUrl(ADA), app.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+  });
+
+  it('keeps no question of a conversation erased while its declined reply was being recorded', async () => {
+    const CY = `wc_${'c'.repeat(24)}`;
+    const ask = async (id: string, content: string) => {
+      const { status } = await call('POST', `${app.baseUrl}/chat`, app.apiKey, { chatbotId: bot, conversationId: id, messages: [{ role: 'user', content }] });
+      expect(status).toBe(200);
+      // Recorded after the reply, which does not wait for it (a busy machine may take a while).
+      await expect.poll(() => recorded, { timeout: 10_000 }).toContain(id);
+    };
+    const unanswered = async () => {
+      const { body } = await call('GET', `${app.baseUrl}/chatbots/${bot}/unanswered`, app.apiKey);
+      return (body as { data: UnansweredItem[] }).data;
+    };
+    await ask(BO, 'Do you sell gift cards?');
+    // The erasure runs after the turn saved the reply, before the store counts its question: into
+    // Bo's group (Ada), or into a group of its own (Cy).
+    beforeCounting = async ({ conversationId }) => {
+      if (conversationId === ADA || conversationId === CY) {
+        expect(await call('DELETE', conversationUrl(conversationId), app.apiKey)).toMatchObject({ status: 200 });
+      }
+    };
+    await ask(ADA, 'Do you sell gift cards?');
+    await ask(CY, 'Is there parking nearby?');
+    expect(await conversationIds()).toEqual([BO]);
+    expect(await unanswered()).toEqual([
+      expect.objectContaining({ question: 'Do you sell gift cards?', count: 1, examples: [expect.objectContaining({ conversationId: BO })] }),
+    ]);
   });
 
   it('erases a lead, answering it as get-leads showed it', async () => {

@@ -11,7 +11,7 @@ import { leadSubmitted } from '../../src/domain/webhook-events.js';
 import { createWebhook } from '../../src/domain/webhooks.js';
 import { openStore } from '../../src/store/index.js';
 import type { Account, Chatbot, Store, Webhook } from '../../src/store/port.js';
-import { seedAccount, seedChatbot } from '../support/seed.js';
+import { seedAccount, seedChatbot, seedConversation } from '../support/seed.js';
 import { startReceiver, verifies, type Receiver } from '../support/webhook-receiver.js';
 import { manualClock, plusMinutes, silent } from './helpers.js';
 
@@ -109,6 +109,7 @@ describe('delivery', () => {
     const webhook = await createWebhook(store, account, { url: receiver.url, events: ['unanswered.created'] }, { allowPrivate: true });
     await subscribe();
     const opening = { conversationId: 'c-1', messageId: '7', source: 'Slack' as const, askedAt: T0 };
+    await seedConversation(store, chatbot, 'c-1', T0);
     await recordUnanswered(store, chatbot, 'Do you sell gift cards?', opening);
     await recordUnanswered(store, chatbot, 'Can I buy a gift card?', { ...opening, messageId: '9' });
     const [group] = await store.unanswered.list(chatbot.id, {}, { page: 1, size: 10 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handoffChanged, leadSubmitted, unansweredCreated } from '../../src/domain/webhook-events.js';
-import type { Chatbot, HandoffRequestNotice, Lead, Store, UnansweredExample, Webhook, WebhookDelivery } from '../../src/store/port.js';
+import type { Chatbot, HandoffRequestNotice, Lead, Store, UnansweredAsk, UnansweredExample, Webhook, WebhookDelivery } from '../../src/store/port.js';
 import { seedAccount, seedChatbot, seedConversation, seedWebhook } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
 
@@ -53,6 +53,12 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: e
     createdAt,
   });
   const ids = (leads: Lead[]) => leads.map((lead) => lead.id);
+  /** Records an ask of a conversation that stands. */
+  const recordKept = async (ask: UnansweredAsk) => {
+    const result = await store.unanswered.record(ask);
+    if (!result) throw new Error('the ask was not kept');
+    return result;
+  };
 
   beforeEach(async () => {
     store = await target.open();
@@ -76,13 +82,13 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: e
       c1: await store.leads.upsertForConversation({ ...leadOf('c1', NOW, 'ada@example.com'), conversationId: 'c1' }),
       c2: await store.leads.upsertForConversation({ ...leadOf('c2', at(1), 'bo@example.com'), conversationId: 'c2' }),
     };
-    const opened = await store.unanswered.record({
+    const opened = await recordKept({
       chatbotId: chatbot.id,
       accountId: chatbot.accountId,
       opening: { id: 'group-c1', question: 'I am Ada, my card was charged twice', terms: ['card', 'charged'] },
       example: example('c1'),
     });
-    const shared = await store.unanswered.record({
+    const shared = await recordKept({
       chatbotId: chatbot.id,
       accountId: chatbot.accountId,
       opening: { id: 'group-c2', question: 'Where is my parcel?', terms: ['parcel'] },
@@ -148,6 +154,29 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: e
     expect((await store.conversations.find(other.id, 'c1'))?.messages).toHaveLength(2);
 
     expect(await store.conversations.delete(chatbot.id, 'c1')).toBe(false);
+  });
+
+  it('keeps no ask of a conversation recorded once it is erased, nor a group such an ask would open', async () => {
+    // The chat turn's reply was saved before the erasure; its unanswered question is recorded after.
+    await converse('c1', 'Where is my parcel?');
+    await converse('c2', 'Where is my parcel?');
+    const ask = (conversationId: string, opening = { id: 'group-parcel', question: 'Where is my parcel?', terms: ['parcel'] }): UnansweredAsk => ({
+      chatbotId: chatbot.id,
+      accountId: chatbot.accountId,
+      opening,
+      example: example(conversationId),
+    });
+    await recordKept(ask('c2'));
+    expect(await store.conversations.delete(chatbot.id, 'c1')).toBe(true);
+
+    expect(await store.unanswered.repeat({ chatbotId: chatbot.id, terms: ['parcel'], example: example('c1') })).toBe(false);
+    expect(await store.unanswered.record({ ...ask('c1'), groupId: 'group-parcel' })).toBeUndefined();
+    expect(await store.unanswered.record(ask('c1'))).toBeUndefined();
+    expect(await store.unanswered.record(ask('c1', { id: 'group-ada', question: 'I am Ada, my card was charged twice', terms: ['card'] }))).toBeUndefined();
+    expect(await store.unanswered.list(chatbot.id, {}, ALL)).toEqual([
+      expect.objectContaining({ id: 'group-parcel', count: 1, examples: [example('c2')] }),
+    ]);
+    expect(await store.unanswered.unannounced(10)).toEqual([expect.objectContaining({ opening: example('c2') })]);
   });
 
   it('erases only what carries exactly that id, whatever characters it holds', async () => {

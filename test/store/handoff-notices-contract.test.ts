@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type {
   Chatbot,
+  HandoffChange,
   HandoffFollowUp,
   HandoffNotice,
   HandoffReplyNotice,
@@ -73,16 +74,20 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect(await store.handoffs.request(owner.id, conversationId, requestedAt, at(300_000), notice)).toBeDefined();
     return notice.id;
   };
+  /**
+   * What is said in the open handoff, saved with its notices by a change that keeps the handoff as
+   * it stands (as domain/handoff.ts relays the person's messages).
+   */
+  const sayInHandoff = async (conversationId: string, createdAt: Date, said: NonNullable<HandoffChange['said']>) => {
+    const open = await store.handoffs.find(chatbot.id, conversationId);
+    if (!open) throw new Error(`no handoff in ${conversationId}`);
+    const change = { status: open.status, dueAt: open.dueAt, at: createdAt, said };
+    expect(await store.handoffs.transition(chatbot.id, conversationId, [open.status], change, open.dueAt ?? undefined)).toBeDefined();
+  };
   /** The person's message while the handoff is open, saved with its notice. */
   const relay = (conversationId: string, text: string, createdAt: Date, requestedAt = NOW) =>
-    store.conversations.append({
-      chatbotId: chatbot.id,
-      accountId: chatbot.accountId,
-      id: conversationId,
-      source: 'Widget or Iframe',
-      contactId: null,
+    sayInHandoff(conversationId, createdAt, {
       messages: [{ role: 'user', content: text, createdAt }],
-      at: createdAt,
       notices: [followUp(conversationId, pending(requestedAt), createdAt, text)],
     });
   const close = (conversationId: string, closedAt: Date, requestedAt = NOW) =>
@@ -111,16 +116,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
       thread: PERSON_THREAD,
       createdAt,
     };
-    return store.conversations.append({
-      chatbotId: chatbot.id,
-      accountId: chatbot.accountId,
-      id: conversationId,
-      source: 'Slack',
-      contactId: null,
-      messages: [{ role: 'assistant', content: text, createdAt, ...(author && { author }) }],
-      at: createdAt,
-      notices: [notice],
-    });
+    return sayInHandoff(conversationId, createdAt, { messages: [{ role: 'assistant', content: text, createdAt, ...(author && { author }) }], notices: [notice] });
   };
   const claim = (now: Date, limit = 10, accountId = chatbot.accountId, platform: Platform = 'slack', workspaceIds?: string[], replies = true) =>
     store.handoffNotices.claim({ accountId, platform, workspaceIds, replies, now, leaseUntil: new Date(now.getTime() + 60_000), limit });

@@ -156,9 +156,16 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
       example: example(when),
       ...overrides,
     });
+    /** Records an ask that is kept: of no conversation, or of one that stands. */
+    const recordKept = async (value: UnansweredAsk) => {
+      const result = await store.unanswered.record(value);
+      if (!result) throw new Error('the ask was not kept');
+      return result;
+    };
 
     it('opens a group, then counts into it by id or by the same terms, keeping the first question', async () => {
-      const first = await store.unanswered.record(ask('refund policy?', ['polici', 'refund'], '2026-03-10T10:00:00Z'));
+      await append('c1', '2026-03-10T09:00:00Z', ['user', 'assistant']);
+      const first = await recordKept(ask('refund policy?', ['polici', 'refund'], '2026-03-10T10:00:00Z'));
       expect(first.created).toBe(true);
       expect(first.group).toEqual({
         id: 'g-refund policy?',
@@ -172,8 +179,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
         status: 'open',
         examples: [example('2026-03-10T10:00:00Z')],
       });
-      const same = await store.unanswered.record(ask('Refund policy', ['polici', 'refund'], '2026-03-10T11:00:00Z'));
-      const byId = await store.unanswered.record(
+      const same = await recordKept(ask('Refund policy', ['polici', 'refund'], '2026-03-10T11:00:00Z'));
+      const byId = await recordKept(
         ask('how do refunds work', ['refund', 'work'], '2026-03-10T12:00:00Z', { groupId: first.group.id, example: example('2026-03-10T12:00:00Z', '7') }),
       );
       expect([same.created, byId.created]).toEqual([false, false]);
@@ -195,7 +202,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
 
     it('of racing asks with the same terms, one opens the group and none is lost', async () => {
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, n) => store.unanswered.record({ ...ask('q', ['q'], '2026-03-10T10:00:00Z'), opening: { id: `g${n}`, question: `q${n}`, terms: ['q'] } })),
+        Array.from({ length: 10 }, (_, n) => recordKept({ ...ask('q', ['q'], '2026-03-10T10:00:00Z'), opening: { id: `g${n}`, question: `q${n}`, terms: ['q'] } })),
       );
       expect(results.filter((result) => result.created)).toHaveLength(1);
       expect(await store.unanswered.list(bot.id, {}, ALL)).toMatchObject([{ count: 10 }]);
@@ -259,6 +266,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
     });
 
     it('marks each new group for its webhook event, with the example that opened it, until announced', async () => {
+      await append('c1', '2026-03-10T09:00:00Z', ['user', 'assistant']);
       await store.unanswered.record(ask('q', ['q'], '2026-03-10T10:00:00Z', { example: example('2026-03-10T10:00:00Z', '3') }));
       await store.unanswered.record(ask('q', ['q'], '2026-03-10T11:00:00Z'));
       await store.unanswered.record(ask('r', ['r'], '2026-03-10T12:00:00Z'));

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { sqliteActivityCount } from '../../src/store/sqlite/activity.js';
 import { sqliteConversationAppend } from '../../src/store/sqlite/conversation-append.js';
 import { sqliteConversations } from '../../src/store/sqlite/conversations.js';
-import { sqliteHandoffNoticeWriter } from '../../src/store/sqlite/handoff-notices.js';
 import { migrate, MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 
 // Migrations applied to a database that already holds data, as an upgrade meets it.
@@ -255,7 +254,7 @@ describe('sqlite migrations of existing data', () => {
     migrate(db);
 
     const count = sqliteActivityCount(db);
-    const conversations = sqliteConversations(db, count, sqliteConversationAppend(db, count, sqliteHandoffNoticeWriter(db)));
+    const conversations = sqliteConversations(db, count, sqliteConversationAppend(db, count));
     const stored = (await conversations.find('bot', 'c'))?.messages ?? [];
     expect(stored.map(({ role, content, author }) => ({ role, content, ...(author && { author }) }))).toEqual([
       { role: 'user', content: 'Can I talk to a person?' },

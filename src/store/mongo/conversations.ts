@@ -14,7 +14,6 @@ import { mongoErasure } from './erasure.js';
 import { conversationDocumentId, type ConversationDoc, type ConversationMessageDoc, type MongoModels } from './models.js';
 import { createdWithin } from './time-range.js';
 import { toHandoff } from './handoff-docs.js';
-import { stashNotices, type HandoffOutbox } from './handoff-notices.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 import { messageInserts, objectId, reserveSequence } from './message-inserts.js';
 
@@ -66,12 +65,7 @@ export function conversationPageQuery(models: MongoModels, chatbotId: string, fi
     .limit(page.size);
 }
 
-export function mongoConversations(
-  models: MongoModels,
-  writes: AtomicWrites,
-  count: ActivityCount,
-  outbox: HandoffOutbox,
-): ConversationRepository {
+export function mongoConversations(models: MongoModels, writes: AtomicWrites, count: ActivityCount): ConversationRepository {
   const { conversations, conversationMessages } = models;
   const insertReserved = messageInserts(models, count);
   const { atomic } = writes;
@@ -103,7 +97,6 @@ export function mongoConversations(
               {
                 $setOnInsert: { conversationId: id, accountId, source, contactId, createdAt: at },
                 ...reserveSequence(input.messages.length, at),
-                ...stashNotices(input.notices ?? []),
               },
               { upsert: true, returnDocument: 'after', projection: { messageCount: 1 } },
             )
@@ -113,7 +106,6 @@ export function mongoConversations(
         const first = doc.messageCount - input.messages.length;
         await insertReserved({ chatbotId, id, at, first, messages: input.messages, source, tally: input.tally });
       });
-      if (input.notices?.length) await outbox.flush(chatbotId, id);
     },
     async find(chatbotId, id) {
       const doc = await conversations.findOne({ _id: conversationDocumentId(chatbotId, id), chatbotId }).lean<ConversationDoc>();

@@ -71,7 +71,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     retrieval: mongoRetrieval(models),
     assets: mongoAssets(models),
     leads: mongoLeads(models, writes, countActivity),
-    conversations: mongoConversations(models, writes, countActivity, handoffOutbox),
+    conversations: mongoConversations(models, writes, countActivity),
     contacts: mongoContacts(models, writes),
     attributes: mongoAttributes(models),
     rateLimits: mongoRateLimits(models),

@@ -1,6 +1,7 @@
 import { pageOffset } from '../paging.js';
-import { UNANSWERED_EXAMPLES, type UnansweredExample, type UnansweredFilter, type UnansweredGroup, type UnansweredRepository } from '../port.js';
-import type { MongoModels, UnansweredGroupDoc } from './models.js';
+import { UNANSWERED_EXAMPLES, type UnansweredAsk, type UnansweredExample, type UnansweredFilter, type UnansweredGroup, type UnansweredRepository } from '../port.js';
+import { forgetConversationAsks } from './conversation-asks.js';
+import { conversationDocumentId, type MongoModels, type UnansweredGroupDoc } from './models.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 
 const toGroup = ({ _id, termsKey: _key, examples, opening: _opening, webhookPending: _pending, ...doc }: UnansweredGroupDoc): UnansweredGroup => ({
@@ -25,7 +26,61 @@ const countAsk = (example: UnansweredExample) => ({
   $push: { examples: { $each: [example], $slice: -UNANSWERED_EXAMPLES } },
 });
 
-export function mongoUnanswered({ unansweredGroups }: MongoModels): UnansweredRepository {
+export function mongoUnanswered(models: MongoModels): UnansweredRepository {
+  const { conversations, unansweredGroups } = models;
+
+  const stands = async (chatbotId: string, { conversationId }: UnansweredExample) =>
+    conversationId === null || (await conversations.exists({ _id: conversationDocumentId(chatbotId, conversationId), chatbotId })) !== null;
+
+  /**
+   * Writes an ask only while its conversation stands. No write can check another collection, so
+   * it checks again after: an erasure (erasure.ts) that came in between takes out what was written
+   * before the conversation went, and this what was written after.
+   */
+  async function whileStanding<T>(chatbotId: string, example: UnansweredExample, write: () => Promise<T>): Promise<T | undefined> {
+    if (!(await stands(chatbotId, example))) return undefined;
+    const written = await write();
+    if (await stands(chatbotId, example)) return written;
+    if (example.conversationId !== null) await forgetConversationAsks(models, chatbotId, example.conversationId);
+    return undefined;
+  }
+
+  // One write either way: the group found is counted into, or the unique {chatbotId, termsKey}
+  // index decides which of racing asks opens the group.
+  async function countIn({ chatbotId, accountId, groupId, opening, example }: UnansweredAsk): Promise<{ group: UnansweredGroup; created: boolean }> {
+    const ask = countAsk(example);
+    const found =
+      groupId === undefined
+        ? null
+        : await unansweredGroups
+            .findOneAndUpdate({ _id: groupId, chatbotId }, ask, { returnDocument: 'after' })
+            .lean<UnansweredGroupDoc>();
+    if (found) return { group: toGroup(found), created: false };
+    const termsKey = opening.terms.join(' ');
+    const doc = await retryOnceOnDuplicateKey(() =>
+      unansweredGroups
+        .findOneAndUpdate(
+          { chatbotId, termsKey },
+          {
+            ...ask,
+            $setOnInsert: {
+              _id: opening.id,
+              accountId,
+              question: opening.question,
+              terms: opening.terms,
+              firstAskedAt: example.askedAt,
+              opening: example,
+              webhookPending: true,
+            },
+          },
+          { upsert: true, returnDocument: 'after' },
+        )
+        .lean<UnansweredGroupDoc>(),
+    );
+    if (!doc) throw new Error('upsert returned no document');
+    return { group: toGroup(doc), created: doc._id === opening.id };
+  }
+
   return {
     async candidates(chatbotId, terms, limit) {
       const docs = await unansweredGroups
@@ -36,44 +91,13 @@ export function mongoUnanswered({ unansweredGroups }: MongoModels): UnansweredRe
       return docs.map((doc) => ({ id: doc._id, terms: doc.terms }));
     },
     async repeat({ chatbotId, terms, example }) {
-      const { matchedCount } = await unansweredGroups.updateOne({ chatbotId, termsKey: terms.join(' ') }, countAsk(example));
-      return matchedCount === 1;
+      const counted = await whileStanding(chatbotId, example, async () => {
+        const { matchedCount } = await unansweredGroups.updateOne({ chatbotId, termsKey: terms.join(' ') }, countAsk(example));
+        return matchedCount === 1;
+      });
+      return counted ?? false;
     },
-    // One write either way: the group found is counted into, or the unique {chatbotId, termsKey}
-    // index decides which of racing asks opens the group.
-    async record({ chatbotId, accountId, groupId, opening, example }) {
-      const ask = countAsk(example);
-      const found =
-        groupId === undefined
-          ? null
-          : await unansweredGroups
-              .findOneAndUpdate({ _id: groupId, chatbotId }, ask, { returnDocument: 'after' })
-              .lean<UnansweredGroupDoc>();
-      if (found) return { group: toGroup(found), created: false };
-      const termsKey = opening.terms.join(' ');
-      const doc = await retryOnceOnDuplicateKey(() =>
-        unansweredGroups
-          .findOneAndUpdate(
-            { chatbotId, termsKey },
-            {
-              ...ask,
-              $setOnInsert: {
-                _id: opening.id,
-                accountId,
-                question: opening.question,
-                terms: opening.terms,
-                firstAskedAt: example.askedAt,
-                opening: example,
-                webhookPending: true,
-              },
-            },
-            { upsert: true, returnDocument: 'after' },
-          )
-          .lean<UnansweredGroupDoc>(),
-      );
-      if (!doc) throw new Error('upsert returned no document');
-      return { group: toGroup(doc), created: doc._id === opening.id };
-    },
+    record: (ask) => whileStanding(ask.chatbotId, ask.example, () => countIn(ask)),
     async list(chatbotId, filter, page) {
       const docs = await unansweredGroups
         .find(matching(chatbotId, filter))

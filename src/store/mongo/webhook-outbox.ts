@@ -1,5 +1,6 @@
 import { pageOffset } from '../paging.js';
 import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryStatus, WebhookOutboxRepository } from '../port.js';
+import { deleteDeliveries } from './delivery-removal.js';
 import { atRevision } from './leads.js';
 import { toLead } from './lead-docs.js';
 import type { LeadDoc, MongoModels, WebhookAttemptDoc, WebhookDeliveryDoc } from './models.js';
@@ -128,9 +129,7 @@ export function mongoWebhookOutbox(models: MongoModels): WebhookOutboxRepository
       for (;;) {
         const ids = (await webhookDeliveries.find(done, { _id: 1 }).limit(PRUNE_BATCH).lean<{ _id: string }[]>()).map(({ _id }) => _id);
         if (ids.length === 0) return pruned;
-        // Attempts first: a delivery left by a crash between the two goes at the next prune.
-        await webhookAttempts.deleteMany({ deliveryId: { $in: ids } });
-        pruned += (await webhookDeliveries.deleteMany({ _id: { $in: ids }, ...done })).deletedCount;
+        pruned += await deleteDeliveries(models, ids, done);
         if (ids.length < PRUNE_BATCH) return pruned;
       }
     },

@@ -2,7 +2,6 @@ import type { Database } from 'better-sqlite3';
 import { appendTally } from '../activity-counters.js';
 import type { ConversationAppend } from '../port.js';
 import type { ActivityCount } from './activity.js';
-import type { HandoffNoticeWriter } from './handoff-notices.js';
 
 /** A message id as this store writes it (a row's sequence number), as a number; undefined for any other string. */
 export const sequenceNumber = (id: string) => (/^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined);
@@ -11,7 +10,7 @@ export const sequenceNumber = (id: string) => (/^[1-9]\d{0,14}$/.test(id) ? Numb
  * The append of messages to a conversation (created by the first), shared by the conversations and
  * the handoff changes that say something, which append in their own transaction.
  */
-export function sqliteConversationAppend(db: Database, count: ActivityCount, notices: HandoffNoticeWriter) {
+export function sqliteConversationAppend(db: Database, count: ActivityCount) {
   // A new conversation takes source and contact from the append that creates it; later appends
   // only move updated_at forward.
   const upsertConversation = db.prepare(
@@ -39,10 +38,6 @@ export function sqliteConversationAppend(db: Database, count: ActivityCount, not
       const sources = message.sources?.length ? JSON.stringify(message.sources) : null;
       const { role, content, createdAt, author, kind } = message;
       insertMessage.run(seq, chatbotId, id, role, content, createdAt.getTime(), sources, author?.name ?? null, kind ?? null);
-    }
-    for (const notice of input.notices ?? []) {
-      if (notice.kind === 'reply') notices.reply(notice);
-      else notices.followUp(notice);
     }
   });
 }

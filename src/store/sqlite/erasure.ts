@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Lead } from '../port.js';
-import { toLead, type LeadRow } from './lead-rows.js';
+import { leadOfConversation, toLead, type LeadRow } from './lead-rows.js';
 
 // Erasing one person's conversation or lead (ConversationRepository.delete, LeadRepository.delete),
 // each in one transaction. Messages, the handoff and its notices go with the conversation's row
@@ -15,7 +15,7 @@ export type Erasure = {
 
 export function sqliteErasure(db: Database): Erasure {
   const leadById = db.prepare<[Scope], LeadRow>('SELECT * FROM leads WHERE chatbot_id = @chatbotId AND id = @id');
-  const leadOfConversation = db.prepare<[Scope], LeadRow>('SELECT * FROM leads WHERE chatbot_id = @chatbotId AND conversation_id = @id');
+  const ofConversation = leadOfConversation(db);
   const deleteLeadRow = db.prepare<[Scope]>('DELETE FROM leads WHERE chatbot_id = @chatbotId AND id = @id');
   // Keeps `position` a lead's exact rank (leads.ts): those after the deleted lead move up one.
   const closeGap = db.prepare<[{ chatbotId: string; createdAt: number; id: string }]>(
@@ -58,7 +58,7 @@ export function sqliteErasure(db: Database): Erasure {
   });
   const conversation = db.transaction((scope: Scope) => {
     if (deleteConversationRow.run(scope).changes === 0) return false;
-    const row = leadOfConversation.get(scope);
+    const row = ofConversation.get(scope.chatbotId, scope.id);
     if (row) eraseLead(row);
     conversationDeliveries.run(scope);
     groupsOpened.run(scope);

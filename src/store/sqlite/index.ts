@@ -49,7 +49,7 @@ export function openSqliteStore(filename: string): Store {
   const retrieval = sqliteRetrieval(db);
   const countActivity = sqliteActivityCount(db);
   const enqueueNotice = sqliteHandoffNoticeWriter(db);
-  const appendConversation = sqliteConversationAppend(db, countActivity, enqueueNotice);
+  const appendConversation = sqliteConversationAppend(db, countActivity);
   const batched = groupCommit(db);
   return {
     engine: 'sqlite',

@@ -1,3 +1,4 @@
+import type { Database } from 'better-sqlite3';
 import type { Lead } from '../port.js';
 
 // A lead as its row, read by the leads and by erasure alike.
@@ -23,3 +24,7 @@ export const toLead = (row: LeadRow): Lead => ({
   conversationId: row.conversation_id,
   createdAt: new Date(row.created_at),
 });
+
+/** The statement that reads the lead collected in a conversation: (chatbotId, conversationId). */
+export const leadOfConversation = (db: Database) =>
+  db.prepare<[string, string], LeadRow>('SELECT * FROM leads WHERE chatbot_id = ? AND conversation_id = ?');

@@ -4,7 +4,7 @@ import type { Lead, LeadRepository } from '../port.js';
 import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
 import { sqliteErasure } from './erasure.js';
-import { toLead, type LeadRow } from './lead-rows.js';
+import { leadOfConversation, toLead, type LeadRow } from './lead-rows.js';
 import { translateUnique } from './unique.js';
 
 type Bounds = { chatbotId: string; from: number; to: number };
@@ -76,7 +76,7 @@ export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository 
     )
     .pluck();
   const onePage = db.prepare<[PageParams], LeadRow>(LIST_LEADS_SQL);
-  const ofConversation = db.prepare<[string, string], LeadRow>('SELECT * FROM leads WHERE chatbot_id = ? AND conversation_id = ?');
+  const ofConversation = leadOfConversation(db);
 
   const insertRanked = (params: Params): LeadRow => {
     const position = (rankBefore.get(params) ?? 0) + 1;

@@ -55,6 +55,13 @@ const COUNT_ASK = `count = count + 1, last_asked_at = MAX(last_asked_at, @at), s
     CASE WHEN json_array_length(examples) >= ${UNANSWERED_EXAMPLES} THEN json_remove(examples, '$[0]') ELSE examples END,
     '$[#]', json(@example))`;
 
+/**
+ * The ask's conversation, if it names one, still stands: checked in the statement that counts
+ * the ask, so an erasure (erasure.ts) that came between the reply and its record wins.
+ */
+const CONVERSATION_STANDS = `(@conversationId IS NULL
+  OR EXISTS (SELECT 1 FROM conversations WHERE chatbot_id = @chatbotId AND id = @conversationId))`;
+
 const toGroup = (row: GroupRow): UnansweredGroup => ({
   id: row.id,
   chatbotId: row.chatbot_id,
@@ -84,9 +91,12 @@ export function sqliteUnanswered(db: Database, batched: GroupCommit): Unanswered
      VALUES (@id, @chatbotId, @accountId, @question, @terms, @termsKey, 1, @at, @at, 'open', json_array(json(@example)), @example)`,
   );
   const countAsk = db.prepare<{ id: string; at: number; example: string }>(`UPDATE unanswered_groups SET ${COUNT_ASK} WHERE id = @id`);
-  const countRepeat = db.prepare<{ chatbotId: string; termsKey: string; at: number; example: string }>(
-    `UPDATE unanswered_groups SET ${COUNT_ASK} WHERE chatbot_id = @chatbotId AND terms_key = @termsKey`,
+  const countRepeat = db.prepare<{ chatbotId: string; termsKey: string; conversationId: string | null; at: number; example: string }>(
+    `UPDATE unanswered_groups SET ${COUNT_ASK} WHERE chatbot_id = @chatbotId AND terms_key = @termsKey AND ${CONVERSATION_STANDS}`,
   );
+  const conversationStands = db
+    .prepare<{ chatbotId: string; conversationId: string | null }, number>(`SELECT ${CONVERSATION_STANDS}`)
+    .pluck();
   const page = db.prepare<FilterParams & { limit: number; offset: number }, GroupRow>(
     `SELECT * FROM unanswered_groups WHERE ${MATCHING}
      ORDER BY count DESC, last_asked_at DESC, id LIMIT @limit OFFSET @offset`,
@@ -104,6 +114,7 @@ export function sqliteUnanswered(db: Database, batched: GroupCommit): Unanswered
   // finds the group this one opens.
   const record = db.transaction((ask: UnansweredAsk) => {
     const { chatbotId } = ask;
+    if (!conversationStands.get({ chatbotId, conversationId: ask.example.conversationId })) return undefined;
     const at = ask.example.askedAt.getTime();
     const example = storedExample(ask.example);
     const found =
@@ -130,7 +141,8 @@ export function sqliteUnanswered(db: Database, batched: GroupCommit): Unanswered
         .map((row) => ({ id: row.id, terms: JSON.parse(row.terms) as string[] }));
     },
     repeat({ chatbotId, terms, example }) {
-      const params = { chatbotId, termsKey: termsKey(terms), at: example.askedAt.getTime(), example: storedExample(example) };
+      const { conversationId } = example;
+      const params = { chatbotId, termsKey: termsKey(terms), conversationId, at: example.askedAt.getTime(), example: storedExample(example) };
       return batched.write(() => countRepeat.run(params).changes === 1);
     },
     async record(ask) {
