@@ -86,7 +86,8 @@ describe('sqlite migrations of existing data', () => {
 
     migrate(db);
 
-    expect(db.prepare('SELECT chatbot_id, version, seq, text FROM training_chunks ORDER BY seq').all()).toEqual([
+    // Pages of one chunk each since a later migration.
+    expect(db.prepare('SELECT chatbot_id, version, first_seq AS seq, text FROM training_pages ORDER BY first_seq').all()).toEqual([
       { chatbot_id: 'bot-a', version: 'v7', seq: 0, text: 'One.' },
       { chatbot_id: 'bot-a', version: 'v7', seq: 1, text: 'Two.' },
     ]);
@@ -142,7 +143,7 @@ describe('sqlite migrations of existing data', () => {
     ]);
     // Kept in parts since a later migration.
     expect(db.prepare('SELECT source_id, part, text FROM source_text_parts').all()).toEqual([{ source_id: 'api_bot-a', part: 0, text: 'One. Two.' }]);
-    expect(JSON.parse(db.prepare('SELECT source FROM training_chunks').pluck().get() as string)).toEqual({
+    expect(JSON.parse(db.prepare('SELECT source FROM training_pages').pluck().get() as string)).toEqual({
       id: 'api_bot-a',
       title: 'API text',
       type: 'text',
