@@ -53,9 +53,11 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
      JOIN training_sources source ON source.chatbot_id = part.chatbot_id AND source.version = part.version
      WHERE part.chatbot_id = ? ORDER BY part.part`,
   );
-  const deletePages = db.prepare(
-    `DELETE FROM training_pages WHERE rowid IN
-     (SELECT rowid FROM training_pages WHERE chatbot_id = ? AND version = ? LIMIT ?)`,
+  // The pages that begin within PAGE_CHUNKS seqs of the version's first left: a page or two of
+  // about a megabyte at most, or as many chunks of migrated pages of one.
+  const deleteFirstPages = db.prepare<{ chatbotId: string; version: string; chunks: number }>(
+    `DELETE FROM training_pages WHERE chatbot_id = @chatbotId AND version = @version
+       AND first_seq < (SELECT min(first_seq) FROM training_pages WHERE chatbot_id = @chatbotId AND version = @version) + @chunks`,
   );
   const deleteSourceParts = db.prepare(
     `DELETE FROM training_source_parts WHERE rowid IN
@@ -85,10 +87,16 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
     return { current: true, remove: previous?.version };
   });
   async function removeVersion(chatbotId: string, removed: string): Promise<number> {
-    // A page or a part is up to about a megabyte: one at a time.
-    const rows = (await deleteInStages(deletePages, [chatbotId, removed], 1)) + (await deleteInStages(deleteSourceParts, [chatbotId, removed], 1));
+    const rows = (await deletePagesInStages(chatbotId, removed)) + (await deleteInStages(deleteSourceParts, [chatbotId, removed], 1));
     endStage.run(chatbotId, removed);
     return rows;
+  }
+  async function deletePagesInStages(chatbotId: string, removed: string): Promise<number> {
+    for (let deleted = 0; ; await betweenRequests()) {
+      const { changes } = deleteFirstPages.run({ chatbotId, version: removed, chunks: PAGE_CHUNKS });
+      if (changes === 0) return deleted;
+      deleted += changes;
+    }
   }
   /**
    * The chunks of `version` from seq `start` up to `end`, about a page's worth at a time (PAGE_CHUNKS
