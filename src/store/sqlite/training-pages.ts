@@ -77,3 +77,14 @@ export function chunksOfPage(page: TrainingPage, start: number, end: number): Pa
   }
   return chunks;
 }
+
+/** Decodes a page's source JSON (null for none), each distinct one once: a material names a handful of sources, or a website's pages. */
+export function sourceDecoder(): (source: string | null) => SourceRef | null {
+  const refs = new Map<string, SourceRef>();
+  return (source) => {
+    if (source === null) return null;
+    const ref = refs.get(source) ?? (JSON.parse(source) as SourceRef);
+    refs.set(source, ref);
+    return ref;
+  };
+}

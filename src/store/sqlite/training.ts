@@ -6,7 +6,7 @@ import { apiTextSourceId, type Chunk, type CurrentRuns, type MaterialRun, type S
 import { partsOf, TEXT_PART_CHARS } from '../text-parts.js';
 import type { SqliteSourceTexts } from './source-texts.js';
 import { deleteInStages, inStages } from './staging.js';
-import { chunksOfPage, PAGE_CHUNKS, pageEnd, pagesOf, type PageChunk, type TrainingPage } from './training-pages.js';
+import { chunksOfPage, PAGE_CHUNKS, pageEnd, pagesOf, sourceDecoder, type PageChunk, type TrainingPage } from './training-pages.js';
 
 // A retrain writes the new material in stages under a fresh version (see staging.ts), then one
 // short transaction makes that version current and only then is the version it displaced deleted,
@@ -102,17 +102,10 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
    * The chunks of `version` from seq `start` up to `end`, about a page's worth at a time (PAGE_CHUNKS
    * or TEXT_PART_CHARS) with other requests served between (a version's pages never change: the
    * caller checks it is still current after); pages of one chunk (migrated ones) many at a time.
-   * A page's source is decoded once, and the same source of another page is not decoded again.
    */
   async function readChunks<T>(chatbotId: string, current: string, start: number, end: number, as: (chunk: PageChunk, source: SourceRef | null) => T): Promise<T[]> {
     const read: T[] = [];
-    const refs = new Map<string, SourceRef>();
-    const refOf = (source: string | null) => {
-      if (source === null) return null;
-      const ref = refs.get(source) ?? (JSON.parse(source) as SourceRef);
-      refs.set(source, ref);
-      return ref;
-    };
+    const refOf = sourceDecoder();
     for (let from = start; ; ) {
       let next: number | undefined;
       let [chunks, chars] = [0, 0];
