@@ -91,7 +91,7 @@ describe('sqlite migrations of existing data', () => {
     migrate(db);
 
     // Pages of one chunk each since a later migration.
-    expect(db.prepare('SELECT chatbot_id, version, first_seq AS seq, text FROM training_pages ORDER BY first_seq').all()).toEqual([
+    expect(db.prepare('SELECT chatbot_id, version, first_seq AS seq, CAST(text AS TEXT) AS text FROM training_pages ORDER BY first_seq').all()).toEqual([
       { chatbot_id: 'bot-a', version: 'v7', seq: 0, text: 'One.' },
       { chatbot_id: 'bot-a', version: 'v7', seq: 1, text: 'Two.' },
     ]);

@@ -6,7 +6,7 @@ import { sqliteSourceTexts } from '../../src/store/sqlite/source-texts.js';
 import { sqliteTraining } from '../../src/store/sqlite/training.js';
 
 // SQLite keeps a material's chunks in pages of consecutive chunks of one source, cut at 1,024
-// chunks or about a million characters (store/sqlite/training-pages.ts): any seq range reads the
+// chunks or about a megabyte of UTF-8 (store/sqlite/training-pages.ts): any seq range reads the
 // chunks it covers, whichever pages they lie in.
 
 const ref = (id: string): SourceRef => ({ id, title: `Source ${id}`, type: 'text' });
@@ -25,14 +25,14 @@ describe('sqlite training pages', () => {
   });
   afterEach(() => db.close());
 
-  // a: pages of 1,024 chunks; b: a page of 3; c: chunks of 1,500 characters, pages of about a million.
+  // a: pages of 1,024 chunks; b: a page of 3; c: chunks of about 3,000 UTF-8 bytes, pages of about a megabyte.
   const chunks: { text: string; source?: SourceRef }[] = [...runOf('a', 2_500, 20), ...runOf('b', 3, 20), ...runOf('c', 1_600, 1_500), { text: '' }, { text: 'no source' }];
 
   it.each([
     { range: 'a whole run of several pages', start: 0, end: 2_500 },
     { range: 'from within a page to within another', start: 1_000, end: 2_100 },
     { range: 'across sources', start: 2_499, end: 2_504 },
-    { range: 'pages cut by characters', start: 2_503, end: 4_103 },
+    { range: 'pages cut by size', start: 2_503, end: 4_103 },
     { range: 'one chunk', start: 1_024, end: 1_025 },
     { range: 'to the end', start: 4_000, end: chunks.length },
   ])('reads $range', async ({ start, end }) => {
@@ -43,8 +43,8 @@ describe('sqlite training pages', () => {
     const read = await training.readRun('bot', version, { id: 'any', revision: 0, start, end });
 
     expect(read).toEqual(chunks.slice(start, end).map(({ text, source }) => ({ text, source: source ?? null })));
-    // a: 3 pages; b: 1; c: 3 (about 700 chunks a page); the two chunks without a source: 1.
-    expect(pages).toBe(8);
+    // a: 3 pages; b: 1; c: 5 (about 350 chunks a page); the two chunks without a source: 1.
+    expect(pages).toBe(10);
   });
 
   it('reads the whole material back with its seqs', async () => {

@@ -3,10 +3,10 @@ import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import { placeRuns } from '../material-runs.js';
 import { apiTextSourceId, type Chunk, type CurrentRuns, type MaterialRun, type SourceChunk, type SourceRef, type TrainingRepository } from '../port.js';
-import { partsOf, TEXT_PART_CHARS } from '../text-parts.js';
+import { partsOf } from '../text-parts.js';
 import type { SqliteSourceTexts } from './source-texts.js';
 import { deleteInStages, inStages } from './staging.js';
-import { chunksOfPage, PAGE_CHUNKS, pageEnd, pagesOf, sourceDecoder, type PageChunk, type TrainingPage } from './training-pages.js';
+import { chunksOfPage, PAGE_BYTES, PAGE_CHUNKS, pageEnd, pagesOf, sourceDecoder, type PageChunk, type TrainingPage } from './training-pages.js';
 
 // A retrain writes the new material in stages under a fresh version (see staging.ts), then one
 // short transaction makes that version current and only then is the version it displaced deleted,
@@ -100,7 +100,7 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
   }
   /**
    * The chunks of `version` from seq `start` up to `end`, about a page's worth at a time (PAGE_CHUNKS
-   * or TEXT_PART_CHARS) with other requests served between (a version's pages never change: the
+   * or PAGE_BYTES) with other requests served between (a version's pages never change: the
    * caller checks it is still current after); pages of one chunk (migrated ones) many at a time.
    */
   async function readChunks<T>(chatbotId: string, current: string, start: number, end: number, as: (chunk: PageChunk, source: SourceRef | null) => T): Promise<T[]> {
@@ -108,14 +108,14 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
     const refOf = sourceDecoder();
     for (let from = start; ; ) {
       let next: number | undefined;
-      let [chunks, chars] = [0, 0];
+      let [chunks, bytes] = [0, 0];
       for (const page of pagesFrom.iterate({ chatbotId, version: current, start: from, end })) {
         const source = refOf(page.source);
         const inRange = chunksOfPage(page, from, end);
         for (const chunk of inRange) read.push(as(chunk, source));
         chunks += inRange.length;
-        chars += page.text.length;
-        if (chunks >= PAGE_CHUNKS || chars >= TEXT_PART_CHARS) {
+        bytes += page.text.length;
+        if (chunks >= PAGE_CHUNKS || bytes >= PAGE_BYTES) {
           next = pageEnd(page);
           break;
         }
