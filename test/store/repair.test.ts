@@ -79,10 +79,10 @@ describe('sqlite store: repair after a crash', () => {
 
   const stage = (version: string, startedAt: Date) => {
     db.prepare('INSERT INTO training_stages (chatbot_id, version, started_at) VALUES (?, ?, ?)').run(chatbot.id, version, startedAt.getTime());
-    db.prepare('INSERT INTO training_chunks (chatbot_id, version, seq, text) VALUES (?, ?, 0, ?)').run(chatbot.id, version, version);
+    db.prepare("INSERT INTO training_pages (chatbot_id, version, first_seq, text, offsets) VALUES (?, ?, 0, ?, x'')").run(chatbot.id, version, Buffer.from(version));
   };
   const versions = () =>
-    db.prepare('SELECT DISTINCT version FROM training_chunks WHERE chatbot_id = ?').pluck().all(chatbot.id) as string[];
+    db.prepare('SELECT DISTINCT version FROM training_pages WHERE chatbot_id = ?').pluck().all(chatbot.id) as string[];
 
   it('removes a staged version that never became current once it is old, not one still being written', async () => {
     const now = new Date();
@@ -97,7 +97,7 @@ describe('sqlite store: repair after a crash', () => {
 
   it('removes a displaced version whose deletion a crash cut short, and index parts of old material', async () => {
     const current = await store.training.version(chatbot.id);
-    db.prepare('INSERT INTO training_chunks (chatbot_id, version, seq, text) VALUES (?, ?, 0, ?)').run(chatbot.id, 'displaced', 'Old.');
+    db.prepare("INSERT INTO training_pages (chatbot_id, version, first_seq, text, offsets) VALUES (?, ?, 0, ?, x'')").run(chatbot.id, 'displaced', Buffer.from('Old.'));
     db.prepare('INSERT INTO training_source_parts (chatbot_id, version, part, text) VALUES (?, ?, 0, ?)').run(chatbot.id, 'displaced', 'Old.');
     await store.retrieval.saveIndex(chatbot.id, current ?? '', new Uint8Array([1, 2, 3]));
     const part = db.prepare('INSERT INTO retrieval_index_parts (chatbot_id, version, part, data) VALUES (?, ?, 0, ?)');

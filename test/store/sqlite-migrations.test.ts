@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.js';
 import { sqliteActivityCount } from '../../src/store/sqlite/activity.js';
 import { sqliteConversationAppend } from '../../src/store/sqlite/conversation-append.js';
 import { sqliteConversations } from '../../src/store/sqlite/conversations.js';
@@ -11,8 +15,8 @@ import { migrate, MIGRATIONS } from '../../src/store/sqlite/migrations.js';
  * A database as it stood just before the migration that mentions `marker`. Rows without owners
  * are allowed (foreign keys off): only what the migration does to them is under test.
  */
-function databaseBefore(marker: string): Database.Database {
-  const db = new Database(':memory:');
+function databaseBefore(marker: string, filename = ':memory:'): Database.Database {
+  const db = new Database(filename);
   db.pragma('foreign_keys = OFF');
   const migration = MIGRATIONS.findIndex((sql) => sql.includes(marker));
   for (const sql of MIGRATIONS.slice(0, migration)) db.exec(sql);
@@ -85,7 +89,8 @@ describe('sqlite migrations of existing data', () => {
 
     migrate(db);
 
-    expect(db.prepare('SELECT chatbot_id, version, seq, text FROM training_chunks ORDER BY seq').all()).toEqual([
+    // Pages of one chunk each since a later migration.
+    expect(db.prepare('SELECT chatbot_id, version, first_seq AS seq, CAST(text AS TEXT) AS text FROM training_pages ORDER BY first_seq').all()).toEqual([
       { chatbot_id: 'bot-a', version: 'v7', seq: 0, text: 'One.' },
       { chatbot_id: 'bot-a', version: 'v7', seq: 1, text: 'Two.' },
     ]);
@@ -97,6 +102,36 @@ describe('sqlite migrations of existing data', () => {
     expect(db.prepare('SELECT COUNT(*) FROM retrieval_index_parts').pluck().get()).toBe(0);
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     db.close();
+  });
+
+  it('reads the chunks stored a row each before pages as they were, and deletes them when displaced', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-pages-'));
+    const filename = join(dir, 'hub.db');
+    const db = databaseBefore('CREATE TABLE training_pages', filename);
+    db.prepare(
+      `INSERT INTO chatbots (id, account_id, name, status, settings, created_at, updated_at) VALUES ('bot-a', 'account', 'Bot', 'ready', '{}', 1, 1)`,
+    ).run();
+    db.prepare("INSERT INTO training_sources (chatbot_id, version) VALUES ('bot-a', 'v3')").run();
+    // More chunks than a step reads of pages: migrated pages hold one each.
+    const source = { id: 'src', title: 'Handbook', type: 'text' };
+    const chunks = Array.from({ length: 2_100 }, (_, seq) => ({ seq, text: seq % 7 === 0 ? `${seq} 😀 é` : `${seq}`, ...(seq < 2_000 ? { source } : {}) }));
+    const chunk = db.prepare('INSERT INTO training_chunks (chatbot_id, version, seq, text, source) VALUES (?, ?, ?, ?, ?)');
+    db.transaction(() => {
+      for (const { seq, text, source: of } of chunks) chunk.run('bot-a', 'v3', seq, text, of ? JSON.stringify(of) : null);
+      chunk.run('bot-a', 'v2', 0, 'Displaced.', null);
+    })();
+    db.close();
+
+    const store = await openStore(`sqlite:${filename}`);
+    try {
+      expect(await store.training.material('bot-a')).toEqual({ version: 'v3', chunks });
+      await store.training.replace('bot-a', { chunks: ['New.'] });
+      expect((await store.training.material('bot-a')).chunks).toEqual([{ seq: 0, text: 'New.' }]);
+      expect(await store.repair()).toMatchObject({ orphans: 1 });
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('copies the listed settings of the chatbots already stored into their own columns', () => {
@@ -141,7 +176,7 @@ describe('sqlite migrations of existing data', () => {
     ]);
     // Kept in parts since a later migration.
     expect(db.prepare('SELECT source_id, part, text FROM source_text_parts').all()).toEqual([{ source_id: 'api_bot-a', part: 0, text: 'One. Two.' }]);
-    expect(JSON.parse(db.prepare('SELECT source FROM training_chunks').pluck().get() as string)).toEqual({
+    expect(JSON.parse(db.prepare('SELECT source FROM training_pages').pluck().get() as string)).toEqual({
       id: 'api_bot-a',
       title: 'API text',
       type: 'text',

@@ -686,6 +686,23 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // Deliveries done, by when: the hourly prune takes those past the delivery log's retention.
   `CREATE INDEX webhook_deliveries_done ON webhook_deliveries(updated_at) WHERE status <> 'pending';`,
+  // A material's chunks in pages of consecutive chunks of one source (see training-pages.ts) rather
+  // than a row each. Each chunk stored before becomes a page of its own, its text as UTF-8 bytes: a
+  // page's last chunk runs to the end of its text, so a page of one has no offsets.
+  `
+  CREATE TABLE training_pages (
+    chatbot_id TEXT NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+    version TEXT NOT NULL,
+    first_seq INTEGER NOT NULL,
+    text BLOB NOT NULL,
+    offsets BLOB NOT NULL,
+    source TEXT,
+    PRIMARY KEY (chatbot_id, version, first_seq)
+  );
+  INSERT INTO training_pages (chatbot_id, version, first_seq, text, offsets, source)
+  SELECT chatbot_id, version, seq, CAST(text AS BLOB), x'', source FROM training_chunks;
+  DROP TABLE training_chunks;
+  `,
 ];
 
 export function migrate(db: Database): void {

@@ -2,25 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as betweenRequests } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import { placeRuns } from '../material-runs.js';
-import { apiTextSourceId, type Chunk, type CurrentRuns, type MaterialRun, type SourceChunk, type SourceRef, type TrainedChunk, type TrainingRepository } from '../port.js';
+import { apiTextSourceId, type Chunk, type CurrentRuns, type MaterialRun, type SourceChunk, type SourceRef, type TrainingRepository } from '../port.js';
 import { partsOf } from '../text-parts.js';
 import type { SqliteSourceTexts } from './source-texts.js';
 import { deleteInStages, inStages } from './staging.js';
+import { chunksOfPage, PAGE_BYTES, PAGE_CHUNKS, pageEnd, pagesOf, sourceDecoder, type PageChunk, type TrainingPage } from './training-pages.js';
 
 // A retrain writes the new material in stages under a fresh version (see staging.ts), then one
 // short transaction makes that version current and only then is the version it displaced deleted,
 // again in stages. Readers follow the version training_sources names, so they see the old material
 // or the new, never a mix. training_stages names the versions being written, so that a repair
 // after a crash can tell a version in flight from debris. training_sources also holds the current
-// version's runs (material-runs.ts), as JSON: they are made current with it in one write.
-
-// Chunks read at once: a few milliseconds' work.
-const READ_ROWS = 1024;
+// version's runs (material-runs.ts), as JSON: they are made current with it in one write. The
+// chunks are kept in pages (training-pages.ts), written one a transaction and read a page's worth
+// at a time.
 
 export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
   const beginStage = db.prepare('INSERT INTO training_stages (chatbot_id, version, started_at) VALUES (?, ?, ?)');
   const endStage = db.prepare('DELETE FROM training_stages WHERE chatbot_id = ? AND version = ?');
-  const insertChunk = db.prepare('INSERT INTO training_chunks (chatbot_id, version, seq, text, source) VALUES (?, ?, ?, ?, ?)');
+  const insertPage = db.prepare('INSERT INTO training_pages (chatbot_id, version, first_seq, text, offsets, source) VALUES (?, ?, ?, ?, ?, ?)');
   const insertSourcePart = db.prepare('INSERT INTO training_source_parts (chatbot_id, version, part, text) VALUES (?, ?, ?, ?)');
   const setVersion = db.prepare(
     `INSERT INTO training_sources (chatbot_id, version, runs) VALUES (?, ?, ?)
@@ -40,17 +40,24 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
      LEFT JOIN training_revisions revision ON revision.chatbot_id = source.chatbot_id
      WHERE source.chatbot_id = ?`,
   );
-  const chunksFrom = db.prepare<[string, string, number, number, number], ChunkRow>(
-    'SELECT seq, text, source FROM training_chunks WHERE chatbot_id = ? AND version = ? AND seq >= ? AND seq < ? ORDER BY seq LIMIT ?',
+  // The page holding seq `start` (the last to begin at or before it) and those after, up to `end`.
+  const pagesFrom = db.prepare<{ chatbotId: string; version: string; start: number; end: number }, TrainingPage>(
+    `SELECT first_seq AS firstSeq, text, offsets, source FROM training_pages
+     WHERE chatbot_id = @chatbotId AND version = @version AND first_seq < @end
+       AND first_seq >= coalesce((SELECT max(first_seq) FROM training_pages
+                                  WHERE chatbot_id = @chatbotId AND version = @version AND first_seq <= @start), @start)
+     ORDER BY first_seq`,
   );
   const sourceParts = db.prepare<[string], { text: string }>(
     `SELECT part.text FROM training_source_parts part
      JOIN training_sources source ON source.chatbot_id = part.chatbot_id AND source.version = part.version
      WHERE part.chatbot_id = ? ORDER BY part.part`,
   );
-  const deleteChunks = db.prepare(
-    `DELETE FROM training_chunks WHERE rowid IN
-     (SELECT rowid FROM training_chunks WHERE chatbot_id = ? AND version = ? LIMIT ?)`,
+  // The pages that begin within PAGE_CHUNKS seqs of the version's first left: a page or two of
+  // about a megabyte at most, or as many chunks of migrated pages of one.
+  const deleteFirstPages = db.prepare<{ chatbotId: string; version: string; chunks: number }>(
+    `DELETE FROM training_pages WHERE chatbot_id = @chatbotId AND version = @version
+       AND first_seq < (SELECT min(first_seq) FROM training_pages WHERE chatbot_id = @chatbotId AND version = @version) + @chunks`,
   );
   const deleteSourceParts = db.prepare(
     `DELETE FROM training_source_parts WHERE rowid IN
@@ -59,7 +66,7 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
   // Versions with rows that are neither current nor being written (a stage younger than the grace).
   const debris = db.prepare<[number], { chatbot_id: string; version: string }>(
     `SELECT DISTINCT kept.chatbot_id, kept.version
-     FROM (SELECT chatbot_id, version FROM training_chunks UNION SELECT chatbot_id, version FROM training_source_parts) AS kept
+     FROM (SELECT chatbot_id, version FROM training_pages UNION SELECT chatbot_id, version FROM training_source_parts) AS kept
      LEFT JOIN training_sources source ON source.chatbot_id = kept.chatbot_id
      WHERE source.version IS NOT kept.version
        AND NOT EXISTS (SELECT 1 FROM training_stages stage
@@ -67,20 +74,6 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
   );
   const staleStages = db.prepare('DELETE FROM training_stages WHERE started_at <= ?');
 
-  const writeChunks = db.transaction((chatbotId: string, staged: string, slice: readonly TrainedChunk[], start: number) => {
-    // A source's chunks share its object: written as JSON once a slice, not once a chunk (15,000
-    // strings for a 10 MB source, made on the event loop).
-    let ref: SourceRef | undefined;
-    let json: string | null = null;
-    slice.forEach((chunk, offset) => {
-      const { text, source } = typeof chunk === 'string' ? { text: chunk, source: undefined } : chunk;
-      if (source !== ref) {
-        ref = source;
-        json = source ? JSON.stringify(source) : null;
-      }
-      insertChunk.run(chatbotId, staged, start + offset, text, json);
-    });
-  });
   /**
    * Makes `staged` current unless material of `revision` or later is; answers the version that is
    * to be deleted: the one displaced, or `staged` itself when refused.
@@ -94,21 +87,41 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
     return { current: true, remove: previous?.version };
   });
   async function removeVersion(chatbotId: string, removed: string): Promise<number> {
-    const rows = (await deleteInStages(deleteChunks, [chatbotId, removed])) + (await deleteInStages(deleteSourceParts, [chatbotId, removed], 1));
+    const rows = (await deletePagesInStages(chatbotId, removed)) + (await deleteInStages(deleteSourceParts, [chatbotId, removed], 1));
     endStage.run(chatbotId, removed);
     return rows;
   }
+  async function deletePagesInStages(chatbotId: string, removed: string): Promise<number> {
+    for (let deleted = 0; ; await betweenRequests()) {
+      const { changes } = deleteFirstPages.run({ chatbotId, version: removed, chunks: PAGE_CHUNKS });
+      if (changes === 0) return deleted;
+      deleted += changes;
+    }
+  }
   /**
-   * The chunks of `version` from seq `start` up to `end`, read in pages with other requests served
-   * between them (a version's rows never change: the caller checks it is still current after).
+   * The chunks of `version` from seq `start` up to `end`, about a page's worth at a time (PAGE_CHUNKS
+   * or PAGE_BYTES) with other requests served between (a version's pages never change: the
+   * caller checks it is still current after); pages of one chunk (migrated ones) many at a time.
    */
-  async function readChunks<T>(chatbotId: string, current: string, start: number, end: number, as: (row: ChunkRow) => T): Promise<T[]> {
+  async function readChunks<T>(chatbotId: string, current: string, start: number, end: number, as: (chunk: PageChunk, source: SourceRef | null) => T): Promise<T[]> {
     const read: T[] = [];
+    const refOf = sourceDecoder();
     for (let from = start; ; ) {
-      const page = chunksFrom.all(chatbotId, current, from, end, READ_ROWS);
-      for (const row of page) read.push(as(row));
-      if (page.length < READ_ROWS) return read;
-      from = (page.at(-1)?.seq ?? from) + 1;
+      let next: number | undefined;
+      let [chunks, bytes] = [0, 0];
+      for (const page of pagesFrom.iterate({ chatbotId, version: current, start: from, end })) {
+        const source = refOf(page.source);
+        const inRange = chunksOfPage(page, from, end);
+        for (const chunk of inRange) read.push(as(chunk, source));
+        chunks += inRange.length;
+        bytes += page.text.length;
+        if (chunks >= PAGE_CHUNKS || bytes >= PAGE_BYTES) {
+          next = pageEnd(page);
+          break;
+        }
+      }
+      if (next === undefined || next >= end) return read;
+      from = next;
       await betweenRequests();
     }
   }
@@ -128,7 +141,11 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
       const staged = randomUUID();
       beginStage.run(chatbotId, staged, Date.now());
       try {
-        await inStages(chunks, (slice, start) => writeChunks.immediate(chatbotId, staged, slice, start));
+        await inStages(
+          pagesOf(chunks),
+          (pages) => pages.forEach(({ firstSeq, text, offsets, source }) => insertPage.run(chatbotId, staged, firstSeq, text, offsets, source)),
+          1,
+        );
         if (sourceText !== undefined) {
           await inStages(partsOf(sourceText), ([text], part) => insertSourcePart.run(chatbotId, staged, part, text), 1);
         }
@@ -169,14 +186,8 @@ export function sqliteTraining(db: Database, sourceTexts: SqliteSourceTexts) {
     currentRuns,
     /** The chunks of a run of `version`: the caller checks the version is still current after. */
     async readRun(chatbotId: string, current: string, { start, end }: MaterialRun): Promise<SourceChunk[]> {
-      // A run's chunks name a handful of sources (one, or a website's pages): each is decoded once.
-      const refs = new Map<string, SourceRef>();
-      const refOf = (source: string) => {
-        const ref = refs.get(source) ?? (JSON.parse(source) as SourceRef);
-        refs.set(source, ref);
-        return ref;
-      };
-      return readChunks(chatbotId, current, start, end, ({ text, source }) => ({ text, source: refOf(source ?? 'null') }));
+      // A run's chunks are of sources (material-runs.ts): their pages name one.
+      return readChunks(chatbotId, current, start, end, ({ text }, source) => ({ text, source: source as SourceRef }));
     },
     /**
      * Removes what a crash left: versions never made current (staged before `stagedBefore`, in ms)
@@ -199,8 +210,6 @@ export type SqliteMaterialRuns = Pick<TrainingRepository, 'version'> & {
   readRun(chatbotId: string, version: string, run: MaterialRun): Promise<SourceChunk[]>;
 };
 
-type ChunkRow = { seq: number; text: string; source: string | null };
-
-function toChunk({ seq, text, source }: ChunkRow): Chunk {
-  return source === null ? { seq, text } : { seq, text, source: JSON.parse(source) as SourceRef };
+function toChunk({ seq, text }: PageChunk, source: SourceRef | null): Chunk {
+  return source === null ? { seq, text } : { seq, text, source };
 }
