@@ -3,11 +3,11 @@ import { answerJobs } from '../../worker-thread.js';
 import { chunkText } from '../chunking.js';
 import { createByteCache } from '../index-cache.js';
 import { packIndex } from '../index-layout.js';
-import { indexPart, mergeIndexParts, type IndexPart } from '../index-parts.js';
+import { mergeIndexParts, type IndexPart } from '../index-parts.js';
 import { runsBySource } from '../lexical-index.js';
 import { readVectorTable } from '../word-vectors.js';
 import { packTexts, unpackTexts } from './packed-texts.js';
-import { readSourceInPieces, startReadingHelpers } from './read-in-pieces.js';
+import { handOutPieces, readHandedOut, startReadingHelpers } from './read-in-pieces.js';
 import { chunksNamingSources } from './source-chunks.js';
 import type { TrainingJob } from './training-jobs.js';
 
@@ -51,22 +51,25 @@ function partsOf(chunksId: string | undefined, runs: BySource[]): Promise<IndexP
   return parts;
 }
 
-/** Each run's part, read once this job is answered: reading is long, and the answer need not wait for it. */
+/**
+ * Each run's part. Reading is long, and the answer need not wait for it: the first run's pieces go
+ * to the reading helpers at once, and this thread reads once this job is answered.
+ */
 async function readParts(runs: BySource[]): Promise<IndexPart[]> {
-  await afterAnswering();
   const parts: IndexPart[] = [];
-  for (const { source, texts } of runs) {
-    const { sections, terms } = await readSourceInPieces(texts);
-    parts.push(indexPart(source, sections, terms));
+  for (const [k, { source, texts }] of runs.entries()) {
+    const handedOut = handOutPieces(texts);
+    if (k === 0) await afterAnswering();
+    parts.push({ source, ...(await readHandedOut(handedOut)) });
   }
   return parts;
 }
 
-/** About what a part holds in memory: its strings (two bytes a character) and its numbers. */
+/** About what a part holds in memory: its strings (two bytes a character), its sentences' bytes and its numbers. */
 function weight(part: IndexPart): number {
-  const chars = [part.vocabulary, part.keys, part.sentences].reduce((sum, list) => list.reduce((total, text) => total + text.length, sum), 0);
-  const numbers = part.sectionStart.length + part.keyTerms.length + part.keyTermStart.length + part.sentenceTerms.length + part.sentenceTermStart.length;
-  return 2 * chars + 4 * numbers;
+  const chars = [part.vocabulary, part.keys].reduce((sum, list) => list.reduce((total, text) => total + text.length, sum), 0);
+  const numbers = part.sectionStart.length + part.sentences.starts.length + part.keyTerms.length + part.keyTermStart.length + part.sentenceTerms.length + part.sentenceTermStart.length;
+  return 2 * chars + part.sentences.bytes.byteLength + 4 * numbers;
 }
 
 function packed(parts: IndexPart[][]) {
