@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { workerJobs } from '../../worker-thread.js';
 import { joinReadings, readSectionTerms, sourceReading, type SourceReading } from '../index-parts.js';
+import { chunkBlocks, partingPoint } from '../chunking.js';
 import { closeSections, joinedTextBlocks, readBlocks, readsAsAtStart, type Section } from '../structure.js';
+import { unixLineBreaks } from '../text.js';
 import { packTexts, unpackReading, type PackedReading, type PackedTexts } from './packed-texts.js';
 
 // Reading a source (its sections, then their terms) is most of a training's work. A large source
@@ -22,7 +24,10 @@ export const READING_THREADS = Math.min(availableParallelism(), 4);
 /** Blocks after a parting point looked at for a heading to part the pieces at. */
 const HEADING_SEARCH_BLOCKS = 256;
 
-/** What a reading helper answers for the blocks it is handed. */
+/** What a reading helper is handed: a piece's blocks, or its text (made into blocks there), and whether text follows it. */
+export type PieceJob = ({ blocks: PackedTexts } | { text: string }) & { followed: boolean };
+
+/** What a reading helper answers for the piece it is handed. */
 export type PieceRead = {
   reading: PackedReading;
   /** Whether the blocks after these read as from a text's start (readsAsAtStart of the state these end in). */
@@ -31,7 +36,7 @@ export type PieceRead = {
 
 type Piece = { reading: SourceReading; endsAsAtStart: boolean };
 
-type ReadOnHelper = (blocks: PackedTexts) => Promise<PieceRead>;
+type ReadOnHelper = (job: PieceJob) => Promise<PieceRead>;
 
 const helpers = Array.from(
   { length: READING_THREADS - 1 },
@@ -40,74 +45,107 @@ const helpers = Array.from(
 
 /** Starts the reading helpers, their word lists loaded, so that the first large source read does not wait for them. */
 export function startReadingHelpers(): void {
-  for (const readOnHelper of helpers) readOnHelper(packTexts(['Warm up.'])).catch(() => {});
+  for (const readOnHelper of helpers) readOnHelper({ text: 'Warm up.', followed: false }).catch(() => {});
 }
 
-/** The reading of blocks read as a text of their own (on a reading helper). */
-export function readPiece(blocks: string[]): Piece {
-  const { sections, state } = readBlocks(blocks, 0, blocks.length);
+/** The reading of a piece's blocks, read as a text of its own (on a reading helper); `followed`: text follows them. */
+export function readPiece(blocks: string[], followed: boolean): Piece {
+  const { sections, state } = readBlocks(blocks, 0, blocks.length, undefined, followed);
   return { reading: readingOf(closeSections(sections, state)), endsAsAtStart: readsAsAtStart(state) };
 }
 
 const readingOf = (sections: Section[]) => sourceReading(sections, readSectionTerms(sections));
 
-/** A source's blocks, parted into pieces, all but the first handed to helpers (handOutPieces). */
-export type HandedOut = { blocks: string[]; partings: Parting[]; starts: number[]; ends: number[]; helped: Promise<Piece | undefined>[] };
+/** A source to read: its chunks' texts, and its one text when they were made of one. */
+export type SourceTexts = { chunks: string[]; text?: string };
 
-/** The reading of a source's texts (read as one text), a large source's read in up to `threads` pieces at once. */
-export function readSourceInPieces(texts: string[], threads = READING_THREADS): Promise<SourceReading> {
-  return readHandedOut(handOutPieces(texts, threads));
+/** A source parted into pieces to read at once (pieces after the first, if any, begin where they may be read alone). */
+type Parted = {
+  count: number;
+  /** Whether piece k begins with a heading (the first's is not asked). */
+  atHeading: boolean[];
+  /** Whether text follows piece k. */
+  followed: boolean[];
+  /** The blocks of pieces `from` up to `to`, read as one text. */
+  blocksOf(from: number, to: number): string[];
+  /** What a helper is handed to read piece k. */
+  job(k: number): PieceJob;
+};
+
+/** The pieces all but the first of which are handed to helpers (handOutPieces). */
+export type HandedOut = { parted: Parted; helped: Promise<Piece | undefined>[] };
+
+/** The reading of a source (read as one text), a large source's read in up to `threads` pieces at once. */
+export function readSourceInPieces(source: SourceTexts, threads = READING_THREADS): Promise<SourceReading> {
+  return readHandedOut(handOutPieces(source, threads));
 }
 
 /**
- * A source's texts (read as one text) parted into up to `threads` pieces (more than there are
- * helpers queue on them), all but the first handed to helpers at once: readHandedOut reads the
- * first and joins them.
+ * A source parted into up to `threads` pieces (more than there are helpers queue on them), all but
+ * the first handed to helpers at once: readHandedOut reads the first and joins them. A large text
+ * is parted as text, so that making the helpers' pieces into blocks is their work.
  */
-export function handOutPieces(texts: string[], threads = READING_THREADS): HandedOut {
-  const blocks = joinedTextBlocks(texts);
-  const chars = texts.reduce((sum, text) => sum + text.length, 0);
-  const partings = helpers.length === 0 ? [] : partingBlocks(blocks, Math.min(threads, Math.floor(chars / PIECE_CHARS)));
-  const starts = [0, ...partings.map(({ split }) => split)];
-  const ends = [...starts.slice(1), blocks.length];
+export function handOutPieces({ chunks, text }: SourceTexts, threads = READING_THREADS): HandedOut {
+  const chars = text?.length ?? chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const count = helpers.length === 0 ? 1 : Math.min(threads, Math.floor(chars / PIECE_CHARS));
+  const parted = text !== undefined && count > 1 ? partedText(unixLineBreaks(text), count) : partedBlocks(joinedTextBlocks(chunks), count);
   // A helper that failed (gone with its thread) leaves its piece to this one.
-  const helped = starts.slice(1).map((start, k) => readOnHelper(k, blocks.slice(start, ends[k + 1])).then(unpackPiece, () => undefined));
-  return { blocks, partings, starts, ends, helped };
+  const helped = Array.from({ length: parted.count - 1 }, (_, k) => readOnHelper(k, parted.job(k + 1)).then(unpackPiece, () => undefined));
+  return { parted, helped };
 }
 
 /** The reading of a source handed out: its first piece read here, and the helpers' pieces joined to it. */
-export async function readHandedOut({ blocks, partings, starts, ends, helped }: HandedOut): Promise<SourceReading> {
-  const [firstParting] = partings;
-  if (!firstParting) return readPiece(blocks).reading;
-  const first = readBlocks(blocks, 0, firstParting.split);
-  if (!(firstParting.atHeading || readsAsAtStart(first.state))) {
+export async function readHandedOut({ parted, helped }: HandedOut): Promise<SourceReading> {
+  const { count, atHeading, followed } = parted;
+  const firstBlocks = parted.blocksOf(0, 1);
+  const first = readBlocks(firstBlocks, 0, firstBlocks.length, undefined, followed[0]);
+  if (count > 1 && !(atHeading[1] || readsAsAtStart(first.state))) {
     // The first piece runs on into the second: read on from where it stands.
-    const rest = readBlocks(blocks, firstParting.split, blocks.length, first.state);
-    return readingOf(closeSections([...first.sections, ...rest.sections], rest.state));
+    const rest = parted.blocksOf(1, count);
+    const on = readBlocks(rest, 0, rest.length, first.state);
+    return readingOf(closeSections([...first.sections, ...on.sections], on.state));
   }
   const pieces: Piece[] = [{ reading: readingOf(closeSections(first.sections, first.state)), endsAsAtStart: readsAsAtStart(first.state) }];
-  for (let k = 1; k < starts.length; k += 1) {
+  for (let k = 1; k < count; k += 1) {
     const before = pieces[k - 1] as Piece;
-    if (!(partings[k - 1]?.atHeading || before.endsAsAtStart)) {
+    if (!(atHeading[k] || before.endsAsAtStart)) {
       // The piece before runs on into this one: it and the rest are read as one, from its start.
-      pieces[k - 1] = readPiece(blocks.slice(starts[k - 1]));
+      pieces[k - 1] = readPiece(parted.blocksOf(k - 1, count), false);
       break;
     }
-    pieces.push((await helped[k - 1]) ?? readPiece(blocks.slice(starts[k], ends[k])));
+    pieces.push((await helped[k - 1]) ?? readPiece(parted.blocksOf(k, k + 1), followed[k] as boolean));
   }
   return joinReadings(pieces.map((piece) => piece.reading));
 }
 
 /** Piece k+1 read on a helper, the helpers taken in turn (a source is parted only when there is one). */
-function readOnHelper(k: number, blocks: string[]): Promise<PieceRead> {
-  return (helpers[k % helpers.length] as ReadOnHelper)(packTexts(blocks));
+function readOnHelper(k: number, job: PieceJob): Promise<PieceRead> {
+  return (helpers[k % helpers.length] as ReadOnHelper)(job);
 }
 
 function unpackPiece({ reading, endsAsAtStart }: PieceRead): Piece {
   return { reading: unpackReading(reading), endsAsAtStart };
 }
 
+/** Blocks parted into `count` pieces (fewer when some would be empty) at partingBlocks. */
+function partedBlocks(blocks: string[], count: number): Parted {
+  const partings = count > 1 ? partingBlocks(blocks, count) : [];
+  const starts = [0, ...partings.map(({ split }) => split)];
+  const ends = [...starts.slice(1), blocks.length];
+  const blocksOf = (from: number, to: number) => blocks.slice(starts[from], ends[to - 1]);
+  const followed = ends.map((end) => HAS_TEXT.test(blocks[end] ?? ''));
+  return {
+    count: starts.length,
+    atHeading: [false, ...partings.map(({ atHeading }) => atHeading)],
+    followed,
+    blocksOf,
+    job: (k) => ({ blocks: packTexts(blocksOf(k, k + 1)), followed: followed[k] as boolean }),
+  };
+}
+
 type Parting = { split: number; atHeading: boolean };
+
+const HAS_TEXT = /\S/;
 
 /**
  * The blocks `count` pieces part at, in order: for each parting point (by characters), the first
@@ -131,6 +169,44 @@ function partingBlocks(blocks: string[], count: number): Parting[] {
 function headingNear(blocks: string[], at: number): Parting {
   for (let k = at; k < Math.min(blocks.length, at + HEADING_SEARCH_BLOCKS); k += 1) {
     if (readBlocks(blocks, k, k + 1).beganWithHeading) return { split: k, atHeading: true };
+  }
+  return { split: at, atHeading: false };
+}
+
+/**
+ * A text (with Unix line breaks) parted into `count` pieces (fewer when some would be empty), each
+ * made into blocks where it is read (chunkBlocks): for each parting point (by characters), the
+ * first place after it to part at (partingPoint) where a heading begins, if one is near, else the
+ * first place to part at.
+ */
+function partedText(text: string, count: number): Parted {
+  const partings: Parting[] = [];
+  for (let k = 1; k < count; k += 1) {
+    const at = partingPoint(text, Math.max(Math.floor((text.length * k) / count), (partings.at(-1)?.split ?? 0) + 1));
+    if (at < 0) break;
+    partings.push(textHeadingNear(text, at));
+  }
+  const starts = [0, ...partings.map(({ split }) => split)];
+  const ends = [...starts.slice(1), text.length];
+  const textOf = (from: number, to: number) => text.slice(starts[from], ends[to - 1]);
+  const followed = starts.map((_, k) => k < partings.length);
+  return {
+    count: starts.length,
+    atHeading: [false, ...partings.map(({ atHeading }) => atHeading)],
+    followed,
+    blocksOf: (from, to) => chunkBlocks(textOf(from, to)),
+    job: (k) => ({ text: textOf(k, k + 1), followed: followed[k] as boolean }),
+  };
+}
+
+function textHeadingNear(text: string, at: number): Parting {
+  let start = at;
+  // Each place is looked at up to the next: its blocks, and whether text follows them.
+  for (let k = 0; k < HEADING_SEARCH_BLOCKS; k += 1) {
+    const next = partingPoint(text, start + 1);
+    if (next < 0) break;
+    if (readBlocks(chunkBlocks(text.slice(start, next)), 0, 1, undefined, true).beganWithHeading) return { split: start, atHeading: true };
+    start = next;
   }
   return { split: at, atHeading: false };
 }

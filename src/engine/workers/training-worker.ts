@@ -4,11 +4,10 @@ import { chunkText } from '../chunking.js';
 import { createByteCache } from '../index-cache.js';
 import { packIndex } from '../index-layout.js';
 import { mergeIndexParts, type IndexPart } from '../index-parts.js';
-import { runsBySource } from '../lexical-index.js';
 import { readVectorTable } from '../word-vectors.js';
 import { packTexts, unpackTexts } from './packed-texts.js';
 import { handOutPieces, readHandedOut, startReadingHelpers } from './read-in-pieces.js';
-import { chunksNamingSources } from './source-chunks.js';
+import type { SourceText } from '../../store/port.js';
 import type { TrainingJob } from './training-jobs.js';
 
 // The thread that does training's CPU-heavy work, so the server's event loop never waits on it.
@@ -26,8 +25,11 @@ const kept = createByteCache<Promise<IndexPart[]>>(PARTS_BUDGET_BYTES);
 const reading = new Map<string, Promise<IndexPart[]>>();
 startReadingHelpers();
 
-/** Consecutive chunks of one source (one website page), the source as JSON (runsBySource). */
-type BySource = { source: string | undefined; texts: string[] };
+/**
+ * Consecutive chunks of one source (one website page), the source as JSON (runsBySource), and the
+ * text they were made of when they are one text's.
+ */
+type BySource = { source: string | undefined; texts: string[]; text?: string };
 
 /** What is read, or being read, of the chunks named `chunksId`, if anything. */
 function readingOf(chunksId: string): Promise<IndexPart[]> | undefined {
@@ -57,8 +59,8 @@ function partsOf(chunksId: string | undefined, runs: BySource[]): Promise<IndexP
  */
 async function readParts(runs: BySource[]): Promise<IndexPart[]> {
   const parts: IndexPart[] = [];
-  for (const [k, { source, texts }] of runs.entries()) {
-    const handedOut = handOutPieces(texts);
+  for (const [k, { source, texts, text }] of runs.entries()) {
+    const handedOut = handOutPieces({ chunks: texts, text });
     if (k === 0) await afterAnswering();
     parts.push({ source, ...(await readHandedOut(handedOut)) });
   }
@@ -86,7 +88,7 @@ answerJobs<TrainingJob>(async (job) => {
     const chunked = job.texts.map(({ text }) => chunkText(text));
     // The index of these chunks is asked for next, once the event loop has stored them: they are
     // read meanwhile, so that the two overlap.
-    partsOf(job.chunksId, runsBySource(chunksNamingSources(job.texts, chunked))).catch(() => {});
+    partsOf(job.chunksId, runsOfTexts(job.texts, chunked)).catch(() => {});
     return { result: chunked.map(packTexts) };
   }
   if (job.task === 'vectors') {
@@ -113,6 +115,20 @@ answerJobs<TrainingJob>(async (job) => {
   if (runs.reduce((sum, run) => sum + run.texts.length, 0) !== job.count) throw new Error(`material ${job.material} arrived incomplete`);
   return packed(await Promise.all(byName(runs).map(({ chunksId, runs: named }) => partsOf(chunksId, named))));
 });
+
+/** runsBySource of the texts' chunks, each run that is one text's with that text. */
+function runsOfTexts(texts: SourceText[], chunked: string[][]): BySource[] {
+  const runs: BySource[] = [];
+  texts.forEach(({ ref, text }, k) => {
+    const chunks = chunked[k] as string[];
+    if (chunks.length === 0) return;
+    const source = JSON.stringify(ref);
+    const last = runs.at(-1);
+    if (last?.source !== source) runs.push({ source, texts: chunks, text });
+    else runs[runs.length - 1] = { source, texts: [...last.texts, ...chunks] };
+  });
+  return runs;
+}
 
 /** Consecutive runs of the same chunks' name together (each unnamed run on its own). */
 function byName(runs: (BySource & { chunksId: string | undefined })[]): { chunksId: string | undefined; runs: BySource[] }[] {
