@@ -176,7 +176,7 @@ describe('index parts', () => {
       const whole = comparable(sourceReading(sections, readSectionTerms(sections)));
       for (const threads of [2, 3, 4]) expect(comparable(await readSourceInPieces({ chunks: texts }, threads))).toEqual(whole);
       // Parted as text, each piece is made into blocks where it is read.
-      for (const threads of [2, 4]) expect(comparable(await readSourceInPieces({ chunks: texts, text }, threads))).toEqual(whole);
+      for (const threads of [2, 4]) expect(comparable(await readSourceInPieces({ texts: [text] }, threads))).toEqual(whole);
     }
     const chunks = chunksOf(documents, handbook);
     expect(Buffer.from(await buildIndexOffThread(chunks)).equals(Buffer.from(packIndex(buildLexicalIndex(chunks))))).toBe(true);

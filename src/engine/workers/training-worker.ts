@@ -6,7 +6,7 @@ import { packIndex } from '../index-layout.js';
 import { mergeIndexParts, type IndexPart } from '../index-parts.js';
 import { readVectorTable } from '../word-vectors.js';
 import { packTexts, unpackTexts } from './packed-texts.js';
-import { handOutPieces, readHandedOut, startReadingHelpers } from './read-in-pieces.js';
+import { handOutPieces, readHandedOut, startReadingHelpers, type SourceTexts } from './read-in-pieces.js';
 import type { SourceText } from '../../store/port.js';
 import type { TrainingJob } from './training-jobs.js';
 
@@ -25,11 +25,8 @@ const kept = createByteCache<Promise<IndexPart[]>>(PARTS_BUDGET_BYTES);
 const reading = new Map<string, Promise<IndexPart[]>>();
 startReadingHelpers();
 
-/**
- * Consecutive chunks of one source (one website page), the source as JSON (runsBySource), and the
- * text they were made of when they are one text's.
- */
-type BySource = { source: string | undefined; texts: string[]; text?: string };
+/** What is read of one source (one website page), the source as JSON (runsBySource): its chunks, or the texts they are made of. */
+type Run = { source: string | undefined } & SourceTexts;
 
 /** What is read, or being read, of the chunks named `chunksId`, if anything. */
 function readingOf(chunksId: string): Promise<IndexPart[]> | undefined {
@@ -37,7 +34,7 @@ function readingOf(chunksId: string): Promise<IndexPart[]> | undefined {
 }
 
 /** What was read of the chunks named `chunksId`, read once: a job arriving while they are read waits for that reading. */
-function partsOf(chunksId: string | undefined, runs: BySource[]): Promise<IndexPart[]> {
+function partsOf(chunksId: string | undefined, runs: Run[]): Promise<IndexPart[]> {
   if (chunksId === undefined) return readParts(runs);
   const known = readingOf(chunksId);
   if (known) return known;
@@ -57,12 +54,12 @@ function partsOf(chunksId: string | undefined, runs: BySource[]): Promise<IndexP
  * Each run's part. Reading is long, and the answer need not wait for it: the first run's pieces go
  * to the reading helpers at once, and this thread reads once this job is answered.
  */
-async function readParts(runs: BySource[]): Promise<IndexPart[]> {
+async function readParts(runs: Run[]): Promise<IndexPart[]> {
   const parts: IndexPart[] = [];
-  for (const [k, { source, texts, text }] of runs.entries()) {
-    const handedOut = handOutPieces({ chunks: texts, text });
+  for (const [k, run] of runs.entries()) {
+    const handedOut = handOutPieces(run);
     if (k === 0) await afterAnswering();
-    parts.push({ source, ...(await readHandedOut(handedOut)) });
+    parts.push({ source: run.source, ...(await readHandedOut(handedOut)) });
   }
   return parts;
 }
@@ -80,16 +77,19 @@ function packed(parts: IndexPart[][]) {
 }
 
 /** Materials arriving in slices (training-jobs.ts), by number, until their index is asked for: their runs of chunks of one source, with the chunks' name. */
-const arriving = new Map<number, (BySource & { chunksId: string | undefined })[]>();
+/** A run of a material's chunks, with the chunks' name. */
+type ChunkRun = { source: string | undefined; chunks: string[]; chunksId: string | undefined };
+
+const arriving = new Map<number, ChunkRun[]>();
 
 answerJobs<TrainingJob>(async (job) => {
   if (job.task === 'chunk') return { result: chunkText(job.text) };
   if (job.task === 'chunk-sources') {
-    const chunked = job.texts.map(({ text }) => chunkText(text));
-    // The index of these chunks is asked for next, once the event loop has stored them: they are
-    // read meanwhile, so that the two overlap.
-    partsOf(job.chunksId, runsOfTexts(job.texts, chunked)).catch(() => {});
-    return { result: chunked.map(packTexts) };
+    // The index of these chunks is asked for next, once the event loop has stored them: the texts
+    // are read meanwhile, so that the two overlap, and reading, which takes longest, starts first (a
+    // large text's pieces go to the reading helpers before it is chunked here).
+    partsOf(job.chunksId, runsOfTexts(job.texts)).catch(() => {});
+    return { result: job.texts.map(({ text }) => packTexts(chunkText(text))) };
   }
   if (job.task === 'vectors') {
     const table = readVectorTable();
@@ -104,39 +104,38 @@ answerJobs<TrainingJob>(async (job) => {
     const runs = arriving.get(job.material) ?? [];
     const last = runs.at(-1);
     const texts = unpackTexts(job.texts);
-    if (last && last.source === job.source && last.chunksId === job.chunksId) for (const text of texts) last.texts.push(text);
-    else runs.push({ source: job.source, chunksId: job.chunksId, texts });
+    if (last && last.source === job.source && last.chunksId === job.chunksId) for (const text of texts) last.chunks.push(text);
+    else runs.push({ source: job.source, chunksId: job.chunksId, chunks: texts });
     arriving.set(job.material, runs);
     return { result: undefined };
   }
   const runs = arriving.get(job.material) ?? [];
   arriving.delete(job.material);
   // Slices posted to a worker that died since are lost with it: no index of part of a material.
-  if (runs.reduce((sum, run) => sum + run.texts.length, 0) !== job.count) throw new Error(`material ${job.material} arrived incomplete`);
+  if (runs.reduce((sum, run) => sum + run.chunks.length, 0) !== job.count) throw new Error(`material ${job.material} arrived incomplete`);
   return packed(await Promise.all(byName(runs).map(({ chunksId, runs: named }) => partsOf(chunksId, named))));
 });
 
-/** runsBySource of the texts' chunks, each run that is one text's with that text. */
-function runsOfTexts(texts: SourceText[], chunked: string[][]): BySource[] {
-  const runs: BySource[] = [];
-  texts.forEach(({ ref, text }, k) => {
-    const chunks = chunked[k] as string[];
-    if (chunks.length === 0) return;
+/** The runs runsBySource finds in the texts' chunks, each with the texts they are made of. */
+function runsOfTexts(texts: SourceText[]): Run[] {
+  const runs: { source: string; texts: string[] }[] = [];
+  // A text of nothing but white space makes no chunk.
+  for (const { ref, text } of texts.filter(({ text }) => /\S/.test(text))) {
     const source = JSON.stringify(ref);
     const last = runs.at(-1);
-    if (last?.source !== source) runs.push({ source, texts: chunks, text });
-    else runs[runs.length - 1] = { source, texts: [...last.texts, ...chunks] };
-  });
+    if (last?.source === source) last.texts.push(text);
+    else runs.push({ source, texts: [text] });
+  }
   return runs;
 }
 
 /** Consecutive runs of the same chunks' name together (each unnamed run on its own). */
-function byName(runs: (BySource & { chunksId: string | undefined })[]): { chunksId: string | undefined; runs: BySource[] }[] {
-  const named: { chunksId: string | undefined; runs: BySource[] }[] = [];
-  for (const { chunksId, source, texts } of runs) {
+function byName(runs: ChunkRun[]): { chunksId: string | undefined; runs: Run[] }[] {
+  const named: { chunksId: string | undefined; runs: Run[] }[] = [];
+  for (const { chunksId, source, chunks } of runs) {
     const last = named.at(-1);
-    if (chunksId !== undefined && last?.chunksId === chunksId) last.runs.push({ source, texts });
-    else named.push({ chunksId, runs: [{ source, texts }] });
+    if (chunksId !== undefined && last?.chunksId === chunksId) last.runs.push({ source, chunks });
+    else named.push({ chunksId, runs: [{ source, chunks }] });
   }
   return named;
 }
