@@ -1,3 +1,4 @@
+import { joinedTextBlocks } from './structure.js';
 import { isWhiteSpace, unixLineBreaks } from './text.js';
 
 // Splits training text into passages small enough to retrieve and quote, keeping paragraphs
@@ -7,14 +8,43 @@ import { isWhiteSpace, unixLineBreaks } from './text.js';
 const MAX_CHUNK_CHARS = 1_000;
 
 export function chunkText(text: string, maxChars = MAX_CHUNK_CHARS): string[] {
+  return packPieces(textPieces(text, maxChars), maxChars, '\n\n');
+}
+
+/**
+ * The blocks (structure.ts) of the text's chunks, as joinedTextBlocks(chunkText(text)) gives them:
+ * the chunks joined are the pieces joined, so the pieces need not be packed into chunks.
+ */
+export function chunkBlocks(text: string): string[] {
+  return joinedTextBlocks(textPieces(text, MAX_CHUNK_CHARS));
+}
+
+/** The passages chunks are packed from: the text's paragraphs tidied, each long one split. */
+function textPieces(text: string, maxChars: number): string[] {
   // A loop, not map, filter and flatMap: flatMap alone took 2 ms of a 10 MB text's 17,000 paragraphs.
   const pieces: string[] = [];
   for (const paragraph of paragraphs(headingsApart(unixLineBreaks(text)))) {
     const tidied = tidy(paragraph);
     if (tidied) for (const piece of splitLong(tidied, maxChars)) pieces.push(piece);
   }
-  return packPieces(pieces, maxChars, '\n\n');
+  return pieces;
 }
+
+/**
+ * The first place at or after `from` where a text (with Unix line breaks) parts into two whose
+ * chunkBlocks are the whole's, in turn; -1 if there is none. That is the start of a paragraph, as
+ * `paragraphs` parts them: each paragraph's last piece ends in other than white space, so the
+ * blank line joining it to the next piece is where the blocks part in either.
+ */
+export function partingPoint(text: string, from: number): number {
+  const blank = blankLineAfter(text, from);
+  if (!blank) return -1;
+  // A blank line at the text's end parts nothing off.
+  NOT_WHITE_SPACE.lastIndex = blank[1];
+  return NOT_WHITE_SPACE.test(text) ? blank[1] : -1;
+}
+
+const NOT_WHITE_SPACE = /\S/g;
 
 /** A Markdown heading is a paragraph of its own, not the start of the one below it. */
 function headingsApart(text: string): string {
@@ -29,18 +59,27 @@ function headingsApart(text: string): string {
 function paragraphs(text: string): string[] {
   const found: string[] = [];
   let start = 0;
-  for (let lineBreak = text.indexOf('\n'); lineBreak >= 0; ) {
-    let lastBreak = -1;
-    let end = lineBreak + 1;
-    for (; end < text.length && isWhiteSpace(text, end); end += 1) if (text.charCodeAt(end) === 0x0a) lastBreak = end;
-    if (lastBreak >= 0) {
-      found.push(text.slice(start, lineBreak));
-      start = lastBreak + 1;
-    }
-    lineBreak = text.indexOf('\n', end);
+  for (let blank = blankLineAfter(text, 0); blank; blank = blankLineAfter(text, blank[1])) {
+    found.push(text.slice(start, blank[0]));
+    start = blank[1];
   }
   found.push(text.slice(start));
   return found;
+}
+
+/**
+ * The first blank line at or after `from`: the line break it begins with (which ends the paragraph
+ * before it) and where the paragraph after it begins (past the last line break of its white space).
+ */
+function blankLineAfter(text: string, from: number): [number, number] | undefined {
+  for (let lineBreak = text.indexOf('\n', from); lineBreak >= 0; ) {
+    let lastBreak = -1;
+    let end = lineBreak + 1;
+    for (; end < text.length && isWhiteSpace(text, end); end += 1) if (text.charCodeAt(end) === 0x0a) lastBreak = end;
+    if (lastBreak >= 0) return [lineBreak, lastBreak + 1];
+    lineBreak = text.indexOf('\n', end);
+  }
+  return undefined;
 }
 
 /** A paragraph with its runs of spaces and tabs one space, none beside a line break, trimmed. */

@@ -1,5 +1,5 @@
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
-import type { StringList } from './string-table.js';
+import { byteLength, copyEncoded, encodedStrings, encodeStrings } from './encoded-strings.js';
 import { termLookups, type TermLookups } from './term-lookups.js';
 
 // The stored form of a lexical index, laid out so that loading it costs next to nothing on the
@@ -31,43 +31,33 @@ const HEADER = INTEGERS.length + LOOKUPS.length + TEXTS.length + 1;
 
 /** The index in bytes of their own buffer (from its start), so that they can be transferred. */
 export function packIndex(index: LexicalIndex): Uint8Array<ArrayBuffer> {
-  const lists = TEXTS.map((field) => index[field]);
-  // A list all ASCII, as most are, is measured by its strings' lengths and written whole; another
-  // string by string, so that each is its own UTF-8 (half a surrogate pair included).
-  const asciiTexts = lists.map((list) => {
-    const joined = list.join('');
-    return Buffer.byteLength(joined) === joined.length ? joined : undefined;
+  const lists = TEXTS.map((field) => {
+    const list = index[field];
+    return Array.isArray(list) ? encodeStrings(list) : list;
   });
-  // Each list's boundaries in bytes of the text: where each string starts, and where the last ends.
-  let textLength = 0;
-  const boundaries = lists.map((list, i) => {
-    const starts = new Int32Array(list.length + 1);
-    starts[0] = textLength;
-    const ascii = asciiTexts[i] !== undefined;
-    for (let k = 0; k < list.length; k += 1) {
-      const string = list[k] as string;
-      starts[k + 1] = textLength += ascii ? string.length : Buffer.byteLength(string);
-    }
-    return starts;
-  });
+  const textLength = lists.reduce((sum, list) => sum + byteLength(list), 0);
   const lookups = index.lookups ?? termLookups(index.vocabulary);
   const integers = [...INTEGERS.map((field) => index[field]), ...LOOKUPS.map((field) => lookups[field])];
   const header = Int32Array.from([...integers.map((array) => array.length), ...lists.map((list) => list.length), textLength]);
+  // Each list's boundaries in bytes of the text: where each string starts, and where the last ends.
+  const boundaries = lists.map((list) => new Int32Array(list.length + 1));
   const arrays = [header, ...integers, ...boundaries];
-  const bytes = new Uint8Array(arrays.reduce((sum, array) => sum + array.byteLength, 0) + textLength);
+  const textOffset = arrays.reduce((sum, array) => sum + array.byteLength, 0);
+  const bytes = new Uint8Array(textOffset + textLength);
+  // The text is copied in place, and its boundaries found as it is, before they are copied.
+  const text = bytes.subarray(textOffset);
+  let written = 0;
+  lists.forEach((list, i) => {
+    const starts = boundaries[i] as Int32Array;
+    starts[0] = written;
+    copyEncoded(list, text, starts, 0);
+    written = starts[list.length] as number;
+  });
   let offset = 0;
   for (const array of arrays) {
     bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offset);
     offset += array.byteLength;
   }
-  // Written in place: joining every list and encoding the result copied the text twice.
-  const text = Buffer.from(bytes.buffer, offset, textLength);
-  let written = 0;
-  lists.forEach((list, i) => {
-    const ascii = asciiTexts[i];
-    if (ascii !== undefined) written += text.write(ascii, written);
-    else for (const string of list) written += text.write(string, written);
-  });
   return bytes;
 }
 
@@ -89,25 +79,9 @@ export function unpackIndex(packed: Uint8Array): SearchableIndex {
   return {
     ...(Object.fromEntries(INTEGERS.map((field, i) => [field, integers[i]])) as Pick<LexicalIndex, (typeof INTEGERS)[number]>),
     lookups: Object.fromEntries(LOOKUPS.map((field, i) => [field, lookups[i]])) as TermLookups,
-    vocabulary: lazyStrings(text, vocabulary as Int32Array),
-    keys: lazyStrings(text, keys as Int32Array),
-    sentences: lazyStrings(text, sentences as Int32Array),
-    sources: lazyStrings(text, sources as Int32Array),
-  };
-}
-
-/**
- * The strings of `text` between the byte boundaries `starts`, each decoded when it is read (a
- * search reads a few dozen of each list); `at` counts back from the end for a negative position,
- * as an array's does.
- */
-function lazyStrings(text: Buffer, starts: Int32Array): StringList {
-  const length = starts.length - 1;
-  return {
-    length,
-    at(k) {
-      const at = k < 0 ? k + length : k;
-      return at >= 0 && at < length ? text.toString('utf8', starts[at], starts[at + 1]) : undefined;
-    },
+    vocabulary: encodedStrings(text, vocabulary as Int32Array),
+    keys: encodedStrings(text, keys as Int32Array),
+    sentences: encodedStrings(text, sentences as Int32Array),
+    sources: encodedStrings(text, sources as Int32Array),
   };
 }

@@ -1,9 +1,10 @@
+import type { EncodedStrings } from './encoded-strings.js';
 import type { StringList } from './string-table.js';
 import type { TermLookups } from './term-lookups.js';
 
 // The lexical index as data (lexical-index.ts builds and searches it, index-parts.ts builds it in
-// parts, index-layout.ts packs it): typed arrays and strings, structured-clonable, so it can be
-// built in a worker thread, measured in bytes and kept outside the process.
+// parts, index-layout.ts packs it): typed arrays and strings, built in a worker thread and packed
+// into bytes to cross to the event loop, to be measured and to be kept outside the process.
 
 export type LexicalIndex = {
   /** Term id → term (a stem). */
@@ -11,7 +12,8 @@ export type LexicalIndex = {
   /** Per section: its key (heading or question), and where its sentences start (one extra entry at the end). */
   keys: string[];
   sectionStart: Int32Array;
-  sentences: string[];
+  /** As UTF-8: a large material's sentences are copied as bytes from the threads that read them to its packed form. */
+  sentences: EncodedStrings;
   sentenceSection: Int32Array;
   /** Term ids of each sentence (flat) and of each key, with start offsets. */
   sentenceTerms: Int32Array;

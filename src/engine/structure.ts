@@ -171,14 +171,16 @@ export function readsAsAtStart({ heading, current, leadInOpen }: ReadingState): 
 /**
  * The sections of blocks [from, to) read from `state` (a text's start unless given), but for the
  * one still open at the end, which the state after holds (closeSections closes it). The blocks
- * after `to` are looked at only to tell whether text follows a block. `beganWithHeading`: the
- * first block's first line is a heading.
+ * after `to` are looked at only to tell whether text follows a block; `followed` tells it of the
+ * last block, when they are part of a text whose other blocks are not given. `beganWithHeading`:
+ * the first block's first line is a heading.
  */
 export function readBlocks(
   blocks: string[],
   from: number,
   to: number,
   state = textStart(),
+  followed = false,
 ): { sections: Section[]; state: ReadingState; beganWithHeading: boolean } {
   const sections: Section[] = [];
   let { heading, current, leadInOpen } = state;
@@ -199,7 +201,7 @@ export function readBlocks(
     if (!current.key || leadInOpen) open(heading);
     leadInOpen = false;
     const lines = nonEmptyLines(block);
-    const textFollows = NOT_WHITE_SPACE.test(blocks[blockIndex + 1] ?? '');
+    const textFollows = blockIndex + 1 < blocks.length ? NOT_WHITE_SPACE.test(blocks[blockIndex + 1] as string) : followed;
     let headers: string[] = [];
     for (const [lineIndex, line] of lines.entries()) {
       const next = lines[lineIndex + 1];

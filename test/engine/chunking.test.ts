@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText } from '../../src/engine/chunking.js';
+import { chunkBlocks, chunkText, partingPoint } from '../../src/engine/chunking.js';
+import { joinedTextBlocks } from '../../src/engine/structure.js';
+import { documentText } from './eval/score.js';
 
 // Training text cut into passages: paragraphs tidied and kept whole where they fit.
 
@@ -21,5 +23,33 @@ describe('chunkText', () => {
   it('cuts a long paragraph at sentence ends, and a long sentence between words', () => {
     expect(chunkText('First one. Second one! Third? Fourth.', 20)).toEqual(['First one.', 'Second one! Third?', 'Fourth.']);
     expect(chunkText('abcdefghij klm', 4)).toEqual(['abcd', 'efgh', 'ij', 'klm']);
+  });
+});
+
+describe('chunkBlocks and partingPoint', () => {
+  // A paragraph too long for one piece, cut within a word, at a line break.
+  const unspaced = `${'x'.repeat(999)}\n${'y'.repeat(1_500)}`;
+  const texts = [
+    `${documentText('handbook.md')}\n\n${documentText('bike-shop.md')}`,
+    ['## Heading\nText under it.', '   Indented paragraph.', unspaced, 'After it.', ' \t \n\nSpaced blank line before.', unspaced, 'The end.'].join('\n\n'),
+  ];
+
+  it("gives the blocks of the text's chunks", () => {
+    for (const text of texts) expect(chunkBlocks(text)).toEqual(joinedTextBlocks(chunkText(text)));
+  });
+
+  it('parts a text into two whose blocks are the whole text\'s, at every place it finds', () => {
+    for (const text of texts) {
+      const whole = chunkBlocks(text);
+      let parted = 0;
+      for (let from = 0; from < text.length; from += 97) {
+        const at = partingPoint(text, from);
+        if (at < 0) continue;
+        expect(at).toBeGreaterThanOrEqual(from);
+        expect([...chunkBlocks(text.slice(0, at)), ...chunkBlocks(text.slice(at))]).toEqual(whole);
+        parted += 1;
+      }
+      expect(parted).toBeGreaterThan(10);
+    }
   });
 });

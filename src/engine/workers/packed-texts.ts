@@ -1,4 +1,5 @@
-import type { Section } from '../structure.js';
+import { encodedStrings } from '../encoded-strings.js';
+import type { SourceReading } from '../index-parts.js';
 
 // Many texts as one string and their lengths, to cross between threads: the thread receiving a
 // message decodes it at once, on its event loop, and fifteen thousand chunk objects (a 10 MB
@@ -25,28 +26,25 @@ export function unpackTexts({ text, lengths }: PackedTexts): string[] {
   return texts;
 }
 
-/** Sections (structure.ts) as packed texts: their keys, their sentences, and how many sentences each has. */
-export type PackedSections = { keys: PackedTexts; sentences: PackedTexts; sentenceCounts: Int32Array };
+/**
+ * A source's reading (index-parts.ts) as plain data to cross between threads, and the buffers to
+ * transfer: its keys and vocabulary packed, its sentences' bytes as they are (never decoded into
+ * strings on the way).
+ */
+export type PackedReading = Omit<SourceReading, 'keys' | 'vocabulary' | 'sentences'> & {
+  keys: PackedTexts;
+  vocabulary: PackedTexts;
+  sentences: { bytes: Uint8Array; starts: Int32Array };
+};
 
-export function packSections(sections: Section[]): PackedSections {
-  const keys: string[] = [];
-  const sentences: string[] = [];
-  const sentenceCounts = new Int32Array(sections.length);
-  sections.forEach((section, k) => {
-    keys.push(section.key);
-    for (const sentence of section.sentences) sentences.push(sentence);
-    sentenceCounts[k] = section.sentences.length;
-  });
-  return { keys: packTexts(keys), sentences: packTexts(sentences), sentenceCounts };
+export function packReading({ keys, vocabulary, sentences, ...lists }: SourceReading): { packed: PackedReading; transfer: ArrayBuffer[] } {
+  // Bytes that share a buffer (Node's pool of small ones) are copied: transferring it would take it from its other users.
+  const own = sentences.bytes.byteLength === sentences.bytes.buffer.byteLength ? sentences.bytes : new Uint8Array(sentences.bytes);
+  const packed = { ...lists, keys: packTexts(keys), vocabulary: packTexts(vocabulary), sentences: { bytes: own, starts: sentences.starts } };
+  const arrays = [...Object.values(lists), packed.keys.lengths, packed.vocabulary.lengths, own, sentences.starts];
+  return { packed, transfer: arrays.map((array) => array.buffer as ArrayBuffer) };
 }
 
-export function unpackSections({ keys, sentences, sentenceCounts }: PackedSections): Section[] {
-  const allSentences = unpackTexts(sentences);
-  let start = 0;
-  return unpackTexts(keys).map((key, k) => {
-    const end = start + (sentenceCounts[k] as number);
-    const section = { key, sentences: allSentences.slice(start, end) };
-    start = end;
-    return section;
-  });
+export function unpackReading({ keys, vocabulary, sentences, ...lists }: PackedReading): SourceReading {
+  return { ...lists, keys: unpackTexts(keys), vocabulary: unpackTexts(vocabulary), sentences: encodedStrings(sentences.bytes, sentences.starts) };
 }

@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { workerJobs } from '../../worker-thread.js';
-import { joinSectionTerms, readSectionTerms, type SectionTerms } from '../index-parts.js';
+import { joinReadings, readSectionTerms, sourceReading, type SourceReading } from '../index-parts.js';
+import { chunkBlocks, partingPoint } from '../chunking.js';
 import { closeSections, joinedTextBlocks, readBlocks, readsAsAtStart, type Section } from '../structure.js';
-import { packTexts, unpackSections, unpackTexts, type PackedSections, type PackedTexts } from './packed-texts.js';
+import { unixLineBreaks } from '../text.js';
+import { packTexts, unpackReading, type PackedReading, type PackedTexts } from './packed-texts.js';
 
 // Reading a source (its sections, then their terms) is most of a training's work. A large source
 // is read in pieces at once, one a core up to four: the training worker reads the first piece of
@@ -19,20 +21,27 @@ import { packTexts, unpackSections, unpackTexts, type PackedSections, type Packe
 export const PIECE_CHARS = 256 * 1024;
 /** Threads reading a source at once: the machine's cores, up to four (each helper holds its own word lists). */
 export const READING_THREADS = Math.min(availableParallelism(), 4);
+/**
+ * The share of a text that takes as long to read as chunking it all and answering the chunks takes
+ * (a tenth: 40–60 ms against 450–600 for a 10 MB text, both on a training thread).
+ */
+const CHUNKING_AS_READING = 0.1;
 /** Blocks after a parting point looked at for a heading to part the pieces at. */
 const HEADING_SEARCH_BLOCKS = 256;
 
-/** What a reading helper answers for the blocks it is handed. */
+/** What a reading helper is handed: a piece's blocks, or its text (made into blocks there), and whether text follows it. */
+export type PieceJob = ({ blocks: PackedTexts } | { text: string }) & { followed: boolean };
+
+/** What a reading helper answers for the piece it is handed. */
 export type PieceRead = {
-  sections: PackedSections;
-  terms: Omit<SectionTerms, 'vocabulary'> & { vocabulary: PackedTexts };
+  reading: PackedReading;
   /** Whether the blocks after these read as from a text's start (readsAsAtStart of the state these end in). */
   endsAsAtStart: boolean;
 };
 
-type Piece = { sections: Section[]; terms: SectionTerms; endsAsAtStart: boolean };
+type Piece = { reading: SourceReading; endsAsAtStart: boolean };
 
-type ReadOnHelper = (blocks: PackedTexts) => Promise<PieceRead>;
+type ReadOnHelper = (job: PieceJob) => Promise<PieceRead>;
 
 const helpers = Array.from(
   { length: READING_THREADS - 1 },
@@ -41,62 +50,114 @@ const helpers = Array.from(
 
 /** Starts the reading helpers, their word lists loaded, so that the first large source read does not wait for them. */
 export function startReadingHelpers(): void {
-  for (const readOnHelper of helpers) readOnHelper(packTexts(['Warm up.'])).catch(() => {});
+  for (const readOnHelper of helpers) readOnHelper({ text: 'Warm up.', followed: false }).catch(() => {});
 }
 
-/** The sections and terms of blocks read as a text of their own (on a reading helper). */
-export function readPiece(blocks: string[]): Piece {
-  const { sections, state } = readBlocks(blocks, 0, blocks.length);
-  const closed = closeSections(sections, state);
-  return { sections: closed, terms: readSectionTerms(closed), endsAsAtStart: readsAsAtStart(state) };
+/** The reading of a piece's blocks, read as a text of its own (on a reading helper); `followed`: text follows them. */
+export function readPiece(blocks: string[], followed: boolean): Piece {
+  const { sections, state } = readBlocks(blocks, 0, blocks.length, undefined, followed);
+  return { reading: readingOf(closeSections(sections, state)), endsAsAtStart: readsAsAtStart(state) };
+}
+
+const readingOf = (sections: Section[]) => sourceReading(sections, readSectionTerms(sections));
+
+/** A source to read: its chunks' texts, or the texts they are made of (which read as their chunks do: chunkBlocks). */
+export type SourceTexts = { chunks: string[] } | { texts: string[] };
+
+/** A source parted into pieces to read at once (pieces after the first, if any, begin where they may be read alone). */
+type Parted = {
+  count: number;
+  /** Whether piece k begins with a heading (the first's is not asked). */
+  atHeading: boolean[];
+  /** Whether text follows piece k. */
+  followed: boolean[];
+  /** The blocks of pieces `from` up to `to`, read as one text. */
+  blocksOf(from: number, to: number): string[];
+  /** What a helper is handed to read piece k. */
+  job(k: number): PieceJob;
+};
+
+/** The pieces all but the first of which are handed to helpers (handOutPieces). */
+export type HandedOut = { parted: Parted; helped: Promise<Piece | undefined>[] };
+
+/** The reading of a source (read as one text), a large source's read in up to `threads` pieces at once. */
+export function readSourceInPieces(source: SourceTexts, threads = READING_THREADS): Promise<SourceReading> {
+  return readHandedOut(handOutPieces(source, threads));
 }
 
 /**
- * The sections of a source's texts (read as one text) and their terms, a large source's read in
- * up to `threads` pieces at once (more than there are helpers queue on them).
+ * A source parted into up to `threads` pieces (more than there are helpers queue on them), all but
+ * the first handed to helpers at once: readHandedOut reads the first and joins them. One large text
+ * is parted as text, so that making the helpers' pieces into blocks is their work.
  */
-export async function readSourceInPieces(texts: string[], threads = READING_THREADS): Promise<{ sections: Section[]; terms: SectionTerms }> {
-  const blocks = joinedTextBlocks(texts);
+export function handOutPieces(source: SourceTexts, threads = READING_THREADS): HandedOut {
+  const texts = 'texts' in source ? source.texts : source.chunks;
   const chars = texts.reduce((sum, text) => sum + text.length, 0);
-  const partings = helpers.length === 0 ? [] : partingBlocks(blocks, Math.min(threads, Math.floor(chars / PIECE_CHARS)));
-  const [firstParting] = partings;
-  if (!firstParting) return readPiece(blocks);
-  const starts = [0, ...partings.map(({ split }) => split)];
-  const ends = [...starts.slice(1), blocks.length];
+  const count = helpers.length === 0 ? 1 : Math.min(threads, Math.floor(chars / PIECE_CHARS));
+  const [text] = texts;
+  const parted =
+    'chunks' in source
+      ? partedBlocks(joinedTextBlocks(source.chunks), count)
+      : texts.length === 1 && text !== undefined && count > 1
+        ? partedText(unixLineBreaks(text), count)
+        : partedBlocks(texts.flatMap(chunkBlocks), count);
   // A helper that failed (gone with its thread) leaves its piece to this one.
-  const helped = starts.slice(1).map((start, k) => readOnHelper(k, blocks.slice(start, ends[k + 1])).then(unpackPiece, () => undefined));
-  const first = readBlocks(blocks, 0, firstParting.split);
-  if (!(firstParting.atHeading || readsAsAtStart(first.state))) {
+  const helped = Array.from({ length: parted.count - 1 }, (_, k) => readOnHelper(k, parted.job(k + 1)).then(unpackPiece, () => undefined));
+  return { parted, helped };
+}
+
+/** The reading of a source handed out: its first piece read here, and the helpers' pieces joined to it. */
+export async function readHandedOut({ parted, helped }: HandedOut): Promise<SourceReading> {
+  const { count, atHeading, followed } = parted;
+  const firstBlocks = parted.blocksOf(0, 1);
+  const first = readBlocks(firstBlocks, 0, firstBlocks.length, undefined, followed[0]);
+  if (count > 1 && !(atHeading[1] || readsAsAtStart(first.state))) {
     // The first piece runs on into the second: read on from where it stands.
-    const rest = readBlocks(blocks, firstParting.split, blocks.length, first.state);
-    const sections = closeSections([...first.sections, ...rest.sections], rest.state);
-    return { sections, terms: readSectionTerms(sections) };
+    const rest = parted.blocksOf(1, count);
+    const on = readBlocks(rest, 0, rest.length, first.state);
+    return readingOf(closeSections([...first.sections, ...on.sections], on.state));
   }
-  const firstSections = closeSections(first.sections, first.state);
-  const pieces: Piece[] = [{ sections: firstSections, terms: readSectionTerms(firstSections), endsAsAtStart: readsAsAtStart(first.state) }];
-  for (let k = 1; k < starts.length; k += 1) {
+  const pieces: Piece[] = [{ reading: readingOf(closeSections(first.sections, first.state)), endsAsAtStart: readsAsAtStart(first.state) }];
+  for (let k = 1; k < count; k += 1) {
     const before = pieces[k - 1] as Piece;
-    if (!(partings[k - 1]?.atHeading || before.endsAsAtStart)) {
+    if (!(atHeading[k] || before.endsAsAtStart)) {
       // The piece before runs on into this one: it and the rest are read as one, from its start.
-      pieces[k - 1] = readPiece(blocks.slice(starts[k - 1]));
+      pieces[k - 1] = readPiece(parted.blocksOf(k - 1, count), false);
       break;
     }
-    pieces.push((await helped[k - 1]) ?? readPiece(blocks.slice(starts[k], ends[k])));
+    pieces.push((await helped[k - 1]) ?? readPiece(parted.blocksOf(k, k + 1), followed[k] as boolean));
   }
-  // concat, not flatMap: 0.1 ms, not 2, for a 10 MB source's sections.
-  return { sections: ([] as Section[]).concat(...pieces.map((piece) => piece.sections)), terms: joinSectionTerms(pieces.map((piece) => piece.terms)) };
+  return joinReadings(pieces.map((piece) => piece.reading));
 }
 
 /** Piece k+1 read on a helper, the helpers taken in turn (a source is parted only when there is one). */
-function readOnHelper(k: number, blocks: string[]): Promise<PieceRead> {
-  return (helpers[k % helpers.length] as ReadOnHelper)(packTexts(blocks));
+function readOnHelper(k: number, job: PieceJob): Promise<PieceRead> {
+  return (helpers[k % helpers.length] as ReadOnHelper)(job);
 }
 
-function unpackPiece({ sections, terms, endsAsAtStart }: PieceRead): Piece {
-  return { sections: unpackSections(sections), terms: { ...terms, vocabulary: unpackTexts(terms.vocabulary) }, endsAsAtStart };
+function unpackPiece({ reading, endsAsAtStart }: PieceRead): Piece {
+  return { reading: unpackReading(reading), endsAsAtStart };
+}
+
+/** Blocks parted into `count` pieces (fewer when some would be empty) at partingBlocks. */
+function partedBlocks(blocks: string[], count: number): Parted {
+  const partings = count > 1 ? partingBlocks(blocks, count) : [];
+  const starts = [0, ...partings.map(({ split }) => split)];
+  const ends = [...starts.slice(1), blocks.length];
+  const blocksOf = (from: number, to: number) => blocks.slice(starts[from], ends[to - 1]);
+  const followed = ends.map((end) => HAS_TEXT.test(blocks[end] ?? ''));
+  return {
+    count: starts.length,
+    atHeading: [false, ...partings.map(({ atHeading }) => atHeading)],
+    followed,
+    blocksOf,
+    job: (k) => ({ blocks: packTexts(blocksOf(k, k + 1)), followed: followed[k] as boolean }),
+  };
 }
 
 type Parting = { split: number; atHeading: boolean };
+
+const HAS_TEXT = /\S/;
 
 /**
  * The blocks `count` pieces part at, in order: for each parting point (by characters), the first
@@ -120,6 +181,47 @@ function partingBlocks(blocks: string[], count: number): Parting[] {
 function headingNear(blocks: string[], at: number): Parting {
   for (let k = at; k < Math.min(blocks.length, at + HEADING_SEARCH_BLOCKS); k += 1) {
     if (readBlocks(blocks, k, k + 1).beganWithHeading) return { split: k, atHeading: true };
+  }
+  return { split: at, atHeading: false };
+}
+
+/**
+ * A text (with Unix line breaks) parted into `count` pieces (fewer when some would be empty), each
+ * made into blocks where it is read (chunkBlocks): for each parting point (by characters), the
+ * first place after it to part at (partingPoint) where a heading begins, if one is near, else the
+ * first place to part at. The thread reading the first piece chunks the whole text first
+ * (training-worker.ts), so that piece is the smaller by what takes as long to read.
+ */
+function partedText(text: string, count: number): Parted {
+  const first = text.length * (1 / count - (CHUNKING_AS_READING * (count - 1)) / count);
+  const partings: Parting[] = [];
+  for (let k = 1; k < count; k += 1) {
+    const point = first + ((text.length - first) * (k - 1)) / (count - 1);
+    const at = partingPoint(text, Math.max(Math.floor(point), (partings.at(-1)?.split ?? 0) + 1));
+    if (at < 0) break;
+    partings.push(textHeadingNear(text, at));
+  }
+  const starts = [0, ...partings.map(({ split }) => split)];
+  const ends = [...starts.slice(1), text.length];
+  const textOf = (from: number, to: number) => text.slice(starts[from], ends[to - 1]);
+  const followed = starts.map((_, k) => k < partings.length);
+  return {
+    count: starts.length,
+    atHeading: [false, ...partings.map(({ atHeading }) => atHeading)],
+    followed,
+    blocksOf: (from, to) => chunkBlocks(textOf(from, to)),
+    job: (k) => ({ text: textOf(k, k + 1), followed: followed[k] as boolean }),
+  };
+}
+
+function textHeadingNear(text: string, at: number): Parting {
+  let start = at;
+  // Each place is looked at up to the next: its blocks, and whether text follows them.
+  for (let k = 0; k < HEADING_SEARCH_BLOCKS; k += 1) {
+    const next = partingPoint(text, start + 1);
+    if (next < 0) break;
+    if (readBlocks(chunkBlocks(text.slice(start, next)), 0, 1, undefined, true).beganWithHeading) return { split: start, atHeading: true };
+    start = next;
   }
   return { split: at, atHeading: false };
 }

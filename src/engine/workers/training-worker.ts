@@ -3,12 +3,11 @@ import { answerJobs } from '../../worker-thread.js';
 import { chunkText } from '../chunking.js';
 import { createByteCache } from '../index-cache.js';
 import { packIndex } from '../index-layout.js';
-import { indexPart, mergeIndexParts, type IndexPart } from '../index-parts.js';
-import { runsBySource } from '../lexical-index.js';
+import { mergeIndexParts, type IndexPart } from '../index-parts.js';
 import { readVectorTable } from '../word-vectors.js';
 import { packTexts, unpackTexts } from './packed-texts.js';
-import { readSourceInPieces, startReadingHelpers } from './read-in-pieces.js';
-import { chunksNamingSources } from './source-chunks.js';
+import { handOutPieces, readHandedOut, startReadingHelpers, type SourceTexts } from './read-in-pieces.js';
+import type { SourceText } from '../../store/port.js';
 import type { TrainingJob } from './training-jobs.js';
 
 // The thread that does training's CPU-heavy work, so the server's event loop never waits on it.
@@ -26,8 +25,8 @@ const kept = createByteCache<Promise<IndexPart[]>>(PARTS_BUDGET_BYTES);
 const reading = new Map<string, Promise<IndexPart[]>>();
 startReadingHelpers();
 
-/** Consecutive chunks of one source (one website page), the source as JSON (runsBySource). */
-type BySource = { source: string | undefined; texts: string[] };
+/** What is read of one source (one website page), the source as JSON (runsBySource): its chunks, or the texts they are made of. */
+type Run = { source: string | undefined } & SourceTexts;
 
 /** What is read, or being read, of the chunks named `chunksId`, if anything. */
 function readingOf(chunksId: string): Promise<IndexPart[]> | undefined {
@@ -35,7 +34,7 @@ function readingOf(chunksId: string): Promise<IndexPart[]> | undefined {
 }
 
 /** What was read of the chunks named `chunksId`, read once: a job arriving while they are read waits for that reading. */
-function partsOf(chunksId: string | undefined, runs: BySource[]): Promise<IndexPart[]> {
+function partsOf(chunksId: string | undefined, runs: Run[]): Promise<IndexPart[]> {
   if (chunksId === undefined) return readParts(runs);
   const known = readingOf(chunksId);
   if (known) return known;
@@ -51,22 +50,25 @@ function partsOf(chunksId: string | undefined, runs: BySource[]): Promise<IndexP
   return parts;
 }
 
-/** Each run's part, read once this job is answered: reading is long, and the answer need not wait for it. */
-async function readParts(runs: BySource[]): Promise<IndexPart[]> {
-  await afterAnswering();
+/**
+ * Each run's part. Reading is long, and the answer need not wait for it: the first run's pieces go
+ * to the reading helpers at once, and this thread reads once this job is answered.
+ */
+async function readParts(runs: Run[]): Promise<IndexPart[]> {
   const parts: IndexPart[] = [];
-  for (const { source, texts } of runs) {
-    const { sections, terms } = await readSourceInPieces(texts);
-    parts.push(indexPart(source, sections, terms));
+  for (const [k, run] of runs.entries()) {
+    const handedOut = handOutPieces(run);
+    if (k === 0) await afterAnswering();
+    parts.push({ source: run.source, ...(await readHandedOut(handedOut)) });
   }
   return parts;
 }
 
-/** About what a part holds in memory: its strings (two bytes a character) and its numbers. */
+/** About what a part holds in memory: its strings (two bytes a character), its sentences' bytes and its numbers. */
 function weight(part: IndexPart): number {
-  const chars = [part.vocabulary, part.keys, part.sentences].reduce((sum, list) => list.reduce((total, text) => total + text.length, sum), 0);
-  const numbers = part.sectionStart.length + part.keyTerms.length + part.keyTermStart.length + part.sentenceTerms.length + part.sentenceTermStart.length;
-  return 2 * chars + 4 * numbers;
+  const chars = [part.vocabulary, part.keys].reduce((sum, list) => list.reduce((total, text) => total + text.length, sum), 0);
+  const numbers = part.sectionStart.length + part.sentences.starts.length + part.keyTerms.length + part.keyTermStart.length + part.sentenceTerms.length + part.sentenceTermStart.length;
+  return 2 * chars + part.sentences.bytes.byteLength + 4 * numbers;
 }
 
 function packed(parts: IndexPart[][]) {
@@ -75,16 +77,19 @@ function packed(parts: IndexPart[][]) {
 }
 
 /** Materials arriving in slices (training-jobs.ts), by number, until their index is asked for: their runs of chunks of one source, with the chunks' name. */
-const arriving = new Map<number, (BySource & { chunksId: string | undefined })[]>();
+/** A run of a material's chunks, with the chunks' name. */
+type ChunkRun = { source: string | undefined; chunks: string[]; chunksId: string | undefined };
+
+const arriving = new Map<number, ChunkRun[]>();
 
 answerJobs<TrainingJob>(async (job) => {
   if (job.task === 'chunk') return { result: chunkText(job.text) };
   if (job.task === 'chunk-sources') {
-    const chunked = job.texts.map(({ text }) => chunkText(text));
-    // The index of these chunks is asked for next, once the event loop has stored them: they are
-    // read meanwhile, so that the two overlap.
-    partsOf(job.chunksId, runsBySource(chunksNamingSources(job.texts, chunked))).catch(() => {});
-    return { result: chunked.map(packTexts) };
+    // The index of these chunks is asked for next, once the event loop has stored them: the texts
+    // are read meanwhile, so that the two overlap, and reading, which takes longest, starts first (a
+    // large text's pieces go to the reading helpers before it is chunked here).
+    partsOf(job.chunksId, runsOfTexts(job.texts)).catch(() => {});
+    return { result: job.texts.map(({ text }) => packTexts(chunkText(text))) };
   }
   if (job.task === 'vectors') {
     const table = readVectorTable();
@@ -99,25 +104,38 @@ answerJobs<TrainingJob>(async (job) => {
     const runs = arriving.get(job.material) ?? [];
     const last = runs.at(-1);
     const texts = unpackTexts(job.texts);
-    if (last && last.source === job.source && last.chunksId === job.chunksId) for (const text of texts) last.texts.push(text);
-    else runs.push({ source: job.source, chunksId: job.chunksId, texts });
+    if (last && last.source === job.source && last.chunksId === job.chunksId) for (const text of texts) last.chunks.push(text);
+    else runs.push({ source: job.source, chunksId: job.chunksId, chunks: texts });
     arriving.set(job.material, runs);
     return { result: undefined };
   }
   const runs = arriving.get(job.material) ?? [];
   arriving.delete(job.material);
   // Slices posted to a worker that died since are lost with it: no index of part of a material.
-  if (runs.reduce((sum, run) => sum + run.texts.length, 0) !== job.count) throw new Error(`material ${job.material} arrived incomplete`);
+  if (runs.reduce((sum, run) => sum + run.chunks.length, 0) !== job.count) throw new Error(`material ${job.material} arrived incomplete`);
   return packed(await Promise.all(byName(runs).map(({ chunksId, runs: named }) => partsOf(chunksId, named))));
 });
 
+/** The runs runsBySource finds in the texts' chunks, each with the texts they are made of. */
+function runsOfTexts(texts: SourceText[]): Run[] {
+  const runs: { source: string; texts: string[] }[] = [];
+  // A text of nothing but white space makes no chunk.
+  for (const { ref, text } of texts.filter(({ text }) => /\S/.test(text))) {
+    const source = JSON.stringify(ref);
+    const last = runs.at(-1);
+    if (last?.source === source) last.texts.push(text);
+    else runs.push({ source, texts: [text] });
+  }
+  return runs;
+}
+
 /** Consecutive runs of the same chunks' name together (each unnamed run on its own). */
-function byName(runs: (BySource & { chunksId: string | undefined })[]): { chunksId: string | undefined; runs: BySource[] }[] {
-  const named: { chunksId: string | undefined; runs: BySource[] }[] = [];
-  for (const { chunksId, source, texts } of runs) {
+function byName(runs: ChunkRun[]): { chunksId: string | undefined; runs: Run[] }[] {
+  const named: { chunksId: string | undefined; runs: Run[] }[] = [];
+  for (const { chunksId, source, chunks } of runs) {
     const last = named.at(-1);
-    if (chunksId !== undefined && last?.chunksId === chunksId) last.runs.push({ source, texts });
-    else named.push({ chunksId, runs: [{ source, texts }] });
+    if (chunksId !== undefined && last?.chunksId === chunksId) last.runs.push({ source, chunks });
+    else named.push({ chunksId, runs: [{ source, chunks }] });
   }
   return named;
 }
