@@ -486,7 +486,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       .map((at) => asked.findIndex((c) => c.word === tokens[at]))
       .filter((c) => c >= 0);
     markAskedThingMissing(asked, thing);
-    lightenVerbOfThing(asked, tokens, thing);
+    lightenVerbOfThing(asked, tokens);
     const together = askedTogether(asked, tokens);
     const plain = tokens.join(' ');
     // "When…?" asks for a time, which the answer states in numbers as an amount.
@@ -686,11 +686,15 @@ function abilityAsked(tokens: string[]): RegExp | undefined {
 }
 
 /** The light verb of a question asking of its object, counting less than the object, which the material has. */
-function lightenVerbOfThing(asked: Concept[], tokens: string[], thing: number[]): void {
-  const at = lightVerbOfThing(tokens);
-  if (at === undefined) return;
-  const verb = asked.find((c) => c.word === tokens[at]);
-  if (verb && thing.some((c) => (asked[c] as Concept).ids.size > 0)) verb.weight *= LIGHT_VERB_FACTOR;
+function lightenVerbOfThing(asked: Concept[], tokens: string[]): void {
+  const light = lightVerbOfThing(tokens);
+  if (!light) return;
+  const verb = asked.find((c) => c.word === tokens[light.verb]);
+  const named = light.object.some((at) => asked.some((c) => c.word === tokens[at] && c.ids.size > 0));
+  if (!verb || !named) return;
+  // Lacked: every term standing for it is only what word vectors put near it, if any.
+  const lacked = [...verb.ids.keys()].every((id) => verb.guessed?.has(id));
+  if (lacked || !light.whenLacked) verb.weight *= LIGHT_VERB_FACTOR;
 }
 
 /** The concepts (by index) of a verb and the means it is asked to be done by, when the material has both. */
