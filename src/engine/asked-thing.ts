@@ -24,6 +24,11 @@ const PERSONS = new Set(['i', 'you', 'u', 'we', 'they', 'it', 'he', 'she', 'some
 const CAN_ONE = /^(?:can|could|may) (?:i|we) /;
 /** Verbs that say little of their own ("Can we take our pram?", "Can I get a refund?"): their object says what is asked. */
 const LIGHT_VERBS = new Set(['take', 'bring', 'get', 'have', 'use', 'make', 'do', 'go', 'put', 'keep', 'come', 'give']);
+/**
+ * "Where can I leave the car?", "is there somewhere to put my bags?": a place is asked for a
+ * thing, by a verb of putting it somewhere, which says no more than "where" does.
+ */
+const PLACE_FOR = /^(?:where (?:can|could|do|should|shall|may) (?:i|we|you) |(?:is|are) there (?:somewhere|anywhere|a place|any place|space|room) (?:i can |we can )?to )(?:leave|put|keep|store|take|bring|get|lock|drop)(?= )/;
 /** Words that end the name of the thing asked of ("a deposit for rentals", "parking at night"). */
 const ENDS_THING = new Set(['for', 'on', 'in', 'at', 'with', 'to', 'from', 'by', 'during', 'if', 'when', 'while', 'near', 'after', 'before', 'over', 'under', 'of']);
 
@@ -112,7 +117,10 @@ export function lightVerbOfThing(tokens: string[]): LightVerb | undefined {
   // "Can I get…": the word after the opening; "Do you take a…", "Does the hotel have…": the opening's verb.
   const verb = can ? wordsIn(can[0]) : offered ? tokens.slice(0, wordsIn(offered[0])).findIndex((word, i) => i > 1 && LIGHT_VERBS.has(word)) : -1;
   const object = verb >= 0 && LIGHT_VERBS.has(tokens[verb] as string) ? lastOfThing(tokens, verb + 1) : undefined;
-  return object === undefined ? whichOffered(plain) : { verb, object: [object], whenLacked: false };
+  if (object !== undefined) return { verb, object: [object], whenLacked: false };
+  const place = PLACE_FOR.exec(plain);
+  const placed = place ? lastOfThing(tokens, wordsIn(place[0])) : undefined;
+  return place && placed !== undefined ? { verb: wordsIn(place[0]) - 1, object: [placed], whenLacked: false } : whichOffered(plain);
 }
 
 /**

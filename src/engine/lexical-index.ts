@@ -685,13 +685,18 @@ function abilityAsked(tokens: string[]): RegExp | undefined {
   return verb === undefined ? undefined : statesAbility(tokens[verb] as string);
 }
 
-/** The light verb of a question asking of its object, counting less than the object, which the material has. */
+/**
+ * The light verb of a question asking of its object counts less than the object, whether the
+ * material has the object or not: where it lacks it, the verb alone is no answer either ("Where
+ * can I leave the car?" of a vet's guide saying "leave water out overnight").
+ */
 function lightenVerbOfThing(asked: Concept[], tokens: string[]): void {
   const light = lightVerbOfThing(tokens);
   if (!light) return;
   const verb = asked.find((c) => c.word === tokens[light.verb]);
-  const named = light.object.some((at) => asked.some((c) => c.word === tokens[at] && c.ids.size > 0));
-  if (!verb || !named) return;
+  // A particle read with its verb ("bring … back") is no object.
+  const objectAsked = light.object.some((at) => asked.some((c) => c.word === tokens[at]));
+  if (!verb || !objectAsked) return;
   // Lacked: every term standing for it is only what word vectors put near it, if any.
   const lacked = [...verb.ids.keys()].every((id) => verb.guessed?.has(id));
   if (lacked || !light.whenLacked) verb.weight *= LIGHT_VERB_FACTOR;

@@ -67,6 +67,15 @@ describe('lightVerbOfThing', () => {
     expect(light && [tokens[light.verb], light.object.map((at) => tokens[at]), light.whenLacked]).toEqual([verb, object, true]);
   });
 
+  it.each([
+    ['Where can I leave the car?', 'leave', 'car'],
+    ['Is there somewhere to put my bags?', 'put', 'bags'],
+  ])('names the verb of %s, asking a place for a thing, as light', (question, verb, object) => {
+    const tokens = words(question);
+    const light = lightVerbOfThing(tokens);
+    expect(light && [tokens[light.verb], light.object.map((at) => tokens[at]), light.whenLacked]).toEqual([verb, [object], false]);
+  });
+
   it.each(['Can I track my order?', 'Is there a free trial?', 'Can we take our buggy and car seat?', 'What do you sell?'])('names none in %s', (question) => {
     expect(lightVerbOfThing(words(question))).toBeUndefined();
   });
