@@ -421,7 +421,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       for (let k = keyStart; k < keyEnd; k += 1) candidateSections.add(index.keyPostings[k] as number);
     }
 
-    const scoring = sectionScoring(index, answered, all.length, stated);
+    const scoring = sectionScoring(index, answered, all.length, stated, questionForm(plain));
     // Most questions use no word vectors and lean on nothing: then these are the terms that answer.
     const ownWords = all.some((concept) => concept.guessed) ? answerTable(answersOf(all, (concept, id) => !concept.guessed?.has(id))) : answered;
     const sameKind = all.some((concept, c) => !judged[c] || concept.otherKinds?.size)
@@ -628,8 +628,19 @@ function answeredShare(table: AnswerTable, start: Int32Array, values: Int32Array
  * A question's scoring of sections: what a section's key and a sentence hold of its words (a
  * sentence's in one array, overwritten by the next), and each section's best sentence so far.
  */
-function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: number, stated: RegExp | undefined) {
+function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: number, stated: RegExp | undefined, form: string | undefined) {
   const keyCovers = new Map<number, Float64Array>();
+  const putAlike = new Map<number, boolean>();
+  /** Whether a section's key is a question put as the question is (sameFormKey). */
+  const keyPutAlike = (section: number): boolean => {
+    let alike = putAlike.get(section);
+    if (alike === undefined) {
+      const key = (index.keys.at(section) as string).split('›').at(-1)?.trim() ?? '';
+      alike = key.endsWith('?') && questionForm(key) === form;
+      putAlike.set(section, alike);
+    }
+    return alike;
+  };
   // A section without a key (most of a plain text's) shares one cover of nothing.
   const noKey = new Float64Array(words);
   const own = new Float64Array(words);
@@ -653,7 +664,8 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
     },
     /**
      * A section scores by its best sentence together with its key; a heading, the material's own
-     * statement of what its section is about, counts a little extra.
+     * statement of what its section is about, counts a little extra, and more when it is a
+     * question put as the question is.
      */
     consider(section: number, sentence: number, ownWeights: Float64Array): void {
       const key = this.keyCover(section);
@@ -662,7 +674,9 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
       // A question asking "how much" is answered by a sentence stating a number; one asking how
       // to get in touch, by one stating a phone number or an e-mail address.
       const states = stated?.test(index.sentences.at(sentence) as string) ? STATED_BONUS : 0;
-      const score = sumOf(joint) + 0.15 * sumOf(key) + 0.05 * sumOf(ownWeights) + states;
+      const keyWeight = sumOf(key);
+      const keyFactor = form !== undefined && keyWeight > 0 && keyPutAlike(section) ? 0.15 + SAME_FORM_KEY : 0.15;
+      const score = sumOf(joint) + keyFactor * keyWeight + 0.05 * sumOf(ownWeights) + states;
       const previous = best.get(section);
       if (!previous || score > previous.score) best.set(section, { score, sentence });
     },
@@ -757,6 +771,22 @@ function beyondKeyOf(sentence: Float64Array, key: Float64Array, concepts: Concep
   let beyond = 0;
   for (let c = 0; c < sentence.length; c += 1) if (key[c] === 0 && !concepts[c]?.context) beyond += sentence[c] as number;
   return beyond;
+}
+
+/**
+ * A heading that is a question put as the question asked is, by its question word (and for "how",
+ * the word after: "how long" is not "how do"), is the owner's own wording of it: its words count
+ * this much more than a heading's do. "When will I get my results?" answers "When will I get my
+ * blood test results?" before "Tests and results", which holds more of its words.
+ */
+const SAME_FORM_KEY = 0.25;
+const QUESTION_WORDS = new Set(['when', 'where', 'how', 'what', 'who', 'why', 'which']);
+
+/** The words a question is put with ("when", "how long", "how do"); undefined for a question without a question word first. */
+function questionForm(question: string): string | undefined {
+  const [first, second] = words(question);
+  if (first === undefined || !QUESTION_WORDS.has(first)) return undefined;
+  return first === 'how' ? `how ${second ?? ''}` : first;
 }
 
 /** A section's best sentence and its score. */
