@@ -29,6 +29,9 @@ const LIGHT_VERBS = new Set(['take', 'bring', 'get', 'have', 'use', 'make', 'do'
  * thing, by a verb of putting it somewhere, which says no more than "where" does.
  */
 const PLACE_FOR = /^(?:where (?:can|could|do|should|shall|may) (?:i|we|you) |(?:is|are) there (?:somewhere|anywhere|a place|any place|space|room) (?:i can |we can )?to )(?:leave|put|keep|store|take|bring|get|lock|drop)(?= )/;
+/** Whether a verb (in its dictionary form) says little of its own, its object saying what is asked. */
+export const isLightVerb = (word: string): boolean => LIGHT_VERBS.has(word);
+
 /** Words that end the name of the thing asked of ("a deposit for rentals", "parking at night"). */
 const ENDS_THING = new Set(['for', 'on', 'in', 'at', 'with', 'to', 'from', 'by', 'during', 'if', 'when', 'while', 'near', 'after', 'before', 'over', 'under', 'of']);
 

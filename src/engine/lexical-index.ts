@@ -8,7 +8,7 @@ import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedAbility, askedThing, askedWithMeans, lightVerbOfThing } from './asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, isLightVerb, lightVerbOfThing } from './asked-thing.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -160,6 +160,8 @@ const PARTICLE_REACH = 4;
  */
 const VAGUE_VERBS = new Set(['take', 'get', 'have', 'make', 'do', 'give', 'put', 'keep']);
 const isVagueVerb = (word: string) => VAGUE_VERBS.has(word) || lemmas(word).some((lemma) => VAGUE_VERBS.has(lemma));
+/** A light verb in any of its forms ("comes", "got"). */
+const saysLittle = (word: string) => isLightVerb(word) || lemmas(word).some(isLightVerb);
 /** Words by which a question points back at the earlier one's subject. */
 const REFERS_BACK = new Set(['it', 'its', 'they', 'them', 'their', 'that', 'this', 'those', 'these']);
 /** How much the earlier conversation's words count when choosing sentences within a section. */
@@ -504,7 +506,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
           : asksAmount
             ? STATES_AMOUNT
             : abilityAsked(tokens);
-    const refersBack = asked.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
+    // A light verb says nothing of its own: "Do they come with a warranty?" names one thing.
+    const named = asked.filter((concept) => !saysLittle(concept.word));
+    const refersBack = named.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
     // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
     // unless it asks for contact details ("What's your email address?") or the owner wrote it as
     // a question of its own (a Q&A pair's): those are no follow-ups.
