@@ -635,7 +635,7 @@ function answeredShare(table: AnswerTable, start: Int32Array, values: Int32Array
 function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: number, stated: RegExp | undefined, form: string | undefined) {
   const keyCovers = new Map<number, Float64Array>();
   const putAlike = new Map<number, boolean>();
-  /** Whether a section's key is a question put as the question is (sameFormKey). */
+  /** Whether a section's key is a question put as the question is (SAME_FORM_KEY). */
   const keyPutAlike = (section: number): boolean => {
     let alike = putAlike.get(section);
     if (alike === undefined) {
