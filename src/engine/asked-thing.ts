@@ -7,9 +7,15 @@ import { isStopword } from './text.js';
 // question's other words ("Removing a user frees their seat", "you get an e-mail when your order
 // leaves", "New teammates come on board…" for "arrive") is no answer to it.
 
+/** "Do you have…", "does the hotel offer…": a business offering something, by the verbs that say so. */
+const OFFERED = String.raw`(?:do|does) (?:you|u|they|we|it|the \S+) (?:have|offer|provide|sell|run|give|organise|organize|arrange|take|accept)`;
 /** "Is there a…", "Do you have any…", "Does the hotel offer…", "Do you take…": what follows is the thing asked of. */
-const THERE_OR_OFFERED =
-  /^(?:(?:is|are) there|(?:do|does) (?:you|u|they|we|it|the \S+) (?:have|offer|provide|sell|run|give|organise|organize|arrange|take|accept)) (?:a |an |any |some )?/;
+const THERE_OR_OFFERED = new RegExp(`^(?:(?:is|are) there|${OFFERED}) (?:a |an |any |some )?`);
+/**
+ * "What lamps do you sell?", "which kinds of cards does the shop take?": the words between name
+ * the thing asked of, and the verb only says that it is offered.
+ */
+const WHICH_OFFERED = new RegExp(`^(?:what|which)(?: (?:kinds?|sorts?|types?) of)?( (?:\\S+ ){1,3})${OFFERED}(?= |$)`, 'd');
 /** "When will…", "How long does…", "Where is…": the thing named next, before its verb, is what is asked of. */
 const WH_OF_THING = /^(?:when|where|why|how(?: long| soon| often| much| many)?|what time) (?:will|would|does|do|did|is|are|can|should|shall) /;
 /** Who may do what a question asks of ("When can I…", "How do you…"). */
@@ -18,6 +24,14 @@ const PERSONS = new Set(['i', 'you', 'u', 'we', 'they', 'it', 'he', 'she', 'some
 const CAN_ONE = /^(?:can|could|may) (?:i|we) /;
 /** Verbs that say little of their own ("Can we take our pram?", "Can I get a refund?"): their object says what is asked. */
 const LIGHT_VERBS = new Set(['take', 'bring', 'get', 'have', 'use', 'make', 'do', 'go', 'put', 'keep', 'come', 'give']);
+/**
+ * "Where can I leave the car?", "is there somewhere to put my bags?": a place is asked for a
+ * thing, by a verb of putting it somewhere, which says no more than "where" does.
+ */
+const PLACE_FOR = /^(?:where (?:can|could|do|should|shall|may) (?:i|we|you) |(?:is|are) there (?:somewhere|anywhere|a place|any place|space|room) (?:i can |we can )?to )(?:leave|put|keep|store|take|bring|get|lock|drop)(?= )/;
+/** Whether a verb (in its dictionary form) says little of its own, its object saying what is asked. */
+export const isLightVerb = (word: string): boolean => LIGHT_VERBS.has(word);
+
 /** Words that end the name of the thing asked of ("a deposit for rentals", "parking at night"). */
 const ENDS_THING = new Set(['for', 'on', 'in', 'at', 'with', 'to', 'from', 'by', 'during', 'if', 'when', 'while', 'near', 'after', 'before', 'over', 'under', 'of']);
 
@@ -40,6 +54,8 @@ export function askedThing(tokens: string[]): number[] {
   }
   const there = THERE_OR_OFFERED.exec(plain);
   if (there) return listed(lastOfThing(tokens, wordsIn(there[0])));
+  // "What lamps do you sell?" names none the material must have: its answer may name the ones
+  // there are ("We accept Visa and PayPal"), not their kind.
   const wh = WH_OF_THING.exec(plain);
   return wh ? subjectBeforeVerb(tokens, wordsIn(wh[0])) : [];
 }
@@ -87,17 +103,45 @@ export function askedAbility(tokens: string[]): number | undefined {
 }
 
 /**
- * The index of a verb that says little of its own in a question asking of its object ("Do you
- * take PayPal?", "Can I get a refund?"): a sentence with the verb alone ("Delivery takes 2 to 4
- * days") answers less of it than one naming the object.
+ * A verb that says little of its own in a question asking of its object, and the object's words
+ * (indexes among the question's): a sentence with the verb alone ("Delivery takes 2 to 4 days")
+ * answers less of it than one naming the object. `whenLacked`: the verb says little only where
+ * the material lacks it, as the verb of "What lamps do you sell?" does: a material saying "We
+ * sell…" says what the question asks, while what word vectors put near "sell" ("Follow us for new
+ * designs and offers") is no more than the question's form.
  */
-export function lightVerbOfThing(tokens: string[]): number | undefined {
+export type LightVerb = { verb: number; object: number[]; whenLacked: boolean };
+
+/** The light verb of "Do you take PayPal?", "Can I get a refund?", "What lamps do you sell?"; undefined for none. */
+export function lightVerbOfThing(tokens: string[]): LightVerb | undefined {
   const plain = tokens.join(' ');
   const can = CAN_ONE.exec(plain);
   const offered = THERE_OR_OFFERED.exec(plain);
   // "Can I get…": the word after the opening; "Do you take a…", "Does the hotel have…": the opening's verb.
   const verb = can ? wordsIn(can[0]) : offered ? tokens.slice(0, wordsIn(offered[0])).findIndex((word, i) => i > 1 && LIGHT_VERBS.has(word)) : -1;
-  return verb >= 0 && LIGHT_VERBS.has(tokens[verb] as string) && lastOfThing(tokens, verb + 1) !== undefined ? verb : undefined;
+  const object = verb >= 0 && LIGHT_VERBS.has(tokens[verb] as string) ? lastOfThing(tokens, verb + 1) : undefined;
+  if (object !== undefined) return { verb, object: [object], whenLacked: false };
+  const place = PLACE_FOR.exec(plain);
+  const placed = place ? lastOfThing(tokens, wordsIn(place[0])) : undefined;
+  return place && placed !== undefined ? { verb: wordsIn(place[0]) - 1, object: [placed], whenLacked: false } : whichOffered(plain);
+}
+
+/**
+ * The verb of a question asking which of something a business offers ("What lamps do you sell?",
+ * "which kinds of cards does the shop take?"), where the words before it name the thing, and
+ * those words (but stopwords); undefined for another form or no thing named.
+ */
+function whichOffered(plain: string): LightVerb | undefined {
+  const which = WHICH_OFFERED.exec(plain);
+  const named = which?.indices?.[1];
+  if (!which || !named) return undefined;
+  const from = wordsIn(plain.slice(0, named[0]));
+  const object = plain
+    .slice(named[0], named[1])
+    .trim()
+    .split(' ')
+    .flatMap((word, k) => (isStopword(word) ? [] : [from + k]));
+  return object.length > 0 ? { verb: wordsIn(which[0]) - 1, object, whenLacked: true } : undefined;
 }
 
 /** Words that stand for a place or thing without naming it ("Is there somewhere to park?"): no thing of their own. */

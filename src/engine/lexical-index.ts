@@ -8,7 +8,7 @@ import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedAbility, askedThing, askedWithMeans, lightVerbOfThing } from './asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, isLightVerb, lightVerbOfThing } from './asked-thing.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -160,6 +160,8 @@ const PARTICLE_REACH = 4;
  */
 const VAGUE_VERBS = new Set(['take', 'get', 'have', 'make', 'do', 'give', 'put', 'keep']);
 const isVagueVerb = (word: string) => VAGUE_VERBS.has(word) || lemmas(word).some((lemma) => VAGUE_VERBS.has(lemma));
+/** A light verb in any of its forms ("comes", "got"). */
+const saysLittle = (word: string) => isLightVerb(word) || lemmas(word).some(isLightVerb);
 /** Words by which a question points back at the earlier one's subject. */
 const REFERS_BACK = new Set(['it', 'its', 'they', 'them', 'their', 'that', 'this', 'those', 'these']);
 /** How much the earlier conversation's words count when choosing sentences within a section. */
@@ -421,7 +423,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       for (let k = keyStart; k < keyEnd; k += 1) candidateSections.add(index.keyPostings[k] as number);
     }
 
-    const scoring = sectionScoring(index, answered, all.length, stated);
+    const scoring = sectionScoring(index, answered, all.length, stated, questionForm(plain));
     // Most questions use no word vectors and lean on nothing: then these are the terms that answer.
     const ownWords = all.some((concept) => concept.guessed) ? answerTable(answersOf(all, (concept, id) => !concept.guessed?.has(id))) : answered;
     const sameKind = all.some((concept, c) => !judged[c] || concept.otherKinds?.size)
@@ -486,7 +488,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       .map((at) => asked.findIndex((c) => c.word === tokens[at]))
       .filter((c) => c >= 0);
     markAskedThingMissing(asked, thing);
-    lightenVerbOfThing(asked, tokens, thing);
+    lightenVerbOfThing(asked, tokens);
     const together = askedTogether(asked, tokens);
     const plain = tokens.join(' ');
     // "When…?" asks for a time, which the answer states in numbers as an amount.
@@ -504,7 +506,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
           : asksAmount
             ? STATES_AMOUNT
             : abilityAsked(tokens);
-    const refersBack = asked.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
+    // A light verb says nothing of its own: "Do they come with a warranty?" names one thing.
+    const named = asked.filter((concept) => !saysLittle(concept.word));
+    const refersBack = named.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
     // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
     // unless it asks for contact details ("What's your email address?") or the owner wrote it as
     // a question of its own (a Q&A pair's): those are no follow-ups.
@@ -628,8 +632,19 @@ function answeredShare(table: AnswerTable, start: Int32Array, values: Int32Array
  * A question's scoring of sections: what a section's key and a sentence hold of its words (a
  * sentence's in one array, overwritten by the next), and each section's best sentence so far.
  */
-function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: number, stated: RegExp | undefined) {
+function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: number, stated: RegExp | undefined, form: string | undefined) {
   const keyCovers = new Map<number, Float64Array>();
+  const putAlike = new Map<number, boolean>();
+  /** Whether a section's key is a question put as the question is (SAME_FORM_KEY). */
+  const keyPutAlike = (section: number): boolean => {
+    let alike = putAlike.get(section);
+    if (alike === undefined) {
+      const key = (index.keys.at(section) as string).split('›').at(-1)?.trim() ?? '';
+      alike = key.endsWith('?') && questionForm(key) === form;
+      putAlike.set(section, alike);
+    }
+    return alike;
+  };
   // A section without a key (most of a plain text's) shares one cover of nothing.
   const noKey = new Float64Array(words);
   const own = new Float64Array(words);
@@ -653,7 +668,8 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
     },
     /**
      * A section scores by its best sentence together with its key; a heading, the material's own
-     * statement of what its section is about, counts a little extra.
+     * statement of what its section is about, counts a little extra, and more when it is a
+     * question put as the question is.
      */
     consider(section: number, sentence: number, ownWeights: Float64Array): void {
       const key = this.keyCover(section);
@@ -662,7 +678,9 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
       // A question asking "how much" is answered by a sentence stating a number; one asking how
       // to get in touch, by one stating a phone number or an e-mail address.
       const states = stated?.test(index.sentences.at(sentence) as string) ? STATED_BONUS : 0;
-      const score = sumOf(joint) + 0.15 * sumOf(key) + 0.05 * sumOf(ownWeights) + states;
+      const keyWeight = sumOf(key);
+      const keyFactor = form !== undefined && keyWeight > 0 && keyPutAlike(section) ? 0.15 + SAME_FORM_KEY : 0.15;
+      const score = sumOf(joint) + keyFactor * keyWeight + 0.05 * sumOf(ownWeights) + states;
       const previous = best.get(section);
       if (!previous || score > previous.score) best.set(section, { score, sentence });
     },
@@ -685,12 +703,21 @@ function abilityAsked(tokens: string[]): RegExp | undefined {
   return verb === undefined ? undefined : statesAbility(tokens[verb] as string);
 }
 
-/** The light verb of a question asking of its object, counting less than the object, which the material has. */
-function lightenVerbOfThing(asked: Concept[], tokens: string[], thing: number[]): void {
-  const at = lightVerbOfThing(tokens);
-  if (at === undefined) return;
-  const verb = asked.find((c) => c.word === tokens[at]);
-  if (verb && thing.some((c) => (asked[c] as Concept).ids.size > 0)) verb.weight *= LIGHT_VERB_FACTOR;
+/**
+ * The light verb of a question asking of its object counts less than the object, whether the
+ * material has the object or not: where it lacks it, the verb alone is no answer either ("Where
+ * can I leave the car?" of a vet's guide saying "leave water out overnight").
+ */
+function lightenVerbOfThing(asked: Concept[], tokens: string[]): void {
+  const light = lightVerbOfThing(tokens);
+  if (!light) return;
+  const verb = asked.find((c) => c.word === tokens[light.verb]);
+  // A particle read with its verb ("bring … back") is no object.
+  const objectAsked = light.object.some((at) => asked.some((c) => c.word === tokens[at]));
+  if (!verb || !objectAsked) return;
+  // Lacked: every term standing for it is only what word vectors put near it, if any.
+  const lacked = [...verb.ids.keys()].every((id) => verb.guessed?.has(id));
+  if (lacked || !light.whenLacked) verb.weight *= LIGHT_VERB_FACTOR;
 }
 
 /** The concepts (by index) of a verb and the means it is asked to be done by, when the material has both. */
@@ -748,6 +775,22 @@ function beyondKeyOf(sentence: Float64Array, key: Float64Array, concepts: Concep
   let beyond = 0;
   for (let c = 0; c < sentence.length; c += 1) if (key[c] === 0 && !concepts[c]?.context) beyond += sentence[c] as number;
   return beyond;
+}
+
+/**
+ * A heading that is a question put as the question asked is, by its question word (and for "how",
+ * the word after: "how long" is not "how do"), is the owner's own wording of it: its words count
+ * this much more than a heading's do. "When will I get my results?" answers "When will I get my
+ * blood test results?" before "Tests and results", which holds more of its words.
+ */
+const SAME_FORM_KEY = 0.25;
+const QUESTION_WORDS = new Set(['when', 'where', 'how', 'what', 'who', 'why', 'which']);
+
+/** The words a question is put with ("when", "how long", "how do"); undefined for a question without a question word first. */
+function questionForm(question: string): string | undefined {
+  const [first, second] = words(question);
+  if (first === undefined || !QUESTION_WORDS.has(first)) return undefined;
+  return first === 'how' ? `how ${second ?? ''}` : first;
 }
 
 /** A section's best sentence and its score. */

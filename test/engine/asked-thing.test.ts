@@ -53,10 +53,30 @@ describe('lightVerbOfThing', () => {
     ['Does the hotel have a pool?', 'have'],
   ])('names the light verb of %s, which asks of its object', (question, verb) => {
     const tokens = words(question);
-    expect(tokens[lightVerbOfThing(tokens) ?? -1]).toBe(verb);
+    expect(tokens[lightVerbOfThing(tokens)?.verb ?? -1]).toBe(verb);
+    expect(lightVerbOfThing(tokens)?.whenLacked).toBe(false);
   });
 
-  it.each(['Can I track my order?', 'Is there a free trial?', 'Can we take our buggy and car seat?'])('names none in %s', (question) => {
+  it.each([
+    ['What lamps do you sell?', 'sell', ['lamps']],
+    ['Which kinds of cards does the shop take?', 'take', ['cards']],
+    ['What payment methods do you accept?', 'accept', ['payment', 'methods']],
+  ])('names the verb of %s, asking which things are offered, as light where the material lacks it', (question, verb, object) => {
+    const tokens = words(question);
+    const light = lightVerbOfThing(tokens);
+    expect(light && [tokens[light.verb], light.object.map((at) => tokens[at]), light.whenLacked]).toEqual([verb, object, true]);
+  });
+
+  it.each([
+    ['Where can I leave the car?', 'leave', 'car'],
+    ['Is there somewhere to put my bags?', 'put', 'bags'],
+  ])('names the verb of %s, asking a place for a thing, as light', (question, verb, object) => {
+    const tokens = words(question);
+    const light = lightVerbOfThing(tokens);
+    expect(light && [tokens[light.verb], light.object.map((at) => tokens[at]), light.whenLacked]).toEqual([verb, [object], false]);
+  });
+
+  it.each(['Can I track my order?', 'Is there a free trial?', 'Can we take our buggy and car seat?', 'What do you sell?'])('names none in %s', (question) => {
     expect(lightVerbOfThing(words(question))).toBeUndefined();
   });
 });

@@ -74,6 +74,12 @@ describe('the bike shop of issue 12', () => {
     expect(ask('And on Saturday?', 'What are your opening hours?')).toContain('On Saturday we open from 10:00 to 16:00.');
   });
 
+  it('reads "they" of a follow-up naming one thing with a light verb as the earlier question\'s subject', () => {
+    // "come" says nothing of its own; counted as a second word, the follow-up stood on its own
+    // and "whichever comes first" of the e-bike batteries was quoted.
+    expect(ask('Do they come with a warranty?', 'Do you sell second-hand bikes?')).toContain('sold with a six-month warranty');
+  });
+
   it('stores the name and email of "I\'m Ada Lovelace, ada@example.com" and thanks her by name', () => {
     const message = "I'm Ada Lovelace, ada@example.com";
     const details = detailsIn([{ role: 'user', content: message }]);
