@@ -121,8 +121,11 @@ describe('index parts', () => {
   });
 
   it('reads the chunks it makes at once, under their name: their index needs the name alone', async () => {
+    // A source's texts read as one run of its chunks, one of nothing but white space (no chunk) among them.
     const texts = [
       { ref: handbook, text: documentText('handbook.md') },
+      { ref: handbook, text: ' \n\n\t' },
+      { ref: handbook, text: documentText('clinic-faq.md') },
       { ref: { ...bikes, type: 'website' as const, url: 'https://bikes.example/' }, text: documentText('bike-shop.md') },
     ];
     const { chunksId, chunks } = await chunkSourcesOffThread(texts);

@@ -14,8 +14,10 @@ import { packTexts, unpackReading, type PackedReading, type PackedTexts } from '
 // on into it (readsAsAtStart). So pieces are parted at a heading near each parting point when
 // there is one; from the first piece that does not read alike after all, the worker reads the
 // rest itself, so the index is always the one reading on one thread gives. A section's terms
-// depend on that section alone, so the pieces' terms join as well (joinSectionTerms). A small
-// source is read on one thread: handing pieces of it over would cost more than it saves.
+// depend on that section alone, so the pieces' terms join as well (joinSectionTerms). A text
+// being chunked is parted as text (partedText), so that each helper makes its own piece into
+// blocks and starts at once. A small source is read on one thread: handing pieces of it over
+// would cost more than it saves.
 
 /** Characters of a piece at least: a source of fewer than twice this is read on one thread. */
 export const PIECE_CHARS = 256 * 1024;
