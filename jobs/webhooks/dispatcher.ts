@@ -6,6 +6,7 @@ import { leadSubmitted, unansweredCreated } from '../../src/domain/webhook-event
 import { recordWebhookRun } from '../../src/metrics.js';
 import type { Store, Webhook, WebhookDelivery, WebhookDeliveryStatus } from '../../src/store/port.js';
 import { DEFAULT_BACKOFF, retryDelay, type Backoff } from './backoff.js';
+import { carriesErased } from './erased.js';
 import { post } from './send.js';
 import { signedHeaders } from './sign.js';
 
@@ -33,7 +34,8 @@ export type DispatcherOptions = WebhookConfig & {
   processId?: string;
 };
 
-export type DeliveryOutcome = { deliveryId: string; webhookId: string; status: WebhookDeliveryStatus | 'lost' };
+/** `dropped`: what it carried of a person was erased, so it was removed unsent. */
+export type DeliveryOutcome = { deliveryId: string; webhookId: string; status: WebhookDeliveryStatus | 'lost' | 'dropped' };
 
 export type Dispatcher = {
   readonly processId: string;
@@ -116,6 +118,11 @@ export function createWebhookDispatcher(options: DispatcherOptions): Dispatcher 
   }
 
   async function deliver(delivery: WebhookDelivery): Promise<DeliveryOutcome> {
+    if (await carriesErased(store, delivery)) {
+      await store.webhookOutbox.drop(delivery.id);
+      log.info({ webhookId: delivery.webhookId, eventId: delivery.id, eventType: delivery.eventType }, 'webhook delivery dropped: what it carried was erased');
+      return { deliveryId: delivery.id, webhookId: delivery.webhookId, status: 'dropped' };
+    }
     const webhook = await store.webhooks.findById(delivery.webhookId);
     if (!webhook) return settle(delivery, 'failed', { responseStatus: null, error: 'webhook deleted' });
     if (!webhook.enabled) {

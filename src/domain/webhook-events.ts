@@ -132,3 +132,13 @@ export function ping(webhook: Webhook, at: Date): WebhookDelivery {
     at,
   );
 }
+
+/** The person's record an event carries, which erasing them removes: their lead, or a group of unanswered questions they opened. */
+export type ErasableSubject = { kind: 'lead' | 'group'; id: string };
+
+/** What `delivery` carries of a person, read from the body leadSubmitted or unansweredCreated wrote; other events carry none. */
+export function erasableSubject(delivery: Pick<WebhookDelivery, 'eventType' | 'body'>): ErasableSubject | undefined {
+  if (delivery.eventType !== 'leads.submit' && delivery.eventType !== 'unanswered.created') return undefined;
+  const { payload } = JSON.parse(delivery.body) as { payload: { leadId: string; group: { id: string } } };
+  return delivery.eventType === 'leads.submit' ? { kind: 'lead', id: payload.leadId } : { kind: 'group', id: payload.group.id };
+}

@@ -819,6 +819,8 @@ export interface LeadRepository {
   list(chatbotId: string, range: TimeRange, page: Page): Promise<Lead[]>;
   /** The lead collected in the conversation, if any. */
   findForConversation(chatbotId: string, conversationId: string): Promise<Lead | undefined>;
+  /** The chatbot's lead `id`, if it stands (the webhook job asks before sending its leads.submit). */
+  find(chatbotId: string, id: string): Promise<Lead | undefined>;
   /**
    * Erases the chatbot's lead `id` with the webhook deliveries (and their attempts) that carry it,
    * whatever their status; answers the deleted lead. Activity counters stay as they are.
@@ -1255,6 +1257,8 @@ export interface WebhookOutboxRepository {
    * `claimedBy` still holds it; answers whether it did.
    */
   settle(id: string, claimedBy: string, outcome: WebhookAttemptOutcome): Promise<boolean>;
+  /** Removes a delivery, with its attempts, whoever holds it: what it carries was erased, so it is never sent. */
+  drop(id: string): Promise<void>;
   find(id: string): Promise<WebhookDelivery | undefined>;
   /** A webhook's attempts, newest first (ties by delivery and attempt number). */
   attempts(webhookId: string, page: Page): Promise<WebhookAttempt[]>;

@@ -264,6 +264,28 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: w
     expect(await store.webhookOutbox.attempts(target.id, { page: 2, size: 1 })).toHaveLength(1);
   });
 
+  it('drops a delivery with its attempts, whoever holds it, and no other', async () => {
+    const target = await webhook();
+    const [dropped, kept] = [ping(target, T0), ping(target, T0)];
+    for (const delivery of [dropped, kept]) await store.webhookOutbox.enqueue(delivery);
+    await claim('hub-a');
+    for (const delivery of [dropped, kept]) await store.webhookOutbox.settle(delivery.id, 'hub-a', outcome());
+    await claim('hub-b', seconds(30));
+
+    await store.webhookOutbox.drop(dropped.id);
+    expect(await store.webhookOutbox.find(dropped.id)).toBeUndefined();
+    expect(await store.webhookOutbox.find(kept.id)).toMatchObject({ claimedBy: 'hub-b', status: 'pending' });
+    expect((await store.webhookOutbox.attempts(target.id, { page: 1, size: 10 })).map((attempt) => attempt.deliveryId)).toEqual([kept.id]);
+    expect(await store.webhookOutbox.settle(dropped.id, 'hub-b', outcome({ status: 'delivered' }))).toBe(false);
+  });
+
+  it('finds a lead by id in its chatbot only', async () => {
+    const found = await lead();
+    expect(await store.leads.find(chatbot.id, found.id)).toEqual(found);
+    expect(await store.leads.find(other.id, found.id)).toBeUndefined();
+    expect(await store.leads.find(chatbot.id, 'no-such-lead')).toBeUndefined();
+  });
+
   it('drops the outbox and attempts of a deleted webhook, and a chatbot takes its webhooks along', async () => {
     const target = await webhook({ chatbotId: other.id });
     const queued = ping(target, T0);

@@ -97,6 +97,10 @@ export function mongoLeads(
       const doc = await leads.findOne({ chatbotId, conversationId }).lean<LeadDoc>();
       return doc ? toLead(doc) : undefined;
     },
+    async find(chatbotId, id) {
+      const doc = await leads.findOne({ _id: id, chatbotId }).lean<LeadDoc>();
+      return doc ? toLead(doc) : undefined;
+    },
     delete: (chatbotId, id) => erasure.lead(chatbotId, id),
   };
 }

@@ -110,6 +110,9 @@ export function mongoWebhookOutbox(models: MongoModels): WebhookOutboxRepository
       });
       return true;
     },
+    async drop(id) {
+      await deleteDeliveries(models, [id]);
+    },
     async find(id) {
       const doc = await webhookDeliveries.findById(id).lean<WebhookDeliveryDoc>();
       return doc ? toDelivery(doc) : undefined;

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Lead } from '../port.js';
-import { leadOfConversation, toLead, type LeadRow } from './lead-rows.js';
+import { leadById, leadOfConversation, toLead, type LeadRow } from './lead-rows.js';
 
 // Erasing one person's conversation or lead (ConversationRepository.delete, LeadRepository.delete),
 // each in one transaction. Messages, the handoff and its notices go with the conversation's row
@@ -14,7 +14,7 @@ export type Erasure = {
 };
 
 export function sqliteErasure(db: Database): Erasure {
-  const leadById = db.prepare<[Scope], LeadRow>('SELECT * FROM leads WHERE chatbot_id = @chatbotId AND id = @id');
+  const byId = leadById(db);
   const ofConversation = leadOfConversation(db);
   const deleteLeadRow = db.prepare<[Scope]>('DELETE FROM leads WHERE chatbot_id = @chatbotId AND id = @id');
   // Keeps `position` a lead's exact rank (leads.ts): those after the deleted lead move up one.
@@ -53,7 +53,7 @@ export function sqliteErasure(db: Database): Erasure {
   };
 
   const lead = db.transaction((scope: Scope) => {
-    const row = leadById.get(scope);
+    const row = byId.get(scope);
     return row && eraseLead(row);
   });
   const conversation = db.transaction((scope: Scope) => {

@@ -25,6 +25,10 @@ export const toLead = (row: LeadRow): Lead => ({
   createdAt: new Date(row.created_at),
 });
 
+/** The statement that reads a chatbot's lead: ({chatbotId, id}). */
+export const leadById = (db: Database) =>
+  db.prepare<[{ chatbotId: string; id: string }], LeadRow>('SELECT * FROM leads WHERE chatbot_id = @chatbotId AND id = @id');
+
 /** The statement that reads the lead collected in a conversation: (chatbotId, conversationId). */
 export const leadOfConversation = (db: Database) =>
   db.prepare<[string, string], LeadRow>('SELECT * FROM leads WHERE chatbot_id = ? AND conversation_id = ?');

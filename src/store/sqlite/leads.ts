@@ -4,7 +4,7 @@ import type { Lead, LeadRepository } from '../port.js';
 import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
 import { sqliteErasure } from './erasure.js';
-import { leadOfConversation, toLead, type LeadRow } from './lead-rows.js';
+import { leadById, leadOfConversation, toLead, type LeadRow } from './lead-rows.js';
 import { translateUnique } from './unique.js';
 
 type Bounds = { chatbotId: string; from: number; to: number };
@@ -77,6 +77,7 @@ export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository 
     .pluck();
   const onePage = db.prepare<[PageParams], LeadRow>(LIST_LEADS_SQL);
   const ofConversation = leadOfConversation(db);
+  const byId = leadById(db);
 
   const insertRanked = (params: Params): LeadRow => {
     const position = (rankBefore.get(params) ?? 0) + 1;
@@ -109,6 +110,10 @@ export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository 
     },
     async findForConversation(chatbotId, conversationId) {
       const row = ofConversation.get(chatbotId, conversationId);
+      return row && toLead(row);
+    },
+    async find(chatbotId, id) {
+      const row = byId.get({ chatbotId, id });
       return row && toLead(row);
     },
     async delete(chatbotId, id) {

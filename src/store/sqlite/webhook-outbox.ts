@@ -143,6 +143,7 @@ export function sqliteWebhookOutbox(db: Database): WebhookOutboxRepository {
     return true;
   });
   const find = db.prepare<[string], DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ?');
+  const drop = db.prepare<[string]>('DELETE FROM webhook_deliveries WHERE id = ?');
   const attempts = db.prepare<[string, number, number], AttemptRow>(
     `SELECT * FROM webhook_attempts WHERE webhook_id = ?
      ORDER BY at DESC, delivery_id DESC, attempt DESC LIMIT ? OFFSET ?`,
@@ -167,6 +168,10 @@ export function sqliteWebhookOutbox(db: Database): WebhookOutboxRepository {
     },
     async settle(id, claimedBy, outcome) {
       return settle.immediate(id, claimedBy, outcome);
+    },
+    // Its attempts go with it (ON DELETE CASCADE).
+    async drop(id) {
+      drop.run(id);
     },
     async find(id) {
       const row = find.get(id);
