@@ -7,7 +7,7 @@ import { questionLikeness, questionTerms, SAME_QUESTION } from './question-simil
 import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
-import { compoundFinder, isStopword, stem, terms, words } from './text.js';
+import { addressesNamed, compoundFinder, isStopword, stem, terms, words } from './text.js';
 import { askedAbility, askedThing, askedWithMeans, isLightVerb, lightVerbOfThing } from './asked-thing.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
@@ -479,8 +479,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
 
   return (query, limit, { around = true } = {}) => {
     const { question: message, context: earlier = '' } = typeof query === 'string' ? { question: query } : query;
-    const question = withoutLeadIn(message);
-    const context = withoutLeadIn(earlier);
+    // Addresses read as the material's are (addressesNamed): "Is info@shop.example your email?" asks of an e-mail address.
+    const question = addressesNamed(withoutLeadIn(message));
+    const context = addressesNamed(withoutLeadIn(earlier));
     const asked = concepts(question, false);
     const tokens = words(question);
     // The words naming what the question asks of, as concepts (by index).

@@ -36,6 +36,12 @@ describe('the lamp shop of the walk-through', () => {
     expect(ask('How long does delivery take?')).toBe(NO_ANSWER);
   });
 
+  it('gives the web address where the material states one', () => {
+    const withWebsite = FAQ.replace('Follow us on Instagram', 'Order online at www.lumen-lamps.example/shop, or follow us on Instagram');
+    expect(ask("What's your website?", withWebsite)).toContain('www.lumen-lamps.example/shop');
+    expect(ask('Do you sell lamps?', withWebsite)).toContain('table lamps, floor lamps');
+  });
+
   it.each([
     // WordNet's "US" for "USA" is the pronoun "us", which shares its stem with the material's "use".
     'Do you ship to the USA?',
@@ -72,6 +78,11 @@ describe('the lamp shop of the walk-through', () => {
     // e-mail address quoted the contact section.
     ['What lamps do you sell?', 'table lamps, floor lamps, desk lamps and pendant lights'],
     ['Which lamps do you sell?', 'table lamps, floor lamps, desk lamps and pendant lights'],
+    // The e-mail address's "lamps" made the contact section the answer.
+    ['Do you sell lamps?', 'table lamps, floor lamps, desk lamps and pendant lights'],
+    // The e-mail address reads as one, not the "e-mail" of the shipping sentence.
+    ['What is your email?', 'Write to hello@lumen-lamps.example'],
+    ["What's your email address?", 'Write to hello@lumen-lamps.example'],
     ['Is there a warranty?', 'Every lamp comes with a two-year warranty.'],
     ['What bulbs do your lamps use?', 'Our lamps use energy-saving LED light.'],
   ])('answers %s', (question, answer) => {
