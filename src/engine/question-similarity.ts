@@ -1,5 +1,5 @@
 import { lemmas, synonyms } from './lexicon.js';
-import { contentWords, stem } from './text.js';
+import { addressesNamed, contentWords, stem } from './text.js';
 
 // Whether two questions ask the same thing, from their words alone: deterministic, no model.
 // A question is reduced to its content words in dictionary form ("refunds" → refund); two words
@@ -16,9 +16,9 @@ const PHRASING = new Set('work works working here there exactly actually possibl
 /** Questions at least this alike are the same question. */
 export const SAME_QUESTION = 0.6;
 
-/** A question's words as compared: distinct, in dictionary form, sorted. */
+/** A question's words as compared: distinct, in dictionary form, sorted; an address as what it is (addressesNamed). */
 export function questionTerms(question: string): string[] {
-  const found = contentWords(question.replace(/['’]s\b/gi, ''))
+  const found = contentWords(addressesNamed(question).replace(/['’]s\b/gi, ''))
     .filter((word) => !PHRASING.has(word))
     .map((word) => lemmas(word)[0] ?? word);
   return [...new Set(found)].sort();

@@ -63,7 +63,8 @@ const EMBEDDING_RESUME_MS = 60_000;
 // Stored indexes are keyed by this as well as by the material version: a change to how the index
 // is built or read makes the stored ones unreadable for the new code, so it builds afresh.
 // The revision counts changes to the helpers of these functions.
-const INDEX_REVISION = 'lists, table rows and lines kept; per, via and the pronouns are stopwords; Latin accents and ß folded';
+const INDEX_REVISION =
+  'lists, table rows and lines kept; per, via and the pronouns are stopwords; Latin accents and ß folded; e-mail and web addresses read as "email" and "website", not by their parts';
 const INDEX_FORMAT = createHash('sha256')
   .update(INDEX_REVISION)
   .update(

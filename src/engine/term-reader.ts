@@ -1,5 +1,5 @@
 import { wordTerms } from './lexicon.js';
-import { compoundTerm, findCompounds, findWords, foundWord, foundWords, type FoundWords, wordHash } from './text.js';
+import { addressesNamed, compoundTerm, findCompounds, findWords, foundWord, foundWords, type FoundWords, wordHash } from './text.js';
 
 // Training reads each key and sentence of a source into its distinct terms (those of indexTerms,
 // lexicon.ts), numbered in order of first appearance. A text repeats its words, so the reader
@@ -51,8 +51,9 @@ export function vocabulary(reader: TermReader): string[] {
 }
 
 /** Appends the text's distinct terms (indexTerms(text)), in order of first appearance, to the list. */
-export function readTerms(reader: TermReader, text: string, into: IntList): void {
+export function readTerms(reader: TermReader, written: string, into: IntList): void {
   reader.stamp += 1;
+  const text = addressesNamed(written);
   findWords(text, reader.found);
   addFoundTerms(reader, into, wordTerms);
   // Compounds are kept with the words, a compound's one term its own: no word has a hyphen.

@@ -49,6 +49,33 @@ export function matchingCase(text: string): string {
 const LATIN_MARKS = /(?<=\p{Script=Latin})\p{M}+/gu;
 
 /**
+ * A text as its words are read for matching: each e-mail address as the word "email" and each
+ * web address as "website". An address's parts are no words of its sentence ("lamps" of
+ * hello@lumen-lamps.example would answer questions on lamps with the contact sentence), while
+ * what it is answers a question asking for it ("What's your website?"). The text quoted keeps it.
+ */
+export function addressesNamed(text: string): string {
+  // Most sentences hold no "@", "://" or letter right after a dot: a quick search tells.
+  return MAY_HOLD_ADDRESS.test(text) ? text.replace(ADDRESSES, (address: string, email: string | undefined) => (email ? ' email ' : ' website ')) : text;
+}
+
+/**
+ * A top-level domain that is no file name's ending (".md", ".js", ".sh" stay words), in lower case
+ * as addresses are written ("ASP.NET" is a name).
+ */
+const DOMAIN_END = 'com|org|net|edu|gov|info|biz|io|co|ai|app|dev|shop|online|site|eu|uk|us|ca|au|nz|ie|de|nl|be|fr|es|se|dk|fi|ch|example|test';
+/** A host name: labels of letters, digits and hyphens joined by dots. */
+const HOST = String.raw`[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*`;
+/**
+ * An e-mail address (captured), or a web address: one with its scheme or "www.", a host name
+ * with a path, or one ending in a common top-level domain ("gaietyquay.example").
+ */
+const ADDRESS_SOURCE = String.raw`(?<![\p{L}\p{N}])(?:([\p{L}\p{N}._%+-]+@${HOST}\.\p{L}{2,})|(?:https?:\/\/|www\.)\S+|${HOST}\.(?:\p{L}{2,}\/\S*|(?:${DOMAIN_END})(?![\p{L}\p{N}-])(?:\/\S*)?))`;
+/** What every address holds: a sentence of words is told to hold none several times faster than by ADDRESS_SOURCE. */
+const MAY_HOLD_ADDRESS = /@|:\/\/|\.\p{L}/u;
+const ADDRESSES = new RegExp(ADDRESS_SOURCE, 'gu');
+
+/**
  * Words found in a text, for a reader keeping the words it has seen: each one's characters
  * lower-cased, flat, and its wordHash. Typed arrays reused text after text, so that millions of
  * words make no string each and no garbage.

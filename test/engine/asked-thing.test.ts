@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAbility, askedThing, askedWithMeans, lightVerbOfThing } from '../../src/engine/asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, lightVerbOfThing, offeringAsked } from '../../src/engine/asked-thing.js';
 import { words } from '../../src/engine/text.js';
 
 /** The words askedThing names, rather than their indexes. */
@@ -87,5 +87,18 @@ describe('askedAbility', () => {
     expect(tokens[askedAbility(tokens) ?? -1]).toBe('cancel');
     expect(askedAbility(words('Can I get a refund?'))).toBeUndefined();
     expect(askedAbility(words('How do I cancel my plan?'))).toBeUndefined();
+  });
+});
+
+describe('offeringAsked', () => {
+  it('names the verb of a question asking what a business offers, naming nothing', () => {
+    const verbOf = (question: string) => {
+      const tokens = words(question);
+      return tokens[offeringAsked(tokens) ?? -1];
+    };
+    expect(verbOf('What do you sell?')).toBe('sell');
+    expect(verbOf('what does the shop offer')).toBe('offer');
+    expect(verbOf('What lamps do you sell?')).toBeUndefined();
+    expect(verbOf('What do you sell online?')).toBeUndefined();
   });
 });

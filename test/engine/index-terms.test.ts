@@ -1,7 +1,7 @@
 import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
 import { indexTerms } from '../../src/engine/lexicon.js';
-import { compoundTerms, contentWords, findCompounds, stem, findWords, foundWord, foundWords, wordHash, words } from '../../src/engine/text.js';
+import { addressesNamed, compoundTerms, contentWords, findCompounds, stem, findWords, foundWord, foundWords, wordHash, words } from '../../src/engine/text.js';
 
 // The terms training indexes a text by: its words' stems, the base forms of irregular ones, and
 // its hyphenated compounds whole.
@@ -11,6 +11,20 @@ describe('indexTerms', () => {
     expect(indexTerms('The children paid for the returns, she bought it’s e-bikes')).toEqual([
       'children', 'child', 'paid', 'pai', 'return', 'bought', 'bui', 'it', 'e', 'bike', 'e-bike',
     ]);
+  });
+});
+
+describe('addressesNamed', () => {
+  it('reads an e-mail address as "email" and a web address as "website", not by their parts', () => {
+    expect(indexTerms('Write to hello@lumen-lamps.example, or order at www.lumen-lamps.example/shop')).toEqual(['write', 'email', 'order', 'websit']);
+    expect(addressesNamed('Book at portal.westpark-practice.example, see https://x.example/a?b=1 or riverbendvets.nz/book.')).toBe(
+      'Book at  website , see  website  or  website ',
+    );
+  });
+
+  it('leaves file names, versions, abbreviations and names with dots as words', () => {
+    const text = 'Edit config.json and README.md (v2.4, e.g. Node.js on ASP.NET), Mon.–Fri. at Lumen & Co.';
+    expect(addressesNamed(text)).toBe(text);
   });
 });
 

@@ -36,6 +36,17 @@ describe('the lamp shop of the walk-through', () => {
     expect(ask('How long does delivery take?')).toBe(NO_ANSWER);
   });
 
+  it('says what the shop sells where the material says so', () => {
+    const sayingSo = FAQ.replace('Our collection has', 'We design and sell lamps. Our collection has');
+    expect(ask('What do you sell?', sayingSo)).toContain('We design and sell lamps.');
+  });
+
+  it('gives the web address where the material states one', () => {
+    const withWebsite = FAQ.replace('Follow us on Instagram', 'Order online at www.lumen-lamps.example/shop, or follow us on Instagram');
+    expect(ask("What's your website?", withWebsite)).toContain('www.lumen-lamps.example/shop');
+    expect(ask('Do you sell lamps?', withWebsite)).toContain('table lamps, floor lamps');
+  });
+
   it.each([
     // WordNet's "US" for "USA" is the pronoun "us", which shares its stem with the material's "use".
     'Do you ship to the USA?',
@@ -54,6 +65,9 @@ describe('the lamp shop of the walk-through', () => {
     // Nothing names bulbs; "take", which the material lacks, was read by word vectors as "order",
     // "every", "come", … and found the collection's sentence.
     'What bulbs do the lamps take?',
+    // The material has no "sell": what word vectors put near it ("offers") quoted "Follow us on
+    // Instagram for new designs and offers".
+    'What do you sell?',
   ])('declines %s, which the material does not answer', (question) => {
     expect(ask(question)).toBe(NO_ANSWER);
   });
@@ -72,6 +86,11 @@ describe('the lamp shop of the walk-through', () => {
     // e-mail address quoted the contact section.
     ['What lamps do you sell?', 'table lamps, floor lamps, desk lamps and pendant lights'],
     ['Which lamps do you sell?', 'table lamps, floor lamps, desk lamps and pendant lights'],
+    // The e-mail address's "lamps" made the contact section the answer.
+    ['Do you sell lamps?', 'table lamps, floor lamps, desk lamps and pendant lights'],
+    // The e-mail address reads as one, not the "e-mail" of the shipping sentence.
+    ['What is your email?', 'Write to hello@lumen-lamps.example'],
+    ["What's your email address?", 'Write to hello@lumen-lamps.example'],
     ['Is there a warranty?', 'Every lamp comes with a two-year warranty.'],
     ['What bulbs do your lamps use?', 'Our lamps use energy-saving LED light.'],
   ])('answers %s', (question, answer) => {

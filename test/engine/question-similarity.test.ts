@@ -14,6 +14,8 @@ const PARAPHRASES = [
   ['What is the price of a tune-up?', 'How much does a tune-up cost?'],
   ['When are you open?', 'What are your opening hours?'],
   ['Can I pay with PayPal?', 'Do you take PayPal?', 'Do you accept PayPal?', 'can i use paypal'],
+  // An address reads as what it is, as in the material: its parts are no words of the question.
+  ['What is your email?', 'Is hello@shop.example your email?'],
 ];
 
 const DISTINCT = [
