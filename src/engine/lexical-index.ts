@@ -159,9 +159,11 @@ const PARTICLE_REACH = 4;
  * "order", "every", "leave", "must"): a material lacking one is not searched for those.
  */
 const VAGUE_VERBS = new Set(['take', 'get', 'have', 'make', 'do', 'give', 'put', 'keep']);
-const isVagueVerb = (word: string) => VAGUE_VERBS.has(word) || lemmas(word).some((lemma) => VAGUE_VERBS.has(lemma));
+/** Whether the word, or one of its dictionary forms ("comes", "got"), passes `test`. */
+const inAnyForm = (test: (word: string) => boolean) => (word: string) => test(word) || lemmas(word).some(test);
+const isVagueVerb = inAnyForm((word) => VAGUE_VERBS.has(word));
 /** A light verb in any of its forms ("comes", "got"). */
-const saysLittle = (word: string) => isLightVerb(word) || lemmas(word).some(isLightVerb);
+const saysLittle = inAnyForm(isLightVerb);
 /** Words by which a question points back at the earlier one's subject. */
 const REFERS_BACK = new Set(['it', 'its', 'they', 'them', 'their', 'that', 'this', 'those', 'these']);
 /** How much the earlier conversation's words count when choosing sentences within a section. */
@@ -707,7 +709,7 @@ function markAskedThingMissing(asked: Concept[], thing: number[]): void {
 function markOfferingLacked(asked: Concept[], tokens: string[]): void {
   const at = offeringAsked(tokens);
   const verb = at === undefined ? undefined : asked.find((c) => c.word === tokens[at]);
-  if (verb && [...verb.ids.keys()].every((id) => verb.guessed?.has(id))) verb.unknown = verb.word;
+  if (verb && onlyGuessed(verb)) verb.unknown = verb.word;
 }
 
 /** What a sentence answering a "Can I…?" question of a verb says, for that verb. */
@@ -728,10 +730,11 @@ function lightenVerbOfThing(asked: Concept[], tokens: string[]): void {
   // A particle read with its verb ("bring … back") is no object.
   const objectAsked = light.object.some((at) => asked.some((c) => c.word === tokens[at]));
   if (!verb || !objectAsked) return;
-  // Lacked: every term standing for it is only what word vectors put near it, if any.
-  const lacked = [...verb.ids.keys()].every((id) => verb.guessed?.has(id));
-  if (lacked || !light.whenLacked) verb.weight *= LIGHT_VERB_FACTOR;
+  if (onlyGuessed(verb) || !light.whenLacked) verb.weight *= LIGHT_VERB_FACTOR;
 }
+
+/** Whether the material lacks the concept's word: every term standing for it is only what word vectors put near it, if any. */
+const onlyGuessed = (concept: Concept) => [...concept.ids.keys()].every((id) => concept.guessed?.has(id));
 
 /** The concepts (by index) of a verb and the means it is asked to be done by, when the material has both. */
 function askedTogether(asked: Concept[], tokens: string[]): number[] {

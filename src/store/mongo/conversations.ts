@@ -33,7 +33,6 @@ const toMessages = (docs: ReadMessage[]): StoredMessage[] =>
     ...(revision && { revision: { answer: revision.answer, createdAt: revision.createdAt } }),
   }));
 
-
 const toConversation = (doc: ConversationDoc, messages: ReadMessage[]): Conversation => ({
   id: doc.conversationId,
   chatbotId: doc.chatbotId,
