@@ -133,12 +133,25 @@ export function ping(webhook: Webhook, at: Date): WebhookDelivery {
   );
 }
 
-/** The person's record an event carries, which erasing them removes: their lead, or a group of unanswered questions they opened. */
-export type ErasableSubject = { kind: 'lead' | 'group'; id: string };
+/**
+ * The person's record an event carries, which erasing them removes: their lead, a group of
+ * unanswered questions they opened, or their conversation (a handoff event names it).
+ */
+export type ErasableSubject = { kind: 'lead' | 'group' | 'conversation'; id: string };
 
-/** What `delivery` carries of a person, read from the body leadSubmitted or unansweredCreated wrote; other events carry none. */
+type ErasablePayload = { leadId: string; group: { id: string }; conversationId: string };
+
+/** What `delivery` carries of a person, read from the body leadSubmitted, unansweredCreated or handoffChanged wrote; a ping carries none. */
 export function erasableSubject(delivery: Pick<WebhookDelivery, 'eventType' | 'body'>): ErasableSubject | undefined {
-  if (delivery.eventType !== 'leads.submit' && delivery.eventType !== 'unanswered.created') return undefined;
-  const { payload } = JSON.parse(delivery.body) as { payload: { leadId: string; group: { id: string } } };
-  return delivery.eventType === 'leads.submit' ? { kind: 'lead', id: payload.leadId } : { kind: 'group', id: payload.group.id };
+  if (delivery.eventType === 'ping') return undefined;
+  const { payload } = JSON.parse(delivery.body) as { payload: ErasablePayload };
+  switch (delivery.eventType) {
+    case 'leads.submit':
+      return { kind: 'lead', id: payload.leadId };
+    case 'unanswered.created':
+      return { kind: 'group', id: payload.group.id };
+    case 'handoff.requested':
+    case 'handoff.resolved':
+      return { kind: 'conversation', id: payload.conversationId };
+  }
 }

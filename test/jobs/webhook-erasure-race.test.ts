@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWebhookDispatcher, type DeliveryOutcome } from '../../jobs/webhooks/dispatcher.js';
+import { requestHandoff, resolveHandoff } from '../../src/domain/handoff.js';
 import { saveLead } from '../../src/domain/leads.js';
 import { recordUnanswered } from '../../src/domain/unanswered.js';
 import { createWebhook } from '../../src/domain/webhooks.js';
@@ -12,6 +13,8 @@ import { silent } from './helpers.js';
 // The webhook job racing an erasure: it reads a new group of unanswered questions (or a new lead),
 // the person is erased, and only then does it enqueue the event, after the erasure removed the
 // deliveries there were. The event, which carries the erased person's words, is dropped unsent.
+// So is a handoff event of an erased conversation, whether the handoff was requested or resolved
+// as the conversation was erased, or the job claimed its delivery just before.
 
 const T0 = new Date('2026-03-10T08:00:00.000Z');
 const HOUR_MS = 3_600_000;
@@ -34,32 +37,43 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
   });
 
   const subscribe = (event: WebhookEvent) => createWebhook(store, account, { url: receiver.url, events: [event] }, { allowPrivate: true });
-  /** The job on a store where `erase` runs after the job read what is new, before it enqueues the first event. */
-  const dispatcherErasing = (erase: () => Promise<unknown>) => {
+  /**
+   * The store where `erase` runs once, at the first of: the outbox about to take a delivery (the
+   * job read what is new, or a handoff changed, before the erasure), or the job having claimed
+   * what is due.
+   */
+  const erasing = (erase: () => Promise<unknown>): Store => {
     let erased = false;
     const before = async () => {
       if (!erased) await erase();
       erased = true;
     };
     const { webhookOutbox } = store;
-    const racing: Store = {
+    return {
       ...store,
       webhookOutbox: {
         ...webhookOutbox,
         enqueue: (delivery) => before().then(() => webhookOutbox.enqueue(delivery)),
         announceLead: (...args) => before().then(() => webhookOutbox.announceLead(...args)),
+        claimDue: (claim) => webhookOutbox.claimDue(claim).then(async (due) => {
+          await before();
+          return due;
+        }),
       },
     };
-    return createWebhookDispatcher({
+  };
+  /** The job on `racing`, on the real clock: a handoff handed back is announced at the time it happens. */
+  const dispatcherOn = (racing: Store) =>
+    createWebhookDispatcher({
       store: racing,
       logger: silent,
-      now: () => T0,
       allowPrivate: true,
       timeoutMs: 1_000,
       retryForMs: 24 * HOUR_MS,
       disableAfterMs: 72 * HOUR_MS,
     });
-  };
+  /** The job on a store where `erase` runs as `erasing` says. */
+  const dispatcherErasing = (erase: () => Promise<unknown>) => dispatcherOn(erasing(erase));
   /** Of the two events, the erased person's was dropped and is gone; the other was sent. */
   const expectOneDroppedOneSent = async (outcomes: DeliveryOutcome[], webhookId: string) => {
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['delivered', 'dropped']);
@@ -67,7 +81,21 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
     const dropped = outcomes.find((outcome) => outcome.status === 'dropped');
     expect(await store.webhookOutbox.find(dropped?.deliveryId ?? '')).toBeUndefined();
   };
-  const sentPayloads = () => receiver.received.map((request) => (JSON.parse(request.body) as { payload: { leadId?: string; group?: { id: string } } }).payload);
+  const sentPayloads = () =>
+    receiver.received.map((request) => (JSON.parse(request.body) as { payload: { leadId?: string; group?: { id: string }; conversationId?: string } }).payload);
+  const eraseConversation = (id: string) => () => store.conversations.delete(chatbot.id, id);
+  /** Two conversations, each with a person asked for. */
+  const handedOver = async (announcing: Store = store) => {
+    for (const id of ['c-erased', 'c-kept']) await seedConversation(store, chatbot, id, T0);
+    await requestHandoff(announcing, chatbot, 'c-erased', T0);
+    await requestHandoff(store, chatbot, 'c-kept', T0);
+  };
+  /** The erased conversation's event was dropped, the other one's sent, and the erased conversation is gone. */
+  const expectKeptOnlySent = async (outcomes: DeliveryOutcome[], webhookId: string) => {
+    expect(await store.conversations.find(chatbot.id, 'c-erased')).toBeUndefined();
+    await expectOneDroppedOneSent(outcomes, webhookId);
+    expect(sentPayloads().map((payload) => payload.conversationId)).toEqual(['c-kept']);
+  };
 
   it('drops the unanswered.created of a group whose conversation is erased once the job read it', async () => {
     const webhook = await subscribe('unanswered.created');
@@ -95,5 +123,28 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
     expect(await store.leads.find(chatbot.id, erased.id)).toBeUndefined();
     await expectOneDroppedOneSent(outcomes, webhook.id);
     expect(sentPayloads().map((payload) => payload.leadId)).toEqual([kept.id]);
+  });
+
+  it('drops the handoff.requested of a conversation erased as it was handed to a person', async () => {
+    const webhook = await subscribe('handoff.requested');
+    await handedOver(erasing(eraseConversation('c-erased')));
+
+    await expectKeptOnlySent(await dispatcherOn(store).tick(), webhook.id);
+  });
+
+  it('drops the handoff.resolved of a conversation erased as it was handed back', async () => {
+    const webhook = await subscribe('handoff.resolved');
+    await handedOver();
+    await resolveHandoff(erasing(eraseConversation('c-erased')), account, chatbot.id, 'c-erased');
+    await resolveHandoff(store, account, chatbot.id, 'c-kept');
+
+    await expectKeptOnlySent(await dispatcherOn(store).tick(), webhook.id);
+  });
+
+  it('drops the handoff event of a conversation erased once the job claimed it', async () => {
+    const webhook = await subscribe('handoff.requested');
+    await handedOver();
+
+    await expectKeptOnlySent(await dispatcherErasing(eraseConversation('c-erased')).tick(), webhook.id);
   });
 });
