@@ -2,7 +2,7 @@ import type { LexicalIndex } from './index-shape.js';
 import { joinedTextBlocks, readBlockSections, type Section } from './structure.js';
 import { encodeStrings, joinEncoded, type EncodedStrings } from './encoded-strings.js';
 import { stringNumbering, type StringNumbering } from './string-table.js';
-import { intList, listed, readTerms, termReader, vocabulary } from './term-reader.js';
+import { intList, listed, readEncodedTerms, readTerms, termReader, vocabulary } from './term-reader.js';
 
 // A lexical index is built in two steps: each source (each website page) is read into a part of
 // its own (its sections, sentences and their terms, numbered within the part), and the parts are
@@ -35,8 +35,7 @@ export type SourceReading = Omit<IndexPart, 'source'>;
 
 /** Reads one source's texts (its chunks, in order) into its part of an index. */
 export function readIndexPart(source: string | undefined, texts: string[]): IndexPart {
-  const sections = readSourceSections(texts);
-  return { source, ...sourceReading(sections, readSectionTerms(sections)) };
+  return { source, ...sourceReading(readSourceSections(texts)) };
 }
 
 /** The sections of a source's texts, read as one text. */
@@ -44,16 +43,18 @@ export function readSourceSections(texts: string[]): Section[] {
   return readBlockSections(joinedTextBlocks(texts));
 }
 
-/** The reading of sections, from them and their terms. */
-export function sourceReading(sections: Section[], terms: SectionTerms): SourceReading {
-  const sentences: string[] = [];
+/** The reading of sections: their keys, their sentences (as bytes, which their terms are read from) and their terms. */
+export function sourceReading(sections: Section[]): SourceReading {
+  const keys = sections.map((section) => section.key);
+  const list: string[] = [];
   const sectionStart = new Int32Array(sections.length + 1);
   sections.forEach((section, k) => {
-    sectionStart[k] = sentences.length;
-    for (const sentence of section.sentences) sentences.push(sentence);
+    sectionStart[k] = list.length;
+    for (const sentence of section.sentences) list.push(sentence);
   });
-  sectionStart[sections.length] = sentences.length;
-  return { keys: sections.map((section) => section.key), sectionStart, sentences: encodeStrings(sentences), ...terms };
+  sectionStart[sections.length] = list.length;
+  const sentences = encodeStrings(list);
+  return { keys, sectionStart, sentences, ...readSectionTerms(keys, sectionStart, sentences) };
 }
 
 /** The readings of consecutive runs of a source's sections, joined in order: the reading of the whole run. */
@@ -74,23 +75,22 @@ export function joinReadings(pieces: SourceReading[]): SourceReading {
 }
 
 /**
- * The terms of the sections, numbered in order of first appearance. Each section's terms depend
- * on that section alone: the terms of a run of sections read in pieces and joined in order
- * (joinSectionTerms) are the terms of the run read at once.
+ * The terms of sections (their keys, where their sentences start, and the sentences), numbered in
+ * order of first appearance. Each section's terms depend on that section alone: the terms of a run
+ * of sections read in pieces and joined in order (joinSectionTerms) are the terms of the run read at once.
  */
-export function readSectionTerms(sections: Section[]): SectionTerms {
+function readSectionTerms(keys: string[], sectionStart: Int32Array, sentences: EncodedStrings): SectionTerms {
   const reader = termReader();
   const keyTerms = intList();
-  const keyTermStart = new Int32Array(sections.length + 1);
+  const keyTermStart = new Int32Array(keys.length + 1);
   const sentenceTerms = intList();
-  const sentenceTermStart = new Int32Array(sections.reduce((sum, section) => sum + section.sentences.length, 1));
-  let sentence = 0;
-  sections.forEach((section, k) => {
-    readTerms(reader, section.key, keyTerms);
+  const sentenceTermStart = new Int32Array(sentences.length + 1);
+  keys.forEach((key, k) => {
+    readTerms(reader, key, keyTerms);
     keyTermStart[k + 1] = keyTerms.length;
-    for (const text of section.sentences) {
-      readTerms(reader, text, sentenceTerms);
-      sentenceTermStart[(sentence += 1)] = sentenceTerms.length;
+    for (let sentence = sectionStart[k] as number; sentence < (sectionStart[k + 1] as number); sentence += 1) {
+      readEncodedTerms(reader, sentences, sentence, sentenceTerms);
+      sentenceTermStart[sentence + 1] = sentenceTerms.length;
     }
   });
   return {

@@ -1,5 +1,6 @@
 import { wordTerms } from './lexicon.js';
-import { addressesNamed, compoundTerm, findCompounds, findWords, foundWord, foundWords, type FoundWords, wordHash } from './text.js';
+import type { EncodedStrings } from './encoded-strings.js';
+import { addressesNamed, compoundTerm, findCompounds, findWords, findWordsInBytes, foundWord, foundWords, type FoundWords, wordHash } from './text.js';
 
 // Training reads each key and sentence of a source into its distinct terms (those of indexTerms,
 // lexicon.ts), numbered in order of first appearance. A text repeats its words, so the reader
@@ -56,6 +57,19 @@ export function readTerms(reader: TermReader, written: string, into: IntList): v
   const text = addressesNamed(written);
   findWords(text, reader.found);
   addFoundTerms(reader, into, wordTerms);
+  addCompoundTerms(reader, text, into);
+}
+
+/** readTerms of string k of the list, its words found in its bytes where they allow (findWordsInBytes). */
+export function readEncodedTerms(reader: TermReader, list: EncodedStrings, k: number, into: IntList): void {
+  const read = findWordsInBytes(list.bytes, list.starts[k] as number, list.starts[k + 1] as number, reader.found);
+  if (read === 'other') return readTerms(reader, list.at(k) as string, into);
+  reader.stamp += 1;
+  addFoundTerms(reader, into, wordTerms);
+  if (read === 'words and hyphens') addCompoundTerms(reader, list.at(k) as string, into);
+}
+
+function addCompoundTerms(reader: TermReader, text: string, into: IntList): void {
   // Compounds are kept with the words, a compound's one term its own: no word has a hyphen.
   findCompounds(text, reader.found);
   addFoundTerms(reader, into, termOfCompound);

@@ -1,7 +1,7 @@
 import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
 import { indexTerms } from '../../src/engine/lexicon.js';
-import { addressesNamed, compoundTerms, contentWords, findCompounds, stem, findWords, foundWord, foundWords, wordHash, words } from '../../src/engine/text.js';
+import { addressesNamed, compoundTerms, contentWords, findCompounds, stem, findWords, findWordsInBytes, foundWord, foundWords, wordHash, words } from '../../src/engine/text.js';
 
 // The terms training indexes a text by: its words' stems, the base forms of irregular ones, and
 // its hyphenated compounds whole.
@@ -98,6 +98,44 @@ describe('findWords', () => {
     for (const text of ['short one', long, 'İ x', long.toUpperCase(), 'tail']) {
       findWords(text, into);
       expect(Array.from({ length: into.count }, (_, k) => foundWord(into, k))).toEqual(words(text));
+    }
+  });
+});
+
+describe('findWordsInBytes', () => {
+  /** What findWordsInBytes reads of the text, written between two others in the same bytes, as an index part's sentences are. */
+  const readInBytes = (text: string) => {
+    const before = 'Before a';
+    const bytes = Buffer.from(`${before}${text}b after.`);
+    const from = Buffer.byteLength(before);
+    const into = foundWords();
+    const read = findWordsInBytes(bytes, from, from + Buffer.byteLength(text), into);
+    const found = Array.from({ length: into.count }, (_, k) => {
+      const word = foundWord(into, k);
+      expect(into.hashes[k]).toBe(wordHash(word));
+      return word;
+    });
+    return { read, found };
+  };
+
+  it('finds the words findWords finds in ASCII text, ’ included, and tells whether a hyphen is among them', () => {
+    const texts = [
+      "Don’t STOP: it's9 O'Neil x'1 'quoted' rock’n’roll ’s a_b \r\n| Size | Price |\n# Q1. 5.95 end'",
+      'Trailing apostrophe’ and digits 1st 2nd 10x,000 ’',
+      "ends in an apostrophe'",
+      'ends in a curly one’',
+      'ratio 3:1 and a path /a/b: c',
+      'no dot. Then 5.95 and a stop.',
+      '',
+      '   ',
+    ];
+    for (const text of texts) expect(readInBytes(text)).toEqual({ read: 'words', found: words(text) });
+    for (const text of ['e-Bikes and KES-4105', 'a - b', 'x-']) expect(readInBytes(text)).toEqual({ read: 'words and hyphens', found: words(text) });
+  });
+
+  it('leaves to a string what is not ASCII but for ’, and what may hold an address (addressesNamed)', () => {
+    for (const text of ['İstanbul', 'café', 'price €5', 'emoji 😀', 'no\u00a0break', '“quoted”', 'mail hello@lumen', 'see https://localhost', 'e.g. this', 'lamps.example']) {
+      expect(readInBytes(text).read).toBe('other');
     }
   });
 });

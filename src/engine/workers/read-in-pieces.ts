@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { workerJobs } from '../../worker-thread.js';
-import { joinReadings, readSectionTerms, sourceReading, type SourceReading } from '../index-parts.js';
+import { joinReadings, sourceReading, type SourceReading } from '../index-parts.js';
 import { chunkBlocks, partingPoint } from '../chunking.js';
-import { closeSections, joinedTextBlocks, readBlocks, readsAsAtStart, type Section } from '../structure.js';
+import { closeSections, joinedTextBlocks, readBlocks, readsAsAtStart } from '../structure.js';
 import { unixLineBreaks } from '../text.js';
 import { packTexts, unpackReading, type PackedReading, type PackedTexts } from './packed-texts.js';
 
@@ -58,10 +58,8 @@ export function startReadingHelpers(): void {
 /** The reading of a piece's blocks, read as a text of its own (on a reading helper); `followed`: text follows them. */
 export function readPiece(blocks: string[], followed: boolean): Piece {
   const { sections, state } = readBlocks(blocks, 0, blocks.length, undefined, followed);
-  return { reading: readingOf(closeSections(sections, state)), endsAsAtStart: readsAsAtStart(state) };
+  return { reading: sourceReading(closeSections(sections, state)), endsAsAtStart: readsAsAtStart(state) };
 }
-
-const readingOf = (sections: Section[]) => sourceReading(sections, readSectionTerms(sections));
 
 /** A source to read: its chunks' texts, or the texts they are made of (which read as their chunks do: chunkBlocks). */
 export type SourceTexts = { chunks: string[] } | { texts: string[] };
@@ -117,9 +115,9 @@ export async function readHandedOut({ parted, helped }: HandedOut): Promise<Sour
     // The first piece runs on into the second: read on from where it stands.
     const rest = parted.blocksOf(1, count);
     const on = readBlocks(rest, 0, rest.length, first.state);
-    return readingOf(closeSections([...first.sections, ...on.sections], on.state));
+    return sourceReading(closeSections([...first.sections, ...on.sections], on.state));
   }
-  const pieces: Piece[] = [{ reading: readingOf(closeSections(first.sections, first.state)), endsAsAtStart: readsAsAtStart(first.state) }];
+  const pieces: Piece[] = [{ reading: sourceReading(closeSections(first.sections, first.state)), endsAsAtStart: readsAsAtStart(first.state) }];
   for (let k = 1; k < count; k += 1) {
     const before = pieces[k - 1] as Piece;
     if (!(atHeading[k] || before.endsAsAtStart)) {
