@@ -9,6 +9,7 @@ import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { addressesNamed, compoundFinder, isStopword, stem, terms, words } from './text.js';
 import { askedAbility, askedThing, askedWithMeans, isLightVerb, lightVerbOfThing, offeringAsked } from './asked-thing.js';
+import { usedAsVerb } from './verb-use.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -374,6 +375,26 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     return undefined;
   }
 
+  /**
+   * Whether a sentence or key of the material uses a word of one of the terms `ids` as a verb
+   * (verb-use.ts), looking at as many of each term's sentences as a search looks at.
+   */
+  function saidAsVerb(ids: number[]): boolean {
+    const asVerb = (text: string) => {
+      const tokens = words(text);
+      return tokens.some((word, at) => ids.includes(idOf(stem(word))) && usedAsVerb(tokens, at));
+    };
+    for (const id of ids) {
+      const start = index.postingStart[id] as number;
+      const end = Math.min(index.postingStart[id + 1] as number, start + CANDIDATE_BUDGET);
+      for (let k = start; k < end; k += 1) if (asVerb(index.sentences.at(index.postings[k] as number) as string)) return true;
+      const keyStart = index.keyPostingStart[id] as number;
+      const keyEnd = Math.min(index.keyPostingStart[id + 1] as number, keyStart + CANDIDATE_BUDGET);
+      for (let k = keyStart; k < keyEnd; k += 1) if (asVerb(index.keys.at(index.keyPostings[k] as number) as string)) return true;
+    }
+    return false;
+  }
+
   // The sources that are Q&A pairs, by their index in `sources`: read on the first follow-up.
   let qaSources: Set<number> | undefined;
   /** Whether a Q&A pair's question, under a key holding one of the asked words, is the question asked. */
@@ -491,8 +512,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       .map((at) => asked.findIndex((c) => c.word === tokens[at]))
       .filter((c) => c >= 0);
     markAskedThingMissing(asked, thing);
-    markOfferingLacked(asked, tokens);
-    lightenVerbOfThing(asked, tokens);
+    markOfferingLacked(asked, tokens, saidAsVerb);
+    lightenVerbOfThing(asked, tokens, saidAsVerb);
     const together = askedTogether(asked, tokens);
     const plain = tokens.join(' ');
     // "When…?" asks for a time, which the answer states in numbers as an amount.
@@ -704,12 +725,13 @@ function markAskedThingMissing(asked: Concept[], thing: number[]): void {
 /**
  * "What do you sell?" asks what a business offers by a verb that says only that: a material saying
  * "We sell…" answers it, but where the material lacks the verb, what word vectors put near it
- * ("Follow us for new designs and offers") is no answer, and the question is declined.
+ * ("offers" for "sell") is no answer, nor a noun spelt as the verb ("Follow us for new designs and
+ * offers" for "What do you offer?"): the question is declined.
  */
-function markOfferingLacked(asked: Concept[], tokens: string[]): void {
+function markOfferingLacked(asked: Concept[], tokens: string[], saidAsVerb: (ids: number[]) => boolean): void {
   const at = offeringAsked(tokens);
   const verb = at === undefined ? undefined : asked.find((c) => c.word === tokens[at]);
-  if (verb && onlyGuessed(verb)) verb.unknown = verb.word;
+  if (verb && !saidAsVerb(ownTerms(verb))) verb.unknown = verb.word;
 }
 
 /** What a sentence answering a "Can I…?" question of a verb says, for that verb. */
@@ -721,20 +743,21 @@ function abilityAsked(tokens: string[]): RegExp | undefined {
 /**
  * The light verb of a question asking of its object counts less than the object, whether the
  * material has the object or not: where it lacks it, the verb alone is no answer either ("Where
- * can I leave the car?" of a vet's guide saying "leave water out overnight").
+ * can I leave the car?" of a vet's guide saying "leave water out overnight"). An offering verb
+ * ("What lamps do you sell?") counts less where the material does not use it as a verb.
  */
-function lightenVerbOfThing(asked: Concept[], tokens: string[]): void {
+function lightenVerbOfThing(asked: Concept[], tokens: string[], saidAsVerb: (ids: number[]) => boolean): void {
   const light = lightVerbOfThing(tokens);
   if (!light) return;
   const verb = asked.find((c) => c.word === tokens[light.verb]);
   // A particle read with its verb ("bring … back") is no object.
   const objectAsked = light.object.some((at) => asked.some((c) => c.word === tokens[at]));
   if (!verb || !objectAsked) return;
-  if (onlyGuessed(verb) || !light.whenLacked) verb.weight *= LIGHT_VERB_FACTOR;
+  if (!light.whenLacked || !saidAsVerb(ownTerms(verb))) verb.weight *= LIGHT_VERB_FACTOR;
 }
 
-/** Whether the material lacks the concept's word: every term standing for it is only what word vectors put near it, if any. */
-const onlyGuessed = (concept: Concept) => [...concept.ids.keys()].every((id) => concept.guessed?.has(id));
+/** The terms standing for a concept's word by the word itself, its forms or synonyms: not those word vectors put near it. */
+const ownTerms = (concept: Concept) => [...concept.ids.keys()].filter((id) => !concept.guessed?.has(id));
 
 /** The concepts (by index) of a verb and the means it is asked to be done by, when the material has both. */
 function askedTogether(asked: Concept[], tokens: string[]): number[] {
