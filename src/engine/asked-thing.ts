@@ -123,9 +123,18 @@ export function lightVerbOfThing(tokens: string[]): LightVerb | undefined {
   const verb = can ? wordsIn(can[0]) : offered ? tokens.slice(0, wordsIn(offered[0])).findIndex((word, i) => i > 1 && LIGHT_VERBS.has(word)) : -1;
   const object = verb >= 0 && LIGHT_VERBS.has(tokens[verb] as string) ? lastOfThing(tokens, verb + 1) : undefined;
   if (object !== undefined) return { verb, object: [object], whenLacked: false };
-  const place = PLACE_FOR.exec(plain);
-  const placed = place ? lastOfThing(tokens, wordsIn(place[0])) : undefined;
-  return place && placed !== undefined ? { verb: wordsIn(place[0]) - 1, object: [placed], whenLacked: false } : whichOffered(plain);
+  const place = placeAsked(tokens);
+  return place ? { verb: place.verb, object: [place.thing], whenLacked: false } : whichOffered(plain);
+}
+
+/**
+ * The verb of putting and the thing of a question asking where to put it ("Where can I leave the
+ * car?": leave, car), as indexes among its words; undefined for another form.
+ */
+export function placeAsked(tokens: string[]): { verb: number; thing: number } | undefined {
+  const place = PLACE_FOR.exec(tokens.join(' '));
+  const thing = place ? lastOfThing(tokens, wordsIn(place[0])) : undefined;
+  return place && thing !== undefined ? { verb: wordsIn(place[0]) - 1, thing } : undefined;
 }
 
 /**
@@ -156,6 +165,8 @@ function whichOffered(plain: string): LightVerb | undefined {
 
 /** Words that stand for a place or thing without naming it ("Is there somewhere to park?"): no thing of their own. */
 const INDEFINITE = new Set(['somewhere', 'anywhere', 'everywhere', 'someplace', 'anyplace']);
+/** Whether a word stands for a place without naming it: it asks "where", as a question's form does. */
+export const isIndefinitePlace = (word: string): boolean => INDEFINITE.has(word);
 
 /** How many words a matched beginning of the question holds. */
 const wordsIn = (beginning: string) => beginning.trim().split(' ').length;

@@ -1,14 +1,14 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
-import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, synonyms } from './lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, placingVerbs, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { addressesNamed, compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedAbility, askedThing, askedWithMeans, isLightVerb, lightVerbOfThing, offeringAsked } from './asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
 import { usedAsVerb } from './verb-use.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
@@ -313,7 +313,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     for (let i = 0; i < tokens.length; i += 1) {
       const word = tokens[i] as string;
       if (asksAmountAt(tokens, i) || readWithVerb.has(i)) continue;
-      if (CONTACT_FORM.test(`${tokens[i - 1]} ${word}`)) continue;
+      if (CONTACT_FORM.test(`${tokens[i - 1]} ${word}`) || isIndefinitePlace(word)) continue;
       const partner = expand ? phrasePartner(tokens, i) : undefined;
       const phrase = partner !== undefined;
       const form = phrase ? expansion(`${word} ${tokens[partner]}`) : expansion(word);
@@ -373,6 +373,29 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (PARTICLES.has(tokens[j] as string)) return isPhrase(expansion(`${tokens[i]} ${tokens[j]}`)) ? j : undefined;
     }
     return undefined;
+  }
+
+  /**
+   * A place asked for a thing the material lacks ("is there somewhere to leave the car?") is where
+   * one does to it what English has a verb for (lexicon.ts placingVerbs): the material's "parking"
+   * and "client parks" stand for the car, as its synonyms would. Where it has no such word either,
+   * nor any near the thing, a place for anything else is no answer ("to the left of reception" for
+   * "leave"), and the question is declined.
+   */
+  function placedByItsVerb(asked: Concept[], tokens: string[]): void {
+    const place = placeAsked(tokens);
+    const thing = place && asked.find((c) => c.word === tokens[place.thing]);
+    if (!thing || ownTerms(thing).length > 0) return;
+    const near = thing.ids.size;
+    for (const verb of placingVerbs(thing.word)) {
+      for (const term of [verb, ...derivedForms(verb)]) standsFor(thing.ids, idOf(stem(term)), SYNONYM_FACTOR);
+    }
+    if (thing.ids.size > near) {
+      thing.weight = Math.max(...[...thing.ids].map(([id, factor]) => idf(id) * factor));
+      delete thing.unknown;
+    } else if (near === 0) {
+      thing.unknown = thing.word;
+    }
   }
 
   /**
@@ -507,6 +530,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const context = addressesNamed(withoutLeadIn(earlier));
     const asked = concepts(question, false);
     const tokens = words(question);
+    if (expand) placedByItsVerb(asked, tokens);
     // The words naming what the question asks of, as concepts (by index).
     const thing = askedThing(tokens)
       .map((at) => asked.findIndex((c) => c.word === tokens[at]))

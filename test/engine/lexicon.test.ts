@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broaderNouns, derivedForms, distinctKinds, isCommon } from '../../src/engine/lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds, isCommon, placingVerbs } from '../../src/engine/lexicon.js';
 
 // WordNet's kinds, which keep word vectors from taking one kind of a thing for another, and let
 // a question about a kind be answered by what the material says of the broader one; and whether
@@ -64,5 +64,21 @@ describe('derivedForms', () => {
 
   it('gives nothing for a word WordNet derives nothing from, nor for an unknown one', () => {
     for (const word of ['the', 'blorptang']) expect(derivedForms(word), word).toEqual([]);
+  });
+});
+
+describe('placingVerbs', () => {
+  it('gives the ways of putting a thing that WordNet defines by the thing or a kind it is', () => {
+    // "park": to maneuver a vehicle into a parking space; a car and a pram are vehicles.
+    expect(placingVerbs('car')).toEqual(['park']);
+    expect(placingVerbs('cars')).toEqual(['park']);
+    expect(placingVerbs('pram')).toContain('park');
+  });
+
+  it('gives nothing for a thing no way of putting is defined by, nor by its examples alone', () => {
+    // WordNet's example "park your bag in this locker" does not make a bag a thing one parks.
+    expect(placingVerbs('bag')).toEqual([]);
+    expect(placingVerbs('coat')).toEqual([]);
+    expect(placingVerbs('qwzx')).toEqual([]);
   });
 });
