@@ -1,7 +1,7 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
-import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, placingVerbs, synonyms } from './lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
@@ -52,7 +52,7 @@ export type Passage = {
   keyAsked: number;
   /** The section's sentences (a window of a long one), in reading order. */
   sentences: PassageSentence[];
-  /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
+  /** Question words the material lacks and English rarely uses, but as a name (a product, not "nicked"): it is not about them. */
   unknownWords: string[];
   /**
    * The section lacks what an answer must name: one of two words the question asks together
@@ -345,7 +345,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (compound) standsFor(ids, idOf(compound), 1);
       const factor = context ? contextFactor : 1;
       const foreign = ids.size === 0 && vectorsSay !== undefined && vectorsSay.best < FOREIGN;
-      const unknown = ids.size === 0 && !/^\d+$/.test(word) && !form.common;
+      const unknown = ids.size === 0 && !/^\d+$/.test(word) && form.rareName;
       let strongest = -Infinity;
       for (const [id, f] of ids) strongest = Math.max(strongest, idf(id) * f);
       const weight = ids.size > 0 ? strongest : unknown || foreign ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
@@ -992,7 +992,13 @@ function termRows(vectors: WordVectors, terms: TermReader): TermRows {
   return { ids, rows };
 }
 
-type Expansion = { own: string[]; lemmas: string[]; synonyms: string[]; known: boolean; common: boolean };
+/**
+ * `rareName`: English rarely uses the word, and may use it to name a thing ("skateboard", or a
+ * word it does not know at all): a material lacking it is not about it. A rare word English uses
+ * only to say something of a thing ("nicked", "upfront", "spayed") names nothing the material
+ * must have, and counts as a detail it lacks.
+ */
+type Expansion = { own: string[]; lemmas: string[]; synonyms: string[]; known: boolean; rareName: boolean };
 
 const EXPANSIONS_KEPT = 20_000;
 const expansions = new Map<string, Expansion>();
@@ -1018,7 +1024,7 @@ function expansion(form: string): Expansion {
       // letter alone has none: WordNet's are its other readings ("x" → ten, "c" → vitamin), guesses.
       synonyms: word.length > 1 ? single([...synonyms(word), ...derivedForms(word)]) : [],
       known: known.length > 0,
-      common: isCommon(word),
+      rareName: !isCommon(word) && (known.length === 0 || mayNameAThing(word)),
     };
     expansions.set(form, found);
   }

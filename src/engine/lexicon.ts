@@ -98,6 +98,9 @@ function dictionaryForms(word: string): { pos: Pos; lemma: string }[] {
   return [...own.map((pos) => ({ pos, lemma: key })), ...irregular];
 }
 
+/** Whether English has the word (in some dictionary form) as a noun: it may name a thing ("skateboard"), not only say something of one ("spayed"). */
+export const mayNameAThing = (word: string): boolean => dictionaryForms(word).some(({ pos }) => pos === 'noun');
+
 /** A word's dictionary forms in any part of speech ("bought" → ["buy"]); empty if unknown. */
 export const lemmas = memoised((word) =>
   [...new Set(dictionaryForms(word).map(({ lemma }) => lemma))].map((lemma) => lemma.replace(/_/g, ' ')),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broaderNouns, derivedForms, distinctKinds, isCommon, placingVerbs } from '../../src/engine/lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds, isCommon, mayNameAThing, placingVerbs } from '../../src/engine/lexicon.js';
 
 // WordNet's kinds, which keep word vectors from taking one kind of a thing for another, and let
 // a question about a kind be answered by what the material says of the broader one; and whether
@@ -12,6 +12,13 @@ describe('isCommon', () => {
 
   it('leaves rare and unknown words rare, and does not take another word a letter or two apart for a spelling', () => {
     for (const word of ['tandem', 'skateboards', 'spayed', 'homekit', 'cheque']) expect(isCommon(word), word).toBe(false);
+  });
+});
+
+describe('mayNameAThing', () => {
+  it('tells a word English has as a noun, in some form, from one it uses only as a verb, adjective or adverb', () => {
+    for (const word of ['skateboards', 'tandem', 'goodies', 'nick']) expect(mayNameAThing(word), word).toBe(true);
+    for (const word of ['nicked', 'spayed', 'upfront', 'overdrawn']) expect(mayNameAThing(word), word).toBe(false);
   });
 });
 
