@@ -107,8 +107,8 @@ export function askedAbility(tokens: string[]): number | undefined {
 /**
  * A verb that says little of its own in a question asking of its object, and the object's words
  * (indexes among the question's): a sentence with the verb alone ("Delivery takes 2 to 4 days")
- * answers less of it than one naming the object. `whenLacked`: the verb says little only where
- * the material lacks it as a verb, as the verb of "What lamps do you sell?" does: a material
+ * answers less of it than one naming the object. `whenLacked`: the verb says nothing, but only
+ * where the material lacks it as a verb, as the verb of "What lamps do you sell?" does: a material
  * saying "We sell…" says what the question asks, while what word vectors put near "sell" or a
  * noun spelt as the verb ("Follow us for new designs and offers") is no more than the question's form.
  */

@@ -768,7 +768,9 @@ function abilityAsked(tokens: string[]): RegExp | undefined {
  * The light verb of a question asking of its object counts less than the object, whether the
  * material has the object or not: where it lacks it, the verb alone is no answer either ("Where
  * can I leave the car?" of a vet's guide saying "leave water out overnight"). An offering verb
- * ("What lamps do you sell?") counts less where the material does not use it as a verb.
+ * ("What lamps do you sell?") counts nothing where the material does not use it as a verb: it is
+ * then only the question's form, and a sentence with a noun spelt alike ("new designs and offers")
+ * answers nothing of "What products do you offer?".
  */
 function lightenVerbOfThing(asked: Concept[], tokens: string[], saidAsVerb: (ids: number[]) => boolean): void {
   const light = lightVerbOfThing(tokens);
@@ -777,7 +779,8 @@ function lightenVerbOfThing(asked: Concept[], tokens: string[], saidAsVerb: (ids
   // A particle read with its verb ("bring … back") is no object.
   const objectAsked = light.object.some((at) => asked.some((c) => c.word === tokens[at]));
   if (!verb || !objectAsked) return;
-  if (!light.whenLacked || !saidAsVerb(ownTerms(verb))) verb.weight *= LIGHT_VERB_FACTOR;
+  if (!light.whenLacked) verb.weight *= LIGHT_VERB_FACTOR;
+  else if (!saidAsVerb(ownTerms(verb))) verb.weight = 0;
 }
 
 /** The terms standing for a concept's word by the word itself, its forms or synonyms: not those word vectors put near it. */
