@@ -374,26 +374,37 @@ const MIN_PLACED_DEPTH = 7;
  * vehicle into a parking space). One word each; none for a thing no such verb is said of.
  */
 export const placingVerbs = memoised((thing) => {
-  const kinds = kindsOf(thing, PLACED_KIND_LEVELS);
   const named = new Set(lemmas(thing));
-  for (const [offset, level] of kinds) {
+  for (const [offset, level] of kindsOf(thing, PLACED_KIND_LEVELS)) {
     if (level > 0 && depthOf(offset) < MIN_PLACED_DEPTH) continue;
     for (const member of synset('noun', offset).words) named.add(member);
   }
-  if (named.size === 0) return [];
-  const found = new Set<string>();
-  for (const target of waysOfPutting()) {
-    for (const verb of synset('verb', target).words) {
-      if (!verb.includes(' ') && verbSenses(verb).some((offset) => definedBy(synset('verb', offset).gloss, named))) found.add(verb);
-    }
-  }
-  return [...found];
+  return waysOfPutting().flatMap(({ verb, defining }) => ([...named].some((word) => defining.has(word)) ? [verb] : []));
 });
 
-/** Whether a gloss's definition (before its examples) names one of the words, as written or by a dictionary form. */
-function definedBy(gloss: string, named: Set<string>): boolean {
-  const definition = gloss.split(/;\s*"/)[0] ?? '';
-  return words(definition).some((word) => named.has(word) || lemmas(word).some((lemma) => named.has(lemma)));
+let putting: { verb: string; defining: Set<string> }[] | undefined;
+
+/**
+ * The one-word verbs of the ways of putting something somewhere (those WordNet puts under "put" in
+ * its commonest sense), each with the words its senses' definitions (not their examples) hold, as
+ * written and in their dictionary forms. Read once: a few hundred synsets.
+ */
+function waysOfPutting(): { verb: string; defining: Set<string> }[] {
+  if (putting) return putting;
+  const [put] = senses('put').filter(({ pos }) => pos === 'verb').flatMap(({ offsets }) => offsets);
+  const ways = put === undefined ? [] : synset('verb', put).pointers.filter(({ symbol, pos }) => symbol === '~' && pos === 'verb');
+  const verbs = new Set(ways.flatMap(({ target }) => synset('verb', target).words.filter((verb) => !verb.includes(' '))));
+  putting = [...verbs].map((verb) => {
+    const defining = new Set<string>();
+    for (const offset of verbSenses(verb)) {
+      for (const word of words(synset('verb', offset).gloss.split(/;\s*"/)[0] ?? '')) {
+        defining.add(word);
+        for (const lemma of lemmas(word)) defining.add(lemma);
+      }
+    }
+    return { verb, defining };
+  });
+  return putting;
 }
 
 /** Every sense of a verb, as synsets' offsets. */
@@ -401,14 +412,4 @@ function verbSenses(verb: string): number[] {
   const fields = indexLine('verb', verb)?.trim().split(' ') ?? [];
   const senseCount = Number(fields[2]) || 0;
   return fields.slice(fields.length - senseCount).map(Number);
-}
-
-let putting: number[] | undefined;
-
-/** The verb senses that are ways of putting something somewhere: those WordNet puts under "put" in its commonest sense. */
-function waysOfPutting(): number[] {
-  if (putting) return putting;
-  const [put] = senses('put').filter(({ pos }) => pos === 'verb').flatMap(({ offsets }) => offsets);
-  putting = put === undefined ? [] : synset('verb', put).pointers.flatMap(({ symbol, pos, target }) => (symbol === '~' && pos === 'verb' ? [target] : []));
-  return putting;
 }
