@@ -107,10 +107,10 @@ export function askedAbility(tokens: string[]): number | undefined {
 /**
  * A verb that says little of its own in a question asking of its object, and the object's words
  * (indexes among the question's): a sentence with the verb alone ("Delivery takes 2 to 4 days")
- * answers less of it than one naming the object. `whenLacked`: the verb says little only where
- * the material lacks it, as the verb of "What lamps do you sell?" does: a material saying "We
- * sell…" says what the question asks, while what word vectors put near "sell" ("Follow us for new
- * designs and offers") is no more than the question's form.
+ * answers less of it than one naming the object. `whenLacked`: the verb says nothing, but only
+ * where the material lacks it as a verb, as the verb of "What lamps do you sell?" does: a material
+ * saying "We sell…" says what the question asks, while what word vectors put near "sell" or a
+ * noun spelt as the verb ("Follow us for new designs and offers") is no more than the question's form.
  */
 export type LightVerb = { verb: number; object: number[]; whenLacked: boolean };
 
@@ -123,9 +123,18 @@ export function lightVerbOfThing(tokens: string[]): LightVerb | undefined {
   const verb = can ? wordsIn(can[0]) : offered ? tokens.slice(0, wordsIn(offered[0])).findIndex((word, i) => i > 1 && LIGHT_VERBS.has(word)) : -1;
   const object = verb >= 0 && LIGHT_VERBS.has(tokens[verb] as string) ? lastOfThing(tokens, verb + 1) : undefined;
   if (object !== undefined) return { verb, object: [object], whenLacked: false };
-  const place = PLACE_FOR.exec(plain);
-  const placed = place ? lastOfThing(tokens, wordsIn(place[0])) : undefined;
-  return place && placed !== undefined ? { verb: wordsIn(place[0]) - 1, object: [placed], whenLacked: false } : whichOffered(plain);
+  const place = placeAsked(tokens);
+  return place ? { verb: place.verb, object: [place.thing], whenLacked: false } : whichOffered(plain);
+}
+
+/**
+ * The verb of putting and the thing of a question asking where to put it ("Where can I leave the
+ * car?": leave, car), as indexes among its words; undefined for another form.
+ */
+export function placeAsked(tokens: string[]): { verb: number; thing: number } | undefined {
+  const place = PLACE_FOR.exec(tokens.join(' '));
+  const thing = place ? lastOfThing(tokens, wordsIn(place[0])) : undefined;
+  return place && thing !== undefined ? { verb: wordsIn(place[0]) - 1, thing } : undefined;
 }
 
 /**
@@ -156,6 +165,8 @@ function whichOffered(plain: string): LightVerb | undefined {
 
 /** Words that stand for a place or thing without naming it ("Is there somewhere to park?"): no thing of their own. */
 const INDEFINITE = new Set(['somewhere', 'anywhere', 'everywhere', 'someplace', 'anyplace']);
+/** Whether a word stands for a place without naming it: it asks "where", as a question's form does. */
+export const isIndefinitePlace = (word: string): boolean => INDEFINITE.has(word);
 
 /** How many words a matched beginning of the question holds. */
 const wordsIn = (beginning: string) => beginning.trim().split(' ').length;

@@ -1,14 +1,15 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
-import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, synonyms } from './lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { addressesNamed, compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedAbility, askedThing, askedWithMeans, isLightVerb, lightVerbOfThing, offeringAsked } from './asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
+import { usedAsVerb } from './verb-use.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -51,7 +52,7 @@ export type Passage = {
   keyAsked: number;
   /** The section's sentences (a window of a long one), in reading order. */
   sentences: PassageSentence[];
-  /** Question words the material lacks and English rarely uses (a name, a product): it is not about them. */
+  /** Question words the material lacks and English rarely uses, but as a name (a product, not "nicked"): it is not about them. */
   unknownWords: string[];
   /**
    * The section lacks what an answer must name: one of two words the question asks together
@@ -312,7 +313,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     for (let i = 0; i < tokens.length; i += 1) {
       const word = tokens[i] as string;
       if (asksAmountAt(tokens, i) || readWithVerb.has(i)) continue;
-      if (CONTACT_FORM.test(`${tokens[i - 1]} ${word}`)) continue;
+      if (CONTACT_FORM.test(`${tokens[i - 1]} ${word}`) || isIndefinitePlace(word)) continue;
       const partner = expand ? phrasePartner(tokens, i) : undefined;
       const phrase = partner !== undefined;
       const form = phrase ? expansion(`${word} ${tokens[partner]}`) : expansion(word);
@@ -344,7 +345,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (compound) standsFor(ids, idOf(compound), 1);
       const factor = context ? contextFactor : 1;
       const foreign = ids.size === 0 && vectorsSay !== undefined && vectorsSay.best < FOREIGN;
-      const unknown = ids.size === 0 && !/^\d+$/.test(word) && !form.common;
+      const unknown = ids.size === 0 && !/^\d+$/.test(word) && form.rareName;
       let strongest = -Infinity;
       for (const [id, f] of ids) strongest = Math.max(strongest, idf(id) * f);
       const weight = ids.size > 0 ? strongest : unknown || foreign ? missingUnknownWeight : MISSING_KNOWN_WEIGHT;
@@ -372,6 +373,49 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (PARTICLES.has(tokens[j] as string)) return isPhrase(expansion(`${tokens[i]} ${tokens[j]}`)) ? j : undefined;
     }
     return undefined;
+  }
+
+  /**
+   * A place asked for a thing the material lacks ("is there somewhere to leave the car?") is where
+   * one does to it what English has a verb for (lexicon.ts placingVerbs): the material's "parking"
+   * and "client parks" stand for the car, as its synonyms would. Where it has no such word either,
+   * nor any near the thing, a place for anything else is no answer ("to the left of reception" for
+   * "leave"), and the question is declined.
+   */
+  function placedByItsVerb(asked: Concept[], tokens: string[]): void {
+    const place = placeAsked(tokens);
+    const thing = place && asked.find((c) => c.word === tokens[place.thing]);
+    if (!thing || ownTerms(thing).length > 0) return;
+    const near = thing.ids.size;
+    for (const verb of placingVerbs(thing.word)) {
+      for (const term of [verb, ...derivedForms(verb)]) standsFor(thing.ids, idOf(stem(term)), SYNONYM_FACTOR);
+    }
+    if (thing.ids.size > near) {
+      thing.weight = Math.max(...[...thing.ids].map(([id, factor]) => idf(id) * factor));
+      delete thing.unknown;
+    } else if (near === 0) {
+      thing.unknown = thing.word;
+    }
+  }
+
+  /**
+   * Whether a sentence or key of the material uses a word of one of the terms `ids` as a verb
+   * (verb-use.ts), looking at as many of each term's sentences as a search looks at.
+   */
+  function saidAsVerb(ids: number[]): boolean {
+    const asVerb = (text: string) => {
+      const tokens = words(text);
+      return tokens.some((word, at) => ids.includes(idOf(stem(word))) && usedAsVerb(tokens, at));
+    };
+    for (const id of ids) {
+      const start = index.postingStart[id] as number;
+      const end = Math.min(index.postingStart[id + 1] as number, start + CANDIDATE_BUDGET);
+      for (let k = start; k < end; k += 1) if (asVerb(index.sentences.at(index.postings[k] as number) as string)) return true;
+      const keyStart = index.keyPostingStart[id] as number;
+      const keyEnd = Math.min(index.keyPostingStart[id + 1] as number, keyStart + CANDIDATE_BUDGET);
+      for (let k = keyStart; k < keyEnd; k += 1) if (asVerb(index.keys.at(index.keyPostings[k] as number) as string)) return true;
+    }
+    return false;
   }
 
   // The sources that are Q&A pairs, by their index in `sources`: read on the first follow-up.
@@ -486,13 +530,14 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const context = addressesNamed(withoutLeadIn(earlier));
     const asked = concepts(question, false);
     const tokens = words(question);
+    if (expand) placedByItsVerb(asked, tokens);
     // The words naming what the question asks of, as concepts (by index).
     const thing = askedThing(tokens)
       .map((at) => asked.findIndex((c) => c.word === tokens[at]))
       .filter((c) => c >= 0);
     markAskedThingMissing(asked, thing);
-    markOfferingLacked(asked, tokens);
-    lightenVerbOfThing(asked, tokens);
+    markOfferingLacked(asked, tokens, saidAsVerb);
+    lightenVerbOfThing(asked, tokens, saidAsVerb);
     const together = askedTogether(asked, tokens);
     const plain = tokens.join(' ');
     // "When…?" asks for a time, which the answer states in numbers as an amount.
@@ -704,12 +749,13 @@ function markAskedThingMissing(asked: Concept[], thing: number[]): void {
 /**
  * "What do you sell?" asks what a business offers by a verb that says only that: a material saying
  * "We sell…" answers it, but where the material lacks the verb, what word vectors put near it
- * ("Follow us for new designs and offers") is no answer, and the question is declined.
+ * ("offers" for "sell") is no answer, nor a noun spelt as the verb ("Follow us for new designs and
+ * offers" for "What do you offer?"): the question is declined.
  */
-function markOfferingLacked(asked: Concept[], tokens: string[]): void {
+function markOfferingLacked(asked: Concept[], tokens: string[], saidAsVerb: (ids: number[]) => boolean): void {
   const at = offeringAsked(tokens);
   const verb = at === undefined ? undefined : asked.find((c) => c.word === tokens[at]);
-  if (verb && onlyGuessed(verb)) verb.unknown = verb.word;
+  if (verb && !saidAsVerb(ownTerms(verb))) verb.unknown = verb.word;
 }
 
 /** What a sentence answering a "Can I…?" question of a verb says, for that verb. */
@@ -721,20 +767,24 @@ function abilityAsked(tokens: string[]): RegExp | undefined {
 /**
  * The light verb of a question asking of its object counts less than the object, whether the
  * material has the object or not: where it lacks it, the verb alone is no answer either ("Where
- * can I leave the car?" of a vet's guide saying "leave water out overnight").
+ * can I leave the car?" of a vet's guide saying "leave water out overnight"). An offering verb
+ * ("What lamps do you sell?") counts nothing where the material does not use it as a verb: it is
+ * then only the question's form, and a sentence with a noun spelt alike ("new designs and offers")
+ * answers nothing of "What products do you offer?".
  */
-function lightenVerbOfThing(asked: Concept[], tokens: string[]): void {
+function lightenVerbOfThing(asked: Concept[], tokens: string[], saidAsVerb: (ids: number[]) => boolean): void {
   const light = lightVerbOfThing(tokens);
   if (!light) return;
   const verb = asked.find((c) => c.word === tokens[light.verb]);
   // A particle read with its verb ("bring … back") is no object.
   const objectAsked = light.object.some((at) => asked.some((c) => c.word === tokens[at]));
   if (!verb || !objectAsked) return;
-  if (onlyGuessed(verb) || !light.whenLacked) verb.weight *= LIGHT_VERB_FACTOR;
+  if (!light.whenLacked) verb.weight *= LIGHT_VERB_FACTOR;
+  else if (!saidAsVerb(ownTerms(verb))) verb.weight = 0;
 }
 
-/** Whether the material lacks the concept's word: every term standing for it is only what word vectors put near it, if any. */
-const onlyGuessed = (concept: Concept) => [...concept.ids.keys()].every((id) => concept.guessed?.has(id));
+/** The terms standing for a concept's word by the word itself, its forms or synonyms: not those word vectors put near it. */
+const ownTerms = (concept: Concept) => [...concept.ids.keys()].filter((id) => !concept.guessed?.has(id));
 
 /** The concepts (by index) of a verb and the means it is asked to be done by, when the material has both. */
 function askedTogether(asked: Concept[], tokens: string[]): number[] {
@@ -945,7 +995,13 @@ function termRows(vectors: WordVectors, terms: TermReader): TermRows {
   return { ids, rows };
 }
 
-type Expansion = { own: string[]; lemmas: string[]; synonyms: string[]; known: boolean; common: boolean };
+/**
+ * `rareName`: English rarely uses the word, and may use it to name a thing ("skateboard", or a
+ * word it does not know at all): a material lacking it is not about it. A rare word English uses
+ * only to say something of a thing ("nicked", "upfront", "spayed") names nothing the material
+ * must have, and counts as a detail it lacks.
+ */
+type Expansion = { own: string[]; lemmas: string[]; synonyms: string[]; known: boolean; rareName: boolean };
 
 const EXPANSIONS_KEPT = 20_000;
 const expansions = new Map<string, Expansion>();
@@ -971,7 +1027,7 @@ function expansion(form: string): Expansion {
       // letter alone has none: WordNet's are its other readings ("x" → ten, "c" → vitamin), guesses.
       synonyms: word.length > 1 ? single([...synonyms(word), ...derivedForms(word)]) : [],
       known: known.length > 0,
-      common: isCommon(word),
+      rareName: !isCommon(word) && (known.length === 0 || mayNameAThing(word)),
     };
     expansions.set(form, found);
   }

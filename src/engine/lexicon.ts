@@ -98,6 +98,9 @@ function dictionaryForms(word: string): { pos: Pos; lemma: string }[] {
   return [...own.map((pos) => ({ pos, lemma: key })), ...irregular];
 }
 
+/** Whether English has the word (in some dictionary form) as a noun: it may name a thing ("skateboard"), not only say something of one ("spayed"). */
+export const mayNameAThing = (word: string): boolean => dictionaryForms(word).some(({ pos }) => pos === 'noun');
+
 /** A word's dictionary forms in any part of speech ("bought" → ["buy"]); empty if unknown. */
 export const lemmas = memoised((word) =>
   [...new Set(dictionaryForms(word).map(({ lemma }) => lemma))].map((lemma) => lemma.replace(/_/g, ' ')),
@@ -243,8 +246,8 @@ const descriptors = new Map<Pos, number>();
  */
 type Pointer = { symbol: string; pos: Pos; target: number; fromWord: number; toWord: number };
 
-/** A synset: its lexicographer file ("05" animals), its words (lower-cased), and its pointers. */
-type Synset = { file: string; words: string[]; pointers: Pointer[] };
+/** A synset: its lexicographer file ("05" animals), its words (lower-cased), its pointers, and its gloss (definition and examples). */
+type Synset = { file: string; words: string[]; pointers: Pointer[]; gloss: string };
 
 const POINTER_POS: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
 
@@ -258,7 +261,8 @@ function synset(pos: Pos, offset: number): Synset {
   // A synset's line is rarely longer; its words and first pointers (the hypernyms) come first.
   const buffer = Buffer.alloc(4_096);
   const read = readSync(fd, buffer, 0, buffer.length, offset);
-  const fields = buffer.toString('latin1', 0, read).split('\n')[0]?.split(' ') ?? [];
+  const line = buffer.toString('latin1', 0, read).split('\n')[0] ?? '';
+  const fields = line.split(' ');
   const count = Number.parseInt(fields[3] ?? '0', 16);
   const words = Array.from({ length: count }, (_, i) => fields[4 + 2 * i] ?? '')
     .filter(Boolean)
@@ -271,7 +275,8 @@ function synset(pos: Pos, offset: number): Synset {
     const toWord = Number.parseInt(wordNumbers.slice(2), 16) || 0;
     return into ? [{ symbol, pos: into, target: Number(target), fromWord, toWord }] : [];
   }).flat();
-  return { file: fields[1] ?? '', words, pointers };
+  const bar = line.indexOf(' | ');
+  return { file: fields[1] ?? '', words, pointers, gloss: bar < 0 ? '' : line.slice(bar + 3) };
 }
 
 /** The offsets of the noun synsets the one at `offset` is a kind of (its hypernyms, "@" and "@i"). */
@@ -356,4 +361,55 @@ export function distinctKinds(a: string, b: string): boolean {
     if (level === other) shared = true;
   }
   return shared;
+}
+
+/** Levels of kinds above a thing that a verb's definition may name it by ("vehicle" for a car). */
+const PLACED_KIND_LEVELS = 4;
+/** Kinds nearer WordNet's root than this ("container", which a car is too) name too much: "ladle" is defined by a container. */
+const MIN_PLACED_DEPTH = 7;
+
+/**
+ * The verbs of a way of putting a thing somewhere that WordNet defines, in some sense, by the
+ * thing or a kind it is: a place asked for a car is where one parks it ("park": to maneuver a
+ * vehicle into a parking space). One word each; none for a thing no such verb is said of.
+ */
+export const placingVerbs = memoised((thing) => {
+  const named = new Set(lemmas(thing));
+  for (const [offset, level] of kindsOf(thing, PLACED_KIND_LEVELS)) {
+    if (level > 0 && depthOf(offset) < MIN_PLACED_DEPTH) continue;
+    for (const member of synset('noun', offset).words) named.add(member);
+  }
+  return waysOfPutting().flatMap(({ verb, defining }) => ([...named].some((word) => defining.has(word)) ? [verb] : []));
+});
+
+let putting: { verb: string; defining: Set<string> }[] | undefined;
+
+/**
+ * The one-word verbs of the ways of putting something somewhere (those WordNet puts under "put" in
+ * its commonest sense), each with the words its senses' definitions (not their examples) hold, as
+ * written and in their dictionary forms. Read once: a few hundred synsets.
+ */
+function waysOfPutting(): { verb: string; defining: Set<string> }[] {
+  if (putting) return putting;
+  const [put] = senses('put').filter(({ pos }) => pos === 'verb').flatMap(({ offsets }) => offsets);
+  const ways = put === undefined ? [] : synset('verb', put).pointers.filter(({ symbol, pos }) => symbol === '~' && pos === 'verb');
+  const verbs = new Set(ways.flatMap(({ target }) => synset('verb', target).words.filter((verb) => !verb.includes(' '))));
+  putting = [...verbs].map((verb) => {
+    const defining = new Set<string>();
+    for (const offset of verbSenses(verb)) {
+      for (const word of words(synset('verb', offset).gloss.split(/;\s*"/)[0] ?? '')) {
+        defining.add(word);
+        for (const lemma of lemmas(word)) defining.add(lemma);
+      }
+    }
+    return { verb, defining };
+  });
+  return putting;
+}
+
+/** Every sense of a verb, as synsets' offsets. */
+function verbSenses(verb: string): number[] {
+  const fields = indexLine('verb', verb)?.trim().split(' ') ?? [];
+  const senseCount = Number(fields[2]) || 0;
+  return fields.slice(fields.length - senseCount).map(Number);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAbility, askedThing, askedWithMeans, lightVerbOfThing, offeringAsked } from '../../src/engine/asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, lightVerbOfThing, offeringAsked, placeAsked } from '../../src/engine/asked-thing.js';
 import { words } from '../../src/engine/text.js';
 
 /** The words askedThing names, rather than their indexes. */
@@ -100,5 +100,19 @@ describe('offeringAsked', () => {
     expect(verbOf('what does the shop offer')).toBe('offer');
     expect(verbOf('What lamps do you sell?')).toBeUndefined();
     expect(verbOf('What do you sell online?')).toBeUndefined();
+  });
+});
+
+describe('placeAsked', () => {
+  it('names the verb of putting and the thing of a question asking where to put it', () => {
+    const named = (question: string) => {
+      const tokens = words(question);
+      const place = placeAsked(tokens);
+      return place && [tokens[place.verb], tokens[place.thing]];
+    };
+    expect(named('Where can I leave the car?')).toEqual(['leave', 'car']);
+    expect(named('is there somewhere to put my bags?')).toEqual(['put', 'bags']);
+    expect(named('Where can I park?')).toBeUndefined();
+    expect(named('Can I leave the car overnight?')).toBeUndefined();
   });
 });

@@ -16,11 +16,13 @@ import { describeScoredSet } from './eval/scored-set-suite.js';
 // 108/160 (follow-up 14/16) once "how long" is answered by a time (2026-11-26). Then 111/160
 // (unanswerable 13/24, 32 wrong) once questions whose subject the material has no word for are declined.
 // 114/160 (paraphrase 17/45; 29 wrong) after branch answers8 (2026-11-27). 115/160 (paraphrase
-// 18/45) after branch answers9, once an e-mail address reads as one.
+// 18/45) after branch answers9, once an e-mail address reads as one. 118/160 (paraphrase 21/45; 31
+// wrong) after branch answers10: a place for a car is parking, and a rare word that names nothing
+// ("nicked", "upfront") no longer declines the question.
 describeScoredSet('second development set', DEVELOPMENT_2, {
   questions: 150,
   documents: 5,
-  overall: 0.67,
+  overall: 0.72,
   categories: {
     verbatim: 0.95,
     paraphrase: 0.24,

@@ -39,6 +39,10 @@ describe('the lamp shop of the walk-through', () => {
   it('says what the shop sells where the material says so', () => {
     const sayingSo = FAQ.replace('Our collection has', 'We design and sell lamps. Our collection has');
     expect(ask('What do you sell?', sayingSo)).toContain('We design and sell lamps.');
+    const offering = FAQ.replace('Our collection has', 'We offer lamps for every room. Our collection has');
+    expect(ask('What do you offer?', offering)).toContain('We offer lamps for every room.');
+    const headed = FAQ.replace('## Our lamps', '## What we offer');
+    expect(ask('What do you offer?', headed)).toContain('Our collection has table lamps');
   });
 
   it('gives the web address where the material states one', () => {
@@ -68,6 +72,12 @@ describe('the lamp shop of the walk-through', () => {
     // The material has no "sell": what word vectors put near it ("offers") quoted "Follow us on
     // Instagram for new designs and offers".
     'What do you sell?',
+    // The material's "offers" is a noun ("Follow us on Instagram for new designs and offers"):
+    // it says nothing of what the shop offers.
+    'What do you offer?',
+    // Nor does it say what products the shop offers: the verb, the question's form where the
+    // material does not use it as a verb, counted half and made that sentence the answer.
+    'What products do you offer?',
   ])('declines %s, which the material does not answer', (question) => {
     expect(ask(question)).toBe(NO_ANSWER);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broaderNouns, derivedForms, distinctKinds, isCommon } from '../../src/engine/lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds, isCommon, mayNameAThing, placingVerbs } from '../../src/engine/lexicon.js';
 
 // WordNet's kinds, which keep word vectors from taking one kind of a thing for another, and let
 // a question about a kind be answered by what the material says of the broader one; and whether
@@ -12,6 +12,13 @@ describe('isCommon', () => {
 
   it('leaves rare and unknown words rare, and does not take another word a letter or two apart for a spelling', () => {
     for (const word of ['tandem', 'skateboards', 'spayed', 'homekit', 'cheque']) expect(isCommon(word), word).toBe(false);
+  });
+});
+
+describe('mayNameAThing', () => {
+  it('tells a word English has as a noun, in some form, from one it uses only as a verb, adjective or adverb', () => {
+    for (const word of ['skateboards', 'tandem', 'goodies', 'nick']) expect(mayNameAThing(word), word).toBe(true);
+    for (const word of ['nicked', 'spayed', 'upfront', 'overdrawn']) expect(mayNameAThing(word), word).toBe(false);
   });
 });
 
@@ -64,5 +71,21 @@ describe('derivedForms', () => {
 
   it('gives nothing for a word WordNet derives nothing from, nor for an unknown one', () => {
     for (const word of ['the', 'blorptang']) expect(derivedForms(word), word).toEqual([]);
+  });
+});
+
+describe('placingVerbs', () => {
+  it('gives the ways of putting a thing that WordNet defines by the thing or a kind it is', () => {
+    // "park": to maneuver a vehicle into a parking space; a car and a pram are vehicles.
+    expect(placingVerbs('car')).toEqual(['park']);
+    expect(placingVerbs('cars')).toEqual(['park']);
+    expect(placingVerbs('pram')).toContain('park');
+  });
+
+  it('gives nothing for a thing no way of putting is defined by, nor by its examples alone', () => {
+    // WordNet's example "park your bag in this locker" does not make a bag a thing one parks.
+    expect(placingVerbs('bag')).toEqual([]);
+    expect(placingVerbs('coat')).toEqual([]);
+    expect(placingVerbs('qwzx')).toEqual([]);
   });
 });

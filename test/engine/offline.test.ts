@@ -474,6 +474,17 @@ describe('composeAnswer with word vectors', () => {
     expect(composeAnswer(input('can my neighbour collect my son at the end?', camp))).toContain('Only the adults listed on your registration form can collect a camper');
   });
 
+  it('reads a rare word English uses only to say something of a thing as a detail, not a name the material lacks', () => {
+    // "nicked" and "upfront" are WordNet's, but never seen in its tagged corpus: read like
+    // "skateboards", as the name of something the material is not about, they declined the question.
+    const bank = [documentText('bank-account-fees.md', DEVELOPMENT_2.folder)];
+    expect(composeAnswer(input('someone nicked my card, who do I ring?', bank))).toContain('call 0345 600 2742 at any hour to report them');
+    const camp = [documentText('summer-camp-pack.md', DEVELOPMENT_2.folder)];
+    expect(composeAnswer(input('how much do I pay upfront to hold a spot', camp))).toContain('A $200 deposit holds a place');
+    // A rare word that may name a thing still does.
+    expect(composeAnswer(input('Do you sell skateboards?', SHOP))).toBe(NO_ANSWER);
+  });
+
   it('declines a question about something foreign to the material, however common the word', () => {
     expect(composeAnswer(input('Do you sell pianos?', SHOP))).toBe(NO_ANSWER);
   });
