@@ -196,7 +196,7 @@ export function findWordsInBytes(bytes: Uint8Array, from: number, to: number, fo
       hash = nextHash(hash, lower);
       chars[at++] = lower;
     }
-    const apostrophe = bytes[i] === 0x27 && i < to ? 1 : isCurlyApostrophe(bytes, i, to) ? 3 : 0;
+    const apostrophe = i < to && bytes[i] === 0x27 ? 1 : isCurlyApostrophe(bytes, i, to) ? 3 : 0;
     if (apostrophe > 0 && lowerByteAt(bytes, i + apostrophe, to) >= 0x61) {
       const code = apostrophe === 1 ? 0x27 : 0x2019;
       hash = nextHash(hash, code);

@@ -14,7 +14,7 @@ import { packTexts, unpackReading, type PackedReading, type PackedTexts } from '
 // on into it (readsAsAtStart). So pieces are parted at a heading near each parting point when
 // there is one; from the first piece that does not read alike after all, the worker reads the
 // rest itself, so the index is always the one reading on one thread gives. A section's terms
-// depend on that section alone, so the pieces' terms join as well (joinSectionTerms). A text
+// depend on that section alone, so the pieces' readings join as well (joinReadings). A text
 // being chunked is parted as text (partedText), so that each helper makes its own piece into
 // blocks and starts at once. A small source is read on one thread: handing pieces of it over
 // would cost more than it saves.
@@ -142,13 +142,11 @@ function unpackPiece({ reading, endsAsAtStart }: PieceRead): Piece {
 /** Blocks parted into `count` pieces (fewer when some would be empty) at partingBlocks. */
 function partedBlocks(blocks: string[], count: number): Parted {
   const partings = count > 1 ? partingBlocks(blocks, count) : [];
-  const starts = [0, ...partings.map(({ split }) => split)];
-  const ends = [...starts.slice(1), blocks.length];
+  const { starts, ends, ...pieces } = piecesAt(partings, blocks.length);
   const blocksOf = (from: number, to: number) => blocks.slice(starts[from], ends[to - 1]);
   const followed = ends.map((end) => HAS_TEXT.test(blocks[end] ?? ''));
   return {
-    count: starts.length,
-    atHeading: [false, ...partings.map(({ atHeading }) => atHeading)],
+    ...pieces,
     followed,
     blocksOf,
     job: (k) => ({ blocks: packTexts(blocksOf(k, k + 1)), followed: followed[k] as boolean }),
@@ -156,6 +154,17 @@ function partedBlocks(blocks: string[], count: number): Parted {
 }
 
 type Parting = { split: number; atHeading: boolean };
+
+/** The pieces partings make of `length` blocks or characters: where each starts and ends, and whether it begins with a heading. */
+function piecesAt(partings: Parting[], length: number): Pick<Parted, 'count' | 'atHeading'> & { starts: number[]; ends: number[] } {
+  const starts = [0, ...partings.map(({ split }) => split)];
+  return {
+    starts,
+    ends: [...starts.slice(1), length],
+    count: starts.length,
+    atHeading: [false, ...partings.map(({ atHeading }) => atHeading)],
+  };
+}
 
 const HAS_TEXT = /\S/;
 
@@ -201,13 +210,11 @@ function partedText(text: string, count: number): Parted {
     if (at < 0) break;
     partings.push(textHeadingNear(text, at));
   }
-  const starts = [0, ...partings.map(({ split }) => split)];
-  const ends = [...starts.slice(1), text.length];
+  const { starts, ends, ...pieces } = piecesAt(partings, text.length);
   const textOf = (from: number, to: number) => text.slice(starts[from], ends[to - 1]);
   const followed = starts.map((_, k) => k < partings.length);
   return {
-    count: starts.length,
-    atHeading: [false, ...partings.map(({ atHeading }) => atHeading)],
+    ...pieces,
     followed,
     blocksOf: (from, to) => chunkBlocks(textOf(from, to)),
     job: (k) => ({ text: textOf(k, k + 1), followed: followed[k] as boolean }),

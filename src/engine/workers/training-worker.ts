@@ -76,10 +76,10 @@ function packed(parts: IndexPart[][]) {
   return { result: bytes, transfer: [bytes.buffer] };
 }
 
-/** Materials arriving in slices (training-jobs.ts), by number, until their index is asked for: their runs of chunks of one source, with the chunks' name. */
 /** A run of a material's chunks, with the chunks' name. */
 type ChunkRun = { source: string | undefined; chunks: string[]; chunksId: string | undefined };
 
+/** Materials arriving in slices (training-jobs.ts), by number, until their index is asked for: their runs of chunks of one source, with the chunks' name. */
 const arriving = new Map<number, ChunkRun[]>();
 
 answerJobs<TrainingJob>(async (job) => {
