@@ -5,20 +5,28 @@ import { closeSections, joinedTextBlocks, readBlocks, readsAsAtStart } from '../
 import { packTexts, unpackReading, type PackedReading, type PackedTexts } from './packed-texts.js';
 
 // Reading a source (its sections, then their terms) is most of a training's work. A large source
-// is read in pieces at once, one a core up to four: the training worker reads the first piece of
-// its blocks while reading helper threads (reading-worker.ts) read the others, each as a text of
-// its own, and the pieces are joined. That is what reading it whole gives when each piece reads as
-// it would from a text's start: its first line is a heading, or nothing of the piece before runs
-// on into it (readsAsAtStart). So pieces are parted at a heading near each parting point when
-// there is one; from the first piece that does not read alike after all, the worker reads the
-// rest itself, so the index is always the one reading on one thread gives. A section's terms
-// depend on that section alone, so the pieces' readings join as well (joinReadings). A small
-// source is read on one thread: handing pieces of it over would cost more than it saves.
+// is read in pieces at once, one a core (but the event loop's) up to four: the training worker
+// reads the first piece of its blocks while reading helper threads (reading-worker.ts) read the
+// others, each as a text of its own, and the pieces are joined. That is what reading it whole
+// gives when each piece reads as it would from a text's start: its first line is a heading, or
+// nothing of the piece before runs on into it (readsAsAtStart). So pieces are parted at a heading
+// near each parting point when there is one; from the first piece that does not read alike after
+// all, the worker reads the rest itself, so the index is always the one reading on one thread
+// gives. A section's terms depend on that section alone, so the pieces' readings join as well
+// (joinReadings). A small source is read on one thread: handing pieces of it over would cost more
+// than it saves.
 
 /** Characters of a piece at least: a source of fewer than twice this is read on one thread. */
 export const PIECE_CHARS = 256 * 1024;
-/** Threads reading a source at once: the machine's cores, up to four (each helper holds its own word lists). */
+/** Threads that may read a source at once: the machine's cores, up to four (each helper holds its own word lists). */
 export const READING_THREADS = Math.min(availableParallelism(), 4);
+/**
+ * Threads a source is read on unless told otherwise: a core fewer than the machine has, so that the
+ * event loop keeps one. Reading in pieces takes more CPU in all than reading on one thread (pieces
+ * handed over and joined, each thread with its own compiled code and collector): it pays only where
+ * a core would otherwise idle, and on a two-core hub serving requests none does.
+ */
+export const DEFAULT_READING_THREADS = Math.max(1, Math.min(availableParallelism() - 1, READING_THREADS));
 /** Blocks after a parting point looked at for a heading to part the pieces at. */
 const HEADING_SEARCH_BLOCKS = 256;
 
@@ -41,9 +49,12 @@ const helpers = Array.from(
   (_, k) => workerJobs(new URL('./reading-worker.ts', import.meta.url), `reading helper ${k + 1}`) as ReadOnHelper,
 );
 
-/** Starts the reading helpers, their word lists loaded, so that the first large source read does not wait for them. */
+/**
+ * Starts the reading helpers a source is read on by default, their word lists loaded, so that the
+ * first large source read does not wait for them (the others start when first handed a piece).
+ */
 export function startReadingHelpers(): void {
-  for (const readOnHelper of helpers) readOnHelper({ blocks: packTexts(['Warm up.']), followed: false }).catch(() => {});
+  for (const readOnHelper of helpers.slice(0, DEFAULT_READING_THREADS - 1)) readOnHelper({ blocks: packTexts(['Warm up.']), followed: false }).catch(() => {});
 }
 
 /** The reading of a piece's blocks, read as a text of its own (on a reading helper); `followed`: text follows them. */
@@ -72,7 +83,7 @@ type Parted = {
 export type HandedOut = { parted: Parted; helped: Promise<Piece | undefined>[] };
 
 /** The reading of a source (read as one text), a large source's read in up to `threads` pieces at once. */
-export function readSourceInPieces(source: SourceTexts, threads = READING_THREADS): Promise<SourceReading> {
+export function readSourceInPieces(source: SourceTexts, threads = DEFAULT_READING_THREADS): Promise<SourceReading> {
   return readHandedOut(handOutPieces(source, threads));
 }
 
@@ -80,7 +91,7 @@ export function readSourceInPieces(source: SourceTexts, threads = READING_THREAD
  * A source parted into up to `threads` pieces (more than there are helpers queue on them), all but
  * the first handed to helpers at once: readHandedOut reads the first and joins them.
  */
-export function handOutPieces(source: SourceTexts, threads = READING_THREADS): HandedOut {
+export function handOutPieces(source: SourceTexts, threads = DEFAULT_READING_THREADS): HandedOut {
   const blocks = 'blocks' in source ? source.blocks : joinedTextBlocks(source.chunks);
   const chars = blocks.reduce((sum, block) => sum + block.length, 0);
   const count = helpers.length === 0 ? 1 : Math.min(threads, Math.floor(chars / PIECE_CHARS));
