@@ -7,7 +7,7 @@ import { createAccount } from '../src/domain/accounts.js';
 import { createChatbot } from '../src/domain/chatbots.js';
 import { addQaSource, addTextSource } from '../src/domain/sources.js';
 import { createRetriever } from '../src/engine/retrieval.js';
-import { READING_THREADS } from '../src/engine/workers/read-in-pieces.js';
+import { DEFAULT_READING_THREADS } from '../src/engine/workers/read-in-pieces.js';
 import { chunkOffThread, loadWordVectors } from '../src/engine/workers/training-jobs.js';
 import { openStore } from '../src/store/index.js';
 import { median, watched } from './load.js';
@@ -80,6 +80,6 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
 // Named with its reading threads (one a core, up to four): a large source is read in that many
 // pieces at once, so the figures differ with the machine's cores.
 export const sourcesTrainingSection: Section = {
-  name: `Training from sources (a ${SOURCE_CHARS / 1024 / 1024} MB text, in process, ${READING_THREADS} reading threads)`,
+  name: `Training from sources (a ${SOURCE_CHARS / 1024 / 1024} MB text, in process, ${DEFAULT_READING_THREADS} reading threads)`,
   run,
 };

@@ -11,12 +11,22 @@ export function chunkText(text: string, maxChars = MAX_CHUNK_CHARS): string[] {
   return packPieces(textPieces(text, maxChars), maxChars, '\n\n');
 }
 
+/** The passages a text's chunks are packed from: chunkText(text) is packChunks(chunkPassages(text)). */
+export function chunkPassages(text: string): string[] {
+  return textPieces(text, MAX_CHUNK_CHARS);
+}
+
+export function packChunks(passages: string[]): string[] {
+  return packPieces(passages, MAX_CHUNK_CHARS, '\n\n');
+}
+
 /**
- * The blocks (structure.ts) of the text's chunks, as joinedTextBlocks(chunkText(text)) gives them:
- * the chunks joined are the pieces joined, so the pieces need not be packed into chunks.
+ * The blocks (structure.ts) of the chunks the passages are packed into, as
+ * joinedTextBlocks(packChunks(passages)) gives them: the chunks joined are the passages joined, so
+ * the passages need not be packed.
  */
-export function chunkBlocks(text: string): string[] {
-  return joinedTextBlocks(textPieces(text, MAX_CHUNK_CHARS));
+export function passageBlocks(passages: string[]): string[] {
+  return joinedTextBlocks(passages);
 }
 
 /** The passages chunks are packed from: the text's paragraphs tidied, each long one split. */
@@ -29,22 +39,6 @@ function textPieces(text: string, maxChars: number): string[] {
   }
   return pieces;
 }
-
-/**
- * The first place at or after `from` where a text (with Unix line breaks) parts into two whose
- * chunkBlocks are the whole's, in turn; -1 if there is none. That is the start of a paragraph, as
- * `paragraphs` parts them: each paragraph's last piece ends in other than white space, so the
- * blank line joining it to the next piece is where the blocks part in either.
- */
-export function partingPoint(text: string, from: number): number {
-  const blank = blankLineAfter(text, from);
-  if (!blank) return -1;
-  // A blank line at the text's end parts nothing off.
-  NOT_WHITE_SPACE.lastIndex = blank[1];
-  return NOT_WHITE_SPACE.test(text) ? blank[1] : -1;
-}
-
-const NOT_WHITE_SPACE = /\S/g;
 
 /** A Markdown heading is a paragraph of its own, not the start of the one below it. */
 function headingsApart(text: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkBlocks, chunkText, partingPoint } from '../../src/engine/chunking.js';
+import { chunkPassages, chunkText, packChunks, passageBlocks } from '../../src/engine/chunking.js';
 import { joinedTextBlocks } from '../../src/engine/structure.js';
 import { documentText } from './eval/score.js';
 
@@ -26,7 +26,7 @@ describe('chunkText', () => {
   });
 });
 
-describe('chunkBlocks and partingPoint', () => {
+describe('chunkPassages, packChunks and passageBlocks', () => {
   // A paragraph too long for one piece, cut within a word, at a line break.
   const unspaced = `${'x'.repeat(999)}\n${'y'.repeat(1_500)}`;
   const texts = [
@@ -34,22 +34,11 @@ describe('chunkBlocks and partingPoint', () => {
     ['## Heading\nText under it.', '   Indented paragraph.', unspaced, 'After it.', ' \t \n\nSpaced blank line before.', unspaced, 'The end.'].join('\n\n'),
   ];
 
-  it("gives the blocks of the text's chunks", () => {
-    for (const text of texts) expect(chunkBlocks(text)).toEqual(joinedTextBlocks(chunkText(text)));
+  it('packs the passages into the chunks of the text', () => {
+    for (const text of texts) expect(packChunks(chunkPassages(text))).toEqual(chunkText(text));
   });
 
-  it('parts a text into two whose blocks are the whole text\'s, at every place it finds', () => {
-    for (const text of texts) {
-      const whole = chunkBlocks(text);
-      let parted = 0;
-      for (let from = 0; from < text.length; from += 97) {
-        const at = partingPoint(text, from);
-        if (at < 0) continue;
-        expect(at).toBeGreaterThanOrEqual(from);
-        expect([...chunkBlocks(text.slice(0, at)), ...chunkBlocks(text.slice(at))]).toEqual(whole);
-        parted += 1;
-      }
-      expect(parted).toBeGreaterThan(10);
-    }
+  it("gives the blocks of the text's chunks", () => {
+    for (const text of texts) expect(passageBlocks(chunkPassages(text))).toEqual(joinedTextBlocks(chunkText(text)));
   });
 });

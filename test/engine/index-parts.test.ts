@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText } from '../../src/engine/chunking.js';
+import { chunkPassages, chunkText, passageBlocks } from '../../src/engine/chunking.js';
 import { packIndex } from '../../src/engine/index-layout.js';
 import { type IndexPart, joinSectionTerms, mergeIndexParts, readIndexPart, readSourceSections, type SectionTerms, sourceReading, type SourceReading } from '../../src/engine/index-parts.js';
 import type { Section } from '../../src/engine/structure.js';
@@ -189,8 +189,8 @@ describe('index parts', () => {
       const sections = readSourceSections(texts);
       const whole = comparable(sourceReading(sections));
       for (const threads of [2, 3, 4]) expect(comparable(await readSourceInPieces({ chunks: texts }, threads))).toEqual(whole);
-      // Parted as text, each piece is made into blocks where it is read.
-      for (const threads of [2, 4]) expect(comparable(await readSourceInPieces({ texts: [text] }, threads))).toEqual(whole);
+      // Given as the blocks of its passages, as the training worker reads a text it chunks.
+      for (const threads of [1, 2, 4]) expect(comparable(await readSourceInPieces({ blocks: passageBlocks(chunkPassages(text)) }, threads))).toEqual(whole);
     }
     const chunks = chunksOf(documents, handbook);
     expect(Buffer.from(await buildIndexOffThread(chunks)).equals(Buffer.from(packIndex(buildLexicalIndex(chunks))))).toBe(true);

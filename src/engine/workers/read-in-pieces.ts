@@ -1,38 +1,37 @@
 import { availableParallelism } from 'node:os';
 import { workerJobs } from '../../worker-thread.js';
 import { joinReadings, sourceReading, type SourceReading } from '../index-parts.js';
-import { chunkBlocks, partingPoint } from '../chunking.js';
 import { closeSections, joinedTextBlocks, readBlocks, readsAsAtStart } from '../structure.js';
-import { unixLineBreaks } from '../text.js';
 import { packTexts, unpackReading, type PackedReading, type PackedTexts } from './packed-texts.js';
 
 // Reading a source (its sections, then their terms) is most of a training's work. A large source
-// is read in pieces at once, one a core up to four: the training worker reads the first piece of
-// its blocks while reading helper threads (reading-worker.ts) read the others, each as a text of
-// its own, and the pieces are joined. That is what reading it whole gives when each piece reads as
-// it would from a text's start: its first line is a heading, or nothing of the piece before runs
-// on into it (readsAsAtStart). So pieces are parted at a heading near each parting point when
-// there is one; from the first piece that does not read alike after all, the worker reads the
-// rest itself, so the index is always the one reading on one thread gives. A section's terms
-// depend on that section alone, so the pieces' readings join as well (joinReadings). A text
-// being chunked is parted as text (partedText), so that each helper makes its own piece into
-// blocks and starts at once. A small source is read on one thread: handing pieces of it over
-// would cost more than it saves.
+// is read in pieces at once, one a core (but the event loop's) up to four: the training worker
+// reads the first piece of its blocks while reading helper threads (reading-worker.ts) read the
+// others, each as a text of its own, and the pieces are joined. That is what reading it whole
+// gives when each piece reads as it would from a text's start: its first line is a heading, or
+// nothing of the piece before runs on into it (readsAsAtStart). So pieces are parted at a heading
+// near each parting point when there is one; from the first piece that does not read alike after
+// all, the worker reads the rest itself, so the index is always the one reading on one thread
+// gives. A section's terms depend on that section alone, so the pieces' readings join as well
+// (joinReadings). A small source is read on one thread: handing pieces of it over would cost more
+// than it saves.
 
 /** Characters of a piece at least: a source of fewer than twice this is read on one thread. */
 export const PIECE_CHARS = 256 * 1024;
-/** Threads reading a source at once: the machine's cores, up to four (each helper holds its own word lists). */
+/** Threads that may read a source at once: the machine's cores, up to four (each helper holds its own word lists). */
 export const READING_THREADS = Math.min(availableParallelism(), 4);
 /**
- * The share of a text that takes as long to read as chunking it all and answering the chunks takes
- * (a tenth: 40–60 ms against 450–600 for a 10 MB text, both on a training thread).
+ * Threads a source is read on unless told otherwise: a core fewer than the machine has, so that the
+ * event loop keeps one. Reading in pieces takes more CPU in all than reading on one thread (pieces
+ * handed over and joined, each thread with its own compiled code and collector): it pays only where
+ * a core would otherwise idle, and on a two-core hub serving requests none does.
  */
-const CHUNKING_AS_READING = 0.1;
+export const DEFAULT_READING_THREADS = Math.max(1, Math.min(availableParallelism() - 1, READING_THREADS));
 /** Blocks after a parting point looked at for a heading to part the pieces at. */
 const HEADING_SEARCH_BLOCKS = 256;
 
-/** What a reading helper is handed: a piece's blocks, or its text (made into blocks there), and whether text follows it. */
-export type PieceJob = ({ blocks: PackedTexts } | { text: string }) & { followed: boolean };
+/** What a reading helper is handed: a piece's blocks, and whether text follows them. */
+export type PieceJob = { blocks: PackedTexts; followed: boolean };
 
 /** What a reading helper answers for the piece it is handed. */
 export type PieceRead = {
@@ -50,9 +49,12 @@ const helpers = Array.from(
   (_, k) => workerJobs(new URL('./reading-worker.ts', import.meta.url), `reading helper ${k + 1}`) as ReadOnHelper,
 );
 
-/** Starts the reading helpers, their word lists loaded, so that the first large source read does not wait for them. */
+/**
+ * Starts the reading helpers a source is read on by default, their word lists loaded, so that the
+ * first large source read does not wait for them (the others start when first handed a piece).
+ */
 export function startReadingHelpers(): void {
-  for (const readOnHelper of helpers) readOnHelper({ text: 'Warm up.', followed: false }).catch(() => {});
+  for (const readOnHelper of helpers.slice(0, DEFAULT_READING_THREADS - 1)) readOnHelper({ blocks: packTexts(['Warm up.']), followed: false }).catch(() => {});
 }
 
 /** The reading of a piece's blocks, read as a text of its own (on a reading helper); `followed`: text follows them. */
@@ -61,8 +63,8 @@ export function readPiece(blocks: string[], followed: boolean): Piece {
   return { reading: sourceReading(closeSections(sections, state)), endsAsAtStart: readsAsAtStart(state) };
 }
 
-/** A source to read: its chunks' texts, or the texts they are made of (which read as their chunks do: chunkBlocks). */
-export type SourceTexts = { chunks: string[] } | { texts: string[] };
+/** A source to read: its chunks' texts, or their blocks (passageBlocks of the passages they are packed from). */
+export type SourceTexts = { chunks: string[] } | { blocks: string[] };
 
 /** A source parted into pieces to read at once (pieces after the first, if any, begin where they may be read alone). */
 type Parted = {
@@ -81,26 +83,19 @@ type Parted = {
 export type HandedOut = { parted: Parted; helped: Promise<Piece | undefined>[] };
 
 /** The reading of a source (read as one text), a large source's read in up to `threads` pieces at once. */
-export function readSourceInPieces(source: SourceTexts, threads = READING_THREADS): Promise<SourceReading> {
+export function readSourceInPieces(source: SourceTexts, threads = DEFAULT_READING_THREADS): Promise<SourceReading> {
   return readHandedOut(handOutPieces(source, threads));
 }
 
 /**
  * A source parted into up to `threads` pieces (more than there are helpers queue on them), all but
- * the first handed to helpers at once: readHandedOut reads the first and joins them. One large text
- * is parted as text, so that making the helpers' pieces into blocks is their work.
+ * the first handed to helpers at once: readHandedOut reads the first and joins them.
  */
-export function handOutPieces(source: SourceTexts, threads = READING_THREADS): HandedOut {
-  const texts = 'texts' in source ? source.texts : source.chunks;
-  const chars = texts.reduce((sum, text) => sum + text.length, 0);
+export function handOutPieces(source: SourceTexts, threads = DEFAULT_READING_THREADS): HandedOut {
+  const blocks = 'blocks' in source ? source.blocks : joinedTextBlocks(source.chunks);
+  const chars = blocks.reduce((sum, block) => sum + block.length, 0);
   const count = helpers.length === 0 ? 1 : Math.min(threads, Math.floor(chars / PIECE_CHARS));
-  const [text] = texts;
-  const parted =
-    'chunks' in source
-      ? partedBlocks(joinedTextBlocks(source.chunks), count)
-      : texts.length === 1 && text !== undefined && count > 1
-        ? partedText(unixLineBreaks(text), count)
-        : partedBlocks(texts.flatMap(chunkBlocks), count);
+  const parted = partedBlocks(blocks, count);
   // A helper that failed (gone with its thread) leaves its piece to this one.
   const helped = Array.from({ length: parted.count - 1 }, (_, k) => readOnHelper(k, parted.job(k + 1)).then(unpackPiece, () => undefined));
   return { parted, helped };
@@ -142,11 +137,13 @@ function unpackPiece({ reading, endsAsAtStart }: PieceRead): Piece {
 /** Blocks parted into `count` pieces (fewer when some would be empty) at partingBlocks. */
 function partedBlocks(blocks: string[], count: number): Parted {
   const partings = count > 1 ? partingBlocks(blocks, count) : [];
-  const { starts, ends, ...pieces } = piecesAt(partings, blocks.length);
+  const starts = [0, ...partings.map(({ split }) => split)];
+  const ends = [...starts.slice(1), blocks.length];
   const blocksOf = (from: number, to: number) => blocks.slice(starts[from], ends[to - 1]);
   const followed = ends.map((end) => HAS_TEXT.test(blocks[end] ?? ''));
   return {
-    ...pieces,
+    count: starts.length,
+    atHeading: [false, ...partings.map(({ atHeading }) => atHeading)],
     followed,
     blocksOf,
     job: (k) => ({ blocks: packTexts(blocksOf(k, k + 1)), followed: followed[k] as boolean }),
@@ -154,17 +151,6 @@ function partedBlocks(blocks: string[], count: number): Parted {
 }
 
 type Parting = { split: number; atHeading: boolean };
-
-/** The pieces partings make of `length` blocks or characters: where each starts and ends, and whether it begins with a heading. */
-function piecesAt(partings: Parting[], length: number): Pick<Parted, 'count' | 'atHeading'> & { starts: number[]; ends: number[] } {
-  const starts = [0, ...partings.map(({ split }) => split)];
-  return {
-    starts,
-    ends: [...starts.slice(1), length],
-    count: starts.length,
-    atHeading: [false, ...partings.map(({ atHeading }) => atHeading)],
-  };
-}
 
 const HAS_TEXT = /\S/;
 
@@ -190,45 +176,6 @@ function partingBlocks(blocks: string[], count: number): Parting[] {
 function headingNear(blocks: string[], at: number): Parting {
   for (let k = at; k < Math.min(blocks.length, at + HEADING_SEARCH_BLOCKS); k += 1) {
     if (readBlocks(blocks, k, k + 1).beganWithHeading) return { split: k, atHeading: true };
-  }
-  return { split: at, atHeading: false };
-}
-
-/**
- * A text (with Unix line breaks) parted into `count` pieces (fewer when some would be empty), each
- * made into blocks where it is read (chunkBlocks): for each parting point (by characters), the
- * first place after it to part at (partingPoint) where a heading begins, if one is near, else the
- * first place to part at. The thread reading the first piece chunks the whole text first
- * (training-worker.ts), so that piece is the smaller by what takes as long to read.
- */
-function partedText(text: string, count: number): Parted {
-  const first = text.length * (1 / count - (CHUNKING_AS_READING * (count - 1)) / count);
-  const partings: Parting[] = [];
-  for (let k = 1; k < count; k += 1) {
-    const point = first + ((text.length - first) * (k - 1)) / (count - 1);
-    const at = partingPoint(text, Math.max(Math.floor(point), (partings.at(-1)?.split ?? 0) + 1));
-    if (at < 0) break;
-    partings.push(textHeadingNear(text, at));
-  }
-  const { starts, ends, ...pieces } = piecesAt(partings, text.length);
-  const textOf = (from: number, to: number) => text.slice(starts[from], ends[to - 1]);
-  const followed = starts.map((_, k) => k < partings.length);
-  return {
-    ...pieces,
-    followed,
-    blocksOf: (from, to) => chunkBlocks(textOf(from, to)),
-    job: (k) => ({ text: textOf(k, k + 1), followed: followed[k] as boolean }),
-  };
-}
-
-function textHeadingNear(text: string, at: number): Parting {
-  let start = at;
-  // Each place is looked at up to the next: its blocks, and whether text follows them.
-  for (let k = 0; k < HEADING_SEARCH_BLOCKS; k += 1) {
-    const next = partingPoint(text, start + 1);
-    if (next < 0) break;
-    if (readBlocks(chunkBlocks(text.slice(start, next)), 0, 1, undefined, true).beganWithHeading) return { split: start, atHeading: true };
-    start = next;
   }
   return { split: at, atHeading: false };
 }

@@ -1,5 +1,4 @@
 import { answerJobs } from '../../worker-thread.js';
-import { chunkBlocks } from '../chunking.js';
 import { packReading, unpackTexts } from './packed-texts.js';
 import { readPiece, type PieceJob, type PieceRead } from './read-in-pieces.js';
 
@@ -7,8 +6,7 @@ import { readPiece, type PieceJob, type PieceRead } from './read-in-pieces.js';
 // source while the training worker reads the first (read-in-pieces.ts).
 
 answerJobs<PieceJob>(async (job) => {
-  const blocks = 'text' in job ? chunkBlocks(job.text) : unpackTexts(job.blocks);
-  const { reading, endsAsAtStart } = readPiece(blocks, job.followed);
+  const { reading, endsAsAtStart } = readPiece(unpackTexts(job.blocks), job.followed);
   const { packed, transfer } = packReading(reading);
   return { result: { reading: packed, endsAsAtStart } satisfies PieceRead, transfer };
 });

@@ -1,6 +1,6 @@
 import { setImmediate as afterAnswering } from 'node:timers/promises';
 import { answerJobs } from '../../worker-thread.js';
-import { chunkText } from '../chunking.js';
+import { chunkPassages, chunkText, packChunks, passageBlocks } from '../chunking.js';
 import { createByteCache } from '../index-cache.js';
 import { packIndex } from '../index-layout.js';
 import { mergeIndexParts, type IndexPart } from '../index-parts.js';
@@ -25,7 +25,7 @@ const kept = createByteCache<Promise<IndexPart[]>>(PARTS_BUDGET_BYTES);
 const reading = new Map<string, Promise<IndexPart[]>>();
 startReadingHelpers();
 
-/** What is read of one source (one website page), the source as JSON (runsBySource): its chunks, or the texts they are made of. */
+/** What is read of one source (one website page), the source as JSON (runsBySource): its chunks, or their blocks. */
 type Run = { source: string | undefined } & SourceTexts;
 
 /** What is read, or being read, of the chunks named `chunksId`, if anything. */
@@ -87,9 +87,11 @@ answerJobs<TrainingJob>(async (job) => {
   if (job.task === 'chunk-sources') {
     // The index of these chunks is asked for next, once the event loop has stored them: the texts
     // are read meanwhile, so that the two overlap, and reading, which takes longest, starts first (a
-    // large text's pieces go to the reading helpers before it is chunked here).
-    partsOf(job.chunksId, runsOfTexts(job.texts)).catch(() => {});
-    return { result: job.texts.map(({ text }) => packTexts(chunkText(text))) };
+    // large text's pieces go to the reading helpers before its chunks are packed here). Chunks and
+    // blocks are made from the same passages, found once.
+    const passages = job.texts.map(({ text }) => chunkPassages(text));
+    partsOf(job.chunksId, runsOfTexts(job.texts, passages)).catch(() => {});
+    return { result: passages.map((list) => packTexts(packChunks(list))) };
   }
   if (job.task === 'vectors') {
     const table = readVectorTable();
@@ -116,16 +118,19 @@ answerJobs<TrainingJob>(async (job) => {
   return packed(await Promise.all(byName(runs).map(({ chunksId, runs: named }) => partsOf(chunksId, named))));
 });
 
-/** The runs runsBySource finds in the texts' chunks, each with the texts they are made of. */
-function runsOfTexts(texts: SourceText[]): Run[] {
-  const runs: { source: string; texts: string[] }[] = [];
-  // A text of nothing but white space makes no chunk.
-  for (const { ref, text } of texts.filter(({ text }) => /\S/.test(text))) {
+/** The runs runsBySource finds in the texts' chunks, each with the blocks of the texts' passages. */
+function runsOfTexts(texts: SourceText[], passages: string[][]): Run[] {
+  const runs: { source: string; blocks: string[] }[] = [];
+  texts.forEach(({ ref }, k) => {
+    const own = passages[k] as string[];
+    // A text of nothing but white space makes no chunk.
+    if (own.length === 0) return;
     const source = JSON.stringify(ref);
+    const blocks = passageBlocks(own);
     const last = runs.at(-1);
-    if (last?.source === source) last.texts.push(text);
-    else runs.push({ source, texts: [text] });
-  }
+    if (last?.source === source) for (const block of blocks) last.blocks.push(block);
+    else runs.push({ source, blocks });
+  });
   return runs;
 }
 
