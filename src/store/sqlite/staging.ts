@@ -10,17 +10,27 @@ export const STAGE_ROWS = 256;
 
 /**
  * Runs `step` for each slice of `items`, one transaction per slice, yielding between them. Rows
- * of about a megabyte (parts) go one at a time.
+ * of about a megabyte (parts) go one at a time. Items made as they are asked for (a generator) are
+ * made a slice at a time too, between the same yields.
  */
 export async function inStages<T>(
-  items: readonly T[],
+  items: Iterable<T>,
   step: (slice: readonly T[], start: number) => void,
   rowsPerStage = STAGE_ROWS,
 ): Promise<void> {
-  for (let start = 0; start < items.length; start += rowsPerStage) {
+  let slice: T[] = [];
+  let start = 0;
+  const written = async () => {
     if (start > 0) await betweenRequests();
-    step(items.slice(start, start + rowsPerStage), start);
+    step(slice, start);
+    start += slice.length;
+    slice = [];
+  };
+  for (const item of items) {
+    slice.push(item);
+    if (slice.length === rowsPerStage) await written();
   }
+  if (slice.length > 0) await written();
 }
 
 /**

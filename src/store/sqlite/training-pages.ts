@@ -20,35 +20,36 @@ export type TrainingPage = { firstSeq: number; text: Buffer; offsets: Buffer; so
 
 export type PageChunk = { seq: number; text: string };
 
-/** The chunks in pages: consecutive ones of the same source, up to PAGE_CHUNKS or about PAGE_BYTES. */
-export function pagesOf(chunks: readonly TrainedChunk[]): TrainingPage[] {
-  const pages: TrainingPage[] = [];
+/**
+ * The chunks in pages: consecutive ones of the same source, up to PAGE_CHUNKS or about PAGE_BYTES.
+ * Each page is made (its chunks encoded) as it is asked for, so that writing pages one at a time
+ * never holds the event loop for all of them: a 10 MB source's fifteen took 15–30 ms at once.
+ */
+export function* pagesOf(chunks: readonly TrainedChunk[]): Generator<TrainingPage> {
   // A source's chunks share its object: written as JSON once each time it changes, not once a chunk.
   let ref: SourceRef | undefined;
   let source: string | null = null;
   let texts: string[] = [];
   let bytes = 0;
   let firstSeq = 0;
-  const close = () => {
-    if (texts.length > 0) pages.push(pageOf(firstSeq, texts, bytes, source));
-    firstSeq += texts.length;
-    texts = [];
-    bytes = 0;
-  };
   for (const chunk of chunks) {
     const { text, source: chunkRef } = typeof chunk === 'string' ? { text: chunk, source: undefined } : chunk;
+    let json: string | null = source;
     if (chunkRef !== ref) {
       ref = chunkRef;
-      const json = chunkRef ? JSON.stringify(chunkRef) : null;
-      if (json !== source) close();
-      source = json;
+      json = chunkRef ? JSON.stringify(chunkRef) : null;
     }
-    if (texts.length === PAGE_CHUNKS || bytes >= PAGE_BYTES) close();
+    if (texts.length > 0 && (json !== source || texts.length === PAGE_CHUNKS || bytes >= PAGE_BYTES)) {
+      yield pageOf(firstSeq, texts, bytes, source);
+      firstSeq += texts.length;
+      texts = [];
+      bytes = 0;
+    }
+    source = json;
     texts.push(text);
     bytes += Buffer.byteLength(text);
   }
-  close();
-  return pages;
+  if (texts.length > 0) yield pageOf(firstSeq, texts, bytes, source);
 }
 
 function pageOf(firstSeq: number, texts: readonly string[], bytes: number, source: string | null): TrainingPage {
