@@ -837,6 +837,8 @@ export interface ConversationRepository {
   find(chatbotId: string, id: string): Promise<Conversation | undefined>;
   /** Where the conversation takes place, read without its messages; undefined for an unknown conversation. */
   source(chatbotId: string, id: string): Promise<ConversationSource | undefined>;
+  /** When the conversation was created, read without its messages; undefined for an unknown conversation. */
+  createdAt(chatbotId: string, id: string): Promise<Date | undefined>;
   /**
    * The conversation's last `limit` messages, oldest first ([] for an unknown conversation). Its
    * cost follows `limit`, not the conversation's length.
