@@ -1285,6 +1285,18 @@ export interface AdapterClaimRepository {
   held(accountId: string, key: string, now: Date): Promise<boolean>;
 }
 
+/**
+ * The Discord servers where an application's `/chatbot` may be registered, as its adapter last
+ * recorded them: those a start looks at for one to remove, rather than every server the bot is
+ * in. Per account (the adapter's key) and application.
+ */
+export interface CommandServerRepository {
+  /** The servers recorded; undefined before the first record. */
+  find(accountId: string, applicationId: string): Promise<string[] | undefined>;
+  /** Replaces the record. */
+  save(accountId: string, applicationId: string, serverIds: string[], at: Date): Promise<void>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'mongodb';
   readonly accounts: AccountRepository;
@@ -1312,6 +1324,7 @@ export interface Store {
   readonly webhooks: WebhookRepository;
   readonly webhookOutbox: WebhookOutboxRepository;
   readonly adapterClaims: AdapterClaimRepository;
+  readonly commandServers: CommandServerRepository;
   readonly activity: ActivityRepository;
   readonly unanswered: UnansweredRepository;
   readonly consoleSessions: ConsoleSessionRepository;
