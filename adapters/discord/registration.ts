@@ -16,12 +16,20 @@ import { chatbotCommand, COMMAND_NAME } from './interactions.js';
 // servers that may have one (the listed ones, and those a removal failed in), recorded before any
 // registration there: a start looks only at those it does not list, none when the list is the
 // same. Before the first record (a first start, or the first after a version that kept none), at
-// every server the bot is in and does not list. A recorded server the bot is no longer in stays
-// recorded, unread, for a start after it comes back.
+// every server the bot is in and does not list; a process of one shard of several does so until an
+// unsharded start has recorded them. A recorded server the bot is no longer in (or another shard's)
+// stays recorded, unread by this process, for a start that has it.
 
 type CommandServerRecord = Pick<HubClient, 'commandServers' | 'recordCommandServers'>;
 
 const sameServers = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((guildId) => b.includes(guildId));
+
+/** Whether this process gets every server the bot is in, not a shard's alone (ShardingManager, or a `shards` range). */
+function seesEveryServer(client: Client): boolean {
+  const { shards, shardCount = 1 } = client.options;
+  if (typeof shards === 'number') return shardCount <= 1;
+  return !Array.isArray(shards) || shards.length >= shardCount;
+}
 
 /** Registers `/chatbot` for the servers the bot serves; answers where, for the log. */
 export async function registerChatbotCommand(
@@ -58,8 +66,9 @@ export async function registerChatbotCommand(
     }),
   );
   // Recorded before registering anywhere, so a start cut short after it leaves none unrecorded.
+  // Looking at one shard's servers only, a first record would hide the other shards' leftovers.
   const mayHave = [...new Set([...listed, ...refused.flat()])];
-  if (!recorded || !sameServers(mayHave, recorded)) {
+  if (recorded ? !sameServers(mayHave, recorded) : seesEveryServer(client)) {
     await hub.recordCommandServers(applicationId, mayHave).catch((error: unknown) => {
       logger.warn({ err: error }, 'could not record in the hub where /chatbot is registered: a server listed now and dropped later may keep it');
     });

@@ -321,6 +321,26 @@ describe('Discord adapter', () => {
     expect(other.violations).toEqual([]);
   });
 
+  it('records nothing from a first start of one shard of several, which sees only its shard\'s servers', async () => {
+    // A record made from one shard's servers would hide a /chatbot an earlier list left in another's.
+    const other = await startFakeDiscord({ token: TOKEN });
+    const dropped = other.addGuild().guildId;
+    other.seedCommands(`guild:${dropped}`, ['chatbot']);
+    // As discord.js's ShardingManager tells the process it spawns: shard 0 of 2.
+    Object.assign(process.env, { SHARDS: '[0]', SHARD_COUNT: '2' });
+    try {
+      const started = await startDiscordBot({ config: config(other, { guildIds: [other.guildId] }), hub, logger: pino({ level: 'silent' }) });
+      await started.stop();
+      expect(other.commandNames(`guild:${dropped}`)).toEqual([]);
+      expect(await hub.commandServers(other.applicationId)).toBeNull();
+    } finally {
+      delete process.env.SHARDS;
+      delete process.env.SHARD_COUNT;
+      await other.close();
+    }
+    expect(other.violations).toEqual([]);
+  });
+
   it('warns at start when the bot is public, as anyone could add it to a server they manage and administer the account there', async () => {
     // Found setting up a community server: Discord makes a new bot public, and whoever adds it to
     // their own server has Manage Server there, so `/chatbot leads` gave them every lead.
