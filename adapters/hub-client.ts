@@ -186,6 +186,7 @@ export function createHubClient(apiUrl: string, apiKey: string) {
     (await json<{ data: T }>(method, path, body, query)).data;
 
   const chatbotPath = (chatbotId: string) => `/chatbots/${encodeURIComponent(chatbotId)}`;
+  const commandServersPath = (applicationId: string) => `/integrations/discord/${encodeURIComponent(applicationId)}/command-servers`;
   const handoffPath = (chatbotId: string, conversationId: string) =>
     `${chatbotPath(chatbotId)}/conversations/${encodeURIComponent(conversationId)}/handoff`;
 
@@ -244,6 +245,12 @@ export function createHubClient(apiUrl: string, apiKey: string) {
     /** Holds `key` for `ttlSeconds` across every adapter instance; true when this call took it. */
     claim: async (key: string, ttlSeconds: number) =>
       (await data<{ claimed: boolean }>('POST', '/integrations/claims', { key, ttlSeconds })).claimed,
+    /** The servers where Discord application `applicationId`'s /chatbot may be registered; null before any record. */
+    commandServers: async (applicationId: string) =>
+      (await data<{ serverIds: string[] | null }>('GET', commandServersPath(applicationId))).serverIds,
+    /** Records those servers, in place of the ones before. */
+    recordCommandServers: (applicationId: string, serverIds: string[]) =>
+      data<{ serverIds: string[] }>('PUT', commandServersPath(applicationId), { serverIds }),
     /** Whether some instance holds `key`. */
     isHeld: async (key: string) =>
       (await data<{ held: boolean }>('GET', `/integrations/claims/${encodeURIComponent(key)}`)).held,

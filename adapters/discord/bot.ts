@@ -154,7 +154,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     });
 
     // Registered once the handlers listen, so nothing that arrives meanwhile is dropped.
-    const commands = await registerChatbotCommand(readyClient, config.guildIds, logger);
+    const commands = await registerChatbotCommand(readyClient, config.guildIds, hub, logger);
     const notices = startHandoffNotices({ client: readyClient, hub, logger, serves });
     logger.info(
       { user: readyClient.user.tag, applicationId, commands },

@@ -8,16 +8,33 @@ import type { Store, WebhookDelivery } from '../../src/store/port.js';
 // asked as the delivery is about to be sent, so erasure wins whenever it came, a crash between two
 // writes included.
 
-/** Whether the record still stands; a conversation's handoff goes with it, and is read without its messages. */
-const stands: Record<ErasableSubject['kind'], (store: Store, chatbotId: string, id: string) => Promise<unknown>> = {
-  lead: (store, chatbotId, id) => store.leads.find(chatbotId, id),
-  group: (store, chatbotId, id) => store.unanswered.find(chatbotId, id),
-  conversation: (store, chatbotId, id) => store.handoffs.find(chatbotId, id),
-};
+/**
+ * Whether the record still stands. A handoff event's conversation stands while its handoff is the
+ * one the event tells of, or the conversation under its id began no later than that one was
+ * requested: one started afresh under an erased one's id began after (handoff or none), while a
+ * conversation kept and handed over again since still sends its earlier handoff's events. The
+ * first test keeps a handoff of a conversation created before turns set its start (a few ms late).
+ * Read without the messages.
+ */
+async function stands(store: Store, chatbotId: string, subject: ErasableSubject): Promise<boolean> {
+  switch (subject.kind) {
+    case 'lead':
+      return (await store.leads.find(chatbotId, subject.id)) !== undefined;
+    case 'group':
+      return (await store.unanswered.find(chatbotId, subject.id)) !== undefined;
+    case 'conversation': {
+      const handoff = await store.handoffs.find(chatbotId, subject.id);
+      if (!handoff) return false;
+      if (handoff.requestedAt.getTime() === subject.handoffRequestedAt.getTime()) return true;
+      const createdAt = await store.conversations.createdAt(chatbotId, subject.id);
+      return createdAt !== undefined && createdAt <= subject.handoffRequestedAt;
+    }
+  }
+}
 
 /** Whether the lead, group or conversation `delivery` carries of a person was erased since the event was enqueued. */
 export async function carriesErased(store: Store, delivery: WebhookDelivery): Promise<boolean> {
   const subject = erasableSubject(delivery);
   if (!subject || delivery.chatbotId === null) return false;
-  return (await stands[subject.kind](store, delivery.chatbotId, subject.id)) === undefined;
+  return !(await stands(store, delivery.chatbotId, subject));
 }

@@ -109,6 +109,7 @@ export async function startChat(
           id: ids[index],
           createdAt: at,
         })),
+        at,
         tally,
       });
       savedKind = kind;
@@ -211,6 +212,7 @@ async function handOffTurn(store: Store, chatbot: Chatbot, input: ChatInput, con
     source: input.source ?? 'API',
     contactId: input.contactId ?? null,
     messages: turn.map((message, index) => ({ ...message, id: ids[index], createdAt: at })),
+    at,
   });
   await requestHandoff(store, chatbot, conversationId, at);
   return handoffReply(handoff.waitingMessage, ids.at(-1));

@@ -27,6 +27,11 @@ export type Exchange = {
   source: ConversationSource;
   contactId: string | null;
   messages: NewMessage[];
+  /**
+   * When the turn took place: a conversation it creates begins then, so no handoff requested in
+   * the turn (at the same time) precedes its conversation.
+   */
+  at: Date;
   /** Counted with the exchange (see ConversationAppend). */
   tally?: ActivityTally;
 };
@@ -40,7 +45,7 @@ export function recordExchange(store: Store, chatbot: Chatbot, exchange: Exchang
     source: exchange.source,
     contactId: exchange.contactId,
     messages: exchange.messages,
-    at: new Date(),
+    at: exchange.at,
     tally: exchange.tally,
   });
 }

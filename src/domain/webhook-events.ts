@@ -135,11 +135,12 @@ export function ping(webhook: Webhook, at: Date): WebhookDelivery {
 
 /**
  * The person's record an event carries, which erasing them removes: their lead, a group of
- * unanswered questions they opened, or their conversation (a handoff event names it).
+ * unanswered questions they opened, or their conversation (a handoff event names it, and when
+ * its handoff was requested, which a conversation started afresh under the id came after).
  */
-export type ErasableSubject = { kind: 'lead' | 'group' | 'conversation'; id: string };
+export type ErasableSubject = { kind: 'lead' | 'group'; id: string } | { kind: 'conversation'; id: string; handoffRequestedAt: Date };
 
-type ErasablePayload = { leadId: string; group: { id: string }; conversationId: string };
+type ErasablePayload = { leadId: string; group: { id: string }; conversationId: string; handoff: { requested_at: string } };
 
 /** What `delivery` carries of a person, read from the body leadSubmitted, unansweredCreated or handoffChanged wrote; a ping carries none. */
 export function erasableSubject(delivery: Pick<WebhookDelivery, 'eventType' | 'body'>): ErasableSubject | undefined {
@@ -152,6 +153,6 @@ export function erasableSubject(delivery: Pick<WebhookDelivery, 'eventType' | 'b
       return { kind: 'group', id: payload.group.id };
     case 'handoff.requested':
     case 'handoff.resolved':
-      return { kind: 'conversation', id: payload.conversationId };
+      return { kind: 'conversation', id: payload.conversationId, handoffRequestedAt: new Date(payload.handoff.requested_at) };
   }
 }

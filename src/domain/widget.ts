@@ -128,7 +128,7 @@ export async function requestWidgetHandoff(
   const ids = await store.conversations.reserveMessageIds(said.length);
   const at = new Date();
   const messages = said.map((message, index) => ({ ...message, id: ids[index] as string, createdAt: at }));
-  await recordExchange(store, chatbot, { conversationId, source: SOURCE, contactId: null, messages });
+  await recordExchange(store, chatbot, { conversationId, source: SOURCE, contactId: null, messages, at });
   // None when another request opened one in between: that one stands.
   const handoff = (await requestHandoff(store, chatbot, conversationId, at)) ?? (await store.handoffs.find(chatbot.id, conversationId));
   if (!handoff) throw notFound(`conversation ${conversationId}`);

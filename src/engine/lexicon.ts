@@ -45,6 +45,7 @@ function load(): Files {
     }),
   );
   files = { index: index as Record<Pos, string>, exceptions: exceptions as Record<Pos, Map<string, string>> };
+  setImmediate(readWaysOfPuttingInSteps).unref();
   return files;
 }
 
@@ -251,17 +252,34 @@ type Synset = { file: string; words: string[]; pointers: Pointer[]; gloss: strin
 
 const POINTER_POS: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
 
-/** The synset at a byte offset of data.<pos>: "02082541 38 v 02 return 0 bring_back 0 019 @ …". */
-function synset(pos: Pos, offset: number): Synset {
+/** The bytes of a synset's line read: one is rarely longer, and its words and first pointers (the hypernyms) come first. */
+const LINE_BYTES = 4_096;
+/** Where a synset's line is read, one at a time (reads are synchronous). */
+const lineBuffer = Buffer.alloc(LINE_BYTES);
+const NEWLINE = 0x0a;
+
+/** The line of the synset at a byte offset of data.<pos>, one positioned read. */
+function synsetLine(pos: Pos, offset: number): string {
   let fd = descriptors.get(pos);
   if (fd === undefined) {
     fd = openSync(join(DICT, `data.${pos}`), 'r');
     descriptors.set(pos, fd);
   }
-  // A synset's line is rarely longer; its words and first pointers (the hypernyms) come first.
-  const buffer = Buffer.alloc(4_096);
-  const read = readSync(fd, buffer, 0, buffer.length, offset);
-  const line = buffer.toString('latin1', 0, read).split('\n')[0] ?? '';
+  // Only the line is decoded: the rest of what is read belongs to the next synsets.
+  const read = readSync(fd, lineBuffer, 0, LINE_BYTES, offset);
+  const newline = lineBuffer.subarray(0, read).indexOf(NEWLINE);
+  return lineBuffer.toString('latin1', 0, newline < 0 ? read : newline);
+}
+
+/** A synset line's gloss (definition and examples), after its " | ". */
+function glossOf(line: string): string {
+  const bar = line.indexOf(' | ');
+  return bar < 0 ? '' : line.slice(bar + 3);
+}
+
+/** The synset at a byte offset of data.<pos>: "02082541 38 v 02 return 0 bring_back 0 019 @ …". */
+function synset(pos: Pos, offset: number): Synset {
+  const line = synsetLine(pos, offset);
   const fields = line.split(' ');
   const count = Number.parseInt(fields[3] ?? '0', 16);
   const words = Array.from({ length: count }, (_, i) => fields[4 + 2 * i] ?? '')
@@ -275,8 +293,7 @@ function synset(pos: Pos, offset: number): Synset {
     const toWord = Number.parseInt(wordNumbers.slice(2), 16) || 0;
     return into ? [{ symbol, pos: into, target: Number(target), fromWord, toWord }] : [];
   }).flat();
-  const bar = line.indexOf(' | ');
-  return { file: fields[1] ?? '', words, pointers, gloss: bar < 0 ? '' : line.slice(bar + 3) };
+  return { file: fields[1] ?? '', words, pointers, gloss: glossOf(line) };
 }
 
 /** The offsets of the noun synsets the one at `offset` is a kind of (its hypernyms, "@" and "@i"). */
@@ -379,32 +396,118 @@ export const placingVerbs = memoised((thing) => {
     if (level > 0 && depthOf(offset) < MIN_PLACED_DEPTH) continue;
     for (const member of synset('noun', offset).words) named.add(member);
   }
-  return waysOfPutting().flatMap(({ verb, defining }) => ([...named].some((word) => defining.has(word)) ? [verb] : []));
+  const { verbs, byForm } = waysOfPutting();
+  const defined = new Set<string>();
+  // A definition's word with a dictionary form among the thing's words is filed under that form or one of its inflections.
+  for (const form of [...named].flatMap(inflections)) {
+    for (const { verb, word } of byForm.get(form) ?? []) {
+      if (named.has(word) || lemmas(word).some((lemma) => named.has(lemma))) defined.add(verb);
+    }
+  }
+  return verbs.filter((verb) => defined.has(verb));
 });
 
-let putting: { verb: string; defining: Set<string> }[] | undefined;
+/** A word of the definitions of a way of putting, and the way's verb. */
+type DefiningWord = { verb: string; word: string };
+
+/**
+ * The verbs of the ways of putting, and the words of their senses' definitions (not their
+ * examples) by form: each under itself and its irregular bases, so that one is found under its
+ * dictionary form's inflections without looking it up in the index first.
+ */
+type Putting = { verbs: string[]; byForm: Map<string, DefiningWord[]> };
+
+let putting: Putting | undefined;
+let puttingRead: Generator<void, Putting> | undefined;
+
+/** Reads on with the ways of putting; answers whether they are read. A read that fails starts again when next asked. */
+function readOnWaysOfPutting(): boolean {
+  if (putting) return true;
+  puttingRead ??= readWaysOfPutting();
+  try {
+    const next = puttingRead.next();
+    if (next.done) putting = next.value;
+    return next.done === true;
+  } catch (error) {
+    puttingRead = undefined;
+    throw error;
+  }
+}
+
+/** How long one step of reading the ways of putting may hold the event loop. */
+const PUTTING_STEP_MS = 2;
+
+/**
+ * Reads the ways of putting a few ms at a time between other work, from the first use of the
+ * dictionary: the first thing asked a place for mostly finds them read.
+ */
+function readWaysOfPuttingInSteps(): void {
+  const started = performance.now();
+  try {
+    while (performance.now() - started < PUTTING_STEP_MS) if (readOnWaysOfPutting()) return;
+  } catch {
+    // Left to the first thing asked a place for, which then fails as it always could.
+    return;
+  }
+  setImmediate(readWaysOfPuttingInSteps).unref();
+}
+
+/** The ways of putting; what is not read yet is read at once. */
+function waysOfPutting(): Putting {
+  while (!readOnWaysOfPutting());
+  return putting as Putting;
+}
 
 /**
  * The one-word verbs of the ways of putting something somewhere (those WordNet puts under "put" in
- * its commonest sense), each with the words its senses' definitions (not their examples) hold, as
- * written and in their dictionary forms. Read once: a few hundred synsets.
+ * its commonest sense), with the words of their senses' definitions, a synset at a step. Read once:
+ * a few hundred synsets, of which only the definitions are decoded; their words are looked up in
+ * the index only for a thing they may define, not all at once (read and looked up at once, they
+ * held the event loop for about 85 ms).
  */
-function waysOfPutting(): { verb: string; defining: Set<string> }[] {
-  if (putting) return putting;
+function* readWaysOfPutting(): Generator<void, Putting> {
   const [put] = senses('put').filter(({ pos }) => pos === 'verb').flatMap(({ offsets }) => offsets);
-  const ways = put === undefined ? [] : synset('verb', put).pointers.filter(({ symbol, pos }) => symbol === '~' && pos === 'verb');
-  const verbs = new Set(ways.flatMap(({ target }) => synset('verb', target).words.filter((verb) => !verb.includes(' '))));
-  putting = [...verbs].map((verb) => {
+  const troponyms = put === undefined ? [] : synset('verb', put).pointers.filter(({ symbol, pos }) => symbol === '~' && pos === 'verb');
+  const ways = new Set<string>();
+  for (const { target } of troponyms) {
+    yield;
+    for (const verb of synset('verb', target).words) if (!verb.includes(' ')) ways.add(verb);
+  }
+  const verbs = [...ways];
+  const byForm = new Map<string, DefiningWord[]>();
+  const file = (form: string, defining: DefiningWord) => {
+    const filed = byForm.get(form);
+    if (filed) filed.push(defining);
+    else byForm.set(form, [defining]);
+  };
+  const { exceptions } = load();
+  for (const verb of verbs) {
     const defining = new Set<string>();
     for (const offset of verbSenses(verb)) {
-      for (const word of words(synset('verb', offset).gloss.split(/;\s*"/)[0] ?? '')) {
+      yield;
+      for (const word of words(glossOf(synsetLine('verb', offset)).split(/;\s*"/)[0] ?? '')) {
+        if (defining.has(word)) continue;
         defining.add(word);
-        for (const lemma of lemmas(word)) defining.add(lemma);
+        file(word, { verb, word });
+        for (const pos of POS) {
+          const irregular = exceptions[pos].get(word);
+          if (irregular) file(irregular.replace(/_/g, ' '), { verb, word });
+        }
       }
     }
-    return { verb, defining };
-  });
-  return putting;
+  }
+  return { verbs, byForm };
+}
+
+/**
+ * A word and every word WordNet's detachment rules make it of ("park" → parks, parked, parking,
+ * …, known or not): each word whose rules may give it as a dictionary form.
+ */
+function inflections(word: string): string[] {
+  const inflected = POS.flatMap((pos) =>
+    DETACH[pos].flatMap(([suffix, replacement]) => (word.endsWith(replacement) ? [word.slice(0, word.length - replacement.length) + suffix] : [])),
+  );
+  return [word, ...inflected];
 }
 
 /** Every sense of a verb, as synsets' offsets. */

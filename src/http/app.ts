@@ -17,6 +17,7 @@ import { describeApi, type OpenApiDocument } from './openapi.js';
 import { routeLookup } from './route-lookup.js';
 import { accountPaths, accountRoutes } from './routes/account.js';
 import { adapterClaimPaths, adapterClaimRoutes } from './routes/adapter-claims.js';
+import { commandServerPaths, commandServerRoutes } from './routes/command-servers.js';
 import { apiKeyPaths, apiKeyRoutes } from './routes/api-keys.js';
 import { assetPaths, assetRoutes } from './routes/assets.js';
 import { chatbotPromptPaths, chatbotPromptRoutes } from './routes/chatbot-prompts.js';
@@ -142,6 +143,7 @@ export function appRouters({
     api(integrationRoutes(store)),
     api(webhookRoutes(store, { allowPrivate: webhookAllowPrivate })),
     api(adapterClaimRoutes(store)),
+    api(commandServerRoutes(store)),
     api(chatbotPromptRoutes(store)),
     api(contactRoutes(store), contactsLimit),
     api(customAttributeRoutes(store), contactsLimit),
@@ -171,6 +173,7 @@ export function apiDocument(): OpenApiDocument {
         integrationPaths,
         webhookPaths,
         adapterClaimPaths,
+        commandServerPaths,
         chatbotPromptPaths,
         contactPaths,
         customAttributePaths,

@@ -837,6 +837,8 @@ export interface ConversationRepository {
   find(chatbotId: string, id: string): Promise<Conversation | undefined>;
   /** Where the conversation takes place, read without its messages; undefined for an unknown conversation. */
   source(chatbotId: string, id: string): Promise<ConversationSource | undefined>;
+  /** When the conversation was created, read without its messages; undefined for an unknown conversation. */
+  createdAt(chatbotId: string, id: string): Promise<Date | undefined>;
   /**
    * The conversation's last `limit` messages, oldest first ([] for an unknown conversation). Its
    * cost follows `limit`, not the conversation's length.
@@ -1283,6 +1285,18 @@ export interface AdapterClaimRepository {
   held(accountId: string, key: string, now: Date): Promise<boolean>;
 }
 
+/**
+ * The Discord servers where an application's `/chatbot` may be registered, as its adapter last
+ * recorded them: those a start looks at for one to remove, rather than every server the bot is
+ * in. Per account (the adapter's key) and application.
+ */
+export interface CommandServerRepository {
+  /** The servers recorded; undefined before the first record. */
+  find(accountId: string, applicationId: string): Promise<string[] | undefined>;
+  /** Replaces the record. */
+  save(accountId: string, applicationId: string, serverIds: string[], at: Date): Promise<void>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'mongodb';
   readonly accounts: AccountRepository;
@@ -1310,6 +1324,7 @@ export interface Store {
   readonly webhooks: WebhookRepository;
   readonly webhookOutbox: WebhookOutboxRepository;
   readonly adapterClaims: AdapterClaimRepository;
+  readonly commandServers: CommandServerRepository;
   readonly activity: ActivityRepository;
   readonly unanswered: UnansweredRepository;
   readonly consoleSessions: ConsoleSessionRepository;

@@ -215,7 +215,7 @@ describe('Discord adapter', () => {
     });
     const registrations = () => other.registeredCommands.map(({ scope, commands }) => [scope, commands.map((item) => (item as { name: string }).name)]);
     try {
-      // The global one goes first: a start without a list reads a global /chatbot as no server having one.
+      // The global one goes, then each listed server the bot is in gets its own.
       const [first, next, last] = registrations();
       expect(first).toEqual(['global', []]);
       expect([next, last].sort()).toEqual([[`guild:${other.guildId}`, ['chatbot']], [`guild:${second.guildId}`, ['chatbot']]].sort());
@@ -278,6 +278,64 @@ describe('Discord adapter', () => {
       expect(inServers()).toBe(before);
       expect(where()).toEqual(globalOnly);
     } finally {
+      await other.close();
+    }
+    expect(other.violations).toEqual([]);
+  });
+
+  it('with a list, looks for a /chatbot left over only in the servers the hub recorded as having one, however many the bot is in', async () => {
+    // Found as a reviewer: each start with DISCORD_GUILD_IDS read the commands of every server the
+    // bot is in but the list does not name, a request each, though none could have /chatbot.
+    const other = await startFakeDiscord({ token: TOKEN });
+    const ignored = Array.from({ length: 5 }, () => other.addGuild().guildId);
+    const added = other.addGuild().guildId;
+    const serverCommands = () => other.requests.filter((request) => /\/guilds\/\d+\/commands/.test(request.path)).map((request) => `${request.method} ${request.path}`);
+    const run = async (guildIds: string[] | undefined) => {
+      const before = serverCommands().length;
+      const started = await startDiscordBot({ config: config(other, { guildIds }), hub, logger: pino({ level: 'silent' }) });
+      await started.stop();
+      return serverCommands().slice(before);
+    };
+    const path = (guildId: string) => `/applications/${other.applicationId}/guilds/${guildId}/commands`;
+    const put = (guildId: string) => `PUT ${path(guildId)}`;
+    try {
+      // Nothing recorded yet (a first start, or the first after a version that kept nothing): every server is looked at, once.
+      expect((await run([other.guildId])).sort()).toEqual([put(other.guildId), ...[...ignored, added].map((guildId) => `GET ${path(guildId)}`)].sort());
+      // The same list: no server but the listed one is read, however many the bot is in.
+      expect(await run([other.guildId])).toEqual([put(other.guildId)]);
+      expect((await run([other.guildId, added])).sort()).toEqual([put(other.guildId), put(added)].sort());
+      expect(other.commandNames(`guild:${added}`)).toEqual(['chatbot']);
+      // The list drops a server: that one alone is looked at, and its /chatbot goes.
+      const dropping = await run([other.guildId]);
+      expect(dropping.filter((request) => !request.startsWith('DELETE'))).toEqual([`GET ${path(added)}`, put(other.guildId)]);
+      expect(dropping.filter((request) => request.startsWith('DELETE'))).toHaveLength(1);
+      expect(other.commandNames(`guild:${added}`)).toEqual([]);
+      // Without a list, the listed server's /chatbot goes and the others stay unread.
+      expect(await run(undefined)).toEqual([`GET ${path(other.guildId)}`, expect.stringMatching(new RegExp(`^DELETE ${path(other.guildId)}/\\d+$`))]);
+      expect(await run(undefined)).toEqual([]);
+      expect(other.commandNames('global')).toEqual(['chatbot']);
+      expect(ignored.map((guildId) => other.commandNames(`guild:${guildId}`))).toEqual(ignored.map(() => []));
+    } finally {
+      await other.close();
+    }
+    expect(other.violations).toEqual([]);
+  });
+
+  it('records nothing from a first start of one shard of several, which sees only its shard\'s servers', async () => {
+    // A record made from one shard's servers would hide a /chatbot an earlier list left in another's.
+    const other = await startFakeDiscord({ token: TOKEN });
+    const dropped = other.addGuild().guildId;
+    other.seedCommands(`guild:${dropped}`, ['chatbot']);
+    // As discord.js's ShardingManager tells the process it spawns: shard 0 of 2.
+    Object.assign(process.env, { SHARDS: '[0]', SHARD_COUNT: '2' });
+    try {
+      const started = await startDiscordBot({ config: config(other, { guildIds: [other.guildId] }), hub, logger: pino({ level: 'silent' }) });
+      await started.stop();
+      expect(other.commandNames(`guild:${dropped}`)).toEqual([]);
+      expect(await hub.commandServers(other.applicationId)).toBeNull();
+    } finally {
+      delete process.env.SHARDS;
+      delete process.env.SHARD_COUNT;
       await other.close();
     }
     expect(other.violations).toEqual([]);

@@ -240,7 +240,7 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(200, 'DELETE', `${sources}/{sourceId}`, source);
     await expectStatus(404, 'GET', `${sources}/{sourceId}`, source);
 
-    // Integrations: bindings, digests, claims, prompts.
+    // Integrations: bindings, digests, claims, command servers, prompts.
     const channel = { platform: 'slack', workspaceId: 'T1', channelId: 'C1', chatbotId };
     const binding = await expectStatus(200, 'POST', `${api}/integrations/bindings`, { json: channel });
     await expectStatus(200, 'GET', `${api}/integrations/bindings`);
@@ -253,6 +253,9 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(200, 'DELETE', `${api}/integrations/digests/{id}`, { params: { id: String(digest.data.id) } });
     await expectStatus(200, 'POST', `${api}/integrations/claims`, { json: { key: 'doc:1', ttlSeconds: 60 } });
     await expectStatus(200, 'GET', `${api}/integrations/claims/{key}`, { params: { key: 'doc:1' } });
+    const application = { applicationId: '1234567890' };
+    await expectStatus(200, 'GET', `${api}/integrations/discord/{applicationId}/command-servers`, { params: application });
+    await expectStatus(200, 'PUT', `${api}/integrations/discord/{applicationId}/command-servers`, { params: application, json: { serverIds: ['42'] } });
     await expectStatus(200, 'GET', `${api}/integrations/chatbots/{chatbotId}/prompts`, { params: bot });
 
     // Webhooks.

@@ -14,10 +14,12 @@ import { silent } from './helpers.js';
 // the person is erased, and only then does it enqueue the event, after the erasure removed the
 // deliveries there were. The event, which carries the erased person's words, is dropped unsent.
 // So is a handoff event of an erased conversation, whether the handoff was requested or resolved
-// as the conversation was erased, or the job claimed its delivery just before.
+// as the conversation was erased, or the job claimed its delivery just before; and so it stays
+// when a new chat takes up the erased conversation's id and asks for a person before it is sent.
 
 const T0 = new Date('2026-03-10T08:00:00.000Z');
 const HOUR_MS = 3_600_000;
+const REUSED_AT = new Date(T0.getTime() + HOUR_MS);
 
 describe.each(storeTargets.filter((target) => target.available))('$name store: the webhook job racing an erasure', (target) => {
   let store: Store;
@@ -84,6 +86,17 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
   const sentPayloads = () =>
     receiver.received.map((request) => (JSON.parse(request.body) as { payload: { leadId?: string; group?: { id: string }; conversationId?: string } }).payload);
   const eraseConversation = (id: string) => () => store.conversations.delete(chatbot.id, id);
+  /** Erases the conversation; a new chat then takes up its id an hour later and asks for a person. */
+  const eraseAndReuse = (id: string) => async () => {
+    await store.conversations.delete(chatbot.id, id);
+    await seedConversation(store, chatbot, id, REUSED_AT);
+    await requestHandoff(store, chatbot, id, REUSED_AT);
+  };
+  const sentHandoffs = () =>
+    receiver.received.map((request) => {
+      const { payload } = JSON.parse(request.body) as { payload: { conversationId: string; handoff: { requested_at: string } } };
+      return `${payload.conversationId} ${payload.handoff.requested_at}`;
+    });
   /** Two conversations, each with a person asked for. */
   const handedOver = async (announcing: Store = store) => {
     for (const id of ['c-erased', 'c-kept']) await seedConversation(store, chatbot, id, T0);
@@ -146,5 +159,49 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
     await handedOver();
 
     await expectKeptOnlySent(await dispatcherErasing(eraseConversation('c-erased')).tick(), webhook.id);
+  });
+
+  it('drops the handoff.requested of a conversation erased as it was handed over, once its id is taken up and handed over again', async () => {
+    const webhook = await subscribe('handoff.requested');
+    await handedOver(erasing(eraseAndReuse('c-erased')));
+
+    const outcomes = await dispatcherOn(store).tick();
+
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['delivered', 'delivered', 'dropped']);
+    expect(outcomes.every((outcome) => outcome.webhookId === webhook.id)).toBe(true);
+    expect(sentHandoffs().sort()).toEqual([`c-erased ${REUSED_AT.toISOString()}`, `c-kept ${T0.toISOString()}`]);
+  });
+
+  it('drops the handoff event of a conversation erased once the job claimed it, its id taken up and handed over again', async () => {
+    const webhook = await subscribe('handoff.requested');
+    await handedOver();
+
+    await expectOneDroppedOneSent(await dispatcherErasing(eraseAndReuse('c-erased')).tick(), webhook.id);
+    expect(sentHandoffs()).toEqual([`c-kept ${T0.toISOString()}`]);
+    expect((await dispatcherOn(store).tick()).map((outcome) => outcome.status)).toEqual(['delivered']);
+    expect(sentHandoffs()).toEqual([`c-kept ${T0.toISOString()}`, `c-erased ${REUSED_AT.toISOString()}`]);
+  });
+
+  it('sends the events of an earlier handoff of a conversation kept, handed over again before they went out', async () => {
+    const webhook = await subscribe('handoff.requested');
+    await seedConversation(store, chatbot, 'c-kept', T0);
+    await requestHandoff(store, chatbot, 'c-kept', T0);
+    await resolveHandoff(store, account, chatbot.id, 'c-kept');
+    await requestHandoff(store, chatbot, 'c-kept', REUSED_AT);
+
+    const outcomes = await dispatcherOn(store).tick();
+
+    expect(outcomes.map((outcome) => [outcome.status, outcome.webhookId])).toEqual([['delivered', webhook.id], ['delivered', webhook.id]]);
+    expect(sentHandoffs().sort()).toEqual([`c-kept ${T0.toISOString()}`, `c-kept ${REUSED_AT.toISOString()}`]);
+  });
+
+  it('sends the event of the handoff a conversation has, though the conversation was recorded after the handoff was requested', async () => {
+    // As a conversation whose first turn asked for a person was, before turns set when it began.
+    const webhook = await subscribe('handoff.requested');
+    await seedConversation(store, chatbot, 'c-kept', REUSED_AT);
+    await requestHandoff(store, chatbot, 'c-kept', T0);
+
+    expect((await dispatcherOn(store).tick()).map((outcome) => [outcome.status, outcome.webhookId])).toEqual([['delivered', webhook.id]]);
+    expect(sentHandoffs()).toEqual([`c-kept ${T0.toISOString()}`]);
   });
 });

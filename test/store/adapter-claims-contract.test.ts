@@ -4,6 +4,8 @@ import { seedAccount } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
 
 // Adapter claims: a key is held by one claimer until it expires, per account, on every adapter.
+// Beside them, what the Discord adapter records of where its /chatbot may be registered: one
+// record per account and application, replaced whole, gone with the account.
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 const at = (ms: number) => new Date(NOW.getTime() + ms);
@@ -45,5 +47,22 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: a
       Array.from({ length: 20 }, () => store.adapterClaims.claim(owner.id, 'discord:message:2', NOW, at(60_000))),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('keeps the servers last recorded for a Discord application, per account, until the account is deleted', async () => {
+    const servers = store.commandServers;
+    expect(await servers.find(owner.id, '10')).toBeUndefined();
+    await servers.save(owner.id, '10', ['1', '2'], NOW);
+    await servers.save(owner.id, '20', ['3'], NOW);
+    await servers.save(other.id, '10', [], NOW);
+    await servers.save(owner.id, '10', ['2', '4'], NOW);
+    expect(await servers.find(owner.id, '10')).toEqual(['2', '4']);
+    expect(await servers.find(owner.id, '20')).toEqual(['3']);
+    expect(await servers.find(other.id, '10')).toEqual([]);
+
+    await store.accounts.delete(owner.id);
+    expect(await servers.find(owner.id, '10')).toBeUndefined();
+    expect(await servers.find(owner.id, '20')).toBeUndefined();
+    expect(await servers.find(other.id, '10')).toEqual([]);
   });
 });

@@ -46,7 +46,7 @@ export async function nameUnnamedKeys(models: MongoModels): Promise<void> {
 const find = (doc: AccountDoc | null) => (doc ? toAccount(doc) : undefined);
 
 export function mongoAccounts(models: MongoModels): AccountRepository {
-  const { accounts, apiKeys, consoleSessions, consoleLinks, usage, adapterClaims, webhooks, webhookDeliveries, webhookAttempts } = models;
+  const { accounts, apiKeys, consoleSessions, consoleLinks, usage, adapterClaims, commandServers, webhooks, webhookDeliveries, webhookAttempts } = models;
   const byId = async (id: string) => find(await accounts.findById(id).lean<AccountDoc>());
 
   return {
@@ -112,13 +112,15 @@ export function mongoAccounts(models: MongoModels): AccountRepository {
       const { deletedCount } = await accounts.deleteOne({ _id: id });
       const hooks = (await webhooks.find({ accountId: id }, { _id: 1 }).lean<{ _id: string }[]>()).map((doc) => doc._id);
       const owned = { accountId: id };
+      // A claim's or command record's _id is the account's id, a NUL and its key: a range of _id (MongoDB refuses a NUL in a regex).
+      const ownedIds = { _id: { $gte: `${id}\u0000`, $lt: `${id}\u0001` } };
       await Promise.all([
         apiKeys.deleteMany(owned),
         consoleSessions.deleteMany(owned),
         consoleLinks.deleteMany(owned),
         usage.deleteMany(owned),
-        // A claim's _id is the account's id, a NUL and its key: a range of _id (MongoDB refuses a NUL in a regex).
-        adapterClaims.deleteMany({ _id: { $gte: `${id}\u0000`, $lt: `${id}\u0001` } }),
+        adapterClaims.deleteMany(ownedIds),
+        commandServers.deleteMany(ownedIds),
         webhookAttempts.deleteMany({ webhookId: { $in: hooks } }),
         webhookDeliveries.deleteMany(owned),
         webhooks.deleteMany(owned),

@@ -81,6 +81,12 @@ export function mongoConversations(models: MongoModels, writes: AtomicWrites, co
     return byConversation;
   }
 
+  /** What is known of a conversation without reading its messages. */
+  const headerOf = (chatbotId: string, id: string) =>
+    conversations
+      .findOne({ _id: conversationDocumentId(chatbotId, id), chatbotId }, { source: 1, createdAt: 1 })
+      .lean<Pick<ConversationDoc, 'source' | 'createdAt'>>();
+
   return {
     // The conversation's counter reserves a block of sequence numbers in one atomic write, so
     // concurrent appends never interleave a batch or lose each other's messages; the messages
@@ -112,10 +118,10 @@ export function mongoConversations(models: MongoModels, writes: AtomicWrites, co
       return toConversation(doc, (await messagesOf(chatbotId, [id])).get(id) ?? []);
     },
     async source(chatbotId, id) {
-      const doc = await conversations
-        .findOne({ _id: conversationDocumentId(chatbotId, id), chatbotId }, { source: 1 })
-        .lean<Pick<ConversationDoc, 'source'>>();
-      return doc?.source;
+      return (await headerOf(chatbotId, id))?.source;
+    },
+    async createdAt(chatbotId, id) {
+      return (await headerOf(chatbotId, id))?.createdAt;
     },
     async recentMessages(chatbotId, id, limit) {
       const docs = await conversationMessages

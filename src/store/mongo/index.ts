@@ -5,6 +5,7 @@ import { mongoActivity, mongoActivityCount } from './activity.js';
 import { mongoHandoffNotices, mongoHandoffOutbox } from './handoff-notices.js';
 import { mongoHandoffs } from './handoffs.js';
 import { mongoAdapterClaims } from './adapter-claims.js';
+import { mongoCommandServers } from './command-servers.js';
 import { mongoAssets } from './assets.js';
 import { atomicWrites } from './atomic.js';
 import { mongoAttributes } from './attributes.js';
@@ -85,6 +86,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     webhooks: mongoWebhooks(models),
     webhookOutbox: mongoWebhookOutbox(models),
     adapterClaims: mongoAdapterClaims(models),
+    commandServers: mongoCommandServers(models),
     activity: mongoActivity(models, countActivity),
     unanswered: mongoUnanswered(models),
     consoleSessions: mongoConsoleSessions(models),

@@ -597,6 +597,17 @@ const adapterClaimSchema = new Schema<AdapterClaimDoc>(
 // MongoDB's TTL monitor removes expired claims; until it runs, claim() takes them over.
 adapterClaimSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
+/**
+ * Where a Discord application's /chatbot may be registered per server (CommandServerRepository);
+ * `_id` is the account's id, a NUL and the application's, as a claim's.
+ */
+export type CommandServersDoc = { _id: string; serverIds: string[]; updatedAt: Date };
+
+const commandServersSchema = new Schema<CommandServersDoc>(
+  { _id: required(String), serverIds: { type: [String], required: true }, updatedAt: required(Date) },
+  { ...options, collection: 'commandServers' },
+);
+
 /** `_id` is the hash of the session's token. */
 export type ConsoleSessionDoc = Omit<ConsoleSession, 'tokenHash'> & { _id: string };
 
@@ -819,6 +830,7 @@ export function mongoModels(connection: Connection) {
     webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
     webhookAttempts: connection.model('WebhookAttempt', webhookAttemptSchema),
     adapterClaims: connection.model('AdapterClaim', adapterClaimSchema),
+    commandServers: connection.model('CommandServers', commandServersSchema),
     activityHours: connection.model('ActivityHour', activityHourSchema),
     unansweredGroups: connection.model('UnansweredGroup', unansweredGroupSchema),
     consoleSessions: connection.model('ConsoleSession', consoleSessionSchema),

@@ -126,8 +126,9 @@ export function sqliteConversations(db: Database, count: ActivityCount, append: 
   const one = db.prepare<[string, string], ConversationRow>(
     'SELECT * FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
-  const sourceOf = db.prepare<[string, string], Pick<ConversationRow, 'source'>>(
-    'SELECT source FROM conversations WHERE chatbot_id = ? AND id = ?',
+  // What is known of a conversation without reading its messages.
+  const headerOf = db.prepare<[string, string], Pick<ConversationRow, 'source' | 'created_at'>>(
+    'SELECT source, created_at FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
   const messages = db.prepare<[string, string], MessageRow>(
     `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages
@@ -212,7 +213,11 @@ export function sqliteConversations(db: Database, count: ActivityCount, append: 
       return find(chatbotId, id);
     },
     async source(chatbotId, id) {
-      return sourceOf.get(chatbotId, id)?.source;
+      return headerOf.get(chatbotId, id)?.source;
+    },
+    async createdAt(chatbotId, id) {
+      const row = headerOf.get(chatbotId, id);
+      return row && new Date(row.created_at);
     },
     async recentMessages(chatbotId, id, limit) {
       return recent.all(chatbotId, id, limit).reverse().map(toMessage);

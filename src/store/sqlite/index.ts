@@ -7,6 +7,7 @@ import { sqliteActivity, sqliteActivityCount } from './activity.js';
 import { sqliteHandoffNotices, sqliteHandoffNoticeWriter } from './handoff-notices.js';
 import { sqliteHandoffs } from './handoffs.js';
 import { sqliteAdapterClaims } from './adapter-claims.js';
+import { sqliteCommandServers } from './command-servers.js';
 import { sqliteAssets } from './assets.js';
 import { sqliteAttributes } from './attributes.js';
 import { sqliteBindings } from './bindings.js';
@@ -82,6 +83,7 @@ export function openSqliteStore(filename: string): Store {
     webhooks: sqliteWebhooks(db),
     webhookOutbox: sqliteWebhookOutbox(db),
     adapterClaims: sqliteAdapterClaims(db),
+    commandServers: sqliteCommandServers(db),
     activity: sqliteActivity(db, countActivity, batched),
     unanswered: sqliteUnanswered(db, batched),
     consoleSessions: sqliteConsoleSessions(db),

@@ -703,6 +703,16 @@ export const MIGRATIONS: readonly string[] = [
   SELECT chatbot_id, version, seq, CAST(text AS BLOB), x'', source FROM training_chunks;
   DROP TABLE training_chunks;
   `,
+  // Where a Discord application's /chatbot may be registered per server (CommandServerRepository).
+  `
+  CREATE TABLE command_servers (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    application_id TEXT NOT NULL,
+    server_ids TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, application_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: Database): void {
