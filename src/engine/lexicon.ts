@@ -1,6 +1,7 @@
 import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { distance } from 'fastest-levenshtein';
 import { addressesNamed, compoundTerms, isStopword, stem, words } from './text.js';
 
@@ -45,7 +46,9 @@ function load(): Files {
     }),
   );
   files = { index: index as Record<Pos, string>, exceptions: exceptions as Record<Pos, Map<string, string>> };
-  setImmediate(readWaysOfPuttingInSteps).unref();
+  // Only questions ask for them, and only the event loop answers questions: the training threads,
+  // which load the dictionary for its irregular forms, never read them.
+  if (isMainThread) setImmediate(readWaysOfPuttingInSteps).unref();
   return files;
 }
 
