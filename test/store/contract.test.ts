@@ -106,6 +106,30 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
       });
     });
 
+    it('lists what another instance and it itself changed, right after each change', async () => {
+      const database = target.shared();
+      const [first, second] = [await database.open(), await database.open()];
+      const names = async () => (await first.chatbots.list(owned.id)).map((c) => c.name);
+      const owned = account();
+      try {
+        await first.accounts.create(owned);
+        const bot = chatbot(owned.id, { name: 'one' });
+        await first.chatbots.insertWithinLimit(bot, 5);
+        expect(await names()).toEqual(['one']);
+        await second.chatbots.insertWithinLimit(chatbot(owned.id, { name: 'two', createdAt: new Date('2026-03-01T00:00:00Z') }), 5);
+        expect(await names()).toEqual(['one', 'two']);
+        await second.chatbots.update(owned.id, bot.id, { name: 'renamed', updatedAt: new Date() });
+        expect(await names()).toEqual(['renamed', 'two']);
+        await first.chatbots.update(owned.id, bot.id, { name: 'again', updatedAt: new Date() });
+        expect(await names()).toEqual(['again', 'two']);
+        await second.chatbots.delete(owned.id, bot.id);
+        expect(await names()).toEqual(['two']);
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+        database.remove();
+      }
+    });
+
     it('never exceeds the limit, even when inserts race', async () => {
       const results = await Promise.all(
         Array.from({ length: 12 }, () => store.chatbots.insertWithinLimit(chatbot(owner.id), 4)),

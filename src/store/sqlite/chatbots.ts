@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { completeSettings } from '../../settings/chatbot-settings.js';
 import { applyPatch } from '../../settings/patch.js';
 import type { Chatbot, ChatbotChange, ChatbotRepository, ChatbotStatus, ChatbotSummary } from '../port.js';
+import type { CommitWatch } from './commit-watch.js';
 
 type ChatbotRow = {
   id: string;
@@ -36,12 +37,15 @@ const toSummary = ([id, name, status, createdAt, updatedAt, model, instructions,
   updatedAt: new Date(updatedAt),
 });
 
+/** Accounts whose lists are kept at once, at most; more, and all are dropped. */
+const MAX_KEPT_LISTS = 1000;
+
 /** The settings JSON, then the listed settings' own columns (kept equal to it). */
 function settingsColumns(settings: Chatbot['settings']) {
   return [JSON.stringify(settings), settings.model, settings.instructions, settings.visibility] as const;
 }
 
-export function sqliteChatbots(db: Database): ChatbotRepository {
+export function sqliteChatbots(db: Database, commits: CommitWatch): ChatbotRepository {
   const countOwned = db.prepare<[string], { n: number }>(
     'SELECT COUNT(*) AS n FROM chatbots WHERE account_id = ?',
   );
@@ -64,6 +68,20 @@ export function sqliteChatbots(db: Database): ChatbotRepository {
      WHERE account_id = ? AND id = ?`,
   );
   const remove = db.prepare('DELETE FROM chatbots WHERE account_id = ? AND id = ?');
+  // Even this small query takes a read transaction and its file locks, about a fifth of
+  // get-chatbots' CPU time. Lists are kept until the next commit to the database by any
+  // connection, in this process or another (each hub instance's), so none is ever stale.
+  const kept = new Map<string, SummaryRow[]>();
+  const listedRows = (accountId: string): SummaryRow[] => {
+    if (commits.committedSince()) kept.clear();
+    let rows = kept.get(accountId);
+    if (!rows) {
+      rows = owned.all(accountId);
+      if (kept.size >= MAX_KEPT_LISTS) kept.clear();
+      kept.set(accountId, rows);
+    }
+    return rows;
+  };
 
   // IMMEDIATE transactions take the write lock before reading, so a count-then-insert or a
   // read-merge-write cannot interleave with another writer, even in another process.
@@ -110,7 +128,7 @@ export function sqliteChatbots(db: Database): ChatbotRepository {
       return row ? toChatbot(row) : undefined;
     },
     async list(accountId) {
-      return owned.all(accountId).map(toSummary);
+      return listedRows(accountId).map(toSummary);
     },
     async update(accountId, id, change) {
       return update.immediate(accountId, id, change);

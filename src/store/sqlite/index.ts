@@ -13,6 +13,7 @@ import { sqliteAttributes } from './attributes.js';
 import { sqliteBindings } from './bindings.js';
 import { sqliteChatbots } from './chatbots.js';
 import { checkpointOffThread } from './checkpoints.js';
+import { watchCommits } from './commit-watch.js';
 import { sqliteConsoleSessions } from './console-sessions.js';
 import { sqliteConversations } from './conversations.js';
 import { sqliteConversationAppend } from './conversation-append.js';
@@ -43,6 +44,7 @@ export function openSqliteStore(filename: string): Store {
   db.pragma('busy_timeout = 5000');
   migrate(db);
   const stopCheckpoints = filename === ':memory:' ? async () => {} : checkpointOffThread(db, filename);
+  const commits = watchCommits(db);
 
   const sourceTexts = sqliteSourceTexts(db);
   const sourceFiles = sqliteSourceFiles(db);
@@ -55,7 +57,7 @@ export function openSqliteStore(filename: string): Store {
   return {
     engine: 'sqlite',
     accounts: sqliteAccounts(db),
-    chatbots: sqliteChatbots(db),
+    chatbots: sqliteChatbots(db, commits),
     training,
     sources: sqliteSources(db, sourceTexts, sourceFiles, training),
     retrieval,
@@ -96,6 +98,7 @@ export function openSqliteStore(filename: string): Store {
       batched.flush();
       await stopCheckpoints();
       db.close();
+      commits.close();
     },
   };
 }
