@@ -28,6 +28,15 @@ const REUSES = [
   { when: 'in a process whose clock reads the same millisecond', at: T0 },
 ];
 
+/** `erase` the first time the answer is called, nothing after. */
+function once(erase: () => Promise<unknown>): () => Promise<void> {
+  let erased = false;
+  return async () => {
+    if (!erased) await erase();
+    erased = true;
+  };
+}
+
 describe.each(storeTargets.filter((target) => target.available))('$name store: the webhook job racing an erasure', (target) => {
   let store: Store;
   let account: Account;
@@ -52,11 +61,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
    * what is due.
    */
   const erasing = (erase: () => Promise<unknown>): Store => {
-    let erased = false;
-    const before = async () => {
-      if (!erased) await erase();
-      erased = true;
-    };
+    const before = once(erase);
     const { webhookOutbox } = store;
     return {
       ...store,
@@ -70,6 +75,12 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
         }),
       },
     };
+  };
+  /** The store where `erase` runs once, as the job looks up the webhook: it asked and is about to connect to the receiver. */
+  const erasingAsItSends = (erase: () => Promise<unknown>): Store => {
+    const before = once(erase);
+    const { webhooks } = store;
+    return { ...store, webhooks: { ...webhooks, findById: (id) => before().then(() => webhooks.findById(id)) } };
   };
   /** The job on `racing`, on the real clock: a handoff handed back is announced at the time it happens. */
   const dispatcherOn = (racing: Store) =>
@@ -143,6 +154,18 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
     expect(await store.leads.find(chatbot.id, erased.id)).toBeUndefined();
     await expectOneDroppedOneSent(outcomes, webhook.id);
     expect(sentPayloads().map((payload) => payload.leadId)).toEqual([kept.id]);
+  });
+
+  it('withdraws the leads.submit of a lead erased as the job connects to the receiver, writing nothing', async () => {
+    const webhook = await subscribe('leads.submit');
+    const erased = await saveLead(store, chatbot, { name: 'Cy', email: 'cy@example.com', phone: null });
+
+    const outcomes = await dispatcherOn(erasingAsItSends(() => store.leads.delete(chatbot.id, erased.id))).tick();
+
+    expect(await store.leads.find(chatbot.id, erased.id)).toBeUndefined();
+    expect(outcomes.map((outcome) => [outcome.status, outcome.webhookId])).toEqual([['dropped', webhook.id]]);
+    expect(await store.webhookOutbox.find(outcomes[0]?.deliveryId ?? '')).toBeUndefined();
+    expect(receiver.received).toEqual([]);
   });
 
   it('drops the handoff.requested of a conversation erased as it was handed to a person', async () => {
