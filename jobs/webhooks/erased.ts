@@ -5,8 +5,8 @@ import type { Store, WebhookDelivery } from '../../src/store/port.js';
 // or group of unanswered questions just before and enqueue its event just after, on either store;
 // a handoff requested or resolved as the conversation is erased is announced just after it too,
 // and a delivery claimed before the erasure is sent after it. Whether the record still stands is
-// asked as the delivery is about to be sent, so erasure wins whenever it came, a crash between two
-// writes included.
+// asked as the delivery is about to be sent (and again once its receiver's connection is open), so
+// erasure wins whenever it came, a crash between two writes included.
 
 /**
  * Whether the record still stands. A handoff event's conversation stands while the conversation

@@ -108,7 +108,8 @@ export function handoffView(handoff: HandoffSnapshot) {
 // no key ends in it otherwise (an incarnation is hex, and a key without one ends in `:<time>`).
 const INCARNATION_MARK = '@';
 const incarnationSuffix = (incarnation: Incarnation) => (incarnation === null ? '' : `${INCARNATION_MARK}${incarnation}`);
-const incarnationInKey = (eventKey: string): Incarnation => new RegExp(`${INCARNATION_MARK}([0-9a-f]+)$`).exec(eventKey)?.[1] ?? null;
+const INCARNATION_AT_END = new RegExp(`${INCARNATION_MARK}([0-9a-f]+)$`);
+const incarnationInKey = (eventKey: string): Incarnation => INCARNATION_AT_END.exec(eventKey)?.[1] ?? null;
 
 /**
  * `handoff.requested` when a conversation is handed to a person, `handoff.resolved` when it is
