@@ -12,6 +12,7 @@ import { createInteractionHandler, DISCORD_WORDS, isDiscordAdmin } from './inter
 import { onAnswerButton, onAnswerModal } from './unanswered.js';
 import { createMessageHandler } from './messages.js';
 import { instrumentDiscord } from './metrics.js';
+import type { RetryDelays } from '../retry-in-background.js';
 import { registerChatbotCommand } from './registration.js';
 import { leaveUnlistedServers, refuseInteraction, servesGuild } from './servers.js';
 
@@ -54,6 +55,8 @@ export type DiscordBotOptions = {
   historyLimit?: number;
   /** How `/chatbot learn` watches the website it started (tests look more often). */
   learnWatch?: Omit<LearnWatchOptions, 'logger'>;
+  /** How a record of the command's servers the hub refused at start is tried again (tests try sooner). */
+  recordRetry?: RetryDelays;
 };
 
 export type DiscordBot = {
@@ -154,7 +157,8 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
     });
 
     // Registered once the handlers listen, so nothing that arrives meanwhile is dropped.
-    const commands = await registerChatbotCommand(readyClient, config.guildIds, hub, logger);
+    const stopping = new AbortController();
+    const commands = await registerChatbotCommand(readyClient, config.guildIds, hub, logger, { signal: stopping.signal, delays: options.recordRetry });
     const notices = startHandoffNotices({ client: readyClient, hub, logger, serves });
     logger.info(
       { user: readyClient.user.tag, applicationId, commands },
@@ -165,6 +169,7 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       client: readyClient,
       applicationId,
       async stop() {
+        stopping.abort();
         learning.stop();
         await notices.stop();
         readyClient.removeAllListeners();

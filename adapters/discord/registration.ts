@@ -1,6 +1,7 @@
 import { Events, type Client } from 'discord.js';
 import type { Logger } from 'pino';
 import type { HubClient } from '../hub-client.js';
+import { DEFAULT_RETRY_DELAYS, retryInBackground, type RetryDelays } from '../retry-in-background.js';
 import { chatbotCommand, COMMAND_NAME } from './interactions.js';
 
 // Where `/chatbot` is registered. With a list of servers (DISCORD_GUILD_IDS), in each listed one
@@ -18,7 +19,9 @@ import { chatbotCommand, COMMAND_NAME } from './interactions.js';
 // same. Before the first record (a first start, or the first after a version that kept none), at
 // every server the bot is in and does not list; a process of one shard of several does so until an
 // unsharded start has recorded them. A recorded server the bot is no longer in (or another shard's)
-// stays recorded, unread by this process, for a start that has it.
+// stays recorded, unread by this process, for a start that has it. A record the hub could not take
+// at start is tried again in the background until it takes it, the bot serving meanwhile: left
+// stale, a server listed now and dropped later would keep its `/chatbot`.
 
 type CommandServerRecord = Pick<HubClient, 'commandServers' | 'recordCommandServers'>;
 
@@ -31,12 +34,16 @@ function seesEveryServer(client: Client): boolean {
   return !Array.isArray(shards) || shards.length >= shardCount;
 }
 
+/** How a record the hub refused at start is tried again: until `signal` (the bot stopping) aborts. */
+export type RecordRetry = { signal: AbortSignal; delays?: RetryDelays };
+
 /** Registers `/chatbot` for the servers the bot serves; answers where, for the log. */
 export async function registerChatbotCommand(
   client: Client<true>,
   guildIds: readonly string[] | undefined,
   hub: CommandServerRecord,
   logger: Logger,
+  retry: RecordRetry,
 ): Promise<string> {
   const commands = client.application.commands;
   const applicationId = client.application.id;
@@ -69,8 +76,15 @@ export async function registerChatbotCommand(
   // Looking at one shard's servers only, a first record would hide the other shards' leftovers.
   const mayHave = [...new Set([...listed, ...refused.flat()])];
   if (recorded ? !sameServers(mayHave, recorded) : seesEveryServer(client)) {
-    await hub.recordCommandServers(applicationId, mayHave).catch((error: unknown) => {
-      logger.warn({ err: error }, 'could not record in the hub where /chatbot is registered: a server listed now and dropped later may keep it');
+    const record = () => hub.recordCommandServers(applicationId, mayHave);
+    const delays = retry.delays ?? DEFAULT_RETRY_DELAYS;
+    const couldNotRecord = (error: unknown, retryInMs: number) =>
+      logger.warn({ err: error, retryInMs }, 'could not record in the hub where /chatbot is registered: trying again');
+    await record().catch((error: unknown) => {
+      couldNotRecord(error, delays.firstMs);
+      void retryInBackground(record, { signal: retry.signal, delays, onFailure: couldNotRecord }).then((saved) => {
+        if (saved) logger.info('recorded in the hub where /chatbot is registered');
+      });
     });
   }
 

@@ -7,7 +7,7 @@ import { recordWebhookRun } from '../../src/metrics.js';
 import type { Store, Webhook, WebhookDelivery, WebhookDeliveryStatus } from '../../src/store/port.js';
 import { DEFAULT_BACKOFF, retryDelay, type Backoff } from './backoff.js';
 import { carriesErased } from './erased.js';
-import { post } from './send.js';
+import { post, WITHDRAWN } from './send.js';
 import { signedHeaders } from './sign.js';
 
 // The webhook job: each pass turns new and corrected leads and new groups of unanswered questions into outbox
@@ -117,24 +117,30 @@ export function createWebhookDispatcher(options: DispatcherOptions): Dispatcher 
     return outcome;
   }
 
+  async function dropErased(delivery: WebhookDelivery): Promise<DeliveryOutcome> {
+    await store.webhookOutbox.drop(delivery.id);
+    log.info({ webhookId: delivery.webhookId, eventId: delivery.id, eventType: delivery.eventType }, 'webhook delivery dropped: what it carried was erased');
+    return { deliveryId: delivery.id, webhookId: delivery.webhookId, status: 'dropped' };
+  }
+
+  // Asked before anything else, and again once the receiver's connection is open, just before the
+  // event is written: an erasure in between (the receiver slow to connect) withdraws it too.
   async function deliver(delivery: WebhookDelivery): Promise<DeliveryOutcome> {
-    if (await carriesErased(store, delivery)) {
-      await store.webhookOutbox.drop(delivery.id);
-      log.info({ webhookId: delivery.webhookId, eventId: delivery.id, eventType: delivery.eventType }, 'webhook delivery dropped: what it carried was erased');
-      return { deliveryId: delivery.id, webhookId: delivery.webhookId, status: 'dropped' };
-    }
+    const stillWanted = async () => !(await carriesErased(store, delivery));
+    if (!(await stillWanted())) return dropErased(delivery);
     const webhook = await store.webhooks.findById(delivery.webhookId);
     if (!webhook) return settle(delivery, 'failed', { responseStatus: null, error: 'webhook deleted' });
     if (!webhook.enabled) {
       return settle(delivery, 'failed', { responseStatus: null, error: `webhook disabled: ${webhook.disabledReason}` });
     }
     const headers = signedHeaders(webhook.secret, delivery.id, delivery.body, now());
-    let responseStatus: number;
+    let responseStatus: number | typeof WITHDRAWN;
     try {
-      responseStatus = await post(new URL(webhook.url), headers, delivery.body, { allowPrivate, timeoutMs });
+      responseStatus = await post(new URL(webhook.url), headers, delivery.body, { allowPrivate, timeoutMs, stillWanted });
     } catch (error) {
       return failed(webhook, delivery, null, reasonOf(error));
     }
+    if (responseStatus === WITHDRAWN) return dropErased(delivery);
     if (responseStatus < 200 || responseStatus > 299) {
       return failed(webhook, delivery, responseStatus, `the receiver answered ${responseStatus}`);
     }

@@ -27,10 +27,7 @@ export type Exchange = {
   source: ConversationSource;
   contactId: string | null;
   messages: NewMessage[];
-  /**
-   * When the turn took place: a conversation it creates begins then, so no handoff requested in
-   * the turn (at the same time) precedes its conversation.
-   */
+  /** When the turn took place: a conversation it creates begins then, as its messages are dated. */
   at: Date;
   /** Counted with the exchange (see ConversationAppend). */
   tally?: ActivityTally;

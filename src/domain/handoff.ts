@@ -1,4 +1,4 @@
-import type { Account, Chatbot, ConversationMessage, ConversationSource, DueHandoff, Handoff, HandoffChange, HandoffSnapshot, HandoffStatus, Store } from '../store/port.js';
+import type { Account, ChangedHandoff, Chatbot, ConversationMessage, ConversationSource, DueHandoff, Handoff, HandoffChange, HandoffSnapshot, HandoffStatus, Store } from '../store/port.js';
 import { isOpenHandoff } from '../store/port.js';
 import { findOwnedChatbot } from './owned-chatbot.js';
 import { notFound } from './errors.js';
@@ -150,7 +150,7 @@ async function moveOpen(
   chatbot: Chatbot,
   conversationId: string,
   move: (open: Handoff, at: Date) => HandoffChange,
-): Promise<Handoff | undefined> {
+): Promise<ChangedHandoff | undefined> {
   for (;;) {
     // Taken before the read: a change that came before it is older, and one after it makes this write miss.
     const at = new Date();
@@ -182,7 +182,7 @@ async function announce(
   chatbot: Chatbot,
   eventType: 'handoff.requested' | 'handoff.resolved',
   conversationId: string,
-  handoff: Handoff,
+  handoff: ChangedHandoff,
   at: Date,
 ): Promise<void> {
   const webhooks = await store.webhooks.subscribers(chatbot.accountId, chatbot.id, eventType);

@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import type { Handoff, HandoffSnapshot, PendingLead, UnansweredExample, UnansweredGroup, Webhook, WebhookDelivery, WebhookEventType } from '../store/port.js';
+import type { ChangedHandoff, HandoffSnapshot, Incarnation, PendingLead, UnansweredExample, UnansweredGroup, Webhook, WebhookDelivery, WebhookEventType } from '../store/port.js';
 
 // The events webhooks receive, in the hosted service's shape: `{id, createdAt, eventType,
 // chatbotId, payload}`. The body is fixed when the event enters the outbox, so every attempt
@@ -104,20 +104,28 @@ export function handoffView(handoff: HandoffSnapshot) {
   return { status: handoff.status, requested_at: handoff.requestedAt.toISOString(), taken_by: handoff.takenBy };
 }
 
+// A handoff event's key ends in its conversation's incarnation, when it has one, after this mark:
+// no key ends in it otherwise (an incarnation is hex, and a key without one ends in `:<time>`).
+const INCARNATION_MARK = '@';
+const incarnationSuffix = (incarnation: Incarnation) => (incarnation === null ? '' : `${INCARNATION_MARK}${incarnation}`);
+const INCARNATION_AT_END = new RegExp(`${INCARNATION_MARK}([0-9a-f]+)$`);
+const incarnationInKey = (eventKey: string): Incarnation => INCARNATION_AT_END.exec(eventKey)?.[1] ?? null;
+
 /**
  * `handoff.requested` when a conversation is handed to a person, `handoff.resolved` when it is
- * handed back (resolved, or missed: its state says which); keyed by the request and its state.
+ * handed back (resolved, or missed: its state says which); keyed by the request, its state, and
+ * the incarnation of the conversation it was in (which the body does not show).
  */
 export function handoffChanged(
   webhook: Webhook,
   eventType: 'handoff.requested' | 'handoff.resolved',
-  conversation: { chatbotId: string; conversationId: string; handoff: Handoff },
+  conversation: { chatbotId: string; conversationId: string; handoff: ChangedHandoff },
   at: Date,
 ): WebhookDelivery {
   const { chatbotId, conversationId, handoff } = conversation;
   return delivery(
     webhook,
-    `${eventType}:${chatbotId}:${conversationId}:${handoff.requestedAt.getTime()}`,
+    `${eventType}:${chatbotId}:${conversationId}:${handoff.requestedAt.getTime()}${incarnationSuffix(handoff.incarnation)}`,
     { createdAt: at.toISOString(), eventType, chatbotId, payload: { chatbotId, conversationId, handoff: handoffView(handoff) } },
     at,
   );
@@ -135,15 +143,18 @@ export function ping(webhook: Webhook, at: Date): WebhookDelivery {
 
 /**
  * The person's record an event carries, which erasing them removes: their lead, a group of
- * unanswered questions they opened, or their conversation (a handoff event names it, and when
- * its handoff was requested, which a conversation started afresh under the id came after).
+ * unanswered questions they opened, or their conversation (a handoff event names it, and which
+ * incarnation of it: one begun afresh under the id is another).
  */
-export type ErasableSubject = { kind: 'lead' | 'group'; id: string } | { kind: 'conversation'; id: string; handoffRequestedAt: Date };
+export type ErasableSubject = { kind: 'lead' | 'group'; id: string } | { kind: 'conversation'; id: string; incarnation: Incarnation };
 
-type ErasablePayload = { leadId: string; group: { id: string }; conversationId: string; handoff: { requested_at: string } };
+type ErasablePayload = { leadId: string; group: { id: string }; conversationId: string };
 
-/** What `delivery` carries of a person, read from the body leadSubmitted, unansweredCreated or handoffChanged wrote; a ping carries none. */
-export function erasableSubject(delivery: Pick<WebhookDelivery, 'eventType' | 'body'>): ErasableSubject | undefined {
+/**
+ * What `delivery` carries of a person, read from what leadSubmitted, unansweredCreated or
+ * handoffChanged wrote; a ping carries none.
+ */
+export function erasableSubject(delivery: Pick<WebhookDelivery, 'eventType' | 'eventKey' | 'body'>): ErasableSubject | undefined {
   if (delivery.eventType === 'ping') return undefined;
   const { payload } = JSON.parse(delivery.body) as { payload: ErasablePayload };
   switch (delivery.eventType) {
@@ -153,6 +164,6 @@ export function erasableSubject(delivery: Pick<WebhookDelivery, 'eventType' | 'b
       return { kind: 'group', id: payload.group.id };
     case 'handoff.requested':
     case 'handoff.resolved':
-      return { kind: 'conversation', id: payload.conversationId, handoffRequestedAt: new Date(payload.handoff.requested_at) };
+      return { kind: 'conversation', id: payload.conversationId, incarnation: incarnationInKey(delivery.eventKey) };
   }
 }

@@ -563,6 +563,17 @@ export type Handoff = {
   updatedAt: Date;
 };
 
+/**
+ * Which conversation, of those ever held under one id: the store names each conversation when it
+ * creates it, so one begun afresh under an erased conversation's id is told from it by name, not
+ * by the clocks of the processes that wrote them. Null for a conversation created before the store
+ * named them.
+ */
+export type Incarnation = string | null;
+
+/** A handoff as its change left it, with the incarnation of its conversation, read in the same write. */
+export type ChangedHandoff = Handoff & { incarnation: Incarnation };
+
 /** An open handoff whose time is up, leased to the process that settles it. */
 export type DueHandoff = Handoff & { chatbotId: string; conversationId: string; accountId: string };
 
@@ -589,7 +600,7 @@ export interface HandoffRepository {
    * in one atomic write (a closed one is replaced), enqueuing `notice` with it; answers it when
    * this call opened it.
    */
-  request(chatbotId: string, conversationId: string, at: Date, dueAt: Date, notice?: HandoffRequestNotice): Promise<Handoff | undefined>;
+  request(chatbotId: string, conversationId: string, at: Date, dueAt: Date, notice?: HandoffRequestNotice): Promise<ChangedHandoff | undefined>;
   /** The conversation's latest handoff, open or closed. */
   find(chatbotId: string, conversationId: string): Promise<Handoff | undefined>;
   /**
@@ -603,7 +614,7 @@ export interface HandoffRepository {
     from: readonly HandoffStatus[],
     change: HandoffChange,
     dueAt?: Date,
-  ): Promise<Handoff | undefined>;
+  ): Promise<ChangedHandoff | undefined>;
   /**
    * Takes up to `limit` open handoffs due at `now` that no live lease holds, soonest first, in
    * atomic writes: of racing claimers, each goes to exactly one.
@@ -837,8 +848,8 @@ export interface ConversationRepository {
   find(chatbotId: string, id: string): Promise<Conversation | undefined>;
   /** Where the conversation takes place, read without its messages; undefined for an unknown conversation. */
   source(chatbotId: string, id: string): Promise<ConversationSource | undefined>;
-  /** When the conversation was created, read without its messages; undefined for an unknown conversation. */
-  createdAt(chatbotId: string, id: string): Promise<Date | undefined>;
+  /** The conversation's incarnation, read without its messages; undefined for an unknown conversation. */
+  incarnation(chatbotId: string, id: string): Promise<Incarnation | undefined>;
   /**
    * The conversation's last `limit` messages, oldest first ([] for an unknown conversation). Its
    * cost follows `limit`, not the conversation's length.

@@ -321,6 +321,54 @@ describe('Discord adapter', () => {
     expect(other.violations).toEqual([]);
   });
 
+  it('records the servers in the hub in the background once it takes the record, if it refused at start, so a server dropped later loses /chatbot', async () => {
+    // The record left stale by a refusal at start hid a server listed then and dropped later.
+    const other = await startFakeDiscord({ token: TOKEN });
+    const added = other.addGuild().guildId;
+    const attempts: string[][] = [];
+    const saved: string[][] = [];
+    /** The hub, refusing the first `refusals` records of the command's servers. */
+    const refusing = (refusals: number): HubClient => ({
+      ...hub,
+      async recordCommandServers(applicationId, serverIds) {
+        attempts.push([...serverIds]);
+        if (attempts.length <= refusals) throw new Error('the hub is restarting');
+        const record = await hub.recordCommandServers(applicationId, serverIds);
+        saved.push([...serverIds]);
+        return record;
+      },
+    });
+    const start = (guildIds: string[], hubClient: HubClient) =>
+      startDiscordBot({ config: config(other, { guildIds }), hub: hubClient, logger: pino({ level: 'silent' }), recordRetry: { firstMs: 10, maxMs: 40 } });
+    try {
+      await (await start([other.guildId], hub)).stop();
+      expect(await hub.commandServers(other.applicationId)).toEqual([other.guildId]);
+
+      const listing = await start([other.guildId, added], refusing(2));
+      // Serving already: /chatbot is registered in both servers while the record waits.
+      expect(other.commandNames(`guild:${added}`)).toEqual(['chatbot']);
+      await other.until('the record the hub refused twice, saved', () => saved[0]);
+      await listing.stop();
+      expect(attempts).toHaveLength(3);
+      expect((await hub.commandServers(other.applicationId))?.sort()).toEqual([other.guildId, added].sort());
+
+      await (await start([other.guildId], hub)).stop();
+      expect(other.commandNames(`guild:${added}`)).toEqual([]);
+
+      // Stopping ends the tries of a hub that keeps refusing.
+      attempts.length = 0;
+      const stopped = await start([other.guildId, added], refusing(Infinity));
+      await other.until('a try again', () => attempts.length >= 2);
+      await stopped.stop();
+      const tried = attempts.length;
+      await sleep(100);
+      expect(attempts).toHaveLength(tried);
+    } finally {
+      await other.close();
+    }
+    expect(other.violations).toEqual([]);
+  });
+
   it('records nothing from a first start of one shard of several, which sees only its shard\'s servers', async () => {
     // A record made from one shard's servers would hide a /chatbot an earlier list left in another's.
     const other = await startFakeDiscord({ token: TOKEN });

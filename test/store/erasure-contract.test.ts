@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handoffChanged, leadSubmitted, unansweredCreated } from '../../src/domain/webhook-events.js';
-import type { Chatbot, HandoffRequestNotice, Lead, Store, UnansweredAsk, UnansweredExample, Webhook, WebhookDelivery } from '../../src/store/port.js';
+import type { Chatbot, HandoffRequestNotice, Incarnation, Lead, Store, UnansweredAsk, UnansweredExample, Webhook, WebhookDelivery } from '../../src/store/port.js';
 import { seedAccount, seedChatbot, seedConversation, seedWebhook } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
 
@@ -104,7 +104,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: e
     const handoff = (id: string) => ({
       chatbotId: chatbot.id,
       conversationId: id,
-      handoff: { status: 'pending' as const, requestedAt: NOW, takenBy: null, dueAt: null, updatedAt: NOW },
+      handoff: { status: 'pending' as const, requestedAt: NOW, takenBy: null, dueAt: null, updatedAt: NOW, incarnation: null },
     });
     const deliveries = {
       c1: [
@@ -182,12 +182,19 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: e
   it('erases only what carries exactly that id, whatever characters it holds', async () => {
     const [erased, alike] = ['slack:T1:C1:1710072000.000100', 'slack:T1:C1:1710072000x000100'];
     const handoff = { status: 'pending' as const, requestedAt: NOW, takenBy: null, dueAt: null, updatedAt: NOW };
-    // Pending, both handoff events: the request's and the handing back's.
+    // Pending, both handoff events: the request's and the handing back's; of the conversation as
+    // named now, and as enqueued before conversations were named.
     const deliveries = async (conversationId: string) => {
       await converse(conversationId, 'Hello');
-      const event = (eventType: 'handoff.requested' | 'handoff.resolved') =>
-        enqueue(handoffChanged(webhook, eventType, { chatbotId: chatbot.id, conversationId, handoff }, NOW));
-      return [await event('handoff.requested'), await event('handoff.resolved')];
+      const named = (await store.conversations.incarnation(chatbot.id, conversationId)) ?? null;
+      const event = (eventType: 'handoff.requested' | 'handoff.resolved', incarnation: Incarnation) =>
+        enqueue(handoffChanged(webhook, eventType, { chatbotId: chatbot.id, conversationId, handoff: { ...handoff, incarnation } }, NOW));
+      return [
+        await event('handoff.requested', named),
+        await event('handoff.resolved', named),
+        await event('handoff.requested', null),
+        await event('handoff.resolved', null),
+      ];
     };
     const [gone, kept] = [await deliveries(erased), await deliveries(alike)];
     expect(await store.conversations.delete(chatbot.id, erased)).toBe(true);

@@ -34,13 +34,32 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
   });
 
   it('opens one pending handoff per conversation, shown with the conversation', async () => {
-    const opened = await store.handoffs.request(chatbot.id, 'c1', NOW, at(300_000));
-    expect(opened).toEqual({ status: 'pending', requestedAt: NOW, takenBy: null, dueAt: at(300_000), updatedAt: NOW });
+    const opened = { status: 'pending', requestedAt: NOW, takenBy: null, dueAt: at(300_000), updatedAt: NOW };
+    const incarnation = await store.conversations.incarnation(chatbot.id, 'c1');
+    expect(await store.handoffs.request(chatbot.id, 'c1', NOW, at(300_000))).toEqual({ ...opened, incarnation });
     expect(await store.handoffs.request(chatbot.id, 'c1', at(1_000), at(301_000))).toBeUndefined();
     expect(await store.handoffs.find(chatbot.id, 'c1')).toEqual(opened);
     expect((await store.conversations.find(chatbot.id, 'c1'))?.handoff).toEqual(opened);
     const [listed] = await store.conversations.list(chatbot.id, {}, { page: 1, size: 10 });
     expect(listed?.handoff).toEqual(opened);
+  });
+
+  it('tells each change the incarnation of its conversation: the same while it stands, another once begun afresh under its id', async () => {
+    const first = await store.conversations.incarnation(chatbot.id, 'c1');
+    expect(first).toMatch(/^[0-9a-f]{24}$/);
+    expect(await store.conversations.incarnation(chatbot.id, 'nope')).toBeUndefined();
+    await converse('c1');
+    expect(await store.conversations.incarnation(chatbot.id, 'c1')).toBe(first);
+    expect(await store.handoffs.request(chatbot.id, 'c1', NOW, at(1))).toMatchObject({ incarnation: first });
+    const resolved = await store.handoffs.transition(chatbot.id, 'c1', ['pending'], { status: 'resolved', dueAt: null, at: at(1) });
+    expect(resolved).toMatchObject({ status: 'resolved', incarnation: first });
+
+    await store.conversations.delete(chatbot.id, 'c1');
+    await converse('c1');
+    const next = await store.conversations.incarnation(chatbot.id, 'c1');
+    expect(next).toMatch(/^[0-9a-f]{24}$/);
+    expect(next).not.toBe(first);
+    expect(await store.handoffs.request(chatbot.id, 'c1', NOW, at(1))).toMatchObject({ incarnation: next });
   });
 
   it('opens none on a conversation that does not exist, and shows none on one never handed off', async () => {

@@ -306,6 +306,24 @@ describe('sqlite migrations of existing data', () => {
     db.close();
   });
 
+  it('leaves the conversations already stored unnamed, as the handoff events enqueued before name them; new ones are named', async () => {
+    const db = databaseBefore('ADD COLUMN incarnation');
+    db.prepare("INSERT INTO conversations (chatbot_id, id, account_id, source, created_at, updated_at) VALUES ('bot', 'c', 'account', 'API', 1, 1)").run();
+
+    migrate(db);
+
+    const count = sqliteActivityCount(db);
+    const append = sqliteConversationAppend(db, count);
+    const conversations = sqliteConversations(db, count, append);
+    expect(await conversations.incarnation('bot', 'c')).toBeNull();
+    append({ chatbotId: 'bot', accountId: 'account', id: 'c', source: 'API', contactId: null, at: new Date(2), messages: [] });
+    expect(await conversations.incarnation('bot', 'c')).toBeNull();
+    append({ chatbotId: 'bot', accountId: 'account', id: 'd', source: 'API', contactId: null, at: new Date(2), messages: [] });
+    expect(await conversations.incarnation('bot', 'd')).toMatch(/^[0-9a-f]{24}$/);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    db.close();
+  });
+
   it('moves each unanswered group’s latest examples and its first into its own row, then drops the examples table', () => {
     const db = databaseBefore('DROP TABLE unanswered_examples');
     const group = db.prepare(

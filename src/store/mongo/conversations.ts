@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { pageOffset } from '../paging.js';
 import type {
   AnsweredQuestion,
@@ -16,6 +17,9 @@ import { createdWithin } from './time-range.js';
 import { toHandoff } from './handoff-docs.js';
 import { retryOnceOnDuplicateKey } from './upsert.js';
 import { messageInserts, objectId, reserveSequence } from './message-inserts.js';
+
+/** A name for a conversation being created (Incarnation), as SQLite's: 12 random bytes in hex. */
+const newIncarnation = () => randomBytes(12).toString('hex');
 
 /** A message as read: its document's own ObjectId is the message's id. */
 type ReadMessage = ConversationMessageDoc & { _id: Types.ObjectId };
@@ -84,8 +88,8 @@ export function mongoConversations(models: MongoModels, writes: AtomicWrites, co
   /** What is known of a conversation without reading its messages. */
   const headerOf = (chatbotId: string, id: string) =>
     conversations
-      .findOne({ _id: conversationDocumentId(chatbotId, id), chatbotId }, { source: 1, createdAt: 1 })
-      .lean<Pick<ConversationDoc, 'source' | 'createdAt'>>();
+      .findOne({ _id: conversationDocumentId(chatbotId, id), chatbotId }, { source: 1, incarnation: 1 })
+      .lean<Pick<ConversationDoc, 'source' | 'incarnation'>>();
 
   return {
     // The conversation's counter reserves a block of sequence numbers in one atomic write, so
@@ -100,7 +104,7 @@ export function mongoConversations(models: MongoModels, writes: AtomicWrites, co
             .findOneAndUpdate(
               { _id: conversationDocumentId(chatbotId, id), chatbotId },
               {
-                $setOnInsert: { conversationId: id, accountId, source, contactId, createdAt: at },
+                $setOnInsert: { conversationId: id, accountId, source, contactId, createdAt: at, incarnation: newIncarnation() },
                 ...reserveSequence(input.messages.length, at),
               },
               { upsert: true, returnDocument: 'after', projection: { messageCount: 1 } },
@@ -120,8 +124,9 @@ export function mongoConversations(models: MongoModels, writes: AtomicWrites, co
     async source(chatbotId, id) {
       return (await headerOf(chatbotId, id))?.source;
     },
-    async createdAt(chatbotId, id) {
-      return (await headerOf(chatbotId, id))?.createdAt;
+    async incarnation(chatbotId, id) {
+      const doc = await headerOf(chatbotId, id);
+      return doc ? (doc.incarnation ?? null) : undefined;
     },
     async recentMessages(chatbotId, id, limit) {
       const docs = await conversationMessages

@@ -19,7 +19,7 @@ const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const leadEvents = (leadId: string) => new RegExp(`^leads\\.submit:${literally(leadId)}(:\\d+)?$`);
 const handoffEvents = (chatbotId: string, conversationId: string) =>
-  new RegExp(`^handoff\\.(requested|resolved):${literally(chatbotId)}:${literally(conversationId)}:\\d+$`);
+  new RegExp(`^handoff\\.(requested|resolved):${literally(chatbotId)}:${literally(conversationId)}:\\d+(@[0-9a-f]+)?$`);
 
 export function mongoErasure(models: MongoModels, { atomic, repairable }: AtomicWrites): Erasure {
   const { conversations, conversationMessages, handoffNotices, leads } = models;

@@ -1,4 +1,4 @@
-import type { Handoff } from '../port.js';
+import type { ChangedHandoff, Handoff } from '../port.js';
 import type { ConversationDoc } from './models.js';
 
 // A conversation's handoff as the field of its document, read by the handoffs, the conversations
@@ -13,3 +13,7 @@ export const toHandoff = ({ status, requestedAt, takenBy, dueAt, updatedAt }: Ha
   dueAt,
   updatedAt,
 });
+
+/** The handoff a change left in the document, with the conversation's incarnation. */
+export const toChangedHandoff = (doc: Pick<ConversationDoc, 'handoff' | 'incarnation'> | null): ChangedHandoff | undefined =>
+  doc?.handoff && { ...toHandoff(doc.handoff), incarnation: doc.incarnation ?? null };

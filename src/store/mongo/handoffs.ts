@@ -1,6 +1,6 @@
 import { conversationDocumentId, type ConversationDoc, type MongoModels } from './models.js';
 import { OPEN_HANDOFF, type DueHandoff, type HandoffRepository } from '../port.js';
-import { toHandoff, type HandoffDoc } from './handoff-docs.js';
+import { toChangedHandoff, toHandoff, type HandoffDoc } from './handoff-docs.js';
 import { stashNotices, type HandoffOutbox } from './handoff-notices.js';
 import type { AtomicWrites } from './atomic.js';
 import type { ActivityCount } from './activity.js';
@@ -30,11 +30,11 @@ export function mongoHandoffs(models: MongoModels, { atomic }: AtomicWrites, cou
         .findOneAndUpdate(
           { _id: conversationDocumentId(chatbotId, conversationId), chatbotId, 'handoff.status': { $nin: [...OPEN_HANDOFF] } },
           { $set: { handoff }, ...stashNotices(notice ? [notice] : []) },
-          { returnDocument: 'after', projection: { handoff: 1 } },
+          { returnDocument: 'after', projection: { handoff: 1, incarnation: 1 } },
         )
-        .lean<Pick<ConversationDoc, 'handoff'>>();
+        .lean<Pick<ConversationDoc, 'handoff' | 'incarnation'>>();
       if (doc && notice) await outbox.flush(chatbotId, conversationId);
-      return handoffOf(doc);
+      return toChangedHandoff(doc);
     },
     async find(chatbotId, conversationId) {
       const doc = await conversations
@@ -68,16 +68,16 @@ export function mongoHandoffs(models: MongoModels, { atomic }: AtomicWrites, cou
               ...(said && reserveSequence(said.messages.length, at)),
               ...stashNotices(notices),
             },
-            { returnDocument: 'after', projection: { handoff: 1, messageCount: 1 } },
+            { returnDocument: 'after', projection: { handoff: 1, messageCount: 1, incarnation: 1 } },
           )
-          .lean<Pick<ConversationDoc, 'handoff' | 'messageCount'>>();
+          .lean<Pick<ConversationDoc, 'handoff' | 'messageCount' | 'incarnation'>>();
         if (changed && said) {
           await insertReserved({ chatbotId, id: conversationId, at, first: changed.messageCount - said.messages.length, messages: said.messages });
         }
         return changed;
       });
       if (doc && notices.length > 0) await outbox.flush(chatbotId, conversationId);
-      return handoffOf(doc);
+      return toChangedHandoff(doc);
     },
     async claimDue({ now, claimedBy, leaseUntil, limit }) {
       const claimed: DueHandoff[] = [];

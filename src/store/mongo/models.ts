@@ -315,6 +315,8 @@ export type ConversationDoc = {
   handoff?: Handoff & { claimedBy: string | null; leaseUntil: Date | null };
   /** Handoff notices written with the change they tell of, until they are in the feed. */
   handoffOutbox?: StashedNoticeDoc[];
+  /** Its name (Incarnation), given when created; absent on those created before. */
+  incarnation?: string;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -330,6 +332,7 @@ const conversationSchema = new Schema<ConversationDoc>(
     messageCount: required(Number),
     handoff: { type: Schema.Types.Mixed, default: undefined },
     handoffOutbox: { type: [Schema.Types.Mixed], default: undefined },
+    incarnation: { type: String, default: undefined },
     createdAt: required(Date),
     updatedAt: required(Date),
   },

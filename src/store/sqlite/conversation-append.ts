@@ -11,11 +11,11 @@ export const sequenceNumber = (id: string) => (/^[1-9]\d{0,14}$/.test(id) ? Numb
  * the handoff changes that say something, which append in their own transaction.
  */
 export function sqliteConversationAppend(db: Database, count: ActivityCount) {
-  // A new conversation takes source and contact from the append that creates it; later appends
-  // only move updated_at forward.
+  // A new conversation takes source and contact from the append that creates it, and a name of its
+  // own (Incarnation); later appends only move updated_at forward.
   const upsertConversation = db.prepare(
-    `INSERT INTO conversations (chatbot_id, id, account_id, source, contact_id, created_at, updated_at)
-     VALUES (@chatbotId, @id, @accountId, @source, @contactId, @at, @at)
+    `INSERT INTO conversations (chatbot_id, id, account_id, source, contact_id, created_at, updated_at, incarnation)
+     VALUES (@chatbotId, @id, @accountId, @source, @contactId, @at, @at, lower(hex(randomblob(12))))
      ON CONFLICT (chatbot_id, id) DO UPDATE SET updated_at = MAX(updated_at, excluded.updated_at)`,
   );
   // A null seq takes the next number; a reserved one is written as given.

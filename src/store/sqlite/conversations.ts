@@ -7,6 +7,7 @@ import type {
   ConversationRepository,
   ConversationSource,
   Feedback,
+  Incarnation,
   MessageKind,
   MessageSource,
   StoredMessage,
@@ -26,6 +27,7 @@ type ConversationRow = {
   contact_id: string | null;
   created_at: number;
   updated_at: number;
+  incarnation: Incarnation;
 };
 
 type MessageRow = {
@@ -127,8 +129,8 @@ export function sqliteConversations(db: Database, count: ActivityCount, append: 
     'SELECT * FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
   // What is known of a conversation without reading its messages.
-  const headerOf = db.prepare<[string, string], Pick<ConversationRow, 'source' | 'created_at'>>(
-    'SELECT source, created_at FROM conversations WHERE chatbot_id = ? AND id = ?',
+  const headerOf = db.prepare<[string, string], Pick<ConversationRow, 'source' | 'incarnation'>>(
+    'SELECT source, incarnation FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
   const messages = db.prepare<[string, string], MessageRow>(
     `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages
@@ -215,9 +217,8 @@ export function sqliteConversations(db: Database, count: ActivityCount, append: 
     async source(chatbotId, id) {
       return headerOf.get(chatbotId, id)?.source;
     },
-    async createdAt(chatbotId, id) {
-      const row = headerOf.get(chatbotId, id);
-      return row && new Date(row.created_at);
+    async incarnation(chatbotId, id) {
+      return headerOf.get(chatbotId, id)?.incarnation;
     },
     async recentMessages(chatbotId, id, limit) {
       return recent.all(chatbotId, id, limit).reverse().map(toMessage);

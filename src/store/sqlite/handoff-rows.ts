@@ -1,4 +1,4 @@
-import type { Handoff, HandoffStatus } from '../port.js';
+import type { ChangedHandoff, Handoff, HandoffStatus, Incarnation } from '../port.js';
 
 // A conversation's handoff as its row in conversation_handoffs, read by the handoffs, the
 // conversations and the handoff notices alike.
@@ -23,3 +23,12 @@ export const toHandoff = (row: HandoffRow): Handoff => ({
 });
 
 export const HANDOFF_OF_CONVERSATION = 'SELECT * FROM conversation_handoffs WHERE chatbot_id = ? AND conversation_id = ?';
+
+/** A row a change returned, with its conversation's incarnation (CHANGED_HANDOFF). */
+export type ChangedHandoffRow = HandoffRow & { incarnation: Incarnation };
+
+export const toChangedHandoff = (row: ChangedHandoffRow): ChangedHandoff => ({ ...toHandoff(row), incarnation: row.incarnation });
+
+/** What a write of a handoff returns: its row, and its conversation's incarnation, in that statement. */
+export const CHANGED_HANDOFF = `RETURNING *, (SELECT incarnation FROM conversations
+  WHERE chatbot_id = conversation_handoffs.chatbot_id AND id = conversation_handoffs.conversation_id) AS incarnation`;

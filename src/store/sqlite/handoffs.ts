@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { DueHandoff, HandoffChange, HandoffRepository, HandoffRequestNotice, HandoffStatus } from '../port.js';
-import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoff-rows.js';
+import { CHANGED_HANDOFF, HANDOFF_OF_CONVERSATION, toChangedHandoff, toHandoff, type ChangedHandoffRow, type HandoffRow } from './handoff-rows.js';
 import type { HandoffNoticeWriter } from './handoff-notices.js';
 import type { ConversationAppendTransaction } from './conversation-append.js';
 
@@ -16,7 +16,7 @@ const statuses = (from: readonly HandoffStatus[]) => JSON.stringify(from);
 
 export function sqliteHandoffs(db: Database, notices: HandoffNoticeWriter, append: ConversationAppendTransaction): HandoffRepository {
   // One statement: the first request, or a new one over a closed handoff; an open one changes no row.
-  const request = db.prepare<{ chatbotId: string; id: string; at: number; due: number }, HandoffRow>(
+  const request = db.prepare<{ chatbotId: string; id: string; at: number; due: number }, ChangedHandoffRow>(
     `INSERT INTO conversation_handoffs
        (chatbot_id, conversation_id, account_id, status, requested_at, taken_by, due_at, updated_at)
      SELECT chatbot_id, id, account_id, 'pending', @at, NULL, @due, @at FROM conversations
@@ -25,12 +25,12 @@ export function sqliteHandoffs(db: Database, notices: HandoffNoticeWriter, appen
        status = 'pending', requested_at = excluded.requested_at, taken_by = NULL, due_at = excluded.due_at,
        claimed_by = NULL, lease_until = NULL, updated_at = excluded.updated_at
      WHERE status NOT IN ('pending', 'active')
-     RETURNING *`,
+     ${CHANGED_HANDOFF}`,
   );
   const find = db.prepare<[string, string], HandoffRow>(HANDOFF_OF_CONVERSATION);
   const transition = db.prepare<
     { chatbotId: string; id: string; from: string; status: HandoffStatus; takenBy: string | null; keepTaker: number; dueAt: number | null; at: number; ifDueAt: number | null },
-    HandoffRow
+    ChangedHandoffRow
   >(
     `UPDATE conversation_handoffs SET
        status = @status, taken_by = CASE WHEN @keepTaker THEN taken_by ELSE @takenBy END, due_at = @dueAt,
@@ -38,7 +38,7 @@ export function sqliteHandoffs(db: Database, notices: HandoffNoticeWriter, appen
      WHERE chatbot_id = @chatbotId AND conversation_id = @id
        AND status IN (SELECT value FROM json_each(@from))
        AND (@ifDueAt IS NULL OR due_at = @ifDueAt)
-     RETURNING *`,
+     ${CHANGED_HANDOFF}`,
   );
   // One statement, so racing claimers (other processes too) never take the same handoff.
   const claimDue = db.prepare<{ claimedBy: string; leaseUntil: number; now: number; limit: number }, HandoffRow>(
@@ -74,7 +74,7 @@ export function sqliteHandoffs(db: Database, notices: HandoffNoticeWriter, appen
   return {
     async request(chatbotId, conversationId, at, dueAt, notice) {
       const row = requestNoticed.immediate({ chatbotId, id: conversationId, at: at.getTime(), due: dueAt.getTime() }, notice);
-      return row && toHandoff(row);
+      return row && toChangedHandoff(row);
     },
     async find(chatbotId, conversationId) {
       const row = find.get(chatbotId, conversationId);
@@ -92,7 +92,7 @@ export function sqliteHandoffs(db: Database, notices: HandoffNoticeWriter, appen
         at: change.at.getTime(),
         ifDueAt: dueAt?.getTime() ?? null,
       }, change);
-      return row && toHandoff(row);
+      return row && toChangedHandoff(row);
     },
     async claimDue({ now, claimedBy, leaseUntil, limit }) {
       const rows = claimDue.all({ claimedBy, leaseUntil: leaseUntil.getTime(), now: now.getTime(), limit });

@@ -713,6 +713,8 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, application_id)
   ) WITHOUT ROWID;
   `,
+  // Each conversation named when created (Incarnation); those created before stay unnamed (null).
+  `ALTER TABLE conversations ADD COLUMN incarnation TEXT;`,
 ];
 
 export function migrate(db: Database): void {
