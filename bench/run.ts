@@ -11,11 +11,16 @@ import type { Figure, Section } from './section.js';
 import { benchRetrieval } from './retrieval.js';
 import { sourcesTrainingSection } from './sources-training.js';
 import { trainingSection } from './training.js';
+import { putHelperThreadsBelowEventLoop } from '../src/worker-thread.js';
 
 // `npm run bench [-- --quick] [words…]`: every figure of the performance goals, each as a ratio
 // against a baseline measured in the same run; words pick the sections whose names hold one.
 // A section is one module answering its figures (section.ts); adding one is an import and a line
 // in SECTIONS.
+
+// This process runs as the hub's does (src/main.ts), its helper threads below the event loop: the
+// sections that train or search in process measure what the hub's event loop would see.
+putHelperThreadsBelowEventLoop();
 
 const SECTIONS: Section[] = [
   httpSection,

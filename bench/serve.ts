@@ -4,11 +4,15 @@ import Koa from 'koa';
 import { loadConfig } from '../src/config.js';
 import { startHub } from '../src/hub.js';
 import { createLogger } from '../src/logger.js';
+import { putHelperThreadsBelowEventLoop } from '../src/worker-thread.js';
 
 // A server in its own process, for the load generator in the parent: `hub` is Switchboard as
 // `npm start` wires it (JSON logs at info, metrics, timed store; configured by the environment),
 // `koa` and `node` the bare baselines answering {"status":"ok"}, or the JSON in BENCH_JSON (so a
 // hub route is compared with bare Koa serializing the same answer). Tells the parent its port.
+
+// Every server process starts as `npm start` does (src/main.ts), its helper threads below the event loop.
+putHelperThreadsBelowEventLoop();
 
 const kind = process.argv[2];
 const answer: unknown = JSON.parse(process.env.BENCH_JSON ?? '{"status":"ok"}');

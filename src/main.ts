@@ -12,8 +12,11 @@ import { startHub } from './hub.js';
 import { createLogger } from './logger.js';
 import { onShutdown } from './shutdown.js';
 import { startOrExit } from './startup.js';
+import { putHelperThreadsBelowEventLoop } from './worker-thread.js';
 
 // `npm start`: the API server, the chat adapters whose tokens are set, and the digest scheduler, in one process.
+
+putHelperThreadsBelowEventLoop();
 
 const config = await startOrExit('Switchboard', loadConfig);
 const logger = createLogger(config.logLevel);
