@@ -90,7 +90,7 @@ function yieldToEventLoop(): void {
 /**
  * At a process's start, on its event loop: puts the threads it already runs besides the event loop
  * below its priority, as worker threads are. Those are V8's helpers (garbage collection and
- * compiling for the event loop and every worker alike), and, under tsx, its module loader. At the
+ * compiling for the event loop and every worker alike), and, under tsx, tsx's module loader. At the
  * event loop's priority they kept it waiting for a core while a worker trained (the worker's share
  * of collecting runs there): the longest wait as a 10 MB source was trained in process went from
  * 31–60 ms (median 44) to 23–51 ms (median 33), sixteen runs each. Threads started later take the

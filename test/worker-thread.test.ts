@@ -6,9 +6,9 @@ import { threadNiceness } from './support/workers/niceness.js';
 
 // Worker threads run below the event loop's priority, so that on a machine with fewer cores
 // than busy threads the event loop gets one first; SQLite's checkpoint thread keeps the event
-// loop's, as its falling behind would leave the event loop more to do; so do the helper threads a
-// process runs from its start (V8's), once the hub puts them there. Linux gives each thread a
-// niceness of its own.
+// loop's, as its falling behind would leave the event loop more to do. The helper threads a process
+// runs from its start (V8's) go below the event loop too, once the hub puts them there. Linux gives
+// each thread a niceness of its own.
 
 const niceness = (entry: string) => workerJobs(new URL(entry, import.meta.url), entry)(undefined);
 
