@@ -2,6 +2,7 @@ import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
 import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
+import { ASKS_PRICE, asksPriceByForm, PRICE_WORDS } from './price-asked.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
@@ -204,13 +205,6 @@ const DURATION_VERB = /^(?:take|takes|took|taking)$/;
 const DURATION_VERB_FACTOR = 0.8;
 /** A light verb before the thing asked of ("Do you take PayPal?") counts half: the thing says what is asked. */
 const LIGHT_VERB_FACTOR = 0.5;
-/**
- * "How much is…?", "how much for…?": a price is asked, though the question does not say so. The
- * word is added to it as an earlier question that stands apart counts, only to break ties, so
- * that a price list wins over a sentence that merely names the thing ("how much is a cargo bike?").
- * Not "how much time…?", which names what it measures.
- */
-const ASKS_PRICE = /\bhow much (?:is|are|was|were|does|do|did|will|would|could|can|should|for|to|it)\b|\bhow much$/;
 /** What a sentence answering a question that asks for an amount holds: a number. */
 const STATES_AMOUNT = /\d/;
 /** "How long does delivery take?", "how soon…": a time is asked (or, of a thing, a length). */
@@ -218,13 +212,15 @@ const ASKS_DURATION = /\bhow (?:long|soon|quickly|fast)\b/;
 /** What a sentence answering it holds: a number of time or length units, in figures or words, or a time said in words ("next day"). */
 const STATES_DURATION =
   /\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|few|several|couple of)(?:[\s-]+(?:working|business|calendar|full|more))?[\s-]+(?:second|minute|min|hour|hr|day|night|week|month|year|yr)s?\b|\b(?:same|next)[\s-]day\b|\bovernight\b|\bimmediately\b|\binstantly\b|\b(?:right|straight) away\b|\bwhile you wait\b|\d ?(?:h|hrs?|mins?|cm|mm|m|km|metres?|meters?|inch(?:es)?|feet|ft)\b/i;
+const ASKS_PRICE_WORD = /\b(?:costs?|price[sd]?|fees?|charges?|charged|cheap(?:er|est)?|expensive)\b/;
+const ASKS_OTHER_THAN_PRICE = /\b(?:when|where|who|why|which)\b|\bhow (?!much\b)/;
 /**
  * "What does it cost?", "is there a fee for…?", "how much is…?" (not "how much does it weigh?"),
  * and no other question word ("when are fees taken?"): a price is asked, which an answer states.
  */
-const ASKS_PRICE_WORD = /\b(?:costs?|price[sd]?|fees?|charges?|charged|cheap(?:er|est)?|expensive)\b/;
-const MEASURED = /\b(?:weigh|weighs|weight|heavy|big|large|long|time|space|room|luggage|baggage|data|storage|notice)\b/;
-const ASKS_OTHER_THAN_PRICE = /\b(?:when|where|who|why|which)\b|\bhow (?!much\b)/;
+const asksAPrice = (plain: string) => (ASKS_PRICE_WORD.test(plain) || asksPriceByForm(plain)) && !ASKS_OTHER_THAN_PRICE.test(plain);
+/** The words naming a price, as terms: each stands for the others in a question asking one ("What does it cost?": "The fee is…"). */
+const PRICE_STEMS = new Set([...PRICE_WORDS].map((word) => stem(word)));
 /** What a sentence answering a price holds: an amount of money or a share, or that it is free (or not charged). */
 const STATES_PRICE =
   /\p{Sc}|\d ?(?:%|percent|per cent)|\b(?:nok|sek|dkk|isk|eur|usd|gbp|nzd|aud|cad|chf|jpy|cny|inr|zar|pln|czk|huf|brl|mxn|sgd|hkd|kr) ?\d|\d ?(?:nok|sek|dkk|isk|eur|usd|gbp|nzd|aud|cad|chf|jpy|cny|inr|zar|pln|czk|huf|brl|mxn|sgd|hkd|kr)\b|\b(?:euros?|dollars?|pounds?|cents?|pence|kron[aeo]r?|francs?|yen|rupees?|free|included|nothing)\b|\b(?:no|not|never|don't|doesn't|won't) (?:charge|cost|fee)/iu;
@@ -308,6 +304,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const found: Concept[] = [];
     const tokens = words(text);
     const asksContact = expand && ASKS_CONTACT.test(tokens.join(' '));
+    const asksPrice = expand && asksAPrice(tokens.join(' '));
     // Particles read with their verb, a few words on.
     const readWithVerb = new Set<number>();
     for (let i = 0; i < tokens.length; i += 1) {
@@ -327,6 +324,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (asksContact && CONTACT_MEANS.has(word)) {
         for (const means of CONTACT_MEANS) standsFor(ids, idOf(stem(means)), SYNONYM_FACTOR);
       }
+      if (asksPrice && PRICE_STEMS.has(stem(word))) for (const price of PRICE_STEMS) standsFor(ids, idOf(price), SYNONYM_FACTOR);
       if (expand && TAKES_AS_ACCEPTS.test(tokens.slice(Math.max(0, i - 2), i + 1).join(' '))) standsFor(ids, idOf(stem('accept')), SYNONYM_FACTOR);
       // Only words the material lacks are read as their kinds ("parrots" as birds), as by vectors.
       const missing = ids.size === 0;
@@ -439,6 +437,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   /** The best `limit` passages for the question as read, leaning on the earlier one or standing on its own. */
   function passagesFor({ asked, together, thing, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
+    // A price asked by the form alone (price-asked.ts) is added as an earlier question that stands
+    // apart counts, only to break ties: a price list wins over a sentence that merely names the
+    // thing ("how much is a cargo bike?").
     const implied = ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
     // One that leans is judged with the words it leans on; one that stands on its own is judged
@@ -544,11 +545,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const asksAmount = tokens.includes('when') || tokens.some((_, i) => asksAmountAt(tokens, i));
     // What a sentence answering the question's form holds: contact details, a price, a time, or a number.
     const asksContact = ASKS_CONTACT.test(plain);
-    const asksPrice =
-      (ASKS_PRICE_WORD.test(plain) || (ASKS_PRICE.test(plain) && !MEASURED.test(plain))) && !ASKS_OTHER_THAN_PRICE.test(plain);
     const stated = asksContact
       ? STATES_CONTACT
-      : asksPrice
+      : asksAPrice(plain)
         ? STATES_PRICE
         : ASKS_DURATION.test(plain)
           ? STATES_DURATION

@@ -544,6 +544,24 @@ describe('composeAnswer with Q&A pairs', () => {
     expect(composeAnswer(input(turns('And Osprey?'), material))).toBe('Room: Osprey; Floor: 2');
   });
 
+  it("answers a price asked in words the pair's question leaves to its form with the owner's answer, not the text's older price", () => {
+    // Found revising an answer in a new user's walk through Review: "How much is shipping?"
+    // asks the price the text's "Shipping costs 49 NOK." names, yet other wordings got the text.
+    const delivery = { id: 'src_shop', title: 'Shop', type: 'text' as const };
+    const shipping = { id: 'src_shipping', title: 'How much is shipping?', type: 'qa' as const };
+    const material = [
+      { text: '# Delivery\nWe deliver within Oslo in two days. Shipping costs 49 NOK.', source: delivery },
+      { text: 'How much is shipping?\nShipping is free over 500 NOK, else 49 NOK.', source: shipping },
+    ];
+    for (const question of ['How much is shipping?', 'How much does shipping cost?', 'What does shipping cost?', 'Shipping price?', 'What is the cost of shipping?']) {
+      expect(composeAnswer(input(question, material)), question).toBe('Shipping is free over 500 NOK, else 49 NOK.');
+    }
+    // A pair asking what is measured ("How much does a parcel weigh?") asks no price.
+    const weight = { id: 'src_weight', title: 'How much can a parcel weigh?', type: 'qa' as const };
+    const weighed = [material[0] as (typeof material)[number], { text: 'How much can a parcel weigh?\nUp to 20 kg.', source: weight }];
+    expect(composeAnswer(input('What does shipping cost?', weighed))).toBe('Shipping costs 49 NOK.');
+  });
+
   it('answers from the rest of the material when the pair is not the question', () => {
     expect(composeAnswer(withSources('How long do parcels take?'))).toBe('Parcels abroad take a week.');
   });

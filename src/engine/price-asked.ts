@@ -1,0 +1,28 @@
+import { words } from './text.js';
+
+// A price asked by a question's form, "How much is…?", "how much for…?", names no word of it: the
+// question side implies one (lexical-index.ts), and a key asked so (an FAQ's heading, a Q&A
+// pair's question) is read as naming it, so that "What does shipping cost?" finds the owner's
+// "How much is shipping?". Not "how much time…?" nor "how much does it weigh?", which name what
+// they measure.
+
+/** "How much is…?", "how much for…?": a price asked, or (of a thing measured) another amount. */
+export const ASKS_PRICE = /\bhow much (?:is|are|was|were|does|do|did|will|would|could|can|should|for|to|it)\b|\bhow much$/;
+const MEASURED = /\b(?:weigh|weighs|weight|heavy|big|large|long|time|space|room|luggage|baggage|data|storage|notice)\b/;
+
+/**
+ * The words naming a price itself, each standing for the other in a question asking one. Not
+ * "fee" nor "charge", which name one kind of payment: "Is there a fee for a cheque book?" is not
+ * answered by any charge of the bank's.
+ */
+export const PRICE_WORDS = new Set(['price', 'cost']);
+
+/** Whether words (lower-cased, joined by spaces) ask a price by their form alone, and do not measure another thing. */
+export function asksPriceByForm(plain: string): boolean {
+  return ASKS_PRICE.test(plain) && !MEASURED.test(plain);
+}
+
+/** The key as its terms are read: "much" of a key asking a price by its form read as "price". */
+export function keyAsRead(key: string): string {
+  return asksPriceByForm(words(key).join(' ')) ? key.replace(/\bmuch\b/i, 'price') : key;
+}
