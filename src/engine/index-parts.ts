@@ -1,7 +1,7 @@
 import type { LexicalIndex } from './index-shape.js';
 import { joinedTextBlocks, readBlockSections, type Section } from './structure.js';
 import { encodeStrings, joinEncoded, type EncodedStrings } from './encoded-strings.js';
-import { keyAsRead } from './price-asked.js';
+import { priceNamed } from './price-asked.js';
 import { stringNumbering, type StringNumbering } from './string-table.js';
 import { intList, listed, readEncodedTerms, readTerms, termReader, vocabulary } from './term-reader.js';
 
@@ -87,7 +87,7 @@ function readSectionTerms(keys: string[], sectionStart: Int32Array, sentences: E
   const sentenceTerms = intList();
   const sentenceTermStart = new Int32Array(sentences.length + 1);
   keys.forEach((key, k) => {
-    readTerms(reader, keyAsRead(key), keyTerms);
+    readTerms(reader, priceNamed(key), keyTerms);
     keyTermStart[k + 1] = keyTerms.length;
     for (let sentence = sectionStart[k] as number; sentence < (sectionStart[k + 1] as number); sentence += 1) {
       readEncodedTerms(reader, sentences, sentence, sentenceTerms);

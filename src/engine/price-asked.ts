@@ -3,7 +3,7 @@ import { words } from './text.js';
 // A price asked by a question's form, "How much is…?", "how much for…?", names no word of it: the
 // question side implies one (lexical-index.ts), and a key asked so (an FAQ's heading, a Q&A
 // pair's question) is read as naming it, so that "What does shipping cost?" finds the owner's
-// "How much is shipping?". Not "how much time…?" nor "how much does it weigh?", which name what
+// "How much is shipping?"; so is a question grouped with others (question-similarity.ts). Not "how much time…?" nor "how much does it weigh?", which name what
 // they measure.
 
 /** "How much is…?", "how much for…?": a price asked, or (of a thing measured) another amount. */
@@ -22,7 +22,7 @@ export function asksPriceByForm(plain: string): boolean {
   return ASKS_PRICE.test(plain) && !MEASURED.test(plain);
 }
 
-/** The key as its terms are read: "much" of a key asking a price by its form read as "price". */
-export function keyAsRead(key: string): string {
-  return asksPriceByForm(words(key).join(' ')) ? key.replace(/\bmuch\b/i, 'price') : key;
+/** A key or question as its words are read: the "much" of one asking a price by its form read as "price". */
+export function priceNamed(text: string): string {
+  return asksPriceByForm(words(text).join(' ')) ? text.replace(/\bmuch\b/i, 'price') : text;
 }

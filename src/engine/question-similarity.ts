@@ -1,8 +1,10 @@
 import { lemmas, synonyms } from './lexicon.js';
+import { priceNamed } from './price-asked.js';
 import { addressesNamed, contentWords, stem } from './text.js';
 
 // Whether two questions ask the same thing, from their words alone: deterministic, no model.
-// A question is reduced to its content words in dictionary form ("refunds" → refund); two words
+// A question is reduced to its content words in dictionary form ("refunds" → refund), a price
+// asked by its form named ("How much is shipping?" asks the price of shipping); two words
 // match when they share a stem or WordNet gives one as a synonym of the other ("buy" ~
 // "purchase"). The likeness of two questions is the share of their words that match (Dice).
 
@@ -18,7 +20,7 @@ export const SAME_QUESTION = 0.6;
 
 /** A question's words as compared: distinct, in dictionary form, sorted; an address as what it is (addressesNamed). */
 export function questionTerms(question: string): string[] {
-  const found = contentWords(addressesNamed(question).replace(/['’]s\b/gi, ''))
+  const found = contentWords(priceNamed(addressesNamed(question)).replace(/['’]s\b/gi, ''))
     .filter((word) => !PHRASING.has(word))
     .map((word) => lemmas(word)[0] ?? word);
   return [...new Set(found)].sort();

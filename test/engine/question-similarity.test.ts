@@ -12,6 +12,8 @@ const PARAPHRASES = [
   ['Do you ship to Norway?', 'shipping to norway'],
   ['Can you fix my bike?', 'Do you repair bikes?'],
   ['What is the price of a tune-up?', 'How much does a tune-up cost?'],
+  // A price asked by the form alone is the price asked in words.
+  ['How much is shipping?', 'What does shipping cost?', 'shipping price?'],
   ['When are you open?', 'What are your opening hours?'],
   ['Can I pay with PayPal?', 'Do you take PayPal?', 'Do you accept PayPal?', 'can i use paypal'],
   // An address reads as what it is, as in the material: its parts are no words of the question.
@@ -27,6 +29,7 @@ const DISTINCT = [
   ['Can I pay with PayPal?', 'Can I pay by card?'],
   ['Do you take PayPal?', 'Do you take cards?'],
   ['How long does delivery take?', 'Is delivery free?'],
+  ['How much is shipping?', 'How much can a parcel weigh?'],
 ];
 
 describe('questions that ask the same thing', () => {
