@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import mongoose from 'mongoose';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { openStore } from '../../src/store/index.js';
-import { mongoModels, type MongoModels } from '../../src/store/mongo/models.js';
+import type { MongoModels } from '../../src/store/mongo/models.js';
 import type { Chatbot, Store } from '../../src/store/port.js';
 import { seedAccount, seedChatbot, seedConversation } from '../support/seed.js';
-import { withDatabase } from '../support/stores.js';
+import { openMongoWithModels, type MongoStoreWithModels } from '../support/stores.js';
 
 // A conversation stored before conversations had an incarnation has none in its document: it
 // reads as null, keeps null as it goes on and is handed off (so its older events still match
@@ -16,26 +13,19 @@ const NOW = new Date('2026-03-10T12:00:00.000Z');
 const LATER = new Date('2026-03-10T12:05:00.000Z');
 
 describe.skipIf(mongoUri === undefined)('mongodb: a conversation stored before incarnations', () => {
-  let url: string;
+  let opened: MongoStoreWithModels;
   let store: Store;
-  let connection: mongoose.Connection;
   let models: MongoModels;
   let chatbot: Chatbot;
 
   beforeEach(async () => {
-    url = withDatabase(mongoUri ?? '', `switchboard_incarnation_${randomUUID().slice(0, 8)}`);
-    store = await openStore(url);
-    connection = await mongoose.createConnection(url).asPromise();
-    models = mongoModels(connection);
+    opened = await openMongoWithModels(mongoUri ?? '');
+    ({ store, models } = opened);
     chatbot = await seedChatbot(store, await seedAccount(store));
     await seedConversation(store, chatbot, 'old', NOW);
     await models.conversations.collection.updateOne({ _id: `${chatbot.id}:old` } as never, { $unset: { incarnation: '' } });
   });
-  afterEach(async () => {
-    await store.close();
-    await connection.dropDatabase();
-    await connection.close();
-  });
+  afterEach(() => opened.close());
 
   it('reads as null while it stands, handed off or going on', async () => {
     expect(await models.conversations.collection.findOne({ _id: `${chatbot.id}:old` } as never)).not.toHaveProperty('incarnation');

@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { openStore } from '../../src/store/index.js';
 import { stashNotices } from '../../src/store/mongo/handoff-notices.js';
-import { mongoModels, type MongoModels } from '../../src/store/mongo/models.js';
+import type { MongoModels } from '../../src/store/mongo/models.js';
 import type { Chatbot, HandoffFollowUp, HandoffRequestNotice, Store } from '../../src/store/port.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
-import { withDatabase } from '../support/stores.js';
+import { openMongoWithModels, type MongoStoreWithModels } from '../support/stores.js';
 
 // MongoDB writes a handoff notice into its conversation's document with the change it tells of,
 // then moves it into the feed. A crash between the two leaves it in the document: the next claim
@@ -18,16 +16,14 @@ const at = (ms: number) => new Date(NOW.getTime() + ms);
 
 // Skipped, with the reason printed by test/support/global-setup.ts, where no mongod can be had.
 describe.skipIf(mongoUri === undefined)('mongodb handoff notices after a crash', () => {
+  let opened: MongoStoreWithModels;
   let store: Store;
-  let connection: mongoose.Connection;
   let models: MongoModels;
   let chatbot: Chatbot;
 
   beforeEach(async () => {
-    const url = withDatabase(mongoUri ?? '', `switchboard_test_${randomUUID().slice(0, 8)}`);
-    store = await openStore(url);
-    connection = await mongoose.createConnection(url).asPromise();
-    models = mongoModels(connection);
+    opened = await openMongoWithModels(mongoUri ?? '');
+    ({ store, models } = opened);
     chatbot = await seedChatbot(store, await seedAccount(store));
     await store.conversations.append({
       chatbotId: chatbot.id,
@@ -39,10 +35,7 @@ describe.skipIf(mongoUri === undefined)('mongodb handoff notices after a crash',
       at: NOW,
     });
   });
-  afterEach(async () => {
-    await connection.close();
-    await store.close();
-  });
+  afterEach(() => opened.close());
 
   const handoff = { status: 'pending' as const, requestedAt: NOW, takenBy: null };
   const requestNotice = (): HandoffRequestNotice => ({

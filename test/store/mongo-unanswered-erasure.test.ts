@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import mongoose from 'mongoose';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { openStore } from '../../src/store/index.js';
-import { mongoModels, type MongoModels } from '../../src/store/mongo/models.js';
+import type { MongoModels } from '../../src/store/mongo/models.js';
 import { mongoUnanswered } from '../../src/store/mongo/unanswered.js';
 import type { Chatbot, Store, UnansweredAsk, UnansweredExample } from '../../src/store/port.js';
 import { seedAccount, seedChatbot, seedConversation } from '../support/seed.js';
-import { withDatabase } from '../support/stores.js';
+import { openMongoWithModels, type MongoStoreWithModels } from '../support/stores.js';
 
 // An unanswered ask racing the erasure of its conversation on MongoDB, where no write can check
 // another collection: the erasure comes after the ask found its conversation, before it is written.
@@ -17,24 +14,17 @@ const NOW = new Date('2026-03-10T12:00:00.000Z');
 const ALL = { page: 1, size: 100 };
 
 describe.skipIf(mongoUri === undefined)('mongodb: an unanswered ask racing its conversation’s erasure', () => {
-  let url: string;
+  let opened: MongoStoreWithModels;
   let store: Store;
-  let connection: mongoose.Connection;
   let models: MongoModels;
   let chatbot: Chatbot;
 
   beforeEach(async () => {
-    url = withDatabase(mongoUri ?? '', `switchboard_asks_${randomUUID().slice(0, 8)}`);
-    store = await openStore(url);
-    connection = await mongoose.createConnection(url).asPromise();
-    models = mongoModels(connection);
+    opened = await openMongoWithModels(mongoUri ?? '');
+    ({ store, models } = opened);
     chatbot = await seedChatbot(store, await seedAccount(store));
   });
-  afterEach(async () => {
-    await store.close();
-    await connection.dropDatabase();
-    await connection.close();
-  });
+  afterEach(() => opened.close());
 
   const example = (conversationId: string): UnansweredExample => ({ conversationId, messageId: null, source: 'Widget or Iframe', askedAt: NOW });
   const ask = (conversationId: string, openingId = 'group-parcel'): UnansweredAsk => ({

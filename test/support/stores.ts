@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { inject } from 'vitest';
 import { openStore } from '../../src/store/index.js';
+import { mongoModels, type MongoModels } from '../../src/store/mongo/models.js';
 import type { Store } from '../../src/store/port.js';
 
 export type StoreTarget = { name: string; available: boolean; open(): Promise<Store> };
@@ -61,4 +62,23 @@ export function withDatabase(uri: string, database: string): string {
   const url = new URL(uri);
   url.pathname = `/${database}`;
   return url.toString();
+}
+
+/** A store on a fresh MongoDB database, and the models of a connection of its own to it, for a test that reaches past the store. */
+export type MongoStoreWithModels = { store: Store; models: MongoModels; close(): Promise<void> };
+
+/** openStore on a fresh database of the server at `uri`, with its models; `close` closes both and drops the database. */
+export async function openMongoWithModels(uri: string): Promise<MongoStoreWithModels> {
+  const url = withDatabase(uri, testDatabase());
+  const store = await openStore(url);
+  const connection = await mongoose.createConnection(url).asPromise();
+  return {
+    store,
+    models: mongoModels(connection),
+    async close() {
+      await store.close();
+      await connection.dropDatabase();
+      await connection.close();
+    },
+  };
 }
