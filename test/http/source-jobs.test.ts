@@ -178,10 +178,11 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect(await ask('Where do parcels go?')).not.toContain('loading bay');
   });
 
-  it('refuses an unsupported or oversized file, a file outside the file parts or more than ten files, up front with 400, and stores none of the upload', async () => {
+  it('refuses an unsupported, oversized or empty file, a file outside the file parts or more than ten files, up front with 400, and stores none of the upload', async () => {
     const binary = Uint8Array.from({ length: 256 }, (_, i) => i);
     expect(await upload([{ name: 'fine.md', bytes: '# Fine\n\nA fine file.' }, { name: 'blob.bin', bytes: binary }])).toEqual({ status: 400, body: INVALID });
     expect(await upload([{ name: 'huge.txt', bytes: 'x'.repeat(65 * 1024) }])).toEqual({ status: 400, body: INVALID });
+    expect(await upload([{ name: 'fine.md', bytes: '# Fine\n\nA fine file.' }, { name: 'empty.txt', bytes: '' }])).toEqual({ status: 400, body: INVALID });
     // A file in a part of another name would be dropped unread: the upload is refused whole.
     const misplaced = [{ name: 'fine.md', bytes: '# Fine\n\nA fine file.' }, { name: 'other.md', bytes: '# Other\n\nAnother file.', part: 'files' }];
     expect(await upload(misplaced)).toEqual({ status: 400, body: INVALID });

@@ -130,13 +130,15 @@ function writeLines(allPages: Line[][]): string {
   const body = bodySize(lines);
   const headingSizes = [...new Set(lines.filter((line) => isHeading(line, body)).map((line) => Math.round(line.size)))].sort((a, b) => b - a);
   const blocks: string[] = [];
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length) blocks.push(paragraph.join('\n'));
+    paragraph = [];
+  };
+  /** The last line of the page before, and that page's margin. */
+  let pageEnd: { line: Line; margin: number } | undefined;
   for (const page of pages) {
     const margin = Math.max(...page.map((line) => line.right));
-    let paragraph: string[] = [];
-    const flush = () => {
-      if (paragraph.length) blocks.push(paragraph.join('\n'));
-      paragraph = [];
-    };
     for (const [index, line] of page.entries()) {
       const previous = page[index - 1];
       if (isHeading(line, body)) {
@@ -144,13 +146,20 @@ function writeLines(allPages: Line[][]): string {
         blocks.push(`${'#'.repeat(Math.min(headingSizes.indexOf(Math.round(line.size)) + 1, 6))} ${line.text}`);
         continue;
       }
-      if (previous && (isHeading(previous, body) || previous.y - line.y > PARAGRAPH_GAP * Math.max(line.size, previous.size))) flush();
+      // A page's first line goes on from the page before where a sentence runs on over the break.
+      const before = previous ? { line: previous, margin } : pageEnd;
+      const startsParagraph = previous
+        ? isHeading(previous, body) || previous.y - line.y > PARAGRAPH_GAP * Math.max(line.size, previous.size)
+        : !(pageEnd && runsOn(pageEnd.line, line, pageEnd.margin));
+      if (startsParagraph) flush();
       const last = paragraph.length - 1;
-      if (previous && last >= 0 && wraps(previous, line, margin)) paragraph[last] = joined(paragraph[last] ?? '', line.text);
+      if (before && last >= 0 && wraps(before.line, line, before.margin)) paragraph[last] = joined(paragraph[last] ?? '', line.text);
       else paragraph.push(line.text);
     }
-    flush();
+    const lastLine = page.at(-1);
+    pageEnd = lastLine && { line: lastLine, margin };
   }
+  flush();
   return blocks.join('\n\n');
 }
 
@@ -207,6 +216,12 @@ function wraps(previous: Line, line: Line, margin: number): boolean {
   const startsItem = /^(?:[-*•–]|\d{1,3}[.)])\s/.test(line.text);
   return (reachesMargin || nextWordOverflows) && !startsItem && !previous.columns && !line.columns && Math.round(previous.size) === Math.round(line.size);
 }
+
+/**
+ * Whether a page's last line goes on in the next page's first: it wraps there, and its sentence
+ * has not ended (a page ending a sentence at the margin may as well end its paragraph).
+ */
+const runsOn = (previous: Line, line: Line, margin: number): boolean => wraps(previous, line, margin) && !/[.!?:]["'’”)\]]*$/u.test(previous.text);
 
 /** A wrapped line joined to the one before: a word broken at its hyphen is joined without a space. */
 const joined = (previous: string, line: string): string => (/\p{L}-$/u.test(previous) ? `${previous}${line}` : `${previous} ${line}`);

@@ -87,6 +87,21 @@ export function pdfOf(outline: Outline, options: PdfOptions = {}): Promise<Uint8
   return done;
 }
 
+/**
+ * A PDF of pages of lines as given, one under another in a fixed-width font (so lines of one
+ * length reach one margin, as a paragraph's wrapped lines do); an empty line leaves a line's gap.
+ */
+export function pdfOfLines(pages: string[][]): Promise<Uint8Array> {
+  const pdf = new PDFDocument({ autoFirstPage: false, pdfVersion: '1.3' });
+  const done = collect(pdf);
+  for (const lines of pages) {
+    pdf.addPage().font('Courier').fontSize(11);
+    lines.forEach((line, index) => line && pdf.text(line, 72, 72 + index * 14, { lineBreak: false }));
+  }
+  pdf.end();
+  return done;
+}
+
 function pdfRunningLines(pdf: PDFKit.PDFDocument, { header, footer }: NonNullable<PdfOptions['running']>): void {
   const { start, count } = pdf.bufferedPageRange();
   for (let index = start; index < start + count; index += 1) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
-import { docxOf, htmlOf, MEETING_ROOMS, pdfDrawing, pdfOf } from './documents.js';
+import { docxOf, htmlOf, MEETING_ROOMS, pdfDrawing, pdfOf, pdfOfLines } from './documents.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -56,6 +56,18 @@ describe('extractFile', () => {
     ];
     const extracted = await extractFile(await pdfOf({ title: 'Returns', sections: [{ heading: 'Damage', paragraphs, bullets: [], steps: [] }] }));
     expect(extracted.text).toBe(['# Returns', '## Damage', ...paragraphs].join('\n\n'));
+  });
+
+  it('keeps a PDF paragraph whole where its sentence runs on over a page break, and parts it where a page ends one', async () => {
+    // Lines of one length all reach the margin: only the page break or a sentence's end parts them.
+    const pages = [
+      ['Lockers are on the ground floor beside the stairs, and', 'each has a key that reception keeps and hands to the', 'person who books it for the week, who signs for it in'],
+      ['the locker book there. Keys lost cost twenty euros.', '', 'Bicycles go in the shed behind building C, its door', 'code is on the board by the lifts, changed each week.'],
+      ['Showers are on the first floor and open all day long,', 'towels are at the gym desk.'],
+    ];
+    const [first = [], second = [], third = []] = pages;
+    const blocks = (await extractFile(await pdfOfLines(pages))).text.split('\n\n');
+    expect(blocks).toEqual([[...first, second[0]], second.slice(2), third].map((lines) => lines.join(' ')));
   });
 
   it('drops a PDF’s running headers and footers', async () => {
