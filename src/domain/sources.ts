@@ -313,7 +313,7 @@ export async function deleteSource(store: Store, account: Account, chatbotId: st
 
 /**
  * The v1 `sourceText`: the chatbot's one text source titled `API text`, replaced whole (or removed,
- * when empty); the other sources stay. Retrains.
+ * when empty or white space alone, as the sources API takes no blank text); the other sources stay. Retrains.
  */
 export async function replaceApiText(
   store: Store,
@@ -321,7 +321,7 @@ export async function replaceApiText(
   text: string,
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<void> {
-  if (text === '') {
+  if (text.trim() === '') {
     await store.sources.delete(chatbotId, apiTextSourceId(chatbotId));
     await trainFromSources(store, chatbotId);
     return;

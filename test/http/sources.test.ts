@@ -151,6 +151,15 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (
     expect(await ask('Where can I park?')).toContain('Mill Lane');
   });
 
+  it('update-chatbot-data with a sourceText of white space alone removes the API text source, as an empty one does', async () => {
+    await add({ type: 'text', title: 'Parking', text: PARKING });
+    for (const sourceText of [' \n\t ', '']) {
+      const { status } = await call('POST', `${app.baseUrl}/update-chatbot-data`, app.apiKey, { chatbotId: bot, chatbotName: 'Harbor Lights', sourceText });
+      expect(status).toBe(200);
+      expect((await list()).map((source) => source.title)).toEqual(['Parking']);
+    }
+  });
+
   it('refuses a source over the chatbot’s character limit with 403, and changes nothing', async () => {
     const { status, body } = await call('POST', sources(), app.apiKey, { type: 'text', title: 'Long', text: 'x'.repeat(1_000) });
     expect({ status, body }).toEqual({ status: 403, body: DENIED });

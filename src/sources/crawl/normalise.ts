@@ -32,8 +32,12 @@ export function normaliseUrl(url: string, base?: string): string | undefined {
 
 /**
  * Whether two URLs are on one host, as a crawl counts hosts: the same host name and port, where
- * http's and https's default ports count as one (so a site that moves to https stays itself).
+ * http's and https's default ports count as one (so a site that moves to https stays itself), and
+ * a name and its "www." twin count as one (a site answers under both, one redirecting to the
+ * other, and an owner adding "example.com" means the site that moved to www.example.com).
  */
 export function sameHost(a: URL, b: URL): boolean {
-  return a.hostname === b.hostname && a.port === b.port;
+  return siteName(a.hostname) === siteName(b.hostname) && a.port === b.port;
 }
+
+const siteName = (hostname: string) => hostname.replace(/^www\./, '');

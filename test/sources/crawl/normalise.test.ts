@@ -39,8 +39,15 @@ describe('sameHost', () => {
     expect(same('http://example.com:8080/', 'https://example.com:8080/')).toBe(true);
   });
 
+  it('counts a name and its www. twin as one host: an apex redirecting to www, or back, is the site', () => {
+    expect(same('https://example.com/', 'https://www.example.com/a')).toBe(true);
+    expect(same('https://www.example.com/', 'http://example.com/')).toBe(true);
+  });
+
   it('tells apart other names and other ports', () => {
-    expect(same('https://example.com/', 'https://www.example.com/')).toBe(false);
+    expect(same('https://example.com/', 'https://docs.example.com/')).toBe(false);
+    expect(same('https://www.example.com/', 'https://www.example.org/')).toBe(false);
+    expect(same('https://example.com/', 'https://wwwexample.com/')).toBe(false);
     expect(same('https://example.com/', 'https://example.com:8443/')).toBe(false);
     expect(same('http://example.com:8080/', 'https://example.com/')).toBe(false);
   });
