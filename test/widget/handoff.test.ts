@@ -123,6 +123,21 @@ async function send(frame: Frame, text: string): Promise<void> {
   await frame.getByRole('button', { name: 'Send' }).and(frame.locator(':enabled')).waitFor();
 }
 
+/** The visitor, elsewhere on the page, comes back into the window: it takes the focus. */
+async function comeBack({ page, frame }: Pick<Visitor, 'page' | 'frame'>): Promise<void> {
+  await page.getByRole('heading', { name: 'Host page' }).click();
+  await frame.getByRole('textbox', { name: 'Message' }).click();
+}
+
+/** The business erases the conversation (a person's request to be forgotten, say). */
+async function erase(conversationId: string): Promise<void> {
+  const response = await fetch(`${originOf(hubA)}/api/v1/chatbots/${bot}/conversations/${conversationId}`, {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${key}` },
+  });
+  expect(response.status).toBe(200);
+}
+
 async function handOff(frame: Frame): Promise<void> {
   await talkButton(frame).click();
   await status(frame).filter({ hasText: 'Waiting for someone from the team…' }).waitFor();
@@ -257,8 +272,7 @@ describe('a handed-off visitor', () => {
 
     // Back in the second tab, into its window.
     await second.page.bringToFront();
-    await second.page.getByRole('heading', { name: 'Host page' }).click();
-    await second.frame.getByRole('textbox', { name: 'Message' }).click();
+    await comeBack(second);
     await waitForBubble(second.frame, 'Ada here, what can I do?');
     await status(second.frame).filter({ hasText: 'Chatting with Ada' }).waitFor();
     await send(second.frame, 'Where is my parcel?');
@@ -271,19 +285,79 @@ describe('a handed-off visitor', () => {
     ]);
   });
 
+  it('with two tabs following the team, sees in each what the other one wrote, once they come back to it', async () => {
+    // Found auditing the widget: a tab following the team never showed what the visitor wrote
+    // meanwhile in their other tab (its stream carries the team's side alone), even when they
+    // came back to it, so Ada's next reply answered a message it did not show.
+    await configure({ collectCustomerInformation: { title: 'Your details', email: { active: true, label: 'Email' } } });
+    const first = await visit();
+    await send(first.frame, 'When do you open?');
+    await handOff(first.frame);
+    await send(first.frame, 'Are you there?');
+    const id = await first.conversationId();
+    const history = (page: Page) => page.waitForResponse((response) => response.url().endsWith(`/conversations/${id}`));
+
+    // Back into the first tab's window, with nothing new but its own message: it stays as it is
+    // (the details form offered after the first reply is still there).
+    let read = history(first.page);
+    await comeBack(first);
+    await read;
+    await team(id, 'messages', { name: 'Ada', text: 'Ada here.' });
+    await waitForBubble(first.frame, 'Ada here.');
+    expect(await first.frame.getByRole('form', { name: 'Your details' }).count()).toBe(1);
+
+    const second = await visit();
+    await status(second.frame).filter({ hasText: 'Chatting with Ada' }).waitFor();
+    await send(second.frame, 'It is about my parcel.');
+
+    // Back in the first tab, into its window.
+    await first.page.bringToFront();
+    read = history(first.page);
+    await comeBack(first);
+    await read;
+    await team(id, 'messages', { name: 'Ada', text: 'On its way.' });
+    await waitForBubble(first.frame, 'On its way.');
+    expect(await first.frame.locator('.message.user').allTextContents()).toEqual([
+      'When do you open?',
+      TALK,
+      'Are you there?',
+      'It is about my parcel.',
+    ]);
+    expect((await bubbles(first.frame)).filter(([author]) => author)).toEqual([
+      ['Ada', 'Ada here.'],
+      ['Ada', 'On its way.'],
+    ]);
+  });
+
+  it('shows a conversation erased while the team had it no more once its visitor comes back to it, with its button again', async () => {
+    // Found auditing the widget: the window went on showing the erased conversation and
+    // "Chatting with Ada" for good, without its button, and the next message was saved under the
+    // erased conversation's id.
+    const visitor = await visit();
+    const { frame, conversationId } = visitor;
+    await handOff(frame);
+    const erased = await conversationId();
+    await team(erased, 'messages', { name: 'Ada', text: 'Ada here.' });
+    await waitForBubble(frame, 'Ada here.');
+    await erase(erased);
+
+    await comeBack(visitor);
+    await talkButton(frame).waitFor();
+    expect(await bubbles(frame)).toEqual([['', 'Hello! Ask me about the bakery.']]);
+    expect(await status(frame).count()).toBe(0);
+    await expect.poll(conversationId).not.toBe(erased);
+    await send(frame, 'Where is my parcel?');
+    expect(await hubA.store.conversations.find(bot, erased)).toBeUndefined();
+  });
+
   it('shows a conversation the business erased no more once its visitor comes back to it, and goes on in a new one', async () => {
-    const { page, frame, conversationId } = await visit();
+    const visitor = await visit();
+    const { frame, conversationId } = visitor;
     await send(frame, 'I am Ada: when do you open?');
     const erased = await conversationId();
-    const response = await fetch(`${originOf(hubA)}/api/v1/chatbots/${bot}/conversations/${erased}`, {
-      method: 'DELETE',
-      headers: { Authorization: `Bearer ${key}` },
-    });
-    expect(response.status).toBe(200);
+    await erase(erased);
 
-    // Back into the window.
-    await page.getByRole('heading', { name: 'Host page' }).click();
-    await frame.getByRole('textbox', { name: 'Message' }).click();
+    await comeBack(visitor);
     await expect.poll(() => frame.locator('.message.user').count()).toBe(0);
     expect(await bubbles(frame)).toEqual([['', 'Hello! Ask me about the bakery.']]);
     await expect.poll(conversationId).not.toBe(erased);
