@@ -208,6 +208,8 @@ function bubble(role: Turn['role'], text: string): HTMLElement {
 
 /** A saved message; a team member's reply is headed with their name. */
 function show({ role, content, author }: Turn): void {
+  // A waiting or offline message the owner left empty says nothing: no bubble (an empty one reads as typing).
+  if (!content) return;
   if (!author) {
     bubble(role, content);
     return;

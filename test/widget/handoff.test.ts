@@ -258,6 +258,29 @@ describe('a handed-off visitor', () => {
     expect((await bubbles(frame)).at(-1)).toEqual(['', OFFLINE]);
   });
 
+  it('sees no empty bubble for a waiting or offline message the owner left empty, live or after a reload', async () => {
+    // Found auditing the widget: an empty offline message showed as a bubble of "…", as if the
+    // chatbot were typing for good (the saved empty message, streamed and in the history).
+    await configure({
+      handoff: { waitMinutes: 0.05, waitingMessage: '', offlineMessage: '' },
+      collectCustomerInformation: { title: 'Your details', email: { active: true, label: 'Email' } },
+    });
+    const { page, frame, conversationId } = await visit();
+    await send(frame, 'Can I talk to a person?');
+    await status(frame).filter({ hasText: 'Waiting for someone from the team…' }).waitFor();
+    const timer = createHandoffTimer({ store: hubA.store, logger: silent, now: () => new Date(Date.now() + 60_000) });
+    expect(await timer.tick()).toEqual([{ chatbotId: bot, conversationId: await conversationId(), status: 'missed' }]);
+    await frame.getByRole('form', { name: 'Your details' }).waitFor();
+    await talkButton(frame).waitFor();
+    expect(await bubbles(frame)).toEqual([['', 'Hello! Ask me about the bakery.']]);
+
+    await page.reload();
+    await page.getByRole('button', { name: /open chat/i }).click();
+    const reloaded = await chatFrame(page);
+    await reloaded.locator('.message.user', { hasText: 'Can I talk to a person?' }).waitFor();
+    expect(await bubbles(reloaded)).toEqual([['', 'Hello! Ask me about the bakery.']]);
+  });
+
   it('with two tabs open, sees in the other one what this one did, in order, once they come back to it', async () => {
     // Found as an online shop's support team on its busiest day: a visitor asked for a person in
     // one tab and went on in another, which showed neither the request nor Ada's reply, and then
