@@ -214,9 +214,10 @@ function show({ role, content, author }: Turn): void {
     bubble(role, content);
     return;
   }
-  const text = element('span', { dir: 'auto' });
+  // Blocks of their own direction: an Arabic reply's lines, and an Arabic name, start from the right.
+  const text = element('div', { dir: 'auto' });
   renderText(text, content);
-  log.append(element('div', { className: 'message assistant human' }, element('span', { className: 'author' }, author.name), text));
+  log.append(element('div', { className: 'message assistant human' }, element('span', { className: 'author', dir: 'auto' }, author.name), text));
   log.scrollTop = log.scrollHeight;
 }
 

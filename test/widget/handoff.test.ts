@@ -258,6 +258,30 @@ describe('a handed-off visitor', () => {
     expect((await bubbles(frame)).at(-1)).toEqual(['', OFFLINE]);
   });
 
+  it('reads an Arabic team reply and its author right to left, each line from the right', async () => {
+    // Found auditing the widget: the reply's text was an inline run in a left-to-right bubble, so
+    // its wrapped lines began at the left, ragged on the side an Arabic reader starts from.
+    const { frame, conversationId } = await visit();
+    await handOff(frame);
+    const reply = 'مرحبا، أنا سارة من فريق المخبز. سأتحقق من طلبك الآن، هل يمكنك إعطائي رقم الطلب من فضلك؟';
+    await team(await conversationId(), 'messages', { name: 'سارة', text: reply });
+    await waitForBubble(frame, 'سأتحقق');
+    // How far each line of the author and of the reply is from the bubble's right edge.
+    const gaps = await frame.locator('.message.human').evaluate((bubble) => {
+      const right = bubble.getBoundingClientRect().right - parseFloat(getComputedStyle(bubble).paddingRight);
+      return [...bubble.children].map((part) => {
+        const range = document.createRange();
+        range.selectNodeContents(part);
+        const lineEnds = new Map<number, number>();
+        for (const run of range.getClientRects()) lineEnds.set(Math.round(run.top), Math.max(lineEnds.get(Math.round(run.top)) ?? 0, run.right));
+        return [...lineEnds.values()].map((end) => Math.round(right - end));
+      });
+    });
+    const [author = [], text = []] = gaps;
+    expect(text.length).toBeGreaterThan(1);
+    expect([...author, ...text].every((gap) => gap <= 1)).toBe(true);
+  });
+
   it('sees no empty bubble for a waiting or offline message the owner left empty, live or after a reload', async () => {
     // Found auditing the widget: an empty offline message showed as a bubble of "…", as if the
     // chatbot were typing for good (the saved empty message, streamed and in the history).
