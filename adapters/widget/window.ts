@@ -156,11 +156,13 @@ async function readHistory(id: string): Promise<History | null | undefined> {
  * missed. One the hub no longer has (the business erased it) is shown no more: a new one begins.
  */
 async function catchUp(): Promise<void> {
+  /** Where the window is: one that moved on while reading (a message sent, a reply come) shows more than what it read. */
+  const place = () => `${conversationId} ${lastMessageId} ${unnamedSince}`;
   const notNow = () => sending || lastMessageId === undefined;
   if (notNow()) return;
-  const reading = conversationId;
-  const history = await readHistory(reading);
-  if (history === undefined || notNow() || conversationId !== reading) return;
+  const reading = place();
+  const history = await readHistory(conversationId);
+  if (history === undefined || notNow() || place() !== reading) return;
   if (history === null) return startAfresh();
   const since = history.messages.length - 1 - history.messages.findIndex((message) => message.id === lastMessageId);
   if (since === unnamedSince) return;

@@ -376,6 +376,32 @@ describe('a handed-off visitor', () => {
     ]);
   });
 
+  it('keeps a message sent while it was reading the conversation on coming back to it', async () => {
+    // The read answers what the hub had before the message: shown afresh from it, the window
+    // dropped the message it had just sent, the team's stream never bringing it back.
+    const visitor = await visit();
+    await handOff(visitor.frame);
+    const id = await visitor.conversationId();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await context.route(
+      (url) => url.pathname.endsWith(`/conversations/${id}`),
+      async (route) => {
+        const response = await route.fetch();
+        await released;
+        await route.fulfill({ response });
+      },
+    );
+    const read = visitor.page.waitForResponse((response) => response.url().endsWith(`/conversations/${id}`));
+    await comeBack(visitor);
+    await send(visitor.frame, 'Hello? Anyone?');
+    release();
+    await read;
+    await team(id, 'messages', { name: 'Ada', text: 'Ada here.' });
+    await waitForBubble(visitor.frame, 'Ada here.');
+    expect(await visitor.frame.locator('.message.user').allTextContents()).toEqual([TALK, 'Hello? Anyone?']);
+  });
+
   it('shows a conversation erased while the team had it no more once its visitor comes back to it, with its button again', async () => {
     // Found auditing the widget: the window went on showing the erased conversation and
     // "Chatting with Ada" for good, without its button, and the next message was saved under the
