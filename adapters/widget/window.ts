@@ -386,10 +386,14 @@ async function retryAnswer(text: string): Promise<void> {
   else await answer(text);
 }
 
-/** Whether the visitor's `text` is among the messages saved since the last this window knows of. */
+/**
+ * Whether the visitor's `text` is among the messages saved since the last this window knows of,
+ * after the ones it sent unnamed meanwhile (a handoff's silent turns: an earlier "Hello?" is not this one).
+ */
 function takenIn(history: History, text: string): boolean {
   const since = history.messages.slice(history.messages.findIndex((message) => message.id === lastMessageId) + 1);
-  return since.some((message) => message.role === 'user' && message.content === text.trim());
+  const asked = since.filter((message) => message.role === 'user').slice(unnamedSince);
+  return asked.some((message) => message.content === text.trim());
 }
 
 function offerLeadForm(again = false): void {

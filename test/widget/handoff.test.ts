@@ -470,6 +470,29 @@ describe('a handed-off visitor', () => {
     expect(saved?.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual([TALK, 'My order 1099 is missing']);
   });
 
+  it('who retries a message that never reached the hub reaches the team with it, though they wrote the same before', async () => {
+    // Found auditing the widget: Retry took the earlier "Hello?" the team already had for the one
+    // that never arrived, and sent nothing.
+    const { page, frame, conversationId } = await visit();
+    await handOff(frame);
+    const id = await conversationId();
+    await send(frame, 'Hello?');
+    let dropped = false;
+    await page.context().route(/\/chat$/, async (route) => {
+      if (dropped) return route.continue();
+      dropped = true;
+      await route.abort('connectionreset');
+    });
+    await frame.getByRole('textbox', { name: 'Message' }).fill('Hello?');
+    await frame.getByRole('button', { name: 'Send' }).click();
+    await frame.getByRole('button', { name: 'Retry' }).click();
+    await frame.locator('.message.notice').waitFor({ state: 'detached' });
+    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    await expect
+      .poll(async () => (await hubA.store.conversations.find(bot, id))?.messages.filter((message) => message.role === 'user').map((message) => message.content))
+      .toEqual([TALK, 'Hello?', 'Hello?']);
+  });
+
   it('never receives the replies of another visitor’s conversation', async () => {
     const first = await visit();
     // Another browser: another visitor, another conversation.
