@@ -138,6 +138,25 @@ async function erase(conversationId: string): Promise<void> {
   expect(response.status).toBe(200);
 }
 
+/**
+ * Sends `text` once on a connection that drops (the hub taking the message in first, or not),
+ * then retries it from the notice that says so.
+ */
+async function sendDroppedThenRetry({ page, frame }: Pick<Visitor, 'page' | 'frame'>, text: string, takenIn: boolean): Promise<void> {
+  let dropped = false;
+  await page.context().route(/\/chat$/, async (route) => {
+    if (dropped) return route.continue();
+    dropped = true;
+    if (takenIn) await route.fetch();
+    await route.abort('connectionreset');
+  });
+  await frame.getByRole('textbox', { name: 'Message' }).fill(text);
+  await frame.getByRole('button', { name: 'Send' }).click();
+  await frame.getByRole('button', { name: 'Retry' }).click();
+  await frame.locator('.message.notice').waitFor({ state: 'detached' });
+  await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+}
+
 async function handOff(frame: Frame): Promise<void> {
   await talkButton(frame).click();
   await status(frame).filter({ hasText: 'Waiting for someone from the team…' }).waitFor();
@@ -447,19 +466,8 @@ describe('a handed-off visitor', () => {
     const { page, frame, conversationId } = await visit();
     await handOff(frame);
     const id = await conversationId();
-    let dropped = false;
-    await page.context().route(/\/chat$/, async (route) => {
-      if (dropped) return route.continue();
-      dropped = true;
-      // The hub takes the message in; its answer is lost.
-      await route.fetch();
-      await route.abort('connectionreset');
-    });
-    await frame.getByRole('textbox', { name: 'Message' }).fill('My order 1099 is missing');
-    await frame.getByRole('button', { name: 'Send' }).click();
-    await frame.getByRole('button', { name: 'Retry' }).click();
-    await frame.locator('.message.notice').waitFor({ state: 'detached' });
-    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    // The hub takes the message in; its answer is lost.
+    await sendDroppedThenRetry({ page, frame }, 'My order 1099 is missing', true);
     await team(id, 'messages', { name: 'Ada', text: 'Ada here, looking for 1099.' });
     await waitForBubble(frame, 'Ada here, looking for 1099.');
     expect(await frame.locator('.message.user').allTextContents()).toEqual([TALK, 'My order 1099 is missing']);
@@ -477,17 +485,7 @@ describe('a handed-off visitor', () => {
     await handOff(frame);
     const id = await conversationId();
     await send(frame, 'Hello?');
-    let dropped = false;
-    await page.context().route(/\/chat$/, async (route) => {
-      if (dropped) return route.continue();
-      dropped = true;
-      await route.abort('connectionreset');
-    });
-    await frame.getByRole('textbox', { name: 'Message' }).fill('Hello?');
-    await frame.getByRole('button', { name: 'Send' }).click();
-    await frame.getByRole('button', { name: 'Retry' }).click();
-    await frame.locator('.message.notice').waitFor({ state: 'detached' });
-    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    await sendDroppedThenRetry({ page, frame }, 'Hello?', false);
     await expect
       .poll(async () => (await hubA.store.conversations.find(bot, id))?.messages.filter((message) => message.role === 'user').map((message) => message.content))
       .toEqual([TALK, 'Hello?', 'Hello?']);
