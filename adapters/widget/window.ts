@@ -84,6 +84,8 @@ let replies = 0;
 let leadOffered = false;
 /** The last message of the conversation the window knows of: where live replies resume. */
 let lastMessageId: string | undefined;
+/** The visitor's messages saved after `lastMessageId` that the hub named no id for (a handoff's silent turns). */
+let unnamedSince = 0;
 let handoff: HandoffState | null = null;
 let live: { stop(): void } | undefined;
 
@@ -148,19 +150,25 @@ async function readHistory(id: string): Promise<History | null | undefined> {
 }
 
 /**
- * The visitor's other tab may have carried the conversation on (asked for a person, say): looked
- * at again while it follows nothing, this window shows the conversation afresh if it changed, so
- * the team's replies show here too and the visitor's next message lands after what they missed.
- * One the hub no longer has (the business erased it) is shown no more: a new one begins.
+ * The visitor's other tab may have carried the conversation on (asked for a person, written to
+ * the team, whose stream here brings the team's side alone): looked at again, this window shows
+ * the conversation afresh if it changed, so the visitor's next message lands after what they
+ * missed. One the hub no longer has (the business erased it) is shown no more: a new one begins.
  */
 async function catchUp(): Promise<void> {
-  const notNow = () => sending || live !== undefined || lastMessageId === undefined;
+  /** Where the window is: one that moved on while reading (a message sent, a reply come) shows more than what it read. */
+  const place = () => `${conversationId} ${lastMessageId} ${unnamedSince}`;
+  const notNow = () => sending || lastMessageId === undefined;
   if (notNow()) return;
-  const reading = conversationId;
-  const history = await readHistory(reading);
-  if (history === undefined || notNow() || conversationId !== reading) return;
-  if (history === null) startAfresh();
-  else if (history.messages.at(-1)?.id !== lastMessageId) showAfresh(history);
+  const reading = place();
+  const history = await readHistory(conversationId);
+  if (history === undefined || notNow() || place() !== reading) return;
+  if (history === null) return startAfresh();
+  const since = history.messages.length - 1 - history.messages.findIndex((message) => message.id === lastMessageId);
+  if (since === unnamedSince) return;
+  // A live stream goes on from after what is shown now.
+  stopListening();
+  showAfresh(history);
 }
 
 /** The conversation shown again from its start, as the hub has it now. */
@@ -174,7 +182,7 @@ function showHistory(history: History): void {
   if (messages.length > 0) suggestions.replaceChildren();
   for (const message of messages) show(message);
   replies = messages.filter((message) => message.role === 'assistant').length;
-  lastMessageId = messages.at(-1)?.id;
+  shownUpTo(messages.at(-1)?.id);
   showHandoff(history.handoff);
   if (isOpen(history.handoff)) listen();
 }
@@ -202,13 +210,16 @@ function bubble(role: Turn['role'], text: string): HTMLElement {
 
 /** A saved message; a team member's reply is headed with their name. */
 function show({ role, content, author }: Turn): void {
+  // A waiting or offline message the owner left empty says nothing: no bubble (an empty one reads as typing).
+  if (!content) return;
   if (!author) {
     bubble(role, content);
     return;
   }
-  const text = element('span', { dir: 'auto' });
+  // Blocks of their own direction: an Arabic reply's lines, and an Arabic name, start from the right.
+  const text = element('div', { dir: 'auto' });
   renderText(text, content);
-  log.append(element('div', { className: 'message assistant human' }, element('span', { className: 'author' }, author.name), text));
+  log.append(element('div', { className: 'message assistant human' }, element('span', { className: 'author', dir: 'auto' }, author.name), text));
   log.scrollTop = log.scrollHeight;
 }
 
@@ -231,7 +242,7 @@ function listen(): void {
   if (live) return;
   live = follow(`${base}/conversations/${conversationId}`, lastMessageId, {
     reply(message) {
-      lastMessageId = message.id;
+      shownUpTo(message.id);
       show(message);
     },
     handoff(state) {
@@ -242,6 +253,12 @@ function listen(): void {
       if (missed) offerLeadForm(true);
     },
   });
+}
+
+/** The window shows the conversation up to message `id`. */
+function shownUpTo(id: string | undefined): void {
+  lastMessageId = id;
+  unnamedSince = 0;
 }
 
 function stopListening(): void {
@@ -273,7 +290,8 @@ async function talkToPerson(): Promise<void> {
     }
     const asked = (await response.json()) as { handoff: HandoffState; messages: Message[] };
     for (const message of asked.messages) show(message);
-    lastMessageId = asked.messages.at(-1)?.id ?? lastMessageId;
+    const request = asked.messages.at(-1)?.id;
+    if (request) shownUpTo(request);
     showHandoff(asked.handoff);
     listen();
   } finally {
@@ -323,7 +341,9 @@ async function answer(text: string): Promise<void> {
       renderText(reply, content);
       log.scrollTop = log.scrollHeight;
     }
-    lastMessageId = response.headers.get('X-Message-Id') ?? lastMessageId;
+    const saved = response.headers.get('X-Message-Id');
+    if (saved) shownUpTo(saved);
+    else unnamedSince += 1;
     if (handsOff(content)) listen();
     // While the team has the conversation the chatbot says nothing: no bubble.
     if (content === '') return reply.remove();
@@ -366,10 +386,14 @@ async function retryAnswer(text: string): Promise<void> {
   else await answer(text);
 }
 
-/** Whether the visitor's `text` is among the messages saved since the last this window knows of. */
+/**
+ * Whether the visitor's `text` is among the messages saved since the last this window knows of,
+ * after the ones it sent unnamed meanwhile (a handoff's silent turns: an earlier "Hello?" is not this one).
+ */
 function takenIn(history: History, text: string): boolean {
   const since = history.messages.slice(history.messages.findIndex((message) => message.id === lastMessageId) + 1);
-  return since.some((message) => message.role === 'user' && message.content === text.trim());
+  const asked = since.filter((message) => message.role === 'user').slice(unnamedSince);
+  return asked.some((message) => message.content === text.trim());
 }
 
 function offerLeadForm(again = false): void {
@@ -443,7 +467,7 @@ function startAfresh(): void {
   conversationId = newConversationId();
   replies = 0;
   leadOffered = false;
-  lastMessageId = undefined;
+  shownUpTo(undefined);
   showHandoff(null);
   if (embedded) postToHost({ type: 'switchboard:conversation', conversationId });
   else saved.set(conversationKey, conversationId);

@@ -1,6 +1,6 @@
 import { isDecline } from '../engine/decline.js';
 import { lemmas } from '../engine/lexicon.js';
-import { stem, words } from '../engine/text.js';
+import { matchingCase, stem, words } from '../engine/text.js';
 import type { HandoffSettings } from '../settings/chatbot-settings.js';
 import type { ChatTurn } from '../engine/responder.js';
 
@@ -39,10 +39,14 @@ export function asksForPerson(message: string): boolean {
 
 const stems = (text: string) => words(text).map(stem);
 
-/** Whether a message holds one of the keywords (a word or phrase, in any inflection). */
+/** Scripts written without spaces between words, where a sentence is one run of letters. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** Whether a message holds one of the keywords (a word or phrase, in any inflection; in an unspaced script, anywhere). */
 export function mentionsKeyword(message: string, keywords: string[]): boolean {
   const said = ` ${stems(message).join(' ')} `;
   return keywords.some((keyword) => {
+    if (UNSPACED.test(keyword)) return matchingCase(message).includes(matchingCase(keyword).trim());
     const phrase = stems(keyword).join(' ');
     return phrase !== '' && said.includes(` ${phrase} `);
   });

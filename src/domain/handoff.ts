@@ -163,7 +163,8 @@ async function moveOpen(
 
 /**
  * An assistant message that the handoff's change says (what the handoff says, or a team member's
- * reply); for a person in Slack or Discord, with the notice that takes it to them.
+ * reply); for a person in Slack or Discord, with the notice that takes it to them, unless it says
+ * nothing (an offline message left empty), which neither platform would post.
  */
 function saying(
   chatbot: Chatbot,
@@ -172,7 +173,7 @@ function saying(
   said: Pick<ConversationMessage, 'content' | 'kind' | 'author'>,
   at: Date,
 ): HandoffChange['said'] {
-  const notice = source && replyNotice(chatbot, { id, source }, handoff, said, at);
+  const notice = source && said.content && replyNotice(chatbot, { id, source }, handoff, said, at);
   return { messages: [{ role: 'assistant', createdAt: at, ...said }], notices: notice ? [notice] : [] };
 }
 

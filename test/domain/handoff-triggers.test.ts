@@ -46,6 +46,16 @@ describe('mentionsKeyword', () => {
     expect(mentionsKeyword('This is refundable?', ['fund'])).toBe(false);
     expect(mentionsKeyword('anything', [])).toBe(false);
   });
+
+  it('finds a keyword of a language written without spaces anywhere in the message', () => {
+    // Found auditing the widget with non-Latin text: "退款" never matched "我要退款！", since the
+    // whole sentence is one run of letters.
+    expect(mentionsKeyword('我要退款！', ['退款'])).toBe(true);
+    expect(mentionsKeyword('返金してください', ['返金'])).toBe(true);
+    expect(mentionsKeyword('ขอคืนเงินได้ไหม', ['คืนเงิน'])).toBe(true);
+    expect(mentionsKeyword('我要买蛋糕', ['退款'])).toBe(false);
+    expect(mentionsKeyword('Хочу возврат денег', ['возврат'])).toBe(true);
+  });
 });
 
 describe('declines', () => {

@@ -244,6 +244,22 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect(handedBack?.author).toBeUndefined();
   });
 
+  it('offers a person nothing for an offline message left empty, which Slack and Discord refuse to post and would hold up what follows', async () => {
+    // Found auditing the handoff: the empty reply was offered to the adapters, whose post Slack
+    // answers no_text and Discord "Cannot send an empty message", so it was offered again for good.
+    await settings({ platform: null, waitMinutes: 0.05, offlineMessage: '' });
+    const inDiscord = 'discord:G1:C7';
+    expect(await say(inDiscord, 'agent please', { source: 'Discord' })).toBe(WAITING);
+    expect((await timer(4).tick()).map((settled) => settled.status)).toEqual(['missed']);
+    expect(await client.claimHandoffNotices('discord', 10, 60, ['G1'])).toEqual([]);
+
+    // A later handoff's replies reach the person.
+    expect(await say(inDiscord, 'agent please', { source: 'Discord' })).toBe(WAITING);
+    await client.replyInHandoff(bot, inDiscord, 'Ada', 'Hi, Ada here.');
+    const claimed = await client.claimHandoffNotices('discord', 10, 60, ['G1']);
+    expect(claimed.map((notice) => notice.text)).toEqual(['Hi, Ada here.']);
+  });
+
   it("refuses another account's notices and threads", async () => {
     await say('c1', 'agent please');
     const other = await app.addAccount('other');

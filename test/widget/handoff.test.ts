@@ -123,6 +123,40 @@ async function send(frame: Frame, text: string): Promise<void> {
   await frame.getByRole('button', { name: 'Send' }).and(frame.locator(':enabled')).waitFor();
 }
 
+/** The visitor, elsewhere on the page, comes back into the window: it takes the focus. */
+async function comeBack({ page, frame }: Pick<Visitor, 'page' | 'frame'>): Promise<void> {
+  await page.getByRole('heading', { name: 'Host page' }).click();
+  await frame.getByRole('textbox', { name: 'Message' }).click();
+}
+
+/** The business erases the conversation (a person's request to be forgotten, say). */
+async function erase(conversationId: string): Promise<void> {
+  const response = await fetch(`${originOf(hubA)}/api/v1/chatbots/${bot}/conversations/${conversationId}`, {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${key}` },
+  });
+  expect(response.status).toBe(200);
+}
+
+/**
+ * Sends `text` once on a connection that drops (the hub taking the message in first, or not),
+ * then retries it from the notice that says so.
+ */
+async function sendDroppedThenRetry({ page, frame }: Pick<Visitor, 'page' | 'frame'>, text: string, takenIn: boolean): Promise<void> {
+  let dropped = false;
+  await page.context().route(/\/chat$/, async (route) => {
+    if (dropped) return route.continue();
+    dropped = true;
+    if (takenIn) await route.fetch();
+    await route.abort('connectionreset');
+  });
+  await frame.getByRole('textbox', { name: 'Message' }).fill(text);
+  await frame.getByRole('button', { name: 'Send' }).click();
+  await frame.getByRole('button', { name: 'Retry' }).click();
+  await frame.locator('.message.notice').waitFor({ state: 'detached' });
+  await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+}
+
 async function handOff(frame: Frame): Promise<void> {
   await talkButton(frame).click();
   await status(frame).filter({ hasText: 'Waiting for someone from the team…' }).waitFor();
@@ -243,6 +277,53 @@ describe('a handed-off visitor', () => {
     expect((await bubbles(frame)).at(-1)).toEqual(['', OFFLINE]);
   });
 
+  it('reads an Arabic team reply and its author right to left, each line from the right', async () => {
+    // Found auditing the widget: the reply's text was an inline run in a left-to-right bubble, so
+    // its wrapped lines began at the left, ragged on the side an Arabic reader starts from.
+    const { frame, conversationId } = await visit();
+    await handOff(frame);
+    const reply = 'مرحبا، أنا سارة من فريق المخبز. سأتحقق من طلبك الآن، هل يمكنك إعطائي رقم الطلب من فضلك؟';
+    await team(await conversationId(), 'messages', { name: 'سارة', text: reply });
+    await waitForBubble(frame, 'سأتحقق');
+    // How far each line of the author and of the reply is from the bubble's right edge.
+    const gaps = await frame.locator('.message.human').evaluate((bubble) => {
+      const right = bubble.getBoundingClientRect().right - parseFloat(getComputedStyle(bubble).paddingRight);
+      return [...bubble.children].map((part) => {
+        const range = document.createRange();
+        range.selectNodeContents(part);
+        const lineEnds = new Map<number, number>();
+        for (const run of range.getClientRects()) lineEnds.set(Math.round(run.top), Math.max(lineEnds.get(Math.round(run.top)) ?? 0, run.right));
+        return [...lineEnds.values()].map((end) => Math.round(right - end));
+      });
+    });
+    const [author = [], text = []] = gaps;
+    expect(text.length).toBeGreaterThan(1);
+    expect([...author, ...text].every((gap) => gap <= 1)).toBe(true);
+  });
+
+  it('sees no empty bubble for a waiting or offline message the owner left empty, live or after a reload', async () => {
+    // Found auditing the widget: an empty offline message showed as a bubble of "…", as if the
+    // chatbot were typing for good (the saved empty message, streamed and in the history).
+    await configure({
+      handoff: { waitMinutes: 0.05, waitingMessage: '', offlineMessage: '' },
+      collectCustomerInformation: { title: 'Your details', email: { active: true, label: 'Email' } },
+    });
+    const { page, frame, conversationId } = await visit();
+    await send(frame, 'Can I talk to a person?');
+    await status(frame).filter({ hasText: 'Waiting for someone from the team…' }).waitFor();
+    const timer = createHandoffTimer({ store: hubA.store, logger: silent, now: () => new Date(Date.now() + 60_000) });
+    expect(await timer.tick()).toEqual([{ chatbotId: bot, conversationId: await conversationId(), status: 'missed' }]);
+    await frame.getByRole('form', { name: 'Your details' }).waitFor();
+    await talkButton(frame).waitFor();
+    expect(await bubbles(frame)).toEqual([['', 'Hello! Ask me about the bakery.']]);
+
+    await page.reload();
+    await page.getByRole('button', { name: /open chat/i }).click();
+    const reloaded = await chatFrame(page);
+    await reloaded.locator('.message.user', { hasText: 'Can I talk to a person?' }).waitFor();
+    expect(await bubbles(reloaded)).toEqual([['', 'Hello! Ask me about the bakery.']]);
+  });
+
   it('with two tabs open, sees in the other one what this one did, in order, once they come back to it', async () => {
     // Found as an online shop's support team on its busiest day: a visitor asked for a person in
     // one tab and went on in another, which showed neither the request nor Ada's reply, and then
@@ -257,8 +338,7 @@ describe('a handed-off visitor', () => {
 
     // Back in the second tab, into its window.
     await second.page.bringToFront();
-    await second.page.getByRole('heading', { name: 'Host page' }).click();
-    await second.frame.getByRole('textbox', { name: 'Message' }).click();
+    await comeBack(second);
     await waitForBubble(second.frame, 'Ada here, what can I do?');
     await status(second.frame).filter({ hasText: 'Chatting with Ada' }).waitFor();
     await send(second.frame, 'Where is my parcel?');
@@ -271,19 +351,105 @@ describe('a handed-off visitor', () => {
     ]);
   });
 
+  it('with two tabs following the team, sees in each what the other one wrote, once they come back to it', async () => {
+    // Found auditing the widget: a tab following the team never showed what the visitor wrote
+    // meanwhile in their other tab (its stream carries the team's side alone), even when they
+    // came back to it, so Ada's next reply answered a message it did not show.
+    await configure({ collectCustomerInformation: { title: 'Your details', email: { active: true, label: 'Email' } } });
+    const first = await visit();
+    await send(first.frame, 'When do you open?');
+    await handOff(first.frame);
+    await send(first.frame, 'Are you there?');
+    const id = await first.conversationId();
+    const history = (page: Page) => page.waitForResponse((response) => response.url().endsWith(`/conversations/${id}`));
+
+    // Back into the first tab's window, with nothing new but its own message: it stays as it is
+    // (the details form offered after the first reply is still there).
+    let read = history(first.page);
+    await comeBack(first);
+    await read;
+    await team(id, 'messages', { name: 'Ada', text: 'Ada here.' });
+    await waitForBubble(first.frame, 'Ada here.');
+    expect(await first.frame.getByRole('form', { name: 'Your details' }).count()).toBe(1);
+
+    const second = await visit();
+    await status(second.frame).filter({ hasText: 'Chatting with Ada' }).waitFor();
+    await send(second.frame, 'It is about my parcel.');
+
+    // Back in the first tab, into its window.
+    await first.page.bringToFront();
+    read = history(first.page);
+    await comeBack(first);
+    await read;
+    await team(id, 'messages', { name: 'Ada', text: 'On its way.' });
+    await waitForBubble(first.frame, 'On its way.');
+    expect(await first.frame.locator('.message.user').allTextContents()).toEqual([
+      'When do you open?',
+      TALK,
+      'Are you there?',
+      'It is about my parcel.',
+    ]);
+    expect((await bubbles(first.frame)).filter(([author]) => author)).toEqual([
+      ['Ada', 'Ada here.'],
+      ['Ada', 'On its way.'],
+    ]);
+  });
+
+  it('keeps a message sent while it was reading the conversation on coming back to it', async () => {
+    // The read answers what the hub had before the message: shown afresh from it, the window
+    // dropped the message it had just sent, the team's stream never bringing it back.
+    const visitor = await visit();
+    await handOff(visitor.frame);
+    const id = await visitor.conversationId();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await context.route(
+      (url) => url.pathname.endsWith(`/conversations/${id}`),
+      async (route) => {
+        const response = await route.fetch();
+        await released;
+        await route.fulfill({ response });
+      },
+    );
+    const read = visitor.page.waitForResponse((response) => response.url().endsWith(`/conversations/${id}`));
+    await comeBack(visitor);
+    await send(visitor.frame, 'Hello? Anyone?');
+    release();
+    await read;
+    await team(id, 'messages', { name: 'Ada', text: 'Ada here.' });
+    await waitForBubble(visitor.frame, 'Ada here.');
+    expect(await visitor.frame.locator('.message.user').allTextContents()).toEqual([TALK, 'Hello? Anyone?']);
+  });
+
+  it('shows a conversation erased while the team had it no more once its visitor comes back to it, with its button again', async () => {
+    // Found auditing the widget: the window went on showing the erased conversation and
+    // "Chatting with Ada" for good, without its button, and the next message was saved under the
+    // erased conversation's id.
+    const visitor = await visit();
+    const { frame, conversationId } = visitor;
+    await handOff(frame);
+    const erased = await conversationId();
+    await team(erased, 'messages', { name: 'Ada', text: 'Ada here.' });
+    await waitForBubble(frame, 'Ada here.');
+    await erase(erased);
+
+    await comeBack(visitor);
+    await talkButton(frame).waitFor();
+    expect(await bubbles(frame)).toEqual([['', 'Hello! Ask me about the bakery.']]);
+    expect(await status(frame).count()).toBe(0);
+    await expect.poll(conversationId).not.toBe(erased);
+    await send(frame, 'Where is my parcel?');
+    expect(await hubA.store.conversations.find(bot, erased)).toBeUndefined();
+  });
+
   it('shows a conversation the business erased no more once its visitor comes back to it, and goes on in a new one', async () => {
-    const { page, frame, conversationId } = await visit();
+    const visitor = await visit();
+    const { frame, conversationId } = visitor;
     await send(frame, 'I am Ada: when do you open?');
     const erased = await conversationId();
-    const response = await fetch(`${originOf(hubA)}/api/v1/chatbots/${bot}/conversations/${erased}`, {
-      method: 'DELETE',
-      headers: { Authorization: `Bearer ${key}` },
-    });
-    expect(response.status).toBe(200);
+    await erase(erased);
 
-    // Back into the window.
-    await page.getByRole('heading', { name: 'Host page' }).click();
-    await frame.getByRole('textbox', { name: 'Message' }).click();
+    await comeBack(visitor);
     await expect.poll(() => frame.locator('.message.user').count()).toBe(0);
     expect(await bubbles(frame)).toEqual([['', 'Hello! Ask me about the bakery.']]);
     await expect.poll(conversationId).not.toBe(erased);
@@ -300,19 +466,8 @@ describe('a handed-off visitor', () => {
     const { page, frame, conversationId } = await visit();
     await handOff(frame);
     const id = await conversationId();
-    let dropped = false;
-    await page.context().route(/\/chat$/, async (route) => {
-      if (dropped) return route.continue();
-      dropped = true;
-      // The hub takes the message in; its answer is lost.
-      await route.fetch();
-      await route.abort('connectionreset');
-    });
-    await frame.getByRole('textbox', { name: 'Message' }).fill('My order 1099 is missing');
-    await frame.getByRole('button', { name: 'Send' }).click();
-    await frame.getByRole('button', { name: 'Retry' }).click();
-    await frame.locator('.message.notice').waitFor({ state: 'detached' });
-    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    // The hub takes the message in; its answer is lost.
+    await sendDroppedThenRetry({ page, frame }, 'My order 1099 is missing', true);
     await team(id, 'messages', { name: 'Ada', text: 'Ada here, looking for 1099.' });
     await waitForBubble(frame, 'Ada here, looking for 1099.');
     expect(await frame.locator('.message.user').allTextContents()).toEqual([TALK, 'My order 1099 is missing']);
@@ -321,6 +476,19 @@ describe('a handed-off visitor', () => {
     const { data } = (await listed.json()) as { data: { id: string; messages: { role: string; content: string }[] }[] };
     const saved = data.find((conversation) => conversation.id === id);
     expect(saved?.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual([TALK, 'My order 1099 is missing']);
+  });
+
+  it('who retries a message that never reached the hub reaches the team with it, though they wrote the same before', async () => {
+    // Found auditing the widget: Retry took the earlier "Hello?" the team already had for the one
+    // that never arrived, and sent nothing.
+    const { page, frame, conversationId } = await visit();
+    await handOff(frame);
+    const id = await conversationId();
+    await send(frame, 'Hello?');
+    await sendDroppedThenRetry({ page, frame }, 'Hello?', false);
+    await expect
+      .poll(async () => (await hubA.store.conversations.find(bot, id))?.messages.filter((message) => message.role === 'user').map((message) => message.content))
+      .toEqual([TALK, 'Hello?', 'Hello?']);
   });
 
   it('never receives the replies of another visitor’s conversation', async () => {
