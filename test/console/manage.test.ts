@@ -550,9 +550,12 @@ describe('at 360 px', () => {
   it('keeps every page inside the screen', async () => {
     const narrow = await newPage(run, 360);
     await signIn(narrow, run.app);
-    for (const path of ['', '/account', ...['playground', 'settings', 'connect', 'activity'].map((name) => `/chatbots/${chatbotId}/${name}`)]) {
+    const sections = ['playground', 'sources', 'settings', 'connect', 'activity', 'activity/leads', 'activity/contacts', 'analytics'];
+    for (const path of ['', '/account', ...sections.map((name) => `/chatbots/${chatbotId}/${name}`)]) {
       await narrow.goto(`${run.app.origin}/console${path}`);
       await narrow.getByRole('heading', { level: 1 }).waitFor();
+      // The tables too: a table wider than the screen scrolls inside its frame, not the page.
+      await narrow.waitForLoadState('networkidle');
       const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect({ path, overflow }).toEqual({ path, overflow: 0 });
     }
