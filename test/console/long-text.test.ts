@@ -4,7 +4,8 @@ import { call, createChatbotViaApi } from '../support/http.js';
 import { newPage, signIn, startConsole, type ConsoleRun } from './console.js';
 
 // What owners and visitors type is not always words: a name of 200 letters without a space
-// wraps in its column, so the columns beside it stay on the screen.
+// wraps in its column, so the columns beside it stay on the screen. And what is longer than the
+// API takes is explained next to its field, not with the API's bare "Invalid request data".
 
 const LONG_NAME = `Ä${'x'.repeat(198)}Z`;
 
@@ -28,6 +29,11 @@ afterAll(async () => {
 });
 
 /** How far the table's frame scrolls sideways: 0 when every column is on the screen. */
+const chatbotNames = async () => {
+  const { body } = await call('GET', `${run.app.baseUrl}/get-chatbots`, run.app.apiKey);
+  return (body as { chatbots: { name: string }[] }).chatbots.map((chatbot) => chatbot.name);
+};
+
 const sideways = (tableName: RegExp) =>
   page
     .getByRole('table')
@@ -47,5 +53,41 @@ describe('a name of 200 letters without a space', () => {
     await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity/leads`);
     await page.getByRole('cell', { name: /^Nn+$/ }).waitFor();
     expect(await sideways(/^Phone$/)).toBe(0);
+  });
+});
+
+describe('text longer than the API takes', () => {
+  it('is explained next to its field in Settings, and nothing is saved', async () => {
+    await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/settings`);
+    const fields = [
+      { label: 'Name', text: 'n'.repeat(201), note: 'At most 200 characters; this has 201.' },
+      { label: 'Display name', text: 'd'.repeat(201), note: 'At most 200 characters; this has 201.' },
+      { label: 'Suggested messages', text: 's'.repeat(2_001), note: 'At most 2,000 characters a line.' },
+      { label: 'Waiting message', text: 'w'.repeat(1_001), note: 'At most 1,000 characters; this has 1,001.' },
+    ];
+    for (const { label, text } of fields) await page.getByLabel(label, { exact: true }).fill(text);
+    await page.getByRole('button', { name: 'Save' }).click();
+    for (const { label, note } of fields) {
+      const field = page.getByLabel(label, { exact: true });
+      expect({ label, invalid: await field.getAttribute('aria-invalid') }).toEqual({ label, invalid: 'true' });
+      expect(await field.evaluate((input) => document.getElementById(input.getAttribute('aria-describedby')?.split(' ').at(-1) ?? '')?.textContent)).toBe(note);
+    }
+    expect(await chatbotNames()).toEqual([LONG_NAME]);
+  });
+
+  it('is explained for a new chatbot’s name, and no chatbot is made', async () => {
+    await page.goto(`${run.app.origin}/console/new`);
+    await page.getByLabel('Name').fill('n'.repeat(201));
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('The name has at most 200 characters; this has 201.').waitFor();
+    expect(await page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+    expect(await chatbotNames()).toEqual([LONG_NAME]);
+  });
+
+  it('is explained for an API key’s label', async () => {
+    await page.goto(`${run.app.origin}/console/account`);
+    await page.getByLabel('Key label').fill('k'.repeat(101));
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'API keys' }).getByRole('alert').textContent()).toBe('A key’s label is 1 to 100 characters, not only spaces.');
   });
 });
