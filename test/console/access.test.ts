@@ -246,6 +246,13 @@ describe('signing in', () => {
     await expect.poll(() => keyboard.title()).toBe('Settings: Panadería Müller · Switchboard console');
     await expect.poll(focused).toBe('content');
     expect(await keyboard.evaluate(() => window.scrollY)).toBe(0);
+
+    // Signed out, the sign-in page takes the place of the page that was open: its title and the focus too.
+    await keyboard.getByRole('button', { name: 'Sign out' }).focus();
+    await keyboard.keyboard.press('Enter');
+    await keyboard.getByLabel('API key', { exact: true }).waitFor();
+    expect(await keyboard.title()).toBe('Switchboard console');
+    expect(await focused()).toBe('content');
     await keyboard.context().close();
   });
 
