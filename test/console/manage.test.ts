@@ -430,7 +430,7 @@ describe('activity', () => {
     const { body } = await call('GET', `${run.app.baseUrl}/chatbots/${chatbotId}/contacts/user-42`, run.app.apiKey);
     expect((body as { data: { name: string } }).data.name).toBe('Ada Lovelace');
     await page.getByRole('button', { name: 'Delete contact' }).click();
-    await page.getByRole('button', { name: 'Yes, delete this contact' }).click();
+    await page.getByRole('button', { name: 'Yes, delete contact “user-42”' }).click();
     await page.getByText('No contacts yet.').waitFor();
   });
 

@@ -2,7 +2,9 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { call, callData, query } from '../api.js';
 import { useAction } from '../components/action.js';
-import { Alert, Busy, Notice } from '../components/feedback.js';
+import { SubmitButton } from '../components/busy-button.js';
+import { ConfirmButton } from '../components/confirm-button.js';
+import { Alert, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
 import type { Chatbot, Contact } from '../types.js';
 import { readPages } from '../paged.js';
@@ -89,7 +91,6 @@ function ContactForm({ url, contact, onDeleted, onSaved }: { url: string; contac
   const [name, setName] = useState(contact.name ?? '');
   const [email, setEmail] = useState(contact.email ?? '');
   const [phone, setPhone] = useState(contact.phonenumber ?? '');
-  const [confirming, setConfirming] = useState(false);
   const [saved, setSaved] = useState(false);
   const action = useAction();
 
@@ -125,27 +126,10 @@ function ContactForm({ url, contact, onDeleted, onSaved }: { url: string; contac
       )}
       {action.failure && <Alert>{action.failure}</Alert>}
       {saved && <Notice>Contact saved.</Notice>}
-      {action.busy ? (
-        <Busy label="Working" />
-      ) : (
-        <div class="actions">
-          <button type="submit">Save contact</button>
-          {confirming ? (
-            <>
-              <button type="button" class="danger" onClick={remove}>
-                Yes, delete this contact
-              </button>
-              <button type="button" class="secondary" onClick={() => setConfirming(false)}>
-                Keep it
-              </button>
-            </>
-          ) : (
-            <button type="button" class="secondary" onClick={() => setConfirming(true)}>
-              Delete contact
-            </button>
-          )}
-        </div>
-      )}
+      <div class="actions">
+        <SubmitButton busy={action.busy} busyLabel="Working">Save contact</SubmitButton>
+        <ConfirmButton verb="Delete contact" name={contact.external_id} busy={action.busy} onConfirm={remove} />
+      </div>
     </form>
   );
 }
