@@ -84,6 +84,14 @@ describe('text longer than the API takes', () => {
     expect(await chatbotNames()).toEqual([LONG_NAME]);
   });
 
+  it('is explained for a contact', async () => {
+    await call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/contacts`, run.app.apiKey, { users: [{ external_id: 'guest-1', name: 'Ada' }] });
+    await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity/contacts?contact=guest-1`);
+    await page.getByLabel('Contact name').fill('n'.repeat(257));
+    await page.getByRole('button', { name: 'Save contact' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^The hub refused the contact: a name takes at most 256 characters/);
+  });
+
   it('is explained for an API key’s label', async () => {
     await page.goto(`${run.app.origin}/console/account`);
     await page.getByLabel('Key label').fill('k'.repeat(101));

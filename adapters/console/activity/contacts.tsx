@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
-import { call, callData, query } from '../api.js';
+import { call, callData, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
 import { SubmitButton } from '../components/busy-button.js';
 import { ConfirmButton } from '../components/confirm-button.js';
@@ -15,6 +15,8 @@ import { LIST_REFRESH_MS, useRefresh } from '../use-refresh.js';
 // (by its external id). The list is read again by itself, as Activity's conversations are.
 
 const PAGE_SIZE = 100;
+/** The API's 400 body is the bare "Invalid request data". */
+const CONTACT_REFUSED = 'The hub refused the contact: a name takes at most 256 characters, an email at most 254 (and must be an address), a phone number at most 64.';
 
 export function Contacts({ chatbot }: { chatbot: Chatbot }) {
   const { query: params, path, route } = useLocation();
@@ -98,7 +100,7 @@ function ContactForm({ url, contact, onDeleted, onSaved }: { url: string; contac
     event.preventDefault();
     setSaved(false);
     const data = { name: name.trim() || null, email: email.trim() || null, phonenumber: phone.trim() || null };
-    if (await action.run(() => call('PATCH', url, { data }))) {
+    if (await action.run(() => explained(call('PATCH', url, { data }), { 400: CONTACT_REFUSED }))) {
       setSaved(true);
       onSaved();
     }
