@@ -576,6 +576,11 @@ describe('at 360 px', () => {
       (await transcript.evaluate((element) => element.getBoundingClientRect().top + 100 < window.innerHeight));
     await expect.poll(onScreen).toBe(true);
     expect(await narrow.evaluate(() => document.activeElement?.id)).toBe('transcript-title');
+    // Closed, it gives the focus back to where it was opened from, not to the top of the page.
+    await narrow.getByRole('button', { name: 'Close' }).focus();
+    await narrow.keyboard.press('Enter');
+    await heading.waitFor({ state: 'detached' });
+    expect(await narrow.evaluate(() => document.activeElement?.textContent)).toBe('When do you open?');
     await narrow.context().close();
   });
 });
