@@ -43,10 +43,17 @@ const sideways = (tableName: RegExp) =>
       return frame.scrollWidth - frame.clientWidth;
     });
 
-describe('a name of 200 letters without a space', () => {
+describe('a name of 200 letters (or a label of 100) without a space', () => {
   it('wraps in the chatbots list', async () => {
     await page.getByRole('cell', { name: LONG_NAME }).waitFor();
     expect(await sideways(/^Status$/)).toBe(0);
+  });
+
+  it('wraps in the API keys, Revoke staying on the screen', async () => {
+    await call('POST', `${run.app.baseUrl}/api-keys`, run.app.apiKey, { label: 'k'.repeat(100) });
+    await page.goto(`${run.app.origin}/console/account`);
+    await page.getByRole('cell', { name: 'k'.repeat(100), exact: true }).waitFor();
+    expect(await sideways(/^Starts with$/)).toBe(0);
   });
 
   it('wraps in the leads, with its long email', async () => {

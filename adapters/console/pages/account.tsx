@@ -81,7 +81,7 @@ function ApiKeys() {
             rows={list}
             rowKey={(key) => key.id}
             cells={(key) => [
-              key.label || '(no label)',
+              <span class="long-text">{key.label || '(no label)'}</span>,
               key.prefix ? <code>{key.prefix}…</code> : <span class="muted">not recorded</span>,
               formatTime(key.created_at),
               <span class="actions">
