@@ -246,6 +246,13 @@ describe('signing in', () => {
     await expect.poll(() => keyboard.title()).toBe('Settings: Panadería Müller · Switchboard console');
     await expect.poll(focused).toBe('content');
     expect(await keyboard.evaluate(() => window.scrollY)).toBe(0);
+
+    // Signed out, the sign-in page takes the place of the page that was open: its title and the focus too.
+    await keyboard.getByRole('button', { name: 'Sign out' }).focus();
+    await keyboard.keyboard.press('Enter');
+    await keyboard.getByLabel('API key', { exact: true }).waitFor();
+    expect(await keyboard.title()).toBe('Switchboard console');
+    expect(await focused()).toBe('content');
     await keyboard.context().close();
   });
 
@@ -285,6 +292,21 @@ describe('signing in', () => {
     await keyboard.getByRole('list', { name: 'Sources' }).getByText('¿Tenéis pan sin gluten?').waitFor();
     await keyboard.getByRole('status').filter({ hasText: 'Adding the answer' }).waitFor({ state: 'detached' });
     expect(await focused()).toBe('Add question');
+
+    // A contact's Save keeps the focus while it saves, and its Delete asks as every Delete does.
+    await call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/contacts`, run.app.apiKey, { users: [{ external_id: 'guest-7', name: 'Jürgen' }] });
+    await open('activity/contacts?contact=guest-7');
+    await keyboard.getByLabel('Contact name').fill('Jürgen Weiß');
+    await keyboard.getByRole('button', { name: 'Save contact' }).focus();
+    await keyboard.keyboard.press('Enter');
+    await keyboard.getByText('Contact saved.').waitFor();
+    expect(await focused()).toBe('Save contact');
+    await keyboard.getByRole('button', { name: 'Delete contact guest-7' }).focus();
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Yes, delete contact “guest-7”');
+    await keyboard.keyboard.press('Tab');
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Delete contact guest-7');
 
     // Answer opens its form with the focus in it, and Cancel gives the focus back.
     await open('analytics');

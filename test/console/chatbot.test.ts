@@ -160,6 +160,10 @@ describe('analytics', () => {
 
     await open.getByRole('button', { name: 'Answer “Do you sell bicycles?”' }).click();
     const form = open.getByRole('form', { name: 'Answer to “Do you sell bicycles?”' });
+    // Spaces alone are no answer: the API's bare "Invalid request data" is explained.
+    await form.getByLabel('Answer').fill('   ');
+    await form.getByRole('button', { name: 'Save answer' }).click();
+    await expect.poll(() => open.getByRole('alert').textContent()).toMatch(/^The hub refused the answer: it needs an answer of at most 20,000 characters, not blank\./);
     await form.getByLabel('Answer').fill('No, only cakes and bread.');
     await expectAccessible(page);
     await form.getByRole('button', { name: 'Save answer' }).click();

@@ -430,7 +430,7 @@ describe('activity', () => {
     const { body } = await call('GET', `${run.app.baseUrl}/chatbots/${chatbotId}/contacts/user-42`, run.app.apiKey);
     expect((body as { data: { name: string } }).data.name).toBe('Ada Lovelace');
     await page.getByRole('button', { name: 'Delete contact' }).click();
-    await page.getByRole('button', { name: 'Yes, delete this contact' }).click();
+    await page.getByRole('button', { name: 'Yes, delete contact “user-42”' }).click();
     await page.getByText('No contacts yet.').waitFor();
   });
 
@@ -550,9 +550,12 @@ describe('at 360 px', () => {
   it('keeps every page inside the screen', async () => {
     const narrow = await newPage(run, 360);
     await signIn(narrow, run.app);
-    for (const path of ['', '/account', ...['playground', 'settings', 'connect', 'activity'].map((name) => `/chatbots/${chatbotId}/${name}`)]) {
+    const sections = ['playground', 'sources', 'settings', 'connect', 'activity', 'activity/leads', 'activity/contacts', 'analytics'];
+    for (const path of ['', '/account', ...sections.map((name) => `/chatbots/${chatbotId}/${name}`)]) {
       await narrow.goto(`${run.app.origin}/console${path}`);
       await narrow.getByRole('heading', { level: 1 }).waitFor();
+      // The tables too: a table wider than the screen scrolls inside its frame, not the page.
+      await narrow.waitForLoadState('networkidle');
       const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect({ path, overflow }).toEqual({ path, overflow: 0 });
     }
@@ -573,6 +576,11 @@ describe('at 360 px', () => {
       (await transcript.evaluate((element) => element.getBoundingClientRect().top + 100 < window.innerHeight));
     await expect.poll(onScreen).toBe(true);
     expect(await narrow.evaluate(() => document.activeElement?.id)).toBe('transcript-title');
+    // Closed, it gives the focus back to where it was opened from, not to the top of the page.
+    await narrow.getByRole('button', { name: 'Close' }).focus();
+    await narrow.keyboard.press('Enter');
+    await heading.waitFor({ state: 'detached' });
+    expect(await narrow.evaluate(() => document.activeElement?.textContent)).toBe('When do you open?');
     await narrow.context().close();
   });
 });

@@ -171,4 +171,24 @@ describe('the open handoffs', () => {
     expect(await page.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: 'Can I talk to a person?' }).count()).toBeGreaterThanOrEqual(2);
     await page.context().close();
   });
+
+  it('keeps a keyboard user in the transcript once its reply form goes with the handoff', async () => {
+    await askForPerson('handed-back');
+    const page = await teamMember();
+    await openConversation(page, 'handed-back');
+    const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+    await page.getByRole('button', { name: 'Hand back to the chatbot' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('form', { name: 'Reply as the team' }).waitFor({ state: 'detached' });
+    expect(await focused()).toBe('transcript-title');
+
+    // Closed elsewhere while a reply is being typed: the focus goes from the reply to the transcript too.
+    await askForPerson('closed-elsewhere');
+    await openConversation(page, 'closed-elsewhere');
+    await page.getByRole('textbox', { name: 'Reply' }).fill('One moment, please');
+    await api(`/chatbots/${chatbotId}/conversations/closed-elsewhere/handoff/resolve`);
+    await page.getByRole('form', { name: 'Reply as the team' }).waitFor({ state: 'detached' });
+    expect(await focused()).toBe('transcript-title');
+    await page.context().close();
+  });
 });

@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
-import { call, callData, query } from '../api.js';
+import { call, callData, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
-import { Alert, Busy, Notice } from '../components/feedback.js';
+import { SubmitButton } from '../components/busy-button.js';
+import { ConfirmButton } from '../components/confirm-button.js';
+import { Alert, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
 import type { Chatbot, Contact } from '../types.js';
 import { readPages } from '../paged.js';
@@ -13,6 +15,8 @@ import { LIST_REFRESH_MS, useRefresh } from '../use-refresh.js';
 // (by its external id). The list is read again by itself, as Activity's conversations are.
 
 const PAGE_SIZE = 100;
+/** The API's 400 body is the bare "Invalid request data". */
+const CONTACT_REFUSED = 'The hub refused the contact: a name takes at most 256 characters, an email at most 254 (and must be an address), a phone number at most 64.';
 
 export function Contacts({ chatbot }: { chatbot: Chatbot }) {
   const { query: params, path, route } = useLocation();
@@ -89,7 +93,6 @@ function ContactForm({ url, contact, onDeleted, onSaved }: { url: string; contac
   const [name, setName] = useState(contact.name ?? '');
   const [email, setEmail] = useState(contact.email ?? '');
   const [phone, setPhone] = useState(contact.phonenumber ?? '');
-  const [confirming, setConfirming] = useState(false);
   const [saved, setSaved] = useState(false);
   const action = useAction();
 
@@ -97,7 +100,7 @@ function ContactForm({ url, contact, onDeleted, onSaved }: { url: string; contac
     event.preventDefault();
     setSaved(false);
     const data = { name: name.trim() || null, email: email.trim() || null, phonenumber: phone.trim() || null };
-    if (await action.run(() => call('PATCH', url, { data }))) {
+    if (await action.run(() => explained(call('PATCH', url, { data }), { 400: CONTACT_REFUSED }))) {
       setSaved(true);
       onSaved();
     }
@@ -125,27 +128,10 @@ function ContactForm({ url, contact, onDeleted, onSaved }: { url: string; contac
       )}
       {action.failure && <Alert>{action.failure}</Alert>}
       {saved && <Notice>Contact saved.</Notice>}
-      {action.busy ? (
-        <Busy label="Working" />
-      ) : (
-        <div class="actions">
-          <button type="submit">Save contact</button>
-          {confirming ? (
-            <>
-              <button type="button" class="danger" onClick={remove}>
-                Yes, delete this contact
-              </button>
-              <button type="button" class="secondary" onClick={() => setConfirming(false)}>
-                Keep it
-              </button>
-            </>
-          ) : (
-            <button type="button" class="secondary" onClick={() => setConfirming(true)}>
-              Delete contact
-            </button>
-          )}
-        </div>
-      )}
+      <div class="actions">
+        <SubmitButton busy={action.busy} busyLabel="Working">Save contact</SubmitButton>
+        <ConfirmButton verb="Delete contact" name={contact.external_id} busy={action.busy} onConfirm={remove} />
+      </div>
     </form>
   );
 }

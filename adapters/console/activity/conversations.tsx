@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { isPersonAsked } from '../../../src/domain/person-asked.js';
 import { callJson, query } from '../api.js';
@@ -35,6 +35,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
   const [endDate, setEndDate] = useState('');
   const [search, setSearch] = useState('');
   const [pages, setPages] = useState(1);
+  const lists = useRef<HTMLDivElement>(null);
 
   const readConversations = async () => {
     const [listing, handedOff] = await Promise.all([
@@ -56,7 +57,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
 
   return (
     <div class="split">
-      <div>
+      <div ref={lists}>
         <div class="card">
           <Select label="Source" value={source} options={SOURCE_OPTIONS} onValue={setSource} />
           <div class="row">
@@ -96,7 +97,11 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
           <Transcript
             chatbotId={chatbot.id}
             conversation={opened}
-            onClose={() => route(path)}
+            onClose={() => {
+              // The focus goes back to the conversation in the list, not to the page's top with Close.
+              lists.current?.querySelector<HTMLElement>('a[aria-current="true"]')?.focus();
+              route(path);
+            }}
             onChanged={loaded.reload}
           />
         ) : (

@@ -67,8 +67,8 @@ function LeadTable({ chatbotId, list, onErased }: TableProps) {
         rows={list}
         rowKey={(lead) => lead.id}
         cells={(lead) => [
-          lead.name ?? '—',
-          lead.email ?? '—',
+          <span class="long-text">{lead.name ?? '—'}</span>,
+          <span class="long-text">{lead.email ?? '—'}</span>,
           lead.phone ?? '—',
           formatTime(lead.created_at),
           <EraseButton

@@ -10,6 +10,7 @@ import { ReviseAnswer } from './revise-answer.js';
 import { CLOSED, isOpen, TeamReply } from './team-reply.js';
 import { BusyButton } from '../components/busy-button.js';
 import { EraseButton } from './erase-button.js';
+import { useFocusBack } from '../components/focus-moves.js';
 
 // One conversation, message by message (as text, never markup), with where a handoff to the team
 // stands; each of the chatbot's answers lists the sources it cited and can be rated or revised, and
@@ -24,7 +25,8 @@ type Props = { chatbotId: string; conversation: Conversation | undefined; onClos
 
 export function Transcript({ chatbotId, conversation, onClose, onChanged }: Props) {
   const [unsent, setUnsent] = useState<{ conversationId: string; text: string }>();
-  const heading = useRef<HTMLHeadingElement>(null);
+  // The reply form goes with the handoff (handed back here or elsewhere, or timed out): the focus it held comes to the transcript.
+  const heading = useFocusBack<HTMLHeadingElement>(isOpen(conversation?.handoff));
   const shown = useRef<string>();
   // An opened conversation takes the focus and, out of view, is scrolled to the top: on a narrow
   // screen it is under the whole list, where a tap on the list seemed to do nothing. Once per

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { MAX_ANSWER_CHARS } from '../../../src/domain/qa-limits.js';
 import { call, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
 import { AnswerForm } from '../components/answer-form.js';
@@ -17,6 +18,11 @@ import { BusyButton } from '../components/busy-button.js';
 type Unanswered = { id: string; question: string; count: number; last_asked_at: string };
 
 const PAGE_SIZE = 20;
+/** The API's 400 body is the bare "Invalid request data"; its 403, the chatbot's sources full. */
+const REFUSED = {
+  400: `The hub refused the answer: it needs an answer of at most ${MAX_ANSWER_CHARS.toLocaleString('en')} characters, not blank.`,
+  403: FULL,
+};
 
 export function UnansweredQuestions({ base }: { base: string }) {
   const [pages, setPages] = useState(1);
@@ -69,7 +75,7 @@ function Question({ base, group, onSettled }: { base: string; group: Unanswered;
   const resolve = async (event: Event) => {
     event.preventDefault();
     // The answer becomes a source, within the chatbot's characters like any other.
-    if (await action.run(() => explained(call('POST', `${url}/resolve`, { answer: answer.trim() }), { 403: FULL }))) {
+    if (await action.run(() => explained(call('POST', `${url}/resolve`, { answer: answer.trim() }), REFUSED))) {
       onSettled(`Answered “${group.question}”: the chatbot gives this answer from now on (it is a question and answer on Sources).`);
     }
   };

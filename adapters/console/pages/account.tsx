@@ -44,6 +44,8 @@ function Usage() {
   );
 }
 
+/** The API's 400 body is the bare "Invalid request data". */
+const LABEL_REFUSED = 'A key’s label is 1 to 100 characters, not only spaces.';
 /** The API refuses to revoke the last key of a session signed in with a key (403): it would lock the account out. */
 const LAST_KEY =
   'This is the account’s last key: revoking it would lock the account out. Create another key first, or sign in with a one-time link (npm run admin -- console-link ACCOUNT) to revoke the last one.';
@@ -58,7 +60,7 @@ function ApiKeys() {
     event.preventDefault();
     setCreated(undefined);
     await action.run(async () => {
-      const { key } = await callData<ApiKey & { key: string }>('POST', '/api-keys', { label: label.trim() });
+      const { key } = await explained(callData<ApiKey & { key: string }>('POST', '/api-keys', { label: label.trim() }), { 400: LABEL_REFUSED });
       setCreated(key);
       setLabel('');
       keys.reload();
@@ -79,7 +81,7 @@ function ApiKeys() {
             rows={list}
             rowKey={(key) => key.id}
             cells={(key) => [
-              key.label || '(no label)',
+              <span class="long-text">{key.label || '(no label)'}</span>,
               key.prefix ? <code>{key.prefix}…</code> : <span class="muted">not recorded</span>,
               formatTime(key.created_at),
               <span class="actions">

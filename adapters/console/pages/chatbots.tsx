@@ -29,7 +29,9 @@ export function ChatbotsPage() {
               rows={list}
               rowKey={(bot) => bot.id}
               cells={(bot) => [
-                <a href={`/console/chatbots/${encodeURIComponent(bot.id)}`}>{bot.name}</a>,
+                <a class="long-text" href={`/console/chatbots/${encodeURIComponent(bot.id)}`}>
+                  {bot.name}
+                </a>,
                 bot.status,
                 bot.model,
                 bot.visibility,

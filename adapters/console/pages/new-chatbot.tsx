@@ -13,6 +13,7 @@ import { SubmitButton } from '../components/busy-button.js';
 // opens it; if a source is refused, the chatbot stays made and the page says so.
 
 const MIN_NAME = 3;
+const MAX_NAME = 200;
 /** The API's 403 body for either is "Access denied or quota exceeded". */
 const NO_ROOM =
   'The account has as many chatbots as its quota allows (delete one, or raise it with npm run admin -- set-quota ACCOUNT --max-chatbots N), or the text is longer than a chatbot’s sources may hold (SOURCES_MAX_CHARS_PER_CHATBOT).';
@@ -33,6 +34,10 @@ export function NewChatbotPage() {
     setFailure(undefined);
     if (name.trim().length < MIN_NAME) {
       setNameError(`The name needs at least ${MIN_NAME} characters.`);
+      return;
+    }
+    if (name.trim().length > MAX_NAME) {
+      setNameError(`The name has at most ${MAX_NAME} characters; this has ${name.trim().length}.`);
       return;
     }
     setNameError(undefined);

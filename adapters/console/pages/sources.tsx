@@ -141,10 +141,10 @@ function PageList({ title, pages }: { title: string; pages: SourcePage[] }) {
       rows={pages}
       rowKey={(page) => page.url}
       cells={(page) => [
-        <a class="address" href={page.url} rel="noreferrer" target="_blank">
+        <a class="long-text" href={page.url} rel="noreferrer" target="_blank">
           {page.url}
         </a>,
-        page.title,
+        <span class="long-text">{page.title}</span>,
         page.status,
         page.chars.toLocaleString(),
         page.reason ?? '',

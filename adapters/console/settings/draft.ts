@@ -33,6 +33,16 @@ const MAX_DECLINES = 100;
 /** Handoff waits, in minutes: down to 3 seconds, up to a week. */
 const MIN_WAIT = 0.05;
 const MAX_WAIT = 10_080;
+/** The API's bounds on a name and its texts, in characters. */
+const MAX_NAME = 200;
+const MAX_INSTRUCTIONS = 50_000;
+const MAX_MESSAGE = 1_000;
+const MAX_LEAD_FORM_TITLE = 500;
+const MAX_CHANNEL_ID = 100;
+/** The API's bounds on a list: how many lines, and characters in one. */
+const MESSAGE_LIST = { lines: 50, chars: 2_000 };
+const DOMAIN_LIST = { lines: 100, chars: 253 };
+const KEYWORD_LIST = { lines: 50, chars: 100 };
 
 export const lines = (text: string): string[] =>
   text
@@ -76,7 +86,27 @@ export function checkDraft(draft: Draft): FieldErrors {
       errors[path] = `${whole ? 'A whole number' : 'A number'} from ${min} to ${max}, e.g. ${example}.`;
     }
   };
+  const longest = (path: string, text: string, max: number) => {
+    if (text.length > max) errors[path] = `At most ${max.toLocaleString('en')} characters; this has ${text.length.toLocaleString('en')}.`;
+  };
+  const list = (path: string, text: string, bounds: { lines: number; chars: number }) => {
+    const items = lines(text);
+    if (items.length > bounds.lines) errors[path] = `At most ${bounds.lines} lines; this has ${items.length}.`;
+    else if (items.some((item) => item.length > bounds.chars)) errors[path] = `At most ${bounds.chars.toLocaleString('en')} characters a line.`;
+  };
+  longest('name', draft.name.trim(), MAX_NAME);
   if (draft.name.trim() === '') errors.name = 'The chatbot needs a name.';
+  longest('instructions', draft.instructions, MAX_INSTRUCTIONS);
+  list('initialMessages', draft.initialMessages, MESSAGE_LIST);
+  list('suggestedMessages', draft.suggestedMessages, MESSAGE_LIST);
+  longest('styles.displayName', draft.styles.displayName, MAX_NAME);
+  list('domains', draft.domains, DOMAIN_LIST);
+  longest('ipLimitMessage', draft.ipLimitMessage, MAX_MESSAGE);
+  longest('collectCustomerInformation.title', draft.collectCustomerInformation.title, MAX_LEAD_FORM_TITLE);
+  for (const key of ['name', 'email', 'phone'] as const) longest(`collectCustomerInformation.${key}.label`, draft.collectCustomerInformation[key].label, MAX_NAME);
+  list('handoff.keywords', draft.handoff.keywords, KEYWORD_LIST);
+  longest('handoff.waitingMessage', draft.handoff.waitingMessage, MAX_MESSAGE);
+  longest('handoff.offlineMessage', draft.handoff.offlineMessage, MAX_MESSAGE);
   number('temp', draft.temp, 0, 1, false, '0.3');
   number('ipLimit', draft.ipLimit, 0, MAX_COUNT, true, '20');
   number('ipLimitTimeframe', draft.ipLimitTimeframe, 0, MAX_COUNT, true, '240');
@@ -89,6 +119,7 @@ export function checkDraft(draft: Draft): FieldErrors {
   number('handoff.idleMinutes', draft.handoff.idleMinutes, MIN_WAIT, MAX_WAIT, false, '30');
   if (draft.handoff.platform) {
     for (const key of ['workspaceId', 'channelId'] as const) {
+      longest(`handoff.${key}`, draft.handoff[key].trim(), MAX_CHANNEL_ID);
       if (!draft.handoff[key].trim()) errors[`handoff.${key}`] = `Requests go to a ${draft.handoff.platform === 'slack' ? 'Slack' : 'Discord'} channel: give its ID, or send them to the console only.`;
     }
   }
