@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { ApiError, callJson } from '../api.js';
+import { callJson } from '../api.js';
 import { Alert, Notice } from '../components/feedback.js';
 import { Checkbox, Select, TemperatureInput, TextArea, TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
 import { MODEL_IDS, modelOptions } from '../models.js';
 import { DeleteChatbot } from '../settings/delete-chatbot.js';
-import { apiFieldErrors, checkDraft, draftOf, settingsBody, type Draft, type FieldErrors } from '../settings/draft.js';
+import { checkDraft, draftOf, settingsBody, type Draft, type FieldErrors } from '../settings/draft.js';
 import { HandoffSettings } from '../settings/handoff.js';
 import { ImageSetting, type ImageKind } from '../settings/images.js';
 import { WidgetPreview } from '../settings/preview.js';
@@ -57,11 +57,7 @@ export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
       setSaved(message);
       reload();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 400) {
-        const { fields, rest } = apiFieldErrors(error.message);
-        setErrors(fields);
-        setFailure(rest ?? 'Some settings need a fix: see the notes next to them.');
-      } else setFailure(errorText(error));
+      setFailure(errorText(error));
     } finally {
       setBusy(false);
     }

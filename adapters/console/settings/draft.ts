@@ -158,18 +158,3 @@ export function settingsBody(chatbotId: string, draft: Draft) {
     },
   };
 }
-
-/**
- * The API explains an invalid request as zod does: "✖ what\n  → at path" for each mistake.
- * Answers those by path; what names no path stays for the page's own alert.
- */
-export function apiFieldErrors(message: string): { fields: FieldErrors; rest: string | undefined } {
-  const fields: FieldErrors = {};
-  const rest: string[] = [];
-  for (const block of message.split('✖').map((part) => part.trim()).filter(Boolean)) {
-    const [what = '', where] = block.split(/\n\s*→ at /);
-    if (where) fields[where.trim()] = what.trim();
-    else rest.push(block);
-  }
-  return { fields, rest: rest.length > 0 ? rest.join(' ') : undefined };
-}
