@@ -656,7 +656,7 @@ describe('in Spanish and German', () => {
     // Each message reads in its own direction: an Arabic visitor's right to left, the reply left to right.
     await list.getByRole('link', { name: 'مرحبا، هل لديكم خبز؟' }).click();
     const transcript = page.getByRole('log', { name: 'Transcript' });
-    const direction = (text: string) => transcript.locator('.bubble', { hasText: text }).evaluate((node) => getComputedStyle(node).direction);
+    const direction = (text: string) => transcript.getByText(text).evaluate((node) => getComputedStyle(node).direction);
     expect(await direction('مرحبا')).toBe('rtl');
     expect(await direction("I'm sorry")).toBe('ltr');
   });

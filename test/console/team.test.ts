@@ -49,6 +49,19 @@ async function teamRepliesIn(conversationId: string): Promise<{ name: string; co
   return (conversation?.messages ?? []).flatMap(({ content, author }) => (author ? [{ name: author.name, content }] : []));
 }
 
+describe('a team reply in the transcript', () => {
+  it('reads an Arabic reply from the right under a member named in Latin letters', async () => {
+    await askForPerson('arabic-reply');
+    const reply = 'سيصل طردك يوم الاثنين.';
+    await call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/conversations/arabic-reply/handoff/messages`, run.app.apiKey, { name: 'Ada', text: reply });
+    const page = await teamMember();
+    await openConversation(page, 'arabic-reply');
+    const text = page.getByRole('log', { name: 'Transcript' }).getByText(reply);
+    expect(await text.evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
+    await page.context().close();
+  });
+});
+
 describe('a team member answering several people', () => {
   it('keeps a reply being typed with its conversation, and their name in every one', async () => {
     await askForPerson('first-person');

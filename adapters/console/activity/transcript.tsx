@@ -106,9 +106,14 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
       setRating((await callData<{ feedback: Rating }>('POST', `${path}/feedback`, { feedback })).feedback);
     });
   return (
-    <div class={`bubble ${message.role}`} dir="auto">
-      {message.author && <div class="author">{message.author.name} (team)</div>}
-      {message.content}
+    <div class={`bubble ${message.role}`}>
+      {/* Each a block of its own direction: an Arabic reply under a name in Latin letters reads from the right. */}
+      {message.author && (
+        <div class="author" dir="auto">
+          {message.author.name} (team)
+        </div>
+      )}
+      <div dir="auto">{message.content}</div>
       {message.sources && <UsedSources sources={message.sources} />}
       {answersQuestion(message) && (
         <div class="actions" role="group" aria-label="Rate this answer">
