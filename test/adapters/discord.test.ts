@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_SAVED, COMMAND_FAILED, everyoneSeesDigest, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
 import { PUBLIC_BOT_WARNING, startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
 import { NOT_SERVED } from '../../adapters/discord/servers.js';
+import { cannotPostDigestText } from '../../adapters/discord/digest-channel.js';
 import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
 import { splitMessage } from '../../adapters/discord/text.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
@@ -1108,6 +1109,17 @@ describe('Discord adapter', () => {
       expect(await hub.listDigests(where)).toEqual([]);
       const again = await command(here, manager, 'digest', { state: 'off' }, admin);
       expect(again.text).toBe('No lead digest of Sales bot was on for this channel.');
+    });
+
+    it('digest on refuses, changing nothing, in a channel the bot cannot post in, naming what it lacks', async () => {
+      // Found subscribing a team-only channel, as the README advises: Discord runs a slash command
+      // wherever the member may, the bot a viewer there or not, so the digest was taken and then
+      // failed every day with Missing Access.
+      const hidden = discord.createChannel('text', 'staff', { teamOnly: true, hiddenFromBot: true });
+      await bind(hidden, salesBot, 'mentions');
+      const on = await command(hidden, manager, 'digest', { state: 'on' }, admin);
+      expect(on.text).toBe(cannotPostDigestText(['View Channel']));
+      expect(await hub.listDigests({ platform: 'discord', workspaceId: discord.guildId, channelId: hidden.id })).toEqual([]);
     });
 
     it('digest on in a channel everyone in the server can read says the leads will show there', async () => {
