@@ -22,7 +22,7 @@ export function splitMessage(text: string, limit = DISCORD_MESSAGE_LIMIT): strin
     for (const separator of ['\n\n', '\n', ' ']) {
       const at = window.lastIndexOf(separator, limit);
       if (at >= limit / 2) {
-        cut = at;
+        cut = beforeOpenLink(rest, at, limit / 2);
         break;
       }
     }
@@ -42,6 +42,18 @@ export function splitMessage(text: string, limit = DISCORD_MESSAGE_LIMIT): strin
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/** A masked link `[text](<url>)` that starts after a space and is still open at the end. */
+const OPEN_LINK = /\s\[(?:\\.|[^\]\\])*(?:\]\([^)]*)?$/;
+
+/**
+ * A cut at `at` moved back to the space before a masked link it would split (a Sources line's),
+ * which both messages would show as raw Markdown; kept where that is further back than `least`.
+ */
+function beforeOpenLink(text: string, at: number, least: number): number {
+  const open = OPEN_LINK.exec(text.slice(0, at));
+  return open && open.index >= least ? open.index : at;
+}
 
 /** Text cut to one message, marked as cut. */
 export const truncateMessage = (text: string, limit = DISCORD_MESSAGE_LIMIT): string => clip(text, limit);
