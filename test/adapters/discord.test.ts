@@ -1072,6 +1072,26 @@ describe('Discord adapter', () => {
       expect([settings, listed].every((text) => Buffer.from(text).toString() === text)).toBe(true);
     });
 
+    it('shows a long question in its answer modal cut between characters, never inside an emoji', async () => {
+      // The placeholder holds 100 characters; cut inside the emoji at 99–100, it carried half of it.
+      const here = newChannel('emoji-modal');
+      const emojiBot = await createChatbotViaApi(app, 'Emoji modal bot');
+      await bind(here, emojiBot, 'mentions');
+      await recordUnanswered(app.store, { id: emojiBot, accountId: app.accountId }, `${'b'.repeat(99)}🎁 gift cards?`, {
+        conversationId: null,
+        messageId: null,
+        source: 'Discord',
+        askedAt: new Date(),
+      });
+      const listed = await command(here, manager, 'unanswered', {}, admin);
+      const components = (listed.edits.at(-1)?.body as { components: ApiMessage['components'] }).components ?? [];
+      const message = { id: '1', channel_id: here.id, content: listed.text, components } as ApiMessage;
+      const clicked = discord.click(message, listedAdmin, components[0]?.components[0]?.custom_id ?? '');
+      const modal = await discord.until('the modal', () => discord.interactionResponse(clicked).callback);
+      const placeholder = (modal.body as { data: { components: { components: { placeholder: string }[] }[] } }).data.components[0]?.components[0]?.placeholder ?? '';
+      expect(placeholder).toBe(`${'b'.repeat(99)}…`);
+    });
+
     it('leads sends a few long ones as CSV rather than cut them off the message', async () => {
       // Found with four visitors who typed long names: the reply stopped half-way through the third.
       const here = newChannel('long-leads');
