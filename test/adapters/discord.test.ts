@@ -6,6 +6,7 @@ import { PUBLIC_BOT_WARNING, startDiscordBot, type DiscordBot } from '../../adap
 import { NOT_SERVED } from '../../adapters/discord/servers.js';
 import { cannotPostDigestText } from '../../adapters/discord/digest-channel.js';
 import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
+import { suggestionRows } from '../../adapters/discord/suggestions.js';
 import { splitMessage } from '../../adapters/discord/text.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
@@ -806,6 +807,12 @@ describe('Discord adapter', () => {
     // An answer that quotes nothing cites nothing.
     model.queue.push({ pieces: ['I am not sure.'], delayMs: 0 });
     await reply(discord.say(channel, alice, 'Where do parcels go now?'), 'I am not sure.');
+  });
+
+  it('labels a long suggested question cut between characters, never inside an emoji', () => {
+    // A label holds 80 characters; a suggestion with an emoji at 79–80 kept half of it.
+    const [row] = suggestionRows([`${'a'.repeat(78)}🎁 and more`]);
+    expect((row?.components[0]?.toJSON() as { label?: string }).label).toBe(`${'a'.repeat(78)}…`);
   });
 
   it('cuts text at paragraph, line or word breaks, never beyond the limit', () => {
