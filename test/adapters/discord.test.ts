@@ -815,6 +815,19 @@ describe('Discord adapter', () => {
     expect((row?.components[0]?.toJSON() as { label?: string }).label).toBe(`${'a'.repeat(78)}…`);
   });
 
+  it('closes a code block a long reply is cut in and reopens it in the next message, its indentation kept', () => {
+    // A script of 3,400 characters was cut at a line: the first message's block never closed and
+    // the next began outside one, its lines shown as Markdown and their indentation dropped.
+    const code = Array.from({ length: 120 }, (_, index) => `    line_${index} = compute(${index})`).join('\n');
+    const pieces = splitMessage(`Here is the script:\n\n\`\`\`python\n${code}\n\`\`\`\nRun it.`);
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces) {
+      expect(piece.length).toBeLessThanOrEqual(2_000);
+      expect(piece.split('```').length % 2).toBe(1);
+    }
+    expect(pieces.slice(1).every((piece) => piece.startsWith('```\n    line_'))).toBe(true);
+  });
+
   it('cuts text at paragraph, line or word breaks, never beyond the limit', () => {
     expect(splitMessage('short')).toEqual(['short']);
     expect(splitMessage('')).toEqual(['']);
