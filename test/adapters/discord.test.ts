@@ -694,6 +694,22 @@ describe('Discord adapter', () => {
     expect(saved?.messages.at(-1)).toMatchObject({ role: 'assistant', content: waitingMessage, kind: 'handoff' });
   });
 
+  it('tells a clicker privately that the hub is out of reach, rather than leave the click failed', async () => {
+    // Found with the hub down: the click's claim failed, nothing answered the interaction, and
+    // Discord showed "This interaction failed".
+    const channel = newChannel('feedback-outage');
+    await bind(channel, supportBot, 'all');
+    const answer = await replyWithButtons(discord.say(channel, alice, 'rate me later'));
+    proxy.setDown(true);
+    try {
+      const token = discord.click(answer, bob, answer.components?.[0]?.components[0]?.custom_id ?? '');
+      const callback = await discord.until('the apology', () => discord.interactionResponse(token).callback);
+      expect(callback.body).toMatchObject({ type: 4, data: { content: HUB_UNAVAILABLE, flags: 64 } });
+    } finally {
+      proxy.setDown(false);
+    }
+  });
+
   it('records a click once when several instances receive it', async () => {
     await withSecondInstance(async () => {
       const channel = newChannel('two-instances-feedback');
