@@ -11,3 +11,16 @@ export function clip(text: string, max: number): string {
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
   return `${text.slice(0, end)}…`;
 }
+
+/**
+ * `encode(text)`, the text clipped until the encoded form (JSON, markup entities) holds at most
+ * `max` units: where a platform's limit counts what is sent, and encoding makes text longer.
+ */
+export function clipEncoded(text: string, max: number, encode: (text: string) => string): string {
+  let encoded = encode(text);
+  for (let room = text.length; encoded.length > max && room > 1; ) {
+    room = Math.max(1, room - (encoded.length - max));
+    encoded = encode(clip(text, room));
+  }
+  return encoded;
+}

@@ -1,10 +1,10 @@
 import { once } from 'node:events';
-import { Client, Events, GatewayIntentBits, Partials, type Interaction } from 'discord.js';
+import { Client, Events, GatewayIntentBits, MessageFlags, Partials, type Interaction } from 'discord.js';
 import type { Logger } from 'pino';
 import type { DiscordConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
 import { createLearnWatcher, type LearnWatchOptions } from '../learn-watch.js';
-import { createRelay } from '../relay.js';
+import { createRelay, HUB_UNAVAILABLE } from '../relay.js';
 import { onFeedbackButton } from './feedback.js';
 import { createHandoffListeners } from './handoff.js';
 import { startHandoffNotices } from './handoff-notices.js';
@@ -151,9 +151,12 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
       return interaction.isModalSubmit() ? onAnswerModal(interaction, answers) : onCommand(interaction);
     };
     readyClient.on(Events.InteractionCreate, (interaction) => {
-      handleInteraction(interaction).catch((error: unknown) =>
-        logger.error({ err: error, interactionId: interaction.id }, 'interaction handler failed'),
-      );
+      handleInteraction(interaction).catch(async (error: unknown) => {
+        logger.error({ err: error, interactionId: interaction.id }, 'interaction handler failed');
+        // Unanswered, Discord shows the click as failed: the hub out of reach (its claim), say so privately.
+        if (!interaction.isRepliable() || interaction.replied || interaction.deferred) return;
+        await interaction.reply({ content: HUB_UNAVAILABLE, flags: MessageFlags.Ephemeral }).catch(() => undefined);
+      });
     });
 
     // Registered once the handlers listen, so nothing that arrives meanwhile is dropped.

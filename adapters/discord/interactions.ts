@@ -20,6 +20,7 @@ import type { HubClient } from '../hub-client.js';
 import type { Learning, LearnWatcher } from '../learn-watch.js';
 import type { PlatformWords } from '../platform-words.js';
 import { DM_WORKSPACE } from './conversation.js';
+import { checkDigestChannel } from './digest-channel.js';
 import { answerRows } from './unanswered.js';
 import { asTyped, DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
 
@@ -201,6 +202,7 @@ export function createInteractionHandler(options: InteractionHandlerOptions): (i
         words: DISCORD_WORDS,
         watchLearning: watchLearning(interaction),
         everyoneSees: readableByEveryone(channel),
+        checkDigestChannel: async () => checkDigestChannel(interaction),
         asTyped,
       };
       if (input.name === 'help') {

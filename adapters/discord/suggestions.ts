@@ -1,4 +1,5 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { clip } from '../clip.js';
 import { addressed } from './conversation.js';
 
 // The chatbot's suggested questions as buttons under its first reply in a conversation (each
@@ -15,9 +16,8 @@ export function suggestionRows(suggestions: readonly string[]): ActionRowBuilder
   const rows: ActionRowBuilder<ButtonBuilder>[] = [];
   suggestions.slice(0, MAX_BUTTONS).forEach((question, index) => {
     if (index % PER_ROW === 0) rows.push(new ActionRowBuilder<ButtonBuilder>());
-    const label = question.length <= LABEL_LIMIT ? question : `${question.slice(0, LABEL_LIMIT - 1)}…`;
     rows.at(-1)?.addComponents(
-      new ButtonBuilder().setCustomId(`${CUSTOM_ID_PREFIX}${index}`).setLabel(label).setStyle(ButtonStyle.Secondary),
+      new ButtonBuilder().setCustomId(`${CUSTOM_ID_PREFIX}${index}`).setLabel(clip(question, LABEL_LIMIT)).setStyle(ButtonStyle.Secondary),
     );
   });
   return rows;

@@ -14,6 +14,7 @@ import { answerQuestion, parseQuestionToken, QUESTION_GONE, questionToken, refus
 import type { PlatformWords } from '../platform-words.js';
 import type { HubClient } from '../hub-client.js';
 import type { Relay } from '../relay.js';
+import { clip } from '../clip.js';
 
 // `/chatbot unanswered` on Discord: a button per listed question; a click opens a modal
 // (interaction callback type 9) whose text, submitted (a MODAL_SUBMIT interaction), resolves the
@@ -67,7 +68,7 @@ export async function onAnswerButton(interaction: ButtonInteraction, { hub, rela
     .setCustomId(ANSWER_INPUT)
     .setLabel('The answer the chatbot should give')
     .setStyle(TextInputStyle.Paragraph)
-    .setPlaceholder(question.question.slice(0, PLACEHOLDER_LIMIT))
+    .setPlaceholder(clip(question.question, PLACEHOLDER_LIMIT))
     .setMaxLength(MAX_ANSWER_CHARS)
     .setRequired(true);
   await interaction.showModal(

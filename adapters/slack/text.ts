@@ -1,3 +1,4 @@
+import { FENCE_ROOM, fencedCut } from '../code-fence.js';
 import { emphasisDropper } from '../emphasis.js';
 
 // Slack's text conventions: what a message may hold, how its markup reads as plain text, and
@@ -8,8 +9,6 @@ import { emphasisDropper } from '../emphasis.js';
  * characters and advises keeping it under 4,000; longer replies continue in further messages.
  */
 export const MESSAGE_LIMIT = 3_500;
-
-const FENCE = '```';
 
 /** Slack reserves `&`, `<` and `>` for its markup; text meant literally escapes them. */
 export function escapeText(text: string): string {
@@ -52,14 +51,9 @@ export function splitMessage(text: string, limit = MESSAGE_LIMIT): string[] {
   const parts: string[] = [];
   let rest = text;
   while (rest.length > limit) {
-    const allowance = limit - FENCE.length - 1;
-    const [end, next] = cutPoint(rest, allowance);
-    let head = rest.slice(0, end).trimEnd();
-    rest = rest.slice(next).replace(/^\n+/, '');
-    if (isInsideCode(head)) {
-      head = `${head}\n${FENCE}`;
-      rest = `${FENCE}\n${rest}`;
-    }
+    const [end, next] = cutPoint(rest, limit - FENCE_ROOM);
+    const [head, after] = fencedCut(rest.slice(0, end).trimEnd(), rest.slice(next).replace(/^\n+/, ''));
+    rest = after;
     parts.push(head);
   }
   parts.push(rest);
@@ -81,8 +75,4 @@ function cutPoint(text: string, allowance: number): [number, number] {
   const code = text.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end -= 1;
   return [end, end];
-}
-
-function isInsideCode(text: string): boolean {
-  return text.split(FENCE).length % 2 === 0;
 }

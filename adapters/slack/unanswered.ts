@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { answerQuestion, ANSWER_FAILED, questionToken, type QuestionToAnswer } from '../commands.js';
 import type { PlatformWords } from '../platform-words.js';
 import type { HubClient } from '../hub-client.js';
+import { clipEncoded } from '../clip.js';
 import { countSlackError } from './metrics.js';
 import { escapeText } from './text.js';
 import type { UserDirectory } from './users.js';
@@ -14,8 +15,13 @@ import type { UserDirectory } from './users.js';
 export const ANSWER_ACTION_ID = 'switchboard_answer_question';
 export const ANSWER_VIEW_ID = 'switchboard_answer_question';
 const ANSWER_BLOCK = 'answer';
-/** Slack's limits: a button value holds 2,000 characters, a plain-text input at most 3,000. */
-const SHOWN_QUESTION_CHARS = 1_500;
+/**
+ * Slack's limits: a button value holds 2,000 characters, a section's text and a plain-text input
+ * 3,000. They count what is sent, the question's quotes escaped in the value's JSON and its `<`,
+ * `>` and `&` as entities in the text.
+ */
+const BUTTON_VALUE_CHARS = 2_000;
+const SECTION_TEXT_CHARS = 3_000;
 const MAX_ANSWER_CHARS = 3_000;
 
 type Carried = { token: string; question: string };
@@ -33,7 +39,9 @@ export function questionBlocks(text: string, questions: QuestionToAnswer[]): typ
           type: 'button',
           action_id: ANSWER_ACTION_ID,
           text: { type: 'plain_text', text: 'Answer' },
-          value: JSON.stringify({ token: questionToken(question), question: question.question.slice(0, SHOWN_QUESTION_CHARS) } satisfies Carried),
+          value: clipEncoded(question.question, BUTTON_VALUE_CHARS, (shown) =>
+            JSON.stringify({ token: questionToken(question), question: shown } satisfies Carried),
+          ),
         },
       }),
     ),
@@ -49,7 +57,7 @@ function answerModal(carried: Carried, channel: string | undefined): types.Modal
     submit: { type: 'plain_text', text: 'Save' },
     close: { type: 'plain_text', text: 'Cancel' },
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: `*${escapeText(carried.question)}*` } },
+      { type: 'section', text: { type: 'mrkdwn', text: clipEncoded(carried.question, SECTION_TEXT_CHARS, (shown) => `*${escapeText(shown)}*`) } },
       {
         type: 'input',
         block_id: ANSWER_BLOCK,

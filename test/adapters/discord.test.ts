@@ -4,7 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_SAVED, COMMAND_FAILED, everyoneSeesDigest, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
 import { PUBLIC_BOT_WARNING, startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
 import { NOT_SERVED } from '../../adapters/discord/servers.js';
+import { cannotPostDigestText } from '../../adapters/discord/digest-channel.js';
 import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
+import { suggestionRows } from '../../adapters/discord/suggestions.js';
 import { splitMessage } from '../../adapters/discord/text.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
@@ -692,6 +694,22 @@ describe('Discord adapter', () => {
     expect(saved?.messages.at(-1)).toMatchObject({ role: 'assistant', content: waitingMessage, kind: 'handoff' });
   });
 
+  it('tells a clicker privately that the hub is out of reach, rather than leave the click failed', async () => {
+    // Found with the hub down: the click's claim failed, nothing answered the interaction, and
+    // Discord showed "This interaction failed".
+    const channel = newChannel('feedback-outage');
+    await bind(channel, supportBot, 'all');
+    const answer = await replyWithButtons(discord.say(channel, alice, 'rate me later'));
+    proxy.setDown(true);
+    try {
+      const token = discord.click(answer, bob, answer.components?.[0]?.components[0]?.custom_id ?? '');
+      const callback = await discord.until('the apology', () => discord.interactionResponse(token).callback);
+      expect(callback.body).toMatchObject({ type: 4, data: { content: HUB_UNAVAILABLE, flags: 64 } });
+    } finally {
+      proxy.setDown(false);
+    }
+  });
+
   it('records a click once when several instances receive it', async () => {
     await withSecondInstance(async () => {
       const channel = newChannel('two-instances-feedback');
@@ -805,6 +823,25 @@ describe('Discord adapter', () => {
     // An answer that quotes nothing cites nothing.
     model.queue.push({ pieces: ['I am not sure.'], delayMs: 0 });
     await reply(discord.say(channel, alice, 'Where do parcels go now?'), 'I am not sure.');
+  });
+
+  it('labels a long suggested question cut between characters, never inside an emoji', () => {
+    // A label holds 80 characters; a suggestion with an emoji at 79–80 kept half of it.
+    const [row] = suggestionRows([`${'a'.repeat(78)}🎁 and more`]);
+    expect((row?.components[0]?.toJSON() as { label?: string }).label).toBe(`${'a'.repeat(78)}…`);
+  });
+
+  it('closes a code block a long reply is cut in and reopens it in the next message, its indentation kept', () => {
+    // A script of 3,400 characters was cut at a line: the first message's block never closed and
+    // the next began outside one, its lines shown as Markdown and their indentation dropped.
+    const code = Array.from({ length: 120 }, (_, index) => `    line_${index} = compute(${index})`).join('\n');
+    const pieces = splitMessage(`Here is the script:\n\n\`\`\`python\n${code}\n\`\`\`\nRun it.`);
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces) {
+      expect(piece.length).toBeLessThanOrEqual(2_000);
+      expect(piece.split('```').length % 2).toBe(1);
+    }
+    expect(pieces.slice(1).every((piece) => piece.startsWith('```\n    line_'))).toBe(true);
   });
 
   it('cuts text at paragraph, line or word breaks, never beyond the limit', () => {
@@ -1071,6 +1108,26 @@ describe('Discord adapter', () => {
       expect([settings, listed].every((text) => Buffer.from(text).toString() === text)).toBe(true);
     });
 
+    it('shows a long question in its answer modal cut between characters, never inside an emoji', async () => {
+      // The placeholder holds 100 characters; cut inside the emoji at 99–100, it carried half of it.
+      const here = newChannel('emoji-modal');
+      const emojiBot = await createChatbotViaApi(app, 'Emoji modal bot');
+      await bind(here, emojiBot, 'mentions');
+      await recordUnanswered(app.store, { id: emojiBot, accountId: app.accountId }, `${'b'.repeat(99)}🎁 gift cards?`, {
+        conversationId: null,
+        messageId: null,
+        source: 'Discord',
+        askedAt: new Date(),
+      });
+      const listed = await command(here, manager, 'unanswered', {}, admin);
+      const components = (listed.edits.at(-1)?.body as { components: ApiMessage['components'] }).components ?? [];
+      const message = { id: '1', channel_id: here.id, content: listed.text, components } as ApiMessage;
+      const clicked = discord.click(message, listedAdmin, components[0]?.components[0]?.custom_id ?? '');
+      const modal = await discord.until('the modal', () => discord.interactionResponse(clicked).callback);
+      const placeholder = (modal.body as { data: { components: { components: { placeholder: string }[] }[] } }).data.components[0]?.components[0]?.placeholder ?? '';
+      expect(placeholder).toBe(`${'b'.repeat(99)}…`);
+    });
+
     it('leads sends a few long ones as CSV rather than cut them off the message', async () => {
       // Found with four visitors who typed long names: the reply stopped half-way through the third.
       const here = newChannel('long-leads');
@@ -1108,6 +1165,17 @@ describe('Discord adapter', () => {
       expect(await hub.listDigests(where)).toEqual([]);
       const again = await command(here, manager, 'digest', { state: 'off' }, admin);
       expect(again.text).toBe('No lead digest of Sales bot was on for this channel.');
+    });
+
+    it('digest on refuses, changing nothing, in a channel the bot cannot post in, naming what it lacks', async () => {
+      // Found subscribing a team-only channel, as the README advises: Discord runs a slash command
+      // wherever the member may, the bot a viewer there or not, so the digest was taken and then
+      // failed every day with Missing Access.
+      const hidden = discord.createChannel('text', 'staff', { teamOnly: true, hiddenFromBot: true });
+      await bind(hidden, salesBot, 'mentions');
+      const on = await command(hidden, manager, 'digest', { state: 'on' }, admin);
+      expect(on.text).toBe(cannotPostDigestText(['View Channel']));
+      expect(await hub.listDigests({ platform: 'discord', workspaceId: discord.guildId, channelId: hidden.id })).toEqual([]);
     });
 
     it('digest on in a channel everyone in the server can read says the leads will show there', async () => {

@@ -1577,6 +1577,31 @@ describe('Slack adapter: unanswered questions', () => {
     ]);
   });
 
+  it('lists a long pasted question with its button and opens its modal, cut to fit Slack\'s limits once encoded', async () => {
+    // Quotes double in the button's JSON value (at most 2,000) and `<`, `>` grow fourfold as
+    // entities in the modal's text (at most 3,000): a pasted snippet of 1,500 characters overran
+    // both, and Slack refused the whole reply, so the admin saw no list at all.
+    const h = await harness();
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    const pasted = `Why is this refused? ${'"<>"'.repeat(450)}`;
+    await ask(h, pasted);
+    const { blocks, message } = await listed(h);
+    const accessory = blocks?.find((block) => block.accessory)?.accessory as { value: string } | undefined;
+    if (!accessory) throw new Error('no Answer button');
+    expect(accessory.value.length).toBeLessThanOrEqual(2_000);
+    const carried = (JSON.parse(accessory.value) as { question: string }).question;
+    expect(pasted.startsWith(carried.slice(0, -1))).toBe(true);
+
+    await interact(h, h.slack.click(message, ADMIN, ANSWER_ACTION_ID));
+    const [opened] = h.slack.views;
+    if (!opened) throw new Error('no modal');
+    const shown = (opened.view.blocks as SlackBlock[])[0]?.text as { text: string };
+    expect(shown.text.length).toBeLessThanOrEqual(3_000);
+    expect(shown.text.startsWith(`*${escapeText('Why is this refused? "<>"')}`)).toBe(true);
+    await interact(h, h.slack.submitView(opened, ADMIN, { answer: { answer: 'It is not valid HTML.' } }));
+    expect((await groups(h)).map((group) => group.status)).toEqual(['resolved']);
+  });
+
   it('is for admins only, the command and the modal alike', async () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.support, 'mentions');

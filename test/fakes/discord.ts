@@ -27,6 +27,8 @@ export type FakeChannel = {
   locked?: boolean;
   /** Text channels: @everyone may not view it (a channel for the team only). */
   teamOnly?: boolean;
+  /** Text channels: the bot may not view it either (a team-only channel the bot was not added to). */
+  hiddenFromBot?: boolean;
   /** The server it is in, when not the fake's own (see `addGuild`). */
   guildId?: string;
 };
@@ -123,6 +125,8 @@ const OP = { DISPATCH: 0, HEARTBEAT: 1, IDENTIFY: 2, RESUME: 6, RECONNECT: 7, IN
 export const INTENTS = { Guilds: 1 << 0, GuildMessages: 1 << 9, DirectMessages: 1 << 12, MessageContent: 1 << 15 };
 export const PERMISSIONS = { ManageGuild: 1n << 5n, SendMessages: 1n << 11n, ViewChannel: 1n << 10n, ReadMessageHistory: 1n << 16n };
 const MEMBER_PERMISSIONS = PERMISSIONS.ViewChannel | PERMISSIONS.SendMessages | PERMISSIONS.ReadMessageHistory;
+/** What the README's invite link grants the bot (View Channels, Send Messages, Embed Links, Attach Files, …). */
+const BOT_PERMISSIONS = 309_237_763_072n;
 
 const CHANNEL_TYPE: Record<ChannelKind, number> = { text: 0, dm: 1, thread: 11 };
 
@@ -633,7 +637,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       path: /^\/channels\/(\d+)\/messages$/,
       bot: true,
       handle: ([, channelId], recorded, response) => {
-        if (!channelOr404(channelId, response)) return;
+        const target = channelOr404(channelId, response);
+        if (!target) return;
+        if (target.hiddenFromBot) return json(response, 403, { message: 'Missing Access', code: 50001 });
         const body = (recorded.body ?? {}) as Record<string, unknown>;
         const embeds = body.embeds as ApiEmbed[] | undefined;
         // Text, embeds or files: a message needs one of them; its text at most 2000 characters.
@@ -946,7 +952,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions) {
       token: interactionToken,
       version: 1,
       locale: 'en-US',
-      app_permissions: MEMBER_PERMISSIONS.toString(),
+      // The bot's own permissions in the channel, as Discord computes them.
+      app_permissions: (channel.hiddenFromBot ? BOT_PERMISSIONS & ~PERMISSIONS.ViewChannel : BOT_PERMISSIONS).toString(),
       entitlements: [],
       attachment_size_limit: 10_485_760,
       authorizing_integration_owners: inGuild ? { '0': guildOf(channel) } : { '1': user.id },

@@ -686,6 +686,11 @@ export async function startFakeSlack({ team = TEAM, botToken = BOT_TOKEN }: Fake
     }
     if (req.method === 'POST' && path.startsWith('/commands/')) {
       const body = JSON.parse((await readBody(req)).toString() || '{}') as Record<string, unknown>;
+      // Slack checks a response's blocks as chat.postMessage does, answering a plain-text 400.
+      if (body.blocks !== undefined && !parseBlocks(JSON.stringify(body.blocks))) {
+        res.writeHead(400, { 'Content-Type': 'text/plain' }).end('invalid_blocks');
+        return;
+      }
       responses.push({ path, body, at: Date.now() });
       res.writeHead(200, { 'Content-Type': 'text/html' }).end('ok');
       return;

@@ -445,6 +445,18 @@ describe('failures', () => {
     expect(slackPosts()).toEqual([]);
   });
 
+  it('says in the run record that the Discord bot may not post in the channel, and what it needs there', async () => {
+    // Found removing the bot from a team channel: the run said only "Missing Access", every day.
+    const hidden = discord.createChannel('text', 'staff', { teamOnly: true, hiddenFromBot: true });
+    const subscription = await digest({ platform: 'discord', workspaceId: discord.guildId, channelId: hidden.id, postWhenEmpty: true });
+    await tickAt(at('2026-03-10T08:00:00.000Z'), scheduler());
+    expect(await store.digestRuns.find(subscription.id, '2026-03-10')).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: `the Discord bot may not post in channel ${hidden.id} (Missing Access): give it View Channel, Send Messages, Embed Links and Attach Files there, or the digest fails every day`,
+    });
+  });
+
   it('counts a digest whose CSV could not be attached as posted, noting why', async () => {
     const subscription = await digest();
     await seedLeads(store, chatbot, NINE_OSLO, 11);
