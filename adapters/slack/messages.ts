@@ -33,8 +33,6 @@ export type Delivery = {
   message: SlackMessage;
   teamId: string;
   eventId: string | undefined;
-  /** Slack's redelivery count: X-Slack-Retry-Num over HTTP, the envelope's retry_attempt in socket mode. */
-  retryNum: number | undefined;
   botUserId: string | undefined;
   botId: string | undefined;
   client: webApi.WebClient;
@@ -72,6 +70,9 @@ export type AnswerHooks = {
 export type MessageHandler = (delivery: Delivery, hooks?: AnswerHooks) => Promise<void>;
 
 export function createMessageHandler({ relay: currentRelay, users, logger, notBound, handoffReplies }: MessageHandlerDeps): MessageHandler {
+  // Slack redelivers an event it thinks was missed (X-Slack-Retry-Num): one sent while the adapter
+  // restarted is answered then. One this process took is dropped by its id, one another process
+  // (or this one before a restart) answered by the relay's claim of the message.
   const deliveredEvents = new RecentSet(10_000, 60 * 60_000);
   // `app_mention` and `message` both arrive for a mention in a channel: one answer per message.
   // This process drops the second cheaply; the relay's claim settles it across instances.
@@ -85,11 +86,6 @@ export function createMessageHandler({ relay: currentRelay, users, logger, notBo
 
   return async (delivery, hooks = {}) => {
     const { message, teamId, client } = delivery;
-    // HTTP marks redeliveries with X-Slack-Retry-Num; socket mode numbers every delivery (0 first).
-    if (delivery.retryNum) {
-      logger.debug({ eventId: delivery.eventId, retryNum: delivery.retryNum }, 'skipped a redelivered Slack event');
-      return;
-    }
     if (delivery.eventId && !deliveredEvents.add(delivery.eventId)) return;
     if (!isFromPerson(message) || !handledMessages.add(`${message.channel}:${message.ts}`)) return;
     const relay = currentRelay();
@@ -169,7 +165,6 @@ export function toDelivery({ event, body, context, client }: MessageEventArgs): 
     message: event as unknown as SlackMessage,
     teamId: body.team_id ?? context.teamId ?? '',
     eventId: body.event_id,
-    retryNum: context.retryNum,
     botUserId: context.botUserId,
     botId: context.botId,
     client,
