@@ -15,8 +15,8 @@ export type LearnWatchOptions = {
   logger: Logger;
   /** Between two looks at the chatbot's sources. */
   intervalMs?: number;
-  /** How long a watch lasts; then it says the site is still being read. */
-  timeoutMs?: number;
+  /** How long a watch lasts, within the time the platform takes a command's answers for; then it says the site is still being read. */
+  timeoutMs: number;
 };
 
 export type LearnWatcher = {
@@ -30,7 +30,6 @@ export type LearnWatcher = {
 };
 
 const INTERVAL_MS = 5_000;
-const TIMEOUT_MS = 30 * 60_000;
 /** Watches at once; a `learn` beyond them is only answered, and `/chatbot sources` tells the rest. */
 const MAX_WATCHES = 50;
 
@@ -51,7 +50,7 @@ const learnFailedText = ({ chatbotName, url }: Learning, source: SourceItem) =>
 const learnSlowText = ({ chatbotName, url }: Learning, words: PlatformWords) =>
   `${chatbotName} is still reading ${url}; \`${words.command} sources\` shows how far it has got.`;
 
-export function createLearnWatcher({ logger, intervalMs = INTERVAL_MS, timeoutMs = TIMEOUT_MS }: LearnWatchOptions): LearnWatcher {
+export function createLearnWatcher({ logger, intervalMs = INTERVAL_MS, timeoutMs }: LearnWatchOptions): LearnWatcher {
   const timers = new Set<NodeJS.Timeout>();
   let active = 0;
   let stopped = false;

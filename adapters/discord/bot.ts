@@ -54,7 +54,7 @@ export type DiscordBotOptions = {
   /** Recent messages of the channel sent along as the conversation. */
   historyLimit?: number;
   /** How `/chatbot learn` watches the website it started (tests look more often). */
-  learnWatch?: Omit<LearnWatchOptions, 'logger'>;
+  learnWatch?: Partial<Omit<LearnWatchOptions, 'logger'>>;
   /** How a record of the command's servers the hub refused at start is tried again (tests try sooner). */
   recordRetry?: RetryDelays;
 };

@@ -32,7 +32,7 @@ export type SlackAdapterOptions = {
   /** How the Web API client retries failed calls; a 429's Retry-After is always waited out. */
   retryConfig?: webApi.RetryOptions;
   /** How `/chatbot learn` watches the website it started (tests look more often). */
-  learnWatch?: Omit<LearnWatchOptions, 'logger'>;
+  learnWatch?: Partial<Omit<LearnWatchOptions, 'logger'>>;
   /** How often the hub is asked for handoff notices to post (every second unless given). */
   noticePollMs?: number;
 };
@@ -53,6 +53,8 @@ export type SlackAdapter = {
 };
 
 const WEB_API_TIMEOUT_MS = 30_000;
+/** How long a `/chatbot learn` watch lasts: within the 30 minutes Slack takes a command's response_url for. */
+const LEARN_WATCH_MS = 29 * 60_000;
 
 export function createSlackAdapter({ config, logger, updateIntervalMs, retryConfig, learnWatch, noticePollMs }: SlackAdapterOptions): SlackAdapter {
   const mode = config.appToken ? 'socket' : 'http';
@@ -108,7 +110,7 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
   const handleMessage = createMessageHandler({ relay: () => relay, users, logger, notBound: notBoundText(config.command), handoffReplies });
   listenForMessages(app, handleMessage);
   app.assistant(createAssistant({ hub: () => hub, handle: handleMessage, logger, command: config.command }));
-  const learning = createLearnWatcher({ logger, ...learnWatch });
+  const learning = createLearnWatcher({ logger, timeoutMs: LEARN_WATCH_MS, ...learnWatch });
   listenForCommands(app, { command: config.command, hub: () => hub, users, logger, learning });
   listenForFeedback(app, { hub: () => hub, logger });
   listenForHandoffButtons(app, { hub: () => hub, users, logger });
