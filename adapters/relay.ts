@@ -152,8 +152,9 @@ export function createRelay(options: RelayOptions): Relay {
           }
         }
         // Nothing, under no message id: a person has the conversation (or is being asked for), and
-        // the message only went to them; the team's replies come through the handoff notices.
-        if (!reply && messageId === undefined) return false;
+        // the message only went to them; the team's replies come through the handoff notices. Nor
+        // is a waiting message the owner left empty said: neither platform posts an empty message.
+        if (!reply && (messageId === undefined || kind === 'handoff')) return false;
         // What a handoff says (the waiting message) answers nothing: it cites nothing and is not rated.
         const answer = messageId === undefined || kind === 'handoff' ? undefined : { chatbotId: binding.chatbotId, messageId };
         const cited = answer ? await citationsOf(answer) : '';

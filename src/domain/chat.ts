@@ -90,9 +90,12 @@ export async function startChat(
   };
   const source = input.source ?? 'API';
   const { handoff } = chatbot.settings;
-  /** What the reply ends with when it hands the conversation to a person (afterDeclines). */
-  const handoffNote = (reply: string) =>
-    input.conversationId && declinedTooOften(handoff, history, reply) ? `\n\n${handoff.waitingMessage}` : '';
+  /**
+   * Whether the reply hands the conversation to a person (afterDeclines), and then what it ends
+   * with: the waiting message, or nothing where the owner left it empty.
+   */
+  const handoffNote = (reply: string): string | undefined =>
+    input.conversationId && declinedTooOften(handoff, history, reply) ? (handoff.waitingMessage && `\n\n${handoff.waitingMessage}`) : undefined;
   /** What the reply was saved as, once it is. */
   let savedKind: MessageKind | undefined;
   async function finish(reply: string, handingOff: boolean): Promise<void> {
@@ -141,8 +144,8 @@ export async function startChat(
         // saved or counted.
         signal.throwIfAborted();
         const note = handoffNote(reply);
-        await finish(reply + note, note !== '');
-        return reply + note;
+        await finish(reply + (note ?? ''), note !== undefined);
+        return reply + (note ?? '');
       } catch (error) {
         await refund();
         throw error;
@@ -168,7 +171,7 @@ export async function startChat(
           reply += note;
           yield note;
         }
-        await finish(reply, note !== '');
+        await finish(reply, note !== undefined);
         finished = true;
       } finally {
         if (!finished) await refund();

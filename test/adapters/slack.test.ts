@@ -690,6 +690,19 @@ describe('Slack adapter: routing', () => {
     expect(h.asked).toEqual([]);
   });
 
+  it('posts nothing for a waiting message the owner left empty', async () => {
+    const h = await harness();
+    await h.bind(ALL_CHANNEL, h.support, 'all');
+    const settings = { chatbotId: h.support, handoff: { enabled: true, platform: null, waitingMessage: '' } };
+    expect((await call('POST', `${h.app.baseUrl}/update-chatbot-settings`, h.app.apiKey, settings)).status).toBe(202);
+    const message = h.slack.userMessage({ channel: ALL_CHANNEL, user: ALICE, text: 'can I talk to a person?' });
+    expect((await h.event(messageEvent(message))).status).toBe(200);
+    const { body } = await call('GET', `${h.app.baseUrl}/get-conversations?chatbotId=${h.support}`, h.app.apiKey);
+    const [saved] = (body as { data: { messages: { role: string; content: string; kind?: string }[] }[] }).data;
+    expect(saved?.messages.at(-1)).toMatchObject({ role: 'assistant', content: '', kind: 'handoff' });
+    expect(h.slack.botReplies(ALL_CHANNEL, message.ts)).toEqual([]);
+  });
+
   it('never answers a delivery twice, and answers a retry whose first delivery never arrived', async () => {
     const h = await harness();
     await h.bind(ALL_CHANNEL, h.support, 'all');

@@ -113,6 +113,20 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect((await conversation('c1'))?.handoff?.status).toBe('pending');
   });
 
+  it('hands off after declines with nothing added to the decline when the waiting message is left empty, streamed or not', async () => {
+    await settings({ afterDeclines: 1, waitingMessage: '' });
+    expect(await say('c1', 'Do you sell kites?')).toBe(NO_ANSWER);
+    expect((await conversation('c1'))?.handoff?.status).toBe('pending');
+    const streamed = await jsonRequest('POST', `${app.baseUrl}/chat`, app.apiKey, {
+      chatbotId: bot,
+      conversationId: 'c2',
+      stream: true,
+      messages: [{ role: 'user', content: 'Do you sell kites?' }],
+    });
+    expect(await streamed.text()).toBe(NO_ANSWER);
+    expect((await conversation('c2'))?.handoff?.status).toBe('pending');
+  });
+
   it('says in X-Message-Kind what a saved reply is, when that is known before the reply is sent, as get-conversations marks it', async () => {
     await settings({ afterDeclines: 2 });
     /** The reply's text, X-Message-Kind and X-Message-Id. */
