@@ -4,6 +4,11 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
 
 export const formatTime = (iso: string): string => dateTime.format(new Date(iso));
 
+const count = new Intl.NumberFormat();
+
+/** A count with the reader's digit grouping: 10,000 messages, not 10000. */
+export const formatCount = (value: number): string => count.format(value);
+
 /** `YYYY-MM-DD`, the API's day format, `days` ago in UTC (the API's days are UTC days). */
 export function dayAgo(days: number): string {
   return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);

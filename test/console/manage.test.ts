@@ -517,7 +517,7 @@ describe('activity', () => {
 describe('account', () => {
   it('shows the quota, creates a key shown once, and revokes it', async () => {
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Account' }).click();
-    await page.getByText(/Messages in \d{4}-\d{2}: \d+ of 1000/).waitFor();
+    await page.getByText(/Messages in \d{4}-\d{2}: \d+ of 1,000$/).waitFor();
     await page.getByLabel('Key label').fill('CRM sync');
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.locator('code.secret').textContent()) ?? '';

@@ -6,7 +6,7 @@ import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
 import { Alert, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
-import { formatTime } from '../format.js';
+import { formatCount, formatTime } from '../format.js';
 import { account } from '../state.js';
 import type { AccountUsage, ApiKey } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
@@ -33,10 +33,10 @@ function Usage() {
         {({ quota, usage: used }) => (
           <>
             <p>
-              Messages in {used.period}: {used.messages} of {quota.messagesPerMonth}
+              Messages in {used.period}: {formatCount(used.messages)} of {formatCount(quota.messagesPerMonth)}
             </p>
             <progress aria-label="Messages used this month" max={quota.messagesPerMonth} value={Math.min(used.messages, quota.messagesPerMonth)} />
-            <p>Chatbots: up to {quota.maxChatbots}</p>
+            <p>Chatbots: up to {formatCount(quota.maxChatbots)}</p>
           </>
         )}
       </Show>
