@@ -251,8 +251,9 @@ describe('signing in', () => {
     await keyboard.getByRole('button', { name: 'Sign out' }).focus();
     await keyboard.keyboard.press('Enter');
     await keyboard.getByLabel('API key', { exact: true }).waitFor();
-    expect(await keyboard.title()).toBe('Switchboard console');
-    expect(await focused()).toBe('content');
+    // Set once the form is drawn, as a page's are: either may come first.
+    await expect.poll(() => keyboard.title()).toBe('Switchboard console');
+    await expect.poll(focused).toBe('content');
     await keyboard.context().close();
   });
 
@@ -283,6 +284,13 @@ describe('signing in', () => {
     expect(await focused()).toBe('Keep it');
     await keyboard.keyboard.press('Enter');
     await expect.poll(focused).toBe('Delete API text');
+
+    // Once "Yes, …" took its item away, the focus goes to the heading of the list it was in.
+    await keyboard.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Yes, delete “API text”');
+    await keyboard.keyboard.press('Enter');
+    await keyboard.getByRole('button', { name: 'Delete API text' }).waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe('Sources');
 
     // A form's button stays, and keeps the focus, while what it adds is saved: the next one can follow.
     await keyboard.getByLabel('Question', { exact: true }).fill('¿Tenéis pan sin gluten?');

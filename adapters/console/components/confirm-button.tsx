@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { BusyButton } from './busy-button.js';
-import { useFocusBack } from './focus-moves.js';
+import { focusAfterRemoval, headingOfPart, useFocusBack } from './focus-moves.js';
 
 // A button for what cannot be undone: the first press asks, "Yes, … “name”" does it, "Keep it"
 // takes the question back. The focus goes to the question's "Yes, …" (which names what it does),
-// and back to the first button after "Keep it".
+// back to the first button after "Keep it", and to the heading of the part of the page it was in
+// once what it did took its item (and the button) away.
 
 type Props = { verb: string; name: string; busy: boolean; onConfirm: () => void };
 
@@ -12,9 +13,21 @@ export function ConfirmButton({ verb, name, busy, onConfirm }: Props) {
   const [confirming, setConfirming] = useState(false);
   const opener = useFocusBack<HTMLButtonElement>(confirming);
   const yes = useRef<HTMLButtonElement>(null);
+  /** Where the focus goes should "Yes, …" take its item away: set as it is pressed. */
+  const removedFrom = useRef<HTMLElement | null | undefined>(undefined);
   useEffect(() => {
     if (confirming) yes.current?.focus();
   }, [confirming]);
+  useEffect(
+    () => () => {
+      if (removedFrom.current !== undefined) focusAfterRemoval(removedFrom.current);
+    },
+    [],
+  );
+  const confirm = () => {
+    removedFrom.current = headingOfPart(yes.current);
+    onConfirm();
+  };
   if (!confirming) {
     return (
       <button type="button" class="secondary" ref={opener} onClick={() => setConfirming(true)} aria-label={`${verb} ${name}`}>
@@ -24,7 +37,7 @@ export function ConfirmButton({ verb, name, busy, onConfirm }: Props) {
   }
   return (
     <>
-      <BusyButton class="danger" onClick={onConfirm} busy={busy} buttonRef={yes}>
+      <BusyButton class="danger" onClick={confirm} busy={busy} buttonRef={yes}>
         Yes, {verb.toLowerCase()} “{name}”
       </BusyButton>
       <button type="button" class="secondary" onClick={() => setConfirming(false)}>

@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'preact/hooks';
 
 // Where the focus goes when a button gives way to a form or a question (Edit, Answer, Revise,
-// Delete): into the form when it opens, back to the button when it closes. Without these the
-// focus falls to the page's body with the control that held it, and a keyboard or screen-reader
-// user starts again from the top of the page.
+// Delete): into the form when it opens, back to the button when it closes, and to the heading of
+// its part of the page when what it did took its item away. Without these the focus falls to the
+// page's body with the control that held it, and a keyboard or screen-reader user starts again
+// from the top of the page.
 
 /** A ref for the button that opens what replaces it: once that closes, the focus comes back to the button. */
 export function useFocusBack<T extends HTMLElement>(open: boolean) {
@@ -22,4 +23,24 @@ export function useFocusFirstField() {
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => form.current?.querySelector<HTMLElement>('input, textarea, select')?.focus(), []);
   return form;
+}
+
+/** The heading of the part of the page an element is in (its section's), where the focus goes once the element's item is gone. */
+export function headingOfPart(element: HTMLElement | null): HTMLElement | null {
+  return element?.closest('section')?.querySelector<HTMLElement>('h2, h3') ?? null;
+}
+
+/**
+ * Once a removal took its item, and the focus with it, away: the focus goes to `heading` (made
+ * focusable), or to the page's content where the heading went too. Left where it is if it went
+ * elsewhere meanwhile.
+ */
+export function focusAfterRemoval(heading: HTMLElement | null): void {
+  setTimeout(() => {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const target = heading?.isConnected ? heading : document.getElementById('content');
+    if (!target) return;
+    if (!target.hasAttribute('tabindex')) target.tabIndex = -1;
+    target.focus();
+  });
 }
