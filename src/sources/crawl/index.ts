@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { openClient, REDIRECT_LOOP, type Client, type Unread } from './fetch-bounded.js';
 import { normaliseUrl, sameHost } from './normalise.js';
 import { readPageOffThread, readSitemapOffThread } from './off-thread.js';
+import type { ReadPage } from './read-page.js';
 import { readRobots, type Robots } from './robots.js';
 import { sitemapPages } from './sitemap.js';
 
@@ -245,6 +246,10 @@ async function visit(run: Run, state: RunState, url: string): Promise<void> {
   const job = { body: fetched.body, contentType: fetched.contentType, url: fetched.url };
   const page = await readPageOffThread(job).catch(() => undefined);
   if (!page) return recordUnread(run, state, names, { outcome: 'failed', reason: 'Its HTML could not be read.' });
+  if (titleAlone(page)) {
+    await plan(run, page.links);
+    return recordUnread(run, state, names, { outcome: 'failed', reason: TITLE_ALONE });
+  }
   const canonical = page.canonical && !refusal(run, new URL(page.canonical)) ? page.canonical : undefined;
   const home = canonical ?? fetched.url;
   if (!names.includes(home) && !(await state.serial(() => claim(run, state, home)))) return recordDuplicates(run, names, home);
@@ -270,6 +275,12 @@ async function recordDuplicates(run: Run, names: string[], of: string): Promise<
 }
 
 const duplicateText = (url: string) => `It is a duplicate of ${url}.`;
+
+const TITLE_ALONE = 'It has no text but its title: a page drawn by JavaScript, which the crawl does not run, shows nothing else.';
+
+/** Whether a page read holds nothing but its title (as its heading): an app's empty shell, whose text its scripts draw. */
+const titleAlone = ({ title, text }: ReadPage): boolean =>
+  text.split('\n').every((line) => line.trim() === '' || (/^#+ /.test(line) && line.replace(/^#+ /, '').trim() === title.trim()));
 
 const contentHash = (text: string) => createHash('sha256').update(text).digest('hex');
 

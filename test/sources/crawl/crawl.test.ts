@@ -227,6 +227,26 @@ describe('pages of one content under two URLs', () => {
   });
 });
 
+describe('a page drawn by JavaScript', () => {
+  it('fails with why, as it has no text but its title, and its links are still followed', async () => {
+    const app = (links = '') =>
+      `<!doctype html><html><head><title>Lamp App</title><script src="/app.js"></script></head><body><div id="root"></div>${links}<noscript>Enable JavaScript.</noscript></body></html>`;
+    await serve({
+      '/': html(app('<nav><a href="/help">Help</a></nav>')),
+      '/empty': html('<!doctype html><html><head></head><body><script src="/app.js"></script></body></html>'),
+      '/help': html(page('Help', '<p>Lamps ship within two days.</p>', { links: ['/empty'] })),
+    });
+    const frontier = memoryFrontier();
+    await crawl(url('/'), frontier, options({ concurrency: 1 }));
+
+    const noText = 'It has no text but its title: a page drawn by JavaScript, which the crawl does not run, shows nothing else.';
+    expect(frontier.page(url('/'))).toMatchObject({ status: 'failed', reason: noText, chars: 0 });
+    expect(frontier.page(url('/empty'))).toMatchObject({ status: 'failed', reason: noText, chars: 0 });
+    expect(frontier.page(url('/help'))).toMatchObject({ status: 'read', title: 'Help' });
+    expect(await frontier.counts()).toEqual({ total: 3, done: 1, failed: 2 });
+  });
+});
+
 describe('maxPages', () => {
   const pages = Array.from({ length: 8 }, (_, index) => `/page-${index + 1}`);
   beforeEach(async () => {
