@@ -5,7 +5,8 @@ import type { HandoffSettings } from '../settings/chatbot-settings.js';
 import type { ChatTurn } from '../engine/responder.js';
 
 // What starts a handoff: a person asking for one (recognised by meaning, from a few intents, not
-// one fixed phrase), an owner's keyword, or the chatbot declining too often in a row.
+// one fixed phrase; in English, and more simply in the widget's other languages), an owner's
+// keyword, or the chatbot declining too often in a row.
 
 /** Who a person may ask for, as base forms ("people" → person, "humans" → human). */
 const PEOPLE = new Set(['human', 'person', 'people', 'agent', 'representative', 'rep', 'operator', 'staff', 'employee', 'someone', 'somebody', 'manager', 'supervisor', 'man', 'woman', 'team']);
@@ -19,12 +20,29 @@ const QUALIFIERS = new Set(['please', 'real', 'live', 'actual', 'a', 'an', 'the'
 /** "Are you a human?" asks about the chatbot, not for a person. */
 const ASKS_ABOUT_THE_BOT = /^(?:are|r)\s+(?:you|u)\b|^is\s+(?:this|it)\s+an?\b/;
 
+/**
+ * Asking for a person in the other languages the widget speaks (person-asked.ts): a verb of
+ * talking to or reaching someone and a word for a person, in either order, as German and Dutch put
+ * the verb last ("Quiero hablar con una persona", "Kann ich mit einem Mitarbeiter sprechen?").
+ * Words as `words` gives them: lower case, accents folded.
+ */
+const TALKING_ELSEWHERE = new Set(['hablar', 'contactar', 'sprechen', 'reden', 'parler', 'contacter', 'parlare', 'contattare', 'praten', 'spreken']);
+const PEOPLE_ELSEWHERE = new Set([
+  'persona', 'humano', 'agente', 'asesor', 'operador', 'alguien',
+  'mensch', 'menschen', 'person', 'mitarbeiter', 'mitarbeiterin', 'jemand', 'jemandem', 'jemanden',
+  'personne', 'humain', 'conseiller', 'conseillere', "quelqu'un", 'quelqu’un',
+  'umano', 'operatore', 'qualcuno',
+  'mens', 'persoon', 'medewerker', 'iemand',
+]);
+const asksElsewhere = (said: string[]) => said.some((word) => TALKING_ELSEWHERE.has(word)) && said.some((word) => PEOPLE_ELSEWHERE.has(word));
+
 const baseForms = (word: string) => [word, stem(word), ...lemmas(word)];
 const isAny = (word: string, set: Set<string>) => baseForms(word).some((form) => set.has(form));
 
 /** Whether a message asks to be handed to a person. */
 export function asksForPerson(message: string): boolean {
   const said = words(message);
+  if (asksElsewhere(said)) return true;
   const person = said.findIndex((word) => isAny(word, PEOPLE));
   if (person < 0 || ASKS_ABOUT_THE_BOT.test(said.join(' '))) return false;
   const before = said.slice(0, person);

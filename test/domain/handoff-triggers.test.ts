@@ -18,6 +18,16 @@ describe('asksForPerson', () => {
     'Is there someone I can talk to?',
     'is there a person to speak with',
     'I would like to speak to a human being',
+    // In the other languages the widget speaks, the verb of talking before or after the person.
+    'Quiero hablar con una persona',
+    '¿Puedo hablar con un agente?',
+    'Kann ich mit einem Mitarbeiter sprechen?',
+    'Ich möchte mit einem Menschen reden',
+    'Je voudrais parler à quelqu’un',
+    'Puis-je parler à un conseiller ?',
+    'Vorrei parlare con un operatore',
+    'Kan ik met een medewerker praten?',
+    'Ik wil iemand spreken',
   ])('recognises %j', (message) => {
     expect(asksForPerson(message)).toBe(true);
   });
@@ -34,6 +44,11 @@ describe('asksForPerson', () => {
     'A person told me you sell kites',
     'The agent at the airport was rude',
     'Someone I know bought a cake here',
+    '¿Cuánto cuesta por persona?',
+    'Sprechen Sie Englisch?',
+    'Wie viele Mitarbeiter haben Sie?',
+    'Parlez-vous anglais ?',
+    'Una persona me dijo que vendéis cometas',
   ])('does not take %j as a request', (message) => {
     expect(asksForPerson(message)).toBe(false);
   });
