@@ -1,4 +1,18 @@
 import { z } from 'zod';
+import {
+  DOMAIN_LIST,
+  KEYWORD_LIST,
+  MAX_AUTO_OPEN,
+  MAX_CHANNEL_ID,
+  MAX_COUNT,
+  MAX_DECLINES,
+  MAX_INSTRUCTIONS,
+  MAX_LEAD_FORM_TITLE,
+  MAX_MESSAGE,
+  MAX_NAME,
+  MESSAGE_LIST,
+  WAIT_MINUTES,
+} from './limits.js';
 import { MODEL_IDS } from './models.js';
 
 // A chatbot's settings: the shape the contract's settings update accepts (less `chatbotId` and
@@ -6,62 +20,61 @@ import { MODEL_IDS } from './models.js';
 
 const text = (max: number) => z.string().max(max);
 const colour = z.string().regex(/^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/);
-const count = z.number().int().min(0).max(1_000_000_000);
-const messageList = z.array(text(2_000)).max(50);
-const collectField = z.strictObject({ active: z.boolean(), label: text(200) });
+const count = z.number().int().min(0).max(MAX_COUNT);
+const messageList = z.array(text(MESSAGE_LIST.chars)).max(MESSAGE_LIST.items);
+const collectField = z.strictObject({ active: z.boolean(), label: text(MAX_NAME) });
 
-export const chatbotName = z.string().trim().min(1).max(200);
+export const chatbotName = z.string().trim().min(1).max(MAX_NAME);
 
 const stylesSchema = z.strictObject({
   theme: z.enum(['light', 'dark']),
   buttonColor: colour,
-  displayName: text(200),
+  displayName: text(MAX_NAME),
   alignChatButton: z.enum(['left', 'right']),
   userMessageColor: colour,
-  autoOpenChatWindowAfter: z.number().min(0).max(86_400),
+  autoOpenChatWindowAfter: z.number().min(0).max(MAX_AUTO_OPEN),
 });
 
 const collectCustomerInformationSchema = z.strictObject({
-  title: text(500),
+  title: text(MAX_LEAD_FORM_TITLE),
   name: collectField,
   email: collectField,
   phone: collectField,
 });
 
-/** Minutes, in fractions down to 3 seconds (so tests and demos need not wait). */
-const minutes = z.number().min(0.05).max(10_080);
+const minutes = z.number().min(WAIT_MINUTES.min).max(WAIT_MINUTES.max);
 
 /** Human handoff: a person who needs one is handed to a team member in a Slack or Discord channel. */
 const handoffSchema = z.strictObject({
   enabled: z.boolean(),
   /** Where requests go. */
   platform: z.enum(['slack', 'discord']).nullable(),
-  workspaceId: text(100),
-  channelId: text(100),
+  workspaceId: text(MAX_CHANNEL_ID),
+  channelId: text(MAX_CHANNEL_ID),
   /** Asking for a person starts a handoff (and the widget shows a button). */
   onRequest: z.boolean(),
   /** Declined replies in a row that start one; 0 means never. */
-  afterDeclines: z.number().int().min(0).max(100),
+  afterDeclines: z.number().int().min(0).max(MAX_DECLINES),
   /** Words or phrases that start one. */
-  keywords: z.array(z.string().trim().min(1).max(100)).max(50),
+  keywords: z.array(z.string().trim().min(1).max(KEYWORD_LIST.chars)).max(KEYWORD_LIST.items),
   /** Unanswered this long, a request is missed. */
   waitMinutes: minutes,
   /** Without a team message this long, a handoff is resolved. */
   idleMinutes: minutes,
-  waitingMessage: text(1_000),
-  offlineMessage: text(1_000),
+  waitingMessage: text(MAX_MESSAGE),
+  offlineMessage: text(MAX_MESSAGE),
 });
 
 export const chatbotSettingsSchema = z.strictObject({
-  instructions: text(50_000),
+  instructions: text(MAX_INSTRUCTIONS),
   initialMessages: messageList,
   suggestedMessages: messageList,
   visibility: z.enum(['public', 'private']),
-  domains: z.array(z.string().min(1).max(253).regex(/^\S+$/)).max(100),
+  domains: z.array(z.string().min(1).max(DOMAIN_LIST.chars).regex(/^\S+$/)).max(DOMAIN_LIST.items),
   onlyAllowOnAddedDomains: z.boolean(),
   ipLimit: count,
   ipLimitTimeframe: count,
-  ipLimitMessage: text(1_000),
+  ipLimitMessage: text(MAX_MESSAGE),
   model: z.enum(MODEL_IDS),
   temp: z.number().min(0).max(1),
   styles: stylesSchema,

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
+import { MAX_NAME } from '../../../src/settings/limits.js';
 import { callJson, explained } from '../api.js';
 import { Alert } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
@@ -13,7 +14,6 @@ import { SubmitButton } from '../components/busy-button.js';
 // opens it; if a source is refused, the chatbot stays made and the page says so.
 
 const MIN_NAME = 3;
-const MAX_NAME = 200;
 /** The API's 403 body for either is "Access denied or quota exceeded". */
 const NO_ROOM =
   'The account has as many chatbots as its quota allows (delete one, or raise it with npm run admin -- set-quota ACCOUNT --max-chatbots N), or the text is longer than a chatbot’s sources may hold (SOURCES_MAX_CHARS_PER_CHATBOT).';

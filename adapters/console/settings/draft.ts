@@ -1,3 +1,17 @@
+import {
+  DOMAIN_LIST,
+  KEYWORD_LIST,
+  MAX_AUTO_OPEN,
+  MAX_CHANNEL_ID,
+  MAX_COUNT,
+  MAX_DECLINES,
+  MAX_INSTRUCTIONS,
+  MAX_LEAD_FORM_TITLE,
+  MAX_MESSAGE,
+  MAX_NAME,
+  MESSAGE_LIST,
+  WAIT_MINUTES,
+} from '../../../src/settings/limits.js';
 import type { Chatbot, HandoffSettings, Settings } from '../types.js';
 
 // The Settings page's unsaved state: the chatbot's name, every v1 setting and the handoff's, with
@@ -27,22 +41,6 @@ export type Draft = Omit<Settings, 'initialMessages' | 'suggestedMessages' | 'do
 export type FieldErrors = Record<string, string>;
 
 const COLOUR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
-const MAX_COUNT = 1_000_000_000;
-const MAX_AUTO_OPEN = 86_400;
-const MAX_DECLINES = 100;
-/** Handoff waits, in minutes: down to 3 seconds, up to a week. */
-const MIN_WAIT = 0.05;
-const MAX_WAIT = 10_080;
-/** The API's bounds on a name and its texts, in characters. */
-const MAX_NAME = 200;
-const MAX_INSTRUCTIONS = 50_000;
-const MAX_MESSAGE = 1_000;
-const MAX_LEAD_FORM_TITLE = 500;
-const MAX_CHANNEL_ID = 100;
-/** The API's bounds on a list: how many lines, and characters in one. */
-const MESSAGE_LIST = { lines: 50, chars: 2_000 };
-const DOMAIN_LIST = { lines: 100, chars: 253 };
-const KEYWORD_LIST = { lines: 50, chars: 100 };
 
 export const lines = (text: string): string[] =>
   text
@@ -89,9 +87,9 @@ export function checkDraft(draft: Draft): FieldErrors {
   const longest = (path: string, text: string, max: number) => {
     if (text.length > max) errors[path] = `At most ${max.toLocaleString('en')} characters; this has ${text.length.toLocaleString('en')}.`;
   };
-  const list = (path: string, text: string, bounds: { lines: number; chars: number }) => {
+  const list = (path: string, text: string, bounds: { items: number; chars: number }) => {
     const items = lines(text);
-    if (items.length > bounds.lines) errors[path] = `At most ${bounds.lines} lines; this has ${items.length}.`;
+    if (items.length > bounds.items) errors[path] = `At most ${bounds.items} lines; this has ${items.length}.`;
     else if (items.some((item) => item.length > bounds.chars)) errors[path] = `At most ${bounds.chars.toLocaleString('en')} characters a line.`;
   };
   longest('name', draft.name.trim(), MAX_NAME);
@@ -115,8 +113,8 @@ export function checkDraft(draft: Draft): FieldErrors {
     if (!COLOUR.test(draft.styles[key])) errors[`styles.${key}`] = 'A colour written #RGB or #RRGGBB, e.g. #3B81F6.';
   }
   number('handoff.afterDeclines', draft.handoff.afterDeclines, 0, MAX_DECLINES, true, '2');
-  number('handoff.waitMinutes', draft.handoff.waitMinutes, MIN_WAIT, MAX_WAIT, false, '5');
-  number('handoff.idleMinutes', draft.handoff.idleMinutes, MIN_WAIT, MAX_WAIT, false, '30');
+  number('handoff.waitMinutes', draft.handoff.waitMinutes, WAIT_MINUTES.min, WAIT_MINUTES.max, false, '5');
+  number('handoff.idleMinutes', draft.handoff.idleMinutes, WAIT_MINUTES.min, WAIT_MINUTES.max, false, '30');
   if (draft.handoff.platform) {
     for (const key of ['workspaceId', 'channelId'] as const) {
       longest(`handoff.${key}`, draft.handoff[key].trim(), MAX_CHANNEL_ID);
