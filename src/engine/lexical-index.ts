@@ -219,8 +219,8 @@ const ASKS_OTHER_THAN_PRICE = /\b(?:when|where|who|why|which)\b|\bhow (?!much\b)
  * and no other question word ("when are fees taken?"): a price is asked, which an answer states.
  */
 const asksAPrice = (plain: string) => (ASKS_PRICE_WORD.test(plain) || asksPriceByForm(plain)) && !ASKS_OTHER_THAN_PRICE.test(plain);
-/** The words naming a price, as terms: each stands for the others in a question asking one ("What does it cost?": "The fee is…"). */
-const PRICE_STEMS = new Set([...PRICE_WORDS].map((word) => stem(word)));
+/** The words naming a price, as terms: each stands for the other in a question asking one ("What does it cost?": "The price is…"). */
+const PRICE_STEMS = new Set(PRICE_WORDS.map((word) => stem(word)));
 /** What a sentence answering a price holds: an amount of money or a share, or that it is free (or not charged). */
 const STATES_PRICE =
   /\p{Sc}|\d ?(?:%|percent|per cent)|\b(?:nok|sek|dkk|isk|eur|usd|gbp|nzd|aud|cad|chf|jpy|cny|inr|zar|pln|czk|huf|brl|mxn|sgd|hkd|kr) ?\d|\d ?(?:nok|sek|dkk|isk|eur|usd|gbp|nzd|aud|cad|chf|jpy|cny|inr|zar|pln|czk|huf|brl|mxn|sgd|hkd|kr)\b|\b(?:euros?|dollars?|pounds?|cents?|pence|kron[aeo]r?|francs?|yen|rupees?|free|included|nothing)\b|\b(?:no|not|never|don't|doesn't|won't) (?:charge|cost|fee)/iu;

@@ -3,8 +3,8 @@ import { words } from './text.js';
 // A price asked by a question's form, "How much is…?", "how much for…?", names no word of it: the
 // question side implies one (lexical-index.ts), and a key asked so (an FAQ's heading, a Q&A
 // pair's question) is read as naming it, so that "What does shipping cost?" finds the owner's
-// "How much is shipping?"; so is a question grouped with others (question-similarity.ts). Not "how much time…?" nor "how much does it weigh?", which name what
-// they measure.
+// "How much is shipping?"; so is a question grouped with others (question-similarity.ts). Not
+// "how much time…?" nor "how much does it weigh?", which name what they measure.
 
 /** "How much is…?", "how much for…?": a price asked, or (of a thing measured) another amount. */
 export const ASKS_PRICE = /\bhow much (?:is|are|was|were|does|do|did|will|would|could|can|should|for|to|it)\b|\bhow much$/;
@@ -15,7 +15,7 @@ const MEASURED = /\b(?:weigh|weighs|weight|heavy|big|large|long|time|space|room|
  * "fee" nor "charge", which name one kind of payment: "Is there a fee for a cheque book?" is not
  * answered by any charge of the bank's.
  */
-export const PRICE_WORDS = new Set(['price', 'cost']);
+export const PRICE_WORDS = ['price', 'cost'] as const;
 
 /** Whether words (lower-cased, joined by spaces) ask a price by their form alone, and do not measure another thing. */
 export function asksPriceByForm(plain: string): boolean {
@@ -24,5 +24,8 @@ export function asksPriceByForm(plain: string): boolean {
 
 /** A key or question as its words are read: the "much" of one asking a price by its form read as "price". */
 export function priceNamed(text: string): string {
-  return asksPriceByForm(words(text).join(' ')) ? text.replace(/\bmuch\b/i, 'price') : text;
+  // Training reads every key: one without "much" is told at once, before its words are found.
+  return MUCH.test(text) && asksPriceByForm(words(text).join(' ')) ? text.replace(MUCH, 'price') : text;
 }
+
+const MUCH = /\bmuch\b/i;

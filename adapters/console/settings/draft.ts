@@ -1,17 +1,4 @@
-import {
-  DOMAIN_LIST,
-  KEYWORD_LIST,
-  MAX_AUTO_OPEN,
-  MAX_CHANNEL_ID,
-  MAX_COUNT,
-  MAX_DECLINES,
-  MAX_INSTRUCTIONS,
-  MAX_LEAD_FORM_TITLE,
-  MAX_MESSAGE,
-  MAX_NAME,
-  MESSAGE_LIST,
-  WAIT_MINUTES,
-} from '../../../src/settings/limits.js';
+import * as LIMITS from '../../../src/settings/limits.js';
 import type { Chatbot, HandoffSettings, Settings } from '../types.js';
 
 // The Settings page's unsaved state: the chatbot's name, every v1 setting and the handoff's, with
@@ -92,32 +79,32 @@ export function checkDraft(draft: Draft): FieldErrors {
     if (items.length > bounds.items) errors[path] = `At most ${bounds.items} lines; this has ${items.length}.`;
     else if (items.some((item) => item.length > bounds.chars)) errors[path] = `At most ${bounds.chars.toLocaleString('en')} characters a line.`;
   };
-  longest('name', draft.name.trim(), MAX_NAME);
+  longest('name', draft.name.trim(), LIMITS.MAX_NAME);
   if (draft.name.trim() === '') errors.name = 'The chatbot needs a name.';
-  longest('instructions', draft.instructions, MAX_INSTRUCTIONS);
-  list('initialMessages', draft.initialMessages, MESSAGE_LIST);
-  list('suggestedMessages', draft.suggestedMessages, MESSAGE_LIST);
-  longest('styles.displayName', draft.styles.displayName, MAX_NAME);
-  list('domains', draft.domains, DOMAIN_LIST);
-  longest('ipLimitMessage', draft.ipLimitMessage, MAX_MESSAGE);
-  longest('collectCustomerInformation.title', draft.collectCustomerInformation.title, MAX_LEAD_FORM_TITLE);
-  for (const key of ['name', 'email', 'phone'] as const) longest(`collectCustomerInformation.${key}.label`, draft.collectCustomerInformation[key].label, MAX_NAME);
-  list('handoff.keywords', draft.handoff.keywords, KEYWORD_LIST);
-  longest('handoff.waitingMessage', draft.handoff.waitingMessage, MAX_MESSAGE);
-  longest('handoff.offlineMessage', draft.handoff.offlineMessage, MAX_MESSAGE);
+  longest('instructions', draft.instructions, LIMITS.MAX_INSTRUCTIONS);
+  list('initialMessages', draft.initialMessages, LIMITS.MESSAGE_LIST);
+  list('suggestedMessages', draft.suggestedMessages, LIMITS.MESSAGE_LIST);
+  longest('styles.displayName', draft.styles.displayName, LIMITS.MAX_NAME);
+  list('domains', draft.domains, LIMITS.DOMAIN_LIST);
+  longest('ipLimitMessage', draft.ipLimitMessage, LIMITS.MAX_MESSAGE);
+  longest('collectCustomerInformation.title', draft.collectCustomerInformation.title, LIMITS.MAX_LEAD_FORM_TITLE);
+  for (const key of ['name', 'email', 'phone'] as const) longest(`collectCustomerInformation.${key}.label`, draft.collectCustomerInformation[key].label, LIMITS.MAX_NAME);
+  list('handoff.keywords', draft.handoff.keywords, LIMITS.KEYWORD_LIST);
+  longest('handoff.waitingMessage', draft.handoff.waitingMessage, LIMITS.MAX_MESSAGE);
+  longest('handoff.offlineMessage', draft.handoff.offlineMessage, LIMITS.MAX_MESSAGE);
   number('temp', draft.temp, 0, 1, false, '0.3');
-  number('ipLimit', draft.ipLimit, 0, MAX_COUNT, true, '20');
-  number('ipLimitTimeframe', draft.ipLimitTimeframe, 0, MAX_COUNT, true, '240');
-  number('styles.autoOpenChatWindowAfter', draft.styles.autoOpenChatWindowAfter, 0, MAX_AUTO_OPEN, false, '4');
+  number('ipLimit', draft.ipLimit, 0, LIMITS.MAX_COUNT, true, '20');
+  number('ipLimitTimeframe', draft.ipLimitTimeframe, 0, LIMITS.MAX_COUNT, true, '240');
+  number('styles.autoOpenChatWindowAfter', draft.styles.autoOpenChatWindowAfter, 0, LIMITS.MAX_AUTO_OPEN, false, '4');
   for (const key of ['buttonColor', 'userMessageColor'] as const) {
     if (!COLOUR.test(draft.styles[key])) errors[`styles.${key}`] = 'A colour written #RGB or #RRGGBB, e.g. #3B81F6.';
   }
-  number('handoff.afterDeclines', draft.handoff.afterDeclines, 0, MAX_DECLINES, true, '2');
-  number('handoff.waitMinutes', draft.handoff.waitMinutes, WAIT_MINUTES.min, WAIT_MINUTES.max, false, '5');
-  number('handoff.idleMinutes', draft.handoff.idleMinutes, WAIT_MINUTES.min, WAIT_MINUTES.max, false, '30');
+  number('handoff.afterDeclines', draft.handoff.afterDeclines, 0, LIMITS.MAX_DECLINES, true, '2');
+  number('handoff.waitMinutes', draft.handoff.waitMinutes, LIMITS.WAIT_MINUTES.min, LIMITS.WAIT_MINUTES.max, false, '5');
+  number('handoff.idleMinutes', draft.handoff.idleMinutes, LIMITS.WAIT_MINUTES.min, LIMITS.WAIT_MINUTES.max, false, '30');
   if (draft.handoff.platform) {
     for (const key of ['workspaceId', 'channelId'] as const) {
-      longest(`handoff.${key}`, draft.handoff[key].trim(), MAX_CHANNEL_ID);
+      longest(`handoff.${key}`, draft.handoff[key].trim(), LIMITS.MAX_CHANNEL_ID);
       if (!draft.handoff[key].trim()) errors[`handoff.${key}`] = `Requests go to a ${draft.handoff.platform === 'slack' ? 'Slack' : 'Discord'} channel: give its ID, or send them to the console only.`;
     }
   }
