@@ -63,6 +63,16 @@ describe('npm start', () => {
     expect(await exited).toBe(0);
   });
 
+  it('stops as SIGTERM to `npm start` asks (a container runtime signals it alone), leaving no hub behind', async () => {
+    const started = await startMain({ DATABASE_URL: tempDatabaseUrl(), BOOTSTRAP_API_KEY: 'sb_bootstrap_key_for_tests_333333333' }, { viaNpm: true });
+    const hub = Number(/"pid":(\d+)/.exec(started.output())?.[1]);
+    expect(hub).not.toBe(started.child.pid);
+    expect(await stop(started.child)).toBe(0);
+    expect(started.output()).toContain('"signal":"SIGTERM","msg":"shutting down"');
+    // The shell npm runs the script in passed the signal to nobody: the hub served on, orphaned.
+    expect(() => process.kill(hub, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+  });
+
   // Each was an uncaught exception: a source excerpt and a stack, for MongoDB sixty lines of the driver's topology.
   it.each([
     ['a bad number', { PORT: 'eighty' }, 'Invalid configuration:\n  PORT: Invalid input: expected number, received NaN'],

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // Runs Switchboard's own entry points as the npm scripts do: node with tsx's loader, in one
-// process, so signals reach the hub itself.
+// process, so signals reach the hub itself; or `npm start` itself, whose signals npm passes on.
 
 const NODE_ARGS = ['--import', 'tsx'];
 
@@ -14,9 +14,10 @@ export function tempDatabaseUrl(): string {
 
 export type Started = { child: ChildProcess; apiUrl: string; output: () => string };
 
-/** Starts `src/main.ts` on a free port and resolves once it is listening. */
-export function startMain(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [...NODE_ARGS, 'src/main.ts'], {
+/** Starts `src/main.ts` (or `npm start`, `viaNpm`) on a free port and resolves once it is listening. */
+export function startMain(env: Record<string, string>, { viaNpm = false } = {}): Promise<Started> {
+  const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, [...NODE_ARGS, 'src/main.ts']];
+  const child = spawn(command, args, {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
