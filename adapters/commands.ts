@@ -1,4 +1,5 @@
 import { csvFile, csvLine } from '../src/csv.js';
+import { holdsCredentials, MAX_WEBSITE_URL_CHARS, webAddress } from '../src/domain/website-url.js';
 import { clip } from './clip.js';
 import {
   HubApiError,
@@ -296,8 +297,9 @@ const handlers: Record<CommandName, Handler> = {
   async learn(args, context) {
     const [url] = args;
     if (!url) return { text: usage(context.words, 'learn') };
-    if (!isWebAddress(url)) return { text: `\`${url}\` is not a web address; give one that starts with https:// (or http://).` };
+    if (!webAddress.safeParse(url).success) return { text: `\`${url}\` is not a web address; give one that starts with https:// (or http://).` };
     if (holdsCredentials(url)) return { text: LEARN_CREDENTIALS };
+    if (url.length > MAX_WEBSITE_URL_CHARS) return { text: LEARN_TOO_LONG };
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
     let added: { source: SourceItem; known: boolean };
@@ -443,19 +445,14 @@ const asIs = (text: string) => text;
 /** An argument left empty counts as not given (platforms with named options pass blanks). */
 const orUndefined = (arg: string) => arg || undefined;
 
-/** An http(s) URL, as a website source starts from (the hub's own refusal would say only "Invalid request data"). */
-const isWebAddress = (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
-
 /** The hub refuses a website with a user name or password in its address, as answers cite its pages' addresses. */
-function holdsCredentials(url: string): boolean {
-  const { username, password } = new URL(url);
-  return Boolean(username || password);
-}
 export const LEARN_CREDENTIALS =
   'That address holds a user name or password, which answers would show when they cite its pages; give the address without them (the site must be readable without signing in).';
+export const LEARN_TOO_LONG = `That address is longer than the ${MAX_WEBSITE_URL_CHARS.toLocaleString('en')} characters the hub takes; give the address of the site's start page.`;
 /**
- * The hub's 400 to a website that passed the checks above: its address is on the hub's own
- * network (loopback, private, link-local, a metadata service), which the hub does not crawl.
+ * The hub's 400 to a website that passed the checks above, which are its own schema's
+ * (../src/domain/website-url.ts): its address is on the hub's own network (loopback, private,
+ * link-local, a metadata service), which the hub does not crawl.
  */
 export const LEARN_PRIVATE =
   'That address is on a private or local network (or names one), which the hub does not read unless its operator allows it; give the address of a public website.';

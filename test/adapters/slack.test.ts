@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ANSWER_SAVED, CHATBOT_FULL, COMMAND_FAILED, everyoneSeesDigest, LEARN_CREDENTIALS, LEARN_PRIVATE, refusal, RESOLVE_WITH_BUTTON } from '../../adapters/commands.js';
+import { ANSWER_SAVED, CHATBOT_FULL, COMMAND_FAILED, everyoneSeesDigest, LEARN_CREDENTIALS, LEARN_PRIVATE, LEARN_TOO_LONG, refusal, RESOLVE_WITH_BUTTON } from '../../adapters/commands.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
@@ -482,6 +482,21 @@ describe('Slack adapter: routing', () => {
     for (const address of ['http://127.0.0.1:8080/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'https://10.0.0.5/docs']) {
       expect((await h.command(`learn ${address}`)).text, address).toBe(escapeText(LEARN_PRIVATE));
     }
+    expect((await h.hub.listSources(h.support)).map((source) => source.type)).toEqual(['text']);
+  });
+
+  it('says what is wrong with an address the hub refuses by its form, blaming a private network only for one', async () => {
+    // Found learning an address pasted with one slash lost, and a tracking link 2,400 characters
+    // long: both were said to be "on a private or local network".
+    const h = await harness({ privateSites: false });
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    expect((await h.command('learn https:/help.example.com/')).text).toBe(
+      escapeText('`https:/help.example.com/` is not a web address; give one that starts with https:// (or http://).'),
+    );
+    const long = `https://help.example.com/?ref=${'x'.repeat(2_000)}`;
+    expect((await h.command(`learn ${long}`)).text).toBe(escapeText(LEARN_TOO_LONG));
+    expect(LEARN_TOO_LONG).toContain('2,000 characters');
+    expect((await h.command('learn http://10.0.0.5/docs')).text).toBe(escapeText(LEARN_PRIVATE));
     expect((await h.hub.listSources(h.support)).map((source) => source.type)).toEqual(['text']);
   });
 
