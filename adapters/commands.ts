@@ -1,4 +1,5 @@
 import { csvFile, csvLine } from '../src/csv.js';
+import { holdsCredentials, MAX_WEBSITE_URL_CHARS, webAddress } from '../src/domain/website-url.js';
 import { clip } from './clip.js';
 import {
   HubApiError,
@@ -41,19 +42,22 @@ export type CommandContext = {
   words: PlatformWords;
   /** Watches a website `learn` started, to say in the channel when it is done; answers whether it will. */
   watchLearning?: (learning: Learning) => boolean;
-  /** Everyone in the workspace can read the channel (Discord knows; Slack does not say): `digest` warns. */
-  everyoneSees?: boolean;
-  /** Whether the bot can post a digest in the channel, where the platform can tell: see DigestChannelCheck. */
-  checkDigestChannel?: () => Promise<DigestChannelCheck | undefined>;
+  /** What the platform can tell of the channel, for `use` and `digest on`: see ChannelCheck. */
+  checkChannel?: (need: ChannelNeed) => Promise<ChannelCheck>;
   /** Shows what strangers typed (lead details, questions) as typed in the platform's markup; as it is unless given. */
   asTyped?: (text: string) => string;
 };
 
+/** What a command needs of the bot in its channel: to see and answer messages (`use`), or to post a digest. */
+export type ChannelNeed = 'answer' | 'digest';
+
 /**
- * Why the bot cannot post a digest in the channel (it is not in it): `digest on` refuses, changing
- * nothing; or why it could not check, and what to do: the digest is taken, and the asker told.
+ * Why the bot cannot do what the command needs in the channel (it is not in it, or cannot be):
+ * the command refuses, changing nothing. Or it can, as far as the platform tells: whether everyone
+ * in the workspace reads the channel (`digest on` warns), and why it could not check, if it could
+ * not, with what to do (the command goes ahead, and the asker is told).
  */
-export type DigestChannelCheck = { refusal: string } | { doubt: string };
+export type ChannelCheck = { refusal: string } | { everyoneSees: boolean; doubt?: string };
 
 export type CommandReply = {
   text: string;
@@ -212,6 +216,9 @@ const handlers: Record<CommandName, Handler> = {
     }
     const chatbot = (await context.hub.listChatbots()).find((item) => item.id === chatbotId);
     if (!chatbot) return { text: `No chatbot has the id \`${chatbotId}\`. Try \`${context.words.command} list\`.` };
+    // A channel the bot is not in never brings it a message: bound there, the chatbot would answer none.
+    const check = wholeWorkspace ? undefined : await context.checkChannel?.('answer');
+    if (check && 'refusal' in check) return { text: check.refusal };
     const binding = await context.hub.bind({
       platform: context.platform,
       workspaceId: context.workspaceId,
@@ -220,7 +227,7 @@ const handlers: Record<CommandName, Handler> = {
       mode,
     });
     const how = mode === 'all' ? 'every message' : 'mentions and direct messages';
-    return { text: `${chatbot.name} now answers ${how} ${whereText(binding, context.words)}.` };
+    return { text: [`${chatbot.name} now answers ${how} ${whereText(binding, context.words)}.`, check?.doubt].filter(Boolean).join(' ') };
   },
 
   async settings(_args, context) {
@@ -270,34 +277,29 @@ const handlers: Record<CommandName, Handler> = {
     const { time, timezone } = digestWhen(when[0], when[1]);
     const onOff = switchTo.toLowerCase();
     if (onOff !== 'on' && onOff !== 'off') return { text: usage(context.words, 'digest') };
+    const here = { platform: context.platform, workspaceId: context.workspaceId, channelId: context.channelId };
+    if (onOff === 'off') return digestsOff(context, here);
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
     const { chatbot } = found;
-    const here = { platform: context.platform, workspaceId: context.workspaceId, channelId: context.channelId };
-    if (onOff === 'off') {
-      const digests = await context.hub.listDigests({ chatbotId: chatbot.id, ...here });
-      for (const digest of digests) await context.hub.unsubscribeDigest(digest.id);
-      return {
-        text: digests.length
-          ? `The daily lead digest of ${chatbot.name} is off for this channel.`
-          : `No lead digest of ${chatbot.name} was on for this channel.`,
-      };
-    }
     const hhmm = normaliseTime(time);
     if (!hhmm) return { text: `\`${time}\` is not a time; write it as HH:MM (24-hour), e.g. 09:00.` };
     if (!isTimeZone(timezone)) return { text: `\`${timezone}\` is not a time zone; use an IANA name such as Europe/Oslo.` };
-    const check = await context.checkDigestChannel?.();
+    const check = await context.checkChannel?.('digest');
     if (check && 'refusal' in check) return { text: check.refusal };
-    await context.hub.subscribeDigest({ chatbotId: chatbot.id, ...here, time: hhmm, timezone, postWhenEmpty: false });
-    const notes = [context.everyoneSees && everyoneSeesDigest(context.words), check?.doubt].filter(Boolean);
+    // Posting again replaces postWhenEmpty too: an owner's choice (the API's, the console's) is kept.
+    const [existing] = await context.hub.listDigests({ chatbotId: chatbot.id, ...here });
+    await context.hub.subscribeDigest({ chatbotId: chatbot.id, ...here, time: hhmm, timezone, postWhenEmpty: existing?.postWhenEmpty ?? false });
+    const notes = [check?.everyoneSees && everyoneSeesDigest(context.words), check?.doubt].filter(Boolean);
     return { text: [`Every day at ${hhmm} (${timezone}) I'll post the new leads of ${chatbot.name} here.`, ...notes].join(' ') };
   },
 
   async learn(args, context) {
     const [url] = args;
     if (!url) return { text: usage(context.words, 'learn') };
-    if (!isWebAddress(url)) return { text: `\`${url}\` is not a web address; give one that starts with https:// (or http://).` };
+    if (!webAddress.safeParse(url).success) return { text: `\`${url}\` is not a web address; give one that starts with https:// (or http://).` };
     if (holdsCredentials(url)) return { text: LEARN_CREDENTIALS };
+    if (url.length > MAX_WEBSITE_URL_CHARS) return { text: LEARN_TOO_LONG };
     const found = await boundChatbot(context);
     if ('reply' in found) return found.reply;
     let added: { source: SourceItem; known: boolean };
@@ -359,6 +361,20 @@ const handlers: Record<CommandName, Handler> = {
     };
   },
 };
+
+/**
+ * `digest off` stops every digest posted in the channel, whichever chatbot's: one taken before the
+ * channel was bound to another chatbot (or unbound) posts there still, and only this can stop it here.
+ */
+async function digestsOff(context: CommandContext, here: Pick<Binding, 'platform' | 'workspaceId' | 'channelId'>): Promise<CommandReply> {
+  const digests = await context.hub.listDigests(here);
+  if (digests.length === 0) return { text: 'No lead digest was on for this channel.' };
+  for (const digest of digests) await context.hub.unsubscribeDigest(digest.id);
+  const chatbots = await context.hub.listChatbots();
+  const names = digests.map((digest) => chatbots.find((chatbot) => chatbot.id === digest.chatbotId)?.name ?? `\`${digest.chatbotId}\``);
+  const which = names.length === 1 ? `The daily lead digest of ${names[0]} is` : `The daily lead digests of ${names.slice(0, -1).join(', ')} and ${names.at(-1)} are`;
+  return { text: `${which} off for this channel.` };
+}
 
 /** Sources `/chatbot sources` lists, each title cut to SOURCE_TITLE_CHARS at most. */
 const MAX_SOURCES_LISTED = 15;
@@ -429,19 +445,14 @@ const asIs = (text: string) => text;
 /** An argument left empty counts as not given (platforms with named options pass blanks). */
 const orUndefined = (arg: string) => arg || undefined;
 
-/** An http(s) URL, as a website source starts from (the hub's own refusal would say only "Invalid request data"). */
-const isWebAddress = (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
-
 /** The hub refuses a website with a user name or password in its address, as answers cite its pages' addresses. */
-function holdsCredentials(url: string): boolean {
-  const { username, password } = new URL(url);
-  return Boolean(username || password);
-}
 export const LEARN_CREDENTIALS =
   'That address holds a user name or password, which answers would show when they cite its pages; give the address without them (the site must be readable without signing in).';
+export const LEARN_TOO_LONG = `That address is longer than the ${MAX_WEBSITE_URL_CHARS.toLocaleString('en')} characters the hub takes; give the address of the site's start page.`;
 /**
- * The hub's 400 to a website that passed the checks above: its address is on the hub's own
- * network (loopback, private, link-local, a metadata service), which the hub does not crawl.
+ * The hub's 400 to a website that passed the checks above, which are its own schema's
+ * (../src/domain/website-url.ts): its address is on the hub's own network (loopback, private,
+ * link-local, a metadata service), which the hub does not crawl.
  */
 export const LEARN_PRIVATE =
   'That address is on a private or local network (or names one), which the hub does not read unless its operator allows it; give the address of a public website.';

@@ -13,6 +13,7 @@ import {
   COMMAND_FAILED,
   SETTING_FIELDS,
   runCommand,
+  type ChannelNeed,
   type CommandInput,
   type CommandReply,
 } from '../commands.js';
@@ -20,7 +21,7 @@ import type { HubClient } from '../hub-client.js';
 import type { Learning, LearnWatcher } from '../learn-watch.js';
 import type { PlatformWords } from '../platform-words.js';
 import { DM_WORKSPACE } from './conversation.js';
-import { checkDigestChannel } from './digest-channel.js';
+import { checkChannel } from './channel-check.js';
 import { answerRows } from './unanswered.js';
 import { asTyped, DISCORD_MESSAGE_LIMIT, truncateMessage } from './text.js';
 
@@ -154,13 +155,6 @@ export function isDiscordAdmin(
   );
 }
 
-/** Whether the server's @everyone may view the channel (a thread: its parent's). */
-function readableByEveryone(channel: Interaction['channel']): boolean {
-  const inServer = channel?.isThread() ? channel.parent : channel;
-  if (!inServer || inServer.isDMBased()) return false;
-  return inServer.permissionsFor(inServer.guild.roles.everyone).has(PermissionFlagsBits.ViewChannel);
-}
-
 export type InteractionHandlerOptions = {
   hub: HubClient;
   /** Users who may administer besides members with Manage Server. */
@@ -201,8 +195,7 @@ export function createInteractionHandler(options: InteractionHandlerOptions): (i
         isAdmin,
         words: DISCORD_WORDS,
         watchLearning: watchLearning(interaction),
-        everyoneSees: readableByEveryone(channel),
-        checkDigestChannel: async () => checkDigestChannel(interaction),
+        checkChannel: async (need: ChannelNeed) => checkChannel(interaction, need),
         asTyped,
       };
       if (input.name === 'help') {

@@ -7,7 +7,7 @@ import type { LearnWatcher } from '../learn-watch.js';
 import { escapeText, unescapeText } from './text.js';
 import type { UserDirectory } from './users.js';
 import { countSlackError } from './metrics.js';
-import { checkDigestChannel } from './digest-channel.js';
+import { checkChannel } from './channel-check.js';
 import { questionBlocks } from './unanswered.js';
 
 // The slash command (`/chatbot` unless SLACK_COMMAND names another) on Slack: acknowledged at
@@ -47,7 +47,7 @@ export function listenForCommands(app: App, deps: CommandDeps): void {
       channelId: command.channel_id,
       isAdmin,
       words,
-      checkDigestChannel: () => checkDigestChannel(client, command.channel_id, commandName, logger),
+      checkChannel: (need) => checkChannel(client, { id: command.channel_id, name: command.channel_name }, need, commandName, logger),
       watchLearning: (learning) =>
         deps.learning.watch({
           hub,

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_SAVED, COMMAND_FAILED, everyoneSeesDigest, leadsCsv, parseCommandText, parseSetting } from '../../adapters/commands.js';
 import { PUBLIC_BOT_WARNING, startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
 import { NOT_SERVED } from '../../adapters/discord/servers.js';
-import { cannotPostDigestText } from '../../adapters/discord/digest-channel.js';
+import { lacksPermissionsText } from '../../adapters/discord/channel-check.js';
 import { DISCORD_WORDS } from '../../adapters/discord/interactions.js';
 import { suggestionRows } from '../../adapters/discord/suggestions.js';
 import { splitMessage } from '../../adapters/discord/text.js';
@@ -1004,6 +1004,16 @@ describe('Discord adapter', () => {
       await hub.unbind(fallback?.id as string);
     });
 
+    it('use refuses, binding nothing, in a channel the bot cannot see, naming what it lacks', async () => {
+      // Found binding a team-only channel the bot had not been added to: "now answers every
+      // message" was said, and no message there ever reached it.
+      const hidden = discord.createChannel('text', 'staff-only', { teamOnly: true, hiddenFromBot: true });
+      const { text } = await command(hidden, manager, 'use', { chatbot: supportBot, mode: 'all' }, admin);
+      expect(text).toBe(lacksPermissionsText('answer', ['View Channel']));
+      expect(text).toContain('then run `/chatbot use` again');
+      expect(await hub.listBindings({ platform: 'discord', workspaceId: discord.guildId, channelId: hidden.id })).toEqual([]);
+    });
+
     it('settings shows the bound chatbot; set changes it and refuses bad values', async () => {
       const here = newChannel('settings');
       const none = await command(here, manager, 'settings', {}, admin);
@@ -1151,9 +1161,11 @@ describe('Discord adapter', () => {
       const where = { platform: 'discord' as const, workspaceId: discord.guildId, channelId: here.id };
       expect(await hub.listDigests(where)).toMatchObject([{ chatbotId: salesBot, time: '08:30', timezone: 'Europe/Oslo' }]);
 
+      // An owner's postWhenEmpty (the API's, the console's) stays as the time changes.
+      await hub.subscribeDigest({ chatbotId: salesBot, ...where, time: '08:30', timezone: 'Europe/Oslo', postWhenEmpty: true });
       const defaults = await command(here, manager, 'digest', { state: 'on' }, admin);
       expect(defaults.text).toBe("Every day at 09:00 (UTC) I'll post the new leads of Sales bot here.");
-      expect(await hub.listDigests(where)).toMatchObject([{ time: '09:00', timezone: 'UTC' }]);
+      expect(await hub.listDigests(where)).toMatchObject([{ time: '09:00', timezone: 'UTC', postWhenEmpty: true }]);
 
       const badZone = await command(here, manager, 'digest', { state: 'on', timezone: 'Mars/Olympus' }, admin);
       expect(badZone.text).toBe('`Mars/Olympus` is not a time zone; use an IANA name such as Europe/Oslo.');
@@ -1164,7 +1176,7 @@ describe('Discord adapter', () => {
       expect(off.text).toBe('The daily lead digest of Sales bot is off for this channel.');
       expect(await hub.listDigests(where)).toEqual([]);
       const again = await command(here, manager, 'digest', { state: 'off' }, admin);
-      expect(again.text).toBe('No lead digest of Sales bot was on for this channel.');
+      expect(again.text).toBe('No lead digest was on for this channel.');
     });
 
     it('digest on refuses, changing nothing, in a channel the bot cannot post in, naming what it lacks', async () => {
@@ -1174,7 +1186,7 @@ describe('Discord adapter', () => {
       const hidden = discord.createChannel('text', 'staff', { teamOnly: true, hiddenFromBot: true });
       await bind(hidden, salesBot, 'mentions');
       const on = await command(hidden, manager, 'digest', { state: 'on' }, admin);
-      expect(on.text).toBe(cannotPostDigestText(['View Channel']));
+      expect(on.text).toBe(lacksPermissionsText('digest', ['View Channel']));
       expect(await hub.listDigests({ platform: 'discord', workspaceId: discord.guildId, channelId: hidden.id })).toEqual([]);
     });
 

@@ -5,13 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { webApi } from '@slack/bolt';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ANSWER_SAVED, CHATBOT_FULL, COMMAND_FAILED, LEARN_CREDENTIALS, LEARN_PRIVATE, refusal, RESOLVE_WITH_BUTTON } from '../../adapters/commands.js';
+import { ANSWER_SAVED, CHATBOT_FULL, COMMAND_FAILED, everyoneSeesDigest, LEARN_CREDENTIALS, LEARN_PRIVATE, LEARN_TOO_LONG, refusal, RESOLVE_WITH_BUTTON } from '../../adapters/commands.js';
 import { createHubClient, type HubClient } from '../../adapters/hub-client.js';
 import { FEEDBACK_GONE, feedbackRecorded } from '../../adapters/feedback.js';
 import { HUB_UNAVAILABLE } from '../../adapters/relay.js';
 import { notBoundText } from '../../adapters/relay.js';
 import { SLACK_ADMINS } from '../../adapters/slack/commands.js';
-import { missingScopesText, notInChannelText } from '../../adapters/slack/digest-channel.js';
+import { betweenPeopleText, missingScopesText, notInChannelText } from '../../adapters/slack/channel-check.js';
 import { noDefaultText, THINKING_STATUS } from '../../adapters/slack/assistant.js';
 import { FEEDBACK_ACTION_ID } from '../../adapters/slack/feedback.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/index.js';
@@ -126,8 +126,8 @@ type Harness = {
     text: string,
     options?: { threadTs?: string; channelType?: ChannelType },
   ): Promise<SlackMessageRecord>;
-  /** Runs the slash command and answers what it responded (through response_url). */
-  command(text: string, user?: string, channel?: string): Promise<{ response_type?: string; text: string }>;
+  /** Runs the slash command and answers what it responded (through response_url); `channelName` as Slack names the channel to the app. */
+  command(text: string, user?: string, channel?: string, channelName?: string): Promise<{ response_type?: string; text: string }>;
   bind(channelId: string, chatbotId: string, mode: 'mentions' | 'all'): Promise<void>;
 };
 
@@ -246,9 +246,9 @@ async function harness(options: HarnessOptions = {}): Promise<Harness> {
       expect(response.status).toBe(200);
       return message;
     },
-    async command(text, user = ADMIN, channel = MENTION_CHANNEL) {
+    async command(text, user = ADMIN, channel = MENTION_CHANNEL, channelName) {
       const responseUrl = slack.responseUrl();
-      const body = slashCommandBody({ text, userId: user, channelId: channel, responseUrl });
+      const body = slashCommandBody({ text, userId: user, channelId: channel, channelName, responseUrl });
       const response = await deliver(eventsUrl, body, 'application/x-www-form-urlencoded');
       expect(response.status).toBe(200);
       await adapter.idle();
@@ -482,6 +482,21 @@ describe('Slack adapter: routing', () => {
     for (const address of ['http://127.0.0.1:8080/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'https://10.0.0.5/docs']) {
       expect((await h.command(`learn ${address}`)).text, address).toBe(escapeText(LEARN_PRIVATE));
     }
+    expect((await h.hub.listSources(h.support)).map((source) => source.type)).toEqual(['text']);
+  });
+
+  it('says what is wrong with an address the hub refuses by its form, blaming a private network only for one', async () => {
+    // Found learning an address pasted with one slash lost, and a tracking link 2,400 characters
+    // long: both were said to be "on a private or local network".
+    const h = await harness({ privateSites: false });
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    expect((await h.command('learn https:/help.example.com/')).text).toBe(
+      escapeText('`https:/help.example.com/` is not a web address; give one that starts with https:// (or http://).'),
+    );
+    const long = `https://help.example.com/?ref=${'x'.repeat(2_000)}`;
+    expect((await h.command(`learn ${long}`)).text).toBe(escapeText(LEARN_TOO_LONG));
+    expect(LEARN_TOO_LONG).toContain('2,000 characters');
+    expect((await h.command('learn http://10.0.0.5/docs')).text).toBe(escapeText(LEARN_PRIVATE));
     expect((await h.hub.listSources(h.support)).map((source) => source.type)).toEqual(['text']);
   });
 
@@ -1214,6 +1229,35 @@ describe('Slack adapter: the /chatbot command', () => {
     expect(h.asked.at(-1)?.chatbotName).toBe('Sales bot');
   });
 
+  it('use refuses, binding nothing, where the bot never sees a message: a channel it is not in, a DM between people', async () => {
+    // Found binding a channel the bot had not been invited to: "now answers every message" was
+    // said, and no message there ever reached it.
+    const h = await harness();
+    const PRIVATE_CHANNEL = 'C0PRIVATE1';
+    const PEOPLE_DM = 'D0ALICEBOB';
+    const GROUP_DM = 'C0GROUPDM1';
+    const bindings = (channelId: string) => h.hub.listBindings({ platform: 'slack', workspaceId: TEAM, channelId });
+    for (const [channel, kind] of [[MENTION_CHANNEL, 'public'], [PRIVATE_CHANNEL, 'private']] as const) {
+      h.slack.botNotIn(channel, kind);
+      const refused = await h.command(`use ${h.sales} all`, ADMIN, channel, kind === 'private' ? 'privategroup' : 'general');
+      expect(refused.text).toBe(escapeText(notInChannelText('answer', 'switchboard', '/chatbot')));
+      expect(await bindings(channel)).toEqual([]);
+    }
+    expect(notInChannelText('answer', 'switchboard', '/chatbot')).toContain('`/invite @switchboard`, then run `/chatbot use` again');
+    // A DM or group DM between people takes no app: no /invite, and a sentence that fits.
+    for (const [channel, name] of [[PEOPLE_DM, 'directmessage'], [GROUP_DM, 'mpdm-alice--bob--ada-1']] as const) {
+      h.slack.botNotIn(channel, 'private');
+      const refused = await h.command(`use ${h.sales}`, ADMIN, channel, name);
+      expect(refused.text).toBe(escapeText(betweenPeopleText('answer', '/chatbot')));
+      expect(refused.text).not.toContain('/invite');
+      expect(await bindings(channel)).toEqual([]);
+    }
+    // The workspace default is not this channel's; the asker's DM with the bot is the bot's own.
+    expect((await h.command(`use ${h.sales} default`, ADMIN, MENTION_CHANNEL)).text).toBe('Sales bot now answers mentions and direct messages across this workspace (its default).');
+    expect((await h.command(`use ${h.support} all`, ADMIN, ALICE_DM)).text).toBe('Support bot now answers every message in this channel.');
+    expect(await bindings(ALICE_DM)).toMatchObject([{ chatbotId: h.support, mode: 'all' }]);
+  });
+
   it('settings shows and set changes the bound chatbot, for admins only, with readable refusals', async () => {
     const h = await harness();
     await h.bind(MENTION_CHANNEL, h.support, 'mentions');
@@ -1308,6 +1352,7 @@ describe('Slack adapter: the /chatbot command', () => {
 
   it('digest on and off subscribe and unsubscribe this channel, for admins only', async () => {
     const h = await harness();
+    h.slack.privateChannel(MENTION_CHANNEL);
     await h.bind(MENTION_CHANNEL, h.support, 'mentions');
     const digests = () => h.hub.listDigests({ platform: 'slack', workspaceId: TEAM, channelId: MENTION_CHANNEL });
 
@@ -1329,15 +1374,67 @@ describe('Slack adapter: the /chatbot command', () => {
     expect((await h.command('digest on 10:00 Mars/Olympus', ADMIN)).text).toContain('time zone');
 
     const off = await h.command('digest off', ADMIN);
-    expect(off.text).toContain('off');
+    expect(off.text).toBe('The daily lead digest of Support bot is off for this channel.');
     expect(await digests()).toEqual([]);
+    expect((await h.command('digest off', ADMIN)).text).toBe('No lead digest was on for this channel.');
+  });
+
+  it('digest on keeps the owner\'s postWhenEmpty; off stops every digest posted in the channel, as on Discord', async () => {
+    // Found after the console set a digest to post on quiet days: `digest on 10:00` to move it
+    // turned that off. And once the channel was bound to another chatbot, `digest off` said none
+    // was on while the first chatbot's went on posting there every day.
+    const h = await harness();
+    h.slack.privateChannel(MENTION_CHANNEL);
+    const where = { platform: 'slack' as const, workspaceId: TEAM, channelId: MENTION_CHANNEL };
+    await h.hub.subscribeDigest({ chatbotId: h.support, ...where, time: '09:00', timezone: 'UTC', postWhenEmpty: true });
+    await h.bind(MENTION_CHANNEL, h.support, 'mentions');
+    await h.command('digest on 10:00', ADMIN);
+    expect(await h.hub.listDigests(where)).toMatchObject([{ chatbotId: h.support, time: '10:00', postWhenEmpty: true }]);
+
+    await h.bind(MENTION_CHANNEL, h.sales, 'mentions');
+    await h.command('digest on', ADMIN);
+    expect(await h.hub.listDigests({ ...where, chatbotId: h.sales })).toMatchObject([{ postWhenEmpty: false }]);
+    expect((await h.command('digest off', ADMIN)).text).toBe('The daily lead digests of Support bot and Sales bot are off for this channel.');
+    expect(await h.hub.listDigests(where)).toEqual([]);
+
+    // Unbound, the channel's digest is still the channel's to stop.
+    await h.hub.subscribeDigest({ chatbotId: h.support, ...where, time: '09:00', timezone: 'UTC', postWhenEmpty: false });
+    await h.hub.unbind((await h.hub.listBindings(where))[0]?.id as string);
+    expect((await h.command('digest off', ADMIN)).text).toBe('The daily lead digest of Support bot is off for this channel.');
+    expect(await h.hub.listDigests(where)).toEqual([]);
+  });
+
+  it('digest on in a public channel says everyone in the workspace will read the leads there', async () => {
+    // Found on Discord first: in a channel the whole workspace reads, nothing said that every
+    // lead's email and phone would be posted for all of them.
+    const h = await harness();
+    const PRIVATE_CHANNEL = 'C0PRIVATE1';
+    h.slack.privateChannel(PRIVATE_CHANNEL);
+    for (const channel of [MENTION_CHANNEL, PRIVATE_CHANNEL, ALICE_DM]) await h.bind(channel, h.support, 'mentions');
+    expect((await h.command('digest on', ADMIN, MENTION_CHANNEL)).text).toBe(
+      escapeText(`Every day at 09:00 (UTC) I'll post the new leads of Support bot here. ${everyoneSeesDigest(WORDS)}`),
+    );
+    expect((await h.command('digest on', ADMIN, PRIVATE_CHANNEL)).text).toBe("Every day at 09:00 (UTC) I'll post the new leads of Support bot here.");
+    expect((await h.command('digest on', ADMIN, ALICE_DM)).text).toBe("Every day at 09:00 (UTC) I'll post the new leads of Support bot here.");
+  });
+
+  it('digest on in a DM or group DM between people says it takes no app, rather than to /invite one', async () => {
+    const h = await harness();
+    for (const [channel, name] of [['D0ALICEBOB', 'directmessage'], ['C0GROUPDM1', 'mpdm-alice--bob--ada-1']] as const) {
+      h.slack.botNotIn(channel, 'private');
+      await h.bind(channel, h.support, 'mentions');
+      const refused = await h.command('digest on', ADMIN, channel, name);
+      expect(refused.text).toBe(escapeText(betweenPeopleText('digest', '/chatbot')));
+      expect(refused.text).not.toContain('/invite');
+      expect(await h.hub.listDigests({ platform: 'slack', workspaceId: TEAM, channelId: channel })).toEqual([]);
+    }
   });
 
   it('digest on refuses, changing nothing, in a channel the bot is not in, saying how to invite it', async () => {
     const h = await harness();
     const PRIVATE_CHANNEL = 'C0PRIVATE1';
     const FLAKY_CHANNEL = 'C0FLAKY001';
-    const refusal = escapeText(notInChannelText('switchboard', '/chatbot'));
+    const refusal = escapeText(notInChannelText('digest', 'switchboard', '/chatbot'));
     const digests = (channelId: string) => h.hub.listDigests({ platform: 'slack', workspaceId: TEAM, channelId });
     for (const [channel, kind] of [[MENTION_CHANNEL, 'public'], [PRIVATE_CHANNEL, 'private']] as const) {
       await h.bind(channel, h.support, 'mentions');
@@ -1357,7 +1454,7 @@ describe('Slack adapter: the /chatbot command', () => {
     await h.bind(OTHER_CHANNEL, h.support, 'mentions');
     h.slack.failNext('conversations.info', 'missing_scope');
     const unchecked = (await h.command('digest on', ADMIN, OTHER_CHANNEL)).text;
-    expect(unchecked).toBe(escapeText(`Every day at 09:00 (UTC) I'll post the new leads of Support bot here. ${missingScopesText('switchboard')}`));
+    expect(unchecked).toBe(escapeText(`Every day at 09:00 (UTC) I'll post the new leads of Support bot here. ${missingScopesText('digest', 'switchboard')}`));
     expect(unchecked).toContain('Reinstall the app');
     expect(await digests(OTHER_CHANNEL)).toMatchObject([{ time: '09:00', timezone: 'UTC' }]);
     expect(h.logs.some((log) => /could not tell whether the bot is in a channel/.test(log.msg))).toBe(true);

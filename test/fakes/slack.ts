@@ -125,11 +125,13 @@ export type FakeSlack = {
   /** The next `times` calls of `method` answer HTTP 429 `ratelimited` with `Retry-After: seconds`. */
   rateLimit(method: string, seconds: number, times?: number): void;
   /**
-   * The bot is not a member of `channel`, a public or a private one: conversations.info says so as
-   * Slack does (`is_member: false`; a private channel is not found), and chat.postMessage there
-   * fails (`not_in_channel`; `channel_not_found`).
+   * The bot is not a member of `channel`, a public or a private one (a private channel, or a DM or
+   * group DM between people): conversations.info says so as Slack does (`is_member: false`; a
+   * private one is not found), and chat.postMessage there fails (`not_in_channel`; `channel_not_found`).
    */
   botNotIn(channel: string, kind: 'public' | 'private'): void;
+  /** `channel` is a private channel with the bot in it (conversations.info: `is_private: true`); others are public. */
+  privateChannel(channel: string): void;
   /** The next `times` calls of `method` answer `{ok: false, error}`. */
   failNext(method: string, error: string, times?: number): void;
   /** A fresh response_url of a slash command. */
@@ -316,6 +318,8 @@ export async function startFakeSlack({ team = TEAM, botToken = BOT_TOKEN }: Fake
   const failures = new Map<string, { error: string; times: number }>();
   /** Channels the bot is not in (it is in every other), and whether each is public or private. */
   const outside = new Map<string, 'public' | 'private'>();
+  /** Private channels the bot is in. */
+  const privateChannels = new Set<string>();
   /** What Slack answers a bot writing in a channel it is not in, if it is not in it. */
   const notMember = (channel: string) => {
     const kind = outside.get(channel);
@@ -593,8 +597,9 @@ export async function startFakeSlack({ team = TEAM, botToken = BOT_TOKEN }: Fake
     'conversations.info': (args) => {
       const id = args.channel ?? '';
       if (!id || outside.get(id) === 'private') return fail('channel_not_found');
-      if (id.startsWith('D')) return ok({ channel: { id, is_im: true, user: `U${id.slice(1)}` } });
-      return ok({ channel: { id, is_channel: true, is_private: false, is_member: !outside.has(id) } });
+      const kinds = { is_channel: false, is_group: false, is_im: false, is_mpim: false, is_private: false };
+      if (id.startsWith('D')) return ok({ channel: { id, ...kinds, is_im: true, user: `U${id.slice(1)}` } });
+      return ok({ channel: { id, ...kinds, is_channel: true, is_private: privateChannels.has(id), is_member: !outside.has(id) } });
     },
 
     'conversations.open': (args) => {
@@ -771,6 +776,7 @@ export async function startFakeSlack({ team = TEAM, botToken = BOT_TOKEN }: Fake
     rateLimit: (method, secondsToWait, times = 1) => limits.set(method, { seconds: secondsToWait, times }),
     failNext: (method, error, times = 1) => failures.set(method, { error, times }),
     botNotIn: (channel, kind) => outside.set(channel, kind),
+    privateChannel: (channel) => privateChannels.add(channel),
     responseUrl: () => `${origin}/commands/${team}/${randomUUID().replaceAll('-', '').slice(0, 13)}/${randomUUID()}`,
     callsTo: (method) => calls.filter((call) => call.method === method),
     socket: { connections: () => sockets.size, acks },
@@ -1116,6 +1122,8 @@ export type SlashCommandInput = {
   userId: string;
   userName?: string;
   channelId: string;
+  /** As Slack names the channel to the app: `directmessage` for a DM, `mpdm-…` for a group DM, `privategroup` for a private channel it is not in. */
+  channelName?: string;
   responseUrl: string;
 };
 
@@ -1131,7 +1139,7 @@ export function slashCommandPayload(input: SlashCommandInput): Record<string, st
     team_id: TEAM,
     team_domain: 'switchboard-test',
     channel_id: input.channelId,
-    channel_name: input.channelId.startsWith('D') ? 'directmessage' : 'general',
+    channel_name: input.channelName ?? (input.channelId.startsWith('D') ? 'directmessage' : 'general'),
     user_id: input.userId,
     user_name: input.userName ?? 'someone',
     command: input.command ?? '/chatbot',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { File } from 'formidable';
 import { invalidRequest } from '../../domain/errors.js';
+import { websiteUrl } from '../../domain/website-url.js';
 import {
   addFileSources,
   addQaSource,
@@ -45,11 +46,7 @@ const textSource = z.object({ type: z.literal('text'), title: title.default('Tex
 const qaSource = z.object({ type: z.literal('qa'), question, answer });
 const websiteSource = z.object({
   type: z.literal('website'),
-  url: z
-    .url({ protocol: /^https?$/ })
-    .max(2_000)
-    // Its pages' URLs are shown in citations (in Slack and Discord channels too).
-    .refine((url) => URL.canParse(url) && !new URL(url).username && !new URL(url).password, 'a URL without a user name or password'),
+  url: websiteUrl,
   maxPages: z.int().min(1).max(1_000).default(50),
 });
 const newSource = z.discriminatedUnion('type', [textSource, qaSource, websiteSource]);
