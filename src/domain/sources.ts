@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { nanoid } from 'nanoid';
 import { chunkSourcesOffThread, type NamedChunks } from '../engine/workers/training-jobs.js';
 import { refusedDestination, type AddressRule } from '../net/address-rule.js';
-import { normaliseUrl } from '../sources/crawl/index.js';
+import { normaliseUrl, sameHostSpellings } from '../sources/crawl/index.js';
 import { CONTENT_TYPES, sniffFileKind, unpackedXmlBytes } from '../sources/extract/index.js';
 import {
   apiTextSource,
@@ -178,7 +178,9 @@ export async function addWebsiteSource(
     maxPages: input.maxPages,
     pages: { done: 0, failed: 0, total: 0 },
   };
-  const known = await withinCharLimit(store, chatbotId, limits, await store.sources.insertWebsite(source, limits.maxCharsPerChatbot));
+  // Its start page under another spelling (the "www." twin, the other scheme) is that site: its pages would be crawled twice.
+  const added = await store.sources.insertWebsite(source, limits.maxCharsPerChatbot, sameHostSpellings(url));
+  const known = await withinCharLimit(store, chatbotId, limits, added);
   return known ? { source: await readAgain(store, known, { maxPages: input.maxPages }), known: true } : { source, known: false };
 }
 

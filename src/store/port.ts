@@ -334,12 +334,13 @@ export interface SourceRepository {
    */
   insert(sources: NewSource[], maxChars?: number): Promise<OverCharLimit | undefined>;
   /**
-   * Stores a new website source as insert does, unless the chatbot has a website source of the
-   * same `url` (the oldest, should there be several): answers that one then, storing nothing, and
-   * before the character limit is checked. The check goes with the write, so of racing adds of one
-   * URL one stores a source and the others answer it.
+   * Stores a new website source as insert does, unless the chatbot has a website source whose
+   * `url` is one of `sameSite` (the source's own `url` unless given: the caller's spellings of
+   * one site's start page), the oldest should there be several: answers that one then, storing
+   * nothing, and before the character limit is checked. The check goes with the write, so of
+   * racing adds of one site one stores a source and the others answer it.
    */
-  insertWebsite(source: NewSource, maxChars?: number): Promise<Source | OverCharLimit | undefined>;
+  insertWebsite(source: NewSource, maxChars?: number, sameSite?: readonly string[]): Promise<Source | OverCharLimit | undefined>;
   /**
    * Stores the source, replacing the one of the same id (keeping its createdAt), and answers it
    * with the revision its text is stored at. With `maxChars`, changes nothing when the chatbot's

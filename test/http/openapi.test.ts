@@ -31,6 +31,16 @@ describe('the OpenAPI document', () => {
     expect(invalidExamples(document)).toEqual([]);
   });
 
+  it('closes the JSON bodies of new and edited sources to keys they do not take', () => {
+    const sources = document.paths?.['/api/v1/chatbots/{chatbotId}/sources']?.post?.requestBody;
+    const source = document.paths?.['/api/v1/chatbots/{chatbotId}/sources/{sourceId}']?.patch?.requestBody;
+    const schemaOf = (body: typeof sources) => (body && 'content' in body ? body.content['application/json']?.schema : undefined) as
+      | { oneOf?: { additionalProperties?: unknown }[]; additionalProperties?: unknown }
+      | undefined;
+    expect(schemaOf(sources)?.oneOf?.map((type) => type.additionalProperties)).toEqual([false, false, false]);
+    expect(schemaOf(source)?.additionalProperties).toBe(false);
+  });
+
   it('documents exactly the routes the app serves', async () => {
     const target = storeTargets[0];
     if (!target) throw new Error('no store');

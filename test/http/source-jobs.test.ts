@@ -341,6 +341,28 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect((await list()).filter((source) => source.type === 'website').map((source) => source.url)).toEqual([`${site.origin}/`, `${site.origin}/lunch`]);
   });
 
+  it('answers an add of a website’s start page on its www. twin or the other scheme with that source (200), a page of it elsewhere with a new one', async () => {
+    // Found by audit-sources: example.com and then www.example.com made two sources, crawling the site twice.
+    const add = (siteUrl: string, maxPages = 5) => call('POST', url(), app.apiKey, { type: 'website', url: siteUrl, maxPages });
+    const first = await add('https://example.com/help/');
+    expect(first.status).toBe(202);
+    const created = (first.body as { data: SourceItem }).data;
+    for (const twin of ['https://www.example.com/help/', 'http://WWW.example.com/help/#faq', 'http://example.com/help/?utm_source=mail']) {
+      expect(await add(twin), twin).toEqual({ status: 200, body: { message: 'Success', data: created } });
+    }
+    for (const other of ['https://www.example.com/', 'https://www.example.com/help', 'https://docs.example.com/help/', 'https://example.com:8443/help/']) {
+      expect((await add(other)).status, other).toBe(202);
+    }
+    const websites = (await list()).filter((source) => source.type === 'website');
+    expect(websites.map((source) => source.url)).toEqual([
+      'https://example.com/help/',
+      'https://www.example.com/',
+      'https://www.example.com/help',
+      'https://docs.example.com/help/',
+      'https://example.com:8443/help/',
+    ]);
+  });
+
   it('refreshes a website (202): crawled again from the start', async () => {
     site = await serveSite(handbook());
     const created = (await call('POST', url(), app.apiKey, { type: 'website', url: `${site.origin}/`, maxPages: 10 })).body as {

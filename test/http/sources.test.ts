@@ -291,6 +291,20 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: sources', (
     expect(await list()).toHaveLength(1);
   });
 
+  it('refuses a new source with a key it does not take, as an edit is, and changes nothing', async () => {
+    for (const input of [
+      { type: 'text', title: 'Parking', text: PARKING, tags: ['cars'] },
+      { type: 'qa', question: 'Do you deliver?', answer: 'No.', title: 'Delivery' },
+      { type: 'website', url: 'https://example.com/', maxPages: 5, maxDepth: 2 },
+      { type: 'website', url: 'https://example.com/', max_pages: 5 },
+    ]) {
+      expect(await call('POST', sources(), app.apiKey, input)).toEqual({ status: 400, body: INVALID });
+    }
+    const [apiText] = await list();
+    expect(await call('PATCH', `${sources()}/${apiText?.id}`, app.apiKey, { text: HOURS, tags: ['cars'] })).toEqual({ status: 400, body: INVALID });
+    expect(await list()).toEqual([apiText]);
+  });
+
   it('answers 404 for another account’s chatbot and for another chatbot’s source', async () => {
     const stranger = await app.addAccount('stranger');
     const theirs = await createChatbotViaApi({ baseUrl: app.baseUrl, apiKey: stranger.apiKey }, 'Theirs', 'Their secret text.');

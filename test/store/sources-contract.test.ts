@@ -142,6 +142,23 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await debrisLeft()).toBe(0);
   });
 
+  it('answers a website added at another of the spellings given with the oldest source at any of them', async () => {
+    const website = (url: string) =>
+      source({ type: 'website', title: url, url, status: 'queued', chars: 0, text: undefined, maxPages: 50, pages: { done: 0, failed: 0, total: 0 } });
+    const apex = website('https://example.com/');
+    const www = website('https://www.example.com/');
+    expect(await store.sources.insertWebsite(apex, 1_000)).toBeUndefined();
+    // Without the spellings, only the URL itself is the site.
+    expect(await store.sources.insertWebsite(www, 1_000)).toBeUndefined();
+    const [kept] = await store.sources.list(bot.id);
+    const spellings = ['http://example.com/', 'https://example.com/', 'https://www.example.com/'];
+    const racing = Array.from({ length: 3 }, () => store.sources.insertWebsite(website('http://www.example.com/'), 1_000, spellings));
+    for (const answer of await Promise.all(racing)) expect(answer).toEqual(kept);
+    expect(await store.sources.insertWebsite(website('https://www.example.com/docs'), 1_000, ['https://www.example.com/docs'])).toBeUndefined();
+    expect((await store.sources.list(bot.id)).map(({ url }) => url)).toEqual(['https://example.com/', 'https://www.example.com/', 'https://www.example.com/docs']);
+    expect(await debrisLeft()).toBe(0);
+  });
+
   it('gives a crawled page’s content to one page: racing claims answer its holder, which keeps it until the pages are cleared', async () => {
     const website = source({ type: 'website', title: 'https://lamps.example/', url: 'https://lamps.example/', status: 'processing', chars: 0, text: undefined });
     await store.sources.insert([website]);

@@ -42,9 +42,10 @@ const text = z
 const question = z.string().trim().min(1).max(MAX_QUESTION_CHARS);
 const answer = z.string().trim().min(1).max(MAX_ANSWER_CHARS);
 
-const textSource = z.object({ type: z.literal('text'), title: title.default('Text'), text });
-const qaSource = z.object({ type: z.literal('qa'), question, answer });
-const websiteSource = z.object({
+// Strict, as the patch is: a key of another type, or misspelt, is refused rather than dropped unread.
+const textSource = z.strictObject({ type: z.literal('text'), title: title.default('Text'), text });
+const qaSource = z.strictObject({ type: z.literal('qa'), question, answer });
+const websiteSource = z.strictObject({
   type: z.literal('website'),
   url: websiteUrl,
   maxPages: z.int().min(1).max(1_000).default(50),
@@ -222,9 +223,11 @@ export const sourcePaths: ZodOpenApiPathsObject = {
       description:
         'Files (multipart, one to ten `file` parts of at most SOURCES_MAX_FILE_MB each, a DOCX unpacked too: PDF, DOCX, Markdown, HTML or plain text, ' +
         'judged by their content; a file in a part of another name is refused) and websites (`maxPages` 1 to 1,000, default 50) are read by a job: 202, queued. ' +
-        'A website whose URL, once normalised, is that of one of the chatbot’s website sources already adds none: that source is crawled again ' +
+        'A website whose URL, once normalised, is that of one of the chatbot’s website sources already, or the same page on that host as a crawl ' +
+        'counts hosts (its www. twin, http for https), adds none: that source is crawled again ' +
         'with this `maxPages` (one being read is left to finish) and answered with 200. ' +
-        'Texts and questions with their answers are trained before the answer: 201, ready. A chatbot’s sources ' +
+        'Texts and questions with their answers are trained before the answer: 201, ready. A JSON body with a key its type does not take ' +
+        'is refused (400), as an edit’s is. A chatbot’s sources ' +
         'together hold at most SOURCES_MAX_CHARS_PER_CHATBOT characters (else 403).',
       requestParams: { path: chatbotPath },
       requestBody: {

@@ -24,7 +24,7 @@ import { sitemapPages } from './sitemap.js';
 // bounded in size and time, at most `concurrency` requests run at once, and the address rule of
 // webhooks applies unless `allowPrivate`.
 
-export { normaliseUrl } from './normalise.js';
+export { normaliseUrl, sameHostSpellings } from './normalise.js';
 
 export type CrawlOptions = {
   /** Pages read or failed at most (1..1000; the routes validate it). Others are skipped. */

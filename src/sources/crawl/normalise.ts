@@ -40,4 +40,24 @@ export function sameHost(a: URL, b: URL): boolean {
   return siteName(a.hostname) === siteName(b.hostname) && a.port === b.port;
 }
 
+/**
+ * The spellings of a normalised URL's page on every host sameHost counts as its own (http and
+ * https, the name with and without "www."), the URL itself among them: one site's start page,
+ * however an owner wrote it.
+ */
+export function sameHostSpellings(url: string): string[] {
+  const page = new URL(url);
+  const name = siteName(page.hostname);
+  const spellings = ['http:', 'https:'].flatMap((protocol) =>
+    [name, `www.${name}`].map((hostname) => {
+      const spelling = new URL(page);
+      spelling.protocol = protocol;
+      // An address has no "www." twin: the setter leaves an invalid name as it was.
+      spelling.hostname = hostname;
+      return spelling;
+    }),
+  );
+  return [...new Set([page, ...spellings].filter((spelling) => sameHost(spelling, page)).map((spelling) => spelling.href))];
+}
+
 const siteName = (hostname: string) => hostname.replace(/^www\./, '');

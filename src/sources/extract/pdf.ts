@@ -3,24 +3,26 @@ import { dirname, join } from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFPageProxy, TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { damaged, ENCRYPTED_PDF, ExtractionError, NO_TEXT_LAYER, overfullPage } from './errors.js';
+import { columnRuns } from './pdf-columns.js';
+import { CELL_GAP, placed, rowsOf, rowSize, type Placed } from './pdf-rows.js';
 import { firstHeading } from './structured-text.js';
 
 // A PDF's text layer as structured text. A PDF has no structure, only text placed on pages: text
 // items at one height make a line (so a table row stays on one line), a wider gap than the line
 // spacing starts a paragraph, and a line set larger than the body text is a heading, its level by
 // its size. A line that runs to the right margin, or stops short of it because the next line's
-// first word would not fit, continues on the next, as wrapped prose does.
+// first word would not fit, continues on the next, as wrapped prose does. A page in two columns
+// is read a column at a time (pdf-columns.ts).
 // Running headers and footers are dropped, and a page number at the top or bottom of any page.
 
-type Line = { text: string; y: number; size: number; left: number; right: number; columns: boolean };
+/** A line of text; `margin` is the right edge of its column on a page in columns (else the page's is). */
+type Line = { text: string; y: number; size: number; left: number; right: number; columns: boolean; margin?: number };
 
 /** A paragraph starts where lines are further apart than this many line heights. */
 const PARAGRAPH_GAP = 1.6;
 /** A line this much larger than the body text is a heading. */
 const HEADING_SCALE = 1.15;
 const MAX_HEADING_CHARS = 120;
-/** Text items further apart than this many font sizes are cells of a table row (or columns). */
-const CELL_GAP = 1.5;
 /**
  * Characters a page holds at most: a dense page holds a few thousand. A content stream of a
  * megabyte can unpack to hundreds of megabytes of text (a bomb of 1 MB held the extraction worker
@@ -93,34 +95,28 @@ async function pageText(page: PDFPageProxy, number: number): Promise<TextItem[]>
   return items;
 }
 
-/** A page's lines, top to bottom: items whose baselines are within half a line of each other. */
+/** A page's lines in reading order: top to bottom, a column at a time on a page in two columns. */
 function linesOf(items: TextItem[]): Line[] {
-  const placed = items
-    .map((item) => ({ item, x: item.transform[4] as number, y: item.transform[5] as number, size: Math.abs(item.height) || Math.abs(item.transform[3] as number) }))
-    .sort((a, b) => b.y - a.y || a.x - b.x);
-  const rows: (typeof placed)[] = [];
-  for (const entry of placed) {
-    const row = rows.at(-1);
-    const first = row?.[0];
-    if (row && first && Math.abs(first.y - entry.y) <= Math.max(first.size, entry.size) / 2) row.push(entry);
-    else rows.push([entry]);
+  const rows = rowsOf(placed(items));
+  const runs = columnRuns(rows);
+  if (!runs) return rows.map((row) => lineOf(row));
+  return runs.flatMap(({ rows: columnRows, margin }) => columnRows.map((row) => lineOf(row, margin)));
+}
+
+function lineOf(row: Placed[], margin?: number): Line {
+  const size = rowSize(row);
+  let text = '';
+  let columns = false;
+  let end = -Infinity;
+  for (const { item, x } of row) {
+    const gap = x - end;
+    if (gap > CELL_GAP * size) columns = text !== '';
+    // Items touching each other are one word split by the PDF's writer.
+    if (text && gap > size * 0.1 && !text.endsWith(' ') && !item.str.startsWith(' ')) text += ' ';
+    text += item.str;
+    end = x + item.width;
   }
-  return rows.map((row) => {
-    row.sort((a, b) => a.x - b.x);
-    const size = Math.max(...row.map((entry) => entry.size));
-    let text = '';
-    let columns = false;
-    let end = -Infinity;
-    for (const { item, x } of row) {
-      const gap = x - end;
-      if (gap > CELL_GAP * size) columns = text !== '';
-      // Items touching each other are one word split by the PDF's writer.
-      if (text && gap > size * 0.1 && !text.endsWith(' ') && !item.str.startsWith(' ')) text += ' ';
-      text += item.str;
-      end = x + item.width;
-    }
-    return { text: text.replace(/\s+/g, ' ').trim(), y: row[0]?.y ?? 0, size, left: row[0]?.x ?? 0, right: end, columns };
-  });
+  return { text: text.replace(/\s+/g, ' ').trim(), y: row[0]?.y ?? 0, size, left: row[0]?.x ?? 0, right: end, columns, margin };
 }
 
 /** All pages' lines as structured text: headings by size, paragraphs by spacing, wrapped lines joined. */
@@ -146,18 +142,20 @@ function writeLines(allPages: Line[][]): string {
         blocks.push(`${'#'.repeat(Math.min(headingSizes.indexOf(Math.round(line.size)) + 1, 6))} ${line.text}`);
         continue;
       }
-      // A page's first line goes on from the page before where a sentence runs on over the break.
-      const before = previous ? { line: previous, margin } : pageEnd;
-      const startsParagraph = previous
+      const before = previous ? { line: previous, margin: previous.margin ?? margin } : pageEnd;
+      // A page's first line, or a column's (above the line before), goes on from the page or
+      // column before where a sentence runs on over the break.
+      const below = previous !== undefined && previous.y >= line.y;
+      const startsParagraph = below
         ? isHeading(previous, body) || previous.y - line.y > PARAGRAPH_GAP * Math.max(line.size, previous.size)
-        : !(pageEnd && runsOn(pageEnd.line, line, pageEnd.margin));
+        : !(before && runsOn(before.line, line, before.margin));
       if (startsParagraph) flush();
       const last = paragraph.length - 1;
       if (before && last >= 0 && wraps(before.line, line, before.margin)) paragraph[last] = joined(paragraph[last] ?? '', line.text);
       else paragraph.push(line.text);
     }
     const lastLine = page.at(-1);
-    pageEnd = lastLine && { line: lastLine, margin };
+    pageEnd = lastLine && { line: lastLine, margin: lastLine.margin ?? margin };
   }
   flush();
   return blocks.join('\n\n');

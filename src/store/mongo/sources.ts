@@ -294,9 +294,9 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
       const except = batch.map((source) => source.id);
       return withinLimit({ chatbotId: first.chatbotId, chars: countedChars(batch), except, maxChars }, () => writeBatch(batch));
     },
-    async insertWebsite(source, maxChars = Infinity) {
-      const { chatbotId, url } = source;
-      const sameSite = () => sources.findOne({ chatbotId, type: 'website', url }, INTERNAL).sort({ createdAt: 1, _id: 1 }).lean<SourceDoc>();
+    async insertWebsite(source, maxChars = Infinity, urls = [source.url ?? '']) {
+      const { chatbotId } = source;
+      const sameSite = () => sources.findOne({ chatbotId, type: 'website', url: { $in: urls } }, INTERNAL).sort({ createdAt: 1, _id: 1 }).lean<SourceDoc>();
       // Inserts of one chatbot's sources take turns, so no other adds the site between the check and the write.
       return holdingWrites(chatbotId, async () => {
         const existing = await sameSite();

@@ -145,8 +145,9 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   const ofChatbot = db.prepare<[string], SourceRow>(
     `SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? ORDER BY created_at, id`,
   );
+  /** The oldest of a chatbot's website sources at one of the URLs (a JSON array). */
   const websiteAt = db.prepare<[string, string], SourceRow>(
-    `SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? AND type = 'website' AND url = ? ORDER BY created_at, id LIMIT 1`,
+    `SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? AND type = 'website' AND url IN (SELECT value FROM json_each(?)) ORDER BY created_at, id LIMIT 1`,
   );
   const remove = db.prepare<[string, string], { text_version: string | null; file_version: string | null }>(
     'DELETE FROM sources WHERE chatbot_id = ? AND id = ? RETURNING text_version, file_version',
@@ -268,8 +269,8 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     });
     return undefined;
   });
-  const insertWebsite = db.transaction((source: NewSource, staged: Versions, maxChars: number): Source | OverCharLimit | undefined => {
-    const existing = websiteAt.get(source.chatbotId, source.url ?? '');
+  const insertWebsite = db.transaction((source: NewSource, sameSite: string, staged: Versions, maxChars: number): Source | OverCharLimit | undefined => {
+    const existing = websiteAt.get(source.chatbotId, sameSite);
     return existing ? toSource(existing) : insertAll([source], [staged], maxChars);
   });
   const put = db.transaction((source: NewSource, staged: Versions, maxChars: number): WrittenAt | OverCharLimit | undefined => {
@@ -383,11 +384,12 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     async insert(sources, maxChars = Infinity) {
       return insertStaged(sources, maxChars, (staged) => insertAll.immediate(sources, staged, maxChars));
     },
-    async insertWebsite(source, maxChars = Infinity) {
+    async insertWebsite(source, maxChars = Infinity, urls = [source.url ?? '']) {
+      const sameSite = JSON.stringify(urls);
       // The same check again in the write's transaction, where writers take turns.
-      const existing = websiteAt.get(source.chatbotId, source.url ?? '');
+      const existing = websiteAt.get(source.chatbotId, sameSite);
       if (existing) return toSource(existing);
-      return insertStaged([source], maxChars, ([staged]) => insertWebsite.immediate(source, staged as Versions, maxChars));
+      return insertStaged([source], maxChars, ([staged]) => insertWebsite.immediate(source, sameSite, staged as Versions, maxChars));
     },
     async put(source, maxChars = Infinity) {
       const early = putOverLimit(source, maxChars);

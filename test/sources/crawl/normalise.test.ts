@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseUrl } from '../../../src/sources/crawl/index.js';
-import { sameHost } from '../../../src/sources/crawl/normalise.js';
+import { sameHost, sameHostSpellings } from '../../../src/sources/crawl/normalise.js';
 
 describe('normaliseUrl', () => {
   it.each([
@@ -50,5 +50,31 @@ describe('sameHost', () => {
     expect(same('https://example.com/', 'https://wwwexample.com/')).toBe(false);
     expect(same('https://example.com/', 'https://example.com:8443/')).toBe(false);
     expect(same('http://example.com:8080/', 'https://example.com/')).toBe(false);
+  });
+});
+
+describe('sameHostSpellings', () => {
+  it('spells a page on both schemes, with and without www., its path and query kept', () => {
+    expect(sameHostSpellings('https://www.example.com/help/?lang=en').sort()).toEqual([
+      'http://example.com/help/?lang=en',
+      'http://www.example.com/help/?lang=en',
+      'https://example.com/help/?lang=en',
+      'https://www.example.com/help/?lang=en',
+    ]);
+    expect(sameHostSpellings('http://example.com:8080/').sort()).toEqual([
+      'http://example.com:8080/',
+      'http://www.example.com:8080/',
+      'https://example.com:8080/',
+      'https://www.example.com:8080/',
+    ]);
+  });
+
+  it('gives only spellings sameHost counts as the page’s host', () => {
+    // An address has no www. twin, and https on port 80 is not http's default port.
+    expect(sameHostSpellings('http://127.0.0.1:9/').sort()).toEqual(['http://127.0.0.1:9/', 'https://127.0.0.1:9/']);
+    expect(sameHostSpellings('https://example.com:80/').sort()).toEqual(['https://example.com:80/', 'https://www.example.com:80/']);
+    for (const url of ['https://www.www.example.com/', 'https://example.com/a']) {
+      for (const spelling of sameHostSpellings(url)) expect(sameHost(new URL(spelling), new URL(url)), spelling).toBe(true);
+    }
   });
 });

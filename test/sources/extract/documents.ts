@@ -102,6 +102,50 @@ export function pdfOfLines(pages: string[][]): Promise<Uint8Array> {
   return done;
 }
 
+/**
+ * A PDF page set in two columns by PDFKit (its text flowing down the left column into the right)
+ * under a title, with, given them, a line at its top right, one centred right under the columns
+ * and one at its bottom left.
+ */
+export function pdfInColumns(title: string, paragraphs: string[], lines: { top?: string; under?: string; bottom?: string } = {}): Promise<Uint8Array> {
+  const pdf = new PDFDocument({ pdfVersion: '1.3' });
+  const done = collect(pdf);
+  const width = pdf.page.width - 144;
+  pdf.font('Helvetica-Bold').fontSize(22).text(title).moveDown(0.5);
+  const columnsTop = pdf.y;
+  // As high as half the text's lines: the text fills the left column and goes on in the right.
+  pdf.font('Helvetica').fontSize(10).text(paragraphs.join('\n\n'), { columns: 2, height: 140, align: 'justify' });
+  if (lines.top) pdf.text(lines.top, 72, 40, { width, align: 'right', lineBreak: false });
+  if (lines.under) pdf.text(lines.under, 72, columnsTop + 150, { width, align: 'center', lineBreak: false });
+  if (lines.bottom) pdf.text(lines.bottom, 72, pdf.page.height - 60, { lineBreak: false });
+  pdf.end();
+  return done;
+}
+
+/**
+ * A PDF page of two columns of lines as an index sets them: a line starting "# " is a heading
+ * (14 pt, bold), the others are entries (10 pt) whose leaders run to their last word (the page)
+ * at the gutter; a line every 15 pt down both columns, so a heading in one column stands beside
+ * an entry in the other.
+ */
+export function pdfOfIndex(columns: [string[], string[]]): Promise<Uint8Array> {
+  const pdf = new PDFDocument({ pdfVersion: '1.3' });
+  const done = collect(pdf);
+  const width = 225;
+  columns.forEach((lines, column) =>
+    lines.forEach((line, index) => {
+      const heading = line.startsWith('# ');
+      pdf.font(heading ? 'Helvetica-Bold' : 'Helvetica').fontSize(heading ? 14 : 10);
+      const [entry, page] = [line.slice(0, line.lastIndexOf(' ')), line.slice(line.lastIndexOf(' ') + 1)];
+      let text = heading ? line.slice(2) : line;
+      for (let leaders = ' .'; !heading && pdf.widthOfString(`${entry}${leaders} ${page}`) <= width; leaders += ' .') text = `${entry}${leaders} ${page}`;
+      pdf.text(text, 72 + column * (width + 18), 72 + index * 15, { lineBreak: false });
+    }),
+  );
+  pdf.end();
+  return done;
+}
+
 function pdfRunningLines(pdf: PDFKit.PDFDocument, { header, footer }: NonNullable<PdfOptions['running']>): void {
   const { start, count } = pdf.bufferedPageRange();
   for (let index = start; index < start + count; index += 1) {

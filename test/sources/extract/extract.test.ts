@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
-import { docxOf, htmlOf, MEETING_ROOMS, pdfDrawing, pdfOf, pdfOfLines } from './documents.js';
+import { docxOf, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines } from './documents.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -68,6 +68,53 @@ describe('extractFile', () => {
     const [first = [], second = [], third = []] = pages;
     const blocks = (await extractFile(await pdfOfLines(pages))).text.split('\n\n');
     expect(blocks).toEqual([[...first, second[0]], second.slice(2), third].map((lines) => lines.join(' ')));
+  });
+
+  it('reads a PDF page set in two columns a column at a time, a sentence going on from one into the other, and the lines above and below them where they stand', async () => {
+    // Found by audit-sources: each line of the left column was followed by the right column's line beside it.
+    const paragraphs = [
+      'The library opens at eight on weekdays and at ten on Saturdays. It closes at six, except on Thursdays, when it stays open until nine for the evening reading group and the homework club.',
+      'Members may borrow up to twelve books at a time for three weeks. A book may be renewed twice, at the desk, by phone or online, unless another member has reserved it meanwhile.',
+      // The left column ends within this paragraph's second sentence.
+      'Overdue books cost twenty cents a day each, up to the price of the book. Children’s books are never fined, and a member who returns a lost book within a year gets the charge back.',
+      'The reading room upstairs is for quiet study. Laptops are welcome there, phones are not: calls go in the lobby, where the coffee machine and the lockers are.',
+    ];
+    const [under, bottom] = ['Opening hours change on public holidays: see the board in the lobby.', 'City library, 4 Mill Lane, open to all.'];
+    // The page number at its top right is dropped as a page's first line is.
+    const extracted = await extractFile(await pdfInColumns('City library', paragraphs, { top: '1', under, bottom }));
+    expect(extracted.text).toBe(['# City library', ...paragraphs, under, bottom].join('\n\n'));
+    // The line at the bottom left is below the left column, well apart from it.
+    const footed = await extractFile(await pdfInColumns('City library', paragraphs, { bottom }));
+    expect(footed.text).toBe(['# City library', ...paragraphs, bottom].join('\n\n'));
+  });
+
+  it('reads a PDF index in two columns a column at a time, a letter of one column beside an entry of the other', async () => {
+    const left = ['# A', '- asn1Coding program 5', '- asn1Decoding program 7', '- asn1Parser program 5', '- ASN.1 schema 2', '# F', '- FDL, the GNU licence 24', '- Future developments 4'];
+    const right = ['# M', '- Main type asn1 node 4', '- Memory use and limits 9', '# P', '- Porting to other systems 1', '- Parsing a definitions file 3', '# S', '- Supported ASN.1 types 2'];
+    const extracted = await extractFile(await pdfOfIndex([left, right]));
+    expect(extracted.text.replace(/(?: \.)+ /g, ' ')).toBe(
+      [
+        '# A',
+        left.slice(1, 5).join('\n'),
+        '# F',
+        left.slice(6).join('\n'),
+        '# M',
+        right.slice(1, 3).join('\n'),
+        '# P',
+        right.slice(4, 6).join('\n'),
+        '# S',
+        right.slice(7).join('\n'),
+      ].join('\n\n'),
+    );
+  });
+
+  it('reads a PDF page that is one table row by row, though its cells are as long as a column’s lines', async () => {
+    const rooms = ['Kestrel meeting room', 'Heron meeting room', 'Osprey meeting room', 'Plover quiet room', 'Curlew quiet room'];
+    const kits = ['Screen, camera, phone', 'Projector and speakers', 'Whiteboard and screen'];
+    const rows = Array.from({ length: 20 }, (_, k) => [rooms[k % rooms.length] ?? '', `Floor ${k + 1}, east wing`, kits[k % kits.length] ?? '']);
+    const table = { headers: ['Room', 'Where', 'Equipment'], rows };
+    const extracted = await extractFile(await pdfOf({ title: 'Rooms', sections: [{ heading: 'All rooms', paragraphs: [], bullets: [], steps: [], table }] }));
+    expect(extracted.text).toBe(['# Rooms', '## All rooms', [table.headers, ...rows].map((row) => row.join(' ')).join('\n')].join('\n\n'));
   });
 
   it('drops a PDF’s running headers and footers', async () => {
