@@ -1,4 +1,4 @@
-import { follow, isOpen, type HandoffState, type Message } from './live.js';
+import { follow, isOpen, type Feedback, type HandoffState, type Message } from './live.js';
 import { isConversationId, isWidgetMessage, newConversationId, storage, type WidgetMessage } from './protocol.js';
 import { readableOn } from './readable.js';
 import { renderText } from './text.js';
@@ -21,8 +21,6 @@ type WindowConfig = {
   /** Set when the chatbot hands conversations to people: `button` shows "Talk to a person". */
   handoff: { button: boolean; waitingMessage: string } | null;
 };
-type Turn = Pick<Message, 'role' | 'content' | 'author'>;
-
 type History = { messages: Message[]; handoff: HandoffState | null };
 
 /** The longest a returning visitor waits for their history before they may send regardless. */
@@ -199,7 +197,7 @@ function showGreeting(): void {
   );
 }
 
-function bubble(role: Turn['role'], text: string): HTMLElement {
+function bubble(role: Message['role'], text: string): HTMLElement {
   // dir auto: each message reads in its own direction (Arabic right to left, Spanish left to right).
   const node = element('div', { className: `message ${role}`, dir: 'auto' });
   renderText(node, text);
@@ -208,12 +206,13 @@ function bubble(role: Turn['role'], text: string): HTMLElement {
   return node;
 }
 
-/** A saved message; a team member's reply is headed with their name. */
-function show({ role, content, author }: Turn): void {
+/** A saved message; a team member's reply is headed with their name, an answer of the chatbot's followed by 👍/👎. */
+function show({ id, role, content, author, kind, feedback }: Message): void {
   // A waiting or offline message the owner left empty says nothing: no bubble (an empty one reads as typing).
   if (!content) return;
   if (!author) {
-    bubble(role, content);
+    const shown = bubble(role, content);
+    if (role === 'assistant' && kind !== 'handoff') offerRating(shown, id, feedback);
     return;
   }
   // Blocks of their own direction: an Arabic reply's lines, and an Arabic name, start from the right.
@@ -347,6 +346,8 @@ async function answer(text: string): Promise<void> {
     if (handsOff(content)) listen();
     // While the team has the conversation the chatbot says nothing: no bubble.
     if (content === '') return reply.remove();
+    // The waiting message answers nothing: nothing to rate.
+    if (saved && response.headers.get('X-Message-Kind') !== 'handoff') offerRating(reply, saved);
     replies += 1;
     if (replies === 1) offerLeadForm();
   } catch {
@@ -355,6 +356,44 @@ async function answer(text: string): Promise<void> {
     reply.removeAttribute('aria-busy');
     setSending(false);
   }
+}
+
+/**
+ * 👍/👎 after the answer `shown` (saved as `messageId`), toggle buttons whose pressed one is the
+ * visitor's rating (`given`, when they rated it before); a press of the other replaces it, as the
+ * API's feedback does.
+ */
+function offerRating(shown: HTMLElement, messageId: string, given?: Feedback): void {
+  const conversation = conversationId;
+  let current = given;
+  const status = element('span', { className: 'rating-status' });
+  status.setAttribute('role', 'status');
+  const thumbs = (['up', 'down'] as const).map((feedback) => {
+    const button = element('button', { type: 'button', className: 'rate' }, feedback === 'up' ? '👍' : '👎');
+    button.setAttribute('aria-label', feedback === 'up' ? words.helpful : words.notHelpful);
+    button.addEventListener('click', () => void rate(feedback));
+    return { feedback, button };
+  });
+  const showPressed = () => {
+    for (const { feedback, button } of thumbs) button.setAttribute('aria-pressed', String(feedback === current));
+  };
+  async function rate(feedback: Feedback): Promise<void> {
+    if (feedback === current) return;
+    const response = await fetch(`${base}/conversations/${conversation}/messages/${encodeURIComponent(messageId)}/feedback`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ feedback, host: hostOrigin }),
+    }).catch(() => undefined);
+    status.textContent = response?.ok ? '' : words.ratingFailed;
+    if (!response?.ok) return;
+    current = feedback;
+    showPressed();
+  }
+  showPressed();
+  const group = element('div', { className: 'rating' }, ...thumbs.map(({ button }) => button), status);
+  group.setAttribute('role', 'group');
+  group.setAttribute('aria-label', words.rateThisAnswer);
+  shown.after(group);
 }
 
 function notice(reply: HTMLElement, message: string, retryText?: string): void {

@@ -23,6 +23,10 @@ export type Words = {
   emailOrPhone: string;
   checkTheDetails: string;
   thanks: string;
+  rateThisAnswer: string;
+  helpful: string;
+  notHelpful: string;
+  ratingFailed: string;
   openChatWith(name: string): string;
   closeChatWith(name: string): string;
   chatWith(name: string): string;
@@ -47,6 +51,10 @@ const english: Words = {
   emailOrPhone: 'Please give an email address or a phone number.',
   checkTheDetails: 'Please check the details.',
   thanks: 'Thank you! We will be in touch.',
+  rateThisAnswer: 'Rate this answer',
+  helpful: 'Helpful',
+  notHelpful: 'Not helpful',
+  ratingFailed: 'Your rating could not be saved.',
   openChatWith: (name) => `Open chat with ${name}`,
   closeChatWith: (name) => `Close chat with ${name}`,
   chatWith: (name) => `Chat with ${name}`,
@@ -71,6 +79,10 @@ const spanish: Words = {
   emailOrPhone: 'Indica un correo electrónico o un número de teléfono.',
   checkTheDetails: 'Revisa los datos.',
   thanks: '¡Gracias! Nos pondremos en contacto contigo.',
+  rateThisAnswer: 'Valora esta respuesta',
+  helpful: 'Útil',
+  notHelpful: 'No es útil',
+  ratingFailed: 'No se ha podido guardar tu valoración.',
   openChatWith: (name) => `Abrir el chat con ${name}`,
   closeChatWith: (name) => `Cerrar el chat con ${name}`,
   chatWith: (name) => `Chat con ${name}`,
@@ -95,6 +107,10 @@ const german: Words = {
   emailOrPhone: 'Bitte geben Sie eine E-Mail-Adresse oder eine Telefonnummer an.',
   checkTheDetails: 'Bitte prüfen Sie die Angaben.',
   thanks: 'Vielen Dank! Wir melden uns bei Ihnen.',
+  rateThisAnswer: 'Diese Antwort bewerten',
+  helpful: 'Hilfreich',
+  notHelpful: 'Nicht hilfreich',
+  ratingFailed: 'Ihre Bewertung konnte nicht gespeichert werden.',
   openChatWith: (name) => `Chat mit ${name} öffnen`,
   closeChatWith: (name) => `Chat mit ${name} schließen`,
   chatWith: (name) => `Chat mit ${name}`,
@@ -119,6 +135,10 @@ const french: Words = {
   emailOrPhone: 'Veuillez indiquer une adresse e-mail ou un numéro de téléphone.',
   checkTheDetails: 'Veuillez vérifier vos coordonnées.',
   thanks: 'Merci ! Nous vous recontacterons.',
+  rateThisAnswer: 'Évaluer cette réponse',
+  helpful: 'Utile',
+  notHelpful: 'Pas utile',
+  ratingFailed: 'Votre avis n’a pas pu être enregistré.',
   openChatWith: (name) => `Ouvrir le chat avec ${name}`,
   closeChatWith: (name) => `Fermer le chat avec ${name}`,
   chatWith: (name) => `Chat avec ${name}`,
@@ -143,6 +163,10 @@ const italian: Words = {
   emailOrPhone: 'Indica un indirizzo email o un numero di telefono.',
   checkTheDetails: 'Controlla i dati inseriti.',
   thanks: 'Grazie! Ti ricontatteremo presto.',
+  rateThisAnswer: 'Valuta questa risposta',
+  helpful: 'Utile',
+  notHelpful: 'Non utile',
+  ratingFailed: 'Non è stato possibile salvare la tua valutazione.',
   openChatWith: (name) => `Apri la chat con ${name}`,
   closeChatWith: (name) => `Chiudi la chat con ${name}`,
   chatWith: (name) => `Chat con ${name}`,
@@ -167,6 +191,10 @@ const dutch: Words = {
   emailOrPhone: 'Vul een e-mailadres of een telefoonnummer in.',
   checkTheDetails: 'Controleer de gegevens.',
   thanks: 'Bedankt! We nemen contact met je op.',
+  rateThisAnswer: 'Beoordeel dit antwoord',
+  helpful: 'Nuttig',
+  notHelpful: 'Niet nuttig',
+  ratingFailed: 'Je beoordeling kon niet worden opgeslagen.',
   openChatWith: (name) => `Chat met ${name} openen`,
   closeChatWith: (name) => `Chat met ${name} sluiten`,
   chatWith: (name) => `Chat met ${name}`,

@@ -1,7 +1,7 @@
 import type { ChatEngine } from '../engine/index.js';
-import { isOpenHandoff, type Chatbot, type Conversation, type Handoff, type Lead, type StoredMessage, type Store } from '../store/port.js';
+import { isOpenHandoff, type Chatbot, type Conversation, type Feedback, type Handoff, type Lead, type StoredMessage, type Store } from '../store/port.js';
 import { startChat, type ChatReply } from './chat.js';
-import { recordExchange } from './conversations.js';
+import { rateChatbotAnswer, recordExchange } from './conversations.js';
 import { accessDenied, invalidRequest, notFound, type OnBackgroundError } from './errors.js';
 import { requestHandoff } from './handoff.js';
 import { collectsLeads } from './lead-capture.js';
@@ -140,6 +140,24 @@ export async function findWidgetConversation(store: Store, chatbot: Chatbot, con
   const conversation = await store.conversations.find(chatbot.id, conversationId);
   if (!conversation || conversation.source !== SOURCE) throw notFound(`conversation ${conversationId}`);
   return conversation;
+}
+
+/**
+ * The visitor's 👍/👎 on one of the chatbot's messages in their own widget conversation, which
+ * its id (random, made by their browser) proves as it does for the window's other calls: a
+ * message of another conversation, chatbot or source is not found, as is a message of theirs.
+ */
+export async function rateWidgetAnswer(
+  store: Store,
+  chatbot: Chatbot,
+  input: { conversationId: string; messageId: string; feedback: Feedback },
+  onError: OnBackgroundError,
+): Promise<void> {
+  const { messages } = await findWidgetConversation(store, chatbot, input.conversationId);
+  if (!messages.some((message) => message.id === input.messageId && message.role === 'assistant')) {
+    throw notFound(`conversation ${input.conversationId} has no answer ${input.messageId}`);
+  }
+  await rateChatbotAnswer(store, chatbot, input.messageId, input.feedback, onError);
 }
 
 /** The lead form of a widget conversation: only the fields the settings make active are kept. */

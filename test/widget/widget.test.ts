@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createChatbotViaApi, IMAGES, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
+import { call, createChatbotViaApi, DENIED, IMAGES, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 import { ALLOWED_HOST, launchChromium, OTHER_HOST, startHostSite, type HostSite } from './browser.js';
 
@@ -419,6 +419,78 @@ describe('conversations', () => {
     const response = await fetch(`${app.origin}/widget/chatbots/${bot}/conversations/wc_aaaaaaaaaaaaaaaaaaaaaaaa`);
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual(NOT_FOUND);
+  });
+});
+
+describe('feedback', () => {
+  type Saved = { id: string; source: string; messages: { id: string; role: string; content: string; feedback?: string }[] };
+  const answers = async () => ((await conversations()) as Saved[]).flatMap((conversation) => conversation.messages.filter((message) => message.role === 'assistant'));
+  const rate = (conversationId: string, messageId: string, body: object, chatbotId = bot) =>
+    call('POST', `${app.origin}/widget/chatbots/${chatbotId}/conversations/${conversationId}/messages/${messageId}/feedback`, undefined, body);
+
+  it('puts 👍/👎 under each answer, pressed as the visitor rated it; the other thumb replaces the rating, as the API shows', async () => {
+    // Found auditing the widget: the API, Slack and Discord took 👍/👎 on answers, the widget had none.
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    const rating = frame.getByRole('group', { name: 'Rate this answer' });
+    expect(await rating.count()).toBe(1);
+    const helpful = rating.getByRole('button', { name: 'Helpful', exact: true });
+    const notHelpful = rating.getByRole('button', { name: 'Not helpful' });
+    expect([await helpful.getAttribute('aria-pressed'), await notHelpful.getAttribute('aria-pressed')]).toEqual(['false', 'false']);
+
+    await helpful.click();
+    await expect.poll(() => helpful.getAttribute('aria-pressed')).toBe('true');
+    expect(await notHelpful.getAttribute('aria-pressed')).toBe('false');
+    expect((await answers()).map((message) => message.feedback)).toEqual(['up']);
+
+    await notHelpful.click();
+    await expect.poll(() => notHelpful.getAttribute('aria-pressed')).toBe('true');
+    expect(await helpful.getAttribute('aria-pressed')).toBe('false');
+    expect((await answers()).map((message) => message.feedback)).toEqual(['down']);
+
+    // A returning visitor sees their rating; the greeting, never saved, has none.
+    await page.reload();
+    await launcher().click();
+    const again = await chatFrame();
+    await again.locator('.message.user').waitFor();
+    const shown = again.getByRole('group', { name: 'Rate this answer' });
+    expect(await shown.count()).toBe(1);
+    expect(await shown.getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('rates only answers of the conversation the visitor holds, never another conversation’s, chatbot’s or source’s', async () => {
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    const [mine] = (await conversations()) as Saved[];
+    const answer = mine?.messages.find((message) => message.role === 'assistant');
+    const question = mine?.messages.find((message) => message.role === 'user');
+    if (!mine || !answer || !question) throw new Error('no saved answer');
+
+    // An API conversation of the same chatbot, and another public chatbot's widget conversation.
+    const api = await call('POST', `${app.baseUrl}/chat`, app.apiKey, {
+      chatbotId: bot,
+      messages: [{ role: 'user', content: 'When do you open?' }],
+      conversationId: 'wc_cccccccccccccccccccccccc',
+    });
+    expect(api.status).toBe(200);
+    const apiAnswer = ((await conversations()) as Saved[]).find((conversation) => conversation.source === 'API')?.messages.at(-1);
+    const other = await createChatbotViaApi(app, 'Other', SOURCE);
+    await configure({ visibility: 'public' }, other);
+    expect((await rate(mine.id, answer.id, { feedback: 'up' }, other)).status).toBe(404);
+
+    expect(await rate('wc_dddddddddddddddddddddddd', answer.id, { feedback: 'up' })).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await rate(mine.id, apiAnswer?.id ?? '', { feedback: 'up' })).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await rate('wc_cccccccccccccccccccccccc', apiAnswer?.id ?? '', { feedback: 'up' })).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await rate(mine.id, question.id, { feedback: 'up' })).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await rate(mine.id, answer.id, { feedback: 'meh' })).toEqual({ status: 400, body: INVALID });
+    expect(((await conversations()) as Saved[]).flatMap((conversation) => conversation.messages).some((message) => message.feedback)).toBe(false);
+
+    expect(await rate(mine.id, answer.id, { feedback: 'up' })).toEqual({ status: 200, body: { id: answer.id, feedback: 'up' } });
+    await configure({ onlyAllowOnAddedDomains: true, domains: [ALLOWED_HOST] });
+    expect(await rate(mine.id, answer.id, { feedback: 'down', host: `http://${OTHER_HOST}` })).toEqual({ status: 403, body: DENIED });
+    await configure({ visibility: 'private' });
+    expect(await rate(mine.id, answer.id, { feedback: 'down', host: `http://${ALLOWED_HOST}` })).toEqual({ status: 404, body: NOT_FOUND });
+    expect((await answers()).filter((message) => message.feedback).map((message) => message.feedback)).toEqual(['up']);
   });
 });
 

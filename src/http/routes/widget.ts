@@ -7,6 +7,7 @@ import {
   findWidgetConversation,
   listedHosts,
   originAllowed,
+  rateWidgetAnswer,
   requestWidgetHandoff,
   requireAllowedOrigins,
   startWidgetChat,
@@ -17,9 +18,10 @@ import { WIDGET_LANGUAGES } from '../../domain/person-asked.js';
 import { updateSince } from '../../domain/widget-updates.js';
 import { collectsLeads } from '../../domain/lead-capture.js';
 import { handoffView } from '../../domain/webhook-events.js';
+import { kindOf } from '../../domain/message-kinds.js';
 import type { OnBackgroundError } from '../../domain/errors.js';
 import type { ChatEngine } from '../../engine/index.js';
-import { isOpenHandoff, type Chatbot, type Conversation, type StoredMessage, type Store } from '../../store/port.js';
+import { isOpenHandoff, type Chatbot, type Conversation, type MessageKind, type StoredMessage, type Store } from '../../store/port.js';
 import type { ConversationWatch } from '../conversation-watch.js';
 import { openEventStream } from '../event-stream.js';
 import { imageUrl } from '../image-url.js';
@@ -42,6 +44,7 @@ const widgetConversationId = z.string().regex(/^wc_[A-Za-z0-9_-]{20,64}$/);
 const hostOrigin = z.url({ protocol: /^https?$/ }).max(2_048).optional().catch(undefined);
 const params = z.object({ chatbotId });
 const conversationParams = params.extend({ conversationId: widgetConversationId });
+const messageParams = conversationParams.extend({ messageId: z.string().min(1).max(64) });
 
 const chatBody = z.object({
   conversationId: widgetConversationId,
@@ -63,6 +66,8 @@ const leadBody = z.object({
 const hostOnly = z.object({ host: hostOrigin });
 /** The window's "Talk to a person": its language saves the request in the words the button showed. */
 const handoffBody = hostOnly.extend({ lang: z.enum(WIDGET_LANGUAGES).optional() });
+/** The visitor's 👍/👎, as the API's feedback takes it. */
+const feedbackBody = hostOnly.extend({ feedback: z.enum(['up', 'down']) });
 /** Where the stream starts: after this message (the last one the window shows). */
 const eventsQuery = z.object({ after: z.string().max(64).optional() });
 
@@ -79,6 +84,8 @@ const widgetMessage = z.object({
   role: z.enum(['user', 'assistant']),
   content: z.string(),
   author: messageAuthor.optional().describe('A team member’s reply'),
+  kind: z.enum(['decline', 'handoff']).optional().describe('A message of the chatbot’s that is not an answer, as `get-conversations` marks it'),
+  feedback: z.enum(['up', 'down']).optional().describe('The visitor’s rating of it, once they gave one'),
 });
 const widgetHistory = z.object({
   messages: z.array(widgetMessage),
@@ -88,6 +95,7 @@ const widgetHandoff = z.object({
   handoff: handoffState,
   messages: z.array(widgetMessage).describe('What was saved: the request and the waiting message; none when a handoff was open already'),
 });
+const ratedAnswer = z.object({ id: z.string(), feedback: z.enum(['up', 'down']) });
 const LEAD_SAVED = 'Success';
 
 /** The browser reconnects this soon after a stream ends (a hub restart, the lifetime below). */
@@ -168,7 +176,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     const conversation = await findWidgetConversation(store, chatbot, conversationId);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
-      messages: conversation.messages.map(messageView),
+      messages: conversation.messages.map((message) => messageView(message, kindOf(message, chatbot))),
       handoff: conversation.handoff ? handoffView(conversation.handoff) : null,
     } satisfies z.infer<typeof widgetHistory>;
   });
@@ -181,7 +189,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
     if (!(await withinIpLimit(store, chatbot, ctx.ip))) return refuseOverLimit(ctx, chatbot);
     const { handoff, messages } = await requestWidgetHandoff(store, chatbot, conversationId, lang);
-    ctx.body = { handoff: handoffView(handoff), messages: messages.map(messageView) } satisfies z.infer<typeof widgetHandoff>;
+    ctx.body = { handoff: handoffView(handoff), messages: messages.map((message) => messageView(message)) } satisfies z.infer<typeof widgetHandoff>;
   });
 
   /** The conversation's new replies and handoff state, live, while a handoff is open. */
@@ -204,6 +212,16 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     await sendReply(ctx, reply, true);
   });
 
+  /** The window's 👍/👎 under an answer of the visitor's own conversation. */
+  router.post('/chatbots/:chatbotId/conversations/:conversationId/messages/:messageId/feedback', publicBody, async (ctx) => {
+    const { chatbotId: id, conversationId, messageId } = parseInput(messageParams, ctx.params);
+    const chatbot = await findWidgetChatbot(store, id);
+    const { host, feedback } = parseInput(feedbackBody, ctx.request.body ?? {});
+    requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
+    await rateWidgetAnswer(store, chatbot, { conversationId, messageId, feedback }, onError);
+    ctx.body = { id: messageId, feedback } satisfies z.infer<typeof ratedAnswer>;
+  });
+
   router.post('/chatbots/:chatbotId/leads', publicBody, async (ctx) => {
     const chatbot = await publicChatbot(store, ctx);
     const { host, ...lead } = parseInput(leadBody, ctx.request.body);
@@ -220,8 +238,9 @@ function refuseOverLimit(ctx: Context, chatbot: Chatbot): void {
   ctx.body = { message: chatbot.settings.ipLimitMessage };
 }
 
-function messageView({ id, role, content, author }: StoredMessage): z.infer<typeof widgetMessage> {
-  return { id, role, content, ...(author && { author }) };
+/** A message as the window shows it; `kind` as the message was marked, unless the caller read it otherwise. */
+function messageView({ id, role, content, author, feedback, ...message }: StoredMessage, kind: MessageKind | undefined = message.kind): z.infer<typeof widgetMessage> {
+  return { id, role, content, ...(author && { author }), ...(kind && kind !== 'answer' && { kind }), ...(feedback && { feedback }) };
 }
 
 /**
@@ -456,6 +475,21 @@ export const widgetPaths: ZodOpenApiPathsObject = {
         ...failures('invalid', 'denied', 'notFound'),
         429: overIpLimit,
       },
+    },
+  },
+  '/widget/chatbots/{chatbotId}/conversations/{conversationId}/messages/{messageId}/feedback': {
+    post: {
+      operationId: 'widgetFeedback',
+      tags,
+      summary: 'The visitor’s 👍/👎 on an answer in their conversation',
+      description:
+        'As `POST /chatbots/{chatbotId}/messages/{messageId}/feedback`, for the window: only a message of the chatbot’s in this ' +
+        'widget conversation (another conversation’s, chatbot’s or source’s, or the visitor’s own message, is 404); a later ' +
+        'rating replaces an earlier one. Refused (403) on pages the domain list does not allow.',
+      security: [],
+      requestParams: { path: messageParams },
+      requestBody: jsonRequest(feedbackBody),
+      responses: { 200: jsonResponse('Recorded', ratedAnswer), ...failures('invalid', 'denied', 'notFound') },
     },
   },
   '/widget/chatbots/{chatbotId}/leads': {
