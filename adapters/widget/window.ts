@@ -2,6 +2,7 @@ import { follow, isOpen, type Feedback, type HandoffState, type Message } from '
 import { isConversationId, isWidgetMessage, newConversationId, storage, type WidgetMessage } from './protocol.js';
 import { readableOn } from './readable.js';
 import { renderText } from './text.js';
+import { WIDGET_MESSAGE_MAX } from '../../src/domain/widget-message.js';
 import { wordsFor } from './words.js';
 
 // The chat window, served at /widget/chatbots/{id}: inside the embed script's iframe, or as a
@@ -22,6 +23,9 @@ type WindowConfig = {
   handoff: { button: boolean; waitingMessage: string } | null;
 };
 type History = { messages: Message[]; handoff: HandoffState | null };
+
+/** How close to the length limit a message gets before the window says how much is left. */
+const LENGTH_WARNING = 400;
 
 /** The longest a returning visitor waits for their history before they may send regardless. */
 const HISTORY_WAIT_MS = 10_000;
@@ -105,8 +109,12 @@ log.setAttribute('role', 'log');
 log.setAttribute('aria-live', 'polite');
 log.setAttribute('aria-label', words.conversationWith(config.name));
 const suggestions = element('div', { className: 'suggestions' });
-const input = element('input', { type: 'text', className: 'input', autocomplete: 'off', maxLength: 4000, placeholder: words.typeAMessage, dir: 'auto' });
+// No maxLength: the browser would cut a longer paste silently; the length note says what is over.
+const input = element('input', { type: 'text', className: 'input', autocomplete: 'off', placeholder: words.typeAMessage, dir: 'auto' });
 input.setAttribute('aria-label', words.message);
+const lengthNote = element('p', { className: 'length-note', id: 'length-note' });
+lengthNote.setAttribute('aria-live', 'polite');
+input.setAttribute('aria-describedby', lengthNote.id);
 const send = element('button', { type: 'submit', className: 'send' }, words.send);
 const composer = element('form', { className: 'composer' }, input, send);
 const talk = element('button', { type: 'button', className: 'link-button' }, words.talkToAPerson);
@@ -118,7 +126,7 @@ if (!config.allowed) {
   document.body.append(header, element('p', { className: 'refused' }, words.notAvailable));
   restart.remove();
 } else {
-  document.body.append(header, log, suggestions, handoffBar, composer);
+  document.body.append(header, log, suggestions, handoffBar, lengthNote, composer);
   showHandoff(null);
   void begin();
 }
@@ -515,11 +523,31 @@ function startAfresh(): void {
 
 if (!embedded) saved.set(conversationKey, conversationId);
 
+/**
+ * Near the limit, how many characters are left; over it, how many too many (the field marked
+ * invalid). Answers whether the message fits. `refused`: Send was pressed, and the note is an alert.
+ */
+function showLength(refused = false): boolean {
+  const count = (n: number) => n.toLocaleString(lang);
+  const length = input.value.trim().length;
+  const over = length - WIDGET_MESSAGE_MAX;
+  input.setAttribute('aria-invalid', String(over > 0));
+  lengthNote.setAttribute('role', refused && over > 0 ? 'alert' : 'status');
+  if (over > 0) lengthNote.textContent = words.tooLong(count(over), count(WIDGET_MESSAGE_MAX));
+  else lengthNote.textContent = -over <= LENGTH_WARNING ? words.charactersLeft(count(-over)) : '';
+  return over <= 0;
+}
+
+input.addEventListener('input', () => showLength());
+
 composer.addEventListener('submit', (event) => {
   event.preventDefault();
   const text = input.value;
   if (sending || !text.trim()) return;
+  // Over the limit nothing is sent, and nothing of the text is lost: it stays to be shortened.
+  if (!showLength(true)) return;
   input.value = '';
+  showLength();
   void ask(text);
 });
 

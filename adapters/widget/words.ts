@@ -23,6 +23,8 @@ export type Words = {
   emailOrPhone: string;
   checkTheDetails: string;
   thanks: string;
+  charactersLeft(left: string): string;
+  tooLong(over: string, max: string): string;
   rateThisAnswer: string;
   helpful: string;
   notHelpful: string;
@@ -51,6 +53,8 @@ const english: Words = {
   emailOrPhone: 'Please give an email address or a phone number.',
   checkTheDetails: 'Please check the details.',
   thanks: 'Thank you! We will be in touch.',
+  charactersLeft: (left) => `${left} characters left`,
+  tooLong: (over, max) => `${over} characters too many: a message holds at most ${max}. Shorten it to send it.`,
   rateThisAnswer: 'Rate this answer',
   helpful: 'Helpful',
   notHelpful: 'Not helpful',
@@ -79,6 +83,8 @@ const spanish: Words = {
   emailOrPhone: 'Indica un correo electrónico o un número de teléfono.',
   checkTheDetails: 'Revisa los datos.',
   thanks: '¡Gracias! Nos pondremos en contacto contigo.',
+  charactersLeft: (left) => `Quedan ${left} caracteres`,
+  tooLong: (over, max) => `Sobran ${over} caracteres: un mensaje admite como máximo ${max}. Acórtalo para enviarlo.`,
   rateThisAnswer: 'Valora esta respuesta',
   helpful: 'Útil',
   notHelpful: 'No es útil',
@@ -107,6 +113,8 @@ const german: Words = {
   emailOrPhone: 'Bitte geben Sie eine E-Mail-Adresse oder eine Telefonnummer an.',
   checkTheDetails: 'Bitte prüfen Sie die Angaben.',
   thanks: 'Vielen Dank! Wir melden uns bei Ihnen.',
+  charactersLeft: (left) => `Noch ${left} Zeichen`,
+  tooLong: (over, max) => `${over} Zeichen zu viel: Eine Nachricht hat höchstens ${max} Zeichen. Kürzen Sie sie, um sie zu senden.`,
   rateThisAnswer: 'Diese Antwort bewerten',
   helpful: 'Hilfreich',
   notHelpful: 'Nicht hilfreich',
@@ -135,6 +143,8 @@ const french: Words = {
   emailOrPhone: 'Veuillez indiquer une adresse e-mail ou un numéro de téléphone.',
   checkTheDetails: 'Veuillez vérifier vos coordonnées.',
   thanks: 'Merci ! Nous vous recontacterons.',
+  charactersLeft: (left) => `Encore ${left} caractères`,
+  tooLong: (over, max) => `${over} caractères de trop : un message compte au plus ${max} caractères. Raccourcissez-le pour l’envoyer.`,
   rateThisAnswer: 'Évaluer cette réponse',
   helpful: 'Utile',
   notHelpful: 'Pas utile',
@@ -163,6 +173,8 @@ const italian: Words = {
   emailOrPhone: 'Indica un indirizzo email o un numero di telefono.',
   checkTheDetails: 'Controlla i dati inseriti.',
   thanks: 'Grazie! Ti ricontatteremo presto.',
+  charactersLeft: (left) => `Ancora ${left} caratteri`,
+  tooLong: (over, max) => `${over} caratteri di troppo: un messaggio ha al massimo ${max} caratteri. Accorcialo per inviarlo.`,
   rateThisAnswer: 'Valuta questa risposta',
   helpful: 'Utile',
   notHelpful: 'Non utile',
@@ -191,6 +203,8 @@ const dutch: Words = {
   emailOrPhone: 'Vul een e-mailadres of een telefoonnummer in.',
   checkTheDetails: 'Controleer de gegevens.',
   thanks: 'Bedankt! We nemen contact met je op.',
+  charactersLeft: (left) => `Nog ${left} tekens`,
+  tooLong: (over, max) => `${over} tekens te veel: een bericht heeft hoogstens ${max} tekens. Maak het korter om het te versturen.`,
   rateThisAnswer: 'Beoordeel dit antwoord',
   helpful: 'Nuttig',
   notHelpful: 'Niet nuttig',

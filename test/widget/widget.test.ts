@@ -306,6 +306,43 @@ describe('the window', () => {
     expect(await words(await chatFrame())).toEqual({ lang: 'en', send: 'Send', message: 'Message', talk: 'Talk to a person' });
   });
 
+  it('says how much is left near the length limit, and refuses to send a message over it without cutting it', async () => {
+    // Found auditing the widget: the field cut a message over 4,000 characters silently.
+    const frame = await openWidget();
+    const input = frame.getByRole('textbox', { name: 'Message' });
+    const note = frame.locator('#length-note');
+    await input.fill('a'.repeat(100));
+    expect(await note.textContent()).toBe('');
+    await input.fill('a'.repeat(3_700));
+    expect(await note.textContent()).toBe('300 characters left');
+
+    const chats: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/chat')) chats.push(request.url());
+    });
+    const long = `When do you open? ${'a'.repeat(4_100)}`;
+    await input.fill(long);
+    expect(await input.inputValue()).toBe(long);
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    await frame.getByRole('button', { name: 'Send' }).click();
+    expect(await frame.getByRole('alert').textContent()).toBe('118 characters too many: a message holds at most 4,000. Shorten it to send it.');
+    expect(await input.inputValue()).toBe(long);
+    expect(await frame.locator('.message.user').count()).toBe(0);
+    expect(chats).toEqual([]);
+
+    // Shortened to the limit, it is sent whole.
+    const fits = long.slice(0, 4_000);
+    await input.fill(fits);
+    expect(await input.getAttribute('aria-invalid')).toBe('false');
+    expect(await frame.getByRole('alert').count()).toBe(0);
+    await frame.getByRole('button', { name: 'Send' }).click();
+    await frame.locator('.message.user').waitFor();
+    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    expect(await note.textContent()).toBe('');
+    const [saved] = await conversations();
+    expect(saved?.messages[0]?.content).toBe(fits);
+  });
+
   it('shows a visible error with a retry when the hub cannot be reached', async () => {
     const frame = await openWidget();
     await context.route('**/widget/chatbots/*/chat', (route) => route.abort('connectionrefused'));

@@ -15,6 +15,7 @@ import {
   withinIpLimit,
 } from '../../domain/widget.js';
 import { WIDGET_LANGUAGES } from '../../domain/person-asked.js';
+import { WIDGET_MESSAGE_MAX } from '../../domain/widget-message.js';
 import { updateSince } from '../../domain/widget-updates.js';
 import { collectsLeads } from '../../domain/lead-capture.js';
 import { handoffView } from '../../domain/webhook-events.js';
@@ -48,7 +49,7 @@ const messageParams = conversationParams.extend({ messageId: z.string().min(1).m
 
 const chatBody = z.object({
   conversationId: widgetConversationId,
-  message: z.string().trim().min(1).max(4_000),
+  message: z.string().trim().min(1).max(WIDGET_MESSAGE_MAX),
   host: hostOrigin,
 });
 
