@@ -504,9 +504,21 @@ function postToHost(message: WidgetMessage): void {
 talk.addEventListener('click', () => void talkToPerson());
 
 restart.addEventListener('click', () => {
+  // The visitor leaves the team's conversation: the team's request ends rather than waiting for them.
+  if (live || isOpen(handoff)) leaveHandoff(conversationId);
   startAfresh();
   input.focus();
 });
+
+/** Ends the conversation's handoff; kept alive should the window close at once. */
+function leaveHandoff(id: string): void {
+  void fetch(`${base}/conversations/${id}/handoff/end`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ host: hostOrigin }),
+    keepalive: true,
+  }).catch(() => undefined);
+}
 
 /** A new conversation, shown from its greeting; the page (or the host's) keeps it from now on. */
 function startAfresh(): void {

@@ -111,14 +111,24 @@ export async function replyInHandoff(
 /** The team hands the conversation back to the chatbot, which says so; answers the handoff's state. */
 export async function resolveHandoff(store: Store, account: Account, chatbotId: string, conversationId: string): Promise<Handoff> {
   const chatbot = await findOwnedChatbot(store, account, chatbotId);
+  const resolved = await handBack(store, chatbot, conversationId);
+  if (!resolved) throw noOpenHandoff(conversationId);
+  return resolved;
+}
+
+/**
+ * Resolves the conversation's open handoff as the team's hand-back does: the chatbot says so (to
+ * the person, where they talk), the team's thread is told it closed, and `handoff.resolved` goes
+ * out. Answers the handoff changed, undefined when none is open.
+ */
+export async function handBack(store: Store, chatbot: Chatbot, conversationId: string): Promise<ChangedHandoff | undefined> {
   const conversation = await heldIn(store, chatbot, conversationId);
   const resolved = await moveOpen(store, chatbot, conversationId, (open, at) => {
     const handoff: HandoffSnapshot = { status: 'resolved', requestedAt: open.requestedAt, takenBy: open.takenBy };
     const notice = followUpNotice(chatbot, conversationId, handoff, at);
     return { status: 'resolved', dueAt: null, at, notice, said: saying(chatbot, conversation, handoff, { content: HANDED_BACK, kind: 'handoff' }, at) };
   });
-  if (!resolved) throw noOpenHandoff(conversationId);
-  await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, resolved.updatedAt);
+  if (resolved) await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, resolved.updatedAt);
   return resolved;
 }
 

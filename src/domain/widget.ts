@@ -3,7 +3,7 @@ import { isOpenHandoff, type Chatbot, type Conversation, type Feedback, type Han
 import { startChat, type ChatReply } from './chat.js';
 import { rateChatbotAnswer, recordExchange } from './conversations.js';
 import { accessDenied, invalidRequest, notFound, type OnBackgroundError } from './errors.js';
-import { requestHandoff } from './handoff.js';
+import { handBack, requestHandoff } from './handoff.js';
 import { collectsLeads } from './lead-capture.js';
 import { saveLead, type LeadInput } from './leads.js';
 import { PERSON_ASKED, type WidgetLanguage } from './person-asked.js';
@@ -133,6 +133,17 @@ export async function requestWidgetHandoff(
   const handoff = (await requestHandoff(store, chatbot, conversationId, at)) ?? (await store.handoffs.find(chatbot.id, conversationId));
   if (!handoff) throw notFound(`conversation ${conversationId}`);
   return { handoff, messages };
+}
+
+/**
+ * The visitor leaves a widget conversation for a new one ("+"): its open handoff ends as the team's
+ * hand-back would, so the team is not left waiting for someone who is gone. Answers the
+ * conversation's latest handoff (none when it was never handed off; a closed one stays as it is).
+ */
+export async function leaveWidgetHandoff(store: Store, chatbot: Chatbot, conversationId: string): Promise<Handoff | undefined> {
+  const { handoff } = await findWidgetConversation(store, chatbot, conversationId);
+  if (!isOpenHandoff(handoff)) return handoff;
+  return (await handBack(store, chatbot, conversationId)) ?? (await store.handoffs.find(chatbot.id, conversationId));
 }
 
 /** A widget conversation, to continue it after a reload; other sources' conversations stay hidden. */

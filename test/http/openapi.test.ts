@@ -297,6 +297,7 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(202, 'POST', `${api}/update-chatbot-settings`, { json: { ...bot, handoff: { enabled: true } } });
     await expectStatus(200, 'POST', '/widget/chatbots/{chatbotId}/conversations/{conversationId}/handoff', { ...visit, json: {} });
     await expectStatus(200, 'POST', handoff('resolve'), { params: visit.params });
+    await expectStatus(200, 'POST', '/widget/chatbots/{chatbotId}/conversations/{conversationId}/handoff/end', { ...visit, json: {} });
     await expectStatus(200, 'GET', '/widget/chatbots/{chatbotId}/conversations/{conversationId}/events', visit);
 
     // The console's page, at each URL shape, and its assets.

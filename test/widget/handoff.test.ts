@@ -277,6 +277,46 @@ describe('a handed-off visitor', () => {
     expect((await bubbles(frame)).at(-1)).toEqual(['', OFFLINE]);
   });
 
+  it('who starts a new conversation while the team has theirs ends its handoff, leaving the team no visitor who is gone', async () => {
+    // Found auditing the widget: "+" left the old request pending in the team's inbox until it
+    // timed out, for a visitor who had moved on.
+    const openHandoffs = async () => {
+      const listed = await fetch(`${originOf(hubA)}/api/v1/get-conversations?chatbotId=${bot}&handoffStatus=pending,active`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
+      return ((await listed.json()) as { data: { id: string }[] }).data.map((conversation) => conversation.id);
+    };
+    const { frame, conversationId } = await visit();
+    await handOff(frame);
+    const waiting = await conversationId();
+    expect(await openHandoffs()).toEqual([waiting]);
+    await frame.getByRole('button', { name: 'New conversation' }).click();
+    await expect.poll(openHandoffs).toEqual([]);
+    expect((await hubA.store.handoffs.find(bot, waiting))?.status).toBe('resolved');
+    await talkButton(frame).waitFor();
+    expect(await status(frame).count()).toBe(0);
+
+    // One a team member took ends too; the new conversation goes on with the chatbot.
+    await handOff(frame);
+    const taken = await conversationId();
+    expect(taken).not.toBe(waiting);
+    await team(taken, 'messages', { name: 'Ada', text: 'Ada here.' });
+    await waitForBubble(frame, 'Ada here.');
+    await frame.getByRole('button', { name: 'New conversation' }).click();
+    await expect.poll(openHandoffs).toEqual([]);
+    expect((await hubA.store.handoffs.find(bot, taken))?.status).toBe('resolved');
+    await send(frame, 'What time does the bakery open?');
+    expect((await bubbles(frame)).at(-1)?.[1]).toContain('seven');
+
+    // Only a widget conversation the visitor holds: another's id is not found.
+    const end = await fetch(`${originOf(hubA)}/widget/chatbots/${bot}/conversations/wc_${'e'.repeat(24)}/handoff/end`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(end.status).toBe(404);
+  });
+
   it('reads an Arabic team reply and its author right to left, each line from the right', async () => {
     // Found auditing the widget: the reply's text was an inline run in a left-to-right bubble, so
     // its wrapped lines began at the left, ragged on the side an Arabic reader starts from.

@@ -5,6 +5,7 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   findWidgetChatbot,
   findWidgetConversation,
+  leaveWidgetHandoff,
   listedHosts,
   originAllowed,
   rateWidgetAnswer,
@@ -96,6 +97,7 @@ const widgetHandoff = z.object({
   handoff: handoffState,
   messages: z.array(widgetMessage).describe('What was saved: the request and the waiting message; none when a handoff was open already'),
 });
+const leftHandoff = z.object({ handoff: handoffState.nullable().describe('The conversation’s latest handoff, now closed; null when it had none') });
 const ratedAnswer = z.object({ id: z.string(), feedback: z.enum(['up', 'down']) });
 const LEAD_SAVED = 'Success';
 
@@ -191,6 +193,16 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     if (!(await withinIpLimit(store, chatbot, ctx.ip))) return refuseOverLimit(ctx, chatbot);
     const { handoff, messages } = await requestWidgetHandoff(store, chatbot, conversationId, lang);
     ctx.body = { handoff: handoffView(handoff), messages: messages.map((message) => messageView(message)) } satisfies z.infer<typeof widgetHandoff>;
+  });
+
+  /** The window's "+" on a conversation a handoff has: the visitor leaves it, and the handoff ends. */
+  router.post('/chatbots/:chatbotId/conversations/:conversationId/handoff/end', publicBody, async (ctx) => {
+    const { chatbotId: id, conversationId } = parseInput(conversationParams, ctx.params);
+    const chatbot = await findWidgetChatbot(store, id);
+    const { host } = parseInput(hostOnly, ctx.request.body ?? {});
+    requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
+    const handoff = await leaveWidgetHandoff(store, chatbot, conversationId);
+    ctx.body = { handoff: handoff ? handoffView(handoff) : null } satisfies z.infer<typeof leftHandoff>;
   });
 
   /** The conversation's new replies and handoff state, live, while a handoff is open. */
@@ -444,6 +456,21 @@ export const widgetPaths: ZodOpenApiPathsObject = {
         ...failures('invalid', 'denied', 'notFound'),
         429: overIpLimit,
       },
+    },
+  },
+  '/widget/chatbots/{chatbotId}/conversations/{conversationId}/handoff/end': {
+    post: {
+      operationId: 'widgetHandoffEnd',
+      tags,
+      summary: 'The window’s “+” on a handed-off conversation: the visitor leaves it, and its handoff ends',
+      description:
+        'An open (pending or active) handoff is resolved as the team’s hand-back resolves it: the chatbot’s hand-back message ' +
+        'is saved, the team’s thread gets the closing notice, `handoff.resolved` goes out. A handoff closed already, or none, ' +
+        'is answered as it is. Refused (403) on pages the domain list does not allow.',
+      security: [],
+      requestParams: { path: conversationParams },
+      requestBody: jsonRequest(hostOnly),
+      responses: { 200: jsonResponse('The handoff, closed', leftHandoff), ...failures('invalid', 'denied', 'notFound') },
     },
   },
   '/widget/chatbots/{chatbotId}/conversations/{conversationId}/events': {
