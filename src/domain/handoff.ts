@@ -132,6 +132,23 @@ export async function handBack(store: Store, chatbot: Chatbot, conversationId: s
   return resolved;
 }
 
+/** How many open handoffs handBackAll reads at a time. */
+const HAND_BACK_BATCH = 50;
+
+/**
+ * Hands every open handoff of the chatbot back to it (its handoff was turned off), each as
+ * handBack does: the people waiting are told the chatbot answers again, the team that each closed.
+ */
+export async function handBackAll(store: Store, chatbot: Chatbot): Promise<void> {
+  const open = { handoffStatuses: ['pending', 'active'] as HandoffStatus[] };
+  for (;;) {
+    // Each one handed back leaves the listing, so the first page holds the next ones.
+    const batch = await store.conversations.list(chatbot.id, open, { page: 1, size: HAND_BACK_BATCH });
+    if (batch.length === 0) return;
+    for (const conversation of batch) await handBack(store, chatbot, conversation.id);
+  }
+}
+
 /**
  * Saves what the person says while a person has the conversation, with the notices taking it to
  * the handoff's thread, in the write that finds the handoff still open as read; answers the

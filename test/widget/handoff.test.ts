@@ -317,6 +317,16 @@ describe('a handed-off visitor', () => {
     expect(end.status).toBe(404);
   });
 
+  it('whose chatbot’s owner turns handoff off is told at once that the chatbot answers again', async () => {
+    const { frame } = await visit();
+    await handOff(frame);
+    await configure({ handoff: { enabled: false } });
+    await waitForBubble(frame, HANDED_BACK);
+    await expect.poll(() => status(frame).count()).toBe(0);
+    await send(frame, 'What time does the bakery open?');
+    expect((await bubbles(frame)).at(-1)?.[1]).toContain('seven');
+  });
+
   it('reads an Arabic team reply and its author right to left, each line from the right', async () => {
     // Found auditing the widget: the reply's text was an inline run in a left-to-right bubble, so
     // its wrapped lines began at the left, ragged on the side an Arabic reader starts from.
