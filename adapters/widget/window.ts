@@ -3,6 +3,7 @@ import { isConversationId, isWidgetMessage, newConversationId, storage, type Wid
 import { readableOn } from './readable.js';
 import { renderText } from './text.js';
 import { WIDGET_MESSAGE_MAX } from '../../src/domain/widget-message.js';
+import { waitingMessageIn } from '../../src/settings/waiting-message.js';
 import { wordsFor } from './words.js';
 
 // The chat window, served at /widget/chatbots/{id}: inside the embed script's iframe, or as a
@@ -275,7 +276,7 @@ function stopListening(): void {
 
 /** Whether a reply means the conversation is with the team: it is silent, or it ends with the waiting message. */
 function handsOff(reply: string): boolean {
-  return reply === '' || (config.handoff !== null && reply.endsWith(config.handoff.waitingMessage));
+  return reply === '' || (config.handoff !== null && reply.endsWith(waitingMessageIn(config.handoff.waitingMessage, lang)));
 }
 
 async function talkToPerson(): Promise<void> {
@@ -333,7 +334,8 @@ async function answer(text: string): Promise<void> {
     const response = await fetch(`${base}/chat`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ conversationId, message: text, host: hostOrigin }),
+      // The hub says a handoff's default waiting message in the window's language.
+      body: JSON.stringify({ conversationId, message: text, host: hostOrigin, lang }),
     });
     if (!response.ok || !response.body) {
       const { message } = (await response.json().catch(() => ({}))) as { message?: string };

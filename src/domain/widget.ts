@@ -8,6 +8,7 @@ import { collectsLeads } from './lead-capture.js';
 import { saveLead, type LeadInput } from './leads.js';
 import { PERSON_ASKED, type WidgetLanguage } from './person-asked.js';
 import type { ChatbotSettings } from '../settings/chatbot-settings.js';
+import { waitingMessageIn } from '../settings/waiting-message.js';
 
 // The website widget's use cases. Its routes carry no key: the chatbot id is the only handle,
 // so every refusal (private, unknown, wrong site) looks the same from outside where it can.
@@ -80,7 +81,7 @@ export async function startWidgetChat(
   store: Store,
   engine: ChatEngine,
   chatbot: Chatbot,
-  input: { conversationId: string; message: string },
+  input: { conversationId: string; message: string; lang?: WidgetLanguage },
   onError: OnBackgroundError,
 ): Promise<ChatReply> {
   const account = await store.accounts.findById(chatbot.accountId);
@@ -92,6 +93,7 @@ export async function startWidgetChat(
     conversationId: input.conversationId,
     source: SOURCE,
     leadForm: collectsLeads(chatbot.settings),
+    lang: input.lang,
   }, onError);
 }
 
@@ -123,7 +125,7 @@ export async function requestWidgetHandoff(
   if (latest && isOpenHandoff(latest)) return { handoff: latest, messages: [] };
   const said = [
     { role: 'user' as const, content: PERSON_ASKED[lang] },
-    ...(settings.waitingMessage ? [{ role: 'assistant' as const, content: settings.waitingMessage, kind: 'handoff' as const }] : []),
+    ...(settings.waitingMessage ? [{ role: 'assistant' as const, content: waitingMessageIn(settings.waitingMessage, lang), kind: 'handoff' as const }] : []),
   ];
   const ids = await store.conversations.reserveMessageIds(said.length);
   const at = new Date();

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createHandoffTimer } from '../../jobs/handoffs.js';
 import { loadConfig } from '../../src/config.js';
 import { HANDED_BACK } from '../../src/domain/handoff.js';
+import { DEFAULT_WAITING_MESSAGE } from '../../src/settings/waiting-message.js';
 import { startHub, type Hub } from '../../src/hub.js';
 import { ALLOWED_HOST, launchChromium, startHostSite, type HostSite } from './browser.js';
 
@@ -325,6 +326,40 @@ describe('a handed-off visitor', () => {
     await expect.poll(() => status(frame).count()).toBe(0);
     await send(frame, 'What time does the bakery open?');
     expect((await bubbles(frame)).at(-1)?.[1]).toContain('seven');
+  });
+
+  it('reads the default waiting message in the widget’s language, and the owner’s own as written', async () => {
+    // Found auditing the widget: the default was English for every visitor, the widget around it German.
+    await configure({ handoff: { waitingMessage: DEFAULT_WAITING_MESSAGE.en } });
+    const page = await context.newPage();
+    const open = async () => {
+      await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'de'));
+      await page.getByRole('button', { name: 'Chat mit Harbor Lights öffnen' }).click();
+      const frame = await (await page.locator('switchboard-chat iframe').elementHandle())?.contentFrame();
+      if (!frame) throw new Error('no chat frame');
+      await frame.getByRole('textbox', { name: 'Nachricht' }).waitFor();
+      return frame;
+    };
+    const waiting = (frame: Frame) => status(frame).filter({ hasText: 'Wir verbinden Sie mit jemandem aus dem Team…' });
+    let frame = await open();
+    await frame.getByRole('button', { name: 'Mit einer Person sprechen' }).click();
+    await waiting(frame).waitFor();
+    expect((await bubbles(frame)).at(-1)).toEqual(['', DEFAULT_WAITING_MESSAGE.de]);
+
+    // Asked in words in a new conversation: the same, and the window knows it is waiting.
+    await frame.getByRole('button', { name: 'Neue Unterhaltung' }).click();
+    await frame.getByRole('textbox', { name: 'Nachricht' }).fill('Kann ich mit einem Mitarbeiter sprechen?');
+    await frame.getByRole('button', { name: 'Senden' }).click();
+    await waitForBubble(frame, DEFAULT_WAITING_MESSAGE.de);
+    await waiting(frame).waitFor();
+
+    // The owner's own words stay as they wrote them.
+    await configure({ handoff: { waitingMessage: WAITING } });
+    frame = await open();
+    await frame.getByRole('button', { name: 'Neue Unterhaltung' }).click();
+    await frame.getByRole('button', { name: 'Mit einer Person sprechen' }).click();
+    await waiting(frame).waitFor();
+    expect((await bubbles(frame)).at(-1)).toEqual(['', WAITING]);
   });
 
   it('reads an Arabic team reply and its author right to left, each line from the right', async () => {

@@ -52,6 +52,8 @@ const chatBody = z.object({
   conversationId: widgetConversationId,
   message: z.string().trim().min(1).max(WIDGET_MESSAGE_MAX),
   host: hostOrigin,
+  /** The window's language: a handoff's default waiting message is said in it. */
+  lang: z.enum(WIDGET_LANGUAGES).optional(),
 });
 
 const optionalField = (schema: z.ZodType<string>) =>
@@ -220,7 +222,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     const input = parseInput(chatBody, ctx.request.body);
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, input.host));
     if (!(await withinIpLimit(store, chatbot, ctx.ip))) return refuseOverLimit(ctx, chatbot);
-    const reply = await startWidgetChat(store, engine, chatbot, { conversationId: input.conversationId, message: input.message }, onError);
+    const reply = await startWidgetChat(store, engine, chatbot, { conversationId: input.conversationId, message: input.message, lang: input.lang }, onError);
     // The window resumes its live stream after this message.
     await sendReply(ctx, reply, true);
   });
@@ -446,7 +448,7 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       description:
         'Only when the chatbot’s `handoff` is `enabled` and `onRequest` (else 400). Saves the request (“Talk to a person”, in the ' +
         'window’s `lang` when given: the words its button showed) and the ' +
-        '`waitingMessage`, and opens a pending handoff as a request in words would; uses no message credit but counts against ' +
+        '`waitingMessage` (the default one in that `lang`), and opens a pending handoff as a request in words would; uses no message credit but counts against ' +
         '`ipLimit`. A handoff already open is answered as it is, saving nothing. Refused (403) on pages the domain list does not allow.',
       security: [],
       requestParams: { path: conversationParams },
