@@ -90,6 +90,8 @@ let lastMessageId: string | undefined;
 /** The visitor's messages saved after `lastMessageId` that the hub named no id for (a handoff's silent turns). */
 let unnamedSince = 0;
 let handoff: HandoffState | null = null;
+/** Whether "Talk to a person" is offered: as the window was served, until the hub says handoff is off. */
+let handoffOffered = config.handoff?.button ?? false;
 let live: { stop(): void } | undefined;
 
 const header = element('header', { className: 'header' });
@@ -114,7 +116,7 @@ const suggestions = element('div', { className: 'suggestions' });
 const input = element('input', { type: 'text', className: 'input', autocomplete: 'off', placeholder: words.typeAMessage, dir: 'auto' });
 input.setAttribute('aria-label', words.message);
 const lengthNote = element('p', { className: 'length-note', id: 'length-note' });
-lengthNote.setAttribute('aria-live', 'polite');
+lengthNote.setAttribute('role', 'status');
 input.setAttribute('aria-describedby', lengthNote.id);
 const send = element('button', { type: 'submit', className: 'send' }, words.send);
 const composer = element('form', { className: 'composer' }, input, send);
@@ -236,7 +238,7 @@ function showHandoff(state: HandoffState | null): void {
   handoff = state;
   const open = isOpen(state);
   if (open) moveFocusOutOf(talk);
-  talk.hidden = open || !config.handoff?.button;
+  talk.hidden = open || !handoffOffered;
   handoffStatus.textContent = open ? statusOf(state) : '';
   handoffBar.hidden = talk.hidden && !open;
 }
@@ -291,6 +293,12 @@ async function talkToPerson(): Promise<void> {
       // The request is saved in the words the button showed.
       body: JSON.stringify({ host: hostOrigin, lang }),
     }).catch(() => undefined);
+    if (response?.status === 400) {
+      // The owner turned handoff off since the window was served: the button goes.
+      handoffOffered = false;
+      showHandoff(handoff);
+      return notice(bubble('assistant', ''), words.noTeam);
+    }
     if (!response?.ok) {
       const { message } = (await response?.json().catch(() => ({}))) as { message?: string };
       notice(bubble('assistant', ''), response?.status === 429 && message ? message : words.unreachable);

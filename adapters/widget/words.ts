@@ -15,6 +15,7 @@ export type Words = {
   notAvailable: string;
   chattingWith(name: string): string;
   waitingForTheTeam: string;
+  noTeam: string;
   quotaReached: string;
   unreachable: string;
   retry: string;
@@ -45,6 +46,7 @@ const english: Words = {
   notAvailable: 'This chat is not available on this website.',
   chattingWith: (name) => `Chatting with ${name}`,
   waitingForTheTeam: 'Waiting for someone from the team…',
+  noTeam: 'The team is not taking conversations in this chat right now.',
   quotaReached: 'This chatbot cannot answer more messages right now. Please try again later.',
   unreachable: 'The chat could not be reached.',
   retry: 'Retry',
@@ -75,6 +77,7 @@ const spanish: Words = {
   notAvailable: 'Este chat no está disponible en este sitio web.',
   chattingWith: (name) => `Hablando con ${name}`,
   waitingForTheTeam: 'Esperando a alguien del equipo…',
+  noTeam: 'El equipo no atiende conversaciones en este chat en este momento.',
   quotaReached: 'Este chatbot no puede responder más mensajes ahora mismo. Inténtalo de nuevo más tarde.',
   unreachable: 'No se ha podido conectar con el chat.',
   retry: 'Reintentar',
@@ -105,6 +108,7 @@ const german: Words = {
   notAvailable: 'Dieser Chat ist auf dieser Website nicht verfügbar.',
   chattingWith: (name) => `Im Gespräch mit ${name}`,
   waitingForTheTeam: 'Wir verbinden Sie mit jemandem aus dem Team…',
+  noTeam: 'Das Team nimmt in diesem Chat gerade keine Gespräche an.',
   quotaReached: 'Dieser Chatbot kann gerade keine weiteren Nachrichten beantworten. Bitte versuchen Sie es später erneut.',
   unreachable: 'Der Chat ist nicht erreichbar.',
   retry: 'Erneut versuchen',
@@ -135,6 +139,7 @@ const french: Words = {
   notAvailable: 'Ce chat n’est pas disponible sur ce site.',
   chattingWith: (name) => `En conversation avec ${name}`,
   waitingForTheTeam: 'En attente d’un membre de l’équipe…',
+  noTeam: 'L’équipe ne prend pas de conversations dans ce chat pour le moment.',
   quotaReached: 'Ce chatbot ne peut plus répondre pour le moment. Veuillez réessayer plus tard.',
   unreachable: 'Le chat est injoignable.',
   retry: 'Réessayer',
@@ -165,6 +170,7 @@ const italian: Words = {
   notAvailable: 'Questa chat non è disponibile su questo sito.',
   chattingWith: (name) => `In chat con ${name}`,
   waitingForTheTeam: 'In attesa di qualcuno del team…',
+  noTeam: 'Al momento il team non risponde in questa chat.',
   quotaReached: 'Questo chatbot non può rispondere ad altri messaggi in questo momento. Riprova più tardi.',
   unreachable: 'Impossibile raggiungere la chat.',
   retry: 'Riprova',
@@ -195,6 +201,7 @@ const dutch: Words = {
   notAvailable: 'Deze chat is niet beschikbaar op deze website.',
   chattingWith: (name) => `In gesprek met ${name}`,
   waitingForTheTeam: 'Wachten op iemand van het team…',
+  noTeam: 'Het team neemt op dit moment geen gesprekken aan in deze chat.',
   quotaReached: 'Deze chatbot kan nu geen berichten meer beantwoorden. Probeer het later opnieuw.',
   unreachable: 'De chat is niet bereikbaar.',
   retry: 'Opnieuw proberen',

@@ -326,6 +326,11 @@ describe('a handed-off visitor', () => {
     await expect.poll(() => status(frame).count()).toBe(0);
     await send(frame, 'What time does the bakery open?');
     expect((await bubbles(frame)).at(-1)?.[1]).toContain('seven');
+
+    // The window was served with the button: pressed, it says the team takes no conversations, and goes.
+    await talkButton(frame).click();
+    expect(await frame.getByRole('alert').textContent()).toBe('The team is not taking conversations in this chat right now.');
+    await expect.poll(() => talkButton(frame).count()).toBe(0);
   });
 
   it('reads the default waiting message in the widget’s language, and the owner’s own as written', async () => {
