@@ -484,6 +484,9 @@ describe('feedback', () => {
     await expect.poll(() => notHelpful.getAttribute('aria-pressed')).toBe('true');
     expect(await helpful.getAttribute('aria-pressed')).toBe('false');
     expect((await answers()).map((message) => message.feedback)).toEqual(['down']);
+    // Counted where Review counts every rating: the current one only.
+    const { body } = await call('GET', `${app.baseUrl}/chatbots/${bot}/analytics`, app.apiKey);
+    expect((body as { data: { totals: { feedback: unknown } } }).data.totals.feedback).toEqual({ up: 0, down: 1 });
 
     // A returning visitor sees their rating; the greeting, never saved, has none.
     await page.reload();
