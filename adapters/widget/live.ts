@@ -6,7 +6,9 @@
 // conversation is there: a restart may take minutes, and the visitor waits for the team meanwhile.
 
 export type Author = { type: 'human'; name: string };
-export type Message = { id: string; role: 'user' | 'assistant'; content: string; author?: Author };
+export type Feedback = 'up' | 'down';
+/** `kind` marks a message of the chatbot's that is not an answer; `feedback` is the visitor's rating. */
+export type Message = { id: string; role: 'user' | 'assistant'; content: string; author?: Author; kind?: 'decline' | 'handoff'; feedback?: Feedback };
 export type HandoffState = { status: 'pending' | 'active' | 'resolved' | 'missed'; requested_at: string; taken_by: string | null };
 
 export type LiveHandlers = {

@@ -1,7 +1,9 @@
-import { follow, isOpen, type HandoffState, type Message } from './live.js';
+import { follow, isOpen, type Feedback, type HandoffState, type Message } from './live.js';
 import { isConversationId, isWidgetMessage, newConversationId, storage, type WidgetMessage } from './protocol.js';
 import { readableOn } from './readable.js';
 import { renderText } from './text.js';
+import { WIDGET_MESSAGE_MAX } from '../../src/domain/widget-message.js';
+import { waitingMessageIn } from '../../src/settings/waiting-message.js';
 import { wordsFor } from './words.js';
 
 // The chat window, served at /widget/chatbots/{id}: inside the embed script's iframe, or as a
@@ -21,9 +23,10 @@ type WindowConfig = {
   /** Set when the chatbot hands conversations to people: `button` shows "Talk to a person". */
   handoff: { button: boolean; waitingMessage: string } | null;
 };
-type Turn = Pick<Message, 'role' | 'content' | 'author'>;
-
 type History = { messages: Message[]; handoff: HandoffState | null };
+
+/** How close to the length limit a message gets before the window says how much is left. */
+const LENGTH_WARNING = 400;
 
 /** The longest a returning visitor waits for their history before they may send regardless. */
 const HISTORY_WAIT_MS = 10_000;
@@ -87,6 +90,8 @@ let lastMessageId: string | undefined;
 /** The visitor's messages saved after `lastMessageId` that the hub named no id for (a handoff's silent turns). */
 let unnamedSince = 0;
 let handoff: HandoffState | null = null;
+/** Whether "Talk to a person" is offered: as the window was served, until the hub says handoff is off. */
+let handoffOffered = config.handoff?.button ?? false;
 let live: { stop(): void } | undefined;
 
 const header = element('header', { className: 'header' });
@@ -107,8 +112,12 @@ log.setAttribute('role', 'log');
 log.setAttribute('aria-live', 'polite');
 log.setAttribute('aria-label', words.conversationWith(config.name));
 const suggestions = element('div', { className: 'suggestions' });
-const input = element('input', { type: 'text', className: 'input', autocomplete: 'off', maxLength: 4000, placeholder: words.typeAMessage, dir: 'auto' });
+// No maxLength: the browser would cut a longer paste silently; the length note says what is over.
+const input = element('input', { type: 'text', className: 'input', autocomplete: 'off', placeholder: words.typeAMessage, dir: 'auto' });
 input.setAttribute('aria-label', words.message);
+const lengthNote = element('p', { className: 'length-note', id: 'length-note' });
+lengthNote.setAttribute('role', 'status');
+input.setAttribute('aria-describedby', lengthNote.id);
 const send = element('button', { type: 'submit', className: 'send' }, words.send);
 const composer = element('form', { className: 'composer' }, input, send);
 const talk = element('button', { type: 'button', className: 'link-button' }, words.talkToAPerson);
@@ -120,7 +129,7 @@ if (!config.allowed) {
   document.body.append(header, element('p', { className: 'refused' }, words.notAvailable));
   restart.remove();
 } else {
-  document.body.append(header, log, suggestions, handoffBar, composer);
+  document.body.append(header, log, suggestions, handoffBar, lengthNote, composer);
   showHandoff(null);
   void begin();
 }
@@ -199,7 +208,7 @@ function showGreeting(): void {
   );
 }
 
-function bubble(role: Turn['role'], text: string): HTMLElement {
+function bubble(role: Message['role'], text: string): HTMLElement {
   // dir auto: each message reads in its own direction (Arabic right to left, Spanish left to right).
   const node = element('div', { className: `message ${role}`, dir: 'auto' });
   renderText(node, text);
@@ -208,12 +217,13 @@ function bubble(role: Turn['role'], text: string): HTMLElement {
   return node;
 }
 
-/** A saved message; a team member's reply is headed with their name. */
-function show({ role, content, author }: Turn): void {
+/** A saved message; a team member's reply is headed with their name, an answer of the chatbot's followed by 👍/👎. */
+function show({ id, role, content, author, kind, feedback }: Message): void {
   // A waiting or offline message the owner left empty says nothing: no bubble (an empty one reads as typing).
   if (!content) return;
   if (!author) {
-    bubble(role, content);
+    const shown = bubble(role, content);
+    if (role === 'assistant' && kind !== 'handoff') offerRating(shown, id, feedback);
     return;
   }
   // Blocks of their own direction: an Arabic reply's lines, and an Arabic name, start from the right.
@@ -228,7 +238,7 @@ function showHandoff(state: HandoffState | null): void {
   handoff = state;
   const open = isOpen(state);
   if (open) moveFocusOutOf(talk);
-  talk.hidden = open || !config.handoff?.button;
+  talk.hidden = open || !handoffOffered;
   handoffStatus.textContent = open ? statusOf(state) : '';
   handoffBar.hidden = talk.hidden && !open;
 }
@@ -268,7 +278,7 @@ function stopListening(): void {
 
 /** Whether a reply means the conversation is with the team: it is silent, or it ends with the waiting message. */
 function handsOff(reply: string): boolean {
-  return reply === '' || (config.handoff !== null && reply.endsWith(config.handoff.waitingMessage));
+  return reply === '' || (config.handoff !== null && reply.endsWith(waitingMessageIn(config.handoff.waitingMessage, lang)));
 }
 
 async function talkToPerson(): Promise<void> {
@@ -283,6 +293,12 @@ async function talkToPerson(): Promise<void> {
       // The request is saved in the words the button showed.
       body: JSON.stringify({ host: hostOrigin, lang }),
     }).catch(() => undefined);
+    if (response?.status === 400) {
+      // The owner turned handoff off since the window was served: the button goes.
+      handoffOffered = false;
+      showHandoff(handoff);
+      return notice(bubble('assistant', ''), words.noTeam);
+    }
     if (!response?.ok) {
       const { message } = (await response?.json().catch(() => ({}))) as { message?: string };
       notice(bubble('assistant', ''), response?.status === 429 && message ? message : words.unreachable);
@@ -326,7 +342,8 @@ async function answer(text: string): Promise<void> {
     const response = await fetch(`${base}/chat`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ conversationId, message: text, host: hostOrigin }),
+      // The hub says a handoff's default waiting message in the window's language.
+      body: JSON.stringify({ conversationId, message: text, host: hostOrigin, lang }),
     });
     if (!response.ok || !response.body) {
       const { message } = (await response.json().catch(() => ({}))) as { message?: string };
@@ -347,6 +364,8 @@ async function answer(text: string): Promise<void> {
     if (handsOff(content)) listen();
     // While the team has the conversation the chatbot says nothing: no bubble.
     if (content === '') return reply.remove();
+    // The waiting message answers nothing: nothing to rate.
+    if (saved && response.headers.get('X-Message-Kind') !== 'handoff') offerRating(reply, saved);
     replies += 1;
     if (replies === 1) offerLeadForm();
   } catch {
@@ -355,6 +374,44 @@ async function answer(text: string): Promise<void> {
     reply.removeAttribute('aria-busy');
     setSending(false);
   }
+}
+
+/**
+ * 👍/👎 after the answer `shown` (saved as `messageId`), toggle buttons whose pressed one is the
+ * visitor's rating (`given`, when they rated it before); a press of the other replaces it, as the
+ * API's feedback does.
+ */
+function offerRating(shown: HTMLElement, messageId: string, given?: Feedback): void {
+  const conversation = conversationId;
+  let current = given;
+  const status = element('span', { className: 'rating-status' });
+  status.setAttribute('role', 'status');
+  const thumbs = (['up', 'down'] as const).map((feedback) => {
+    const button = element('button', { type: 'button', className: 'rate' }, feedback === 'up' ? '👍' : '👎');
+    button.setAttribute('aria-label', feedback === 'up' ? words.helpful : words.notHelpful);
+    button.addEventListener('click', () => void rate(feedback));
+    return { feedback, button };
+  });
+  const showPressed = () => {
+    for (const { feedback, button } of thumbs) button.setAttribute('aria-pressed', String(feedback === current));
+  };
+  async function rate(feedback: Feedback): Promise<void> {
+    if (feedback === current) return;
+    const response = await fetch(`${base}/conversations/${conversation}/messages/${encodeURIComponent(messageId)}/feedback`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ feedback, host: hostOrigin }),
+    }).catch(() => undefined);
+    status.textContent = response?.ok ? '' : words.ratingFailed;
+    if (!response?.ok) return;
+    current = feedback;
+    showPressed();
+  }
+  showPressed();
+  const group = element('div', { className: 'rating' }, ...thumbs.map(({ button }) => button), status);
+  group.setAttribute('role', 'group');
+  group.setAttribute('aria-label', words.rateThisAnswer);
+  shown.after(group);
 }
 
 function notice(reply: HTMLElement, message: string, retryText?: string): void {
@@ -457,9 +514,21 @@ function postToHost(message: WidgetMessage): void {
 talk.addEventListener('click', () => void talkToPerson());
 
 restart.addEventListener('click', () => {
+  // The visitor leaves the team's conversation: the team's request ends rather than waiting for them.
+  if (live || isOpen(handoff)) leaveHandoff(conversationId);
   startAfresh();
   input.focus();
 });
+
+/** Ends the conversation's handoff; kept alive should the window close at once. */
+function leaveHandoff(id: string): void {
+  void fetch(`${base}/conversations/${id}/handoff/end`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ host: hostOrigin }),
+    keepalive: true,
+  }).catch(() => undefined);
+}
 
 /** A new conversation, shown from its greeting; the page (or the host's) keeps it from now on. */
 function startAfresh(): void {
@@ -476,11 +545,31 @@ function startAfresh(): void {
 
 if (!embedded) saved.set(conversationKey, conversationId);
 
+/**
+ * Near the limit, how many characters are left; over it, how many too many (the field marked
+ * invalid). Answers whether the message fits. `refused`: Send was pressed, and the note is an alert.
+ */
+function showLength(refused = false): boolean {
+  const count = (n: number) => n.toLocaleString(lang);
+  const length = input.value.trim().length;
+  const over = length - WIDGET_MESSAGE_MAX;
+  input.setAttribute('aria-invalid', String(over > 0));
+  lengthNote.setAttribute('role', refused && over > 0 ? 'alert' : 'status');
+  if (over > 0) lengthNote.textContent = words.tooLong(count(over), count(WIDGET_MESSAGE_MAX));
+  else lengthNote.textContent = -over <= LENGTH_WARNING ? words.charactersLeft(count(-over)) : '';
+  return over <= 0;
+}
+
+input.addEventListener('input', () => showLength());
+
 composer.addEventListener('submit', (event) => {
   event.preventDefault();
   const text = input.value;
   if (sending || !text.trim()) return;
+  // Over the limit nothing is sent, and nothing of the text is lost: it stays to be shortened.
+  if (!showLength(true)) return;
   input.value = '';
+  showLength();
   void ask(text);
 });
 

@@ -15,6 +15,7 @@ export type Words = {
   notAvailable: string;
   chattingWith(name: string): string;
   waitingForTheTeam: string;
+  noTeam: string;
   quotaReached: string;
   unreachable: string;
   retry: string;
@@ -23,6 +24,12 @@ export type Words = {
   emailOrPhone: string;
   checkTheDetails: string;
   thanks: string;
+  charactersLeft(left: string): string;
+  tooLong(over: string, max: string): string;
+  rateThisAnswer: string;
+  helpful: string;
+  notHelpful: string;
+  ratingFailed: string;
   openChatWith(name: string): string;
   closeChatWith(name: string): string;
   chatWith(name: string): string;
@@ -39,6 +46,7 @@ const english: Words = {
   notAvailable: 'This chat is not available on this website.',
   chattingWith: (name) => `Chatting with ${name}`,
   waitingForTheTeam: 'Waiting for someone from the team…',
+  noTeam: 'The team is not taking conversations in this chat right now.',
   quotaReached: 'This chatbot cannot answer more messages right now. Please try again later.',
   unreachable: 'The chat could not be reached.',
   retry: 'Retry',
@@ -47,6 +55,12 @@ const english: Words = {
   emailOrPhone: 'Please give an email address or a phone number.',
   checkTheDetails: 'Please check the details.',
   thanks: 'Thank you! We will be in touch.',
+  charactersLeft: (left) => `${left} characters left`,
+  tooLong: (over, max) => `${over} characters too many: a message holds at most ${max}. Shorten it to send it.`,
+  rateThisAnswer: 'Rate this answer',
+  helpful: 'Helpful',
+  notHelpful: 'Not helpful',
+  ratingFailed: 'Your rating could not be saved.',
   openChatWith: (name) => `Open chat with ${name}`,
   closeChatWith: (name) => `Close chat with ${name}`,
   chatWith: (name) => `Chat with ${name}`,
@@ -63,6 +77,7 @@ const spanish: Words = {
   notAvailable: 'Este chat no está disponible en este sitio web.',
   chattingWith: (name) => `Hablando con ${name}`,
   waitingForTheTeam: 'Esperando a alguien del equipo…',
+  noTeam: 'El equipo no atiende conversaciones en este chat en este momento.',
   quotaReached: 'Este chatbot no puede responder más mensajes ahora mismo. Inténtalo de nuevo más tarde.',
   unreachable: 'No se ha podido conectar con el chat.',
   retry: 'Reintentar',
@@ -71,6 +86,12 @@ const spanish: Words = {
   emailOrPhone: 'Indica un correo electrónico o un número de teléfono.',
   checkTheDetails: 'Revisa los datos.',
   thanks: '¡Gracias! Nos pondremos en contacto contigo.',
+  charactersLeft: (left) => `Quedan ${left} caracteres`,
+  tooLong: (over, max) => `Sobran ${over} caracteres: un mensaje admite como máximo ${max}. Acórtalo para enviarlo.`,
+  rateThisAnswer: 'Valora esta respuesta',
+  helpful: 'Útil',
+  notHelpful: 'No es útil',
+  ratingFailed: 'No se ha podido guardar tu valoración.',
   openChatWith: (name) => `Abrir el chat con ${name}`,
   closeChatWith: (name) => `Cerrar el chat con ${name}`,
   chatWith: (name) => `Chat con ${name}`,
@@ -87,6 +108,7 @@ const german: Words = {
   notAvailable: 'Dieser Chat ist auf dieser Website nicht verfügbar.',
   chattingWith: (name) => `Im Gespräch mit ${name}`,
   waitingForTheTeam: 'Wir verbinden Sie mit jemandem aus dem Team…',
+  noTeam: 'Das Team nimmt in diesem Chat gerade keine Gespräche an.',
   quotaReached: 'Dieser Chatbot kann gerade keine weiteren Nachrichten beantworten. Bitte versuchen Sie es später erneut.',
   unreachable: 'Der Chat ist nicht erreichbar.',
   retry: 'Erneut versuchen',
@@ -95,6 +117,12 @@ const german: Words = {
   emailOrPhone: 'Bitte geben Sie eine E-Mail-Adresse oder eine Telefonnummer an.',
   checkTheDetails: 'Bitte prüfen Sie die Angaben.',
   thanks: 'Vielen Dank! Wir melden uns bei Ihnen.',
+  charactersLeft: (left) => `Noch ${left} Zeichen`,
+  tooLong: (over, max) => `${over} Zeichen zu viel: Eine Nachricht hat höchstens ${max} Zeichen. Kürzen Sie sie, um sie zu senden.`,
+  rateThisAnswer: 'Diese Antwort bewerten',
+  helpful: 'Hilfreich',
+  notHelpful: 'Nicht hilfreich',
+  ratingFailed: 'Ihre Bewertung konnte nicht gespeichert werden.',
   openChatWith: (name) => `Chat mit ${name} öffnen`,
   closeChatWith: (name) => `Chat mit ${name} schließen`,
   chatWith: (name) => `Chat mit ${name}`,
@@ -111,6 +139,7 @@ const french: Words = {
   notAvailable: 'Ce chat n’est pas disponible sur ce site.',
   chattingWith: (name) => `En conversation avec ${name}`,
   waitingForTheTeam: 'En attente d’un membre de l’équipe…',
+  noTeam: 'L’équipe ne prend pas de conversations dans ce chat pour le moment.',
   quotaReached: 'Ce chatbot ne peut plus répondre pour le moment. Veuillez réessayer plus tard.',
   unreachable: 'Le chat est injoignable.',
   retry: 'Réessayer',
@@ -119,6 +148,12 @@ const french: Words = {
   emailOrPhone: 'Veuillez indiquer une adresse e-mail ou un numéro de téléphone.',
   checkTheDetails: 'Veuillez vérifier vos coordonnées.',
   thanks: 'Merci ! Nous vous recontacterons.',
+  charactersLeft: (left) => `Encore ${left} caractères`,
+  tooLong: (over, max) => `${over} caractères de trop : un message compte au plus ${max} caractères. Raccourcissez-le pour l’envoyer.`,
+  rateThisAnswer: 'Évaluer cette réponse',
+  helpful: 'Utile',
+  notHelpful: 'Pas utile',
+  ratingFailed: 'Votre avis n’a pas pu être enregistré.',
   openChatWith: (name) => `Ouvrir le chat avec ${name}`,
   closeChatWith: (name) => `Fermer le chat avec ${name}`,
   chatWith: (name) => `Chat avec ${name}`,
@@ -135,6 +170,7 @@ const italian: Words = {
   notAvailable: 'Questa chat non è disponibile su questo sito.',
   chattingWith: (name) => `In chat con ${name}`,
   waitingForTheTeam: 'In attesa di qualcuno del team…',
+  noTeam: 'Al momento il team non risponde in questa chat.',
   quotaReached: 'Questo chatbot non può rispondere ad altri messaggi in questo momento. Riprova più tardi.',
   unreachable: 'Impossibile raggiungere la chat.',
   retry: 'Riprova',
@@ -143,6 +179,12 @@ const italian: Words = {
   emailOrPhone: 'Indica un indirizzo email o un numero di telefono.',
   checkTheDetails: 'Controlla i dati inseriti.',
   thanks: 'Grazie! Ti ricontatteremo presto.',
+  charactersLeft: (left) => `Ancora ${left} caratteri`,
+  tooLong: (over, max) => `${over} caratteri di troppo: un messaggio ha al massimo ${max} caratteri. Accorcialo per inviarlo.`,
+  rateThisAnswer: 'Valuta questa risposta',
+  helpful: 'Utile',
+  notHelpful: 'Non utile',
+  ratingFailed: 'Non è stato possibile salvare la tua valutazione.',
   openChatWith: (name) => `Apri la chat con ${name}`,
   closeChatWith: (name) => `Chiudi la chat con ${name}`,
   chatWith: (name) => `Chat con ${name}`,
@@ -159,6 +201,7 @@ const dutch: Words = {
   notAvailable: 'Deze chat is niet beschikbaar op deze website.',
   chattingWith: (name) => `In gesprek met ${name}`,
   waitingForTheTeam: 'Wachten op iemand van het team…',
+  noTeam: 'Het team neemt op dit moment geen gesprekken aan in deze chat.',
   quotaReached: 'Deze chatbot kan nu geen berichten meer beantwoorden. Probeer het later opnieuw.',
   unreachable: 'De chat is niet bereikbaar.',
   retry: 'Opnieuw proberen',
@@ -167,6 +210,12 @@ const dutch: Words = {
   emailOrPhone: 'Vul een e-mailadres of een telefoonnummer in.',
   checkTheDetails: 'Controleer de gegevens.',
   thanks: 'Bedankt! We nemen contact met je op.',
+  charactersLeft: (left) => `Nog ${left} tekens`,
+  tooLong: (over, max) => `${over} tekens te veel: een bericht heeft hoogstens ${max} tekens. Maak het korter om het te versturen.`,
+  rateThisAnswer: 'Beoordeel dit antwoord',
+  helpful: 'Nuttig',
+  notHelpful: 'Niet nuttig',
+  ratingFailed: 'Je beoordeling kon niet worden opgeslagen.',
   openChatWith: (name) => `Chat met ${name} openen`,
   closeChatWith: (name) => `Chat met ${name} sluiten`,
   chatWith: (name) => `Chat met ${name}`,

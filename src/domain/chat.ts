@@ -1,5 +1,6 @@
 import type { ChatEngine } from '../engine/index.js';
 import type { ModelId } from '../settings/models.js';
+import { waitingMessageIn, type WaitingMessageLanguage } from '../settings/waiting-message.js';
 import { givesOnlyDetails } from '../engine/offline/compose.js';
 import type { ChatTurn, ContactDetails, Responder, ResponderInput } from '../engine/responder.js';
 import { chatCredits, chatFirstToken, chatReplies, retrievalDuration, secondsSince } from '../metrics.js';
@@ -30,6 +31,8 @@ export type ChatInput = {
   source?: ConversationSource;
   /** The client collects details with its own form (the widget), so replies do not ask for them. */
   leadForm?: boolean;
+  /** The language the person reads (the widget's), for the default waiting message; English without. */
+  lang?: WaitingMessageLanguage;
 };
 
 export type ChatReply = {
@@ -90,12 +93,13 @@ export async function startChat(
   };
   const source = input.source ?? 'API';
   const { handoff } = chatbot.settings;
+  const waitingMessage = waitingMessageIn(handoff.waitingMessage, input.lang);
   /**
    * Whether the reply hands the conversation to a person (afterDeclines), and then what it ends
    * with: the waiting message, or nothing where the owner left it empty.
    */
   const handoffNote = (reply: string): string | undefined =>
-    input.conversationId && declinedTooOften(handoff, history, reply) ? (handoff.waitingMessage && `\n\n${handoff.waitingMessage}`) : undefined;
+    input.conversationId && declinedTooOften(handoff, history, reply) ? (waitingMessage && `\n\n${waitingMessage}`) : undefined;
   /** What the reply was saved as, once it is. */
   let savedKind: MessageKind | undefined;
   async function finish(reply: string, handingOff: boolean): Promise<void> {
@@ -207,7 +211,8 @@ async function handOffTurn(store: Store, chatbot: Chatbot, input: ChatInput, con
   if (await relayInHandoff(store, chatbot, conversationId, newMessages)) return handoffReply('', undefined);
   const { handoff } = chatbot.settings;
   if (!requestsHandoff(handoff, newMessages.map((message) => message.content).join('\n'))) return undefined;
-  const turn = [...newMessages, { role: 'assistant' as const, content: handoff.waitingMessage, kind: 'handoff' as const }];
+  const waitingMessage = waitingMessageIn(handoff.waitingMessage, input.lang);
+  const turn = [...newMessages, { role: 'assistant' as const, content: waitingMessage, kind: 'handoff' as const }];
   const ids = await store.conversations.reserveMessageIds(turn.length);
   const at = new Date();
   await recordExchange(store, chatbot, {
@@ -218,7 +223,7 @@ async function handOffTurn(store: Store, chatbot: Chatbot, input: ChatInput, con
     at,
   });
   await requestHandoff(store, chatbot, conversationId, at);
-  return handoffReply(handoff.waitingMessage, ids.at(-1));
+  return handoffReply(waitingMessage, ids.at(-1));
 }
 
 type Prepared = {

@@ -3,6 +3,7 @@ import type { Account, Chatbot, ChatbotSummary, Store } from '../store/port.js';
 import { accessDenied, notFound } from './errors.js';
 import { defaultSettings, type SettingsPatch } from '../settings/chatbot-settings.js';
 import { findOwnedChatbot } from './owned-chatbot.js';
+import { handBackAll } from './handoff.js';
 import { DEFAULT_SOURCE_LIMITS, replaceApiText, type SourceLimits } from './sources.js';
 
 export async function createChatbot(
@@ -67,6 +68,8 @@ export async function updateChatbotSettings(
 ): Promise<Chatbot> {
   const updated = await store.chatbots.update(account.id, chatbotId, { ...change, updatedAt: new Date() });
   if (!updated) throw notFound(`chatbot ${chatbotId}`);
+  // Handoff turned off: nobody is left waiting for a team that no longer takes conversations.
+  if (change.settings.handoff && !updated.settings.handoff.enabled) await handBackAll(store, updated);
   return updated;
 }
 

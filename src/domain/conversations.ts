@@ -86,6 +86,18 @@ export async function rateAnswer(
   onError: OnBackgroundError,
 ): Promise<void> {
   const chatbot = await findOwnedChatbot(store, account, chatbotId);
+  await rateChatbotAnswer(store, chatbot, messageId, feedback, onError);
+}
+
+/** A rating of one of `chatbot`'s answers, by whoever the caller let rate it (see rateAnswer). */
+export async function rateChatbotAnswer(
+  store: Store,
+  chatbot: Chatbot,
+  messageId: string,
+  feedback: Feedback,
+  onError: OnBackgroundError,
+): Promise<void> {
+  const chatbotId = chatbot.id;
   const answered = feedback === 'down' ? await store.conversations.answeredQuestion(chatbotId, messageId) : undefined;
   if (!(await store.conversations.setFeedback(chatbotId, messageId, feedback))) {
     throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);

@@ -111,15 +111,42 @@ export async function replyInHandoff(
 /** The team hands the conversation back to the chatbot, which says so; answers the handoff's state. */
 export async function resolveHandoff(store: Store, account: Account, chatbotId: string, conversationId: string): Promise<Handoff> {
   const chatbot = await findOwnedChatbot(store, account, chatbotId);
+  const resolved = await handBack(store, chatbot, conversationId);
+  if (!resolved) throw noOpenHandoff(conversationId);
+  return resolved;
+}
+
+/**
+ * Resolves the conversation's open handoff as the team's hand-back does: the chatbot says so (to
+ * the person, where they talk), the team's thread is told it closed, and `handoff.resolved` goes
+ * out. Answers the handoff changed, undefined when none is open.
+ */
+export async function handBack(store: Store, chatbot: Chatbot, conversationId: string): Promise<ChangedHandoff | undefined> {
   const conversation = await heldIn(store, chatbot, conversationId);
   const resolved = await moveOpen(store, chatbot, conversationId, (open, at) => {
     const handoff: HandoffSnapshot = { status: 'resolved', requestedAt: open.requestedAt, takenBy: open.takenBy };
     const notice = followUpNotice(chatbot, conversationId, handoff, at);
     return { status: 'resolved', dueAt: null, at, notice, said: saying(chatbot, conversation, handoff, { content: HANDED_BACK, kind: 'handoff' }, at) };
   });
-  if (!resolved) throw noOpenHandoff(conversationId);
-  await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, resolved.updatedAt);
+  if (resolved) await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, resolved.updatedAt);
   return resolved;
+}
+
+/** How many open handoffs handBackAll reads at a time. */
+const HAND_BACK_BATCH = 50;
+
+/**
+ * Hands every open handoff of the chatbot back to it (its handoff was turned off), each as
+ * handBack does: the people waiting are told the chatbot answers again, the team that each closed.
+ */
+export async function handBackAll(store: Store, chatbot: Chatbot): Promise<void> {
+  const open = { handoffStatuses: ['pending', 'active'] as HandoffStatus[] };
+  for (;;) {
+    // Each one handed back leaves the listing, so the first page holds the next ones.
+    const batch = await store.conversations.list(chatbot.id, open, { page: 1, size: HAND_BACK_BATCH });
+    if (batch.length === 0) return;
+    for (const conversation of batch) await handBack(store, chatbot, conversation.id);
+  }
 }
 
 /**

@@ -1,13 +1,14 @@
 import type { ChatEngine } from '../engine/index.js';
-import { isOpenHandoff, type Chatbot, type Conversation, type Handoff, type Lead, type StoredMessage, type Store } from '../store/port.js';
+import { isOpenHandoff, type Chatbot, type Conversation, type Feedback, type Handoff, type Lead, type StoredMessage, type Store } from '../store/port.js';
 import { startChat, type ChatReply } from './chat.js';
-import { recordExchange } from './conversations.js';
+import { rateChatbotAnswer, recordExchange } from './conversations.js';
 import { accessDenied, invalidRequest, notFound, type OnBackgroundError } from './errors.js';
-import { requestHandoff } from './handoff.js';
+import { handBack, requestHandoff } from './handoff.js';
 import { collectsLeads } from './lead-capture.js';
 import { saveLead, type LeadInput } from './leads.js';
 import { PERSON_ASKED, type WidgetLanguage } from './person-asked.js';
 import type { ChatbotSettings } from '../settings/chatbot-settings.js';
+import { waitingMessageIn } from '../settings/waiting-message.js';
 
 // The website widget's use cases. Its routes carry no key: the chatbot id is the only handle,
 // so every refusal (private, unknown, wrong site) looks the same from outside where it can.
@@ -80,7 +81,7 @@ export async function startWidgetChat(
   store: Store,
   engine: ChatEngine,
   chatbot: Chatbot,
-  input: { conversationId: string; message: string },
+  input: { conversationId: string; message: string; lang?: WidgetLanguage },
   onError: OnBackgroundError,
 ): Promise<ChatReply> {
   const account = await store.accounts.findById(chatbot.accountId);
@@ -92,6 +93,7 @@ export async function startWidgetChat(
     conversationId: input.conversationId,
     source: SOURCE,
     leadForm: collectsLeads(chatbot.settings),
+    lang: input.lang,
   }, onError);
 }
 
@@ -123,7 +125,7 @@ export async function requestWidgetHandoff(
   if (latest && isOpenHandoff(latest)) return { handoff: latest, messages: [] };
   const said = [
     { role: 'user' as const, content: PERSON_ASKED[lang] },
-    ...(settings.waitingMessage ? [{ role: 'assistant' as const, content: settings.waitingMessage, kind: 'handoff' as const }] : []),
+    ...(settings.waitingMessage ? [{ role: 'assistant' as const, content: waitingMessageIn(settings.waitingMessage, lang), kind: 'handoff' as const }] : []),
   ];
   const ids = await store.conversations.reserveMessageIds(said.length);
   const at = new Date();
@@ -135,11 +137,40 @@ export async function requestWidgetHandoff(
   return { handoff, messages };
 }
 
+/**
+ * The visitor leaves a widget conversation for a new one ("+"): its open handoff ends as the team's
+ * hand-back would, so the team is not left waiting for someone who is gone. Answers the
+ * conversation's latest handoff (none when it was never handed off; a closed one stays as it is).
+ */
+export async function leaveWidgetHandoff(store: Store, chatbot: Chatbot, conversationId: string): Promise<Handoff | undefined> {
+  const { handoff } = await findWidgetConversation(store, chatbot, conversationId);
+  if (!isOpenHandoff(handoff)) return handoff;
+  return (await handBack(store, chatbot, conversationId)) ?? (await store.handoffs.find(chatbot.id, conversationId));
+}
+
 /** A widget conversation, to continue it after a reload; other sources' conversations stay hidden. */
 export async function findWidgetConversation(store: Store, chatbot: Chatbot, conversationId: string): Promise<Conversation> {
   const conversation = await store.conversations.find(chatbot.id, conversationId);
   if (!conversation || conversation.source !== SOURCE) throw notFound(`conversation ${conversationId}`);
   return conversation;
+}
+
+/**
+ * The visitor's 👍/👎 on one of the chatbot's messages in their own widget conversation, which
+ * its id (random, made by their browser) proves as it does for the window's other calls: a
+ * message of another conversation, chatbot or source is not found, as is a message of theirs.
+ */
+export async function rateWidgetAnswer(
+  store: Store,
+  chatbot: Chatbot,
+  input: { conversationId: string; messageId: string; feedback: Feedback },
+  onError: OnBackgroundError,
+): Promise<void> {
+  const { messages } = await findWidgetConversation(store, chatbot, input.conversationId);
+  if (!messages.some((message) => message.id === input.messageId && message.role === 'assistant')) {
+    throw notFound(`conversation ${input.conversationId} has no answer ${input.messageId}`);
+  }
+  await rateChatbotAnswer(store, chatbot, input.messageId, input.feedback, onError);
 }
 
 /** The lead form of a widget conversation: only the fields the settings make active are kept. */

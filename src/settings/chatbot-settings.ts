@@ -14,6 +14,7 @@ import {
   WAIT_MINUTES,
 } from './limits.js';
 import { MODEL_IDS } from './models.js';
+import { DEFAULT_WAITING_MESSAGE } from './waiting-message.js';
 
 // A chatbot's settings: the shape the contract's settings update accepts (less `chatbotId` and
 // `name`, which live on the chatbot itself), its defaults, and how a partial update merges.
@@ -111,7 +112,7 @@ export const DEFAULT_HANDOFF: HandoffSettings = {
   keywords: [],
   waitMinutes: 5,
   idleMinutes: 30,
-  waitingMessage: 'I am asking someone from the team to join. Please stay here; they will answer in this chat.',
+  waitingMessage: DEFAULT_WAITING_MESSAGE.en,
   offlineMessage: 'Sorry, nobody from the team is available right now.',
 };
 

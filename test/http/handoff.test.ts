@@ -178,6 +178,29 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect((await conversation('c1'))?.handoff).toBeUndefined();
   });
 
+  it('hands every open handoff back at once when handoff is turned off, and the chatbot answers again', async () => {
+    // Found auditing the widget: turning handoff off left open handoffs until they timed out, their
+    // people hearing nothing from the chatbot meanwhile.
+    expect(await say('p1', 'Can I talk to a person?')).toBe(WAITING);
+    expect(await say('p2', 'Can I talk to a person?')).toBe(WAITING);
+    expect((await team('p2', 'messages', { name: 'Ada', text: 'Ada here.' })).status).toBe(200);
+    expect(await say('p3', 'When do you open?')).toContain('nine');
+
+    // A change that leaves handoff on ends nothing.
+    expect((await settings({ waitMinutes: 10 })).status).toBe(202);
+    expect((await conversation('p1'))?.handoff?.status).toBe('pending');
+
+    expect((await settings({ enabled: false })).status).toBe(202);
+    for (const id of ['p1', 'p2']) {
+      const handedBack = await conversation(id);
+      expect(handedBack?.handoff?.status).toBe('resolved');
+      expect(handedBack?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK, kind: 'handoff' });
+    }
+    expect((await conversation('p3'))?.handoff).toBeUndefined();
+    expect(await say('p1', 'When do you open?')).toContain('nine');
+    expect(await say('p2', 'When do you open?')).toContain('nine');
+  });
+
   it('starts nothing when handoff is off, or for a conversation that is not saved', async () => {
     expect(await say(undefined, 'agent please')).not.toBe(WAITING);
     await settings({ enabled: false });

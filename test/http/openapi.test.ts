@@ -290,7 +290,13 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
       ...visit,
       json: { conversationId: visit.params.conversationId, message: 'When do you open?' },
     });
-    await expectStatus(200, 'GET', '/widget/chatbots/{chatbotId}/conversations/{conversationId}', visit);
+    const history = await expectStatus(200, 'GET', '/widget/chatbots/{chatbotId}/conversations/{conversationId}', visit);
+    const widgetAnswer = (history as unknown as { messages: { id: string; role: string }[] }).messages.find((message) => message.role === 'assistant');
+    await expectStatus(200, 'POST', '/widget/chatbots/{chatbotId}/conversations/{conversationId}/messages/{messageId}/feedback', {
+      ...visit,
+      params: { ...visit.params, messageId: widgetAnswer?.id ?? '' },
+      json: { feedback: 'up' },
+    });
     await expectStatus(200, 'POST', '/widget/chatbots/{chatbotId}/leads', {
       ...visit,
       json: { conversationId: visit.params.conversationId, email: 'visitor@example.com' },
@@ -301,6 +307,7 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(202, 'POST', `${api}/update-chatbot-settings`, { json: { ...bot, handoff: { enabled: true } } });
     await expectStatus(200, 'POST', '/widget/chatbots/{chatbotId}/conversations/{conversationId}/handoff', { ...visit, json: {} });
     await expectStatus(200, 'POST', handoff('resolve'), { params: visit.params });
+    await expectStatus(200, 'POST', '/widget/chatbots/{chatbotId}/conversations/{conversationId}/handoff/end', { ...visit, json: {} });
     await expectStatus(200, 'GET', '/widget/chatbots/{chatbotId}/conversations/{conversationId}/events', visit);
 
     // The console's page, at each URL shape, and its assets.

@@ -74,7 +74,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
         handoff: { status: 'pending', requested_at: expect.stringMatching(/Z$/), taken_by: null },
         messages: [
           { id: expect.any(String), role: 'user', content: PERSON_ASKED.en },
-          { id: expect.any(String), role: 'assistant', content: WAITING },
+          { id: expect.any(String), role: 'assistant', content: WAITING, kind: 'handoff' },
         ],
       },
     });
@@ -170,7 +170,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
 
     await team(id, 'resolve');
     const closing = await stream.until(hasStatus('resolved'));
-    expect(replies(closing)).toEqual([{ id: expect.any(String), role: 'assistant', content: HANDED_BACK }]);
+    expect(replies(closing)).toEqual([{ id: expect.any(String), role: 'assistant', content: HANDED_BACK, kind: 'handoff' }]);
     expect(closing.at(-1)?.event).toBe('handoff');
     expect(await stream.next()).toBeUndefined();
   });

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createHandoffTimer } from '../../jobs/handoffs.js';
 import { loadConfig } from '../../src/config.js';
 import { HANDED_BACK } from '../../src/domain/handoff.js';
+import { DEFAULT_WAITING_MESSAGE } from '../../src/settings/waiting-message.js';
 import { startHub, type Hub } from '../../src/hub.js';
 import { ALLOWED_HOST, launchChromium, startHostSite, type HostSite } from './browser.js';
 
@@ -275,6 +276,95 @@ describe('a handed-off visitor', () => {
     await talkButton(frame).waitFor();
     // The form asks for the details under its title: the offline message does not ask again.
     expect((await bubbles(frame)).at(-1)).toEqual(['', OFFLINE]);
+  });
+
+  it('who starts a new conversation while the team has theirs ends its handoff, leaving the team no visitor who is gone', async () => {
+    // Found auditing the widget: "+" left the old request pending in the team's inbox until it
+    // timed out, for a visitor who had moved on.
+    const openHandoffs = async () => {
+      const listed = await fetch(`${originOf(hubA)}/api/v1/get-conversations?chatbotId=${bot}&handoffStatus=pending,active`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
+      return ((await listed.json()) as { data: { id: string }[] }).data.map((conversation) => conversation.id);
+    };
+    const { frame, conversationId } = await visit();
+    await handOff(frame);
+    const waiting = await conversationId();
+    expect(await openHandoffs()).toEqual([waiting]);
+    await frame.getByRole('button', { name: 'New conversation' }).click();
+    await expect.poll(openHandoffs).toEqual([]);
+    expect((await hubA.store.handoffs.find(bot, waiting))?.status).toBe('resolved');
+    await talkButton(frame).waitFor();
+    expect(await status(frame).count()).toBe(0);
+
+    // One a team member took ends too; the new conversation goes on with the chatbot.
+    await handOff(frame);
+    const taken = await conversationId();
+    expect(taken).not.toBe(waiting);
+    await team(taken, 'messages', { name: 'Ada', text: 'Ada here.' });
+    await waitForBubble(frame, 'Ada here.');
+    await frame.getByRole('button', { name: 'New conversation' }).click();
+    await expect.poll(openHandoffs).toEqual([]);
+    expect((await hubA.store.handoffs.find(bot, taken))?.status).toBe('resolved');
+    await send(frame, 'What time does the bakery open?');
+    expect((await bubbles(frame)).at(-1)?.[1]).toContain('seven');
+
+    // Only a widget conversation the visitor holds: another's id is not found.
+    const end = await fetch(`${originOf(hubA)}/widget/chatbots/${bot}/conversations/wc_${'e'.repeat(24)}/handoff/end`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(end.status).toBe(404);
+  });
+
+  it('whose chatbot’s owner turns handoff off is told at once that the chatbot answers again', async () => {
+    const { frame } = await visit();
+    await handOff(frame);
+    await configure({ handoff: { enabled: false } });
+    await waitForBubble(frame, HANDED_BACK);
+    await expect.poll(() => status(frame).count()).toBe(0);
+    await send(frame, 'What time does the bakery open?');
+    expect((await bubbles(frame)).at(-1)?.[1]).toContain('seven');
+
+    // The window was served with the button: pressed, it says the team takes no conversations, and goes.
+    await talkButton(frame).click();
+    expect(await frame.getByRole('alert').textContent()).toBe('The team is not taking conversations in this chat right now.');
+    await expect.poll(() => talkButton(frame).count()).toBe(0);
+  });
+
+  it('reads the default waiting message in the widget’s language, and the owner’s own as written', async () => {
+    // Found auditing the widget: the default was English for every visitor, the widget around it German.
+    await configure({ handoff: { waitingMessage: DEFAULT_WAITING_MESSAGE.en } });
+    const page = await context.newPage();
+    const open = async () => {
+      await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'de'));
+      await page.getByRole('button', { name: 'Chat mit Harbor Lights öffnen' }).click();
+      const frame = await (await page.locator('switchboard-chat iframe').elementHandle())?.contentFrame();
+      if (!frame) throw new Error('no chat frame');
+      await frame.getByRole('textbox', { name: 'Nachricht' }).waitFor();
+      return frame;
+    };
+    const waiting = (frame: Frame) => status(frame).filter({ hasText: 'Wir verbinden Sie mit jemandem aus dem Team…' });
+    let frame = await open();
+    await frame.getByRole('button', { name: 'Mit einer Person sprechen' }).click();
+    await waiting(frame).waitFor();
+    expect((await bubbles(frame)).at(-1)).toEqual(['', DEFAULT_WAITING_MESSAGE.de]);
+
+    // Asked in words in a new conversation: the same, and the window knows it is waiting.
+    await frame.getByRole('button', { name: 'Neue Unterhaltung' }).click();
+    await frame.getByRole('textbox', { name: 'Nachricht' }).fill('Kann ich mit einem Mitarbeiter sprechen?');
+    await frame.getByRole('button', { name: 'Senden' }).click();
+    await waitForBubble(frame, DEFAULT_WAITING_MESSAGE.de);
+    await waiting(frame).waitFor();
+
+    // The owner's own words stay as they wrote them.
+    await configure({ handoff: { waitingMessage: WAITING } });
+    frame = await open();
+    await frame.getByRole('button', { name: 'Neue Unterhaltung' }).click();
+    await frame.getByRole('button', { name: 'Mit einer Person sprechen' }).click();
+    await waiting(frame).waitFor();
+    expect((await bubbles(frame)).at(-1)).toEqual(['', WAITING]);
   });
 
   it('reads an Arabic team reply and its author right to left, each line from the right', async () => {

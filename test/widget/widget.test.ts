@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createChatbotViaApi, IMAGES, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
+import { call, createChatbotViaApi, DENIED, IMAGES, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 import { ALLOWED_HOST, launchChromium, OTHER_HOST, startHostSite, type HostSite } from './browser.js';
 
@@ -306,6 +306,43 @@ describe('the window', () => {
     expect(await words(await chatFrame())).toEqual({ lang: 'en', send: 'Send', message: 'Message', talk: 'Talk to a person' });
   });
 
+  it('says how much is left near the length limit, and refuses to send a message over it without cutting it', async () => {
+    // Found auditing the widget: the field cut a message over 4,000 characters silently.
+    const frame = await openWidget();
+    const input = frame.getByRole('textbox', { name: 'Message' });
+    const note = frame.locator('#length-note');
+    await input.fill('a'.repeat(100));
+    expect(await note.textContent()).toBe('');
+    await input.fill('a'.repeat(3_700));
+    expect(await note.textContent()).toBe('300 characters left');
+
+    const chats: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/chat')) chats.push(request.url());
+    });
+    const long = `When do you open? ${'a'.repeat(4_100)}`;
+    await input.fill(long);
+    expect(await input.inputValue()).toBe(long);
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    await frame.getByRole('button', { name: 'Send' }).click();
+    expect(await frame.getByRole('alert').textContent()).toBe('118 characters too many: a message holds at most 4,000. Shorten it to send it.');
+    expect(await input.inputValue()).toBe(long);
+    expect(await frame.locator('.message.user').count()).toBe(0);
+    expect(chats).toEqual([]);
+
+    // Shortened to the limit, it is sent whole.
+    const fits = long.slice(0, 4_000);
+    await input.fill(fits);
+    expect(await input.getAttribute('aria-invalid')).toBe('false');
+    expect(await frame.getByRole('alert').count()).toBe(0);
+    await frame.getByRole('button', { name: 'Send' }).click();
+    await frame.locator('.message.user').waitFor();
+    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    expect(await note.textContent()).toBe('');
+    const [saved] = await conversations();
+    expect(saved?.messages[0]?.content).toBe(fits);
+  });
+
   it('shows a visible error with a retry when the hub cannot be reached', async () => {
     const frame = await openWidget();
     await context.route('**/widget/chatbots/*/chat', (route) => route.abort('connectionrefused'));
@@ -419,6 +456,81 @@ describe('conversations', () => {
     const response = await fetch(`${app.origin}/widget/chatbots/${bot}/conversations/wc_aaaaaaaaaaaaaaaaaaaaaaaa`);
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual(NOT_FOUND);
+  });
+});
+
+describe('feedback', () => {
+  type Saved = { id: string; source: string; messages: { id: string; role: string; content: string; feedback?: string }[] };
+  const answers = async () => ((await conversations()) as Saved[]).flatMap((conversation) => conversation.messages.filter((message) => message.role === 'assistant'));
+  const rate = (conversationId: string, messageId: string, body: object, chatbotId = bot) =>
+    call('POST', `${app.origin}/widget/chatbots/${chatbotId}/conversations/${conversationId}/messages/${messageId}/feedback`, undefined, body);
+
+  it('puts 👍/👎 under each answer, pressed as the visitor rated it; the other thumb replaces the rating, as the API shows', async () => {
+    // Found auditing the widget: the API, Slack and Discord took 👍/👎 on answers, the widget had none.
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    const rating = frame.getByRole('group', { name: 'Rate this answer' });
+    expect(await rating.count()).toBe(1);
+    const helpful = rating.getByRole('button', { name: 'Helpful', exact: true });
+    const notHelpful = rating.getByRole('button', { name: 'Not helpful' });
+    expect([await helpful.getAttribute('aria-pressed'), await notHelpful.getAttribute('aria-pressed')]).toEqual(['false', 'false']);
+
+    await helpful.click();
+    await expect.poll(() => helpful.getAttribute('aria-pressed')).toBe('true');
+    expect(await notHelpful.getAttribute('aria-pressed')).toBe('false');
+    expect((await answers()).map((message) => message.feedback)).toEqual(['up']);
+
+    await notHelpful.click();
+    await expect.poll(() => notHelpful.getAttribute('aria-pressed')).toBe('true');
+    expect(await helpful.getAttribute('aria-pressed')).toBe('false');
+    expect((await answers()).map((message) => message.feedback)).toEqual(['down']);
+    // Counted where Review counts every rating: the current one only.
+    const { body } = await call('GET', `${app.baseUrl}/chatbots/${bot}/analytics`, app.apiKey);
+    expect((body as { data: { totals: { feedback: unknown } } }).data.totals.feedback).toEqual({ up: 0, down: 1 });
+
+    // A returning visitor sees their rating; the greeting, never saved, has none.
+    await page.reload();
+    await launcher().click();
+    const again = await chatFrame();
+    await again.locator('.message.user').waitFor();
+    const shown = again.getByRole('group', { name: 'Rate this answer' });
+    expect(await shown.count()).toBe(1);
+    expect(await shown.getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('rates only answers of the conversation the visitor holds, never another conversation’s, chatbot’s or source’s', async () => {
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    const [mine] = (await conversations()) as Saved[];
+    const answer = mine?.messages.find((message) => message.role === 'assistant');
+    const question = mine?.messages.find((message) => message.role === 'user');
+    if (!mine || !answer || !question) throw new Error('no saved answer');
+
+    // An API conversation of the same chatbot, and another public chatbot's widget conversation.
+    const api = await call('POST', `${app.baseUrl}/chat`, app.apiKey, {
+      chatbotId: bot,
+      messages: [{ role: 'user', content: 'When do you open?' }],
+      conversationId: 'wc_cccccccccccccccccccccccc',
+    });
+    expect(api.status).toBe(200);
+    const apiAnswer = ((await conversations()) as Saved[]).find((conversation) => conversation.source === 'API')?.messages.at(-1);
+    const other = await createChatbotViaApi(app, 'Other', SOURCE);
+    await configure({ visibility: 'public' }, other);
+    expect((await rate(mine.id, answer.id, { feedback: 'up' }, other)).status).toBe(404);
+
+    expect(await rate('wc_dddddddddddddddddddddddd', answer.id, { feedback: 'up' })).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await rate(mine.id, apiAnswer?.id ?? '', { feedback: 'up' })).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await rate('wc_cccccccccccccccccccccccc', apiAnswer?.id ?? '', { feedback: 'up' })).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await rate(mine.id, question.id, { feedback: 'up' })).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await rate(mine.id, answer.id, { feedback: 'meh' })).toEqual({ status: 400, body: INVALID });
+    expect(((await conversations()) as Saved[]).flatMap((conversation) => conversation.messages).some((message) => message.feedback)).toBe(false);
+
+    expect(await rate(mine.id, answer.id, { feedback: 'up' })).toEqual({ status: 200, body: { id: answer.id, feedback: 'up' } });
+    await configure({ onlyAllowOnAddedDomains: true, domains: [ALLOWED_HOST] });
+    expect(await rate(mine.id, answer.id, { feedback: 'down', host: `http://${OTHER_HOST}` })).toEqual({ status: 403, body: DENIED });
+    await configure({ visibility: 'private' });
+    expect(await rate(mine.id, answer.id, { feedback: 'down', host: `http://${ALLOWED_HOST}` })).toEqual({ status: 404, body: NOT_FOUND });
+    expect((await answers()).filter((message) => message.feedback).map((message) => message.feedback)).toEqual(['up']);
   });
 });
 

@@ -5,8 +5,10 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   findWidgetChatbot,
   findWidgetConversation,
+  leaveWidgetHandoff,
   listedHosts,
   originAllowed,
+  rateWidgetAnswer,
   requestWidgetHandoff,
   requireAllowedOrigins,
   startWidgetChat,
@@ -14,12 +16,14 @@ import {
   withinIpLimit,
 } from '../../domain/widget.js';
 import { WIDGET_LANGUAGES } from '../../domain/person-asked.js';
+import { WIDGET_MESSAGE_MAX } from '../../domain/widget-message.js';
 import { updateSince } from '../../domain/widget-updates.js';
 import { collectsLeads } from '../../domain/lead-capture.js';
 import { handoffView } from '../../domain/webhook-events.js';
+import { kindOf } from '../../domain/message-kinds.js';
 import type { OnBackgroundError } from '../../domain/errors.js';
 import type { ChatEngine } from '../../engine/index.js';
-import { isOpenHandoff, type Chatbot, type Conversation, type StoredMessage, type Store } from '../../store/port.js';
+import { isOpenHandoff, type Chatbot, type Conversation, type MessageKind, type StoredMessage, type Store } from '../../store/port.js';
 import type { ConversationWatch } from '../conversation-watch.js';
 import { openEventStream } from '../event-stream.js';
 import { imageUrl } from '../image-url.js';
@@ -42,11 +46,14 @@ const widgetConversationId = z.string().regex(/^wc_[A-Za-z0-9_-]{20,64}$/);
 const hostOrigin = z.url({ protocol: /^https?$/ }).max(2_048).optional().catch(undefined);
 const params = z.object({ chatbotId });
 const conversationParams = params.extend({ conversationId: widgetConversationId });
+const messageParams = conversationParams.extend({ messageId: z.string().min(1).max(64) });
 
 const chatBody = z.object({
   conversationId: widgetConversationId,
-  message: z.string().trim().min(1).max(4_000),
+  message: z.string().trim().min(1).max(WIDGET_MESSAGE_MAX),
   host: hostOrigin,
+  /** The window's language: a handoff's default waiting message is said in it. */
+  lang: z.enum(WIDGET_LANGUAGES).optional(),
 });
 
 const optionalField = (schema: z.ZodType<string>) =>
@@ -63,6 +70,8 @@ const leadBody = z.object({
 const hostOnly = z.object({ host: hostOrigin });
 /** The window's "Talk to a person": its language saves the request in the words the button showed. */
 const handoffBody = hostOnly.extend({ lang: z.enum(WIDGET_LANGUAGES).optional() });
+/** The visitor's 👍/👎, as the API's feedback takes it. */
+const feedbackBody = hostOnly.extend({ feedback: z.enum(['up', 'down']) });
 /** Where the stream starts: after this message (the last one the window shows). */
 const eventsQuery = z.object({ after: z.string().max(64).optional() });
 
@@ -79,6 +88,8 @@ const widgetMessage = z.object({
   role: z.enum(['user', 'assistant']),
   content: z.string(),
   author: messageAuthor.optional().describe('A team member’s reply'),
+  kind: z.enum(['decline', 'handoff']).optional().describe('A message of the chatbot’s that is not an answer, as `get-conversations` marks it'),
+  feedback: z.enum(['up', 'down']).optional().describe('The visitor’s rating of it, once they gave one'),
 });
 const widgetHistory = z.object({
   messages: z.array(widgetMessage),
@@ -88,6 +99,8 @@ const widgetHandoff = z.object({
   handoff: handoffState,
   messages: z.array(widgetMessage).describe('What was saved: the request and the waiting message; none when a handoff was open already'),
 });
+const leftHandoff = z.object({ handoff: handoffState.nullable().describe('The conversation’s latest handoff, now closed; null when it had none') });
+const ratedAnswer = z.object({ id: z.string(), feedback: z.enum(['up', 'down']) });
 const LEAD_SAVED = 'Success';
 
 /** The browser reconnects this soon after a stream ends (a hub restart, the lifetime below). */
@@ -168,7 +181,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     const conversation = await findWidgetConversation(store, chatbot, conversationId);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
-      messages: conversation.messages.map(messageView),
+      messages: conversation.messages.map((message) => messageView(message, kindOf(message, chatbot))),
       handoff: conversation.handoff ? handoffView(conversation.handoff) : null,
     } satisfies z.infer<typeof widgetHistory>;
   });
@@ -181,7 +194,17 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
     if (!(await withinIpLimit(store, chatbot, ctx.ip))) return refuseOverLimit(ctx, chatbot);
     const { handoff, messages } = await requestWidgetHandoff(store, chatbot, conversationId, lang);
-    ctx.body = { handoff: handoffView(handoff), messages: messages.map(messageView) } satisfies z.infer<typeof widgetHandoff>;
+    ctx.body = { handoff: handoffView(handoff), messages: messages.map((message) => messageView(message)) } satisfies z.infer<typeof widgetHandoff>;
+  });
+
+  /** The window's "+" on a conversation a handoff has: the visitor leaves it, and the handoff ends. */
+  router.post('/chatbots/:chatbotId/conversations/:conversationId/handoff/end', publicBody, async (ctx) => {
+    const { chatbotId: id, conversationId } = parseInput(conversationParams, ctx.params);
+    const chatbot = await findWidgetChatbot(store, id);
+    const { host } = parseInput(hostOnly, ctx.request.body ?? {});
+    requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
+    const handoff = await leaveWidgetHandoff(store, chatbot, conversationId);
+    ctx.body = { handoff: handoff ? handoffView(handoff) : null } satisfies z.infer<typeof leftHandoff>;
   });
 
   /** The conversation's new replies and handoff state, live, while a handoff is open. */
@@ -199,9 +222,19 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     const input = parseInput(chatBody, ctx.request.body);
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, input.host));
     if (!(await withinIpLimit(store, chatbot, ctx.ip))) return refuseOverLimit(ctx, chatbot);
-    const reply = await startWidgetChat(store, engine, chatbot, { conversationId: input.conversationId, message: input.message }, onError);
+    const reply = await startWidgetChat(store, engine, chatbot, { conversationId: input.conversationId, message: input.message, lang: input.lang }, onError);
     // The window resumes its live stream after this message.
     await sendReply(ctx, reply, true);
+  });
+
+  /** The window's 👍/👎 under an answer of the visitor's own conversation. */
+  router.post('/chatbots/:chatbotId/conversations/:conversationId/messages/:messageId/feedback', publicBody, async (ctx) => {
+    const { chatbotId: id, conversationId, messageId } = parseInput(messageParams, ctx.params);
+    const chatbot = await findWidgetChatbot(store, id);
+    const { host, feedback } = parseInput(feedbackBody, ctx.request.body ?? {});
+    requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
+    await rateWidgetAnswer(store, chatbot, { conversationId, messageId, feedback }, onError);
+    ctx.body = { id: messageId, feedback } satisfies z.infer<typeof ratedAnswer>;
   });
 
   router.post('/chatbots/:chatbotId/leads', publicBody, async (ctx) => {
@@ -220,8 +253,9 @@ function refuseOverLimit(ctx: Context, chatbot: Chatbot): void {
   ctx.body = { message: chatbot.settings.ipLimitMessage };
 }
 
-function messageView({ id, role, content, author }: StoredMessage): z.infer<typeof widgetMessage> {
-  return { id, role, content, ...(author && { author }) };
+/** A message as the window shows it; `kind` as the message was marked, unless the caller read it otherwise. */
+function messageView({ id, role, content, author, feedback, ...message }: StoredMessage, kind: MessageKind | undefined = message.kind): z.infer<typeof widgetMessage> {
+  return { id, role, content, ...(author && { author }), ...(kind && kind !== 'answer' && { kind }), ...(feedback && { feedback }) };
 }
 
 /**
@@ -414,7 +448,7 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       description:
         'Only when the chatbot’s `handoff` is `enabled` and `onRequest` (else 400). Saves the request (“Talk to a person”, in the ' +
         'window’s `lang` when given: the words its button showed) and the ' +
-        '`waitingMessage`, and opens a pending handoff as a request in words would; uses no message credit but counts against ' +
+        '`waitingMessage` (the default one in that `lang`), and opens a pending handoff as a request in words would; uses no message credit but counts against ' +
         '`ipLimit`. A handoff already open is answered as it is, saving nothing. Refused (403) on pages the domain list does not allow.',
       security: [],
       requestParams: { path: conversationParams },
@@ -424,6 +458,21 @@ export const widgetPaths: ZodOpenApiPathsObject = {
         ...failures('invalid', 'denied', 'notFound'),
         429: overIpLimit,
       },
+    },
+  },
+  '/widget/chatbots/{chatbotId}/conversations/{conversationId}/handoff/end': {
+    post: {
+      operationId: 'widgetHandoffEnd',
+      tags,
+      summary: 'The window’s “+” on a handed-off conversation: the visitor leaves it, and its handoff ends',
+      description:
+        'An open (pending or active) handoff is resolved as the team’s hand-back resolves it: the chatbot’s hand-back message ' +
+        'is saved, the team’s thread gets the closing notice, `handoff.resolved` goes out. A handoff closed already, or none, ' +
+        'is answered as it is. Refused (403) on pages the domain list does not allow.',
+      security: [],
+      requestParams: { path: conversationParams },
+      requestBody: jsonRequest(hostOnly),
+      responses: { 200: jsonResponse('The handoff, closed', leftHandoff), ...failures('invalid', 'denied', 'notFound') },
     },
   },
   '/widget/chatbots/{chatbotId}/conversations/{conversationId}/events': {
@@ -456,6 +505,21 @@ export const widgetPaths: ZodOpenApiPathsObject = {
         ...failures('invalid', 'denied', 'notFound'),
         429: overIpLimit,
       },
+    },
+  },
+  '/widget/chatbots/{chatbotId}/conversations/{conversationId}/messages/{messageId}/feedback': {
+    post: {
+      operationId: 'widgetFeedback',
+      tags,
+      summary: 'The visitor’s 👍/👎 on an answer in their conversation',
+      description:
+        'As `POST /chatbots/{chatbotId}/messages/{messageId}/feedback`, for the window: only a message of the chatbot’s in this ' +
+        'widget conversation (another conversation’s, chatbot’s or source’s, or the visitor’s own message, is 404); a later ' +
+        'rating replaces an earlier one. Refused (403) on pages the domain list does not allow.',
+      security: [],
+      requestParams: { path: messageParams },
+      requestBody: jsonRequest(feedbackBody),
+      responses: { 200: jsonResponse('Recorded', ratedAnswer), ...failures('invalid', 'denied', 'notFound') },
     },
   },
   '/widget/chatbots/{chatbotId}/leads': {
