@@ -276,9 +276,17 @@ function stopListening(): void {
   live = undefined;
 }
 
-/** Whether a reply means the conversation is with the team: it is silent, or it ends with the waiting message. */
-function handsOff(reply: string): boolean {
-  return reply === '' || (config.handoff !== null && reply.endsWith(waitingMessageIn(config.handoff.waitingMessage, lang)));
+/**
+ * Whether a reply may mean the conversation is with the team: it is silent, or it ends with the
+ * waiting message. Where the owner left that message empty, a handoff after declined questions
+ * ends its reply with nothing to tell it by, so every reply may: the window asks (listen), and the
+ * stream, whose first event is the handoff's state, closes at once when none is open.
+ */
+function mayHandOff(reply: string): boolean {
+  if (reply === '') return true;
+  if (config.handoff === null) return false;
+  const waiting = waitingMessageIn(config.handoff.waitingMessage, lang);
+  return waiting === '' || reply.endsWith(waiting);
 }
 
 async function talkToPerson(): Promise<void> {
@@ -361,7 +369,7 @@ async function answer(text: string): Promise<void> {
     const saved = response.headers.get('X-Message-Id');
     if (saved) shownUpTo(saved);
     else unnamedSince += 1;
-    if (handsOff(content)) listen();
+    if (mayHandOff(content)) listen();
     // While the team has the conversation the chatbot says nothing: no bubble.
     if (content === '') return reply.remove();
     // The waiting message answers nothing: nothing to rate.
