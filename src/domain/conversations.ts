@@ -15,7 +15,7 @@ import type {
 import { findOwnedChatbot } from './owned-chatbot.js';
 import { invalidRequest, notFound, type OnBackgroundError } from './errors.js';
 import { kindOf } from './message-kinds.js';
-import { addQaSource, type SourceLimits } from './sources.js';
+import { correctQaAnswer, type SourceLimits } from './sources.js';
 import { recordUnanswered } from './unanswered.js';
 
 // Conversation history: what was said in a saved conversation (one with a conversationId).
@@ -116,7 +116,7 @@ export async function reviseAnswer(
   if (!answered) throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
   const kind = kindOf(answered.answer, chatbot);
   if (!answered.question || (kind !== 'answer' && kind !== 'decline')) throw invalidRequest(`message ${messageId} answered no question`);
-  await addQaSource(store, account, chatbotId, { question: answered.question, answer }, limits);
+  await correctQaAnswer(store, account, chatbotId, { question: answered.question, answer }, limits);
   const revision = { answer, createdAt: new Date() };
   await store.conversations.setRevision(chatbotId, messageId, revision);
   return revision;

@@ -376,6 +376,22 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect((await ask('What time does the shop open?')).text).toBe('We open at eight on weekdays.');
     });
 
+    it('makes a later correction of the same question the answer: a second revision, or a resolve after it, replaces the first', async () => {
+      const { messageId } = await ask('When does the shop open?', { conversationId: 'c-1' });
+      expect((await revise(messageId ?? '', { answer: 'We open at eight on weekdays.' })).status).toBe(200);
+      expect((await revise(messageId ?? '', { answer: 'We open at seven on weekdays.' })).status).toBe(200);
+      expect((await ask('When does the shop open?')).text).toBe('We open at seven on weekdays.');
+      const { messageId: revised } = await ask('When does the shop open?', { conversationId: 'c-2' });
+      await call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${revised}/feedback`, app.apiKey, { feedback: 'down' });
+      const [group] = await settled(1);
+      expect((await groupAction(group?.id ?? '', 'resolve', { answer: 'We open at six every day.' })).status).toBe(200);
+      expect((await ask('When does the shop open?')).text).toBe('We open at six every day.');
+      const { body } = await call('GET', `${app.baseUrl}/chatbots/${bot}/sources`, app.apiKey);
+      expect((body as { data: Record<string, unknown>[] }).data.filter((source) => source.type === 'qa')).toEqual([
+        expect.objectContaining({ question: 'When does the shop open?', answer: 'We open at six every day.' }),
+      ]);
+    });
+
     it('answers 404 for a user message, an unknown id, another chatbot or account; 400 for a bad body', async () => {
       const { messageId } = await ask('When does the shop open?', { conversationId: 'c-1' });
       const [question] = await messagesOf('c-1');
