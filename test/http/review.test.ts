@@ -547,6 +547,14 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(found.map((day) => [day.date, day.conversations])).toEqual([['2026-03-28', 1], ['2026-03-29', 2], ['2026-03-30', 1]]);
     });
 
+    it('keeps every day of the range where a daylight-saving change skips midnight, the day after it included', async () => {
+      // Santiago moves from 00:00 to 01:00 (UTC-4 to UTC-3) on 6 September 2026: that day starts at 01:00, 04:00Z.
+      await exchange('first-hour', '2026-09-06T04:10:00Z');
+      await exchange('last-day', '2026-09-08T12:00:00Z');
+      const { days: found } = await days({ startDate: '2026-09-06', endDate: '2026-09-08', timezone: 'America/Santiago' });
+      expect(found.map((day) => [day.date, day.conversations])).toEqual([['2026-09-06', 1], ['2026-09-07', 0], ['2026-09-08', 1]]);
+    });
+
     it('sums the account’s chatbots, never another account’s', async () => {
       const second = await createChatbotViaApi(app, 'Second');
       const other = await app.addAccount('other');
