@@ -71,8 +71,8 @@ export async function listConversations(
 }
 
 /**
- * A reader's 👍/👎 on one of the chatbot's answers; a later rating replaces an earlier one. A new
- * 👎 on an answer counts the question as unanswered, after the rating is saved and without
+ * A reader's 👍/👎 on one of the chatbot's answers; a later rating replaces an earlier one. The
+ * answer's first 👎 counts the question as unanswered (once, however the rating changes after), after the rating is saved and without
  * delaying or failing it; not on a decline (counted when it was given), on what a handoff says
  * (which answers no question), nor on a team member's reply in a handoff, which the chatbot did
  * not give (resolving it would teach the chatbot to answer "hello?").
@@ -87,10 +87,9 @@ export async function rateAnswer(
 ): Promise<void> {
   const chatbot = await findOwnedChatbot(store, account, chatbotId);
   const answered = feedback === 'down' ? await store.conversations.answeredQuestion(chatbotId, messageId) : undefined;
-  if (!(await store.conversations.setFeedback(chatbotId, messageId, feedback))) {
-    throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
-  }
-  if (!answered || answered.answer.feedback === 'down' || kindOf(answered.answer, chatbot) !== 'answer') return;
+  const rated = await store.conversations.setFeedback(chatbotId, messageId, feedback);
+  if (!rated) throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
+  if (!rated.firstDown || !answered || kindOf(answered.answer, chatbot) !== 'answer') return;
   const example = { conversationId: answered.conversationId, messageId, source: answered.source, askedAt: new Date() };
   recordUnanswered(store, chatbot, answered.question, example).catch((error: unknown) =>
     onError(error, 'recording an unanswered question'),

@@ -238,8 +238,8 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       summary: 'Record a reader’s 👍 (`up`) or 👎 (`down`) on an answer of a saved conversation',
       description:
         '`messageId` is an assistant message’s `id` as `get-conversations` shows it (and as the `X-Message-Id` ' +
-        'header of a saved chat reply names it). A later rating replaces an earlier one. A first 👎 records the question ' +
-        'it answered as unanswered, unless a team member wrote the answer in a handoff (it has an `author`) or the handoff ' +
+        'header of a saved chat reply names it). A later rating replaces an earlier one. The answer’s first 👎 (only that one, however ' +
+        'the rating changes after) records the question it answered as unanswered, unless a team member wrote the answer in a handoff (it has an `author`) or the handoff ' +
         'said it (its waiting or offline message, or the hand-back).',
       requestParams: { path: feedbackPath },
       requestBody: jsonRequest(feedbackBody, { feedback: 'up' }),
