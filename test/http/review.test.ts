@@ -553,6 +553,8 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       await exchange('last-day', '2026-09-08T12:00:00Z');
       const { days: found } = await days({ startDate: '2026-09-06', endDate: '2026-09-08', timezone: 'America/Santiago' });
       expect(found.map((day) => [day.date, day.conversations])).toEqual([['2026-09-06', 1], ['2026-09-07', 0], ['2026-09-08', 1]]);
+      // The last day a date can name ends the range as any other does.
+      expect((await days({ startDate: '9999-12-30', endDate: '9999-12-31' })).days.map((day) => day.date)).toEqual(['9999-12-30', '9999-12-31']);
     });
 
     it('sums the account’s chatbots, never another account’s', async () => {
