@@ -51,7 +51,9 @@ async function analytics(store: Store, scope: ActivityScope, query: AnalyticsQue
   const start = query.startDate ? DateTime.fromISO(query.startDate, { zone }) : end.minus({ days: DEFAULT_DAYS - 1 });
   if (end < start) throw invalidRequest('startDate is after endDate');
   const dates: string[] = [];
-  for (let day = start; day <= end; day = day.plus({ days: 1 })) {
+  // Each day's start is compared: where a daylight-saving change skips midnight, that day starts at
+  // 01:00, and the days counted on from it keep the hour, so the last one would be after `end`.
+  for (let day = start; day.startOf('day') <= end; day = day.plus({ days: 1 })) {
     if (dates.length === MAX_DAYS) throw invalidRequest(`a range of more than ${MAX_DAYS} days`);
     dates.push(day.toISODate() as string);
   }

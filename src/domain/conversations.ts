@@ -15,7 +15,7 @@ import type {
 import { findOwnedChatbot } from './owned-chatbot.js';
 import { invalidRequest, notFound, type OnBackgroundError } from './errors.js';
 import { kindOf } from './message-kinds.js';
-import { addQaSource, type SourceLimits } from './sources.js';
+import { correctQaAnswer, type SourceLimits } from './sources.js';
 import { recordUnanswered } from './unanswered.js';
 
 // Conversation history: what was said in a saved conversation (one with a conversationId).
@@ -71,8 +71,8 @@ export async function listConversations(
 }
 
 /**
- * A reader's 👍/👎 on one of the chatbot's answers; a later rating replaces an earlier one. A new
- * 👎 on an answer counts the question as unanswered, after the rating is saved and without
+ * A reader's 👍/👎 on one of the chatbot's answers; a later rating replaces an earlier one. The
+ * answer's first 👎 counts the question as unanswered (once, however the rating changes after), after the rating is saved and without
  * delaying or failing it; not on a decline (counted when it was given), on what a handoff says
  * (which answers no question), nor on a team member's reply in a handoff, which the chatbot did
  * not give (resolving it would teach the chatbot to answer "hello?").
@@ -99,10 +99,9 @@ export async function rateChatbotAnswer(
 ): Promise<void> {
   const chatbotId = chatbot.id;
   const answered = feedback === 'down' ? await store.conversations.answeredQuestion(chatbotId, messageId) : undefined;
-  if (!(await store.conversations.setFeedback(chatbotId, messageId, feedback))) {
-    throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
-  }
-  if (!answered || answered.answer.feedback === 'down' || kindOf(answered.answer, chatbot) !== 'answer') return;
+  const rated = await store.conversations.setFeedback(chatbotId, messageId, feedback);
+  if (!rated) throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
+  if (!rated.firstDown || !answered || kindOf(answered.answer, chatbot) !== 'answer') return;
   const example = { conversationId: answered.conversationId, messageId, source: answered.source, askedAt: new Date() };
   recordUnanswered(store, chatbot, answered.question, example).catch((error: unknown) =>
     onError(error, 'recording an unanswered question'),
@@ -128,7 +127,7 @@ export async function reviseAnswer(
   if (!answered) throw notFound(`chatbot ${chatbotId} has no answer ${messageId}`);
   const kind = kindOf(answered.answer, chatbot);
   if (!answered.question || (kind !== 'answer' && kind !== 'decline')) throw invalidRequest(`message ${messageId} answered no question`);
-  await addQaSource(store, account, chatbotId, { question: answered.question, answer }, limits);
+  await correctQaAnswer(store, account, chatbotId, { question: answered.question, answer }, limits);
   const revision = { answer, createdAt: new Date() };
   await store.conversations.setRevision(chatbotId, messageId, revision);
   return revision;

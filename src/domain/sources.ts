@@ -221,16 +221,31 @@ export async function addTextSource(
   return addReadySource(store, account, chatbotId, { type: 'text', title: input.title }, input.text, limits);
 }
 
+type QaPair = { question: string; answer: string };
+
 /** A question with its answer, which the chatbot gives when asked that question or one like it. */
 export async function addQaSource(
   store: Store,
   account: Account,
   chatbotId: string,
-  input: { question: string; answer: string },
+  input: QaPair,
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<Source> {
   const fields = { type: 'qa' as const, title: input.question, question: input.question, answer: input.answer };
   return addReadySource(store, account, chatbotId, fields, qaText(input.question, input.answer), limits);
+}
+
+/**
+ * The owner's correction of the answer to a question (a resolved unanswered question, a revised
+ * answer): the new answer of the chatbot's Q&A pair with that very question (the oldest, should
+ * there be several), or a new pair. A second pair would leave two answers to one question, and
+ * the correction might not be the one given.
+ */
+export async function correctQaAnswer(store: Store, account: Account, chatbotId: string, input: QaPair, limits?: SourceLimits): Promise<Source> {
+  await findOwnedChatbot(store, account, chatbotId);
+  const pair = (await store.sources.list(chatbotId)).find((source) => source.type === 'qa' && source.question === input.question);
+  if (!pair) return addQaSource(store, account, chatbotId, input, limits);
+  return updateSource(store, account, chatbotId, pair.id, { answer: input.answer }, limits);
 }
 
 async function addReadySource(

@@ -12,7 +12,7 @@ import type {
 } from '../store/port.js';
 import { findOwnedChatbot } from './owned-chatbot.js';
 import { notFound } from './errors.js';
-import { addQaSource, type SourceLimits } from './sources.js';
+import { correctQaAnswer, type SourceLimits } from './sources.js';
 
 // Questions the chatbots could not answer: a declined reply (the offline decline, or a model's
 // "not covered" sentence: engine/decline.ts), or an answer rated 👎. Each is
@@ -82,7 +82,7 @@ export async function resolveUnanswered(
   await findOwnedChatbot(store, account, chatbotId);
   const group = await store.unanswered.find(chatbotId, id);
   if (!group) throw notFound(`chatbot ${chatbotId} has no unanswered question ${id}`);
-  await addQaSource(store, account, chatbotId, { question: group.question, answer }, limits);
+  await correctQaAnswer(store, account, chatbotId, { question: group.question, answer }, limits);
   return setUnansweredStatus(store, account, chatbotId, id, 'resolved');
 }
 

@@ -869,10 +869,12 @@ export interface ConversationRepository {
    */
   reserveMessageIds(count: number): Promise<string[]>;
   /**
-   * Sets (or replaces) the feedback on one of the chatbot's assistant messages. False when the
-   * chatbot has no assistant message of that id.
+   * Sets (or replaces) the feedback on one of the chatbot's assistant messages, and answers whether
+   * it is the message's first 👎 (not when it was 👎 already, nor after a 👍 that followed an
+   * earlier 👎), decided in the same write: of racing 👎s, one is first. False when the chatbot has
+   * no assistant message of that id.
    */
-  setFeedback(chatbotId: string, messageId: string, feedback: Feedback): Promise<boolean>;
+  setFeedback(chatbotId: string, messageId: string, feedback: Feedback): Promise<{ firstDown: boolean } | false>;
   /** The sources one of the chatbot's assistant messages cites ([] for none); undefined for no such message. */
   messageSources(chatbotId: string, messageId: string): Promise<MessageSource[] | undefined>;
   /** One of the chatbot's assistant messages with the question it answered; undefined for any other id. */

@@ -104,16 +104,16 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect(group?.first_asked_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     });
 
-    it('records nothing for an answered question until its answer is rated 👎, then once', async () => {
+    it('records nothing for an answered question until its answer is rated 👎, then once, however the rating changes after', async () => {
       const { messageId } = await ask('When does the shop open?', { conversationId: 'c-1' });
       await ask('Do you sell gift cards?', { conversationId: 'c-2' });
       await settled(1);
       const rate = (feedback: string) =>
         call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${messageId}/feedback`, app.apiKey, { feedback });
-      expect((await rate('up')).status).toBe(200);
-      expect((await rate('down')).status).toBe(200);
-      expect((await rate('down')).status).toBe(200);
-      const found = await settled(2);
+      for (const feedback of ['up', 'down', 'down', 'up', 'down']) expect((await rate(feedback)).status).toBe(200);
+      // Recording follows the rating: a question declined after the ratings is recorded after them.
+      await ask('Is there parking nearby?');
+      const found = (await settled(3)).filter((group) => !group.question.startsWith('Is there'));
       expect(found.map((group) => group.question).sort()).toEqual(['Do you sell gift cards?', 'When does the shop open?']);
       expect(found.find((group) => group.question.startsWith('When'))?.examples).toEqual([
         { conversationId: 'c-1', messageId, source: 'API', asked_at: expect.any(String) },
@@ -376,6 +376,22 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect((await ask('What time does the shop open?')).text).toBe('We open at eight on weekdays.');
     });
 
+    it('makes a later correction of the same question the answer: a second revision, or a resolve after it, replaces the first', async () => {
+      const { messageId } = await ask('When does the shop open?', { conversationId: 'c-1' });
+      expect((await revise(messageId ?? '', { answer: 'We open at eight on weekdays.' })).status).toBe(200);
+      expect((await revise(messageId ?? '', { answer: 'We open at seven on weekdays.' })).status).toBe(200);
+      expect((await ask('When does the shop open?')).text).toBe('We open at seven on weekdays.');
+      const { messageId: revised } = await ask('When does the shop open?', { conversationId: 'c-2' });
+      await call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${revised}/feedback`, app.apiKey, { feedback: 'down' });
+      const [group] = await settled(1);
+      expect((await groupAction(group?.id ?? '', 'resolve', { answer: 'We open at six every day.' })).status).toBe(200);
+      expect((await ask('When does the shop open?')).text).toBe('We open at six every day.');
+      const { body } = await call('GET', `${app.baseUrl}/chatbots/${bot}/sources`, app.apiKey);
+      expect((body as { data: Record<string, unknown>[] }).data.filter((source) => source.type === 'qa')).toEqual([
+        expect.objectContaining({ question: 'When does the shop open?', answer: 'We open at six every day.' }),
+      ]);
+    });
+
     it('answers 404 for a user message, an unknown id, another chatbot or account; 400 for a bad body', async () => {
       const { messageId } = await ask('When does the shop open?', { conversationId: 'c-1' });
       const [question] = await messagesOf('c-1');
@@ -529,6 +545,16 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       await exchange('day-before', '2026-03-28T22:50:00Z');
       const { days: found } = await days({ startDate: '2026-03-28', endDate: '2026-03-30', timezone: 'Europe/Oslo' });
       expect(found.map((day) => [day.date, day.conversations])).toEqual([['2026-03-28', 1], ['2026-03-29', 2], ['2026-03-30', 1]]);
+    });
+
+    it('keeps every day of the range where a daylight-saving change skips midnight, the day after it included', async () => {
+      // Santiago moves from 00:00 to 01:00 (UTC-4 to UTC-3) on 6 September 2026: that day starts at 01:00, 04:00Z.
+      await exchange('first-hour', '2026-09-06T04:10:00Z');
+      await exchange('last-day', '2026-09-08T12:00:00Z');
+      const { days: found } = await days({ startDate: '2026-09-06', endDate: '2026-09-08', timezone: 'America/Santiago' });
+      expect(found.map((day) => [day.date, day.conversations])).toEqual([['2026-09-06', 1], ['2026-09-07', 0], ['2026-09-08', 1]]);
+      // The last day a date can name ends the range as any other does.
+      expect((await days({ startDate: '9999-12-30', endDate: '9999-12-31' })).days.map((day) => day.date)).toEqual(['9999-12-30', '9999-12-31']);
     });
 
     it('sums the account’s chatbots, never another account’s', async () => {

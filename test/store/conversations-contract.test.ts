@@ -267,15 +267,26 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: c
     await store.conversations.append(append({ messages: [message('user', 'More?', 60), message('assistant', 'Sure.', 61)] }));
     const before = (await store.conversations.find(bot.id, 'conv-1'))?.messages ?? [];
     const rated = before[1]?.id ?? '';
-    expect(await store.conversations.setFeedback(bot.id, rated, 'up')).toBe(true);
+    expect(await store.conversations.setFeedback(bot.id, rated, 'up')).toEqual({ firstDown: false });
     const after = (await store.conversations.find(bot.id, 'conv-1'))?.messages ?? [];
     expect(after).toEqual([before[0], { ...before[1], feedback: 'up' }, before[2], before[3]]);
     // Unrated messages carry no feedback field at all.
     expect(after.filter((item) => 'feedback' in item)).toHaveLength(1);
 
-    expect(await store.conversations.setFeedback(bot.id, rated, 'down')).toBe(true);
+    expect(await store.conversations.setFeedback(bot.id, rated, 'down')).toEqual({ firstDown: true });
     expect((await store.conversations.list(bot.id, {}, ALL))[0]?.messages[1]?.feedback).toBe('down');
     expect((await store.conversations.recentMessages(bot.id, 'conv-1', 3))[0]).toEqual({ ...before[1], feedback: 'down' });
+  });
+
+  it('says which 👎 is a message’s first: not a repeated one, nor one after a 👍 that followed it', async () => {
+    await store.conversations.append(append());
+    await store.conversations.append(append({ messages: [message('user', 'More?', 60), message('assistant', 'Sure.', 61)] }));
+    const [, rated = '', , racing = ''] = (await store.conversations.find(bot.id, 'conv-1'))?.messages.map((item) => item.id) ?? [];
+    const ratings = [];
+    for (const feedback of ['down', 'down', 'up', 'down'] as const) ratings.push(await store.conversations.setFeedback(bot.id, rated, feedback));
+    expect(ratings).toEqual([{ firstDown: true }, { firstDown: false }, { firstDown: false }, { firstDown: false }]);
+    const raced = await Promise.all([1, 2, 3].map(() => store.conversations.setFeedback(bot.id, racing, 'down')));
+    expect(raced.filter((rating) => rating && rating.firstDown)).toHaveLength(1);
   });
 
   it('finds no message to rate among user messages, other chatbots’ and unknown ids', async () => {

@@ -74,7 +74,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: e
     await converse('c1', 'I am Ada, my card was charged twice');
     await converse('c2', 'Where is my parcel?');
     const [c1Answer] = (await store.conversations.find(chatbot.id, 'c1'))?.messages.filter((m) => m.role === 'assistant') ?? [];
-    expect(await store.conversations.setFeedback(chatbot.id, c1Answer?.id ?? '', 'down')).toBe(true);
+    expect(await store.conversations.setFeedback(chatbot.id, c1Answer?.id ?? '', 'down')).toEqual({ firstDown: true });
     for (const id of ['c1', 'c2']) {
       expect(await store.handoffs.request(chatbot.id, id, NOW, at(300_000), requestNotice(id))).toBeDefined();
     }

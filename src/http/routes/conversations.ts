@@ -238,8 +238,8 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       summary: 'Record a reader’s 👍 (`up`) or 👎 (`down`) on an answer of a saved conversation',
       description:
         '`messageId` is an assistant message’s `id` as `get-conversations` shows it (and as the `X-Message-Id` ' +
-        'header of a saved chat reply names it). A later rating replaces an earlier one. A first 👎 records the question ' +
-        'it answered as unanswered, unless a team member wrote the answer in a handoff (it has an `author`) or the handoff ' +
+        'header of a saved chat reply names it). A later rating replaces an earlier one. The answer’s first 👎 (only that one, however ' +
+        'the rating changes after) records the question it answered as unanswered, unless a team member wrote the answer in a handoff (it has an `author`) or the handoff ' +
         'said it (its waiting or offline message, or the hand-back).',
       requestParams: { path: feedbackPath },
       requestBody: jsonRequest(feedbackBody, { feedback: 'up' }),
@@ -269,7 +269,8 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       tags: ['Conversations'],
       summary: 'Correct an answer: the chatbot answers the question it answered with the revision from then on',
       description:
-        'Adds a Q&A source of the question the answer answered and the revision. `messageId` names an assistant ' +
+        'Adds a Q&A source of the question the answer answered and the revision (a Q&A source of that very question, an ' +
+        'earlier revision’s among them, gets the new answer instead). `messageId` names an assistant ' +
         'message (as for feedback); a user message or an unknown id is not found. A message that answered no question ' +
         '(a `handoff` message, a team member’s reply, an answer with no question before it) is refused with 400. ' +
         'The revision is shown on the message in `get-conversations`, whose `content` stays as it was; a later ' +

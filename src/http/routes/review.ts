@@ -149,7 +149,8 @@ export const reviewPaths: ZodOpenApiPathsObject = {
       tags: ['Review'],
       summary: 'Answer a group of unanswered questions and mark it resolved',
       description:
-        'Adds a Q&A source of the group’s question and the answer (the chatbot answers it, and paraphrases, from then on). ' +
+        'Adds a Q&A source of the group’s question and the answer (the chatbot answers it, and paraphrases, from then on); ' +
+        'a Q&A source of that very question gets the new answer instead. ' +
         'Asked again and still not answered, a resolved group opens again (same `id`, its count growing). ' +
         'A chatbot whose sources hold SOURCES_MAX_CHARS_PER_CHATBOT characters with the Q&A takes none: 403, the group left open.',
       requestParams: { path: groupPath },

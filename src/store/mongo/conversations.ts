@@ -150,13 +150,15 @@ export function mongoConversations(models: MongoModels, writes: AtomicWrites, co
       const _id = objectId(messageId);
       if (!_id) return false;
       return atomic(async () => {
+        const down = feedback === 'down';
         const before = await conversationMessages
-          .findOneAndUpdate({ _id, chatbotId, role: 'assistant' }, { $set: { feedback } }, { returnDocument: 'before' })
+          .findOneAndUpdate({ _id, chatbotId, role: 'assistant' }, { $set: { feedback, ...(down && { ratedDown: true }) } }, { returnDocument: 'before' })
           .lean<ReadMessage>();
         if (!before) return false;
         const change = (rating: string) => Number(feedback === rating) - Number(before.feedback === rating);
         await count(chatbotId, before.createdAt, { feedbackUp: change('up'), feedbackDown: change('down') });
-        return true;
+        // `feedback` tells of a 👎 given before ratedDown was kept.
+        return { firstDown: down && !before.ratedDown && before.feedback !== 'down' };
       });
     },
     async answeredQuestion(chatbotId, messageId): Promise<AnsweredQuestion | undefined> {

@@ -409,6 +409,8 @@ export type ConversationMessageDoc = {
   content: string;
   createdAt: Date;
   feedback?: 'up' | 'down';
+  /** Set by the first 👎, so that only that one is reviewed. */
+  ratedDown?: boolean;
   sources?: MessageSource[];
   revision?: Revision;
   author?: Author;
@@ -426,6 +428,7 @@ const conversationMessageSchema = new Schema<ConversationMessageDoc>(
     content: String,
     createdAt: required(Date),
     feedback: { type: String, enum: ['up', 'down'] },
+    ratedDown: Boolean,
     sources: { type: [{ id: String, title: String, url: String, _id: false }], default: undefined },
     revision: { type: new Schema({ answer: String, createdAt: Date }, { _id: false }), default: undefined },
     author: { type: new Schema({ type: String, name: String }, { _id: false }), default: undefined },

@@ -43,7 +43,7 @@ type MessageRow = {
   kind: MessageKind | null;
 };
 
-type AnswerRow = MessageRow & { conversation_id: string; source: ConversationSource };
+type AnswerRow = MessageRow & { conversation_id: string; source: ConversationSource; rated_down: number };
 
 type ListParams = {
   chatbotId: string;
@@ -103,7 +103,7 @@ export function sqliteConversations(db: Database, count: ActivityCount, append: 
   );
   const answer = db.prepare<[number, string], AnswerRow>(
     `SELECT m.seq, m.role, m.content, m.created_at, m.feedback, m.revision_answer, m.revision_at, m.sources, m.author_name,
-       m.kind, m.conversation_id, c.source
+       m.kind, m.rated_down, m.conversation_id, c.source
      FROM conversation_messages m JOIN conversations c ON c.chatbot_id = m.chatbot_id AND c.id = m.conversation_id
      WHERE m.seq = ? AND m.chatbot_id = ? AND m.role = 'assistant'`,
   );
@@ -115,8 +115,8 @@ export function sqliteConversations(db: Database, count: ActivityCount, append: 
          AND conversation_id = @conversationId AND role = 'assistant' AND seq < @seq), 0)
      ORDER BY seq`,
   );
-  const rate = db.prepare<[Feedback, number, string]>(
-    `UPDATE conversation_messages SET feedback = ? WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
+  const rate = db.prepare<[Feedback, number, number, string]>(
+    `UPDATE conversation_messages SET feedback = ?, rated_down = max(rated_down, ?) WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
   );
   const citations = db.prepare<[number, string], { sources: string | null }>(
     `SELECT sources FROM conversation_messages WHERE seq = ? AND chatbot_id = ? AND role = 'assistant'`,
@@ -190,10 +190,12 @@ export function sqliteConversations(db: Database, count: ActivityCount, append: 
   const setFeedback = db.transaction((chatbotId: string, seq: number, feedback: Feedback) => {
     const before = answer.get(seq, chatbotId);
     if (!before) return false;
-    rate.run(feedback, seq, chatbotId);
+    const down = feedback === 'down';
+    rate.run(feedback, Number(down), seq, chatbotId);
     const change = (rating: Feedback) => Number(feedback === rating) - Number(before.feedback === rating);
     count(chatbotId, before.created_at, { feedbackUp: change('up'), feedbackDown: change('down') });
-    return true;
+    // `feedback` tells of a 👎 given before rated_down was kept.
+    return { firstDown: down && before.rated_down === 0 && before.feedback !== 'down' };
   });
   const answeredQuestion = db.transaction((chatbotId: string, seq: number): AnsweredQuestion | undefined => {
     const row = answer.get(seq, chatbotId);

@@ -715,6 +715,8 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // Each conversation named when created (Incarnation); those created before stay unnamed (null).
   `ALTER TABLE conversations ADD COLUMN incarnation TEXT;`,
+  // Whether an assistant message was ever rated 👎, so that only its first 👎 is reviewed.
+  `ALTER TABLE conversation_messages ADD COLUMN rated_down INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 export function migrate(db: Database): void {
