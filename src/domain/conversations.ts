@@ -74,9 +74,8 @@ export async function listConversations(
  * A reader's 👍/👎 on one of the chatbot's answers; a later rating replaces an earlier one. The
  * answer's first 👎 counts the question as unanswered (once, however the rating changes after),
  * after the rating is saved and without delaying or failing it; not on a decline (counted when it
- * was given), on what a handoff says
- * (which answers no question), nor on a team member's reply in a handoff, which the chatbot did
- * not give (resolving it would teach the chatbot to answer "hello?").
+ * was given), on what a handoff says (which answers no question), nor on a team member's reply in a
+ * handoff, which the chatbot did not give (resolving it would teach the chatbot to answer "hello?").
  */
 export async function rateAnswer(
   store: Store,
