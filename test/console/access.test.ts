@@ -236,14 +236,16 @@ describe('signing in', () => {
     await keyboard.keyboard.type(run.app.apiKey);
     await keyboard.keyboard.press('Enter');
     await keyboard.getByRole('button', { name: 'Sign out' }).waitFor();
-    await keyboard.keyboard.press('Tab');
+    // The page signed in to takes the focus, as any page the console opens does, rather than the body.
+    await expect.poll(() => keyboard.evaluate(() => document.activeElement?.id)).toBe('content');
+    await keyboard.keyboard.press('Shift+Tab');
     const focused = await keyboard.evaluate(() => {
       const element = document.activeElement as HTMLElement;
       return { text: element.textContent, outline: getComputedStyle(element).outlineStyle };
     });
-    expect(focused).toEqual({ text: 'Skip to content', outline: 'solid' });
-    for (let step = 0; step < 4; step += 1) await keyboard.keyboard.press('Tab');
-    expect(await keyboard.evaluate(() => document.activeElement?.textContent)).toBe('Sign out');
+    expect(focused).toEqual({ text: 'Sign out', outline: 'solid' });
+    for (let step = 0; step < 4; step += 1) await keyboard.keyboard.press('Shift+Tab');
+    expect(await keyboard.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     await keyboard.context().close();
   });
 
@@ -366,9 +368,11 @@ describe('signing in', () => {
     const linkPage = await newPage(run);
     await linkPage.goto(`${run.app.origin}/console/link#${token}`);
     await expectAccessible(linkPage);
-    await linkPage.getByRole('button', { name: 'Sign in' }).click();
+    await linkPage.getByRole('button', { name: 'Sign in' }).focus();
+    await linkPage.keyboard.press('Enter');
     await linkPage.getByRole('button', { name: 'Sign out' }).waitFor();
     expect(linkPage.url()).toBe(`${run.app.origin}/console`);
+    await expect.poll(() => linkPage.evaluate(() => document.activeElement?.id)).toBe('content');
     await linkPage.context().close();
 
     const again = await newPage(run);
