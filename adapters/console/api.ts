@@ -16,6 +16,10 @@ export class ApiError extends Error {
   }
 }
 
+/** A failure that may pass if asked again: the hub not reached, its own failure, a timeout, or too many requests. */
+export const mayPass = (error: unknown): boolean =>
+  error instanceof ApiError && (error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500);
+
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** The raw response of a call that succeeded; a failure throws its `{message}` as an ApiError. */

@@ -1,8 +1,7 @@
-import { errorText } from './format.js';
-import { useEffect, useState } from 'preact/hooks';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
-import { Alert, Busy } from './components/feedback.js';
+import { Busy } from './components/feedback.js';
 import { Layout } from './components/layout.js';
+import { LoadFailure } from './components/load-failure.js';
 import { AccountPage } from './pages/account.js';
 import { ChatbotPage } from './pages/chatbot.js';
 import { ChatbotsPage } from './pages/chatbots.js';
@@ -12,27 +11,31 @@ import { NotFound } from './pages/not-found.js';
 import { SignInPage } from './pages/sign-in.js';
 import { checkSession } from './session.js';
 import { account } from './state.js';
+import { useLoad, type Loaded } from './use-load.js';
 
 // The console: the one-time link page works signed out; everything else asks for a sign-in
 // first, in place, so the page asked for shows once signed in.
 
+const OPENING = 'Opening the console';
+
 export function App() {
-  const [failure, setFailure] = useState<string>();
-  useEffect(() => {
-    checkSession().catch((error: unknown) => setFailure(errorText(error)));
-  }, []);
+  const session = useLoad(checkSession, []);
   return (
     <LocationProvider scope="/console">
-      <Shell failure={failure} />
+      <Shell session={session} />
     </LocationProvider>
   );
 }
 
-function Shell({ failure }: { failure: string | undefined }) {
+function Shell({ session }: { session: Loaded<void> }) {
   const { path } = useLocation();
   if (path === '/console/link') return <LinkPage />;
   if (account.value === undefined) {
-    return <main class="narrow">{failure ? <Alert>{failure}</Alert> : <Busy label="Opening the console" />}</main>;
+    return (
+      <main class="narrow">
+        {session.error ? <LoadFailure error={session.error} label={OPENING} loading={session.loading} onRetry={session.mayPass ? session.reload : undefined} /> : <Busy label={OPENING} />}
+      </main>
+    );
   }
   if (account.value === null) return <SignInPage />;
   return (

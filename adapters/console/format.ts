@@ -9,6 +9,9 @@ const count = new Intl.NumberFormat();
 /** A count with the reader's digit grouping: 10,000 messages, not 10000. */
 export const formatCount = (value: number): string => count.format(value);
 
+/** A count and its noun, singular for one: "1 conversation", "1,200 messages". */
+export const counted = (value: number, noun: string): string => `${formatCount(value)} ${noun}${value === 1 ? '' : 's'}`;
+
 /** `YYYY-MM-DD`, the API's day format, `days` ago in UTC (the API's days are UTC days). */
 export function dayAgo(days: number): string {
   return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);

@@ -1,4 +1,5 @@
-import { ApiError, call, callJson, explained } from './api.js';
+import { ApiError, callJson, explained } from './api.js';
+import { markedSignedIn } from './signed-in-mark.js';
 import { signedIn, signedOut } from './state.js';
 import type { Account } from './types.js';
 
@@ -6,8 +7,9 @@ import type { Account } from './types.js';
 
 type SessionAnswer = { data: { account: Account } };
 
-/** Asks the hub who the cookie belongs to, if anyone. */
+/** Asks the hub who the cookie belongs to, if this browser signed in; else no one is. */
 export async function checkSession(): Promise<void> {
+  if (!markedSignedIn()) return signedOut(false);
   try {
     signedIn((await callJson<SessionAnswer>('GET', '/console/session')).data.account);
   } catch (error) {
@@ -32,6 +34,6 @@ export async function signIn(credential: { apiKey: string } | { linkToken: strin
 }
 
 export async function signOut(): Promise<void> {
-  await call('DELETE', '/console/session');
+  await callJson('DELETE', '/console/session');
   signedOut(false);
 }

@@ -1,16 +1,20 @@
+import { mayPass } from './api.js';
 import { errorText } from './format.js';
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { Alert, Busy } from './components/feedback.js';
+import { Busy } from './components/feedback.js';
+import { LoadFailure } from './components/load-failure.js';
 
-// Loading what a page shows: progress while it comes, the API's message if it fails.
+// Loading what a page shows: progress while it comes, the API's message if it fails, and
+// "Try again" when asking again may help (not for a chatbot that is not there, or a refused range).
 
-export type Loaded<T> = { data?: T; error?: string; loading: boolean; reload: () => void };
+type LoadState<T> = { data?: T; error?: string; mayPass?: boolean; loading: boolean };
+export type Loaded<T> = LoadState<T> & { reload: () => void };
 
 const sameValues = (a: unknown[] | undefined, b: unknown[]) => a?.length === b.length && a.every((value, index) => Object.is(value, b[index]));
 
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+  const [state, setState] = useState<LoadState<T>>({ loading: true });
   const [round, setRound] = useState(0);
   const loadedFor = useRef<unknown[]>();
   useEffect(() => {
@@ -22,7 +26,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
     setState((previous) => ({ ...previous, loading: true }));
     load().then(
       (data) => current && setState({ data, loading: false }),
-      (error: unknown) => current && setState((previous) => ({ data: again ? previous.data : undefined, error: errorText(error), loading: false })),
+      (error: unknown) =>
+        current && setState((previous) => ({ data: again ? previous.data : undefined, error: errorText(error), mayPass: mayPass(error), loading: false })),
     );
     return () => {
       current = false;
@@ -33,12 +38,13 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { ...state, reload };
 }
 
-/** Shows progress, the error, or the data once there is some (kept while it reloads, and with the error of a reload that failed). */
+/** Shows progress, the error with "Try again", or the data once there is some (kept while it reloads, and with the error of a reload that failed). */
 export function Show<T>({ loaded, label, children }: { loaded: Loaded<T>; label: string; children: (data: T) => ComponentChildren }) {
-  if (loaded.data === undefined) return loaded.error ? <Alert>{loaded.error}</Alert> : <Busy label={label} />;
+  const failure = loaded.error && <LoadFailure error={loaded.error} label={label} loading={loaded.loading} onRetry={loaded.mayPass ? loaded.reload : undefined} />;
+  if (loaded.data === undefined) return failure || <Busy label={label} />;
   return (
     <>
-      {loaded.error && <Alert>{loaded.error}</Alert>}
+      {failure}
       {children(loaded.data)}
     </>
   );

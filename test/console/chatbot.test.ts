@@ -135,7 +135,7 @@ describe('analytics', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => page.getByRole('log').locator('[aria-busy]').count()).toBe(0);
     await page.getByRole('navigation', { name: 'Chatbot' }).getByRole('link', { name: 'Analytics' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'In these days' }).textContent()).toMatch(/1 conversations, 6 messages, 3 credits/);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'In these days' }).textContent()).toMatch(/^In these days: 1 conversation, 6 messages, 3 credits, /);
     // The charts draw in an effect, after the totals have rendered.
     await expect.poll(() => page.locator('.chart canvas').count()).toBe(2);
     await page.getByRole('region', { name: 'Questions it could not answer' }).getByText('Do you sell bicycles?').waitFor();

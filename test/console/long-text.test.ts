@@ -63,6 +63,32 @@ describe('a name of 200 letters (or a label of 100) without a space', () => {
   });
 });
 
+describe('on a 360 px screen', () => {
+  it('keeps the words of a source’s line whole, its buttons going under it rather than squeezing it into a column', async () => {
+    const narrow = await newPage(run, 360);
+    await signIn(narrow, run.app);
+    await narrow.goto(`${run.app.origin}/console/chatbots/${chatbotId}/sources`);
+    const line = narrow.getByRole('list', { name: 'Sources' }).getByRole('listitem').first().locator('.grow');
+    await line.waitFor();
+    // The words drawn on more than one line.
+    const broken = await line.evaluate((element) => {
+      const words: string[] = [];
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const match of (node.textContent ?? '').matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1) words.push(match[0]);
+        }
+      }
+      return words;
+    });
+    expect(broken).toEqual([]);
+    await narrow.context().close();
+  });
+});
+
 describe('text longer than the API takes', () => {
   it('is explained next to its field in Settings, and nothing is saved', async () => {
     await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/settings`);

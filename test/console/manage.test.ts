@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookDispatcher } from '../../jobs/webhooks/dispatcher.js';
@@ -41,6 +41,31 @@ afterAll(async () => {
   receiver.close();
   await run.close();
 });
+
+const dispatcher = () =>
+  createWebhookDispatcher({
+    store: run.app.store,
+    logger: pino({ level: 'silent' }),
+    allowPrivate: true,
+    timeoutMs: 5_000,
+    retryForMs: 60_000,
+    disableAfterMs: 60_000,
+  });
+
+/** The log is read again every 2 s while a test's delivery is pending: a read comes well within this. */
+const LOG_POLL = { timeout: 10_000 };
+/** Longer than two of those 2 s. */
+const LOG_QUIET_MS = 5_000;
+
+/** Counts the page's reads of a webhook's delivery log until stopped. */
+function readsOfTheLog() {
+  const reads = { count: 0, stop: () => page.off('request', count) };
+  const count = (request: Request) => {
+    if (request.method() === 'GET' && /\/integrations\/webhooks\/[^/]+\/deliveries$/.test(new URL(request.url()).pathname)) reads.count += 1;
+  };
+  page.on('request', count);
+  return reads;
+}
 
 const chatbotPage = (section: string) => page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/${section}`);
 const section = (name: string | RegExp) => page.getByRole('region', { name });
@@ -126,21 +151,21 @@ describe('connect', () => {
     await hooks.getByRole('button', { name: 'Add webhook' }).click();
     const secret = await hooks.locator('code.secret').textContent();
     expect(secret).toMatch(/^whsec_/);
+    const reads = readsOfTheLog();
     await hooks.getByRole('button', { name: 'Send test' }).click();
     await hooks.getByText('Test queued').waitFor();
-    const dispatcher = createWebhookDispatcher({
-      store: run.app.store,
-      logger: pino({ level: 'silent' }),
-      allowPrivate: true,
-      timeoutMs: 5_000,
-      retryForMs: 60_000,
-      disableAfterMs: 60_000,
-    });
-    const outcomes = await dispatcher.tick();
+    // Read once the send returned, and again while the test waits for the delivery job.
+    await hooks.getByText('No deliveries yet.').waitFor();
+    await expect.poll(() => reads.count, LOG_POLL).toBeGreaterThan(1);
+    const outcomes = await dispatcher().tick();
     expect(outcomes.map(({ status }) => status)).toContain('delivered');
     expect(received).toBeGreaterThan(0);
-    await hooks.getByRole('button', { name: 'Refresh the log' }).click();
     await hooks.getByRole('cell', { name: 'delivered' }).first().waitFor();
+    // Delivered: the log is not read again.
+    const once = reads.count;
+    await page.waitForTimeout(LOG_QUIET_MS);
+    expect(reads.count).toBe(once);
+    reads.stop();
     await expectAccessible(page);
     await page.reload();
     await section('Webhooks').getByText(url).waitFor();
@@ -150,6 +175,21 @@ describe('connect', () => {
     expect(await section('Webhooks').getByText(url, { exact: true }).count()).toBe(1);
     await section('Webhooks').getByRole('button', { name: `Yes, remove “${url}”` }).click();
     await section('Webhooks').getByText('No webhooks yet.').waitFor();
+  });
+
+  it('stops reading a test’s delivery log once the page is left', async () => {
+    const hooks = section('Webhooks');
+    await hooks.getByLabel('Webhook URL').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/left`);
+    await hooks.getByRole('button', { name: 'Add webhook' }).click();
+    const reads = readsOfTheLog();
+    await hooks.getByRole('button', { name: 'Send test' }).click();
+    await expect.poll(() => reads.count, LOG_POLL).toBeGreaterThan(1);
+    await page.getByRole('navigation', { name: 'Chatbot' }).getByRole('link', { name: 'Activity' }).click();
+    await page.getByRole('heading', { name: /^Activity/ }).waitFor();
+    const left = reads.count;
+    await page.waitForTimeout(LOG_QUIET_MS);
+    expect(reads.count).toBe(left);
+    reads.stop();
   });
 });
 

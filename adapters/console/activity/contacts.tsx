@@ -6,6 +6,7 @@ import { SubmitButton } from '../components/busy-button.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { Alert, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
+import { counted } from '../format.js';
 import type { Chatbot, Contact } from '../types.js';
 import { readPages } from '../paged.js';
 import { Show, useLoad } from '../use-load.js';
@@ -38,7 +39,7 @@ export function Contacts({ chatbot }: { chatbot: Chatbot }) {
           ) : (
             <div>
               <p class="muted" role="status">
-                {list.length < total ? `${list.length} of ${total} contacts shown.` : `${total} contact${total === 1 ? '' : 's'}.`}
+                {list.length < total ? `${list.length} of ${total} contacts shown.` : `${counted(total, 'contact')}.`}
               </p>
               <ul class="plain" aria-label="Contacts">
                 {list.map((contact) => (

@@ -4,7 +4,7 @@ import { isPersonAsked } from '../../../src/domain/person-asked.js';
 import { callJson, query } from '../api.js';
 import { Select, TextInput } from '../components/fields.js';
 import { inRange, rangeProblem } from '../date-range.js';
-import { formatTime } from '../format.js';
+import { counted, formatTime } from '../format.js';
 import type { Chatbot, Conversation } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import { LIST_REFRESH_MS, useRefresh } from '../use-refresh.js';
@@ -78,7 +78,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
                   </>
                 )}
                 <p class="muted" role="status">
-                  {shown.length} conversation{shown.length === 1 ? '' : 's'}
+                  {counted(shown.length, 'conversation')}
                   {more && `, of the newest ${list.length}: “Load more” for older ones`}
                 </p>
                 <ConversationList label="Conversations" list={shown} open={open} openUrl={openUrl} titleOf={firstMessage} />

@@ -4,7 +4,7 @@ import { call, explained, query } from '../api.js';
 import { useAction } from '../components/action.js';
 import { AnswerForm } from '../components/answer-form.js';
 import { Alert, Notice } from '../components/feedback.js';
-import { formatTime } from '../format.js';
+import { counted, formatTime } from '../format.js';
 import { FULL } from '../knowledge/add.js';
 import { readPages } from '../paged.js';
 import { Show, useLoad } from '../use-load.js';
@@ -46,7 +46,7 @@ export function UnansweredQuestions({ base }: { base: string }) {
           ) : (
             <>
               <p class="muted" role="status">
-                {list.length < total ? `The ${list.length} most asked of ${total} open questions.` : `${total} open question${total === 1 ? '' : 's'}.`}
+                {list.length < total ? `The ${list.length} most asked of ${total} open questions.` : `${counted(total, 'open question')}.`}
               </p>
               <ul class="plain" aria-label="Open questions">
                 {list.map((group) => (
@@ -88,7 +88,7 @@ function Question({ base, group, onSettled }: { base: string; group: Unanswered;
         <div class="grow">
           {group.question}
           <div class="muted">
-            asked {group.count} time{group.count === 1 ? '' : 's'}, last {formatTime(group.last_asked_at)}
+            asked {counted(group.count, 'time')}, last {formatTime(group.last_asked_at)}
           </div>
         </div>
         {!answering && (

@@ -44,3 +44,11 @@ export function focusAfterRemoval(heading: HTMLElement | null): void {
     target.focus();
   });
 }
+
+/**
+ * For a page shown in place of the console (signing in, a one-time link): once it gives way to the
+ * console, the console's page takes the focus, as a page the console opens does, rather than the body.
+ */
+export function useFocusOnLeaving(): void {
+  useEffect(() => () => focusAfterRemoval(null), []);
+}

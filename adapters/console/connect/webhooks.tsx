@@ -9,12 +9,15 @@ import { TextInput } from '../components/fields.js';
 import { formatTime } from '../format.js';
 import type { Chatbot } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
+import { useRefresh } from '../use-refresh.js';
 import { BusyButton, SubmitButton } from '../components/busy-button.js';
 
 // Webhooks for the chatbot's leads: the signing secret is shown once, at creation; each webhook
 // has its delivery log and a "Send test" ping.
 
 type Webhook = { id: string; url: string; events: string[]; enabled: boolean; disabledReason: string | null; created_at: string };
+/** A "Send test" that returned: the event it queued, and when. */
+type SentTest = { eventId: string; at: number };
 type Attempt = { eventId: string; event: string; attempt: number; status: string; responseCode: number | null; error: string | null; at: string };
 
 const WEBHOOK_REFUSED =
@@ -75,14 +78,14 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
 
 function WebhookRow({ webhook, onRemove }: { webhook: Webhook; onRemove: () => void }) {
   const [open, setOpen] = useState(false);
-  const [sent, setSent] = useState(0);
+  const [sent, setSent] = useState<SentTest>();
   const test = useAction();
-  const sendTest = async () => {
-    if (await test.run(() => call('POST', `/integrations/webhooks/${encodeURIComponent(webhook.id)}/test`))) {
-      setSent((count) => count + 1);
+  const sendTest = () =>
+    test.run(async () => {
+      const { eventId } = await callData<{ eventId: string }>('POST', `/integrations/webhooks/${encodeURIComponent(webhook.id)}/test`);
+      setSent({ eventId, at: Date.now() });
       setOpen(true);
-    }
-  };
+    });
   return (
     <li>
       <div class="actions">
@@ -98,14 +101,24 @@ function WebhookRow({ webhook, onRemove }: { webhook: Webhook; onRemove: () => v
         <ConfirmButton verb="Remove" name={webhook.url} busy={false} onConfirm={onRemove} />
       </div>
       {test.failure && <Alert>{test.failure}</Alert>}
-      {sent > 0 && <Notice>Test queued: its delivery shows in the log.</Notice>}
-      {open && <Deliveries webhookId={webhook.id} round={sent} />}
+      {sent && <Notice>Test queued: its delivery shows in the log.</Notice>}
+      {open && <Deliveries webhookId={webhook.id} sent={sent} />}
     </li>
   );
 }
 
-function Deliveries({ webhookId, round }: { webhookId: string; round: number }) {
-  const attempts = useLoad(() => callData<Attempt[]>('GET', `/integrations/webhooks/${encodeURIComponent(webhookId)}/deliveries`), [webhookId, round]);
+/**
+ * The test is delivered by the delivery job, which looks for work every second and waits up to
+ * WEBHOOK_TIMEOUT_MS (10 s) for the receiver: the log is read again this often until the test
+ * was delivered or failed for good, for this long at most (a failed try is retried 30 s or more later).
+ */
+const FOLLOW_TEST = { everyMs: 2_000, forMs: 30_000 };
+
+/** Read once "Send test" returns, then again while its delivery is pending, as `FOLLOW_TEST` says. */
+function Deliveries({ webhookId, sent }: { webhookId: string; sent: SentTest | undefined }) {
+  const attempts = useLoad(() => callData<Attempt[]>('GET', `/integrations/webhooks/${encodeURIComponent(webhookId)}/deliveries`), [webhookId, sent]);
+  const pending = sent !== undefined && !attempts.data?.some((attempt) => attempt.eventId === sent.eventId && attempt.status !== 'pending');
+  useRefresh(attempts, FOLLOW_TEST.everyMs, pending && Date.now() - sent.at < FOLLOW_TEST.forMs);
   return (
     <>
       <Show loaded={attempts} label="Loading the deliveries">

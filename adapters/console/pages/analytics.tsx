@@ -5,7 +5,7 @@ import { UnansweredQuestions } from '../analytics/unanswered.js';
 import { TextInput } from '../components/fields.js';
 import { MAX_DAYS } from '../../../src/domain/analytics-range.js';
 import { inRange, rangeProblem } from '../date-range.js';
-import { dayAgo } from '../format.js';
+import { counted, dayAgo, formatCount } from '../format.js';
 import { Show, useLoad } from '../use-load.js';
 import type { ChatbotPageProps } from './chatbot-section.js';
 
@@ -73,8 +73,9 @@ function Charts({ data }: { data: Analytics }) {
   return (
     <>
       <p role="status">
-        In these days: {totals.conversations} conversations, {totals.messages.user + totals.messages.assistant} messages, {totals.credits} credits,{' '}
-        {totals.feedback.up} answers rated helpful and {totals.feedback.down} not, {totals.declined} declined.
+        In these days: {counted(totals.conversations, 'conversation')}, {counted(totals.messages.user + totals.messages.assistant, 'message')},{' '}
+        {counted(totals.credits, 'credit')}, {counted(totals.feedback.up, 'answer')} rated helpful and {formatCount(totals.feedback.down)} not,{' '}
+        {formatCount(totals.declined)} declined.
       </p>
       <DayChart title="Conversations, messages and credits per day" days={days} series={activity} />
       <DayChart title="Answers rated and declined per day" days={days} series={answers} />

@@ -2,6 +2,7 @@ import { errorText } from '../format.js';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { Alert, Busy } from '../components/feedback.js';
+import { useFocusOnLeaving } from '../components/focus-moves.js';
 import { signIn } from '../session.js';
 
 // The one-time sign-in link: its token rides in the URL's fragment, which no request carries,
@@ -12,6 +13,7 @@ export function LinkPage() {
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
   const token = location.hash.slice(1);
+  useFocusOnLeaving();
 
   const use = async () => {
     setBusy(true);

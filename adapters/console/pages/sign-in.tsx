@@ -2,6 +2,7 @@ import { errorText } from '../format.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Alert, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
+import { useFocusOnLeaving } from '../components/focus-moves.js';
 import { signIn } from '../session.js';
 import { sessionEnded } from '../state.js';
 import { SubmitButton } from '../components/busy-button.js';
@@ -18,6 +19,7 @@ export function SignInPage() {
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
   const main = useRef<HTMLElement>(null);
+  useFocusOnLeaving();
   useEffect(() => {
     document.title = TITLE;
     if (document.activeElement === document.body) main.current?.focus({ preventScroll: true });
