@@ -50,10 +50,13 @@ const commands: Record<string, Command> = {
     console.log(apiKey);
   },
   async 'create-key'([name], { label, store: open }) {
+    // The label is checked before anything is printed: a script's `tail -n 1` must never take the heading for a key.
+    const keyLabel = requireLabel(label);
     const store = await open();
     const account = await findAccount(store, requireName(name));
+    const { apiKey } = await createApiKey(store, account, keyLabel);
     console.log(`New API key for ${account.name}, shown once:`);
-    console.log((await createApiKey(store, account, requireLabel(label))).apiKey);
+    console.log(apiKey);
   },
   async 'console-link'([name], { store: open }) {
     const store = await open();

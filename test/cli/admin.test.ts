@@ -44,6 +44,14 @@ describe('npm run admin', () => {
     expect((await runAdmin(['create-key', 'nobody'], { DATABASE_URL })).code).toBe(2);
   });
 
+  it('create-key with a bad label prints nothing a script could take for a key', async () => {
+    const DATABASE_URL = tempDatabaseUrl();
+    await runAdmin(['create-account', 'acme'], { DATABASE_URL });
+    const refused = await runAdmin(['create-key', 'acme', '--label', ''], { DATABASE_URL });
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toContain('--label takes 1 to 100 characters');
+  });
+
   it('delete-account asks for --yes, then deletes the account, so its key no longer signs in', async () => {
     const DATABASE_URL = tempDatabaseUrl();
     const key = (await runAdmin(['create-account', 'acme'], { DATABASE_URL })).stdout.trim().split('\n').at(-1) as string;
