@@ -81,6 +81,7 @@ describe('npm start', () => {
       { DATABASE_URL: 'postgres://db.example.com/switchboard' },
       'Invalid configuration:\n  DATABASE_URL: expected sqlite:PATH, sqlite::memory:, or a mongodb:// or mongodb+srv:// URL',
     ],
+    ['a PUBLIC_URL without its scheme', { PUBLIC_URL: 'switchboard.example.com' }, 'Invalid configuration:\n  PUBLIC_URL: expected an http:// or https:// URL'],
     [
       'a MongoDB nobody answers at',
       { DATABASE_URL: 'mongodb://127.0.0.1:1/switchboard?serverSelectionTimeoutMS=200' },
