@@ -7,6 +7,7 @@ import { createAccount, deleteAccount } from '../domain/accounts.js';
 import { apiKeyLabel, createApiKey } from '../domain/api-keys.js';
 import { CONSOLE_LINK_MS, createConsoleLink } from '../domain/console-sessions.js';
 import { HubError } from '../domain/errors.js';
+import { startFailure } from '../startup.js';
 import { backupSqlite, databaseLocation, openStore } from '../store/index.js';
 import type { Quota, Store } from '../store/port.js';
 
@@ -201,7 +202,8 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   const known = error instanceof UsageError || error instanceof HubError || error instanceof ConfigError || isArgumentError(error);
-  console.error(known ? `admin: ${describeError(error)}` : error);
+  // A database that cannot be opened or reached is said as the hub says it; a fault keeps its stack.
+  console.error(`admin: ${known ? describeError(error) : startFailure(error)}`);
   process.exitCode = known ? 2 : 1;
 }
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAdmin, startMain, stop, tempDatabaseUrl } from '../support/processes.js';
 
@@ -33,6 +36,19 @@ describe('npm run admin', () => {
     const badNumber = await runAdmin(['create-account', 'b', '--max-chatbots', '0'], { DATABASE_URL });
     expect(badNumber.code).toBe(2);
     expect((await runAdmin(['frobnicate'], { DATABASE_URL })).code).toBe(2);
+  });
+
+  it('says in one sentence that the database cannot be reached or opened, exiting 1', async () => {
+    const unreachable = await runAdmin(['list-accounts'], { DATABASE_URL: 'mongodb://127.0.0.1:1/switchboard?serverSelectionTimeoutMS=200' });
+    expect(unreachable).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'admin: the MongoDB database DATABASE_URL names cannot be reached (connect ECONNREFUSED 127.0.0.1:1).\n',
+    });
+    const notADatabase = join(mkdtempSync(join(tmpdir(), 'switchboard-')), 'notes.txt');
+    writeFileSync(notADatabase, 'not a database, but long enough to be read as one by SQLite at all');
+    const unopenable = await runAdmin(['list-accounts'], { DATABASE_URL: `sqlite:${notADatabase}` });
+    expect(unopenable).toEqual({ code: 1, stdout: '', stderr: 'admin: the SQLite database DATABASE_URL names cannot be opened (file is not a database).\n' });
   });
 
   it('create-key issues another key for an existing account', async () => {
