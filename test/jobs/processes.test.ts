@@ -86,6 +86,8 @@ describe('deployment', () => {
     try {
       await slack.waitFor(() => slack.callsTo('chat.postMessage').length === 1, 10_000);
       await slack.waitFor(() => started.output().includes('lead digest posted'), 5_000);
+      const metrics = await (await fetch(`${new URL(started.apiUrl).origin}/metrics`)).text();
+      expect(metrics).toContain('switchboard_digest_runs_total{platform="slack",status="posted"} 1');
     } finally {
       expect(await stop(started.child)).toBe(0);
     }
