@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startMain, stop, tempDatabaseUrl } from './support/processes.js';
+import { runAdmin, startMain, stop, tempDatabaseUrl } from './support/processes.js';
 
 const KEY = /sb_[A-Za-z0-9_-]{32}/;
 
@@ -71,6 +71,14 @@ describe('npm start', () => {
     expect(started.output()).toContain('"signal":"SIGTERM","msg":"shutting down"');
     // The shell npm runs the script in passed the signal to nobody: the hub served on, orphaned.
     expect(() => process.kill(hub, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+  });
+
+  it('refuses in one plain sentence a BOOTSTRAP_API_KEY another account holds, exiting 1', async () => {
+    const DATABASE_URL = tempDatabaseUrl();
+    const key = (await runAdmin(['create-account', 'acme'], { DATABASE_URL })).stdout.trim().split('\n').at(-1) as string;
+    await expect(startMain({ DATABASE_URL, BOOTSTRAP_API_KEY: key })).rejects.toThrow(
+      new Error('exited 1 before listening:\nSwitchboard could not start: BOOTSTRAP_API_KEY already belongs to the account acme.\n'),
+    );
   });
 
   // Each was an uncaught exception: a source excerpt and a stack, for MongoDB sixty lines of the driver's topology.
