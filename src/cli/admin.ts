@@ -106,9 +106,11 @@ const commands: Record<string, Command> = {
   },
 };
 
+// A dump without --oplog copies one collection after another, so a write made meanwhile can be in some and not others.
 const MONGODB_BACKUPS =
-  'backup copies SQLite databases. For MongoDB, use mongodump --uri "$DATABASE_URL" --archive=FILE --gzip ' +
-  "(mongorestore to restore), or your provider's backups (MongoDB Atlas: cloud backups with point-in-time restore).";
+  "backup copies SQLite databases. For MongoDB, use your provider's backups (MongoDB Atlas: cloud backups with " +
+  'point-in-time restore) or, on your own replica set, mongodump --oplog --gzip --archive=FILE with --uri naming ' +
+  'the whole set (no database), restored with mongorestore --oplogReplay: see Backups in the README.';
 
 function requireName(name: string | undefined): string {
   if (!name?.trim()) throw new UsageError('an account NAME is required');
