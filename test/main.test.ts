@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { runAdmin, startMain, stop, tempDatabaseUrl } from './support/processes.js';
 
@@ -50,16 +52,21 @@ describe('npm start', () => {
   it('finishes a request in flight on SIGTERM, then exits 0', async () => {
     const bootstrap = 'sb_bootstrap_key_for_tests_111111111';
     const started = await startMain({ DATABASE_URL: tempDatabaseUrl(), BOOTSTRAP_API_KEY: bootstrap });
-    const sourceText = 'A paragraph of training text. '.repeat(200_000);
-    const inFlight = fetch(`${started.apiUrl}/create-chatbot`, {
+    const body = JSON.stringify({ chatbotName: 'Big', sourceText: 'A paragraph of training text. '.repeat(200_000) });
+    // The signal goes once the hub has read the request's head (its 100 Continue says so), so the
+    // request is in flight however busy the machine: a wait of a few milliseconds was not always.
+    const request = httpRequest(`${started.apiUrl}/create-chatbot`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${bootstrap}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ chatbotName: 'Big', sourceText }),
+      headers: { Authorization: `Bearer ${bootstrap}`, 'Content-Type': 'application/json', Expect: '100-continue' },
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const status = new Promise<number | undefined>((resolve, reject) => {
+      request.once('response', (response) => resolve(response.resume().statusCode)).once('error', reject);
+    });
+    request.flushHeaders();
+    await once(request, 'continue');
     const exited = stop(started.child);
-    const response = await inFlight;
-    expect(response.status).toBe(200);
+    request.end(body);
+    expect(await status).toBe(200);
     expect(await exited).toBe(0);
   });
 
