@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { ConfigError } from '../src/config.js';
 import { createHubClient, hubApiUrl, type HubClient } from './hub-client.js';
 
 // What the Procfile's `slack` and `discord` processes share: staying idle when they have nothing
@@ -14,9 +15,9 @@ export function stayIdle(logger: Logger, why: string): void {
   setInterval(() => undefined, 2 ** 30);
 }
 
-/** The hub at HUB_URL, reached with HUB_API_KEY; throws when the key is missing. */
+/** The hub at HUB_URL, reached with HUB_API_KEY; a missing key is a setting's mistake (ConfigError). */
 export function remoteHub(hubUrl: string, apiKey: string | undefined): { hub: HubClient; apiUrl: string } {
-  if (!apiKey) throw new Error('HUB_API_KEY is not set: the adapter needs an API key of the hub');
+  if (!apiKey) throw new ConfigError('Invalid configuration:\n  HUB_API_KEY: required with HUB_URL: the adapter needs an API key of the hub');
   const apiUrl = hubApiUrl(hubUrl);
   return { hub: createHubClient(apiUrl, apiKey), apiUrl };
 }

@@ -1,12 +1,19 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Store } from '../src/store/port.js';
+import { waitAtMost } from './grace.js';
 
 // Hourly store upkeep. The repair (Store.repair): on MongoDB without transactions it recomputes
 // counters and removes what a crash between two writes left behind. Then done handoff notices and
 // webhook deliveries past their retention are removed. Any number of processes may run it.
 
 const HOURLY = '17 * * * *';
+/**
+ * How long a stop waits for a pass in progress. The MongoDB repair waits 30 s between its two
+ * reads, and a stop that waited it out would outlast a container's grace period; a pass cut short
+ * is finished by the next one, as after a crash.
+ */
+const STOP_GRACE_MS = 5_000;
 
 /**
  * How long a done handoff notice is kept. An adapter marks a notice done again at most a lease
@@ -22,7 +29,7 @@ export const DONE_NOTICE_RETENTION_MS = 30 * 24 * 60 * 60_000;
  */
 export const DONE_DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
 
-export type Maintenance = { stop(): Promise<void> };
+export type Maintenance = { stop(graceMs?: number): Promise<void> };
 
 /** One pass: the repair, then the prunes of done handoff notices and webhook deliveries. */
 export async function maintainStore(store: Store, log: Logger, now = new Date()): Promise<void> {
@@ -34,7 +41,7 @@ export async function maintainStore(store: Store, log: Logger, now = new Date())
   if (deliveries > 0) log.info({ deliveries }, 'done webhook deliveries removed');
 }
 
-export function startMaintenance(store: Store, logger: Logger): Maintenance {
+export function startMaintenance(store: Store, logger: Logger, { schedule = HOURLY } = {}): Maintenance {
   const log = logger.child({ job: 'store-repair' });
   let running: Promise<void> | undefined;
   const maintain = () => {
@@ -42,11 +49,11 @@ export function startMaintenance(store: Store, logger: Logger): Maintenance {
       .catch((error: unknown) => log.error({ err: error }, 'store repair failed'))
       .finally(() => (running = undefined));
   };
-  const task: ScheduledTask = cron.schedule(HOURLY, maintain, { name: 'store-repair' });
+  const task: ScheduledTask = cron.schedule(schedule, maintain, { name: 'store-repair' });
   return {
-    async stop() {
+    async stop(graceMs = STOP_GRACE_MS) {
       await task.destroy();
-      await running;
+      await waitAtMost(running, graceMs);
     },
   };
 }

@@ -83,7 +83,8 @@ export type SlackConfig = {
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
-  PUBLIC_URL: optionalText,
+  // Links, the console's origin and its cookies are made from it: `hub.example.com` without a scheme would make none of them.
+  PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL' }).optional()),
   DATABASE_URL: databaseUrl(/^(sqlite:|mongodb(\+srv)?:\/\/)/, 'sqlite:PATH, sqlite::memory:, or a mongodb:// or mongodb+srv:// URL'),
   MONGODB_URI: databaseUrl(/^mongodb(\+srv)?:\/\//, 'a mongodb:// or mongodb+srv:// URL'),
   BOOTSTRAP_API_KEY: optionalText,

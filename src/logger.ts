@@ -12,6 +12,16 @@ const NAMED_SECRET_PATHS = [
 ];
 const SECRET_PATHS = [...NAMED_SECRET_PATHS, '*.apiKey', '*.token'];
 const CENSOR = '[redacted]';
+// Discord's API errors carry the URL they called (`err.url`), and an interaction's callback and
+// its webhook hold the interaction's token in their path: `/interactions/ID/TOKEN/…`, `/webhooks/ID/TOKEN/…`.
+const TOKEN_IN_PATH = /(\/(?:interactions|webhooks)\/\d+\/)[^/?#]+/g;
+
+/** pino's own error serializer (which passes on what is no error, null included), with a URL's path tokens censored. */
+function errorWithoutTokens(error: Error): unknown {
+  const serialized = pino.stdSerializers.err(error) as { url?: unknown } | null | undefined;
+  if (serialized && typeof serialized.url === 'string') serialized.url = serialized.url.replace(TOKEN_IN_PATH, `$1${CENSOR}`);
+  return serialized;
+}
 
 export type LogOutput = {
   /** Coloured, human-readable lines instead of JSON; by default when stdout is a terminal. */
@@ -31,7 +41,7 @@ const FLUSH_MS = 250;
  * throughput.
  */
 export function createLogger(level: string, output: LogOutput = {}): Logger {
-  const options = { level, redact: { paths: SECRET_PATHS, censor: CENSOR } };
+  const options = { level, redact: { paths: SECRET_PATHS, censor: CENSOR }, serializers: { err: errorWithoutTokens } };
   if (output.pretty ?? Boolean(process.stdout.isTTY)) {
     return pino(options, PinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }));
   }

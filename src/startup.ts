@@ -1,4 +1,5 @@
 import { ConfigError } from './config.js';
+import { HubError } from './domain/errors.js';
 
 // How a process of Switchboard (web, slack, discord, clock) fails to start on what its operator
 // controls: a setting, the database, the port. One plain sentence on stderr and exit code 1, not
@@ -18,6 +19,8 @@ export async function startOrExit<T>(what: string, step: () => T | Promise<T>): 
 /** What went wrong, in the operator's terms. */
 export function startFailure(error: unknown): string {
   if (error instanceof ConfigError) return error.message;
+  // A use case run at start refused what a setting asks (BOOTSTRAP_API_KEY held by another account).
+  if (error instanceof HubError) return `${error.message}.`;
   const { name, message, code, syscall } = error as { name?: string; message?: string; code?: string; syscall?: string };
   // Mongoose's and the driver's: no server of the deployment answered within the selection timeout.
   if (name?.endsWith('ServerSelectionError')) return `the MongoDB database DATABASE_URL names cannot be reached (${message}).`;

@@ -1,5 +1,7 @@
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { startMain, stop, tempDatabaseUrl } from './support/processes.js';
+import { runAdmin, startMain, stop, tempDatabaseUrl } from './support/processes.js';
 
 const KEY = /sb_[A-Za-z0-9_-]{32}/;
 
@@ -50,16 +52,21 @@ describe('npm start', () => {
   it('finishes a request in flight on SIGTERM, then exits 0', async () => {
     const bootstrap = 'sb_bootstrap_key_for_tests_111111111';
     const started = await startMain({ DATABASE_URL: tempDatabaseUrl(), BOOTSTRAP_API_KEY: bootstrap });
-    const sourceText = 'A paragraph of training text. '.repeat(200_000);
-    const inFlight = fetch(`${started.apiUrl}/create-chatbot`, {
+    const body = JSON.stringify({ chatbotName: 'Big', sourceText: 'A paragraph of training text. '.repeat(200_000) });
+    // The signal goes once the hub has read the request's head (its 100 Continue says so), so the
+    // request is in flight however busy the machine: a wait of a few milliseconds was not always.
+    const request = httpRequest(`${started.apiUrl}/create-chatbot`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${bootstrap}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ chatbotName: 'Big', sourceText }),
+      headers: { Authorization: `Bearer ${bootstrap}`, 'Content-Type': 'application/json', Expect: '100-continue' },
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const status = new Promise<number | undefined>((resolve, reject) => {
+      request.once('response', (response) => resolve(response.resume().statusCode)).once('error', reject);
+    });
+    request.flushHeaders();
+    await once(request, 'continue');
     const exited = stop(started.child);
-    const response = await inFlight;
-    expect(response.status).toBe(200);
+    request.end(body);
+    expect(await status).toBe(200);
     expect(await exited).toBe(0);
   });
 
@@ -73,6 +80,14 @@ describe('npm start', () => {
     expect(() => process.kill(hub, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
   });
 
+  it('refuses in one plain sentence a BOOTSTRAP_API_KEY another account holds, exiting 1', async () => {
+    const DATABASE_URL = tempDatabaseUrl();
+    const key = (await runAdmin(['create-account', 'acme'], { DATABASE_URL })).stdout.trim().split('\n').at(-1) as string;
+    await expect(startMain({ DATABASE_URL, BOOTSTRAP_API_KEY: key })).rejects.toThrow(
+      new Error('exited 1 before listening:\nSwitchboard could not start: BOOTSTRAP_API_KEY already belongs to the account acme.\n'),
+    );
+  });
+
   // Each was an uncaught exception: a source excerpt and a stack, for MongoDB sixty lines of the driver's topology.
   it.each([
     ['a bad number', { PORT: 'eighty' }, 'Invalid configuration:\n  PORT: Invalid input: expected number, received NaN'],
@@ -81,6 +96,7 @@ describe('npm start', () => {
       { DATABASE_URL: 'postgres://db.example.com/switchboard' },
       'Invalid configuration:\n  DATABASE_URL: expected sqlite:PATH, sqlite::memory:, or a mongodb:// or mongodb+srv:// URL',
     ],
+    ['a PUBLIC_URL without its scheme', { PUBLIC_URL: 'switchboard.example.com' }, 'Invalid configuration:\n  PUBLIC_URL: expected an http:// or https:// URL'],
     [
       'a MongoDB nobody answers at',
       { DATABASE_URL: 'mongodb://127.0.0.1:1/switchboard?serverSelectionTimeoutMS=200' },

@@ -20,8 +20,9 @@ if (!config.discord || !config.hubUrl) {
     config.discord ? 'HUB_URL is not set: the Discord adapter runs inside `npm start`' : 'DISCORD_TOKEN is not set',
   );
 } else {
+  const { hubUrl, hubApiKey } = config;
+  const { hub, apiUrl } = await startOrExit('The Discord adapter', () => remoteHub(hubUrl, hubApiKey));
   try {
-    const { hub, apiUrl } = remoteHub(config.hubUrl, config.hubApiKey);
     logger.info({ hub: apiUrl }, 'starting the Discord adapter');
     bot = await startDiscordBot({ config: config.discord, hub, logger });
   } catch (error) {

@@ -27,8 +27,10 @@ if (!config.slack || !config.hubUrl) {
       : 'SLACK_BOT_TOKEN is not set: the Slack adapter is off',
   );
 } else {
+  const { hubUrl, hubApiKey } = config;
+  // A missing key and a port in use are the operator's to fix: one sentence on stderr, like every process's start.
+  const { hub, apiUrl } = await startOrExit('The Slack adapter', () => remoteHub(hubUrl, hubApiKey));
   try {
-    const { hub, apiUrl } = remoteHub(config.hubUrl, config.hubApiKey);
     adapter = createSlackAdapter({ config: config.slack, logger });
     const listener = adapter.requestListener;
     if (listener) {
@@ -42,7 +44,8 @@ if (!config.slack || !config.hubUrl) {
         res.writeHead(404).end();
       });
       stopServer = drainer(server);
-      await new Promise<void>((resolve, reject) => server?.once('error', reject).listen(config.port, resolve));
+      const listening = server;
+      await startOrExit('The Slack adapter', () => new Promise<void>((resolve, reject) => listening.once('error', reject).listen(config.port, resolve)));
       const { port } = server.address() as AddressInfo;
       logger.info({ port, path: SLACK_EVENTS_PATH }, 'listening for Slack');
     }

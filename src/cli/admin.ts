@@ -7,6 +7,7 @@ import { createAccount, deleteAccount } from '../domain/accounts.js';
 import { apiKeyLabel, createApiKey } from '../domain/api-keys.js';
 import { CONSOLE_LINK_MS, createConsoleLink } from '../domain/console-sessions.js';
 import { HubError } from '../domain/errors.js';
+import { startFailure } from '../startup.js';
 import { backupSqlite, databaseLocation, openStore } from '../store/index.js';
 import type { Quota, Store } from '../store/port.js';
 
@@ -50,10 +51,13 @@ const commands: Record<string, Command> = {
     console.log(apiKey);
   },
   async 'create-key'([name], { label, store: open }) {
+    // The label is checked before anything is printed: a script's `tail -n 1` must never take the heading for a key.
+    const keyLabel = requireLabel(label);
     const store = await open();
     const account = await findAccount(store, requireName(name));
+    const { apiKey } = await createApiKey(store, account, keyLabel);
     console.log(`New API key for ${account.name}, shown once:`);
-    console.log((await createApiKey(store, account, requireLabel(label))).apiKey);
+    console.log(apiKey);
   },
   async 'console-link'([name], { store: open }) {
     const store = await open();
@@ -102,9 +106,11 @@ const commands: Record<string, Command> = {
   },
 };
 
+// A dump without --oplog copies one collection after another, so a write made meanwhile can be in some and not others.
 const MONGODB_BACKUPS =
-  'backup copies SQLite databases. For MongoDB, use mongodump --uri "$DATABASE_URL" --archive=FILE --gzip ' +
-  "(mongorestore to restore), or your provider's backups (MongoDB Atlas: cloud backups with point-in-time restore).";
+  "backup copies SQLite databases. For MongoDB, use your provider's backups (MongoDB Atlas: cloud backups with " +
+  'point-in-time restore) or, on your own replica set, mongodump --oplog --gzip --archive=FILE with --uri naming ' +
+  'the whole set (no database), restored with mongorestore --oplogReplay: see Backups in the README.';
 
 function requireName(name: string | undefined): string {
   if (!name?.trim()) throw new UsageError('an account NAME is required');
@@ -198,7 +204,8 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   const known = error instanceof UsageError || error instanceof HubError || error instanceof ConfigError || isArgumentError(error);
-  console.error(known ? `admin: ${describeError(error)}` : error);
+  // A database that cannot be opened or reached is said as the hub says it; a fault keeps its stack.
+  console.error(`admin: ${known ? describeError(error) : startFailure(error)}`);
   process.exitCode = known ? 2 : 1;
 }
 

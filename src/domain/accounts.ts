@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import type { Account, Quota, Store } from '../store/port.js';
 import { UniqueViolation } from '../store/errors.js';
 import { apiKeyRecord, createApiKey, hashApiKey } from './api-keys.js';
-import { HubError, unauthorized } from './errors.js';
+import { conflict, HubError, unauthorized } from './errors.js';
 
 const DEFAULT_ACCOUNT_NAME = 'default';
 
@@ -89,7 +89,7 @@ async function addKeyOnce(store: Store, accountId: string, apiKey: string): Prom
   const hash = hashApiKey(apiKey);
   const holder = await store.accounts.findByKeyHash(hash);
   if (holder && holder.id !== accountId) {
-    throw new Error(`BOOTSTRAP_API_KEY already belongs to account ${holder.name}`);
+    throw conflict(`BOOTSTRAP_API_KEY already belongs to the account ${holder.name}`);
   }
   if (holder) return;
   try {

@@ -133,4 +133,13 @@ describe('Discord adapter processes', () => {
     expect(refused.output()).toContain('the Discord adapter could not start');
     expect(discord.requests.at(-1)).toMatchObject({ path: '/gateway/bot', status: 401 });
   });
+
+  it('refuses to start without HUB_API_KEY in one plain sentence, exiting 1', async () => {
+    const refused = startAdapter({ DISCORD_TOKEN: TOKEN, DISCORD_API_URL: discord.apiUrl, HUB_URL: 'http://127.0.0.1:9' });
+    const code = await new Promise<number | null>((resolve) => refused.child.once('exit', resolve));
+    expect({ code, output: refused.output() }).toEqual({
+      code: 1,
+      output: 'The Discord adapter could not start: Invalid configuration:\n  HUB_API_KEY: required with HUB_URL: the adapter needs an API key of the hub\n',
+    });
+  });
 });

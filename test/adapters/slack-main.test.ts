@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createHubClient } from '../../adapters/hub-client.js';
 import {
   BOT_TOKEN,
@@ -144,6 +145,24 @@ describe('Slack adapter processes', () => {
     await until(child.output, /HUB_URL is not set: the Slack adapter runs inside `npm start`; this process stays idle/);
     expect(child.process.exitCode).toBeNull();
     expect(await stop(child.process)).toBe(0);
+  });
+
+  /** A port another process listens on. */
+  const taken = { port: 0 };
+  beforeAll(async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, resolve));
+    taken.port = (server.address() as AddressInfo).port;
+    return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it.each([
+    ['a missing HUB_API_KEY', () => ({ PORT: '0', HUB_API_KEY: '' }), () => 'Invalid configuration:\n  HUB_API_KEY: required with HUB_URL: the adapter needs an API key of the hub'],
+    ['a port in use', () => ({ PORT: String(taken.port) }), () => `listen EADDRINUSE: address already in use :::${taken.port}: another process listens on PORT.`],
+  ])('as its own process refuses to start on %s in one plain sentence, exiting 1', async (_name, env, why) => {
+    const child = spawnSlack({ ...CLEAN_ENV, HUB_URL: 'http://127.0.0.1:9', HUB_API_KEY: 'sb_unused', SLACK_API_URL: 'http://127.0.0.1:9/api/', ...env() });
+    const code = await new Promise<number | null>((resolve) => child.process.once('exit', resolve));
+    expect({ code, output: child.output() }).toEqual({ code: 1, output: `The Slack adapter could not start: ${why()}\n` });
   });
 });
 

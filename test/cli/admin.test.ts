@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAdmin, startMain, stop, tempDatabaseUrl } from '../support/processes.js';
 
@@ -35,6 +38,19 @@ describe('npm run admin', () => {
     expect((await runAdmin(['frobnicate'], { DATABASE_URL })).code).toBe(2);
   });
 
+  it('says in one sentence that the database cannot be reached or opened, exiting 1', async () => {
+    const unreachable = await runAdmin(['list-accounts'], { DATABASE_URL: 'mongodb://127.0.0.1:1/switchboard?serverSelectionTimeoutMS=200' });
+    expect(unreachable).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'admin: the MongoDB database DATABASE_URL names cannot be reached (connect ECONNREFUSED 127.0.0.1:1).\n',
+    });
+    const notADatabase = join(mkdtempSync(join(tmpdir(), 'switchboard-')), 'notes.txt');
+    writeFileSync(notADatabase, 'not a database, but long enough to be read as one by SQLite at all');
+    const unopenable = await runAdmin(['list-accounts'], { DATABASE_URL: `sqlite:${notADatabase}` });
+    expect(unopenable).toEqual({ code: 1, stdout: '', stderr: 'admin: the SQLite database DATABASE_URL names cannot be opened (file is not a database).\n' });
+  });
+
   it('create-key issues another key for an existing account', async () => {
     const DATABASE_URL = tempDatabaseUrl();
     await runAdmin(['create-account', 'acme'], { DATABASE_URL });
@@ -42,6 +58,14 @@ describe('npm run admin', () => {
     expect(issued.code).toBe(0);
     expect(issued.stdout.trim().split('\n').at(-1)).toMatch(/^sb_/);
     expect((await runAdmin(['create-key', 'nobody'], { DATABASE_URL })).code).toBe(2);
+  });
+
+  it('create-key with a bad label prints nothing a script could take for a key', async () => {
+    const DATABASE_URL = tempDatabaseUrl();
+    await runAdmin(['create-account', 'acme'], { DATABASE_URL });
+    const refused = await runAdmin(['create-key', 'acme', '--label', ''], { DATABASE_URL });
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toContain('--label takes 1 to 100 characters');
   });
 
   it('delete-account asks for --yes, then deletes the account, so its key no longer signs in', async () => {

@@ -56,6 +56,20 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
     ]);
   });
 
+  it('counts the tokens the provider reports in switchboard_chat_tokens_total, streamed or not', async () => {
+    /** The counter's value for `kind`, summed over models. */
+    const tokens = async (kind: 'input' | 'output') => {
+      const text = await (await fetch(`${app.origin}/metrics`)).text();
+      const rows = text.split('\n').filter((row) => row.startsWith('switchboard_chat_tokens_total{') && row.includes(`kind="${kind}"`));
+      return rows.reduce((sum, row) => sum + Number(row.slice(row.lastIndexOf(' ') + 1)), 0);
+    };
+    const before = { input: await tokens('input'), output: await tokens('output') };
+    expect((await chat({})).status).toBe(200);
+    await (await chat({ stream: true })).text();
+    // The fake provider reports 42 prompt and 7 completion tokens a call.
+    expect({ input: await tokens('input'), output: await tokens('output') }).toEqual({ input: before.input + 84, output: before.output + 14 });
+  });
+
   it('streams the provider’s pieces and saves the whole reply', async () => {
     const response = await chat({ stream: true, conversationId: 'c2' });
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');

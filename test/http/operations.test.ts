@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { timeStoreQuery } from '../../src/metrics.js';
 import { timedStore } from '../../src/store/timed.js';
+import type { Store } from '../../src/store/port.js';
 import { bearer, call, createChatbotViaApi, readJson, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 
@@ -124,6 +125,11 @@ describe('operations', () => {
     const allowed = await fetch(`${app.origin}/metrics`, { headers: bearer('metrics-secret') });
     expect(allowed.status).toBe(200);
     expect(await allowed.text()).toContain('switchboard_http_request_duration_seconds');
+  });
+
+  it('answers /readyz 503 when the store hangs rather than refuses (a stopped server waits out the driver’s timeouts)', async () => {
+    app = await startApp(sqlite, { wrapStore: (store) => Object.assign(Object.create(store) as Store, { ping: () => new Promise<never>(() => undefined) }) });
+    expect(await readJson(await fetch(`${app.origin}/readyz`))).toEqual({ status: 503, body: { status: 'unavailable', store: 'sqlite' } });
   });
 
   it('answers /readyz 503 with a JSON body once the store is closed, while /healthz stays 200', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DONE_DELIVERY_RETENTION_MS, DONE_NOTICE_RETENTION_MS, maintainStore } from '../../jobs/maintenance.js';
+import { DONE_DELIVERY_RETENTION_MS, DONE_NOTICE_RETENTION_MS, maintainStore, startMaintenance } from '../../jobs/maintenance.js';
 import { ping } from '../../src/domain/webhook-events.js';
 import { openStore } from '../../src/store/index.js';
 import type { Chatbot, HandoffRequestNotice, Store } from '../../src/store/port.js';
@@ -81,5 +81,24 @@ describe('store maintenance', () => {
     await maintainStore(store, silent, NOW);
     expect(await store.webhookOutbox.find(old.id)).toBeUndefined();
     expect(await store.webhookOutbox.find(recent.id)).toMatchObject({ status: 'delivered' });
+  });
+});
+
+describe('startMaintenance', () => {
+  it('stops within its grace while a repair is still waiting (SIGTERM must not wait out the 30 s of the MongoDB repair)', async () => {
+    const store = await openStore('sqlite::memory:');
+    let repairing!: () => void;
+    const called = new Promise<void>((resolve) => (repairing = resolve));
+    const stuck: Store = Object.assign(Object.create(store) as Store, {
+      repair: () => {
+        repairing();
+        return new Promise<never>(() => undefined);
+      },
+    });
+    // Every second: the first pass starts within one.
+    const maintenance = startMaintenance(stuck, silent, { schedule: '* * * * * *' });
+    await called;
+    await maintenance.stop(50);
+    await store.close();
   });
 });

@@ -53,21 +53,31 @@ afterEach(async () => {
 
 describe('deployment', () => {
   it('the clock process posts what is due at start and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/main.ts'], {
-      env: { ...process.env, ...slackEnv() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const { child, output } = spawnClock();
     try {
       await slack.waitFor(() => slack.callsTo('chat.postMessage').length === 1, 15_000);
-      await slack.waitFor(() => output.includes('lead digest posted'), 5_000);
+      await slack.waitFor(() => output().includes('lead digest posted'), 5_000);
     } finally {
       expect(await stop(child)).toBe(0);
     }
-    expect(output).toContain('clock started');
-    expect(output).not.toContain(BOT_TOKEN);
+    expect(output()).toContain('clock started');
+    expect(output()).not.toContain(BOT_TOKEN);
+    expect(await lastRun()).toMatchObject({ status: 'posted', attempts: 1 });
+  });
+
+  it('`npm start` and two clock processes on one database post a due digest once', async () => {
+    const clocks = [spawnClock(), spawnClock()];
+    const web = await startMain(slackEnv());
+    const outputs = [...clocks.map((clock) => clock.output), web.output];
+    try {
+      await slack.waitFor(() => outputs.some((output) => output().includes('lead digest posted')), 15_000);
+      // Every process has started its scheduler, whose first tick runs at once and finds the run taken.
+      await slack.waitFor(() => outputs.every((output) => output().includes('lead digest scheduler started')), 15_000);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    } finally {
+      for (const child of [...clocks.map((clock) => clock.child), web.child]) expect(await stop(child)).toBe(0);
+    }
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
     expect(await lastRun()).toMatchObject({ status: 'posted', attempts: 1 });
   });
 
@@ -76,9 +86,20 @@ describe('deployment', () => {
     try {
       await slack.waitFor(() => slack.callsTo('chat.postMessage').length === 1, 10_000);
       await slack.waitFor(() => started.output().includes('lead digest posted'), 5_000);
+      const metrics = await (await fetch(`${new URL(started.apiUrl).origin}/metrics`)).text();
+      expect(metrics).toContain('switchboard_digest_runs_total{platform="slack",status="posted"} 1');
     } finally {
       expect(await stop(started.child)).toBe(0);
     }
     expect(await lastRun()).toMatchObject({ status: 'posted' });
   });
 });
+
+/** The Procfile's `clock` process on the test's database and fake Slack. */
+function spawnClock() {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/main.ts'], { env: { ...process.env, ...slackEnv() }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}

@@ -5,6 +5,12 @@ import type { Store } from '../../store/port.js';
 import { jsonResponse } from '../schemas/responses.js';
 
 /**
+ * How long readiness waits for the store. A database that hangs rather than refuses (a stopped
+ * server, a network partition) keeps a MongoDB ping waiting for the driver's timeouts, half a minute.
+ */
+const PING_TIMEOUT_MS = 2_000;
+
+/**
  * `/healthz`: liveness, the process answers (restart it when this fails). `/readyz`: readiness,
  * the store answers too (send no traffic while it does not); both name the store's engine.
  */
@@ -15,7 +21,7 @@ export function healthRoutes(store: Store): Router {
   });
   router.get('/readyz', async (ctx) => {
     try {
-      await store.ping();
+      await answersWithin(store.ping(), PING_TIMEOUT_MS);
       ctx.body = { status: 'ready', store: store.engine };
     } catch (error) {
       ctx.log.error({ err: error }, 'readiness check: store unreachable');
@@ -24,6 +30,12 @@ export function healthRoutes(store: Store): Router {
     }
   });
   return router;
+}
+
+function answersWithin(answer: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
 }
 
 const engine = z.enum(['sqlite', 'mongodb']);
@@ -46,7 +58,7 @@ export const healthPaths: ZodOpenApiPathsObject = {
       security: [],
       responses: {
         200: jsonResponse('Ready', z.object({ status: z.literal('ready'), store: engine })),
-        503: jsonResponse('The store does not answer', z.object({ status: z.literal('unavailable'), store: engine })),
+        503: jsonResponse('The store does not answer (within 2 s)', z.object({ status: z.literal('unavailable'), store: engine })),
       },
     },
   },

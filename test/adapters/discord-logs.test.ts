@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startDiscordBot, type DiscordBot } from '../../adapters/discord/bot.js';
+import { createHubClient } from '../../adapters/hub-client.js';
+import { createLogger } from '../../src/logger.js';
+import { startFakeDiscord, user, type FakeDiscord } from '../fakes/discord.js';
+import { startApp, type TestApp } from '../support/http.js';
+import { storeTargets } from '../support/stores.js';
+
+// What the Discord adapter logs when Discord refuses a call: discord.js's errors carry the URL
+// they called, and an interaction's (or its webhook's) URL holds that interaction's token.
+
+const TOKEN = 'fake-discord-token.for-log-tests';
+const sqlite = storeTargets[0];
+if (!sqlite) throw new Error('no sqlite store target');
+
+let app: TestApp;
+let discord: FakeDiscord;
+let bot: DiscordBot;
+const lines: string[] = [];
+
+beforeAll(async () => {
+  app = await startApp(sqlite);
+  discord = await startFakeDiscord({ token: TOKEN });
+  bot = await startDiscordBot({
+    config: { token: TOKEN, applicationId: discord.applicationId, guildIds: undefined, apiUrl: discord.apiUrl, adminUserIds: [] },
+    hub: createHubClient(app.baseUrl, app.apiKey),
+    logger: createLogger('info', { pretty: false, destination: { write: (line: string) => void lines.push(line) } }),
+  });
+});
+
+afterAll(async () => {
+  await bot?.stop();
+  await discord?.close();
+  await app?.close();
+});
+
+it('logs a refused interaction callback without the interaction token its URL holds', async () => {
+  const channel = discord.createChannel('text', 'logs');
+  discord.failNext('POST', /^\/interactions\/\d+\/[^/]+\/callback$/, 404, { message: 'Unknown interaction', code: 10062 });
+  const interactionToken = discord.command(channel, user('alice'), 'help');
+  const failed = await discord.until('the logged failure', () => lines.find((line) => line.includes('could not answer a /chatbot command')));
+  const { err } = JSON.parse(failed) as { err: { status: number; url: string } };
+  expect(err).toMatchObject({ status: 404, url: expect.stringMatching(/\/interactions\/\d+\/\[redacted\]\/callback(\?|$)/) });
+  expect(lines.join('\n')).not.toContain(interactionToken);
+});
