@@ -91,7 +91,9 @@ const envSchema = z.object({
   CONTACTS_RATE_LIMIT_PER_MINUTE: positiveInt(DEFAULT_CONTACTS_RATE_LIMIT_PER_MINUTE),
   DEFAULT_MESSAGES_PER_MONTH: positiveInt(10_000),
   DEFAULT_MAX_CHATBOTS: positiveInt(100),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: optionalText
+    .transform((value) => value?.toLowerCase())
+    .pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   MODEL_PROVIDERS: optionalText.pipe(providerCatalogSchema.optional()),
   MODEL_TIMEOUT_MS: positiveInt(60_000),
   MODEL_MAX_TOKENS: positiveInt(DEFAULT_MAX_OUTPUT_TOKENS),
@@ -118,7 +120,7 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
   WEBHOOK_RETRY_HOURS: positiveInt(24),
   WEBHOOK_DISABLE_AFTER_HOURS: positiveInt(72),
-  TRUST_PROXY: optionalText.pipe(z.stringbool().default(false)),
+  TRUST_PROXY: flag,
   METRICS_TOKEN: optionalText,
   // Fractions allowed: a test may end sessions after a few seconds.
   CONSOLE_SESSION_IDLE_HOURS: z.coerce.number().positive().max(24 * 365).default(DEFAULT_CONSOLE_SESSION_IDLE_HOURS),

@@ -20,7 +20,11 @@ export type Hub = {
   apiUrl: string;
   /** Set only when this start created the first account; shown once, stored nowhere. */
   firstApiKey: string | undefined;
-  close(): Promise<void>;
+  /**
+   * Stops: /readyz answers 503 at once, the requests in flight drain while `alongside` (the jobs,
+   * the adapters) stops, then the store closes.
+   */
+  close(alongside?: () => Promise<unknown>): Promise<void>;
 };
 
 /** Listeners served by the hub's own server besides the API (Slack's events in HTTP mode). */
@@ -37,6 +41,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     onError: (error: unknown, what: string) => logger.warn({ err: error }, `retrieval: ${what} failed`),
   };
   const conversationWatch = createConversationWatch({ store, logger });
+  let stopping = false;
   const engine = createChatEngine(store, { providerFor, retrieval, historyMessages: config.chatHistoryMessages });
   const app = createApp({
     store,
@@ -52,6 +57,7 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     publicUrl: config.publicUrl,
     consoleSessionIdleHours: config.consoleSessionIdleHours,
     conversationWatch,
+    stopping: () => stopping,
   });
   const server = app.listen(config.port);
   answerParserRefusals(server);
@@ -69,10 +75,12 @@ export async function startHub(config: Config, logger: Logger, mounts: HubMounts
     server,
     apiUrl: publicUrl + API_PREFIX,
     firstApiKey,
-    async close() {
+    async close(alongside = async () => {}) {
+      stopping = true;
       // Live streams never finish by themselves: ended now, the browsers reconnect to another instance.
       conversationWatch.close();
-      await drain();
+      // At once, not one after the other: the stop fits a container's grace period (10 s by default).
+      await Promise.all([alongside(), drain()]);
       await store.close();
     },
   };

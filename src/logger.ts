@@ -16,10 +16,16 @@ const CENSOR = '[redacted]';
 // its webhook hold the interaction's token in their path: `/interactions/ID/TOKEN/…`, `/webhooks/ID/TOKEN/…`.
 const TOKEN_IN_PATH = /(\/(?:interactions|webhooks)\/\d+\/)[^/?#]+/g;
 
-/** pino's own error serializer (which passes on what is no error, null included), with a URL's path tokens censored. */
-function errorWithoutTokens(error: Error): unknown {
-  const serialized = pino.stdSerializers.err(error) as { url?: unknown } | null | undefined;
+/**
+ * pino's own error serializer (which passes on what is no error, null included), with a URL's path
+ * tokens censored, and for what a Discord API error says the bot sent (`requestBody`: a reply, a
+ * handoff notice with a person's details) only its size. Slack's errors carry what Slack answered,
+ * never what was sent.
+ */
+function errorWithoutSecrets(error: Error): unknown {
+  const serialized = pino.stdSerializers.err(error) as { url?: unknown; requestBody?: unknown } | null | undefined;
   if (serialized && typeof serialized.url === 'string') serialized.url = serialized.url.replace(TOKEN_IN_PATH, `$1${CENSOR}`);
+  if (serialized?.requestBody !== undefined) serialized.requestBody = { bytes: Buffer.byteLength(JSON.stringify(serialized.requestBody)) };
   return serialized;
 }
 
@@ -41,7 +47,7 @@ const FLUSH_MS = 250;
  * throughput.
  */
 export function createLogger(level: string, output: LogOutput = {}): Logger {
-  const options = { level, redact: { paths: SECRET_PATHS, censor: CENSOR }, serializers: { err: errorWithoutTokens } };
+  const options = { level, redact: { paths: SECRET_PATHS, censor: CENSOR }, serializers: { err: errorWithoutSecrets } };
   if (output.pretty ?? Boolean(process.stdout.isTTY)) {
     return pino(options, PinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }));
   }

@@ -95,9 +95,8 @@ if (slack) {
   }
 }
 
-onShutdown(logger, async () => {
-  await Promise.all([scheduler.stop(), webhooks.stop(), handoffTimer.stop(), maintenance.stop(), sourceWorker.stop()]);
-  await discordBot?.stop();
-  await slack?.stop();
-  await hub.close();
-});
+onShutdown(logger, () =>
+  hub.close(() =>
+    Promise.all([scheduler.stop(), webhooks.stop(), handoffTimer.stop(), maintenance.stop(), sourceWorker.stop(), discordBot?.stop(), slack?.stop()]),
+  ),
+);

@@ -3,11 +3,17 @@ import type { Socket } from 'node:net';
 import { setImmediate as turnEnded } from 'node:timers/promises';
 import type { Logger } from 'pino';
 
-const DRAIN_TIMEOUT_MS = 10_000;
+/**
+ * How long a stop waits for the requests and answers in flight. Docker kills 10 s after SIGTERM
+ * by default (Kubernetes 30 s): this leaves room to close the store and exit before then.
+ */
+export const STOP_GRACE_MS = 8_000;
+/** A stop still going by then (a store that hangs as it closes) is given up: the process exits 1. */
+const STOP_DEADLINE_MS = 9_000;
 
 /**
- * Runs `stop` once on the first SIGTERM or SIGINT, then exits 0 (1 if stopping failed). Every
- * process of Switchboard (web, slack, discord, clock) shuts down this one way.
+ * Runs `stop` once on the first SIGTERM or SIGINT, then exits 0 (1 if stopping failed or outlasted
+ * STOP_DEADLINE_MS). Every process of Switchboard (web, slack, discord, clock) shuts down this one way.
  */
 export function onShutdown(logger: Logger, stop: () => Promise<unknown>): void {
   let stopping = false;
@@ -16,6 +22,10 @@ export function onShutdown(logger: Logger, stop: () => Promise<unknown>): void {
       if (stopping) return;
       stopping = true;
       logger.info({ signal }, 'shutting down');
+      setTimeout(() => {
+        logger.error(`shutdown took longer than ${STOP_DEADLINE_MS / 1000} s: exiting`);
+        process.exit(1);
+      }, STOP_DEADLINE_MS).unref();
       stop().then(
         () => process.exit(0),
         (error: unknown) => {
@@ -44,7 +54,7 @@ export function drainer(server: Server): () => Promise<void> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
-    const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+    const timer = setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS);
     await closed;
     clearTimeout(timer);
     // What the last requests left to the end of their turn (atEndOfTurn: log lines, metrics).

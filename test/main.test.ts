@@ -1,7 +1,12 @@
 import { once } from 'node:events';
-import { request as httpRequest } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
+import { createWebhook } from '../src/domain/webhooks.js';
+import { openStore } from '../src/store/index.js';
+import { seedLead } from './jobs/helpers.js';
 import { runAdmin, startMain, stop, tempDatabaseUrl } from './support/processes.js';
+import { seedAccount, seedChatbot } from './support/seed.js';
 
 const KEY = /sb_[A-Za-z0-9_-]{32}/;
 
@@ -68,6 +73,35 @@ describe('npm start', () => {
     request.end(body);
     expect(await status).toBe(200);
     expect(await exited).toBe(0);
+  });
+
+  it('is no longer ready from the moment SIGTERM arrives, while a job still stops', async () => {
+    // A webhook receiver that never answers: the delivery job's stop waits for it (up to its grace).
+    const posted: IncomingMessage[] = [];
+    const receiver = createServer((request) => void posted.push(request));
+    receiver.listen(0, '127.0.0.1');
+    await once(receiver, 'listening');
+    const DATABASE_URL = tempDatabaseUrl();
+    const store = await openStore(DATABASE_URL);
+    const account = await seedAccount(store);
+    const chatbot = await seedChatbot(store, account);
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    await createWebhook(store, account, { url, events: ['leads.submit'] }, { allowPrivate: true });
+    await seedLead(store, chatbot, new Date());
+    await store.close();
+    try {
+      const started = await startMain({ DATABASE_URL, WEBHOOK_ALLOW_PRIVATE: 'true', BOOTSTRAP_API_KEY: 'sb_bootstrap_key_for_tests_444444444' });
+      await vi.waitFor(() => expect(posted).toHaveLength(1), { timeout: 10_000 });
+      const exited = stop(started.child);
+      await vi.waitFor(() => expect(started.output()).toContain('"msg":"shutting down"'));
+      // Refused, or answered 503: a load balancer sends no more. It was 200 until the jobs had stopped.
+      const readiness = await fetch(started.apiUrl.replace('/api/v1', '/readyz')).then((response) => response.status, () => 'refused');
+      expect([503, 'refused']).toContain(readiness);
+      expect(await exited).toBe(0);
+    } finally {
+      receiver.closeAllConnections();
+      receiver.close();
+    }
   });
 
   it('stops as SIGTERM to `npm start` asks (a container runtime signals it alone), leaving no hub behind', async () => {

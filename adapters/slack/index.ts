@@ -3,6 +3,7 @@ import { format } from 'node:util';
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger, type webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { SlackConfig } from '../../src/config.js';
+import { STOP_GRACE_MS } from '../../src/shutdown.js';
 import type { NoticePoller } from '../handoff-notices.js';
 import type { HubClient } from '../hub-client.js';
 import { createLearnWatcher, type LearnWatchOptions } from '../learn-watch.js';
@@ -146,7 +147,7 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
 
     idle,
 
-    async stop(graceMs = 10_000) {
+    async stop(graceMs = STOP_GRACE_MS) {
       const wasReady = ready;
       ready = false;
       learning.stop();

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { waitAtMost } from '../grace.js';
 import { newProcessId } from '../process-id.js';
 import { trainFromSources } from '../../src/domain/sources.js';
 import { crawl } from '../../src/sources/crawl/index.js';
@@ -17,6 +18,11 @@ const POLL_MS = 1_000;
 const LEASE_MS = 60_000;
 /** Sources worked on at once by one process. */
 const CONCURRENCY = 2;
+/**
+ * How long a stop waits for the work in progress (a large PDF's extraction may take minutes): what
+ * is cut short keeps its lease unrenewed, and is taken again when the lease ends, as after a crash.
+ */
+const STOP_GRACE_MS = 5_000;
 
 export type SourceWorkerOptions = {
   store: Store;
@@ -38,8 +44,8 @@ export type SourceWorker = {
   /** Claims what is queued (up to the concurrency) and works on it; resolves when that work has ended. */
   tick(): Promise<number>;
   start(): void;
-  /** Stops claiming, ends the work in progress and releases its leases. */
-  stop(): Promise<void>;
+  /** Stops claiming, ends the work in progress and releases its leases, waiting at most `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
 };
 
 export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
@@ -55,6 +61,8 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
     const lost = new AbortController();
     const signal = AbortSignal.any([stopping.signal, lost.signal]);
     const renewal = setInterval(() => {
+      // A stopping process renews nothing: work it cannot end within the grace is left to its lease.
+      if (stopping.signal.aborted) return clearInterval(renewal);
       store.sources.renewLease(source.id, processId, new Date(Date.now() + leaseMs)).then(
         (held) => held || lost.abort(new Error('the lease was lost')),
         (error: unknown) => log.warn({ err: error, sourceId: source.id }, 'a source lease could not be renewed'),
@@ -193,11 +201,11 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
       timer = setInterval(() => void pass(), options.pollMs ?? POLL_MS);
       void pass();
     },
-    async stop() {
+    async stop(graceMs = STOP_GRACE_MS) {
       running = false;
       clearInterval(timer);
       stopping.abort(new Error('the process is stopping'));
-      await Promise.all(working);
+      await waitAtMost(Promise.all(working), graceMs);
     },
   };
 }

@@ -82,7 +82,7 @@ const commands: Record<string, Command> = {
     const store = await open();
     const account = await findAccount(store, requireName(name));
     const chatbots = (await store.chatbots.list(account.id)).length;
-    const owned = chatbots === 1 ? '1 chatbot with its' : `${chatbots} chatbots with their`;
+    const owned = `${counted(chatbots, 'chatbot')} with ${chatbots === 1 ? 'its' : 'their'}`;
     const what = `${account.name}'s ${owned} sources, conversations, contacts and leads, and its keys, console sessions and webhooks`;
     if (!confirmed) throw new UsageError(`delete-account deletes ${what}, for good; add --yes to go ahead`);
     await deleteAccount(store, account);
@@ -144,7 +144,10 @@ async function findAccount(store: Store, name: string) {
 }
 
 const describeQuota = (quota: Quota) =>
-  `${quota.messagesPerMonth} messages a month, up to ${quota.maxChatbots} chatbots`;
+  `${counted(quota.messagesPerMonth, 'message')} a month, up to ${counted(quota.maxChatbots, 'chatbot')}`;
+
+/** A count with its noun, singular for one: `1 chatbot`, `3 chatbots`. */
+const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 const describeBytes = (bytes: number) =>
   bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;

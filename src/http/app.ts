@@ -73,6 +73,8 @@ export type AppDeps = {
   sourceLimits?: SourceLimits;
   /** What the widget's live streams follow; the hub closes it on shutdown, so the streams end. */
   conversationWatch?: ConversationWatch;
+  /** Whether the hub is stopping: /readyz answers 503 from then on, so a load balancer sends no more. */
+  stopping?: () => boolean;
 };
 
 export function createApp(deps: AppDeps): Koa {
@@ -102,6 +104,7 @@ export function appRouters({
   consoleSessionIdleHours = DEFAULT_CONSOLE_SESSION_IDLE_HOURS,
   sourceLimits = DEFAULT_SOURCE_LIMITS,
   conversationWatch = createConversationWatch({ store, logger }),
+  stopping,
 }: AppDeps): Router[] {
   const sessions = {
     idleMs: consoleSessionIdleHours * HOUR_MS,
@@ -122,7 +125,7 @@ export function appRouters({
   const onError = (error: unknown, what: string) => logger.warn({ err: error }, `${what} failed`);
 
   return [
-    healthRoutes(store),
+    healthRoutes(store, stopping),
     metricsRoutes(metricsToken),
     docsRoutes(API_PREFIX, apiDocument),
     publicAssetRoutes(store),

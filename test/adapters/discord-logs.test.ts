@@ -43,3 +43,15 @@ it('logs a refused interaction callback without the interaction token its URL ho
   expect(err).toMatchObject({ status: 404, url: expect.stringMatching(/\/interactions\/\d+\/\[redacted\]\/callback(\?|$)/) });
   expect(lines.join('\n')).not.toContain(interactionToken);
 });
+
+it('logs a refused call with the size of what the bot sent, not its content (a reply, a handoff notice with a person’s details)', async () => {
+  const channel = discord.createChannel('text', 'sent');
+  discord.failNext('POST', /^\/interactions\/\d+\/[^/]+\/callback$/, 404, { message: 'Unknown interaction', code: 10062 });
+  const logged = lines.length;
+  discord.command(channel, user('bob'), 'help');
+  const failed = await discord.until('the logged failure', () => lines.slice(logged).find((line) => line.includes('could not answer a /chatbot command')));
+  const { err } = JSON.parse(failed) as { err: { requestBody: unknown } };
+  expect(err.requestBody).toEqual({ bytes: expect.any(Number) as number });
+  expect((err.requestBody as { bytes: number }).bytes).toBeGreaterThan(0);
+  expect(failed).not.toContain('"content"');
+});

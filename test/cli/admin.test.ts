@@ -24,7 +24,10 @@ describe('npm run admin', () => {
     expect(await stop(hub.child)).toBe(0);
 
     const listed = await runAdmin(['list-accounts'], { DATABASE_URL });
-    expect(listed.stdout).toContain('acme\t10000 messages a month, up to 1 chatbots');
+    expect(listed.stdout).toContain('acme\t10000 messages a month, up to 1 chatbot\t');
+
+    const set = await runAdmin(['set-quota', 'acme', '--messages-per-month', '1', '--max-chatbots', '2'], { DATABASE_URL });
+    expect(set).toMatchObject({ code: 0, stdout: 'acme: 1 message a month, up to 2 chatbots\n' });
   });
 
   it('refuses a duplicate name, a bad number and an unknown command with exit 2', async () => {

@@ -196,6 +196,16 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       }
     });
 
+    it('answers GET /readyz with 503 once the hub is stopping, the store answering; /healthz stays 200', async () => {
+      const stopping = await startApp(target, { stopping: () => true });
+      try {
+        expect(await readJson(await fetch(`${stopping.origin}/readyz`))).toEqual({ status: 503, body: { status: 'unavailable', store: stopping.store.engine } });
+        expect((await fetch(`${stopping.origin}/healthz`)).status).toBe(200);
+      } finally {
+        await stopping.close();
+      }
+    });
+
     it('puts a fresh X-Request-Id on every response', async () => {
       const responses = await Promise.all([
         fetch(`${app.origin}/healthz`),

@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSourceWorker, type SourceWorker } from '../../jobs/sources/worker.js';
 import type { Store } from '../../src/store/port.js';
 import { call, createChatbotViaApi, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
@@ -544,5 +544,37 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: website cra
     const pages = await after.sources.pageList(chatbotId, sourceId);
     expect(pages.find((item) => item.url.endsWith('/index.html'))).toMatchObject({ status: 'skipped', reason: `It is a duplicate of ${site.origin}/.` });
     expect(site.hits.get('/index.html')).toBe(2);
+  });
+});
+
+describe.each(storeTargets.filter((t) => t.available))('$name store: a file reading cut short by a stop', (target) => {
+  it('stops within its grace while a file is read, leaving it to be read again by another process once its lease ends', async () => {
+    const database = target.shared();
+    const store = await database.open();
+    try {
+      const { seedAccount, seedChatbot } = await import('../support/seed.js');
+      const account = await seedAccount(store);
+      const chatbot = await seedChatbot(store, account);
+      const { addFileSources } = await import('../../src/domain/sources.js');
+      const text = '# Late\n\nThe office opens at nine.\n';
+      const [source] = await addFileSources(store, account, chatbot.id, [{ filename: 'late.md', bytes: Buffer.from(text) }]);
+      // A reading that never ends, as a large PDF's may outlast any grace.
+      const stuck: Store = { ...store, sources: { ...store.sources, file: () => new Promise<never>(() => {}) } };
+      const leaseMs = 300;
+      const options = { logger: silent, allowPrivate: true, maxCharsPerChatbot: MAX_CHARS, leaseMs };
+      const stopping = createSourceWorker({ ...options, store: stuck, processId: 'stopping' });
+      void stopping.tick();
+      await vi.waitFor(async () => expect(await store.sources.find(chatbot.id, source?.id ?? '')).toMatchObject({ status: 'processing' }));
+      await stopping.stop(50);
+
+      const other = createSourceWorker({ ...options, store, processId: 'other' });
+      expect(await other.tick()).toBe(0);
+      await vi.waitFor(async () => expect(await other.tick()).toBe(1), { timeout: 5_000, interval: 100 });
+      expect(await store.sources.find(chatbot.id, source?.id ?? '')).toMatchObject({ status: 'ready', chars: text.trim().length });
+      await other.stop();
+    } finally {
+      await store.close();
+      database.remove();
+    }
   });
 });

@@ -50,6 +50,8 @@ export type StartOptions = {
   consoleSessionIdleHours?: number;
   /** SOURCES_MAX_FILE_MB and SOURCES_MAX_CHARS_PER_CHATBOT. */
   sourceLimits?: SourceLimits;
+  /** Whether the hub is stopping (readiness then answers 503). */
+  stopping?: () => boolean;
 };
 
 export async function startApp(target: StoreTarget, options: StartOptions = {}): Promise<TestApp> {
@@ -67,6 +69,7 @@ export async function startApp(target: StoreTarget, options: StartOptions = {}):
     publicUrl: options.publicUrl,
     consoleSessionIdleHours: options.consoleSessionIdleHours,
     sourceLimits: options.sourceLimits,
+    stopping: options.stopping,
   });
   const server = createServer(app.callback());
   answerParserRefusals(server);

@@ -12,14 +12,20 @@ const PING_TIMEOUT_MS = 2_000;
 
 /**
  * `/healthz`: liveness, the process answers (restart it when this fails). `/readyz`: readiness,
- * the store answers too (send no traffic while it does not); both name the store's engine.
+ * the store answers too and the hub is not stopping (send no traffic while it does not); both name
+ * the store's engine.
  */
-export function healthRoutes(store: Store): Router {
+export function healthRoutes(store: Store, stopping: () => boolean = () => false): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', async (ctx) => {
+    if (stopping()) {
+      ctx.status = 503;
+      ctx.body = { status: 'unavailable', store: store.engine };
+      return;
+    }
     try {
       await answersWithin(store.ping(), PING_TIMEOUT_MS);
       ctx.body = { status: 'ready', store: store.engine };
@@ -58,7 +64,7 @@ export const healthPaths: ZodOpenApiPathsObject = {
       security: [],
       responses: {
         200: jsonResponse('Ready', z.object({ status: z.literal('ready'), store: engine })),
-        503: jsonResponse('The store does not answer (within 2 s)', z.object({ status: z.literal('unavailable'), store: engine })),
+        503: jsonResponse('The store does not answer (within 2 s), or the hub is stopping', z.object({ status: z.literal('unavailable'), store: engine })),
       },
     },
   },
