@@ -3,7 +3,7 @@ import { isConversationId, isWidgetMessage, newConversationId, storage, type Wid
 import { readableOn } from './readable.js';
 import { renderText } from './text.js';
 import { WIDGET_MESSAGE_MAX } from '../../src/domain/widget-message.js';
-import { waitingMessageIn } from '../../src/settings/waiting-message.js';
+import { waitingMessageIn } from '../../src/settings/default-messages.js';
 import { wordsFor } from './words.js';
 
 // The chat window, served at /widget/chatbots/{id}: inside the embed script's iframe, or as a

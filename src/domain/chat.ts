@@ -1,6 +1,7 @@
 import type { ChatEngine } from '../engine/index.js';
 import type { ModelId } from '../settings/models.js';
-import { waitingMessageIn, type WaitingMessageLanguage } from '../settings/waiting-message.js';
+import { waitingMessageIn } from '../settings/default-messages.js';
+import type { Language } from '../settings/languages.js';
 import { givesOnlyDetails } from '../engine/offline/compose.js';
 import type { ChatTurn, ContactDetails, Responder, ResponderInput } from '../engine/responder.js';
 import { chatCredits, chatFirstToken, chatReplies, retrievalDuration, secondsSince } from '../metrics.js';
@@ -31,8 +32,11 @@ export type ChatInput = {
   source?: ConversationSource;
   /** The client collects details with its own form (the widget), so replies do not ask for them. */
   leadForm?: boolean;
-  /** The language the person reads (the widget's), for the default waiting message; English without. */
-  lang?: WaitingMessageLanguage;
+  /**
+   * The language the person reads (the widget's): the default waiting message is said in it, and
+   * the conversation keeps it for the hub's texts said later; English without.
+   */
+  lang?: Language;
 };
 
 export type ChatReply = {
@@ -111,6 +115,7 @@ export async function startChat(
         conversationId: input.conversationId,
         source,
         contactId: input.contactId ?? null,
+        lang: input.lang,
         messages: [...newMessages, answer(reply, kind)].map((message, index) => ({
           ...message,
           id: ids[index],
@@ -208,7 +213,7 @@ function handoffReply(text: string, messageId: string | undefined): ChatReply {
  */
 async function handOffTurn(store: Store, chatbot: Chatbot, input: ChatInput, conversationId: string): Promise<ChatReply | undefined> {
   const newMessages = newTurns(input.messages);
-  if (await relayInHandoff(store, chatbot, conversationId, newMessages)) return handoffReply('', undefined);
+  if (await relayInHandoff(store, chatbot, conversationId, newMessages, input.lang)) return handoffReply('', undefined);
   const { handoff } = chatbot.settings;
   if (!requestsHandoff(handoff, newMessages.map((message) => message.content).join('\n'))) return undefined;
   const waitingMessage = waitingMessageIn(handoff.waitingMessage, input.lang);
@@ -219,6 +224,7 @@ async function handOffTurn(store: Store, chatbot: Chatbot, input: ChatInput, con
     conversationId,
     source: input.source ?? 'API',
     contactId: input.contactId ?? null,
+    lang: input.lang,
     messages: turn.map((message, index) => ({ ...message, id: ids[index], createdAt: at })),
     at,
   });

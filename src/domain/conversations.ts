@@ -1,4 +1,5 @@
 import type { ActivityTally } from '../store/activity-counters.js';
+import type { Language } from '../settings/languages.js';
 import type {
   Account,
   Chatbot,
@@ -26,6 +27,8 @@ export type Exchange = {
   /** Where the conversation started; kept from its first exchange. */
   source: ConversationSource;
   contactId: string | null;
+  /** The language the person reads, when the client says (the widget's window); the latest is kept. */
+  lang?: Language;
   messages: NewMessage[];
   /** When the turn took place: a conversation it creates begins then, as its messages are dated. */
   at: Date;
@@ -41,6 +44,7 @@ export function recordExchange(store: Store, chatbot: Chatbot, exchange: Exchang
     id: exchange.conversationId,
     source: exchange.source,
     contactId: exchange.contactId,
+    lang: exchange.lang,
     messages: exchange.messages,
     at: exchange.at,
     tally: exchange.tally,

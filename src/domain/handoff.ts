@@ -6,13 +6,22 @@ import { followUpNotice, replyNotice, requestNotice } from './handoff-notices.js
 import { leadRequest } from './lead-capture.js';
 import { handoffChanged } from './webhook-events.js';
 import type { ChatTurn } from '../engine/responder.js';
+import { offlineMessageIn } from '../settings/default-messages.js';
+import type { Language } from '../settings/languages.js';
 
 // Human handoff: a conversation handed to a person in the team's Slack or Discord. While it is
 // open (pending or active) the chatbot stays silent and the person's messages are only saved, for
 // the adapter to relay; it closes when the team resolves it, or when its time runs out.
 
-/** What the chatbot says when a conversation comes back to it. */
-export const HANDED_BACK = 'You are back with the assistant. Ask me anything.';
+/** What the chatbot says when a conversation comes back to it, in each language the widget speaks. */
+export const HANDED_BACK: Record<Language, string> = {
+  en: 'You are back with the assistant. Ask me anything.',
+  es: 'Vuelves a hablar con el asistente. Pregúntame lo que quieras.',
+  de: 'Sie sind wieder beim Assistenten. Fragen Sie mich, was Sie möchten.',
+  fr: 'Vous êtes de retour avec l’assistant. Posez-moi vos questions.',
+  it: 'Sei di nuovo con l’assistente. Chiedimi pure quello che vuoi.',
+  nl: 'Je bent weer bij de assistent. Vraag me wat je wilt.',
+};
 
 const afterMinutes = (at: Date, minutes: number) => new Date(at.getTime() + minutes * 60_000);
 
@@ -43,7 +52,10 @@ export async function settleTimeout(store: Store, due: DueHandoff, at: Date): Pr
   if (!chatbot) return undefined;
   const conversation = await heldIn(store, chatbot, conversationId);
   const handoff: HandoffSnapshot = { status, requestedAt: due.requestedAt, takenBy: due.takenBy };
-  const said = status === 'missed' ? [chatbot.settings.handoff.offlineMessage, missedLeadRequest(chatbot, conversation)] : [HANDED_BACK];
+  const said =
+    status === 'missed'
+      ? [offlineMessageIn(chatbot.settings.handoff.offlineMessage, conversation.lang), missedLeadRequest(chatbot, conversation)]
+      : [HANDED_BACK[conversation.lang ?? 'en']];
   const change: HandoffChange = {
     status,
     dueAt: null,
@@ -65,12 +77,16 @@ function missedLeadRequest(chatbot: Chatbot, { source }: HeldConversation): stri
   return source === 'Widget or Iframe' ? undefined : leadRequest(chatbot.settings);
 }
 
-/** A conversation and where it takes place (undefined once deleted). */
-type HeldConversation = { id: string; source: ConversationSource | undefined };
+/**
+ * A conversation, where it takes place (undefined once deleted) and the language its person reads
+ * (the widget's, for the hub's own texts; English where never said).
+ */
+type HeldConversation = { id: string; source: ConversationSource | undefined; lang: Language | undefined };
 
-/** Only where the conversation takes place: a long one is not read whole for each message. */
+/** Only where the conversation takes place and in what language: a long one is not read whole for each message. */
 async function heldIn(store: Store, chatbot: Chatbot, conversationId: string): Promise<HeldConversation> {
-  return { id: conversationId, source: await store.conversations.source(chatbot.id, conversationId) };
+  const header = await store.conversations.header(chatbot.id, conversationId);
+  return { id: conversationId, source: header?.source, lang: header?.lang };
 }
 
 const noOpenHandoff = (conversationId: string) => notFound(`conversation ${conversationId} has no open handoff`);
@@ -126,7 +142,7 @@ export async function handBack(store: Store, chatbot: Chatbot, conversationId: s
   const resolved = await moveOpen(store, chatbot, conversationId, (open, at) => {
     const handoff: HandoffSnapshot = { status: 'resolved', requestedAt: open.requestedAt, takenBy: open.takenBy };
     const notice = followUpNotice(chatbot, conversationId, handoff, at);
-    return { status: 'resolved', dueAt: null, at, notice, said: saying(chatbot, conversation, handoff, { content: HANDED_BACK, kind: 'handoff' }, at) };
+    return { status: 'resolved', dueAt: null, at, notice, said: saying(chatbot, conversation, handoff, { content: HANDED_BACK[conversation.lang ?? 'en'], kind: 'handoff' }, at) };
   });
   if (resolved) await announce(store, chatbot, 'handoff.resolved', conversationId, resolved, resolved.updatedAt);
   return resolved;
@@ -150,11 +166,18 @@ export async function handBackAll(store: Store, chatbot: Chatbot): Promise<void>
 }
 
 /**
- * Saves what the person says while a person has the conversation, with the notices taking it to
- * the handoff's thread, in the write that finds the handoff still open as read; answers the
- * handoff, or undefined when none is open (then the chatbot answers them as any other message).
+ * Saves what the person says while a person has the conversation (and the language they read, when
+ * said), with the notices taking it to the handoff's thread, in the write that finds the handoff
+ * still open as read; answers the handoff, or undefined when none is open (then the chatbot answers
+ * them as any other message).
  */
-export function relayInHandoff(store: Store, chatbot: Chatbot, conversationId: string, messages: ChatTurn[]): Promise<Handoff | undefined> {
+export function relayInHandoff(
+  store: Store,
+  chatbot: Chatbot,
+  conversationId: string,
+  messages: ChatTurn[],
+  lang?: Language,
+): Promise<Handoff | undefined> {
   // The handoff is kept as it stands: the change only makes the write depend on it.
   return moveOpen(store, chatbot, conversationId, (open, at) => ({
     status: open.status,
@@ -163,6 +186,7 @@ export function relayInHandoff(store: Store, chatbot: Chatbot, conversationId: s
     said: {
       messages: messages.map((message) => ({ ...message, createdAt: at })),
       notices: messages.map(({ content }) => followUpNotice(chatbot, conversationId, open, at, content)).filter((notice) => notice !== undefined),
+      lang,
     },
   }));
 }

@@ -1,19 +1,21 @@
+import { LANGUAGES, type Language } from '../settings/languages.js';
+
 // What a person asked when they pressed the widget's "Talk to a person", in each language the
 // widget speaks (adapters/widget/words.ts labels the button with these): the transcript shows the
 // person's words in their language, and the console tells such a request from what they typed.
 
-export const PERSON_ASKED = {
+export const PERSON_ASKED: Record<Language, string> = {
   en: 'Talk to a person',
   es: 'Hablar con una persona',
   de: 'Mit einer Person sprechen',
   fr: 'Parler à une personne',
   it: 'Parla con una persona',
   nl: 'Met een medewerker praten',
-} as const;
+};
 
-export type WidgetLanguage = keyof typeof PERSON_ASKED;
+export type WidgetLanguage = Language;
 
-export const WIDGET_LANGUAGES = Object.keys(PERSON_ASKED) as [WidgetLanguage, ...WidgetLanguage[]];
+export const WIDGET_LANGUAGES = LANGUAGES;
 
 const asked = new Set<string>(Object.values(PERSON_ASKED));
 

@@ -8,7 +8,7 @@ import { collectsLeads } from './lead-capture.js';
 import { saveLead, type LeadInput } from './leads.js';
 import { PERSON_ASKED, type WidgetLanguage } from './person-asked.js';
 import type { ChatbotSettings } from '../settings/chatbot-settings.js';
-import { waitingMessageIn } from '../settings/waiting-message.js';
+import { waitingMessageIn } from '../settings/default-messages.js';
 
 // The website widget's use cases. Its routes carry no key: the chatbot id is the only handle,
 // so every refusal (private, unknown, wrong site) looks the same from outside where it can.
@@ -130,7 +130,7 @@ export async function requestWidgetHandoff(
   const ids = await store.conversations.reserveMessageIds(said.length);
   const at = new Date();
   const messages = said.map((message, index) => ({ ...message, id: ids[index] as string, createdAt: at }));
-  await recordExchange(store, chatbot, { conversationId, source: SOURCE, contactId: null, messages, at });
+  await recordExchange(store, chatbot, { conversationId, source: SOURCE, contactId: null, lang, messages, at });
   // None when another request opened one in between: that one stands.
   const handoff = (await requestHandoff(store, chatbot, conversationId, at)) ?? (await store.handoffs.find(chatbot.id, conversationId));
   if (!handoff) throw notFound(`conversation ${conversationId}`);

@@ -14,7 +14,7 @@ import {
   WAIT_MINUTES,
 } from './limits.js';
 import { MODEL_IDS } from './models.js';
-import { DEFAULT_WAITING_MESSAGE } from './waiting-message.js';
+import { DEFAULT_OFFLINE_MESSAGE, DEFAULT_WAITING_MESSAGE } from './default-messages.js';
 
 // A chatbot's settings: the shape the contract's settings update accepts (less `chatbotId` and
 // `name`, which live on the chatbot itself), its defaults, and how a partial update merges.
@@ -113,7 +113,7 @@ export const DEFAULT_HANDOFF: HandoffSettings = {
   waitMinutes: 5,
   idleMinutes: 30,
   waitingMessage: DEFAULT_WAITING_MESSAGE.en,
-  offlineMessage: 'Sorry, nobody from the team is available right now.',
+  offlineMessage: DEFAULT_OFFLINE_MESSAGE.en,
 };
 
 /**

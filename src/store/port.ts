@@ -1,6 +1,7 @@
 import type { ChatbotSettings, SettingsPatch } from '../settings/chatbot-settings.js';
 import type { ActivityCounts, ActivityTally } from './activity-counters.js';
 import type { ConversationSource } from './conversation-sources.js';
+import type { Language } from '../settings/languages.js';
 
 // The storage port: what the domain needs from a database, and nothing about which one.
 // Every method is scoped and atomic as documented; adapters live in ./sqlite and ./mongo and are
@@ -588,9 +589,10 @@ export type HandoffChange = Pick<Handoff, 'status' | 'dueAt'> & {
    * a team member or the chatbot says as the handoff moves, with the notice taking it to the person;
    * or what the person says while it stays open (a change keeping its status and dueAt), with the
    * notices taking it to the team. So nothing said while it was open lands after its closing, and
-   * nothing after it closed.
+   * nothing after it closed. `lang`, the language the person says they read, replaces the
+   * conversation's as an append's does.
    */
-  said?: { messages: ConversationMessage[]; notices: (HandoffFollowUp | HandoffReplyNotice)[] };
+  said?: { messages: ConversationMessage[]; notices: (HandoffFollowUp | HandoffReplyNotice)[]; lang?: Language };
 };
 
 export type HandoffClaim = { now: Date; claimedBy: string; leaseUntil: Date; limit: number };
@@ -767,12 +769,17 @@ export type Conversation = {
   accountId: string;
   source: ConversationSource;
   contactId: string | null;
+  /** The language its person reads, as the widget's window last said; absent when never said. */
+  lang?: Language;
   messages: StoredMessage[];
   /** Once the conversation was handed to a person. */
   handoff?: Handoff;
   createdAt: Date;
   updatedAt: Date;
 };
+
+/** What is known of a conversation without reading its messages. */
+export type ConversationHeader = Pick<Conversation, 'source' | 'lang'>;
 
 export type ConversationAppend = {
   chatbotId: string;
@@ -781,6 +788,8 @@ export type ConversationAppend = {
   /** Used only when the append creates the conversation (as is contactId). */
   source: ConversationSource;
   contactId: string | null;
+  /** The language the person reads, when the client says: it replaces the conversation's. */
+  lang?: Language;
   messages: NewMessage[];
   /** Becomes createdAt of a new conversation; updatedAt only ever moves forward to it. */
   at: Date;
@@ -847,8 +856,8 @@ export interface ConversationRepository {
    */
   append(input: ConversationAppend): Promise<void>;
   find(chatbotId: string, id: string): Promise<Conversation | undefined>;
-  /** Where the conversation takes place, read without its messages; undefined for an unknown conversation. */
-  source(chatbotId: string, id: string): Promise<ConversationSource | undefined>;
+  /** Where the conversation takes place and in what language, read without its messages; undefined for an unknown conversation. */
+  header(chatbotId: string, id: string): Promise<ConversationHeader | undefined>;
   /** The conversation's incarnation, read without its messages; undefined for an unknown conversation. */
   incarnation(chatbotId: string, id: string): Promise<Incarnation | undefined>;
   /**

@@ -286,7 +286,7 @@ describe('Discord handoff', () => {
     await untilBotSays(thread, resolved);
     await untilRootShows(root, resolved);
     expect(buttons(root)).toEqual([]);
-    expect((await conversation('c9'))?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK });
+    expect((await conversation('c9'))?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK.en });
   });
 
   it('relays nothing from other threads, which keep the chatbot’s behaviour', async () => {
@@ -392,7 +392,7 @@ describe('Discord handoff', () => {
       discord.say(customers, alice, 'Thanks, Ada!');
       await untilBotSays(thread, personSaid('Thanks, Ada!'));
       await hub.resolveHandoff(chatbotId, conversationId(alice));
-      await untilBotSays(customers, `<@${alice.id}> ${HANDED_BACK}`);
+      await untilBotSays(customers, `<@${alice.id}> ${HANDED_BACK.en}`);
       // Only Alice's words reached the team.
       expect(botTexts(thread).filter((text) => text.startsWith('**Person:**'))).toEqual([personSaid('Thanks, Ada!')]);
       const saved = await conversation(conversationId(bob));
@@ -420,9 +420,9 @@ describe('Discord handoff', () => {
         discord.say(customers, bob, 'Thanks both');
         await untilBotSays(thread, personSaid('Thanks both'));
         expect((await call('POST', `${path}/resolve`, app.apiKey)).status).toBe(200);
-        await untilBotSays(customers, toBob(HANDED_BACK));
+        await untilBotSays(customers, toBob(HANDED_BACK.en));
         await sleep(1_500);
-        expect(botTexts(customers).slice(shown)).toEqual([typed, toBob('**Alice:** Alice here too.'), toBob(HANDED_BACK)]);
+        expect(botTexts(customers).slice(shown)).toEqual([typed, toBob('**Alice:** Alice here too.'), toBob(HANDED_BACK.en)]);
         // Nothing the bot wrote there could ping anyone but Bob.
         const posts = discord.requests.filter((item) => item.method === 'POST' && item.path === `/channels/${customers.id}/messages`);
         expect(posts.slice(-3).map((item) => (item.body as { allowed_mentions?: unknown }).allowed_mentions)).toEqual(Array(3).fill({ parse: [], users: [bob.id] }));
@@ -473,7 +473,7 @@ describe('Discord handoff', () => {
         expect(second).toEqual(first);
         expect(first).toMatchObject({ nonce: expect.any(String), enforce_nonce: true });
         await hub.resolveHandoff(chatbotId, conversationId());
-        await untilBotSays(customers, toBob(HANDED_BACK));
+        await untilBotSays(customers, toBob(HANDED_BACK.en));
       } finally {
         await bot.stop();
         bot = await startBot(createHubClient(`${proxy.url}/api/v1`, app.apiKey));
@@ -499,7 +499,7 @@ describe('Discord handoff', () => {
       // Nobody answered for idleMinutes: the hand-back; a new request nobody takes: the offline message.
       const timer = createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: () => new Date(Date.now() + 3_600_000) });
       expect(await timer.tick()).toContainEqual({ chatbotId, conversationId: conversationId(), status: 'resolved' });
-      await discord.until('the hand-back', () => botTexts(customers).slice(shown).includes(toBob(HANDED_BACK)) || undefined);
+      await discord.until('the hand-back', () => botTexts(customers).slice(shown).includes(toBob(HANDED_BACK.en)) || undefined);
       discord.say(customers, bob, 'I want a human');
       await requested(conversationId(), earlier + 1);
       expect(await timer.tick()).toContainEqual({ chatbotId, conversationId: conversationId(), status: 'missed' });
@@ -507,7 +507,7 @@ describe('Discord handoff', () => {
       expect(offline).toMatch(/^Sorry, nobody from the team is available/);
       await untilBotSays(customers, toBob(toPerson({ text: offline })));
       await sleep(1_200);
-      expect(botTexts(customers).slice(shown)).toEqual([toBob('**Ada:** Sorry for the wait.'), toBob(HANDED_BACK), WAITING, toBob(toPerson({ text: offline }))]);
+      expect(botTexts(customers).slice(shown)).toEqual([toBob('**Ada:** Sorry for the wait.'), toBob(HANDED_BACK.en), WAITING, toBob(toPerson({ text: offline }))]);
     });
   });
 

@@ -246,7 +246,7 @@ describe('Slack handoff', () => {
     await h.click(root, ADA, RESOLVE_ACTION_ID);
     const resolved = await h.conversation('web-1');
     expect(resolved?.handoff).toMatchObject({ status: 'resolved', taken_by: 'Ada' });
-    expect(resolved?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK });
+    expect(resolved?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK.en });
     expect(buttons(root)).toEqual([]);
     await h.slack.waitFor(() => threadTexts(h, root).some((text) => text.startsWith('✅ Resolved (Ada had it)')));
     expect(blockTexts(root)).toContain('✅ Resolved. Ada had it.');
@@ -460,7 +460,7 @@ describe('Slack handoff', () => {
     expect(await timer.tick()).toEqual([{ chatbotId: h.bot, conversationId: 'web-7', status: 'resolved' }]);
     await h.slack.waitFor(() => threadTexts(h, root).some((text) => text.startsWith('✅ Resolved (Ada had it)')));
     await h.slack.waitFor(() => buttons(root).length === 0);
-    expect((await h.conversation('web-7'))?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK });
+    expect((await h.conversation('web-7'))?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK.en });
     // The chatbot answers again.
     expect(await h.chat('web-7', 'When do you open?')).toContain('nine');
   });
@@ -532,9 +532,9 @@ describe('Slack handoff', () => {
     await h.reply(root.ts, GRACE, 'Grace here as well.');
     await h.slack.waitFor(() => said().includes('Grace: Grace here as well.'));
     await h.click(root, ADA, RESOLVE_ACTION_ID);
-    await h.slack.waitFor(() => said().includes(HANDED_BACK));
+    await h.slack.waitFor(() => said().includes(HANDED_BACK.en));
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(said()).toEqual([WAITING, typed, 'Grace: Grace here as well.', HANDED_BACK]);
+    expect(said()).toEqual([WAITING, typed, 'Grace: Grace here as well.', HANDED_BACK.en]);
     // Posted without markup, so the text reads as typed and mentions nobody.
     const told = h.slack.callsTo('chat.postMessage').filter((posted) => posted.args.channel === CUSTOMERS && posted.args.mrkdwn === 'false');
     expect(told.map((posted) => posted.args.thread_ts)).toEqual([question.ts, question.ts, question.ts]);

@@ -240,7 +240,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     await client.completeHandoffNotice(reply?.id ?? '');
     const [handedBack, ...none] = await client.claimHandoffNotices('discord');
     expect(none).toEqual([]);
-    expect(handedBack).toMatchObject({ kind: 'reply', text: HANDED_BACK, handoff: { status: 'resolved', taken_by: 'Ada' } });
+    expect(handedBack).toMatchObject({ kind: 'reply', text: HANDED_BACK.en, handoff: { status: 'resolved', taken_by: 'Ada' } });
     expect(handedBack?.author).toBeUndefined();
   });
 
@@ -330,7 +330,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     await postAll(client);
     await client.resolveHandoff(bot, 'c1');
     const conversation = await app.store.conversations.find(bot, 'c1');
-    expect(conversation?.messages.at(-1)?.content).toBe(HANDED_BACK);
+    expect(conversation?.messages.at(-1)?.content).toBe(HANDED_BACK.en);
     expect((await postAll(client)).map((notice) => notice.kind)).toEqual(['closed']);
   });
 });
@@ -386,11 +386,11 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
     expect(saved?.messages.slice(-3).map(({ role, content, author }) => ({ role, content, author }))).toEqual([
       { role: 'assistant', content: 'Hi, Ada here.', author: { type: 'human', name: 'Ada' } },
       { role: 'assistant', content: 'Grace too.', author: { type: 'human', name: 'Grace' } },
-      { role: 'assistant', content: HANDED_BACK, author: undefined },
+      { role: 'assistant', content: HANDED_BACK.en, author: undefined },
     ]);
     const replies = await postAll(client, THREAD, 'discord');
     expect(replies.map(({ kind, conversationId, channel, text }) => ({ kind, conversationId, channel, text }))).toEqual(
-      ['Hi, Ada here.', 'Grace too.', HANDED_BACK].map((text) => ({ kind: 'reply', conversationId: inDiscord, channel: { workspaceId: 'G1', channelId: 'C7' }, text })),
+      ['Hi, Ada here.', 'Grace too.', HANDED_BACK.en].map((text) => ({ kind: 'reply', conversationId: inDiscord, channel: { workspaceId: 'G1', channelId: 'C7' }, text })),
     );
   });
 });

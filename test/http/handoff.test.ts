@@ -194,7 +194,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     for (const id of ['p1', 'p2']) {
       const handedBack = await conversation(id);
       expect(handedBack?.handoff?.status).toBe('resolved');
-      expect(handedBack?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK, kind: 'handoff' });
+      expect(handedBack?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK.en, kind: 'handoff' });
     }
     expect((await conversation('p3'))?.handoff).toBeUndefined();
     expect(await say('p1', 'When do you open?')).toContain('nine');
@@ -242,7 +242,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     expect(await timer(later(4)).tick()).toEqual([{ chatbotId: bot, conversationId: 'c1', status: 'resolved' }]);
     const resolved = await conversation('c1');
     expect(resolved?.handoff).toMatchObject({ status: 'resolved', taken_by: 'Ada' });
-    expect(resolved?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK });
+    expect(resolved?.messages.at(-1)).toMatchObject({ role: 'assistant', content: HANDED_BACK.en });
   });
 
   it('puts handoff.requested and handoff.resolved in the outbox of subscribed webhooks', async () => {
@@ -294,7 +294,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
       { role: 'assistant', content: 'Hi, Grace here. How can I help?', author: { type: 'human', name: 'Grace' } },
       { role: 'user', content: 'My order is late', author: undefined },
       { role: 'assistant', content: 'Ada too: it ships today.', author: { type: 'human', name: 'Ada' } },
-      { role: 'assistant', content: HANDED_BACK, author: undefined },
+      { role: 'assistant', content: HANDED_BACK.en, author: undefined },
     ]);
     expect(await say('c1', 'When do you open?')).toContain('nine');
     // Closed: nothing to take, reply in or resolve.
@@ -333,7 +333,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     await say('c1', 'I want a human');
     expect(await team('c1', 'messages', { name: 'Grace', text: 'Hi, Grace here.' })).toMatchObject({ status: 200 });
     expect(await handedBack).toMatchObject({ status: 200, body: { data: { status: 'resolved', taken_by: 'Grace' } } });
-    expect(await assistantSaid('c1')).toEqual([WAITING, 'Hi, Grace here.', HANDED_BACK]);
+    expect(await assistantSaid('c1')).toEqual([WAITING, 'Hi, Grace here.', HANDED_BACK.en]);
   });
 
   /** The kinds of the notices for the team's Slack channel, in the order an adapter posts them. */
@@ -370,7 +370,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
     handBackAtNextRead = true;
     expect(await say('c1', 'When do you open?')).toContain('nine');
     expect(await handedBack).toMatchObject({ status: 200, body: { data: { status: 'resolved' } } });
-    expect(await assistantSaid('c1')).toEqual([WAITING, HANDED_BACK, expect.stringContaining('nine')]);
+    expect(await assistantSaid('c1')).toEqual([WAITING, HANDED_BACK.en, expect.stringContaining('nine')]);
     // The team is told of no message after the handoff closed.
     expect(await postedNotices()).toEqual(['requested', 'closed']);
   });
@@ -392,7 +392,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: h
       const id = ids[round] ?? '';
       expect(resolve.status, id).toBe(200);
       expect([200, 404], id).toContain(reply.status);
-      expect(await assistantSaid(id), id).toEqual(reply.status === 200 ? [WAITING, `Reply in ${id}`, HANDED_BACK] : [WAITING, HANDED_BACK]);
+      expect(await assistantSaid(id), id).toEqual(reply.status === 200 ? [WAITING, `Reply in ${id}`, HANDED_BACK.en] : [WAITING, HANDED_BACK.en]);
     }
   });
 

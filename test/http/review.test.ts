@@ -149,7 +149,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       await ask('Can I talk to a person?', { conversationId: 'h-2' });
       const { body } = await call('GET', `${app.baseUrl}/get-conversations?chatbotId=${bot}`, app.apiKey);
       const said = (body as { data: { messages: { id: string; role: string; content: string }[] }[] }).data.flatMap((conversation) => conversation.messages);
-      const handedBack = said.find((message) => message.content === HANDED_BACK);
+      const handedBack = said.find((message) => message.content === HANDED_BACK.en);
       expect([waiting.messageId, handedBack?.id].every(Boolean)).toBe(true);
       const rate = (messageId: string | null | undefined) =>
         call('POST', `${app.baseUrl}/chatbots/${bot}/messages/${messageId}/feedback`, app.apiKey, { feedback: 'down' });
@@ -191,7 +191,7 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
         [NO_ANSWER.slice(0, 24), 'decline'],
         [NO_ANSWER.slice(0, 24), 'decline'],
         ['We do not, sorry.', 'Ada'],
-        [HANDED_BACK.slice(0, 24), 'handoff'],
+        [HANDED_BACK.en.slice(0, 24), 'handoff'],
       ]);
       const handingOff = (await app.store.conversations.find(bot, 'm-1'))?.messages.findLast((message) => message.kind === 'decline');
       expect(handingOff?.content).toMatch(/\n\nI am asking someone from the team to join\./);

@@ -85,9 +85,20 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: c
   it('reads where a conversation takes place, the one its first append gave; none for an unknown one', async () => {
     await store.conversations.append(append({ source: 'Discord' }));
     await store.conversations.append(append({ source: 'Slack', messages: [message('user', 'Again', 60)], at: at(60) }));
-    expect(await store.conversations.source(bot.id, 'conv-1')).toBe('Discord');
-    expect(await store.conversations.source(bot.id, 'conv-2')).toBeUndefined();
-    expect(await store.conversations.source('another-chatbot', 'conv-1')).toBeUndefined();
+    expect(await store.conversations.header(bot.id, 'conv-1')).toEqual({ source: 'Discord' });
+    expect(await store.conversations.header(bot.id, 'conv-2')).toBeUndefined();
+    expect(await store.conversations.header('another-chatbot', 'conv-1')).toBeUndefined();
+  });
+
+  it('keeps the language the latest append said, through appends that say none', async () => {
+    await store.conversations.append(append({ source: 'Widget or Iframe' }));
+    expect(await store.conversations.header(bot.id, 'conv-1')).toEqual({ source: 'Widget or Iframe' });
+    expect((await store.conversations.find(bot.id, 'conv-1'))?.lang).toBeUndefined();
+    await store.conversations.append(append({ lang: 'es', messages: [message('user', 'Hola', 60)], at: at(60) }));
+    await store.conversations.append(append({ lang: 'de', messages: [message('user', 'Hallo', 61)], at: at(61) }));
+    await store.conversations.append(append({ messages: [message('user', 'Noch da?', 62)], at: at(62) }));
+    expect(await store.conversations.header(bot.id, 'conv-1')).toEqual({ source: 'Widget or Iframe', lang: 'de' });
+    expect(await store.conversations.find(bot.id, 'conv-1')).toMatchObject({ lang: 'de' });
   });
 
   it('gives each message its own id, the same on every read', async () => {

@@ -170,7 +170,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
 
     await team(id, 'resolve');
     const closing = await stream.until(hasStatus('resolved'));
-    expect(replies(closing)).toEqual([{ id: expect.any(String), role: 'assistant', content: HANDED_BACK, kind: 'handoff' }]);
+    expect(replies(closing)).toEqual([{ id: expect.any(String), role: 'assistant', content: HANDED_BACK.en, kind: 'handoff' }]);
     expect(closing.at(-1)?.event).toBe('handoff');
     expect(await stream.next()).toBeUndefined();
   });

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createHandoffTimer } from '../../jobs/handoffs.js';
 import { loadConfig } from '../../src/config.js';
 import { HANDED_BACK } from '../../src/domain/handoff.js';
-import { DEFAULT_WAITING_MESSAGE } from '../../src/settings/waiting-message.js';
+import { DEFAULT_OFFLINE_MESSAGE, DEFAULT_WAITING_MESSAGE } from '../../src/settings/default-messages.js';
 import { startHub, type Hub } from '../../src/hub.js';
 import { ALLOWED_HOST, launchChromium, startHostSite, type HostSite } from './browser.js';
 
@@ -97,10 +97,11 @@ async function visit(): Promise<Visitor> {
   };
 }
 
-async function chatFrame(page: Page): Promise<Frame> {
+/** The chat window once it shows its message box (labelled in the window's language). */
+async function chatFrame(page: Page, messageLabel = 'Message'): Promise<Frame> {
   const frame = await (await page.locator('switchboard-chat iframe').elementHandle())?.contentFrame();
   if (!frame) throw new Error('no chat frame');
-  await frame.getByRole('textbox', { name: 'Message' }).waitFor();
+  await frame.getByRole('textbox', { name: messageLabel }).waitFor();
   return frame;
 }
 
@@ -206,14 +207,14 @@ describe('a handed-off visitor', () => {
     await waitForBubble(reloaded, 'Anything else?');
 
     await team(id, 'resolve');
-    await waitForBubble(reloaded, HANDED_BACK);
+    await waitForBubble(reloaded, HANDED_BACK.en);
     await talkButton(reloaded).waitFor();
     expect(await bubbles(reloaded)).toEqual([
       ['', 'Hello! Ask me about the bakery.'],
       ['', WAITING],
       ['Ada', 'Hi, Ada here. We open at seven.'],
       ['Bo', 'Anything else?'],
-      ['', HANDED_BACK],
+      ['', HANDED_BACK.en],
     ]);
     expect(await reloaded.locator('.message.user').allTextContents()).toEqual([TALK, 'When do you open?']);
 
@@ -253,9 +254,9 @@ describe('a handed-off visitor', () => {
     // The clock job, as it runs once the team has been quiet long enough.
     const timer = createHandoffTimer({ store: hubA.store, logger: silent, now: () => new Date(Date.now() + 60_000) });
     expect(await timer.tick()).toEqual([{ chatbotId: bot, conversationId: await conversationId(), status: 'resolved' }]);
-    await waitForBubble(frame, HANDED_BACK);
+    await waitForBubble(frame, HANDED_BACK.en);
     await talkButton(frame).waitFor();
-    expect((await bubbles(frame)).slice(-2)).toEqual([['Ada', 'Ada here, looking into it.'], ['', HANDED_BACK]]);
+    expect((await bubbles(frame)).slice(-2)).toEqual([['Ada', 'Ada here, looking into it.'], ['', HANDED_BACK.en]]);
   });
 
   it('sees the offline message and the details form again when nobody came in time', async () => {
@@ -322,7 +323,7 @@ describe('a handed-off visitor', () => {
     const { frame } = await visit();
     await handOff(frame);
     await configure({ handoff: { enabled: false } });
-    await waitForBubble(frame, HANDED_BACK);
+    await waitForBubble(frame, HANDED_BACK.en);
     await expect.poll(() => status(frame).count()).toBe(0);
     await send(frame, 'What time does the bakery open?');
     expect((await bubbles(frame)).at(-1)?.[1]).toContain('seven');
@@ -365,6 +366,28 @@ describe('a handed-off visitor', () => {
     await frame.getByRole('button', { name: 'Mit einer Person sprechen' }).click();
     await waiting(frame).waitFor();
     expect((await bubbles(frame)).at(-1)).toEqual(['', WAITING]);
+  });
+
+  it('reads the hand-back and the default offline message in the widget’s language', async () => {
+    // Found auditing the widget: the window German, the hub's texts after a handoff English.
+    await configure({ handoff: { offlineMessage: DEFAULT_OFFLINE_MESSAGE.en, waitMinutes: 0.05 } });
+    const page = await context.newPage();
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'de'));
+    await page.getByRole('button', { name: 'Chat mit Harbor Lights öffnen' }).click();
+    const frame = await chatFrame(page, 'Nachricht');
+    const conversationId = async () => (await page.evaluate((id) => localStorage.getItem(`switchboard:${id}:conversation`), bot)) as string;
+    const talk = frame.getByRole('button', { name: 'Mit einer Person sprechen' });
+
+    await talk.click();
+    await team(await conversationId(), 'resolve');
+    await waitForBubble(frame, HANDED_BACK.de);
+    await talk.waitFor();
+
+    await talk.click();
+    const timer = createHandoffTimer({ store: hubA.store, logger: silent, now: () => new Date(Date.now() + 60_000) });
+    expect(await timer.tick()).toEqual([{ chatbotId: bot, conversationId: await conversationId(), status: 'missed' }]);
+    await waitForBubble(frame, DEFAULT_OFFLINE_MESSAGE.de);
+    expect((await bubbles(frame)).slice(-3)).toEqual([['', HANDED_BACK.de], ['', WAITING], ['', DEFAULT_OFFLINE_MESSAGE.de]]);
   });
 
   it('reads an Arabic team reply and its author right to left, each line from the right', async () => {

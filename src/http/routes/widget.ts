@@ -52,7 +52,7 @@ const chatBody = z.object({
   conversationId: widgetConversationId,
   message: z.string().trim().min(1).max(WIDGET_MESSAGE_MAX),
   host: hostOrigin,
-  /** The window's language: a handoff's default waiting message is said in it. */
+  /** The window's language: the conversation keeps it, and the hub's default texts there are said in it. */
   lang: z.enum(WIDGET_LANGUAGES).optional(),
 });
 
@@ -68,7 +68,7 @@ const leadBody = z.object({
 
 /** The host page's origin: the query of reads, the body of the handoff request. */
 const hostOnly = z.object({ host: hostOrigin });
-/** The window's "Talk to a person": its language saves the request in the words the button showed. */
+/** The window's "Talk to a person": its language saves the request in the words the button showed, and the conversation keeps it. */
 const handoffBody = hostOnly.extend({ lang: z.enum(WIDGET_LANGUAGES).optional() });
 /** The visitor's 👍/👎, as the API's feedback takes it. */
 const feedbackBody = hostOnly.extend({ feedback: z.enum(['up', 'down']) });
@@ -448,7 +448,8 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       description:
         'Only when the chatbot’s `handoff` is `enabled` and `onRequest` (else 400). Saves the request (“Talk to a person”, in the ' +
         'window’s `lang` when given: the words its button showed) and the ' +
-        '`waitingMessage` (the default one in that `lang`), and opens a pending handoff as a request in words would; uses no message credit but counts against ' +
+        '`waitingMessage` (the default one in that `lang`, which the conversation keeps for the hand-back and the default `offlineMessage`), ' +
+        'and opens a pending handoff as a request in words would; uses no message credit but counts against ' +
         '`ipLimit`. A handoff already open is answered as it is, saving nothing. Refused (403) on pages the domain list does not allow.',
       security: [],
       requestParams: { path: conversationParams },

@@ -43,6 +43,7 @@ const toConversation = (doc: ConversationDoc, messages: ReadMessage[]): Conversa
   accountId: doc.accountId,
   source: doc.source,
   contactId: doc.contactId,
+  ...(doc.lang && { lang: doc.lang }),
   messages: toMessages(messages),
   ...(doc.handoff && { handoff: toHandoff(doc.handoff) }),
   createdAt: doc.createdAt,
@@ -88,8 +89,8 @@ export function mongoConversations(models: MongoModels, writes: AtomicWrites, co
   /** What is known of a conversation without reading its messages. */
   const headerOf = (chatbotId: string, id: string) =>
     conversations
-      .findOne({ _id: conversationDocumentId(chatbotId, id), chatbotId }, { source: 1, incarnation: 1 })
-      .lean<Pick<ConversationDoc, 'source' | 'incarnation'>>();
+      .findOne({ _id: conversationDocumentId(chatbotId, id), chatbotId }, { source: 1, lang: 1, incarnation: 1 })
+      .lean<Pick<ConversationDoc, 'source' | 'lang' | 'incarnation'>>();
 
   return {
     // The conversation's counter reserves a block of sequence numbers in one atomic write, so
@@ -97,7 +98,7 @@ export function mongoConversations(models: MongoModels, writes: AtomicWrites, co
     // follow under those numbers. A crash in between leaves a gap in the numbers, never a
     // misordered or half-visible batch.
     async append(input) {
-      const { chatbotId, accountId, id, source, contactId, at } = input;
+      const { chatbotId, accountId, id, source, contactId, lang, at } = input;
       await atomic(async () => {
         const doc = await retryOnceOnDuplicateKey(() =>
           conversations
@@ -105,6 +106,8 @@ export function mongoConversations(models: MongoModels, writes: AtomicWrites, co
               { _id: conversationDocumentId(chatbotId, id), chatbotId },
               {
                 $setOnInsert: { conversationId: id, accountId, source, contactId, createdAt: at, incarnation: newIncarnation() },
+                // The latest language said replaces the one before.
+                ...(lang && { $set: { lang } }),
                 ...reserveSequence(input.messages.length, at),
               },
               { upsert: true, returnDocument: 'after', projection: { messageCount: 1 } },
@@ -121,8 +124,9 @@ export function mongoConversations(models: MongoModels, writes: AtomicWrites, co
       if (!doc) return undefined;
       return toConversation(doc, (await messagesOf(chatbotId, [id])).get(id) ?? []);
     },
-    async source(chatbotId, id) {
-      return (await headerOf(chatbotId, id))?.source;
+    async header(chatbotId, id) {
+      const doc = await headerOf(chatbotId, id);
+      return doc ? { source: doc.source, ...(doc.lang && { lang: doc.lang }) } : undefined;
     },
     async incarnation(chatbotId, id) {
       const doc = await headerOf(chatbotId, id);

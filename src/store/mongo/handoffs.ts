@@ -64,6 +64,7 @@ export function mongoHandoffs(models: MongoModels, { atomic }: AtomicWrites, cou
                 'handoff.claimedBy': null,
                 'handoff.leaseUntil': null,
                 ...(change.takenBy !== undefined && { 'handoff.takenBy': change.takenBy }),
+                ...(said?.lang && { lang: said.lang }),
               },
               ...(said && reserveSequence(said.messages.length, at)),
               ...stashNotices(notices),

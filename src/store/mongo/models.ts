@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Types } from 'mongoose';
+import type { Language } from '../../settings/languages.js';
 import { ACTIVITY_COUNTERS, type ActivityCounts } from '../activity-counters.js';
 import type {
   Asset,
@@ -309,6 +310,8 @@ export type ConversationDoc = {
   accountId: string;
   source: ConversationSource;
   contactId: string | null;
+  /** The language its person reads, as the widget's window last said; absent where never said. */
+  lang?: Language;
   /** Sequence numbers handed out to its messages so far: each append reserves a block. */
   messageCount: number;
   /** Once handed to a person; the lease is the timeout job's. */
@@ -329,6 +332,7 @@ const conversationSchema = new Schema<ConversationDoc>(
     accountId: required(String),
     source: required(String),
     contactId: optionalString,
+    lang: { type: String, default: undefined },
     messageCount: required(Number),
     handoff: { type: Schema.Types.Mixed, default: undefined },
     handoffOutbox: { type: [Schema.Types.Mixed], default: undefined },

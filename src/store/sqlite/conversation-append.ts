@@ -12,11 +12,12 @@ export const sequenceNumber = (id: string) => (/^[1-9]\d{0,14}$/.test(id) ? Numb
  */
 export function sqliteConversationAppend(db: Database, count: ActivityCount) {
   // A new conversation takes source and contact from the append that creates it, and a name of its
-  // own (Incarnation); later appends only move updated_at forward.
+  // own (Incarnation); later appends only move updated_at forward, and replace the language when
+  // they say one.
   const upsertConversation = db.prepare(
-    `INSERT INTO conversations (chatbot_id, id, account_id, source, contact_id, created_at, updated_at, incarnation)
-     VALUES (@chatbotId, @id, @accountId, @source, @contactId, @at, @at, lower(hex(randomblob(12))))
-     ON CONFLICT (chatbot_id, id) DO UPDATE SET updated_at = MAX(updated_at, excluded.updated_at)`,
+    `INSERT INTO conversations (chatbot_id, id, account_id, source, contact_id, lang, created_at, updated_at, incarnation)
+     VALUES (@chatbotId, @id, @accountId, @source, @contactId, @lang, @at, @at, lower(hex(randomblob(12))))
+     ON CONFLICT (chatbot_id, id) DO UPDATE SET updated_at = MAX(updated_at, excluded.updated_at), lang = COALESCE(excluded.lang, lang)`,
   );
   // A null seq takes the next number; a reserved one is written as given.
   const insertMessage = db.prepare(
@@ -28,10 +29,10 @@ export function sqliteConversationAppend(db: Database, count: ActivityCount) {
   // Run IMMEDIATE (the write lock taken first), so each batch's rows get consecutive seq numbers
   // even when other processes append to the same conversation.
   return db.transaction((input: ConversationAppend) => {
-    const { chatbotId, accountId, id, source, contactId, at } = input;
+    const { chatbotId, accountId, id, source, contactId, lang = null, at } = input;
     const created = exists.get(chatbotId, id) === undefined;
     count(chatbotId, at, appendTally(input.messages, created ? source : undefined, input.tally));
-    upsertConversation.run({ chatbotId, id, accountId, source, contactId, at: at.getTime() });
+    upsertConversation.run({ chatbotId, id, accountId, source, contactId, lang, at: at.getTime() });
     for (const message of input.messages) {
       const seq = message.id === undefined ? null : sequenceNumber(message.id);
       if (seq === undefined) throw new Error(`not a reserved message id: ${message.id}`);

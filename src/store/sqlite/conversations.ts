@@ -18,6 +18,7 @@ import { timeBounds } from './time-bounds.js';
 import { HANDOFF_OF_CONVERSATION, toHandoff, type HandoffRow } from './handoff-rows.js';
 import { sequenceNumber, type ConversationAppendTransaction } from './conversation-append.js';
 import { sqliteErasure } from './erasure.js';
+import type { Language } from '../../settings/languages.js';
 
 type ConversationRow = {
   chatbot_id: string;
@@ -25,6 +26,7 @@ type ConversationRow = {
   account_id: string;
   source: ConversationSource;
   contact_id: string | null;
+  lang: Language | null;
   created_at: number;
   updated_at: number;
   incarnation: Incarnation;
@@ -129,8 +131,8 @@ export function sqliteConversations(db: Database, count: ActivityCount, append: 
     'SELECT * FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
   // What is known of a conversation without reading its messages.
-  const headerOf = db.prepare<[string, string], Pick<ConversationRow, 'source' | 'incarnation'>>(
-    'SELECT source, incarnation FROM conversations WHERE chatbot_id = ? AND id = ?',
+  const headerOf = db.prepare<[string, string], Pick<ConversationRow, 'source' | 'lang' | 'incarnation'>>(
+    'SELECT source, lang, incarnation FROM conversations WHERE chatbot_id = ? AND id = ?',
   );
   const messages = db.prepare<[string, string], MessageRow>(
     `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages
@@ -166,6 +168,7 @@ export function sqliteConversations(db: Database, count: ActivityCount, append: 
       accountId: row.account_id,
       source: row.source,
       contactId: row.contact_id,
+      ...(row.lang !== null && { lang: row.lang }),
       messages: messages.all(row.chatbot_id, row.id).map(toMessage),
       ...(handedOff && { handoff: toHandoff(handedOff) }),
       createdAt: new Date(row.created_at),
@@ -216,8 +219,9 @@ export function sqliteConversations(db: Database, count: ActivityCount, append: 
     async find(chatbotId, id) {
       return find(chatbotId, id);
     },
-    async source(chatbotId, id) {
-      return headerOf.get(chatbotId, id)?.source;
+    async header(chatbotId, id) {
+      const row = headerOf.get(chatbotId, id);
+      return row && { source: row.source, ...(row.lang !== null && { lang: row.lang }) };
     },
     async incarnation(chatbotId, id) {
       return headerOf.get(chatbotId, id)?.incarnation;

@@ -62,7 +62,7 @@ export function sqliteHandoffs(db: Database, notices: HandoffNoticeWriter, appen
     if (row && said) {
       const { chatbot_id: chatbotId, conversation_id: id, account_id: accountId } = row;
       // source and contactId serve only an append that creates the conversation; the handoff's exists.
-      append({ chatbotId, accountId, id, source: 'API', contactId: null, at, messages: said.messages });
+      append({ chatbotId, accountId, id, source: 'API', contactId: null, lang: said.lang, at, messages: said.messages });
       for (const saidNotice of said.notices) {
         if (saidNotice.kind === 'reply') notices.reply(saidNotice);
         else notices.followUp(saidNotice);

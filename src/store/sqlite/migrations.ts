@@ -717,6 +717,9 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE conversations ADD COLUMN incarnation TEXT;`,
   // Whether an assistant message was ever rated 👎, so that only its first 👎 is reviewed.
   `ALTER TABLE conversation_messages ADD COLUMN rated_down INTEGER NOT NULL DEFAULT 0;`,
+  // The language a widget conversation's visitor reads, so the hub's own texts written later (the
+  // hand-back, the offline message) are in it; null where the window never said.
+  `ALTER TABLE conversations ADD COLUMN lang TEXT;`,
 ];
 
 export function migrate(db: Database): void {

@@ -1,0 +1,35 @@
+import type { Language } from './languages.js';
+
+// The handoff's messages a chatbot has until its owner writes its own, in each language the widget
+// speaks: a visitor reads the default in their language, an owner's own text as written.
+
+export const DEFAULT_WAITING_MESSAGE: Record<Language, string> = {
+  en: 'I am asking someone from the team to join. Please stay here; they will answer in this chat.',
+  es: 'Estoy pidiendo a alguien del equipo que se una. Quédate aquí; te responderán en este chat.',
+  de: 'Ich bitte jemanden aus dem Team dazu. Bitte bleiben Sie hier; die Antwort kommt in diesem Chat.',
+  fr: 'Je demande à un membre de l’équipe de nous rejoindre. Restez ici ; la réponse arrivera dans ce chat.',
+  it: 'Sto chiedendo a qualcuno del team di unirsi. Resta qui: ti risponderà in questa chat.',
+  nl: 'Ik vraag iemand van het team om erbij te komen. Blijf hier; je krijgt antwoord in deze chat.',
+};
+
+export const DEFAULT_OFFLINE_MESSAGE: Record<Language, string> = {
+  en: 'Sorry, nobody from the team is available right now.',
+  es: 'Lo siento, ahora mismo no hay nadie del equipo disponible.',
+  de: 'Leider ist gerade niemand aus dem Team erreichbar.',
+  fr: 'Désolé, personne de l’équipe n’est disponible pour le moment.',
+  it: 'Spiacenti, al momento nessuno del team è disponibile.',
+  nl: 'Sorry, er is op dit moment niemand van het team beschikbaar.',
+};
+
+/**
+ * The owner's `message` as a visitor reading `lang` reads it: the default in their language while
+ * the owner kept it (its English text), else as written.
+ */
+const ownMessageIn = (defaults: Record<Language, string>) => (message: string, lang: Language = 'en'): string =>
+  message === defaults.en ? defaults[lang] : message;
+
+/** What a visitor reading `lang` is told as a handoff starts. */
+export const waitingMessageIn = ownMessageIn(DEFAULT_WAITING_MESSAGE);
+
+/** What a visitor reading `lang` is told when nobody from the team took their handoff in time. */
+export const offlineMessageIn = ownMessageIn(DEFAULT_OFFLINE_MESSAGE);
