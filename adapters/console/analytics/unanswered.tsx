@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { MAX_ANSWER_CHARS } from '../../../src/domain/qa-limits.js';
-import { call, explained, query } from '../api.js';
+import { explained, query, send } from '../api.js';
 import { useAction } from '../components/action.js';
 import { AnswerForm } from '../components/answer-form.js';
 import { Alert, Notice } from '../components/feedback.js';
@@ -75,12 +75,12 @@ function Question({ base, group, onSettled }: { base: string; group: Unanswered;
   const resolve = async (event: Event) => {
     event.preventDefault();
     // The answer becomes a source, within the chatbot's characters like any other.
-    if (await action.run(() => explained(call('POST', `${url}/resolve`, { answer: answer.trim() }), REFUSED))) {
+    if (await action.run(() => explained(send('POST', `${url}/resolve`, { answer: answer.trim() }), REFUSED))) {
       onSettled(`Answered “${group.question}”: the chatbot gives this answer from now on (it is a question and answer on Sources).`);
     }
   };
   const dismiss = async () => {
-    if (await action.run(() => call('POST', `${url}/dismiss`))) onSettled(`Dismissed “${group.question}”.`);
+    if (await action.run(() => send('POST', `${url}/dismiss`))) onSettled(`Dismissed “${group.question}”.`);
   };
   return (
     <li>
