@@ -143,6 +143,22 @@ describe('analytics', () => {
     await screenshots(page, 'analytics', true);
   });
 
+  it('ranges by default over the last 30 days of the reader’s time zone, today in it included', async () => {
+    // A zone whose date now is not UTC's: UTC+14 from 10:00 UTC, UTC−11 before.
+    const timezoneId = new Date().getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: timezoneId }).format(new Date());
+    const context = await run.browser.newContext({ timezoneId, viewport: { width: 1200, height: 800 } });
+    const far = await context.newPage();
+    await signIn(far, run.app);
+    await far.goto(`${run.app.origin}/console/chatbots/${chatbotId}/analytics`);
+    await far.getByRole('status').filter({ hasText: 'In these days' }).waitFor();
+    expect(await far.getByLabel('To', { exact: true }).inputValue()).toBe(today);
+    expect(await far.getByLabel('From', { exact: true }).inputValue()).toBe(new Date(Date.parse(today) - 29 * 86_400_000).toISOString().slice(0, 10));
+    // The conversation of the test before, started today.
+    expect(await far.getByRole('status').filter({ hasText: 'In these days' }).textContent()).toMatch(/^In these days: 1 conversation,/);
+    await context.close();
+  });
+
   it('explains a range of days it cannot chart, rather than the API’s bare refusal', async () => {
     await page.getByLabel('From', { exact: true }).fill('2026-03-10');
     await page.getByLabel('To', { exact: true }).fill('2026-03-01');
