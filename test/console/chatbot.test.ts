@@ -217,6 +217,30 @@ describe('analytics', () => {
     await call('DELETE', `${run.app.baseUrl}/delete-chatbot?chatbotId=${shop}`, run.app.apiKey);
     await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/playground`);
   });
+
+  it('keeps a keyboard user’s place once a question is answered or dismissed: the focus goes to the list’s heading', async () => {
+    const stall = await createChatbotViaApi(run.app, 'Market stall', 'The market stall opens on Saturdays.');
+    for (const thing of ['kites', 'kettles', 'kilts']) {
+      await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId: stall, messages: [{ role: 'user', content: `Do you sell ${thing}?` }] });
+    }
+    await page.goto(`${run.app.origin}/console/chatbots/${stall}/analytics`);
+    const region = page.getByRole('region', { name: 'Questions it could not answer' });
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent);
+    await region.getByRole('button', { name: 'Answer “Do you sell kites?”' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('No, only fruit.');
+    await region.getByRole('button', { name: 'Save answer' }).focus();
+    await page.keyboard.press('Enter');
+    await region.getByRole('status').filter({ hasText: 'Answered “Do you sell kites?”' }).waitFor();
+    await expect.poll(focusedText).toBe('Questions it could not answer');
+    await region.getByRole('button', { name: 'Dismiss “Do you sell kettles?”' }).focus();
+    await page.keyboard.press('Enter');
+    await region.getByRole('status').filter({ hasText: 'Dismissed “Do you sell kettles?”' }).waitFor();
+    await expect.poll(focusedText).toBe('Questions it could not answer');
+    expect(await region.getByRole('listitem').count()).toBe(1);
+    await call('DELETE', `${run.app.baseUrl}/delete-chatbot?chatbotId=${stall}`, run.app.apiKey);
+    await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/playground`);
+  });
 });
 
 describe('sources', () => {

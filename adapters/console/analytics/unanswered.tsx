@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { MAX_ANSWER_CHARS } from '../../../src/domain/qa-limits.js';
 import { explained, query, send } from '../api.js';
 import { useAction } from '../components/action.js';
@@ -8,7 +8,7 @@ import { counted, formatTime } from '../format.js';
 import { FULL } from '../knowledge/add.js';
 import { readPages } from '../paged.js';
 import { Show, useLoad } from '../use-load.js';
-import { useFocusBack } from '../components/focus-moves.js';
+import { focusAfterRemoval, headingOfPart, useFocusBack } from '../components/focus-moves.js';
 import { BusyButton } from '../components/busy-button.js';
 
 // The open questions the chatbot could not answer, most asked first, a page at a time, each
@@ -71,6 +71,9 @@ function Question({ base, group, onSettled }: { base: string; group: Unanswered;
   const opener = useFocusBack<HTMLButtonElement>(answering);
   const [answer, setAnswer] = useState('');
   const action = useAction();
+  const item = useRef<HTMLLIElement>(null);
+  // Answered or dismissed, the question leaves the list, and the focus it held with it.
+  useEffect(() => () => focusAfterRemoval(headingOfPart(item.current)), []);
   const url = `${base}/unanswered/${encodeURIComponent(group.id)}`;
   const resolve = async (event: Event) => {
     event.preventDefault();
@@ -83,7 +86,7 @@ function Question({ base, group, onSettled }: { base: string; group: Unanswered;
     if (await action.run(() => send('POST', `${url}/dismiss`))) onSettled(`Dismissed “${group.question}”.`);
   };
   return (
-    <li>
+    <li ref={item}>
       <div class="actions">
         <div class="grow">
           {group.question}
