@@ -156,6 +156,11 @@ describe('analytics', () => {
     expect(await far.getByLabel('From', { exact: true }).inputValue()).toBe(new Date(Date.parse(today) - 29 * 86_400_000).toISOString().slice(0, 10));
     // The conversation of the test before, started today.
     expect(await far.getByRole('status').filter({ hasText: 'In these days' }).textContent()).toMatch(/^In these days: 1 conversation,/);
+    // The chart puts each day's point on that day, not on the day the reader's zone has at its UTC noon.
+    await expect.poll(() => far.locator('.chart canvas').count()).toBe(2);
+    await far.locator('.chart .u-over').first().hover({ position: { x: 1, y: 10 } });
+    const from = await far.getByLabel('From', { exact: true }).inputValue();
+    expect(await far.locator('.chart').first().locator('.u-legend .u-series').first().locator('.u-value').textContent()).toMatch(new RegExp(`^${from}`));
     await context.close();
   });
 
