@@ -22,7 +22,11 @@ export const mayPass = (error: unknown): boolean =>
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/** The raw response of a call that succeeded; a failure throws its `{message}` as an ApiError. */
+/**
+ * The raw response of a call that succeeded, whose body the caller reads to its end (an answer
+ * left unread keeps its request open, and a reload then aborts it); a failure throws its
+ * `{message}` as an ApiError.
+ */
 export async function call(method: Method, path: string, body?: unknown): Promise<Response> {
   const headers: Record<string, string> = method === 'GET' ? {} : { ...CONSOLE_HEADER };
   let payload: BodyInit | undefined;
@@ -41,6 +45,11 @@ export async function call(method: Method, path: string, body?: unknown): Promis
   const message = await failureMessage(response);
   if (response.status === 401) signedOut(true);
   throw new ApiError(message, response.status);
+}
+
+/** A call whose answer the console does not use, read all the same. */
+export async function send(method: Method, path: string, body?: unknown): Promise<void> {
+  await (await call(method, path, body)).arrayBuffer();
 }
 
 export async function callJson<T>(method: Method, path: string, body?: unknown): Promise<T> {

@@ -17,4 +17,11 @@ export function dayAgo(days: number): string {
   return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** `YYYY-MM-DD`, the reader's own day `days` ago (analytics counts days in the reader's time zone). */
+export function localDayAgo(days: number): string {
+  const day = new Date();
+  day.setDate(day.getDate() - days);
+  return [day.getFullYear(), day.getMonth() + 1, day.getDate()].map((part) => String(part).padStart(2, '0')).join('-');
+}
+
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -143,6 +143,27 @@ describe('analytics', () => {
     await screenshots(page, 'analytics', true);
   });
 
+  it('ranges by default over the last 30 days of the reader’s time zone, today in it included', async () => {
+    // A zone whose date now is not UTC's: UTC+14 from 10:00 UTC, UTC−11 before.
+    const timezoneId = new Date().getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: timezoneId }).format(new Date());
+    const context = await run.browser.newContext({ timezoneId, viewport: { width: 1200, height: 800 } });
+    const far = await context.newPage();
+    await signIn(far, run.app);
+    await far.goto(`${run.app.origin}/console/chatbots/${chatbotId}/analytics`);
+    await far.getByRole('status').filter({ hasText: 'In these days' }).waitFor();
+    expect(await far.getByLabel('To', { exact: true }).inputValue()).toBe(today);
+    expect(await far.getByLabel('From', { exact: true }).inputValue()).toBe(new Date(Date.parse(today) - 29 * 86_400_000).toISOString().slice(0, 10));
+    // The conversation of the test before, started today.
+    expect(await far.getByRole('status').filter({ hasText: 'In these days' }).textContent()).toMatch(/^In these days: 1 conversation,/);
+    // The chart puts each day's point on that day, not on the day the reader's zone has at its UTC noon.
+    await expect.poll(() => far.locator('.chart canvas').count()).toBe(2);
+    await far.locator('.chart .u-over').first().hover({ position: { x: 1, y: 10 } });
+    const from = await far.getByLabel('From', { exact: true }).inputValue();
+    expect(await far.locator('.chart').first().locator('.u-legend .u-series').first().locator('.u-value').textContent()).toMatch(new RegExp(`^${from}`));
+    await context.close();
+  });
+
   it('explains a range of days it cannot chart, rather than the API’s bare refusal', async () => {
     await page.getByLabel('From', { exact: true }).fill('2026-03-10');
     await page.getByLabel('To', { exact: true }).fill('2026-03-01');
@@ -199,6 +220,30 @@ describe('analytics', () => {
     expect(await open.getByRole('listitem').count()).toBe(things.length);
     expect(await region.getByRole('button', { name: 'Load more' }).count()).toBe(0);
     await call('DELETE', `${run.app.baseUrl}/delete-chatbot?chatbotId=${shop}`, run.app.apiKey);
+    await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/playground`);
+  });
+
+  it('keeps a keyboard user’s place once a question is answered or dismissed: the focus goes to the list’s heading', async () => {
+    const stall = await createChatbotViaApi(run.app, 'Market stall', 'The market stall opens on Saturdays.');
+    for (const thing of ['kites', 'kettles', 'kilts']) {
+      await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId: stall, messages: [{ role: 'user', content: `Do you sell ${thing}?` }] });
+    }
+    await page.goto(`${run.app.origin}/console/chatbots/${stall}/analytics`);
+    const region = page.getByRole('region', { name: 'Questions it could not answer' });
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent);
+    await region.getByRole('button', { name: 'Answer “Do you sell kites?”' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('No, only fruit.');
+    await region.getByRole('button', { name: 'Save answer' }).focus();
+    await page.keyboard.press('Enter');
+    await region.getByRole('status').filter({ hasText: 'Answered “Do you sell kites?”' }).waitFor();
+    await expect.poll(focusedText).toBe('Questions it could not answer');
+    await region.getByRole('button', { name: 'Dismiss “Do you sell kettles?”' }).focus();
+    await page.keyboard.press('Enter');
+    await region.getByRole('status').filter({ hasText: 'Dismissed “Do you sell kettles?”' }).waitFor();
+    await expect.poll(focusedText).toBe('Questions it could not answer');
+    expect(await region.getByRole('listitem').count()).toBe(1);
+    await call('DELETE', `${run.app.baseUrl}/delete-chatbot?chatbotId=${stall}`, run.app.apiKey);
     await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/playground`);
   });
 });

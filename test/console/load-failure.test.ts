@@ -54,6 +54,19 @@ describe('a load that failed', () => {
     expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
   });
 
+  it('offers "Try again" in the chatbots list where a chatbot’s recent conversations could not be counted, which counts them', async () => {
+    failing = (request) => path(request) === '/get-conversations';
+    answer = unavailable;
+    await page.goto(`${run.app.origin}/console`);
+    const row = page.getByRole('row', { name: /Harbor Lights/ });
+    await expect.poll(() => row.getByRole('alert').textContent()).toBe('Service unavailable');
+    failing = undefined;
+    await row.getByRole('button', { name: 'Try again' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => row.getByRole('cell').last().textContent()).toBe('0');
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
   it('offers no "Try again" where asking again would fail the same way: a chatbot that is not there', async () => {
     failing = undefined;
     await page.goto(`${run.app.origin}/console/chatbots/no-such-chatbot`);

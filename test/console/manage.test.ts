@@ -576,6 +576,24 @@ describe('account', () => {
     expect((await call('GET', `${run.app.baseUrl}/get-chatbots`, key)).status).toBe(401);
   });
 
+  // A write shown as done has had its answer read to the end: an answer left unread keeps its
+  // request open, and a reload right after aborts it.
+  it('reads the answer of a key revoked before showing it gone, so a reload right after aborts nothing', async () => {
+    const created = await call('POST', `${run.app.baseUrl}/api-keys`, run.app.apiKey, { label: 'Old sync' });
+    expect(created.status).toBe(201);
+    const failed: string[] = [];
+    const note = (request: Request) => failed.push(`${request.method()} ${request.url()} ${request.failure()?.errorText}`);
+    page.on('requestfailed', note);
+    await page.goto(`${run.app.origin}/console/account`);
+    await page.getByRole('button', { name: 'Revoke Old sync' }).click();
+    await page.getByRole('button', { name: 'Yes, revoke “Old sync”' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /Old sync/ }).count()).toBe(0);
+    await page.reload();
+    await page.getByRole('region', { name: 'API keys' }).getByRole('table').waitFor();
+    page.off('requestfailed', note);
+    expect(failed).toEqual([]);
+  });
+
   it('explains why the last key, the one signed in with, cannot be revoked', async () => {
     const [last] = ((await call('GET', `${run.app.baseUrl}/api-keys`, run.app.apiKey)).body as { data: { label: string }[] }).data;
     await page.getByRole('button', { name: `Revoke ${last?.label}` }).click();

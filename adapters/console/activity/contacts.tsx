@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
-import { call, callData, explained, query } from '../api.js';
+import { callData, explained, query, send } from '../api.js';
 import { useAction } from '../components/action.js';
 import { SubmitButton } from '../components/busy-button.js';
 import { ConfirmButton } from '../components/confirm-button.js';
@@ -101,13 +101,13 @@ function ContactForm({ url, contact, onDeleted, onSaved }: { url: string; contac
     event.preventDefault();
     setSaved(false);
     const data = { name: name.trim() || null, email: email.trim() || null, phonenumber: phone.trim() || null };
-    if (await action.run(() => explained(call('PATCH', url, { data }), { 400: CONTACT_REFUSED }))) {
+    if (await action.run(() => explained(send('PATCH', url, { data }), { 400: CONTACT_REFUSED }))) {
       setSaved(true);
       onSaved();
     }
   };
   const remove = async () => {
-    if (await action.run(() => call('DELETE', url))) onDeleted();
+    if (await action.run(() => send('DELETE', url))) onDeleted();
   };
 
   const attributes = Object.entries(contact.custom_attributes ?? {});

@@ -1,4 +1,4 @@
-import { call } from '../api.js';
+import { send } from '../api.js';
 import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { Alert } from '../components/feedback.js';
@@ -11,7 +11,7 @@ type Props = { path: string; verb: string; name: string; onErased: () => void };
 export function EraseButton({ path, verb, name, onErased }: Props) {
   const action = useAction();
   const erase = async () => {
-    if (await action.run(() => call('DELETE', path))) onErased();
+    if (await action.run(() => send('DELETE', path))) onErased();
   };
   return (
     <>

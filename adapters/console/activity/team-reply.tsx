@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, callData, explained } from '../api.js';
+import { ApiError, callData, explained, send } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
@@ -54,7 +54,7 @@ export function TeamReply({ chatbotId, conversation, onChanged, onClosed }: Prop
   /** Who has the handoff, as the transcript showed it or a refused reply told. */
   const [toldTaker, setToldTaker] = useState<string | null>(null);
   const taker = conversation.handoff?.taken_by ?? toldTaker;
-  const send = async (event: Event) => {
+  const submit = async (event: Event) => {
     event.preventDefault();
     const reply = { name: name.trim(), text: text.trim() };
     const sent = await action.run(async () => {
@@ -67,7 +67,7 @@ export function TeamReply({ chatbotId, conversation, onChanged, onClosed }: Prop
             throw new Error(takenMeanwhile(taken.taken_by ?? ''));
           }
         }
-        await call('POST', `${handoff}/messages`, reply);
+        await send('POST', `${handoff}/messages`, reply);
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) onClosed(reply.text);
         throw error;
@@ -77,11 +77,11 @@ export function TeamReply({ chatbotId, conversation, onChanged, onClosed }: Prop
     onChanged();
   };
   const handBack = async () => {
-    await action.run(() => explained(call('POST', `${handoff}/resolve`), { 404: CLOSED }));
+    await action.run(() => explained(send('POST', `${handoff}/resolve`), { 404: CLOSED }));
     onChanged();
   };
   return (
-    <form class="team-reply" onSubmit={send} aria-label="Reply as the team">
+    <form class="team-reply" onSubmit={submit} aria-label="Reply as the team">
       <TextInput label="Your name" value={name} onValue={nameAs} required maxLength={MAX_NAME} hint="Shown to the person above your reply." />
       <TextArea label="Reply" value={text} onValue={draft} rows={3} required maxLength={MAX_REPLY} />
       {taker && taker !== name.trim() && <p class="muted">{taker} is answering this person: your reply reaches them too, under your name.</p>}

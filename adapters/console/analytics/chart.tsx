@@ -5,6 +5,14 @@ import uPlot from 'uplot';
 // readers get the same numbers from the table beside it; the canvas itself is hidden from them.
 
 const AXIS_GREY = '#6b7785';
+const DAY_S = 86_400;
+/** Tick steps of whole days: a per-day chart has nothing to mark at noon. */
+const DAY_STEPS = [1, 2, 7, 14, 30, 61, 91, 183, 365].map((days) => days * DAY_S);
+/**
+ * Each day sits at its midnight UTC and is read back in UTC: read in the reader's zone, a point
+ * would show another day's date wherever that midnight falls on another day.
+ */
+const inUtc = (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC');
 
 export type Series = { label: string; colour: string; values: number[] };
 
@@ -18,11 +26,12 @@ export function DayChart({ title, days, series }: { title: string; days: string[
     const options: uPlot.Options = {
       width: Math.max(280, element.clientWidth),
       height: 220,
-      axes: [axis, axis],
+      axes: [{ ...axis, incrs: DAY_STEPS }, axis],
       scales: { x: { time: true } },
+      tzDate: inUtc,
       series: [{}, ...series.map(({ label, colour }) => ({ label, stroke: colour, width: 2, points: { show: days.length < 40 } }))],
     };
-    const times = days.map((day) => Date.parse(`${day}T12:00:00Z`) / 1000);
+    const times = days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
     const plot = new uPlot(options, [times, ...series.map(({ values }) => values)], element);
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, element.clientWidth), height: 220 }));
     resize.observe(element);

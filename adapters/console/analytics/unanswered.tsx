@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { MAX_ANSWER_CHARS } from '../../../src/domain/qa-limits.js';
-import { call, explained, query } from '../api.js';
+import { explained, query, send } from '../api.js';
 import { useAction } from '../components/action.js';
 import { AnswerForm } from '../components/answer-form.js';
 import { Alert, Notice } from '../components/feedback.js';
@@ -8,7 +8,7 @@ import { counted, formatTime } from '../format.js';
 import { FULL } from '../knowledge/add.js';
 import { readPages } from '../paged.js';
 import { Show, useLoad } from '../use-load.js';
-import { useFocusBack } from '../components/focus-moves.js';
+import { focusAfterRemoval, headingOfPart, useFocusBack } from '../components/focus-moves.js';
 import { BusyButton } from '../components/busy-button.js';
 
 // The open questions the chatbot could not answer, most asked first, a page at a time, each
@@ -71,19 +71,22 @@ function Question({ base, group, onSettled }: { base: string; group: Unanswered;
   const opener = useFocusBack<HTMLButtonElement>(answering);
   const [answer, setAnswer] = useState('');
   const action = useAction();
+  const item = useRef<HTMLLIElement>(null);
+  // Answered or dismissed, the question leaves the list, and the focus it held with it.
+  useEffect(() => () => focusAfterRemoval(headingOfPart(item.current)), []);
   const url = `${base}/unanswered/${encodeURIComponent(group.id)}`;
   const resolve = async (event: Event) => {
     event.preventDefault();
     // The answer becomes a source, within the chatbot's characters like any other.
-    if (await action.run(() => explained(call('POST', `${url}/resolve`, { answer: answer.trim() }), REFUSED))) {
+    if (await action.run(() => explained(send('POST', `${url}/resolve`, { answer: answer.trim() }), REFUSED))) {
       onSettled(`Answered “${group.question}”: the chatbot gives this answer from now on (it is a question and answer on Sources).`);
     }
   };
   const dismiss = async () => {
-    if (await action.run(() => call('POST', `${url}/dismiss`))) onSettled(`Dismissed “${group.question}”.`);
+    if (await action.run(() => send('POST', `${url}/dismiss`))) onSettled(`Dismissed “${group.question}”.`);
   };
   return (
-    <li>
+    <li ref={item}>
       <div class="actions">
         <div class="grow">
           {group.question}

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { callData, call, explained, query } from '../api.js';
+import { callData, explained, query, send } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Alert } from '../components/feedback.js';
 import { Checkbox, Select, TextInput } from '../components/fields.js';
@@ -59,10 +59,10 @@ export function Bindings({ chatbot }: { chatbot: Chatbot }) {
   const add = async (event: Event) => {
     event.preventDefault();
     const body = { ...channel.value, chatbotId: chatbot.id, mode: everyMessage ? 'all' : 'mentions' };
-    if (await action.run(() => explained(call('POST', '/integrations/bindings', body), { 400: CHANNEL_REFUSED }))) list.reload();
+    if (await action.run(() => explained(send('POST', '/integrations/bindings', body), { 400: CHANNEL_REFUSED }))) list.reload();
   };
   const remove = async (id: string) => {
-    if (await action.run(() => call('DELETE', `/integrations/bindings/${encodeURIComponent(id)}`))) list.reload();
+    if (await action.run(() => send('DELETE', `/integrations/bindings/${encodeURIComponent(id)}`))) list.reload();
   };
 
   return (
@@ -104,10 +104,10 @@ export function Digests({ chatbot }: { chatbot: Chatbot }) {
   const add = async (event: Event) => {
     event.preventDefault();
     const body = { ...channel.value, chatbotId: chatbot.id, time, timezone: timezone.trim(), postWhenEmpty };
-    if (await action.run(() => explained(call('POST', '/integrations/digests', body), { 400: DIGEST_REFUSED }))) list.reload();
+    if (await action.run(() => explained(send('POST', '/integrations/digests', body), { 400: DIGEST_REFUSED }))) list.reload();
   };
   const remove = async (id: string) => {
-    if (await action.run(() => call('DELETE', `/integrations/digests/${encodeURIComponent(id)}`))) list.reload();
+    if (await action.run(() => send('DELETE', `/integrations/digests/${encodeURIComponent(id)}`))) list.reload();
   };
 
   return (

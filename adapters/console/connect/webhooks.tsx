@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { call, callData, explained, query } from '../api.js';
+import { callData, explained, query, send } from '../api.js';
 import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { CopyButton } from '../components/copy-button.js';
@@ -41,7 +41,7 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
     });
   };
   const remove = async (id: string) => {
-    if (await action.run(() => call('DELETE', `/integrations/webhooks/${encodeURIComponent(id)}`))) list.reload();
+    if (await action.run(() => send('DELETE', `/integrations/webhooks/${encodeURIComponent(id)}`))) list.reload();
   };
 
   return (

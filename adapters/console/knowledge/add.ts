@@ -1,5 +1,5 @@
 import { MAX_ANSWER_CHARS, MAX_QUESTION_CHARS } from '../../../src/domain/qa-limits.js';
-import { call, callData, explained } from '../api.js';
+import { call, callData, explained, send } from '../api.js';
 import type { Source } from '../types.js';
 
 // Adding sources: files (multipart, one `file` part each) and websites, which answer 202 with the
@@ -47,7 +47,7 @@ export function addQuestion(base: string, question: string, answer: string): Pro
 }
 
 export async function refreshSource(base: string, sourceId: string): Promise<void> {
-  await call('POST', `${base}/${encodeURIComponent(sourceId)}/refresh`);
+  await send('POST', `${base}/${encodeURIComponent(sourceId)}/refresh`);
 }
 
 /** The default number of pages a crawl reads, as the API's. */

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { call, callData, explained } from '../api.js';
+import { callData, explained, send } from '../api.js';
 import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { CopyButton } from '../components/copy-button.js';
@@ -68,7 +68,7 @@ function ApiKeys() {
   };
   const revoke = async (id: string) => {
     setCreated(undefined);
-    if (await action.run(() => explained(call('DELETE', `/api-keys/${encodeURIComponent(id)}`), { 403: LAST_KEY }))) keys.reload();
+    if (await action.run(() => explained(send('DELETE', `/api-keys/${encodeURIComponent(id)}`), { 403: LAST_KEY }))) keys.reload();
   };
 
   return (

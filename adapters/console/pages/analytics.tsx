@@ -5,7 +5,7 @@ import { UnansweredQuestions } from '../analytics/unanswered.js';
 import { TextInput } from '../components/fields.js';
 import { MAX_DAYS } from '../../../src/domain/analytics-range.js';
 import { inRange, rangeProblem } from '../date-range.js';
-import { counted, dayAgo, formatCount } from '../format.js';
+import { counted, formatCount, localDayAgo } from '../format.js';
 import { Show, useLoad } from '../use-load.js';
 import type { ChatbotPageProps } from './chatbot-section.js';
 
@@ -26,8 +26,8 @@ type Analytics = { days: (Counters & { date: string })[]; totals: Counters };
 const DAYS_SHOWN = 30;
 
 export function AnalyticsPage({ chatbot }: ChatbotPageProps) {
-  const [startDate, setStartDate] = useState(() => dayAgo(DAYS_SHOWN - 1));
-  const [endDate, setEndDate] = useState(() => dayAgo(0));
+  const [startDate, setStartDate] = useState(() => localDayAgo(DAYS_SHOWN - 1));
+  const [endDate, setEndDate] = useState(() => localDayAgo(0));
   const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const base = `/chatbots/${encodeURIComponent(chatbot.id)}`;
   const problem = rangeProblem(startDate, endDate, MAX_DAYS);

@@ -1,5 +1,6 @@
 import { callJson, query } from '../api.js';
 import { DataTable } from '../components/data-table.js';
+import { LoadFailure } from '../components/load-failure.js';
 import { dayAgo } from '../format.js';
 import type { ChatbotItem, Conversation } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
@@ -8,6 +9,7 @@ import { Show, useLoad } from '../use-load.js';
 
 /** The most get-conversations answers in one page; past it the count reads "100+". */
 const PAGE = 100;
+const COUNTING = 'Counting the conversations';
 
 export function ChatbotsPage() {
   const chatbots = useLoad(() => callJson<{ chatbots: ChatbotItem[] }>('GET', '/get-chatbots').then((body) => body.chatbots), []);
@@ -53,7 +55,7 @@ function RecentConversations({ chatbotId }: { chatbotId: string }) {
       ),
     [chatbotId],
   );
-  if (count.error) return <span class="muted">unknown</span>;
+  if (count.error) return <LoadFailure error={count.error} label={COUNTING} loading={count.loading} onRetry={count.mayPass ? count.reload : undefined} />;
   if (count.data === undefined) return <span class="muted">…</span>;
   return <>{count.data >= PAGE ? `${PAGE}+` : count.data}</>;
 }

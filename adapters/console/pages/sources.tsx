@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { crawlPagesText } from '../../crawl-pages.js';
-import { call, callData } from '../api.js';
+import { callData, send } from '../api.js';
 import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { DataTable } from '../components/data-table.js';
@@ -69,7 +69,7 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
   const action = useAction();
   const url = `${base}/${encodeURIComponent(source.id)}`;
   const remove = async () => {
-    if (await action.run(() => call('DELETE', url))) onChange();
+    if (await action.run(() => send('DELETE', url))) onChange();
   };
   const refresh = async () => {
     if (await action.run(() => refreshSource(base, source.id))) onChange();

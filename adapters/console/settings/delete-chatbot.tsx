@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
-import { call, query } from '../api.js';
+import { query, send } from '../api.js';
 import { Alert, Busy } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
@@ -20,7 +20,7 @@ export function DeleteChatbot({ chatbot }: { chatbot: Chatbot }) {
     setBusy(true);
     setFailure(undefined);
     try {
-      await call('DELETE', `/delete-chatbot${query({ chatbotId: chatbot.id })}`);
+      await send('DELETE', `/delete-chatbot${query({ chatbotId: chatbot.id })}`);
       route('/console');
     } catch (error) {
       setFailure(errorText(error));

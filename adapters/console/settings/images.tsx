@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { call, explained } from '../api.js';
+import { callJson, explained } from '../api.js';
 import { Alert, Busy, Notice } from '../components/feedback.js';
 import { errorText } from '../format.js';
 
@@ -22,12 +22,12 @@ export function ImageSetting({ chatbotId, kind, url, onChange }: { chatbotId: st
   const [done, setDone] = useState<string>();
   const inputId = `image-${kind}`;
 
-  const run = async (work: () => Promise<Response>) => {
+  const run = async (work: () => Promise<{ message: string }>) => {
     setBusy(true);
     setFailure(undefined);
     setDone(undefined);
     try {
-      const { message } = (await (await work()).json()) as { message: string };
+      const { message } = await work();
       setDone(message);
       onChange();
     } catch (error) {
@@ -45,11 +45,11 @@ export function ImageSetting({ chatbotId, kind, url, onChange }: { chatbotId: st
     form.append('chatbotId', chatbotId);
     form.append(part, file, file.name);
     input.value = '';
-    void run(() => explained(call('POST', kind === 'icon' ? '/upload-chatbot-icon' : '/upload-chatbot-profile-picture', form), { 400: REFUSED }));
+    void run(() => explained(callJson<{ message: string }>('POST', kind === 'icon' ? '/upload-chatbot-icon' : '/upload-chatbot-profile-picture', form), { 400: REFUSED }));
   };
 
   const remove = () =>
-    run(() => call('DELETE', `${kind === 'icon' ? '/delete-chatbot-icon' : '/delete-chatbot-profile-picture'}?chatbotId=${encodeURIComponent(chatbotId)}`));
+    run(() => callJson<{ message: string }>('DELETE', `${kind === 'icon' ? '/delete-chatbot-icon' : '/delete-chatbot-profile-picture'}?chatbotId=${encodeURIComponent(chatbotId)}`));
 
   return (
     <div class="field">
