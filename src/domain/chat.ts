@@ -283,6 +283,7 @@ async function prepare(store: Store, engine: ChatEngine, chatbot: Chatbot, input
       given: detailsIn(newMessages),
       model,
       temperature: input.temperature ?? chatbot.settings.temp,
+      lang: input.lang,
     },
   };
 }

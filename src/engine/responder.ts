@@ -1,6 +1,7 @@
 import type { ChatbotSettings } from '../settings/chatbot-settings.js';
 import type { Passage } from './lexical-index.js';
 import type { ModelId } from '../settings/models.js';
+import type { Language } from '../settings/languages.js';
 
 // A responder turns a conversation and the passages retrieved for it into reply text, as a
 // stream of pieces. The offline responder and every LLM provider share this one shape, so the
@@ -30,6 +31,8 @@ export type ResponderInput = {
   given?: GivenDetails;
   model: ModelId;
   temperature: number;
+  /** The language the person reads (the widget's window): the offline decline is said in it. */
+  lang?: Language;
   /** Aborted when the client goes away: generation must stop. */
   signal: AbortSignal;
 };

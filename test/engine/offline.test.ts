@@ -3,7 +3,8 @@ import { loadWordVectors } from '../../src/engine/workers/training-jobs.js';
 import { defaultSettings } from '../../src/settings/chatbot-settings.js';
 import { chunkText } from '../../src/engine/chunking.js';
 import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
-import { composeAnswer, NO_ANSWER } from '../../src/engine/offline/compose.js';
+import { composeAnswer, NO_ANSWER, NO_ANSWER_IN } from '../../src/engine/offline/compose.js';
+import { isDecline } from '../../src/engine/decline.js';
 import { offlineResponder } from '../../src/engine/offline/index.js';
 import type { ChatTurn, ResponderInput } from '../../src/engine/responder.js';
 import type { SourceRef } from '../../src/store/port.js';
@@ -80,6 +81,12 @@ describe('composeAnswer', () => {
     const expected = 'Lost cards are replaced at the front desk for two euros.';
     expect(composeAnswer(input('How do I replace a lost card?'))).toBe(expected);
     expect(composeAnswer(input('How do I replace a lost card?', [CARDS, HOURS]))).toBe(expected);
+  });
+
+  it('declines in the language the person reads, answering in the material’s words', () => {
+    expect(composeAnswer(input('Can I book a study room?', [HOURS], { lang: 'fr' }))).toBe(NO_ANSWER_IN.fr);
+    expect(composeAnswer(input('How do I replace a lost card?', [CARDS], { lang: 'fr' }))).toBe('Lost cards are replaced at the front desk for two euros.');
+    for (const decline of Object.values(NO_ANSWER_IN)) expect(isDecline(decline)).toBe(true);
   });
 
   it('matches plural and verb forms of the question words', () => {

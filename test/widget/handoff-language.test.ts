@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHandoffTimer } from '../../jobs/handoffs.js';
 import { HANDED_BACK } from '../../src/domain/handoff.js';
+import { NO_ANSWER_IN } from '../../src/engine/offline/compose.js';
 import { DEFAULT_OFFLINE_MESSAGE, DEFAULT_WAITING_MESSAGE } from '../../src/settings/default-messages.js';
 import { call, createChatbotViaApi, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
@@ -45,6 +46,18 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: t
   };
   const lastSaid = async (id: string) => (await app.store.conversations.find(bot, id))?.messages.at(-1);
   const tick = () => createHandoffTimer({ store: app.store, logger: pino({ level: 'silent' }), now: later }).tick();
+
+  it('declines in the window’s language, a decline still (counted, and reviewed as unanswered)', async () => {
+    const id = conversationId('z');
+    await widgetChat(id, 'Verkaufen Sie Fahrräder?', 'de');
+    expect(await lastSaid(id)).toMatchObject({ role: 'assistant', content: NO_ANSWER_IN.de, kind: 'decline' });
+    let listed: unknown[] = [];
+    for (let tries = 0; listed.length === 0 && tries < 50; tries += 1) {
+      listed = ((await call('GET', `${app.baseUrl}/chatbots/${bot}/unanswered`, app.apiKey)).body as { data: unknown[] }).data;
+      if (listed.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(listed).toMatchObject([{ question: 'Verkaufen Sie Fahrräder?' }]);
+  });
 
   it('says the hand-back in the window’s language when the team resolves', async () => {
     const id = conversationId('a');

@@ -1,6 +1,7 @@
 import type { Passage, PassageSentence } from '../lexical-index.js';
 import { withoutLeadIn } from '../question.js';
 import { SAME_QUESTION } from '../question-similarity.js';
+import type { Language } from '../../settings/languages.js';
 import type { GivenDetails, ResponderInput } from '../responder.js';
 import { isListItem, isTableRow, joinSentences } from '../structure.js';
 import { words } from '../text.js';
@@ -12,6 +13,16 @@ import { words } from '../text.js';
 export const NO_ANSWER =
   "I'm sorry, I couldn't find an answer to that in the material I was trained on. " +
   'Could you rephrase the question, or ask about something else?';
+
+/** NO_ANSWER in each language the widget speaks (its window's register: tú, Sie, vous, tu, je). */
+export const NO_ANSWER_IN: Record<Language, string> = {
+  en: NO_ANSWER,
+  es: 'Lo siento, no he encontrado una respuesta a eso en el material con el que me entrenaron. ¿Puedes reformular la pregunta o preguntar otra cosa?',
+  de: 'Entschuldigung, dazu habe ich in dem Material, mit dem ich trainiert wurde, keine Antwort gefunden. Können Sie die Frage anders stellen oder etwas anderes fragen?',
+  fr: 'Désolé, je n’ai pas trouvé de réponse à cela dans les documents sur lesquels j’ai été entraîné. Pouvez-vous reformuler la question, ou demander autre chose ?',
+  it: 'Mi dispiace, non ho trovato una risposta a questo nel materiale su cui sono stato addestrato. Puoi riformulare la domanda o chiedere qualcos’altro?',
+  nl: 'Sorry, ik kon daar geen antwoord op vinden in het materiaal waarmee ik ben getraind. Kun je de vraag anders stellen, of iets anders vragen?',
+};
 
 /** The share of the question's weight the best section must cover to be quoted at all. */
 const MIN_COVERAGE = 0.46;
@@ -79,12 +90,13 @@ const OFFERS_HELP = [
 
 export function composeAnswer(input: ResponderInput): string {
   const question = [...input.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
-  return (
+  const answer =
     smallTalk(question, input) ??
     thanksForDetails(question, input) ??
     ownersAnswer(input.passages) ??
-    quote(input.passages, BROAD.test(withoutLeadIn(question)))
-  );
+    quote(input.passages, BROAD.test(withoutLeadIn(question)));
+  // A visitor reading the widget in another language is told so in it; answers are the material's words.
+  return answer === NO_ANSWER && input.lang ? NO_ANSWER_IN[input.lang] : answer;
 }
 
 /**
