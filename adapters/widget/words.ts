@@ -1,4 +1,5 @@
-import { PERSON_ASKED, type WidgetLanguage } from '../../src/domain/person-asked.js';
+import { PERSON_ASKED } from '../../src/domain/person-asked.js';
+import type { Language } from '../../src/settings/languages.js';
 
 // The widget's own words (its buttons, labels and notices; the chatbot's messages are the owner's)
 // in the languages it speaks. The language is the first of the visitor's that it speaks: the
@@ -221,16 +222,16 @@ const dutch: Words = {
   chatWith: (name) => `Chat met ${name}`,
 };
 
-const WORDS: Record<WidgetLanguage, Words> = { en: english, es: spanish, de: german, fr: french, it: italian, nl: dutch };
+const WORDS: Record<Language, Words> = { en: english, es: spanish, de: german, fr: french, it: italian, nl: dutch };
 
 /**
  * The first of `wanted` (language tags, best first: `es-ES`, `de`; empty or missing ones are
  * passed over) that the widget speaks, by its primary code, and its words; English otherwise.
  */
-export function wordsFor(wanted: readonly (string | null | undefined)[]): { lang: WidgetLanguage; words: Words } {
+export function wordsFor(wanted: readonly (string | null | undefined)[]): { lang: Language; words: Words } {
   for (const tag of wanted) {
     const lang = tag?.trim().toLowerCase().split(/[-_]/)[0] ?? '';
-    if (Object.hasOwn(WORDS, lang)) return { lang: lang as WidgetLanguage, words: WORDS[lang as WidgetLanguage] };
+    if (Object.hasOwn(WORDS, lang)) return { lang: lang as Language, words: WORDS[lang as Language] };
   }
   return { lang: 'en', words: english };
 }

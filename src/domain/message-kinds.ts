@@ -17,8 +17,8 @@ export function kindOf(message: ConversationMessage, chatbot: Chatbot): MessageK
 
 /**
  * A message saved before the mark: what a handoff says when it is the chatbot's waiting or offline
- * message (as set now) or the hand-back (all English then), alone or followed by the request for contact details in a
- * paragraph of its own; else what its text says as a reply.
+ * message (as set now) or the hand-back (all English then), alone or followed by the request for
+ * contact details in a paragraph of its own; else what its text says as a reply.
  */
 function unmarkedKind(content: string, chatbot: Chatbot): MessageKind {
   if (isDecline(content)) return 'decline';

@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from '../settings/languages.js';
+import type { Language } from '../settings/languages.js';
 
 // What a person asked when they pressed the widget's "Talk to a person", in each language the
 // widget speaks (adapters/widget/words.ts labels the button with these): the transcript shows the
@@ -12,10 +12,6 @@ export const PERSON_ASKED: Record<Language, string> = {
   it: 'Parla con una persona',
   nl: 'Met een medewerker praten',
 };
-
-export type WidgetLanguage = Language;
-
-export const WIDGET_LANGUAGES = LANGUAGES;
 
 const asked = new Set<string>(Object.values(PERSON_ASKED));
 

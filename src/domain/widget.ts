@@ -6,7 +6,8 @@ import { accessDenied, invalidRequest, notFound, type OnBackgroundError } from '
 import { handBack, requestHandoff } from './handoff.js';
 import { collectsLeads } from './lead-capture.js';
 import { saveLead, type LeadInput } from './leads.js';
-import { PERSON_ASKED, type WidgetLanguage } from './person-asked.js';
+import { PERSON_ASKED } from './person-asked.js';
+import type { Language } from '../settings/languages.js';
 import type { ChatbotSettings } from '../settings/chatbot-settings.js';
 import { waitingMessageIn } from '../settings/default-messages.js';
 
@@ -81,7 +82,7 @@ export async function startWidgetChat(
   store: Store,
   engine: ChatEngine,
   chatbot: Chatbot,
-  input: { conversationId: string; message: string; lang?: WidgetLanguage },
+  input: { conversationId: string; message: string; lang?: Language },
   onError: OnBackgroundError,
 ): Promise<ChatReply> {
   const account = await store.accounts.findById(chatbot.accountId);
@@ -117,7 +118,7 @@ export async function requestWidgetHandoff(
   store: Store,
   chatbot: Chatbot,
   conversationId: string,
-  lang: WidgetLanguage = 'en',
+  lang: Language = 'en',
 ): Promise<{ handoff: Handoff; messages: StoredMessage[] }> {
   const { handoff: settings } = chatbot.settings;
   if (!settings.enabled || !settings.onRequest) throw invalidRequest(`chatbot ${chatbot.id} offers no handoff on request`);

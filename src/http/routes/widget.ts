@@ -15,13 +15,13 @@ import {
   submitWidgetLead,
   withinIpLimit,
 } from '../../domain/widget.js';
-import { WIDGET_LANGUAGES } from '../../domain/person-asked.js';
 import { WIDGET_MESSAGE_MAX } from '../../domain/widget-message.js';
 import { updateSince } from '../../domain/widget-updates.js';
 import { collectsLeads } from '../../domain/lead-capture.js';
 import { handoffView } from '../../domain/webhook-events.js';
 import { kindOf } from '../../domain/message-kinds.js';
 import type { OnBackgroundError } from '../../domain/errors.js';
+import { LANGUAGES } from '../../settings/languages.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { isOpenHandoff, type Chatbot, type Conversation, type MessageKind, type StoredMessage, type Store } from '../../store/port.js';
 import type { ConversationWatch } from '../conversation-watch.js';
@@ -53,7 +53,7 @@ const chatBody = z.object({
   message: z.string().trim().min(1).max(WIDGET_MESSAGE_MAX),
   host: hostOrigin,
   /** The window's language: the conversation keeps it, and the hub's default texts there are said in it. */
-  lang: z.enum(WIDGET_LANGUAGES).optional(),
+  lang: z.enum(LANGUAGES).optional(),
 });
 
 const optionalField = (schema: z.ZodType<string>) =>
@@ -69,7 +69,7 @@ const leadBody = z.object({
 /** The host page's origin: the query of reads, the body of the handoff request. */
 const hostOnly = z.object({ host: hostOrigin });
 /** The window's "Talk to a person": its language saves the request in the words the button showed, and the conversation keeps it. */
-const handoffBody = hostOnly.extend({ lang: z.enum(WIDGET_LANGUAGES).optional() });
+const handoffBody = hostOnly.extend({ lang: z.enum(LANGUAGES).optional() });
 /** The visitor's 👍/👎, as the API's feedback takes it. */
 const feedbackBody = hostOnly.extend({ feedback: z.enum(['up', 'down']) });
 /** Where the stream starts: after this message (the last one the window shows). */
