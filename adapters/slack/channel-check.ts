@@ -31,11 +31,18 @@ const INSTEAD: Record<ChannelNeed, (command: string) => string> = {
 export const betweenPeopleText = (need: ChannelNeed, command: string) =>
   `This is a direct message between people, which I cannot be added to, so ${DOING[need].what}. ${INSTEAD[need](command)}`;
 
+/** What an unchecked channel may keep from the command: a digest's leads may also be on show to all. */
+const UNCHECKED: Record<ChannelNeed, string> = {
+  answer: 'I cannot answer here.',
+  digest:
+    "the digest cannot be posted. Nor could I check whether everyone in the workspace can read this channel: if they can, they can read the leads' names, emails and phones too, and a channel only your team sees is the place for the digest.",
+};
+
 /** What `use` or `digest on` adds when an install without the read scopes cannot check the channel. */
 export const missingScopesText = (need: ChannelNeed, botName: string) =>
   "I couldn't check that I'm in this channel: this install of the app lacks the permissions to read channels " +
   '(channels:read, groups:read, im:read, mpim:read). Reinstall the app to your workspace to grant them. ' +
-  `Until then, if I'm not in this channel, invite me with \`/invite @${botName}\`, or ${need === 'digest' ? 'the digest cannot be posted' : 'I cannot answer here'}.`;
+  `Until then, if I'm not in this channel, invite me with \`/invite @${botName}\`, or ${UNCHECKED[need]}`;
 
 /** Where the command was typed, as its payload names it. */
 export type CommandChannel = { id: string; name: string };

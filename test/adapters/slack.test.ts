@@ -1456,6 +1456,8 @@ describe('Slack adapter: the /chatbot command', () => {
     const unchecked = (await h.command('digest on', ADMIN, OTHER_CHANNEL)).text;
     expect(unchecked).toBe(escapeText(`Every day at 09:00 (UTC) I'll post the new leads of Support bot here. ${missingScopesText('digest', 'switchboard')}`));
     expect(unchecked).toContain('Reinstall the app');
+    // Nor can it tell whether the channel is public: the leads' caution is given as for one.
+    expect(unchecked).toContain("they can read the leads' names, emails and phones too");
     expect(await digests(OTHER_CHANNEL)).toMatchObject([{ time: '09:00', timezone: 'UTC' }]);
     expect(h.logs.some((log) => /could not tell whether the bot is in a channel/.test(log.msg))).toBe(true);
     // Another failure to check (Slack unavailable a moment) takes the digest as before.
