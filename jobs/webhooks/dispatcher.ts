@@ -111,7 +111,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): Dispatcher 
     if (webhook.enabled && failingSince && at.getTime() - failingSince.getTime() >= disableAfterMs) {
       const hours = Math.round(disableAfterMs / 3_600_000);
       const reason = `every delivery failed for ${hours} hours since ${failingSince.toISOString()}; last: ${error}`;
-      await store.webhooks.disable(webhook.id, reason, at);
+      await store.webhooks.disable(webhook.id, reason, at, failingSince);
       log.error({ ...context, reason }, 'webhook disabled');
     }
     return outcome;

@@ -1186,6 +1186,10 @@ export type Webhook = {
   updatedAt: Date;
 };
 
+/** What an owner may change of a webhook, and what the change resets with it. */
+export type WebhookChange = Partial<Pick<Webhook, 'url' | 'events' | 'chatbotId' | 'secret' | 'enabled' | 'disabledReason' | 'failingSince'>> &
+  Pick<Webhook, 'updatedAt'>;
+
 /** Exact matches; absent fields match anything. `event` matches webhooks subscribed to it. */
 export type WebhookFilter = { chatbotId?: string; event?: WebhookEvent; enabled?: boolean };
 
@@ -1196,6 +1200,8 @@ export interface WebhookRepository {
   findById(id: string): Promise<Webhook | undefined>;
   /** Oldest first, ties by id. */
   list(accountId: string, filter: WebhookFilter, page: Page): Promise<Webhook[]>;
+  /** Answers the webhook as changed; undefined when the account has no such webhook. */
+  update(accountId: string, id: string, change: WebhookChange): Promise<Webhook | undefined>;
   /** Answers the deleted webhook; its outbox entries and attempts go with it. */
   delete(accountId: string, id: string): Promise<Webhook | undefined>;
   /** The enabled webhooks of the account subscribed to `event` for this chatbot (theirs or every chatbot). */
@@ -1204,7 +1210,12 @@ export interface WebhookRepository {
   noteSuccess(id: string): Promise<void>;
   /** Sets failingSince unless already set, in one write; answers it as stored. */
   noteFailure(id: string, at: Date): Promise<Date | undefined>;
-  disable(id: string, reason: string, at: Date): Promise<void>;
+  /**
+   * Disables the webhook for the failing streak that began at `failingSince`: not when that streak
+   * has ended since (a success, or the owner turning it on again), so a retry that was already
+   * failing cannot undo the owner's change.
+   */
+  disable(id: string, reason: string, at: Date, failingSince: Date): Promise<void>;
 }
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';

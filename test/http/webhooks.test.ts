@@ -29,14 +29,14 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     expect(answer.status).toBe(200);
     return (answer.body as { data: WebhookBody }).data;
   };
-  const deliver = () =>
+  const deliver = ({ disableAfterMs = 3_600_000 } = {}) =>
     createWebhookDispatcher({
       store: app.store,
       logger: pino({ level: 'debug' }, capture(logLines)),
       allowPrivate: true,
       timeoutMs: 2_000,
       retryForMs: 3_600_000,
-      disableAfterMs: 3_600_000,
+      disableAfterMs,
     }).tick();
 
   beforeEach(async () => {
@@ -136,6 +136,79 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     expect(logLines.join('')).not.toContain(webhook.secret);
   });
 
+  it('shows one webhook, changes what is given, and turns a disabled one on again with its secret', async () => {
+    const webhook = await create();
+    const one = `${webhooksUrl()}/${webhook.id}`;
+    const { secret, ...shown } = webhook;
+    expect(await get(one)).toEqual({ status: 200, body: { message: 'Success', data: shown } });
+
+    const scoped = await call('PATCH', one, app.apiKey, { events: ['handoff.requested', 'leads.submit', 'leads.submit'], chatbotId: bot });
+    expect(scoped.status).toBe(200);
+    expect((scoped.body as { data: WebhookBody }).data).toMatchObject({ id: webhook.id, url: receiver.url, events: ['handoff.requested', 'leads.submit'], chatbotId: bot });
+    expect((await get(one)).body).toEqual(scoped.body);
+    const everyChatbot = await call('PATCH', one, app.apiKey, { chatbotId: null });
+    expect((everyChatbot.body as { data: WebhookBody }).data).toMatchObject({ chatbotId: null, events: ['handoff.requested', 'leads.submit'] });
+
+    // Every delivery fails past the limit (none here): the job disables it.
+    receiver.answer(500);
+    await post(`${one}/test`, {});
+    await deliver({ disableAfterMs: 0 });
+    expect((await get(one)).body).toMatchObject({ data: { enabled: false, disabledReason: expect.stringContaining('every delivery failed') } });
+
+    const on = await call('PATCH', one, app.apiKey, { enabled: true });
+    expect((on.body as { data: WebhookBody }).data).toMatchObject({ enabled: true, disabledReason: null });
+    // Turned on again, the hours of failure count afresh, from its next failure.
+    expect(await app.store.webhooks.findById(webhook.id)).toMatchObject({ failingSince: null });
+    await post(`${one}/test`, {});
+    await deliver();
+    const last = receiver.received.at(-1);
+    expect(last?.answered).toBe(200);
+    expect(last && verifies(secret ?? '', last)).toBe(true);
+
+    const off = await call('PATCH', one, app.apiKey, { enabled: false });
+    expect((off.body as { data: WebhookBody }).data).toMatchObject({ enabled: false, disabledReason: 'turned off by the account' });
+    const sent = receiver.received.length;
+    await post(`${one}/test`, {});
+    await deliver();
+    expect(receiver.received.length).toBe(sent);
+    expect(JSON.stringify((await get(one)).body)).not.toContain(secret);
+  });
+
+  it('refuses a change that is empty, unknown, malformed, of another account, or to another account\'s chatbot, changing nothing', async () => {
+    const webhook = await create({ chatbotId: bot });
+    const one = `${webhooksUrl()}/${webhook.id}`;
+    const before = (await get(one)).body;
+    for (const body of [{}, { secret: 'mine' }, { enabled: 'yes' }, { url: 'ftp://hooks.example.com/x' }, { events: [] }, { events: ['leads.delete'] }, { chatbotId: '' }]) {
+      expect(await call('PATCH', one, app.apiKey, body)).toEqual({ status: 400, body: INVALID });
+    }
+    const other = await app.addAccount('other');
+    const theirs = await createChatbotViaApi({ baseUrl: app.baseUrl, apiKey: other.apiKey });
+    expect(await call('PATCH', one, app.apiKey, { chatbotId: theirs })).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await call('PATCH', one, other.apiKey, { enabled: false })).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await get(one, {}, other.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await post(`${one}/rotate-secret`, {}, other.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await get(`${webhooksUrl()}/no-such-webhook`)).toEqual({ status: 404, body: NOT_FOUND });
+    expect((await get(one)).body).toEqual(before);
+  });
+
+  it('gives a new secret once on rotate-secret, and signs every delivery from then on with it', async () => {
+    const webhook = await create();
+    const one = `${webhooksUrl()}/${webhook.id}`;
+    await post(`${one}/test`, {});
+    const rotated = await post(`${one}/rotate-secret`, {});
+    expect(rotated.status).toBe(200);
+    const { secret, ...shown } = (rotated.body as { data: WebhookBody }).data;
+    expect(secret).toMatch(/^whsec_[\w-]{43}$/);
+    expect(secret).not.toBe(webhook.secret);
+    expect((await get(one)).body).toEqual({ message: 'Success', data: shown });
+    // The event queued before the rotation is sent after it: signed with the new secret.
+    await deliver();
+    const [request] = receiver.received;
+    expect(request && verifies(secret ?? '', request)).toBe(true);
+    expect(request && verifies(webhook.secret ?? '', request)).toBe(false);
+    expect(logLines.join('')).not.toContain(secret);
+  });
+
   it('answers the API while a receiver hangs: requests only enqueue', async () => {
     const webhook = await create();
     receiver.answer('hang');
@@ -227,6 +300,14 @@ describe.each(storeTargets.filter((t) => t.available))('$name store, private rec
     const webhooks = `${app.baseUrl}/integrations/webhooks`;
     expect(await call('POST', webhooks, app.apiKey, { url, events: ['leads.submit'] })).toEqual({ status: 400, body: INVALID });
     expect((await call('GET', webhooks, app.apiKey)).body).toEqual({ message: 'Success', data: [] });
+  });
+
+  it('refuses a change of address to a private one, changing nothing', async () => {
+    const webhooks = `${app.baseUrl}/integrations/webhooks`;
+    const created = await call('POST', webhooks, app.apiKey, { url: 'https://93.184.215.14/hooks', events: ['leads.submit'] });
+    const { id } = (created.body as { data: { id: string } }).data;
+    expect(await call('PATCH', `${webhooks}/${id}`, app.apiKey, { url: 'http://169.254.169.254/latest/meta-data/' })).toEqual({ status: 400, body: INVALID });
+    expect((await call('GET', `${webhooks}/${id}`, app.apiKey)).body).toMatchObject({ data: { url: 'https://93.184.215.14/hooks' } });
   });
 
   it('accepts a public address', async () => {

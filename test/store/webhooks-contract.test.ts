@@ -113,12 +113,41 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: w
     expect(await store.webhooks.noteFailure(created.id, seconds(9))).toEqual(seconds(1));
     await store.webhooks.noteSuccess(created.id);
     expect(await store.webhooks.noteFailure(created.id, seconds(20))).toEqual(seconds(20));
-    await store.webhooks.disable(created.id, 'failed for 3 days', seconds(30));
+    await store.webhooks.disable(created.id, 'failed for 3 days', seconds(30), seconds(20));
     expect(await store.webhooks.findById(created.id)).toMatchObject({
       enabled: false,
       disabledReason: 'failed for 3 days',
       updatedAt: seconds(30),
     });
+  });
+
+  it('does not disable for a failing streak that has ended since', async () => {
+    const created = await webhook();
+    const streak = await store.webhooks.noteFailure(created.id, seconds(1));
+    // The owner turns it on again (ending the streak) before the job that saw the streak disables it.
+    await store.webhooks.update(account.id, created.id, { enabled: true, disabledReason: null, failingSince: null, updatedAt: seconds(5) });
+    await store.webhooks.disable(created.id, 'failed for 3 days', seconds(6), streak as Date);
+    expect(await store.webhooks.findById(created.id)).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+  });
+
+  it('changes the given fields of the account\'s own webhook, a null one cleared, and answers it as changed', async () => {
+    const created = await webhook({ chatbotId: chatbot.id, enabled: false, disabledReason: 'failing', failingSince: seconds(1) });
+    const changed = await store.webhooks.update(account.id, created.id, {
+      url: 'https://example.com/new',
+      chatbotId: null,
+      enabled: true,
+      disabledReason: null,
+      failingSince: null,
+      events: undefined,
+      updatedAt: seconds(40),
+    });
+    const expected = { ...created, url: 'https://example.com/new', chatbotId: null, enabled: true, disabledReason: null, failingSince: null, updatedAt: seconds(40) };
+    expect(changed).toEqual(expected);
+    expect(await store.webhooks.findById(created.id)).toEqual(expected);
+    const otherAccount = await seedAccount(store);
+    expect(await store.webhooks.update(otherAccount.id, created.id, { enabled: false, updatedAt: seconds(50) })).toBeUndefined();
+    expect(await store.webhooks.update(account.id, 'no-such-webhook', { enabled: false, updatedAt: seconds(50) })).toBeUndefined();
+    expect(await store.webhooks.findById(created.id)).toEqual(expected);
   });
 
   const conversationLead = (fields: Partial<Lead>) =>

@@ -4,9 +4,13 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   createWebhook,
   deleteWebhook,
+  findOwnedWebhook,
   listDeliveries,
   listWebhooks,
+  rotateWebhookSecret,
   sendTestEvent,
+  TURNED_OFF,
+  updateWebhook,
   WEBHOOK_EVENTS,
 } from '../../domain/webhooks.js';
 import type { AddressRule } from '../../net/address-rule.js';
@@ -29,12 +33,22 @@ const event = z.enum(WEBHOOK_EVENTS).meta({
     'a conversation handed to a person, and back.',
 });
 
-const webhookBody = z.strictObject({
-  // The address rule (no private or metadata hosts) is the domain's; here only the shape.
-  url: z.string().max(2048).pipe(z.url({ protocol: /^https?$/ })),
-  events: z.array(event).min(1).max(WEBHOOK_EVENTS.length * 4),
-  chatbotId: chatbotId.optional(),
-});
+// The address rule (no private or metadata hosts) is the domain's; here only the shape.
+const url = z.string().max(2048).pipe(z.url({ protocol: /^https?$/ }));
+const events = z.array(event).min(1).max(WEBHOOK_EVENTS.length * 4);
+
+const webhookBody = z.strictObject({ url, events, chatbotId: chatbotId.optional() });
+
+const webhookPatch = z
+  .strictObject({
+    url: url.optional(),
+    events: events.optional(),
+    chatbotId: chatbotId.nullable().optional().meta({ description: '`null`: every chatbot of the account.' }),
+    enabled: z.boolean().optional().meta({
+      description: `\`true\` turns a disabled webhook on again (its reason cleared, the hours of failure counted afresh); \`false\` turns it off (reason \`${TURNED_OFF}\`), and its queued events end as failed.`,
+    }),
+  })
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), 'nothing to change');
 
 const listQuery = pageQuery.extend({
   chatbotId: chatbotId.optional(),
@@ -113,6 +127,23 @@ export function webhookRoutes(store: Store, rule: AddressRule): Router<AuthState
     ctx.body = success(webhooks.map(toWebhookBody));
   });
 
+  router.get('/:id', async (ctx) => {
+    const { id } = parseInput(idPath, ctx.params);
+    ctx.body = success(toWebhookBody(await findOwnedWebhook(store, ctx.state.account, id)));
+  });
+
+  router.patch('/:id', async (ctx) => {
+    const { id } = parseInput(idPath, ctx.params);
+    const patch = parseInput(webhookPatch, ctx.request.body);
+    ctx.body = success(toWebhookBody(await updateWebhook(store, ctx.state.account, id, patch, rule)));
+  });
+
+  router.post('/:id/rotate-secret', async (ctx) => {
+    const { id } = parseInput(idPath, ctx.params);
+    const webhook = await rotateWebhookSecret(store, ctx.state.account, id);
+    ctx.body = success({ ...toWebhookBody(webhook), secret: webhook.secret });
+  });
+
   router.delete('/:id', async (ctx) => {
     const { id } = parseInput(idPath, ctx.params);
     ctx.body = success(toWebhookBody(await deleteWebhook(store, ctx.state.account, id)));
@@ -136,6 +167,7 @@ export function webhookRoutes(store: Store, rule: AddressRule): Router<AuthState
 }
 
 const oneWebhook = jsonResponse('The webhook', successOf(webhookItem));
+const withSecret = (description: string) => jsonResponse(description, successOf(webhookItem.extend({ secret: z.string() })));
 const tags = ['Webhooks'];
 
 export const webhookPaths: ZodOpenApiPathsObject = {
@@ -147,7 +179,7 @@ export const webhookPaths: ZodOpenApiPathsObject = {
       description: 'The answer carries the signing `secret`, shown this once.',
       requestBody: jsonRequest(webhookBody),
       responses: {
-        200: jsonResponse('The webhook and its secret', successOf(webhookItem.extend({ secret: z.string() }))),
+        200: withSecret('The webhook and its secret'),
         ...keyedFailures(),
       },
     },
@@ -160,12 +192,38 @@ export const webhookPaths: ZodOpenApiPathsObject = {
     },
   },
   '/integrations/webhooks/{id}': {
+    get: {
+      operationId: 'getWebhook',
+      tags,
+      summary: 'One webhook',
+      requestParams: { path: idPath },
+      responses: { 200: oneWebhook, ...keyedFailures() },
+    },
+    patch: {
+      operationId: 'updateWebhook',
+      tags,
+      summary: 'Change a webhook, or turn it on again or off',
+      description: 'Only the fields given change; the secret stays.',
+      requestParams: { path: idPath },
+      requestBody: jsonRequest(webhookPatch, { enabled: true }),
+      responses: { 200: oneWebhook, ...keyedFailures() },
+    },
     delete: {
       operationId: 'deleteWebhook',
       tags,
       summary: 'Delete a webhook',
       requestParams: { path: idPath },
       responses: { 200: oneWebhook, ...keyedFailures() },
+    },
+  },
+  '/integrations/webhooks/{id}/rotate-secret': {
+    post: {
+      operationId: 'rotateWebhookSecret',
+      tags,
+      summary: 'Give the webhook a new signing secret',
+      description: 'The answer carries the new `secret`, shown this once; every delivery from now on, retries included, is signed with it.',
+      requestParams: { path: idPath },
+      responses: { 200: withSecret('The webhook and its new secret'), ...keyedFailures() },
     },
   },
   '/integrations/webhooks/{id}/test': {

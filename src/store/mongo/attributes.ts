@@ -1,3 +1,4 @@
+import { givenFields } from '../given-fields.js';
 import type { AttributeRepository, CustomAttribute } from '../port.js';
 import type { AttributeDoc, MongoModels } from './models.js';
 import { translateUnique } from './unique.js';
@@ -24,7 +25,7 @@ export function mongoAttributes(models: MongoModels): AttributeRepository {
       return docs.map(toAttribute);
     },
     async update(chatbotId, name, change) {
-      const fields = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+      const fields = givenFields(change);
       // An empty $set is an error to MongoDB; nothing to change is a plain read.
       const doc =
         Object.keys(fields).length === 0

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { givenFields } from '../given-fields.js';
 import { trainedFromMaterial } from '../material-runs.js';
 import { countedChars, isOverCharLimit, type NewSource, type OverCharLimit, type Source, type SourceChange, type SourcePageStatus, type SourceRepository, type SourceText } from '../port.js';
 import { whileHolding } from './holds.js';
@@ -46,7 +47,7 @@ const changeLimit = ({ chars }: SourceChange, maxChars: number) => ({ chars: cha
 
 /** The write of a change, its text written under `textVersion`: a new text or status is a new revision. */
 function changeWrite({ updatedAt, text: _text, ...change }: SourceChange, textVersion: string | null | undefined, extra: Record<string, unknown> = {}) {
-  const fields: Record<string, unknown> = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+  const fields: Record<string, unknown> = givenFields(change);
   if (textVersion !== undefined) fields.textVersion = textVersion;
   const revised = textVersion !== undefined || change.pages !== undefined || change.status !== undefined;
   return { $set: { ...fields, ...extra, updatedAt }, ...(revised ? { $inc: { revision: 1 } } : {}) };

@@ -1,3 +1,4 @@
+import { givenFields } from '../given-fields.js';
 import { pageOffset } from '../paging.js';
 import type { Webhook, WebhookRepository } from '../port.js';
 import type { MongoModels, WebhookDoc } from './models.js';
@@ -46,6 +47,9 @@ export function mongoWebhooks(models: MongoModels): WebhookRepository {
         .lean<WebhookDoc[]>();
       return docs.map(toWebhook);
     },
+    async update(accountId, id, change) {
+      return found(await webhooks.findOneAndUpdate({ _id: id, accountId }, { $set: givenFields(change) }, { new: true }).lean<WebhookDoc>());
+    },
     async delete(accountId, id) {
       const doc = await webhooks.findOneAndDelete({ _id: id, accountId }).lean<WebhookDoc>();
       if (!doc) return undefined;
@@ -68,8 +72,8 @@ export function mongoWebhooks(models: MongoModels): WebhookRepository {
       const doc = await webhooks.findById(id, { failingSince: 1 }).lean<Pick<WebhookDoc, 'failingSince'>>();
       return doc?.failingSince ?? undefined;
     },
-    async disable(id, reason, at) {
-      await webhooks.updateOne({ _id: id }, { $set: { enabled: false, disabledReason: reason, updatedAt: at } });
+    async disable(id, reason, at, failingSince) {
+      await webhooks.updateOne({ _id: id, failingSince }, { $set: { enabled: false, disabledReason: reason, updatedAt: at } });
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { givenFields } from '../given-fields.js';
 import { pageOffset } from '../paging.js';
 import type { Contact, ContactChange, ContactRepository } from '../port.js';
 import { translateUnique } from './unique.js';
@@ -46,9 +47,7 @@ const toRow = (contact: Contact): ContactRow => ({
 /** The contact with the change applied: absent fields kept, custom attributes merged by key (null removes one). */
 function merge(current: Contact, change: ContactChange): Contact {
   const { customAttributes, ...fields } = change;
-  const defined: Partial<Contact> = Object.fromEntries(
-    Object.entries(fields).filter(([, value]) => value !== undefined),
-  );
+  const defined: Partial<Contact> = givenFields(fields);
   return {
     ...current,
     ...defined,

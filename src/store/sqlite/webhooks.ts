@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
+import { givenFields } from '../given-fields.js';
 import { pageOffset } from '../paging.js';
-import type { Webhook, WebhookEvent, WebhookRepository } from '../port.js';
+import type { Webhook, WebhookChange, WebhookEvent, WebhookRepository } from '../port.js';
 
 type WebhookRow = {
   id: string;
@@ -73,6 +74,18 @@ export function sqliteWebhooks(db: Database): WebhookRepository {
      ORDER BY created_at, id
      LIMIT @limit OFFSET @offset`,
   );
+  const rewrite = db.prepare<[WebhookRow]>(
+    `UPDATE webhooks SET url = @url, events = @events, chatbot_id = @chatbot_id, secret = @secret, enabled = @enabled,
+       disabled_reason = @disabled_reason, failing_since = @failing_since, updated_at = @updated_at WHERE id = @id`,
+  );
+  // Read, changed and written in one transaction: no other write comes between.
+  const update = db.transaction((accountId: string, id: string, change: WebhookChange) => {
+    const row = find.get(accountId, id);
+    if (!row) return undefined;
+    const changed: Webhook = { ...toWebhook(row), ...givenFields(change) };
+    rewrite.run(toRow(changed));
+    return changed;
+  });
   const remove = db.prepare<[string, string], WebhookRow>('DELETE FROM webhooks WHERE account_id = ? AND id = ? RETURNING *');
   const subscribers = db.prepare<[{ accountId: string; chatbotId: string; event: string }], WebhookRow>(
     `SELECT * FROM webhooks
@@ -84,8 +97,8 @@ export function sqliteWebhooks(db: Database): WebhookRepository {
   const noteFailure = db.prepare<[number, string], { failing_since: number }>(
     'UPDATE webhooks SET failing_since = COALESCE(failing_since, ?) WHERE id = ? RETURNING failing_since',
   );
-  const disable = db.prepare<[string, number, string]>(
-    'UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?',
+  const disable = db.prepare<[string, number, string, number]>(
+    'UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND failing_since = ?',
   );
 
   return {
@@ -111,6 +124,9 @@ export function sqliteWebhooks(db: Database): WebhookRepository {
       };
       return list.all(params).map(toWebhook);
     },
+    async update(accountId, id, change) {
+      return update(accountId, id, change);
+    },
     async delete(accountId, id) {
       const row = remove.get(accountId, id);
       return row ? toWebhook(row) : undefined;
@@ -125,8 +141,8 @@ export function sqliteWebhooks(db: Database): WebhookRepository {
       const row = noteFailure.get(at.getTime(), id);
       return row ? new Date(row.failing_since) : undefined;
     },
-    async disable(id, reason, at) {
-      disable.run(reason, at.getTime(), id);
+    async disable(id, reason, at, failingSince) {
+      disable.run(reason, at.getTime(), id, failingSince.getTime());
     },
   };
 }
