@@ -119,6 +119,17 @@ export async function sendTestEvent(store: Store, account: Account, id: string):
   return event;
 }
 
+/**
+ * Sends a delivered or failed event of the webhook again, as it was (same id and body, signed
+ * afresh): once, or with the usual retries while the event is younger than the retry period.
+ */
+export async function resendDelivery(store: Store, account: Account, id: string, eventId: string): Promise<WebhookDelivery> {
+  await findOwnedWebhook(store, account, id);
+  const delivery = await store.webhookOutbox.requeue(id, eventId, new Date());
+  if (!delivery) throw notFound(`event ${eventId} of webhook ${id}`);
+  return delivery;
+}
+
 /** The webhook's delivery attempts, newest first. */
 export async function listDeliveries(store: Store, account: Account, id: string, page: Page): Promise<WebhookAttempt[]> {
   await findOwnedWebhook(store, account, id);

@@ -1296,6 +1296,12 @@ export interface WebhookOutboxRepository {
   /** Removes a delivery, with its attempts, whoever holds it: what it carries was erased, so it is never sent. */
   drop(id: string): Promise<void>;
   find(id: string): Promise<WebhookDelivery | undefined>;
+  /**
+   * Makes the webhook's delivery `id`, delivered or failed, pending again and due at `at`, its
+   * attempts kept; one still pending stays as it is. Answers it, or undefined when the webhook has
+   * no such delivery.
+   */
+  requeue(webhookId: string, id: string, at: Date): Promise<WebhookDelivery | undefined>;
   /** A webhook's attempts, newest first (ties by delivery and attempt number). */
   attempts(webhookId: string, page: Page): Promise<WebhookAttempt[]>;
   /**

@@ -279,6 +279,8 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
     await expectStatus(200, 'GET', `${api}/integrations/webhooks/{id}`, hook);
     await expectStatus(200, 'PATCH', `${api}/integrations/webhooks/{id}`, { ...hook, json: { enabled: false } });
     await expectStatus(200, 'POST', `${api}/integrations/webhooks/{id}/rotate-secret`, hook);
+    const { eventId } = (await expectStatus(202, 'POST', `${api}/integrations/webhooks/{id}/test`, hook)).data;
+    await expectStatus(202, 'POST', `${api}/integrations/webhooks/{id}/deliveries/{eventId}/resend`, { params: { id: hook.params.id, eventId: String(eventId) } });
     await expectStatus(200, 'DELETE', `${api}/integrations/webhooks/{id}`, hook);
 
     // The widget, as a visitor's browser calls it.

@@ -29,13 +29,13 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     expect(answer.status).toBe(200);
     return (answer.body as { data: WebhookBody }).data;
   };
-  const deliver = ({ disableAfterMs = 3_600_000 } = {}) =>
+  const deliver = ({ disableAfterMs = 3_600_000, retryForMs = 3_600_000 } = {}) =>
     createWebhookDispatcher({
       store: app.store,
       logger: pino({ level: 'debug' }, capture(logLines)),
       allowPrivate: true,
       timeoutMs: 2_000,
-      retryForMs: 3_600_000,
+      retryForMs,
       disableAfterMs,
     }).tick();
 
@@ -207,6 +207,35 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     expect(request && verifies(secret ?? '', request)).toBe(true);
     expect(request && verifies(webhook.secret ?? '', request)).toBe(false);
     expect(logLines.join('')).not.toContain(secret);
+  });
+
+  it('sends a failed event again on resend, the same event signed afresh, and leaves a pending one as it is', async () => {
+    const webhook = await create();
+    const one = `${webhooksUrl()}/${webhook.id}`;
+    const queued = (await post(`${one}/test`, {})).body as { data: { eventId: string } };
+    const { eventId } = queued.data;
+    // Still pending: a resend leaves it as it is.
+    expect(await post(`${one}/deliveries/${eventId}/resend`, {})).toEqual({ status: 202, body: { message: 'Success', data: { eventId, event: 'ping', status: 'pending' } } });
+    receiver.answer(500);
+    await deliver({ retryForMs: 0 });
+    expect((await get(`${one}/deliveries`)).body).toMatchObject({ data: [{ eventId, attempt: 1, status: 'failed' }] });
+
+    const resent = await post(`${one}/deliveries/${eventId}/resend`, {});
+    expect(resent).toEqual({ status: 202, body: { message: 'Success', data: { eventId, event: 'ping', status: 'pending' } } });
+    await deliver({ retryForMs: 0 });
+    expect((await get(`${one}/deliveries`)).body).toMatchObject({ data: [{ eventId, attempt: 2, status: 'delivered', responseCode: 200 }, { eventId, attempt: 1 }] });
+    const [first, again] = receiver.received;
+    expect(again?.body).toBe(first?.body);
+    expect(again?.headers['x-switchboard-event-id']).toBe(eventId);
+    expect(again && verifies(webhook.secret ?? '', again)).toBe(true);
+
+    const other = await app.addAccount('other');
+    const another = await create();
+    expect(await post(`${one}/deliveries/${eventId}/resend`, {}, other.apiKey)).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await post(`${webhooksUrl()}/${another.id}/deliveries/${eventId}/resend`, {})).toEqual({ status: 404, body: NOT_FOUND });
+    expect(await post(`${one}/deliveries/no-such-event/resend`, {})).toEqual({ status: 404, body: NOT_FOUND });
+    await deliver();
+    expect(receiver.received.length).toBe(2);
   });
 
   it('answers the API while a receiver hangs: requests only enqueue', async () => {

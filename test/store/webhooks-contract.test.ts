@@ -253,6 +253,22 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: w
     expect(await claim('late', seconds(20))).toEqual([]);
   });
 
+  it("requeues a webhook's done delivery with its attempts, leaves a pending one, and finds no other webhook's", async () => {
+    const target = await webhook();
+    const queued = ping(target, T0);
+    await store.webhookOutbox.enqueue(queued);
+    expect(await store.webhookOutbox.requeue(target.id, queued.id, seconds(5))).toMatchObject({ status: 'pending', nextAttemptAt: T0, attempts: 0 });
+    await claim('hub-a');
+    await store.webhookOutbox.settle(queued.id, 'hub-a', outcome({ status: 'failed' }));
+    const requeued = await store.webhookOutbox.requeue(target.id, queued.id, seconds(50));
+    expect(requeued).toMatchObject({ id: queued.id, status: 'pending', attempts: 1, nextAttemptAt: seconds(50), claimedBy: null, leaseUntil: null, body: queued.body });
+    expect(await store.webhookOutbox.find(queued.id)).toEqual(requeued);
+    expect((await claim('hub-b', seconds(50))).map((delivery) => delivery.id)).toEqual([queued.id]);
+    const another = await webhook();
+    expect(await store.webhookOutbox.requeue(another.id, queued.id, seconds(60))).toBeUndefined();
+    expect(await store.webhookOutbox.requeue(target.id, 'no-such-delivery', seconds(60))).toBeUndefined();
+  });
+
   it('lets a lease that ran out be taken over, and only the holder settle', async () => {
     const target = await webhook();
     const queued = ping(target, T0);

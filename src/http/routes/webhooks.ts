@@ -7,6 +7,7 @@ import {
   findOwnedWebhook,
   listDeliveries,
   listWebhooks,
+  resendDelivery,
   rotateWebhookSecret,
   sendTestEvent,
   TURNED_OFF,
@@ -14,7 +15,7 @@ import {
   WEBHOOK_EVENTS,
 } from '../../domain/webhooks.js';
 import type { AddressRule } from '../../net/address-rule.js';
-import type { Store, Webhook, WebhookAttempt } from '../../store/port.js';
+import type { Store, Webhook, WebhookAttempt, WebhookDelivery } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { pageQuery } from '../schemas/listing.js';
@@ -60,6 +61,7 @@ const listQuery = pageQuery.extend({
 });
 
 const idPath = z.object({ id: z.string() });
+const eventPath = idPath.extend({ eventId: z.string() });
 
 const webhookItem = z
   .object({
@@ -99,6 +101,14 @@ function toWebhookBody(webhook: Webhook): z.infer<typeof webhookItem> {
     updated_at: isoTime(webhook.updatedAt),
   };
 }
+
+const queuedItem = z.object({ eventId: z.string(), event: eventType, status: deliveryStatus });
+
+const toQueuedBody = (delivery: WebhookDelivery): z.infer<typeof queuedItem> => ({
+  eventId: delivery.id,
+  event: delivery.eventType,
+  status: delivery.status,
+});
 
 function toAttemptBody(attempt: WebhookAttempt): z.infer<typeof attemptItem> {
   return {
@@ -151,9 +161,14 @@ export function webhookRoutes(store: Store, rule: AddressRule): Router<AuthState
 
   router.post('/:id/test', async (ctx) => {
     const { id } = parseInput(idPath, ctx.params);
-    const queued = await sendTestEvent(store, ctx.state.account, id);
     ctx.status = 202;
-    ctx.body = success({ eventId: queued.id, event: queued.eventType, status: queued.status });
+    ctx.body = success(toQueuedBody(await sendTestEvent(store, ctx.state.account, id)));
+  });
+
+  router.post('/:id/deliveries/:eventId/resend', async (ctx) => {
+    const { id, eventId } = parseInput(eventPath, ctx.params);
+    ctx.status = 202;
+    ctx.body = success(toQueuedBody(await resendDelivery(store, ctx.state.account, id, eventId)));
   });
 
   router.get('/:id/deliveries', async (ctx) => {
@@ -233,12 +248,20 @@ export const webhookPaths: ZodOpenApiPathsObject = {
       summary: 'Queue a `ping` event to the webhook',
       requestParams: { path: idPath },
       responses: {
-        202: jsonResponse(
-          'Queued',
-          successOf(z.object({ eventId: z.string(), event: eventType, status: deliveryStatus })),
-        ),
+        202: jsonResponse('Queued', successOf(queuedItem)),
         ...keyedFailures(),
       },
+    },
+  },
+  '/integrations/webhooks/{id}/deliveries/{eventId}/resend': {
+    post: {
+      operationId: 'resendWebhookEvent',
+      tags,
+      summary: 'Send a delivered or failed event again',
+      description:
+        'The same event (its id and body), signed afresh. One attempt for an event older than `WEBHOOK_RETRY_HOURS`, the usual retries for a younger one. An event still pending is left as it is.',
+      requestParams: { path: eventPath },
+      responses: { 202: jsonResponse('Queued', successOf(queuedItem)), ...keyedFailures() },
     },
   },
   '/integrations/webhooks/{id}/deliveries': {

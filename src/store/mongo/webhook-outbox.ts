@@ -117,6 +117,17 @@ export function mongoWebhookOutbox(models: MongoModels): WebhookOutboxRepository
       const doc = await webhookDeliveries.findById(id).lean<WebhookDeliveryDoc>();
       return doc ? toDelivery(doc) : undefined;
     },
+    async requeue(webhookId, id, at) {
+      const doc =
+        (await webhookDeliveries
+          .findOneAndUpdate(
+            { _id: id, webhookId, status: { $ne: 'pending' } },
+            { $set: { status: 'pending', nextAttemptAt: at, claimedBy: null, leaseUntil: null, updatedAt: at } },
+            { new: true },
+          )
+          .lean<WebhookDeliveryDoc>()) ?? (await webhookDeliveries.findOne({ _id: id, webhookId }).lean<WebhookDeliveryDoc>());
+      return doc ? toDelivery(doc) : undefined;
+    },
     async attempts(webhookId, page) {
       const docs = await webhookAttempts
         .find({ webhookId })

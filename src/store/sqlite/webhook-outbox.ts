@@ -144,6 +144,11 @@ export function sqliteWebhookOutbox(db: Database): WebhookOutboxRepository {
   });
   const find = db.prepare<[string], DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ?');
   const drop = db.prepare<[string]>('DELETE FROM webhook_deliveries WHERE id = ?');
+  const requeue = db.prepare<[{ webhookId: string; id: string; at: number }], DeliveryRow>(
+    `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @at, claimed_by = NULL, lease_until = NULL, updated_at = @at
+     WHERE id = @id AND webhook_id = @webhookId AND status <> 'pending'
+     RETURNING *`,
+  );
   const attempts = db.prepare<[string, number, number], AttemptRow>(
     `SELECT * FROM webhook_attempts WHERE webhook_id = ?
      ORDER BY at DESC, delivery_id DESC, attempt DESC LIMIT ? OFFSET ?`,
@@ -176,6 +181,10 @@ export function sqliteWebhookOutbox(db: Database): WebhookOutboxRepository {
     async find(id) {
       const row = find.get(id);
       return row ? toDelivery(row) : undefined;
+    },
+    async requeue(webhookId, id, at) {
+      const row = requeue.get({ webhookId, id, at: at.getTime() }) ?? find.get(id);
+      return row?.webhook_id === webhookId ? toDelivery(row) : undefined;
     },
     async attempts(webhookId, page) {
       return attempts.all(webhookId, page.size, pageOffset(page)).map(toAttempt);
