@@ -844,6 +844,11 @@ export interface LeadRepository {
    */
   upsertForConversation(lead: Lead & { conversationId: string }): Promise<Lead>;
   /**
+   * As upsertForConversation, but only for a conversation that has its lead already: creates
+   * none, and answers undefined when there is none.
+   */
+  correctForConversation(lead: Lead & { conversationId: string }): Promise<Lead | undefined>;
+  /**
    * Newest first (ties by id), served by indexes: the cost depends on the page's size, not on
    * other chatbots' leads or leads outside the range (nor, on SQLite, on the page's depth).
    */
