@@ -116,11 +116,10 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
     return before ? { doc: { ...before, ...update.$set }, before } : undefined;
   }
   /**
-   * withText, its write made within the character limit (withinLimit, or `limited`: limitedWrite
-   * where the chatbot's source writes are held already; `except` the sources the limit leaves out,
-   * the source itself unless given): a write refused after it
-   * landed is undone, the document put back as it was (removed, when the write created it) unless
-   * another write changed its text since.
+   * withText, its write made within the character limit (withinLimit; or `limited`, limitedWrite
+   * where the chatbot's source writes are held already), `except` the sources the limit leaves out
+   * (the source itself unless given): a write refused after it landed is undone, the document put
+   * back as it was (removed, when the write created it) unless another write changed its text since.
    */
   async function withTextWithinLimit(
     chatbotId: string,
@@ -341,8 +340,9 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
       return holdingWrites(chatbotId, async () => {
         for (;;) {
           const asked = await sources.find({ chatbotId, type: 'qa', question }, { _id: 1 }).sort({ createdAt: 1, _id: 1 }).lean<Pick<SourceDoc, '_id'>[]>();
-          const [kept, ...others] = asked.map(({ _id }) => _id);
-          const limit = { chatbotId, chars: countedChars([pair]), except: [pair.id, ...asked.map(({ _id }) => _id)], maxChars };
+          const ids = asked.map(({ _id }) => _id);
+          const [kept, ...others] = ids;
+          const limit = { chatbotId, chars: countedChars([pair]), except: [pair.id, ...ids], maxChars };
           if (!kept) return (await limitedWrite(limit, () => writeBatch([pair]))) ?? toSource(toDoc(pair, null));
           const written = await withTextWithinLimit(
             chatbotId,

@@ -438,8 +438,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
         const early = correctionOverLimit(pair, asked, maxChars);
         if (early) return early;
         const target = asked[0]?.id ?? pair.id;
-        const text = pair.text ?? '';
-        const written = await withParts(pair.chatbotId, target, { text }, (staged) => correctQa.immediate(pair, target, staged, maxChars));
+        const written = await withParts(pair.chatbotId, target, { text: pair.text ?? '' }, (staged) => correctQa.immediate(pair, target, staged, maxChars));
         if (written && isOverCharLimit(written)) return written;
         if (written) {
           for (const { id, versions } of written.deleted) await removeVersions(id, versions);
