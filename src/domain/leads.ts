@@ -19,10 +19,15 @@ export async function collectLead(store: Store, account: Account, chatbotId: str
   return saveLead(store, chatbot, input);
 }
 
-/** Records a lead for a chatbot the caller already holds (the chat engine). */
+/**
+ * Records a lead for a chatbot the caller already holds (the chat engine). Without a way to reach
+ * the customer a lead is of no use: it needs an email or a phone, but for a name alone given to a
+ * conversation whose lead has one already (a visitor adding their name later).
+ */
 export async function saveLead(store: Store, chatbot: Chatbot, input: LeadInput): Promise<Lead> {
-  // Without a way to reach the customer, a lead is of no use.
-  if (input.email === null && input.phone === null) throw invalidRequest('a lead needs an email or a phone');
+  const reachable = input.email !== null || input.phone !== null;
+  const unreachable = invalidRequest('a lead needs an email or a phone');
+  if (!reachable && (input.conversationId === undefined || input.name === null)) throw unreachable;
   const lead: Lead = {
     id: nanoid(),
     chatbotId: chatbot.id,
@@ -37,7 +42,11 @@ export async function saveLead(store: Store, chatbot: Chatbot, input: LeadInput)
     await store.leads.insert(lead);
     return lead;
   }
-  return store.leads.upsertForConversation({ ...lead, conversationId: input.conversationId });
+  const ofConversation = { ...lead, conversationId: input.conversationId };
+  if (reachable) return store.leads.upsertForConversation(ofConversation);
+  const corrected = await store.leads.correctForConversation(ofConversation);
+  if (!corrected) throw unreachable;
+  return corrected;
 }
 
 /** Newest first. */

@@ -223,6 +223,8 @@ export async function addTextSource(
 
 type QaPair = { question: string; answer: string };
 
+const qaFields = ({ question, answer }: QaPair) => ({ type: 'qa' as const, title: question, question, answer });
+
 /** A question with its answer, which the chatbot gives when asked that question or one like it. */
 export async function addQaSource(
   store: Store,
@@ -231,43 +233,42 @@ export async function addQaSource(
   input: QaPair,
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<Source> {
-  const fields = { type: 'qa' as const, title: input.question, question: input.question, answer: input.answer };
-  return addReadySource(store, account, chatbotId, fields, qaText(input.question, input.answer), limits);
+  return addReadySource(store, account, chatbotId, qaFields(input), qaText(input.question, input.answer), limits);
 }
 
 /**
  * The owner's correction of the answer to a question (a resolved unanswered question, a revised
- * answer): the new answer of the chatbot's Q&A pair with that very question (the oldest, should
- * there be several), or a new pair. A second pair would leave two answers to one question, and
- * the correction might not be the one given.
+ * answer): the new answer of the chatbot's Q&A pair with that very question, or a new pair. The
+ * store decides which with its write, so racing corrections of a new question make one pair; and
+ * it deletes the other pairs of that question (made before it decided so), whose answers might be
+ * given instead of the correction.
  */
-export async function correctQaAnswer(store: Store, account: Account, chatbotId: string, input: QaPair, limits?: SourceLimits): Promise<Source> {
+export async function correctQaAnswer(store: Store, account: Account, chatbotId: string, input: QaPair, limits = DEFAULT_SOURCE_LIMITS): Promise<Source> {
   await findOwnedChatbot(store, account, chatbotId);
-  const pair = (await store.sources.list(chatbotId)).find((source) => source.type === 'qa' && source.question === input.question);
-  if (!pair) return addQaSource(store, account, chatbotId, input, limits);
-  return updateSource(store, account, chatbotId, pair.id, { answer: input.answer }, limits);
+  const text = qaText(input.question, input.answer);
+  const pair = { ...readySource(chatbotId, qaFields(input), text), text };
+  const corrected = await withinCharLimit(store, chatbotId, limits, await store.sources.correctQa(pair, limits.maxCharsPerChatbot));
+  await trainFromSources(store, chatbotId);
+  return corrected;
+}
+
+type ReadyFields = Pick<Source, 'type' | 'title' | 'question' | 'answer'>;
+
+function readySource(chatbotId: string, fields: ReadyFields, text: string): Source {
+  const now = new Date();
+  return { id: nanoid(), chatbotId, ...fields, status: 'ready', error: null, chars: text.length, createdAt: now, updatedAt: now };
 }
 
 async function addReadySource(
   store: Store,
   account: Account,
   chatbotId: string,
-  fields: Pick<Source, 'type' | 'title' | 'question' | 'answer'>,
+  fields: ReadyFields,
   text: string,
   limits: SourceLimits,
 ): Promise<Source> {
   await findOwnedChatbot(store, account, chatbotId);
-  const now = new Date();
-  const source: Source = {
-    id: nanoid(),
-    chatbotId,
-    ...fields,
-    status: 'ready',
-    error: null,
-    chars: text.length,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const source = readySource(chatbotId, fields, text);
   const chunks = chunkAhead(source, text);
   await insertWithinCharLimit(store, [{ ...source, text }], limits);
   await trainFromSources(store, chatbotId, { id: source.id, revision: INSERTED_REVISION, chunks });

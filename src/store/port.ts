@@ -349,6 +349,16 @@ export interface SourceRepository {
    * source's characters left out.
    */
   put(source: NewSource, maxChars?: number): Promise<PutSource | OverCharLimit>;
+  /**
+   * An owner's correction of the answer to `pair.question`, decided with its write: the chatbot's
+   * qa source of that very question (the oldest, should there be several) takes the pair's
+   * question, answer, title, text, chars and updatedAt, and the others of that question are
+   * deleted; with none, `pair` is stored as insert stores it. Of racing corrections of one
+   * question, the first stores a pair and the others correct it. Answers the pair as stored. With
+   * `maxChars`, changes nothing when the chatbot's sources would then hold more (answers what they
+   * would hold), the pairs of that question left out.
+   */
+  correctQa(pair: NewSource, maxChars?: number): Promise<Source | OverCharLimit>;
   find(chatbotId: string, id: string): Promise<Source | undefined>;
   /** Oldest first, ties by id. */
   list(chatbotId: string): Promise<Source[]>;
@@ -833,6 +843,11 @@ export interface LeadRepository {
    * writes nothing. Answers the lead as stored.
    */
   upsertForConversation(lead: Lead & { conversationId: string }): Promise<Lead>;
+  /**
+   * As upsertForConversation, but only for a conversation that has its lead already: creates
+   * none, and answers undefined when there is none.
+   */
+  correctForConversation(lead: Lead & { conversationId: string }): Promise<Lead | undefined>;
   /**
    * Newest first (ties by id), served by indexes: the cost depends on the page's size, not on
    * other chatbots' leads or leads outside the range (nor, on SQLite, on the page's depth).

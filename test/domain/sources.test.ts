@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addQaSource, addTextSource, deleteSource, findSource, refreshSource, replaceApiText, trainFromSources, updateSource } from '../../src/domain/sources.js';
+import { addQaSource, addTextSource, correctQaAnswer, deleteSource, findSource, refreshSource, replaceApiText, trainFromSources, updateSource } from '../../src/domain/sources.js';
 import { apiTextSource, INSERTED_REVISION, type Account, type Chatbot, type Store } from '../../src/store/port.js';
 import { seedAccount, seedChatbot } from '../support/seed.js';
 import { storeTargets } from '../support/stores.js';
@@ -71,6 +71,49 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     const { source, text } = await findSource(store, owner, bot.id, qa.id);
     expect(source).toMatchObject({ question: 'Is there gluten-free bread?', answer: 'Yes, on Tuesdays.' });
     expect(text).toBe('Is there gluten-free bread?\nYes, on Tuesdays.');
+  });
+
+  it('makes one pair of racing corrections of a new question, holding one of their answers, and trains it alone', async () => {
+    const answers = Array.from({ length: 6 }, (_, k) => `Yes, on lead number ${k}.`);
+    await Promise.all(answers.map((answer) => correctQaAnswer(store, owner, bot.id, { question: 'Dogs?', answer })));
+    const [pair, ...others] = await store.sources.list(bot.id);
+    expect(others).toEqual([]);
+    expect(pair).toMatchObject({ type: 'qa', question: 'Dogs?' });
+    expect(answers).toContain(pair?.answer);
+    await trainFromSources(store, bot.id);
+    expect(await trainedTexts()).toEqual([`Dogs?\n${pair?.answer}`]);
+  });
+
+  it('makes one pair of racing corrections of a new question on hubs sharing the database', async () => {
+    const database = target.shared();
+    const hubs = [await database.open(), await database.open()];
+    try {
+      const [first] = hubs as [Store];
+      const account = await seedAccount(first);
+      const shared = await seedChatbot(first, account);
+      const answers = Array.from({ length: 6 }, (_, k) => `Yes, on lead number ${k}.`);
+      await Promise.all(answers.map((answer, k) => correctQaAnswer(hubs[k % 2] as Store, account, shared.id, { question: 'Dogs?', answer })));
+      for (const hub of hubs) {
+        const [pair, ...others] = await hub.sources.list(shared.id);
+        expect(others).toEqual([]);
+        expect(answers).toContain(pair?.answer);
+      }
+    } finally {
+      await Promise.all(hubs.map((hub) => hub.close()));
+      database.remove();
+    }
+  });
+
+  it('leaves one pair of a corrected question, the oldest, holding the correction: the others are removed from the material', async () => {
+    const oldest = await addQaSource(store, owner, bot.id, { question: 'Dogs?', answer: 'Yes.' });
+    await addQaSource(store, owner, bot.id, { question: 'Cats?', answer: 'No.' });
+    await addQaSource(store, owner, bot.id, { question: 'Dogs?', answer: 'Never.' });
+    expect(await correctQaAnswer(store, owner, bot.id, { question: 'Dogs?', answer: 'Yes, on a lead.' })).toMatchObject({ id: oldest.id, answer: 'Yes, on a lead.' });
+    expect((await store.sources.list(bot.id)).map(({ question, answer }) => [question, answer])).toEqual([
+      ['Dogs?', 'Yes, on a lead.'],
+      ['Cats?', 'No.'],
+    ]);
+    expect(await trainedTexts()).toEqual(['Dogs?\nYes, on a lead.', 'Cats?\nNo.']);
   });
 
   it('trains a text changed since it was chunked ahead from the text as changed', async () => {

@@ -107,6 +107,18 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       expect((await listed()).map((lead) => lead.id).sort()).toEqual([...ids].sort());
     });
 
+    it('takes a name alone given later to a conversation whose lead has an email or phone, and for one without records nothing', async () => {
+      expect(await postLead({ name: 'Ada', conversationId: 'conv-1' })).toEqual({ status: 400, body: INVALID });
+      expect(await stored()).toEqual([]);
+      const first = (await postLead({ email: 'ada@example.com', conversationId: 'conv-1' })).body as { data: LeadItem };
+      expect(await postLead({ name: 'Ada Lovelace', conversationId: 'conv-1' })).toEqual({
+        status: 200,
+        body: { message: 'Success', data: { ...first.data, name: 'Ada Lovelace' } },
+      });
+      expect(await postLead({ conversationId: 'conv-1' })).toEqual({ status: 400, body: INVALID });
+      expect((await listed()).map(({ name, email }) => ({ name, email }))).toEqual([{ name: 'Ada Lovelace', email: 'ada@example.com' }]);
+    });
+
     const invalidBodies: [string, unknown][] = [
       ['an empty body', {}],
       ['a name alone', { name: 'Ada' }],

@@ -143,6 +143,15 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: l
       expect(await store.leads.list(bot.id, {}, ALL)).toEqual([reached]);
     });
 
+    it('corrects only a conversation that has its lead: for one without, creates none', async () => {
+      const named = { ...lead({ name: 'Ada', email: null, phone: null }), conversationId: 'conv-1' };
+      expect(await store.leads.correctForConversation(named)).toBeUndefined();
+      expect(await store.leads.list(bot.id, {}, ALL)).toEqual([]);
+      const first = await store.leads.upsertForConversation({ ...lead({ name: null, phone: null }), conversationId: 'conv-1' });
+      expect(await store.leads.correctForConversation(named)).toEqual({ ...first, name: 'Ada' });
+      expect(await store.leads.list(bot.id, {}, ALL)).toEqual([{ ...first, name: 'Ada' }]);
+    });
+
     it('keeps one lead per conversation and per chatbot', async () => {
       const other = await seedChatbot(store, owner);
       const a = await store.leads.upsertForConversation({ ...lead(), conversationId: 'conv-1' });

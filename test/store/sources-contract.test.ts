@@ -142,6 +142,50 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
     expect(await debrisLeft()).toBe(0);
   });
 
+  describe('corrections of a question', () => {
+    const pair = (answer: string, overrides: Partial<NewSource> = {}) =>
+      source({ type: 'qa', title: 'Dogs?', question: 'Dogs?', answer, chars: `Dogs?\n${answer}`.length, text: `Dogs?\n${answer}`, ...overrides });
+    const pairsAsked = async (question = 'Dogs?') => (await store.sources.list(bot.id)).filter((listed) => listed.type === 'qa' && listed.question === question);
+
+    it('store one pair when they race on a new question, holding one of their answers', async () => {
+      const answers = Array.from({ length: 8 }, (_, k) => `Yes, answer ${k}.`);
+      const corrected = await Promise.all(answers.map((answer) => store.sources.correctQa(pair(answer), 1_000)));
+      const [kept, ...others] = await pairsAsked();
+      expect(others).toEqual([]);
+      expect(answers).toContain(kept?.answer);
+      expect(await store.sources.text(bot.id, kept?.id ?? '', 100)).toBe(`Dogs?\n${kept?.answer}`);
+      for (const answer of corrected) expect(answer).toMatchObject({ id: kept?.id, question: 'Dogs?' });
+      expect(await debrisLeft()).toBe(0);
+    });
+
+    it('leave one pair of the question: the oldest takes the answer, the others are deleted, other sources stay', async () => {
+      const oldest = pair('Yes.');
+      const text = source();
+      const cats = pair('No.', { title: 'Cats?', question: 'Cats?', text: 'Cats?\nNo.' });
+      const twins = [pair('Never.'), pair('Sometimes.')];
+      await store.sources.insert([oldest, text, cats, ...twins]);
+      const correction = pair('Yes, on a lead.', { createdAt: at(90), updatedAt: at(90) });
+      expect(await store.sources.correctQa(correction, 1_000)).toEqual({ ...stored(oldest), answer: 'Yes, on a lead.', chars: correction.chars, updatedAt: at(90) });
+      expect((await store.sources.list(bot.id)).map(({ id }) => id)).toEqual([oldest.id, text.id, cats.id]);
+      expect(await store.sources.text(bot.id, oldest.id, 100)).toBe('Dogs?\nYes, on a lead.');
+      for (const twin of twins) expect(await store.sources.text(bot.id, twin.id, 100)).toBe('');
+      expect(await debrisLeft()).toBe(0);
+    });
+
+    it('count against the character limit without the pairs of the question, and past it change nothing', async () => {
+      const oldest = pair('Yes.');
+      const twin = pair('No.');
+      await store.sources.insert([oldest, twin, source({ chars: 5 })]);
+      const correction = pair('Yes, on a lead.');
+      expect(await store.sources.correctQa(correction, 5 + correction.chars - 1)).toEqual({ wouldHold: 5 + correction.chars });
+      expect(await store.sources.list(bot.id)).toHaveLength(3);
+      expect(await store.sources.text(bot.id, oldest.id, 100)).toBe('Dogs?\nYes.');
+      expect(await store.sources.correctQa(correction, 5 + correction.chars)).toMatchObject({ id: oldest.id, answer: 'Yes, on a lead.' });
+      expect(await store.sources.totalChars(bot.id)).toBe(5 + correction.chars);
+      expect(await debrisLeft()).toBe(0);
+    });
+  });
+
   it('answers a website added at another of the spellings given with the oldest source at any of them', async () => {
     const website = (url: string) =>
       source({ type: 'website', title: url, url, status: 'queued', chars: 0, text: undefined, maxPages: 50, pages: { done: 0, failed: 0, total: 0 } });

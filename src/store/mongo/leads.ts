@@ -57,23 +57,12 @@ export function mongoLeads(
     });
   };
 
-  return {
-    async insert(lead) {
-      await translateUnique('leads', () => insertCounted(lead));
-    },
-    upsertForConversation: async function upsert(lead): Promise<Lead> {
-      const { chatbotId, conversationId } = lead;
+  /** The conversation's lead corrected with the fields `lead` gives (as upsertForConversation), or undefined when it has none. */
+  async function correctStored(lead: Lead & { conversationId: string }): Promise<Lead | undefined> {
+    const { chatbotId, conversationId } = lead;
+    for (;;) {
       const stored = await leads.findOne({ chatbotId, conversationId }).lean<LeadDoc>();
-      if (!stored) {
-        try {
-          await insertCounted(lead);
-          return lead;
-        } catch (error) {
-          // Another call created the conversation's lead first (the unique index): correct that one.
-          if (isDuplicateKey(error)) return upsert(lead);
-          throw error;
-        }
-      }
+      if (!stored) return undefined;
       // A correction changes a stored field; an unchanged re-submission writes nothing.
       const changed = LEAD_FIELDS.filter((field) => lead[field] !== null && lead[field] !== stored[field]);
       if (changed.length === 0) return toLead(stored);
@@ -87,8 +76,27 @@ export function mongoLeads(
           { returnDocument: 'after' },
         )
         .lean<LeadDoc>();
-      return corrected ? toLead(corrected) : upsert(lead);
+      if (corrected) return toLead(corrected);
+    }
+  }
+
+  return {
+    async insert(lead) {
+      await translateUnique('leads', () => insertCounted(lead));
     },
+    upsertForConversation: async function upsert(lead): Promise<Lead> {
+      const corrected = await correctStored(lead);
+      if (corrected) return corrected;
+      try {
+        await insertCounted(lead);
+        return lead;
+      } catch (error) {
+        // Another call created the conversation's lead first (the unique index): correct that one.
+        if (isDuplicateKey(error)) return upsert(lead);
+        throw error;
+      }
+    },
+    correctForConversation: correctStored,
     async list(chatbotId, range, page) {
       const start = await blocks.newestFirst(chatbotId, range, pageOffset(page));
       return (await leadPageQuery(models, chatbotId, range, start, page.size).lean<LeadDoc[]>()).map(toLead);

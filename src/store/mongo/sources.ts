@@ -117,21 +117,23 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
     return before ? { doc: { ...before, ...update.$set }, before } : undefined;
   }
   /**
-   * withText, its write made within the character limit (withinLimit): a write refused after it
-   * landed is undone, the document put back as it was (removed, when the write created it) unless
-   * another write changed its text since.
+   * withText, its write made within the character limit (withinLimit; or `limited`, limitedWrite
+   * where the chatbot's source writes are held already), `except` the sources the limit leaves out
+   * (the source itself unless given): a write refused after it landed is undone, the document put
+   * back as it was (removed, when the write created it) unless another write changed its text since.
    */
   async function withTextWithinLimit(
     chatbotId: string,
     id: string,
     text: string | undefined,
-    limit: Pick<CharLimit, 'chars' | 'maxChars'>,
+    limit: Pick<CharLimit, 'chars' | 'maxChars'> & Partial<Pick<CharLimit, 'except'>>,
     write: (textVersion: string | null | undefined) => Promise<Written | undefined>,
+    limited = withinLimit,
   ): Promise<SourceDoc | OverCharLimit | undefined> {
     let refused: OverCharLimit | undefined;
     const doc = await withText(chatbotId, id, text, async (textVersion) => {
       let written: Written | undefined;
-      refused = await withinLimit({ chatbotId, except: [id], ...limit }, async () => {
+      refused = await limited({ chatbotId, except: [id], ...limit }, async () => {
         const done = await write(textVersion);
         written = done;
         return done && (() => restore(id, textVersion, done.before));
@@ -332,6 +334,32 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
       if (fileVersion) await removeFile(source.id, isOverCharLimit(stored) ? fileVersion : (displacedFile ?? null));
       if (isOverCharLimit(stored)) return stored;
       return { source: toSource(stored as SourceDoc), revision };
+    },
+    async correctQa(pair, maxChars = Infinity) {
+      const { chatbotId, question, answer, title, chars, updatedAt } = pair;
+      // The chatbot's source writes take turns, so no other stores a pair of the question between the look and the write.
+      return holdingWrites(chatbotId, async () => {
+        for (;;) {
+          const asked = await sources.find({ chatbotId, type: 'qa', question }, { _id: 1 }).sort({ createdAt: 1, _id: 1 }).lean<Pick<SourceDoc, '_id'>[]>();
+          const ids = asked.map(({ _id }) => _id);
+          const [kept, ...others] = ids;
+          const limit = { chatbotId, chars: countedChars([pair]), except: [pair.id, ...ids], maxChars };
+          if (!kept) return (await limitedWrite(limit, () => writeBatch([pair]))) ?? toSource(toDoc(pair, null));
+          const written = await withTextWithinLimit(
+            chatbotId,
+            kept,
+            pair.text ?? '',
+            limit,
+            (textVersion) => changeSource({ _id: kept, chatbotId }, changeWrite({ question, answer, title, chars, updatedAt }, textVersion)),
+            limitedWrite,
+          );
+          if (written && isOverCharLimit(written)) return written;
+          // Gone meanwhile (a delete does not wait its turn): look again.
+          if (!written) continue;
+          for (const id of others) await repository.delete(chatbotId, id);
+          return toSource(written);
+        }
+      });
     },
     async find(chatbotId, id) {
       const doc = await sources.findOne({ _id: id, chatbotId }, INTERNAL).lean<SourceDoc>();

@@ -90,10 +90,9 @@ export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository 
   // IMMEDIATE: the write lock is held from the first read, so ranks and the conversation's one
   // lead are decided with no other writer in between.
   const insert = db.transaction(insertRanked);
-  const upsert = db.transaction(
-    (params: Params & { conversationId: string }) =>
-      correct.get(params) ?? ofConversation.get(params.chatbotId, params.conversationId) ?? insertRanked(params),
-  );
+  const corrected = (params: Params & { conversationId: string }) => correct.get(params) ?? ofConversation.get(params.chatbotId, params.conversationId);
+  const upsert = db.transaction((params: Params & { conversationId: string }) => corrected(params) ?? insertRanked(params));
+  const correctOnly = db.transaction(corrected);
 
   return {
     async insert(lead) {
@@ -101,6 +100,10 @@ export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository 
     },
     async upsertForConversation(lead) {
       return toLead(upsert.immediate({ ...toParams(lead), conversationId: lead.conversationId }));
+    },
+    async correctForConversation(lead) {
+      const row = correctOnly.immediate({ ...toParams(lead), conversationId: lead.conversationId });
+      return row && toLead(row);
     },
     async list(chatbotId, range, page) {
       const bounds = { chatbotId, ...timeBounds(range) };

@@ -57,6 +57,12 @@ type Written = { row: SourceRow; displaced: Versions };
 /** A put's Written, with the revision of the text it stored. */
 type WrittenAt = Written & { revision: number };
 
+/** A correction's Written, and the other pairs of its question it deleted, with their versions. */
+type Corrected = Written & { deleted: { id: string; versions: Versions }[] };
+
+/** A qa source of the question a correction is of: its id and characters. */
+type Asked = { id: string; chars: number };
+
 const COLUMNS = `id, chatbot_id, type, title, status, error, chars, filename, content_type, bytes, url, max_pages,
   pages_done, pages_failed, pages_total, question, answer, created_at, updated_at, text_version, file_version`;
 const PLACES = Array.from({ length: 21 }, () => '?').join(', ');
@@ -148,6 +154,10 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   /** The oldest of a chatbot's website sources at one of the URLs (a JSON array). */
   const websiteAt = db.prepare<[string, string], SourceRow>(
     `SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? AND type = 'website' AND url IN (SELECT value FROM json_each(?)) ORDER BY created_at, id LIMIT 1`,
+  );
+  /** The chatbot's qa sources of one question, oldest first. */
+  const pairsAsked = db.prepare<[string, string], Asked>(
+    `SELECT id, chars FROM sources WHERE chatbot_id = ? AND type = 'qa' AND question = ? ORDER BY created_at, id`,
   );
   const remove = db.prepare<[string, string], { text_version: string | null; file_version: string | null }>(
     'DELETE FROM sources WHERE chatbot_id = ? AND id = ? RETURNING text_version, file_version',
@@ -258,6 +268,9 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   const updateOverLimit = (chatbotId: string, id: string, change: SourceChange, maxChars: number) =>
     change.chars === undefined ? undefined : overLimit(chatbotId, change.chars, maxChars, id);
   const putOverLimit = (source: NewSource, maxChars: number) => overLimit(source.chatbotId, source.chars, maxChars, source.id);
+  /** A correction's pair replaces every pair of its question. */
+  const correctionOverLimit = (pair: NewSource, asked: Asked[], maxChars: number) =>
+    overLimit(pair.chatbotId, countedChars([pair]) - asked.reduce((sum, { chars }) => sum + chars, 0), maxChars);
 
   const insertAll = db.transaction((sources: NewSource[], staged: Versions[], maxChars: number): OverCharLimit | undefined => {
     const refused = insertOverLimit(sources, maxChars);
@@ -299,6 +312,26 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     if (textVersion !== undefined || change.pages !== undefined || change.status !== undefined) revise.run(id);
     if (textVersion !== undefined) texts.madeCurrent(id, textVersion);
     return { row: byId.get(chatbotId, id) as SourceRow, displaced: { text: textVersion === undefined ? undefined : row.text_version } };
+  });
+  // Its text was staged under `target`, the pair it planned to correct (or the new pair's id): when
+  // another correction stored a pair of the question since, it changes nothing, to plan again.
+  const correctQa = db.transaction((pair: NewSource, target: string, staged: Versions, maxChars: number): Corrected | OverCharLimit | undefined => {
+    const asked = pairsAsked.all(pair.chatbotId, pair.question ?? '');
+    const [kept, ...others] = asked;
+    if ((kept?.id ?? pair.id) !== target) return undefined;
+    const refused = correctionOverLimit(pair, asked, maxChars);
+    if (refused) return refused;
+    if (!kept) {
+      insertAll([pair], [staged], Infinity);
+      return { row: byId.get(pair.chatbotId, pair.id) as SourceRow, displaced: {}, deleted: [] };
+    }
+    const { question, answer, title, chars, updatedAt } = pair;
+    const written = update(pair.chatbotId, kept.id, { question, answer, title, chars, updatedAt }, staged.text ?? null) as Written;
+    const deleted = others.map(({ id }) => {
+      const removed = remove.get(pair.chatbotId, id);
+      return { id, versions: { text: removed?.text_version, file: removed?.file_version } };
+    });
+    return { ...written, deleted };
   });
   // Settled within the limit as update is, the lease kept when refused.
   const settle = db.transaction((id: string, claimedBy: string, change: SourceChange, textVersion: string | null | undefined, maxChars: number) => {
@@ -398,6 +431,20 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
       const stored = await withParts(source.chatbotId, source.id, { text, file }, (staged) => put.immediate(source, staged, maxChars));
       if (!stored) throw new Error(`source ${source.id} belongs to another chatbot`);
       return isOverCharLimit(stored) ? stored : { source: toSource(stored.row), revision: stored.revision };
+    },
+    async correctQa(pair, maxChars = Infinity) {
+      for (;;) {
+        const asked = pairsAsked.all(pair.chatbotId, pair.question ?? '');
+        const early = correctionOverLimit(pair, asked, maxChars);
+        if (early) return early;
+        const target = asked[0]?.id ?? pair.id;
+        const written = await withParts(pair.chatbotId, target, { text: pair.text ?? '' }, (staged) => correctQa.immediate(pair, target, staged, maxChars));
+        if (written && isOverCharLimit(written)) return written;
+        if (written) {
+          for (const { id, versions } of written.deleted) await removeVersions(id, versions);
+          return toSource(written.row);
+        }
+      }
     },
     async find(chatbotId, id) {
       const row = byId.get(chatbotId, id);
