@@ -1,4 +1,5 @@
 import { loadConfig } from '../../src/config.js';
+import { serveOperations, type Serving } from '../../src/http/operations.js';
 import { createLogger } from '../../src/logger.js';
 import { remoteHub, stayIdle } from '../standalone.js';
 import { startDiscordBot, type DiscordBot } from './bot.js';
@@ -14,6 +15,7 @@ const logger = createLogger(config.logLevel);
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
 let bot: DiscordBot | undefined;
+let operations: Serving | undefined;
 if (!config.discord || !config.hubUrl) {
   stayIdle(
     logger,
@@ -22,6 +24,7 @@ if (!config.discord || !config.hubUrl) {
 } else {
   const { hubUrl, hubApiKey } = config;
   const { hub, apiUrl } = await startOrExit('The Discord adapter', () => remoteHub(hubUrl, hubApiKey));
+  operations = await startOrExit('The Discord adapter', () => serveOperations(config, logger));
   try {
     logger.info({ hub: apiUrl }, 'starting the Discord adapter');
     bot = await startDiscordBot({ config: config.discord, hub, logger });
@@ -31,4 +34,4 @@ if (!config.discord || !config.hubUrl) {
   }
 }
 
-onShutdown(logger, async () => bot?.stop());
+onShutdown(logger, async () => Promise.all([bot?.stop(), operations?.close()]));

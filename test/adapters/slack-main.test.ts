@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createHubClient } from '../../adapters/hub-client.js';
 import {
+  APP_TOKEN,
   BOT_TOKEN,
   BOT_USER,
   deliver,
@@ -130,12 +131,30 @@ describe('Slack adapter processes', () => {
     const chatbotId = await createChatbotViaApi(app);
     await hub.bind({ platform: 'slack', workspaceId: TEAM, channelId: CHANNEL, chatbotId, mode: 'mentions' });
 
-    const child = spawnSlack({ ...CLEAN_ENV, HUB_URL: app.origin, HUB_API_KEY: app.apiKey, SLACK_API_URL: slack.apiUrl });
+    const child = spawnSlack({ ...CLEAN_ENV, HUB_URL: app.origin, HUB_API_KEY: app.apiKey, SLACK_API_URL: slack.apiUrl, METRICS_TOKEN: 'scrape-token' });
     onTestFinished(async () => void (await stop(child.process)));
     const [, port] = await until(child.output, /"port":(\d+),"path":"\/slack\/events"/);
     await until(child.output, /Slack adapter is running/);
     const reply = await mentionAndWait(slack, `http://127.0.0.1:${port}/slack/events`);
     expect(reply.text).toMatch(/nine/i);
+    // Its counters are scraped on the same port, as the web process's are.
+    expect(await scrape(`http://127.0.0.1:${port}`, 'scrape-token')).toMatch(/^switchboard_platform_events_total\{platform="slack",event="app_mention"\} 1$/m);
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
+    expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await stop(child.process)).toBe(0);
+  });
+
+  it('in socket mode serves GET /metrics and /healthz on PORT when it is set', async () => {
+    const slack = await startFakeSlack();
+    onTestFinished(() => slack.close());
+    const app = await startApp(sqlite as NonNullable<typeof sqlite>);
+    onTestFinished(() => app.close());
+    const child = spawnSlack({ ...CLEAN_ENV, SLACK_APP_TOKEN: APP_TOKEN, HUB_URL: app.origin, HUB_API_KEY: app.apiKey, SLACK_API_URL: slack.apiUrl });
+    onTestFinished(async () => void (await stop(child.process)));
+    const [, port] = await until(child.output, /"port":(\d+),"msg":"serving \/healthz and \/metrics"/);
+    await until(child.output, /Slack adapter is running/);
+    expect(await scrape(`http://127.0.0.1:${port}`)).toContain('# TYPE switchboard_platform_events_total counter');
+    expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ status: 'ok' });
     expect(await stop(child.process)).toBe(0);
   });
 
@@ -165,6 +184,12 @@ describe('Slack adapter processes', () => {
     expect({ code, output: child.output() }).toEqual({ code: 1, output: `The Slack adapter could not start: ${why()}\n` });
   });
 });
+
+async function scrape(origin: string, token?: string): Promise<string> {
+  const response = await fetch(`${origin}/metrics`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  expect(response.status).toBe(200);
+  return response.text();
+}
 
 function spawnSlack(env: Record<string, string>): { process: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/slack/main.ts'], {
