@@ -25,13 +25,10 @@ if (!config.discord || !config.hubUrl) {
   const { hubUrl, hubApiKey } = config;
   const { hub, apiUrl } = await startOrExit('The Discord adapter', () => remoteHub(hubUrl, hubApiKey));
   operations = await startOrExit('The Discord adapter', () => serveOperations(config, logger));
-  try {
-    logger.info({ hub: apiUrl }, 'starting the Discord adapter');
-    bot = await startDiscordBot({ config: config.discord, hub, logger });
-  } catch (error) {
-    logger.fatal({ err: error }, 'the Discord adapter could not start');
-    process.exit(1);
-  }
+  logger.info({ hub: apiUrl }, 'starting the Discord adapter');
+  // A token Discord refuses, or an application id it does not match, is said in one sentence.
+  const { discord } = config;
+  bot = await startOrExit('The Discord adapter', () => startDiscordBot({ config: discord, hub, logger }));
 }
 
 onShutdown(logger, async () => Promise.all([bot?.stop(), operations?.close()]));

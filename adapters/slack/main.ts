@@ -30,26 +30,23 @@ if (!config.slack || !config.hubUrl) {
   const { hubUrl, hubApiKey } = config;
   // A missing key and a port in use are the operator's to fix: one sentence on stderr, like every process's start.
   const { hub, apiUrl } = await startOrExit('The Slack adapter', () => remoteHub(hubUrl, hubApiKey));
-  try {
-    adapter = createSlackAdapter({ config: config.slack, logger });
-    const events = adapter.requestListener;
-    if (events) {
-      const operations = operationsListener(config.metricsToken);
-      const listener: NodeListener = (req, res) => {
-        const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-        (path === SLACK_EVENTS_PATH && req.method === 'POST' ? events : operations)(req, res);
-      };
-      served = await startOrExit('The Slack adapter', () => serve(listener, config.port));
-      logger.info({ port: served.port, path: SLACK_EVENTS_PATH }, 'listening for Slack');
-    } else {
-      served = await startOrExit('The Slack adapter', () => serveOperations(config, logger));
-    }
-    logger.info({ hub: apiUrl }, 'starting the Slack adapter');
-    await adapter.start(hub);
-  } catch (error) {
-    logger.fatal({ err: error }, 'the Slack adapter could not start');
-    process.exit(1);
+  const started = createSlackAdapter({ config: config.slack, logger });
+  adapter = started;
+  const events = started.requestListener;
+  if (events) {
+    const operations = operationsListener(config.metricsToken);
+    const listener: NodeListener = (req, res) => {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      (path === SLACK_EVENTS_PATH && req.method === 'POST' ? events : operations)(req, res);
+    };
+    served = await startOrExit('The Slack adapter', () => serve(listener, config.port));
+    logger.info({ port: served.port, path: SLACK_EVENTS_PATH }, 'listening for Slack');
+  } else {
+    served = await startOrExit('The Slack adapter', () => serveOperations(config, logger));
   }
+  logger.info({ hub: apiUrl }, 'starting the Slack adapter');
+  // A token Slack refuses is said in one sentence, naming its variable.
+  await startOrExit('The Slack adapter', () => started.start(hub));
 }
 
 onShutdown(logger, async () => {

@@ -17,7 +17,7 @@ const sqlite = storeTargets[0];
 if (!sqlite) throw new Error('no sqlite store target');
 
 /** Starts `adapters/discord/main.ts` with only the given adapter variables set. */
-function startAdapter(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+function startAdapter(env: Record<string, string>): { child: ChildProcess; output: () => string; errors: () => string } {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(DISCORD_|HUB_|BOOTSTRAP_API_KEY|PORT$|METRICS_TOKEN$)/.test(name)),
   );
@@ -26,9 +26,13 @@ function startAdapter(env: Record<string, string>): { child: ChildProcess; outpu
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let errors = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    errors += chunk.toString();
+  });
+  return { child, output: () => output, errors: () => errors };
 }
 
 describe('Discord adapter processes', () => {
@@ -136,8 +140,12 @@ describe('Discord adapter processes', () => {
       HUB_API_KEY: 'sb_unused',
     });
     const code = await new Promise<number | null>((resolve) => refused.child.once('exit', resolve));
-    expect(code).toBe(1);
-    expect(refused.output()).toContain('the Discord adapter could not start');
+    expect({ code, said: refused.errors() }).toEqual({
+      code: 1,
+      said: "The Discord adapter could not start: Discord refused the token DISCORD_TOKEN holds: set it to the bot's current token.\n",
+    });
+    expect(refused.output()).not.toMatch(/"level":60|"stack"/);
+    expect(refused.output()).not.toContain('not-the-token');
     expect(discord.requests.at(-1)).toMatchObject({ path: '/gateway/bot', status: 401 });
   });
 
