@@ -1,4 +1,5 @@
 import { loadConfig } from '../src/config.js';
+import { serveOperations } from '../src/http/operations.js';
 import { createLogger } from '../src/logger.js';
 import { openStore } from '../src/store/index.js';
 import { createHandoffTimer } from './handoffs.js';
@@ -21,6 +22,8 @@ const logger = createLogger(config.logLevel);
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
 const store = await startOrExit('The clock', () => openStore(config.databaseUrl));
+// Its counters (digests, webhook deliveries, store calls) are scraped here, when PORT is set.
+const operations = await startOrExit('The clock', () => serveOperations(config, logger));
 const platforms = digestPlatforms(config);
 if (!platforms.slack && !platforms.discord) {
   logger.warn('neither SLACK_BOT_TOKEN nor DISCORD_TOKEN is set: due digests will be recorded as failed');
@@ -38,6 +41,6 @@ sourceWorker.start();
 logger.info({ store: store.engine }, 'clock started');
 
 onShutdown(logger, async () => {
-  await Promise.all([scheduler.stop(), webhooks.stop(), handoffTimer.stop(), maintenance.stop(), sourceWorker.stop()]);
+  await Promise.all([scheduler.stop(), webhooks.stop(), handoffTimer.stop(), maintenance.stop(), sourceWorker.stop(), operations?.close()]);
   await store.close();
 });

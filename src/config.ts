@@ -128,6 +128,8 @@ const envSchema = z.object({
 
 export type Config = {
   port: number;
+  /** PORT when it is set: the clock, Discord and socket-mode Slack serve /healthz and /metrics only then. */
+  operationsPort: number | undefined;
   /** Public base address, for links and examples; defaults to http://localhost:PORT. */
   publicUrl: string | undefined;
   databaseUrl: string;
@@ -190,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const vars = parsed.data;
   return {
     port: vars.PORT,
+    operationsPort: env.PORT?.trim() ? vars.PORT : undefined,
     publicUrl: vars.PUBLIC_URL?.replace(/\/+$/, ''),
     databaseUrl: vars.DATABASE_URL ?? vars.MONGODB_URI ?? DEFAULT_DATABASE_URL,
     bootstrapApiKey: vars.BOOTSTRAP_API_KEY,

@@ -27,13 +27,18 @@ export type Hub = {
   close(alongside?: () => Promise<unknown>): Promise<void>;
 };
 
+// Names the variable, never the key or its hash: logs are read by more people than keys are.
+const BOOTSTRAP_KEY_REVOKED =
+  'BOOTSTRAP_API_KEY names a key that was revoked, so it was not added again: set BOOTSTRAP_API_KEY to a new key, or unset it.';
+
 /** Listeners served by the hub's own server besides the API (Slack's events in HTTP mode). */
 export type HubMounts = { slack?: NodeListener };
 
 /** Opens the store (creating schemas and indexes), ensures the default account, and listens. */
 export async function startHub(config: Config, logger: Logger, mounts: HubMounts = {}): Promise<Hub> {
   const store = timedStore(await openStore(config.databaseUrl), timeStoreQuery);
-  const firstApiKey = await ensureDefaultAccount(store, config.defaultQuota, config.bootstrapApiKey);
+  const { firstApiKey, bootstrapKeyRevoked } = await ensureDefaultAccount(store, config.defaultQuota, config.bootstrapApiKey);
+  if (bootstrapKeyRevoked) logger.warn(BOOTSTRAP_KEY_REVOKED);
   const { providerFor, embedder } = await loadProviders(config);
   const retrieval = {
     cacheBytes: config.indexCacheBytes,

@@ -6,7 +6,7 @@ import { startMaintenance } from '../jobs/maintenance.js';
 import { createScheduler, digestPlatforms } from '../jobs/scheduler.js';
 import { createSourceWorker } from '../jobs/sources/worker.js';
 import { createWebhookDispatcher } from '../jobs/webhooks/dispatcher.js';
-import { consoleUrl, loadConfig } from './config.js';
+import { ConfigError, consoleUrl, loadConfig } from './config.js';
 import { API_PREFIX } from './http/app.js';
 import { startHub } from './hub.js';
 import { createLogger } from './logger.js';
@@ -69,6 +69,11 @@ if (hub.firstApiKey) {
 const apiKey = config.hubApiKey ?? hub.firstApiKey;
 const localHub = apiKey ? createHubClient(`http://127.0.0.1:${port}${API_PREFIX}`, apiKey) : undefined;
 const NEEDS_KEY = 'needs an API key of the hub: set HUB_API_KEY (or BOOTSTRAP_API_KEY)';
+/** An adapter that did not start leaves the API serving; a token its platform refused is said in a sentence, without a stack. */
+const adapterFailed = (adapter: string) => (error: unknown) =>
+  error instanceof ConfigError
+    ? logger.error(`the ${adapter} adapter could not start: ${error.message}`)
+    : logger.error({ err: error }, `the ${adapter} adapter could not start`);
 
 // The Discord adapter joins when DISCORD_TOKEN is set, unless HUB_URL says adapters run as their
 // own processes (Procfile `discord`). If Discord cannot be reached the API keeps serving.
@@ -82,7 +87,7 @@ if (config.discord && config.hubUrl) {
     const { startDiscordBot } = await import('../adapters/discord/bot.js');
     startDiscordBot({ config: config.discord, hub: localHub, logger }).then(
       (bot) => (discordBot = bot),
-      (error: unknown) => logger.error({ err: error }, 'the Discord adapter could not start'),
+      adapterFailed('Discord'),
     );
   }
 }
@@ -91,7 +96,7 @@ if (config.slack && config.hubUrl) logger.info('HUB_URL is set: the Slack adapte
 if (slack) {
   if (!localHub) logger.error(`the Slack adapter ${NEEDS_KEY}`);
   else {
-    slack.start(localHub).catch((error: unknown) => logger.error({ err: error }, 'the Slack adapter could not start'));
+    slack.start(localHub).catch(adapterFailed('Slack'));
   }
 }
 

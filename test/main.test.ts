@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
+import { hashApiKey } from '../src/domain/api-keys.js';
 import { createWebhook } from '../src/domain/webhooks.js';
 import { openStore } from '../src/store/index.js';
 import { seedLead } from './jobs/helpers.js';
@@ -43,6 +44,33 @@ describe('npm start', () => {
     expect(await listChatbots(started.apiUrl, bootstrap)).toEqual({ status: 200, body: { chatbots: [] } });
     expect((await listChatbots(started.apiUrl, 'sb_other')).status).toBe(401);
     expect(await stop(started.child)).toBe(0);
+  });
+
+  it('does not add back a revoked BOOTSTRAP_API_KEY, and warns in a sentence naming the variable, not the key', async () => {
+    const DATABASE_URL = tempDatabaseUrl();
+    const bootstrap = 'sb_bootstrap_key_for_tests_555555555';
+    const first = await startMain({ DATABASE_URL, BOOTSTRAP_API_KEY: bootstrap });
+    const other = (await runAdmin(['create-key', 'default', '--label', 'CI'], { DATABASE_URL })).stdout.trim().split('\n').at(-1) as string;
+    const keys = (await (await fetch(`${first.apiUrl}/api-keys`, { headers: { Authorization: `Bearer ${other}` } })).json()) as {
+      data: { id: string; label: string }[];
+    };
+    const revoked = keys.data.find((key) => key.label !== 'CI')?.id ?? '';
+    const revoking = await fetch(`${first.apiUrl}/api-keys/${revoked}`, { method: 'DELETE', headers: { Authorization: `Bearer ${other}` } });
+    expect(revoking.status).toBe(200);
+    expect(await stop(first.child)).toBe(0);
+
+    const second = await startMain({ DATABASE_URL, BOOTSTRAP_API_KEY: bootstrap });
+    expect((await listChatbots(second.apiUrl, bootstrap)).status).toBe(401);
+    expect(await stop(second.child)).toBe(0);
+    const said = second.output().split('\n').filter((line) => line.includes('BOOTSTRAP_API_KEY'));
+    expect(said.map((line) => JSON.parse(line) as unknown)).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'BOOTSTRAP_API_KEY names a key that was revoked, so it was not added again: set BOOTSTRAP_API_KEY to a new key, or unset it.',
+      }),
+    ]);
+    expect(second.output()).not.toContain(bootstrap);
+    expect(second.output()).not.toContain(hashApiKey(bootstrap));
   });
 
   it('loads the chat engine once it listens, before any question', async () => {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
-import { Client, Events, GatewayIntentBits, MessageFlags, Partials, type Interaction } from 'discord.js';
+import { Client, DiscordjsErrorCodes, Events, GatewayIntentBits, MessageFlags, Partials, type Interaction } from 'discord.js';
 import type { Logger } from 'pino';
-import type { DiscordConfig } from '../../src/config.js';
+import { ConfigError, type DiscordConfig } from '../../src/config.js';
 import type { HubClient } from '../hub-client.js';
 import { createLearnWatcher, type LearnWatchOptions } from '../learn-watch.js';
 import { createRelay, HUB_UNAVAILABLE } from '../relay.js';
@@ -33,6 +33,8 @@ const DISCORD_INTENTS = [
   GatewayIntentBits.DirectMessages,
 ] as const;
 
+/** Discord's "An invalid token was provided", as the setting's mistake it is (never the token). */
+const TOKEN_REFUSED = "Discord refused the token DISCORD_TOKEN holds: set it to the bot's current token.";
 const DEFAULT_HISTORY_LIMIT = 20;
 /** How long a `/chatbot learn` watch lasts: within the 15 minutes its interaction can still be answered. */
 const LEARN_WATCH_MS = 14 * 60_000;
@@ -96,13 +98,13 @@ export async function startDiscordBot(options: DiscordBotOptions): Promise<Disco
   const ready = once(client, Events.ClientReady) as Promise<[Client<true>]>;
   ready.catch(() => undefined); // Awaited below only if login succeeds.
   try {
-    await client.login(config.token);
+    await client.login(config.token).catch((error: unknown) => {
+      throw (error as { code?: unknown }).code === DiscordjsErrorCodes.TokenInvalid ? new ConfigError(TOKEN_REFUSED) : error;
+    });
     const [readyClient] = await ready;
     const applicationId = readyClient.application.id;
     if (config.applicationId && config.applicationId !== applicationId) {
-      throw new Error(
-        `DISCORD_APPLICATION_ID is ${config.applicationId}, but the token belongs to application ${applicationId}`,
-      );
+      throw new ConfigError(`DISCORD_APPLICATION_ID is ${config.applicationId}, but DISCORD_TOKEN belongs to application ${applicationId}.`);
     }
 
     const serves = (guildId: string | null) => servesGuild(config.guildIds, guildId);

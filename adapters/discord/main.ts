@@ -1,4 +1,5 @@
 import { loadConfig } from '../../src/config.js';
+import { serveOperations, type Serving } from '../../src/http/operations.js';
 import { createLogger } from '../../src/logger.js';
 import { remoteHub, stayIdle } from '../standalone.js';
 import { startDiscordBot, type DiscordBot } from './bot.js';
@@ -14,6 +15,7 @@ const logger = createLogger(config.logLevel);
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
 let bot: DiscordBot | undefined;
+let operations: Serving | undefined;
 if (!config.discord || !config.hubUrl) {
   stayIdle(
     logger,
@@ -22,13 +24,11 @@ if (!config.discord || !config.hubUrl) {
 } else {
   const { hubUrl, hubApiKey } = config;
   const { hub, apiUrl } = await startOrExit('The Discord adapter', () => remoteHub(hubUrl, hubApiKey));
-  try {
-    logger.info({ hub: apiUrl }, 'starting the Discord adapter');
-    bot = await startDiscordBot({ config: config.discord, hub, logger });
-  } catch (error) {
-    logger.fatal({ err: error }, 'the Discord adapter could not start');
-    process.exit(1);
-  }
+  operations = await startOrExit('The Discord adapter', () => serveOperations(config, logger));
+  logger.info({ hub: apiUrl }, 'starting the Discord adapter');
+  // A token Discord refuses, or an application id it does not match, is said in one sentence.
+  const { discord } = config;
+  bot = await startOrExit('The Discord adapter', () => startDiscordBot({ config: discord, hub, logger }));
 }
 
-onShutdown(logger, async () => bot?.stop());
+onShutdown(logger, async () => Promise.all([bot?.stop(), operations?.close()]));

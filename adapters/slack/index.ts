@@ -16,6 +16,7 @@ import { startHandoffNotices } from './handoff-notices.js';
 import { listenForAnswers } from './unanswered.js';
 import { createMessageHandler, listenForMessages } from './messages.js';
 import { instrumentSlack } from './metrics.js';
+import { withToken } from './refused-token.js';
 import { createUserDirectory } from './users.js';
 
 // The Slack adapter: Bolt, unmodified, receives events and slash commands (over Socket Mode when
@@ -44,7 +45,7 @@ export type SlackAdapter = {
   requestListener: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /**
    * Checks the bot token (auth.test), connects in socket mode, and starts answering through `hub`
-   * and posting its handoff notices.
+   * and posting its handoff notices. A token Slack refuses fails it with a ConfigError naming its variable.
    */
   start(hub: HubClient): Promise<void>;
   /** Resolves once no event or command is being handled. */
@@ -137,9 +138,11 @@ export function createSlackAdapter({ config, logger, updateIntervalMs, retryConf
     async start(client) {
       hub = client;
       relay = createRelay({ hub: client, platform: 'slack', source: 'Slack', logger, updateIntervalMs });
-      await app.init();
-      const workspaceIds = await postsIn(app.client);
-      if (mode === 'socket') await app.start();
+      const workspaceIds = await withToken('SLACK_BOT_TOKEN', async () => {
+        await app.init();
+        return postsIn(app.client);
+      });
+      if (mode === 'socket') await withToken('SLACK_APP_TOKEN', () => app.start());
       ready = true;
       notices = startHandoffNotices({ hub: client, client: app.client, workspaceIds, logger, intervalMs: noticePollMs });
       logger.info({ mode, command: config.command }, 'Slack adapter is running');

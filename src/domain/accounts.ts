@@ -52,22 +52,43 @@ export async function authenticate(store: Store, apiKeyHash: string): Promise<Ac
   return account;
 }
 
+export type DefaultAccount = {
+  /** The key of a newly created account (to be printed once), if one was created. */
+  firstApiKey?: string;
+  /** BOOTSTRAP_API_KEY names a key the hub provisioned before and that is gone since: not added again. */
+  bootstrapKeyRevoked?: true;
+};
+
 /**
- * Makes sure the `default` account exists and, when a bootstrap key is configured, holds it.
- * Answers the key of a newly created account (to be printed once), if one was created.
+ * Makes sure the `default` account exists and, when a bootstrap key is configured, holds it,
+ * unless that key was provisioned before and revoked since (it would come back at every start).
  */
 export async function ensureDefaultAccount(
   store: Store,
   quota: Quota,
   bootstrapApiKey: string | undefined,
-): Promise<string | undefined> {
-  if (bootstrapApiKey) {
-    const account = await findOrCreateDefault(store, quota);
-    await addKeyOnce(store, account.id, bootstrapApiKey);
-    return undefined;
+): Promise<DefaultAccount> {
+  if (bootstrapApiKey) return (await provisionBootstrapKey(store, quota, bootstrapApiKey)) ? {} : { bootstrapKeyRevoked: true };
+  if ((await store.accounts.count()) > 0) return {};
+  return { firstApiKey: (await createAccount(store, DEFAULT_ACCOUNT_NAME, quota)).apiKey };
+}
+
+/** Gives the `default` account the key; false, doing nothing, when it was provisioned and revoked before. */
+async function provisionBootstrapKey(store: Store, quota: Quota, apiKey: string): Promise<boolean> {
+  const hash = hashApiKey(apiKey);
+  // Asked before the key is looked for: it is recorded only once the key is stored, so a hub
+  // starting beside one that is provisioning it never takes it for revoked.
+  const provisioned = await store.accounts.wasProvisioned(hash);
+  const holder = await store.accounts.findByKeyHash(hash);
+  if (provisioned && !holder) return false;
+  const account = await findOrCreateDefault(store, quota);
+  if (holder && holder.id !== account.id) {
+    throw conflict(`BOOTSTRAP_API_KEY already belongs to the account ${holder.name}`);
   }
-  if ((await store.accounts.count()) > 0) return undefined;
-  return (await createAccount(store, DEFAULT_ACCOUNT_NAME, quota)).apiKey;
+  if (!holder) await addKey(store, account.id, apiKey);
+  // Also for a key held already: provisioned before the hub kept this record.
+  await store.accounts.recordProvisioned(hash);
+  return true;
 }
 
 async function findOrCreateDefault(store: Store, quota: Quota): Promise<Account> {
@@ -85,16 +106,11 @@ async function findOrCreateDefault(store: Store, quota: Quota): Promise<Account>
   }
 }
 
-async function addKeyOnce(store: Store, accountId: string, apiKey: string): Promise<void> {
-  const hash = hashApiKey(apiKey);
-  const holder = await store.accounts.findByKeyHash(hash);
-  if (holder && holder.id !== accountId) {
-    throw conflict(`BOOTSTRAP_API_KEY already belongs to the account ${holder.name}`);
-  }
-  if (holder) return;
+async function addKey(store: Store, accountId: string, apiKey: string): Promise<void> {
   try {
     await store.accounts.addKey(apiKeyRecord(apiKey, accountId));
   } catch (error) {
+    // Another instance starting at the same moment stored it first.
     if (!(error instanceof UniqueViolation)) throw error;
   }
 }

@@ -129,6 +129,13 @@ export interface AccountRepository {
    */
   revokeKey(accountId: string, id: string, keepLast: boolean): Promise<ApiKeyRecord | 'last' | undefined>;
   /**
+   * Records that the hub provisioned the key of this hash itself (BOOTSTRAP_API_KEY); again does
+   * nothing. Kept when the key is revoked or its account deleted: that is what it tells apart.
+   */
+  recordProvisioned(hash: string): Promise<void>;
+  /** Whether recordProvisioned recorded this hash. */
+  wasProvisioned(hash: string): Promise<boolean>;
+  /**
    * Deletes the account with what it holds beside its chatbots: its keys, console sessions and
    * links, usage, adapter claims, and webhooks with their deliveries (and on SQLite its chatbots
    * too; elsewhere ChatbotRepository.delete deletes each). False when there is no such account.

@@ -17,18 +17,22 @@ const sqlite = storeTargets[0];
 if (!sqlite) throw new Error('no sqlite store target');
 
 /** Starts `adapters/discord/main.ts` with only the given adapter variables set. */
-function startAdapter(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+function startAdapter(env: Record<string, string>): { child: ChildProcess; output: () => string; errors: () => string } {
   const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^(DISCORD_|HUB_|BOOTSTRAP_API_KEY)/.test(name)),
+    Object.entries(process.env).filter(([name]) => !/^(DISCORD_|HUB_|BOOTSTRAP_API_KEY|PORT$|METRICS_TOKEN$)/.test(name)),
   );
   const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/discord/main.ts'], {
     env: { ...inherited, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let errors = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    errors += chunk.toString();
+  });
+  return { child, output: () => output, errors: () => errors };
 }
 
 describe('Discord adapter processes', () => {
@@ -99,10 +103,17 @@ describe('Discord adapter processes', () => {
       DISCORD_API_URL: discord.apiUrl,
       HUB_URL: app.origin,
       HUB_API_KEY: app.apiKey,
+      PORT: '0',
+      METRICS_TOKEN: 'scrape-token',
     });
     try {
       await expectServing(app.baseUrl, app.apiKey, registered);
       expect(gatewayCalls()).toBe(before + 1);
+      // Its counters are scraped on PORT, as the web process's are.
+      const origin = `http://127.0.0.1:${/"port":(\d+),"msg":"serving \/healthz and \/metrics"/.exec(adapter.output())?.[1]}`;
+      expect((await fetch(`${origin}/metrics`)).status).toBe(401);
+      const scraped = await fetch(`${origin}/metrics`, { headers: { Authorization: 'Bearer scrape-token' } });
+      expect(await scraped.text()).toMatch(/^switchboard_platform_events_total\{platform="discord",event="message"\} [1-9]/m);
       expect(web.output()).toContain('HUB_URL is set: the Discord adapter runs as its own process');
     } finally {
       expect(await stop(adapter.child)).toBe(0);
@@ -129,8 +140,12 @@ describe('Discord adapter processes', () => {
       HUB_API_KEY: 'sb_unused',
     });
     const code = await new Promise<number | null>((resolve) => refused.child.once('exit', resolve));
-    expect(code).toBe(1);
-    expect(refused.output()).toContain('the Discord adapter could not start');
+    expect({ code, said: refused.errors() }).toEqual({
+      code: 1,
+      said: "The Discord adapter could not start: Discord refused the token DISCORD_TOKEN holds: set it to the bot's current token.\n",
+    });
+    expect(refused.output()).not.toMatch(/"level":60|"stack"/);
+    expect(refused.output()).not.toContain('not-the-token');
     expect(discord.requests.at(-1)).toMatchObject({ path: '/gateway/bot', status: 401 });
   });
 

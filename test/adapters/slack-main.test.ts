@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createHubClient } from '../../adapters/hub-client.js';
 import {
+  APP_TOKEN,
   BOT_TOKEN,
   BOT_USER,
   deliver,
@@ -114,6 +115,26 @@ describe('Slack adapter processes', () => {
     expect(slack.botReplies(CHANNEL, question.ts)).toHaveLength(2);
   });
 
+  it('`npm start` with a bot token Slack refuses keeps serving the API and says why in one sentence', async () => {
+    const slack = await startFakeSlack();
+    onTestFinished(() => slack.close());
+    const started = await startMain({
+      ...CLEAN_ENV,
+      SLACK_BOT_TOKEN: 'xoxb-not-the-token',
+      DATABASE_URL: tempDatabaseUrl(),
+      BOOTSTRAP_API_KEY: KEY,
+      SLACK_API_URL: slack.apiUrl,
+    });
+    onTestFinished(async () => void (await stop(started.child)));
+    const [line] = await until(started.output, /^.*Slack adapter could not start.*$/m);
+    expect(JSON.parse(line)).toMatchObject({
+      level: 50,
+      msg: "the Slack adapter could not start: Slack refused the token SLACK_BOT_TOKEN holds (invalid_auth): set it to the app's current token.",
+    });
+    expect(line).not.toContain('"err"');
+    expect((await fetch(`${started.apiUrl}/get-chatbots`, { headers: { Authorization: `Bearer ${KEY}` } })).status).toBe(200);
+  });
+
   it('`npm start` without Slack settings does not serve /slack/events', async () => {
     const started = await startMain({ DATABASE_URL: tempDatabaseUrl(), BOOTSTRAP_API_KEY: KEY, SLACK_BOT_TOKEN: '' });
     onTestFinished(async () => void (await stop(started.child)));
@@ -130,12 +151,30 @@ describe('Slack adapter processes', () => {
     const chatbotId = await createChatbotViaApi(app);
     await hub.bind({ platform: 'slack', workspaceId: TEAM, channelId: CHANNEL, chatbotId, mode: 'mentions' });
 
-    const child = spawnSlack({ ...CLEAN_ENV, HUB_URL: app.origin, HUB_API_KEY: app.apiKey, SLACK_API_URL: slack.apiUrl });
+    const child = spawnSlack({ ...CLEAN_ENV, HUB_URL: app.origin, HUB_API_KEY: app.apiKey, SLACK_API_URL: slack.apiUrl, METRICS_TOKEN: 'scrape-token' });
     onTestFinished(async () => void (await stop(child.process)));
     const [, port] = await until(child.output, /"port":(\d+),"path":"\/slack\/events"/);
     await until(child.output, /Slack adapter is running/);
     const reply = await mentionAndWait(slack, `http://127.0.0.1:${port}/slack/events`);
     expect(reply.text).toMatch(/nine/i);
+    // Its counters are scraped on the same port, as the web process's are.
+    expect(await scrape(`http://127.0.0.1:${port}`, 'scrape-token')).toMatch(/^switchboard_platform_events_total\{platform="slack",event="app_mention"\} 1$/m);
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
+    expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await stop(child.process)).toBe(0);
+  });
+
+  it('in socket mode serves GET /metrics and /healthz on PORT when it is set', async () => {
+    const slack = await startFakeSlack();
+    onTestFinished(() => slack.close());
+    const app = await startApp(sqlite as NonNullable<typeof sqlite>);
+    onTestFinished(() => app.close());
+    const child = spawnSlack({ ...CLEAN_ENV, SLACK_APP_TOKEN: APP_TOKEN, HUB_URL: app.origin, HUB_API_KEY: app.apiKey, SLACK_API_URL: slack.apiUrl });
+    onTestFinished(async () => void (await stop(child.process)));
+    const [, port] = await until(child.output, /"port":(\d+),"msg":"serving \/healthz and \/metrics"/);
+    await until(child.output, /Slack adapter is running/);
+    expect(await scrape(`http://127.0.0.1:${port}`)).toContain('# TYPE switchboard_platform_events_total counter');
+    expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ status: 'ok' });
     expect(await stop(child.process)).toBe(0);
   });
 
@@ -157,6 +196,23 @@ describe('Slack adapter processes', () => {
   });
 
   it.each([
+    ['SLACK_BOT_TOKEN', 'http', { SLACK_BOT_TOKEN: 'xoxb-not-the-token' }],
+    ['SLACK_BOT_TOKEN', 'socket', { SLACK_BOT_TOKEN: 'xoxb-not-the-token', SLACK_APP_TOKEN: APP_TOKEN }],
+    ['SLACK_APP_TOKEN', 'socket', { SLACK_APP_TOKEN: 'xapp-not-the-token' }],
+  ])('as its own process refuses a %s Slack refuses (%s mode) in one plain sentence, exiting 1', async (variable, _mode, tokens) => {
+    const slack = await startFakeSlack();
+    onTestFinished(() => slack.close());
+    const child = spawnSlack({ ...CLEAN_ENV, HUB_URL: 'http://127.0.0.1:9', HUB_API_KEY: 'sb_unused', SLACK_API_URL: slack.apiUrl, ...tokens });
+    const code = await new Promise<number | null>((resolve) => child.process.once('exit', resolve));
+    expect({ code, said: child.errors() }).toEqual({
+      code: 1,
+      said: `The Slack adapter could not start: Slack refused the token ${variable} holds (invalid_auth): set it to the app's current token.\n`,
+    });
+    expect(child.output()).not.toMatch(/"level":60|"stack"/);
+    expect(child.output()).not.toContain('not-the-token');
+  });
+
+  it.each([
     ['a missing HUB_API_KEY', () => ({ PORT: '0', HUB_API_KEY: '' }), () => 'Invalid configuration:\n  HUB_API_KEY: required with HUB_URL: the adapter needs an API key of the hub'],
     ['a port in use', () => ({ PORT: String(taken.port) }), () => `listen EADDRINUSE: address already in use :::${taken.port}: another process listens on PORT.`],
   ])('as its own process refuses to start on %s in one plain sentence, exiting 1', async (_name, env, why) => {
@@ -166,13 +222,23 @@ describe('Slack adapter processes', () => {
   });
 });
 
-function spawnSlack(env: Record<string, string>): { process: ChildProcess; output: () => string } {
+async function scrape(origin: string, token?: string): Promise<string> {
+  const response = await fetch(`${origin}/metrics`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+function spawnSlack(env: Record<string, string>): { process: ChildProcess; output: () => string; errors: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/slack/main.ts'], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let errors = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { process: child, output: () => output };
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    errors += chunk.toString();
+  });
+  return { process: child, output: () => output, errors: () => errors };
 }

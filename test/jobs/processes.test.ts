@@ -61,8 +61,24 @@ describe('deployment', () => {
       expect(await stop(child)).toBe(0);
     }
     expect(output()).toContain('clock started');
+    // Without PORT it listens nowhere (another process of the host may hold the port).
+    expect(output()).not.toContain('serving /healthz and /metrics');
     expect(output()).not.toContain(BOT_TOKEN);
     expect(await lastRun()).toMatchObject({ status: 'posted', attempts: 1 });
+  });
+
+  it('the clock process serves its counters at GET /metrics on PORT, only with METRICS_TOKEN', async () => {
+    const { child, output } = spawnClock({ PORT: '0', METRICS_TOKEN: 'scrape-token' });
+    try {
+      await slack.waitFor(() => output().includes('lead digest posted'), 15_000);
+      const origin = `http://127.0.0.1:${/"port":(\d+),"msg":"serving \/healthz and \/metrics"/.exec(output())?.[1]}`;
+      expect((await fetch(`${origin}/metrics`)).status).toBe(401);
+      const scraped = await fetch(`${origin}/metrics`, { headers: { Authorization: 'Bearer scrape-token' } });
+      expect(await scraped.text()).toContain('switchboard_digest_runs_total{platform="slack",status="posted"} 1');
+      expect(await (await fetch(`${origin}/healthz`)).json()).toEqual({ status: 'ok' });
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
   });
 
   it('`npm start` and two clock processes on one database post a due digest once', async () => {
@@ -96,8 +112,11 @@ describe('deployment', () => {
 });
 
 /** The Procfile's `clock` process on the test's database and fake Slack. */
-function spawnClock() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/main.ts'], { env: { ...process.env, ...slackEnv() }, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnClock(env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/main.ts'], {
+    env: { ...process.env, PORT: '', ...slackEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -16,10 +16,7 @@ const PING_TIMEOUT_MS = 2_000;
  * the store's engine.
  */
 export function healthRoutes(store: Store, stopping: () => boolean = () => false): Router {
-  const router = new Router();
-  router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
-  });
+  const router = livenessRoutes();
   router.get('/readyz', async (ctx) => {
     if (stopping()) {
       ctx.status = 503;
@@ -34,6 +31,15 @@ export function healthRoutes(store: Store, stopping: () => boolean = () => false
       ctx.status = 503;
       ctx.body = { status: 'unavailable', store: store.engine };
     }
+  });
+  return router;
+}
+
+/** `/healthz` alone, for processes with no store to be ready with. */
+export function livenessRoutes(): Router {
+  const router = new Router();
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
   });
   return router;
 }

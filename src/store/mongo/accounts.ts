@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import { patchEntries } from '../../settings/patch.js';
 import type { Account, AccountRepository, ApiKeyRecord } from '../port.js';
 import type { AccountDoc, ApiKeyDoc, MongoModels } from './models.js';
-import { isDuplicateKey, translateUnique } from './unique.js';
+import { insertUnlessPresent, translateUnique } from './unique.js';
 
 const toAccount = (doc: AccountDoc): Account => ({
   id: doc._id,
@@ -46,7 +46,7 @@ export async function nameUnnamedKeys(models: MongoModels): Promise<void> {
 const find = (doc: AccountDoc | null) => (doc ? toAccount(doc) : undefined);
 
 export function mongoAccounts(models: MongoModels): AccountRepository {
-  const { accounts, apiKeys, consoleSessions, consoleLinks, usage, adapterClaims, commandServers, webhooks, webhookDeliveries, webhookAttempts } = models;
+  const { accounts, apiKeys, provisionedKeys, consoleSessions, consoleLinks, usage, adapterClaims, commandServers, webhooks, webhookDeliveries, webhookAttempts } = models;
   const byId = async (id: string) => find(await accounts.findById(id).lean<AccountDoc>());
 
   return {
@@ -96,12 +96,16 @@ export function mongoAccounts(models: MongoModels): AccountRepository {
       // Without transactions: a racing revocation may have taken the other key meanwhile, so the
       // one to notice the account keyless puts its key back.
       if (keepLast && (await apiKeys.countDocuments({ accountId })) === 0) {
-        await apiKeys.create(deleted).catch((error: unknown) => {
-          if (!isDuplicateKey(error)) throw error;
-        });
+        await insertUnlessPresent(() => apiKeys.create(deleted));
         return 'last';
       }
       return toApiKey(deleted);
+    },
+    async recordProvisioned(hash) {
+      await insertUnlessPresent(() => provisionedKeys.create({ _id: hash, provisionedAt: new Date() }));
+    },
+    async wasProvisioned(hash) {
+      return (await provisionedKeys.exists({ _id: hash })) !== null;
     },
     async findByKeyHash(hash) {
       const key = await apiKeys.findById(hash).lean<ApiKeyDoc>();

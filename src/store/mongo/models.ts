@@ -58,6 +58,9 @@ export type ApiKeyDoc = {
   createdAt: Date;
 };
 
+/** `_id` is the hash of a key the hub provisioned itself (BOOTSTRAP_API_KEY); only _id is looked up. */
+export type ProvisionedKeyDoc = { _id: string; provisionedAt: Date };
+
 export type ChatbotDoc = Stored<Chatbot>;
 
 /**
@@ -107,6 +110,11 @@ const apiKeySchema = new Schema<ApiKeyDoc>(
   { ...options, collection: 'apiKeys' },
 );
 apiKeySchema.index({ accountId: 1 });
+
+const provisionedKeySchema = new Schema<ProvisionedKeyDoc>(
+  { _id: required(String), provisionedAt: required(Date) },
+  { ...options, collection: 'provisionedKeys' },
+);
 
 const chatbotSchema = new Schema<ChatbotDoc>(
   {
@@ -813,6 +821,7 @@ export function mongoModels(connection: Connection) {
   return {
     accounts: connection.model('Account', accountSchema),
     apiKeys: connection.model('ApiKey', apiKeySchema),
+    provisionedKeys: connection.model('ProvisionedKey', provisionedKeySchema),
     chatbots: connection.model('Chatbot', chatbotSchema),
     trainingSources: connection.model('TrainingSource', trainingSourceSchema),
     trainingChunks: connection.model('TrainingChunk', trainingChunkSchema),

@@ -7,6 +7,15 @@ export function isDuplicateKey(error: unknown): error is mongoose.mongo.MongoSer
   return error instanceof mongoose.mongo.MongoServerError && error.code === DUPLICATE_KEY;
 }
 
+/** Runs an insert that may find its document there already (a racing writer's, or its own put back). */
+export async function insertUnlessPresent(insert: () => Promise<unknown>): Promise<void> {
+  try {
+    await insert();
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+  }
+}
+
 /** Runs a write, turning MongoDB's duplicate-key error into the port's UniqueViolation. */
 export async function translateUnique<T>(collection: string, write: () => Promise<T>): Promise<T> {
   try {

@@ -65,6 +65,10 @@ export function sqliteAccounts(db: Database): AccountRepository {
   const byKeyHash = db.prepare<[string], AccountRow>(
     'SELECT accounts.* FROM api_keys JOIN accounts ON accounts.id = api_keys.account_id WHERE api_keys.hash = ?',
   );
+  const recordProvisioned = db.prepare<[string, number]>(
+    'INSERT INTO provisioned_keys (hash, provisioned_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  );
+  const provisioned = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM provisioned_keys WHERE hash = ?');
   // Every table of the account's references it with ON DELETE CASCADE, its chatbots' through them.
   const remove = db.prepare<[string]>('DELETE FROM accounts WHERE id = ?');
   const find = (row: AccountRow | undefined) => (row ? toAccount(row) : undefined);
@@ -106,6 +110,12 @@ export function sqliteAccounts(db: Database): AccountRepository {
       const deleted = deleteKey.get(id, accountId, keepLast ? 1 : 0, accountId);
       if (deleted) return toApiKey(deleted);
       return keyById.get(id, accountId) ? 'last' : undefined;
+    },
+    async recordProvisioned(hash) {
+      recordProvisioned.run(hash, Date.now());
+    },
+    async wasProvisioned(hash) {
+      return provisioned.get(hash) !== undefined;
     },
     async delete(id) {
       return remove.run(id).changes > 0;

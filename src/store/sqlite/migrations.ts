@@ -720,6 +720,8 @@ export const MIGRATIONS: readonly string[] = [
   // The language a widget conversation's visitor reads, so the hub's own texts written later (the
   // hand-back, the offline message) are in it; null where the window never said.
   `ALTER TABLE conversations ADD COLUMN lang TEXT;`,
+  // The hashes of the keys the hub provisioned from BOOTSTRAP_API_KEY, kept after a revocation.
+  `CREATE TABLE provisioned_keys (hash TEXT PRIMARY KEY, provisioned_at INTEGER NOT NULL) WITHOUT ROWID;`,
 ];
 
 export function migrate(db: Database): void {
