@@ -29,14 +29,22 @@ export async function serve(listener: NodeListener, port: number): Promise<Servi
 
 /**
  * Serves the operations routes on PORT when it is set, for a process that needs no port otherwise
- * (it keeps working without one: `npm start` and the Procfile need no new setting).
+ * (it keeps working without one: `npm start` and the Procfile need no new setting). A PORT another
+ * process holds (one env file shared by every process on a machine) costs the scrape, not the
+ * process's own work: digests, deliveries and replies go on, and the log says why it is not served.
  */
 export async function serveOperations(
   config: Pick<Config, 'operationsPort' | 'metricsToken'>,
   logger: Logger,
 ): Promise<Serving | undefined> {
   if (config.operationsPort === undefined) return undefined;
-  const serving = await serve(operationsListener(config.metricsToken), config.operationsPort);
-  logger.info({ port: serving.port }, 'serving /healthz and /metrics');
-  return serving;
+  try {
+    const serving = await serve(operationsListener(config.metricsToken), config.operationsPort);
+    logger.info({ port: serving.port }, 'serving /healthz and /metrics');
+    return serving;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    logger.warn({ port: config.operationsPort }, 'another process listens on PORT: /healthz and /metrics are not served by this one; give it a PORT of its own');
+    return undefined;
+  }
 }

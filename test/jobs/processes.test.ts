@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { Digest } from '../../src/store/port.js';
@@ -78,6 +79,19 @@ describe('deployment', () => {
       expect(await (await fetch(`${origin}/healthz`)).json()).toEqual({ status: 'ok' });
     } finally {
       expect(await stop(child)).toBe(0);
+    }
+  });
+
+  it('the clock process works on when another process holds its PORT, saying that it serves no /metrics', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, resolve));
+    const { child, output } = spawnClock({ PORT: String((taken.address() as AddressInfo).port) });
+    try {
+      await slack.waitFor(() => output().includes('lead digest posted'), 15_000);
+      expect(output()).toContain('another process listens on PORT: /healthz and /metrics are not served by this one');
+    } finally {
+      expect(await stop(child)).toBe(0);
+      taken.close();
     }
   });
 
