@@ -42,15 +42,8 @@ afterAll(async () => {
   await run.close();
 });
 
-const dispatcher = () =>
-  createWebhookDispatcher({
-    store: run.app.store,
-    logger: pino({ level: 'silent' }),
-    allowPrivate: true,
-    timeoutMs: 5_000,
-    retryForMs: 60_000,
-    disableAfterMs: 60_000,
-  });
+const dispatcher = (limits = { retryForMs: 60_000, disableAfterMs: 60_000 }) =>
+  createWebhookDispatcher({ store: run.app.store, logger: pino({ level: 'silent' }), allowPrivate: true, timeoutMs: 5_000, ...limits });
 
 /** The log is read again every 2 s while a test's delivery is pending: a read comes well within this. */
 const LOG_POLL = { timeout: 10_000 };
@@ -153,7 +146,7 @@ describe('connect', () => {
     expect(secret).toMatch(/^whsec_/);
     const reads = readsOfTheLog();
     await hooks.getByRole('button', { name: 'Send test' }).click();
-    await hooks.getByText('Test queued').waitFor();
+    await hooks.getByText('Event queued').waitFor();
     // Read once the send returned, and again while the test waits for the delivery job.
     await hooks.getByText('No deliveries yet.').waitFor();
     await expect.poll(() => reads.count, LOG_POLL).toBeGreaterThan(1);
@@ -175,6 +168,43 @@ describe('connect', () => {
     expect(await section('Webhooks').getByText(url, { exact: true }).count()).toBe(1);
     await section('Webhooks').getByRole('button', { name: `Yes, remove “${url}”` }).click();
     await section('Webhooks').getByText('No webhooks yet.').waitFor();
+  });
+
+  it('turns on again a webhook the hub disabled, and sends a failed event again from its log', async () => {
+    // The receiver is down for the first delivery, then back.
+    let answers = 0;
+    const flaky = createServer((_req, res) => res.writeHead((answers += 1) === 1 ? 503 : 200).end());
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    try {
+      const hooks = section('Webhooks');
+      const url = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/flaky`;
+      await hooks.getByLabel('Webhook URL').fill(url);
+      await hooks.getByRole('button', { name: 'Add webhook' }).click();
+      await hooks.getByRole('button', { name: 'Send test' }).click();
+      await hooks.getByText('Event queued').waitFor();
+      // Failed for good, and every delivery failing past the limit: the hub disables it.
+      await dispatcher({ retryForMs: 0, disableAfterMs: 0 }).tick();
+      await page.reload();
+      const row = section('Webhooks').getByRole('listitem').filter({ hasText: url });
+      await row.getByText(/disabled: every delivery failed/).waitFor();
+      await row.getByRole('button', { name: 'Turn on again' }).click();
+      await expect.poll(() => row.textContent()).not.toContain('disabled');
+      await row.getByRole('button', { name: 'Delivery log' }).click();
+      await row.getByRole('cell', { name: 'failed' }).waitFor();
+      await row.getByRole('button', { name: /^Send again: ping of / }).click();
+      await row.getByText('Event queued').waitFor();
+      await dispatcher().tick();
+      await row.getByRole('cell', { name: 'delivered' }).waitFor();
+      expect(answers).toBe(2);
+      // Delivered in the end: nothing left to send again.
+      expect(await row.getByRole('button', { name: /^Send again/ }).count()).toBe(0);
+      await expectAccessible(page);
+      await row.getByRole('button', { name: `Remove ${url}` }).click();
+      await section('Webhooks').getByRole('button', { name: `Yes, remove “${url}”` }).click();
+      await section('Webhooks').getByText('No webhooks yet.').waitFor();
+    } finally {
+      flaky.close();
+    }
   });
 
   it('stops reading a test’s delivery log once the page is left', async () => {

@@ -13,11 +13,12 @@ import { useRefresh } from '../use-refresh.js';
 import { BusyButton, SubmitButton } from '../components/busy-button.js';
 
 // Webhooks for the chatbot's leads: the signing secret is shown once, at creation; each webhook
-// has its delivery log and a "Send test" ping.
+// has its delivery log and a "Send test" ping. One the hub disabled (its receiver failing for days)
+// is turned on again with its secret, and the events that failed meanwhile are sent again from the log.
 
 type Webhook = { id: string; url: string; events: string[]; enabled: boolean; disabledReason: string | null; created_at: string };
-/** A "Send test" that returned: the event it queued, and when. */
-type SentTest = { eventId: string; at: number };
+/** A "Send test" or "Send again" that returned: the event it queued, when, and its attempts until then. */
+type SentTest = { eventId: string; at: number; after: number };
 type Attempt = { eventId: string; event: string; attempt: number; status: string; responseCode: number | null; error: string | null; at: string };
 
 const WEBHOOK_REFUSED =
@@ -55,7 +56,7 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
           ) : (
             <ul class="plain">
               {webhooks.map((webhook) => (
-                <WebhookRow key={webhook.id} webhook={webhook} onRemove={() => remove(webhook.id)} />
+                <WebhookRow key={webhook.id} webhook={webhook} onRemove={() => remove(webhook.id)} onChange={list.reload} />
               ))}
             </ul>
           )
@@ -76,15 +77,20 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
   );
 }
 
-function WebhookRow({ webhook, onRemove }: { webhook: Webhook; onRemove: () => void }) {
+function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemove: () => void; onChange: () => void }) {
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState<SentTest>();
   const test = useAction();
-  const sendTest = () =>
+  const path = `/integrations/webhooks/${encodeURIComponent(webhook.id)}`;
+  const follow = (eventId: string, after = 0) => {
+    setSent({ eventId, at: Date.now(), after });
+    setOpen(true);
+  };
+  const sendTest = () => test.run(async () => follow((await callData<{ eventId: string }>('POST', `${path}/test`)).eventId));
+  const turnOn = () =>
     test.run(async () => {
-      const { eventId } = await callData<{ eventId: string }>('POST', `/integrations/webhooks/${encodeURIComponent(webhook.id)}/test`);
-      setSent({ eventId, at: Date.now() });
-      setOpen(true);
+      await send('PATCH', path, { enabled: true });
+      onChange();
     });
   return (
     <li>
@@ -92,6 +98,11 @@ function WebhookRow({ webhook, onRemove }: { webhook: Webhook; onRemove: () => v
         <span class="grow">
           <code>{webhook.url}</code> {webhook.enabled ? '' : `· disabled: ${webhook.disabledReason ?? 'by the hub'}`}
         </span>
+        {!webhook.enabled && (
+          <BusyButton class="secondary" onClick={turnOn} busy={test.busy}>
+            Turn on again
+          </BusyButton>
+        )}
         <BusyButton class="secondary" onClick={sendTest} busy={test.busy}>
           Send test
         </BusyButton>
@@ -101,8 +112,8 @@ function WebhookRow({ webhook, onRemove }: { webhook: Webhook; onRemove: () => v
         <ConfirmButton verb="Remove" name={webhook.url} busy={false} onConfirm={onRemove} />
       </div>
       {test.failure && <Alert>{test.failure}</Alert>}
-      {sent && <Notice>Test queued: its delivery shows in the log.</Notice>}
-      {open && <Deliveries webhookId={webhook.id} sent={sent} />}
+      {sent && <Notice>Event queued: its delivery shows in the log.</Notice>}
+      {open && <Deliveries webhookId={webhook.id} sent={sent} onResent={follow} />}
     </li>
   );
 }
@@ -114,11 +125,24 @@ function WebhookRow({ webhook, onRemove }: { webhook: Webhook; onRemove: () => v
  */
 const FOLLOW_TEST = { everyMs: 2_000, forMs: 30_000 };
 
-/** Read once "Send test" returns, then again while its delivery is pending, as `FOLLOW_TEST` says. */
-function Deliveries({ webhookId, sent }: { webhookId: string; sent: SentTest | undefined }) {
-  const attempts = useLoad(() => callData<Attempt[]>('GET', `/integrations/webhooks/${encodeURIComponent(webhookId)}/deliveries`), [webhookId, sent]);
-  const pending = sent !== undefined && !attempts.data?.some((attempt) => attempt.eventId === sent.eventId && attempt.status !== 'pending');
+type DeliveriesProps = { webhookId: string; sent: SentTest | undefined; onResent: (eventId: string, after: number) => void };
+
+/**
+ * Read once "Send test" or "Send again" returns, then again while its delivery is pending, as
+ * `FOLLOW_TEST` says. An event whose last attempt failed for good can be sent again.
+ */
+function Deliveries({ webhookId, sent, onResent }: DeliveriesProps) {
+  const path = `/integrations/webhooks/${encodeURIComponent(webhookId)}`;
+  const attempts = useLoad(() => callData<Attempt[]>('GET', `${path}/deliveries`), [webhookId, sent]);
+  const settles = (attempt: Attempt) => attempt.eventId === sent?.eventId && attempt.attempt > sent.after && attempt.status !== 'pending';
+  const pending = sent !== undefined && !attempts.data?.some(settles);
   useRefresh(attempts, FOLLOW_TEST.everyMs, pending && Date.now() - sent.at < FOLLOW_TEST.forMs);
+  const resend = useAction();
+  const sendAgain = ({ eventId, attempt }: Attempt) =>
+    resend.run(async () => {
+      await send('POST', `${path}/deliveries/${encodeURIComponent(eventId)}/resend`);
+      onResent(eventId, attempt);
+    });
   return (
     <>
       <Show loaded={attempts} label="Loading the deliveries">
@@ -128,17 +152,32 @@ function Deliveries({ webhookId, sent }: { webhookId: string; sent: SentTest | u
           ) : (
             <DataTable
               caption="Deliveries, newest first"
-              columns={['When', 'Event', 'Attempt', 'Status', 'Answer']}
+              columns={['When', 'Event', 'Attempt', 'Status', 'Answer', '']}
               rows={list}
               rowKey={(attempt) => `${attempt.eventId}-${attempt.attempt}`}
-              cells={(attempt) => [formatTime(attempt.at), attempt.event, attempt.attempt, attempt.status, attempt.responseCode ?? attempt.error ?? '—']}
+              cells={(attempt) => [
+                formatTime(attempt.at),
+                attempt.event,
+                attempt.attempt,
+                attempt.status,
+                attempt.responseCode ?? attempt.error ?? '—',
+                attempt.status === 'failed' && isLastAttempt(list, attempt) && (
+                  <BusyButton class="secondary" onClick={() => sendAgain(attempt)} busy={resend.busy} aria-label={`Send again: ${attempt.event} of ${formatTime(attempt.at)}`}>
+                    Send again
+                  </BusyButton>
+                ),
+              ]}
             />
           )
         }
       </Show>
+      {resend.failure && <Alert>{resend.failure}</Alert>}
       <button type="button" class="link" onClick={attempts.reload}>
         Refresh the log
       </button>
     </>
   );
 }
+
+/** Whether no later attempt of its event is in the log (newest first): a failed one is the event's end. */
+const isLastAttempt = (log: Attempt[], attempt: Attempt) => log.find((other) => other.eventId === attempt.eventId) === attempt;
