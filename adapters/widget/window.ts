@@ -3,7 +3,7 @@ import { isConversationId, isWidgetMessage, newConversationId, storage, type Wid
 import { readableOn } from './readable.js';
 import { renderText } from './text.js';
 import { WIDGET_MESSAGE_MAX } from '../../src/domain/widget-message.js';
-import { waitingMessageIn } from '../../src/settings/default-messages.js';
+import { greetingIn, leadFormTitleIn, leadLabelIn, waitingMessageIn } from '../../src/settings/default-messages.js';
 import { wordsFor } from './words.js';
 
 // The chat window, served at /widget/chatbots/{id}: inside the embed script's iframe, or as a
@@ -198,7 +198,7 @@ function showHistory(history: History): void {
 
 function showGreeting(): void {
   log.replaceChildren();
-  for (const text of config.initialMessages) bubble('assistant', text);
+  for (const text of greetingIn(config.initialMessages, lang)) bubble('assistant', text);
   suggestions.replaceChildren(
     ...config.suggestedMessages.map((text) => {
       const button = element('button', { type: 'button', className: 'suggestion' }, text);
@@ -471,19 +471,20 @@ function offerLeadForm(again = false): void {
   }
   const types: Record<Field, string> = { name: 'text', email: 'email', phone: 'tel' };
   const autocomplete: Record<Field, string> = { name: 'name', email: 'email', phone: 'tel' };
+  const title = leadFormTitleIn(form.title, lang);
   const inputs = form.fields.map(({ field, label }) => {
     const control = element('input', { name: field, type: types[field], autocomplete: autocomplete[field] as AutoFill, dir: 'auto' });
     // The server's rule. Browsers compile a pattern with the v flag, where ( ) . - in a class must
     // be escaped: unescaped, the pattern is invalid and silently ignored.
     if (field === 'phone') control.pattern = '\\+?[0-9\\s\\(\\)\\.\\-]{6,20}';
-    return element('label', { className: 'lead-field' }, element('span', {}, label), control);
+    return element('label', { className: 'lead-field' }, element('span', {}, leadLabelIn(field, label, lang)), control);
   });
   const status = element('p', { className: 'lead-status' });
   status.setAttribute('role', 'status');
   const submit = element('button', { type: 'submit', className: 'send' }, words.submit);
   const dismiss = element('button', { type: 'button', className: 'link-button' }, words.noThanks);
-  const lead = element('form', { className: 'lead' }, element('h2', {}, form.title), ...inputs, status, element('div', { className: 'lead-actions' }, submit, dismiss));
-  lead.setAttribute('aria-label', form.title);
+  const lead = element('form', { className: 'lead' }, element('h2', {}, title), ...inputs, status, element('div', { className: 'lead-actions' }, submit, dismiss));
+  lead.setAttribute('aria-label', title);
   dismiss.addEventListener('click', () => {
     moveFocusOutOf(lead);
     lead.remove();

@@ -1,7 +1,33 @@
 import type { Language } from './languages.js';
 
-// The handoff's messages a chatbot has until its owner writes its own, in each language the widget
-// speaks: a visitor reads the default in their language, an owner's own text as written.
+// The texts a chatbot has until its owner writes its own (the greeting, the details form's, the
+// handoff's messages), in each language the widget speaks: a visitor reads the default in their
+// language, an owner's own text as written.
+
+export const DEFAULT_GREETING: Record<Language, string> = {
+  en: 'Hi! What can I help you with?',
+  es: '¡Hola! ¿En qué puedo ayudarte?',
+  de: 'Hallo! Wobei kann ich Ihnen helfen?',
+  fr: 'Bonjour ! Comment puis-je vous aider ?',
+  it: 'Ciao! Come posso aiutarti?',
+  nl: 'Hallo! Waarmee kan ik je helpen?',
+};
+
+export const DEFAULT_LEAD_FORM_TITLE: Record<Language, string> = {
+  en: 'Let us know how to contact you',
+  es: 'Dinos cómo podemos ponernos en contacto contigo',
+  de: 'Sagen Sie uns, wie wir Sie erreichen können',
+  fr: 'Dites-nous comment vous contacter',
+  it: 'Dicci come possiamo contattarti',
+  nl: 'Laat ons weten hoe we je kunnen bereiken',
+};
+
+/** The details form's field labels. */
+export const DEFAULT_LEAD_LABELS: Record<'name' | 'email' | 'phone', Record<Language, string>> = {
+  name: { en: 'Name', es: 'Nombre', de: 'Name', fr: 'Nom', it: 'Nome', nl: 'Naam' },
+  email: { en: 'Email', es: 'Correo electrónico', de: 'E-Mail', fr: 'E-mail', it: 'Email', nl: 'E-mail' },
+  phone: { en: 'Phone', es: 'Teléfono', de: 'Telefon', fr: 'Téléphone', it: 'Telefono', nl: 'Telefoon' },
+};
 
 export const DEFAULT_WAITING_MESSAGE: Record<Language, string> = {
   en: 'I am asking someone from the team to join. Please stay here; they will answer in this chat.',
@@ -33,3 +59,16 @@ export const waitingMessageIn = ownMessageIn(DEFAULT_WAITING_MESSAGE);
 
 /** What a visitor reading `lang` is told when nobody from the team took their handoff in time. */
 export const offlineMessageIn = ownMessageIn(DEFAULT_OFFLINE_MESSAGE);
+
+const greetingMessageIn = ownMessageIn(DEFAULT_GREETING);
+
+/** The greeting (the owner's `initialMessages`) a visitor reading `lang` is shown. */
+export const greetingIn = (initialMessages: readonly string[], lang: Language = 'en'): string[] =>
+  initialMessages.map((message) => greetingMessageIn(message, lang));
+
+/** The details form's title a visitor reading `lang` is shown. */
+export const leadFormTitleIn = ownMessageIn(DEFAULT_LEAD_FORM_TITLE);
+
+/** The label of the details form's `field` a visitor reading `lang` is shown. */
+export const leadLabelIn = (field: keyof typeof DEFAULT_LEAD_LABELS, label: string, lang: Language = 'en'): string =>
+  ownMessageIn(DEFAULT_LEAD_LABELS[field])(label, lang);

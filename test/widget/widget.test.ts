@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createChatbotViaApi, DENIED, IMAGES, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
+import { defaultSettings } from '../../src/settings/chatbot-settings.js';
 import { ALLOWED_HOST, launchChromium, OTHER_HOST, startHostSite, type HostSite } from './browser.js';
 
 // The website widget end to end: a real hub, host pages on two hostnames, Debian's Chromium.
@@ -304,6 +305,45 @@ describe('the window', () => {
     await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'fi'));
     await launcher().click();
     expect(await words(await chatFrame())).toEqual({ lang: 'en', send: 'Send', message: 'Message', talk: 'Talk to a person' });
+  });
+
+  it('greets and asks for details in the window’s language while the owner keeps the defaults, and saves the greeting it showed', async () => {
+    // Found auditing the widget: a German visitor read every text of the hub in German but the greeting and the details form.
+    const defaults = defaultSettings('Harbor Lights');
+    await configure({
+      initialMessages: defaults.initialMessages,
+      collectCustomerInformation: { ...defaults.collectCustomerInformation, name: { active: true }, email: { active: true } },
+    });
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'de'));
+    await page.getByRole('button', { name: 'Chat mit Harbor Helper öffnen' }).click();
+    const frame = await chatFrame(page, 'Nachricht');
+    expect(await replies(frame)).toEqual(['Hallo! Wobei kann ich Ihnen helfen?']);
+    await frame.getByRole('textbox', { name: 'Nachricht' }).fill('Hallo');
+    await frame.getByRole('button', { name: 'Senden' }).click();
+    const form = frame.getByRole('form', { name: 'Sagen Sie uns, wie wir Sie erreichen können' });
+    await form.waitFor();
+    expect(await form.locator('h2').textContent()).toBe('Sagen Sie uns, wie wir Sie erreichen können');
+    expect(await form.locator('label').allTextContents()).toEqual(['Name', 'E-Mail']);
+    expect(await form.getByRole('button').allTextContents()).toEqual(['Absenden', 'Nein, danke']);
+    // A greeting answered with the greeting: the one the visitor was shown, on screen and saved.
+    expect(await replies(frame)).toEqual(['Hallo! Wobei kann ich Ihnen helfen?', 'Hallo! Wobei kann ich Ihnen helfen?']);
+    expect((await conversations())[0]?.messages.map((message) => message.content)).toEqual(['Hallo', 'Hallo! Wobei kann ich Ihnen helfen?']);
+
+    // The owner's own texts are shown as written, in every language.
+    await configure({
+      initialMessages: ['Hello! Ask me about the bakery.', defaults.initialMessages[0]],
+      collectCustomerInformation: { title: 'Stay in touch', email: { label: 'Your email' } },
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'Chat mit Harbor Helper öffnen' }).click();
+    const again = await chatFrame(page, 'Nachricht');
+    await again.getByRole('button', { name: 'Neue Unterhaltung' }).click();
+    expect(await replies(again)).toEqual(['Hello! Ask me about the bakery.', 'Hallo! Wobei kann ich Ihnen helfen?']);
+    await again.getByRole('textbox', { name: 'Nachricht' }).fill('When do you open?');
+    await again.getByRole('button', { name: 'Senden' }).click();
+    const own = again.getByRole('form', { name: 'Stay in touch' });
+    await own.waitFor();
+    expect(await own.locator('label').allTextContents()).toEqual(['Name', 'Your email']);
   });
 
   it('says how much is left near the length limit, and refuses to send a message over it without cutting it', async () => {
