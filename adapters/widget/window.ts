@@ -3,7 +3,7 @@ import { isConversationId, isWidgetMessage, newConversationId, storage, type Wid
 import { readableOn } from './readable.js';
 import { renderText } from './text.js';
 import { WIDGET_MESSAGE_MAX } from '../../src/domain/widget-message.js';
-import { greetingIn, leadFormTitleIn, leadLabelIn, waitingMessageIn } from '../../src/settings/default-messages.js';
+import { greetingIn, ipLimitMessageIn, leadFormTitleIn, leadLabelIn, waitingMessageIn } from '../../src/settings/default-messages.js';
 import { wordsFor } from './words.js';
 
 // The chat window, served at /widget/chatbots/{id}: inside the embed script's iframe, or as a
@@ -309,7 +309,7 @@ async function talkToPerson(): Promise<void> {
     }
     if (!response?.ok) {
       const { message } = (await response?.json().catch(() => ({}))) as { message?: string };
-      notice(bubble('assistant', ''), response?.status === 429 && message ? message : words.unreachable);
+      notice(bubble('assistant', ''), response?.status === 429 && message ? ipLimitMessageIn(message, lang) : words.unreachable);
       return;
     }
     const asked = (await response.json()) as { handoff: HandoffState; messages: Message[] };
@@ -355,7 +355,7 @@ async function answer(text: string): Promise<void> {
     });
     if (!response.ok || !response.body) {
       const { message } = (await response.json().catch(() => ({}))) as { message?: string };
-      if (response.status === 429 && message) return notice(reply, message);
+      if (response.status === 429 && message) return notice(reply, ipLimitMessageIn(message, lang));
       if (response.status === 403) return notice(reply, words.quotaReached);
       return notice(reply, words.unreachable, text);
     }

@@ -14,7 +14,7 @@ import {
   WAIT_MINUTES,
 } from './limits.js';
 import { MODEL_IDS } from './models.js';
-import { DEFAULT_GREETING, DEFAULT_LEAD_FORM_TITLE, DEFAULT_LEAD_LABELS, DEFAULT_OFFLINE_MESSAGE, DEFAULT_WAITING_MESSAGE } from './default-messages.js';
+import { DEFAULT_GREETING, DEFAULT_IP_LIMIT_MESSAGE, DEFAULT_LEAD_FORM_TITLE, DEFAULT_LEAD_LABELS, DEFAULT_OFFLINE_MESSAGE, DEFAULT_WAITING_MESSAGE } from './default-messages.js';
 
 // A chatbot's settings: the shape the contract's settings update accepts (less `chatbotId` and
 // `name`, which live on the chatbot itself), its defaults, and how a partial update merges.
@@ -136,7 +136,7 @@ export function defaultSettings(displayName: string): ChatbotSettings {
     onlyAllowOnAddedDomains: false,
     ipLimit: 20,
     ipLimitTimeframe: 240,
-    ipLimitMessage: 'Too many messages in a row. Please try again later.',
+    ipLimitMessage: DEFAULT_IP_LIMIT_MESSAGE.en,
     model: 'auto',
     temp: 0,
     styles: {

@@ -1,7 +1,7 @@
 import type { Language } from './languages.js';
 
-// The texts a chatbot has until its owner writes its own (the greeting, the details form's, the
-// handoff's messages), in each language the widget speaks: a visitor reads the default in their
+// The texts a chatbot has until its owner writes its own (the greeting, the details form's, what
+// is said past `ipLimit`, the handoff's messages), in each language the widget speaks: a visitor reads the default in their
 // language, an owner's own text as written.
 
 export const DEFAULT_GREETING: Record<Language, string> = {
@@ -27,6 +27,16 @@ export const DEFAULT_LEAD_LABELS: Record<'name' | 'email' | 'phone', Record<Lang
   name: { en: 'Name', es: 'Nombre', de: 'Name', fr: 'Nom', it: 'Nome', nl: 'Naam' },
   email: { en: 'Email', es: 'Correo electrónico', de: 'E-Mail', fr: 'E-mail', it: 'Email', nl: 'E-mail' },
   phone: { en: 'Phone', es: 'Teléfono', de: 'Telefon', fr: 'Téléphone', it: 'Telefono', nl: 'Telefoon' },
+};
+
+/** What a visitor is told past the chatbot's `ipLimit`. */
+export const DEFAULT_IP_LIMIT_MESSAGE: Record<Language, string> = {
+  en: 'Too many messages in a row. Please try again later.',
+  es: 'Demasiados mensajes seguidos. Inténtalo de nuevo más tarde.',
+  de: 'Zu viele Nachrichten hintereinander. Bitte versuchen Sie es später erneut.',
+  fr: 'Trop de messages à la suite. Veuillez réessayer plus tard.',
+  it: 'Troppi messaggi di fila. Riprova più tardi.',
+  nl: 'Te veel berichten achter elkaar. Probeer het later opnieuw.',
 };
 
 export const DEFAULT_WAITING_MESSAGE: Record<Language, string> = {
@@ -65,6 +75,9 @@ const greetingMessageIn = ownMessageIn(DEFAULT_GREETING);
 /** The greeting (the owner's `initialMessages`) a visitor reading `lang` is shown. */
 export const greetingIn = (initialMessages: readonly string[], lang: Language = 'en'): string[] =>
   initialMessages.map((message) => greetingMessageIn(message, lang));
+
+/** What a visitor reading `lang` is told past the chatbot's `ipLimit`. */
+export const ipLimitMessageIn = ownMessageIn(DEFAULT_IP_LIMIT_MESSAGE);
 
 /** The details form's title a visitor reading `lang` is shown. */
 export const leadFormTitleIn = ownMessageIn(DEFAULT_LEAD_FORM_TITLE);

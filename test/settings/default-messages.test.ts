@@ -2,15 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../src/settings/chatbot-settings.js';
 import {
   DEFAULT_GREETING,
+  DEFAULT_IP_LIMIT_MESSAGE,
   DEFAULT_LEAD_FORM_TITLE,
   DEFAULT_LEAD_LABELS,
   greetingIn,
+  ipLimitMessageIn,
   leadFormTitleIn,
   leadLabelIn,
 } from '../../src/settings/default-messages.js';
 import { LANGUAGES } from '../../src/settings/languages.js';
 
-// The greeting and the details form a new chatbot has are the hub's defaults: said in the widget
+// The greeting, the details form and the ipLimit message a new chatbot has are the hub's defaults: said in the widget
 // visitor's language while the owner keeps them; the owner's own texts as written.
 
 describe('the defaults a widget visitor reads in their language', () => {
@@ -19,6 +21,7 @@ describe('the defaults a widget visitor reads in their language', () => {
 
   it('are a new chatbot’s, in English', () => {
     expect(settings.initialMessages).toEqual([DEFAULT_GREETING.en]);
+    expect(settings.ipLimitMessage).toBe(DEFAULT_IP_LIMIT_MESSAGE.en);
     expect(form.title).toBe(DEFAULT_LEAD_FORM_TITLE.en);
     expect([form.name.label, form.email.label, form.phone.label]).toEqual([
       DEFAULT_LEAD_LABELS.name.en,
@@ -33,9 +36,11 @@ describe('the defaults a widget visitor reads in their language', () => {
     expect(leadFormTitleIn(form.title, 'fr')).toBe('Dites-nous comment vous contacter');
     expect(leadLabelIn('email', form.email.label, 'nl')).toBe('E-mail');
     expect(leadLabelIn('phone', form.phone.label, 'it')).toBe('Telefono');
+    expect(ipLimitMessageIn(settings.ipLimitMessage, 'de')).toBe('Zu viele Nachrichten hintereinander. Bitte versuchen Sie es später erneut.');
     for (const lang of LANGUAGES) {
       expect(greetingIn(settings.initialMessages, lang)).toEqual([DEFAULT_GREETING[lang]]);
       expect(leadFormTitleIn(form.title, lang)).toBe(DEFAULT_LEAD_FORM_TITLE[lang]);
+      expect(ipLimitMessageIn(settings.ipLimitMessage, lang)).toBe(DEFAULT_IP_LIMIT_MESSAGE[lang]);
       for (const field of ['name', 'email', 'phone'] as const) expect(leadLabelIn(field, form[field].label, lang)).toBe(DEFAULT_LEAD_LABELS[field][lang]);
     }
   });
@@ -52,6 +57,7 @@ describe('the defaults a widget visitor reads in their language', () => {
       '',
     ]);
     expect(leadFormTitleIn('Stay in touch', 'es')).toBe('Stay in touch');
+    expect(ipLimitMessageIn('Slow down, please.', 'fr')).toBe('Slow down, please.');
     // A label is the default only for its own field: "Email" written as the name's label is the owner's.
     expect(leadLabelIn('name', DEFAULT_LEAD_LABELS.email.en, 'es')).toBe('Email');
     expect(leadLabelIn('name', 'Nom complet', 'de')).toBe('Nom complet');

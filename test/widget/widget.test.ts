@@ -412,6 +412,20 @@ describe('the window', () => {
     expect(input && input.x + input.width <= 360).toBe(true);
     await page.screenshot({ path: `${SHOTS}/narrow-360.png` });
   });
+  it('shows on a phone a whole name, and thumbs big enough to tap', async () => {
+    // Found walking the widget at 360 px: "Harbor Lights Bakery He…", and 👍/👎 of 26 by 22 px.
+    await configure({ styles: { displayName: 'Harbor Lights Bakery Helper' } });
+    await page.setViewportSize({ width: 360, height: 740 });
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    const title = frame.getByRole('heading', { name: 'Harbor Lights Bakery Helper' });
+    expect(await title.evaluate((node) => node.scrollWidth <= node.clientWidth && node.scrollHeight <= node.clientHeight)).toBe(true);
+    for (const thumb of await frame.getByRole('group', { name: 'Rate this answer' }).getByRole('button').all()) {
+      const box = await thumb.boundingBox();
+      // WCAG 2.2's least target size.
+      expect(box && box.width >= 24 && box.height >= 24).toBe(true);
+    }
+  });
 });
 
 describe('conversations', () => {
@@ -729,6 +743,24 @@ describe('access rules', () => {
     // Without TRUST_PROXY the header is ignored: still the same visitor.
     expect(response.status).toBe(429);
     expect(await response.json()).toEqual({ message: 'Slow down, please.' });
+  });
+  it('says the default ipLimitMessage in the window’s language, an owner’s as written', async () => {
+    // Found walking the widget in Spanish: every notice was Spanish but this one.
+    await configure({ ipLimit: 1, ipLimitTimeframe: 3600, ipLimitMessage: defaultSettings('Harbor Lights').ipLimitMessage });
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'es'));
+    await page.getByRole('button', { name: 'Abrir el chat con Harbor Helper' }).click();
+    const frame = await chatFrame(page, 'Mensaje');
+    const ask = async (text: string) => {
+      await frame.getByRole('textbox', { name: 'Mensaje' }).fill(text);
+      await frame.getByRole('button', { name: 'Enviar' }).click();
+      await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    };
+    await ask('When do you open?');
+    await ask('Do you deliver cakes?');
+    expect(await frame.getByRole('alert').textContent()).toBe('Demasiados mensajes seguidos. Inténtalo de nuevo más tarde.');
+    await configure({ ipLimitMessage: 'Slow down, please.' });
+    await ask('And on weekends?');
+    expect(await frame.getByRole('alert').last().textContent()).toBe('Slow down, please.');
   });
 });
 
