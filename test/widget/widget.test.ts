@@ -808,6 +808,35 @@ describe('keyboard and ARIA', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute('aria-label'))).toBe('Open chat with Harbor Helper');
   });
 
+  it('shows where the focus is on any chatbot colour, in either theme', async () => {
+    // Found walking the widget by keyboard: on a sand yellow the focus ring, in that yellow, hardly showed on white.
+    const luminance = (rgb: string) => {
+      const [red = 0, green = 0, blue = 0] = (rgb.match(/\d+/g) ?? []).slice(0, 3).map((value) => {
+        const channel = Number(value) / 255;
+        return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * red + 0.7152 * green + 0.0722 * blue;
+    };
+    const contrast = (one: string, other: string) => {
+      const [light, dark] = [luminance(one), luminance(other)].sort((a, b) => b - a) as [number, number];
+      return (light + 0.05) / (dark + 0.05);
+    };
+    for (const theme of ['light', 'dark']) {
+      await configure({ styles: { theme, userMessageColor: theme === 'light' ? '#F4D35E' : '#1E2230' } });
+      const frame = await openWidget();
+      await page.keyboard.press('Tab');
+      const { ring, outline, background } = await frame.evaluate(() => ({
+        ring: getComputedStyle(document.activeElement as Element).outlineStyle,
+        outline: getComputedStyle(document.activeElement as Element).outlineColor,
+        background: getComputedStyle(document.body).backgroundColor,
+      }));
+      expect(await frame.evaluate(() => document.activeElement?.textContent)).toBe('Send');
+      expect(ring).toBe('solid');
+      // WCAG 2.2's least contrast of a focus indicator.
+      expect(contrast(outline, background)).toBeGreaterThanOrEqual(3);
+    }
+  });
+
   it('keeps the focus of a keyboard user whose button goes away or waits: suggestion, Send, the details form, Talk to a person', async () => {
     await configure({
       collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Your name' }, email: { active: true, label: 'Your email' } },
