@@ -477,6 +477,7 @@ function offerLeadForm(again = false): void {
     // The server's rule. Browsers compile a pattern with the v flag, where ( ) . - in a class must
     // be escaped: unescaped, the pattern is invalid and silently ignored.
     if (field === 'phone') control.pattern = '\\+?[0-9\\s\\(\\)\\.\\-]{6,20}';
+    explainInvalid(control, field);
     return element('label', { className: 'lead-field' }, element('span', {}, leadLabelIn(field, label, lang)), control);
   });
   const status = element('p', { className: 'lead-status' });
@@ -495,6 +496,17 @@ function offerLeadForm(again = false): void {
   });
   log.append(lead);
   log.scrollTop = log.scrollHeight;
+}
+
+/** The browser's refusal of an email or phone typed wrong says what the field takes, in the window's language. */
+function explainInvalid(control: HTMLInputElement, field: Field): void {
+  if (field === 'name') return;
+  control.addEventListener('input', () => {
+    // Cleared first: the field's own checks (type, pattern) are read again without the last message.
+    control.setCustomValidity('');
+    const wrong = control.validity.typeMismatch || control.validity.patternMismatch;
+    control.setCustomValidity(wrong ? (field === 'email' ? words.anEmailAddress : words.aPhoneNumber) : '');
+  });
 }
 
 async function submitLead(lead: HTMLFormElement, status: HTMLElement): Promise<void> {

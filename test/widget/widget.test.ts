@@ -635,6 +635,28 @@ describe('leads', () => {
     expect(messages.filter((text) => text.includes('pattern'))).toEqual([]);
   });
 
+  it('says what an email or phone field typed wrong takes, in the window’s language', async () => {
+    // Found walking the form in German: "Please match the requested format.", in the browser's language, naming no format.
+    await configure({ collectCustomerInformation: { title: 'Stay in touch', email: { active: true, label: 'Your email' }, phone: { active: true, label: 'Your phone' } } });
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'de'));
+    await page.getByRole('button', { name: 'Chat mit Harbor Helper öffnen' }).click();
+    const frame = await chatFrame(page, 'Nachricht');
+    await frame.getByRole('textbox', { name: 'Nachricht' }).fill('When do you open?');
+    await frame.getByRole('button', { name: 'Senden' }).click();
+    const form = frame.getByRole('form', { name: 'Stay in touch' });
+    const refusal = async (label: string, value: string) => {
+      await form.getByLabel(label).fill(value);
+      return form.getByLabel(label).evaluate((node: HTMLInputElement) => node.validationMessage);
+    };
+    expect(await refusal('Your email', 'zoe-at-example')).toBe('Bitte geben Sie eine E-Mail-Adresse an, etwa name@beispiel.de.');
+    expect(await refusal('Your email', 'zoe@example.de')).toBe('');
+    expect(await refusal('Your phone', 'call me')).toBe('Bitte geben Sie eine Telefonnummer an: 6 bis 20 Ziffern, Leerzeichen und + ( ) . -');
+    expect(await refusal('Your phone', '+49 30 1234567')).toBe('');
+    await form.getByLabel('Your phone').fill('call me');
+    await form.getByRole('button', { name: 'Absenden' }).click();
+    expect(await frame.getByText('Vielen Dank!').count()).toBe(0);
+  });
+
   it('offers no form when only the name is active, which could never be sent', async () => {
     await configure({ collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Your name' } } });
     const frame = await openWidget();
