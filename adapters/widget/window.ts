@@ -211,6 +211,8 @@ function showGreeting(): void {
 function bubble(role: Message['role'], text: string): HTMLElement {
   // dir auto: each message reads in its own direction (Arabic right to left, Spanish left to right).
   const node = element('div', { className: `message ${role}`, dir: 'auto' });
+  // Said before the message by screen readers (the window's styles keep it out of sight), which otherwise read the log as one voice.
+  node.dataset.speaker = role === 'user' ? words.you : config.name;
   renderText(node, text);
   log.append(node);
   log.scrollTop = log.scrollHeight;

@@ -10,6 +10,8 @@ export type Words = {
   closeChat: string;
   conversationWith(name: string): string;
   typeAMessage: string;
+  /** Who wrote the visitor's messages, as a screen reader says it before each. */
+  you: string;
   message: string;
   send: string;
   talkToAPerson: string;
@@ -45,6 +47,7 @@ const english: Words = {
   closeChat: 'Close chat',
   conversationWith: (name) => `Conversation with ${name}`,
   typeAMessage: 'Type a message…',
+  you: 'You',
   message: 'Message',
   send: 'Send',
   talkToAPerson: PERSON_ASKED.en,
@@ -78,6 +81,7 @@ const spanish: Words = {
   closeChat: 'Cerrar el chat',
   conversationWith: (name) => `Conversación con ${name}`,
   typeAMessage: 'Escribe un mensaje…',
+  you: 'Tú',
   message: 'Mensaje',
   send: 'Enviar',
   talkToAPerson: PERSON_ASKED.es,
@@ -111,6 +115,7 @@ const german: Words = {
   closeChat: 'Chat schließen',
   conversationWith: (name) => `Unterhaltung mit ${name}`,
   typeAMessage: 'Nachricht eingeben…',
+  you: 'Sie',
   message: 'Nachricht',
   send: 'Senden',
   talkToAPerson: PERSON_ASKED.de,
@@ -144,6 +149,7 @@ const french: Words = {
   closeChat: 'Fermer le chat',
   conversationWith: (name) => `Conversation avec ${name}`,
   typeAMessage: 'Écrivez un message…',
+  you: 'Vous',
   message: 'Message',
   send: 'Envoyer',
   talkToAPerson: PERSON_ASKED.fr,
@@ -177,6 +183,7 @@ const italian: Words = {
   closeChat: 'Chiudi la chat',
   conversationWith: (name) => `Conversazione con ${name}`,
   typeAMessage: 'Scrivi un messaggio…',
+  you: 'Tu',
   message: 'Messaggio',
   send: 'Invia',
   talkToAPerson: PERSON_ASKED.it,
@@ -210,6 +217,7 @@ const dutch: Words = {
   closeChat: 'Chat sluiten',
   conversationWith: (name) => `Gesprek met ${name}`,
   typeAMessage: 'Typ een bericht…',
+  you: 'Jij',
   message: 'Bericht',
   send: 'Versturen',
   talkToAPerson: PERSON_ASKED.nl,

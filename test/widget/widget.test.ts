@@ -859,6 +859,27 @@ describe('keyboard and ARIA', () => {
     }
   });
 
+  it('tells a screen reader who wrote each message, in the window’s language, showing nothing more', async () => {
+    // Found walking the widget in Spanish: the log read the greeting, the question and the answer as one voice.
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'es'));
+    await page.getByRole('button', { name: 'Abrir el chat con Harbor Helper' }).click();
+    const frame = await chatFrame(page, 'Mensaje');
+    await frame.getByRole('textbox', { name: 'Mensaje' }).fill('When do you open?');
+    await frame.getByRole('button', { name: 'Enviar' }).click();
+    await frame.locator('.message.user').waitFor();
+    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    expect(await frame.getByRole('log').ariaSnapshot()).toContain(
+      'Harbor Helper: Hello! Ask me about the bakery. Tú: When do you open? Harbor Helper: Harbor Lights Bakery opens at seven',
+    );
+    // Out of sight: clipped to nothing, and taking no room in the bubble.
+    const speaker = await frame.locator('.message.user').evaluate((node) => {
+      const style = getComputedStyle(node, '::before');
+      return { position: style.position, clip: style.clipPath, width: style.width };
+    });
+    expect(speaker).toEqual({ position: 'absolute', clip: 'inset(50%)', width: '1px' });
+    expect(await frame.locator('.message.user').textContent()).toBe('When do you open?');
+  });
+
   it('keeps the focus of a keyboard user whose button goes away or waits: suggestion, Send, the details form, Talk to a person', async () => {
     await configure({
       collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Your name' }, email: { active: true, label: 'Your email' } },
