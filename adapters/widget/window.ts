@@ -3,7 +3,7 @@ import { isConversationId, isWidgetMessage, newConversationId, storage, type Wid
 import { readableOn } from './readable.js';
 import { renderText } from './text.js';
 import { WIDGET_MESSAGE_MAX } from '../../src/domain/widget-message.js';
-import { waitingMessageIn } from '../../src/settings/default-messages.js';
+import { greetingIn, ipLimitMessageIn, leadFormTitleIn, leadLabelIn, waitingMessageIn } from '../../src/settings/default-messages.js';
 import { wordsFor } from './words.js';
 
 // The chat window, served at /widget/chatbots/{id}: inside the embed script's iframe, or as a
@@ -198,7 +198,7 @@ function showHistory(history: History): void {
 
 function showGreeting(): void {
   log.replaceChildren();
-  for (const text of config.initialMessages) bubble('assistant', text);
+  for (const text of greetingIn(config.initialMessages, lang)) bubble('assistant', text);
   suggestions.replaceChildren(
     ...config.suggestedMessages.map((text) => {
       const button = element('button', { type: 'button', className: 'suggestion' }, text);
@@ -211,6 +211,8 @@ function showGreeting(): void {
 function bubble(role: Message['role'], text: string): HTMLElement {
   // dir auto: each message reads in its own direction (Arabic right to left, Spanish left to right).
   const node = element('div', { className: `message ${role}`, dir: 'auto' });
+  // Said before the message by screen readers (the window's styles keep it out of sight), which otherwise read the log as one voice.
+  node.dataset.speaker = role === 'user' ? words.you : config.name;
   renderText(node, text);
   log.append(node);
   log.scrollTop = log.scrollHeight;
@@ -309,7 +311,7 @@ async function talkToPerson(): Promise<void> {
     }
     if (!response?.ok) {
       const { message } = (await response?.json().catch(() => ({}))) as { message?: string };
-      notice(bubble('assistant', ''), response?.status === 429 && message ? message : words.unreachable);
+      notice(bubble('assistant', ''), response?.status === 429 && message ? ipLimitMessageIn(message, lang) : words.unreachable);
       return;
     }
     const asked = (await response.json()) as { handoff: HandoffState; messages: Message[] };
@@ -355,7 +357,7 @@ async function answer(text: string): Promise<void> {
     });
     if (!response.ok || !response.body) {
       const { message } = (await response.json().catch(() => ({}))) as { message?: string };
-      if (response.status === 429 && message) return notice(reply, message);
+      if (response.status === 429 && message) return notice(reply, ipLimitMessageIn(message, lang));
       if (response.status === 403) return notice(reply, words.quotaReached);
       return notice(reply, words.unreachable, text);
     }
@@ -471,19 +473,21 @@ function offerLeadForm(again = false): void {
   }
   const types: Record<Field, string> = { name: 'text', email: 'email', phone: 'tel' };
   const autocomplete: Record<Field, string> = { name: 'name', email: 'email', phone: 'tel' };
+  const title = leadFormTitleIn(form.title, lang);
   const inputs = form.fields.map(({ field, label }) => {
     const control = element('input', { name: field, type: types[field], autocomplete: autocomplete[field] as AutoFill, dir: 'auto' });
     // The server's rule. Browsers compile a pattern with the v flag, where ( ) . - in a class must
     // be escaped: unescaped, the pattern is invalid and silently ignored.
     if (field === 'phone') control.pattern = '\\+?[0-9\\s\\(\\)\\.\\-]{6,20}';
-    return element('label', { className: 'lead-field' }, element('span', {}, label), control);
+    explainInvalid(control, field);
+    return element('label', { className: 'lead-field' }, element('span', {}, leadLabelIn(field, label, lang)), control);
   });
   const status = element('p', { className: 'lead-status' });
   status.setAttribute('role', 'status');
   const submit = element('button', { type: 'submit', className: 'send' }, words.submit);
   const dismiss = element('button', { type: 'button', className: 'link-button' }, words.noThanks);
-  const lead = element('form', { className: 'lead' }, element('h2', {}, form.title), ...inputs, status, element('div', { className: 'lead-actions' }, submit, dismiss));
-  lead.setAttribute('aria-label', form.title);
+  const lead = element('form', { className: 'lead' }, element('h2', {}, title), ...inputs, status, element('div', { className: 'lead-actions' }, submit, dismiss));
+  lead.setAttribute('aria-label', title);
   dismiss.addEventListener('click', () => {
     moveFocusOutOf(lead);
     lead.remove();
@@ -494,6 +498,17 @@ function offerLeadForm(again = false): void {
   });
   log.append(lead);
   log.scrollTop = log.scrollHeight;
+}
+
+/** The browser's refusal of an email or phone typed wrong says what the field takes, in the window's language. */
+function explainInvalid(control: HTMLInputElement, field: Field): void {
+  if (field === 'name') return;
+  control.addEventListener('input', () => {
+    // Cleared first: the field's own checks (type, pattern) are read again without the last message.
+    control.setCustomValidity('');
+    const wrong = control.validity.typeMismatch || control.validity.patternMismatch;
+    control.setCustomValidity(wrong ? (field === 'email' ? words.anEmailAddress : words.aPhoneNumber) : '');
+  });
 }
 
 async function submitLead(lead: HTMLFormElement, status: HTMLElement): Promise<void> {

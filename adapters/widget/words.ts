@@ -10,6 +10,8 @@ export type Words = {
   closeChat: string;
   conversationWith(name: string): string;
   typeAMessage: string;
+  /** Who wrote the visitor's messages, as a screen reader says it before each. */
+  you: string;
   message: string;
   send: string;
   talkToAPerson: string;
@@ -24,6 +26,10 @@ export type Words = {
   noThanks: string;
   emailOrPhone: string;
   checkTheDetails: string;
+  /** What the details form's email field takes (the browser's own message says it in the browser's language, if at all). */
+  anEmailAddress: string;
+  /** What its phone field takes ("Please match the requested format" says nothing of it). */
+  aPhoneNumber: string;
   thanks: string;
   charactersLeft(left: string): string;
   tooLong(over: string, max: string): string;
@@ -41,6 +47,7 @@ const english: Words = {
   closeChat: 'Close chat',
   conversationWith: (name) => `Conversation with ${name}`,
   typeAMessage: 'Type a message…',
+  you: 'You',
   message: 'Message',
   send: 'Send',
   talkToAPerson: PERSON_ASKED.en,
@@ -55,6 +62,8 @@ const english: Words = {
   noThanks: 'No thanks',
   emailOrPhone: 'Please give an email address or a phone number.',
   checkTheDetails: 'Please check the details.',
+  anEmailAddress: 'Please give an email address, such as name@example.com.',
+  aPhoneNumber: 'Please give a phone number: 6 to 20 digits, spaces and + ( ) . -',
   thanks: 'Thank you! We will be in touch.',
   charactersLeft: (left) => `${left} characters left`,
   tooLong: (over, max) => `${over} characters too many: a message holds at most ${max}. Shorten it to send it.`,
@@ -72,6 +81,7 @@ const spanish: Words = {
   closeChat: 'Cerrar el chat',
   conversationWith: (name) => `Conversación con ${name}`,
   typeAMessage: 'Escribe un mensaje…',
+  you: 'Tú',
   message: 'Mensaje',
   send: 'Enviar',
   talkToAPerson: PERSON_ASKED.es,
@@ -86,6 +96,8 @@ const spanish: Words = {
   noThanks: 'No, gracias',
   emailOrPhone: 'Indica un correo electrónico o un número de teléfono.',
   checkTheDetails: 'Revisa los datos.',
+  anEmailAddress: 'Indica una dirección de correo electrónico, como nombre@ejemplo.com.',
+  aPhoneNumber: 'Indica un número de teléfono: de 6 a 20 cifras, espacios y + ( ) . -',
   thanks: '¡Gracias! Nos pondremos en contacto contigo.',
   charactersLeft: (left) => `Quedan ${left} caracteres`,
   tooLong: (over, max) => `Sobran ${over} caracteres: un mensaje admite como máximo ${max}. Acórtalo para enviarlo.`,
@@ -103,6 +115,7 @@ const german: Words = {
   closeChat: 'Chat schließen',
   conversationWith: (name) => `Unterhaltung mit ${name}`,
   typeAMessage: 'Nachricht eingeben…',
+  you: 'Sie',
   message: 'Nachricht',
   send: 'Senden',
   talkToAPerson: PERSON_ASKED.de,
@@ -117,6 +130,8 @@ const german: Words = {
   noThanks: 'Nein, danke',
   emailOrPhone: 'Bitte geben Sie eine E-Mail-Adresse oder eine Telefonnummer an.',
   checkTheDetails: 'Bitte prüfen Sie die Angaben.',
+  anEmailAddress: 'Bitte geben Sie eine E-Mail-Adresse an, etwa name@beispiel.de.',
+  aPhoneNumber: 'Bitte geben Sie eine Telefonnummer an: 6 bis 20 Ziffern, Leerzeichen und + ( ) . -',
   thanks: 'Vielen Dank! Wir melden uns bei Ihnen.',
   charactersLeft: (left) => `Noch ${left} Zeichen`,
   tooLong: (over, max) => `${over} Zeichen zu viel: Eine Nachricht hat höchstens ${max} Zeichen. Kürzen Sie sie, um sie zu senden.`,
@@ -134,6 +149,7 @@ const french: Words = {
   closeChat: 'Fermer le chat',
   conversationWith: (name) => `Conversation avec ${name}`,
   typeAMessage: 'Écrivez un message…',
+  you: 'Vous',
   message: 'Message',
   send: 'Envoyer',
   talkToAPerson: PERSON_ASKED.fr,
@@ -148,6 +164,8 @@ const french: Words = {
   noThanks: 'Non merci',
   emailOrPhone: 'Veuillez indiquer une adresse e-mail ou un numéro de téléphone.',
   checkTheDetails: 'Veuillez vérifier vos coordonnées.',
+  anEmailAddress: 'Veuillez indiquer une adresse e-mail, par exemple nom@exemple.fr.',
+  aPhoneNumber: 'Veuillez indiquer un numéro de téléphone : 6 à 20 chiffres, espaces et + ( ) . -',
   thanks: 'Merci ! Nous vous recontacterons.',
   charactersLeft: (left) => `Encore ${left} caractères`,
   tooLong: (over, max) => `${over} caractères de trop : un message compte au plus ${max} caractères. Raccourcissez-le pour l’envoyer.`,
@@ -165,6 +183,7 @@ const italian: Words = {
   closeChat: 'Chiudi la chat',
   conversationWith: (name) => `Conversazione con ${name}`,
   typeAMessage: 'Scrivi un messaggio…',
+  you: 'Tu',
   message: 'Messaggio',
   send: 'Invia',
   talkToAPerson: PERSON_ASKED.it,
@@ -179,6 +198,8 @@ const italian: Words = {
   noThanks: 'No, grazie',
   emailOrPhone: 'Indica un indirizzo email o un numero di telefono.',
   checkTheDetails: 'Controlla i dati inseriti.',
+  anEmailAddress: 'Indica un indirizzo email, ad esempio nome@esempio.it.',
+  aPhoneNumber: 'Indica un numero di telefono: da 6 a 20 cifre, spazi e + ( ) . -',
   thanks: 'Grazie! Ti ricontatteremo presto.',
   charactersLeft: (left) => `Ancora ${left} caratteri`,
   tooLong: (over, max) => `${over} caratteri di troppo: un messaggio ha al massimo ${max} caratteri. Accorcialo per inviarlo.`,
@@ -196,6 +217,7 @@ const dutch: Words = {
   closeChat: 'Chat sluiten',
   conversationWith: (name) => `Gesprek met ${name}`,
   typeAMessage: 'Typ een bericht…',
+  you: 'Jij',
   message: 'Bericht',
   send: 'Versturen',
   talkToAPerson: PERSON_ASKED.nl,
@@ -210,6 +232,8 @@ const dutch: Words = {
   noThanks: 'Nee, bedankt',
   emailOrPhone: 'Vul een e-mailadres of een telefoonnummer in.',
   checkTheDetails: 'Controleer de gegevens.',
+  anEmailAddress: 'Vul een e-mailadres in, zoals naam@voorbeeld.nl.',
+  aPhoneNumber: 'Vul een telefoonnummer in: 6 tot 20 cijfers, spaties en + ( ) . -',
   thanks: 'Bedankt! We nemen contact met je op.',
   charactersLeft: (left) => `Nog ${left} tekens`,
   tooLong: (over, max) => `${over} tekens te veel: een bericht heeft hoogstens ${max} tekens. Maak het korter om het te versturen.`,

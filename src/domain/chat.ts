@@ -1,6 +1,6 @@
 import type { ChatEngine } from '../engine/index.js';
 import type { ModelId } from '../settings/models.js';
-import { waitingMessageIn } from '../settings/default-messages.js';
+import { greetingIn, waitingMessageIn } from '../settings/default-messages.js';
 import type { Language } from '../settings/languages.js';
 import { givesOnlyDetails } from '../engine/offline/compose.js';
 import type { ChatTurn, ContactDetails, Responder, ResponderInput } from '../engine/responder.js';
@@ -276,7 +276,8 @@ async function prepare(store: Store, engine: ChatEngine, chatbot: Chatbot, input
     history,
     responderInput: {
       chatbotName: chatbot.name,
-      settings: chatbot.settings,
+      // A greeting answered with the greeting is saved as the one the person was shown (the default in their language).
+      settings: { ...chatbot.settings, initialMessages: greetingIn(chatbot.settings.initialMessages, input.lang) },
       messages: history,
       passages,
       contact: contact && toContactDetails(contact),

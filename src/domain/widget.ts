@@ -65,15 +65,23 @@ export function requireAllowedOrigins(chatbot: Chatbot, origins: (string | undef
 }
 
 /**
- * Counts one message against `ipLimit` per `ipLimitTimeframe` seconds for this visitor IP and
+ * What a visitor's IP is counted for: messages (the chat, "Talk to a person"), and ratings on a
+ * count of their own, so 👍/👎 leave the visitor's messages alone yet cannot be sent unbounded.
+ */
+export type IpLimited = 'message' | 'rating';
+
+const IP_LIMIT_KEY: Record<IpLimited, string> = { message: 'widget', rating: 'widget-rating' };
+
+/**
+ * Counts one `what` against `ipLimit` per `ipLimitTimeframe` seconds for this visitor IP and
  * chatbot, in the store so every instance shares the count; answers whether it is within.
  */
-export async function withinIpLimit(store: Store, chatbot: Chatbot, ip: string, now = Date.now()): Promise<boolean> {
+export async function withinIpLimit(store: Store, chatbot: Chatbot, ip: string, what: IpLimited = 'message', now = Date.now()): Promise<boolean> {
   const { ipLimit, ipLimitTimeframe } = chatbot.settings;
   if (ipLimit === 0 || ipLimitTimeframe === 0) return true;
   const windowMs = ipLimitTimeframe * 1000;
   const windowStart = now - (now % windowMs);
-  const count = await store.rateLimits.hit(`widget:${chatbot.id}:${ip}`, new Date(windowStart), windowMs);
+  const count = await store.rateLimits.hit(`${IP_LIMIT_KEY[what]}:${chatbot.id}:${ip}`, new Date(windowStart), windowMs);
   return count <= ipLimit;
 }
 

@@ -14,7 +14,7 @@ import {
   WAIT_MINUTES,
 } from './limits.js';
 import { MODEL_IDS } from './models.js';
-import { DEFAULT_OFFLINE_MESSAGE, DEFAULT_WAITING_MESSAGE } from './default-messages.js';
+import { DEFAULT_GREETING, DEFAULT_IP_LIMIT_MESSAGE, DEFAULT_LEAD_FORM_TITLE, DEFAULT_LEAD_LABELS, DEFAULT_OFFLINE_MESSAGE, DEFAULT_WAITING_MESSAGE } from './default-messages.js';
 
 // A chatbot's settings: the shape the contract's settings update accepts (less `chatbotId` and
 // `name`, which live on the chatbot itself), its defaults, and how a partial update merges.
@@ -129,14 +129,14 @@ export function defaultSettings(displayName: string): ChatbotSettings {
     instructions:
       'You are a helpful assistant. Answer questions using the training material; ' +
       'if it does not contain the answer, say so.',
-    initialMessages: ['Hi! What can I help you with?'],
+    initialMessages: [DEFAULT_GREETING.en],
     suggestedMessages: [],
     visibility: 'private',
     domains: [],
     onlyAllowOnAddedDomains: false,
     ipLimit: 20,
     ipLimitTimeframe: 240,
-    ipLimitMessage: 'Too many messages in a row. Please try again later.',
+    ipLimitMessage: DEFAULT_IP_LIMIT_MESSAGE.en,
     model: 'auto',
     temp: 0,
     styles: {
@@ -148,10 +148,10 @@ export function defaultSettings(displayName: string): ChatbotSettings {
       autoOpenChatWindowAfter: 4,
     },
     collectCustomerInformation: {
-      title: 'Let us know how to contact you',
-      name: { active: false, label: 'Name' },
-      email: { active: false, label: 'Email' },
-      phone: { active: false, label: 'Phone' },
+      title: DEFAULT_LEAD_FORM_TITLE.en,
+      name: { active: false, label: DEFAULT_LEAD_LABELS.name.en },
+      email: { active: false, label: DEFAULT_LEAD_LABELS.email.en },
+      phone: { active: false, label: DEFAULT_LEAD_LABELS.phone.en },
     },
     handoff: DEFAULT_HANDOFF,
   };

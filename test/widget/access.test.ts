@@ -83,6 +83,39 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
     expect((await chat('203.0.113.2')).status).toBe(200);
   });
 
+  it('counts ratings against ipLimit on a count of their own: they spend none of a visitor’s messages, nor go unbounded', async () => {
+    // Found auditing the widget: a script could post 👍/👎 without end, where a message is refused past ipLimit.
+    const conversationId = 'wc_rrrrrrrrrrrrrrrrrrrrrrrr';
+    const answered = await fetch(`${app.origin}/widget/chatbots/${bot}/chat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.7' },
+      body: JSON.stringify({ conversationId, message: 'When do you open?' }),
+    });
+    await answered.text();
+    const answer = answered.headers.get('X-Message-Id') ?? '';
+    const rate = async (ip: string, feedback: string, messageId = answer) => {
+      const response = await fetch(`${app.origin}/widget/chatbots/${bot}/conversations/${conversationId}/messages/${messageId}/feedback`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
+        body: JSON.stringify({ feedback }),
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    const rating = async () => (await app.store.conversations.find(bot, conversationId))?.messages.find((message) => message.id === answer)?.feedback;
+
+    // The visitor used their one message, and may still rate its answer; once.
+    expect(await rate('203.0.113.7', 'up')).toEqual({ status: 200, text: JSON.stringify({ id: answer, feedback: 'up' }) });
+    expect(await rate('203.0.113.7', 'down')).toEqual({ status: 429, text: JSON.stringify({ message: 'Enough for now.' }) });
+    expect(await rating()).toBe('up');
+    // A rating spends none of a visitor's messages.
+    expect((await rate('203.0.113.8', 'down')).status).toBe(200);
+    expect((await chat('203.0.113.8')).status).toBe(200);
+    // Guessing at ids counts too.
+    expect((await rate('203.0.113.9', 'down', 'no-such-message')).status).toBe(404);
+    expect((await rate('203.0.113.9', 'up')).status).toBe(429);
+    expect(await rating()).toBe('down');
+  });
+
   it('validates input with the contract’s error body and counts nothing for it', async () => {
     expect(await chat('203.0.113.4', { conversationId: 'slack:T1:C1:1.2' })).toEqual({ status: 400, text: JSON.stringify(INVALID) });
     expect(await chat('203.0.113.4', { message: '' })).toEqual({ status: 400, text: JSON.stringify(INVALID) });

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createChatbotViaApi, DENIED, IMAGES, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
+import { defaultSettings } from '../../src/settings/chatbot-settings.js';
 import { ALLOWED_HOST, launchChromium, OTHER_HOST, startHostSite, type HostSite } from './browser.js';
 
 // The website widget end to end: a real hub, host pages on two hostnames, Debian's Chromium.
@@ -306,6 +307,45 @@ describe('the window', () => {
     expect(await words(await chatFrame())).toEqual({ lang: 'en', send: 'Send', message: 'Message', talk: 'Talk to a person' });
   });
 
+  it('greets and asks for details in the window’s language while the owner keeps the defaults, and saves the greeting it showed', async () => {
+    // Found auditing the widget: a German visitor read every text of the hub in German but the greeting and the details form.
+    const defaults = defaultSettings('Harbor Lights');
+    await configure({
+      initialMessages: defaults.initialMessages,
+      collectCustomerInformation: { ...defaults.collectCustomerInformation, name: { active: true }, email: { active: true } },
+    });
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'de'));
+    await page.getByRole('button', { name: 'Chat mit Harbor Helper öffnen' }).click();
+    const frame = await chatFrame(page, 'Nachricht');
+    expect(await replies(frame)).toEqual(['Hallo! Wobei kann ich Ihnen helfen?']);
+    await frame.getByRole('textbox', { name: 'Nachricht' }).fill('Hallo');
+    await frame.getByRole('button', { name: 'Senden' }).click();
+    const form = frame.getByRole('form', { name: 'Sagen Sie uns, wie wir Sie erreichen können' });
+    await form.waitFor();
+    expect(await form.locator('h2').textContent()).toBe('Sagen Sie uns, wie wir Sie erreichen können');
+    expect(await form.locator('label').allTextContents()).toEqual(['Name', 'E-Mail']);
+    expect(await form.getByRole('button').allTextContents()).toEqual(['Absenden', 'Nein, danke']);
+    // A greeting answered with the greeting: the one the visitor was shown, on screen and saved.
+    expect(await replies(frame)).toEqual(['Hallo! Wobei kann ich Ihnen helfen?', 'Hallo! Wobei kann ich Ihnen helfen?']);
+    expect((await conversations())[0]?.messages.map((message) => message.content)).toEqual(['Hallo', 'Hallo! Wobei kann ich Ihnen helfen?']);
+
+    // The owner's own texts are shown as written, in every language.
+    await configure({
+      initialMessages: ['Hello! Ask me about the bakery.', defaults.initialMessages[0]],
+      collectCustomerInformation: { title: 'Stay in touch', email: { label: 'Your email' } },
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'Chat mit Harbor Helper öffnen' }).click();
+    const again = await chatFrame(page, 'Nachricht');
+    await again.getByRole('button', { name: 'Neue Unterhaltung' }).click();
+    expect(await replies(again)).toEqual(['Hello! Ask me about the bakery.', 'Hallo! Wobei kann ich Ihnen helfen?']);
+    await again.getByRole('textbox', { name: 'Nachricht' }).fill('When do you open?');
+    await again.getByRole('button', { name: 'Senden' }).click();
+    const own = again.getByRole('form', { name: 'Stay in touch' });
+    await own.waitFor();
+    expect(await own.locator('label').allTextContents()).toEqual(['Name', 'Your email']);
+  });
+
   it('says how much is left near the length limit, and refuses to send a message over it without cutting it', async () => {
     // Found auditing the widget: the field cut a message over 4,000 characters silently.
     const frame = await openWidget();
@@ -371,6 +411,20 @@ describe('the window', () => {
     const input = await frame.getByRole('textbox', { name: 'Message' }).boundingBox();
     expect(input && input.x + input.width <= 360).toBe(true);
     await page.screenshot({ path: `${SHOTS}/narrow-360.png` });
+  });
+  it('shows on a phone a whole name, and thumbs big enough to tap', async () => {
+    // Found walking the widget at 360 px: "Harbor Lights Bakery He…", and 👍/👎 of 26 by 22 px.
+    await configure({ styles: { displayName: 'Harbor Lights Bakery Helper' } });
+    await page.setViewportSize({ width: 360, height: 740 });
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    const title = frame.getByRole('heading', { name: 'Harbor Lights Bakery Helper' });
+    expect(await title.evaluate((node) => node.scrollWidth <= node.clientWidth && node.scrollHeight <= node.clientHeight)).toBe(true);
+    for (const thumb of await frame.getByRole('group', { name: 'Rate this answer' }).getByRole('button').all()) {
+      const box = await thumb.boundingBox();
+      // WCAG 2.2's least target size.
+      expect(box && box.width >= 24 && box.height >= 24).toBe(true);
+    }
   });
 });
 
@@ -581,6 +635,28 @@ describe('leads', () => {
     expect(messages.filter((text) => text.includes('pattern'))).toEqual([]);
   });
 
+  it('says what an email or phone field typed wrong takes, in the window’s language', async () => {
+    // Found walking the form in German: "Please match the requested format.", in the browser's language, naming no format.
+    await configure({ collectCustomerInformation: { title: 'Stay in touch', email: { active: true, label: 'Your email' }, phone: { active: true, label: 'Your phone' } } });
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'de'));
+    await page.getByRole('button', { name: 'Chat mit Harbor Helper öffnen' }).click();
+    const frame = await chatFrame(page, 'Nachricht');
+    await frame.getByRole('textbox', { name: 'Nachricht' }).fill('When do you open?');
+    await frame.getByRole('button', { name: 'Senden' }).click();
+    const form = frame.getByRole('form', { name: 'Stay in touch' });
+    const refusal = async (label: string, value: string) => {
+      await form.getByLabel(label).fill(value);
+      return form.getByLabel(label).evaluate((node: HTMLInputElement) => node.validationMessage);
+    };
+    expect(await refusal('Your email', 'zoe-at-example')).toBe('Bitte geben Sie eine E-Mail-Adresse an, etwa name@beispiel.de.');
+    expect(await refusal('Your email', 'zoe@example.de')).toBe('');
+    expect(await refusal('Your phone', 'call me')).toBe('Bitte geben Sie eine Telefonnummer an: 6 bis 20 Ziffern, Leerzeichen und + ( ) . -');
+    expect(await refusal('Your phone', '+49 30 1234567')).toBe('');
+    await form.getByLabel('Your phone').fill('call me');
+    await form.getByRole('button', { name: 'Absenden' }).click();
+    expect(await frame.getByText('Vielen Dank!').count()).toBe(0);
+  });
+
   it('offers no form when only the name is active, which could never be sent', async () => {
     await configure({ collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Your name' } } });
     const frame = await openWidget();
@@ -690,6 +766,24 @@ describe('access rules', () => {
     expect(response.status).toBe(429);
     expect(await response.json()).toEqual({ message: 'Slow down, please.' });
   });
+  it('says the default ipLimitMessage in the window’s language, an owner’s as written', async () => {
+    // Found walking the widget in Spanish: every notice was Spanish but this one.
+    await configure({ ipLimit: 1, ipLimitTimeframe: 3600, ipLimitMessage: defaultSettings('Harbor Lights').ipLimitMessage });
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'es'));
+    await page.getByRole('button', { name: 'Abrir el chat con Harbor Helper' }).click();
+    const frame = await chatFrame(page, 'Mensaje');
+    const ask = async (text: string) => {
+      await frame.getByRole('textbox', { name: 'Mensaje' }).fill(text);
+      await frame.getByRole('button', { name: 'Enviar' }).click();
+      await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    };
+    await ask('When do you open?');
+    await ask('Do you deliver cakes?');
+    expect(await frame.getByRole('alert').textContent()).toBe('Demasiados mensajes seguidos. Inténtalo de nuevo más tarde.');
+    await configure({ ipLimitMessage: 'Slow down, please.' });
+    await ask('And on weekends?');
+    expect(await frame.getByRole('alert').last().textContent()).toBe('Slow down, please.');
+  });
 });
 
 describe('keyboard and ARIA', () => {
@@ -734,6 +828,56 @@ describe('keyboard and ARIA', () => {
     await expect.poll(focused).toBe('Send');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute('aria-label'))).toBe('Open chat with Harbor Helper');
+  });
+
+  it('shows where the focus is on any chatbot colour, in either theme', async () => {
+    // Found walking the widget by keyboard: on a sand yellow the focus ring, in that yellow, hardly showed on white.
+    const luminance = (rgb: string) => {
+      const [red = 0, green = 0, blue = 0] = (rgb.match(/\d+/g) ?? []).slice(0, 3).map((value) => {
+        const channel = Number(value) / 255;
+        return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * red + 0.7152 * green + 0.0722 * blue;
+    };
+    const contrast = (one: string, other: string) => {
+      const [light, dark] = [luminance(one), luminance(other)].sort((a, b) => b - a) as [number, number];
+      return (light + 0.05) / (dark + 0.05);
+    };
+    for (const theme of ['light', 'dark']) {
+      await configure({ styles: { theme, userMessageColor: theme === 'light' ? '#F4D35E' : '#1E2230' } });
+      const frame = await openWidget();
+      await page.keyboard.press('Tab');
+      const { ring, outline, background } = await frame.evaluate(() => ({
+        ring: getComputedStyle(document.activeElement as Element).outlineStyle,
+        outline: getComputedStyle(document.activeElement as Element).outlineColor,
+        background: getComputedStyle(document.body).backgroundColor,
+      }));
+      expect(await frame.evaluate(() => document.activeElement?.textContent)).toBe('Send');
+      expect(ring).toBe('solid');
+      // WCAG 2.2's least contrast of a focus indicator.
+      expect(contrast(outline, background)).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('tells a screen reader who wrote each message, in the window’s language, showing nothing more', async () => {
+    // Found walking the widget in Spanish: the log read the greeting, the question and the answer as one voice.
+    await page.goto(site.pageUrl(ALLOWED_HOST, bot, 'es'));
+    await page.getByRole('button', { name: 'Abrir el chat con Harbor Helper' }).click();
+    const frame = await chatFrame(page, 'Mensaje');
+    await frame.getByRole('textbox', { name: 'Mensaje' }).fill('When do you open?');
+    await frame.getByRole('button', { name: 'Enviar' }).click();
+    await frame.locator('.message.user').waitFor();
+    await frame.locator('[aria-busy]').waitFor({ state: 'detached' });
+    expect(await frame.getByRole('log').ariaSnapshot()).toContain(
+      'Harbor Helper: Hello! Ask me about the bakery. Tú: When do you open? Harbor Helper: Harbor Lights Bakery opens at seven',
+    );
+    // Out of sight: clipped to nothing, and taking no room in the bubble.
+    const speaker = await frame.locator('.message.user').evaluate((node) => {
+      const style = getComputedStyle(node, '::before');
+      return { position: style.position, clip: style.clipPath, width: style.width };
+    });
+    expect(speaker).toEqual({ position: 'absolute', clip: 'inset(50%)', width: '1px' });
+    expect(await frame.locator('.message.user').textContent()).toBe('When do you open?');
   });
 
   it('keeps the focus of a keyboard user whose button goes away or waits: suggestion, Send, the details form, Talk to a person', async () => {

@@ -233,6 +233,8 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     const chatbot = await findWidgetChatbot(store, id);
     const { host, feedback } = parseInput(feedbackBody, ctx.request.body ?? {});
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
+    // Counted before the answer is looked for: guessing at ids is rated too.
+    if (!(await withinIpLimit(store, chatbot, ctx.ip, 'rating'))) return refuseOverLimit(ctx, chatbot);
     await rateWidgetAnswer(store, chatbot, { conversationId, messageId, feedback }, onError);
     ctx.body = { id: messageId, feedback } satisfies z.infer<typeof ratedAnswer>;
   });
@@ -516,11 +518,12 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       description:
         'As `POST /chatbots/{chatbotId}/messages/{messageId}/feedback`, for the window: only a message of the chatbot’s in this ' +
         'widget conversation (another conversation’s, chatbot’s or source’s, or the visitor’s own message, is 404); a later ' +
-        'rating replaces an earlier one. Refused (403) on pages the domain list does not allow.',
+        'rating replaces an earlier one. Uses no message credit; ratings count against `ipLimit` per `ipLimitTimeframe` on a count ' +
+        'of their own, apart from messages. Refused (403) on pages the domain list does not allow.',
       security: [],
       requestParams: { path: messageParams },
       requestBody: jsonRequest(feedbackBody),
-      responses: { 200: jsonResponse('Recorded', ratedAnswer), ...failures('invalid', 'denied', 'notFound') },
+      responses: { 200: jsonResponse('Recorded', ratedAnswer), ...failures('invalid', 'denied', 'notFound'), 429: overIpLimit },
     },
   },
   '/widget/chatbots/{chatbotId}/leads': {
