@@ -152,7 +152,7 @@ describe('analytics', () => {
     await signIn(far, run.app);
     await far.goto(`${run.app.origin}/console/chatbots/${chatbotId}/analytics`);
     await far.getByRole('status').filter({ hasText: 'In these days' }).waitFor();
-    expect(await far.getByLabel('To', { exact: true }).inputValue()).toBe(today);
+    expect(await far.getByRole('group', { name: `Days in your time zone, ${timezoneId}` }).getByLabel('To', { exact: true }).inputValue()).toBe(today);
     expect(await far.getByLabel('From', { exact: true }).inputValue()).toBe(new Date(Date.parse(today) - 29 * 86_400_000).toISOString().slice(0, 10));
     // The conversation of the test before, started today.
     expect(await far.getByRole('status').filter({ hasText: 'In these days' }).textContent()).toMatch(/^In these days: 1 conversation,/);
