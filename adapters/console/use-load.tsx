@@ -38,9 +38,12 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { ...state, reload };
 }
 
+/** What "Try again" does for a load that failed: load it again, when asking again may help (none otherwise). */
+export const retryOf = (loaded: Loaded<unknown>): (() => void) | undefined => (loaded.mayPass ? loaded.reload : undefined);
+
 /** Shows progress, the error with "Try again", or the data once there is some (kept while it reloads, and with the error of a reload that failed). */
 export function Show<T>({ loaded, label, children }: { loaded: Loaded<T>; label: string; children: (data: T) => ComponentChildren }) {
-  const failure = loaded.error && <LoadFailure error={loaded.error} label={label} loading={loaded.loading} onRetry={loaded.mayPass ? loaded.reload : undefined} />;
+  const failure = loaded.error && <LoadFailure error={loaded.error} label={label} loading={loaded.loading} onRetry={retryOf(loaded)} />;
   if (loaded.data === undefined) return failure || <Busy label={label} />;
   return (
     <>

@@ -4,7 +4,7 @@ import { LoadFailure } from '../components/load-failure.js';
 import { readerDays } from '../date-range.js';
 import { localDayAgo } from '../format.js';
 import type { ChatbotItem, Conversation } from '../types.js';
-import { Show, useLoad } from '../use-load.js';
+import { retryOf, Show, useLoad } from '../use-load.js';
 
 // The account's chatbots, with how busy each was over the last seven days (the reader's days, as
 // everywhere in the console).
@@ -60,7 +60,9 @@ function RecentConversations({ chatbot }: { chatbot: ChatbotItem }) {
       (body) => body.data.filter((conversation) => days.holds(conversation.created_at)).length,
     );
   }, [chatbot.id]);
-  if (count.error) return <LoadFailure error={count.error} label={COUNTING} loading={count.loading} onRetry={count.mayPass ? count.reload : undefined} />;
+  if (count.error) {
+    return <LoadFailure error={count.error} label={COUNTING} loading={count.loading} onRetry={retryOf(count)} retries={`conversations of ${chatbot.name}`} />;
+  }
   if (count.data === undefined) return <span class="muted">…</span>;
   return <>{count.data >= PAGE ? `${PAGE}+` : count.data}</>;
 }
