@@ -113,6 +113,39 @@ describe('playground past the quota', () => {
   });
 });
 
+describe('new chatbot checked before it is made', () => {
+  it('takes a keyboard user on a narrow screen to the field that needs a fix, and makes no chatbot with an address the hub would refuse', async () => {
+    const owner = await run.app.addAccount('first-time', { messagesPerMonth: 100, maxChatbots: 5 });
+    const narrow = await newPage(run, 360);
+    await signIn(narrow, run.app, owner.apiKey);
+    await narrow.goto(`${run.app.origin}/console/new`);
+    const create = narrow.getByRole('button', { name: 'Create' });
+    const focusedLabel = () => narrow.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent);
+    const inView = (label: string) => narrow.getByLabel(label, { exact: true }).evaluate((field) => field.getBoundingClientRect().top >= 0);
+
+    await narrow.getByLabel('Name').fill('ab');
+    await create.focus();
+    await narrow.keyboard.press('Enter');
+    await expect.poll(focusedLabel).toBe('Name');
+    expect(await inView('Name')).toBe(true);
+    expect(await narrow.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+    await narrow.getByText('The name needs at least 3 characters.').waitFor();
+
+    // Typed as many do: without http:// or https://.
+    await narrow.getByLabel('Name').fill('Harbor Tours');
+    await narrow.getByLabel('Website URL').fill('help.example.com');
+    await create.focus();
+    await narrow.keyboard.press('Enter');
+    await expect.poll(focusedLabel).toBe('Website URL');
+    expect(await inView('Website URL')).toBe(true);
+    await narrow.getByText('A web address starting with http:// or https://, without a user name or password.').waitFor();
+    expect(await narrow.getByLabel('Name').getAttribute('aria-invalid')).toBeNull();
+    expect(((await call('GET', `${run.app.baseUrl}/get-chatbots`, owner.apiKey)).body as { chatbots: unknown[] }).chatbots).toEqual([]);
+    await expectAccessible(narrow);
+    await narrow.context().close();
+  });
+});
+
 describe('new chatbot past the quota', () => {
   it('says the account holds as many chatbots as it may, and makes none', async () => {
     const owner = await run.app.addAccount('full', { messagesPerMonth: 100, maxChatbots: 1 });
@@ -293,6 +326,8 @@ describe('settings', () => {
     expect(await page.getByLabel('IP limit', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Button colour').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByText('A colour written #RGB or #RRGGBB').count()).toBe(1);
+    // The first of them takes the focus, far above Save.
+    expect(await page.getByLabel('Button colour').evaluate((field) => field === document.activeElement)).toBe(true);
     expect((await settingsOf(chatbotId)).settings.ipLimit).toBe(20);
   });
 
