@@ -43,6 +43,9 @@ describe('a load that failed', () => {
     await tryAgain().first().waitFor();
     const failures = await tryAgain().count();
     expect(await page.getByRole('alert').filter({ hasText: 'Service unavailable' }).count()).toBe(failures);
+    // Each named for what it loads where several fail side by side ("Try again: the digests").
+    const names = await tryAgain().evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label') ?? button.textContent));
+    expect(new Set(names).size).toBe(failures);
     failing = undefined;
     while ((await tryAgain().count()) > 0) {
       const before = await tryAgain().count();

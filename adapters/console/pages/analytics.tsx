@@ -40,7 +40,7 @@ export function AnalyticsPage({ chatbot }: ChatbotPageProps) {
       <div class="card">
         <DayRangeFields startDate={startDate} endDate={endDate} onStartDate={setStartDate} onEndDate={setEndDate} />
       </div>
-      <Show loaded={analytics} label="Loading the analytics">
+      <Show loaded={analytics} label="Loading the analytics" retries="the charts">
         {(data) => <Charts data={data} />}
       </Show>
       <UnansweredQuestions base={base} />
