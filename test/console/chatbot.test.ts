@@ -87,10 +87,15 @@ describe('playground', () => {
     expect(conversation?.messages).toHaveLength(4);
   });
 
-  it('explains a temperature out of range next to its field', async () => {
+  it('explains a temperature out of range next to its field, which takes the focus when Send is pressed, and sends nothing', async () => {
     await page.getByLabel('Temperature').fill('3');
     expect(await page.getByText('Between 0 and 1').count()).toBe(1);
     expect(await page.getByLabel('Temperature').getAttribute('aria-invalid')).toBe('true');
+    const bubbles = await page.getByRole('log').locator('.bubble').count();
+    await page.getByLabel('Message').fill('Is the temperature taken?');
+    await page.getByLabel('Message').press('Enter');
+    await expect.poll(() => page.getByLabel('Temperature').evaluate((field) => field === document.activeElement)).toBe(true);
+    expect(await page.getByRole('log').locator('.bubble').count()).toBe(bubbles);
     await page.getByLabel('Temperature').fill('0');
   });
 });

@@ -26,18 +26,19 @@ export function useFocusFirstField() {
 }
 
 /**
- * A ref for a form checked before it is sent, and `refused` to call when the check stops it: once
- * its notes show, its first field that needs a fix takes the focus, and so comes into view and is
- * read out with its note. Else the notes appear beside fields scrolled out of view (a narrow
- * screen's long form) and a screen reader says nothing: pressing the button seemed to do nothing.
+ * A ref for what holds the fields of a form checked before it is sent (the form, mostly), and
+ * `refused` to call when the check stops it: once its notes show, its first field that needs a fix
+ * takes the focus, and so comes into view and is read out with its note. Else the notes appear
+ * beside fields scrolled out of view (a narrow screen's long form) and a screen reader says
+ * nothing: pressing the button seemed to do nothing.
  */
-export function useFocusFirstProblem() {
-  const form = useRef<HTMLFormElement>(null);
+export function useFocusFirstProblem<T extends HTMLElement = HTMLFormElement>() {
+  const scope = useRef<T>(null);
   const [refusals, setRefusals] = useState(0);
   useEffect(() => {
-    if (refusals > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    if (refusals > 0) scope.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [refusals]);
-  return { form, refused: () => setRefusals((count) => count + 1) };
+  return { scope, refused: () => setRefusals((count) => count + 1) };
 }
 
 /** The heading of the part of the page an element is in (its section's), where the focus goes once the element's item is gone. */

@@ -30,7 +30,7 @@ export function NewChatbotPage() {
   const [failure, setFailure] = useState<string>();
   const [made, setMade] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const { form, refused } = useFocusFirstProblem();
+  const { scope, refused } = useFocusFirstProblem();
 
   const create = async (event: Event) => {
     event.preventDefault();
@@ -63,7 +63,7 @@ export function NewChatbotPage() {
   return (
     <>
       <h1>New chatbot</h1>
-      <form class="card" onSubmit={create} noValidate ref={form}>
+      <form class="card" onSubmit={create} noValidate ref={scope}>
         <TextInput label="Name" value={name} onValue={setName} error={nameError} required autoComplete="off" />
         <TextArea
           label="Text"

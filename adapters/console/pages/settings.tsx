@@ -29,7 +29,7 @@ export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
   const [failure, setFailure] = useState<string>();
   const [saved, setSaved] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const { form, refused } = useFocusFirstProblem();
+  const { scope, refused } = useFocusFirstProblem();
   // The chatbot's data says where its images are (null: none), so nothing asks for a missing one.
   const images: Record<ImageKind, string | null> = { 'profile-picture': chatbot.profilePictureUrl, icon: chatbot.iconUrl };
 
@@ -70,7 +70,7 @@ export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
   return (
     <div class="settings-layout">
       <div>
-        <form onSubmit={save} noValidate ref={form}>
+        <form onSubmit={save} noValidate ref={scope}>
           <fieldset>
             <legend>General</legend>
             <TextInput label="Name" value={draft.name} onValue={(name) => edit({ name })} error={errors.name} />
