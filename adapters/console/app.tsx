@@ -11,7 +11,7 @@ import { NotFound } from './pages/not-found.js';
 import { SignInPage } from './pages/sign-in.js';
 import { checkSession } from './session.js';
 import { account } from './state.js';
-import { useLoad, type Loaded } from './use-load.js';
+import { retryOf, useLoad, type Loaded } from './use-load.js';
 
 // The console: the one-time link page works signed out; everything else asks for a sign-in
 // first, in place, so the page asked for shows once signed in.
@@ -33,7 +33,7 @@ function Shell({ session }: { session: Loaded<void> }) {
   if (account.value === undefined) {
     return (
       <main class="narrow">
-        {session.error ? <LoadFailure error={session.error} label={OPENING} loading={session.loading} onRetry={session.mayPass ? session.reload : undefined} /> : <Busy label={OPENING} />}
+        {session.error ? <LoadFailure error={session.error} label={OPENING} loading={session.loading} onRetry={retryOf(session)} /> : <Busy label={OPENING} />}
       </main>
     );
   }

@@ -12,12 +12,7 @@ export const formatCount = (value: number): string => count.format(value);
 /** A count and its noun, singular for one: "1 conversation", "1,200 messages". */
 export const counted = (value: number, noun: string): string => `${formatCount(value)} ${noun}${value === 1 ? '' : 's'}`;
 
-/** `YYYY-MM-DD`, the API's day format, `days` ago in UTC (the API's days are UTC days). */
-export function dayAgo(days: number): string {
-  return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** `YYYY-MM-DD`, the reader's own day `days` ago (analytics counts days in the reader's time zone). */
+/** `YYYY-MM-DD`, the reader's own day `days` ago (the console's days are in the reader's time zone). */
 export function localDayAgo(days: number): string {
   const day = new Date();
   day.setDate(day.getDate() - days);

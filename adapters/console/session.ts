@@ -20,9 +20,9 @@ export async function checkSession(): Promise<void> {
 
 /** What a refused credential means; the hub's 401 body is the contract's "No API key provided." */
 const REFUSED = {
-  apiKey: 'The hub knows no such API key (or it was revoked). Check it, or issue another with `npm run admin -- create-key ACCOUNT`.',
+  apiKey: 'The hub knows no such API key (or it was revoked). Check it, or issue another with npm run admin -- create-key ACCOUNT.',
   linkToken:
-    'This link was used already or is more than 15 minutes old. Ask for a new one with `npm run admin -- console-link ACCOUNT`, or sign in with an API key.',
+    'This link was used already or is more than 15 minutes old. Ask for a new one with npm run admin -- console-link ACCOUNT, or sign in with an API key.',
 };
 /** The hub's 429 after ten refused sign-ins from one address within ten minutes. */
 const TOO_MANY_FAILURES = 'Too many sign-ins from your address failed, so the hub refuses more for a few minutes. Wait ten minutes, then try again.';

@@ -38,9 +38,20 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { ...state, reload };
 }
 
+/** What "Try again" does for a load that failed: load it again, when asking again may help (none otherwise). */
+export const retryOf = (loaded: Loaded<unknown>): (() => void) | undefined => (loaded.mayPass ? loaded.reload : undefined);
+
+type ShowProps<T> = {
+  loaded: Loaded<T>;
+  label: string;
+  /** What "Try again" loads, on a page of several parts that may fail side by side (see LoadFailure). */
+  retries?: string;
+  children: (data: T) => ComponentChildren;
+};
+
 /** Shows progress, the error with "Try again", or the data once there is some (kept while it reloads, and with the error of a reload that failed). */
-export function Show<T>({ loaded, label, children }: { loaded: Loaded<T>; label: string; children: (data: T) => ComponentChildren }) {
-  const failure = loaded.error && <LoadFailure error={loaded.error} label={label} loading={loaded.loading} onRetry={loaded.mayPass ? loaded.reload : undefined} />;
+export function Show<T>({ loaded, label, retries, children }: ShowProps<T>) {
+  const failure = loaded.error && <LoadFailure error={loaded.error} label={label} loading={loaded.loading} onRetry={retryOf(loaded)} retries={retries} />;
   if (loaded.data === undefined) return failure || <Busy label={label} />;
   return (
     <>

@@ -161,7 +161,11 @@ describe('signing in', () => {
     await page.getByLabel('API key', { exact: true }).fill('sb_wrong_key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     // Not the API's 401 body ("No API key provided."): a key was given, and it is not known.
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^The hub knows no such API key \(or it was revoked\)\./);
+    // Its command as it is typed: the console shows text, not Markdown, so no backticks.
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe(
+      'The hub knows no such API key (or it was revoked). Check it, or issue another with npm run admin -- create-key ACCOUNT.',
+    );
+    expect(await page.getByText('The key of your account, as given by the hub’s first start or npm run admin.', { exact: true }).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
   });
 
@@ -378,7 +382,9 @@ describe('signing in', () => {
     const again = await newPage(run);
     await again.goto(`${run.app.origin}/console/link#${token}`);
     await again.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => again.getByRole('alert').textContent()).toMatch(/^This link was used already or is more than 15 minutes old\. Ask for a new one/);
+    await expect.poll(() => again.getByRole('alert').textContent()).toBe(
+      'This link was used already or is more than 15 minutes old. Ask for a new one with npm run admin -- console-link ACCOUNT, or sign in with an API key.',
+    );
     await again.context().close();
   });
 

@@ -87,10 +87,15 @@ describe('playground', () => {
     expect(conversation?.messages).toHaveLength(4);
   });
 
-  it('explains a temperature out of range next to its field', async () => {
+  it('explains a temperature out of range next to its field, which takes the focus when Send is pressed, and sends nothing', async () => {
     await page.getByLabel('Temperature').fill('3');
     expect(await page.getByText('Between 0 and 1').count()).toBe(1);
     expect(await page.getByLabel('Temperature').getAttribute('aria-invalid')).toBe('true');
+    const bubbles = await page.getByRole('log').locator('.bubble').count();
+    await page.getByLabel('Message').fill('Is the temperature taken?');
+    await page.getByLabel('Message').press('Enter');
+    await expect.poll(() => page.getByLabel('Temperature').evaluate((field) => field === document.activeElement)).toBe(true);
+    expect(await page.getByRole('log').locator('.bubble').count()).toBe(bubbles);
     await page.getByLabel('Temperature').fill('0');
   });
 });
@@ -110,6 +115,39 @@ describe('playground past the quota', () => {
     // The API's 403 body is "Access denied or quota exceeded".
     await expect.poll(() => tight.getByRole('alert').textContent()).toMatch(/^The account has used this month’s messages \(see Account\)/);
     await tight.context().close();
+  });
+});
+
+describe('new chatbot checked before it is made', () => {
+  it('takes a keyboard user on a narrow screen to the field that needs a fix, and makes no chatbot with an address the hub would refuse', async () => {
+    const owner = await run.app.addAccount('first-time', { messagesPerMonth: 100, maxChatbots: 5 });
+    const narrow = await newPage(run, 360);
+    await signIn(narrow, run.app, owner.apiKey);
+    await narrow.goto(`${run.app.origin}/console/new`);
+    const create = narrow.getByRole('button', { name: 'Create' });
+    const focusedLabel = () => narrow.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent);
+    const inView = (label: string) => narrow.getByLabel(label, { exact: true }).evaluate((field) => field.getBoundingClientRect().top >= 0);
+
+    await narrow.getByLabel('Name').fill('ab');
+    await create.focus();
+    await narrow.keyboard.press('Enter');
+    await expect.poll(focusedLabel).toBe('Name');
+    expect(await inView('Name')).toBe(true);
+    expect(await narrow.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+    await narrow.getByText('The name needs at least 3 characters.').waitFor();
+
+    // Typed as many do: without http:// or https://.
+    await narrow.getByLabel('Name').fill('Harbor Tours');
+    await narrow.getByLabel('Website URL').fill('help.example.com');
+    await create.focus();
+    await narrow.keyboard.press('Enter');
+    await expect.poll(focusedLabel).toBe('Website URL');
+    expect(await inView('Website URL')).toBe(true);
+    await narrow.getByText('A web address starting with http:// or https://, without a user name or password.').waitFor();
+    expect(await narrow.getByLabel('Name').getAttribute('aria-invalid')).toBeNull();
+    expect(((await call('GET', `${run.app.baseUrl}/get-chatbots`, owner.apiKey)).body as { chatbots: unknown[] }).chatbots).toEqual([]);
+    await expectAccessible(narrow);
+    await narrow.context().close();
   });
 });
 
@@ -152,7 +190,7 @@ describe('analytics', () => {
     await signIn(far, run.app);
     await far.goto(`${run.app.origin}/console/chatbots/${chatbotId}/analytics`);
     await far.getByRole('status').filter({ hasText: 'In these days' }).waitFor();
-    expect(await far.getByLabel('To', { exact: true }).inputValue()).toBe(today);
+    expect(await far.getByRole('group', { name: `Days in your time zone, ${timezoneId}` }).getByLabel('To', { exact: true }).inputValue()).toBe(today);
     expect(await far.getByLabel('From', { exact: true }).inputValue()).toBe(new Date(Date.parse(today) - 29 * 86_400_000).toISOString().slice(0, 10));
     // The conversation of the test before, started today.
     expect(await far.getByRole('status').filter({ hasText: 'In these days' }).textContent()).toMatch(/^In these days: 1 conversation,/);
@@ -293,6 +331,8 @@ describe('settings', () => {
     expect(await page.getByLabel('IP limit', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Button colour').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByText('A colour written #RGB or #RRGGBB').count()).toBe(1);
+    // The first of them takes the focus, far above Save.
+    expect(await page.getByLabel('Button colour').evaluate((field) => field === document.activeElement)).toBe(true);
     expect((await settingsOf(chatbotId)).settings.ipLimit).toBe(20);
   });
 

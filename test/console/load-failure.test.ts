@@ -43,6 +43,9 @@ describe('a load that failed', () => {
     await tryAgain().first().waitFor();
     const failures = await tryAgain().count();
     expect(await page.getByRole('alert').filter({ hasText: 'Service unavailable' }).count()).toBe(failures);
+    // Each named for what it loads where several fail side by side ("Try again: the digests").
+    const names = await tryAgain().evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label') ?? button.textContent));
+    expect(new Set(names).size).toBe(failures);
     failing = undefined;
     while ((await tryAgain().count()) > 0) {
       const before = await tryAgain().count();
@@ -54,17 +57,21 @@ describe('a load that failed', () => {
     expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
   });
 
-  it('offers "Try again" in the chatbots list where a chatbot’s recent conversations could not be counted, which counts them', async () => {
+  it('offers "Try again" in the chatbots list where a chatbot’s recent conversations could not be counted, named for what it counts, which counts them', async () => {
+    await createChatbotViaApi(run.app, 'Lighthouse Tours', 'Lighthouse Tours sails at noon.');
     failing = (request) => path(request) === '/get-conversations';
     answer = unavailable;
     await page.goto(`${run.app.origin}/console`);
     const row = page.getByRole('row', { name: /Harbor Lights/ });
     await expect.poll(() => row.getByRole('alert').textContent()).toBe('Service unavailable');
+    // One button per failed count, each named for its chatbot, however short the text it shows.
+    await expect.poll(() => page.getByRole('button', { name: /^Try again/ }).count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'Try again: conversations of Lighthouse Tours', exact: true }).textContent()).toBe('Try again');
     failing = undefined;
-    await row.getByRole('button', { name: 'Try again' }).focus();
+    await page.getByRole('button', { name: 'Try again: conversations of Harbor Lights', exact: true }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => row.getByRole('cell').last().textContent()).toBe('0');
-    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await row.getByRole('alert').count()).toBe(0);
   });
 
   it('offers no "Try again" where asking again would fail the same way: a chatbot that is not there', async () => {

@@ -249,6 +249,47 @@ describe('activity', () => {
     await expect.poll(() => page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').count()).toBe(2);
   });
 
+  it('filters by the reader’s days, in the browser’s time zone, as Analytics does, and says so', async () => {
+    // A zone whose date now is not UTC's: UTC+14 from 10:00 UTC, UTC−11 before.
+    const timezoneId = new Date().getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: timezoneId }).format(new Date());
+    const utcToday = new Date().toISOString().slice(0, 10);
+    const context = await run.browser.newContext({ timezoneId, viewport: { width: 1200, height: 800 } });
+    const far = await context.newPage();
+    await signIn(far, run.app);
+    await far.goto(`${run.app.origin}/console/chatbots/${chatbotId}/activity`);
+    const days = far.getByRole('group', { name: `Days in your time zone, ${timezoneId}` });
+    const list = far.getByRole('list', { name: 'Conversations' });
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
+    // Both conversations began today in the reader's zone: on its date, not on UTC's.
+    for (const [day, listed] of [[today, 2], [utcToday, 0]] as const) {
+      await days.getByLabel('From', { exact: true }).fill(day);
+      await days.getByLabel('To', { exact: true }).fill(day);
+      await expect.poll(() => far.getByRole('status').filter({ hasText: /^\d+ conversations?$/ }).textContent()).toBe(`${listed} conversations`);
+    }
+    await context.close();
+  });
+
+  it('counts the chatbot’s conversations of the last 7 days of the reader’s time zone in the chatbots list', async () => {
+    const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}`, run.app.apiKey);
+    const began = (body as { data: { created_at: string }[] }).data.map((conversation) => Date.parse(conversation.created_at));
+    const first = Math.min(...began);
+    const HOUR = 3_600_000;
+    const utcMidnight = first - (first % (24 * HOUR));
+    // A reader six days on whose first day begins on the other side of the conversations than UTC's
+    // does: in UTC+14 it began 14 hours before UTC's day, in UTC−11 11 hours after.
+    const east = new Date(first).getUTCHours() >= 10;
+    const timezoneId = east ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const firstDay = east ? utcMidnight + 24 * HOUR : utcMidnight;
+    const context = await run.browser.newContext({ timezoneId, viewport: { width: 1200, height: 800 } });
+    await context.clock.setFixedTime(firstDay + 6 * 24 * HOUR + (east ? 5 : 12) * HOUR);
+    const far = await context.newPage();
+    await signIn(far, run.app);
+    const row = far.getByRole('row', { name: /Harbor Lights/ });
+    await expect.poll(() => row.getByRole('cell').last().textContent()).toBe(east ? String(began.length) : '0');
+    await context.close();
+  });
+
   it('opens a transcript and rates an answer Helpful', async () => {
     await page.getByRole('link', { name: 'When do you open?' }).click();
     const transcript = page.getByRole('log', { name: 'Transcript' });

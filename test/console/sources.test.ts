@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSourceWorker } from '../../jobs/sources/worker.js';
@@ -72,6 +72,19 @@ describe('sources page', () => {
   });
 
   // The API's refusal is the contract's bare "Invalid request data"; the page says what to change.
+  it('says what to do when “Upload files” is pressed with no file chosen, and sends nothing', async () => {
+    const form = page.getByRole('form', { name: 'Add files' });
+    const sent: string[] = [];
+    const record = (request: Request) => {
+      if (request.method() === 'POST') sent.push(new URL(request.url()).pathname);
+    };
+    page.on('request', record);
+    await form.getByRole('button', { name: 'Upload files' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe('Choose the files to upload, or drop them on “Files”, first.');
+    page.off('request', record);
+    expect(sent).toEqual([]);
+  });
+
   it('explains a refused file (too large, or of another type) next to the field, and adds nothing', async () => {
     const form = page.getByRole('form', { name: 'Add files' });
     for (const name of ['too-big.txt', 'photo.png']) {

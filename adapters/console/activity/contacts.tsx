@@ -32,7 +32,7 @@ export function Contacts({ chatbot }: { chatbot: Chatbot }) {
   const open = params.contact;
   return (
     <div class="split">
-      <Show loaded={contacts} label="Loading the contacts">
+      <Show loaded={contacts} label="Loading the contacts" retries="the contacts">
         {({ list, total }) =>
           list.length === 0 ? (
             <p class="muted">No contacts yet. Contacts are added through the API (POST /chatbots/{'{chatbotId}'}/contacts).</p>
@@ -84,7 +84,7 @@ function ContactView({ chatbotId, externalId, onDeleted, onSaved }: { chatbotId:
   const url = `/chatbots/${encodeURIComponent(chatbotId)}/contacts/${encodeURIComponent(externalId)}`;
   const contact = useLoad(() => callData<Contact>('GET', url), [url]);
   return (
-    <Show loaded={contact} label="Loading the contact">
+    <Show loaded={contact} label="Loading the contact" retries={`contact ${externalId}`}>
       {(found) => <ContactForm url={url} contact={found} onDeleted={onDeleted} onSaved={onSaved} />}
     </Show>
   );

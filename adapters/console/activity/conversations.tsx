@@ -3,7 +3,8 @@ import { useLocation } from 'preact-iso/router';
 import { isPersonAsked } from '../../../src/domain/person-asked.js';
 import { callJson, query } from '../api.js';
 import { Select, TextInput } from '../components/fields.js';
-import { inRange, rangeProblem } from '../date-range.js';
+import { DayRangeFields } from '../components/day-range.js';
+import { inRange, rangeProblem, readerDays } from '../date-range.js';
 import { counted, formatTime } from '../format.js';
 import type { Chatbot, Conversation } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
@@ -38,11 +39,14 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
   const lists = useRef<HTMLDivElement>(null);
 
   const readConversations = async () => {
+    // The API's days are UTC days: it is asked for those holding the reader's, and the rest is left out here.
+    const days = readerDays(startDate, endDate);
     const [listing, handedOff] = await Promise.all([
-      readConversationPages({ chatbotId: chatbot.id, filteredSources: source, startDate, endDate }, pages),
+      readConversationPages({ chatbotId: chatbot.id, filteredSources: source, ...days.utc }, pages),
       readConversationPages({ chatbotId: chatbot.id, handoffStatus: OPEN_HANDOFF }, Infinity),
     ]);
-    return { ...listing, handedOff: handedOff.list.sort(byTurn) };
+    const list = listing.list.filter((conversation) => days.holds(conversation.created_at));
+    return { list, more: listing.more, handedOff: handedOff.list.sort(byTurn) };
   };
   const problem = rangeProblem(startDate, endDate);
   const loaded = useLoad(() => inRange(problem, readConversations), [chatbot.id, source, startDate, endDate, pages]);
@@ -60,10 +64,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
       <div ref={lists}>
         <div class="card">
           <Select label="Source" value={source} options={SOURCE_OPTIONS} onValue={setSource} />
-          <div class="row">
-            <TextInput label="From" type="date" value={startDate} onValue={setStartDate} />
-            <TextInput label="To" type="date" value={endDate} onValue={setEndDate} />
-          </div>
+          <DayRangeFields startDate={startDate} endDate={endDate} onStartDate={setStartDate} onEndDate={setEndDate} />
           <TextInput label="Search" type="search" value={search} onValue={setSearch} hint="Finds words in the loaded conversations, with or without accents." />
         </div>
         <Show loaded={loaded} label="Loading the conversations">

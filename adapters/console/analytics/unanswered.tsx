@@ -39,7 +39,7 @@ export function UnansweredQuestions({ base }: { base: string }) {
     <section class="card" aria-labelledby="declined-title">
       <h2 id="declined-title">Questions it could not answer</h2>
       {done && <Notice>{done}</Notice>}
-      <Show loaded={groups} label="Loading the questions">
+      <Show loaded={groups} label="Loading the questions" retries="the questions it could not answer">
         {({ list, total }) =>
           list.length === 0 ? (
             <p class="muted">None open.</p>

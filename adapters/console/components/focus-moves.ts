@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 // Where the focus goes when a button gives way to a form or a question (Edit, Answer, Revise,
 // Delete): into the form when it opens, back to the button when it closes, and to the heading of
@@ -23,6 +23,22 @@ export function useFocusFirstField() {
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => form.current?.querySelector<HTMLElement>('input, textarea, select')?.focus(), []);
   return form;
+}
+
+/**
+ * A ref for what holds the fields of a form checked before it is sent (the form, mostly), and
+ * `refused` to call when the check stops it: once its notes show, its first field that needs a fix
+ * takes the focus, and so comes into view and is read out with its note. Else the notes appear
+ * beside fields scrolled out of view (a narrow screen's long form) and a screen reader says
+ * nothing: pressing the button seemed to do nothing.
+ */
+export function useFocusFirstProblem<T extends HTMLElement = HTMLFormElement>() {
+  const scope = useRef<T>(null);
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals > 0) scope.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
+  return { scope, refused: () => setRefusals((count) => count + 1) };
 }
 
 /** The heading of the part of the page an element is in (its section's), where the focus goes once the element's item is gone. */

@@ -9,10 +9,17 @@ import { focusAfterRemoval, headingOfPart } from './focus-moves.js';
 // once the load succeeds and the button goes, the focus goes to the heading of its part of the page.
 // Rereading by itself (a list kept up to date) leaves the message alone, so it is not read out again.
 
-/** Without `onRetry`, only the message: asking again would fail the same way. */
-type Props = { error: string; label: string; loading: boolean; onRetry: (() => void) | undefined };
+type Props = {
+  error: string;
+  label: string;
+  loading: boolean;
+  /** Without it, only the message: asking again would fail the same way. */
+  onRetry: (() => void) | undefined;
+  /** What "Try again" loads, for its name where several may fail side by side ("Try again: conversations of Support"). */
+  retries?: string;
+};
 
-export function LoadFailure({ error, label, loading, onRetry }: Props) {
+export function LoadFailure({ error, label, loading, onRetry, retries }: Props) {
   const [retrying, setRetrying] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -32,7 +39,7 @@ export function LoadFailure({ error, label, loading, onRetry }: Props) {
   return (
     <div class="load-failure">
       {retrying ? <Busy label={label} /> : <Alert>{error}</Alert>}
-      <BusyButton class="secondary" busy={loading} onClick={retry} buttonRef={button}>
+      <BusyButton class="secondary" busy={loading} onClick={retry} buttonRef={button} aria-label={retries && `Try again: ${retries}`}>
         Try again
       </BusyButton>
     </div>

@@ -68,7 +68,7 @@ export function Bindings({ chatbot }: { chatbot: Chatbot }) {
   return (
     <section class="card" aria-labelledby="bindings-title">
       <h2 id="bindings-title">Slack and Discord channels</h2>
-      <Show loaded={list} label="Loading the channels">
+      <Show loaded={list} label="Loading the channels" retries="the channels">
         {(bindings) => (
           <RemovableList
             items={bindings}
@@ -114,7 +114,7 @@ export function Digests({ chatbot }: { chatbot: Chatbot }) {
     <section class="card" aria-labelledby="digests-title">
       <h2 id="digests-title">Lead digests</h2>
       <p class="muted">A daily message in a channel listing the day’s new leads.</p>
-      <Show loaded={list} label="Loading the digests">
+      <Show loaded={list} label="Loading the digests" retries="the digests">
         {(digests) => (
           <RemovableList
             items={digests}

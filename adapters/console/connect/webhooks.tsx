@@ -49,7 +49,7 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
     <section class="card" aria-labelledby="webhooks-title">
       <h2 id="webhooks-title">Webhooks</h2>
       <p class="muted">Each new lead, and each correction of one, is sent, signed, to these addresses (event leads.submit).</p>
-      <Show loaded={list} label="Loading the webhooks">
+      <Show loaded={list} label="Loading the webhooks" retries="the webhooks">
         {(webhooks) =>
           webhooks.length === 0 ? (
             <p class="muted">No webhooks yet.</p>

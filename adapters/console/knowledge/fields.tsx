@@ -64,7 +64,19 @@ export const maxPagesError = (maxPages: string): string | undefined => {
   return Number.isInteger(value) && value >= 1 && value <= MAX_PAGES ? undefined : `A whole number from 1 to ${MAX_PAGES.toLocaleString('en')}.`;
 };
 
-export function WebsiteFields({ website, onWebsite, required }: { website: Website; onWebsite: (website: Website) => void; required?: boolean }) {
+/**
+ * Why the hub would refuse the address (its rule, src/domain/website-url.ts, is a zod schema the
+ * console does not load): told before anything is made with it, such as a new chatbot.
+ */
+export function websiteUrlError(url: string): string | undefined {
+  const address = URL.canParse(url) ? new URL(url) : undefined;
+  const fine = address && (address.protocol === 'http:' || address.protocol === 'https:') && !address.username && !address.password;
+  return fine ? undefined : 'A web address starting with http:// or https://, without a user name or password.';
+}
+
+type WebsiteProps = { website: Website; onWebsite: (website: Website) => void; required?: boolean; urlError?: string | undefined };
+
+export function WebsiteFields({ website, onWebsite, required, urlError }: WebsiteProps) {
   return (
     <div class="row">
       <TextInput
@@ -77,6 +89,7 @@ export function WebsiteFields({ website, onWebsite, required }: { website: Websi
         onValue={(url) => onWebsite({ ...website, url })}
         required={required}
         hint="Its pages on the same site are read, following links."
+        error={urlError}
       />
       <TextInput
         label="Max pages"

@@ -29,7 +29,7 @@ function Usage() {
   return (
     <section class="card" aria-labelledby="usage-title">
       <h2 id="usage-title">This month</h2>
-      <Show loaded={usage} label="Loading the quota">
+      <Show loaded={usage} label="Loading the quota" retries="this month’s use">
         {({ quota, usage: used }) => (
           <>
             <p>
@@ -74,7 +74,7 @@ function ApiKeys() {
   return (
     <section class="card" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
-      <Show loaded={keys} label="Loading the keys">
+      <Show loaded={keys} label="Loading the keys" retries="the API keys">
         {(list) => (
           <DataTable
             columns={['Label', 'Starts with', 'Made', '']}

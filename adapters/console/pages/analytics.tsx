@@ -2,9 +2,9 @@ import { useMemo, useState } from 'preact/hooks';
 import { callData, query } from '../api.js';
 import { DayChart, type Series } from '../analytics/chart.js';
 import { UnansweredQuestions } from '../analytics/unanswered.js';
-import { TextInput } from '../components/fields.js';
+import { DayRangeFields } from '../components/day-range.js';
 import { MAX_DAYS } from '../../../src/domain/analytics-range.js';
-import { inRange, rangeProblem } from '../date-range.js';
+import { inRange, rangeProblem, readerTimeZone } from '../date-range.js';
 import { counted, formatCount, localDayAgo } from '../format.js';
 import { Show, useLoad } from '../use-load.js';
 import type { ChatbotPageProps } from './chatbot-section.js';
@@ -28,21 +28,19 @@ const DAYS_SHOWN = 30;
 export function AnalyticsPage({ chatbot }: ChatbotPageProps) {
   const [startDate, setStartDate] = useState(() => localDayAgo(DAYS_SHOWN - 1));
   const [endDate, setEndDate] = useState(() => localDayAgo(0));
-  const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const base = `/chatbots/${encodeURIComponent(chatbot.id)}`;
   const problem = rangeProblem(startDate, endDate, MAX_DAYS);
   const analytics = useLoad(
-    () => inRange(problem, () => callData<Analytics>('GET', `${base}/analytics${query({ startDate, endDate, timezone })}`)),
+    () => inRange(problem, () => callData<Analytics>('GET', `${base}/analytics${query({ startDate, endDate, timezone: readerTimeZone() })}`)),
     [base, startDate, endDate],
   );
 
   return (
     <>
-      <div class="row card">
-        <TextInput label="From" type="date" value={startDate} onValue={setStartDate} />
-        <TextInput label="To" type="date" value={endDate} onValue={setEndDate} />
+      <div class="card">
+        <DayRangeFields startDate={startDate} endDate={endDate} onStartDate={setStartDate} onEndDate={setEndDate} />
       </div>
-      <Show loaded={analytics} label="Loading the analytics">
+      <Show loaded={analytics} label="Loading the analytics" retries="the charts">
         {(data) => <Charts data={data} />}
       </Show>
       <UnansweredQuestions base={base} />

@@ -1,11 +1,13 @@
 import { callJson, query } from '../api.js';
 import { DataTable } from '../components/data-table.js';
 import { LoadFailure } from '../components/load-failure.js';
-import { dayAgo } from '../format.js';
+import { readerDays } from '../date-range.js';
+import { localDayAgo } from '../format.js';
 import type { ChatbotItem, Conversation } from '../types.js';
-import { Show, useLoad } from '../use-load.js';
+import { retryOf, Show, useLoad } from '../use-load.js';
 
-// The account's chatbots, with how busy each was over the last seven days.
+// The account's chatbots, with how busy each was over the last seven days (the reader's days, as
+// everywhere in the console).
 
 /** The most get-conversations answers in one page; past it the count reads "100+". */
 const PAGE = 100;
@@ -37,7 +39,7 @@ export function ChatbotsPage() {
                 bot.status,
                 bot.model,
                 bot.visibility,
-                <RecentConversations chatbotId={bot.id} />,
+                <RecentConversations chatbot={bot} />,
               ]}
             />
           )
@@ -47,15 +49,20 @@ export function ChatbotsPage() {
   );
 }
 
-function RecentConversations({ chatbotId }: { chatbotId: string }) {
-  const count = useLoad(
-    () =>
-      callJson<{ data: Conversation[] }>('GET', `/get-conversations${query({ chatbotId, startDate: dayAgo(6), size: PAGE })}`).then(
-        (body) => body.data.length,
-      ),
-    [chatbotId],
-  );
-  if (count.error) return <LoadFailure error={count.error} label={COUNTING} loading={count.loading} onRetry={count.mayPass ? count.reload : undefined} />;
+/**
+ * Newest first, so once a page holds one from before the reader's first day, none older is among
+ * the rest: a full page within the days is "100+".
+ */
+function RecentConversations({ chatbot }: { chatbot: ChatbotItem }) {
+  const count = useLoad(() => {
+    const days = readerDays(localDayAgo(6), '');
+    return callJson<{ data: Conversation[] }>('GET', `/get-conversations${query({ chatbotId: chatbot.id, ...days.utc, size: PAGE })}`).then(
+      (body) => body.data.filter((conversation) => days.holds(conversation.created_at)).length,
+    );
+  }, [chatbot.id]);
+  if (count.error) {
+    return <LoadFailure error={count.error} label={COUNTING} loading={count.loading} onRetry={retryOf(count)} retries={`conversations of ${chatbot.name}`} />;
+  }
   if (count.data === undefined) return <span class="muted">…</span>;
   return <>{count.data >= PAGE ? `${PAGE}+` : count.data}</>;
 }

@@ -36,7 +36,7 @@ export function LinkPage() {
         {token ? (
           <p>This link signs you in once, within 15 minutes of its making.</p>
         ) : (
-          <Alert>This link has no sign-in token. Ask for a new one with `npm run admin -- console-link ACCOUNT`.</Alert>
+          <Alert>This link has no sign-in token. Ask for a new one with npm run admin -- console-link ACCOUNT.</Alert>
         )}
         {failure && <Alert>{failure}</Alert>}
         {busy ? (

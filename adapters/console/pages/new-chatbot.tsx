@@ -6,8 +6,9 @@ import { Alert } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
 import { addWebsite, DEFAULT_MAX_PAGES, sourcesPath, uploadFiles } from '../knowledge/add.js';
-import { FilesField, maxPagesError, WebsiteFields, type Website } from '../knowledge/fields.js';
+import { FilesField, maxPagesError, WebsiteFields, websiteUrlError, type Website } from '../knowledge/fields.js';
 import { SubmitButton } from '../components/busy-button.js';
+import { useFocusFirstProblem } from '../components/focus-moves.js';
 
 // A new chatbot: a name, and optionally its first sources (text, files, a website). The text goes
 // with the chatbot; files and the website are added after it, through the sources API. "Create"
@@ -25,23 +26,24 @@ export function NewChatbotPage() {
   const [files, setFiles] = useState<File[]>([]);
   const [website, setWebsite] = useState<Website>({ url: '', maxPages: String(DEFAULT_MAX_PAGES) });
   const [nameError, setNameError] = useState<string>();
+  const [urlError, setUrlError] = useState<string>();
   const [failure, setFailure] = useState<string>();
   const [made, setMade] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const { scope, refused } = useFocusFirstProblem();
 
   const create = async (event: Event) => {
     event.preventDefault();
     setFailure(undefined);
-    if (name.trim().length < MIN_NAME) {
-      setNameError(`The name needs at least ${MIN_NAME} characters.`);
+    // Checked before the chatbot is made: a source refused after it would leave it made without.
+    const url = website.url.trim();
+    const problems = { name: nameProblem(name.trim()), url: url ? websiteUrlError(url) : undefined, maxPages: url ? maxPagesError(website.maxPages) : undefined };
+    setNameError(problems.name);
+    setUrlError(problems.url);
+    if (problems.name || problems.url || problems.maxPages) {
+      refused();
       return;
     }
-    if (name.trim().length > MAX_NAME) {
-      setNameError(`The name has at most ${MAX_NAME} characters; this has ${name.trim().length}.`);
-      return;
-    }
-    setNameError(undefined);
-    if (website.url.trim() && maxPagesError(website.maxPages)) return;
     setBusy(true);
     let chatbotId: string | undefined;
     try {
@@ -49,7 +51,7 @@ export function NewChatbotPage() {
       ({ chatbotId } = await explained(made, { 403: NO_ROOM }));
       const base = sourcesPath(chatbotId);
       if (files.length > 0) await uploadFiles(base, files);
-      if (website.url.trim()) await addWebsite(base, website.url.trim(), Number(website.maxPages));
+      if (url) await addWebsite(base, url, Number(website.maxPages));
       route(`/console/chatbots/${encodeURIComponent(chatbotId)}/playground`);
     } catch (error) {
       setMade(chatbotId);
@@ -61,7 +63,7 @@ export function NewChatbotPage() {
   return (
     <>
       <h1>New chatbot</h1>
-      <form class="card" onSubmit={create} noValidate>
+      <form class="card" onSubmit={create} noValidate ref={scope}>
         <TextInput label="Name" value={name} onValue={setName} error={nameError} required autoComplete="off" />
         <TextArea
           label="Text"
@@ -71,7 +73,7 @@ export function NewChatbotPage() {
           hint="Optional: what the chatbot should know, as plain text. You can add more sources later."
         />
         <FilesField files={files} onFiles={setFiles} />
-        <WebsiteFields website={website} onWebsite={setWebsite} />
+        <WebsiteFields website={website} onWebsite={setWebsite} urlError={urlError} />
         {failure && (
           <Alert>
             {failure} {made && <a href={`/console/chatbots/${encodeURIComponent(made)}/sources`}>Open its sources</a>}
@@ -81,4 +83,10 @@ export function NewChatbotPage() {
       </form>
     </>
   );
+}
+
+function nameProblem(name: string): string | undefined {
+  if (name.length < MIN_NAME) return `The name needs at least ${MIN_NAME} characters.`;
+  if (name.length > MAX_NAME) return `The name has at most ${MAX_NAME} characters; this has ${name.length}.`;
+  return undefined;
 }

@@ -8,6 +8,7 @@ import { MODEL_IDS, modelOptions } from '../models.js';
 import type { CitedSource } from '../types.js';
 import type { ChatbotPageProps } from './chatbot-section.js';
 import { BusyButton } from '../components/busy-button.js';
+import { useFocusFirstProblem } from '../components/focus-moves.js';
 
 // Chat with the chatbot as visitors would; "Model" and "Temperature" try other settings for this
 // chat only. The chat is saved with source Playground, under a conversation id of its own, so
@@ -30,6 +31,7 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
   const log = useRef<HTMLDivElement>(null);
+  const { scope, refused } = useFocusFirstProblem<HTMLDivElement>();
 
   useEffect(() => {
     log.current?.scrollTo({ top: log.current.scrollHeight });
@@ -41,7 +43,11 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
   const send = async (event: Event) => {
     event.preventDefault();
     const text = message.trim();
-    if (!text || busy || temperatureError) return;
+    if (!text || busy) return;
+    if (temperatureError) {
+      refused();
+      return;
+    }
     setFailure(undefined);
     setMessage('');
     setBusy(true);
@@ -81,7 +87,7 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
   };
 
   return (
-    <>
+    <div ref={scope}>
       <div class="row">
         <Select label="Model" value={model} options={modelOptions(MODEL_IDS)} onValue={setModel} hint="For this chat only; Settings keeps the saved one." />
         <TemperatureInput value={temperature} onValue={setTemperature} error={temperatureError} />
@@ -109,7 +115,7 @@ export function PlaygroundPage({ chatbot }: ChatbotPageProps) {
           </BusyButton>
         </div>
       </div>
-    </>
+    </div>
   );
 }
 

@@ -12,6 +12,7 @@ import { WidgetPreview } from '../settings/preview.js';
 import type { CollectField } from '../types.js';
 import type { ChatbotPageProps } from './chatbot-section.js';
 import { SubmitButton } from '../components/busy-button.js';
+import { useFocusFirstProblem } from '../components/focus-moves.js';
 
 // Every v1 setting in four groups and the human handoff's in a fifth, a live preview of the widget from the unsaved values, and
 // "Save", which sends them all at once.
@@ -28,6 +29,7 @@ export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
   const [failure, setFailure] = useState<string>();
   const [saved, setSaved] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const { scope, refused } = useFocusFirstProblem();
   // The chatbot's data says where its images are (null: none), so nothing asks for a missing one.
   const images: Record<ImageKind, string | null> = { 'profile-picture': chatbot.profilePictureUrl, icon: chatbot.iconUrl };
 
@@ -49,6 +51,7 @@ export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
     setErrors(found);
     if (Object.keys(found).length > 0) {
       setFailure('Some settings need a fix: see the notes next to them.');
+      refused();
       return;
     }
     setBusy(true);
@@ -67,7 +70,7 @@ export function SettingsPage({ chatbot, reload }: ChatbotPageProps) {
   return (
     <div class="settings-layout">
       <div>
-        <form onSubmit={save} noValidate>
+        <form onSubmit={save} noValidate ref={scope}>
           <fieldset>
             <legend>General</legend>
             <TextInput label="Name" value={draft.name} onValue={(name) => edit({ name })} error={errors.name} />

@@ -51,7 +51,7 @@ export function SignInPage() {
           required
           value={apiKey}
           onValue={setApiKey}
-          hint="The key of your account, as given by the hub’s first start or `npm run admin`."
+          hint="The key of your account, as given by the hub’s first start or npm run admin."
         />
         {failure && <Alert>{failure}</Alert>}
         <SubmitButton busy={busy} busyLabel="Signing in">Sign in</SubmitButton>

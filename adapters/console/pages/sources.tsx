@@ -153,12 +153,21 @@ function PageList({ title, pages }: { title: string; pages: SourcePage[] }) {
   );
 }
 
+const NO_FILES = 'Choose the files to upload, or drop them on “Files”, first.';
+
 function AddFiles({ base, onAdded }: { base: string; onAdded: () => void }) {
   const [files, setFiles] = useState<File[]>([]);
+  // "Upload files" pressed with none chosen: said, rather than nothing happening.
+  const [none, setNone] = useState(false);
   const action = useAction();
+  const choose = (chosen: File[]) => {
+    setFiles(chosen);
+    setNone(false);
+  };
   const add = async (event: Event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
+    setNone(files.length === 0);
     if (files.length === 0) return;
     if (await action.run(() => uploadFiles(base, files))) {
       setFiles([]);
@@ -169,7 +178,7 @@ function AddFiles({ base, onAdded }: { base: string; onAdded: () => void }) {
   return (
     <form class="card" onSubmit={add} aria-labelledby="add-files-title">
       <h2 id="add-files-title">Add files</h2>
-      <FilesField files={files} onFiles={setFiles} error={action.failure} />
+      <FilesField files={files} onFiles={choose} error={none ? NO_FILES : action.failure} />
       <SubmitButton busy={action.busy} busyLabel="Uploading the files">Upload files</SubmitButton>
     </form>
   );
