@@ -6,6 +6,8 @@ import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-ind
 import { composeAnswer, NO_ANSWER, NO_ANSWER_IN } from '../../src/engine/offline/compose.js';
 import { isDecline } from '../../src/engine/decline.js';
 import { offlineResponder } from '../../src/engine/offline/index.js';
+import { SOCIAL_REPLIES_IN } from '../../src/engine/offline/social-replies.js';
+import { LANGUAGES } from '../../src/settings/languages.js';
 import type { ChatTurn, ResponderInput } from '../../src/engine/responder.js';
 import type { SourceRef } from '../../src/store/port.js';
 import { DEVELOPMENT, DEVELOPMENT_2, documentText } from './eval/score.js';
@@ -87,6 +89,27 @@ describe('composeAnswer', () => {
     expect(composeAnswer(input('Can I book a study room?', [HOURS], { lang: 'fr' }))).toBe(NO_ANSWER_IN.fr);
     expect(composeAnswer(input('How do I replace a lost card?', [CARDS], { lang: 'fr' }))).toBe('Lost cards are replaced at the front desk for two euros.');
     for (const decline of Object.values(NO_ANSWER_IN)) expect(isDecline(decline)).toBe(true);
+  });
+
+  it('answers small talk and thanks for details given in the language the person reads, in English without one', () => {
+    const settings = { ...defaultSettings('Panadería'), initialMessages: [] };
+    const de = { settings, lang: 'de' as const };
+    expect(composeAnswer(input('Danke', [HOURS], de))).toBe('Gern geschehen! Kann ich Ihnen noch bei etwas anderem helfen?');
+    expect(composeAnswer(input('Tschüss', [HOURS], de))).toBe('Auf Wiedersehen, und danke für das Gespräch mit Panadería!');
+    expect(composeAnswer(input('Hallo', [HOURS], de))).toBe('Hallo! Ich bin Panadería. Wie kann ich Ihnen helfen?');
+    expect(composeAnswer(input('who are you?', [HOURS], { settings, lang: 'es' }))).toBe(
+      'Soy Panadería. Respondo preguntas a partir del material con el que me entrenaron. ¿Qué quieres saber?',
+    );
+    const given = { name: 'Ada Lovelace', email: 'ada@example.com', phone: null };
+    expect(composeAnswer(input('Ada Lovelace, ada@example.com', [HOURS], { ...de, given }))).toBe('Vielen Dank, Ada! Wir melden uns bei Ihnen unter ada@example.com.');
+    expect(composeAnswer(input('Ada Lovelace', [HOURS], { settings, lang: 'fr', given: { ...given, email: null } }))).toBe(
+      'Merci, Ada ! Enchanté. Comment puis-je vous aider ?',
+    );
+    expect(composeAnswer(input('Danke', [HOURS], { settings }))).toBe("You're welcome! Is there anything else I can help with?");
+    // Every language says every reply, and none is another's.
+    for (const name of ['identity', 'wellbeing', 'offersHelp', 'goodbye', 'hello'] as const) {
+      expect(new Set(Object.values(SOCIAL_REPLIES_IN).map((replies) => replies[name]('Panadería'))).size).toBe(LANGUAGES.length);
+    }
   });
 
   it('matches plural and verb forms of the question words', () => {

@@ -4,6 +4,7 @@ import { SAME_QUESTION } from '../question-similarity.js';
 import type { Language } from '../../settings/languages.js';
 import type { GivenDetails, ResponderInput } from '../responder.js';
 import { isListItem, isTableRow, joinSentences } from '../structure.js';
+import { SOCIAL_REPLIES_IN } from './social-replies.js';
 import { words } from '../text.js';
 
 // The offline responder's answer, composed from the training text alone: no model, no keys,
@@ -149,24 +150,21 @@ function restsOnGuesses(passage: Passage): boolean {
   return passage.ownWordsCoverage === 0 || passage.otherKindWords.length > 0;
 }
 
-/** A short social reply in the chatbot's name to greetings, thanks, goodbyes and "who are you?". */
+/** A short social reply in the chatbot's name to greetings, thanks, goodbyes and "who are you?", in the person's language. */
 function smallTalk(question: string, input: ResponderInput): string | undefined {
   const name = input.settings.styles.displayName || input.chatbotName;
+  const replies = SOCIAL_REPLIES_IN[input.lang ?? 'en'];
   const said = words(question);
   const plain = said.join(' ');
   if (said.length === 0 || said.length > SMALL_TALK_WORDS) return undefined;
-  if (IDENTITY.test(plain) && said.length <= 6) {
-    return `I'm ${name}. I answer questions from the material I was trained on — what would you like to know?`;
-  }
-  if (WELLBEING.test(plain)) return `I'm doing well, thank you! I'm ${name} — what can I help you with?`;
-  if (OFFERS_HELP.some((pattern) => pattern.test(plain))) return `I'm ${name}, here to help: I answer questions from the material I was trained on. What would you like to know?`;
+  if (IDENTITY.test(plain) && said.length <= 6) return replies.identity(name);
+  if (WELLBEING.test(plain)) return replies.wellbeing(name);
+  if (OFFERS_HELP.some((pattern) => pattern.test(plain))) return replies.offersHelp(name);
   const social = said.every((w) => GREETING.has(w) || THANKS.has(w) || GOODBYE.has(w) || FILLER.has(w));
   if (!social) return undefined;
-  if (said.some((w) => GOODBYE.has(w))) return `Goodbye, and thanks for chatting with ${name}!`;
-  if (said.some((w) => THANKS.has(w)) || !said.some((w) => GREETING.has(w))) {
-    return "You're welcome! Is there anything else I can help with?";
-  }
-  return input.settings.initialMessages[0] || `Hello! I'm ${name}. How can I help?`;
+  if (said.some((w) => GOODBYE.has(w))) return replies.goodbye(name);
+  if (said.some((w) => THANKS.has(w)) || !said.some((w) => GREETING.has(w))) return replies.welcome;
+  return input.settings.initialMessages[0] || replies.hello(name);
 }
 
 /** Whether a message only gives the details found in it ("I'm Ada Lovelace, ada@example.com"), asking nothing. */
@@ -182,9 +180,10 @@ export function givesOnlyDetails(message: string, given: GivenDetails | undefine
 function thanksForDetails(question: string, input: ResponderInput): string | undefined {
   const given = input.given;
   if (!given || !givesOnlyDetails(question, given)) return undefined;
+  const replies = SOCIAL_REPLIES_IN[input.lang ?? 'en'];
   const reach = given.email ?? given.phone;
-  const greeting = given.name ? `Thank you, ${given.name.split(' ')[0]}!` : 'Thank you!';
-  return reach ? `${greeting} We'll get back to you at ${reach}.` : `${greeting} Nice to meet you. How can I help?`;
+  const thanked = replies.thanked(given.name?.split(' ')[0]);
+  return `${thanked} ${reach ? replies.reachAt(reach) : replies.niceToMeet}`;
 }
 
 /**
