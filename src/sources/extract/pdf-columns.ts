@@ -1,4 +1,5 @@
 import { CELL_GAP, rightOf, rowsOf, rowSize, type Placed } from './pdf-rows.js';
+import { tableRows, type TableRow } from './pdf-table.js';
 
 // A page set in two columns is read a column at a time. PDF.js gives text where it stands, and
 // the rows of a page across both columns would join each line of the left column to the right
@@ -8,7 +9,8 @@ import { CELL_GAP, rightOf, rowsOf, rowSize, type Placed } from './pdf-rows.js';
 // page without such a gap. A line across the gutter (a title over both columns, a centred page
 // number) and a tall space (a footer under them) end a band of columns: the page is read band by
 // band, each band left column first, from its first line with text on both sides (a running
-// header above it, on one side, is read before).
+// header above it, on one side, is read before). A band that is a table of two columns whose
+// cells wrap their text (pdf-table.ts) is read a row at a time instead, prose beside it or not.
 
 /** The gutter's middle lies within this share of the text's width either side of its centre. */
 const GUTTER_SPREAD = 0.25;
@@ -23,19 +25,33 @@ const MAX_CELLED = 1 / 4;
 /** Rows further apart than this many font sizes are in different bands. */
 const BAND_GAP = 3;
 
-/** Lines to read one after the other, and the right edge of their column (none for a line across the page). */
-export type Run = { rows: Placed[][]; margin?: number };
+/**
+ * Lines to read one after the other, and the right edge of their column (none for a line across
+ * the page); or the rows of a table.
+ */
+export type Run = { rows: Placed[][]; margin?: number } | { table: TableRow[] };
 
-/** The page's rows in reading order, a column at a time; undefined unless the page is set in two columns. */
+/**
+ * The page's rows in reading order, a column at a time, a table of two columns a row at a time;
+ * undefined unless the page is set in two columns or holds such a table.
+ */
 export function columnRuns(rows: Placed[][]): Run[] | undefined {
   const parts = new Map(rows.map((row) => [row, partsOf(row)]));
-  const gutter = gutterOf(rows, parts);
-  if (gutter === undefined) return undefined;
+  const found = gutterOf(rows, parts);
+  if (found === undefined) return undefined;
+  const { gutter, prose } = found;
   const crosses = (row: Placed[]) => !isFree(parts.get(row) ?? [], gutter);
   const runs: Run[] = [];
-  let band: Placed[][] = [[], []];
+  let tables = 0;
+  let band: [Placed[], Placed[]] = [[], []];
   const flush = () => {
-    for (const side of band) if (side.length > 0) runs.push(runOf(side));
+    const table = tableRows(...band);
+    if (table) {
+      runs.push({ table });
+      tables += 1;
+    } else if (prose) {
+      for (const side of band) if (side.length > 0) runs.push(runOf(side));
+    } else if (band.flat().length > 0) runs.push({ rows: rowsOf(band.flat()) });
     band = [[], []];
   };
   let above: Placed[] | undefined;
@@ -56,7 +72,7 @@ export function columnRuns(rows: Placed[][]): Run[] | undefined {
     above = row;
   }
   flush();
-  return runs;
+  return prose || tables > 0 ? runs : undefined;
 }
 
 function runOf(side: Placed[]): Run {
@@ -65,10 +81,10 @@ function runOf(side: Placed[]): Run {
 
 /**
  * Where the gutter of a page in two columns is: the x in the middle of the text that fewest rows
- * cover, when no more than MAX_CROSSING of them do, those that leave it free stay further apart
- * there than cells (CELL_GAP), and both sides hold columns of prose.
+ * cover, when no more than MAX_CROSSING of them do, and those that leave it free stay further
+ * apart there than cells (CELL_GAP); and whether both sides hold columns of prose.
  */
-function gutterOf(rows: Placed[][], parts: Map<Placed[], Part[]>): number | undefined {
+function gutterOf(rows: Placed[][], parts: Map<Placed[], Part[]>): { gutter: number; prose: boolean } | undefined {
   const gutter = leastCovered([...parts.values()].flat());
   if (gutter === undefined) return undefined;
   const free = [...parts.values()].filter((row) => isFree(row, gutter));
@@ -77,7 +93,7 @@ function gutterOf(rows: Placed[][], parts: Map<Placed[], Part[]>): number | unde
   const right = free.map((row) => row.filter(({ from }) => from >= gutter)).filter((side) => side.length > 0);
   const size = median(rows.flat().map((entry) => entry.size));
   const width = least(right.flat().map(({ from }) => from)) - greatest(left.flat().map(({ to }) => to));
-  return width > CELL_GAP * size && isColumn(left) && isColumn(right) ? gutter : undefined;
+  return width > CELL_GAP * size ? { gutter, prose: isColumn(left) && isColumn(right) } : undefined;
 }
 
 const isFree = (row: Part[], gutter: number) => row.every(({ from, to }) => to <= gutter || from >= gutter);

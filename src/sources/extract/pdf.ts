@@ -4,7 +4,8 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFPageProxy, TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { damaged, ENCRYPTED_PDF, ExtractionError, NO_TEXT_LAYER, overfullPage } from './errors.js';
 import { columnRuns } from './pdf-columns.js';
-import { CELL_GAP, placed, rowsOf, rowSize, type Placed } from './pdf-rows.js';
+import { CELL_GAP, PARAGRAPH_GAP, placed, rowsOf, rowSize, type Placed } from './pdf-rows.js';
+import type { TableRow } from './pdf-table.js';
 import { firstHeading } from './structured-text.js';
 
 // A PDF's text layer as structured text. A PDF has no structure, only text placed on pages: text
@@ -12,14 +13,16 @@ import { firstHeading } from './structured-text.js';
 // spacing starts a paragraph, and a line set larger than the body text is a heading, its level by
 // its size. A line that runs to the right margin, or stops short of it because the next line's
 // first word would not fit, continues on the next, as wrapped prose does. A page in two columns
-// is read a column at a time (pdf-columns.ts).
+// is read a column at a time (pdf-columns.ts), and a table of two columns whose cells wrap their
+// text a row a line (pdf-table.ts).
 // Running headers and footers are dropped, and a page number at the top or bottom of any page.
 
-/** A line of text; `margin` is the right edge of its column on a page in columns (else the page's is). */
-type Line = { text: string; y: number; size: number; left: number; right: number; columns: boolean; margin?: number };
+/**
+ * A line of text, from its baseline `y` down to its last one's, `bottom` (a table row's cells may
+ * wrap); `margin` is the right edge of its column on a page in columns (else the page's is).
+ */
+type Line = { text: string; y: number; bottom: number; size: number; left: number; right: number; columns: boolean; tableRow: boolean; margin?: number };
 
-/** A paragraph starts where lines are further apart than this many line heights. */
-const PARAGRAPH_GAP = 1.6;
 /** A line this much larger than the body text is a heading. */
 const HEADING_SCALE = 1.15;
 const MAX_HEADING_CHARS = 120;
@@ -100,7 +103,7 @@ function linesOf(items: TextItem[]): Line[] {
   const rows = rowsOf(placed(items));
   const runs = columnRuns(rows);
   if (!runs) return rows.map((row) => lineOf(row));
-  return runs.flatMap(({ rows: columnRows, margin }) => columnRows.map((row) => lineOf(row, margin)));
+  return runs.flatMap((run) => ('table' in run ? run.table.map(tableRowLine) : run.rows.map((row) => lineOf(row, run.margin))));
 }
 
 function lineOf(row: Placed[], margin?: number): Line {
@@ -116,7 +119,29 @@ function lineOf(row: Placed[], margin?: number): Line {
     text += item.str;
     end = x + item.width;
   }
-  return { text: text.replace(/\s+/g, ' ').trim(), y: row[0]?.y ?? 0, size, left: row[0]?.x ?? 0, right: end, columns, margin };
+  const y = row[0]?.y ?? 0;
+  return { text: text.replace(/\s+/g, ' ').trim(), y, bottom: y, size, left: row[0]?.x ?? 0, right: end, columns, tableRow: false, margin };
+}
+
+/** A table row as one line: each cell's lines joined as wrapped prose is, then the cells one after the other. */
+function tableRowLine(cells: TableRow): Line {
+  const cellLines = cells.map((cell) => cell.map((row) => lineOf(row)));
+  const lines = cellLines.flat();
+  const text = cellLines
+    .map((cell) => cell.reduce((cellText, { text: line }) => (cellText ? joined(cellText, line) : line), ''))
+    .filter(Boolean)
+    .join(' ');
+  const ys = lines.map(({ y }) => y);
+  return {
+    text,
+    y: Math.max(...ys),
+    bottom: Math.min(...ys),
+    size: Math.max(...lines.map(({ size }) => size)),
+    left: Math.min(...lines.map(({ left }) => left)),
+    right: Math.max(...lines.map(({ right }) => right)),
+    columns: true,
+    tableRow: true,
+  };
 }
 
 /** All pages' lines as structured text: headings by size, paragraphs by spacing, wrapped lines joined. */
@@ -146,8 +171,10 @@ function writeLines(allPages: Line[][]): string {
       // A page's first line, or a column's (above the line before), goes on from the page or
       // column before where a sentence runs on over the break.
       const below = previous !== undefined && previous.y >= line.y;
+      // A table's rows, apart as far as their cells are tall, are one block as short rows are.
       const startsParagraph = below
-        ? isHeading(previous, body) || previous.y - line.y > PARAGRAPH_GAP * Math.max(line.size, previous.size)
+        ? !(previous.tableRow && line.tableRow) &&
+          (isHeading(previous, body) || previous.bottom - line.y > PARAGRAPH_GAP * Math.max(line.size, previous.size))
         : !(before && runsOn(before.line, line, before.margin));
       if (startsParagraph) flush();
       const last = paragraph.length - 1;
@@ -198,7 +225,7 @@ function bodySize(lines: Line[]): number {
 }
 
 function isHeading(line: Line, body: number): boolean {
-  return Math.round(line.size) >= body * HEADING_SCALE && line.text.length <= MAX_HEADING_CHARS && /\p{L}/u.test(line.text);
+  return !line.tableRow && Math.round(line.size) >= body * HEADING_SCALE && line.text.length <= MAX_HEADING_CHARS && /\p{L}/u.test(line.text);
 }
 
 /**

@@ -146,6 +146,24 @@ export function pdfOfIndex(columns: [string[], string[]]): Promise<Uint8Array> {
   return done;
 }
 
+/**
+ * A PDF page that is one table of two columns, `widths` wide, whose cells wrap their text within
+ * them, as a word processor's table does: each row starts under the taller cell of the row before.
+ */
+export function pdfTableOfTwo(rows: [string, string][], widths: [number, number] = [220, 220]): Promise<Uint8Array> {
+  const pdf = new PDFDocument({ pdfVersion: '1.3' });
+  const done = collect(pdf);
+  let y = 72;
+  for (const [index, row] of rows.entries()) {
+    pdf.font(index === 0 ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
+    const heights = row.map((cell, column) => pdf.heightOfString(cell, { width: widths[column] }));
+    row.forEach((cell, column) => pdf.text(cell, 72 + (column === 0 ? 0 : widths[0] + 20), y, { width: widths[column] }));
+    y += Math.max(...heights) + 8;
+  }
+  pdf.end();
+  return done;
+}
+
 function pdfRunningLines(pdf: PDFKit.PDFDocument, { header, footer }: NonNullable<PdfOptions['running']>): void {
   const { start, count } = pdf.bufferedPageRange();
   for (let index = start; index < start + count; index += 1) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
-import { docxOf, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines } from './documents.js';
+import { docxOf, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines, pdfTableOfTwo } from './documents.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -115,6 +115,19 @@ describe('extractFile', () => {
     const table = { headers: ['Room', 'Where', 'Equipment'], rows };
     const extracted = await extractFile(await pdfOf({ title: 'Rooms', sections: [{ heading: 'All rooms', paragraphs: [], bullets: [], steps: [], table }] }));
     expect(extracted.text).toBe(['# Rooms', '## All rooms', [table.headers, ...rows].map((row) => row.join(' ')).join('\n')].join('\n\n'));
+  });
+
+  it('reads a PDF table of two columns whose cells wrap their text a row a line, not a column at a time', async () => {
+    // Each cell's text wraps within it, so both columns read as prose; every row's cells start at one baseline.
+    const rows: [string, string][] = [
+      ['Situation', 'What we do'],
+      ['The parcel arrives damaged or with parts missing from the box', 'We send a replacement within three working days at no cost to you, and a courier collects the damaged parcel from your door.'],
+      ['The lamp stops working within the two years of its warranty', 'Send us the order number and a photograph of the lamp. We repair it or, where a repair is not possible, replace it with the same model.'],
+      ['You changed your mind about an order that arrived in good condition', 'Return it within thirty days in its original box for a full refund of the price; the cost of sending it back is yours to pay.'],
+      ['An order has not arrived ten days after it was sent', 'We trace the parcel with the courier, and if it cannot be found within five days we send the order again.'],
+    ];
+    const extracted = await extractFile(await pdfTableOfTwo(rows));
+    expect(extracted.text).toBe(rows.map((row) => row.join(' ')).join('\n'));
   });
 
   it('drops a PDF’s running headers and footers', async () => {
