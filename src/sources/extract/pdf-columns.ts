@@ -14,6 +14,8 @@ import { tableRows, type TableRow } from './pdf-table.js';
 
 /** The gutter's middle lies within this share of the text's width either side of its centre. */
 const GUTTER_SPREAD = 0.25;
+/** A table's gutter may lie anywhere across it: a column of short labels beside one of long cells. */
+const TABLE_GUTTER_SPREAD = 0.5;
 /** At most this share of a page's lines cross the gutter. */
 const MAX_CROSSING = 1 / 3;
 /** Lines each column holds at least. */
@@ -37,9 +39,10 @@ export type Run = { rows: Placed[][]; margin?: number } | { table: TableRow[] };
  */
 export function columnRuns(rows: Placed[][]): Run[] | undefined {
   const parts = new Map(rows.map((row) => [row, partsOf(row)]));
-  const found = gutterOf(rows, parts);
-  if (found === undefined) return undefined;
-  const { gutter, prose } = found;
+  const middle = gutterOf(rows, parts, GUTTER_SPREAD);
+  const prose = middle?.prose ?? false;
+  const gutter = prose ? middle?.gutter : gutterOf(rows, parts, TABLE_GUTTER_SPREAD)?.gutter;
+  if (gutter === undefined) return undefined;
   const crosses = (row: Placed[]) => !isFree(parts.get(row) ?? [], gutter);
   const runs: Run[] = [];
   let tables = 0;
@@ -80,12 +83,12 @@ function runOf(side: Placed[]): Run {
 }
 
 /**
- * Where the gutter of a page in two columns is: the x in the middle of the text that fewest rows
- * cover, when no more than MAX_CROSSING of them do, and those that leave it free stay further
+ * Where the gutter of a page in two columns is: the x, within `spread` of the text's width of its
+ * centre, that fewest rows cover, when no more than MAX_CROSSING of them do, and those that leave it free stay further
  * apart there than cells (CELL_GAP); and whether both sides hold columns of prose.
  */
-function gutterOf(rows: Placed[][], parts: Map<Placed[], Part[]>): { gutter: number; prose: boolean } | undefined {
-  const gutter = leastCovered([...parts.values()].flat());
+function gutterOf(rows: Placed[][], parts: Map<Placed[], Part[]>, spread: number): { gutter: number; prose: boolean } | undefined {
+  const gutter = leastCovered([...parts.values()].flat(), spread);
   if (gutter === undefined) return undefined;
   const free = [...parts.values()].filter((row) => isFree(row, gutter));
   if (free.length < rows.length * (1 - MAX_CROSSING)) return undefined;
@@ -118,12 +121,12 @@ function partsOf(row: Placed[]): Part[] {
   return parts;
 }
 
-/** The x, within GUTTER_SPREAD of the text's centre, that the fewest parts cover (the widest such stretch's middle). */
-function leastCovered(parts: Part[]): number | undefined {
+/** The x, within `spread` of the text's width of its centre, that the fewest parts cover (the widest such stretch's middle). */
+function leastCovered(parts: Part[], spread: number): number | undefined {
   if (parts.length === 0) return undefined;
   const start = least(parts.map(({ from }) => from));
   const width = greatest(parts.map(({ to }) => to)) - start;
-  const [low, high] = [start + width * (0.5 - GUTTER_SPREAD), start + width * (0.5 + GUTTER_SPREAD)];
+  const [low, high] = [start + width * (0.5 - spread), start + width * (0.5 + spread)];
   const edges = parts.flatMap(({ from, to }) => [{ x: from, step: 1 }, { x: to, step: -1 }]).sort((a, b) => a.x - b.x || a.step - b.step);
   let best: { covered: number; from: number; to: number } | undefined;
   let covered = 0;

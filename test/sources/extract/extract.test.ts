@@ -128,6 +128,11 @@ describe('extractFile', () => {
     ];
     const extracted = await extractFile(await pdfTableOfTwo(rows));
     expect(extracted.text).toBe(rows.map((row) => row.join(' ')).join('\n'));
+    // A narrow column of short cells, which is no column of prose, beside one of long ones: its gutter is well left of the page's middle.
+    const labels = ['Topic', 'Damaged parcel', 'Warranty', 'Change of mind', 'Lost parcel or late delivery'];
+    const topics = rows.map(([, answer], index): [string, string] => [labels[index] ?? '', answer]);
+    const beside = await extractFile(await pdfTableOfTwo(topics, [90, 350]));
+    expect(beside.text).toBe(topics.map((row) => row.join(' ')).join('\n'));
   });
 
   it('drops a PDF’s running headers and footers', async () => {
