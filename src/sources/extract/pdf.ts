@@ -4,6 +4,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFPageProxy, TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { damaged, ENCRYPTED_PDF, ExtractionError, NO_TEXT_LAYER, overfullPage } from './errors.js';
 import { columnRuns } from './pdf-columns.js';
+import { indexEntries } from './pdf-entries.js';
 import { CELL_GAP, PARAGRAPH_GAP, placed, rowsOf, rowSize, type Placed } from './pdf-rows.js';
 import type { TableRow } from './pdf-table.js';
 import { firstHeading } from './structured-text.js';
@@ -12,7 +13,8 @@ import { firstHeading } from './structured-text.js';
 // items at one height make a line (so a table row stays on one line), a wider gap than the line
 // spacing starts a paragraph, and a line set larger than the body text is a heading, its level by
 // its size. A line that runs to the right margin, or stops short of it because the next line's
-// first word would not fit, continues on the next, as wrapped prose does. A page in two columns
+// first word would not fit, continues on the next, as wrapped prose does, unless it is an entry of
+// an index or a table of contents (pdf-entries.ts). A page in two columns
 // is read a column at a time (pdf-columns.ts), and a table of two columns whose cells wrap their
 // text a row a line (pdf-table.ts).
 // Running headers and footers are dropped, and a page number at the top or bottom of any page.
@@ -150,6 +152,7 @@ function writeLines(allPages: Line[][]): string {
   const lines = pages.flat();
   const body = bodySize(lines);
   const headingSizes = [...new Set(lines.filter((line) => isHeading(line, body)).map((line) => Math.round(line.size)))].sort((a, b) => b - a);
+  const entries = indexEntries(lines, (line) => isHeading(line, body));
   const blocks: string[] = [];
   let paragraph: string[] = [];
   const flush = () => {
@@ -178,7 +181,8 @@ function writeLines(allPages: Line[][]): string {
         : !(before && runsOn(before.line, line, before.margin));
       if (startsParagraph) flush();
       const last = paragraph.length - 1;
-      if (before && last >= 0 && wraps(before.line, line, before.margin)) paragraph[last] = joined(paragraph[last] ?? '', line.text);
+      const entry = entries.has(line) || (before !== undefined && entries.has(before.line));
+      if (before && last >= 0 && !entry && wraps(before.line, line, before.margin)) paragraph[last] = joined(paragraph[last] ?? '', line.text);
       else paragraph.push(line.text);
     }
     const lastLine = page.at(-1);

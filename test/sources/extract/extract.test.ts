@@ -108,6 +108,25 @@ describe('extractFile', () => {
     );
   });
 
+  it('keeps each line of a PDF index or table of contents a line of its own, in columns and on a page of one', async () => {
+    // The longest entries reach the margin as wrapped prose does: the entry under one was joined to it, and a column of them made one paragraph.
+    const left = ['# A', 'asn1Coding program 5', 'asn1Decoding program 7', 'asn1Parser program 5', 'ASN.1 schema 2', '# F', 'FDL, the GNU licence 24', 'Future developments 4'];
+    const right = ['# M', 'Main type asn1 node 4', 'Memory use and limits 9', '# P', 'Porting to other systems 1', 'Parsing a definitions file 3', '# S', 'Supported ASN.1 types 2'];
+    const index = await extractFile(await pdfOfIndex([left, right]));
+    // Each letter a heading, its entries a block of lines.
+    const letters = [...left, ...right].join('\n').split(/\n(?=# )/).map((group) => group.replace('\n', '\n\n'));
+    expect(index.text.replace(/(?: \.)+ /g, ' ')).toBe(letters.join('\n\n'));
+    const leaders = ['Ordering ................................ 2', 'Shipping ................................ 4', 'Returns ................................ 12', 'Warranty ............................... 15'];
+    const plain = ['Ordering 2', 'Shipping and delivery times for every country we ship to 4', 'Returns 12', 'Warranty claims and repairs for lamps bought before 2024 15', 'Gift cards 18'];
+    for (const entries of [leaders, plain]) {
+      const contents = await extractFile(await pdfOfLines([['Contents', '', ...entries]]));
+      expect(contents.text).toBe(`Contents\n\n${entries.join('\n')}`);
+    }
+    // Prose whose wrapped lines end in a number twice running is still prose.
+    const hours = ['The shop on Mill Lane opens at nine and shuts at 5', 'on weekdays, and on Saturdays it is open until 4', 'in the afternoon; it is closed on Sundays.'];
+    expect((await extractFile(await pdfOfLines([hours]))).text).toBe(hours.join(' '));
+  });
+
   it('reads a PDF page that is one table row by row, though its cells are as long as a column’s lines', async () => {
     const rooms = ['Kestrel meeting room', 'Heron meeting room', 'Osprey meeting room', 'Plover quiet room', 'Curlew quiet room'];
     const kits = ['Screen, camera, phone', 'Projector and speakers', 'Whiteboard and screen'];
