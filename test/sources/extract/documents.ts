@@ -219,10 +219,16 @@ export async function docxOf(outline: Outline): Promise<Uint8Array> {
         : []),
     ]),
   ];
-  const document = new Document({
-    numbering: { config: [{ reference: 'steps', levels: [{ level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START }] }] },
-    sections: [{ children }],
-  });
+  return docxOfBody(children);
+}
+
+/** A DOCX of these paragraphs and tables; its numbered lists are "steps", "1." and "a)" under it. */
+export async function docxOfBody(children: (Paragraph | Table)[]): Promise<Uint8Array> {
+  const levels = [
+    { level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START },
+    { level: 1, format: LevelFormat.LOWER_LETTER, text: '%2)', alignment: AlignmentType.START },
+  ];
+  const document = new Document({ numbering: { config: [{ reference: 'steps', levels }] }, sections: [{ children }] });
   return new Uint8Array(await Packer.toBuffer(document));
 }
 

@@ -1,10 +1,11 @@
+import { HeadingLevel, Paragraph, Table, TableCell, TableRow, VerticalMergeType } from 'docx';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
-import { docxOf, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines, pdfTableOfTwo } from './documents.js';
+import { docxOf, docxOfBody, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines, pdfTableOfTwo } from './documents.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -188,6 +189,44 @@ describe('extractFile', () => {
       title: 'Meeting rooms',
     });
     expect(extracted.text).toBe(STRUCTURED);
+  });
+
+  it('reads a DOCX’s merged cells into each row they span, and its nested lists indented under their items', async () => {
+    // A cell merged down over two rows stood in the first only: the second row's cells moved left, under the wrong headers ("Plan: 6 USD").
+    const cell = (text: string, options: Partial<ConstructorParameters<typeof TableCell>[0]> = {}) => new TableCell({ children: [new Paragraph(text)], ...options });
+    const row = (...cells: TableCell[]) => new TableRow({ children: cells });
+    const docx = await docxOfBody([
+      new Paragraph({ text: 'Plans', heading: HeadingLevel.HEADING_1 }),
+      new Paragraph({ text: 'Before you buy', bullet: { level: 0 } }),
+      new Paragraph({ text: 'Compare the plans', bullet: { level: 1 } }),
+      new Paragraph({ text: 'Pay', numbering: { reference: 'steps', level: 0 } }),
+      new Paragraph({ text: 'By card', numbering: { reference: 'steps', level: 1 } }),
+      new Table({
+        rows: [
+          row(cell('Plan'), cell('Region'), cell('Price')),
+          // Word's vertical merge, as a merged cell is saved.
+          row(cell('Basic', { verticalMerge: VerticalMergeType.RESTART }), cell('Europe'), cell('5 EUR')),
+          row(cell('', { verticalMerge: VerticalMergeType.CONTINUE }), cell('America'), cell('6 USD')),
+          row(cell('Pro'), cell('Europe', { rowSpan: 2 }), cell('15 EUR')),
+          row(cell('Team'), cell('40 EUR')),
+        ],
+      }),
+    ]);
+    expect((await extractFile(docx)).text).toBe(
+      [
+        '# Plans',
+        '- Before you buy\n  - Compare the plans',
+        '1. Pay\n  1. By card',
+        [
+          'Plan: Basic; Region: Europe; Price: 5 EUR',
+          'Plan: Basic; Region: America; Price: 6 USD',
+          'Plan: Pro; Region: Europe; Price: 15 EUR',
+          'Plan: Team; Region: Europe; Price: 40 EUR',
+        ].join('\n'),
+      ].join('\n\n'),
+    );
+    const html = '<table><tr><th>Store</th><th>Day</th><th>Hours</th></tr><tr><td rowspan="2">Oslo</td><td>Weekdays</td><td>9-17</td></tr><tr><td>Saturday</td><td>10-14</td></tr></table>';
+    expect((await extractFile(utf8(html))).text).toBe('Store: Oslo; Day: Weekdays; Hours: 9-17\nStore: Oslo; Day: Saturday; Hours: 10-14');
   });
 
   it('keeps an HTML page’s main content and drops its navigation, header, footer and scripts', async () => {
