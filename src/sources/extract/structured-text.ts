@@ -1,7 +1,8 @@
 // Writes an HTML element's content as the structured text the chunker reads (src/engine/structure.ts):
 // a heading is a Markdown heading on a line of its own, paragraphs are separated by a blank line,
 // each list item keeps its line (`- item`, `1. item`), and each table row becomes one line naming
-// its column headers (`Room: Kestrel; Floor: 3; Code: KES-4105`).
+// its column headers (`Room: Kestrel; Floor: 3; Code: KES-4105`), as each term of a description
+// list does its descriptions (`Weight: 2 kg`).
 
 /** The part of a DOM node this writer reads (linkedom's nodes have it). */
 export type DomNode = {
@@ -45,6 +46,9 @@ export function structuredText(root: DomNode): string {
     } else if (name === 'UL' || name === 'OL') {
       flush();
       blocks.push(listLines(node, 0).join('\n'));
+    } else if (name === 'DL') {
+      flush();
+      blocks.push(descriptionLines(node).join('\n'));
     } else if (name === 'TABLE') {
       flush();
       blocks.push(...tableBlocks(node));
@@ -112,7 +116,7 @@ function tableBlocks(table: DomNode): string[] {
   const head = sections.filter((section) => section.nodeName === 'THEAD').flatMap((section) => elementChildren(section, 'TR'));
   const rows = [...elementChildren(table, 'TR'), ...sections.filter((section) => section.nodeName !== 'THEAD').flatMap((section) => elementChildren(section, 'TR'))];
   if (!head.length && rows.length > 1 && rows.every(startsWithHeaderCell) && !isHeaderRow(rows[0] as DomNode)) {
-    return [...caption, cellGrid(rows, 0).map(labelledRowLine).filter(Boolean).join('\n')].filter(Boolean);
+    return [...caption, cellGrid(rows, 0).map(labelledLine).filter(Boolean).join('\n')].filter(Boolean);
   }
   // The header row: the head's last row, else (header cells or not, as in most word-processor
   // tables) the first row.
@@ -139,10 +143,37 @@ function isHeaderRow(row: DomNode): boolean {
   return elementChildren(row, 'TD', 'TH').every((cell) => cell.nodeName === 'TH');
 }
 
-/** A row of a table whose rows are labelled by their first cell ("Weight | 2 kg"): `Weight: 2 kg`. */
-function labelledRowLine([label = '', ...values]: string[]): string {
+/**
+ * A label and its values on a line: a row of a table whose rows are labelled by their first cell
+ * ("Weight | 2 kg"), a description list's term and descriptions: `Weight: 2 kg`, `Colours: red;
+ * blue`. A label ending in its own stop (a question) is followed by its values without a colon.
+ */
+function labelledLine([label = '', ...values]: string[]): string {
   const value = values.filter(Boolean).join('; ');
-  return label && value ? `${label}: ${value}` : label || value;
+  if (!label || !value) return label || value;
+  return /[.:?!]$/.test(label) ? `${label} ${value}` : `${label}: ${value}`;
+}
+
+/** A description list's lines: each group of terms (`Size, Dimensions`) and their descriptions, a line. */
+function descriptionLines(list: DomNode): string[] {
+  const lines: string[] = [];
+  let terms: string[] = [];
+  let descriptions: string[] = [];
+  const close = () => {
+    lines.push(labelledLine([terms.filter(Boolean).join(', '), ...descriptions]));
+    [terms, descriptions] = [[], []];
+  };
+  // Groups may be wrapped in a <div> each, as HTML allows.
+  for (const entry of elementChildren(list, 'DT', 'DD', 'DIV').flatMap((child) => (child.nodeName === 'DIV' ? elementChildren(child, 'DT', 'DD') : [child]))) {
+    const text = oneLine(structuredText(entry));
+    if (entry.nodeName === 'DD') descriptions.push(text);
+    else {
+      if (descriptions.length) close();
+      terms.push(text);
+    }
+  }
+  close();
+  return lines.filter(Boolean);
 }
 
 /**

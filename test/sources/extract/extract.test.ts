@@ -305,6 +305,18 @@ describe('extractFile', () => {
     expect((await extractFile(utf8(html))).text).toBe('Weight: 2 kg\nColours: red; blue');
   });
 
+  it('reads an HTML description list a term a line, naming its descriptions', async () => {
+    // Each term and description was a paragraph of its own: "2 kg" stood apart from "Weight".
+    const html = [
+      '<h2>Arco floor lamp</h2><dl><dt>Weight</dt><dd>2 kg</dd><dt>Colours</dt><dd>Brass</dd><dd>Black</dd>',
+      '<div><dt>Bulb</dt><dt>Lamp</dt><dd><p>E27, 8 W LED.</p><p>Sold separately.</p></dd></div>',
+      '<dt>Can I dim it?</dt><dd>Yes, with any LED dimmer.</dd></dl>',
+    ].join('');
+    expect((await extractFile(utf8(html))).text).toBe(
+      ['## Arco floor lamp', '', 'Weight: 2 kg', 'Colours: Brass; Black', 'Bulb, Lamp: E27, 8 W LED. Sold separately.', 'Can I dim it? Yes, with any LED dimmer.'].join('\n'),
+    );
+  });
+
   it('reads text that is not UTF-8: Windows-1252, or the charset an HTML page declares', async () => {
     const latin = new Uint8Array([...utf8('Caf'), 0xe9, ...utf8(' cr'), 0xe8, ...utf8('me costs 5 '), 0x80, ...utf8('.')]);
     expect(await extractFile(latin)).toMatchObject({ kind: 'text', text: 'Café crème costs 5 €.' });
