@@ -300,6 +300,12 @@ describe('extractFile', () => {
     expect(extracted).toMatchObject({ kind: 'markdown', title: 'Room guide', text: '## Rooms\n\nEach room has a screen.' });
   });
 
+  it('drops Markdown’s TOML front matter as its YAML one', async () => {
+    // Hugo's pages open with TOML between +++ lines: it was read as the text's first paragraph.
+    const extracted = await extractFile(utf8('+++\ntitle = "Room guide"\ndraft = false\n+++\n\n## Rooms\n\nEach room has a screen.\n'));
+    expect(extracted).toMatchObject({ kind: 'markdown', title: 'Room guide', text: '## Rooms\n\nEach room has a screen.' });
+  });
+
   it('reads a table whose rows are labelled by a header cell as label: values', async () => {
     const html = '<table><tr><th>Weight</th><td>2 kg</td></tr><tr><th>Colours</th><td>red</td><td>blue</td></tr></table>';
     expect((await extractFile(utf8(html))).text).toBe('Weight: 2 kg\nColours: red; blue');
