@@ -17,7 +17,8 @@ import { firstHeading } from './structured-text.js';
 // an index or a table of contents (pdf-entries.ts). A page in two columns
 // is read a column at a time (pdf-columns.ts), and a table of two columns whose cells wrap their
 // text a row a line (pdf-table.ts).
-// Running headers and footers are dropped, and a page number at the top or bottom of any page.
+// Running headers and footers are dropped, a line at a time, and a page number at the top or
+// bottom of any page.
 
 /**
  * A line of text, from its baseline `y` down to its last one's, `bottom` (a table row's cells may
@@ -148,7 +149,7 @@ function tableRowLine(cells: TableRow): Line {
 
 /** All pages' lines as structured text: headings by size, paragraphs by spacing, wrapped lines joined. */
 function writeLines(allPages: Line[][]): string {
-  const pages = withoutFurniture(allPages).map(withoutPageNumber);
+  const pages = withoutFurniture(allPages);
   const lines = pages.flat();
   const body = bodySize(lines);
   const headingSizes = [...new Set(lines.filter((line) => isHeading(line, body)).map((line) => Math.round(line.size)))].sort((a, b) => b - a);
@@ -192,19 +193,45 @@ function writeLines(allPages: Line[][]): string {
   return blocks.join('\n\n');
 }
 
+/** Lines at a page's top or at its bottom that a running header or footer takes at most. */
+const MAX_RUNNING_LINES = 3;
+
 /**
- * The pages without their running headers and footers: a page's first or last line that recurs,
- * its numbers aside ("Page 3 of 9", a lone "3"), at the edge of at least half of three or more pages.
+ * The pages without their running headers and footers, peeled from a page's edges a line at a
+ * time (a header may be two lines): a page's first or last line that recurs at the edge of half
+ * the pages, and of two at least, as it is or, in a PDF of three pages or more, but for a number
+ * that counts the pages ("Page 3 of 9", a lone "3"; a table's rows, whose numbers do not, stay).
+ * Under a running line, a row of cells (a table's header, repeated atop each page) is no running
+ * line unless it numbers the page. A page number at a page's top or bottom goes too, whatever the
+ * page count.
  */
 function withoutFurniture(pages: Line[][]): Line[][] {
-  if (pages.length < 3) return pages;
-  const key = (line: Line) => line.text.replace(/\d+/g, '#');
+  let kept = pages.map(withoutPageNumber);
+  for (let depth = 0; depth < MAX_RUNNING_LINES && pages.length >= 2; depth += 1) {
+    const peeled = withoutRecurringEdges(kept, (line, page) => [
+      ...(depth > 0 && line.columns ? [] : [line.text]),
+      ...(pages.length >= 3 ? pageCountingKeys(line.text, page) : []),
+    ]).map(withoutPageNumber);
+    if (peeled.every((page, index) => page.length === kept[index]?.length)) break;
+    kept = peeled;
+  }
+  return kept;
+}
+
+/** For each number in a line, the line with that number as `#`, and how far the number is from the page's index: the same on every page for a page number. */
+function pageCountingKeys(text: string, page: number): string[] {
+  return [...text.matchAll(/\d{1,4}/g)].map(({ 0: number, index }) => `${text.slice(0, index)}#${text.slice(index + number.length)}@${Number(number) - page}`);
+}
+
+/** The pages without the first or last lines one of whose keys recurs at the edge of half of them, and of two at least. */
+function withoutRecurringEdges(pages: Line[][], keys: (line: Line, page: number) => string[]): Line[][] {
   const atEdge = (page: Line[], index: number) => index === 0 || index === page.length - 1;
   const counts = new Map<string, number>();
-  for (const page of pages) {
-    for (const edgeKey of new Set(page.filter((_, index) => atEdge(page, index)).map(key))) counts.set(edgeKey, (counts.get(edgeKey) ?? 0) + 1);
+  for (const [number, page] of pages.entries()) {
+    for (const key of new Set(page.filter((_, index) => atEdge(page, index)).flatMap((line) => keys(line, number)))) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return pages.map((page) => page.filter((line, index) => !(atEdge(page, index) && (counts.get(key(line)) ?? 0) >= pages.length / 2)));
+  const recurring = (line: Line, page: number) => keys(line, page).some((key) => (counts.get(key) ?? 0) >= Math.max(2, pages.length / 2));
+  return pages.map((page, number) => page.filter((line, index) => !(atEdge(page, index) && recurring(line, number))));
 }
 
 /**

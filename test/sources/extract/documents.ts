@@ -53,11 +53,11 @@ export const MEETING_ROOMS: Outline = {
 type PdfOptions = {
   userPassword?: string;
   textless?: boolean;
-  /** A line at the top and one at the bottom of every page, of its number (from 1) and the page count. */
-  running?: { header?: RunningLine; footer?: RunningLine };
+  /** Lines at the top and at the bottom of every page, of its number (from 1) and the page count. */
+  running?: { header?: RunningLines; footer?: RunningLines };
 };
 
-type RunningLine = (page: number, count: number) => string;
+type RunningLines = (page: number, count: number) => string | string[];
 
 export function pdfOf(outline: Outline, options: PdfOptions = {}): Promise<Uint8Array> {
   const pdf = new PDFDocument({
@@ -171,16 +171,20 @@ function pdfRunningLines(pdf: PDFKit.PDFDocument, { header, footer }: NonNullabl
     // Inside the margins, where a page's own text never goes.
     pdf.page.margins.bottom = 0;
     pdf.font('Helvetica').fontSize(9);
-    if (header) pdf.text(header(index + 1, count), 72, 30, { lineBreak: false });
-    if (footer) pdf.text(footer(index + 1, count), 72, pdf.page.height - 40, { lineBreak: false });
+    const [above, below] = [header, footer].map((lines) => [lines?.(index + 1, count) ?? []].flat());
+    above?.forEach((line, at) => pdf.text(line, 72, 30 + at * 11, { lineBreak: false }));
+    below?.forEach((line, at, all) => pdf.text(line, 72, pdf.page.height - 40 - (all.length - 1 - at) * 11, { lineBreak: false }));
   }
 }
 
-/** A table as a PDF has one: text set in columns, nothing more. */
+/** A table as a PDF has one: text set in columns, nothing more; its header row repeated atop each page it goes on to. */
 function pdfTable(pdf: PDFKit.PDFDocument, { headers, rows }: NonNullable<Section['table']>): void {
   pdf.moveDown(0.5);
-  for (const row of [headers, ...rows]) {
-    if (pdf.y > pdf.page.height - 100) pdf.addPage();
+  for (const [index, row] of [headers, ...rows].entries()) {
+    if (pdf.y > pdf.page.height - 100) {
+      pdf.addPage();
+      if (index > 0) pdfTable(pdf, { headers, rows: [] });
+    }
     const y = pdf.y;
     row.forEach((cell, column) => pdf.text(cell, 72 + column * 130, y, { width: 120, lineBreak: false }));
     pdf.x = 72;

@@ -164,6 +164,31 @@ describe('extractFile', () => {
     expect(extracted.text.split('\n\n').slice(0, 3)).toEqual(['# Meeting rooms', '## Booking', BOOKING[4]]);
   });
 
+  it('drops a PDF’s running headers and footers of two lines, and those of a PDF of two pages', async () => {
+    // Only each one's line at the page's very edge went: 'Version 4, March 2026' stood on every page, and a two-page PDF kept its header twice.
+    const running = {
+      header: () => ['Acme staff handbook', 'Version 4, March 2026'],
+      footer: (page: number, count: number) => ['Acme Ltd, 4 Mill Lane, Leeds', `Page ${page} of ${count}`],
+    };
+    for (const times of [12, 4]) {
+      const outline = { ...MEETING_ROOMS, sections: Array.from({ length: times }, () => MEETING_ROOMS.sections).flat() };
+      const extracted = await extractFile(await pdfOf(outline, { running }));
+      expect(extracted.text).not.toMatch(/Acme|Version 4|Page \d/);
+      expect(extracted.text.match(/^Kestrel 3 KES-4105$/gm)).toHaveLength(times);
+      expect(extracted.text.split('\n\n').slice(0, 3)).toEqual(['# Meeting rooms', '## Booking', BOOKING[4]]);
+    }
+  });
+
+  it('keeps a long PDF table’s rows at the foot of its pages, and its header row repeated atop each under the running header', async () => {
+    // Each page's last row, "Room 30 5 R-1029", was taken for a running footer, its numbers aside.
+    const rows = Array.from({ length: 90 }, (_, k) => [`Room ${k + 1}`, String((k % 5) + 1), `R-${1000 + k}`]);
+    const outline = { title: 'Rooms', sections: [{ heading: 'All rooms', paragraphs: [], bullets: [], steps: [], table: { headers: ['Room', 'Floor', 'Code'], rows } }] };
+    const extracted = await extractFile(await pdfOf(outline, { running: { header: () => 'Acme staff handbook' } }));
+    expect(extracted.text).not.toContain('Acme');
+    expect(extracted.text.match(/^Room Floor Code$/gm)?.length).toBeGreaterThan(2);
+    expect(extracted.text.match(/^Room \d+ \d R-\d+$/gm)).toHaveLength(90);
+  });
+
   it.each([
     ['Page 1 of 1', 'footer'],
     ['1 / 1', 'footer'],
