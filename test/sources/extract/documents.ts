@@ -226,13 +226,13 @@ export async function docxOf(outline: Outline): Promise<Uint8Array> {
   return docxOfBody(children);
 }
 
-/** A DOCX of these paragraphs and tables; its numbered lists are "steps", "1." and "a)" under it. */
-export async function docxOfBody(children: (Paragraph | Table)[]): Promise<Uint8Array> {
+/** A DOCX of these paragraphs and tables, and footnotes by number; its numbered lists are "steps", "1." and "a)" under it. */
+export async function docxOfBody(children: (Paragraph | Table)[], footnotes: Record<number, { children: Paragraph[] }> = {}): Promise<Uint8Array> {
   const levels = [
     { level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START },
     { level: 1, format: LevelFormat.LOWER_LETTER, text: '%2)', alignment: AlignmentType.START },
   ];
-  const document = new Document({ numbering: { config: [{ reference: 'steps', levels }] }, sections: [{ children }] });
+  const document = new Document({ numbering: { config: [{ reference: 'steps', levels }] }, footnotes, sections: [{ children }] });
   return new Uint8Array(await Packer.toBuffer(document));
 }
 

@@ -1,4 +1,4 @@
-import { HeadingLevel, Paragraph, Table, TableCell, TableRow, VerticalMergeType } from 'docx';
+import { FootnoteReferenceRun, HeadingLevel, Paragraph, Table, TableCell, TableRow, TextRun, VerticalMergeType } from 'docx';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -252,6 +252,13 @@ describe('extractFile', () => {
     );
     const html = '<table><tr><th>Store</th><th>Day</th><th>Hours</th></tr><tr><td rowspan="2">Oslo</td><td>Weekdays</td><td>9-17</td></tr><tr><td>Saturday</td><td>10-14</td></tr></table>';
     expect((await extractFile(utf8(html))).text).toBe('Store: Oslo; Day: Weekdays; Hours: 9-17\nStore: Oslo; Day: Saturday; Hours: 10-14');
+  });
+
+  it('reads a DOCX’s footnotes as a numbered list at its end, without their links back', async () => {
+    // Each footnote ended in the arrow linking back to its reference: "1. Prices include VAT. ↑".
+    const paragraph = new Paragraph({ children: [new TextRun('A lamp costs 40 EUR'), new FootnoteReferenceRun(1), new TextRun('.')] });
+    const docx = await docxOfBody([paragraph], { 1: { children: [new Paragraph('Prices include VAT.')] } });
+    expect((await extractFile(docx)).text).toBe('A lamp costs 40 EUR[1].\n\n1. Prices include VAT.');
   });
 
   it('keeps an HTML page’s main content and drops its navigation, header, footer and scripts', async () => {
