@@ -10,7 +10,8 @@ import { tableRows, type TableRow } from './pdf-table.js';
 // number) and a tall space (a footer under them) end a band of columns: the page is read band by
 // band, each band left column first, from its first line with text on both sides (a running
 // header above it, on one side, is read before). A band that is a table of two columns whose
-// cells wrap their text (pdf-table.ts) is read a row at a time instead, prose beside it or not.
+// cells wrap their text (pdf-table.ts) is read a row at a time instead, whether its sides read as
+// columns of prose or not (a column of short labels), its gutter found anywhere across the text.
 
 /** The gutter's middle lies within this share of the text's width either side of its centre. */
 const GUTTER_SPREAD = 0.25;
@@ -84,8 +85,9 @@ function runOf(side: Placed[]): Run {
 
 /**
  * Where the gutter of a page in two columns is: the x, within `spread` of the text's width of its
- * centre, that fewest rows cover, when no more than MAX_CROSSING of them do, and those that leave it free stay further
- * apart there than cells (CELL_GAP); and whether both sides hold columns of prose.
+ * centre, that fewest rows cover, when no more than MAX_CROSSING of them do, and those that leave
+ * it free stay further apart there than cells (CELL_GAP); and whether both sides hold columns of
+ * prose.
  */
 function gutterOf(rows: Placed[][], parts: Map<Placed[], Part[]>, spread: number): { gutter: number; prose: boolean } | undefined {
   const gutter = leastCovered([...parts.values()].flat(), spread);

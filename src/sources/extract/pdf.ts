@@ -14,11 +14,10 @@ import { firstHeading } from './structured-text.js';
 // spacing starts a paragraph, and a line set larger than the body text is a heading, its level by
 // its size. A line that runs to the right margin, or stops short of it because the next line's
 // first word would not fit, continues on the next, as wrapped prose does, unless it is an entry of
-// an index or a table of contents (pdf-entries.ts). A page in two columns
-// is read a column at a time (pdf-columns.ts), and a table of two columns whose cells wrap their
-// text a row a line (pdf-table.ts).
-// Running headers and footers are dropped, a line at a time, and a page number at the top or
-// bottom of any page.
+// an index or a table of contents (pdf-entries.ts). A page in two columns is read a column at a
+// time (pdf-columns.ts), and a table of two columns whose cells wrap their text a row a line
+// (pdf-table.ts). Running headers and footers are dropped, a line at a time, and a page number at
+// the top or bottom of any page.
 
 /**
  * A line of text, from its baseline `y` down to its last one's, `bottom` (a table row's cells may
