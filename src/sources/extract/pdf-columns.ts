@@ -9,14 +9,12 @@ import { tableRows, type TableRow } from './pdf-table.js';
 // page without such a gap. A line across the gutter (a title over both columns, a centred page
 // number) and a tall space (a footer under them) end a band of columns: the page is read band by
 // band, each band left column first, from its first line with text on both sides (a running
-// header above it, on one side, is read before). A band that is a table of two columns whose
-// cells wrap their text (pdf-table.ts) is read a row at a time instead, whether its sides read as
-// columns of prose or not (a column of short labels), its gutter found anywhere across the text.
+// header above it, on one side, is read before). A table of two columns whose cells wrap their
+// text (pdf-table.ts) is read a row at a time: a band of such a page, or, on a page that is not
+// in columns, rows whose cells stand apart at one gutter, with prose above or below them.
 
 /** The gutter's middle lies within this share of the text's width either side of its centre. */
 const GUTTER_SPREAD = 0.25;
-/** A table's gutter may lie anywhere across it: a column of short labels beside one of long cells. */
-const TABLE_GUTTER_SPREAD = 0.5;
 /** At most this share of a page's lines cross the gutter. */
 const MAX_CROSSING = 1 / 3;
 /** Lines each column holds at least. */
@@ -40,22 +38,19 @@ export type Run = { rows: Placed[][]; margin?: number } | { table: TableRow[] };
  */
 export function columnRuns(rows: Placed[][]): Run[] | undefined {
   const parts = new Map(rows.map((row) => [row, partsOf(row)]));
-  const middle = gutterOf(rows, parts, GUTTER_SPREAD);
-  const prose = middle?.prose ?? false;
-  const gutter = prose ? middle?.gutter : gutterOf(rows, parts, TABLE_GUTTER_SPREAD)?.gutter;
-  if (gutter === undefined) return undefined;
+  const columns = gutterOf(rows, parts);
+  return columns?.prose ? proseRuns(rows, parts, columns.gutter) : tableRuns(rows, parts);
+}
+
+/** A page in two columns of prose, band by band, each a column at a time (or a row at a time, a table). */
+function proseRuns(rows: Placed[][], parts: Map<Placed[], Part[]>, gutter: number): Run[] {
   const crosses = (row: Placed[]) => !isFree(parts.get(row) ?? [], gutter);
   const runs: Run[] = [];
-  let tables = 0;
   let band: [Placed[], Placed[]] = [[], []];
   const flush = () => {
-    const table = tableRows(...band);
-    if (table) {
-      runs.push({ table });
-      tables += 1;
-    } else if (prose) {
-      for (const side of band) if (side.length > 0) runs.push(runOf(side));
-    } else if (band.flat().length > 0) runs.push({ rows: rowsOf(band.flat()) });
+    const table = tableRows(...band, { amidProse: true });
+    if (table) runs.push({ table });
+    else for (const side of band) if (side.length > 0) runs.push(runOf(side));
     band = [[], []];
   };
   let above: Placed[] | undefined;
@@ -63,8 +58,7 @@ export function columnRuns(rows: Placed[][]): Run[] | undefined {
   let started = false;
   for (const row of rows) {
     const across = crosses(row);
-    const apart = above !== undefined && (above[0]?.y ?? 0) - (row[0]?.y ?? 0) > BAND_GAP * Math.max(rowSize(above), rowSize(row));
-    if (apart || across) {
+    if ((above && apart(above, row)) || across) {
       flush();
       started = false;
     }
@@ -76,21 +70,63 @@ export function columnRuns(rows: Placed[][]): Run[] | undefined {
     above = row;
   }
   flush();
-  return prose || tables > 0 ? runs : undefined;
+  return runs;
 }
+
+/**
+ * A page's rows, a table of two columns at a time where it has one, else a row at a time;
+ * undefined without such a table.
+ */
+function tableRuns(rows: Placed[][], parts: Map<Placed[], Part[]>): Run[] | undefined {
+  const runs: Run[] = [];
+  let tables = 0;
+  for (let start = 0; start < rows.length; ) {
+    const table = tableFrom(rows, parts, start);
+    runs.push(table ? { table: table.rows } : { rows: rows.slice(start, start + 1) });
+    tables += table ? 1 : 0;
+    start = table?.end ?? start + 1;
+  }
+  return tables > 0 ? runs : undefined;
+}
+
+/**
+ * The table of two columns that starts at rows[start], and the index of the row after it: its
+ * gutter lies where that row's second part starts, and its rows are those under it that leave the gutter
+ * free, less those at its end (a short line of prose under it) that would keep it from being one.
+ */
+function tableFrom(rows: Placed[][], parts: Map<Placed[], Part[]>, start: number): { rows: TableRow[]; end: number } | undefined {
+  const [left, right, ...more] = parts.get(rows[start] ?? []) ?? [];
+  if (!left || !right || more.length > 0) return undefined;
+  // Where its right column starts: the left column's longer cells may reach past the first row's.
+  const gutter = right.from;
+  let end = start + 1;
+  for (let row = rows[end]; row && isFree(parts.get(row) ?? [], gutter) && !apart(rows[end - 1] ?? row, row); row = rows[end]) end += 1;
+  for (; end > start + 1; end -= 1) {
+    const items = rows.slice(start, end).flat();
+    const table = tableRows(
+      items.filter(({ x }) => x < gutter),
+      items.filter(({ x }) => x >= gutter),
+      { amidProse: false },
+    );
+    if (table) return { rows: table, end };
+  }
+  return undefined;
+}
+
+/** Whether two rows, one above the other, are further apart than a band's rows are. */
+const apart = (above: Placed[], row: Placed[]): boolean => (above[0]?.y ?? 0) - (row[0]?.y ?? 0) > BAND_GAP * Math.max(rowSize(above), rowSize(row));
 
 function runOf(side: Placed[]): Run {
   return { rows: rowsOf(side), margin: greatest(side.map(rightOf)) };
 }
 
 /**
- * Where the gutter of a page in two columns is: the x, within `spread` of the text's width of its
- * centre, that fewest rows cover, when no more than MAX_CROSSING of them do, and those that leave
- * it free stay further apart there than cells (CELL_GAP); and whether both sides hold columns of
- * prose.
+ * Where the gutter of a page in two columns is: the x in the middle of the text that fewest rows
+ * cover, when no more than MAX_CROSSING of them do, and those that leave it free stay further
+ * apart there than cells (CELL_GAP); and whether both sides hold columns of prose.
  */
-function gutterOf(rows: Placed[][], parts: Map<Placed[], Part[]>, spread: number): { gutter: number; prose: boolean } | undefined {
-  const gutter = leastCovered([...parts.values()].flat(), spread);
+function gutterOf(rows: Placed[][], parts: Map<Placed[], Part[]>): { gutter: number; prose: boolean } | undefined {
+  const gutter = leastCovered([...parts.values()].flat());
   if (gutter === undefined) return undefined;
   const free = [...parts.values()].filter((row) => isFree(row, gutter));
   if (free.length < rows.length * (1 - MAX_CROSSING)) return undefined;
@@ -123,12 +159,12 @@ function partsOf(row: Placed[]): Part[] {
   return parts;
 }
 
-/** The x, within `spread` of the text's width of its centre, that the fewest parts cover (the widest such stretch's middle). */
-function leastCovered(parts: Part[], spread: number): number | undefined {
+/** The x, within GUTTER_SPREAD of the text's centre, that the fewest parts cover (the widest such stretch's middle). */
+function leastCovered(parts: Part[]): number | undefined {
   if (parts.length === 0) return undefined;
   const start = least(parts.map(({ from }) => from));
   const width = greatest(parts.map(({ to }) => to)) - start;
-  const [low, high] = [start + width * (0.5 - spread), start + width * (0.5 + spread)];
+  const [low, high] = [start + width * (0.5 - GUTTER_SPREAD), start + width * (0.5 + GUTTER_SPREAD)];
   const edges = parts.flatMap(({ from, to }) => [{ x: from, step: 1 }, { x: to, step: -1 }]).sort((a, b) => a.x - b.x || a.step - b.step);
   let best: { covered: number; from: number; to: number } | undefined;
   let covered = 0;

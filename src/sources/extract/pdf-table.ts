@@ -2,10 +2,10 @@ import { PARAGRAPH_GAP, rowsOf, rowSize, type Placed } from './pdf-rows.js';
 
 // Two columns side by side are a table, not running text, where their cells start at one
 // baseline: every paragraph of either side starts beside one of the other side's, in three rows
-// at least, and in some row but the last the two cells end on different lines. Two columns of
-// prose whose paragraphs happened to start beside each other, spaced alike, would end them alike
-// too (the last row aside: a page's text may stop anywhere in its right column). A table is read
-// a row a line, so a row's two cells are never read apart.
+// at least. Amid columns of prose, in some row but the last the two cells must end on different
+// lines too: two columns of prose whose paragraphs happened to start beside each other, spaced
+// alike, would end them alike (the last row aside: a page's text may stop anywhere in its right
+// column). A table is read a row a line, so a row's two cells are never read apart.
 
 /** Rows a table has at least (a header and two more). */
 const MIN_ROWS = 3;
@@ -14,7 +14,7 @@ const MIN_ROWS = 3;
 export type TableRow = Placed[][][];
 
 /** The rows of the table two sides of a gutter make; undefined unless they make one. */
-export function tableRows(left: Placed[], right: Placed[]): TableRow[] | undefined {
+export function tableRows(left: Placed[], right: Placed[], { amidProse }: { amidProse: boolean }): TableRow[] | undefined {
   const sides = [rowsOf(left), rowsOf(right)];
   const [leftStarts = [], rightStarts = []] = sides.map(paragraphStarts);
   if (leftStarts.length < MIN_ROWS || leftStarts.length !== rightStarts.length) return undefined;
@@ -22,7 +22,7 @@ export function tableRows(left: Placed[], right: Placed[]): TableRow[] | undefin
   const tops = leftStarts.map(({ y }) => y);
   const rows = tops.map((top, index) => sides.map((lines) => lines.filter((line) => within(line, top, tops[index + 1]))));
   const endApart = rows.slice(0, -1).some(([leftCell = [], rightCell = []]) => leftCell.length !== rightCell.length);
-  return endApart ? rows : undefined;
+  return endApart || !amidProse ? rows : undefined;
 }
 
 /** A side's first line and each line further below the one before than a paragraph's gap. */

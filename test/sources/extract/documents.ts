@@ -147,19 +147,22 @@ export function pdfOfIndex(columns: [string[], string[]]): Promise<Uint8Array> {
 }
 
 /**
- * A PDF page that is one table of two columns, `widths` wide, whose cells wrap their text within
- * them, as a word processor's table does: each row starts under the taller cell of the row before.
+ * A PDF page that is a table of two columns, `widths` wide, whose cells wrap their text within
+ * them, as a word processor's table does: each row starts under the taller cell of the row
+ * before. Given `prose`, a paragraph across the page stands above the table and one below it.
  */
-export function pdfTableOfTwo(rows: [string, string][], widths: [number, number] = [220, 220]): Promise<Uint8Array> {
+export function pdfTableOfTwo(rows: [string, string][], widths: [number, number] = [220, 220], prose?: [string, string]): Promise<Uint8Array> {
   const pdf = new PDFDocument({ pdfVersion: '1.3' });
   const done = collect(pdf);
-  let y = 72;
+  const paragraph = (text: string, top: number) => pdf.font('Helvetica').fontSize(10).text(text, 72, top, { width: widths[0] + widths[1] + 20 }).y + 12;
+  let y = prose ? paragraph(prose[0], 72) : 72;
   for (const [index, row] of rows.entries()) {
     pdf.font(index === 0 ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
     const heights = row.map((cell, column) => pdf.heightOfString(cell, { width: widths[column] }));
     row.forEach((cell, column) => pdf.text(cell, 72 + (column === 0 ? 0 : widths[0] + 20), y, { width: widths[column] }));
     y += Math.max(...heights) + 8;
   }
+  if (prose) paragraph(prose[1], y + 4);
   pdf.end();
   return done;
 }

@@ -153,6 +153,19 @@ describe('extractFile', () => {
     const topics = rows.map(([, answer], index): [string, string] => [labels[index] ?? '', answer]);
     const beside = await extractFile(await pdfTableOfTwo(topics, [90, 350]));
     expect(beside.text).toBe(topics.map((row) => row.join(' ')).join('\n'));
+    // Amid prose, which crosses the gutter (so the page is not in columns), and with the cells of every row as tall as each other.
+    const prose: [string, string] = [
+      'Lumen & Co replaces, repairs or refunds what goes wrong with an order, as the table below sets out for each case. Write to us first, with your order number, and keep the lamp and its box until we answer. We answer every message within two working days, and most within the hour.',
+      'Anything the table does not cover is settled by our customer service team within five working days of your first message to them. If you are not content with the outcome, you may ask for the matter to be looked at again by the head of the team, who answers within ten days.',
+    ];
+    const even: [string, string][] = [
+      ['Case', 'Remedy'],
+      ['A parcel that arrives damaged, or with a part missing', 'A replacement within three working days, at no cost to you, and we collect the parcel.'],
+      ['A lamp that fails within the two years of its warranty', 'A repair or, where none is possible, the same model anew, sent within the week.'],
+      ['An order you no longer want, sent back in its box', 'A refund of the price once it reaches us, to the card you paid with, in thirty days.'],
+    ];
+    const amid = await extractFile(await pdfTableOfTwo(even, [170, 270], prose));
+    expect(amid.text).toBe([prose[0], even.map((row) => row.join(' ')).join('\n'), prose[1]].join('\n\n'));
   });
 
   it('drops a PDF’s running headers and footers', async () => {
