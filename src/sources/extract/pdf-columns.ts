@@ -25,6 +25,8 @@ const MIN_COLUMN_CHARS = 20;
 const MAX_CELLED = 1 / 4;
 /** Rows further apart than this many font sizes are in different bands. */
 const BAND_GAP = 3;
+/** Rows at most under a table, left of its gutter or right of it, before the prose that crosses it (each tried, a page may have hundreds). */
+const MAX_TRAILING_ROWS = 3;
 
 /**
  * Lines to read one after the other, and the right edge of their column (none for a line across
@@ -92,7 +94,7 @@ function tableRuns(rows: Placed[][], parts: Map<Placed[], Part[]>): Run[] | unde
 /**
  * The table of two columns that starts at rows[start], and the index of the row after it: its
  * gutter lies where that row's second part starts, and its rows are those under it that leave the gutter
- * free, less those at its end (a short line of prose under it) that would keep it from being one.
+ * free, less a few at its end (a short line of prose under it) that would keep it from being one.
  */
 function tableFrom(rows: Placed[][], parts: Map<Placed[], Part[]>, start: number): { rows: TableRow[]; end: number } | undefined {
   const [left, right, ...more] = parts.get(rows[start] ?? []) ?? [];
@@ -101,7 +103,7 @@ function tableFrom(rows: Placed[][], parts: Map<Placed[], Part[]>, start: number
   const gutter = right.from;
   let end = start + 1;
   for (let row = rows[end]; row && isFree(parts.get(row) ?? [], gutter) && !apart(rows[end - 1] ?? row, row); row = rows[end]) end += 1;
-  for (; end > start + 1; end -= 1) {
+  for (const last = end; end > start + 1 && last - end <= MAX_TRAILING_ROWS; end -= 1) {
     const items = rows.slice(start, end).flat();
     const table = tableRows(
       items.filter(({ x }) => x < gutter),
