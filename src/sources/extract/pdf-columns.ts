@@ -1,4 +1,5 @@
 import { CELL_GAP, rightOf, rowsOf, rowSize, type Placed } from './pdf-rows.js';
+import { tableRows, type TableRow } from './pdf-table.js';
 
 // A page set in two columns is read a column at a time. PDF.js gives text where it stands, and
 // the rows of a page across both columns would join each line of the left column to the right
@@ -8,7 +9,9 @@ import { CELL_GAP, rightOf, rowsOf, rowSize, type Placed } from './pdf-rows.js';
 // page without such a gap. A line across the gutter (a title over both columns, a centred page
 // number) and a tall space (a footer under them) end a band of columns: the page is read band by
 // band, each band left column first, from its first line with text on both sides (a running
-// header above it, on one side, is read before).
+// header above it, on one side, is read before). A table of two columns whose cells wrap their
+// text (pdf-table.ts) is read a row at a time: a band of such a page, or, on a page that is not
+// in columns, rows whose cells stand apart at one gutter, with prose above or below them.
 
 /** The gutter's middle lies within this share of the text's width either side of its centre. */
 const GUTTER_SPREAD = 0.25;
@@ -22,20 +25,34 @@ const MIN_COLUMN_CHARS = 20;
 const MAX_CELLED = 1 / 4;
 /** Rows further apart than this many font sizes are in different bands. */
 const BAND_GAP = 3;
+/** Rows at most under a table, left of its gutter or right of it, before the prose that crosses it (each tried, a page may have hundreds). */
+const MAX_TRAILING_ROWS = 3;
 
-/** Lines to read one after the other, and the right edge of their column (none for a line across the page). */
-export type Run = { rows: Placed[][]; margin?: number };
+/**
+ * Lines to read one after the other, and the right edge of their column (none for a line across
+ * the page); or the rows of a table.
+ */
+export type Run = { rows: Placed[][]; margin?: number } | { table: TableRow[] };
 
-/** The page's rows in reading order, a column at a time; undefined unless the page is set in two columns. */
+/**
+ * The page's rows in reading order, a column at a time, a table of two columns a row at a time;
+ * undefined unless the page is set in two columns or holds such a table.
+ */
 export function columnRuns(rows: Placed[][]): Run[] | undefined {
   const parts = new Map(rows.map((row) => [row, partsOf(row)]));
-  const gutter = gutterOf(rows, parts);
-  if (gutter === undefined) return undefined;
+  const columns = gutterOf(rows, parts);
+  return columns?.prose ? proseRuns(rows, parts, columns.gutter) : tableRuns(rows, parts);
+}
+
+/** A page in two columns of prose, band by band, each a column at a time (or a row at a time, a table). */
+function proseRuns(rows: Placed[][], parts: Map<Placed[], Part[]>, gutter: number): Run[] {
   const crosses = (row: Placed[]) => !isFree(parts.get(row) ?? [], gutter);
   const runs: Run[] = [];
-  let band: Placed[][] = [[], []];
+  let band: [Placed[], Placed[]] = [[], []];
   const flush = () => {
-    for (const side of band) if (side.length > 0) runs.push(runOf(side));
+    const table = tableRows(...band, { amidProse: true });
+    if (table) runs.push({ table });
+    else for (const side of band) if (side.length > 0) runs.push(runOf(side));
     band = [[], []];
   };
   let above: Placed[] | undefined;
@@ -43,8 +60,7 @@ export function columnRuns(rows: Placed[][]): Run[] | undefined {
   let started = false;
   for (const row of rows) {
     const across = crosses(row);
-    const apart = above !== undefined && (above[0]?.y ?? 0) - (row[0]?.y ?? 0) > BAND_GAP * Math.max(rowSize(above), rowSize(row));
-    if (apart || across) {
+    if ((above && apart(above, row)) || across) {
       flush();
       started = false;
     }
@@ -59,16 +75,59 @@ export function columnRuns(rows: Placed[][]): Run[] | undefined {
   return runs;
 }
 
+/**
+ * A page's rows, a table of two columns at a time where it has one, else a row at a time;
+ * undefined without such a table.
+ */
+function tableRuns(rows: Placed[][], parts: Map<Placed[], Part[]>): Run[] | undefined {
+  const runs: Run[] = [];
+  let tables = 0;
+  for (let start = 0; start < rows.length; ) {
+    const table = tableFrom(rows, parts, start);
+    runs.push(table ? { table: table.rows } : { rows: rows.slice(start, start + 1) });
+    tables += table ? 1 : 0;
+    start = table?.end ?? start + 1;
+  }
+  return tables > 0 ? runs : undefined;
+}
+
+/**
+ * The table of two columns that starts at rows[start], and the index of the row after it: its
+ * gutter lies where that row's second part starts, and its rows are those under it that leave the gutter
+ * free, less a few at its end (a short line of prose under it) that would keep it from being one.
+ */
+function tableFrom(rows: Placed[][], parts: Map<Placed[], Part[]>, start: number): { rows: TableRow[]; end: number } | undefined {
+  const [left, right, ...more] = parts.get(rows[start] ?? []) ?? [];
+  if (!left || !right || more.length > 0) return undefined;
+  // Where its right column starts: the left column's longer cells may reach past the first row's.
+  const gutter = right.from;
+  let end = start + 1;
+  for (let row = rows[end]; row && isFree(parts.get(row) ?? [], gutter) && !apart(rows[end - 1] ?? row, row); row = rows[end]) end += 1;
+  for (const last = end; end > start + 1 && last - end <= MAX_TRAILING_ROWS; end -= 1) {
+    const items = rows.slice(start, end).flat();
+    const table = tableRows(
+      items.filter(({ x }) => x < gutter),
+      items.filter(({ x }) => x >= gutter),
+      { amidProse: false },
+    );
+    if (table) return { rows: table, end };
+  }
+  return undefined;
+}
+
+/** Whether two rows, one above the other, are further apart than a band's rows are. */
+const apart = (above: Placed[], row: Placed[]): boolean => (above[0]?.y ?? 0) - (row[0]?.y ?? 0) > BAND_GAP * Math.max(rowSize(above), rowSize(row));
+
 function runOf(side: Placed[]): Run {
   return { rows: rowsOf(side), margin: greatest(side.map(rightOf)) };
 }
 
 /**
  * Where the gutter of a page in two columns is: the x in the middle of the text that fewest rows
- * cover, when no more than MAX_CROSSING of them do, those that leave it free stay further apart
- * there than cells (CELL_GAP), and both sides hold columns of prose.
+ * cover, when no more than MAX_CROSSING of them do, and those that leave it free stay further
+ * apart there than cells (CELL_GAP); and whether both sides hold columns of prose.
  */
-function gutterOf(rows: Placed[][], parts: Map<Placed[], Part[]>): number | undefined {
+function gutterOf(rows: Placed[][], parts: Map<Placed[], Part[]>): { gutter: number; prose: boolean } | undefined {
   const gutter = leastCovered([...parts.values()].flat());
   if (gutter === undefined) return undefined;
   const free = [...parts.values()].filter((row) => isFree(row, gutter));
@@ -77,7 +136,7 @@ function gutterOf(rows: Placed[][], parts: Map<Placed[], Part[]>): number | unde
   const right = free.map((row) => row.filter(({ from }) => from >= gutter)).filter((side) => side.length > 0);
   const size = median(rows.flat().map((entry) => entry.size));
   const width = least(right.flat().map(({ from }) => from)) - greatest(left.flat().map(({ to }) => to));
-  return width > CELL_GAP * size && isColumn(left) && isColumn(right) ? gutter : undefined;
+  return width > CELL_GAP * size ? { gutter, prose: isColumn(left) && isColumn(right) } : undefined;
 }
 
 const isFree = (row: Part[], gutter: number) => row.every(({ from, to }) => to <= gutter || from >= gutter);

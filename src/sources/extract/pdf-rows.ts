@@ -6,6 +6,9 @@ import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 /** Text items further apart than this many font sizes are cells of a table row (or columns). */
 export const CELL_GAP = 1.5;
 
+/** A paragraph starts where lines are further apart than this many line heights. */
+export const PARAGRAPH_GAP = 1.6;
+
 /** A text item, its baseline's start (x, y) and its font size. */
 export type Placed = { item: TextItem; x: number; y: number; size: number };
 

@@ -4,22 +4,27 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFPageProxy, TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { damaged, ENCRYPTED_PDF, ExtractionError, NO_TEXT_LAYER, overfullPage } from './errors.js';
 import { columnRuns } from './pdf-columns.js';
-import { CELL_GAP, placed, rowsOf, rowSize, type Placed } from './pdf-rows.js';
+import { indexEntries } from './pdf-entries.js';
+import { CELL_GAP, PARAGRAPH_GAP, placed, rowsOf, rowSize, type Placed } from './pdf-rows.js';
+import type { TableRow } from './pdf-table.js';
 import { firstHeading } from './structured-text.js';
 
 // A PDF's text layer as structured text. A PDF has no structure, only text placed on pages: text
 // items at one height make a line (so a table row stays on one line), a wider gap than the line
 // spacing starts a paragraph, and a line set larger than the body text is a heading, its level by
 // its size. A line that runs to the right margin, or stops short of it because the next line's
-// first word would not fit, continues on the next, as wrapped prose does. A page in two columns
-// is read a column at a time (pdf-columns.ts).
-// Running headers and footers are dropped, and a page number at the top or bottom of any page.
+// first word would not fit, continues on the next, as wrapped prose does, unless it is an entry of
+// an index or a table of contents (pdf-entries.ts). A page in two columns is read a column at a
+// time (pdf-columns.ts), and a table of two columns whose cells wrap their text a row a line
+// (pdf-table.ts). Running headers and footers are dropped, a line at a time, and a page number at
+// the top or bottom of any page.
 
-/** A line of text; `margin` is the right edge of its column on a page in columns (else the page's is). */
-type Line = { text: string; y: number; size: number; left: number; right: number; columns: boolean; margin?: number };
+/**
+ * A line of text, from its baseline `y` down to its last one's, `bottom` (a table row's cells may
+ * wrap); `margin` is the right edge of its column on a page in columns (else the page's is).
+ */
+type Line = { text: string; y: number; bottom: number; size: number; left: number; right: number; columns: boolean; tableRow: boolean; margin?: number };
 
-/** A paragraph starts where lines are further apart than this many line heights. */
-const PARAGRAPH_GAP = 1.6;
 /** A line this much larger than the body text is a heading. */
 const HEADING_SCALE = 1.15;
 const MAX_HEADING_CHARS = 120;
@@ -100,7 +105,7 @@ function linesOf(items: TextItem[]): Line[] {
   const rows = rowsOf(placed(items));
   const runs = columnRuns(rows);
   if (!runs) return rows.map((row) => lineOf(row));
-  return runs.flatMap(({ rows: columnRows, margin }) => columnRows.map((row) => lineOf(row, margin)));
+  return runs.flatMap((run) => ('table' in run ? run.table.map(tableRowLine) : run.rows.map((row) => lineOf(row, run.margin))));
 }
 
 function lineOf(row: Placed[], margin?: number): Line {
@@ -116,15 +121,38 @@ function lineOf(row: Placed[], margin?: number): Line {
     text += item.str;
     end = x + item.width;
   }
-  return { text: text.replace(/\s+/g, ' ').trim(), y: row[0]?.y ?? 0, size, left: row[0]?.x ?? 0, right: end, columns, margin };
+  const y = row[0]?.y ?? 0;
+  return { text: text.replace(/\s+/g, ' ').trim(), y, bottom: y, size, left: row[0]?.x ?? 0, right: end, columns, tableRow: false, margin };
+}
+
+/** A table row as one line: each cell's lines joined as wrapped prose is, then the cells one after the other. */
+function tableRowLine(cells: TableRow): Line {
+  const cellLines = cells.map((cell) => cell.map((row) => lineOf(row)));
+  const lines = cellLines.flat();
+  const text = cellLines
+    .map((cell) => cell.reduce((cellText, { text: line }) => (cellText ? joined(cellText, line) : line), ''))
+    .filter(Boolean)
+    .join(' ');
+  const ys = lines.map(({ y }) => y);
+  return {
+    text,
+    y: Math.max(...ys),
+    bottom: Math.min(...ys),
+    size: Math.max(...lines.map(({ size }) => size)),
+    left: Math.min(...lines.map(({ left }) => left)),
+    right: Math.max(...lines.map(({ right }) => right)),
+    columns: true,
+    tableRow: true,
+  };
 }
 
 /** All pages' lines as structured text: headings by size, paragraphs by spacing, wrapped lines joined. */
 function writeLines(allPages: Line[][]): string {
-  const pages = withoutFurniture(allPages).map(withoutPageNumber);
+  const pages = withoutFurniture(allPages);
   const lines = pages.flat();
   const body = bodySize(lines);
   const headingSizes = [...new Set(lines.filter((line) => isHeading(line, body)).map((line) => Math.round(line.size)))].sort((a, b) => b - a);
+  const entries = indexEntries(lines, (line) => isHeading(line, body));
   const blocks: string[] = [];
   let paragraph: string[] = [];
   const flush = () => {
@@ -146,12 +174,15 @@ function writeLines(allPages: Line[][]): string {
       // A page's first line, or a column's (above the line before), goes on from the page or
       // column before where a sentence runs on over the break.
       const below = previous !== undefined && previous.y >= line.y;
+      // A table's rows, apart as far as their cells are tall, are one block as short rows are.
       const startsParagraph = below
-        ? isHeading(previous, body) || previous.y - line.y > PARAGRAPH_GAP * Math.max(line.size, previous.size)
+        ? !(previous.tableRow && line.tableRow) &&
+          (isHeading(previous, body) || previous.bottom - line.y > PARAGRAPH_GAP * Math.max(line.size, previous.size))
         : !(before && runsOn(before.line, line, before.margin));
       if (startsParagraph) flush();
       const last = paragraph.length - 1;
-      if (before && last >= 0 && wraps(before.line, line, before.margin)) paragraph[last] = joined(paragraph[last] ?? '', line.text);
+      const entry = entries.has(line) || (before !== undefined && entries.has(before.line));
+      if (before && last >= 0 && !entry && wraps(before.line, line, before.margin)) paragraph[last] = joined(paragraph[last] ?? '', line.text);
       else paragraph.push(line.text);
     }
     const lastLine = page.at(-1);
@@ -161,19 +192,45 @@ function writeLines(allPages: Line[][]): string {
   return blocks.join('\n\n');
 }
 
+/** Lines at a page's top or at its bottom that a running header or footer takes at most. */
+const MAX_RUNNING_LINES = 3;
+
 /**
- * The pages without their running headers and footers: a page's first or last line that recurs,
- * its numbers aside ("Page 3 of 9", a lone "3"), at the edge of at least half of three or more pages.
+ * The pages without their running headers and footers, peeled from a page's edges a line at a
+ * time (a header may be two lines): a page's first or last line that recurs at the edge of half
+ * the pages, and of two at least, as it is or, in a PDF of three pages or more, but for a number
+ * that counts the pages ("Page 3 of 9", a lone "3"; a table's rows, whose numbers do not, stay).
+ * Under a running line, a row of cells (a table's header, repeated atop each page) is no running
+ * line unless it numbers the page. A page number at a page's top or bottom goes too, whatever the
+ * page count.
  */
 function withoutFurniture(pages: Line[][]): Line[][] {
-  if (pages.length < 3) return pages;
-  const key = (line: Line) => line.text.replace(/\d+/g, '#');
+  let kept = pages.map(withoutPageNumber);
+  for (let depth = 0; depth < MAX_RUNNING_LINES && pages.length >= 2; depth += 1) {
+    const peeled = withoutRecurringEdges(kept, (line, page) => [
+      ...(depth > 0 && line.columns ? [] : [line.text]),
+      ...(pages.length >= 3 ? pageCountingKeys(line.text, page) : []),
+    ]).map(withoutPageNumber);
+    if (peeled.every((page, index) => page.length === kept[index]?.length)) break;
+    kept = peeled;
+  }
+  return kept;
+}
+
+/** For each number in a line, the line with that number as `#`, and how far the number is from the page's index: the same on every page for a page number. */
+function pageCountingKeys(text: string, page: number): string[] {
+  return [...text.matchAll(/\d{1,4}/g)].map(({ 0: number, index }) => `${text.slice(0, index)}#${text.slice(index + number.length)}@${Number(number) - page}`);
+}
+
+/** The pages without the first or last lines one of whose keys recurs at the edge of half of them, and of two at least. */
+function withoutRecurringEdges(pages: Line[][], keys: (line: Line, page: number) => string[]): Line[][] {
   const atEdge = (page: Line[], index: number) => index === 0 || index === page.length - 1;
   const counts = new Map<string, number>();
-  for (const page of pages) {
-    for (const edgeKey of new Set(page.filter((_, index) => atEdge(page, index)).map(key))) counts.set(edgeKey, (counts.get(edgeKey) ?? 0) + 1);
+  for (const [number, page] of pages.entries()) {
+    for (const key of new Set(page.filter((_, index) => atEdge(page, index)).flatMap((line) => keys(line, number)))) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return pages.map((page) => page.filter((line, index) => !(atEdge(page, index) && (counts.get(key(line)) ?? 0) >= pages.length / 2)));
+  const recurring = (line: Line, page: number) => keys(line, page).some((key) => (counts.get(key) ?? 0) >= Math.max(2, pages.length / 2));
+  return pages.map((page, number) => page.filter((line, index) => !(atEdge(page, index) && recurring(line, number))));
 }
 
 /**
@@ -198,7 +255,7 @@ function bodySize(lines: Line[]): number {
 }
 
 function isHeading(line: Line, body: number): boolean {
-  return Math.round(line.size) >= body * HEADING_SCALE && line.text.length <= MAX_HEADING_CHARS && /\p{L}/u.test(line.text);
+  return !line.tableRow && Math.round(line.size) >= body * HEADING_SCALE && line.text.length <= MAX_HEADING_CHARS && /\p{L}/u.test(line.text);
 }
 
 /**

@@ -1,7 +1,8 @@
 // Writes an HTML element's content as the structured text the chunker reads (src/engine/structure.ts):
 // a heading is a Markdown heading on a line of its own, paragraphs are separated by a blank line,
 // each list item keeps its line (`- item`, `1. item`), and each table row becomes one line naming
-// its column headers (`Room: Kestrel; Floor: 3; Code: KES-4105`).
+// its column headers (`Room: Kestrel; Floor: 3; Code: KES-4105`), as each term of a description
+// list does its descriptions (`Weight: 2 kg`).
 
 /** The part of a DOM node this writer reads (linkedom's nodes have it). */
 export type DomNode = {
@@ -45,6 +46,9 @@ export function structuredText(root: DomNode): string {
     } else if (name === 'UL' || name === 'OL') {
       flush();
       blocks.push(listLines(node, 0).join('\n'));
+    } else if (name === 'DL') {
+      flush();
+      blocks.push(descriptionLines(node).join('\n'));
     } else if (name === 'TABLE') {
       flush();
       blocks.push(...tableBlocks(node));
@@ -112,15 +116,15 @@ function tableBlocks(table: DomNode): string[] {
   const head = sections.filter((section) => section.nodeName === 'THEAD').flatMap((section) => elementChildren(section, 'TR'));
   const rows = [...elementChildren(table, 'TR'), ...sections.filter((section) => section.nodeName !== 'THEAD').flatMap((section) => elementChildren(section, 'TR'))];
   if (!head.length && rows.length > 1 && rows.every(startsWithHeaderCell) && !isHeaderRow(rows[0] as DomNode)) {
-    return [...caption, rows.map(labelledRowLine).filter(Boolean).join('\n')].filter(Boolean);
+    return [...caption, cellGrid(rows, 0).map(labelledLine).filter(Boolean).join('\n')].filter(Boolean);
   }
   // The header row: the head's last row, else (header cells or not, as in most word-processor
   // tables) the first row.
-  const headerRow = head.at(-1) ?? rows.shift();
-  const headers = headerRow ? cellTexts(headerRow, true) : [];
-  const lines = rows
-    .map((row) =>
-      cellTexts(row, false)
+  const body = cellGrid(rows, head.length ? 0 : 1);
+  const headers = cellGrid(head, head.length).at(-1) ?? body.shift() ?? [];
+  const lines = body
+    .map((cells) =>
+      cells
         .map((value, column) => (value && headers[column] ? `${headers[column]}: ${value}` : value))
         .filter(Boolean)
         .join('; '),
@@ -139,19 +143,67 @@ function isHeaderRow(row: DomNode): boolean {
   return elementChildren(row, 'TD', 'TH').every((cell) => cell.nodeName === 'TH');
 }
 
-/** A row of a table whose rows are labelled by their first cell ("Weight | 2 kg"): `Weight: 2 kg`. */
-function labelledRowLine(row: DomNode): string {
-  const [label = '', ...values] = cellTexts(row, false);
+/**
+ * A label and its values on a line: a row of a table whose rows are labelled by their first cell
+ * ("Weight | 2 kg"), a description list's term and descriptions: `Weight: 2 kg`, `Colours: red;
+ * blue`. A label ending in its own stop (a question) is followed by its values without a colon.
+ */
+function labelledLine([label = '', ...values]: string[]): string {
   const value = values.filter(Boolean).join('; ');
-  return label && value ? `${label}: ${value}` : label || value;
+  if (!label || !value) return label || value;
+  return /[.:?!]$/.test(label) ? `${label} ${value}` : `${label}: ${value}`;
 }
 
-/** A row's cell texts by column; a cell spanning columns names each of them when it is a header. */
-function cellTexts(row: DomNode, header: boolean): string[] {
-  return elementChildren(row, 'TD', 'TH').flatMap((cell) => {
-    const text = oneLine(structuredText(cell));
-    const span = Math.max(1, Math.min(Number(cell.getAttribute?.('colspan') ?? 1) || 1, 100));
-    return [text, ...Array<string>(span - 1).fill(header ? text : '')];
+/** A description list's lines: each group of terms (`Size, Dimensions`) and their descriptions, a line. */
+function descriptionLines(list: DomNode): string[] {
+  const lines: string[] = [];
+  let terms: string[] = [];
+  let descriptions: string[] = [];
+  const close = () => {
+    lines.push(labelledLine([terms.filter(Boolean).join(', '), ...descriptions]));
+    [terms, descriptions] = [[], []];
+  };
+  // Groups may be wrapped in a <div> each, as HTML allows.
+  for (const entry of elementChildren(list, 'DT', 'DD', 'DIV').flatMap((child) => (child.nodeName === 'DIV' ? elementChildren(child, 'DT', 'DD') : [child]))) {
+    const text = oneLine(structuredText(entry));
+    if (entry.nodeName === 'DD') descriptions.push(text);
+    else {
+      if (descriptions.length) close();
+      terms.push(text);
+    }
+  }
+  close();
+  return lines.filter(Boolean);
+}
+
+/**
+ * The rows' cell texts by column, the first `headerRows` of them headers. A cell spanning rows (a
+ * merged cell) holds its text in each row it spans, so every row reads whole on its own line; a
+ * cell spanning columns names each of them when it is a header.
+ */
+function cellGrid(rows: DomNode[], headerRows: number): string[][] {
+  /** By column, the text of a cell above still spanning down, and the rows it spans yet. */
+  const spanning: { text: string; rows: number }[] = [];
+  return rows.map((row, index) => {
+    const texts: string[] = [];
+    const takeSpanning = () => {
+      for (let above = spanning[texts.length]; above && above.rows > 0; above = spanning[texts.length]) {
+        above.rows -= 1;
+        texts.push(above.text);
+      }
+    };
+    for (const cell of elementChildren(row, 'TD', 'TH')) {
+      takeSpanning();
+      const text = oneLine(structuredText(cell));
+      const [columns = 1, rowsDown = 1] = ['colspan', 'rowspan'].map((name) => Math.max(1, Math.min(Number(cell.getAttribute?.(name) ?? 1) || 1, 100)));
+      for (let column = 0; column < columns; column += 1) {
+        const value = column === 0 || index < headerRows ? text : '';
+        if (rowsDown > 1) spanning[texts.length] = { text: value, rows: rowsDown - 1 };
+        texts.push(value);
+      }
+    }
+    takeSpanning();
+    return texts;
   });
 }
 

@@ -53,11 +53,11 @@ export const MEETING_ROOMS: Outline = {
 type PdfOptions = {
   userPassword?: string;
   textless?: boolean;
-  /** A line at the top and one at the bottom of every page, of its number (from 1) and the page count. */
-  running?: { header?: RunningLine; footer?: RunningLine };
+  /** Lines at the top and at the bottom of every page, of its number (from 1) and the page count. */
+  running?: { header?: RunningLines; footer?: RunningLines };
 };
 
-type RunningLine = (page: number, count: number) => string;
+type RunningLines = (page: number, count: number) => string | string[];
 
 export function pdfOf(outline: Outline, options: PdfOptions = {}): Promise<Uint8Array> {
   const pdf = new PDFDocument({
@@ -146,6 +146,27 @@ export function pdfOfIndex(columns: [string[], string[]]): Promise<Uint8Array> {
   return done;
 }
 
+/**
+ * A PDF page that is a table of two columns, `widths` wide, whose cells wrap their text within
+ * them, as a word processor's table does: each row starts under the taller cell of the row
+ * before. Given `prose`, a paragraph across the page stands above the table and one below it.
+ */
+export function pdfTableOfTwo(rows: [string, string][], widths: [number, number] = [220, 220], prose?: [string, string]): Promise<Uint8Array> {
+  const pdf = new PDFDocument({ pdfVersion: '1.3' });
+  const done = collect(pdf);
+  const paragraph = (text: string, top: number) => pdf.font('Helvetica').fontSize(10).text(text, 72, top, { width: widths[0] + widths[1] + 20 }).y + 12;
+  let y = prose ? paragraph(prose[0], 72) : 72;
+  for (const [index, row] of rows.entries()) {
+    pdf.font(index === 0 ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
+    const heights = row.map((cell, column) => pdf.heightOfString(cell, { width: widths[column] }));
+    row.forEach((cell, column) => pdf.text(cell, 72 + (column === 0 ? 0 : widths[0] + 20), y, { width: widths[column] }));
+    y += Math.max(...heights) + 8;
+  }
+  if (prose) paragraph(prose[1], y + 4);
+  pdf.end();
+  return done;
+}
+
 function pdfRunningLines(pdf: PDFKit.PDFDocument, { header, footer }: NonNullable<PdfOptions['running']>): void {
   const { start, count } = pdf.bufferedPageRange();
   for (let index = start; index < start + count; index += 1) {
@@ -153,16 +174,20 @@ function pdfRunningLines(pdf: PDFKit.PDFDocument, { header, footer }: NonNullabl
     // Inside the margins, where a page's own text never goes.
     pdf.page.margins.bottom = 0;
     pdf.font('Helvetica').fontSize(9);
-    if (header) pdf.text(header(index + 1, count), 72, 30, { lineBreak: false });
-    if (footer) pdf.text(footer(index + 1, count), 72, pdf.page.height - 40, { lineBreak: false });
+    const [above, below] = [header, footer].map((lines) => [lines?.(index + 1, count) ?? []].flat());
+    above?.forEach((line, at) => pdf.text(line, 72, 30 + at * 11, { lineBreak: false }));
+    below?.forEach((line, at, all) => pdf.text(line, 72, pdf.page.height - 40 - (all.length - 1 - at) * 11, { lineBreak: false }));
   }
 }
 
-/** A table as a PDF has one: text set in columns, nothing more. */
+/** A table as a PDF has one: text set in columns, nothing more; its header row repeated atop each page it goes on to. */
 function pdfTable(pdf: PDFKit.PDFDocument, { headers, rows }: NonNullable<Section['table']>): void {
   pdf.moveDown(0.5);
-  for (const row of [headers, ...rows]) {
-    if (pdf.y > pdf.page.height - 100) pdf.addPage();
+  for (const [index, row] of [headers, ...rows].entries()) {
+    if (pdf.y > pdf.page.height - 100) {
+      pdf.addPage();
+      if (index > 0) pdfTable(pdf, { headers, rows: [] });
+    }
     const y = pdf.y;
     row.forEach((cell, column) => pdf.text(cell, 72 + column * 130, y, { width: 120, lineBreak: false }));
     pdf.x = 72;
@@ -201,10 +226,16 @@ export async function docxOf(outline: Outline): Promise<Uint8Array> {
         : []),
     ]),
   ];
-  const document = new Document({
-    numbering: { config: [{ reference: 'steps', levels: [{ level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START }] }] },
-    sections: [{ children }],
-  });
+  return docxOfBody(children);
+}
+
+/** A DOCX of these paragraphs and tables, and footnotes by number; its numbered lists are "steps", "1." and "a)" under it. */
+export async function docxOfBody(children: (Paragraph | Table)[], footnotes: Record<number, { children: Paragraph[] }> = {}): Promise<Uint8Array> {
+  const levels = [
+    { level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START },
+    { level: 1, format: LevelFormat.LOWER_LETTER, text: '%2)', alignment: AlignmentType.START },
+  ];
+  const document = new Document({ numbering: { config: [{ reference: 'steps', levels }] }, footnotes, sections: [{ children }] });
   return new Uint8Array(await Packer.toBuffer(document));
 }
 

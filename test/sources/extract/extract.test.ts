@@ -1,10 +1,11 @@
+import { FootnoteReferenceRun, HeadingLevel, Paragraph, Table, TableCell, TableRow, TextRun, VerticalMergeType } from 'docx';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
-import { docxOf, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines } from './documents.js';
+import { docxOf, docxOfBody, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines, pdfTableOfTwo } from './documents.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -108,6 +109,25 @@ describe('extractFile', () => {
     );
   });
 
+  it('keeps each line of a PDF index or table of contents a line of its own, in columns and on a page of one', async () => {
+    // The longest entries reach the margin as wrapped prose does: the entry under one was joined to it, and a column of them made one paragraph.
+    const left = ['# A', 'asn1Coding program 5', 'asn1Decoding program 7', 'asn1Parser program 5', 'ASN.1 schema 2', '# F', 'FDL, the GNU licence 24', 'Future developments 4'];
+    const right = ['# M', 'Main type asn1 node 4', 'Memory use and limits 9', '# P', 'Porting to other systems 1', 'Parsing a definitions file 3', '# S', 'Supported ASN.1 types 2'];
+    const index = await extractFile(await pdfOfIndex([left, right]));
+    // Each letter a heading, its entries a block of lines.
+    const letters = [...left, ...right].join('\n').split(/\n(?=# )/).map((group) => group.replace('\n', '\n\n'));
+    expect(index.text.replace(/(?: \.)+ /g, ' ')).toBe(letters.join('\n\n'));
+    const leaders = ['Ordering ................................ 2', 'Shipping ................................ 4', 'Returns ................................ 12', 'Warranty ............................... 15'];
+    const plain = ['Ordering 2', 'Shipping and delivery times for every country we ship to 4', 'Returns 12', 'Warranty claims and repairs for lamps bought before 2024 15', 'Gift cards 18'];
+    for (const entries of [leaders, plain]) {
+      const contents = await extractFile(await pdfOfLines([['Contents', '', ...entries]]));
+      expect(contents.text).toBe(`Contents\n\n${entries.join('\n')}`);
+    }
+    // Prose whose wrapped lines end in a number twice running is still prose.
+    const hours = ['The shop on Mill Lane opens at nine and shuts at 5', 'on weekdays, and on Saturdays it is open until 4', 'in the afternoon; it is closed on Sundays.'];
+    expect((await extractFile(await pdfOfLines([hours]))).text).toBe(hours.join(' '));
+  });
+
   it('reads a PDF page that is one table row by row, though its cells are as long as a column’s lines', async () => {
     const rooms = ['Kestrel meeting room', 'Heron meeting room', 'Osprey meeting room', 'Plover quiet room', 'Curlew quiet room'];
     const kits = ['Screen, camera, phone', 'Projector and speakers', 'Whiteboard and screen'];
@@ -117,6 +137,37 @@ describe('extractFile', () => {
     expect(extracted.text).toBe(['# Rooms', '## All rooms', [table.headers, ...rows].map((row) => row.join(' ')).join('\n')].join('\n\n'));
   });
 
+  it('reads a PDF table of two columns whose cells wrap their text a row a line, not a column at a time', async () => {
+    // Each cell's text wraps within it, so both columns read as prose; every row's cells start at one baseline.
+    const rows: [string, string][] = [
+      ['Situation', 'What we do'],
+      ['The parcel arrives damaged or with parts missing from the box', 'We send a replacement within three working days at no cost to you, and a courier collects the damaged parcel from your door.'],
+      ['The lamp stops working within the two years of its warranty', 'Send us the order number and a photograph of the lamp. We repair it or, where a repair is not possible, replace it with the same model.'],
+      ['You changed your mind about an order that arrived in good condition', 'Return it within thirty days in its original box for a full refund of the price; the cost of sending it back is yours to pay.'],
+      ['An order has not arrived ten days after it was sent', 'We trace the parcel with the courier, and if it cannot be found within five days we send the order again.'],
+    ];
+    const extracted = await extractFile(await pdfTableOfTwo(rows));
+    expect(extracted.text).toBe(rows.map((row) => row.join(' ')).join('\n'));
+    // A narrow column of short cells, which is no column of prose, beside one of long ones: its gutter is well left of the page's middle.
+    const labels = ['Topic', 'Damaged parcel', 'Warranty', 'Change of mind', 'Lost parcel or late delivery'];
+    const topics = rows.map(([, answer], index): [string, string] => [labels[index] ?? '', answer]);
+    const beside = await extractFile(await pdfTableOfTwo(topics, [90, 350]));
+    expect(beside.text).toBe(topics.map((row) => row.join(' ')).join('\n'));
+    // Amid prose, which crosses the gutter (so the page is not in columns), and with the cells of every row as tall as each other.
+    const prose: [string, string] = [
+      'Lumen & Co replaces, repairs or refunds what goes wrong with an order, as the table below sets out for each case. Write to us first, with your order number, and keep the lamp and its box until we answer. We answer every message within two working days, and most within the hour.',
+      'Anything the table does not cover is settled by our customer service team within five working days of your first message to them. If you are not content with the outcome, you may ask for the matter to be looked at again by the head of the team, who answers within ten days.',
+    ];
+    const even: [string, string][] = [
+      ['Case', 'Remedy'],
+      ['A parcel that arrives damaged, or with a part missing', 'A replacement within three working days, at no cost to you, and we collect the parcel.'],
+      ['A lamp that fails within the two years of its warranty', 'A repair or, where none is possible, the same model anew, sent within the week.'],
+      ['An order you no longer want, sent back in its box', 'A refund of the price once it reaches us, to the card you paid with, in thirty days.'],
+    ];
+    const amid = await extractFile(await pdfTableOfTwo(even, [170, 270], prose));
+    expect(amid.text).toBe([prose[0], even.map((row) => row.join(' ')).join('\n'), prose[1]].join('\n\n'));
+  });
+
   it('drops a PDF’s running headers and footers', async () => {
     const long = { ...MEETING_ROOMS, sections: Array.from({ length: 12 }, () => MEETING_ROOMS.sections).flat() };
     const running = { header: () => 'Acme staff handbook', footer: (page: number, count: number) => `Page ${page} of ${count}` };
@@ -124,6 +175,31 @@ describe('extractFile', () => {
     expect(extracted.text).not.toMatch(/Acme staff handbook|Page \d/);
     expect(extracted.text.match(/^Kestrel 3 KES-4105$/gm)).toHaveLength(12);
     expect(extracted.text.split('\n\n').slice(0, 3)).toEqual(['# Meeting rooms', '## Booking', BOOKING[4]]);
+  });
+
+  it('drops a PDF’s running headers and footers of two lines, and those of a PDF of two pages', async () => {
+    // Only each one's line at the page's very edge went: 'Version 4, March 2026' stood on every page, and a two-page PDF kept its header twice.
+    const running = {
+      header: () => ['Acme staff handbook', 'Version 4, March 2026'],
+      footer: (page: number, count: number) => ['Acme Ltd, 4 Mill Lane, Leeds', `Page ${page} of ${count}`],
+    };
+    for (const times of [12, 4]) {
+      const outline = { ...MEETING_ROOMS, sections: Array.from({ length: times }, () => MEETING_ROOMS.sections).flat() };
+      const extracted = await extractFile(await pdfOf(outline, { running }));
+      expect(extracted.text).not.toMatch(/Acme|Version 4|Page \d/);
+      expect(extracted.text.match(/^Kestrel 3 KES-4105$/gm)).toHaveLength(times);
+      expect(extracted.text.split('\n\n').slice(0, 3)).toEqual(['# Meeting rooms', '## Booking', BOOKING[4]]);
+    }
+  });
+
+  it('keeps a long PDF table’s rows at the foot of its pages, and its header row repeated atop each under the running header', async () => {
+    // Each page's last row, "Room 30 5 R-1029", was taken for a running footer, its numbers aside.
+    const rows = Array.from({ length: 90 }, (_, k) => [`Room ${k + 1}`, String((k % 5) + 1), `R-${1000 + k}`]);
+    const outline = { title: 'Rooms', sections: [{ heading: 'All rooms', paragraphs: [], bullets: [], steps: [], table: { headers: ['Room', 'Floor', 'Code'], rows } }] };
+    const extracted = await extractFile(await pdfOf(outline, { running: { header: () => 'Acme staff handbook' } }));
+    expect(extracted.text).not.toContain('Acme');
+    expect(extracted.text.match(/^Room Floor Code$/gm)?.length).toBeGreaterThan(2);
+    expect(extracted.text.match(/^Room \d+ \d R-\d+$/gm)).toHaveLength(90);
   });
 
   it.each([
@@ -151,6 +227,51 @@ describe('extractFile', () => {
       title: 'Meeting rooms',
     });
     expect(extracted.text).toBe(STRUCTURED);
+  });
+
+  it('reads a DOCX’s merged cells into each row they span, and its nested lists indented under their items', async () => {
+    // A cell merged down over two rows stood in the first only: the second row's cells moved left, under the wrong headers ("Plan: 6 USD").
+    const cell = (text: string, options: Partial<ConstructorParameters<typeof TableCell>[0]> = {}) => new TableCell({ children: [new Paragraph(text)], ...options });
+    const row = (...cells: TableCell[]) => new TableRow({ children: cells });
+    const docx = await docxOfBody([
+      new Paragraph({ text: 'Plans', heading: HeadingLevel.HEADING_1 }),
+      new Paragraph({ text: 'Before you buy', bullet: { level: 0 } }),
+      new Paragraph({ text: 'Compare the plans', bullet: { level: 1 } }),
+      new Paragraph({ text: 'Pay', numbering: { reference: 'steps', level: 0 } }),
+      new Paragraph({ text: 'By card', numbering: { reference: 'steps', level: 1 } }),
+      new Table({
+        rows: [
+          row(cell('Plan'), cell('Region'), cell('Price')),
+          // Word's vertical merge, as a merged cell is saved.
+          row(cell('Basic', { verticalMerge: VerticalMergeType.RESTART }), cell('Europe'), cell('5 EUR')),
+          row(cell('', { verticalMerge: VerticalMergeType.CONTINUE }), cell('America'), cell('6 USD')),
+          row(cell('Pro'), cell('Europe', { rowSpan: 2 }), cell('15 EUR')),
+          row(cell('Team'), cell('40 EUR')),
+        ],
+      }),
+    ]);
+    expect((await extractFile(docx)).text).toBe(
+      [
+        '# Plans',
+        '- Before you buy\n  - Compare the plans',
+        '1. Pay\n  1. By card',
+        [
+          'Plan: Basic; Region: Europe; Price: 5 EUR',
+          'Plan: Basic; Region: America; Price: 6 USD',
+          'Plan: Pro; Region: Europe; Price: 15 EUR',
+          'Plan: Team; Region: Europe; Price: 40 EUR',
+        ].join('\n'),
+      ].join('\n\n'),
+    );
+    const html = '<table><tr><th>Store</th><th>Day</th><th>Hours</th></tr><tr><td rowspan="2">Oslo</td><td>Weekdays</td><td>9-17</td></tr><tr><td>Saturday</td><td>10-14</td></tr></table>';
+    expect((await extractFile(utf8(html))).text).toBe('Store: Oslo; Day: Weekdays; Hours: 9-17\nStore: Oslo; Day: Saturday; Hours: 10-14');
+  });
+
+  it('reads a DOCX’s footnotes as a numbered list at its end, without their links back', async () => {
+    // Each footnote ended in the arrow linking back to its reference: "1. Prices include VAT. ↑".
+    const paragraph = new Paragraph({ children: [new TextRun('A lamp costs 40 EUR'), new FootnoteReferenceRun(1), new TextRun('.')] });
+    const docx = await docxOfBody([paragraph], { 1: { children: [new Paragraph('Prices include VAT.')] } });
+    expect((await extractFile(docx)).text).toBe('A lamp costs 40 EUR[1].\n\n1. Prices include VAT.');
   });
 
   it('keeps an HTML page’s main content and drops its navigation, header, footer and scripts', async () => {
@@ -224,9 +345,27 @@ describe('extractFile', () => {
     expect(extracted).toMatchObject({ kind: 'markdown', title: 'Room guide', text: '## Rooms\n\nEach room has a screen.' });
   });
 
+  it('drops Markdown’s TOML front matter as its YAML one', async () => {
+    // Hugo's pages open with TOML between +++ lines: it was read as the text's first paragraph.
+    const extracted = await extractFile(utf8('+++\ntitle = "Room guide"\ndraft = false\n+++\n\n## Rooms\n\nEach room has a screen.\n'));
+    expect(extracted).toMatchObject({ kind: 'markdown', title: 'Room guide', text: '## Rooms\n\nEach room has a screen.' });
+  });
+
   it('reads a table whose rows are labelled by a header cell as label: values', async () => {
     const html = '<table><tr><th>Weight</th><td>2 kg</td></tr><tr><th>Colours</th><td>red</td><td>blue</td></tr></table>';
     expect((await extractFile(utf8(html))).text).toBe('Weight: 2 kg\nColours: red; blue');
+  });
+
+  it('reads an HTML description list a term a line, naming its descriptions', async () => {
+    // Each term and description was a paragraph of its own: "2 kg" stood apart from "Weight".
+    const html = [
+      '<h2>Arco floor lamp</h2><dl><dt>Weight</dt><dd>2 kg</dd><dt>Colours</dt><dd>Brass</dd><dd>Black</dd>',
+      '<div><dt>Bulb</dt><dt>Lamp</dt><dd><p>E27, 8 W LED.</p><p>Sold separately.</p></dd></div>',
+      '<dt>Can I dim it?</dt><dd>Yes, with any LED dimmer.</dd></dl>',
+    ].join('');
+    expect((await extractFile(utf8(html))).text).toBe(
+      ['## Arco floor lamp', '', 'Weight: 2 kg', 'Colours: Brass; Black', 'Bulb, Lamp: E27, 8 W LED. Sold separately.', 'Can I dim it? Yes, with any LED dimmer.'].join('\n'),
+    );
   });
 
   it('reads text that is not UTF-8: Windows-1252, or the charset an HTML page declares', async () => {
