@@ -123,7 +123,7 @@ export function mongoWebhookOutbox(models: MongoModels): WebhookOutboxRepository
           .findOneAndUpdate(
             { _id: id, webhookId, status: { $ne: 'pending' } },
             { $set: { status: 'pending', nextAttemptAt: at, claimedBy: null, leaseUntil: null, updatedAt: at } },
-            { new: true },
+            { returnDocument: 'after' },
           )
           .lean<WebhookDeliveryDoc>()) ?? (await webhookDeliveries.findOne({ _id: id, webhookId }).lean<WebhookDeliveryDoc>());
       return doc ? toDelivery(doc) : undefined;

@@ -48,7 +48,7 @@ export function mongoWebhooks(models: MongoModels): WebhookRepository {
       return docs.map(toWebhook);
     },
     async update(accountId, id, change) {
-      return found(await webhooks.findOneAndUpdate({ _id: id, accountId }, { $set: givenFields(change) }, { new: true }).lean<WebhookDoc>());
+      return found(await webhooks.findOneAndUpdate({ _id: id, accountId }, { $set: givenFields(change) }, { returnDocument: 'after' }).lean<WebhookDoc>());
     },
     async delete(accountId, id) {
       const doc = await webhooks.findOneAndDelete({ _id: id, accountId }).lean<WebhookDoc>();
