@@ -18,28 +18,3 @@ export function rangeProblem(startDate: string, endDate: string, maxDays?: numbe
 
 /** The load of a range: refused here, with why, rather than by the API. */
 export const inRange = <T>(problem: string | undefined, load: () => Promise<T>): Promise<T> => (problem ? Promise.reject(new Error(problem)) : load());
-
-/** The instant the reader's day `YYYY-MM-DD` begins (a date and time without a zone is read in the browser's). */
-const readerMidnight = (day: string): number => Date.parse(`${day}T00:00:00`);
-const nextDay = (day: string): string => new Date(Date.parse(day) + DAY_MS).toISOString().slice(0, 10);
-const utcDay = (time: number): string => new Date(time).toISOString().slice(0, 10);
-
-/** The reader's days from `startDate` to `endDate` (either blank for no bound), for a listing whose API takes UTC days. */
-export type ReaderDays = {
-  /** The UTC days that hold the reader's, for the API's `startDate` and `endDate` (blank where open). */
-  utc: { startDate: string; endDate: string };
-  /** Whether an ISO time is within the reader's days: what the UTC days hold beyond them is left out. */
-  holds: (iso: string) => boolean;
-};
-
-export function readerDays(startDate: string, endDate: string): ReaderDays {
-  const from = startDate ? readerMidnight(startDate) : -Infinity;
-  const until = endDate ? readerMidnight(nextDay(endDate)) : Infinity;
-  return {
-    utc: { startDate: startDate && utcDay(from), endDate: endDate && utcDay(until - 1) },
-    holds: (iso) => {
-      const time = Date.parse(iso);
-      return time >= from && time < until;
-    },
-  };
-}

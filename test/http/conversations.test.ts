@@ -120,6 +120,17 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     expect(await ids({ endDate: '2026-03-10' })).toEqual(['last-of-10th', 'first-of-10th', 'last-of-9th']);
   });
 
+  it('takes whole days of a time zone when given one, and refuses one that is not', async () => {
+    await seed('utc-9th-oslo-10th', '2026-03-09T23:30:00.000Z');
+    await seed('last-of-oslo-10th', '2026-03-10T22:59:59.999Z');
+    await seed('first-of-oslo-11th', '2026-03-10T23:00:00.000Z');
+    const oslo10th = { startDate: '2026-03-10', endDate: '2026-03-10', timezone: 'Europe/Oslo' };
+    expect(await ids(oslo10th)).toEqual(['last-of-oslo-10th', 'utc-9th-oslo-10th']);
+    expect(await ids({ startDate: '2026-03-10', endDate: '2026-03-10' })).toEqual(['first-of-oslo-11th', 'last-of-oslo-10th']);
+    expect(await ids({ startDate: '2026-03-11', timezone: 'Europe/Oslo' })).toEqual(['first-of-oslo-11th']);
+    expect(await getConversations({ chatbotId: bot, ...oslo10th, timezone: 'Mars/Olympus' })).toEqual({ status: 400, body: INVALID });
+  });
+
   it('pages 20 at a time by default, up to 100 when asked', async () => {
     const all: string[] = [];
     for (let i = 0; i < 25; i += 1) {

@@ -4,7 +4,7 @@ import { isPersonAsked } from '../../../src/domain/person-asked.js';
 import { callJson, query } from '../api.js';
 import { Select, TextInput } from '../components/fields.js';
 import { DayRangeFields } from '../components/day-range.js';
-import { inRange, rangeProblem, readerDays } from '../date-range.js';
+import { inRange, rangeProblem, readerTimeZone } from '../date-range.js';
 import { counted, formatTime } from '../format.js';
 import type { Chatbot, Conversation } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
@@ -39,14 +39,11 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
   const lists = useRef<HTMLDivElement>(null);
 
   const readConversations = async () => {
-    // The API's days are UTC days: it is asked for those holding the reader's, and the rest is left out here.
-    const days = readerDays(startDate, endDate);
     const [listing, handedOff] = await Promise.all([
-      readConversationPages({ chatbotId: chatbot.id, filteredSources: source, ...days.utc }, pages),
+      readConversationPages({ chatbotId: chatbot.id, filteredSources: source, startDate, endDate, timezone: readerTimeZone() }, pages),
       readConversationPages({ chatbotId: chatbot.id, handoffStatus: OPEN_HANDOFF }, Infinity),
     ]);
-    const list = listing.list.filter((conversation) => days.holds(conversation.created_at));
-    return { list, more: listing.more, handedOff: handedOff.list.sort(byTurn) };
+    return { list: listing.list, more: listing.more, handedOff: handedOff.list.sort(byTurn) };
   };
   const problem = rangeProblem(startDate, endDate);
   const loaded = useLoad(() => inRange(problem, readConversations), [chatbot.id, source, startDate, endDate, pages]);

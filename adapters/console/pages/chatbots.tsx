@@ -1,7 +1,7 @@
 import { callJson, query } from '../api.js';
 import { DataTable } from '../components/data-table.js';
 import { LoadFailure } from '../components/load-failure.js';
-import { readerDays } from '../date-range.js';
+import { readerTimeZone } from '../date-range.js';
 import { localDayAgo } from '../format.js';
 import type { ChatbotItem, Conversation } from '../types.js';
 import { retryOf, Show, useLoad } from '../use-load.js';
@@ -49,16 +49,11 @@ export function ChatbotsPage() {
   );
 }
 
-/**
- * Newest first, so once a page holds one from before the reader's first day, none older is among
- * the rest: a full page within the days is "100+".
- */
+/** The conversations of the reader's last seven days, in their time zone: a full page is "100+". */
 function RecentConversations({ chatbot }: { chatbot: ChatbotItem }) {
   const count = useLoad(() => {
-    const days = readerDays(localDayAgo(6), '');
-    return callJson<{ data: Conversation[] }>('GET', `/get-conversations${query({ chatbotId: chatbot.id, ...days.utc, size: PAGE })}`).then(
-      (body) => body.data.filter((conversation) => days.holds(conversation.created_at)).length,
-    );
+    const days = { startDate: localDayAgo(6), timezone: readerTimeZone() };
+    return callJson<{ data: Conversation[] }>('GET', `/get-conversations${query({ chatbotId: chatbot.id, ...days, size: PAGE })}`).then((body) => body.data.length);
   }, [chatbot.id]);
   if (count.error) {
     return <LoadFailure error={count.error} label={COUNTING} loading={count.loading} onRetry={retryOf(count)} retries={`conversations of ${chatbot.name}`} />;

@@ -1,16 +1,16 @@
+import { DateTime } from 'luxon';
 import { z } from 'zod';
+import { isTimeZone } from '../../domain/integrations.js';
 import type { Page, TimeRange } from '../../store/port.js';
 import { parseInput } from '../validation.js';
 
 // Query parameters shared by the listing endpoints: `page` and `size`, and the creation-day
-// range `startDate`..`endDate`.
+// range `startDate`..`endDate`, days of `timezone` (UTC unless given).
 
 const DEFAULT_PAGE_SIZE = 20;
 const MAX_PAGE_SIZE = 100;
 /** Deep pages cost an offset scan; past this, a client should narrow the date range instead. */
 const MAX_PAGE = 1_000_000;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Decimal digits only, so "1.5", "-1", "1e2" and " 2" are refused rather than coerced. */
 const wholeNumber = (max: number) =>
@@ -26,19 +26,28 @@ export const pageQuery = z.object({
   size: wholeNumber(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 });
 
-/** A real calendar day written `YYYY-MM-DD`, as the UTC midnight that starts it. */
-const day = z.iso.date().transform((text) => new Date(`${text}T00:00:00.000Z`));
+const dateRangeFields = {
+  startDate: z.iso.date().optional(),
+  endDate: z.iso.date().optional(),
+  timezone: z
+    .string()
+    .refine(isTimeZone, 'not an IANA time zone')
+    .optional()
+    .meta({ description: 'The days’ time zone, an IANA name (`Europe/Oslo`); UTC unless given (an extension).' }),
+};
 
-const dateRangeFields = { startDate: day.optional(), endDate: day.optional() };
+/** When a day of the zone begins: its midnight, or the first hour after where a daylight-saving change skips it. */
+const dayStart = (day: string, zone: string): Date => DateTime.fromISO(day, { zone }).startOf('day').toJSDate();
+const dayAfter = (day: string): string => DateTime.fromISO(day, { zone: 'UTC' }).plus({ days: 1 }).toISODate() as string;
 
-/** `startDate` and `endDate`, both inclusive whole UTC days. */
+/** `startDate` and `endDate`, both inclusive whole days of `timezone`. */
 const dateRangeQuery = z
   .object(dateRangeFields)
   .refine(({ startDate, endDate }) => !startDate || !endDate || startDate <= endDate, 'startDate is after endDate')
   .transform(
-    ({ startDate, endDate }): TimeRange => ({
-      from: startDate,
-      to: endDate && new Date(endDate.getTime() + DAY_MS - 1),
+    ({ startDate, endDate, timezone = 'UTC' }): TimeRange => ({
+      from: startDate === undefined ? undefined : dayStart(startDate, timezone),
+      to: endDate === undefined ? undefined : new Date(dayStart(dayAfter(endDate), timezone).getTime() - 1),
     }),
   );
 
