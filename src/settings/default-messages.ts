@@ -1,8 +1,8 @@
 import type { Language } from './languages.js';
 
 // The texts a chatbot has until its owner writes its own (the greeting, the details form's, what
-// is said past `ipLimit`, the handoff's messages), in each language the widget speaks: a visitor reads the default in their
-// language, an owner's own text as written.
+// is said past `ipLimit`, the handoff's messages), in each language the widget speaks: a visitor
+// reads the default in their language, an owner's own text as written.
 
 export const DEFAULT_GREETING: Record<Language, string> = {
   en: 'Hi! What can I help you with?',

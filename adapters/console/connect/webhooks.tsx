@@ -80,15 +80,16 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
 function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemove: () => void; onChange: () => void }) {
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState<SentTest>();
-  const test = useAction();
+  // One action for the row's buttons: one write of the webhook's at a time, its failure said under them.
+  const action = useAction();
   const path = `/integrations/webhooks/${encodeURIComponent(webhook.id)}`;
   const follow = (eventId: string, after = 0) => {
     setSent({ eventId, at: Date.now(), after });
     setOpen(true);
   };
-  const sendTest = () => test.run(async () => follow((await callData<{ eventId: string }>('POST', `${path}/test`)).eventId));
+  const sendTest = () => action.run(async () => follow((await callData<{ eventId: string }>('POST', `${path}/test`)).eventId));
   const turnOn = () =>
-    test.run(async () => {
+    action.run(async () => {
       await send('PATCH', path, { enabled: true });
       onChange();
     });
@@ -99,11 +100,11 @@ function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemov
           <code>{webhook.url}</code> {webhook.enabled ? '' : `· disabled: ${webhook.disabledReason ?? 'by the hub'}`}
         </span>
         {!webhook.enabled && (
-          <BusyButton class="secondary" onClick={turnOn} busy={test.busy}>
+          <BusyButton class="secondary" onClick={turnOn} busy={action.busy}>
             Turn on again
           </BusyButton>
         )}
-        <BusyButton class="secondary" onClick={sendTest} busy={test.busy}>
+        <BusyButton class="secondary" onClick={sendTest} busy={action.busy}>
           Send test
         </BusyButton>
         <button type="button" class="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -111,7 +112,7 @@ function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemov
         </button>
         <ConfirmButton verb="Remove" name={webhook.url} busy={false} onConfirm={onRemove} />
       </div>
-      {test.failure && <Alert>{test.failure}</Alert>}
+      {action.failure && <Alert>{action.failure}</Alert>}
       {sent && <Notice>Event queued: its delivery shows in the log.</Notice>}
       {open && <Deliveries webhookId={webhook.id} sent={sent} onResent={follow} />}
     </li>

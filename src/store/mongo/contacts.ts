@@ -1,3 +1,4 @@
+import { givenFields } from '../given-fields.js';
 import { pageOffset } from '../paging.js';
 import type { Contact, ContactChange, ContactRepository } from '../port.js';
 import type { AtomicWrites } from './atomic.js';
@@ -32,7 +33,7 @@ function changedLeaves(change: ContactChange): { $set: Record<string, unknown>; 
   const { customAttributes = {}, ...fields } = change;
   const attributes = Object.entries(customAttributes).map(([key, value]) => [`customAttributes.${key}`, value] as const);
   return {
-    $set: Object.fromEntries([...Object.entries(fields).filter(([, value]) => value !== undefined), ...attributes.filter(([, value]) => value !== null)]),
+    $set: { ...givenFields(fields), ...Object.fromEntries(attributes.filter(([, value]) => value !== null)) },
     $unset: Object.fromEntries(attributes.filter(([, value]) => value === null).map(([path]) => [path, ''])),
   };
 }
