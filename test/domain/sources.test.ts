@@ -105,8 +105,12 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
   });
 
   it('leaves one pair of a corrected question, the oldest, holding the correction: the others are removed from the material', async () => {
+    // A millisecond apart at least: sources of one millisecond are ordered by their random ids.
+    const later = () => new Promise((resolve) => setTimeout(resolve, 2));
     const oldest = await addQaSource(store, owner, bot.id, { question: 'Dogs?', answer: 'Yes.' });
+    await later();
     await addQaSource(store, owner, bot.id, { question: 'Cats?', answer: 'No.' });
+    await later();
     await addQaSource(store, owner, bot.id, { question: 'Dogs?', answer: 'Never.' });
     expect(await correctQaAnswer(store, owner, bot.id, { question: 'Dogs?', answer: 'Yes, on a lead.' })).toMatchObject({ id: oldest.id, answer: 'Yes, on a lead.' });
     expect((await store.sources.list(bot.id)).map(({ question, answer }) => [question, answer])).toEqual([
