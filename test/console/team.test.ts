@@ -193,7 +193,7 @@ describe('the open handoffs', () => {
     await page.getByRole('button', { name: 'Hand back to the chatbot' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('form', { name: 'Reply as the team' }).waitFor({ state: 'detached' });
-    expect(await focused()).toBe('transcript-title');
+    await expect.poll(focused).toBe('transcript-title');
 
     // Closed elsewhere while a reply is being typed: the focus goes from the reply to the transcript too.
     await askForPerson('closed-elsewhere');
@@ -201,7 +201,7 @@ describe('the open handoffs', () => {
     await page.getByRole('textbox', { name: 'Reply' }).fill('One moment, please');
     await api(`/chatbots/${chatbotId}/conversations/closed-elsewhere/handoff/resolve`);
     await page.getByRole('form', { name: 'Reply as the team' }).waitFor({ state: 'detached' });
-    expect(await focused()).toBe('transcript-title');
+    await expect.poll(focused).toBe('transcript-title');
     await page.context().close();
   });
 });

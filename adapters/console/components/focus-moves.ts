@@ -1,17 +1,19 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 // Where the focus goes when a button gives way to a form or a question (Edit, Answer, Revise,
 // Delete): into the form when it opens, back to the button when it closes, and to the heading of
 // its part of the page when what it did took its item away. Without these the focus falls to the
 // page's body with the control that held it, and a keyboard or screen-reader user starts again
-// from the top of the page.
+// from the top of the page. The focus moves in the render that removes or adds the control
+// (a layout effect), so there is no moment when it rests on the body.
 
 /** A ref for the button that opens what replaces it: once that closes, the focus comes back to the button. */
 export function useFocusBack<T extends HTMLElement>(open: boolean) {
   const opener = useRef<T>(null);
   const wasOpen = useRef(open);
-  useEffect(() => {
-    const lost = !document.activeElement || document.activeElement === document.body;
+  useLayoutEffect(() => {
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !active.isConnected;
     if (wasOpen.current && !open && lost) opener.current?.focus();
     wasOpen.current = open;
   }, [open]);
@@ -21,7 +23,7 @@ export function useFocusBack<T extends HTMLElement>(open: boolean) {
 /** A ref for a form opened by a button it replaces: its first field takes the focus. */
 export function useFocusFirstField() {
   const form = useRef<HTMLFormElement>(null);
-  useEffect(() => form.current?.querySelector<HTMLElement>('input, textarea, select')?.focus(), []);
+  useLayoutEffect(() => form.current?.querySelector<HTMLElement>('input, textarea, select')?.focus(), []);
   return form;
 }
 
