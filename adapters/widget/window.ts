@@ -309,11 +309,7 @@ async function talkToPerson(): Promise<void> {
       showHandoff(handoff);
       return notice(bubble('assistant', ''), words.noTeam);
     }
-    if (!response?.ok) {
-      const { message } = (await response?.json().catch(() => ({}))) as { message?: string };
-      notice(bubble('assistant', ''), response?.status === 429 && message ? ipLimitMessageIn(message, lang) : words.unreachable);
-      return;
-    }
+    if (!response?.ok) return notice(bubble('assistant', ''), (await overLimit(response)) ?? words.unreachable);
     const asked = (await response.json()) as { handoff: HandoffState; messages: Message[] };
     for (const message of asked.messages) show(message);
     const request = asked.messages.at(-1)?.id;
@@ -323,6 +319,13 @@ async function talkToPerson(): Promise<void> {
   } finally {
     setSending(false);
   }
+}
+
+/** What the hub said when it refused a call over the chatbot's `ipLimit` (a default message in the window's language). */
+async function overLimit(response: Response | undefined): Promise<string | undefined> {
+  if (response?.status !== 429) return undefined;
+  const { message } = (await response.json().catch(() => ({}))) as { message?: string };
+  return message ? ipLimitMessageIn(message, lang) : undefined;
 }
 
 /**
@@ -356,8 +359,8 @@ async function answer(text: string): Promise<void> {
       body: JSON.stringify({ conversationId, message: text, host: hostOrigin, lang }),
     });
     if (!response.ok || !response.body) {
-      const { message } = (await response.json().catch(() => ({}))) as { message?: string };
-      if (response.status === 429 && message) return notice(reply, ipLimitMessageIn(message, lang));
+      const refusal = await overLimit(response);
+      if (refusal) return notice(reply, refusal);
       if (response.status === 403) return notice(reply, words.quotaReached);
       return notice(reply, words.unreachable, text);
     }
@@ -523,7 +526,7 @@ async function submitLead(lead: HTMLFormElement, status: HTMLElement): Promise<v
     body: JSON.stringify({ conversationId, ...values, host: hostOrigin }),
   }).catch(() => undefined);
   if (!response?.ok) {
-    status.textContent = response?.status === 400 ? words.checkTheDetails : words.unreachable;
+    status.textContent = (await overLimit(response)) ?? (response?.status === 400 ? words.checkTheDetails : words.unreachable);
     return;
   }
   moveFocusOutOf(lead);

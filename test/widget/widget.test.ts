@@ -657,6 +657,32 @@ describe('leads', () => {
     expect(await frame.getByText('Vielen Dank!').count()).toBe(0);
   });
 
+  it('says the ipLimitMessage when the hub refuses more details from the address', async () => {
+    await configure({
+      ipLimit: 1,
+      ipLimitTimeframe: 3600,
+      ipLimitMessage: 'Slow down, please.',
+      collectCustomerInformation: { title: 'Stay in touch', email: { active: true, label: 'Your email' } },
+    });
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    // The address's one set of details for the timeframe, left by another way.
+    const first = await frame.evaluate(async () => {
+      const conversationId = new URLSearchParams(location.hash.slice(1)).get('conversation');
+      const response = await fetch(`${location.pathname}/leads`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ conversationId, email: 'ada@example.com', host: location.ancestorOrigins[0] }),
+      });
+      return response.status;
+    });
+    expect(first).toBe(200);
+    const form = frame.getByRole('form', { name: 'Stay in touch' });
+    await form.getByLabel('Your email').fill('grace@example.com');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await expect.poll(() => form.getByRole('status').textContent()).toBe('Slow down, please.');
+  });
+
   it('offers no form when only the name is active, which could never be sent', async () => {
     await configure({ collectCustomerInformation: { title: 'Stay in touch', name: { active: true, label: 'Your name' } } });
     const frame = await openWidget();
