@@ -1,6 +1,7 @@
 import { follow, isOpen, type Feedback, type HandoffState, type Message } from './live.js';
 import { isConversationId, isWidgetMessage, newConversationId, storage, type WidgetMessage } from './protocol.js';
 import { readableOn } from './readable.js';
+import { thumbIcon } from './icons.js';
 import { renderText } from './text.js';
 import { WIDGET_MESSAGE_MAX } from '../../src/domain/widget-message.js';
 import { greetingIn, ipLimitMessageIn, leadFormTitleIn, leadLabelIn, waitingMessageIn } from '../../src/settings/default-messages.js';
@@ -219,7 +220,7 @@ function bubble(role: Message['role'], text: string): HTMLElement {
   return node;
 }
 
-/** A saved message; a team member's reply is headed with their name, an answer of the chatbot's followed by 👍/👎. */
+/** A saved message; a team member's reply is headed with their name, an answer of the chatbot's followed by thumbs up and down. */
 function show({ id, role, content, author, kind, feedback }: Message): void {
   // A waiting or offline message the owner left empty says nothing: no bubble (an empty one reads as typing).
   if (!content) return;
@@ -390,7 +391,7 @@ async function answer(text: string): Promise<void> {
 }
 
 /**
- * 👍/👎 after the answer `shown` (saved as `messageId`), toggle buttons whose pressed one is the
+ * Thumbs up and down after the answer `shown` (saved as `messageId`), toggle buttons whose pressed one is the
  * visitor's rating (`given`, when they rated it before); a press of the other replaces it, as the
  * API's feedback does.
  */
@@ -400,7 +401,7 @@ function offerRating(shown: HTMLElement, messageId: string, given?: Feedback): v
   const status = element('span', { className: 'rating-status' });
   status.setAttribute('role', 'status');
   const thumbs = (['up', 'down'] as const).map((feedback) => {
-    const button = element('button', { type: 'button', className: 'rate' }, feedback === 'up' ? '👍' : '👎');
+    const button = element('button', { type: 'button', className: 'rate' }, thumbIcon(feedback));
     button.setAttribute('aria-label', feedback === 'up' ? words.helpful : words.notHelpful);
     button.addEventListener('click', () => void rate(feedback));
     return { feedback, button };

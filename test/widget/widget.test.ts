@@ -552,6 +552,26 @@ describe('feedback', () => {
     expect(await shown.getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).toBe('true');
   });
 
+  it('draws the thumbs as icons, not emoji, keeping their names and pressed state', async () => {
+    // Found on a screen reader and three platforms: "thumbs up sign, Helpful", and a different thumb on each.
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    const rating = frame.getByRole('group', { name: 'Rate this answer' });
+    const helpful = rating.getByRole('button', { name: 'Helpful', exact: true });
+    const notHelpful = rating.getByRole('button', { name: 'Not helpful' });
+    for (const thumb of [helpful, notHelpful]) {
+      const drawn = await thumb.evaluate((node) => ({
+        text: node.textContent,
+        icons: [...node.querySelectorAll('svg')].map((icon) => ({ hidden: icon.getAttribute('aria-hidden'), width: icon.getBoundingClientRect().width })),
+      }));
+      expect(drawn.text).not.toMatch(/\p{Extended_Pictographic}/u);
+      expect(drawn).toEqual({ text: '', icons: [{ hidden: 'true', width: 18 }] });
+    }
+    await notHelpful.click();
+    await expect.poll(() => notHelpful.getAttribute('aria-pressed')).toBe('true');
+    expect(await helpful.getAttribute('aria-pressed')).toBe('false');
+  });
+
   it('rates only answers of the conversation the visitor holds, never another conversation’s, chatbot’s or source’s', async () => {
     const frame = await openWidget();
     await send(frame, 'When do you open?');
