@@ -876,6 +876,61 @@ describe('keyboard and ARIA', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute('aria-label'))).toBe('Open chat with Harbor Helper');
   });
 
+  /** Opens the window from the keyboard, on a page `width` px wide. */
+  async function openByKeyboard(width: number, host = ALLOWED_HOST): Promise<void> {
+    await page.setViewportSize({ width, height: 740 });
+    await page.goto(site.pageUrl(host, bot));
+    await launcher().focus();
+    await page.keyboard.press('Enter');
+  }
+  /** The label of what has the focus in the embed script's shadow root (the launcher, the refusal's close button). */
+  const shadowFocus = () => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute('aria-label'));
+  const dialog = () => page.getByRole('dialog', { name: 'Chat with Harbor Helper' });
+
+  it('is a modal dialog where it covers the page (360 px), and beside the page (1024 px) is not', async () => {
+    // Found with a screen reader at phone width: the window covered the page, yet the page beneath was read as if there.
+    await openByKeyboard(360);
+    let frame = await chatFrame();
+    expect(await dialog().getAttribute('aria-modal')).toBe('true');
+    /** Where the host page's focus is: the widget's element (its window or an edge of it), or the page's own. */
+    const hostFocus = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName.toLowerCase());
+    // Round its controls both ways, never out to the page's own button.
+    for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      await expect.poll(() => frame.evaluate(() => document.hasFocus())).toBe(true);
+      expect(await hostFocus()).toBe('switchboard-chat');
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(shadowFocus).toBe('Open chat with Harbor Helper');
+    expect(await dialog().count()).toBe(0);
+
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.keyboard.press('Enter');
+    frame = await chatFrame();
+    expect(await dialog().getAttribute('aria-modal')).toBeNull();
+    // Shift+Tab from its first control goes on to the page: the launcher, then the page's own button.
+    await frame.getByRole('button', { name: 'New conversation' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(shadowFocus).toBe('Close chat with Harbor Helper');
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(hostFocus).toBe('own');
+    // Narrowed while open, it covers the page, and is modal again.
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expect.poll(() => dialog().getAttribute('aria-modal')).toBe('true');
+  });
+
+  it('keeps Tab on the refusal’s close button where it covers the page', async () => {
+    await configure({ onlyAllowOnAddedDomains: true, domains: [ALLOWED_HOST] });
+    await openByKeyboard(360, OTHER_HOST);
+    expect(await dialog().getAttribute('aria-modal')).toBe('true');
+    for (const key of ['Tab', 'Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      await expect.poll(shadowFocus).toBe('Close chat');
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(shadowFocus).toBe('Open chat with Harbor Helper');
+  });
+
   it('shows where the focus is on any chatbot colour, in either theme', async () => {
     // Found walking the widget by keyboard: on a sand yellow the focus ring, in that yellow, hardly showed on white.
     const luminance = (rgb: string) => {
