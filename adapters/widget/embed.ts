@@ -33,8 +33,8 @@ iframe { width: 100%; height: 100%; border: 0; display: block; }
 .dismiss { position: absolute; top: 12px; right: 12px; width: 36px; height: 36px; border: 1px solid #ccc;
   border-radius: 8px; background: #fff; color: #222; font: 20px/1 system-ui, sans-serif; cursor: pointer; }
 .dismiss:focus-visible { outline: 3px solid #111; outline-offset: 2px; }
-/* Where the open window covers the whole page, Tab goes round its controls (through these two
-   edges), and the launcher, beneath it, takes no focus: nothing focusable is hidden from view. */
+/* Where the open window covers the whole page (NARROW below) it is a modal dialog: Tab goes round
+   its controls (through these two edges), and the launcher, beneath it, takes no focus. */
 .edge { position: fixed; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
 @media (max-width: 480px) {
   .panel { inset: 0; width: 100vw; height: 100vh; height: 100dvh; border-radius: 0; }
@@ -42,6 +42,9 @@ iframe { width: 100%; height: 100%; border: 0; display: block; }
 }
 @media (min-width: 481px) { .edge { display: none; } }
 `;
+
+/** Where the open panel covers the whole page, as the styles' media queries say. */
+const NARROW = '(max-width: 480px)';
 
 const CHAT_ICON =
   '<svg viewBox="0 0 24 24" fill="currentColor" aria-hidden="true"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg>';
@@ -105,34 +108,45 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
   panel.hidden = true;
   panel.setAttribute('role', 'dialog');
   panel.setAttribute('aria-label', words.chatWith(config.name));
+  const narrow = window.matchMedia(NARROW);
   // Shift+Tab from the window's first control reaches the edge before it, Tab from its last the edge after.
   const edge = (to: 'first' | 'last') => {
     const sentinel = document.createElement('span');
     sentinel.className = 'edge';
     sentinel.tabIndex = 0;
-    sentinel.hidden = true;
     sentinel.addEventListener('focus', () => {
-      frame?.focus();
+      // The refusal has one control, its close button.
+      if (!frame) return panel.querySelector<HTMLElement>('.dismiss')?.focus();
+      frame.focus();
       post({ type: 'switchboard:focus-edge', edge: to });
     });
     return sentinel;
   };
-  const edges = [edge('last'), edge('first')] as const;
-  root.append(launcher, edges[0], panel, edges[1]);
+  // Inside the panel: a modal dialog's screen reader sees nothing outside it.
+  const [before, after] = [edge('last'), edge('first')];
+  panel.append(before, after);
+  root.append(launcher, panel);
   document.body.append(element);
 
   let frame: HTMLIFrameElement | undefined;
   const post = (message: WidgetMessage) => frame?.contentWindow?.postMessage(message, hub);
 
+  /** Modal while open where it covers the page; beside the page, the page stays to be used. */
+  function showModality(): void {
+    if (!panel.hidden && narrow.matches) panel.setAttribute('aria-modal', 'true');
+    else panel.removeAttribute('aria-modal');
+  }
+  narrow.addEventListener('change', showModality);
+
   function open(): void {
     saved.set(openedKey, '1');
     panel.hidden = false;
-    for (const sentinel of edges) sentinel.hidden = !config.allowed;
+    showModality();
     launcher.setAttribute('aria-expanded', 'true');
     launcher.setAttribute('aria-label', words.closeChatWith(config.name));
     if (!config.allowed) {
-      if (!panel.firstChild) panel.append(...refusal());
-      (panel.firstChild as HTMLElement).focus();
+      if (!panel.querySelector('.refused')) after.before(...refusal());
+      panel.querySelector<HTMLElement>('.refused')?.focus();
       return;
     }
     if (frame) {
@@ -145,7 +159,7 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
     frame = document.createElement('iframe');
     frame.title = words.chatWith(config.name);
     frame.src = `${base}?host=${encodeURIComponent(location.origin)}&lang=${lang}#conversation=${conversationId}${fresh ? '&new' : ''}`;
-    panel.append(frame);
+    after.before(frame);
     frame.focus();
   }
 
@@ -169,7 +183,7 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
 
   function close(): void {
     panel.hidden = true;
-    for (const sentinel of edges) sentinel.hidden = true;
+    showModality();
     launcher.setAttribute('aria-expanded', 'false');
     launcher.setAttribute('aria-label', words.openChatWith(config.name));
     launcher.focus();

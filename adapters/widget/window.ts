@@ -1,6 +1,7 @@
 import { follow, isOpen, type Feedback, type HandoffState, type Message } from './live.js';
 import { isConversationId, isWidgetMessage, newConversationId, storage, type WidgetMessage } from './protocol.js';
 import { readableOn } from './readable.js';
+import { thumbIcon } from './icons.js';
 import { renderText } from './text.js';
 import { WIDGET_MESSAGE_MAX } from '../../src/domain/widget-message.js';
 import { greetingIn, ipLimitMessageIn, leadFormTitleIn, leadLabelIn, waitingMessageIn } from '../../src/settings/default-messages.js';
@@ -219,7 +220,7 @@ function bubble(role: Message['role'], text: string): HTMLElement {
   return node;
 }
 
-/** A saved message; a team member's reply is headed with their name, an answer of the chatbot's followed by 👍/👎. */
+/** A saved message; a team member's reply is headed with their name, an answer of the chatbot's followed by thumbs up and down. */
 function show({ id, role, content, author, kind, feedback }: Message): void {
   // A waiting or offline message the owner left empty says nothing: no bubble (an empty one reads as typing).
   if (!content) return;
@@ -309,11 +310,7 @@ async function talkToPerson(): Promise<void> {
       showHandoff(handoff);
       return notice(bubble('assistant', ''), words.noTeam);
     }
-    if (!response?.ok) {
-      const { message } = (await response?.json().catch(() => ({}))) as { message?: string };
-      notice(bubble('assistant', ''), response?.status === 429 && message ? ipLimitMessageIn(message, lang) : words.unreachable);
-      return;
-    }
+    if (!response?.ok) return notice(bubble('assistant', ''), (await overLimit(response)) ?? words.unreachable);
     const asked = (await response.json()) as { handoff: HandoffState; messages: Message[] };
     for (const message of asked.messages) show(message);
     const request = asked.messages.at(-1)?.id;
@@ -323,6 +320,13 @@ async function talkToPerson(): Promise<void> {
   } finally {
     setSending(false);
   }
+}
+
+/** What the hub said when it refused a call over the chatbot's `ipLimit` (a default message in the window's language). */
+async function overLimit(response: Response | undefined): Promise<string | undefined> {
+  if (response?.status !== 429) return undefined;
+  const { message } = (await response.json().catch(() => ({}))) as { message?: string };
+  return message ? ipLimitMessageIn(message, lang) : undefined;
 }
 
 /**
@@ -356,8 +360,8 @@ async function answer(text: string): Promise<void> {
       body: JSON.stringify({ conversationId, message: text, host: hostOrigin, lang }),
     });
     if (!response.ok || !response.body) {
-      const { message } = (await response.json().catch(() => ({}))) as { message?: string };
-      if (response.status === 429 && message) return notice(reply, ipLimitMessageIn(message, lang));
+      const refusal = await overLimit(response);
+      if (refusal) return notice(reply, refusal);
       if (response.status === 403) return notice(reply, words.quotaReached);
       return notice(reply, words.unreachable, text);
     }
@@ -387,7 +391,7 @@ async function answer(text: string): Promise<void> {
 }
 
 /**
- * 👍/👎 after the answer `shown` (saved as `messageId`), toggle buttons whose pressed one is the
+ * Thumbs up and down after the answer `shown` (saved as `messageId`), toggle buttons whose pressed one is the
  * visitor's rating (`given`, when they rated it before); a press of the other replaces it, as the
  * API's feedback does.
  */
@@ -397,7 +401,7 @@ function offerRating(shown: HTMLElement, messageId: string, given?: Feedback): v
   const status = element('span', { className: 'rating-status' });
   status.setAttribute('role', 'status');
   const thumbs = (['up', 'down'] as const).map((feedback) => {
-    const button = element('button', { type: 'button', className: 'rate' }, feedback === 'up' ? '👍' : '👎');
+    const button = element('button', { type: 'button', className: 'rate' }, thumbIcon(feedback));
     button.setAttribute('aria-label', feedback === 'up' ? words.helpful : words.notHelpful);
     button.addEventListener('click', () => void rate(feedback));
     return { feedback, button };
@@ -523,7 +527,7 @@ async function submitLead(lead: HTMLFormElement, status: HTMLElement): Promise<v
     body: JSON.stringify({ conversationId, ...values, host: hostOrigin }),
   }).catch(() => undefined);
   if (!response?.ok) {
-    status.textContent = response?.status === 400 ? words.checkTheDetails : words.unreachable;
+    status.textContent = (await overLimit(response)) ?? (response?.status === 400 ? words.checkTheDetails : words.unreachable);
     return;
   }
   moveFocusOutOf(lead);

@@ -22,6 +22,7 @@ export type Words = {
   quotaReached: string;
   unreachable: string;
   retry: string;
+  /** The details form's button: named apart from Send, as a screen reader's list of buttons shows both. */
   submit: string;
   noThanks: string;
   emailOrPhone: string;
@@ -92,7 +93,7 @@ const spanish: Words = {
   quotaReached: 'Este chatbot no puede responder más mensajes ahora mismo. Inténtalo de nuevo más tarde.',
   unreachable: 'No se ha podido conectar con el chat.',
   retry: 'Reintentar',
-  submit: 'Enviar',
+  submit: 'Enviar mis datos',
   noThanks: 'No, gracias',
   emailOrPhone: 'Indica un correo electrónico o un número de teléfono.',
   checkTheDetails: 'Revisa los datos.',
@@ -194,7 +195,7 @@ const italian: Words = {
   quotaReached: 'Questo chatbot non può rispondere ad altri messaggi in questo momento. Riprova più tardi.',
   unreachable: 'Impossibile raggiungere la chat.',
   retry: 'Riprova',
-  submit: 'Invia',
+  submit: 'Invia i dati',
   noThanks: 'No, grazie',
   emailOrPhone: 'Indica un indirizzo email o un numero di telefono.',
   checkTheDetails: 'Controlla i dati inseriti.',
@@ -228,7 +229,7 @@ const dutch: Words = {
   quotaReached: 'Deze chatbot kan nu geen berichten meer beantwoorden. Probeer het later opnieuw.',
   unreachable: 'De chat is niet bereikbaar.',
   retry: 'Opnieuw proberen',
-  submit: 'Versturen',
+  submit: 'Gegevens versturen',
   noThanks: 'Nee, bedankt',
   emailOrPhone: 'Vul een e-mailadres of een telefoonnummer in.',
   checkTheDetails: 'Controleer de gegevens.',

@@ -65,12 +65,18 @@ export function requireAllowedOrigins(chatbot: Chatbot, origins: (string | undef
 }
 
 /**
- * What a visitor's IP is counted for: messages (the chat, "Talk to a person"), and ratings on a
- * count of their own, so 👍/👎 leave the visitor's messages alone yet cannot be sent unbounded.
+ * What a visitor's IP is counted for: messages (the chat, "Talk to a person"), and on counts of
+ * their own ratings, details left (leads) and handoffs left ("+"), so none of these spends the
+ * visitor's messages, yet none can be sent unbounded.
  */
-export type IpLimited = 'message' | 'rating';
+export type IpLimited = 'message' | 'rating' | 'lead' | 'handoff-end';
 
-const IP_LIMIT_KEY: Record<IpLimited, string> = { message: 'widget', rating: 'widget-rating' };
+const IP_LIMIT_KEY: Record<IpLimited, string> = {
+  message: 'widget',
+  rating: 'widget-rating',
+  lead: 'widget-lead',
+  'handoff-end': 'widget-handoff-end',
+};
 
 /**
  * Counts one `what` against `ipLimit` per `ipLimitTimeframe` seconds for this visitor IP and

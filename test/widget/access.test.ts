@@ -116,6 +116,42 @@ describe.each(storeTargets.filter((target) => target.available))('$name store', 
     expect(await rating()).toBe('down');
   });
 
+  it('counts leads and handoffs left against ipLimit on counts of their own: one address cannot flood them, nor do they spend its messages', async () => {
+    // Found auditing the widget: one address could post details (each a lead and a leads.submit event) without end.
+    await call('POST', `${app.baseUrl}/update-chatbot-settings`, app.apiKey, { chatbotId: bot, collectCustomerInformation: { email: { active: true } } });
+    const conversationId = 'wc_llllllllllllllllllllllll';
+    expect((await chat('203.0.113.10', { conversationId })).status).toBe(200);
+    const post = async (ip: string, path: string, body: object) => {
+      const response = await fetch(`${app.origin}/widget/chatbots/${bot}/${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    const lead = (ip: string, email: string) => post(ip, 'leads', { conversationId, email });
+    const leave = (ip: string) => post(ip, `conversations/${conversationId}/handoff/end`, {});
+    const refused = { status: 429, text: JSON.stringify({ message: 'Enough for now.' }) };
+    const emails = async () => {
+      const { body } = await call('GET', `${app.baseUrl}/get-leads?chatbotId=${bot}`, app.apiKey);
+      return (body as { collectedCustomers: { email: string }[] }).collectedCustomers.map(({ email }) => email);
+    };
+
+    // The address used its one message, and may still leave its details and the handoff; once each.
+    expect(await lead('203.0.113.10', 'ada@example.com')).toEqual({ status: 200, text: JSON.stringify({ message: 'Success' }) });
+    expect(await lead('203.0.113.10', 'flood@example.com')).toEqual(refused);
+    expect(await emails()).toEqual(['ada@example.com']);
+    expect(await leave('203.0.113.10')).toEqual({ status: 200, text: JSON.stringify({ handoff: null }) });
+    expect(await leave('203.0.113.10')).toEqual(refused);
+
+    // Details refused as invalid count nothing; neither spends another address's messages.
+    expect((await lead('203.0.113.11', 'not-an-email')).status).toBe(400);
+    expect((await lead('203.0.113.11', 'grace@example.com')).status).toBe(200);
+    expect((await leave('203.0.113.11')).status).toBe(200);
+    expect((await chat('203.0.113.11', { conversationId })).status).toBe(200);
+    expect(await emails()).toEqual(['grace@example.com']);
+  });
+
   it('validates input with the contract’s error body and counts nothing for it', async () => {
     expect(await chat('203.0.113.4', { conversationId: 'slack:T1:C1:1.2' })).toEqual({ status: 400, text: JSON.stringify(INVALID) });
     expect(await chat('203.0.113.4', { message: '' })).toEqual({ status: 400, text: JSON.stringify(INVALID) });

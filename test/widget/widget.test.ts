@@ -552,6 +552,26 @@ describe('feedback', () => {
     expect(await shown.getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).toBe('true');
   });
 
+  it('draws the thumbs as icons, not emoji, keeping their names and pressed state', async () => {
+    // Found on a screen reader and three platforms: "thumbs up sign, Helpful", and a different thumb on each.
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    const rating = frame.getByRole('group', { name: 'Rate this answer' });
+    const helpful = rating.getByRole('button', { name: 'Helpful', exact: true });
+    const notHelpful = rating.getByRole('button', { name: 'Not helpful' });
+    for (const thumb of [helpful, notHelpful]) {
+      const drawn = await thumb.evaluate((node) => ({
+        text: node.textContent,
+        icons: [...node.querySelectorAll('svg')].map((icon) => ({ hidden: icon.getAttribute('aria-hidden'), width: icon.getBoundingClientRect().width })),
+      }));
+      expect(drawn.text).not.toMatch(/\p{Extended_Pictographic}/u);
+      expect(drawn).toEqual({ text: '', icons: [{ hidden: 'true', width: 18 }] });
+    }
+    await notHelpful.click();
+    await expect.poll(() => notHelpful.getAttribute('aria-pressed')).toBe('true');
+    expect(await helpful.getAttribute('aria-pressed')).toBe('false');
+  });
+
   it('rates only answers of the conversation the visitor holds, never another conversation’s, chatbot’s or source’s', async () => {
     const frame = await openWidget();
     await send(frame, 'When do you open?');
@@ -655,6 +675,32 @@ describe('leads', () => {
     await form.getByLabel('Your phone').fill('call me');
     await form.getByRole('button', { name: 'Absenden' }).click();
     expect(await frame.getByText('Vielen Dank!').count()).toBe(0);
+  });
+
+  it('says the ipLimitMessage when the hub refuses more details from the address', async () => {
+    await configure({
+      ipLimit: 1,
+      ipLimitTimeframe: 3600,
+      ipLimitMessage: 'Slow down, please.',
+      collectCustomerInformation: { title: 'Stay in touch', email: { active: true, label: 'Your email' } },
+    });
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    // The address's one set of details for the timeframe, left by another way.
+    const first = await frame.evaluate(async () => {
+      const conversationId = new URLSearchParams(location.hash.slice(1)).get('conversation');
+      const response = await fetch(`${location.pathname}/leads`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ conversationId, email: 'ada@example.com', host: location.ancestorOrigins[0] }),
+      });
+      return response.status;
+    });
+    expect(first).toBe(200);
+    const form = frame.getByRole('form', { name: 'Stay in touch' });
+    await form.getByLabel('Your email').fill('grace@example.com');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await expect.poll(() => form.getByRole('status').textContent()).toBe('Slow down, please.');
   });
 
   it('offers no form when only the name is active, which could never be sent', async () => {
@@ -828,6 +874,61 @@ describe('keyboard and ARIA', () => {
     await expect.poll(focused).toBe('Send');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute('aria-label'))).toBe('Open chat with Harbor Helper');
+  });
+
+  /** Opens the window from the keyboard, on a page `width` px wide. */
+  async function openByKeyboard(width: number, host = ALLOWED_HOST): Promise<void> {
+    await page.setViewportSize({ width, height: 740 });
+    await page.goto(site.pageUrl(host, bot));
+    await launcher().focus();
+    await page.keyboard.press('Enter');
+  }
+  /** The label of what has the focus in the embed script's shadow root (the launcher, the refusal's close button). */
+  const shadowFocus = () => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.getAttribute('aria-label'));
+  const dialog = () => page.getByRole('dialog', { name: 'Chat with Harbor Helper' });
+
+  it('is a modal dialog where it covers the page (360 px), and beside the page (1024 px) is not', async () => {
+    // Found with a screen reader at phone width: the window covered the page, yet the page beneath was read as if there.
+    await openByKeyboard(360);
+    let frame = await chatFrame();
+    expect(await dialog().getAttribute('aria-modal')).toBe('true');
+    /** Where the host page's focus is: the widget's element (its window or an edge of it), or the page's own. */
+    const hostFocus = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName.toLowerCase());
+    // Round its controls both ways, never out to the page's own button.
+    for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      await expect.poll(() => frame.evaluate(() => document.hasFocus())).toBe(true);
+      expect(await hostFocus()).toBe('switchboard-chat');
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(shadowFocus).toBe('Open chat with Harbor Helper');
+    expect(await dialog().count()).toBe(0);
+
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.keyboard.press('Enter');
+    frame = await chatFrame();
+    expect(await dialog().getAttribute('aria-modal')).toBeNull();
+    // Shift+Tab from its first control goes on to the page: the launcher, then the page's own button.
+    await frame.getByRole('button', { name: 'New conversation' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(shadowFocus).toBe('Close chat with Harbor Helper');
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(hostFocus).toBe('own');
+    // Narrowed while open, it covers the page, and is modal again.
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expect.poll(() => dialog().getAttribute('aria-modal')).toBe('true');
+  });
+
+  it('keeps Tab on the refusal’s close button where it covers the page', async () => {
+    await configure({ onlyAllowOnAddedDomains: true, domains: [ALLOWED_HOST] });
+    await openByKeyboard(360, OTHER_HOST);
+    expect(await dialog().getAttribute('aria-modal')).toBe('true');
+    for (const key of ['Tab', 'Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      await expect.poll(shadowFocus).toBe('Close chat');
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(shadowFocus).toBe('Open chat with Harbor Helper');
   });
 
   it('shows where the focus is on any chatbot colour, in either theme', async () => {

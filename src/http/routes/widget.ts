@@ -203,6 +203,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     const chatbot = await findWidgetChatbot(store, id);
     const { host } = parseInput(hostOnly, ctx.request.body ?? {});
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
+    if (!(await withinIpLimit(store, chatbot, ctx.ip, 'handoff-end'))) return refuseOverLimit(ctx, chatbot);
     const handoff = await leaveWidgetHandoff(store, chatbot, conversationId);
     ctx.body = { handoff: handoff ? handoffView(handoff) : null } satisfies z.infer<typeof leftHandoff>;
   });
@@ -243,6 +244,7 @@ export function widgetRoutes(store: Store, engine: ChatEngine, onError: OnBackgr
     const chatbot = await publicChatbot(store, ctx);
     const { host, ...lead } = parseInput(leadBody, ctx.request.body);
     requireAllowedOrigins(chatbot, foreignOrigins(ctx, host));
+    if (!(await withinIpLimit(store, chatbot, ctx.ip, 'lead'))) return refuseOverLimit(ctx, chatbot);
     await submitWidgetLead(store, chatbot, lead);
     ctx.body = { message: LEAD_SAVED };
   });
@@ -471,11 +473,12 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       description:
         'An open (pending or active) handoff is resolved as the team’s hand-back resolves it: the chatbot’s hand-back message ' +
         'is saved, the team’s thread gets the closing notice, `handoff.resolved` goes out. A handoff closed already, or none, ' +
-        'is answered as it is. Refused (403) on pages the domain list does not allow.',
+        'is answered as it is. Counts against `ipLimit` on a count of its own, apart from messages. Refused (403) on pages ' +
+        'the domain list does not allow.',
       security: [],
       requestParams: { path: conversationParams },
       requestBody: jsonRequest(hostOnly),
-      responses: { 200: jsonResponse('The handoff, closed', leftHandoff), ...failures('invalid', 'denied', 'notFound') },
+      responses: { 200: jsonResponse('The handoff, closed', leftHandoff), ...failures('invalid', 'denied', 'notFound'), 429: overIpLimit },
     },
   },
   '/widget/chatbots/{chatbotId}/conversations/{conversationId}/events': {
@@ -531,10 +534,11 @@ export const widgetPaths: ZodOpenApiPathsObject = {
       operationId: 'widgetLead',
       tags,
       summary: 'Leave contact details from the window’s form',
+      description: 'Counts against `ipLimit` on a count of its own, apart from messages. Refused (403) on pages the domain list does not allow.',
       security: [],
       requestParams: { path: params },
       requestBody: jsonRequest(leadBody),
-      responses: { 200: jsonResponse('Saved', messageOf(LEAD_SAVED)), ...failures('invalid', 'denied', 'notFound') },
+      responses: { 200: jsonResponse('Saved', messageOf(LEAD_SAVED)), ...failures('invalid', 'denied', 'notFound'), 429: overIpLimit },
     },
   },
 };
