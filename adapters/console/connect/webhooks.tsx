@@ -2,18 +2,18 @@ import { useState } from 'preact/hooks';
 import { callData, explained, query, send } from '../api.js';
 import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm-button.js';
-import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
 import { Alert, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
+import { SecretOnce } from '../components/secret-once.js';
 import { formatTime } from '../format.js';
 import type { Chatbot } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import { useRefresh } from '../use-refresh.js';
 import { BusyButton, SubmitButton } from '../components/busy-button.js';
 
-// Webhooks for the chatbot's leads: the signing secret is shown once, at creation; each webhook
-// has its delivery log and a "Send test" ping. One the hub disabled (its receiver failing for days)
+// Webhooks for the chatbot's leads: the signing secret is shown once, at creation or when "New
+// secret" replaces it; each webhook has its delivery log and a "Send test" ping. One the hub disabled (its receiver failing for days)
 // is turned on again with its secret, and the events that failed meanwhile are sent again from the log.
 
 type Webhook = { id: string; url: string; events: string[]; enabled: boolean; disabledReason: string | null; created_at: string };
@@ -23,6 +23,8 @@ type Attempt = { eventId: string; event: string; attempt: number; status: string
 
 const WEBHOOK_REFUSED =
   'The hub refused the address: a webhook needs an http:// or https:// URL that reaches a public address, not a loopback, private or link-local one (WEBHOOK_ALLOW_PRIVATE=true allows those).';
+
+const ROTATE_WARNING = 'The old secret stops working at once: every delivery from now on, retries too, is signed with the new one.';
 
 export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
   const list = useLoad(() => callData<Webhook[]>('GET', `/integrations/webhooks${query({ chatbotId: chatbot.id, size: 100 })}`), [chatbot.id]);
@@ -62,11 +64,7 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
           )
         }
       </Show>
-      {secret && (
-        <Notice>
-          Webhook added. Its signing secret, shown this once: <code class="secret">{secret}</code> <CopyButton text={secret} label="Copy secret" />
-        </Notice>
-      )}
+      {secret && <SecretOnce lead="Webhook added. Its signing secret" secret={secret} copyLabel="Copy secret" />}
       <form onSubmit={add}>
         <h3>Add a webhook</h3>
         <TextInput label="Webhook URL" type="url" value={url} onValue={setUrl} placeholder="https://crm.example.com/hooks/switchboard" required />
@@ -80,6 +78,7 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
 function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemove: () => void; onChange: () => void }) {
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState<SentTest>();
+  const [secret, setSecret] = useState<string>();
   // One action for the row's buttons: one write of the webhook's at a time, its failure said under them.
   const action = useAction();
   const path = `/integrations/webhooks/${encodeURIComponent(webhook.id)}`;
@@ -88,6 +87,11 @@ function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemov
     setOpen(true);
   };
   const sendTest = () => action.run(async () => follow((await callData<{ eventId: string }>('POST', `${path}/test`)).eventId));
+  const rotate = () =>
+    action.run(async () => {
+      setSecret(undefined);
+      setSecret((await callData<{ secret: string }>('POST', `${path}/rotate-secret`)).secret);
+    });
   const turnOn = () =>
     action.run(async () => {
       await send('PATCH', path, { enabled: true });
@@ -110,9 +114,11 @@ function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemov
         <button type="button" class="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
           Delivery log
         </button>
+        <ConfirmButton verb="New secret" name={webhook.url} busy={action.busy} onConfirm={rotate} warning={ROTATE_WARNING} />
         <ConfirmButton verb="Remove" name={webhook.url} busy={false} onConfirm={onRemove} />
       </div>
       {action.failure && <Alert>{action.failure}</Alert>}
+      {secret && <SecretOnce lead="Its new signing secret" secret={secret} copyLabel="Copy new secret" />}
       {sent && <Notice>Event queued: its delivery shows in the log.</Notice>}
       {open && <Deliveries webhookId={webhook.id} sent={sent} onResent={follow} />}
     </li>
