@@ -120,7 +120,7 @@ function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemov
       {action.failure && <Alert>{action.failure}</Alert>}
       {secret && <SecretOnce lead="Its new signing secret" secret={secret} copyLabel="Copy new secret" />}
       {sent && <Notice>Event queued: its delivery shows in the log.</Notice>}
-      {open && <Deliveries webhookId={webhook.id} sent={sent} onResent={follow} />}
+      {open && <Deliveries webhook={webhook} sent={sent} onResent={follow} />}
     </li>
   );
 }
@@ -132,15 +132,15 @@ function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemov
  */
 const FOLLOW_TEST = { everyMs: 2_000, forMs: 30_000 };
 
-type DeliveriesProps = { webhookId: string; sent: SentTest | undefined; onResent: (eventId: string, after: number) => void };
+type DeliveriesProps = { webhook: Webhook; sent: SentTest | undefined; onResent: (eventId: string, after: number) => void };
 
 /**
  * Read once "Send test" or "Send again" returns, then again while its delivery is pending, as
  * `FOLLOW_TEST` says. An event whose last attempt failed for good can be sent again.
  */
-function Deliveries({ webhookId, sent, onResent }: DeliveriesProps) {
-  const path = `/integrations/webhooks/${encodeURIComponent(webhookId)}`;
-  const attempts = useLoad(() => callData<Attempt[]>('GET', `${path}/deliveries`), [webhookId, sent]);
+function Deliveries({ webhook, sent, onResent }: DeliveriesProps) {
+  const path = `/integrations/webhooks/${encodeURIComponent(webhook.id)}`;
+  const attempts = useLoad(() => callData<Attempt[]>('GET', `${path}/deliveries`), [webhook.id, sent]);
   const settles = (attempt: Attempt) => attempt.eventId === sent?.eventId && attempt.attempt > sent.after && attempt.status !== 'pending';
   const pending = sent !== undefined && !attempts.data?.some(settles);
   useRefresh(attempts, FOLLOW_TEST.everyMs, pending && Date.now() - sent.at < FOLLOW_TEST.forMs);
@@ -152,7 +152,7 @@ function Deliveries({ webhookId, sent, onResent }: DeliveriesProps) {
     });
   return (
     <>
-      <Show loaded={attempts} label="Loading the deliveries">
+      <Show loaded={attempts} label="Loading the deliveries" retries={`the deliveries to ${webhook.url}`}>
         {(list) =>
           list.length === 0 ? (
             <p class="muted">No deliveries yet.</p>
