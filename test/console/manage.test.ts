@@ -196,9 +196,11 @@ describe('connect', () => {
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(old);
     expect(await stored()).toBe(fresh);
+    // The secret it replaced, shown as the webhook was added, shows no more.
+    expect(await page.getByText(old ?? 'none').count()).toBe(0);
     // The question is done with: the button is back, with the focus.
     await expect.poll(() => row.getByRole('button', { name: `New secret ${url}` }).evaluate((button) => button === document.activeElement)).toBe(true);
-    await row.getByRole('button', { name: 'Copy new secret' }).click();
+    await row.getByRole('button', { name: 'Copy secret' }).click();
     await row.getByText('Copied.').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(fresh);
     await expectAccessible(page);

@@ -12,13 +12,17 @@ import { Show, useLoad } from '../use-load.js';
 import { useRefresh } from '../use-refresh.js';
 import { BusyButton, SubmitButton } from '../components/busy-button.js';
 
-// Webhooks for the chatbot's leads: the signing secret is shown once, at creation or when "New
-// secret" replaces it; each webhook has its delivery log and a "Send test" ping. One the hub disabled (its receiver failing for days)
-// is turned on again with its secret, and the events that failed meanwhile are sent again from the log.
+// Webhooks for the chatbot's leads: the signing secret is shown once, under its webhook, at
+// creation or when "New secret" replaces it (one at a time, so a replaced secret shows no more);
+// each webhook has its delivery log and a "Send test" ping. One the hub disabled (its receiver
+// failing for days) is turned on again with its secret, and the events that failed meanwhile are
+// sent again from the log.
 
 type Webhook = { id: string; url: string; events: string[]; enabled: boolean; disabledReason: string | null; created_at: string };
 /** A "Send test" or "Send again" that returned: the event it queued, when, and its attempts until then. */
 type SentTest = { eventId: string; at: number; after: number };
+/** The secret the hub answered this once, and whose it is. */
+type ShownSecret = { webhookId: string; lead: string; secret: string };
 type Attempt = { eventId: string; event: string; attempt: number; status: string; responseCode: number | null; error: string | null; at: string };
 
 const WEBHOOK_REFUSED =
@@ -29,16 +33,16 @@ const ROTATE_WARNING = 'The old secret stops working at once: every delivery fro
 export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
   const list = useLoad(() => callData<Webhook[]>('GET', `/integrations/webhooks${query({ chatbotId: chatbot.id, size: 100 })}`), [chatbot.id]);
   const [url, setUrl] = useState('');
-  const [secret, setSecret] = useState<string>();
+  const [shown, setShown] = useState<ShownSecret>();
   const action = useAction();
 
   const add = async (event: Event) => {
     event.preventDefault();
-    setSecret(undefined);
+    setShown(undefined);
     await action.run(async () => {
       const body = { url: url.trim(), events: ['leads.submit'], chatbotId: chatbot.id };
       const created = await explained(callData<Webhook & { secret: string }>('POST', '/integrations/webhooks', body), { 400: WEBHOOK_REFUSED });
-      setSecret(created.secret);
+      setShown({ webhookId: created.id, lead: 'Webhook added. Its signing secret', secret: created.secret });
       setUrl('');
       list.reload();
     });
@@ -58,13 +62,19 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
           ) : (
             <ul class="plain">
               {webhooks.map((webhook) => (
-                <WebhookRow key={webhook.id} webhook={webhook} onRemove={() => remove(webhook.id)} onChange={list.reload} />
+                <WebhookRow
+                  key={webhook.id}
+                  webhook={webhook}
+                  secret={shown?.webhookId === webhook.id ? shown : undefined}
+                  onSecret={(secret) => setShown({ webhookId: webhook.id, lead: 'Its new signing secret', secret })}
+                  onRemove={() => remove(webhook.id)}
+                  onChange={list.reload}
+                />
               ))}
             </ul>
           )
         }
       </Show>
-      {secret && <SecretOnce lead="Webhook added. Its signing secret" secret={secret} copyLabel="Copy secret" />}
       <form onSubmit={add}>
         <h3>Add a webhook</h3>
         <TextInput label="Webhook URL" type="url" value={url} onValue={setUrl} placeholder="https://crm.example.com/hooks/switchboard" required />
@@ -75,10 +85,11 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
   );
 }
 
-function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemove: () => void; onChange: () => void }) {
+type RowProps = { webhook: Webhook; secret: ShownSecret | undefined; onSecret: (secret: string) => void; onRemove: () => void; onChange: () => void };
+
+function WebhookRow({ webhook, secret, onSecret, onRemove, onChange }: RowProps) {
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState<SentTest>();
-  const [secret, setSecret] = useState<string>();
   // One action for the row's buttons: one write of the webhook's at a time, its failure said under them.
   const action = useAction();
   const path = `/integrations/webhooks/${encodeURIComponent(webhook.id)}`;
@@ -88,10 +99,7 @@ function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemov
   };
   const sendTest = () => action.run(async () => follow((await callData<{ eventId: string }>('POST', `${path}/test`)).eventId));
   const rotate = () =>
-    action.run(async () => {
-      setSecret(undefined);
-      setSecret((await callData<{ secret: string }>('POST', `${path}/rotate-secret`)).secret);
-    });
+    action.run(async () => onSecret((await callData<{ secret: string }>('POST', `${path}/rotate-secret`)).secret));
   const turnOn = () =>
     action.run(async () => {
       await send('PATCH', path, { enabled: true });
@@ -118,7 +126,7 @@ function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemov
         <ConfirmButton verb="Remove" name={webhook.url} busy={false} onConfirm={onRemove} />
       </div>
       {action.failure && <Alert>{action.failure}</Alert>}
-      {secret && <SecretOnce lead="Its new signing secret" secret={secret} copyLabel="Copy new secret" />}
+      {secret && <SecretOnce key={secret.secret} lead={secret.lead} secret={secret.secret} copyLabel="Copy secret" />}
       {sent && <Notice>Event queued: its delivery shows in the log.</Notice>}
       {open && <Deliveries webhook={webhook} sent={sent} onResent={follow} />}
     </li>
