@@ -1,3 +1,4 @@
+import lazy from 'preact-iso/lazy';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { Busy } from './components/feedback.js';
 import { Layout } from './components/layout.js';
@@ -6,7 +7,6 @@ import { AccountPage } from './pages/account.js';
 import { ChatbotPage } from './pages/chatbot.js';
 import { ChatbotsPage } from './pages/chatbots.js';
 import { LinkPage } from './pages/link.js';
-import { NewChatbotPage } from './pages/new-chatbot.js';
 import { NotFound } from './pages/not-found.js';
 import { SignInPage } from './pages/sign-in.js';
 import { checkSession } from './session.js';
@@ -17,6 +17,9 @@ import { retryOf, useLoad, type Loaded } from './use-load.js';
 // first, in place, so the page asked for shows once signed in.
 
 const OPENING = 'Opening the console';
+
+/** Its website check is the hub's zod schema, which loads with this page rather than with the first. */
+const NewChatbotPage = lazy(() => import('./pages/new-chatbot.js').then((module) => module.NewChatbotPage));
 
 export function App() {
   const session = useLoad(checkSession, []);

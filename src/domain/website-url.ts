@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 // The address a website source starts from, as the API takes it; the chat apps' `/chatbot learn`
-// checks it with the same schema before asking, so the only 400 the hub can answer it is its
-// address rule (a site on its own network), and each other refusal is told in its own words.
+// and the console's New chatbot check it with the same schema before asking, so the only 400 the
+// hub can answer it is its address rule (a site on its own network), and each other refusal is
+// told in its own words.
 
 /** The longest address a website source takes. */
 export const MAX_WEBSITE_URL_CHARS = 2_000;

@@ -145,6 +145,13 @@ describe('new chatbot checked before it is made', () => {
     expect(await inView('Website URL')).toBe(true);
     await narrow.getByText('A web address starting with http:// or https://, without a user name or password.').waitFor();
     expect(await narrow.getByLabel('Name').getAttribute('aria-invalid')).toBeNull();
+    // The hub's own rule: a hand copy of it took both of these, which the browser's URL parser reads.
+    await narrow.getByLabel('Website URL').fill(`https://help.example.com/${'a'.repeat(2_000)}`);
+    await create.click();
+    await narrow.getByText('An address of at most 2,000 characters.').waitFor();
+    await narrow.getByLabel('Website URL').fill('https:/help.example.com/');
+    await create.click();
+    await narrow.getByText('A web address starting with http:// or https://, without a user name or password.').waitFor();
     expect(((await call('GET', `${run.app.baseUrl}/get-chatbots`, owner.apiKey)).body as { chatbots: unknown[] }).chatbots).toEqual([]);
     await expectAccessible(narrow);
     await narrow.context().close();

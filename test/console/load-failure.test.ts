@@ -1,6 +1,6 @@
 import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatbotViaApi } from '../support/http.js';
+import { call, createChatbotViaApi } from '../support/http.js';
 import { newPage, signIn, startConsole, type ConsoleRun } from './console.js';
 
 // A page whose data did not load (the hub down, a 5xx, the network) says why and offers
@@ -17,7 +17,8 @@ const unavailable = (route: Route) =>
   route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Service unavailable' }) });
 
 beforeAll(async () => {
-  run = await startConsole();
+  // Webhooks to a local address, which the hub refuses unless told.
+  run = await startConsole({ webhookAllowPrivate: true });
   chatbotId = await createChatbotViaApi(run.app, 'Harbor Lights', 'Harbor Lights Bakery opens at seven in the morning on weekdays.');
   page = await newPage(run);
   await signIn(page, run.app);
@@ -123,5 +124,45 @@ describe('a load that failed', () => {
     await keys.getByRole('table').waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('API keys');
     expect(await button.count()).toBe(0);
+  });
+});
+
+describe('"Try again" beside each of several items', () => {
+  /** The accessible names of the failed loads' buttons, once `count` of them show. */
+  const namesOfTryAgain = async (count: number) => {
+    const buttons = page.getByRole('main').getByRole('button', { name: /^Try again/ });
+    await expect.poll(() => buttons.count()).toBe(count);
+    return (await buttons.evaluateAll((found) => found.map((button) => button.getAttribute('aria-label') ?? button.textContent))).sort();
+  };
+  const sourceRead = (request: Request) => request.method() === 'GET' && /^\/chatbots\/[^/]+\/sources\/[^/]+$/.test(path(request));
+
+  it('names each source’s text, and each source opened to edit, for its source', async () => {
+    failing = undefined;
+    for (const title of ['Opening hours', 'Prices']) {
+      await call('POST', `${run.app.baseUrl}/chatbots/${chatbotId}/sources`, run.app.apiKey, { type: 'text', title, text: `${title} of Harbor Lights.` });
+    }
+    failing = sourceRead;
+    answer = unavailable;
+    await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/sources`);
+    for (const title of ['Opening hours', 'Prices']) await page.getByRole('button', { name: `Preview ${title}` }).click();
+    expect(await namesOfTryAgain(2)).toEqual(['Try again: the text of Opening hours', 'Try again: the text of Prices']);
+    for (const title of ['Opening hours', 'Prices']) {
+      await page.getByRole('button', { name: `Preview ${title}` }).click();
+      await page.getByRole('button', { name: `Edit ${title}` }).click();
+    }
+    expect(await namesOfTryAgain(2)).toEqual(['Try again: Opening hours, to edit', 'Try again: Prices, to edit']);
+  });
+
+  it('names each webhook’s delivery log for its address', async () => {
+    failing = undefined;
+    const urls = ['http://127.0.0.1:9/first', 'http://127.0.0.1:9/second'];
+    for (const url of urls) {
+      await call('POST', `${run.app.baseUrl}/integrations/webhooks`, run.app.apiKey, { url, events: ['leads.submit'], chatbotId });
+    }
+    failing = (request) => request.method() === 'GET' && /\/deliveries$/.test(path(request));
+    answer = unavailable;
+    await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/connect`);
+    for (const url of urls) await page.getByRole('listitem').filter({ hasText: url }).getByRole('button', { name: 'Delivery log' }).click();
+    expect(await namesOfTryAgain(2)).toEqual(urls.map((url) => `Try again: the deliveries to ${url}`));
   });
 });

@@ -60,6 +60,14 @@ function readsOfTheLog() {
   return reads;
 }
 
+/** Adds a webhook from the Connect page; answers the signing secret shown for it. */
+async function addWebhook(url: string): Promise<string | null> {
+  const hooks = section('Webhooks');
+  await hooks.getByLabel('Webhook URL').fill(url);
+  await hooks.getByRole('button', { name: 'Add webhook' }).click();
+  return hooks.locator('code.secret').textContent();
+}
+
 const chatbotPage = (section: string) => page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/${section}`);
 const section = (name: string | RegExp) => page.getByRole('region', { name });
 
@@ -140,9 +148,7 @@ describe('connect', () => {
   it('adds a webhook, shows its secret once, sends a test and shows the delivery', async () => {
     const hooks = section('Webhooks');
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    await hooks.getByLabel('Webhook URL').fill(url);
-    await hooks.getByRole('button', { name: 'Add webhook' }).click();
-    const secret = await hooks.locator('code.secret').textContent();
+    const secret = await addWebhook(url);
     expect(secret).toMatch(/^whsec_/);
     const reads = readsOfTheLog();
     await hooks.getByRole('button', { name: 'Send test' }).click();
@@ -166,6 +172,42 @@ describe('connect', () => {
     // Its secret is gone with it, so it is removed only once confirmed.
     await section('Webhooks').getByRole('button', { name: `Remove ${url}` }).click();
     expect(await section('Webhooks').getByText(url, { exact: true }).count()).toBe(1);
+    await section('Webhooks').getByRole('button', { name: `Yes, remove “${url}”` }).click();
+    await section('Webhooks').getByText('No webhooks yet.').waitFor();
+  });
+
+  it('gives a webhook a new secret once confirmed, shows it once, and the hub keeps only the new one', async () => {
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/rotated`;
+    const old = await addWebhook(url);
+    const row = section('Webhooks').getByRole('listitem').filter({ hasText: url });
+    await row.getByRole('button', { name: `New secret ${url}` }).click();
+    const yes = row.getByRole('button', { name: `Yes, new secret “${url}”` });
+    // Asked first, saying what it costs: the secret is the same until confirmed.
+    expect(await yes.getAttribute('aria-describedby').then((id) => page.locator(`[id="${id}"]`).textContent())).toMatch(/^The old secret stops working at once/);
+    await expect.poll(() => yes.evaluate((button) => button === document.activeElement)).toBe(true);
+    const { body } = await call('GET', `${run.app.baseUrl}/integrations/webhooks?chatbotId=${chatbotId}`, run.app.apiKey);
+    const hook = (body as { data: { id: string; url: string }[] }).data.find((one) => one.url === url);
+    if (!hook) throw new Error('the webhook just added is missing');
+    const stored = async () => (await run.app.store.webhooks.findById(hook.id))?.secret;
+    expect(await stored()).toBe(old);
+    await yes.click();
+    await row.getByText('Its new signing secret, shown this once').waitFor();
+    const fresh = await row.locator('code.secret').textContent();
+    expect(fresh).toMatch(/^whsec_/);
+    expect(fresh).not.toBe(old);
+    expect(await stored()).toBe(fresh);
+    // The secret it replaced, shown as the webhook was added, shows no more.
+    expect(await page.getByText(old ?? 'none').count()).toBe(0);
+    // The question is done with: the button is back, with the focus.
+    await expect.poll(() => row.getByRole('button', { name: `New secret ${url}` }).evaluate((button) => button === document.activeElement)).toBe(true);
+    await row.getByRole('button', { name: 'Copy secret' }).click();
+    await row.getByText('Copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(fresh);
+    await expectAccessible(page);
+    await page.reload();
+    await section('Webhooks').getByText(url).waitFor();
+    expect(await page.getByText(fresh ?? 'none').count()).toBe(0);
+    await section('Webhooks').getByRole('button', { name: `Remove ${url}` }).click();
     await section('Webhooks').getByRole('button', { name: `Yes, remove “${url}”` }).click();
     await section('Webhooks').getByText('No webhooks yet.').waitFor();
   });

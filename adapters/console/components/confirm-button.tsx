@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { BusyButton } from './busy-button.js';
 import { focusAfterRemoval, headingOfPart, useFocusBack } from './focus-moves.js';
 
@@ -7,10 +7,19 @@ import { focusAfterRemoval, headingOfPart, useFocusBack } from './focus-moves.js
 // back to the first button after "Keep it", and to the heading of the part of the page it was in
 // once what it did took its item (and the button) away.
 
-type Props = { verb: string; name: string; busy: boolean; onConfirm: () => void };
+type Props = {
+  verb: string;
+  name: string;
+  busy: boolean;
+  /** Resolving to true closes the question: what it did left its item, and the button, in place. */
+  onConfirm: () => unknown;
+  /** What doing it costs, said beside the question and read out with its "Yes, …". */
+  warning?: string;
+};
 
-export function ConfirmButton({ verb, name, busy, onConfirm }: Props) {
+export function ConfirmButton({ verb, name, busy, onConfirm, warning }: Props) {
   const [confirming, setConfirming] = useState(false);
+  const warningId = useId();
   const opener = useFocusBack<HTMLButtonElement>(confirming);
   const yes = useRef<HTMLButtonElement>(null);
   /** Where the focus goes should "Yes, …" take its item away: set as it is pressed. */
@@ -24,9 +33,11 @@ export function ConfirmButton({ verb, name, busy, onConfirm }: Props) {
     },
     [],
   );
-  const confirm = () => {
+  const confirm = async () => {
     removedFrom.current = headingOfPart(yes.current);
-    onConfirm();
+    if ((await onConfirm()) !== true) return;
+    removedFrom.current = undefined;
+    setConfirming(false);
   };
   if (!confirming) {
     return (
@@ -37,7 +48,8 @@ export function ConfirmButton({ verb, name, busy, onConfirm }: Props) {
   }
   return (
     <>
-      <BusyButton class="danger" onClick={confirm} busy={busy} buttonRef={yes}>
+      {warning && <span id={warningId}>{warning}</span>}
+      <BusyButton class="danger" onClick={confirm} busy={busy} buttonRef={yes} aria-describedby={warning && warningId}>
         Yes, {verb.toLowerCase()} “{name}”
       </BusyButton>
       <button type="button" class="secondary" onClick={() => setConfirming(false)}>

@@ -2,41 +2,47 @@ import { useState } from 'preact/hooks';
 import { callData, explained, query, send } from '../api.js';
 import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm-button.js';
-import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
 import { Alert, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
+import { SecretOnce } from '../components/secret-once.js';
 import { formatTime } from '../format.js';
 import type { Chatbot } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import { useRefresh } from '../use-refresh.js';
 import { BusyButton, SubmitButton } from '../components/busy-button.js';
 
-// Webhooks for the chatbot's leads: the signing secret is shown once, at creation; each webhook
-// has its delivery log and a "Send test" ping. One the hub disabled (its receiver failing for days)
-// is turned on again with its secret, and the events that failed meanwhile are sent again from the log.
+// Webhooks for the chatbot's leads: the signing secret is shown once, under its webhook, at
+// creation or when "New secret" replaces it (one at a time, so a replaced secret shows no more);
+// each webhook has its delivery log and a "Send test" ping. One the hub disabled (its receiver
+// failing for days) is turned on again with its secret, and the events that failed meanwhile are
+// sent again from the log.
 
 type Webhook = { id: string; url: string; events: string[]; enabled: boolean; disabledReason: string | null; created_at: string };
 /** A "Send test" or "Send again" that returned: the event it queued, when, and its attempts until then. */
 type SentTest = { eventId: string; at: number; after: number };
+/** The secret the hub answered this once, and whose it is. */
+type ShownSecret = { webhookId: string; lead: string; secret: string };
 type Attempt = { eventId: string; event: string; attempt: number; status: string; responseCode: number | null; error: string | null; at: string };
 
 const WEBHOOK_REFUSED =
   'The hub refused the address: a webhook needs an http:// or https:// URL that reaches a public address, not a loopback, private or link-local one (WEBHOOK_ALLOW_PRIVATE=true allows those).';
 
+const ROTATE_WARNING = 'The old secret stops working at once: every delivery from now on, retries too, is signed with the new one.';
+
 export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
   const list = useLoad(() => callData<Webhook[]>('GET', `/integrations/webhooks${query({ chatbotId: chatbot.id, size: 100 })}`), [chatbot.id]);
   const [url, setUrl] = useState('');
-  const [secret, setSecret] = useState<string>();
+  const [shown, setShown] = useState<ShownSecret>();
   const action = useAction();
 
   const add = async (event: Event) => {
     event.preventDefault();
-    setSecret(undefined);
+    setShown(undefined);
     await action.run(async () => {
       const body = { url: url.trim(), events: ['leads.submit'], chatbotId: chatbot.id };
       const created = await explained(callData<Webhook & { secret: string }>('POST', '/integrations/webhooks', body), { 400: WEBHOOK_REFUSED });
-      setSecret(created.secret);
+      setShown({ webhookId: created.id, lead: 'Webhook added. Its signing secret', secret: created.secret });
       setUrl('');
       list.reload();
     });
@@ -56,17 +62,19 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
           ) : (
             <ul class="plain">
               {webhooks.map((webhook) => (
-                <WebhookRow key={webhook.id} webhook={webhook} onRemove={() => remove(webhook.id)} onChange={list.reload} />
+                <WebhookRow
+                  key={webhook.id}
+                  webhook={webhook}
+                  secret={shown?.webhookId === webhook.id ? shown : undefined}
+                  onSecret={(secret) => setShown({ webhookId: webhook.id, lead: 'Its new signing secret', secret })}
+                  onRemove={() => remove(webhook.id)}
+                  onChange={list.reload}
+                />
               ))}
             </ul>
           )
         }
       </Show>
-      {secret && (
-        <Notice>
-          Webhook added. Its signing secret, shown this once: <code class="secret">{secret}</code> <CopyButton text={secret} label="Copy secret" />
-        </Notice>
-      )}
       <form onSubmit={add}>
         <h3>Add a webhook</h3>
         <TextInput label="Webhook URL" type="url" value={url} onValue={setUrl} placeholder="https://crm.example.com/hooks/switchboard" required />
@@ -77,7 +85,9 @@ export function Webhooks({ chatbot }: { chatbot: Chatbot }) {
   );
 }
 
-function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemove: () => void; onChange: () => void }) {
+type RowProps = { webhook: Webhook; secret: ShownSecret | undefined; onSecret: (secret: string) => void; onRemove: () => void; onChange: () => void };
+
+function WebhookRow({ webhook, secret, onSecret, onRemove, onChange }: RowProps) {
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState<SentTest>();
   // One action for the row's buttons: one write of the webhook's at a time, its failure said under them.
@@ -88,6 +98,8 @@ function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemov
     setOpen(true);
   };
   const sendTest = () => action.run(async () => follow((await callData<{ eventId: string }>('POST', `${path}/test`)).eventId));
+  const rotate = () =>
+    action.run(async () => onSecret((await callData<{ secret: string }>('POST', `${path}/rotate-secret`)).secret));
   const turnOn = () =>
     action.run(async () => {
       await send('PATCH', path, { enabled: true });
@@ -110,11 +122,13 @@ function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemov
         <button type="button" class="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
           Delivery log
         </button>
+        <ConfirmButton verb="New secret" name={webhook.url} busy={action.busy} onConfirm={rotate} warning={ROTATE_WARNING} />
         <ConfirmButton verb="Remove" name={webhook.url} busy={false} onConfirm={onRemove} />
       </div>
       {action.failure && <Alert>{action.failure}</Alert>}
+      {secret && <SecretOnce key={secret.secret} lead={secret.lead} secret={secret.secret} copyLabel="Copy secret" />}
       {sent && <Notice>Event queued: its delivery shows in the log.</Notice>}
-      {open && <Deliveries webhookId={webhook.id} sent={sent} onResent={follow} />}
+      {open && <Deliveries webhook={webhook} sent={sent} onResent={follow} />}
     </li>
   );
 }
@@ -126,15 +140,15 @@ function WebhookRow({ webhook, onRemove, onChange }: { webhook: Webhook; onRemov
  */
 const FOLLOW_TEST = { everyMs: 2_000, forMs: 30_000 };
 
-type DeliveriesProps = { webhookId: string; sent: SentTest | undefined; onResent: (eventId: string, after: number) => void };
+type DeliveriesProps = { webhook: Webhook; sent: SentTest | undefined; onResent: (eventId: string, after: number) => void };
 
 /**
  * Read once "Send test" or "Send again" returns, then again while its delivery is pending, as
  * `FOLLOW_TEST` says. An event whose last attempt failed for good can be sent again.
  */
-function Deliveries({ webhookId, sent, onResent }: DeliveriesProps) {
-  const path = `/integrations/webhooks/${encodeURIComponent(webhookId)}`;
-  const attempts = useLoad(() => callData<Attempt[]>('GET', `${path}/deliveries`), [webhookId, sent]);
+function Deliveries({ webhook, sent, onResent }: DeliveriesProps) {
+  const path = `/integrations/webhooks/${encodeURIComponent(webhook.id)}`;
+  const attempts = useLoad(() => callData<Attempt[]>('GET', `${path}/deliveries`), [webhook.id, sent]);
   const settles = (attempt: Attempt) => attempt.eventId === sent?.eventId && attempt.attempt > sent.after && attempt.status !== 'pending';
   const pending = sent !== undefined && !attempts.data?.some(settles);
   useRefresh(attempts, FOLLOW_TEST.everyMs, pending && Date.now() - sent.at < FOLLOW_TEST.forMs);
@@ -146,7 +160,7 @@ function Deliveries({ webhookId, sent, onResent }: DeliveriesProps) {
     });
   return (
     <>
-      <Show loaded={attempts} label="Loading the deliveries">
+      <Show loaded={attempts} label="Loading the deliveries" retries={`the deliveries to ${webhook.url}`}>
         {(list) =>
           list.length === 0 ? (
             <p class="muted">No deliveries yet.</p>

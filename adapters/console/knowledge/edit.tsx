@@ -22,7 +22,7 @@ type Fields = { first: string; second: string };
 export function EditSource({ url, source, onDone }: { url: string; source: Source; onDone: (saved: boolean) => void }) {
   const detail = useLoad(() => callData<SourceDetail>('GET', url), [url]);
   return (
-    <Show loaded={detail} label="Loading the source">
+    <Show loaded={detail} label="Loading the source" retries={`${source.title}, to edit`}>
       {(loaded) => (
         <EditForm
           url={url}

@@ -64,16 +64,6 @@ export const maxPagesError = (maxPages: string): string | undefined => {
   return Number.isInteger(value) && value >= 1 && value <= MAX_PAGES ? undefined : `A whole number from 1 to ${MAX_PAGES.toLocaleString('en')}.`;
 };
 
-/**
- * Why the hub would refuse the address (its rule, src/domain/website-url.ts, is a zod schema the
- * console does not load): told before anything is made with it, such as a new chatbot.
- */
-export function websiteUrlError(url: string): string | undefined {
-  const address = URL.canParse(url) ? new URL(url) : undefined;
-  const fine = address && (address.protocol === 'http:' || address.protocol === 'https:') && !address.username && !address.password;
-  return fine ? undefined : 'A web address starting with http:// or https://, without a user name or password.';
-}
-
 type WebsiteProps = { website: Website; onWebsite: (website: Website) => void; required?: boolean; urlError?: string | undefined };
 
 export function WebsiteFields({ website, onWebsite, required, urlError }: WebsiteProps) {

@@ -2,10 +2,10 @@ import { useState } from 'preact/hooks';
 import { callData, explained, send } from '../api.js';
 import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm-button.js';
-import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
-import { Alert, Notice } from '../components/feedback.js';
+import { Alert } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
+import { SecretOnce } from '../components/secret-once.js';
 import { formatCount, formatTime } from '../format.js';
 import { account } from '../state.js';
 import type { AccountUsage, ApiKey } from '../types.js';
@@ -91,11 +91,7 @@ function ApiKeys() {
           />
         )}
       </Show>
-      {created && (
-        <Notice>
-          Your new key, shown this once: <code class="secret">{created}</code> <CopyButton text={created} label="Copy key" />
-        </Notice>
-      )}
+      {created && <SecretOnce lead="Your new key" secret={created} copyLabel="Copy key" />}
       <form onSubmit={create}>
         <TextInput label="Key label" value={label} onValue={setLabel} autoComplete="off" hint="What the key is for, e.g. “CRM sync”." />
         {action.failure && <Alert>{action.failure}</Alert>}

@@ -6,7 +6,8 @@ import { Alert } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
 import { addWebsite, DEFAULT_MAX_PAGES, sourcesPath, uploadFiles } from '../knowledge/add.js';
-import { FilesField, maxPagesError, WebsiteFields, websiteUrlError, type Website } from '../knowledge/fields.js';
+import { FilesField, maxPagesError, WebsiteFields, type Website } from '../knowledge/fields.js';
+import { websiteUrlError } from '../knowledge/website-check.js';
 import { SubmitButton } from '../components/busy-button.js';
 import { useFocusFirstProblem } from '../components/focus-moves.js';
 

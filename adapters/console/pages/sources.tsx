@@ -112,16 +112,16 @@ function SourceRow({ base, source, onChange }: { base: string; source: Source; o
           }}
         />
       )}
-      {preview && <Preview url={url} version={source.updated_at} />}
+      {preview && <Preview url={url} title={source.title} version={source.updated_at} />}
     </li>
   );
 }
 
 /** Read again whenever the source changes (`version`), so a crawl or a refresh shows what it read. */
-function Preview({ url, version }: { url: string; version: string }) {
+function Preview({ url, title, version }: { url: string; title: string; version: string }) {
   const detail = useLoad(() => callData<SourceDetail>('GET', url), [url, version]);
   return (
-    <Show loaded={detail} label="Loading the text">
+    <Show loaded={detail} label="Loading the text" retries={`the text of ${title}`}>
       {(source) => (
         <>
           {source.pageList && source.pageList.length > 0 && <PageList title={source.title} pages={source.pageList} />}
