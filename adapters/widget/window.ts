@@ -416,7 +416,7 @@ function offerRating(shown: HTMLElement, messageId: string, given?: Feedback): v
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ feedback, host: hostOrigin }),
     }).catch(() => undefined);
-    status.textContent = response?.ok ? '' : words.ratingFailed;
+    status.textContent = response?.ok ? '' : ((await overLimit(response)) ?? words.ratingFailed);
     if (!response?.ok) return;
     current = feedback;
     showPressed();

@@ -572,6 +572,22 @@ describe('feedback', () => {
     expect(await helpful.getAttribute('aria-pressed')).toBe('false');
   });
 
+  it('says the ipLimitMessage beside the thumbs when the hub refuses more ratings from the address', async () => {
+    // Found auditing the widget's limits: over ipLimit a rating said only that it could not be saved.
+    await configure({ ipLimit: 1, ipLimitTimeframe: 3600, ipLimitMessage: 'Slow down, please.' });
+    const frame = await openWidget();
+    await send(frame, 'When do you open?');
+    const rating = frame.getByRole('group', { name: 'Rate this answer' });
+    const helpful = rating.getByRole('button', { name: 'Helpful', exact: true });
+    await helpful.click();
+    await expect.poll(() => helpful.getAttribute('aria-pressed')).toBe('true');
+    // The address's one rating for the timeframe is spent: the next is refused, and nothing changes.
+    await rating.getByRole('button', { name: 'Not helpful' }).click();
+    await expect.poll(() => rating.getByRole('status').textContent()).toBe('Slow down, please.');
+    expect(await helpful.getAttribute('aria-pressed')).toBe('true');
+    expect((await answers()).map((message) => message.feedback)).toEqual(['up']);
+  });
+
   it('rates only answers of the conversation the visitor holds, never another conversation’s, chatbot’s or source’s', async () => {
     const frame = await openWidget();
     await send(frame, 'When do you open?');
