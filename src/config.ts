@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_CHARS_PER_CHATBOT, DEFAULT_MAX_FILE_MB, type SourceSettings } from './domain/sources.js';
 import { DEFAULT_HISTORY_MESSAGES } from './engine/index.js';
+import { DEFAULT_MAX_READ_MEMORY_MB } from './sources/extract/index.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, providerCatalogSchema, resolveApiKeys, type ProviderCatalog } from './engine/providers/catalog.js';
 
 // Every environment variable Switchboard reads, parsed once. Nothing else reads process.env.
@@ -117,6 +118,7 @@ const envSchema = z.object({
   SOURCES_ALLOW_PRIVATE: flag,
   SOURCES_MAX_FILE_MB: positiveInt(DEFAULT_MAX_FILE_MB),
   SOURCES_MAX_CHARS_PER_CHATBOT: positiveInt(DEFAULT_MAX_CHARS_PER_CHATBOT),
+  SOURCES_MAX_READ_MEMORY_MB: positiveInt(DEFAULT_MAX_READ_MEMORY_MB),
   WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
   WEBHOOK_RETRY_HOURS: positiveInt(24),
   WEBHOOK_DISABLE_AFTER_HOURS: positiveInt(72),
@@ -229,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivate: vars.SOURCES_ALLOW_PRIVATE,
       maxFileBytes: vars.SOURCES_MAX_FILE_MB * 1024 * 1024,
       maxCharsPerChatbot: vars.SOURCES_MAX_CHARS_PER_CHATBOT,
+      maxReadMemoryBytes: vars.SOURCES_MAX_READ_MEMORY_MB * 1024 * 1024,
     },
     trustProxy: vars.TRUST_PROXY,
     metricsToken: vars.METRICS_TOKEN,

@@ -16,44 +16,94 @@ const TSX_API = import.meta.resolve('tsx/esm/api');
 type Pending = { resolve(result: unknown): void; reject(error: Error): void };
 type Reply = { id: number; result?: unknown; error?: string };
 
+/** What a job may take before its worker is stopped. */
+export type JobLimits = {
+  /**
+   * How much the process's resident memory may grow while the job is under way, in bytes. A heap
+   * limit would not do: what a file unpacks to is held in array buffers, outside the heap.
+   */
+  maxMemoryGrowthBytes?: number;
+};
+
+/** A job's worker was stopped, the job unfinished, as the memory it took passed its limit (JobLimits). */
+export class WorkerOverMemory extends Error {
+  override name = 'WorkerOverMemory';
+}
+
+const MEMORY_CHECK_MS = 100;
+
+/** A worker thread, with its jobs posted and not yet answered. */
+type Running = { thread: Worker; pending: Map<number, Pending> };
+
 /** A function that runs a job on the worker whose entry (a .ts module calling answerJobs) is given. */
-export function workerJobs(entry: URL, label: string): (job: unknown) => Promise<unknown> {
+export function workerJobs(entry: URL, label: string): (job: unknown, limits?: JobLimits) => Promise<unknown> {
   const href = JSON.stringify(entry.href);
   const bootstrap = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${href}, ${href}))`;
-  let worker: Worker | undefined;
-  const pending = new Map<number, Pending>();
+  let current: Running | undefined;
   let nextId = 0;
 
-  const start = (): Worker => {
-    const started = new Worker(bootstrap, { eval: true, execArgv: [] });
-    started.on('message', ({ id, result, error }: Reply) => {
+  const start = (): Running => {
+    const thread = new Worker(bootstrap, { eval: true, execArgv: [] });
+    const running: Running = { thread, pending: new Map() };
+    const { pending } = running;
+    thread.on('message', ({ id, result, error }: Reply) => {
       const job = pending.get(id);
       pending.delete(id);
-      if (pending.size === 0) started.unref();
+      if (pending.size === 0) thread.unref();
       if (error === undefined) job?.resolve(result);
       else job?.reject(new Error(`${label}: ${error}`));
     });
     const fail = (error: Error) => {
-      if (worker === started) worker = undefined;
+      if (current === running) current = undefined;
       for (const job of pending.values()) job.reject(error);
       pending.clear();
     };
-    started.on('error', fail);
-    started.on('exit', (code) => fail(new Error(`${label} exited with code ${code}`)));
-    return started;
+    thread.on('error', fail);
+    thread.on('exit', (code) => fail(new Error(`${label} exited with code ${code}`)));
+    return running;
   };
 
-  return (job) => {
-    worker ??= start();
+  /**
+   * Stops the worker of a job over its memory limit: that job fails as such, those queued behind it
+   * as the worker's exit fails them, and the next job starts a worker afresh.
+   */
+  const stopOverMemory = (running: Running, id: number, limitBytes: number) => {
+    if (current === running) current = undefined;
+    running.pending.get(id)?.reject(new WorkerOverMemory(`${label} took more than ${limitBytes} bytes of memory for one job`));
+    running.pending.delete(id);
+    void running.thread.terminate();
+  };
+
+  return (job, { maxMemoryGrowthBytes } = {}) => {
+    const running = (current ??= start());
     const id = (nextId += 1);
-    const running = worker;
     // Referenced only while it has work, so an idle worker never holds the process open.
-    running.ref();
+    running.thread.ref();
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      running.postMessage({ id, job });
+      const stopWatching = watchMemory(maxMemoryGrowthBytes, (limitBytes) => stopOverMemory(running, id, limitBytes));
+      const settled =
+        <T>(settle: (value: T) => void) =>
+        (value: T) => {
+          stopWatching();
+          settle(value);
+        };
+      running.pending.set(id, { resolve: settled(resolve), reject: settled(reject) });
+      running.thread.postMessage({ id, job });
     });
   };
+}
+
+/** Calls `over` once the process's resident memory has grown by more than `maxGrowthBytes` from now (if given); answers how to stop watching. */
+function watchMemory(maxGrowthBytes: number | undefined, over: (maxGrowthBytes: number) => void): () => void {
+  if (maxGrowthBytes === undefined) return () => {};
+  const start = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    if (process.memoryUsage.rss() - start <= maxGrowthBytes) return;
+    clearInterval(timer);
+    over(maxGrowthBytes);
+  }, MEMORY_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** Niceness of a worker thread: the event loop (0) gets a core first when they contend. */

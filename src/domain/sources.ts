@@ -37,8 +37,11 @@ export type SourceLimits = {
   maxFileBytes: number;
 };
 
-/** The sources' settings: their limits, and whether websites may be on private addresses (SOURCES_ALLOW_PRIVATE). */
-export type SourceSettings = SourceLimits & { allowPrivate: boolean };
+/**
+ * The sources' settings: their limits, whether websites may be on private addresses
+ * (SOURCES_ALLOW_PRIVATE), and the memory reading one file may take (SOURCES_MAX_READ_MEMORY_MB, in bytes).
+ */
+export type SourceSettings = SourceLimits & { allowPrivate: boolean; maxReadMemoryBytes: number };
 
 export const DEFAULT_MAX_CHARS_PER_CHATBOT = 50_000_000;
 export const DEFAULT_MAX_FILE_MB = 20;

@@ -22,6 +22,12 @@ export function overfullPage(page: number, limit: number): string {
   return `Page ${page} of the PDF holds more than ${limit.toLocaleString('en-US')} characters of text, more than a page can, so the file is not read.`;
 }
 
+/** A file whose reading took more memory than the hub allows one file: most likely one made to unpack to far more than its size. */
+export function tooMuchMemory(limitBytes: number): string {
+  const megabytes = Math.round(limitBytes / 1024 / 1024).toLocaleString('en-US');
+  return `Reading the file took more than the ${megabytes} MB of memory the hub allows one file, so it is not read: it may be damaged, or made to unpack to far more than its size.`;
+}
+
 const NAMES: Record<FileKind, string> = {
   pdf: 'a PDF',
   docx: 'a DOCX file',

@@ -1,5 +1,5 @@
-import { workerJobs } from '../../worker-thread.js';
-import { ExtractionError } from './errors.js';
+import { WorkerOverMemory, workerJobs, type JobLimits } from '../../worker-thread.js';
+import { ExtractionError, tooMuchMemory } from './errors.js';
 import type { FileKind } from './sniff.js';
 
 // File extraction for knowledge sources: the type judged from the content, the text written with
@@ -18,11 +18,23 @@ type Outcome = { extracted: Extracted } | { failure: string };
 
 const runOnWorker = workerJobs(new URL('./extract-worker.ts', import.meta.url), 'extraction worker') as (
   bytes: Uint8Array,
+  limits: JobLimits,
 ) => Promise<Outcome>;
 
-/** Extracts structured text. Throws ExtractionError whose message is one plain sentence. */
-export async function extractFile(bytes: Uint8Array): Promise<Extracted> {
-  const outcome = await runOnWorker(bytes);
+/**
+ * The memory reading one file may take, as the process's growth meanwhile (SOURCES_MAX_READ_MEMORY_MB):
+ * a 10 MB PDF of text takes about 600 MB, while a few kilobytes compressed can unpack to gigabytes.
+ */
+export const DEFAULT_MAX_READ_MEMORY_MB = 3_072;
+
+/**
+ * Extracts structured text, its reading stopped once it takes more memory than `maxReadMemoryBytes`.
+ * Throws ExtractionError whose message is one plain sentence.
+ */
+export async function extractFile(bytes: Uint8Array, maxReadMemoryBytes = DEFAULT_MAX_READ_MEMORY_MB * 1024 * 1024): Promise<Extracted> {
+  const outcome = await runOnWorker(bytes, { maxMemoryGrowthBytes: maxReadMemoryBytes }).catch((error: unknown) => {
+    throw error instanceof WorkerOverMemory ? new ExtractionError(tooMuchMemory(maxReadMemoryBytes)) : error;
+  });
   if ('failure' in outcome) throw new ExtractionError(outcome.failure);
   return outcome.extracted;
 }

@@ -9,7 +9,7 @@ import {
   TableCell,
   TableRow,
 } from 'docx';
-import { deflateSync } from 'node:zlib';
+import { createDeflate, deflateSync } from 'node:zlib';
 import JSZip from 'jszip';
 import PDFDocument from 'pdfkit';
 
@@ -274,12 +274,35 @@ export async function docxUnpackingTo(outline: Outline, xmlBytes: number): Promi
  * kilobytes that unpack to far more text than a page holds, as a PDF bomb's content does.
  */
 export function pdfDrawing(lines: number): Uint8Array {
-  const content = deflateSync(Buffer.from('BT /F1 12 Tf 72 712 Td (All work and no play makes a dull bot.) Tj ET\n'.repeat(lines)));
+  return onePagePdf(deflateSync(Buffer.from(`${DULL_LINE}\n`.repeat(lines))), '/FlateDecode');
+}
+
+const DULL_LINE = 'BT /F1 12 Tf 72 712 Td (All work and no play makes a dull bot.) Tj ET';
+
+/**
+ * A one-page PDF of a few kilobytes whose content stream, compressed twice, unpacks to `bytes` of
+ * blank space before its one line of text: nothing a page-text limit catches, yet the whole stream
+ * is held in memory as it is read, as a decompression bomb's is.
+ */
+export async function pdfUnpackingTo(bytes: number): Promise<Uint8Array> {
+  const blank = Buffer.alloc(16 * 1024 * 1024, 0x20);
+  const deflate = createDeflate({ level: 9 });
+  const compressed: Buffer[] = [];
+  deflate.on('data', (part: Buffer) => compressed.push(part));
+  const ended = new Promise((resolve) => deflate.on('end', resolve));
+  for (let written = 0; written < bytes; written += blank.length) if (!deflate.write(blank)) await new Promise((resolve) => deflate.once('drain', resolve));
+  deflate.end(Buffer.from(DULL_LINE));
+  await ended;
+  return onePagePdf(deflateSync(Buffer.concat(compressed), { level: 9 }), '[/FlateDecode /FlateDecode]');
+}
+
+/** A one-page PDF whose page's content is the stream `content`, decoded by `filter`. */
+function onePagePdf(content: Buffer, filter: string): Uint8Array {
   const objects = [
     Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
     Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
     Buffer.from('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>'),
-    Buffer.concat([Buffer.from(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`), content, Buffer.from('\nendstream')]),
+    Buffer.concat([Buffer.from(`<< /Length ${content.length} /Filter ${filter} >>\nstream\n`), content, Buffer.from('\nendstream')]),
     Buffer.from('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'),
   ];
   const parts = [Buffer.from('%PDF-1.4\n')];

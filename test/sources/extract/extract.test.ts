@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
-import { docxOf, docxOfBody, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines, pdfTableOfTwo } from './documents.js';
+import { docxOf, docxOfBody, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines, pdfTableOfTwo, pdfUnpackingTo } from './documents.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -408,6 +408,18 @@ describe('extractFile', () => {
     const bomb = pdfDrawing(1_000_000);
     expect(bomb.byteLength).toBeLessThan(1024 * 1024);
     expect(await failure(bomb)).toBe('Page 1 of the PDF holds more than 200,000 characters of text, more than a page can, so the file is not read.');
+  });
+
+  it('stops reading a file once it takes more memory than the hub allows one file, and reads the next as before', async () => {
+    // 3 MB of PDF unpacking to 3 GB of blank space held 7 GB of the hub's memory for a minute: no
+    // page-text limit sees blank space, and a 20 MB one takes a machine's memory, the hub with it.
+    const bomb = await pdfUnpackingTo(1024 * 1024 * 1024);
+    expect(bomb.byteLength).toBeLessThan(64 * 1024);
+    const limit = 256 * 1024 * 1024;
+    await expect(extractFile(bomb, limit)).rejects.toThrow(
+      'Reading the file took more than the 256 MB of memory the hub allows one file, so it is not read: it may be damaged, or made to unpack to far more than its size.',
+    );
+    expect((await extractFile(await pdfOf(MEETING_ROOMS), limit)).text).toContain('# Meeting rooms');
   });
 
   it('fails a truncated PDF or DOCX as damaged', async () => {
