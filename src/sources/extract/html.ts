@@ -14,6 +14,8 @@ const CHROME = 'script, style, noscript, template, nav, header, footer, aside, f
 const SURROUNDINGS = 'nav, header, footer, aside, [role="navigation"]';
 /** A list item's or numbered step's marker, which structured text adds and the page's text lacks. */
 const ITEM_MARKER = /^(?:-|\d+\.)\s+/;
+/** An inline style that hides its element: `display: none`, `visibility: hidden`. */
+const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!important\s*)?(?:;|$)/i;
 
 /** HTML page → its title and main content as structured text. Without a title, the page's address names it, as a browser's tab does. */
 export function extractHtml(html: string, url?: string): Page {
@@ -42,9 +44,25 @@ export function htmlFragmentText(html: string): string {
   return structuredText(parsePage(html).document.body as unknown as DomNode);
 }
 
-/** linkedom puts a fragment's elements beside an empty body: a fragment is wrapped in a page. */
+/** A page's document, less what a browser does not show. linkedom puts a fragment's elements beside an empty body: a fragment is wrapped in a page. */
 function parsePage(html: string) {
-  return parseHTML(/<(?:html|body)[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`);
+  const page = parseHTML(/<(?:html|body)[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`);
+  dropHidden(page.document);
+  return page;
+}
+
+/**
+ * Removes the elements a browser does not show, hidden by their `hidden` attribute or an inline
+ * style (a page read whole kept their text), and shows what `hidden="until-found"` hides: an
+ * accordion's answers, which find-in-page reveals, are content (Readability would drop them).
+ * Text hidden from screen readers only (`aria-hidden`) is a decoration and goes with the chrome.
+ */
+function dropHidden(document: ParsedDocument): void {
+  type Element = { getAttribute(name: string): string | null; hasAttribute(name: string): boolean; removeAttribute(name: string): void; remove(): void };
+  for (const element of Array.from(document.querySelectorAll('[hidden], [style]') as ArrayLike<Element>)) {
+    if (element.getAttribute('hidden')?.toLowerCase() === 'until-found') element.removeAttribute('hidden');
+    else if (element.hasAttribute('hidden') || HIDING_STYLE.test(element.getAttribute('style') ?? '')) element.remove();
+  }
 }
 
 /**

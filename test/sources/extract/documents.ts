@@ -295,3 +295,21 @@ export function pdfDrawing(lines: number): Uint8Array {
   parts.push(Buffer.from(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
   return new Uint8Array(Buffer.concat(parts));
 }
+
+/** Markup a browser does not show, each part holding the word its test looks for ("Hidden…"), and an accordion's answer find-in-page reveals. */
+export const UNSHOWN = {
+  html: [
+    '<div hidden><p>HiddenAttribute offer.</p></div>',
+    '<p style="color: red; display:none !important">HiddenDisplay offer.</p>',
+    '<span style="visibility: hidden">HiddenVisibility offer.</span>',
+    '<template><p>HiddenTemplate offer.</p></template>',
+    // Scripts run in a visitor's browser: what it shows without them is not the page they see.
+    '<noscript><p>HiddenNoscript: enable JavaScript.</p></noscript>',
+    // An icon font's ligature: a word drawn as a picture.
+    '<span class="material-icons" aria-hidden="true">HiddenIcon</span>',
+    '<script>document.title = "HiddenScript"</script><style>.HiddenStyle { color: red }</style>',
+    '<div hidden="until-found"><p>Returns are free within 30 days.</p></div>',
+  ].join(''),
+  words: ['HiddenAttribute', 'HiddenDisplay', 'HiddenVisibility', 'HiddenTemplate', 'HiddenNoscript', 'HiddenIcon', 'HiddenScript', 'HiddenStyle'],
+  revealed: 'Returns are free within 30 days.',
+};

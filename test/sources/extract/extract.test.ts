@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
-import { docxOf, docxOfBody, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines, pdfTableOfTwo } from './documents.js';
+import { docxOf, docxOfBody, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines, pdfTableOfTwo, UNSHOWN } from './documents.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -279,6 +279,17 @@ describe('extractFile', () => {
     expect(extracted).toMatchObject({ kind: 'html', contentType: 'text/html', title: 'Meeting rooms' });
     expect(extracted.text).toBe(STRUCTURED);
     for (const dropped of PAGE_CHROME) expect(extracted.text).not.toContain(dropped);
+  });
+
+  it('drops the text a browser does not show, on a page Readability reads and on a short page read whole', async () => {
+    // A short page kept the text of elements hidden by their attribute or style; Readability dropped an accordion's answers.
+    const long = htmlOf({ ...MEETING_ROOMS, sections: Array.from({ length: 3 }, () => MEETING_ROOMS.sections).flat() }).replace('</article>', `${UNSHOWN.html}</article>`);
+    const short = `<html><head><title>Hours</title></head><body><main><h1>Hours</h1><p>Open 9 to 5.</p>${UNSHOWN.html}</main></body></html>`;
+    for (const page of [long, short]) {
+      const { text } = await extractFile(utf8(page));
+      expect(text).toContain(UNSHOWN.revealed);
+      for (const word of UNSHOWN.words) expect(text).not.toContain(word);
+    }
   });
 
   it('keeps a short page’s content, not a long header line', async () => {
