@@ -351,6 +351,44 @@ describe('extractFile', () => {
     );
   });
 
+  it('reads Markdown footnotes: a reference leaves its sentence and its note follows the paragraph, list or table first citing it', async () => {
+    // The references and notes stayed literal: "A lamp costs 40 EUR[^vat]." and "[^vat]: Prices include VAT,".
+    const markdown = [
+      '# Lamps',
+      '',
+      'A lamp costs 40 EUR[^vat]. It ships in two days[^eu].',
+      '[^vat]: Prices include VAT,',
+      '    and **packing**.',
+      '',
+      '- Brass finish[^eu]',
+      '- Steel finish [^Finish]',
+      '',
+      '| Lamp | Price |',
+      '| --- | --- |',
+      '| Desk | 40 EUR[^vat] |',
+      '',
+      '```',
+      'grep "[^eu]" orders.txt',
+      '```',
+      '',
+      '[^eu]: Within the EU.',
+      '[^finish]: Made to order.',
+      '[^unused]: Cited nowhere.',
+    ].join('\n');
+    expect((await extractFile(utf8(markdown))).text).toBe(
+      [
+        '# Lamps',
+        'A lamp costs 40 EUR. It ships in two days.',
+        'Note: Prices include VAT, and packing.',
+        'Note: Within the EU.',
+        '- Brass finish\n- Steel finish',
+        'Note: Made to order.',
+        'Lamp: Desk; Price: 40 EUR',
+        'grep "[^eu]" orders.txt',
+      ].join('\n\n'),
+    );
+  });
+
   it('drops Markdown front matter, its title naming the file', async () => {
     const extracted = await extractFile(utf8('---\ntitle: "Room guide"\nlayout: page\n---\n\n## Rooms\n\nEach room has a screen.\n'));
     expect(extracted).toMatchObject({ kind: 'markdown', title: 'Room guide', text: '## Rooms\n\nEach room has a screen.' });
