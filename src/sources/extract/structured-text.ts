@@ -1,3 +1,5 @@
+import { superscriptText } from './superscript.js';
+
 // Writes an HTML element's content as the structured text the chunker reads (src/engine/structure.ts):
 // a heading is a Markdown heading on a line of its own, paragraphs are separated by a blank line,
 // each list item keeps its line (`- item`, `1. item`), and each table row becomes one line naming
@@ -56,6 +58,9 @@ export function structuredText(root: DomNode): string {
       flush();
       const code = (node.textContent ?? '').replace(/\s+$/, '');
       if (code.trim()) blocks.push(code);
+    } else if (name === 'SUP') {
+      const linked = elementChildren(node, 'A').some((link) => link.getAttribute?.('href')?.startsWith('#'));
+      inline += superscriptText(inline, oneLine(structuredText(node)), linked);
     } else if (name === 'BR') {
       inline += '\n';
     } else if (name === 'HR') {

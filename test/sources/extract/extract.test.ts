@@ -274,6 +274,17 @@ describe('extractFile', () => {
     expect((await extractFile(docx)).text).toBe('A lamp costs 40 EUR[1].\n\n1. Prices include VAT.');
   });
 
+  it('writes a footnote’s superscript marker apart from its word and an exponent in superscript characters, in HTML and DOCX', async () => {
+    // A superscript was glued to its word: "The price3 is 40 EUR for 12 m2".
+    const expected = 'The price[3] is 40 EUR for 12 m², 10⁶ lux and x², on the 1st floor since 2019[4], as ever[1].';
+    const html = '<p>The price<sup>3</sup> is 40 EUR for 12 m<sup>2</sup>, 10<sup>6</sup> lux and x<sup>2</sup>, on the 1<sup>st</sup> floor since 2019<sup>4</sup>, as ever<sup class="reference"><a href="#cite-1">1</a></sup>.</p><p><sup>3</sup> Including VAT.</p>';
+    expect((await extractFile(utf8(html))).text).toBe(`${expected}\n\n[3] Including VAT.`);
+    // Word's superscript runs (w:vertAlign superscript), as a marker typed by hand and an exponent are set.
+    const runs = ['The price', '^3', ' is 40 EUR for 12 m', '^2', ', 10', '^6', ' lux and x', '^2', ', on the 1', '^st', ' floor since 2019', '^4', ', as ever', '^1', '.'];
+    const paragraph = new Paragraph({ children: runs.map((run) => new TextRun({ text: run.replace('^', ''), superScript: run.startsWith('^') })) });
+    expect((await extractFile(await docxOfBody([paragraph]))).text).toBe(expected);
+  });
+
   it('keeps an HTML page’s main content and drops its navigation, header, footer and scripts', async () => {
     const extracted = await extractFile(utf8(htmlOf(MEETING_ROOMS)));
     expect(extracted).toMatchObject({ kind: 'html', contentType: 'text/html', title: 'Meeting rooms' });
