@@ -1,6 +1,6 @@
 import { isProbablyReaderable, Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { oneLine, structuredText, type DomNode } from './structured-text.js';
+import { ITEM_MARKER, oneLine, structuredText, type DomNode } from './structured-text.js';
 
 // An HTML page's main content as structured text. Readability (Firefox's reader view) picks the
 // main content and drops navigation, headers, footers, sidebars and scripts; a page too short for
@@ -12,8 +12,6 @@ type ParsedDocument = ReturnType<typeof parseHTML>['document'];
 const CHROME = 'script, style, noscript, template, nav, header, footer, aside, form, [role="navigation"], [aria-hidden="true"]';
 /** The parts around a page's content whose text Readability may take for the article. */
 const SURROUNDINGS = 'nav, header, footer, aside, [role="navigation"]';
-/** A list item's or numbered step's marker, which structured text adds and the page's text lacks. */
-const ITEM_MARKER = /^(?:-|\d+\.)\s+/;
 /** An inline style that hides its element: `display: none`, `visibility: hidden`. */
 const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!important\s*)?(?:;|$)/i;
 
@@ -88,6 +86,7 @@ function mostlyFrom(text: string, surroundings: string): boolean {
   if (!surroundings) return false;
   const lines = text.split('\n').filter((line) => line && !line.startsWith('#'));
   const length = (found: string[]) => found.reduce((sum, line) => sum + line.length, 0);
+  // A list item's marker is structured text's, not the page's.
   const within = lines.filter((line) => surroundings.includes(oneLine(line.replace(ITEM_MARKER, ''))));
   return length(lines) > 0 && length(within) * 2 > length(lines);
 }

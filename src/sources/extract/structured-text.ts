@@ -15,6 +15,8 @@ export type DomNode = {
   getAttribute?(name: string): string | null;
 };
 
+/** A list item's marker, as listLines writes it. */
+export const ITEM_MARKER = /^\s*(?:-|\d+\.)\s+/;
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'CANVAS', 'IFRAME', 'OBJECT', 'BUTTON', 'SELECT', 'HEAD']);
@@ -121,7 +123,9 @@ function tableBlocks(table: DomNode): string[] {
   const head = sections.filter((section) => section.nodeName === 'THEAD').flatMap((section) => elementChildren(section, 'TR'));
   const rows = [...elementChildren(table, 'TR'), ...sections.filter((section) => section.nodeName !== 'THEAD').flatMap((section) => elementChildren(section, 'TR'))];
   if (!head.length && rows.length > 1 && rows.every(startsWithHeaderCell) && !isHeaderRow(rows[0] as DomNode)) {
-    return [...caption, cellGrid(rows, 0).map(labelledLine).filter(Boolean).join('\n')].filter(Boolean);
+    // A label whose values are empty says nothing, unless the row is the label alone (a heading across the table).
+    const said = cellGrid(rows, 0).filter(([, ...values], index) => values.some(Boolean) || elementChildren(rows[index] as DomNode, 'TD', 'TH').length === 1);
+    return [...caption, said.map(labelledLine).filter(Boolean).join('\n')].filter(Boolean);
   }
   // The header row: the head's last row, else (header cells or not, as in most word-processor
   // tables) the first row.
@@ -138,6 +142,19 @@ function tableBlocks(table: DomNode): string[] {
   // A table of headers alone still says what it holds.
   if (!lines.length && headers.some(Boolean)) lines.push(headers.filter(Boolean).join('; '));
   return [...caption, lines.join('\n')].filter(Boolean);
+}
+
+/**
+ * A cell's (or a description's) text on one line, as its row's: its paragraphs, lines and list
+ * items joined, " / " parting those that end no sentence ("3 / East wing"; run together, "3 East
+ * wing" read as one value).
+ */
+function cellText(cell: DomNode): string {
+  const parts = structuredText(cell)
+    .split('\n')
+    .map((line) => oneLine(line.replace(ITEM_MARKER, '')))
+    .filter(Boolean);
+  return parts.reduce((joined, part) => (!joined ? part : /[.!?]$/.test(joined) ? `${joined} ${part}` : `${joined} / ${part}`), '');
 }
 
 function startsWithHeaderCell(row: DomNode): boolean {
@@ -170,7 +187,7 @@ function descriptionLines(list: DomNode): string[] {
   };
   // Groups may be wrapped in a <div> each, as HTML allows.
   for (const entry of elementChildren(list, 'DT', 'DD', 'DIV').flatMap((child) => (child.nodeName === 'DIV' ? elementChildren(child, 'DT', 'DD') : [child]))) {
-    const text = oneLine(structuredText(entry));
+    const text = cellText(entry);
     if (entry.nodeName === 'DD') descriptions.push(text);
     else {
       if (descriptions.length) close();
@@ -199,7 +216,7 @@ function cellGrid(rows: DomNode[], headerRows: number): string[][] {
     };
     for (const cell of elementChildren(row, 'TD', 'TH')) {
       takeSpanning();
-      const text = oneLine(structuredText(cell));
+      const text = cellText(cell);
       const [columns = 1, rowsDown = 1] = ['colspan', 'rowspan'].map((name) => Math.max(1, Math.min(Number(cell.getAttribute?.(name) ?? 1) || 1, 100)));
       for (let column = 0; column < columns; column += 1) {
         const value = column === 0 || index < headerRows ? text : '';

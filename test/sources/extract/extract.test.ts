@@ -416,6 +416,29 @@ describe('extractFile', () => {
     expect((await extractFile(utf8(html))).text).toBe('Weight: 2 kg\nColours: red; blue');
   });
 
+  it('reads a table’s cell of several paragraphs, lines or items into its row’s line, and leaves an empty cell out, in DOCX and HTML', async () => {
+    // A cell's paragraphs ran together ("Floor: 3 East wing"), and a label with an empty value stood alone ("Floor").
+    const cell = (...paragraphs: Paragraph[]) => new TableCell({ children: paragraphs.length ? paragraphs : [new Paragraph('')] });
+    const row = (...cells: TableCell[]) => new TableRow({ children: cells });
+    const docx = await docxOfBody([
+      new Table({
+        rows: [
+          new TableRow({ tableHeader: true, children: [cell(new Paragraph('Room')), cell(new Paragraph('Floor'))] }),
+          row(cell(new Paragraph('Kestrel')), cell(new Paragraph('3'))),
+          row(cell(new Paragraph('Heron')), cell()),
+          row(cell(new Paragraph('Osprey')), cell(new Paragraph('3'), new Paragraph('East wing'))),
+          row(cell(new Paragraph('Wren')), cell(new Paragraph({ text: '2', bullet: { level: 0 } }), new Paragraph({ text: 'West wing', bullet: { level: 0 } }))),
+        ],
+      }),
+    ]);
+    const rooms = ['Room: Kestrel; Floor: 3', 'Room: Heron', 'Room: Osprey; Floor: 3 / East wing', 'Room: Wren; Floor: 2 / West wing'].join('\n');
+    expect((await extractFile(docx)).text).toBe(rooms);
+    const headed = '<table><thead><tr><th>Room</th><th>Floor</th></tr></thead><tr><td>Kestrel</td><td>3</td></tr><tr><td>Heron</td><td> </td></tr><tr><td>Osprey</td><td><p>3</p><p>East wing</p></td></tr><tr><td>Wren</td><td>2<br>West wing</td></tr></table>';
+    expect((await extractFile(utf8(headed))).text).toBe(rooms);
+    const labelled = '<table><tr><th>Room</th><td>Kestrel</td></tr><tr><th>Floor</th><td></td></tr><tr><th colspan="2">Access</th></tr><tr><th>Hours</th><td><p>Open daily.</p><p>Closed on holidays.</p></td></tr><tr><th>Wing</th><td><ul><li>East</li><li>Level 2</li></ul></td></tr></table>';
+    expect((await extractFile(utf8(labelled))).text).toBe('Room: Kestrel\nAccess\nHours: Open daily. Closed on holidays.\nWing: East / Level 2');
+  });
+
   it('reads an HTML description list a term a line, naming its descriptions', async () => {
     // Each term and description was a paragraph of its own: "2 kg" stood apart from "Weight".
     const html = [
