@@ -12,6 +12,7 @@ import {
 import { deflateSync } from 'node:zlib';
 import JSZip from 'jszip';
 import PDFDocument from 'pdfkit';
+import { launchChromium } from '../../widget/browser.js';
 
 // Real files for the extraction tests and bench, written by well-kept libraries from one outline:
 // a title, then sections with a heading, paragraphs, a bulleted and a numbered list and a table.
@@ -165,6 +166,19 @@ export function pdfTableOfTwo(rows: [string, string][], widths: [number, number]
   if (prose) paragraph(prose[1], y + 4);
   pdf.end();
   return done;
+}
+
+/** A PDF of an HTML page as Chromium prints it (`page.pdf()`), on paper `width` wide. */
+export async function pdfPrintedByChromium(html: string, width: string): Promise<Uint8Array> {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.setContent(html);
+    const margin = { top: '20px', right: '20px', bottom: '20px', left: '20px' };
+    return new Uint8Array(await page.pdf({ width, height: '600px', margin }));
+  } finally {
+    await browser.close();
+  }
 }
 
 function pdfRunningLines(pdf: PDFKit.PDFDocument, { header, footer }: NonNullable<PdfOptions['running']>): void {

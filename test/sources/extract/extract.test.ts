@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
-import { docxOf, docxOfBody, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines, pdfTableOfTwo, UNSHOWN } from './documents.js';
+import { docxOf, docxOfBody, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines, pdfPrintedByChromium, pdfTableOfTwo, UNSHOWN } from './documents.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -166,6 +166,16 @@ describe('extractFile', () => {
     ];
     const amid = await extractFile(await pdfTableOfTwo(even, [170, 270], prose));
     expect(amid.text).toBe([prose[0], even.map((row) => row.join(' ')).join('\n'), prose[1]].join('\n\n'));
+  });
+
+  it('starts each item of a list in a PDF printed by Chromium on a line of its own, its bullet drawn as a shape, and one set as a bullet character', async () => {
+    // Chromium draws a bullet as a disc: the items came without it, and one reaching the margin ran on into the next.
+    const items = ['Lamps are sent within two working days of your order.', 'Shades are sent separately, in a box of their own.', 'Bulbs come with every lamp, and a spare with every desk lamp.', 'A lamp that arrives damaged is replaced at no cost.'];
+    const html = `<html><body style="font: 16px sans-serif"><h1>Shipping</h1><p>How we send your order.</p><ul>${items.map((item) => `<li>${item}</li>`).join('')}</ul>
+      <ul style="list-style: square"><li>Returns are free.</li></ul><ol><li>Pack the lamp.</li></ol><p>Questions? Ask us.</p></body></html>`;
+    const printed = await extractFile(await pdfPrintedByChromium(html, '320px'));
+    expect(printed.text).toBe(['# Shipping', 'How we send your order.', items.map((item) => `- ${item}`).join('\n'), '- Returns are free.', '1. Pack the lamp.', 'Questions? Ask us.'].join('\n\n'));
+    expect((await extractFile(await pdfOfLines([['• Leave the room tidy.', '• Return the key.']]))).text).toBe('- Leave the room tidy.\n- Return the key.');
   });
 
   it('drops a PDF’s running headers and footers', async () => {
