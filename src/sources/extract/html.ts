@@ -51,15 +51,20 @@ function parsePage(html: string) {
 
 /**
  * Removes the elements a browser does not show, hidden by their `hidden` attribute or an inline
- * style (a page read whole kept their text), and shows what `hidden="until-found"` hides: an
- * accordion's answers, which find-in-page reveals, are content (Readability would drop them).
- * Text hidden from screen readers only (`aria-hidden`) is a decoration and goes with the chrome.
+ * style (a page read whole kept their text), and shows those a visitor can open: a tab's panel, a
+ * panel a button controls (`aria-controls`, an accordion's answer), what `hidden="until-found"`
+ * folds away (find-in-page opens it) are content, which Readability would drop too. Text hidden
+ * from screen readers only (`aria-hidden`) is a decoration and goes with the chrome.
  */
 function dropHidden(document: ParsedDocument): void {
-  type Element = { getAttribute(name: string): string | null; hasAttribute(name: string): boolean; removeAttribute(name: string): void; remove(): void };
-  for (const element of Array.from(document.querySelectorAll('[hidden], [style]') as ArrayLike<Element>)) {
-    if (element.getAttribute('hidden')?.toLowerCase() === 'until-found') element.removeAttribute('hidden');
-    else if (element.hasAttribute('hidden') || HIDING_STYLE.test(element.getAttribute('style') ?? '')) element.remove();
+  type Element = { id: string; getAttribute(name: string): string | null; hasAttribute(name: string): boolean; removeAttribute(name: string): void; remove(): void };
+  const elements = (selector: string) => Array.from(document.querySelectorAll(selector) as ArrayLike<Element>);
+  const controlled = new Set(elements('[aria-controls]').flatMap((control) => (control.getAttribute('aria-controls') ?? '').split(/\s+/)));
+  for (const element of elements('[hidden], [style]')) {
+    const hidden = element.hasAttribute('hidden') || HIDING_STYLE.test(element.getAttribute('style') ?? '');
+    const openable = element.getAttribute('hidden')?.toLowerCase() === 'until-found' || element.getAttribute('role') === 'tabpanel' || (element.id !== '' && controlled.has(element.id));
+    if (hidden && openable) ['hidden', 'style'].forEach((name) => element.removeAttribute(name));
+    else if (hidden) element.remove();
   }
 }
 

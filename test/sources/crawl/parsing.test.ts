@@ -25,10 +25,10 @@ describe('scanPage', () => {
 });
 
 describe('readPage', () => {
-  it('keeps none of the text a browser does not show', () => {
+  it('keeps none of the text a browser does not show, and the panels a visitor opens', () => {
     const html = `<html><head><title>Hours</title></head><body><main><h1>Hours</h1><p>Open 9 to 5.</p>${UNSHOWN.html}</main></body></html>`;
     const { text } = readPage({ body: new TextEncoder().encode(html), contentType: 'text/html', url: 'https://example.com/hours' });
-    expect(text).toBe(`# Hours\n\nOpen 9 to 5.\n\n${UNSHOWN.revealed}`);
+    expect(text).toBe(['# Hours', 'Open 9 to 5.', ...UNSHOWN.opened].join('\n\n'));
     for (const word of UNSHOWN.words) expect(text).not.toContain(word);
   });
 });

@@ -310,7 +310,7 @@ export function pdfDrawing(lines: number): Uint8Array {
   return new Uint8Array(Buffer.concat(parts));
 }
 
-/** Markup a browser does not show, each part holding the word its test looks for ("Hidden…"), and an accordion's answer find-in-page reveals. */
+/** Markup a browser does not show, each part holding the word its test looks for ("Hidden…"), and panels a visitor can open, which are content. */
 export const UNSHOWN = {
   html: [
     '<div hidden><p>HiddenAttribute offer.</p></div>',
@@ -323,7 +323,9 @@ export const UNSHOWN = {
     '<span class="material-icons" aria-hidden="true">HiddenIcon</span>',
     '<script>document.title = "HiddenScript"</script><style>.HiddenStyle { color: red }</style>',
     '<div hidden="until-found"><p>Returns are free within 30 days.</p></div>',
+    '<button aria-controls="care">Care</button><div id="care" hidden><p>Dust the shade with a dry cloth.</p></div>',
+    '<div role="tabpanel" style="display: none"><p>Made in Porto.</p></div>',
   ].join(''),
   words: ['HiddenAttribute', 'HiddenDisplay', 'HiddenVisibility', 'HiddenTemplate', 'HiddenNoscript', 'HiddenIcon', 'HiddenScript', 'HiddenStyle'],
-  revealed: 'Returns are free within 30 days.',
+  opened: ['Returns are free within 30 days.', 'Dust the shade with a dry cloth.', 'Made in Porto.'],
 };
