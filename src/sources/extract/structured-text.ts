@@ -122,7 +122,8 @@ function tableBlocks(table: DomNode): string[] {
   const sections = elementChildren(table, 'THEAD', 'TBODY', 'TFOOT');
   const head = sections.filter((section) => section.nodeName === 'THEAD').flatMap((section) => elementChildren(section, 'TR'));
   const rows = [...elementChildren(table, 'TR'), ...sections.filter((section) => section.nodeName !== 'THEAD').flatMap((section) => elementChildren(section, 'TR'))];
-  if (!head.length && rows.length > 1 && rows.every(startsWithHeaderCell) && !isHeaderRow(rows[0] as DomNode)) {
+  const labelled = (rows.every(startsWithHeaderCell) && !isHeaderRow(rows[0] as DomNode)) || rows.every(startsWithLabel);
+  if (!head.length && rows.length > 1 && labelled) {
     // A label whose values are empty says nothing, unless the row is the label alone (a heading across the table).
     const said = cellGrid(rows, 0).filter(([, ...values], index) => values.some(Boolean) || elementChildren(rows[index] as DomNode, 'TD', 'TH').length === 1);
     return [...caption, said.map(labelledLine).filter(Boolean).join('\n')].filter(Boolean);
@@ -159,6 +160,12 @@ function cellText(cell: DomNode): string {
 
 function startsWithHeaderCell(row: DomNode): boolean {
   return elementChildren(row, 'TD', 'TH')[0]?.nodeName === 'TH';
+}
+
+/** A row whose first cell ends in a colon, `Room: | Kestrel`, as a word processor's table of labels and values has them (its cells are all alike). */
+function startsWithLabel(row: DomNode): boolean {
+  const [label, ...values] = elementChildren(row, 'TD', 'TH');
+  return label !== undefined && values.length > 0 && cellText(label).endsWith(':');
 }
 
 function isHeaderRow(row: DomNode): boolean {

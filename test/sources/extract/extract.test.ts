@@ -449,6 +449,13 @@ describe('extractFile', () => {
     expect((await extractFile(utf8(labelled))).text).toBe('Room: Kestrel\nAccess\nHours: Open daily. Closed on holidays.\nWing: East / Level 2');
   });
 
+  it('reads a DOCX table of labels ending in a colon and their values as label: values, not its first row as headers', async () => {
+    // Its first row was taken for the headers: "Room:: Floor:; Kestrel: 3".
+    const row = (...texts: string[]) => new TableRow({ children: texts.map((text) => new TableCell({ children: [new Paragraph(text)] })) });
+    const docx = await docxOfBody([new Table({ rows: [row('Room:', 'Kestrel'), row('Floor:', '3'), row('Wing:', ''), row('Seats:', '8')] })]);
+    expect((await extractFile(docx)).text).toBe('Room: Kestrel\nFloor: 3\nSeats: 8');
+  });
+
   it('reads an HTML description list a term a line, naming its descriptions', async () => {
     // Each term and description was a paragraph of its own: "2 kg" stood apart from "Weight".
     const html = [
