@@ -1,6 +1,6 @@
 import { isProbablyReaderable, Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { oneLine, structuredText, type DomNode } from './structured-text.js';
+import { ITEM_MARKER, oneLine, structuredText, type DomNode } from './structured-text.js';
 
 // An HTML page's main content as structured text. Readability (Firefox's reader view) picks the
 // main content and drops navigation, headers, footers, sidebars and scripts; a page too short for
@@ -12,8 +12,8 @@ type ParsedDocument = ReturnType<typeof parseHTML>['document'];
 const CHROME = 'script, style, noscript, template, nav, header, footer, aside, form, [role="navigation"], [aria-hidden="true"]';
 /** The parts around a page's content whose text Readability may take for the article. */
 const SURROUNDINGS = 'nav, header, footer, aside, [role="navigation"]';
-/** A list item's or numbered step's marker, which structured text adds and the page's text lacks. */
-const ITEM_MARKER = /^(?:-|\d+\.)\s+/;
+/** An inline style that hides its element: `display: none`, `visibility: hidden`. */
+const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!important\s*)?(?:;|$)/i;
 
 /** HTML page → its title and main content as structured text. Without a title, the page's address names it, as a browser's tab does. */
 export function extractHtml(html: string, url?: string): Page {
@@ -42,9 +42,30 @@ export function htmlFragmentText(html: string): string {
   return structuredText(parsePage(html).document.body as unknown as DomNode);
 }
 
-/** linkedom puts a fragment's elements beside an empty body: a fragment is wrapped in a page. */
+/** A page's document, less what a browser does not show. linkedom puts a fragment's elements beside an empty body: a fragment is wrapped in a page. */
 function parsePage(html: string) {
-  return parseHTML(/<(?:html|body)[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`);
+  const page = parseHTML(/<(?:html|body)[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`);
+  dropHidden(page.document);
+  return page;
+}
+
+/**
+ * Removes the elements a browser does not show, hidden by their `hidden` attribute or an inline
+ * style (a page read whole kept their text), and shows those a visitor can open: a tab's panel, a
+ * panel a button controls (`aria-controls`, an accordion's answer), what `hidden="until-found"`
+ * folds away (find-in-page opens it) are content, which Readability would drop too. Text hidden
+ * from screen readers only (`aria-hidden`) is a decoration and goes with the chrome.
+ */
+function dropHidden(document: ParsedDocument): void {
+  type Element = { id: string; getAttribute(name: string): string | null; hasAttribute(name: string): boolean; removeAttribute(name: string): void; remove(): void };
+  const elements = (selector: string) => Array.from(document.querySelectorAll(selector) as ArrayLike<Element>);
+  const controlled = new Set(elements('[aria-controls]').flatMap((control) => (control.getAttribute('aria-controls') ?? '').split(/\s+/)));
+  for (const element of elements('[hidden], [style]')) {
+    const hidden = element.hasAttribute('hidden') || HIDING_STYLE.test(element.getAttribute('style') ?? '');
+    const openable = element.getAttribute('hidden')?.toLowerCase() === 'until-found' || element.getAttribute('role') === 'tabpanel' || (element.id !== '' && controlled.has(element.id));
+    if (hidden && openable) ['hidden', 'style'].forEach((name) => element.removeAttribute(name));
+    else if (hidden) element.remove();
+  }
 }
 
 /**
@@ -70,6 +91,7 @@ function mostlyFrom(text: string, surroundings: string): boolean {
   if (!surroundings) return false;
   const lines = text.split('\n').filter((line) => line && !line.startsWith('#'));
   const length = (found: string[]) => found.reduce((sum, line) => sum + line.length, 0);
+  // A list item's marker is structured text's, not the page's.
   const within = lines.filter((line) => surroundings.includes(oneLine(line.replace(ITEM_MARKER, ''))));
   return length(lines) > 0 && length(within) * 2 > length(lines);
 }

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFPageProxy, TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { damaged, ENCRYPTED_PDF, ExtractionError, NO_TEXT_LAYER, overfullPage } from './errors.js';
+import { withBullets } from './pdf-bullets.js';
 import { columnRuns } from './pdf-columns.js';
 import { indexEntries } from './pdf-entries.js';
 import { CELL_GAP, PARAGRAPH_GAP, placed, rowsOf, rowSize, type Placed } from './pdf-rows.js';
@@ -64,7 +65,7 @@ export async function extractPdf(bytes: Uint8Array): Promise<{ title: string | u
     const pages: Line[][] = [];
     for (let number = 1; number <= document.numPages; number += 1) {
       const page = await document.getPage(number);
-      pages.push(linesOf(await pageText(page, number)));
+      pages.push(await withBullets(page, linesOf(await pageText(page, number))));
       page.cleanup();
     }
     const text = writeLines(pages);

@@ -1,3 +1,5 @@
+import { superscriptText } from './superscript.js';
+
 // Writes an HTML element's content as the structured text the chunker reads (src/engine/structure.ts):
 // a heading is a Markdown heading on a line of its own, paragraphs are separated by a blank line,
 // each list item keeps its line (`- item`, `1. item`), and each table row becomes one line naming
@@ -13,6 +15,8 @@ export type DomNode = {
   getAttribute?(name: string): string | null;
 };
 
+/** A list item's marker, as listLines writes it. */
+export const ITEM_MARKER = /^\s*(?:-|\d+\.)\s+/;
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'CANVAS', 'IFRAME', 'OBJECT', 'BUTTON', 'SELECT', 'HEAD']);
@@ -56,6 +60,9 @@ export function structuredText(root: DomNode): string {
       flush();
       const code = (node.textContent ?? '').replace(/\s+$/, '');
       if (code.trim()) blocks.push(code);
+    } else if (name === 'SUP') {
+      const linked = elementChildren(node, 'A').some((link) => link.getAttribute?.('href')?.startsWith('#'));
+      inline += superscriptText(inline, oneLine(structuredText(node)), linked);
     } else if (name === 'BR') {
       inline += '\n';
     } else if (name === 'HR') {
@@ -115,8 +122,11 @@ function tableBlocks(table: DomNode): string[] {
   const sections = elementChildren(table, 'THEAD', 'TBODY', 'TFOOT');
   const head = sections.filter((section) => section.nodeName === 'THEAD').flatMap((section) => elementChildren(section, 'TR'));
   const rows = [...elementChildren(table, 'TR'), ...sections.filter((section) => section.nodeName !== 'THEAD').flatMap((section) => elementChildren(section, 'TR'))];
-  if (!head.length && rows.length > 1 && rows.every(startsWithHeaderCell) && !isHeaderRow(rows[0] as DomNode)) {
-    return [...caption, cellGrid(rows, 0).map(labelledLine).filter(Boolean).join('\n')].filter(Boolean);
+  const labelled = (rows.every(startsWithHeaderCell) && !isHeaderRow(rows[0] as DomNode)) || rows.every(startsWithLabel);
+  if (!head.length && rows.length > 1 && labelled) {
+    // A label whose values are empty says nothing, unless the row is the label alone (a heading across the table).
+    const said = cellGrid(rows, 0).filter(([, ...values], index) => values.some(Boolean) || elementChildren(rows[index] as DomNode, 'TD', 'TH').length === 1);
+    return [...caption, said.map(labelledLine).filter(Boolean).join('\n')].filter(Boolean);
   }
   // The header row: the head's last row, else (header cells or not, as in most word-processor
   // tables) the first row.
@@ -135,8 +145,27 @@ function tableBlocks(table: DomNode): string[] {
   return [...caption, lines.join('\n')].filter(Boolean);
 }
 
+/**
+ * A cell's (or a description's) text on one line, as its row's: its paragraphs, lines and list
+ * items joined, " / " parting those that end no sentence ("3 / East wing"; run together, "3 East
+ * wing" read as one value).
+ */
+function cellText(cell: DomNode): string {
+  const parts = structuredText(cell)
+    .split('\n')
+    .map((line) => oneLine(line.replace(ITEM_MARKER, '')))
+    .filter(Boolean);
+  return parts.reduce((joined, part) => (!joined ? part : /[.!?]$/.test(joined) ? `${joined} ${part}` : `${joined} / ${part}`), '');
+}
+
 function startsWithHeaderCell(row: DomNode): boolean {
   return elementChildren(row, 'TD', 'TH')[0]?.nodeName === 'TH';
+}
+
+/** A row whose first cell ends in a colon, `Room: | Kestrel`, as a word processor's table of labels and values has them (its cells are all alike). */
+function startsWithLabel(row: DomNode): boolean {
+  const [label, ...values] = elementChildren(row, 'TD', 'TH');
+  return label !== undefined && values.length > 0 && cellText(label).endsWith(':');
 }
 
 function isHeaderRow(row: DomNode): boolean {
@@ -165,7 +194,7 @@ function descriptionLines(list: DomNode): string[] {
   };
   // Groups may be wrapped in a <div> each, as HTML allows.
   for (const entry of elementChildren(list, 'DT', 'DD', 'DIV').flatMap((child) => (child.nodeName === 'DIV' ? elementChildren(child, 'DT', 'DD') : [child]))) {
-    const text = oneLine(structuredText(entry));
+    const text = cellText(entry);
     if (entry.nodeName === 'DD') descriptions.push(text);
     else {
       if (descriptions.length) close();
@@ -194,7 +223,7 @@ function cellGrid(rows: DomNode[], headerRows: number): string[][] {
     };
     for (const cell of elementChildren(row, 'TD', 'TH')) {
       takeSpanning();
-      const text = oneLine(structuredText(cell));
+      const text = cellText(cell);
       const [columns = 1, rowsDown = 1] = ['colspan', 'rowspan'].map((name) => Math.max(1, Math.min(Number(cell.getAttribute?.(name) ?? 1) || 1, 100)));
       for (let column = 0; column < columns; column += 1) {
         const value = column === 0 || index < headerRows ? text : '';

@@ -1,10 +1,11 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readPageOffThread, readSitemapOffThread } from '../../../src/sources/crawl/off-thread.js';
+import { readPage } from '../../../src/sources/crawl/read-page.js';
 import { scanPage } from '../../../src/sources/crawl/scan.js';
 import { parseSitemap, readSitemap } from '../../../src/sources/crawl/sitemap.js';
 import { countTurns } from '../../support/event-loop.js';
-import { htmlOf, MEETING_ROOMS } from '../extract/documents.js';
+import { htmlOf, MEETING_ROOMS, UNSHOWN } from '../extract/documents.js';
 
 describe('scanPage', () => {
   it('finds the canonical link and every link of the raw HTML, resolved against <base>', () => {
@@ -20,6 +21,15 @@ describe('scanPage', () => {
 
   it('answers no canonical link when the page has none', () => {
     expect(scanPage('<p>Hello <a href="/a">a</a></p>', 'http://example.com/x')).toEqual({ links: ['http://example.com/a'] });
+  });
+});
+
+describe('readPage', () => {
+  it('keeps none of the text a browser does not show, and the panels a visitor opens', () => {
+    const html = `<html><head><title>Hours</title></head><body><main><h1>Hours</h1><p>Open 9 to 5.</p>${UNSHOWN.html}</main></body></html>`;
+    const { text } = readPage({ body: new TextEncoder().encode(html), contentType: 'text/html', url: 'https://example.com/hours' });
+    expect(text).toBe(['# Hours', 'Open 9 to 5.', ...UNSHOWN.opened].join('\n\n'));
+    for (const word of UNSHOWN.words) expect(text).not.toContain(word);
   });
 });
 

@@ -12,6 +12,7 @@ import {
 import { createDeflate, deflateSync } from 'node:zlib';
 import JSZip from 'jszip';
 import PDFDocument from 'pdfkit';
+import { launchChromium } from '../../widget/browser.js';
 
 // Real files for the extraction tests and bench, written by well-kept libraries from one outline:
 // a title, then sections with a heading, paragraphs, a bulleted and a numbered list and a table.
@@ -167,6 +168,19 @@ export function pdfTableOfTwo(rows: [string, string][], widths: [number, number]
   return done;
 }
 
+/** A PDF of an HTML page as Chromium prints it (`page.pdf()`), on paper `width` wide. */
+export async function pdfPrintedByChromium(html: string, width: string): Promise<Uint8Array> {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.setContent(html);
+    const margin = { top: '20px', right: '20px', bottom: '20px', left: '20px' };
+    return new Uint8Array(await page.pdf({ width, height: '600px', margin }));
+  } finally {
+    await browser.close();
+  }
+}
+
 function pdfRunningLines(pdf: PDFKit.PDFDocument, { header, footer }: NonNullable<PdfOptions['running']>): void {
   const { start, count } = pdf.bufferedPageRange();
   for (let index = start; index < start + count; index += 1) {
@@ -318,3 +332,23 @@ function onePagePdf(content: Buffer, filter: string): Uint8Array {
   parts.push(Buffer.from(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
   return new Uint8Array(Buffer.concat(parts));
 }
+
+/** Markup a browser does not show, each part holding the word its test looks for ("Hidden…"), and panels a visitor can open, which are content. */
+export const UNSHOWN = {
+  html: [
+    '<div hidden><p>HiddenAttribute offer.</p></div>',
+    '<p style="color: red; display:none !important">HiddenDisplay offer.</p>',
+    '<span style="visibility: hidden">HiddenVisibility offer.</span>',
+    '<template><p>HiddenTemplate offer.</p></template>',
+    // Scripts run in a visitor's browser: what it shows without them is not the page they see.
+    '<noscript><p>HiddenNoscript: enable JavaScript.</p></noscript>',
+    // An icon font's ligature: a word drawn as a picture.
+    '<span class="material-icons" aria-hidden="true">HiddenIcon</span>',
+    '<script>document.title = "HiddenScript"</script><style>.HiddenStyle { color: red }</style>',
+    '<div hidden="until-found"><p>Returns are free within 30 days.</p></div>',
+    '<button aria-controls="care">Care</button><div id="care" hidden><p>Dust the shade with a dry cloth.</p></div>',
+    '<div role="tabpanel" style="display: none"><p>Made in Porto.</p></div>',
+  ].join(''),
+  words: ['HiddenAttribute', 'HiddenDisplay', 'HiddenVisibility', 'HiddenTemplate', 'HiddenNoscript', 'HiddenIcon', 'HiddenScript', 'HiddenStyle'],
+  opened: ['Returns are free within 30 days.', 'Dust the shade with a dry cloth.', 'Made in Porto.'],
+};

@@ -5,7 +5,21 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
-import { docxOf, docxOfBody, htmlOf, MEETING_ROOMS, pdfDrawing, pdfInColumns, pdfOf, pdfOfIndex, pdfOfLines, pdfTableOfTwo, pdfUnpackingTo } from './documents.js';
+import {
+  docxOf,
+  docxOfBody,
+  htmlOf,
+  MEETING_ROOMS,
+  pdfDrawing,
+  pdfInColumns,
+  pdfOf,
+  pdfOfIndex,
+  pdfOfLines,
+  pdfPrintedByChromium,
+  pdfTableOfTwo,
+  pdfUnpackingTo,
+  UNSHOWN,
+} from './documents.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -168,6 +182,16 @@ describe('extractFile', () => {
     expect(amid.text).toBe([prose[0], even.map((row) => row.join(' ')).join('\n'), prose[1]].join('\n\n'));
   });
 
+  it('starts each item of a list in a PDF printed by Chromium on a line of its own, its bullet drawn as a shape, and one set as a bullet character', async () => {
+    // Chromium draws a bullet as a disc: the items came without it, and one reaching the margin ran on into the next.
+    const items = ['Lamps are sent within two working days of your order.', 'Shades are sent separately, in a box of their own.', 'Bulbs come with every lamp, and a spare with every desk lamp.', 'A lamp that arrives damaged is replaced at no cost.'];
+    const html = `<html><body style="font: 16px sans-serif"><h1>Shipping</h1><p>How we send your order.</p><ul>${items.map((item) => `<li>${item}</li>`).join('')}</ul>
+      <ul style="list-style: square"><li>Returns are free.</li></ul><ol><li>Pack the lamp.</li></ol><p>Questions? Ask us.</p></body></html>`;
+    const printed = await extractFile(await pdfPrintedByChromium(html, '320px'));
+    expect(printed.text).toBe(['# Shipping', 'How we send your order.', items.map((item) => `- ${item}`).join('\n'), '- Returns are free.', '1. Pack the lamp.', 'Questions? Ask us.'].join('\n\n'));
+    expect((await extractFile(await pdfOfLines([['• Leave the room tidy.', '• Return the key.']]))).text).toBe('- Leave the room tidy.\n- Return the key.');
+  });
+
   it('drops a PDF’s running headers and footers', async () => {
     const long = { ...MEETING_ROOMS, sections: Array.from({ length: 12 }, () => MEETING_ROOMS.sections).flat() };
     const running = { header: () => 'Acme staff handbook', footer: (page: number, count: number) => `Page ${page} of ${count}` };
@@ -274,11 +298,33 @@ describe('extractFile', () => {
     expect((await extractFile(docx)).text).toBe('A lamp costs 40 EUR[1].\n\n1. Prices include VAT.');
   });
 
+  it('writes a footnote’s superscript marker apart from its word and an exponent in superscript characters, in HTML and DOCX', async () => {
+    // A superscript was glued to its word: "The price3 is 40 EUR for 12 m2".
+    const expected = 'The price[3] is 40 EUR for 12 m², 10⁶ lux and x², on the 1st floor since 2019[4], as ever[1].';
+    const html = '<p>The price<sup>3</sup> is 40 EUR for 12 m<sup>2</sup>, 10<sup>6</sup> lux and x<sup>2</sup>, on the 1<sup>st</sup> floor since 2019<sup>4</sup>, as ever<sup class="reference"><a href="#cite-1">1</a></sup>.</p><p><sup>3</sup> Including VAT.</p>';
+    expect((await extractFile(utf8(html))).text).toBe(`${expected}\n\n[3] Including VAT.`);
+    // Word's superscript runs (w:vertAlign superscript), as a marker typed by hand and an exponent are set.
+    const runs = ['The price', '^3', ' is 40 EUR for 12 m', '^2', ', 10', '^6', ' lux and x', '^2', ', on the 1', '^st', ' floor since 2019', '^4', ', as ever', '^1', '.'];
+    const paragraph = new Paragraph({ children: runs.map((run) => new TextRun({ text: run.replace('^', ''), superScript: run.startsWith('^') })) });
+    expect((await extractFile(await docxOfBody([paragraph]))).text).toBe(expected);
+  });
+
   it('keeps an HTML page’s main content and drops its navigation, header, footer and scripts', async () => {
     const extracted = await extractFile(utf8(htmlOf(MEETING_ROOMS)));
     expect(extracted).toMatchObject({ kind: 'html', contentType: 'text/html', title: 'Meeting rooms' });
     expect(extracted.text).toBe(STRUCTURED);
     for (const dropped of PAGE_CHROME) expect(extracted.text).not.toContain(dropped);
+  });
+
+  it('drops the text a browser does not show, not the panels a visitor opens, on a page Readability reads and on a short page read whole', async () => {
+    // A short page kept the text of elements hidden by their attribute or style; Readability dropped the panels a visitor opens.
+    const long = htmlOf({ ...MEETING_ROOMS, sections: Array.from({ length: 3 }, () => MEETING_ROOMS.sections).flat() }).replace('</article>', `${UNSHOWN.html}</article>`);
+    const short = `<html><head><title>Hours</title></head><body><main><h1>Hours</h1><p>Open 9 to 5.</p>${UNSHOWN.html}</main></body></html>`;
+    for (const page of [long, short]) {
+      const { text } = await extractFile(utf8(page));
+      for (const opened of UNSHOWN.opened) expect(text).toContain(opened);
+      for (const word of UNSHOWN.words) expect(text).not.toContain(word);
+    }
   });
 
   it('keeps a short page’s content, not a long header line', async () => {
@@ -340,6 +386,44 @@ describe('extractFile', () => {
     );
   });
 
+  it('reads Markdown footnotes: a reference leaves its sentence and its note follows the paragraph, list or table first citing it', async () => {
+    // The references and notes stayed literal: "A lamp costs 40 EUR[^vat]." and "[^vat]: Prices include VAT,".
+    const markdown = [
+      '# Lamps',
+      '',
+      'A lamp costs 40 EUR[^vat]. It ships in two days[^eu].',
+      '[^vat]: Prices include VAT,',
+      '    and **packing**.',
+      '',
+      '- Brass finish[^eu]',
+      '- Steel finish [^Finish]',
+      '',
+      '| Lamp | Price |',
+      '| --- | --- |',
+      '| Desk | 40 EUR[^vat] |',
+      '',
+      '```',
+      'grep "[^eu]" orders.txt',
+      '```',
+      '',
+      '[^eu]: Within the EU.',
+      '[^finish]: Made to order.',
+      '[^unused]: Cited nowhere.',
+    ].join('\n');
+    expect((await extractFile(utf8(markdown))).text).toBe(
+      [
+        '# Lamps',
+        'A lamp costs 40 EUR. It ships in two days.',
+        'Note: Prices include VAT, and packing.',
+        'Note: Within the EU.',
+        '- Brass finish\n- Steel finish',
+        'Note: Made to order.',
+        'Lamp: Desk; Price: 40 EUR',
+        'grep "[^eu]" orders.txt',
+      ].join('\n\n'),
+    );
+  });
+
   it('drops Markdown front matter, its title naming the file', async () => {
     const extracted = await extractFile(utf8('---\ntitle: "Room guide"\nlayout: page\n---\n\n## Rooms\n\nEach room has a screen.\n'));
     expect(extracted).toMatchObject({ kind: 'markdown', title: 'Room guide', text: '## Rooms\n\nEach room has a screen.' });
@@ -354,6 +438,36 @@ describe('extractFile', () => {
   it('reads a table whose rows are labelled by a header cell as label: values', async () => {
     const html = '<table><tr><th>Weight</th><td>2 kg</td></tr><tr><th>Colours</th><td>red</td><td>blue</td></tr></table>';
     expect((await extractFile(utf8(html))).text).toBe('Weight: 2 kg\nColours: red; blue');
+  });
+
+  it('reads a table’s cell of several paragraphs, lines or items into its row’s line, and leaves an empty cell out, in DOCX and HTML', async () => {
+    // A cell's paragraphs ran together ("Floor: 3 East wing"), and a label with an empty value stood alone ("Floor").
+    const cell = (...paragraphs: Paragraph[]) => new TableCell({ children: paragraphs.length ? paragraphs : [new Paragraph('')] });
+    const row = (...cells: TableCell[]) => new TableRow({ children: cells });
+    const docx = await docxOfBody([
+      new Table({
+        rows: [
+          new TableRow({ tableHeader: true, children: [cell(new Paragraph('Room')), cell(new Paragraph('Floor'))] }),
+          row(cell(new Paragraph('Kestrel')), cell(new Paragraph('3'))),
+          row(cell(new Paragraph('Heron')), cell()),
+          row(cell(new Paragraph('Osprey')), cell(new Paragraph('3'), new Paragraph('East wing'))),
+          row(cell(new Paragraph('Wren')), cell(new Paragraph({ text: '2', bullet: { level: 0 } }), new Paragraph({ text: 'West wing', bullet: { level: 0 } }))),
+        ],
+      }),
+    ]);
+    const rooms = ['Room: Kestrel; Floor: 3', 'Room: Heron', 'Room: Osprey; Floor: 3 / East wing', 'Room: Wren; Floor: 2 / West wing'].join('\n');
+    expect((await extractFile(docx)).text).toBe(rooms);
+    const headed = '<table><thead><tr><th>Room</th><th>Floor</th></tr></thead><tr><td>Kestrel</td><td>3</td></tr><tr><td>Heron</td><td> </td></tr><tr><td>Osprey</td><td><p>3</p><p>East wing</p></td></tr><tr><td>Wren</td><td>2<br>West wing</td></tr></table>';
+    expect((await extractFile(utf8(headed))).text).toBe(rooms);
+    const labelled = '<table><tr><th>Room</th><td>Kestrel</td></tr><tr><th>Floor</th><td></td></tr><tr><th colspan="2">Access</th></tr><tr><th>Hours</th><td><p>Open daily.</p><p>Closed on holidays.</p></td></tr><tr><th>Wing</th><td><ul><li>East</li><li>Level 2</li></ul></td></tr></table>';
+    expect((await extractFile(utf8(labelled))).text).toBe('Room: Kestrel\nAccess\nHours: Open daily. Closed on holidays.\nWing: East / Level 2');
+  });
+
+  it('reads a DOCX table of labels ending in a colon and their values as label: values, not its first row as headers', async () => {
+    // Its first row was taken for the headers: "Room:: Floor:; Kestrel: 3".
+    const row = (...texts: string[]) => new TableRow({ children: texts.map((text) => new TableCell({ children: [new Paragraph(text)] })) });
+    const docx = await docxOfBody([new Table({ rows: [row('Room:', 'Kestrel'), row('Floor:', '3'), row('Wing:', ''), row('Seats:', '8')] })]);
+    expect((await extractFile(docx)).text).toBe('Room: Kestrel\nFloor: 3\nSeats: 8');
   });
 
   it('reads an HTML description list a term a line, naming its descriptions', async () => {
