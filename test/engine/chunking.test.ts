@@ -11,6 +11,11 @@ describe('chunkText', () => {
     expect(chunkText(text)).toEqual(['# Title\n\nFirst line here\nsecond line\n\nNext\u00a0 para\n\n## Sub\n\nText']);
   });
 
+  it('keeps a line of # in a fenced code block, a shell comment, in its paragraph', () => {
+    const text = '## Install\n```sh\n# fetch it\nnpm install switchboard\n```\n~~~\n# start it\n~~~\n# Run';
+    expect(chunkText(text)).toEqual(['## Install\n\n```sh\n# fetch it\nnpm install switchboard\n```\n~~~\n# start it\n~~~\n# Run']);
+  });
+
   it('parts paragraphs at lines of any white space, the blank line ending at its last line break', () => {
     expect(chunkText('First part.\n\t\u00a0\n\n Second part.\n \nThird\npart.', 12)).toEqual(['First part.', 'Second part.', 'Third\npart.']);
   });
