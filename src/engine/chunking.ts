@@ -102,6 +102,12 @@ function tidy(paragraph: string): string {
 
 function splitLong(paragraph: string, maxChars: number): string[] {
   if (paragraph.length <= maxChars) return [paragraph];
+  // Code is cut between its lines, never joined to the next: a line ending "done." and the fence
+  // after it made one line, which closed no code block, and the rest of the text was code.
+  if (paragraph.includes('```') || paragraph.includes('~~~')) {
+    const lines = paragraph.split('\n').flatMap((line) => (line.length <= maxChars ? [line] : splitWords(line, maxChars)));
+    return packPieces(lines, maxChars, '\n');
+  }
   // A sentence ends at . ! or ? followed by a space, so "5.95" and "a.b@c.example" stay whole.
   const sentences = paragraph.split(/(?<=[.!?])\s+/);
   const parts = sentences
