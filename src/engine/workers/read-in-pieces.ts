@@ -9,12 +9,12 @@ import { packTexts, unpackReading, type PackedReading, type PackedTexts } from '
 // reads the first piece of its blocks while reading helper threads (reading-worker.ts) read the
 // others, each as a text of its own, and the pieces are joined. That is what reading it whole
 // gives when each piece reads as it would from a text's start: its first line is a heading outside
-// a code block, or nothing of the piece before runs on into it (readsOnAsAtStart). So pieces are parted at a heading
-// near each parting point when there is one; from the first piece that does not read alike after
-// all, the worker reads the rest itself, so the index is always the one reading on one thread
-// gives. A section's terms depend on that section alone, so the pieces' readings join as well
-// (joinReadings). A small source is read on one thread: handing pieces of it over would cost more
-// than it saves.
+// a code block, or nothing of the piece before runs on into it (readsOnAsAtStart). So pieces are
+// parted at a heading near each parting point when there is one; from the first piece that does
+// not read alike after all, the worker reads the rest itself, so the index is always the one
+// reading on one thread gives. A section's terms depend on that section alone, so the pieces'
+// readings join as well (joinReadings). A small source is read on one thread: handing pieces of it
+// over would cost more than it saves.
 
 /** Characters of a piece at least: a source of fewer than twice this is read on one thread. */
 export const PIECE_CHARS = 256 * 1024;
