@@ -1,4 +1,4 @@
-import { joinedTextBlocks } from './structure.js';
+import { fenceAfter, joinedTextBlocks } from './structure.js';
 import { isWhiteSpace, unixLineBreaks } from './text.js';
 
 // Splits training text into passages small enough to retrieve and quote, keeping paragraphs
@@ -40,10 +40,25 @@ function textPieces(text: string, maxChars: number): string[] {
   return pieces;
 }
 
-/** A Markdown heading is a paragraph of its own, not the start of the one below it. */
+/**
+ * A Markdown heading is a paragraph of its own, not the start of the one below it. In a fenced
+ * code block (structure.ts) a line of #, a shell comment, is none.
+ */
 function headingsApart(text: string): string {
-  return text.includes('#') ? text.replace(/^(#{1,6}[ \t].*)$/gm, '$1\n') : text;
+  if (!text.includes('#')) return text;
+  if (!text.includes('```') && !text.includes('~~~')) return text.replace(/^(#{1,6}[ \t].*)$/gm, '$1\n');
+  let fence = '';
+  return text
+    .split('\n')
+    .map((line) => {
+      const inCode = fence;
+      fence = fenceAfter(line.trim(), fence);
+      return !inCode && !fence && HEADING_LINE.test(line) ? `${line}\n` : line;
+    })
+    .join('\n');
 }
+
+const HEADING_LINE = /^#{1,6}[ \t]/;
 
 /**
  * A text's paragraphs: its parts between line breaks with nothing but white space between, as
@@ -87,6 +102,12 @@ function tidy(paragraph: string): string {
 
 function splitLong(paragraph: string, maxChars: number): string[] {
   if (paragraph.length <= maxChars) return [paragraph];
+  // Code is cut between its lines, never joined to the next: a line ending "done." and the fence
+  // after it made one line, which closed no code block, and the rest of the text was code.
+  if (paragraph.includes('```') || paragraph.includes('~~~')) {
+    const lines = paragraph.split('\n').flatMap((line) => (line.length <= maxChars ? [line] : splitWords(line, maxChars)));
+    return packPieces(lines, maxChars, '\n');
+  }
   // A sentence ends at . ! or ? followed by a space, so "5.95" and "a.b@c.example" stay whole.
   const sentences = paragraph.split(/(?<=[.!?])\s+/);
   const parts = sentences

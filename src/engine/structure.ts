@@ -5,7 +5,9 @@ import { isWhiteSpace, unixLineBreaks } from './text.js';
 // answer by itself; FAQ markers ("Q1.", "A:") are not sentences; abbreviations, decimals, URLs
 // and email addresses do not end one. A list item keeps its marker ("- ", "3. ") and a table
 // row becomes one sentence naming each cell by its column's header ("Drink: Espresso; Small:
-// €2.40"), so that a row is quoted whole and a list is recognisable as one.
+// €2.40"), so that a row is quoted whole and a list is recognisable as one. A fenced code block
+// (``` or ~~~) is code: each of its lines is a line of the section it is in, never a heading,
+// question or table row (a shell comment, "# install it", is not a Markdown heading there).
 
 export type Section = {
   /** The heading or question the section answers, with its parent heading ("Returns › Can I…?"). */
@@ -78,6 +80,8 @@ const UNDERLINE = linePattern(/^\s*(?:={3,}|-{3,})\s*$/, beginning('=-'));
 const LIST_MARKER = linePattern(/^\s*(?:[-*•+–]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s)|(?:Q|A|Question|Answer)\s*\d*\s*[.:)-])\s+/i, mayBeginList);
 /** A bullet or a number: the list markers kept with their item (FAQ markers are not). */
 const ITEM_MARKER = linePattern(/^(?:[-*•+–]|\d{1,3}[.)])\s+/, beginning('-*•+–0123456789'));
+/** A code fence: three or more backticks (an info string after them without one) or tildes. */
+const FENCE = linePattern(/^(?:`{3,}(?=[^`]*$)|~{3,})/, beginning('`~'));
 const TABLE_ROW = linePattern(/^\|(.*)\|$/, beginning('|'));
 const TABLE_RULE = linePattern(/^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/, beginning('|:-'));
 /** "See also: …", "Tags: a, b": a label with its list, not a title. */
@@ -147,10 +151,13 @@ export function joinedTextBlocks(texts: string[]): string[] {
 
 const endsApart = (text: string) => text === '' || !' \t\r\n'.includes(text.charAt(text.length - 1));
 
-/** Where reading stands between two blocks: all that the reading of the blocks after depends on. */
-export type ReadingState = { heading: string; current: Section; leadInOpen: boolean };
+/**
+ * Where reading stands between two blocks: all that the reading of the blocks after depends on.
+ * `fence`: the fence of the code block open (its backticks or tildes), '' outside one.
+ */
+export type ReadingState = { heading: string; current: Section; leadInOpen: boolean; fence: string };
 
-const textStart = (): ReadingState => ({ heading: '', current: { key: '', sentences: [] }, leadInOpen: false });
+const textStart = (): ReadingState => ({ heading: '', current: { key: '', sentences: [] }, leadInOpen: false, fence: '' });
 
 /** The sections read, the section still open at the end closed. */
 export function closeSections(sections: Section[], { current }: ReadingState): Section[] {
@@ -159,13 +166,17 @@ export function closeSections(sections: Section[], { current }: ReadingState): S
 }
 
 /**
- * Whether the blocks after this state read as they would at a text's start: no heading is over
- * them and no question or heading's section is open to run on into them. Then a text's blocks can
+ * Which blocks after this state read as they would at a text's start, so that a text's blocks can
  * be read in two runs at once, the second from the start (readBlocks), and the runs' sections
- * joined. They can too when the second run's first line is a heading (`beganWithHeading`).
+ * joined: 'all' when no heading is over them and no question or heading's section is open to run
+ * on into them; else 'headed', those whose first line is a heading (`beganWithHeading`); 'none'
+ * inside a fenced code block, where no line is a heading.
  */
-export function readsAsAtStart({ heading, current, leadInOpen }: ReadingState): boolean {
-  return heading === '' && (current.key === '' || leadInOpen);
+export type ReadsOn = 'all' | 'headed' | 'none';
+
+export function readsOnAsAtStart({ heading, current, leadInOpen, fence }: ReadingState): ReadsOn {
+  if (fence) return 'none';
+  return heading === '' && (current.key === '' || leadInOpen) ? 'all' : 'headed';
 }
 
 /**
@@ -183,7 +194,7 @@ export function readBlocks(
   followed = false,
 ): { sections: Section[]; state: ReadingState; beganWithHeading: boolean } {
   const sections: Section[] = [];
-  let { heading, current, leadInOpen } = state;
+  let { heading, current, leadInOpen, fence } = state;
   let beganWithHeading = false;
   const open = (key: string) => {
     if (current.sentences.length > 0) sections.push(current);
@@ -197,13 +208,29 @@ export function readBlocks(
   for (let blockIndex = from; blockIndex < to; blockIndex += 1) {
     const block = blocks[blockIndex] as string;
     // Without a heading over it, a paragraph is a unit of its own; a paragraph after a bold
-    // lead-in entry belongs to the heading again.
-    if (!current.key || leadInOpen) open(heading);
-    leadInOpen = false;
+    // lead-in entry belongs to the heading again. A code block's paragraphs stay together.
+    if (!fence) {
+      if (!current.key || leadInOpen) open(heading);
+      leadInOpen = false;
+    }
     const lines = nonEmptyLines(block);
     const textFollows = blockIndex + 1 < blocks.length ? NOT_WHITE_SPACE.test(blocks[blockIndex + 1] as string) : followed;
     let headers: string[] = [];
+    // A code block's paragraph is one sentence, its lines kept: a comment is quoted with its code.
+    let code: string[] = [];
+    const endCode = () => {
+      if (code.some((line) => LETTER_OR_DIGIT.test(line))) addLine([code.join('\n')]);
+      code = [];
+    };
     for (const [lineIndex, line] of lines.entries()) {
+      const inCode = fence;
+      fence = fenceAfter(line, fence);
+      if (inCode || fence) {
+        if (!inCode) continue;
+        if (fence) code.push(line);
+        else endCode();
+        continue;
+      }
       const next = lines[lineIndex + 1];
       if (UNDERLINE.test(line) || TABLE_RULE.test(line)) continue;
       const cells = TABLE_ROW.exec(line)?.[1]?.split('|').map((cell) => cell.trim());
@@ -244,8 +271,24 @@ export function readBlocks(
       const item = marker ? `${/\d/.test(marker) ? marker : '-'} ` : '';
       addLine(item ? sentences.map((sentence, i) => (i === 0 ? item + sentence : sentence)) : sentences);
     }
+    endCode();
   }
-  return { sections, state: { heading, current, leadInOpen }, beganWithHeading };
+  return { sections, state: { heading, current, leadInOpen, fence }, beganWithHeading };
+}
+
+/**
+ * The fence open after a (trimmed) line, `fence` the one open before it ('' for none): a fence
+ * line opens a code block, and a line of its characters alone, as many at least, closes it.
+ */
+export function fenceAfter(line: string, fence: string): string {
+  if (!fence) return FENCE.exec(line)?.[0] ?? '';
+  return closesFence(line, fence) ? '' : fence;
+}
+
+function closesFence(line: string, fence: string): boolean {
+  let end = 0;
+  while (line.charAt(end) === fence.charAt(0)) end += 1;
+  return end >= fence.length && end === line.length;
 }
 
 /** The lines of a block, trimmed, without the empty ones. */

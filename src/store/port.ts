@@ -1002,7 +1002,7 @@ export interface UnansweredRepository {
   repeat(ask: UnansweredRepeat): Promise<boolean>;
   /**
    * Counts one ask in one atomic write: into `groupId` when given, else into the chatbot's group
-   * of exactly the same terms, else into a new group made of `opening` (marked for its webhook
+   * of exactly the same terms (of a question of none, the same wording: unansweredKey), else into a new group made of `opening` (marked for its webhook
    * event in the same write). A resolved or dismissed group it counts into reopens. Answers the
    * group as stored and whether this call created it; of racing calls with the same terms, one does.
    * An ask of a conversation that no longer exists (erased, even while the ask was being written)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkPassages, chunkText, packChunks, passageBlocks } from '../../src/engine/chunking.js';
+import { readSourceSections } from '../../src/engine/index-parts.js';
 import { joinedTextBlocks } from '../../src/engine/structure.js';
 import { documentText } from './eval/score.js';
 
@@ -9,6 +10,20 @@ describe('chunkText', () => {
   it('tidies white space within paragraphs and keeps headings apart, whatever the line breaks', () => {
     const text = '# Title\r\nFirst  line \t here \r\n  second\tline\r\r\n \t \nNext\u00a0 para  \n\n\n## Sub\nText';
     expect(chunkText(text)).toEqual(['# Title\n\nFirst line here\nsecond line\n\nNext\u00a0 para\n\n## Sub\n\nText']);
+  });
+
+  it('keeps a line of # in a fenced code block, a shell comment, in its paragraph', () => {
+    const text = '## Install\n```sh\n# fetch it\nnpm install switchboard\n```\n~~~\n# start it\n~~~\n# Run';
+    expect(chunkText(text)).toEqual(['## Install\n\n```sh\n# fetch it\nnpm install switchboard\n```\n~~~\n# start it\n~~~\n# Run']);
+  });
+
+  it('cuts a long paragraph of fenced code between its lines, so the fence after a line ending "done." still closes it', () => {
+    const code = Array.from({ length: 40 }, (_, k) => `run-step --number ${k} --depot ${k % 7}`);
+    const lines = ['Run these:', '```sh', ...code, '# All done.', '```'];
+    const chunks = chunkText(`${lines.join('\n')}\n\n## Returns\n\nReturns are free.`);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.join('\n').split('\n').filter(Boolean)).toEqual([...lines, '## Returns', 'Returns are free.']);
+    expect(readSourceSections(chunks).map((section) => section.key)).toEqual(['', 'Returns']);
   });
 
   it('parts paragraphs at lines of any white space, the blank line ending at its last line break', () => {

@@ -195,4 +195,16 @@ describe('index parts', () => {
     const chunks = chunksOf(documents, handbook);
     expect(Buffer.from(await buildIndexOffThread(chunks)).equals(Buffer.from(packIndex(buildLexicalIndex(chunks))))).toBe(true);
   });
+
+  it('reads a large fenced code block as one thread reads it whole, though its comments read alone are headings', { timeout: 60_000 }, async () => {
+    // A comment ("# step 3: …") begins a block that, read alone, begins with a heading; no piece
+    // in the code block reads as from a text's start, so the first thread reads it all.
+    const command = (k: number) => `# step ${k}: ship the parcels of depot ${k % 7}\nship-parcels --depot ${k % 7} --day ${k % 5} --record parcels-${k}.log`;
+    const text = ['Runbook', '```sh', ...Array.from({ length: 7_000 }, (_, k) => command(k)), '```', 'Every parcel is shipped.'].join('\n\n');
+    expect(text.length).toBeGreaterThan(2 * PIECE_CHARS);
+    const texts = chunkText(text);
+    const whole = comparable(sourceReading(readSourceSections(texts)));
+    expect(comparable(await readSourceInPieces({ chunks: texts }, 2))).toEqual(whole);
+    expect(comparable(await readSourceInPieces({ blocks: passageBlocks(chunkPassages(text)) }, 2))).toEqual(whole);
+  });
 });

@@ -43,6 +43,41 @@ describe('readSections', () => {
   });
 });
 
+describe('readSections, fenced code', () => {
+  it('reads the lines of a fenced code block as code of its section, a paragraph a sentence, never as headings', () => {
+    const text = [
+      '# Installing', 'Install the package first:', '',
+      '```sh', '# install the package', 'npm install switchboard', '', '# start it', 'npx switchboard', '```', '',
+      'The hub listens on port 3000.', '',
+      '## Keys', '~~~~python', '# read the key', '~~~', 'key = os.environ["KEY"]', '~~~~', 'Keep the key secret.',
+    ].join('\n');
+    expect(readSections(text)).toEqual([
+      {
+        key: 'Installing',
+        sentences: [
+          'Install the package first:',
+          '\n# install the package\nnpm install switchboard',
+          '\n# start it\nnpx switchboard',
+          '\nThe hub listens on port 3000.',
+        ],
+      },
+      { key: 'Keys', sentences: ['# read the key\n~~~\nkey = os.environ["KEY"]', '\nKeep the key secret.'] },
+    ]);
+  });
+
+  it('keeps a code block without a heading over it one section, and runs it to the end of the text when unclosed', () => {
+    expect(readSections('```\n# one\n\n# two\n```\n\nAfter it.\n\n```js\n// Open?\n\n| a | b |')).toEqual([
+      { key: '', sentences: ['# one', '\n# two'] },
+      { key: '', sentences: ['After it.'] },
+      { key: '', sentences: ['// Open?', '\n| a | b |'] },
+    ]);
+  });
+
+  it('takes backticks with a backtick after them for inline code, not a fence', () => {
+    expect(readSections('```npm test``` runs the tests.\n\n# Usage\n\nRun it.').map((section) => section.key)).toEqual(['', 'Usage']);
+  });
+});
+
 describe('splitSentences', () => {
   it('does not end a sentence at abbreviations, initials, decimals, addresses or URLs', () => {
     expect(

@@ -392,6 +392,20 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
       ]);
     });
 
+    it('takes wordings differing in case, spaces and closing marks for one question: one group, and a revision corrects the resolve’s pair', async () => {
+      await ask('Gift card policy?', { conversationId: 'c-1' });
+      const { messageId } = await ask('gift  card policy ?', { conversationId: 'c-2' });
+      const [group, ...others] = await settled(2);
+      expect([group?.question, group?.count, others]).toEqual(['Gift card policy?', 2, []]);
+      expect((await groupAction(group?.id ?? '', 'resolve', { answer: 'Gift cards are sold at the counter.' })).status).toBe(200);
+      expect((await revise(messageId ?? '', { answer: 'Gift cards are sold online too.' })).status).toBe(200);
+      const { body } = await call('GET', `${app.baseUrl}/chatbots/${bot}/sources`, app.apiKey);
+      expect((body as { data: Record<string, unknown>[] }).data.filter((source) => source.type === 'qa')).toEqual([
+        expect.objectContaining({ question: 'gift  card policy ?', answer: 'Gift cards are sold online too.' }),
+      ]);
+      expect((await ask('Gift card policy?')).text).toBe('Gift cards are sold online too.');
+    });
+
     it('answers 404 for a user message, an unknown id, another chatbot or account; 400 for a bad body', async () => {
       const { messageId } = await ask('When does the shop open?', { conversationId: 'c-1' });
       const [question] = await messagesOf('c-1');

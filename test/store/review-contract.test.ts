@@ -193,6 +193,15 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
       expect(byId.group.examples[0]).toEqual({ conversationId: 'c1', messageId: '7', source: 'API', askedAt: at('2026-03-10T12:00:00Z') });
     });
 
+    it('counts a question without terms into the group of its wording only: case, spaces and the closing mark aside', async () => {
+      const hello = await recordKept(ask('Hello?', [], '2026-03-10T10:00:00Z'));
+      const again = await recordKept(ask('  hello  !', [], '2026-03-10T11:00:00Z', { opening: { id: 'g-2', question: '  hello  !', terms: [] } }));
+      const why = await recordKept(ask('Why?', [], '2026-03-10T12:00:00Z'));
+      expect([hello.created, again.created, why.created]).toEqual([true, false, true]);
+      expect(again.group).toMatchObject({ id: 'g-Hello?', question: 'Hello?', count: 2 });
+      expect(why.group).toMatchObject({ id: 'g-Why?', question: 'Why?', count: 1 });
+    });
+
     it('keeps the latest examples only', async () => {
       for (let hour = 10; hour < 18; hour += 1) await store.unanswered.record(ask('q', ['q'], `2026-03-10T${hour}:00:00Z`));
       const group = await store.unanswered.find(bot.id, 'g-q');

@@ -172,6 +172,17 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: s
       expect(await debrisLeft()).toBe(0);
     });
 
+    it('take a wording of the question differing in case, spaces and closing marks for the same question, and no other', async () => {
+      const oldest = pair('Yes.');
+      const other = pair('On a lead.', { title: 'Dogs on the beach?', question: 'Dogs on the beach?', text: 'Dogs on the beach?\nOn a lead.' });
+      const twin = pair('No.', { title: ' DOGS ?!', question: ' DOGS ?!', text: ' DOGS ?!\nNo.' });
+      await store.sources.insert([oldest, other, twin]);
+      const correction = pair('Yes, small ones.', { title: 'dogs', question: 'dogs', text: 'dogs\nYes, small ones.' });
+      expect(await store.sources.correctQa(correction, 1_000)).toMatchObject({ id: oldest.id, question: 'dogs', answer: 'Yes, small ones.' });
+      expect((await store.sources.list(bot.id)).map(({ id }) => id)).toEqual([oldest.id, other.id]);
+      expect(await debrisLeft()).toBe(0);
+    });
+
     it('count against the character limit without the pairs of the question, and past it change nothing', async () => {
       const oldest = pair('Yes.');
       const twin = pair('No.');

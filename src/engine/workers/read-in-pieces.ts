@@ -1,20 +1,20 @@
 import { availableParallelism } from 'node:os';
 import { workerJobs } from '../../worker-thread.js';
 import { joinReadings, sourceReading, type SourceReading } from '../index-parts.js';
-import { closeSections, joinedTextBlocks, readBlocks, readsAsAtStart } from '../structure.js';
+import { closeSections, joinedTextBlocks, readBlocks, readsOnAsAtStart, type ReadsOn } from '../structure.js';
 import { packTexts, unpackReading, type PackedReading, type PackedTexts } from './packed-texts.js';
 
 // Reading a source (its sections, then their terms) is most of a training's work. A large source
 // is read in pieces at once, one a core (but the event loop's) up to four: the training worker
 // reads the first piece of its blocks while reading helper threads (reading-worker.ts) read the
 // others, each as a text of its own, and the pieces are joined. That is what reading it whole
-// gives when each piece reads as it would from a text's start: its first line is a heading, or
-// nothing of the piece before runs on into it (readsAsAtStart). So pieces are parted at a heading
-// near each parting point when there is one; from the first piece that does not read alike after
-// all, the worker reads the rest itself, so the index is always the one reading on one thread
-// gives. A section's terms depend on that section alone, so the pieces' readings join as well
-// (joinReadings). A small source is read on one thread: handing pieces of it over would cost more
-// than it saves.
+// gives when each piece reads as it would from a text's start: its first line is a heading outside
+// a code block, or nothing of the piece before runs on into it (readsOnAsAtStart). So pieces are
+// parted at a heading near each parting point when there is one; from the first piece that does
+// not read alike after all, the worker reads the rest itself, so the index is always the one
+// reading on one thread gives. A section's terms depend on that section alone, so the pieces'
+// readings join as well (joinReadings). A small source is read on one thread: handing pieces of it
+// over would cost more than it saves.
 
 /** Characters of a piece at least: a source of fewer than twice this is read on one thread. */
 export const PIECE_CHARS = 256 * 1024;
@@ -36,11 +36,14 @@ export type PieceJob = { blocks: PackedTexts; followed: boolean };
 /** What a reading helper answers for the piece it is handed. */
 export type PieceRead = {
   reading: PackedReading;
-  /** Whether the blocks after these read as from a text's start (readsAsAtStart of the state these end in). */
-  endsAsAtStart: boolean;
+  /** Which blocks after these read as from a text's start (readsOnAsAtStart of the state these end in). */
+  readsOn: ReadsOn;
 };
 
-type Piece = { reading: SourceReading; endsAsAtStart: boolean };
+type Piece = { reading: SourceReading; readsOn: ReadsOn };
+
+/** Whether a piece read from a text's start reads as it does after blocks that leave `readsOn`. */
+const readsAlike = (readsOn: ReadsOn, atHeading: boolean) => readsOn === 'all' || (readsOn === 'headed' && atHeading);
 
 type ReadOnHelper = (job: PieceJob) => Promise<PieceRead>;
 
@@ -60,7 +63,7 @@ export function startReadingHelpers(): void {
 /** The reading of a piece's blocks, read as a text of its own (on a reading helper); `followed`: text follows them. */
 export function readPiece(blocks: string[], followed: boolean): Piece {
   const { sections, state } = readBlocks(blocks, 0, blocks.length, undefined, followed);
-  return { reading: sourceReading(closeSections(sections, state)), endsAsAtStart: readsAsAtStart(state) };
+  return { reading: sourceReading(closeSections(sections, state)), readsOn: readsOnAsAtStart(state) };
 }
 
 /** A source to read: its chunks' texts, or their blocks (passageBlocks of the passages they are packed from). */
@@ -106,16 +109,16 @@ export async function readHandedOut({ parted, helped }: HandedOut): Promise<Sour
   const { count, atHeading, followed } = parted;
   const firstBlocks = parted.blocksOf(0, 1);
   const first = readBlocks(firstBlocks, 0, firstBlocks.length, undefined, followed[0]);
-  if (count > 1 && !(atHeading[1] || readsAsAtStart(first.state))) {
+  if (count > 1 && !readsAlike(readsOnAsAtStart(first.state), atHeading[1] as boolean)) {
     // The first piece runs on into the second: read on from where it stands.
     const rest = parted.blocksOf(1, count);
     const on = readBlocks(rest, 0, rest.length, first.state);
     return sourceReading(closeSections([...first.sections, ...on.sections], on.state));
   }
-  const pieces: Piece[] = [{ reading: sourceReading(closeSections(first.sections, first.state)), endsAsAtStart: readsAsAtStart(first.state) }];
+  const pieces: Piece[] = [{ reading: sourceReading(closeSections(first.sections, first.state)), readsOn: readsOnAsAtStart(first.state) }];
   for (let k = 1; k < count; k += 1) {
     const before = pieces[k - 1] as Piece;
-    if (!(atHeading[k] || before.endsAsAtStart)) {
+    if (!readsAlike(before.readsOn, atHeading[k] as boolean)) {
       // The piece before runs on into this one: it and the rest are read as one, from its start.
       pieces[k - 1] = readPiece(parted.blocksOf(k - 1, count), false);
       break;
@@ -130,8 +133,8 @@ function readOnHelper(k: number, job: PieceJob): Promise<PieceRead> {
   return (helpers[k % helpers.length] as ReadOnHelper)(job);
 }
 
-function unpackPiece({ reading, endsAsAtStart }: PieceRead): Piece {
-  return { reading: unpackReading(reading), endsAsAtStart };
+function unpackPiece({ reading, readsOn }: PieceRead): Piece {
+  return { reading: unpackReading(reading), readsOn };
 }
 
 /** Blocks parted into `count` pieces (fewer when some would be empty) at partingBlocks. */

@@ -6,7 +6,7 @@ import { readPiece, type PieceJob, type PieceRead } from './read-in-pieces.js';
 // source while the training worker reads the first (read-in-pieces.ts).
 
 answerJobs<PieceJob>(async (job) => {
-  const { reading, endsAsAtStart } = readPiece(unpackTexts(job.blocks), job.followed);
+  const { reading, readsOn } = readPiece(unpackTexts(job.blocks), job.followed);
   const { packed, transfer } = packReading(reading);
-  return { result: { reading: packed, endsAsAtStart } satisfies PieceRead, transfer };
+  return { result: { reading: packed, readsOn } satisfies PieceRead, transfer };
 });

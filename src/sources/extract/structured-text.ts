@@ -4,7 +4,8 @@ import { superscriptText } from './superscript.js';
 // a heading is a Markdown heading on a line of its own, paragraphs are separated by a blank line,
 // each list item keeps its line (`- item`, `1. item`), and each table row becomes one line naming
 // its column headers (`Room: Kestrel; Floor: 3; Code: KES-4105`), as each term of a description
-// list does its descriptions (`Weight: 2 kg`).
+// list does its descriptions (`Weight: 2 kg`). Preformatted text is a fenced code block, whose
+// lines the chunker reads as code: a shell comment (`# install it`) is no heading there.
 
 /** The part of a DOM node this writer reads (linkedom's nodes have it). */
 export type DomNode = {
@@ -59,7 +60,7 @@ export function structuredText(root: DomNode): string {
     } else if (name === 'PRE') {
       flush();
       const code = (node.textContent ?? '').replace(/\s+$/, '');
-      if (code.trim()) blocks.push(code);
+      if (code.trim()) blocks.push(fenced(code));
     } else if (name === 'SUP') {
       const linked = elementChildren(node, 'A').some((link) => link.getAttribute?.('href')?.startsWith('#'));
       inline += superscriptText(inline, oneLine(structuredText(node)), linked);
@@ -78,6 +79,13 @@ export function structuredText(root: DomNode): string {
   for (const child of Array.from(root.childNodes)) walk(child);
   flush();
   return blocks.filter(Boolean).join('\n\n');
+}
+
+/** Code fenced by more backticks than any run of them in it, which would close a shorter fence. */
+function fenced(code: string): string {
+  const longest = (code.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 2);
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}\n${code}\n${fence}`;
 }
 
 export function oneLine(text: string): string {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { givenFields } from '../given-fields.js';
 import { trainedFromMaterial } from '../material-runs.js';
+import { sameQuestionKey } from '../same-question.js';
 import { countedChars, isOverCharLimit, type NewSource, type OverCharLimit, type Source, type SourceChange, type SourcePageStatus, type SourceRepository, type SourceText } from '../port.js';
 import { whileHolding } from './holds.js';
 import type { MongoModels, SourceDoc, SourcePageDoc, SourceRevisionDoc } from './models.js';
@@ -340,8 +341,9 @@ export function mongoSources(models: MongoModels, texts: MongoSourceTexts, mater
       // The chatbot's source writes take turns, so no other stores a pair of the question between the look and the write.
       return holdingWrites(chatbotId, async () => {
         for (;;) {
-          const asked = await sources.find({ chatbotId, type: 'qa', question }, { _id: 1 }).sort({ createdAt: 1, _id: 1 }).lean<Pick<SourceDoc, '_id'>[]>();
-          const ids = asked.map(({ _id }) => _id);
+          const pairs = await sources.find({ chatbotId, type: 'qa' }, { _id: 1, question: 1 }).sort({ createdAt: 1, _id: 1 }).lean<Pick<SourceDoc, '_id' | 'question'>[]>();
+          const key = sameQuestionKey(question ?? '');
+          const ids = pairs.filter((pair) => sameQuestionKey(pair.question ?? '') === key).map(({ _id }) => _id);
           const [kept, ...others] = ids;
           const limit = { chatbotId, chars: countedChars([pair]), except: [pair.id, ...ids], maxChars };
           if (!kept) return (await limitedWrite(limit, () => writeBatch([pair]))) ?? toSource(toDoc(pair, null));

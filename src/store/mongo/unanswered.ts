@@ -1,4 +1,5 @@
 import { pageOffset } from '../paging.js';
+import { unansweredKey } from '../same-question.js';
 import { UNANSWERED_EXAMPLES, type UnansweredAsk, type UnansweredExample, type UnansweredFilter, type UnansweredGroup, type UnansweredRepository } from '../port.js';
 import { forgetConversationAsks } from './conversation-asks.js';
 import { conversationDocumentId, type MongoModels, type UnansweredGroupDoc } from './models.js';
@@ -56,7 +57,7 @@ export function mongoUnanswered(models: MongoModels): UnansweredRepository {
             .findOneAndUpdate({ _id: groupId, chatbotId }, ask, { returnDocument: 'after' })
             .lean<UnansweredGroupDoc>();
     if (found) return { group: toGroup(found), created: false };
-    const termsKey = opening.terms.join(' ');
+    const termsKey = unansweredKey(opening);
     const doc = await retryOnceOnDuplicateKey(() =>
       unansweredGroups
         .findOneAndUpdate(

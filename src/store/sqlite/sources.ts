@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { trainedFromMaterial } from '../material-runs.js';
+import { sameQuestionKey } from '../same-question.js';
 import {
   countedChars,
   isOverCharLimit,
@@ -156,9 +157,14 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     `SELECT ${COLUMNS} FROM sources WHERE chatbot_id = ? AND type = 'website' AND url IN (SELECT value FROM json_each(?)) ORDER BY created_at, id LIMIT 1`,
   );
   /** The chatbot's qa sources of one question, oldest first. */
-  const pairsAsked = db.prepare<[string, string], Asked>(
-    `SELECT id, chars FROM sources WHERE chatbot_id = ? AND type = 'qa' AND question = ? ORDER BY created_at, id`,
+  const qaPairs = db.prepare<[string], Asked & { question: string | null }>(
+    `SELECT id, chars, question FROM sources WHERE chatbot_id = ? AND type = 'qa' ORDER BY created_at, id`,
   );
+  /** The chatbot's Q&A pairs of the same question (sameQuestionKey), oldest first. */
+  const pairsAsked = (chatbotId: string, question: string): Asked[] => {
+    const key = sameQuestionKey(question);
+    return qaPairs.all(chatbotId).filter((pair) => sameQuestionKey(pair.question ?? '') === key);
+  };
   const remove = db.prepare<[string, string], { text_version: string | null; file_version: string | null }>(
     'DELETE FROM sources WHERE chatbot_id = ? AND id = ? RETURNING text_version, file_version',
   );
@@ -316,7 +322,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
   // Its text was staged under `target`, the pair it planned to correct (or the new pair's id): when
   // another correction stored a pair of the question since, it changes nothing, to plan again.
   const correctQa = db.transaction((pair: NewSource, target: string, staged: Versions, maxChars: number): Corrected | OverCharLimit | undefined => {
-    const asked = pairsAsked.all(pair.chatbotId, pair.question ?? '');
+    const asked = pairsAsked(pair.chatbotId, pair.question ?? '');
     const [kept, ...others] = asked;
     if ((kept?.id ?? pair.id) !== target) return undefined;
     const refused = correctionOverLimit(pair, asked, maxChars);
@@ -434,7 +440,7 @@ export function sqliteSources(db: Database, texts: SqliteSourceTexts, files: Sql
     },
     async correctQa(pair, maxChars = Infinity) {
       for (;;) {
-        const asked = pairsAsked.all(pair.chatbotId, pair.question ?? '');
+        const asked = pairsAsked(pair.chatbotId, pair.question ?? '');
         const early = correctionOverLimit(pair, asked, maxChars);
         if (early) return early;
         const target = asked[0]?.id ?? pair.id;

@@ -9,6 +9,7 @@ import {
   type UnansweredRepository,
   type UnansweredStatus,
 } from '../port.js';
+import { unansweredKey } from '../same-question.js';
 import type { GroupCommit } from './group-commit.js';
 import { timeBounds } from './time-bounds.js';
 
@@ -119,13 +120,13 @@ export function sqliteUnanswered(db: Database, batched: GroupCommit): Unanswered
     const example = storedExample(ask.example);
     const found =
       (ask.groupId === undefined ? undefined : byId.get(ask.groupId, chatbotId)) ??
-      byTerms.get(chatbotId, termsKey(ask.opening.terms));
+      byTerms.get(chatbotId, unansweredKey(ask.opening));
     const id = found?.id ?? ask.opening.id;
     if (found) {
       countAsk.run({ id, at, example });
     } else {
       const { question, terms } = ask.opening;
-      open.run({ id, chatbotId, accountId: ask.accountId, question, terms: JSON.stringify(terms), termsKey: termsKey(terms), at, example });
+      open.run({ id, chatbotId, accountId: ask.accountId, question, terms: JSON.stringify(terms), termsKey: unansweredKey(ask.opening), at, example });
     }
     return { group: toGroup(byId.get(id, chatbotId) as GroupRow), created: !found };
   });

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readSections } from '../../../src/engine/structure.js';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
 import {
@@ -419,9 +420,17 @@ describe('extractFile', () => {
         '- Brass finish\n- Steel finish',
         'Note: Made to order.',
         'Lamp: Desk; Price: 40 EUR',
-        'grep "[^eu]" orders.txt',
+        '```\ngrep "[^eu]" orders.txt\n```',
       ].join('\n\n'),
     );
+  });
+
+  it('keeps Markdown’s code blocks fenced, so their shell comments stay code of their section, not headings', async () => {
+    // Written as bare lines, "# stop the hub" was a first-level heading over the code and the text after it.
+    const markdown = '## Upgrading\n\nBack up first.\n\n```sh\n# stop the hub\nsystemctl stop hub\n\n# fetch it\nnpm i ```x```\n```\n\nThen start.\n';
+    const { text } = await extractFile(utf8(markdown));
+    expect(text).toBe('## Upgrading\n\nBack up first.\n\n````\n# stop the hub\nsystemctl stop hub\n\n# fetch it\nnpm i ```x```\n````\n\nThen start.');
+    expect(readSections(text).map((section) => section.key)).toEqual(['Upgrading']);
   });
 
   it('drops Markdown front matter, its title naming the file', async () => {
