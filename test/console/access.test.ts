@@ -317,7 +317,7 @@ describe('signing in', () => {
     await keyboard.keyboard.press('Enter');
     await expect.poll(focused).toBe('Yes, delete “API text”');
     await keyboard.keyboard.press('Tab');
-    expect(await focused()).toBe('Keep it');
+    expect(await focused()).toBe('Keep it, cancel “Delete API text”');
     await keyboard.keyboard.press('Enter');
     await expect.poll(focused).toBe('Delete API text');
 

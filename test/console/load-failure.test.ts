@@ -162,7 +162,7 @@ describe('"Try again" beside each of several items', () => {
     failing = (request) => request.method() === 'GET' && /\/deliveries$/.test(path(request));
     answer = unavailable;
     await page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/connect`);
-    for (const url of urls) await page.getByRole('listitem').filter({ hasText: url }).getByRole('button', { name: 'Delivery log' }).click();
+    for (const url of urls) await page.getByRole('listitem').filter({ hasText: url }).getByRole('button', { name: `Delivery log of ${url}` }).click();
     expect(await namesOfTryAgain(2)).toEqual(urls.map((url) => `Try again: the deliveries to ${url}`));
   });
 });

@@ -68,6 +68,14 @@ async function addWebhook(url: string): Promise<string | null> {
   return hooks.locator('code.secret').textContent();
 }
 
+/** The names of the page's buttons, as Chromium gives them to a screen reader. */
+async function buttonNames(): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  await cdp.detach();
+  return nodes.filter((node) => !node.ignored && node.role?.value === 'button').map((node) => String(node.name?.value));
+}
+
 const chatbotPage = (section: string) => page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/${section}`);
 const section = (name: string | RegExp) => page.getByRole('region', { name });
 
@@ -151,7 +159,7 @@ describe('connect', () => {
     const secret = await addWebhook(url);
     expect(secret).toMatch(/^whsec_/);
     const reads = readsOfTheLog();
-    await hooks.getByRole('button', { name: 'Send test' }).click();
+    await hooks.getByRole('button', { name: `Send test to ${url}` }).click();
     await hooks.getByText('Event queued').waitFor();
     // Read once the send returned, and again while the test waits for the delivery job.
     await hooks.getByText('No deliveries yet.').waitFor();
@@ -222,18 +230,18 @@ describe('connect', () => {
       const url = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/flaky`;
       await hooks.getByLabel('Webhook URL').fill(url);
       await hooks.getByRole('button', { name: 'Add webhook' }).click();
-      await hooks.getByRole('button', { name: 'Send test' }).click();
+      await hooks.getByRole('button', { name: `Send test to ${url}` }).click();
       await hooks.getByText('Event queued').waitFor();
       // Failed for good, and every delivery failing past the limit: the hub disables it.
       await dispatcher({ retryForMs: 0, disableAfterMs: 0 }).tick();
       await page.reload();
       const row = section('Webhooks').getByRole('listitem').filter({ hasText: url });
       await row.getByText(/disabled: every delivery failed/).waitFor();
-      await row.getByRole('button', { name: 'Turn on again' }).click();
+      await row.getByRole('button', { name: `Turn on again ${url}` }).click();
       await expect.poll(() => row.textContent()).not.toContain('disabled');
-      await row.getByRole('button', { name: 'Delivery log' }).click();
+      await row.getByRole('button', { name: `Delivery log of ${url}` }).click();
       await row.getByRole('cell', { name: 'failed' }).waitFor();
-      await row.getByRole('button', { name: /^Send again: ping of / }).click();
+      await row.getByRole('button', { name: new RegExp(`^Send again to ${url}: ping of `) }).click();
       await row.getByText('Event queued').waitFor();
       await dispatcher().tick();
       await row.getByRole('cell', { name: 'delivered' }).waitFor();
@@ -251,10 +259,11 @@ describe('connect', () => {
 
   it('stops reading a test’s delivery log once the page is left', async () => {
     const hooks = section('Webhooks');
-    await hooks.getByLabel('Webhook URL').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/left`);
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/left`;
+    await hooks.getByLabel('Webhook URL').fill(url);
     await hooks.getByRole('button', { name: 'Add webhook' }).click();
     const reads = readsOfTheLog();
-    await hooks.getByRole('button', { name: 'Send test' }).click();
+    await hooks.getByRole('button', { name: `Send test to ${url}` }).click();
     await expect.poll(() => reads.count, LOG_POLL).toBeGreaterThan(1);
     await page.getByRole('navigation', { name: 'Chatbot' }).getByRole('link', { name: 'Activity' }).click();
     await page.getByRole('heading', { name: /^Activity/ }).waitFor();
@@ -262,6 +271,48 @@ describe('connect', () => {
     await page.waitForTimeout(LOG_QUIET_MS);
     expect(reads.count).toBe(left);
     reads.stop();
+  });
+
+  it('names each row’s buttons for the item they act on, so no two buttons in Connect have one name', async () => {
+    const api = async (method: string, path: string, body?: unknown) => (await call(method, `${run.app.baseUrl}${path}`, run.app.apiKey, body)).body as { data: { id: string } };
+    // Two of each: webhooks whose test failed for good, so the hub disabled them and each row shows every button it has.
+    const urls = ['http://127.0.0.1:9/first', 'http://127.0.0.1:9/second'];
+    const made: string[] = [];
+    try {
+      // The leads waiting for their event are sent before these webhooks exist: each log holds only its ping.
+      await dispatcher().tick();
+      for (const url of urls) {
+        const { data } = await api('POST', '/integrations/webhooks', { url, events: ['leads.submit'], chatbotId });
+        made.push(`webhooks/${data.id}`);
+        await api('POST', `/integrations/webhooks/${data.id}/test`);
+      }
+      for (const channelId of ['C1', 'C2']) {
+        const channel = { platform: 'slack', workspaceId: 'T0123', channelId, chatbotId };
+        made.push(`bindings/${(await api('POST', '/integrations/bindings', { ...channel, mode: 'mentions' })).data.id}`);
+        made.push(`digests/${(await api('POST', '/integrations/digests', { ...channel, time: '09:00', timezone: 'Europe/Oslo', postWhenEmpty: false })).data.id}`);
+      }
+      await dispatcher({ retryForMs: 0, disableAfterMs: 0 }).tick();
+      await chatbotPage('connect');
+      for (const url of urls) {
+        // Found by their words, whatever their names.
+        const row = section('Webhooks').getByRole('listitem').filter({ hasText: url });
+        const button = (words: string) => row.locator('button', { hasText: words });
+        await button('Turn on again').waitFor();
+        await button('Delivery log').click();
+        await button('Send again').waitFor();
+        // Both questions asked at once, each with its "Keep it".
+        await button('Remove').click();
+        await button('New secret').click();
+        await expect.poll(() => button('Keep it').count()).toBe(2);
+      }
+      const names = await buttonNames();
+      expect(names).toEqual(expect.arrayContaining(urls.flatMap((url) => [`Send test to ${url}`, `Refresh the log of ${url}`, `Keep it, cancel “New secret ${url}”`])));
+      expect(names).toEqual(expect.arrayContaining(['Remove Slack T0123 / C1 · mentions only', 'Remove Slack T0123 / C2 · 09:00 Europe/Oslo']));
+      expect(names.filter((name) => name.startsWith('Send again to ')).sort()).toEqual(urls.map((url) => expect.stringMatching(`^Send again to ${url}: ping of `)));
+      expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+    } finally {
+      for (const item of made) await call('DELETE', `${run.app.baseUrl}/integrations/${item}`, run.app.apiKey);
+    }
   });
 });
 

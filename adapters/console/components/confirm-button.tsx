@@ -1,11 +1,13 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { BusyButton } from './busy-button.js';
 import { focusAfterRemoval, headingOfPart, useFocusBack } from './focus-moves.js';
+import { actionOn } from './item-name.js';
 
 // A button for what cannot be undone: the first press asks, "Yes, … “name”" does it, "Keep it"
-// takes the question back. The focus goes to the question's "Yes, …" (which names what it does),
-// back to the first button after "Keep it", and to the heading of the part of the page it was in
-// once what it did took its item (and the button) away.
+// takes the question back (named for its question, as one row may ask two at once). The focus goes
+// to the question's "Yes, …" (which names what it does), back to the first button after "Keep it",
+// and to the heading of the part of the page it was in once what it did took its item (and the
+// button) away.
 
 type Props = {
   verb: string;
@@ -41,7 +43,7 @@ export function ConfirmButton({ verb, name, busy, onConfirm, warning }: Props) {
   };
   if (!confirming) {
     return (
-      <button type="button" class="secondary" ref={opener} onClick={() => setConfirming(true)} aria-label={`${verb} ${name}`}>
+      <button type="button" class="secondary" ref={opener} onClick={() => setConfirming(true)} aria-label={actionOn(verb, name)}>
         {verb}
       </button>
     );
@@ -52,7 +54,7 @@ export function ConfirmButton({ verb, name, busy, onConfirm, warning }: Props) {
       <BusyButton class="danger" onClick={confirm} busy={busy} buttonRef={yes} aria-describedby={warning && warningId}>
         Yes, {verb.toLowerCase()} “{name}”
       </BusyButton>
-      <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+      <button type="button" class="secondary" onClick={() => setConfirming(false)} aria-label={`Keep it, cancel “${actionOn(verb, name)}”`}>
         Keep it
       </button>
     </>

@@ -1,3 +1,5 @@
+import { actionOn } from './item-name.js';
+
 // A list of things, each with a "Remove" button named after it.
 
 type Props<T extends { id: string }> = {
@@ -19,7 +21,7 @@ export function RemovableList<T extends { id: string }>({ items, empty, describe
             {describe(item)}
             {note?.(item) && <span class="item-note muted">{note(item)}</span>}
           </span>
-          <button type="button" class="secondary" onClick={() => onRemove(item)} aria-label={`Remove ${describe(item)}`}>
+          <button type="button" class="secondary" onClick={() => onRemove(item)} aria-label={actionOn('Remove', describe(item))}>
             Remove
           </button>
         </li>

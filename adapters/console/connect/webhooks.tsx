@@ -5,6 +5,7 @@ import { ConfirmButton } from '../components/confirm-button.js';
 import { DataTable } from '../components/data-table.js';
 import { Alert, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
+import { actionOn } from '../components/item-name.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { formatTime } from '../format.js';
 import type { Chatbot } from '../types.js';
@@ -112,14 +113,14 @@ function WebhookRow({ webhook, secret, onSecret, onRemove, onChange }: RowProps)
           <code>{webhook.url}</code> {webhook.enabled ? '' : `· disabled: ${webhook.disabledReason ?? 'by the hub'}`}
         </span>
         {!webhook.enabled && (
-          <BusyButton class="secondary" onClick={turnOn} busy={action.busy}>
+          <BusyButton class="secondary" onClick={turnOn} busy={action.busy} aria-label={actionOn('Turn on again', webhook.url)}>
             Turn on again
           </BusyButton>
         )}
-        <BusyButton class="secondary" onClick={sendTest} busy={action.busy}>
+        <BusyButton class="secondary" onClick={sendTest} busy={action.busy} aria-label={actionOn('Send test to', webhook.url)}>
           Send test
         </BusyButton>
-        <button type="button" class="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <button type="button" class="secondary" aria-expanded={open} onClick={() => setOpen(!open)} aria-label={actionOn('Delivery log of', webhook.url)}>
           Delivery log
         </button>
         <ConfirmButton verb="New secret" name={webhook.url} busy={action.busy} onConfirm={rotate} warning={ROTATE_WARNING} />
@@ -177,7 +178,7 @@ function Deliveries({ webhook, sent, onResent }: DeliveriesProps) {
                 attempt.status,
                 attempt.responseCode ?? attempt.error ?? '—',
                 attempt.status === 'failed' && isLastAttempt(list, attempt) && (
-                  <BusyButton class="secondary" onClick={() => sendAgain(attempt)} busy={resend.busy} aria-label={`Send again: ${attempt.event} of ${formatTime(attempt.at)}`}>
+                  <BusyButton class="secondary" onClick={() => sendAgain(attempt)} busy={resend.busy} aria-label={`${actionOn('Send again to', webhook.url)}: ${attempt.event} of ${formatTime(attempt.at)}`}>
                     Send again
                   </BusyButton>
                 ),
@@ -187,7 +188,7 @@ function Deliveries({ webhook, sent, onResent }: DeliveriesProps) {
         }
       </Show>
       {resend.failure && <Alert>{resend.failure}</Alert>}
-      <button type="button" class="link" onClick={attempts.reload}>
+      <button type="button" class="link" onClick={attempts.reload} aria-label={actionOn('Refresh the log of', webhook.url)}>
         Refresh the log
       </button>
     </>
