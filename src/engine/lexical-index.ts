@@ -2,6 +2,7 @@ import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
 import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
+import { PLACE_TERM } from './place-stated.js';
 import { ASKS_PRICE, asksPriceByForm, PRICE_WORDS } from './price-asked.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
@@ -9,7 +10,7 @@ import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { addressesNamed, compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedAbility, askedThing, askedWithMeans, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, businessPlaceAsked, type PlaceAsked, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
 import { usedAsVerb } from './verb-use.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
@@ -263,8 +264,8 @@ type Concept = {
   unknown?: string;
 };
 
-/** A question as read: its own concepts, the earlier conversation, and what its form asks an answer to state. */
-type Reading = { asked: Concept[]; together: number[]; thing: number[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
+/** A question as read: its own concepts, those it implies (tie-breaks), the earlier conversation, and what its form asks an answer to state. */
+type Reading = { asked: Concept[]; implied: Concept[]; together: number[]; thing: number[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
 
 /**
  * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
@@ -353,6 +354,24 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /**
+   * The concepts of a question asking where the business is (asked-thing.ts businessPlaceAsked):
+   * a sentence stating the place (PLACE_TERM, place-stated.ts), not one merely holding the word
+   * ("Update your billing address…", "the phone's location"), then the words after its opening
+   * ("in Bergen"). A material stating none cannot answer: "address" counts as a word it never
+   * names. "The bakery" may be something else the material names (a bakery next door), and counts
+   * as asked where the material has the word; "your shop" is the business, and only breaks ties.
+   */
+  function askedForPlace(place: PlaceAsked, tokens: string[]): Concept[] {
+    const id = idOf(PLACE_TERM);
+    const address: Concept =
+      id >= 0
+        ? { word: 'address', weight: idf(id), context: false, ids: new Map([[id, 1]]) }
+        : { word: 'address', weight: missingUnknownWeight, context: false, ids: new Map(), unknown: 'address' };
+    const named = place.business && !place.business.yours ? concepts(place.business.word, false).filter((c) => ownTerms(c).length > 0) : [];
+    return [address, ...named, ...concepts(tokens.slice(place.words).join(' '), false)];
+  }
+
+  /**
    * A two-word expression ("bring back") is one idea when English has it as one, and stands for
    * its meaning (~ return), not for its words, when the material has a word for that meaning;
    * otherwise ("phone number" ~ number) its words are read one by one.
@@ -435,12 +454,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /** The best `limit` passages for the question as read, leaning on the earlier one or standing on its own. */
-  function passagesFor({ asked, together, thing, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
+  function passagesFor({ asked, implied, together, thing, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
-    // A price asked by the form alone (price-asked.ts) is added as an earlier question that stands
-    // apart counts, only to break ties: a price list wins over a sentence that merely names the
-    // thing ("how much is a cargo bike?").
-    const implied = ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
     // One that leans is judged with the words it leans on; one that stands on its own is judged
     // alone, so that the context cannot answer for it. An implied word only breaks ties.
@@ -529,8 +544,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     // Addresses read as the material's are (addressesNamed): "Is info@shop.example your email?" asks of an e-mail address.
     const question = addressesNamed(withoutLeadIn(message));
     const context = addressesNamed(withoutLeadIn(earlier));
-    const asked = concepts(question, false);
     const tokens = words(question);
+    const place = expand ? businessPlaceAsked(tokens) : undefined;
+    const asked = place ? askedForPlace(place, tokens) : concepts(question, false);
     if (expand) placedByItsVerb(asked, tokens);
     // The words naming what the question asks of, as concepts (by index).
     const thing = askedThing(tokens)
@@ -558,10 +574,18 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const named = asked.filter((concept) => !saysLittle(concept.word));
     const refersBack = named.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
     // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
-    // unless it asks for contact details ("What's your email address?") or the owner wrote it as
-    // a question of its own (a Q&A pair's): those are no follow-ups.
-    const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
-    const reading: Reading = { asked, together, thing, context, plain, refersBack, stated };
+    // unless it asks for contact details ("What's your email address?") or where the business is,
+    // or the owner wrote it as a question of its own (a Q&A pair's): those are no follow-ups.
+    const leans = refersBack || (asked.length <= 1 && !asksContact && !place && !ownersQuestion(question, asked));
+    // A price asked by the form alone (price-asked.ts) is implied, and so is the business a place
+    // is asked of as "your shop": counting as an earlier question that stands apart counts, they
+    // only break ties (a price list wins over a sentence that merely names the thing: "how much is
+    // a cargo bike?"; "Our shop on 12 Harbour Street…" over another address).
+    const implied = [
+      ...(ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : []),
+      ...(place?.business?.yours ? concepts(place.business.word, true, STANDALONE_CONTEXT_FACTOR) : []),
+    ];
+    const reading: Reading = { asked, implied, together, thing, context, plain, refersBack, stated };
     let passages = passagesFor(reading, leans, limit);
     // A follow-up naming one thing of its own that the material holds, but no section of the
     // earlier subject does ("How far do you deliver?" after a question on the warranty), has
