@@ -3,7 +3,7 @@ import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
 import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
 import { PLACE_TERM } from './place-stated.js';
-import { ASKS_PRICE, asksPriceByForm, PRICE_WORDS } from './price-asked.js';
+import { ASKS_PRICE, asksPriceByForm, CHARGE_WORDS, PAYING_WORDS, PRICE_WORDS } from './price-asked.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
@@ -222,6 +222,10 @@ const ASKS_OTHER_THAN_PRICE = /\b(?:when|where|who|why|which)\b|\bhow (?!much\b)
 const asksAPrice = (plain: string) => (ASKS_PRICE_WORD.test(plain) || asksPriceByForm(plain)) && !ASKS_OTHER_THAN_PRICE.test(plain);
 /** The words naming a price, as terms: each stands for the other in a question asking one ("What does it cost?": "The price is…"). */
 const PRICE_STEMS = new Set(PRICE_WORDS.map((word) => stem(word)));
+/** The words of what a thing costs, as terms: no guess for paying, but in a question asking a price. */
+const CHARGE_STEMS = new Set(CHARGE_WORDS.map((word) => stem(word)));
+/** A word of paying, in any of its forms ("paid", "payments"). */
+const isPaying = inAnyForm((word) => (PAYING_WORDS as readonly string[]).includes(word));
 /** What a sentence answering a price holds: an amount of money or a share, or that it is free (or not charged). */
 const STATES_PRICE =
   /\p{Sc}|\d ?(?:%|percent|per cent)|\b(?:nok|sek|dkk|isk|eur|usd|gbp|nzd|aud|cad|chf|jpy|cny|inr|zar|pln|czk|huf|brl|mxn|sgd|hkd|kr) ?\d|\d ?(?:nok|sek|dkk|isk|eur|usd|gbp|nzd|aud|cad|chf|jpy|cny|inr|zar|pln|czk|huf|brl|mxn|sgd|hkd|kr)\b|\b(?:euros?|dollars?|pounds?|cents?|pence|kron[aeo]r?|francs?|yen|rupees?|free|included|nothing)\b|\b(?:no|not|never|don't|doesn't|won't) (?:charge|cost|fee)/iu;
@@ -335,7 +339,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       // The terms vectors add come after the kinds' in the map: those are the guesses.
       const known = ids.size;
       const vectorsSay = expand && vectors && !phrase && missing && !isVagueVerb(word) ? neighbours(word) : undefined;
-      for (const [term, factor] of vectorsSay?.near ?? []) standsFor(ids, idOf(term), factor);
+      // Paying is not its price: a price is what a question asking how one pays does not ask.
+      const priceIsNoGuess = !asksPrice && isPaying(word);
+      for (const [term, factor] of vectorsSay?.near ?? []) if (!(priceIsNoGuess && CHARGE_STEMS.has(term))) standsFor(ids, idOf(term), factor);
       const guessed = ids.size > known ? new Set([...ids.keys()].slice(known)) : undefined;
       const otherKinds = guessed && new Set(vectorsSay?.near.filter(([, , otherKind]) => otherKind).map(([term]) => idOf(term)));
       // A compound of the material ("e-bikes") is what "electric" means before "bikes", and

@@ -65,3 +65,20 @@ describe('where the business is', () => {
     expect(ask(manual, 'What is your address?')).toBe(NO_ANSWER);
   });
 });
+
+describe('paying', () => {
+  it.each(['Can I pay by card?', 'How can I pay?', 'How do I pay?', 'Can I pay?'])(
+    'declines %s where the material says nothing of paying, rather than quote a price',
+    (question) => {
+      expect(ask(BAKERY, question)).toBe(NO_ANSWER);
+    },
+  );
+
+  it.each(['Can I pay by card?', 'How can I pay?'])('answers %s with the sentence on payment where there is one', (question) => {
+    expect(ask(BIKE_REPAIR, question)).toContain('We accept Visa, Mastercard and Vipps.');
+  });
+
+  it('still answers a price asked by paying with the price', () => {
+    expect(ask(BAKERY, 'How much do I pay for sourdough?')).toBe('Sourdough costs 65 NOK.');
+  });
+});
