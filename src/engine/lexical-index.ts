@@ -303,6 +303,19 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   const missingUnknownWeight = Math.log(1 + documents + SMOOTHING) + 1;
   const neighbours = vectorNeighbours(reader);
   const sourceOf = sourceReader(index);
+  // The first section's key: the material's title where it heads its opening.
+  const name = businessName(index.keys.at(0) ?? '', idOf);
+
+  /**
+   * How the business's name is read for a question (Naming): undefined where the material has no
+   * name, where none of the question's words is a word of it, or where the question names the
+   * business by its own word ("What is Nordlys?"), asking of it by name.
+   */
+  function namingFor(asked: Concept[], all: Concept[]): Naming | undefined {
+    if (!name || asked.some((concept) => name.own.has(concept.word))) return undefined;
+    if (!all.some((concept) => [...concept.ids.keys()].some((id) => name.ids.has(id)))) return undefined;
+    return { name: name.text, table: answerTable(answersOf(all, (_, id) => !name.ids.has(id))) };
+  }
 
   /** The informative words of a text, each with the index terms standing for it. */
   function concepts(text: string, context: boolean, contextFactor = CONTEXT_FACTOR): Concept[] {
@@ -491,7 +504,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       for (let k = keyStart; k < keyEnd; k += 1) candidateSections.add(index.keyPostings[k] as number);
     }
 
-    const scoring = sectionScoring(index, answered, all.length, stated, questionForm(plain));
+    const scoring = sectionScoring(index, answered, all.length, stated, questionForm(plain), namingFor(asked, all));
     // Most questions use no word vectors and lean on nothing: then these are the terms that answer.
     const ownWords = all.some((concept) => concept.guessed) ? answerTable(answersOf(all, (concept, id) => !concept.guessed?.has(id))) : answered;
     const sameKind = all.some((concept, c) => !judged[c] || concept.otherKinds?.size)
@@ -707,10 +720,35 @@ function answeredShare(table: AnswerTable, start: Int32Array, values: Int32Array
 }
 
 /**
+ * The business's name as the material's title gives it, and the terms answering a question's
+ * words but the name's: in the title and in a sentence naming the business ("Nordlys Bike Repair
+ * is at Storgata 41") the name's "bike" says nothing of bikes, nor its "repair" of repairs.
+ */
+type Naming = { name: string; table: AnswerTable };
+
+/**
  * A question's scoring of sections: what a section's key and a sentence hold of its words (a
  * sentence's in one array, overwritten by the next), and each section's best sentence so far.
  */
-function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: number, stated: RegExp | undefined, form: string | undefined) {
+function sectionScoring(
+  index: SearchableIndex,
+  answered: AnswerTable,
+  words: number,
+  stated: RegExp | undefined,
+  form: string | undefined,
+  naming: Naming | undefined,
+) {
+  /** The terms answering in a sentence: not the name's where the sentence holds the name whole. */
+  const namedSentences = new Map<number, boolean>();
+  const sentenceTable = (sentence: number) => {
+    if (!naming) return answered;
+    let named = namedSentences.get(sentence);
+    if (named === undefined) {
+      named = (index.sentences.at(sentence) as string).includes(naming.name);
+      namedSentences.set(sentence, named);
+    }
+    return named ? naming.table : answered;
+  };
   const keyCovers = new Map<number, Float64Array>();
   const putAlike = new Map<number, boolean>();
   /** Whether a section's key is a question put as the question is (SAME_FORM_KEY). */
@@ -734,7 +772,8 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
       if (index.keyTermStart[section] === index.keyTermStart[section + 1]) return noKey;
       let weights = keyCovers.get(section);
       if (!weights) {
-        weights = coverInto(answered, index.keyTermStart, index.keyTerms, section, new Float64Array(words));
+        // The first section's key is the title the name was read from.
+        weights = coverInto(naming && section === 0 ? naming.table : answered, index.keyTermStart, index.keyTerms, section, new Float64Array(words));
         keyCovers.set(section, weights);
       }
       return weights;
@@ -742,7 +781,7 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
     /** What sentence `sentence` holds (nothing for -1). */
     sentenceCover(sentence: number): Float64Array {
       for (let c = 0; c < words; c += 1) own[c] = 0;
-      return sentence < 0 ? own : coverInto(answered, index.sentenceTermStart, index.sentenceTerms, sentence, own);
+      return sentence < 0 ? own : coverInto(sentenceTable(sentence), index.sentenceTermStart, index.sentenceTerms, sentence, own);
     },
     /**
      * A section scores by its best sentence together with its key; a heading, the material's own
@@ -886,6 +925,22 @@ function questionForm(question: string): string | undefined {
   const [first, second] = words(question);
   if (first === undefined || !QUESTION_WORDS.has(first)) return undefined;
   return first === 'how' ? `how ${second ?? ''}` : first;
+}
+
+/** Where a title ends and what it says of the material begins: "Riverbend Vets: Client Guide". */
+const TITLE_END = /\s*(?:[:|–—]|\s-\s)/;
+
+/**
+ * The business's name, the material's title (its first heading) up to what it says of the
+ * material, when a word of it is one English does not commonly use ("Nordlys Bike Repair",
+ * "Riverbend Vets", not "Opening hours"): its terms' ids, and those words (its own); undefined for none.
+ */
+function businessName(title: string, idOf: (term: string) => number): { text: string; ids: Set<number>; own: Set<string> } | undefined {
+  // A question heading the first section (an FAQ's) is no title.
+  const text = title.includes('?') || title.includes('›') ? '' : (title.split(TITLE_END)[0]?.trim() ?? '');
+  const own = new Set(words(text).filter((word) => !/^\d+$/.test(word) && !isStopword(word) && !isCommon(word)));
+  if (words(text).length < 2 || own.size === 0) return undefined;
+  return { text, ids: new Set(terms(text).map(idOf).filter((id) => id >= 0)), own };
 }
 
 /** A section's best sentence and its score. */

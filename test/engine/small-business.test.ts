@@ -82,3 +82,18 @@ describe('paying', () => {
     expect(ask(BAKERY, 'How much do I pay for sourdough?')).toBe('Sourdough costs 65 NOK.');
   });
 });
+
+describe("the business's name", () => {
+  it.each([
+    ['Do you repair bikes?', 'Puncture repairs cost 250 NOK while you wait.'],
+    ['Do you have bikes?', 'We service e-bikes from Bosch and Shimano.'],
+  ])('answers %s by what the material says of the thing, not by the name holding its word', (question, answer) => {
+    // "Nordlys Bike Repair is at Storgata 41…" holds "bike" and "repair" only as the shop's name.
+    expect(ask(BIKE_REPAIR, question)).toContain(answer);
+  });
+
+  it('answers a question naming the business by its own word with what the material says of it by name', () => {
+    expect(ask(BIKE_REPAIR, 'Where is Nordlys?')).toBe(BIKE_REPAIR_ADDRESS);
+    expect(ask(BIKE_REPAIR, 'Tell me about Nordlys Bike Repair')).toBe(BIKE_REPAIR_ADDRESS);
+  });
+});
