@@ -1,3 +1,4 @@
+import { businessPlaceKind } from './lexicon.js';
 import { isStopword } from './text.js';
 
 // What a question asks about: for a yes/no question, whether something is there or offered ("Is
@@ -161,6 +162,52 @@ function whichOffered(plain: string): LightVerb | undefined {
     .split(' ')
     .flatMap((word, k) => (isStopword(word) ? [] : [from + k]));
   return object.length > 0 ? { verb: wordsIn(which[0]) - 1, object, whenLacked: true } : undefined;
+}
+
+/** The business asked of as a person: "you", "u", "you guys". */
+const YOU = String.raw`(?:you|u|ya|you guys|y all)`;
+/** The business's place named by what it is: "your shop", "the main office", "ur studio". */
+const BUSINESS = String.raw`(?<whose>your|ur|the) (?:(?:main|nearest|closest|new|local|physical) )?(?<business>\S+)`;
+/** Words that say no more than "where" after the business: "located", "based", "exactly". */
+const SITED = String.raw`(?: (?:located|situated|based))?(?: (?:exactly|now|today))?`;
+/** The words naming a place itself: "your address", "the location". */
+const PLACE_NOUN = String.raw`(?:(?:street|postal|physical|visiting|shop|store|office|business|full|exact) )?(?:address|location|postcode|post code|zip code|whereabouts|premises)`;
+/**
+ * Questions asking where the business itself is, the words of the question up to `rest` saying
+ * only that: "Where are you (located)?", "Where is your shop?", "What is your address?", "How do I
+ * find you?", "Are you based in Bergen?" (its "Bergen" is the rest).
+ */
+const PLACE_OF_BUSINESS = [
+  String.raw`^(?:where|where['’]s)(?: (?:are|r))? ${YOU}${SITED}(?: at)?`,
+  String.raw`^(?:where|where['’]s)(?: (?:is|are))? ${BUSINESS}${SITED}`,
+  String.raw`^(?:(?:what|whats|what['’]s)(?: (?:is|are))? |(?:can|could) (?:i|we) (?:have|get) |tell me )?(?:your|ur|the) ${PLACE_NOUN}(?: of ${BUSINESS})?`,
+  String.raw`^(?:where|how) (?:can|do|could|should|would|will) (?:i|we|one) (?:find|visit|locate|get to) (?:${YOU}|${BUSINESS})`,
+  String.raw`^(?:are|r) ${YOU} (?:located|situated|based)`,
+].map((form) => new RegExp(`${form}(?= (?:in|at|near|around) |$)`));
+
+/**
+ * A question asking where the business itself is: how many words it opens with that say so
+ * ("Where are you located?": all four; "Are you based in Bergen?": three), and the word naming the
+ * business by what it is ("shop" of "Where is the shop?"; `yours` when asked as "your shop").
+ */
+export type PlaceAsked = { words: number; business?: { word: string; yours: boolean } };
+
+/**
+ * What a question asking where the business itself is opens with, which the sentence stating its
+ * address answers (place-stated.ts); undefined for a question asking something else, or where
+ * another thing is ("Where is the tram stop?", "Where are your toilets?"). "The shop" must name a
+ * place where people work or trade; "your hotel", a building or facility too.
+ */
+export function businessPlaceAsked(tokens: string[]): PlaceAsked | undefined {
+  const plain = tokens.join(' ');
+  for (const form of PLACE_OF_BUSINESS) {
+    const found = form.exec(plain);
+    const { business, whose } = found?.groups ?? {};
+    const kind = business === undefined ? undefined : businessPlaceKind(business);
+    if (!found || kind === 'other' || (kind === 'premises' && whose === 'the')) continue;
+    return { words: wordsIn(found[0]), ...(business === undefined ? {} : { business: { word: business, yours: whose !== 'the' } }) };
+  }
+  return undefined;
 }
 
 /** Words that stand for a place or thing without naming it ("Is there somewhere to park?"): no thing of their own. */

@@ -2,14 +2,15 @@ import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
 import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
-import { ASKS_PRICE, asksPriceByForm, PRICE_WORDS } from './price-asked.js';
+import { PLACE_TERM } from './place-stated.js';
+import { ASKS_PRICE, asksPriceByForm, CHARGE_WORDS, PAYING_WORDS, PRICE_WORDS } from './price-asked.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { addressesNamed, compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedAbility, askedThing, askedWithMeans, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, businessPlaceAsked, type PlaceAsked, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
 import { usedAsVerb } from './verb-use.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
@@ -221,6 +222,10 @@ const ASKS_OTHER_THAN_PRICE = /\b(?:when|where|who|why|which)\b|\bhow (?!much\b)
 const asksAPrice = (plain: string) => (ASKS_PRICE_WORD.test(plain) || asksPriceByForm(plain)) && !ASKS_OTHER_THAN_PRICE.test(plain);
 /** The words naming a price, as terms: each stands for the other in a question asking one ("What does it cost?": "The price is…"). */
 const PRICE_STEMS = new Set(PRICE_WORDS.map((word) => stem(word)));
+/** The words of what a thing costs, as terms: no guess for paying, but in a question asking a price. */
+const CHARGE_STEMS = new Set(CHARGE_WORDS.map((word) => stem(word)));
+/** A word of paying, in any of its forms ("paid", "payments"). */
+const isPaying = inAnyForm((word) => (PAYING_WORDS as readonly string[]).includes(word));
 /** What a sentence answering a price holds: an amount of money or a share, or that it is free (or not charged). */
 const STATES_PRICE =
   /\p{Sc}|\d ?(?:%|percent|per cent)|\b(?:nok|sek|dkk|isk|eur|usd|gbp|nzd|aud|cad|chf|jpy|cny|inr|zar|pln|czk|huf|brl|mxn|sgd|hkd|kr) ?\d|\d ?(?:nok|sek|dkk|isk|eur|usd|gbp|nzd|aud|cad|chf|jpy|cny|inr|zar|pln|czk|huf|brl|mxn|sgd|hkd|kr)\b|\b(?:euros?|dollars?|pounds?|cents?|pence|kron[aeo]r?|francs?|yen|rupees?|free|included|nothing)\b|\b(?:no|not|never|don't|doesn't|won't) (?:charge|cost|fee)/iu;
@@ -263,8 +268,8 @@ type Concept = {
   unknown?: string;
 };
 
-/** A question as read: its own concepts, the earlier conversation, and what its form asks an answer to state. */
-type Reading = { asked: Concept[]; together: number[]; thing: number[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
+/** A question as read: its own concepts, those it implies (tie-breaks), the earlier conversation, and what its form asks an answer to state. */
+type Reading = { asked: Concept[]; implied: Concept[]; together: number[]; thing: number[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
 
 /**
  * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
@@ -298,6 +303,19 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   const missingUnknownWeight = Math.log(1 + documents + SMOOTHING) + 1;
   const neighbours = vectorNeighbours(reader);
   const sourceOf = sourceReader(index);
+  // The first section's key: the material's title where it heads its opening.
+  const name = businessName(index.keys.at(0) ?? '', idOf);
+
+  /**
+   * How the business's name is read for a question (Naming): undefined where the material has no
+   * name, where none of the question's words is a word of it, or where the question names the
+   * business by its own word ("What is Nordlys?"), asking of it by name.
+   */
+  function namingFor(asked: Concept[], all: Concept[]): Naming | undefined {
+    if (!name || asked.some((concept) => name.own.has(concept.word))) return undefined;
+    if (!all.some((concept) => [...concept.ids.keys()].some((id) => name.ids.has(id)))) return undefined;
+    return { name: name.text, table: answerTable(answersOf(all, (_, id) => !name.ids.has(id))) };
+  }
 
   /** The informative words of a text, each with the index terms standing for it. */
   function concepts(text: string, context: boolean, contextFactor = CONTEXT_FACTOR): Concept[] {
@@ -334,7 +352,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       // The terms vectors add come after the kinds' in the map: those are the guesses.
       const known = ids.size;
       const vectorsSay = expand && vectors && !phrase && missing && !isVagueVerb(word) ? neighbours(word) : undefined;
-      for (const [term, factor] of vectorsSay?.near ?? []) standsFor(ids, idOf(term), factor);
+      // Paying is not its price: a price is what a question asking how one pays does not ask.
+      const priceIsNoGuess = !asksPrice && isPaying(word);
+      for (const [term, factor] of vectorsSay?.near ?? []) if (!(priceIsNoGuess && CHARGE_STEMS.has(term))) standsFor(ids, idOf(term), factor);
       const guessed = ids.size > known ? new Set([...ids.keys()].slice(known)) : undefined;
       const otherKinds = guessed && new Set(vectorsSay?.near.filter(([, , otherKind]) => otherKind).map(([term]) => idOf(term)));
       // A compound of the material ("e-bikes") is what "electric" means before "bikes", and
@@ -350,6 +370,24 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       found.push({ word, weight: weight * factor, context, ids, ...(guessed ? { guessed, otherKinds } : {}), ...(unknown ? { unknown: word } : {}) });
     }
     return withDurationVerbLighter(found, tokens);
+  }
+
+  /**
+   * The concepts of a question asking where the business is (asked-thing.ts businessPlaceAsked):
+   * a sentence stating the place (PLACE_TERM, place-stated.ts), not one merely holding the word
+   * ("Update your billing address…", "the phone's location"), then the words after its opening
+   * ("in Bergen"). A material stating none cannot answer: "address" counts as a word it never
+   * names. "The bakery" may be something else the material names (a bakery next door), and counts
+   * as asked where the material has the word; "your shop" is the business, and only breaks ties.
+   */
+  function askedForPlace(place: PlaceAsked, tokens: string[]): Concept[] {
+    const id = idOf(PLACE_TERM);
+    const address: Concept =
+      id >= 0
+        ? { word: 'address', weight: idf(id), context: false, ids: new Map([[id, 1]]) }
+        : { word: 'address', weight: missingUnknownWeight, context: false, ids: new Map(), unknown: 'address' };
+    const named = place.business && !place.business.yours ? concepts(place.business.word, false).filter((c) => ownTerms(c).length > 0) : [];
+    return [address, ...named, ...concepts(tokens.slice(place.words).join(' '), false)];
   }
 
   /**
@@ -435,12 +473,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /** The best `limit` passages for the question as read, leaning on the earlier one or standing on its own. */
-  function passagesFor({ asked, together, thing, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
+  function passagesFor({ asked, implied, together, thing, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
-    // A price asked by the form alone (price-asked.ts) is added as an earlier question that stands
-    // apart counts, only to break ties: a price list wins over a sentence that merely names the
-    // thing ("how much is a cargo bike?").
-    const implied = ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : [];
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
     // One that leans is judged with the words it leans on; one that stands on its own is judged
     // alone, so that the context cannot answer for it. An implied word only breaks ties.
@@ -470,7 +504,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       for (let k = keyStart; k < keyEnd; k += 1) candidateSections.add(index.keyPostings[k] as number);
     }
 
-    const scoring = sectionScoring(index, answered, all.length, stated, questionForm(plain));
+    const scoring = sectionScoring(index, answered, all.length, stated, questionForm(plain), namingFor(asked, all));
     // Most questions use no word vectors and lean on nothing: then these are the terms that answer.
     const ownWords = all.some((concept) => concept.guessed) ? answerTable(answersOf(all, (concept, id) => !concept.guessed?.has(id))) : answered;
     const sameKind = all.some((concept, c) => !judged[c] || concept.otherKinds?.size)
@@ -529,8 +563,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     // Addresses read as the material's are (addressesNamed): "Is info@shop.example your email?" asks of an e-mail address.
     const question = addressesNamed(withoutLeadIn(message));
     const context = addressesNamed(withoutLeadIn(earlier));
-    const asked = concepts(question, false);
     const tokens = words(question);
+    const place = expand ? businessPlaceAsked(tokens) : undefined;
+    const asked = place ? askedForPlace(place, tokens) : concepts(question, false);
     if (expand) placedByItsVerb(asked, tokens);
     // The words naming what the question asks of, as concepts (by index).
     const thing = askedThing(tokens)
@@ -558,10 +593,18 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const named = asked.filter((concept) => !saysLittle(concept.word));
     const refersBack = named.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
     // A question of one word ("How much is it?", "And on Saturday?") leans on the earlier one,
-    // unless it asks for contact details ("What's your email address?") or the owner wrote it as
-    // a question of its own (a Q&A pair's): those are no follow-ups.
-    const leans = refersBack || (asked.length <= 1 && !asksContact && !ownersQuestion(question, asked));
-    const reading: Reading = { asked, together, thing, context, plain, refersBack, stated };
+    // unless it asks for contact details ("What's your email address?") or where the business is,
+    // or the owner wrote it as a question of its own (a Q&A pair's): those are no follow-ups.
+    const leans = refersBack || (asked.length <= 1 && !asksContact && !place && !ownersQuestion(question, asked));
+    // A price asked by the form alone (price-asked.ts) is implied, and so is the business a place
+    // is asked of as "your shop": counting as an earlier question that stands apart counts, they
+    // only break ties (a price list wins over a sentence that merely names the thing: "how much is
+    // a cargo bike?"; "Our shop on 12 Harbour Street…" over another address).
+    const implied = [
+      ...(ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : []),
+      ...(place?.business?.yours ? concepts(place.business.word, true, STANDALONE_CONTEXT_FACTOR) : []),
+    ];
+    const reading: Reading = { asked, implied, together, thing, context, plain, refersBack, stated };
     let passages = passagesFor(reading, leans, limit);
     // A follow-up naming one thing of its own that the material holds, but no section of the
     // earlier subject does ("How far do you deliver?" after a question on the warranty), has
@@ -677,10 +720,35 @@ function answeredShare(table: AnswerTable, start: Int32Array, values: Int32Array
 }
 
 /**
+ * The business's name as the material's title gives it, and the terms answering a question's
+ * words but the name's: in the title and in a sentence naming the business ("Nordlys Bike Repair
+ * is at Storgata 41") the name's "bike" says nothing of bikes, nor its "repair" of repairs.
+ */
+type Naming = { name: string; table: AnswerTable };
+
+/**
  * A question's scoring of sections: what a section's key and a sentence hold of its words (a
  * sentence's in one array, overwritten by the next), and each section's best sentence so far.
  */
-function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: number, stated: RegExp | undefined, form: string | undefined) {
+function sectionScoring(
+  index: SearchableIndex,
+  answered: AnswerTable,
+  words: number,
+  stated: RegExp | undefined,
+  form: string | undefined,
+  naming: Naming | undefined,
+) {
+  /** The terms answering in a sentence: not the name's where the sentence holds the name whole. */
+  const namedSentences = new Map<number, boolean>();
+  const sentenceTable = (sentence: number) => {
+    if (!naming) return answered;
+    let named = namedSentences.get(sentence);
+    if (named === undefined) {
+      named = (index.sentences.at(sentence) as string).includes(naming.name);
+      namedSentences.set(sentence, named);
+    }
+    return named ? naming.table : answered;
+  };
   const keyCovers = new Map<number, Float64Array>();
   const putAlike = new Map<number, boolean>();
   /** Whether a section's key is a question put as the question is (SAME_FORM_KEY). */
@@ -704,7 +772,8 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
       if (index.keyTermStart[section] === index.keyTermStart[section + 1]) return noKey;
       let weights = keyCovers.get(section);
       if (!weights) {
-        weights = coverInto(answered, index.keyTermStart, index.keyTerms, section, new Float64Array(words));
+        // The first section's key is the title the name was read from.
+        weights = coverInto(naming && section === 0 ? naming.table : answered, index.keyTermStart, index.keyTerms, section, new Float64Array(words));
         keyCovers.set(section, weights);
       }
       return weights;
@@ -712,7 +781,7 @@ function sectionScoring(index: SearchableIndex, answered: AnswerTable, words: nu
     /** What sentence `sentence` holds (nothing for -1). */
     sentenceCover(sentence: number): Float64Array {
       for (let c = 0; c < words; c += 1) own[c] = 0;
-      return sentence < 0 ? own : coverInto(answered, index.sentenceTermStart, index.sentenceTerms, sentence, own);
+      return sentence < 0 ? own : coverInto(sentenceTable(sentence), index.sentenceTermStart, index.sentenceTerms, sentence, own);
     },
     /**
      * A section scores by its best sentence together with its key; a heading, the material's own
@@ -856,6 +925,22 @@ function questionForm(question: string): string | undefined {
   const [first, second] = words(question);
   if (first === undefined || !QUESTION_WORDS.has(first)) return undefined;
   return first === 'how' ? `how ${second ?? ''}` : first;
+}
+
+/** Where a title ends and what it says of the material begins: "Riverbend Vets: Client Guide". */
+const TITLE_END = /\s*(?:[:|–—]|\s-\s)/;
+
+/**
+ * The business's name, the material's title (its first heading) up to what it says of the
+ * material, when a word of it is one English does not commonly use ("Nordlys Bike Repair",
+ * "Riverbend Vets", not "Opening hours"): its terms' ids, and those words (its own); undefined for none.
+ */
+function businessName(title: string, idOf: (term: string) => number): { text: string; ids: Set<number>; own: Set<string> } | undefined {
+  // A question heading the first section (an FAQ's) is no title.
+  const text = title.includes('?') || title.includes('›') ? '' : (title.split(TITLE_END)[0]?.trim() ?? '');
+  const own = new Set(words(text).filter((word) => !/^\d+$/.test(word) && !isStopword(word) && !isCommon(word)));
+  if (words(text).length < 2 || own.size === 0) return undefined;
+  return { text, ids: new Set(terms(text).map(idOf).filter((id) => id >= 0)), own };
 }
 
 /** A section's best sentence and its score. */

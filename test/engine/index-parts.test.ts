@@ -5,6 +5,7 @@ import { type IndexPart, joinSectionTerms, mergeIndexParts, readIndexPart, readS
 import type { Section } from '../../src/engine/structure.js';
 import { buildLexicalIndex, lexicalSearcher } from '../../src/engine/lexical-index.js';
 import { indexTerms } from '../../src/engine/lexicon.js';
+import { PLACE_TERM } from '../../src/engine/place-stated.js';
 import { wordHash } from '../../src/engine/text.js';
 import { PIECE_CHARS, readSourceInPieces } from '../../src/engine/workers/read-in-pieces.js';
 import { buildIndexOffThread, chunkSourcesOffThread, keptIndexOffThread } from '../../src/engine/workers/training-jobs.js';
@@ -78,10 +79,14 @@ describe('index parts', () => {
       'The children paid for e-bikes; the children’s e-bikes were bought second-hand.',
       // Read from their bytes, but for what may hold an address and what is not ASCII: read as strings.
       "Write to hello@lumen-lamps.example about O'Neil's lamps. See www.lumen.example, e.g. the lamps page. Lamps’ prices drop.",
+      // Sentences stating where a business is (place-stated.ts), read from bytes and as strings alike.
+      'Nordlys is at Storgata 41, 0182 Oslo. Find us at Königstraße 12. Address: Gaiety Quay, Cork T12 XK47. We are located in the old town.',
     ];
     const part = readIndexPart(undefined, texts);
     expect(part.sentences.length).toBeGreaterThan(60);
     expectIndexTerms(part);
+    const placed = part.vocabulary.indexOf(PLACE_TERM);
+    expect(Array.from(part.sentenceTerms).filter((id) => id === placed).length).toBeGreaterThanOrEqual(6);
   });
 
   it('indexes by indexTerms text that is not ASCII, and words of the same hash apart', () => {

@@ -1,0 +1,99 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { NO_ANSWER } from '../../src/engine/offline/compose.js';
+import { loadWordVectors } from '../../src/engine/workers/training-jobs.js';
+import { engineAnswerer } from './eval/score.js';
+
+// Two small businesses' materials as a new user pasted them into a fresh hub: a bakery's five
+// sentences, and a bike repair shop's page of headings and paragraphs. Their visitors' commonest
+// questions got wrong answers, or none.
+
+const BAKERY =
+  'Harbor Bakery is at 12 Quay Street, Bergen. We open at 7am and close at 6pm, Monday to Saturday. ' +
+  'Sourdough costs 65 NOK. We deliver cakes within Bergen for 90 NOK. Gluten-free bread is baked on Thursdays.';
+
+const BIKE_REPAIR = [
+  'Nordlys Bike Repair',
+  'Nordlys Bike Repair is at Storgata 41, 0182 Oslo, next to the tram stop.',
+  'Opening hours',
+  'Weekdays 10:00 to 18:00. Saturdays 11:00 to 15:00. Closed on Sundays and public holidays.',
+  'Services',
+  'A basic service costs 590 NOK and takes one working day. A full overhaul costs 1,490 NOK. ' +
+    'Puncture repairs cost 250 NOK while you wait. We service e-bikes from Bosch and Shimano.',
+  'Payment',
+  'We accept Visa, Mastercard and Vipps. We do not take cash.',
+  'Booking',
+  'Book a service online at nordlysbike.no/book or call 22 33 44 55. Walk-ins are welcome for punctures.',
+  'Rentals',
+  'City bikes rent for 300 NOK a day, including a helmet and a lock.',
+].join('\n\n');
+
+const BAKERY_ADDRESS = 'Harbor Bakery is at 12 Quay Street, Bergen.';
+const BIKE_REPAIR_ADDRESS = 'Nordlys Bike Repair is at Storgata 41, 0182 Oslo, next to the tram stop.';
+
+const engine = engineAnswerer();
+const ask = (material: string, question: string) => engine(material, { question });
+
+beforeAll(() => loadWordVectors());
+
+describe('where the business is', () => {
+  it.each([
+    'Where are you?',
+    'Where are you located?',
+    'What is your address?',
+    "What's your address?",
+    'Where is your shop?',
+    'Where is the shop located?',
+    'How do I find you?',
+  ])('answers %s with the sentence stating the address', (question) => {
+    expect(ask(BAKERY, question)).toBe(BAKERY_ADDRESS);
+    expect(ask(BIKE_REPAIR, question)).toBe(BIKE_REPAIR_ADDRESS);
+  });
+
+  it('answers where the business is after another question, not leaning on it', () => {
+    expect(engine(BAKERY, { question: 'Where are you?', after: 'How much is the sourdough?' })).toBe(BAKERY_ADDRESS);
+  });
+
+  it('judges a question of where something else is by its own words', () => {
+    expect(ask(BIKE_REPAIR, 'Where is the tram stop?')).toBe(BIKE_REPAIR_ADDRESS);
+    expect(ask(BAKERY, 'Where is the tram stop?')).toBe(NO_ANSWER);
+    expect(ask(BAKERY, 'Where are your toilets?')).toBe(NO_ANSWER);
+  });
+
+  it('declines where the material states no address, whatever words it holds of places', () => {
+    const manual = "The thermostat uses your phone's location to know when you leave. Update your billing address under Account.";
+    expect(ask(manual, 'Where are you?')).toBe(NO_ANSWER);
+    expect(ask(manual, 'What is your address?')).toBe(NO_ANSWER);
+  });
+});
+
+describe('paying', () => {
+  it.each(['Can I pay by card?', 'How can I pay?', 'How do I pay?', 'Can I pay?'])(
+    'declines %s where the material says nothing of paying, rather than quote a price',
+    (question) => {
+      expect(ask(BAKERY, question)).toBe(NO_ANSWER);
+    },
+  );
+
+  it.each(['Can I pay by card?', 'How can I pay?'])('answers %s with the sentence on payment where there is one', (question) => {
+    expect(ask(BIKE_REPAIR, question)).toContain('We accept Visa, Mastercard and Vipps.');
+  });
+
+  it('still answers a price asked by paying with the price', () => {
+    expect(ask(BAKERY, 'How much do I pay for sourdough?')).toBe('Sourdough costs 65 NOK.');
+  });
+});
+
+describe("the business's name", () => {
+  it.each([
+    ['Do you repair bikes?', 'Puncture repairs cost 250 NOK while you wait.'],
+    ['Do you have bikes?', 'We service e-bikes from Bosch and Shimano.'],
+  ])('answers %s by what the material says of the thing, not by the name holding its word', (question, answer) => {
+    // "Nordlys Bike Repair is at Storgata 41…" holds "bike" and "repair" only as the shop's name.
+    expect(ask(BIKE_REPAIR, question)).toContain(answer);
+  });
+
+  it('answers a question naming the business by its own word with what the material says of it by name', () => {
+    expect(ask(BIKE_REPAIR, 'Where is Nordlys?')).toBe(BIKE_REPAIR_ADDRESS);
+    expect(ask(BIKE_REPAIR, 'Tell me about Nordlys Bike Repair')).toBe(BIKE_REPAIR_ADDRESS);
+  });
+});
