@@ -1,4 +1,4 @@
-import { type FoundWords, wordHash } from './text.js';
+import { type FoundWords, wordHash, words } from './text.js';
 
 // Where a business is, as its material states it: a street address ("12 Quay Street",
 // "Storgata 41", "0182 Oslo") or that it is located somewhere ("Our shop is located in the old
@@ -13,10 +13,13 @@ export const PLACE_TERM = '#place';
 const STREET_AFTER_NAME =
   'Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Square|Sq|Quay|Boulevard|Blvd|Drive|Dr|Way|Place|Pl|Court|Ct|Terrace|Close|Crescent|Row|Parade|Wharf|Highway|Hwy|Strand|Gardens|Mews|Alley|Walk|Broadway|Parkway|Pkwy';
 /** Endings of street names written before the number ("Storgata 41", "Königstraße 12", "Kalverstraat 5"). */
-const STREET_ENDING =
-  '(?:gata|gatan|gate|gaten|gade|vei|veien|veg|vegen|väg|vägen|vej|vejen|straße|strasse|str|weg|gasse|allee|platz|plein|straat|laan|kade|gracht|torg|torget|plass|plassen|katu|tie|utca|ulica)';
+const STREET_ENDINGS =
+  'gata|gatan|gate|gaten|gade|vei|veien|veg|vegen|väg|vägen|vej|vejen|straße|strasse|str|weg|gasse|allee|platz|plein|straat|laan|kade|gracht|torg|torget|plass|plassen|katu|tie|utca|ulica';
+const STREET_ENDING = `(?:${STREET_ENDINGS})`;
 /** Street words written before the name ("Rue de Rivoli 5", "Via Roma 12", "Calle Mayor 3"), or after a number ("12 rue de Rivoli"). */
 const STREET_BEFORE_NAME = 'Rue|Via|Viale|Piazza|Corso|Largo|Calle|Avenida|Plaza|Paseo|Carrer|Rua|Praça|Quai|Place';
+/** Street words written in lower case after the number ("12 rue de Rivoli"). */
+const STREET_AFTER_NUMBER = 'rue|avenue|boulevard|place|quai|allée|chemin|via|calle';
 
 /** Who is located somewhere, in a sentence saying where the business is: "we", "our shop", "Harbor Bakery". */
 const SUBJECT = String.raw`(?:\b[Ww]e\s+are|\b[Ww]e['’]re|\b[Oo]ur\s+(?:[\p{L}-]+\s+){1,2}(?:is|are)|(?:\p{Lu}[\p{L}'’&-]*\s+){2,}(?:is|are))(?:\s+(?:conveniently|centrally|right|now))?`;
@@ -29,7 +32,7 @@ const PLACE_FORMS = [
   // then the name looked at before it
   String.raw`\s+(?=\d+\b)(?<=\b\p{Lu}\p{L}*(?:\s+\p{Ll}*)?${STREET_ENDING}\.?\s+)`,
   String.raw`\b(?:${STREET_BEFORE_NAME})\s+(?:[\p{L}'’.-]+\s+){0,4}?\d+\b`,
-  String.raw`\b\d+,?\s+(?:rue|avenue|boulevard|place|quai|allée|chemin|via|calle)\s`,
+  String.raw`\b\d+,?\s+(?:${STREET_AFTER_NUMBER})\s`,
   // A postcode before the town, after a comma or opening a line: "Storgata 41, 0182 Oslo", "10115 Berlin"
   String.raw`(?:^|[,;]\s*)(?:[A-Z]{1,2}-)?\d{4,5}(?:\s?[A-Z]{2})?\s+\p{Lu}\p{Ll}+`,
   // British and American postcodes: "London EC1V 9HX", "Austin, TX 78701"
@@ -51,19 +54,57 @@ export function statesPlace(sentence: string): boolean {
   return STATES_PLACE.test(sentence);
 }
 
-/** The words without which no sentence states a place but by a number: "located", "situated", "based", "us", "address". */
+/** A pattern's alternatives as findWords reads them: lower-cased, accents folded. */
+const wordsOf = (alternatives: string) => words(alternatives.replaceAll('|', ' '));
+/** The words of which a sentence stating a place otherwise than by a number needs one: "located", "situated", "based", "us", "address". */
 const PLACE_CUES = new Set(['located', 'situated', 'based', 'us', 'address'].map(wordHash));
+/** The street words of the forms stating a number with the street: a sentence needs one and a number. */
+const STREET_WORDS = new Set([STREET_AFTER_NAME, STREET_BEFORE_NAME, STREET_AFTER_NUMBER].flatMap(wordsOf).map(wordHash));
+const ENDINGS = wordsOf(STREET_ENDINGS).map((ending) => Array.from(ending, (letter) => letter.charCodeAt(0)));
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
 
 /**
- * Whether the words found in a sentence may state a place (a number among them, or a word of
- * PLACE_CUES): most sentences are told not to without being read as a string.
+ * Whether the words found in a sentence may state a place, as one of PLACE_FORMS needs them (a cue,
+ * a street word and a number, a street name's ending before a number, a postcode's number): most
+ * sentences are told not to without being read as a string. Never false where statesPlace is true.
  */
 export function mayStatePlace(found: FoundWords): boolean {
+  let street = false;
+  let number = false;
   for (let k = 0; k < found.count; k += 1) {
-    const first = found.chars[found.bounds[k] as number] as number;
-    if ((first >= DIGIT_0 && first <= DIGIT_9) || PLACE_CUES.has(found.hashes[k] as number)) return true;
+    const hash = found.hashes[k] as number;
+    if (PLACE_CUES.has(hash)) return true;
+    street ||= STREET_WORDS.has(hash);
+    if (!startsWithDigit(found, k)) continue;
+    number = true;
+    if (mayBePostcode(found, k) || (k > 0 && endsAsStreetName(found, k - 1))) return true;
   }
-  return false;
+  return street && number;
+}
+
+const startsWithDigit = (found: FoundWords, k: number) => k < found.count && isDigit(found.chars[found.bounds[k] as number] as number);
+const isDigit = (code: number) => code >= DIGIT_0 && code <= DIGIT_9;
+
+/**
+ * Word k, which starts with a digit, as a postcode's number may be: four or five digits (two letters
+ * after them or not) before a town's name ("0182 Oslo", "1234AB Amsterdam"), five after a state
+ * ("TX 78701"), or a British postcode's second part ("9HX").
+ */
+function mayBePostcode(found: FoundWords, k: number): boolean {
+  const from = found.bounds[k] as number;
+  const length = (found.bounds[k + 1] as number) - from;
+  let digits = 0;
+  while (digits < length && isDigit(found.chars[from + digits] as number)) digits += 1;
+  if (digits === 1 && length === 3) return true;
+  const beforeTown = digits >= 4 && digits <= 5 && (length === digits || length === digits + 2) && k + 1 < found.count && !startsWithDigit(found, k + 1);
+  const afterState = digits === 5 && length === 5 && k > 0 && (found.bounds[k] as number) - (found.bounds[k - 1] as number) === 2;
+  return beforeTown || afterState;
+}
+
+/** Whether word k ends as a street's name written before its number does ("storgata", "konigstrasse"). */
+function endsAsStreetName(found: FoundWords, k: number): boolean {
+  const end = found.bounds[k + 1] as number;
+  const length = end - (found.bounds[k] as number);
+  return ENDINGS.some((ending) => ending.length <= length && ending.every((letter, i) => found.chars[end - ending.length + i] === letter));
 }

@@ -69,9 +69,10 @@ export function readEncodedTerms(reader: TermReader, list: EncodedStrings, k: nu
   if (read === 'other') return readTerms(reader, list.at(k) as string, into);
   reader.stamp += 1;
   addFoundTerms(reader, into, wordTerms);
-  // Read as a string only when its words may state a place (a number, "located"), and once.
-  const text = read === 'words and hyphens' || mayStatePlace(reader.found) ? (list.at(k) as string) : undefined;
-  const place = text !== undefined && statesPlaceRead(reader, text);
+  // Read as a string only when its words may state a place (mayStatePlace), and once.
+  const mayState = mayStatePlace(reader.found);
+  const text = read === 'words and hyphens' || mayState ? (list.at(k) as string) : undefined;
+  const place = mayState && statesPlace(text as string);
   if (read === 'words and hyphens') addCompoundTerms(reader, text as string, into);
   if (place) addTerm(reader, termId(reader, PLACE_TERM), into);
 }
