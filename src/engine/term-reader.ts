@@ -58,7 +58,8 @@ export function readTerms(reader: TermReader, written: string, into: IntList): v
   const text = addressesNamed(written);
   findWords(text, reader.found);
   addFoundTerms(reader, into, wordTerms);
-  const place = statesPlaceRead(reader, text);
+  // Asked before the compounds are found into reader.found: PLACE_TERM comes after them, as in indexTerms.
+  const place = mayStatePlace(reader.found) && statesPlace(text);
   addCompoundTerms(reader, text, into);
   if (place) addTerm(reader, termId(reader, PLACE_TERM), into);
 }
@@ -76,12 +77,6 @@ export function readEncodedTerms(reader: TermReader, list: EncodedStrings, k: nu
   if (read === 'words and hyphens') addCompoundTerms(reader, text as string, into);
   if (place) addTerm(reader, termId(reader, PLACE_TERM), into);
 }
-
-/**
- * Whether a text whose words are in `found` states where the business is (place-stated.ts), asked
- * before its compounds are found into `found`: PLACE_TERM comes after them, as in indexTerms.
- */
-const statesPlaceRead = (reader: TermReader, text: string) => mayStatePlace(reader.found) && statesPlace(text);
 
 function addCompoundTerms(reader: TermReader, text: string, into: IntList): void {
   // Compounds are kept with the words, a compound's one term its own: no word has a hyphen.

@@ -118,15 +118,14 @@ export function sqliteUnanswered(db: Database, batched: GroupCommit): Unanswered
     if (!conversationStands.get({ chatbotId, conversationId: ask.example.conversationId })) return undefined;
     const at = ask.example.askedAt.getTime();
     const example = storedExample(ask.example);
-    const found =
-      (ask.groupId === undefined ? undefined : byId.get(ask.groupId, chatbotId)) ??
-      byTerms.get(chatbotId, unansweredKey(ask.opening));
+    const key = unansweredKey(ask.opening);
+    const found = (ask.groupId === undefined ? undefined : byId.get(ask.groupId, chatbotId)) ?? byTerms.get(chatbotId, key);
     const id = found?.id ?? ask.opening.id;
     if (found) {
       countAsk.run({ id, at, example });
     } else {
       const { question, terms } = ask.opening;
-      open.run({ id, chatbotId, accountId: ask.accountId, question, terms: JSON.stringify(terms), termsKey: unansweredKey(ask.opening), at, example });
+      open.run({ id, chatbotId, accountId: ask.accountId, question, terms: JSON.stringify(terms), termsKey: key, at, example });
     }
     return { group: toGroup(byId.get(id, chatbotId) as GroupRow), created: !found };
   });
