@@ -1,4 +1,4 @@
-import { type FoundWords, wordHash, words } from './text.js';
+import { type FoundWords, words } from './text.js';
 
 // Where a business is, as its material states it: a street address ("12 Quay Street",
 // "Storgata 41", "0182 Oslo") or that it is located somewhere ("Our shop is located in the old
@@ -56,57 +56,75 @@ export function statesPlace(sentence: string): boolean {
 
 /** A pattern's alternatives as findWords reads them: lower-cased, accents folded. */
 const wordsOf = (alternatives: string) => words(alternatives.replaceAll('|', ' '));
-/** The words of which a sentence stating a place otherwise than by a number needs one: "located", "situated", "based", "us", "address". */
-const [LOCATED, SITUATED, BASED, US, ADDRESS] = ['located', 'situated', 'based', 'us', 'address'].map(wordHash);
-// Compared one by one: it is asked of every word of a source, and a Set's lookup took four times as long.
-const isPlaceCue = (hash: number) => hash === LOCATED || hash === SITUATED || hash === BASED || hash === US || hash === ADDRESS;
+/** The words of which a sentence stating a place otherwise than by a number needs one. */
+const PLACE_CUES = new Set(['located', 'situated', 'based', 'us', 'address']);
 /** The street words of the forms stating a number with the street: a sentence needs one and a number. */
-const STREET_WORDS = new Set([STREET_AFTER_NAME, STREET_BEFORE_NAME, STREET_AFTER_NUMBER].flatMap(wordsOf).map(wordHash));
-const ENDINGS = wordsOf(STREET_ENDINGS).map((ending) => Array.from(ending, (letter) => letter.charCodeAt(0)));
+const STREET_WORDS = new Set([STREET_AFTER_NAME, STREET_BEFORE_NAME, STREET_AFTER_NUMBER].flatMap(wordsOf));
+const STREET_NAME_ENDINGS = wordsOf(STREET_ENDINGS);
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
 
-/**
- * Whether the words found in a sentence may state a place, as one of PLACE_FORMS needs them (a cue,
- * a street word and a number, a street name's ending before a number, a postcode's number): most
- * sentences are told not to without being read as a string. Never false where statesPlace is true.
- * Every word of a source is looked at here, so the street words only in a sentence with a number.
- */
-export function mayStatePlace(found: FoundWords): boolean {
-  let number = false;
-  for (let k = 0; k < found.count; k += 1) {
-    if (isPlaceCue(found.hashes[k] as number)) return true;
-    if (!startsWithDigit(found, k)) continue;
-    number = true;
-    if (mayBePostcode(found, k) || (k > 0 && endsAsStreetName(found, k - 1))) return true;
-  }
-  if (!number) return false;
-  for (let k = 0; k < found.count; k += 1) if (STREET_WORDS.has(found.hashes[k] as number)) return true;
-  return false;
+// What a word may give a sentence stating a place, as bits (placeMarks): training marks each
+// distinct word once, and a sentence is told by its words' marks, with no string made: whether
+// any has a mark, and, for a number whose meaning depends on the words beside it, those words'.
+const CUE = 1;
+const STREET_WORD = 2;
+const NUMBER = 4;
+/** A British postcode's second part ("9hx"). */
+const POSTCODE_END = 8;
+/** Four or five digits, two letters after them or not: a postcode's number before a town ("0182 Oslo", "1234ab Amsterdam"). */
+const POSTCODE_BEFORE_TOWN = 16;
+/** Five digits: a ZIP code after a state ("TX 78701"). */
+const ZIP_CODE = 32;
+/** A street's name written before its number ("storgata", "konigstrasse"). */
+const STREET_NAME = 64;
+const SURE_WITH_A_NUMBER = STREET_WORD | POSTCODE_END;
+const DEPENDING_ON_NEIGHBOURS = POSTCODE_BEFORE_TOWN | ZIP_CODE | STREET_NAME;
+
+/** The marks of a (lower-cased) word, as findWords finds it. */
+export function placeMarks(word: string): number {
+  const digits = leadingDigits(word);
+  const { length } = word;
+  return (
+    (PLACE_CUES.has(word) ? CUE : 0) |
+    (STREET_WORDS.has(word) ? STREET_WORD : 0) |
+    (digits > 0 ? NUMBER : 0) |
+    (digits === 1 && length === 3 ? POSTCODE_END : 0) |
+    (digits >= 4 && digits <= 5 && (length === digits || length === digits + 2) ? POSTCODE_BEFORE_TOWN : 0) |
+    (digits === 5 && length === 5 ? ZIP_CODE : 0) |
+    (STREET_NAME_ENDINGS.some((ending) => word.endsWith(ending)) ? STREET_NAME : 0)
+  );
 }
 
-const startsWithDigit = (found: FoundWords, k: number) => k < found.count && isDigit(found.chars[found.bounds[k] as number] as number);
-const isDigit = (code: number) => code >= DIGIT_0 && code <= DIGIT_9;
-
-/**
- * Word k, which starts with a digit, as a postcode's number may be: four or five digits (two letters
- * after them or not) before a town's name ("0182 Oslo", "1234AB Amsterdam"), five after a state
- * ("TX 78701"), or a British postcode's second part ("9HX").
- */
-function mayBePostcode(found: FoundWords, k: number): boolean {
-  const from = found.bounds[k] as number;
-  const length = (found.bounds[k + 1] as number) - from;
+function leadingDigits(word: string): number {
   let digits = 0;
-  while (digits < length && isDigit(found.chars[from + digits] as number)) digits += 1;
-  if (digits === 1 && length === 3) return true;
-  const beforeTown = digits >= 4 && digits <= 5 && (length === digits || length === digits + 2) && k + 1 < found.count && !startsWithDigit(found, k + 1);
-  const afterState = digits === 5 && length === 5 && k > 0 && (found.bounds[k] as number) - (found.bounds[k - 1] as number) === 2;
-  return beforeTown || afterState;
+  while (digits < word.length && word.charCodeAt(digits) >= DIGIT_0 && word.charCodeAt(digits) <= DIGIT_9) digits += 1;
+  return digits;
 }
 
-/** Whether word k ends as a street's name written before its number does ("storgata", "konigstrasse"). */
-function endsAsStreetName(found: FoundWords, k: number): boolean {
-  const end = found.bounds[k + 1] as number;
-  const length = end - (found.bounds[k] as number);
-  return ENDINGS.some((ending) => ending.length <= length && ending.every((letter, i) => found.chars[end - ending.length + i] === letter));
+/**
+ * Whether the words found in a sentence may state a place, as one of PLACE_FORMS needs them (a
+ * cue, a street word and a number, a street's name before a number, a postcode's number), told by
+ * their placeMarks: `wordMarks[k]` is found word k's, and `marks` all of them OR-ed. Most sentences
+ * are told not to without being read as a string. Never false where statesPlace is true.
+ */
+export function mayStatePlace(marks: number, found: FoundWords, wordMarks: Uint8Array): boolean {
+  if ((marks & CUE) !== 0) return true;
+  if ((marks & NUMBER) === 0) return false;
+  if ((marks & SURE_WITH_A_NUMBER) !== 0) return true;
+  return (marks & DEPENDING_ON_NEIGHBOURS) !== 0 && hasPostcodeOrStreetNumber(found.count, found.bounds, wordMarks);
+}
+
+/** Whether a word of the sentence is a postcode's number before a town or after a state, or a number after a street's name. */
+function hasPostcodeOrStreetNumber(count: number, bounds: Int32Array, wordMarks: Uint8Array): boolean {
+  for (let k = 0; k < count; k += 1) {
+    const word = wordMarks[k] as number;
+    if ((word & NUMBER) === 0) continue;
+    const before = k > 0 ? (wordMarks[k - 1] as number) : 0;
+    const after = k + 1 < count ? (wordMarks[k + 1] as number) : undefined;
+    const beforeTown = (word & POSTCODE_BEFORE_TOWN) !== 0 && after !== undefined && (after & NUMBER) === 0;
+    const afterState = (word & ZIP_CODE) !== 0 && k > 0 && (bounds[k] as number) - (bounds[k - 1] as number) === 2;
+    if (beforeTown || afterState || (before & STREET_NAME) !== 0) return true;
+  }
+  return false;
 }

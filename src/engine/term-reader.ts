@@ -1,6 +1,6 @@
 import { wordTerms } from './lexicon.js';
 import type { EncodedStrings } from './encoded-strings.js';
-import { mayStatePlace, PLACE_TERM, statesPlace } from './place-stated.js';
+import { mayStatePlace, PLACE_TERM, placeMarks, statesPlace } from './place-stated.js';
 import { addressesNamed, compoundTerm, findCompounds, findWords, findWordsInBytes, foundWord, foundWords, type FoundWords, wordHash } from './text.js';
 
 // Training reads each key and sentence of a source into its distinct terms (those of indexTerms,
@@ -30,6 +30,8 @@ export type TermReader = {
   /** The words and compounds read, with their terms' numbers. */
   known: WordTable;
   found: FoundWords;
+  /** The placeMarks of each word found, by its place in `found`. */
+  foundMarks: Uint8Array;
   /** The text each term was last read in, by its stamp: a term counts once a text, with no set a text. */
   lastSeen: Int32Array;
   stamp: number;
@@ -42,6 +44,7 @@ export function termReader(): TermReader {
     termSlots: new Int32Array(2_048),
     known: wordTable(),
     found: foundWords(),
+    foundMarks: new Uint8Array(1_024),
     lastSeen: new Int32Array(1_024),
     stamp: 0,
   };
@@ -57,9 +60,9 @@ export function readTerms(reader: TermReader, written: string, into: IntList): v
   reader.stamp += 1;
   const text = addressesNamed(written);
   findWords(text, reader.found);
-  addFoundTerms(reader, into, wordTerms);
+  const marks = addFoundTerms(reader, into, wordTerms, placeMarks);
   // Asked before the compounds are found into reader.found: PLACE_TERM comes after them, as in indexTerms.
-  const place = mayStatePlace(reader.found) && statesPlace(text);
+  const place = mayStatePlace(marks, reader.found, reader.foundMarks) && statesPlace(text);
   addCompoundTerms(reader, text, into);
   if (place) addTerm(reader, termId(reader, PLACE_TERM), into);
 }
@@ -69,9 +72,9 @@ export function readEncodedTerms(reader: TermReader, list: EncodedStrings, k: nu
   const read = findWordsInBytes(list.bytes, list.starts[k] as number, list.starts[k + 1] as number, reader.found);
   if (read === 'other') return readTerms(reader, list.at(k) as string, into);
   reader.stamp += 1;
-  addFoundTerms(reader, into, wordTerms);
+  const marks = addFoundTerms(reader, into, wordTerms, placeMarks);
   // Read as a string only when its words may state a place (mayStatePlace), and once.
-  const mayState = mayStatePlace(reader.found);
+  const mayState = mayStatePlace(marks, reader.found, reader.foundMarks);
   const text = read === 'words and hyphens' || mayState ? (list.at(k) as string) : undefined;
   const place = mayState && statesPlace(text as string);
   if (read === 'words and hyphens') addCompoundTerms(reader, text as string, into);
@@ -81,21 +84,32 @@ export function readEncodedTerms(reader: TermReader, list: EncodedStrings, k: nu
 function addCompoundTerms(reader: TermReader, text: string, into: IntList): void {
   // Compounds are kept with the words, a compound's one term its own: no word has a hyphen.
   findCompounds(text, reader.found);
-  addFoundTerms(reader, into, termOfCompound);
+  addFoundTerms(reader, into, termOfCompound, noMarks);
 }
 
-// Made once, not a closure a text.
+// Made once, not a closure a text. A compound is never asked whether it states a place.
 const termOfCompound = (compound: string) => [compoundTerm(compound)];
+const noMarks = () => 0;
 
-/** Adds the terms of the words found; those of a word not kept yet are termsOf(word). */
-function addFoundTerms(reader: TermReader, into: IntList, termsOf: (word: string) => string[]): void {
+/**
+ * Adds the terms of the words found; those of a word not kept yet are termsOf(word), its marks
+ * marksOf(word). Keeps each found word's marks in foundMarks, and answers them all OR-ed.
+ */
+function addFoundTerms(reader: TermReader, into: IntList, termsOf: (word: string) => string[], marksOf: (word: string) => number): number {
   const { found, known } = reader;
+  if (reader.foundMarks.length < found.count) reader.foundMarks = new Uint8Array(2 * found.count);
+  const { foundMarks } = reader;
+  let marks = 0;
   for (let k = 0; k < found.count; k += 1) {
     let word = wordNumber(known, found, k);
-    if (word < 0) word = keepFound(reader, k, termsOf);
+    if (word < 0) word = keepFound(reader, k, termsOf, marksOf);
+    const wordMarks = known.marks[word] as number;
+    foundMarks[k] = wordMarks;
+    marks |= wordMarks;
     const end = known.termStart[word + 1] as number;
     for (let t = known.termStart[word] as number; t < end; t += 1) addTerm(reader, known.terms[t] as number, into);
   }
+  return marks;
 }
 
 /**
@@ -103,8 +117,9 @@ function addFoundTerms(reader: TermReader, into: IntList, termsOf: (word: string
  * allocates what a function's closures share as the function starts, and addFoundTerms runs
  * twice a text (this one's closure made at each call was two thirds of the reading's garbage).
  */
-function keepFound(reader: TermReader, k: number, termsOf: (word: string) => string[]): number {
-  return keepWord(reader.known, reader.found, k, termsOf(foundWord(reader.found, k)).map((term) => termId(reader, term)));
+function keepFound(reader: TermReader, k: number, termsOf: (word: string) => string[], marksOf: (word: string) => number): number {
+  const word = foundWord(reader.found, k);
+  return keepWord(reader.known, reader.found, k, termsOf(word).map((term) => termId(reader, term)), marksOf(word));
 }
 
 function addTerm(reader: TermReader, id: number, into: IntList): void {
@@ -150,6 +165,8 @@ type WordTable = {
   charStart: Int32Array;
   terms: Int32Array;
   termStart: Int32Array;
+  /** Each word's placeMarks. */
+  marks: Uint8Array;
 };
 
 function wordTable(): WordTable {
@@ -161,6 +178,7 @@ function wordTable(): WordTable {
     charStart: new Int32Array(513),
     terms: new Int32Array(1_024),
     termStart: new Int32Array(513),
+    marks: new Uint8Array(512),
   };
 }
 
@@ -186,11 +204,12 @@ function isFoundWord(table: WordTable, word: number, found: FoundWords, k: numbe
   return true;
 }
 
-/** Keeps found word k with its terms' numbers; answers its number in the table. */
-function keepWord(table: WordTable, found: FoundWords, k: number, terms: number[]): number {
+/** Keeps found word k with its terms' numbers and its placeMarks; answers its number in the table. */
+function keepWord(table: WordTable, found: FoundWords, k: number, terms: number[], marks: number): number {
   const number = table.count;
   if (number + 1 === table.charStart.length) {
     table.hashes = grown(table.hashes, number + 1);
+    table.marks = grown(table.marks, number + 1);
     table.charStart = grown(table.charStart, number + 2);
     table.termStart = grown(table.termStart, number + 2);
   }
@@ -205,6 +224,7 @@ function keepWord(table: WordTable, found: FoundWords, k: number, terms: number[
   table.terms.set(terms, termsFrom);
   table.termStart[number + 1] = termsFrom + terms.length;
   table.hashes[number] = found.hashes[k] as number;
+  table.marks[number] = marks;
   table.count = number + 1;
   if (table.count * 2 > table.slots.length) table.slots = slotsFor(table.hashes, table.count, 2 * table.slots.length);
   else place(table.slots, number, table.hashes[number] as number);
@@ -227,7 +247,7 @@ function place(slots: Int32Array, entry: number, hash: number): void {
 }
 
 /** A copy of the array with room for at least `needed` values: twice its length or more. */
-function grown<T extends Int32Array | Uint16Array>(array: T, needed: number): T {
+function grown<T extends Int32Array | Uint16Array | Uint8Array>(array: T, needed: number): T {
   const bigger = new (array.constructor as new (length: number) => T)(Math.max(needed, array.length * 2));
   bigger.set(array);
   return bigger;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mayStatePlace, statesPlace } from '../../src/engine/place-stated.js';
-import { findWords, foundWords } from '../../src/engine/text.js';
+import { mayStatePlace, placeMarks, statesPlace } from '../../src/engine/place-stated.js';
+import { findWords, foundWord, foundWords } from '../../src/engine/text.js';
 
 // The sentences training marks as stating where the business is, and the word-level look that
 // spares most sentences the reading as a string: it may let through what states no place, never
@@ -9,7 +9,8 @@ import { findWords, foundWords } from '../../src/engine/text.js';
 const mayState = (sentence: string) => {
   const found = foundWords();
   findWords(sentence, found);
-  return mayStatePlace(found);
+  const wordMarks = Uint8Array.from({ length: found.count }, (_, k) => placeMarks(foundWord(found, k)));
+  return mayStatePlace(wordMarks.reduce((all, marks) => all | marks, 0), found, wordMarks);
 };
 
 const STATING = [
