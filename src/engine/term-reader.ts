@@ -1,7 +1,7 @@
 import { wordTerms } from './lexicon.js';
 import type { EncodedStrings } from './encoded-strings.js';
 import { mayStatePlace, PLACE_TERM, placeMarks, statesPlace } from './place-stated.js';
-import { addressesNamed, compoundTerm, findCompounds, findWords, findWordsInBytes, foundWord, foundWords, type FoundWords, wordHash } from './text.js';
+import { addressesNamed, compoundTerm, findCompounds, findCompoundsInBytes, findWords, findWordsInBytes, foundWord, foundWords, type FoundWords, wordHash } from './text.js';
 
 // Training reads each key and sentence of a source into its distinct terms (those of indexTerms,
 // lexicon.ts), numbered in order of first appearance. A text repeats its words, so the reader
@@ -63,27 +63,30 @@ export function readTerms(reader: TermReader, written: string, into: IntList): v
   const marks = addFoundTerms(reader, into, wordTerms, placeMarks);
   // Asked before the compounds are found into reader.found: PLACE_TERM comes after them, as in indexTerms.
   const place = mayStatePlace(marks, reader.found, reader.foundMarks) && statesPlace(text);
-  addCompoundTerms(reader, text, into);
+  findCompounds(text, reader.found);
+  addCompoundTerms(reader, into);
   if (place) addTerm(reader, termId(reader, PLACE_TERM), into);
 }
 
 /** readTerms of string k of the list, its words found in its bytes where they allow (findWordsInBytes). */
 export function readEncodedTerms(reader: TermReader, list: EncodedStrings, k: number, into: IntList): void {
-  const read = findWordsInBytes(list.bytes, list.starts[k] as number, list.starts[k + 1] as number, reader.found);
+  const [from, to] = [list.starts[k] as number, list.starts[k + 1] as number];
+  const read = findWordsInBytes(list.bytes, from, to, reader.found);
   if (read === 'other') return readTerms(reader, list.at(k) as string, into);
   reader.stamp += 1;
   const marks = addFoundTerms(reader, into, wordTerms, placeMarks);
-  // Read as a string only when its words may state a place (mayStatePlace), and once.
-  const mayState = mayStatePlace(marks, reader.found, reader.foundMarks);
-  const text = read === 'words and hyphens' || mayState ? (list.at(k) as string) : undefined;
-  const place = mayState && statesPlace(text as string);
-  if (read === 'words and hyphens') addCompoundTerms(reader, text as string, into);
+  // Read as a string only when its words may state a place (mayStatePlace).
+  const place = mayStatePlace(marks, reader.found, reader.foundMarks) && statesPlace(list.at(k) as string);
+  if (read === 'words and hyphens') {
+    findCompoundsInBytes(list.bytes, from, to, reader.found);
+    addCompoundTerms(reader, into);
+  }
   if (place) addTerm(reader, termId(reader, PLACE_TERM), into);
 }
 
-function addCompoundTerms(reader: TermReader, text: string, into: IntList): void {
+/** Adds the terms of the compounds found into reader.found. */
+function addCompoundTerms(reader: TermReader, into: IntList): void {
   // Compounds are kept with the words, a compound's one term its own: no word has a hyphen.
-  findCompounds(text, reader.found);
   addFoundTerms(reader, into, termOfCompound, noMarks);
 }
 

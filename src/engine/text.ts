@@ -186,7 +186,7 @@ export function findWordsInBytes(bytes: Uint8Array, from: number, to: number, fo
       }
       if (byte === 0x40 || (byte === 0x3a && bytes[i + 1] === 0x2f && bytes[i + 2] === 0x2f && i + 2 < to)) return 'other';
       if (byte === 0x2e && lowerByteAt(bytes, i + 1, to) >= 0x61) return 'other';
-      if (byte === 0x2d) hyphens = true;
+      if (byte === HYPHEN) hyphens = true;
       i += 1;
       continue;
     }
@@ -215,6 +215,9 @@ export function findWordsInBytes(bytes: Uint8Array, from: number, to: number, fo
 
 /** The byte at i as lowerAlnum reads a character: 0 for any but an ASCII letter or digit, and past `to`. */
 const lowerByteAt = (bytes: Uint8Array, i: number, to: number) => (i < to ? lowerAlnum(bytes[i] as number) : 0);
+/** lowerByteAt of bytes [from, to): 0 before `from` as well. */
+const lowerByteIn = (bytes: Uint8Array, i: number, from: number, to: number) => (i >= from ? lowerByteAt(bytes, i, to) : 0);
+const HYPHEN = 0x2d;
 
 /** Whether the bytes at i are ’ (U+2019) in UTF-8. */
 const isCurlyApostrophe = (bytes: Uint8Array, i: number, to: number) => i + 2 < to && bytes[i] === 0xe2 && bytes[i + 1] === 0x80 && bytes[i + 2] === 0x99;
@@ -350,28 +353,36 @@ export function findCompounds(text: string, found: FoundWords): void {
 }
 
 /**
- * The compounds of an ASCII text found in place: runs of letters and digits joined by single
- * hyphens, each from a run's start, as COMPOUND finds them. Found from the hyphens, which most
- * words lack, rather than by a pattern tried at every word.
+ * The compounds of ASCII text (’ aside) found in place, as COMPOUND finds them: the string's
+ * characters as bytes, "latin1" taking each character's low byte (’ becomes a control byte,
+ * which like ’ is neither a letter, a digit nor a hyphen).
  */
 function findAsciiCompounds(text: string, found: FoundWords): void {
-  room(found, (text.length >> 1) + 1, text.length);
+  findCompoundsInBytes(Buffer.from(text, 'latin1'), 0, text.length, found);
+}
+
+/**
+ * findCompounds of the bytes [from, to) of a text findWordsInBytes read as words: runs of letters
+ * and digits joined by single hyphens, each from a run's start, as COMPOUND finds them. Found from
+ * the hyphens, which most words lack, rather than by a pattern tried at every word.
+ */
+export function findCompoundsInBytes(bytes: Uint8Array, from: number, to: number, found: FoundWords): void {
+  room(found, ((to - from) >> 1) + 1, to - from);
   let count = 0;
-  for (let hyphen = text.indexOf('-'); hyphen >= 0; hyphen = text.indexOf('-', hyphen + 1)) {
-    if (lowerAlnum(text.charCodeAt(hyphen - 1)) === 0 || lowerAlnum(text.charCodeAt(hyphen + 1)) === 0) continue;
+  for (let hyphen = bytes.indexOf(HYPHEN, from); hyphen >= 0 && hyphen < to; hyphen = bytes.indexOf(HYPHEN, hyphen + 1)) {
+    if (lowerByteIn(bytes, hyphen - 1, from, to) === 0 || lowerByteIn(bytes, hyphen + 1, from, to) === 0) continue;
     let start = hyphen - 1;
-    while (lowerAlnum(text.charCodeAt(start - 1)) !== 0) start -= 1;
+    while (lowerByteIn(bytes, start - 1, from, to) !== 0) start -= 1;
     let end = hyphen + 1;
     for (;;) {
-      while (lowerAlnum(text.charCodeAt(end)) !== 0) end += 1;
-      if (text.charCodeAt(end) !== 0x2d || lowerAlnum(text.charCodeAt(end + 1)) === 0) break;
+      while (lowerByteIn(bytes, end, from, to) !== 0) end += 1;
+      if (end >= to || bytes[end] !== HYPHEN || lowerByteIn(bytes, end + 1, from, to) === 0) break;
       end += 1;
     }
     let at = found.bounds[count] as number;
     let hash = 0;
     for (let i = start; i < end; i += 1) {
-      const code = text.charCodeAt(i);
-      const lowered = code === 0x2d ? code : lowerAlnum(code);
+      const lowered = bytes[i] === HYPHEN ? HYPHEN : lowerByteIn(bytes, i, from, to);
       hash = nextHash(hash, lowered);
       found.chars[at++] = lowered;
     }

@@ -1,7 +1,20 @@
 import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
 import { indexTerms } from '../../src/engine/lexicon.js';
-import { addressesNamed, compoundTerms, contentWords, findCompounds, stem, findWords, findWordsInBytes, foundWord, foundWords, wordHash, words } from '../../src/engine/text.js';
+import {
+  addressesNamed,
+  compoundTerms,
+  contentWords,
+  findCompounds,
+  findCompoundsInBytes,
+  stem,
+  findWords,
+  findWordsInBytes,
+  foundWord,
+  foundWords,
+  wordHash,
+  words,
+} from '../../src/engine/text.js';
 
 // The terms training indexes a text by: its words' stems, the base forms of irregular ones, and
 // its hyphenated compounds whole.
@@ -140,13 +153,31 @@ describe('findWordsInBytes', () => {
   });
 });
 
+/** The words found into `into`, each checked to carry its wordHash. */
+const foundList = (into: ReturnType<typeof foundWords>) =>
+  Array.from({ length: into.count }, (_, k) => {
+    const word = foundWord(into, k);
+    expect(into.hashes[k]).toBe(wordHash(word));
+    return word;
+  });
+
 describe('findCompounds', () => {
   it('finds the compounds compoundTerms reads, lower-cased', () => {
     const text = "Our Wi-Fi, E-Bikes and KES-4105 x--y a-b-c- -d-e x_f-g it's-done Rock’n-Rolls 3-Pins";
     const into = foundWords();
     findCompounds(text, into);
-    const compounds = Array.from({ length: into.count }, (_, k) => foundWord(into, k));
-    expect(compounds).toEqual(['wi-fi', 'e-bikes', 'kes-4105', 'a-b-c', 'd-e', 'f-g', 's-done', 'n-rolls', '3-pins']);
-    compounds.forEach((compound, k) => expect(into.hashes[k]).toBe(wordHash(compound)));
+    expect(foundList(into)).toEqual(['wi-fi', 'e-bikes', 'kes-4105', 'a-b-c', 'd-e', 'f-g', 's-done', 'n-rolls', '3-pins']);
+  });
+
+  it('finds the same in the bytes of a text between two others, as an index part keeps its sentences, the bytes beside it not joined', () => {
+    for (const text of ["Our Wi-Fi, E-Bikes and KES-4105 x--y a-b-c- -d-e x_f-g it's-done Rock’n-Rolls 3-Pins", '-led and to-', 'G-2032', 'none']) {
+      const bytes = Buffer.from(`Before a${text}b-after.`);
+      const from = Buffer.byteLength('Before a');
+      const inBytes = foundWords();
+      findCompoundsInBytes(bytes, from, from + Buffer.byteLength(text), inBytes);
+      const inString = foundWords();
+      findCompounds(text, inString);
+      expect(foundList(inBytes)).toEqual(foundList(inString));
+    }
   });
 });
