@@ -310,6 +310,16 @@ describe('extractFile', () => {
     expect((await extractFile(await docxOfBody([paragraph]))).text).toBe(expected);
   });
 
+  it('writes a trademark’s superscript TM, SM or R as its sign, in HTML and DOCX', async () => {
+    // Set as plain text it glued to the name: "AcmeTM", "LumenSM", "ZetaR".
+    const expected = 'Acme™ lamps, Lumen℠ service and Zeta® bulbs, 2 m², note[a].';
+    const html = '<p>Acme<sup>TM</sup> lamps, Lumen<sup>SM</sup> service and Zeta<sup>R</sup> bulbs, 2 m<sup>2</sup>, note<sup>a</sup>.</p>';
+    expect((await extractFile(utf8(html))).text).toBe(expected);
+    const runs = ['Acme', '^TM', ' lamps, Lumen', '^SM', ' service and Zeta', '^R', ' bulbs, 2 m', '^2', ', note', '^a', '.'];
+    const paragraph = new Paragraph({ children: runs.map((run) => new TextRun({ text: run.replace('^', ''), superScript: run.startsWith('^') })) });
+    expect((await extractFile(await docxOfBody([paragraph]))).text).toBe(expected);
+  });
+
   it('keeps an HTML page’s main content and drops its navigation, header, footer and scripts', async () => {
     const extracted = await extractFile(utf8(htmlOf(MEETING_ROOMS)));
     expect(extracted).toMatchObject({ kind: 'html', contentType: 'text/html', title: 'Meeting rooms' });
