@@ -1,6 +1,6 @@
 import mammoth from 'mammoth';
 import { damaged, ExtractionError } from './errors.js';
-import { htmlFragmentText } from './html.js';
+import { docxHtmlText } from './docx-notes.js';
 import { firstHeading } from './structured-text.js';
 
 // A Word document as structured text: mammoth maps its styles to HTML (Heading 1 → <h1>, lists,
@@ -8,8 +8,6 @@ import { firstHeading } from './structured-text.js';
 
 /** A document's Title style is its heading too (mammoth maps only Heading 1–6). */
 const TITLE_STYLE = ["p[style-name='Title'] => h1:fresh"];
-/** The link back from a footnote or endnote to where it is referred to: an arrow, "↑", no text. */
-const NOTE_BACK_LINK = / ?<a href="#(?:footnote|endnote)-ref-[\w-]+">↑<\/a>/g;
 /** Images carry no text: mammoth would otherwise inline each one in the HTML as base64. */
 const SKIP_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
 
@@ -23,6 +21,6 @@ export async function extractDocx(bytes: Uint8Array): Promise<{ title: string | 
   } catch {
     throw new ExtractionError(damaged('docx'));
   }
-  const text = htmlFragmentText(html.replace(NOTE_BACK_LINK, ''));
+  const text = docxHtmlText(html);
   return { title: firstHeading(text), text };
 }

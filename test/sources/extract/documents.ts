@@ -243,13 +243,15 @@ export async function docxOf(outline: Outline): Promise<Uint8Array> {
   return docxOfBody(children);
 }
 
-/** A DOCX of these paragraphs and tables, and footnotes by number; its numbered lists are "steps", "1." and "a)" under it. */
-export async function docxOfBody(children: (Paragraph | Table)[], footnotes: Record<number, { children: Paragraph[] }> = {}): Promise<Uint8Array> {
+type Notes = Record<number, { children: Paragraph[] }>;
+
+/** A DOCX of these paragraphs and tables, and footnotes and endnotes by number; its numbered lists are "steps", "1." and "a)" under it. */
+export async function docxOfBody(children: (Paragraph | Table)[], notes: { footnotes?: Notes; endnotes?: Notes } = {}): Promise<Uint8Array> {
   const levels = [
     { level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START },
     { level: 1, format: LevelFormat.LOWER_LETTER, text: '%2)', alignment: AlignmentType.START },
   ];
-  const document = new Document({ numbering: { config: [{ reference: 'steps', levels }] }, footnotes, sections: [{ children }] });
+  const document = new Document({ numbering: { config: [{ reference: 'steps', levels }] }, ...notes, sections: [{ children }] });
   return new Uint8Array(await Packer.toBuffer(document));
 }
 

@@ -1,4 +1,4 @@
-import { FootnoteReferenceRun, HeadingLevel, Paragraph, Table, TableCell, TableRow, TextRun, VerticalMergeType } from 'docx';
+import { EndnoteReferenceRun, FootnoteReferenceRun, HeadingLevel, Paragraph, Table, TableCell, TableRow, TextRun, VerticalMergeType } from 'docx';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -292,11 +292,36 @@ describe('extractFile', () => {
     expect((await extractFile(utf8(html))).text).toBe('Store: Oslo; Day: Weekdays; Hours: 9-17\nStore: Oslo; Day: Saturday; Hours: 10-14');
   });
 
-  it('reads a DOCX’s footnotes as a numbered list at its end, without their links back', async () => {
-    // Each footnote ended in the arrow linking back to its reference: "1. Prices include VAT. ↑".
-    const paragraph = new Paragraph({ children: [new TextRun('A lamp costs 40 EUR'), new FootnoteReferenceRun(1), new TextRun('.')] });
-    const docx = await docxOfBody([paragraph], { 1: { children: [new Paragraph('Prices include VAT.')] } });
-    expect((await extractFile(docx)).text).toBe('A lamp costs 40 EUR[1].\n\n1. Prices include VAT.');
+  it('reads a DOCX’s footnotes and endnotes into its text, each after the paragraph, list or table first citing it, without its link back', async () => {
+    // The notes were a numbered list at the document's end, each reference a marker: "A lamp costs 40 EUR[1]." … "1. Prices include VAT."
+    const cited = (text: string, note: FootnoteReferenceRun | EndnoteReferenceRun, after = '') => new Paragraph({ children: [new TextRun(text), note, new TextRun(after)] });
+    const cell = (paragraph: Paragraph) => new TableCell({ children: [paragraph] });
+    const docx = await docxOfBody(
+      [
+        cited('A lamp costs 40 EUR', new FootnoteReferenceRun(1), '. It ships in a box.'),
+        new Paragraph({ children: [new TextRun({ text: 'Lamps', bold: true })] }),
+        new Paragraph({ text: 'Brass', bullet: { level: 0 } }),
+        new Paragraph({ children: [new TextRun('Steel'), new FootnoteReferenceRun(2)], bullet: { level: 0 } }),
+        new Table({ rows: [new TableRow({ children: [cell(new Paragraph('Lamp')), cell(new Paragraph('Delivery'))] }), new TableRow({ children: [cell(new Paragraph('Desk')), cell(cited('2 days', new EndnoteReferenceRun(1)))] })] }),
+        new Paragraph('Thank you.'),
+      ],
+      {
+        footnotes: { 1: { children: [new Paragraph('Prices include VAT.'), new Paragraph('Shipping is extra.')] }, 2: { children: [new Paragraph('Made to order.')] } },
+        endnotes: { 1: { children: [new Paragraph('Within Europe.')] } },
+      },
+    );
+    expect((await extractFile(docx)).text).toBe(
+      [
+        'A lamp costs 40 EUR. It ships in a box.',
+        'Note: Prices include VAT. Shipping is extra.',
+        'Lamps',
+        '- Brass\n- Steel',
+        'Note: Made to order.',
+        'Lamp: Desk; Delivery: 2 days',
+        'Note: Within Europe.',
+        'Thank you.',
+      ].join('\n\n'),
+    );
   });
 
   it('writes a footnote’s superscript marker apart from its word and an exponent in superscript characters, in HTML and DOCX', async () => {
