@@ -2,6 +2,7 @@ import {
   AlignmentType,
   Document,
   HeadingLevel,
+  type IPropertiesOptions,
   LevelFormat,
   Packer,
   Paragraph,
@@ -243,15 +244,16 @@ export async function docxOf(outline: Outline): Promise<Uint8Array> {
   return docxOfBody(children);
 }
 
-type Notes = Record<number, { children: Paragraph[] }>;
-
-/** A DOCX of these paragraphs and tables, and footnotes and endnotes by number; its numbered lists are "steps", "1." and "a)" under it. */
-export async function docxOfBody(children: (Paragraph | Table)[], notes: { footnotes?: Notes; endnotes?: Notes } = {}): Promise<Uint8Array> {
+/**
+ * A DOCX of these paragraphs and tables, given them footnotes and endnotes by number and styles;
+ * its numbered lists are "steps", "1." and "a)" under it.
+ */
+export async function docxOfBody(children: (Paragraph | Table)[], extra: Pick<IPropertiesOptions, 'footnotes' | 'endnotes' | 'styles'> = {}): Promise<Uint8Array> {
   const levels = [
     { level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START },
     { level: 1, format: LevelFormat.LOWER_LETTER, text: '%2)', alignment: AlignmentType.START },
   ];
-  const document = new Document({ numbering: { config: [{ reference: 'steps', levels }] }, ...notes, sections: [{ children }] });
+  const document = new Document({ numbering: { config: [{ reference: 'steps', levels }] }, ...extra, sections: [{ children }] });
   return new Uint8Array(await Packer.toBuffer(document));
 }
 

@@ -1,4 +1,4 @@
-import { EndnoteReferenceRun, FootnoteReferenceRun, HeadingLevel, Paragraph, Table, TableCell, TableRow, TextRun, VerticalMergeType } from 'docx';
+import { EndnoteReferenceRun, FootnoteReferenceRun, HeadingLevel, Paragraph, Tab, Table, TableCell, TableRow, TextRun, VerticalMergeType } from 'docx';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -466,6 +466,30 @@ describe('extractFile', () => {
     const { text } = await extractFile(utf8(markdown));
     expect(text).toBe('## Upgrading\n\nBack up first.\n\n````\n# stop the hub\nsystemctl stop hub\n\n# fetch it\nnpm i ```x```\n````\n\nThen start.');
     expect(readSections(text).map((section) => section.key)).toEqual(['Upgrading']);
+  });
+
+  it('keeps code’s indentation, in a list item too: a Markdown fence, HTML’s <pre>, a DOCX’s code styles; no other line keeps its', async () => {
+    // A list item's code was run into its line ("1. Install it: ``` npm i switchboard --global ```"), a DOCX's code was paragraphs of prose.
+    const code = ['def hours(day):', '    if day == "Sunday":', '\treturn None', '    return "9-17"'];
+    const fence = ['```', ...code, '```'];
+    const markdown = ['   Open every day.', '', '```py', ...code, '```', '', '1. Install it:', '', '   ```sh', '   npm i switchboard', '     --global', '   ```', '2. Start it.'].join('\n');
+    const html = `<p>   Open every day.</p><pre>${code.join('\n')}</pre><ol><li>Install it:<pre><code>npm i switchboard\n  --global</code></pre></li><li>Start it.</li></ol>`;
+    const expected = ['Open every day.', fence.join('\n'), ['1. Install it:', '```', 'npm i switchboard', '  --global', '```', '2. Start it.'].join('\n')].join('\n\n');
+    expect((await extractFile(utf8(markdown))).text).toBe(expected);
+    expect((await extractFile(utf8(html))).text).toBe(expected);
+    const codeStyles = ['Code', 'Source Code', 'HTML Preformatted'].map((name) => ({ id: name.replace(/ /g, ''), name, run: { font: 'Courier New' } }));
+    const codeLine = (style: string, line: string) => new Paragraph({ style, children: [new TextRun({ children: line.startsWith('\t') ? [new Tab(), line.slice(1)] : [line] })] });
+    const docx = await docxOfBody(
+      [
+        new Paragraph('   Open every day.'),
+        ...code.map((line) => codeLine('Code', line)),
+        new Paragraph({ text: 'Install it:', numbering: { reference: 'steps', level: 0 } }),
+        codeLine('SourceCode', 'npm i switchboard'),
+        codeLine('HTMLPreformatted', '  --global'),
+      ],
+      { styles: { paragraphStyles: codeStyles } },
+    );
+    expect((await extractFile(docx)).text).toBe(['Open every day.', fence.join('\n'), '1. Install it:', '```\nnpm i switchboard\n  --global\n```'].join('\n\n'));
   });
 
   it('drops Markdown front matter, its title naming the file', async () => {
