@@ -55,6 +55,8 @@ export const MEETING_ROOMS: Outline = {
 type PdfOptions = {
   userPassword?: string;
   textless?: boolean;
+  /** Lists set as word processors set them: indented from the text, each item's bullet a character ("•") or its number. */
+  indentedLists?: boolean;
   /** Lines at the top and at the bottom of every page, of its number (from 1) and the page count. */
   running?: { header?: RunningLines; footer?: RunningLines };
 };
@@ -78,8 +80,9 @@ export function pdfOf(outline: Outline, options: PdfOptions = {}): Promise<Uint8
       pdf.font('Helvetica-Bold').fontSize(16).text(section.heading).moveDown(0.3);
       pdf.font('Helvetica').fontSize(11);
       for (const paragraph of section.paragraphs) pdf.text(paragraph).moveDown();
-      for (const bullet of section.bullets) pdf.text(`- ${bullet}`);
-      for (const [index, step] of section.steps.entries()) pdf.text(`${index + 1}. ${step}`);
+      const indent = options.indentedLists ? 18 : 0;
+      for (const bullet of section.bullets) pdf.text(`${options.indentedLists ? '•' : '-'} ${bullet}`, { indent });
+      for (const [index, step] of section.steps.entries()) pdf.text(`${index + 1}. ${step}`, { indent });
       if (section.table) pdfTable(pdf, section.table);
       pdf.moveDown();
     }
