@@ -477,6 +477,9 @@ describe('extractFile', () => {
     const expected = ['Open every day.', fence.join('\n'), ['1. Install it:', '```', 'npm i switchboard', '  --global', '```', '2. Start it.'].join('\n')].join('\n\n');
     expect((await extractFile(utf8(markdown))).text).toBe(expected);
     expect((await extractFile(utf8(html))).text).toBe(expected);
+    // Text after an item's code stays after it, a line of the item's.
+    const item = '<ul><li><p>Run it:</p><pre>  make\n\tmake install</pre><p>Then   wait.</p></li><li>Done.</li></ul>';
+    expect((await extractFile(utf8(item))).text).toBe('- Run it:\n```\n  make\n\tmake install\n```\n  Then wait.\n- Done.');
     const codeStyles = ['Code', 'Source Code', 'HTML Preformatted'].map((name) => ({ id: name.replace(/ /g, ''), name, run: { font: 'Courier New' } }));
     const codeLine = (style: string, line: string) => new Paragraph({ style, children: [new TextRun({ children: line.startsWith('\t') ? [new Tab(), line.slice(1)] : [line] })] });
     const docx = await docxOfBody(
