@@ -44,6 +44,7 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
   const outline = outlineOf(quick ? 600_000 : 3_000_000);
   const files = {
     PDF: await pdfOf(outline),
+    'PDF, indented lists': await pdfOf(outline, { indentedLists: true }),
     DOCX: await docxOf(outline),
     HTML: new TextEncoder().encode(htmlOf(outline)),
   };

@@ -1,15 +1,20 @@
 import mammoth from 'mammoth';
 import { damaged, ExtractionError } from './errors.js';
-import { htmlFragmentText } from './html.js';
+import { docxHtmlText } from './docx-notes.js';
 import { firstHeading } from './structured-text.js';
 
 // A Word document as structured text: mammoth maps its styles to HTML (Heading 1 → <h1>, lists,
 // tables with their header rows), which the HTML writer turns into lines.
 
-/** A document's Title style is its heading too (mammoth maps only Heading 1–6). */
-const TITLE_STYLE = ["p[style-name='Title'] => h1:fresh"];
-/** The link back from a footnote or endnote to where it is referred to: an arrow, "↑", no text. */
-const NOTE_BACK_LINK = / ?<a href="#(?:footnote|endnote)-ref-[\w-]+">↑<\/a>/g;
+/**
+ * A document's Title style is its heading too (mammoth maps only Heading 1–6). A code style's
+ * paragraphs, running on, are one preformatted block, their spaces and tabs kept (mammoth matches
+ * style names in any case).
+ */
+const STYLE_MAP = [
+  "p[style-name='Title'] => h1:fresh",
+  ...['Code', 'Code Block', 'Source Code', 'HTML Preformatted', 'Macro Text'].map((style) => `p[style-name='${style}'] => pre:separator('\\n')`),
+];
 /** Images carry no text: mammoth would otherwise inline each one in the HTML as base64. */
 const SKIP_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
 
@@ -18,11 +23,11 @@ export async function extractDocx(bytes: Uint8Array): Promise<{ title: string | 
   try {
     ({ value: html } = await mammoth.convertToHtml(
       { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
-      { styleMap: TITLE_STYLE, convertImage: SKIP_IMAGES },
+      { styleMap: STYLE_MAP, convertImage: SKIP_IMAGES },
     ));
   } catch {
     throw new ExtractionError(damaged('docx'));
   }
-  const text = htmlFragmentText(html.replace(NOTE_BACK_LINK, ''));
+  const text = docxHtmlText(html);
   return { title: firstHeading(text), text };
 }

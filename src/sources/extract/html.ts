@@ -7,7 +7,7 @@ import { ITEM_MARKER, oneLine, structuredText, type DomNode } from './structured
 // its judgement, or that it finds no article in, is read whole, less those parts.
 
 type Page = { title: string | undefined; text: string };
-type ParsedDocument = ReturnType<typeof parseHTML>['document'];
+export type ParsedDocument = ReturnType<typeof parseHTML>['document'];
 
 const CHROME = 'script, style, noscript, template, nav, header, footer, aside, form, [role="navigation"], [aria-hidden="true"]';
 /** The parts around a page's content whose text Readability may take for the article. */
@@ -37,9 +37,14 @@ export function extractHtml(html: string, url?: string): Page {
   return { title, text };
 }
 
-/** An HTML fragment (a converted DOCX or Markdown file: all of it content) as structured text. */
-export function htmlFragmentText(html: string): string {
-  return structuredText(parsePage(html).document.body as unknown as DomNode);
+/**
+ * An HTML fragment (a converted DOCX or Markdown file: all of it content) as structured text,
+ * `prepare` given its document to change first.
+ */
+export function htmlFragmentText(html: string, prepare?: (document: ParsedDocument) => void): string {
+  const { document } = parsePage(html);
+  prepare?.(document);
+  return structuredText(document.body as unknown as DomNode);
 }
 
 /** A page's document, less what a browser does not show. linkedom puts a fragment's elements beside an empty body: a fragment is wrapped in a page. */

@@ -16,14 +16,24 @@ const PAINTS = new Set<number>([OPS.stroke, OPS.fill, OPS.eoFill, OPS.fillStroke
 /** A bullet set as a character: a bullet, a circle, a square, a triangle, a hyphen bullet, a symbol font's private-use bullet. */
 const BULLET_CHARACTER = /^[•◦▪▫■□●○‣⁃\uF0A7\uF0B7]\s*/u;
 
-/** The page's lines, each a bullet stands beside starting "- ". Only a page with lines indented from its text's left edge, where a list's items stand, has its drawing read. */
+/** A list item marked by its own text: a hyphen, a number, a letter ("- ", "1.", "a)"). */
+const OWN_MARKER = /^(?:[-–*+]|\d{1,3}[.)]|\(?[a-zA-Z][.)])\s/;
+
+/**
+ * The page's lines, each a bullet stands beside starting "- ". Reading a page's drawing takes
+ * about as long as reading its text again, so only a page with a line a drawn bullet may mark
+ * has it read: a line indented from the text's left edge, where a list's items stand, that is no
+ * table row and has no marker of its own. A word processor's lists (their bullet a character,
+ * their numbers text) need no drawing.
+ */
 export async function withBullets<L extends Line>(page: PDFPageProxy, lines: L[]): Promise<L[]> {
   const textLeft = Math.min(...lines.map((line) => line.left));
-  const indented = lines.some((line) => line.left > textLeft + line.size);
-  const bullets = indented ? smallShapes(await page.getOperatorList()) : [];
+  const unmarked = (line: Line) => !line.tableRow && !BULLET_CHARACTER.test(line.text) && !OWN_MARKER.test(line.text);
+  const bulletable = lines.some((line) => unmarked(line) && line.left > textLeft + line.size);
+  const bullets = bulletable ? smallShapes(await page.getOperatorList()) : [];
   return lines.map((line) => {
     if (BULLET_CHARACTER.test(line.text)) return { ...line, text: line.text.replace(BULLET_CHARACTER, '- ') };
-    return !line.tableRow && bullets.some((bullet) => besideLine(bullet, line)) ? { ...line, text: `- ${line.text}` } : line;
+    return unmarked(line) && bullets.some((bullet) => besideLine(bullet, line)) ? { ...line, text: `- ${line.text}` } : line;
   });
 }
 

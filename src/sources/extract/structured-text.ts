@@ -26,13 +26,23 @@ const BLOCKS = new Set([
   'ADDRESS', 'FORM', 'FIELDSET', 'DETAILS', 'SUMMARY', 'CAPTION', 'BODY', 'HTML', 'CENTER', 'LI', 'DD', 'DT',
 ]);
 
+/** A block of structured text; `code` when it is a fenced code block, whose lines keep their indentation. */
+type Block = { text: string; code?: true };
+
 /** The structured text of a node's content. */
 export function structuredText(root: DomNode): string {
-  const blocks: string[] = [];
+  return structuredBlocks(root)
+    .map((block) => block.text)
+    .join('\n\n');
+}
+
+/** A node's content as blocks of structured text, none empty. */
+function structuredBlocks(root: DomNode): Block[] {
+  const blocks: Block[] = [];
+  const push = (...texts: string[]) => blocks.push(...texts.filter(Boolean).map((text) => ({ text })));
   let inline = '';
   const flush = () => {
-    const paragraph = tidyLines(inline);
-    if (paragraph) blocks.push(paragraph);
+    push(tidyLines(inline));
     inline = '';
   };
   const walk = (node: DomNode) => {
@@ -47,20 +57,20 @@ export function structuredText(root: DomNode): string {
     if (level) {
       flush();
       const heading = oneLine(structuredText(node));
-      if (heading) blocks.push(`${'#'.repeat(Number(level))} ${heading}`);
+      if (heading) push(`${'#'.repeat(Number(level))} ${heading}`);
     } else if (name === 'UL' || name === 'OL') {
       flush();
-      blocks.push(listLines(node, 0).join('\n'));
+      push(listLines(node, 0).join('\n'));
     } else if (name === 'DL') {
       flush();
-      blocks.push(descriptionLines(node).join('\n'));
+      push(descriptionLines(node).join('\n'));
     } else if (name === 'TABLE') {
       flush();
-      blocks.push(...tableBlocks(node));
+      push(...tableBlocks(node));
     } else if (name === 'PRE') {
       flush();
       const code = (node.textContent ?? '').replace(/\s+$/, '');
-      if (code.trim()) blocks.push(fenced(code));
+      if (code.trim()) blocks.push({ text: fenced(code), code: true });
     } else if (name === 'SUP') {
       const linked = elementChildren(node, 'A').some((link) => link.getAttribute?.('href')?.startsWith('#'));
       inline += superscriptText(inline, oneLine(structuredText(node)), linked);
@@ -78,7 +88,7 @@ export function structuredText(root: DomNode): string {
   };
   for (const child of Array.from(root.childNodes)) walk(child);
   flush();
-  return blocks.filter(Boolean).join('\n\n');
+  return blocks;
 }
 
 /** Code fenced by more backticks than any run of them in it, which would close a shorter fence. */
@@ -105,16 +115,24 @@ function elementChildren(node: DomNode, ...names: string[]): DomNode[] {
   return Array.from(node.childNodes).filter((child) => child.nodeType === ELEMENT_NODE && names.includes(child.nodeName));
 }
 
-/** A list's lines: `- item` or `1. item`, nested lists indented under their item. */
+/**
+ * A list's lines: `- item` or `1. item`, nested lists indented under their item. An item's code
+ * block follows its line, and its text after the code a line of its own under the item; the code
+ * stands at the line's start, as its own indentation is all it keeps.
+ */
 function listLines(list: DomNode, depth: number): string[] {
   const ordered = list.nodeName === 'OL';
   let number = Number(list.getAttribute?.('start') ?? 1) || 1;
   const lines: string[] = [];
   for (const item of elementChildren(list, 'LI')) {
     const own = { nodeType: ELEMENT_NODE, nodeName: 'LI', textContent: null, childNodes: Array.from(item.childNodes).filter((child) => !isList(child)) };
+    const blocks = structuredBlocks(own);
+    const firstCode = blocks.findIndex((block) => block.code);
+    const lead = firstCode < 0 ? blocks : blocks.slice(0, firstCode);
     const marker = ordered ? `${number}.` : '-';
     number += 1;
-    lines.push(`${'  '.repeat(depth)}${marker} ${oneLine(structuredText(own))}`.trimEnd());
+    lines.push(`${'  '.repeat(depth)}${marker} ${oneLine(lead.map((block) => block.text).join(' '))}`.trimEnd());
+    for (const block of firstCode < 0 ? [] : blocks.slice(firstCode)) lines.push(block.code ? block.text : `${'  '.repeat(depth + 1)}${oneLine(block.text)}`);
     for (const nested of Array.from(item.childNodes).filter(isList)) lines.push(...listLines(nested, depth + 1));
   }
   return lines;

@@ -2,6 +2,7 @@ import {
   AlignmentType,
   Document,
   HeadingLevel,
+  type IPropertiesOptions,
   LevelFormat,
   Packer,
   Paragraph,
@@ -54,6 +55,8 @@ export const MEETING_ROOMS: Outline = {
 type PdfOptions = {
   userPassword?: string;
   textless?: boolean;
+  /** Lists set as word processors set them: indented from the text, each item's bullet a character ("•") or its number. */
+  indentedLists?: boolean;
   /** Lines at the top and at the bottom of every page, of its number (from 1) and the page count. */
   running?: { header?: RunningLines; footer?: RunningLines };
 };
@@ -77,8 +80,9 @@ export function pdfOf(outline: Outline, options: PdfOptions = {}): Promise<Uint8
       pdf.font('Helvetica-Bold').fontSize(16).text(section.heading).moveDown(0.3);
       pdf.font('Helvetica').fontSize(11);
       for (const paragraph of section.paragraphs) pdf.text(paragraph).moveDown();
-      for (const bullet of section.bullets) pdf.text(`- ${bullet}`);
-      for (const [index, step] of section.steps.entries()) pdf.text(`${index + 1}. ${step}`);
+      const indent = options.indentedLists ? 18 : 0;
+      for (const bullet of section.bullets) pdf.text(`${options.indentedLists ? '•' : '-'} ${bullet}`, { indent });
+      for (const [index, step] of section.steps.entries()) pdf.text(`${index + 1}. ${step}`, { indent });
       if (section.table) pdfTable(pdf, section.table);
       pdf.moveDown();
     }
@@ -243,13 +247,16 @@ export async function docxOf(outline: Outline): Promise<Uint8Array> {
   return docxOfBody(children);
 }
 
-/** A DOCX of these paragraphs and tables, and footnotes by number; its numbered lists are "steps", "1." and "a)" under it. */
-export async function docxOfBody(children: (Paragraph | Table)[], footnotes: Record<number, { children: Paragraph[] }> = {}): Promise<Uint8Array> {
+/**
+ * A DOCX of these paragraphs and tables, given them footnotes and endnotes by number and styles;
+ * its numbered lists are "steps", "1." and "a)" under it.
+ */
+export async function docxOfBody(children: (Paragraph | Table)[], extra: Pick<IPropertiesOptions, 'footnotes' | 'endnotes' | 'styles'> = {}): Promise<Uint8Array> {
   const levels = [
     { level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START },
     { level: 1, format: LevelFormat.LOWER_LETTER, text: '%2)', alignment: AlignmentType.START },
   ];
-  const document = new Document({ numbering: { config: [{ reference: 'steps', levels }] }, footnotes, sections: [{ children }] });
+  const document = new Document({ numbering: { config: [{ reference: 'steps', levels }] }, ...extra, sections: [{ children }] });
   return new Uint8Array(await Packer.toBuffer(document));
 }
 

@@ -1,4 +1,4 @@
-import { FootnoteReferenceRun, HeadingLevel, Paragraph, Table, TableCell, TableRow, TextRun, VerticalMergeType } from 'docx';
+import { EndnoteReferenceRun, FootnoteReferenceRun, HeadingLevel, Paragraph, Tab, Table, TableCell, TableRow, TextRun, VerticalMergeType } from 'docx';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -292,11 +292,36 @@ describe('extractFile', () => {
     expect((await extractFile(utf8(html))).text).toBe('Store: Oslo; Day: Weekdays; Hours: 9-17\nStore: Oslo; Day: Saturday; Hours: 10-14');
   });
 
-  it('reads a DOCX’s footnotes as a numbered list at its end, without their links back', async () => {
-    // Each footnote ended in the arrow linking back to its reference: "1. Prices include VAT. ↑".
-    const paragraph = new Paragraph({ children: [new TextRun('A lamp costs 40 EUR'), new FootnoteReferenceRun(1), new TextRun('.')] });
-    const docx = await docxOfBody([paragraph], { 1: { children: [new Paragraph('Prices include VAT.')] } });
-    expect((await extractFile(docx)).text).toBe('A lamp costs 40 EUR[1].\n\n1. Prices include VAT.');
+  it('reads a DOCX’s footnotes and endnotes into its text, each after the paragraph, list or table first citing it, without its link back', async () => {
+    // The notes were a numbered list at the document's end, each reference a marker: "A lamp costs 40 EUR[1]." … "1. Prices include VAT."
+    const cited = (text: string, note: FootnoteReferenceRun | EndnoteReferenceRun, after = '') => new Paragraph({ children: [new TextRun(text), note, new TextRun(after)] });
+    const cell = (paragraph: Paragraph) => new TableCell({ children: [paragraph] });
+    const docx = await docxOfBody(
+      [
+        cited('A lamp costs 40 EUR', new FootnoteReferenceRun(1), '. It ships in a box.'),
+        new Paragraph({ children: [new TextRun({ text: 'Lamps', bold: true })] }),
+        new Paragraph({ text: 'Brass', bullet: { level: 0 } }),
+        new Paragraph({ children: [new TextRun('Steel'), new FootnoteReferenceRun(2)], bullet: { level: 0 } }),
+        new Table({ rows: [new TableRow({ children: [cell(new Paragraph('Lamp')), cell(new Paragraph('Delivery'))] }), new TableRow({ children: [cell(new Paragraph('Desk')), cell(cited('2 days', new EndnoteReferenceRun(1)))] })] }),
+        new Paragraph('Thank you.'),
+      ],
+      {
+        footnotes: { 1: { children: [new Paragraph('Prices include VAT.'), new Paragraph('Shipping is extra.')] }, 2: { children: [new Paragraph('Made to order.')] } },
+        endnotes: { 1: { children: [new Paragraph('Within Europe.')] } },
+      },
+    );
+    expect((await extractFile(docx)).text).toBe(
+      [
+        'A lamp costs 40 EUR. It ships in a box.',
+        'Note: Prices include VAT. Shipping is extra.',
+        'Lamps',
+        '- Brass\n- Steel',
+        'Note: Made to order.',
+        'Lamp: Desk; Delivery: 2 days',
+        'Note: Within Europe.',
+        'Thank you.',
+      ].join('\n\n'),
+    );
   });
 
   it('writes a footnote’s superscript marker apart from its word and an exponent in superscript characters, in HTML and DOCX', async () => {
@@ -306,6 +331,16 @@ describe('extractFile', () => {
     expect((await extractFile(utf8(html))).text).toBe(`${expected}\n\n[3] Including VAT.`);
     // Word's superscript runs (w:vertAlign superscript), as a marker typed by hand and an exponent are set.
     const runs = ['The price', '^3', ' is 40 EUR for 12 m', '^2', ', 10', '^6', ' lux and x', '^2', ', on the 1', '^st', ' floor since 2019', '^4', ', as ever', '^1', '.'];
+    const paragraph = new Paragraph({ children: runs.map((run) => new TextRun({ text: run.replace('^', ''), superScript: run.startsWith('^') })) });
+    expect((await extractFile(await docxOfBody([paragraph]))).text).toBe(expected);
+  });
+
+  it('writes a trademark’s superscript TM, SM or R as its sign, in HTML and DOCX', async () => {
+    // Set as plain text it glued to the name: "AcmeTM", "LumenSM", "ZetaR".
+    const expected = 'Acme™ lamps, Lumen℠ service and Zeta® bulbs, 2 m², note[a].';
+    const html = '<p>Acme<sup>TM</sup> lamps, Lumen<sup>SM</sup> service and Zeta<sup>R</sup> bulbs, 2 m<sup>2</sup>, note<sup>a</sup>.</p>';
+    expect((await extractFile(utf8(html))).text).toBe(expected);
+    const runs = ['Acme', '^TM', ' lamps, Lumen', '^SM', ' service and Zeta', '^R', ' bulbs, 2 m', '^2', ', note', '^a', '.'];
     const paragraph = new Paragraph({ children: runs.map((run) => new TextRun({ text: run.replace('^', ''), superScript: run.startsWith('^') })) });
     expect((await extractFile(await docxOfBody([paragraph]))).text).toBe(expected);
   });
@@ -431,6 +466,33 @@ describe('extractFile', () => {
     const { text } = await extractFile(utf8(markdown));
     expect(text).toBe('## Upgrading\n\nBack up first.\n\n````\n# stop the hub\nsystemctl stop hub\n\n# fetch it\nnpm i ```x```\n````\n\nThen start.');
     expect(readSections(text).map((section) => section.key)).toEqual(['Upgrading']);
+  });
+
+  it('keeps code’s indentation, in a list item too: a Markdown fence, HTML’s <pre>, a DOCX’s code styles; no other line keeps its', async () => {
+    // A list item's code was run into its line ("1. Install it: ``` npm i switchboard --global ```"), a DOCX's code was paragraphs of prose.
+    const code = ['def hours(day):', '    if day == "Sunday":', '\treturn None', '    return "9-17"'];
+    const fence = ['```', ...code, '```'];
+    const markdown = ['   Open every day.', '', '```py', ...code, '```', '', '1. Install it:', '', '   ```sh', '   npm i switchboard', '     --global', '   ```', '2. Start it.'].join('\n');
+    const html = `<p>   Open every day.</p><pre>${code.join('\n')}</pre><ol><li>Install it:<pre><code>npm i switchboard\n  --global</code></pre></li><li>Start it.</li></ol>`;
+    const expected = ['Open every day.', fence.join('\n'), ['1. Install it:', '```', 'npm i switchboard', '  --global', '```', '2. Start it.'].join('\n')].join('\n\n');
+    expect((await extractFile(utf8(markdown))).text).toBe(expected);
+    expect((await extractFile(utf8(html))).text).toBe(expected);
+    // Text after an item's code stays after it, a line of the item's.
+    const item = '<ul><li><p>Run it:</p><pre>  make\n\tmake install</pre><p>Then   wait.</p></li><li>Done.</li></ul>';
+    expect((await extractFile(utf8(item))).text).toBe('- Run it:\n```\n  make\n\tmake install\n```\n  Then wait.\n- Done.');
+    const codeStyles = ['Code', 'Source Code', 'HTML Preformatted'].map((name) => ({ id: name.replace(/ /g, ''), name, run: { font: 'Courier New' } }));
+    const codeLine = (style: string, line: string) => new Paragraph({ style, children: [new TextRun({ children: line.startsWith('\t') ? [new Tab(), line.slice(1)] : [line] })] });
+    const docx = await docxOfBody(
+      [
+        new Paragraph('   Open every day.'),
+        ...code.map((line) => codeLine('Code', line)),
+        new Paragraph({ text: 'Install it:', numbering: { reference: 'steps', level: 0 } }),
+        codeLine('SourceCode', 'npm i switchboard'),
+        codeLine('HTMLPreformatted', '  --global'),
+      ],
+      { styles: { paragraphStyles: codeStyles } },
+    );
+    expect((await extractFile(docx)).text).toBe(['Open every day.', fence.join('\n'), '1. Install it:', '```\nnpm i switchboard\n  --global\n```'].join('\n\n'));
   });
 
   it('drops Markdown front matter, its title naming the file', async () => {
