@@ -214,15 +214,29 @@ function commonestSenses(word: string): Senses[] {
   return entries.some((entry) => entry.seen > 0) ? entries.filter((entry) => entry.seen > 0) : entries;
 }
 
-/** The other words of the commonest senses of a word ("repair" → mend, fix, …), lower-cased. */
+/**
+ * The other words of the commonest senses of a word ("repair" → mend, fix, …), lower-cased, and
+ * the paraphrases WordNet misses (PARAPHRASES).
+ */
 export const synonyms = memoised((word) => {
-  const found = new Set<string>();
+  const found = new Set<string>(paraphrasesOf(word));
   for (const { pos, offsets } of commonestSenses(word)) {
     for (const offset of offsets) for (const member of synset(pos, offset).words) found.add(member);
   }
   found.delete(word.toLowerCase());
   return [...found];
 });
+
+/**
+ * Words customers use for what a business's material calls otherwise, which WordNet's commonest
+ * senses miss: British usage its American corpus ranks below another sense ("hire" a bike is to
+ * rent it, not to employ it). Keyed by stems, so that every form of the word finds them ("hired").
+ * Read only for questions: training never looks them up.
+ */
+const PARAPHRASES = new Map<string, string[]>([['hire', ['rent', 'rental']]]);
+
+/** The paraphrases of a word or expression, by its words' stems. */
+const paraphrasesOf = (word: string): string[] => PARAPHRASES.get(word.toLowerCase().split(/[\s_]+/).map(stem).join(' ')) ?? [];
 
 /**
  * The words WordNet derives from the commonest senses of a word or the word from, one word each

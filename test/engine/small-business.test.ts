@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { loadWordVectors } from '../../src/engine/workers/training-jobs.js';
-import { engineAnswerer } from './eval/score.js';
+import { engineAnswerer, sourcesAnswerer } from './eval/score.js';
 
 // Two small businesses' materials as a new user pasted them into a fresh hub: a bakery's five
 // sentences, and a bike repair shop's page of headings and paragraphs. Their visitors' commonest
@@ -32,6 +32,13 @@ const BIKE_REPAIR_ADDRESS = 'Nordlys Bike Repair is at Storgata 41, 0182 Oslo, n
 
 const engine = engineAnswerer();
 const ask = (material: string, question: string) => engine(material, { question });
+
+/** The bike repair shop's page with the owner's Q&A pair beside it, as a fresh hub trains them. */
+const withPair = () =>
+  sourcesAnswerer([
+    { text: BIKE_REPAIR, source: { id: 'src_page', title: 'Nordlys Bike Repair', type: 'text' } },
+    { text: 'Do you rent bikes?\nYes, city bikes for 300 NOK a day.', source: { id: 'src_rent', title: 'Do you rent bikes?', type: 'qa' } },
+  ]);
 
 beforeAll(() => loadWordVectors());
 
@@ -95,5 +102,20 @@ describe("the business's name", () => {
   it('answers a question naming the business by its own word with what the material says of it by name', () => {
     expect(ask(BIKE_REPAIR, 'Where is Nordlys?')).toBe(BIKE_REPAIR_ADDRESS);
     expect(ask(BIKE_REPAIR, 'Tell me about Nordlys Bike Repair')).toBe(BIKE_REPAIR_ADDRESS);
+  });
+});
+
+describe('words of British usage', () => {
+  it.each(['Can I hire a bike?', 'Do you do bike hire?', 'Can I hire a city bike for a day?'])(
+    "answers %s with the owner's answer on renting: hiring a thing is renting it",
+    (question) => {
+      // WordNet's commonest sense of "hire" is to employ someone, and its rental sense was never read.
+      expect(withPair()(question)).toBe('Yes, city bikes for 300 NOK a day.');
+      expect(ask(BIKE_REPAIR, question)).toBe('City bikes rent for 300 NOK a day, including a helmet and a lock.');
+    },
+  );
+
+  it('still declines hiring what the material does not rent', () => {
+    expect(ask(BIKE_REPAIR, 'Can I hire a van?')).toBe(NO_ANSWER);
   });
 });

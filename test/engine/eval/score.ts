@@ -4,6 +4,7 @@ import { chunkText } from '../../../src/engine/chunking.js';
 import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type SearchOptions } from '../../../src/engine/lexical-index.js';
 import { composeAnswer, NO_ANSWER } from '../../../src/engine/offline/compose.js';
 import type { ChatTurn } from '../../../src/engine/responder.js';
+import type { SourceRef } from '../../../src/store/port.js';
 import { stem, words } from '../../../src/engine/text.js';
 import { DEV_2_QUESTIONS } from '../dev2/questions.js';
 import { HELD_OUT_QUESTIONS } from '../heldout/questions.js';
@@ -90,28 +91,40 @@ export function evaluate(answer: Answerer, set = DEVELOPMENT): Report {
  */
 export function engineAnswerer(options: SearchOptions = {}): Answerer {
   const searchers = new Map<string, LexicalSearcher>();
-  const settings = defaultSettings(CHATBOT);
-  return (document, { question, after }) => {
+  return (document, question) => {
     let search = searchers.get(document);
     if (!search) {
       const chunks = chunkText(document).map((text, seq) => ({ seq, text }));
       search = lexicalSearcher(buildLexicalIndex(chunks), options);
       searchers.set(document, search);
     }
-    const messages: ChatTurn[] = after
-      ? [{ role: 'user', content: after }, { role: 'assistant', content: '…' }, { role: 'user', content: question }]
-      : [{ role: 'user', content: question }];
-    return composeAnswer({
-      chatbotName: CHATBOT,
-      settings,
-      messages,
-      passages: search({ question, context: after }, 4),
-      contact: undefined,
-      model: settings.model,
-      temperature: 0,
-      signal: new AbortController().signal,
-    });
+    return answerFrom(search, question);
   };
+}
+
+/** The engine's reply, as POST /chat gives it, on material of several sources (a text and the owner's Q&A pairs), each trained with its source. */
+export function sourcesAnswerer(sources: { text: string; source: SourceRef }[]): (question: string, after?: string) => string {
+  const chunks = sources.flatMap(({ text, source }) => chunkText(text).map((chunk) => ({ text: chunk, source })));
+  const search = lexicalSearcher(buildLexicalIndex(chunks.map((chunk, seq) => ({ ...chunk, seq }))));
+  return (question, after) => answerFrom(search, { question, ...(after ? { after } : {}) });
+}
+
+/** Search with the earlier question as context, then compose. */
+function answerFrom(search: LexicalSearcher, { question, after }: Pick<EvalQuestion, 'question' | 'after'>): string {
+  const settings = defaultSettings(CHATBOT);
+  const messages: ChatTurn[] = after
+    ? [{ role: 'user', content: after }, { role: 'assistant', content: '…' }, { role: 'user', content: question }]
+    : [{ role: 'user', content: question }];
+  return composeAnswer({
+    chatbotName: CHATBOT,
+    settings,
+    messages,
+    passages: search({ question, context: after }, 4),
+    contact: undefined,
+    model: settings.model,
+    temperature: 0,
+    signal: new AbortController().signal,
+  });
 }
 
 /**
