@@ -1104,13 +1104,15 @@ function expansion(form: string): Expansion {
     // A possessive ("kid's") is read as its word.
     const word = form.replace(/['’]s$/, '');
     const known = lemmas(word);
+    const others = synonyms(word);
     found = {
       own: terms(form),
       lemmas: single(known),
       // A form derived from the word ("month" → "monthly") stands for it as a synonym does. A
       // letter alone has none: WordNet's are its other readings ("x" → ten, "c" → vitamin), guesses.
-      synonyms: word.length > 1 ? single([...synonyms(word), ...derivedForms(word)]) : [],
-      known: known.length > 0,
+      synonyms: word.length > 1 ? single([...others, ...derivedForms(word)]) : [],
+      // An expression WordNet lacks is known by its paraphrases ("flat tyre").
+      known: known.length > 0 || others.length > 0,
       rareName: !isCommon(word) && (known.length === 0 || mayNameAThing(word)),
     };
     expansions.set(form, found);

@@ -230,10 +230,15 @@ export const synonyms = memoised((word) => {
 /**
  * Words customers use for what a business's material calls otherwise, which WordNet's commonest
  * senses miss: British usage its American corpus ranks below another sense ("hire" a bike is to
- * rent it, not to employ it). Keyed by stems, so that every form of the word finds them ("hired").
- * Read only for questions: training never looks them up.
+ * rent it, not to employ it), and everyday names of a trouble the trade calls by its cause (a
+ * "flat tyre" is a puncture). Keyed by stems, so that every form finds them ("hired", "flat
+ * tyres"). Read only for questions: training never looks them up.
  */
-const PARAPHRASES = new Map<string, string[]>([['hire', ['rent', 'rental']]]);
+const PARAPHRASES = new Map<string, string[]>([
+  ['hire', ['rent', 'rental']],
+  ['flat tyre', ['puncture']],
+  ['flat tire', ['puncture']],
+]);
 
 /** The paraphrases of a word or expression, by its words' stems. */
 const paraphrasesOf = (word: string): string[] => PARAPHRASES.get(word.toLowerCase().split(/[\s_]+/).map(stem).join(' ')) ?? [];

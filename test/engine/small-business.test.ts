@@ -119,3 +119,10 @@ describe('words of British usage', () => {
     expect(ask(BIKE_REPAIR, 'Can I hire a van?')).toBe(NO_ANSWER);
   });
 });
+
+describe('everyday names of what the material calls otherwise', () => {
+  it.each(['Can you fix a flat tyre?', 'I have a flat tire', 'Do you repair flat tyres?'])('answers %s with the puncture sentence: a flat tyre is a puncture', (question) => {
+    expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
+    expect(withPair()(question)).toBe('Puncture repairs cost 250 NOK while you wait.');
+  });
+});
