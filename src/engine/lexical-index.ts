@@ -1,7 +1,7 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
-import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
+import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
 import { PLACE_TERM } from './place-stated.js';
 import { ASKS_PRICE, asksPriceByForm, CHARGE_WORDS, PAYING_WORDS, PRICE_WORDS } from './price-asked.js';
 import { withoutLeadIn } from './question.js';
@@ -344,11 +344,12 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       }
       if (asksPrice && PRICE_STEMS.has(stem(word))) for (const price of PRICE_STEMS) standsFor(ids, idOf(price), SYNONYM_FACTOR);
       if (expand && TAKES_AS_ACCEPTS.test(tokens.slice(Math.max(0, i - 2), i + 1).join(' '))) standsFor(ids, idOf(stem('accept')), SYNONYM_FACTOR);
-      // Only words the material lacks are read as their kinds ("parrots" as birds), as by vectors.
+      // Only words the material lacks are read as their kinds ("parrots" as birds) or brands, as by vectors.
       const missing = ids.size === 0;
       for (const [kind, level] of expand && !phrase && missing ? broaderNouns(word) : []) {
         standsFor(ids, idOf(stem(kind)), BROADER_FACTOR * BROADER_DECAY ** (level - 1));
       }
+      for (const brand of expand && !phrase && missing ? brandsOf(word) : []) standsFor(ids, idOf(stem(brand)), SYNONYM_FACTOR);
       // The terms vectors add come after the kinds' in the map: those are the guesses.
       const known = ids.size;
       const vectorsSay = expand && vectors && !phrase && missing && !isVagueVerb(word) ? neighbours(word) : undefined;

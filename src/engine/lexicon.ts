@@ -240,6 +240,16 @@ const PARAPHRASES = new Map<string, string[]>([
   ['flat tire', ['puncture']],
 ]);
 
+/**
+ * Brands by which a business's material names a kind of thing WordNet knows only by its kind:
+ * "We accept Visa and Mastercard" names the cards "Do you take cards?" asks of. Read only for
+ * questions, as the kinds a word is of are (broaderNouns).
+ */
+const BRANDS = new Map<string, string[]>([['card', ['visa', 'mastercard', 'maestro', 'amex']]]);
+
+/** The brands naming a kind of thing, by the word's stem ("cards" → visa, mastercard, …); none for most words. */
+export const brandsOf = (word: string): string[] => BRANDS.get(stem(word)) ?? [];
+
 /** The paraphrases of a word or expression, by its words' stems. */
 const paraphrasesOf = (word: string): string[] => PARAPHRASES.get(word.toLowerCase().split(/[\s_]+/).map(stem).join(' ')) ?? [];
 

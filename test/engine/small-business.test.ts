@@ -85,6 +85,13 @@ describe('paying', () => {
     expect(ask(BIKE_REPAIR, question)).toContain('We accept Visa, Mastercard and Vipps.');
   });
 
+  it.each(['Do you take cards?', 'Do you accept cards?', 'Do you take credit cards?'])(
+    'answers %s with the cards the material names by their brands',
+    (question) => {
+      expect(ask(BIKE_REPAIR, question)).toContain('We accept Visa, Mastercard and Vipps.');
+    },
+  );
+
   it('still answers a price asked by paying with the price', () => {
     expect(ask(BAKERY, 'How much do I pay for sourdough?')).toBe('Sourdough costs 65 NOK.');
   });
