@@ -133,3 +133,18 @@ describe('everyday names of what the material calls otherwise', () => {
     expect(withPair()(question)).toBe('Puncture repairs cost 250 NOK while you wait.');
   });
 });
+
+describe('dealing in a thing one way or another', () => {
+  it.each(['Do you sell bikes?', 'Do you sell e-bikes?'])(
+    'declines %s where the material says only how the shop services and rents bikes: selling is neither',
+    (question) => {
+      expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER);
+      expect(withPair()(question)).toBe(NO_ANSWER);
+    },
+  );
+
+  it('still answers the ways the material does deal in them', () => {
+    expect(withPair()('Do you rent bikes?')).toBe('Yes, city bikes for 300 NOK a day.');
+    expect(ask(BIKE_REPAIR, 'Do you service e-bikes?')).toBe('We service e-bikes from Bosch and Shimano.');
+  });
+});
