@@ -128,6 +128,26 @@ export function lightVerbOfThing(tokens: string[]): LightVerb | undefined {
   return place ? { verb: place.verb, object: [place.thing], whenLacked: false } : whichOffered(plain);
 }
 
+/** Verbs by which a business only has a thing for its customers: no one way of dealing in it. */
+const HAVING = new Set(['have', 'offer', 'provide', 'give', 'take', 'accept']);
+/**
+ * "Do you sell…", "do they sell…": a business asked whether it sells a thing, which is one way of
+ * dealing in it among others (servicing, renting, repairing it), and none of those.
+ */
+const SELLING = /^(?:do|does) (?:you|u|they) sell /;
+
+/**
+ * The verb and the thing of a question asking whether the business sells a thing ("Do you sell
+ * bikes?": sell, bikes), as indexes among its words; undefined for another form.
+ */
+export function sellingAsked(tokens: string[]): { verb: number; thing: number } | undefined {
+  const thing = SELLING.test(tokens.join(' ')) ? lastOfThing(tokens, 3) : undefined;
+  return thing === undefined ? undefined : { verb: 2, thing };
+}
+
+/** Whether a verb (in its dictionary form) says only that a thing is had, or says little of its own ("have", "offer", "take"). */
+export const saysOnlyHad = (word: string): boolean => HAVING.has(word) || LIGHT_VERBS.has(word);
+
 /**
  * The verb of putting and the thing of a question asking where to put it ("Where can I leave the
  * car?": leave, car), as indexes among its words; undefined for another form.

@@ -1,7 +1,7 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
-import { broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
+import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
 import { PLACE_TERM } from './place-stated.js';
 import { ASKS_PRICE, asksPriceByForm, CHARGE_WORDS, PAYING_WORDS, PRICE_WORDS } from './price-asked.js';
 import { withoutLeadIn } from './question.js';
@@ -10,8 +10,8 @@ import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { addressesNamed, compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedAbility, askedThing, askedWithMeans, businessPlaceAsked, type PlaceAsked, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
-import { usedAsVerb } from './verb-use.js';
+import { askedAbility, askedThing, askedWithMeans, businessPlaceAsked, saysOnlyHad, sellingAsked, type PlaceAsked, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
+import { saidOfBusiness, usedAsVerb } from './verb-use.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
 // The lexical index of one material version: built once from the chunks, then queried. It is
@@ -344,11 +344,12 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       }
       if (asksPrice && PRICE_STEMS.has(stem(word))) for (const price of PRICE_STEMS) standsFor(ids, idOf(price), SYNONYM_FACTOR);
       if (expand && TAKES_AS_ACCEPTS.test(tokens.slice(Math.max(0, i - 2), i + 1).join(' '))) standsFor(ids, idOf(stem('accept')), SYNONYM_FACTOR);
-      // Only words the material lacks are read as their kinds ("parrots" as birds), as by vectors.
+      // Only words the material lacks are read as their kinds ("parrots" as birds) or brands, as by vectors.
       const missing = ids.size === 0;
       for (const [kind, level] of expand && !phrase && missing ? broaderNouns(word) : []) {
         standsFor(ids, idOf(stem(kind)), BROADER_FACTOR * BROADER_DECAY ** (level - 1));
       }
+      for (const brand of expand && !phrase && missing ? brandsOf(word) : []) standsFor(ids, idOf(stem(brand)), SYNONYM_FACTOR);
       // The terms vectors add come after the kinds' in the map: those are the guesses.
       const known = ids.size;
       const vectorsSay = expand && vectors && !phrase && missing && !isVagueVerb(word) ? neighbours(word) : undefined;
@@ -435,23 +436,35 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /**
-   * Whether a sentence or key of the material uses a word of one of the terms `ids` as a verb
-   * (verb-use.ts), looking at as many of each term's sentences as a search looks at.
+   * Whether a sentence or key of the material holding one of the terms `ids` passes `test`,
+   * looking at as many of each term's sentences as a search looks at.
    */
-  function saidAsVerb(ids: number[]): boolean {
-    const asVerb = (text: string) => {
-      const tokens = words(text);
-      return tokens.some((word, at) => ids.includes(idOf(stem(word))) && usedAsVerb(tokens, at));
-    };
+  function anyHolding(ids: number[], test: (tokens: string[]) => boolean): boolean {
+    const passes = (text: string) => test(words(text));
     for (const id of ids) {
       const start = index.postingStart[id] as number;
       const end = Math.min(index.postingStart[id + 1] as number, start + CANDIDATE_BUDGET);
-      for (let k = start; k < end; k += 1) if (asVerb(index.sentences.at(index.postings[k] as number) as string)) return true;
+      for (let k = start; k < end; k += 1) if (passes(index.sentences.at(index.postings[k] as number) as string)) return true;
       const keyStart = index.keyPostingStart[id] as number;
       const keyEnd = Math.min(index.keyPostingStart[id + 1] as number, keyStart + CANDIDATE_BUDGET);
-      for (let k = keyStart; k < keyEnd; k += 1) if (asVerb(index.keys.at(index.keyPostings[k] as number) as string)) return true;
+      for (let k = keyStart; k < keyEnd; k += 1) if (passes(index.keys.at(index.keyPostings[k] as number) as string)) return true;
     }
     return false;
+  }
+
+  /** Whether a sentence or key of the material uses a word of one of the terms `ids` as a verb (verb-use.ts). */
+  function saidAsVerb(ids: number[]): boolean {
+    return anyHolding(ids, (tokens) => tokens.some((word, at) => ids.includes(idOf(stem(word))) && usedAsVerb(tokens, at)));
+  }
+
+  /**
+   * Whether a sentence or key of the material holding one of the terms `ids` says the business
+   * deals in it by a verb of its own (verb-use.ts saidOfBusiness) that says more than having it
+   * ("We service e-bikes", an owner's "Do you rent bikes?").
+   */
+  function dealtInOtherwise(ids: number[]): boolean {
+    const dealing = (word: string) => !isStopword(word) && !saysOnlyHad(word) && !lemmas(word).some(saysOnlyHad);
+    return anyHolding(ids, (tokens) => tokens.some((word, at) => saidOfBusiness(tokens, at) && dealing(word)));
   }
 
   // The sources that are Q&A pairs, by their index in `sources`: read on the first follow-up.
@@ -573,6 +586,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       .filter((c) => c >= 0);
     markAskedThingMissing(asked, thing);
     markOfferingLacked(asked, tokens, saidAsVerb);
+    markSellingLacked(asked, tokens, dealtInOtherwise);
     lightenVerbOfThing(asked, tokens, saidAsVerb);
     const together = askedTogether(asked, tokens);
     const plain = tokens.join(' ');
@@ -824,6 +838,20 @@ function markOfferingLacked(asked: Concept[], tokens: string[], saidAsVerb: (ids
   const at = offeringAsked(tokens);
   const verb = at === undefined ? undefined : asked.find((c) => c.word === tokens[at]);
   if (verb && !saidAsVerb(ownTerms(verb))) verb.unknown = verb.word;
+}
+
+/**
+ * "Do you sell bikes?" of a material where nothing stands for selling (not even a guess of word
+ * vectors), yet which says how the business does deal in bikes ("We service e-bikes", the owner's
+ * "Do you rent bikes?"): servicing or renting a thing is not selling it, and "sell" counts as a
+ * word the material never names. A material that only has the thing ("Our collection has table
+ * lamps") still answers by it.
+ */
+function markSellingLacked(asked: Concept[], tokens: string[], dealtInOtherwise: (ids: number[]) => boolean): void {
+  const selling = sellingAsked(tokens);
+  const verb = selling && asked.find((c) => c.word === tokens[selling.verb]);
+  const thing = selling && asked.find((c) => c.word === tokens[selling.thing]);
+  if (verb && thing && verb.ids.size === 0 && dealtInOtherwise(ownTerms(thing))) verb.unknown = verb.word;
 }
 
 /** What a sentence answering a "Can I…?" question of a verb says, for that verb. */
@@ -1104,13 +1132,15 @@ function expansion(form: string): Expansion {
     // A possessive ("kid's") is read as its word.
     const word = form.replace(/['’]s$/, '');
     const known = lemmas(word);
+    const others = synonyms(word);
     found = {
       own: terms(form),
       lemmas: single(known),
       // A form derived from the word ("month" → "monthly") stands for it as a synonym does. A
       // letter alone has none: WordNet's are its other readings ("x" → ten, "c" → vitamin), guesses.
-      synonyms: word.length > 1 ? single([...synonyms(word), ...derivedForms(word)]) : [],
-      known: known.length > 0,
+      synonyms: word.length > 1 ? single([...others, ...derivedForms(word)]) : [],
+      // An expression WordNet lacks is known by its paraphrases ("flat tyre").
+      known: known.length > 0 || others.length > 0,
       rareName: !isCommon(word) && (known.length === 0 || mayNameAThing(word)),
     };
     expansions.set(form, found);

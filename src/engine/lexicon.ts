@@ -214,15 +214,44 @@ function commonestSenses(word: string): Senses[] {
   return entries.some((entry) => entry.seen > 0) ? entries.filter((entry) => entry.seen > 0) : entries;
 }
 
-/** The other words of the commonest senses of a word ("repair" → mend, fix, …), lower-cased. */
+/**
+ * The other words of the commonest senses of a word ("repair" → mend, fix, …), lower-cased, and
+ * the paraphrases WordNet misses (PARAPHRASES).
+ */
 export const synonyms = memoised((word) => {
-  const found = new Set<string>();
+  const found = new Set<string>(paraphrasesOf(word));
   for (const { pos, offsets } of commonestSenses(word)) {
     for (const offset of offsets) for (const member of synset(pos, offset).words) found.add(member);
   }
   found.delete(word.toLowerCase());
   return [...found];
 });
+
+/**
+ * Words customers use for what a business's material calls otherwise, which WordNet's commonest
+ * senses miss: British usage its American corpus ranks below another sense ("hire" a bike is to
+ * rent it, not to employ it), and everyday names of a trouble the trade calls by its cause (a
+ * "flat tyre" is a puncture). Keyed by stems, so that every form finds them ("hired", "flat
+ * tyres"). Read only for questions: training never looks them up.
+ */
+const PARAPHRASES = new Map<string, string[]>([
+  ['hire', ['rent', 'rental']],
+  ['flat tyre', ['puncture']],
+  ['flat tire', ['puncture']],
+]);
+
+/**
+ * Brands by which a business's material names a kind of thing WordNet knows only by its kind:
+ * "We accept Visa and Mastercard" names the cards "Do you take cards?" asks of. Read only for
+ * questions, as the kinds a word is of are (broaderNouns).
+ */
+const BRANDS = new Map<string, string[]>([['card', ['visa', 'mastercard', 'maestro', 'amex']]]);
+
+/** The brands naming a kind of thing, by the word's stem ("cards" → visa, mastercard, …); none for most words. */
+export const brandsOf = (word: string): string[] => BRANDS.get(stem(word)) ?? [];
+
+/** The paraphrases of a word or expression, by its words' stems. */
+const paraphrasesOf = (word: string): string[] => PARAPHRASES.get(word.toLowerCase().split(/[\s_]+/).map(stem).join(' ')) ?? [];
 
 /**
  * The words WordNet derives from the commonest senses of a word or the word from, one word each

@@ -30,3 +30,22 @@ export function usedAsVerb(tokens: string[], at: number): boolean {
   }
   return false;
 }
+
+/** Words that stand between "we" and its verb ("we also rent…", "we can repair…"). */
+const BETWEEN_WE_AND_VERB = new Set(['also', 'only', 'now', 'still', 'already', 'often', 'always', 'usually', 'can', 'will', 'do']);
+/** Words opening a question put to the business, its verb after "you" ("Do you rent bikes?"). */
+const ASKING_YOU = new Set(['do', 'does', 'can', 'could', 'will', 'would']);
+
+/**
+ * Whether the at-th of a sentence's words is a verb the business says of itself: after "we" ("We
+ * service e-bikes", "we also rent…", "we design and sell"), or after "you" in a question put to it
+ * (an owner's "Do you rent bikes?"). Not a customer's "You can return any lamp".
+ */
+export function saidOfBusiness(tokens: string[], at: number): boolean {
+  let i = at;
+  while (i > 1 && JOINING.has(tokens[i - 1] as string)) i -= 2;
+  const before = tokens[i - 1];
+  if (before === 'we') return true;
+  if (BETWEEN_WE_AND_VERB.has(before as string) && tokens[i - 2] === 'we') return true;
+  return before === 'you' && ASKING_YOU.has(tokens[i - 2] as string);
+}

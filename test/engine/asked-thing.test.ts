@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAbility, askedThing, askedWithMeans, lightVerbOfThing, offeringAsked, placeAsked } from '../../src/engine/asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, lightVerbOfThing, offeringAsked, placeAsked, sellingAsked } from '../../src/engine/asked-thing.js';
 import { words } from '../../src/engine/text.js';
 
 /** The words askedThing names, rather than their indexes. */
@@ -100,6 +100,21 @@ describe('offeringAsked', () => {
     expect(verbOf('what does the shop offer')).toBe('offer');
     expect(verbOf('What lamps do you sell?')).toBeUndefined();
     expect(verbOf('What do you sell online?')).toBeUndefined();
+  });
+});
+
+describe('sellingAsked', () => {
+  it('names the verb and the thing of a question asking whether the business sells it', () => {
+    const selling = (question: string) => {
+      const tokens = words(question);
+      const found = sellingAsked(tokens);
+      return found && [tokens[found.verb], tokens[found.thing]];
+    };
+    expect(selling('Do you sell bikes?')).toEqual(['sell', 'bikes']);
+    expect(selling('do they sell city bikes')).toEqual(['sell', 'bikes']);
+    expect(selling('Do you rent bikes?')).toBeUndefined();
+    expect(selling('Do you have bikes?')).toBeUndefined();
+    expect(selling('What bikes do you sell?')).toBeUndefined();
   });
 });
 

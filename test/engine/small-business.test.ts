@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { loadWordVectors } from '../../src/engine/workers/training-jobs.js';
-import { engineAnswerer } from './eval/score.js';
+import { engineAnswerer, sourcesAnswerer } from './eval/score.js';
 
 // Two small businesses' materials as a new user pasted them into a fresh hub: a bakery's five
 // sentences, and a bike repair shop's page of headings and paragraphs. Their visitors' commonest
@@ -32,6 +32,13 @@ const BIKE_REPAIR_ADDRESS = 'Nordlys Bike Repair is at Storgata 41, 0182 Oslo, n
 
 const engine = engineAnswerer();
 const ask = (material: string, question: string) => engine(material, { question });
+
+/** The bike repair shop's page with the owner's Q&A pair beside it, as a fresh hub trains them. */
+const withPair = () =>
+  sourcesAnswerer([
+    { text: BIKE_REPAIR, source: { id: 'src_page', title: 'Nordlys Bike Repair', type: 'text' } },
+    { text: 'Do you rent bikes?\nYes, city bikes for 300 NOK a day.', source: { id: 'src_rent', title: 'Do you rent bikes?', type: 'qa' } },
+  ]);
 
 beforeAll(() => loadWordVectors());
 
@@ -78,6 +85,13 @@ describe('paying', () => {
     expect(ask(BIKE_REPAIR, question)).toContain('We accept Visa, Mastercard and Vipps.');
   });
 
+  it.each(['Do you take cards?', 'Do you accept cards?', 'Do you take credit cards?'])(
+    'answers %s with the cards the material names by their brands',
+    (question) => {
+      expect(ask(BIKE_REPAIR, question)).toContain('We accept Visa, Mastercard and Vipps.');
+    },
+  );
+
   it('still answers a price asked by paying with the price', () => {
     expect(ask(BAKERY, 'How much do I pay for sourdough?')).toBe('Sourdough costs 65 NOK.');
   });
@@ -95,5 +109,42 @@ describe("the business's name", () => {
   it('answers a question naming the business by its own word with what the material says of it by name', () => {
     expect(ask(BIKE_REPAIR, 'Where is Nordlys?')).toBe(BIKE_REPAIR_ADDRESS);
     expect(ask(BIKE_REPAIR, 'Tell me about Nordlys Bike Repair')).toBe(BIKE_REPAIR_ADDRESS);
+  });
+});
+
+describe('words of British usage', () => {
+  it.each(['Can I hire a bike?', 'Do you do bike hire?', 'Can I hire a city bike for a day?'])(
+    "answers %s with the owner's answer on renting: hiring a thing is renting it",
+    (question) => {
+      // WordNet's commonest sense of "hire" is to employ someone, and its rental sense was never read.
+      expect(withPair()(question)).toBe('Yes, city bikes for 300 NOK a day.');
+      expect(ask(BIKE_REPAIR, question)).toBe('City bikes rent for 300 NOK a day, including a helmet and a lock.');
+    },
+  );
+
+  it('still declines hiring what the material does not rent', () => {
+    expect(ask(BIKE_REPAIR, 'Can I hire a van?')).toBe(NO_ANSWER);
+  });
+});
+
+describe('everyday names of what the material calls otherwise', () => {
+  it.each(['Can you fix a flat tyre?', 'I have a flat tire', 'Do you repair flat tyres?'])('answers %s with the puncture sentence: a flat tyre is a puncture', (question) => {
+    expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
+    expect(withPair()(question)).toBe('Puncture repairs cost 250 NOK while you wait.');
+  });
+});
+
+describe('dealing in a thing one way or another', () => {
+  it.each(['Do you sell bikes?', 'Do you sell e-bikes?'])(
+    'declines %s where the material says only how the shop services and rents bikes: selling is neither',
+    (question) => {
+      expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER);
+      expect(withPair()(question)).toBe(NO_ANSWER);
+    },
+  );
+
+  it('still answers the ways the material does deal in them', () => {
+    expect(withPair()('Do you rent bikes?')).toBe('Yes, city bikes for 300 NOK a day.');
+    expect(ask(BIKE_REPAIR, 'Do you service e-bikes?')).toBe('We service e-bikes from Bosch and Shimano.');
   });
 });

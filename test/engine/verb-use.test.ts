@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { words } from '../../src/engine/text.js';
-import { usedAsVerb } from '../../src/engine/verb-use.js';
+import { saidOfBusiness, usedAsVerb } from '../../src/engine/verb-use.js';
 
-/** Whether `word` is used as a verb in `sentence`, at its first occurrence. */
-const asVerb = (sentence: string, word: string) => {
+/** A reading of a sentence's word, asked of `word` at its first occurrence in `sentence`. */
+const atWord = (read: (tokens: string[], at: number) => boolean) => (sentence: string, word: string) => {
   const tokens = words(sentence);
-  return usedAsVerb(tokens, tokens.indexOf(word));
+  return read(tokens, tokens.indexOf(word));
 };
+const asVerb = atWord(usedAsVerb);
+const ofBusiness = atWord(saidOfBusiness);
 
 describe('usedAsVerb', () => {
   it.each([
@@ -26,5 +28,24 @@ describe('usedAsVerb', () => {
     ['Sales end on Sunday.', 'sales'],
   ])('reads %s as using "%s" as a noun', (sentence, word) => {
     expect(asVerb(sentence, word)).toBe(false);
+  });
+});
+
+describe('saidOfBusiness', () => {
+  it.each([
+    ['We service e-bikes from Bosch and Shimano.', 'service'],
+    ['We also rent city bikes.', 'rent'],
+    ['We design and sell lamps.', 'sell'],
+    ['Do you rent bikes?', 'rent'],
+  ])('reads %s as the business saying it does "%s"', (sentence, word) => {
+    expect(ofBusiness(sentence, word)).toBe(true);
+  });
+
+  it.each([
+    ['You can return any lamp within 30 days.', 'return'],
+    ['City bikes rent for 300 NOK a day.', 'rent'],
+    ['Can I hire a bike?', 'hire'],
+  ])('reads %s as not saying what the business does ("%s")', (sentence, word) => {
+    expect(ofBusiness(sentence, word)).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { chunkText } from '../../../src/engine/chunking.js';
 import { buildLexicalIndex, lexicalSearcher, type LexicalSearcher, type SearchOptions } from '../../../src/engine/lexical-index.js';
 import { composeAnswer, NO_ANSWER } from '../../../src/engine/offline/compose.js';
 import type { ChatTurn } from '../../../src/engine/responder.js';
+import type { SourceRef } from '../../../src/store/port.js';
 import { stem, words } from '../../../src/engine/text.js';
 import { DEV_2_QUESTIONS } from '../dev2/questions.js';
 import { HELD_OUT_QUESTIONS } from '../heldout/questions.js';
@@ -12,6 +13,7 @@ import { HELD_OUT_3_QUESTIONS } from '../heldout3/questions.js';
 import { HELD_OUT_4_QUESTIONS } from '../heldout4/questions.js';
 import { HELD_OUT_5_QUESTIONS } from '../heldout5/questions.js';
 import { HELD_OUT_6_QUESTIONS } from '../heldout6/questions.js';
+import { HELD_OUT_7_QUESTIONS } from '../heldout7/questions.js';
 import { HELD_OUT, QUESTIONS, type Category, type EvalQuestion } from './questions.js';
 
 // Scores an answerer on a question set, per category. Shared by the tests (floors) and the
@@ -44,6 +46,8 @@ export const HELD_OUT_SET_4: QuestionSet = { folder: new URL('../heldout4/', imp
 export const HELD_OUT_SET_5: QuestionSet = { folder: new URL('../heldout5/', import.meta.url), questions: HELD_OUT_5_QUESTIONS };
 /** Written when all five had been reported after changes and their total had decided which changes were kept. */
 export const HELD_OUT_SET_6: QuestionSet = { folder: new URL('../heldout6/', import.meta.url), questions: HELD_OUT_6_QUESTIONS };
+/** Written when all six had been reported after changes and their total had decided which changes were kept. */
+export const HELD_OUT_SET_7: QuestionSet = { folder: new URL('../heldout7/', import.meta.url), questions: HELD_OUT_7_QUESTIONS };
 
 const CHATBOT = 'Eval helper';
 
@@ -87,28 +91,40 @@ export function evaluate(answer: Answerer, set = DEVELOPMENT): Report {
  */
 export function engineAnswerer(options: SearchOptions = {}): Answerer {
   const searchers = new Map<string, LexicalSearcher>();
-  const settings = defaultSettings(CHATBOT);
-  return (document, { question, after }) => {
+  return (document, question) => {
     let search = searchers.get(document);
     if (!search) {
       const chunks = chunkText(document).map((text, seq) => ({ seq, text }));
       search = lexicalSearcher(buildLexicalIndex(chunks), options);
       searchers.set(document, search);
     }
-    const messages: ChatTurn[] = after
-      ? [{ role: 'user', content: after }, { role: 'assistant', content: '…' }, { role: 'user', content: question }]
-      : [{ role: 'user', content: question }];
-    return composeAnswer({
-      chatbotName: CHATBOT,
-      settings,
-      messages,
-      passages: search({ question, context: after }, 4),
-      contact: undefined,
-      model: settings.model,
-      temperature: 0,
-      signal: new AbortController().signal,
-    });
+    return answerFrom(search, question);
   };
+}
+
+/** The engine's reply, as POST /chat gives it, on material of several sources (a text and the owner's Q&A pairs), each trained with its source. */
+export function sourcesAnswerer(sources: { text: string; source: SourceRef }[]): (question: string, after?: string) => string {
+  const chunks = sources.flatMap(({ text, source }) => chunkText(text).map((chunk) => ({ text: chunk, source })));
+  const search = lexicalSearcher(buildLexicalIndex(chunks.map((chunk, seq) => ({ ...chunk, seq }))));
+  return (question, after) => answerFrom(search, { question, ...(after ? { after } : {}) });
+}
+
+/** Search with the earlier question as context, then compose. */
+function answerFrom(search: LexicalSearcher, { question, after }: Pick<EvalQuestion, 'question' | 'after'>): string {
+  const settings = defaultSettings(CHATBOT);
+  const messages: ChatTurn[] = after
+    ? [{ role: 'user', content: after }, { role: 'assistant', content: '…' }, { role: 'user', content: question }]
+    : [{ role: 'user', content: question }];
+  return composeAnswer({
+    chatbotName: CHATBOT,
+    settings,
+    messages,
+    passages: search({ question, context: after }, 4),
+    contact: undefined,
+    model: settings.model,
+    temperature: 0,
+    signal: new AbortController().signal,
+  });
 }
 
 /**
