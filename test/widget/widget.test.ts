@@ -935,6 +935,36 @@ describe('keyboard and ARIA', () => {
     await expect.poll(() => dialog().getAttribute('aria-modal')).toBe('true');
   });
 
+  it('makes its launcher beneath the modal window inert, never the host page’s own elements, and gives it back', async () => {
+    const inert = () => page.locator('switchboard-chat .launcher').evaluate((node) => (node as HTMLElement).inert);
+    const cdp = await context.newCDPSession(page);
+    /** The buttons of the host page's document that Chromium's accessibility tree gives assistive tech. */
+    const readButtons = async () => {
+      const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+      return nodes.filter((node) => !node.ignored && node.role?.value === 'button').map((node) => String(node.name?.value));
+    };
+    /** What of the host page's own is inert or hidden from assistive tech. */
+    const pageHidden = () => page.evaluate(() => [...document.querySelectorAll('[inert], [aria-hidden]')].map((node) => node.tagName.toLowerCase()));
+    await openByKeyboard(360);
+    await chatFrame();
+    expect(await dialog().getAttribute('aria-modal')).toBe('true');
+    expect(await inert()).toBe(true);
+    expect(await readButtons()).not.toContain('Close chat with Harbor Helper');
+    expect(await pageHidden()).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(shadowFocus).toBe('Open chat with Harbor Helper');
+    expect(await inert()).toBe(false);
+
+    await page.keyboard.press('Enter');
+    await chatFrame();
+    await expect.poll(inert).toBe(true);
+    // Widened while open, the window sits beside the page: the launcher closes it again.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await expect.poll(inert).toBe(false);
+    await expect.poll(readButtons).toContain('Close chat with Harbor Helper');
+    expect(await pageHidden()).toEqual([]);
+  });
+
   it('keeps Tab on the refusal’s close button where it covers the page', async () => {
     await configure({ onlyAllowOnAddedDomains: true, domains: [ALLOWED_HOST] });
     await openByKeyboard(360, OTHER_HOST);
