@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { call, createChatbotViaApi, DENIED, IMAGES, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 import { defaultSettings } from '../../src/settings/chatbot-settings.js';
-import { ALLOWED_HOST, launchChromium, OTHER_HOST, startHostSite, type HostSite } from './browser.js';
+import { ALLOWED_HOST, buttonNames, launchChromium, OTHER_HOST, startHostSite, type HostSite } from './browser.js';
 
 // The website widget end to end: a real hub, host pages on two hostnames, Debian's Chromium.
 
@@ -937,12 +937,7 @@ describe('keyboard and ARIA', () => {
 
   it('makes its launcher beneath the modal window inert, never the host page’s own elements, and gives it back', async () => {
     const inert = () => page.locator('switchboard-chat .launcher').evaluate((node) => (node as HTMLElement).inert);
-    const cdp = await context.newCDPSession(page);
-    /** The buttons of the host page's document that Chromium's accessibility tree gives assistive tech. */
-    const readButtons = async () => {
-      const { nodes } = await cdp.send('Accessibility.getFullAXTree');
-      return nodes.filter((node) => !node.ignored && node.role?.value === 'button').map((node) => String(node.name?.value));
-    };
+    const readButtons = () => buttonNames(page);
     /** What of the host page's own is inert or hidden from assistive tech. */
     const pageHidden = () => page.evaluate(() => [...document.querySelectorAll('[inert], [aria-hidden]')].map((node) => node.tagName.toLowerCase()));
     await openByKeyboard(360);
