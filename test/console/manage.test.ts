@@ -4,6 +4,7 @@ import type { Locator, Page, Request } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookDispatcher } from '../../jobs/webhooks/dispatcher.js';
+import { THUMB_PATH } from '../../adapters/thumb-icon.js';
 import { call, createChatbotViaApi } from '../support/http.js';
 import { buttonNames } from '../widget/browser.js';
 import { expectAccessible, newPage, screenshots, signIn, startConsole, type ConsoleRun } from './console.js';
@@ -411,6 +412,21 @@ describe('activity', () => {
     const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}&filteredSources=API`, run.app.apiKey);
     const [conversation] = (body as { data: { messages: { role: string; feedback?: string }[] }[] }).data;
     expect(conversation?.messages.find((message) => message.role === 'assistant')?.feedback).toBe('up');
+  });
+
+  it('draws the transcript’s thumbs as the widget draws them: one thumb, turned over for Not helpful, hidden from screen readers', async () => {
+    const rating = page.getByRole('log', { name: 'Transcript' }).getByRole('group', { name: 'Rate this answer' }).first();
+    const drawn = (name: string) =>
+      rating.getByRole('button', { name, exact: true }).evaluate((button) =>
+        [...button.querySelectorAll('svg')].map((icon) => ({
+          hidden: icon.getAttribute('aria-hidden'),
+          stroke: icon.getAttribute('stroke'),
+          paths: [...icon.querySelectorAll('path')].map((path) => ({ d: path.getAttribute('d'), transform: path.getAttribute('transform') })),
+        })),
+      );
+    const thumb = (transform: string | null) => [{ hidden: 'true', stroke: 'currentColor', paths: [{ d: THUMB_PATH, transform }] }];
+    expect(await drawn('Helpful')).toEqual(thumb(null));
+    expect(await drawn('Not helpful')).toEqual(thumb('rotate(180 12 12)'));
   });
 
   it('revises an answer: the transcript shows the revision under it, and the chatbot gives it from then on', async () => {

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { call, createChatbotViaApi, DENIED, IMAGES, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 import { defaultSettings } from '../../src/settings/chatbot-settings.js';
+import { THUMB_PATH } from '../../adapters/thumb-icon.js';
 import { ALLOWED_HOST, buttonNames, launchChromium, OTHER_HOST, startHostSite, type HostSite } from './browser.js';
 
 // The website widget end to end: a real hub, host pages on two hostnames, Debian's Chromium.
@@ -562,10 +563,15 @@ describe('feedback', () => {
     for (const thumb of [helpful, notHelpful]) {
       const drawn = await thumb.evaluate((node) => ({
         text: node.textContent,
-        icons: [...node.querySelectorAll('svg')].map((icon) => ({ hidden: icon.getAttribute('aria-hidden'), width: icon.getBoundingClientRect().width })),
+        icons: [...node.querySelectorAll('svg')].map((icon) => ({
+          hidden: icon.getAttribute('aria-hidden'),
+          width: icon.getBoundingClientRect().width,
+          // The console's transcript draws the same thumb (manage.test).
+          path: icon.querySelector('path')?.getAttribute('d'),
+        })),
       }));
       expect(drawn.text).not.toMatch(/\p{Extended_Pictographic}/u);
-      expect(drawn).toEqual({ text: '', icons: [{ hidden: 'true', width: 18 }] });
+      expect(drawn).toEqual({ text: '', icons: [{ hidden: 'true', width: 18, path: THUMB_PATH }] });
     }
     await notHelpful.click();
     await expect.poll(() => notHelpful.getAttribute('aria-pressed')).toBe('true');
