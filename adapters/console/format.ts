@@ -4,6 +4,11 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
 
 export const formatTime = (iso: string): string => dateTime.format(new Date(iso));
 
+const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** formatTime to the second, for what a minute may not tell apart. */
+export const formatTimeSeconds = (iso: string): string => dateTimeSeconds.format(new Date(iso));
+
 const count = new Intl.NumberFormat();
 
 /** A count with the reader's digit grouping: 10,000 messages, not 10000. */

@@ -34,11 +34,10 @@ iframe { width: 100%; height: 100%; border: 0; display: block; }
   border-radius: 8px; background: #fff; color: #222; font: 20px/1 system-ui, sans-serif; cursor: pointer; }
 .dismiss:focus-visible { outline: 3px solid #111; outline-offset: 2px; }
 /* Where the open window covers the whole page (NARROW below) it is a modal dialog: Tab goes round
-   its controls (through these two edges), and the launcher, beneath it, takes no focus. */
+   its controls (through these two edges), and the launcher, beneath it, is inert (showModality). */
 .edge { position: fixed; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
 @media (max-width: 480px) {
   .panel { inset: 0; width: 100vw; height: 100vh; height: 100dvh; border-radius: 0; }
-  .launcher[aria-expanded='true'] { display: none; }
 }
 @media (min-width: 481px) { .edge { display: none; } }
 `;
@@ -131,10 +130,16 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
   let frame: HTMLIFrameElement | undefined;
   const post = (message: WidgetMessage) => frame?.contentWindow?.postMessage(message, hub);
 
-  /** Modal while open where it covers the page; beside the page, the page stays to be used. */
+  /**
+   * Modal while open where it covers the page; beside the page, the page stays to be used. Of what
+   * lies outside the modal window only the launcher is the widget's to make inert: the host page's
+   * own elements are left as they are, and aria-modal tells assistive tech to leave them alone.
+   */
   function showModality(): void {
-    if (!panel.hidden && narrow.matches) panel.setAttribute('aria-modal', 'true');
+    const modal = !panel.hidden && narrow.matches;
+    if (modal) panel.setAttribute('aria-modal', 'true');
     else panel.removeAttribute('aria-modal');
+    launcher.inert = modal;
   }
   narrow.addEventListener('change', showModality);
 

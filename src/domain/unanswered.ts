@@ -36,7 +36,7 @@ export async function recordUnanswered(
   if (!asked) return;
   const terms = questionTerms(asked);
   // The same question again (the common case) is counted without comparing it to other groups.
-  if (terms.length > 0 && (await store.unanswered.repeat({ chatbotId: chatbot.id, terms, example }))) return;
+  if (await store.unanswered.repeat({ chatbotId: chatbot.id, terms, question: asked, example })) return;
   const candidates = terms.length > 0 ? await store.unanswered.candidates(chatbot.id, relatedTerms(terms), CANDIDATES) : [];
   let best: { id: string; likeness: number } | undefined;
   for (const candidate of candidates) {

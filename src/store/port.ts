@@ -983,8 +983,8 @@ export type UnansweredAsk = {
   example: UnansweredExample;
 };
 
-/** An ask of a question whose terms may already have a group. */
-export type UnansweredRepeat = { chatbotId: string; terms: string[]; example: UnansweredExample };
+/** An ask of a question whose terms (of a question of none, whose wording) may already have a group. */
+export type UnansweredRepeat = { chatbotId: string; terms: string[]; question: string; example: UnansweredExample };
 
 export type UnansweredFilter = TimeRange & { status?: UnansweredStatus };
 
@@ -995,9 +995,10 @@ export interface UnansweredRepository {
   /** The chatbot's groups sharing a term with `terms`, most recently asked first, at most `limit`. */
   candidates(chatbotId: string, terms: string[], limit: number): Promise<Pick<UnansweredGroup, 'id' | 'terms'>[]>;
   /**
-   * Counts one ask into the chatbot's group of exactly `terms`, when there is one, in one atomic
-   * write (a resolved or dismissed group reopens, as with record); answers whether it did. An ask
-   * of a conversation that no longer exists is not counted, as with record.
+   * Counts one ask into the chatbot's group of exactly `terms` (of a question of none, the same
+   * wording: unansweredKey, as record keys it), when there is one, in one atomic write (a resolved
+   * or dismissed group reopens, as with record); answers whether it did. An ask of a conversation
+   * that no longer exists is not counted, as with record.
    */
   repeat(ask: UnansweredRepeat): Promise<boolean>;
   /**

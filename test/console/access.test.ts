@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONVERSATION_SOURCES as CONSOLE_SOURCES } from '../../adapters/console/sources.js';
 import { createConsoleLink } from '../../src/domain/console-sessions.js';
@@ -23,6 +23,8 @@ afterAll(async () => {
 });
 
 const FIRST_LOAD_LIMIT = 200 * 1024;
+/** What New chatbot loads past the page it is opened from: its form and the website address check. */
+const NEW_CHATBOT_LIMIT = 20 * 1024;
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 /** A multipart POST, which needs no preflight: a forged form or script can send one. */
@@ -92,6 +94,24 @@ describe('the page', () => {
       expect(asset.cache).toContain('immutable');
     }
     console.log(`first load: ${loaded.length} files, ${(total / 1024).toFixed(1)} KB gzipped`);
+    await page.context().close();
+  });
+
+  it('loads at most 20 KB gzipped more for New chatbot, its website address check included', async () => {
+    // Found measuring the bundle: the check's zod (the hub's whole schema library) was 94 KB of it.
+    const page = await newPage(run);
+    await signIn(page, run.app);
+    const scripts: Response[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname.endsWith('.js')) scripts.push(response);
+    });
+    await page.getByRole('link', { name: 'New chatbot' }).click();
+    await page.getByLabel('Website URL').waitFor();
+    await expect.poll(() => scripts.length).toBeGreaterThan(0);
+    const bodies = await Promise.all(scripts.map((script) => script.body()));
+    const total = bodies.reduce((sum, body) => sum + gzipSync(body).length, 0);
+    expect(total).toBeLessThanOrEqual(NEW_CHATBOT_LIMIT);
+    console.log(`New chatbot: ${scripts.length} files, ${(total / 1024).toFixed(1)} KB gzipped`);
     await page.context().close();
   });
 });

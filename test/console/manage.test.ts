@@ -4,7 +4,9 @@ import type { Locator, Page, Request } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookDispatcher } from '../../jobs/webhooks/dispatcher.js';
+import { THUMB_PATH } from '../../adapters/thumb-icon.js';
 import { call, createChatbotViaApi } from '../support/http.js';
+import { buttonNames } from '../widget/browser.js';
 import { expectAccessible, newPage, screenshots, signIn, startConsole, type ConsoleRun } from './console.js';
 
 // Running a chatbot from the console: connecting it (widget, channels, digests, webhooks),
@@ -66,14 +68,6 @@ async function addWebhook(url: string): Promise<string | null> {
   await hooks.getByLabel('Webhook URL').fill(url);
   await hooks.getByRole('button', { name: 'Add webhook' }).click();
   return hooks.locator('code.secret').textContent();
-}
-
-/** The names of the page's buttons, as Chromium gives them to a screen reader. */
-async function buttonNames(): Promise<string[]> {
-  const cdp = await page.context().newCDPSession(page);
-  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
-  await cdp.detach();
-  return nodes.filter((node) => !node.ignored && node.role?.value === 'button').map((node) => String(node.name?.value));
 }
 
 const chatbotPage = (section: string) => page.goto(`${run.app.origin}/console/chatbots/${chatbotId}/${section}`);
@@ -305,13 +299,37 @@ describe('connect', () => {
         await button('New secret').click();
         await expect.poll(() => button('Keep it').count()).toBe(2);
       }
-      const names = await buttonNames();
+      const names = await buttonNames(page);
       expect(names).toEqual(expect.arrayContaining(urls.flatMap((url) => [`Send test to ${url}`, `Refresh the log of ${url}`, `Keep it, cancel “New secret ${url}”`])));
       expect(names).toEqual(expect.arrayContaining(['Remove Slack T0123 / C1 · mentions only', 'Remove Slack T0123 / C2 · 09:00 Europe/Oslo']));
       expect(names.filter((name) => name.startsWith('Send again to ')).sort()).toEqual(urls.map((url) => expect.stringMatching(`^Send again to ${url}: ping of `)));
       expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
     } finally {
       for (const item of made) await call('DELETE', `${run.app.baseUrl}/integrations/${item}`, run.app.apiKey);
+    }
+  });
+
+  it('names apart the "Send again" of two failed events of one type, in one minute, in one log', async () => {
+    const url = 'http://127.0.0.1:9/twice';
+    await dispatcher().tick();
+    const { body } = await call('POST', `${run.app.baseUrl}/integrations/webhooks`, run.app.apiKey, { url, events: ['leads.submit'], chatbotId });
+    const { id } = (body as { data: { id: string } }).data;
+    try {
+      for (let test = 0; test < 2; test += 1) await call('POST', `${run.app.baseUrl}/integrations/webhooks/${id}/test`, run.app.apiKey);
+      // Both fail for good in one run of the job: the same second, as a receiver's outage makes them.
+      await dispatcher({ retryForMs: 0, disableAfterMs: 60_000 }).tick();
+      await chatbotPage('connect');
+      const row = section('Webhooks').getByRole('listitem').filter({ hasText: url });
+      await row.getByRole('button', { name: `Delivery log of ${url}` }).click();
+      await expect.poll(() => row.locator('button', { hasText: 'Send again' }).count()).toBe(2);
+      const names = (await buttonNames(page)).filter((name) => name.startsWith(`Send again to ${url}: ping of `));
+      expect(names).toHaveLength(2);
+      expect(new Set(names).size).toBe(2);
+      // Each is found, and sends its own event again, by its name.
+      await row.getByRole('button', { name: names[1], exact: true }).click();
+      await row.getByText('Event queued').waitFor();
+    } finally {
+      await call('DELETE', `${run.app.baseUrl}/integrations/webhooks/${id}`, run.app.apiKey);
     }
   });
 });
@@ -394,6 +412,21 @@ describe('activity', () => {
     const { body } = await call('GET', `${run.app.baseUrl}/get-conversations?chatbotId=${chatbotId}&filteredSources=API`, run.app.apiKey);
     const [conversation] = (body as { data: { messages: { role: string; feedback?: string }[] }[] }).data;
     expect(conversation?.messages.find((message) => message.role === 'assistant')?.feedback).toBe('up');
+  });
+
+  it('draws the transcript’s thumbs as the widget draws them: one thumb, turned over for Not helpful, hidden from screen readers', async () => {
+    const rating = page.getByRole('log', { name: 'Transcript' }).getByRole('group', { name: 'Rate this answer' }).first();
+    const drawn = (name: string) =>
+      rating.getByRole('button', { name, exact: true }).evaluate((button) =>
+        [...button.querySelectorAll('svg')].map((icon) => ({
+          hidden: icon.getAttribute('aria-hidden'),
+          stroke: icon.getAttribute('stroke'),
+          paths: [...icon.querySelectorAll('path')].map((path) => ({ d: path.getAttribute('d'), transform: path.getAttribute('transform') })),
+        })),
+      );
+    const thumb = (transform: string | null) => [{ hidden: 'true', stroke: 'currentColor', paths: [{ d: THUMB_PATH, transform }] }];
+    expect(await drawn('Helpful')).toEqual(thumb(null));
+    expect(await drawn('Not helpful')).toEqual(thumb('rotate(180 12 12)'));
   });
 
   it('revises an answer: the transcript shows the revision under it, and the chatbot gives it from then on', async () => {

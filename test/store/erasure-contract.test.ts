@@ -169,7 +169,7 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: e
     await recordKept(ask('c2'));
     expect(await store.conversations.delete(chatbot.id, 'c1')).toBe(true);
 
-    expect(await store.unanswered.repeat({ chatbotId: chatbot.id, terms: ['parcel'], example: example('c1') })).toBe(false);
+    expect(await store.unanswered.repeat({ chatbotId: chatbot.id, terms: ['parcel'], question: 'parcel?', example: example('c1') })).toBe(false);
     expect(await store.unanswered.record({ ...ask('c1'), groupId: 'group-parcel' })).toBeUndefined();
     expect(await store.unanswered.record(ask('c1'))).toBeUndefined();
     expect(await store.unanswered.record(ask('c1', { id: 'group-ada', question: 'I am Ada, my card was charged twice', terms: ['card'] }))).toBeUndefined();

@@ -53,7 +53,7 @@ describe.skipIf(mongoUri === undefined)('mongodb: an unanswered ask racing its c
     for (const id of ['c1', 'c2', 'c3']) await seedConversation(store, chatbot, id, NOW);
     await store.unanswered.record(ask('c1'));
 
-    expect(await racing('c2').repeat({ chatbotId: chatbot.id, terms: ['parcel'], example: example('c2') })).toBe(false);
+    expect(await racing('c2').repeat({ chatbotId: chatbot.id, terms: ['parcel'], question: 'parcel?', example: example('c2') })).toBe(false);
     expect(await racing('c3').record({ ...ask('c3', 'group-c3'), opening: { id: 'group-c3', question: 'I am Cy, my card was charged twice', terms: ['card'] } })).toBeUndefined();
 
     expect(await store.conversations.find(chatbot.id, 'c2')).toBeUndefined();

@@ -202,6 +202,15 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
       expect(why.group).toMatchObject({ id: 'g-Why?', question: 'Why?', count: 1 });
     });
 
+    it('counts a repeat of a question without terms into the group of its wording, as record does', async () => {
+      const repeat = (question: string, when: string) => store.unanswered.repeat({ chatbotId: bot.id, terms: [], question, example: example(when) });
+      await recordKept(ask('Hello?', [], '2026-03-10T10:00:00Z'));
+      expect(await repeat('  hello  !', '2026-03-10T11:00:00Z')).toBe(true);
+      expect(await repeat('Why?', '2026-03-10T12:00:00Z')).toBe(false);
+      expect(await store.unanswered.find(bot.id, 'g-Hello?')).toMatchObject({ count: 2, lastAskedAt: at('2026-03-10T11:00:00Z') });
+      expect(await store.unanswered.count(bot.id, {})).toBe(1);
+    });
+
     it('keeps the latest examples only', async () => {
       for (let hour = 10; hour < 18; hour += 1) await store.unanswered.record(ask('q', ['q'], `2026-03-10T${hour}:00:00Z`));
       const group = await store.unanswered.find(bot.id, 'g-q');
@@ -244,7 +253,8 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
 
     it('counts a repeat into the group of exactly the same terms only, reopening it; keeps chatbots apart', async () => {
       const other = await seedChatbot(store, owner);
-      const repeat = (terms: string[], when: string, chatbotId = bot.id) => store.unanswered.repeat({ chatbotId, terms, example: example(when) });
+      const repeat = (terms: string[], when: string, chatbotId = bot.id) =>
+        store.unanswered.repeat({ chatbotId, terms, question: 'refund policy?', example: example(when) });
       expect(await repeat(['polici', 'refund'], '2026-03-10T09:00:00Z')).toBe(false);
       await store.unanswered.record(ask('refund policy?', ['polici', 'refund'], '2026-03-10T10:00:00Z'));
       await store.unanswered.setStatus(bot.id, 'g-refund policy?', 'dismissed');

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 // Debian's Chromium driven by playwright-core (no browser download), with two made-up host
 // names resolving to 127.0.0.1, so a host page and the hub are really different sites.
@@ -24,6 +24,14 @@ export function launchChromium(): Promise<Browser> {
       `--host-resolver-rules=MAP ${ALLOWED_HOST} 127.0.0.1, MAP ${OTHER_HOST} 127.0.0.1`,
     ],
   });
+}
+
+/** The names of the page's buttons, as Chromium's accessibility tree gives them to a screen reader. */
+export async function buttonNames(page: Page): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  await cdp.detach();
+  return nodes.filter((node) => !node.ignored && node.role?.value === 'button').map((node) => String(node.name?.value));
 }
 
 export type HostSite = {

@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { call, createChatbotViaApi, DENIED, IMAGES, INVALID, NOT_FOUND, startApp, type TestApp } from '../support/http.js';
 import { storeTargets } from '../support/stores.js';
 import { defaultSettings } from '../../src/settings/chatbot-settings.js';
-import { ALLOWED_HOST, launchChromium, OTHER_HOST, startHostSite, type HostSite } from './browser.js';
+import { THUMB_PATH } from '../../adapters/thumb-icon.js';
+import { ALLOWED_HOST, buttonNames, launchChromium, OTHER_HOST, startHostSite, type HostSite } from './browser.js';
 
 // The website widget end to end: a real hub, host pages on two hostnames, Debian's Chromium.
 
@@ -562,10 +563,15 @@ describe('feedback', () => {
     for (const thumb of [helpful, notHelpful]) {
       const drawn = await thumb.evaluate((node) => ({
         text: node.textContent,
-        icons: [...node.querySelectorAll('svg')].map((icon) => ({ hidden: icon.getAttribute('aria-hidden'), width: icon.getBoundingClientRect().width })),
+        icons: [...node.querySelectorAll('svg')].map((icon) => ({
+          hidden: icon.getAttribute('aria-hidden'),
+          width: icon.getBoundingClientRect().width,
+          // The console's transcript draws the same thumb (manage.test).
+          path: icon.querySelector('path')?.getAttribute('d'),
+        })),
       }));
       expect(drawn.text).not.toMatch(/\p{Extended_Pictographic}/u);
-      expect(drawn).toEqual({ text: '', icons: [{ hidden: 'true', width: 18 }] });
+      expect(drawn).toEqual({ text: '', icons: [{ hidden: 'true', width: 18, path: THUMB_PATH }] });
     }
     await notHelpful.click();
     await expect.poll(() => notHelpful.getAttribute('aria-pressed')).toBe('true');
@@ -933,6 +939,31 @@ describe('keyboard and ARIA', () => {
     // Narrowed while open, it covers the page, and is modal again.
     await page.setViewportSize({ width: 360, height: 740 });
     await expect.poll(() => dialog().getAttribute('aria-modal')).toBe('true');
+  });
+
+  it('makes its launcher beneath the modal window inert, never the host page’s own elements, and gives it back', async () => {
+    const inert = () => page.locator('switchboard-chat .launcher').evaluate((node) => (node as HTMLElement).inert);
+    const readButtons = () => buttonNames(page);
+    /** What of the host page's own is inert or hidden from assistive tech. */
+    const pageHidden = () => page.evaluate(() => [...document.querySelectorAll('[inert], [aria-hidden]')].map((node) => node.tagName.toLowerCase()));
+    await openByKeyboard(360);
+    await chatFrame();
+    expect(await dialog().getAttribute('aria-modal')).toBe('true');
+    expect(await inert()).toBe(true);
+    expect(await readButtons()).not.toContain('Close chat with Harbor Helper');
+    expect(await pageHidden()).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(shadowFocus).toBe('Open chat with Harbor Helper');
+    expect(await inert()).toBe(false);
+
+    await page.keyboard.press('Enter');
+    await chatFrame();
+    await expect.poll(inert).toBe(true);
+    // Widened while open, the window sits beside the page: the launcher closes it again.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await expect.poll(inert).toBe(false);
+    await expect.poll(readButtons).toContain('Close chat with Harbor Helper');
+    expect(await pageHidden()).toEqual([]);
   });
 
   it('keeps Tab on the refusal’s close button where it covers the page', async () => {

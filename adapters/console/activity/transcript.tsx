@@ -9,6 +9,7 @@ import { handoffText } from './handoff-text.js';
 import { ReviseAnswer } from './revise-answer.js';
 import { CLOSED, isOpen, TeamReply } from './team-reply.js';
 import { BusyButton } from '../components/busy-button.js';
+import { THUMB_PATH, THUMB_SVG, thumbTurn } from '../../thumb-icon.js';
 import { EraseButton } from './erase-button.js';
 import { useFocusBack } from '../components/focus-moves.js';
 
@@ -118,10 +119,10 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
       {answersQuestion(message) && (
         <div class="actions" role="group" aria-label="Rate this answer">
           <BusyButton class="secondary rate" aria-pressed={rating === 'up'} onClick={() => rate('up')} busy={action.busy}>
-            <Thumb up /> Helpful
+            <Thumb direction="up" /> Helpful
           </BusyButton>
           <BusyButton class="secondary rate" aria-pressed={rating === 'down'} onClick={() => rate('down')} busy={action.busy}>
-            <Thumb /> Not helpful
+            <Thumb direction="down" /> Not helpful
           </BusyButton>
         </div>
       )}
@@ -131,11 +132,11 @@ function Line({ chatbotId, message }: { chatbotId: string; message: Message }) {
   );
 }
 
-/** 👍/👎 drawn, so they show whatever fonts the system has. */
-function Thumb({ up = false }: { up?: boolean }) {
+/** 👍/👎 drawn, as the widget draws them (thumb-icon.ts), so they show whatever fonts the system has. */
+function Thumb({ direction }: { direction: 'up' | 'down' }) {
   return (
-    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" class={up ? undefined : 'flip'}>
-      <path fill="currentColor" d="M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3c0-.4-.2-.8-.4-1.1L13.2 1 6.6 7.6C6.2 8 6 8.5 6 9v10a2 2 0 0 0 2 2h9c.8 0 1.5-.5 1.8-1.2l3-7.1c.1-.2.2-.5.2-.7v-2z" />
+    <svg {...THUMB_SVG} width="16" height="16">
+      <path d={THUMB_PATH} transform={thumbTurn(direction)} />
     </svg>
   );
 }

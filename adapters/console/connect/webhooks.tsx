@@ -7,7 +7,7 @@ import { Alert, Notice } from '../components/feedback.js';
 import { TextInput } from '../components/fields.js';
 import { actionOn } from '../components/item-name.js';
 import { SecretOnce } from '../components/secret-once.js';
-import { formatTime } from '../format.js';
+import { formatTime, formatTimeSeconds } from '../format.js';
 import type { Chatbot } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import { useRefresh } from '../use-refresh.js';
@@ -177,8 +177,8 @@ function Deliveries({ webhook, sent, onResent }: DeliveriesProps) {
                 attempt.attempt,
                 attempt.status,
                 attempt.responseCode ?? attempt.error ?? '—',
-                attempt.status === 'failed' && isLastAttempt(list, attempt) && (
-                  <BusyButton class="secondary" onClick={() => sendAgain(attempt)} busy={resend.busy} aria-label={`${actionOn('Send again to', webhook.url)}: ${attempt.event} of ${formatTime(attempt.at)}`}>
+                canSendAgain(list, attempt) && (
+                  <BusyButton class="secondary" onClick={() => sendAgain(attempt)} busy={resend.busy} aria-label={sendAgainName(webhook, list, attempt)}>
                     Send again
                   </BusyButton>
                 ),
@@ -195,5 +195,16 @@ function Deliveries({ webhook, sent, onResent }: DeliveriesProps) {
   );
 }
 
-/** Whether no later attempt of its event is in the log (newest first): a failed one is the event's end. */
-const isLastAttempt = (log: Attempt[], attempt: Attempt) => log.find((other) => other.eventId === attempt.eventId) === attempt;
+/**
+ * The name of an event's "Send again": its type and its last attempt's time to the second, and
+ * where another event of the log shares those, its id too, so no two of a log's buttons share a name.
+ */
+function sendAgainName(webhook: Webhook, log: Attempt[], attempt: Attempt): string {
+  const name = (of: Attempt) => `${actionOn('Send again to', webhook.url)}: ${of.event} of ${formatTimeSeconds(of.at)}`;
+  const alike = log.some((other) => other.eventId !== attempt.eventId && canSendAgain(log, other) && name(other) === name(attempt));
+  return alike ? `${name(attempt)}, event ${attempt.eventId}` : name(attempt);
+}
+
+/** An event can be sent again from its last attempt (the log is newest first) when that failed for good. */
+const canSendAgain = (log: Attempt[], attempt: Attempt) =>
+  attempt.status === 'failed' && log.find((other) => other.eventId === attempt.eventId) === attempt;

@@ -1,8 +1,8 @@
 import { MAX_WEBSITE_URL_CHARS, websiteUrl } from '../../../src/domain/website-url.js';
 
-// The hub's own schema for a website source's address, zod and all: the console's check is the
-// API's rule, not a copy that could drift from it. zod is most of a page's code, so only the page
-// that checks an address before it asks (New chatbot, loaded on its own) imports this.
+// The hub's own schema for a website source's address (zod/mini): the console's check is the
+// API's rule, not a copy that could drift from it. Only the page that checks an address before it
+// asks (New chatbot, loaded on its own) imports this.
 
 /** Why the hub would refuse the address: told before anything is made with it, such as a new chatbot. */
 export function websiteUrlError(url: string): string | undefined {

@@ -91,9 +91,9 @@ export function mongoUnanswered(models: MongoModels): UnansweredRepository {
         .lean<Pick<UnansweredGroupDoc, '_id' | 'terms'>[]>();
       return docs.map((doc) => ({ id: doc._id, terms: doc.terms }));
     },
-    async repeat({ chatbotId, terms, example }) {
+    async repeat({ chatbotId, terms, question, example }) {
       const counted = await whileStanding(chatbotId, example, async () => {
-        const { matchedCount } = await unansweredGroups.updateOne({ chatbotId, termsKey: terms.join(' ') }, countAsk(example));
+        const { matchedCount } = await unansweredGroups.updateOne({ chatbotId, termsKey: unansweredKey({ terms, question }) }, countAsk(example));
         return matchedCount === 1;
       });
       return counted ?? false;

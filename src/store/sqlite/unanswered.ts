@@ -34,8 +34,6 @@ type StoredExample = Omit<UnansweredExample, 'askedAt'> & { askedAt: number };
 
 type FilterParams = { chatbotId: string; from: number; to: number; status: UnansweredStatus | null };
 
-const termsKey = (terms: string[]) => terms.join(' ');
-
 const storedExample = (example: UnansweredExample): string =>
   JSON.stringify({ ...example, askedAt: example.askedAt.getTime() } satisfies StoredExample);
 
@@ -140,9 +138,9 @@ export function sqliteUnanswered(db: Database, batched: GroupCommit): Unanswered
         .all(chatbotId, JSON.stringify(terms), limit)
         .map((row) => ({ id: row.id, terms: JSON.parse(row.terms) as string[] }));
     },
-    repeat({ chatbotId, terms, example }) {
+    repeat({ chatbotId, terms, question, example }) {
       const { conversationId } = example;
-      const params = { chatbotId, termsKey: termsKey(terms), conversationId, at: example.askedAt.getTime(), example: storedExample(example) };
+      const params = { chatbotId, termsKey: unansweredKey({ terms, question }), conversationId, at: example.askedAt.getTime(), example: storedExample(example) };
       return batched.write(() => countRepeat.run(params).changes === 1);
     },
     async record(ask) {
