@@ -17,4 +17,11 @@ describe('processJobs', () => {
     ]);
     expect(settled.filter(({ status }) => status === 'rejected').every((outcome) => (outcome as PromiseRejectedResult).reason instanceof ChildEnded)).toBe(true);
   });
+
+  it('runs every thread of the child below the hub’s event loop, its own event loop too', async () => {
+    const niceness = (await processJobs(new URL('./support/processes/thread-niceness.ts', import.meta.url), 'niceness process')(undefined)) as number[];
+    // Its event loop and V8's helpers at least.
+    expect(niceness.length).toBeGreaterThanOrEqual(3);
+    expect(niceness.every((value) => value === 10)).toBe(true);
+  });
 });
