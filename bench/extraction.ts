@@ -5,8 +5,8 @@ import { median } from './load.js';
 import type { BenchOptions, Figure, Section } from './section.js';
 import { generateText } from './text.js';
 
-// File extraction's throughput (MB of file read per second, through extractFile and so its worker
-// thread) for PDF, DOCX and HTML documents of a few MB made from one outline (headings,
+// File extraction's throughput (MB of file read per second, through extractFile and so its child
+// process) for PDF, DOCX and HTML documents of a few MB made from one outline (headings,
 // paragraphs, lists, tables), against JSON.parse of a JSON text of the same size.
 
 const SECTION_CHARS = 3_000;
@@ -48,7 +48,7 @@ async function run({ quick }: BenchOptions): Promise<Figure[]> {
     DOCX: await docxOf(outline),
     HTML: new TextEncoder().encode(htmlOf(outline)),
   };
-  // The worker starts, and loads each library, once per process: not part of a file's time.
+  // The reading process starts, and loads each library, once: not part of a file's time.
   await Promise.all([pdfOf(MEETING_ROOMS), docxOf(MEETING_ROOMS)].map(async (file) => extractFile(await file)));
   await extractFile(new TextEncoder().encode(htmlOf(MEETING_ROOMS)));
 

@@ -13,8 +13,19 @@ import { parentPort, Worker, type Transferable } from 'node:worker_threads';
 
 const TSX_API = import.meta.resolve('tsx/esm/api');
 
-type Pending = { resolve(result: unknown): void; reject(error: Error): void };
-type Reply = { id: number; result?: unknown; error?: string };
+export type Pending = { resolve(result: unknown): void; reject(error: Error): void };
+export type Reply = { id: number; result?: unknown; error?: string };
+/** What a job's runner (worker thread or child process, see process-jobs.ts) answers it with. */
+export type RunJob = (job: unknown, limits?: JobLimits) => Promise<unknown>;
+
+/** Settles a job with its runner's reply: its result, or an error naming the runner. */
+export function settle(job: Pending | undefined, { result, error }: Reply, label: string): void {
+  if (error === undefined) job?.resolve(result);
+  else job?.reject(new Error(`${label}: ${error}`));
+}
+
+/** The error of a job whose runner was stopped as the job took more memory than its limit. */
+export const overMemory = (label: string, limitBytes: number) => new WorkerOverMemory(`${label} took more than ${limitBytes} bytes of memory for one job`);
 
 /** What a job may take before its worker is stopped. */
 export type JobLimits = {
@@ -36,7 +47,7 @@ const MEMORY_CHECK_MS = 100;
 type Running = { thread: Worker; pending: Map<number, Pending> };
 
 /** A function that runs a job on the worker whose entry (a .ts module calling answerJobs) is given. */
-export function workerJobs(entry: URL, label: string): (job: unknown, limits?: JobLimits) => Promise<unknown> {
+export function workerJobs(entry: URL, label: string): RunJob {
   const href = JSON.stringify(entry.href);
   const bootstrap = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${href}, ${href}))`;
   let current: Running | undefined;
@@ -46,12 +57,11 @@ export function workerJobs(entry: URL, label: string): (job: unknown, limits?: J
     const thread = new Worker(bootstrap, { eval: true, execArgv: [] });
     const running: Running = { thread, pending: new Map() };
     const { pending } = running;
-    thread.on('message', ({ id, result, error }: Reply) => {
-      const job = pending.get(id);
-      pending.delete(id);
+    thread.on('message', (reply: Reply) => {
+      const job = pending.get(reply.id);
+      pending.delete(reply.id);
       if (pending.size === 0) thread.unref();
-      if (error === undefined) job?.resolve(result);
-      else job?.reject(new Error(`${label}: ${error}`));
+      settle(job, reply, label);
     });
     const fail = (error: Error) => {
       if (current === running) current = undefined;
@@ -69,7 +79,7 @@ export function workerJobs(entry: URL, label: string): (job: unknown, limits?: J
    */
   const stopOverMemory = (running: Running, id: number, limitBytes: number) => {
     if (current === running) current = undefined;
-    running.pending.get(id)?.reject(new WorkerOverMemory(`${label} took more than ${limitBytes} bytes of memory for one job`));
+    running.pending.get(id)?.reject(overMemory(label, limitBytes));
     running.pending.delete(id);
     void running.thread.terminate();
   };
@@ -80,7 +90,7 @@ export function workerJobs(entry: URL, label: string): (job: unknown, limits?: J
     // Referenced only while it has work, so an idle worker never holds the process open.
     running.thread.ref();
     return new Promise((resolve, reject) => {
-      const stopWatching = watchMemory(maxMemoryGrowthBytes, (limitBytes) => stopOverMemory(running, id, limitBytes));
+      const stopWatching = watchMemory(maxMemoryGrowthBytes, processResidentBytes, (limitBytes) => stopOverMemory(running, id, limitBytes));
       const settled =
         <T>(settle: (value: T) => void) =>
         (value: T) => {
@@ -93,12 +103,17 @@ export function workerJobs(entry: URL, label: string): (job: unknown, limits?: J
   };
 }
 
-/** Calls `over` once the process's resident memory has grown by more than `maxGrowthBytes` from now (if given); answers how to stop watching. */
-function watchMemory(maxGrowthBytes: number | undefined, over: (maxGrowthBytes: number) => void): () => void {
+const processResidentBytes = () => process.memoryUsage.rss();
+
+/**
+ * Calls `over` once the resident memory `residentBytes` reads has grown by more than
+ * `maxGrowthBytes` from now (if given); answers how to stop watching.
+ */
+export function watchMemory(maxGrowthBytes: number | undefined, residentBytes: () => number, over: (maxGrowthBytes: number) => void): () => void {
   if (maxGrowthBytes === undefined) return () => {};
-  const start = process.memoryUsage.rss();
+  const start = residentBytes();
   const timer = setInterval(() => {
-    if (process.memoryUsage.rss() - start <= maxGrowthBytes) return;
+    if (residentBytes() - start <= maxGrowthBytes) return;
     clearInterval(timer);
     over(maxGrowthBytes);
   }, MEMORY_CHECK_MS);
@@ -119,11 +134,23 @@ export function answerJobs<Job>(
   { atEventLoopPriority = false } = {},
 ): void {
   if (!atEventLoopPriority) yieldToEventLoop();
-  parentPort?.on('message', ({ id, job }: { id: number; job: Job }) => {
-    handle(job).then(
-      ({ result, transfer }) => parentPort?.postMessage({ id, result } satisfies Reply, transfer),
-      (error: unknown) =>
-        parentPort?.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies Reply),
+  const port = parentPort;
+  if (port) answerOn({ receive: (listener) => port.on('message', listener), reply: (reply, transfer) => port.postMessage(reply, transfer) }, handle);
+}
+
+/** Where a job runner's jobs come from and its replies go: the thread or process that started it. */
+export type JobPort = {
+  receive(listener: (message: { id: number; job: unknown }) => void): void;
+  reply(reply: Reply, transfer?: Transferable[]): void;
+};
+
+/** Answers each job `port` brings with the handler's result, or with its error's message. */
+export function answerOn<Job>(port: JobPort, handle: (job: Job) => Promise<{ result: unknown; transfer?: Transferable[] }>): void {
+  port.receive(({ id, job }) => {
+    // A job is what its runner's caller posted: workerJobs and processJobs pass it as given.
+    handle(job as Job).then(
+      ({ result, transfer }) => port.reply({ id, result }, transfer),
+      (error: unknown) => port.reply({ id, error: error instanceof Error ? error.message : String(error) }),
     );
   });
 }
@@ -147,6 +174,19 @@ function yieldToEventLoop(): void {
  * event loop's priority and set their own (answerJobs).
  */
 export function putHelperThreadsBelowEventLoop(): void {
+  putThreadsBelowEventLoop({ eventLoopToo: false });
+}
+
+/**
+ * Puts every thread of this process below the hub's event loop, this process's own event loop
+ * too: in a child process working for the hub (process-jobs.ts). Threads it starts later inherit
+ * the priority of the thread that starts them.
+ */
+export function putProcessBelowEventLoop(): void {
+  putThreadsBelowEventLoop({ eventLoopToo: true });
+}
+
+function putThreadsBelowEventLoop({ eventLoopToo }: { eventLoopToo: boolean }): void {
   let threads: number[];
   try {
     threads = readdirSync('/proc/self/task').map(Number);
@@ -154,7 +194,7 @@ export function putHelperThreadsBelowEventLoop(): void {
     // Not Linux: threads are scheduled as the process is.
     return;
   }
-  const eventLoop = ownThreadId();
+  const eventLoop = eventLoopToo ? undefined : ownThreadId();
   for (const thread of threads) {
     try {
       if (thread !== eventLoop) setPriority(thread, WORKER_NICENESS);

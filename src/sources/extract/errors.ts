@@ -16,6 +16,8 @@ export const UNSUPPORTED =
 export const ENCRYPTED_PDF = 'The PDF is encrypted with a password; remove the password (the encryption) and upload it again.';
 export const NO_TEXT_LAYER = 'The PDF has no text layer: no text found; is it a scan?';
 export const NO_TEXT = 'The file contains no text.';
+/** The process reading the file ended before it finished (it crashed, or something outside the hub stopped it). */
+export const READING_ENDED = 'The reading of the file stopped before it finished, so it is not read: upload it again, and if it stops again the file may be damaged.';
 
 /** A page of a PDF holding more text than a page can: its content unpacks to millions of characters, as a zip bomb's does. */
 export function overfullPage(page: number, limit: number): string {

@@ -1,10 +1,12 @@
-import { WorkerOverMemory, workerJobs, type JobLimits } from '../../worker-thread.js';
-import { ExtractionError, tooMuchMemory } from './errors.js';
+import { ChildEnded, processJobs } from '../../process-jobs.js';
+import { WorkerOverMemory, type JobLimits } from '../../worker-thread.js';
+import { ExtractionError, READING_ENDED, tooMuchMemory } from './errors.js';
 import type { FileKind } from './sniff.js';
 
 // File extraction for knowledge sources: the type judged from the content, the text written with
 // its structure (Markdown headings, one line per list item and table row) for the chunker. Pure:
-// it knows nothing of the store or HTTP. The work runs on a worker thread of its own.
+// it knows nothing of the store or HTTP. The work runs in a child process of its own, so that a
+// reading stopped for its memory gives every byte of it back.
 
 export type { FileKind } from './sniff.js';
 export type Extracted = { kind: FileKind; contentType: string; title: string | undefined; text: string };
@@ -16,13 +18,13 @@ export { unpackedXmlBytes } from './unpacked-size.js';
 
 type Outcome = { extracted: Extracted } | { failure: string };
 
-const runOnWorker = workerJobs(new URL('./extract-worker.ts', import.meta.url), 'extraction worker') as (
+const runInChild = processJobs(new URL('./extract-worker.ts', import.meta.url), 'extraction process') as (
   bytes: Uint8Array,
   limits: JobLimits,
 ) => Promise<Outcome>;
 
 /**
- * The memory reading one file may take, as the process's growth meanwhile (SOURCES_MAX_READ_MEMORY_MB):
+ * The memory reading one file may take, as its reading process's growth meanwhile (SOURCES_MAX_READ_MEMORY_MB):
  * a 10 MB PDF of text takes about 600 MB, while a few kilobytes compressed can unpack to gigabytes.
  */
 export const DEFAULT_MAX_READ_MEMORY_MB = 3_072;
@@ -32,8 +34,10 @@ export const DEFAULT_MAX_READ_MEMORY_MB = 3_072;
  * Throws ExtractionError whose message is one plain sentence.
  */
 export async function extractFile(bytes: Uint8Array, maxReadMemoryBytes = DEFAULT_MAX_READ_MEMORY_MB * 1024 * 1024): Promise<Extracted> {
-  const outcome = await runOnWorker(bytes, { maxMemoryGrowthBytes: maxReadMemoryBytes }).catch((error: unknown) => {
-    throw error instanceof WorkerOverMemory ? new ExtractionError(tooMuchMemory(maxReadMemoryBytes)) : error;
+  const outcome = await runInChild(bytes, { maxMemoryGrowthBytes: maxReadMemoryBytes }).catch((error: unknown) => {
+    if (error instanceof WorkerOverMemory) throw new ExtractionError(tooMuchMemory(maxReadMemoryBytes));
+    if (error instanceof ChildEnded) throw new ExtractionError(READING_ENDED);
+    throw error;
   });
   if ('failure' in outcome) throw new ExtractionError(outcome.failure);
   return outcome.extracted;
