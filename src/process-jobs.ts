@@ -23,17 +23,37 @@ type Queued = Pending & { job: unknown; limits: JobLimits };
 
 /** A child's first message: its entry loaded and listening, so that its memory from then on is its jobs'. */
 const READY = 'ready';
+/**
+ * How long a child with no job is kept. An extraction child holds about half a gigabyte once it
+ * has read a file (tsx's hooks take most of it, loading pdf.js), which a hub reading no files
+ * should not: the next file then waits a few seconds for a child to start.
+ */
+const IDLE_MS = 30_000;
 
 /**
  * A function that runs a job in a child process whose entry (a .ts module calling answerProcessJobs)
  * is given. The child is started on first use and replaced when it ends; idle, it never holds the
- * process open.
+ * process open, and after `idleMs` without a job it ends.
  */
-export function processJobs(entry: URL, label: string): RunJob {
+export function processJobs(entry: URL, label: string, { idleMs = IDLE_MS } = {}): RunJob {
   const waiting: Queued[] = [];
   let child: { process: ChildProcess; ready: boolean } | undefined;
   let running: (Queued & { id: number; stopWatching(): void }) | undefined;
   let nextId = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+
+  /** Lets the child, now without a job, go: the process may exit, and the child ends after idleMs. */
+  const rest = () => {
+    const resting = child;
+    if (!resting) return;
+    idle(resting.process);
+    idleTimer = setTimeout(() => {
+      if (child !== resting) return;
+      child = undefined;
+      resting.process.kill();
+    }, idleMs);
+    idleTimer.unref();
+  };
 
   /** Settles the job that was the child's (if any) and sends the next. */
   const finish = (job: Pending | undefined, settleJob: (job: Pending) => void) => {
@@ -82,7 +102,8 @@ export function processJobs(entry: URL, label: string): RunJob {
 
   const runNext = () => {
     if (running) return;
-    if (waiting.length === 0) return idle(child?.process);
+    clearTimeout(idleTimer);
+    if (waiting.length === 0) return rest();
     child ??= start();
     busy(child.process);
     const queued = child.ready ? waiting.shift() : undefined;

@@ -4,6 +4,16 @@ import { ChildEnded, processJobs } from '../src/process-jobs.js';
 // Jobs in a child process go one at a time: a child that ends fails the job it was reading and
 // no other; the jobs behind it are read by a child started afresh, each answered once.
 
+/** Whether a process of this id is running (signal 0 tests it). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('processJobs', () => {
   it('fails only the job whose child ended, and answers the jobs queued behind it in a new child', async () => {
     const run = processJobs(new URL('./support/processes/echo-or-crash.ts', import.meta.url), 'echo process');
@@ -16,6 +26,21 @@ describe('processJobs', () => {
       'third',
     ]);
     expect(settled.filter(({ status }) => status === 'rejected').every((outcome) => (outcome as PromiseRejectedResult).reason instanceof ChildEnded)).toBe(true);
+  });
+
+  it('ends a child left without a job for its idle time, and answers the next job in a new child', async () => {
+    const run = processJobs(new URL('./support/processes/echo-or-crash.ts', import.meta.url), 'echo process', { idleMs: 300 });
+    const first = (await run('pid')) as number;
+    await expect.poll(() => isRunning(first), { timeout: 20_000 }).toBe(false);
+    const second = (await run('pid')) as number;
+    expect(second).not.toBe(first);
+    expect(isRunning(second)).toBe(true);
+  });
+
+  it('keeps a child that gets jobs within its idle time', async () => {
+    const run = processJobs(new URL('./support/processes/echo-or-crash.ts', import.meta.url), 'echo process', { idleMs: 5_000 });
+    const first = (await run('pid')) as number;
+    expect(await run('pid')).toBe(first);
   });
 
   it('runs every thread of the child below the hub’s event loop, its own event loop too', async () => {
