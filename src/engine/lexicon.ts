@@ -231,13 +231,18 @@ export const synonyms = memoised((word) => {
  * Words customers use for what a business's material calls otherwise, which WordNet's commonest
  * senses miss: British usage its American corpus ranks below another sense ("hire" a bike is to
  * rent it, not to employ it), and everyday names of a trouble the trade calls by its cause (a
- * "flat tyre" is a puncture). Keyed by stems, so that every form finds them ("hired", "flat
+ * "flat tyre" is a puncture), and what a booking's terms call cancelling ("I can't make my
+ * appointment", "I missed it"). Keyed by stems, so that every form finds them ("hired", "flat
  * tyres"). Read only for questions: training never looks them up.
  */
 const PARAPHRASES = new Map<string, string[]>([
   ['hire', ['rent', 'rental']],
   ['flat tyre', ['puncture']],
   ['flat tire', ['puncture']],
+  // Not keeping an appointment is what a booking's terms call missing or cancelling it.
+  ["can't make", ['miss', 'cancel']],
+  ['cannot make', ['miss', 'cancel']],
+  ['miss', ['cancel']],
 ]);
 
 /**
