@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { loadWordVectors } from '../../src/engine/workers/training-jobs.js';
-import { sourcesAnswerer } from './eval/score.js';
+import { engineAnswerer, sourcesAnswerer } from './eval/score.js';
 
 // A dental clinic's page as a new user pasted it into a fresh hub, headings on their own lines,
 // with the owner's Q&A pair beside it. Its visitors' questions got wrong answers, or none.
@@ -42,5 +43,16 @@ describe('not keeping an appointment', () => {
 
   it('still answers cancelling asked in the material\'s own word', () => {
     expect(ask('I need to cancel my appointment')).toBe(CANCELLING);
+  });
+});
+
+describe('a thing asked by a rarer word', () => {
+  it.each(['Is there a loo I can use?', 'Is there a toilet?'])("answers %s with the owner's answer on the toilet", (question) => {
+    // "loo" was read as a rare name the material lacks, and the question declined.
+    expect(ask(question)).toBe('Yes, the patient toilet is next to the waiting room.');
+  });
+
+  it('still declines a loo where the material has no toilet', () => {
+    expect(engineAnswerer()(CLINIC, { question: 'Is there a loo I can use?' })).toBe(NO_ANSWER);
   });
 });
