@@ -227,6 +227,9 @@ export const synonyms = memoised((word) => {
   return [...found];
 });
 
+/** The brands cards are named by (BRANDS, PARAPHRASES). */
+const CARD_BRANDS = ['visa', 'mastercard', 'maestro', 'amex'];
+
 /**
  * Words customers use for what a business's material calls otherwise, which WordNet's commonest
  * senses miss: British usage its American corpus ranks below another sense ("hire" a bike is to
@@ -243,6 +246,9 @@ const PARAPHRASES = new Map<string, string[]>([
   ["can't make", ['miss', 'cancel']],
   ['cannot make', ['miss', 'cancel']],
   ['miss', ['cancel']],
+  // A card of a kind is what the brands name: Visa and Mastercard issue credit and debit cards.
+  ['credit card', CARD_BRANDS],
+  ['debit card', CARD_BRANDS],
 ]);
 
 /**
@@ -250,7 +256,7 @@ const PARAPHRASES = new Map<string, string[]>([
  * "We accept Visa and Mastercard" names the cards "Do you take cards?" asks of. Read only for
  * questions, as the kinds a word is of are (broaderNouns).
  */
-const BRANDS = new Map<string, string[]>([['card', ['visa', 'mastercard', 'maestro', 'amex']]]);
+const BRANDS = new Map<string, string[]>([['card', CARD_BRANDS]]);
 
 /** The brands naming a kind of thing, by the word's stem ("cards" → visa, mastercard, …); none for most words. */
 export const brandsOf = (word: string): string[] => BRANDS.get(stem(word)) ?? [];
