@@ -140,6 +140,11 @@ describe('everyday names of what the material calls otherwise', () => {
     expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
     expect(withPair()(question)).toBe('Puncture repairs cost 250 NOK while you wait.');
   });
+
+  it.each(['My tyre is flat', 'My tire is flat', 'Both my tyres are flat'])('answers %s with the puncture sentence: a tyre said to be flat is a flat tyre', (question) => {
+    // Only "flat tyre" was read as one expression, and "tyre" alone as the city of Tyre, a name the material lacks.
+    expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
+  });
 });
 
 describe('dealing in a thing one way or another', () => {
