@@ -157,6 +157,8 @@ const STANDALONE_CONTEXT_FACTOR = 0.1;
 /** The particles of English's phrasal verbs that may stand after the verb's object, and how far after the verb. */
 const PARTICLES = new Set(['back', 'up', 'out', 'off', 'down', 'away', 'over']);
 const PARTICLE_REACH = 4;
+/** The verbs saying what a thing is: "my tyre is flat". */
+const COPULAS = new Set(['is', 'are', 'was', 'were']);
 /**
  * Verbs so general that the words word vectors put near them are other general words ("take" ~
  * "order", "every", "leave", "must"): a material lacking one is not searched for those.
@@ -331,9 +333,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (CONTACT_FORM.test(`${tokens[i - 1]} ${word}`) || isIndefinitePlace(word)) continue;
       const partner = expand ? phrasePartner(tokens, i) : undefined;
       const phrase = partner !== undefined;
-      const form = phrase ? expansion(`${word} ${tokens[partner]}`) : expansion(word);
-      if (partner === i + 1) i += 1;
-      else if (phrase) readWithVerb.add(partner);
+      const form = expansion(partner?.expression ?? word);
+      if (partner?.at === i + 1) i += 1;
+      else if (phrase) readWithVerb.add(partner.at);
       else if (form.own.length === 0) continue;
       const ids = new Map<number, number>();
       if (!phrase) for (const term of form.own) standsFor(ids, idOf(term), 1);
@@ -401,13 +403,19 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /**
-   * The word that makes one expression with the i-th: the next, or a verb's particle a few words
-   * on, past its object ("take the lamp back", "pick my dog up"); undefined for none.
+   * The word that makes one expression with the i-th, and the expression: the next, what a thing
+   * is said to be ("my tyre is flat" is a flat tyre), or a verb's particle a few words on, past
+   * its object ("take the lamp back", "pick my dog up"); undefined for none.
    */
-  function phrasePartner(tokens: string[], i: number): number | undefined {
-    if (i + 1 < tokens.length && isPhrase(expansion(`${tokens[i]} ${tokens[i + 1]}`))) return i + 1;
+  function phrasePartner(tokens: string[], i: number): { at: number; expression: string } | undefined {
+    const word = tokens[i] as string;
+    const next = tokens[i + 1];
+    if (next !== undefined && isPhrase(expansion(`${word} ${next}`))) return { at: i + 1, expression: `${word} ${next}` };
+    const said = tokens[i + 2];
+    if (said !== undefined && COPULAS.has(next as string) && isPhrase(expansion(`${said} ${word}`))) return { at: i + 2, expression: `${said} ${word}` };
     for (let j = i + 2; j < tokens.length && j <= i + PARTICLE_REACH; j += 1) {
-      if (PARTICLES.has(tokens[j] as string)) return isPhrase(expansion(`${tokens[i]} ${tokens[j]}`)) ? j : undefined;
+      const expression = `${word} ${tokens[j]}`;
+      if (PARTICLES.has(tokens[j] as string)) return isPhrase(expansion(expression)) ? { at: j, expression } : undefined;
     }
     return undefined;
   }

@@ -227,17 +227,28 @@ export const synonyms = memoised((word) => {
   return [...found];
 });
 
+/** The brands cards are named by (BRANDS, PARAPHRASES). */
+const CARD_BRANDS = ['visa', 'mastercard', 'maestro', 'amex'];
+
 /**
  * Words customers use for what a business's material calls otherwise, which WordNet's commonest
  * senses miss: British usage its American corpus ranks below another sense ("hire" a bike is to
  * rent it, not to employ it), and everyday names of a trouble the trade calls by its cause (a
- * "flat tyre" is a puncture). Keyed by stems, so that every form finds them ("hired", "flat
+ * "flat tyre" is a puncture), and what a booking's terms call cancelling ("I can't make my
+ * appointment", "I missed it"). Keyed by stems, so that every form finds them ("hired", "flat
  * tyres"). Read only for questions: training never looks them up.
  */
 const PARAPHRASES = new Map<string, string[]>([
   ['hire', ['rent', 'rental']],
   ['flat tyre', ['puncture']],
   ['flat tire', ['puncture']],
+  // Not keeping an appointment is what a booking's terms call missing or cancelling it.
+  ["can't make", ['miss', 'cancel']],
+  ['cannot make', ['miss', 'cancel']],
+  ['miss', ['cancel']],
+  // A card of a kind is what the brands name: Visa and Mastercard issue credit and debit cards.
+  ['credit card', CARD_BRANDS],
+  ['debit card', CARD_BRANDS],
 ]);
 
 /**
@@ -245,7 +256,7 @@ const PARAPHRASES = new Map<string, string[]>([
  * "We accept Visa and Mastercard" names the cards "Do you take cards?" asks of. Read only for
  * questions, as the kinds a word is of are (broaderNouns).
  */
-const BRANDS = new Map<string, string[]>([['card', ['visa', 'mastercard', 'maestro', 'amex']]]);
+const BRANDS = new Map<string, string[]>([['card', CARD_BRANDS]]);
 
 /** The brands naming a kind of thing, by the word's stem ("cards" → visa, mastercard, …); none for most words. */
 export const brandsOf = (word: string): string[] => BRANDS.get(stem(word)) ?? [];
@@ -381,19 +392,43 @@ const depthOf = memoised((offset: number): number => {
 /**
  * The single words of the kinds a noun's commonest sense is a kind of, up to BROADER_LEVELS
  * above and not near the root, each with its level ("parrots" → [["bird", 1]]): what is said
- * of birds is said of parrots.
+ * of birds is said of parrots. Of another thing, only a rare word's kind one level up, by its
+ * common word (commonNamesOfKinds): "loo", WordNet's "a toilet in Britain", → [["toilet", 1]].
  */
 export const broaderNouns = memoised((word): [string, number][] => {
   const found = new Map<string, number>();
   const kinds = kindsOf(word, BROADER_LEVELS);
   const [sense] = kinds.keys(); // The word's own, level 0, first.
-  if (sense === undefined || !NATURAL_KINDS.has(synset('noun', sense).file)) return [];
+  if (sense === undefined) return [];
+  if (!NATURAL_KINDS.has(synset('noun', sense).file)) return isCommon(word) ? [] : commonNamesOfKinds(sense);
   for (const [offset, level] of kinds) {
     if (level === 0 || depthOf(offset) < MIN_BROADER_DEPTH) continue;
     for (const member of synset('noun', offset).words) if (!member.includes(' ') && !found.has(member)) found.set(member, level);
   }
   return [...found];
 });
+
+/**
+ * The common words whose commonest noun sense is a kind the sense at `offset` is of, one level
+ * up, each at level 1, where WordNet defines the sense as that kind and no narrower one: what a
+ * material calls the thing a rare word names ("loo", "a toilet in Britain" → toilet). Not a
+ * narrower kind ("kayak", "a small canoe…"), nor a word for whom the kind is a rarer sense
+ * ("surfboard" → "board", commonly a committee).
+ */
+function commonNamesOfKinds(offset: number): [string, number][] {
+  const [head] = words(synset('noun', offset).gloss).filter((word) => !ARTICLES.has(word));
+  return nounHypernyms(offset).flatMap((kind) => {
+    const named = synset('noun', kind).words;
+    if (!named.some((member) => member === head || lemmas(head ?? '').includes(member))) return [];
+    return named.filter((member) => !member.includes(' ') && isCommon(member) && commonestNounSense(member) === kind).map((member): [string, number] => [member, 1]);
+  });
+}
+
+const ARTICLES = new Set(['a', 'an', 'the']);
+
+/** The commonest sense of a word as a noun, as a synset's offset; undefined if it is none. */
+const commonestNounSense = (word: string): number | undefined =>
+  senses(word).find(({ pos, lemma }) => pos === 'noun' && lemma === word)?.offsets[0];
 
 /**
  * Whether two words name different kinds of one thing ("cat" and "dog", "Monday" and "Tuesday"):

@@ -59,6 +59,13 @@ describe('broaderNouns', () => {
     // a board, as "on board" is not.
     for (const word of ['conditioning', 'step', 'surfboard', 'bottle', 'blorptang']) expect(broaderNouns(word), word).toEqual([]);
   });
+
+  it("gives a rare word for a made thing the common word of the kind WordNet defines it as, where that is the word's commonest sense", () => {
+    // "loo" is WordNet's "water closet…: a toilet in Britain", never seen in its American corpus.
+    expect(broaderNouns('loo')).toContainEqual(['toilet', 1]);
+    // "a small canoe…" is a narrower kind: a material's canoes are no kayaks.
+    expect(broaderNouns('kayak')).toEqual([]);
+  });
 });
 
 describe('derivedForms', () => {

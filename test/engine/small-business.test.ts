@@ -92,6 +92,14 @@ describe('paying', () => {
     },
   );
 
+  it.each(['Do you take debit cards?', 'Do you take credit cards?', 'Do you accept debit cards?'])(
+    'answers %s with the sentence on the cards alone, not the one on cash',
+    (question) => {
+      // "debit" was a rare word the material lacks, and word vectors read "credit" as "cash".
+      expect(ask(BIKE_REPAIR, question)).toBe('We accept Visa, Mastercard and Vipps.');
+    },
+  );
+
   it('still answers a price asked by paying with the price', () => {
     expect(ask(BAKERY, 'How much do I pay for sourdough?')).toBe('Sourdough costs 65 NOK.');
   });
@@ -131,6 +139,11 @@ describe('everyday names of what the material calls otherwise', () => {
   it.each(['Can you fix a flat tyre?', 'I have a flat tire', 'Do you repair flat tyres?'])('answers %s with the puncture sentence: a flat tyre is a puncture', (question) => {
     expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
     expect(withPair()(question)).toBe('Puncture repairs cost 250 NOK while you wait.');
+  });
+
+  it.each(['My tyre is flat', 'My tire is flat', 'Both my tyres are flat'])('answers %s with the puncture sentence: a tyre said to be flat is a flat tyre', (question) => {
+    // Only "flat tyre" was read as one expression, and "tyre" alone as the city of Tyre, a name the material lacks.
+    expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
   });
 });
 
