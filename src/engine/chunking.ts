@@ -33,12 +33,19 @@ export function passageBlocks(passages: string[]): string[] {
 function textPieces(text: string, maxChars: number): string[] {
   // A loop, not map, filter and flatMap: flatMap alone took 2 ms of a 10 MB text's 17,000 paragraphs.
   const pieces: string[] = [];
+  // The fence of the code block open (structure.ts) at the paragraph's start: one spans blank lines.
+  let fence = '';
   for (const paragraph of paragraphs(headingsApart(unixLineBreaks(text)))) {
-    const tidied = tidy(paragraph);
-    if (tidied) for (const piece of splitLong(tidied, maxChars)) pieces.push(piece);
+    const inCode = fence !== '' || hasFence(paragraph);
+    let tidied: string;
+    if (inCode) ({ tidied, fence } = tidyWithCode(paragraph, fence));
+    else tidied = tidy(paragraph);
+    if (tidied) for (const piece of splitLong(tidied, maxChars, inCode)) pieces.push(piece);
   }
   return pieces;
 }
+
+const hasFence = (text: string) => text.includes('```') || text.includes('~~~');
 
 /**
  * A Markdown heading is a paragraph of its own, not the start of the one below it. In a fenced
@@ -46,7 +53,7 @@ function textPieces(text: string, maxChars: number): string[] {
  */
 function headingsApart(text: string): string {
   if (!text.includes('#')) return text;
-  if (!text.includes('```') && !text.includes('~~~')) return text.replace(/^(#{1,6}[ \t].*)$/gm, '$1\n');
+  if (!hasFence(text)) return text.replace(/^(#{1,6}[ \t].*)$/gm, '$1\n');
   let fence = '';
   return text
     .split('\n')
@@ -100,11 +107,38 @@ function tidy(paragraph: string): string {
   return tidied.trim();
 }
 
-function splitLong(paragraph: string, maxChars: number): string[] {
+/**
+ * A paragraph that holds fenced code or lies in it, tidied as tidy() does but for its lines of
+ * code, which keep their indentation and the runs of white space within them (indentation is
+ * meaning in Python or YAML), and the fence open after it.
+ */
+function tidyWithCode(paragraph: string, openFence: string): { tidied: string; fence: string } {
+  let fence = openFence;
+  let startsWithCode = false;
+  const lines = paragraph.split('\n').map((line, i) => {
+    const inCode = fence;
+    fence = fenceAfter(line.trim(), fence);
+    if (!inCode || !fence) return tidyLine(line);
+    if (i === 0) startsWithCode = true;
+    return line.trimEnd();
+  });
+  const joined = lines.join('\n');
+  return { tidied: startsWithCode ? joined.trimEnd() : joined.trim(), fence };
+}
+
+/** A line of text as tidy() leaves it within its paragraph: runs of spaces and tabs one space, none at either end. */
+function tidyLine(line: string): string {
+  const spaced = line.replace(/[ \t]+/g, ' ');
+  const from = spaced.startsWith(' ') ? 1 : 0;
+  return spaced.endsWith(' ') ? spaced.slice(from, -1) : spaced.slice(from);
+}
+
+/** `code`: the paragraph holds fenced code or lies in it. */
+function splitLong(paragraph: string, maxChars: number, code: boolean): string[] {
   if (paragraph.length <= maxChars) return [paragraph];
   // Code is cut between its lines, never joined to the next: a line ending "done." and the fence
   // after it made one line, which closed no code block, and the rest of the text was code.
-  if (paragraph.includes('```') || paragraph.includes('~~~')) {
+  if (code) {
     const lines = paragraph.split('\n').flatMap((line) => (line.length <= maxChars ? [line] : splitWords(line, maxChars)));
     return packPieces(lines, maxChars, '\n');
   }

@@ -35,7 +35,10 @@ export function joinSentences(sentences: string[]): string {
     else text += (endsSentence(previous) ? ' ' : LINE) + sentence;
     previous = sentence;
   }
-  return text.trim();
+  // Only line breaks go from the start: other white space there is a code line's indentation.
+  let start = 0;
+  while (text.charCodeAt(start) === 0x0a) start += 1;
+  return text.slice(start).trimEnd();
 }
 
 /** Whether a sentence ends as one: a stop, a question or exclamation mark, or a colon, before any closing quote or bracket. */
@@ -220,6 +223,8 @@ export function readBlocks(
       leadInOpen = false;
     }
     const lines = nonEmptyLines(block);
+    // A code line is kept as written, but for white space at its end: its indentation is meaning.
+    const written = fence || block.includes('```') || block.includes('~~~') ? nonEmptyLinesAsWritten(block) : lines;
     const textFollows = blockIndex + 1 < blocks.length ? NOT_WHITE_SPACE.test(blocks[blockIndex + 1] as string) : followed;
     let headers: string[] = [];
     // A code block's paragraph is one sentence, its lines kept: a comment is quoted with its code.
@@ -229,7 +234,7 @@ export function readBlocks(
       fence = fenceAfter(line, fence);
       if (inCode || fence) {
         if (!inCode) continue;
-        if (fence) code.push(line);
+        if (fence) code.push(written[lineIndex] as string);
         else {
           addCode(code);
           code = [];
@@ -307,6 +312,14 @@ function nonEmptyLines(block: string): string[] {
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
+}
+
+/** The lines nonEmptyLines gives of a block, in turn, but with the white space at their start kept. */
+function nonEmptyLinesAsWritten(block: string): string[] {
+  return block
+    .split('\n')
+    .filter((line) => NOT_WHITE_SPACE.test(line))
+    .map((line) => line.trimEnd());
 }
 
 /** Whether a sentence is a table row read with its headers ("Room: Kestrel; Floor: 3"). */

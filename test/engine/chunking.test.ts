@@ -17,6 +17,17 @@ describe('chunkText', () => {
     expect(chunkText(text)).toEqual(['## Install\n\n```sh\n# fetch it\nnpm install switchboard\n```\n~~~\n# start it\n~~~\n# Run']);
   });
 
+  it('keeps the indentation of fenced code lines, in each paragraph of the fence, and tidies the text around them', () => {
+    const text = [
+      'Verify  the   webhook:', '``` python', 'def verify(request):', '    if not request.signed:  ', '\t\treturn  False', '',
+      '    return True', '```', '  After   the code. ', '', '~~~', '  a:  1', '~~~', ' Then  ', '  text.',
+    ].join('\n');
+    expect(chunkText(text)).toEqual([
+      'Verify the webhook:\n``` python\ndef verify(request):\n    if not request.signed:\n\t\treturn  False\n\n' +
+        '    return True\n```\nAfter the code.\n\n~~~\n  a:  1\n~~~\nThen\ntext.',
+    ]);
+  });
+
   it('cuts a long paragraph of fenced code between its lines, so the fence after a line ending "done." still closes it', () => {
     const code = Array.from({ length: 40 }, (_, k) => `run-step --number ${k} --depot ${k % 7}`);
     const lines = ['Run these:', '```sh', ...code, '# All done.', '```'];

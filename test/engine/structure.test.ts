@@ -65,6 +65,12 @@ describe('readSections, fenced code', () => {
     ]);
   });
 
+  it('keeps the indentation of code lines and the runs of white space within them, in each paragraph of the fence', () => {
+    const sections = readSections('# Retries\n\n```yaml\nretries:\n  count:  3\n\n  delay:\t10s  \n```\nRetries stop.');
+    expect(sections).toEqual([{ key: 'Retries', sentences: ['retries:\n  count:  3', '\n  delay:\t10s', '\nRetries stop.'] }]);
+    expect(joinSentences(sections[0]?.sentences.slice(1) ?? [])).toBe('  delay:\t10s\nRetries stop.');
+  });
+
   it('keeps a code block without a heading over it one section, and runs it to the end of the text when unclosed', () => {
     expect(readSections('```\n# one\n\n# two\n```\n\nAfter it.\n\n```js\n// Open?\n\n| a | b |')).toEqual([
       { key: '', sentences: ['# one', '\n# two'] },
