@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSections } from '../../../src/engine/structure.js';
+import { registry } from '../../../src/metrics.js';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
 import {
@@ -644,6 +645,15 @@ describe('extractFile', () => {
     );
     expect((await next).text).toContain('# Meeting rooms');
   }, 60_000);
+
+  it('shows the reading process’s resident memory in /metrics, as a process apart from the hub’s', async () => {
+    await extractFile(utf8('Opening hours are nine to five.'));
+    expect(readerProcesses()).not.toHaveLength(0);
+    const scraped = await registry.getSingleMetricAsString('switchboard_extraction_process_resident_memory_bytes');
+    const bytes = Number(/^switchboard_extraction_process_resident_memory_bytes (\d+)$/m.exec(scraped)?.[1]);
+    // A Node.js process with tsx loaded holds tens of megabytes at least.
+    expect(bytes).toBeGreaterThan(10 * 1024 * 1024);
+  });
 
   it('fails a truncated PDF or DOCX as damaged', async () => {
     const pdf = await pdfOf(MEETING_ROOMS);
