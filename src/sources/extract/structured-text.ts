@@ -69,7 +69,7 @@ function structuredBlocks(root: DomNode): Block[] {
       push(...tableBlocks(node));
     } else if (name === 'PRE') {
       flush();
-      const code = (node.textContent ?? '').replace(/\s+$/, '');
+      const code = preformattedText(node).replace(/\s+$/, '');
       if (code.trim()) blocks.push({ text: fenced(code), code: true });
     } else if (name === 'SUP') {
       const linked = elementChildren(node, 'A').some((link) => link.getAttribute?.('href')?.startsWith('#'));
@@ -89,6 +89,13 @@ function structuredBlocks(root: DomNode): Block[] {
   for (const child of Array.from(root.childNodes)) walk(child);
   flush();
   return blocks;
+}
+
+/** Preformatted text as a browser shows it: its white space as written, and a line break at each <br>. */
+function preformattedText(node: DomNode): string {
+  if (node.nodeType === TEXT_NODE) return node.textContent ?? '';
+  if (node.nodeName.toUpperCase() === 'BR') return '\n';
+  return Array.from(node.childNodes, preformattedText).join('');
 }
 
 /** Code fenced by more backticks than any run of them in it, which would close a shorter fence. */

@@ -504,6 +504,23 @@ describe('extractFile', () => {
     expect((await extractFile(docx)).text).toBe(['Open every day.', fence.join('\n'), '1. Install it:', '```\nnpm i switchboard\n  --global\n```'].join('\n\n'));
   });
 
+  it('keeps the lines of code broken with <br>, in HTML’s <pre> and a DOCX code paragraph’s line breaks', async () => {
+    // Read as the <pre>'s textContent, they ran together: "npm installnpm start".
+    const expected = 'Start it:\n\n```\nnpm install\nnpm start\n  --port 3900\n```';
+    expect((await extractFile(utf8('<p>Start it:</p><pre><code>npm install<br>npm start</code><br/>  --port 3900</pre>'))).text).toBe(expected);
+    const docx = await docxOfBody(
+      [
+        new Paragraph('Start it:'),
+        new Paragraph({
+          style: 'Code',
+          children: [new TextRun('npm install'), new TextRun({ text: 'npm start', break: 1 }), new TextRun({ text: '  --port 3900', break: 1 })],
+        }),
+      ],
+      { styles: { paragraphStyles: [{ id: 'Code', name: 'Code', run: { font: 'Courier New' } }] } },
+    );
+    expect((await extractFile(docx)).text).toBe(expected);
+  });
+
   it('drops Markdown front matter, its title naming the file', async () => {
     const extracted = await extractFile(utf8('---\ntitle: "Room guide"\nlayout: page\n---\n\n## Rooms\n\nEach room has a screen.\n'));
     expect(extracted).toMatchObject({ kind: 'markdown', title: 'Room guide', text: '## Rooms\n\nEach room has a screen.' });
