@@ -4,7 +4,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSections } from '../../../src/engine/structure.js';
+import { isTableRow, readSections } from '../../../src/engine/structure.js';
 import { registry } from '../../../src/metrics.js';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
@@ -519,6 +519,34 @@ describe('extractFile', () => {
       { styles: { paragraphStyles: [{ id: 'Code', name: 'Code', run: { font: 'Courier New' } }] } },
     );
     expect((await extractFile(docx)).text).toBe(expected);
+  });
+
+  it('reads the code of a table cell or a description into its row’s line without its fences, its lines parted by " / ", in HTML and DOCX', async () => {
+    // The fences ran into the row: "Code: ``` / npm install / npm start / ```".
+    const html = [
+      '<table><tr><th>Step</th><th>Code</th></tr>',
+      '<tr><td>Install</td><td><pre>npm install\nnpm start</pre></td></tr>',
+      '<tr><td>Check</td><td><p>Run it:</p><pre>curl localhost:3900/healthz</pre></td></tr></table>',
+      '<dl><dt>Stop</dt><dd><pre>  kill %1\n\n  rm hub.pid</pre></dd></dl>',
+    ].join('');
+    const rows = ['Step: Install; Code: npm install / npm start', 'Step: Check; Code: Run it: curl localhost:3900/healthz'];
+    expect((await extractFile(utf8(html))).text).toBe([...rows, '', 'Stop: kill %1 / rm hub.pid'].join('\n'));
+    // Parted by "; ", a cell's code would read as more cells, and the row as no row with its headers.
+    expect(isTableRow(rows[0] as string)).toBe(true);
+    const cell = (...paragraphs: Paragraph[]) => new TableCell({ children: paragraphs });
+    const code = (line: string) => new Paragraph({ style: 'Code', text: line });
+    const docx = await docxOfBody(
+      [
+        new Table({
+          rows: [
+            new TableRow({ tableHeader: true, children: [cell(new Paragraph('Step')), cell(new Paragraph('Code'))] }),
+            new TableRow({ children: [cell(new Paragraph('Install')), cell(code('npm install'), code('npm start'))] }),
+          ],
+        }),
+      ],
+      { styles: { paragraphStyles: [{ id: 'Code', name: 'Code', run: { font: 'Courier New' } }] } },
+    );
+    expect((await extractFile(docx)).text).toBe(rows[0]);
   });
 
   it('drops Markdown front matter, its title naming the file', async () => {
