@@ -549,6 +549,26 @@ describe('extractFile', () => {
     expect((await extractFile(docx)).text).toBe(rows[0]);
   });
 
+  it('keeps the blank lines of a DOCX’s code, and makes no line of an empty list item or paragraph', async () => {
+    // mammoth skipped every empty paragraph: the code's blank lines went, "b" ran on under "a".
+    const code = (line: string) => new Paragraph({ style: 'Code', text: line });
+    const docx = await docxOfBody(
+      [
+        new Paragraph('Run it:'),
+        code('a'),
+        code(''),
+        code('b'),
+        new Paragraph(''),
+        new Paragraph({ text: '', bullet: { level: 0 } }),
+        new Paragraph({ text: 'Done.', bullet: { level: 0 } }),
+        new Paragraph({ text: '', numbering: { reference: 'steps', level: 0 } }),
+        new Paragraph({ text: 'Start it.', numbering: { reference: 'steps', level: 0 } }),
+      ],
+      { styles: { paragraphStyles: [{ id: 'Code', name: 'Code', run: { font: 'Courier New' } }] } },
+    );
+    expect((await extractFile(docx)).text).toBe(['Run it:', '```\na\n\nb\n```', '- Done.', '1. Start it.'].join('\n\n'));
+  });
+
   it('drops Markdown front matter, its title naming the file', async () => {
     const extracted = await extractFile(utf8('---\ntitle: "Room guide"\nlayout: page\n---\n\n## Rooms\n\nEach room has a screen.\n'));
     expect(extracted).toMatchObject({ kind: 'markdown', title: 'Room guide', text: '## Rooms\n\nEach room has a screen.' });
