@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { atEndOfTurn } from './end-of-turn.js';
 
 // Every Prometheus metric Switchboard exports, in one place: other modules import the function
@@ -92,6 +92,25 @@ export const webhookRuns = new Counter({
   labelNames: ['outcome'] as const,
   registers: [registry],
 });
+
+/** Reads the extraction child's resident memory; the extraction module sets it when it loads. */
+let extractionResidentBytes = () => 0;
+
+// The child reading files can hold hundreds of megabytes that process_resident_memory_bytes (the
+// hub's alone) does not show: it is read at scrape time, so it is never stale.
+new Gauge({
+  name: 'switchboard_extraction_process_resident_memory_bytes',
+  help: 'Resident memory of the child process reading uploaded files, 0 when none runs',
+  registers: [registry],
+  collect() {
+    this.set(extractionResidentBytes());
+  },
+});
+
+/** Where the extraction child's memory is read from at scrape time. */
+export function measureExtractionMemory(read: () => number): void {
+  extractionResidentBytes = read;
+}
 
 type Series = ReturnType<Histogram['labels']>;
 

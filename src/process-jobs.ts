@@ -30,12 +30,15 @@ const READY = 'ready';
  */
 const IDLE_MS = 30_000;
 
+/** Runs a job in the child; `residentBytes` is the child's resident memory now, 0 when no child runs. */
+export type ProcessJobs = RunJob & { residentBytes(): number };
+
 /**
  * A function that runs a job in a child process whose entry (a .ts module calling answerProcessJobs)
  * is given. The child is started on first use and replaced when it ends; idle, it never holds the
  * process open, and after `idleMs` without a job it ends.
  */
-export function processJobs(entry: URL, label: string, { idleMs = IDLE_MS } = {}): RunJob {
+export function processJobs(entry: URL, label: string, { idleMs = IDLE_MS } = {}): ProcessJobs {
   const waiting: Queued[] = [];
   let child: { process: ChildProcess; ready: boolean } | undefined;
   let running: (Queued & { id: number; stopWatching(): void }) | undefined;
@@ -115,11 +118,12 @@ export function processJobs(entry: URL, label: string, { idleMs = IDLE_MS } = {}
     child.process.send({ id, job: queued.job });
   };
 
-  return (job, limits = {}) =>
+  const run: RunJob = (job, limits = {}) =>
     new Promise((resolve, reject) => {
       waiting.push({ job, limits, resolve, reject });
       runNext();
     });
+  return Object.assign(run, { residentBytes: () => (child ? residentBytes(child.process.pid) : 0) });
 }
 
 // Referenced only while it has work, so an idle child never holds the process open.

@@ -37,6 +37,16 @@ describe('processJobs', () => {
     expect(isRunning(second)).toBe(true);
   });
 
+  it('tells its child’s resident memory while the child runs, and 0 before it starts and after it ends', async () => {
+    const run = processJobs(new URL('./support/processes/echo-or-crash.ts', import.meta.url), 'echo process', { idleMs: 300 });
+    expect(run.residentBytes()).toBe(0);
+    const pid = (await run('pid')) as number;
+    // A Node.js process with tsx loaded holds tens of megabytes at least.
+    expect(run.residentBytes()).toBeGreaterThan(10 * 1024 * 1024);
+    await expect.poll(() => isRunning(pid), { timeout: 20_000 }).toBe(false);
+    expect(run.residentBytes()).toBe(0);
+  });
+
   it('keeps a child that gets jobs within its idle time', async () => {
     const run = processJobs(new URL('./support/processes/echo-or-crash.ts', import.meta.url), 'echo process', { idleMs: 5_000 });
     const first = (await run('pid')) as number;

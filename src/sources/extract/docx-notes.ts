@@ -12,7 +12,10 @@ const REFERENCES = 'a[href^="#footnote-"], a[href^="#endnote-"]';
 
 type Element = DomNode & { id: string; remove(): void; closest(selector: string): Element | null; replaceWith(node: unknown): void };
 
-/** mammoth's HTML of a DOCX as structured text, each note after the paragraph (list, table) first citing it. */
+/**
+ * mammoth's HTML of a DOCX as structured text, each note after the paragraph (list, table) first
+ * citing it, less its empty list items.
+ */
 export function docxHtmlText(html: string): string {
   const notes: string[] = [];
   const text = htmlFragmentText(html, (document) => {
@@ -27,6 +30,8 @@ export function docxHtmlText(html: string): string {
       notes.push(oneLine(structuredText(note)));
       note.remove();
     }
+    // An empty bulleted or numbered paragraph is an empty item, which would be a line "-".
+    for (const item of elements('li')) if (!item.textContent?.trim()) item.remove();
   });
   return placeNotes(text, notes);
 }

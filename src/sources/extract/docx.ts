@@ -23,7 +23,9 @@ export async function extractDocx(bytes: Uint8Array): Promise<{ title: string | 
   try {
     ({ value: html } = await mammoth.convertToHtml(
       { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
-      { styleMap: STYLE_MAP, convertImage: SKIP_IMAGES },
+      // Kept so that a code block's blank lines (its empty paragraphs) stay; docxHtmlText drops
+      // the empty list items this gives too.
+      { styleMap: STYLE_MAP, convertImage: SKIP_IMAGES, ignoreEmptyParagraphs: false },
     ));
   } catch {
     throw new ExtractionError(damaged('docx'));

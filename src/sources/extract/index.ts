@@ -1,3 +1,4 @@
+import { measureExtractionMemory } from '../../metrics.js';
 import { ChildEnded, processJobs } from '../../process-jobs.js';
 import { WorkerOverMemory, type JobLimits } from '../../worker-thread.js';
 import { ExtractionError, READING_ENDED, tooMuchMemory } from './errors.js';
@@ -18,10 +19,9 @@ export { unpackedXmlBytes } from './unpacked-size.js';
 
 type Outcome = { extracted: Extracted } | { failure: string };
 
-const runInChild = processJobs(new URL('./extract-worker.ts', import.meta.url), 'extraction process') as (
-  bytes: Uint8Array,
-  limits: JobLimits,
-) => Promise<Outcome>;
+const reading = processJobs(new URL('./extract-worker.ts', import.meta.url), 'extraction process');
+const runInChild = reading as (bytes: Uint8Array, limits: JobLimits) => Promise<Outcome>;
+measureExtractionMemory(reading.residentBytes);
 
 /**
  * The memory reading one file may take, as its reading process's growth meanwhile (SOURCES_MAX_READ_MEMORY_MB):

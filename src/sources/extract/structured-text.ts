@@ -5,7 +5,8 @@ import { superscriptText } from './superscript.js';
 // each list item keeps its line (`- item`, `1. item`), and each table row becomes one line naming
 // its column headers (`Room: Kestrel; Floor: 3; Code: KES-4105`), as each term of a description
 // list does its descriptions (`Weight: 2 kg`). Preformatted text is a fenced code block, whose
-// lines the chunker reads as code: a shell comment (`# install it`) is no heading there.
+// lines the chunker reads as code: a shell comment (`# install it`) is no heading there; in a
+// table cell or a description, which keeps to its row's line, its lines are read without fences.
 
 /** The part of a DOM node this writer reads (linkedom's nodes have it). */
 export type DomNode = {
@@ -18,6 +19,8 @@ export type DomNode = {
 
 /** A list item's marker, as listLines writes it. */
 export const ITEM_MARKER = /^\s*(?:-|\d+\.)\s+/;
+/** A code block's fence, as `fenced` writes it. */
+const FENCE = /^`{3,}$/;
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'CANVAS', 'IFRAME', 'OBJECT', 'BUTTON', 'SELECT', 'HEAD']);
@@ -69,7 +72,7 @@ function structuredBlocks(root: DomNode): Block[] {
       push(...tableBlocks(node));
     } else if (name === 'PRE') {
       flush();
-      const code = (node.textContent ?? '').replace(/\s+$/, '');
+      const code = preformattedText(node).replace(/\s+$/, '');
       if (code.trim()) blocks.push({ text: fenced(code), code: true });
     } else if (name === 'SUP') {
       const linked = elementChildren(node, 'A').some((link) => link.getAttribute?.('href')?.startsWith('#'));
@@ -89,6 +92,13 @@ function structuredBlocks(root: DomNode): Block[] {
   for (const child of Array.from(root.childNodes)) walk(child);
   flush();
   return blocks;
+}
+
+/** Preformatted text as a browser shows it: its white space as written, and a line break at each <br>. */
+function preformattedText(node: DomNode): string {
+  if (node.nodeType === TEXT_NODE) return node.textContent ?? '';
+  if (node.nodeName.toUpperCase() === 'BR') return '\n';
+  return Array.from(node.childNodes, preformattedText).join('');
 }
 
 /** Code fenced by more backticks than any run of them in it, which would close a shorter fence. */
@@ -174,14 +184,30 @@ function tableBlocks(table: DomNode): string[] {
 /**
  * A cell's (or a description's) text on one line, as its row's: its paragraphs, lines and list
  * items joined, " / " parting those that end no sentence ("3 / East wing"; run together, "3 East
- * wing" read as one value).
+ * wing" read as one value), and a colon's line going on after it ("Run it: npm start").
  */
 function cellText(cell: DomNode): string {
-  const parts = structuredText(cell)
-    .split('\n')
-    .map((line) => oneLine(line.replace(ITEM_MARKER, '')))
-    .filter(Boolean);
-  return parts.reduce((joined, part) => (!joined ? part : /[.!?]$/.test(joined) ? `${joined} ${part}` : `${joined} / ${part}`), '');
+  const parts = lineParts(structuredText(cell)).filter(Boolean);
+  return parts.reduce((joined, part) => (!joined ? part : /[.!?:]$/.test(joined) ? `${joined} ${part}` : `${joined} / ${part}`), '');
+}
+
+/**
+ * Structured text's lines as parts of one line: a line each, less its list marker, and a code
+ * block one part of its lines parted by " / ", without its fences. Not "; ", which parts a row's
+ * cells: "Code: npm install; npm start" would no longer read as a row with its headers.
+ */
+function lineParts(text: string): string[] {
+  const parts: string[] = [];
+  let code: { fence: string; lines: string[] } | undefined;
+  for (const line of text.split('\n')) {
+    if (code && line === code.fence) {
+      parts.push(code.lines.filter(Boolean).join(' / '));
+      code = undefined;
+    } else if (code) code.lines.push(oneLine(line));
+    else if (FENCE.test(line)) code = { fence: line, lines: [] };
+    else parts.push(oneLine(line.replace(ITEM_MARKER, '')));
+  }
+  return parts;
 }
 
 function startsWithHeaderCell(row: DomNode): boolean {

@@ -4,7 +4,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSections } from '../../../src/engine/structure.js';
+import { isTableRow, readSections } from '../../../src/engine/structure.js';
+import { registry } from '../../../src/metrics.js';
 import { extractFile, extractHtml, isExtractionError, sniffFileKind } from '../../../src/sources/extract/index.js';
 import { countTurns } from '../../support/event-loop.js';
 import {
@@ -503,6 +504,71 @@ describe('extractFile', () => {
     expect((await extractFile(docx)).text).toBe(['Open every day.', fence.join('\n'), '1. Install it:', '```\nnpm i switchboard\n  --global\n```'].join('\n\n'));
   });
 
+  it('keeps the lines of code broken with <br>, in HTML’s <pre> and a DOCX code paragraph’s line breaks', async () => {
+    // Read as the <pre>'s textContent, they ran together: "npm installnpm start".
+    const expected = 'Start it:\n\n```\nnpm install\nnpm start\n  --port 3900\n```';
+    expect((await extractFile(utf8('<p>Start it:</p><pre><code>npm install<br>npm start</code><br/>  --port 3900</pre>'))).text).toBe(expected);
+    const docx = await docxOfBody(
+      [
+        new Paragraph('Start it:'),
+        new Paragraph({
+          style: 'Code',
+          children: [new TextRun('npm install'), new TextRun({ text: 'npm start', break: 1 }), new TextRun({ text: '  --port 3900', break: 1 })],
+        }),
+      ],
+      { styles: { paragraphStyles: [{ id: 'Code', name: 'Code', run: { font: 'Courier New' } }] } },
+    );
+    expect((await extractFile(docx)).text).toBe(expected);
+  });
+
+  it('reads the code of a table cell or a description into its row’s line without its fences, its lines parted by " / ", in HTML and DOCX', async () => {
+    // The fences ran into the row: "Code: ``` / npm install / npm start / ```".
+    const html = [
+      '<table><tr><th>Step</th><th>Code</th></tr>',
+      '<tr><td>Install</td><td><pre>npm install\nnpm start</pre></td></tr>',
+      '<tr><td>Check</td><td><p>Run it:</p><pre>curl localhost:3900/healthz</pre></td></tr></table>',
+      '<dl><dt>Stop</dt><dd><pre>  kill %1\n\n  rm hub.pid</pre></dd></dl>',
+    ].join('');
+    const rows = ['Step: Install; Code: npm install / npm start', 'Step: Check; Code: Run it: curl localhost:3900/healthz'];
+    expect((await extractFile(utf8(html))).text).toBe([...rows, '', 'Stop: kill %1 / rm hub.pid'].join('\n'));
+    // Parted by "; ", a cell's code would read as more cells, and the row as no row with its headers.
+    expect(isTableRow(rows[0] as string)).toBe(true);
+    const cell = (...paragraphs: Paragraph[]) => new TableCell({ children: paragraphs });
+    const code = (line: string) => new Paragraph({ style: 'Code', text: line });
+    const docx = await docxOfBody(
+      [
+        new Table({
+          rows: [
+            new TableRow({ tableHeader: true, children: [cell(new Paragraph('Step')), cell(new Paragraph('Code'))] }),
+            new TableRow({ children: [cell(new Paragraph('Install')), cell(code('npm install'), code('npm start'))] }),
+          ],
+        }),
+      ],
+      { styles: { paragraphStyles: [{ id: 'Code', name: 'Code', run: { font: 'Courier New' } }] } },
+    );
+    expect((await extractFile(docx)).text).toBe(rows[0]);
+  });
+
+  it('keeps the blank lines of a DOCX’s code, and makes no line of an empty list item or paragraph', async () => {
+    // mammoth skipped every empty paragraph: the code's blank lines went, "b" ran on under "a".
+    const code = (line: string) => new Paragraph({ style: 'Code', text: line });
+    const docx = await docxOfBody(
+      [
+        new Paragraph('Run it:'),
+        code('a'),
+        code(''),
+        code('b'),
+        new Paragraph(''),
+        new Paragraph({ text: '', bullet: { level: 0 } }),
+        new Paragraph({ text: 'Done.', bullet: { level: 0 } }),
+        new Paragraph({ text: '', numbering: { reference: 'steps', level: 0 } }),
+        new Paragraph({ text: 'Start it.', numbering: { reference: 'steps', level: 0 } }),
+      ],
+      { styles: { paragraphStyles: [{ id: 'Code', name: 'Code', run: { font: 'Courier New' } }] } },
+    );
+    expect((await extractFile(docx)).text).toBe(['Run it:', '```\na\n\nb\n```', '- Done.', '1. Start it.'].join('\n\n'));
+  });
+
   it('drops Markdown front matter, its title naming the file', async () => {
     const extracted = await extractFile(utf8('---\ntitle: "Room guide"\nlayout: page\n---\n\n## Rooms\n\nEach room has a screen.\n'));
     expect(extracted).toMatchObject({ kind: 'markdown', title: 'Room guide', text: '## Rooms\n\nEach room has a screen.' });
@@ -644,6 +710,15 @@ describe('extractFile', () => {
     );
     expect((await next).text).toContain('# Meeting rooms');
   }, 60_000);
+
+  it('shows the reading process’s resident memory in /metrics, as a process apart from the hub’s', async () => {
+    await extractFile(utf8('Opening hours are nine to five.'));
+    expect(readerProcesses()).not.toHaveLength(0);
+    const scraped = await registry.getSingleMetricAsString('switchboard_extraction_process_resident_memory_bytes');
+    const bytes = Number(/^switchboard_extraction_process_resident_memory_bytes (\d+)$/m.exec(scraped)?.[1]);
+    // A Node.js process with tsx loaded holds tens of megabytes at least.
+    expect(bytes).toBeGreaterThan(10 * 1024 * 1024);
+  });
 
   it('fails a truncated PDF or DOCX as damaged', async () => {
     const pdf = await pdfOf(MEETING_ROOMS);
