@@ -8,6 +8,13 @@ const named = (question: string) => {
   return askedThing(tokens).map((at) => tokens[at]);
 };
 
+/** The verb and the thing a question's finder names (sellingAsked, placeAsked), as words rather than indexes. */
+const verbAndThing = (find: (tokens: string[]) => { verb: number; thing: number } | undefined) => (question: string) => {
+  const tokens = words(question);
+  const found = find(tokens);
+  return found && [tokens[found.verb], tokens[found.thing]];
+};
+
 describe('askedThing', () => {
   it.each([
     ['Is there a free trial?', ['trial']],
@@ -105,11 +112,7 @@ describe('offeringAsked', () => {
 
 describe('sellingAsked', () => {
   it('names the verb and the thing of a question asking whether the business sells it', () => {
-    const selling = (question: string) => {
-      const tokens = words(question);
-      const found = sellingAsked(tokens);
-      return found && [tokens[found.verb], tokens[found.thing]];
-    };
+    const selling = verbAndThing(sellingAsked);
     expect(selling('Do you sell bikes?')).toEqual(['sell', 'bikes']);
     expect(selling('do they sell city bikes')).toEqual(['sell', 'bikes']);
     expect(selling('Do you rent bikes?')).toBeUndefined();
@@ -120,14 +123,10 @@ describe('sellingAsked', () => {
 
 describe('placeAsked', () => {
   it('names the verb of putting and the thing of a question asking where to put it', () => {
-    const named = (question: string) => {
-      const tokens = words(question);
-      const place = placeAsked(tokens);
-      return place && [tokens[place.verb], tokens[place.thing]];
-    };
-    expect(named('Where can I leave the car?')).toEqual(['leave', 'car']);
-    expect(named('is there somewhere to put my bags?')).toEqual(['put', 'bags']);
-    expect(named('Where can I park?')).toBeUndefined();
-    expect(named('Can I leave the car overnight?')).toBeUndefined();
+    const placing = verbAndThing(placeAsked);
+    expect(placing('Where can I leave the car?')).toEqual(['leave', 'car']);
+    expect(placing('is there somewhere to put my bags?')).toEqual(['put', 'bags']);
+    expect(placing('Where can I park?')).toBeUndefined();
+    expect(placing('Can I leave the car overnight?')).toBeUndefined();
   });
 });
