@@ -1,3 +1,4 @@
+import { makeHostInert } from './host-inert.js';
 import { readableOn } from './readable.js';
 import { isConversationId, isWidgetMessage, newConversationId, storage, type WidgetMessage } from './protocol.js';
 import { wordsFor } from './words.js';
@@ -130,16 +131,23 @@ async function mount(hub: string, chatbotId: string): Promise<void> {
   let frame: HTMLIFrameElement | undefined;
   const post = (message: WidgetMessage) => frame?.contentWindow?.postMessage(message, hub);
 
+  /** While modal, what gives the host page back its own content. */
+  let restoreHost: (() => void) | undefined;
   /**
-   * Modal while open where it covers the page; beside the page, the page stays to be used. Of what
-   * lies outside the modal window only the launcher is the widget's to make inert: the host page's
-   * own elements are left as they are, and aria-modal tells assistive tech to leave them alone.
+   * Modal while open where it covers the page; beside the page, the page stays to be used. While
+   * modal, what lies outside the window, the launcher beneath it and the host page's own content,
+   * is inert, and given back as it was once the window closes or sits beside the page again.
    */
   function showModality(): void {
     const modal = !panel.hidden && narrow.matches;
     if (modal) panel.setAttribute('aria-modal', 'true');
     else panel.removeAttribute('aria-modal');
     launcher.inert = modal;
+    if (modal) restoreHost ??= makeHostInert(element);
+    else {
+      restoreHost?.();
+      restoreHost = undefined;
+    }
   }
   narrow.addEventListener('change', showModality);
 

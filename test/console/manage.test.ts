@@ -7,7 +7,7 @@ import { createWebhookDispatcher } from '../../jobs/webhooks/dispatcher.js';
 import { THUMB_PATH } from '../../adapters/thumb-icon.js';
 import { call, createChatbotViaApi } from '../support/http.js';
 import { buttonNames } from '../widget/browser.js';
-import { expectAccessible, newPage, screenshots, signIn, startConsole, type ConsoleRun } from './console.js';
+import { expectAccessible, newPage, screenshots, SHOTS, signIn, startConsole, type ConsoleRun } from './console.js';
 
 // Running a chatbot from the console: connecting it (widget, channels, digests, webhooks),
 // reading its activity (conversations, ratings, leads, contacts) and the account's keys and quota.
@@ -858,6 +858,24 @@ describe('a busy day', () => {
     await page.getByLabel('Search').fill('sourdough');
     await expect.poll(() => status.textContent()).toBe('1 conversation');
     await page.getByLabel('Search').fill('');
+  });
+
+  it('draws the transcript beside the list where the page lays it out, however far the page is scrolled', async () => {
+    // A sticky transcript was drawn where the scroll had left it: a full-page screenshot of the
+    // scrolled page showed its column blank above it, down to where the window was.
+    const links = page.getByRole('list', { name: 'Conversations' }).getByRole('link');
+    await links.last().click();
+    const transcript = page.getByRole('region', { name: /^Conversation of / });
+    const onPage = () => transcript.evaluate((element) => element.getBoundingClientRect().top + window.scrollY);
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+    const laidOut = await onPage();
+    await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }));
+    expect(await onPage()).toBe(laidOut);
+    await page.screenshot({ path: `${SHOTS}/activity-scrolled.png`, fullPage: true });
+    // The list scrolls beside it, as far as its last conversation.
+    await links.last().scrollIntoViewIfNeeded();
+    expect(await onPage()).toBe(laidOut);
+    await page.getByRole('button', { name: 'Close' }).click();
   });
 
   it('lists the open handoffs first, however many newer conversations there are, with no “Load more”', async () => {

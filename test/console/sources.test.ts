@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page, Request } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSourceWorker } from '../../jobs/sources/worker.js';
@@ -69,6 +69,19 @@ describe('sources page', () => {
     await expect.poll(() => row.textContent()).toMatch(/· queued/);
     expect(await readSources()).toBe(1);
     await expect.poll(() => row.textContent(), LIST_POLL).toMatch(/· ready/);
+  });
+
+  it('tells by sight the list’s reload from a file’s “Refresh”, which reads the file again', async () => {
+    // Found walking the console as a new owner: a "Refresh" under the list, beside each file's
+    // "Refresh", read the list again only, and looked like reading every source again.
+    const sources = page.getByRole('region', { name: 'Sources' });
+    const refreshes = (within: Locator) => within.getByRole('button').filter({ hasText: /^\s*Refresh\s*$/ }).count();
+    const inRows = await refreshes(sources.getByRole('list', { name: 'Sources' }));
+    expect(inRows).toBe(1);
+    expect(await refreshes(sources)).toBe(inRows);
+    const read = page.waitForRequest((request) => request.method() === 'GET' && new URL(request.url()).pathname.endsWith(`/chatbots/${chatbotId}/sources`));
+    await sources.getByRole('button', { name: 'Reload the list', exact: true }).click();
+    await read;
   });
 
   // The API's refusal is the contract's bare "Invalid request data"; the page says what to change.

@@ -941,29 +941,56 @@ describe('keyboard and ARIA', () => {
     await expect.poll(() => dialog().getAttribute('aria-modal')).toBe('true');
   });
 
-  it('makes its launcher beneath the modal window inert, never the host page’s own elements, and gives it back', async () => {
+  it('makes the launcher and the host page beneath the modal window inert, and gives them back as the page had them', async () => {
+    // Found with Chromium's accessibility tree at phone width: the page beneath the aria-modal window was listed beside it.
     const inert = () => page.locator('switchboard-chat .launcher').evaluate((node) => (node as HTMLElement).inert);
     const readButtons = () => buttonNames(page);
-    /** What of the host page's own is inert or hidden from assistive tech. */
-    const pageHidden = () => page.evaluate(() => [...document.querySelectorAll('[inert], [aria-hidden]')].map((node) => node.tagName.toLowerCase()));
+    /** The host page's own elements that are inert, and those hidden with aria-hidden. */
+    const pageHidden = () =>
+      page.evaluate(() => {
+        const named = (selector: string) => [...document.querySelectorAll(selector)].map((node) => node.id || node.tagName.toLowerCase());
+        return { inert: named('body > [inert]'), ariaHidden: named('[aria-hidden]') };
+      });
+    const asThePageHasThem = { inert: ['own-inert'], ariaHidden: ['own-hidden'] };
     await openByKeyboard(360);
+    await chatFrame();
+    await page.keyboard.press('Escape');
+    await expect.poll(shadowFocus).toBe('Open chat with Harbor Helper');
+    // The page's own: an aside it made inert and a paragraph it hid from assistive tech, which stay so.
+    await page.evaluate(() => {
+      const aside = Object.assign(document.createElement('aside'), { id: 'own-inert', inert: true, textContent: 'Inert of its own' });
+      const hidden = Object.assign(document.createElement('p'), { id: 'own-hidden', textContent: 'Hidden of its own' });
+      hidden.setAttribute('aria-hidden', 'true');
+      document.body.prepend(aside, hidden);
+    });
+    expect(await pageHidden()).toEqual(asThePageHasThem);
+    await page.keyboard.press('Enter');
     await chatFrame();
     expect(await dialog().getAttribute('aria-modal')).toBe('true');
     expect(await inert()).toBe(true);
-    expect(await readButtons()).not.toContain('Close chat with Harbor Helper');
-    expect(await pageHidden()).toEqual([]);
+    const names = await readButtons();
+    expect(names).not.toContain('Close chat with Harbor Helper');
+    expect(names).not.toContain('Own button');
+    expect((await pageHidden()).inert.sort()).toEqual(['h1', 'own', 'own-hidden', 'own-inert', 'script']);
+    // What the page adds while the window is open (a banner of its own) is beneath it too.
+    await page.evaluate(() => document.body.append(Object.assign(document.createElement('button'), { id: 'late', textContent: 'Late button' })));
+    await expect.poll(readButtons).not.toContain('Late button');
     await page.keyboard.press('Escape');
     await expect.poll(shadowFocus).toBe('Open chat with Harbor Helper');
     expect(await inert()).toBe(false);
+    expect(await pageHidden()).toEqual(asThePageHasThem);
+    expect(await readButtons()).toEqual(expect.arrayContaining(['Own button', 'Late button']));
 
     await page.keyboard.press('Enter');
     await chatFrame();
     await expect.poll(inert).toBe(true);
-    // Widened while open, the window sits beside the page: the launcher closes it again.
+    expect(await readButtons()).not.toContain('Own button');
+    // Widened while open, the window sits beside the page: the launcher closes it again, and the page is there.
     await page.setViewportSize({ width: 1024, height: 768 });
     await expect.poll(inert).toBe(false);
     await expect.poll(readButtons).toContain('Close chat with Harbor Helper');
-    expect(await pageHidden()).toEqual([]);
+    expect(await readButtons()).toContain('Own button');
+    expect(await pageHidden()).toEqual(asThePageHasThem);
   });
 
   it('keeps Tab on the refusal’s close button where it covers the page', async () => {

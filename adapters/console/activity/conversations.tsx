@@ -57,7 +57,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
   const matches = (conversation: Conversation) => !needle || conversation.messages.some((message) => searchKey(message.content).includes(needle));
 
   return (
-    <div class="split">
+    <div class="split columns">
       <div ref={lists}>
         <div class="card">
           <Select label="Source" value={source} options={SOURCE_OPTIONS} onValue={setSource} />
@@ -90,7 +90,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
           }}
         </Show>
       </div>
-      <div class="reading-pane">
+      <div>
         {open ? (
           <Transcript
             chatbotId={chatbot.id}

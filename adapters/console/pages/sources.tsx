@@ -48,8 +48,9 @@ export function SourcesPage({ chatbot }: ChatbotPageProps) {
             )
           }
         </Show>
+        {/* Not "Refresh", which beside a file's or website's "Refresh" looked like reading every source again. */}
         <button type="button" class="link" onClick={sources.reload}>
-          Refresh
+          Reload the list
         </button>
       </section>
       <AddFiles base={base} onAdded={sources.reload} />
