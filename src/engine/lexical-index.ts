@@ -159,6 +159,8 @@ const PARTICLES = new Set(['back', 'up', 'out', 'off', 'down', 'away', 'over']);
 const PARTICLE_REACH = 4;
 /** The verbs saying what a thing is: "my tyre is flat". */
 const COPULAS = new Set(['is', 'are', 'was', 'were']);
+/** The words opening a phrase that says which thing is meant, between it and what it is said to be: "the tyre on my bike is flat". */
+const QUALIFYING = new Set(['on', 'of', 'in', 'at', 'for', 'from', 'with']);
 /**
  * Verbs so general that the words word vectors put near them are other general words ("take" ~
  * "order", "every", "leave", "must"): a material lacking one is not searched for those.
@@ -335,7 +337,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       const phrase = partner !== undefined;
       const form = expansion(partner?.expression ?? word);
       if (partner?.at === i + 1) i += 1;
-      else if (phrase) readWithVerb.add(partner.at);
+      else if (phrase) for (const at of partner.readWith ?? [partner.at]) readWithVerb.add(at);
       else if (form.own.length === 0) continue;
       const ids = new Map<number, number>();
       if (!phrase) for (const term of form.own) standsFor(ids, idOf(term), 1);
@@ -405,19 +407,37 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   /**
    * The word that makes one expression with the i-th, and the expression: the next, what a thing
    * is said to be ("my tyre is flat" is a flat tyre), or a verb's particle a few words on, past
-   * its object ("take the lamp back", "pick my dog up"); undefined for none.
+   * its object ("take the lamp back", "pick my dog up"); undefined for none. `readWith`: the
+   * words read with the expression, where a phrase saying whose thing it is stands between ("the
+   * tyre on my bike is flat" is a flat tyre, not a bike).
    */
-  function phrasePartner(tokens: string[], i: number): { at: number; expression: string } | undefined {
+  function phrasePartner(tokens: string[], i: number): { at: number; expression: string; readWith?: number[] } | undefined {
     const word = tokens[i] as string;
     const next = tokens[i + 1];
     if (next !== undefined && isPhrase(expansion(`${word} ${next}`))) return { at: i + 1, expression: `${word} ${next}` };
-    const said = tokens[i + 2];
-    if (said !== undefined && COPULAS.has(next as string) && isPhrase(expansion(`${said} ${word}`))) return { at: i + 2, expression: `${said} ${word}` };
+    const said = saidToBe(tokens, i);
+    if (said !== undefined && isPhrase(expansion(`${tokens[said]} ${word}`))) {
+      return { at: said, expression: `${tokens[said]} ${word}`, readWith: Array.from({ length: said - i }, (_, k) => i + 1 + k) };
+    }
     for (let j = i + 2; j < tokens.length && j <= i + PARTICLE_REACH; j += 1) {
       const expression = `${word} ${tokens[j]}`;
       if (PARTICLES.has(tokens[j] as string)) return isPhrase(expansion(expression)) ? { at: j, expression } : undefined;
     }
     return undefined;
+  }
+
+  /**
+   * Where the word said of the i-th thing is ("flat" of "my tyre is flat"), past a phrase saying
+   * which thing it is ("the tyre on my bike is flat"); undefined for none.
+   */
+  function saidToBe(tokens: string[], i: number): number | undefined {
+    const next = tokens[i + 1] as string;
+    const copula = COPULAS.has(next)
+      ? i + 1
+      : QUALIFYING.has(next)
+        ? tokens.findIndex((token, j) => j > i + 1 && j <= i + PARTICLE_REACH && COPULAS.has(token))
+        : -1;
+    return copula >= 0 && copula + 1 < tokens.length ? copula + 1 : undefined;
   }
 
   /**

@@ -145,6 +145,14 @@ describe('everyday names of what the material calls otherwise', () => {
     // Only "flat tyre" was read as one expression, and "tyre" alone as the city of Tyre, a name the material lacks.
     expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
   });
+
+  it.each(['The tyre on my bike is flat', 'The back tyre of my bike is flat'])(
+    'answers %s with the puncture sentence: a phrase saying whose tyre it is does not part it from being flat',
+    (question) => {
+      // "flat" was read only right after the copula that follows the tyre, and "bike" drew the shop's name and address.
+      expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
+    },
+  );
 });
 
 describe('dealing in a thing one way or another', () => {
