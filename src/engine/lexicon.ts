@@ -242,9 +242,8 @@ const PARAPHRASES = new Map<string, string[]>([
   ['hire', ['rent', 'rental']],
   ['flat tyre', ['puncture']],
   ['flat tire', ['puncture']],
-  // Not keeping an appointment is what a booking's terms call missing or cancelling it.
-  ["can't make", ['miss', 'cancel']],
-  ['cannot make', ['miss', 'cancel']],
+  // Not keeping an appointment ("can't", "couldn't", "won't make it") is what a booking's terms call missing or cancelling it.
+  ['not make', ['miss', 'cancel']],
   ['miss', ['cancel']],
   // A card of a kind is what the brands name: Visa and Mastercard issue credit and debit cards.
   ['credit card', CARD_BRANDS],
@@ -261,8 +260,15 @@ const BRANDS = new Map<string, string[]>([['card', CARD_BRANDS]]);
 /** The brands naming a kind of thing, by the word's stem ("cards" → visa, mastercard, …); none for most words. */
 export const brandsOf = (word: string): string[] => BRANDS.get(stem(word)) ?? [];
 
+/**
+ * A modal verb's negation, read as "not": not being able or not going to do a thing. Not "didn't"
+ * nor "don't": "I didn't make an appointment" has not booked one.
+ */
+const NEGATED_MODAL = /^(?:(?:ca|could|wo|would)n['’]t|cannot)$/;
+
 /** The paraphrases of a word or expression, by its words' stems. */
-const paraphrasesOf = (word: string): string[] => PARAPHRASES.get(word.toLowerCase().split(/[\s_]+/).map(stem).join(' ')) ?? [];
+const paraphrasesOf = (word: string): string[] =>
+  PARAPHRASES.get(word.toLowerCase().split(/[\s_]+/).map((part) => (NEGATED_MODAL.test(part) ? 'not' : stem(part))).join(' ')) ?? [];
 
 /**
  * The words WordNet derives from the commonest senses of a word or the word from, one word each
