@@ -1,7 +1,7 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
-import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
+import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, isParaphrased, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
 import { PLACE_TERM } from './place-stated.js';
 import { ASKS_PRICE, asksPriceByForm, CHARGE_WORDS, PAYING_WORDS, PRICE_WORDS } from './price-asked.js';
 import { withoutLeadIn } from './question.js';
@@ -159,6 +159,13 @@ const PARTICLES = new Set(['back', 'up', 'out', 'off', 'down', 'away', 'over']);
 const PARTICLE_REACH = 4;
 /** The verbs saying what a thing is: "my tyre is flat". */
 const COPULAS = new Set(['is', 'are', 'was', 'were']);
+/**
+ * The words before a verb's object: "miss my appointment" is one expression of the table of
+ * paraphrases (lexicon.ts), as "miss appointments" is, and its object is read on its own too,
+ * telling one booking's terms from another's. Not WordNet's: those are idioms written together
+ * ("take place").
+ */
+const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'his', 'her', 'their', 'this', 'that']);
 /** The words opening a phrase that says which thing is meant, between it and what it is said to be: "the tyre on my bike is flat". */
 const QUALIFYING = new Set(['on', 'of', 'in', 'at', 'for', 'from', 'with']);
 /**
@@ -405,16 +412,22 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /**
-   * The word that makes one expression with the i-th, and the expression: the next, what a thing
-   * is said to be ("my tyre is flat" is a flat tyre), or a verb's particle a few words on, past
-   * its object ("take the lamp back", "pick my dog up"); undefined for none. `readWith`: the
-   * words read with the expression, where a phrase saying whose thing it is stands between ("the
-   * tyre on my bike is flat" is a flat tyre, not a bike).
+   * The word that makes one expression with the i-th, and the expression: the next, a verb's
+   * object past its determiner ("miss my appointment"), what a thing is said to be ("my tyre is
+   * flat" is a flat tyre), or a verb's particle a few words on, past its object ("take the lamp
+   * back", "pick my dog up"); undefined for none. `readWith`: the
+   * words read with the expression, where not just the partner: a phrase saying whose thing it is
+   * ("the tyre on my bike is flat" is a flat tyre, not a bike), or none for a verb's object.
    */
   function phrasePartner(tokens: string[], i: number): { at: number; expression: string; readWith?: number[] } | undefined {
     const word = tokens[i] as string;
     const next = tokens[i + 1];
     if (next !== undefined && isPhrase(expansion(`${word} ${next}`))) return { at: i + 1, expression: `${word} ${next}` };
+    const object = tokens[i + 2];
+    const withObject = `${word} ${object}`;
+    if (object !== undefined && DETERMINERS.has(next as string) && isParaphrased(withObject) && isPhrase(expansion(withObject))) {
+      return { at: i + 2, expression: withObject, readWith: [] };
+    }
     const said = saidToBe(tokens, i);
     if (said !== undefined && isPhrase(expansion(`${tokens[said]} ${word}`))) {
       return { at: said, expression: `${tokens[said]} ${word}`, readWith: Array.from({ length: said - i }, (_, k) => i + 1 + k) };

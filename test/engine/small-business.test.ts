@@ -155,6 +155,34 @@ describe('everyday names of what the material calls otherwise', () => {
   );
 });
 
+describe('missing a booking, not something else', () => {
+  const CANCELLING = 'Cancel a booked service at least 24 hours ahead, or we charge 200 NOK.';
+  const WITH_CANCELLING = `${BIKE_REPAIR}\n\nCancellations\n\n${CANCELLING}`;
+
+  it.each(["I don't want to miss the deadline", 'Will I miss the tram if I come at 18:00?'])(
+    'does not answer %s with the cancellation terms: what is missed is no booking',
+    (question) => {
+      // Any "miss" was read as cancelling, whatever was missed.
+      expect(ask(WITH_CANCELLING, question)).not.toBe(CANCELLING);
+    },
+  );
+
+  it.each(['What if I miss my booking?', 'I missed my booked service'])('still answers %s with the cancellation terms', (question) => {
+    expect(ask(WITH_CANCELLING, question)).toBe(CANCELLING);
+  });
+
+  it('reads which booking is missed, to tell its terms from another booking\'s', () => {
+    const GYM = [
+      'Harbour Gym',
+      'Classes',
+      'Book classes in the app. Cancel a class at least 2 hours before it starts, or we charge 50 NOK.',
+      'Membership',
+      "Cancel your membership with one month's notice.",
+    ].join('\n\n');
+    expect(ask(GYM, 'What if I miss my class?')).toBe('Cancel a class at least 2 hours before it starts, or we charge 50 NOK.');
+  });
+});
+
 describe('dealing in a thing one way or another', () => {
   it.each(['Do you sell bikes?', 'Do you sell e-bikes?'])(
     'declines %s where the material says only how the shop services and rents bikes: selling is neither',
