@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NO_ANSWER } from '../../src/engine/offline/compose.js';
+import { NO_ANSWER, NO_ANSWER_IN } from '../../src/engine/offline/compose.js';
 import { loadWordVectors } from '../../src/engine/workers/training-jobs.js';
 import { engineAnswerer, sourcesAnswerer } from './eval/score.js';
 
@@ -180,6 +180,29 @@ describe('missing a booking, not something else', () => {
       "Cancel your membership with one month's notice.",
     ].join('\n\n');
     expect(ask(GYM, 'What if I miss my class?')).toBe('Cancel a class at least 2 hours before it starts, or we charge 50 NOK.');
+  });
+});
+
+describe('a question in another language', () => {
+  it.each([
+    ['Wo seid ihr?', 'de'],
+    ['Wie viel kostet ein Service?', 'de'],
+    ['¿Dónde están?', 'es'],
+    ['¿Cuánto cuesta una revisión?', 'es'],
+    ['Où êtes-vous ?', 'fr'],
+    ['Quanto costa una riparazione?', 'it'],
+    ['Waar zitten jullie?', 'nl'],
+  ] as const)('declines %s in its language (%s), the material being read in English', (question, language) => {
+    // The English decline was given whatever the question's language.
+    expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER_IN[language]);
+  });
+
+  it('declines in English a question in a language it has no replies in', () => {
+    expect(ask(BIKE_REPAIR, 'Hvor ligger dere?')).toBe(NO_ANSWER);
+  });
+
+  it.each(['Do you sell dove soap?', 'Can I pour the oil down the sink?'])('declines %s, English with a word of another language, in English', (question) => {
+    expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER);
   });
 });
 
