@@ -315,7 +315,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   const neighbours = vectorNeighbours(reader);
   const sourceOf = sourceReader(index);
   // The first section's key: the material's title where it heads its opening.
-  const name = businessName(index.keys.at(0) ?? '', idOf);
+  const name = businessName(index.keys.at(0) ?? '', idOf, (id) => (id < 0 ? 0 : (index.postingStart[id + 1] as number) - (index.postingStart[id] as number)));
 
   /**
    * How the business's name is read for a question (Naming): undefined where the material has no
@@ -1002,12 +1002,22 @@ const TITLE_END = /\s*(?:[:|–—]|\s-\s)/;
 /**
  * The business's name, the material's title (its first heading) up to what it says of the
  * material, when a word of it is one English does not commonly use ("Nordlys Bike Repair",
- * "Riverbend Vets", not "Opening hours"): its terms' ids, and those words (its own); undefined for none.
+ * "Riverbend Vets", not "Opening hours"): its terms' ids, and those words (its own), but for one
+ * the material uses in more sentences than the name's rarest ("bike" of a shop whose text says
+ * "City bikes rent for…" names bikes, not the shop); undefined for none. `sentencesWith`: how
+ * many sentences hold a term, by id.
  */
-function businessName(title: string, idOf: (term: string) => number): { text: string; ids: Set<number>; own: Set<string> } | undefined {
+function businessName(
+  title: string,
+  idOf: (term: string) => number,
+  sentencesWith: (id: number) => number,
+): { text: string; ids: Set<number>; own: Set<string> } | undefined {
   // A question heading the first section (an FAQ's) is no title.
   const text = title.includes('?') || title.includes('›') ? '' : (title.split(TITLE_END)[0]?.trim() ?? '');
-  const own = new Set(words(text).filter((word) => !/^\d+$/.test(word) && !isStopword(word) && !isCommon(word)));
+  const rare = words(text).filter((word) => !/^\d+$/.test(word) && !isStopword(word) && !isCommon(word));
+  const uses = (word: string) => sentencesWith(idOf(stem(word)));
+  const fewest = Math.min(...rare.map(uses));
+  const own = new Set(rare.filter((word) => uses(word) <= fewest));
   if (words(text).length < 2 || own.size === 0) return undefined;
   return { text, ids: new Set(terms(text).map(idOf).filter((id) => id >= 0)), own };
 }

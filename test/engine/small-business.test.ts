@@ -146,6 +146,11 @@ describe('everyday names of what the material calls otherwise', () => {
     expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
   });
 
+  it("answers My bike tyre is flat with the puncture sentence: the shop's name's \"bike\" is the bikes its text names elsewhere", () => {
+    // "bike" was read as the shop's own name word, as "Nordlys" is, and drew its name and address.
+    expect(ask(BIKE_REPAIR, 'My bike tyre is flat')).toContain('Puncture repairs cost 250 NOK while you wait.');
+  });
+
   it.each(['The tyre on my bike is flat', 'The back tyre of my bike is flat'])(
     'answers %s with the puncture sentence: a phrase saying whose tyre it is does not part it from being flat',
     (question) => {
