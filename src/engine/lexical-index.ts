@@ -168,6 +168,8 @@ const COPULAS = new Set(['is', 'are', 'was', 'were']);
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'his', 'her', 'their', 'this', 'that']);
 /** The words opening a phrase that says which thing is meant, between it and what it is said to be: "the tyre on my bike is flat". */
 const QUALIFYING = new Set(['on', 'of', 'in', 'at', 'for', 'from', 'with']);
+/** How far past the thing such a phrase may end: "the tyre on my son's new e-bike is flat". */
+const QUALIFYING_REACH = 7;
 /**
  * Verbs so general that the words word vectors put near them are other general words ("take" ~
  * "order", "every", "leave", "must"): a material lacking one is not searched for those.
@@ -448,7 +450,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const copula = COPULAS.has(next)
       ? i + 1
       : QUALIFYING.has(next)
-        ? tokens.findIndex((token, j) => j > i + 1 && j <= i + PARTICLE_REACH && COPULAS.has(token))
+        ? tokens.findIndex((token, j) => j > i + 1 && j <= i + QUALIFYING_REACH && COPULAS.has(token))
         : -1;
     return copula >= 0 && copula + 1 < tokens.length ? copula + 1 : undefined;
   }

@@ -151,7 +151,7 @@ describe('everyday names of what the material calls otherwise', () => {
     expect(ask(BIKE_REPAIR, 'My bike tyre is flat')).toContain('Puncture repairs cost 250 NOK while you wait.');
   });
 
-  it.each(['The tyre on my bike is flat', 'The back tyre of my bike is flat'])(
+  it.each(['The tyre on my bike is flat', 'The back tyre of my bike is flat', 'the front tire on my e-bike is flat', "the tyre on my son's new bike is flat"])(
     'answers %s with the puncture sentence: a phrase saying whose tyre it is does not part it from being flat',
     (question) => {
       // "flat" was read only right after the copula that follows the tyre, and "bike" drew the shop's name and address.
