@@ -15,14 +15,15 @@ import {
   HELD_OUT_SET_5,
   HELD_OUT_SET_6,
   HELD_OUT_SET_7,
+  HELD_OUT_SET_8,
   type QuestionSet,
   type Score,
 } from '../test/engine/eval/score.js';
 import { generateText } from './text.js';
 
 // The offline responder's quality and search cost, for `npm run bench`:
-//  - the two development sets (test/engine/eval/ and dev2/, tuned on) and the seven held-out
-//    sets (test/engine/heldout/ to heldout7/, never tuned on), each scored per
+//  - the two development sets (test/engine/eval/ and dev2/, tuned on) and the eight held-out
+//    sets (test/engine/heldout/ to heldout8/, never tuned on), each scored per
 //    category: the engine, the engine without word vectors, without any expansion of the
 //    question (WordNet and vectors), and plain BM25 top-sentence retrieval, run in the same process;
 //  - the time per search on 3 KB, 1 MB and 10 MB of material, as ratios to the 3 KB search
@@ -69,6 +70,7 @@ export async function benchAnswers(): Promise<void> {
   scoreTable('offline responder on the fifth held-out set (written after the fourth had decided changes, never tuned on)', HELD_OUT_SET_5);
   scoreTable('offline responder on the sixth held-out set (written after the fifth had decided changes, never tuned on)', HELD_OUT_SET_6);
   scoreTable('offline responder on the seventh held-out set (written after the sixth had decided changes, never tuned on)', HELD_OUT_SET_7);
+  scoreTable('offline responder on the eighth held-out set (written after the seventh had decided changes, never tuned on)', HELD_OUT_SET_8);
 
   const small = searchMicroseconds(3 * 1024);
   console.log(`\nsearch cost (mean of ${SEARCHES}), ratio to the 3 KB material`);

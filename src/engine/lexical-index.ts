@@ -1,7 +1,7 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
-import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
+import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, isParaphrased, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
 import { PLACE_TERM } from './place-stated.js';
 import { ASKS_PRICE, asksPriceByForm, CHARGE_WORDS, PAYING_WORDS, PRICE_WORDS } from './price-asked.js';
 import { withoutLeadIn } from './question.js';
@@ -160,6 +160,17 @@ const PARTICLE_REACH = 4;
 /** The verbs saying what a thing is: "my tyre is flat". */
 const COPULAS = new Set(['is', 'are', 'was', 'were']);
 /**
+ * The words before a verb's object: "miss my appointment" is one expression of the table of
+ * paraphrases (lexicon.ts), as "miss appointments" is, and its object is read on its own too,
+ * telling one booking's terms from another's. Not WordNet's: those are idioms written together
+ * ("take place").
+ */
+const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'his', 'her', 'their', 'this', 'that']);
+/** The words opening a phrase that says which thing is meant, between it and what it is said to be: "the tyre on my bike is flat". */
+const QUALIFYING = new Set(['on', 'of', 'in', 'at', 'for', 'from', 'with']);
+/** How far past the thing such a phrase may end: "the tyre on my son's new e-bike is flat". */
+const QUALIFYING_REACH = 7;
+/**
  * Verbs so general that the words word vectors put near them are other general words ("take" ~
  * "order", "every", "leave", "must"): a material lacking one is not searched for those.
  */
@@ -306,7 +317,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   const neighbours = vectorNeighbours(reader);
   const sourceOf = sourceReader(index);
   // The first section's key: the material's title where it heads its opening.
-  const name = businessName(index.keys.at(0) ?? '', idOf);
+  const name = businessName(index.keys.at(0) ?? '', idOf, (id) => (id < 0 ? 0 : (index.postingStart[id + 1] as number) - (index.postingStart[id] as number)));
 
   /**
    * How the business's name is read for a question (Naming): undefined where the material has no
@@ -335,7 +346,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       const phrase = partner !== undefined;
       const form = expansion(partner?.expression ?? word);
       if (partner?.at === i + 1) i += 1;
-      else if (phrase) readWithVerb.add(partner.at);
+      else if (phrase) for (const at of partner.readWith ?? [partner.at]) readWithVerb.add(at);
       else if (form.own.length === 0) continue;
       const ids = new Map<number, number>();
       if (!phrase) for (const term of form.own) standsFor(ids, idOf(term), 1);
@@ -403,21 +414,45 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /**
-   * The word that makes one expression with the i-th, and the expression: the next, what a thing
-   * is said to be ("my tyre is flat" is a flat tyre), or a verb's particle a few words on, past
-   * its object ("take the lamp back", "pick my dog up"); undefined for none.
+   * The word that makes one expression with the i-th, and the expression: the next, a verb's
+   * object past its determiner ("miss my appointment"), what a thing is said to be ("my tyre is
+   * flat" is a flat tyre), or a verb's particle a few words on, past its object ("take the lamp
+   * back", "pick my dog up"); undefined for none. `readWith`: the
+   * words read with the expression, where not just the partner: a phrase saying whose thing it is
+   * ("the tyre on my bike is flat" is a flat tyre, not a bike), or none for a verb's object.
    */
-  function phrasePartner(tokens: string[], i: number): { at: number; expression: string } | undefined {
+  function phrasePartner(tokens: string[], i: number): { at: number; expression: string; readWith?: number[] } | undefined {
     const word = tokens[i] as string;
     const next = tokens[i + 1];
     if (next !== undefined && isPhrase(expansion(`${word} ${next}`))) return { at: i + 1, expression: `${word} ${next}` };
-    const said = tokens[i + 2];
-    if (said !== undefined && COPULAS.has(next as string) && isPhrase(expansion(`${said} ${word}`))) return { at: i + 2, expression: `${said} ${word}` };
+    const object = tokens[i + 2];
+    const withObject = `${word} ${object}`;
+    if (object !== undefined && DETERMINERS.has(next as string) && isParaphrased(withObject) && isPhrase(expansion(withObject))) {
+      return { at: i + 2, expression: withObject, readWith: [] };
+    }
+    const said = saidToBe(tokens, i);
+    if (said !== undefined && isPhrase(expansion(`${tokens[said]} ${word}`))) {
+      return { at: said, expression: `${tokens[said]} ${word}`, readWith: Array.from({ length: said - i }, (_, k) => i + 1 + k) };
+    }
     for (let j = i + 2; j < tokens.length && j <= i + PARTICLE_REACH; j += 1) {
       const expression = `${word} ${tokens[j]}`;
       if (PARTICLES.has(tokens[j] as string)) return isPhrase(expansion(expression)) ? { at: j, expression } : undefined;
     }
     return undefined;
+  }
+
+  /**
+   * Where the word said of the i-th thing is ("flat" of "my tyre is flat"), past a phrase saying
+   * which thing it is ("the tyre on my bike is flat"); undefined for none.
+   */
+  function saidToBe(tokens: string[], i: number): number | undefined {
+    const next = tokens[i + 1] as string;
+    const copula = COPULAS.has(next)
+      ? i + 1
+      : QUALIFYING.has(next)
+        ? tokens.findIndex((token, j) => j > i + 1 && j <= i + QUALIFYING_REACH && COPULAS.has(token))
+        : -1;
+    return copula >= 0 && copula + 1 < tokens.length ? copula + 1 : undefined;
   }
 
   /**
@@ -969,12 +1004,22 @@ const TITLE_END = /\s*(?:[:|–—]|\s-\s)/;
 /**
  * The business's name, the material's title (its first heading) up to what it says of the
  * material, when a word of it is one English does not commonly use ("Nordlys Bike Repair",
- * "Riverbend Vets", not "Opening hours"): its terms' ids, and those words (its own); undefined for none.
+ * "Riverbend Vets", not "Opening hours"): its terms' ids, and those words (its own), but for one
+ * the material uses in more sentences than the name's rarest ("bike" of a shop whose text says
+ * "City bikes rent for…" names bikes, not the shop); undefined for none. `sentencesWith`: how
+ * many sentences hold a term, by id.
  */
-function businessName(title: string, idOf: (term: string) => number): { text: string; ids: Set<number>; own: Set<string> } | undefined {
+function businessName(
+  title: string,
+  idOf: (term: string) => number,
+  sentencesWith: (id: number) => number,
+): { text: string; ids: Set<number>; own: Set<string> } | undefined {
   // A question heading the first section (an FAQ's) is no title.
   const text = title.includes('?') || title.includes('›') ? '' : (title.split(TITLE_END)[0]?.trim() ?? '');
-  const own = new Set(words(text).filter((word) => !/^\d+$/.test(word) && !isStopword(word) && !isCommon(word)));
+  const rare = words(text).filter((word) => !/^\d+$/.test(word) && !isStopword(word) && !isCommon(word));
+  const uses = (word: string) => sentencesWith(idOf(stem(word)));
+  const fewest = Math.min(...rare.map(uses));
+  const own = new Set(rare.filter((word) => uses(word) <= fewest));
   if (words(text).length < 2 || own.size === 0) return undefined;
   return { text, ids: new Set(terms(text).map(idOf).filter((id) => id >= 0)), own };
 }

@@ -227,6 +227,9 @@ export const synonyms = memoised((word) => {
   return [...found];
 });
 
+/** What a visitor books: missing one is cancelling it (PARAPHRASES). */
+const BOOKINGS = ['appointment', 'booking', 'reservation', 'session', 'lesson', 'class'];
+
 /** The brands cards are named by (BRANDS, PARAPHRASES). */
 const CARD_BRANDS = ['visa', 'mastercard', 'maestro', 'amex'];
 
@@ -235,17 +238,17 @@ const CARD_BRANDS = ['visa', 'mastercard', 'maestro', 'amex'];
  * senses miss: British usage its American corpus ranks below another sense ("hire" a bike is to
  * rent it, not to employ it), and everyday names of a trouble the trade calls by its cause (a
  * "flat tyre" is a puncture), and what a booking's terms call cancelling ("I can't make my
- * appointment", "I missed it"). Keyed by stems, so that every form finds them ("hired", "flat
+ * appointment", "I missed my appointment"). Keyed by stems, so that every form finds them ("hired", "flat
  * tyres"). Read only for questions: training never looks them up.
  */
 const PARAPHRASES = new Map<string, string[]>([
   ['hire', ['rent', 'rental']],
   ['flat tyre', ['puncture']],
   ['flat tire', ['puncture']],
-  // Not keeping an appointment is what a booking's terms call missing or cancelling it.
-  ["can't make", ['miss', 'cancel']],
-  ['cannot make', ['miss', 'cancel']],
-  ['miss', ['cancel']],
+  // Not keeping an appointment ("can't", "couldn't", "won't make it") is what a booking's terms call missing or cancelling it.
+  ['not make', ['miss', 'cancel']],
+  // Missing a booking, not a tram nor a deadline, is what its terms call cancelling it.
+  ...BOOKINGS.map((booking): [string, string[]] => [`miss ${stem(booking)}`, ['cancel']]),
   // A card of a kind is what the brands name: Visa and Mastercard issue credit and debit cards.
   ['credit card', CARD_BRANDS],
   ['debit card', CARD_BRANDS],
@@ -261,8 +264,18 @@ const BRANDS = new Map<string, string[]>([['card', CARD_BRANDS]]);
 /** The brands naming a kind of thing, by the word's stem ("cards" → visa, mastercard, …); none for most words. */
 export const brandsOf = (word: string): string[] => BRANDS.get(stem(word)) ?? [];
 
+/**
+ * A modal verb's negation, read as "not": not being able or not going to do a thing. Not "didn't"
+ * nor "don't": "I didn't make an appointment" has not booked one.
+ */
+const NEGATED_MODAL = /^(?:(?:ca|could|wo|would)n['’]t|cannot)$/;
+
 /** The paraphrases of a word or expression, by its words' stems. */
-const paraphrasesOf = (word: string): string[] => PARAPHRASES.get(word.toLowerCase().split(/[\s_]+/).map(stem).join(' ')) ?? [];
+const paraphrasesOf = (word: string): string[] =>
+  PARAPHRASES.get(word.toLowerCase().split(/[\s_]+/).map((part) => (NEGATED_MODAL.test(part) ? 'not' : stem(part))).join(' ')) ?? [];
+
+/** Whether the table of paraphrases reads a word or expression ("miss appointment"), which WordNet's expressions do not tell. */
+export const isParaphrased = (expression: string): boolean => paraphrasesOf(expression).length > 0;
 
 /**
  * The words WordNet derives from the commonest senses of a word or the word from, one word each

@@ -41,6 +41,18 @@ describe('not keeping an appointment', () => {
     },
   );
 
+  it.each(["I couldn't make my appointment", "I won't make it to my appointment", "What if I wouldn't make it to my appointment?"])(
+    'answers %s with the cancellation terms: any modal not making it is not keeping the appointment',
+    (question) => {
+      // Only "can't make" and "cannot make" were read as not keeping it: "couldn't" and "won't" left "appointment" alone.
+      expect(ask(question)).toBe(CANCELLING);
+    },
+  );
+
+  it('does not read "didn\'t make an appointment" as cancelling: that is not having booked one', () => {
+    expect(ask("I didn't make an appointment, can I still come?")).not.toBe(CANCELLING);
+  });
+
   it('still answers cancelling asked in the material\'s own word', () => {
     expect(ask('I need to cancel my appointment')).toBe(CANCELLING);
   });

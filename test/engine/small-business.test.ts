@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NO_ANSWER } from '../../src/engine/offline/compose.js';
+import { NO_ANSWER, NO_ANSWER_IN } from '../../src/engine/offline/compose.js';
 import { loadWordVectors } from '../../src/engine/workers/training-jobs.js';
 import { engineAnswerer, sourcesAnswerer } from './eval/score.js';
 
@@ -144,6 +144,70 @@ describe('everyday names of what the material calls otherwise', () => {
   it.each(['My tyre is flat', 'My tire is flat', 'Both my tyres are flat'])('answers %s with the puncture sentence: a tyre said to be flat is a flat tyre', (question) => {
     // Only "flat tyre" was read as one expression, and "tyre" alone as the city of Tyre, a name the material lacks.
     expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
+  });
+
+  it("answers My bike tyre is flat with the puncture sentence: the shop's name's \"bike\" is the bikes its text names elsewhere", () => {
+    // "bike" was read as the shop's own name word, as "Nordlys" is, and drew its name and address.
+    expect(ask(BIKE_REPAIR, 'My bike tyre is flat')).toContain('Puncture repairs cost 250 NOK while you wait.');
+  });
+
+  it.each(['The tyre on my bike is flat', 'The back tyre of my bike is flat', 'the front tire on my e-bike is flat', "the tyre on my son's new bike is flat"])(
+    'answers %s with the puncture sentence: a phrase saying whose tyre it is does not part it from being flat',
+    (question) => {
+      // "flat" was read only right after the copula that follows the tyre, and "bike" drew the shop's name and address.
+      expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
+    },
+  );
+});
+
+describe('missing a booking, not something else', () => {
+  const CANCELLING = 'Cancel a booked service at least 24 hours ahead, or we charge 200 NOK.';
+  const WITH_CANCELLING = `${BIKE_REPAIR}\n\nCancellations\n\n${CANCELLING}`;
+
+  it.each(["I don't want to miss the deadline", 'Will I miss the tram if I come at 18:00?'])(
+    'does not answer %s with the cancellation terms: what is missed is no booking',
+    (question) => {
+      // Any "miss" was read as cancelling, whatever was missed.
+      expect(ask(WITH_CANCELLING, question)).not.toBe(CANCELLING);
+    },
+  );
+
+  it.each(['What if I miss my booking?', 'I missed my booked service'])('still answers %s with the cancellation terms', (question) => {
+    expect(ask(WITH_CANCELLING, question)).toBe(CANCELLING);
+  });
+
+  it('reads which booking is missed, to tell its terms from another booking\'s', () => {
+    const GYM = [
+      'Harbour Gym',
+      'Classes',
+      'Book classes in the app. Cancel a class at least 2 hours before it starts, or we charge 50 NOK.',
+      'Membership',
+      "Cancel your membership with one month's notice.",
+    ].join('\n\n');
+    expect(ask(GYM, 'What if I miss my class?')).toBe('Cancel a class at least 2 hours before it starts, or we charge 50 NOK.');
+  });
+});
+
+describe('a question in another language', () => {
+  it.each([
+    ['Wo seid ihr?', 'de'],
+    ['Wie viel kostet ein Service?', 'de'],
+    ['¿Dónde están?', 'es'],
+    ['¿Cuánto cuesta una revisión?', 'es'],
+    ['Où êtes-vous ?', 'fr'],
+    ['Quanto costa una riparazione?', 'it'],
+    ['Waar zitten jullie?', 'nl'],
+  ] as const)('declines %s in its language (%s), the material being read in English', (question, language) => {
+    // The English decline was given whatever the question's language.
+    expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER_IN[language]);
+  });
+
+  it('declines in English a question in a language it has no replies in', () => {
+    expect(ask(BIKE_REPAIR, 'Hvor ligger dere?')).toBe(NO_ANSWER);
+  });
+
+  it.each(['Do you sell dove soap?', 'Can I pour the oil down the sink?'])('declines %s, English with a word of another language, in English', (question) => {
+    expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER);
   });
 });
 

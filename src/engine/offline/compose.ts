@@ -4,6 +4,7 @@ import { SAME_QUESTION } from '../question-similarity.js';
 import type { Language } from '../../settings/languages.js';
 import type { GivenDetails, ResponderInput } from '../responder.js';
 import { isListItem, isTableRow, joinSentences } from '../structure.js';
+import { questionLanguage } from './question-language.js';
 import { SOCIAL_REPLIES_IN } from './social-replies.js';
 import { words } from '../text.js';
 
@@ -96,8 +97,9 @@ export function composeAnswer(input: ResponderInput): string {
     thanksForDetails(question, input) ??
     ownersAnswer(input.passages) ??
     quote(input.passages, BROAD.test(withoutLeadIn(question)));
-  // A visitor reading the widget in another language is told so in it; answers are the material's words.
-  return answer === NO_ANSWER && input.lang ? NO_ANSWER_IN[input.lang] : answer;
+  // A visitor asking in another language, or reading the widget in one, is told so in it; answers are the material's words.
+  const language = questionLanguage(question) ?? input.lang;
+  return answer === NO_ANSWER && language ? NO_ANSWER_IN[language] : answer;
 }
 
 /**

@@ -1,0 +1,52 @@
+import type { Language } from '../../settings/languages.js';
+
+// The language a question is written in, among those the offline responder has replies in
+// besides English, told by the short words every sentence of it uses. The material is read in
+// English only: a question in Spanish shares no word with it and is declined, and the decline
+// is then said in Spanish. Words English uses too ("die", "was", "son", "per", "met") are left
+// out, and a question is only read as another language when at least half its words, and two
+// or more, are that language's.
+
+type OtherLanguage = Exclude<Language, 'en'>;
+
+const MARKERS: Record<OtherLanguage, Set<string>> = {
+  es: marked(
+    'donde que cuanto cuanta cuantos cuando como esta estan estais hay tiene tienen teneis puedo puede pueden ustedes vosotros ' +
+      'abierto abren cuesta cuestan precio horario para por con los las el del una y es sois quiero necesito mi su sus aceptan se la',
+  ),
+  de: marked(
+    'wo wann wie warum welche ist sind seid ihr habt haben gibt kostet kosten viel kann konnen ich nicht der das ein eine einen ' +
+      'und mit fur geoffnet bitte euch uns wir mein meine kein auch noch zu bei im vom zum',
+  ),
+  fr: marked(
+    'ou quel quelle quels quelles quand combien est sont etes vous le les des du une et je peux pouvez avez ouvert ouverte coute ' +
+      'votre vos nous pour avec ce qu que il sur dans pas ne mon mes la',
+  ),
+  it: marked(
+    'dove quando quanto quanti costa costano siete sono il lo gli di del della dei una posso possiamo avete aperto aperti che ' +
+      'cosa con orari voi vostro vostra mio mia ci si la',
+  ),
+  nl: marked('waar wat wanneer hoeveel kost kosten zijn jullie het een ik hebben hebt heeft bent zit zitten jij je uw mijn niet voor geopend hoe welke kunnen kun ook'),
+};
+/** At least this many of a question's words must be one language's. */
+const MIN_MARKERS = 2;
+
+function marked(list: string): Set<string> {
+  return new Set(list.split(' '));
+}
+
+/** A question's words, lower-cased and without accents ("¿Dónde están?" → donde, estan). */
+function plainWords(question: string): string[] {
+  return question.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/\p{L}+/gu) ?? [];
+}
+
+/** The language of the widget's others a question is written in; undefined for English or one it cannot tell. */
+export function questionLanguage(question: string): OtherLanguage | undefined {
+  const said = plainWords(question);
+  const counts = (Object.entries(MARKERS) as [OtherLanguage, Set<string>][])
+    .map(([language, markers]): [OtherLanguage, number] => [language, said.filter((word) => markers.has(word)).length])
+    .sort(([, a], [, b]) => b - a);
+  const [best, runnerUp] = counts;
+  if (!best || best[1] < MIN_MARKERS || best[1] * 2 < said.length || best[1] === runnerUp?.[1]) return undefined;
+  return best[0];
+}
