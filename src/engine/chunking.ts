@@ -139,7 +139,7 @@ function splitLong(paragraph: string, maxChars: number, code: boolean): string[]
   // Code is cut between its lines, never joined to the next: a line ending "done." and the fence
   // after it made one line, which closed no code block, and the rest of the text was code.
   if (code) {
-    const lines = paragraph.split('\n').flatMap((line) => (line.length <= maxChars ? [line] : splitWords(line, maxChars)));
+    const lines = paragraph.split('\n').flatMap((line) => (line.length <= maxChars ? [line] : splitCodeLine(line, maxChars)));
     return packPieces(lines, maxChars, '\n');
   }
   // A sentence ends at . ! or ? followed by a space, so "5.95" and "a.b@c.example" stay whole.
@@ -149,6 +149,25 @@ function splitLong(paragraph: string, maxChars: number, code: boolean): string[]
     .filter(Boolean)
     .flatMap((sentence) => (sentence.length <= maxChars ? [sentence] : splitWords(sentence, maxChars)));
   return packPieces(parts, maxChars, ' ');
+}
+
+/**
+ * A line too long for a piece, cut at white space (where there is none, at maxChars) into lines
+ * of a piece each: the first keeps the line's indentation, and each the runs of white space within
+ * it, as a code line is kept (tidyWithCode); splitWords would drop them.
+ */
+function splitCodeLine(line: string, maxChars: number): string[] {
+  const pieces: string[] = [];
+  let rest = line;
+  while (rest.length > maxChars) {
+    const indentation = rest.length - rest.trimStart().length;
+    const space = Math.max(rest.lastIndexOf(' ', maxChars), rest.lastIndexOf('\t', maxChars));
+    const cut = space > indentation ? space : maxChars;
+    pieces.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  pieces.push(rest);
+  return pieces.filter(Boolean);
 }
 
 function splitWords(sentence: string, maxChars: number): string[] {

@@ -37,6 +37,16 @@ describe('chunkText', () => {
     expect(readSourceSections(chunks).map((section) => section.key)).toEqual(['', 'Returns']);
   });
 
+  it('cuts a fenced code line longer than a chunk at white space, keeping its indentation and the runs of spaces within it', () => {
+    const line = `\t  config = [${Array.from({ length: 150 }, (_, k) => `item_${k},`).join('  ')}]`;
+    const chunks = chunkText(['Set it:', '```py', line, '```'].join('\n'));
+    const cut = chunks.join('\n').split('\n').slice(2, -1);
+    expect(cut.length).toBeGreaterThan(1);
+    expect(cut.every((piece) => piece.length <= 1_000)).toBe(true);
+    expect(cut.join('  ')).toBe(line);
+    expect(readSourceSections(chunks)[0]?.sentences[1]).toBe(`\n${cut[0]}`);
+  });
+
   it('parts paragraphs at lines of any white space, the blank line ending at its last line break', () => {
     expect(chunkText('First part.\n\t\u00a0\n\n Second part.\n \nThird\npart.', 12)).toEqual(['First part.', 'Second part.', 'Third\npart.']);
   });
