@@ -327,7 +327,12 @@ export function isTableRow(sentence: string): boolean {
   return HEADED_ROW.test(sentence);
 }
 
-const HEADED_ROW = /^[^;:]{1,60}: [^;]*(?:; [^;:]{1,60}: [^;]*)+$/;
+/**
+ * Cells "Header: value" parted by "; ". A value may hold a semicolon that begins no cell, as a
+ * cell's code does (`Code: cd app; make`), where [^;]* took it for a cell without its header.
+ */
+const HEADED_CELL = String.raw`[^;:]{1,60}: (?:[^;]|;(?! [^;:]{1,60}: ))*`;
+const HEADED_ROW = new RegExp(`^${HEADED_CELL}(?:; ${HEADED_CELL})+$`);
 
 /** A table row as one sentence: each cell after its column's header ("Size: Large"), empty cells left out. */
 function tableRow(cells: string[], headers: string[]): string {
