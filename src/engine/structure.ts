@@ -230,7 +230,8 @@ export function readBlocks(
     const textFollows = blockIndex + 1 < blocks.length ? NOT_WHITE_SPACE.test(blocks[blockIndex + 1] as string) : followed;
     let headers: string[] = [];
     // A code block's paragraph is one sentence, its lines kept: a comment is quoted with its code.
-    let code: string[] = [];
+    // One the code block ran into from the block before begins with the blank line between them.
+    let code: string[] = fence ? [''] : [];
     codeClosed = false;
     for (const [lineIndex, line] of lines.entries()) {
       const inCode = fence;

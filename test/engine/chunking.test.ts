@@ -61,6 +61,14 @@ describe('chunkText', () => {
     expect(joinSentences(readSourceSections(chunks)[0]?.sentences ?? [])).toBe(['Run it:', ...code].join('\n'));
   });
 
+  it('keeps a blank line of code where chunks part at it, and makes none where they cut a paragraph of code', () => {
+    const paragraph = (from: number) => Array.from({ length: 30 }, (_, k) => `    load_${from + k}(depot=${k % 7})`);
+    const code = [...paragraph(0), '', ...paragraph(30), ...paragraph(60)];
+    const chunks = chunkText(['Load them:', '```python', ...code, '```'].join('\n'));
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(joinSentences(readSourceSections(chunks)[0]?.sentences ?? [])).toBe(['Load them:', ...code].join('\n'));
+  });
+
   it('parts paragraphs at lines of any white space, the blank line ending at its last line break', () => {
     expect(chunkText('First part.\n\t\u00a0\n\n Second part.\n \nThird\npart.', 12)).toEqual(['First part.', 'Second part.', 'Third\npart.']);
   });
