@@ -90,6 +90,8 @@ describe('chunkPassages, packChunks and passageBlocks', () => {
   const texts = [
     `${documentText('handbook.md')}\n\n${documentText('bike-shop.md')}`,
     ['## Heading\nText under it.', '   Indented paragraph.', unspaced, 'After it.', ' \t \n\nSpaced blank line before.', unspaced, 'The end.'].join('\n\n'),
+    // Code cut into fenced parts, a line of it cut too.
+    ['Run:', '```sh', ...Array.from({ length: 90 }, (_, k) => `  step --number ${k}`), '', `  ${'x '.repeat(700)}`, '```', 'Done.'].join('\n'),
   ];
 
   it('packs the passages into the chunks of the text', () => {
