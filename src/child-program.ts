@@ -5,11 +5,11 @@ import { fileURLToPath } from 'node:url';
 
 // A child process's entry (process-jobs.ts) is a .ts module, which Node.js runs only with tsx's
 // loader, as the hub is run (`node --import tsx`). In a child that reads files the loader held
-// most of the memory: its hooks and the modules it compiled took about 420 MB of an extraction
-// child's 520 once it had read a PDF. So the entry, with the project's modules it imports, is
-// bundled into one JavaScript module with esbuild (a dependency already), once a process, and the
-// child runs that without tsx; packages stay imports, loaded from node_modules as they are. Where
-// bundling fails, the child runs the entry with tsx.
+// most of the memory: an extraction child took about 530 MB once it had read files under tsx,
+// 130 MB without it. So the entry, with the project's modules it imports, is bundled into one
+// JavaScript module with esbuild (a dependency already) on first use, and the child runs that
+// without tsx; packages stay imports, loaded from node_modules as they are. Where bundling fails,
+// the child runs the entry with tsx.
 
 /** Where bundles are written: under node_modules, so that the packages they import are found from them. */
 const BUNDLES = new URL('../node_modules/.cache/switchboard/', import.meta.url);
