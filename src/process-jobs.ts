@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { childProgram, type ChildProgram } from './child-program.js';
 import { answerOn, overMemory, putProcessBelowEventLoop, settle, watchMemory, type JobLimits, type Pending, type Reply, type RunJob } from './worker-thread.js';
 
 // Work whose memory must all come back once it is stopped (reading an uploaded file) runs in a
@@ -10,9 +10,6 @@ import { answerOn, overMemory, putProcessBelowEventLoop, settle, watchMemory, ty
 // larger), while a child's memory goes back to the system with it. The child gets one job at a
 // time, the others wait here: the memory it takes and a crash are then that job's alone, and the
 // jobs behind it go to a child started afresh.
-
-/** The hub's loader, as the hub is started with it (`node --import tsx`), by its path so that any working directory will do. */
-const TSX = import.meta.resolve('tsx');
 
 /** A job's child process ended (crashed, or was killed from outside) before it answered. */
 export class ChildEnded extends Error {
@@ -24,9 +21,9 @@ type Queued = Pending & { job: unknown; limits: JobLimits };
 /** A child's first message: its entry loaded and listening, so that its memory from then on is its jobs'. */
 const READY = 'ready';
 /**
- * How long a child with no job is kept. An extraction child holds about half a gigabyte once it
- * has read a file (tsx's hooks take most of it, loading pdf.js), which a hub reading no files
- * should not: the next file then waits a few seconds for a child to start.
+ * How long a child with no job is kept. An extraction child holds over 100 MB once it has read a
+ * file (pdf.js and mammoth loaded), which a hub reading no files should not: the next file then
+ * waits about a second for a child to start.
  */
 const IDLE_MS = 30_000;
 
@@ -35,8 +32,9 @@ export type ProcessJobs = RunJob & { residentBytes(): number };
 
 /**
  * A function that runs a job in a child process whose entry (a .ts module calling answerProcessJobs)
- * is given. The child is started on first use and replaced when it ends; idle, it never holds the
- * process open, and after `idleMs` without a job it ends.
+ * is given, run as its bundle (child-program.ts), made on first use. The child is started on first
+ * use and replaced when it ends; idle, it never holds the process open, and after `idleMs` without
+ * a job it ends.
  */
 export function processJobs(entry: URL, label: string, { idleMs = IDLE_MS } = {}): ProcessJobs {
   const waiting: Queued[] = [];
@@ -44,6 +42,8 @@ export function processJobs(entry: URL, label: string, { idleMs = IDLE_MS } = {}
   let running: (Queued & { id: number; stopWatching(): void }) | undefined;
   let nextId = 0;
   let idleTimer: NodeJS.Timeout | undefined;
+  let program: ChildProgram | undefined;
+  let preparing: Promise<void> | undefined;
 
   /** Lets the child, now without a job, go: the process may exit, and the child ends after idleMs. */
   const rest = () => {
@@ -66,10 +66,10 @@ export function processJobs(entry: URL, label: string, { idleMs = IDLE_MS } = {}
     runNext();
   };
 
-  const start = () => {
+  const start = ({ modulePath, execArgv }: ChildProgram) => {
     // Its jobs read no setting (extraction's do not): the child gets none of the hub's secrets,
-    // only where tsx may cache its compiled modules.
-    const started = fork(fileURLToPath(entry), [], { execArgv: ['--import', TSX], serialization: 'advanced', env: { TMPDIR: tmpdir() } });
+    // only where tsx, if it runs with it, may cache its compiled modules.
+    const started = fork(modulePath, [], { execArgv, serialization: 'advanced', env: { TMPDIR: tmpdir() } });
     const current = { process: started, ready: false };
     started.on('message', (message: Reply | typeof READY) => {
       if (child !== current) return;
@@ -107,7 +107,14 @@ export function processJobs(entry: URL, label: string, { idleMs = IDLE_MS } = {}
     if (running) return;
     clearTimeout(idleTimer);
     if (waiting.length === 0) return rest();
-    child ??= start();
+    if (!program) {
+      preparing ??= childProgram(entry).then((made) => {
+        program = made;
+        runNext();
+      });
+      return;
+    }
+    child ??= start(program);
     busy(child.process);
     const queued = child.ready ? waiting.shift() : undefined;
     if (!queued) return;

@@ -41,7 +41,7 @@ describe('processJobs', () => {
     const run = processJobs(new URL('./support/processes/echo-or-crash.ts', import.meta.url), 'echo process', { idleMs: 300 });
     expect(run.residentBytes()).toBe(0);
     const pid = (await run('pid')) as number;
-    // A Node.js process with tsx loaded holds tens of megabytes at least.
+    // A Node.js process holds tens of megabytes at least.
     expect(run.residentBytes()).toBeGreaterThan(10 * 1024 * 1024);
     await expect.poll(() => isRunning(pid), { timeout: 20_000 }).toBe(false);
     expect(run.residentBytes()).toBe(0);
@@ -51,6 +51,13 @@ describe('processJobs', () => {
     const run = processJobs(new URL('./support/processes/echo-or-crash.ts', import.meta.url), 'echo process', { idleMs: 5_000 });
     const first = (await run('pid')) as number;
     expect(await run('pid')).toBe(first);
+  });
+
+  it('runs its entry bundled into plain JavaScript, without tsx’s loader, which held most of a reading child’s memory', async () => {
+    const run = processJobs(new URL('./support/processes/echo-or-crash.ts', import.meta.url), 'echo process', { idleMs: 300 });
+    const how = (await run('how')) as { execArgv: string[]; module: string };
+    expect(how.execArgv).toEqual([]);
+    expect(how.module).toMatch(/\/node_modules\/\.cache\/switchboard\/echo-or-crash-[\w-]+\.mjs$/);
   });
 
   it('runs every thread of the child below the hub’s event loop, its own event loop too', async () => {

@@ -36,11 +36,15 @@ function textPieces(text: string, maxChars: number): string[] {
   // The fence of the code block open (structure.ts) at the paragraph's start: one spans blank lines.
   let fence = '';
   for (const paragraph of paragraphs(headingsApart(unixLineBreaks(text)))) {
-    const inCode = fence !== '' || hasFence(paragraph);
+    if (fence === '' && !hasFence(paragraph)) {
+      const tidied = tidy(paragraph);
+      if (tidied) for (const piece of splitLong(tidied, maxChars)) pieces.push(piece);
+      continue;
+    }
+    const openBefore = fence;
     let tidied: string;
-    if (inCode) ({ tidied, fence } = tidyWithCode(paragraph, fence));
-    else tidied = tidy(paragraph);
-    if (tidied) for (const piece of splitLong(tidied, maxChars, inCode)) pieces.push(piece);
+    ({ tidied, fence } = tidyWithCode(paragraph, fence));
+    if (tidied) for (const piece of splitCode(tidied, maxChars, openBefore)) pieces.push(piece);
   }
   return pieces;
 }
@@ -133,15 +137,37 @@ function tidyLine(line: string): string {
   return spaced.endsWith(' ') ? spaced.slice(from, -1) : spaced.slice(from);
 }
 
-/** `code`: the paragraph holds fenced code or lies in it. */
-function splitLong(paragraph: string, maxChars: number, code: boolean): string[] {
+/**
+ * A paragraph that holds fenced code or lies in it (in the code block of `fence`, if any), cut
+ * between its lines where too long, a line too long itself cut at white space. Never joined to
+ * the next line: a line ending "done." and the fence after it made one line, which closed no code
+ * block, and the rest of the text was code. A piece that ends in a code block closes it, and the
+ * next opens it again: each reads as code on its own, and the cut as none of the code's blank lines.
+ */
+function splitCode(paragraph: string, maxChars: number, fence: string): string[] {
   if (paragraph.length <= maxChars) return [paragraph];
-  // Code is cut between its lines, never joined to the next: a line ending "done." and the fence
-  // after it made one line, which closed no code block, and the rest of the text was code.
-  if (code) {
-    const lines = paragraph.split('\n').flatMap((line) => (line.length <= maxChars ? [line] : splitWords(line, maxChars)));
-    return packPieces(lines, maxChars, '\n');
+  const pieces: string[] = [];
+  let open = fence;
+  let piece = '';
+  for (const whole of paragraph.split('\n')) {
+    // Room for the fences of a piece that begins and ends in the code block.
+    const room = Math.max(1, maxChars - 2 * (open.length + 1));
+    for (const line of whole.length <= room ? [whole] : splitCodeLine(whole, room)) {
+      const after = fenceAfter(line.trim(), open);
+      if (piece && piece.length + 1 + line.length + (after ? after.length + 1 : 0) > maxChars) {
+        pieces.push(open ? `${piece}\n${open}` : piece);
+        piece = open;
+      }
+      piece = piece ? `${piece}\n${line}` : line;
+      open = after;
+    }
   }
+  pieces.push(piece);
+  return pieces;
+}
+
+function splitLong(paragraph: string, maxChars: number): string[] {
+  if (paragraph.length <= maxChars) return [paragraph];
   // A sentence ends at . ! or ? followed by a space, so "5.95" and "a.b@c.example" stay whole.
   const sentences = paragraph.split(/(?<=[.!?])\s+/);
   const parts = sentences
@@ -149,6 +175,25 @@ function splitLong(paragraph: string, maxChars: number, code: boolean): string[]
     .filter(Boolean)
     .flatMap((sentence) => (sentence.length <= maxChars ? [sentence] : splitWords(sentence, maxChars)));
   return packPieces(parts, maxChars, ' ');
+}
+
+/**
+ * A line too long for a piece, cut at white space (where there is none, at maxChars) into lines
+ * of a piece each: the first keeps the line's indentation, and each the runs of white space within
+ * it, as a code line is kept (tidyWithCode); splitWords would drop them.
+ */
+function splitCodeLine(line: string, maxChars: number): string[] {
+  const pieces: string[] = [];
+  let rest = line;
+  while (rest.length > maxChars) {
+    const indentation = rest.length - rest.trimStart().length;
+    const space = Math.max(rest.lastIndexOf(' ', maxChars), rest.lastIndexOf('\t', maxChars));
+    const cut = space > indentation ? space : maxChars;
+    pieces.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  pieces.push(rest);
+  return pieces.filter(Boolean);
 }
 
 function splitWords(sentence: string, maxChars: number): string[] {

@@ -157,10 +157,12 @@ const endsApart = (text: string) => text === '' || !' \t\r\n'.includes(text.char
 /**
  * Where reading stands between two blocks: all that the reading of the blocks after depends on.
  * `fence`: the fence of the code block open (its backticks or tildes), '' outside one.
+ * `codeClosed`: the block before ended closing a code block, which one at the next block's start
+ * goes on in its section (chunking closes a long one where it cuts it, and opens it again).
  */
-export type ReadingState = { heading: string; current: Section; leadInOpen: boolean; fence: string };
+export type ReadingState = { heading: string; current: Section; leadInOpen: boolean; fence: string; codeClosed: boolean };
 
-const textStart = (): ReadingState => ({ heading: '', current: { key: '', sentences: [] }, leadInOpen: false, fence: '' });
+const textStart = (): ReadingState => ({ heading: '', current: { key: '', sentences: [] }, leadInOpen: false, fence: '', codeClosed: false });
 
 /** The sections read, the section still open at the end closed. */
 export function closeSections(sections: Section[], { current }: ReadingState): Section[] {
@@ -177,9 +179,9 @@ export function closeSections(sections: Section[], { current }: ReadingState): S
  */
 export type ReadsOn = 'all' | 'headed' | 'none';
 
-export function readsOnAsAtStart({ heading, current, leadInOpen, fence }: ReadingState): ReadsOn {
+export function readsOnAsAtStart({ heading, current, leadInOpen, fence, codeClosed }: ReadingState): ReadsOn {
   if (fence) return 'none';
-  return heading === '' && (current.key === '' || leadInOpen) ? 'all' : 'headed';
+  return heading === '' && (current.key === '' || leadInOpen) && !codeClosed ? 'all' : 'headed';
 }
 
 /**
@@ -197,7 +199,7 @@ export function readBlocks(
   followed = false,
 ): { sections: Section[]; state: ReadingState; beganWithHeading: boolean } {
   const sections: Section[] = [];
-  let { heading, current, leadInOpen, fence } = state;
+  let { heading, current, leadInOpen, fence, codeClosed } = state;
   let beganWithHeading = false;
   const open = (key: string) => {
     if (current.sentences.length > 0) sections.push(current);
@@ -216,19 +218,21 @@ export function readBlocks(
 
   for (let blockIndex = from; blockIndex < to; blockIndex += 1) {
     const block = blocks[blockIndex] as string;
+    const lines = nonEmptyLines(block);
     // Without a heading over it, a paragraph is a unit of its own; a paragraph after a bold
     // lead-in entry belongs to the heading again. A code block's paragraphs stay together.
-    if (!fence) {
+    if (!fence && !(codeClosed && FENCE.test(lines[0] ?? ''))) {
       if (!current.key || leadInOpen) open(heading);
       leadInOpen = false;
     }
-    const lines = nonEmptyLines(block);
     // A code line is kept as written, but for white space at its end: its indentation is meaning.
     const written = fence || block.includes('```') || block.includes('~~~') ? nonEmptyLinesAsWritten(block) : lines;
     const textFollows = blockIndex + 1 < blocks.length ? NOT_WHITE_SPACE.test(blocks[blockIndex + 1] as string) : followed;
     let headers: string[] = [];
     // A code block's paragraph is one sentence, its lines kept: a comment is quoted with its code.
-    let code: string[] = [];
+    // One the code block ran into from the block before begins with the blank line between them.
+    let code: string[] = fence ? [''] : [];
+    codeClosed = false;
     for (const [lineIndex, line] of lines.entries()) {
       const inCode = fence;
       fence = fenceAfter(line, fence);
@@ -238,6 +242,7 @@ export function readBlocks(
         else {
           addCode(code);
           code = [];
+          codeClosed = lineIndex === lines.length - 1;
         }
         continue;
       }
@@ -283,7 +288,7 @@ export function readBlocks(
     }
     addCode(code);
   }
-  return { sections, state: { heading, current, leadInOpen, fence }, beganWithHeading };
+  return { sections, state: { heading, current, leadInOpen, fence, codeClosed }, beganWithHeading };
 }
 
 /**
@@ -327,7 +332,12 @@ export function isTableRow(sentence: string): boolean {
   return HEADED_ROW.test(sentence);
 }
 
-const HEADED_ROW = /^[^;:]{1,60}: [^;]*(?:; [^;:]{1,60}: [^;]*)+$/;
+/**
+ * Cells "Header: value" parted by "; ". A value may hold a semicolon that begins no cell, as a
+ * cell's code does (`Code: cd app; make`), where [^;]* took it for a cell without its header.
+ */
+const HEADED_CELL = String.raw`[^;:]{1,60}: (?:[^;]|;(?! [^;:]{1,60}: ))*`;
+const HEADED_ROW = new RegExp(`^${HEADED_CELL}(?:; ${HEADED_CELL})+$`);
 
 /** A table row as one sentence: each cell after its column's header ("Size: Large"), empty cells left out. */
 function tableRow(cells: string[], headers: string[]): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkPassages, chunkText, packChunks, passageBlocks } from '../../src/engine/chunking.js';
 import { readSourceSections } from '../../src/engine/index-parts.js';
-import { joinedTextBlocks } from '../../src/engine/structure.js';
+import { joinedTextBlocks, joinSentences, readSections } from '../../src/engine/structure.js';
 import { documentText } from './eval/score.js';
 
 // Training text cut into passages: paragraphs tidied and kept whole where they fit.
@@ -33,8 +33,40 @@ describe('chunkText', () => {
     const lines = ['Run these:', '```sh', ...code, '# All done.', '```'];
     const chunks = chunkText(`${lines.join('\n')}\n\n## Returns\n\nReturns are free.`);
     expect(chunks.length).toBeGreaterThan(1);
-    expect(chunks.join('\n').split('\n').filter(Boolean)).toEqual([...lines, '## Returns', 'Returns are free.']);
+    const written = chunks.join('\n').split('\n').filter((line) => line && line !== '```');
+    expect(written).toEqual([...lines.slice(0, -1), '## Returns', 'Returns are free.']);
     expect(readSourceSections(chunks).map((section) => section.key)).toEqual(['', 'Returns']);
+  });
+
+  it('cuts a fenced code line longer than a chunk at white space, keeping its indentation and the runs of spaces within it', () => {
+    const line = `\t  config = [${Array.from({ length: 150 }, (_, k) => `item_${k},`).join('  ')}]`;
+    const chunks = chunkText(['Set it:', '```py', line, '```'].join('\n'));
+    expect(chunks.every((chunk) => chunk.length <= 1_000)).toBe(true);
+    const cut = chunks.join('\n').split('\n').slice(2).filter((piece) => !piece.startsWith('```'));
+    expect(cut.length).toBeGreaterThan(1);
+    expect(cut.join('  ')).toBe(line);
+    expect(readSourceSections(chunks)[0]?.sentences[1]).toBe(`\n${cut[0]}`);
+  });
+
+  it('closes and opens again the fence of a long paragraph of code where it is cut, so each chunk of it reads as code on its own', () => {
+    const body = Array.from({ length: 120 }, (_, k) => (k % 10 === 0 ? `    # Step ${k}` : `    call_${k}(depot=${k % 7})`));
+    const code = ['def run():', ...body];
+    const chunks = chunkText(['Run it:', '```python', ...code, '```'].join('\n'));
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(chunks.every((chunk) => chunk.length <= 1_000)).toBe(true);
+    // Alone, a chunk begun in the code's middle read its lines as text: trimmed, "# Step 20" a heading.
+    const alone = chunks.flatMap((chunk) => readSections(chunk));
+    expect(alone.map((section) => section.key)).toEqual(['', ...chunks.slice(1).map(() => '')]);
+    expect(alone.flatMap((section) => section.sentences.slice(section.sentences[0] === 'Run it:' ? 1 : 0)).join('\n')).toBe(`\n${code.join('\n')}`);
+    expect(joinSentences(readSourceSections(chunks)[0]?.sentences ?? [])).toBe(['Run it:', ...code].join('\n'));
+  });
+
+  it('keeps a blank line of code where chunks part at it, and makes none where they cut a paragraph of code', () => {
+    const paragraph = (from: number) => Array.from({ length: 30 }, (_, k) => `    load_${from + k}(depot=${k % 7})`);
+    const code = [...paragraph(0), '', ...paragraph(30), ...paragraph(60)];
+    const chunks = chunkText(['Load them:', '```python', ...code, '```'].join('\n'));
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(joinSentences(readSourceSections(chunks)[0]?.sentences ?? [])).toBe(['Load them:', ...code].join('\n'));
   });
 
   it('parts paragraphs at lines of any white space, the blank line ending at its last line break', () => {
@@ -58,6 +90,8 @@ describe('chunkPassages, packChunks and passageBlocks', () => {
   const texts = [
     `${documentText('handbook.md')}\n\n${documentText('bike-shop.md')}`,
     ['## Heading\nText under it.', '   Indented paragraph.', unspaced, 'After it.', ' \t \n\nSpaced blank line before.', unspaced, 'The end.'].join('\n\n'),
+    // Code cut into fenced parts, a line of it cut too.
+    ['Run:', '```sh', ...Array.from({ length: 90 }, (_, k) => `  step --number ${k}`), '', `  ${'x '.repeat(700)}`, '```', 'Done.'].join('\n'),
   ];
 
   it('packs the passages into the chunks of the text', () => {

@@ -212,4 +212,17 @@ describe('index parts', () => {
     expect(comparable(await readSourceInPieces({ chunks: texts }, 2))).toEqual(whole);
     expect(comparable(await readSourceInPieces({ blocks: passageBlocks(chunkPassages(text)) }, 2))).toEqual(whole);
   });
+
+  it('reads a large code block cut into chunks as one thread reads it whole, though each chunk closes and opens its fence', { timeout: 60_000 }, async () => {
+    // A piece begun by a chunk's fence, read alone, begins a section of its own; after the fence
+    // the chunk before closed, it goes on in that one's.
+    const command = (k: number) => `ship-parcels --depot ${k % 7} --day ${k % 5} --record parcels-${k}.log`;
+    const text = ['Ship them all:', '```sh', ...Array.from({ length: 12_000 }, (_, k) => command(k)), '```', 'Every parcel is shipped.'].join('\n');
+    expect(text.length).toBeGreaterThan(2 * PIECE_CHARS);
+    const texts = chunkText(text);
+    const whole = comparable(sourceReading(readSourceSections(texts)));
+    expect(whole.keys).toEqual(['']);
+    expect(comparable(await readSourceInPieces({ chunks: texts }, 2))).toEqual(whole);
+    expect(comparable(await readSourceInPieces({ blocks: passageBlocks(chunkPassages(text)) }, 2))).toEqual(whole);
+  });
 });

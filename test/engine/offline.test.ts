@@ -232,10 +232,10 @@ describe('composeAnswer', () => {
     expect(composeAnswer(input('Where are the manuals?', material))).toBe(material[2]);
   });
 
-  it('quotes a code sample as the material writes it, its indentation kept', () => {
+  it('quotes a code sample as the material writes it, its indentation and blank lines kept', () => {
     const code = ['def verify(request):', '    signature = request.headers["X-Signature"]', '    if not signature:', '        return False'];
     const guide = ['# Webhooks', '', 'Verify each webhook with this handler:', '', '```python', ...code, '', '    return check(signature)', '```'];
-    expect(composeAnswer(input('How do I verify a webhook?', [guide.join('\n')]))).toBe([...code, '    return check(signature)'].join('\n'));
+    expect(composeAnswer(input('How do I verify a webhook?', [guide.join('\n')]))).toBe([...code, '', '    return check(signature)'].join('\n'));
   });
 
   // A Markdown heading is a "sentence" of its own paragraph; when it ties with the sentence

@@ -23,9 +23,9 @@ const ask = (question: string) => engine(MATERIAL, { question });
 beforeAll(() => loadWordVectors());
 
 describe('a self-hosting guide with shell comments in its code', () => {
-  it('answers a question of the section with its sentence and its code, comments and commands together', () => {
+  it('answers a question of the section with its sentence and its code, comments and commands together, the blank line between them kept', () => {
     expect(ask('How do I upgrade?')).toBe(
-      'Back up the database before you upgrade.\n# stop the hub\nsystemctl stop switchboard\n# fetch the new release\nnpm install switchboard@latest',
+      'Back up the database before you upgrade.\n# stop the hub\nsystemctl stop switchboard\n\n# fetch the new release\nnpm install switchboard@latest',
     );
   });
 

@@ -57,7 +57,7 @@ describe('readSections, fenced code', () => {
         sentences: [
           'Install the package first:',
           '\n# install the package\nnpm install switchboard',
-          '\n# start it\nnpx switchboard',
+          '\n\n# start it\nnpx switchboard',
           '\nThe hub listens on port 3000.',
         ],
       },
@@ -65,17 +65,19 @@ describe('readSections, fenced code', () => {
     ]);
   });
 
-  it('keeps the indentation of code lines and the runs of white space within them, in each paragraph of the fence', () => {
+  it('keeps the indentation of code lines and the runs of white space within them, and the blank lines between the paragraphs of the fence', () => {
     const sections = readSections('# Retries\n\n```yaml\nretries:\n  count:  3\n\n  delay:\t10s  \n```\nRetries stop.');
-    expect(sections).toEqual([{ key: 'Retries', sentences: ['retries:\n  count:  3', '\n  delay:\t10s', '\nRetries stop.'] }]);
+    expect(sections).toEqual([{ key: 'Retries', sentences: ['retries:\n  count:  3', '\n\n  delay:\t10s', '\nRetries stop.'] }]);
     expect(joinSentences(sections[0]?.sentences.slice(1) ?? [])).toBe('  delay:\t10s\nRetries stop.');
+    // The blank line between the code's paragraphs is kept where they are quoted together.
+    expect(joinSentences(sections[0]?.sentences ?? [])).toBe('retries:\n  count:  3\n\n  delay:\t10s\nRetries stop.');
   });
 
   it('keeps a code block without a heading over it one section, and runs it to the end of the text when unclosed', () => {
     expect(readSections('```\n# one\n\n# two\n```\n\nAfter it.\n\n```js\n// Open?\n\n| a | b |')).toEqual([
-      { key: '', sentences: ['# one', '\n# two'] },
+      { key: '', sentences: ['# one', '\n\n# two'] },
       { key: '', sentences: ['After it.'] },
-      { key: '', sentences: ['// Open?', '\n| a | b |'] },
+      { key: '', sentences: ['// Open?', '\n\n| a | b |'] },
     ]);
   });
 

@@ -549,6 +549,41 @@ describe('extractFile', () => {
     expect((await extractFile(docx)).text).toBe(rows[0]);
   });
 
+  it('reads a row whose cells hold code with colons and semicolons as a row with its headers, in HTML and DOCX', async () => {
+    // "Code: cd app; make" read as a cell "make" without its header, and the row as no row.
+    const rows = ['Room: Kestrel; Floor: 3; Code: a:b', 'Room: Heron; Floor: 2; Code: cd app; make', 'Room: Wren; Floor: 1; Code: x; y / key: value;'];
+    const html = [
+      '<table><tr><th>Room</th><th>Floor</th><th>Code</th></tr>',
+      '<tr><td>Kestrel</td><td>3</td><td><code>a:b</code></td></tr>',
+      '<tr><td>Heron</td><td>2</td><td><code>cd app; make</code></td></tr>',
+      '<tr><td>Wren</td><td>1</td><td><pre>x; y\nkey: value;</pre></td></tr></table>',
+    ].join('');
+    const cell = (...paragraphs: Paragraph[]) => new TableCell({ children: paragraphs });
+    const code = (line: string) => new Paragraph({ style: 'Code', text: line });
+    const row = (...cells: TableCell[]) => new TableRow({ children: cells });
+    const docx = await docxOfBody(
+      [
+        new Table({
+          rows: [
+            row(cell(new Paragraph('Room')), cell(new Paragraph('Floor')), cell(new Paragraph('Code'))),
+            row(cell(new Paragraph('Kestrel')), cell(new Paragraph('3')), cell(code('a:b'))),
+            row(cell(new Paragraph('Heron')), cell(new Paragraph('2')), cell(code('cd app; make'))),
+            row(cell(new Paragraph('Wren')), cell(new Paragraph('1')), cell(code('x; y'), code('key: value;'))),
+          ],
+        }),
+      ],
+      { styles: { paragraphStyles: [{ id: 'Code', name: 'Code', run: { font: 'Courier New' } }] } },
+    );
+    for (const bytes of [utf8(html), docx]) {
+      const { text } = await extractFile(bytes);
+      expect(text).toBe(rows.join('\n'));
+      const [section] = readSections(text);
+      expect(section?.sentences.map((sentence) => sentence.trim())).toEqual(rows);
+      expect(section?.sentences.every(isTableRow)).toBe(true);
+    }
+    expect(isTableRow('Tip: x; y')).toBe(false);
+  });
+
   it('keeps the blank lines of a DOCX’s code, and makes no line of an empty list item or paragraph', async () => {
     // mammoth skipped every empty paragraph: the code's blank lines went, "b" ran on under "a".
     const code = (line: string) => new Paragraph({ style: 'Code', text: line });
