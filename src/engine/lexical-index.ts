@@ -10,7 +10,7 @@ import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { addressesNamed, compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedAbility, askedThing, askedWithMeans, businessPlaceAsked, saysOnlyHad, sellingAsked, type PlaceAsked, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, businessPlaceAsked, kindOfThingAsked, saysOnlyHad, sellingAsked, type PlaceAsked, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
 import { saidOfBusiness, usedAsVerb } from './verb-use.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
@@ -643,6 +643,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       .map((at) => asked.findIndex((c) => c.word === tokens[at]))
       .filter((c) => c >= 0);
     markAskedThingMissing(asked, thing);
+    markKindUnnamed(asked, tokens);
     markOfferingLacked(asked, tokens, saidAsVerb);
     markSellingLacked(asked, tokens, dealtInOtherwise);
     lightenVerbOfThing(asked, tokens, saidAsVerb);
@@ -884,6 +885,23 @@ function markAskedThingMissing(asked: Concept[], thing: number[]): void {
   const naming = thing.map((c) => asked[c] as Concept);
   if (naming.length === 0 || !naming.every((c) => c.ids.size === 0 && !/^\d+$/.test(c.word))) return;
   for (const concept of naming) concept.unknown = concept.word;
+}
+
+/**
+ * "Can I order a wedding cake?" of a material that has cakes and no word for weddings, not even
+ * one word vectors put near it, asks of a kind of cake it never names: the noun saying which kind
+ * counts as a word the material never names, and the question is declined (and listed among the
+ * unanswered for the owner), not answered by what the material says of its other cakes ("Order a
+ * day ahead."). A word saying what the thing is like ("a large cake") names no kind.
+ */
+function markKindUnnamed(asked: Concept[], tokens: string[]): void {
+  const kindOf = kindOfThingAsked(tokens);
+  const thing = kindOf && asked.find((c) => c.word === tokens[kindOf.thing]);
+  if (!kindOf || !thing || ownTerms(thing).length === 0) return;
+  for (const at of kindOf.kind) {
+    const kind = asked.find((c) => c.word === tokens[at]);
+    if (kind && kind.ids.size === 0 && !/^\d+$/.test(kind.word) && mayNameAThing(kind.word)) kind.unknown = kind.word;
+  }
 }
 
 /**
