@@ -235,6 +235,32 @@ const INDEFINITE = new Set(['somewhere', 'anywhere', 'everywhere', 'someplace', 
 /** Whether a word stands for a place without naming it: it asks "where", as a question's form does. */
 export const isIndefinitePlace = (word: string): boolean => INDEFINITE.has(word);
 
+/**
+ * The words of the thing a question asks of before the one naming it, and that one, as indexes
+ * among its words: the object of a "Can I…?" question's own verb ("Can I order a wedding cake?":
+ * wedding, cake), or what "Is there…?", "Do you have…?" ask of ("Is there a student discount?").
+ * Undefined for another form, a thing of one word, or several things ("bread and cakes"). A light
+ * verb's object is the thing asked itself (askedThing), read whole.
+ */
+export function kindOfThingAsked(tokens: string[]): { kind: number[]; thing: number } | undefined {
+  const plain = tokens.join(' ');
+  const can = CAN_ONE.exec(plain);
+  const there = THERE_OR_OFFERED.exec(plain);
+  const ownVerb = can && !LIGHT_VERBS.has(tokens[wordsIn(can[0])] as string);
+  let at = ownVerb ? wordsIn(can[0]) + 1 : there ? wordsIn(there[0]) : tokens.length;
+  while (at < tokens.length && isStopword(tokens[at] as string) && !ENDS_THING.has(tokens[at] as string)) at += 1;
+  const run: number[] = [];
+  for (; at < tokens.length && !ENDS_THING.has(tokens[at] as string) && !isStopword(tokens[at] as string); at += 1) run.push(at);
+  const thing = run.pop();
+  // A run that the question goes on past ("order cakes online") or that ends in a verb's particle ("get my money back") names no thing.
+  const ends = at === tokens.length || ENDS_THING.has(tokens[at] as string);
+  if (thing === undefined || run.length === 0 || !ends || AFTER_OBJECT.has(tokens[thing] as string)) return undefined;
+  return { kind: run, thing };
+}
+
+/** The particles of English's phrasal verbs that may stand after the verb's object ("get my money back"). */
+const AFTER_OBJECT = new Set(['back', 'up', 'out', 'off', 'down', 'away', 'over', 'in', 'on']);
+
 /** How many words a matched beginning of the question holds. */
 const wordsIn = (beginning: string) => beginning.trim().split(' ').length;
 

@@ -10,7 +10,7 @@ import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { addressesNamed, compoundFinder, isStopword, stem, terms, words } from './text.js';
-import { askedAbility, askedThing, askedWithMeans, businessPlaceAsked, saysOnlyHad, sellingAsked, type PlaceAsked, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
+import { askedAbility, askedThing, askedWithMeans, businessPlaceAsked, kindOfThingAsked, saysOnlyHad, sellingAsked, type PlaceAsked, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
 import { saidOfBusiness, usedAsVerb } from './verb-use.js';
 import { similarity, stemOf, wordOf, wordRow, wordVectors, type WordVectors } from './word-vectors.js';
 
@@ -340,7 +340,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const readWithVerb = new Set<number>();
     for (let i = 0; i < tokens.length; i += 1) {
       const word = tokens[i] as string;
-      if (asksAmountAt(tokens, i) || readWithVerb.has(i)) continue;
+      if (asksAmountAt(tokens, i) || readWithVerb.has(i) || (expand && namesWhichThingIsSaid(tokens, i))) continue;
       if (CONTACT_FORM.test(`${tokens[i - 1]} ${word}`) || isIndefinitePlace(word)) continue;
       const partner = expand ? phrasePartner(tokens, i) : undefined;
       const phrase = partner !== undefined;
@@ -430,15 +430,30 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     if (object !== undefined && DETERMINERS.has(next as string) && isParaphrased(withObject) && isPhrase(expansion(withObject))) {
       return { at: i + 2, expression: withObject, readWith: [] };
     }
-    const said = saidToBe(tokens, i);
-    if (said !== undefined && isPhrase(expansion(`${tokens[said]} ${word}`))) {
-      return { at: said, expression: `${tokens[said]} ${word}`, readWith: Array.from({ length: said - i }, (_, k) => i + 1 + k) };
-    }
+    const said = saidPhrase(tokens, i);
+    if (said !== undefined) return { at: said, expression: `${tokens[said]} ${word}`, readWith: Array.from({ length: said - i }, (_, k) => i + 1 + k) };
     for (let j = i + 2; j < tokens.length && j <= i + PARTICLE_REACH; j += 1) {
       const expression = `${word} ${tokens[j]}`;
       if (PARTICLES.has(tokens[j] as string)) return isPhrase(expansion(expression)) ? { at: j, expression } : undefined;
     }
     return undefined;
+  }
+
+  /** Where the word said of the i-th thing is, when the two make one expression ("my tyre is flat": a flat tyre); undefined for none. */
+  function saidPhrase(tokens: string[], i: number): number | undefined {
+    const said = saidToBe(tokens, i);
+    return said !== undefined && isPhrase(expansion(`${tokens[said]} ${tokens[i]}`)) ? said : undefined;
+  }
+
+  /**
+   * Whether the i-th word is a noun before the thing said to be something, saying which thing it
+   * is as a phrase after it would ("my bike tyre is flat", as "the tyre on my bike is flat"): read
+   * with the expression, not as a word asked of its own, which outweighed it and drew a sentence
+   * on e-bikes beside the one on punctures.
+   */
+  function namesWhichThingIsSaid(tokens: string[], i: number): boolean {
+    const thing = i + 1;
+    return thing < tokens.length && !isStopword(tokens[i] as string) && !isStopword(tokens[thing] as string) && saidPhrase(tokens, thing) !== undefined;
   }
 
   /**
@@ -628,6 +643,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       .map((at) => asked.findIndex((c) => c.word === tokens[at]))
       .filter((c) => c >= 0);
     markAskedThingMissing(asked, thing);
+    markKindUnnamed(asked, tokens);
     markOfferingLacked(asked, tokens, saidAsVerb);
     markSellingLacked(asked, tokens, dealtInOtherwise);
     lightenVerbOfThing(asked, tokens, saidAsVerb);
@@ -869,6 +885,23 @@ function markAskedThingMissing(asked: Concept[], thing: number[]): void {
   const naming = thing.map((c) => asked[c] as Concept);
   if (naming.length === 0 || !naming.every((c) => c.ids.size === 0 && !/^\d+$/.test(c.word))) return;
   for (const concept of naming) concept.unknown = concept.word;
+}
+
+/**
+ * "Can I order a wedding cake?" of a material that has cakes and no word for weddings, not even
+ * one word vectors put near it, asks of a kind of cake it never names: the noun saying which kind
+ * counts as a word the material never names, and the question is declined (and listed among the
+ * unanswered for the owner), not answered by what the material says of its other cakes ("Order a
+ * day ahead."). A word saying what the thing is like ("a large cake") names no kind.
+ */
+function markKindUnnamed(asked: Concept[], tokens: string[]): void {
+  const kindOf = kindOfThingAsked(tokens);
+  const thing = kindOf && asked.find((c) => c.word === tokens[kindOf.thing]);
+  if (!kindOf || !thing || ownTerms(thing).length === 0) return;
+  for (const at of kindOf.kind) {
+    const kind = asked.find((c) => c.word === tokens[at]);
+    if (kind && kind.ids.size === 0 && !/^\d+$/.test(kind.word) && mayNameAThing(kind.word)) kind.unknown = kind.word;
+  }
 }
 
 /**

@@ -146,9 +146,11 @@ describe('everyday names of what the material calls otherwise', () => {
     expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
   });
 
-  it("answers My bike tyre is flat with the puncture sentence: the shop's name's \"bike\" is the bikes its text names elsewhere", () => {
-    // "bike" was read as the shop's own name word, as "Nordlys" is, and drew its name and address.
-    expect(ask(BIKE_REPAIR, 'My bike tyre is flat')).toContain('Puncture repairs cost 250 NOK while you wait.');
+  it.each(['My bike tyre is flat', 'My front bike tyre is flat'])("answers %s with the puncture sentence alone: the bike only says which tyre", (question) => {
+    // "bike" was read first as the shop's own name word, as "Nordlys" is, and drew its name and
+    // address; then as a word asked of its own, weighing more than the flat tyre, and drew "We
+    // service e-bikes from Bosch and Shimano." after the puncture sentence.
+    expect(ask(BIKE_REPAIR, question)).toBe('Puncture repairs cost 250 NOK while you wait.');
   });
 
   it.each(['The tyre on my bike is flat', 'The back tyre of my bike is flat', 'the front tire on my e-bike is flat', "the tyre on my son's new bike is flat"])(

@@ -289,6 +289,8 @@ function bestQuoted(passages: Passage[]): Passage | undefined {
 function withWholeLists(picked: PassageSentence[], sentences: PassageSentence[]): PassageSentence[] {
   const chosen = new Set<number>();
   const item = (i: number) => i >= 0 && i < sentences.length && isListItem((sentences[i] as PassageSentence).text);
+  // A numbered list right after a bulleted one is another list: "1. Order a day ahead." is quoted without "- Gluten free on Fridays.".
+  const sameList = (i: number, j: number) => item(j) && isNumbered(sentences[i] as PassageSentence) === isNumbered(sentences[j] as PassageSentence);
   for (const sentence of picked) {
     const at = sentences.indexOf(sentence);
     chosen.add(at);
@@ -296,10 +298,15 @@ function withWholeLists(picked: PassageSentence[], sentences: PassageSentence[])
     if (!opensList && !item(at)) continue;
     let start = opensList ? at + 1 : at;
     let end = start;
-    while (item(start - 1)) start -= 1;
-    while (item(end + 1)) end += 1;
+    while (sameList(start, start - 1)) start -= 1;
+    while (sameList(end, end + 1)) end += 1;
     if (start > 0 && (sentences[start - 1] as PassageSentence).text.endsWith(':')) start -= 1;
     for (let i = start; i <= end; i += 1) chosen.add(i);
   }
   return [...chosen].sort((a, b) => a - b).map((i) => sentences[i] as PassageSentence);
+}
+
+/** Whether a list item is numbered ("1. Order a day ahead."), not bulleted. */
+function isNumbered(item: PassageSentence): boolean {
+  return /^\d/.test(item.text.trimStart());
 }
