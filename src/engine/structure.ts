@@ -258,9 +258,15 @@ export function readBlocks(
       // A short line is a title when text follows it, but not when it introduces a list ("Then:").
       const leadsText =
         lines.length === 1 ? textFollows : lineIndex === 0 && endsWithOneOf(next ?? '', '.!?:') && !LIST_MARKER.test(next ?? '');
-      const title = headingOf(line, next, leadsText);
-      if (title !== undefined) {
-        if (blockIndex === from && lineIndex === 0) beganWithHeading = true;
+      const found = headingOf(line, next, leadsText);
+      if (found !== undefined) {
+        // A lead-in read as a title ("Check the signature in Python:") that opens a heading's
+        // section is keyed under that heading, whose words name the section too: keyed alone, the
+        // heading's section was left empty and dropped. Read so only after the heading, it is no
+        // heading a piece of a text may be read from (read-in-pieces.ts).
+        const leadIn = line.endsWith(':') && !isMarkedHeading(line, next);
+        if (blockIndex === from && lineIndex === 0 && !leadIn) beganWithHeading = true;
+        const title = leadIn && heading !== '' && current.key === heading && current.sentences.length === 0 ? `${heading} › ${found}` : found;
         heading = title;
         open(title);
         leadInOpen = false;
@@ -346,6 +352,11 @@ function tableRow(cells: string[], headers: string[]): string {
     .map((cell, i) => (cell && headers[i] ? `${headers[i]}: ${cell}` : cell))
     .filter(Boolean)
     .join('; ');
+}
+
+/** Whether a line is marked a heading: Markdown, underlined or bold. */
+function isMarkedHeading(line: string, next: string | undefined): boolean {
+  return MARKDOWN_HEADING.test(line) || (next !== undefined && UNDERLINE.test(next)) || BOLD_HEADING.test(line);
 }
 
 /** The heading a line is, if it is one: Markdown, underlined, or a short title-like line. */

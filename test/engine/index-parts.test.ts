@@ -201,6 +201,19 @@ describe('index parts', () => {
     expect(Buffer.from(await buildIndexOffThread(chunks)).equals(Buffer.from(packIndex(buildLexicalIndex(chunks))))).toBe(true);
   });
 
+  it('reads headings each over a lead-in read as a title in pieces as one thread reads them whole', { timeout: 60_000 }, async () => {
+    // A lead-in ("Ship them:") opening a heading's section is keyed under that heading, a reading
+    // that depends on the heading before it: in pieces it reads as whole.
+    const step = (k: number) => `## Depot ${k}\n\nShip them:\n\nDepot ${k % 7} ships parcel ${k} on day ${k % 5}, and keeps a record of each parcel it ships.`;
+    const text = Array.from({ length: 6_000 }, (_, k) => step(k)).join('\n\n');
+    expect(text.length).toBeGreaterThan(2 * PIECE_CHARS);
+    const texts = chunkText(text);
+    const whole = comparable(sourceReading(readSourceSections(texts)));
+    expect(whole.keys.slice(0, 2)).toEqual(['Depot 0 › Ship them', 'Depot 1 › Ship them']);
+    for (const threads of [2, 3, 4]) expect(comparable(await readSourceInPieces({ chunks: texts }, threads))).toEqual(whole);
+    for (const threads of [2, 4]) expect(comparable(await readSourceInPieces({ blocks: passageBlocks(chunkPassages(text)) }, threads))).toEqual(whole);
+  });
+
   it('reads a large fenced code block as one thread reads it whole, though its comments read alone are headings', { timeout: 60_000 }, async () => {
     // A comment ("# step 3: …") begins a block that, read alone, begins with a heading; no piece
     // in the code block reads as from a text's start, so the first thread reads it all.

@@ -238,6 +238,14 @@ describe('composeAnswer', () => {
     expect(composeAnswer(input('How do I verify a webhook?', [guide.join('\n')]))).toBe([...code, '', '    return check(signature)'].join('\n'));
   });
 
+  it('answers a how-to question from the heading over a lead-in read as a title, quoting the code after it', () => {
+    const code = ['def verify(body, secret, signature):', '    expected = hmac.new(secret, body, "sha256").hexdigest()', '    return hmac.compare_digest(expected, signature)'];
+    const guide = ['# Webhooks', '', '## Verify a webhook', '', 'Check the signature in Python:', '', '```python', ...code, '```'].join('\n');
+    for (const question of ['How do I verify a webhook?', 'How do I verify webhooks?', 'How do I check the signature?']) {
+      expect(composeAnswer(input(question, [guide]))).toBe(code.join('\n'));
+    }
+  });
+
   // A Markdown heading is a "sentence" of its own paragraph; when it ties with the sentence
   // below it, the heading alone is the whole answer.
   it('does not answer with a bare heading', () => {

@@ -35,6 +35,14 @@ describe('readSections', () => {
     ]);
   });
 
+  it('keys a lead-in read as a title under the heading whose section it opens, and alone elsewhere', () => {
+    const text = '## Verify a webhook\n\nCheck the signature in Python:\n\nRun the check on every request.\n\nRefund times:\n\nRefunds take a week.';
+    expect(readSections(text)).toEqual([
+      { key: 'Verify a webhook › Check the signature in Python', sentences: ['Run the check on every request.'] },
+      { key: 'Refund times', sentences: ['Refunds take a week.'] },
+    ]);
+  });
+
   it('keeps each paragraph without a heading as a section of its own', () => {
     expect(readSections('One fact here.\n\nAnother fact there.').map((section) => section.sentences)).toEqual([
       ['One fact here.'],
