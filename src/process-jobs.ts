@@ -138,9 +138,9 @@ const busy = (child: ChildProcess) => {
   child.ref();
   child.channel?.ref();
 };
-const idle = (child: ChildProcess | undefined) => {
-  child?.unref();
-  child?.channel?.unref();
+const idle = (child: ChildProcess) => {
+  child.unref();
+  child.channel?.unref();
 };
 
 /** A process's resident memory, from /proc (Linux); 0 where there is none to read, so that no limit is checked. */

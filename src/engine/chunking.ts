@@ -1,4 +1,4 @@
-import { fenceAfter, joinedTextBlocks } from './structure.js';
+import { fenceAfter, hasFence, joinedTextBlocks } from './structure.js';
 import { isWhiteSpace, unixLineBreaks } from './text.js';
 
 // Splits training text into passages small enough to retrieve and quote, keeping paragraphs
@@ -48,8 +48,6 @@ function textPieces(text: string, maxChars: number): string[] {
   }
   return pieces;
 }
-
-const hasFence = (text: string) => text.includes('```') || text.includes('~~~');
 
 /**
  * A Markdown heading is a paragraph of its own, not the start of the one below it. In a fenced

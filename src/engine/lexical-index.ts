@@ -307,17 +307,15 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   const has = (term: string) => idOf(term) >= 0;
   const findCompound = compoundFinder(compounds);
   const documents = index.sentences.length + index.keys.length;
-  const idf = (id: number) => {
-    const frequency =
-      (index.postingStart[id + 1] as number) - (index.postingStart[id] as number) +
-      (index.keyPostingStart[id + 1] as number) - (index.keyPostingStart[id] as number);
-    return Math.log(1 + (documents + SMOOTHING) / Math.max(1, frequency));
-  };
+  /** How many sentences, and how many keys, hold a term, by id (none for -1, a term the index lacks). */
+  const sentencesWith = (id: number) => (id < 0 ? 0 : (index.postingStart[id + 1] as number) - (index.postingStart[id] as number));
+  const keysWith = (id: number) => (id < 0 ? 0 : (index.keyPostingStart[id + 1] as number) - (index.keyPostingStart[id] as number));
+  const idf = (id: number) => Math.log(1 + (documents + SMOOTHING) / Math.max(1, sentencesWith(id) + keysWith(id)));
   const missingUnknownWeight = Math.log(1 + documents + SMOOTHING) + 1;
   const neighbours = vectorNeighbours(reader);
   const sourceOf = sourceReader(index);
   // The first section's key: the material's title where it heads its opening.
-  const name = businessName(index.keys.at(0) ?? '', idOf, (id) => (id < 0 ? 0 : (index.postingStart[id + 1] as number) - (index.postingStart[id] as number)));
+  const name = businessName(index.keys.at(0) ?? '', idOf, sentencesWith);
 
   /**
    * How the business's name is read for a question (Naming): undefined where the material has no

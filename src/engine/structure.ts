@@ -226,7 +226,7 @@ export function readBlocks(
       leadInOpen = false;
     }
     // A code line is kept as written, but for white space at its end: its indentation is meaning.
-    const written = fence || block.includes('```') || block.includes('~~~') ? nonEmptyLinesAsWritten(block) : lines;
+    const written = fence || hasFence(block) ? nonEmptyLinesAsWritten(block) : lines;
     const textFollows = blockIndex + 1 < blocks.length ? NOT_WHITE_SPACE.test(blocks[blockIndex + 1] as string) : followed;
     let headers: string[] = [];
     // A code block's paragraph is one sentence, its lines kept: a comment is quoted with its code.
@@ -258,13 +258,14 @@ export function readBlocks(
       // A short line is a title when text follows it, but not when it introduces a list ("Then:").
       const leadsText =
         lines.length === 1 ? textFollows : lineIndex === 0 && endsWithOneOf(next ?? '', '.!?:') && !LIST_MARKER.test(next ?? '');
-      const found = headingOf(line, next, leadsText);
+      const marked = markedHeading(line, next);
+      const found = marked ?? titleLine(line, leadsText);
       if (found !== undefined) {
         // A lead-in read as a title ("Check the signature in Python:") that opens a heading's
         // section is keyed under that heading, whose words name the section too: keyed alone, the
         // heading's section was left empty and dropped. Read so only after the heading, it is no
         // heading a piece of a text may be read from (read-in-pieces.ts).
-        const leadIn = line.endsWith(':') && !isMarkedHeading(line, next);
+        const leadIn = marked === undefined && line.endsWith(':');
         if (blockIndex === from && lineIndex === 0 && !leadIn) beganWithHeading = true;
         const title = leadIn && heading !== '' && current.key === heading && current.sentences.length === 0 ? `${heading} › ${found}` : found;
         heading = title;
@@ -301,6 +302,9 @@ export function readBlocks(
  * The fence open after a (trimmed) line, `fence` the one open before it ('' for none): a fence
  * line opens a code block, and a line of its characters alone, as many at least, closes it.
  */
+/** Whether a text may hold a code fence: most hold neither "```" nor "~~~", and skip the line-by-line look. */
+export const hasFence = (text: string) => text.includes('```') || text.includes('~~~');
+
 export function fenceAfter(line: string, fence: string): string {
   if (!fence) return FENCE.exec(line)?.[0] ?? '';
   return closesFence(line, fence) ? '' : fence;
@@ -354,18 +358,16 @@ function tableRow(cells: string[], headers: string[]): string {
     .join('; ');
 }
 
-/** Whether a line is marked a heading: Markdown, underlined or bold. */
-function isMarkedHeading(line: string, next: string | undefined): boolean {
-  return MARKDOWN_HEADING.test(line) || (next !== undefined && UNDERLINE.test(next)) || BOLD_HEADING.test(line);
-}
-
-/** The heading a line is, if it is one: Markdown, underlined, or a short title-like line. */
-function headingOf(line: string, next: string | undefined, aloneBeforeText: boolean): string | undefined {
+/** The heading a line is marked as, if it is one: Markdown, underlined or bold. */
+function markedHeading(line: string, next: string | undefined): string | undefined {
   const markdown = MARKDOWN_HEADING.exec(line);
   if (markdown) return stripEmphasis(markdown[1] ?? '');
   if (next !== undefined && UNDERLINE.test(next)) return stripEmphasis(line);
-  const bold = BOLD_HEADING.exec(line);
-  if (bold) return bold[1]?.replace(/:$/, '');
+  return BOLD_HEADING.exec(line)?.[1]?.replace(/:$/, '');
+}
+
+/** The heading a short title-like line is, standing alone before text; undefined for another line. */
+function titleLine(line: string, aloneBeforeText: boolean): string | undefined {
   if (!aloneBeforeText) return undefined;
   // The word count last: most lines fail a cheaper test first.
   const titleLike =

@@ -1,4 +1,5 @@
 import type { Language } from '../../settings/languages.js';
+import { matchingCase } from '../text.js';
 
 // The language a question is written in, among those the offline responder has replies in
 // besides English, told by the short words every sentence of it uses. The material is read in
@@ -35,9 +36,9 @@ function marked(list: string): Set<string> {
   return new Set(list.split(' '));
 }
 
-/** A question's words, lower-cased and without accents ("¿Dónde están?" → donde, estan). */
+/** A question's words of letters, lower-cased and without accents as matchingCase folds them ("¿Dónde están?" → donde, estan). */
 function plainWords(question: string): string[] {
-  return question.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/\p{L}+/gu) ?? [];
+  return matchingCase(question).match(/\p{L}+/gu) ?? [];
 }
 
 /** The language of the widget's others a question is written in; undefined for English or one it cannot tell. */
