@@ -211,9 +211,12 @@ export function readBlocks(
     sentences.forEach((sentence, i) => current.sentences.push(i === 0 && current.sentences.length > 0 ? LINE + sentence : sentence));
   // Made once a call, not once a block: a function made is also named (tsx keeps names), which
   // took a tenth of reading a 10 MB text's 34,000 blocks.
-  /** Adds a code block's lines as one sentence, if they hold a letter or digit. */
+  /**
+   * Adds a code block's lines as one sentence, if it has any: a line of punctuation is code too
+   * (a lone "}" closing a block), where a sentence of text without a letter or digit is none.
+   */
   const addCode = (code: string[]) => {
-    if (code.some((line) => LETTER_OR_DIGIT.test(line))) addLine([code.join('\n')]);
+    if (code.some(Boolean)) addLine([code.join('\n')]);
   };
 
   for (let blockIndex = from; blockIndex < to; blockIndex += 1) {

@@ -89,6 +89,13 @@ describe('readSections, fenced code', () => {
     ]);
   });
 
+  it('keeps a paragraph of code without a letter or digit, a lone brace closing a block', () => {
+    const code = ['function total(items) {', '  let sum = 0;', '  for (const item of items) {', '    sum += item.price;', '  }', '', '}'];
+    const sections = readSections(['# Totals', '', '```js', ...code, '```', 'It adds the prices.'].join('\n'));
+    expect(sections[0]?.sentences).toEqual([code.slice(0, 5).join('\n'), '\n\n}', '\nIt adds the prices.']);
+    expect(joinSentences(sections[0]?.sentences.slice(0, 2) ?? [])).toBe(code.join('\n'));
+  });
+
   it('takes backticks with a backtick after them for inline code, not a fence', () => {
     expect(readSections('```npm test``` runs the tests.\n\n# Usage\n\nRun it.').map((section) => section.key)).toEqual(['', 'Usage']);
   });
