@@ -164,10 +164,24 @@ function splitCode(paragraph: string, maxChars: number, fence: string): string[]
   return pieces;
 }
 
+/**
+ * A paragraph too long for a piece, cut between its lines (a list's items, a table's rows), and a
+ * line too long itself between its sentences: cut only at sentences, a long list's items ending in
+ * stops were joined by spaces into one line, which read as one sentence.
+ */
 function splitLong(paragraph: string, maxChars: number): string[] {
   if (paragraph.length <= maxChars) return [paragraph];
+  if (!paragraph.includes('\n')) return splitLine(paragraph, maxChars);
+  const lines: string[] = [];
+  for (const line of paragraph.split('\n')) for (const piece of splitLine(line, maxChars)) lines.push(piece);
+  return packPieces(lines, maxChars, '\n');
+}
+
+/** A line of text cut between its sentences where too long, a sentence too long itself between its words. */
+function splitLine(line: string, maxChars: number): string[] {
+  if (line.length <= maxChars) return [line];
   // A sentence ends at . ! or ? followed by a space, so "5.95" and "a.b@c.example" stay whole.
-  const sentences = paragraph.split(/(?<=[.!?])\s+/);
+  const sentences = line.split(/(?<=[.!?])\s+/);
   const parts = sentences
     .map((sentence) => sentence.trim())
     .filter(Boolean)

@@ -78,6 +78,16 @@ describe('chunkText', () => {
     expect(chunkText('Plain text here.')).toEqual(['Plain text here.']);
   });
 
+  it('cuts a paragraph too long for a chunk between its lines, so that the items of a long list stay items', () => {
+    // Cut at sentence ends and joined by spaces, the items ran into one line, read as one sentence.
+    const items = Array.from({ length: 60 }, (_, k) => `- Parcel ${k} ships from depot ${k % 7}.`);
+    const chunks = chunkText(`## Parcels\n\n${items.join('\n')}`);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.join('\n').split('\n').filter(Boolean)).toEqual(['## Parcels', ...items]);
+    expect(readSourceSections(chunks).flatMap((section) => section.sentences.map((sentence) => sentence.trim()))).toEqual(items);
+    expect(chunkText(`Intro line\n${'Long sentence here. '.repeat(60).trim()}`, 100).every((chunk) => chunk.length <= 100)).toBe(true);
+  });
+
   it('cuts a long paragraph at sentence ends, and a long sentence between words', () => {
     expect(chunkText('First one. Second one! Third? Fourth.', 20)).toEqual(['First one.', 'Second one! Third?', 'Fourth.']);
     expect(chunkText('abcdefghij klm', 4)).toEqual(['abcd', 'efgh', 'ij', 'klm']);
