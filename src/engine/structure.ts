@@ -283,7 +283,7 @@ export function readBlocks(
         leadInOpen = true;
         continue;
       }
-      const sentences = splitSentences(LIST_MARKER.strip(ANSWER_MARKER.strip(line)));
+      const sentences = lineSentences(LIST_MARKER.strip(ANSWER_MARKER.strip(line)));
       const first = sentences[0] ?? '';
       // Searched for its question mark first: the pattern tries every length up to 200 without one.
       const question = first.includes('?') ? QUESTION.exec(first)?.[1] : undefined;
@@ -414,6 +414,17 @@ export function splitSentences(line: string): string[] {
   }
   addSentence(sentences, line, start, line.length);
   return sentences;
+}
+
+/**
+ * The sentences of a line of text, but a table row read with its headers (HTML's and DOCX's, as
+ * extraction writes them) is one, whatever stops its cells hold ("Step: 1; Command: cd app. Then
+ * run make"): parted, the row's end was quoted without its headers.
+ */
+function lineSentences(line: string): string[] {
+  const sentences = splitSentences(line);
+  // A row is looked for only in a line of sentences and cells: most lines are one sentence.
+  return sentences.length > 1 && line.includes('; ') && isTableRow(line) ? [line] : sentences;
 }
 
 /** Adds line[start, end) trimmed, if it has a letter or digit. */
