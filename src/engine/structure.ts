@@ -378,7 +378,9 @@ function titleLine(line: string, aloneBeforeText: boolean): string | undefined {
     /^[\p{Lu}\p{N}]/u.test(line) &&
     !LIST_MARKER.test(line) &&
     !LABELLED_LIST.test(line) &&
-    line.split(/\s+/).length <= MAX_TITLE_WORDS;
+    line.split(/\s+/).length <= MAX_TITLE_WORDS &&
+    // A table's row read with its headers ("Room: Kestrel; Floor: 3") is a row, never a title.
+    !isTableRow(line);
   return titleLike ? line.replace(/:$/, '') : undefined;
 }
 
