@@ -66,7 +66,8 @@ export function processJobs(entry: URL, label: string, { idleMs = IDLE_MS } = {}
     runNext();
   };
 
-  const start = ({ modulePath, execArgv }: ChildProgram) => {
+  const start = ({ modulePath, execArgv, prepare }: ChildProgram) => {
+    prepare();
     // Its jobs read no setting (extraction's do not): the child gets none of the hub's secrets,
     // only where tsx, if it runs with it, may cache its compiled modules.
     const started = fork(modulePath, [], { execArgv, serialization: 'advanced', env: { TMPDIR: tmpdir() } });

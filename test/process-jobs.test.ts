@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChildEnded, processJobs } from '../src/process-jobs.js';
 
@@ -13,6 +15,9 @@ function isRunning(pid: number): boolean {
     return false;
   }
 }
+
+const ECHO = new URL('./support/processes/echo-or-crash.ts', import.meta.url);
+const BUNDLES = new URL('../node_modules/.cache/switchboard/', import.meta.url).pathname;
 
 describe('processJobs', () => {
   it('fails only the job whose child ended, and answers the jobs queued behind it in a new child', async () => {
@@ -58,6 +63,43 @@ describe('processJobs', () => {
     const how = (await run('how')) as { execArgv: string[]; module: string };
     expect(how.execArgv).toEqual([]);
     expect(how.module).toMatch(/\/node_modules\/\.cache\/switchboard\/echo-or-crash-[\w-]+\.mjs$/);
+  });
+
+  it('removes the entry’s bundles unused for a minute when it writes its own, but no other entry’s, one in use or one being written', async () => {
+    await processJobs(ECHO, 'echo process', { idleMs: 300 })('first');
+    const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    const made = (name: string, used: Date) => {
+      writeFileSync(join(BUNDLES, name), '// a bundle');
+      utimesSync(join(BUNDLES, name), used, used);
+      return name;
+    };
+    const stale = [made('echo-or-crash-AAAAAAAAAAAAAAAA.mjs', hoursAgo), made('echo-or-crash-B_B-BBBBBBBBBBBB.mjs', hoursAgo)];
+    const kept = [
+      made('echo-or-crash-CCCCCCCCCCCCCCCC.mjs', new Date()),
+      made('echo-or-crash-DDDDDDDDDDDDDDDD.mjs.4242', hoursAgo),
+      made('echo-or-crash-extra-EEEEEEEEEEEEEEEE.mjs', hoursAgo),
+    ];
+    try {
+      const how = (await processJobs(ECHO, 'echo process', { idleMs: 300 })('how')) as { module: string };
+      const left = readdirSync(BUNDLES);
+      expect(left).toContain(basename(new URL(how.module).pathname));
+      expect(left).toEqual(expect.arrayContaining(kept));
+      expect(left.filter((name) => stale.includes(name))).toEqual([]);
+    } finally {
+      for (const name of [...stale, ...kept]) if (existsSync(join(BUNDLES, name))) unlinkSync(join(BUNDLES, name));
+    }
+  });
+
+  it('writes its bundle again before it starts a child from it where another hub removed it', async () => {
+    const run = processJobs(ECHO, 'echo process', { idleMs: 300 });
+    const first = (await run('how')) as { module: string };
+    const pid = (await run('pid')) as number;
+    await expect.poll(() => isRunning(pid), { timeout: 20_000 }).toBe(false);
+    const bundle = new URL(first.module).pathname;
+    expect(dirname(bundle)).toBe(BUNDLES.replace(/\/$/, ''));
+    unlinkSync(bundle);
+    expect(await run('how')).toEqual(first);
+    expect(existsSync(bundle)).toBe(true);
   });
 
   it('runs every thread of the child below the hub’s event loop, its own event loop too', async () => {

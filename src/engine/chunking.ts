@@ -8,7 +8,7 @@ import { isWhiteSpace, unixLineBreaks } from './text.js';
 const MAX_CHUNK_CHARS = 1_000;
 
 export function chunkText(text: string, maxChars = MAX_CHUNK_CHARS): string[] {
-  return packPieces(textPieces(text, maxChars), maxChars, '\n\n');
+  return packPassages(textPieces(text, maxChars), maxChars);
 }
 
 /** The passages a text's chunks are packed from: chunkText(text) is packChunks(chunkPassages(text)). */
@@ -17,13 +17,14 @@ export function chunkPassages(text: string): string[] {
 }
 
 export function packChunks(passages: string[]): string[] {
-  return packPieces(passages, MAX_CHUNK_CHARS, '\n\n');
+  return packPassages(passages, MAX_CHUNK_CHARS);
 }
 
 /**
- * The blocks (structure.ts) of the chunks the passages are packed into, as
- * joinedTextBlocks(packChunks(passages)) gives them: the chunks joined are the passages joined, so
- * the passages need not be packed.
+ * The blocks (structure.ts) of the passages, which read as those of the chunks they are packed
+ * into, joinedTextBlocks(packChunks(passages)): the chunks joined are the passages joined but for
+ * the fences closing and opening again a code block where chunks part at a blank line in it, which
+ * read as that blank line (packPassages). So the passages need not be packed to be read.
  */
 export function passageBlocks(passages: string[]): string[] {
   return joinedTextBlocks(passages);
@@ -44,7 +45,7 @@ function textPieces(text: string, maxChars: number): string[] {
     const openBefore = fence;
     let tidied: string;
     ({ tidied, fence } = tidyWithCode(paragraph, fence));
-    if (tidied) for (const piece of splitCode(tidied, maxChars, openBefore)) pieces.push(piece);
+    if (tidied) for (const piece of splitCode(tidied, maxChars, openBefore, fence)) pieces.push(piece);
   }
   return pieces;
 }
@@ -136,38 +137,62 @@ function tidyLine(line: string): string {
 }
 
 /**
- * A paragraph that holds fenced code or lies in it (in the code block of `fence`, if any), cut
- * between its lines where too long, a line too long itself cut at white space. Never joined to
- * the next line: a line ending "done." and the fence after it made one line, which closed no code
- * block, and the rest of the text was code. A piece that ends in a code block closes it, and the
- * next opens it again: each reads as code on its own, and the cut as none of the code's blank lines.
+ * A paragraph that holds fenced code or lies in it (in the code block of `fence`, if any; `after`
+ * the one open after it), cut between its lines where too long, a line too long itself cut at
+ * white space. Never joined to the next line: a line ending "done." and the fence after it made
+ * one line, which closed no code block, and the rest of the text was code. A piece that ends in a
+ * code block closes it, and the next opens it again: each reads as code on its own, and the cut
+ * as none of the code's blank lines. Each piece leaves room for the fences packPassages adds where
+ * a chunk begins or ends with it in a code block.
  */
-function splitCode(paragraph: string, maxChars: number, fence: string): string[] {
-  if (paragraph.length <= maxChars) return [paragraph];
+function splitCode(paragraph: string, maxChars: number, fence: string, after: string): string[] {
+  let reopening = reopeningLength(fence);
+  if (reopening + paragraph.length + closingLength(after) <= maxChars) return [paragraph];
   const pieces: string[] = [];
   let open = fence;
   let piece = '';
   for (const whole of paragraph.split('\n')) {
-    // Room for the fences of a piece that begins and ends in the code block.
-    const room = Math.max(1, maxChars - 2 * (open.length + 1));
+    // Room for the fences of a piece that begins and ends in the code block (the first piece's
+    // opening fence is packPassages', with a blank line after it).
+    const room = Math.max(1, maxChars - 2 * closingLength(open) - (reopening ? 1 : 0));
     for (const line of whole.length <= room ? [whole] : splitCodeLine(whole, room)) {
-      const after = fenceAfter(line.trim(), open);
-      if (piece && piece.length + 1 + line.length + (after ? after.length + 1 : 0) > maxChars) {
+      const openAfter = fenceAfter(line.trim(), open);
+      if (piece && reopening + piece.length + 1 + line.length + closingLength(openAfter) > maxChars) {
         pieces.push(open ? `${piece}\n${open}` : piece);
         piece = open;
+        reopening = 0;
       }
       piece = piece ? `${piece}\n${line}` : line;
-      open = after;
+      open = openAfter;
     }
   }
   pieces.push(piece);
   return pieces;
 }
 
+/** The length of the line closing the code block of `fence` at a piece's end ('' for none: 0). */
+const closingLength = (fence: string) => (fence ? fence.length + 1 : 0);
+/** The length of the fence and blank line opening again the code block of `fence` at a chunk's start. */
+const reopeningLength = (fence: string) => (fence ? fence.length + 2 : 0);
+
+/**
+ * A paragraph too long for a piece, cut between its lines (a list's items, a table's rows), and a
+ * line too long itself between its sentences: cut only at sentences, a long list's items ending in
+ * stops were joined by spaces into one line, which read as one sentence.
+ */
 function splitLong(paragraph: string, maxChars: number): string[] {
   if (paragraph.length <= maxChars) return [paragraph];
+  if (!paragraph.includes('\n')) return splitLine(paragraph, maxChars);
+  const lines: string[] = [];
+  for (const line of paragraph.split('\n')) for (const piece of splitLine(line, maxChars)) lines.push(piece);
+  return packPieces(lines, maxChars, '\n');
+}
+
+/** A line of text cut between its sentences where too long, a sentence too long itself between its words. */
+function splitLine(line: string, maxChars: number): string[] {
+  if (line.length <= maxChars) return [line];
   // A sentence ends at . ! or ? followed by a space, so "5.95" and "a.b@c.example" stay whole.
-  const sentences = paragraph.split(/(?<=[.!?])\s+/);
+  const sentences = line.split(/(?<=[.!?])\s+/);
   const parts = sentences
     .map((sentence) => sentence.trim())
     .filter(Boolean)
@@ -199,6 +224,32 @@ function splitWords(sentence: string, maxChars: number): string[] {
     .split(' ')
     .flatMap((word) => word.match(new RegExp(`.{1,${maxChars}}`, 'gs')) ?? []);
   return packPieces(words, maxChars, ' ');
+}
+
+/**
+ * Passages packed into chunks as packPieces packs them, a blank line between; but where chunks
+ * part at a blank line in a code block, the chunk before closes the block with its fence and the
+ * next opens it again before the blank line: each reads as code on its own (a vector hit, a
+ * passage in a model's prompt), and read together the fences are the blank line (structure.ts,
+ * codeClosed), as it is read between the passages. Each chunk keeps room for a fence closing it.
+ */
+function packPassages(passages: string[], maxChars: number): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  // The fence of the code block open after the passages so far ('' outside one).
+  let fence = '';
+  for (const passage of passages) {
+    const before = fence;
+    if (fence || hasFence(passage)) for (const line of passage.split('\n')) fence = fenceAfter(line.trim(), fence);
+    if (current && current.length + 2 + passage.length + closingLength(fence) > maxChars) {
+      chunks.push(before ? `${current}\n${before}` : current);
+      current = before ? `${before}\n\n${passage}` : passage;
+    } else {
+      current = current ? `${current}\n\n${passage}` : passage;
+    }
+  }
+  if (current) chunks.push(current);
+  return chunks;
 }
 
 /** Joins consecutive pieces while the result stays within maxChars. */

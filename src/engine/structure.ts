@@ -211,9 +211,12 @@ export function readBlocks(
     sentences.forEach((sentence, i) => current.sentences.push(i === 0 && current.sentences.length > 0 ? LINE + sentence : sentence));
   // Made once a call, not once a block: a function made is also named (tsx keeps names), which
   // took a tenth of reading a 10 MB text's 34,000 blocks.
-  /** Adds a code block's lines as one sentence, if they hold a letter or digit. */
+  /**
+   * Adds a code block's lines as one sentence, if it has any: a line of punctuation is code too
+   * (a lone "}" closing a block), where a sentence of text without a letter or digit is none.
+   */
   const addCode = (code: string[]) => {
-    if (code.some((line) => LETTER_OR_DIGIT.test(line))) addLine([code.join('\n')]);
+    if (code.some(Boolean)) addLine([code.join('\n')]);
   };
 
   for (let blockIndex = from; blockIndex < to; blockIndex += 1) {
@@ -280,7 +283,7 @@ export function readBlocks(
         leadInOpen = true;
         continue;
       }
-      const sentences = splitSentences(LIST_MARKER.strip(ANSWER_MARKER.strip(line)));
+      const sentences = lineSentences(LIST_MARKER.strip(ANSWER_MARKER.strip(line)));
       const first = sentences[0] ?? '';
       // Searched for its question mark first: the pattern tries every length up to 200 without one.
       const question = first.includes('?') ? QUESTION.exec(first)?.[1] : undefined;
@@ -375,7 +378,9 @@ function titleLine(line: string, aloneBeforeText: boolean): string | undefined {
     /^[\p{Lu}\p{N}]/u.test(line) &&
     !LIST_MARKER.test(line) &&
     !LABELLED_LIST.test(line) &&
-    line.split(/\s+/).length <= MAX_TITLE_WORDS;
+    line.split(/\s+/).length <= MAX_TITLE_WORDS &&
+    // A table's row read with its headers ("Room: Kestrel; Floor: 3") is a row, never a title.
+    !isTableRow(line);
   return titleLike ? line.replace(/:$/, '') : undefined;
 }
 
@@ -411,6 +416,17 @@ export function splitSentences(line: string): string[] {
   }
   addSentence(sentences, line, start, line.length);
   return sentences;
+}
+
+/**
+ * The sentences of a line of text, but a table row read with its headers (HTML's and DOCX's, as
+ * extraction writes them) is one, whatever stops its cells hold ("Step: 1; Command: cd app. Then
+ * run make"): parted, the row's end was quoted without its headers.
+ */
+function lineSentences(line: string): string[] {
+  const sentences = splitSentences(line);
+  // A row is looked for only in a line of sentences and cells: most lines are one sentence.
+  return sentences.length > 1 && line.includes('; ') && isTableRow(line) ? [line] : sentences;
 }
 
 /** Adds line[start, end) trimmed, if it has a letter or digit. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkPassages, chunkText, packChunks, passageBlocks } from '../../src/engine/chunking.js';
 import { readSourceSections } from '../../src/engine/index-parts.js';
-import { joinedTextBlocks, joinSentences, readSections } from '../../src/engine/structure.js';
+import { joinedTextBlocks, joinSentences, readBlockSections, readSections } from '../../src/engine/structure.js';
 import { documentText } from './eval/score.js';
 
 // Training text cut into passages: paragraphs tidied and kept whole where they fit.
@@ -69,6 +69,24 @@ describe('chunkText', () => {
     expect(joinSentences(readSourceSections(chunks)[0]?.sentences ?? [])).toBe(['Load them:', ...code].join('\n'));
   });
 
+  it('closes and opens again the fence of a code block where chunks part at a blank line in it, the blank line kept', () => {
+    // Paragraphs of code a chunk long between them, so that chunks part at each blank line.
+    const paragraph = (from: number) => Array.from({ length: 30 }, (_, k) => `    # step ${from + k}\n    ship(${from + k})`).join('\n');
+    const code = [paragraph(0), paragraph(30), paragraph(60), paragraph(90), '}'];
+    const lines = ['Ship them:', '~~~~python', code.join('\n\n'), '~~~~', 'All shipped.'];
+    const chunks = chunkText(lines.join('\n'));
+    expect(chunks).toHaveLength(4);
+    expect(chunks.every((chunk) => chunk.length <= 1_000)).toBe(true);
+    // Alone, a chunk begun at a blank line in the code read its lines as text, "# step 30" a heading.
+    const alone = chunks.map((chunk) => readSections(chunk));
+    expect(alone.flat().map((section) => section.key)).toEqual(chunks.map(() => ''));
+    expect(chunks.slice(1).every((chunk) => chunk.startsWith('~~~~\n\n'))).toBe(true);
+    expect(alone.slice(1, -1).flatMap((sections) => sections.flatMap((section) => section.sentences))).toEqual(chunks.slice(1, -1).map((chunk) => `\n${chunk.slice(6, -5)}`));
+    // Together they read as the text: the fences where they part are the blank lines between the code's paragraphs.
+    expect(readSourceSections(chunks)).toEqual(readSections(lines.join('\n')));
+    expect(joinSentences(readSourceSections(chunks)[0]?.sentences ?? [])).toBe(['Ship them:', code.join('\n\n'), 'All shipped.'].join('\n'));
+  });
+
   it('parts paragraphs at lines of any white space, the blank line ending at its last line break', () => {
     expect(chunkText('First part.\n\t\u00a0\n\n Second part.\n \nThird\npart.', 12)).toEqual(['First part.', 'Second part.', 'Third\npart.']);
   });
@@ -76,6 +94,16 @@ describe('chunkText', () => {
   it('leaves a paragraph that needs no tidying as it is', () => {
     expect(chunkText('One line.\nAnother line.', 12)).toEqual(['One line.', 'Another', 'line.']);
     expect(chunkText('Plain text here.')).toEqual(['Plain text here.']);
+  });
+
+  it('cuts a paragraph too long for a chunk between its lines, so that the items of a long list stay items', () => {
+    // Cut at sentence ends and joined by spaces, the items ran into one line, read as one sentence.
+    const items = Array.from({ length: 60 }, (_, k) => `- Parcel ${k} ships from depot ${k % 7}.`);
+    const chunks = chunkText(`## Parcels\n\n${items.join('\n')}`);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.join('\n').split('\n').filter(Boolean)).toEqual(['## Parcels', ...items]);
+    expect(readSourceSections(chunks).flatMap((section) => section.sentences.map((sentence) => sentence.trim()))).toEqual(items);
+    expect(chunkText(`Intro line\n${'Long sentence here. '.repeat(60).trim()}`, 100).every((chunk) => chunk.length <= 100)).toBe(true);
   });
 
   it('cuts a long paragraph at sentence ends, and a long sentence between words', () => {
@@ -98,7 +126,8 @@ describe('chunkPassages, packChunks and passageBlocks', () => {
     for (const text of texts) expect(packChunks(chunkPassages(text))).toEqual(chunkText(text));
   });
 
-  it("gives the blocks of the text's chunks", () => {
-    for (const text of texts) expect(passageBlocks(chunkPassages(text))).toEqual(joinedTextBlocks(chunkText(text)));
+  it("gives blocks that read as the text's chunks, and are theirs where no chunk begins at a blank line in code", () => {
+    for (const text of texts) expect(readBlockSections(passageBlocks(chunkPassages(text)))).toEqual(readSourceSections(chunkText(text)));
+    for (const text of texts.slice(0, 2)) expect(passageBlocks(chunkPassages(text))).toEqual(joinedTextBlocks(chunkText(text)));
   });
 });

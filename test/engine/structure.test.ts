@@ -51,6 +51,18 @@ describe('readSections', () => {
   });
 });
 
+describe('readSections, table rows', () => {
+  it('never reads a row with its headers as a title, before a row ending in a stop or before text', () => {
+    // Short and without a stop, the first row was the key of the rows below it, and never quoted.
+    const rows = ['Room: Kestrel; Floor: 3', 'Room: Heron; Floor: 2; Note: Quiet room.'];
+    expect(readSections(`## Rooms\n\n${rows.join('\n')}`)).toEqual([{ key: 'Rooms', sentences: [rows[0], `\n${rows[1]}`] }]);
+    expect(readSections(`${rows[0]}\n\nBook a room at the desk.`)).toEqual([
+      { key: '', sentences: [rows[0]] },
+      { key: '', sentences: ['Book a room at the desk.'] },
+    ]);
+  });
+});
+
 describe('readSections, fenced code', () => {
   it('reads the lines of a fenced code block as code of its section, a paragraph a sentence, never as headings', () => {
     const text = [
@@ -87,6 +99,13 @@ describe('readSections, fenced code', () => {
       { key: '', sentences: ['After it.'] },
       { key: '', sentences: ['// Open?', '\n\n| a | b |'] },
     ]);
+  });
+
+  it('keeps a paragraph of code without a letter or digit, a lone brace closing a block', () => {
+    const code = ['function total(items) {', '  let sum = 0;', '  for (const item of items) {', '    sum += item.price;', '  }', '', '}'];
+    const sections = readSections(['# Totals', '', '```js', ...code, '```', 'It adds the prices.'].join('\n'));
+    expect(sections[0]?.sentences).toEqual([code.slice(0, 5).join('\n'), '\n\n}', '\nIt adds the prices.']);
+    expect(joinSentences(sections[0]?.sentences.slice(0, 2) ?? [])).toBe(code.join('\n'));
   });
 
   it('takes backticks with a backtick after them for inline code, not a fence', () => {

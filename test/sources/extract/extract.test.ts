@@ -34,6 +34,15 @@ function readerProcesses(): number[] {
 }
 
 /** The sentence extraction fails with (and that it fails with an ExtractionError). */
+/** A file whose text is a table's rows, each read as one sentence with its headers. */
+async function expectRowsRead(bytes: Uint8Array, rows: string[]): Promise<void> {
+  const { text } = await extractFile(bytes);
+  expect(text).toBe(rows.join('\n'));
+  const [section] = readSections(text);
+  expect(section?.sentences.map((sentence) => sentence.trim())).toEqual(rows);
+  expect(section?.sentences.every(isTableRow)).toBe(true);
+}
+
 async function failure(bytes: Uint8Array): Promise<string> {
   const error: unknown = await extractFile(bytes).then(
     () => undefined,
@@ -574,14 +583,29 @@ describe('extractFile', () => {
       ],
       { styles: { paragraphStyles: [{ id: 'Code', name: 'Code', run: { font: 'Courier New' } }] } },
     );
-    for (const bytes of [utf8(html), docx]) {
-      const { text } = await extractFile(bytes);
-      expect(text).toBe(rows.join('\n'));
-      const [section] = readSections(text);
-      expect(section?.sentences.map((sentence) => sentence.trim())).toEqual(rows);
-      expect(section?.sentences.every(isTableRow)).toBe(true);
-    }
+    for (const bytes of [utf8(html), docx]) await expectRowsRead(bytes, rows);
     expect(isTableRow('Tip: x; y')).toBe(false);
+  });
+
+  it('reads a row whose cell holds sentences as one sentence with its headers, in HTML and DOCX', async () => {
+    // "Command: cd app." and "Then run make." were two sentences, the second without a header.
+    const rows = ['Step: 1; Command: Open the hub. Sign in! Is it up? Then add a bot.', 'Step: 2; Command: cd app. Then run make'];
+    const html = [
+      '<table><tr><th>Step</th><th>Command</th></tr>',
+      '<tr><td>1</td><td><p>Open the hub. Sign in!</p><p>Is it up? Then add a bot.</p></td></tr>',
+      '<tr><td>2</td><td>cd app. Then run make</td></tr></table>',
+    ].join('');
+    const cell = (...texts: string[]) => new TableCell({ children: texts.map((text) => new Paragraph(text)) });
+    const docx = await docxOfBody([
+      new Table({
+        rows: [
+          new TableRow({ children: [cell('Step'), cell('Command')] }),
+          new TableRow({ children: [cell('1'), cell('Open the hub. Sign in!', 'Is it up? Then add a bot.')] }),
+          new TableRow({ children: [cell('2'), cell('cd app. Then run make')] }),
+        ],
+      }),
+    ]);
+    for (const bytes of [utf8(html), docx]) await expectRowsRead(bytes, rows);
   });
 
   it('keeps the blank lines of a DOCX’s code, and makes no line of an empty list item or paragraph', async () => {
