@@ -64,7 +64,7 @@ const EMBEDDING_RESUME_MS = 60_000;
 // is built or read makes the stored ones unreadable for the new code, so it builds afresh.
 // The revision counts changes to the helpers of these functions.
 const INDEX_REVISION =
-  'lists, table rows and lines kept; per, via and the pronouns are stopwords; Latin accents and ß folded; e-mail and web addresses read as "email" and "website", not by their parts; a key asking a price by its form ("how much is…") read as naming it; lines of fenced code never headings; a sentence stating where the business is marked (place-stated.ts); lines of fenced code keep their indentation; a code block cut into chunks reads on in its section; blank lines between paragraphs of code kept; a lead-in read as a title keyed under the heading whose section it opens';
+  'lists, table rows and lines kept; per, via and the pronouns are stopwords; Latin accents and ß folded; e-mail and web addresses read as "email" and "website", not by their parts; a key asking a price by its form ("how much is…") read as naming it; lines of fenced code never headings; a sentence stating where the business is marked (place-stated.ts); lines of fenced code keep their indentation; a code block cut into chunks reads on in its section; blank lines between paragraphs of code kept; a lead-in read as a title keyed under the heading whose section it opens; a title line keyed under the section heading whose section it opens, with those after it';
 const INDEX_FORMAT = createHash('sha256')
   .update(INDEX_REVISION)
   .update(

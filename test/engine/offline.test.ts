@@ -246,6 +246,17 @@ describe('composeAnswer', () => {
     }
   });
 
+  it('answers from the heading over a title line that opens its section', () => {
+    const cafe = [
+      '# Harbour Café', '', 'A small café on the quay.', '',
+      '## Opening hours', '', 'Summer season', '', 'Monday to Sunday, 8:00 to 20:00.', '', 'Winter season', '', 'Tuesday to Sunday, 9:00 to 17:00.', '',
+      '## Menu', '', 'We serve breakfast until noon and cakes all day.',
+    ].join('\n');
+    expect(composeAnswer(input('When are you open?', [cafe]))).toBe('Monday to Sunday, 8:00 to 20:00.');
+    expect(composeAnswer(input('What are your opening hours?', [cafe]))).toBe('Monday to Sunday, 8:00 to 20:00.');
+    expect(composeAnswer(input('Are you open on Mondays in winter?', [cafe]))).toBe('Tuesday to Sunday, 9:00 to 17:00.');
+  });
+
   // A Markdown heading is a "sentence" of its own paragraph; when it ties with the sentence
   // below it, the heading alone is the whole answer.
   it('does not answer with a bare heading', () => {
