@@ -1,4 +1,4 @@
-import type { Passage, PassageSentence } from '../lexical-index.js';
+import { CLOSE_TO_BEST, type Passage, type PassageSentence } from '../lexical-index.js';
 import { withoutLeadIn } from '../question.js';
 import { SAME_QUESTION } from '../question-similarity.js';
 import type { Language } from '../../settings/languages.js';
@@ -28,8 +28,6 @@ export const NO_ANSWER_IN: Record<Language, string> = {
 
 /** The share of the question's weight the best section must cover to be quoted at all. */
 const MIN_COVERAGE = 0.46;
-/** A sentence this close to the best one's weight is part of the answer too. */
-const CLOSE_TO_BEST = 0.8;
 const MAX_SPECIFIC_SENTENCES = 2;
 const MAX_BROAD_SENTENCES = 3;
 const MAX_ANSWER_CHARS = 800;
