@@ -186,6 +186,19 @@ describe('composeAnswer', () => {
     expect(composeAnswer(input('Hola, ¿abrís mañana?', [HOURS], { settings }))).not.toBe('¡Hola! ¿En qué puedo ayudarte?');
   });
 
+  it('answers the greetings, thanks and goodbyes of Norwegian, Swedish, Danish and Portuguese socially, in the widget\'s language', () => {
+    const settings = defaultSettings('Harbour Café');
+    for (const greeting of ['Hei!', 'Hej', 'Heisann', 'Olá', 'Bom dia']) {
+      expect(composeAnswer(input(greeting, [HOURS], { settings })), greeting).toBe('Hi! What can I help you with?');
+    }
+    for (const thanks of ['Tusen takk!', 'Tack så mycket', 'Mange tak', 'Obrigado', 'muito obrigada']) {
+      expect(composeAnswer(input(thanks, [HOURS], { settings })), thanks).toBe("You're welcome! Is there anything else I can help with?");
+    }
+    for (const goodbye of ['Hadet!', 'Hejdå', 'Farvel', 'Tchau']) {
+      expect(composeAnswer(input(goodbye, [HOURS], { settings })), goodbye).toBe('Goodbye, and thanks for chatting with Harbour Café!');
+    }
+  });
+
   it('says who it is, by its display name', () => {
     const settings = defaultSettings('Library helper');
     settings.styles.displayName = 'Libby';
