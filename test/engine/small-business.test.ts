@@ -222,6 +222,20 @@ describe('a question in another language', () => {
   });
 });
 
+describe('a kind of dog the material names by another kind', () => {
+  const MUSEUM = ['# City Museum', '', '## Accessibility', '', 'There is step-free access to every gallery. Assistance dogs are welcome.', '', '## Tickets', '', 'Adults pay £12.'].join('\n');
+
+  it.each(['Can I bring my guide dog?', 'Are guide dogs allowed?', 'Can I bring my hearing dog?'])('answers %s by the assistance dogs', (question) => {
+    // "guide" was a kind of dog the material never names, and the question was declined.
+    expect(ask(MUSEUM, question)).toBe('Assistance dogs are welcome.');
+  });
+
+  it('does not read assistance of another kind as the dog', () => {
+    const hotel = '## Arrival\n\nOur porters offer assistance with luggage.\n\n## Breakfast\n\nBreakfast is served from 7:00 to 10:30.';
+    expect(ask(hotel, 'Can I bring my guide dog?')).toBe(NO_ANSWER);
+  });
+});
+
 describe('dealing in a thing one way or another', () => {
   it.each(['Do you sell bikes?', 'Do you sell e-bikes?'])(
     'declines %s where the material says only how the shop services and rents bikes: selling is neither',
