@@ -1,7 +1,7 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
-import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, isParaphrased, lemmas, mayNameAThing, placingVerbs, synonyms } from './lexicon.js';
+import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, isParaphrased, lemmas, mayNameAThing, namedKindsOf, placingVerbs, synonyms } from './lexicon.js';
 import { PLACE_TERM } from './place-stated.js';
 import { ASKS_PRICE, asksPriceByForm, CHARGE_WORDS, PAYING_WORDS, PRICE_WORDS } from './price-asked.js';
 import { withoutLeadIn } from './question.js';
@@ -249,15 +249,22 @@ const ASKS_CONTACT =
 const STATES_CONTACT = /\+?\d[\d\s()./-]{5,}\d|[\w.+-]+@[\w-]+\.\w/;
 /**
  * What a sentence answering "Can I cancel…?" says: that one can or may do it ("You can cancel at
- * any time…"), rather than something else of it ("Annual plans cancelled within 30 days…").
+ * any time…"), or tells one to ("Order a day ahead.", a step "1. Cancel in your account"), rather
+ * than something else of it ("Annual plans cancelled within 30 days…").
  */
-const statesAbility = (verb: string) => new RegExp(`\\b(?:can|may)\\s+(?:\\w+\\s+){0,2}?${stem(verb).replace(/\W/g, '')}`, 'i');
+const statesAbility = (verb: string) => new RegExp(`\\b(?:can|may)\\s+(?:\\w+\\s+){0,2}?${stem(verb).replace(/\W/g, '')}|${TELLS_TO}${verb.replace(/\W/g, '')}\\b`, 'i');
+/** What opens a sentence telling one to do a thing, before its verb: a list's marker, "please", "just". */
+const TELLS_TO = String.raw`^\s*(?:(?:[-*•]|\d{1,3}[.)])\s+)?(?:(?:please|just|simply)\s+)?`;
+/** A sentence telling one to do what a "Can I…?" question asks of the verb ("Order a day ahead."). */
+const tellsToDo = (verb: string) => new RegExp(`${TELLS_TO}${verb.replace(/\W/g, '')}\\b`, 'i');
 /** "Phone number", "what number", "e-mail address": the question's form, which the number or address stated answers, not words the answer must hold. */
 const CONTACT_FORM = /^(?:phone|telephone|mobile|contact|fax|what|which) (?:number|no)$|^e?mail address$/;
 /** "Do you take cards?", "what payment does the clinic take": what a business takes, it accepts (WordNet's commonest "take" is to get hold of). */
 const TAKES_AS_ACCEPTS = /^(?:(?:do|does) (?:you|u|they|it)|\S+ (?:do|does)) take$/;
 /** The means of getting in touch, each standing for the others in a question asking for contact details ("your email?": "write to …"). */
 const CONTACT_MEANS = new Set(['phone', 'telephone', 'call', 'ring', 'email', 'mail', 'write', 'contact']);
+/** A sentence this close to the best one's weight is quoted with it (offline/compose.ts). */
+export const CLOSE_TO_BEST = 0.8;
 /** What stating what such a question asks (a number, contact details) adds to a sentence's score: a tie-break. */
 const STATED_BONUS = 0.3;
 /**
@@ -282,7 +289,18 @@ type Concept = {
 };
 
 /** A question as read: its own concepts, those it implies (tie-breaks), the earlier conversation, and what its form asks an answer to state. */
-type Reading = { asked: Concept[]; implied: Concept[]; together: number[]; thing: number[]; context: string; plain: string; refersBack: boolean; stated: RegExp | undefined };
+/** `toldTo`: a sentence telling one to do what a "Can I…?" question asks (tellsToDo). */
+type Reading = {
+  asked: Concept[];
+  implied: Concept[];
+  together: number[];
+  thing: number[];
+  context: string;
+  plain: string;
+  refersBack: boolean;
+  stated: RegExp | undefined;
+  toldTo: RegExp | undefined;
+};
 
 /**
  * `expand: false` leaves out the question's base forms, synonyms and phrases (WordNet) and word
@@ -361,6 +379,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         standsFor(ids, idOf(stem(kind)), BROADER_FACTOR * BROADER_DECAY ** (level - 1));
       }
       for (const brand of expand && !phrase && missing ? brandsOf(word) : []) standsFor(ids, idOf(stem(brand)), SYNONYM_FACTOR);
+      for (const kind of expand && !phrase && missing ? namedKindsOf(word, tokens[i + 1]) : []) standsFor(ids, idOf(stem(kind)), SYNONYM_FACTOR);
       // The terms vectors add come after the kinds' in the map: those are the guesses.
       const known = ids.size;
       const vectorsSay = expand && vectors && !phrase && missing && !isVagueVerb(word) ? neighbours(word) : undefined;
@@ -542,7 +561,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   }
 
   /** The best `limit` passages for the question as read, leaning on the earlier one or standing on its own. */
-  function passagesFor({ asked, implied, together, thing, context, plain, refersBack, stated }: Reading, leans: boolean, limit: number): Passage[] {
+  function passagesFor({ asked, implied, together, thing, context, plain, refersBack, stated, toldTo }: Reading, leans: boolean, limit: number): Passage[] {
     const contextFactor = refersBack ? 1 : leans ? CONTEXT_FACTOR : STANDALONE_CONTEXT_FACTOR;
     const all = [...asked, ...implied, ...concepts(context, asked.length > 0, contextFactor)];
     // One that leans is judged with the words it leans on; one that stands on its own is judged
@@ -601,6 +620,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         sentences.push({ text, weight: focusOf(own, all) + (stated?.test(text) ? STATED_FOCUS : 0), beyondKey: beyondKeyOf(own, key, all) });
       }
       if (stated === STATES_DURATION) statedFirst(sentences, stated);
+      if (toldTo) alongsideBest(sentences, toldTo);
       const coverBy = (table: AnswerTable) => (table === answered ? covered : sectionCover(index, table, section, from, to, all.length));
       const coveredByOwnWords = coverBy(ownWords);
       const coveredBySameKind = coverBy(sameKind);
@@ -651,7 +671,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const asksAmount = tokens.includes('when') || tokens.some((_, i) => asksAmountAt(tokens, i));
     // What a sentence answering the question's form holds: contact details, a price, a time, or a number.
     const asksContact = ASKS_CONTACT.test(plain);
-    const stated = asksContact
+    const statedByForm = asksContact
       ? STATES_CONTACT
       : asksAPrice(plain)
         ? STATES_PRICE
@@ -659,7 +679,12 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
           ? STATES_DURATION
           : asksAmount
             ? STATES_AMOUNT
-            : abilityAsked(tokens);
+            : undefined;
+    // "Can I order…?": a sentence saying one can, or telling one to.
+    const ability = statedByForm ? undefined : askedAbility(tokens);
+    const able = ability === undefined ? undefined : (tokens[ability] as string);
+    const stated = statedByForm ?? (able === undefined ? undefined : statesAbility(able));
+    const toldTo = able === undefined ? undefined : tellsToDo(able);
     // A light verb says nothing of its own: "Do they come with a warranty?" names one thing.
     const named = asked.filter((concept) => !saysLittle(concept.word));
     const refersBack = named.length <= 1 && tokens.some((word) => REFERS_BACK.has(word));
@@ -675,7 +700,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       ...(ASKS_PRICE.test(plain) ? concepts('price', true, STANDALONE_CONTEXT_FACTOR) : []),
       ...(place?.business?.yours ? concepts(place.business.word, true, STANDALONE_CONTEXT_FACTOR) : []),
     ];
-    const reading: Reading = { asked, implied, together, thing, context, plain, refersBack, stated };
+    const reading: Reading = { asked, implied, together, thing, context, plain, refersBack, stated, toldTo };
     let passages = passagesFor(reading, leans, limit);
     // A follow-up naming one thing of its own that the material holds, but no section of the
     // earlier subject does ("How far do you deliver?" after a question on the warranty), has
@@ -928,12 +953,6 @@ function markSellingLacked(asked: Concept[], tokens: string[], dealtInOtherwise:
   if (verb && thing && verb.ids.size === 0 && dealtInOtherwise(ownTerms(thing))) verb.unknown = verb.word;
 }
 
-/** What a sentence answering a "Can I…?" question of a verb says, for that verb. */
-function abilityAsked(tokens: string[]): RegExp | undefined {
-  const verb = askedAbility(tokens);
-  return verb === undefined ? undefined : statesAbility(tokens[verb] as string);
-}
-
 /**
  * The light verb of a question asking of its object counts less than the object, whether the
  * material has the object or not: where it lacks it, the verb alone is no answer either ("Where
@@ -1004,6 +1023,17 @@ function amountMissing(sentences: PassageSentence[], stated: RegExp | undefined)
 function statedFirst(sentences: PassageSentence[], stated: RegExp): void {
   const strongest = Math.max(0, ...sentences.map((sentence) => sentence.weight));
   for (const sentence of sentences) if (stated.test(sentence.text)) sentence.weight += strongest;
+}
+
+/**
+ * Within the section found, a sentence telling one to do what "Can I…?" asks is part of the
+ * answer with the best one: "Can I order a carrot cake?" is answered by the carrot cake's
+ * sentence and "1. Order a day ahead.", not the first alone. It weighs just close enough to the
+ * weightiest to be quoted with it, never before another sentence as close.
+ */
+function alongsideBest(sentences: PassageSentence[], toldTo: RegExp): void {
+  const strongest = Math.max(0, ...sentences.map((sentence) => sentence.weight));
+  for (const sentence of sentences) if (toldTo.test(sentence.text)) sentence.weight = Math.max(sentence.weight, strongest * CLOSE_TO_BEST);
 }
 
 /** The weight of the question's own words a sentence covers that its section's key does not. */

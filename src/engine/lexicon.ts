@@ -264,6 +264,26 @@ const BRANDS = new Map<string, string[]>([['card', CARD_BRANDS]]);
 /** The brands naming a kind of thing, by the word's stem ("cards" → visa, mastercard, …); none for most words. */
 export const brandsOf = (word: string): string[] => BRANDS.get(stem(word)) ?? [];
 
+/** The words a business's material names assistance dogs by. */
+const ASSISTANCE_DOGS = ['assistance', 'service'];
+
+/**
+ * Kinds of a thing, named by a noun before it ("guide dog"), that a business's material names by
+ * another noun before it, of a kind WordNet does not have: a guide dog is an assistance dog, as
+ * are hearing and service dogs (WordNet files them under working dogs). Keyed by the two words'
+ * stems, each with the words naming the kind. Read only for questions, as broaderNouns is.
+ */
+const NAMED_KINDS = new Map<string, string[]>(
+  ['guide', 'hearing', 'service', 'assistance'].map((kind): [string, string[]] => [
+    `${stem(kind)} ${stem('dog')}`,
+    ASSISTANCE_DOGS.filter((word) => word !== kind),
+  ]),
+);
+
+/** The words a material may name the kind of thing by that a noun before it says ("guide" of "guide dog"); none for most. */
+export const namedKindsOf = (word: string, thing: string | undefined): string[] =>
+  thing === undefined ? [] : (NAMED_KINDS.get(`${stem(word)} ${stem(thing)}`) ?? []);
+
 /**
  * A modal verb's negation, read as "not": not being able or not going to do a thing. Not "didn't"
  * nor "don't": "I didn't make an appointment" has not booked one.

@@ -159,10 +159,28 @@ const endsApart = (text: string) => text === '' || !' \t\r\n'.includes(text.char
  * `fence`: the fence of the code block open (its backticks or tildes), '' outside one.
  * `codeClosed`: the block before ended closing a code block, which one at the next block's start
  * goes on in its section (chunking closes a long one where it cuts it, and opens it again).
+ * `section`: the marked heading of the section read (sectionHeading), '' under a text's title or none;
+ * `titled`: a title line was keyed under it, as the title lines after in its section are.
  */
-export type ReadingState = { heading: string; current: Section; leadInOpen: boolean; fence: string; codeClosed: boolean };
+export type ReadingState = {
+  heading: string;
+  section: string;
+  titled: boolean;
+  current: Section;
+  leadInOpen: boolean;
+  fence: string;
+  codeClosed: boolean;
+};
 
-const textStart = (): ReadingState => ({ heading: '', current: { key: '', sentences: [] }, leadInOpen: false, fence: '', codeClosed: false });
+const textStart = (): ReadingState => ({
+  heading: '',
+  section: '',
+  titled: false,
+  current: { key: '', sentences: [] },
+  leadInOpen: false,
+  fence: '',
+  codeClosed: false,
+});
 
 /** The sections read, the section still open at the end closed. */
 export function closeSections(sections: Section[], { current }: ReadingState): Section[] {
@@ -175,12 +193,14 @@ export function closeSections(sections: Section[], { current }: ReadingState): S
  * be read in two runs at once, the second from the start (readBlocks), and the runs' sections
  * joined: 'all' when no heading is over them and no question or heading's section is open to run
  * on into them; else 'headed', those whose first line is a heading (`beganWithHeading`); 'none'
- * inside a fenced code block, where no line is a heading.
+ * inside a fenced code block, where no line is a heading, and in a section whose title lines are
+ * keyed under its heading (readBlocks).
  */
 export type ReadsOn = 'all' | 'headed' | 'none';
 
-export function readsOnAsAtStart({ heading, current, leadInOpen, fence, codeClosed }: ReadingState): ReadsOn {
-  if (fence) return 'none';
+export function readsOnAsAtStart(state: ReadingState): ReadsOn {
+  const { heading, current, leadInOpen, fence, codeClosed } = state;
+  if (fence || keysTitlesUnder(state)) return 'none';
   return heading === '' && (current.key === '' || leadInOpen) && !codeClosed ? 'all' : 'headed';
 }
 
@@ -199,7 +219,7 @@ export function readBlocks(
   followed = false,
 ): { sections: Section[]; state: ReadingState; beganWithHeading: boolean } {
   const sections: Section[] = [];
-  let { heading, current, leadInOpen, fence, codeClosed } = state;
+  let { heading, section, titled, current, leadInOpen, fence, codeClosed } = state;
   let beganWithHeading = false;
   const open = (key: string) => {
     if (current.sentences.length > 0) sections.push(current);
@@ -264,13 +284,26 @@ export function readBlocks(
       const marked = markedHeading(line, next);
       const found = marked ?? titleLine(line, leadsText);
       if (found !== undefined) {
-        // A lead-in read as a title ("Check the signature in Python:") that opens a heading's
-        // section is keyed under that heading, whose words name the section too: keyed alone, the
-        // heading's section was left empty and dropped. Read so only after the heading, it is no
-        // heading a piece of a text may be read from (read-in-pieces.ts).
+        // A title line that opens a heading's section is keyed under that heading, whose words
+        // name the section too: keyed alone, the heading's section was left empty and dropped. A
+        // lead-in ("Check the signature in Python:") is, under any heading; one without a colon
+        // ("Summer season" under "## Opening hours") only under a section's heading, as the line
+        // after a text's title ("Shop guide", "# Shop guide") begins a section of its own, and
+        // so are the title lines after it in that section ("Winter season").
         const leadIn = marked === undefined && line.endsWith(':');
+        let title = found;
+        if (marked !== undefined) {
+          section = sectionHeading(line, next) ? found : '';
+          titled = false;
+        } else if (leadIn && opensSection(heading, current)) title = `${heading} › ${found}`;
+        else if (keysTitlesUnder({ heading, section, titled, current }) && (titled || !leadIn)) {
+          title = `${section} › ${found}`;
+          titled = true;
+        }
+        // A lead-in is read so only after a heading: it is no heading a piece of a text may be
+        // read from (read-in-pieces.ts); nor is a title line in a section keyed under its heading
+        // (readsOnAsAtStart).
         if (blockIndex === from && lineIndex === 0 && !leadIn) beganWithHeading = true;
-        const title = leadIn && heading !== '' && current.key === heading && current.sentences.length === 0 ? `${heading} › ${found}` : found;
         heading = title;
         open(title);
         leadInOpen = false;
@@ -298,7 +331,7 @@ export function readBlocks(
     }
     addCode(code);
   }
-  return { sections, state: { heading, current, leadInOpen, fence, codeClosed }, beganWithHeading };
+  return { sections, state: { heading, section, titled, current, leadInOpen, fence, codeClosed }, beganWithHeading };
 }
 
 /**
@@ -367,6 +400,21 @@ function markedHeading(line: string, next: string | undefined): string | undefin
   if (markdown) return stripEmphasis(markdown[1] ?? '');
   if (next !== undefined && UNDERLINE.test(next)) return stripEmphasis(line);
   return BOLD_HEADING.exec(line)?.[1]?.replace(/:$/, '');
+}
+
+/** Whether the section open is a heading's, nothing read under it yet. */
+function opensSection(heading: string, current: Section): boolean {
+  return heading !== '' && current.key === heading && current.sentences.length === 0;
+}
+
+/** Whether a title line read next is keyed under the section's heading: right under it, or after one that was. */
+function keysTitlesUnder({ heading, section, titled, current }: Pick<ReadingState, 'heading' | 'section' | 'titled' | 'current'>): boolean {
+  return section !== '' && (titled || (heading === section && opensSection(heading, current)));
+}
+
+/** Whether a marked heading heads a section rather than titling a text: below the first level ("# ", "==="). */
+function sectionHeading(line: string, next: string | undefined): boolean {
+  return !/^#\s/.test(line) && !(next !== undefined && /^\s*=/.test(next));
 }
 
 /** The heading a short title-like line is, standing alone before text; undefined for another line. */

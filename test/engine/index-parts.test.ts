@@ -214,6 +214,20 @@ describe('index parts', () => {
     for (const threads of [2, 4]) expect(comparable(await readSourceInPieces({ blocks: passageBlocks(chunkPassages(text)) }, threads))).toEqual(whole);
   });
 
+  it('reads title lines keyed under section headings in pieces as one thread reads them whole', { timeout: 60_000 }, async () => {
+    // A title line ("Summer") opening a section heading's section, and those after it in that
+    // section, are keyed under that heading, a reading that depends on the heading before them.
+    const depot = (k: number) =>
+      `## Depot ${k}\n\nSummer\n\nDepot ${k % 7} ships parcel ${k} on day ${k % 5}, and keeps a record of each parcel it ships.\n\nWinter\n\nDepot ${k % 7} ships on day ${k % 3}.`;
+    const text = Array.from({ length: 5_000 }, (_, k) => depot(k)).join('\n\n');
+    expect(text.length).toBeGreaterThan(2 * PIECE_CHARS);
+    const texts = chunkText(text);
+    const whole = comparable(sourceReading(readSourceSections(texts)));
+    expect(whole.keys.slice(0, 3)).toEqual(['Depot 0 › Summer', 'Depot 0 › Winter', 'Depot 1 › Summer']);
+    for (const threads of [2, 3, 4]) expect(comparable(await readSourceInPieces({ chunks: texts }, threads))).toEqual(whole);
+    for (const threads of [2, 4]) expect(comparable(await readSourceInPieces({ blocks: passageBlocks(chunkPassages(text)) }, threads))).toEqual(whole);
+  });
+
   it('reads a large fenced code block as one thread reads it whole, though its comments read alone are headings', { timeout: 60_000 }, async () => {
     // A comment ("# step 3: …") begins a block that, read alone, begins with a heading; no piece
     // in the code block reads as from a text's start, so the first thread reads it all.

@@ -34,8 +34,9 @@ describe('a kind of thing the material never names', () => {
     },
   );
 
-  it('still answers of the kind it names', () => {
-    expect(ask('Can I order a carrot cake?')).toBe('Our carrot cake costs 4 euros a slice.');
+  it('still answers of the kind it names, with the step telling one to order', () => {
+    // "Order a day ahead." says one can order, and how: quoted with the carrot cake's sentence.
+    expect(ask('Can I order a carrot cake?')).toBe('Our carrot cake costs 4 euros a slice.\n1. Order a day ahead.');
   });
 });
 

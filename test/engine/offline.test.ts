@@ -186,6 +186,19 @@ describe('composeAnswer', () => {
     expect(composeAnswer(input('Hola, ¿abrís mañana?', [HOURS], { settings }))).not.toBe('¡Hola! ¿En qué puedo ayudarte?');
   });
 
+  it('answers the greetings, thanks and goodbyes of Norwegian, Swedish, Danish and Portuguese socially, in the widget\'s language', () => {
+    const settings = defaultSettings('Harbour Café');
+    for (const greeting of ['Hei!', 'Hej', 'Heisann', 'Olá', 'Bom dia']) {
+      expect(composeAnswer(input(greeting, [HOURS], { settings })), greeting).toBe('Hi! What can I help you with?');
+    }
+    for (const thanks of ['Tusen takk!', 'Tack så mycket', 'Mange tak', 'Obrigado', 'muito obrigada']) {
+      expect(composeAnswer(input(thanks, [HOURS], { settings })), thanks).toBe("You're welcome! Is there anything else I can help with?");
+    }
+    for (const goodbye of ['Hadet!', 'Hejdå', 'Farvel', 'Tchau']) {
+      expect(composeAnswer(input(goodbye, [HOURS], { settings })), goodbye).toBe('Goodbye, and thanks for chatting with Harbour Café!');
+    }
+  });
+
   it('says who it is, by its display name', () => {
     const settings = defaultSettings('Library helper');
     settings.styles.displayName = 'Libby';
@@ -244,6 +257,17 @@ describe('composeAnswer', () => {
     for (const question of ['How do I verify a webhook?', 'How do I verify webhooks?', 'How do I check the signature?']) {
       expect(composeAnswer(input(question, [guide]))).toBe(code.join('\n'));
     }
+  });
+
+  it('answers from the heading over a title line that opens its section', () => {
+    const cafe = [
+      '# Harbour Café', '', 'A small café on the quay.', '',
+      '## Opening hours', '', 'Summer season', '', 'Monday to Sunday, 8:00 to 20:00.', '', 'Winter season', '', 'Tuesday to Sunday, 9:00 to 17:00.', '',
+      '## Menu', '', 'We serve breakfast until noon and cakes all day.',
+    ].join('\n');
+    expect(composeAnswer(input('When are you open?', [cafe]))).toBe('Monday to Sunday, 8:00 to 20:00.');
+    expect(composeAnswer(input('What are your opening hours?', [cafe]))).toBe('Monday to Sunday, 8:00 to 20:00.');
+    expect(composeAnswer(input('Are you open on Mondays in winter?', [cafe]))).toBe('Tuesday to Sunday, 9:00 to 17:00.');
   });
 
   // A Markdown heading is a "sentence" of its own paragraph; when it ties with the sentence

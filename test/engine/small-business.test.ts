@@ -199,17 +199,40 @@ describe('a question in another language', () => {
     ['Où êtes-vous ?', 'fr'],
     ['Quanto costa una riparazione?', 'it'],
     ['Waar zitten jullie?', 'nl'],
+    // Languages the widget does not speak: the English decline was given to them.
+    ['Hvor ligger dere?', 'nb'],
+    ['Hva koster en service?', 'nb'],
+    ['Var ligger ni?', 'sv'],
+    ['Vad kostar en service?', 'sv'],
+    ['Hvad koster en service?', 'da'],
+    ['Onde vocês ficam?', 'pt'],
+    ['Quanto custa uma revisão?', 'pt'],
   ] as const)('declines %s in its language (%s), the material being read in English', (question, language) => {
     // The English decline was given whatever the question's language.
     expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER_IN[language]);
   });
 
-  it('declines in English a question in a language it has no replies in', () => {
-    expect(ask(BIKE_REPAIR, 'Hvor ligger dere?')).toBe(NO_ANSWER);
+  it('declines in English a question in a language it has no replies in, or one as much of two languages', () => {
+    // Finnish; Danish and Norwegian alike ("hvor", "ligger").
+    for (const question of ['Missä olette?', 'Hvor ligger I?']) expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER);
   });
 
   it.each(['Do you sell dove soap?', 'Can I pour the oil down the sink?'])('declines %s, English with a word of another language, in English', (question) => {
     expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER);
+  });
+});
+
+describe('a kind of dog the material names by another kind', () => {
+  const MUSEUM = ['# City Museum', '', '## Accessibility', '', 'There is step-free access to every gallery. Assistance dogs are welcome.', '', '## Tickets', '', 'Adults pay £12.'].join('\n');
+
+  it.each(['Can I bring my guide dog?', 'Are guide dogs allowed?', 'Can I bring my hearing dog?'])('answers %s by the assistance dogs', (question) => {
+    // "guide" was a kind of dog the material never names, and the question was declined.
+    expect(ask(MUSEUM, question)).toBe('Assistance dogs are welcome.');
+  });
+
+  it('does not read assistance of another kind as the dog', () => {
+    const hotel = '## Arrival\n\nOur porters offer assistance with luggage.\n\n## Breakfast\n\nBreakfast is served from 7:00 to 10:30.';
+    expect(ask(hotel, 'Can I bring my guide dog?')).toBe(NO_ANSWER);
   });
 });
 

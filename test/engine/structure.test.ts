@@ -43,6 +43,23 @@ describe('readSections', () => {
     ]);
   });
 
+  it("keys a title line under the section heading whose section it opens, with those after it, but not under a text's title", () => {
+    const text = [
+      '# Harbour Café', '', 'Summer season', '', 'Open daily.', '',
+      '## Opening hours', '', 'Summer season', '', 'We open at eight.', '', 'Winter season', '', 'We open at nine.', '',
+      'Holidays:', '', 'Closed on 25 December.', '',
+      '## Prices', '', 'Bread costs £2.', '', 'Cakes', '', 'A slice costs £3.',
+    ].join('\n');
+    expect(readSections(text).map((section) => section.key)).toEqual([
+      'Summer season',
+      'Opening hours › Summer season',
+      'Opening hours › Winter season',
+      'Opening hours › Holidays',
+      'Prices',
+      'Cakes',
+    ]);
+  });
+
   it('keeps each paragraph without a heading as a section of its own', () => {
     expect(readSections('One fact here.\n\nAnother fact there.').map((section) => section.sentences)).toEqual([
       ['One fact here.'],

@@ -1,10 +1,10 @@
-import type { Passage, PassageSentence } from '../lexical-index.js';
+import { CLOSE_TO_BEST, type Passage, type PassageSentence } from '../lexical-index.js';
 import { withoutLeadIn } from '../question.js';
 import { SAME_QUESTION } from '../question-similarity.js';
 import type { Language } from '../../settings/languages.js';
 import type { GivenDetails, ResponderInput } from '../responder.js';
 import { isListItem, isTableRow, joinSentences } from '../structure.js';
-import { questionLanguage } from './question-language.js';
+import { questionLanguage, type AskedOnlyLanguage } from './question-language.js';
 import { SOCIAL_REPLIES_IN } from './social-replies.js';
 import { words } from '../text.js';
 
@@ -16,20 +16,25 @@ export const NO_ANSWER =
   "I'm sorry, I couldn't find an answer to that in the material I was trained on. " +
   'Could you rephrase the question, or ask about something else?';
 
-/** NO_ANSWER in each language the widget speaks (its window's register: tú, Sie, vous, tu, je). */
-export const NO_ANSWER_IN: Record<Language, string> = {
+/**
+ * NO_ANSWER in each language the widget speaks (its window's register: tú, Sie, vous, tu, je),
+ * and in those it is only asked in (question-language.ts), said to the one asking (du, você).
+ */
+export const NO_ANSWER_IN: Record<Language | AskedOnlyLanguage, string> = {
   en: NO_ANSWER,
   es: 'Lo siento, no he encontrado una respuesta a eso en el material con el que me entrenaron. ¿Puedes reformular la pregunta o preguntar otra cosa?',
   de: 'Entschuldigung, dazu habe ich in dem Material, mit dem ich trainiert wurde, keine Antwort gefunden. Können Sie die Frage anders stellen oder etwas anderes fragen?',
   fr: 'Désolé, je n’ai pas trouvé de réponse à cela dans les documents sur lesquels j’ai été entraîné. Pouvez-vous reformuler la question, ou demander autre chose ?',
   it: 'Mi dispiace, non ho trovato una risposta a questo nel materiale su cui sono stato addestrato. Puoi riformulare la domanda o chiedere qualcos’altro?',
   nl: 'Sorry, ik kon daar geen antwoord op vinden in het materiaal waarmee ik ben getraind. Kun je de vraag anders stellen, of iets anders vragen?',
+  nb: 'Beklager, jeg fant ikke noe svar på det i materialet jeg er trent på. Kan du stille spørsmålet på en annen måte, eller spørre om noe annet?',
+  sv: 'Tyvärr hittade jag inget svar på det i materialet jag har tränats på. Kan du formulera om frågan eller fråga om något annat?',
+  da: 'Beklager, jeg kunne ikke finde et svar på det i det materiale, jeg er trænet på. Kan du omformulere spørgsmålet eller spørge om noget andet?',
+  pt: 'Desculpe, não encontrei uma resposta para isso no material com que fui treinado. Pode reformular a pergunta ou perguntar outra coisa?',
 };
 
 /** The share of the question's weight the best section must cover to be quoted at all. */
 const MIN_COVERAGE = 0.46;
-/** A sentence this close to the best one's weight is part of the answer too. */
-const CLOSE_TO_BEST = 0.8;
 const MAX_SPECIFIC_SENTENCES = 2;
 const MAX_BROAD_SENTENCES = 3;
 const MAX_ANSWER_CHARS = 800;
@@ -40,18 +45,19 @@ const GOES_ON = /^(?:\S+\s+){0,3}(?:they|them|it|this|these|those)\b/i;
 
 // The words of small talk. A message is small talk when all its words are of these (and it is
 // short); its kind is the strongest one. English like the rest of the offline responder, and the
-// greetings, thanks and goodbyes of Spanish and German: a visitor's "Hola" or "Danke" was declined,
-// recorded as a question the chatbot could not answer, and counted towards a handoff. Read by
-// words(), as a message is, so that "adiós" and "tschüss" are matched as "adios" and "tschuss".
+// greetings, thanks and goodbyes of Spanish, German, Norwegian, Swedish, Danish and Portuguese: a
+// visitor's "Hola", "Danke" or "Tusen takk" was declined, recorded as a question the chatbot could
+// not answer, and counted towards a handoff. Read by words(), as a message is, so that "adiós"
+// and "tschüss" are matched as "adios" and "tschuss".
 const GREETING = new Set(
   words(
     'hi hello hey hiya howdy greetings morning afternoon evening yo ' +
-      'hola buenas buenos buen día días tardes noches hallo servus moin guten tag morgen abend',
+      'hola buenas buenos buen día días tardes noches hallo servus moin guten tag morgen abend hei hej heisann hallå olá oi bom boa noite',
   ),
 );
-const THANKS = new Set(words('thanks thank thx cheers ty appreciate appreciated gracias muchas mil danke dankeschön vielen dank'));
+const THANKS = new Set(words('thanks thank thx cheers ty appreciate appreciated gracias muchas mil danke dankeschön vielen dank takk tack tak obrigado obrigada'));
 const GOODBYE = new Set(
-  words('bye goodbye byebye later cya farewell night care adiós chao chau hasta luego pronto tschüss tschüs tschau wiedersehen bis bald auf'),
+  words('bye goodbye byebye later cya farewell night care adiós chao chau hasta luego pronto tschüss tschüs tschau wiedersehen bis bald auf hadet farvel hejdå adjø adeus tchau'),
 );
 /** Words that go with small talk without making it any other kind ("ok thanks, bye for now"). */
 const FILLER = new Set(
@@ -59,7 +65,7 @@ const FILLER = new Set(
     'ok okay so very much a lot many great awesome perfect cool nice brilliant excellent super fine good ' +
       "got it that that's thats is all i needed wanted need helps helped helpful you for your help the info " +
       "information this see take now have day really there everyone everything else no nothing done i'm im " +
-      'vale sí perfecto genial eso es todo nada más schön super gut sehr das ist alles',
+      'vale sí perfecto genial eso es todo nada más schön super gut sehr das ist alles tusen mange så mycket muito',
   ),
 );
 /** A request for an overview rather than one fact. */

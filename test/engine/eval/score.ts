@@ -15,6 +15,7 @@ import { HELD_OUT_5_QUESTIONS } from '../heldout5/questions.js';
 import { HELD_OUT_6_QUESTIONS } from '../heldout6/questions.js';
 import { HELD_OUT_7_QUESTIONS } from '../heldout7/questions.js';
 import { HELD_OUT_8_QUESTIONS } from '../heldout8/questions.js';
+import { HELD_OUT_9_QUESTIONS } from '../heldout9/questions.js';
 import { HELD_OUT, QUESTIONS, type Category, type EvalQuestion } from './questions.js';
 
 // Scores an answerer on a question set, per category. Shared by the tests (floors) and the
@@ -51,6 +52,8 @@ export const HELD_OUT_SET_6: QuestionSet = { folder: new URL('../heldout6/', imp
 export const HELD_OUT_SET_7: QuestionSet = { folder: new URL('../heldout7/', import.meta.url), questions: HELD_OUT_7_QUESTIONS };
 /** Written when all seven had been reported after changes and their total had decided which changes were kept. */
 export const HELD_OUT_SET_8: QuestionSet = { folder: new URL('../heldout8/', import.meta.url), questions: HELD_OUT_8_QUESTIONS };
+/** Written when all eight had been reported after changes and their total had decided which changes were kept. */
+export const HELD_OUT_SET_9: QuestionSet = { folder: new URL('../heldout9/', import.meta.url), questions: HELD_OUT_9_QUESTIONS };
 
 const CHATBOT = 'Eval helper';
 
