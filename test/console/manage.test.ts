@@ -934,3 +934,43 @@ describe('in Spanish and German', () => {
     expect(await direction("I'm sorry")).toBe('ltr');
   });
 });
+
+describe('a long conversation', () => {
+  /** The boxes around `target` that hold more than they show (scrolled or cut), innermost first. */
+  const cutBy = (target: Locator) =>
+    target.evaluate((element) => {
+      const boxes: string[] = [];
+      for (let box = element.parentElement; box; box = box.parentElement) {
+        if (getComputedStyle(box).overflowY !== 'visible' && box.scrollHeight > box.clientHeight + 1) boxes.push(box.className || box.tagName);
+      }
+      return boxes;
+    });
+
+  it('scrolls a transcript taller than the window within the page on a screen, and draws it whole printed or pictured full-page, at 1280 and 375 px', async () => {
+    const tours = await createChatbotViaApi(run.app, 'Harbor Tours', 'Harbor Tours sails at ten every morning from pier four, weather allowing.');
+    for (let turn = 1; turn <= 8; turn += 1) {
+      await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId: tours, conversationId: 'long-talk', messages: [{ role: 'user', content: `When do you sail, question ${turn}?` }] });
+    }
+    for (const width of [1280, 375]) {
+      const reader = await newPage(run, width);
+      await signIn(reader, run.app);
+      await reader.goto(`${run.app.origin}/console/chatbots/${tours}/activity?conversation=long-talk`);
+      const last = reader.getByRole('log', { name: 'Transcript' }).getByText('When do you sail, question 8?');
+      await last.waitFor();
+      // On a screen the transcript scrolls within the window's height, and its end can be read.
+      expect({ width, cut: (await cutBy(last)).length > 0 }).toEqual({ width, cut: true });
+      await last.scrollIntoViewIfNeeded();
+      const onScreen = await last.evaluate((element) => {
+        const { top, bottom } = element.getBoundingClientRect();
+        return top >= 0 && Math.floor(bottom) <= window.innerHeight;
+      });
+      expect({ width, onScreen }).toEqual({ width, onScreen: true });
+      // Printed, and in a full-page picture, nothing around it cuts it off.
+      await reader.emulateMedia({ media: 'print' });
+      expect({ width, cutBy: await cutBy(last) }).toEqual({ width, cutBy: [] });
+      await reader.emulateMedia({ media: null });
+      await screenshots(reader, `activity-long-${width}`);
+      await reader.context().close();
+    }
+  });
+});
