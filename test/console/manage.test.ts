@@ -974,3 +974,38 @@ describe('a long conversation', () => {
     }
   });
 });
+
+describe('conversations that begin alike', () => {
+  it('tells them apart in the list by the contact’s name and email, the Slack or Discord channel or the API caller’s id, and the time', async () => {
+    const rooms = await createChatbotViaApi(run.app, 'Harbor Rooms', 'Harbor Rooms has twelve rooms by the quay.');
+    const api = (path: string, body: unknown) => call('POST', `${run.app.baseUrl}${path}`, run.app.apiKey, body);
+    await api(`/chatbots/${rooms}/contacts`, { users: [{ external_id: 'slack:T1:U1', name: 'Ada', email: 'ada@example.com' }, { external_id: 'slack:T1:U2', name: 'Bo' }] });
+    const hello = (conversationId: string, source: string, contactId?: string) =>
+      api('/chat', { chatbotId: rooms, conversationId, source, contactId, messages: [{ role: 'user', content: 'Hi' }] });
+    await hello('slack:T1:C111:1.1', 'Slack', 'slack:T1:U1');
+    await hello('slack:T1:C222:2.2', 'Slack', 'slack:T1:U2');
+    // A contact the hub does not have adds nothing.
+    await hello('discord:dm:D333', 'Discord', 'discord:U3');
+    await hello('rooms-4', 'API');
+    await hello('rooms-5', 'API');
+    await page.goto(`${run.app.origin}/console/chatbots/${rooms}/activity`);
+    const items = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem');
+    await expect.poll(() => items.count()).toBe(5);
+    const details = items.locator('div.muted');
+    await expect.poll(() => details.allTextContents()).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Ada · ada@example\.com · Slack · channel C111 · .+ · 2 messages$/),
+        expect.stringMatching(/^Bo · Slack · channel C222 · .+ · 2 messages$/),
+        expect.stringMatching(/^Discord · direct message · .+ · 2 messages$/),
+        expect.stringMatching(/^API · rooms-4 · .+ · 2 messages$/),
+        expect.stringMatching(/^API · rooms-5 · .+ · 2 messages$/),
+      ]),
+    );
+    const texts = await details.allTextContents();
+    expect(new Set(texts).size).toBe(texts.length);
+    await items.filter({ hasText: 'Ada' }).getByRole('link').click();
+    await expect.poll(() => page.getByRole('region', { name: /^Conversation of / }).locator('p.muted').first().textContent()).toBe(
+      'Slack · channel C111 · contact slack:T1:U1 (Ada · ada@example.com)',
+    );
+  });
+});
