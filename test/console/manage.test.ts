@@ -976,8 +976,10 @@ describe('a long conversation', () => {
 });
 
 describe('conversations that begin alike', () => {
+  let rooms: string;
+
   it('tells them apart in the list by the contact’s name and email, the Slack or Discord channel or the API caller’s id, and the time', async () => {
-    const rooms = await createChatbotViaApi(run.app, 'Harbor Rooms', 'Harbor Rooms has twelve rooms by the quay.');
+    rooms = await createChatbotViaApi(run.app, 'Harbor Rooms', 'Harbor Rooms has twelve rooms by the quay.');
     const api = (path: string, body: unknown) => call('POST', `${run.app.baseUrl}${path}`, run.app.apiKey, body);
     await api(`/chatbots/${rooms}/contacts`, { users: [{ external_id: 'slack:T1:U1', name: 'Ada', email: 'ada@example.com' }, { external_id: 'slack:T1:U2', name: 'Bo' }] });
     const hello = (conversationId: string, source: string, contactId?: string) =>
@@ -1007,5 +1009,16 @@ describe('conversations that begin alike', () => {
     await expect.poll(() => page.getByRole('region', { name: /^Conversation of / }).locator('p.muted').first().textContent()).toBe(
       'Slack · channel C111 · contact slack:T1:U1 (Ada · ada@example.com)',
     );
+  });
+
+  it('lists the conversations when their contacts cannot be read, without their names', async () => {
+    const reader = await newPage(run);
+    await signIn(reader, run.app);
+    await reader.route(/\/contacts\//, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Internal server error' }) }));
+    await reader.goto(`${run.app.origin}/console/chatbots/${rooms}/activity`);
+    const details = reader.getByRole('list', { name: 'Conversations' }).getByRole('listitem').locator('div.muted');
+    await expect.poll(() => details.count()).toBe(5);
+    expect((await details.allTextContents()).filter((text) => /Ada|Bo/.test(text))).toEqual([]);
+    await reader.context().close();
   });
 });

@@ -9,19 +9,23 @@ import type { Contact, Conversation } from '../types.js';
 /** The contacts read so far, by external id; null: the hub has none by that id. */
 export type KnownContacts = ReadonlyMap<string, Contact | null>;
 
-/** `known` with the contacts of `conversations` not read yet, each read once. */
+/**
+ * `known` with the contacts of `conversations` not read yet, each read once. A contact that could
+ * not be read now is asked for again at the next reading; the list is shown meanwhile.
+ */
 export async function withContactsOf(chatbotId: string, conversations: Conversation[], known: KnownContacts): Promise<KnownContacts> {
   const ids = new Set(conversations.map((conversation) => conversation.contact_id).filter((id): id is string => id !== null && !known.has(id)));
   const read = await Promise.all([...ids].map(async (id) => [id, await readContact(chatbotId, id)] as const));
-  return read.length === 0 ? known : new Map([...known, ...read]);
+  const found = read.filter((entry): entry is [string, Contact | null] => entry[1] !== undefined);
+  return found.length === 0 ? known : new Map([...known, ...found]);
 }
 
-async function readContact(chatbotId: string, externalId: string): Promise<Contact | null> {
+/** The contact, null when the hub has none by that id, undefined when it could not be read. */
+async function readContact(chatbotId: string, externalId: string): Promise<Contact | null | undefined> {
   try {
     return await callData<Contact>('GET', `/chatbots/${encodeURIComponent(chatbotId)}/contacts/${encodeURIComponent(externalId)}`);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
+    return error instanceof ApiError && error.status === 404 ? null : undefined;
   }
 }
 
