@@ -458,5 +458,16 @@ describe('two chatbots of one name', () => {
     }
     // A name no other chatbot has goes alone.
     expect(await table.getByRole('link', { name: 'Lone Harbor', exact: true }).count()).toBe(1);
+
+    // A count that could not be read names its chatbot so in its "Try again" too.
+    const failed = /\/get-conversations/;
+    await page.route(failed, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Service unavailable' }) }));
+    await page.reload();
+    await expect.poll(() => page.getByRole('button', { name: /^Try again: conversations of twin harbor, made .+, id …/i }).count()).toBe(2);
+    for (const chatbot of made) {
+      const named = new RegExp(`^Try again: conversations of ${chatbot.name}, made .+, id …${chatbot.id.slice(-6)}$`);
+      expect(await page.getByRole('button', { name: named }).count()).toBe(1);
+    }
+    await page.unroute(failed);
   });
 });
