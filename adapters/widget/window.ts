@@ -615,4 +615,7 @@ window.addEventListener('message', (event) => {
   if (event.data.type === 'switchboard:focus-edge') (event.data.edge === 'first' ? restart : send).focus();
 });
 
-if (embedded) input.focus();
+// Ready to type: in a window the embed opened (it focuses the frame as it opens it), and as a page of
+// its own where a keyboard is at hand. Not where the main pointer is a finger: nobody has asked to
+// type yet, and an on-screen keyboard would cover the greeting and the suggested messages.
+if (embedded || !window.matchMedia('(pointer: coarse)').matches) input.focus();

@@ -34,10 +34,21 @@ afterAll(async () => {
   await app?.close();
 });
 
+/**
+ * `/chatbot help` whose first answer Discord refuses. The refusal is armed for this interaction's
+ * callback alone: the bot answers a refused command again with an apology, and the previous test's
+ * apology may still be on its way when this one starts; a refusal of any callback went to whichever
+ * came first, the other interaction was answered, and nothing was logged. The command is dispatched
+ * over the gateway, so no callback of it can come before this returns.
+ */
+function refusedHelp(channelName: string, person: string): string {
+  const interactionToken = discord.command(discord.createChannel('text', channelName), user(person), 'help');
+  discord.failNext('POST', new RegExp(`^/interactions/\\d+/${interactionToken}/callback$`), 404, { message: 'Unknown interaction', code: 10062 });
+  return interactionToken;
+}
+
 it('logs a refused interaction callback without the interaction token its URL holds', async () => {
-  const channel = discord.createChannel('text', 'logs');
-  discord.failNext('POST', /^\/interactions\/\d+\/[^/]+\/callback$/, 404, { message: 'Unknown interaction', code: 10062 });
-  const interactionToken = discord.command(channel, user('alice'), 'help');
+  const interactionToken = refusedHelp('logs', 'alice');
   const failed = await discord.until('the logged failure', () => lines.find((line) => line.includes('could not answer a /chatbot command')));
   const { err } = JSON.parse(failed) as { err: { status: number; url: string } };
   expect(err).toMatchObject({ status: 404, url: expect.stringMatching(/\/interactions\/\d+\/\[redacted\]\/callback(\?|$)/) });
@@ -45,10 +56,8 @@ it('logs a refused interaction callback without the interaction token its URL ho
 });
 
 it('logs a refused call with the size of what the bot sent, not its content (a reply, a handoff notice with a person’s details)', async () => {
-  const channel = discord.createChannel('text', 'sent');
-  discord.failNext('POST', /^\/interactions\/\d+\/[^/]+\/callback$/, 404, { message: 'Unknown interaction', code: 10062 });
   const logged = lines.length;
-  discord.command(channel, user('bob'), 'help');
+  refusedHelp('sent', 'bob');
   const failed = await discord.until('the logged failure', () => lines.slice(logged).find((line) => line.includes('could not answer a /chatbot command')));
   const { err } = JSON.parse(failed) as { err: { requestBody: unknown } };
   expect(err.requestBody).toEqual({ bytes: expect.any(Number) as number });

@@ -425,3 +425,49 @@ describe('settings', () => {
     expect((body as { chatbots: unknown[] }).chatbots).toEqual([]);
   });
 });
+
+describe('two chatbots of one name', () => {
+  it('warns before making a chatbot of a name another has, makes it when asked again, and tells the two apart in the list', async () => {
+    const first = await createChatbotViaApi(run.app, 'Twin Harbor', 'The first harbour opens at six.');
+    await createChatbotViaApi(run.app, 'Lone Harbor', 'The lone harbour opens at eight.');
+    const named = async () => {
+      const { body } = await call('GET', `${run.app.baseUrl}/get-chatbots`, run.app.apiKey);
+      return (body as { chatbots: { id: string; name: string }[] }).chatbots.filter((chatbot) => chatbot.name.toLowerCase() === 'twin harbor');
+    };
+    await page.goto(`${run.app.origin}/console/new`);
+    // Another case is not another name.
+    await page.getByLabel('Name').fill('twin harbor');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const warning = page.getByRole('alert');
+    await expect.poll(() => warning.textContent()).toMatch(/^You already have a chatbot named “Twin Harbor” \(made .+, id …(.{6})\)\. Press “Create” again to make another/);
+    expect(await warning.textContent()).toContain(`id …${first.slice(-6)})`);
+    expect(await named()).toHaveLength(1);
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/playground$/);
+    const made = await named();
+    expect(made.map((chatbot) => chatbot.name).toSorted()).toEqual(['Twin Harbor', 'twin harbor']);
+
+    await page.goto(`${run.app.origin}/console`);
+    const table = page.getByRole('table');
+    const twins = table.getByRole('link', { name: /^twin harbor/i });
+    await expect.poll(() => twins.count()).toBe(2);
+    const texts = await twins.allTextContents();
+    for (const chatbot of made) {
+      expect(texts.filter((text) => text.startsWith(`${chatbot.name} made `) && text.endsWith(`, id …${chatbot.id.slice(-6)}`))).toHaveLength(1);
+    }
+    // A name no other chatbot has goes alone.
+    expect(await table.getByRole('link', { name: 'Lone Harbor', exact: true }).count()).toBe(1);
+
+    // A count that could not be read names its chatbot so in its "Try again" too.
+    const failed = /\/get-conversations/;
+    await page.route(failed, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Service unavailable' }) }));
+    await page.reload();
+    await expect.poll(() => page.getByRole('button', { name: /^Try again: conversations of twin harbor, made .+, id …/i }).count()).toBe(2);
+    for (const chatbot of made) {
+      const named = new RegExp(`^Try again: conversations of ${chatbot.name}, made .+, id …${chatbot.id.slice(-6)}$`);
+      expect(await page.getByRole('button', { name: named }).count()).toBe(1);
+    }
+    await page.unroute(failed);
+  });
+});

@@ -66,13 +66,17 @@ export async function expectAccessible(page: Page): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-/** The page in both themes, to the ignored folder; `docs` also keeps the light one for the README. */
+/**
+ * The whole page in both themes, to the ignored folder, drawn as printed: on a screen a long chat
+ * and the Activity columns scroll within the window, and a picture of the page showed only what
+ * was in view of them. `docs` also keeps the light one, the window as on a screen, for the README.
+ */
 export async function screenshots(page: Page, name: string, docs = false): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
+    await page.emulateMedia({ colorScheme, media: 'print' });
     await page.screenshot({ path: `${SHOTS}/${name}-${colorScheme}.png`, fullPage: true });
   }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await page.emulateMedia({ colorScheme: 'light', media: null });
   if (docs) {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `docs/console-${name}.png` });

@@ -934,3 +934,91 @@ describe('in Spanish and German', () => {
     expect(await direction("I'm sorry")).toBe('ltr');
   });
 });
+
+describe('a long conversation', () => {
+  /** The boxes around `target` that hold more than they show (scrolled or cut), innermost first. */
+  const cutBy = (target: Locator) =>
+    target.evaluate((element) => {
+      const boxes: string[] = [];
+      for (let box = element.parentElement; box; box = box.parentElement) {
+        if (getComputedStyle(box).overflowY !== 'visible' && box.scrollHeight > box.clientHeight + 1) boxes.push(box.className || box.tagName);
+      }
+      return boxes;
+    });
+
+  it('scrolls a transcript taller than the window within the page on a screen, and draws it whole printed or pictured full-page, at 1280 and 375 px', async () => {
+    const tours = await createChatbotViaApi(run.app, 'Harbor Tours', 'Harbor Tours sails at ten every morning from pier four, weather allowing.');
+    for (let turn = 1; turn <= 8; turn += 1) {
+      await call('POST', `${run.app.baseUrl}/chat`, run.app.apiKey, { chatbotId: tours, conversationId: 'long-talk', messages: [{ role: 'user', content: `When do you sail, question ${turn}?` }] });
+    }
+    for (const width of [1280, 375]) {
+      const reader = await newPage(run, width);
+      await signIn(reader, run.app);
+      await reader.goto(`${run.app.origin}/console/chatbots/${tours}/activity?conversation=long-talk`);
+      const last = reader.getByRole('log', { name: 'Transcript' }).getByText('When do you sail, question 8?');
+      await last.waitFor();
+      // On a screen the transcript scrolls within the window's height, and its end can be read.
+      expect({ width, cut: (await cutBy(last)).length > 0 }).toEqual({ width, cut: true });
+      await last.scrollIntoViewIfNeeded();
+      const onScreen = await last.evaluate((element) => {
+        const { top, bottom } = element.getBoundingClientRect();
+        return top >= 0 && Math.floor(bottom) <= window.innerHeight;
+      });
+      expect({ width, onScreen }).toEqual({ width, onScreen: true });
+      // Printed, and in a full-page picture, nothing around it cuts it off.
+      await reader.emulateMedia({ media: 'print' });
+      expect({ width, cutBy: await cutBy(last) }).toEqual({ width, cutBy: [] });
+      await reader.emulateMedia({ media: null });
+      await screenshots(reader, `activity-long-${width}`);
+      await reader.context().close();
+    }
+  });
+});
+
+describe('conversations that begin alike', () => {
+  let rooms: string;
+
+  it('tells them apart in the list by the contact’s name and email, the Slack or Discord channel or the API caller’s id, and the time', async () => {
+    rooms = await createChatbotViaApi(run.app, 'Harbor Rooms', 'Harbor Rooms has twelve rooms by the quay.');
+    const api = (path: string, body: unknown) => call('POST', `${run.app.baseUrl}${path}`, run.app.apiKey, body);
+    await api(`/chatbots/${rooms}/contacts`, { users: [{ external_id: 'slack:T1:U1', name: 'Ada', email: 'ada@example.com' }, { external_id: 'slack:T1:U2', name: 'Bo' }] });
+    const hello = (conversationId: string, source: string, contactId?: string) =>
+      api('/chat', { chatbotId: rooms, conversationId, source, contactId, messages: [{ role: 'user', content: 'Hi' }] });
+    await hello('slack:T1:C111:1.1', 'Slack', 'slack:T1:U1');
+    await hello('slack:T1:C222:2.2', 'Slack', 'slack:T1:U2');
+    // A contact the hub does not have adds nothing.
+    await hello('discord:dm:D333', 'Discord', 'discord:U3');
+    await hello('rooms-4', 'API');
+    await hello('rooms-5', 'API');
+    await page.goto(`${run.app.origin}/console/chatbots/${rooms}/activity`);
+    const items = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem');
+    await expect.poll(() => items.count()).toBe(5);
+    const details = items.locator('div.muted');
+    await expect.poll(() => details.allTextContents()).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Ada · ada@example\.com · Slack · channel C111 · .+ · 2 messages$/),
+        expect.stringMatching(/^Bo · Slack · channel C222 · .+ · 2 messages$/),
+        expect.stringMatching(/^Discord · direct message · .+ · 2 messages$/),
+        expect.stringMatching(/^API · rooms-4 · .+ · 2 messages$/),
+        expect.stringMatching(/^API · rooms-5 · .+ · 2 messages$/),
+      ]),
+    );
+    const texts = await details.allTextContents();
+    expect(new Set(texts).size).toBe(texts.length);
+    await items.filter({ hasText: 'Ada' }).getByRole('link').click();
+    await expect.poll(() => page.getByRole('region', { name: /^Conversation of / }).locator('p.muted').first().textContent()).toBe(
+      'Slack · channel C111 · contact slack:T1:U1 (Ada · ada@example.com)',
+    );
+  });
+
+  it('lists the conversations when their contacts cannot be read, without their names', async () => {
+    const reader = await newPage(run);
+    await signIn(reader, run.app);
+    await reader.route(/\/contacts\//, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Internal server error' }) }));
+    await reader.goto(`${run.app.origin}/console/chatbots/${rooms}/activity`);
+    const details = reader.getByRole('list', { name: 'Conversations' }).getByRole('listitem').locator('div.muted');
+    await expect.poll(() => details.count()).toBe(5);
+    expect((await details.allTextContents()).filter((text) => /Ada|Bo/.test(text))).toEqual([]);
+    await reader.context().close();
+  });
+});

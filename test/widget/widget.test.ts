@@ -195,6 +195,18 @@ describe('embedding', () => {
     await frame.locator('.message.user').waitFor();
     expect(await frame.locator('.message.user').allTextContents()).toEqual(['When do you open?']);
   });
+
+  it('takes the focus to its message field as a page of its own, but not on a touch screen, where a keyboard would cover the greeting', async () => {
+    const focused = (on: Page) => on.getByLabel('Message', { exact: true }).evaluate((field) => field === document.activeElement);
+    // The window's script has run once the page has loaded (a deferred script runs before the load event).
+    await page.goto(`${app.origin}/widget/chatbots/${bot}`);
+    expect(await focused(page)).toBe(true);
+    const phone = await browser.newContext({ viewport: { width: 390, height: 800 }, hasTouch: true });
+    const touched = await phone.newPage();
+    await touched.goto(`${app.origin}/widget/chatbots/${bot}`);
+    expect(await focused(touched)).toBe(false);
+    await phone.close();
+  });
 });
 
 describe('the window', () => {

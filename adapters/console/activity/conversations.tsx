@@ -5,13 +5,14 @@ import { callJson, query } from '../api.js';
 import { Select, TextInput } from '../components/fields.js';
 import { DayRangeFields } from '../components/day-range.js';
 import { inRange, rangeProblem, readerTimeZone } from '../date-range.js';
-import { counted, formatTime } from '../format.js';
+import { counted, formatTime, formatTimeSeconds } from '../format.js';
 import type { Chatbot, Conversation } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import { LIST_REFRESH_MS, useRefresh } from '../use-refresh.js';
 import { handoffText } from './handoff-text.js';
 import { isOpen } from './team-reply.js';
 import { Transcript } from './transcript.js';
+import { placeText, contactText, withContactsOf, type KnownContacts } from './conversation-people.js';
 import { CONVERSATION_SOURCES } from '../sources.js';
 import { searchKey } from '../search.js';
 
@@ -37,13 +38,18 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
   const [search, setSearch] = useState('');
   const [pages, setPages] = useState(1);
   const lists = useRef<HTMLDivElement>(null);
+  // Each conversation's contact is read once, not at every reading of the lists.
+  const known = useRef<{ chatbotId: string; contacts: KnownContacts }>({ chatbotId: chatbot.id, contacts: new Map() });
 
   const readConversations = async () => {
     const [listing, handedOff] = await Promise.all([
       readConversationPages({ chatbotId: chatbot.id, filteredSources: source, startDate, endDate, timezone: readerTimeZone() }, pages),
       readConversationPages({ chatbotId: chatbot.id, handoffStatus: OPEN_HANDOFF }, Infinity),
     ]);
-    return { list: listing.list, more: listing.more, handedOff: handedOff.list.sort(byTurn) };
+    const before: KnownContacts = known.current.chatbotId === chatbot.id ? known.current.contacts : new Map();
+    const contacts = await withContactsOf(chatbot.id, [...listing.list, ...handedOff.list], before);
+    known.current = { chatbotId: chatbot.id, contacts };
+    return { list: listing.list, more: listing.more, handedOff: handedOff.list.sort(byTurn), contacts };
   };
   const problem = rangeProblem(startDate, endDate);
   const loaded = useLoad(() => inRange(problem, readConversations), [chatbot.id, source, startDate, endDate, pages]);
@@ -65,21 +71,21 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
           <TextInput label="Search" type="search" value={search} onValue={setSearch} hint="Finds words in the loaded conversations, with or without accents." />
         </div>
         <Show loaded={loaded} label="Loading the conversations">
-          {({ list, more, handedOff }) => {
+          {({ list, more, handedOff, contacts }) => {
             const shown = list.filter(matches);
             return (
               <>
                 {handedOff.length > 0 && (
                   <>
                     <h2>Open handoffs</h2>
-                    <ConversationList label="Open handoffs" list={handedOff} open={open} openUrl={openUrl} titleOf={latestFromPerson} />
+                    <ConversationList label="Open handoffs" list={handedOff} contacts={contacts} open={open} openUrl={openUrl} titleOf={latestFromPerson} />
                   </>
                 )}
                 <p class="muted" role="status">
                   {counted(shown.length, 'conversation')}
                   {more && `, of the newest ${list.length}: “Load more” for older ones`}
                 </p>
-                <ConversationList label="Conversations" list={shown} open={open} openUrl={openUrl} titleOf={firstMessage} />
+                <ConversationList label="Conversations" list={shown} contacts={contacts} open={open} openUrl={openUrl} titleOf={firstMessage} />
                 {more && (
                   <button type="button" class="secondary" onClick={() => setPages(pages + 1)}>
                     Load more
@@ -95,6 +101,7 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
           <Transcript
             chatbotId={chatbot.id}
             conversation={opened}
+            contact={contactText(loaded.data?.contacts.get(opened?.contact_id ?? ''))}
             onClose={() => {
               // The focus goes back to the conversation in the list, not to the page's top with Close.
               lists.current?.querySelector<HTMLElement>('a[aria-current="true"]')?.focus();
@@ -122,6 +129,7 @@ function byTurn(one: Conversation, other: Conversation): number {
 type ListProps = {
   label: string;
   list: Conversation[];
+  contacts: KnownContacts;
   open: string | undefined;
   openUrl: (id: string) => string;
   /** What names a conversation in the list. */
@@ -138,8 +146,23 @@ function latestFromPerson({ messages }: Conversation): string | undefined {
   return said.findLast((content) => !isPersonAsked(content)) ?? said.at(-1);
 }
 
-/** Links to conversations, each with its source, time, length and, while open, where its handoff stands. */
-function ConversationList({ label, list, open, openUrl, titleOf }: ListProps) {
+/**
+ * Times of the list to the minute, or to the second where two share a minute: many conversations
+ * begin alike, and their times are then what tells them apart.
+ */
+function timesOf(list: Conversation[]): (conversation: Conversation) => string {
+  const minutes = list.map((conversation) => formatTime(conversation.updated_at));
+  const shared = new Set(minutes.filter((minute, index) => minutes.indexOf(minute) !== index));
+  return ({ updated_at }) => (shared.has(formatTime(updated_at)) ? formatTimeSeconds(updated_at) : formatTime(updated_at));
+}
+
+/**
+ * Links to conversations, each with who it is with (the contact's name and email, when the hub has
+ * them), its source and place (channel, or the API caller's id), time, length and, while open,
+ * where its handoff stands.
+ */
+function ConversationList({ label, list, contacts, open, openUrl, titleOf }: ListProps) {
+  const timeOf = timesOf(list);
   return (
     <ul class="plain" aria-label={label}>
       {list.map((conversation) => (
@@ -148,7 +171,10 @@ function ConversationList({ label, list, open, openUrl, titleOf }: ListProps) {
             {titleOf(conversation)?.slice(0, 80) || '(empty)'}
           </a>
           <div class="muted">
-            {conversation.source} · {formatTime(conversation.updated_at)} · {conversation.messages.length} messages
+            {[contactText(contacts.get(conversation.contact_id ?? '')), conversation.source, placeText(conversation), timeOf(conversation)]
+              .filter(Boolean)
+              .join(' · ')}{' '}
+            · {conversation.messages.length} messages
             {conversation.handoff && isOpen(conversation.handoff) && (
               <strong>
                 {' '}

@@ -6,6 +6,7 @@ import { UsedSources } from '../components/used-sources.js';
 import { formatTime } from '../format.js';
 import type { Conversation, Message } from '../types.js';
 import { handoffText } from './handoff-text.js';
+import { placeText } from './conversation-people.js';
 import { ReviseAnswer } from './revise-answer.js';
 import { CLOSED, isOpen, TeamReply } from './team-reply.js';
 import { BusyButton } from '../components/busy-button.js';
@@ -22,9 +23,16 @@ import { useFocusBack } from '../components/focus-moves.js';
 
 type Rating = 'up' | 'down';
 
-type Props = { chatbotId: string; conversation: Conversation | undefined; onClose: () => void; onChanged: () => void };
+type Props = {
+  chatbotId: string;
+  conversation: Conversation | undefined;
+  /** The contact's name and email, when the hub has them. */
+  contact?: string;
+  onClose: () => void;
+  onChanged: () => void;
+};
 
-export function Transcript({ chatbotId, conversation, onClose, onChanged }: Props) {
+export function Transcript({ chatbotId, conversation, contact, onClose, onChanged }: Props) {
   const [unsent, setUnsent] = useState<{ conversationId: string; text: string }>();
   // The reply form goes with the handoff (handed back here or elsewhere, or timed out): the focus it held comes to the transcript.
   const heading = useFocusBack<HTMLHeadingElement>(isOpen(conversation?.handoff));
@@ -52,8 +60,8 @@ export function Transcript({ chatbotId, conversation, onClose, onChanged }: Prop
         </button>
       </div>
       <p class="muted">
-        {conversation.source}
-        {conversation.contact_id ? ` · contact ${conversation.contact_id}` : ''}
+        {[conversation.source, placeText(conversation)].filter(Boolean).join(' · ')}
+        {conversation.contact_id ? ` · contact ${conversation.contact_id}${contact ? ` (${contact})` : ''}` : ''}
         {conversation.handoff ? ` · ${handoffText(conversation.handoff)}` : ''}
       </p>
       <div class="log" role="log" aria-label="Transcript">

@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { MAX_NAME } from '../../../src/settings/limits.js';
 import { callJson, explained } from '../api.js';
+import { madeNote, namedAs } from '../chatbot-names.js';
+import type { ChatbotItem } from '../types.js';
 import { Alert } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
 import { errorText } from '../format.js';
@@ -13,7 +15,8 @@ import { useFocusFirstProblem } from '../components/focus-moves.js';
 
 // A new chatbot: a name, and optionally its first sources (text, files, a website). The text goes
 // with the chatbot; files and the website are added after it, through the sources API. "Create"
-// opens it; if a source is refused, the chatbot stays made and the page says so.
+// opens it; if a source is refused, the chatbot stays made and the page says so. A name another
+// chatbot has is allowed, as by the API, but "Create" first says so, and a second press makes it.
 
 const MIN_NAME = 3;
 /** The API's 403 body for either is "Access denied or quota exceeded". */
@@ -31,6 +34,8 @@ export function NewChatbotPage() {
   const [failure, setFailure] = useState<string>();
   const [made, setMade] = useState<string>();
   const [busy, setBusy] = useState(false);
+  /** The name "Create" warned of, with the chatbots that have it: pressed again with it, the chatbot is made. */
+  const [warning, setWarning] = useState<{ name: string; chatbots: ChatbotItem[] }>();
   const { scope, refused } = useFocusFirstProblem();
 
   const create = async (event: Event) => {
@@ -46,6 +51,14 @@ export function NewChatbotPage() {
       return;
     }
     setBusy(true);
+    if (warning?.name !== name.trim()) {
+      const sameName = namedAs(await readChatbots(), name.trim());
+      if (sameName.length > 0) {
+        setWarning({ name: name.trim(), chatbots: sameName });
+        setBusy(false);
+        return;
+      }
+    }
     let chatbotId: string | undefined;
     try {
       const made = callJson<{ chatbotId: string }>('POST', '/create-chatbot', { chatbotName: name.trim(), ...(text.trim() && { sourceText: text }) });
@@ -75,6 +88,11 @@ export function NewChatbotPage() {
         />
         <FilesField files={files} onFiles={setFiles} />
         <WebsiteFields website={website} onWebsite={setWebsite} urlError={urlError} />
+        {warning?.name === name.trim() && (
+          <Alert>
+            {sameNameWarning(warning.chatbots)} Press “Create” again to make another; the chatbots list tells them apart by when each was made.
+          </Alert>
+        )}
         {failure && (
           <Alert>
             {failure} {made && <a href={`/console/chatbots/${encodeURIComponent(made)}/sources`}>Open its sources</a>}
@@ -84,6 +102,19 @@ export function NewChatbotPage() {
       </form>
     </>
   );
+}
+
+/** The account's chatbots as they are now (made in another tab too), only to warn: one that cannot be read warns of nothing. */
+const readChatbots = (): Promise<ChatbotItem[]> =>
+  callJson<{ chatbots: ChatbotItem[] }>('GET', '/get-chatbots').then(
+    (body) => body.chatbots,
+    () => [],
+  );
+
+function sameNameWarning(chatbots: ChatbotItem[]): string {
+  const [first] = chatbots;
+  if (chatbots.length > 1 || !first) return `${chatbots.length} of your chatbots already have this name.`;
+  return `You already have a chatbot named “${first.name}” (${madeNote(first)}).`;
 }
 
 function nameProblem(name: string): string | undefined {
