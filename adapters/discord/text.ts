@@ -75,8 +75,22 @@ export const asTyped = (text: string) =>
   inertMentions(
     text
       .split(/(https?:\/\/\S+)/)
-      .map((part, index) =>
-        index % 2 === 1 ? part : escapeMarkdown(part, { heading: true, bulletedList: true, numberedList: true }).replace(/[[\]]/g, '\\$&'),
-      )
+      .map((part, index) => (index % 2 === 1 ? part : escapeMarkup(part)))
       .join(''),
   );
+
+/**
+ * Discord's markup escaped. Backslashes, asterisks and underscores are escaped here, in one pass:
+ * escapeMarkdown's italic rule looks back over the whole line at each character, which took 0.6 s
+ * for a line of 10,000 characters and grows with the square (a visitor may send 32,000).
+ */
+const escapeMarkup = (part: string) =>
+  escapeMarkdown(part.replace(/[\\*_]/g, '\\$&'), {
+    escape: false,
+    bold: false,
+    italic: false,
+    underline: false,
+    heading: true,
+    bulletedList: true,
+    numberedList: true,
+  }).replace(/[[\]]/g, '\\$&');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { handoffRows, requestEmbed, RESOLVE_ID, statusLine, TAKE_ID, threadName, toPerson } from '../../adapters/discord/handoff-message.js';
+import { handoffRows, personSaid, requestEmbed, RESOLVE_ID, statusLine, TAKE_ID, threadName, toPerson } from '../../adapters/discord/handoff-message.js';
 import type { HandoffNotice, HandoffState } from '../../adapters/hub-client.js';
 
 // The handoff request as Discord shows it, at the edges of Discord's limits: an embed's title 256,
@@ -71,7 +71,8 @@ describe('Discord handoff message', () => {
   });
 
   it('keeps the latest turns and every limit with the longest inputs', () => {
-    const huge = 'x'.repeat(5_000);
+    // As long as a message the API takes: escaping such a line once took seconds (discord.js's italic rule).
+    const huge = 'x'.repeat(32_000);
     const transcript = Array.from({ length: 40 }, (_, index) => ({ role: 'user' as const, content: `turn ${index} ${huge}` }));
     const embed = requestEmbed(
       notice({ chatbotName: huge, conversationId: huge, person: { name: huge, email: huge, phone: huge }, transcript }),
@@ -94,5 +95,11 @@ describe('Discord handoff message', () => {
       '**Ada\\_B:** See https://example.com/my_page?a=1_2 for \\*both\\* and \\_\\_this\\_\\_, @\u200beveryone <@&\u200b42> <#\u200b7> <@!\u200b9>',
     );
     expect(toPerson({ text: 'You are back with the assistant.' })).toBe('You are back with the assistant.');
+  });
+
+  it('escapes a backslash once, and the markers of headings, lists and masked links', () => {
+    expect(personSaid('C:\\temp\\*.log\n# Title\n- item\n* item\n1. step\n[a](https://b.example)')).toBe(
+      '**Person:** C:\\\\temp\\\\\\*.log\n\\# Title\n\\- item\n\\* item\n1\\. step\n\\[a\\](https://b.example)',
+    );
   });
 });
