@@ -158,66 +158,113 @@ function findAsciiWords(text: string, found: FoundWords): boolean {
   return true;
 }
 
-/** What findWordsInBytes found bytes to hold: words it found, with a hyphen among them or not, or other text. */
-export type BytesRead = 'words' | 'words and hyphens' | 'other';
+/** Where nextWordInBytes stopped: at a word (into its WordInBytes), at the bytes' end, or at what only a string reads right. */
+export type BytesRead = 'word' | 'end' | 'other';
+
+/** A word found in bytes by nextWordInBytes, or a compound by nextCompoundInBytes. */
+export type WordInBytes = {
+  /** Where its bytes start, and end: where the next word is looked for. */
+  from: number;
+  end: number;
+  /** How many characters it has: as many as bytes, but for a ’ (three bytes). */
+  length: number;
+  hash: number;
+  /** Where the first hyphen nextWordInBytes passed since the caller set this to -1 is: a text's compounds are found from there. */
+  hyphen: number;
+};
+
+export function wordInBytes(): WordInBytes {
+  return { from: 0, end: 0, length: 0, hash: 0, hyphen: -1 };
+}
 
 /**
- * findWords of the UTF-8 bytes [from, to) of a text, found in place where, as in most training
- * text, they are ASCII (’ aside) and hold nothing addressesNamed would change (no "@", "://" or
- * letter right after a dot, as MAY_HOLD_ADDRESS): a byte is read faster than a string's character.
- * 'other' for other text, told in the same pass, which is then read as a string; and whether a
- * hyphen is among the words, as a text with compounds has.
+ * The next of the words findWords finds in the UTF-8 bytes [i, to) of a text, found in place
+ * where, as in most training text, they are ASCII (’ aside) and hold nothing addressesNamed would
+ * change (no "@", "://" or letter right after a dot, as MAY_HOLD_ADDRESS): a byte is read faster
+ * than a string's character. One word a call, so that a reader looks each up as it is found
+ * (isWordInBytes), with no copy of its characters. 'other' at the first byte of other text, which
+ * is then read as a string. Small, for V8 to inline into the reader's loop: what is rarer is apart.
  */
-export function findWordsInBytes(bytes: Uint8Array, from: number, to: number, found: FoundWords): BytesRead {
-  room(found, ((to - from) >> 1) + 1, to - from);
-  const { bounds, hashes, chars } = found;
-  let count = 0;
-  let at = 0;
-  let hyphens = false;
-  let i = from;
+export function nextWordInBytes(bytes: Uint8Array, i: number, to: number, word: WordInBytes): BytesRead {
   while (i < to) {
     const byte = bytes[i] as number;
-    let lower = lowerByteAt(bytes, i, to);
-    if (lower === 0) {
-      if (byte >= 0x80) {
-        if (!isCurlyApostrophe(bytes, i, to)) return 'other';
-        i += 3;
-        continue;
-      }
-      if (byte === 0x40 || (byte === 0x3a && bytes[i + 1] === 0x2f && bytes[i + 2] === 0x2f && i + 2 < to)) return 'other';
-      if (byte === 0x2e && lowerByteAt(bytes, i + 1, to) >= 0x61) return 'other';
-      if (byte === HYPHEN) hyphens = true;
-      i += 1;
-      continue;
+    if (lowerByte(byte) !== 0) {
+      readWord(bytes, i, to, word);
+      return 'word';
     }
-    // As findAsciiWords reads a word: letters and digits, then an apostrophe and the letters after it if there are any.
-    let hash = 0;
-    for (; lower !== 0; lower = lowerByteAt(bytes, (i += 1), to)) {
-      hash = nextHash(hash, lower);
-      chars[at++] = lower;
-    }
-    const apostrophe = i < to && bytes[i] === 0x27 ? 1 : isCurlyApostrophe(bytes, i, to) ? 3 : 0;
-    if (apostrophe > 0 && lowerByteAt(bytes, i + apostrophe, to) >= 0x61) {
-      const code = apostrophe === 1 ? 0x27 : 0x2019;
-      hash = nextHash(hash, code);
-      chars[at++] = code;
-      for (lower = lowerByteAt(bytes, (i += apostrophe), to); lower >= 0x61; lower = lowerByteAt(bytes, (i += 1), to)) {
-        hash = nextHash(hash, lower);
-        chars[at++] = lower;
-      }
-    }
-    hashes[count] = hash;
-    bounds[(count += 1)] = at;
+    i = byte < 0x80 && !MARKS_LOOKED_AT[byte] ? i + 1 : afterMark(bytes, i, to, word);
+    if (i < 0) return 'other';
   }
-  found.count = count;
-  return hyphens ? 'words and hyphens' : 'words';
+  return 'end';
+}
+
+/** Where the next word may begin after the mark (no letter or digit) at i; -1 where the mark makes the text one to read as a string. */
+function afterMark(bytes: Uint8Array, i: number, to: number, word: WordInBytes): number {
+  const byte = bytes[i] as number;
+  if (byte >= 0x80) return isCurlyApostrophe(bytes, i, to) ? i + 3 : -1;
+  if (byte === 0x40 || (byte === 0x3a && bytes[i + 1] === 0x2f && bytes[i + 2] === 0x2f && i + 2 < to)) return -1;
+  if (byte === 0x2e && lowerByteAt(bytes, i + 1, to) >= 0x61) return -1;
+  if (byte === HYPHEN && word.hyphen < 0) word.hyphen = i;
+  return i + 1;
+}
+
+/** Reads the word beginning at byte `from` (a letter or digit), as findAsciiWords reads one: letters and digits, then an apostrophe and the letters after it if there are any. */
+function readWord(bytes: Uint8Array, from: number, to: number, word: WordInBytes): void {
+  let hash = 0;
+  let i = from;
+  for (let lower = lowerByte(bytes[i] as number); lower !== 0; lower = lowerByteAt(bytes, (i += 1), to)) hash = nextHash(hash, lower);
+  word.from = from;
+  word.end = i;
+  word.length = i - from;
+  word.hash = hash;
+  if (i < to && (bytes[i] === 0x27 || bytes[i] === 0xe2)) readApostrophe(bytes, to, word);
+}
+
+/** Reads on past the end of a word an apostrophe (' or ’) and the letters after it, if there are any. */
+function readApostrophe(bytes: Uint8Array, to: number, word: WordInBytes): void {
+  let i = word.end;
+  const apostrophe = bytes[i] === 0x27 ? 1 : isCurlyApostrophe(bytes, i, to) ? 3 : 0;
+  if (apostrophe === 0 || lowerByteAt(bytes, i + apostrophe, to) < 0x61) return;
+  let hash = nextHash(word.hash, apostrophe === 1 ? 0x27 : CURLY_APOSTROPHE);
+  for (let lower = lowerByteAt(bytes, (i += apostrophe), to); lower >= 0x61; lower = lowerByteAt(bytes, (i += 1), to)) hash = nextHash(hash, lower);
+  word.length += 1 + i - (word.end + apostrophe);
+  word.end = i;
+  word.hash = hash;
+}
+
+/** The word nextWordInBytes (or compound nextCompoundInBytes) found, as findWords (findCompounds) gives it. */
+export function wordOfBytes(bytes: Uint8Array, found: WordInBytes): string {
+  let word = '';
+  // Character by character: a few times faster than decoding the bytes, for words this short.
+  for (let i = found.from; i < found.end; ) {
+    const char = charOfWordByte(bytes[i] as number);
+    word += String.fromCharCode(char);
+    i += char === CURLY_APOSTROPHE ? 3 : 1;
+  }
+  return word;
+}
+
+/** Whether the word nextWordInBytes found is the `word.length` characters of `chars` from `at`, as findWords gives them. */
+export function isWordInBytes(bytes: Uint8Array, word: WordInBytes, chars: Uint16Array, at: number): boolean {
+  const end = at + word.length;
+  for (let i = word.from; at < end; at += 1, i += 1) {
+    const char = chars[at] as number;
+    // A letter, digit, apostrophe or hyphen lower-cased by setting one bit, as in ASCII all else has it set.
+    if (char === ((bytes[i] as number) | 0x20)) continue;
+    if (char !== CURLY_APOSTROPHE || bytes[i] !== 0xe2) return false;
+    i += 2;
+  }
+  return true;
 }
 
 /** The byte at i as lowerAlnum reads a character: 0 for any but an ASCII letter or digit, and past `to`. */
-const lowerByteAt = (bytes: Uint8Array, i: number, to: number) => (i < to ? lowerAlnum(bytes[i] as number) : 0);
+const lowerByteAt = (bytes: Uint8Array, i: number, to: number) => (i < to ? lowerByte(bytes[i] as number) : 0);
+/** lowerAlnum of a byte. */
+const lowerByte = (byte: number) => LOWER_BYTES[byte] as number;
 /** lowerByteAt of bytes [from, to): 0 before `from` as well. */
 const lowerByteIn = (bytes: Uint8Array, i: number, from: number, to: number) => (i >= from ? lowerByteAt(bytes, i, to) : 0);
 const HYPHEN = 0x2d;
+const CURLY_APOSTROPHE = 0x2019;
 
 /** Whether the bytes at i are ’ (U+2019) in UTF-8. */
 const isCurlyApostrophe = (bytes: Uint8Array, i: number, to: number) => i + 2 < to && bytes[i] === 0xe2 && bytes[i + 1] === 0x80 && bytes[i + 2] === 0x99;
@@ -248,6 +295,14 @@ function room(found: FoundWords, count: number, chars: number): void {
 const lowerAlnum = (code: number) => (code < 0x80 ? (LOWER_ALNUM[code] as number) : 0);
 const LOWER_ALNUM = Uint8Array.from({ length: 0x80 }, (_, code) =>
   code >= 0x41 && code <= 0x5a ? code + 0x20 : (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) ? code : 0,
+);
+const LOWER_BYTES = Uint8Array.from({ length: 0x100 }, (_, byte) => lowerAlnum(byte));
+/** The ASCII marks afterMark looks at: those of addresses ("@", "://", "." before a letter), and the hyphen. */
+const MARKS_LOOKED_AT = Uint8Array.from({ length: 0x80 }, (_, byte) => Number('@:.-'.includes(String.fromCharCode(byte))));
+/** The character a byte of a word or compound found in bytes stands for: lowerAlnum's, an apostrophe or hyphen, and ’ for the first of its three bytes. */
+const charOfWordByte = (byte: number) => WORD_BYTE_CHARS[byte] as number;
+const WORD_BYTE_CHARS = Uint16Array.from({ length: 0x100 }, (_, byte) =>
+  byte === 0x27 || byte === HYPHEN ? byte : byte === 0xe2 ? CURLY_APOSTROPHE : lowerAlnum(byte),
 );
 const NOT_ASCII = /[\u0080-\u2018\u201a-\uffff]/;
 // 30 bits: a small integer to V8.
@@ -358,39 +413,47 @@ export function findCompounds(text: string, found: FoundWords): void {
  * which like ’ is neither a letter, a digit nor a hyphen).
  */
 function findAsciiCompounds(text: string, found: FoundWords): void {
-  findCompoundsInBytes(Buffer.from(text, 'latin1'), 0, text.length, found);
+  const bytes = Buffer.from(text, 'latin1');
+  room(found, (text.length >> 1) + 1, text.length);
+  let count = 0;
+  for (let i = 0; nextCompoundInBytes(bytes, i, 0, text.length, compound); i = compound.end) {
+    let at = found.bounds[count] as number;
+    for (let k = compound.from; k < compound.end; k += 1) found.chars[at++] = charOfWordByte(bytes[k] as number);
+    found.hashes[count] = compound.hash;
+    found.bounds[(count += 1)] = at;
+  }
+  found.count = count;
 }
 
+/** The compound findAsciiCompounds found last: one object for every text. */
+const compound = wordInBytes();
+
 /**
- * findCompounds of the bytes [from, to) of a text findWordsInBytes read as words: runs of letters
- * and digits joined by single hyphens, each from a run's start, as COMPOUND finds them. Found from
- * the hyphens, which most words lack, rather than by a pattern tried at every word.
+ * The next compound, after byte i, of the bytes [from, to) of a text: a run of letters and digits
+ * joined by single hyphens to others, from a run's start, as COMPOUND finds them, lower-cased as
+ * findCompounds finds it. Found from the hyphens, which most words lack, rather than by a pattern
+ * tried at every word. False where there is none.
  */
-export function findCompoundsInBytes(bytes: Uint8Array, from: number, to: number, found: FoundWords): void {
-  room(found, ((to - from) >> 1) + 1, to - from);
-  let count = 0;
-  for (let hyphen = bytes.indexOf(HYPHEN, from); hyphen >= 0 && hyphen < to; hyphen = bytes.indexOf(HYPHEN, hyphen + 1)) {
-    if (lowerByteIn(bytes, hyphen - 1, from, to) === 0 || lowerByteIn(bytes, hyphen + 1, from, to) === 0) continue;
+export function nextCompoundInBytes(bytes: Uint8Array, i: number, from: number, to: number, found: WordInBytes): boolean {
+  for (let hyphen = i; hyphen < to; hyphen += 1) {
+    if (bytes[hyphen] !== HYPHEN || lowerByteIn(bytes, hyphen - 1, from, to) === 0 || lowerByteIn(bytes, hyphen + 1, from, to) === 0) continue;
     let start = hyphen - 1;
     while (lowerByteIn(bytes, start - 1, from, to) !== 0) start -= 1;
     let end = hyphen + 1;
     for (;;) {
-      while (lowerByteIn(bytes, end, from, to) !== 0) end += 1;
-      if (end >= to || bytes[end] !== HYPHEN || lowerByteIn(bytes, end + 1, from, to) === 0) break;
+      while (lowerByteAt(bytes, end, to) !== 0) end += 1;
+      if (end >= to || bytes[end] !== HYPHEN || lowerByteAt(bytes, end + 1, to) === 0) break;
       end += 1;
     }
-    let at = found.bounds[count] as number;
     let hash = 0;
-    for (let i = start; i < end; i += 1) {
-      const lowered = bytes[i] === HYPHEN ? HYPHEN : lowerByteIn(bytes, i, from, to);
-      hash = nextHash(hash, lowered);
-      found.chars[at++] = lowered;
-    }
-    found.hashes[count] = hash;
-    found.bounds[(count += 1)] = at;
-    hyphen = end;
+    for (let k = start; k < end; k += 1) hash = nextHash(hash, charOfWordByte(bytes[k] as number));
+    found.from = start;
+    found.end = end;
+    found.length = end - start;
+    found.hash = hash;
+    return true;
   }
-  found.count = count;
+  return false;
 }
 
 export type CompoundFinder = (word: string, next: string | undefined, inMaterial: boolean) => string | undefined;

@@ -6,13 +6,17 @@ import {
   compoundTerms,
   contentWords,
   findCompounds,
-  findCompoundsInBytes,
   stem,
   findWords,
-  findWordsInBytes,
   foundWord,
   foundWords,
+  isWordInBytes,
+  nextCompoundInBytes,
+  nextWordInBytes,
   wordHash,
+  wordInBytes,
+  type WordInBytes,
+  wordOfBytes,
   words,
 } from '../../src/engine/text.js';
 
@@ -115,23 +119,39 @@ describe('findWords', () => {
   });
 });
 
-describe('findWordsInBytes', () => {
-  /** What findWordsInBytes reads of the text, written between two others in the same bytes, as an index part's sentences are. */
+/** The text written between two others in the same bytes, as an index part's sentences are, and where it is in them. */
+const between = (text: string, after = 'b after.') => {
+  const before = 'Before a';
+  const bytes = Buffer.from(`${before}${text}${after}`);
+  const from = Buffer.byteLength(before);
+  return { bytes, from, to: from + Buffer.byteLength(text) };
+};
+
+/** What was found in the bytes as findWords gives it, checked to carry its wordHash and length, and to be the characters it is. */
+const foundIn = (bytes: Uint8Array, found: WordInBytes) => {
+  const word = wordOfBytes(bytes, found);
+  expect(found.hash).toBe(wordHash(word));
+  expect(found.length).toBe(word.length);
+  const chars = Uint16Array.from(word, (char) => char.charCodeAt(0));
+  expect(isWordInBytes(bytes, found, chars, 0)).toBe(true);
+  chars[chars.length - 1] = 0x5f;
+  expect(isWordInBytes(bytes, found, chars, 0)).toBe(false);
+  return word;
+};
+
+describe('nextWordInBytes', () => {
+  /** The words nextWordInBytes reads one by one in the text, and where it stopped. */
   const readInBytes = (text: string) => {
-    const before = 'Before a';
-    const bytes = Buffer.from(`${before}${text}b after.`);
-    const from = Buffer.byteLength(before);
-    const into = foundWords();
-    const read = findWordsInBytes(bytes, from, from + Buffer.byteLength(text), into);
-    const found = Array.from({ length: into.count }, (_, k) => {
-      const word = foundWord(into, k);
-      expect(into.hashes[k]).toBe(wordHash(word));
-      return word;
-    });
-    return { read, found };
+    const { bytes, from, to } = between(text);
+    const word = wordInBytes();
+    const found: string[] = [];
+    let read = nextWordInBytes(bytes, from, to, word);
+    for (; read === 'word'; read = nextWordInBytes(bytes, word.end, to, word)) found.push(foundIn(bytes, word));
+    const hyphen = word.hyphen < 0 ? undefined : word.hyphen - from;
+    return { read, found, hyphen };
   };
 
-  it('finds the words findWords finds in ASCII text, ’ included, and tells whether a hyphen is among them', () => {
+  it('finds the words findWords finds in ASCII text, ’ included, and where the first hyphen is', () => {
     const texts = [
       "Don’t STOP: it's9 O'Neil x'1 'quoted' rock’n’roll ’s a_b \r\n| Size | Price |\n# Q1. 5.95 end'",
       'Trailing apostrophe’ and digits 1st 2nd 10x,000 ’',
@@ -142,14 +162,15 @@ describe('findWordsInBytes', () => {
       '',
       '   ',
     ];
-    for (const text of texts) expect(readInBytes(text)).toEqual({ read: 'words', found: words(text) });
-    for (const text of ['e-Bikes and KES-4105', 'a - b', 'x-']) expect(readInBytes(text)).toEqual({ read: 'words and hyphens', found: words(text) });
+    for (const text of texts) expect(readInBytes(text)).toEqual({ read: 'end', found: words(text), hyphen: undefined });
+    for (const text of ['e-Bikes and KES-4105', 'a - b', 'x-']) expect(readInBytes(text)).toEqual({ read: 'end', found: words(text), hyphen: text.indexOf('-') });
   });
 
-  it('leaves to a string what is not ASCII but for ’, and what may hold an address (addressesNamed)', () => {
+  it('stops at what is not ASCII but for ’, and at what may hold an address (addressesNamed), for a string to read', () => {
     for (const text of ['İstanbul', 'café', 'price €5', 'emoji 😀', 'no\u00a0break', '“quoted”', 'mail hello@lumen', 'see https://localhost', 'e.g. this', 'lamps.example']) {
       expect(readInBytes(text).read).toBe('other');
     }
+    expect(readInBytes('The café').found).toEqual(['the', 'caf']);
   });
 });
 
@@ -169,15 +190,15 @@ describe('findCompounds', () => {
     expect(foundList(into)).toEqual(['wi-fi', 'e-bikes', 'kes-4105', 'a-b-c', 'd-e', 'f-g', 's-done', 'n-rolls', '3-pins']);
   });
 
-  it('finds the same in the bytes of a text between two others, as an index part keeps its sentences, the bytes beside it not joined', () => {
+  it('finds the same one by one in the bytes of a text between two others, as an index part keeps its sentences, the bytes beside it not joined', () => {
     for (const text of ["Our Wi-Fi, E-Bikes and KES-4105 x--y a-b-c- -d-e x_f-g it's-done Rock’n-Rolls 3-Pins", '-led and to-', 'G-2032', 'none']) {
-      const bytes = Buffer.from(`Before a${text}b-after.`);
-      const from = Buffer.byteLength('Before a');
-      const inBytes = foundWords();
-      findCompoundsInBytes(bytes, from, from + Buffer.byteLength(text), inBytes);
+      const { bytes, from, to } = between(text, 'b-after.');
+      const compound = wordInBytes();
+      const inBytes: string[] = [];
+      for (let i = from; nextCompoundInBytes(bytes, i, from, to, compound); i = compound.end) inBytes.push(foundIn(bytes, compound));
       const inString = foundWords();
       findCompounds(text, inString);
-      expect(foundList(inBytes)).toEqual(foundList(inString));
+      expect(inBytes).toEqual(foundList(inString));
     }
   });
 });

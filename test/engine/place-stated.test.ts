@@ -9,8 +9,8 @@ import { findWords, foundWord, foundWords } from '../../src/engine/text.js';
 const mayState = (sentence: string) => {
   const found = foundWords();
   findWords(sentence, found);
-  const wordMarks = Uint8Array.from({ length: found.count }, (_, k) => placeMarks(foundWord(found, k)));
-  return mayStatePlace(wordMarks.reduce((all, marks) => all | marks, 0), found, wordMarks);
+  const each = Uint8Array.from({ length: found.count }, (_, k) => placeMarks(foundWord(found, k)));
+  return mayStatePlace({ count: found.count, each, all: each.reduce((all, marks) => all | marks, 0) });
 };
 
 const STATING = [
