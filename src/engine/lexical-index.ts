@@ -379,7 +379,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         standsFor(ids, idOf(stem(kind)), BROADER_FACTOR * BROADER_DECAY ** (level - 1));
       }
       for (const brand of expand && !phrase && missing ? brandsOf(word) : []) standsFor(ids, idOf(stem(brand)), SYNONYM_FACTOR);
-      for (const kind of expand && !phrase && missing ? namedKindsOf(word, tokens[i + 1]) : []) standsFor(ids, idOf(stem(kind)), SYNONYM_FACTOR);
+      // A kind named by two words ("guide dog") is read as the material's name for it even where the
+      // material has the first word for something else ("a guided tour").
+      for (const kind of expand && !phrase ? namedKindsOf(word, tokens[i + 1]) : []) standsFor(ids, idOf(stem(kind)), SYNONYM_FACTOR);
       // The terms vectors add come after the kinds' in the map: those are the guesses.
       const known = ids.size;
       const vectorsSay = expand && vectors && !phrase && missing && !isVagueVerb(word) ? neighbours(word) : undefined;

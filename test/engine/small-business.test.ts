@@ -230,6 +230,12 @@ describe('a kind of dog the material names by another kind', () => {
     expect(ask(MUSEUM, question)).toBe('Assistance dogs are welcome.');
   });
 
+  it('answers by the assistance dogs where the material has "guide" for something else, a guided tour', () => {
+    const withTours = `${MUSEUM}\n\n## Tours\n\nGroups of ten or more book a guided tour a week ahead.`;
+    expect(ask(withTours, 'Can I bring my guide dog?')).toBe('Assistance dogs are welcome.');
+    expect(ask(withTours, 'Do you offer guided tours?')).toBe('Groups of ten or more book a guided tour a week ahead.');
+  });
+
   it('does not read assistance of another kind as the dog', () => {
     const hotel = '## Arrival\n\nOur porters offer assistance with luggage.\n\n## Breakfast\n\nBreakfast is served from 7:00 to 10:30.';
     expect(ask(hotel, 'Can I bring my guide dog?')).toBe(NO_ANSWER);
