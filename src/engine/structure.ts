@@ -316,7 +316,7 @@ export function readBlocks(
         leadInOpen = true;
         continue;
       }
-      const sentences = lineSentences(LIST_MARKER.strip(ANSWER_MARKER.strip(line)));
+      const sentences = lineSentences(markerless(line));
       const first = sentences[0] ?? '';
       // Searched for its question mark first: the pattern tries every length up to 200 without one.
       const question = first.includes('?') ? QUESTION.exec(first)?.[1] : undefined;
@@ -476,6 +476,18 @@ function lineSentences(line: string): string[] {
   // A row is looked for only in a line of sentences and cells: most lines are one sentence.
   return sentences.length > 1 && line.includes('; ') && isTableRow(line) ? [line] : sentences;
 }
+
+/**
+ * A line without its FAQ or list marker ("A: ", "Q1. ", "- "), but a table row read with its
+ * headers whose first header is one ("Q: Do you deliver?; Answer: Yes"): stripped, the row lost
+ * that header and was read as a question or an answer.
+ */
+function markerless(line: string): string {
+  const stripped = LIST_MARKER.strip(ANSWER_MARKER.strip(line));
+  return stripped !== line && FAQ_HEADER.test(line) && isTableRow(line) ? line : stripped;
+}
+
+const FAQ_HEADER = /^(?:Q|A|Question|Answer): /i;
 
 /** Adds line[start, end) trimmed, if it has a letter or digit. */
 function addSentence(sentences: string[], line: string, start: number, end: number): void {

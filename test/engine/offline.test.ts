@@ -259,15 +259,18 @@ describe('composeAnswer', () => {
     }
   });
 
-  it('answers from the heading over a title line that opens its section', () => {
+  it('answers from the heading over a title line that opens its section, and from each of the title lines under it when asked generally', () => {
     const cafe = [
       '# Harbour Café', '', 'A small café on the quay.', '',
       '## Opening hours', '', 'Summer season', '', 'Monday to Sunday, 8:00 to 20:00.', '', 'Winter season', '', 'Tuesday to Sunday, 9:00 to 17:00.', '',
       '## Menu', '', 'We serve breakfast until noon and cakes all day.',
     ].join('\n');
-    expect(composeAnswer(input('When are you open?', [cafe]))).toBe('Monday to Sunday, 8:00 to 20:00.');
-    expect(composeAnswer(input('What are your opening hours?', [cafe]))).toBe('Monday to Sunday, 8:00 to 20:00.');
+    // Asked generally, both seasons are quoted, each under its title: the summer's alone was quoted as the hours.
+    const bothSeasons = 'Summer season: Monday to Sunday, 8:00 to 20:00.\nWinter season: Tuesday to Sunday, 9:00 to 17:00.';
+    expect(composeAnswer(input('When are you open?', [cafe]))).toBe(bothSeasons);
+    expect(composeAnswer(input('What are your opening hours?', [cafe]))).toBe(bothSeasons);
     expect(composeAnswer(input('Are you open on Mondays in winter?', [cafe]))).toBe('Tuesday to Sunday, 9:00 to 17:00.');
+    expect(composeAnswer(input('When are you open in summer?', [cafe]))).toBe('Monday to Sunday, 8:00 to 20:00.');
   });
 
   // A Markdown heading is a "sentence" of its own paragraph; when it ties with the sentence

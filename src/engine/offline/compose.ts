@@ -194,11 +194,7 @@ function thanksForDetails(question: string, input: ResponderInput): string | und
   return `${thanked} ${reach ? replies.reachAt(reach) : replies.niceToMeet}`;
 }
 
-/**
- * The best sentence or sentences of the best section, in reading order. A section whose heading
- * answers the question ("What is your returns policy?") gives its opening sentences; otherwise
- * the sentences carrying the question's words, with the one after a terse or list-opening answer.
- */
+/** What the best section says, or the sections beside it alike (parallelSections), or NO_ANSWER. */
 function quote(passages: Passage[], broad: boolean): string {
   const best = bestQuoted(passages);
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
@@ -209,6 +205,65 @@ function quote(passages: Passage[], broad: boolean): string {
   // A pair's answer is one answer: a sentence of it alone may say the opposite ("Not yet: … PayPal
   // is planned for 2027." quoted as "PayPal is planned for 2027.").
   if (best.source?.type === 'qa') return pairAnswer(best);
+  const parallel = parallelSections(passages, best)
+    .map((passage) => `${childTitle(passage.key)}: ${quotedText(passage, broad)}`)
+    .filter((text) => !text.endsWith(NO_ANSWER));
+  return parallel.length > 1 ? withinLength(parallel).join('\n') : quotedText(best, broad);
+}
+
+/** The texts from the first while their length stays within MAX_ANSWER_CHARS (the first whatever its length). */
+function withinLength(texts: string[]): string[] {
+  const kept: string[] = [];
+  let length = 0;
+  for (const text of texts) {
+    if (kept.length > 0 && length + text.length > MAX_ANSWER_CHARS) break;
+    kept.push(text);
+    length += text.length + 1;
+  }
+  return kept;
+}
+
+/**
+ * The best passage with the sections beside it under the same heading that the question asks
+ * alike, in reading order: "When are you open?" asks the "Summer season" and the "Winter season"
+ * under "Opening hours" as much, and names neither. Sections keyed by titles, not questions.
+ */
+function parallelSections(passages: Passage[], best: Passage): Passage[] {
+  const parent = parentKey(best.key);
+  if (parent === undefined || best.key.endsWith('?')) return [best];
+  const alike = passages.filter(
+    (passage) =>
+      passage.score === best.score &&
+      passage.coverage === best.coverage &&
+      passage.keyCoverage === best.keyCoverage &&
+      passage.source?.type !== 'qa' &&
+      !passage.lacksAsked &&
+      !leavesAskedUnstated(passage) &&
+      !passage.key.endsWith('?') &&
+      parentKey(passage.key) === parent,
+  );
+  return alike.sort((a, b) => a.seq - b.seq);
+}
+
+/** "Opening hours" of "Opening hours › Summer season"; undefined for a key of one part. */
+function parentKey(key: string): string | undefined {
+  const at = key.lastIndexOf(KEY_PARTS);
+  return at < 0 ? undefined : key.slice(0, at);
+}
+
+/** "Summer season" of "Opening hours › Summer season". */
+function childTitle(key: string): string {
+  return key.slice(key.lastIndexOf(KEY_PARTS) + KEY_PARTS.length);
+}
+
+const KEY_PARTS = ' › ';
+
+/**
+ * The best sentence or sentences of a section, in reading order. A section whose heading
+ * answers the question ("What is your returns policy?") gives its opening sentences; otherwise
+ * the sentences carrying the question's words, with the one after a terse or list-opening answer.
+ */
+function quotedText(best: Passage, broad: boolean): string {
   const sentences = best.sentences.filter((sentence) => !sentence.text.endsWith('?'));
   const top = Math.max(0, ...sentences.map((sentence) => sentence.weight));
   let picked: PassageSentence[];
@@ -234,13 +289,7 @@ function quote(passages: Passage[], broad: boolean): string {
     const terse = picked.length === 1 && words(last.text).length <= TERSE_WORDS;
     if (next && (last.text.endsWith(':') || terse || (picked.length === 1 && GOES_ON.test(next.text.trim())))) picked.push(next);
   }
-  const chosen: string[] = [];
-  let length = 0;
-  for (const sentence of withWholeLists(picked, sentences)) {
-    if (chosen.length > 0 && length + sentence.text.length > MAX_ANSWER_CHARS) break;
-    chosen.push(sentence.text);
-    length += sentence.text.length + 1;
-  }
+  const chosen = withinLength(withWholeLists(picked, sentences).map((sentence) => sentence.text));
   return chosen.length > 0 ? joinSentences(chosen) : NO_ANSWER;
 }
 

@@ -608,6 +608,24 @@ describe('extractFile', () => {
     for (const bytes of [utf8(html), docx]) await expectRowsRead(bytes, rows);
   });
 
+  it('keeps a row’s first header that reads as a FAQ marker ("Q", "A", "Question", "Answer"), in HTML and DOCX', async () => {
+    // "Q: " and "Answer: " were stripped as FAQ markers: the row was read as a question without its headers.
+    const tables = [
+      { headers: ['Q', 'Answer'], cells: [['Do you deliver?', 'Yes, within 5 km.'], ['Can I pay by card?', 'Yes. Cash too.']] },
+      { headers: ['Question', 'Answer'], cells: [['Do you cater', 'Only at weekends']] },
+      { headers: ['Answer', 'Votes'], cells: [['Yes', '12']] },
+      { headers: ['A', 'B'], cells: [['Room 1', 'Room 2']] },
+    ];
+    for (const { headers, cells } of tables) {
+      const rows = cells.map((row) => row.map((cell, i) => `${headers[i]}: ${cell}`).join('; '));
+      const htmlRow = (tag: string, row: string[]) => `<tr>${row.map((cell) => `<${tag}>${cell}</${tag}>`).join('')}</tr>`;
+      const html = `<table>${htmlRow('th', headers)}${cells.map((row) => htmlRow('td', row)).join('')}</table>`;
+      const docxRow = (row: string[]) => new TableRow({ children: row.map((cell) => new TableCell({ children: [new Paragraph(cell)] })) });
+      const docx = await docxOfBody([new Table({ rows: [headers, ...cells].map(docxRow) })]);
+      for (const bytes of [utf8(html), docx]) await expectRowsRead(bytes, rows);
+    }
+  });
+
   it('keeps the blank lines of a DOCX’s code, and makes no line of an empty list item or paragraph', async () => {
     // mammoth skipped every empty paragraph: the code's blank lines went, "b" ran on under "a".
     const code = (line: string) => new Paragraph({ style: 'Code', text: line });
