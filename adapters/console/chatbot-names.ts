@@ -1,3 +1,4 @@
+import { callJson } from './api.js';
 import { formatTime } from './format.js';
 import type { ChatbotItem } from './types.js';
 
@@ -11,8 +12,16 @@ const nameKey = (name: string): string => name.trim().replace(/\s+/g, ' ').toLoc
 export const namedAs = (chatbots: readonly ChatbotItem[], name: string): ChatbotItem[] =>
   chatbots.filter((chatbot) => nameKey(chatbot.name) === nameKey(name));
 
-/** Whether another of `chatbots` has `chatbot`'s name. */
-export const sharesItsName = (chatbots: readonly ChatbotItem[], chatbot: ChatbotItem): boolean => namedAs(chatbots, chatbot.name).length > 1;
+/** Whether another of `chatbots` has `chatbot`'s name (itself among them or not, under whatever name it had when read). */
+export const sharesItsName = (chatbots: readonly ChatbotItem[], chatbot: Pick<ChatbotItem, 'id' | 'name'>): boolean =>
+  namedAs(chatbots, chatbot.name).some((other) => other.id !== chatbot.id);
 
 /** What tells a chatbot from another of its name: when it was made, and the end of its id (made in one minute, those differ). */
 export const madeNote = (chatbot: Pick<ChatbotItem, 'id' | 'created_at'>): string => `made ${formatTime(chatbot.created_at)}, id …${chatbot.id.slice(-6)}`;
+
+/** The account's chatbots; none when they cannot be read, so that nothing is told apart or warned of then. */
+export const readChatbots = (): Promise<ChatbotItem[]> =>
+  callJson<{ chatbots: ChatbotItem[] }>('GET', '/get-chatbots').then(
+    (body) => body.chatbots,
+    () => [],
+  );

@@ -157,15 +157,21 @@ describe('Discord adapter', () => {
     hub.bind({ platform: 'discord', workspaceId, channelId: channel === '*' ? '*' : channel.id, chatbotId, mode });
 
   /** Runs `/chatbot …` and answers the text the invoker saw (the type-4 reply or the edited deferral). */
+  type CommandAnswer = { text: string; callback: RecordedRequest; edits: RecordedRequest[]; followUps: () => RecordedRequest[] };
+
   async function command(
     channel: FakeChannel,
     invoker: typeof alice,
     subcommand: string,
     options: Record<string, string> = {},
     permissions?: bigint,
-  ): Promise<{ text: string; callback: RecordedRequest; edits: RecordedRequest[]; followUps: () => RecordedRequest[] }> {
+  ): Promise<CommandAnswer> {
     const list = Object.entries(options).map(([name, value]) => ({ name, value }));
-    const token = discord.command(channel, invoker, subcommand, list, permissions);
+    return answerTo(discord.command(channel, invoker, subcommand, list, permissions), subcommand);
+  }
+
+  /** The answer the bot gives to the command whose interaction token is `token`. */
+  async function answerTo(token: string, subcommand: string): Promise<CommandAnswer> {
     const done = await discord.until(`an answer to /chatbot ${subcommand}`, () => {
       const response = discord.interactionResponse(token);
       const type = (response.callback?.body as { type?: number } | undefined)?.type;
@@ -1372,10 +1378,15 @@ describe('Discord adapter', () => {
     });
 
     it('waits out a 429 on the interaction callback', async () => {
-      discord.rateLimitNext('POST', /^\/interactions\/\d+\/[^/]+\/callback$/, 1);
       const started = Date.now();
-      const { text } = await command(channel, alice, 'help');
+      // Armed for this interaction alone: a callback an earlier test's command sends late must not take the 429.
+      // The command reaches the bot over the gateway, so none of its callbacks can come before this is armed.
+      const token = discord.command(channel, alice, 'help');
+      const callbacks = new RegExp(`^/interactions/\\d+/${token}/callback$`);
+      discord.rateLimitNext('POST', callbacks, 1);
+      const { text } = await answerTo(token, 'help');
       expect(text).toContain('/chatbot help');
+      expect(requestsTo('POST', callbacks).map((item) => item.status)).toEqual([429, 204]);
       expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
     });
   });

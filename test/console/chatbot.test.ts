@@ -470,4 +470,40 @@ describe('two chatbots of one name', () => {
     }
     await page.unroute(failed);
   });
+
+  it('says on a chatbot’s own page which of the two it is: in its breadcrumb, heading and title, and nothing more when the list cannot be read', async () => {
+    const twins = [await createChatbotViaApi(run.app, 'Twin Quay', 'The quay opens at six.'), await createChatbotViaApi(run.app, 'Twin Quay', 'The quay opens at nine.')];
+    const lone = await createChatbotViaApi(run.app, 'Lone Quay', 'The lone quay opens at eight.');
+    const breadcrumb = page.locator('main p', { has: page.getByRole('link', { name: 'Chatbots', exact: true }) });
+    const heading = page.getByRole('heading', { level: 1 });
+    for (const id of twins) {
+      await page.goto(`${run.app.origin}/console/chatbots/${id}/settings`);
+      const which = new RegExp(`^Settings: Twin Quay made .+, id …${id.slice(-6)}$`);
+      await expect.poll(() => heading.textContent()).toMatch(which);
+      expect(await breadcrumb.textContent()).toMatch(new RegExp(`^Chatbots / Twin Quay made .+, id …${id.slice(-6)}$`));
+      await expect.poll(() => page.title()).toMatch(new RegExp(`^Settings: Twin Quay made .+, id …${id.slice(-6)} · Switchboard console$`));
+    }
+    await expectAccessible(page);
+
+    // A name no other chatbot has goes alone.
+    await page.goto(`${run.app.origin}/console/chatbots/${lone}/settings`);
+    await page.getByLabel('Button colour').waitFor();
+    expect(await heading.textContent()).toBe('Settings: Lone Quay');
+    expect(await breadcrumb.textContent()).toBe('Chatbots / Lone Quay');
+
+    // A list that cannot be read tells nothing apart, and the page is shown all the same.
+    const list = /\/get-chatbots/;
+    let refused = false;
+    await page.route(list, (route) => {
+      refused = true;
+      return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Service unavailable' }) });
+    });
+    await page.goto(`${run.app.origin}/console/chatbots/${twins[0]}/settings`);
+    await page.getByLabel('Button colour').waitFor();
+    await expect.poll(() => refused).toBe(true);
+    expect(await heading.textContent()).toBe('Settings: Twin Quay');
+    expect(await breadcrumb.textContent()).toBe('Chatbots / Twin Quay');
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.unroute(list);
+  });
 });

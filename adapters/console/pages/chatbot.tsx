@@ -2,7 +2,8 @@ import type { ComponentType } from 'preact';
 import lazy from 'preact-iso/lazy';
 import { useRoute } from 'preact-iso/router';
 import { callData } from '../api.js';
-import type { Chatbot } from '../types.js';
+import { madeNote, readChatbots, sharesItsName } from '../chatbot-names.js';
+import type { Chatbot, ChatbotItem } from '../types.js';
 import { Show, useLoad } from '../use-load.js';
 import { ActivityPage } from './activity.js';
 import { chatbotUrl, type ChatbotPageProps } from './chatbot-section.js';
@@ -13,6 +14,7 @@ import { SettingsPage } from './settings.js';
 import { SourcesPage } from './sources.js';
 
 // One chatbot: its name, its pages' navigation, and the page asked for (Playground by default).
+// A name another of the account's chatbots has says which one this is, as the chatbots list does.
 
 /** The charts' library loads with the Analytics page, not with the first page. */
 const AnalyticsPage = lazy(() => import('./analytics.js').then((module) => module.AnalyticsPage));
@@ -32,6 +34,8 @@ export function ChatbotPage() {
   const chosen = params.section ?? 'playground';
   const section = SECTIONS.find((candidate) => candidate.path === chosen);
   const chatbot = useLoad(() => callData<Chatbot>('GET', `/chatbots/${encodeURIComponent(chatbotId)}`), [chatbotId]);
+  // Read once: another chatbot renamed meanwhile is seen on the next visit; this one's own name is always its current one.
+  const chatbots = useLoad(readChatbots, []);
   if (!section) return <NotFound />;
   const Page = section.page;
   return (
@@ -40,6 +44,7 @@ export function ChatbotPage() {
         <>
           <p class="muted">
             <a href="/console">Chatbots</a> / {bot.name}
+            <WhichOne chatbot={bot} chatbots={chatbots.data} />
           </p>
           <nav class="bot" aria-label="Chatbot">
             {SECTIONS.map((candidate) => (
@@ -54,10 +59,16 @@ export function ChatbotPage() {
           </nav>
           <h1>
             {section.title}: {bot.name}
+            <WhichOne chatbot={bot} chatbots={chatbots.data} />
           </h1>
           <Page chatbot={bot} item={params.item} reload={chatbot.reload} />
         </>
       )}
     </Show>
   );
+}
+
+/** When and with which id `chatbot` was made, if another of `chatbots` has its name. */
+function WhichOne({ chatbot, chatbots = [] }: { chatbot: Chatbot; chatbots: ChatbotItem[] | undefined }) {
+  return sharesItsName(chatbots, chatbot) && <span class="item-note"> {madeNote(chatbot)}</span>;
 }

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { MAX_NAME } from '../../../src/settings/limits.js';
 import { callJson, explained } from '../api.js';
-import { madeNote, namedAs } from '../chatbot-names.js';
+import { madeNote, namedAs, readChatbots } from '../chatbot-names.js';
 import type { ChatbotItem } from '../types.js';
 import { Alert } from '../components/feedback.js';
 import { TextArea, TextInput } from '../components/fields.js';
@@ -52,6 +52,7 @@ export function NewChatbotPage() {
     }
     setBusy(true);
     if (warning?.name !== name.trim()) {
+      // Read as they are now (made in another tab too): a list that cannot be read warns of nothing.
       const sameName = namedAs(await readChatbots(), name.trim());
       if (sameName.length > 0) {
         setWarning({ name: name.trim(), chatbots: sameName });
@@ -103,13 +104,6 @@ export function NewChatbotPage() {
     </>
   );
 }
-
-/** The account's chatbots as they are now (made in another tab too), only to warn: one that cannot be read warns of nothing. */
-const readChatbots = (): Promise<ChatbotItem[]> =>
-  callJson<{ chatbots: ChatbotItem[] }>('GET', '/get-chatbots').then(
-    (body) => body.chatbots,
-    () => [],
-  );
 
 function sameNameWarning(chatbots: ChatbotItem[]): string {
   const [first] = chatbots;
