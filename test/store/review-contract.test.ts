@@ -211,6 +211,14 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: r
       expect(await store.unanswered.count(bot.id, {})).toBe(1);
     });
 
+    it('reads asks recorded out of the order they were asked by when they were asked: first, last and examples', async () => {
+      // An ask is recorded as its reply ends: of two asked moments apart, the second may end first.
+      await recordKept(ask('q', ['q'], '2026-03-10T10:00:00.500Z'));
+      const { group } = await recordKept(ask('q', ['q'], '2026-03-10T10:00:00.200Z'));
+      expect(group).toMatchObject({ count: 2, firstAskedAt: at('2026-03-10T10:00:00.200Z'), lastAskedAt: at('2026-03-10T10:00:00.500Z') });
+      expect(group.examples.map((item) => item.askedAt.toISOString())).toEqual(['2026-03-10T10:00:00.500Z', '2026-03-10T10:00:00.200Z']);
+    });
+
     it('keeps the latest examples only', async () => {
       for (let hour = 10; hour < 18; hour += 1) await store.unanswered.record(ask('q', ['q'], `2026-03-10T${hour}:00:00Z`));
       const group = await store.unanswered.find(bot.id, 'g-q');

@@ -1,5 +1,6 @@
 import { pageOffset } from '../paging.js';
 import { unansweredKey } from '../same-question.js';
+import { newestAskedFirst } from '../unanswered-examples.js';
 import { UNANSWERED_EXAMPLES, type UnansweredAsk, type UnansweredExample, type UnansweredFilter, type UnansweredGroup, type UnansweredRepository } from '../port.js';
 import { forgetConversationAsks } from './conversation-asks.js';
 import { conversationDocumentId, type MongoModels, type UnansweredGroupDoc } from './models.js';
@@ -8,7 +9,7 @@ import { retryOnceOnDuplicateKey } from './upsert.js';
 const toGroup = ({ _id, termsKey: _key, examples, opening: _opening, webhookPending: _pending, ...doc }: UnansweredGroupDoc): UnansweredGroup => ({
   id: _id,
   ...doc,
-  examples: [...examples].reverse(),
+  examples: newestAskedFirst(examples),
 });
 
 const matching = (chatbotId: string, filter: UnansweredFilter) => ({
@@ -19,9 +20,10 @@ const matching = (chatbotId: string, filter: UnansweredFilter) => ({
   ...(filter.status && { status: filter.status }),
 });
 
-/** The update that counts one ask into a group. */
+/** The update that counts one ask into a group (asks are recorded as their replies end, not always in the order they were asked). */
 const countAsk = (example: UnansweredExample) => ({
   $inc: { count: 1 },
+  $min: { firstAskedAt: example.askedAt },
   $max: { lastAskedAt: example.askedAt },
   $set: { status: 'open' },
   $push: { examples: { $each: [example], $slice: -UNANSWERED_EXAMPLES } },
@@ -69,7 +71,6 @@ export function mongoUnanswered(models: MongoModels): UnansweredRepository {
               accountId,
               question: opening.question,
               terms: opening.terms,
-              firstAskedAt: example.askedAt,
               opening: example,
               webhookPending: true,
             },

@@ -10,6 +10,7 @@ import {
   type UnansweredStatus,
 } from '../port.js';
 import { unansweredKey } from '../same-question.js';
+import { newestAskedFirst } from '../unanswered-examples.js';
 import type { GroupCommit } from './group-commit.js';
 import { timeBounds } from './time-bounds.js';
 
@@ -48,8 +49,12 @@ const filterParams = (chatbotId: string, filter: UnansweredFilter): FilterParams
 const MATCHING = `chatbot_id = @chatbotId AND last_asked_at BETWEEN @from AND @to
   AND (@status IS NULL OR status = @status)`;
 
-/** Counts one ask into the group: the example joins the latest ones, the oldest leaving past the limit. */
-const COUNT_ASK = `count = count + 1, last_asked_at = MAX(last_asked_at, @at), status = 'open',
+/**
+ * Counts one ask into the group: the example joins the latest ones, the oldest leaving past the
+ * limit. Asks are recorded as their replies end, not always in the order they were asked: the
+ * group's first and last ask are the earliest and latest of its examples' times.
+ */
+const COUNT_ASK = `count = count + 1, first_asked_at = MIN(first_asked_at, @at), last_asked_at = MAX(last_asked_at, @at), status = 'open',
   examples = json_insert(
     CASE WHEN json_array_length(examples) >= ${UNANSWERED_EXAMPLES} THEN json_remove(examples, '$[0]') ELSE examples END,
     '$[#]', json(@example))`;
@@ -71,7 +76,7 @@ const toGroup = (row: GroupRow): UnansweredGroup => ({
   firstAskedAt: new Date(row.first_asked_at),
   lastAskedAt: new Date(row.last_asked_at),
   status: row.status,
-  examples: (JSON.parse(row.examples) as StoredExample[]).map(toExample).reverse(),
+  examples: newestAskedFirst((JSON.parse(row.examples) as StoredExample[]).map(toExample)),
 });
 
 export function sqliteUnanswered(db: Database, batched: GroupCommit): UnansweredRepository {
