@@ -252,7 +252,7 @@ const STATES_CONTACT = /\+?\d[\d\s()./-]{5,}\d|[\w.+-]+@[\w-]+\.\w/;
  * any time…"), or tells one to ("Order a day ahead.", a step "1. Cancel in your account"), rather
  * than something else of it ("Annual plans cancelled within 30 days…").
  */
-const statesAbility = (verb: string) => new RegExp(`\\b(?:can|may)\\s+(?:\\w+\\s+){0,2}?${stem(verb).replace(/\W/g, '')}|${TELLS_TO}${verb.replace(/\W/g, '')}\\b`, 'i');
+const statesAbility = (verb: string) => new RegExp(`\\b(?:can|may)\\s+(?:\\w+\\s+){0,2}?${stem(verb).replace(/\W/g, '')}|${tellsToDo(verb).source}`, 'i');
 /** What opens a sentence telling one to do a thing, before its verb: a list's marker, "please", "just". */
 const TELLS_TO = String.raw`^\s*(?:(?:[-*•]|\d{1,3}[.)])\s+)?(?:(?:please|just|simply)\s+)?`;
 /** A sentence telling one to do what a "Can I…?" question asks of the verb ("Order a day ahead."). */

@@ -295,9 +295,9 @@ export function readBlocks(
         if (marked !== undefined) {
           section = sectionHeading(line, next) ? found : '';
           titled = false;
-        } else if (leadIn && opensSection(heading, current)) title = `${heading} › ${found}`;
+        } else if (leadIn && opensSection(heading, current)) title = keyUnder(heading, found);
         else if (keysTitlesUnder({ heading, section, titled, current }) && (titled || !leadIn)) {
-          title = `${section} › ${found}`;
+          title = keyUnder(section, found);
           titled = true;
         }
         // A lead-in is read so only after a heading: it is no heading a piece of a text may be
@@ -311,7 +311,7 @@ export function readBlocks(
       }
       const leadIn = BOLD_LEAD_IN.exec(line);
       if (leadIn) {
-        open(heading ? `${heading} › ${leadIn[1]}` : (leadIn[1] as string));
+        open(heading ? keyUnder(heading, leadIn[1] as string) : (leadIn[1] as string));
         current.sentences.push(...splitSentences(leadIn[2] as string));
         leadInOpen = true;
         continue;
@@ -321,7 +321,7 @@ export function readBlocks(
       // Searched for its question mark first: the pattern tries every length up to 200 without one.
       const question = first.includes('?') ? QUESTION.exec(first)?.[1] : undefined;
       if (question && (sentences.length > 1 || next !== undefined || textFollows)) {
-        open(heading ? `${heading} › ${question}` : question);
+        open(heading ? keyUnder(heading, question) : question);
         current.sentences.push(...sentences.slice(1));
         continue;
       }
@@ -401,6 +401,19 @@ function markedHeading(line: string, next: string | undefined): string | undefin
   if (next !== undefined && UNDERLINE.test(next)) return stripEmphasis(line);
   return BOLD_HEADING.exec(line)?.[1]?.replace(/:$/, '');
 }
+
+/** The key of a section under a heading, which names it too: "Returns › Can I return it?". */
+const keyUnder = (heading: string, title: string) => `${heading}${KEY_PARTS}${title}`;
+const KEY_PARTS = ' › ';
+
+/** The heading a key names its section under ("Opening hours" of "Opening hours › Summer season"); undefined for a key of one part. */
+export function keyHeading(key: string): string | undefined {
+  const at = key.lastIndexOf(KEY_PARTS);
+  return at < 0 ? undefined : key.slice(0, at);
+}
+
+/** A key's own title, without the heading it is under ("Summer season" of "Opening hours › Summer season"). */
+export const keyTitle = (key: string): string => key.slice(key.lastIndexOf(KEY_PARTS) + KEY_PARTS.length);
 
 /** Whether the section open is a heading's, nothing read under it yet. */
 function opensSection(heading: string, current: Section): boolean {

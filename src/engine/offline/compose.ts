@@ -3,7 +3,7 @@ import { withoutLeadIn } from '../question.js';
 import { SAME_QUESTION } from '../question-similarity.js';
 import type { Language } from '../../settings/languages.js';
 import type { GivenDetails, ResponderInput } from '../responder.js';
-import { isListItem, isTableRow, joinSentences } from '../structure.js';
+import { isListItem, isTableRow, joinSentences, keyHeading, keyTitle } from '../structure.js';
 import { questionLanguage, type AskedOnlyLanguage } from './question-language.js';
 import { SOCIAL_REPLIES_IN } from './social-replies.js';
 import { words } from '../text.js';
@@ -205,10 +205,13 @@ function quote(passages: Passage[], broad: boolean): string {
   // A pair's answer is one answer: a sentence of it alone may say the opposite ("Not yet: … PayPal
   // is planned for 2027." quoted as "PayPal is planned for 2027.").
   if (best.source?.type === 'qa') return pairAnswer(best);
-  const parallel = parallelSections(passages, best)
-    .map((passage) => `${childTitle(passage.key)}: ${quotedText(passage, broad)}`)
-    .filter((text) => !text.endsWith(NO_ANSWER));
-  return parallel.length > 1 ? withinLength(parallel).join('\n') : quotedText(best, broad);
+  const sections = parallelSections(passages, best);
+  if (sections.length <= 1) return quotedText(best, broad);
+  const quoted = sections.flatMap((passage) => {
+    const text = quotedText(passage, broad);
+    return text === NO_ANSWER ? [] : [`${keyTitle(passage.key)}: ${text}`];
+  });
+  return quoted.length > 1 ? withinLength(quoted).join('\n') : quotedText(best, broad);
 }
 
 /** The texts from the first while their length stays within MAX_ANSWER_CHARS (the first whatever its length). */
@@ -229,7 +232,7 @@ function withinLength(texts: string[]): string[] {
  * under "Opening hours" as much, and names neither. Sections keyed by titles, not questions.
  */
 function parallelSections(passages: Passage[], best: Passage): Passage[] {
-  const parent = parentKey(best.key);
+  const parent = keyHeading(best.key);
   if (parent === undefined || best.key.endsWith('?')) return [best];
   const alike = passages.filter(
     (passage) =>
@@ -240,23 +243,10 @@ function parallelSections(passages: Passage[], best: Passage): Passage[] {
       !passage.lacksAsked &&
       !leavesAskedUnstated(passage) &&
       !passage.key.endsWith('?') &&
-      parentKey(passage.key) === parent,
+      keyHeading(passage.key) === parent,
   );
   return alike.sort((a, b) => a.seq - b.seq);
 }
-
-/** "Opening hours" of "Opening hours › Summer season"; undefined for a key of one part. */
-function parentKey(key: string): string | undefined {
-  const at = key.lastIndexOf(KEY_PARTS);
-  return at < 0 ? undefined : key.slice(0, at);
-}
-
-/** "Summer season" of "Opening hours › Summer season". */
-function childTitle(key: string): string {
-  return key.slice(key.lastIndexOf(KEY_PARTS) + KEY_PARTS.length);
-}
-
-const KEY_PARTS = ' › ';
 
 /**
  * The best sentence or sentences of a section, in reading order. A section whose heading
