@@ -17,14 +17,15 @@ import {
   HELD_OUT_SET_7,
   HELD_OUT_SET_8,
   HELD_OUT_SET_9,
+  HELD_OUT_SET_10,
   type QuestionSet,
   type Score,
 } from '../test/engine/eval/score.js';
 import { generateText } from './text.js';
 
 // The offline responder's quality and search cost, for `npm run bench`:
-//  - the two development sets (test/engine/eval/ and dev2/, tuned on) and the nine held-out
-//    sets (test/engine/heldout/ to heldout9/, never tuned on), each scored per
+//  - the two development sets (test/engine/eval/ and dev2/, tuned on) and the ten held-out
+//    sets (test/engine/heldout/ to heldout10/, never tuned on), each scored per
 //    category: the engine, the engine without word vectors, without any expansion of the
 //    question (WordNet and vectors), and plain BM25 top-sentence retrieval, run in the same process;
 //  - the time per search on 3 KB, 1 MB and 10 MB of material, as ratios to the 3 KB search
@@ -73,6 +74,7 @@ export async function benchAnswers(): Promise<void> {
   scoreTable('offline responder on the seventh held-out set (written after the sixth had decided changes, never tuned on)', HELD_OUT_SET_7);
   scoreTable('offline responder on the eighth held-out set (written after the seventh had decided changes, never tuned on)', HELD_OUT_SET_8);
   scoreTable('offline responder on the ninth held-out set (written after the eighth had decided changes, never tuned on)', HELD_OUT_SET_9);
+  scoreTable('offline responder on the tenth held-out set (written after the ninth had decided changes, never tuned on)', HELD_OUT_SET_10);
 
   const small = searchMicroseconds(3 * 1024);
   console.log(`\nsearch cost (mean of ${SEARCHES}), ratio to the 3 KB material`);

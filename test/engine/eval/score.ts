@@ -16,6 +16,7 @@ import { HELD_OUT_6_QUESTIONS } from '../heldout6/questions.js';
 import { HELD_OUT_7_QUESTIONS } from '../heldout7/questions.js';
 import { HELD_OUT_8_QUESTIONS } from '../heldout8/questions.js';
 import { HELD_OUT_9_QUESTIONS } from '../heldout9/questions.js';
+import { HELD_OUT_10_QUESTIONS } from '../heldout10/questions.js';
 import { HELD_OUT, QUESTIONS, type Category, type EvalQuestion } from './questions.js';
 
 // Scores an answerer on a question set, per category. Shared by the tests (floors) and the
@@ -54,6 +55,8 @@ export const HELD_OUT_SET_7: QuestionSet = { folder: new URL('../heldout7/', imp
 export const HELD_OUT_SET_8: QuestionSet = { folder: new URL('../heldout8/', import.meta.url), questions: HELD_OUT_8_QUESTIONS };
 /** Written when all eight had been reported after changes and their total had decided which changes were kept. */
 export const HELD_OUT_SET_9: QuestionSet = { folder: new URL('../heldout9/', import.meta.url), questions: HELD_OUT_9_QUESTIONS };
+/** Written when all nine had been reported after changes, before another helper changes the engine this session. */
+export const HELD_OUT_SET_10: QuestionSet = { folder: new URL('../heldout10/', import.meta.url), questions: HELD_OUT_10_QUESTIONS };
 
 const CHATBOT = 'Eval helper';
 
