@@ -6,7 +6,7 @@ import { call, createChatbotViaApi, INVALID, NOT_FOUND, startApp, type TestApp }
 import type { SourceItem } from '../support/sources.js';
 import { storeTargets, type SharedDatabase } from '../support/stores.js';
 import { html, page, serveSite, type Route, type Site } from '../support/website.js';
-import { docxOf, docxUnpackingTo, MEETING_ROOMS } from '../sources/extract/documents.js';
+import { docxOf, docxUnpackingTo, MEETING_ROOMS, pdfOf } from '../sources/extract/documents.js';
 
 // Files and websites end to end: uploaded or named over HTTP, read by the sources job (its passes
 // run by the test, so nothing depends on timing), then listed, shown and answered from.
@@ -75,20 +75,25 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
 
   it('reads uploaded files (202, queued) into ready sources the chatbot answers from', async () => {
     const docx = await docxOf(MEETING_ROOMS);
+    const pdf = await pdfOf({ title: 'Floor plan', sections: [{ heading: 'Lifts', paragraphs: ['The lifts are beside the north stairs.'], bullets: [], steps: [] }] });
     const markdown = '# Deliveries\n\nParcels are delivered to the loading bay behind building B.\n';
     const { status, body } = await upload([
       { name: 'rooms.docx', bytes: docx },
       { name: 'deliveries.txt', bytes: markdown },
+      { name: 'floors.pdf', bytes: pdf },
     ]);
     expect(status).toBe(202);
     const queued = (body as { data: SourceItem[] }).data;
     expect(queued.sort((a, b) => (a.title < b.title ? -1 : 1))).toMatchObject([
       // The type is judged on upload, from the content: Markdown, whatever the name says.
       { type: 'file', title: 'deliveries.txt', filename: 'deliveries.txt', contentType: 'text/markdown', status: 'queued' },
+      { type: 'file', title: 'floors.pdf', filename: 'floors.pdf', contentType: 'application/pdf', bytes: pdf.byteLength, status: 'queued' },
       { type: 'file', title: 'rooms.docx', filename: 'rooms.docx', contentType: DOCX_TYPE, bytes: docx.byteLength, status: 'queued', chars: 0 },
     ]);
 
-    expect(await worker(app.store).tick()).toBe(2);
+    // The job reads each file's bytes back from the store, as a hub does; two at once.
+    const job = worker(app.store);
+    expect((await job.tick()) + (await job.tick())).toBe(3);
 
     const files = await list();
     const rooms = files.find((file) => file.filename === 'rooms.docx');
@@ -99,6 +104,8 @@ describe.each(storeTargets.filter((t) => t.available))('$name store: file and we
     expect((await detail(rooms?.id ?? '')).text).toContain('Room: Kestrel; Floor: 3; Code: KES-4105');
     expect(await ask('Where are parcels delivered?')).toContain('loading bay');
     expect(await ask('What is the code of the Kestrel room?')).toContain('KES-4105');
+    expect(files.find((file) => file.filename === 'floors.pdf')).toMatchObject({ status: 'ready', error: null, contentType: 'application/pdf' });
+    expect(await ask('Where are the lifts?')).toContain('north stairs');
   });
 
   it('lists the files of one upload in the order of their parts, each created after the one before', async () => {

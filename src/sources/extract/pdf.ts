@@ -47,9 +47,10 @@ export async function extractPdf(bytes: Uint8Array): Promise<{ title: string | u
   if (!Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(-2048).includes('%%EOF')) {
     throw new ExtractionError(damaged('pdf'));
   }
-  // PDF.js takes the buffer it is given (detaching it): it gets a copy.
+  // PDF.js takes the buffer it is given (detaching it) and refuses a Node Buffer, which is what the
+  // store reads a file back as: it gets a copy, as a plain Uint8Array.
   const task = getDocument({
-    data: bytes.slice(),
+    data: new Uint8Array(bytes),
     cMapUrl: PDFJS_DATA.cMaps,
     standardFontDataUrl: PDFJS_DATA.standardFonts,
     isEvalSupported: false,
