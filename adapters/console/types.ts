@@ -94,6 +94,8 @@ export type Conversation = {
   updated_at: string;
   messages: Message[];
   handoff?: Handoff;
+  /** The lead collected in the conversation, when there is one. */
+  lead?: Lead;
 };
 
 export type Lead = { id: string; name: string | null; email: string | null; phone: string | null; created_at: string };

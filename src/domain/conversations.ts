@@ -7,6 +7,7 @@ import type {
   ConversationListFilter,
   ConversationSource,
   Feedback,
+  Lead,
   MessageSource,
   NewMessage,
   Page,
@@ -51,8 +52,12 @@ export function recordExchange(store: Store, chatbot: Chatbot, exchange: Exchang
   });
 }
 
+/** A listed conversation, with the lead collected in it when there is one. */
+export type ListedConversation = Conversation & { lead?: Lead };
+
 /**
- * Newest first; each of the chatbot's messages says what it is, those saved before the mark too.
+ * Newest first; each of the chatbot's messages says what it is, those saved before the mark too,
+ * and each conversation carries its lead (the page's leads read at once).
  * `sources` absent means every source; an empty list matches nothing.
  */
 export async function listConversations(
@@ -61,17 +66,24 @@ export async function listConversations(
   chatbotId: string,
   filter: ConversationListFilter,
   page: Page,
-): Promise<Conversation[]> {
+): Promise<ListedConversation[]> {
   const chatbot = await findOwnedChatbot(store, account, chatbotId);
   if (filter.sources?.length === 0) return [];
   const conversations = await store.conversations.list(chatbotId, filter, page);
-  return conversations.map((conversation) => ({
-    ...conversation,
-    messages: conversation.messages.map((message) => {
-      const kind = kindOf(message, chatbot);
-      return kind ? { ...message, kind } : message;
-    }),
-  }));
+  if (conversations.length === 0) return [];
+  const leads = await store.leads.findForConversations(chatbotId, conversations.map((conversation) => conversation.id));
+  const leadOf = new Map(leads.map((lead) => [lead.conversationId, lead]));
+  return conversations.map((conversation) => {
+    const lead = leadOf.get(conversation.id);
+    return {
+      ...conversation,
+      ...(lead && { lead }),
+      messages: conversation.messages.map((message) => {
+        const kind = kindOf(message, chatbot);
+        return kind ? { ...message, kind } : message;
+      }),
+    };
+  });
 }
 
 /**

@@ -862,6 +862,11 @@ export interface LeadRepository {
   list(chatbotId: string, range: TimeRange, page: Page): Promise<Lead[]>;
   /** The lead collected in the conversation, if any. */
   findForConversation(chatbotId: string, conversationId: string): Promise<Lead | undefined>;
+  /**
+   * The leads collected in these conversations of the chatbot (a page of a listing), in no set
+   * order: at most one each, none of another chatbot's conversations of the same id. One query.
+   */
+  findForConversations(chatbotId: string, conversationIds: readonly string[]): Promise<Lead[]>;
   /** The chatbot's lead `id`, if it stands (the webhook job asks before sending its leads.submit). */
   find(chatbotId: string, id: string): Promise<Lead | undefined>;
   /**

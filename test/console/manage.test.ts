@@ -1011,6 +1011,38 @@ describe('conversations that begin alike', () => {
     );
   });
 
+  it('names a widget visitor who left their details by the lead collected in the conversation, reading no leads for it', async () => {
+    const desk = await createChatbotViaApi(run.app, 'Harbor Desk', 'Harbor Desk answers questions about the harbour.');
+    await call('POST', `${run.app.baseUrl}/update-chatbot-settings`, run.app.apiKey, {
+      chatbotId: desk,
+      visibility: 'public',
+      collectCustomerInformation: { name: { active: true }, email: { active: true } },
+    });
+    const widget = (path: string, body: unknown) => call('POST', `${run.app.origin}/widget/chatbots/${desk}${path}`, undefined, body);
+    const [leftDetails, anonymous] = [`wc_${'l'.repeat(24)}`, `wc_${'a'.repeat(24)}`];
+    for (const conversationId of [leftDetails, anonymous]) expect((await widget('/chat', { conversationId, message: 'Hi' })).status).toBe(200);
+    expect((await widget('/leads', { conversationId: leftDetails, name: 'Begoña Weiß', email: 'bego@example.com' })).status).toBe(200);
+    const leadReads: string[] = [];
+    const countLeadReads = (request: Request) => {
+      if (new URL(request.url()).pathname.includes('leads')) leadReads.push(request.url());
+    };
+    page.on('request', countLeadReads);
+    await page.goto(`${run.app.origin}/console/chatbots/${desk}/activity`);
+    const items = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem');
+    await expect.poll(() => items.locator('div.muted').allTextContents()).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Begoña Weiß · bego@example\.com · Widget or Iframe · .+ · 2 messages$/),
+        expect.stringMatching(/^Widget or Iframe · .+ · 2 messages$/),
+      ]),
+    );
+    await items.filter({ hasText: 'Begoña' }).getByRole('link').click();
+    await expect.poll(() => page.getByRole('region', { name: /^Conversation of / }).locator('p.muted').first().textContent()).toBe(
+      'Widget or Iframe · lead (Begoña Weiß · bego@example.com)',
+    );
+    page.off('request', countLeadReads);
+    expect(leadReads).toEqual([]);
+  });
+
   it('lists the conversations when their contacts cannot be read, without their names', async () => {
     const reader = await newPage(run);
     await signIn(reader, run.app);

@@ -241,6 +241,56 @@ describe.each(storeTargets.filter((t) => t.available))('$name store', (target) =
     });
   });
 
+  describe('lead (an extension)', () => {
+    const leadOf = async (chatbotId: string, conversationId: string, details: object, apiKey = app.apiKey) => {
+      const { status, body } = await call('POST', `${app.baseUrl}/chatbots/${chatbotId}/leads`, apiKey, { ...details, conversationId });
+      expect(status).toBe(200);
+      return (body as { data: { id: string } }).data;
+    };
+    const listed = async () => {
+      const { status, body } = await getConversations({ chatbotId: bot });
+      expect(status).toBe(200);
+      return (body as { data: (Item & { lead?: unknown })[] }).data.map(({ id, lead }) => ({ id, lead }));
+    };
+
+    it('shows on each conversation the lead collected in it, as get-leads shows it, and none on the others', async () => {
+      await seed('with-lead', '2026-03-02T08:00:00.000Z', 'Widget or Iframe');
+      await seed('without', '2026-03-01T08:00:00.000Z', 'Widget or Iframe');
+      await leadOf(bot, 'with-lead', { email: 'ada@example.com' });
+      const lead = await leadOf(bot, 'with-lead', { name: 'Ada Lovelace' });
+      await call('POST', `${app.baseUrl}/chatbots/${bot}/leads`, app.apiKey, { name: 'No conversation', email: 'nobody@example.com' });
+      const leads = await call('GET', `${app.baseUrl}/get-leads?chatbotId=${bot}`, app.apiKey);
+      const shown = (leads.body as { collectedCustomers: { id: string }[] }).collectedCustomers.find((item) => item.id === lead.id);
+      expect(shown).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', phone: '' });
+      expect(await listed()).toEqual([
+        { id: 'with-lead', lead: shown },
+        { id: 'without', lead: undefined },
+      ]);
+      const { body } = await getConversations({ chatbotId: bot });
+      expect(Object.keys((body as { data: object[] }).data[1] as object)).toEqual(ITEM_KEYS);
+    });
+
+    it('never shows the lead of another chatbot’s or another account’s conversation of the same id', async () => {
+      await seed('shared-id', '2026-03-02T08:00:00.000Z', 'Widget or Iframe');
+      const sibling = await createChatbotViaApi(app, 'Sibling');
+      await seed('shared-id', '2026-03-02T08:00:00.000Z', 'Widget or Iframe', sibling);
+      await leadOf(sibling, 'shared-id', { name: 'Sibling’s visitor', email: 'sibling@example.com' });
+      const other = await app.addAccount('other');
+      const theirs = await createChatbotViaApi(app, 'Theirs', 'text', other.apiKey);
+      await seed('shared-id', '2026-03-02T08:00:00.000Z', 'Widget or Iframe', theirs, other.accountId);
+      await leadOf(theirs, 'shared-id', { name: 'Their visitor', email: 'theirs@example.com' }, other.apiKey);
+      expect(await listed()).toEqual([{ id: 'shared-id', lead: undefined }]);
+    });
+
+    it('shows the lead no more once it is erased', async () => {
+      await seed('erased', '2026-03-02T08:00:00.000Z', 'Widget or Iframe');
+      const lead = await leadOf(bot, 'erased', { email: 'ada@example.com' });
+      expect((await listed())[0]?.lead).toMatchObject({ id: lead.id });
+      expect((await call('DELETE', `${app.baseUrl}/chatbots/${bot}/leads/${lead.id}`, app.apiKey)).status).toBe(200);
+      expect(await listed()).toEqual([{ id: 'erased', lead: undefined }]);
+    });
+  });
+
   it.each([
     ['no chatbotId', {}],
     ['an empty chatbotId', { chatbotId: '' }],

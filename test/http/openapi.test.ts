@@ -306,6 +306,9 @@ describe.each(storeTargets.filter((t) => t.available))('real responses on the $n
       ...visit,
       json: { conversationId: visit.params.conversationId, email: 'visitor@example.com' },
     });
+    // The conversation as listed now carries its lead.
+    const withLead = await expectStatus(200, 'GET', `${api}/get-conversations`, { query: bot });
+    expect(withLead.data).toContainEqual(expect.objectContaining({ id: visit.params.conversationId, lead: expect.objectContaining({ email: 'visitor@example.com' }) }));
     await expectStatus(400, 'POST', '/widget/chatbots/{chatbotId}/leads', { ...visit, json: { email: 'not an email' } });
     // Its "Talk to a person", and the live stream of a handoff resolved already (it ends at once).
     await expectStatus(400, 'POST', '/widget/chatbots/{chatbotId}/conversations/{conversationId}/handoff', { ...visit, json: {} });

@@ -181,6 +181,19 @@ describe.each(storeTargets.filter((target) => target.available))('$name store: l
     });
   });
 
+  it('finds the leads of some of the chatbot’s conversations, not another chatbot’s of the same ids', async () => {
+    const other = await seedChatbot(store, owner);
+    const first = await store.leads.upsertForConversation({ ...lead(), conversationId: 'conv-1' });
+    const second = await store.leads.upsertForConversation({ ...lead({ name: 'Grace' }), conversationId: 'conv-2' });
+    await store.leads.upsertForConversation({ ...lead(), conversationId: 'conv-3' });
+    await store.leads.insert(lead());
+    await store.leads.upsertForConversation({ ...lead({ chatbotId: other.id }), conversationId: 'conv-4' });
+    await store.leads.upsertForConversation({ ...lead({ chatbotId: other.id, name: 'Theirs' }), conversationId: 'conv-1' });
+    const found = await store.leads.findForConversations(bot.id, ['conv-2', 'conv-1', 'conv-4', 'unknown']);
+    expect(found.sort((a, b) => (a.conversationId ?? '').localeCompare(b.conversationId ?? ''))).toEqual([first, second]);
+    expect(await store.leads.findForConversations(bot.id, [])).toEqual([]);
+  });
+
   it('deletes the leads with their chatbot', async () => {
     const other = await seedChatbot(store, owner);
     await store.leads.insert(lead());

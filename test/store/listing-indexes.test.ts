@@ -11,6 +11,7 @@ import { pageBlocks } from '../../src/store/mongo/page-blocks.js';
 import { CONVERSATION_SOURCES } from '../../src/store/conversation-sources.js';
 import { LIST_CONVERSATIONS_SQL, LIST_HANDOFF_CONVERSATIONS_SQL } from '../../src/store/sqlite/conversations.js';
 import { LIST_LEADS_SQL } from '../../src/store/sqlite/leads.js';
+import { LEADS_OF_CONVERSATIONS_SQL } from '../../src/store/sqlite/lead-rows.js';
 import type { Lead } from '../../src/store/port.js';
 import { plannerDatabase, queryPlan } from '../support/query-plan.js';
 
@@ -55,6 +56,12 @@ describe('sqlite listing query plans', () => {
     expect(steps).toMatch(/SEARCH leads USING INDEX leads_by_chatbot_position \(chatbot_id=\? AND position>\? AND position<\?\)/);
     expect(steps).not.toMatch(/SCAN leads/);
     expect(steps).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('finds the leads of a page of conversations through the one-lead-per-conversation index, one seek each', () => {
+    const steps = plan(LEADS_OF_CONVERSATIONS_SQL, { chatbotId: 'bot-7', conversationIds: JSON.stringify(['conv-7', 'conv-27']) });
+    expect(steps).toMatch(/SEARCH leads USING INDEX sqlite_autoindex_leads_\d \(chatbot_id=\? AND conversation_id=\?\)/);
+    expect(steps).not.toMatch(/SCAN leads/);
   });
 
   it('finds and orders conversations through conversations_by_chatbot_time', () => {

@@ -1,9 +1,10 @@
 import { ApiError, callData } from '../api.js';
-import type { Contact, Conversation } from '../types.js';
+import type { Contact, Conversation, Lead } from '../types.js';
 
 // Who a listed conversation is with and where, so conversations that begin alike ("Hi", "Talk to a
 // person") are told apart: the contact its contact_id names (a Slack or Discord person, or an
-// integrator's contact), and the place its id names. Nothing is guessed: a contact the hub does
+// integrator's contact), the lead collected in it (a widget visitor who left their details, which
+// get-conversations gives with the conversation), and the place its id names. Nothing is guessed: a contact the hub does
 // not have, or an id of another shape, adds nothing.
 
 /** The contacts read so far, by external id; null: the hub has none by that id. */
@@ -29,10 +30,25 @@ async function readContact(chatbotId: string, externalId: string): Promise<Conta
   }
 }
 
+/** The details given, each once: "Ada · ada@example.com"; undefined when none is. */
+function detailsText(details: (string | null | undefined)[]): string | undefined {
+  const given = [...new Set(details.filter((detail): detail is string => Boolean(detail)))];
+  return given.length > 0 ? given.join(' · ') : undefined;
+}
+
 /** The contact's name and email, those it has: "Ada · ada@example.com". */
 export function contactText(contact: Contact | null | undefined): string | undefined {
-  const parts = [contact?.name, contact?.email].filter((part): part is string => Boolean(part));
-  return parts.length > 0 ? parts.join(' · ') : undefined;
+  return detailsText([contact?.name, contact?.email]);
+}
+
+/** The name, email and phone a visitor left in the conversation's lead, those they gave. */
+export function leadText(lead: Lead | undefined): string | undefined {
+  return detailsText([lead?.name, lead?.email, lead?.phone]);
+}
+
+/** Who the conversation is with, as the hub knows them: its contact's name and email, then what its lead adds. */
+export function personText(contact: Contact | null | undefined, lead: Lead | undefined): string | undefined {
+  return detailsText([contact?.name, contact?.email, lead?.name, lead?.email, lead?.phone]);
 }
 
 /**

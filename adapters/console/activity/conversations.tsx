@@ -12,7 +12,7 @@ import { LIST_REFRESH_MS, useRefresh } from '../use-refresh.js';
 import { handoffText } from './handoff-text.js';
 import { isOpen } from './team-reply.js';
 import { Transcript } from './transcript.js';
-import { placeText, contactText, withContactsOf, type KnownContacts } from './conversation-people.js';
+import { placeText, contactText, personText, withContactsOf, type KnownContacts } from './conversation-people.js';
 import { CONVERSATION_SOURCES } from '../sources.js';
 import { searchKey } from '../search.js';
 
@@ -158,7 +158,7 @@ function timesOf(list: Conversation[]): (conversation: Conversation) => string {
 
 /**
  * Links to conversations, each with who it is with (the contact's name and email, when the hub has
- * them), its source and place (channel, or the API caller's id), time, length and, while open,
+ * them, and the details a visitor left in its lead), its source and place (channel, or the API caller's id), time, length and, while open,
  * where its handoff stands.
  */
 function ConversationList({ label, list, contacts, open, openUrl, titleOf }: ListProps) {
@@ -171,7 +171,7 @@ function ConversationList({ label, list, contacts, open, openUrl, titleOf }: Lis
             {titleOf(conversation)?.slice(0, 80) || '(empty)'}
           </a>
           <div class="muted">
-            {[contactText(contacts.get(conversation.contact_id ?? '')), conversation.source, placeText(conversation), timeOf(conversation)]
+            {[personText(contacts.get(conversation.contact_id ?? ''), conversation.lead), conversation.source, placeText(conversation), timeOf(conversation)]
               .filter(Boolean)
               .join(' · ')}{' '}
             · {conversation.messages.length} messages

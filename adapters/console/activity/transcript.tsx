@@ -6,7 +6,7 @@ import { UsedSources } from '../components/used-sources.js';
 import { formatTime } from '../format.js';
 import type { Conversation, Message } from '../types.js';
 import { handoffText } from './handoff-text.js';
-import { placeText } from './conversation-people.js';
+import { leadText, placeText } from './conversation-people.js';
 import { ReviseAnswer } from './revise-answer.js';
 import { CLOSED, isOpen, TeamReply } from './team-reply.js';
 import { BusyButton } from '../components/busy-button.js';
@@ -49,6 +49,7 @@ export function Transcript({ chatbotId, conversation, contact, onClose, onChange
     if (top < 0 || bottom > window.innerHeight) element.scrollIntoView({ block: 'start' });
   }, [conversation?.id]);
   if (!conversation) return <p class="muted">This conversation is not among those loaded: change the filters or load more.</p>;
+  const lead = leadText(conversation.lead);
   return (
     <section class="card" aria-labelledby="transcript-title">
       <div class="actions">
@@ -62,6 +63,7 @@ export function Transcript({ chatbotId, conversation, contact, onClose, onChange
       <p class="muted">
         {[conversation.source, placeText(conversation)].filter(Boolean).join(' · ')}
         {conversation.contact_id ? ` · contact ${conversation.contact_id}${contact ? ` (${contact})` : ''}` : ''}
+        {lead ? ` · lead (${lead})` : ''}
         {conversation.handoff ? ` · ${handoffText(conversation.handoff)}` : ''}
       </p>
       <div class="log" role="log" aria-label="Transcript">

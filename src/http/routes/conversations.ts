@@ -2,14 +2,22 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { OnBackgroundError } from '../../domain/errors.js';
-import { answerSources, deleteConversation, listConversations, rateAnswer, reviseAnswer } from '../../domain/conversations.js';
+import {
+  answerSources,
+  deleteConversation,
+  listConversations,
+  rateAnswer,
+  reviseAnswer,
+  type ListedConversation,
+} from '../../domain/conversations.js';
 import type { SourceLimits } from '../../domain/sources.js';
 import { MAX_ANSWER_CHARS } from '../../domain/qa-limits.js';
 import type { ChatEngine } from '../../engine/index.js';
 import { CONVERSATION_SOURCES } from '../../store/conversation-sources.js';
 import { handoffView } from '../../domain/webhook-events.js';
 import { handoffState, messageAuthor } from './handoffs.js';
-import { HANDOFF_STATUSES, type Conversation, type ConversationSource, type MessageKind, type Store } from '../../store/port.js';
+import { leadItem, toLeadItem } from './leads.js';
+import { HANDOFF_STATUSES, type ConversationSource, type MessageKind, type Store } from '../../store/port.js';
 import { isoTime } from '../iso-time.js';
 import type { AuthState } from '../middleware/auth.js';
 import { commaSeparated, listingQuery, parseListing } from '../schemas/listing.js';
@@ -99,6 +107,11 @@ const conversationItem = z
     updated_at: z.iso.datetime(),
     /** An extension: present once the conversation was handed to a person. */
     handoff: handoffState.optional(),
+    lead: leadItem.optional().meta({
+      description:
+        'An extension: the lead collected in the conversation (the widget’s form, the chat, or `POST …/leads` with its ' +
+        '`conversationId`), as `get-leads` shows it; absent when none.',
+    }),
     messages: z.array(
       z.object({
         id: z.string(),
@@ -120,7 +133,7 @@ const conversationItem = z
   })
   .meta({ id: 'Conversation' });
 
-function toConversationItem(conversation: Conversation): z.infer<typeof conversationItem> {
+function toConversationItem(conversation: ListedConversation): z.infer<typeof conversationItem> {
   return {
     id: conversation.id,
     chatbot_id: conversation.chatbotId,
@@ -129,6 +142,7 @@ function toConversationItem(conversation: Conversation): z.infer<typeof conversa
     created_at: isoTime(conversation.createdAt),
     updated_at: isoTime(conversation.updatedAt),
     ...(conversation.handoff && { handoff: handoffView(conversation.handoff) }),
+    ...(conversation.lead && { lead: toLeadItem(conversation.lead) }),
     messages: conversation.messages.map((message) => ({
       id: message.id,
       role: message.role,

@@ -31,7 +31,7 @@ const leadBody = z.object({
 const chatbotRef = z.object({ chatbotId });
 const leadPath = chatbotRef.extend({ leadId: z.string().min(1).max(256) });
 
-const leadItem = z
+export const leadItem = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -44,7 +44,7 @@ const leadItem = z
   .meta({ id: 'Lead' });
 
 /** An item of `collectedCustomers`: exactly the contract's fields, all strings ("" when not given). */
-function toLeadItem(lead: Lead): z.infer<typeof leadItem> {
+export function toLeadItem(lead: Lead): z.infer<typeof leadItem> {
   return {
     id: lead.id,
     name: lead.name ?? '',

@@ -105,6 +105,9 @@ export function mongoLeads(
       const doc = await leads.findOne({ chatbotId, conversationId }).lean<LeadDoc>();
       return doc ? toLead(doc) : undefined;
     },
+    async findForConversations(chatbotId, conversationIds) {
+      return (await leads.find({ chatbotId, conversationId: { $in: [...conversationIds] } }).lean<LeadDoc[]>()).map(toLead);
+    },
     async find(chatbotId, id) {
       const doc = await leads.findOne({ _id: id, chatbotId }).lean<LeadDoc>();
       return doc ? toLead(doc) : undefined;

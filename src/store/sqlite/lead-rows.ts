@@ -32,3 +32,14 @@ export const leadById = (db: Database) =>
 /** The statement that reads the lead collected in a conversation: (chatbotId, conversationId). */
 export const leadOfConversation = (db: Database) =>
   db.prepare<[string, string], LeadRow>('SELECT * FROM leads WHERE chatbot_id = ? AND conversation_id = ?');
+
+/**
+ * The leads collected in some of a chatbot's conversations, each found through the (chatbot_id,
+ * conversation_id) unique index. Exported for the test that checks the query plan.
+ */
+export const LEADS_OF_CONVERSATIONS_SQL = `SELECT * FROM leads
+  WHERE chatbot_id = @chatbotId AND conversation_id IN (SELECT value FROM json_each(@conversationIds))`;
+
+/** The statement that reads them: ({chatbotId, conversationIds: a JSON array of ids}). */
+export const leadsOfConversations = (db: Database) =>
+  db.prepare<[{ chatbotId: string; conversationIds: string }], LeadRow>(LEADS_OF_CONVERSATIONS_SQL);

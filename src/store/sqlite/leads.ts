@@ -4,7 +4,7 @@ import type { Lead, LeadRepository } from '../port.js';
 import type { ActivityCount } from './activity.js';
 import { timeBounds } from './time-bounds.js';
 import { sqliteErasure } from './erasure.js';
-import { leadById, leadOfConversation, toLead, type LeadRow } from './lead-rows.js';
+import { leadById, leadOfConversation, leadsOfConversations, toLead, type LeadRow } from './lead-rows.js';
 import { translateUnique } from './unique.js';
 
 type Bounds = { chatbotId: string; from: number; to: number };
@@ -77,6 +77,7 @@ export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository 
     .pluck();
   const onePage = db.prepare<[PageParams], LeadRow>(LIST_LEADS_SQL);
   const ofConversation = leadOfConversation(db);
+  const ofConversations = leadsOfConversations(db);
   const byId = leadById(db);
 
   const insertRanked = (params: Params): LeadRow => {
@@ -114,6 +115,9 @@ export function sqliteLeads(db: Database, count: ActivityCount): LeadRepository 
     async findForConversation(chatbotId, conversationId) {
       const row = ofConversation.get(chatbotId, conversationId);
       return row && toLead(row);
+    },
+    async findForConversations(chatbotId, conversationIds) {
+      return ofConversations.all({ chatbotId, conversationIds: JSON.stringify(conversationIds) }).map(toLead);
     },
     async find(chatbotId, id) {
       const row = byId.get({ chatbotId, id });
