@@ -1035,6 +1035,12 @@ describe('conversations that begin alike', () => {
         expect.stringMatching(/^Widget or Iframe · .+ · 2 messages$/),
       ]),
     );
+    // Searched by who it is with, accents or none, as by its words.
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    await search.fill('begona weiß · BEGO@');
+    await expect.poll(() => items.locator('div.muted').allTextContents()).toEqual([expect.stringMatching(/^Begoña Weiß · bego@example\.com/)]);
+    await search.fill('');
+    await expect.poll(() => items.count()).toBe(2);
     await items.filter({ hasText: 'Begoña' }).getByRole('link').click();
     await expect.poll(() => page.getByRole('region', { name: /^Conversation of / }).locator('p.muted').first().textContent()).toBe(
       'Widget or Iframe · lead (Begoña Weiß · bego@example.com)',

@@ -60,7 +60,12 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
   useRefresh(loaded, isOpen(opened?.handoff) ? HANDOFF_REFRESH_MS : LIST_REFRESH_MS);
   const openUrl = (id: string) => `${path}?conversation=${encodeURIComponent(id)}`;
   const needle = searchKey(search.trim());
-  const matches = (conversation: Conversation) => !needle || conversation.messages.some((message) => searchKey(message.content).includes(needle));
+  // A conversation is found by its words and by who it is with (a lead's email, a contact's name).
+  const matches = (contacts: KnownContacts) => (conversation: Conversation) =>
+    !needle ||
+    [personText(contacts.get(conversation.contact_id ?? ''), conversation.lead), ...conversation.messages.map((message) => message.content)].some(
+      (text) => text !== undefined && searchKey(text).includes(needle),
+    );
 
   return (
     <div class="split columns">
@@ -68,11 +73,11 @@ export function Conversations({ chatbot }: { chatbot: Chatbot }) {
         <div class="card">
           <Select label="Source" value={source} options={SOURCE_OPTIONS} onValue={setSource} />
           <DayRangeFields startDate={startDate} endDate={endDate} onStartDate={setStartDate} onEndDate={setEndDate} />
-          <TextInput label="Search" type="search" value={search} onValue={setSearch} hint="Finds words in the loaded conversations, with or without accents." />
+          <TextInput label="Search" type="search" value={search} onValue={setSearch} hint="Finds words, names and emails in the loaded conversations, with or without accents." />
         </div>
         <Show loaded={loaded} label="Loading the conversations">
           {({ list, more, handedOff, contacts }) => {
-            const shown = list.filter(matches);
+            const shown = list.filter(matches(contacts));
             return (
               <>
                 {handedOff.length > 0 && (
