@@ -1,5 +1,6 @@
 import { fenceAfter, hasFence, joinedTextBlocks } from './structure.js';
 import { isWhiteSpace, unixLineBreaks } from './text.js';
+import { unwrappedLines } from './wrapped-lines.js';
 
 // Splits training text into passages small enough to retrieve and quote, keeping paragraphs
 // whole where they fit (with their line breaks, which carry lists and headings) and never cutting
@@ -38,7 +39,7 @@ function textPieces(text: string, maxChars: number): string[] {
   let fence = '';
   for (const paragraph of paragraphs(headingsApart(unixLineBreaks(text)))) {
     if (fence === '' && !hasFence(paragraph)) {
-      const tidied = tidy(paragraph);
+      const tidied = unwrappedLines(tidy(paragraph));
       if (tidied) for (const piece of splitLong(tidied, maxChars)) pieces.push(piece);
       continue;
     }

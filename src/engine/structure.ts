@@ -54,6 +54,11 @@ export function isListItem(sentence: string): boolean {
   return ITEM_MARKER.test(sentence.trimStart());
 }
 
+/** Whether a line begins a list item or a FAQ question or answer ("- ", "2) ", "Q: ", "Answer 3."). */
+export function beginsListLine(line: string): boolean {
+  return LIST_MARKER.test(line);
+}
+
 /**
  * A pattern for a line, run only where the line may match by its beginning: most lines are told
  * apart at their first character, and a pattern costs a call even when it fails there.
