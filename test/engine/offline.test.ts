@@ -273,6 +273,23 @@ describe('composeAnswer', () => {
     expect(composeAnswer(input('When are you open in summer?', [cafe]))).toBe('Monday to Sunday, 8:00 to 20:00.');
   });
 
+  it('answers a general question from each title line under the heading when the seasons are worded differently', () => {
+    const winter = 'Our hours are shorter in winter: we open Tuesday to Sunday from 9:00 to 17:00 and stay closed on Mondays.';
+    const cafe = [
+      '# Harbour Café', '', 'A small café on the quay.', '',
+      '## Opening hours', '', 'Summer season', '', 'Daily, 8:00 to 20:00.', '', 'Winter season', '', winter, '',
+      '## Menu', '', 'We serve breakfast until noon and cakes all day.',
+    ].join('\n');
+    // The winter's sentence says "hours" and "open", the summer's neither: winter's hours alone were quoted as the café's.
+    const bothSeasons = `Summer season: Daily, 8:00 to 20:00.\nWinter season: ${winter}`;
+    for (const question of ['When are you open?', 'What are your opening hours?', 'What time do you open?']) {
+      expect(composeAnswer(input(question, [cafe]))).toBe(bothSeasons);
+    }
+    expect(composeAnswer(input('When are you open in winter?', [cafe]))).toBe(winter);
+    expect(composeAnswer(input('Are you open on Mondays in winter?', [cafe]))).toBe(winter);
+    expect(composeAnswer(input('When are you open in summer?', [cafe]))).toBe('Daily, 8:00 to 20:00.');
+  });
+
   // A Markdown heading is a "sentence" of its own paragraph; when it ties with the sentence
   // below it, the heading alone is the whole answer.
   it('does not answer with a bare heading', () => {

@@ -230,13 +230,17 @@ function withinLength(texts: string[]): string[] {
  * The best passage with the sections beside it under the same heading that the question asks
  * alike, in reading order: "When are you open?" asks the "Summer season" and the "Winter season"
  * under "Opening hours" as much, and names neither. Sections keyed by titles, not questions.
+ * Asked alike, they cover the same share of the question, by their keys as much; their scores
+ * need only be close, as each season's hours are worded its own way ("Our hours are shorter in
+ * winter: …" scores above "Open daily from 8:00 to 20:00." for "What are your opening hours?").
+ * A question naming one ("…in winter?") covers the other less, which is left out.
  */
 function parallelSections(passages: Passage[], best: Passage): Passage[] {
   const parent = keyHeading(best.key);
   if (parent === undefined || best.key.endsWith('?')) return [best];
   const alike = passages.filter(
     (passage) =>
-      passage.score === best.score &&
+      passage.score >= best.score * CLOSE_TO_BEST &&
       passage.coverage === best.coverage &&
       passage.keyCoverage === best.keyCoverage &&
       passage.source?.type !== 'qa' &&
