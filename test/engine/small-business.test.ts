@@ -236,6 +236,22 @@ describe('a kind of dog the material names by another kind', () => {
     expect(ask(withTours, 'Do you offer guided tours?')).toBe('Groups of ten or more book a guided tour a week ahead.');
   });
 
+  it.each(['Can I bring my dog?', 'Are dogs allowed?', 'Is my dog welcome?', 'Do you allow dogs?'])(
+    'answers %s, a pet, that only assistance dogs are allowed, quoting the material',
+    (question) => {
+      // The quote alone read as a yes to a pet.
+      expect(ask(MUSEUM, question)).toBe('Only assistance dogs are allowed: Assistance dogs are welcome.');
+    },
+  );
+
+  it('answers a dog of any kind as allowed where the material allows dogs, or names them but not only as a kind', () => {
+    const welcoming = MUSEUM.replace('Assistance dogs are welcome.', 'Dogs are welcome.');
+    expect(ask(welcoming, 'Can I bring my dog?')).toBe('Dogs are welcome.');
+    const allDogs = MUSEUM.replace('Assistance dogs are welcome.', 'All dogs are welcome.');
+    expect(ask(allDogs, 'Can I bring my dog?')).toBe('All dogs are welcome.');
+    expect(ask(MUSEUM, 'Can I bring my assistance dog?')).toBe('Assistance dogs are welcome.');
+  });
+
   it('does not read assistance of another kind as the dog', () => {
     const hotel = '## Arrival\n\nOur porters offer assistance with luggage.\n\n## Breakfast\n\nBreakfast is served from 7:00 to 10:30.';
     expect(ask(hotel, 'Can I bring my guide dog?')).toBe(NO_ANSWER);

@@ -4,6 +4,7 @@ import { SAME_QUESTION } from '../question-similarity.js';
 import type { Language } from '../../settings/languages.js';
 import type { GivenDetails, ResponderInput } from '../responder.js';
 import { isListItem, isTableRow, joinSentences, keyHeading, keyTitle } from '../structure.js';
+import { withKindAllowed } from './kind-allowed.js';
 import { questionLanguage, type AskedOnlyLanguage } from './question-language.js';
 import { SOCIAL_REPLIES_IN } from './social-replies.js';
 import { words } from '../text.js';
@@ -102,7 +103,7 @@ export function composeAnswer(input: ResponderInput): string {
     smallTalk(question, input) ??
     thanksForDetails(question, input) ??
     ownersAnswer(input.passages) ??
-    quote(input.passages, BROAD.test(withoutLeadIn(question)));
+    withKindAllowed(question, quote(input.passages, BROAD.test(withoutLeadIn(question))));
   // A visitor asking in another language, or reading the widget in one, is told so in it; answers are the material's words.
   const language = questionLanguage(question) ?? input.lang;
   return answer === NO_ANSWER && language ? NO_ANSWER_IN[language] : answer;
