@@ -273,6 +273,12 @@ describe('composeAnswer', () => {
     expect(composeAnswer(input('When are you open in summer?', [cafe]))).toBe('Monday to Sunday, 8:00 to 20:00.');
   });
 
+  it('quotes a plain FAQ answer without its marker where the answer reads as a row ("A: Yes; Sundays: …")', () => {
+    const faq = '# Corner Shop FAQ\n\nQ: Are you open on weekends?\nA: Yes; Sundays: closed before noon.\n\nQ: Do you deliver?\nA: Yes, within 5 km.';
+    expect(composeAnswer(input('Are you open on weekends?', [faq]))).toBe('Yes; Sundays: closed before noon.');
+    expect(composeAnswer(input('Do you deliver?', [faq]))).toBe('Yes, within 5 km.');
+  });
+
   it('answers a general question from each title line under the heading when the seasons are worded differently', () => {
     const winter = 'Our hours are shorter in winter: we open Tuesday to Sunday from 9:00 to 17:00 and stay closed on Mondays.';
     const cafe = [
