@@ -194,7 +194,8 @@ describe('composeAnswer', () => {
     for (const thanks of ['Tusen takk!', 'Tack så mycket', 'Mange tak', 'Obrigado', 'muito obrigada']) {
       expect(composeAnswer(input(thanks, [HOURS], { settings })), thanks).toBe("You're welcome! Is there anything else I can help with?");
     }
-    for (const goodbye of ['Hadet!', 'Hejdå', 'Farvel', 'Tchau']) {
+    // Goodbyes of two words, whose words are no goodbye alone: "Ha det" was declined.
+    for (const goodbye of ['Hadet!', 'Hejdå', 'Farvel', 'Tchau', 'Ha det!', 'Ha det bra', 'Ha det godt', 'Hej då!', 'Vi ses']) {
       expect(composeAnswer(input(goodbye, [HOURS], { settings })), goodbye).toBe('Goodbye, and thanks for chatting with Harbour Café!');
     }
   });

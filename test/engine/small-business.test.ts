@@ -212,6 +212,14 @@ describe('a question in another language', () => {
     expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER_IN[language]);
   });
 
+  it.each([
+    ['Kan I hjælpe mig?', 'da'],
+    ['Hej! Kan vi äta här?', 'sv'],
+  ] as const)('declines %s, as much Danish as Swedish by its short words, in the language its letters are of (%s)', (question, language) => {
+    // "kan", "mig" are both languages' words: the tie was declined in English.
+    expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER_IN[language]);
+  });
+
   it('declines in English a question in a language it has no replies in, or one as much of two languages', () => {
     // Finnish; Danish and Norwegian alike ("hvor", "ligger").
     for (const question of ['Missä olette?', 'Hvor ligger I?']) expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER);

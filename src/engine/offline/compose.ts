@@ -60,6 +60,11 @@ const THANKS = new Set(words('thanks thank thx cheers ty appreciate appreciated 
 const GOODBYE = new Set(
   words('bye goodbye byebye later cya farewell night care adiós chao chau hasta luego pronto tschüss tschüs tschau wiedersehen bis bald auf hadet farvel hejdå adjø adeus tchau'),
 );
+/**
+ * Goodbyes of words that are no goodbye alone ("Ha det", "Ha det bra", "Hej då", "Vi ses"), read
+ * as "bye": "det", "då" and "ses" are words of any question, and "Ha det" was declined.
+ */
+const GOODBYE_PHRASES = /\b(?:ha det(?: bra| godt)?|hej da|vi ses)\b/g;
 /** Words that go with small talk without making it any other kind ("ok thanks, bye for now"). */
 const FILLER = new Set(
   words(
@@ -163,7 +168,7 @@ function restsOnGuesses(passage: Passage): boolean {
 function smallTalk(question: string, input: ResponderInput): string | undefined {
   const name = input.settings.styles.displayName || input.chatbotName;
   const replies = SOCIAL_REPLIES_IN[input.lang ?? 'en'];
-  const said = words(question);
+  const said = words(words(question).join(' ').replace(GOODBYE_PHRASES, 'bye'));
   const plain = said.join(' ');
   if (said.length === 0 || said.length > SMALL_TALK_WORDS) return undefined;
   if (IDENTITY.test(plain) && said.length <= 6) return replies.identity(name);
