@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWordVectors } from '../../src/engine/workers/training-jobs.js';
+import { NO_ANSWER } from '../../src/engine/offline/compose.js';
 import { engineAnswerer } from './eval/score.js';
 
 // A tattoo studio's page of headings and paragraphs, written as its owner would, and questions
@@ -21,4 +22,17 @@ describe('a tattoo studio’s visitors', () => {
       expect(ask(question)).toBe('The nearest car park is Crown Point on Meadow Lane.');
     },
   );
+
+  it.each(['How much does a tattoo cost?', 'What do your tattoos cost?'])('answers %s from the price list, which need not name the studio’s trade', (question) => {
+    // "tattoo" was the thing asked, which the price list never names: declined.
+    const prices = STUDIO.slice(STUDIO.indexOf('## Prices'), STUDIO.indexOf('## Deposits'));
+    const answer = ask(question);
+    expect(answer).not.toBe(NO_ANSWER);
+    expect(prices).toContain(answer);
+  });
+
+  it('still asks a section to name a thing other than the trade, or to state what is asked of the trade', () => {
+    // "take" of "We do not take cheques." states no time.
+    for (const question of ['How long does a tattoo take?', 'How much does a tattoo sleeve cost?', 'Is there a free trial?']) expect(ask(question), question).toBe(NO_ANSWER);
+  });
 });
