@@ -35,4 +35,9 @@ describe('a tattoo studio’s visitors', () => {
     // "take" of "We do not take cheques." states no time.
     for (const question of ['How long does a tattoo take?', 'How much does a tattoo sleeve cost?', 'Is there a free trial?']) expect(ask(question), question).toBe(NO_ANSWER);
   });
+
+  it.each(['Can I reschedule my appointment?', 'Can I reschedule?'])('answers %s by moving the appointment', (question) => {
+    // WordNet has no word for rescheduling the material uses: the question was declined.
+    expect(ask(question)).toBe("You can move your appointment once with at least 48 hours' notice and keep your deposit.");
+  });
 });
