@@ -35,8 +35,15 @@ const PLACE_FOR = /^(?:where (?:can|could|do|should|shall|may) (?:i|we|you) |(?:
 /** Whether a verb (in its dictionary form) says little of its own, its object saying what is asked. */
 export const isLightVerb = (word: string): boolean => LIGHT_VERBS.has(word);
 
-/** Words that end the name of the thing asked of ("a deposit for rentals", "parking at night"). */
-const ENDS_THING = new Set(['for', 'on', 'in', 'at', 'with', 'to', 'from', 'by', 'during', 'if', 'when', 'while', 'near', 'after', 'before', 'over', 'under', 'of']);
+/**
+ * Words that end the name of the thing asked of ("a deposit for rentals", "parking at night"), and
+ * words after it that say where or when it is had, not what it is ("Is there parking nearby?",
+ * "Do you have tables available today?"): read as the thing, the material had to name them.
+ */
+const ENDS_THING = new Set([
+  'for', 'on', 'in', 'at', 'with', 'to', 'from', 'by', 'during', 'if', 'when', 'while', 'near', 'after', 'before', 'over', 'under', 'of',
+  'nearby', 'here', 'around', 'onsite', 'available', 'today', 'tonight', 'tomorrow',
+]);
 
 /**
  * The indexes among the question's words of those naming what it asks about, of which the

@@ -336,6 +336,15 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   const name = businessName(index.keys.at(0) ?? '', idOf, sentencesWith);
 
   /**
+   * Whether a question's word is the business's trade as its name says it ("tattoo" of "Inkwell
+   * Tattoo Studio"), not the name's own word: what every section is about, which a section stating
+   * what the question asks of it need not name ("How much does a tattoo cost?" by the price list).
+   */
+  function isTrade(concept: Concept): boolean {
+    return name !== undefined && !name.own.has(concept.word) && name.ids.has(idOf(stem(concept.word)));
+  }
+
+  /**
    * How the business's name is read for a question (Naming): undefined where the material has no
    * name, where none of the question's words is a word of it, or where the question names the
    * business by its own word ("What is Nordlys?"), asking of it by name.
@@ -607,6 +616,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       if (!scoring.best.has(section)) scoring.consider(section, index.sectionStart[section] as number, scoring.sentenceCover(-1));
     }
 
+    // A section stating what the question's form asks of the business's trade need not name it.
+    const ofTrade = stated !== undefined && stated !== STATES_CONTACT && thing.length > 0 && thing.every((c) => isTrade(all[c] as Concept));
+    const statesOfTrade = (sentences: PassageSentence[]) => ofTrade && sentences.some((sentence) => stated.test(sentence.text));
     const passages = bestSections(scoring.best, limit).map(([section, { score, sentence }]): Passage => {
       const first = index.sectionStart[section] as number;
       const end = index.sectionStart[section + 1] as number;
@@ -640,7 +652,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         keyAsked: answeredShare(sameKind, index.keyTermStart, index.keyTerms, section),
         sentences,
         unknownWords,
-        lacksAsked: together.some((c) => covered[c] === 0) || (thing.length > 0 && thing.every((c) => covered[c] === 0)),
+        lacksAsked: together.some((c) => covered[c] === 0) || (thing.length > 0 && thing.every((c) => covered[c] === 0) && !statesOfTrade(sentences)),
         unstated: amountMissing(sentences, stated),
       };
       const source = sourceOf(section);

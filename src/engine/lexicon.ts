@@ -243,6 +243,8 @@ const CARD_BRANDS = ['visa', 'mastercard', 'maestro', 'amex'];
  */
 const PARAPHRASES = new Map<string, string[]>([
   ['hire', ['rent', 'rental']],
+  // Rescheduling a booking is moving or changing it, words WordNet has no sense of rescheduling in.
+  [stem('reschedule'), ['move', 'change']],
   ['flat tyre', ['puncture']],
   ['flat tire', ['puncture']],
   // Not keeping an appointment ("can't", "couldn't", "won't make it") is what a booking's terms call missing or cancelling it.

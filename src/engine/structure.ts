@@ -321,7 +321,7 @@ export function readBlocks(
         leadInOpen = true;
         continue;
       }
-      const sentences = lineSentences(markerless(line));
+      const sentences = lineSentences(markerless(line, awaitsAnswer(current)));
       const first = sentences[0] ?? '';
       // Searched for its question mark first: the pattern tries every length up to 200 without one.
       const question = first.includes('?') ? QUESTION.exec(first)?.[1] : undefined;
@@ -498,12 +498,17 @@ function lineSentences(line: string): string[] {
 /**
  * A line without its FAQ or list marker ("A: ", "Q1. ", "- "), but a table row read with its
  * headers whose first header is one ("Q: Do you deliver?; Answer: Yes"): stripped, the row lost
- * that header and was read as a question or an answer.
+ * that header and was read as a question or an answer. A line right after a question, before
+ * anything answers it, is its answer, its marker no header ("Q: Are you open on weekends?", then
+ * "A: Yes; Sundays: closed", which reads as a row too).
  */
-function markerless(line: string): string {
+function markerless(line: string, answering: boolean): string {
   const stripped = LIST_MARKER.strip(ANSWER_MARKER.strip(line));
-  return stripped !== line && FAQ_HEADER.test(line) && isTableRow(line) ? line : stripped;
+  return stripped !== line && !answering && FAQ_HEADER.test(line) && isTableRow(line) ? line : stripped;
 }
+
+/** Whether the section open is a question's, nothing read under it yet: the next line answers it. */
+const awaitsAnswer = (current: Section): boolean => current.key.endsWith('?') && current.sentences.length === 0;
 
 const FAQ_HEADER = /^(?:Q|A|Question|Answer): /i;
 

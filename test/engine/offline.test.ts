@@ -194,7 +194,8 @@ describe('composeAnswer', () => {
     for (const thanks of ['Tusen takk!', 'Tack så mycket', 'Mange tak', 'Obrigado', 'muito obrigada']) {
       expect(composeAnswer(input(thanks, [HOURS], { settings })), thanks).toBe("You're welcome! Is there anything else I can help with?");
     }
-    for (const goodbye of ['Hadet!', 'Hejdå', 'Farvel', 'Tchau']) {
+    // Goodbyes of two words, whose words are no goodbye alone: "Ha det" was declined.
+    for (const goodbye of ['Hadet!', 'Hejdå', 'Farvel', 'Tchau', 'Ha det!', 'Ha det bra', 'Ha det godt', 'Hej då!', 'Vi ses']) {
       expect(composeAnswer(input(goodbye, [HOURS], { settings })), goodbye).toBe('Goodbye, and thanks for chatting with Harbour Café!');
     }
   });
@@ -271,6 +272,29 @@ describe('composeAnswer', () => {
     expect(composeAnswer(input('What are your opening hours?', [cafe]))).toBe(bothSeasons);
     expect(composeAnswer(input('Are you open on Mondays in winter?', [cafe]))).toBe('Tuesday to Sunday, 9:00 to 17:00.');
     expect(composeAnswer(input('When are you open in summer?', [cafe]))).toBe('Monday to Sunday, 8:00 to 20:00.');
+  });
+
+  it('quotes a plain FAQ answer without its marker where the answer reads as a row ("A: Yes; Sundays: …")', () => {
+    const faq = '# Corner Shop FAQ\n\nQ: Are you open on weekends?\nA: Yes; Sundays: closed before noon.\n\nQ: Do you deliver?\nA: Yes, within 5 km.';
+    expect(composeAnswer(input('Are you open on weekends?', [faq]))).toBe('Yes; Sundays: closed before noon.');
+    expect(composeAnswer(input('Do you deliver?', [faq]))).toBe('Yes, within 5 km.');
+  });
+
+  it('answers a general question from each title line under the heading when the seasons are worded differently', () => {
+    const winter = 'Our hours are shorter in winter: we open Tuesday to Sunday from 9:00 to 17:00 and stay closed on Mondays.';
+    const cafe = [
+      '# Harbour Café', '', 'A small café on the quay.', '',
+      '## Opening hours', '', 'Summer season', '', 'Daily, 8:00 to 20:00.', '', 'Winter season', '', winter, '',
+      '## Menu', '', 'We serve breakfast until noon and cakes all day.',
+    ].join('\n');
+    // The winter's sentence says "hours" and "open", the summer's neither: winter's hours alone were quoted as the café's.
+    const bothSeasons = `Summer season: Daily, 8:00 to 20:00.\nWinter season: ${winter}`;
+    for (const question of ['When are you open?', 'What are your opening hours?', 'What time do you open?']) {
+      expect(composeAnswer(input(question, [cafe]))).toBe(bothSeasons);
+    }
+    expect(composeAnswer(input('When are you open in winter?', [cafe]))).toBe(winter);
+    expect(composeAnswer(input('Are you open on Mondays in winter?', [cafe]))).toBe(winter);
+    expect(composeAnswer(input('When are you open in summer?', [cafe]))).toBe('Daily, 8:00 to 20:00.');
   });
 
   // A Markdown heading is a "sentence" of its own paragraph; when it ties with the sentence

@@ -212,6 +212,14 @@ describe('a question in another language', () => {
     expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER_IN[language]);
   });
 
+  it.each([
+    ['Kan I hjælpe mig?', 'da'],
+    ['Hej! Kan vi äta här?', 'sv'],
+  ] as const)('declines %s, as much Danish as Swedish by its short words, in the language its letters are of (%s)', (question, language) => {
+    // "kan", "mig" are both languages' words: the tie was declined in English.
+    expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER_IN[language]);
+  });
+
   it('declines in English a question in a language it has no replies in, or one as much of two languages', () => {
     // Finnish; Danish and Norwegian alike ("hvor", "ligger").
     for (const question of ['Missä olette?', 'Hvor ligger I?']) expect(ask(BIKE_REPAIR, question)).toBe(NO_ANSWER);
@@ -234,6 +242,22 @@ describe('a kind of dog the material names by another kind', () => {
     const withTours = `${MUSEUM}\n\n## Tours\n\nGroups of ten or more book a guided tour a week ahead.`;
     expect(ask(withTours, 'Can I bring my guide dog?')).toBe('Assistance dogs are welcome.');
     expect(ask(withTours, 'Do you offer guided tours?')).toBe('Groups of ten or more book a guided tour a week ahead.');
+  });
+
+  it.each(['Can I bring my dog?', 'Are dogs allowed?', 'Is my dog welcome?', 'Do you allow dogs?'])(
+    'answers %s, a pet, that only assistance dogs are allowed, quoting the material',
+    (question) => {
+      // The quote alone read as a yes to a pet.
+      expect(ask(MUSEUM, question)).toBe('Only assistance dogs are allowed: Assistance dogs are welcome.');
+    },
+  );
+
+  it('answers a dog of any kind as allowed where the material allows dogs, or names them but not only as a kind', () => {
+    const welcoming = MUSEUM.replace('Assistance dogs are welcome.', 'Dogs are welcome.');
+    expect(ask(welcoming, 'Can I bring my dog?')).toBe('Dogs are welcome.');
+    const allDogs = MUSEUM.replace('Assistance dogs are welcome.', 'All dogs are welcome.');
+    expect(ask(allDogs, 'Can I bring my dog?')).toBe('All dogs are welcome.');
+    expect(ask(MUSEUM, 'Can I bring my assistance dog?')).toBe('Assistance dogs are welcome.');
   });
 
   it('does not read assistance of another kind as the dog', () => {

@@ -26,6 +26,19 @@ describe('readSections', () => {
     ]);
   });
 
+  it('drops the marker of a FAQ answer right after its question that reads as a row, and keeps a row’s first header elsewhere', () => {
+    // "A: Yes; Sundays: closed" reads as a row headed "A" and "Sundays": its "A: " was quoted.
+    const faq = 'Shop FAQ\n\nQ: Are you open on weekends?\nA: Yes; Sundays: closed before noon.\n\nQ: Do you deliver?\n\nA: Yes; Fridays: free of charge.';
+    expect(readSections(faq)).toEqual([
+      { key: 'Shop FAQ › Are you open on weekends?', sentences: ['Yes; Sundays: closed before noon.'] },
+      { key: 'Shop FAQ › Do you deliver?', sentences: ['Yes; Fridays: free of charge.'] },
+    ]);
+    const table = '## Questions we get\n\nQ: Do you deliver?; Answer: Yes, within 5 km.\nA: Room 1; B: Room 2';
+    expect(readSections(table)).toEqual([
+      { key: 'Questions we get', sentences: ['Q: Do you deliver?; Answer: Yes, within 5 km.', '\nA: Room 1; B: Room 2'] },
+    ]);
+  });
+
   it('reads list items and troubleshooting lead-ins as sentences and keys', () => {
     const text = '# Setup\n\nThen:\n1. Open the app.\n- Press Start\n* Wait\n\n**The screen is blank.** Check the batteries.\n\nA reset deletes all settings.';
     expect(readSections(text)).toEqual([

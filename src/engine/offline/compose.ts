@@ -4,6 +4,7 @@ import { SAME_QUESTION } from '../question-similarity.js';
 import type { Language } from '../../settings/languages.js';
 import type { GivenDetails, ResponderInput } from '../responder.js';
 import { isListItem, isTableRow, joinSentences, keyHeading, keyTitle } from '../structure.js';
+import { withKindAllowed } from './kind-allowed.js';
 import { questionLanguage, type AskedOnlyLanguage } from './question-language.js';
 import { SOCIAL_REPLIES_IN } from './social-replies.js';
 import { words } from '../text.js';
@@ -59,6 +60,11 @@ const THANKS = new Set(words('thanks thank thx cheers ty appreciate appreciated 
 const GOODBYE = new Set(
   words('bye goodbye byebye later cya farewell night care adiós chao chau hasta luego pronto tschüss tschüs tschau wiedersehen bis bald auf hadet farvel hejdå adjø adeus tchau'),
 );
+/**
+ * Goodbyes of words that are no goodbye alone ("Ha det", "Ha det bra", "Hej då", "Vi ses"), read
+ * as "bye": "det", "då" and "ses" are words of any question, and "Ha det" was declined.
+ */
+const GOODBYE_PHRASES = /\b(?:ha det(?: bra| godt)?|hej da|vi ses)\b/g;
 /** Words that go with small talk without making it any other kind ("ok thanks, bye for now"). */
 const FILLER = new Set(
   words(
@@ -102,7 +108,7 @@ export function composeAnswer(input: ResponderInput): string {
     smallTalk(question, input) ??
     thanksForDetails(question, input) ??
     ownersAnswer(input.passages) ??
-    quote(input.passages, BROAD.test(withoutLeadIn(question)));
+    withKindAllowed(question, quote(input.passages, BROAD.test(withoutLeadIn(question))));
   // A visitor asking in another language, or reading the widget in one, is told so in it; answers are the material's words.
   const language = questionLanguage(question) ?? input.lang;
   return answer === NO_ANSWER && language ? NO_ANSWER_IN[language] : answer;
@@ -162,7 +168,7 @@ function restsOnGuesses(passage: Passage): boolean {
 function smallTalk(question: string, input: ResponderInput): string | undefined {
   const name = input.settings.styles.displayName || input.chatbotName;
   const replies = SOCIAL_REPLIES_IN[input.lang ?? 'en'];
-  const said = words(question);
+  const said = words(words(question).join(' ').replace(GOODBYE_PHRASES, 'bye'));
   const plain = said.join(' ');
   if (said.length === 0 || said.length > SMALL_TALK_WORDS) return undefined;
   if (IDENTITY.test(plain) && said.length <= 6) return replies.identity(name);
@@ -230,13 +236,17 @@ function withinLength(texts: string[]): string[] {
  * The best passage with the sections beside it under the same heading that the question asks
  * alike, in reading order: "When are you open?" asks the "Summer season" and the "Winter season"
  * under "Opening hours" as much, and names neither. Sections keyed by titles, not questions.
+ * Asked alike, they cover the same share of the question, by their keys as much; their scores
+ * need only be close, as each season's hours are worded its own way ("Our hours are shorter in
+ * winter: …" scores above "Open daily from 8:00 to 20:00." for "What are your opening hours?").
+ * A question naming one ("…in winter?") covers the other less, which is left out.
  */
 function parallelSections(passages: Passage[], best: Passage): Passage[] {
   const parent = keyHeading(best.key);
   if (parent === undefined || best.key.endsWith('?')) return [best];
   const alike = passages.filter(
     (passage) =>
-      passage.score === best.score &&
+      passage.score >= best.score * CLOSE_TO_BEST &&
       passage.coverage === best.coverage &&
       passage.keyCoverage === best.keyCoverage &&
       passage.source?.type !== 'qa' &&

@@ -6,7 +6,8 @@ import { matchingCase } from '../text.js';
 // English only: a question in Spanish shares no word with it and is declined, and the decline
 // is then said in Spanish. Words English uses too ("die", "was", "son", "per", "met", "do", "no")
 // are left out, and a question is only read as another language when at least half its words,
-// and two or more, are that language's: a question as much Norwegian as Danish is neither.
+// and two or more, are that language's: a question as much Norwegian as Danish is neither, nor
+// is one as much Swedish as Danish, unless it is written with the letters of one alone.
 
 /**
  * Languages the widget does not speak but visitors of its businesses often ask in: Norwegian
@@ -71,7 +72,24 @@ export function questionLanguage(question: string): QuestionLanguage | undefined
   const counts = (Object.entries(MARKERS) as [QuestionLanguage, Set<string>][])
     .map(([language, markers]): [QuestionLanguage, number] => [language, said.filter((word) => markers.has(word)).length])
     .sort(([, a], [, b]) => b - a);
-  const [best, runnerUp] = counts;
-  if (!best || best[1] < MIN_MARKERS || best[1] * 2 < said.length || best[1] === runnerUp?.[1]) return undefined;
-  return best[0];
+  const [best] = counts;
+  if (!best || best[1] < MIN_MARKERS || best[1] * 2 < said.length) return undefined;
+  const tied = counts.filter(([, count]) => count === best[1]).map(([language]) => language);
+  return tied.length === 1 ? best[0] : byOwnLetters(question, tied);
+}
+
+/**
+ * Letters only some of the languages write: æ and ø Danish and Norwegian, ä and ö Swedish, which
+ * matchingCase folds into a and o or keeps alike. Read in the question as written.
+ */
+const OWN_LETTERS: Partial<Record<QuestionLanguage, RegExp>> = { da: /[æø]/i, nb: /[æø]/i, sv: /[äö]/i };
+
+/**
+ * Of languages a question's words are as much of, the one whose own letters it is written with:
+ * "Hej, kan I hjælpe mig?" is as much Swedish as Danish by its short words, and Danish by its æ.
+ * Undefined where the letters tell none, or several, apart.
+ */
+function byOwnLetters(question: string, tied: QuestionLanguage[]): QuestionLanguage | undefined {
+  const written = tied.filter((language) => OWN_LETTERS[language]?.test(question));
+  return written.length === 1 ? written[0] : undefined;
 }
