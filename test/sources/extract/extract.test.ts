@@ -150,15 +150,41 @@ describe('extractFile', () => {
     // Each letter a heading, its entries a block of lines.
     const letters = [...left, ...right].join('\n').split(/\n(?=# )/).map((group) => group.replace('\n', '\n\n'));
     expect(index.text.replace(/(?: \.)+ /g, ' ')).toBe(letters.join('\n\n'));
-    const leaders = ['Ordering ................................ 2', 'Shipping ................................ 4', 'Returns ................................ 12', 'Warranty ............................... 15'];
     const plain = ['Ordering 2', 'Shipping and delivery times for every country we ship to 4', 'Returns 12', 'Warranty claims and repairs for lamps bought before 2024 15', 'Gift cards 18'];
-    for (const entries of [leaders, plain]) {
-      const contents = await extractFile(await pdfOfLines([['Contents', '', ...entries]]));
-      expect(contents.text).toBe(`Contents\n\n${entries.join('\n')}`);
-    }
+    const contents = await extractFile(await pdfOfLines([['Contents', '', ...plain]]));
+    expect(contents.text).toBe(`Contents\n\n${plain.join('\n')}`);
     // Prose whose wrapped lines end in a number twice running is still prose.
     const hours = ['The shop on Mill Lane opens at nine and shuts at 5', 'on weekdays, and on Saturdays it is open until 4', 'in the afternoon; it is closed on Sundays.'];
     expect((await extractFile(await pdfOfLines([hours]))).text).toBe(hours.join(' '));
+  });
+
+  it('drops a table of contents, its entries running to their pages after dot leaders, from a PDF, a DOCX, HTML and Markdown, and keeps a price list set so and an ellipsis', async () => {
+    // Debian Reference's PDF kept 608 such lines ("4.7.1 sudo . . . . . 94"), which crowded its sections out of answers.
+    const contents = ['1 Ordering 1', '1.1 Paying . . . . . . . . . . . 1', '1.2 Shipping . . . . . . . . . . 2', '2 Hair salon 2', '2.1 Prices ..................... 2'];
+    const prose = 'Order online or by phone… or call in: we answer within the hour...';
+    // Its prices go up and down, as pages down a table of contents never do.
+    const prices = ['Wash and cut ........ 45', 'Dry cut ........ 30', 'Colour ........ 60'];
+    const pdf = await extractFile(await pdfOfLines([['Contents', '', ...contents], [prose, '', ...prices]]));
+    expect(pdf.text).toBe(['Contents', prose, prices.join('\n')].join('\n\n'));
+    const listed = ['# Handbook', 'Contents', prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n');
+    const markdown = await extractFile(utf8(['# Handbook', 'Contents', contents.map((entry) => `- ${entry}`).join('\n'), prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n')));
+    expect(markdown.text).toBe(listed);
+    const items = (lines: string[]) => `<ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
+    const html = await extractFile(utf8(`<!doctype html><html><head><title>Handbook</title></head><body><h1>Handbook</h1><p>Contents</p>${items(contents)}<p>${prose}</p>${items(prices)}</body></html>`));
+    expect(html.text).toBe(listed);
+    // Word's table of contents: each entry its heading, a tab (its leader dots) and its page, in the styles "toc 1", "toc 2".
+    const tocEntry = (entry: string) => {
+      const [title = '', page = ''] = [entry.replace(/[ .]+\d+$/, ''), /\d+$/.exec(entry)?.[0]];
+      return new Paragraph({ style: `TOC${title.split(' ')[0]?.includes('.') ? 2 : 1}`, children: [new TextRun({ children: [title, new Tab(), page] })] });
+    };
+    const tocStyles = [1, 2].map((level) => ({ id: `TOC${level}`, name: `toc ${level}`, run: {} }));
+    const docx = await extractFile(
+      await docxOfBody(
+        [new Paragraph({ text: 'Handbook', heading: HeadingLevel.TITLE }), ...contents.map(tocEntry), new Paragraph(prose), ...prices.map((price) => new Paragraph(price))],
+        { styles: { paragraphStyles: tocStyles } },
+      ),
+    );
+    expect(docx.text).toBe(['# Handbook', prose, ...prices].join('\n\n'));
   });
 
   it('reads a PDF page that is one table row by row, though its cells are as long as a column’s lines', async () => {
