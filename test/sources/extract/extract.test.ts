@@ -261,6 +261,16 @@ describe('extractFile', () => {
     }
   });
 
+  it('drops a PDF’s running header numbered in roman numerals on its front pages and in arabic on the others', async () => {
+    // Debian Reference's PDF kept its 26 "Debian Reference ii" … "xxvii": its roman pages, a tenth of it, are too few to recur on half the pages.
+    const front = ['i', 'ii', 'iii'];
+    const header = (page: number, count: number) => `Acme staff handbook ${front[page - 1] ?? `${page - front.length} / ${count - front.length}`}`;
+    const outline = { ...MEETING_ROOMS, sections: Array.from({ length: 24 }, () => MEETING_ROOMS.sections).flat() };
+    const extracted = await extractFile(await pdfOf(outline, { running: { header } }));
+    expect(extracted.text).not.toContain('Acme');
+    expect(extracted.text.match(/^Kestrel 3 KES-4105$/gm)).toHaveLength(24);
+  });
+
   it('keeps a long PDF table’s rows at the foot of its pages, and its header row repeated atop each under the running header', async () => {
     // Each page's last row, "Room 30 5 R-1029", was taken for a running footer, its numbers aside.
     const rows = Array.from({ length: 90 }, (_, k) => [`Room ${k + 1}`, String((k % 5) + 1), `R-${1000 + k}`]);
@@ -276,6 +286,7 @@ describe('extractFile', () => {
     ['1 / 1', 'footer'],
     ['- 1 -', 'footer'],
     ['1', 'footer'],
+    ['xiv', 'footer'],
     ['Page 1', 'header'],
     ['1', 'header'],
   ] as const)('drops a one-page PDF’s page number "%s" (its %s), keeping its other lines', async (marker, edge) => {
@@ -286,6 +297,7 @@ describe('extractFile', () => {
     expect(lines).toContain('Acme staff handbook, edition 4');
     expect(lines).toEqual(expect.arrayContaining(['Kestrel 3 KES-4105', 'Heron 2 HER-2201']));
     expect(lines.filter((line) => /^[-\s]*\d|Page/.test(line))).toEqual(['1. Ask at the front desk.', '2. Sign the booking sheet.']);
+    expect(lines).not.toContain(marker);
   });
 
   it('reads a DOCX: headings, lists, and table rows naming their column headers', async () => {
