@@ -27,6 +27,14 @@ import { firstHeading } from './structured-text.js';
  */
 type Line = { text: string; y: number; bottom: number; size: number; left: number; right: number; columns: boolean; tableRow: boolean; margin?: number };
 
+/**
+ * A section number of two parts or more at a line's start, run into the title after it: LaTeX
+ * sets a contents entry's title in a box after its number, and a number wider than the box
+ * ("10.10") overflows it to within a fraction of a point of the title, which PDF.js then reads as
+ * one word ("10.10List of tools"). A capital after the number, then a small letter, starts a title.
+ */
+const GLUED_SECTION_NUMBER = /^((?:\d{1,3}|\p{Lu})(?:\.\d{1,3})+)(?=\p{Lu}\p{Ll})/u;
+
 /** A line this much larger than the body text is a heading. */
 const HEADING_SCALE = 1.15;
 const MAX_HEADING_CHARS = 120;
@@ -125,7 +133,7 @@ function lineOf(row: Placed[], margin?: number): Line {
     end = x + item.width;
   }
   const y = row[0]?.y ?? 0;
-  return { text: text.replace(/\s+/g, ' ').trim(), y, bottom: y, size, left: row[0]?.x ?? 0, right: end, columns, tableRow: false, margin };
+  return { text: text.replace(/\s+/g, ' ').trim().replace(GLUED_SECTION_NUMBER, '$1 '), y, bottom: y, size, left: row[0]?.x ?? 0, right: end, columns, tableRow: false, margin };
 }
 
 /** A table row as one line: each cell's lines joined as wrapped prose is, then the cells one after the other. */

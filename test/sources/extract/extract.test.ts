@@ -187,6 +187,14 @@ describe('extractFile', () => {
     expect(docx.text).toBe(['# Handbook', prose, ...prices].join('\n\n'));
   });
 
+  it('parts a PDF line’s section number from the title set right after it, as a contents entry’s number overflowing its box is', async () => {
+    // Debian Reference's PDF gave "10.10List of source code merge tools": its number is as wide as the box for it, the title half a point on.
+    const glued: [string, string][] = [['10.10', 'List of source code merge tools'], ['A.1', 'The Debian maze'], ['2.4.1', 'Customizing bash']];
+    const kept = ['10.12 Main Git commands', '1.5kg of flour, 2.0L of water.'];
+    const extracted = await extractFile(await pdfOfLines([[...glued.flatMap((line) => [line, '']), ...kept.flatMap((line) => [line, ''])]]));
+    expect(extracted.text).toBe([...glued.map((parts) => parts.join(' ')), ...kept].join('\n\n'));
+  });
+
   it('reads a PDF page that is one table row by row, though its cells are as long as a column’s lines', async () => {
     const rooms = ['Kestrel meeting room', 'Heron meeting room', 'Osprey meeting room', 'Plover quiet room', 'Curlew quiet room'];
     const kits = ['Screen, camera, phone', 'Projector and speakers', 'Whiteboard and screen'];
