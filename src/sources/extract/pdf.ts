@@ -6,6 +6,7 @@ import { damaged, ENCRYPTED_PDF, ExtractionError, NO_TEXT_LAYER, overfullPage } 
 import { withBullets } from './pdf-bullets.js';
 import { columnRuns } from './pdf-columns.js';
 import { indexEntries } from './pdf-entries.js';
+import { LINE_BREAK_HYPHEN, withBrokenWordsJoined } from './pdf-hyphens.js';
 import { withoutFurniture } from './pdf-furniture.js';
 import { CELL_GAP, PARAGRAPH_GAP, placed, rowsOf, rowSize, type Placed } from './pdf-rows.js';
 import type { TableRow } from './pdf-table.js';
@@ -200,7 +201,7 @@ function writeLines(allPages: Line[][]): string {
     pageEnd = lastLine && { line: lastLine, margin: lastLine.margin ?? margin };
   }
   flush();
-  return blocks.join('\n\n');
+  return withBrokenWordsJoined(blocks.join('\n\n'));
 }
 
 /** The size most of the text is set in. */
@@ -234,5 +235,5 @@ function wraps(previous: Line, line: Line, margin: number): boolean {
  */
 const runsOn = (previous: Line, line: Line, margin: number): boolean => wraps(previous, line, margin) && !/[.!?:]["'’”)\]]*$/u.test(previous.text);
 
-/** A wrapped line joined to the one before: a word broken at its hyphen is joined without a space. */
-const joined = (previous: string, line: string): string => (/\p{L}-$/u.test(previous) ? `${previous}${line}` : `${previous} ${line}`);
+/** A wrapped line joined to the one before: a word broken at its hyphen is joined without a space, its hyphen read once the whole text is (pdf-hyphens.ts). */
+const joined = (previous: string, line: string): string => (/\p{L}-$/u.test(previous) ? `${previous.slice(0, -1)}${LINE_BREAK_HYPHEN}${line}` : `${previous} ${line}`);

@@ -92,6 +92,28 @@ describe('extractFile', () => {
     expect(extracted.text).toBe(['# Returns', '## Damage', ...paragraphs].join('\n\n'));
   });
 
+  it('joins a word a PDF breaks between syllables at a line’s end without its hyphen, and keeps a compound’s, as the document writes them elsewhere', async () => {
+    // Debian Reference's PDF gave "Print-ing", "Sec-tion", "tempera-ture": TeX breaks words between syllables, and the text writes most of them whole elsewhere.
+    const lines = [
+      'Printing costs ten cents a page, and it is a well-',
+      'known trick to print on both sides. Colour print-',
+      'ing takes more time as the printer warms up, and',
+      'the print room is kept cool, so that its tempera-',
+      'ture stays low, and the printing there is a self-',
+      'service job. Ask the service desk for a Challenge-',
+      'Response code, or install the fonts-crosextra-',
+      'caladea package for the well-known Cambria font.',
+    ];
+    const extracted = await extractFile(await pdfOfLines([lines]));
+    expect(extracted.text).toBe(
+      [
+        'Printing costs ten cents a page, and it is a well-known trick to print on both sides. Colour printing takes more time as the printer warms up,',
+        'and the print room is kept cool, so that its temperature stays low, and the printing there is a self-service job.',
+        'Ask the service desk for a Challenge-Response code, or install the fonts-crosextra-caladea package for the well-known Cambria font.',
+      ].join(' '),
+    );
+  });
+
   it('keeps a PDF paragraph whole where its sentence runs on over a page break, and parts it where a page ends one', async () => {
     // Lines of one length all reach the margin: only the page break or a sentence's end parts them.
     const pages = [
