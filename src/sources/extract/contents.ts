@@ -17,22 +17,29 @@ const HEADING = /^#{1,6} /;
 /**
  * The text without its contents: each run of MIN_ENTRIES lines at least (blank lines aside, a
  * heading or any other line ending it) that end in a page, half of them at least after leaders,
- * whose arabic page numbers never go down. A code block's lines stay as they are.
+ * whose arabic page numbers never go down, with the first line of an entry whose title wraps over
+ * two. A code block's lines stay as they are.
  */
 export function withoutContents(text: string): string {
   const blocks = text.split('\n\n').map((block) => block.split('\n').map((line) => ({ line })));
   const dropped = new Set<{ line: string }>();
   let run: { line: string }[] = [];
+  let wrapped: { line: string }[] = [];
   const close = () => {
-    if (isContents(run.map(({ line }) => line))) for (const entry of run) dropped.add(entry);
-    run = [];
+    if (isContents(run.map(({ line }) => line))) for (const entry of [...run, ...wrapped]) dropped.add(entry);
+    [run, wrapped] = [[], []];
   };
   let code = false;
-  for (const entry of blocks.flat()) {
-    const { line } = entry;
-    if (FENCE.test(line)) code = !code;
-    if (!code && !HEADING.test(line) && (LEADERS_TO_PAGE.test(line) || ENDS_IN_PAGES.test(line))) run.push(entry);
-    else if (code || line.trim() !== '') close();
+  for (const block of blocks) {
+    for (const [index, entry] of block.entries()) {
+      const { line } = entry;
+      if (FENCE.test(line)) code = !code;
+      const body = !code && !HEADING.test(line);
+      if (body && (LEADERS_TO_PAGE.test(line) || ENDS_IN_PAGES.test(line))) run.push(entry);
+      // An entry's title wrapped over two lines: its first, above the one with its leaders.
+      else if (body && LEADERS_TO_PAGE.test(block[index + 1]?.line ?? '')) wrapped.push(entry);
+      else if (code || line.trim() !== '') close();
+    }
   }
   close();
   if (!dropped.size) return text;

@@ -186,7 +186,9 @@ describe('extractFile', () => {
     const prose = 'Order online or by phone… or call in: we answer within the hour...';
     // Its prices go up and down, as pages down a table of contents never do.
     const prices = ['Wash and cut ........ 45', 'Dry cut ........ 30', 'Colour ........ 60'];
-    const pdf = await extractFile(await pdfOfLines([['Contents', '', ...contents], [prose, '', ...prices]]));
+    // An entry whose title wraps over two lines, as in a list of tables.
+    const wrapped = ['1.3 Returns by post, by courier or at the shop, with the', 'receipt and the box . . . . . . . 2'];
+    const pdf = await extractFile(await pdfOfLines([['Contents', '', ...contents.slice(0, 3), ...wrapped, ...contents.slice(3)], [prose, '', ...prices]]));
     expect(pdf.text).toBe(['Contents', prose, prices.join('\n')].join('\n\n'));
     const listed = ['# Handbook', 'Contents', prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n');
     const markdown = await extractFile(utf8(['# Handbook', 'Contents', contents.map((entry) => `- ${entry}`).join('\n'), prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n')));
