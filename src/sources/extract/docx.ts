@@ -7,12 +7,16 @@ import { firstHeading } from './structured-text.js';
 // tables with their header rows), which the HTML writer turns into lines.
 
 /**
- * A document's Title style is its heading too (mammoth maps only Heading 1–6). A code style's
+ * A document's Title style is its heading too (mammoth maps only Heading 1–6), and its table of
+ * contents is no text. A code style's
  * paragraphs, running on, are one preformatted block, their spaces and tabs kept (mammoth matches
  * style names in any case).
  */
 const STYLE_MAP = [
   "p[style-name='Title'] => h1:fresh",
+  // A table of contents ("toc 1", "toc 2", … and its title, "TOC Heading"): its entries, each a
+  // heading and its page after a tab, say nothing an answer should quote.
+  "p[style-name^='toc '] => !",
   ...['Code', 'Code Block', 'Source Code', 'HTML Preformatted', 'Macro Text'].map((style) => `p[style-name='${style}'] => pre:separator('\\n')`),
 ];
 /** Images carry no text: mammoth would otherwise inline each one in the HTML as base64. */

@@ -1,3 +1,4 @@
+import { withoutContents } from './contents.js';
 import { damaged, ExtractionError, NO_TEXT, UNSUPPORTED } from './errors.js';
 import { extractHtml } from './html.js';
 import type { Extracted, FileKind } from './index.js';
@@ -9,7 +10,9 @@ import { CONTENT_TYPES, decodeText, sniffFileKind } from './sniff.js';
 export async function extractBytes(bytes: Uint8Array): Promise<Extracted> {
   const kind = sniffFileKind(bytes);
   if (!kind) throw new ExtractionError(UNSUPPORTED);
-  const { title, text } = await extractKind(kind, bytes);
+  const { title, text: read } = await extractKind(kind, bytes);
+  // An HTML page's contents go in extractHtml, as a crawled page's do.
+  const text = kind === 'html' ? read : withoutContents(read);
   if (!/[\p{L}\p{N}]/u.test(text)) throw new ExtractionError(NO_TEXT);
   return { kind, contentType: CONTENT_TYPES[kind], title, text };
 }

@@ -1,5 +1,6 @@
 import { isProbablyReaderable, Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { withoutContents } from './contents.js';
 import { ITEM_MARKER, oneLine, structuredText, type DomNode } from './structured-text.js';
 
 // An HTML page's main content as structured text. Readability (Firefox's reader view) picks the
@@ -31,6 +32,7 @@ export function extractHtml(html: string, url?: string): Page {
   // which may take the footer instead: then the page is read whole, less those parts.
   if (text && mostlyFrom(text, surroundings)) text = '';
   if (!text) text = wholePageText(article ? parsePage(html).document : document);
+  text = withoutContents(text);
   const title = pageTitle(article?.title ?? documentTitle, headings) ?? addressTitle(url);
   // The page's title heads its text unless the content already starts with it.
   if (title && !text.startsWith(`# ${title}\n`) && text !== `# ${title}`) text = text ? `# ${title}\n\n${text.replace(/^# /gm, '## ')}` : `# ${title}`;

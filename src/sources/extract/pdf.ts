@@ -6,6 +6,8 @@ import { damaged, ENCRYPTED_PDF, ExtractionError, NO_TEXT_LAYER, overfullPage } 
 import { withBullets } from './pdf-bullets.js';
 import { columnRuns } from './pdf-columns.js';
 import { indexEntries } from './pdf-entries.js';
+import { LINE_BREAK_HYPHEN, withBrokenWordsJoined } from './pdf-hyphens.js';
+import { withoutFurniture } from './pdf-furniture.js';
 import { CELL_GAP, PARAGRAPH_GAP, placed, rowsOf, rowSize, type Placed } from './pdf-rows.js';
 import type { TableRow } from './pdf-table.js';
 import { firstHeading } from './structured-text.js';
@@ -18,13 +20,21 @@ import { firstHeading } from './structured-text.js';
 // an index or a table of contents (pdf-entries.ts). A page in two columns is read a column at a
 // time (pdf-columns.ts), and a table of two columns whose cells wrap their text a row a line
 // (pdf-table.ts). Running headers and footers are dropped, a line at a time, and a page number at
-// the top or bottom of any page.
+// the top or bottom of any page (pdf-furniture.ts).
 
 /**
  * A line of text, from its baseline `y` down to its last one's, `bottom` (a table row's cells may
  * wrap); `margin` is the right edge of its column on a page in columns (else the page's is).
  */
 type Line = { text: string; y: number; bottom: number; size: number; left: number; right: number; columns: boolean; tableRow: boolean; margin?: number };
+
+/**
+ * A section number of two parts or more at a line's start, run into the title after it: LaTeX
+ * sets a contents entry's title in a box after its number, and a number wider than the box
+ * ("10.10") overflows it to within a fraction of a point of the title, which PDF.js then reads as
+ * one word ("10.10List of tools"). A capital after the number, then a small letter, starts a title.
+ */
+const GLUED_SECTION_NUMBER = /^((?:\d{1,3}|\p{Lu})(?:\.\d{1,3})+)(?=\p{Lu}\p{Ll})/u;
 
 /** A line this much larger than the body text is a heading. */
 const HEADING_SCALE = 1.15;
@@ -124,7 +134,7 @@ function lineOf(row: Placed[], margin?: number): Line {
     end = x + item.width;
   }
   const y = row[0]?.y ?? 0;
-  return { text: text.replace(/\s+/g, ' ').trim(), y, bottom: y, size, left: row[0]?.x ?? 0, right: end, columns, tableRow: false, margin };
+  return { text: text.replace(/\s+/g, ' ').trim().replace(GLUED_SECTION_NUMBER, '$1 '), y, bottom: y, size, left: row[0]?.x ?? 0, right: end, columns, tableRow: false, margin };
 }
 
 /** A table row as one line: each cell's lines joined as wrapped prose is, then the cells one after the other. */
@@ -191,62 +201,7 @@ function writeLines(allPages: Line[][]): string {
     pageEnd = lastLine && { line: lastLine, margin: lastLine.margin ?? margin };
   }
   flush();
-  return blocks.join('\n\n');
-}
-
-/** Lines at a page's top or at its bottom that a running header or footer takes at most. */
-const MAX_RUNNING_LINES = 3;
-
-/**
- * The pages without their running headers and footers, peeled from a page's edges a line at a
- * time (a header may be two lines): a page's first or last line that recurs at the edge of half
- * the pages, and of two at least, as it is or, in a PDF of three pages or more, but for a number
- * that counts the pages ("Page 3 of 9", a lone "3"; a table's rows, whose numbers do not, stay).
- * Under a running line, a row of cells (a table's header, repeated atop each page) is no running
- * line unless it numbers the page. A page number at a page's top or bottom goes too, whatever the
- * page count.
- */
-function withoutFurniture(pages: Line[][]): Line[][] {
-  let kept = pages.map(withoutPageNumber);
-  for (let depth = 0; depth < MAX_RUNNING_LINES && pages.length >= 2; depth += 1) {
-    const peeled = withoutRecurringEdges(kept, (line, page) => [
-      ...(depth > 0 && line.columns ? [] : [line.text]),
-      ...(pages.length >= 3 ? pageCountingKeys(line.text, page) : []),
-    ]).map(withoutPageNumber);
-    if (peeled.every((page, index) => page.length === kept[index]?.length)) break;
-    kept = peeled;
-  }
-  return kept;
-}
-
-/** For each number in a line, the line with that number as `#`, and how far the number is from the page's index: the same on every page for a page number. */
-function pageCountingKeys(text: string, page: number): string[] {
-  return [...text.matchAll(/\d{1,4}/g)].map(({ 0: number, index }) => `${text.slice(0, index)}#${text.slice(index + number.length)}@${Number(number) - page}`);
-}
-
-/** The pages without the first or last lines one of whose keys recurs at the edge of half of them, and of two at least. */
-function withoutRecurringEdges(pages: Line[][], keys: (line: Line, page: number) => string[]): Line[][] {
-  const atEdge = (page: Line[], index: number) => index === 0 || index === page.length - 1;
-  const counts = new Map<string, number>();
-  for (const [number, page] of pages.entries()) {
-    for (const key of new Set(page.filter((_, index) => atEdge(page, index)).flatMap((line) => keys(line, number)))) counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  const recurring = (line: Line, page: number) => keys(line, page).some((key) => (counts.get(key) ?? 0) >= Math.max(2, pages.length / 2));
-  return pages.map((page, number) => page.filter((line, index) => !(atEdge(page, index) && recurring(line, number))));
-}
-
-/**
- * A line that is only a page number marker: "Page 3 of 9", "Page 3", "3 of 9", "3 / 9", "- 3 -",
- * or a lone number of up to three digits (a year, "2026", may be content).
- */
-const PAGE_NUMBER = /^(?:page\s+\d{1,4}(?:\s+of\s+\d{1,4})?|\d{1,4}\s*(?:of|\/)\s*\d{1,4}|[-–—]\s*\d{1,4}\s*[-–—]|\d{1,3})$/i;
-
-/**
- * A page without a page number marker as its first or last line, whatever the page count: a
- * document of one or two pages has no running lines to find by repetition. Other lines stay.
- */
-function withoutPageNumber(page: Line[]): Line[] {
-  return page.filter((line, index) => !((index === 0 || index === page.length - 1) && PAGE_NUMBER.test(line.text)));
+  return withBrokenWordsJoined(blocks.join('\n\n'));
 }
 
 /** The size most of the text is set in. */
@@ -280,5 +235,5 @@ function wraps(previous: Line, line: Line, margin: number): boolean {
  */
 const runsOn = (previous: Line, line: Line, margin: number): boolean => wraps(previous, line, margin) && !/[.!?:]["'’”)\]]*$/u.test(previous.text);
 
-/** A wrapped line joined to the one before: a word broken at its hyphen is joined without a space. */
-const joined = (previous: string, line: string): string => (/\p{L}-$/u.test(previous) ? `${previous}${line}` : `${previous} ${line}`);
+/** A wrapped line joined to the one before: a word broken at its hyphen is joined without a space, its hyphen read once the whole text is (pdf-hyphens.ts). */
+const joined = (previous: string, line: string): string => (/\p{L}-$/u.test(previous) ? `${previous.slice(0, -1)}${LINE_BREAK_HYPHEN}${line}` : `${previous} ${line}`);

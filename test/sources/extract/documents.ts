@@ -95,13 +95,19 @@ export function pdfOf(outline: Outline, options: PdfOptions = {}): Promise<Uint8
 /**
  * A PDF of pages of lines as given, one under another in a fixed-width font (so lines of one
  * length reach one margin, as a paragraph's wrapped lines do); an empty line leaves a line's gap.
+ * A line of two parts sets the second half a point after the first, as LaTeX sets a contents
+ * entry's title after a number wider than the box for it ("10.10" before "List of tools").
  */
-export function pdfOfLines(pages: string[][]): Promise<Uint8Array> {
+export function pdfOfLines(pages: (string | [string, string])[][]): Promise<Uint8Array> {
   const pdf = new PDFDocument({ autoFirstPage: false, pdfVersion: '1.3' });
   const done = collect(pdf);
   for (const lines of pages) {
     pdf.addPage().font('Courier').fontSize(11);
-    lines.forEach((line, index) => line && pdf.text(line, 72, 72 + index * 14, { lineBreak: false }));
+    lines.forEach((line, index) => {
+      const [first, second] = typeof line === 'string' ? [line] : line;
+      if (first) pdf.text(first, 72, 72 + index * 14, { lineBreak: false });
+      if (second) pdf.text(second, 72 + pdf.widthOfString(first) + 0.5, 72 + index * 14, { lineBreak: false });
+    });
   }
   pdf.end();
   return done;

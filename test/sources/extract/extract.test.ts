@@ -92,6 +92,28 @@ describe('extractFile', () => {
     expect(extracted.text).toBe(['# Returns', '## Damage', ...paragraphs].join('\n\n'));
   });
 
+  it('joins a word a PDF breaks between syllables at a line’s end without its hyphen, and keeps a compound’s, as the document writes them elsewhere', async () => {
+    // Debian Reference's PDF gave "Print-ing", "Sec-tion", "tempera-ture": TeX breaks words between syllables, and the text writes most of them whole elsewhere.
+    const lines = [
+      'Printing costs ten cents a page, and it is a well-',
+      'known trick to print on both sides. Colour print-',
+      'ing takes more time as the printer warms up, and',
+      'the print room is kept cool, so that its tempera-',
+      'ture stays low, and the printing there is a self-',
+      'service job. Ask the service desk for a Challenge-',
+      'Response code, or install the fonts-crosextra-',
+      'caladea package for the well-known Cambria font.',
+    ];
+    const extracted = await extractFile(await pdfOfLines([lines]));
+    expect(extracted.text).toBe(
+      [
+        'Printing costs ten cents a page, and it is a well-known trick to print on both sides. Colour printing takes more time as the printer warms up,',
+        'and the print room is kept cool, so that its temperature stays low, and the printing there is a self-service job.',
+        'Ask the service desk for a Challenge-Response code, or install the fonts-crosextra-caladea package for the well-known Cambria font.',
+      ].join(' '),
+    );
+  });
+
   it('keeps a PDF paragraph whole where its sentence runs on over a page break, and parts it where a page ends one', async () => {
     // Lines of one length all reach the margin: only the page break or a sentence's end parts them.
     const pages = [
@@ -150,15 +172,51 @@ describe('extractFile', () => {
     // Each letter a heading, its entries a block of lines.
     const letters = [...left, ...right].join('\n').split(/\n(?=# )/).map((group) => group.replace('\n', '\n\n'));
     expect(index.text.replace(/(?: \.)+ /g, ' ')).toBe(letters.join('\n\n'));
-    const leaders = ['Ordering ................................ 2', 'Shipping ................................ 4', 'Returns ................................ 12', 'Warranty ............................... 15'];
     const plain = ['Ordering 2', 'Shipping and delivery times for every country we ship to 4', 'Returns 12', 'Warranty claims and repairs for lamps bought before 2024 15', 'Gift cards 18'];
-    for (const entries of [leaders, plain]) {
-      const contents = await extractFile(await pdfOfLines([['Contents', '', ...entries]]));
-      expect(contents.text).toBe(`Contents\n\n${entries.join('\n')}`);
-    }
+    const contents = await extractFile(await pdfOfLines([['Contents', '', ...plain]]));
+    expect(contents.text).toBe(`Contents\n\n${plain.join('\n')}`);
     // Prose whose wrapped lines end in a number twice running is still prose.
     const hours = ['The shop on Mill Lane opens at nine and shuts at 5', 'on weekdays, and on Saturdays it is open until 4', 'in the afternoon; it is closed on Sundays.'];
     expect((await extractFile(await pdfOfLines([hours]))).text).toBe(hours.join(' '));
+  });
+
+  it('drops a table of contents, its entries running to their pages after dot leaders, from a PDF, a DOCX, HTML and Markdown, and keeps a price list set so and an ellipsis', async () => {
+    // Debian Reference's PDF kept 608 such lines ("4.7.1 sudo . . . . . 94"), which crowded its sections out of answers.
+    const contents = ['1 Ordering 1', '1.1 Paying . . . . . . . . . . . 1', '1.2 Shipping . . . . . . . . . . 2', '2 Hair salon 2', '2.1 Prices ..................... 2'];
+    const prose = 'Order online or by phone… or call in: we answer within the hour...';
+    // Its prices go up and down, as pages down a table of contents never do.
+    const prices = ['Wash and cut ........ 45', 'Dry cut ........ 30', 'Colour ........ 60'];
+    // An entry whose title wraps over two lines, as in a list of tables.
+    const wrapped = ['1.3 Returns by post, by courier or at the shop, with the', 'receipt and the box . . . . . . . 2'];
+    const pdf = await extractFile(await pdfOfLines([['Contents', '', ...contents.slice(0, 3), ...wrapped, ...contents.slice(3)], [prose, '', ...prices]]));
+    expect(pdf.text).toBe(['Contents', prose, prices.join('\n')].join('\n\n'));
+    const listed = ['# Handbook', 'Contents', prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n');
+    const markdown = await extractFile(utf8(['# Handbook', 'Contents', contents.map((entry) => `- ${entry}`).join('\n'), prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n')));
+    expect(markdown.text).toBe(listed);
+    const items = (lines: string[]) => `<ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
+    const html = await extractFile(utf8(`<!doctype html><html><head><title>Handbook</title></head><body><h1>Handbook</h1><p>Contents</p>${items(contents)}<p>${prose}</p>${items(prices)}</body></html>`));
+    expect(html.text).toBe(listed);
+    // Word's table of contents: each entry its heading, a tab (its leader dots) and its page, in the styles "toc 1", "toc 2".
+    const tocEntry = (entry: string) => {
+      const [title = '', page = ''] = [entry.replace(/[ .]+\d+$/, ''), /\d+$/.exec(entry)?.[0]];
+      return new Paragraph({ style: `TOC${title.split(' ')[0]?.includes('.') ? 2 : 1}`, children: [new TextRun({ children: [title, new Tab(), page] })] });
+    };
+    const tocStyles = [1, 2].map((level) => ({ id: `TOC${level}`, name: `toc ${level}`, run: {} }));
+    const docx = await extractFile(
+      await docxOfBody(
+        [new Paragraph({ text: 'Handbook', heading: HeadingLevel.TITLE }), ...contents.map(tocEntry), new Paragraph(prose), ...prices.map((price) => new Paragraph(price))],
+        { styles: { paragraphStyles: tocStyles } },
+      ),
+    );
+    expect(docx.text).toBe(['# Handbook', prose, ...prices].join('\n\n'));
+  });
+
+  it('parts a PDF line’s section number from the title set right after it, as a contents entry’s number overflowing its box is', async () => {
+    // Debian Reference's PDF gave "10.10List of source code merge tools": its number is as wide as the box for it, the title half a point on.
+    const glued: [string, string][] = [['10.10', 'List of source code merge tools'], ['A.1', 'The Debian maze'], ['2.4.1', 'Customizing bash']];
+    const kept = ['10.12 Main Git commands', '1.5kg of flour, 2.0L of water.'];
+    const extracted = await extractFile(await pdfOfLines([[...glued.flatMap((line) => [line, '']), ...kept.flatMap((line) => [line, ''])]]));
+    expect(extracted.text).toBe([...glued.map((parts) => parts.join(' ')), ...kept].join('\n\n'));
   });
 
   it('reads a PDF page that is one table row by row, though its cells are as long as a column’s lines', async () => {
@@ -235,6 +293,16 @@ describe('extractFile', () => {
     }
   });
 
+  it('drops a PDF’s running header numbered in roman numerals on its front pages and in arabic on the others', async () => {
+    // Debian Reference's PDF kept its 26 "Debian Reference ii" … "xxvii": its roman pages, a tenth of it, are too few to recur on half the pages.
+    const front = ['i', 'ii', 'iii'];
+    const header = (page: number, count: number) => `Acme staff handbook ${front[page - 1] ?? `${page - front.length} / ${count - front.length}`}`;
+    const outline = { ...MEETING_ROOMS, sections: Array.from({ length: 24 }, () => MEETING_ROOMS.sections).flat() };
+    const extracted = await extractFile(await pdfOf(outline, { running: { header } }));
+    expect(extracted.text).not.toContain('Acme');
+    expect(extracted.text.match(/^Kestrel 3 KES-4105$/gm)).toHaveLength(24);
+  });
+
   it('keeps a long PDF table’s rows at the foot of its pages, and its header row repeated atop each under the running header', async () => {
     // Each page's last row, "Room 30 5 R-1029", was taken for a running footer, its numbers aside.
     const rows = Array.from({ length: 90 }, (_, k) => [`Room ${k + 1}`, String((k % 5) + 1), `R-${1000 + k}`]);
@@ -250,6 +318,7 @@ describe('extractFile', () => {
     ['1 / 1', 'footer'],
     ['- 1 -', 'footer'],
     ['1', 'footer'],
+    ['xiv', 'footer'],
     ['Page 1', 'header'],
     ['1', 'header'],
   ] as const)('drops a one-page PDF’s page number "%s" (its %s), keeping its other lines', async (marker, edge) => {
@@ -260,6 +329,7 @@ describe('extractFile', () => {
     expect(lines).toContain('Acme staff handbook, edition 4');
     expect(lines).toEqual(expect.arrayContaining(['Kestrel 3 KES-4105', 'Heron 2 HER-2201']));
     expect(lines.filter((line) => /^[-\s]*\d|Page/.test(line))).toEqual(['1. Ask at the front desk.', '2. Sign the booking sheet.']);
+    expect(lines).not.toContain(marker);
   });
 
   it('reads a DOCX: headings, lists, and table rows naming their column headers', async () => {

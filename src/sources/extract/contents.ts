@@ -1,0 +1,57 @@
+// A table of contents (or a list of tables or figures) in a file's text: its entries, a title, dot
+// leaders and a page number each ("4.7.1 sudo . . . . . 94"), say nothing an answer should quote,
+// and hundreds of them crowd out a book's real sections. They are dropped from every kind of file.
+// A price list may set its prices after leaders too ("Haircut ..... 25"): contents are told from it
+// by their pages, which never go down the list, as prices seldom do.
+
+/** Dot leaders running to a page: "Returns ........ 12", "Preface . . . . vii". */
+export const LEADERS_TO_PAGE = /(?:[.·…]\s?){3,}\s*(?:\d{1,4}|[ivxlcdm]{1,7})$/i;
+/** A line of words ending in page references: "Shipping 4", "Returns 12–14", "Lamps 4, 7", "Lamps sold before 2024 15". */
+export const ENDS_IN_PAGES = /\p{L}.*\s\d{1,4}(?:[–-]\d{1,4})?(?:,\s?\d{1,4}(?:[–-]\d{1,4})?)*$/u;
+/** Lines ending in a page, one after the other, that make an index or contents: prose's lines hardly ever end so three times running. */
+export const MIN_ENTRIES = 3;
+
+const FENCE = /^`{3,}/;
+const HEADING = /^#{1,6} /;
+
+/**
+ * The text without its contents: each run of MIN_ENTRIES lines at least (blank lines aside, a
+ * heading or any other line ending it) that end in a page, half of them at least after leaders,
+ * whose arabic page numbers never go down, with the first line of an entry whose title wraps over
+ * two. A code block's lines stay as they are.
+ */
+export function withoutContents(text: string): string {
+  const blocks = text.split('\n\n').map((block) => block.split('\n').map((line) => ({ line })));
+  const dropped = new Set<{ line: string }>();
+  let run: { line: string }[] = [];
+  let wrapped: { line: string }[] = [];
+  const close = () => {
+    if (isContents(run.map(({ line }) => line))) for (const entry of [...run, ...wrapped]) dropped.add(entry);
+    [run, wrapped] = [[], []];
+  };
+  let code = false;
+  for (const block of blocks) {
+    for (const [index, entry] of block.entries()) {
+      const { line } = entry;
+      if (FENCE.test(line)) code = !code;
+      const body = !code && !HEADING.test(line);
+      if (body && (LEADERS_TO_PAGE.test(line) || ENDS_IN_PAGES.test(line))) run.push(entry);
+      // An entry's title wrapped over two lines: its first, above the one with its leaders.
+      else if (body && LEADERS_TO_PAGE.test(block[index + 1]?.line ?? '')) wrapped.push(entry);
+      else if (code || line.trim() !== '') close();
+    }
+  }
+  close();
+  if (!dropped.size) return text;
+  // A block of entries alone goes, and its blank line with it; an empty block (a code block's blank lines) stays.
+  return blocks
+    .filter((block) => !block.every((entry) => dropped.has(entry)))
+    .map((block) => block.filter((entry) => !dropped.has(entry)).map(({ line }) => line).join('\n'))
+    .join('\n\n');
+}
+
+function isContents(entries: string[]): boolean {
+  if (entries.length < MIN_ENTRIES || entries.filter((entry) => LEADERS_TO_PAGE.test(entry)).length * 2 < entries.length) return false;
+  const pages = entries.map((entry) => /(\d{1,4})$/.exec(entry)?.[1]).filter((page) => page !== undefined).map(Number);
+  return pages.every((page, index) => index === 0 || page >= (pages[index - 1] ?? 0));
+}
