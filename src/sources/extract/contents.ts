@@ -2,7 +2,9 @@
 // leaders and a page number each ("4.7.1 sudo . . . . . 94"), say nothing an answer should quote,
 // and hundreds of them crowd out a book's real sections. They are dropped from every kind of file.
 // A price list may set its prices after leaders too ("Haircut ..... 25"): contents are told from it
-// by their pages, which never go down the list, as prices seldom do.
+// by their title ("Contents", "List of Tables") and by their pages, which never go down the list.
+// A menu's prices may rise down it as pages do ("Small ..... 2", "Large ..... 4"), so the title
+// decides: dropping a price list would cost an owner answers, keeping contents only crowds them.
 
 /** Dot leaders running to a page: "Returns ........ 12", "Preface . . . . vii". */
 export const LEADERS_TO_PAGE = /(?:[.·…]\s?){3,}\s*(?:\d{1,4}|[ivxlcdm]{1,7})$/i;
@@ -11,12 +13,16 @@ export const ENDS_IN_PAGES = /\p{L}.*\s\d{1,4}(?:[–-]\d{1,4})?(?:,\s?\d{1,4}(?
 /** Lines ending in a page, one after the other, that make an index or contents: prose's lines hardly ever end so three times running. */
 export const MIN_ENTRIES = 3;
 
+/** The title contents run under, in the languages the engine reads: "Contents", "Table of Contents", "List of Figures", "Inhaltsverzeichnis". */
+const CONTENTS_TITLE =
+  /^(?:#{1,6}\s+)?(?:(?:table of )?contents|list of (?:tables|figures|illustrations)|inhalt(?:sverzeichnis)?|table des matières|sommaire|índice|indice|inhoud(?:sopgave)?|innehåll(?:sförteckning)?|indholdsfortegnelse|innhold(?:sfortegnelse)?|sumário)\s*:?$/i;
+
 const FENCE = /^`{3,}/;
 const HEADING = /^#{1,6} /;
 
 /**
- * The text without its contents: each run of MIN_ENTRIES lines at least (blank lines aside, a
- * heading or any other line ending it) that end in a page, half of them at least after leaders,
+ * The text without its contents: each run under a contents title of MIN_ENTRIES lines at least
+ * (blank lines aside, a heading or any other line ending it) that end in a page, half of them at least after leaders,
  * whose arabic page numbers never go down, with the first line of an entry whose title wraps over
  * two. A code block's lines stay as they are.
  */
@@ -25,8 +31,10 @@ export function withoutContents(text: string): string {
   const dropped = new Set<{ line: string }>();
   let run: { line: string }[] = [];
   let wrapped: { line: string }[] = [];
+  // The last line before the run that is none of its entries: the run's title, if it has one.
+  let title = '';
   const close = () => {
-    if (isContents(run.map(({ line }) => line))) for (const entry of [...run, ...wrapped]) dropped.add(entry);
+    if (CONTENTS_TITLE.test(title.trim()) && isContents(run.map(({ line }) => line))) for (const entry of [...run, ...wrapped]) dropped.add(entry);
     [run, wrapped] = [[], []];
   };
   let code = false;
@@ -38,7 +46,10 @@ export function withoutContents(text: string): string {
       if (body && (LEADERS_TO_PAGE.test(line) || ENDS_IN_PAGES.test(line))) run.push(entry);
       // An entry's title wrapped over two lines: its first, above the one with its leaders.
       else if (body && LEADERS_TO_PAGE.test(block[index + 1]?.line ?? '')) wrapped.push(entry);
-      else if (code || line.trim() !== '') close();
+      else if (code || line.trim() !== '') {
+        close();
+        title = line;
+      }
     }
   }
   close();

@@ -188,8 +188,10 @@ describe('extractFile', () => {
     const prices = ['Wash and cut ........ 45', 'Dry cut ........ 30', 'Colour ........ 60'];
     // An entry whose title wraps over two lines, as in a list of tables.
     const wrapped = ['1.3 Returns by post, by courier or at the shop, with the', 'receipt and the box . . . . . . . 2'];
-    const pdf = await extractFile(await pdfOfLines([['Contents', '', ...contents.slice(0, 3), ...wrapped, ...contents.slice(3)], [prose, '', ...prices]]));
-    expect(pdf.text).toBe(['Contents', prose, prices.join('\n')].join('\n\n'));
+    // A menu's prices rise down it as pages do: under no contents title, it is kept.
+    const menu = ['Small coffee ........ 2', 'Medium coffee ........ 3', 'Large coffee ........ 4'];
+    const pdf = await extractFile(await pdfOfLines([['Contents', '', ...contents.slice(0, 3), ...wrapped, ...contents.slice(3)], [prose, '', ...prices, '', 'Coffee', '', ...menu]]));
+    expect(pdf.text).toBe(['Contents', prose, prices.join('\n'), 'Coffee', menu.join('\n')].join('\n\n'));
     const listed = ['# Handbook', 'Contents', prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n');
     const markdown = await extractFile(utf8(['# Handbook', 'Contents', contents.map((entry) => `- ${entry}`).join('\n'), prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n')));
     expect(markdown.text).toBe(listed);
