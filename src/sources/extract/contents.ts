@@ -7,9 +7,21 @@
 // decides: dropping a price list would cost an owner answers, keeping contents only crowds them.
 
 /** Dot leaders running to a page: "Returns ........ 12", "Preface . . . . vii". */
-export const LEADERS_TO_PAGE = /(?:[.·…]\s?){3,}\s*(?:\d{1,4}|[ivxlcdm]{1,7})$/i;
+const LEADERS_TO_PAGE = /(?:[.·…]\s?){3,}\s*(?:\d{1,4}|[ivxlcdm]{1,7})$/i;
 /** A line of words ending in page references: "Shipping 4", "Returns 12–14", "Lamps 4, 7", "Lamps sold before 2024 15". */
-export const ENDS_IN_PAGES = /\p{L}.*\s\d{1,4}(?:[–-]\d{1,4})?(?:,\s?\d{1,4}(?:[–-]\d{1,4})?)*$/u;
+const ENDS_IN_PAGES = /\p{L}.*\s\d{1,4}(?:[–-]\d{1,4})?(?:,\s?\d{1,4}(?:[–-]\d{1,4})?)*$/u;
+/**
+ * An entry is a line of a page's width at most. The patterns above try each place a line may
+ * begin a match: on a longer line, which is no entry, they took time growing with its square
+ * (a line of 64,000 characters, seconds).
+ */
+const MAX_ENTRY_CHARS = 300;
+
+/** Whether a line runs to its page after dot leaders. */
+export const leadsToPage = (line: string): boolean => line.length <= MAX_ENTRY_CHARS && LEADERS_TO_PAGE.test(line);
+
+/** Whether a line ends in page references, with or without leaders. */
+export const endsInPages = (line: string): boolean => line.length <= MAX_ENTRY_CHARS && (LEADERS_TO_PAGE.test(line) || ENDS_IN_PAGES.test(line));
 /** Lines ending in a page, one after the other, that make an index or contents: prose's lines hardly ever end so three times running. */
 export const MIN_ENTRIES = 3;
 
@@ -43,9 +55,9 @@ export function withoutContents(text: string): string {
       const { line } = entry;
       if (FENCE.test(line)) code = !code;
       const body = !code && !HEADING.test(line);
-      if (body && (LEADERS_TO_PAGE.test(line) || ENDS_IN_PAGES.test(line))) run.push(entry);
+      if (body && endsInPages(line)) run.push(entry);
       // An entry's title wrapped over two lines: its first, above the one with its leaders.
-      else if (body && LEADERS_TO_PAGE.test(block[index + 1]?.line ?? '')) wrapped.push(entry);
+      else if (body && leadsToPage(block[index + 1]?.line ?? '')) wrapped.push(entry);
       else if (code || line.trim() !== '') {
         close();
         title = line;
@@ -62,7 +74,7 @@ export function withoutContents(text: string): string {
 }
 
 function isContents(entries: string[]): boolean {
-  if (entries.length < MIN_ENTRIES || entries.filter((entry) => LEADERS_TO_PAGE.test(entry)).length * 2 < entries.length) return false;
+  if (entries.length < MIN_ENTRIES || entries.filter(leadsToPage).length * 2 < entries.length) return false;
   const pages = entries.map((entry) => /(\d{1,4})$/.exec(entry)?.[1]).filter((page) => page !== undefined).map(Number);
   return pages.every((page, index) => index === 0 || page >= (pages[index - 1] ?? 0));
 }

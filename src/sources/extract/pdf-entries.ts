@@ -1,4 +1,4 @@
-import { ENDS_IN_PAGES, LEADERS_TO_PAGE, MIN_ENTRIES } from './contents.js';
+import { endsInPages, leadsToPage, MIN_ENTRIES } from './contents.js';
 
 // The lines of an index or a table of contents: each ends in the page it refers to, and is a line
 // of its own, never wrapped prose, though the longest entries reach the margin as wrapped lines do
@@ -17,9 +17,9 @@ export function indexEntries<Line extends { text: string }>(lines: Line[], isHea
   };
   for (const line of lines) {
     if (isHeading(line)) continue;
-    const leaders = LEADERS_TO_PAGE.test(line.text);
+    const leaders = leadsToPage(line.text);
     if (leaders) entries.add(line);
-    if (leaders || ENDS_IN_PAGES.test(line.text)) run.push(line);
+    if (endsInPages(line.text)) run.push(line);
     else close();
   }
   close();

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { withoutContents } from '../../../src/sources/extract/contents.js';
+import { LINE_BREAK_HYPHEN, withBrokenWordsJoined } from '../../../src/sources/extract/pdf-hyphens.js';
+
+// A file's text may hold a line or a word of any length (a data URI, a base64 block, a run of
+// words with no stop): reading it must take time in proportion to it. Before, the patterns tried
+// every start and every length at each: each of these ran on for hours, holding the extraction
+// process (not finished in 200 seconds), where they now take milliseconds.
+
+describe('extraction of very long lines and words', () => {
+  it('joins the words a PDF broke at a line’s end beside a word of 200,000 letters', () => {
+    const long = 'a'.repeat(200_000);
+    expect(withBrokenWordsJoined(`${long} tempera${LINE_BREAK_HYPHEN}ture, temperature ${long}1${LINE_BREAK_HYPHEN}x`)).toBe(
+      `${long} temperature, temperature ${long}1-x`,
+    );
+  });
+
+  it('reads a contents title’s entries beside a line of 200,000 characters that ends in a number', () => {
+    const long = `${'word '.repeat(40_000)}12`;
+    const contents = ['Contents', '', '1 Ordering . . . . . . . 1', '2 Paying . . . . . . . . 2', '3 Shipping . . . . . . . 3'].join('\n');
+    expect(withoutContents(`${contents}\n\n${long}`)).toBe(`Contents\n\n${long}`);
+  });
+});
