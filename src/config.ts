@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_CHARS_PER_CHATBOT, DEFAULT_MAX_FILE_MB, type SourceSettings } from './domain/sources.js';
 import { DEFAULT_HISTORY_MESSAGES } from './engine/index.js';
-import { DEFAULT_MAX_READ_MEMORY_MB } from './sources/extract/index.js';
+import { DEFAULT_MAX_READ_MEMORY_MB, DEFAULT_MAX_READ_SECONDS } from './sources/extract/index.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, providerCatalogSchema, resolveApiKeys, type ProviderCatalog } from './engine/providers/catalog.js';
 
 // Every environment variable Switchboard reads, parsed once. Nothing else reads process.env.
@@ -119,6 +119,7 @@ const envSchema = z.object({
   SOURCES_MAX_FILE_MB: positiveInt(DEFAULT_MAX_FILE_MB),
   SOURCES_MAX_CHARS_PER_CHATBOT: positiveInt(DEFAULT_MAX_CHARS_PER_CHATBOT),
   SOURCES_MAX_READ_MEMORY_MB: positiveInt(DEFAULT_MAX_READ_MEMORY_MB),
+  SOURCES_MAX_READ_SECONDS: positiveInt(DEFAULT_MAX_READ_SECONDS),
   WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
   WEBHOOK_RETRY_HOURS: positiveInt(24),
   WEBHOOK_DISABLE_AFTER_HOURS: positiveInt(72),
@@ -232,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxFileBytes: vars.SOURCES_MAX_FILE_MB * 1024 * 1024,
       maxCharsPerChatbot: vars.SOURCES_MAX_CHARS_PER_CHATBOT,
       maxReadMemoryBytes: vars.SOURCES_MAX_READ_MEMORY_MB * 1024 * 1024,
+      maxReadMs: vars.SOURCES_MAX_READ_SECONDS * 1000,
     },
     trustProxy: vars.TRUST_PROXY,
     metricsToken: vars.METRICS_TOKEN,

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { childProgram, type ChildProgram } from './child-program.js';
-import { answerOn, overMemory, putProcessBelowEventLoop, settle, watchMemory, type JobLimits, type Pending, type Reply, type RunJob } from './worker-thread.js';
+import { answerOn, JobOverTime, overMemory, putProcessBelowEventLoop, settle, watchMemory, type JobLimits, type Pending, type Reply, type RunJob } from './worker-thread.js';
 
 // Work whose memory must all come back once it is stopped (reading an uploaded file) runs in a
 // child process rather than a worker thread: Node.js keeps about three quarters of a terminated
@@ -96,12 +96,12 @@ export function processJobs(entry: URL, label: string, { idleMs = IDLE_MS } = {}
     return current;
   };
 
-  /** Stops the child of a job over its memory limit: that job fails as such, the next starts a child afresh. */
-  const stopOverMemory = (limitBytes: number) => {
+  /** Stops the child of a job over one of its limits: that job fails with `error`, the next starts a child afresh. */
+  const stopOverLimit = (error: Error) => {
     const stopped = child;
     child = undefined;
     stopped?.process.kill('SIGKILL');
-    finish(running, (job) => job.reject(overMemory(label, limitBytes)));
+    finish(running, (job) => job.reject(error));
   };
 
   const runNext = () => {
@@ -121,7 +121,13 @@ export function processJobs(entry: URL, label: string, { idleMs = IDLE_MS } = {}
     if (!queued) return;
     const { pid } = child.process;
     const id = (nextId += 1);
-    const stopWatching = watchMemory(queued.limits.maxMemoryGrowthBytes, () => residentBytes(pid), stopOverMemory);
+    const stopWatchingMemory = watchMemory(queued.limits.maxMemoryGrowthBytes, () => residentBytes(pid), (limitBytes) => stopOverLimit(overMemory(label, limitBytes)));
+    const { maxMs } = queued.limits;
+    const timer = maxMs === undefined ? undefined : setTimeout(() => stopOverLimit(new JobOverTime(`${label} ran past ${maxMs} ms for one job`)), maxMs);
+    const stopWatching = () => {
+      stopWatchingMemory();
+      clearTimeout(timer);
+    };
     running = { ...queued, id, stopWatching };
     child.process.send({ id, job: queued.job });
   };

@@ -34,7 +34,17 @@ export type JobLimits = {
    * limit would not do: what a file unpacks to is held in array buffers, outside the heap.
    */
   maxMemoryGrowthBytes?: number;
+  /**
+   * How long the job may run, in milliseconds, before its child process is stopped (process jobs
+   * only): a reading that does not end holds every job queued behind it.
+   */
+  maxMs?: number;
 };
+
+/** A job's child process was stopped, the job unfinished, as it ran past its time limit (JobLimits). */
+export class JobOverTime extends Error {
+  override name = 'JobOverTime';
+}
 
 /** A job's worker was stopped, the job unfinished, as the memory it took passed its limit (JobLimits). */
 export class WorkerOverMemory extends Error {

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, unlinkSync, utimesSync, writeFileSync } from '
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChildEnded, processJobs } from '../src/process-jobs.js';
+import { JobOverTime } from '../src/worker-thread.js';
 
 // Jobs in a child process go one at a time: a child that ends fails the job it was reading and
 // no other; the jobs behind it are read by a child started afresh, each answered once.
@@ -31,6 +32,16 @@ describe('processJobs', () => {
       'third',
     ]);
     expect(settled.filter(({ status }) => status === 'rejected').every((outcome) => (outcome as PromiseRejectedResult).reason instanceof ChildEnded)).toBe(true);
+  });
+
+  it('stops a child whose job runs past its time, failing that job alone, and answers the jobs queued behind it in a new child', async () => {
+    const run = processJobs(ECHO, 'echo process');
+    const spinning = (await run('pid')) as number;
+    const settled = await Promise.allSettled([run('spin', { maxMs: 1_000 }), run('after')]);
+    expect(settled[0]).toMatchObject({ status: 'rejected', reason: expect.any(JobOverTime) });
+    expect((settled[0] as PromiseRejectedResult).reason).toHaveProperty('message', 'echo process ran past 1000 ms for one job');
+    expect(settled[1]).toEqual({ status: 'fulfilled', value: 'after' });
+    await expect.poll(() => isRunning(spinning), { timeout: 20_000 }).toBe(false);
   });
 
   it('ends a child left without a job for its idle time, and answers the next job in a new child', async () => {

@@ -33,6 +33,8 @@ export type SourceWorkerOptions = {
   maxCharsPerChatbot: number;
   /** SOURCES_MAX_READ_MEMORY_MB, in bytes: a file whose reading takes more fails saying so (extractFile's default unless given). */
   maxReadMemoryBytes?: number;
+  /** SOURCES_MAX_READ_SECONDS, in milliseconds: a file whose reading takes longer fails saying so (extractFile's default unless given). */
+  maxReadMs?: number;
   pollMs?: number;
   leaseMs?: number;
   /** Names this process in the claims. */
@@ -51,7 +53,7 @@ export type SourceWorker = {
 };
 
 export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
-  const { store, allowPrivate, maxCharsPerChatbot, maxReadMemoryBytes } = options;
+  const { store, allowPrivate, maxCharsPerChatbot, maxReadMemoryBytes, maxReadMs } = options;
   const processId = options.processId ?? newProcessId();
   const leaseMs = options.leaseMs ?? LEASE_MS;
   const log = options.logger.child({ job: 'sources', process: processId });
@@ -127,7 +129,7 @@ export function createSourceWorker(options: SourceWorkerOptions): SourceWorker {
     const bytes = await store.sources.file(source.chatbotId, source.id);
     if (!bytes) return failed('The uploaded file is missing.');
     try {
-      const extracted = await extractFile(bytes, maxReadMemoryBytes);
+      const extracted = await extractFile(bytes, maxReadMemoryBytes, maxReadMs);
       // Checked before the text is written, which it may spare; the write decides.
       if (extracted.text.length > (await room(source))) return overLimit(source, extracted.text.length, maxCharsPerChatbot);
       const { text, contentType } = extracted;

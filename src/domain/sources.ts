@@ -39,9 +39,10 @@ export type SourceLimits = {
 
 /**
  * The sources' settings: their limits, whether websites may be on private addresses
- * (SOURCES_ALLOW_PRIVATE), and the memory reading one file may take (SOURCES_MAX_READ_MEMORY_MB, in bytes).
+ * (SOURCES_ALLOW_PRIVATE), and the memory and time reading one file may take (SOURCES_MAX_READ_MEMORY_MB, in
+ * bytes; SOURCES_MAX_READ_SECONDS, in milliseconds).
  */
-export type SourceSettings = SourceLimits & { allowPrivate: boolean; maxReadMemoryBytes: number };
+export type SourceSettings = SourceLimits & { allowPrivate: boolean; maxReadMemoryBytes: number; maxReadMs: number };
 
 export const DEFAULT_MAX_CHARS_PER_CHATBOT = 50_000_000;
 export const DEFAULT_MAX_FILE_MB = 20;

@@ -25,6 +25,12 @@ export function overfullPage(page: number, limit: number): string {
 }
 
 /** A file whose reading took more memory than the hub allows one file: most likely one made to unpack to far more than its size. */
+/** A file whose reading ran past the time the hub allows one (SOURCES_MAX_READ_SECONDS). */
+export function tooLong(limitMs: number): string {
+  const seconds = Math.round(limitMs / 1000).toLocaleString('en-US');
+  return `Reading the file took longer than the ${seconds} seconds the hub allows one file, so it is not read: it may be damaged, or made to take far longer than its size.`;
+}
+
 export function tooMuchMemory(limitBytes: number): string {
   const megabytes = Math.round(limitBytes / 1024 / 1024).toLocaleString('en-US');
   return `Reading the file took more than the ${megabytes} MB of memory the hub allows one file, so it is not read: it may be damaged, or made to unpack to far more than its size.`;

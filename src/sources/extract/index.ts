@@ -1,7 +1,7 @@
 import { measureExtractionMemory } from '../../metrics.js';
 import { ChildEnded, processJobs } from '../../process-jobs.js';
-import { WorkerOverMemory, type JobLimits } from '../../worker-thread.js';
-import { ExtractionError, READING_ENDED, tooMuchMemory } from './errors.js';
+import { JobOverTime, WorkerOverMemory, type JobLimits } from '../../worker-thread.js';
+import { ExtractionError, READING_ENDED, tooLong, tooMuchMemory } from './errors.js';
 import type { FileKind } from './sniff.js';
 
 // File extraction for knowledge sources: the type judged from the content, the text written with
@@ -30,12 +30,25 @@ measureExtractionMemory(reading.residentBytes);
 export const DEFAULT_MAX_READ_MEMORY_MB = 3_072;
 
 /**
- * Extracts structured text, its reading stopped once it takes more memory than `maxReadMemoryBytes`.
- * Throws ExtractionError whose message is one plain sentence.
+ * How long reading one file may take (SOURCES_MAX_READ_SECONDS): `npm run bench -- extraction`
+ * reads PDFs at about 0.3 MB/s on two busy cores (a 20 MB PDF of text in about a minute, a
+ * text-dense DOCX slower), while a file made to make a reader's work grow with its square would
+ * hold the reading process, and every file queued behind it, for hours.
  */
-export async function extractFile(bytes: Uint8Array, maxReadMemoryBytes = DEFAULT_MAX_READ_MEMORY_MB * 1024 * 1024): Promise<Extracted> {
-  const outcome = await runInChild(bytes, { maxMemoryGrowthBytes: maxReadMemoryBytes }).catch((error: unknown) => {
+export const DEFAULT_MAX_READ_SECONDS = 1_800;
+
+/**
+ * Extracts structured text, its reading stopped once it takes more memory than `maxReadMemoryBytes`
+ * or longer than `maxReadMs`. Throws ExtractionError whose message is one plain sentence.
+ */
+export async function extractFile(
+  bytes: Uint8Array,
+  maxReadMemoryBytes = DEFAULT_MAX_READ_MEMORY_MB * 1024 * 1024,
+  maxReadMs = DEFAULT_MAX_READ_SECONDS * 1000,
+): Promise<Extracted> {
+  const outcome = await runInChild(bytes, { maxMemoryGrowthBytes: maxReadMemoryBytes, maxMs: maxReadMs }).catch((error: unknown) => {
     if (error instanceof WorkerOverMemory) throw new ExtractionError(tooMuchMemory(maxReadMemoryBytes));
+    if (error instanceof JobOverTime) throw new ExtractionError(tooLong(maxReadMs));
     if (error instanceof ChildEnded) throw new ExtractionError(READING_ENDED);
     throw error;
   });

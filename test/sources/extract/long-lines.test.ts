@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { withoutContents } from '../../../src/sources/extract/contents.js';
+import { extractFile } from '../../../src/sources/extract/index.js';
 import { LINE_BREAK_HYPHEN, withBrokenWordsJoined } from '../../../src/sources/extract/pdf-hyphens.js';
+import { MEETING_ROOMS, pdfOf } from './documents.js';
 
 // A file's text may hold a line or a word of any length (a data URI, a base64 block, a run of
 // words with no stop): reading it must take time in proportion to it. Before, the patterns tried
@@ -19,5 +21,14 @@ describe('extraction of very long lines and words', () => {
     const long = `${'word '.repeat(40_000)}12`;
     const contents = ['Contents', '', '1 Ordering . . . . . . . 1', '2 Paying . . . . . . . . 2', '3 Shipping . . . . . . . 3'].join('\n');
     expect(withoutContents(`${contents}\n\n${long}`)).toBe(`Contents\n\n${long}`);
+  });
+
+  it('stops a reading that runs past its time, saying so, and reads the next file', async () => {
+    // Whatever may still make a reader's work grow out of proportion, the reading process is stopped (SOURCES_MAX_READ_SECONDS).
+    const pdf = await pdfOf(MEETING_ROOMS);
+    await expect(extractFile(pdf, undefined, 1)).rejects.toThrow(
+      'Reading the file took longer than the 0 seconds the hub allows one file, so it is not read: it may be damaged, or made to take far longer than its size.',
+    );
+    expect((await extractFile(pdf)).text).toContain('Kestrel');
   });
 });
