@@ -295,6 +295,19 @@ describe('extractFile', () => {
     }
   });
 
+  it('drops a PDF’s running footer under a page in two columns, its title and its page number apart at the page’s sides, as under the other pages', async () => {
+    // Debian Reference's PDF kept "Debian Reference 83 / 233" on its 2 pages in columns: read a side at a time, it was two lines, each too short to recur.
+    const paragraphs = [
+      'The library opens at eight on weekdays and at ten on Saturdays. It closes at six, except on Thursdays, when it stays open until nine for the evening reading group and the homework club.',
+      'Members may borrow up to twelve books at a time for three weeks. A book may be renewed twice, at the desk, by phone or online, unless another member has reserved it meanwhile.',
+      'Overdue books cost twenty cents a day each, up to the price of the book. Children’s books are never fined, and a member who returns a lost book within a year gets the charge back.',
+      'The reading room upstairs is for quiet study. Laptops are welcome there, phones are not: calls go in the lobby, where the coffee machine and the lockers are.',
+    ];
+    const footer = (page: number, count: number): [string, string] => ['City library guide', `${page} / ${count}`];
+    const extracted = await extractFile(await pdfInColumns('City library', paragraphs, { footer }, 3));
+    expect(extracted.text).toBe(['# City library', ...paragraphs, ...paragraphs.slice(0, 3)].join('\n\n'));
+  });
+
   it('drops a PDF’s running header numbered in roman numerals on its front pages and in arabic on the others', async () => {
     // Debian Reference's PDF kept its 26 "Debian Reference ii" … "xxvii": its roman pages, a tenth of it, are too few to recur on half the pages.
     const front = ['i', 'ii', 'iii'];
