@@ -24,17 +24,18 @@ const HEADING = /^#{1,6} /;
  * The text without its contents: each run under a contents title of MIN_ENTRIES lines at least
  * (blank lines aside, a heading or any other line ending it) that end in a page, half of them at least after leaders,
  * whose arabic page numbers never go down, with the first line of an entry whose title wraps over
- * two. A code block's lines stay as they are.
+ * two, and the title. A code block's lines stay as they are.
  */
 export function withoutContents(text: string): string {
   const blocks = text.split('\n\n').map((block) => block.split('\n').map((line) => ({ line })));
   const dropped = new Set<{ line: string }>();
   let run: { line: string }[] = [];
   let wrapped: { line: string }[] = [];
-  // The last line before the run that is none of its entries: the run's title, if it has one.
-  let title = '';
+  // The last line before the run that is none of its entries: the run's title, if it has one,
+  // which goes with its entries, as a title over nothing says nothing ("# List of Tables").
+  let title = { line: '' };
   const close = () => {
-    if (CONTENTS_TITLE.test(title.trim()) && isContents(run.map(({ line }) => line))) for (const entry of [...run, ...wrapped]) dropped.add(entry);
+    if (CONTENTS_TITLE.test(title.line.trim()) && isContents(run.map(({ line }) => line))) for (const entry of [title, ...run, ...wrapped]) dropped.add(entry);
     [run, wrapped] = [[], []];
   };
   let code = false;
@@ -48,7 +49,7 @@ export function withoutContents(text: string): string {
       else if (body && LEADERS_TO_PAGE.test(block[index + 1]?.line ?? '')) wrapped.push(entry);
       else if (code || line.trim() !== '') {
         close();
-        title = line;
+        title = entry;
       }
     }
   }

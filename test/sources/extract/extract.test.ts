@@ -180,7 +180,7 @@ describe('extractFile', () => {
     expect((await extractFile(await pdfOfLines([hours]))).text).toBe(hours.join(' '));
   });
 
-  it('drops a table of contents, its entries running to their pages after dot leaders, from a PDF, a DOCX, HTML and Markdown, and keeps a price list set so and an ellipsis', async () => {
+  it('drops a table of contents, its title and its entries running to their pages after dot leaders, from a PDF, a DOCX, HTML and Markdown, and keeps a price list set so and an ellipsis', async () => {
     // Debian Reference's PDF kept 608 such lines ("4.7.1 sudo . . . . . 94"), which crowded its sections out of answers.
     const contents = ['1 Ordering 1', '1.1 Paying . . . . . . . . . . . 1', '1.2 Shipping . . . . . . . . . . 2', '2 Hair salon 2', '2.1 Prices ..................... 2'];
     const prose = 'Order online or by phone… or call in: we answer within the hour...';
@@ -190,9 +190,11 @@ describe('extractFile', () => {
     const wrapped = ['1.3 Returns by post, by courier or at the shop, with the', 'receipt and the box . . . . . . . 2'];
     // A menu's prices rise down it as pages do: under no contents title, it is kept.
     const menu = ['Small coffee ........ 2', 'Medium coffee ........ 3', 'Large coffee ........ 4'];
-    const pdf = await extractFile(await pdfOfLines([['Contents', '', ...contents.slice(0, 3), ...wrapped, ...contents.slice(3)], [prose, '', ...prices, '', 'Coffee', '', ...menu]]));
-    expect(pdf.text).toBe(['Contents', prose, prices.join('\n'), 'Coffee', menu.join('\n')].join('\n\n'));
-    const listed = ['# Handbook', 'Contents', prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n');
+    // Debian Reference's PDF kept the titles "# Contents" and "# List of Tables" over nothing; a title over text that is no contents stays.
+    const boxed = ['Contents', '', 'The box holds a kettle, its base and a descaling sachet.'];
+    const pdf = await extractFile(await pdfOfLines([['Contents', '', ...contents.slice(0, 3), ...wrapped, ...contents.slice(3)], [prose, '', ...prices, '', 'Coffee', '', ...menu, '', ...boxed]]));
+    expect(pdf.text).toBe([prose, prices.join('\n'), 'Coffee', menu.join('\n'), ...boxed.filter(Boolean)].join('\n\n'));
+    const listed = ['# Handbook', prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n');
     const markdown = await extractFile(utf8(['# Handbook', 'Contents', contents.map((entry) => `- ${entry}`).join('\n'), prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n')));
     expect(markdown.text).toBe(listed);
     const items = (lines: string[]) => `<ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
