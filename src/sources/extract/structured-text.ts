@@ -102,7 +102,7 @@ function preformattedText(node: DomNode): string {
 }
 
 /** Code fenced by more backticks than any run of them in it, which would close a shorter fence. */
-function fenced(code: string): string {
+export function fenced(code: string): string {
   const longest = (code.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 2);
   const fence = '`'.repeat(longest + 1);
   return `${fence}\n${code}\n${fence}`;

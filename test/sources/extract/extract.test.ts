@@ -809,6 +809,33 @@ describe('extractFile', () => {
     });
   });
 
+  it('reads plain text’s indented paragraphs without their indentation, its indented commands as code, and drops its separators', async () => {
+    // Debian Reference's text edition: its paragraphs, four spaces in, kept their indentation into the chunks, and "# apt-get update" was read as a heading.
+    const manual = [
+      'Installing',
+      '    Update the package lists first, then install the editor with the\n    following commands, as root. The download takes a minute.',
+      '\u00a0\u00a0\u00a0 # apt-get update\n    # apt-get install vim',
+      '    $ sudo lvm\n    lvm> lvscan\n      ACTIVE   /dev/goofy/root\n    lvm> exit\n    Exiting.',
+      '    #!/bin/sh\n    for x in *; do\n      mv "$x" "$x.bak"\n    done',
+      '------------------------------------------------------------',
+      '    The hosted plan costs twenty dollars, or in other words\n    $ 20 a month, paid in advance.',
+      '      * Back up your files before you upgrade the system, and keep\n        the backup apart.',
+    ].join('\n\n');
+    const extracted = await extractFile(utf8(manual));
+    expect(extracted.kind).toBe('text');
+    expect(extracted.text).toBe(
+      [
+        'Installing',
+        'Update the package lists first, then install the editor with the\nfollowing commands, as root. The download takes a minute.',
+        '```\n# apt-get update\n# apt-get install vim\n```',
+        '```\n$ sudo lvm\nlvm> lvscan\n  ACTIVE   /dev/goofy/root\nlvm> exit\nExiting.\n```',
+        '```\n#!/bin/sh\nfor x in *; do\n  mv "$x" "$x.bak"\ndone\n```',
+        'The hosted plan costs twenty dollars, or in other words\n$ 20 a month, paid in advance.',
+        '* Back up your files before you upgrade the system, and keep\nthe backup apart.',
+      ].join('\n\n'),
+    );
+  });
+
   it('judges the type from the content, not the name: a .pdf file that is text is read as text', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'extract-')), 'handbook.pdf');
     await writeFile(path, 'The handbook is in the shared drive.\n');
