@@ -1,3 +1,6 @@
+import { CONTENTS_TITLE, MIN_ENTRIES } from './contents-title.js';
+import { withoutUnpagedContents } from './contents-unpaged.js';
+
 // A table of contents (or a list of tables or figures) in a file's text: its entries, a title, dot
 // leaders and a page number each ("4.7.1 sudo . . . . . 94"), say nothing an answer should quote,
 // and hundreds of them crowd out a book's real sections. They are dropped from every kind of file.
@@ -10,12 +13,6 @@
 export const LEADERS_TO_PAGE = /(?:[.·…]\s?){3,}\s*(?:\d{1,4}|[ivxlcdm]{1,7})$/i;
 /** A line of words ending in page references: "Shipping 4", "Returns 12–14", "Lamps 4, 7", "Lamps sold before 2024 15". */
 export const ENDS_IN_PAGES = /\p{L}.*\s\d{1,4}(?:[–-]\d{1,4})?(?:,\s?\d{1,4}(?:[–-]\d{1,4})?)*$/u;
-/** Lines ending in a page, one after the other, that make an index or contents: prose's lines hardly ever end so three times running. */
-export const MIN_ENTRIES = 3;
-
-/** The title contents run under, in the languages the engine reads: "Contents", "Table of Contents", "List of Figures", "Inhaltsverzeichnis". */
-const CONTENTS_TITLE =
-  /^(?:#{1,6}\s+)?(?:(?:table of )?contents|list of (?:tables|figures|illustrations)|inhalt(?:sverzeichnis)?|table des matières|sommaire|índice|indice|inhoud(?:sopgave)?|innehåll(?:sförteckning)?|indholdsfortegnelse|innhold(?:sfortegnelse)?|sumário)\s*:?$/i;
 
 const FENCE = /^`{3,}/;
 const HEADING = /^#{1,6} /;
@@ -54,12 +51,14 @@ export function withoutContents(text: string): string {
     }
   }
   close();
-  if (!dropped.size) return text;
+  if (!dropped.size) return withoutUnpagedContents(text);
   // A block of entries alone goes, and its blank line with it; an empty block (a code block's blank lines) stays.
-  return blocks
-    .filter((block) => !block.every((entry) => dropped.has(entry)))
-    .map((block) => block.filter((entry) => !dropped.has(entry)).map(({ line }) => line).join('\n'))
-    .join('\n\n');
+  return withoutUnpagedContents(
+    blocks
+      .filter((block) => !block.every((entry) => dropped.has(entry)))
+      .map((block) => block.filter((entry) => !dropped.has(entry)).map(({ line }) => line).join('\n'))
+      .join('\n\n'),
+  );
 }
 
 function isContents(entries: string[]): boolean {

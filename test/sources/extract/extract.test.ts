@@ -836,6 +836,29 @@ describe('extractFile', () => {
     );
   });
 
+  it('drops a table of contents without pages, and its title, where its entries name the document’s own headings, and keeps a list that names none', async () => {
+    // Debian Reference's text edition kept its contents and list of tables, 657 lines that are section numbers and titles.
+    const contents = ['Table of Contents', '1. Ordering\n1.1. Paying by card\n1.2. Returns by post, by courier or at the shop, with\nthe receipt\n2. Delivery\n2.1. Abroad'];
+    const tables = ['List of Tables', '1.1. Card fees\n2.1. Delivery times by country\n2.2. Delivery prices'];
+    const box = ['Contents', '1. A kettle\n2. Its base\n3. A descaling sachet'];
+    const body = [
+      'Chapter 1. Ordering',
+      '1.1.\u00a0Paying by card',
+      'Table 1.1. Card fees',
+      'Visa: free. Amex: 2%.',
+      '1.2. Returns by post, by courier or at the shop, with the receipt',
+      'Send it back within 30 days.',
+      'Chapter 2. Delivery',
+      '2.1. Abroad',
+      'Table 2.1. Delivery times by country',
+      'France: 3 days.',
+      'Table 2.2. Delivery prices',
+      'France: 9 euros.',
+    ];
+    const extracted = await extractFile(utf8([...contents, ...tables, ...box, ...body].join('\n\n')));
+    expect(extracted.text).toBe([...box, ...body].join('\n\n'));
+  });
+
   it('judges the type from the content, not the name: a .pdf file that is text is read as text', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'extract-')), 'handbook.pdf');
     await writeFile(path, 'The handbook is in the shared drive.\n');
