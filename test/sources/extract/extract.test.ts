@@ -989,6 +989,18 @@ describe('extractHtml', () => {
       text: '# acme.example/help/hours\n\nOpen 9 to 5.',
     });
   });
+
+  it('drops a documentation page’s links to the pages before and after it and its table of contents, marked by no <nav>, and keeps a list of links that is content', () => {
+    // The Debian Administrator's Handbook (DocBook) kept 364 such lines on its 127 pages ("- Prev", "- NextPreface"), and its index page its whole contents.
+    const pager = (previous: string, next: string) =>
+      `<ul class="docnav"><li class="previous">${previous && `<a accesskey="p" href="a.html"><strong>Prev</strong>${previous}</a>`}</li><li class="home">Handbook</li><li class="next"><a accesskey="n" href="c.html"><strong>Next</strong>${next}</a></li></ul>`;
+    const contents = '<div class="toc"><dl class="toc"><dt><a href="a.html">1. Installing</a></dt><dd><dl><dt><a href="b.html">1.1. Booting</a></dt></dl></dd></dl></div>';
+    const para = (text: string) => `<div class="para">${text}</div>`;
+    const links = '<ul><li><a href="p.html">Prices</a></li><li><a href="m.html">Next week’s menu</a></li></ul>';
+    const body = [pager('', ''), `<h1>1.2. Booting</h1>`, contents, para('Press F12 at start to choose the USB stick.'), links, pager('Chapter 1. Installing', '1.3. Partitioning')].join('');
+    const { text } = extractHtml(`<!doctype html><html><head><title>1.2. Booting</title></head><body>${body}</body></html>`);
+    expect(text).toBe(['# 1.2. Booting', 'Press F12 at start to choose the USB stick.', '- Prices\n- Next week’s menu'].join('\n\n'));
+  });
 });
 
 describe('sniffFileKind', () => {
