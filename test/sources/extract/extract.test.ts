@@ -1001,6 +1001,17 @@ describe('extractHtml', () => {
     const { text } = extractHtml(`<!doctype html><html><head><title>1.2. Booting</title></head><body>${body}</body></html>`);
     expect(text).toBe(['# 1.2. Booting', 'Press F12 at start to choose the USB stick.', '- Prices\n- Next week’s menu'].join('\n\n'));
   });
+
+  it('writes a box’s title in a list item, a sidebar’s or a note’s, and the text after it on lines of their own under the item', () => {
+    // The Debian Administrator's Handbook ran "PERSPECTIVE Beyond software", a DocBook sidebar's title, and its text into the item's line.
+    const sidebar = '<div class="sidebar"><div class="titlepage"><p class="title"><strong><em>PERSPECTIVE</em> Beyond software</strong></p></div><div class="para">The contract once said “100% free software”.</div></div>';
+    const note = '<div class="admonition note"><p class="admonition-title">Note</p><p>Firmware is packaged apart.</p></div>';
+    const items = `<ol><li><div class="para">Debian will remain 100% free.</div><div class="para">This is rule one.</div>${sidebar}</li><li><p>We give back.</p>${note}</li></ol>`;
+    const { text } = extractHtml(`<!doctype html><html><head><title>Contract</title></head><body><h1>Contract</h1>${items}</body></html>`);
+    expect(text).toBe(
+      ['# Contract', ['1. Debian will remain 100% free. This is rule one.', '  PERSPECTIVE Beyond software', '  The contract once said “100% free software”.', '2. We give back.', '  Note', '  Firmware is packaged apart.'].join('\n')].join('\n\n'),
+    );
+  });
 });
 
 describe('sniffFileKind', () => {
