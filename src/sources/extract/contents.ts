@@ -1,3 +1,6 @@
+import { CONTENTS_TITLE, MIN_ENTRIES } from './contents-title.js';
+import { withoutUnpagedContents } from './contents-unpaged.js';
+
 // A table of contents (or a list of tables or figures) in a file's text: its entries, a title, dot
 // leaders and a page number each ("4.7.1 sudo . . . . . 94"), say nothing an answer should quote,
 // and hundreds of them crowd out a book's real sections. They are dropped from every kind of file.
@@ -22,12 +25,6 @@ export const leadsToPage = (line: string): boolean => line.length <= MAX_ENTRY_C
 
 /** Whether a line ends in page references, with or without leaders. */
 export const endsInPages = (line: string): boolean => line.length <= MAX_ENTRY_CHARS && (LEADERS_TO_PAGE.test(line) || ENDS_IN_PAGES.test(line));
-/** Lines ending in a page, one after the other, that make an index or contents: prose's lines hardly ever end so three times running. */
-export const MIN_ENTRIES = 3;
-
-/** The title contents run under, in the languages the engine reads: "Contents", "Table of Contents", "List of Figures", "Inhaltsverzeichnis". */
-const CONTENTS_TITLE =
-  /^(?:#{1,6}\s+)?(?:(?:table of )?contents|list of (?:tables|figures|illustrations)|inhalt(?:sverzeichnis)?|table des matières|sommaire|índice|indice|inhoud(?:sopgave)?|innehåll(?:sförteckning)?|indholdsfortegnelse|innhold(?:sfortegnelse)?|sumário)\s*:?$/i;
 
 const FENCE = /^`{3,}/;
 const HEADING = /^#{1,6} /;
@@ -36,17 +33,18 @@ const HEADING = /^#{1,6} /;
  * The text without its contents: each run under a contents title of MIN_ENTRIES lines at least
  * (blank lines aside, a heading or any other line ending it) that end in a page, half of them at least after leaders,
  * whose arabic page numbers never go down, with the first line of an entry whose title wraps over
- * two. A code block's lines stay as they are.
+ * two, and the title. A code block's lines stay as they are.
  */
 export function withoutContents(text: string): string {
   const blocks = text.split('\n\n').map((block) => block.split('\n').map((line) => ({ line })));
   const dropped = new Set<{ line: string }>();
   let run: { line: string }[] = [];
   let wrapped: { line: string }[] = [];
-  // The last line before the run that is none of its entries: the run's title, if it has one.
-  let title = '';
+  // The last line before the run that is none of its entries: the run's title, if it has one,
+  // which goes with its entries, as a title over nothing says nothing ("# List of Tables").
+  let title = { line: '' };
   const close = () => {
-    if (CONTENTS_TITLE.test(title.trim()) && isContents(run.map(({ line }) => line))) for (const entry of [...run, ...wrapped]) dropped.add(entry);
+    if (CONTENTS_TITLE.test(title.line.trim()) && isContents(run.map(({ line }) => line))) for (const entry of [title, ...run, ...wrapped]) dropped.add(entry);
     [run, wrapped] = [[], []];
   };
   let code = false;
@@ -60,17 +58,19 @@ export function withoutContents(text: string): string {
       else if (body && leadsToPage(block[index + 1]?.line ?? '')) wrapped.push(entry);
       else if (code || line.trim() !== '') {
         close();
-        title = line;
+        title = entry;
       }
     }
   }
   close();
-  if (!dropped.size) return text;
+  if (!dropped.size) return withoutUnpagedContents(text);
   // A block of entries alone goes, and its blank line with it; an empty block (a code block's blank lines) stays.
-  return blocks
-    .filter((block) => !block.every((entry) => dropped.has(entry)))
-    .map((block) => block.filter((entry) => !dropped.has(entry)).map(({ line }) => line).join('\n'))
-    .join('\n\n');
+  return withoutUnpagedContents(
+    blocks
+      .filter((block) => !block.every((entry) => dropped.has(entry)))
+      .map((block) => block.filter((entry) => !dropped.has(entry)).map(({ line }) => line).join('\n'))
+      .join('\n\n'),
+  );
 }
 
 function isContents(entries: string[]): boolean {

@@ -3,6 +3,7 @@ import { damaged, ExtractionError, NO_TEXT, UNSUPPORTED } from './errors.js';
 import { extractHtml } from './html.js';
 import type { Extracted, FileKind } from './index.js';
 import { extractMarkdown } from './markdown.js';
+import { plainText } from './plain-text.js';
 import { CONTENT_TYPES, decodeText, sniffFileKind } from './sniff.js';
 
 // Extraction itself, on whichever thread calls it (the extraction worker, in the hub).
@@ -27,13 +28,4 @@ async function extractKind(kind: FileKind, bytes: Uint8Array): Promise<{ title: 
   if (kind === 'html') return extractHtml(text);
   if (kind === 'markdown') return extractMarkdown(text);
   return { title: undefined, text: plainText(text) };
-}
-
-/** Plain text as it is, its line ends and trailing spaces tidied and runs of blank lines made one. */
-function plainText(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/[ \t]+$/gm, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 }

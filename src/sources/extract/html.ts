@@ -1,6 +1,7 @@
 import { isProbablyReaderable, Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { withoutContents } from './contents.js';
+import { dropPageNavigation } from './page-navigation.js';
 import { ITEM_MARKER, oneLine, structuredText, type DomNode } from './structured-text.js';
 
 // An HTML page's main content as structured text. Readability (Firefox's reader view) picks the
@@ -18,7 +19,7 @@ const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden
 
 /** HTML page → its title and main content as structured text. Without a title, the page's address names it, as a browser's tab does. */
 export function extractHtml(html: string, url?: string): Page {
-  const { document } = parsePage(html);
+  const { document } = webPage(html);
   const headings = Array.from(document.querySelectorAll('h1') as ArrayLike<DomNode>, (heading) => oneLine(heading.textContent ?? ''));
   const documentTitle = document.title;
   // Readability judges only pages with an article's worth of paragraphs; on a short page it may
@@ -31,7 +32,7 @@ export function extractHtml(html: string, url?: string): Page {
   // On a page of links (a help centre's index) the article is too link-dense for Readability,
   // which may take the footer instead: then the page is read whole, less those parts.
   if (text && mostlyFrom(text, surroundings)) text = '';
-  if (!text) text = wholePageText(article ? parsePage(html).document : document);
+  if (!text) text = wholePageText(article ? webPage(html).document : document);
   text = withoutContents(text);
   const title = pageTitle(article?.title ?? documentTitle, headings) ?? addressTitle(url);
   // The page's title heads its text unless the content already starts with it.
@@ -47,6 +48,13 @@ export function htmlFragmentText(html: string, prepare?: (document: ParsedDocume
   const { document } = parsePage(html);
   prepare?.(document);
   return structuredText(document.body as unknown as DomNode);
+}
+
+/** A web page's document, less what a browser does not show and its navigation. */
+function webPage(html: string) {
+  const page = parsePage(html);
+  dropPageNavigation(page.document);
+  return page;
 }
 
 /** A page's document, less what a browser does not show. linkedom puts a fragment's elements beside an empty body: a fragment is wrapped in a page. */

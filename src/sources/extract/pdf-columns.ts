@@ -48,12 +48,16 @@ export function columnRuns(rows: Placed[][]): Run[] | undefined {
 function proseRuns(rows: Placed[][], parts: Map<Placed[], Part[]>, gutter: number): Run[] {
   const crosses = (row: Placed[]) => !isFree(parts.get(row) ?? [], gutter);
   const runs: Run[] = [];
-  let band: [Placed[], Placed[]] = [[], []];
+  let band: Placed[][] = [];
   const flush = () => {
-    const table = tableRows(...band, { amidProse: true });
-    if (table) runs.push({ table });
-    else for (const side of band) if (side.length > 0) runs.push(runOf(side));
-    band = [[], []];
+    const sides = [band.flat().filter((entry) => entry.x < gutter), band.flat().filter((entry) => entry.x >= gutter)] as const;
+    const table = band.length > 1 ? tableRows(...sides, { amidProse: true }) : undefined;
+    // A band of one row has no columns to read: a running header over a page's columns ("Debian
+    // Reference 83 / 233"), read a side at a time, would be two lines, each too short to recur.
+    if (band.length === 1) runs.push({ rows: band });
+    else if (table) runs.push({ table });
+    else for (const side of sides) if (side.length > 0) runs.push(runOf(side));
+    band = [];
   };
   let above: Placed[] | undefined;
   /** Whether the band has a row with text on both sides of the gutter: its columns start there. */
@@ -64,11 +68,10 @@ function proseRuns(rows: Placed[][], parts: Map<Placed[], Part[]>, gutter: numbe
       flush();
       started = false;
     }
-    const sides = [row.filter((entry) => entry.x < gutter), row.filter((entry) => entry.x >= gutter)];
-    if (!across) started ||= sides.every((side) => side.length > 0);
+    if (!across) started ||= row.some((entry) => entry.x < gutter) && row.some((entry) => entry.x >= gutter);
     // A line across the gutter, or above the columns (a running header, a page number), is read as it stands.
     if (across || !started) runs.push({ rows: [row] });
-    else sides.forEach((side, index) => band[index]?.push(...side));
+    else band.push(row);
     above = row;
   }
   flush();

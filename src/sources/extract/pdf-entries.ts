@@ -1,4 +1,5 @@
-import { endsInPages, leadsToPage, MIN_ENTRIES } from './contents.js';
+import { MIN_ENTRIES } from './contents-title.js';
+import { endsInPages, leadsToPage } from './contents.js';
 
 // The lines of an index or a table of contents: each ends in the page it refers to, and is a line
 // of its own, never wrapped prose, though the longest entries reach the margin as wrapped lines do

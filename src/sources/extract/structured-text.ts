@@ -29,8 +29,13 @@ const BLOCKS = new Set([
   'ADDRESS', 'FORM', 'FIELDSET', 'DETAILS', 'SUMMARY', 'CAPTION', 'BODY', 'HTML', 'CENTER', 'LI', 'DD', 'DT',
 ]);
 
-/** A block of structured text; `code` when it is a fenced code block, whose lines keep their indentation. */
-type Block = { text: string; code?: true };
+/**
+ * A block of structured text; `code` when it is a fenced code block, whose lines keep their
+ * indentation; `titled` when it is a box's title (a sidebar's, a note's), by its class: `title`,
+ * `sidebar-title`, `admonition-title`, as DocBook and Sphinx mark it.
+ */
+type Block = { text: string; code?: true; titled?: true };
+const TITLE_CLASS = /(?:^|\s|-)title(?:\s|$)/i;
 
 /** The structured text of a node's content. */
 export function structuredText(root: DomNode): string {
@@ -83,8 +88,10 @@ function structuredBlocks(root: DomNode): Block[] {
       flush();
     } else if (BLOCKS.has(name)) {
       flush();
+      const first = blocks.length;
       for (const child of Array.from(node.childNodes)) walk(child);
       flush();
+      if (TITLE_CLASS.test(node.getAttribute?.('class') ?? '')) for (const block of blocks.slice(first)) block.titled = true;
     } else {
       for (const child of Array.from(node.childNodes)) walk(child);
     }
@@ -102,7 +109,7 @@ function preformattedText(node: DomNode): string {
 }
 
 /** Code fenced by more backticks than any run of them in it, which would close a shorter fence. */
-function fenced(code: string): string {
+export function fenced(code: string): string {
   const longest = (code.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 2);
   const fence = '`'.repeat(longest + 1);
   return `${fence}\n${code}\n${fence}`;
@@ -128,7 +135,9 @@ function elementChildren(node: DomNode, ...names: string[]): DomNode[] {
 /**
  * A list's lines: `- item` or `1. item`, nested lists indented under their item. An item's code
  * block follows its line, and its text after the code a line of its own under the item; the code
- * stands at the line's start, as its own indentation is all it keeps.
+ * stands at the line's start, as its own indentation is all it keeps. So does a box's title in an
+ * item, and the text after it ("PERSPECTIVE Beyond software", a DocBook sidebar's, ran into the
+ * item's line).
  */
 function listLines(list: DomNode, depth: number): string[] {
   const ordered = list.nodeName === 'OL';
@@ -137,12 +146,12 @@ function listLines(list: DomNode, depth: number): string[] {
   for (const item of elementChildren(list, 'LI')) {
     const own = { nodeType: ELEMENT_NODE, nodeName: 'LI', textContent: null, childNodes: Array.from(item.childNodes).filter((child) => !isList(child)) };
     const blocks = structuredBlocks(own);
-    const firstCode = blocks.findIndex((block) => block.code);
-    const lead = firstCode < 0 ? blocks : blocks.slice(0, firstCode);
+    const firstApart = blocks.findIndex((block) => block.code || block.titled);
+    const lead = firstApart < 0 ? blocks : blocks.slice(0, firstApart);
     const marker = ordered ? `${number}.` : '-';
     number += 1;
     lines.push(`${'  '.repeat(depth)}${marker} ${oneLine(lead.map((block) => block.text).join(' '))}`.trimEnd());
-    for (const block of firstCode < 0 ? [] : blocks.slice(firstCode)) lines.push(block.code ? block.text : `${'  '.repeat(depth + 1)}${oneLine(block.text)}`);
+    for (const block of firstApart < 0 ? [] : blocks.slice(firstApart)) lines.push(block.code ? block.text : `${'  '.repeat(depth + 1)}${oneLine(block.text)}`);
     for (const nested of Array.from(item.childNodes).filter(isList)) lines.push(...listLines(nested, depth + 1));
   }
   return lines;

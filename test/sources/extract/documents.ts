@@ -116,12 +116,26 @@ export function pdfOfLines(pages: (string | [string, string])[][]): Promise<Uint
 /**
  * A PDF page set in two columns by PDFKit (its text flowing down the left column into the right)
  * under a title, with, given them, a line at its top right, one centred right under the columns
- * and one at its bottom left.
+ * and one at its bottom left; then `plainPages` pages of a paragraph each across the page, in turn. A
+ * `footer` sets its two parts at each page's bottom left and bottom right, of its number and the page count.
  */
-export function pdfInColumns(title: string, paragraphs: string[], lines: { top?: string; under?: string; bottom?: string } = {}): Promise<Uint8Array> {
+export function pdfInColumns(
+  title: string,
+  paragraphs: string[],
+  lines: { top?: string; under?: string; bottom?: string; footer?: (page: number, count: number) => [string, string] } = {},
+  plainPages = 0,
+): Promise<Uint8Array> {
   const pdf = new PDFDocument({ pdfVersion: '1.3' });
   const done = collect(pdf);
   const width = pdf.page.width - 144;
+  const footer = (page: number) => {
+    const [left, right] = lines.footer?.(page, plainPages + 1) ?? [];
+    const y = pdf.page.height - 60;
+    // Inside the margin, where a page's own text never goes.
+    pdf.page.margins.bottom = 0;
+    if (left) pdf.text(left, 72, y, { lineBreak: false });
+    if (right) pdf.text(right, 72, y, { width, align: 'right', lineBreak: false });
+  };
   pdf.font('Helvetica-Bold').fontSize(22).text(title).moveDown(0.5);
   const columnsTop = pdf.y;
   // As high as half the text's lines: the text fills the left column and goes on in the right.
@@ -129,6 +143,11 @@ export function pdfInColumns(title: string, paragraphs: string[], lines: { top?:
   if (lines.top) pdf.text(lines.top, 72, 40, { width, align: 'right', lineBreak: false });
   if (lines.under) pdf.text(lines.under, 72, columnsTop + 150, { width, align: 'center', lineBreak: false });
   if (lines.bottom) pdf.text(lines.bottom, 72, pdf.page.height - 60, { lineBreak: false });
+  footer(1);
+  for (let page = 2; page <= plainPages + 1; page += 1) {
+    pdf.addPage().font('Helvetica').fontSize(10).text(paragraphs[(page - 2) % paragraphs.length] ?? '', 72, 72, { width });
+    footer(page);
+  }
   pdf.end();
   return done;
 }

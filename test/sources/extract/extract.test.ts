@@ -180,7 +180,7 @@ describe('extractFile', () => {
     expect((await extractFile(await pdfOfLines([hours]))).text).toBe(hours.join(' '));
   });
 
-  it('drops a table of contents, its entries running to their pages after dot leaders, from a PDF, a DOCX, HTML and Markdown, and keeps a price list set so and an ellipsis', async () => {
+  it('drops a table of contents, its title and its entries running to their pages after dot leaders, from a PDF, a DOCX, HTML and Markdown, and keeps a price list set so and an ellipsis', async () => {
     // Debian Reference's PDF kept 608 such lines ("4.7.1 sudo . . . . . 94"), which crowded its sections out of answers.
     const contents = ['1 Ordering 1', '1.1 Paying . . . . . . . . . . . 1', '1.2 Shipping . . . . . . . . . . 2', '2 Hair salon 2', '2.1 Prices ..................... 2'];
     const prose = 'Order online or by phone… or call in: we answer within the hour...';
@@ -190,9 +190,11 @@ describe('extractFile', () => {
     const wrapped = ['1.3 Returns by post, by courier or at the shop, with the', 'receipt and the box . . . . . . . 2'];
     // A menu's prices rise down it as pages do: under no contents title, it is kept.
     const menu = ['Small coffee ........ 2', 'Medium coffee ........ 3', 'Large coffee ........ 4'];
-    const pdf = await extractFile(await pdfOfLines([['Contents', '', ...contents.slice(0, 3), ...wrapped, ...contents.slice(3)], [prose, '', ...prices, '', 'Coffee', '', ...menu]]));
-    expect(pdf.text).toBe(['Contents', prose, prices.join('\n'), 'Coffee', menu.join('\n')].join('\n\n'));
-    const listed = ['# Handbook', 'Contents', prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n');
+    // Debian Reference's PDF kept the titles "# Contents" and "# List of Tables" over nothing; a title over text that is no contents stays.
+    const boxed = ['Contents', '', 'The box holds a kettle, its base and a descaling sachet.'];
+    const pdf = await extractFile(await pdfOfLines([['Contents', '', ...contents.slice(0, 3), ...wrapped, ...contents.slice(3)], [prose, '', ...prices, '', 'Coffee', '', ...menu, '', ...boxed]]));
+    expect(pdf.text).toBe([prose, prices.join('\n'), 'Coffee', menu.join('\n'), ...boxed.filter(Boolean)].join('\n\n'));
+    const listed = ['# Handbook', prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n');
     const markdown = await extractFile(utf8(['# Handbook', 'Contents', contents.map((entry) => `- ${entry}`).join('\n'), prose, prices.map((price) => `- ${price}`).join('\n')].join('\n\n')));
     expect(markdown.text).toBe(listed);
     const items = (lines: string[]) => `<ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
@@ -293,6 +295,19 @@ describe('extractFile', () => {
       expect(extracted.text.match(/^Kestrel 3 KES-4105$/gm)).toHaveLength(times);
       expect(extracted.text.split('\n\n').slice(0, 3)).toEqual(['# Meeting rooms', '## Booking', BOOKING[4]]);
     }
+  });
+
+  it('drops a PDF’s running footer under a page in two columns, its title and its page number apart at the page’s sides, as under the other pages', async () => {
+    // Debian Reference's PDF kept "Debian Reference 83 / 233" on its 2 pages in columns: read a side at a time, it was two lines, each too short to recur.
+    const paragraphs = [
+      'The library opens at eight on weekdays and at ten on Saturdays. It closes at six, except on Thursdays, when it stays open until nine for the evening reading group and the homework club.',
+      'Members may borrow up to twelve books at a time for three weeks. A book may be renewed twice, at the desk, by phone or online, unless another member has reserved it meanwhile.',
+      'Overdue books cost twenty cents a day each, up to the price of the book. Children’s books are never fined, and a member who returns a lost book within a year gets the charge back.',
+      'The reading room upstairs is for quiet study. Laptops are welcome there, phones are not: calls go in the lobby, where the coffee machine and the lockers are.',
+    ];
+    const footer = (page: number, count: number): [string, string] => ['City library guide', `${page} / ${count}`];
+    const extracted = await extractFile(await pdfInColumns('City library', paragraphs, { footer }, 3));
+    expect(extracted.text).toBe(['# City library', ...paragraphs, ...paragraphs.slice(0, 3)].join('\n\n'));
   });
 
   it('drops a PDF’s running header numbered in roman numerals on its front pages and in arabic on the others', async () => {
@@ -794,6 +809,56 @@ describe('extractFile', () => {
     });
   });
 
+  it('reads plain text’s indented paragraphs without their indentation, its indented commands as code, and drops its separators', async () => {
+    // Debian Reference's text edition: its paragraphs, four spaces in, kept their indentation into the chunks, and "# apt-get update" was read as a heading.
+    const manual = [
+      'Installing',
+      '    Update the package lists first, then install the editor with the\n    following commands, as root. The download takes a minute.',
+      '\u00a0\u00a0\u00a0 # apt-get update\n    # apt-get install vim',
+      '    $ sudo lvm\n    lvm> lvscan\n      ACTIVE   /dev/goofy/root\n    lvm> exit\n    Exiting.',
+      '    #!/bin/sh\n    for x in *; do\n      mv "$x" "$x.bak"\n    done',
+      '------------------------------------------------------------',
+      '    The hosted plan costs twenty dollars, or in other words\n    $ 20 a month, paid in advance.',
+      '      * Back up your files before you upgrade the system, and keep\n        the backup apart.',
+    ].join('\n\n');
+    const extracted = await extractFile(utf8(manual));
+    expect(extracted.kind).toBe('text');
+    expect(extracted.text).toBe(
+      [
+        'Installing',
+        'Update the package lists first, then install the editor with the\nfollowing commands, as root. The download takes a minute.',
+        '```\n# apt-get update\n# apt-get install vim\n```',
+        '```\n$ sudo lvm\nlvm> lvscan\n  ACTIVE   /dev/goofy/root\nlvm> exit\nExiting.\n```',
+        '```\n#!/bin/sh\nfor x in *; do\n  mv "$x" "$x.bak"\ndone\n```',
+        'The hosted plan costs twenty dollars, or in other words\n$ 20 a month, paid in advance.',
+        '* Back up your files before you upgrade the system, and keep\nthe backup apart.',
+      ].join('\n\n'),
+    );
+  });
+
+  it('drops a table of contents without pages, and its title, where its entries name the document’s own headings, and keeps a list that names none', async () => {
+    // Debian Reference's text edition kept its contents and list of tables, 657 lines that are section numbers and titles.
+    const contents = ['Table of Contents', '1. Ordering\n1.1. Paying by card\n1.2. Returns by post, by courier or at the shop, with\nthe receipt\n2. Delivery\n2.1. Abroad'];
+    const tables = ['List of Tables', '1.1. Card fees\n2.1. Delivery times by country\n2.2. Delivery prices'];
+    const box = ['Contents', '1. A kettle\n2. Its base\n3. A descaling sachet'];
+    const body = [
+      'Chapter 1. Ordering',
+      '1.1.\u00a0Paying by card',
+      'Table 1.1. Card fees',
+      'Visa: free. Amex: 2%.',
+      '1.2. Returns by post, by courier or at the shop, with the receipt',
+      'Send it back within 30 days.',
+      'Chapter 2. Delivery',
+      '2.1. Abroad',
+      'Table 2.1. Delivery times by country',
+      'France: 3 days.',
+      'Table 2.2. Delivery prices',
+      'France: 9 euros.',
+    ];
+    const extracted = await extractFile(utf8([...contents, ...tables, ...box, ...body].join('\n\n')));
+    expect(extracted.text).toBe([...box, ...body].join('\n\n'));
+  });
+
   it('judges the type from the content, not the name: a .pdf file that is text is read as text', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'extract-')), 'handbook.pdf');
     await writeFile(path, 'The handbook is in the shared drive.\n');
@@ -923,6 +988,29 @@ describe('extractHtml', () => {
       title: 'acme.example/help/hours',
       text: '# acme.example/help/hours\n\nOpen 9 to 5.',
     });
+  });
+
+  it('drops a documentation page’s links to the pages before and after it and its table of contents, marked by no <nav>, and keeps a list of links that is content', () => {
+    // The Debian Administrator's Handbook (DocBook) kept 364 such lines on its 127 pages ("- Prev", "- NextPreface"), and its index page its whole contents.
+    const pager = (previous: string, next: string) =>
+      `<ul class="docnav"><li class="previous">${previous && `<a accesskey="p" href="a.html"><strong>Prev</strong>${previous}</a>`}</li><li class="home">Handbook</li><li class="next"><a accesskey="n" href="c.html"><strong>Next</strong>${next}</a></li></ul>`;
+    const contents = '<div class="toc"><dl class="toc"><dt><a href="a.html">1. Installing</a></dt><dd><dl><dt><a href="b.html">1.1. Booting</a></dt></dl></dd></dl></div>';
+    const para = (text: string) => `<div class="para">${text}</div>`;
+    const links = '<ul><li><a href="p.html">Prices</a></li><li><a href="m.html">Next week’s menu</a></li></ul>';
+    const body = [pager('', ''), `<h1>1.2. Booting</h1>`, contents, para('Press F12 at start to choose the USB stick.'), links, pager('Chapter 1. Installing', '1.3. Partitioning')].join('');
+    const { text } = extractHtml(`<!doctype html><html><head><title>1.2. Booting</title></head><body>${body}</body></html>`);
+    expect(text).toBe(['# 1.2. Booting', 'Press F12 at start to choose the USB stick.', '- Prices\n- Next week’s menu'].join('\n\n'));
+  });
+
+  it('writes a box’s title in a list item, a sidebar’s or a note’s, and the text after it on lines of their own under the item', () => {
+    // The Debian Administrator's Handbook ran "PERSPECTIVE Beyond software", a DocBook sidebar's title, and its text into the item's line.
+    const sidebar = '<div class="sidebar"><div class="titlepage"><p class="title"><strong><em>PERSPECTIVE</em> Beyond software</strong></p></div><div class="para">The contract once said “100% free software”.</div></div>';
+    const note = '<div class="admonition note"><p class="admonition-title">Note</p><p>Firmware is packaged apart.</p></div>';
+    const items = `<ol><li><div class="para">Debian will remain 100% free.</div><div class="para">This is rule one.</div>${sidebar}</li><li><p>We give back.</p>${note}</li></ol>`;
+    const { text } = extractHtml(`<!doctype html><html><head><title>Contract</title></head><body><h1>Contract</h1>${items}</body></html>`);
+    expect(text).toBe(
+      ['# Contract', ['1. Debian will remain 100% free. This is rule one.', '  PERSPECTIVE Beyond software', '  The contract once said “100% free software”.', '2. We give back.', '  Note', '  Firmware is packaged apart.'].join('\n')].join('\n\n'),
+    );
   });
 });
 

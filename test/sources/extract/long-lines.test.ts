@@ -20,7 +20,7 @@ describe('extraction of very long lines and words', () => {
   it('reads a contents title’s entries beside a line of 200,000 characters that ends in a number', () => {
     const long = `${'word '.repeat(40_000)}12`;
     const contents = ['Contents', '', '1 Ordering . . . . . . . 1', '2 Paying . . . . . . . . 2', '3 Shipping . . . . . . . 3'].join('\n');
-    expect(withoutContents(`${contents}\n\n${long}`)).toBe(`Contents\n\n${long}`);
+    expect(withoutContents(`${contents}\n\n${long}`)).toBe(long);
   });
 
   it('stops a reading that runs past its time, saying so, and reads the next file', async () => {
