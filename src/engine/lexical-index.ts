@@ -3,7 +3,7 @@ import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
 import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, isParaphrased, lemmas, mayNameAThing, namedKindsOf, placingVerbs, synonyms } from './lexicon.js';
 import { PLACE_TERM } from './place-stated.js';
-import { ASKS_PRICE, asksPriceByForm, CHARGE_WORDS, PAYING_WORDS, PRICE_WORDS } from './price-asked.js';
+import { ASKS_PRICE, asksPriceByForm, asksRate, CHARGE_WORDS, PAYING_WORDS, PRICE_WORDS } from './price-asked.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
@@ -232,11 +232,12 @@ const ASKS_OTHER_THAN_PRICE = /\b(?:when|where|who|why|which)\b|\bhow (?!much\b)
  * "What does it cost?", "is there a fee for…?", "how much is…?" (not "how much does it weigh?"),
  * and no other question word ("when are fees taken?"): a price is asked, which an answer states.
  */
-const asksAPrice = (plain: string) => (ASKS_PRICE_WORD.test(plain) || asksPriceByForm(plain)) && !ASKS_OTHER_THAN_PRICE.test(plain);
+const asksAPrice = (plain: string) => (ASKS_PRICE_WORD.test(plain) || asksPriceByForm(plain) || asksRate(plain)) && !ASKS_OTHER_THAN_PRICE.test(plain);
 /** The words naming a price, as terms: each stands for the other in a question asking one ("What does it cost?": "The price is…"). */
 const PRICE_STEMS = new Set(PRICE_WORDS.map((word) => stem(word)));
 /** The words of what a thing costs, as terms: no guess for paying, but in a question asking a price. */
 const CHARGE_STEMS = new Set(CHARGE_WORDS.map((word) => stem(word)));
+const RATE = stem('rate');
 /** A word of paying, in any of its forms ("paid", "payments"). */
 const isPaying = inAnyForm((word) => (PAYING_WORDS as readonly string[]).includes(word));
 /** What a sentence answering a price holds: an amount of money or a share, or that it is free (or not charged). */
@@ -361,6 +362,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const tokens = words(text);
     const asksContact = expand && ASKS_CONTACT.test(tokens.join(' '));
     const asksPrice = expand && asksAPrice(tokens.join(' '));
+    const asksRates = asksPrice && asksRate(tokens.join(' '));
     // Particles read with their verb, a few words on.
     const readWithVerb = new Set<number>();
     for (let i = 0; i < tokens.length; i += 1) {
@@ -381,6 +383,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         for (const means of CONTACT_MEANS) standsFor(ids, idOf(stem(means)), SYNONYM_FACTOR);
       }
       if (asksPrice && PRICE_STEMS.has(stem(word))) for (const price of PRICE_STEMS) standsFor(ids, idOf(price), SYNONYM_FACTOR);
+      // The business's rate is what it charges for an hour or a day's work: any word of a price stands for it.
+      if (asksRates && stem(word) === RATE) for (const charge of CHARGE_STEMS) standsFor(ids, idOf(charge), SYNONYM_FACTOR);
       if (expand && TAKES_AS_ACCEPTS.test(tokens.slice(Math.max(0, i - 2), i + 1).join(' '))) standsFor(ids, idOf(stem('accept')), SYNONYM_FACTOR);
       // Only words the material lacks are read as their kinds ("parrots" as birds) or brands, as by vectors.
       const missing = ids.size === 0;
@@ -627,11 +631,16 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       const key = scoring.keyCover(section);
       const covered = Float64Array.from(key);
       const sentences: PassageSentence[] = [];
+      // The sentences saying something of what is asked: all of them under a key that does.
+      const ofAsked: PassageSentence[] = [];
+      const keyHolds = sumOf(key) > 0;
       for (let s = from; s < to; s += 1) {
         const own = scoring.sentenceCover(s);
         mergeInto(covered, own);
         const text = index.sentences.at(s) as string;
-        sentences.push({ text, weight: focusOf(own, all) + (stated?.test(text) ? STATED_FOCUS : 0), beyondKey: beyondKeyOf(own, key, all) });
+        const sentence = { text, weight: focusOf(own, all) + (stated?.test(text) ? STATED_FOCUS : 0), beyondKey: beyondKeyOf(own, key, all) };
+        sentences.push(sentence);
+        if (keyHolds || sumOf(own) > 0) ofAsked.push(sentence);
       }
       if (stated === STATES_DURATION) statedFirst(sentences, stated);
       if (toldTo) alongsideBest(sentences, toldTo);
@@ -653,7 +662,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         sentences,
         unknownWords,
         lacksAsked: together.some((c) => covered[c] === 0) || (thing.length > 0 && thing.every((c) => covered[c] === 0) && !statesOfTrade(sentences)),
-        unstated: amountMissing(sentences, stated),
+        unstated: amountMissing(sentences, ofAsked, stated),
       };
       const source = sourceOf(section);
       return source ? { source, ...passage } : passage;
@@ -1018,14 +1027,15 @@ function focusOf(weights: Float64Array, concepts: Concept[]): number {
 }
 
 /**
- * Whether a section's sentences leave the amount a question asks unstated: a price, when none
- * states one (nor that it is free); a time, when they state figures of other kinds and none of
+ * Whether a section's sentences leave the amount a question asks unstated: a price, when none of
+ * those saying something of what is asked states one (nor that it is free): "A free touch-up…"
+ * under "Touch-ups" does not state the hourly rate its next sentence names; a time, when they state figures of other kinds and none of
  * time ("Delivery is free over €60" to "How long does delivery take?"), which read as the answer
  * and are not. Sentences with no figure at all may say it in words, and are judged by them.
  */
-function amountMissing(sentences: PassageSentence[], stated: RegExp | undefined): boolean {
+function amountMissing(sentences: PassageSentence[], ofAsked: PassageSentence[], stated: RegExp | undefined): boolean {
   const states = (pattern: RegExp) => sentences.some((sentence) => pattern.test(sentence.text));
-  if (stated === STATES_PRICE) return !states(STATES_PRICE);
+  if (stated === STATES_PRICE) return !ofAsked.some((sentence) => STATES_PRICE.test(sentence.text));
   return stated === STATES_DURATION && !states(STATES_DURATION) && states(STATES_AMOUNT);
 }
 

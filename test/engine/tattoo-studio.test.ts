@@ -40,4 +40,12 @@ describe('a tattoo studio’s visitors', () => {
     // WordNet has no word for rescheduling the material uses: the question was declined.
     expect(ask(question)).toBe("You can move your appointment once with at least 48 hours' notice and keep your deposit.");
   });
+
+  it.each([
+    ['What is your hourly rate?', 'Small pieces are priced per design; larger work is charged at £120 an hour.'],
+    ['What are your rates?', 'Our minimum charge is £60. Small pieces are priced per design; larger work is charged at £120 an hour. Full-day sessions cost £700.'],
+  ])('answers %s by the price, not by a sentence that only names the rate', (question, answer) => {
+    // "touch-ups are charged at our hourly rate" was quoted: it holds the question's words and states no price.
+    expect(ask(question)).toBe(answer);
+  });
 });
