@@ -1,7 +1,7 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
-import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, isParaphrased, lemmas, mayNameAThing, namedKindsOf, placingVerbs, synonyms } from './lexicon.js';
+import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, isParaphrased, lemmas, mayNameAThing, meantByBack, namedKindsOf, placingVerbs, synonyms } from './lexicon.js';
 import { PLACE_TERM } from './place-stated.js';
 import { ASKS_PRICE, asksPriceByForm, asksRate, CHARGE_WORDS, PAYING_WORDS, PRICE_WORDS } from './price-asked.js';
 import { withoutLeadIn } from './question.js';
@@ -392,6 +392,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         standsFor(ids, idOf(stem(kind)), BROADER_FACTOR * BROADER_DECAY ** (level - 1));
       }
       for (const brand of expand && !phrase && missing ? brandsOf(word) : []) standsFor(ids, idOf(stem(brand)), SYNONYM_FACTOR);
+      for (const meant of expand && word === 'back' ? meantByBack(tokens[i - 1]) : []) standsFor(ids, idOf(stem(meant)), 1);
       // A kind named by two words ("guide dog") is read as the material's name for it even where the
       // material has the first word for something else ("a guided tour").
       for (const kind of expand && !phrase ? namedKindsOf(word, tokens[i + 1]) : []) standsFor(ids, idOf(stem(kind)), SYNONYM_FACTOR);

@@ -48,4 +48,9 @@ describe('a tattoo studio’s visitors', () => {
     // "touch-ups are charged at our hourly rate" was quoted: it holds the question's words and states no price.
     expect(ask(question)).toBe(answer);
   });
+
+  it.each(['Can I get my deposit back?', 'Do I get my deposit back if I cancel?'])('answers %s by the deposit’s refund', (question) => {
+    // "…keep your deposit." was quoted: getting money back is what the material calls a refund.
+    expect(ask(question)).toBe('Deposits are non-refundable.');
+  });
 });
