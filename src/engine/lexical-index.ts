@@ -205,6 +205,13 @@ const SURROUNDING_SECTIONS = 20;
  * adjective is the form's, not the thing asked about), which the answer states in numbers.
  */
 const ASKS_AMOUNT = /^(?:how (?:long|much|many|often|soon|far|quickly|fast|big|large|small|heavy|old|tall|wide|high|deep|late|early)|what time)$/;
+/** One must be so: a requirement, not what someone or something is ("How old are you?"). */
+const REQUIRED = /\b(?:have|has|need|needs|got) to be\b|\b(?:must|should) (?:i |you |we |they |he |she |one )?be\b/;
+/**
+ * "How old do I have to be?" asks the age one must be, and names nothing else: it asks of an age
+ * ("Age and ID"), where the material says one. Not "How old are you?".
+ */
+const asksAgeRequired = (plain: string): boolean => /\bhow old\b/.test(plain) && REQUIRED.test(plain);
 /** Whether a question's words ask for an amount at the i-th word (its form's second). */
 const asksAmountAt = (tokens: string[], i: number) =>
   (tokens[i - 1] === 'how' || tokens[i - 1] === 'what') && ASKS_AMOUNT.test(`${tokens[i - 1]} ${tokens[i]}`);
@@ -678,7 +685,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const context = addressesNamed(withoutLeadIn(earlier));
     const tokens = words(question);
     const place = expand ? businessPlaceAsked(tokens) : undefined;
-    const asked = place ? askedForPlace(place, tokens) : concepts(question, false);
+    const read = place ? askedForPlace(place, tokens) : concepts(question, false);
+    // Naming nothing, one standing alone asks the age its form does; one after another leans on it.
+    const asked = expand && read.length === 0 && context === '' && asksAgeRequired(tokens.join(' ')) ? concepts('age', false) : read;
     if (expand) placedByItsVerb(asked, tokens);
     // The words naming what the question asks of, as concepts (by index).
     const thing = askedThing(tokens)

@@ -53,4 +53,16 @@ describe('a tattoo studio’s visitors', () => {
     // "…keep your deposit." was quoted: getting money back is what the material calls a refund.
     expect(ask(question)).toBe('Deposits are non-refundable.');
   });
+
+  it.each(['How old do I have to be?', 'How old do you need to be?', 'How old must I be?'])('answers %s from the section on age, as when the question names a tattoo', (question) => {
+    // Naming nothing but the form "how old", the question had no word to search by: declined.
+    const age = STUDIO.slice(STUDIO.indexOf('## Age and ID'), STUDIO.indexOf('## Before your appointment'));
+    const answer = ask(question);
+    expect(answer).toContain('You must be 18 or over to get a tattoo');
+    expect(age).toContain(answer);
+  });
+
+  it('still leaves "How old are you?" unanswered from the material on ages', () => {
+    expect(ask('How old are you?')).not.toContain('18');
+  });
 });
