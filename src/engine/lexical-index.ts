@@ -8,6 +8,7 @@ import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
+import { termsOnlyInSpelledAddresses } from './spelled-addresses.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { addressesNamed, compoundFinder, isStopword, stem, terms, words } from './text.js';
 import { askedAbility, askedThing, askedWithMeans, businessPlaceAsked, kindOfThingAsked, saysOnlyHad, sellingAsked, type PlaceAsked, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
@@ -333,6 +334,15 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   const has = (term: string) => idOf(term) >= 0;
   const findCompound = compoundFinder(compounds);
   const documents = index.sentences.length + index.keys.length;
+  const hiddenTerms = new Map<number, ReadonlySet<number> | undefined>();
+  /** The terms only a sentence's addresses written out in words hold, found once a sentence. */
+  const hiddenIn: HiddenTerms = (sentence) => {
+    if (hiddenTerms.has(sentence)) return hiddenTerms.get(sentence);
+    const terms = termsOnlyInSpelledAddresses(index.sentences.at(sentence) as string).map(idOf);
+    const found = terms.length > 0 ? new Set(terms) : undefined;
+    hiddenTerms.set(sentence, found);
+    return found;
+  };
   /** How many sentences, and how many keys, hold a term, by id (none for -1, a term the index lacks). */
   const sentencesWith = (id: number) => (id < 0 ? 0 : (index.postingStart[id + 1] as number) - (index.postingStart[id] as number));
   const keysWith = (id: number) => (id < 0 ? 0 : (index.keyPostingStart[id + 1] as number) - (index.keyPostingStart[id] as number));
@@ -615,7 +625,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       for (let k = keyStart; k < keyEnd; k += 1) candidateSections.add(index.keyPostings[k] as number);
     }
 
-    const scoring = sectionScoring(index, answered, all.length, stated, questionForm(plain), namingFor(asked, all));
+    const scoring = sectionScoring(index, answered, all.length, stated, questionForm(plain), namingFor(asked, all), hiddenIn);
     // Most questions use no word vectors and lean on nothing: then these are the terms that answer.
     const ownWords = all.some((concept) => concept.guessed) ? answerTable(answersOf(all, (concept, id) => !concept.guessed?.has(id))) : answered;
     const sameKind = all.some((concept, c) => !judged[c] || concept.otherKinds?.size)
@@ -652,7 +662,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       }
       if (stated === STATES_DURATION) statedFirst(sentences, stated);
       if (toldTo) alongsideBest(sentences, toldTo);
-      const coverBy = (table: AnswerTable) => (table === answered ? covered : sectionCover(index, table, section, from, to, all.length));
+      const coverBy = (table: AnswerTable) => (table === answered ? covered : sectionCover(index, table, section, from, to, all.length, hiddenIn));
       const coveredByOwnWords = coverBy(ownWords);
       const coveredBySameKind = coverBy(sameKind);
       const heading = index.keys.at(section) as string;
@@ -778,6 +788,8 @@ function standsFor(ids: Map<number, number>, id: number, factor: number): void {
  * terms of a sentence answer nothing, and are told so by a slot or two.
  */
 type AnswerTable = { ids: number[]; concept: number[]; weight: number[]; mask: number };
+/** The terms a sentence holds that are no words of it (spelled-addresses.ts), by sentence; undefined for none. */
+type HiddenTerms = (sentence: number) => ReadonlySet<number> | undefined;
 
 function answerTable(answers: Map<number, [number, number]>): AnswerTable {
   let capacity = 4;
@@ -802,10 +814,11 @@ function answerTable(answers: Map<number, [number, number]>): AnswerTable {
 const slotOf = (table: AnswerTable, id: number) => (Math.imul(id, 0x9e3779b1) >>> 16) & table.mask;
 
 /** Raises each question word's weight in `into` to what the item's terms (`values` from `start[item]`) answer of it. */
-function coverInto(table: AnswerTable, start: Int32Array, values: Int32Array, item: number, into: Float64Array): Float64Array {
+function coverInto(table: AnswerTable, start: Int32Array, values: Int32Array, item: number, into: Float64Array, hidden?: ReadonlySet<number>): Float64Array {
   const { ids, concept, weight, mask } = table;
   for (let k = start[item] as number; k < (start[item + 1] as number); k += 1) {
     const id = values[k] as number;
+    if (hidden?.has(id)) continue;
     for (let slot = slotOf(table, id); ids[slot] !== -1; slot = (slot + 1) & mask) {
       if (ids[slot] !== id) continue;
       const c = concept[slot] as number;
@@ -826,9 +839,9 @@ function otherKindWords(concepts: Concept[], judged: boolean[], covered: Float64
 }
 
 /** What a section's key and its sentences `from` up to `to` hold of the question's words, by the terms of `table`. */
-function sectionCover(index: SearchableIndex, table: AnswerTable, section: number, from: number, to: number, words: number): Float64Array {
+function sectionCover(index: SearchableIndex, table: AnswerTable, section: number, from: number, to: number, words: number, hidden: HiddenTerms): Float64Array {
   const covered = coverInto(table, index.keyTermStart, index.keyTerms, section, new Float64Array(words));
-  for (let s = from; s < to; s += 1) coverInto(table, index.sentenceTermStart, index.sentenceTerms, s, covered);
+  for (let s = from; s < to; s += 1) coverInto(table, index.sentenceTermStart, index.sentenceTerms, s, covered, hidden(s));
   return covered;
 }
 
@@ -866,6 +879,7 @@ function sectionScoring(
   stated: RegExp | undefined,
   form: string | undefined,
   naming: Naming | undefined,
+  hidden: HiddenTerms,
 ) {
   /** The terms answering in a sentence: not the name's where the sentence holds the name whole. */
   const namedSentences = new Map<number, boolean>();
@@ -910,7 +924,7 @@ function sectionScoring(
     /** What sentence `sentence` holds (nothing for -1). */
     sentenceCover(sentence: number): Float64Array {
       for (let c = 0; c < words; c += 1) own[c] = 0;
-      return sentence < 0 ? own : coverInto(sentenceTable(sentence), index.sentenceTermStart, index.sentenceTerms, sentence, own);
+      return sentence < 0 ? own : coverInto(sentenceTable(sentence), index.sentenceTermStart, index.sentenceTerms, sentence, own, hidden(sentence));
     },
     /**
      * A section scores by its best sentence together with its key; a heading, the material's own
