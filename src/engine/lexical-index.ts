@@ -1,13 +1,14 @@
 import type { Chunk, SourceRef } from '../store/port.js';
 import { mergeIndexParts, readIndexPart } from './index-parts.js';
 import type { LexicalIndex, SearchableIndex } from './index-shape.js';
-import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, isParaphrased, lemmas, mayNameAThing, namedKindsOf, placingVerbs, synonyms } from './lexicon.js';
+import { brandsOf, broaderNouns, derivedForms, distinctKinds, isCommon, isParaphrased, lemmas, mayNameAThing, meantByBack, namedKindsOf, placingVerbs, synonyms } from './lexicon.js';
 import { PLACE_TERM } from './place-stated.js';
-import { ASKS_PRICE, asksPriceByForm, CHARGE_WORDS, PAYING_WORDS, PRICE_WORDS } from './price-asked.js';
+import { ASKS_PRICE, asksPriceByForm, asksRate, CHARGE_WORDS, PAYING_WORDS, PRICE_WORDS } from './price-asked.js';
 import { withoutLeadIn } from './question.js';
 import { questionLikeness, questionTerms, SAME_QUESTION } from './question-similarity.js';
 import { joinSentences } from './structure.js';
 import { sameHashes, type StringList } from './string-table.js';
+import { termsOnlyInSpelledAddresses } from './spelled-addresses.js';
 import { termReader, type TermReader } from './term-lookups.js';
 import { addressesNamed, compoundFinder, isStopword, stem, terms, words } from './text.js';
 import { askedAbility, askedThing, askedWithMeans, businessPlaceAsked, kindOfThingAsked, saysOnlyHad, sellingAsked, type PlaceAsked, isIndefinitePlace, isLightVerb, lightVerbOfThing, offeringAsked, placeAsked } from './asked-thing.js';
@@ -205,6 +206,13 @@ const SURROUNDING_SECTIONS = 20;
  * adjective is the form's, not the thing asked about), which the answer states in numbers.
  */
 const ASKS_AMOUNT = /^(?:how (?:long|much|many|often|soon|far|quickly|fast|big|large|small|heavy|old|tall|wide|high|deep|late|early)|what time)$/;
+/** One must be so: a requirement, not what someone or something is ("How old are you?"). */
+const REQUIRED = /\b(?:have|has|need|needs|got) to be\b|\b(?:must|should) (?:i |you |we |they |he |she |one )?be\b/;
+/**
+ * "How old do I have to be?" asks the age one must be, and names nothing else: it asks of an age
+ * ("Age and ID"), where the material says one. Not "How old are you?".
+ */
+const asksAgeRequired = (plain: string): boolean => /\bhow old\b/.test(plain) && REQUIRED.test(plain);
 /** Whether a question's words ask for an amount at the i-th word (its form's second). */
 const asksAmountAt = (tokens: string[], i: number) =>
   (tokens[i - 1] === 'how' || tokens[i - 1] === 'what') && ASKS_AMOUNT.test(`${tokens[i - 1]} ${tokens[i]}`);
@@ -232,11 +240,12 @@ const ASKS_OTHER_THAN_PRICE = /\b(?:when|where|who|why|which)\b|\bhow (?!much\b)
  * "What does it cost?", "is there a fee for…?", "how much is…?" (not "how much does it weigh?"),
  * and no other question word ("when are fees taken?"): a price is asked, which an answer states.
  */
-const asksAPrice = (plain: string) => (ASKS_PRICE_WORD.test(plain) || asksPriceByForm(plain)) && !ASKS_OTHER_THAN_PRICE.test(plain);
+const asksAPrice = (plain: string) => (ASKS_PRICE_WORD.test(plain) || asksPriceByForm(plain) || asksRate(plain)) && !ASKS_OTHER_THAN_PRICE.test(plain);
 /** The words naming a price, as terms: each stands for the other in a question asking one ("What does it cost?": "The price is…"). */
 const PRICE_STEMS = new Set(PRICE_WORDS.map((word) => stem(word)));
 /** The words of what a thing costs, as terms: no guess for paying, but in a question asking a price. */
 const CHARGE_STEMS = new Set(CHARGE_WORDS.map((word) => stem(word)));
+const RATE = stem('rate');
 /** A word of paying, in any of its forms ("paid", "payments"). */
 const isPaying = inAnyForm((word) => (PAYING_WORDS as readonly string[]).includes(word));
 /** What a sentence answering a price holds: an amount of money or a share, or that it is free (or not charged). */
@@ -325,6 +334,15 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   const has = (term: string) => idOf(term) >= 0;
   const findCompound = compoundFinder(compounds);
   const documents = index.sentences.length + index.keys.length;
+  const hiddenTerms = new Map<number, ReadonlySet<number> | undefined>();
+  /** The terms only a sentence's addresses written out in words hold, found once a sentence. */
+  const hiddenIn: HiddenTerms = (sentence) => {
+    if (hiddenTerms.has(sentence)) return hiddenTerms.get(sentence);
+    const terms = termsOnlyInSpelledAddresses(index.sentences.at(sentence) as string).map(idOf);
+    const found = terms.length > 0 ? new Set(terms) : undefined;
+    hiddenTerms.set(sentence, found);
+    return found;
+  };
   /** How many sentences, and how many keys, hold a term, by id (none for -1, a term the index lacks). */
   const sentencesWith = (id: number) => (id < 0 ? 0 : (index.postingStart[id + 1] as number) - (index.postingStart[id] as number));
   const keysWith = (id: number) => (id < 0 ? 0 : (index.keyPostingStart[id + 1] as number) - (index.keyPostingStart[id] as number));
@@ -361,6 +379,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const tokens = words(text);
     const asksContact = expand && ASKS_CONTACT.test(tokens.join(' '));
     const asksPrice = expand && asksAPrice(tokens.join(' '));
+    const asksRates = asksPrice && asksRate(tokens.join(' '));
     // Particles read with their verb, a few words on.
     const readWithVerb = new Set<number>();
     for (let i = 0; i < tokens.length; i += 1) {
@@ -381,6 +400,8 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         for (const means of CONTACT_MEANS) standsFor(ids, idOf(stem(means)), SYNONYM_FACTOR);
       }
       if (asksPrice && PRICE_STEMS.has(stem(word))) for (const price of PRICE_STEMS) standsFor(ids, idOf(price), SYNONYM_FACTOR);
+      // The business's rate is what it charges for an hour or a day's work: any word of a price stands for it.
+      if (asksRates && stem(word) === RATE) for (const charge of CHARGE_STEMS) standsFor(ids, idOf(charge), SYNONYM_FACTOR);
       if (expand && TAKES_AS_ACCEPTS.test(tokens.slice(Math.max(0, i - 2), i + 1).join(' '))) standsFor(ids, idOf(stem('accept')), SYNONYM_FACTOR);
       // Only words the material lacks are read as their kinds ("parrots" as birds) or brands, as by vectors.
       const missing = ids.size === 0;
@@ -388,6 +409,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         standsFor(ids, idOf(stem(kind)), BROADER_FACTOR * BROADER_DECAY ** (level - 1));
       }
       for (const brand of expand && !phrase && missing ? brandsOf(word) : []) standsFor(ids, idOf(stem(brand)), SYNONYM_FACTOR);
+      for (const meant of expand && word === 'back' ? meantByBack(tokens[i - 1]) : []) standsFor(ids, idOf(stem(meant)), 1);
       // A kind named by two words ("guide dog") is read as the material's name for it even where the
       // material has the first word for something else ("a guided tour").
       for (const kind of expand && !phrase ? namedKindsOf(word, tokens[i + 1]) : []) standsFor(ids, idOf(stem(kind)), SYNONYM_FACTOR);
@@ -603,7 +625,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       for (let k = keyStart; k < keyEnd; k += 1) candidateSections.add(index.keyPostings[k] as number);
     }
 
-    const scoring = sectionScoring(index, answered, all.length, stated, questionForm(plain), namingFor(asked, all));
+    const scoring = sectionScoring(index, answered, all.length, stated, questionForm(plain), namingFor(asked, all), hiddenIn);
     // Most questions use no word vectors and lean on nothing: then these are the terms that answer.
     const ownWords = all.some((concept) => concept.guessed) ? answerTable(answersOf(all, (concept, id) => !concept.guessed?.has(id))) : answered;
     const sameKind = all.some((concept, c) => !judged[c] || concept.otherKinds?.size)
@@ -627,15 +649,20 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
       const key = scoring.keyCover(section);
       const covered = Float64Array.from(key);
       const sentences: PassageSentence[] = [];
+      // The sentences saying something of what is asked: all of them under a key that does.
+      const ofAsked: PassageSentence[] = [];
+      const keyHolds = sumOf(key) > 0;
       for (let s = from; s < to; s += 1) {
         const own = scoring.sentenceCover(s);
         mergeInto(covered, own);
         const text = index.sentences.at(s) as string;
-        sentences.push({ text, weight: focusOf(own, all) + (stated?.test(text) ? STATED_FOCUS : 0), beyondKey: beyondKeyOf(own, key, all) });
+        const sentence = { text, weight: focusOf(own, all) + (stated?.test(text) ? STATED_FOCUS : 0), beyondKey: beyondKeyOf(own, key, all) };
+        sentences.push(sentence);
+        if (keyHolds || sumOf(own) > 0) ofAsked.push(sentence);
       }
       if (stated === STATES_DURATION) statedFirst(sentences, stated);
       if (toldTo) alongsideBest(sentences, toldTo);
-      const coverBy = (table: AnswerTable) => (table === answered ? covered : sectionCover(index, table, section, from, to, all.length));
+      const coverBy = (table: AnswerTable) => (table === answered ? covered : sectionCover(index, table, section, from, to, all.length, hiddenIn));
       const coveredByOwnWords = coverBy(ownWords);
       const coveredBySameKind = coverBy(sameKind);
       const heading = index.keys.at(section) as string;
@@ -653,7 +680,7 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
         sentences,
         unknownWords,
         lacksAsked: together.some((c) => covered[c] === 0) || (thing.length > 0 && thing.every((c) => covered[c] === 0) && !statesOfTrade(sentences)),
-        unstated: amountMissing(sentences, stated),
+        unstated: amountMissing(sentences, ofAsked, stated),
       };
       const source = sourceOf(section);
       return source ? { source, ...passage } : passage;
@@ -668,7 +695,9 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const context = addressesNamed(withoutLeadIn(earlier));
     const tokens = words(question);
     const place = expand ? businessPlaceAsked(tokens) : undefined;
-    const asked = place ? askedForPlace(place, tokens) : concepts(question, false);
+    const read = place ? askedForPlace(place, tokens) : concepts(question, false);
+    // Naming nothing, one standing alone asks the age its form does; one after another leans on it.
+    const asked = expand && read.length === 0 && context === '' && asksAgeRequired(tokens.join(' ')) ? concepts('age', false) : read;
     if (expand) placedByItsVerb(asked, tokens);
     // The words naming what the question asks of, as concepts (by index).
     const thing = askedThing(tokens)
@@ -759,6 +788,8 @@ function standsFor(ids: Map<number, number>, id: number, factor: number): void {
  * terms of a sentence answer nothing, and are told so by a slot or two.
  */
 type AnswerTable = { ids: number[]; concept: number[]; weight: number[]; mask: number };
+/** The terms a sentence holds that are no words of it (spelled-addresses.ts), by sentence; undefined for none. */
+type HiddenTerms = (sentence: number) => ReadonlySet<number> | undefined;
 
 function answerTable(answers: Map<number, [number, number]>): AnswerTable {
   let capacity = 4;
@@ -783,10 +814,11 @@ function answerTable(answers: Map<number, [number, number]>): AnswerTable {
 const slotOf = (table: AnswerTable, id: number) => (Math.imul(id, 0x9e3779b1) >>> 16) & table.mask;
 
 /** Raises each question word's weight in `into` to what the item's terms (`values` from `start[item]`) answer of it. */
-function coverInto(table: AnswerTable, start: Int32Array, values: Int32Array, item: number, into: Float64Array): Float64Array {
+function coverInto(table: AnswerTable, start: Int32Array, values: Int32Array, item: number, into: Float64Array, hidden?: ReadonlySet<number>): Float64Array {
   const { ids, concept, weight, mask } = table;
   for (let k = start[item] as number; k < (start[item + 1] as number); k += 1) {
     const id = values[k] as number;
+    if (hidden?.has(id)) continue;
     for (let slot = slotOf(table, id); ids[slot] !== -1; slot = (slot + 1) & mask) {
       if (ids[slot] !== id) continue;
       const c = concept[slot] as number;
@@ -807,9 +839,9 @@ function otherKindWords(concepts: Concept[], judged: boolean[], covered: Float64
 }
 
 /** What a section's key and its sentences `from` up to `to` hold of the question's words, by the terms of `table`. */
-function sectionCover(index: SearchableIndex, table: AnswerTable, section: number, from: number, to: number, words: number): Float64Array {
+function sectionCover(index: SearchableIndex, table: AnswerTable, section: number, from: number, to: number, words: number, hidden: HiddenTerms): Float64Array {
   const covered = coverInto(table, index.keyTermStart, index.keyTerms, section, new Float64Array(words));
-  for (let s = from; s < to; s += 1) coverInto(table, index.sentenceTermStart, index.sentenceTerms, s, covered);
+  for (let s = from; s < to; s += 1) coverInto(table, index.sentenceTermStart, index.sentenceTerms, s, covered, hidden(s));
   return covered;
 }
 
@@ -847,6 +879,7 @@ function sectionScoring(
   stated: RegExp | undefined,
   form: string | undefined,
   naming: Naming | undefined,
+  hidden: HiddenTerms,
 ) {
   /** The terms answering in a sentence: not the name's where the sentence holds the name whole. */
   const namedSentences = new Map<number, boolean>();
@@ -891,7 +924,7 @@ function sectionScoring(
     /** What sentence `sentence` holds (nothing for -1). */
     sentenceCover(sentence: number): Float64Array {
       for (let c = 0; c < words; c += 1) own[c] = 0;
-      return sentence < 0 ? own : coverInto(sentenceTable(sentence), index.sentenceTermStart, index.sentenceTerms, sentence, own);
+      return sentence < 0 ? own : coverInto(sentenceTable(sentence), index.sentenceTermStart, index.sentenceTerms, sentence, own, hidden(sentence));
     },
     /**
      * A section scores by its best sentence together with its key; a heading, the material's own
@@ -1018,14 +1051,15 @@ function focusOf(weights: Float64Array, concepts: Concept[]): number {
 }
 
 /**
- * Whether a section's sentences leave the amount a question asks unstated: a price, when none
- * states one (nor that it is free); a time, when they state figures of other kinds and none of
+ * Whether a section's sentences leave the amount a question asks unstated: a price, when none of
+ * those saying something of what is asked states one (nor that it is free): "A free touch-up…"
+ * under "Touch-ups" does not state the hourly rate its next sentence names; a time, when they state figures of other kinds and none of
  * time ("Delivery is free over €60" to "How long does delivery take?"), which read as the answer
  * and are not. Sentences with no figure at all may say it in words, and are judged by them.
  */
-function amountMissing(sentences: PassageSentence[], stated: RegExp | undefined): boolean {
+function amountMissing(sentences: PassageSentence[], ofAsked: PassageSentence[], stated: RegExp | undefined): boolean {
   const states = (pattern: RegExp) => sentences.some((sentence) => pattern.test(sentence.text));
-  if (stated === STATES_PRICE) return !states(STATES_PRICE);
+  if (stated === STATES_PRICE) return !ofAsked.some((sentence) => STATES_PRICE.test(sentence.text));
   return stated === STATES_DURATION && !states(STATES_DURATION) && states(STATES_AMOUNT);
 }
 

@@ -256,6 +256,16 @@ const PARAPHRASES = new Map<string, string[]>([
   ['debit card', CARD_BRANDS],
 ]);
 
+/** What customers pay a business, and may ask to have back. */
+const MONEY_PAID = new Set(['money', 'deposit', 'fee', 'payment', 'cash', 'charge'].map(stem));
+
+/**
+ * What "back" means after the word before it: money one gets back ("my deposit back", "our money
+ * back") is what a business's terms call a refund, a word WordNet has for neither. None after
+ * anything else ("my bike back" is no refund). Read only for questions.
+ */
+export const meantByBack = (before: string | undefined): string[] => (before !== undefined && MONEY_PAID.has(stem(before)) ? ['refund'] : []);
+
 /**
  * Brands by which a business's material names a kind of thing WordNet knows only by its kind:
  * "We accept Visa and Mastercard" names the cards "Do you take cards?" asks of. Read only for

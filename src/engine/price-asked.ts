@@ -23,6 +23,17 @@ export const PRICE_WORDS = ['price', 'cost'] as const;
  * 65 NOK" says nothing of how one pays.
  */
 export const CHARGE_WORDS = [...PRICE_WORDS, 'fee', 'charge'] as const;
+/**
+ * A rate asked as the business's price ("What is your hourly rate?", "your rates", "a day rate"):
+ * not a rate of something else ("the API rate limit", "the interest rate", "the success rate").
+ */
+const PRICE_RATE = /\b(?:hourly|daily|day|nightly|weekly|monthly|flat|labour|labor|your|ur) rates?\b(?! limit)/;
+
+/** Whether words (lower-cased, joined by spaces) ask the business's rate, which is its price. */
+export function asksRate(plain: string): boolean {
+  return PRICE_RATE.test(plain);
+}
+
 /** Paying itself, in its dictionary forms ("paid", "paying" are "pay"). */
 export const PAYING_WORDS = ['pay', 'payment'] as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broaderNouns, derivedForms, distinctKinds, isCommon, mayNameAThing, placingVerbs } from '../../src/engine/lexicon.js';
+import { broaderNouns, derivedForms, distinctKinds, isCommon, mayNameAThing, meantByBack, placingVerbs } from '../../src/engine/lexicon.js';
 
 // WordNet's kinds, which keep word vectors from taking one kind of a thing for another, and let
 // a question about a kind be answered by what the material says of the broader one; and whether
@@ -94,5 +94,15 @@ describe('placingVerbs', () => {
     expect(placingVerbs('bag')).toEqual([]);
     expect(placingVerbs('coat')).toEqual([]);
     expect(placingVerbs('qwzx')).toEqual([]);
+  });
+});
+
+describe('meantByBack', () => {
+  it('reads money got back as a refund, in any inflection', () => {
+    for (const money of ['deposit', 'money', 'fees', 'payment']) expect(meantByBack(money), money).toEqual(['refund']);
+  });
+
+  it('reads nothing into another thing got back, nor into "back" alone', () => {
+    for (const thing of ['bike', 'order', 'car', undefined]) expect(meantByBack(thing), thing).toEqual([]);
   });
 });

@@ -40,4 +40,29 @@ describe('a tattoo studio’s visitors', () => {
     // WordNet has no word for rescheduling the material uses: the question was declined.
     expect(ask(question)).toBe("You can move your appointment once with at least 48 hours' notice and keep your deposit.");
   });
+
+  it.each([
+    ['What is your hourly rate?', 'Small pieces are priced per design; larger work is charged at £120 an hour.'],
+    ['What are your rates?', 'Our minimum charge is £60. Small pieces are priced per design; larger work is charged at £120 an hour. Full-day sessions cost £700.'],
+  ])('answers %s by the price, not by a sentence that only names the rate', (question, answer) => {
+    // "touch-ups are charged at our hourly rate" was quoted: it holds the question's words and states no price.
+    expect(ask(question)).toBe(answer);
+  });
+
+  it.each(['Can I get my deposit back?', 'Do I get my deposit back if I cancel?'])('answers %s by the deposit’s refund', (question) => {
+    // "…keep your deposit." was quoted: getting money back is what the material calls a refund.
+    expect(ask(question)).toBe('Deposits are non-refundable.');
+  });
+
+  it.each(['How old do I have to be?', 'How old do you need to be?', 'How old must I be?'])('answers %s from the section on age, as when the question names a tattoo', (question) => {
+    // Naming nothing but the form "how old", the question had no word to search by: declined.
+    const age = STUDIO.slice(STUDIO.indexOf('## Age and ID'), STUDIO.indexOf('## Before your appointment'));
+    const answer = ask(question);
+    expect(answer).toContain('You must be 18 or over to get a tattoo');
+    expect(age).toContain(answer);
+  });
+
+  it('still leaves "How old are you?" unanswered from the material on ages', () => {
+    expect(ask('How old are you?')).not.toContain('18');
+  });
 });

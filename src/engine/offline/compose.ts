@@ -83,6 +83,8 @@ const QA_MATCH = 0.5;
 /** A passage scoring this share of the best's, covering this much more of the question, is quoted instead (bestQuoted). */
 const NEAR_SCORE = 0.9;
 const MUCH_MORE = 0.3;
+/** How close behind a section leaving the asked amount unstated one stating it must score to be quoted instead. */
+const STATING_NEAR = 0.7;
 const IDENTITY =
   /\b(?:who|what) are you\b|\byour name\b|\bwho(?:m)? (?:am i|i am) (?:talking|speaking|chatting) (?:to|with)\b|\bare you (?:a |an )?(?:bot|robot|human|person|real|ai|machine|chatbot)\b|\bam i (?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:bot|robot|human|person|real|machine)\b/i;
 const WELLBEING = /^(?:(?:hi|hello|hey)(?: there)?[\s,!]*)?how(?: are you|'s it going| is it going| are things)(?: doing| today)?$/i;
@@ -202,7 +204,7 @@ function thanksForDetails(question: string, input: ResponderInput): string | und
 
 /** What the best section says, or the sections beside it alike (parallelSections), or NO_ANSWER. */
 function quote(passages: Passage[], broad: boolean): string {
-  const best = bestQuoted(passages);
+  const best = statingInstead(passages, bestQuoted(passages));
   // A question about something the material never names ("HomeKit", "the CEO") is not answered
   // by what it shares with the rest of the question.
   if (!best || best.coverage < MIN_COVERAGE || best.unknownWords.length > 0 || best.lacksAsked || leavesAskedUnstated(best) || isPairOfAnother(best)) {
@@ -319,6 +321,20 @@ function rowsAsked(sentences: PassageSentence[]): PassageSentence[] | undefined 
  * by guesses ("come along" ~ "bring", "travel") can outscore the section that names what is asked
  * ("Can my dog come along?": "Dogs travel free on a lead.").
  */
+/**
+ * A section that names what is asked and leaves its price or time unstated ("touch-ups are
+ * charged at our hourly rate") gives way to one close behind it that states it ("larger work is
+ * charged at £120 an hour").
+ */
+function statingInstead(passages: Passage[], best: Passage | undefined): Passage | undefined {
+  if (!best || !leavesAskedUnstated(best)) return best;
+  return (
+    passages.find(
+      (passage) => !leavesAskedUnstated(passage) && !passage.lacksAsked && passage.score >= STATING_NEAR * best.score && passage.ownWordsCoverage > 0,
+    ) ?? best
+  );
+}
+
 function bestQuoted(passages: Passage[]): Passage | undefined {
   const best = passages.reduce<Passage | undefined>(
     (chosen, passage) =>
