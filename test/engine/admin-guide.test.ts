@@ -42,6 +42,11 @@ describe('termsOnlyInSpelledAddresses', () => {
     expect(termsOnlyInSpelledAddresses('Send corrections to tollef at add.no.')).toEqual(['tollef', 'add', 'no']);
   });
 
+  it('reads a sentence of 128,000 dotted letters in time proportional to it (it took minutes, its square)', () => {
+    expect(termsOnlyInSpelledAddresses(`write to x at ${'a.'.repeat(64_000)}1`)).toEqual([]);
+    expect(termsOnlyInSpelledAddresses(`write to x at ${'a.'.repeat(64_000)}org now`)).toEqual([]);
+  });
+
   it('gives nothing for a time, a price or a place after "at"', () => {
     for (const text of ['We open at 9.30 on Mondays.', 'Tickets start at £5.50.', 'Meet us at the door. Then go left.']) expect(termsOnlyInSpelledAddresses(text), text).toEqual([]);
   });
