@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withoutContents } from '../../../src/sources/extract/contents.js';
+import { markdownText } from '../../../src/sources/extract/markdown-notes.js';
 import { LINE_BREAK_HYPHEN, withBrokenWordsJoined } from '../../../src/sources/extract/pdf-hyphens.js';
 
 // A file's text may hold a line or a word of any length (a data URI, a base64 block, a run of
@@ -19,5 +20,12 @@ describe('extraction of very long lines and words', () => {
     const long = `${'word '.repeat(40_000)}12`;
     const contents = ['Contents', '', '1 Ordering . . . . . . . 1', '2 Paying . . . . . . . . 2', '3 Shipping . . . . . . . 3'].join('\n');
     expect(withoutContents(`${contents}\n\n${long}`)).toBe(`Contents\n\n${long}`);
+  });
+
+  it('reads a Markdown line of 1,000,000 characters of brackets, and places its footnote', () => {
+    const brackets = '[a]('.repeat(250_000);
+    expect(markdownText(`A lamp costs 40 EUR[^1]. ${brackets}\n\n[^1]: Prices include VAT.\n`)).toBe(
+      `A lamp costs 40 EUR. ${brackets}\n\nNote: Prices include VAT.`,
+    );
   });
 });
