@@ -28,4 +28,10 @@ describe('extraction of very long lines and words', () => {
       `A lamp costs 40 EUR. ${brackets}\n\nNote: Prices include VAT.`,
     );
   });
+
+  it('reads a Markdown file of 40,000 paragraphs above a code block of 10,000,000 characters', () => {
+    const paragraphs = 'a\n\n'.repeat(40_000);
+    const code = 'x'.repeat(10_000_000);
+    expect(markdownText(`${paragraphs}\`\`\`\n${code}\n\`\`\`\n`)).toBe(`${paragraphs}\`\`\`\n${code}\n\`\`\``);
+  });
 });
