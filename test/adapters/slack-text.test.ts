@@ -31,6 +31,12 @@ describe('Slack text', () => {
     expect(plainText('2*3*4 and snake_case_name and * alone * and *unclosed', 'UBOT')).toBe('2*3*4 and snake_case_name and * alone * and *unclosed');
   });
 
+  it('reads a long line of markers that never close in a time its length bounds', () => {
+    // Each "*" looked to the line's end for its closing one: minutes for this.
+    const unclosed = '*a _a '.repeat(35_000);
+    expect(plainText(`${unclosed}\n*bold* and _this_`, 'UBOT')).toBe(`${unclosed}\nbold and this`);
+  });
+
   it('leaves short text whole', () => {
     expect(splitMessage('hello')).toEqual(['hello']);
     expect(splitMessage('x'.repeat(MESSAGE_LIMIT))).toEqual(['x'.repeat(MESSAGE_LIMIT)]);

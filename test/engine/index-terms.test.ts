@@ -43,6 +43,12 @@ describe('addressesNamed', () => {
     const text = 'Edit config.json and README.md (v2.4, e.g. Node.js on ASP.NET), Mon.–Fri. at Lumen & Co.';
     expect(addressesNamed(text)).toBe(text);
   });
+
+  it('reads a long run of dotted letters in a time its length bounds, and the address after it', () => {
+    // Tried after every dot, an unbounded host name read to the run's end each time: minutes for this.
+    const run = 'a.'.repeat(40_000);
+    expect(addressesNamed(`${run} Mail hello@shop.example or see shop.example/a.a`)).toBe(`${run} Mail  email  or see  website `);
+  });
 });
 
 describe('contentWords', () => {

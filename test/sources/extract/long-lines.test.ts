@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withoutContents } from '../../../src/sources/extract/contents.js';
 import { extractFile } from '../../../src/sources/extract/index.js';
+import { markdownText } from '../../../src/sources/extract/markdown-notes.js';
 import { LINE_BREAK_HYPHEN, withBrokenWordsJoined } from '../../../src/sources/extract/pdf-hyphens.js';
 import { MEETING_ROOMS, pdfOf } from './documents.js';
 
@@ -30,5 +31,18 @@ describe('extraction of very long lines and words', () => {
       'Reading the file took longer than the 0 seconds the hub allows one file, so it is not read: it may be damaged, or made to take far longer than its size.',
     );
     expect((await extractFile(pdf)).text).toContain('Kestrel');
+  });
+
+  it('reads a Markdown line of 1,000,000 characters of brackets, and places its footnote', () => {
+    const brackets = '[a]('.repeat(250_000);
+    expect(markdownText(`A lamp costs 40 EUR[^1]. ${brackets}\n\n[^1]: Prices include VAT.\n`)).toBe(
+      `A lamp costs 40 EUR. ${brackets}\n\nNote: Prices include VAT.`,
+    );
+  });
+
+  it('reads a Markdown file of 40,000 paragraphs above a code block of 10,000,000 characters', () => {
+    const paragraphs = 'a\n\n'.repeat(40_000);
+    const code = 'x'.repeat(10_000_000);
+    expect(markdownText(`${paragraphs}\`\`\`\n${code}\n\`\`\`\n`)).toBe(`${paragraphs}\`\`\`\n${code}\n\`\`\``);
   });
 });
