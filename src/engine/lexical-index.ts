@@ -377,9 +377,10 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
   function concepts(text: string, context: boolean, contextFactor = CONTEXT_FACTOR): Concept[] {
     const found: Concept[] = [];
     const tokens = words(text);
-    const asksContact = expand && ASKS_CONTACT.test(tokens.join(' '));
-    const asksPrice = expand && asksAPrice(tokens.join(' '));
-    const asksRates = asksPrice && asksRate(tokens.join(' '));
+    const plain = tokens.join(' ');
+    const asksContact = expand && ASKS_CONTACT.test(plain);
+    const asksPrice = expand && asksAPrice(plain);
+    const asksRates = asksPrice && asksRate(plain);
     // Particles read with their verb, a few words on.
     const readWithVerb = new Set<number>();
     for (let i = 0; i < tokens.length; i += 1) {
@@ -694,10 +695,11 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     const question = addressesNamed(withoutLeadIn(message));
     const context = addressesNamed(withoutLeadIn(earlier));
     const tokens = words(question);
+    const plain = tokens.join(' ');
     const place = expand ? businessPlaceAsked(tokens) : undefined;
     const read = place ? askedForPlace(place, tokens) : concepts(question, false);
     // Naming nothing, one standing alone asks the age its form does; one after another leans on it.
-    const asked = expand && read.length === 0 && context === '' && asksAgeRequired(tokens.join(' ')) ? concepts('age', false) : read;
+    const asked = expand && read.length === 0 && context === '' && asksAgeRequired(plain) ? concepts('age', false) : read;
     if (expand) placedByItsVerb(asked, tokens);
     // The words naming what the question asks of, as concepts (by index).
     const thing = askedThing(tokens)
@@ -709,7 +711,6 @@ export function lexicalSearcher(index: SearchableIndex, { expand = true, vectors
     markSellingLacked(asked, tokens, dealtInOtherwise);
     lightenVerbOfThing(asked, tokens, saidAsVerb);
     const together = askedTogether(asked, tokens);
-    const plain = tokens.join(' ');
     // "When…?" asks for a time, which the answer states in numbers as an amount.
     const asksAmount = tokens.includes('when') || tokens.some((_, i) => asksAmountAt(tokens, i));
     // What a sentence answering the question's form holds: contact details, a price, a time, or a number.
@@ -1053,9 +1054,9 @@ function focusOf(weights: Float64Array, concepts: Concept[]): number {
 /**
  * Whether a section's sentences leave the amount a question asks unstated: a price, when none of
  * those saying something of what is asked states one (nor that it is free): "A free touch-up…"
- * under "Touch-ups" does not state the hourly rate its next sentence names; a time, when they state figures of other kinds and none of
- * time ("Delivery is free over €60" to "How long does delivery take?"), which read as the answer
- * and are not. Sentences with no figure at all may say it in words, and are judged by them.
+ * under "Touch-ups" does not state the hourly rate its next sentence names; a time, when they
+ * state figures of other kinds and none of time ("Delivery is free over €60" to "How long does
+ * delivery take?"), which read as the answer and are not. Sentences with no figure at all may say it in words, and are judged by them.
  */
 function amountMissing(sentences: PassageSentence[], ofAsked: PassageSentence[], stated: RegExp | undefined): boolean {
   const states = (pattern: RegExp) => sentences.some((sentence) => pattern.test(sentence.text));

@@ -309,19 +309,6 @@ function rowsAsked(sentences: PassageSentence[]): PassageSentence[] | undefined 
 }
 
 /**
- * The passage to quote: the best, of those scored alike the one covering most of the question (a
- * section scores by its best sentence: "How fast do you reply to emails?" scores the same in one
- * that mentions e-mail once as in the one whose next sentence is "We answer within a day"), then
- * the one whose heading is most what is asked ("What to pack" over "Family Information Pack"). One
- * scoring nearly as well that covers much more of the question by as much of its own words is
- * quoted instead: "How much does whitening cost?" finds a section headed "Teeth whitening", whose
- * aftercare sentence holds only "whitening", just above the price table's row for it. And
- * not one that covers the question only by words that word vectors put near the question's,
- * where another covers more of it, some by the question's own words: a key and sentences matched
- * by guesses ("come along" ~ "bring", "travel") can outscore the section that names what is asked
- * ("Can my dog come along?": "Dogs travel free on a lead.").
- */
-/**
  * A section that names what is asked and leaves its price or time unstated ("touch-ups are
  * charged at our hourly rate") gives way to one close behind it that states it ("larger work is
  * charged at £120 an hour").
@@ -335,6 +322,19 @@ function statingInstead(passages: Passage[], best: Passage | undefined): Passage
   );
 }
 
+/**
+ * The passage to quote: the best, of those scored alike the one covering most of the question (a
+ * section scores by its best sentence: "How fast do you reply to emails?" scores the same in one
+ * that mentions e-mail once as in the one whose next sentence is "We answer within a day"), then
+ * the one whose heading is most what is asked ("What to pack" over "Family Information Pack"). One
+ * scoring nearly as well that covers much more of the question by as much of its own words is
+ * quoted instead: "How much does whitening cost?" finds a section headed "Teeth whitening", whose
+ * aftercare sentence holds only "whitening", just above the price table's row for it. And
+ * not one that covers the question only by words that word vectors put near the question's,
+ * where another covers more of it, some by the question's own words: a key and sentences matched
+ * by guesses ("come along" ~ "bring", "travel") can outscore the section that names what is asked
+ * ("Can my dog come along?": "Dogs travel free on a lead.").
+ */
 function bestQuoted(passages: Passage[]): Passage | undefined {
   const best = passages.reduce<Passage | undefined>(
     (chosen, passage) =>

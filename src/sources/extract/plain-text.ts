@@ -7,7 +7,8 @@ import { fenced } from './structured-text.js';
 // prompt's "#" ("# apt-get update") read as a Markdown heading. So a paragraph's lines lose their
 // indentation, unless the paragraph reads as code: all its lines indented, and more of them a
 // shell prompt (counting twice: a command's output may end a sentence, "Exiting.") or a brace
-// than end a sentence; such a paragraph is fenced, keeping its own indentation. A paragraph that is only a separator (a line of dashes) says nothing and goes.
+// than end a sentence; such a paragraph is fenced, keeping its own indentation. A paragraph that
+// is only a separator (a line of dashes) says nothing and goes.
 
 /** A line's indentation: spaces, tabs, and the no-break spaces lynx starts a preformatted block with. */
 const INDENTATION = /^[ \t\u00a0]*/;
